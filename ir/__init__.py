@@ -1,0 +1,6 @@
+"""The bcast dialect: types, ops, verifiers and the broadcasting rules."""
+
+from bcast.ir.ops import Bcast, semantics_of
+from bcast.ir.parser import LocatingParser, make_context
+
+__all__ = ["Bcast", "LocatingParser", "make_context", "semantics_of"]

@@ -1,0 +1,848 @@
+"""The ``bcast`` dialect: declarative op definitions whose verifiers call the
+shared broadcasting rules (``bcast.ir.rules``).
+
+Family base classes carry the operands, the assembly format and the verifier;
+each concrete op is a few lines naming its element kinds and the NumPy
+function (``bcast.ir.numerics``) that gives its exact semantics.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Callable, Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    IndexType,
+    StringAttr,
+    TensorType,
+    i64,
+)
+from xdsl.ir import Attribute, Dialect, Operation, SSAValue
+from xdsl.irdl import (
+    AnyAttr,
+    ParamAttrConstraint,
+    IRDLOperation,
+    VarConstraint,
+    base,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.irdl.declarative_assembly_format import (
+    AttributeVariable,
+    CustomDirective,
+    ParsingState,
+    PrintingState,
+    VariadicOperandVariable,
+    irdl_custom_directive,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import ConstantLike, Pure
+from xdsl.utils.str_enum import StrEnum
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import SpacedOpaqueSyntaxAttribute
+from xdsl.irdl import irdl_attr_definition
+
+from bcast.ir import numerics, rules
+from bcast.ir.diagnostics import Diagnostic
+from bcast.ir.rules import IncompatibleDims, Levels, RuleError, Semantics
+from bcast.ir.types import make_type, split_type
+
+SEMANTICS_ATTR = "bcast.semantics"
+
+# --------------------------------------------------------------------------
+# Helpers shared by the verifiers
+# --------------------------------------------------------------------------
+
+
+def semantics_of(op: Operation) -> Semantics:
+    """The semantics in force: the nearest ``bcast.semantics`` attribute."""
+    current: Operation | None = op
+    while current is not None:
+        attr = current.attributes.get(SEMANTICS_ATTR)
+        if isinstance(attr, StringAttr) and attr.data in rules.SEMANTICS:
+            return attr.data  # type: ignore[return-value]
+        current = current.parent_op()
+    return "numpy"
+
+
+def _split(value: SSAValue | Attribute, what: str) -> tuple[Levels, str]:
+    t = value.type if isinstance(value, SSAValue) else value
+    try:
+        return split_type(t)
+    except RuleError as e:
+        raise Diagnostic(f"{what}: {e.message}", e.notes) from None
+
+
+def _check_declared(op: Operation, inferred: Attribute, declared: Attribute) -> None:
+    if inferred != declared:
+        raise Diagnostic(
+            f"inferred type(s) '{inferred}' are incompatible with return type(s) "
+            f"of operation '{declared}'"
+        )
+
+
+def _incompatible(types: Sequence[Attribute], e: IncompatibleDims, expanded: bool) -> Diagnostic:
+    """The NumPy-rule failure, worded with the types as written."""
+    names = " and ".join(str(t) for t in types) if len(types) == 2 else ", ".join(
+        str(t) for t in types
+    )
+    lines = rules.aligned_from_the_right(e.shapes)
+    head = "aligned from the right: "
+    if expanded:
+        head = "after broadcast_dimensions, aligned from the right: "
+    if e.level is not None:
+        head = f"nesting level {e.level}, aligned from the right: "
+    aligned = head + ("\n" + " " * len(head)).join(lines)
+    sizes = " vs ".join(map(str, e.sizes))
+    where = f"nesting level {e.level}, " if e.level is not None else ""
+    return Diagnostic(
+        f"operands are not broadcast-compatible: {names}",
+        [aligned, f"{where}dimension {e.axis}: {sizes} (neither is 1)"] + e.notes,
+    )
+
+
+def _promote(op_types: Sequence[str], semantics: Semantics, operands: Sequence[Attribute]) -> str:
+    if semantics == "xla":
+        if len(set(op_types)) > 1:
+            raise Diagnostic(
+                "operands have different element types under xla semantics: "
+                + ", ".join(str(t) for t in operands),
+                ["xla requires identical element types; insert a bcast.convert"],
+            )
+        return op_types[0]
+    try:
+        return rules.promote_all(op_types)
+    except RuleError as e:
+        raise Diagnostic(e.message, e.notes) from None
+
+
+_KIND_WORDS = {
+    frozenset({"float"}): "floating-point",
+    frozenset({"signed", "unsigned", "float"}): "numeric (integer or floating-point)",
+    frozenset({"bool", "signed", "unsigned"}): "boolean or integer",
+    frozenset({"signed", "unsigned"}): "integer",
+    frozenset({"bool"}): "boolean (i1)",
+    frozenset({"unsigned"}): "unsigned integer",
+    frozenset({"bool", "unsigned"}): "boolean (i1) or unsigned integer",
+}
+
+
+def _check_kinds(elements: Sequence[str], allowed: frozenset[str], note: str | None = None) -> None:
+    for element in elements:
+        if rules.kind(element) not in allowed:
+            raise Diagnostic(
+                f"operands must be {_KIND_WORDS.get(allowed, '/'.join(sorted(allowed)))}, "
+                f"got element type {element}",
+                [note] if note else [],
+            )
+
+
+def _check_nesting(semantics: Semantics, levels: Sequence[Levels]) -> None:
+    if semantics != "tml" and any(len(lv) > 1 for lv in levels):
+        raise Diagnostic(
+            "nested tensor types need tml semantics",
+            ['set `bcast.semantics = "tml"` on the module or pass --semantics tml'],
+        )
+
+
+def _dims(attr: DenseArrayBase | None) -> list[int] | None:
+    return None if attr is None else list(attr.get_values())
+
+
+class BcastOp(IRDLOperation, abc.ABC):
+    """Base of all bcast ops: rejects attributes that shadow a property.
+
+    ``{broadcast_dimensions = [0]}`` in the attribute dictionary would be a
+    plain attribute that a generic round trip turns into a property, silently
+    changing the op's meaning."""
+
+    def verify_(self) -> None:
+        props = type(self).get_irdl_definition().properties
+        for name in self.attributes:
+            if name in props:
+                raise Diagnostic(
+                    f"attribute '{name}' shadows the property of the same name",
+                    ["write it in the op's own syntax (or as a property `<{...}>` "
+                     "in generic form), not in the attribute dictionary"],
+                )
+        self.verify_semantics(semantics_of(self))
+
+    @abc.abstractmethod
+    def verify_semantics(self, semantics: Semantics) -> None: ...
+
+
+# --------------------------------------------------------------------------
+# Elementwise ops
+# --------------------------------------------------------------------------
+
+
+class ElementwiseOp(BcastOp, abc.ABC):
+    """Marker base: ops that compute element by element with broadcasting."""
+
+    NUMPY_FUNCTION: ClassVar[Callable[..., object]]
+    TML_CLASS: ClassVar[str] = "arithmetic"
+    """TML op class: arithmetic, logical, relational or bitwise."""
+
+
+_BROADCAST_FORMAT = (
+    "(`broadcast_dimensions` `=` $broadcast_dimensions^)? attr-dict `:` "
+    "functional-type(operands, results)"
+)
+
+
+class BinaryOp(ElementwiseOp, abc.ABC):
+    """Binary elementwise op with implicit (or XLA-style) broadcasting."""
+
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+    broadcast_dimensions = opt_prop_def(DenseArrayBase.constr(i64))
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$lhs `,` $rhs " + _BROADCAST_FORMAT
+
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned", "float"})
+
+    def tml_op_class(self, element: str) -> str:
+        return self.TML_CLASS
+
+    def result_element(self, promoted: str) -> str:
+        return promoted
+
+    def infer_result_type(self, semantics: Semantics) -> TensorType:
+        (ll, le), (rl, re) = _split(self.lhs, "lhs"), _split(self.rhs, "rhs")
+        _check_nesting(semantics, (ll, rl))
+        _check_kinds((le, re), self.ELEMENT_KINDS)
+        element = _promote((le, re), semantics, (self.lhs.type, self.rhs.type))
+        dims = _dims(self.broadcast_dimensions)
+        types = (self.lhs.type, self.rhs.type)
+        op_class = self.tml_op_class(element)
+        try:
+            if semantics == "tml" and op_class != "arithmetic":
+                if dims is not None:
+                    raise RuleError(
+                        f"broadcast_dimensions are not allowed on {op_class} "
+                        "operations under tml semantics"
+                    )
+                levels = rules.check_strict_levels((ll, rl), op_class)
+            elif len(ll) > 1 or len(rl) > 1:
+                if dims is not None:
+                    raise RuleError("broadcast_dimensions are not allowed on nested tensors")
+                levels = rules.broadcast_levels(ll, rl)
+            else:
+                shape, _, _ = rules.in_dim_broadcast(ll[0], rl[0], dims, semantics)
+                levels = (shape,)
+        except IncompatibleDims as e:
+            if dims is not None and len(ll[0]) != len(rl[0]):
+                e.notes.append(f"broadcast_dimensions = {dims}")
+            raise _incompatible(types, e, dims is not None and len(ll[0]) != len(rl[0])) from None
+        except RuleError as e:
+            raise Diagnostic(e.message, e.notes) from None
+        return make_type(levels, self.result_element(element))
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        _check_declared(self, self.infer_result_type(semantics), self.result.type)
+
+
+class ArithmeticBinaryOp(BinaryOp, abc.ABC):
+    pass
+
+
+class FloatBinaryOp(BinaryOp, abc.ABC):
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"float"})
+
+
+class BitwiseBinaryOp(BinaryOp, abc.ABC):
+    """``and``/``or``/``xor``: logical on i1, bitwise on integers."""
+
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"bool", "signed", "unsigned"})
+
+    def tml_op_class(self, element: str) -> str:
+        return "logical" if element == "i1" else "bitwise"
+
+    def infer_result_type(self, semantics: Semantics) -> TensorType:
+        if semantics == "tml":
+            _check_kinds(
+                [_split(v, n)[1] for v, n in ((self.lhs, "lhs"), (self.rhs, "rhs"))],
+                frozenset({"bool", "unsigned"}),
+                "tml logical operations take i1, bitwise operations unsigned integers",
+            )
+        return super().infer_result_type(semantics)
+
+
+class ShiftOp(BinaryOp, abc.ABC):
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned"})
+    TML_CLASS: ClassVar[str] = "bitwise"
+
+    def infer_result_type(self, semantics: Semantics) -> TensorType:
+        if semantics == "tml":
+            _check_kinds(
+                [_split(v, n)[1] for v, n in ((self.lhs, "lhs"), (self.rhs, "rhs"))],
+                frozenset({"unsigned"}),
+                "tml bitwise operations take unsigned integers",
+            )
+        return super().infer_result_type(semantics)
+
+
+@irdl_op_definition
+class AddOp(ArithmeticBinaryOp):
+    name = "bcast.add"
+    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.add)
+
+
+@irdl_op_definition
+class SubtractOp(ArithmeticBinaryOp):
+    name = "bcast.subtract"
+    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.subtract)
+
+
+@irdl_op_definition
+class MultiplyOp(ArithmeticBinaryOp):
+    name = "bcast.multiply"
+    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.multiply)
+
+
+@irdl_op_definition
+class DivideOp(ArithmeticBinaryOp):
+    name = "bcast.divide"
+    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.divide)
+
+
+@irdl_op_definition
+class RemainderOp(ArithmeticBinaryOp):
+    name = "bcast.remainder"
+    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.remainder)
+
+
+@irdl_op_definition
+class PowerOp(ArithmeticBinaryOp):
+    name = "bcast.power"
+    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.power)
+
+
+@irdl_op_definition
+class MaximumOp(ArithmeticBinaryOp):
+    name = "bcast.maximum"
+    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.maximum)
+
+
+@irdl_op_definition
+class MinimumOp(ArithmeticBinaryOp):
+    name = "bcast.minimum"
+    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.minimum)
+
+
+@irdl_op_definition
+class Atan2Op(FloatBinaryOp):
+    name = "bcast.atan2"
+    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.atan2)
+
+
+@irdl_op_definition
+class AndOp(BitwiseBinaryOp):
+    name = "bcast.and"
+    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.and_)
+
+
+@irdl_op_definition
+class OrOp(BitwiseBinaryOp):
+    name = "bcast.or"
+    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.or_)
+
+
+@irdl_op_definition
+class XorOp(BitwiseBinaryOp):
+    name = "bcast.xor"
+    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.xor)
+
+
+@irdl_op_definition
+class ShiftLeftOp(ShiftOp):
+    name = "bcast.shift_left"
+    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.shift_left)
+
+
+@irdl_op_definition
+class ShiftRightArithmeticOp(ShiftOp):
+    name = "bcast.shift_right_arithmetic"
+    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.shift_right_arithmetic)
+
+
+@irdl_op_definition
+class ShiftRightLogicalOp(ShiftOp):
+    name = "bcast.shift_right_logical"
+    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.shift_right_logical)
+
+
+class ComparisonDirection(StrEnum):
+    EQ = "EQ"
+    NE = "NE"
+    LT = "LT"
+    LE = "LE"
+    GT = "GT"
+    GE = "GE"
+
+
+@irdl_attr_definition
+class ComparisonDirectionAttr(EnumAttribute[ComparisonDirection], SpacedOpaqueSyntaxAttribute):
+    name = "bcast.comparison_direction"
+
+
+@irdl_op_definition
+class CompareOp(BinaryOp):
+    """``compare DIR, %a, %b``: a binary op whose result is i1."""
+
+    name = "bcast.compare"
+    comparison_direction = prop_def(ComparisonDirectionAttr)
+    assembly_format = "$comparison_direction `,` $lhs `,` $rhs " + _BROADCAST_FORMAT
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"bool", "signed", "unsigned", "float"})
+    TML_CLASS: ClassVar[str] = "relational"
+    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.compare)
+
+    def infer_result_type(self, semantics: Semantics) -> TensorType:
+        if semantics == "tml":
+            _check_kinds(
+                [_split(v, n)[1] for v, n in ((self.lhs, "lhs"), (self.rhs, "rhs"))],
+                frozenset({"signed", "unsigned", "float"}),
+                "tml relational operations take numeric operands",
+            )
+        return super().infer_result_type(semantics)
+
+    def result_element(self, promoted: str) -> str:
+        return "i1"
+
+
+@irdl_op_definition
+class SelectOp(ElementwiseOp):
+    """``select %p, %t, %f``: NumPy broadcasting over all three operands."""
+
+    name = "bcast.select"
+    pred = operand_def(TensorType)
+    on_true = operand_def(TensorType)
+    on_false = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "$pred `,` $on_true `,` $on_false attr-dict `:` functional-type(operands, results)"
+    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.select)
+
+    def infer_result_type(self, semantics: Semantics) -> TensorType:
+        names = ("pred", "on_true", "on_false")
+        values = (self.pred, self.on_true, self.on_false)
+        split = [_split(v, n) for v, n in zip(values, names)]
+        levels = [s[0] for s in split]
+        _check_nesting(semantics, levels)
+        if split[0][1] != "i1":
+            raise Diagnostic(f"pred must have element type i1, got {split[0][1]}")
+        element = _promote(
+            (split[1][1], split[2][1]), semantics, (self.on_true.type, self.on_false.type)
+        )
+        try:
+            if semantics == "xla":
+                rules.check_same_rank_or_scalar([lv[0] for lv in levels])
+            result = rules.broadcast_levels(*levels)
+        except IncompatibleDims as e:
+            raise _incompatible([v.type for v in values], e, False) from None
+        except RuleError as e:
+            raise Diagnostic(e.message, e.notes) from None
+        return make_type(result, element)
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        _check_declared(self, self.infer_result_type(semantics), self.result.type)
+
+
+class UnaryOp(ElementwiseOp, abc.ABC):
+    """Unary elementwise op: the result has the operand's type."""
+
+    T: ClassVar = VarConstraint("T", base(TensorType))
+    operand = operand_def(T)
+    result = result_def(T)
+    traits = traits_def(Pure())
+    assembly_format = "$operand attr-dict `:` type($result)"
+
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned", "float"})
+    TML_KINDS: ClassVar[frozenset[str] | None] = None
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        levels, element = _split(self.operand, "operand")
+        _check_nesting(semantics, (levels,))
+        kinds = self.TML_KINDS if semantics == "tml" and self.TML_KINDS else self.ELEMENT_KINDS
+        _check_kinds((element,), kinds)
+
+
+class FloatUnaryOp(UnaryOp, abc.ABC):
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"float"})
+
+
+@irdl_op_definition
+class NegateOp(UnaryOp):
+    name = "bcast.negate"
+    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.negate)
+
+
+@irdl_op_definition
+class AbsOp(UnaryOp):
+    name = "bcast.abs"
+    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.abs_)
+
+
+@irdl_op_definition
+class SignOp(UnaryOp):
+    name = "bcast.sign"
+    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.sign)
+
+
+@irdl_op_definition
+class ExponentialOp(FloatUnaryOp):
+    name = "bcast.exponential"
+    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.exponential)
+
+
+@irdl_op_definition
+class LogOp(FloatUnaryOp):
+    name = "bcast.log"
+    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.log)
+
+
+@irdl_op_definition
+class SqrtOp(FloatUnaryOp):
+    name = "bcast.sqrt"
+    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.sqrt)
+
+
+@irdl_op_definition
+class RsqrtOp(FloatUnaryOp):
+    name = "bcast.rsqrt"
+    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.rsqrt)
+
+
+@irdl_op_definition
+class TanhOp(FloatUnaryOp):
+    name = "bcast.tanh"
+    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.tanh)
+
+
+@irdl_op_definition
+class LogisticOp(FloatUnaryOp):
+    name = "bcast.logistic"
+    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.logistic)
+
+
+@irdl_op_definition
+class FloorOp(FloatUnaryOp):
+    name = "bcast.floor"
+    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.floor)
+
+
+@irdl_op_definition
+class CeilOp(FloatUnaryOp):
+    name = "bcast.ceil"
+    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.ceil)
+
+
+@irdl_op_definition
+class NotOp(UnaryOp):
+    name = "bcast.not"
+    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.not_)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"bool", "signed", "unsigned"})
+    TML_KINDS: ClassVar[frozenset[str] | None] = frozenset({"bool", "unsigned"})
+    TML_CLASS: ClassVar[str] = "bitwise"
+
+
+# --------------------------------------------------------------------------
+# Structural ops
+# --------------------------------------------------------------------------
+
+
+class StructuralOp(BcastOp, abc.ABC):
+    operand = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "$operand attr-dict `:` functional-type(operands, results)"
+
+
+def _same_element(op: StructuralOp) -> tuple[Levels, Levels]:
+    (ol, oe), (rl, re) = _split(op.operand, "operand"), _split(op.result, "result")
+    if oe != re:
+        raise Diagnostic("failed to verify that all of {operand, result} have same element type")
+    return ol, rl
+
+
+@irdl_op_definition
+class BroadcastInDimOp(StructuralOp):
+    """StableHLO's ``broadcast_in_dim``; on nested types it sees the flat shapes."""
+
+    name = "bcast.broadcast_in_dim"
+    broadcast_dimensions = prop_def(DenseArrayBase.constr(i64))
+    assembly_format = (
+        "$operand `,` `dims` `=` $broadcast_dimensions attr-dict `:` "
+        "functional-type(operands, results)"
+    )
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        ol, rl = _same_element(self)
+        try:
+            rules.check_broadcast_in_dim(
+                rules.flat_shape(ol), rules.flat_shape(rl),
+                self.broadcast_dimensions.get_values(), semantics,
+            )  # fmt: skip
+        except RuleError as e:
+            raise Diagnostic(e.message, e.notes) from None
+
+
+@irdl_op_definition
+class TransposeOp(StructuralOp):
+    name = "bcast.transpose"
+    permutation = prop_def(DenseArrayBase.constr(i64))
+    assembly_format = (
+        "$operand `,` `dims` `=` $permutation attr-dict `:` functional-type(operands, results)"
+    )
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        ol, rl = _same_element(self)
+        try:
+            shape = rules.check_transpose(rules.flat_shape(ol), self.permutation.get_values())
+        except RuleError as e:
+            raise Diagnostic(e.message, e.notes) from None
+        if shape != rules.flat_shape(rl):
+            _check_declared(self, make_type((shape,), _split(self.operand, "operand")[1]), self.result.type)
+
+
+@irdl_op_definition
+class ReshapeOp(StructuralOp):
+    name = "bcast.reshape"
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        ol, rl = _same_element(self)
+        n_in = rules.element_count(rules.flat_shape(ol))
+        n_out = rules.element_count(rules.flat_shape(rl))
+        if n_in != n_out:
+            raise Diagnostic(
+                f"number of output elements ({n_out}) doesn't match expected number "
+                f"of elements ({n_in})"
+            )
+
+
+@irdl_op_definition
+class NarrowOp(StructuralOp):
+    """TML narrowcasting: the top level's size-1 dims are removed."""
+
+    name = "bcast.narrow"
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        levels, element = _split(self.operand, "operand")
+        _check_nesting(semantics, (levels,))
+        _check_declared(self, make_type(rules.narrow_levels(levels), element), self.result.type)
+
+
+@irdl_op_definition
+class ConvertOp(StructuralOp):
+    """Element type conversion; the shape is unchanged."""
+
+    name = "bcast.convert"
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        levels, _ = _split(self.operand, "operand")
+        _check_nesting(semantics, (levels,))
+        _, element = _split(self.result, "result")
+        _check_declared(self, make_type(levels, element), self.result.type)
+
+
+@irdl_op_definition
+class ConstantOp(BcastOp):
+    name = "bcast.constant"
+    T: ClassVar = VarConstraint("T", base(TensorType))
+    value = prop_def(ParamAttrConstraint(DenseIntOrFPElementsAttr, (T, AnyAttr())))
+    result = result_def(T)
+    traits = traits_def(Pure(), ConstantLike())
+    assembly_format = "attr-dict $value"
+
+    def __init__(self, value: DenseIntOrFPElementsAttr):
+        super().__init__(properties={"value": value}, result_types=[value.type])
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        _split(self.value.type, "value")
+        _check_declared(self, self.value.type, self.result.type)
+
+
+# --------------------------------------------------------------------------
+# Indexing
+# --------------------------------------------------------------------------
+
+
+@irdl_custom_directive
+class IndexList(CustomDirective):
+    """``[1, %i, 999]``: literal and SSA (``index``) indices, printed right after
+    the indexed operand (``%t[1, %i]``). Dynamic entries are ``DYNAMIC_INDEX``
+    in the static list."""
+
+    dynamic: VariadicOperandVariable
+    static: AttributeVariable
+    OPTIONAL: ClassVar[bool] = False
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        dynamic = []
+        static: list[int] = []
+
+        def element() -> None:
+            value = parser.parse_optional_unresolved_operand()
+            if value is not None:
+                dynamic.append(value)
+                static.append(DYNAMIC_INDEX)
+                return
+            pos = parser.pos
+            index = parser.parse_integer(allow_boolean=False)
+            if not -(2**63) < index < 2**63:
+                parser.raise_error("index does not fit in 64 bits", pos, parser.pos)
+            static.append(index)
+
+        if self.OPTIONAL:
+            found = parser.parse_optional_comma_separated_list(parser.Delimiter.SQUARE, element)
+            if found is None:
+                self.set_empty(state)
+                return
+        else:
+            parser.parse_comma_separated_list(parser.Delimiter.SQUARE, element)
+        self.dynamic.set(state, dynamic)
+        self.static.set(state, DenseArrayBase.from_list(i64, static))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        dynamic = list(self.dynamic.get(op))
+        static = self.static.get(op)
+        values = static.get_values() if isinstance(static, DenseArrayBase) else ()
+        if self.OPTIONAL and not values:
+            return
+        parts = []
+        for v in values:
+            if v == DYNAMIC_INDEX:
+                parts.append(dynamic.pop(0))
+            else:
+                parts.append(v)
+        printer.print_string("[")
+        printer.print_list(parts, lambda p: printer.print_operand(p) if isinstance(p, SSAValue) else printer.print_string(str(p)))
+        printer.print_string("]")
+        state.last_was_punctuation = False
+        state.should_emit_space = True
+
+    def set_empty(self, state: ParsingState) -> None:
+        self.dynamic.set(state, [])
+        self.static.set(state, DenseArrayBase.from_list(i64, []))
+
+    def is_anchorable(self) -> bool:
+        return True
+
+
+@irdl_custom_directive
+class OptionalIndexList(IndexList):
+    """Like IndexList, but absent when there are no indices (``assign %dst, ...``)."""
+
+    dynamic: VariadicOperandVariable
+    static: AttributeVariable
+
+    OPTIONAL: ClassVar[bool] = True
+
+
+def _indices(static: DenseArrayBase, n_dynamic: int, what: str) -> list[int | None]:
+    values = [None if v == DYNAMIC_INDEX else v for v in static.get_values()]
+    if sum(v is None for v in values) != n_dynamic:
+        raise Diagnostic(f"{what} lists {n_dynamic} SSA indices but its index list has "
+                         f"{sum(v is None for v in values)} dynamic entries")
+    return values
+
+
+@irdl_op_definition
+class ExtractOp(BcastOp):
+    """``extract %t[i, j, ...]``: a sub-tensor or element, with index-access
+    broadcasting under tml semantics."""
+
+    name = "bcast.extract"
+    operand = operand_def(TensorType)
+    index_values = var_operand_def(IndexType)
+    static_indices = prop_def(DenseArrayBase.constr(i64))
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = (
+        "$operand custom<IndexList>($index_values, $static_indices) attr-dict `:` "
+        "functional-type(operands, results)"
+    )
+    custom_directives = (IndexList,)
+
+    def indices(self) -> list[int | None]:
+        return _indices(self.static_indices, len(self.index_values), "extract")
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        levels, element = _split(self.operand, "operand")
+        _check_nesting(semantics, (levels,))
+        try:
+            plan = rules.plan_indices(levels, self.indices(), semantics, "extract")
+        except RuleError as e:
+            raise Diagnostic(e.message, e.notes) from None
+        _check_declared(self, make_type(plan.result, element), self.result.type)
+
+
+@irdl_op_definition
+class AssignOp(BcastOp):
+    """``assign %dst[i...], %src``: a new tensor equal to ``dst`` with the indexed
+    part replaced by ``src`` broadcast to it (the Array API in-place rule)."""
+
+    name = "bcast.assign"
+    dest = operand_def(TensorType)
+    index_values = var_operand_def(IndexType)
+    source = operand_def(TensorType)
+    static_indices = prop_def(DenseArrayBase.constr(i64))
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = (
+        "$dest custom<OptionalIndexList>($index_values, $static_indices) `,` $source "
+        "attr-dict `:` functional-type(operands, results)"
+    )
+    custom_directives = (OptionalIndexList,)
+
+    def indices(self) -> list[int | None]:
+        return _indices(self.static_indices, len(self.index_values), "assign")
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        (dl, de), (sl, se) = _split(self.dest, "dest"), _split(self.source, "source")
+        _check_nesting(semantics, (dl, sl))
+        if semantics == "xla" and de != se:
+            raise Diagnostic(
+                f"source element type {se} differs from the destination's {de} under "
+                "xla semantics"
+            )
+        if not rules.assignable(se, de):
+            raise Diagnostic(
+                f"source element type {se} does not convert implicitly to the "
+                f"destination's {de}",
+                ["assignment keeps the destination type; insert a bcast.convert"],
+            )
+        try:
+            plan = rules.plan_indices(dl, self.indices(), semantics, "assign")
+            rules.check_assign_levels(plan.result, sl)
+        except RuleError as e:
+            raise Diagnostic(e.message, e.notes) from None
+        _check_declared(self, self.dest.type, self.result.type)
+
+
+Bcast = Dialect(
+    "bcast",
+    [
+        AddOp, SubtractOp, MultiplyOp, DivideOp, RemainderOp, PowerOp, MaximumOp,
+        MinimumOp, Atan2Op, AndOp, OrOp, XorOp, ShiftLeftOp, ShiftRightArithmeticOp,
+        ShiftRightLogicalOp, CompareOp, SelectOp,
+        NegateOp, AbsOp, SignOp, ExponentialOp, LogOp, SqrtOp, RsqrtOp, TanhOp,
+        LogisticOp, FloorOp, CeilOp, NotOp,
+        BroadcastInDimOp, TransposeOp, ReshapeOp, NarrowOp, ConvertOp, ConstantOp,
+        ExtractOp, AssignOp,
+    ],
+    [ComparisonDirectionAttr],
+)  # fmt: skip

@@ -1,0 +1,60 @@
+"""Parsing with source locations, and the context holding bcast's dialects."""
+
+from __future__ import annotations
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import Builtin, FileLineColLoc, IntAttr, StringAttr
+from xdsl.dialects.func import Func
+from xdsl.ir import Operation
+from xdsl.parser import Parser
+from xdsl.utils.lexer import Span
+
+from bcast.ir.ops import Bcast
+
+
+def make_context() -> Context:
+    """A context with builtin, func and bcast (plus the lowering dialects)."""
+    ctx = Context()
+    ctx.load_dialect(Builtin)
+    ctx.load_dialect(Func)
+    ctx.load_dialect(Bcast)
+    for loader in _EXTRA_DIALECTS:
+        loader(ctx)
+    return ctx
+
+
+_EXTRA_DIALECTS: list = []
+
+
+def register_dialect_loader(loader) -> None:
+    """Later stages (fusion, loops, StableHLO) add their dialects here."""
+    _EXTRA_DIALECTS.append(loader)
+
+
+class LocatingParser(Parser):
+    """A Parser that records each op's ``file:line:col`` in ``op.location``.
+
+    xDSL gives verifier errors no location; recording where each op's name
+    stands in the source (as MLIR does) lets every diagnostic, even after a
+    pass, point into the file. ``line_offset`` shifts lines for split inputs."""
+
+    def __init__(self, ctx: Context, text: str, name: str = "<stdin>", line_offset: int = 0):
+        super().__init__(ctx, text, name)
+        self._line_offset = line_offset
+        self._name_positions: list[Span] = []
+
+    def _parse_op_result_list(self):
+        results = super()._parse_op_result_list()
+        self._name_positions.append(self._current_token.span)
+        return results
+
+    def parse_operation(self) -> Operation:
+        depth = len(self._name_positions)
+        op = super().parse_operation()
+        span = self._name_positions[depth]
+        del self._name_positions[depth:]
+        loc = span.get_location()
+        op.location = FileLineColLoc(
+            StringAttr(self.lexer.input.name), IntAttr(loc.line + self._line_offset), IntAttr(loc.col)
+        )
+        return op

@@ -1,0 +1,473 @@
+"""The broadcasting rules of bcast, in one place.
+
+Plain functions on shapes (tuples of ints) and element-type names (strings
+such as ``"i32"``, ``"ui8"``, ``"f16"``, ``"i1"``), with no IR in them, so the
+verifiers, the passes, the backends and the tests all call the same code.
+
+Nested (TML) shapes are tuples of levels, outermost first:
+``tensor<3xtensor<3x3xf32>>`` has levels ``((3,), (3, 3))``. A value of a nested
+type is stored flat: its flat shape is the concatenation of its levels.
+
+Failures raise :class:`RuleError` (a message and optional notes about shapes)
+or :class:`IncompatibleDims` (the NumPy algorithm's failure, with the failing
+dimension) so that callers can word the diagnostic with the types as written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+Shape = tuple[int, ...]
+Levels = tuple[Shape, ...]
+Semantics = Literal["numpy", "xla", "tml"]
+SEMANTICS: tuple[Semantics, ...] = ("numpy", "xla", "tml")
+
+
+class RuleError(Exception):
+    """A broadcasting or typing rule is violated."""
+
+    def __init__(self, message: str, notes: Sequence[str] = ()):
+        super().__init__(message)
+        self.message = message
+        self.notes = list(notes)
+
+
+@dataclass
+class IncompatibleDims(Exception):
+    """The Array API algorithm failed at ``axis`` (negative, counted from the right)."""
+
+    shapes: tuple[Shape, ...]
+    axis: int
+    sizes: tuple[int, ...]
+    level: int | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def shape_str(shape: Shape) -> str:
+    """``(2, 3)`` -> ``2x3``; the scalar shape prints as ``()``."""
+    return "x".join(map(str, shape)) if shape else "()"
+
+
+def aligned_from_the_right(shapes: Sequence[Shape]) -> list[str]:
+    """Render shapes one per line, right-aligned column by column."""
+    rank = max((len(s) for s in shapes), default=0)
+    widths = [1] * rank
+    for s in shapes:
+        for i, d in enumerate(s):
+            col = rank - len(s) + i
+            widths[col] = max(widths[col], len(str(d)))
+    lines = []
+    for s in shapes:
+        cells = []
+        for col in range(rank):
+            i = col - (rank - len(s))
+            cells.append(str(s[i]).rjust(widths[col]) if i >= 0 else " " * widths[col])
+        line = ""
+        for col, cell in enumerate(cells):
+            sep = " x " if col and (col - (rank - len(s))) > 0 else "   "
+            line += (sep if col else "") + cell
+        lines.append(line.rstrip() if line.strip() else "()")
+    return lines
+
+
+# --------------------------------------------------------------------------
+# The Array API / NumPy algorithm
+# --------------------------------------------------------------------------
+
+
+def broadcast_shapes(*shapes: Shape) -> Shape:
+    """The Array API broadcasting algorithm over any number of shapes."""
+    rank = max((len(s) for s in shapes), default=0)
+    result: list[int] = []
+    for axis in range(-rank, 0):
+        sizes = tuple(s[axis] if -axis <= len(s) else 1 for s in shapes)
+        size = 1
+        for d in sizes:
+            if d == 1:
+                continue
+            if size not in (1, d):
+                raise IncompatibleDims(tuple(shapes), axis, sizes)
+            size = d
+        result.append(size)
+    return tuple(result)
+
+
+def can_broadcast_to(src: Shape, dst: Shape) -> bool:
+    """True when ``src`` broadcasts to ``dst`` without changing ``dst``."""
+    if len(src) > len(dst):
+        return False
+    return all(s in (1, d) for s, d in zip(reversed(src), reversed(dst)))
+
+
+def numpy_broadcast_dims(src: Shape, dst: Shape) -> tuple[int, ...]:
+    """Where each dimension of ``src`` lands in ``dst`` under rank promotion."""
+    return tuple(range(len(dst) - len(src), len(dst)))
+
+
+# --------------------------------------------------------------------------
+# XLA "InDim" broadcasting: broadcast_dimensions on a binary op
+# --------------------------------------------------------------------------
+
+
+def expand_with_broadcast_dimensions(
+    low: Shape, high: Shape, broadcast_dimensions: Sequence[int]
+) -> Shape:
+    """Place ``low``'s dims at ``broadcast_dimensions`` of ``high``'s rank.
+
+    The other dims become 1, so that degenerate broadcasting can finish the
+    job (XLA's "broadcast composition")."""
+    dims = list(broadcast_dimensions)
+    if len(dims) != len(low):
+        raise RuleError(
+            f"broadcast_dimensions has {len(dims)} entries but the lower-rank "
+            f"operand has rank {len(low)}",
+            ["broadcast_dimensions needs one entry per dimension of the lower-rank operand"],
+        )
+    for i, d in enumerate(dims):
+        if not 0 <= d < len(high):
+            raise RuleError(
+                f"broadcast_dimensions entry {i} ({d}) is out of range for the "
+                f"higher-rank operand of rank {len(high)}"
+            )
+    if any(b <= a for a, b in zip(dims, dims[1:])):
+        raise RuleError(
+            f"broadcast_dimensions must be strictly increasing, got {list(dims)}"
+        )
+    expanded = [1] * len(high)
+    for i, d in enumerate(dims):
+        if low[i] not in (1, high[d]) and high[d] != 1:
+            raise RuleError(
+                f"broadcast_dimensions maps dimension {i} (size {low[i]}) of the "
+                f"lower-rank operand to dimension {d} (size {high[d]}) of the "
+                "higher-rank operand: sizes must be equal or one of them 1"
+            )
+        expanded[d] = low[i]
+    return tuple(expanded)
+
+
+def in_dim_broadcast(
+    lhs: Shape, rhs: Shape, broadcast_dimensions: Sequence[int] | None, semantics: Semantics
+) -> tuple[Shape, Shape, Shape]:
+    """Result shape of a binary op, with ``lhs``/``rhs`` expanded to its rank.
+
+    Returns ``(result, lhs_expanded, rhs_expanded)``; the expanded shapes have
+    the result's rank and differ from it only in size-1 (degenerate) dims."""
+    if broadcast_dimensions is not None:
+        if len(lhs) == len(rhs):
+            if list(broadcast_dimensions) not in ([], list(range(len(lhs)))):
+                raise RuleError(
+                    "broadcast_dimensions must either be absent or be the identity "
+                    "on operands of the same rank"
+                )
+        else:
+            low_is_lhs = len(lhs) < len(rhs)
+            low, high = (lhs, rhs) if low_is_lhs else (rhs, lhs)
+            expanded = expand_with_broadcast_dimensions(low, high, broadcast_dimensions)
+            lhs, rhs = (expanded, rhs) if low_is_lhs else (lhs, expanded)
+    elif len(lhs) != len(rhs) and semantics == "xla" and lhs and rhs:
+        raise RuleError(
+            "operands of different rank need broadcast_dimensions under xla semantics",
+            ["only a rank-0 operand broadcasts without broadcast_dimensions"],
+        )
+    result = broadcast_shapes(lhs, rhs)
+    pad = len(result)
+    return result, (1,) * (pad - len(lhs)) + lhs, (1,) * (pad - len(rhs)) + rhs
+
+
+def check_same_rank_or_scalar(shapes: Sequence[Shape]) -> None:
+    """XLA mode without broadcast_dimensions: equal ranks, or rank 0."""
+    ranked = {len(s) for s in shapes if s}
+    if len(ranked) > 1:
+        raise RuleError(
+            "operands of different rank need broadcast_dimensions under xla semantics",
+            ["only a rank-0 operand broadcasts without broadcast_dimensions"],
+        )
+
+
+# --------------------------------------------------------------------------
+# broadcast_in_dim (StableHLO constraints, in StableHLO's check order)
+# --------------------------------------------------------------------------
+
+
+def check_broadcast_in_dim(
+    operand: Shape, result: Shape, dims: Sequence[int], semantics: Semantics
+) -> None:
+    """StableHLO's broadcast_in_dim checks (after the element type check)."""
+    dims = list(dims)
+    if len(dims) != len(operand):
+        raise RuleError(
+            f"broadcast_dimensions size ({len(dims)}) does not match operand rank "
+            f"({len(operand)})"
+        )
+    if len(set(dims)) != len(dims):
+        raise RuleError("broadcast_dimensions should not have duplicates")
+    for i, d in enumerate(dims):
+        if not 0 <= d < len(result):
+            raise RuleError(
+                f"broadcast_dimensions contains invalid value {d} for result with "
+                f"rank {len(result)}"
+            )
+        if operand[i] != 1 and operand[i] != result[d]:
+            raise RuleError(
+                f"size of operand dimension {i} ({operand[i]}) is not equal to 1 "
+                f"or size of result dimension {d} ({result[d]})"
+            )
+    if semantics == "xla" and any(b <= a for a, b in zip(dims, dims[1:])):
+        raise RuleError(
+            f"broadcast_dimensions must be strictly increasing under xla semantics, "
+            f"got {dims}",
+            ["transpose first (bcast.transpose), then broadcast"],
+        )
+
+
+def check_transpose(operand: Shape, permutation: Sequence[int]) -> Shape:
+    perm = list(permutation)
+    if sorted(perm) != list(range(len(operand))):
+        raise RuleError(
+            f"permutation {perm} is not a permutation of the operand's "
+            f"{len(operand)} dimensions"
+        )
+    return tuple(operand[p] for p in perm)
+
+
+def element_count(shape: Shape) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+# --------------------------------------------------------------------------
+# Nested (TML) shapes
+# --------------------------------------------------------------------------
+
+
+def flat_shape(levels: Levels) -> Shape:
+    return tuple(d for level in levels for d in level)
+
+
+def is_scalar(levels: Levels) -> bool:
+    """A TML scalar: a rank-0, non-nested value."""
+    return len(levels) == 1 and levels[0] == ()
+
+
+def broadcast_levels(*operands: Levels) -> Levels:
+    """TML arithmetic broadcasting: the NumPy rule at every nesting level.
+
+    Levels align from the outside; an operand with fewer levels is a scalar
+    at the missing inner levels (a base type broadcasts to a tensor type)."""
+    depth = max(len(o) for o in operands)
+    result: list[Shape] = []
+    for level in range(depth):
+        shapes = tuple(o[level] if level < len(o) else () for o in operands)
+        try:
+            result.append(broadcast_shapes(*shapes))
+        except IncompatibleDims as e:
+            e.level = level if depth > 1 else None
+            raise
+    return tuple(result)
+
+
+def flat_broadcast_shape(operand: Levels, result: Levels) -> Shape:
+    """The flat shape of ``operand`` with size-1 dims inserted per level so that
+    NumPy broadcasting of the flat value to ``flat_shape(result)`` is exactly
+    the per-level broadcast."""
+    out: list[int] = []
+    for level, res in enumerate(result):
+        own = operand[level] if level < len(operand) else ()
+        out.extend((1,) * (len(res) - len(own)) + own)
+    return tuple(out)
+
+
+def flat_broadcast_dims(operand: Levels, result: Levels) -> tuple[int, ...]:
+    """``broadcast_in_dim`` dims taking the flat ``operand`` to the flat ``result``."""
+    dims: list[int] = []
+    offset = 0
+    for level, res in enumerate(result):
+        own = operand[level] if level < len(operand) else ()
+        dims.extend(range(offset + len(res) - len(own), offset + len(res)))
+        offset += len(res)
+    return tuple(dims)
+
+
+def check_strict_levels(operands: Sequence[Levels], what: str) -> Levels:
+    """TML logical, relational and bitwise rule: one operand a scalar, or the
+    same nesting and the same dims at every level."""
+    tensors = [o for o in operands if not is_scalar(o)]
+    if not tensors:
+        return operands[0]
+    first = tensors[0]
+    for other in tensors[1:]:
+        if other != first:
+            raise RuleError(
+                f"{what} operations under tml semantics need a scalar operand or "
+                "identical shapes at every nesting level",
+                ["tml broadcasts these operations only from a scalar; broadcast "
+                 "explicitly with bcast.broadcast_in_dim"],
+            )
+    return first
+
+
+def check_assign_levels(dst: Levels, src: Levels) -> None:
+    """Assignment: ``src`` broadcasts to ``dst`` without changing ``dst``, at
+    every level."""
+    if len(src) > len(dst):
+        raise RuleError("the source is nested deeper than the destination")
+    for level, d in enumerate(dst):
+        s = src[level] if level < len(src) else ()
+        if len(s) > len(d):
+            raise RuleError(
+                f"the source has rank {len(s)}, more than the indexed destination's "
+                f"{len(d)}" + (f" at nesting level {level}" if len(dst) > 1 else ""),
+                [f"source shape {shape_str(s)} cannot broadcast to {shape_str(d)} "
+                 "without changing the destination"],
+            )
+        for axis in range(-len(s), 0):
+            if s[axis] not in (1, d[axis]):
+                raise RuleError(
+                    f"the source does not broadcast to the indexed destination: "
+                    f"dimension {axis}: {s[axis]} vs {d[axis]}"
+                    + (f" at nesting level {level}" if len(dst) > 1 else ""),
+                    [f"source shape {shape_str(s)}, indexed destination shape "
+                     f"{shape_str(d)}: a source dimension must equal the "
+                     "destination's or be 1"],
+                )
+
+
+def narrow_levels(levels: Levels) -> Levels:
+    """TML narrowcasting: drop the top level's size-1 dims; if none remain and
+    the value is nested, the result is the base (inner) type."""
+    top = tuple(d for d in levels[0] if d != 1)
+    if not top and len(levels) > 1:
+        return levels[1:]
+    return (top,) + levels[1:]
+
+
+@dataclass(frozen=True)
+class IndexPlan:
+    """How ``extract``/``assign`` indices apply to a (possibly nested) value."""
+
+    consumed: tuple[tuple[int, int], ...]
+    """(flat dim, index position) for each index that selects along a dim."""
+    result: Levels
+    """The levels of the selected sub-value."""
+
+
+def plan_indices(
+    levels: Levels,
+    indices: Sequence[int | None],
+    semantics: Semantics,
+    what: str,
+) -> IndexPlan:
+    """Apply literal indices (``None`` for a dynamic one) to a value.
+
+    Indices walk the flat dims, outer levels first. Under ``tml`` semantics
+    index-access broadcasting applies: an index on a size-1 dim may be any
+    value (it reads element 0) and indices beyond the rank are ignored.
+    Otherwise every index must be in bounds and there may be at most as many
+    indices as dims."""
+    flat = flat_shape(levels)
+    if len(indices) > len(flat) and semantics != "tml":
+        raise RuleError(
+            f"{what} has {len(indices)} indices but the value has rank {len(flat)}",
+            ["index-access broadcasting (surplus indices ignored) needs tml semantics"],
+        )
+    consumed = []
+    for pos, index in enumerate(indices[: len(flat)]):
+        size = flat[pos]
+        if index is not None:
+            if index < 0:
+                raise RuleError(f"index {pos} is negative ({index})")
+            if index >= size and not (semantics == "tml" and size == 1):
+                hint = (
+                    ["index-access broadcasting on size-1 dims needs tml semantics"]
+                    if size == 1
+                    else []
+                )
+                raise RuleError(
+                    f"index {pos} ({index}) is out of bounds for dimension {pos} "
+                    f"of size {size}",
+                    hint,
+                )
+        consumed.append((pos, pos))
+    n = min(len(indices), len(flat))
+    # Remaining levels after consuming n flat dims.
+    remaining: list[Shape] = []
+    offset = 0
+    for level in levels:
+        if offset + len(level) <= n:
+            offset += len(level)
+            continue
+        start = max(0, n - offset)
+        remaining.append(level[start:])
+        offset += len(level)
+    if not remaining:
+        remaining = [()]
+    return IndexPlan(tuple(consumed), tuple(remaining))
+
+
+# --------------------------------------------------------------------------
+# Element types: kinds and the Array API promotion table
+# --------------------------------------------------------------------------
+
+ELEMENT_TYPES = (
+    "i1", "i8", "i16", "i32", "i64",
+    "ui8", "ui16", "ui32", "ui64",
+    "f16", "f32", "f64",
+)  # fmt: skip
+
+
+def kind(t: str) -> Literal["bool", "signed", "unsigned", "float"]:
+    if t == "i1":
+        return "bool"
+    if t.startswith("ui"):
+        return "unsigned"
+    if t.startswith("i"):
+        return "signed"
+    return "float"
+
+
+def bit_width(t: str) -> int:
+    return 1 if t == "i1" else int(t.lstrip("uif"))
+
+
+def promote_types(a: str, b: str) -> str:
+    """The Array API promotion table; mixing kinds is an error."""
+    if a == b:
+        return a
+    ka, kb = kind(a), kind(b)
+    if ka == kb:
+        if ka == "bool":
+            return a
+        return a if bit_width(a) >= bit_width(b) else b
+    if {ka, kb} == {"signed", "unsigned"}:
+        signed, unsigned = (a, b) if ka == "signed" else (b, a)
+        width = max(bit_width(signed), 2 * bit_width(unsigned))
+        if width > 64:
+            raise RuleError(
+                f"no integer type holds both {a} and {b}",
+                [f"convert one operand explicitly with bcast.convert"],
+            )
+        return f"i{width}"
+    raise RuleError(
+        f"element types {a} and {b} are of different kinds ({ka} and {kb}) and "
+        "do not promote",
+        ["insert an explicit bcast.convert to choose the common type"],
+    )
+
+
+def promote_all(types: Sequence[str]) -> str:
+    result = types[0]
+    for t in types[1:]:
+        result = promote_types(result, t)
+    return result
+
+
+def assignable(src: str, dst: str) -> bool:
+    """TML/Array API assignment: the source type promotes into the destination's."""
+    try:
+        return promote_types(src, dst) == dst
+    except RuleError:
+        return False

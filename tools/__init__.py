@@ -1,0 +1,1 @@
+"""Command-line tools (bcast-opt, bcast-run) and the Python API."""
