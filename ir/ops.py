@@ -46,7 +46,7 @@ from xdsl.irdl.declarative_assembly_format import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import ConstantLike, Pure
+from xdsl.traits import ConstantLike, HasCanonicalizationPatternsTrait, Pure
 from xdsl.utils.str_enum import StrEnum
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import SpacedOpaqueSyntaxAttribute
@@ -159,6 +159,20 @@ def _dims(attr: DenseArrayBase | None) -> list[int] | None:
     return None if attr is None else list(attr.get_values())
 
 
+class CanonicalizationPatterns(HasCanonicalizationPatternsTrait):
+    """The canonicalization patterns of each op live in
+    ``bcast.passes.canonicalization``, keyed by op class (and family base)."""
+
+    def get_patterns(self, op: type[Operation]):
+        from bcast.passes.canonicalization import patterns_for
+
+        return patterns_for(op)
+
+    @classmethod
+    def get_canonicalization_patterns(cls):
+        return ()
+
+
 class BcastOp(IRDLOperation, abc.ABC):
     """Base of all bcast ops: rejects attributes that shadow a property.
 
@@ -208,7 +222,7 @@ class BinaryOp(ElementwiseOp, abc.ABC):
     result = result_def(TensorType)
     broadcast_dimensions = opt_prop_def(DenseArrayBase.constr(i64))
 
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), CanonicalizationPatterns())
 
     assembly_format = "$lhs `,` $rhs " + _BROADCAST_FORMAT
 
@@ -432,7 +446,7 @@ class SelectOp(ElementwiseOp):
     on_true = operand_def(TensorType)
     on_false = operand_def(TensorType)
     result = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), CanonicalizationPatterns())
     assembly_format = "$pred `,` $on_true `,` $on_false attr-dict `:` functional-type(operands, results)"
     NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.select)
 
@@ -467,7 +481,7 @@ class UnaryOp(ElementwiseOp, abc.ABC):
     T: ClassVar = VarConstraint("T", base(TensorType))
     operand = operand_def(T)
     result = result_def(T)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), CanonicalizationPatterns())
     assembly_format = "$operand attr-dict `:` type($result)"
 
     ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned", "float"})
@@ -567,7 +581,7 @@ class NotOp(UnaryOp):
 class StructuralOp(BcastOp, abc.ABC):
     operand = operand_def(TensorType)
     result = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), CanonicalizationPatterns())
     assembly_format = "$operand attr-dict `:` functional-type(operands, results)"
 
 
@@ -664,7 +678,7 @@ class ConstantOp(BcastOp):
     T: ClassVar = VarConstraint("T", base(TensorType))
     value = prop_def(ParamAttrConstraint(DenseIntOrFPElementsAttr, (T, AnyAttr())))
     result = result_def(T)
-    traits = traits_def(Pure(), ConstantLike())
+    traits = traits_def(Pure(), ConstantLike(), CanonicalizationPatterns())
     assembly_format = "attr-dict $value"
 
     def __init__(self, value: DenseIntOrFPElementsAttr):
@@ -770,7 +784,7 @@ class ExtractOp(BcastOp):
     index_values = var_operand_def(IndexType)
     static_indices = prop_def(DenseArrayBase.constr(i64))
     result = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), CanonicalizationPatterns())
     assembly_format = (
         "$operand custom<IndexList>($index_values, $static_indices) attr-dict `:` "
         "functional-type(operands, results)"
@@ -801,7 +815,7 @@ class AssignOp(BcastOp):
     source = operand_def(TensorType)
     static_indices = prop_def(DenseArrayBase.constr(i64))
     result = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), CanonicalizationPatterns())
     assembly_format = (
         "$dest custom<OptionalIndexList>($index_values, $static_indices) `,` $source "
         "attr-dict `:` functional-type(operands, results)"

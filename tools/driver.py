@@ -1,0 +1,190 @@
+"""What bcast-opt and bcast-run share: reading input, splitting it, parsing
+with locations, verifying with located diagnostics, and the exit codes.
+
+Exit codes: 0 success, 1 bad input (parse, verify or runtime error in the
+program), 2 usage error, 3 internal error (one ``internal error:`` line).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
+from xdsl.ir import Operation
+from xdsl.utils.exceptions import ParseError
+
+from bcast.ir.diagnostics import Report, SourceLoc, verify_report
+from bcast.ir.ops import SEMANTICS_ATTR
+from bcast.ir.parser import LocatingParser, make_context
+from bcast.ir.rules import SEMANTICS
+
+EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+
+COMMENT = re.compile(r"//[^\n]*")
+SPLIT_MARKER = re.compile(r"^// -----\s*$", re.MULTILINE)
+
+
+class InputError(Exception):
+    """Bad input: carries the located reports to print."""
+
+    def __init__(self, reports: list[Report]):
+        super().__init__("\n".join(r.message for r in reports))
+        self.reports = reports
+
+
+class UsageError(Exception):
+    pass
+
+
+@dataclass
+class Chunk:
+    """One piece of an input file (the whole file without --split-input-file)."""
+
+    text: str
+    line_offset: int
+
+
+def split_input(text: str, split: bool) -> list[Chunk]:
+    if not split:
+        return [Chunk(text, 0)]
+    chunks = []
+    start, line = 0, 0
+    for m in SPLIT_MARKER.finditer(text):
+        piece = text[start : m.start()]
+        chunks.append(Chunk(piece, line))
+        line += piece.count("\n") + 1
+        start = m.end()
+    chunks.append(Chunk(text[start:], line))
+    return chunks
+
+
+def read_source(path: str) -> str:
+    try:
+        if path == "-":
+            return sys.stdin.read()
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputError([Report("error", f"cannot read input file: {e}", None)]) from None
+
+
+def _span_loc(span, name: str, line_offset: int) -> SourceLoc:
+    loc = span.get_location()
+    return SourceLoc(name, loc.line + line_offset, loc.col)
+
+
+def parse(ctx: Context, chunk: Chunk, name: str) -> ModuleOp:
+    """Parse a chunk; any failure becomes a located InputError."""
+    if not COMMENT.sub("", chunk.text).strip():  # as mlir-opt: nothing is an empty module
+        module = ModuleOp([])
+        module.location = FileLineColLoc(StringAttr(name), IntAttr(chunk.line_offset + 1), IntAttr(1))
+        return module
+    parser = LocatingParser(ctx, chunk.text, name, chunk.line_offset)
+    try:
+        module = parser.parse_module()
+    except ParseError as e:
+        raise InputError([Report("error", e.msg, _span_loc(e.span, name, chunk.line_offset))]) from None
+    except RecursionError:
+        raise InputError([Report("error", "input is nested too deeply", None)]) from None
+    except (MemoryError, OverflowError) as e:
+        raise InputError(
+            [Report("error", f"input too large to parse here ({type(e).__name__})",
+                    _span_loc(parser._current_token.span, name, chunk.line_offset))]
+        ) from None
+    except Exception as e:  # xDSL raises VerifyException/ValueError from attribute constructors
+        if type(e).__module__.startswith("xdsl") or isinstance(e, (ValueError, TypeError, KeyError, AssertionError)):
+            message = str(e).strip().splitlines()[-1] if str(e).strip() else type(e).__name__
+            raise InputError(
+                [Report("error", message, _span_loc(parser._current_token.span, name, chunk.line_offset))]
+            ) from None
+        raise
+    if not isinstance(module.location, FileLineColLoc):  # an implicit module
+        module.location = FileLineColLoc(StringAttr(name), IntAttr(chunk.line_offset + 1), IntAttr(1))
+    return module
+
+
+def apply_semantics(module: ModuleOp, semantics: str | None) -> None:
+    """``--semantics`` overrides the module attribute; an unknown value is an error."""
+    if semantics is not None:
+        module.attributes[SEMANTICS_ATTR] = StringAttr(semantics)
+    attr = module.attributes.get(SEMANTICS_ATTR)
+    if attr is not None and not (isinstance(attr, StringAttr) and attr.data in SEMANTICS):
+        raise InputError([verify_report(
+            module, ValueError(f"{SEMANTICS_ATTR} must be one of "
+                               + ", ".join(f'"{s}"' for s in SEMANTICS) + f", got {attr}"))])
+
+
+def verify(module: Operation) -> None:
+    """Verify op by op in program order; the first failure is reported at its op."""
+    for op in module.walk():
+        try:
+            op.verify(verify_nested_ops=False)
+        except Exception as e:  # verifiers of xDSL's own ops raise several kinds
+            if isinstance(e, RecursionError):
+                raise
+            raise InputError([verify_report(op, e)]) from None
+
+
+def load(text: str, name: str, semantics: str | None = None, ctx: Context | None = None) -> ModuleOp:
+    """Parse and verify a whole program (the API's and bcast-run's entry)."""
+    ctx = ctx or make_context()
+    module = parse(ctx, Chunk(text, 0), name)
+    apply_semantics(module, semantics)
+    verify(module)
+    return module
+
+
+def print_reports(reports: list[Report]) -> None:
+    for r in reports:
+        print(r.render(), file=sys.stderr)
+
+
+def run_main(body: Callable[[], int]) -> int:
+    """Run a tool body and map every failure onto the exit-code contract."""
+    try:
+        return body()
+    except InputError as e:
+        print_reports(e.reports)
+        return EXIT_INPUT
+    except UsageError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    except RecursionError:
+        print("error: input is nested too deeply", file=sys.stderr)
+        return EXIT_INPUT
+    except MemoryError:
+        print("error: out of memory", file=sys.stderr)
+        return EXIT_INPUT
+    except Exception as e:  # the contract: one line, no traceback
+        message = " ".join(str(e).split()) or type(e).__name__
+        print(f"internal error: {type(e).__name__}: {message}", file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+def write_output(path: str | None, text: str) -> None:
+    """Write all or nothing: the file appears only once the text is complete."""
+    if path is None or path == "-":
+        sys.stdout.write(text)
+        return
+    import os
+    import tempfile
+
+    directory = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".bcast-")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except OSError as e:
+        raise InputError([Report("error", f"cannot write output file: {e}", None)]) from None
+
+
+def iter_lines(text: str) -> Iterator[tuple[int, str]]:
+    for i, line in enumerate(text.split("\n"), start=1):
+        yield i, line
