@@ -27,12 +27,31 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return DeadCodeElimination
 
-    return {"canonicalize": canonicalize, "cse": cse, "dce": dce}
+    def make_explicit():
+        from bcast.passes.make_explicit import MakeExplicitPass
+
+        return MakeExplicitPass
+
+    def sink_broadcasts():
+        from bcast.passes.sink_broadcasts import SinkBroadcastsPass
+
+        return SinkBroadcastsPass
+
+    return {
+        "canonicalize": canonicalize,
+        "cse": cse,
+        "dce": dce,
+        "bcast-make-explicit": make_explicit,
+        "bcast-sink-broadcasts": sink_broadcasts,
+    }
 
 
 DESCRIPTIONS = {
     "canonicalize": "apply every op's canonicalization patterns and folders (xDSL)",
     "cse": "merge identical side-effect-free ops, e.g. duplicate broadcasts (xDSL)",
     "dce": "remove ops whose results are unused (xDSL)",
+    "bcast-make-explicit": "make every implicit broadcast an explicit broadcast_in_dim "
+    "(options: degenerate=expand|reshape)",
+    "bcast-sink-broadcasts": "compute elementwise ops on the small shape before broadcasting",
 }
 """One line per pass for ``bcast-opt --help``."""
