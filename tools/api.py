@@ -1,5 +1,110 @@
-"""The Python API (filled in below)."""
+"""The Python API: ``bcast.compile(source, backend=...)`` -> a callable."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+
+from bcast.ir.parser import make_context
+from bcast.lowering.reference import (
+    EvaluationError,
+    Evaluator,
+    check_memory,
+    coerce_argument,
+    dtype_of,
+    flat_shape_of,
+)
+from bcast.tools import driver
+
+BACKENDS = ("reference",)
+"""Backends available in this build, fastest last."""
 
 
-def compile(source, *, backend=None, entry="main", semantics=None):  # noqa: A001
-    raise NotImplementedError
+class BcastError(ValueError):
+    """A program was rejected (parse, verify, pass or run-time error); the
+    message holds the located diagnostics, as bcast-opt prints them."""
+
+
+def _error(reports) -> BcastError:
+    return BcastError("\n".join(r.render() for r in reports))
+
+
+class Compiled:
+    """A compiled entry function: call it with NumPy arrays (nested tensors flat).
+
+    Returns one array, or a tuple for several results. ``out=`` takes
+    preallocated result arrays (one array, or a sequence) and fills them."""
+
+    def __init__(self, module: ModuleOp, entry: str, backend: str):
+        self.module = module
+        self.entry = entry
+        self.backend = backend
+        self._evaluator = Evaluator(module)
+        try:
+            self.function: func.FuncOp = self._evaluator.function(entry)
+            check_memory(self.function)
+        except EvaluationError as e:
+            raise _error([e.report]) from None
+        self.result_types = list(self.function.function_type.outputs.data)
+        self.input_types = list(self.function.function_type.inputs.data)
+
+    def __call__(self, *args, out=None):
+        if len(args) != len(self.input_types):
+            raise TypeError(
+                f"@{self.entry} takes {len(self.input_types)} arguments, got {len(args)}"
+            )
+        try:
+            values = [coerce_argument(a, t, i) for i, (a, t) in enumerate(zip(args, self.input_types))]
+            results = self._evaluator.call(self.entry, values)
+        except EvaluationError as e:
+            raise _error([e.report]) from None
+        results = [np.ascontiguousarray(r) for r in results]
+        if out is not None:
+            outs = [out] if isinstance(out, np.ndarray) else list(out)
+            if len(outs) != len(results):
+                raise TypeError(f"out= needs {len(results)} arrays, got {len(outs)}")
+            for o, r in zip(outs, results):
+                np.copyto(o, r)
+            results = outs
+        return results[0] if len(results) == 1 else tuple(results)
+
+
+def compile(  # noqa: A001 - the API's name is part of the contract
+    source: str,
+    *,
+    backend: str | None = None,
+    entry: str = "main",
+    semantics: str | None = None,
+    pipeline: str | None = None,
+    filename: str = "<source>",
+) -> Callable[..., object]:
+    """Parse, verify and prepare ``source`` (bcast IR text) for running.
+
+    ``backend=None`` picks the fastest available backend. ``pipeline`` (xDSL
+    pipeline syntax) overrides the backend's standard pipeline; the
+    reference backend runs the program as written by default. ``filename``
+    names the source in diagnostics."""
+    backend = backend or BACKENDS[-1]
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; available: {', '.join(BACKENDS)}")
+    try:
+        ctx = make_context()
+        module = driver.load(source, filename, semantics, ctx)
+        if pipeline:
+            from bcast.passes.errors import run_pipeline
+            from bcast.tools.opt import _pipeline
+
+            run_pipeline(_pipeline(pipeline), ctx, module)
+            driver.verify(module)
+    except driver.InputError as e:
+        raise _error(e.reports) from None
+    except driver.UsageError as e:
+        raise ValueError(str(e)) from None
+    return Compiled(module, entry, backend)
+
+
+def result_shapes(compiled: Compiled) -> Sequence[tuple[tuple[int, ...], np.dtype]]:
+    return [(flat_shape_of(t), dtype_of(t)) for t in compiled.result_types]
