@@ -1,6 +1,7 @@
 """The bcast dialect: types, ops, verifiers and the broadcasting rules."""
 
-from bcast.ir.ops import Bcast, semantics_of
+from bcast.ir.dialect import Bcast
+from bcast.ir.ops import semantics_of
 from bcast.ir.parser import LocatingParser, make_context
 
 __all__ = ["Bcast", "LocatingParser", "make_context", "semantics_of"]

@@ -847,9 +847,8 @@ class AssignOp(BcastOp):
         _check_declared(self, self.dest.type, self.result.type)
 
 
-Bcast = Dialect(
-    "bcast",
-    [
+OPS = [
+
         AddOp, SubtractOp, MultiplyOp, DivideOp, RemainderOp, PowerOp, MaximumOp,
         MinimumOp, Atan2Op, AndOp, OrOp, XorOp, ShiftLeftOp, ShiftRightArithmeticOp,
         ShiftRightLogicalOp, CompareOp, SelectOp,
@@ -857,6 +856,4 @@ Bcast = Dialect(
         LogisticOp, FloorOp, CeilOp, NotOp,
         BroadcastInDimOp, TransposeOp, ReshapeOp, NarrowOp, ConvertOp, ConstantOp,
         ExtractOp, AssignOp,
-    ],
-    [ComparisonDirectionAttr],
-)  # fmt: skip
+]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from xdsl.context import Context
 from xdsl.dialects.builtin import Builtin, FileLineColLoc, IntAttr, StringAttr
 from xdsl.dialects.func import Func
@@ -9,7 +11,7 @@ from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.utils.lexer import Span
 
-from bcast.ir.ops import Bcast
+from bcast.ir.dialect import Bcast
 
 
 def make_context() -> Context:
@@ -31,6 +33,10 @@ def register_dialect_loader(loader) -> None:
     _EXTRA_DIALECTS.append(loader)
 
 
+MAX_CONSTANT_ELEMENTS = 1 << 22
+"""xDSL stores every element of a dense literal, even a splat."""
+
+
 class LocatingParser(Parser):
     """A Parser that records each op's ``file:line:col`` in ``op.location``.
 
@@ -47,6 +53,20 @@ class LocatingParser(Parser):
         results = super()._parse_op_result_list()
         self._name_positions.append(self._current_token.span)
         return results
+
+    def _parse_dense_literal_type(self):
+        """Refuse huge dense literals before xDSL expands them element by element."""
+        pos = self.pos
+        t = super()._parse_dense_literal_type()
+        count = math.prod(t.get_shape())
+        if count > MAX_CONSTANT_ELEMENTS:
+            self.raise_error(
+                f"dense constant of {count} elements is too large (the limit is "
+                f"{MAX_CONSTANT_ELEMENTS}); broadcast a smaller constant instead",
+                pos,
+                self.pos,
+            )
+        return t
 
     def parse_operation(self) -> Operation:
         depth = len(self._name_positions)

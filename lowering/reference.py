@@ -19,6 +19,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from bcast.ir import numerics, rules
 from bcast.ir import ops as bc
+from bcast.ir.fusion import FusionOp, YieldOp
 from bcast.ir.diagnostics import Report, op_source_loc
 from bcast.ir.ops import semantics_of
 from bcast.ir.types import NUMPY_DTYPES, split_type
@@ -128,11 +129,14 @@ class Evaluator:
         function = self.function(name)
         if function.body.blocks == () or not function.body.blocks:
             raise EvaluationError(function, "is a declaration without a body")
-        block = function.body.blocks[0]
+        return self.run_block(function, function.body.blocks[0], args)
+
+    def run_block(self, owner: Operation, block, args: Sequence[object]) -> list[object]:
+        """Evaluate a function body or a fusion body up to its terminator."""
         env: dict[SSAValue, object] = dict(zip(block.args, args))
         for op in block.ops:
-            if isinstance(op, func.ReturnOp):
-                return [env[v] for v in op.arguments]
+            if isinstance(op, func.ReturnOp | YieldOp):
+                return [env[v] for v in op.operands]
             results = self.evaluate(op, [env[v] for v in op.operands])
             for r, value in zip(op.results, results):
                 if isinstance(r.type, TensorType):
@@ -141,13 +145,15 @@ class Evaluator:
                     assert value.shape == want, (op.name, value.shape, want)
                     value = value.astype(dtype_of(r.type), copy=False)
                 env[r] = value
-        raise EvaluationError(function, "has no func.return")
+        raise EvaluationError(owner, "has no terminator")
 
     # ------------------------------------------------------------------
     def evaluate(self, op: Operation, args: list) -> list[object]:
         with np.errstate(all="ignore"):
             if isinstance(op, func.CallOp):
                 return self.call(op.callee.root_reference.data, args)
+            if isinstance(op, FusionOp):
+                return self.run_block(op, op.block, args)
             if isinstance(op, bc.ConstantOp):
                 return [constant_value(op)]
             if isinstance(op, bc.BinaryOp):

@@ -1,0 +1,8 @@
+"""The ``bcast`` dialect object: every op and attribute of bcast."""
+
+from xdsl.ir import Dialect
+
+from bcast.ir.fusion import FusionOp, YieldOp
+from bcast.ir.ops import OPS, ComparisonDirectionAttr
+
+Bcast = Dialect("bcast", [*OPS, FusionOp, YieldOp], [ComparisonDirectionAttr])
