@@ -19,14 +19,18 @@ class PassError(Exception):
         self.message = message
         self.notes = notes or []
 
+    def input_error(self):
+        """The located input error that bcast-opt prints for this."""
+        from bcast.tools.driver import InputError
+
+        return InputError(
+            [Report("error", f"'{self.op.name}' op {self.message}", op_source_loc(self.op), self.notes)]
+        )
+
 
 def run_pipeline(pipeline: PassPipeline, ctx: Context, module: ModuleOp) -> None:
     """Apply ``pipeline``; a PassError becomes a located input error."""
-    from bcast.tools.driver import InputError
-
     try:
         pipeline.apply(ctx, module)
     except PassError as e:
-        raise InputError(
-            [Report("error", f"'{e.op.name}' op {e.message}", op_source_loc(e.op), e.notes)]
-        ) from None
+        raise e.input_error() from None

@@ -2,24 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import builtins
+from collections.abc import Callable
 
 import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
 from bcast.ir.parser import make_context
-from bcast.lowering.reference import (
-    EvaluationError,
-    Evaluator,
-    check_memory,
-    coerce_argument,
-    dtype_of,
-    flat_shape_of,
-)
+from bcast.lowering.reference import EvaluationError, Evaluator, check_memory, coerce_argument
 from bcast.tools import driver
 
-BACKENDS = ("reference",)
+STANDARD_PIPELINE = (
+    "bcast-make-explicit,canonicalize,cse,bcast-sink-broadcasts,canonicalize,bcast-fuse"
+)
+PIPELINES = {"reference": "", "numpy": STANDARD_PIPELINE}
+"""The pipeline each backend runs before it, unless the caller gives one."""
+
+BACKENDS = ("reference", "numpy")
 """Backends available in this build, fastest last."""
 
 
@@ -36,9 +36,10 @@ class Compiled:
     """A compiled entry function: call it with NumPy arrays (nested tensors flat).
 
     Returns one array, or a tuple for several results. ``out=`` takes
-    preallocated result arrays (one array, or a sequence) and fills them."""
+    preallocated result arrays (one array, or a sequence) and fills them;
+    the NumPy backend then writes fused results there directly."""
 
-    def __init__(self, module: ModuleOp, entry: str, backend: str):
+    def __init__(self, module: ModuleOp, entry: str, backend: str, source_name: str):
         self.module = module
         self.entry = entry
         self.backend = backend
@@ -50,12 +51,28 @@ class Compiled:
             raise _error([e.report]) from None
         self.result_types = list(self.function.function_type.outputs.data)
         self.input_types = list(self.function.function_type.inputs.data)
+        self.python_source: str | None = None
+        self._python_function: Callable[..., object] | None = None
+        if backend == "numpy":
+            from bcast.lowering.numpy_emitter import emit_module, python_name
+
+            self.python_source = emit_module(module, source_name)
+            namespace: dict[str, object] = {}
+            exec(builtins.compile(self.python_source, f"<bcast numpy: {source_name}>", "exec"), namespace)
+            self._python_function = namespace[python_name(entry)]  # type: ignore[assignment]
 
     def __call__(self, *args, out=None):
         if len(args) != len(self.input_types):
             raise TypeError(
                 f"@{self.entry} takes {len(self.input_types)} arguments, got {len(args)}"
             )
+        if self._python_function is not None:
+            from bcast.lowering.numpy_runtime import RuntimeIndexError
+
+            try:
+                return self._python_function(*args, out=out)
+            except RuntimeIndexError as e:
+                raise BcastError(f"error: @{self.entry}: {e}") from None
         try:
             values = [coerce_argument(a, t, i) for i, (a, t) in enumerate(zip(args, self.input_types))]
             results = self._evaluator.call(self.entry, values)
@@ -80,31 +97,28 @@ def compile(  # noqa: A001 - the API's name is part of the contract
     semantics: str | None = None,
     pipeline: str | None = None,
     filename: str = "<source>",
-) -> Callable[..., object]:
+) -> Compiled:
     """Parse, verify and prepare ``source`` (bcast IR text) for running.
 
     ``backend=None`` picks the fastest available backend. ``pipeline`` (xDSL
-    pipeline syntax) overrides the backend's standard pipeline; the
-    reference backend runs the program as written by default. ``filename``
-    names the source in diagnostics."""
+    pipeline syntax) replaces the backend's standard pipeline (``PIPELINES``);
+    the reference backend runs the program as written by default.
+    ``filename`` names the source in diagnostics."""
     backend = backend or BACKENDS[-1]
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; available: {', '.join(BACKENDS)}")
+    pipeline = PIPELINES[backend] if pipeline is None else pipeline
     try:
         ctx = make_context()
         module = driver.load(source, filename, semantics, ctx)
         if pipeline:
             from bcast.passes.errors import run_pipeline
-            from bcast.tools.opt import _pipeline
+            from bcast.tools.opt import parse_pipeline
 
-            run_pipeline(_pipeline(pipeline), ctx, module)
+            run_pipeline(parse_pipeline(pipeline), ctx, module)
             driver.verify(module)
+        return Compiled(module, entry, backend, filename)
     except driver.InputError as e:
         raise _error(e.reports) from None
     except driver.UsageError as e:
         raise ValueError(str(e)) from None
-    return Compiled(module, entry, backend)
-
-
-def result_shapes(compiled: Compiled) -> Sequence[tuple[tuple[int, ...], np.dtype]]:
-    return [(flat_shape_of(t), dtype_of(t)) for t in compiled.result_types]

@@ -98,9 +98,12 @@ def parse(ctx: Context, chunk: Chunk, name: str) -> ModuleOp:
     except Exception as e:  # xDSL raises VerifyException/ValueError from attribute constructors
         if type(e).__module__.startswith("xdsl") or isinstance(e, (ValueError, TypeError, KeyError, AssertionError)):
             message = str(e).strip().splitlines()[-1] if str(e).strip() else type(e).__name__
-            raise InputError(
-                [Report("error", message, _span_loc(parser._current_token.span, name, chunk.line_offset))]
-            ) from None
+            # A constraint check while building an op (e.g. a result type that is
+            # not a tensor) is about that op: locate it at the op's name, as MLIR
+            # does, not at whatever token the parser reached (often the next line).
+            positions = getattr(parser, "_name_positions", None)
+            span = positions[-1] if positions else parser._current_token.span
+            raise InputError([Report("error", message, _span_loc(span, name, chunk.line_offset))]) from None
         raise
     if not isinstance(module.location, FileLineColLoc):  # an implicit module
         module.location = FileLineColLoc(StringAttr(name), IntAttr(chunk.line_offset + 1), IntAttr(1))
@@ -155,6 +158,11 @@ def run_main(body: Callable[[], int]) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # e.g. piped into `head`: stop quietly
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
     except RecursionError:
         print("error: input is nested too deeply", file=sys.stderr)
         return EXIT_INPUT

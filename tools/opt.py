@@ -17,7 +17,7 @@ from bcast.passes import DESCRIPTIONS, available_passes
 from bcast.tools import driver, expectations
 from bcast.tools.driver import EXIT_INPUT, EXIT_OK, InputError, UsageError
 
-TARGETS = ("mlir",)
+TARGETS = ("mlir", "numpy")
 
 
 class _ArgumentParser(argparse.ArgumentParser):
@@ -55,7 +55,7 @@ def build_argument_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _pipeline(spec: str) -> PassPipeline:
+def parse_pipeline(spec: str) -> PassPipeline:
     try:
         return PassPipeline.parse_spec(available_passes(), spec)
     except (ArgSpecParseError, ValueError, TypeError, Exception) as e:
@@ -78,13 +78,21 @@ def process_chunk(ctx, chunk: driver.Chunk, name: str, args, pipeline: PassPipel
 
         run_pipeline(pipeline, ctx, module)
         driver.verify(module)
+    if args.target == "numpy":
+        from bcast.lowering.numpy_emitter import emit_module
+        from bcast.passes.errors import PassError
+
+        try:
+            return emit_module(module, name)
+        except PassError as e:
+            raise e.input_error() from None
     return print_module(module, args.print_op_generic)
 
 
 def main(argv: list[str] | None = None) -> int:
     def body() -> int:
         args = build_argument_parser().parse_args(argv)
-        pipeline = _pipeline(args.pipeline)
+        pipeline = parse_pipeline(args.pipeline)
         text = driver.read_source(args.file)
         name = "<stdin>" if args.file == "-" else args.file
         chunks = driver.split_input(text, args.split_input_file)

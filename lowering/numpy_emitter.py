@@ -1,0 +1,452 @@
+"""The NumPy target: explicit (and usually fused) bcast IR -> a Python module.
+
+One Python function per ``func.func``. Broadcasts are views (see
+``numpy_runtime.expand``), never copies. Elementwise ops are ufunc calls with
+``out=`` into a few reused buffers. A ``bcast.fusion`` is evaluated block by
+block over its leading dimension so that its temporaries stay in cache:
+
+Block size. A block is ``B`` rows of the iteration shape, with
+``B = max(1, BLOCK_BYTES // row_bytes)`` where ``row_bytes`` is the widest
+element type times the number of elements in one row (the group's width);
+``BLOCK_BYTES`` (256 KiB) keeps a block's few live buffers inside the 1 MiB
+L2 cache of the development machine while keeping the per-block Python
+overhead (a few microseconds per ufunc call) small against the memory time.
+A group whose whole iteration space fits in one block runs unblocked.
+
+Ops whose exact semantics NumPy's ufuncs do not give (integer divide,
+remainder and power, shifts, float-to-int convert) call ``bcast.ir.numerics``,
+the same functions the reference evaluator uses. The generated function runs
+under ``np.errstate(all="ignore")`` so no NumPy warning reaches the user.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import IndexType, ModuleOp, TensorType
+from xdsl.ir import Operation, SSAValue
+
+from bcast.ir import ops as bc
+from bcast.ir import rules
+from bcast.ir.fusion import FusionOp, YieldOp, is_elementwise
+from bcast.ir.ops import semantics_of
+from bcast.ir.types import NUMPY_DTYPES, split_type
+from bcast.passes.errors import PassError
+
+BLOCK_BYTES = 256 * 1024
+
+_FLOAT_UFUNCS = {
+    "add": "np.add", "subtract": "np.subtract", "multiply": "np.multiply",
+    "divide": "np.divide", "remainder": "np.fmod", "power": "np.power",
+    "maximum": "np.maximum", "minimum": "np.minimum", "atan2": "np.arctan2",
+    "negate": "np.negative", "abs": "np.absolute", "exponential": "np.exp",
+    "log": "np.log", "sqrt": "np.sqrt", "tanh": "np.tanh", "floor": "np.floor",
+    "ceil": "np.ceil", "sign": "np.sign",
+}  # fmt: skip
+_INT_UFUNCS = {
+    "add": "np.add", "subtract": "np.subtract", "multiply": "np.multiply",
+    "maximum": "np.maximum", "minimum": "np.minimum", "and": "np.bitwise_and",
+    "or": "np.bitwise_or", "xor": "np.bitwise_xor", "negate": "np.negative",
+    "abs": "np.absolute", "sign": "np.sign", "not": "np.invert",
+}  # fmt: skip
+_BOOL_UFUNCS = {
+    "and": "np.logical_and", "or": "np.logical_or", "xor": "np.logical_xor",
+    "not": "np.logical_not", "maximum": "np.logical_or", "minimum": "np.logical_and",
+}  # fmt: skip
+_COMPARE_UFUNCS = {
+    "EQ": "np.equal", "NE": "np.not_equal", "LT": "np.less",
+    "LE": "np.less_equal", "GT": "np.greater", "GE": "np.greater_equal",
+}  # fmt: skip
+
+
+def dtype_name(t) -> str:
+    return np.dtype(NUMPY_DTYPES[split_type(t)[1]]).name
+
+
+def flat(t) -> tuple[int, ...]:
+    return rules.flat_shape(split_type(t)[0])
+
+
+def is_explicit(op: Operation) -> bool:
+    """Operands already have the result's shape (and type, but for compare)."""
+    if isinstance(op, bc.BinaryOp) and op.broadcast_dimensions is not None:
+        return False
+    shape = flat(op.results[0].type)
+    if any(flat(v.type) != shape for v in op.operands):
+        return False
+    if isinstance(op, bc.CompareOp):
+        return op.lhs.type == op.rhs.type
+    if isinstance(op, bc.SelectOp):
+        return op.on_true.type == op.on_false.type == op.result.type
+    if isinstance(op, bc.ConvertOp):
+        return True
+    return all(v.type == op.results[0].type for v in op.operands)
+
+
+RESERVED = {"np", "rt", "numerics", "out", "result", "outs", "o", "r", "i", "j"}
+"""Names the generated code uses for itself."""
+
+
+class Names:
+    """Readable, unique Python identifiers for SSA values."""
+
+    def __init__(self) -> None:
+        self.taken: set[str] = set()
+        self.names: dict[SSAValue, str] = {}
+
+    def fresh(self, hint: str) -> str:
+        base = re.sub(r"\W", "_", hint) or "v"
+        if base[0].isdigit():
+            base = "v" + base
+        if keyword.iskeyword(base) or base in RESERVED:
+            base += "_"
+        name, n = base, 0
+        while name in self.taken:
+            n += 1
+            name = f"{base}_{n}"
+        self.taken.add(name)
+        return name
+
+    def __getitem__(self, value: SSAValue) -> str:
+        if value not in self.names:
+            self.names[value] = self.fresh(value.name_hint or "v")
+        return self.names[value]
+
+
+@dataclass
+class Lines:
+    lines: list[str] = field(default_factory=list)
+    depth: int = 0
+
+    def __call__(self, text: str) -> None:
+        self.lines.append("    " * self.depth + text)
+
+
+def elementwise_code(op: Operation, args: Sequence[str], dst: str) -> list[str]:
+    """Statements computing ``op`` on operand expressions into ``dst``."""
+    name = op.name.split(".", 1)[1]
+    if isinstance(op, bc.ConvertOp):
+        return [f"rt.convert_into({dst}, {args[0]})"]
+    if isinstance(op, bc.SelectOp):
+        p, t, f = args
+        return [f"np.copyto({dst}, {f})", f"np.copyto({dst}, {t}, where={p})"]
+    if isinstance(op, bc.CompareOp):
+        ufunc = _COMPARE_UFUNCS[op.comparison_direction.data.value]
+        return [f"{ufunc}({args[0]}, {args[1]}, out={dst})"]
+    element = split_type(op.results[0].type)[1]
+    kind = rules.kind(element)
+    table = _FLOAT_UFUNCS if kind == "float" else _BOOL_UFUNCS if kind == "bool" else _INT_UFUNCS
+    if name in table:
+        return [f"{table[name]}({', '.join(args)}, out={dst})"]
+    if kind == "float" and name == "rsqrt":
+        return [f"np.sqrt({args[0]}, out={dst})", f"np.reciprocal({dst}, out={dst})"]
+    if kind == "float" and name == "logistic":
+        return [
+            f"np.negative({args[0]}, out={dst})",
+            f"np.exp({dst}, out={dst})",
+            f"np.add({dst}, 1, out={dst})",
+            f"np.reciprocal({dst}, out={dst})",
+        ]
+    function = op.NUMPY_FUNCTION.__name__  # exact semantics from bcast.ir.numerics
+    return [f"{dst}[...] = numerics.{function}({', '.join(args)})"]
+
+
+class NumpyEmitter:
+    def __init__(self, module: ModuleOp, source_name: str = "<source>"):
+        self.module = module
+        self.source_name = source_name
+
+    def emit(self) -> str:
+        out = Lines()
+        out(f'"""Generated by bcast (NumPy target) from {self.source_name}."""')
+        out("")
+        out("import numpy as np")
+        out("")
+        out("from bcast.ir import numerics")
+        out("from bcast.lowering import numpy_runtime as rt")
+        functions = [op for op in self.module.walk() if isinstance(op, func.FuncOp) and op.body.blocks]
+        reserved = {python_name(f.sym_name.data) for f in functions}
+        for f in functions:
+            out("")
+            out("")
+            FunctionEmitter(f, out, reserved).emit()
+        return "\n".join(out.lines) + "\n"
+
+
+class FunctionEmitter:
+    def __init__(self, function: func.FuncOp, out: Lines, reserved: set[str]):
+        self.function = function
+        self.out = out
+        self.names = Names()
+        self.names.taken |= reserved
+        self.owned: set[SSAValue] = set()
+        """Values held in arrays this function allocated (not inputs or views)."""
+        self.fusion_count = 0
+        self.result_slots: dict[SSAValue, list[int]] = {}
+
+    def emit(self) -> None:
+        f, out = self.function, self.out
+        block = f.body.blocks[0]
+        params = [self.names[a] for a in block.args]
+        out(f"def {python_name(f.sym_name.data)}({', '.join(params + ['*', 'out=None'])}):")
+        out.depth += 1
+        out(f'"""@{f.sym_name.data}: {f.function_type}"""')
+        for i, a in enumerate(block.args):
+            name = self.names[a]
+            if isinstance(a.type, IndexType):
+                out(f"{name} = rt.coerce_index({name}, {i})")
+            else:
+                out(f"{name} = rt.coerce({name}, {flat(a.type)}, np.{dtype_name(a.type)}, {i})")
+        ret = block.last_op
+        assert isinstance(ret, func.ReturnOp)
+        for k, v in enumerate(ret.arguments):
+            self.result_slots.setdefault(v, []).append(k)
+        out("with np.errstate(all='ignore'):")
+        out.depth += 1
+        for op in block.ops:
+            if op is ret:
+                break
+            self.emit_op(op)
+        results = []
+        for k, v in enumerate(ret.arguments):
+            name = self.names[v]
+            results.append(name if v in self.owned else f"rt.owned({name})")
+        if len(results) == 1:
+            out(f"result = ({results[0]},)")
+        else:
+            out(f"result = ({', '.join(results)},)" if results else "result = ()")
+        out("if out is not None:")
+        out("    outs = (out,) if isinstance(out, np.ndarray) else tuple(out)")
+        out("    for o, r in zip(outs, result, strict=True):")
+        out("        if o is not r:")
+        out("            np.copyto(o, r)")
+        out("    result = outs")
+        out("return result[0] if len(result) == 1 else result")
+        out.depth -= 2
+
+    # ------------------------------------------------------------------
+    def emit_op(self, op: Operation) -> None:
+        out, n = self.out, self.names
+        if isinstance(op, FusionOp):
+            self.emit_fusion(op)
+            return
+        if isinstance(op, bc.ConstantOp):
+            self.emit_constant(op)
+            return
+        if isinstance(op, func.CallOp):
+            call = f"{python_name(op.callee.root_reference.data)}({', '.join(n[a] for a in op.arguments)})"
+            out(f"{', '.join(n[r] for r in op.results)} = {call}" if op.results else call)
+            self.owned.update(op.results)
+            return
+        x = n[op.operands[0]] if op.operands else ""
+        r = op.results[0]
+        if isinstance(op, bc.BroadcastInDimOp):
+            dims = list(op.broadcast_dimensions.get_values())
+            out(f"{n[r]} = rt.broadcast_in_dim({x}, {dims}, {flat(r.type)})")
+        elif isinstance(op, bc.TransposeOp):
+            out(f"{n[r]} = np.transpose({x}, {list(op.permutation.get_values())})")
+        elif isinstance(op, bc.ReshapeOp | bc.NarrowOp):
+            out(f"{n[r]} = np.reshape({x}, {flat(r.type)})")
+        elif isinstance(op, bc.ExtractOp):
+            index = self.index_expr(op, op.operand, list(op.index_values))
+            out(f"{n[r]} = np.array({x}[{index}]).reshape({flat(r.type)})")
+            self.owned.add(r)
+        elif isinstance(op, bc.AssignOp):
+            index = self.index_expr(op, op.dest, list(op.index_values))
+            out(f"{n[r]} = rt.assign({x}, ({index}), {n[op.source]}.reshape("
+                f"{rules.flat_broadcast_shape(split_type(op.source.type)[0], self.assign_levels(op))}))")
+            self.owned.add(r)
+        elif is_elementwise(op):
+            if not is_explicit(op):
+                raise PassError(op, "the numpy target needs explicit IR; run the "
+                                "bcast-make-explicit pass first")
+            out(f"{n[r]} = np.empty({flat(r.type)}, dtype=np.{dtype_name(r.type)})")
+            for line in elementwise_code(op, [n[v] for v in op.operands], n[r]):
+                out(line)
+            self.owned.add(r)
+        else:
+            raise PassError(op, "is not supported by the numpy target")
+
+    def assign_levels(self, op: bc.AssignOp) -> rules.Levels:
+        levels, _ = split_type(op.dest.type)
+        static = [0 if v is None else v for v in op.indices()]
+        return rules.plan_indices(levels, static, "tml", "assign").result
+
+    def index_expr(self, op, value: SSAValue, dynamic: list[SSAValue]) -> str:
+        """A NumPy index for literal and SSA indices, IAB resolved."""
+        levels, _ = split_type(value.type)
+        shape = rules.flat_shape(levels)
+        semantics = semantics_of(op)
+        parts = []
+        dyn = iter(dynamic)
+        for pos, index in enumerate(op.indices()):
+            if pos >= len(shape):
+                if index is None:
+                    next(dyn)
+                continue
+            if index is None:
+                name = self.names[next(dyn)]
+                parts.append(f"rt.check_index({name}, {shape[pos]}, {semantics == 'tml'}, {pos})")
+            else:
+                parts.append("0" if shape[pos] == 1 else str(index))
+        return ", ".join(parts) + ("," if len(parts) == 1 else "") if parts else "()"
+
+    def emit_constant(self, op: bc.ConstantOp) -> None:
+        r = op.result
+        t = r.type
+        values = op.value.get_values()
+        dtype = dtype_name(t)
+        shape = flat(t)
+        if len(set(values)) <= 1 and values:
+            self.out(f"{self.names[r]} = rt.splat({values[0]!r}, np.{dtype}, {shape})")
+        else:
+            self.out(f"{self.names[r]} = np.array({list(values)!r}, dtype=np.{dtype}).reshape({shape})")
+
+    # ------------------------------------------------------------------
+    def emit_fusion(self, op: FusionOp) -> None:
+        out, n = self.out, self.names
+        shape = op.iteration_shape()
+        block = op.block
+        body = [o for o in block.ops if not isinstance(o, YieldOp)]
+        yielded = list(block.last_op.operands)
+        itemsize = max(np.dtype(dtype_name(r.type)).itemsize for o in body for r in o.results) if body else 1
+        row = rules.element_count(shape[1:]) if shape else 1
+        rows = shape[0] if shape else 1
+        block_rows = max(1, BLOCK_BYTES // max(1, row * itemsize))
+        blocked = bool(shape) and block_rows < rows
+        index = n.fresh(f"fusion{self.fusion_count}")
+        self.fusion_count += 1
+        out(f"# {index}: iteration shape {shape}"
+            + (f", blocks of {block_rows} rows" if blocked else ", one block"))
+
+        # Results: preallocated by the caller (out=) when returned directly.
+        result_names = []
+        for k, r in enumerate(op.outputs):
+            name = n[r]
+            result_names.append(name)
+            slots = self.result_slots.get(r)
+            alloc = f"np.empty({shape}, dtype=np.{dtype_name(r.type)})"
+            if slots:
+                out(f"{name} = {alloc} if out is None else "
+                    f"((out,) if isinstance(out, np.ndarray) else tuple(out))[{slots[0]}]")
+            else:
+                out(f"{name} = {alloc}")
+            self.owned.add(r)
+
+        # Inputs: full-shape arrays are sliced per block; views are made once.
+        arg_expr: dict[SSAValue, str] = {}
+        for arg, value in zip(block.args, op.inputs):
+            arg_expr[arg] = n[value]
+        sl = "[i:j]" if blocked else ""
+        value_expr: dict[SSAValue, str] = {}
+        for arg in block.args:
+            if flat(arg.type) == shape:
+                value_expr[arg] = arg_expr[arg] + sl
+        for o in body:
+            if isinstance(o, bc.BroadcastInDimOp):
+                dims = list(o.broadcast_dimensions.get_values())
+                view = n.fresh(n[o.results[0]] + "_view")
+                out(f"{view} = rt.expand({arg_expr[o.operand]}, {dims}, {len(shape)})")
+                src = flat(o.operand.type)
+                leading = any(d == 0 and src[k] != 1 for k, d in enumerate(dims))
+                value_expr[o.results[0]] = view + (sl if leading else "")
+            elif isinstance(o, bc.TransposeOp):
+                view = n.fresh(n[o.results[0]] + "_view")
+                out(f"{view} = np.transpose({arg_expr[o.operand]}, {list(o.permutation.get_values())})")
+                value_expr[o.results[0]] = view + sl
+            elif isinstance(o, bc.ReshapeOp):
+                view = n.fresh(n[o.results[0]] + "_view")
+                out(f"{view} = np.reshape({arg_expr[o.operand]}, {shape})")
+                value_expr[o.results[0]] = view + sl
+
+        # Liveness inside the body, for buffer reuse.
+        compute = [o for o in body if is_elementwise(o)]
+        last_use: dict[SSAValue, int] = {}
+        for i, o in enumerate(compute):
+            for v in o.operands:
+                last_use[v] = i
+        for v in yielded:
+            last_use[v] = len(compute)
+        yield_slot = {}
+        for k, v in enumerate(yielded):
+            yield_slot.setdefault(v, k)
+
+        buffers: list[tuple[str, str]] = []  # (name, dtype)
+        free: dict[str, list[str]] = {}
+        holder: dict[SSAValue, str] = {}
+        statements: list[str] = []
+        for i, o in enumerate(compute):
+            if not is_explicit(o):
+                raise PassError(o, "inside a fusion must have explicit operands")
+            r = o.results[0]
+            args = [value_expr[v] for v in o.operands]
+            # Operands dying here release their buffers first (in-place reuse),
+            # except where the op would read an operand after writing dst.
+            dying = [v for v in o.operands if v in holder and last_use.get(v) == i]
+            reusable = not isinstance(o, bc.SelectOp)
+            if reusable:
+                for v in dict.fromkeys(dying):
+                    free.setdefault(self._buffer_dtype(buffers, holder[v]), []).append(holder.pop(v))
+            dtype = dtype_name(r.type)
+            if r in yield_slot:
+                dst = result_names[yield_slot[r]] + sl
+            else:
+                pool = free.get(dtype, [])
+                if pool:
+                    buf = pool.pop()
+                else:
+                    buf = n.fresh(f"buf{len(buffers)}")
+                    buffers.append((buf, dtype))
+                holder[r] = buf
+                dst = buf
+            statements += elementwise_code(o, args, dst)
+            value_expr[r] = dst
+            if not reusable:
+                for v in dict.fromkeys(dying):
+                    if v in holder:
+                        free.setdefault(self._buffer_dtype(buffers, holder[v]), []).append(holder.pop(v))
+        for k, v in enumerate(yielded):
+            if yield_slot[v] != k or v not in compute_results(compute):
+                statements.append(f"np.copyto({result_names[k]}{sl}, {value_expr[v]})")
+
+        buffer_shape = ((block_rows,) + tuple(shape[1:])) if blocked else tuple(shape)
+        for buf, dtype in buffers:
+            out(f"{buf} = np.empty({buffer_shape}, dtype=np.{dtype})")
+        params = ["i", "j"] + [b for b, _ in buffers]
+        fn = n.fresh(f"{index}_block")
+        out(f"def {fn}({', '.join(params)}):")
+        for s in statements or ["pass"]:
+            out(f"    {s}")
+        if blocked:
+            full = rows // block_rows * block_rows
+            out(f"for i in range(0, {full}, {block_rows}):")
+            out(f"    {fn}(i, i + {block_rows}, {', '.join(b for b, _ in buffers)})"
+                if buffers else f"    {fn}(i, i + {block_rows})")
+            if full < rows:
+                tail = ", ".join(f"{b}[:{rows - full}]" for b, _ in buffers)
+                out(f"{fn}({full}, {rows}{', ' + tail if tail else ''})")
+        else:
+            out(f"{fn}(0, {rows}{', ' if buffers else ''}{', '.join(b for b, _ in buffers)})")
+
+    @staticmethod
+    def _buffer_dtype(buffers: list[tuple[str, str]], name: str) -> str:
+        return next(d for b, d in buffers if b == name)
+
+
+def compute_results(compute: Sequence[Operation]) -> set[SSAValue]:
+    return {r for o in compute for r in o.results}
+
+
+def python_name(symbol: str) -> str:
+    """The Python function generated for ``func.func @symbol``."""
+    name = re.sub(r"\W", "_", symbol)
+    return name + "_" if keyword.iskeyword(name) or name in RESERVED else name
+
+
+def emit_module(module: ModuleOp, source_name: str = "<source>") -> str:
+    return NumpyEmitter(module, source_name).emit()
