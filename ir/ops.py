@@ -104,10 +104,13 @@ def _incompatible(types: Sequence[Attribute], e: IncompatibleDims, expanded: boo
         head = f"nesting level {e.level}, aligned from the right: "
     aligned = head + ("\n" + " " * len(head)).join(lines)
     sizes = " vs ".join(map(str, e.sizes))
+    # Two sizes conflict when neither is 1; with three operands (select) a 1 may
+    # be among them, so say what is actually wrong.
+    why = "neither is 1" if len(e.sizes) == 2 else "sizes other than 1 differ"
     where = f"nesting level {e.level}, " if e.level is not None else ""
     return Diagnostic(
         f"operands are not broadcast-compatible: {names}",
-        [aligned, f"{where}dimension {e.axis}: {sizes} (neither is 1)"] + e.notes,
+        [aligned, f"{where}dimension {e.axis}: {sizes} ({why})"] + e.notes,
     )
 
 

@@ -201,6 +201,10 @@ def check_broadcast_in_dim(
             f"broadcast_dimensions size ({len(dims)}) does not match operand rank "
             f"({len(operand)})"
         )
+    if len(result) < len(operand):
+        raise RuleError(
+            f"result rank ({len(result)}) is less than operand rank ({len(operand)})"
+        )
     if len(set(dims)) != len(dims):
         raise RuleError("broadcast_dimensions should not have duplicates")
     for i, d in enumerate(dims):

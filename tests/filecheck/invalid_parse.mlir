@@ -1,0 +1,205 @@
+// RUN: bcast-opt %s --split-input-file --verify-diagnostics
+// RUN: not bcast-opt %s --split-input-file 2>&1 | filecheck %s --check-prefix=LOC
+
+// Malformed input gives a located error (never a traceback); each chunk is
+// parsed on its own.
+
+func.func @missing_comma(%x: tensor<3xf32>, %y: tensor<2x3xf32>) {
+  // expected-error @+1 {{Expected ','}}
+  %0 = bcast.add %x %y : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  func.return
+}
+// The column is that of the offending token.
+// LOC: invalid_parse.mlir:9:21: error: Expected ','
+
+// -----
+
+func.func @unknown_op(%x: tensor<3xf32>) {
+  // expected-error @+1 {{Operation bcast.addd is not registered}}
+  %0 = bcast.addd %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  func.return
+}
+// LOC: invalid_parse.mlir:19:19: error: Operation bcast.addd is not registered
+
+// -----
+
+func.func @direction_missing(%x: tensor<3xf32>) {
+  // expected-error @+1 {{Expected `EQ`, `NE`, `LT`, `LE`, `GT`, or `GE`.}}
+  %0 = bcast.compare %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xi1>
+  func.return
+}
+
+// -----
+
+func.func @direction_lowercase(%x: tensor<3xf32>) {
+  // expected-error @+1 {{Expected `EQ`, `NE`, `LT`, `LE`, `GT`, or `GE`.}}
+  %0 = bcast.compare gt, %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xi1>
+  func.return
+}
+
+// -----
+
+func.func @dims_not_a_list(%x: tensor<3xf32>, %y: tensor<2x3xf32>) {
+  // expected-error @+1 {{Expected ':'}}
+  %0 = bcast.add %x, %y broadcast_dimensions = 1 : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  func.return
+}
+
+// -----
+
+func.func @dims_misspelled(%x: tensor<3xf32>, %y: tensor<2x3xf32>) {
+  // expected-error @+1 {{Expected ':'}}
+  %0 = bcast.add %x, %y broadcast_dimension = [1] : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  func.return
+}
+
+// -----
+
+func.func @dims_float(%x: tensor<3xf32>) {
+  // expected-error @+1 {{Expected integer literal}}
+  %0 = bcast.broadcast_in_dim %x, dims = [1.5] : (tensor<3xf32>) -> tensor<2x3xf32>
+  func.return
+}
+
+// -----
+
+func.func @dims_missing(%x: tensor<3xf32>) {
+  // expected-error @+1 {{Expected ','}}
+  %0 = bcast.broadcast_in_dim %x : (tensor<3xf32>) -> tensor<2x3xf32>
+  func.return
+}
+
+// -----
+
+func.func @transpose_unclosed(%y: tensor<2x3xf32>) {
+  // expected-error @+1 {{']' expected}}
+  %0 = bcast.transpose %y, dims = [1, 0 : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  func.return
+}
+
+// -----
+
+func.func @index_not_integer(%y: tensor<2x3xf32>) {
+  // expected-error @+1 {{Expected integer literal}}
+  %0 = bcast.extract %y[1, x] : (tensor<2x3xf32>) -> tensor<f32>
+  func.return
+}
+
+// -----
+
+func.func @index_bool(%y: tensor<2x3xf32>, %x: tensor<3xf32>) {
+  // expected-error @+1 {{Expected integer literal}}
+  %0 = bcast.assign %y[true], %x : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  func.return
+}
+
+// -----
+
+func.func @index_list_unclosed(%y: tensor<2x3xf32>) {
+  // expected-error @+1 {{']' expected}}
+  %0 = bcast.extract %y[1, 0 : (tensor<2x3xf32>) -> tensor<f32>
+  func.return
+}
+
+// -----
+
+func.func @extract_without_list(%y: tensor<2x3xf32>) {
+  // expected-error @+1 {{'[' expected}}
+  %0 = bcast.extract %y : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  func.return
+}
+
+// -----
+
+func.func @index_too_large(%y: tensor<2x3xf32>) {
+  // expected-error @+1 {{index does not fit in 64 bits}}
+  %0 = bcast.extract %y[99999999999999999999] : (tensor<2x3xf32>) -> tensor<3xf32>
+  func.return
+}
+// LOC: invalid_parse.mlir:[[# @LINE - 3]]:25: error: index does not fit in 64 bits
+
+// -----
+
+func.func @index_not_index_type(%y: tensor<2x3xf32>, %x: tensor<3xf32>) {
+  // expected-error @+1 {{operand is used with type index, but has been previously used or defined with type tensor<3xf32>}}
+  %0 = bcast.extract %y[%x] : (tensor<2x3xf32>, index) -> tensor<3xf32>
+  func.return
+}
+
+// -----
+
+func.func @assign_missing_comma(%y: tensor<2x3xf32>, %x: tensor<3xf32>) {
+  // expected-error @+1 {{Expected ','}}
+  %0 = bcast.assign %y[1] %x : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  func.return
+}
+
+// -----
+
+func.func @operand_type_mismatch(%a: tensor<3xf32>) {
+  // expected-error @+1 {{operand is used with type tensor<3xi32>, but has been previously used or defined with type tensor<3xf32>}}
+  %0 = bcast.exponential %a : tensor<3xi32>
+  func.return
+}
+
+// -----
+
+func.func @unary_functional_type(%x: tensor<3xf32>) {
+  // expected-error @+1 {{(tensor<3xf32>) -> tensor<3xf32> should be of base attribute tensor}}
+  %0 = bcast.exponential %x : (tensor<3xf32>) -> tensor<3xf32>
+  func.return
+}
+
+// -----
+
+func.func @bad_element_type(%x: tensor<3xf32>) {
+  // expected-error @+1 {{Expected shape type.}}
+  %0 = bcast.exponential %x : tensor<3xf33>
+  func.return
+}
+
+// -----
+
+// Errors found after the last token of an op point at the next token, as in MLIR.
+func.func @missing_result_type(%x: tensor<3xf32>, %y: tensor<2x3xf32>) {
+  %0 = bcast.add %x, %y : (tensor<3xf32>, tensor<2x3xf32>)
+  // expected-error @+1 {{Expected '->'}}
+  func.return
+}
+
+// -----
+
+func.func @generic_bad_property(%x: tensor<3xf32>, %y: tensor<2x3xf32>) {
+  // expected-error @+1 {{'bcast.add' op [1 : i64] should be of base attribute array}}
+  %0 = "bcast.add"(%x, %y) <{broadcast_dimensions = [1]}> : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  func.return
+}
+
+// -----
+
+func.func @generic_missing_direction(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'bcast.compare' op property 'comparison_direction' expected in operation 'bcast.compare'}}
+  %0 = "bcast.compare"(%x, %x) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xi1>
+  func.return
+}
+
+// -----
+
+func.func @too_many_results(%x: tensor<3xf32>, %y: tensor<2x3xf32>) {
+  // expected-error @+1 {{Operation has 2 results, but was given 1 to bind.}}
+  %0 = "bcast.add"(%x, %y) : (tensor<3xf32>, tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>)
+  func.return
+}
+
+// -----
+
+// The semantics attribute must name a known mode.
+// expected-error @+1 {{bcast.semantics must be one of "numpy", "xla", "tml", got "jax"}}
+module attributes {bcast.semantics = "jax"} {
+}
+
+// -----
+
+// expected-error @+1 {{bcast.semantics must be one of "numpy", "xla", "tml", got 1 : i64}}
+module attributes {bcast.semantics = 1} {
+}
