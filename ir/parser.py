@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import math
+import re
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import Builtin, FileLineColLoc, IntAttr, StringAttr
 from xdsl.dialects.func import Func
 from xdsl.ir import Operation
 from xdsl.parser import Parser
-from xdsl.utils.lexer import Span
+from xdsl.parser.generic_parser import ParserState
+from xdsl.utils.lexer import Input, Span
+from xdsl.utils.mlir_lexer import MLIRLexer
 
 from bcast.ir.dialect import Bcast
 
@@ -37,6 +40,16 @@ MAX_CONSTANT_ELEMENTS = 1 << 22
 """xDSL stores every element of a dense literal, even a splat."""
 
 
+class _LinearLexer(MLIRLexer):
+    """xDSL's lexer with a string-literal regex that cannot backtrack
+    exponentially. xDSL 0.74 nests quantifiers (``(?:[^"...]+|...)*``), so an
+    unterminated string such as ``"bcast.add(%a, %b) : ...`` takes time
+    exponential in the rest of the line; this one accepts the same strings
+    one character per step."""
+
+    _unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
+
+
 class LocatingParser(Parser):
     """A Parser that records each op's ``file:line:col`` in ``op.location``.
 
@@ -45,7 +58,8 @@ class LocatingParser(Parser):
     pass, point into the file. ``line_offset`` shifts lines for split inputs."""
 
     def __init__(self, ctx: Context, text: str, name: str = "<stdin>", line_offset: int = 0):
-        super().__init__(ctx, text, name)
+        super().__init__(ctx, "", name)
+        self._parser_state = ParserState(_LinearLexer(Input(text, name)))
         self._line_offset = line_offset
         self._name_positions: list[Span] = []
 

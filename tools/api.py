@@ -78,7 +78,7 @@ class Compiled:
             results = self._evaluator.call(self.entry, values)
         except EvaluationError as e:
             raise _error([e.report]) from None
-        results = [np.ascontiguousarray(r) for r in results]
+        results = [np.require(r, requirements="C") for r in results]  # ascontiguousarray makes rank 0 rank 1
         if out is not None:
             outs = [out] if isinstance(out, np.ndarray) else list(out)
             if len(outs) != len(results):

@@ -8,6 +8,7 @@ program), 2 usage error, 3 internal error (one ``internal error:`` line).
 from __future__ import annotations
 
 import re
+import struct
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -83,8 +84,19 @@ def parse(ctx: Context, chunk: Chunk, name: str) -> ModuleOp:
         module = ModuleOp([])
         module.location = FileLineColLoc(StringAttr(name), IntAttr(chunk.line_offset + 1), IntAttr(1))
         return module
-    parser = LocatingParser(ctx, chunk.text, name, chunk.line_offset)
+    parser: LocatingParser | None = None
+
+    def here():
+        """Where the failing op's name (or else the parser) stands."""
+        if parser is None:
+            return SourceLoc(name, chunk.line_offset + 1, 1)
+        positions = parser._name_positions
+        span = positions[-1] if positions else parser._current_token.span
+        return _span_loc(span, name, chunk.line_offset)
+
     try:
+        # inside the try: the lexer reads the first token on construction
+        parser = LocatingParser(ctx, chunk.text, name, chunk.line_offset)
         module = parser.parse_module()
     except ParseError as e:
         raise InputError([Report("error", e.msg, _span_loc(e.span, name, chunk.line_offset))]) from None
@@ -92,18 +104,15 @@ def parse(ctx: Context, chunk: Chunk, name: str) -> ModuleOp:
         raise InputError([Report("error", "input is nested too deeply", None)]) from None
     except (MemoryError, OverflowError) as e:
         raise InputError(
-            [Report("error", f"input too large to parse here ({type(e).__name__})",
-                    _span_loc(parser._current_token.span, name, chunk.line_offset))]
+            [Report("error", f"input too large to parse here ({type(e).__name__})", here())]
         ) from None
     except Exception as e:  # xDSL raises VerifyException/ValueError from attribute constructors
-        if type(e).__module__.startswith("xdsl") or isinstance(e, (ValueError, TypeError, KeyError, AssertionError)):
+        if type(e).__module__.startswith("xdsl") or isinstance(e, (ValueError, TypeError, KeyError, AssertionError, struct.error)):
             message = str(e).strip().splitlines()[-1] if str(e).strip() else type(e).__name__
             # A constraint check while building an op (e.g. a result type that is
             # not a tensor) is about that op: locate it at the op's name, as MLIR
             # does, not at whatever token the parser reached (often the next line).
-            positions = getattr(parser, "_name_positions", None)
-            span = positions[-1] if positions else parser._current_token.span
-            raise InputError([Report("error", message, _span_loc(span, name, chunk.line_offset))]) from None
+            raise InputError([Report("error", message, here())]) from None
         raise
     if not isinstance(module.location, FileLineColLoc):  # an implicit module
         module.location = FileLineColLoc(StringAttr(name), IntAttr(chunk.line_offset + 1), IntAttr(1))

@@ -1,0 +1,756 @@
+"""Random bcast programs for property tests, with an independent NumPy oracle.
+
+``programs(mode=..., max_ops=...)`` is a Hypothesis strategy of
+:class:`Program`: the IR text of a ``func.func @main``, random NumPy inputs for
+it, and the results the program must produce, computed here, op by op, with
+NumPy's own broadcasting (never with bcast's rules or evaluator).
+
+Programs are always valid under their semantics: operand shapes are derived
+from one random "universe" shape (any dim may also be 1, any leading dims may
+be missing) and each op picks its operands among the values that fit it, so
+no Hypothesis filtering is needed. Shapes include size-0 and size-1 dims and
+rank 0 to 4.
+
+- ``numpy``: implicit NumPy broadcasting and Array API type promotion inside a
+  kind; sometimes an explicit ``broadcast_dimensions`` on operands of
+  different rank.
+- ``xla``: identical element types; operands of different non-zero rank get a
+  ``broadcast_dimensions`` tuple (any valid strictly increasing one, not only
+  the trailing one); ``select`` needs equal ranks or scalars;
+  ``broadcast_in_dim`` dims are increasing.
+- ``tml``: arithmetic ops broadcast per nesting level (nested tensor types,
+  stored flat); logical, relational and bitwise ops take a scalar operand or
+  identical shapes; bitwise ops take unsigned integers; ``narrow``.
+
+The oracle's integer ``divide``/``remainder`` truncate (DESIGN.md section 4,
+with XLA's edge cases), shifts by >= the bit width give 0 (sign fill for the
+arithmetic shift), and float -> integer ``convert`` truncates and saturates
+with NaN -> 0.
+
+Later passes' property tests run a program before and after a pass and
+compare both with ``program.expected`` through :func:`assert_results`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+from hypothesis import strategies as st
+
+MODES = ("numpy", "xla", "tml")
+
+Shape = tuple[int, ...]
+Levels = tuple[Shape, ...]
+
+DTYPES = {
+    "i1": np.dtype(np.bool_),
+    "i8": np.dtype(np.int8),
+    "i16": np.dtype(np.int16),
+    "i32": np.dtype(np.int32),
+    "i64": np.dtype(np.int64),
+    "ui8": np.dtype(np.uint8),
+    "ui16": np.dtype(np.uint16),
+    "ui32": np.dtype(np.uint32),
+    "ui64": np.dtype(np.uint64),
+    "f16": np.dtype(np.float16),
+    "f32": np.dtype(np.float32),
+    "f64": np.dtype(np.float64),
+}
+NAMES = {v: k for k, v in DTYPES.items()}
+
+DEFAULT_DTYPES = ("f32", "f64", "i32", "i8", "ui8", "i1")
+
+# op name -> element kinds it accepts (numpy / xla)
+ARITH = ("add", "subtract", "multiply", "divide", "remainder", "power", "maximum", "minimum")
+BITWISE = ("and", "or", "xor")
+SHIFTS = ("shift_left", "shift_right_arithmetic", "shift_right_logical")
+BINARY = ARITH + ("atan2",) + BITWISE + SHIFTS
+UNARY = ("negate", "abs", "sign", "exponential", "log", "sqrt", "rsqrt", "tanh",
+         "logistic", "floor", "ceil", "not")  # fmt: skip
+STRUCTURAL = ("broadcast_in_dim", "transpose", "reshape", "convert", "narrow", "constant")
+ALL_OPS = BINARY + ("compare", "select") + UNARY + STRUCTURAL
+DIRECTIONS = ("EQ", "NE", "LT", "LE", "GT", "GE")
+
+NUMERIC = frozenset({"signed", "unsigned", "float"})
+KINDS = {
+    **{op: NUMERIC for op in ARITH},
+    "atan2": frozenset({"float"}),
+    **{op: frozenset({"bool", "signed", "unsigned"}) for op in BITWISE},
+    **{op: frozenset({"signed", "unsigned"}) for op in SHIFTS},
+    "compare": frozenset({"bool", "signed", "unsigned", "float"}),
+    "negate": NUMERIC,
+    "abs": NUMERIC,
+    "sign": NUMERIC,
+    **{op: frozenset({"float"}) for op in (
+        "exponential", "log", "sqrt", "rsqrt", "tanh", "logistic", "floor", "ceil")},
+    "not": frozenset({"bool", "signed", "unsigned"}),
+}  # fmt: skip
+TML_KINDS = {
+    **{op: frozenset({"bool", "unsigned"}) for op in BITWISE},
+    **{op: frozenset({"unsigned"}) for op in SHIFTS},
+    "compare": NUMERIC,
+    "not": frozenset({"bool", "unsigned"}),
+}
+
+
+def kind(t: str) -> str:
+    if t == "i1":
+        return "bool"
+    return {"u": "unsigned", "i": "signed", "f": "float"}[DTYPES[t].kind]
+
+
+# --------------------------------------------------------------------------
+# Types and text
+# --------------------------------------------------------------------------
+
+
+def type_text(levels: Levels, dtype: str) -> str:
+    """``((3,), (2, 2))``, ``f32`` -> ``tensor<3xtensor<2x2xf32>>``."""
+    t = dtype
+    for level in reversed(levels):
+        t = "tensor<" + "".join(f"{d}x" for d in level) + t + ">"
+    return t
+
+
+def flat(levels: Levels) -> Shape:
+    return tuple(d for level in levels for d in level)
+
+
+@dataclass
+class Value:
+    name: str
+    levels: Levels
+    dtype: str
+    data: np.ndarray  # flat storage, shape flat(levels)
+
+    @property
+    def type(self) -> str:
+        return type_text(self.levels, self.dtype)
+
+    @property
+    def nested(self) -> bool:
+        return len(self.levels) > 1
+
+    @property
+    def scalar(self) -> bool:
+        return self.levels == ((),)
+
+
+@dataclass
+class Program:
+    """A generated program: IR text, inputs, and the oracle's results."""
+
+    text: str
+    inputs: tuple[np.ndarray, ...]
+    expected: tuple[np.ndarray, ...]
+    mode: str
+    ops: tuple[str, ...] = ()
+    result_types: tuple[str, ...] = ()
+    arg_types: tuple[str, ...] = ()
+    notes: list[str] = field(default_factory=list)
+
+    def __repr__(self) -> str:  # what Hypothesis prints for a falsifying example
+        inputs = "\n".join(f"  arg{i}: {a.dtype}{list(a.shape)} = {a.tolist()!r}"
+                           for i, a in enumerate(self.inputs))
+        expected = "\n".join(f"  result{i}: {a.dtype}{list(a.shape)} = {a.tolist()!r}"
+                             for i, a in enumerate(self.expected))
+        return f"Program(mode={self.mode!r})\n{self.text}\ninputs:\n{inputs}\nexpected:\n{expected}"
+
+
+def _tolerance(dtype: np.dtype) -> tuple[float, float]:
+    return {2: (2e-3, 1e-3), 4: (1e-5, 1e-6)}.get(dtype.itemsize, (1e-12, 1e-13))
+
+
+def assert_results(program: Program, results) -> None:
+    """``results`` (an array or a tuple of arrays) equal ``program.expected``:
+    same dtypes and shapes, bit-exact for integers and booleans, close (NaN
+    equal to NaN) for floats."""
+    if not isinstance(results, (tuple, list)):
+        results = (results,)
+    assert len(results) == len(program.expected), (len(results), len(program.expected))
+    for i, (got, want) in enumerate(zip(results, program.expected)):
+        got = np.asarray(got)
+        assert got.dtype == want.dtype, f"result {i}: dtype {got.dtype}, expected {want.dtype}"
+        assert got.shape == want.shape, f"result {i}: shape {got.shape}, expected {want.shape}"
+        if want.dtype.kind == "f":
+            rtol, atol = _tolerance(want.dtype)
+            np.testing.assert_allclose(got, want, rtol=rtol, atol=atol, equal_nan=True,
+                                       err_msg=f"result {i}")
+        else:
+            np.testing.assert_array_equal(got, want, err_msg=f"result {i}")
+
+
+# --------------------------------------------------------------------------
+# The oracle: NumPy semantics, written independently of bcast
+# --------------------------------------------------------------------------
+
+
+def _broadcast_levels(levels: Sequence[Levels]) -> Levels | None:
+    """Per-level NumPy broadcasting (levels align from the outside, a missing
+    inner level is a scalar); None if incompatible."""
+    depth = max(len(lv) for lv in levels)
+    out = []
+    for k in range(depth):
+        try:
+            out.append(tuple(np.broadcast_shapes(*[lv[k] if k < len(lv) else () for lv in levels])))
+        except ValueError:
+            return None
+    return tuple(out)
+
+
+def _expand_flat(data: np.ndarray, levels: Levels, result: Levels) -> np.ndarray:
+    """The flat value ``data`` of ``levels`` broadcast, level by level, to the
+    flat shape of ``result``."""
+    shape: list[int] = []
+    for k, res in enumerate(result):
+        own = levels[k] if k < len(levels) else ()
+        shape += [1] * (len(res) - len(own)) + list(own)
+    return np.broadcast_to(data.reshape(shape), flat(result))
+
+
+def _in_dim(data: np.ndarray, high_rank: int, dims: Sequence[int]) -> np.ndarray:
+    """Place the axes of ``data`` at ``dims`` of a rank-``high_rank`` array (1 elsewhere)."""
+    shape = [1] * high_rank
+    for i, d in enumerate(dims):
+        shape[d] = data.shape[i]
+    return data.reshape(shape)
+
+
+def _materialize(x) -> np.ndarray:
+    """A C-contiguous copy (``np.ascontiguousarray`` would turn rank 0 into rank 1)."""
+    return np.array(x, order="C", copy=True)
+
+
+def _wrap(x, dtype: np.dtype) -> np.ndarray:
+    return np.asarray(x).astype(dtype)
+
+
+def _from_int(r: int, dtype: np.dtype):
+    """A Python int wrapped into ``dtype`` (two's complement)."""
+    bits = dtype.itemsize * 8
+    r %= 1 << bits
+    if dtype.kind == "i" and r >= 1 << (bits - 1):
+        r -= 1 << bits
+    return r
+
+
+def _int_divide(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    dtype = x.dtype
+    out = np.empty(np.broadcast_shapes(x.shape, y.shape), dtype)
+    xs, ys = np.broadcast_arrays(x, y)
+    for idx in np.ndindex(out.shape):
+        a, b = int(xs[idx]), int(ys[idx])
+        if b == 0:
+            q = -1  # all ones, also for unsigned
+        else:
+            q = abs(a) // abs(b)
+            if (a < 0) != (b < 0):
+                q = -q
+        out[idx] = _from_int(q, dtype)
+    return out
+
+
+def _int_remainder(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    dtype = x.dtype
+    out = np.empty(np.broadcast_shapes(x.shape, y.shape), dtype)
+    xs, ys = np.broadcast_arrays(x, y)
+    for idx in np.ndindex(out.shape):
+        a, b = int(xs[idx]), int(ys[idx])
+        if b == 0:
+            r = a
+        else:
+            r = abs(a) % abs(b)
+            if a < 0:
+                r = -r
+        out[idx] = r
+    return out
+
+
+def _int_power(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    dtype = x.dtype
+    bits = dtype.itemsize * 8
+    out = np.empty(np.broadcast_shapes(x.shape, y.shape), dtype)
+    xs, ys = np.broadcast_arrays(x, y)
+    for idx in np.ndindex(out.shape):
+        a, b = int(xs[idx]), int(ys[idx])
+        if b < 0:
+            r = 1 if a == 1 else (-1 if b % 2 else 1) if a == -1 else 0
+        else:
+            r = pow(a, b, 1 << bits)
+        out[idx] = _from_int(r, dtype)
+    return out
+
+
+def _shift(op: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    dtype = x.dtype
+    bits = dtype.itemsize * 8
+    mask = (1 << bits) - 1
+    out = np.empty(np.broadcast_shapes(x.shape, y.shape), dtype)
+    xs, ys = np.broadcast_arrays(x, y)
+    for idx in np.ndindex(out.shape):
+        a, amount = int(xs[idx]) & mask, int(ys[idx]) & mask  # two's complement bits
+        if op == "shift_left":
+            r = 0 if amount >= bits else (a << amount) & mask
+        elif op == "shift_right_logical":
+            r = 0 if amount >= bits else a >> amount
+        else:
+            signed = a - (1 << bits) if a >> (bits - 1) else a
+            r = signed >> min(amount, bits - 1)
+        out[idx] = _from_int(r, dtype)
+    return out
+
+
+def oracle_binary(op: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """``op`` on two arrays of the same (promoted) dtype, NumPy broadcasting."""
+    integer = x.dtype.kind in "iub"
+    with np.errstate(all="ignore"):
+        if op == "divide" and x.dtype.kind in "iu":
+            return _int_divide(x, y)
+        if op == "remainder" and x.dtype.kind in "iu":
+            return _int_remainder(x, y)
+        if op == "power" and x.dtype.kind in "iu":
+            return _int_power(x, y)
+        if op in SHIFTS:
+            return _shift(op, x, y)
+        fn = {
+            "add": np.add, "subtract": np.subtract, "multiply": np.multiply,
+            "divide": np.divide, "remainder": np.fmod, "power": np.power,
+            "maximum": np.maximum, "minimum": np.minimum, "atan2": np.arctan2,
+            "and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor,
+        }[op]  # fmt: skip
+        out = np.asarray(fn(x, y))
+    assert not integer or out.dtype == x.dtype
+    return _wrap(out, x.dtype)
+
+
+def oracle_compare(direction: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    fn = {"EQ": np.equal, "NE": np.not_equal, "LT": np.less, "LE": np.less_equal,
+          "GT": np.greater, "GE": np.greater_equal}[direction]  # fmt: skip
+    return np.asarray(fn(x, y))
+
+
+def oracle_unary(op: str, x: np.ndarray) -> np.ndarray:
+    with np.errstate(all="ignore"):
+        if op == "not":
+            out = np.logical_not(x) if x.dtype == np.bool_ else np.invert(x)
+        elif op == "rsqrt":
+            out = 1 / np.sqrt(x)
+        elif op == "logistic":
+            out = 1 / (1 + np.exp(-x))
+        else:
+            fn = {"negate": np.negative, "abs": np.abs, "sign": np.sign, "exponential": np.exp,
+                  "log": np.log, "sqrt": np.sqrt, "tanh": np.tanh, "floor": np.floor,
+                  "ceil": np.ceil}[op]  # fmt: skip
+            out = fn(x)
+    return _wrap(out, x.dtype)
+
+
+def oracle_convert(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    with np.errstate(all="ignore"):
+        if dtype == np.bool_:
+            return np.asarray(x != 0)
+        if dtype.kind in "iu" and x.dtype.kind == "f":
+            info = np.iinfo(dtype)
+            t = np.trunc(x.astype(np.float64))
+            t = np.where(np.isnan(t), 0, t)
+            t = np.clip(t, float(info.min), float(info.max))
+            return t.astype(dtype)
+        return x.astype(dtype)
+
+
+# --------------------------------------------------------------------------
+# Random inputs
+# --------------------------------------------------------------------------
+
+
+def random_array(rng: np.random.Generator, shape: Shape, dtype: str) -> np.ndarray:
+    dt = DTYPES[dtype]
+    if dt == np.bool_:
+        return rng.random(shape) < 0.5
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        small = rng.integers(max(info.min, -9), min(info.max, 9) + 1, size=shape)
+        wide = rng.integers(info.min, info.max, size=shape, endpoint=True, dtype=dt)
+        edge = rng.choice(np.array([info.min, info.max, 0, 1, -1 if dt.kind == "i" else 2], dtype=dt),
+                          size=shape)
+        pick = rng.random(shape)
+        return np.where(pick < 0.7, small.astype(dt), np.where(pick < 0.9, wide, edge)).astype(dt)
+    values = rng.standard_normal(shape) * 3
+    special = rng.choice(np.array([0.0, 1.0, -1.0, 0.5, 2.0, np.inf, -np.inf, np.nan]), size=shape)
+    return np.where(rng.random(shape) < 0.9, values, special).astype(dt)
+
+
+# --------------------------------------------------------------------------
+# The generator
+# --------------------------------------------------------------------------
+
+_DIM_SIZES = (1, 2, 3, 4, 0, 5)
+
+
+def _derived_shape(draw, universe: Shape, mode: str) -> Shape:
+    """A shape that broadcasts with every other shape derived from ``universe``:
+    a suffix (numpy, tml) or an axis subset (xla) of it, any dim possibly 1."""
+    if mode == "xla":
+        axes = [a for a in range(len(universe)) if draw(st.booleans())]
+    else:
+        rank = draw(st.integers(0, len(universe)))
+        axes = list(range(len(universe) - rank, len(universe)))
+    return tuple(1 if draw(st.integers(0, 3)) == 0 else universe[a] for a in axes)
+
+
+class _Builder:
+    def __init__(self, mode: str):
+        self.mode = mode
+        self.values: list[Value] = []
+        self.lines: list[str] = []
+        self.ops: list[str] = []
+        self.count = 0
+
+    def fresh(self) -> str:
+        self.count += 1
+        return f"%v{self.count - 1}"
+
+    def add(self, value: Value, line: str, op: str) -> None:
+        assert value.data.shape == flat(value.levels), (value, line)
+        assert value.data.dtype == DTYPES[value.dtype], (value.data.dtype, value.dtype, line)
+        self.values.append(value)
+        self.lines.append("  " + line)
+        self.ops.append(op)
+
+    def kinds(self, op: str) -> frozenset[str]:
+        if self.mode == "tml" and op in TML_KINDS:
+            return TML_KINDS[op]
+        return KINDS[op]
+
+    def promote(self, types: Sequence[str]) -> str | None:
+        if self.mode == "xla":
+            return types[0] if len(set(types)) == 1 else None
+        if len({kind(t) for t in types}) != 1:
+            return None
+        return NAMES[np.result_type(*[DTYPES[t] for t in types])]
+
+    # ---- candidates -------------------------------------------------------
+
+    def binary_candidates(self, op: str):
+        """(lhs, rhs, broadcast_dimensions or None, result levels) that are valid."""
+        out = []
+        allowed = self.kinds(op)
+        for a, b in itertools.product(self.values, repeat=2):
+            if kind(a.dtype) not in allowed or kind(b.dtype) not in allowed:
+                continue
+            if self.promote((a.dtype, b.dtype)) is None:
+                continue
+            strict = self.mode == "tml" and (op == "compare" or op in SHIFTS or (
+                op in BITWISE))
+            if strict:
+                if a.scalar or b.scalar or a.levels == b.levels:
+                    out.append((a, b, None, b.levels if a.scalar else a.levels))
+                continue
+            if a.nested or b.nested:
+                result = _broadcast_levels((a.levels, b.levels))
+                if result is not None:
+                    out.append((a, b, None, result))
+                continue
+            sa, sb = a.levels[0], b.levels[0]
+            if self.mode != "xla" or len(sa) == len(sb) or not sa or not sb:
+                result = _broadcast_levels((a.levels, b.levels))
+                if result is not None:
+                    out.append((a, b, None, result))
+            if self.mode == "tml":
+                continue
+            if len(sa) == len(sb):
+                if self.mode == "xla" and sa and result is not None:
+                    out.append((a, b, tuple(range(len(sa))), result))
+                continue
+            # explicit broadcast_dimensions (required under xla when ranks differ):
+            # any valid strictly increasing tuple, not only the trailing one
+            low, high = (sa, sb) if len(sa) < len(sb) else (sb, sa)
+            for dims in itertools.combinations(range(len(high)), len(low)):
+                if not all(low[i] in (1, high[d]) or high[d] == 1 for i, d in enumerate(dims)):
+                    continue
+                expanded = [1] * len(high)
+                for i, d in enumerate(dims):
+                    expanded[d] = low[i]
+                result = tuple(np.broadcast_shapes(tuple(expanded), high))
+                out.append((a, b, dims, (result,)))
+        return out
+
+    def select_candidates(self):
+        out = []
+        preds = [v for v in self.values if v.dtype == "i1"]
+        for p, t, f in itertools.product(preds, self.values, self.values):
+            dtype = self.promote((t.dtype, f.dtype))
+            if dtype is None:
+                continue
+            if self.mode == "xla":
+                ranks = {len(v.levels[0]) for v in (p, t, f) if v.levels[0]}
+                if len(ranks) > 1:
+                    continue
+            result = _broadcast_levels((p.levels, t.levels, f.levels))
+            if result is not None:
+                out.append((p, t, f, result, dtype))
+        return out
+
+
+def _emit_binary(b: _Builder, op: str, lhs: Value, rhs: Value, dims, result: Levels,
+                 direction: str | None) -> None:
+    dtype = b.promote((lhs.dtype, rhs.dtype))
+    assert dtype is not None
+    x, y = (oracle_convert(v.data, DTYPES[dtype]) for v in (lhs, rhs))
+    if dims is not None:
+        low_is_lhs = len(lhs.levels[0]) < len(rhs.levels[0])
+        rank = len(result[0])
+        if low_is_lhs:
+            x = _in_dim(x, rank, dims)
+        else:
+            y = _in_dim(y, rank, dims)
+        xl, yl = (x.shape,), (y.shape,)
+    else:
+        xl, yl = lhs.levels, rhs.levels
+    x = _expand_flat(x, xl, result)
+    y = _expand_flat(y, yl, result)
+    if op == "compare":
+        data, out_type = oracle_compare(direction, x, y), "i1"
+        head = f"bcast.compare {direction}, {lhs.name}, {rhs.name}"
+    else:
+        data, out_type = oracle_binary(op, x, y), dtype
+        head = f"bcast.{op} {lhs.name}, {rhs.name}"
+    if dims is not None:
+        head += f" broadcast_dimensions = [{', '.join(map(str, dims))}]"
+    value = Value(b.fresh(), result, out_type, _materialize(data))
+    b.add(value, f"{value.name} = {head} : ({lhs.type}, {rhs.type}) -> {value.type}", op)
+
+
+def _literal(x, dtype: str) -> str:
+    if dtype == "i1":
+        return "true" if x else "false"
+    if DTYPES[dtype].kind == "f":
+        return repr(float(x))
+    return str(int(x))
+
+
+@st.composite
+def programs(
+    draw,
+    mode: str | None = None,
+    max_ops: int = 6,
+    min_ops: int = 1,
+    ops: Sequence[str] | None = None,
+    dtypes: Sequence[str] | None = None,
+    max_rank: int = 4,
+    max_inputs: int = 4,
+    nested: bool = True,
+) -> Program:
+    """A strategy of valid programs with inputs and oracle results.
+
+    ``mode``: ``"numpy"``, ``"xla"``, ``"tml"`` or None (any). ``ops``: the op
+    names allowed (default all, see ``ALL_OPS``). ``dtypes``: the element types
+    inputs may have (default f32, f64, i32, i8, ui8, i1). ``nested``: whether
+    tml programs may use nested tensor types."""
+    mode = mode if mode is not None else draw(st.sampled_from(MODES))
+    assert mode in MODES, mode
+    allowed_ops = tuple(ops) if ops is not None else ALL_OPS
+    dtypes = tuple(dtypes or DEFAULT_DTYPES)
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    b = _Builder(mode)
+
+    # the universe of shapes (one per nesting level under tml)
+    if mode == "tml" and nested and draw(st.booleans()):
+        universe: Levels = (
+            tuple(draw(st.sampled_from(_DIM_SIZES)) for _ in range(draw(st.integers(0, min(2, max_rank))))),
+            tuple(draw(st.sampled_from(_DIM_SIZES)) for _ in range(draw(st.integers(1, 2)))),
+        )
+    else:
+        universe = (tuple(draw(st.sampled_from(_DIM_SIZES)) for _ in range(draw(st.integers(0, max_rank)))),)
+
+    # element types: a main kind, other types mostly of the same kind
+    main = draw(st.sampled_from(dtypes))
+    same_kind = [t for t in dtypes if kind(t) == kind(main)]
+    if mode == "xla":
+        same_kind = [main]
+
+    def draw_levels() -> Levels:
+        if len(universe) == 1:
+            return (_derived_shape(draw, universe[0], mode),)
+        depth = draw(st.integers(1, 2))
+        return tuple(_derived_shape(draw, universe[k], mode) for k in range(depth))
+
+    n_inputs = draw(st.integers(1, max_inputs))
+    for i in range(n_inputs):
+        if i == 0 or draw(st.integers(0, 3)):
+            dtype = draw(st.sampled_from(same_kind))
+        else:
+            dtype = draw(st.sampled_from(dtypes))
+        levels = draw_levels()
+        b.values.append(Value(f"%a{i}", levels, dtype, random_array(rng, flat(levels), dtype)))
+    if "select" in allowed_ops and "i1" in dtypes and not any(v.dtype == "i1" for v in b.values) \
+            and draw(st.booleans()):
+        levels = draw_levels()
+        b.values.append(Value(f"%a{len(b.values)}", levels, "i1", random_array(rng, flat(levels), "i1")))
+    inputs = list(b.values)
+
+    groups = [g for g in (
+        tuple(o for o in BINARY if o in allowed_ops),
+        tuple(o for o in ("compare",) if o in allowed_ops),
+        tuple(o for o in ("select",) if o in allowed_ops),
+        tuple(o for o in UNARY if o in allowed_ops),
+        tuple(o for o in STRUCTURAL if o in allowed_ops),
+    ) if g]  # fmt: skip
+    n_ops = draw(st.integers(min_ops, max_ops))
+    for _ in range(n_ops):
+        for _attempt in range(3):
+            op = draw(st.sampled_from(draw(st.sampled_from(groups))))
+            if _emit(draw, b, op, universe, dtypes, rng):
+                break
+        else:
+            if "convert" in allowed_ops:
+                _emit(draw, b, "convert", universe, dtypes, rng)
+
+    # results: the last value, sometimes one more
+    produced = b.values[len(inputs):] or b.values
+    results = [produced[-1]]
+    if len(produced) > 1 and draw(st.booleans()):
+        other = draw(st.sampled_from(produced[:-1]))
+        results.insert(0, other)
+    args = ", ".join(f"{v.name}: {v.type}" for v in inputs)
+    rtypes = [v.type for v in results]
+    rtype_text = rtypes[0] if len(rtypes) == 1 else "(" + ", ".join(rtypes) + ")"
+    body = "\n".join(b.lines)
+    ret = f"  func.return {', '.join(v.name for v in results)} : {', '.join(rtypes)}"
+    func = f"func.func @main({args}) -> {rtype_text} {{\n{body}\n{ret}\n}}"
+    if mode == "numpy" and draw(st.booleans()):
+        text = func + "\n"
+    else:
+        text = f'module attributes {{bcast.semantics = "{mode}"}} {{\n{func}\n}}\n'
+    return Program(
+        text=text,
+        inputs=tuple(v.data.copy() for v in inputs),
+        expected=tuple(v.data.copy() for v in results),
+        mode=mode,
+        ops=tuple(b.ops),
+        result_types=tuple(rtypes),
+        arg_types=tuple(v.type for v in inputs),
+    )
+
+
+def _emit(draw, b: _Builder, op: str, universe: Levels, dtypes, rng) -> bool:
+    """Append one ``op`` to the program; False if no operands fit it."""
+    mode = b.mode
+    if op in BINARY or op == "compare":
+        candidates = b.binary_candidates(op)
+        if not candidates:
+            return False
+        lhs, rhs, dims, result = draw(st.sampled_from(candidates))
+        direction = draw(st.sampled_from(DIRECTIONS)) if op == "compare" else None
+        _emit_binary(b, op, lhs, rhs, dims, result, direction)
+        return True
+    if op == "select":
+        candidates = b.select_candidates()
+        if not candidates:
+            return False
+        p, t, f, result, dtype = draw(st.sampled_from(candidates))
+        data = np.where(
+            _expand_flat(p.data, p.levels, result),
+            _expand_flat(oracle_convert(t.data, DTYPES[dtype]), t.levels, result),
+            _expand_flat(oracle_convert(f.data, DTYPES[dtype]), f.levels, result),
+        )
+        value = Value(b.fresh(), result, dtype, _materialize(data))
+        b.add(value, f"{value.name} = bcast.select {p.name}, {t.name}, {f.name} : "
+                     f"({p.type}, {t.type}, {f.type}) -> {value.type}", op)
+        return True
+    if op in UNARY:
+        candidates = [v for v in b.values if kind(v.dtype) in b.kinds(op)]
+        if not candidates:
+            return False
+        x = draw(st.sampled_from(candidates))
+        value = Value(b.fresh(), x.levels, x.dtype, oracle_unary(op, x.data))
+        b.add(value, f"{value.name} = bcast.{op} {x.name} : {x.type}", op)
+        return True
+    if op == "convert":
+        x = draw(st.sampled_from(b.values))
+        dtype = draw(st.sampled_from(dtypes))
+        value = Value(b.fresh(), x.levels, dtype, oracle_convert(x.data, DTYPES[dtype]))
+        b.add(value, f"{value.name} = bcast.convert {x.name} : ({x.type}) -> {value.type}", op)
+        return True
+    if op == "constant":
+        levels = (_derived_shape(draw, universe[0], mode),)
+        dtype = draw(st.sampled_from(dtypes))
+        shape = levels[0]
+        if len(shape) == 1 and shape[0] > 0 and draw(st.booleans()):
+            data = random_array(rng, shape, dtype)
+            data = np.where(np.isfinite(data), data, 1) if data.dtype.kind == "f" else data
+            if data.dtype.kind == "f":
+                data = np.round(data * 4) / 4  # exactly printable
+            data = data.astype(DTYPES[dtype])
+            literal = "[" + ", ".join(_literal(x, dtype) for x in data.tolist()) + "]"
+        else:
+            x = draw(st.sampled_from([0, 1, 2, -1, 0.5, -2.5] if kind(dtype) == "float" else
+                                     [0, 1, 2, 7] if kind(dtype) in ("signed", "unsigned") else
+                                     [True, False]))
+            data = np.full(shape, x, dtype=DTYPES[dtype])
+            literal = _literal(x, dtype)
+        value = Value(b.fresh(), levels, dtype, data)
+        b.add(value, f"{value.name} = bcast.constant dense<{literal}> : {value.type}", op)
+        return True
+    if op == "narrow":
+        if mode != "tml":
+            return False
+        x = draw(st.sampled_from(b.values))
+        top = tuple(d for d in x.levels[0] if d != 1)
+        levels = x.levels[1:] if not top and x.nested else (top,) + x.levels[1:]
+        value = Value(b.fresh(), levels, x.dtype, x.data.reshape(flat(levels)))
+        b.add(value, f"{value.name} = bcast.narrow {x.name} : ({x.type}) -> {value.type}", op)
+        return True
+    flat_values = [v for v in b.values if not v.nested]
+    if not flat_values:
+        return False
+    if op == "transpose":
+        x = draw(st.sampled_from(flat_values))
+        shape = x.levels[0]
+        perm = tuple(draw(st.permutations(range(len(shape)))))
+        new = tuple(shape[p] for p in perm)
+        value = Value(b.fresh(), (new,), x.dtype, _materialize(np.transpose(x.data, perm)))
+        b.add(value, f"{value.name} = bcast.transpose {x.name}, dims = [{', '.join(map(str, perm))}] : "
+                     f"({x.type}) -> {value.type}", op)
+        return True
+    if op == "reshape":
+        x = draw(st.sampled_from(flat_values))
+        shape = x.levels[0]
+        choice = draw(st.integers(0, 2))
+        if choice == 0:
+            new = (int(np.prod(shape, dtype=np.int64)),)
+        elif choice == 1:
+            new = tuple(d for d in shape if d != 1)
+        else:
+            pos = draw(st.integers(0, len(shape)))
+            new = shape[:pos] + (1,) + shape[pos:]
+        if len(new) > 4:
+            new = (int(np.prod(shape, dtype=np.int64)),)
+        value = Value(b.fresh(), (new,), x.dtype, x.data.reshape(new))
+        b.add(value, f"{value.name} = bcast.reshape {x.name} : ({x.type}) -> {value.type}", op)
+        return True
+    if op == "broadcast_in_dim":
+        x = draw(st.sampled_from(flat_values))
+        shape = x.levels[0]
+        target = _derived_shape(draw, universe[0], mode if mode == "xla" else "numpy")
+        if draw(st.booleans()):
+            target = universe[0] if len(universe) == 1 else target
+        if len(target) < len(shape):
+            return False
+        chooser = itertools.combinations if mode == "xla" else itertools.permutations
+        options = [dims for dims in chooser(range(len(target)), len(shape))
+                   if all(shape[i] in (1, target[d]) for i, d in enumerate(dims))]
+        if not options:
+            return False
+        dims = draw(st.sampled_from(options))
+        order = sorted(range(len(dims)), key=lambda i: dims[i])
+        placed = _in_dim(np.transpose(x.data, order), len(target), sorted(dims))
+        data = _materialize(np.broadcast_to(placed, target))
+        value = Value(b.fresh(), (target,), x.dtype, data)
+        b.add(value, f"{value.name} = bcast.broadcast_in_dim {x.name}, dims = "
+                     f"[{', '.join(map(str, dims))}] : ({x.type}) -> {value.type}", op)
+        return True
+    raise ValueError(f"unknown op {op}")

@@ -1,0 +1,533 @@
+"""Unit tests of the broadcasting rules (``bcast.ir.rules``): plain functions
+on shapes and element-type names, no IR."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bcast.ir import rules
+from bcast.ir.rules import IncompatibleDims, RuleError
+
+# --------------------------------------------------------------------------
+# shape_str / aligned_from_the_right / element_count
+# --------------------------------------------------------------------------
+
+
+def test_shape_str():
+    assert rules.shape_str((2, 3)) == "2x3"
+    assert rules.shape_str((0,)) == "0"
+    assert rules.shape_str(()) == "()"
+
+
+def test_aligned_from_the_right_design_example():
+    # DESIGN.md section 5
+    assert rules.aligned_from_the_right([(2, 1), (8, 4, 3)]) == ["    2 x 1", "8 x 4 x 3"]
+
+
+def test_aligned_from_the_right_widths_and_scalar():
+    lines = rules.aligned_from_the_right([(10, 1), (3,), ()])
+    assert lines == ["10 x 1", "     3", "()"]
+    assert rules.aligned_from_the_right([]) == []
+    assert rules.aligned_from_the_right([()]) == ["()"]
+    # columns line up: every line has the same length once padded
+    lines = rules.aligned_from_the_right([(8, 1, 6, 1), (7, 1, 5)])
+    assert lines[0].endswith("1") and lines[1].endswith("5")
+    assert len(lines[0]) == len(lines[1])
+
+
+@pytest.mark.parametrize("shape,n", [((), 1), ((0,), 0), ((2, 3), 6), ((5, 0, 7), 0), ((1, 1), 1)])
+def test_element_count(shape, n):
+    assert rules.element_count(shape) == n
+
+
+# --------------------------------------------------------------------------
+# broadcast_shapes: the Array API algorithm
+# --------------------------------------------------------------------------
+
+VALID = [
+    ((), (), ()),
+    ((), (3,), (3,)),
+    ((2, 3), (3,), (2, 3)),
+    ((4, 1), (3,), (4, 3)),
+    ((8, 1, 6, 1), (7, 1, 5), (8, 7, 6, 5)),  # the NumPy docs example
+    ((5, 4), (1,), (5, 4)),
+    ((15, 3, 5), (15, 1, 5), (15, 3, 5)),
+    ((2, 1), (1, 3), (2, 3)),  # outer
+    ((0,), (1,), (0,)),
+    ((0, 3), (3,), (0, 3)),
+    ((1, 0), (5, 1), (5, 0)),
+    ((0,), (), (0,)),
+    ((1, 1, 1), (), (1, 1, 1)),
+]
+
+
+@pytest.mark.parametrize("a,b,expected", VALID)
+def test_broadcast_shapes_valid(a, b, expected):
+    assert rules.broadcast_shapes(a, b) == expected
+    assert rules.broadcast_shapes(b, a) == expected
+    assert rules.broadcast_shapes(a, b) == np.broadcast_shapes(a, b)
+
+
+@pytest.mark.parametrize(
+    "a,b,axis,sizes",
+    [
+        ((3,), (4,), -1, (3, 4)),
+        ((2, 1), (8, 4, 3), -2, (2, 4)),  # DESIGN.md section 5
+        ((0,), (2,), -1, (0, 2)),  # 0 is not 1
+        ((2, 3), (3, 2), -2, (2, 3)),
+        ((7, 2, 5), (7, 2, 6), -1, (5, 6)),
+    ],
+)
+def test_broadcast_shapes_incompatible(a, b, axis, sizes):
+    with pytest.raises(IncompatibleDims) as info:
+        rules.broadcast_shapes(a, b)
+    assert info.value.axis == axis
+    assert info.value.sizes == sizes
+    assert info.value.shapes == (a, b)
+    assert info.value.level is None
+    with pytest.raises(ValueError):
+        np.broadcast_shapes(a, b)
+
+
+def test_broadcast_shapes_many_and_none():
+    assert rules.broadcast_shapes() == ()
+    assert rules.broadcast_shapes((3,)) == (3,)
+    assert rules.broadcast_shapes((4, 1), (3,), (2, 1, 1)) == (2, 4, 3)
+    assert rules.broadcast_shapes((1,), (1, 1), ()) == (1, 1)
+    with pytest.raises(IncompatibleDims) as info:
+        rules.broadcast_shapes((4, 1), (3,), (2, 1))
+    assert info.value.axis == -2
+    assert info.value.sizes == (4, 1, 2)
+
+
+def test_can_broadcast_to():
+    assert rules.can_broadcast_to((3,), (2, 3))
+    assert rules.can_broadcast_to((1, 3), (2, 3))
+    assert rules.can_broadcast_to((), (2, 3))
+    assert rules.can_broadcast_to((), ())
+    assert rules.can_broadcast_to((1,), (0,))
+    assert rules.can_broadcast_to((0,), (0,))
+    assert not rules.can_broadcast_to((2, 3), (3,))  # would change the destination
+    assert not rules.can_broadcast_to((1, 3, 4), (3, 4))  # DESIGN.md: an error
+    assert not rules.can_broadcast_to((3,), (1,))
+    assert not rules.can_broadcast_to((0,), (1,))
+    assert not rules.can_broadcast_to((2,), (3,))
+
+
+def test_numpy_broadcast_dims():
+    assert rules.numpy_broadcast_dims((3,), (2, 3)) == (1,)
+    assert rules.numpy_broadcast_dims((), (2, 3)) == ()
+    assert rules.numpy_broadcast_dims((4, 1), (5, 4, 1)) == (1, 2)
+    assert rules.numpy_broadcast_dims((2, 3), (2, 3)) == (0, 1)
+
+
+# --------------------------------------------------------------------------
+# XLA InDim broadcasting
+# --------------------------------------------------------------------------
+
+
+def test_xla_document_examples():
+    # (2,3) + (3) with dims (1)
+    assert rules.in_dim_broadcast((2, 3), (3,), [1], "xla")[0] == (2, 3)
+    # 3x3 + 3: dims (1) and dims (0) both valid
+    assert rules.in_dim_broadcast((3, 3), (3,), [1], "xla") == ((3, 3), (3, 3), (1, 3))
+    assert rules.in_dim_broadcast((3, 3), (3,), [0], "xla") == ((3, 3), (3, 3), (3, 1))
+    # 2x3 + 3 with dims (0) is invalid
+    with pytest.raises(RuleError):
+        rules.in_dim_broadcast((2, 3), (3,), [0], "xla")
+    # 2x3x4 cuboid and 3x4 matrix with (1, 2)
+    assert rules.in_dim_broadcast((2, 3, 4), (3, 4), [1, 2], "xla")[0] == (2, 3, 4)
+    # MxNxPxQ with TxV at (0, 3)
+    assert rules.in_dim_broadcast((2, 3, 4, 5), (2, 5), [0, 3], "xla")[0] == (2, 3, 4, 5)
+    # scalars broadcast without broadcast_dimensions
+    assert rules.in_dim_broadcast((2, 3), (), None, "xla")[0] == (2, 3)
+    assert rules.in_dim_broadcast((), (2, 3), None, "xla") == ((2, 3), (1, 1), (2, 3))
+
+
+def test_xla_degenerate_examples():
+    for a, b, r in [
+        ((2, 1), (2, 3), (2, 3)),
+        ((1, 2, 5), (7, 2, 5), (7, 2, 5)),
+        ((7, 2, 5), (7, 1, 5), (7, 2, 5)),
+        ((2, 1), (1, 3), (2, 3)),  # outer operation
+    ]:
+        assert rules.in_dim_broadcast(a, b, None, "xla")[0] == r
+    with pytest.raises(IncompatibleDims):
+        rules.in_dim_broadcast((7, 2, 5), (7, 2, 6), None, "xla")
+
+
+def test_xla_broadcast_composition():
+    # a vector of 4 and a 1x2 matrix with dims (0) -> 4x2 (the document's example)
+    result, lhs, rhs = rules.in_dim_broadcast((4,), (1, 2), [0], "xla")
+    assert result == (4, 2)
+    assert lhs == (4, 1) and rhs == (1, 2)
+    # the same with the operands swapped
+    assert rules.in_dim_broadcast((1, 2), (4,), [0], "xla") == ((4, 2), (1, 2), (4, 1))
+    # a non-prefix case from DESIGN.md: 4 + 4x3 with dims [0]
+    assert rules.in_dim_broadcast((4,), (4, 3), [0], "numpy")[0] == (4, 3)
+    # a size-1 high dim takes the low operand's size
+    assert rules.in_dim_broadcast((5,), (1, 3), [0], "xla")[0] == (5, 3)
+    # zero-size dims
+    assert rules.in_dim_broadcast((0,), (0, 3), [0], "xla")[0] == (0, 3)
+    assert rules.in_dim_broadcast((1,), (0, 3), [0], "xla")[0] == (0, 3)
+
+
+def test_xla_needs_broadcast_dimensions_for_different_ranks():
+    with pytest.raises(RuleError) as info:
+        rules.in_dim_broadcast((2, 3), (3,), None, "xla")
+    assert "broadcast_dimensions" in info.value.message
+    # numpy and tml infer the trailing alignment
+    for semantics in ("numpy", "tml"):
+        assert rules.in_dim_broadcast((2, 3), (3,), None, semantics) == ((2, 3), (2, 3), (1, 3))
+
+
+def test_in_dim_broadcast_same_rank_dims():
+    assert rules.in_dim_broadcast((2, 3), (2, 1), [0, 1], "xla")[0] == (2, 3)
+    assert rules.in_dim_broadcast((2, 3), (2, 1), [], "xla")[0] == (2, 3)
+    with pytest.raises(RuleError):
+        rules.in_dim_broadcast((2, 3), (2, 1), [1, 0], "xla")
+    with pytest.raises(RuleError):
+        rules.in_dim_broadcast((2, 3), (2, 1), [0], "numpy")
+
+
+@pytest.mark.parametrize(
+    "low,high,dims,fragment",
+    [
+        ((3,), (2, 3), [0, 1], "has 2 entries but the lower-rank operand has rank 1"),
+        ((3,), (2, 3), [], "has 0 entries"),
+        ((3,), (2, 3), [2], "out of range"),
+        ((3,), (2, 3), [-1], "out of range"),
+        ((2, 3), (2, 3, 4), [1, 0], "strictly increasing"),
+        ((2, 3), (2, 3, 4), [1, 1], "strictly increasing"),
+        ((3,), (2, 4), [1], "sizes must be equal or one of them 1"),
+    ],
+)
+def test_expand_with_broadcast_dimensions_errors(low, high, dims, fragment):
+    with pytest.raises(RuleError) as info:
+        rules.expand_with_broadcast_dimensions(low, high, dims)
+    assert fragment in info.value.message
+
+
+def test_expand_with_broadcast_dimensions():
+    assert rules.expand_with_broadcast_dimensions((3,), (2, 3), [1]) == (1, 3)
+    assert rules.expand_with_broadcast_dimensions((2, 5), (2, 3, 4, 5), [0, 3]) == (2, 1, 1, 5)
+    assert rules.expand_with_broadcast_dimensions((), (2, 3), []) == (1, 1)
+    assert rules.expand_with_broadcast_dimensions((1,), (2, 3), [0]) == (1, 1)
+    assert rules.expand_with_broadcast_dimensions((4,), (1, 3), [0]) == (4, 1)
+
+
+def test_check_same_rank_or_scalar():
+    rules.check_same_rank_or_scalar([(2, 3), (1, 3), ()])
+    rules.check_same_rank_or_scalar([(), ()])
+    rules.check_same_rank_or_scalar([])
+    with pytest.raises(RuleError):
+        rules.check_same_rank_or_scalar([(2, 3), (3,)])
+    with pytest.raises(RuleError):
+        rules.check_same_rank_or_scalar([(1,), (), (1, 1)])
+
+
+# --------------------------------------------------------------------------
+# broadcast_in_dim: StableHLO constraints and check order
+# --------------------------------------------------------------------------
+
+
+def test_broadcast_in_dim_valid():
+    rules.check_broadcast_in_dim((3,), (2, 3), [1], "xla")
+    rules.check_broadcast_in_dim((1, 3), (2, 3), [0, 1], "xla")
+    rules.check_broadcast_in_dim((), (2, 3), [], "xla")
+    rules.check_broadcast_in_dim((), (), [], "xla")
+    rules.check_broadcast_in_dim((1,), (0,), [0], "xla")
+    rules.check_broadcast_in_dim((0,), (4, 0), [1], "xla")
+    # StableHLO allows transposing broadcasts (DESIGN.md section 8) outside xla
+    rules.check_broadcast_in_dim((1, 3), (2, 3, 2), [2, 1], "numpy")
+    rules.check_broadcast_in_dim((1, 3), (2, 3, 2), [2, 1], "tml")
+
+
+def _message(operand, result, dims, semantics="numpy") -> str:
+    with pytest.raises(RuleError) as info:
+        rules.check_broadcast_in_dim(operand, result, dims, semantics)
+    return info.value.message
+
+
+def test_broadcast_in_dim_messages():
+    assert _message((3,), (3, 4), [0, 1]) == (
+        "broadcast_dimensions size (2) does not match operand rank (1)"
+    )
+    assert _message((3, 3), (3, 3), [1, 1]) == "broadcast_dimensions should not have duplicates"
+    assert _message((3,), (3, 4), [2]) == (
+        "broadcast_dimensions contains invalid value 2 for result with rank 2"
+    )
+    assert _message((3,), (3, 4), [-1]) == (
+        "broadcast_dimensions contains invalid value -1 for result with rank 2"
+    )
+    # the DESIGN.md example
+    assert _message((3,), (2, 4), [1]) == (
+        "size of operand dimension 0 (3) is not equal to 1 or size of result dimension 1 (4)"
+    )
+    assert _message((0,), (1,), [0]) == (
+        "size of operand dimension 0 (0) is not equal to 1 or size of result dimension 0 (1)"
+    )
+    assert "strictly increasing" in _message((1, 3), (2, 3, 2), [2, 1], "xla")
+
+
+def test_broadcast_in_dim_check_order():
+    # size is checked before duplicates: both violated -> the size message
+    assert "does not match operand rank" in _message((3,), (3, 3), [0, 0])
+    # duplicates before range: [5, 5] is both duplicated and out of range
+    assert _message((3, 3), (3, 3), [5, 5]) == "broadcast_dimensions should not have duplicates"
+    # duplicates before sizes
+    assert _message((2, 4), (3, 3), [0, 0]) == "broadcast_dimensions should not have duplicates"
+    # per dimension: range then size, dimension by dimension in order
+    assert "invalid value 7" in _message((3, 5), (3, 4), [7, 1])
+    assert "size of operand dimension 0 (5)" in _message((5, 3), (3, 4), [0, 7])
+    assert "invalid value 7" in _message((3, 5), (3, 4), [0, 7])
+    # the xla ordering check comes last: sizes fail first
+    assert "size of operand dimension 1" in _message((3, 5), (2, 3), [1, 0], "xla")
+    assert "strictly increasing" in _message((3, 2), (2, 3), [1, 0], "xla")
+
+
+# --------------------------------------------------------------------------
+# transpose
+# --------------------------------------------------------------------------
+
+
+def test_check_transpose():
+    assert rules.check_transpose((2, 3, 4), [2, 0, 1]) == (4, 2, 3)
+    assert rules.check_transpose((), []) == ()
+    assert rules.check_transpose((0, 5), [1, 0]) == (5, 0)
+    for bad in ([0], [0, 0], [0, 2], [1, 2], [-1, 0]):
+        with pytest.raises(RuleError):
+            rules.check_transpose((2, 3), bad)
+
+
+# --------------------------------------------------------------------------
+# Nested (TML) shapes
+# --------------------------------------------------------------------------
+
+
+def test_flat_shape_and_is_scalar():
+    assert rules.flat_shape(((3,), (3, 3))) == (3, 3, 3)
+    assert rules.flat_shape(((),)) == ()
+    assert rules.flat_shape(((), (2,))) == (2,)
+    assert rules.is_scalar(((),))
+    assert not rules.is_scalar(((1,),))
+    assert not rules.is_scalar(((), ()))
+
+
+def test_broadcast_levels():
+    assert rules.broadcast_levels(((3,), (3, 3)), ((3,), (3, 3))) == ((3,), (3, 3))
+    assert rules.broadcast_levels(((3,), (1, 3)), ((1,), (3, 1))) == ((3,), (3, 3))
+    # fewer levels: a scalar at the inner level
+    assert rules.broadcast_levels(((3,), (2,)), ((3,),)) == ((3,), (2,))
+    assert rules.broadcast_levels(((),), ((4,), (2, 2))) == ((4,), (2, 2))
+    assert rules.broadcast_levels(((2, 3),), ((3,),)) == ((2, 3),)
+    # 3x3x3 and 3x(3x3) are different: the levels do not mix
+    assert rules.broadcast_levels(((3,), (3, 3)), ((3, 3, 3),)) != ((3, 3, 3),)
+
+
+def test_broadcast_levels_incompatible_reports_the_level():
+    with pytest.raises(IncompatibleDims) as info:
+        rules.broadcast_levels(((3,), (2,)), ((3,), (4,)))
+    assert info.value.level == 1
+    assert info.value.sizes == (2, 4)
+    with pytest.raises(IncompatibleDims) as info:
+        rules.broadcast_levels(((3,), (2,)), ((4,), (2,)))
+    assert info.value.level == 0
+    with pytest.raises(IncompatibleDims) as info:  # not nested: no level
+        rules.broadcast_levels(((3,),), ((4,),))
+    assert info.value.level is None
+    with pytest.raises(IncompatibleDims):  # inner 3x(3x3) vs 3x3x3: (3, 3) vs () fine, outer 3 vs 3x3x3
+        rules.broadcast_levels(((2,), (3, 3)), ((3, 3, 3),))
+
+
+def test_flat_broadcast_shape_and_dims():
+    operand, result = ((3,), (1,)), ((2, 3), (4, 5))
+    assert rules.flat_broadcast_shape(operand, result) == (1, 3, 1, 1)
+    assert rules.flat_broadcast_dims(operand, result) == (1, 3)
+    operand = ((3,),)
+    assert rules.flat_broadcast_shape(operand, result) == (1, 3, 1, 1)
+    assert rules.flat_broadcast_dims(operand, result) == (1,)
+    assert rules.flat_broadcast_shape(((),), result) == (1, 1, 1, 1)
+    assert rules.flat_broadcast_dims(((),), result) == ()
+    # the flat-shape broadcast is exactly the per-level broadcast
+    x = np.arange(3).reshape(3, 1)
+    flat = np.broadcast_to(x.reshape(rules.flat_broadcast_shape(((3,), (1,)), ((3,), (2,)))), (3, 2))
+    assert flat.tolist() == [[0, 0], [1, 1], [2, 2]]
+
+
+def test_check_strict_levels():
+    a = ((3,), (2,))
+    assert rules.check_strict_levels((a, a), "relational") == a
+    assert rules.check_strict_levels((((),), a), "relational") == a
+    assert rules.check_strict_levels((a, ((),)), "logical") == a
+    assert rules.check_strict_levels((((),), ((),)), "bitwise") == ((),)
+    with pytest.raises(RuleError) as info:
+        rules.check_strict_levels((((3,),), ((1,),)), "relational")
+    assert "relational" in info.value.message
+    with pytest.raises(RuleError):  # same flat shape, different nesting
+        rules.check_strict_levels((((3, 2),), ((3,), (2,))), "logical")
+    with pytest.raises(RuleError):  # a rank-1 size-1 tensor is not a scalar
+        rules.check_strict_levels((((1,),), ((3,),)), "bitwise")
+
+
+def test_check_assign_levels():
+    rules.check_assign_levels(((2, 3, 4),), ((1, 3, 4),))
+    rules.check_assign_levels(((3, 4),), ((4,),))
+    rules.check_assign_levels(((3, 4),), ((),))
+    rules.check_assign_levels(((3,), (2,)), ((3,),))
+    rules.check_assign_levels(((3,), (2,)), ((1,), (1,)))
+    rules.check_assign_levels(((0, 4),), ((1, 4),))
+    with pytest.raises(RuleError) as info:  # DESIGN.md: (1,3,4) into (3,4) is an error
+        rules.check_assign_levels(((3, 4),), ((1, 3, 4),))
+    assert "rank" in info.value.message
+    with pytest.raises(RuleError):
+        rules.check_assign_levels(((3, 1),), ((3, 4),))  # would change the destination
+    with pytest.raises(RuleError) as info:
+        rules.check_assign_levels(((3,), (2,)), ((3,), (3,)))
+    assert "nesting level 1" in info.value.message
+    with pytest.raises(RuleError):
+        rules.check_assign_levels(((3,),), ((3,), (2,)))  # deeper source
+
+
+def test_narrow_levels():
+    assert rules.narrow_levels(((1, 5, 1),)) == ((5,),)
+    assert rules.narrow_levels(((1, 1),)) == ((),)
+    assert rules.narrow_levels(((),)) == ((),)
+    assert rules.narrow_levels(((1,), (3, 3))) == ((3, 3),)
+    assert rules.narrow_levels(((1, 2), (1, 3))) == ((2,), (1, 3))  # inner level untouched
+    assert rules.narrow_levels(((0, 1),)) == ((0,),)
+
+
+# --------------------------------------------------------------------------
+# plan_indices: extract/assign indices and index-access broadcasting
+# --------------------------------------------------------------------------
+
+
+def test_plan_indices_in_bounds():
+    plan = rules.plan_indices(((3, 2),), [1, 0], "numpy", "extract")
+    assert plan.result == ((),)
+    assert plan.consumed == ((0, 0), (1, 1))
+    plan = rules.plan_indices(((2, 3, 4),), [1], "numpy", "assign")
+    assert plan.result == ((3, 4),)
+    plan = rules.plan_indices(((3, 2),), [None, 0], "xla", "extract")
+    assert plan.result == ((),)
+    assert rules.plan_indices(((3, 2),), [], "numpy", "extract").result == ((3, 2),)
+
+
+def test_plan_indices_index_access_broadcasting():
+    # DESIGN.md: extract %t[999, 1] from 1x2 under tml
+    assert rules.plan_indices(((1, 2),), [999, 1], "tml", "extract").result == ((),)
+    with pytest.raises(RuleError) as info:
+        rules.plan_indices(((1, 2),), [999, 1], "numpy", "extract")
+    assert info.value.notes and "tml" in info.value.notes[0]
+    # surplus indices are ignored under tml, an error otherwise
+    assert rules.plan_indices(((3,),), [1, 5, 7], "tml", "extract").result == ((),)
+    with pytest.raises(RuleError):
+        rules.plan_indices(((3,),), [1, 5], "numpy", "extract")
+    # a rank-0 tensor accepts any number of indices under tml
+    assert rules.plan_indices(((),), [4, 2], "tml", "extract").result == ((),)
+    # dims larger than 1 are bounds-checked even under tml
+    with pytest.raises(RuleError):
+        rules.plan_indices(((3,),), [3], "tml", "extract")
+    with pytest.raises(RuleError):
+        rules.plan_indices(((3,),), [-1], "tml", "extract")
+    # a size-0 dim has no element to read
+    with pytest.raises(RuleError):
+        rules.plan_indices(((0,),), [0], "tml", "extract")
+
+
+def test_plan_indices_nested():
+    levels = ((3,), (2, 4))
+    assert rules.plan_indices(levels, [1], "tml", "extract").result == ((2, 4),)
+    assert rules.plan_indices(levels, [1, 0], "tml", "extract").result == ((4,),)
+    assert rules.plan_indices(levels, [1, 0, 3], "tml", "extract").result == ((),)
+
+
+# --------------------------------------------------------------------------
+# Element types
+# --------------------------------------------------------------------------
+
+
+def test_kind_and_bit_width():
+    assert [rules.kind(t) for t in ("i1", "i8", "ui16", "f16")] == [
+        "bool", "signed", "unsigned", "float"]  # fmt: skip
+    assert [rules.bit_width(t) for t in ("i1", "i8", "ui16", "i32", "f64")] == [1, 8, 16, 32, 64]
+
+
+@pytest.mark.parametrize(
+    "a,b,expected",
+    [
+        ("i8", "i32", "i32"),
+        ("i32", "i8", "i32"),
+        ("f16", "f32", "f32"),
+        ("f32", "f64", "f64"),
+        ("ui8", "i8", "i16"),
+        ("i8", "ui8", "i16"),
+        ("ui8", "i16", "i16"),
+        ("ui16", "i8", "i32"),
+        ("ui32", "i64", "i64"),
+        ("ui32", "i32", "i64"),
+        ("ui8", "ui32", "ui32"),
+        ("i1", "i1", "i1"),
+        ("i64", "i64", "i64"),
+    ],
+)
+def test_promote_types(a, b, expected):
+    assert rules.promote_types(a, b) == expected
+
+
+def test_promotion_agrees_with_numpy_within_kinds():
+    names = {"i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
+             "ui8": np.uint8, "ui16": np.uint16, "ui32": np.uint32, "ui64": np.uint64,
+             "f16": np.float16, "f32": np.float32, "f64": np.float64, "i1": np.bool_}  # fmt: skip
+    for a in rules.ELEMENT_TYPES:
+        for b in rules.ELEMENT_TYPES:
+            try:
+                got = rules.promote_types(a, b)
+            except RuleError:
+                continue
+            assert np.dtype(names[got]) == np.result_type(names[a], names[b]), (a, b)
+
+
+@pytest.mark.parametrize(
+    "a,b",
+    [("ui64", "i64"), ("i8", "ui64"), ("i32", "f32"), ("f16", "i8"), ("i1", "i32"),
+     ("ui8", "i1"), ("i1", "f64"), ("ui32", "f32")],
+)
+def test_promote_types_errors(a, b):
+    with pytest.raises(RuleError) as info:
+        rules.promote_types(a, b)
+    assert "convert" in " ".join([info.value.message] + info.value.notes)
+
+
+def test_promote_types_is_symmetric_and_total_on_kinds():
+    for a in rules.ELEMENT_TYPES:
+        for b in rules.ELEMENT_TYPES:
+            try:
+                ab = rules.promote_types(a, b)
+            except RuleError:
+                with pytest.raises(RuleError):
+                    rules.promote_types(b, a)
+                continue
+            assert rules.promote_types(b, a) == ab
+            assert ab in rules.ELEMENT_TYPES
+            if rules.kind(a) == rules.kind(b):
+                assert ab in (a, b)
+
+
+def test_promote_all_and_assignable():
+    assert rules.promote_all(["i8"]) == "i8"
+    assert rules.promote_all(["i8", "ui8", "i32"]) == "i32"
+    assert rules.promote_all(["f16", "f16", "f64"]) == "f64"
+    with pytest.raises(RuleError):
+        rules.promote_all(["i8", "i8", "f32"])
+    assert rules.assignable("i8", "i32")
+    assert rules.assignable("ui8", "i16")
+    assert rules.assignable("f16", "f32")
+    assert rules.assignable("i32", "i32")
+    assert not rules.assignable("i32", "i8")  # narrowing
+    assert not rules.assignable("f64", "f32")
+    assert not rules.assignable("i32", "f32")  # different kinds
+    assert not rules.assignable("ui8", "i8")
+    assert not rules.assignable("i1", "i8")
