@@ -12,6 +12,9 @@ element type times the number of elements in one row (the group's width);
 L2 cache of the development machine while keeping the per-block Python
 overhead (a few microseconds per ufunc call) small against the memory time.
 A group whose whole iteration space fits in one block runs unblocked.
+Blocks are spread over worker threads (``BCAST_NUM_THREADS``, default all
+cores) in contiguous runs, each thread with its own buffers: NumPy ufuncs
+release the GIL inside their loops, so two cores compute two blocks at once.
 
 Ops whose exact semantics NumPy's ufuncs do not give (integer divide,
 remainder and power, shifts, float-to-int convert) call ``bcast.ir.numerics``,
@@ -415,23 +418,18 @@ class FunctionEmitter:
                 statements.append(f"np.copyto({result_names[k]}{sl}, {value_expr[v]})")
 
         buffer_shape = ((block_rows,) + tuple(shape[1:])) if blocked else tuple(shape)
-        for buf, dtype in buffers:
-            out(f"{buf} = np.empty({buffer_shape}, dtype=np.{dtype})")
-        params = ["i", "j"] + [b for b, _ in buffers]
+        make = n.fresh(f"{index}_buffers")
+        out(f"def {make}():")
+        allocs = [f"np.empty({buffer_shape}, dtype=np.{dtype})" for _, dtype in buffers]
+        out(f"    return ({', '.join(allocs)}{',' if len(allocs) == 1 else ''})")
         fn = n.fresh(f"{index}_block")
-        out(f"def {fn}({', '.join(params)}):")
+        out(f"def {fn}({', '.join(['i', 'j'] + [b for b, _ in buffers])}):")
         for s in statements or ["pass"]:
             out(f"    {s}")
         if blocked:
-            full = rows // block_rows * block_rows
-            out(f"for i in range(0, {full}, {block_rows}):")
-            out(f"    {fn}(i, i + {block_rows}, {', '.join(b for b, _ in buffers)})"
-                if buffers else f"    {fn}(i, i + {block_rows})")
-            if full < rows:
-                tail = ", ".join(f"{b}[:{rows - full}]" for b, _ in buffers)
-                out(f"{fn}({full}, {rows}{', ' + tail if tail else ''})")
+            out(f"rt.run_blocks({fn}, {rows}, {block_rows}, {make})")
         else:
-            out(f"{fn}(0, {rows}{', ' if buffers else ''}{', '.join(b for b, _ in buffers)})")
+            out(f"{fn}(0, {rows}, *{make}())")
 
     @staticmethod
     def _buffer_dtype(buffers: list[tuple[str, str]], name: str) -> str:

@@ -90,3 +90,62 @@ def convert_into(out: np.ndarray, x: np.ndarray) -> None:
         np.not_equal(x, 0, out=out)
     else:
         np.copyto(out, x, casting="unsafe")
+
+
+def _thread_count() -> int:
+    import os
+
+    try:
+        return max(1, int(os.environ.get("BCAST_NUM_THREADS", "0"))) or 1
+    except ValueError:
+        return 1
+
+
+_POOL = None
+
+
+def _pool():
+    """One process-wide pool; NumPy ufuncs release the GIL in their loops."""
+    global _POOL
+    if _POOL is None:
+        import os
+        from concurrent.futures import ThreadPoolExecutor
+
+        _POOL = ThreadPoolExecutor(max_workers=os.cpu_count() or 1, thread_name_prefix="bcast")
+    return _POOL
+
+
+def threads() -> int:
+    """Worker threads for blocked fusions: ``BCAST_NUM_THREADS`` or all cores."""
+    import os
+
+    configured = os.environ.get("BCAST_NUM_THREADS")
+    if configured:
+        return _thread_count()
+    return os.cpu_count() or 1
+
+
+def run_blocks(block, rows: int, block_rows: int, make_buffers) -> None:
+    """Run ``block(i, j, *buffers)`` over ``[0, rows)`` in blocks of ``block_rows``.
+
+    Each worker thread takes a contiguous run of blocks and owns its buffers
+    (sliced for the last, shorter block); results go to disjoint rows."""
+    starts = list(range(0, rows, block_rows))
+    workers = min(threads(), max(1, len(starts) // 4))
+
+    def work(chunk: list[int]) -> None:
+        buffers = make_buffers()
+        for i in chunk:
+            j = min(i + block_rows, rows)
+            if j - i == block_rows:
+                block(i, j, *buffers)
+            else:
+                block(i, j, *(b[: j - i] for b in buffers))
+
+    if workers <= 1:
+        work(starts)
+        return
+    size = -(-len(starts) // workers)
+    chunks = [starts[k : k + size] for k in range(0, len(starts), size)]
+    for future in [_pool().submit(work, c) for c in chunks]:
+        future.result()

@@ -78,7 +78,12 @@ class Compiled:
             results = self._evaluator.call(self.entry, values)
         except EvaluationError as e:
             raise _error([e.report]) from None
-        results = [np.require(r, requirements="C") for r in results]  # ascontiguousarray makes rank 0 rank 1
+        # Results are the caller's own: never an input or a view of one.
+        results = [
+            r if r.flags.owndata and r.flags.c_contiguous and not any(r is v for v in values)
+            else np.array(r, copy=True, order="C")
+            for r in map(np.asarray, results)
+        ]
         if out is not None:
             outs = [out] if isinstance(out, np.ndarray) else list(out)
             if len(outs) != len(results):

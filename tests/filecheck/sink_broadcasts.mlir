@@ -1,0 +1,116 @@
+// RUN: bcast-opt %s --split-input-file -p bcast-sink-broadcasts | filecheck %s
+// The output verifies again (the second bcast-opt verifies its input).
+// RUN: bcast-opt %s --split-input-file -p bcast-sink-broadcasts | bcast-opt - --split-input-file | filecheck %s
+// With canonicalize and cse, a JAX-style chain computes on the small shape.
+// RUN: bcast-opt %s --split-input-file -p bcast-sink-broadcasts,canonicalize,cse | filecheck %s --check-prefix=PIPE
+
+// CHECK-LABEL: func.func @same_broadcasts
+// CHECK-NEXT:    %[[S:.*]] = bcast.add %x, %y : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+// CHECK-NEXT:    %[[B:.*]] = bcast.broadcast_in_dim %[[S]], dims = [1] : (tensor<3xf32>) -> tensor<4x3xf32>
+// CHECK-NEXT:    func.return %[[B]]
+func.func @same_broadcasts(%x: tensor<3xf32>, %y: tensor<3xf32>) -> tensor<4x3xf32> {
+  %0 = bcast.broadcast_in_dim %x, dims = [1] : (tensor<3xf32>) -> tensor<4x3xf32>
+  %1 = bcast.broadcast_in_dim %y, dims = [1] : (tensor<3xf32>) -> tensor<4x3xf32>
+  %2 = bcast.add %0, %1 : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+  func.return %2 : tensor<4x3xf32>
+}
+
+// -----
+
+// A scalar broadcast and a splat constant fit any kind; sinking repeats
+// through the chain (multiply, then negate, then compare).
+// CHECK-LABEL: func.func @scalar_and_splat_alongside
+// CHECK-NEXT:    %[[S:.*]] = bcast.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> tensor<4x1xf32>
+// CHECK-NEXT:    %[[M:.*]] = bcast.multiply %x, %[[S]] : (tensor<4x1xf32>, tensor<4x1xf32>) -> tensor<4x1xf32>
+// CHECK-NEXT:    %[[N:.*]] = bcast.negate %[[M]] : tensor<4x1xf32>
+// CHECK-NEXT:    %[[C:.*]] = bcast.constant dense<2.000000e+00> : tensor<4x1xf32>
+// CHECK-NEXT:    %[[G:.*]] = bcast.compare GT, %[[N]], %[[C]] : (tensor<4x1xf32>, tensor<4x1xf32>) -> tensor<4x1xi1>
+// CHECK-NEXT:    %[[B:.*]] = bcast.broadcast_in_dim %[[G]], dims = [0, 1] : (tensor<4x1xi1>) -> tensor<4x3xi1>
+// CHECK-NEXT:    func.return %[[B]]
+func.func @scalar_and_splat_alongside(%x: tensor<4x1xf32>, %s: tensor<f32>) -> tensor<4x3xi1> {
+  %0 = bcast.broadcast_in_dim %x, dims = [0, 1] : (tensor<4x1xf32>) -> tensor<4x3xf32>
+  %1 = bcast.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> tensor<4x3xf32>
+  %2 = bcast.multiply %0, %1 : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+  %3 = bcast.negate %2 : tensor<4x3xf32>
+  %c = bcast.constant dense<2.0> : tensor<4x3xf32>
+  %4 = bcast.compare GT, %3, %c : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xi1>
+  func.return %4 : tensor<4x3xi1>
+}
+
+// -----
+
+// Scalars only: computed on rank 0, broadcast with dims = [].
+// CHECK-LABEL: func.func @scalars_only
+// CHECK-NEXT:    %[[C:.*]] = bcast.constant dense<1> : tensor<i32>
+// CHECK-NEXT:    %[[S:.*]] = bcast.subtract %a, %[[C]] : (tensor<i32>, tensor<i32>) -> tensor<i32>
+// CHECK-NEXT:    %[[B:.*]] = bcast.broadcast_in_dim %[[S]], dims = [] : (tensor<i32>) -> tensor<2x2xi32>
+// CHECK-NEXT:    func.return %[[B]]
+func.func @scalars_only(%a: tensor<i32>) -> tensor<2x2xi32> {
+  %0 = bcast.broadcast_in_dim %a, dims = [] : (tensor<i32>) -> tensor<2x2xi32>
+  %c = bcast.constant dense<1> : tensor<2x2xi32>
+  %1 = bcast.subtract %0, %c : (tensor<2x2xi32>, tensor<2x2xi32>) -> tensor<2x2xi32>
+  func.return %1 : tensor<2x2xi32>
+}
+
+// -----
+
+// select and convert sink too; element types are kept.
+// CHECK-LABEL: func.func @select_and_convert
+// CHECK-NEXT:    %[[S:.*]] = bcast.select %p, %t, %f : (tensor<3xi1>, tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+// CHECK-NEXT:    %[[C:.*]] = bcast.convert %[[S]] : (tensor<3xi32>) -> tensor<3xf64>
+// CHECK-NEXT:    %[[B:.*]] = bcast.broadcast_in_dim %[[C]], dims = [0] : (tensor<3xf64>) -> tensor<3x5xf64>
+// CHECK-NEXT:    func.return %[[B]]
+func.func @select_and_convert(%p: tensor<3xi1>, %t: tensor<3xi32>, %f: tensor<3xi32>) -> tensor<3x5xf64> {
+  %0 = bcast.broadcast_in_dim %p, dims = [0] : (tensor<3xi1>) -> tensor<3x5xi1>
+  %1 = bcast.broadcast_in_dim %t, dims = [0] : (tensor<3xi32>) -> tensor<3x5xi32>
+  %2 = bcast.broadcast_in_dim %f, dims = [0] : (tensor<3xi32>) -> tensor<3x5xi32>
+  %3 = bcast.select %0, %1, %2 : (tensor<3x5xi1>, tensor<3x5xi32>, tensor<3x5xi32>) -> tensor<3x5xi32>
+  %4 = bcast.convert %3 : (tensor<3x5xi32>) -> tensor<3x5xf64>
+  func.return %4 : tensor<3x5xf64>
+}
+
+// -----
+
+// Not sunk: different dims, different source shapes, an operand that is not
+// a broadcast, and implicit broadcasting or broadcast_dimensions.
+// CHECK-LABEL: func.func @kept
+// CHECK-NEXT:    %[[A:.*]] = bcast.broadcast_in_dim %x, dims = [0] : (tensor<3xf32>) -> tensor<3x3xf32>
+// CHECK-NEXT:    %[[B:.*]] = bcast.broadcast_in_dim %x, dims = [1] : (tensor<3xf32>) -> tensor<3x3xf32>
+// CHECK-NEXT:    %{{.*}} = bcast.add %[[A]], %[[B]]
+// CHECK-NEXT:    %[[C:.*]] = bcast.broadcast_in_dim %u, dims = [0, 1] : (tensor<1x3xf32>) -> tensor<3x3xf32>
+// CHECK-NEXT:    %{{.*}} = bcast.add %[[A]], %[[C]]
+// CHECK-NEXT:    %{{.*}} = bcast.add %[[A]], %m
+// CHECK-NEXT:    %{{.*}} = bcast.add %x, %[[A]] : (tensor<3xf32>, tensor<3x3xf32>) -> tensor<3x3xf32>
+// CHECK-NEXT:    %{{.*}} = bcast.add %x, %[[A]] broadcast_dimensions = [1]
+func.func @kept(%x: tensor<3xf32>, %u: tensor<1x3xf32>, %m: tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<3x3xf32>, tensor<3x3xf32>, tensor<3x3xf32>, tensor<3x3xf32>) {
+  %0 = bcast.broadcast_in_dim %x, dims = [0] : (tensor<3xf32>) -> tensor<3x3xf32>
+  %1 = bcast.broadcast_in_dim %x, dims = [1] : (tensor<3xf32>) -> tensor<3x3xf32>
+  %2 = bcast.add %0, %1 : (tensor<3x3xf32>, tensor<3x3xf32>) -> tensor<3x3xf32>
+  %3 = bcast.broadcast_in_dim %u, dims = [0, 1] : (tensor<1x3xf32>) -> tensor<3x3xf32>
+  %4 = bcast.add %0, %3 : (tensor<3x3xf32>, tensor<3x3xf32>) -> tensor<3x3xf32>
+  %5 = bcast.add %0, %m : (tensor<3x3xf32>, tensor<3x3xf32>) -> tensor<3x3xf32>
+  %6 = bcast.add %x, %0 : (tensor<3xf32>, tensor<3x3xf32>) -> tensor<3x3xf32>
+  %7 = bcast.add %x, %0 broadcast_dimensions = [1] : (tensor<3xf32>, tensor<3x3xf32>) -> tensor<3x3xf32>
+  func.return %2, %4, %5, %6, %7 : tensor<3x3xf32>, tensor<3x3xf32>, tensor<3x3xf32>, tensor<3x3xf32>, tensor<3x3xf32>
+}
+
+// -----
+
+// The chain5 JAX export (scalar constant + broadcast dims = [], two-step rank
+// add): the part that only depends on %row sinks, the rest stays at 4x5.
+// PIPE-LABEL: func.func @jax_chain
+// PIPE-NEXT:    %[[C:.*]] = bcast.constant dense<1.000000e+00> : tensor<5xf32>
+// PIPE-NEXT:    %[[A:.*]] = bcast.add %row, %[[C]] : (tensor<5xf32>, tensor<5xf32>) -> tensor<5xf32>
+// PIPE-NEXT:    %[[B:.*]] = bcast.broadcast_in_dim %[[A]], dims = [1] : (tensor<5xf32>) -> tensor<4x5xf32>
+// PIPE-NEXT:    %[[M:.*]] = bcast.multiply %x, %[[B]] : (tensor<4x5xf32>, tensor<4x5xf32>) -> tensor<4x5xf32>
+// PIPE-NEXT:    func.return %[[M]]
+func.func @jax_chain(%x: tensor<4x5xf32>, %row: tensor<5xf32>) -> tensor<4x5xf32> {
+  %0 = bcast.broadcast_in_dim %row, dims = [1] : (tensor<5xf32>) -> tensor<1x5xf32>
+  %1 = bcast.broadcast_in_dim %0, dims = [0, 1] : (tensor<1x5xf32>) -> tensor<4x5xf32>
+  %cst = bcast.constant dense<1.0> : tensor<f32>
+  %2 = bcast.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<4x5xf32>
+  %3 = bcast.broadcast_in_dim %row, dims = [1] : (tensor<5xf32>) -> tensor<4x5xf32>
+  %4 = bcast.add %3, %2 : (tensor<4x5xf32>, tensor<4x5xf32>) -> tensor<4x5xf32>
+  %5 = bcast.multiply %x, %4 : (tensor<4x5xf32>, tensor<4x5xf32>) -> tensor<4x5xf32>
+  func.return %5 : tensor<4x5xf32>
+}
