@@ -37,12 +37,18 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return SinkBroadcastsPass
 
+    def fuse():
+        from bcast.passes.fuse import FusePass
+
+        return FusePass
+
     return {
         "canonicalize": canonicalize,
         "cse": cse,
         "dce": dce,
         "bcast-make-explicit": make_explicit,
         "bcast-sink-broadcasts": sink_broadcasts,
+        "bcast-fuse": fuse,
     }
 
 
@@ -53,5 +59,6 @@ DESCRIPTIONS = {
     "bcast-make-explicit": "make every implicit broadcast an explicit broadcast_in_dim "
     "(options: degenerate=expand|reshape)",
     "bcast-sink-broadcasts": "compute elementwise ops on the small shape before broadcasting",
+    "bcast-fuse": "group elementwise ops and the views feeding them into bcast.fusion ops",
 }
 """One line per pass for ``bcast-opt --help``."""
