@@ -5,7 +5,9 @@
 For each workload and size, every variant is timed interleaved (one call of
 each variant per round, rounds repeated) so that machine noise hits them
 alike; the table gives the median time and its ratio to the memory floor
-(``np.copyto`` of the output's bytes, one thread). Peak memory is measured
+(``np.copyto`` of the output's bytes, one thread). The order of the variants
+rotates every round and calls are 20 ms apart, so that a peer's lingering
+worker threads (XLA spins after returning) do not slow the next variant. Peak memory is measured
 separately with ``tracemalloc`` (NumPy reports its buffers to it): the bytes
 allocated during one call beyond the inputs, as a multiple of the output.
 
@@ -30,6 +32,8 @@ import numpy as np
 import bcast
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+PAUSE = 0.02
+"""Seconds between timed calls (not timed)."""
 
 
 def program_a(n: int) -> str:
@@ -123,9 +127,24 @@ def peers(workload: str, n: int):
         pass
     try:
         import jax
+        import jax.numpy as jnp
 
-        jitted = jax.jit(eager)
-        variants.append(("jax.jit", lambda x, r, c: jitted(x, r, c).block_until_ready()))
+        def jax_a(x, r, c):
+            return (x + r) * c - jnp.float32(0.5) * x
+
+        def jax_b(x, r, c):
+            return (jnp.maximum((x * c + r) * jnp.float32(0.5) - x, 0) + r) * c - jnp.float32(1.5)
+
+        jitted = jax.jit(jax_a if workload == "a" else jax_b)
+        device: dict[int, object] = {}
+
+        def on_device(a):  # inputs live on the device, as in a jax program
+            if id(a) not in device:
+                device[id(a)] = jax.device_put(a)
+            return device[id(a)]
+
+        variants.append(("jax.jit", lambda x, r, c: jitted(
+            on_device(x), on_device(r), on_device(c)).block_until_ready()))
     except ImportError:
         pass
     out2 = np.empty((n, n), np.float32)
@@ -170,8 +189,13 @@ def run(sizes: list[int], repeats: int, workloads: list[str]) -> None:
             times: dict[str, list[float]] = {name: [] for name, _ in variants}
             for _, call in variants:  # warm up (jit compiles, pages fault in)
                 call(*args)
-            for _ in range(repeats):
-                for name, call in variants:
+            for round_ in range(repeats):
+                # Rotate the order each round, and pause between calls: some
+                # peers (XLA's thread pool) spin after returning and would slow
+                # down whichever variant runs next.
+                k = round_ % len(variants)
+                for name, call in variants[k:] + variants[:k]:
+                    time.sleep(PAUSE)
                     t0 = time.perf_counter()
                     call(*args)
                     times[name].append(time.perf_counter() - t0)
