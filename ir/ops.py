@@ -772,8 +772,8 @@ class OptionalIndexList(IndexList):
 def _indices(static: DenseArrayBase, n_dynamic: int, what: str) -> list[int | None]:
     values = [None if v == DYNAMIC_INDEX else v for v in static.get_values()]
     if sum(v is None for v in values) != n_dynamic:
-        raise Diagnostic(f"{what} lists {n_dynamic} SSA indices but its index list has "
-                         f"{sum(v is None for v in values)} dynamic entries")
+        raise Diagnostic(f"{what} lists {rules.plural(n_dynamic, 'SSA index', 'SSA indices')} but "
+                         f"its index list has {rules.plural(sum(v is None for v in values), 'dynamic entry', 'dynamic entries')}")
     return values
 
 

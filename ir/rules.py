@@ -22,6 +22,11 @@ from typing import Literal
 Shape = tuple[int, ...]
 Levels = tuple[Shape, ...]
 Semantics = Literal["numpy", "xla", "tml"]
+
+
+def plural(n: int, noun: str, plural_form: str | None = None) -> str:
+    """``1 index``, ``2 indices``: counts in messages read as English."""
+    return f"{n} {noun if n == 1 else (plural_form or noun + 's')}"
 SEMANTICS: tuple[Semantics, ...] = ("numpy", "xla", "tml")
 
 
@@ -121,7 +126,7 @@ def expand_with_broadcast_dimensions(
     dims = list(broadcast_dimensions)
     if len(dims) != len(low):
         raise RuleError(
-            f"broadcast_dimensions has {len(dims)} entries but the lower-rank "
+            f"broadcast_dimensions has {plural(len(dims), 'entry', 'entries')} but the lower-rank "
             f"operand has rank {len(low)}",
             ["broadcast_dimensions needs one entry per dimension of the lower-rank operand"],
         )
@@ -181,8 +186,8 @@ def check_same_rank_or_scalar(shapes: Sequence[Shape]) -> None:
     ranked = {len(s) for s in shapes if s}
     if len(ranked) > 1:
         raise RuleError(
-            "operands of different rank need broadcast_dimensions under xla semantics",
-            ["only a rank-0 operand broadcasts without broadcast_dimensions"],
+            "select operands must have the same rank or rank 0 under xla semantics",
+            ["select has no broadcast_dimensions: broadcast the operands explicitly"],
         )
 
 
@@ -375,7 +380,7 @@ def plan_indices(
     flat = flat_shape(levels)
     if len(indices) > len(flat) and semantics != "tml":
         raise RuleError(
-            f"{what} has {len(indices)} indices but the value has rank {len(flat)}",
+            f"{what} has {plural(len(indices), 'index', 'indices')} but the value has rank {len(flat)}",
             ["index-access broadcasting (surplus indices ignored) needs tml semantics"],
         )
     consumed = []

@@ -108,7 +108,8 @@ func.func @main(%x: {t}, %row: tensor<{cols}xf32>, %col: tensor<{rows}x1xf32>) -
 
 @pytest.mark.parametrize("rows", [1, 7, 257, 1000])
 def test_blocked_fusion_with_short_last_block(rows):
-    cols = 300  # 300 f32 per row: blocks of 218 rows, so 257 and 1000 leave a tail
+    cols = 4096  # 16 KiB rows: blocks of 64 rows; 257 and 1000 leave a short last block,
+    # and 1000 rows (16 blocks) run on several threads
     rng = np.random.default_rng(rows)
     x = rng.standard_normal((rows, cols), dtype=np.float32)
     row = rng.standard_normal(cols, dtype=np.float32)

@@ -67,7 +67,7 @@ func.func @extract_surplus(%a: tensor<1x2xf32>) {
 // -----
 
 func.func @extract_scalar(%s: tensor<i32>) {
-  // expected-error @+1 {{extract has 1 indices but the value has rank 0}}
+  // expected-error @+1 {{extract has 1 index but the value has rank 0}}
   %0 = bcast.extract %s[0] : (tensor<i32>) -> tensor<i32>
   func.return
 }
@@ -140,7 +140,7 @@ func.func @assign_surplus(%y: tensor<2x3xf32>, %s: tensor<f32>) {
 
 // Scalar IAB (a[1] = 2 for a scalar a) is tml only.
 func.func @assign_scalar_numpy(%s: tensor<i32>, %v: tensor<i32>) {
-  // expected-error @+1 {{assign has 1 indices but the value has rank 0}}
+  // expected-error @+1 {{assign has 1 index but the value has rank 0}}
   %0 = bcast.assign %s[1], %v : (tensor<i32>, tensor<i32>) -> tensor<i32>
   // expected-note @-1 {{index-access broadcasting (surplus indices ignored) needs tml semantics}}
   func.return
@@ -169,7 +169,7 @@ func.func @assign_index_then_mismatch(%m: tensor<4x3xf32>, %v: tensor<4xf32>, %i
 
 // In generic form the static list must agree with the SSA indices.
 func.func @generic_dynamic_mismatch(%y: tensor<2x3xf32>) {
-  // expected-error @+1 {{'bcast.extract' op extract lists 0 SSA indices but its index list has 1 dynamic entries}}
+  // expected-error @+1 {{'bcast.extract' op extract lists 0 SSA indices but its index list has 1 dynamic entry}}
   %0 = "bcast.extract"(%y) <{static_indices = array<i64: -9223372036854775808>}> : (tensor<2x3xf32>) -> tensor<3xf32>
   func.return
 }

@@ -26,7 +26,7 @@ func.func @compare_rank_without_dims(%m: tensor<2x3xi32>, %v: tensor<3xi32>) {
 // select has no broadcast_dimensions: only scalars broadcast across ranks.
 module attributes {bcast.semantics = "xla"} {
 func.func @select_rank(%p: tensor<2x3xi1>, %t: tensor<2x3xf32>, %f: tensor<3xf32>) {
-  // expected-error @+1 {{'bcast.select' op operands of different rank need broadcast_dimensions under xla semantics}}
+  // expected-error @+1 {{'bcast.select' op select operands must have the same rank or rank 0 under xla semantics}}
   %0 = bcast.select %p, %t, %f : (tensor<2x3xi1>, tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
   func.return
 }
@@ -77,7 +77,7 @@ func.func @negative(%c: tensor<2x3x4xf32>, %m: tensor<3x4xf32>) {
 
 module attributes {bcast.semantics = "xla"} {
 func.func @too_few(%c: tensor<2x3x4xf32>, %m: tensor<3x4xf32>) {
-  // expected-error @+1 {{broadcast_dimensions has 1 entries but the lower-rank operand has rank 2}}
+  // expected-error @+1 {{broadcast_dimensions has 1 entry but the lower-rank operand has rank 2}}
   %0 = bcast.add %c, %m broadcast_dimensions = [1] : (tensor<2x3x4xf32>, tensor<3x4xf32>) -> tensor<2x3x4xf32>
   // expected-note @-1 {{broadcast_dimensions needs one entry per dimension of the lower-rank operand}}
   func.return
@@ -98,7 +98,7 @@ func.func @too_many(%c: tensor<2x3x4xf32>, %v: tensor<4xf32>) {
 
 module attributes {bcast.semantics = "xla"} {
 func.func @scalar_with_dims(%s: tensor<f32>, %m: tensor<1x3xf32>) {
-  // expected-error @+1 {{broadcast_dimensions has 1 entries but the lower-rank operand has rank 0}}
+  // expected-error @+1 {{broadcast_dimensions has 1 entry but the lower-rank operand has rank 0}}
   %0 = bcast.add %s, %m broadcast_dimensions = [0] : (tensor<f32>, tensor<1x3xf32>) -> tensor<1x3xf32>
   func.return
 }
