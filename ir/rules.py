@@ -457,7 +457,7 @@ def promote_types(a: str, b: str) -> str:
         if width > 64:
             raise RuleError(
                 f"no integer type holds both {a} and {b}",
-                [f"convert one operand explicitly with bcast.convert"],
+                ["convert one operand explicitly with bcast.convert"],
             )
         return f"i{width}"
     raise RuleError(

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import IndexType, ModuleOp, TensorType
+from xdsl.dialects.builtin import IndexType, ModuleOp
 from xdsl.ir import Operation, SSAValue
 
 from bcast.ir import ops as bc

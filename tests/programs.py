@@ -183,6 +183,23 @@ def assert_results(program: Program, results) -> None:
             np.testing.assert_array_equal(got, want, err_msg=f"result {i}")
 
 
+def as_tuple(x) -> tuple:
+    return x if isinstance(x, tuple) else (x,)
+
+
+def assert_identical(got, want) -> None:
+    """Bit-exact equality (NaN equal to NaN) of results, dtypes and shapes."""
+    for g, w in zip(as_tuple(got), as_tuple(want), strict=True):
+        g, w = np.asarray(g), np.asarray(w)
+        assert g.dtype == w.dtype and g.shape == w.shape, (g.dtype, g.shape, w.dtype, w.shape)
+        np.testing.assert_array_equal(g, w)
+
+
+def assert_same_results(before, after, args) -> None:
+    """Two callables give identical results on ``args``."""
+    assert_identical(after(*args), before(*args))
+
+
 # --------------------------------------------------------------------------
 # The oracle: NumPy semantics, written independently of bcast
 # --------------------------------------------------------------------------

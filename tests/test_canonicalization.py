@@ -38,6 +38,7 @@ from bcast.ir.ops import (
 from bcast.ir.parser import LocatingParser, make_context
 from bcast.passes import available_passes
 from bcast.tools.driver import verify
+from bcast.tests.programs import as_tuple, assert_same_results
 
 # --------------------------------------------------------------------------
 # A literal evaluator for the ops these tests produce
@@ -447,17 +448,6 @@ PIPELINES = (
 )
 
 
-def _as_tuple(x) -> tuple:
-    return x if isinstance(x, tuple) else (x,)
-
-
-def assert_same_results(before, after, args) -> None:
-    """Bit-exact equality (NaN equal to NaN) of every result."""
-    for want, got in zip(_as_tuple(before(*args)), _as_tuple(after(*args)), strict=True):
-        assert want.dtype == got.dtype and want.shape == got.shape
-        np.testing.assert_array_equal(got, want)
-
-
 @pytest.mark.parametrize("pipeline", PIPELINES)
 @pytest.mark.parametrize("mode", ("numpy", "xla", "tml"))
 def test_random_programs_preserved(mode: str, pipeline: str) -> None:
@@ -481,7 +471,7 @@ def test_literal_evaluator_agrees_with_reference(chain: Chain):
     import bcast
 
     x = np.arange(np.prod(chain.arg_shape, dtype=int), dtype=np.float32).reshape(chain.arg_shape)
-    reference = _as_tuple(bcast.compile(chain.text(), backend="reference")(x))
+    reference = as_tuple(bcast.compile(chain.text(), backend="reference")(x))
     literal = evaluate(parse(chain.text()), [x])
     for r, lit in zip(reference, literal, strict=True):
         np.testing.assert_array_equal(r, lit)

@@ -22,7 +22,6 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import PassPipeline
 from xdsl.printer import Printer
 
-from bcast.ir import ops as bc
 from bcast.ir.fusion import VIEW_OPS, FusionOp, YieldOp
 from bcast.ir.parser import make_context
 from bcast.lowering.reference import Evaluator

@@ -27,6 +27,7 @@ from bcast.ir.types import NUMPY_DTYPES, split_type
 from bcast.passes.make_explicit import MakeExplicitPass
 from bcast.tests.programs import programs
 from bcast.tools import driver
+from bcast.tests.programs import assert_same_results
 from bcast.tools.opt import main as bcast_opt
 
 FILECHECK = Path(__file__).resolve().parent / "filecheck" / "make_explicit.mlir"
@@ -252,17 +253,6 @@ def _inputs(compiled, seed: int = 0) -> list:
         else:
             args.append(rng.integers(0, 100, shape).astype(dtype))
     return args
-
-
-def _as_tuple(x) -> tuple:
-    return x if isinstance(x, tuple) else (x,)
-
-
-def assert_same_results(before, after, args) -> None:
-    """Bit-exact equality (NaN equal to NaN) of every result."""
-    for want, got in zip(_as_tuple(before(*args)), _as_tuple(after(*args)), strict=True):
-        assert want.dtype == got.dtype and want.shape == got.shape
-        np.testing.assert_array_equal(got, want)
 
 
 @pytest.mark.parametrize("degenerate", MODES)

@@ -11,25 +11,17 @@ second time must not change the printed IR. 3 x 170 programs per run.
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bcast.lowering.reference import Evaluator
-from bcast.tests.programs import MODES, assert_results, programs
+from bcast.tests.programs import MODES, assert_identical, assert_results, programs
 from bcast.tools import driver
 from bcast.tools.api import STANDARD_PIPELINE
 from bcast.tools.opt import parse_pipeline, print_module
 
 EXPLICIT = "bcast-make-explicit,canonicalize,cse,bcast-sink-broadcasts,canonicalize"
-
-
-def identical(got, want) -> None:
-    for g, w in zip(got, want, strict=True):
-        g, w = np.asarray(g), np.asarray(w)
-        assert g.dtype == w.dtype and g.shape == w.shape
-        np.testing.assert_array_equal(g, w)  # NaN == NaN here, bit-exact otherwise
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -44,7 +36,7 @@ def test_each_pass_preserves_results_and_pipeline_is_a_fixed_point(mode, data):
     for name in STANDARD_PIPELINE.split(","):
         parse_pipeline(name).apply(ctx, module)
         driver.verify(module)
-        identical(Evaluator(module).call("main", list(program.inputs)), want)
+        assert_identical(Evaluator(module).call("main", list(program.inputs)), want)
 
     explicit = driver.load(program.text, "random.mlir")
     parse_pipeline(EXPLICIT).apply(ctx, explicit)
