@@ -184,7 +184,7 @@ def assert_results(program: Program, results) -> None:
 
 
 def as_tuple(x) -> tuple:
-    return x if isinstance(x, tuple) else (x,)
+    return tuple(x) if isinstance(x, (tuple, list)) else (x,)
 
 
 def assert_identical(got, want) -> None:
