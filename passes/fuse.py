@@ -287,13 +287,18 @@ class _BlockFusion:
         inputs: list[SSAValue] = []
         mapper: dict[SSAValue, SSAValue] = {}
 
+        args: dict[SSAValue, SSAValue] = {}
+
         def input_for(value: SSAValue) -> SSAValue:
-            if value not in mapper:
+            """The block argument for an outside value (views read only these,
+            even when the value is itself a view cloned into this group)."""
+            if value not in args:
                 arg = body.insert_arg(value.type, len(body.args))
                 arg.name_hint = value.name_hint
-                mapper[value] = arg
+                args[value] = arg
                 inputs.append(value)
-            return mapper[value]
+            mapper.setdefault(value, args[value])
+            return args[value]
 
         for op in members:
             for value in op.operands:
@@ -301,8 +306,10 @@ class _BlockFusion:
                     continue
                 producer = value.owner
                 if isinstance(producer, Operation) and leader in into.get(producer, ()):
-                    input_for(producer.operands[0])
-                    body.add_op(producer.clone(value_mapper=mapper))
+                    source = producer.operands[0]
+                    view = producer.clone(value_mapper={source: input_for(source)})
+                    body.add_op(view)
+                    mapper[value] = view.results[0]
                 elif (scalar := self.scalar_constant(producer)) is not None:
                     # a splat constant enters as a rank-0 input and a broadcast
                     spread = bc.BroadcastInDimOp.create(

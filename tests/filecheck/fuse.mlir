@@ -340,3 +340,22 @@ func.func @lone_broadcast(%row: tensor<3xf32>) -> tensor<4x3xf32> {
   %b = bcast.broadcast_in_dim %row, dims = [1] : (tensor<3xf32>) -> tensor<4x3xf32>
   func.return %b : tensor<4x3xf32>
 }
+
+// A view of a view (left by running bcast-fuse without canonicalize): views in
+// a fusion read block arguments only, so the inner view stays outside.
+// CHECK-LABEL: func.func @view_of_view(
+//  CHECK-NEXT:   %[[B:[a-z0-9_]+]] = bcast.broadcast_in_dim %row, dims = [1] : (tensor<3xf32>) -> tensor<4x3xf32>
+//  CHECK-NEXT:   %[[F:[a-z0-9_]+]] = bcast.fusion %row, %[[B]] : (tensor<3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32> {
+//  CHECK-NEXT:   ^bb0(%[[R2:[a-z0-9_]+]]: tensor<3xf32>, %[[B2:[a-z0-9_]+]]: tensor<4x3xf32>):
+//  CHECK-NEXT:     %[[V:[a-z0-9_]+]] = bcast.broadcast_in_dim %[[R2]], dims = [1]
+//  CHECK-NEXT:     %[[T:[a-z0-9_]+]] = bcast.transpose %[[B2]], dims = [0, 1]
+//  CHECK-NEXT:     bcast.add %[[V]], %[[T]]
+//  CHECK-NEXT:     bcast.yield
+//  CHECK-NEXT:   }
+//  CHECK-NEXT:   func.return %[[F]]
+func.func @view_of_view(%row: tensor<3xf32>) -> tensor<4x3xf32> {
+  %b = bcast.broadcast_in_dim %row, dims = [1] : (tensor<3xf32>) -> tensor<4x3xf32>
+  %t = bcast.transpose %b, dims = [0, 1] : (tensor<4x3xf32>) -> tensor<4x3xf32>
+  %c = bcast.add %b, %t : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+  func.return %c : tensor<4x3xf32>
+}
