@@ -336,7 +336,7 @@ class FunctionEmitter:
             name = n[r]
             result_names.append(name)
             slots = self.result_slots.get(r)
-            alloc = f"np.empty({shape}, dtype=np.{dtype_name(r.type)})"
+            alloc = f"rt.output({shape}, np.{dtype_name(r.type)})"
             if slots:
                 out(f"{name} = {alloc} if out is None else "
                     f"((out,) if isinstance(out, np.ndarray) else tuple(out))[{slots[0]}]")
