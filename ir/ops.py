@@ -691,6 +691,19 @@ class ConstantOp(BcastOp):
         _split(self.value.type, "value")
         _check_declared(self, self.value.type, self.result.type)
 
+    def splat_value(self) -> int | float | None:
+        """The one value of a splat constant, or None. Elements are compared
+        bit for bit, so ``[0.0, -0.0]`` is no splat (Python says 0.0 == -0.0)
+        and a NaN splat is one."""
+        raw = self.value.data.data
+        count = len(self.value)
+        if count == 0:
+            return None
+        size = len(raw) // count
+        if raw != raw[:size] * count:
+            return None
+        return self.value.get_values()[0]
+
 
 # --------------------------------------------------------------------------
 # Indexing

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import struct
 import re
 
 from xdsl.context import Context
@@ -36,6 +37,22 @@ def register_dialect_loader(loader) -> None:
     _EXTRA_DIALECTS.append(loader)
 
 
+class HexBits(int):
+    """A hex integer literal in a dense literal: as a float it is a bit
+    pattern, as in MLIR (``0x7FC00000`` is an f32 NaN). xDSL prints NaN and
+    infinities this way but reads them back as integers; the literal's digit
+    count gives the float width (4, 8 or 16 hex digits)."""
+
+    def __float__(self) -> float:
+        digits = len(self.text) - 2
+        code = {4: "<e", 8: "<f", 16: "<d"}.get(digits)
+        if code is None:
+            return float(int(self))
+        return float(struct.unpack(code, int(self).to_bytes(digits // 2, "little"))[0])
+
+    text: str = ""
+
+
 MAX_CONSTANT_ELEMENTS = 1 << 22
 """xDSL stores every element of a dense literal, even a splat."""
 
@@ -67,6 +84,14 @@ class LocatingParser(Parser):
         results = super()._parse_op_result_list()
         self._name_positions.append(self._current_token.span)
         return results
+
+    def _parse_optional_bool_int_or_float(self):
+        parsed = super()._parse_optional_bool_int_or_float()
+        if parsed is not None and type(parsed[0]) is int and parsed[1].text.lower().startswith("0x"):
+            bits = HexBits(parsed[0])
+            bits.text = parsed[1].text
+            return bits, parsed[1]
+        return parsed
 
     def _parse_dense_literal_type(self):
         """Refuse huge dense literals before xDSL expands them element by element."""

@@ -27,6 +27,7 @@ under ``np.errstate(all="ignore")`` so no NumPy warning reaches the user.
 
 from __future__ import annotations
 
+import builtins
 import keyword
 import re
 from collections.abc import Sequence
@@ -42,6 +43,7 @@ from bcast.ir import rules
 from bcast.ir.fusion import FusionOp, YieldOp, is_elementwise
 from bcast.ir.ops import semantics_of
 from bcast.ir.types import NUMPY_DTYPES, split_type
+from bcast.lowering.reference import constant_value
 from bcast.passes.errors import PassError
 
 BLOCK_BYTES = 1024 * 1024
@@ -94,8 +96,10 @@ def is_explicit(op: Operation) -> bool:
     return all(v.type == op.results[0].type for v in op.operands)
 
 
-RESERVED = {"np", "rt", "numerics", "out", "result", "outs", "o", "r", "i", "j"}
-"""Names the generated code uses for itself."""
+RESERVED = {"np", "rt", "numerics", "out", "outs", "result", "i", "j", "FUNCTIONS"} | set(
+    dir(builtins)
+)
+"""Names the generated code uses for itself (and Python's builtins)."""
 
 
 class Names:
@@ -175,21 +179,43 @@ class NumpyEmitter:
         out("")
         out("from bcast.ir import numerics")
         out("from bcast.lowering import numpy_runtime as rt")
-        functions = [op for op in self.module.walk() if isinstance(op, func.FuncOp) and op.body.blocks]
-        reserved = {python_name(f.sym_name.data) for f in functions}
+        every = [op for op in self.module.walk() if isinstance(op, func.FuncOp)]
+        module_names = Names()
+        python_names = {f.sym_name.data: module_names.fresh(f.sym_name.data) for f in every}
+        functions = [f for f in every if f.body.blocks]
+        for f in every:
+            if not f.body.blocks:  # a declaration: an error if it is ever called
+                out("")
+                out("")
+                out(f"def {python_names[f.sym_name.data]}(*args, out=None):")
+                out(f"    raise rt.ArgumentError('@{f.sym_name.data} is a declaration without a body')")
         for f in functions:
+            body = Lines()
+            emitter = FunctionEmitter(f, body, python_names, module_names)
+            emitter.emit()
             out("")
+            for line in emitter.constants:
+                out(line)
             out("")
-            FunctionEmitter(f, out, reserved).emit()
+            out.lines.extend(body.lines)
+        out("")
+        out("")
+        out("FUNCTIONS = {" + ", ".join(f"{k!r}: {v}" for k, v in python_names.items()) + "}")
+        out('"""Each func.func of the module by its symbol name."""')
         return "\n".join(out.lines) + "\n"
 
 
 class FunctionEmitter:
-    def __init__(self, function: func.FuncOp, out: Lines, reserved: set[str]):
+    def __init__(self, function: func.FuncOp, out: Lines, python_names: dict[str, str],
+                 module_names: Names):
         self.function = function
         self.out = out
+        self.python_names = python_names
+        self.module_names = module_names
+        """Module-level names: functions and hoisted constants."""
+        self.constants: list[str] = []
         self.names = Names()
-        self.names.taken |= reserved
+        self.names.taken |= module_names.taken
         self.owned: set[SSAValue] = set()
         """Values held in arrays this function allocated (not inputs or views)."""
         self.fusion_count = 0
@@ -199,7 +225,7 @@ class FunctionEmitter:
         f, out = self.function, self.out
         block = f.body.blocks[0]
         params = [self.names[a] for a in block.args]
-        out(f"def {python_name(f.sym_name.data)}({', '.join(params + ['*', 'out=None'])}):")
+        out(f"def {self.python_names[f.sym_name.data]}({', '.join(params + ['*', 'out=None'])}):")
         out.depth += 1
         out(f'"""@{f.sym_name.data}: {f.function_type}"""')
         for i, a in enumerate(block.args):
@@ -212,6 +238,7 @@ class FunctionEmitter:
         assert isinstance(ret, func.ReturnOp)
         for k, v in enumerate(ret.arguments):
             self.result_slots.setdefault(v, []).append(k)
+        out(f"outs = rt.outs(out, {len(ret.arguments)})")
         out("with np.errstate(all='ignore'):")
         out.depth += 1
         for op in block.ops:
@@ -221,18 +248,11 @@ class FunctionEmitter:
         results = []
         for k, v in enumerate(ret.arguments):
             name = self.names[v]
-            results.append(name if v in self.owned else f"rt.owned({name})")
+            results.append(f"rt.deliver({name}, outs, {k}, {v in self.owned})")
         if len(results) == 1:
-            out(f"result = ({results[0]},)")
+            out(f"return {results[0]}")
         else:
-            out(f"result = ({', '.join(results)},)" if results else "result = ()")
-        out("if out is not None:")
-        out("    outs = (out,) if isinstance(out, np.ndarray) else tuple(out)")
-        out("    for o, r in zip(outs, result, strict=True):")
-        out("        if o is not r:")
-        out("            np.copyto(o, r)")
-        out("    result = outs")
-        out("return result[0] if len(result) == 1 else result")
+            out(f"return ({', '.join(results)})" if results else "return ()")
         out.depth -= 2
 
     # ------------------------------------------------------------------
@@ -245,7 +265,7 @@ class FunctionEmitter:
             self.emit_constant(op)
             return
         if isinstance(op, func.CallOp):
-            call = f"{python_name(op.callee.root_reference.data)}({', '.join(n[a] for a in op.arguments)})"
+            call = f"{self.python_names[op.callee.root_reference.data]}({', '.join(n[a] for a in op.arguments)})"
             out(f"{', '.join(n[r] for r in op.results)} = {call}" if op.results else call)
             self.owned.update(op.results)
             return
@@ -303,15 +323,17 @@ class FunctionEmitter:
         return ", ".join(parts) + ("," if len(parts) == 1 else "") if parts else "()"
 
     def emit_constant(self, op: bc.ConstantOp) -> None:
+        """Constants are built once, at import, from their exact bytes (so NaN,
+        infinities and -0.0 survive); a splat keeps one element."""
         r = op.result
-        t = r.type
-        values = op.value.get_values()
-        dtype = dtype_name(t)
-        shape = flat(t)
-        if len(set(values)) <= 1 and values:
-            self.out(f"{self.names[r]} = rt.splat({values[0]!r}, np.{dtype}, {shape})")
-        else:
-            self.out(f"{self.names[r]} = np.array({list(values)!r}, dtype=np.{dtype}).reshape({shape})")
+        array = constant_value(op)
+        if op.splat_value() is not None:
+            array = array.reshape(-1)[:1]
+        name = self.module_names.fresh(f"_{self.function.sym_name.data}_{self.names[r]}")
+        self.constants.append(
+            f"{name} = rt.constant({array.tobytes().hex()!r}, np.{array.dtype.name}, {flat(r.type)})"
+        )
+        self.out(f"{self.names[r]} = {name}")
 
     # ------------------------------------------------------------------
     def emit_fusion(self, op: FusionOp) -> None:
@@ -338,8 +360,7 @@ class FunctionEmitter:
             slots = self.result_slots.get(r)
             alloc = f"rt.output({shape}, np.{dtype_name(r.type)})"
             if slots:
-                out(f"{name} = {alloc} if out is None else "
-                    f"((out,) if isinstance(out, np.ndarray) else tuple(out))[{slots[0]}]")
+                out(f"{name} = {alloc} if outs is None else outs[{slots[0]}]")
             else:
                 out(f"{name} = {alloc}")
             self.owned.add(r)
@@ -458,12 +479,6 @@ class FunctionEmitter:
 
 def compute_results(compute: Sequence[Operation]) -> set[SSAValue]:
     return {r for o in compute for r in o.results}
-
-
-def python_name(symbol: str) -> str:
-    """The Python function generated for ``func.func @symbol``."""
-    name = re.sub(r"\W", "_", symbol)
-    return name + "_" if keyword.iskeyword(name) or name in RESERVED else name
 
 
 def emit_module(module: ModuleOp, source_name: str = "<source>") -> str:

@@ -20,6 +20,10 @@ class RuntimeIndexError(IndexError):
     """A dynamic index was out of bounds at run time."""
 
 
+class ArgumentError(TypeError):
+    """An argument (or ``out=``) does not match the function's type."""
+
+
 ALIGNMENT = 64
 """Bytes. NumPy's SIMD loops run several times slower on some broadcasting
 patterns (a row vector against a matrix, measured 8x) when the output is
@@ -114,14 +118,42 @@ def tile(view: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     return out
 
 
+def constant(hex_bytes: str, dtype, shape: tuple[int, ...]) -> np.ndarray:
+    """A constant from its exact bytes; one element broadcasts (a splat view)."""
+    array = np.frombuffer(bytes.fromhex(hex_bytes), dtype=dtype)
+    if array.size == 1:
+        return np.broadcast_to(array.reshape(()), shape)
+    return array.reshape(shape)
+
+
+def outs(out, count: int) -> tuple[np.ndarray, ...] | None:
+    """``out=`` as a tuple of ``count`` arrays (checked before any work)."""
+    if out is None:
+        return None
+    arrays = (out,) if isinstance(out, np.ndarray) else tuple(out)
+    if len(arrays) != count:
+        raise ArgumentError(f"out= needs {count} array{'s' if count != 1 else ''}, got {len(arrays)}")
+    return arrays
+
+
+def deliver(result: np.ndarray, outs, k: int, fresh: bool) -> np.ndarray:
+    """Result ``k``: the caller's ``out`` array (filled), else ``result`` if the
+    function allocated it (``fresh``), else a copy (never an input or a view)."""
+    if outs is not None:
+        if outs[k] is not result:
+            np.copyto(outs[k], result)
+        return outs[k]
+    return result if fresh else owned(result)
+
+
 def coerce(value, shape: tuple[int, ...], dtype, position: int) -> np.ndarray:
     """An argument as an array of the parameter's flat shape and type."""
     array = np.asarray(value)
     if array.shape != shape:
-        raise ValueError(f"arg{position}: expected shape {shape}, got {array.shape}")
+        raise ArgumentError(f"arg{position}: expected a flat array of shape {shape}, got shape {array.shape}")
     if array.dtype != dtype:
         if not np.can_cast(array.dtype, dtype, "same_kind"):
-            raise TypeError(f"arg{position}: expected {np.dtype(dtype)} values, got {array.dtype}")
+            raise ArgumentError(f"arg{position}: expected {np.dtype(dtype)} values, got {array.dtype}")
         array = array.astype(dtype)
     return array
 
@@ -129,7 +161,7 @@ def coerce(value, shape: tuple[int, ...], dtype, position: int) -> np.ndarray:
 def coerce_index(value, position: int) -> int:
     array = np.asarray(value)
     if array.shape != () or array.dtype.kind not in "iu":
-        raise TypeError(f"arg{position}: expected an integer index")
+        raise ArgumentError(f"arg{position}: expected an integer index, got {array!r}")
     return int(array)
 
 
@@ -147,11 +179,6 @@ def expand(x: np.ndarray, dims: Sequence[int], rank: int) -> np.ndarray:
 def broadcast_in_dim(x: np.ndarray, dims: Sequence[int], shape: tuple[int, ...]) -> np.ndarray:
     """A read-only broadcast view (no copy)."""
     return np.broadcast_to(expand(x, dims, len(shape)), shape)
-
-
-def splat(value, dtype, shape: tuple[int, ...]) -> np.ndarray:
-    """A splat constant as a zero-stride view: one element of memory."""
-    return np.broadcast_to(np.array(value, dtype=dtype), shape)
 
 
 def check_index(index: int, size: int, iab: bool, position: int) -> int:

@@ -23,6 +23,7 @@ from bcast.ir.fusion import FusionOp, YieldOp
 from bcast.ir.diagnostics import Report, op_source_loc
 from bcast.ir.ops import semantics_of
 from bcast.ir.types import NUMPY_DTYPES, split_type
+from bcast.lowering import numpy_runtime as rt
 
 
 class EvaluationError(Exception):
@@ -74,12 +75,15 @@ def available_memory() -> int:
         return 1 << 34
 
 
-def check_memory(function: func.FuncOp, limit: int | None = None) -> None:
+def check_memory(function: func.FuncOp, limit: int | None = None, nested: bool = True) -> None:
     """Refuse, before allocating anything, a function whose tensors (arguments
-    and every op result, all alive at once in the evaluator) would not fit."""
+    and every op result, all alive at once in the evaluator) would not fit.
+    ``nested=False`` counts only top-level values, not those inside fusions
+    (which generated code computes block by block)."""
     limit = available_memory() if limit is None else limit
     total = sum(nbytes_of(t) for t in function.function_type.inputs.data)
-    for op in function.walk():
+    ops = function.walk() if nested else function.body.block.ops
+    for op in ops:
         total += sum(nbytes_of(r.type) for r in op.results)
     if total > limit:
         raise EvaluationError(
@@ -92,16 +96,6 @@ def check_memory(function: func.FuncOp, limit: int | None = None) -> None:
 # --------------------------------------------------------------------------
 # Broadcasting helpers
 # --------------------------------------------------------------------------
-
-
-def broadcast_in_dim(x: np.ndarray, dims: Sequence[int], shape: tuple[int, ...]) -> np.ndarray:
-    """StableHLO broadcast_in_dim: operand dim k goes to result dim dims[k]."""
-    order = sorted(range(len(dims)), key=lambda k: dims[k])
-    x = np.transpose(x, order)
-    expanded = [1] * len(shape)
-    for k, src in enumerate(order):
-        expanded[dims[src]] = x.shape[k]
-    return np.broadcast_to(x.reshape(expanded), shape)
 
 
 def to_levels(x: np.ndarray, levels: rules.Levels, result: rules.Levels) -> np.ndarray:
@@ -164,7 +158,7 @@ class Evaluator:
                 return [op.NUMPY_FUNCTION(args[0])]
             if isinstance(op, bc.BroadcastInDimOp):
                 dims = op.broadcast_dimensions.get_values()
-                return [broadcast_in_dim(args[0], dims, flat_shape_of(op.result.type))]
+                return [rt.broadcast_in_dim(args[0], dims, flat_shape_of(op.result.type))]
             if isinstance(op, bc.TransposeOp):
                 return [np.transpose(args[0], op.permutation.get_values())]
             if isinstance(op, bc.ReshapeOp | bc.NarrowOp):
@@ -222,10 +216,7 @@ class Evaluator:
         levels, element = split_type(op.dest.type)
         index, plan = self._index(op, levels, op.indices(), dynamic)
         src_levels, _ = split_type(op.source.type)
-        value = to_levels(src, src_levels, plan.result).astype(dst.dtype, copy=False)
-        out = np.array(dst, copy=True)
-        out[index] = value.reshape(out[index].shape)
-        return out
+        return rt.assign(dst, index, src.reshape(rules.flat_broadcast_shape(src_levels, plan.result)))
 
 
 def constant_value(op: bc.ConstantOp) -> np.ndarray:
@@ -240,25 +231,12 @@ def constant_value(op: bc.ConstantOp) -> np.ndarray:
 
 def coerce_argument(value: object, t: Attribute, position: int) -> object:
     """Check and convert one argument to the function's parameter type."""
-    if isinstance(t, IndexType):
-        array = np.asarray(value)
-        if array.shape != () or array.dtype.kind not in "iu":
-            raise EvaluationError(None, f"arg{position}: expected an integer index, got {array!r}")
-        return int(array)
-    array = np.asarray(value)
-    dtype, shape = dtype_of(t), flat_shape_of(t)
-    if array.shape != shape:
-        raise EvaluationError(
-            None,
-            f"arg{position}: expected {t} (a flat array of shape {shape}), got shape {array.shape}",
-        )
-    if array.dtype != dtype:
-        if not np.can_cast(array.dtype, dtype, "same_kind"):
-            raise EvaluationError(
-                None, f"arg{position}: expected {t} ({dtype}), got {array.dtype} values"
-            )
-        array = array.astype(dtype)
-    return array
+    try:
+        if isinstance(t, IndexType):
+            return rt.coerce_index(value, position)
+        return rt.coerce(value, flat_shape_of(t), dtype_of(t), position)
+    except rt.ArgumentError as e:
+        raise EvaluationError(None, str(e)) from None
 
 
 def random_inputs(function: func.FuncOp, seed: int) -> list[object]:

@@ -180,8 +180,7 @@ def foldable_result(value: SSAValue) -> bool:
 
 def splat_value(op: ConstantOp) -> np.ndarray | None:
     """The single value of a splat constant (0-d array), or None."""
-    values = op.value.get_values()
-    if not values or any(v != values[0] for v in values):
+    if op.splat_value() is None:
         return None
     return constant_array(op).reshape(-1)[:1].reshape(())
 

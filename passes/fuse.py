@@ -261,11 +261,11 @@ class _BlockFusion:
         (created once, placed before the first fusion that reads it)."""
         if not isinstance(op, bc.ConstantOp) or self.count(op) <= 1:
             return None
-        if not op.value.is_splat():
+        value = op.splat_value()
+        if value is None:
             return None
         if op not in self.scalars:
             element = op.result.type.get_element_type()
-            value = op.value.get_values()[0]
             scalar = bc.ConstantOp(
                 DenseIntOrFPElementsAttr.from_list(TensorType(element, []), [value])
             )

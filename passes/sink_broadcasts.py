@@ -75,8 +75,7 @@ def is_splat_constant(value: SSAValue) -> bool:
     owner = value.owner
     if not isinstance(owner, ConstantOp) or is_nested(value):
         return False
-    values = owner.value.get_values()
-    return bool(values) and all(v == values[0] for v in values)
+    return owner.splat_value() is not None
 
 
 def common_kind(operands: tuple[SSAValue, ...]) -> BroadcastKind | None:

@@ -153,3 +153,76 @@ func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
         y = bcast.compile(text, backend=backend)(x)
         assert not np.shares_memory(x, y)
         assert np.array_equal(x, y)
+
+
+def both_backends(text: str):
+    return [bcast.compile(text, backend=b) for b in ("reference", "numpy")]
+
+
+def test_names_that_shadow_python_builtins_or_start_with_digits():
+    text = """
+func.func @"2d"(%len: tensor<3xf32>, %zip: tensor<3xf32>) -> tensor<3xf32> {
+  %sum = bcast.add %len, %zip : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  func.return %sum : tensor<3xf32>
+}
+"""
+    x = np.arange(3, dtype=np.float32)
+    for backend in ("reference", "numpy"):
+        assert bcast.compile(text, backend=backend, entry="2d")(x, x).tolist() == [0, 2, 4]
+
+
+def test_constants_keep_negative_zero_nan_and_infinity():
+    text = """
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %c = bcast.constant dense<[0.0, -0.0, 0x7FC00000, 0xFF800000]> : tensor<4xf32>
+  %z = bcast.constant dense<[-0.0, -0.0, -0.0, -0.0]> : tensor<4xf32>
+  %q = bcast.divide %x, %c : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %r = bcast.add %q, %z : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  func.return %r : tensor<4xf32>
+}
+"""
+    x = np.ones(4, np.float32)
+    reference, fast = both_backends(text)
+    want = reference(x)
+    assert np.isposinf(want[0]) and np.isneginf(want[1]) and np.isnan(want[2]) and want[3] == 0
+    assert_same(fast(x), want)
+
+
+def test_bad_arguments_and_out_are_input_errors_on_every_backend(tmp_path):
+    text = big_program(4, 3)
+    x, row, col = np.ones((4, 3), np.float32), np.ones(3, np.float32), np.ones((4, 1), np.float32)
+    for f in both_backends(text):
+        with pytest.raises(bcast.tools.api.BcastError, match="arg0"):
+            f(np.ones((3, 4), np.float32), row, col)
+        with pytest.raises(bcast.tools.api.BcastError, match="values"):
+            f(x.astype(np.complex64), row, col)
+        written = np.zeros((4, 3), np.float32)
+        with pytest.raises(bcast.tools.api.BcastError, match="out= needs 2 arrays"):
+            f(x, row, col, out=written)
+        assert not written.any()  # checked before any work
+    path = tmp_path / "prog.mlir"
+    path.write_text(text)
+    np.savez(tmp_path / "in.npz", arg0=np.ones((3, 4), np.float32), arg1=row, arg2=col)
+    from bcast.tools.run import main as bcast_run
+
+    for backend in ("reference", "numpy"):
+        assert bcast_run([str(path), "--backend", backend, "--inputs", str(tmp_path / "in.npz")]) == 1
+
+
+def test_numpy_backend_on_implicit_ir_is_a_located_input_error():
+    with pytest.raises(bcast.tools.api.BcastError, match="needs explicit IR"):
+        bcast.compile(big_program(4, 3), backend="numpy", pipeline="canonicalize")
+
+
+def test_memory_check_counts_what_each_backend_keeps():
+    n = 16384  # 1 GiB per tensor: 31 of them for the reference, 2 once fused
+    t = f"tensor<{n}x{n}xf32>"
+    lines = [f"  %v{k + 1} = bcast.multiply %v{k}, %v{k} : ({t}, {t}) -> {t}" for k in range(30)]
+    text = "\n".join([f"func.func @main(%v0: {t}) -> {t} {{", *lines, f"  func.return %v30 : {t}", "}"])
+    from bcast.lowering.reference import available_memory
+
+    if available_memory() < 4 * 2**30:
+        pytest.skip("needs 4 GiB of free memory to show the difference")
+    with pytest.raises(bcast.tools.api.BcastError, match="refusing to run it"):
+        bcast.compile(text, backend="reference")
+    bcast.compile(text, backend="numpy")  # compiles (not run): only x and the result are kept

@@ -11,6 +11,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from bcast.ir.parser import make_context
 from bcast.lowering.reference import EvaluationError, Evaluator, check_memory, coerce_argument
+from bcast.lowering import numpy_runtime as rt
 from bcast.tools import driver
 
 STANDARD_PIPELINE = (
@@ -46,7 +47,9 @@ class Compiled:
         self._evaluator = Evaluator(module)
         try:
             self.function: func.FuncOp = self._evaluator.function(entry)
-            check_memory(self.function)
+            # The reference evaluator keeps every value; generated code keeps
+            # only the arguments and the top-level values (not fusion bodies).
+            check_memory(self.function, nested=backend == "reference")
         except EvaluationError as e:
             raise _error([e.report]) from None
         self.result_types = list(self.function.function_type.outputs.data)
@@ -54,12 +57,16 @@ class Compiled:
         self.python_source: str | None = None
         self._python_function: Callable[..., object] | None = None
         if backend == "numpy":
-            from bcast.lowering.numpy_emitter import emit_module, python_name
+            from bcast.lowering.numpy_emitter import emit_module
+            from bcast.passes.errors import PassError
 
-            self.python_source = emit_module(module, source_name)
+            try:
+                self.python_source = emit_module(module, source_name)
+            except PassError as e:
+                raise _error(e.input_error().reports) from None
             namespace: dict[str, object] = {}
             exec(builtins.compile(self.python_source, f"<bcast numpy: {source_name}>", "exec"), namespace)
-            self._python_function = namespace[python_name(entry)]  # type: ignore[assignment]
+            self._python_function = namespace["FUNCTIONS"][entry]  # type: ignore[index]
 
     def __call__(self, *args, out=None):
         if len(args) != len(self.input_types):
@@ -67,30 +74,24 @@ class Compiled:
                 f"@{self.entry} takes {len(self.input_types)} arguments, got {len(args)}"
             )
         if self._python_function is not None:
-            from bcast.lowering.numpy_runtime import RuntimeIndexError
-
             try:
                 return self._python_function(*args, out=out)
-            except RuntimeIndexError as e:
+            except (rt.RuntimeIndexError, rt.ArgumentError) as e:
                 raise BcastError(f"error: @{self.entry}: {e}") from None
         try:
+            outs = rt.outs(out, len(self.result_types))
             values = [coerce_argument(a, t, i) for i, (a, t) in enumerate(zip(args, self.input_types))]
-            results = self._evaluator.call(self.entry, values)
+            results = [np.asarray(r) for r in self._evaluator.call(self.entry, values)]
         except EvaluationError as e:
             raise _error([e.report]) from None
+        except rt.ArgumentError as e:
+            raise BcastError(f"error: @{self.entry}: {e}") from None
         # Results are the caller's own: never an input or a view of one.
         results = [
-            r if r.flags.owndata and r.flags.c_contiguous and not any(r is v for v in values)
-            else np.array(r, copy=True, order="C")
-            for r in map(np.asarray, results)
+            rt.deliver(r, outs, k, r.flags.owndata and r.flags.c_contiguous
+                       and not any(r is v for v in values))
+            for k, r in enumerate(results)
         ]
-        if out is not None:
-            outs = [out] if isinstance(out, np.ndarray) else list(out)
-            if len(outs) != len(results):
-                raise TypeError(f"out= needs {len(results)} arrays, got {len(outs)}")
-            for o, r in zip(outs, results):
-                np.copyto(o, r)
-            results = outs
         return results[0] if len(results) == 1 else tuple(results)
 
 
