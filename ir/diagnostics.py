@@ -29,7 +29,7 @@ class SourceLoc:
         return f"{self.file}:{self.line}:{self.col}"
 
 
-def op_source_loc(op: Operation, default_file: str = "<stdin>") -> SourceLoc | None:
+def op_source_loc(op: Operation) -> SourceLoc | None:
     """The `file:line:col` the parser recorded for ``op`` (see LocatingParser)."""
     loc = op.location
     if isinstance(loc, FileLineColLoc):
@@ -60,8 +60,13 @@ def _indent(head: str, text: str) -> str:
     return "\n".join([head + first] + [" " * len(head) + r for r in rest])
 
 
+def op_report(op: Operation, message: str, notes: Sequence[str] = ()) -> Report:
+    """An error about ``op``, MLIR style: ``'bcast.add' op ...`` at its location."""
+    return Report("error", f"'{op.name}' op {message}", op_source_loc(op), list(notes))
+
+
 def verify_report(op: Operation, error: Exception) -> Report:
     """Turn a verifier exception raised by ``op`` into a located report."""
-    message = str(error.message if isinstance(error, Diagnostic) else error)
-    notes = error.notes if isinstance(error, Diagnostic) else []
-    return Report("error", f"'{op.name}' op {message}", op_source_loc(op), list(notes))
+    if isinstance(error, Diagnostic):
+        return op_report(op, error.message, error.notes)
+    return op_report(op, str(error))

@@ -230,6 +230,9 @@ class BinaryOp(ElementwiseOp, abc.ABC):
     assembly_format = "$lhs `,` $rhs " + _BROADCAST_FORMAT
 
     ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned", "float"})
+    TML_KINDS: ClassVar[frozenset[str] | None] = None
+    """Element kinds under tml semantics, when stricter than ELEMENT_KINDS."""
+    TML_KINDS_NOTE: ClassVar[str | None] = None
 
     def tml_op_class(self, element: str) -> str:
         return self.TML_CLASS
@@ -240,6 +243,8 @@ class BinaryOp(ElementwiseOp, abc.ABC):
     def infer_result_type(self, semantics: Semantics) -> TensorType:
         (ll, le), (rl, re) = _split(self.lhs, "lhs"), _split(self.rhs, "rhs")
         _check_nesting(semantics, (ll, rl))
+        if semantics == "tml" and self.TML_KINDS is not None:
+            _check_kinds((le, re), self.TML_KINDS, self.TML_KINDS_NOTE)
         _check_kinds((le, re), self.ELEMENT_KINDS)
         element = _promote((le, re), semantics, (self.lhs.type, self.rhs.type))
         dims = _dims(self.broadcast_dimensions)
@@ -285,31 +290,20 @@ class BitwiseBinaryOp(BinaryOp, abc.ABC):
 
     ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"bool", "signed", "unsigned"})
 
+    TML_KINDS: ClassVar[frozenset[str] | None] = frozenset({"bool", "unsigned"})
+    TML_KINDS_NOTE: ClassVar[str | None] = (
+        "tml logical operations take i1, bitwise operations unsigned integers"
+    )
+
     def tml_op_class(self, element: str) -> str:
         return "logical" if element == "i1" else "bitwise"
-
-    def infer_result_type(self, semantics: Semantics) -> TensorType:
-        if semantics == "tml":
-            _check_kinds(
-                [_split(v, n)[1] for v, n in ((self.lhs, "lhs"), (self.rhs, "rhs"))],
-                frozenset({"bool", "unsigned"}),
-                "tml logical operations take i1, bitwise operations unsigned integers",
-            )
-        return super().infer_result_type(semantics)
 
 
 class ShiftOp(BinaryOp, abc.ABC):
     ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned"})
     TML_CLASS: ClassVar[str] = "bitwise"
-
-    def infer_result_type(self, semantics: Semantics) -> TensorType:
-        if semantics == "tml":
-            _check_kinds(
-                [_split(v, n)[1] for v, n in ((self.lhs, "lhs"), (self.rhs, "rhs"))],
-                frozenset({"unsigned"}),
-                "tml bitwise operations take unsigned integers",
-            )
-        return super().infer_result_type(semantics)
+    TML_KINDS: ClassVar[frozenset[str] | None] = frozenset({"unsigned"})
+    TML_KINDS_NOTE: ClassVar[str | None] = "tml bitwise operations take unsigned integers"
 
 
 @irdl_op_definition
@@ -426,15 +420,8 @@ class CompareOp(BinaryOp):
     ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"bool", "signed", "unsigned", "float"})
     TML_CLASS: ClassVar[str] = "relational"
     NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.compare)
-
-    def infer_result_type(self, semantics: Semantics) -> TensorType:
-        if semantics == "tml":
-            _check_kinds(
-                [_split(v, n)[1] for v, n in ((self.lhs, "lhs"), (self.rhs, "rhs"))],
-                frozenset({"signed", "unsigned", "float"}),
-                "tml relational operations take numeric operands",
-            )
-        return super().infer_result_type(semantics)
+    TML_KINDS: ClassVar[frozenset[str] | None] = frozenset({"signed", "unsigned", "float"})
+    TML_KINDS_NOTE: ClassVar[str | None] = "tml relational operations take numeric operands"
 
     def result_element(self, promoted: str) -> str:
         return "i1"

@@ -19,22 +19,12 @@ from bcast.ir.dialect import Bcast
 
 
 def make_context() -> Context:
-    """A context with builtin, func and bcast (plus the lowering dialects)."""
+    """A context with the builtin, func and bcast dialects."""
     ctx = Context()
     ctx.load_dialect(Builtin)
     ctx.load_dialect(Func)
     ctx.load_dialect(Bcast)
-    for loader in _EXTRA_DIALECTS:
-        loader(ctx)
     return ctx
-
-
-_EXTRA_DIALECTS: list = []
-
-
-def register_dialect_loader(loader) -> None:
-    """Later stages (fusion, loops, StableHLO) add their dialects here."""
-    _EXTRA_DIALECTS.append(loader)
 
 
 class HexBits(int):

@@ -42,7 +42,7 @@ from bcast.ir import ops as bc
 from bcast.ir import rules
 from bcast.ir.fusion import FusionOp, YieldOp, is_elementwise
 from bcast.ir.ops import semantics_of
-from bcast.ir.types import NUMPY_DTYPES, split_type
+from bcast.ir.types import flat_type_shape, numpy_dtype, split_type
 from bcast.lowering.reference import constant_value
 from bcast.passes.errors import PassError
 
@@ -73,19 +73,15 @@ _COMPARE_UFUNCS = {
 
 
 def dtype_name(t) -> str:
-    return np.dtype(NUMPY_DTYPES[split_type(t)[1]]).name
-
-
-def flat(t) -> tuple[int, ...]:
-    return rules.flat_shape(split_type(t)[0])
+    return numpy_dtype(t).name
 
 
 def is_explicit(op: Operation) -> bool:
     """Operands already have the result's shape (and type, but for compare)."""
     if isinstance(op, bc.BinaryOp) and op.broadcast_dimensions is not None:
         return False
-    shape = flat(op.results[0].type)
-    if any(flat(v.type) != shape for v in op.operands):
+    shape = flat_type_shape(op.results[0].type)
+    if any(flat_type_shape(v.type) != shape for v in op.operands):
         return False
     if isinstance(op, bc.CompareOp):
         return op.lhs.type == op.rhs.type
@@ -233,7 +229,7 @@ class FunctionEmitter:
             if isinstance(a.type, IndexType):
                 out(f"{name} = rt.coerce_index({name}, {i})")
             else:
-                out(f"{name} = rt.coerce({name}, {flat(a.type)}, np.{dtype_name(a.type)}, {i})")
+                out(f"{name} = rt.coerce({name}, {flat_type_shape(a.type)}, np.{dtype_name(a.type)}, {i})")
         ret = block.last_op
         assert isinstance(ret, func.ReturnOp)
         for k, v in enumerate(ret.arguments):
@@ -273,14 +269,14 @@ class FunctionEmitter:
         r = op.results[0]
         if isinstance(op, bc.BroadcastInDimOp):
             dims = list(op.broadcast_dimensions.get_values())
-            out(f"{n[r]} = rt.broadcast_in_dim({x}, {dims}, {flat(r.type)})")
+            out(f"{n[r]} = rt.broadcast_in_dim({x}, {dims}, {flat_type_shape(r.type)})")
         elif isinstance(op, bc.TransposeOp):
             out(f"{n[r]} = np.transpose({x}, {list(op.permutation.get_values())})")
         elif isinstance(op, bc.ReshapeOp | bc.NarrowOp):
-            out(f"{n[r]} = np.reshape({x}, {flat(r.type)})")
+            out(f"{n[r]} = np.reshape({x}, {flat_type_shape(r.type)})")
         elif isinstance(op, bc.ExtractOp):
             index = self.index_expr(op, op.operand, list(op.index_values))
-            out(f"{n[r]} = np.array({x}[{index}]).reshape({flat(r.type)})")
+            out(f"{n[r]} = np.array({x}[{index}]).reshape({flat_type_shape(r.type)})")
             self.owned.add(r)
         elif isinstance(op, bc.AssignOp):
             index = self.index_expr(op, op.dest, list(op.index_values))
@@ -291,7 +287,7 @@ class FunctionEmitter:
             if not is_explicit(op):
                 raise PassError(op, "the numpy target needs explicit IR; run the "
                                 "bcast-make-explicit pass first")
-            out(f"{n[r]} = np.empty({flat(r.type)}, dtype=np.{dtype_name(r.type)})")
+            out(f"{n[r]} = np.empty({flat_type_shape(r.type)}, dtype=np.{dtype_name(r.type)})")
             for line in elementwise_code(op, [n[v] for v in op.operands], n[r]):
                 out(line)
             self.owned.add(r)
@@ -331,7 +327,7 @@ class FunctionEmitter:
             array = array.reshape(-1)[:1]
         name = self.module_names.fresh(f"_{self.function.sym_name.data}_{self.names[r]}")
         self.constants.append(
-            f"{name} = rt.constant({array.tobytes().hex()!r}, np.{array.dtype.name}, {flat(r.type)})"
+            f"{name} = rt.constant({array.tobytes().hex()!r}, np.{array.dtype.name}, {flat_type_shape(r.type)})"
         )
         self.out(f"{self.names[r]} = {name}")
 
@@ -374,14 +370,14 @@ class FunctionEmitter:
         buffer_shape = ((block_rows,) + tuple(shape[1:])) if blocked else tuple(shape)
         tiles: list[tuple[str, str]] = []  # (tile parameter, view it copies)
         for arg in block.args:
-            if flat(arg.type) == shape:
+            if flat_type_shape(arg.type) == shape:
                 value_expr[arg] = arg_expr[arg] + sl
         for o in body:
             if isinstance(o, bc.BroadcastInDimOp):
                 dims = list(o.broadcast_dimensions.get_values())
                 view = n.fresh(n[o.results[0]] + "_view")
                 out(f"{view} = rt.expand({arg_expr[o.operand]}, {dims}, {len(shape)})")
-                src = flat(o.operand.type)
+                src = flat_type_shape(o.operand.type)
                 leading = any(d == 0 and src[k] != 1 for k, d in enumerate(dims))
                 value_expr[o.results[0]] = view + (sl if leading else "")
                 if not leading and self.wants_tile(o, src, dims, shape):

@@ -214,15 +214,6 @@ def convert_into(out: np.ndarray, x: np.ndarray) -> None:
         np.copyto(out, x, casting="unsafe")
 
 
-def _thread_count() -> int:
-    import os
-
-    try:
-        return max(1, int(os.environ.get("BCAST_NUM_THREADS", "0"))) or 1
-    except ValueError:
-        return 1
-
-
 _POOL = None
 
 
@@ -241,10 +232,10 @@ def threads() -> int:
     """Worker threads for blocked fusions: ``BCAST_NUM_THREADS`` or all cores."""
     import os
 
-    configured = os.environ.get("BCAST_NUM_THREADS")
-    if configured:
-        return _thread_count()
-    return os.cpu_count() or 1
+    try:
+        return max(1, int(os.environ["BCAST_NUM_THREADS"]))
+    except (KeyError, ValueError):
+        return os.cpu_count() or 1
 
 
 def run_blocks(block, rows: int, block_rows: int, make_buffers) -> None:

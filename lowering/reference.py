@@ -20,9 +20,11 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from bcast.ir import numerics, rules
 from bcast.ir import ops as bc
 from bcast.ir.fusion import FusionOp, YieldOp
-from bcast.ir.diagnostics import Report, op_source_loc
+from bcast.ir.diagnostics import Report, op_report
 from bcast.ir.ops import semantics_of
 from bcast.ir.types import NUMPY_DTYPES, split_type
+from bcast.ir.types import flat_type_shape as flat_shape_of
+from bcast.ir.types import numpy_dtype as dtype_of
 from bcast.lowering import numpy_runtime as rt
 
 
@@ -31,11 +33,7 @@ class EvaluationError(Exception):
 
     def __init__(self, op: Operation | None, message: str):
         super().__init__(message)
-        self.report = Report(
-            "error",
-            f"'{op.name}' op {message}" if op is not None else message,
-            op_source_loc(op) if op is not None else None,
-        )
+        self.report = op_report(op, message) if op is not None else Report("error", message, None)
 
     def __str__(self) -> str:
         return self.report.render()
@@ -44,14 +42,6 @@ class EvaluationError(Exception):
 # --------------------------------------------------------------------------
 # Types and memory
 # --------------------------------------------------------------------------
-
-
-def dtype_of(t: Attribute) -> np.dtype:
-    return np.dtype(NUMPY_DTYPES[split_type(t)[1]])
-
-
-def flat_shape_of(t: Attribute) -> tuple[int, ...]:
-    return rules.flat_shape(split_type(t)[0])
 
 
 def nbytes_of(t: Attribute) -> int:
@@ -121,7 +111,7 @@ class Evaluator:
 
     def call(self, name: str, args: Sequence[object]) -> list[object]:
         function = self.function(name)
-        if function.body.blocks == () or not function.body.blocks:
+        if not function.body.blocks:
             raise EvaluationError(function, "is a declaration without a body")
         return self.run_block(function, function.body.blocks[0], args)
 

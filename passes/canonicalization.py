@@ -470,9 +470,12 @@ class ComposeTransposeOfTranspose(RewritePattern):
 
 
 class FoldTransposeOfBroadcast(RewritePattern):
-    """``transpose(bcast(x, D), P)`` -> ``bcast(x, [P^-1[d] for d in D])`` when
-    the transpose keeps the operand's dims in order (only moves broadcast dims):
-    ``transpose(bcast(x : 3, [1]) : 4x3x5, [2, 1, 0])`` -> ``bcast(x, [1]) : 5x3x4``."""
+    """``transpose(bcast(x, D), P)`` -> ``bcast(x, [P^-1[d] for d in D])``:
+    ``transpose(bcast(x : 3, [1]) : 4x3x5, [2, 1, 0])`` -> ``bcast(x, [1]) : 5x3x4``.
+    When the transpose also reorders the operand's own dims, the new dims are
+    unsorted and SplitTransposingBroadcast then transposes the small operand,
+    so the full-size transpose of a broadcast never remains (it would have to
+    be materialized)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: TransposeOp, rewriter: PatternRewriter, /):
@@ -481,8 +484,6 @@ class FoldTransposeOfBroadcast(RewritePattern):
             return
         inverse = inverse_permutation(permutation(op))
         dims = [inverse[d] for d in broadcast_dims(broadcast)]
-        if not is_sorted(dims):
-            return
         rewriter.replace(op, new_broadcast(broadcast.operand, dims, op.result.type, op))
 
 

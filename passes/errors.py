@@ -7,7 +7,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import PassPipeline
 
-from bcast.ir.diagnostics import Report, op_source_loc
+from bcast.ir.diagnostics import op_report
 
 
 class PassError(Exception):
@@ -23,9 +23,7 @@ class PassError(Exception):
         """The located input error that bcast-opt prints for this."""
         from bcast.tools.driver import InputError
 
-        return InputError(
-            [Report("error", f"'{self.op.name}' op {self.message}", op_source_loc(self.op), self.notes)]
-        )
+        return InputError([op_report(self.op, self.message, self.notes)])
 
 
 def run_pipeline(pipeline: PassPipeline, ctx: Context, module: ModuleOp) -> None:

@@ -23,6 +23,8 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.transforms.canonicalize import CanonicalizePass
+from xdsl.transforms.common_subexpression_elimination import cse
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
@@ -131,10 +133,12 @@ class SinkBroadcastsThroughElementwise(RewritePattern):
             return
         new_ops: list[Operation] = []
         operands: list[SSAValue] = []
+        small_of: dict[SSAValue, SSAValue] = {}
         for value in op.operands:
-            ops, small = small_operand(value, kind, op)
-            new_ops += ops
-            operands.append(small)
+            if value not in small_of:  # one small value per distinct operand
+                ops, small_of[value] = small_operand(value, kind, op)
+                new_ops += ops
+            operands.append(small_of[value])
         small_op = type(op).create(
             operands=operands,
             result_types=[make_type((kind.shape,), element_of(result))],
@@ -173,9 +177,16 @@ class SinkBroadcastsPass(ModulePass):
     name = "bcast-sink-broadcasts"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(
+        """Sinking creates small broadcasts and reshapes, some identical to
+        each other; after each round that changed something, canonicalize and
+        cse tidy up, so the output is canonical and free of duplicates and the
+        standard pipeline reaches a fixed point."""
+        sink = PatternRewriteWalker(
             GreedyRewritePatternApplier(
                 [SinkBroadcastsThroughElementwise(), SinkBroadcastThroughConvert()]
             ),
             apply_recursively=True,
-        ).rewrite_module(op)
+        )
+        while sink.rewrite_module(op):
+            CanonicalizePass().apply(ctx, op)
+            cse(op)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import struct
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -200,8 +200,3 @@ def write_output(path: str | None, text: str) -> None:
         os.replace(tmp, path)
     except OSError as e:
         raise InputError([Report("error", f"cannot write output file: {e}", None)]) from None
-
-
-def iter_lines(text: str) -> Iterator[tuple[int, str]]:
-    for i, line in enumerate(text.split("\n"), start=1):
-        yield i, line

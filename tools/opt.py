@@ -8,7 +8,6 @@ from io import StringIO
 
 from xdsl.passes import PassPipeline
 from xdsl.printer import Printer
-from xdsl.utils.exceptions import ArgSpecParseError
 
 from bcast.ir.diagnostics import Report
 from bcast.ir.parser import make_context
@@ -58,7 +57,7 @@ def build_argument_parser() -> argparse.ArgumentParser:
 def parse_pipeline(spec: str) -> PassPipeline:
     try:
         return PassPipeline.parse_spec(available_passes(), spec)
-    except (ArgSpecParseError, ValueError, TypeError, Exception) as e:
+    except Exception as e:  # xDSL raises several kinds for bad specs
         message = " ".join(str(e).split())
         raise UsageError(f"invalid pass pipeline '{spec}': {message}") from None
 

@@ -9,7 +9,8 @@ import zipfile
 import numpy as np
 
 from bcast.ir.diagnostics import Report
-from bcast.lowering.reference import EvaluationError, random_inputs
+from bcast.ir.rules import SEMANTICS
+from bcast.lowering.reference import random_inputs
 from bcast.tools import driver
 from bcast.tools.api import BACKENDS, BcastError, Compiled, compile
 from bcast.tools.driver import EXIT_OK, InputError, UsageError
@@ -33,7 +34,7 @@ def build_argument_parser() -> argparse.ArgumentParser:
     p.add_argument("--output", help=".npz file for result0, result1, ...")
     p.add_argument("-p", "--passes", dest="pipeline", default=None,
                    help="pass pipeline to run first (default: the backend's standard one)")
-    p.add_argument("--semantics", choices=("numpy", "xla", "tml"), default=None)
+    p.add_argument("--semantics", choices=SEMANTICS, default=None)
     return p
 
 
@@ -80,8 +81,6 @@ def main(argv: list[str] | None = None) -> int:
         except BcastError as e:
             print(e, file=sys.stderr)
             return driver.EXIT_INPUT
-        except EvaluationError as e:
-            raise InputError([e.report]) from None
         if not isinstance(results, tuple):
             results = (results,)
         if args.output:

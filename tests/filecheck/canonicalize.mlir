@@ -206,11 +206,13 @@ func.func @transpose_of_broadcast(%x: tensor<2x3xf32>) -> tensor<2x5x3x4xf32> {
 // -----
 
 // Not folded: the transpose reorders the operand's own dims.
-// CHECK-LABEL: func.func @transpose_of_broadcast_kept
-// CHECK-NEXT:    %[[B:.*]] = bcast.broadcast_in_dim %x, dims = [0, 2] : (tensor<2x3xf32>) -> tensor<2x4x3xf32>
-// CHECK-NEXT:    %[[T:.*]] = bcast.transpose %[[B]], dims = [2, 1, 0] : (tensor<2x4x3xf32>) -> tensor<3x4x2xf32>
-// CHECK-NEXT:    func.return %[[T]]
-func.func @transpose_of_broadcast_kept(%x: tensor<2x3xf32>) -> tensor<3x4x2xf32> {
+// A transpose that also reorders the operand's own dims moves onto the small
+// operand: the full-size transpose of a broadcast would be materialized.
+// CHECK-LABEL: func.func @transpose_of_broadcast_reordering_operand_dims
+// CHECK-NEXT:    %[[T:.*]] = bcast.transpose %x, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>
+// CHECK-NEXT:    %[[B:.*]] = bcast.broadcast_in_dim %[[T]], dims = [0, 2] : (tensor<3x2xf32>) -> tensor<3x4x2xf32>
+// CHECK-NEXT:    func.return %[[B]]
+func.func @transpose_of_broadcast_reordering_operand_dims(%x: tensor<2x3xf32>) -> tensor<3x4x2xf32> {
   %0 = bcast.broadcast_in_dim %x, dims = [0, 2] : (tensor<2x3xf32>) -> tensor<2x4x3xf32>
   %1 = bcast.transpose %0, dims = [2, 1, 0] : (tensor<2x4x3xf32>) -> tensor<3x4x2xf32>
   func.return %1 : tensor<3x4x2xf32>
