@@ -97,10 +97,11 @@ def to_levels(x: np.ndarray, levels: rules.Levels, result: rules.Levels) -> np.n
 class Evaluator:
     """Evaluates the functions of one module."""
 
-    def __init__(self, module: ModuleOp):
+    def __init__(self, module: ModuleOp | None = None):
+        """Without a module it evaluates single ops (e.g. to fold constants)."""
         self.module = module
         self.functions = {
-            op.sym_name.data: op for op in module.walk() if isinstance(op, func.FuncOp)
+            op.sym_name.data: op for op in (module.walk() if module else ()) if isinstance(op, func.FuncOp)
         }
 
     def function(self, name: str) -> func.FuncOp:

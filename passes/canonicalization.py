@@ -24,18 +24,14 @@ from collections.abc import Sequence
 from io import StringIO
 
 import numpy as np
-from xdsl.context import Context
-from xdsl.dialects.builtin import Builtin, DenseArrayBase, DenseIntOrFPElementsAttr, i64
+from xdsl.dialects.builtin import DenseArrayBase, DenseIntOrFPElementsAttr, i64
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.parser import Parser
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.printer import Printer
 
-from bcast.ir import numerics, rules
+from bcast.ir import rules
 from bcast.ir.ops import (
-    BinaryOp,
     BroadcastInDimOp,
-    CompareOp,
     ConstantOp,
     ConvertOp,
     ElementwiseOp,
@@ -45,7 +41,9 @@ from bcast.ir.ops import (
     TransposeOp,
 )
 from bcast.ir.rules import RuleError, Shape
-from bcast.ir.types import NUMPY_DTYPES, make_type, split_type
+from bcast.ir.parser import LocatingParser, make_context
+from bcast.ir.types import make_type, split_type
+from bcast.lowering.reference import Evaluator, constant_value
 
 FOLD_LIMIT = 1024
 """Largest number of elements a folded constant may have."""
@@ -124,39 +122,17 @@ def new_reshape(operand: SSAValue, result_type: Attribute, like: Operation) -> R
     return op
 
 
-def constant_array(op: ConstantOp) -> np.ndarray:
-    """The value of a constant as a NumPy array of its element type."""
-    dtype = np.dtype(NUMPY_DTYPES[element_of(op.result)])
-    values = np.array(op.value.get_values())
-    if dtype == np.bool_:
-        values = values != 0
-    return values.astype(dtype).reshape(flat_shape(op.result))
-
-
-def _parse_context() -> Context:
-    ctx = Context()
-    ctx.load_dialect(Builtin)
-    return ctx
-
-
 def dense_attr(array: np.ndarray, result_type: Attribute) -> DenseIntOrFPElementsAttr | None:
     """``array`` as a dense attribute of ``result_type``, or None when the
-    printed attribute would not parse back to the same bits (NaN, infinities
-    and some floats print as hex, which the parser reads as integers)."""
+    printed attribute would not parse back to the same bits (a safety net
+    around xDSL's float printing)."""
     flat = np.asarray(array).reshape(-1)
-    if flat.dtype.kind == "f":
-        if not np.all(np.isfinite(flat)):
-            return None
-        values: list = [float(v) for v in flat]
-    elif flat.dtype == np.bool_:
-        values = [int(v) for v in flat]
-    else:
-        values = [int(v) for v in flat]
+    values: list = [float(v) for v in flat] if flat.dtype.kind == "f" else [int(v) for v in flat]
     attr = DenseIntOrFPElementsAttr.from_list(result_type, values)  # type: ignore[arg-type]
     text = StringIO()
     Printer(stream=text).print_attribute(attr)
     try:
-        parsed = Parser(_parse_context(), text.getvalue()).parse_attribute()
+        parsed = LocatingParser(make_context(), text.getvalue()).parse_attribute()
     except Exception:  # noqa: BLE001 - any parse failure means "do not fold"
         return None
     if not isinstance(parsed, DenseIntOrFPElementsAttr) or parsed.data != attr.data:
@@ -182,7 +158,7 @@ def splat_value(op: ConstantOp) -> np.ndarray | None:
     """The single value of a splat constant (0-d array), or None."""
     if op.splat_value() is None:
         return None
-    return constant_array(op).reshape(-1)[:1].reshape(())
+    return constant_value(op).reshape(-1)[:1].reshape(())
 
 
 # --------------------------------------------------------------------------
@@ -528,70 +504,21 @@ class SwapSelectOfNot(RewritePattern):
 # --------------------------------------------------------------------------
 
 
-def operand_arrays(op: ElementwiseOp) -> list[np.ndarray] | None:
-    """The constant operands of ``op`` as arrays of the element type the op
-    computes in, expanded by ``broadcast_dimensions``; None if any operand is
-    not a constant."""
-    constants = [v.owner for v in op.operands]
-    if not all(isinstance(c, ConstantOp) for c in constants):
-        return None
-    arrays = [constant_array(c) for c in constants]  # type: ignore[arg-type]
-    result_element = element_of(op.results[0])
-    if isinstance(op, CompareOp):
-        compute = rules.promote_all([element_of(v) for v in op.operands])
-    else:
-        compute = result_element
-    dtype = np.dtype(NUMPY_DTYPES[compute])
-    if isinstance(op, SelectOp):
-        return [arrays[0]] + [numerics.convert(a, dtype) for a in arrays[1:]]
-    arrays = [numerics.convert(a, dtype) for a in arrays]
-    if isinstance(op, BinaryOp) and op.broadcast_dimensions is not None:
-        dims = op.broadcast_dimensions.get_values()
-        if not is_sorted(dims):
-            return None
-        rank = len(flat_shape(op.result))
-        for i, a in enumerate(arrays):
-            if a.ndim == len(dims) and a.ndim < rank:
-                shape = [1] * rank
-                for k, d in enumerate(dims):
-                    shape[d] = a.shape[k]
-                arrays[i] = a.reshape(shape)
-    return arrays
-
-
 class FoldElementwiseOfConstants(RewritePattern):
-    """An elementwise op on constants with a small result becomes a constant,
-    computed with the op's ``NUMPY_FUNCTION`` (bcast's exact semantics)."""
+    """An elementwise op (or convert) on constants with a small result becomes
+    a constant, computed by the reference evaluator (bcast's exact semantics,
+    promotion and broadcasting included)."""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: ElementwiseOp, rewriter: PatternRewriter, /):
+    def match_and_rewrite(self, op: ElementwiseOp | ConvertOp, rewriter: PatternRewriter, /):
         result = op.results[0]
         if not foldable_result(result) or any(is_nested(v) for v in op.operands):
             return
-        if (arrays := operand_arrays(op)) is None:
+        constants = [v.owner for v in op.operands]
+        if not all(isinstance(c, ConstantOp) for c in constants):
             return
-        if isinstance(op, CompareOp):
-            value = op.NUMPY_FUNCTION(str(op.comparison_direction.data), *arrays)
-        else:
-            value = op.NUMPY_FUNCTION(*arrays)
-        dtype = np.dtype(NUMPY_DTYPES[element_of(result)])
-        array = np.broadcast_to(np.asarray(value), flat_shape(result)).astype(dtype)
-        if (folded := new_constant(array, result.type, op)) is None:
-            return
-        rewriter.replace(op, folded)
-
-
-class FoldConvertOfConstant(RewritePattern):
-    """``convert(constant)`` -> ``constant`` of the new element type."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: ConvertOp, rewriter: PatternRewriter, /):
-        constant = op.operand.owner
-        if not isinstance(constant, ConstantOp) or not foldable_result(op.result):
-            return
-        dtype = np.dtype(NUMPY_DTYPES[element_of(op.result)])
-        array = numerics.convert(constant_array(constant), dtype)
-        if (folded := new_constant(array, op.result.type, op)) is None:
+        (value,) = Evaluator().evaluate(op, [constant_value(c) for c in constants])
+        if (folded := new_constant(np.asarray(value), result.type, op)) is None:
             return
         rewriter.replace(op, folded)
 
@@ -628,7 +555,7 @@ PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {
     ),
     SelectOp: (SwapSelectOfNot(),),
     ElementwiseOp: (FoldElementwiseOfConstants(),),
-    ConvertOp: (RemoveIdentityConvert(), FoldConvertOfConstant()),
+    ConvertOp: (RemoveIdentityConvert(), FoldElementwiseOfConstants()),
 }
 
 

@@ -20,19 +20,15 @@ from hypothesis import strategies as st
 
 import bcast
 from bcast.lowering import numpy_emitter
-from bcast.tests.programs import MODES, assert_results, programs
+from bcast.tests.programs import MODES, as_tuple, assert_results, programs
 
 SETTINGS = settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 
 
-def results_tuple(r):
-    return r if isinstance(r, tuple) else (r,)
-
-
 def assert_same(got, want) -> None:
-    for g, w in zip(results_tuple(got), results_tuple(want), strict=True):
+    for g, w in zip(as_tuple(got), as_tuple(want), strict=True):
         g, w = np.asarray(g), np.asarray(w)
         assert g.dtype == w.dtype and g.shape == w.shape, (g.dtype, g.shape, w.dtype, w.shape)
         if w.dtype.kind == "f":

@@ -23,6 +23,7 @@ from xdsl.passes import PassPipeline
 from xdsl.printer import Printer
 
 from bcast.ir.fusion import VIEW_OPS, FusionOp, YieldOp
+from bcast.tools.api import EXPLICIT_PIPELINE
 from bcast.ir.parser import make_context
 from bcast.lowering.reference import Evaluator
 from bcast.passes import available_passes
@@ -33,18 +34,7 @@ from bcast.tools import driver
 FILECHECK = Path(__file__).resolve().parent / "filecheck" / "fuse.mlir"
 
 
-def _explicit_pipeline() -> str:
-    passes = available_passes()
-    names = ["bcast-make-explicit", "canonicalize", "cse"]
-    try:
-        passes["bcast-sink-broadcasts"]()
-        names += ["bcast-sink-broadcasts", "canonicalize"]
-    except ImportError:  # written concurrently; not needed for these tests
-        pass
-    return ",".join(names)
-
-
-EXPLICIT = _explicit_pipeline()
+EXPLICIT = EXPLICIT_PIPELINE
 
 
 def load(text: str) -> tuple[object, ModuleOp]:

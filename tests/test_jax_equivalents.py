@@ -29,6 +29,8 @@ import pytest
 from xdsl.dialects.builtin import ModuleOp
 
 import bcast
+from bcast.tests.programs import assert_identical
+from bcast.tools.api import EXPLICIT_PIPELINE
 from bcast.ir.parser import make_context
 from bcast.lowering.reference import Evaluator, dtype_of, random_inputs
 from bcast.tools import driver
@@ -36,7 +38,7 @@ from bcast.tools.opt import parse_pipeline
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "jax"
 MANIFEST = Path("/work/shared/jax_exports/manifest.json")
-EXPLICIT = "bcast-make-explicit,canonicalize,cse,bcast-sink-broadcasts,canonicalize"
+EXPLICIT = EXPLICIT_PIPELINE
 FUSED = EXPLICIT + ",bcast-fuse"
 SEEDS = (0, 1, 2)
 
@@ -99,11 +101,6 @@ def broadcast_key(op) -> tuple:
     return (op.operand, str(op.properties), str(op.result.type))
 
 
-def identical(got: np.ndarray, want: np.ndarray) -> None:
-    assert got.dtype == want.dtype and got.shape == want.shape
-    np.testing.assert_array_equal(got, want)
-
-
 @pytest.mark.parametrize("name", NAMES)
 def test_verifies_and_matches_the_manifest(name):
     module = load(name)
@@ -127,7 +124,7 @@ def test_reference_equals_numpy_expression(name, seed):
     module = load(name)
     args = inputs(module, seed)
     want = np.asarray(EXPECTED[name](*args))
-    identical(run(module, args), want)
+    assert_identical(run(module, args), want)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -136,7 +133,7 @@ def test_pipeline_preserves_results_and_does_not_grow_broadcasts(name):
     after = load(name, EXPLICIT)
     for seed in SEEDS:
         args = inputs(before, seed)
-        identical(run(after, args), run(before, args))
+        assert_identical(run(after, args), run(before, args))
 
     n_before, n_after = len(broadcasts(before)), len(broadcasts(after))
     assert n_after <= n_before
@@ -169,7 +166,7 @@ def test_fusion_preserves_results(name):
             assert op.parent_op().name == "bcast.fusion", f"{op.name} left outside a fusion"
     for seed in SEEDS:
         args = inputs(before, seed)
-        identical(run(fused, args), run(before, args))
+        assert_identical(run(fused, args), run(before, args))
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -179,4 +176,4 @@ def test_numpy_backend_agrees_with_reference(name):
     numpy_backend = bcast.compile(text, backend="numpy")
     for seed in SEEDS:
         args = inputs(load(name), seed)
-        identical(np.asarray(numpy_backend(*args)), np.asarray(reference(*args)))
+        assert_identical(np.asarray(numpy_backend(*args)), np.asarray(reference(*args)))

@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 from bcast.lowering.reference import Evaluator
 from bcast.tests.programs import MODES, assert_identical, assert_results, programs
 from bcast.tools import driver
-from bcast.tools.api import STANDARD_PIPELINE
+from bcast.tools.api import EXPLICIT_PIPELINE, STANDARD_PIPELINE
 from bcast.tools.opt import parse_pipeline, print_module
 
-EXPLICIT = "bcast-make-explicit,canonicalize,cse,bcast-sink-broadcasts,canonicalize"
+EXPLICIT = EXPLICIT_PIPELINE
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -14,9 +14,9 @@ from bcast.lowering.reference import EvaluationError, Evaluator, check_memory, c
 from bcast.lowering import numpy_runtime as rt
 from bcast.tools import driver
 
-STANDARD_PIPELINE = (
-    "bcast-make-explicit,canonicalize,cse,bcast-sink-broadcasts,canonicalize,bcast-fuse"
-)
+EXPLICIT_PIPELINE = "bcast-make-explicit,canonicalize,cse,bcast-sink-broadcasts,canonicalize"
+"""Every broadcast explicit and simplified (issue 3's pipeline)."""
+STANDARD_PIPELINE = EXPLICIT_PIPELINE + ",bcast-fuse"
 PIPELINES = {"reference": "", "numpy": STANDARD_PIPELINE}
 """The pipeline each backend runs before it, unless the caller gives one."""
 

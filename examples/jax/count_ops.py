@@ -21,10 +21,11 @@ from xdsl.dialects.builtin import ModuleOp
 
 from bcast.ir.parser import make_context
 from bcast.tools import driver
+from bcast.tools.api import EXPLICIT_PIPELINE
 from bcast.tools.opt import parse_pipeline
 
 HERE = Path(__file__).resolve().parent
-EXPLICIT = "bcast-make-explicit,canonicalize,cse,bcast-sink-broadcasts,canonicalize"
+EXPLICIT = EXPLICIT_PIPELINE
 FUSED = EXPLICIT + ",bcast-fuse"
 SKIPPED = {"builtin.module", "func.func", "func.return"}
 
