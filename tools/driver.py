@@ -78,6 +78,17 @@ def _span_loc(span, name: str, line_offset: int) -> SourceLoc:
     return SourceLoc(name, loc.line + line_offset, loc.col)
 
 
+def parse_message(e: ParseError) -> str:
+    """xDSL's message, completed where it only gives context (" in block
+    definition"): say what was found instead."""
+    message = e.msg.strip().replace("{first_char}", f"'{e.span.text[:1]}'")  # an xDSL slip
+    if e.span.start >= len(e.span.input.content):
+        return "unexpected end of input" + (f" ({message})" if message else "")
+    if not message or message.startswith("in "):
+        return f"unexpected '{e.span.text}'" + (f" {message}" if message else "")
+    return message
+
+
 def parse(ctx: Context, chunk: Chunk, name: str) -> ModuleOp:
     """Parse a chunk; any failure becomes a located InputError."""
     if not COMMENT.sub("", chunk.text).strip():  # as mlir-opt: nothing is an empty module
@@ -99,7 +110,7 @@ def parse(ctx: Context, chunk: Chunk, name: str) -> ModuleOp:
         parser = LocatingParser(ctx, chunk.text, name, chunk.line_offset)
         module = parser.parse_module()
     except ParseError as e:
-        raise InputError([Report("error", e.msg, _span_loc(e.span, name, chunk.line_offset))]) from None
+        raise InputError([Report("error", parse_message(e), _span_loc(e.span, name, chunk.line_offset))]) from None
     except RecursionError:
         raise InputError([Report("error", "input is nested too deeply", None)]) from None
     except (MemoryError, OverflowError) as e:

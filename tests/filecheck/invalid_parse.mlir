@@ -203,3 +203,9 @@ module attributes {bcast.semantics = "jax"} {
 // expected-error @+1 {{bcast.semantics must be one of "numpy", "xla", "tml", got 1 : i64}}
 module attributes {bcast.semantics = 1} {
 }
+
+// -----
+
+// A truncated file says so (xDSL only gives the context " in block definition").
+// expected-error @+2 {{unexpected end of input (in block definition)}}
+func.func @truncated() {
