@@ -34,7 +34,7 @@ from bcast.tools.api import EXPLICIT_PIPELINE
 from bcast.ir.parser import make_context
 from bcast.lowering.reference import Evaluator, dtype_of, random_inputs
 from bcast.tools import driver
-from bcast.tools.opt import parse_pipeline
+from bcast.tools.driver import parse_pipeline
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "jax"
 MANIFEST = Path("/work/shared/jax_exports/manifest.json")
@@ -76,12 +76,7 @@ def test_every_example_is_covered():
 
 def load(name: str, pipeline: str | None = None) -> ModuleOp:
     path = EXAMPLES / f"{name}.mlir"
-    ctx = make_context()
-    module = driver.load(path.read_text(), str(path), ctx=ctx)
-    if pipeline:
-        parse_pipeline(pipeline).apply(ctx, module)
-        driver.verify(module)
-    return module
+    return driver.load(path.read_text(), str(path), pipeline=pipeline)
 
 
 def inputs(module: ModuleOp, seed: int) -> list[np.ndarray]:

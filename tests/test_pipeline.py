@@ -19,7 +19,8 @@ from bcast.lowering.reference import Evaluator
 from bcast.tests.programs import MODES, assert_identical, assert_results, programs
 from bcast.tools import driver
 from bcast.tools.api import EXPLICIT_PIPELINE, STANDARD_PIPELINE
-from bcast.tools.opt import parse_pipeline, print_module
+from bcast.tools.driver import parse_pipeline
+from bcast.tools.opt import print_module
 
 EXPLICIT = EXPLICIT_PIPELINE
 

@@ -9,7 +9,6 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
-from bcast.ir.parser import make_context
 from bcast.lowering.reference import EvaluationError, Evaluator, check_memory, coerce_argument
 from bcast.lowering import numpy_runtime as rt
 from bcast.tools import driver
@@ -115,14 +114,7 @@ def compile(  # noqa: A001 - the API's name is part of the contract
         raise ValueError(f"unknown backend {backend!r}; available: {', '.join(BACKENDS)}")
     pipeline = PIPELINES[backend] if pipeline is None else pipeline
     try:
-        ctx = make_context()
-        module = driver.load(source, filename, semantics, ctx)
-        if pipeline:
-            from bcast.passes.errors import run_pipeline
-            from bcast.tools.opt import parse_pipeline
-
-            run_pipeline(parse_pipeline(pipeline), ctx, module)
-            driver.verify(module)
+        module = driver.load(source, filename, semantics, pipeline=pipeline)
         return Compiled(module, entry, backend, filename)
     except driver.InputError as e:
         raise _error(e.reports) from None

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
+from xdsl.passes import PassPipeline
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import ParseError
 
@@ -152,13 +153,36 @@ def verify(module: Operation) -> None:
             raise InputError([verify_report(op, e)]) from None
 
 
-def load(text: str, name: str, semantics: str | None = None, ctx: Context | None = None) -> ModuleOp:
-    """Parse and verify a whole program (the API's and bcast-run's entry)."""
-    ctx = ctx or make_context()
-    module = parse(ctx, Chunk(text, 0), name)
+def parse_pipeline(spec: str) -> PassPipeline:
+    """An xDSL pipeline spec over bcast's passes; a bad spec is a usage error."""
+    from bcast.passes import available_passes
+
+    try:
+        return PassPipeline.parse_spec(available_passes(), spec)
+    except Exception as e:  # xDSL raises several kinds for bad specs
+        message = " ".join(str(e).split())
+        raise UsageError(f"invalid pass pipeline '{spec}': {message}") from None
+
+
+def load_chunk(ctx: Context, chunk: Chunk, name: str, semantics: str | None = None,
+               pipeline: PassPipeline | None = None) -> ModuleOp:
+    """Parse and verify a program, then run ``pipeline`` and verify again."""
+    module = parse(ctx, chunk, name)
     apply_semantics(module, semantics)
     verify(module)
+    if pipeline is not None and pipeline.passes:
+        from bcast.passes.errors import run_pipeline
+
+        run_pipeline(pipeline, ctx, module)
+        verify(module)
     return module
+
+
+def load(text: str, name: str, semantics: str | None = None, ctx: Context | None = None,
+         pipeline: str | None = None) -> ModuleOp:
+    """A whole program, verified (and transformed by ``pipeline``, if given)."""
+    passes = parse_pipeline(pipeline) if pipeline else None
+    return load_chunk(ctx or make_context(), Chunk(text, 0), name, semantics, passes)
 
 
 def print_reports(reports: list[Report]) -> None:

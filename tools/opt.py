@@ -54,14 +54,6 @@ def build_argument_parser() -> argparse.ArgumentParser:
     return p
 
 
-def parse_pipeline(spec: str) -> PassPipeline:
-    try:
-        return PassPipeline.parse_spec(available_passes(), spec)
-    except Exception as e:  # xDSL raises several kinds for bad specs
-        message = " ".join(str(e).split())
-        raise UsageError(f"invalid pass pipeline '{spec}': {message}") from None
-
-
 def print_module(module, generic: bool) -> str:
     out = StringIO()
     Printer(stream=out, print_generic_format=generic).print_op(module)
@@ -69,14 +61,7 @@ def print_module(module, generic: bool) -> str:
 
 
 def process_chunk(ctx, chunk: driver.Chunk, name: str, args, pipeline: PassPipeline) -> str:
-    module = driver.parse(ctx, chunk, name)
-    driver.apply_semantics(module, args.semantics)
-    driver.verify(module)
-    if pipeline.passes:
-        from bcast.passes.errors import run_pipeline
-
-        run_pipeline(pipeline, ctx, module)
-        driver.verify(module)
+    module = driver.load_chunk(ctx, chunk, name, args.semantics, pipeline)
     if args.target == "numpy":
         from bcast.lowering.numpy_emitter import emit_module
         from bcast.passes.errors import PassError
@@ -91,7 +76,7 @@ def process_chunk(ctx, chunk: driver.Chunk, name: str, args, pipeline: PassPipel
 def main(argv: list[str] | None = None) -> int:
     def body() -> int:
         args = build_argument_parser().parse_args(argv)
-        pipeline = parse_pipeline(args.pipeline)
+        pipeline = driver.parse_pipeline(args.pipeline)
         text = driver.read_source(args.file)
         name = "<stdin>" if args.file == "-" else args.file
         chunks = driver.split_input(text, args.split_input_file)

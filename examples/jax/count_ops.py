@@ -19,10 +19,8 @@ from pathlib import Path
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
-from bcast.ir.parser import make_context
 from bcast.tools import driver
 from bcast.tools.api import EXPLICIT_PIPELINE
-from bcast.tools.opt import parse_pipeline
 
 HERE = Path(__file__).resolve().parent
 EXPLICIT = EXPLICIT_PIPELINE
@@ -49,12 +47,7 @@ def fused_counts(module: ModuleOp) -> tuple[int, int]:
 
 
 def run(path: Path, pipeline: str | None) -> ModuleOp:
-    ctx = make_context()
-    module = driver.load(path.read_text(), str(path), ctx=ctx)
-    if pipeline:
-        parse_pipeline(pipeline).apply(ctx, module)
-        driver.verify(module)
-    return module
+    return driver.load(path.read_text(), str(path), pipeline=pipeline)
 
 
 def main() -> int:
