@@ -4,6 +4,13 @@
 ``bcast-opt`` and ``bcast-run`` commands are in ``bcast.tools``.
 """
 
-from bcast.tools.api import compile
+from importlib.metadata import PackageNotFoundError, version as _version
 
-__all__ = ["compile"]
+try:
+    __version__ = _version("bcast")
+except PackageNotFoundError:  # imported from a source tree that was never installed
+    __version__ = "0+unknown"
+
+from bcast.tools.api import BcastError, compile  # noqa: E402 (__version__ first: the tools read it)
+
+__all__ = ["BcastError", "__version__", "compile"]

@@ -6,8 +6,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import FileLineColLoc
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import VerifyException
+
+from bcast.ir.locations import callers, shown_location
 
 
 class Diagnostic(VerifyException):
@@ -28,13 +30,43 @@ class SourceLoc:
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.col}"
 
+    @staticmethod
+    def of(loc: FileLineColLoc) -> SourceLoc:
+        return SourceLoc(loc.filename.data, loc.line.data, loc.column.data)
+
+
+def source_loc(loc: Attribute) -> SourceLoc | None:
+    """The ``file:line:col`` a diagnostic at location ``loc`` is reported at
+    (``bcast.ir.locations.shown_location``: a range's start, a name's or a call
+    site's file location, a fused location's first); None if it shows none."""
+    shown = shown_location(loc)
+    return None if shown is None else SourceLoc.of(shown)
+
 
 def op_source_loc(op: Operation) -> SourceLoc | None:
-    """The `file:line:col` the parser recorded for ``op`` (see LocatingParser)."""
-    loc = op.location
-    if isinstance(loc, FileLineColLoc):
-        return SourceLoc(loc.filename.data, loc.line.data, loc.column.data)
-    return None
+    """Where diagnostics about ``op`` are reported: the file location of its
+    ``loc(...)`` when the source gave one that shows a file position (a
+    JAX user's ``model.py:10:3``), else its place in the input, which the
+    parser records (see LocatingParser)."""
+    return source_loc(op.location)
+
+
+class Note(str):
+    """A note with a location of its own (MLIR's ``called from`` notes);
+    notes that are plain strings are reported at their diagnostic's location."""
+
+    loc: SourceLoc | None
+
+    def __new__(cls, text: str, loc: SourceLoc | None) -> Note:
+        note = super().__new__(cls, text)
+        note.loc = loc
+        return note
+
+
+def call_notes(op: Operation) -> list[Note]:
+    """``called from`` notes for the callers in ``op``'s call-site location,
+    innermost first, as MLIR emits them."""
+    return [Note("called from", SourceLoc.of(caller)) for caller in callers(op.location)]
 
 
 @dataclass
@@ -47,11 +79,15 @@ class Report:
     notes: list[str] = field(default_factory=list)
 
     def render(self) -> str:
-        prefix = f"{self.loc}: " if self.loc else ""
-        lines = [_indent(f"{prefix}{self.severity}: ", self.message)]
+        lines = [_indent(f"{_prefix(self.loc)}{self.severity}: ", self.message)]
         for note in self.notes:
-            lines.append(_indent(f"{prefix}note: ", note))
+            loc = note.loc if isinstance(note, Note) else self.loc
+            lines.append(_indent(f"{_prefix(loc)}note: ", note))
         return "\n".join(lines)
+
+
+def _prefix(loc: SourceLoc | None) -> str:
+    return f"{loc}: " if loc else ""
 
 
 def _indent(head: str, text: str) -> str:
@@ -61,8 +97,9 @@ def _indent(head: str, text: str) -> str:
 
 
 def op_report(op: Operation, message: str, notes: Sequence[str] = ()) -> Report:
-    """An error about ``op``, MLIR style: ``'bcast.add' op ...`` at its location."""
-    return Report("error", f"'{op.name}' op {message}", op_source_loc(op), list(notes))
+    """An error about ``op``, MLIR style: ``'bcast.add' op ...`` at its
+    location, then the call stack of that location, then ``notes``."""
+    return Report("error", f"'{op.name}' op {message}", op_source_loc(op), [*call_notes(op), *notes])
 
 
 def verify_report(op: Operation, error: Exception) -> Report:

@@ -7,15 +7,35 @@ import struct
 import re
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import Builtin, FileLineColLoc, IntAttr, StringAttr
+from xdsl.dialects.builtin import (
+    Builtin,
+    BuiltinAttribute,
+    CallSiteLoc,
+    FileLineColLoc,
+    FusedLoc,
+    IntAttr,
+    IntegerType,
+    LocationAttr,
+    ModuleOp,
+    NameLoc,
+    NoneAttr,
+    StringAttr,
+    UnknownLoc,
+)
 from xdsl.dialects.func import Func
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute
+from xdsl.irdl import irdl_attr_definition, param_def
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
+from xdsl.printer import Printer
+from xdsl.traits import IsolatedFromAbove
+from xdsl.utils.exceptions import ParseError, VerifyException
+from xdsl.utils.hints import isa
 from xdsl.utils.lexer import Input, Span
-from xdsl.utils.mlir_lexer import MLIRLexer
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from bcast.ir.dialect import Bcast
+from bcast.ir.locations import InputFallbackLoc, file_range, shown_location
 
 
 def make_context() -> Context:
@@ -57,23 +77,181 @@ class _LinearLexer(MLIRLexer):
     _unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
 
 
-class LocatingParser(Parser):
-    """A Parser that records each op's ``file:line:col`` in ``op.location``.
+@irdl_attr_definition
+class _AliasUse(ParametrizedAttribute, BuiltinAttribute):
+    """``loc(#loc3)`` before ``#loc3 = loc(...)`` is read: a placeholder,
+    replaced once the whole input is read. It registers as an ``UnknownLoc``
+    (a location not known yet) so that it can nest in name, call-site and
+    fused locations, whose parameters must be locations."""
 
-    xDSL gives verifier errors no location; recording where each op's name
-    stands in the source (as MLIR does) lets every diagnostic, even after a
-    pass, point into the file. ``line_offset`` shifts lines for split inputs."""
+    name = "bcast.alias_use"
+
+    alias: StringAttr = param_def()
+
+    def print_builtin(self, printer: Printer) -> None:
+        with printer.in_location():
+            printer.print_string(self.alias.data)
+
+
+UnknownLoc.register(_AliasUse)
+
+
+class LocatingParser(Parser):
+    """xDSL's Parser, extended for located diagnostics and JAX's text.
+
+    - Each op without ``loc(...)`` gets its ``file:line:col`` (at the op name,
+      as MLIR does) in ``op.location``: xDSL gives verifier errors no
+      location, and rewrites copy the location of the op they replace, so
+      diagnostics after a pass still point into the file. ``line_offset``
+      shifts lines for split inputs.
+    - An op's own ``loc(...)`` is kept (reports then show that file position,
+      as MLIR's do); one that shows none (``loc(unknown)``) keeps the input
+      position too (``InputFallbackLoc``).
+    - Locations may be ranges (``"f.py":4:7 to :67``) and may use ``#loc``
+      aliases defined after the module, as JAX prints them.
+    - An undefined SSA value is reported at its first use, not at the end of
+      the input; errors xDSL finds in a dense literal only after its type are
+      reported at the literal (or the type), not at the next token."""
 
     def __init__(self, ctx: Context, text: str, name: str = "<stdin>", line_offset: int = 0):
         super().__init__(ctx, "", name)
         self._parser_state = ParserState(_LinearLexer(Input(text, name)))
         self._line_offset = line_offset
         self._name_positions: list[Span] = []
+        self._location_end: int | None = None
+        self._written: list[tuple[Operation, FileLineColLoc]] = []
+        self._alias_uses: dict[str, Span] = {}
+        self._first_uses: dict[str, Span] = {}
+        self._literal_depth = 0
+        self._literal: tuple[Span, list[Parser._TensorLiteralElement]] | None = None
+        self._dense_type: tuple[Attribute, int] | None = None
+
+    # -- op positions and written locations ---------------------------------
 
     def _parse_op_result_list(self):
         results = super()._parse_op_result_list()
         self._name_positions.append(self._current_token.span)
         return results
+
+    def parse_optional_location(self):
+        """Also notes where a location ended: an op whose text ends there
+        wrote its own ``loc(...)``."""
+        loc = super().parse_optional_location()
+        if loc is not None:
+            self._location_end = self.pos
+        return loc
+
+    def parse_operation(self) -> Operation:
+        depth = len(self._name_positions)
+        op = super().parse_operation()
+        span = self._name_positions[depth]
+        del self._name_positions[depth:]
+        line = span.get_location()
+        position = FileLineColLoc(
+            StringAttr(self.lexer.input.name), IntAttr(line.line + self._line_offset), IntAttr(line.col)
+        )
+        if self._location_end == self.pos:
+            self._written.append((op, position))
+        else:
+            op.location = position
+        if depth == 0 or op.has_trait(IsolatedFromAbove):
+            self._check_declared(span.start)
+        return op
+
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        """After the whole input (aliases may follow the module), resolve
+        ``#loc`` aliases and give written locations that show no file
+        position their input position."""
+        module = super().parse_module(allow_implicit_module)
+        if self._alias_uses:
+            resolved: dict[str, Attribute] = {}
+            for op in module.walk():
+                op.location = self._resolve(op.location, resolved)
+                for region in op.regions:
+                    for block in region.blocks:
+                        for arg in block.args:
+                            arg.location = self._resolve(arg.location, resolved)
+        for op, position in self._written:
+            if shown_location(op.location) is None:
+                op.location = InputFallbackLoc(op.location, position)
+        return module
+
+    # -- locations: ranges and aliases used before their definition -----------
+
+    def _parse_location(self) -> LocationAttr:
+        token = self._current_token
+        if token.kind == MLIRTokenKind.HASH_IDENT and token.text not in self.attribute_aliases:
+            self._consume_token()
+            self._alias_uses.setdefault(token.text, token.span)
+            return _AliasUse(StringAttr(token.text))
+        if self.parse_optional_keyword("fused"):
+            return self._parse_fused()
+        loc = super()._parse_location()
+        if isinstance(loc, FileLineColLoc) and self.parse_optional_keyword("to"):
+            return self._parse_range_end(loc)
+        return loc
+
+    def _parse_fused(self) -> LocationAttr:
+        """``fused[...]`` with MLIR's optional metadata, ``fused<"m">[...]``
+        (xDSL prints the metadata but does not read it)."""
+        metadata: Attribute = NoneAttr()
+        if self.parse_optional_punctuation("<") is not None:
+            metadata = self.parse_attribute()
+            self.parse_punctuation(">", " after fused location metadata")
+        parts = self.parse_comma_separated_list(self.Delimiter.SQUARE, self._parse_location)
+        return FusedLoc(tuple(parts), metadata)
+
+    def _parse_range_end(self, start: FileLineColLoc) -> LocationAttr:
+        """The end of a range: ``to :col`` (same line) or ``to line:col``."""
+        end_line = start.line.data
+        if self.parse_optional_punctuation(":") is None:
+            end_line = self.parse_integer(False, False, " for the end line of a location range")
+            self.parse_punctuation(":", " in a location range")
+        end_col = self.parse_integer(False, False, " for the end column of a location range")
+        return file_range(start.filename.data, start.line.data, start.column.data, end_line, end_col)
+
+    def _resolve(self, loc: Attribute, resolved: dict[str, Attribute], seen: tuple[str, ...] = ()) -> Attribute:
+        """``loc`` with every alias placeholder replaced by its definition."""
+        if isinstance(loc, _AliasUse):
+            alias = loc.alias.data
+            if alias not in resolved:
+                use = self._alias_uses[alias]
+                if alias in seen:
+                    self.raise_error(f"location alias '{alias}' refers to itself", use)
+                if alias not in self.attribute_aliases:
+                    self.raise_error(f"undefined symbol alias '{alias}'", use)
+                value = self.attribute_aliases[alias]
+                if not isa(value, LocationAttr):
+                    self.raise_error(f"'{alias}' is not a location: {value}", use)
+                resolved[alias] = self._resolve(value, resolved, (*seen, alias))
+            return resolved[alias]
+        if isinstance(loc, NameLoc):
+            return NameLoc(loc.desc, self._resolve(loc.location, resolved, seen))
+        if isinstance(loc, CallSiteLoc):
+            return CallSiteLoc(self._resolve(loc.callee, resolved, seen), self._resolve(loc.caller, resolved, seen))
+        if isinstance(loc, FusedLoc):
+            parts = tuple(self._resolve(part, resolved, seen) for part in loc.locations.data)
+            return FusedLoc(parts, loc.metadata)
+        return loc
+
+    # -- SSA values used but never defined ------------------------------------
+
+    def resolve_operand(self, operand, type):
+        name = operand.operand_name
+        if name not in self.ssa_values and name not in self.forward_ssa_references:
+            self._first_uses[name] = operand.span
+        return super().resolve_operand(operand, type)
+
+    def _check_declared(self, start: int) -> None:
+        """Values used in an op that isolates its regions (a function, the
+        module) must be defined in it: report the first use of one that is not,
+        as MLIR does at the end of the region (xDSL: at the end of the input)."""
+        pending = [self._first_uses[name] for name in self.forward_ssa_references
+                   if name in self._first_uses and self._first_uses[name].start >= start]
+        if pending:
+            self.raise_error("use of undeclared SSA value name", min(pending, key=lambda s: s.start))
+
+    # -- dense literals ------------------------------------------------------
 
     def _parse_optional_bool_int_or_float(self):
         parsed = super()._parse_optional_bool_int_or_float()
@@ -83,27 +261,75 @@ class LocatingParser(Parser):
             return bits, parsed[1]
         return parsed
 
+    def parse_dense_int_or_fp_elements_attr(self, type):
+        """xDSL checks the literal against its type only once the type is
+        read, and reports at the token after it (often the next line); report
+        at the literal instead, and a value that does not fit the element type
+        at that value (xDSL raises a ValueError with no position)."""
+        start = self.pos
+        self._literal, self._dense_type = None, None
+        try:
+            return super().parse_dense_int_or_fp_elements_attr(type)
+        except ParseError as e:
+            if self._dense_type is None or e.span.start < self._dense_type[1]:
+                raise
+            self.raise_error(e.msg, self._literal[0] if self._literal else Span(start, start + 1, self.lexer.input))
+        except (VerifyException, ValueError, OverflowError, struct.error) as e:
+            self.raise_error(str(e).strip() or e.__class__.__name__, self._misfit_element(start))
+
+    def _misfit_element(self, start: int) -> Span:
+        """The first literal value its element type cannot hold (else the
+        whole literal)."""
+        if self._literal is None or self._dense_type is None:
+            return Span(start, start + 1, self.lexer.input)
+        span, elements = self._literal
+        element_type = self._dense_type[0].get_element_type()
+        for element in elements:
+            try:
+                if isinstance(element_type, IntegerType):
+                    element_type.get_normalized_value(int(element.value))
+                else:
+                    element_type.pack([element.value])
+            except (VerifyException, OverflowError, struct.error, TypeError, ValueError):
+                return element.span
+        return span
+
+    def _parse_tensor_literal(self):
+        """Notes the span and values of the outermost literal, for errors
+        about it that xDSL finds only after the type."""
+        start = self.pos
+        self._literal_depth += 1
+        try:
+            elements, shape = super()._parse_tensor_literal()
+        finally:
+            self._literal_depth -= 1
+        if self._literal_depth == 0:
+            self._literal = (self._span_to_here(start), elements)
+        return elements, shape
+
+    def _span_to_here(self, start: int) -> Span:
+        """From ``start`` to the end of the last token read (no trailing space)."""
+        text = self.lexer.input.content[start : self.pos]
+        return Span(start, start + len(text.rstrip()), self.lexer.input)
+
     def _parse_dense_literal_type(self):
-        """Refuse huge dense literals before xDSL expands them element by element."""
-        pos = self.pos
-        t = super()._parse_dense_literal_type()
+        """Refuse huge dense literals before xDSL expands them element by
+        element, and report a type xDSL rejects (unranked, dynamic) at the
+        type rather than at the token after it."""
+        start = self.pos
+        try:
+            t = super()._parse_dense_literal_type()
+        except ParseError as e:
+            self._resume_from(start)
+            if self.parse_optional_type() is not None and self.pos == e.span.start:
+                self.raise_error(e.msg, self._span_to_here(start))
+            raise e from None
+        self._dense_type = (t, self.pos)
         count = math.prod(t.get_shape())
         if count > MAX_CONSTANT_ELEMENTS:
             self.raise_error(
                 f"dense constant of {count} elements is too large (the limit is "
                 f"{MAX_CONSTANT_ELEMENTS}); broadcast a smaller constant instead",
-                pos,
-                self.pos,
+                self._span_to_here(start),
             )
         return t
-
-    def parse_operation(self) -> Operation:
-        depth = len(self._name_positions)
-        op = super().parse_operation()
-        span = self._name_positions[depth]
-        del self._name_positions[depth:]
-        loc = span.get_location()
-        op.location = FileLineColLoc(
-            StringAttr(self.lexer.input.name), IntAttr(loc.line + self._line_offset), IntAttr(loc.col)
-        )
-        return op

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import IndexType, ModuleOp
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 
 from bcast.ir import ops as bc
@@ -43,7 +43,8 @@ from bcast.ir import rules
 from bcast.ir.fusion import FusionOp, YieldOp, is_elementwise
 from bcast.ir.ops import semantics_of
 from bcast.ir.types import flat_type_shape, numpy_dtype, split_type
-from bcast.lowering.reference import constant_value
+from bcast.lowering import numpy_runtime as rt
+from bcast.lowering.reference import constant_value, signature
 from bcast.passes.errors import PassError
 
 BLOCK_BYTES = 1024 * 1024
@@ -220,36 +221,40 @@ class FunctionEmitter:
     def emit(self) -> None:
         f, out = self.function, self.out
         block = f.body.blocks[0]
+        arguments, results = signature(f)
+        argument_specs = self.module_name(f"_{f.sym_name.data}_arguments")
+        result_specs = self.module_name(f"_{f.sym_name.data}_results")
+        self.constants.append(f"{argument_specs} = {spec_tuple(arguments)}")
+        self.constants.append(f"{result_specs} = {spec_tuple(results)}")
         params = [self.names[a] for a in block.args]
         out(f"def {self.python_names[f.sym_name.data]}({', '.join(params + ['*', 'out=None'])}):")
         out.depth += 1
         out(f'"""@{f.sym_name.data}: {f.function_type}"""')
-        for i, a in enumerate(block.args):
-            name = self.names[a]
-            if isinstance(a.type, IndexType):
-                out(f"{name} = rt.coerce_index({name}, {i})")
-            else:
-                out(f"{name} = rt.coerce({name}, {flat_type_shape(a.type)}, np.{dtype_name(a.type)}, {i})")
+        for i, name in enumerate(params):
+            out(f"{name} = rt.argument({name}, {argument_specs}[{i}])")
         ret = block.last_op
         assert isinstance(ret, func.ReturnOp)
         for k, v in enumerate(ret.arguments):
             self.result_slots.setdefault(v, []).append(k)
-        out(f"outs = rt.outs(out, {len(ret.arguments)})")
+        out(f"outs = rt.Outs(out, {result_specs}, {python_tuple(params)})")
         out("with np.errstate(all='ignore'):")
         out.depth += 1
         for op in block.ops:
             if op is ret:
                 break
             self.emit_op(op)
-        results = []
-        for k, v in enumerate(ret.arguments):
-            name = self.names[v]
-            results.append(f"rt.deliver({name}, outs, {k}, {v in self.owned})")
-        if len(results) == 1:
-            out(f"return {results[0]}")
-        else:
-            out(f"return ({', '.join(results)})" if results else "return ()")
+        values = python_tuple([self.names[v] for v in ret.arguments])
+        fresh = python_tuple([str(v in self.owned) for v in ret.arguments])
+        out(f"return outs.deliver({values}, {fresh})")
         out.depth -= 2
+
+    def module_name(self, hint: str) -> str:
+        """A module-level name that no local of this function shadows."""
+        name = self.module_names.fresh(hint)
+        while name in self.names.taken:
+            name = self.module_names.fresh(hint)
+        self.names.taken.add(name)
+        return name
 
     # ------------------------------------------------------------------
     def emit_op(self, op: Operation) -> None:
@@ -325,7 +330,7 @@ class FunctionEmitter:
         array = constant_value(op)
         if op.splat_value() is not None:
             array = array.reshape(-1)[:1]
-        name = self.module_names.fresh(f"_{self.function.sym_name.data}_{self.names[r]}")
+        name = self.module_name(f"_{self.function.sym_name.data}_{self.names[r]}")
         self.constants.append(
             f"{name} = rt.constant({array.tobytes().hex()!r}, np.{array.dtype.name}, {flat_type_shape(r.type)})"
         )
@@ -348,17 +353,17 @@ class FunctionEmitter:
         out(f"# {index}: iteration shape {shape}"
             + (f", blocks of {block_rows} rows" if blocked else ", one block"))
 
-        # Results: preallocated by the caller (out=) when returned directly.
+        # Results: returned ones go where rt.Outs says (the caller's out= when
+        # nothing the function reads overlaps it), the others to new arrays.
         result_names = []
         for k, r in enumerate(op.outputs):
             name = n[r]
             result_names.append(name)
             slots = self.result_slots.get(r)
-            alloc = f"rt.output({shape}, np.{dtype_name(r.type)})"
             if slots:
-                out(f"{name} = {alloc} if outs is None else outs[{slots[0]}]")
+                out(f"{name} = outs.target({slots[0]})")
             else:
-                out(f"{name} = {alloc}")
+                out(f"{name} = rt.output({shape}, np.{dtype_name(r.type)})")
             self.owned.add(r)
 
         # Inputs: full-shape arrays are sliced per block; views are made once.
@@ -471,6 +476,20 @@ class FunctionEmitter:
     @staticmethod
     def _buffer_dtype(buffers: list[tuple[str, str]], name: str) -> str:
         return next(d for b, d in buffers if b == name)
+
+
+def spec_tuple(specs: Sequence[rt.Spec]) -> str:
+    """Python source building ``specs`` (``numpy_runtime.Spec``)."""
+    items = [
+        f"rt.Spec({s.name!r}, {s.type!r})" if s.shape is None
+        else f"rt.Spec({s.name!r}, {s.type!r}, {s.shape}, np.{s.dtype.name})"
+        for s in specs
+    ]
+    return python_tuple(items)
+
+
+def python_tuple(items: Sequence[str]) -> str:
+    return f"({', '.join(items)}{',' if len(items) == 1 else ''})"
 
 
 def compute_results(compute: Sequence[Operation]) -> set[SSAValue]:

@@ -4,12 +4,19 @@ Broadcasts are views: ``expand`` turns an operand into an array of the
 result's rank whose dims are either the result's or 1 (by transposing and
 reshaping, which never copies a contiguous input), and NumPy's ufunc
 broadcasting does the rest, so no broadcast is ever materialized.
+
+It also holds the call contract every backend shares (DESIGN.md section 7):
+how an argument is checked and converted (``argument``), how ``out=`` is
+checked and results are delivered (``Outs``), and how result memory is
+recycled without the caller ever seeing it (``output``).
 """
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -33,12 +40,21 @@ not cache-line aligned; buffers the generated code allocates are."""
 def empty(shape: tuple[int, ...], dtype) -> np.ndarray:
     """``np.empty`` with the data aligned to ``ALIGNMENT`` bytes."""
     dtype = np.dtype(dtype)
+    raw = np.empty(_nbytes(shape, dtype) + ALIGNMENT, dtype=np.uint8)
+    return _aligned(raw, (-raw.ctypes.data) % ALIGNMENT, shape, dtype)
+
+
+def _nbytes(shape: tuple[int, ...], dtype: np.dtype) -> int:
     count = 1
     for d in shape:
         count *= d
-    raw = np.empty(count * dtype.itemsize + ALIGNMENT, dtype=np.uint8)
-    offset = (-raw.ctypes.data) % ALIGNMENT
-    return raw[offset : offset + count * dtype.itemsize].view(dtype).reshape(shape)
+    return count * dtype.itemsize
+
+
+def _aligned(raw: np.ndarray, offset: int, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    """A new array object on the byte buffer ``raw`` from ``offset``; its
+    ``base`` (and that of every view NumPy makes of it) is ``raw`` itself."""
+    return np.ndarray(shape, dtype, buffer=raw, offset=offset)
 
 
 def _output_cache_bytes() -> int:
@@ -50,43 +66,54 @@ def _output_cache_bytes() -> int:
         return 256 * 2**20
 
 
-_OUTPUTS: list[tuple[np.ndarray, np.ndarray]] = []  # (array, the buffer owning its data)
-_OUTPUTS_LOCK = threading.Lock()
+_BUFFERS: list[tuple[np.ndarray, int]] = []
+"""Byte buffers behind results with their aligned offset, least recently
+handed out first."""
+_BUFFERS_LOCK = threading.Lock()
+
+
+def _references(buffers: list[tuple[np.ndarray, int]], k: int) -> int:
+    return sys.getrefcount(buffers[k][0])
+
+
+_UNUSED = _references([(np.empty(0, np.uint8), 0)], 0)
+"""What ``_references`` counts for a buffer only the list holds (measured,
+so it holds on every Python version)."""
 
 
 def output(shape: tuple[int, ...], dtype) -> np.ndarray:
-    """A result array: a recycled one that nothing references any more, or a new one.
+    """A result array: always a new array object, on a recycled byte buffer
+    that nothing references any more, or on a new one.
 
     A fresh large array costs the kernel's page faults and zeroing on first
     write (about a third of the run time of a fused 4096x4096 f32 program);
-    recycling an earlier result that the caller has dropped avoids it, as
-    caching allocators do. "Dropped" means neither the array nor any view of
-    it is alive: NumPy views refer to the buffer that owns the data, so both
-    reference counts are checked. At most ``BCAST_OUTPUT_CACHE_MB`` (default
-    256; 0 disables) of results are kept for recycling."""
-    import sys
-
+    recycling the buffer of a result the caller has dropped avoids it, as
+    caching allocators do. Only the raw byte buffer is kept, never an array
+    the caller held, so its flags, shape, strides, weak references and
+    identity stay the caller's. Every view NumPy makes of a result (slices,
+    ``reshape``, ``view``, ``frombuffer``) has the raw buffer as ``base``
+    and a ``memoryview`` holds the result, so "dropped" is the raw buffer's
+    reference count alone. At most ``BCAST_OUTPUT_CACHE_MB`` (default 256;
+    0 disables) of buffers are kept for recycling."""
     dtype = np.dtype(dtype)
-    with _OUTPUTS_LOCK:
-        for k in range(len(_OUTPUTS)):
-            array, owner = _OUTPUTS[k]
-            # array: the tuple, `array`, the argument; owner: array.base too
-            if (
-                array.shape == shape
-                and array.dtype == dtype
-                and sys.getrefcount(array) <= 3
-                and sys.getrefcount(owner) <= 4
-            ):
-                del _OUTPUTS[k]
-                _OUTPUTS.append((array, owner))
-                return array
-        fresh = empty(shape, dtype)
+    size = _nbytes(shape, dtype) + ALIGNMENT
+    with _BUFFERS_LOCK:
+        for k in range(len(_BUFFERS)):
+            if _BUFFERS[k][0].nbytes == size and _references(_BUFFERS, k) <= _UNUSED:
+                raw, offset = entry = _BUFFERS.pop(k)
+                if raw.flags.writeable:  # else made read-only through a result's base: dropped
+                    _BUFFERS.append(entry)
+                    return _aligned(raw, offset, shape, dtype)
+                break
+        raw = np.empty(size, dtype=np.uint8)
+        offset = (-raw.ctypes.data) % ALIGNMENT
         limit = _output_cache_bytes()
-        if fresh.nbytes <= limit:
-            _OUTPUTS.append((fresh, fresh.base))
-            while sum(a.nbytes for a, _ in _OUTPUTS) > limit:
-                _OUTPUTS.pop(0)
-        return fresh
+        if size <= limit:
+            _BUFFERS.append((raw, offset))
+            total = sum(b.nbytes for b, _ in _BUFFERS)
+            while total > limit:
+                total -= _BUFFERS.pop(0)[0].nbytes
+    return _aligned(raw, offset, shape, dtype)
 
 
 _SCRATCH: dict[tuple[tuple[int, ...], str], list[np.ndarray]] = {}
@@ -126,43 +153,219 @@ def constant(hex_bytes: str, dtype, shape: tuple[int, ...]) -> np.ndarray:
     return array.reshape(shape)
 
 
-def outs(out, count: int) -> tuple[np.ndarray, ...] | None:
-    """``out=`` as a tuple of ``count`` arrays (checked before any work)."""
-    if out is None:
-        return None
-    arrays = (out,) if isinstance(out, np.ndarray) else tuple(out)
-    if len(arrays) != count:
-        raise ArgumentError(f"out= needs {count} array{'s' if count != 1 else ''}, got {len(arrays)}")
+# --------------------------------------------------------------------------
+# Arguments
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What one argument or result of a function is: the flat ``shape`` and
+    ``dtype`` of its tensor type (both None for an ``index``), and how
+    messages name it (``arg0 (%x)``, ``tensor<3xi8>``)."""
+
+    name: str
+    type: str
+    shape: tuple[int, ...] | None = None
+    dtype: np.dtype | None = None
+
+    def __post_init__(self) -> None:
+        if self.dtype is not None:
+            object.__setattr__(self, "dtype", np.dtype(self.dtype))
+
+
+def argument(value, spec: Spec):
+    """``value`` as the argument ``spec`` describes, by the one rule every
+    backend and ``bcast-run`` apply (DESIGN.md section 7):
+
+    - an array (or NumPy scalar) of the declared dtype is used as it is,
+      whatever its layout; of another dtype it is converted only if every
+      value of that dtype converts without loss (``np.can_cast(..., "safe")``),
+      whatever the values are;
+    - Python scalars and (nested) lists or tuples are converted when their
+      values fit (``python_values``);
+    - an ``index`` is a Python or NumPy integer (not a bool, not an array).
+    Anything else is an ``ArgumentError`` naming the argument, its dtype and
+    the declared type."""
+    if spec.shape is None:
+        return index_argument(value, spec)
+    python = not isinstance(value, np.ndarray | np.generic) and isinstance(
+        value, bool | int | float | list | tuple
+    )
+    array = read_python_values(value, spec) if python else np.asarray(value)
+    if array.shape != spec.shape:
+        raise ArgumentError(
+            f"{spec.name}: expected {spec.type}, a flat array of shape {spec.shape}, "
+            f"got shape {array.shape}"
+        )
+    if array.dtype == spec.dtype:
+        return array
+    if python:
+        return python_values(array, spec)
+    if np.can_cast(array.dtype, spec.dtype, "safe"):
+        return array.astype(spec.dtype)
+    raise ArgumentError(
+        f"{spec.name}: an array of {array.dtype} does not convert to {spec.type} "
+        f"({spec.dtype}) without loss; convert it first if that is intended"
+    )
+
+
+def read_python_values(value, spec: Spec) -> np.ndarray:
+    """NumPy's reading of Python values: bool, int64/uint64 (object for larger
+    ints), float64 for any float among them."""
+    try:
+        return np.asarray(value)
+    except (ValueError, TypeError, OverflowError) as e:
+        raise ArgumentError(f"{spec.name}: cannot read the {type(value).__name__} as an array: {e}") from None
+
+
+def python_values(array: np.ndarray, spec: Spec) -> np.ndarray:
+    """Python values (read by ``read_python_values``) as ``spec.dtype``, if
+    every value fits:
+
+    - bools go wherever ``np.can_cast(bool, ...)`` allows (every type);
+    - ints go to an integer type when in its range, to a float type when
+      exactly representable (so 2**24 + 1 does not go to f32), never to i1;
+    - floats go only to a float type, and only if no finite value becomes
+      infinite (rounding, NaN and infinities are kept as IEEE converts them);
+    - no values (an empty list) fit anything."""
+    dtype, kind = spec.dtype, array.dtype.kind
+    if kind == "b":
+        fits = np.can_cast(np.bool_, dtype, "safe")
+    elif kind in "iuO":  # object: ints beyond 64 bits, or not numbers at all
+        values = array.reshape(-1).tolist()
+        fits = all(type(v) in (int, bool) for v in values) and _ints_fit(values, dtype)
+    elif kind == "f" and dtype.kind == "f":
+        with np.errstate(over="ignore"):
+            converted = array.astype(dtype)
+        fits = bool((np.isfinite(converted) | ~np.isfinite(array)).all())
+    else:
+        fits = False
+    if not (fits or array.size == 0 and kind in "biuf"):
+        raise ArgumentError(
+            f"{spec.name}: these Python values (read as {array.dtype}) do not all fit "
+            f"{spec.type} ({dtype})"
+        )
+    return array.astype(dtype)
+
+
+def _ints_fit(values: list[int], dtype: np.dtype) -> bool:
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        return all(info.min <= v <= info.max for v in values)
+    if dtype.kind == "f":
+        largest = int(np.finfo(dtype).max)
+        return all(abs(v) <= largest and int(dtype.type(v)) == v for v in values)
+    return False
+
+
+def index_argument(value, spec: Spec) -> int:
+    """An ``index``: a Python or NumPy integer; bools and arrays are refused
+    (a 0-d array is not an integer, and True is no position)."""
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+        raise ArgumentError(f"{spec.name}: expected an integer for {spec.type}, got {type(value).__name__}")
+    return int(value)
+
+
+# --------------------------------------------------------------------------
+# out= and results
+# --------------------------------------------------------------------------
+
+SHARES_MEMORY_WORK = 10_000
+"""``max_work`` of the exact overlap test; a harder case counts as overlap
+(the result then goes through a fresh buffer, which is always correct)."""
+
+
+def overlaps(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two arrays may share memory: the memory bounds first (O(1)),
+    the exact test only when those overlap (a column of ``buf`` and ``buf``
+    do; two interleaved strided views do not)."""
+    if not np.may_share_memory(a, b):
+        return False
+    try:
+        return bool(np.shares_memory(a, b, max_work=SHARES_MEMORY_WORK))
+    except np.exceptions.TooHardError:
+        return True
+
+
+class Outs:
+    """One call's ``out=`` (or its absence): checked before any work, it says
+    where each result is computed and delivers the results.
+
+    Results are as if computed into fresh arrays and then copied in result
+    order (DESIGN.md section 7). So an ``out`` is written while the function
+    runs (``target``) only if it overlaps no input (the function still reads
+    those) and no earlier ``out`` (which must not overwrite it later);
+    otherwise its result goes to a fresh buffer that ``deliver`` copies."""
+
+    __slots__ = ("arrays", "direct", "results")
+
+    def __init__(self, out, results: Sequence[Spec], inputs: Sequence[object]):
+        self.results = results
+        self.arrays = None if out is None else checked_outs(out, results)
+        self.direct: list[bool] = []
+        if self.arrays is not None:
+            read = [x for x in inputs if isinstance(x, np.ndarray)]
+            for k, array in enumerate(self.arrays):
+                self.direct.append(not any(overlaps(array, x) for x in read + list(self.arrays[:k])))
+
+    def target(self, k: int) -> np.ndarray:
+        """The array result ``k`` is computed into: the caller's ``out`` when
+        that is safe, else a fresh result array."""
+        if self.arrays is not None and self.direct[k]:
+            return self.arrays[k]
+        return output(self.results[k].shape, self.results[k].dtype)
+
+    def deliver(self, values: Sequence[np.ndarray], fresh: Sequence[bool]):
+        """What the call returns: the ``out`` arrays, filled, or (without
+        ``out=``) arrays the caller owns: a value the function allocated
+        (``fresh``) as it is, once; an input, a view of one, a constant or a
+        value returned twice as a copy."""
+        if self.arrays is None:
+            results: list[np.ndarray] = []
+            for value, new in zip(values, fresh, strict=True):
+                reused = any(value is r for r in results)
+                results.append(value if new and not reused else owned(value))
+        else:
+            # Every source is read before anything is written: a value that an
+            # earlier copy would overwrite (an input, a view of one or of an
+            # out) is copied first; a value already in its out needs no copy
+            # unless an earlier copy overwrites it.
+            copies: list[tuple[np.ndarray, np.ndarray]] = []
+            for out, value in zip(self.arrays, values, strict=True):
+                overwritten = any(overlaps(earlier, value) for earlier, _ in copies)
+                if value is not out or overwritten:
+                    copies.append((out, owned(value) if overwritten else value))
+            for out, source in copies:
+                np.copyto(out, source)
+            results = list(self.arrays)
+        return results[0] if len(results) == 1 else tuple(results)
+
+
+def checked_outs(out, results: Sequence[Spec]) -> tuple[np.ndarray, ...]:
+    """``out=`` as one array per result, each exactly the result's flat shape
+    and dtype and writeable (no broadcasting, no casting)."""
+    if isinstance(out, np.ndarray):
+        arrays: tuple = (out,)
+    elif isinstance(out, tuple | list):
+        arrays = tuple(out)
+    else:
+        raise ArgumentError(f"out= takes an array or a tuple of arrays, got {type(out).__name__}")
+    if len(arrays) != len(results):
+        raise ArgumentError(
+            f"out= needs {len(results)} array{'s' if len(results) != 1 else ''}, got {len(arrays)}"
+        )
+    for array, spec in zip(arrays, results):
+        if not isinstance(array, np.ndarray):
+            raise ArgumentError(f"out= for {spec.name}: expected a NumPy array, got {type(array).__name__}")
+        if array.shape != spec.shape or array.dtype != spec.dtype:
+            raise ArgumentError(
+                f"out= for {spec.name}: expected {spec.type}, an array of shape {spec.shape} and "
+                f"dtype {spec.dtype}, got shape {array.shape} and dtype {array.dtype}"
+            )
+        if not array.flags.writeable:
+            raise ArgumentError(f"out= for {spec.name}: the array is read-only")
     return arrays
-
-
-def deliver(result: np.ndarray, outs, k: int, fresh: bool) -> np.ndarray:
-    """Result ``k``: the caller's ``out`` array (filled), else ``result`` if the
-    function allocated it (``fresh``), else a copy (never an input or a view)."""
-    if outs is not None:
-        if outs[k] is not result:
-            np.copyto(outs[k], result)
-        return outs[k]
-    return result if fresh else owned(result)
-
-
-def coerce(value, shape: tuple[int, ...], dtype, position: int) -> np.ndarray:
-    """An argument as an array of the parameter's flat shape and type."""
-    array = np.asarray(value)
-    if array.shape != shape:
-        raise ArgumentError(f"arg{position}: expected a flat array of shape {shape}, got shape {array.shape}")
-    if array.dtype != dtype:
-        if not np.can_cast(array.dtype, dtype, "same_kind"):
-            raise ArgumentError(f"arg{position}: expected {np.dtype(dtype)} values, got {array.dtype}")
-        array = array.astype(dtype)
-    return array
-
-
-def coerce_index(value, position: int) -> int:
-    array = np.asarray(value)
-    if array.shape != () or array.dtype.kind not in "iu":
-        raise ArgumentError(f"arg{position}: expected an integer index, got {array!r}")
-    return int(array)
 
 
 def expand(x: np.ndarray, dims: Sequence[int], rank: int) -> np.ndarray:

@@ -220,14 +220,24 @@ def constant_value(op: bc.ConstantOp) -> np.ndarray:
     return array.reshape(shape)
 
 
-def coerce_argument(value: object, t: Attribute, position: int) -> object:
-    """Check and convert one argument to the function's parameter type."""
-    try:
-        if isinstance(t, IndexType):
-            return rt.coerce_index(value, position)
-        return rt.coerce(value, flat_shape_of(t), dtype_of(t), position)
-    except rt.ArgumentError as e:
-        raise EvaluationError(None, str(e)) from None
+def signature(function: func.FuncOp) -> tuple[list[rt.Spec], list[rt.Spec]]:
+    """The arguments and results of ``function`` as the runtime checks them
+    (``numpy_runtime.argument``, ``numpy_runtime.Outs``): an argument is
+    named ``arg0`` and, when the IR names it, ``arg0 (%x)``."""
+    names = [a.name_hint for a in function.body.blocks[0].args] if function.body.blocks else []
+    inputs = function.function_type.inputs.data
+    arguments = [
+        _spec(f"arg{k}" + (f" (%{names[k]})" if k < len(names) and names[k] else ""), t)
+        for k, t in enumerate(inputs)
+    ]
+    results = [_spec(f"result{k}", t) for k, t in enumerate(function.function_type.outputs.data)]
+    return arguments, results
+
+
+def _spec(name: str, t: Attribute) -> rt.Spec:
+    if isinstance(t, IndexType):
+        return rt.Spec(name, str(t))
+    return rt.Spec(name, str(t), flat_shape_of(t), dtype_of(t))
 
 
 def random_inputs(function: func.FuncOp, seed: int) -> list[object]:

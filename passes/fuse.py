@@ -289,15 +289,22 @@ class _BlockFusion:
 
         args: dict[SSAValue, SSAValue] = {}
 
+        def cloned_here(value: SSAValue) -> bool:
+            """Whether ``value`` is a view that this group clones."""
+            producer = value.owner
+            return isinstance(producer, Operation) and leader in into.get(producer, ())
+
         def input_for(value: SSAValue) -> SSAValue:
             """The block argument for an outside value (views read only these,
-            even when the value is itself a view cloned into this group)."""
+            even when the value is itself a view cloned into this group; the
+            members then still read the clone, never the materialized view)."""
             if value not in args:
                 arg = body.insert_arg(value.type, len(body.args))
                 arg.name_hint = value.name_hint
                 args[value] = arg
                 inputs.append(value)
-            mapper.setdefault(value, args[value])
+            if not cloned_here(value):
+                mapper.setdefault(value, args[value])
             return args[value]
 
         for op in members:
@@ -305,7 +312,7 @@ class _BlockFusion:
                 if value in mapper:
                     continue
                 producer = value.owner
-                if isinstance(producer, Operation) and leader in into.get(producer, ()):
+                if cloned_here(value):
                     source = producer.operands[0]
                     view = producer.clone(value_mapper={source: input_for(source)})
                     body.add_op(view)

@@ -190,7 +190,7 @@ def test_bad_arguments_and_out_are_input_errors_on_every_backend(tmp_path):
     for f in both_backends(text):
         with pytest.raises(bcast.tools.api.BcastError, match="arg0"):
             f(np.ones((3, 4), np.float32), row, col)
-        with pytest.raises(bcast.tools.api.BcastError, match="values"):
+        with pytest.raises(bcast.tools.api.BcastError, match="complex64.*tensor<4x3xf32>"):
             f(x.astype(np.complex64), row, col)
         written = np.zeros((4, 3), np.float32)
         with pytest.raises(bcast.tools.api.BcastError, match="out= needs 2 arrays"):

@@ -4,6 +4,7 @@ recycling of results the caller has dropped (never of live ones)."""
 from __future__ import annotations
 
 import gc
+import weakref
 
 import numpy as np
 
@@ -17,25 +18,47 @@ def test_empty_is_aligned():
         assert a.ctypes.data % rt.ALIGNMENT == 0 and a.shape == (n, 3)
 
 
-def test_output_recycles_only_dropped_results():
-    a = rt.output((5,), np.float32)
-    b = rt.output((5,), np.float32)
-    assert a is not b  # both alive: two arrays
-    ida = id(a)
+def test_output_recycles_only_dropped_buffers_and_never_array_objects():
+    shape = (5, 7)
+    a = rt.output(shape, np.float32)
+    b = rt.output(shape, np.float32)
+    assert not np.shares_memory(a, b)  # both alive: two buffers
+    address, dead = a.ctypes.data, weakref.ref(a)
     view = a[1:]
     del a
     gc.collect()
-    c = rt.output((5,), np.float32)
-    assert id(c) != ida  # a view keeps the old result alive
+    c = rt.output(shape, np.float32)
+    assert not np.shares_memory(c, view)  # a view keeps the old buffer alive
     del view
     gc.collect()
-    d = rt.output((5,), np.float32)
-    assert id(d) == ida  # dropped with all its views: recycled
+    d = rt.output(shape, np.float32)
+    assert d.ctypes.data == address  # dropped with all its views: recycled ...
+    assert dead() is None  # ... in a new array object
+    assert d.flags.writeable and d.flags.c_contiguous and d.ctypes.data % rt.ALIGNMENT == 0
     buffer = memoryview(d)
-    idd = id(d)
     del d
-    assert id(rt.output((5,), np.float32)) != idd  # a memoryview counts too
+    assert not np.shares_memory(rt.output(shape, np.float32), np.asarray(buffer))  # a memoryview counts
     del buffer, b, c
+
+
+def test_output_drops_a_buffer_made_read_only_through_base():
+    a = rt.output((3, 3), np.float64)
+    address = a.ctypes.data
+    a.base.setflags(write=False)
+    del a
+    gc.collect()
+    b = rt.output((3, 3), np.float64)
+    assert b.flags.writeable and b.ctypes.data != address
+
+
+def test_output_keeps_at_most_the_cache_limit(monkeypatch):
+    monkeypatch.setenv("BCAST_OUTPUT_CACHE_MB", "0")
+    a = rt.output((12345,), np.float32)  # a size no other test uses
+    assert all(b is not a.base for b, _ in rt._BUFFERS)  # 0: nothing kept
+    monkeypatch.setenv("BCAST_OUTPUT_CACHE_MB", "1")
+    big = [rt.output((2**17,), np.float32) for _ in range(4)]  # 512 KiB each
+    assert sum(b.nbytes for b, _ in rt._BUFFERS) <= 2**20
+    del a, big
 
 
 def test_results_of_successive_calls_never_alias():

@@ -9,7 +9,7 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
-from bcast.lowering.reference import EvaluationError, Evaluator, check_memory, coerce_argument
+from bcast.lowering.reference import EvaluationError, Evaluator, check_memory, signature
 from bcast.lowering import numpy_runtime as rt
 from bcast.tools import driver
 
@@ -35,9 +35,31 @@ def _error(reports) -> BcastError:
 class Compiled:
     """A compiled entry function: call it with NumPy arrays (nested tensors flat).
 
-    Returns one array, or a tuple for several results. ``out=`` takes
-    preallocated result arrays (one array, or a sequence) and fills them;
-    the NumPy backend then writes fused results there directly."""
+    Returns one array, or a tuple for several results; results are new
+    arrays the caller owns (never an input, a view of one, or an array a
+    previous call returned). ``out=`` takes preallocated result arrays (one
+    array, or a tuple or list with one per result) and fills and returns
+    them; the NumPy backend then writes fused results there directly. Each
+    ``out`` must have exactly the result's flat shape and dtype and be
+    writeable; all are checked before anything is written. An ``out`` that
+    overlaps an input or another ``out`` gets the values of computing into
+    fresh arrays and copying them in result order.
+
+    Arguments follow one rule on every backend (``numpy_runtime.argument``):
+    an array of the declared dtype is used as it is, whatever its layout;
+    an array or NumPy scalar of another dtype only if that dtype converts
+    without loss (``np.can_cast(..., "safe")``: i8 -> i32, f32 -> f64,
+    bool -> anything, but not f64 -> f32 or i64 -> i8, whatever the values);
+    Python scalars and (nested) lists only if their values fit (ints in the
+    integer type's range or exactly representable in the float type, floats
+    to a float type without a finite value overflowing, bools anywhere);
+    ``index`` arguments are Python or NumPy integers.
+
+    Every wrong argument, whatever is wrong with it (the count, a shape, a
+    dtype, a lossy value, an ``out``), is a ``BcastError`` naming it
+    (``arg1 (%y)``, ``out= for result0``), as run-time errors of the program
+    are; only a Python-level misuse, such as an unknown keyword, is Python's
+    own ``TypeError``."""
 
     def __init__(self, module: ModuleOp, entry: str, backend: str, source_name: str):
         self.module = module
@@ -53,6 +75,7 @@ class Compiled:
             raise _error([e.report]) from None
         self.result_types = list(self.function.function_type.outputs.data)
         self.input_types = list(self.function.function_type.inputs.data)
+        self.arguments, self.results = signature(self.function)
         self.python_source: str | None = None
         self._python_function: Callable[..., object] | None = None
         if backend == "numpy":
@@ -68,30 +91,35 @@ class Compiled:
             self._python_function = namespace["FUNCTIONS"][entry]  # type: ignore[index]
 
     def __call__(self, *args, out=None):
-        if len(args) != len(self.input_types):
-            raise TypeError(
-                f"@{self.entry} takes {len(self.input_types)} arguments, got {len(args)}"
-            )
-        if self._python_function is not None:
-            try:
-                return self._python_function(*args, out=out)
-            except (rt.RuntimeIndexError, rt.ArgumentError) as e:
-                raise BcastError(f"error: @{self.entry}: {e}") from None
         try:
-            outs = rt.outs(out, len(self.result_types))
-            values = [coerce_argument(a, t, i) for i, (a, t) in enumerate(zip(args, self.input_types))]
-            results = [np.asarray(r) for r in self._evaluator.call(self.entry, values)]
+            self.check_count(args)
+            if self._python_function is not None:
+                return self._python_function(*args, out=out)
+            return self._evaluate(args, out)
         except EvaluationError as e:
             raise _error([e.report]) from None
-        except rt.ArgumentError as e:
+        except (rt.RuntimeIndexError, rt.ArgumentError) as e:
             raise BcastError(f"error: @{self.entry}: {e}") from None
-        # Results are the caller's own: never an input or a view of one.
-        results = [
-            rt.deliver(r, outs, k, r.flags.owndata and r.flags.c_contiguous
-                       and not any(r is v for v in values))
-            for k, r in enumerate(results)
-        ]
-        return results[0] if len(results) == 1 else tuple(results)
+
+    def check_count(self, args) -> None:
+        if len(args) == len(self.arguments):
+            return
+        names = [spec.name for spec in self.arguments]
+        takes = f"takes {len(names)} argument{'s' if len(names) != 1 else ''}"
+        if len(args) < len(names):
+            raise rt.ArgumentError(f"{takes}, got {len(args)}: missing {', '.join(names[len(args):])}")
+        raise rt.ArgumentError(f"{takes} ({', '.join(names) or 'none'}), got {len(args)}")
+
+    def _evaluate(self, args, out):
+        """The reference backend: arguments and ``out=`` checked by the same
+        runtime functions as generated code, results delivered by them."""
+        values = [rt.argument(a, spec) for a, spec in zip(args, self.arguments)]
+        outs = rt.Outs(out, self.results, values)
+        results = [np.asarray(r) for r in self._evaluator.call(self.entry, values)]
+        # The evaluator's own arrays are the caller's; an input or a view is not.
+        fresh = [r.flags.owndata and r.flags.c_contiguous and r.flags.writeable
+                 and not any(r is v for v in values) for r in results]
+        return outs.deliver(results, fresh)
 
 
 def compile(  # noqa: A001 - the API's name is part of the contract

@@ -10,24 +10,32 @@ from __future__ import annotations
 import re
 import struct
 import sys
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
+from xdsl.dialects.func import FuncOp
 from xdsl.passes import PassPipeline
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import ParseError
 
-from bcast.ir.diagnostics import Report, SourceLoc, verify_report
+from bcast.ir.diagnostics import Report, SourceLoc, op_source_loc, verify_report
+from bcast.ir.dominance import undominated_uses, use_before_definition
 from bcast.ir.ops import SEMANTICS_ATTR
 from bcast.ir.parser import LocatingParser, make_context
+from bcast.ir.signature import check_signature
 from bcast.ir.rules import SEMANTICS
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
 COMMENT = re.compile(r"//[^\n]*")
-SPLIT_MARKER = re.compile(r"^// -----\s*$", re.MULTILINE)
+SPLIT_MARKER = re.compile(r"^// -----[^\S\n]*$", re.MULTILINE)
+"""A line holding only the marker. The match stops at the end of that line
+(a trailing ``\\s*`` used to swallow the newline after it, so every marker not followed
+by a blank line shifted the lines of later chunks by one)."""
 
 
 class InputError(Exception):
@@ -39,27 +47,48 @@ class InputError(Exception):
 
 
 class UsageError(Exception):
-    pass
+    """A bad command line; ``usage`` (argparse's usage text) is printed first
+    when the arguments themselves were wrong, as argparse does."""
+
+    def __init__(self, message: str, usage: str | None = None, prog: str | None = None):
+        super().__init__(message)
+        self.usage = usage
+        self.prog = prog
+
+
+class EarlyExit(Exception):
+    """``--help`` or ``--version`` has printed its text: stop with ``status``.
+    (argparse would call ``sys.exit``, which escapes ``main(argv)`` callers.)"""
+
+    def __init__(self, status: int):
+        super().__init__(status)
+        self.status = status
 
 
 @dataclass
 class Chunk:
-    """One piece of an input file (the whole file without --split-input-file)."""
+    """One piece of an input file (the whole file without --split-input-file).
+
+    ``line_offset`` is the number of lines of the file before the chunk, so
+    that line ``n`` of the chunk is line ``n + line_offset`` of the file."""
 
     text: str
     line_offset: int
 
 
 def split_input(text: str, split: bool) -> list[Chunk]:
+    """Split at ``// -----`` lines, as mlir-opt does. A chunk starts on the
+    line after its marker (the marker line belongs to no chunk), so every
+    diagnostic names a line of the original file."""
     if not split:
         return [Chunk(text, 0)]
     chunks = []
     start, line = 0, 0
     for m in SPLIT_MARKER.finditer(text):
-        piece = text[start : m.start()]
-        chunks.append(Chunk(piece, line))
-        line += piece.count("\n") + 1
-        start = m.end()
+        chunks.append(Chunk(text[start : m.start()], line))
+        end = min(m.end() + 1, len(text))  # past the marker line's newline
+        line += text.count("\n", start, end)
+        start = end
     chunks.append(Chunk(text[start:], line))
     return chunks
 
@@ -126,7 +155,7 @@ def parse(ctx: Context, chunk: Chunk, name: str) -> ModuleOp:
             # does, not at whatever token the parser reached (often the next line).
             raise InputError([Report("error", message, here())]) from None
         raise
-    if not isinstance(module.location, FileLineColLoc):  # an implicit module
+    if op_source_loc(module) is None:  # an implicit module, or one with loc(unknown)
         module.location = FileLineColLoc(StringAttr(name), IntAttr(chunk.line_offset + 1), IntAttr(1))
     return module
 
@@ -143,10 +172,18 @@ def apply_semantics(module: ModuleOp, semantics: str | None) -> None:
 
 
 def verify(module: Operation) -> None:
-    """Verify op by op in program order; the first failure is reported at its op."""
+    """Verify op by op in program order; the first failure is reported at its
+    op. Functions must also have a signature the backends run (xDSL's
+    ``func.func`` accepts any types) and values must be defined before they
+    are used (xDSL checks no dominance)."""
+    late = undominated_uses(module)
     for op in module.walk():
         try:
             op.verify(verify_nested_ops=False)
+            if isinstance(op, FuncOp):
+                check_signature(op)
+            if op in late:
+                raise use_before_definition(*late[op])
         except Exception as e:  # verifiers of xDSL's own ops raise several kinds
             if isinstance(e, RecursionError):
                 raise
@@ -165,16 +202,21 @@ def parse_pipeline(spec: str) -> PassPipeline:
 
 
 def load_chunk(ctx: Context, chunk: Chunk, name: str, semantics: str | None = None,
-               pipeline: PassPipeline | None = None) -> ModuleOp:
-    """Parse and verify a program, then run ``pipeline`` and verify again."""
-    module = parse(ctx, chunk, name)
-    apply_semantics(module, semantics)
-    verify(module)
+               pipeline: PassPipeline | None = None, timings: Timings | None = None) -> ModuleOp:
+    """Parse and verify a program, then run ``pipeline`` and verify again.
+    ``timings`` (``--timing``) gets the parse and verify times; the passes
+    time themselves through the pipeline's callback."""
+    with timed(timings, "Parse"):
+        module = parse(ctx, chunk, name)
+    with timed(timings, "Verify"):
+        apply_semantics(module, semantics)
+        verify(module)
     if pipeline is not None and pipeline.passes:
         from bcast.passes.errors import run_pipeline
 
         run_pipeline(pipeline, ctx, module)
-        verify(module)
+        with timed(timings, "Verify"):
+            verify(module)
     return module
 
 
@@ -183,6 +225,45 @@ def load(text: str, name: str, semantics: str | None = None, ctx: Context | None
     """A whole program, verified (and transformed by ``pipeline``, if given)."""
     passes = parse_pipeline(pipeline) if pipeline else None
     return load_chunk(ctx or make_context(), Chunk(text, 0), name, semantics, passes)
+
+
+class Timings:
+    """Wall-clock time per phase of a run, summed over the chunks, for
+    ``--timing``. The rows are fixed up front (parse, verify, each pass in
+    pipeline order, output) so the table has the same shape whatever fails;
+    it is laid out like mlir-opt's ``--mlir-timing`` report."""
+
+    def __init__(self, pass_names: Sequence[str]):
+        self.started = time.perf_counter()
+        self.labels = ["Parse", "Verify", *pass_names, "Output"]
+        self.seconds = [0.0] * len(self.labels)
+
+    def add_pass(self, index: int, seconds: float) -> None:
+        self.seconds[2 + index] += seconds
+
+    @contextmanager
+    def phase(self, label: str) -> Iterator[None]:
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.seconds[self.labels.index(label)] += time.perf_counter() - start
+
+    def render(self) -> str:
+        total = time.perf_counter() - self.started
+        rule = "===" + "-" * 73 + "==="
+        lines = [rule, "... Execution time report ...".center(len(rule)).rstrip(), rule,
+                 f"  Total Execution Time: {total:.4f} seconds", "",
+                 "  ----Wall Time----  ----Name----"]
+        for label, seconds in [*zip(self.labels, self.seconds), ("Total", total)]:
+            share = 100 * seconds / total if total else 0.0
+            lines.append(f"  {seconds:8.4f} ({share:5.1f}%)  {label}")
+        return "\n".join(lines) + "\n"
+
+
+def timed(timings: Timings | None, label: str):
+    """``timings.phase(label)``, or nothing when not timing."""
+    return nullcontext() if timings is None else timings.phase(label)
 
 
 def print_reports(reports: list[Report]) -> None:
@@ -198,8 +279,13 @@ def run_main(body: Callable[[], int]) -> int:
         print_reports(e.reports)
         return EXIT_INPUT
     except UsageError as e:
-        print(f"error: {e}", file=sys.stderr)
+        if e.usage is not None:  # as argparse: the usage, then "prog: error: ..."
+            print(f"{e.usage.rstrip()}\n{e.prog}: error: {e}", file=sys.stderr)
+        else:
+            print(f"error: {e}", file=sys.stderr)
         return EXIT_USAGE
+    except EarlyExit as e:
+        return e.status
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # e.g. piped into `head`: stop quietly

@@ -1,29 +1,58 @@
-"""bcast-opt: parse, verify, run a pass pipeline, print (MLIR or a target)."""
+"""bcast-opt: parse, verify, run a pass pipeline, print (MLIR or a target).
+
+The command line follows mlir-opt and xdsl-opt:
+
+- ``--split-input-file``: each ``// -----`` chunk is processed on its own;
+  diagnostics name lines of the original file; every chunk's output is
+  printed, separated by ``// -----`` (``# -----`` for ``-t numpy``, so the
+  output stays one Python module), a failed chunk's output being empty as in
+  mlir-opt; the exit status is 1 if any chunk failed.
+- ``--print-between-passes``: after each pass, the IR on stderr under a
+  ``// -----// IR Dump After <pass> //----- //`` header, as mlir-opt's
+  ``--mlir-print-ir-after-all``.
+- ``--timing``: after the run, a table on stderr laid out like mlir-opt's
+  ``--mlir-timing``: wall time of parsing, verifying (before and after the
+  passes), each pass in pipeline order and output, summed over chunks.
+- ``--version``: ``bcast-opt <version> (xDSL <version>)``.
+"""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
+import time
 from io import StringIO
 
-from xdsl.passes import PassPipeline
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass, PassPipeline, PassPipelineCallbackType
 from xdsl.printer import Printer
+from xdsl.xdsl_opt_main import VersionAction
 
-from bcast.ir.diagnostics import Report
+from bcast import __version__
 from bcast.ir.parser import make_context
 from bcast.ir.rules import SEMANTICS
 from bcast.passes import DESCRIPTIONS, available_passes
 from bcast.tools import driver, expectations
-from bcast.tools.driver import EXIT_INPUT, EXIT_OK, InputError, UsageError
+from bcast.tools.api import PIPELINES
+from bcast.tools.driver import EXIT_INPUT, EXIT_OK, EarlyExit, InputError, Timings, UsageError
 
 TARGETS = ("mlir", "numpy")
+SEPARATORS = {"mlir": "// -----\n", "numpy": "# -----\n"}
+"""What separates the chunks' outputs: mlir-opt's marker, or a Python comment."""
 
 
 class _ArgumentParser(argparse.ArgumentParser):
-    """argparse that raises instead of exiting, so usage errors exit 2 cleanly."""
+    """argparse that raises instead of exiting, so that ``main(argv)`` returns
+    its exit status (2 for usage errors) instead of calling ``sys.exit``."""
 
     def error(self, message: str):
-        raise UsageError(message)
+        raise UsageError(message, usage=self.format_usage(), prog=self.prog)
+
+    def exit(self, status: int = 0, message: str | None = None):
+        if message:
+            sys.stderr.write(message)
+        raise EarlyExit(status)
 
 
 def _pass_help() -> str:
@@ -36,32 +65,87 @@ def _pass_help() -> str:
 def build_argument_parser() -> argparse.ArgumentParser:
     p = _ArgumentParser(
         prog="bcast-opt",
-        description="Verify bcast IR, run a pass pipeline and print the result.",
+        description="Verify bcast IR, run a pass pipeline and print the result.\n\n"
+        "Exit status: 0 success, 1 bad input (in any chunk), 2 usage error, 3 internal error.\n"
+        "--print-between-passes: after each pass, '// -----// IR Dump After <pass> //----- //'\n"
+        "  and the IR, on stderr. --timing: after the run, a wall-time table (parse, verify,\n"
+        "  each pass, output, total) on stderr, laid out as mlir-opt's --mlir-timing.",
         epilog=_pass_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("file", nargs="?", default="-", help="input .mlir file ('-' for stdin)")
-    p.add_argument("-p", "--passes", dest="pipeline", default="", help="pass pipeline")
+    p.add_argument("-p", "--passes", dest="pipeline", default=None,
+                   help="pass pipeline (default: none, or the standard one for -t numpy)")
     p.add_argument("-t", "--target", default="mlir", choices=TARGETS, help="output format")
-    p.add_argument("-o", "--output", default=None, help="output file (default stdout)")
+    p.add_argument("-o", "--output", default=None,
+                   help="output file (default stdout); written only if every chunk succeeds")
     p.add_argument("--split-input-file", action="store_true",
                    help="process each '// -----' separated chunk on its own")
     p.add_argument("--verify-diagnostics", action="store_true",
-                   help="check expected-error/-note/-warning annotations in the input")
+                   help="check expected-error/-warning/-remark/-note annotations in the input")
     p.add_argument("--semantics", choices=SEMANTICS, default=None,
                    help="broadcasting semantics, overriding the module's bcast.semantics")
     p.add_argument("--print-op-generic", action="store_true", help="print ops in generic form")
+    p.add_argument("--print-debuginfo", action="store_true",
+                   help="print each op's location, loc(...)")
+    p.add_argument("--print-between-passes", action="store_true",
+                   help="print the IR after each pass, on stderr")
+    p.add_argument("--timing", action="store_true",
+                   help="print the time of parsing, verifying, each pass and output, on stderr")
+    p.add_argument("--allow-unregistered-dialect", action="store_true",
+                   help="accept (generic) ops of dialects bcast does not know, and keep them")
+    p.add_argument("--version", action=VersionAction,
+                   version_format=f"bcast-opt {__version__} (xDSL {{xdsl_version}})",
+                   help="print the versions of bcast and xDSL")
     return p
 
 
-def print_module(module, generic: bool) -> str:
+def print_module(module: ModuleOp, generic: bool = False, debuginfo: bool = False) -> str:
+    """MLIR text; the output and the --print-between-passes dumps share it, so
+    --print-op-generic and --print-debuginfo apply to both (as in mlir-opt)."""
     out = StringIO()
-    Printer(stream=out, print_generic_format=generic).print_op(module)
+    Printer(stream=out, print_generic_format=generic, print_debuginfo=debuginfo).print_op(module)
     return out.getvalue() + "\n"
 
 
-def process_chunk(ctx, chunk: driver.Chunk, name: str, args, pipeline: PassPipeline) -> str:
-    module = driver.load_chunk(ctx, chunk, name, args.semantics, pipeline)
+def pipeline_callback(args: argparse.Namespace,
+                      timings: Timings | None) -> PassPipelineCallbackType:
+    """xDSL's hook, called before, between and after the passes: times each
+    pass and dumps the IR after it. The dump is not counted in the pass's time."""
+    index, started = 0, time.perf_counter()
+
+    def callback(previous: ModulePass | None, module: ModuleOp, _next: ModulePass | None) -> None:
+        nonlocal index, started
+        if previous is None:  # a new chunk starts the pipeline
+            index = 0
+        else:
+            if timings is not None:
+                timings.add_pass(index, time.perf_counter() - started)
+            index += 1
+            if args.print_between_passes:
+                ir = print_module(module, args.print_op_generic, args.print_debuginfo)
+                sys.stderr.write(f"// -----// IR Dump After {previous.name} //----- //\n{ir}\n")
+        started = time.perf_counter()
+
+    return callback
+
+
+def make_pipeline(args: argparse.Namespace) -> tuple[PassPipeline, Timings | None]:
+    """The pipeline to run: ``-p`` exactly as given, else the target's
+    standard one (``-t numpy`` needs explicit, fused IR, as in bcast-run)."""
+    spec = args.pipeline
+    if spec is None:
+        spec = PIPELINES["numpy"] if args.target == "numpy" else ""
+    pipeline = driver.parse_pipeline(spec)
+    timings = Timings([p.name for p in pipeline.passes]) if args.timing else None
+    if args.timing or args.print_between_passes:
+        pipeline = dataclasses.replace(pipeline, callback=pipeline_callback(args, timings))
+    return pipeline, timings
+
+
+def render(module: ModuleOp, name: str, args: argparse.Namespace) -> str:
+    """The chunk's output in the target format; a module the target cannot
+    take is an input error located at the offending op."""
     if args.target == "numpy":
         from bcast.lowering.numpy_emitter import emit_module
         from bcast.passes.errors import PassError
@@ -70,42 +154,54 @@ def process_chunk(ctx, chunk: driver.Chunk, name: str, args, pipeline: PassPipel
             return emit_module(module, name)
         except PassError as e:
             raise e.input_error() from None
-    return print_module(module, args.print_op_generic)
+    return print_module(module, args.print_op_generic, args.print_debuginfo)
+
+
+def process_chunk(chunk: driver.Chunk, name: str, args: argparse.Namespace,
+                  pipeline: PassPipeline, timings: Timings | None) -> tuple[str, bool]:
+    """The chunk's output ('' if it failed) and whether it passed. Its
+    diagnostics, or with --verify-diagnostics the mismatches, go to stderr."""
+    ctx = make_context()
+    ctx.allow_unregistered = args.allow_unregistered_dialect
+    output, reports = "", []
+    try:
+        module = driver.load_chunk(ctx, chunk, name, args.semantics, pipeline, timings)
+        with driver.timed(timings, "Output"):
+            output = render(module, name, args)
+    except InputError as e:
+        reports = e.reports
+    if not args.verify_diagnostics:
+        driver.print_reports(reports)
+        return output, not reports
+    expected = expectations.collect(chunk.text, chunk.line_offset, name)
+    failures = expectations.check(expected, reports, name)
+    if failures:
+        print("\n".join(failures), file=sys.stderr)
+    return output, not failures
+
+
+def run(args: argparse.Namespace) -> int:
+    """Every chunk is processed even after one fails, and the output holds
+    one piece per chunk (empty for a failed one), as mlir-opt's does."""
+    pipeline, timings = make_pipeline(args)
+    text = driver.read_source(args.file)
+    name = "<stdin>" if args.file == "-" else args.file
+    outputs, ok = [], True
+    for chunk in driver.split_input(text, args.split_input_file):
+        output, passed = process_chunk(chunk, name, args, pipeline, timings)
+        outputs.append(output)
+        ok = ok and passed
+    if ok or args.output in (None, "-"):  # as mlir-opt: no output file from a failed run
+        with driver.timed(timings, "Output"):
+            driver.write_output(args.output, SEPARATORS[args.target].join(outputs))
+    if timings is not None:
+        sys.stdout.flush()
+        sys.stderr.write(timings.render())
+    return EXIT_OK if ok else EXIT_INPUT
 
 
 def main(argv: list[str] | None = None) -> int:
-    def body() -> int:
-        args = build_argument_parser().parse_args(argv)
-        pipeline = driver.parse_pipeline(args.pipeline)
-        text = driver.read_source(args.file)
-        name = "<stdin>" if args.file == "-" else args.file
-        chunks = driver.split_input(text, args.split_input_file)
-        outputs: list[str] = []
-        failures: list[str] = []
-        status = EXIT_OK
-        for chunk in chunks:
-            ctx = make_context()
-            try:
-                outputs.append(process_chunk(ctx, chunk, name, args, pipeline))
-                reports: list[Report] = []
-            except InputError as e:
-                if not args.verify_diagnostics:
-                    driver.print_reports(e.reports)
-                    status = EXIT_INPUT
-                    continue
-                reports = e.reports
-            if args.verify_diagnostics:
-                expected = expectations.collect(chunk.text, chunk.line_offset)
-                failures += expectations.check(expected, reports, name)
-        if failures:
-            print("\n".join(failures), file=sys.stderr)
-            return EXIT_INPUT
-        if status != EXIT_OK:
-            return status
-        driver.write_output(args.output, "// -----\n".join(outputs))
-        return EXIT_OK
-
-    return driver.run_main(body)
+    return driver.run_main(lambda: run(build_argument_parser().parse_args(argv)))
 
 
 if __name__ == "__main__":

@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 import zipfile
+from collections.abc import Sequence
 
 import numpy as np
 
 from bcast.ir.diagnostics import Report
 from bcast.ir.rules import SEMANTICS
+from bcast.lowering import numpy_runtime as rt
 from bcast.lowering.reference import random_inputs
 from bcast.tools import driver
 from bcast.tools.api import BACKENDS, BcastError, Compiled, compile
@@ -38,16 +40,37 @@ def build_argument_parser() -> argparse.ArgumentParser:
     return p
 
 
-def load_inputs(path: str, count: int) -> list[object]:
+def load_inputs(path: str, arguments: Sequence[rt.Spec]) -> list[object]:
+    """The arguments from an ``.npz`` file: exactly the keys ``arg0, arg1, ...``,
+    each checked and converted by the API's rule (``numpy_runtime.argument``);
+    an ``index`` is stored as a 0-d integer array."""
     try:
-        with np.load(path, allow_pickle=False) as data:
-            keys = set(data.files)
-            missing = [f"arg{i}" for i in range(count) if f"arg{i}" not in keys]
-            if missing:
-                raise InputError([Report("error", f"{path}: missing inputs {', '.join(missing)}", None)])
-            return [data[f"arg{i}"] for i in range(count)]
+        data = np.load(path, allow_pickle=False)
+        if not isinstance(data, np.lib.npyio.NpzFile):
+            raise ValueError("not an .npz archive (np.savez writes one)")
+        with data:
+            keys = [f"arg{i}" for i in range(len(arguments))]
+            check_keys(path, data.files, keys, arguments)
+            values = [data[k] for k in keys]
     except (OSError, ValueError, zipfile.BadZipFile, EOFError) as e:
         raise InputError([Report("error", f"cannot read inputs from {path}: {e}", None)]) from None
+    try:
+        return [rt.argument(v[()] if s.shape is None and v.ndim == 0 else v, s)
+                for v, s in zip(values, arguments)]
+    except rt.ArgumentError as e:
+        raise InputError([Report("error", f"{path}: {e}", None)]) from None
+
+
+def check_keys(path: str, found: Sequence[str], keys: Sequence[str], arguments: Sequence[rt.Spec]) -> None:
+    """A missing key is an error, and so is an extra one: it is most likely a
+    misspelt or misnumbered argument that would otherwise be ignored."""
+    missing = [k for k in keys if k not in found]
+    extra = [k for k in found if k not in keys]
+    problems = ([f"missing {', '.join(missing)}"] if missing else []) + (
+        [f"unexpected {', '.join(extra)}"] if extra else [])
+    if problems:
+        takes = ", ".join(s.name for s in arguments) or "no arguments"
+        raise InputError([Report("error", f"{path}: {'; '.join(problems)} (the function takes {takes})", None)])
 
 
 def format_result(i: int, t, value: np.ndarray) -> str:
@@ -71,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         assert isinstance(program, Compiled)
         n = len(program.input_types)
         if args.inputs:
-            inputs = load_inputs(args.inputs, n)
+            inputs = load_inputs(args.inputs, program.arguments)
         elif args.seed is not None or n == 0:
             inputs = random_inputs(program.function, args.seed or 0)
         else:

@@ -359,3 +359,22 @@ func.func @view_of_view(%row: tensor<3xf32>) -> tensor<4x3xf32> {
   %c = bcast.add %b, %t : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
   func.return %c : tensor<4x3xf32>
 }
+
+// A broadcast that a cloned view also reads (a view chain) is still cloned
+// for the members that read it directly: the add reads the clone, not the
+// materialized broadcast, even though a non-member (the implicit multiply)
+// keeps the original alive.
+// CHECK-LABEL: func.func @view_of_cloned_view(
+//       CHECK:   %[[B:[a-z0-9_]+]] = bcast.broadcast_in_dim %x, dims = []
+//       CHECK:   bcast.fusion %[[B]], %x :
+//  CHECK-NEXT:   ^bb0(%[[BA:[a-z0-9_]+]]: tensor<1x4xf32>, %[[XA:[a-z0-9_]+]]: tensor<f32>):
+//  CHECK-NEXT:     %[[T:[a-z0-9_]+]] = bcast.transpose %[[BA]], dims = [0, 1]
+//  CHECK-NEXT:     %[[C:[a-z0-9_]+]] = bcast.broadcast_in_dim %[[XA]], dims = []
+//  CHECK-NEXT:     bcast.add %[[T]], %[[C]] :
+func.func @view_of_cloned_view(%x: tensor<f32>) -> (tensor<1x4xf32>, tensor<1x4xf32>) {
+  %b = bcast.broadcast_in_dim %x, dims = [] : (tensor<f32>) -> tensor<1x4xf32>
+  %m = bcast.multiply %x, %b : (tensor<f32>, tensor<1x4xf32>) -> tensor<1x4xf32>
+  %t = bcast.transpose %b, dims = [0, 1] : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  %s = bcast.add %t, %b : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32>
+  func.return %m, %s : tensor<1x4xf32>, tensor<1x4xf32>
+}

@@ -24,6 +24,7 @@ func.func @mismatch(%a: tensor<3xf32>, %b: tensor<4xf32>) {
   // expected-error @+1 {{operands are not broadcast-compatible: tensor<3xf32> and tensor<4xf32>}}
   %0 = bcast.add %a, %b : (tensor<3xf32>, tensor<4xf32>) -> tensor<4xf32>
   // expected-note @-1 {{dimension -1: 3 vs 4 (neither is 1)}}
+  // expected-note @-2 {{aligned from the right: 3}}
   func.return
 }
 
@@ -34,6 +35,7 @@ func.func @append(%a: tensor<15x3x5xf32>, %b: tensor<15x3xf32>) {
   // expected-error @+1 {{operands are not broadcast-compatible: tensor<15x3x5xf32> and tensor<15x3xf32>}}
   %0 = bcast.multiply %a, %b : (tensor<15x3x5xf32>, tensor<15x3xf32>) -> tensor<15x3x5xf32>
   // expected-note @-1 {{dimension -2: 3 vs 15 (neither is 1)}}
+  // expected-note @-2 {{aligned from the right: 15 x  3 x 5}}
   func.return
 }
 
@@ -44,6 +46,7 @@ func.func @compare(%a: tensor<2x3xi32>, %b: tensor<2xi32>) {
   // expected-error @+1 {{'bcast.compare' op operands are not broadcast-compatible: tensor<2x3xi32> and tensor<2xi32>}}
   %0 = bcast.compare LT, %a, %b : (tensor<2x3xi32>, tensor<2xi32>) -> tensor<2x3xi1>
   // expected-note @-1 {{dimension -1: 3 vs 2 (neither is 1)}}
+  // expected-note @-2 {{aligned from the right: 2 x 3}}
   func.return
 }
 
@@ -53,6 +56,8 @@ func.func @compare(%a: tensor<2x3xi32>, %b: tensor<2xi32>) {
 func.func @logical(%a: tensor<4x1xi1>, %b: tensor<3x3xi1>) {
   // expected-error @+1 {{'bcast.or' op operands are not broadcast-compatible: tensor<4x1xi1> and tensor<3x3xi1>}}
   %0 = bcast.or %a, %b : (tensor<4x1xi1>, tensor<3x3xi1>) -> tensor<4x3xi1>
+  // expected-note @-1 {{aligned from the right: 4 x 1}}
+  // expected-note @-2 {{dimension -2: 4 vs 3 (neither is 1)}}
   func.return
 }
 
@@ -63,6 +68,7 @@ func.func @select(%p: tensor<2x1xi1>, %t: tensor<3xf32>, %f: tensor<4x3x1xf32>) 
   // expected-error @+1 {{'bcast.select' op operands are not broadcast-compatible: tensor<2x1xi1>, tensor<3xf32>, tensor<4x3x1xf32>}}
   %0 = bcast.select %p, %t, %f : (tensor<2x1xi1>, tensor<3xf32>, tensor<4x3x1xf32>) -> tensor<4x2x3xf32>
   // expected-note @-1 {{dimension -2: 2 vs 1 vs 3 (sizes other than 1 differ)}}
+  // expected-note @-2 {{aligned from the right:     2 x 1}}
   func.return
 }
 
@@ -73,6 +79,7 @@ func.func @zero(%a: tensor<0x3xf32>, %b: tensor<3x3xf32>) {
   // expected-error @+1 {{operands are not broadcast-compatible: tensor<0x3xf32> and tensor<3x3xf32>}}
   %0 = bcast.add %a, %b : (tensor<0x3xf32>, tensor<3x3xf32>) -> tensor<3x3xf32>
   // expected-note @-1 {{dimension -2: 0 vs 3 (neither is 1)}}
+  // expected-note @-2 {{aligned from the right: 0 x 3}}
   func.return
 }
 
@@ -100,6 +107,7 @@ func.func @int_plus_float(%a: tensor<3xi32>, %b: tensor<3xf32>) {
 func.func @unsigned_plus_float(%a: tensor<ui8>, %b: tensor<2xf16>) {
   // expected-error @+1 {{element types ui8 and f16 are of different kinds (unsigned and float) and do not promote}}
   %0 = bcast.multiply %a, %b : (tensor<ui8>, tensor<2xf16>) -> tensor<2xf16>
+  // expected-note @-1 {{insert an explicit bcast.convert to choose the common type}}
   func.return
 }
 
@@ -117,6 +125,7 @@ func.func @bool_vs_int(%a: tensor<3xi1>, %b: tensor<3xi32>) {
 func.func @select_branches(%p: tensor<3xi1>, %t: tensor<3xi32>, %f: tensor<3xf32>) {
   // expected-error @+1 {{'bcast.select' op element types i32 and f32 are of different kinds}}
   %0 = bcast.select %p, %t, %f : (tensor<3xi1>, tensor<3xi32>, tensor<3xf32>) -> tensor<3xf32>
+  // expected-note @-1 {{insert an explicit bcast.convert to choose the common type}}
   func.return
 }
 

@@ -50,6 +50,7 @@ module attributes {bcast.semantics = "xla"} {
 func.func @extract_iab_xla(%a: tensor<1x2xf32>) {
   // expected-error @+1 {{index 0 (999) is out of bounds for dimension 0 of size 1}}
   %0 = bcast.extract %a[999, 1] : (tensor<1x2xf32>) -> tensor<f32>
+  // expected-note @-1 {{index-access broadcasting on size-1 dims needs tml semantics}}
   func.return
 }
 }
@@ -69,6 +70,7 @@ func.func @extract_surplus(%a: tensor<1x2xf32>) {
 func.func @extract_scalar(%s: tensor<i32>) {
   // expected-error @+1 {{extract has 1 index but the value has rank 0}}
   %0 = bcast.extract %s[0] : (tensor<i32>) -> tensor<i32>
+  // expected-note @-1 {{index-access broadcasting (surplus indices ignored) needs tml semantics}}
   func.return
 }
 
@@ -133,6 +135,7 @@ func.func @assign_iab_numpy(%a: tensor<1x3xf32>, %x: tensor<3xf32>) {
 func.func @assign_surplus(%y: tensor<2x3xf32>, %s: tensor<f32>) {
   // expected-error @+1 {{'bcast.assign' op assign has 3 indices but the value has rank 2}}
   %0 = bcast.assign %y[0, 0, 0], %s : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+  // expected-note @-1 {{index-access broadcasting (surplus indices ignored) needs tml semantics}}
   func.return
 }
 
@@ -162,6 +165,7 @@ func.func @assign_array_api(%x: tensor<2x3x4xf32>, %a: tensor<1x3x4xf32>) {
 func.func @assign_index_then_mismatch(%m: tensor<4x3xf32>, %v: tensor<4xf32>, %i: index) {
   // expected-error @+1 {{the source does not broadcast to the indexed destination: dimension -1: 4 vs 3}}
   %0 = bcast.assign %m[%i], %v : (tensor<4x3xf32>, index, tensor<4xf32>) -> tensor<4x3xf32>
+  // expected-note @-1 {{source shape 4, indexed destination shape 3: a source dimension must equal the destination's or be 1}}
   func.return
 }
 

@@ -206,6 +206,74 @@ module attributes {bcast.semantics = 1} {
 
 // -----
 
+// An undefined value is reported at its first use, in MLIR's words (xDSL:
+// at the end of the input).
+func.func @undefined_value(%x: tensor<3xf32>) -> tensor<3xf32> {
+  // expected-error @+1 {{use of undeclared SSA value name}}
+  %0 = bcast.add %x, %y : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %1 = bcast.add %0, %y : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  func.return %1 : tensor<3xf32>
+}
+// LOC: invalid_parse.mlir:[[# @LINE - 4]]:22: error: use of undeclared SSA value name
+
+// -----
+
+// A value of one function is not visible in the next.
+func.func @defines(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %v = bcast.negate %x : tensor<3xf32>
+  func.return %v : tensor<3xf32>
+}
+func.func @uses_other_function(%x: tensor<3xf32>) -> tensor<3xf32> {
+  // expected-error @+1 {{use of undeclared SSA value name}}
+  func.return %v : tensor<3xf32>
+}
+
+// -----
+
+// Errors in a dense literal are at the literal (xDSL: at the token after its type).
+func.func @dense_not_a_number() -> tensor<2xf32> {
+  // expected-error @+1 {{Expected either a float, integer, or complex literal}}
+  %c = bcast.constant dense<[1.0, oops]> : tensor<2xf32>
+  func.return %c : tensor<2xf32>
+}
+
+// -----
+
+func.func @dense_element_count() -> tensor<2xi32> {
+  // expected-error @+1 {{Shape mismatch in dense literal. Expected [2] shape from the type, but got [3] shape.}}
+  %c = bcast.constant dense<[1, 2, 3]> : tensor<2xi32>
+  func.return %c : tensor<2xi32>
+}
+// LOC: invalid_parse.mlir:[[# @LINE - 3]]:29: error: Shape mismatch in dense literal
+
+// -----
+
+func.func @dense_out_of_range() -> tensor<3xi8> {
+  // expected-error @+1 {{Integer value 300 is out of range for type i8}}
+  %c = bcast.constant dense<[1, 300, 2]> : tensor<3xi8>
+  func.return %c : tensor<3xi8>
+}
+// LOC: invalid_parse.mlir:[[# @LINE - 3]]:33: error: Integer value 300 is out of range for type i8
+
+// -----
+
+func.func @dense_dynamic_type() -> tensor<2xf32> {
+  // expected-error @+1 {{Dense literal attribute should have a static shape.}}
+  %c = bcast.constant dense<1.0> : tensor<?xf32>
+  func.return %c : tensor<2xf32>
+}
+// LOC: invalid_parse.mlir:[[# @LINE - 3]]:36: error: Dense literal attribute should have a static shape.
+
+// -----
+
+func.func @dense_empty() -> tensor<2xf32> {
+  // expected-error @+1 {{Expected at least one element in the dense literal, but got None}}
+  %c = bcast.constant dense<> : tensor<2xf32>
+  func.return %c : tensor<2xf32>
+}
+
+// -----
+
 // A truncated file says so (xDSL only gives the context " in block definition").
 // expected-error @+2 {{unexpected end of input (in block definition)}}
 func.func @truncated() {

@@ -200,6 +200,7 @@ func.func @shadow_broadcast_dimensions(%x: tensor<3xf32>, %y: tensor<2x3xf32>) {
 func.func @shadow_bid(%x: tensor<3xf32>) {
   // expected-error @+1 {{'bcast.broadcast_in_dim' op attribute 'broadcast_dimensions' shadows the property of the same name}}
   %0 = bcast.broadcast_in_dim %x, dims = [1] {broadcast_dimensions = array<i64: 0>} : (tensor<3xf32>) -> tensor<2x3xf32>
+  // expected-note @-1 {{write it in the op's own syntax (or as a property `<{...}>` in generic form), not in the attribute dictionary}}
   func.return
 }
 
@@ -208,6 +209,7 @@ func.func @shadow_bid(%x: tensor<3xf32>) {
 func.func @shadow_indices(%y: tensor<2x3xf32>) {
   // expected-error @+1 {{'bcast.extract' op attribute 'static_indices' shadows the property of the same name}}
   %0 = bcast.extract %y[1, 0] {static_indices = array<i64: 0>} : (tensor<2x3xf32>) -> tensor<f32>
+  // expected-note @-1 {{write it in the op's own syntax (or as a property `<{...}>` in generic form), not in the attribute dictionary}}
   func.return
 }
 
@@ -216,6 +218,7 @@ func.func @shadow_indices(%y: tensor<2x3xf32>) {
 func.func @shadow_direction(%x: tensor<3xf32>) {
   // expected-error @+1 {{'bcast.compare' op attribute 'comparison_direction' shadows the property of the same name}}
   %0 = bcast.compare EQ, %x, %x {comparison_direction = #bcast<comparison_direction LT>} : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xi1>
+  // expected-note @-1 {{write it in the op's own syntax (or as a property `<{...}>` in generic form), not in the attribute dictionary}}
   func.return
 }
 

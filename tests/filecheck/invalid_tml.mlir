@@ -19,6 +19,7 @@ module attributes {bcast.semantics = "tml"} {
 func.func @relational_degenerate(%a: tensor<1x3xf32>, %c: tensor<3x3xf32>) {
   // expected-error @+1 {{relational operations under tml semantics need a scalar operand or identical shapes}}
   %0 = bcast.compare LE, %a, %c : (tensor<1x3xf32>, tensor<3x3xf32>) -> tensor<3x3xi1>
+  // expected-note @-1 {{tml broadcasts these operations only from a scalar; broadcast explicitly with bcast.broadcast_in_dim}}
   func.return
 }
 }
@@ -29,6 +30,7 @@ module attributes {bcast.semantics = "tml"} {
 func.func @relational_nested(%a: tensor<3xtensor<3xi32>>, %b: tensor<3xtensor<1xi32>>) {
   // expected-error @+1 {{relational operations under tml semantics need a scalar operand or identical shapes at every nesting level}}
   %0 = bcast.compare EQ, %a, %b : (tensor<3xtensor<3xi32>>, tensor<3xtensor<1xi32>>) -> tensor<3xtensor<3xi1>>
+  // expected-note @-1 {{tml broadcasts these operations only from a scalar; broadcast explicitly with bcast.broadcast_in_dim}}
   func.return
 }
 }
@@ -40,6 +42,7 @@ module attributes {bcast.semantics = "tml"} {
 func.func @relational_nesting_level(%a: tensor<3xtensor<3x3xf32>>, %b: tensor<3x3x3xf32>) {
   // expected-error @+1 {{relational operations under tml semantics need a scalar operand or identical shapes at every nesting level}}
   %0 = bcast.compare NE, %a, %b : (tensor<3xtensor<3x3xf32>>, tensor<3x3x3xf32>) -> tensor<3x3x3xi1>
+  // expected-note @-1 {{tml broadcasts these operations only from a scalar; broadcast explicitly with bcast.broadcast_in_dim}}
   func.return
 }
 }
@@ -62,6 +65,7 @@ module attributes {bcast.semantics = "tml"} {
 func.func @logical(%p: tensor<3xi1>, %q: tensor<3x3xi1>) {
   // expected-error @+1 {{'bcast.and' op logical operations under tml semantics need a scalar operand or identical shapes at every nesting level}}
   %0 = bcast.and %p, %q : (tensor<3xi1>, tensor<3x3xi1>) -> tensor<3x3xi1>
+  // expected-note @-1 {{tml broadcasts these operations only from a scalar; broadcast explicitly with bcast.broadcast_in_dim}}
   func.return
 }
 }
@@ -82,6 +86,7 @@ module attributes {bcast.semantics = "tml"} {
 func.func @bitwise(%u: tensor<3xui8>, %w: tensor<3x3xui8>) {
   // expected-error @+1 {{'bcast.xor' op bitwise operations under tml semantics need a scalar operand or identical shapes at every nesting level}}
   %0 = bcast.xor %u, %w : (tensor<3xui8>, tensor<3x3xui8>) -> tensor<3x3xui8>
+  // expected-note @-1 {{tml broadcasts these operations only from a scalar; broadcast explicitly with bcast.broadcast_in_dim}}
   func.return
 }
 }
@@ -92,6 +97,7 @@ module attributes {bcast.semantics = "tml"} {
 func.func @shift(%u: tensor<3x1xui32>, %w: tensor<3x3xui32>) {
   // expected-error @+1 {{'bcast.shift_left' op bitwise operations under tml semantics need a scalar operand or identical shapes}}
   %0 = bcast.shift_left %u, %w : (tensor<3x1xui32>, tensor<3x3xui32>) -> tensor<3x3xui32>
+  // expected-note @-1 {{tml broadcasts these operations only from a scalar; broadcast explicitly with bcast.broadcast_in_dim}}
   func.return
 }
 }
@@ -137,6 +143,7 @@ func.func @arithmetic_nested(%a: tensor<3xtensor<3xi32>>, %b: tensor<3xtensor<2x
   // expected-error @+1 {{'bcast.add' op operands are not broadcast-compatible: tensor<3xtensor<3xi32>> and tensor<3xtensor<2xi32>>}}
   %0 = bcast.add %a, %b : (tensor<3xtensor<3xi32>>, tensor<3xtensor<2xi32>>) -> tensor<3xtensor<3xi32>>
   // expected-note @-1 {{nesting level 1, dimension -1: 3 vs 2 (neither is 1)}}
+  // expected-note @-2 {{nesting level 1, aligned from the right: 3}}
   func.return
 }
 }
@@ -178,6 +185,7 @@ func.func @nested_numpy(%a: tensor<3xtensor<3xi32>>) {
 func.func @nested_numpy_unary(%a: tensor<3xtensor<3xf32>>) {
   // expected-error @+1 {{'bcast.negate' op nested tensor types need tml semantics}}
   %0 = bcast.negate %a : tensor<3xtensor<3xf32>>
+  // expected-note @-1 {{set `bcast.semantics = "tml"` on the module or pass --semantics tml}}
   func.return
 }
 
@@ -186,6 +194,7 @@ func.func @nested_numpy_unary(%a: tensor<3xtensor<3xf32>>) {
 func.func @nested_numpy_narrow(%a: tensor<1xtensor<3xf32>>) {
   // expected-error @+1 {{'bcast.narrow' op nested tensor types need tml semantics}}
   %0 = bcast.narrow %a : (tensor<1xtensor<3xf32>>) -> tensor<3xf32>
+  // expected-note @-1 {{set `bcast.semantics = "tml"` on the module or pass --semantics tml}}
   func.return
 }
 
@@ -194,6 +203,7 @@ func.func @nested_numpy_narrow(%a: tensor<1xtensor<3xf32>>) {
 func.func @nested_numpy_extract(%a: tensor<3xtensor<3xf32>>) {
   // expected-error @+1 {{'bcast.extract' op nested tensor types need tml semantics}}
   %0 = bcast.extract %a[0] : (tensor<3xtensor<3xf32>>) -> tensor<3xf32>
+  // expected-note @-1 {{set `bcast.semantics = "tml"` on the module or pass --semantics tml}}
   func.return
 }
 
@@ -203,6 +213,7 @@ module attributes {bcast.semantics = "xla"} {
 func.func @nested_xla(%a: tensor<3xtensor<3xf32>>, %s: tensor<f32>) {
   // expected-error @+1 {{'bcast.multiply' op nested tensor types need tml semantics}}
   %0 = bcast.multiply %a, %s : (tensor<3xtensor<3xf32>>, tensor<f32>) -> tensor<3xtensor<3xf32>>
+  // expected-note @-1 {{set `bcast.semantics = "tml"` on the module or pass --semantics tml}}
   func.return
 }
 }
@@ -240,6 +251,7 @@ module attributes {bcast.semantics = "tml"} {
 func.func @assign_grows(%a: tensor<1x3xi32>, %b: tensor<3x1xi32>) {
   // expected-error @+1 {{the source does not broadcast to the indexed destination: dimension -2: 3 vs 1}}
   %0 = bcast.assign %a, %b : (tensor<1x3xi32>, tensor<3x1xi32>) -> tensor<1x3xi32>
+  // expected-note @-1 {{source shape 3x1, indexed destination shape 1x3: a source dimension must equal the destination's or be 1}}
   func.return
 }
 }
@@ -250,6 +262,7 @@ module attributes {bcast.semantics = "tml"} {
 func.func @assign_nested(%a: tensor<3xtensor<1xi32>>, %b: tensor<3xtensor<3xi32>>) {
   // expected-error @+1 {{the source does not broadcast to the indexed destination: dimension -1: 3 vs 1 at nesting level 1}}
   %0 = bcast.assign %a, %b : (tensor<3xtensor<1xi32>>, tensor<3xtensor<3xi32>>) -> tensor<3xtensor<1xi32>>
+  // expected-note @-1 {{source shape 3, indexed destination shape 1: a source dimension must equal the destination's or be 1}}
   func.return
 }
 }
@@ -260,6 +273,7 @@ module attributes {bcast.semantics = "tml"} {
 func.func @assign_flat_into_nested(%a: tensor<3xtensor<3xi32>>, %b: tensor<3x3xi32>) {
   // expected-error @+1 {{the source has rank 2, more than the indexed destination's 1 at nesting level 0}}
   %0 = bcast.assign %a, %b : (tensor<3xtensor<3xi32>>, tensor<3x3xi32>) -> tensor<3xtensor<3xi32>>
+  // expected-note @-1 {{source shape 3x3 cannot broadcast to 3 without changing the destination}}
   func.return
 }
 }
@@ -292,6 +306,7 @@ module attributes {bcast.semantics = "tml"} {
 func.func @assign_narrower(%a: tensor<3xi8>, %b: tensor<3xi32>) {
   // expected-error @+1 {{source element type i32 does not convert implicitly to the destination's i8}}
   %0 = bcast.assign %a, %b : (tensor<3xi8>, tensor<3xi32>) -> tensor<3xi8>
+  // expected-note @-1 {{assignment keeps the destination type; insert a bcast.convert}}
   func.return
 }
 }

@@ -17,6 +17,7 @@ module attributes {bcast.semantics = "xla"} {
 func.func @compare_rank_without_dims(%m: tensor<2x3xi32>, %v: tensor<3xi32>) {
   // expected-error @+1 {{'bcast.compare' op operands of different rank need broadcast_dimensions under xla semantics}}
   %0 = bcast.compare EQ, %v, %m : (tensor<3xi32>, tensor<2x3xi32>) -> tensor<2x3xi1>
+  // expected-note @-1 {{only a rank-0 operand broadcasts without broadcast_dimensions}}
   func.return
 }
 }
@@ -28,6 +29,7 @@ module attributes {bcast.semantics = "xla"} {
 func.func @select_rank(%p: tensor<2x3xi1>, %t: tensor<2x3xf32>, %f: tensor<3xf32>) {
   // expected-error @+1 {{'bcast.select' op select operands must have the same rank or rank 0 under xla semantics}}
   %0 = bcast.select %p, %t, %f : (tensor<2x3xi1>, tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  // expected-note @-1 {{select has no broadcast_dimensions: broadcast the operands explicitly}}
   func.return
 }
 }
@@ -90,6 +92,7 @@ module attributes {bcast.semantics = "xla"} {
 func.func @too_many(%c: tensor<2x3x4xf32>, %v: tensor<4xf32>) {
   // expected-error @+1 {{broadcast_dimensions has 2 entries but the lower-rank operand has rank 1}}
   %0 = bcast.multiply %v, %c broadcast_dimensions = [1, 2] : (tensor<4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  // expected-note @-1 {{broadcast_dimensions needs one entry per dimension of the lower-rank operand}}
   func.return
 }
 }
@@ -100,6 +103,7 @@ module attributes {bcast.semantics = "xla"} {
 func.func @scalar_with_dims(%s: tensor<f32>, %m: tensor<1x3xf32>) {
   // expected-error @+1 {{broadcast_dimensions has 1 entry but the lower-rank operand has rank 0}}
   %0 = bcast.add %s, %m broadcast_dimensions = [0] : (tensor<f32>, tensor<1x3xf32>) -> tensor<1x3xf32>
+  // expected-note @-1 {{broadcast_dimensions needs one entry per dimension of the lower-rank operand}}
   func.return
 }
 }
@@ -123,6 +127,7 @@ func.func @same_rank_mismatch(%a: tensor<7x2x5xf32>, %b: tensor<7x2x6xf32>) {
   // expected-error @+1 {{operands are not broadcast-compatible: tensor<7x2x5xf32> and tensor<7x2x6xf32>}}
   %0 = bcast.add %a, %b : (tensor<7x2x5xf32>, tensor<7x2x6xf32>) -> tensor<7x2x6xf32>
   // expected-note @-1 {{dimension -1: 5 vs 6 (neither is 1)}}
+  // expected-note @-2 {{aligned from the right: 7 x 2 x 5}}
   func.return
 }
 }
@@ -166,6 +171,7 @@ module attributes {bcast.semantics = "xla"} {
 func.func @element_types_int(%a: tensor<3xi8>, %b: tensor<3xi32>) {
   // expected-error @+1 {{operands have different element types under xla semantics: tensor<3xi8>, tensor<3xi32>}}
   %0 = bcast.add %a, %b : (tensor<3xi8>, tensor<3xi32>) -> tensor<3xi32>
+  // expected-note @-1 {{xla requires identical element types; insert a bcast.convert}}
   func.return
 }
 }
@@ -176,6 +182,7 @@ module attributes {bcast.semantics = "xla"} {
 func.func @select_branches(%p: tensor<3xi1>, %t: tensor<3xf16>, %f: tensor<3xf32>) {
   // expected-error @+1 {{'bcast.select' op operands have different element types under xla semantics: tensor<3xf16>, tensor<3xf32>}}
   %0 = bcast.select %p, %t, %f : (tensor<3xi1>, tensor<3xf16>, tensor<3xf32>) -> tensor<3xf32>
+  // expected-note @-1 {{xla requires identical element types; insert a bcast.convert}}
   func.return
 }
 }

@@ -68,6 +68,7 @@ func.func @no_broadcast_1(%a: tensor<3xf32>, %b: tensor<4xf32>) {
   // expected-error @+1 {{'bcast.add' op operands are not broadcast-compatible: tensor<3xf32> and tensor<4xf32>}}
   %r = bcast.add %a, %b : (tensor<3xf32>, tensor<4xf32>) -> tensor<4xf32>
   // expected-note @-1 {{dimension -1: 3 vs 4 (neither is 1)}}
+  // expected-note @-2 {{aligned from the right: 3}}
   func.return
 }
 
@@ -90,6 +91,7 @@ func.func @no_broadcast_3(%a: tensor<15x3x5xf32>, %b: tensor<15x3xf32>) {
   // expected-error @+1 {{'bcast.add' op operands are not broadcast-compatible: tensor<15x3x5xf32> and tensor<15x3xf32>}}
   %r = bcast.add %a, %b : (tensor<15x3x5xf32>, tensor<15x3xf32>) -> tensor<15x3x5xf32>
   // expected-note @-1 {{dimension -2: 3 vs 15 (neither is 1)}}
+  // expected-note @-2 {{aligned from the right: 15 x  3 x 5}}
   func.return
 }
 
@@ -137,5 +139,6 @@ func.func @in_place_grows(%x: tensor<1x3x4xf32>, %c: tensor<2x3x4xf32>) {
   %s = bcast.add %x, %c : (tensor<1x3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
   // expected-error @+1 {{'bcast.assign' op the source does not broadcast to the indexed destination: dimension -3: 2 vs 1}}
   %y = bcast.assign %x, %s : (tensor<1x3x4xf32>, tensor<2x3x4xf32>) -> tensor<1x3x4xf32>
+  // expected-note @-1 {{source shape 2x3x4, indexed destination shape 1x3x4: a source dimension must equal the destination's or be 1}}
   func.return
 }

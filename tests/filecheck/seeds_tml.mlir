@@ -212,6 +212,7 @@ func.func @incompatible(%a: tensor<2x2xi32>, %b: tensor<2x3xi32>) {
   // expected-error @+1 {{'bcast.add' op operands are not broadcast-compatible: tensor<2x2xi32> and tensor<2x3xi32>}}
   %c = bcast.add %a, %b : (tensor<2x2xi32>, tensor<2x3xi32>) -> tensor<2x3xi32>
   // expected-note @-1 {{dimension -1: 2 vs 3 (neither is 1)}}
+  // expected-note @-2 {{aligned from the right: 2 x 2}}
   func.return
 }
 }
@@ -224,6 +225,7 @@ module attributes {bcast.semantics = "tml"} {
 func.func @relational_no_implicit(%a: tensor<3xi32>, %c: tensor<3x3xi32>) {
   // expected-error @+1 {{'bcast.compare' op relational operations under tml semantics need a scalar operand or identical shapes at every nesting level}}
   %d = bcast.compare GT, %a, %c : (tensor<3xi32>, tensor<3x3xi32>) -> tensor<3x3xi1>
+  // expected-note @-1 {{tml broadcasts these operations only from a scalar; broadcast explicitly with bcast.broadcast_in_dim}}
   func.return
 }
 }
@@ -235,6 +237,7 @@ module attributes {bcast.semantics = "tml"} {
 func.func @assignment_error(%a: tensor<3xi32>, %v: tensor<2xi32>) {
   // expected-error @+1 {{'bcast.assign' op the source does not broadcast to the indexed destination: dimension -1: 2 vs 3}}
   %a1 = bcast.assign %a, %v : (tensor<3xi32>, tensor<2xi32>) -> tensor<3xi32>
+  // expected-note @-1 {{source shape 2, indexed destination shape 3: a source dimension must equal the destination's or be 1}}
   func.return
 }
 }
@@ -246,6 +249,7 @@ module attributes {bcast.semantics = "tml"} {
 func.func @assignment_rank(%a: tensor<3xi32>, %v: tensor<1x3xi32>) {
   // expected-error @+1 {{'bcast.assign' op the source has rank 2, more than the indexed destination's 1}}
   %a1 = bcast.assign %a, %v : (tensor<3xi32>, tensor<1x3xi32>) -> tensor<3xi32>
+  // expected-note @-1 {{source shape 1x3 cannot broadcast to 3 without changing the destination}}
   func.return
 }
 }
@@ -269,6 +273,7 @@ module attributes {bcast.semantics = "tml"} {
 func.func @nested_vs_flat(%n: tensor<3xtensor<3x3xf32>>, %f: tensor<3x3x3xf32>) {
   // expected-error @+1 {{relational operations under tml semantics need a scalar operand or identical shapes at every nesting level}}
   %r = bcast.compare EQ, %n, %f : (tensor<3xtensor<3x3xf32>>, tensor<3x3x3xf32>) -> tensor<3x3x3xi1>
+  // expected-note @-1 {{tml broadcasts these operations only from a scalar; broadcast explicitly with bcast.broadcast_in_dim}}
   func.return
 }
 }

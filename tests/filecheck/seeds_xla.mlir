@@ -124,6 +124,7 @@ module attributes {bcast.semantics = "xla"} {
 func.func @matrix_plus_vector_implicit(%x: tensor<2x3xi32>, %v: tensor<3xi32>) {
   // expected-error @+1 {{'bcast.add' op operands of different rank need broadcast_dimensions under xla semantics}}
   %r = bcast.add %x, %v : (tensor<2x3xi32>, tensor<3xi32>) -> tensor<2x3xi32>
+  // expected-note @-1 {{only a rank-0 operand broadcasts without broadcast_dimensions}}
   func.return
 }
 }
@@ -183,6 +184,7 @@ func.func @degenerate_incompatible(%a: tensor<7x2x5xf32>, %b: tensor<7x2x6xf32>)
   // expected-error @+1 {{'bcast.add' op operands are not broadcast-compatible: tensor<7x2x5xf32> and tensor<7x2x6xf32>}}
   %r = bcast.add %a, %b : (tensor<7x2x5xf32>, tensor<7x2x6xf32>) -> tensor<7x2x6xf32>
   // expected-note @-1 {{dimension -1: 5 vs 6 (neither is 1)}}
+  // expected-note @-2 {{aligned from the right: 7 x 2 x 5}}
   func.return
 }
 }

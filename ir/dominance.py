@@ -1,0 +1,47 @@
+"""Uses of values before their definition.
+
+xDSL's parser accepts a forward reference once the value is defined anywhere
+in the function (``%0 = bcast.negate %1`` before ``%1 = ...``), and its
+verifier checks no dominance; the backends evaluate ops in order and fail on
+such a use with an internal error. MLIR rejects it at the use: ``operand #0
+does not dominate this use``.
+
+bcast's regions have one block each in practice (no branch ops are
+registered): a value is visible to the ops after it in its block and to the
+regions nested in those ops.
+"""
+
+from __future__ import annotations
+
+from xdsl.ir import Operation, OpResult, Region, SSAValue
+
+from bcast.ir.diagnostics import Diagnostic, Note, op_source_loc
+
+
+def undominated_uses(root: Operation) -> dict[Operation, tuple[int, SSAValue]]:
+    """Each op inside ``root`` that uses a value not defined before it, with
+    its first such operand (index and value). One pass over the IR."""
+    found: dict[Operation, tuple[int, SSAValue]] = {}
+
+    def visit(region: Region, visible: frozenset[SSAValue]) -> None:
+        for block in region.blocks:
+            scope = set(visible) | set(block.args)
+            for op in block.ops:
+                for index, value in enumerate(op.operands):
+                    if value not in scope:
+                        found.setdefault(op, (index, value))
+                for nested in op.regions:
+                    visit(nested, frozenset(scope))
+                scope.update(op.results)
+
+    for region in root.regions:
+        visit(region, frozenset())
+    return found
+
+
+def use_before_definition(index: int, value: SSAValue) -> Diagnostic:
+    """MLIR's error for such a use, with a note at the definition."""
+    notes: list[str] = []
+    if isinstance(value, OpResult) and (loc := op_source_loc(value.op)) is not None:
+        notes.append(Note("operand defined here", loc))
+    return Diagnostic(f"operand #{index} does not dominate this use", notes)

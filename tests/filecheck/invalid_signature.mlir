@@ -1,0 +1,106 @@
+// RUN: bcast-opt %s --split-input-file --verify-diagnostics
+// RUN: not bcast-opt %s --split-input-file 2>&1 | filecheck %s --check-prefix=LOC
+
+// Every backend takes and returns statically shaped ranked tensors of bcast's
+// element types (nested ones too) and index values; any other signature is
+// rejected at the function, before a backend fails on it.
+
+// expected-error @+2 {{'func.func' op argument 0: dynamic dimensions are not supported: tensor<?x3xf32>}}
+// expected-note @+1 {{function arguments and results must be statically shaped ranked tensors (possibly nested) of i1, i8..i64, ui8..ui64, f16, f32 or f64, or index}}
+func.func @dynamic_argument(%x: tensor<?x3xf32>) {
+  func.return
+}
+// LOC: invalid_signature.mlir:[[# @LINE - 3]]:1: error: 'func.func' op argument 0: dynamic dimensions are not supported: tensor<?x3xf32>
+// LOC-NEXT: invalid_signature.mlir:[[# @LINE - 4]]:1: note: function arguments and results must be
+
+// -----
+
+// expected-error @+2 {{'func.func' op result 1: dynamic dimensions are not supported: tensor<2x?xi32>}}
+// expected-note @+1 {{function arguments and results must be}}
+func.func private @dynamic_result() -> (tensor<2xi32>, tensor<2x?xi32>)
+
+// -----
+
+// expected-error @+2 {{'func.func' op argument 1: expected a tensor or index type, got f32}}
+// expected-note @+1 {{function arguments and results must be}}
+func.func @scalar_argument(%x: tensor<3xf32>, %s: f32) {
+  func.return
+}
+
+// -----
+
+// expected-error @+2 {{'func.func' op result 0: expected a tensor or index type, got i32}}
+// expected-note @+1 {{function arguments and results must be}}
+func.func private @scalar_result() -> i32
+
+// -----
+
+// expected-error @+2 {{'func.func' op argument 0: expected a tensor or index type, got memref<3xf32>}}
+// expected-note @+1 {{function arguments and results must be}}
+func.func @memref_argument(%x: memref<3xf32>) {
+  func.return
+}
+
+// -----
+
+// expected-error @+2 {{'func.func' op argument 0: unranked tensors are not supported: tensor<*xf32>}}
+// expected-note @+1 {{function arguments and results must be}}
+func.func @unranked_argument(%x: tensor<*xf32>) {
+  func.return
+}
+
+// -----
+
+// expected-error @+2 {{'func.func' op argument 0: unsupported element type bf16}}
+// expected-note @+1 {{function arguments and results must be}}
+func.func @bf16_argument(%x: tensor<3xbf16>) {
+  func.return
+}
+
+// -----
+
+// expected-error @+2 {{'func.func' op argument 0: unsupported element type si32}}
+// expected-note @+1 {{function arguments and results must be}}
+func.func @signed_argument(%x: tensor<3xsi32>) {
+  func.return
+}
+
+// -----
+
+// expected-error @+2 {{'func.func' op argument 0: expected a tensor or index type, got () -> ()}}
+// expected-note @+1 {{function arguments and results must be}}
+func.func @function_argument(%f: () -> ()) {
+  func.return
+}
+
+// -----
+
+// Nested types are checked at every level.
+module attributes {bcast.semantics = "tml"} {
+  // expected-error @+2 {{'func.func' op argument 0: dynamic dimensions are not supported: tensor<3xtensor<?xf32>>}}
+  // expected-note @+1 {{function arguments and results must be}}
+  func.func @nested_dynamic(%x: tensor<3xtensor<?xf32>>) {
+    func.return
+  }
+}
+
+// -----
+
+// The signature is rejected at the function even when an op would also fail.
+// expected-error @+2 {{'func.func' op argument 0: dynamic dimensions are not supported: tensor<?xf32>}}
+// expected-note @+1 {{function arguments and results must be}}
+func.func @before_its_ops(%x: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = bcast.add %x, %x : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  func.return %0 : tensor<?xf32>
+}
+
+// -----
+
+// Accepted: static (zero-size too), rank 0, nested under tml, and index
+// arguments and results.
+module attributes {bcast.semantics = "tml"} {
+  func.func @supported(%a: tensor<0x3xf32>, %b: tensor<4x3xi1>, %c: tensor<f64>,
+                       %d: tensor<3xtensor<2xui8>>, %i: index) -> (tensor<0x3xf32>, index) {
+    func.return %a, %i : tensor<0x3xf32>, index
+  }
+}
