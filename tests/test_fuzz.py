@@ -1,7 +1,7 @@
 """Fuzzing bcast-opt: mutated and truncated IR never produces a traceback.
 
 Starting from a corpus of valid programs (every op, every semantics, nested
-types, generic form, the JAX StableHLO exports in /work/shared/jax_exports and
+types, generic form, the JAX StableHLO exports in tests/data/jax_exports and
 the FileCheck inputs), each case applies one to three random mutations:
 truncation, deleting, duplicating or swapping tokens, numbers made huge, zero
 or negative, types changed, op names swapped, garbage bytes and unicode
@@ -192,7 +192,7 @@ OP = re.compile(r"\b(?:bcast|func|stablehlo|chlo)\.\w+")
 def corpus() -> dict[str, str]:
     texts = dict(CORPUS)
     here = Path(__file__).parent
-    for path in sorted(glob.glob("/work/shared/jax_exports/*.mlir")) + sorted(
+    for path in sorted(glob.glob(str(here / "data" / "jax_exports" / "*.mlir"))) + sorted(
         glob.glob(str(here / "filecheck" / "*.mlir"))
     ):
         try:

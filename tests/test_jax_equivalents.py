@@ -1,6 +1,6 @@
 """The hand-written bcast-IR equivalents of the JAX StableHLO exports.
 
-``examples/jax/NAME.mlir`` mirrors ``/work/shared/jax_exports/NAME.mlir``
+``examples/jax/NAME.mlir`` mirrors ``tests/data/jax_exports/NAME.mlir``
 op for op (two-step rank adds, rank-0 constants broadcast with ``dims = []``,
 duplicated broadcasts, ``jnp.where`` through a private function and
 ``func.call``, ``convert``, ``compare``). For each file:
@@ -37,7 +37,9 @@ from bcast.tools import driver
 from bcast.tools.driver import parse_pipeline
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "jax"
-MANIFEST = Path("/work/shared/jax_exports/manifest.json")
+JAX_EXPORTS = Path(__file__).resolve().parent / "data" / "jax_exports"
+"""Copies of the StableHLO modules JAX exported (real client input)."""
+MANIFEST = JAX_EXPORTS / "manifest.json"
 EXPLICIT = EXPLICIT_PIPELINE
 FUSED = EXPLICIT + ",bcast-fuse"
 SEEDS = (0, 1, 2)
@@ -100,10 +102,8 @@ def broadcast_key(op) -> tuple:
 def test_verifies_and_matches_the_manifest(name):
     module = load(name)
     text = (EXAMPLES / f"{name}.mlir").read_text()
-    assert text.startswith(f"// Mirrors the JAX export /work/shared/jax_exports/{name}.mlir")
+    assert text.startswith(f"// Mirrors the JAX export tests/data/jax_exports/{name}.mlir")
     assert module.attributes["bcast.semantics"].data == "xla"
-    if not MANIFEST.exists():
-        pytest.skip("JAX exports not present")
     case = json.loads(MANIFEST.read_text())["cases"][name]
     function_type = Evaluator(module).function("main").function_type
     args = inputs(module, 0)

@@ -22,7 +22,7 @@ from bcast.ir.parser import LocatingParser, make_context
 from bcast.tools import opt, run
 
 DATA = Path(__file__).resolve().parent / "data"
-JAX_EXPORTS = Path("/work/shared/jax_exports")
+JAX_EXPORTS = DATA / "jax_exports"
 
 # Under numpy semantics 2x3 and 2 do not broadcast: an error with two notes.
 INCOMPATIBLE = """func.func @main(%x: tensor<2x3xf32>, %y: tensor<2xf32>) -> tensor<2x3xf32> {{
@@ -199,8 +199,7 @@ def test_jax_style_error_is_at_the_python_line_with_its_call_stack(capsys, tmp_p
     ]
 
 
-@pytest.mark.skipif(not JAX_EXPORTS.is_dir(), reason="no JAX exports on this machine")
-@pytest.mark.parametrize("path", sorted(JAX_EXPORTS.glob("*.mlir")) if JAX_EXPORTS.is_dir() else [],
+@pytest.mark.parametrize("path", sorted(JAX_EXPORTS.glob("*.mlir")),
                          ids=lambda p: p.name)
 def test_jax_exports_fail_at_an_op_not_at_location_syntax(capsys, path):
     """StableHLO is not bcast's dialect (until it is imported), but JAX's

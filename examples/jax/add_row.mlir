@@ -1,4 +1,4 @@
-// Mirrors the JAX export /work/shared/jax_exports/add_row.mlir (jax 0.10.2):
+// Mirrors the JAX export tests/data/jax_exports/add_row.mlir (jax 0.10.2):
 //   x + v ; x f32[2,3], v f32[3] (rank-expanding broadcast)
 // The rank is added in two steps, as JAX does: dims = [1] to 1x3, then dims = [0, 1] to 2x3.
 module attributes {bcast.semantics = "xla"} {

@@ -1,4 +1,4 @@
-// Mirrors the JAX export /work/shared/jax_exports/bench_fused.mlir (jax 0.10.2):
+// Mirrors the JAX export tests/data/jax_exports/bench_fused.mlir (jax 0.10.2):
 //   (x + row[None,:]) * col[:,None] - 0.5*x at 64x64 (the benchmark expression)
 module attributes {bcast.semantics = "xla"} {
   func.func public @main(%arg0: tensor<64x64xf32>, %arg1: tensor<64xf32>, %arg2: tensor<64xf32>) -> tensor<64x64xf32> {

@@ -1,4 +1,4 @@
-// Mirrors the JAX export /work/shared/jax_exports/bool_ops.mlir (jax 0.10.2):
+// Mirrors the JAX export tests/data/jax_exports/bool_ops.mlir (jax 0.10.2):
 //   p & ~q | (a < 2) ; p i1[2,1], q i1[3], a i32[2,3]
 // (stablehlo.compare LT, ..., SIGNED: the compare type is implied by the element type here.)
 module attributes {bcast.semantics = "xla"} {

@@ -1,4 +1,4 @@
-// Mirrors the JAX export /work/shared/jax_exports/chain5.mlir (jax 0.10.2):
+// Mirrors the JAX export tests/data/jax_exports/chain5.mlir (jax 0.10.2):
 //   5-op chain: ((x+row)*col - s) max m / (x+1.0)
 //   x f32[4,5], row f32[5], col f32[4,1], s f32[], m f32[1,5]
 module attributes {bcast.semantics = "xla"} {

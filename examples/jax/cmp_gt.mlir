@@ -1,4 +1,4 @@
-// Mirrors the JAX export /work/shared/jax_exports/cmp_gt.mlir (jax 0.10.2):
+// Mirrors the JAX export tests/data/jax_exports/cmp_gt.mlir (jax 0.10.2):
 //   a > b ; a f32[4,1], b f32[3] -> i1[4,3]
 // (stablehlo.compare GT, ..., FLOAT: the compare type is implied by the element type here.)
 module attributes {bcast.semantics = "xla"} {

@@ -1,7 +1,7 @@
 """Op counts of the hand-written JAX equivalents, before and after the pipeline.
 
 For each ``examples/jax/*.mlir`` (bcast-IR mirrors of the JAX StableHLO exports
-in ``/work/shared/jax_exports``) print: the op count (every op except
+in ``tests/data/jax_exports``) print: the op count (every op except
 ``builtin.module``, ``func.func`` and ``func.return``) and the number of
 ``bcast.broadcast_in_dim`` ops as written, after
 ``bcast-make-explicit,canonicalize,cse,bcast-sink-broadcasts,canonicalize``,

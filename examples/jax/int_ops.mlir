@@ -1,4 +1,4 @@
-// Mirrors the JAX export /work/shared/jax_exports/int_ops.mlir (jax 0.10.2):
+// Mirrors the JAX export tests/data/jax_exports/int_ops.mlir (jax 0.10.2):
 //   (a+b)*3 - (a&b) ; a i32[3,1], b i32[4]
 // JAX duplicates the identical broadcasts of a and b for the second use (%6..%8).
 module attributes {bcast.semantics = "xla"} {

@@ -1,4 +1,4 @@
-// Mirrors the JAX export /work/shared/jax_exports/mixed_dtype.mlir (jax 0.10.2):
+// Mirrors the JAX export tests/data/jax_exports/mixed_dtype.mlir (jax 0.10.2):
 //   x * i ; f32[2,3] * i32[3] -> convert + broadcast
 module attributes {bcast.semantics = "xla"} {
   func.func public @main(%arg0: tensor<2x3xf32>, %arg1: tensor<3xi32>) -> tensor<2x3xf32> {

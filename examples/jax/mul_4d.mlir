@@ -1,4 +1,4 @@
-// Mirrors the JAX export /work/shared/jax_exports/mul_4d.mlir (jax 0.10.2):
+// Mirrors the JAX export tests/data/jax_exports/mul_4d.mlir (jax 0.10.2):
 //   a * b ; a f32[8,1,6,1], b f32[7,1,5] -> f32[8,7,6,5] (NumPy docs example)
 module attributes {bcast.semantics = "xla"} {
   func.func public @main(%arg0: tensor<8x1x6x1xf32>, %arg1: tensor<7x1x5xf32>) -> tensor<8x7x6x5xf32> {

@@ -1,4 +1,4 @@
-// Mirrors the JAX export /work/shared/jax_exports/scalar_tensor.mlir (jax 0.10.2):
+// Mirrors the JAX export tests/data/jax_exports/scalar_tensor.mlir (jax 0.10.2):
 //   s + x*2.0 ; s f32[] (rank-0 tensor), 2.0 python constant
 // Scalars are a rank-0 constant (or argument) broadcast with dims = [].
 module attributes {bcast.semantics = "xla"} {

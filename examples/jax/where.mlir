@@ -1,4 +1,4 @@
-// Mirrors the JAX export /work/shared/jax_exports/where.mlir (jax 0.10.2):
+// Mirrors the JAX export tests/data/jax_exports/where.mlir (jax 0.10.2):
 //   jnp.where(c, x, y) ; c i1[4,1], x f32[4,3], y f32[3]
 // JAX routes jnp.where through a private function called with func.call.
 module attributes {bcast.semantics = "xla"} {

@@ -1,4 +1,4 @@
-// add_row.debug.mlir from /work/shared/jax_exports (jax 0.10.2,
+// add_row.debug.mlir from tests/data/jax_exports (jax 0.10.2,
 // jax.jit(f).lower(x, v).as_text(debug_info=True)) with the StableHLO ops
 // written as bcast ops: locations exactly as JAX prints them (ranges, names,
 // call sites, `#loc` aliases defined after the module, `loc(unknown)`).
