@@ -4,13 +4,17 @@
 ``bcast-opt`` and ``bcast-run`` commands are in ``bcast.tools``.
 """
 
-from importlib.metadata import PackageNotFoundError, version as _version
-
-try:
-    __version__ = _version("bcast")
-except PackageNotFoundError:  # imported from a source tree that was never installed
-    __version__ = "0+unknown"
-
-from bcast.tools.api import BcastError, compile  # noqa: E402 (__version__ first: the tools read it)
+from bcast.tools import __version__
 
 __all__ = ["BcastError", "__version__", "compile"]
+
+
+def __getattr__(name: str):
+    """``compile`` and ``BcastError`` load the backends on first use, so that
+    ``bcast-opt`` and xdsl-opt (which imports this package for the plugin)
+    do not pay for importing the reference interpreter."""
+    if name in ("compile", "BcastError"):
+        from bcast.tools import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'bcast' has no attribute {name!r}")

@@ -20,22 +20,29 @@ from bcast.ir.diagnostics import Diagnostic, Note, op_source_loc
 
 def undominated_uses(root: Operation) -> dict[Operation, tuple[int, SSAValue]]:
     """Each op inside ``root`` that uses a value not defined before it, with
-    its first such operand (index and value). One pass over the IR."""
+    its first such operand (index and value). One pass over the IR, with one
+    set of the values in scope: a block adds its arguments and results while
+    it is visited and removes them after (copying the scope into every nested
+    region made a function of many fusions quadratic)."""
     found: dict[Operation, tuple[int, SSAValue]] = {}
+    scope: set[SSAValue] = set()
 
-    def visit(region: Region, visible: frozenset[SSAValue]) -> None:
+    def visit(region: Region) -> None:
         for block in region.blocks:
-            scope = set(visible) | set(block.args)
+            added: list[SSAValue] = list(block.args)
+            scope.update(added)
             for op in block.ops:
                 for index, value in enumerate(op.operands):
                     if value not in scope:
                         found.setdefault(op, (index, value))
                 for nested in op.regions:
-                    visit(nested, frozenset(scope))
+                    visit(nested)
                 scope.update(op.results)
+                added.extend(op.results)
+            scope.difference_update(added)
 
     for region in root.regions:
-        visit(region, frozenset())
+        visit(region)
     return found
 
 

@@ -29,7 +29,7 @@ rows, which is what keeps temporaries in cache.
 from __future__ import annotations
 
 from xdsl.dialects.builtin import TensorType
-from xdsl.ir import Block, Region, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -43,7 +43,8 @@ from xdsl.traits import HasParent, IsTerminator, Pure, RecursiveMemoryEffect
 
 from bcast.ir import ops as bc
 from bcast.ir.diagnostics import Diagnostic
-from bcast.ir.types import flat_type_shape
+from bcast.ir.rules import RuleError
+from bcast.ir.types import flat_type_shape, split_type
 
 VIEW_OPS = (bc.BroadcastInDimOp, bc.TransposeOp, bc.ReshapeOp)
 """Ops that bring an input of another shape into the iteration space."""
@@ -51,6 +52,32 @@ VIEW_OPS = (bc.BroadcastInDimOp, bc.TransposeOp, bc.ReshapeOp)
 
 def is_elementwise(op) -> bool:
     return isinstance(op, bc.ElementwiseOp | bc.ConvertOp)
+
+
+def is_explicit(op: Operation) -> bool:
+    """The one definition of an explicit elementwise op (what ``bcast-make-explicit``
+    produces, what a fusion body holds, what backends compute directly): no
+    ``broadcast_dimensions``, every operand of the result's levels, and one
+    element type: the result's (``compare``: its operands agree; ``select``:
+    the predicate is i1; ``convert``: any)."""
+    if not is_elementwise(op) or len(op.results) != 1:
+        return False
+    if isinstance(op, bc.BinaryOp) and op.broadcast_dimensions is not None:
+        return False
+    result = op.results[0].type
+    try:
+        levels = split_type(result)[0]
+        if any(split_type(v.type)[0] != levels for v in op.operands):
+            return False
+    except RuleError:
+        return False
+    if isinstance(op, bc.CompareOp):
+        return op.lhs.type == op.rhs.type
+    if isinstance(op, bc.SelectOp):
+        return op.on_true.type == op.on_false.type == result
+    if isinstance(op, bc.ConvertOp):
+        return True
+    return all(v.type == result for v in op.operands)
 
 
 @irdl_op_definition
@@ -109,6 +136,8 @@ class FusionOp(IRDLOperation):
                     raise Diagnostic(f"'{op.name}' in a fusion must take a block argument")
             elif not is_elementwise(op):
                 raise Diagnostic(f"'{op.name}' cannot be part of a fusion")
+            elif not is_explicit(op):
+                raise Diagnostic(f"'{op.name}' inside a fusion must have explicit operands")
             for r in op.results:
                 if flat_type_shape(r.type) != shape:
                     raise Diagnostic(

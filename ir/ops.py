@@ -9,8 +9,11 @@ function (``bcast.ir.numerics``) that gives its exact semantics.
 from __future__ import annotations
 
 import abc
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from io import StringIO
 from typing import ClassVar
+
+import numpy as np
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -21,6 +24,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     i64,
 )
+from xdsl.interfaces import HasFolderInterface
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     AnyAttr,
@@ -55,7 +59,7 @@ from xdsl.irdl import irdl_attr_definition
 from bcast.ir import numerics, rules
 from bcast.ir.diagnostics import Diagnostic
 from bcast.ir.rules import IncompatibleDims, Levels, RuleError, Semantics
-from bcast.ir.types import make_type, split_type
+from bcast.ir.types import NUMPY_DTYPES, flat_type_shape, make_type, numpy_dtype, split_type
 
 SEMANTICS_ATTR = "bcast.semantics"
 
@@ -123,10 +127,7 @@ def _promote(op_types: Sequence[str], semantics: Semantics, operands: Sequence[A
                 ["xla requires identical element types; insert a bcast.convert"],
             )
         return op_types[0]
-    try:
-        return rules.promote_all(op_types)
-    except RuleError as e:
-        raise Diagnostic(e.message, e.notes) from None
+    return rules.promote_all(op_types)
 
 
 _KIND_WORDS = {
@@ -162,6 +163,26 @@ def _dims(attr: DenseArrayBase | None) -> list[int] | None:
     return None if attr is None else list(attr.get_values())
 
 
+def _dense(values: Sequence[int]) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i64, list(values))
+
+
+def _builder_semantics(*types: Attribute) -> Semantics:
+    """The semantics a builder infers result types under: ``tml`` for nested
+    operands (the only semantics that has them), else ``numpy``."""
+    return "tml" if any(len(split_type(t)[0]) > 1 for t in types) else "numpy"
+
+
+def _type(value: SSAValue | Operation) -> Attribute:
+    return SSAValue.get(value).type
+
+
+def to_levels(x: np.ndarray, levels: Levels, result: Levels) -> np.ndarray:
+    """Broadcast a flat value per nesting level to the flat result shape."""
+    shaped = np.reshape(x, rules.flat_broadcast_shape(levels, result))
+    return np.broadcast_to(shaped, rules.flat_shape(result))
+
+
 class CanonicalizationPatterns(HasCanonicalizationPatternsTrait):
     """The canonicalization patterns of each op live in
     ``bcast.passes.canonicalization``, keyed by op class (and family base)."""
@@ -192,7 +213,10 @@ class BcastOp(IRDLOperation, abc.ABC):
                     ["write it in the op's own syntax (or as a property `<{...}>` "
                      "in generic form), not in the attribute dictionary"],
                 )
-        self.verify_semantics(semantics_of(self))
+        try:
+            self.verify_semantics(semantics_of(self))
+        except RuleError as e:  # the one place a rule violation becomes a diagnostic
+            raise Diagnostic(e.message, e.notes) from None
 
     @abc.abstractmethod
     def verify_semantics(self, semantics: Semantics) -> None: ...
@@ -204,11 +228,29 @@ class BcastOp(IRDLOperation, abc.ABC):
 
 
 class ElementwiseOp(BcastOp, abc.ABC):
-    """Marker base: ops that compute element by element with broadcasting."""
+    """Base of the ops that compute element by element with broadcasting."""
 
     NUMPY_FUNCTION: ClassVar[Callable[..., object]]
+    """The op's exact semantics on NumPy arrays (``bcast.ir.numerics``): read by
+    :meth:`evaluate`, the reference evaluator and the NumPy emitter."""
     TML_CLASS: ClassVar[str] = "arithmetic"
     """TML op class: arithmetic, logical, relational or bitwise."""
+
+    @abc.abstractmethod
+    def evaluate(self, *args: np.ndarray) -> np.ndarray:
+        """The result on flat NumPy operands of the operand types (broadcasting
+        and promotion included): the evaluation hook of folding and of the
+        reference evaluator."""
+
+    def rebuilt(self, operands: Sequence[SSAValue], result_type: Attribute | None = None):
+        """This op (properties and attributes kept) on explicit ``operands``,
+        so without ``broadcast_dimensions``."""
+        return type(self).create(
+            operands=list(operands),
+            result_types=[self.results[0].type if result_type is None else result_type],
+            properties={k: v for k, v in self.properties.items() if k != "broadcast_dimensions"},
+            attributes=dict(self.attributes),
+        )
 
 
 _BROADCAST_FORMAT = (
@@ -234,22 +276,55 @@ class BinaryOp(ElementwiseOp, abc.ABC):
     """Element kinds under tml semantics, when stricter than ELEMENT_KINDS."""
     TML_KINDS_NOTE: ClassVar[str | None] = None
 
-    def tml_op_class(self, element: str) -> str:
-        return self.TML_CLASS
+    def __init__(
+        self,
+        lhs: SSAValue | Operation,
+        rhs: SSAValue | Operation,
+        result_type: Attribute | None = None,
+        broadcast_dimensions: Sequence[int] | None = None,
+        *,
+        attributes: Mapping[str, Attribute] | None = None,
+        properties: Mapping[str, Attribute] | None = None,
+    ):
+        dims = None if broadcast_dimensions is None else list(broadcast_dimensions)
+        if result_type is None:
+            types = (_type(lhs), _type(rhs))
+            result_type = self.infer_type(*types, dims, _builder_semantics(*types))
+        super().__init__(
+            operands=[lhs, rhs],
+            result_types=[result_type],
+            properties={
+                **(properties or {}),
+                "broadcast_dimensions": None if dims is None else _dense(dims),
+            },
+            attributes=attributes,
+        )
 
-    def result_element(self, promoted: str) -> str:
+    @classmethod
+    def tml_op_class(cls, element: str) -> str:
+        return cls.TML_CLASS
+
+    @classmethod
+    def result_element(cls, promoted: str) -> str:
         return promoted
 
     def infer_result_type(self, semantics: Semantics) -> TensorType:
-        (ll, le), (rl, re) = _split(self.lhs, "lhs"), _split(self.rhs, "rhs")
+        return self.infer_type(
+            self.lhs.type, self.rhs.type, _dims(self.broadcast_dimensions), semantics
+        )
+
+    @classmethod
+    def infer_type(
+        cls, lhs: Attribute, rhs: Attribute, dims: list[int] | None, semantics: Semantics
+    ) -> TensorType:
+        (ll, le), (rl, re) = _split(lhs, "lhs"), _split(rhs, "rhs")
         _check_nesting(semantics, (ll, rl))
-        if semantics == "tml" and self.TML_KINDS is not None:
-            _check_kinds((le, re), self.TML_KINDS, self.TML_KINDS_NOTE)
-        _check_kinds((le, re), self.ELEMENT_KINDS)
-        element = _promote((le, re), semantics, (self.lhs.type, self.rhs.type))
-        dims = _dims(self.broadcast_dimensions)
-        types = (self.lhs.type, self.rhs.type)
-        op_class = self.tml_op_class(element)
+        if semantics == "tml" and cls.TML_KINDS is not None:
+            _check_kinds((le, re), cls.TML_KINDS, cls.TML_KINDS_NOTE)
+        _check_kinds((le, re), cls.ELEMENT_KINDS)
+        types = (lhs, rhs)
+        element = _promote((le, re), semantics, types)
+        op_class = cls.tml_op_class(element)
         try:
             if semantics == "tml" and op_class != "arithmetic":
                 if dims is not None:
@@ -269,12 +344,27 @@ class BinaryOp(ElementwiseOp, abc.ABC):
             if dims is not None and len(ll[0]) != len(rl[0]):
                 e.notes.append(f"broadcast_dimensions = {dims}")
             raise _incompatible(types, e, dims is not None and len(ll[0]) != len(rl[0])) from None
-        except RuleError as e:
-            raise Diagnostic(e.message, e.notes) from None
-        return make_type(levels, self.result_element(element))
+        return make_type(levels, cls.result_element(element))
 
     def verify_semantics(self, semantics: Semantics) -> None:
         _check_declared(self, self.infer_result_type(semantics), self.result.type)
+
+    def evaluate(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        (xl, xe), (yl, ye) = split_type(self.lhs.type), split_type(self.rhs.type)
+        result_levels, _ = split_type(self.result.type)
+        dims = self.broadcast_dimensions
+        if dims is not None and len(xl[0]) != len(yl[0]):
+            _, xs, ys = rules.in_dim_broadcast(xl[0], yl[0], dims.get_values(), "numpy")
+            x, y = np.reshape(x, xs), np.reshape(y, ys)
+            xl, yl = (xs,), (ys,)
+        common = np.dtype(NUMPY_DTYPES[rules.promote_types(xe, ye)])
+        x = to_levels(x, xl, result_levels).astype(common, copy=False)
+        y = to_levels(y, yl, result_levels).astype(common, copy=False)
+        return self.compute(x, y)
+
+    def compute(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """NUMPY_FUNCTION on operands already broadcast and promoted."""
+        return self.NUMPY_FUNCTION(x, y)
 
 
 class ArithmeticBinaryOp(BinaryOp, abc.ABC):
@@ -295,7 +385,8 @@ class BitwiseBinaryOp(BinaryOp, abc.ABC):
         "tml logical operations take i1, bitwise operations unsigned integers"
     )
 
-    def tml_op_class(self, element: str) -> str:
+    @classmethod
+    def tml_op_class(cls, element: str) -> str:
         return "logical" if element == "i1" else "bitwise"
 
 
@@ -309,91 +400,91 @@ class ShiftOp(BinaryOp, abc.ABC):
 @irdl_op_definition
 class AddOp(ArithmeticBinaryOp):
     name = "bcast.add"
-    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.add)
+    NUMPY_FUNCTION = staticmethod(numerics.add)
 
 
 @irdl_op_definition
 class SubtractOp(ArithmeticBinaryOp):
     name = "bcast.subtract"
-    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.subtract)
+    NUMPY_FUNCTION = staticmethod(numerics.subtract)
 
 
 @irdl_op_definition
 class MultiplyOp(ArithmeticBinaryOp):
     name = "bcast.multiply"
-    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.multiply)
+    NUMPY_FUNCTION = staticmethod(numerics.multiply)
 
 
 @irdl_op_definition
 class DivideOp(ArithmeticBinaryOp):
     name = "bcast.divide"
-    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.divide)
+    NUMPY_FUNCTION = staticmethod(numerics.divide)
 
 
 @irdl_op_definition
 class RemainderOp(ArithmeticBinaryOp):
     name = "bcast.remainder"
-    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.remainder)
+    NUMPY_FUNCTION = staticmethod(numerics.remainder)
 
 
 @irdl_op_definition
 class PowerOp(ArithmeticBinaryOp):
     name = "bcast.power"
-    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.power)
+    NUMPY_FUNCTION = staticmethod(numerics.power)
 
 
 @irdl_op_definition
 class MaximumOp(ArithmeticBinaryOp):
     name = "bcast.maximum"
-    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.maximum)
+    NUMPY_FUNCTION = staticmethod(numerics.maximum)
 
 
 @irdl_op_definition
 class MinimumOp(ArithmeticBinaryOp):
     name = "bcast.minimum"
-    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.minimum)
+    NUMPY_FUNCTION = staticmethod(numerics.minimum)
 
 
 @irdl_op_definition
 class Atan2Op(FloatBinaryOp):
     name = "bcast.atan2"
-    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.atan2)
+    NUMPY_FUNCTION = staticmethod(numerics.atan2)
 
 
 @irdl_op_definition
 class AndOp(BitwiseBinaryOp):
     name = "bcast.and"
-    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.and_)
+    NUMPY_FUNCTION = staticmethod(numerics.and_)
 
 
 @irdl_op_definition
 class OrOp(BitwiseBinaryOp):
     name = "bcast.or"
-    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.or_)
+    NUMPY_FUNCTION = staticmethod(numerics.or_)
 
 
 @irdl_op_definition
 class XorOp(BitwiseBinaryOp):
     name = "bcast.xor"
-    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.xor)
+    NUMPY_FUNCTION = staticmethod(numerics.xor)
 
 
 @irdl_op_definition
 class ShiftLeftOp(ShiftOp):
     name = "bcast.shift_left"
-    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.shift_left)
+    NUMPY_FUNCTION = staticmethod(numerics.shift_left)
 
 
 @irdl_op_definition
 class ShiftRightArithmeticOp(ShiftOp):
     name = "bcast.shift_right_arithmetic"
-    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.shift_right_arithmetic)
+    NUMPY_FUNCTION = staticmethod(numerics.shift_right_arithmetic)
 
 
 @irdl_op_definition
 class ShiftRightLogicalOp(ShiftOp):
     name = "bcast.shift_right_logical"
-    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.shift_right_logical)
+    NUMPY_FUNCTION = staticmethod(numerics.shift_right_logical)
 
 
 class ComparisonDirection(StrEnum):
@@ -419,12 +510,33 @@ class CompareOp(BinaryOp):
     assembly_format = "$comparison_direction `,` $lhs `,` $rhs " + _BROADCAST_FORMAT
     ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"bool", "signed", "unsigned", "float"})
     TML_CLASS: ClassVar[str] = "relational"
-    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.compare)
+    NUMPY_FUNCTION = staticmethod(numerics.compare)
     TML_KINDS: ClassVar[frozenset[str] | None] = frozenset({"signed", "unsigned", "float"})
     TML_KINDS_NOTE: ClassVar[str | None] = "tml relational operations take numeric operands"
 
-    def result_element(self, promoted: str) -> str:
+    def __init__(
+        self,
+        direction: ComparisonDirection | str | ComparisonDirectionAttr,
+        lhs: SSAValue | Operation,
+        rhs: SSAValue | Operation,
+        result_type: Attribute | None = None,
+        broadcast_dimensions: Sequence[int] | None = None,
+        *,
+        attributes: Mapping[str, Attribute] | None = None,
+    ):
+        if not isinstance(direction, ComparisonDirectionAttr):
+            direction = ComparisonDirectionAttr(ComparisonDirection(direction))
+        super().__init__(
+            lhs, rhs, result_type, broadcast_dimensions, attributes=attributes,
+            properties={"comparison_direction": direction},
+        )  # fmt: skip
+
+    @classmethod
+    def result_element(cls, promoted: str) -> str:
         return "i1"
+
+    def compute(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        return self.NUMPY_FUNCTION(self.comparison_direction.data.value, x, y)
 
 
 @irdl_op_definition
@@ -438,31 +550,54 @@ class SelectOp(ElementwiseOp):
     result = result_def(TensorType)
     traits = traits_def(Pure(), CanonicalizationPatterns())
     assembly_format = "$pred `,` $on_true `,` $on_false attr-dict `:` functional-type(operands, results)"
-    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.select)
+    NUMPY_FUNCTION = staticmethod(numerics.select)
+
+    def __init__(
+        self,
+        pred: SSAValue | Operation,
+        on_true: SSAValue | Operation,
+        on_false: SSAValue | Operation,
+        result_type: Attribute | None = None,
+        *,
+        attributes: Mapping[str, Attribute] | None = None,
+    ):
+        if result_type is None:
+            types = (_type(pred), _type(on_true), _type(on_false))
+            result_type = self.infer_type(types, _builder_semantics(*types))
+        super().__init__(
+            operands=[pred, on_true, on_false], result_types=[result_type], attributes=attributes
+        )
 
     def infer_result_type(self, semantics: Semantics) -> TensorType:
-        names = ("pred", "on_true", "on_false")
-        values = (self.pred, self.on_true, self.on_false)
-        split = [_split(v, n) for v, n in zip(values, names)]
+        return self.infer_type([v.type for v in self.operands], semantics)
+
+    @staticmethod
+    def infer_type(types: Sequence[Attribute], semantics: Semantics) -> TensorType:
+        split = [_split(t, n) for t, n in zip(types, ("pred", "on_true", "on_false"))]
         levels = [s[0] for s in split]
         _check_nesting(semantics, levels)
         if split[0][1] != "i1":
             raise Diagnostic(f"pred must have element type i1, got {split[0][1]}")
-        element = _promote(
-            (split[1][1], split[2][1]), semantics, (self.on_true.type, self.on_false.type)
-        )
+        element = _promote((split[1][1], split[2][1]), semantics, types[1:])
         try:
             if semantics == "xla":
                 rules.check_same_rank_or_scalar([lv[0] for lv in levels])
             result = rules.broadcast_levels(*levels)
         except IncompatibleDims as e:
-            raise _incompatible([v.type for v in values], e, False) from None
-        except RuleError as e:
-            raise Diagnostic(e.message, e.notes) from None
+            raise _incompatible(types, e, False) from None
         return make_type(result, element)
 
     def verify_semantics(self, semantics: Semantics) -> None:
         _check_declared(self, self.infer_result_type(semantics), self.result.type)
+
+    def evaluate(self, p: np.ndarray, t: np.ndarray, f: np.ndarray) -> np.ndarray:
+        result_levels, _ = split_type(self.result.type)
+        dtype = numpy_dtype(self.result.type)
+        p, t, f = (
+            to_levels(x, split_type(v.type)[0], result_levels)
+            for x, v in zip((p, t, f), self.operands)
+        )
+        return self.NUMPY_FUNCTION(p, t.astype(dtype, copy=False), f.astype(dtype, copy=False))
 
 
 class UnaryOp(ElementwiseOp, abc.ABC):
@@ -476,6 +611,14 @@ class UnaryOp(ElementwiseOp, abc.ABC):
 
     ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned", "float"})
     TML_KINDS: ClassVar[frozenset[str] | None] = None
+
+    def __init__(
+        self, operand: SSAValue | Operation, *, attributes: Mapping[str, Attribute] | None = None
+    ):
+        super().__init__(operands=[operand], result_types=[_type(operand)], attributes=attributes)
+
+    def evaluate(self, x: np.ndarray) -> np.ndarray:
+        return self.NUMPY_FUNCTION(x)
 
     def verify_semantics(self, semantics: Semantics) -> None:
         levels, element = _split(self.operand, "operand")
@@ -491,73 +634,73 @@ class FloatUnaryOp(UnaryOp, abc.ABC):
 @irdl_op_definition
 class NegateOp(UnaryOp):
     name = "bcast.negate"
-    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.negate)
+    NUMPY_FUNCTION = staticmethod(numerics.negate)
 
 
 @irdl_op_definition
 class AbsOp(UnaryOp):
     name = "bcast.abs"
-    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.abs_)
+    NUMPY_FUNCTION = staticmethod(numerics.abs_)
 
 
 @irdl_op_definition
 class SignOp(UnaryOp):
     name = "bcast.sign"
-    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.sign)
+    NUMPY_FUNCTION = staticmethod(numerics.sign)
 
 
 @irdl_op_definition
 class ExponentialOp(FloatUnaryOp):
     name = "bcast.exponential"
-    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.exponential)
+    NUMPY_FUNCTION = staticmethod(numerics.exponential)
 
 
 @irdl_op_definition
 class LogOp(FloatUnaryOp):
     name = "bcast.log"
-    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.log)
+    NUMPY_FUNCTION = staticmethod(numerics.log)
 
 
 @irdl_op_definition
 class SqrtOp(FloatUnaryOp):
     name = "bcast.sqrt"
-    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.sqrt)
+    NUMPY_FUNCTION = staticmethod(numerics.sqrt)
 
 
 @irdl_op_definition
 class RsqrtOp(FloatUnaryOp):
     name = "bcast.rsqrt"
-    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.rsqrt)
+    NUMPY_FUNCTION = staticmethod(numerics.rsqrt)
 
 
 @irdl_op_definition
 class TanhOp(FloatUnaryOp):
     name = "bcast.tanh"
-    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.tanh)
+    NUMPY_FUNCTION = staticmethod(numerics.tanh)
 
 
 @irdl_op_definition
 class LogisticOp(FloatUnaryOp):
     name = "bcast.logistic"
-    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.logistic)
+    NUMPY_FUNCTION = staticmethod(numerics.logistic)
 
 
 @irdl_op_definition
 class FloorOp(FloatUnaryOp):
     name = "bcast.floor"
-    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.floor)
+    NUMPY_FUNCTION = staticmethod(numerics.floor)
 
 
 @irdl_op_definition
 class CeilOp(FloatUnaryOp):
     name = "bcast.ceil"
-    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.ceil)
+    NUMPY_FUNCTION = staticmethod(numerics.ceil)
 
 
 @irdl_op_definition
 class NotOp(UnaryOp):
     name = "bcast.not"
-    NUMPY_FUNCTION: ClassVar[Callable[..., object]] = staticmethod(numerics.not_)
+    NUMPY_FUNCTION = staticmethod(numerics.not_)
     ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"bool", "signed", "unsigned"})
     TML_KINDS: ClassVar[frozenset[str] | None] = frozenset({"bool", "unsigned"})
     TML_CLASS: ClassVar[str] = "bitwise"
@@ -574,6 +717,26 @@ class StructuralOp(BcastOp, abc.ABC):
     traits = traits_def(Pure(), CanonicalizationPatterns())
     assembly_format = "$operand attr-dict `:` functional-type(operands, results)"
 
+    def __init__(
+        self,
+        operand: SSAValue | Operation,
+        result_type: Attribute,
+        *,
+        properties: Mapping[str, Attribute] | None = None,
+    ):
+        super().__init__(operands=[operand], result_types=[result_type], properties=properties)
+
+    def is_identity(self) -> bool:
+        """Whether the op returns its operand unchanged (its fold)."""
+        return self.operand.type == self.result.type
+
+
+class _FoldIdentity(HasFolderInterface):
+    """Folds an op that changes nothing to its operand (xDSL's ``fold``)."""
+
+    def fold(self):
+        return (self.operand,) if self.is_identity() else None
+
 
 def _same_element(op: StructuralOp) -> tuple[Levels, Levels]:
     (ol, oe), (rl, re) = _split(op.operand, "operand"), _split(op.result, "result")
@@ -583,7 +746,7 @@ def _same_element(op: StructuralOp) -> tuple[Levels, Levels]:
 
 
 @irdl_op_definition
-class BroadcastInDimOp(StructuralOp):
+class BroadcastInDimOp(_FoldIdentity, StructuralOp):
     """StableHLO's ``broadcast_in_dim``; on nested types it sees the flat shapes."""
 
     name = "bcast.broadcast_in_dim"
@@ -593,37 +756,61 @@ class BroadcastInDimOp(StructuralOp):
         "functional-type(operands, results)"
     )
 
+    def __init__(self, operand: SSAValue | Operation, dims: Sequence[int], result_type: Attribute):
+        super().__init__(operand, result_type, properties={"broadcast_dimensions": _dense(dims)})
+
+    @property
+    def dims(self) -> tuple[int, ...]:
+        return self.broadcast_dimensions.get_values()
+
+    def is_identity(self) -> bool:
+        return super().is_identity() and rules.is_identity(
+            self.dims, len(flat_type_shape(self.result.type))
+        )
+
     def verify_semantics(self, semantics: Semantics) -> None:
         ol, rl = _same_element(self)
-        try:
-            rules.check_broadcast_in_dim(
-                rules.flat_shape(ol), rules.flat_shape(rl),
-                self.broadcast_dimensions.get_values(), semantics,
-            )  # fmt: skip
-        except RuleError as e:
-            raise Diagnostic(e.message, e.notes) from None
+        rules.check_broadcast_in_dim(
+            rules.flat_shape(ol), rules.flat_shape(rl), self.dims, semantics
+        )
 
 
 @irdl_op_definition
-class TransposeOp(StructuralOp):
+class TransposeOp(_FoldIdentity, StructuralOp):
     name = "bcast.transpose"
     permutation = prop_def(DenseArrayBase.constr(i64))
     assembly_format = (
         "$operand `,` `dims` `=` $permutation attr-dict `:` functional-type(operands, results)"
     )
 
+    def __init__(
+        self,
+        operand: SSAValue | Operation,
+        permutation: Sequence[int],
+        result_type: Attribute | None = None,
+    ):
+        if result_type is None:
+            levels, element = split_type(_type(operand))
+            shape = rules.check_transpose(rules.flat_shape(levels), permutation)
+            result_type = make_type((shape,), element)
+        super().__init__(operand, result_type, properties={"permutation": _dense(permutation)})
+
+    @property
+    def perm(self) -> tuple[int, ...]:
+        return self.permutation.get_values()
+
+    def is_identity(self) -> bool:
+        return super().is_identity() and rules.is_identity(self.perm, len(self.perm))
+
     def verify_semantics(self, semantics: Semantics) -> None:
         ol, rl = _same_element(self)
-        try:
-            shape = rules.check_transpose(rules.flat_shape(ol), self.permutation.get_values())
-        except RuleError as e:
-            raise Diagnostic(e.message, e.notes) from None
+        shape = rules.check_transpose(rules.flat_shape(ol), self.perm)
         if shape != rules.flat_shape(rl):
             _check_declared(self, make_type((shape,), _split(self.operand, "operand")[1]), self.result.type)
 
 
 @irdl_op_definition
-class ReshapeOp(StructuralOp):
+class ReshapeOp(_FoldIdentity, StructuralOp):
     name = "bcast.reshape"
 
     def verify_semantics(self, semantics: Semantics) -> None:
@@ -643,6 +830,12 @@ class NarrowOp(StructuralOp):
 
     name = "bcast.narrow"
 
+    def __init__(self, operand: SSAValue | Operation, result_type: Attribute | None = None):
+        if result_type is None:
+            levels, element = split_type(_type(operand))
+            result_type = make_type(rules.narrow_levels(levels), element)
+        super().__init__(operand, result_type)
+
     def verify_semantics(self, semantics: Semantics) -> None:
         levels, element = _split(self.operand, "operand")
         _check_nesting(semantics, (levels,))
@@ -650,10 +843,14 @@ class NarrowOp(StructuralOp):
 
 
 @irdl_op_definition
-class ConvertOp(StructuralOp):
+class ConvertOp(_FoldIdentity, StructuralOp):
     """Element type conversion; the shape is unchanged."""
 
     name = "bcast.convert"
+
+    def evaluate(self, x: np.ndarray) -> np.ndarray:
+        """The evaluation hook, as :meth:`ElementwiseOp.evaluate`."""
+        return numerics.convert(x, numpy_dtype(self.result.type))
 
     def verify_semantics(self, semantics: Semantics) -> None:
         levels, _ = _split(self.operand, "operand")
@@ -671,8 +868,44 @@ class ConstantOp(BcastOp):
     traits = traits_def(Pure(), ConstantLike(), CanonicalizationPatterns())
     assembly_format = "attr-dict $value"
 
-    def __init__(self, value: DenseIntOrFPElementsAttr):
+    def __init__(
+        self, value: DenseIntOrFPElementsAttr | np.ndarray, value_type: Attribute | None = None
+    ):
+        """From a dense attribute, or from a NumPy array (flat values in order)
+        and the tensor type ``value_type``."""
+        if isinstance(value, np.ndarray):
+            assert value_type is not None, "a constant from an array needs its type"
+            flat = value.reshape(-1)
+            values = [float(v) for v in flat] if flat.dtype.kind == "f" else [int(v) for v in flat]
+            value = DenseIntOrFPElementsAttr.from_list(value_type, values)  # type: ignore[arg-type]
         super().__init__(properties={"value": value}, result_types=[value.type])
+
+    @classmethod
+    def exactly(cls, array: np.ndarray, value_type: Attribute) -> ConstantOp | None:
+        """A constant of ``array``, or None when the printed attribute would not
+        parse back (with bcast's parser) to the same bits: a safety net around
+        xDSL's float printing."""
+        from bcast.ir.parser import LocatingParser, make_context  # the parser imports the ops
+
+        op = cls(np.asarray(array), value_type)
+        text = StringIO()
+        Printer(stream=text).print_attribute(op.value)
+        try:
+            parsed = LocatingParser(make_context(), text.getvalue()).parse_attribute()
+        except Exception:  # noqa: BLE001 - any parse failure means "no constant"
+            return None
+        if not isinstance(parsed, DenseIntOrFPElementsAttr) or parsed.data != op.value.data:
+            return None
+        return op
+
+    def numpy_value(self) -> np.ndarray:
+        """The value as a flat NumPy array of the result's element type."""
+        t = self.result.type
+        shape = flat_type_shape(t)
+        array = np.array(self.value.get_values(), dtype=numpy_dtype(t))
+        if array.size == 1 and rules.element_count(shape) != 1:
+            return np.full(shape, array.reshape(()), dtype=array.dtype)
+        return array.reshape(shape)
 
     def verify_semantics(self, semantics: Semantics) -> None:
         _split(self.value.type, "value")
@@ -777,38 +1010,73 @@ def _indices(static: DenseArrayBase, n_dynamic: int, what: str) -> list[int | No
     return values
 
 
+def _index_operands(indices: Sequence[int | SSAValue]) -> tuple[DenseArrayBase, list[SSAValue]]:
+    """Builder input ``[1, %i]`` -> the static list (``DYNAMIC_INDEX`` for SSA
+    entries) and the SSA indices."""
+    static = [DYNAMIC_INDEX if isinstance(i, SSAValue) else i for i in indices]
+    return _dense(static), [i for i in indices if isinstance(i, SSAValue)]
+
+
+class IndexingOp(BcastOp, abc.ABC):
+    """``extract`` and ``assign``: an operand indexed by literal and SSA indices
+    (the operands, whose order differs, are declared by each op)."""
+
+    static_indices = prop_def(DenseArrayBase.constr(i64))
+    result = result_def(TensorType)
+    traits = traits_def(Pure(), CanonicalizationPatterns())
+
+    def _build(
+        self,
+        indexed: SSAValue | Operation,
+        indices: Sequence[int | SSAValue],
+        more: Sequence[SSAValue | Operation],
+        result_type: Attribute,
+        attributes: Mapping[str, Attribute] | None,
+    ) -> None:
+        static, dynamic = _index_operands(indices)
+        IRDLOperation.__init__(
+            self, operands=[indexed, dynamic, *more], result_types=[result_type],
+            properties={"static_indices": static}, attributes=attributes,
+        )  # fmt: skip
+
+    def indices(self) -> list[int | None]:
+        """The indices, ``None`` for an SSA one."""
+        return _indices(self.static_indices, len(self.index_values), self.name.split(".")[1])
+
+
 @irdl_op_definition
-class ExtractOp(BcastOp):
+class ExtractOp(IndexingOp):
     """``extract %t[i, j, ...]``: a sub-tensor or element, with index-access
     broadcasting under tml semantics."""
 
     name = "bcast.extract"
     operand = operand_def(TensorType)
     index_values = var_operand_def(IndexType)
-    static_indices = prop_def(DenseArrayBase.constr(i64))
-    result = result_def(TensorType)
-    traits = traits_def(Pure(), CanonicalizationPatterns())
     assembly_format = (
         "$operand custom<IndexList>($index_values, $static_indices) attr-dict `:` "
         "functional-type(operands, results)"
     )
     custom_directives = (IndexList,)
 
-    def indices(self) -> list[int | None]:
-        return _indices(self.static_indices, len(self.index_values), "extract")
+    def __init__(
+        self,
+        operand: SSAValue | Operation,
+        indices: Sequence[int | SSAValue],
+        result_type: Attribute,
+        *,
+        attributes: Mapping[str, Attribute] | None = None,
+    ):
+        self._build(operand, indices, [], result_type, attributes)
 
     def verify_semantics(self, semantics: Semantics) -> None:
         levels, element = _split(self.operand, "operand")
         _check_nesting(semantics, (levels,))
-        try:
-            plan = rules.plan_indices(levels, self.indices(), semantics, "extract")
-        except RuleError as e:
-            raise Diagnostic(e.message, e.notes) from None
+        plan = rules.plan_indices(levels, self.indices(), semantics, "extract")
         _check_declared(self, make_type(plan.result, element), self.result.type)
 
 
 @irdl_op_definition
-class AssignOp(BcastOp):
+class AssignOp(IndexingOp):
     """``assign %dst[i...], %src``: a new tensor equal to ``dst`` with the indexed
     part replaced by ``src`` broadcast to it (the Array API in-place rule)."""
 
@@ -816,17 +1084,21 @@ class AssignOp(BcastOp):
     dest = operand_def(TensorType)
     index_values = var_operand_def(IndexType)
     source = operand_def(TensorType)
-    static_indices = prop_def(DenseArrayBase.constr(i64))
-    result = result_def(TensorType)
-    traits = traits_def(Pure(), CanonicalizationPatterns())
     assembly_format = (
         "$dest custom<OptionalIndexList>($index_values, $static_indices) `,` $source "
         "attr-dict `:` functional-type(operands, results)"
     )
     custom_directives = (OptionalIndexList,)
 
-    def indices(self) -> list[int | None]:
-        return _indices(self.static_indices, len(self.index_values), "assign")
+    def __init__(
+        self,
+        dest: SSAValue | Operation,
+        indices: Sequence[int | SSAValue],
+        source: SSAValue | Operation,
+        *,
+        attributes: Mapping[str, Attribute] | None = None,
+    ):
+        self._build(dest, indices, [source], _type(dest), attributes)
 
     def verify_semantics(self, semantics: Semantics) -> None:
         (dl, de), (sl, se) = _split(self.dest, "dest"), _split(self.source, "source")
@@ -842,11 +1114,8 @@ class AssignOp(BcastOp):
                 f"destination's {de}",
                 ["assignment keeps the destination type; insert a bcast.convert"],
             )
-        try:
-            plan = rules.plan_indices(dl, self.indices(), semantics, "assign")
-            rules.check_assign_levels(plan.result, sl)
-        except RuleError as e:
-            raise Diagnostic(e.message, e.notes) from None
+        plan = rules.plan_indices(dl, self.indices(), semantics, "assign")
+        rules.check_assign_levels(plan.result, sl)
         _check_declared(self, self.dest.type, self.result.type)
 
 

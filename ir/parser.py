@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import bisect
 import math
-import struct
 import re
+import struct
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
@@ -62,6 +63,10 @@ class HexBits(int):
 
     text: str = ""
 
+
+_NEWLINE = re.compile("\n")
+_SIMPLE_TENSOR = re.compile(r"tensor<(?:(?:[0-9]+|\?)x)*[a-z][a-z0-9]*>")
+"""A ranked tensor type of a plain element type, written without spaces."""
 
 MAX_CONSTANT_ELEMENTS = 1 << 22
 """xDSL stores every element of a dense literal, even a splat."""
@@ -125,6 +130,8 @@ class LocatingParser(Parser):
         self._literal_depth = 0
         self._literal: tuple[Span, list[Parser._TensorLiteralElement]] | None = None
         self._dense_type: tuple[Attribute, int] | None = None
+        self._newlines: list[int] | None = None
+        self._types: dict[str, Attribute] = {}
 
     # -- op positions and written locations ---------------------------------
 
@@ -132,6 +139,18 @@ class LocatingParser(Parser):
         results = super()._parse_op_result_list()
         self._name_positions.append(self._current_token.span)
         return results
+
+    def _line_col(self, position: int) -> tuple[int, int]:
+        """Line and column (from 1) of ``position`` in the input, as xDSL's
+        ``Span.get_location`` gives them. That one counts the newlines from
+        the start of the input on every call, so locating every op took time
+        quadratic in the input (2 s of a 7 s run at 10k ops); this one looks the
+        line up among the newline offsets, found once."""
+        if self._newlines is None:
+            self._newlines = [m.start() for m in _NEWLINE.finditer(self.lexer.input.content)]
+        line = bisect.bisect_left(self._newlines, position)
+        line_start = self._newlines[line - 1] + 1 if line else 0
+        return line + 1, position - line_start + 1
 
     def parse_optional_location(self):
         """Also notes where a location ended: an op whose text ends there
@@ -146,10 +165,8 @@ class LocatingParser(Parser):
         op = super().parse_operation()
         span = self._name_positions[depth]
         del self._name_positions[depth:]
-        line = span.get_location()
-        position = FileLineColLoc(
-            StringAttr(self.lexer.input.name), IntAttr(line.line + self._line_offset), IntAttr(line.col)
-        )
+        line, col = self._line_col(span.start)
+        position = FileLineColLoc(StringAttr(self.lexer.input.name), IntAttr(line + self._line_offset), IntAttr(col))
         if self._location_end == self.pos:
             self._written.append((op, position))
         else:
@@ -250,6 +267,32 @@ class LocatingParser(Parser):
                    if name in self._first_uses and self._first_uses[name].start >= start]
         if pending:
             self.raise_error("use of undeclared SSA value name", min(pending, key=lambda s: s.start))
+
+    # -- types ---------------------------------------------------------------
+
+    def _parse_optional_builtin_parametrized_type(self):
+        """Each distinct tensor type text (``tensor<8x16xf32>``) is parsed
+        once per input: a bcast op names three or more tensor types, and
+        xDSL's parsing of them (a dozen tokens, an attribute built and
+        verified) was nearly half of parsing. Types are immutable, so the ops
+        share the one object, as xDSL's own uniquing would have them."""
+        token = self._current_token
+        if token.kind != MLIRTokenKind.BARE_IDENT or token.text != "tensor":
+            return super()._parse_optional_builtin_parametrized_type()
+        match = _SIMPLE_TENSOR.match(self.lexer.input.content, token.span.start)
+        if match is None:
+            return super()._parse_optional_builtin_parametrized_type()
+        text = match.group()
+        cached = self._types.get(text)
+        if cached is not None:
+            self._resume_from(match.end())
+            return cached
+        parsed = super()._parse_optional_builtin_parametrized_type()
+        # cache only what was read as exactly that text (no comment after it)
+        rest = self.lexer.input.content[match.end() : self.pos]
+        if parsed is not None and self.pos >= match.end() and not rest.strip():
+            self._types[text] = parsed
+        return parsed
 
     # -- dense literals ------------------------------------------------------
 

@@ -136,7 +136,7 @@ def expand_with_broadcast_dimensions(
                 f"broadcast_dimensions entry {i} ({d}) is out of range for the "
                 f"higher-rank operand of rank {len(high)}"
             )
-    if any(b <= a for a, b in zip(dims, dims[1:])):
+    if not is_sorted(dims):
         raise RuleError(
             f"broadcast_dimensions must be strictly increasing, got {list(dims)}"
         )
@@ -223,7 +223,7 @@ def check_broadcast_in_dim(
                 f"size of operand dimension {i} ({operand[i]}) is not equal to 1 "
                 f"or size of result dimension {d} ({result[d]})"
             )
-    if semantics == "xla" and any(b <= a for a, b in zip(dims, dims[1:])):
+    if semantics == "xla" and not is_sorted(dims):
         raise RuleError(
             f"broadcast_dimensions must be strictly increasing under xla semantics, "
             f"got {dims}",
@@ -246,6 +246,127 @@ def element_count(shape: Shape) -> int:
     for d in shape:
         n *= d
     return n
+
+
+def is_sorted(dims: Sequence[int]) -> bool:
+    """Strictly increasing: the broadcast dims XLA accepts (no transposition)."""
+    return all(a < b for a, b in zip(dims, dims[1:]))
+
+
+def is_identity(dims: Sequence[int], rank: int) -> bool:
+    """``[0, 1, ..., rank - 1]``: dims or a permutation that change nothing."""
+    return list(dims) == list(range(rank))
+
+
+def inverse_permutation(perm: Sequence[int]) -> list[int]:
+    inverse = [0] * len(perm)
+    for m, p in enumerate(perm):
+        inverse[p] = m
+    return inverse
+
+
+def split_transposing_broadcast(
+    operand: Shape, dims: Sequence[int]
+) -> tuple[list[int], Shape, list[int]]:
+    """``broadcast_in_dim(x, dims)`` with unsorted ``dims`` is
+    ``broadcast_in_dim(transpose(x, perm), sorted(dims))``; returns ``perm``,
+    the transposed operand shape and the sorted dims."""
+    perm = sorted(range(len(dims)), key=lambda k: dims[k])
+    return perm, tuple(operand[p] for p in perm), sorted(dims)
+
+
+def is_permuting_broadcast(operand: Shape, result: Shape, dims: Sequence[int]) -> bool:
+    """A same-rank broadcast that expands nothing: a transpose by the inverse
+    of ``dims``."""
+    return len(operand) == len(result) and all(
+        operand[k] == result[d] for k, d in enumerate(dims)
+    )
+
+
+def unit_dim_embedding(small: Shape, large: Shape) -> list[int] | None:
+    """Where each dim of ``small`` stands in ``large`` when ``large`` is
+    ``small`` with size-1 dims inserted; None otherwise."""
+    positions: list[int] = []
+    k = 0
+    for p, size in enumerate(large):
+        if k < len(small) and small[k] == size:
+            positions.append(p)
+            k += 1
+        elif size != 1:
+            return None
+    return positions if k == len(small) else None
+
+
+def reshape_segments(before: Shape, after: Shape) -> list[tuple[list[int], list[int]]] | None:
+    """The smallest groups of non-1 dims of ``before`` and ``after`` with
+    equal products (a reshape splits or merges within each group); None for
+    empty shapes."""
+    if 0 in before or 0 in after:
+        return None
+    a = [i for i, s in enumerate(before) if s != 1]
+    b = [j for j, s in enumerate(after) if s != 1]
+    segments: list[tuple[list[int], list[int]]] = []
+    i = j = 0
+    while i < len(a) and j < len(b):
+        group_a, group_b = [a[i]], [b[j]]
+        size_a, size_b = before[a[i]], after[b[j]]
+        i, j = i + 1, j + 1
+        while size_a != size_b:
+            if size_a < size_b:
+                if i == len(a):
+                    return None
+                group_a.append(a[i])
+                size_a *= before[a[i]]
+                i += 1
+            else:
+                if j == len(b):
+                    return None
+                group_b.append(b[j])
+                size_b *= after[b[j]]
+                j += 1
+        segments.append((group_a, group_b))
+    if i != len(a) or j != len(b):
+        return None
+    return segments
+
+
+def reshape_of_broadcast_dims(
+    operand: Shape, dims: Sequence[int], before: Shape, after: Shape
+) -> list[int] | None:
+    """Dims of one broadcast equal to ``reshape(bcast(x, dims) : before) : after``,
+    or None. Each dim carrying operand data must stay a dim of its own; the
+    expanded dims may be split, merged or dropped freely."""
+    if not is_sorted(dims):
+        return None
+    segments = reshape_segments(before, after)
+    if segments is None:
+        return None
+    owner = {dims[k]: k for k in range(len(operand)) if operand[k] != 1}
+    new_dims: dict[int, int] = {}
+    for group_before, group_after in segments:
+        carried = [owner[d] for d in group_before if d in owner]
+        if not carried:
+            continue
+        if len(group_before) != 1 or len(group_after) != 1:
+            return None
+        new_dims[carried[0]] = group_after[0]
+    # size-1 operand dims may go to any free result dim that keeps the order
+    taken = set(new_dims.values())
+    result: list[int] = []
+    for k in range(len(operand)):
+        low = result[-1] + 1 if result else 0
+        if k in new_dims:
+            target = new_dims[k]
+        else:
+            target = next((j for j in range(low, len(after)) if j not in taken), len(after))
+        if target < low or target >= len(after):
+            return None
+        result.append(target)
+    try:
+        check_broadcast_in_dim(operand, after, result, "xla")
+    except RuleError:
+        return None
+    return result
 
 
 # --------------------------------------------------------------------------
@@ -362,6 +483,11 @@ class IndexPlan:
     """(flat dim, index position) for each index that selects along a dim."""
     result: Levels
     """The levels of the selected sub-value."""
+    indices: tuple[int | None, ...] = ()
+    """The normalised indices (index-access broadcasting made explicit): one
+    per consumed dim, surplus indices dropped, 0 on a size-1 dim for a
+    literal index and, under tml, for a dynamic one; otherwise the index as
+    given (``None``: a dynamic index, bounds-checked at run time)."""
 
 
 def plan_indices(
@@ -384,8 +510,11 @@ def plan_indices(
             ["index-access broadcasting (surplus indices ignored) needs tml semantics"],
         )
     consumed = []
+    normalised: list[int | None] = []
     for pos, index in enumerate(indices[: len(flat)]):
         size = flat[pos]
+        iab = size == 1 and (index is not None or semantics == "tml")
+        normalised.append(0 if iab else index)
         if index is not None:
             if index < 0:
                 raise RuleError(f"index {pos} is negative ({index})")
@@ -414,7 +543,20 @@ def plan_indices(
         offset += len(level)
     if not remaining:
         remaining = [()]
-    return IndexPlan(tuple(consumed), tuple(remaining))
+    return IndexPlan(tuple(consumed), tuple(remaining), tuple(normalised))
+
+
+def runtime_index(index: int, size: int, iab: bool, position: int) -> int:
+    """A dynamic index at run time, normalised as :func:`plan_indices` does a
+    literal one: 0 on a size-1 dim under index-access broadcasting, else
+    checked against the dim (:class:`RuleError` when out of bounds)."""
+    if iab and size == 1:
+        return 0
+    if not 0 <= index < size:
+        raise RuleError(
+            f"index {position} ({index}) is out of bounds for dimension {position} of size {size}"
+        )
+    return index
 
 
 # --------------------------------------------------------------------------

@@ -40,11 +40,11 @@ from xdsl.ir import Operation, SSAValue
 
 from bcast.ir import ops as bc
 from bcast.ir import rules
-from bcast.ir.fusion import FusionOp, YieldOp, is_elementwise
+from bcast.ir.fusion import FusionOp, YieldOp, is_elementwise, is_explicit
 from bcast.ir.ops import semantics_of
 from bcast.ir.types import flat_type_shape, numpy_dtype, split_type
 from bcast.lowering import numpy_runtime as rt
-from bcast.lowering.reference import constant_value, signature
+from bcast.lowering.reference import signature
 from bcast.passes.errors import PassError
 
 BLOCK_BYTES = 1024 * 1024
@@ -75,22 +75,6 @@ _COMPARE_UFUNCS = {
 
 def dtype_name(t) -> str:
     return numpy_dtype(t).name
-
-
-def is_explicit(op: Operation) -> bool:
-    """Operands already have the result's shape (and type, but for compare)."""
-    if isinstance(op, bc.BinaryOp) and op.broadcast_dimensions is not None:
-        return False
-    shape = flat_type_shape(op.results[0].type)
-    if any(flat_type_shape(v.type) != shape for v in op.operands):
-        return False
-    if isinstance(op, bc.CompareOp):
-        return op.lhs.type == op.rhs.type
-    if isinstance(op, bc.SelectOp):
-        return op.on_true.type == op.on_false.type == op.result.type
-    if isinstance(op, bc.ConvertOp):
-        return True
-    return all(v.type == op.results[0].type for v in op.operands)
 
 
 RESERVED = {"np", "rt", "numerics", "out", "outs", "result", "i", "j", "FUNCTIONS"} | set(
@@ -301,33 +285,31 @@ class FunctionEmitter:
 
     def assign_levels(self, op: bc.AssignOp) -> rules.Levels:
         levels, _ = split_type(op.dest.type)
-        static = [0 if v is None else v for v in op.indices()]
-        return rules.plan_indices(levels, static, "tml", "assign").result
+        return rules.plan_indices(levels, op.indices(), "tml", "assign").result
 
     def index_expr(self, op, value: SSAValue, dynamic: list[SSAValue]) -> str:
-        """A NumPy index for literal and SSA indices, IAB resolved."""
+        """A NumPy index for literal and SSA indices: ``rules.plan_indices``'
+        normalised indices, a run-time check for the dynamic ones left."""
         levels, _ = split_type(value.type)
         shape = rules.flat_shape(levels)
         semantics = semantics_of(op)
-        parts = []
         dyn = iter(dynamic)
-        for pos, index in enumerate(op.indices()):
-            if pos >= len(shape):
-                if index is None:
-                    next(dyn)
-                continue
+        given = [next(dyn) if index is None else index for index in op.indices()]
+        plan = rules.plan_indices(levels, op.indices(), semantics, op.name.split(".")[1])
+        parts = []
+        for pos, index in enumerate(plan.indices):
             if index is None:
-                name = self.names[next(dyn)]
+                name = self.names[given[pos]]
                 parts.append(f"rt.check_index({name}, {shape[pos]}, {semantics == 'tml'}, {pos})")
             else:
-                parts.append("0" if shape[pos] == 1 else str(index))
+                parts.append(str(index))
         return ", ".join(parts) + ("," if len(parts) == 1 else "") if parts else "()"
 
     def emit_constant(self, op: bc.ConstantOp) -> None:
         """Constants are built once, at import, from their exact bytes (so NaN,
         infinities and -0.0 survive); a splat keeps one element."""
         r = op.result
-        array = constant_value(op)
+        array = op.numpy_value()
         if op.splat_value() is not None:
             array = array.reshape(-1)[:1]
         name = self.module_name(f"_{self.function.sym_name.data}_{self.names[r]}")

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bcast.ir import numerics
+from bcast.ir import numerics, rules
 
 
 class RuntimeIndexError(IndexError):
@@ -371,11 +371,11 @@ def checked_outs(out, results: Sequence[Spec]) -> tuple[np.ndarray, ...]:
 def expand(x: np.ndarray, dims: Sequence[int], rank: int) -> np.ndarray:
     """A view of ``x`` with ``rank`` dims: operand dim k at result dim dims[k],
     size 1 elsewhere (broadcast_in_dim without the final broadcast)."""
-    order = sorted(range(len(dims)), key=lambda k: dims[k])
-    x = np.transpose(x, order) if order != list(range(len(dims))) else x
+    perm, _, dims = rules.split_transposing_broadcast(x.shape, dims)
+    x = x if rules.is_identity(perm, len(perm)) else np.transpose(x, perm)
     shape = [1] * rank
-    for k, src in enumerate(order):
-        shape[dims[src]] = x.shape[k]
+    for k, d in enumerate(dims):
+        shape[d] = x.shape[k]
     return x.reshape(shape)
 
 
@@ -386,13 +386,10 @@ def broadcast_in_dim(x: np.ndarray, dims: Sequence[int], shape: tuple[int, ...])
 
 def check_index(index: int, size: int, iab: bool, position: int) -> int:
     """A dynamic index: 0 on a size-1 dim under index-access broadcasting."""
-    if iab and size == 1:
-        return 0
-    if not 0 <= index < size:
-        raise RuntimeIndexError(
-            f"index {position} ({index}) is out of bounds for dimension {position} of size {size}"
-        )
-    return index
+    try:
+        return rules.runtime_index(index, size, iab, position)
+    except rules.RuleError as e:
+        raise RuntimeIndexError(e.message) from None
 
 
 def assign(dst: np.ndarray, index: tuple, src: np.ndarray) -> np.ndarray:

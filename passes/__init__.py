@@ -3,8 +3,48 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, fields
+from typing import Literal, get_args, get_origin, get_type_hints
 
 from xdsl.passes import ModulePass
+from xdsl.utils.arg_spec import ArgSpec
+
+
+@dataclass(frozen=True)
+class TypedOptionsPass(ModulePass):
+    """A pass whose ``Literal[...]`` options reject other values with one clear
+    message, whether given in a pipeline (``{degenerate=foo}``) or in Python."""
+
+    @classmethod
+    def literal_options(cls) -> dict[str, tuple[str, ...]]:
+        hints = get_type_hints(cls)
+        return {
+            f.name: get_args(hints[f.name])
+            for f in fields(cls)
+            if get_origin(hints.get(f.name)) is Literal
+        }
+
+    @classmethod
+    def check_option(cls, name: str, value: object) -> None:
+        allowed = cls.literal_options().get(name)
+        if allowed is not None and value not in allowed:
+            choices = [repr(a) for a in allowed]
+            expected = ", ".join(choices[:-1]) + " or " + choices[-1] if len(choices) > 1 else choices[0]
+            raise ValueError(
+                f"invalid value {str(value)!r} for option {name!r} of {cls.name}: "
+                f"expected {expected}"
+            )
+
+    @classmethod
+    def from_spec(cls, spec: ArgSpec):
+        for name, values in spec.normalize_parameter_names().parameters.items():
+            if len(values) == 1:
+                cls.check_option(name, values[0])
+        return super().from_spec(spec)
+
+    def __post_init__(self) -> None:
+        for name in self.literal_options():
+            self.check_option(name, getattr(self, name))
 
 
 def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:

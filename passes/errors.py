@@ -1,34 +1,19 @@
-"""Errors a pass reports about the input program, and running a pipeline."""
+"""Errors a pass reports about the input program."""
 
 from __future__ import annotations
 
-from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
-from xdsl.passes import PassPipeline
 
-from bcast.ir.diagnostics import op_report
+from bcast.ir.diagnostics import Report, op_report
 
 
 class PassError(Exception):
-    """A pass met input it cannot handle; located at the offending op."""
+    """A pass met input it cannot handle; ``report`` is the located
+    diagnostic (at the offending op) that the tools print for it."""
 
     def __init__(self, op: Operation, message: str, notes: list[str] | None = None):
         super().__init__(message)
         self.op = op
         self.message = message
         self.notes = notes or []
-
-    def input_error(self):
-        """The located input error that bcast-opt prints for this."""
-        from bcast.tools.driver import InputError
-
-        return InputError([op_report(self.op, self.message, self.notes)])
-
-
-def run_pipeline(pipeline: PassPipeline, ctx: Context, module: ModuleOp) -> None:
-    """Apply ``pipeline``; a PassError becomes a located input error."""
-    try:
-        pipeline.apply(ctx, module)
-    except PassError as e:
-        raise e.input_error() from None
+        self.report: Report = op_report(op, message, self.notes)

@@ -5,8 +5,9 @@ operands all have its result's shape iterates over that shape. In every block
 (function bodies, not fusion bodies):
 
 - *Grouping.* Fusible ops (``bcast.ir.ops.ElementwiseOp`` subclasses and
-  ``convert``, explicit, i.e. no ``broadcast_dimensions`` and every operand of
-  the result's shape) start in a group of their own. In block order, each op
+  ``convert``, explicit as ``bcast.ir.fusion.is_explicit`` defines it: no
+  ``broadcast_dimensions``, every operand of the result's shape and element
+  type) start in a group of their own. In block order, each op
   is merged (union-find) with the group of every operand's producer that has
   the same iteration shape, unless the merge would create a cycle. Sibling
   ops that only share an input are not merged.
@@ -42,42 +43,28 @@ users of the groups).
 from __future__ import annotations
 
 import heapq
-import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import (
-    DenseArrayBase,
-    DenseIntOrFPElementsAttr,
-    ModuleOp,
-    TensorType,
-    i64,
-)
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
 from bcast.ir import ops as bc
-from bcast.ir.fusion import VIEW_OPS, FusionOp, YieldOp, is_elementwise
-from bcast.ir.rules import RuleError, Shape, flat_shape
-from bcast.ir.types import split_type
+from bcast.ir import rules
+from bcast.ir.fusion import VIEW_OPS, FusionOp, YieldOp, is_explicit
+from bcast.ir.rules import Shape
+from bcast.ir.types import flat_type_shape
+from bcast.passes.rewriting import located
 
 
 def iteration_shape(op: Operation) -> Shape | None:
     """The flat shape a fusible op iterates over; None if it must not fuse
-    (not elementwise, or not explicit: implicit broadcasting or
-    ``broadcast_dimensions``)."""
-    if not is_elementwise(op) or len(op.results) != 1 or op.regions:
+    (not an explicit elementwise op: ``bcast.ir.fusion.is_explicit``)."""
+    if not is_explicit(op):
         return None
-    if isinstance(op, bc.BinaryOp) and op.broadcast_dimensions is not None:
-        return None
-    try:
-        levels, _ = split_type(op.results[0].type)
-        if any(split_type(v.type)[0] != levels for v in op.operands):
-            return None
-    except RuleError:
-        return None
-    return flat_shape(levels)
+    return flat_type_shape(op.results[0].type)
 
 
 class _BlockFusion:
@@ -269,7 +256,7 @@ class _BlockFusion:
             scalar = bc.ConstantOp(
                 DenseIntOrFPElementsAttr.from_list(TensorType(element, []), [value])
             )
-            scalar.location = op.location
+            located(scalar, op)
             scalar.result.name_hint = op.result.name_hint
             self.scalars[op] = scalar
             self.pending.append(scalar)
@@ -277,7 +264,7 @@ class _BlockFusion:
 
     @staticmethod
     def count(op: bc.ConstantOp) -> int:
-        return math.prod(op.result.type.get_shape())
+        return rules.element_count(flat_type_shape(op.result.type))
 
     def build(self, leader: Operation, into: dict[Operation, list[Operation]]) -> FusionOp:
         """The fusion op of one group (not inserted; uses not yet replaced)."""
@@ -319,13 +306,8 @@ class _BlockFusion:
                     mapper[value] = view.results[0]
                 elif (scalar := self.scalar_constant(producer)) is not None:
                     # a splat constant enters as a rank-0 input and a broadcast
-                    spread = bc.BroadcastInDimOp.create(
-                        operands=[input_for(scalar.result)],
-                        result_types=[value.type],
-                        properties={"broadcast_dimensions": DenseArrayBase.from_list(i64, [])},
-                    )
-                    spread.location = scalar.location
-                    body.add_op(spread)
+                    spread = bc.BroadcastInDimOp(input_for(scalar.result), [], value.type)
+                    body.add_op(located(spread, scalar))
                     mapper[value] = spread.result
                 else:
                     input_for(value)
@@ -339,11 +321,8 @@ class _BlockFusion:
         ]
         if not outputs:  # dead group: keep its last value as the result
             outputs = list(members[-1].results)
-        yield_op = YieldOp([mapper[r] for r in outputs])
-        yield_op.location = members[-1].location
-        body.add_op(yield_op)
-        fusion = FusionOp(inputs, [r.type for r in outputs], Region(body))
-        fusion.location = members[0].location
+        body.add_op(located(YieldOp([mapper[r] for r in outputs]), members[-1]))
+        fusion = located(FusionOp(inputs, [r.type for r in outputs], Region(body)), members[0])
         for old, new in zip(outputs, fusion.outputs):
             new.name_hint = old.name_hint
         self.replacements.extend(zip(outputs, fusion.outputs, [member_set] * len(outputs)))

@@ -37,9 +37,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, ModuleOp, i64
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
-from xdsl.rewriter import InsertPoint
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
@@ -47,7 +46,6 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
-from xdsl.passes import ModulePass
 
 from bcast.ir import rules
 from bcast.ir.ops import (
@@ -63,19 +61,16 @@ from bcast.ir.ops import (
 )
 from bcast.ir.rules import Levels, RuleError
 from bcast.ir.types import make_type, split_type
+from bcast.passes import TypedOptionsPass
 from bcast.passes.errors import PassError
+from bcast.passes.rewriting import insert_before, replace
 
 Degenerate = Literal["expand", "reshape"]
-DEGENERATE_MODES: tuple[Degenerate, ...] = ("expand", "reshape")
 
 
 # --------------------------------------------------------------------------
 # Building explicit broadcasts
 # --------------------------------------------------------------------------
-
-
-def _dense(values: Sequence[int]) -> DenseArrayBase:
-    return DenseArrayBase.from_list(i64, list(values))
 
 
 def _drop_dims(levels: Levels, drop: set[int]) -> Levels:
@@ -91,88 +86,55 @@ def _drop_dims(levels: Levels, drop: set[int]) -> Levels:
     return out or ((),)
 
 
-class Builder:
-    """Inserts explicit ops before ``anchor``, each carrying its location."""
-
-    def __init__(self, rewriter: PatternRewriter, anchor: Operation, degenerate: Degenerate):
-        self.rewriter = rewriter
-        self.anchor = anchor
-        self.degenerate = degenerate
-
-    def _insert(self, op: Operation) -> SSAValue:
-        op.location = self.anchor.location
-        self.rewriter.insert(op, InsertPoint.before(self.anchor))
-        return op.results[0]
-
-    def convert(self, value: SSAValue, element: str) -> SSAValue:
-        levels, own = split_type(value.type)
-        if own == element:
-            return value
-        return self._insert(
-            ConvertOp.create(operands=[value], result_types=[make_type(levels, element)])
-        )
-
-    def reshape(self, value: SSAValue, levels: Levels) -> SSAValue:
-        target = make_type(levels, split_type(value.type)[1])
-        if value.type == target:
-            return value
-        return self._insert(ReshapeOp.create(operands=[value], result_types=[target]))
-
-    def broadcast(self, value: SSAValue, dims: Sequence[int], result: Levels) -> SSAValue:
-        """``value`` broadcast to the levels ``result`` with its flat dim ``i``
-        landing on flat result dim ``dims[i]`` (size 1 or equal, as in
-        ``broadcast_in_dim``); nothing is emitted when no work is needed."""
-        levels, element = split_type(value.type)
-        flat = rules.flat_shape(levels)
-        res_flat = rules.flat_shape(result)
-        dims = list(dims)
-        target = make_type(result, element)
-        if value.type == target and dims == list(range(len(res_flat))):
-            return value
-        if self.degenerate == "reshape":
-            drop = {i for i, d in enumerate(dims) if flat[i] == 1 and res_flat[d] != 1}
-            if drop:
-                levels = _drop_dims(levels, drop)
-                flat = rules.flat_shape(levels)
-                value = self.reshape(value, levels)
-                dims = [d for i, d in enumerate(dims) if i not in drop]
-        if any(b <= a for a, b in zip(dims, dims[1:])):
-            # A transposing broadcast: transpose first, then broadcast in order.
-            perm = sorted(range(len(dims)), key=dims.__getitem__)
-            flat = tuple(flat[p] for p in perm)
-            levels = (flat,)
-            value = self._insert(
-                TransposeOp.create(
-                    operands=[value],
-                    result_types=[make_type(levels, element)],
-                    properties={"permutation": _dense(perm)},
-                )
-            )
-            dims = sorted(dims)
-        if dims == list(range(len(res_flat))) and rules.flat_shape(levels) == res_flat:
-            return self.reshape(value, result)  # only the nesting differs
-        return self._insert(
-            BroadcastInDimOp.create(
-                operands=[value],
-                result_types=[target],
-                properties={"broadcast_dimensions": _dense(dims)},
-            )
-        )
+def convert(rewriter: PatternRewriter, anchor: Operation, value: SSAValue, element: str) -> SSAValue:
+    """``value`` converted to ``element`` (inserted before ``anchor``)."""
+    levels, own = split_type(value.type)
+    if own == element:
+        return value
+    return insert_before(rewriter, anchor, ConvertOp(value, make_type(levels, element)))
 
 
-def _replace(rewriter: PatternRewriter, op: Operation, new: Operation) -> None:
-    new.location = op.location
-    rewriter.replace(op, new)
+def reshape(rewriter: PatternRewriter, anchor: Operation, value: SSAValue, levels: Levels) -> SSAValue:
+    """``value`` with the (same-size) levels ``levels``."""
+    target = make_type(levels, split_type(value.type)[1])
+    if value.type == target:
+        return value
+    return insert_before(rewriter, anchor, ReshapeOp(value, target))
 
 
-def _rebuild(op: Operation, operands: Sequence[SSAValue], drop_props: Sequence[str] = ()) -> Operation:
-    """A copy of ``op`` with new operands and without the properties ``drop_props``."""
-    return type(op).create(
-        operands=list(operands),
-        result_types=[r.type for r in op.results],
-        properties={k: v for k, v in op.properties.items() if k not in drop_props},
-        attributes=dict(op.attributes),
-    )
+def broadcast(
+    rewriter: PatternRewriter,
+    anchor: Operation,
+    value: SSAValue,
+    dims: Sequence[int],
+    result: Levels,
+    degenerate: Degenerate,
+) -> SSAValue:
+    """``value`` broadcast to the levels ``result`` with its flat dim ``i``
+    landing on flat result dim ``dims[i]`` (size 1 or equal, as in
+    ``broadcast_in_dim``); nothing is emitted when no work is needed."""
+    levels, element = split_type(value.type)
+    flat = rules.flat_shape(levels)
+    res_flat = rules.flat_shape(result)
+    dims = list(dims)
+    target = make_type(result, element)
+    if value.type == target and rules.is_identity(dims, len(res_flat)):
+        return value
+    if degenerate == "reshape":
+        drop = {i for i, d in enumerate(dims) if flat[i] == 1 and res_flat[d] != 1}
+        if drop:
+            levels = _drop_dims(levels, drop)
+            flat = rules.flat_shape(levels)
+            value = reshape(rewriter, anchor, value, levels)
+            dims = [d for i, d in enumerate(dims) if i not in drop]
+    if not rules.is_sorted(dims):
+        # A transposing broadcast: transpose first, then broadcast in order.
+        perm, flat, dims = rules.split_transposing_broadcast(flat, dims)
+        levels = (flat,)
+        value = insert_before(rewriter, anchor, TransposeOp(value, perm, make_type(levels, element)))
+    if rules.is_identity(dims, len(res_flat)) and flat == res_flat:
+        return reshape(rewriter, anchor, value, result)  # only the nesting differs
+    return insert_before(rewriter, anchor, BroadcastInDimOp(value, dims, target))
 
 
 def _split(op: Operation, value: SSAValue) -> tuple[Levels, str]:
@@ -211,14 +173,13 @@ class MakeBinaryBroadcastExplicit(RewritePattern):
                 low = 0 if ranks[0] < ranks[1] else 1
                 dims[low] = list(bd.get_values())
                 dims[1 - low] = list(range(len(result[0])))
-        b = Builder(rewriter, op, self.degenerate)
         operands = [
-            b.broadcast(b.convert(v, element), d, result)
+            broadcast(rewriter, op, convert(rewriter, op, v, element), d, result, self.degenerate)
             for v, d in zip((op.lhs, op.rhs), dims)
         ]
         if bd is None and operands == [op.lhs, op.rhs]:
             return
-        _replace(rewriter, op, _rebuild(op, operands, ("broadcast_dimensions",)))
+        replace(rewriter, op, op.rebuilt(operands))
 
 
 @dataclass
@@ -231,16 +192,16 @@ class MakeSelectBroadcastExplicit(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: SelectOp, rewriter: PatternRewriter) -> None:
         result, element = _split(op, op.result)
-        b = Builder(rewriter, op, self.degenerate)
         operands = []
         for position, value in enumerate((op.pred, op.on_true, op.on_false)):
             levels, _ = _split(op, value)
             if position:  # the branches; the predicate stays i1
-                value = b.convert(value, element)
-            operands.append(b.broadcast(value, rules.flat_broadcast_dims(levels, result), result))
+                value = convert(rewriter, op, value, element)
+            dims = rules.flat_broadcast_dims(levels, result)
+            operands.append(broadcast(rewriter, op, value, dims, result, self.degenerate))
         if operands == [op.pred, op.on_true, op.on_false]:
             return
-        _replace(rewriter, op, _rebuild(op, operands))
+        replace(rewriter, op, op.rebuilt(operands))
 
 
 @dataclass
@@ -254,14 +215,15 @@ class NormalizeBroadcastInDim(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: BroadcastInDimOp, rewriter: PatternRewriter) -> None:
         (ol, _), (rl, _) = _split(op, op.operand), _split(op, op.result)
-        dims = list(op.broadcast_dimensions.get_values())
         flat, res_flat = rules.flat_shape(ol), rules.flat_shape(rl)
-        identity = op.operand.type == op.result.type and dims == list(range(len(res_flat)))
-        unsorted = any(b <= a for a, b in zip(dims, dims[1:]))
-        expands = any(flat[i] == 1 and res_flat[d] != 1 for i, d in enumerate(dims))
-        if not (identity or unsorted or (self.degenerate == "reshape" and expands)):
+        expands = any(flat[i] == 1 and res_flat[d] != 1 for i, d in enumerate(op.dims))
+        if not (
+            op.is_identity()
+            or not rules.is_sorted(op.dims)
+            or (self.degenerate == "reshape" and expands)
+        ):
             return
-        value = Builder(rewriter, op, self.degenerate).broadcast(op.operand, dims, rl)
+        value = broadcast(rewriter, op, op.operand, op.dims, rl, self.degenerate)
         rewriter.replace(op, [], [value])
 
 
@@ -274,33 +236,23 @@ class NarrowToReshape(RewritePattern):
         if op.operand.type == op.result.type:
             rewriter.replace(op, [], [op.operand])
             return
-        _replace(
-            rewriter, op, ReshapeOp.create(operands=[op.operand], result_types=[op.result.type])
-        )
+        replace(rewriter, op, ReshapeOp(op.operand, op.result.type))
 
 
 def _explicit_indices(
-    levels: Levels, static: Sequence[int], dynamic: Sequence[SSAValue]
-) -> tuple[list[int], list[SSAValue]] | None:
-    """Index-access broadcasting made explicit: at most one index per dim, 0 on
-    size-1 dims. None when the indices are already like that."""
-    flat = rules.flat_shape(levels)
-    new_static: list[int] = []
-    new_dynamic: list[SSAValue] = []
-    pending = list(dynamic)
-    for pos, index in enumerate(static):
-        value = pending.pop(0) if index == DYNAMIC_INDEX else None
-        if pos >= len(flat):
-            continue
-        if flat[pos] == 1:
-            new_static.append(0)
-            continue
-        new_static.append(index)
-        if value is not None:
-            new_dynamic.append(value)
-    if new_static == list(static) and new_dynamic == list(dynamic):
-        return None
-    return new_static, new_dynamic
+    op: ExtractOp | AssignOp, levels: Levels
+) -> list[int | SSAValue] | None:
+    """Index-access broadcasting made explicit (``rules.plan_indices``' normalised
+    indices): at most one index per dim, 0 on size-1 dims. None when the
+    indices are already like that."""
+    dynamic = iter(op.index_values)
+    given: list[int | SSAValue] = [next(dynamic) if i is None else i for i in op.indices()]
+    try:
+        plan = rules.plan_indices(levels, op.indices(), "tml", op.name.split(".")[1])
+    except RuleError as e:
+        raise PassError(op, e.message, e.notes) from None
+    explicit = [given[pos] if i is None else i for pos, i in enumerate(plan.indices)]
+    return None if explicit == given else explicit
 
 
 @dataclass
@@ -312,23 +264,15 @@ class MakeExtractIndicesExplicit(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ExtractOp, rewriter: PatternRewriter) -> None:
         levels, _ = _split(op, op.operand)
-        static = list(op.static_indices.get_values())
-        explicit = _explicit_indices(levels, static, list(op.index_values))
-        if explicit is None and static:
+        explicit = _explicit_indices(op, levels)
+        if explicit is None and op.indices():
             return
-        new_static, new_dynamic = explicit or ([], [])
-        if not new_static:
+        if not explicit:
             result, _ = _split(op, op.result)
-            value = Builder(rewriter, op, "expand").reshape(op.operand, result)
-            rewriter.replace(op, [], [value])
+            rewriter.replace(op, [], [reshape(rewriter, op, op.operand, result)])
             return
-        new = ExtractOp.create(
-            operands=[op.operand, *new_dynamic],
-            result_types=[op.result.type],
-            properties={**op.properties, "static_indices": _dense(new_static)},
-            attributes=dict(op.attributes),
-        )
-        _replace(rewriter, op, new)
+        new = ExtractOp(op.operand, explicit, op.result.type, attributes=dict(op.attributes))
+        replace(rewriter, op, new)
 
 
 @dataclass
@@ -342,26 +286,21 @@ class MakeAssignBroadcastExplicit(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: AssignOp, rewriter: PatternRewriter) -> None:
         (dl, de), (sl, _) = _split(op, op.dest), _split(op, op.source)
-        static = list(op.static_indices.get_values())
-        dynamic = list(op.index_values)
-        explicit = _explicit_indices(dl, static, dynamic)
-        if explicit is not None:
-            static, dynamic = explicit
+        explicit = _explicit_indices(op, dl)
+        indices = explicit if explicit is not None else op.indices()
         try:
-            target = rules.plan_indices(dl, [None] * len(static), "tml", "assign").result
+            target = rules.plan_indices(dl, [None] * len(indices), "tml", "assign").result
         except RuleError as e:
             raise PassError(op, e.message, e.notes) from None
-        b = Builder(rewriter, op, self.degenerate)
-        source = b.broadcast(b.convert(op.source, de), rules.flat_broadcast_dims(sl, target), target)
+        source = convert(rewriter, op, op.source, de)
+        dims = rules.flat_broadcast_dims(sl, target)
+        source = broadcast(rewriter, op, source, dims, target, self.degenerate)
         if explicit is None and source is op.source:
             return
-        new = AssignOp.create(
-            operands=[op.dest, *dynamic, source],
-            result_types=[op.result.type],
-            properties={**op.properties, "static_indices": _dense(static)},
-            attributes=dict(op.attributes),
-        )
-        _replace(rewriter, op, new)
+        if explicit is None:
+            dynamic = iter(op.index_values)
+            explicit = [next(dynamic) if i is None else i for i in op.indices()]
+        replace(rewriter, op, AssignOp(op.dest, explicit, source, attributes=dict(op.attributes)))
 
 
 # --------------------------------------------------------------------------
@@ -370,7 +309,7 @@ class MakeAssignBroadcastExplicit(RewritePattern):
 
 
 @dataclass(frozen=True)
-class MakeExplicitPass(ModulePass):
+class MakeExplicitPass(TypedOptionsPass):
     """Make every implicit broadcast an explicit ``broadcast_in_dim``.
 
     Options:
@@ -381,17 +320,10 @@ class MakeExplicitPass(ModulePass):
 
     name = "bcast-make-explicit"
 
-    degenerate: str = "expand"
-
-    def __post_init__(self) -> None:
-        if self.degenerate not in DEGENERATE_MODES:
-            raise ValueError(
-                f"invalid value '{self.degenerate}' for option 'degenerate' of "
-                "bcast-make-explicit: expected 'expand' or 'reshape'"
-            )
+    degenerate: Degenerate = "expand"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        degenerate: Degenerate = self.degenerate  # type: ignore[assignment]
+        degenerate = self.degenerate
         PatternRewriteWalker(
             GreedyRewritePatternApplier(
                 [

@@ -8,8 +8,8 @@ broadcast once, as XLA's algebraic simplifier does:
     add(bcast(x : 3, [1]) : 4x3, bcast(y : 3, [1]) : 4x3)
       -> bcast(add(x, y) : 3, [1]) : 4x3
 
-Only explicit ops are touched: every operand must already have the result's
-shape, and binary ops with ``broadcast_dimensions`` are left alone (run
+Only explicit ops are touched (``bcast.ir.fusion.is_explicit``: every operand
+of the result's shape and element type, no ``broadcast_dimensions``; run
 ``bcast-make-explicit`` first). Nested types are left alone. Sinking repeats
 through chains of elementwise ops. Every new op takes the location of the op
 it replaces.
@@ -23,8 +23,6 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.transforms.canonicalize import CanonicalizePass
-from xdsl.transforms.common_subexpression_elimination import cse
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
@@ -34,17 +32,15 @@ from xdsl.pattern_rewriter import (
 )
 
 from bcast.ir import rules
-from bcast.ir.ops import BinaryOp, BroadcastInDimOp, ConstantOp, ConvertOp, ElementwiseOp
+from bcast.ir.fusion import is_explicit
+from bcast.ir.ops import BroadcastInDimOp, ConstantOp, ConvertOp, ElementwiseOp
 from bcast.ir.rules import Shape
-from bcast.ir.types import make_type
-from bcast.passes.canonicalization import (
-    broadcast_dims,
-    element_of,
-    flat_shape,
-    is_nested,
-    located,
-    new_broadcast,
-)
+from bcast.ir.types import flat_type_shape, is_nested, make_type, split_type
+from bcast.passes.rewriting import replace
+
+
+def _small_type(kind: BroadcastKind, value: SSAValue):
+    return make_type((kind.shape,), split_type(value.type)[1])
 
 
 @dataclass(frozen=True)
@@ -58,24 +54,26 @@ class BroadcastKind:
 def broadcast_kind(value: SSAValue) -> BroadcastKind | None:
     """The kind of a non-scalar broadcast operand, else None."""
     owner = value.owner
-    if not isinstance(owner, BroadcastInDimOp) or is_nested(owner.operand):
+    if not isinstance(owner, BroadcastInDimOp) or is_nested(owner.operand.type):
         return None
-    shape = flat_shape(owner.operand)
+    shape = flat_type_shape(owner.operand.type)
     if not shape:
         return None
-    return BroadcastKind(shape, broadcast_dims(owner))
+    return BroadcastKind(shape, owner.dims)
 
 
 def is_scalar_broadcast(value: SSAValue) -> bool:
     owner = value.owner
-    return isinstance(owner, BroadcastInDimOp) and not flat_shape(owner.operand) and not is_nested(
-        owner.operand
+    return (
+        isinstance(owner, BroadcastInDimOp)
+        and not flat_type_shape(owner.operand.type)
+        and not is_nested(owner.operand.type)
     )
 
 
 def is_splat_constant(value: SSAValue) -> bool:
     owner = value.owner
-    if not isinstance(owner, ConstantOp) or is_nested(value):
+    if not isinstance(owner, ConstantOp) or is_nested(value.type):
         return False
     return owner.splat_value() is not None
 
@@ -96,20 +94,18 @@ def common_kind(operands: tuple[SSAValue, ...]) -> BroadcastKind | None:
     return kinds.pop() if kinds else BroadcastKind((), ())
 
 
-def small_operand(
-    value: SSAValue, kind: BroadcastKind, like: Operation
-) -> tuple[list[Operation], SSAValue]:
+def small_operand(value: SSAValue, kind: BroadcastKind) -> tuple[list[Operation], SSAValue]:
     """The ops computing ``value`` on the small shape, and the small value."""
     owner = value.owner
-    small_type = make_type((kind.shape,), element_of(value))
+    small_type = _small_type(kind, value)
     if isinstance(owner, ConstantOp):
         splat = DenseIntOrFPElementsAttr.from_list(small_type, owner.value.get_values()[:1])  # type: ignore[arg-type]
-        constant = located(ConstantOp(splat), like)
-        return [constant], constant.results[0]
+        constant = ConstantOp(splat)
+        return [constant], constant.result
     assert isinstance(owner, BroadcastInDimOp)
-    if flat_shape(owner.operand) == kind.shape:
+    if flat_type_shape(owner.operand.type) == kind.shape:
         return [], owner.operand
-    broadcast = new_broadcast(owner.operand, [], small_type, like)
+    broadcast = BroadcastInDimOp(owner.operand, [], small_type)
     return [broadcast], broadcast.result
 
 
@@ -119,35 +115,24 @@ class SinkBroadcastsThroughElementwise(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ElementwiseOp, rewriter: PatternRewriter, /):
-        if isinstance(op, BinaryOp) and op.broadcast_dimensions is not None:
-            return
         result = op.results[0]
-        if is_nested(result):
-            return
-        shape = flat_shape(result)
-        if any(is_nested(v) or flat_shape(v) != shape for v in op.operands):
+        if not is_explicit(op) or is_nested(result.type):
             return
         if (kind := common_kind(op.operands)) is None:
             return
-        if rules.element_count(kind.shape) >= rules.element_count(shape):
+        if rules.element_count(kind.shape) >= rules.element_count(flat_type_shape(result.type)):
             return
         new_ops: list[Operation] = []
         operands: list[SSAValue] = []
         small_of: dict[SSAValue, SSAValue] = {}
         for value in op.operands:
             if value not in small_of:  # one small value per distinct operand
-                ops, small_of[value] = small_operand(value, kind, op)
+                ops, small_of[value] = small_operand(value, kind)
                 new_ops += ops
             operands.append(small_of[value])
-        small_op = type(op).create(
-            operands=operands,
-            result_types=[make_type((kind.shape,), element_of(result))],
-            properties=dict(op.properties),
-            attributes=dict(op.attributes),
-        )
-        located(small_op, op)
-        broadcast = new_broadcast(small_op.results[0], kind.dims, result.type, op)
-        rewriter.replace(op, (*new_ops, small_op, broadcast))
+        small_op = op.rebuilt(operands, _small_type(kind, result))
+        broadcast = BroadcastInDimOp(small_op.results[0], kind.dims, result.type)
+        replace(rewriter, op, (*new_ops, small_op, broadcast))
 
 
 class SinkBroadcastThroughConvert(RewritePattern):
@@ -156,18 +141,17 @@ class SinkBroadcastThroughConvert(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ConvertOp, rewriter: PatternRewriter, /):
         owner = op.operand.owner
-        if not isinstance(owner, BroadcastInDimOp) or is_nested(owner.operand) or is_nested(op.result):
+        if not isinstance(owner, BroadcastInDimOp):
             return
         source = owner.operand
-        if rules.element_count(flat_shape(source)) >= rules.element_count(flat_shape(op.result)):
+        if is_nested(source.type) or is_nested(op.result.type):
             return
-        convert = ConvertOp(
-            operands=[source],
-            result_types=[make_type((flat_shape(source),), element_of(op.result))],
-        )
-        located(convert, op)
-        broadcast = new_broadcast(convert.result, broadcast_dims(owner), op.result.type, op)
-        rewriter.replace(op, (convert, broadcast))
+        shape = flat_type_shape(source.type)
+        if rules.element_count(shape) >= rules.element_count(flat_type_shape(op.result.type)):
+            return
+        convert = ConvertOp(source, make_type((shape,), split_type(op.result.type)[1]))
+        broadcast = BroadcastInDimOp(convert, owner.dims, op.result.type)
+        replace(rewriter, op, (convert, broadcast))
 
 
 @dataclass(frozen=True)
@@ -177,16 +161,12 @@ class SinkBroadcastsPass(ModulePass):
     name = "bcast-sink-broadcasts"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        """Sinking creates small broadcasts and reshapes, some identical to
-        each other; after each round that changed something, canonicalize and
-        cse tidy up, so the output is canonical and free of duplicates and the
-        standard pipeline reaches a fixed point."""
-        sink = PatternRewriteWalker(
+        """Sinking alone: the copies of small broadcasts and ops it makes are
+        merged and simplified by the ``canonicalize,cse`` that every pipeline
+        runs after it (``bcast.tools.api.EXPLICIT_PIPELINE``)."""
+        PatternRewriteWalker(
             GreedyRewritePatternApplier(
                 [SinkBroadcastsThroughElementwise(), SinkBroadcastThroughConvert()]
             ),
             apply_recursively=True,
-        )
-        while sink.rewrite_module(op):
-            CanonicalizePass().apply(ctx, op)
-            cse(op)
+        ).rewrite_module(op)

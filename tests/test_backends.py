@@ -215,10 +215,25 @@ def test_memory_check_counts_what_each_backend_keeps():
     t = f"tensor<{n}x{n}xf32>"
     lines = [f"  %v{k + 1} = bcast.multiply %v{k}, %v{k} : ({t}, {t}) -> {t}" for k in range(30)]
     text = "\n".join([f"func.func @main(%v0: {t}) -> {t} {{", *lines, f"  func.return %v30 : {t}", "}"])
-    from bcast.lowering.reference import available_memory
+    from bcast.tools.api import available_memory
 
     if available_memory() < 4 * 2**30:
         pytest.skip("needs 4 GiB of free memory to show the difference")
     with pytest.raises(bcast.tools.api.BcastError, match="refusing to run it"):
         bcast.compile(text, backend="reference")
     bcast.compile(text, backend="numpy")  # compiles (not run): only x and the result are kept
+
+
+@pytest.mark.parametrize("backend", ["reference", "numpy"])
+def test_an_entry_without_a_body_is_a_located_input_error(tmp_path, capsys, backend):
+    """Every backend says what the reference says of a declaration, at the
+    function (the numpy backend used to exit 2 with xDSL's message about
+    single-block regions)."""
+    path = tmp_path / "decl.mlir"
+    path.write_text("func.func private @main(tensor<2xf32>) -> tensor<2xf32>\n")
+    from bcast.tools.run import main as bcast_run
+
+    assert bcast_run([str(path), "--backend", backend, "--seed", "0"]) == 1
+    assert capsys.readouterr().err == f"{path}:1:1: error: 'func.func' op is a declaration without a body\n"
+    with pytest.raises(bcast.tools.api.BcastError, match="1:1: error: 'func.func' op is a declaration without a body"):
+        bcast.compile(path.read_text(), backend=backend)

@@ -12,7 +12,7 @@ import pytest
 from xdsl.dialects import func
 
 import bcast
-from bcast.lowering.reference import random_inputs
+from bcast.tools.run import random_inputs
 from bcast.tools import driver
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -196,6 +196,54 @@ def test_existing_fusions_are_left_alone() -> None:
     assert_identical(before, evaluate(module, inputs))
 
 
+MIXED = """func.func @main(%x: tensor<4xi8>, %y: tensor<4xi32>) -> tensor<4xi32> {
+  %0 = bcast.add %x, %y : (tensor<4xi8>, tensor<4xi32>) -> tensor<4xi32>
+  func.return %0 : tensor<4xi32>
+}
+"""
+
+
+def test_mixed_element_types_are_not_explicit_and_not_fused() -> None:
+    """Issue 8's bug: ``add(tensor<4xi8>, tensor<4xi32>)`` has explicit shapes
+    but not one element type; fuse once made it a fusion that the numpy target
+    then rejected. One definition (``bcast.ir.fusion.is_explicit``) now
+    decides for fuse, the fusion verifier, sink and the emitter."""
+    ctx, module = load(MIXED)
+    fuse(ctx, module)
+    assert not any(isinstance(op, FusionOp) for op in module.walk())
+    assert iteration_shape(next(op for op in module.walk() if op.name == "bcast.add")) is None
+    # made explicit first, it fuses and the numpy target runs it
+    ctx, module = load(MIXED)
+    run(ctx, module, "bcast-make-explicit,bcast-fuse")
+    assert any(isinstance(op, FusionOp) for op in module.walk())
+
+
+def test_mixed_element_types_through_the_numpy_target(tmp_path, capsys) -> None:
+    from bcast.tools.opt import main as bcast_opt
+
+    path = tmp_path / "mixed.mlir"
+    path.write_text(MIXED)
+    assert bcast_opt([str(path), "-p", "bcast-fuse", "-t", "numpy"]) != 0
+    err = capsys.readouterr().err
+    assert "inside a fusion" not in err
+    assert "needs explicit IR" in err
+    assert bcast_opt([str(path), "-p", "bcast-make-explicit,bcast-fuse", "-t", "numpy"]) == 0
+
+
+def test_fusion_verifier_requires_explicit_members() -> None:
+    text = """func.func @main(%x: tensor<4xi8>, %y: tensor<4xi32>) -> tensor<4xi32> {
+  %0 = bcast.fusion %x, %y : (tensor<4xi8>, tensor<4xi32>) -> tensor<4xi32> {
+  ^bb0(%a: tensor<4xi8>, %b: tensor<4xi32>):
+    %1 = bcast.add %a, %b : (tensor<4xi8>, tensor<4xi32>) -> tensor<4xi32>
+    bcast.yield %1 : tensor<4xi32>
+  }
+  func.return %0 : tensor<4xi32>
+}
+"""
+    with pytest.raises(Exception, match="inside a fusion must have explicit operands"):
+        load(text)
+
+
 # --------------------------------------------------------------------------
 # Property tests: random programs, results before and after bit for bit
 # --------------------------------------------------------------------------

@@ -531,3 +531,94 @@ def test_promote_all_and_assignable():
     assert not rules.assignable("i32", "f32")  # different kinds
     assert not rules.assignable("ui8", "i8")
     assert not rules.assignable("i1", "i8")
+
+
+# --------------------------------------------------------------------------
+# plan_indices: the normalised indices every user takes (issue 8)
+# --------------------------------------------------------------------------
+
+
+def test_plan_indices_normalised_indices():
+    # literal on a size-1 dim reads element 0; surplus indices dropped (tml)
+    assert rules.plan_indices(((1, 2),), [999, 1, 5], "tml", "extract").indices == (0, 1)
+    # a dynamic index on a size-1 dim is 0 under tml, checked at run time otherwise
+    assert rules.plan_indices(((1, 3),), [None, None], "tml", "extract").indices == (0, None)
+    assert rules.plan_indices(((1, 3),), [None, 2], "numpy", "extract").indices == (None, 2)
+    assert rules.plan_indices(((1, 3),), [0], "numpy", "extract").indices == (0,)
+    # nested: the flat dims, outer levels first
+    assert rules.plan_indices(((3,), (1, 4)), [2, 7], "tml", "extract").indices == (2, 0)
+
+
+def test_runtime_index():
+    assert rules.runtime_index(7, 1, True, 0) == 0
+    assert rules.runtime_index(2, 3, False, 1) == 2
+    with pytest.raises(RuleError, match=r"index 1 \(3\) is out of bounds for dimension 1 of size 3"):
+        rules.runtime_index(3, 3, True, 1)
+    with pytest.raises(RuleError, match="out of bounds"):
+        rules.runtime_index(5, 1, False, 0)
+    with pytest.raises(RuleError, match="out of bounds"):
+        rules.runtime_index(-1, 3, False, 0)
+
+
+# --------------------------------------------------------------------------
+# Shape algebra of broadcasts, transposes and reshapes
+# --------------------------------------------------------------------------
+
+
+def test_is_sorted_and_identity():
+    assert rules.is_sorted([]) and rules.is_sorted([0, 2, 5])
+    assert not rules.is_sorted([1, 1]) and not rules.is_sorted([2, 0])
+    assert rules.is_identity([0, 1, 2], 3) and rules.is_identity([], 0)
+    assert not rules.is_identity([0, 1], 3) and not rules.is_identity([1, 0], 2)
+
+
+def test_inverse_permutation():
+    assert rules.inverse_permutation([1, 2, 0]) == [2, 0, 1]
+    x = np.arange(24).reshape(2, 3, 4)
+    perm = [2, 0, 1]
+    assert np.array_equal(
+        np.transpose(np.transpose(x, perm), rules.inverse_permutation(perm)), x
+    )
+
+
+def test_split_transposing_broadcast():
+    perm, shape, dims = rules.split_transposing_broadcast((1, 3), [2, 1])
+    assert (perm, shape, dims) == ([1, 0], (3, 1), [1, 2])
+    # the split computes the same as the transposing broadcast itself
+    x = np.arange(6).reshape(2, 3)
+    perm, shape, dims = rules.split_transposing_broadcast(x.shape, [2, 0])
+    split = np.transpose(x, perm).reshape(3, 1, 2)
+    direct = np.transpose(x, [1, 0]).reshape(3, 1, 2)  # operand dim 0 -> result 2
+    assert shape == (3, 2) and dims == [0, 2]
+    assert np.array_equal(split, direct)
+
+
+def test_is_permuting_broadcast():
+    assert rules.is_permuting_broadcast((2, 3), (3, 2), [1, 0])
+    assert not rules.is_permuting_broadcast((1, 3), (2, 3, 2), [2, 1])
+    assert not rules.is_permuting_broadcast((1, 3), (3, 2), [1, 0])
+
+
+def test_unit_dim_embedding():
+    assert rules.unit_dim_embedding((3,), (1, 3)) == [1]
+    assert rules.unit_dim_embedding((4, 3), (4, 1, 3, 1)) == [0, 2]
+    assert rules.unit_dim_embedding((), (1, 1)) == []
+    assert rules.unit_dim_embedding((4, 3), (12,)) is None
+    assert rules.unit_dim_embedding((4, 3), (3, 4)) is None
+
+
+def test_reshape_segments():
+    assert rules.reshape_segments((4, 3, 5), (4, 3, 1, 5)) == [([0], [0]), ([1], [1]), ([2], [3])]
+    assert rules.reshape_segments((2, 3, 4), (6, 4)) == [([0, 1], [0]), ([2], [1])]
+    assert rules.reshape_segments((6,), (4,)) is None
+    assert rules.reshape_segments((0, 3), (3, 0)) is None
+
+
+def test_reshape_of_broadcast_dims():
+    # reshape(bcast(x : 3, [1]) : 4x3x5) : 4x3x1x5 -> bcast(x, [1])
+    assert rules.reshape_of_broadcast_dims((3,), [1], (4, 3, 5), (4, 3, 1, 5)) == [1]
+    # merging expanded dims is free; splitting the operand's dim is not
+    assert rules.reshape_of_broadcast_dims((3,), [2], (4, 5, 3), (20, 3)) == [1]
+    assert rules.reshape_of_broadcast_dims((6,), [1], (4, 6), (4, 2, 3)) is None
+    # unsorted dims: not handled
+    assert rules.reshape_of_broadcast_dims((2, 3), [1, 0], (3, 2), (6,)) is None

@@ -3,21 +3,21 @@
 from __future__ import annotations
 
 import builtins
+import os
 from collections.abc import Callable
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.ir import Attribute
 
-from bcast.lowering.reference import EvaluationError, Evaluator, check_memory, signature
+from bcast.ir.diagnostics import op_report
+from bcast.ir.rules import element_count
+from bcast.ir.types import flat_type_shape, numpy_dtype
+from bcast.lowering.reference import EvaluationError, Evaluator, signature
 from bcast.lowering import numpy_runtime as rt
 from bcast.tools import driver
-
-EXPLICIT_PIPELINE = "bcast-make-explicit,canonicalize,cse,bcast-sink-broadcasts,canonicalize"
-"""Every broadcast explicit and simplified (issue 3's pipeline)."""
-STANDARD_PIPELINE = EXPLICIT_PIPELINE + ",bcast-fuse"
-PIPELINES = {"reference": "", "numpy": STANDARD_PIPELINE}
-"""The pipeline each backend runs before it, unless the caller gives one."""
+from bcast.tools.driver import EXPLICIT_PIPELINE, PIPELINES, STANDARD_PIPELINE  # noqa: F401 (re-exported)
 
 BACKENDS = ("reference", "numpy")
 """Backends available in this build, fastest last."""
@@ -30,6 +30,51 @@ class BcastError(ValueError):
 
 def _error(reports) -> BcastError:
     return BcastError("\n".join(r.render() for r in reports))
+
+
+# --------------------------------------------------------------------------
+# Memory: a program whose tensors cannot fit is refused before it runs
+# --------------------------------------------------------------------------
+
+
+def nbytes_of(t: Attribute) -> int:
+    if not isinstance(t, TensorType):
+        return 8
+    return element_count(flat_type_shape(t)) * numpy_dtype(t).itemsize
+
+
+def available_memory() -> int:
+    """Bytes a program may use: MemAvailable, else physical memory."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return 1 << 34
+
+
+def check_memory(function: func.FuncOp, limit: int | None = None, nested: bool = True) -> None:
+    """Refuse, before allocating anything, a function whose tensors (arguments
+    and every op result, all alive at once in the reference evaluator) would
+    not fit: a ``BcastError`` located at the function. ``nested=False``
+    counts only top-level values, not those inside fusions (which generated
+    code computes block by block)."""
+    limit = available_memory() if limit is None else limit
+    total = sum(nbytes_of(t) for t in function.function_type.inputs.data)
+    ops = function.walk() if nested else function.body.block.ops
+    for op in ops:
+        total += sum(nbytes_of(r.type) for r in op.results)
+    if total > limit:
+        raise _error([op_report(
+            function,
+            f"needs {total:,} bytes for its tensors, more than the {limit:,} bytes "
+            "of memory available; refusing to run it",
+        )])
 
 
 class Compiled:
@@ -68,11 +113,13 @@ class Compiled:
         self._evaluator = Evaluator(module)
         try:
             self.function: func.FuncOp = self._evaluator.function(entry)
-            # The reference evaluator keeps every value; generated code keeps
-            # only the arguments and the top-level values (not fusion bodies).
-            check_memory(self.function, nested=backend == "reference")
         except EvaluationError as e:
             raise _error([e.report]) from None
+        if not self.function.body.blocks:  # every backend: nothing to run
+            raise _error([op_report(self.function, "is a declaration without a body")])
+        # The reference evaluator keeps every value; generated code keeps
+        # only the arguments and the top-level values (not fusion bodies).
+        check_memory(self.function, nested=backend == "reference")
         self.result_types = list(self.function.function_type.outputs.data)
         self.input_types = list(self.function.function_type.inputs.data)
         self.arguments, self.results = signature(self.function)
@@ -85,7 +132,7 @@ class Compiled:
             try:
                 self.python_source = emit_module(module, source_name)
             except PassError as e:
-                raise _error(e.input_error().reports) from None
+                raise _error([e.report]) from None
             namespace: dict[str, object] = {}
             exec(builtins.compile(self.python_source, f"<bcast numpy: {source_name}>", "exec"), namespace)
             self._python_function = namespace["FUNCTIONS"][entry]  # type: ignore[index]

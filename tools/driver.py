@@ -31,6 +31,14 @@ from bcast.ir.rules import SEMANTICS
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
+EXPLICIT_PIPELINE = "bcast-make-explicit,canonicalize,cse,bcast-sink-broadcasts,canonicalize,cse"
+"""Every broadcast explicit and simplified: sinking leaves copies that the
+final ``canonicalize,cse`` merge, so the pipeline is a fixed point."""
+STANDARD_PIPELINE = EXPLICIT_PIPELINE + ",bcast-fuse"
+PIPELINES = {"reference": "", "numpy": STANDARD_PIPELINE}
+"""The pipeline each backend runs before it, unless the caller gives one
+(``bcast-run``, ``bcast.compile``, ``bcast-opt -t numpy`` without ``-p``)."""
+
 COMMENT = re.compile(r"//[^\n]*")
 SPLIT_MARKER = re.compile(r"^// -----[^\S\n]*$", re.MULTILINE)
 """A line holding only the marker. The match stops at the end of that line
@@ -212,12 +220,20 @@ def load_chunk(ctx: Context, chunk: Chunk, name: str, semantics: str | None = No
         apply_semantics(module, semantics)
         verify(module)
     if pipeline is not None and pipeline.passes:
-        from bcast.passes.errors import run_pipeline
-
         run_pipeline(pipeline, ctx, module)
         with timed(timings, "Verify"):
             verify(module)
     return module
+
+
+def run_pipeline(pipeline: PassPipeline, ctx: Context, module: ModuleOp) -> None:
+    """Apply ``pipeline``; a pass's PassError becomes a located input error."""
+    from bcast.passes.errors import PassError
+
+    try:
+        pipeline.apply(ctx, module)
+    except PassError as e:
+        raise InputError([e.report]) from None
 
 
 def load(text: str, name: str, semantics: str | None = None, ctx: Context | None = None,

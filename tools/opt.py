@@ -29,13 +29,12 @@ from xdsl.passes import ModulePass, PassPipeline, PassPipelineCallbackType
 from xdsl.printer import Printer
 from xdsl.xdsl_opt_main import VersionAction
 
-from bcast import __version__
+from bcast.tools import __version__
 from bcast.ir.parser import make_context
 from bcast.ir.rules import SEMANTICS
 from bcast.passes import DESCRIPTIONS, available_passes
 from bcast.tools import driver, expectations
-from bcast.tools.api import PIPELINES
-from bcast.tools.driver import EXIT_INPUT, EXIT_OK, EarlyExit, InputError, Timings, UsageError
+from bcast.tools.driver import EXIT_INPUT, EXIT_OK, PIPELINES, EarlyExit, InputError, Timings, UsageError
 
 TARGETS = ("mlir", "numpy")
 SEPARATORS = {"mlir": "// -----\n", "numpy": "# -----\n"}
@@ -153,7 +152,7 @@ def render(module: ModuleOp, name: str, args: argparse.Namespace) -> str:
         try:
             return emit_module(module, name)
         except PassError as e:
-            raise e.input_error() from None
+            raise InputError([e.report]) from None
     return print_module(module, args.print_op_generic, args.print_debuginfo)
 
 

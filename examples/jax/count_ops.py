@@ -4,7 +4,7 @@ For each ``examples/jax/*.mlir`` (bcast-IR mirrors of the JAX StableHLO exports
 in ``tests/data/jax_exports``) print: the op count (every op except
 ``builtin.module``, ``func.func`` and ``func.return``) and the number of
 ``bcast.broadcast_in_dim`` ops as written, after
-``bcast-make-explicit,canonicalize,cse,bcast-sink-broadcasts,canonicalize``,
+``bcast-make-explicit,canonicalize,cse,bcast-sink-broadcasts,canonicalize,cse``,
 and after adding ``bcast-fuse`` (top-level ops outside fusion bodies, and the
 number of ``bcast.fusion`` ops).
 

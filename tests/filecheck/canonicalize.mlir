@@ -154,6 +154,22 @@ func.func @identity_reshape_and_transpose(%x: tensor<2x3xf32>) -> (tensor<2x3xf3
 
 // -----
 
+// Folds (the ops' `fold`, tried by canonicalize before any pattern): a convert
+// to its own type is its operand; a broadcast with identity dims that changes
+// the type (it expands a size-1 dim) is kept.
+// CHECK-LABEL: func.func @identity_convert_folds
+// CHECK-NEXT:    %[[C:.*]] = bcast.convert %x : (tensor<1x3xi32>) -> tensor<1x3xf32>
+// CHECK-NEXT:    %[[B:.*]] = bcast.broadcast_in_dim %[[C]], dims = [0, 1] : (tensor<1x3xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT:    func.return %x, %[[B]]
+func.func @identity_convert_folds(%x: tensor<1x3xi32>) -> (tensor<1x3xi32>, tensor<2x3xf32>) {
+  %a = bcast.convert %x : (tensor<1x3xi32>) -> tensor<1x3xi32>
+  %b = bcast.convert %a : (tensor<1x3xi32>) -> tensor<1x3xf32>
+  %c = bcast.broadcast_in_dim %b, dims = [0, 1] : (tensor<1x3xf32>) -> tensor<2x3xf32>
+  func.return %a, %c : tensor<1x3xi32>, tensor<2x3xf32>
+}
+
+// -----
+
 // transpose(transpose(x, P), Q) = transpose(x, [P[q] for q in Q]).
 // CHECK-LABEL: func.func @transpose_of_transpose
 // CHECK-NEXT:    %[[T:.*]] = bcast.transpose %x, dims = [2, 0, 1] : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32>

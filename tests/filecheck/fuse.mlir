@@ -378,3 +378,15 @@ func.func @view_of_cloned_view(%x: tensor<f32>) -> (tensor<1x4xf32>, tensor<1x4x
   %s = bcast.add %t, %b : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32>
   func.return %m, %s : tensor<1x4xf32>, tensor<1x4xf32>
 }
+
+// Not explicit: the operands' element types differ from the result's
+// (bcast.ir.fusion.is_explicit), so the op is not fused; run
+// bcast-make-explicit first. The numpy target rejects such an op inside a
+// fusion, which this pass therefore never builds.
+// CHECK-LABEL: func.func @mixed_element_types_not_fused(
+//  CHECK-NEXT:   %[[A:[a-z0-9_]+]] = bcast.add %x, %y : (tensor<4xi8>, tensor<4xi32>) -> tensor<4xi32>
+//  CHECK-NEXT:   func.return %[[A]]
+func.func @mixed_element_types_not_fused(%x: tensor<4xi8>, %y: tensor<4xi32>) -> tensor<4xi32> {
+  %a = bcast.add %x, %y : (tensor<4xi8>, tensor<4xi32>) -> tensor<4xi32>
+  func.return %a : tensor<4xi32>
+}

@@ -1,0 +1,196 @@
+"""The reference semantics of bcast IR on xDSL's interpreter.
+
+``BcastFunctions`` has one implementation per op of the ``bcast`` dialect,
+as ``xdsl.interpreters.arith`` has per ``arith`` op; ``func.call`` and
+``func.return`` are xDSL's own (``FuncFunctions``) and a ``bcast.fusion``
+runs its body as a region. ``bcast.lowering.reference.Evaluator`` puts them
+together; that is the oracle every other backend and every pass is tested
+against, so each implementation is written for obviousness, not speed: an
+elementwise op (or ``convert``) is its own evaluation hook (``evaluate``:
+broadcasting by ``bcast.ir.rules``, arithmetic by the op's
+``NUMPY_FUNCTION`` from ``bcast.ir.numerics``), the hook constant folding
+uses too; views, indexing and assignment are written out here.
+
+Values are NumPy arrays; a nested (TML) value is stored flat (outer dims
+then inner dims); ``index`` values are Python ints. Every tensor result is
+an array of its type's flat shape and declared dtype.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr, TensorType, UnrealizedConversionCastOp
+from xdsl.interpreter import (
+    Interpreter,
+    InterpreterFunctions,
+    PythonValues,
+    ReturnedValues,
+    TerminatorValue,
+    impl,
+    impl_terminator,
+    register_impls,
+)
+from xdsl.ir import Operation
+
+from bcast.ir import rules
+from bcast.ir import ops as bc
+from bcast.ir.diagnostics import Report, op_report
+from bcast.ir.fusion import FusionOp, YieldOp
+from bcast.ir.ops import semantics_of
+from bcast.ir.types import split_type
+from bcast.ir.types import flat_type_shape as flat_shape_of
+from bcast.ir.types import numpy_dtype as dtype_of
+from bcast.lowering import numpy_runtime as rt
+
+
+class EvaluationError(Exception):
+    """The program failed at run time (e.g. an index out of bounds); located."""
+
+    def __init__(self, op: Operation | None, message: str):
+        super().__init__(message)
+        self.report = op_report(op, message) if op is not None else Report("error", message, None)
+
+    def __str__(self) -> str:
+        return self.report.render()
+
+
+@dataclass
+class ReferenceInterpreter(Interpreter):
+    """xDSL's interpreter with the reference backend's two rules for calls:
+    a callee is found by name among ``functions`` (every ``func.func`` of
+    the module, nested ones included), and a declaration (a function without
+    a body: an external function to xDSL) cannot be called."""
+
+    functions: dict[str, Operation] = field(default_factory=dict)
+
+    def get_op_for_symbol(self, symbol: str | SymbolRefAttr) -> Operation:
+        name = symbol if isinstance(symbol, str) else symbol.root_reference.data
+        if name in self.functions:
+            return self.functions[name]
+        return super().get_op_for_symbol(symbol)
+
+    def call_external(self, sym_name: str, op: Operation, inputs: PythonValues = ()) -> PythonValues:
+        raise EvaluationError(op, "is a declaration without a body")
+
+
+def constant_value(op: bc.ConstantOp) -> np.ndarray:
+    """The value of a ``bcast.constant`` (``ConstantOp.numpy_value``)."""
+    return op.numpy_value()
+
+
+def _typed(op: Operation, value: Any) -> PythonValues:
+    """The one result of ``op`` as the evaluator stores it: an array of the
+    result type's flat shape, cast to its declared dtype."""
+    t = op.results[0].type
+    if isinstance(t, TensorType):
+        value = np.asarray(value)
+        want = flat_shape_of(t)
+        assert value.shape == want, (op.name, value.shape, want)
+        value = value.astype(dtype_of(t), copy=False)
+    return (value,)
+
+
+def _index(
+    op: bc.ExtractOp | bc.AssignOp, levels: rules.Levels, dynamic: Sequence[int]
+) -> tuple[tuple[int | None, ...], rules.IndexPlan]:
+    """The op's indices (its ``index`` operands in place of the dynamic
+    ones) as a NumPy index tuple, normalised by ``rules.plan_indices``
+    (index-access broadcasting under tml); out of bounds is located here."""
+    given = iter(dynamic)
+    indices = [int(next(given)) if v is None else v for v in op.indices()]
+    try:
+        plan = rules.plan_indices(levels, indices, semantics_of(op), op.name.split(".")[1])
+    except rules.RuleError as e:
+        raise EvaluationError(op, e.message) from None
+    return tuple(plan.indices), plan
+
+
+class BcastFunctions(InterpreterFunctions):
+    """The ``bcast`` dialect. The elementwise families (binary, compare,
+    select, unary) share one implementation, registered below for every op
+    of each family: the op evaluates itself (``ElementwiseOp.evaluate``
+    applies its ``NUMPY_FUNCTION`` to the broadcast, promoted operands).
+    (``register_impls`` is applied after that loop, which also registers
+    ``run_unsupported`` for the ops in ``UNSUPPORTED``.)"""
+
+    def run_elementwise(
+        self, interpreter: Interpreter, op: bc.ElementwiseOp, args: PythonValues
+    ) -> PythonValues:
+        return _typed(op, op.evaluate(*args))
+
+    @impl(bc.ConstantOp)
+    def run_constant(self, interpreter: Interpreter, op: bc.ConstantOp, args: PythonValues) -> PythonValues:
+        return _typed(op, op.numpy_value())
+
+    @impl(bc.BroadcastInDimOp)
+    def run_broadcast_in_dim(
+        self, interpreter: Interpreter, op: bc.BroadcastInDimOp, args: PythonValues
+    ) -> PythonValues:
+        dims = op.broadcast_dimensions.get_values()
+        return _typed(op, rt.broadcast_in_dim(args[0], dims, flat_shape_of(op.result.type)))
+
+    @impl(bc.TransposeOp)
+    def run_transpose(self, interpreter: Interpreter, op: bc.TransposeOp, args: PythonValues) -> PythonValues:
+        return _typed(op, np.transpose(args[0], op.permutation.get_values()))
+
+    @impl(bc.ReshapeOp)
+    def run_reshape(self, interpreter: Interpreter, op: bc.ReshapeOp, args: PythonValues) -> PythonValues:
+        return _typed(op, np.reshape(args[0], flat_shape_of(op.result.type)))
+
+    @impl(bc.NarrowOp)
+    def run_narrow(self, interpreter: Interpreter, op: bc.NarrowOp, args: PythonValues) -> PythonValues:
+        return _typed(op, np.reshape(args[0], flat_shape_of(op.result.type)))
+
+    @impl(bc.ConvertOp)
+    def run_convert(self, interpreter: Interpreter, op: bc.ConvertOp, args: PythonValues) -> PythonValues:
+        return _typed(op, op.evaluate(args[0]))
+
+    @impl(bc.ExtractOp)
+    def run_extract(self, interpreter: Interpreter, op: bc.ExtractOp, args: PythonValues) -> PythonValues:
+        x, *dynamic = args
+        index, _ = _index(op, split_type(op.operand.type)[0], dynamic)
+        return _typed(op, np.array(x[index]).reshape(flat_shape_of(op.result.type)))
+
+    @impl(bc.AssignOp)
+    def run_assign(self, interpreter: Interpreter, op: bc.AssignOp, args: PythonValues) -> PythonValues:
+        dst, *dynamic, src = args
+        index, plan = _index(op, split_type(op.dest.type)[0], dynamic)
+        src_levels, _ = split_type(op.source.type)
+        src = src.reshape(rules.flat_broadcast_shape(src_levels, plan.result))
+        return _typed(op, rt.assign(dst, index, src))
+
+    @impl(FusionOp)
+    def run_fusion(self, interpreter: Interpreter, op: FusionOp, args: PythonValues) -> PythonValues:
+        return interpreter.run_ssacfg_region(op.body, args, "bcast.fusion")
+
+    @impl_terminator(YieldOp)
+    def run_yield(
+        self, interpreter: Interpreter, op: YieldOp, args: PythonValues
+    ) -> tuple[TerminatorValue, PythonValues]:
+        return ReturnedValues(args), ()
+
+    def run_unsupported(self, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
+        raise EvaluationError(op, "cannot be evaluated by the reference backend")
+
+
+ELEMENTWISE_FAMILIES = (bc.BinaryOp, bc.SelectOp, bc.UnaryOp)
+"""The elementwise families (``compare`` is a binary op)."""
+
+UNSUPPORTED = (UnrealizedConversionCastOp, ModuleOp, func.FuncOp)
+"""Ops of the loaded dialects that may stand in a function body but have no
+reference semantics: reaching one is a located error, as any run-time error
+of the program is."""
+
+for _op_type in bc.OPS:
+    if issubclass(_op_type, ELEMENTWISE_FAMILIES):
+        _name = _op_type.name.removeprefix("bcast.")
+        setattr(BcastFunctions, f"run_{_name}", impl(_op_type)(BcastFunctions.run_elementwise))
+for _op_type in UNSUPPORTED:
+    _name = _op_type.name.replace(".", "_")
+    setattr(BcastFunctions, f"run_{_name}", impl(_op_type)(BcastFunctions.run_unsupported))
+register_impls(BcastFunctions)

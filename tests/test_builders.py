@@ -1,0 +1,96 @@
+"""Op builders (issue 8): ``bc.AddOp(lhs, rhs)`` and friends build the op the
+parser builds from its text (result types inferred with the shared rules
+where they can be); folds and the evaluation hook live on the ops."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from xdsl.dialects.builtin import IndexType
+from xdsl.ir import Block
+
+from bcast.ir import ops as bc
+from bcast.ir.fusion import FusionOp, YieldOp, is_explicit
+from bcast.ir.parser import make_context
+from bcast.ir.types import make_type
+from bcast.tools import driver
+
+
+def t(shape, element="f32"):
+    return make_type((tuple(shape),), element)
+
+
+@pytest.fixture
+def args():
+    block = Block(arg_types=[t((4, 3)), t((3,)), IndexType(), t((4,), "i8"), t((4,), "i32")])
+    return block.args
+
+
+def test_builders_infer_result_types(args) -> None:
+    x, row, i, a8, a32 = args
+    assert bc.AddOp(x, row).result.type == t((4, 3))
+    assert bc.AddOp(row, x, None, [1]).result.type == t((4, 3))
+    assert bc.AddOp(a8, a32).result.type == t((4,), "i32")
+    compare = bc.CompareOp("GT", x, row)
+    assert compare.result.type == t((4, 3), "i1")
+    assert compare.comparison_direction.data == bc.ComparisonDirection.GT
+    assert bc.SelectOp(compare, x, row).result.type == t((4, 3))
+    assert bc.ExponentialOp(x).result.type == x.type
+    assert bc.TransposeOp(x, [1, 0]).result.type == t((3, 4))
+    assert bc.NarrowOp(bc.ReshapeOp(row, t((1, 3, 1)))).result.type == t((3,))
+    assert bc.AssignOp(x, [i], row).result.type == x.type
+    extract = bc.ExtractOp(x, [1, i], t(()))
+    assert extract.indices() == [1, None] and list(extract.index_values) == [i]
+
+
+def test_builders_make_what_the_parser_makes() -> None:
+    text = """func.func @main(%x: tensor<4x3xf32>, %r: tensor<3xf32>, %i: index) -> tensor<4x3xf32> {
+  %0 = bcast.broadcast_in_dim %r, dims = [1] : (tensor<3xf32>) -> tensor<4x3xf32>
+  %1 = bcast.compare LT, %x, %0 : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xi1>
+  %2 = bcast.select %1, %x, %0 : (tensor<4x3xi1>, tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+  %3 = bcast.assign %2[%i], %r : (tensor<4x3xf32>, index, tensor<3xf32>) -> tensor<4x3xf32>
+  func.return %3 : tensor<4x3xf32>
+}
+"""
+    module = driver.load(text, "test.mlir", ctx=make_context())
+    parsed = [op for op in module.walk() if op.name.startswith("bcast.")]
+    x, r, i = parsed[0].parent_block().args
+    built = [bc.BroadcastInDimOp(r, [1], t((4, 3)))]
+    built.append(bc.CompareOp("LT", x, built[0]))
+    built.append(bc.SelectOp(built[1], x, built[0]))
+    built.append(bc.AssignOp(built[2], [i], r))
+    for a, b in zip(parsed, built):
+        assert (a.name, a.result.type, a.properties, a.attributes) == (
+            b.name, b.result.type, b.properties, b.attributes
+        )
+
+
+def test_folds_and_evaluation_hook(args) -> None:
+    x, row, _, a8, a32 = args
+    assert bc.TransposeOp(x, [0, 1]).fold() == (x,)
+    assert bc.TransposeOp(x, [1, 0]).fold() is None
+    assert bc.BroadcastInDimOp(row, [0], row.type).fold() == (row,)
+    assert bc.BroadcastInDimOp(row, [1], x.type).fold() is None
+    assert bc.ReshapeOp(x, x.type).fold() == (x,)
+    assert bc.ConvertOp(x, x.type).fold() == (x,)
+    add = bc.AddOp(a8, a32)
+    value = add.evaluate(np.array([1, 2, 3, 127], np.int8), np.array([1, 1, 1, 1], np.int32))
+    assert value.dtype == np.int32 and list(value) == [2, 3, 4, 128]
+    constant = bc.ConstantOp(np.array([1.5, 2.5, 3.5], np.float32), row.type)
+    assert constant.numpy_value().tolist() == [1.5, 2.5, 3.5]
+    assert bc.ConstantOp.exactly(np.array([np.nan], np.float32), t((1,))) is not None
+
+
+def test_is_explicit_is_one_definition(args) -> None:
+    x, row, _, a8, a32 = args
+    assert not is_explicit(bc.AddOp(x, row))
+    assert not is_explicit(bc.AddOp(a8, a32))
+    assert is_explicit(bc.AddOp(x, x))
+    assert is_explicit(bc.ConvertOp(a8, a32.type))
+    assert not is_explicit(bc.BroadcastInDimOp(row, [1], x.type))
+    body = Block(arg_types=[x.type])
+    body.add_op(neg := bc.NegateOp(body.args[0]))
+    body.add_op(YieldOp([neg.result]))
+    from xdsl.ir import Region
+
+    FusionOp([x], [x.type], Region(body)).verify_()
