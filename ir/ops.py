@@ -899,10 +899,16 @@ class ConstantOp(BcastOp):
         return op
 
     def numpy_value(self) -> np.ndarray:
-        """The value as a flat NumPy array of the result's element type."""
+        """The value as a flat NumPy array of the result's element type;
+        floats come from the stored bytes (little-endian, as xDSL packs
+        them), so NaN payloads survive (Python floats would not keep them)."""
         t = self.result.type
         shape = flat_type_shape(t)
-        array = np.array(self.value.get_values(), dtype=numpy_dtype(t))
+        dtype = numpy_dtype(t)
+        if dtype.kind == "f":
+            array = np.frombuffer(self.value.data.data, dtype=dtype.newbyteorder("<")).astype(dtype)
+        else:
+            array = np.array(self.value.get_values(), dtype=dtype)
         if array.size == 1 and rules.element_count(shape) != 1:
             return np.full(shape, array.reshape(()), dtype=array.dtype)
         return array.reshape(shape)

@@ -9,9 +9,12 @@ import struct
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
+    AnyFloat,
     Builtin,
     BuiltinAttribute,
+    BytesAttr,
     CallSiteLoc,
+    DenseIntOrFPElementsAttr,
     FileLineColLoc,
     FusedLoc,
     IntAttr,
@@ -312,13 +315,38 @@ class LocatingParser(Parser):
         start = self.pos
         self._literal, self._dense_type = None, None
         try:
-            return super().parse_dense_int_or_fp_elements_attr(type)
+            return self._exact_hex_floats(super().parse_dense_int_or_fp_elements_attr(type))
         except ParseError as e:
             if self._dense_type is None or e.span.start < self._dense_type[1]:
                 raise
             self.raise_error(e.msg, self._literal[0] if self._literal else Span(start, start + 1, self.lexer.input))
         except (VerifyException, ValueError, OverflowError, struct.error) as e:
             self.raise_error(str(e).strip() or e.__class__.__name__, self._misfit_element(start))
+
+    def _exact_hex_floats(self, attr):
+        """A hex literal of a float's width is that float's bit pattern
+        (MLIR's rule). xDSL stores it through a Python float, which keeps
+        neither a NaN's payload nor a signalling NaN (``0x7E01`` became
+        ``0x7E00``); write those bits into the constant as they are."""
+        element_type = attr.get_element_type()
+        if self._literal is None or not isinstance(element_type, AnyFloat):
+            return attr
+        width = element_type.compile_time_size
+        elements = self._literal[1]
+
+        def bits(value) -> bytes | None:
+            if isinstance(value, HexBits) and len(value.text) - 2 == 2 * width and value >= 0:
+                return int(value).to_bytes(width, "little")
+            return None
+
+        if not any(bits(e.value) is not None for e in elements):
+            return attr
+        data = b"".join(bits(e.value) or element_type.pack([float(e.value)]) for e in elements)
+        if len(elements) == 1:  # a splat: xDSL stores every element
+            data *= len(attr.data.data) // width
+        if len(data) != len(attr.data.data):
+            return attr
+        return DenseIntOrFPElementsAttr(attr.type, BytesAttr(data))
 
     def _misfit_element(self, start: int) -> Span:
         """The first literal value its element type cannot hold (else the

@@ -516,19 +516,7 @@ def plan_indices(
         iab = size == 1 and (index is not None or semantics == "tml")
         normalised.append(0 if iab else index)
         if index is not None:
-            if index < 0:
-                raise RuleError(f"index {pos} is negative ({index})")
-            if index >= size and not (semantics == "tml" and size == 1):
-                hint = (
-                    ["index-access broadcasting on size-1 dims needs tml semantics"]
-                    if size == 1
-                    else []
-                )
-                raise RuleError(
-                    f"index {pos} ({index}) is out of bounds for dimension {pos} "
-                    f"of size {size}",
-                    hint,
-                )
+            check_in_bounds(index, size, pos, iab=semantics == "tml")
         consumed.append((pos, pos))
     n = min(len(indices), len(flat))
     # Remaining levels after consuming n flat dims.
@@ -547,16 +535,32 @@ def plan_indices(
 
 
 def runtime_index(index: int, size: int, iab: bool, position: int) -> int:
-    """A dynamic index at run time, normalised as :func:`plan_indices` does a
-    literal one: 0 on a size-1 dim under index-access broadcasting, else
-    checked against the dim (:class:`RuleError` when out of bounds)."""
+    """A dynamic index at run time, normalised as :func:`plan_indices` does
+    it before run time: any value on a size-1 dim under index-access
+    broadcasting reads element 0 (``bcast-make-explicit`` writes it as a
+    literal 0, so no check can remain there; only a literal index is known
+    to be negative at verification), else checked against the dim
+    (:class:`RuleError` when negative or out of bounds)."""
     if iab and size == 1:
         return 0
-    if not 0 <= index < size:
-        raise RuleError(
-            f"index {position} ({index}) is out of bounds for dimension {position} of size {size}"
-        )
+    check_in_bounds(index, size, position, iab)
     return index
+
+
+def check_in_bounds(index: int, size: int, position: int, iab: bool) -> None:
+    """The bounds check of an index, the same for literal and run-time
+    indices: never negative (an index is a position, also under index-access
+    broadcasting, whose "arbitrary length" of a size-1 dim runs from 0), and
+    below the dim's size unless index-access broadcasting (``iab``) lets a
+    size-1 dim take any position."""
+    if index < 0:
+        raise RuleError(f"index {position} is negative ({index})")
+    if index >= size and not (iab and size == 1):
+        hint = ["index-access broadcasting on size-1 dims needs tml semantics"] if size == 1 else []
+        raise RuleError(
+            f"index {position} ({index}) is out of bounds for dimension {position} of size {size}",
+            hint,
+        )
 
 
 # --------------------------------------------------------------------------

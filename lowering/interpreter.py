@@ -51,9 +51,11 @@ from bcast.lowering import numpy_runtime as rt
 class EvaluationError(Exception):
     """The program failed at run time (e.g. an index out of bounds); located."""
 
-    def __init__(self, op: Operation | None, message: str):
+    def __init__(self, op: Operation | None, message: str, notes: Sequence[str] = ()):
         super().__init__(message)
-        self.report = op_report(op, message) if op is not None else Report("error", message, None)
+        self.report = (
+            op_report(op, message, notes) if op is not None else Report("error", message, None, list(notes))
+        )
 
     def __str__(self) -> str:
         return self.report.render()
@@ -97,17 +99,24 @@ def _typed(op: Operation, value: Any) -> PythonValues:
 
 def _index(
     op: bc.ExtractOp | bc.AssignOp, levels: rules.Levels, dynamic: Sequence[int]
-) -> tuple[tuple[int | None, ...], rules.IndexPlan]:
-    """The op's indices (its ``index`` operands in place of the dynamic
-    ones) as a NumPy index tuple, normalised by ``rules.plan_indices``
-    (index-access broadcasting under tml); out of bounds is located here."""
+) -> tuple[tuple[int, ...], rules.IndexPlan]:
+    """The op's indices as a NumPy index tuple: the literal ones normalised by
+    ``rules.plan_indices``, the dynamic ones (its ``index`` operands) by
+    ``rules.runtime_index``, as every backend does (index-access broadcasting
+    under tml); out of bounds is located here."""
+    semantics = semantics_of(op)
+    flat = rules.flat_shape(levels)
     given = iter(dynamic)
-    indices = [int(next(given)) if v is None else v for v in op.indices()]
+    values = [int(next(given)) if v is None else v for v in op.indices()]
     try:
-        plan = rules.plan_indices(levels, indices, semantics_of(op), op.name.split(".")[1])
+        plan = rules.plan_indices(levels, op.indices(), semantics, op.name.split(".")[1])
+        index = tuple(
+            rules.runtime_index(values[pos], flat[pos], semantics == "tml", pos) if i is None else i
+            for pos, i in enumerate(plan.indices)
+        )
     except rules.RuleError as e:
-        raise EvaluationError(op, e.message) from None
-    return tuple(plan.indices), plan
+        raise EvaluationError(op, e.message, e.notes) from None
+    return index, plan
 
 
 class BcastFunctions(InterpreterFunctions):

@@ -40,6 +40,7 @@ from xdsl.ir import Operation, SSAValue
 
 from bcast.ir import ops as bc
 from bcast.ir import rules
+from bcast.ir.diagnostics import op_source_loc
 from bcast.ir.fusion import FusionOp, YieldOp, is_elementwise, is_explicit
 from bcast.ir.ops import semantics_of
 from bcast.ir.types import flat_type_shape, numpy_dtype, split_type
@@ -220,7 +221,12 @@ class FunctionEmitter:
         assert isinstance(ret, func.ReturnOp)
         for k, v in enumerate(ret.arguments):
             self.result_slots.setdefault(v, []).append(k)
-        out(f"outs = rt.Outs(out, {result_specs}, {python_tuple(params)})")
+        may_fail = any(
+            isinstance(o, func.CallOp) or (isinstance(o, bc.ExtractOp | bc.AssignOp) and o.index_values)
+            for o in f.walk()
+        )
+        out(f"outs = rt.Outs(out, {result_specs}, {python_tuple(params)}"
+            + (", may_fail=True)" if may_fail else ")"))
         out("with np.errstate(all='ignore'):")
         out.depth += 1
         for op in block.ops:
@@ -285,7 +291,7 @@ class FunctionEmitter:
 
     def assign_levels(self, op: bc.AssignOp) -> rules.Levels:
         levels, _ = split_type(op.dest.type)
-        return rules.plan_indices(levels, op.indices(), "tml", "assign").result
+        return rules.plan_indices(levels, op.indices(), semantics_of(op), "assign").result
 
     def index_expr(self, op, value: SSAValue, dynamic: list[SSAValue]) -> str:
         """A NumPy index for literal and SSA indices: ``rules.plan_indices``'
@@ -300,7 +306,9 @@ class FunctionEmitter:
         for pos, index in enumerate(plan.indices):
             if index is None:
                 name = self.names[given[pos]]
-                parts.append(f"rt.check_index({name}, {shape[pos]}, {semantics == 'tml'}, {pos})")
+                loc = op_source_loc(op)
+                site = (str(loc), op.name) if loc is not None else None
+                parts.append(f"rt.check_index({name}, {shape[pos]}, {semantics == 'tml'}, {pos}, {site!r})")
             else:
                 parts.append(str(index))
         return ", ".join(parts) + ("," if len(parts) == 1 else "") if parts else "()"
@@ -444,7 +452,9 @@ class FunctionEmitter:
     @staticmethod
     def wants_tile(view: bc.BroadcastInDimOp, src, dims, shape) -> bool:
         """Whether a block-invariant broadcast is worth copying into one
-        block-sized tile per thread (never a full-size copy): NumPy's loops over
+        block-sized tile per thread (at most ``BLOCK_BYTES``, reused by every
+        block; a fusion small enough to run as one block tiles its whole,
+        small, iteration shape): NumPy's loops over
         two contiguous arrays beat its row-broadcast loops (measured ~1.7x), and
         maximum/minimum have no fast loop for a scalar operand at all (~5x)."""
         if len(shape) < 2:

@@ -24,7 +24,20 @@ from bcast.ir import numerics, rules
 
 
 class RuntimeIndexError(IndexError):
-    """A dynamic index was out of bounds at run time."""
+    """A dynamic index was out of bounds at run time, at ``site`` (the op's
+    ``file:line:col`` and name, as the reference evaluator reports it)."""
+
+    def __init__(self, message: str, notes: Sequence[str] = (), site: tuple[str, str] | None = None):
+        super().__init__(message)
+        self.message, self.notes, self.site = message, list(notes), site
+
+    def render(self) -> str:
+        """``file:line:col: error: 'bcast.extract' op <message>`` and its notes."""
+        if self.site is None:
+            return "\n".join([f"error: {self.message}"] + [f"note: {n}" for n in self.notes])
+        where, op_name = self.site
+        return "\n".join([f"{where}: error: '{op_name}' op {self.message}"]
+                         + [f"{where}: note: {n}" for n in self.notes])
 
 
 class ArgumentError(TypeError):
@@ -61,8 +74,8 @@ def _output_cache_bytes() -> int:
     import os
 
     try:
-        return int(float(os.environ.get("BCAST_OUTPUT_CACHE_MB", "256")) * 2**20)
-    except ValueError:
+        return max(0, int(float(os.environ.get("BCAST_OUTPUT_CACHE_MB", "256")) * 2**20))
+    except (ValueError, OverflowError):  # not a number, or inf/nan
         return 256 * 2**20
 
 
@@ -178,30 +191,30 @@ def argument(value, spec: Spec):
     """``value`` as the argument ``spec`` describes, by the one rule every
     backend and ``bcast-run`` apply (DESIGN.md section 7):
 
-    - an array (or NumPy scalar) of the declared dtype is used as it is,
-      whatever its layout; of another dtype it is converted only if every
-      value of that dtype converts without loss (``np.can_cast(..., "safe")``),
-      whatever the values are;
-    - Python scalars and (nested) lists or tuples are converted when their
-      values fit (``python_values``);
+    - an array (or NumPy scalar, or a list holding arrays) of the declared
+      dtype is used as it is, whatever its layout; of another dtype it is
+      converted only if every value of that dtype converts without loss
+      (``np.can_cast(..., "safe")``), whatever the values are; a masked
+      array with masked elements is refused (the mask would be lost);
+    - Python scalars and (nested) lists or tuples of them are converted when
+      their values fit (``python_values``);
     - an ``index`` is a Python or NumPy integer (not a bool, not an array).
     Anything else is an ``ArgumentError`` naming the argument, its dtype and
     the declared type."""
     if spec.shape is None:
         return index_argument(value, spec)
-    python = not isinstance(value, np.ndarray | np.generic) and isinstance(
-        value, bool | int | float | list | tuple
-    )
-    array = read_python_values(value, spec) if python else np.asarray(value)
-    if array.shape != spec.shape:
-        raise ArgumentError(
-            f"{spec.name}: expected {spec.type}, a flat array of shape {spec.shape}, "
-            f"got shape {array.shape}"
-        )
+    leaves = python_leaves(value)
+    if leaves is not None:
+        return python_values(value, leaves, spec)
+    if isinstance(value, np.ma.MaskedArray) and np.ma.is_masked(value):
+        raise ArgumentError(f"{spec.name}: a masked array with masked elements (their mask would be lost)")
+    try:
+        array = np.asarray(value)
+    except Exception as e:  # an __array__ of the caller's may raise anything
+        raise ArgumentError(f"{spec.name}: cannot read the {type(value).__name__} as an array: {e}") from None
+    check_shape(array.shape, spec)
     if array.dtype == spec.dtype:
         return array
-    if python:
-        return python_values(array, spec)
     if np.can_cast(array.dtype, spec.dtype, "safe"):
         return array.astype(spec.dtype)
     raise ArgumentError(
@@ -210,18 +223,36 @@ def argument(value, spec: Spec):
     )
 
 
-def read_python_values(value, spec: Spec) -> np.ndarray:
-    """NumPy's reading of Python values: bool, int64/uint64 (object for larger
-    ints), float64 for any float among them."""
-    try:
-        return np.asarray(value)
-    except (ValueError, TypeError, OverflowError) as e:
-        raise ArgumentError(f"{spec.name}: cannot read the {type(value).__name__} as an array: {e}") from None
+def check_shape(shape: tuple[int, ...], spec: Spec) -> None:
+    if shape != spec.shape:
+        raise ArgumentError(
+            f"{spec.name}: expected {spec.type}, a flat array of shape {spec.shape}, "
+            f"got shape {shape}"
+        )
 
 
-def python_values(array: np.ndarray, spec: Spec) -> np.ndarray:
-    """Python values (read by ``read_python_values``) as ``spec.dtype``, if
-    every value fits:
+def python_leaves(value) -> list | None:
+    """The scalars of a Python ``bool``/``int``/``float`` or of (nested) lists
+    and tuples of them; None for anything else, so that an array, a NumPy
+    scalar (``np.float64`` is a ``float`` subclass) or a list holding one
+    follows the array rule."""
+    leaves: list = []
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if type(v) in (list, tuple):
+            stack.extend(v)
+        elif type(v) in (bool, int, float):
+            leaves.append(v)
+        else:
+            return None
+    return leaves
+
+
+def python_values(value, leaves: list, spec: Spec) -> np.ndarray:
+    """Python values as ``spec.dtype``, if every value fits, judged on the
+    Python values themselves (not on NumPy's reading of them, which turns
+    ints beyond int64 into floats):
 
     - bools go wherever ``np.can_cast(bool, ...)`` allows (every type);
     - ints go to an integer type when in its range, to a float type when
@@ -229,24 +260,39 @@ def python_values(array: np.ndarray, spec: Spec) -> np.ndarray:
     - floats go only to a float type, and only if no finite value becomes
       infinite (rounding, NaN and infinities are kept as IEEE converts them);
     - no values (an empty list) fit anything."""
-    dtype, kind = spec.dtype, array.dtype.kind
-    if kind == "b":
-        fits = np.can_cast(np.bool_, dtype, "safe")
-    elif kind in "iuO":  # object: ints beyond 64 bits, or not numbers at all
-        values = array.reshape(-1).tolist()
-        fits = all(type(v) in (int, bool) for v in values) and _ints_fit(values, dtype)
-    elif kind == "f" and dtype.kind == "f":
-        with np.errstate(over="ignore"):
-            converted = array.astype(dtype)
-        fits = bool((np.isfinite(converted) | ~np.isfinite(array)).all())
-    else:
-        fits = False
-    if not (fits or array.size == 0 and kind in "biuf"):
+    dtype = spec.dtype
+    try:
+        shape = np.shape(value)
+    except (ValueError, TypeError, OverflowError) as e:
+        raise ArgumentError(f"{spec.name}: cannot read the {type(value).__name__} as an array: {e}") from None
+    check_shape(shape, spec)
+    ints = [v for v in leaves if type(v) is int]
+    floats = [v for v in leaves if type(v) is float]
+    misfit = next((v for v in ints if not _ints_fit([v], dtype)), None)
+    if misfit is None and floats:
+        if dtype.kind != "f":
+            misfit = floats[0]
+        else:
+            wide = np.array(floats, dtype=np.float64)
+            with np.errstate(over="ignore"):
+                overflow = np.isfinite(wide) & ~np.isfinite(wide.astype(dtype))
+            if overflow.any():
+                misfit = floats[int(np.argmax(overflow))]
+    if misfit is not None:
         raise ArgumentError(
-            f"{spec.name}: these Python values (read as {array.dtype}) do not all fit "
-            f"{spec.type} ({dtype})"
+            f"{spec.name}: the Python value {misfit!r} (among values NumPy reads as "
+            f"{_numpy_reading(value)}) does not fit {spec.type} ({dtype})"
         )
-    return array.astype(dtype)
+    return np.array(value, dtype=dtype)
+
+
+def _numpy_reading(value) -> str:
+    """The dtype NumPy gives Python values, for messages (``object`` for
+    ints beyond 64 bits)."""
+    try:
+        return str(np.asarray(value).dtype)
+    except (ValueError, TypeError, OverflowError):
+        return "object"
 
 
 def _ints_fit(values: list[int], dtype: np.dtype) -> bool:
@@ -262,7 +308,7 @@ def _ints_fit(values: list[int], dtype: np.dtype) -> bool:
 def index_argument(value, spec: Spec) -> int:
     """An ``index``: a Python or NumPy integer; bools and arrays are refused
     (a 0-d array is not an integer, and True is no position)."""
-    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+    if isinstance(value, bool | np.bool_ | np.timedelta64) or not isinstance(value, int | np.integer):
         raise ArgumentError(f"{spec.name}: expected an integer for {spec.type}, got {type(value).__name__}")
     return int(value)
 
@@ -296,18 +342,23 @@ class Outs:
     order (DESIGN.md section 7). So an ``out`` is written while the function
     runs (``target``) only if it overlaps no input (the function still reads
     those) and no earlier ``out`` (which must not overwrite it later);
-    otherwise its result goes to a fresh buffer that ``deliver`` copies."""
+    otherwise its result goes to a fresh buffer that ``deliver`` copies.
+    A function that ``may_fail`` at run time (a dynamic index out of bounds,
+    a call) never writes an ``out`` before it has finished: an error leaves
+    every ``out`` as the caller passed it."""
 
     __slots__ = ("arrays", "direct", "results")
 
-    def __init__(self, out, results: Sequence[Spec], inputs: Sequence[object]):
+    def __init__(self, out, results: Sequence[Spec], inputs: Sequence[object], may_fail: bool = False):
         self.results = results
         self.arrays = None if out is None else checked_outs(out, results)
         self.direct: list[bool] = []
         if self.arrays is not None:
             read = [x for x in inputs if isinstance(x, np.ndarray)]
             for k, array in enumerate(self.arrays):
-                self.direct.append(not any(overlaps(array, x) for x in read + list(self.arrays[:k])))
+                self.direct.append(
+                    not may_fail and not any(overlaps(array, x) for x in read + list(self.arrays[:k]))
+                )
 
     def target(self, k: int) -> np.ndarray:
         """The array result ``k`` is computed into: the caller's ``out`` when
@@ -384,12 +435,14 @@ def broadcast_in_dim(x: np.ndarray, dims: Sequence[int], shape: tuple[int, ...])
     return np.broadcast_to(expand(x, dims, len(shape)), shape)
 
 
-def check_index(index: int, size: int, iab: bool, position: int) -> int:
-    """A dynamic index: 0 on a size-1 dim under index-access broadcasting."""
+def check_index(index: int, size: int, iab: bool, position: int,
+                site: tuple[str, str] | None = None) -> int:
+    """A dynamic index: 0 on a size-1 dim under index-access broadcasting;
+    out of bounds is an error at ``site`` (the op's location and name)."""
     try:
         return rules.runtime_index(index, size, iab, position)
     except rules.RuleError as e:
-        raise RuntimeIndexError(e.message) from None
+        raise RuntimeIndexError(e.message, e.notes, site) from None
 
 
 def assign(dst: np.ndarray, index: tuple, src: np.ndarray) -> np.ndarray:

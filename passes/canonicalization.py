@@ -11,7 +11,7 @@ Index conventions (the ones every composition below is derived from):
 - ``transpose(x, perm)``: result dimension ``m`` is operand dimension
   ``perm[m]`` (``numpy.transpose``).
 So a transpose feeding or fed by a broadcast composes through the *inverse*
-permutation; ``tests/test_canonicalization.py`` checks every composition
+permutation; ``tests/passes/test_canonicalization.py`` checks every composition
 against NumPy on random chains. The shape algebra lives in ``bcast.ir.rules``.
 
 Every new op takes the location of the op it replaces

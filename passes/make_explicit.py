@@ -58,6 +58,7 @@ from bcast.ir.ops import (
     ReshapeOp,
     SelectOp,
     TransposeOp,
+    semantics_of,
 )
 from bcast.ir.rules import Levels, RuleError
 from bcast.ir.types import make_type, split_type
@@ -248,7 +249,7 @@ def _explicit_indices(
     dynamic = iter(op.index_values)
     given: list[int | SSAValue] = [next(dynamic) if i is None else i for i in op.indices()]
     try:
-        plan = rules.plan_indices(levels, op.indices(), "tml", op.name.split(".")[1])
+        plan = rules.plan_indices(levels, op.indices(), semantics_of(op), op.name.split(".")[1])
     except RuleError as e:
         raise PassError(op, e.message, e.notes) from None
     explicit = [given[pos] if i is None else i for pos, i in enumerate(plan.indices)]
@@ -289,7 +290,7 @@ class MakeAssignBroadcastExplicit(RewritePattern):
         explicit = _explicit_indices(op, dl)
         indices = explicit if explicit is not None else op.indices()
         try:
-            target = rules.plan_indices(dl, [None] * len(indices), "tml", "assign").result
+            target = rules.plan_indices(dl, [None] * len(indices), semantics_of(op), "assign").result
         except RuleError as e:
             raise PassError(op, e.message, e.notes) from None
         source = convert(rewriter, op, op.source, de)

@@ -52,7 +52,6 @@ def _name(path: Path) -> str:
 @pytest.fixture(scope="session")
 def lit_results(request: pytest.FixtureRequest) -> dict[str, tuple[str, str]]:
     """Run lit once over the selected files: name -> (status, output)."""
-    pytest.importorskip("lit")
     selected = sorted(
         {
             item.callspec.params["path"]

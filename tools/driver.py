@@ -20,7 +20,7 @@ from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
 from xdsl.dialects.func import FuncOp
 from xdsl.passes import PassPipeline
 from xdsl.ir import Operation
-from xdsl.utils.exceptions import ParseError
+from xdsl.utils.exceptions import ArgSpecParseError, ParseError
 
 from bcast.ir.diagnostics import Report, SourceLoc, op_source_loc, verify_report
 from bcast.ir.dominance import undominated_uses, use_before_definition
@@ -204,7 +204,7 @@ def parse_pipeline(spec: str) -> PassPipeline:
 
     try:
         return PassPipeline.parse_spec(available_passes(), spec)
-    except Exception as e:  # xDSL raises several kinds for bad specs
+    except (Exception, ArgSpecParseError) as e:  # several kinds; ArgSpecParseError is a BaseException
         message = " ".join(str(e).split())
         raise UsageError(f"invalid pass pipeline '{spec}': {message}") from None
 

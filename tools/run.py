@@ -34,7 +34,7 @@ def build_argument_parser() -> argparse.ArgumentParser:
                    help="reference (op by op, the oracle) or numpy (standard pipeline + NumPy code)")
     source = p.add_mutually_exclusive_group()
     source.add_argument("--inputs", help=".npz file with arg0, arg1, ...")
-    source.add_argument("--seed", type=int, help="make random inputs from this seed")
+    source.add_argument("--seed", type=seed, help="make random inputs from this seed (0 or more)")
     p.add_argument("--output", help=".npz file for result0, result1, ...")
     p.add_argument("-p", "--passes", dest="pipeline", default=None,
                    help="pass pipeline to run first (default: the backend's standard one)")
@@ -61,6 +61,14 @@ def load_inputs(path: str, arguments: Sequence[rt.Spec]) -> list[object]:
                 for v, s in zip(values, arguments)]
     except rt.ArgumentError as e:
         raise InputError([Report("error", f"{path}: {e}", None)]) from None
+
+
+def seed(text: str) -> int:
+    """``--seed``: a non-negative integer (what NumPy's generators take)."""
+    value = int(text)
+    if value < 0:
+        raise ValueError(text)
+    return value
 
 
 def random_inputs(function: func.FuncOp, seed: int) -> list[object]:

@@ -15,6 +15,8 @@ import lit.formats
 
 config.name = "bcast"
 config.test_format = lit.formats.ShTest()  # lit's internal shell
+# Every .mlir file below this folder is a test (lit recurses into
+# dialects/bcast/, transforms/ and tools/).
 config.suffixes = [".mlir"]
 config.excludes = ["Output", "lit.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)

@@ -31,8 +31,9 @@ from bcast.passes import available_passes
 from bcast.tools import driver
 from bcast.tools.api import STANDARD_PIPELINE
 from bcast.tools.universe import BCAST_UNIVERSE, NumpyTarget, bcast_passes
+from bcast.tests import paths
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = paths.ROOT
 BIN = Path(sys.executable).parent
 XDSL_OPT = BIN / "xdsl-opt"
 BCAST_OPT = BIN / "bcast-opt"
@@ -47,7 +48,7 @@ COMMENT_LINE = re.compile(r"^\s*//.*\n?", re.MULTILINE)
 
 def programs() -> tuple[list[tuple[str, str]], dict[str, str]]:
     """The compared chunks as (name, text), and the excluded ones with why."""
-    files = sorted((ROOT / "tests" / "filecheck").rglob("*.mlir")) + sorted((ROOT / "examples").rglob("*.mlir"))
+    files = sorted(paths.FILECHECK.rglob("*.mlir")) + sorted(paths.EXAMPLES.rglob("*.mlir"))
     compared, excluded = [], {}
     for path in files:
         for index, chunk in enumerate(driver.split_input(path.read_text(), True)):

@@ -1,4 +1,4 @@
-"""Locations: what tests/filecheck/locations.mlir cannot check with lit.
+"""Locations: what tests/filecheck/dialects/bcast/locations.mlir cannot check with lit.
 
 ``--verify-diagnostics`` matches only diagnostics located in the input file,
 so the exact text of a diagnostic at an op's own ``loc("model.py":10:3)``
@@ -20,8 +20,9 @@ from bcast.ir.diagnostics import op_source_loc
 from bcast.ir.locations import FileLineColRange, InputFallbackLoc
 from bcast.ir.parser import LocatingParser, make_context
 from bcast.tools import opt, run
+from bcast.tests import paths
 
-DATA = Path(__file__).resolve().parent / "data"
+DATA = paths.DATA
 JAX_EXPORTS = DATA / "jax_exports"
 
 # Under numpy semantics 2x3 and 2 do not broadcast: an error with two notes.

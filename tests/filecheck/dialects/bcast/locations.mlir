@@ -5,7 +5,7 @@
 // An op's loc(...) is kept and printed back as written (a #loc alias is
 // printed inline, as xDSL prints no location aliases); an op without one
 // gets its place in the input. Diagnostics at an op with a file location are
-// reported there (tests/test_locations.py checks that text, since
+// reported there (tests/ir/test_locations.py checks that text, since
 // --verify-diagnostics only matches diagnostics in the input file);
 // locations that show no file position fall back to the op's place here.
 

@@ -4,7 +4,7 @@
 // RUN: bcast-opt --version | filecheck %s --check-prefix=VERSION
 // VERSION: bcast-opt {{[0-9][^ ]*}} (xDSL {{[0-9][^ ]*}})
 
-// An unknown flag prints the usage and the error (exit 2: see test_driver.py).
+// An unknown flag prints the usage and the error (exit 2: see tests/tools/test_driver.py).
 // RUN: not bcast-opt %s --frobnicate 2>&1 | filecheck %s --check-prefix=UNKNOWN
 // UNKNOWN:      usage: bcast-opt [-h]
 // UNKNOWN:      bcast-opt: error: unrecognized arguments: --frobnicate

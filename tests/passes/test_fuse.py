@@ -12,7 +12,6 @@ Promises checked on the IR after the pass (on explicit input):
 from __future__ import annotations
 
 from io import StringIO
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -30,8 +29,9 @@ from bcast.passes import available_passes
 from bcast.passes.fuse import FusePass, iteration_shape
 from bcast.tests.programs import programs
 from bcast.tools import driver
+from bcast.tests import paths
 
-FILECHECK = Path(__file__).resolve().parent / "filecheck" / "fuse.mlir"
+FILECHECK = paths.FILECHECK / "transforms" / "fuse.mlir"
 
 
 EXPLICIT = EXPLICIT_PIPELINE
