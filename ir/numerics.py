@@ -194,19 +194,28 @@ def sqrt(x):
         return np.sqrt(x)
 
 
-def rsqrt(x):
+def rsqrt(x, out=None):
+    """``1 / sqrt(x)``, computed in ``out`` (a new array without it)."""
+    x = np.asarray(x)
+    out = np.empty(x.shape, x.dtype) if out is None else out
     with np.errstate(**_ERR):
-        return np.reciprocal(np.sqrt(x))
+        np.sqrt(x, out=out)
+        return np.reciprocal(out, out=out)
 
 
 def tanh(x):
     return np.tanh(x)
 
 
-def logistic(x):
+def logistic(x, out=None):
+    """``1 / (1 + exp(-x))``, computed in ``out`` (a new array without it)."""
+    x = np.asarray(x)
+    out = np.empty(x.shape, x.dtype) if out is None else out
     with np.errstate(**_ERR):
-        one = np.ones((), dtype=np.asarray(x).dtype)
-        return np.reciprocal(one + np.exp(np.negative(x)))
+        np.negative(x, out=out)
+        np.exp(out, out=out)
+        np.add(np.ones((), dtype=out.dtype), out, out=out)
+        return np.reciprocal(out, out=out)
 
 
 def floor(x):
@@ -216,6 +225,44 @@ def floor(x):
 def ceil(x):
     return np.ceil(x)
 
+
+def _same(ufunc: np.ufunc, *kinds: str) -> dict[str, np.ufunc]:
+    return dict.fromkeys(kinds, ufunc)
+
+
+_INTS = ("signed", "unsigned")
+
+EXACT_UFUNCS = {
+    add: _same(np.add, "float", *_INTS),
+    subtract: _same(np.subtract, "float", *_INTS),
+    multiply: _same(np.multiply, "float", *_INTS),
+    divide: _same(np.divide, "float"),
+    remainder: _same(np.fmod, "float"),
+    power: _same(np.power, "float"),
+    maximum: _same(np.maximum, "float", *_INTS),
+    minimum: _same(np.minimum, "float", *_INTS),
+    atan2: _same(np.arctan2, "float"),
+    and_: {**_same(np.bitwise_and, *_INTS), "bool": np.logical_and},
+    or_: {**_same(np.bitwise_or, *_INTS), "bool": np.logical_or},
+    xor: {**_same(np.bitwise_xor, *_INTS), "bool": np.logical_xor},
+    negate: _same(np.negative, "float", *_INTS),
+    abs_: _same(np.absolute, "float", *_INTS),
+    sign: _same(np.sign, "float", *_INTS),
+    not_: {**_same(np.invert, *_INTS), "bool": np.logical_not},
+    exponential: _same(np.exp, "float"),
+    log: _same(np.log, "float"),
+    sqrt: _same(np.sqrt, "float"),
+    tanh: _same(np.tanh, "float"),
+    floor: _same(np.floor, "float"),
+    ceil: _same(np.ceil, "float"),
+}
+"""Where a function above is exactly one NumPy ufunc for an element kind
+(``bcast.ir.rules.kind``), so that a backend may call the ufunc with
+``out=`` (no temporary) and get the same values. Kinds not listed need the
+function itself (integer divide, remainder and power, shifts)."""
+
+WRITES_INTO_OUT = frozenset({rsqrt, logistic})
+"""Functions that take ``out=`` themselves (a short chain of ufuncs)."""
 
 COMPARE = {
     "EQ": np.equal,

@@ -38,6 +38,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 
+from bcast.ir import numerics
 from bcast.ir import ops as bc
 from bcast.ir import rules
 from bcast.ir.diagnostics import op_source_loc
@@ -49,30 +50,6 @@ from bcast.lowering.reference import signature
 from bcast.passes.errors import PassError
 
 BLOCK_BYTES = 1024 * 1024
-
-_FLOAT_UFUNCS = {
-    "add": "np.add", "subtract": "np.subtract", "multiply": "np.multiply",
-    "divide": "np.divide", "remainder": "np.fmod", "power": "np.power",
-    "maximum": "np.maximum", "minimum": "np.minimum", "atan2": "np.arctan2",
-    "negate": "np.negative", "abs": "np.absolute", "exponential": "np.exp",
-    "log": "np.log", "sqrt": "np.sqrt", "tanh": "np.tanh", "floor": "np.floor",
-    "ceil": "np.ceil", "sign": "np.sign",
-}  # fmt: skip
-_INT_UFUNCS = {
-    "add": "np.add", "subtract": "np.subtract", "multiply": "np.multiply",
-    "maximum": "np.maximum", "minimum": "np.minimum", "and": "np.bitwise_and",
-    "or": "np.bitwise_or", "xor": "np.bitwise_xor", "negate": "np.negative",
-    "abs": "np.absolute", "sign": "np.sign", "not": "np.invert",
-}  # fmt: skip
-_BOOL_UFUNCS = {
-    "and": "np.logical_and", "or": "np.logical_or", "xor": "np.logical_xor",
-    "not": "np.logical_not", "maximum": "np.logical_or", "minimum": "np.logical_and",
-}  # fmt: skip
-_COMPARE_UFUNCS = {
-    "EQ": "np.equal", "NE": "np.not_equal", "LT": "np.less",
-    "LE": "np.less_equal", "GT": "np.greater", "GE": "np.greater_equal",
-}  # fmt: skip
-
 
 def dtype_name(t) -> str:
     return numpy_dtype(t).name
@@ -120,30 +97,23 @@ class Lines:
 
 
 def elementwise_code(op: Operation, args: Sequence[str], dst: str) -> list[str]:
-    """Statements computing ``op`` on operand expressions into ``dst``."""
-    name = op.name.split(".", 1)[1]
+    """Statements computing ``op`` on operand expressions into ``dst``: the
+    ufunc that is exactly the op's function for its element kind
+    (``numerics.EXACT_UFUNCS``) or the function itself, writing into ``dst``."""
     if isinstance(op, bc.ConvertOp):
         return [f"rt.convert_into({dst}, {args[0]})"]
     if isinstance(op, bc.SelectOp):
         p, t, f = args
         return [f"np.copyto({dst}, {f})", f"np.copyto({dst}, {t}, where={p})"]
     if isinstance(op, bc.CompareOp):
-        ufunc = _COMPARE_UFUNCS[op.comparison_direction.data.value]
-        return [f"{ufunc}({args[0]}, {args[1]}, out={dst})"]
-    element = split_type(op.results[0].type)[1]
-    kind = rules.kind(element)
-    table = _FLOAT_UFUNCS if kind == "float" else _BOOL_UFUNCS if kind == "bool" else _INT_UFUNCS
-    if name in table:
-        return [f"{table[name]}({', '.join(args)}, out={dst})"]
-    if kind == "float" and name == "rsqrt":
-        return [f"np.sqrt({args[0]}, out={dst})", f"np.reciprocal({dst}, out={dst})"]
-    if kind == "float" and name == "logistic":
-        return [
-            f"np.negative({args[0]}, out={dst})",
-            f"np.exp({dst}, out={dst})",
-            f"np.add({dst}, 1, out={dst})",
-            f"np.reciprocal({dst}, out={dst})",
-        ]
+        ufunc = numerics.COMPARE[op.comparison_direction.data.value]
+        return [f"np.{ufunc.__name__}({args[0]}, {args[1]}, out={dst})"]
+    kind = rules.kind(split_type(op.results[0].type)[1])
+    ufunc = numerics.EXACT_UFUNCS.get(op.NUMPY_FUNCTION, {}).get(kind)
+    if ufunc is not None:
+        return [f"np.{ufunc.__name__}({', '.join(args)}, out={dst})"]
+    if op.NUMPY_FUNCTION in numerics.WRITES_INTO_OUT:
+        return [f"numerics.{op.NUMPY_FUNCTION.__name__}({', '.join(args)}, out={dst})"]
     function = op.NUMPY_FUNCTION.__name__  # exact semantics from bcast.ir.numerics
     return [f"{dst}[...] = numerics.{function}({', '.join(args)})"]
 
