@@ -140,7 +140,9 @@ class NumpyEmitter:
                 out("")
                 out("")
                 out(f"def {python_names[f.sym_name.data]}(*args, out=None):")
-                out(f"    raise rt.ArgumentError('@{f.sym_name.data} is a declaration without a body')")
+                loc = op_source_loc(f)
+                site = (str(loc), f.name) if loc is not None else None
+                out(f"    raise rt.ProgramError('is a declaration without a body', (), {site!r})")
         for f in functions:
             body = Lines()
             emitter = FunctionEmitter(f, body, python_names, module_names)

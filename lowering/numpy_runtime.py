@@ -23,9 +23,10 @@ import numpy as np
 from bcast.ir import numerics, rules
 
 
-class RuntimeIndexError(IndexError):
-    """A dynamic index was out of bounds at run time, at ``site`` (the op's
-    ``file:line:col`` and name, as the reference evaluator reports it)."""
+class ProgramError(Exception):
+    """The program failed at run time (a dynamic index out of bounds, a call
+    of a declaration) at ``site``: the op's ``file:line:col`` and name, so it
+    is reported as the reference evaluator reports it."""
 
     def __init__(self, message: str, notes: Sequence[str] = (), site: tuple[str, str] | None = None):
         super().__init__(message)
@@ -442,7 +443,7 @@ def check_index(index: int, size: int, iab: bool, position: int,
     try:
         return rules.runtime_index(index, size, iab, position)
     except rules.RuleError as e:
-        raise RuntimeIndexError(e.message, e.notes, site) from None
+        raise ProgramError(e.message, e.notes, site) from None
 
 
 def assign(dst: np.ndarray, index: tuple, src: np.ndarray) -> np.ndarray:

@@ -32,15 +32,12 @@ NEEDS_FLAGS = {
 
 def _declaration_error(case: str, callee: str) -> dict[str, str]:
     """What each backend says when the entry calls ``@callee``, a declaration:
-    the reference locates it at the declaration."""
+    both locate it at the declaration."""
     file, _, _ = case.split(":")
     text = next(p for p in SOURCES if p.name == file).read_text()
     line = next(n for n, s in enumerate(text.splitlines(), 1) if f"func.func private @{callee}(" in s)
-    entry = case.rsplit("@", 1)[1]
-    return {
-        "reference": f"<source>:{line}:1: error: 'func.func' op is a declaration without a body",
-        "numpy": f"error: @{entry}: @{callee} is a declaration without a body",
-    }
+    error = f"<source>:{line}:1: error: 'func.func' op is a declaration without a body"
+    return {"reference": error, "numpy": error}
 
 
 RUN_TIME_ERRORS = {

@@ -145,7 +145,7 @@ class Compiled:
             return self._evaluate(args, out)
         except EvaluationError as e:
             raise _error([e.report]) from None
-        except rt.RuntimeIndexError as e:
+        except rt.ProgramError as e:
             raise BcastError(e.render()) from None
         except rt.ArgumentError as e:
             raise BcastError(f"error: @{self.entry}: {e}") from None
