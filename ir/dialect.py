@@ -3,6 +3,6 @@
 from xdsl.ir import Dialect
 
 from bcast.ir.fusion import FusionOp, YieldOp
-from bcast.ir.ops import OPS, ComparisonDirectionAttr
+from bcast.ir.ops import OPS, ComparisonDirectionAttr, ReductionKindAttr
 
-Bcast = Dialect("bcast", [*OPS, FusionOp, YieldOp], [ComparisonDirectionAttr])
+Bcast = Dialect("bcast", [*OPS, FusionOp, YieldOp], [ComparisonDirectionAttr, ReductionKindAttr])

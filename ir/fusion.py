@@ -12,6 +12,10 @@ results. Its single-block body is ordinary bcast IR on tensors:
   only (explicit IR: operands already have the result's shape);
 - ``bcast.yield`` lists the results.
 
+A ``bcast.reduce`` is not elementwise (its result has another shape), so it
+is never part of a fusion for now: the fuse pass treats it as a barrier and
+fuses the elementwise ops before and after it into separate groups.
+
 Because every body value has the iteration shape (or is an input), a backend
 can evaluate the body on any block of the iteration space, e.g. a slab of
 rows, which is what keeps temporaries in cache.

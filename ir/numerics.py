@@ -297,3 +297,49 @@ def convert(x, dtype) -> np.ndarray:
             out = np.where(inside, clean.astype(np.float64).clip(info.min, info.max).astype(dtype), out)
             return np.where(clean <= np.float64(info.min), info.min, out).astype(dtype)
         return x.astype(dtype)
+
+
+REDUCTIONS = {
+    "add": np.add,
+    "multiply": np.multiply,
+    "maximum": np.maximum,
+    "minimum": np.minimum,
+    "and": np.bitwise_and,
+    "or": np.bitwise_or,
+    "xor": np.bitwise_xor,
+}
+"""The ufunc each reduction kind folds with (the bitwise ufuncs are the
+logical ones on booleans)."""
+
+
+def reduction_identity(kind: str, dtype) -> np.ndarray:
+    """The value reducing zero elements gives (XLA's ``reduce``, where NumPy's
+    ``max`` of nothing raises): the kind's identity in ``dtype``."""
+    dtype = np.dtype(dtype)
+    if kind in ("maximum", "minimum"):
+        if dtype.kind == "f":
+            value = -np.inf if kind == "maximum" else np.inf
+        else:
+            info = np.iinfo(dtype)
+            value = info.min if kind == "maximum" else info.max
+        return np.array(value, dtype)
+    if kind == "and":
+        return np.invert(np.zeros((), dtype))  # all ones (True for i1)
+    return np.array(1 if kind == "multiply" else 0, dtype)
+
+
+def reduce(kind: str, x, dims, keepdims: bool = False) -> np.ndarray:
+    """``x`` reduced with ``kind`` over ``dims`` (any order), keeping size-1
+    dims with ``keepdims``. Starts from the identity, so zero-size dims are
+    fine; integers wrap (the accumulator is the element type, not NumPy's
+    default widening one); ``f16`` accumulates in ``f32`` and rounds once;
+    float maximum/minimum propagate NaN (``np.maximum``, not ``np.fmax``)."""
+    x = np.asarray(x)
+    ufunc = REDUCTIONS[kind]
+    acc = np.dtype(np.float32) if x.dtype == np.float16 else x.dtype
+    with np.errstate(**_ERR):
+        out = ufunc.reduce(
+            x, axis=tuple(dims), dtype=acc, keepdims=keepdims,
+            initial=reduction_identity(kind, acc)[()],
+        )  # fmt: skip
+    return np.asarray(out).astype(x.dtype, copy=False)

@@ -22,6 +22,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     StringAttr,
     TensorType,
+    UnitAttr,
     i64,
 )
 from xdsl.interfaces import HasFolderInterface
@@ -1125,6 +1126,160 @@ class AssignOp(IndexingOp):
         _check_declared(self, self.dest.type, self.result.type)
 
 
+# --------------------------------------------------------------------------
+# Reductions
+# --------------------------------------------------------------------------
+
+
+class ReductionKind(StrEnum):
+    ADD = "add"
+    MULTIPLY = "multiply"
+    MAXIMUM = "maximum"
+    MINIMUM = "minimum"
+    AND = "and"
+    OR = "or"
+    XOR = "xor"
+
+
+@irdl_attr_definition
+class ReductionKindAttr(EnumAttribute[ReductionKind], SpacedOpaqueSyntaxAttribute):
+    name = "bcast.reduction_kind"
+
+
+REDUCTION_COMBINERS: dict[str, type[BinaryOp]] = {
+    "add": AddOp, "multiply": MultiplyOp, "maximum": MaximumOp, "minimum": MinimumOp,
+    "and": AndOp, "or": OrOp, "xor": XorOp,
+}  # fmt: skip
+"""The binary op each kind folds with: its element kinds are the reduction's
+(so ``add`` rejects i1 and ``and`` rejects floats, exactly as the binary ops)."""
+
+
+@irdl_custom_directive
+class SortedDims(CustomDirective):
+    """``[2, 0]``: reduction dims in any order, stored and printed sorted, so
+    equal reductions print equally (duplicates are kept for the verifier)."""
+
+    dims: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        def dim() -> int:
+            pos = parser.pos
+            value = parser.parse_integer(allow_boolean=False)
+            if not -(2**63) <= value < 2**63:
+                parser.raise_error("dim does not fit in 64 bits", pos, parser.pos)
+            return value
+
+        values = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, dim)
+        self.dims.set(state, _dense(sorted(values)))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        dims = self.dims.get(op)
+        values = sorted(dims.get_values()) if isinstance(dims, DenseArrayBase) else []
+        if state.should_emit_space:
+            printer.print_string(" ")
+        printer.print_string(f"[{', '.join(map(str, values))}]")
+        state.last_was_punctuation = False
+        state.should_emit_space = True
+
+
+@irdl_op_definition
+class ReduceOp(BcastOp):
+    """``reduce KIND %x, dims = [...] [keepdims]``: ``x`` folded with KIND over
+    ``dims``, starting from the kind's identity (``numerics.reduce``).
+
+    ``dims`` are distinct and in range, in any order: the custom syntax and the
+    builder store them sorted (a reduction does not depend on their order, and
+    canonical text makes equal ops print equally); generic IR may hold any
+    order. ``keepdims`` leaves size-1 dims in place, so under numpy semantics
+    the result broadcasts back against the operand with no reshape.
+    On a nested (tml) type, ``dims`` index the outer level only and the inner
+    levels are kept whole: each element of the outer tensor is a tensor, and
+    reducing combines those tensors elementwise. Since a nested value is
+    stored flat with the outer dims first, the flat reduction is the same."""
+
+    name = "bcast.reduce"
+    operand = operand_def(TensorType)
+    result = result_def(TensorType)
+    kind = prop_def(ReductionKindAttr)
+    dims = prop_def(DenseArrayBase.constr(i64))
+    keepdims = opt_prop_def(UnitAttr)
+    traits = traits_def(Pure(), CanonicalizationPatterns())
+    assembly_format = (
+        "$kind $operand `,` `dims` `=` custom<SortedDims>($dims) (`keepdims` $keepdims^)? "
+        "attr-dict `:` functional-type(operands, results)"
+    )
+    custom_directives = (SortedDims,)
+
+    def __init__(
+        self,
+        kind: ReductionKind | str | ReductionKindAttr,
+        operand: SSAValue | Operation,
+        dims: Sequence[int],
+        keepdims: bool = False,
+        *,
+        attributes: Mapping[str, Attribute] | None = None,
+    ):
+        if not isinstance(kind, ReductionKindAttr):
+            kind = ReductionKindAttr(ReductionKind(kind))
+        t = _type(operand)
+        result_type = self.infer_type(kind.data.value, t, sorted(dims), keepdims, _builder_semantics(t))
+        super().__init__(
+            operands=[operand], result_types=[result_type], attributes=attributes,
+            properties={"kind": kind, "dims": _dense(sorted(dims)),
+                        "keepdims": UnitAttr() if keepdims else None},
+        )  # fmt: skip
+
+    @property
+    def kind_name(self) -> str:
+        return self.kind.data.value
+
+    @property
+    def reduced_dims(self) -> tuple[int, ...]:
+        return self.dims.get_values()
+
+    @property
+    def keeps_dims(self) -> bool:
+        return self.keepdims is not None
+
+    @staticmethod
+    def infer_type(
+        kind: str, operand: Attribute, dims: Sequence[int], keepdims: bool, semantics: Semantics
+    ) -> TensorType:
+        levels, element = _split(operand, "operand")
+        _check_nesting(semantics, (levels,))
+        combiner = REDUCTION_COMBINERS[kind]
+        allowed = combiner.ELEMENT_KINDS
+        if rules.kind(element) not in allowed:
+            raise Diagnostic(
+                f"reduce {kind} needs {_KIND_WORDS[allowed]} elements, got element type {element}",
+                [f"'{combiner.name}' is the operation reduce {kind} folds with, and it "
+                 f"takes {_KIND_WORDS[allowed]} operands"],
+            )  # fmt: skip
+        try:
+            outer = rules.reduce_shape(levels[0], dims, keepdims)
+        except RuleError as e:
+            if len(levels) > 1:
+                e.notes.append("dims index the outer level of a nested type only")
+            raise
+        return make_type((outer, *levels[1:]), element)
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        inferred = self.infer_type(
+            self.kind_name, self.operand.type, self.reduced_dims, self.keeps_dims, semantics
+        )
+        try:
+            _check_declared(self, inferred, self.result.type)
+        except Diagnostic as e:
+            how = "stay as size 1 (keepdims)" if self.keeps_dims else "are removed (no keepdims)"
+            e.notes.append(f"the reduced dims {list(self.reduced_dims)} {how}")
+            raise
+
+    def evaluate(self, x: np.ndarray) -> np.ndarray:
+        """The evaluation hook on the flat operand (outer dims come first in a
+        flat nested value, so the dims are flat dims too)."""
+        return numerics.reduce(self.kind_name, x, self.reduced_dims, self.keeps_dims)
+
+
 OPS = [
 
         AddOp, SubtractOp, MultiplyOp, DivideOp, RemainderOp, PowerOp, MaximumOp,
@@ -1133,5 +1288,5 @@ OPS = [
         NegateOp, AbsOp, SignOp, ExponentialOp, LogOp, SqrtOp, RsqrtOp, TanhOp,
         LogisticOp, FloorOp, CeilOp, NotOp,
         BroadcastInDimOp, TransposeOp, ReshapeOp, NarrowOp, ConvertOp, ConstantOp,
-        ExtractOp, AssignOp,
+        ExtractOp, AssignOp, ReduceOp,
 ]

@@ -241,6 +241,34 @@ def check_transpose(operand: Shape, permutation: Sequence[int]) -> Shape:
     return tuple(operand[p] for p in perm)
 
 
+def reduce_shape(operand: Shape, dims: Sequence[int], keepdims: bool) -> Shape:
+    """The shape ``operand`` reduced over ``dims`` has (size 1 there with
+    ``keepdims``, the Array API's ``keepdims=True``; removed otherwise);
+    dims must be distinct and in range (any order)."""
+    dims = list(dims)
+    if len(set(dims)) != len(dims):
+        duplicated = sorted({d for d in dims if dims.count(d) > 1})
+        raise RuleError(
+            "dims should not have duplicates",
+            [f"dims = {dims}: {', '.join(map(str, duplicated))} "
+             f"{'is' if len(duplicated) == 1 else 'are'} repeated"],
+        )
+    for d in dims:
+        if not 0 <= d < len(operand):
+            raise RuleError(
+                f"dims {d} is out of range",
+                [f"the operand has {plural(len(operand), 'dimension')} "
+                 f"({_shape_text(operand)}); dims index them from 0"],
+            )
+    if keepdims:
+        return tuple(1 if i in dims else n for i, n in enumerate(operand))
+    return tuple(n for i, n in enumerate(operand) if i not in dims)
+
+
+def _shape_text(shape: Shape) -> str:
+    return "shape " + "x".join(map(str, shape)) if shape else "a scalar"
+
+
 def element_count(shape: Shape) -> int:
     n = 1
     for d in shape:

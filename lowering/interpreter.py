@@ -159,6 +159,10 @@ class BcastFunctions(InterpreterFunctions):
     def run_convert(self, interpreter: Interpreter, op: bc.ConvertOp, args: PythonValues) -> PythonValues:
         return _typed(op, op.evaluate(args[0]))
 
+    @impl(bc.ReduceOp)
+    def run_reduce(self, interpreter: Interpreter, op: bc.ReduceOp, args: PythonValues) -> PythonValues:
+        return _typed(op, op.evaluate(args[0]))
+
     @impl(bc.ExtractOp)
     def run_extract(self, interpreter: Interpreter, op: bc.ExtractOp, args: PythonValues) -> PythonValues:
         x, *dynamic = args

@@ -20,7 +20,8 @@ cores) in contiguous runs, each thread with its own buffers: NumPy ufuncs
 release the GIL inside their loops, so two cores compute two blocks at once.
 
 Ops whose exact semantics NumPy's ufuncs do not give (integer divide,
-remainder and power, shifts, float-to-int convert) call ``bcast.ir.numerics``,
+remainder and power, shifts, float-to-int convert) and reductions (unfused
+for now) call ``bcast.ir.numerics``,
 the same functions the reference evaluator uses. The generated function runs
 under ``np.errstate(all="ignore")`` so no NumPy warning reaches the user.
 """
@@ -249,6 +250,12 @@ class FunctionEmitter:
             index = self.index_expr(op, op.dest, list(op.index_values))
             out(f"{n[r]} = rt.assign({x}, ({index}), {n[op.source]}.reshape("
                 f"{rules.flat_broadcast_shape(split_type(op.source.type)[0], self.assign_levels(op))}))")
+            self.owned.add(r)
+        elif isinstance(op, bc.ReduceOp):
+            # Never fused (yet): one call of the reference's function, whose
+            # result is a new array of the result type.
+            out(f"{n[r]} = numerics.reduce({op.kind_name!r}, {x}, "
+                f"{op.reduced_dims}, {op.keeps_dims})")
             self.owned.add(r)
         elif is_elementwise(op):
             if not is_explicit(op):
