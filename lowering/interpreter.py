@@ -80,11 +80,6 @@ class ReferenceInterpreter(Interpreter):
         raise EvaluationError(op, "is a declaration without a body")
 
 
-def constant_value(op: bc.ConstantOp) -> np.ndarray:
-    """The value of a ``bcast.constant`` (``ConstantOp.numpy_value``)."""
-    return op.numpy_value()
-
-
 def _typed(op: Operation, value: Any) -> PythonValues:
     """The one result of ``op`` as the evaluator stores it: an array of the
     result type's flat shape, cast to its declared dtype."""

@@ -141,9 +141,7 @@ class NumpyEmitter:
                 out("")
                 out("")
                 out(f"def {python_names[f.sym_name.data]}(*args, out=None):")
-                loc = op_source_loc(f)
-                site = (str(loc), f.name) if loc is not None else None
-                out(f"    raise rt.ProgramError('is a declaration without a body', (), {site!r})")
+                out(f"    raise rt.ProgramError('is a declaration without a body', (), {site(f)!r})")
         for f in functions:
             body = Lines()
             emitter = FunctionEmitter(f, body, python_names, module_names)
@@ -285,9 +283,7 @@ class FunctionEmitter:
         for pos, index in enumerate(plan.indices):
             if index is None:
                 name = self.names[given[pos]]
-                loc = op_source_loc(op)
-                site = (str(loc), op.name) if loc is not None else None
-                parts.append(f"rt.check_index({name}, {shape[pos]}, {semantics == 'tml'}, {pos}, {site!r})")
+                parts.append(f"rt.check_index({name}, {shape[pos]}, {semantics == 'tml'}, {pos}, {site(op)!r})")
             else:
                 parts.append(str(index))
         return ", ".join(parts) + ("," if len(parts) == 1 else "") if parts else "()"
@@ -421,7 +417,7 @@ class FunctionEmitter:
         out(f"def {make}():")
         allocs = [f"rt.scratch({buffer_shape}, np.{dtype})" for _, dtype in buffers]
         allocs += [f"rt.tile({view}, {buffer_shape})" for _, view in tiles]
-        out(f"    return ({', '.join(allocs)}{',' if len(allocs) == 1 else ''})")
+        out(f"    return {python_tuple(allocs)}")
         fn = n.fresh(f"{index}_block")
         out(f"def {fn}({', '.join(['i', 'j'] + [b for b, _ in buffers] + [t for t, _ in tiles])}):")
         for s in statements or ["pass"]:
@@ -457,6 +453,12 @@ def spec_tuple(specs: Sequence[rt.Spec]) -> str:
         for s in specs
     ]
     return python_tuple(items)
+
+
+def site(op: Operation) -> rt.Site | None:
+    """Where run-time errors of ``op`` are reported (``rt.ProgramError``)."""
+    loc = op_source_loc(op)
+    return None if loc is None else (loc.file, loc.line, loc.col, op.name)
 
 
 def python_tuple(items: Sequence[str]) -> str:

@@ -21,24 +21,28 @@ from dataclasses import dataclass
 import numpy as np
 
 from bcast.ir import numerics, rules
+from bcast.ir.diagnostics import Report, SourceLoc
+
+
+Site = tuple[str, int, int, str]
+"""Where an op of the program stands: ``(file, line, column, op name)``."""
 
 
 class ProgramError(Exception):
     """The program failed at run time (a dynamic index out of bounds, a call
-    of a declaration) at ``site``: the op's ``file:line:col`` and name, so it
-    is reported as the reference evaluator reports it."""
+    of a declaration) at ``site``, so it is reported as the reference
+    evaluator reports it."""
 
-    def __init__(self, message: str, notes: Sequence[str] = (), site: tuple[str, str] | None = None):
+    def __init__(self, message: str, notes: Sequence[str] = (), site: Site | None = None):
         super().__init__(message)
         self.message, self.notes, self.site = message, list(notes), site
 
     def render(self) -> str:
         """``file:line:col: error: 'bcast.extract' op <message>`` and its notes."""
         if self.site is None:
-            return "\n".join([f"error: {self.message}"] + [f"note: {n}" for n in self.notes])
-        where, op_name = self.site
-        return "\n".join([f"{where}: error: '{op_name}' op {self.message}"]
-                         + [f"{where}: note: {n}" for n in self.notes])
+            return Report("error", self.message, None, self.notes).render()
+        file, line, column, op_name = self.site
+        return Report("error", f"'{op_name}' op {self.message}", SourceLoc(file, line, column), self.notes).render()
 
 
 class ArgumentError(TypeError):
@@ -54,15 +58,18 @@ not cache-line aligned; buffers the generated code allocates are."""
 def empty(shape: tuple[int, ...], dtype) -> np.ndarray:
     """``np.empty`` with the data aligned to ``ALIGNMENT`` bytes."""
     dtype = np.dtype(dtype)
-    raw = np.empty(_nbytes(shape, dtype) + ALIGNMENT, dtype=np.uint8)
-    return _aligned(raw, (-raw.ctypes.data) % ALIGNMENT, shape, dtype)
+    return _aligned(*_raw(_raw_size(shape, dtype)), shape, dtype)
 
 
-def _nbytes(shape: tuple[int, ...], dtype: np.dtype) -> int:
-    count = 1
-    for d in shape:
-        count *= d
-    return count * dtype.itemsize
+def _raw_size(shape: tuple[int, ...], dtype: np.dtype) -> int:
+    """Bytes of a raw buffer that holds ``shape`` x ``dtype`` at an aligned offset."""
+    return rules.element_count(shape) * dtype.itemsize + ALIGNMENT
+
+
+def _raw(size: int) -> tuple[np.ndarray, int]:
+    """A new byte buffer and the offset of its first aligned byte."""
+    raw = np.empty(size, dtype=np.uint8)
+    return raw, (-raw.ctypes.data) % ALIGNMENT
 
 
 def _aligned(raw: np.ndarray, offset: int, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
@@ -110,7 +117,7 @@ def output(shape: tuple[int, ...], dtype) -> np.ndarray:
     reference count alone. At most ``BCAST_OUTPUT_CACHE_MB`` (default 256;
     0 disables) of buffers are kept for recycling."""
     dtype = np.dtype(dtype)
-    size = _nbytes(shape, dtype) + ALIGNMENT
+    size = _raw_size(shape, dtype)
     with _BUFFERS_LOCK:
         for k in range(len(_BUFFERS)):
             if _BUFFERS[k][0].nbytes == size and _references(_BUFFERS, k) <= _UNUSED:
@@ -119,8 +126,7 @@ def output(shape: tuple[int, ...], dtype) -> np.ndarray:
                     _BUFFERS.append(entry)
                     return _aligned(raw, offset, shape, dtype)
                 break
-        raw = np.empty(size, dtype=np.uint8)
-        offset = (-raw.ctypes.data) % ALIGNMENT
+        raw, offset = _raw(size)
         limit = _output_cache_bytes()
         if size <= limit:
             _BUFFERS.append((raw, offset))
@@ -269,7 +275,7 @@ def python_values(value, leaves: list, spec: Spec) -> np.ndarray:
     check_shape(shape, spec)
     ints = [v for v in leaves if type(v) is int]
     floats = [v for v in leaves if type(v) is float]
-    misfit = next((v for v in ints if not _ints_fit([v], dtype)), None)
+    misfit = next((v for v in ints if not _int_fits(v, dtype)), None)
     if misfit is None and floats:
         if dtype.kind != "f":
             misfit = floats[0]
@@ -296,13 +302,14 @@ def _numpy_reading(value) -> str:
         return "object"
 
 
-def _ints_fit(values: list[int], dtype: np.dtype) -> bool:
+def _int_fits(value: int, dtype: np.dtype) -> bool:
+    """A Python int is in an integer type's range, or exactly a float of a
+    float type (never a bool: i1 takes bools only)."""
     if dtype.kind in "iu":
         info = np.iinfo(dtype)
-        return all(info.min <= v <= info.max for v in values)
+        return info.min <= value <= info.max
     if dtype.kind == "f":
-        largest = int(np.finfo(dtype).max)
-        return all(abs(v) <= largest and int(dtype.type(v)) == v for v in values)
+        return abs(value) <= int(np.finfo(dtype).max) and int(dtype.type(value)) == value
     return False
 
 
@@ -404,9 +411,7 @@ def checked_outs(out, results: Sequence[Spec]) -> tuple[np.ndarray, ...]:
     else:
         raise ArgumentError(f"out= takes an array or a tuple of arrays, got {type(out).__name__}")
     if len(arrays) != len(results):
-        raise ArgumentError(
-            f"out= needs {len(results)} array{'s' if len(results) != 1 else ''}, got {len(arrays)}"
-        )
+        raise ArgumentError(f"out= needs {rules.plural(len(results), 'array')}, got {len(arrays)}")
     for array, spec in zip(arrays, results):
         if not isinstance(array, np.ndarray):
             raise ArgumentError(f"out= for {spec.name}: expected a NumPy array, got {type(array).__name__}")
@@ -436,8 +441,7 @@ def broadcast_in_dim(x: np.ndarray, dims: Sequence[int], shape: tuple[int, ...])
     return np.broadcast_to(expand(x, dims, len(shape)), shape)
 
 
-def check_index(index: int, size: int, iab: bool, position: int,
-                site: tuple[str, str] | None = None) -> int:
+def check_index(index: int, size: int, iab: bool, position: int, site: Site | None = None) -> int:
     """A dynamic index: 0 on a size-1 dim under index-access broadcasting;
     out of bounds is an error at ``site`` (the op's location and name)."""
     try:

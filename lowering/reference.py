@@ -22,12 +22,12 @@ from xdsl.ir import Attribute, Operation
 from bcast.ir.types import flat_type_shape as flat_shape_of
 from bcast.ir.types import numpy_dtype as dtype_of
 from bcast.lowering import numpy_runtime as rt
-from bcast.lowering.interpreter import BcastFunctions, EvaluationError, ReferenceInterpreter, constant_value
+from bcast.lowering.interpreter import BcastFunctions, EvaluationError, ReferenceInterpreter
 
 _EMPTY_MODULE = ModuleOp([])
 """The module of an evaluator of single ops (xDSL's interpreter needs one)."""
 
-__all__ = ["EvaluationError", "Evaluator", "constant_value", "dtype_of", "flat_shape_of", "signature"]
+__all__ = ["EvaluationError", "Evaluator", "signature"]
 
 
 class Evaluator:

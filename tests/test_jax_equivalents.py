@@ -32,7 +32,8 @@ import bcast
 from bcast.tests.programs import assert_identical
 from bcast.tools.api import EXPLICIT_PIPELINE
 from bcast.ir.parser import make_context
-from bcast.lowering.reference import Evaluator, dtype_of
+from bcast.ir.types import numpy_dtype as dtype_of
+from bcast.lowering.reference import Evaluator
 from bcast.tools.run import random_inputs
 from bcast.tools import driver
 from bcast.tools.driver import parse_pipeline

@@ -12,7 +12,7 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Attribute
 
 from bcast.ir.diagnostics import op_report
-from bcast.ir.rules import element_count
+from bcast.ir.rules import element_count, plural
 from bcast.ir.types import flat_type_shape, numpy_dtype
 from bcast.lowering.reference import EvaluationError, Evaluator, signature
 from bcast.lowering import numpy_runtime as rt
@@ -154,7 +154,7 @@ class Compiled:
         if len(args) == len(self.arguments):
             return
         names = [spec.name for spec in self.arguments]
-        takes = f"takes {len(names)} argument{'s' if len(names) != 1 else ''}"
+        takes = f"takes {plural(len(names), 'argument')}"
         if len(args) < len(names):
             raise rt.ArgumentError(f"{takes}, got {len(args)}: missing {', '.join(names[len(args):])}")
         raise rt.ArgumentError(f"{takes} ({', '.join(names) or 'none'}), got {len(args)}")
