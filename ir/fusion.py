@@ -1,24 +1,35 @@
-"""``bcast.fusion``: a group of elementwise ops computed together.
+"""``bcast.fusion``: a group of ops computed together, block by block.
 
-Design. A fusion has an *iteration shape*: the (flat) shape of all its
-results. Its single-block body is ordinary bcast IR on tensors:
+Design. A fusion's single-block body is ordinary bcast IR on tensors:
 
 - block arguments are the group's inputs (one per operand, same types);
-- *view* ops (``broadcast_in_dim``, ``transpose``, ``reshape``) take a block
-  argument and produce a value of the iteration shape; they are how inputs of
-  other shapes enter the group, and they are never materialized: backends
-  turn them into index expressions or strided views;
-- elementwise ops (and ``convert``) work on values of the iteration shape
-  only (explicit IR: operands already have the result's shape);
+- *input views* (``broadcast_in_dim``, ``transpose``, ``reshape`` of a block
+  argument) are how inputs of other shapes enter the group; they are never
+  materialized: backends turn them into index expressions or strided views;
+- elementwise ops (and ``convert``) on explicit operands (operands of the
+  result's shape);
+- reductions (``bcast.reduce``) that keep dimension 0, and *inner
+  broadcasts* (``broadcast_in_dim`` of a value computed in the body that maps
+  dimension 0 to dimension 0), which bring a reduced value back to the rows
+  it was reduced from, as ``x - max(x, 1)`` does;
 - ``bcast.yield`` lists the results.
 
-A ``bcast.reduce`` is not elementwise (its result has another shape), so it
-is never part of a fusion for now: the fuse pass treats it as a barrier and
-fuses the elementwise ops before and after it into separate groups.
+Shapes. Either every body value (and result, and block argument read by a
+computing op) has one shape, the *iteration shape*; or, in a fusion with
+reductions or inner broadcasts, they all have rank >= 1 and one leading
+dimension, the *rows*. Both kinds are evaluated the same way:
 
-Because every body value has the iteration shape (or is an input), a backend
-can evaluate the body on any block of the iteration space, e.g. a slab of
-rows, which is what keeps temporaries in cache.
+Block evaluation. Every body value's dimension 0 is the same rows, and no op
+in the body mixes rows: elementwise ops work row by row, a reduction keeps
+dimension 0 (so it reduces within each row), and an inner broadcast maps
+row ``i`` to row ``i``. So a backend may evaluate the whole body on any block
+of rows ``[i, j)``, one block after another, with results written to rows
+``[i, j)`` of the outputs. With blocks small enough that every temporary of
+a block stays in cache, softmax (``max``, ``subtract``, ``exp``, ``add``
+reduce, ``divide``) reads each row of its input from memory once and writes
+each row of its output once: the passes over a row (max, then exp and sum,
+then divide) all hit the cache. Reductions over dimension 0 do not fit this
+scheme (every block would need every row) and stay outside fusions.
 
 ```
 %r = bcast.fusion %x, %row : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4x3xf32> {
@@ -29,7 +40,6 @@ rows, which is what keeps temporaries in cache.
 }
 ```
 """
-
 from __future__ import annotations
 
 from xdsl.dialects.builtin import TensorType
@@ -84,6 +94,20 @@ def is_explicit(op: Operation) -> bool:
     return all(v.type == result for v in op.operands)
 
 
+def keeps_rows(op: bc.ReduceOp) -> bool:
+    """A reduction that can stand in a fusion: it keeps dimension 0, so it
+    reduces within each row (see the module docstring)."""
+    return len(flat_type_shape(op.operand.type)) >= 1 and 0 not in op.reduced_dims
+
+
+def maps_rows(op: bc.BroadcastInDimOp) -> bool:
+    """A broadcast that maps operand row ``i`` to result row ``i``: dimension 0
+    goes to dimension 0 with its size unchanged (an *inner broadcast* when its
+    operand is computed in the fusion)."""
+    src, dst = flat_type_shape(op.operand.type), flat_type_shape(op.result.type)
+    return len(src) >= 1 and op.dims[0] == 0 and src[0] == dst[0]
+
+
 @irdl_op_definition
 class YieldOp(IRDLOperation):
     name = "bcast.yield"
@@ -112,7 +136,27 @@ class FusionOp(IRDLOperation):
         return self.body.block
 
     def iteration_shape(self) -> tuple[int, ...]:
+        """The shape of the first result; in a fusion without reductions or
+        inner broadcasts, the shape of every body value."""
         return flat_type_shape(self.outputs[0].type)
+
+    def value_shapes(self) -> list[tuple[int, ...]]:
+        """The flat shapes the body computes on: its results, every op's
+        result, and the block arguments read by ops other than input views."""
+        block = self.block
+        shapes = [flat_type_shape(r.type) for r in self.outputs]
+        for op in block.ops:
+            if isinstance(op, YieldOp):
+                continue
+            if not (isinstance(op, VIEW_OPS) and op.operands[0] in block.args):
+                shapes += [flat_type_shape(v.type) for v in op.operands if v in block.args]
+            shapes += [flat_type_shape(r.type) for r in op.results]
+        return shapes
+
+    def rows(self) -> int | None:
+        """The size of the dimension that blocks split (None at rank 0)."""
+        shape = self.iteration_shape()
+        return shape[0] if shape else None
 
     def verify_(self) -> None:
         block = self.block
@@ -125,26 +169,31 @@ class FusionOp(IRDLOperation):
             raise Diagnostic("yielded types must equal the result types")
         if not self.outputs:
             raise Diagnostic("must have at least one result")
-        shape = self.iteration_shape()
-        for r in self.outputs:
-            if flat_type_shape(r.type) != shape:
-                raise Diagnostic(
-                    f"all results must have the iteration shape {shape}, got {r.type}"
-                )
         args = set(block.args)
         for op in block.ops:
             if op is terminator:
                 continue
-            if isinstance(op, VIEW_OPS):
+            if isinstance(op, bc.BroadcastInDimOp) and op.operand not in args:
+                if not maps_rows(op):
+                    raise Diagnostic(
+                        "'bcast.broadcast_in_dim' of a value computed in a fusion must map "
+                        "dimension 0 to dimension 0 of the same size"
+                    )
+            elif isinstance(op, VIEW_OPS):
                 if op.operands[0] not in args:
                     raise Diagnostic(f"'{op.name}' in a fusion must take a block argument")
+            elif isinstance(op, bc.ReduceOp):
+                if not keeps_rows(op):
+                    raise Diagnostic("'bcast.reduce' in a fusion must keep dimension 0")
             elif not is_elementwise(op):
                 raise Diagnostic(f"'{op.name}' cannot be part of a fusion")
             elif not is_explicit(op):
                 raise Diagnostic(f"'{op.name}' inside a fusion must have explicit operands")
-            for r in op.results:
-                if flat_type_shape(r.type) != shape:
+        shapes = self.value_shapes()
+        if any(s != shapes[0] for s in shapes):
+            for s in shapes:
+                if not s or not shapes[0] or s[0] != shapes[0][0]:
                     raise Diagnostic(
-                        f"'{op.name}' in a fusion must produce the iteration shape "
-                        f"{shape}, got {r.type}"
+                        f"every value in a fusion must have the iteration shape {shapes[0]}, "
+                        f"or all must share one leading dimension; got shape {s}"
                     )

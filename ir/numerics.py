@@ -328,18 +328,25 @@ def reduction_identity(kind: str, dtype) -> np.ndarray:
     return np.array(1 if kind == "multiply" else 0, dtype)
 
 
-def reduce(kind: str, x, dims, keepdims: bool = False) -> np.ndarray:
+def reduce(kind: str, x, dims, keepdims: bool = False, out: np.ndarray | None = None) -> np.ndarray:
     """``x`` reduced with ``kind`` over ``dims`` (any order), keeping size-1
     dims with ``keepdims``. Starts from the identity, so zero-size dims are
     fine; integers wrap (the accumulator is the element type, not NumPy's
     default widening one); ``f16`` accumulates in ``f32`` and rounds once;
-    float maximum/minimum propagate NaN (``np.maximum``, not ``np.fmax``)."""
+    float maximum/minimum propagate NaN (``np.maximum``, not ``np.fmax``).
+    With ``out`` (of the result's shape and dtype, not overlapping ``x``)
+    the result is written there, without a temporary unless ``f16``."""
     x = np.asarray(x)
     ufunc = REDUCTIONS[kind]
     acc = np.dtype(np.float32) if x.dtype == np.float16 else x.dtype
+    direct = out is not None and acc == x.dtype
     with np.errstate(**_ERR):
-        out = ufunc.reduce(
+        result = ufunc.reduce(
             x, axis=tuple(dims), dtype=acc, keepdims=keepdims,
-            initial=reduction_identity(kind, acc)[()],
+            initial=reduction_identity(kind, acc)[()], out=out if direct else None,
         )  # fmt: skip
-    return np.asarray(out).astype(x.dtype, copy=False)
+    if out is None:
+        return np.asarray(result).astype(x.dtype, copy=False)
+    if not direct:
+        np.copyto(out, result, casting="same_kind")
+    return out

@@ -43,7 +43,7 @@ from bcast.ir import numerics
 from bcast.ir import ops as bc
 from bcast.ir import rules
 from bcast.ir.diagnostics import op_source_loc
-from bcast.ir.fusion import FusionOp, YieldOp, is_elementwise, is_explicit
+from bcast.ir.fusion import VIEW_OPS, FusionOp, YieldOp, is_elementwise, is_explicit
 from bcast.ir.ops import semantics_of
 from bcast.ir.types import flat_type_shape, numpy_dtype, split_type
 from bcast.lowering import numpy_runtime as rt
@@ -303,126 +303,158 @@ class FunctionEmitter:
 
     # ------------------------------------------------------------------
     def emit_fusion(self, op: FusionOp) -> None:
+        """A fusion as one function over a block of rows ``[i, j)``
+        (``bcast.ir.fusion``: every value's dimension 0 is the rows), run by
+        ``rt.run_blocks``; temporaries live in per-thread block buffers,
+        reductions reduce each block's rows, inner broadcasts are views."""
         out, n = self.out, self.names
-        shape = op.iteration_shape()
         block = op.block
         body = [o for o in block.ops if not isinstance(o, YieldOp)]
         yielded = list(block.last_op.operands)
+        shapes = op.value_shapes()
         itemsize = max(np.dtype(dtype_name(r.type)).itemsize for o in body for r in o.results) if body else 1
-        row = rules.element_count(shape[1:]) if shape else 1
-        rows = shape[0] if shape else 1
+        row = max(rules.element_count(s[1:]) for s in shapes)
+        rows = op.rows()
         block_rows = max(1, BLOCK_BYTES // max(1, row * itemsize))
-        blocked = bool(shape) and block_rows < rows
+        blocked = rows is not None and block_rows < rows
         index = n.fresh(f"fusion{self.fusion_count}")
         self.fusion_count += 1
-        out(f"# {index}: iteration shape {shape}"
+        out(f"# {index}: iteration shape {op.iteration_shape()}"
             + (f", blocks of {block_rows} rows" if blocked else ", one block"))
+        sl = "[i:j]" if blocked else ""
+
+        def block_shape(value: SSAValue) -> tuple[int, ...]:
+            shape = flat_type_shape(value.type)
+            return (block_rows, *shape[1:]) if blocked else shape
 
         # Results: returned ones go where rt.Outs says (the caller's out= when
         # nothing the function reads overlaps it), the others to new arrays.
         result_names = []
-        for k, r in enumerate(op.outputs):
+        for r in op.outputs:
             name = n[r]
             result_names.append(name)
             slots = self.result_slots.get(r)
             if slots:
                 out(f"{name} = outs.target({slots[0]})")
             else:
-                out(f"{name} = rt.output({shape}, np.{dtype_name(r.type)})")
+                out(f"{name} = rt.output({flat_type_shape(r.type)}, np.{dtype_name(r.type)})")
             self.owned.add(r)
 
-        # Inputs: full-shape arrays are sliced per block; views are made once.
-        arg_expr: dict[SSAValue, str] = {}
-        for arg, value in zip(block.args, op.inputs):
-            arg_expr[arg] = n[value]
-        sl = "[i:j]" if blocked else ""
-        value_expr: dict[SSAValue, str] = {}
-        buffer_shape = ((block_rows,) + tuple(shape[1:])) if blocked else tuple(shape)
-        tiles: list[tuple[str, str]] = []  # (tile parameter, view it copies)
-        for arg in block.args:
-            if flat_type_shape(arg.type) == shape:
-                value_expr[arg] = arg_expr[arg] + sl
+        # Inputs: arrays read directly are sliced per block (their dimension 0
+        # is the rows); input views are made once and sliced when their rows
+        # come from the input.
+        arg_expr = {arg: n[value] for arg, value in zip(block.args, op.inputs)}
+        value_expr: dict[SSAValue, str] = {arg: e + sl for arg, e in arg_expr.items()}
+        tiles: list[tuple[str, str, tuple[int, ...]]] = []  # (tile parameter, view, shape)
+        compute: list[Operation] = []
         for o in body:
+            r = o.results[0]
+            if not (isinstance(o, VIEW_OPS) and o.operands[0] in arg_expr):
+                compute.append(o)
+                continue
+            view = n.fresh(n[r] + "_view")
+            result_shape = flat_type_shape(r.type)
+            value_expr[r] = view + sl
             if isinstance(o, bc.BroadcastInDimOp):
-                dims = list(o.broadcast_dimensions.get_values())
-                view = n.fresh(n[o.results[0]] + "_view")
-                out(f"{view} = rt.expand({arg_expr[o.operand]}, {dims}, {len(shape)})")
+                dims = list(o.dims)
+                out(f"{view} = rt.expand({arg_expr[o.operand]}, {dims}, {len(result_shape)})")
                 src = flat_type_shape(o.operand.type)
                 leading = any(d == 0 and src[k] != 1 for k, d in enumerate(dims))
-                value_expr[o.results[0]] = view + (sl if leading else "")
-                if not leading and self.wants_tile(o, src, dims, shape):
-                    tile = n.fresh(n[o.results[0]] + "_tile")
-                    tiles.append((tile, view))
-                    value_expr[o.results[0]] = tile
+                if not leading:
+                    value_expr[r] = view
+                    if self.wants_tile(o, src, dims, result_shape):
+                        tile = n.fresh(n[r] + "_tile")
+                        tiles.append((tile, view, block_shape(r)))
+                        value_expr[r] = tile
             elif isinstance(o, bc.TransposeOp):
-                view = n.fresh(n[o.results[0]] + "_view")
                 out(f"{view} = np.transpose({arg_expr[o.operand]}, {list(o.permutation.get_values())})")
-                value_expr[o.results[0]] = view + sl
-            elif isinstance(o, bc.ReshapeOp):
-                view = n.fresh(n[o.results[0]] + "_view")
-                out(f"{view} = np.reshape({arg_expr[o.operand]}, {shape})")
-                value_expr[o.results[0]] = view + sl
+            else:
+                out(f"{view} = np.reshape({arg_expr[o.operand]}, {result_shape})")
 
-        # Liveness inside the body, for buffer reuse.
-        compute = [o for o in body if is_elementwise(o)]
+        # Liveness inside the body, for buffer reuse: an inner broadcast is a
+        # view of its operand's buffer, so a use of it is a use of that.
+        source: dict[SSAValue, SSAValue] = {}
+        for o in compute:
+            if isinstance(o, bc.BroadcastInDimOp):
+                source[o.result] = source.get(o.operand, o.operand)
         last_use: dict[SSAValue, int] = {}
         for i, o in enumerate(compute):
             for v in o.operands:
-                last_use[v] = i
+                last_use[source.get(v, v)] = i
         for v in yielded:
-            last_use[v] = len(compute)
+            last_use[source.get(v, v)] = len(compute)
         yield_slot = {}
         for k, v in enumerate(yielded):
             yield_slot.setdefault(v, k)
 
-        buffers: list[tuple[str, str]] = []  # (name, dtype)
-        free: dict[str, list[str]] = {}
-        holder: dict[SSAValue, str] = {}
+        buffers: list[tuple[str, str, tuple[int, ...]]] = []  # (name, dtype, block shape)
+        free: dict[tuple[str, tuple[int, ...]], list[str]] = {}
+        holder: dict[SSAValue, tuple[str, tuple[str, tuple[int, ...]]]] = {}
         statements: list[str] = []
+        written: set[SSAValue] = set()
+
+        def release(values) -> None:
+            for v in dict.fromkeys(values):
+                if v in holder:
+                    name, key = holder.pop(v)
+                    free.setdefault(key, []).append(name)
+
         for i, o in enumerate(compute):
-            if not is_explicit(o):
-                raise PassError(o, "inside a fusion must have explicit operands")
             r = o.results[0]
             args = [value_expr[v] for v in o.operands]
+            if isinstance(o, bc.BroadcastInDimOp):  # an inner broadcast: a view
+                dims = list(o.dims)
+                if dims == list(range(len(dims))) and len(dims) == len(flat_type_shape(r.type)):
+                    value_expr[r] = args[0]  # same rank: NumPy broadcasts the size-1 dims
+                else:
+                    view = n.fresh(n[r] + "_view")
+                    statements.append(f"{view} = rt.expand({args[0]}, {dims}, {len(dims) and len(flat_type_shape(r.type))})")
+                    value_expr[r] = view
+                continue
+            if not isinstance(o, bc.ReduceOp) and not is_explicit(o):
+                raise PassError(o, "inside a fusion must have explicit operands")
             # Operands dying here release their buffers first (in-place reuse),
             # except where the op would read an operand after writing dst.
-            dying = [v for v in o.operands if v in holder and last_use.get(v) == i]
+            dying = [source.get(v, v) for v in o.operands if last_use.get(source.get(v, v)) == i]
             reusable = not isinstance(o, bc.SelectOp)
             if reusable:
-                for v in dict.fromkeys(dying):
-                    free.setdefault(self._buffer_dtype(buffers, holder[v]), []).append(holder.pop(v))
-            dtype = dtype_name(r.type)
+                release(dying)
             if r in yield_slot:
                 dst = result_names[yield_slot[r]] + sl
             else:
-                pool = free.get(dtype, [])
+                key = (dtype_name(r.type), block_shape(r))
+                pool = free.get(key, [])
                 if pool:
                     buf = pool.pop()
                 else:
                     buf = n.fresh(f"buf{len(buffers)}")
-                    buffers.append((buf, dtype))
-                holder[r] = buf
+                    buffers.append((buf, *key))
+                holder[r] = (buf, key)
                 dst = buf
-            statements += elementwise_code(o, args, dst)
+            if isinstance(o, bc.ReduceOp):
+                statements.append(f"numerics.reduce({o.kind_name!r}, {args[0]}, "
+                                  f"{o.reduced_dims}, {o.keeps_dims}, out={dst})")
+            else:
+                statements += elementwise_code(o, args, dst)
             value_expr[r] = dst
+            written.add(r)
             if not reusable:
-                for v in dict.fromkeys(dying):
-                    if v in holder:
-                        free.setdefault(self._buffer_dtype(buffers, holder[v]), []).append(holder.pop(v))
+                release(dying)
         for k, v in enumerate(yielded):
-            if yield_slot[v] != k or v not in compute_results(compute):
+            if yield_slot[v] != k or v not in written:
                 statements.append(f"np.copyto({result_names[k]}{sl}, {value_expr[v]})")
 
         make = n.fresh(f"{index}_buffers")
         out(f"def {make}():")
-        allocs = [f"rt.scratch({buffer_shape}, np.{dtype})" for _, dtype in buffers]
-        allocs += [f"rt.tile({view}, {buffer_shape})" for _, view in tiles]
+        allocs = [f"rt.scratch({shape}, np.{dtype})" for _, dtype, shape in buffers]
+        allocs += [f"rt.tile({view}, {shape})" for _, view, shape in tiles]
         out(f"    return {python_tuple(allocs)}")
         fn = n.fresh(f"{index}_block")
-        out(f"def {fn}({', '.join(['i', 'j'] + [b for b, _ in buffers] + [t for t, _ in tiles])}):")
+        out(f"def {fn}({', '.join(['i', 'j'] + [b for b, _, _ in buffers] + [t for t, _, _ in tiles])}):")
         for s in statements or ["pass"]:
             out(f"    {s}")
-        out(f"rt.run_blocks({fn}, {rows}, {block_rows if blocked else max(rows, 1)}, {make})")
+        total = rows if rows is not None else 1
+        out(f"rt.run_blocks({fn}, {total}, {block_rows if blocked else max(total, 1)}, {make})")
 
     @staticmethod
     def wants_tile(view: bc.BroadcastInDimOp, src, dims, shape) -> bool:
@@ -464,9 +496,6 @@ def site(op: Operation) -> rt.Site | None:
 def python_tuple(items: Sequence[str]) -> str:
     return f"({', '.join(items)}{',' if len(items) == 1 else ''})"
 
-
-def compute_results(compute: Sequence[Operation]) -> set[SSAValue]:
-    return {r for o in compute for r in o.results}
 
 
 def emit_module(module: ModuleOp, source_name: str = "<source>") -> str:

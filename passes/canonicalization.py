@@ -27,22 +27,29 @@ import numpy as np
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-from bcast.ir import rules
+from bcast.ir import numerics, rules
 from bcast.ir.ops import (
     BroadcastInDimOp,
     ConstantOp,
     ConvertOp,
     ElementwiseOp,
+    MultiplyOp,
     NotOp,
+    ReduceOp,
     ReshapeOp,
     SelectOp,
     TransposeOp,
 )
-from bcast.ir.types import flat_type_shape, is_nested, make_type, split_type
+from bcast.ir.types import flat_type_shape, is_nested, make_type, numpy_dtype, split_type
 from bcast.passes.rewriting import replace
 
 FOLD_LIMIT = 1024
 """Largest number of elements a folded constant may have."""
+
+REDUCE_FOLD_LIMIT = 1 << 20
+"""Largest operand (in elements) a ``reduce`` of a constant is folded from: a
+splat constant stores one value however large its type, and folding reads
+every element."""
 
 
 def foldable_result(value: SSAValue) -> bool:
@@ -278,6 +285,176 @@ class FoldElementwiseOfConstants(RewritePattern):
         replace(rewriter, op, folded)
 
 
+# --------------------------------------------------------------------------
+# reduce
+#
+# A float ``add`` reduction starts from +0.0 (``numerics.reduce``), so it
+# turns a lone -0.0 into +0.0, where the rewrites below (removal, reshape,
+# ``x * count``) keep -0.0. The two compare equal (-0.0 == +0.0), so this is
+# within the DESIGN tolerance for float sums, which are never bit for bit.
+# --------------------------------------------------------------------------
+
+
+def _reduced_count(shape, dims) -> int:
+    return rules.element_count(tuple(shape[d] for d in dims))
+
+
+def _splat(value: np.ndarray, value_type) -> ConstantOp | None:
+    """A splat constant of ``value`` (one element) of any size."""
+    return ConstantOp.exactly(np.asarray(value).reshape(1), value_type)
+
+
+class RemoveReduceWithoutDims(RewritePattern):
+    """``reduce`` over no dims reduces nothing: each element is combined with
+    the kind's identity only, which gives it back (see -0.0 above), and the
+    result type is the operand type."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ReduceOp, rewriter: PatternRewriter, /):
+        if op.reduced_dims or op.operand.type != op.result.type:
+            return
+        replace(rewriter, op, [], [op.operand])
+
+
+class ReduceOverUnitDimsToReshape(RewritePattern):
+    """``reduce`` over size-1 dims only combines each element with the
+    identity alone, which gives it back (``f16`` goes through ``f32`` and
+    back exactly; see -0.0 above): a ``reshape`` to the result type, or
+    nothing with ``keepdims`` (equal types). Nested types only lose their
+    size-1 outer dims with ``keepdims`` (no nested reshape is built)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ReduceOp, rewriter: PatternRewriter, /):
+        dims = op.reduced_dims
+        shape = flat_type_shape(op.operand.type)
+        if not dims or any(shape[d] != 1 for d in dims):
+            return
+        if op.operand.type == op.result.type:
+            replace(rewriter, op, [], [op.operand])
+        elif not is_nested(op.operand.type):
+            replace(rewriter, op, ReshapeOp(op.operand, op.result.type))
+
+
+class FoldReduceOfZeroElements(RewritePattern):
+    """``reduce`` over a size-0 dim reduces nothing: every result element is
+    the kind's identity (XLA's ``reduce``), whatever the operand, so the
+    result is a splat constant of any size (non-empty, non-nested results)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ReduceOp, rewriter: PatternRewriter, /):
+        result = op.result
+        if is_nested(result.type) or not rules.element_count(flat_type_shape(result.type)):
+            return
+        if _reduced_count(flat_type_shape(op.operand.type), op.reduced_dims) != 0:
+            return
+        empty = np.zeros((0,), numpy_dtype(op.operand.type))
+        identity = numerics.reduce(op.kind_name, empty, (0,))  # what evaluate gives
+        if (folded := _splat(identity, result.type)) is None:
+            return
+        replace(rewriter, op, folded)
+
+
+class FoldReduceOfConstant(RewritePattern):
+    """``reduce`` of a constant with a small result becomes a constant,
+    computed by the op's evaluation hook (bcast's exact reduction: identity
+    start, integer wrap, ``f16`` through ``f32``, NaN propagation)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ReduceOp, rewriter: PatternRewriter, /):
+        constant = op.operand.owner
+        if not isinstance(constant, ConstantOp) or not foldable_result(op.result):
+            return
+        if rules.element_count(flat_type_shape(op.operand.type)) > REDUCE_FOLD_LIMIT:
+            return
+        value = op.evaluate(constant.numpy_value())
+        if (folded := ConstantOp.exactly(np.asarray(value), op.result.type)) is None:
+            return
+        replace(rewriter, op, folded)
+
+
+def _add_count(count: int, dtype: np.dtype) -> np.ndarray | None:
+    """The factor an ``add`` of ``count`` equal elements multiplies by, or None
+    when ``x * count`` is not the repeated sum: floats need ``count`` exact
+    (at most 2**(mantissa bits + 1)); integers wrap, so ``count`` modulo
+    2**bits gives the wrapped sum exactly."""
+    if dtype.kind == "f":
+        if count > 2 ** (np.finfo(dtype).nmant + 1):
+            return None
+        return np.array(count, dtype)
+    if dtype.kind in "iu":
+        wrapped = count % (1 << (8 * dtype.itemsize))
+        return np.array(wrapped, np.dtype(f"u{dtype.itemsize}")).view(dtype)
+    return None
+
+
+class ReduceOfBroadcastToElementwise(RewritePattern):
+    """``reduce(bcast(x, D), R)`` where the broadcast is constant along every
+    reduced dim (created, or expanded from a size-1 operand dim) combines
+    ``count`` (the product of the reduced sizes) copies of one element of
+    ``x``: ``maximum``, ``minimum``, ``and``, ``or`` give it back, ``add``
+    gives ``x * count`` (exact ``count`` only, see ``_add_count``; float
+    rounding within the DESIGN tolerance), ``xor`` gives ``x`` for an odd
+    count and zeros for an even one. ``multiply`` is not rewritten:
+    ``x ** count`` rounds differently from repeated products. A size-0
+    reduced dim is left to FoldReduceOfZeroElements. The result is the
+    elementwise op on ``x`` (less its reduced size-1 dims, by a ``reshape``,
+    without ``keepdims``) broadcast to the result type. Non-nested types only.
+
+    ``reduce max(bcast(x : 3, [1]) : 4x3, [0])`` -> ``x``;
+    ``reduce add(bcast(x : 1x3, [0, 1]) : 4x3, [0])`` ->
+    ``reshape(x) * bcast(4)`` : 3."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ReduceOp, rewriter: PatternRewriter, /):
+        broadcast = op.operand.owner
+        reduced = set(op.reduced_dims)
+        if not isinstance(broadcast, BroadcastInDimOp) or not reduced or op.kind_name == "multiply":
+            return
+        if is_nested(op.operand.type) or is_nested(broadcast.operand.type):
+            return
+        source = broadcast.operand
+        x_shape = flat_type_shape(source.type)
+        dims = list(broadcast.dims)
+        if any(x_shape[k] != 1 for k, d in enumerate(dims) if d in reduced):
+            return  # reduces along operand data
+        count = _reduced_count(flat_type_shape(op.operand.type), reduced)
+        if count == 0:
+            return
+        element = split_type(source.type)[1]
+        new_ops: list[Operation] = []
+        if op.kind_name == "xor" and count % 2 == 0:
+            zeros = _splat(np.zeros((), numpy_dtype(source.type)), op.result.type)
+            if zeros is not None:
+                replace(rewriter, op, zeros)
+            return
+        factor = None
+        if op.kind_name == "add":
+            if (factor := _add_count(count, numpy_dtype(source.type))) is None:
+                return
+        if not op.keeps_dims and reduced & set(dims):  # drop the reduced size-1 dims of x
+            kept = [k for k, d in enumerate(dims) if d not in reduced]
+            shape = tuple(x_shape[k] for k in kept)
+            new_ops.append(ReshapeOp(source, make_type((shape,), element)))
+            source, x_shape, dims = new_ops[-1].results[0], shape, [dims[k] for k in kept]
+        if factor is not None and factor != 1:
+            scalar = ConstantOp.exactly(factor.reshape(1), make_type(((),), element))
+            if scalar is None:
+                return
+            new_ops.append(scalar)
+            if x_shape:
+                new_ops.append(BroadcastInDimOp(scalar, [], source.type))
+            new_ops.append(MultiplyOp(source, new_ops[-1], source.type))
+            source = new_ops[-1].results[0]
+        if not op.keeps_dims:
+            dims = [d - sum(r < d for r in reduced) for d in dims]
+        if source.type != op.result.type or not rules.is_identity(dims, len(dims)):
+            new_ops.append(BroadcastInDimOp(source, dims, op.result.type))
+        if new_ops:
+            replace(rewriter, op, new_ops)
+        else:
+            replace(rewriter, op, [], [source])
+
+
 PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {
     BroadcastInDimOp: (
         ComposeBroadcastOfBroadcast(),
@@ -292,6 +469,13 @@ PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {
     SelectOp: (SwapSelectOfNot(),),
     ElementwiseOp: (FoldElementwiseOfConstants(),),
     ConvertOp: (FoldElementwiseOfConstants(),),
+    ReduceOp: (
+        RemoveReduceWithoutDims(),
+        FoldReduceOfZeroElements(),
+        FoldReduceOfConstant(),
+        ReduceOverUnitDimsToReshape(),
+        ReduceOfBroadcastToElementwise(),
+    ),
 }
 
 

@@ -53,18 +53,33 @@ from xdsl.passes import ModulePass
 
 from bcast.ir import ops as bc
 from bcast.ir import rules
-from bcast.ir.fusion import VIEW_OPS, FusionOp, YieldOp, is_explicit
+from bcast.ir.fusion import VIEW_OPS, FusionOp, YieldOp, is_elementwise, is_explicit, keeps_rows, maps_rows
 from bcast.ir.rules import Shape
 from bcast.ir.types import flat_type_shape
 from bcast.passes.rewriting import located
 
 
 def iteration_shape(op: Operation) -> Shape | None:
-    """The flat shape a fusible op iterates over; None if it must not fuse
-    (not an explicit elementwise op: ``bcast.ir.fusion.is_explicit``)."""
+    """The flat shape an elementwise op iterates over; None if it must not
+    fuse (not an explicit elementwise op: ``bcast.ir.fusion.is_explicit``)."""
     if not is_explicit(op):
         return None
     return flat_type_shape(op.results[0].type)
+
+
+def fusible_ops(ops: list[Operation]) -> set[Operation]:
+    """The ops of a block that may join a group: explicit elementwise ops,
+    reductions that keep dimension 0, and broadcasts of a fusible op's value
+    that map rows to rows (``bcast.ir.fusion.keeps_rows``, ``maps_rows``)."""
+    found: set[Operation] = set()
+    for op in ops:
+        if (
+            iteration_shape(op) is not None
+            or (isinstance(op, bc.ReduceOp) and keeps_rows(op))
+            or (isinstance(op, bc.BroadcastInDimOp) and op.operand.owner in found and maps_rows(op))
+        ):
+            found.add(op)
+    return found
 
 
 class _BlockFusion:
@@ -74,11 +89,11 @@ class _BlockFusion:
         self.block = block
         self.ops = list(block.ops)
         self.index = {op: i for i, op in enumerate(self.ops)}
-        self.shape = {op: s for op in self.ops if (s := iteration_shape(op)) is not None}
-        self.parent: dict[Operation, Operation] = {op: op for op in self.shape}
-        self.members: dict[Operation, list[Operation]] = {op: [op] for op in self.shape}
+        self.fusible = fusible_ops(self.ops)
+        self.parent: dict[Operation, Operation] = {op: op for op in self.fusible}
+        self.members: dict[Operation, list[Operation]] = {op: [op] for op in self.fusible}
         self.successors = {op: self._users(op) for op in self.ops}
-        self.frontier = {op: set(self.successors[op]) for op in self.shape}
+        self.frontier = {op: set(self.successors[op]) for op in self.fusible}
         """Group leader -> the ops outside the group that use its members."""
 
     # -- graph helpers ---------------------------------------------------
@@ -157,34 +172,50 @@ class _BlockFusion:
 
     def group(self) -> None:
         for op in self.ops:
-            if op not in self.shape:
+            if op not in self.fusible:
                 continue
             for operand in op.operands:
+                # a fusible producer of a fusible op's operand has the same
+                # rows (explicit operands; reductions keep dimension 0)
                 producer = self._producer(operand)
-                if producer is None or self.shape.get(producer) != self.shape[op]:
+                if producer is None or producer not in self.fusible:
                     continue
                 a, b = self.find(op), self.find(producer)
                 if a is not b and not self.creates_cycle(a, b, self.index[op]):
                     self.merge(a, b)
         for members in self.members.values():
             members.sort(key=self.index.__getitem__)
+        self.dissolved = {
+            leader for leader, members in self.members.items()
+            if not any(is_elementwise(m) for m in members)
+        }  # fmt: skip
+        """Groups with nothing elementwise (a lone reduction): left as they are."""
+
+    def in_fusion(self, op: Operation) -> bool:
+        """Whether ``op`` becomes part of a fusion op."""
+        return op in self.fusible and self.find(op) not in self.dissolved
 
     # -- views -----------------------------------------------------------
 
     def absorbed_views(self) -> tuple[dict[Operation, list[Operation]], set[Operation]]:
-        """View -> the groups that clone it; and the views no one else uses."""
+        """View -> the groups that clone it; and the views no one else uses.
+
+        An inner broadcast (a member view) is cloned into the other groups
+        that read it too, as a view of its operand, which its own group
+        then yields."""
         into: dict[Operation, list[Operation]] = {}
         removed: set[Operation] = set()
         for op in self.ops:
             if not isinstance(op, VIEW_OPS):
                 continue
+            own = self.find(op) if self.in_fusion(op) else None
             groups: dict[Operation, None] = {}
             other_users = False
             for use in op.results[0].uses:
-                if use.operation in self.shape:
-                    groups[self.find(use.operation)] = None
-                else:
+                if not self.in_fusion(use.operation):
                     other_users = True
+                elif (group := self.find(use.operation)) is not own:
+                    groups[group] = None
             if not groups:
                 continue
             producer = self._producer(op.operands[0])
@@ -192,7 +223,7 @@ class _BlockFusion:
                 "a view of a member value feeds its own group"
             )
             into[op] = list(groups)
-            if not other_users:
+            if not other_users and own is None:
                 removed.add(op)
         return into, removed
 
@@ -313,23 +344,42 @@ class _BlockFusion:
                     input_for(value)
             body.add_op(op.clone(value_mapper=mapper))
 
-        outputs = [
-            r
-            for op in members
-            for r in op.results
-            if any(use.operation not in member_set for use in r.uses)
-        ]
-        if not outputs:  # dead group: keep its last value as the result
-            outputs = list(members[-1].results)
+        # A member value used outside is a result. An inner broadcast used
+        # outside is not materialized: the fusion yields its operand, the
+        # groups that read it clone it (``absorbed_views``), and for any other
+        # user a copy of it after the fusion reads that result.
+        outputs: list[SSAValue] = []
+        spread_outside: list[SSAValue] = []
+        for op in members:
+            for r in op.results:
+                users = [u.operation for u in r.uses if u.operation not in member_set]
+                if not users:
+                    continue
+                if isinstance(op, bc.BroadcastInDimOp):
+                    outputs.append(op.operand)
+                    if any(not self.in_fusion(u) or self.find(u) not in into.get(op, ()) for u in users):
+                        spread_outside.append(r)
+                else:
+                    outputs.append(r)
+        outputs = list(dict.fromkeys(outputs))
+        if not outputs:  # dead group: keep its last computed value as the result
+            last = next(op for op in reversed(members) if not isinstance(op, bc.BroadcastInDimOp))
+            outputs = list(last.results)
         body.add_op(located(YieldOp([mapper[r] for r in outputs]), members[-1]))
         fusion = located(FusionOp(inputs, [r.type for r in outputs], Region(body)), members[0])
         for old, new in zip(outputs, fusion.outputs):
             new.name_hint = old.name_hint
         self.replacements.extend(zip(outputs, fusion.outputs, [member_set] * len(outputs)))
+        for r in spread_outside:
+            spread = r.owner
+            outside = spread.clone(value_mapper={spread.operand: fusion.outputs[outputs.index(spread.operand)]})
+            outside.results[0].name_hint = r.name_hint
+            self.pending_after.append(outside)
+            self.replacements.append((r, outside.results[0], member_set))
         return fusion
 
     def run(self) -> None:
-        if not self.shape:
+        if not self.fusible:
             return
         self.group()
         into, removed = self.absorbed_views()
@@ -337,20 +387,27 @@ class _BlockFusion:
         self.replacements: list[tuple[SSAValue, SSAValue, set[Operation]]] = []
         self.scalars: dict[Operation, bc.ConstantOp] = {}
         self.pending: list[Operation] = []
+        self.pending_after: list[Operation] = []
         new_order: list[Operation] = []
         for unit in order:
+            if unit in self.dissolved:
+                new_order.extend(self.members[unit])
+                continue
             if unit in self.members:
                 fusion = self.build(unit, into)
                 new_order.extend(self.pending)
+                new_order.append(fusion)
+                new_order.extend(self.pending_after)
                 self.pending.clear()
-                unit = fusion
+                self.pending_after.clear()
+                continue
             new_order.append(unit)
         for old, new, member_set in self.replacements:
             old.replace_uses_with_if(new, lambda use: use.operation not in member_set)
         for op in self.ops:
             self.block.detach_op(op)
         for op in reversed(self.ops):
-            if op in self.shape or op in removed:
+            if self.in_fusion(op) or op in removed:
                 op.erase(safe_erase=False)
         for op in self.scalars:  # splat constants only the fusions read
             if not op.result.uses:

@@ -151,6 +151,10 @@ class Program:
     result_types: tuple[str, ...] = ()
     arg_types: tuple[str, ...] = ()
     notes: list[str] = field(default_factory=list)
+    bounds: tuple = ()
+    """Per result, None (the default tolerance) or an absolute error bound
+    array: results that are float sums or products a backend may reassociate
+    (see :func:`reduction_error_bound`)."""
 
     def __repr__(self) -> str:  # what Hypothesis prints for a falsifying example
         inputs = "\n".join(f"  arg{i}: {a.dtype}{list(a.shape)} = {a.tolist()!r}"
@@ -175,7 +179,10 @@ def assert_results(program: Program, results) -> None:
         got = np.asarray(got)
         assert got.dtype == want.dtype, f"result {i}: dtype {got.dtype}, expected {want.dtype}"
         assert got.shape == want.shape, f"result {i}: shape {got.shape}, expected {want.shape}"
-        if want.dtype.kind == "f":
+        bound = program.bounds[i] if i < len(program.bounds) else None
+        if want.dtype.kind == "f" and bound is not None:
+            _assert_within_bound(got, want, bound, f"result {i}")
+        elif want.dtype.kind == "f":
             rtol, atol = _tolerance(want.dtype)
             np.testing.assert_allclose(got, want, rtol=rtol, atol=atol, equal_nan=True,
                                        err_msg=f"result {i}")
@@ -405,6 +412,7 @@ def random_array(rng: np.random.Generator, shape: Shape, dtype: str) -> np.ndarr
 # --------------------------------------------------------------------------
 
 _DIM_SIZES = (1, 2, 3, 4, 0, 5)
+_REDUCE_DIM_SIZES = (3, 2, 4, 1, 5, 0)
 
 
 def _derived_shape(draw, universe: Shape, mode: str) -> Shape:
@@ -425,6 +433,8 @@ class _Builder:
         self.lines: list[str] = []
         self.ops: list[str] = []
         self.count = 0
+        self.terminal: list[tuple[Value, np.ndarray]] = []
+        self.reduced: set[str] = set()  # names of the (exact) reduce results  # results only (reassociable float reductions)
 
     def fresh(self) -> str:
         self.count += 1
@@ -560,13 +570,17 @@ def programs(
     max_rank: int = 4,
     max_inputs: int = 4,
     nested: bool = True,
+    reductions: bool = False,
 ) -> Program:
     """A strategy of valid programs with inputs and oracle results.
 
     ``mode``: ``"numpy"``, ``"xla"``, ``"tml"`` or None (any). ``ops``: the op
     names allowed (default all, see ``ALL_OPS``). ``dtypes``: the element types
     inputs may have (default f32, f64, i32, i8, ui8, i1). ``nested``: whether
-    tml programs may use nested tensor types."""
+    tml programs may use nested tensor types. ``reductions``: also emit
+    ``bcast.reduce`` (see ``_emit_reduce``; float inputs are then rounded to
+    multiples of 1/8 so that many float sums are exact in every order); off
+    by default, so existing callers draw the same programs as before."""
     mode = mode if mode is not None else draw(st.sampled_from(MODES))
     assert mode in MODES, mode
     allowed_ops = tuple(ops) if ops is not None else ALL_OPS
@@ -574,14 +588,19 @@ def programs(
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     b = _Builder(mode)
 
-    # the universe of shapes (one per nesting level under tml)
+    # the universe of shapes (one per nesting level under tml); with
+    # reductions, sizes > 1 come first (Hypothesis favours early choices)
+    sizes = _REDUCE_DIM_SIZES if reductions else _DIM_SIZES
     if mode == "tml" and nested and draw(st.booleans()):
         universe: Levels = (
-            tuple(draw(st.sampled_from(_DIM_SIZES)) for _ in range(draw(st.integers(0, min(2, max_rank))))),
-            tuple(draw(st.sampled_from(_DIM_SIZES)) for _ in range(draw(st.integers(1, 2)))),
+            tuple(draw(st.sampled_from(sizes)) for _ in range(draw(st.integers(0, min(2, max_rank))))),
+            tuple(draw(st.sampled_from(sizes)) for _ in range(draw(st.integers(1, 2)))),
         )
     else:
-        universe = (tuple(draw(st.sampled_from(_DIM_SIZES)) for _ in range(draw(st.integers(0, max_rank)))),)
+        rank = draw(st.integers(0, max_rank))
+        if reductions and rank == 0 and max_rank and draw(st.integers(0, 3)):
+            rank = draw(st.integers(1, max_rank))  # mostly something to reduce
+        universe = (tuple(draw(st.sampled_from(sizes)) for _ in range(rank)),)
 
     # element types: a main kind, other types mostly of the same kind
     main = draw(st.sampled_from(dtypes))
@@ -602,7 +621,10 @@ def programs(
         else:
             dtype = draw(st.sampled_from(dtypes))
         levels = draw_levels()
-        b.values.append(Value(f"%a{i}", levels, dtype, random_array(rng, flat(levels), dtype)))
+        data = random_array(rng, flat(levels), dtype)
+        if reductions and draw(st.integers(0, 3)):
+            data = _dyadic(data, finite=bool(draw(st.integers(0, 2))))
+        b.values.append(Value(f"%a{i}", levels, dtype, data))
     if "select" in allowed_ops and "i1" in dtypes and not any(v.dtype == "i1" for v in b.values) \
             and draw(st.booleans()):
         levels = draw_levels()
@@ -616,10 +638,16 @@ def programs(
         tuple(o for o in UNARY if o in allowed_ops),
         tuple(o for o in STRUCTURAL if o in allowed_ops),
     ) if g]  # fmt: skip
+    if reductions:
+        groups += [("reduce",)] * 3
     n_ops = draw(st.integers(min_ops, max_ops))
     for _ in range(n_ops):
         for _attempt in range(3):
             op = draw(st.sampled_from(draw(st.sampled_from(groups))))
+            if op == "reduce":
+                if _emit_reduce(draw, b, allowed_ops):
+                    break
+                continue
             if _emit(draw, b, op, universe, dtypes, rng):
                 break
         else:
@@ -632,6 +660,17 @@ def programs(
     if len(produced) > 1 and draw(st.booleans()):
         other = draw(st.sampled_from(produced[:-1]))
         results.insert(0, other)
+    if reductions:  # a reduced value among the results, so the oracle's reductions are checked
+        reduced = [v for v in produced if v.name in b.reduced and v not in results]
+        if reduced and draw(st.integers(0, 3)):
+            results.insert(0, reduced[-1])
+    bounds: list = [None] * len(results)
+    for value, bound in b.terminal[:2]:
+        results.append(value)
+        bounds.append(bound)
+    if len(b.terminal) > 2:  # the other reassociable reductions are not returned: drop their lines
+        dropped = {v.name for v, _ in b.terminal[2:]}
+        b.lines = [line for line in b.lines if line.split(" = ", 1)[0].strip() not in dropped]
     args = ", ".join(f"{v.name}: {v.type}" for v in inputs)
     rtypes = [v.type for v in results]
     rtype_text = rtypes[0] if len(rtypes) == 1 else "(" + ", ".join(rtypes) + ")"
@@ -650,6 +689,7 @@ def programs(
         ops=tuple(b.ops),
         result_types=tuple(rtypes),
         arg_types=tuple(v.type for v in inputs),
+        bounds=tuple(bounds) if any(x is not None for x in bounds) else (),
     )
 
 
@@ -771,3 +811,323 @@ def _emit(draw, b: _Builder, op: str, universe: Levels, dtypes, rng) -> bool:
                      f"[{', '.join(map(str, dims))}] : ({x.type}) -> {value.type}", op)
         return True
     raise ValueError(f"unknown op {op}")
+
+
+# --------------------------------------------------------------------------
+# Reductions (issue 9): an independent oracle written from DESIGN.md section
+# 4, and the generator's ``bcast.reduce``
+# --------------------------------------------------------------------------
+
+REDUCE_KINDS = ("add", "multiply", "maximum", "minimum", "and", "or", "xor")
+
+
+def reduce_kinds(dtype: str) -> tuple[str, ...]:
+    """The kinds valid on ``dtype``: the element kinds of the binary op each
+    kind folds with (``and or xor`` on i1 and integers, the others on numbers)."""
+    k = kind(dtype)
+    if k == "bool":
+        return ("and", "or", "xor")
+    if k == "float":
+        return ("add", "multiply", "maximum", "minimum")
+    return REDUCE_KINDS
+
+
+def _accumulator(dtype: np.dtype) -> np.dtype:
+    """DESIGN: ``f16`` accumulates in ``f32`` and rounds once at the end."""
+    return np.dtype(np.float32) if dtype == np.float16 else dtype
+
+
+def _groups(x: np.ndarray, dims: Sequence[int]) -> tuple[np.ndarray, Shape]:
+    """``x`` as rows of the elements each output element reduces: shape
+    (kept dims..., count), and the kept shape."""
+    dims = sorted(set(dims))
+    kept = [d for d in range(x.ndim) if d not in dims]
+    count = 1
+    for d in dims:
+        count *= x.shape[d]
+    kept_shape = tuple(x.shape[d] for d in kept)
+    return np.transpose(x, kept + dims).reshape(kept_shape + (count,)), kept_shape
+
+
+def _fraction(v: float):
+    from fractions import Fraction
+
+    return Fraction(v)
+
+
+def _combine_float(op: str, values: list[float]) -> float:
+    """One output element of a float reduction, exactly, as a Python float
+    (correctly rounded to f64; the caller rounds to the accumulator, then to
+    the element type)."""
+    import math
+
+    nan = any(math.isnan(v) for v in values)
+    if op in ("maximum", "minimum"):
+        if nan:
+            return math.nan  # NaN propagates
+        if not values:
+            return -math.inf if op == "maximum" else math.inf  # the identity
+        return max(values) if op == "maximum" else min(values)
+    if op == "add":
+        pos, neg = math.inf in values, -math.inf in values
+        if nan or (pos and neg):
+            return math.nan
+        if pos or neg:
+            return math.inf if pos else -math.inf
+        total = math.fsum(values)
+        return total if total != 0 else 0.0  # starts from +0: the sum of -0s is +0
+    # multiply
+    zero = any(v == 0 for v in values)
+    inf = any(math.isinf(v) for v in values)
+    if nan or (zero and inf):
+        return math.nan
+    negative = sum(math.copysign(1.0, v) < 0 for v in values) % 2 == 1
+    if zero:
+        magnitude = 0.0
+    elif inf:
+        magnitude = math.inf
+    else:
+        product = _fraction(1.0)
+        for v in values:
+            product *= _fraction(abs(v))
+        try:
+            magnitude = float(product)
+        except OverflowError:
+            magnitude = math.inf
+    return -magnitude if negative else magnitude
+
+
+def _combine_int(op: str, values: list[int], dtype: np.dtype):
+    if dtype == np.bool_:
+        bits = [bool(v) for v in values]
+        return {"and": all(bits), "or": any(bits), "xor": sum(bits) % 2 == 1}[op]
+    info = np.iinfo(dtype)
+    if op == "maximum":
+        return max(values, default=int(info.min))
+    if op == "minimum":
+        return min(values, default=int(info.max))
+    r = {"add": 0, "multiply": 1, "and": -1, "or": 0, "xor": 0}[op]  # identities (-1: all ones)
+    for v in values:
+        if op == "add":
+            r += v
+        elif op == "multiply":
+            r *= v
+        elif op == "and":
+            r &= v
+        elif op == "or":
+            r |= v
+        else:
+            r ^= v
+    return _from_int(r, dtype)  # integer arithmetic wraps
+
+
+def oracle_reduce(op: str, x: np.ndarray, dims: Sequence[int], keepdims: bool = False) -> np.ndarray:
+    """``bcast.reduce op`` from DESIGN.md section 4, one output element at a
+    time in Python numbers: the kind's identity for zero-size dims, integers
+    computed exactly then wrapped, floats exactly (``math.fsum``, exact
+    products) then rounded to the accumulator (``f32`` for ``f16``) and once
+    more to the element type; float maximum/minimum propagate NaN. ``dims``
+    in any order; ``keepdims`` keeps them as size 1."""
+    x = np.asarray(x)
+    dtype = x.dtype
+    rows, kept_shape = _groups(x, dims)
+    out = np.empty(kept_shape, dtype)
+    acc = _accumulator(dtype)
+    for index in np.ndindex(kept_shape):
+        values = rows[index].tolist()
+        if dtype.kind == "f":
+            with np.errstate(all="ignore"):
+                out[index] = np.array(_combine_float(op, values), np.float64).astype(acc).astype(dtype)
+        else:
+            out[index] = _combine_int(op, [int(v) for v in values], dtype)
+    if keepdims:
+        out = out.reshape(tuple(1 if d in set(dims) else n for d, n in enumerate(x.shape)))
+    return out
+
+
+def _quantum(v: float):
+    """The value of the lowest set bit of the finite float ``v`` (a Fraction)."""
+    f = _fraction(v)
+    num = abs(f.numerator)
+    return _fraction((num & -num)) / f.denominator
+
+
+def _float_reduction_is_exact(op: str, x: np.ndarray, dims: Sequence[int]) -> bool:
+    """Whether every order of folding gives the same bits: then the oracle,
+    the reference and every backend (reassociating or not) must agree
+    exactly. Sums: no -0, finite values all multiples of their smallest
+    quantum q with sum(|v|) < 2**p * q (p the accumulator's precision), so
+    every partial sum is exact; inf/NaN propagate alike in any order.
+    Products: the odd parts of the mantissas multiply to < 2**p and no partial
+    product leaves the normal range. maximum/minimum: no group mixes +0 and -0."""
+    import math
+
+    acc = _accumulator(x.dtype)
+    info = np.finfo(acc)
+    p = info.nmant + 1
+    rows, kept_shape = _groups(x, dims)
+    for index in np.ndindex(kept_shape):
+        values = [float(v) for v in rows[index].tolist()]
+        finite = [v for v in values if math.isfinite(v)]
+        if op in ("maximum", "minimum"):
+            zeros = {math.copysign(1.0, v) for v in values if v == 0}
+            if len(zeros) > 1:
+                return False
+            continue
+        if op == "add":
+            if any(v == 0 and math.copysign(1.0, v) < 0 for v in values):
+                return False
+            nonzero = [v for v in finite if v != 0]
+            if not nonzero:
+                continue
+            q = min(_quantum(v) for v in nonzero)
+            total = sum(_fraction(abs(v)) for v in nonzero)
+            if total >= q * 2**p or total >= float(info.max) / 4:
+                return False
+            continue
+        if not _product_in_range(finite, info, len(values)):
+            return False
+        mantissa = 1
+        for v in finite:
+            if v != 0:
+                num = abs(_fraction(v).numerator)
+                mantissa *= num // (num & -num)
+        if mantissa >= 2**p:
+            return False
+    return True
+
+
+def _product_in_range(finite: list[float], info, n: int) -> bool:
+    """No partial product of the nonzero finite values overflows or leaves
+    the normal range (so every order rounds alike up to the error bound)."""
+    import math
+
+    logs = [math.log2(abs(v)) for v in finite if v != 0]
+    high = sum(v for v in logs if v > 0)
+    low = sum(v for v in logs if v < 0)
+    return high < math.log2(float(info.max)) - 2 and low > math.log2(float(info.tiny)) + n + 2
+
+
+def reduction_error_bound(op: str, x: np.ndarray, dims: Sequence[int], keepdims: bool) -> np.ndarray | None:
+    """THE tolerance for a float ``add``/``multiply`` reduction that a backend
+    may reassociate (DESIGN.md section 4: "within a tolerance that grows with
+    the reduced size"), as an absolute bound per output element, or None when
+    no order-independent bound exists (a partial sum or product may
+    overflow). Any summation order of n terms in precision eps errs by at
+    most (n-1) eps sum(|v|) (the textbook bound for recursive summation, which
+    covers pairwise and blocked orders too); a product of n factors by
+    (n-1) eps |product|. We allow twice that, plus two ulps of the element
+    type for the final rounding (f16 rounds once from its f32 accumulator)
+    and the smallest subnormal."""
+    import math
+
+    dtype = x.dtype
+    acc = _accumulator(dtype)
+    eps, info = float(np.finfo(acc).eps), np.finfo(acc)
+    eps_out = float(np.finfo(dtype).eps)
+    rows, kept_shape = _groups(x, dims)
+    n = rows.shape[-1]
+    bound = np.empty(kept_shape, np.float64)
+    for index in np.ndindex(kept_shape):
+        values = [float(v) for v in rows[index].tolist()]
+        finite = [v for v in values if math.isfinite(v)]
+        if op == "add":
+            scale = math.fsum(abs(v) for v in finite)
+            if scale >= float(info.max) / 4:
+                return None
+        else:
+            if not _product_in_range(finite, info, n):
+                return None
+            scale = abs(_combine_float("multiply", finite)) if finite else 0.0
+        want = abs(float(np.float64(_combine_float(op, values)).astype(acc)))
+        want = want if math.isfinite(want) else 0.0
+        bound[index] = 2 * n * eps * scale + 2 * eps_out * want + float(np.finfo(dtype).smallest_subnormal)
+    if keepdims:
+        bound = bound.reshape(tuple(1 if d in set(dims) else s for d, s in enumerate(x.shape)))
+    return bound
+
+
+def _assert_within_bound(got: np.ndarray, want: np.ndarray, bound: np.ndarray, msg: str) -> None:
+    g, w = got.astype(np.float64), want.astype(np.float64)
+    same = (g == w) | (np.isnan(g) & np.isnan(w))
+    with np.errstate(all="ignore"):
+        close = np.isfinite(g) & np.isfinite(w) & (np.abs(g - w) <= bound)
+    bad = ~(same | close)
+    assert not bad.any(), (f"{msg}: {int(bad.sum())} element(s) outside the reduction bound\n"
+                           f"got {got[bad].tolist()}\nwant {want[bad].tolist()}\nbound {bound[bad].tolist()}")
+
+
+def reduction_tolerance(dtype: np.dtype, n: int) -> tuple[float, float]:
+    """(rtol, atol) for whole formulas around reductions of ``n`` elements
+    (softmax, layernorm, logsumexp): the elementwise tolerance grown linearly
+    with the reduced size, for the same reason as :func:`reduction_error_bound`."""
+    rtol, atol = _tolerance(np.dtype(dtype))
+    return rtol * max(1, n), atol * max(1, n)
+
+
+def _dyadic(data: np.ndarray, finite: bool) -> np.ndarray:
+    """Float inputs rounded to multiples of 1/8, so sums and products of them
+    are often exact in every order; inf and NaN kept unless ``finite`` (then
+    they become 1.5: a sum over a large group would nearly always meet one)."""
+    if data.dtype.kind != "f":
+        return data
+    with np.errstate(all="ignore"):
+        rounded = np.round(data.astype(np.float64) * 8) / 8
+    return np.where(np.isfinite(data), rounded, 1.5 if finite else data).astype(data.dtype)
+
+
+_FOLLOW_UPS = ("subtract", "add", "multiply", "divide", "maximum", "minimum", "compare")
+
+
+def _emit_reduce(draw, b: _Builder, allowed_ops: Sequence[str]) -> bool:
+    """A ``bcast.reduce`` of a random value (kind valid for its type, random
+    dims subset in random order, random keepdims); nested values reduce their
+    outer level. Often followed by a broadcasting op combining the operand
+    with the reduced value (``x - max(x)``). A float sum or product whose
+    bits depend on the folding order is returned as a result only, compared
+    within :func:`reduction_error_bound`."""
+    big = [v for v in b.values if any(d > 1 for d in v.levels[0])]  # something to fold
+    x = draw(st.sampled_from(big if big and draw(st.integers(0, 3)) else b.values))
+    op = draw(st.sampled_from(reduce_kinds(x.dtype)))
+    outer = x.levels[0]
+    dims = list(draw(st.permutations(range(len(outer)))))[: draw(st.integers(min(1, len(outer)), len(outer)))]
+    wide = [i for i, d in enumerate(outer) if d > 1 and i not in dims]
+    if wide and all(outer[i] <= 1 for i in dims) and draw(st.integers(0, 3)):
+        dims.append(draw(st.sampled_from(wide)))
+    if outer and not draw(st.integers(0, 7)):
+        dims = []  # sometimes no dims at all
+    keepdims = draw(st.booleans())
+    exact = x.data.dtype.kind != "f" or _float_reduction_is_exact(op, x.data, dims)
+    bound = None
+    if not exact:
+        if op not in ("add", "multiply"):
+            return False
+        bound = reduction_error_bound(op, x.data, dims, keepdims)
+        if bound is None:
+            return False
+    data = oracle_reduce(op, x.data, dims, keepdims)
+    if keepdims:
+        new = tuple(1 if i in dims else d for i, d in enumerate(outer))
+    else:
+        new = tuple(d for i, d in enumerate(outer) if i not in dims)
+    value = Value(b.fresh(), (new,) + x.levels[1:], x.dtype, data)
+    line = (f"{value.name} = bcast.reduce {op} {x.name}, dims = [{', '.join(map(str, dims))}]"
+            f"{' keepdims' if keepdims else ''} : ({x.type}) -> {value.type}")
+    if not exact:
+        assert value.data.shape == flat(value.levels)
+        b.lines.append("  " + line)
+        b.ops.append("reduce")
+        b.terminal.append((value, bound))
+        return True
+    b.add(value, line, "reduce")
+    b.reduced.add(value.name)
+    follow = [o for o in _FOLLOW_UPS if o in allowed_ops and kind(x.dtype) in b.kinds(o)]
+    if follow and draw(st.integers(0, 2)):
+        fop = draw(st.sampled_from(follow))
+        pairs = [c for c in b.binary_candidates(fop)
+                 if {c[0].name, c[1].name} == {x.name, value.name} and c[0] is not c[1]]
+        if pairs:
+            lhs, rhs, bdims, result = draw(st.sampled_from(pairs))
+            direction = draw(st.sampled_from(DIRECTIONS)) if fop == "compare" else None
+            _emit_binary(b, fop, lhs, rhs, bdims, result, direction)
+    return True

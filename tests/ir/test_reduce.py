@@ -280,14 +280,14 @@ def test_normalization_programs_on_both_backends(name: str, backend: str) -> Non
     np.testing.assert_allclose(got, numpy_version(x), rtol=1e-5, atol=1e-5)
 
 
-def test_numpy_backend_keeps_reductions_outside_fusions() -> None:
-    """Fusion of reductions is a later step: for now bcast-fuse treats a
-    reduction as a barrier and fuses the elementwise ops around it."""
+def test_softmax_becomes_one_fusion() -> None:
+    """bcast-fuse puts both reductions of softmax in the fusion with the
+    elementwise ops around them (``bcast.ir.fusion``)."""
     from bcast.tools.driver import STANDARD_PIPELINE, load
 
     module = load(SOFTMAX, "softmax.mlir", pipeline=STANDARD_PIPELINE)
     top = [op.name for op in module.body.block.first_op.body.block.ops]
-    assert top == ["bcast.reduce", "bcast.fusion", "bcast.reduce", "bcast.fusion", "func.return"]
+    assert top == ["bcast.fusion", "func.return"]
 
 
 def test_integer_wrapping_on_both_backends() -> None:

@@ -55,14 +55,14 @@ def programs() -> tuple[list[tuple[str, str]], dict[str, str]]:
             name = f"{path.relative_to(ROOT)}#{index}"
             if "expected-error" in chunk.text:
                 continue
-            reasons = [why for why, pattern in NOT_XDSL_SYNTAX.items() if pattern.search(chunk.text)]
+            # comments go: xdsl-opt splits at "// -----" anywhere in a line
+            # (and a CHECK line's syntax is not the program's)
+            text = COMMENT_LINE.sub("", chunk.text)
+            reasons = [why for why, pattern in NOT_XDSL_SYNTAX.items() if pattern.search(text)]
             if reasons:
                 excluded[name] = ", ".join(reasons)
-            elif not COMMENT_LINE.sub("", chunk.text).strip():
-                continue
-            else:
-                # comments go: xdsl-opt splits at "// -----" anywhere in a line
-                compared.append((name, COMMENT_LINE.sub("", chunk.text)))
+            elif text.strip():
+                compared.append((name, text))
     return compared, excluded
 
 

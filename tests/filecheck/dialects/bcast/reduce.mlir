@@ -2,9 +2,6 @@
 // Generic round trip: print generic, re-parse, print custom; same CHECK lines.
 // RUN: bcast-opt %s --split-input-file --print-op-generic | bcast-opt - --split-input-file | filecheck %s
 // RUN: bcast-opt %s --split-input-file --print-op-generic | filecheck %s --check-prefix=GENERIC
-// make-explicit leaves reductions alone (it makes the broadcast of a
-// keepdims result explicit) and bcast-fuse keeps them outside fusions.
-// RUN: bcast-opt %s --split-input-file -p bcast-make-explicit,bcast-fuse | filecheck %s --check-prefix=FUSE
 
 // bcast.reduce: every kind, keepdims, dims in any order printed sorted.
 
@@ -68,16 +65,6 @@ module attributes {bcast.semantics = "tml"} {
 // -----
 
 // Softmax written out: the keepdims results broadcast back (numpy semantics).
-// FUSE-LABEL: func.func @softmax
-// FUSE-NEXT:    %m = bcast.reduce maximum %x, dims = [1] keepdims : (tensor<4x3xf32>) -> tensor<4x1xf32>
-// FUSE-NEXT:    %e = bcast.fusion %x, %m : (tensor<4x3xf32>, tensor<4x1xf32>) -> tensor<4x3xf32> {
-// FUSE:           bcast.broadcast_in_dim %m_1, dims = [0, 1] : (tensor<4x1xf32>) -> tensor<4x3xf32>
-// FUSE:           bcast.yield
-// FUSE-NEXT:    }
-// FUSE-NEXT:    %s = bcast.reduce add %e, dims = [1] keepdims : (tensor<4x3xf32>) -> tensor<4x1xf32>
-// FUSE-NEXT:    %r = bcast.fusion %e, %s : (tensor<4x3xf32>, tensor<4x1xf32>) -> tensor<4x3xf32> {
-// FUSE:           bcast.divide
-// FUSE:         func.return %r : tensor<4x3xf32>
 // CHECK-LABEL: func.func @softmax
 func.func @softmax(%x: tensor<4x3xf32>) -> tensor<4x3xf32> {
 // CHECK-NEXT: %m = bcast.reduce maximum %x, dims = [1] keepdims : (tensor<4x3xf32>) -> tensor<4x1xf32>
