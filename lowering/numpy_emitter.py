@@ -20,9 +20,10 @@ cores) in contiguous runs, each thread with its own buffers: NumPy ufuncs
 release the GIL inside their loops, so two cores compute two blocks at once.
 
 Ops whose exact semantics NumPy's ufuncs do not give (integer divide,
-remainder and power, shifts, float-to-int convert) and reductions (unfused
-for now) call ``bcast.ir.numerics``,
-the same functions the reference evaluator uses. The generated function runs
+remainder and power, shifts, float-to-int convert) and reductions call
+``bcast.ir.numerics``, the same functions the reference evaluator uses (a
+fused reduction reduces the rows of one block into a block buffer; its
+broadcast back is a view of that buffer). The generated function runs
 under ``np.errstate(all="ignore")`` so no NumPy warning reaches the user.
 """
 

@@ -505,14 +505,17 @@ def run_blocks(block, rows: int, block_rows: int, make_buffers) -> None:
     workers = min(threads(), max(1, len(starts) // 4))
 
     def work(chunk: list[int]) -> None:
+        # NumPy's error state is per thread: a worker does not inherit the
+        # generated function's errstate(all="ignore"), so it sets its own.
         buffers = make_buffers()
         try:
-            for i in chunk:
-                j = min(i + block_rows, rows)
-                if j - i == block_rows:
-                    block(i, j, *buffers)
-                else:
-                    block(i, j, *(b[: j - i] for b in buffers))
+            with np.errstate(all="ignore"):
+                for i in chunk:
+                    j = min(i + block_rows, rows)
+                    if j - i == block_rows:
+                        block(i, j, *buffers)
+                    else:
+                        block(i, j, *(b[: j - i] for b in buffers))
         finally:
             release(buffers)
 

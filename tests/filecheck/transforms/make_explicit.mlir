@@ -394,3 +394,19 @@ func.func @chain(%a: tensor<4x1xf32>, %b: tensor<3xf32>, %half: tensor<f32>) -> 
   %m = bcast.multiply %s, %half : (tensor<4x3xf32>, tensor<f32>) -> tensor<4x3xf32>
   func.return %m : tensor<4x3xf32>
 }
+
+// -----
+
+// Reductions are left alone; the broadcast of a keepdims result back to the
+// operand's shape becomes explicit (with reshape: drop the 1, then broadcast).
+// CHECK-LABEL: func.func @keepdims_result_broadcasts_back
+//  CHECK-NEXT:   %m = bcast.reduce maximum %x, dims = [1] keepdims : (tensor<3x4xf32>) -> tensor<3x1xf32>
+// EXPAND-NEXT:   %[[B:.*]] = bcast.broadcast_in_dim %m, dims = [0, 1] : (tensor<3x1xf32>) -> tensor<3x4xf32>
+// RESHAPE-NEXT:  %[[R:.*]] = bcast.reshape %m : (tensor<3x1xf32>) -> tensor<3xf32>
+// RESHAPE-NEXT:  %[[B:.*]] = bcast.broadcast_in_dim %[[R]], dims = [0] : (tensor<3xf32>) -> tensor<3x4xf32>
+//  CHECK-NEXT:   %d = bcast.subtract %x, %[[B]] : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+func.func @keepdims_result_broadcasts_back(%x: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  %m = bcast.reduce maximum %x, dims = [1] keepdims : (tensor<3x4xf32>) -> tensor<3x1xf32>
+  %d = bcast.subtract %x, %m : (tensor<3x4xf32>, tensor<3x1xf32>) -> tensor<3x4xf32>
+  func.return %d : tensor<3x4xf32>
+}

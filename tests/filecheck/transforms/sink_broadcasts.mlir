@@ -114,3 +114,47 @@ func.func @jax_chain(%x: tensor<4x5xf32>, %row: tensor<5xf32>) -> tensor<4x5xf32
   %5 = bcast.multiply %x, %4 : (tensor<4x5xf32>, tensor<4x5xf32>) -> tensor<4x5xf32>
   func.return %5 : tensor<4x5xf32>
 }
+
+// -----
+
+// Sinking stops at a reduction: the add below it is computed on the small
+// shape and broadcast once, and the reduction reads that broadcast (which
+// canonicalize then folds: reduce of a broadcast over a created dim).
+// CHECK-LABEL: func.func @reduce_stops_sinking
+//  CHECK-NEXT:   %[[S:.*]] = bcast.add %x, %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+//  CHECK-NEXT:   %[[B:.*]] = bcast.broadcast_in_dim %[[S]], dims = [1] : (tensor<4xf32>) -> tensor<3x4xf32>
+//  CHECK-NEXT:   %[[R:.*]] = bcast.reduce add %[[B]], dims = [0] : (tensor<3x4xf32>) -> tensor<4xf32>
+//  CHECK-NEXT:   func.return %[[R]]
+// PIPE-LABEL: func.func @reduce_stops_sinking
+//  PIPE-NEXT:   %[[S:.*]] = bcast.add %x, %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+//  PIPE-NEXT:   %[[C:.*]] = bcast.constant dense<3.000000e+00> : tensor<4xf32>
+//  PIPE-NEXT:   %[[M:.*]] = bcast.multiply %[[S]], %[[C]] : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+//  PIPE-NEXT:   func.return %[[M]]
+func.func @reduce_stops_sinking(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+  %a = bcast.broadcast_in_dim %x, dims = [1] : (tensor<4xf32>) -> tensor<3x4xf32>
+  %b = bcast.broadcast_in_dim %y, dims = [1] : (tensor<4xf32>) -> tensor<3x4xf32>
+  %s = bcast.add %a, %b : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  %r = bcast.reduce add %s, dims = [0] : (tensor<3x4xf32>) -> tensor<4xf32>
+  func.return %r : tensor<4xf32>
+}
+
+// -----
+
+// Broadcasts of reduced values (x - max / sum) sink like any other: the
+// divide runs on the reduced shape, and one broadcast remains.
+// CHECK-LABEL: func.func @reduced_operands_sink
+//  CHECK-NEXT:   %[[M:.*]] = bcast.reduce maximum %x, dims = [1]
+//  CHECK-NEXT:   %[[S:.*]] = bcast.reduce add %x, dims = [1]
+//  CHECK-NEXT:   %[[D:.*]] = bcast.divide %[[M]], %[[S]] : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+//  CHECK-NEXT:   %[[B:.*]] = bcast.broadcast_in_dim %[[D]], dims = [0] : (tensor<3xf32>) -> tensor<3x4xf32>
+//  CHECK-NEXT:   %[[R:.*]] = bcast.subtract %x, %[[B]]
+//  CHECK-NEXT:   func.return %[[R]]
+func.func @reduced_operands_sink(%x: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  %m = bcast.reduce maximum %x, dims = [1] : (tensor<3x4xf32>) -> tensor<3xf32>
+  %s = bcast.reduce add %x, dims = [1] : (tensor<3x4xf32>) -> tensor<3xf32>
+  %mb = bcast.broadcast_in_dim %m, dims = [0] : (tensor<3xf32>) -> tensor<3x4xf32>
+  %sb = bcast.broadcast_in_dim %s, dims = [0] : (tensor<3xf32>) -> tensor<3x4xf32>
+  %d = bcast.divide %mb, %sb : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  %r = bcast.subtract %x, %d : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  func.return %r : tensor<3x4xf32>
+}
