@@ -340,13 +340,13 @@ def reduce(kind: str, x, dims, keepdims: bool = False, out: np.ndarray | None = 
     ufunc = REDUCTIONS[kind]
     acc = np.dtype(np.float32) if x.dtype == np.float16 else x.dtype
     direct = out is not None and acc == x.dtype
-    with np.errstate(**_ERR):
+    with np.errstate(**_ERR):  # (an f16 sum may overflow when rounded back)
         result = ufunc.reduce(
             x, axis=tuple(dims), dtype=acc, keepdims=keepdims,
             initial=reduction_identity(kind, acc)[()], out=out if direct else None,
         )  # fmt: skip
-    if out is None:
-        return np.asarray(result).astype(x.dtype, copy=False)
-    if not direct:
-        np.copyto(out, result, casting="same_kind")
+        if out is None:
+            return np.asarray(result).astype(x.dtype, copy=False)
+        if not direct:
+            np.copyto(out, result, casting="same_kind")
     return out

@@ -1195,7 +1195,9 @@ class ReduceOp(BcastOp):
     On a nested (tml) type, ``dims`` index the outer level only and the inner
     levels are kept whole: each element of the outer tensor is a tensor, and
     reducing combines those tensors elementwise. Since a nested value is
-    stored flat with the outer dims first, the flat reduction is the same."""
+    stored flat with the outer dims first, the flat reduction is the same.
+    Under tml the combiner's op-class rule applies too: ``and``/``or``/``xor``
+    reduce i1 or unsigned integers only, as the binary ops take them."""
 
     name = "bcast.reduce"
     operand = operand_def(TensorType)
@@ -1248,12 +1250,15 @@ class ReduceOp(BcastOp):
         levels, element = _split(operand, "operand")
         _check_nesting(semantics, (levels,))
         combiner = REDUCTION_COMBINERS[kind]
-        allowed = combiner.ELEMENT_KINDS
+        allowed, notes = combiner.ELEMENT_KINDS, []
+        if semantics == "tml" and combiner.TML_KINDS is not None:
+            # the combiner's tml class rule (bitwise on unsigned integers only)
+            allowed, notes = combiner.TML_KINDS, [combiner.TML_KINDS_NOTE]
         if rules.kind(element) not in allowed:
             raise Diagnostic(
                 f"reduce {kind} needs {_KIND_WORDS[allowed]} elements, got element type {element}",
                 [f"'{combiner.name}' is the operation reduce {kind} folds with, and it "
-                 f"takes {_KIND_WORDS[allowed]} operands"],
+                 f"takes {_KIND_WORDS[allowed]} operands", *notes],
             )  # fmt: skip
         try:
             outer = rules.reduce_shape(levels[0], dims, keepdims)

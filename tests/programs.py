@@ -821,13 +821,14 @@ def _emit(draw, b: _Builder, op: str, universe: Levels, dtypes, rng) -> bool:
 REDUCE_KINDS = ("add", "multiply", "maximum", "minimum", "and", "or", "xor")
 
 
-def reduce_kinds(dtype: str) -> tuple[str, ...]:
+def reduce_kinds(dtype: str, mode: str) -> tuple[str, ...]:
     """The kinds valid on ``dtype``: the element kinds of the binary op each
-    kind folds with (``and or xor`` on i1 and integers, the others on numbers)."""
+    kind folds with (``and or xor`` on i1 and integers, under tml on i1 and
+    unsigned integers only; the others on numbers)."""
     k = kind(dtype)
     if k == "bool":
         return ("and", "or", "xor")
-    if k == "float":
+    if k == "float" or (k == "signed" and mode == "tml"):
         return ("add", "multiply", "maximum", "minimum")
     return REDUCE_KINDS
 
@@ -1088,7 +1089,7 @@ def _emit_reduce(draw, b: _Builder, allowed_ops: Sequence[str]) -> bool:
     within :func:`reduction_error_bound`."""
     big = [v for v in b.values if any(d > 1 for d in v.levels[0])]  # something to fold
     x = draw(st.sampled_from(big if big and draw(st.integers(0, 3)) else b.values))
-    op = draw(st.sampled_from(reduce_kinds(x.dtype)))
+    op = draw(st.sampled_from(reduce_kinds(x.dtype, b.mode)))
     outer = x.levels[0]
     dims = list(draw(st.permutations(range(len(outer)))))[: draw(st.integers(min(1, len(outer)), len(outer)))]
     wide = [i for i, d in enumerate(outer) if d > 1 and i not in dims]

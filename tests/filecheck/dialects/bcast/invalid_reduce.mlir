@@ -168,3 +168,17 @@ func.func @dim_too_big(%x: tensor<4x3xf32>) {
   %0 = bcast.reduce add %x, dims = [99999999999999999999] : (tensor<4x3xf32>) -> tensor<4xf32>
   func.return
 }
+
+// -----
+
+// Under tml, reduce and/or/xor follow the bitwise op class: i1 or unsigned
+// integers only (signed integers are fine under numpy and xla).
+module attributes {bcast.semantics = "tml"} {
+  func.func @tml_bitwise_reduce_of_signed(%x: tensor<4x3xi32>) {
+    // expected-error @+1 {{'bcast.reduce' op reduce xor needs boolean (i1) or unsigned integer elements, got element type i32}}
+    %0 = bcast.reduce xor %x, dims = [1] : (tensor<4x3xi32>) -> tensor<4xi32>
+    // expected-note @-1 {{'bcast.xor' is the operation reduce xor folds with, and it takes boolean (i1) or unsigned integer operands}}
+    // expected-note @-2 {{tml logical operations take i1, bitwise operations unsigned integers}}
+    func.return
+  }
+}
