@@ -1,16 +1,20 @@
-"""``bcast-fuse``: elementwise ops and the views feeding them become ``bcast.fusion``s.
+"""``bcast-fuse``: elementwise ops, row reductions and the views feeding them become ``bcast.fusion``s.
 
 Runs on explicit IR (after ``bcast-make-explicit``): an elementwise op whose
 operands all have its result's shape iterates over that shape. In every block
 (function bodies, not fusion bodies):
 
-- *Grouping.* Fusible ops (``bcast.ir.ops.ElementwiseOp`` subclasses and
-  ``convert``, explicit as ``bcast.ir.fusion.is_explicit`` defines it: no
-  ``broadcast_dimensions``, every operand of the result's shape and element
-  type) start in a group of their own. In block order, each op
-  is merged (union-find) with the group of every operand's producer that has
-  the same iteration shape, unless the merge would create a cycle. Sibling
-  ops that only share an input are not merged.
+- *Grouping.* Fusible ops start in a group of their own: explicit
+  elementwise ops (``bcast.ir.ops.ElementwiseOp`` subclasses and ``convert``,
+  as ``bcast.ir.fusion.is_explicit`` defines it: no ``broadcast_dimensions``,
+  every operand of the result's shape and element type), reductions that
+  keep dimension 0, and *inner broadcasts* (a ``broadcast_in_dim`` of a
+  fusible op's value that maps rows to rows, as ``x - max(x)`` needs). In
+  block order, each op is merged (union-find) with the group of every
+  fusible producer of its operands (which has the same rows), unless the
+  merge would create a cycle. Sibling ops that only share an input are not
+  merged. A group with nothing elementwise (a lone reduction) stays as it
+  is; a reduction over dimension 0 is never fusible (``bcast.ir.fusion``).
 - *Cycle guard.* Two groups are not merged when a path leaves one of them
   through a non-member op (``extract``, a ``func.call``, a view of a member
   value, another group...) and reaches the other one: the merged group would
@@ -23,8 +27,10 @@ operands all have its result's shape iterates over that shape. In every block
   the body every view takes a block argument, as ``bcast.fusion`` requires.
 - *Results.* A member value used outside its group (by a non-member op, a
   terminator, another group, a nested region) is a result of the fusion,
-  computed once. Inputs are the outside values the members and cloned views
-  read, in order of first use; nothing unused is added.
+  computed once; an inner broadcast used outside is not a result: its
+  operand is, and the broadcast is cloned where it is read. Inputs are the
+  outside values the members and cloned views read, in order of first use;
+  nothing unused is added.
 - *Splat constants.* A splat ``bcast.constant`` of more than one element
   read by a member enters as a rank-0 constant and a ``broadcast_in_dim
   dims = []`` in the body, so it is not materialized either (the original
@@ -34,7 +40,7 @@ operands all have its result's shape iterates over that shape. In every block
   order), so every value dominates its uses and unrelated code keeps its
   order.
 
-The fusion op gets the location of its first elementwise member; cloned ops
+The fusion op gets the location of its first member; cloned ops
 keep their locations. Ops that are not explicit, constants, ``extract``,
 ``assign``, calls and ops with regions are left alone (they are inputs or
 users of the groups).
