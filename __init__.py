@@ -1,12 +1,13 @@
 """bcast: broadcasting semantics, verification and lowering for array programs.
 
-``bcast.compile(source, backend=...)`` is the Python entry point; the
+``bcast.compile(source, backend=...)`` is the Python entry point
+(``bcast.from_jax(fn, *example_args)`` imports a JAX function); the
 ``bcast-opt`` and ``bcast-run`` commands are in ``bcast.tools``.
 """
 
 from bcast.tools import __version__
 
-__all__ = ["BcastError", "__version__", "compile"]
+__all__ = ["BcastError", "__version__", "compile", "from_jax"]
 
 
 def __getattr__(name: str):
@@ -17,4 +18,8 @@ def __getattr__(name: str):
         from bcast.tools import api
 
         return getattr(api, name)
+    if name == "from_jax":  # jax itself is imported only when it is called
+        from bcast.tools import jax_bridge
+
+        return jax_bridge.from_jax
     raise AttributeError(f"module 'bcast' has no attribute {name!r}")

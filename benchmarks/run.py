@@ -1,32 +1,74 @@
-"""Benchmarks: bcast's NumPy backend against its peers and the memory floor.
+"""Benchmarks: bcast's backends against their peers and the memory floors.
 
-    python benchmarks/run.py [--sizes 1024 4096] [--repeats 15]
+    python benchmarks/run.py [--sizes 1024 4096] [--repeats 15] [--quick]
                              [--workloads a b softmax layernorm]
 
 For each workload and size, every variant is timed interleaved (one call of
 each variant per round, rounds repeated) so that machine noise hits them
-alike; the table gives the median time and its ratio to the memory floor
-(``np.copyto`` of the output's bytes, one thread). The order of the variants
-rotates every round and calls are 20 ms apart, so that a peer's lingering
-worker threads (XLA spins after returning) do not slow the next variant. Peak memory is measured
-separately with ``tracemalloc`` (NumPy reports its buffers to it): the bytes
-allocated during one call beyond the inputs, as a multiple of the output.
-XLA allocates outside tracemalloc's view, so jax's peak is shown as "n/a".
-bcast's NumPy backend recycles result buffers the caller has dropped and
-keeps its block scratch buffers across calls (``bcast.lowering.numpy_runtime``
+alike; the table gives the median time and its ratio to two memory floors,
+the copy of the output's bytes from ``x``:
+
+- ``x floor(1t)``: ``np.copyto`` on one thread;
+- ``x floor(all)``: a parallel copy on all threads, the faster (by median)
+  of threads each copying a slab of rows with ``np.copyto`` (NumPy releases
+  the GIL) and a numba ``prange`` copy.
+
+The order of the variants rotates every round and calls are 20 ms apart, so
+that a peer's lingering worker threads (XLA and OpenMP spin after returning)
+do not slow the next variant. ``--quick`` runs 5 rounds (smoke runs).
+
+Peak memory is measured separately with ``tracemalloc`` (NumPy reports its
+buffers to it): the bytes allocated during one call beyond the inputs, as a
+multiple of the output. XLA and numba allocate outside tracemalloc's view,
+so their peak is shown as "n/a"; for the C backend the column shows what
+NumPy allocates for it (its result arrays), not C-side ``malloc``. bcast's
+NumPy backend recycles result buffers the caller has dropped and keeps its
+block scratch buffers across calls (``bcast.lowering.numpy_runtime``
 ``output``/``scratch``), so its steady-state column excludes memory it holds
 between calls; NumPy eager allocates its result afresh every call.
 
 Before timing, every variant's result is compared with NumPy eager's
 (``allclose`` with the workload's tolerance); a variant that differs aborts
-the run, naming itself. A peer that is not installed (numexpr, jax) is shown
-as "absent" in the table.
+the run, naming itself. The exception is the C backend, which may be under
+construction: when ``bcast.compile(..., backend="c")`` is not there, its
+rows say "absent (...)"; when it raises, or its result differs, they say
+"failed: <reason>" and it is not timed. A peer that is not installed
+(numexpr, numba, jax) is shown as "absent" in the table.
 
-Variants: bcast numpy backend (with and without ``out=``), NumPy eager, NumPy
-with ``out=`` (hand-written, preallocated temporaries), numexpr (for the row
-reductions, which numexpr lacks, NumPy with preallocated outputs; numexpr for
-the elementwise parts), ``jax.jit`` (inputs already on the device,
-``block_until_ready``), and the memory floor.
+Variants:
+- bcast numpy backend (with and without ``out=``);
+- bcast C backend (``backend="c"``), with and without ``out=``, on all
+  threads and on one thread. The C library's threads follow OpenMP: the
+  harness finds the library the compile mapped into the process
+  (``/proc/self/maps``), resolves ``omp_set_num_threads`` through that
+  library's own handle (so it is the OpenMP runtime the library links, even
+  when numba has loaded another) and sets one thread around each one-thread
+  call, all threads (``omp_get_max_threads()`` at start, i.e.
+  ``OMP_NUM_THREADS`` or the cores) after it; the one-thread and all-thread
+  calls are thus interleaved in the same table. A note under the table gives
+  each C (and numba) variant's process CPU time over wall time across 5
+  back-to-back calls, about the number of threads it really used (less when
+  other work takes the cores). A library without OpenMP runs on one thread: its one-thread
+  rows say so;
+- NumPy eager, NumPy with ``out=`` (hand-written, preallocated temporaries);
+- numexpr (for the row reductions, which numexpr lacks, NumPy with
+  preallocated outputs; numexpr for the elementwise parts);
+- numba: hand-written ``@njit(parallel=True, fastmath=False)`` loops (prange
+  over rows, inner loops over columns; softmax and layernorm in per-row
+  passes, sums accumulated in float64), writing into a preallocated output;
+  compiled before timing; on all of numba's threads and on one
+  (``numba.set_num_threads(1)`` around the call);
+- ``jax.jit`` (inputs already on the device, ``block_until_ready``), and
+  ``jax.jit`` donated: the jitted function takes one more argument, of the
+  output's shape, donated (``donate_argnums``, ``keep_unused=True``); XLA
+  aliases it to the output and writes the result into it. Each call's result
+  is the next call's donated buffer (the ``out=`` of XLA). A note under the
+  table says whether XLA really reused the buffer (same address) in every
+  timed call. The donated buffer must be an XLA-owned buffer: one made from a
+  NumPy array by ``device_put`` (zero-copy on CPU) or an eager ``jnp.zeros``
+  is not donated (silently copied), so the first buffer comes from a jitted
+  ``zeros``;
+- the copy floors (one thread, all threads).
 
 Workloads (f32, default: a b):
   (a) out = (x + row) * col - 0.5 * x
@@ -49,6 +91,7 @@ Workloads (f32, default: a b):
 from __future__ import annotations
 
 import argparse
+import ctypes
 import importlib
 import os
 import platform
@@ -56,6 +99,9 @@ import statistics
 import sys
 import time
 import tracemalloc
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -253,9 +299,31 @@ TITLE = {
     "softmax": "softmax over rows",
     "layernorm": "layernorm over rows (gamma, beta)",
 }
-FLOOR = "memory floor (copyto)"
-UNTRACED = {"jax.jit"}
-"""Variants whose allocations tracemalloc cannot see."""
+
+
+FLOOR_1T = "copy floor 1t (copyto)"
+FLOOR_SLABS = "copy floor all (copyto slabs)"
+FLOOR_NUMBA = "copy floor all (numba)"
+FLOORS_ALL = (FLOOR_SLABS, FLOOR_NUMBA)
+FLOORS = (FLOOR_1T, *FLOORS_ALL)
+QUICK_REPEATS = 5
+
+
+@dataclass
+class Variant:
+    name: str
+    call: Callable | None
+    status: str = ""
+    """Why ``call`` is None: "absent (...)" or "failed: ...")."""
+    traced: bool = True
+    """Whether tracemalloc sees its allocations."""
+    soft: bool = False
+    """A failure in verification marks the row failed instead of aborting."""
+    note: Callable[[], str] | None = None
+    """A line printed under the table (e.g. whether donation took effect)."""
+    cpu: str = ""
+    """CPU time over wall time of one call, measured at warm-up, when asked."""
+    measure_cpu: bool = False
 
 
 def _numpy_out(workload: str, n: int):
@@ -298,7 +366,109 @@ def _numexpr(ne, workload: str, n: int):
     return layernorm
 
 
-def _jax(jax, workload: str):
+# ---------------------------------------------------------------- numba
+
+_NUMBA_KERNELS: dict | None = None
+
+
+def _numba_kernels(numba) -> dict:
+    """Hand-written parallel loops, as an array programmer writes them for numba."""
+    global _NUMBA_KERNELS
+    if _NUMBA_KERNELS is not None:
+        return _NUMBA_KERNELS
+    prange = numba.prange
+    jit = numba.njit(parallel=True, fastmath=False)
+    half, shift, zero, eps = np.float32(0.5), np.float32(1.5), np.float32(0.0), EPS
+
+    @jit
+    def a(x, row, col, out):
+        n, m = x.shape
+        for i in prange(n):
+            c = col[i, 0]
+            for j in range(m):
+                v = x[i, j]
+                out[i, j] = (v + row[j]) * c - half * v
+        return out
+
+    @jit
+    def b(x, row, col, out):
+        n, m = x.shape
+        for i in prange(n):
+            c = col[i, 0]
+            for j in range(m):
+                v = x[i, j]
+                t = max((v * c + row[j]) * half - v, zero)
+                out[i, j] = (t + row[j]) * c - shift
+        return out
+
+    @jit
+    def softmax(x, out):
+        n, m = x.shape
+        for i in prange(n):
+            mx = x[i, 0]
+            for j in range(1, m):
+                if x[i, j] > mx:
+                    mx = x[i, j]
+            s = 0.0
+            for j in range(m):
+                e = np.exp(x[i, j] - mx)
+                out[i, j] = e
+                s += e
+            inv = np.float32(1.0 / s)
+            for j in range(m):
+                out[i, j] *= inv
+        return out
+
+    @jit
+    def layernorm(x, gamma, beta, out):
+        n, m = x.shape
+        inv_n = 1.0 / m
+        for i in prange(n):
+            s = 0.0
+            for j in range(m):
+                s += x[i, j]
+            mu = np.float32(s * inv_n)
+            ss = 0.0
+            for j in range(m):
+                d = x[i, j] - mu
+                out[i, j] = d
+                ss += d * d
+            rstd = np.float32(1.0 / np.sqrt(ss * inv_n + eps))
+            for j in range(m):
+                out[i, j] = out[i, j] * rstd * gamma[j] + beta[j]
+        return out
+
+    @jit
+    def copy(x, out):
+        n, m = x.shape
+        for i in prange(n):
+            for j in range(m):
+                out[i, j] = x[i, j]
+        return out
+
+    _NUMBA_KERNELS = {"a": a, "b": b, "softmax": softmax, "layernorm": layernorm, "copy": copy}
+    return _NUMBA_KERNELS
+
+
+def _numba(numba, workload: str, n: int, one_thread: bool = False):
+    kernel = _numba_kernels(numba)[workload]
+    out = np.empty((n, n), np.float32)
+    if not one_thread:
+        return lambda *args: kernel(*args, out)
+    every = numba.config.NUMBA_NUM_THREADS
+
+    def call(*args):
+        numba.set_num_threads(1)
+        try:
+            return kernel(*args, out)
+        finally:
+            numba.set_num_threads(every)
+    return call
+
+
+# ---------------------------------------------------------------- jax
+
+def _jax_function(jax, workload: str):
     jnp = jax.numpy
 
     def jax_a(x, r, c):
@@ -317,37 +487,223 @@ def _jax(jax, workload: str):
         var = jnp.mean(d * d, axis=1, keepdims=True)
         return d * jax.lax.rsqrt(var + jnp.float32(EPS)) * gamma + beta
 
-    jitted = jax.jit({"a": jax_a, "b": jax_b, "softmax": jax_softmax, "layernorm": jax_layernorm}[workload])
+    return {"a": jax_a, "b": jax_b, "softmax": jax_softmax, "layernorm": jax_layernorm}[workload]
+
+
+def _on_device(jax):
     device: dict[int, object] = {}
 
     def on_device(a):  # inputs live on the device, as in a jax program
         if id(a) not in device:
             device[id(a)] = jax.device_put(a)
         return device[id(a)]
+    return on_device
 
+
+def _jax(jax, workload: str):
+    jitted = jax.jit(_jax_function(jax, workload))
+    on_device = _on_device(jax)
     return lambda *args: jitted(*map(on_device, args)).block_until_ready()
 
 
-def peers(workload: str, n: int):
-    """(name, callable or None if not installed) pairs for one workload; inputs bound later."""
+def _jax_donated(jax, workload: str, n: int) -> Variant:
+    """The result written into a donated buffer; each result is the next call's buffer."""
+    f = _jax_function(jax, workload)
+    jitted = jax.jit(lambda *a: f(*a[:-1]), donate_argnums=(ARITY[workload],), keep_unused=True)
+    # An XLA-owned first buffer: a device_put NumPy array (zero-copy on CPU)
+    # or an eager jnp.zeros is not donatable and would be copied silently.
+    state = {"buf": jax.jit(lambda: jax.numpy.zeros((n, n), jax.numpy.float32))(), "calls": 0, "aliased": 0}
+    on_device = _on_device(jax)
+
+    def call(*args):
+        buf = state["buf"]
+        before = buf.unsafe_buffer_pointer()
+        out = jitted(*map(on_device, args), buf).block_until_ready()
+        state["buf"] = out
+        state["calls"] += 1
+        state["aliased"] += out.unsafe_buffer_pointer() == before
+        return out
+
+    def note() -> str:
+        c, k = state["calls"], state["aliased"]
+        verdict = "donation took effect" if c == k else "DONATION DID NOT ALWAYS TAKE EFFECT"
+        return f"jax.jit donated: XLA wrote into the donated buffer in {k} of {c} calls ({verdict})"
+    return Variant("jax.jit donated", call, traced=False, note=note)
+
+
+ARITY = {"a": 3, "b": 3, "softmax": 1, "layernorm": 3}
+
+
+# ---------------------------------------------------------------- C backend
+
+def _mapped_files() -> set[str]:
+    try:
+        with open("/proc/self/maps") as maps:
+            return {parts[5].strip() for line in maps if len(parts := line.split(None, 5)) == 6
+                    and parts[5].startswith("/")}
+    except OSError:
+        return set()
+
+
+class OpenMP:
+    """``omp_set_num_threads`` of the OpenMP runtime a loaded library links."""
+
+    def __init__(self, library: ctypes.CDLL, path: str):
+        self.path = path
+        self._set = library.omp_set_num_threads  # dlsym on the library's handle: its own dependencies
+        self._set.argtypes, self._set.restype = [ctypes.c_int], None
+        self._get = library.omp_get_max_threads
+        self._get.argtypes, self._get.restype = [], ctypes.c_int
+        self.every = self._get()
+        self._set(1)
+        took = self._get() == 1
+        self._set(self.every)
+        if not took:
+            raise AttributeError("omp_set_num_threads(1) did not take effect")
+
+    def threads(self) -> int:
+        return self._get()
+
+    def one_thread(self, call):
+        def run(*args, **kwargs):
+            self._set(1)
+            try:
+                return call(*args, **kwargs)
+            finally:
+                self._set(self.every)
+        return run
+
+
+def _find_openmp(new_files: set[str]) -> OpenMP | None:
+    """The OpenMP control of the C library among the files a compile mapped."""
+    try:
+        from bcast.lowering import c_runtime
+        cache = str(c_runtime.cache_dir())
+    except Exception:  # noqa: BLE001 - layout may change while the backend is built
+        cache = None
+    candidates = sorted(new_files, key=lambda p: (not (cache and p.startswith(cache)), "bcast" not in
+                                                   os.path.basename(p)))
+    for path in candidates:
+        name = os.path.basename(path)
+        if ".so" not in name or name.startswith(("libgomp", "libomp", "libiomp")):
+            continue
+        if not ((cache and path.startswith(cache)) or "bcast" in name):
+            continue
+        try:
+            return OpenMP(ctypes.CDLL(path), path)
+        except (OSError, AttributeError):
+            continue
+    return None
+
+
+def _c_backend(workload: str, n: int, args) -> list[Variant]:
+    names = ["bcast c (all threads)", "bcast c out= (all threads)", "bcast c (1t)", "bcast c out= (1t)"]
+    before = _mapped_files()
+    try:
+        fn = bcast.compile(PROGRAM[workload](n), backend="c")
+    except ValueError as e:
+        if "unknown backend" in str(e):
+            return [Variant(name, None, "absent (bcast.compile has no backend 'c' yet)") for name in names]
+        return [Variant(name, None, f"failed: compile: {_short(e)}") for name in names]
+    except Exception as e:  # noqa: BLE001 - reported in the table
+        status = (f"absent ({_short(e)})" if type(e).__name__ == "CompilerMissing"
+                  else f"failed: compile: {type(e).__name__}: {_short(e)}")
+        return [Variant(name, None, status) for name in names]
+    try:
+        fn(*args)  # the library may be loaded lazily
+    except Exception as e:  # noqa: BLE001
+        return [Variant(name, None, f"failed: call: {type(e).__name__}: {_short(e)}") for name in names]
+    after = _mapped_files()
+    # The compile's own library; else (already loaded: same source) any bcast library mapped.
+    omp = _find_openmp(after - before) or _find_openmp(after)
+    out = np.empty((n, n), np.float32)
+    plain = lambda *a: fn(*a)  # noqa: E731
+    into = lambda *a: fn(*a, out=out)  # noqa: E731
+    if omp is not None:
+        def note() -> str:
+            return (f"C backend: OpenMP reached through {os.path.basename(omp.path)}; "
+                    f"all threads = {omp.every}, one thread set by omp_set_num_threads(1)")
+    else:
+        def note() -> str:
+            return "C backend: no OpenMP runtime found in its library (serial build): it runs on one thread"
+    if omp is None or omp.every == 1:
+        why = "no OpenMP in the library" if omp is None else "OpenMP has one thread"
+        return [Variant("bcast c (all threads)", None, f"n/a ({why}: see the 1t rows)"),
+                Variant("bcast c out= (all threads)", None, f"n/a ({why}: see the 1t rows)"),
+                Variant("bcast c (1t)", plain, soft=True, note=note, measure_cpu=True),
+                Variant("bcast c out= (1t)", into, soft=True, measure_cpu=True)]
+    variants = [Variant(f"bcast c ({omp.every}t)", plain, soft=True, note=note, measure_cpu=True),
+                Variant(f"bcast c out= ({omp.every}t)", into, soft=True, measure_cpu=True),
+                Variant("bcast c (1t)", omp.one_thread(plain), soft=True, measure_cpu=True),
+                Variant("bcast c out= (1t)", omp.one_thread(into), soft=True, measure_cpu=True)]
+    return variants
+
+
+def _short(e: BaseException, limit: int = 160) -> str:
+    text = " ".join(str(e).split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+# ---------------------------------------------------------------- floors
+
+_POOL: ThreadPoolExecutor | None = None
+
+
+def _slab_copy(n: int, threads: int):
+    """All threads each copying a slab of rows with np.copyto (NumPy releases the GIL)."""
+    global _POOL
+    if _POOL is None:
+        _POOL = ThreadPoolExecutor(max_workers=threads)
+    out = np.empty((n, n), np.float32)
+    bounds = [(k * n // threads, (k + 1) * n // threads) for k in range(threads)]
+
+    def copy(x, *_):
+        list(_POOL.map(lambda lo_hi: np.copyto(out[lo_hi[0]:lo_hi[1]], x[lo_hi[0]:lo_hi[1]]), bounds))
+        return out
+    return copy
+
+
+def _floors(n: int, numba) -> list[Variant]:
+    out = np.empty((n, n), np.float32)
+    floors = [Variant(FLOOR_1T, lambda x, *_: (np.copyto(out, x), out)[1]),
+              Variant(FLOOR_SLABS, _slab_copy(n, os.cpu_count() or 1))]
+    if numba is None:
+        floors.append(Variant(FLOOR_NUMBA, None, "absent (numba not installed)"))
+    else:
+        copy, out2 = _numba_kernels(numba)["copy"], np.empty((n, n), np.float32)
+        floors.append(Variant(FLOOR_NUMBA, lambda x, *_: copy(x, out2), traced=False))
+    return floors
+
+
+# ---------------------------------------------------------------- variants
+
+def peers(workload: str, n: int, args) -> list[Variant]:
+    """Every variant for one workload and size (None calls: absent or failed)."""
     eager = EAGER[workload]
     fn = bcast.compile(PROGRAM[workload](n), backend="numpy")
-    variants = [
-        ("numpy eager", eager),
-        ("numpy out=", _numpy_out(workload, n)),
-    ]
+    variants = [Variant("numpy eager", eager), Variant("numpy out=", _numpy_out(workload, n))]
     ne = _optional("numexpr")
-    variants.append(("numexpr", _numexpr(ne, workload, n) if ne is not None else None))
+    variants.append(Variant("numexpr", _numexpr(ne, workload, n)) if ne is not None
+                    else Variant("numexpr", None, "absent (not installed)"))
+    numba = _optional("numba")
+    if numba is not None:
+        variants += [Variant(f"numba ({numba.config.NUMBA_NUM_THREADS}t)", _numba(numba, workload, n),
+                             traced=False, measure_cpu=True),
+                     Variant("numba (1t)", _numba(numba, workload, n, one_thread=True),
+                             traced=False, measure_cpu=True)]
+    else:
+        variants += [Variant(name, None, "absent (not installed)") for name in ("numba", "numba (1t)")]
     jax = _optional("jax")
-    variants.append(("jax.jit", _jax(jax, workload) if jax is not None else None))
+    if jax is not None:
+        variants += [Variant("jax.jit", _jax(jax, workload), traced=False), _jax_donated(jax, workload, n)]
+    else:
+        variants += [Variant(name, None, "absent (not installed)") for name in ("jax.jit", "jax.jit donated")]
     out2 = np.empty((n, n), np.float32)
-    variants += [
-        ("bcast numpy", lambda *args: fn(*args)),
-        ("bcast numpy out=", lambda *args: fn(*args, out=out2)),
-    ]
-    floor_out = np.empty((n, n), np.float32)
-    variants.append((FLOOR, lambda x, *_: np.copyto(floor_out, x)))
-    return variants, fn
+    variants += [Variant("bcast numpy", lambda *a: fn(*a)),
+                 Variant("bcast numpy out=", lambda *a: fn(*a, out=out2))]
+    variants += _c_backend(workload, n, args)
+    variants += _floors(n, numba)
+    return variants
 
 
 def peak_bytes(call, args) -> int:
@@ -360,71 +716,114 @@ def peak_bytes(call, args) -> int:
     return max(0, peak - base)
 
 
-def check(variants, workload: str, args) -> None:
-    """Every variant's result against NumPy eager's; abort naming the first that differs."""
+def check(variants: list[Variant], workload: str, args) -> None:
+    """Every variant's result against NumPy eager's; abort naming the first that
+    differs (a ``soft`` variant is marked failed instead, and not timed)."""
     want = EAGER[workload](*args)
     assert want.dtype == np.float32, want.dtype
     rtol, atol = TOLERANCE[workload]
-    for name, call in variants:
-        if call is None or name == FLOOR:
+    for v in variants:
+        if v.call is None or v.name in FLOORS:
             continue
-        got = np.asarray(call(*args))
-        if got.shape != want.shape or got.dtype != want.dtype:
-            raise SystemExit(f"{workload}, {want.shape}: variant {name!r} returns {got.dtype}{got.shape}, "
-                             f"NumPy eager {want.dtype}{want.shape}; benchmark aborted")
-        if not np.allclose(got, want, rtol=rtol, atol=atol):
+        problem = None
+        try:
+            got = np.array(v.call(*args))  # a copy: a jax result stays donatable
+        except Exception as e:  # noqa: BLE001
+            if not v.soft:
+                raise
+            problem = f"{type(e).__name__}: {_short(e)}"
+        if problem is None and (got.shape != want.shape or got.dtype != want.dtype):
+            problem = f"returns {got.dtype}{got.shape}, NumPy eager {want.dtype}{want.shape}"
+        if problem is None and not np.allclose(got, want, rtol=rtol, atol=atol):
             err = np.max(np.abs(got.astype(np.float64) - want))
-            raise SystemExit(f"{workload}, {want.shape}: variant {name!r} differs from NumPy eager "
-                             f"(max abs error {err:.3g}; rtol={rtol}, atol={atol}); benchmark aborted")
+            problem = f"differs from NumPy eager (max abs error {err:.3g}; rtol={rtol}, atol={atol})"
+        if problem is not None:
+            if not v.soft:
+                raise SystemExit(f"{workload}, {want.shape}: variant {v.name!r} {problem}; benchmark aborted")
+            v.call, v.status = None, f"failed: {problem}"
+    for name in FLOORS:  # the floors copy x
+        for v in variants:
+            if v.name == name and v.call is not None and not np.array_equal(v.call(*args), args[0]):
+                raise SystemExit(f"{workload}: {name!r} does not copy x; benchmark aborted")
+
+
+def _cpu_over_wall(call, args, calls: int = 5) -> str:
+    """Process CPU time over wall time across a few back-to-back calls: about the
+    number of threads that really ran (less when other work on the machine
+    takes the cores; spinning OpenMP workers count too)."""
+    time.sleep(PAUSE)
+    c0, w0 = time.process_time(), time.perf_counter()
+    for _ in range(calls):
+        call(*args)
+    return f"{(time.process_time() - c0) / (time.perf_counter() - w0):.2f}"
 
 
 def run(sizes: list[int], repeats: int, workloads: list[str]) -> None:
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.processor() or '?'}; "
           f"python {platform.python_version()}, numpy {np.__version__}; "
-          f"bcast threads: {os.environ.get('BCAST_NUM_THREADS', os.cpu_count())}")
+          f"bcast threads: {os.environ.get('BCAST_NUM_THREADS', os.cpu_count())}; "
+          f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}, "
+          f"OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY', 'unset')}")
     versions = []
-    for module in ("numexpr", "jax"):
+    for module in ("numexpr", "numba", "jax"):
         mod = _optional(module)
-        versions.append(f"{module} {mod.__version__ if mod is not None else 'absent'}")
-    ne = _optional("numexpr")
-    if ne is not None:
-        versions[0] += f" ({ne.get_num_threads()} threads)"
+        text = f"{module} {mod.__version__ if mod is not None else 'absent'}"
+        if module == "numexpr" and mod is not None:
+            text += f" ({mod.get_num_threads()} threads)"
+        if module == "numba" and mod is not None:
+            _numba_kernels(mod)["copy"](np.zeros((2, 2), np.float32), np.empty((2, 2), np.float32))
+            text += f" ({mod.get_num_threads()} threads, {mod.threading_layer()} threading layer)"
+        versions.append(text)
     print("peers: " + ", ".join(versions))
+    if hasattr(os, "getloadavg"):  # other work on the machine distorts all-thread timings
+        print("load average before the run: " + " ".join(f"{v:.2f}" for v in os.getloadavg()))
     rng = np.random.default_rng(0)
     for workload in workloads:
         for n in sizes:
             args = inputs(workload, n, rng)
-            variants, _ = peers(workload, n)
+            variants = peers(workload, n, args)
             check(variants, workload, args)
-            present = [(name, call) for name, call in variants if call is not None]
-            times: dict[str, list[float]] = {name: [] for name, _ in present}
-            for _, call in present:  # warm up (jit compiles, pages fault in)
-                call(*args)
+            present = [v for v in variants if v.call is not None]
+            times: dict[str, list[float]] = {v.name: [] for v in present}
+            for v in present:  # warm up (jit compiles, pages fault in)
+                v.call(*args)
+            for v in present:
+                if v.measure_cpu:
+                    v.cpu = _cpu_over_wall(v.call, args)
             for round_ in range(repeats):
                 # Rotate the order each round, and pause between calls: some
-                # peers (XLA's thread pool) spin after returning and would slow
-                # down whichever variant runs next.
+                # peers (XLA's and OpenMP's thread pools) spin after returning
+                # and would slow down whichever variant runs next.
                 k = round_ % len(present)
-                for name, call in present[k:] + present[:k]:
+                for v in present[k:] + present[:k]:
                     time.sleep(PAUSE)
                     t0 = time.perf_counter()
-                    call(*args)
-                    times[name].append(time.perf_counter() - t0)
-            floor = statistics.median(times[FLOOR])
+                    v.call(*args)
+                    times[v.name].append(time.perf_counter() - t0)
+            median = {name: statistics.median(ts) for name, ts in times.items()}
+            floor_1t = median[FLOOR_1T]
+            floor_all = min(median[name] for name in FLOORS_ALL if name in median)
             out_bytes = n * n * 4
             print(f"\n{TITLE[workload]}, {n}x{n} f32, median of {repeats} interleaved rounds")
-            print(f"{'variant':24} {'median ms':>10} {'x floor':>8} {'x eager':>8} {'peak alloc':>12}")
-            eager_t = statistics.median(times["numpy eager"])
-            for name, call in variants:
-                if call is None:
-                    print(f"{name:24} {'absent (not installed)':>28}")
+            print(f"{'variant':30} {'median ms':>10} {'x floor(1t)':>12} {'x floor(all)':>13} "
+                  f"{'x eager':>8} {'peak alloc':>11}")
+            eager_t = median["numpy eager"]
+            for v in variants:
+                if v.call is None:
+                    print(f"{v.name:30} {v.status}")
                     continue
-                t = statistics.median(times[name])
-                if name in UNTRACED:
-                    peak = f"{'n/a':>11}"
-                else:
-                    peak = f"{peak_bytes(call, args) / out_bytes:10.2f}x"
-                print(f"{name:24} {t * 1e3:10.2f} {t / floor:8.2f} {eager_t / t:8.2f} {peak}")
+                t = median[v.name]
+                peak = f"{peak_bytes(v.call, args) / out_bytes:10.2f}x" if v.traced else f"{'n/a':>11}"
+                print(f"{v.name:30} {t * 1e3:10.2f} {t / floor_1t:12.2f} {t / floor_all:13.2f} "
+                      f"{eager_t / t:8.2f} {peak}")
+            print(f"floors: 1t {floor_1t * 1e3:.2f} ms, all threads {floor_all * 1e3:.2f} ms "
+                  f"({out_bytes / floor_1t / 1e9:.1f} and {out_bytes / floor_all / 1e9:.1f} GB/s written)")
+            cpu = [f"{v.name} {v.cpu}" for v in present if v.cpu]
+            if cpu:
+                print("cpu time / wall time over 5 calls: " + ", ".join(cpu))
+            for v in variants:
+                if v.note is not None:
+                    print(v.note())
 
 
 WORKLOADS = ["a", "b", "softmax", "layernorm"]
@@ -433,11 +832,13 @@ WORKLOADS = ["a", "b", "softmax", "layernorm"]
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--sizes", type=int, nargs="+", default=[1024, 4096])
-    p.add_argument("--repeats", type=int, default=15)
+    p.add_argument("--repeats", type=int, default=None, help="rounds (default 15; 5 with --quick)")
+    p.add_argument("--quick", action="store_true", help=f"{QUICK_REPEATS} rounds: a smoke run")
     p.add_argument("--workloads", nargs="+", default=["a", "b"], choices=WORKLOADS,
                    help="workloads to run (default: a b)")
     args = p.parse_args(argv)
-    run(args.sizes, args.repeats, args.workloads)
+    repeats = args.repeats if args.repeats is not None else (QUICK_REPEATS if args.quick else 15)
+    run(args.sizes, repeats, args.workloads)
     return 0
 
 

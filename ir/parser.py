@@ -43,11 +43,16 @@ from bcast.ir.locations import InputFallbackLoc, file_range, shown_location
 
 
 def make_context() -> Context:
-    """A context with the builtin, func and bcast dialects."""
+    """A context with the builtin, func and bcast dialects, and the StableHLO
+    and CHLO subset bcast imports (``bcast.ir.stablehlo``)."""
+    from bcast.ir.stablehlo import CHLO, StableHLO
+
     ctx = Context()
     ctx.load_dialect(Builtin)
     ctx.load_dialect(Func)
     ctx.load_dialect(Bcast)
+    ctx.load_dialect(StableHLO)
+    ctx.load_dialect(CHLO)
     return ctx
 
 

@@ -82,6 +82,16 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return FusePass
 
+    def lower_to_loops():
+        from bcast.passes.lower_to_loops import LowerToLoopsPass
+
+        return LowerToLoopsPass
+
+    def stablehlo_to_bcast():
+        from bcast.passes.stablehlo_to_bcast import ConvertStablehloToBcastPass
+
+        return ConvertStablehloToBcastPass
+
     return {
         "canonicalize": canonicalize,
         "cse": cse,
@@ -89,6 +99,8 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "bcast-make-explicit": make_explicit,
         "bcast-sink-broadcasts": sink_broadcasts,
         "bcast-fuse": fuse,
+        "bcast-lower-to-loops": lower_to_loops,
+        "convert-stablehlo-to-bcast": stablehlo_to_bcast,
     }
 
 
@@ -100,5 +112,8 @@ DESCRIPTIONS = {
     "(options: degenerate=expand|reshape)",
     "bcast-sink-broadcasts": "compute elementwise ops on the small shape before broadcasting",
     "bcast-fuse": "group elementwise ops and the views feeding them into bcast.fusion ops",
+    "bcast-lower-to-loops": "lower fused IR to scf/memref/arith/math loop nests over memrefs "
+    "(upstream MLIR; results passed as caller-allocated memrefs)",
+    "convert-stablehlo-to-bcast": "import StableHLO and CHLO (as JAX prints them) as explicit bcast ops",
 }
 """One line per pass for ``bcast-opt --help``."""

@@ -1,7 +1,8 @@
 """Every program in the FileCheck suite and in examples/ that runs is run:
 each function of each valid chunk, on seeded inputs, through the reference
-evaluator as written and through the NumPy backend's standard pipeline; the
-results must agree (bit-exact for integers and booleans).
+evaluator as written, through the NumPy backend's standard pipeline and
+through the Array API target (on NumPy arrays); the results must agree
+(bit-exact for integers and booleans).
 
 Nothing is skipped silently: a chunk that does not load without its RUN
 line's flags is listed in ``NEEDS_FLAGS`` with the error it gives, and a
@@ -37,7 +38,7 @@ def _declaration_error(case: str, callee: str) -> dict[str, str]:
     text = next(p for p in SOURCES if p.name == file).read_text()
     line = next(n for n, s in enumerate(text.splitlines(), 1) if f"func.func private @{callee}(" in s)
     error = f"<source>:{line}:1: error: 'func.func' op is a declaration without a body"
-    return {"reference": error, "numpy": error}
+    return {"reference": error, "numpy": error, "array-api": error}
 
 
 RUN_TIME_ERRORS = {
@@ -71,8 +72,8 @@ def runnable_chunks():
     for path, index, text in chunks():
         if (path.name, index) in NEEDS_FLAGS:
             continue  # test_every_chunk_loads_or_needs_its_flags checks them
-        try:
-            module = driver.load(text, str(path))
+        try:  # as bcast.compile loads it: StableHLO imported, private helpers inlined
+            module = driver.load(text, str(path), import_stablehlo=True)
         except driver.InputError:
             continue  # test_every_chunk_loads_or_needs_its_flags reports it
         for op in module.walk():
@@ -114,12 +115,13 @@ def test_example_runs_the_same_on_both_backends(request, path, index, text, entr
             assert str(info.value) == message, backend
         return
     want = reference(*inputs)
-    got = bcast.compile(text, backend="numpy", entry=entry)(*inputs)
     want = want if isinstance(want, tuple) else (want,)
-    got = got if isinstance(got, tuple) else (got,)
-    for g, w in zip(got, want, strict=True):
-        assert g.dtype == w.dtype and g.shape == w.shape
-        if w.dtype.kind == "f":
-            np.testing.assert_allclose(g, w, rtol=2e-6, atol=1e-6, equal_nan=True)
-        else:
-            np.testing.assert_array_equal(g, w)
+    for backend in ("numpy", "array-api"):
+        got = bcast.compile(text, backend=backend, entry=entry)(*inputs)
+        got = got if isinstance(got, tuple) else (got,)
+        for g, w in zip(got, want, strict=True):
+            assert g.dtype == w.dtype and g.shape == w.shape, backend
+            if w.dtype.kind == "f":
+                np.testing.assert_allclose(g, w, rtol=2e-6, atol=1e-6, equal_nan=True, err_msg=backend)
+            else:
+                np.testing.assert_array_equal(g, w, err_msg=backend)

@@ -19,8 +19,15 @@ from bcast.lowering import numpy_runtime as rt
 from bcast.tools import driver
 from bcast.tools.driver import EXPLICIT_PIPELINE, PIPELINES, STANDARD_PIPELINE  # noqa: F401 (re-exported)
 
-BACKENDS = ("reference", "numpy")
-"""Backends available in this build, fastest last."""
+BACKENDS = ("reference", "array-api", "numpy", "c")
+"""Backends of this build, fastest last (``c`` needs a C compiler)."""
+
+
+def default_backend() -> str:
+    """``backend=None``: the C backend when a C compiler is present, else NumPy."""
+    from bcast.lowering import c_runtime
+
+    return "c" if c_runtime.available() else "numpy"
 
 
 class BcastError(ValueError):
@@ -77,6 +84,70 @@ def check_memory(function: func.FuncOp, limit: int | None = None, nested: bool =
         )])
 
 
+def _numpy_target():
+    from bcast.lowering.numpy_emitter import emit_module
+
+    return emit_module
+
+
+def _array_api_target():
+    try:
+        import array_api_compat  # noqa: F401 - generated code needs it
+    except ImportError:
+        raise BcastError("the array-api backend needs the array-api-compat package: "
+                         "pip install 'bcast[array-api]'") from None
+    from bcast.lowering.array_api_emitter import emit_module
+
+    return emit_module
+
+
+PYTHON_TARGETS = {"numpy": _numpy_target, "array-api": _array_api_target}
+"""Backends that run generated Python: backend -> its emitter (imported lazily)."""
+
+
+def _build_c(module: ModuleOp, function: func.FuncOp, entry: str, arguments, results) -> Callable[..., object]:
+    """The C backend: the module's C source (``c_emitter``), built and loaded
+    (``c_runtime``); a call of a declaration is the run-time error the other
+    backends give."""
+    from bcast.lowering import c_emitter, c_runtime
+    from bcast.lowering.numpy_emitter import site
+
+    declarations = _called_declarations(module, entry)
+    if declarations:
+        error = rt.ProgramError("is a declaration without a body", (), site(declarations[0]))
+
+        def fail(*args, out=None):
+            [rt.argument(a, spec) for a, spec in zip(args, arguments)]
+            rt.Outs(out, results, [])
+            raise error
+
+        return fail
+    try:
+        source, names = c_emitter.emit_module(module)
+        library = c_runtime.Library(source, {entry: (names[entry], arguments, results)})
+    except c_runtime.CompilerMissing as e:
+        raise BcastError(f"error: {e}") from None
+    return library.functions[entry]
+
+
+def _called_declarations(module: ModuleOp, entry: str) -> list[func.FuncOp]:
+    """Declarations (functions without a body) the entry calls, directly or not."""
+    functions = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)}
+    seen, todo, found = {entry}, [entry], []
+    while todo:
+        f = functions.get(todo.pop())
+        if f is None:
+            continue
+        if not f.body.blocks:
+            found.append(f)
+            continue
+        for op in f.walk():
+            if isinstance(op, func.CallOp) and op.callee.string_value() not in seen:
+                seen.add(op.callee.string_value())
+                todo.append(op.callee.string_value())
+    return found
+
+
 class Compiled:
     """A compiled entry function: call it with NumPy arrays (nested tensors flat).
 
@@ -125,17 +196,23 @@ class Compiled:
         self.arguments, self.results = signature(self.function)
         self.python_source: str | None = None
         self._python_function: Callable[..., object] | None = None
-        if backend == "numpy":
-            from bcast.lowering.numpy_emitter import emit_module
+        if backend in PYTHON_TARGETS:
             from bcast.passes.errors import PassError
 
             try:
-                self.python_source = emit_module(module, source_name)
+                self.python_source = PYTHON_TARGETS[backend]()(module, source_name)
             except PassError as e:
                 raise _error([e.report]) from None
             namespace: dict[str, object] = {}
-            exec(builtins.compile(self.python_source, f"<bcast numpy: {source_name}>", "exec"), namespace)
+            exec(builtins.compile(self.python_source, f"<bcast {backend}: {source_name}>", "exec"), namespace)
             self._python_function = namespace["FUNCTIONS"][entry]  # type: ignore[index]
+        elif backend == "c":
+            from bcast.passes.errors import PassError
+
+            try:
+                self._python_function = _build_c(module, self.function, entry, self.arguments, self.results)
+            except PassError as e:
+                raise _error([e.report]) from None
 
     def __call__(self, *args, out=None):
         try:
@@ -180,18 +257,19 @@ def compile(  # noqa: A001 - the API's name is part of the contract
     pipeline: str | None = None,
     filename: str = "<source>",
 ) -> Compiled:
-    """Parse, verify and prepare ``source`` (bcast IR text) for running.
+    """Parse, verify and prepare ``source`` (bcast IR text, or StableHLO as
+    JAX prints it, imported first) for running.
 
     ``backend=None`` picks the fastest available backend. ``pipeline`` (xDSL
     pipeline syntax) replaces the backend's standard pipeline (``PIPELINES``);
     the reference backend runs the program as written by default.
     ``filename`` names the source in diagnostics."""
-    backend = backend or BACKENDS[-1]
+    backend = backend or default_backend()
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; available: {', '.join(BACKENDS)}")
     pipeline = PIPELINES[backend] if pipeline is None else pipeline
     try:
-        module = driver.load(source, filename, semantics, pipeline=pipeline)
+        module = driver.load(source, filename, semantics, pipeline=pipeline, import_stablehlo=True)
         return Compiled(module, entry, backend, filename)
     except driver.InputError as e:
         raise _error(e.reports) from None

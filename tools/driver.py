@@ -35,7 +35,8 @@ EXPLICIT_PIPELINE = "bcast-make-explicit,canonicalize,cse,bcast-sink-broadcasts,
 """Every broadcast explicit and simplified: sinking leaves copies that the
 final ``canonicalize,cse`` merge, so the pipeline is a fixed point."""
 STANDARD_PIPELINE = EXPLICIT_PIPELINE + ",bcast-fuse"
-PIPELINES = {"reference": "", "numpy": STANDARD_PIPELINE}
+PIPELINES = {"reference": "", "array-api": EXPLICIT_PIPELINE, "numpy": STANDARD_PIPELINE,
+             "c": STANDARD_PIPELINE}  # the C target lowers to loops itself
 """The pipeline each backend runs before it, unless the caller gives one
 (``bcast-run``, ``bcast.compile``, ``bcast-opt -t numpy`` without ``-p``)."""
 
@@ -148,6 +149,13 @@ def parse(ctx: Context, chunk: Chunk, name: str) -> ModuleOp:
         parser = LocatingParser(ctx, chunk.text, name, chunk.line_offset)
         module = parser.parse_module()
     except ParseError as e:
+        unknown = _UNKNOWN_STABLEHLO.match(e.msg.strip())
+        if unknown and not ctx.allow_unregistered:
+            _report_unsupported_stablehlo(ctx, chunk, name)
+            from bcast.passes.stablehlo_to_bcast import supported_note
+
+            raise InputError([Report("error", f"'{unknown.group(1)}' is not supported by "
+                                     "convert-stablehlo-to-bcast", here(), [supported_note()])]) from None
         raise InputError([Report("error", parse_message(e), _span_loc(e.span, name, chunk.line_offset))]) from None
     except RecursionError:
         raise InputError([Report("error", "input is nested too deeply", None)]) from None
@@ -166,6 +174,29 @@ def parse(ctx: Context, chunk: Chunk, name: str) -> ModuleOp:
     if op_source_loc(module) is None:  # an implicit module, or one with loc(unknown)
         module.location = FileLineColLoc(StringAttr(name), IntAttr(chunk.line_offset + 1), IntAttr(1))
     return module
+
+
+_UNKNOWN_STABLEHLO = re.compile(r"Operation ((?:stablehlo|chlo)\.\w+) is not registered")
+
+
+def _report_unsupported_stablehlo(ctx: Context, chunk: Chunk, name: str) -> None:
+    """A StableHLO or CHLO op bcast does not know is the import's located
+    error (at the op's own ``loc(...)``, naming the ops it supports), not a
+    parse error: read the input again accepting unknown ops, and report the
+    first one. Returns if that read fails too (a pretty op the generic
+    reader cannot take: the caller reports it where the parser stopped)."""
+    from bcast.passes.errors import PassError
+    from bcast.passes.stablehlo_to_bcast import check_supported
+
+    lenient = ctx.clone()
+    lenient.allow_unregistered = True
+    try:
+        module = LocatingParser(lenient, chunk.text, name, chunk.line_offset).parse_module()
+        check_supported(module)
+    except PassError as e:
+        raise InputError([e.report]) from None
+    except Exception:  # noqa: BLE001 - any other failure: the original error stands
+        return
 
 
 def apply_semantics(module: ModuleOp, semantics: str | None) -> None:
@@ -209,16 +240,50 @@ def parse_pipeline(spec: str) -> PassPipeline:
         raise UsageError(f"invalid pass pipeline '{spec}': {message}") from None
 
 
+IMPORT_PASS = "convert-stablehlo-to-bcast"
+
+
+def needs_import(module: ModuleOp, pipeline: PassPipeline | None, import_stablehlo: bool) -> bool:
+    """The one auto-import rule: a module holding StableHLO or CHLO ops is
+    imported (``convert-stablehlo-to-bcast``) before anything else when the
+    caller runs it (``bcast-run``, ``bcast.compile``: ``import_stablehlo``)
+    or asks for any pipeline (``bcast-opt -p ...``, or a target's standard
+    one) that does not start with the import itself. ``bcast-opt`` with no
+    pipeline prints StableHLO back as it read it."""
+    runs_passes = pipeline is not None and bool(pipeline.passes)
+    if not (import_stablehlo or runs_passes):
+        return False
+    if runs_passes and pipeline.passes[0].name == IMPORT_PASS:
+        return False
+    from bcast.passes.stablehlo_to_bcast import has_stablehlo
+
+    return has_stablehlo(module)
+
+
+def import_stablehlo_module(ctx: Context, module: ModuleOp) -> None:
+    """Run ``convert-stablehlo-to-bcast`` on ``module`` (a PassError becomes a
+    located input error)."""
+    from bcast.passes.stablehlo_to_bcast import ConvertStablehloToBcastPass
+
+    run_pipeline(PassPipeline((ConvertStablehloToBcastPass(),)), ctx, module)
+
+
 def load_chunk(ctx: Context, chunk: Chunk, name: str, semantics: str | None = None,
-               pipeline: PassPipeline | None = None, timings: Timings | None = None) -> ModuleOp:
-    """Parse and verify a program, then run ``pipeline`` and verify again.
-    ``timings`` (``--timing``) gets the parse and verify times; the passes
-    time themselves through the pipeline's callback."""
+               pipeline: PassPipeline | None = None, timings: Timings | None = None,
+               import_stablehlo: bool = False) -> ModuleOp:
+    """Parse and verify a program, import StableHLO if ``needs_import`` says
+    so, then run ``pipeline`` and verify again. ``timings`` (``--timing``)
+    gets the parse and verify times; the passes time themselves through the
+    pipeline's callback."""
     with timed(timings, "Parse"):
         module = parse(ctx, chunk, name)
     with timed(timings, "Verify"):
         apply_semantics(module, semantics)
         verify(module)
+    if needs_import(module, pipeline, import_stablehlo):
+        import_stablehlo_module(ctx, module)
+        with timed(timings, "Verify"):
+            verify(module)
     if pipeline is not None and pipeline.passes:
         run_pipeline(pipeline, ctx, module)
         with timed(timings, "Verify"):
@@ -237,10 +302,12 @@ def run_pipeline(pipeline: PassPipeline, ctx: Context, module: ModuleOp) -> None
 
 
 def load(text: str, name: str, semantics: str | None = None, ctx: Context | None = None,
-         pipeline: str | None = None) -> ModuleOp:
-    """A whole program, verified (and transformed by ``pipeline``, if given)."""
+         pipeline: str | None = None, import_stablehlo: bool = False) -> ModuleOp:
+    """A whole program, verified (and transformed by ``pipeline``, if given;
+    StableHLO imported as ``needs_import`` says)."""
     passes = parse_pipeline(pipeline) if pipeline else None
-    return load_chunk(ctx or make_context(), Chunk(text, 0), name, semantics, passes)
+    return load_chunk(ctx or make_context(), Chunk(text, 0), name, semantics, passes,
+                      import_stablehlo=import_stablehlo)
 
 
 class Timings:

@@ -34,10 +34,10 @@ from bcast.ir.parser import make_context
 from bcast.ir.rules import SEMANTICS
 from bcast.passes import DESCRIPTIONS, available_passes
 from bcast.tools import driver, expectations
-from bcast.tools.driver import EXIT_INPUT, EXIT_OK, PIPELINES, EarlyExit, InputError, Timings, UsageError
+from bcast.tools.driver import EXIT_INPUT, EXIT_OK, EXPLICIT_PIPELINE, PIPELINES, EarlyExit, InputError, Timings, UsageError
 
-TARGETS = ("mlir", "numpy")
-SEPARATORS = {"mlir": "// -----\n", "numpy": "# -----\n"}
+TARGETS = ("mlir", "numpy", "stablehlo", "c")
+SEPARATORS = {"mlir": "// -----\n", "numpy": "# -----\n", "stablehlo": "// -----\n", "c": "/* ----- */\n"}
 """What separates the chunks' outputs: mlir-opt's marker, or a Python comment."""
 
 
@@ -74,7 +74,8 @@ def build_argument_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("file", nargs="?", default="-", help="input .mlir file ('-' for stdin)")
     p.add_argument("-p", "--passes", dest="pipeline", default=None,
-                   help="pass pipeline (default: none, or the standard one for -t numpy)")
+                   help="pass pipeline (default: none; the standard one for -t numpy, "
+                   "the explicit one for -t stablehlo)")
     p.add_argument("-t", "--target", default="mlir", choices=TARGETS, help="output format")
     p.add_argument("-o", "--output", default=None,
                    help="output file (default stdout); written only if every chunk succeeds")
@@ -131,10 +132,13 @@ def pipeline_callback(args: argparse.Namespace,
 
 def make_pipeline(args: argparse.Namespace) -> tuple[PassPipeline, Timings | None]:
     """The pipeline to run: ``-p`` exactly as given, else the target's
-    standard one (``-t numpy`` needs explicit, fused IR, as in bcast-run)."""
+    standard one (``-t numpy`` needs explicit, fused IR, as in bcast-run;
+    ``-t stablehlo`` explicit IR, unfused: XLA fuses by itself)."""
     spec = args.pipeline
     if spec is None:
-        spec = PIPELINES["numpy"] if args.target == "numpy" else ""
+        spec = {"numpy": PIPELINES["numpy"], "stablehlo": EXPLICIT_PIPELINE}.get(args.target, "")
+        if args.target == "c":  # C is printed from the loop IR
+            spec = PIPELINES["c"] + ",bcast-lower-to-loops"
     pipeline = driver.parse_pipeline(spec)
     timings = Timings([p.name for p in pipeline.passes]) if args.timing else None
     if args.timing or args.print_between_passes:
@@ -151,6 +155,22 @@ def render(module: ModuleOp, name: str, args: argparse.Namespace) -> str:
 
         try:
             return emit_module(module, name)
+        except PassError as e:
+            raise InputError([e.report]) from None
+    if args.target == "c":
+        from bcast.lowering.c_emitter import emit_text
+        from bcast.passes.errors import PassError
+
+        try:
+            return emit_text(module)
+        except PassError as e:
+            raise InputError([e.report]) from None
+    if args.target == "stablehlo":
+        from bcast.lowering.stablehlo_emitter import emit_text
+        from bcast.passes.errors import PassError
+
+        try:
+            return emit_text(module)
         except PassError as e:
             raise InputError([e.report]) from None
     return print_module(module, args.print_op_generic, args.print_debuginfo)

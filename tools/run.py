@@ -31,7 +31,8 @@ def build_argument_parser() -> argparse.ArgumentParser:
     p.add_argument("file", help="input .mlir file ('-' for stdin)")
     p.add_argument("--entry", default="main", help="function to run (default: main)")
     p.add_argument("--backend", default="reference", choices=BACKENDS,
-                   help="reference (op by op, the oracle) or numpy (standard pipeline + NumPy code)")
+                   help="reference (op by op, the oracle), numpy (standard pipeline + NumPy code), "
+                   "array-api, or c (standard pipeline + loops compiled with $CC or cc)")
     source = p.add_mutually_exclusive_group()
     source.add_argument("--inputs", help=".npz file with arg0, arg1, ...")
     source.add_argument("--seed", type=seed, help="make random inputs from this seed (0 or more)")

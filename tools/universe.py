@@ -2,7 +2,9 @@
 
 ``pyproject.toml`` names ``BCAST_UNIVERSE`` in the ``xdsl.universe`` entry
 point group, so ``xdsl-opt`` (and every tool built on xDSL's ``Universe``)
-knows the ``bcast`` dialect, bcast's passes and the ``numpy`` target::
+knows the ``bcast`` dialect, the StableHLO and CHLO subset bcast imports
+(``stablehlo``, ``chlo``), bcast's passes (``convert-stablehlo-to-bcast``
+among them) and the ``numpy`` target::
 
     xdsl-opt prog.mlir -p bcast-make-explicit,canonicalize,cse,bcast-sink-broadcasts,canonicalize,bcast-fuse
     xdsl-opt prog.mlir -p <the same pipeline> -t numpy
@@ -73,6 +75,29 @@ def _numpy_target() -> type[Target]:
     return NumpyTarget
 
 
+@dataclass(frozen=True)
+class StablehloTarget(Target):
+    """``-t stablehlo``: StableHLO that jaxlib parses and XLA runs (as
+    ``bcast-opt -t stablehlo``); the module must be explicit: run
+    ``bcast-make-explicit`` first. A module the emitter cannot take is a
+    ``DiagnosticException`` naming the op."""
+
+    name = "stablehlo"
+
+    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        from bcast.lowering.stablehlo_emitter import emit_text
+        from bcast.passes.errors import PassError
+
+        try:
+            output.write(emit_text(module))
+        except PassError as e:
+            raise DiagnosticException(f"'{e.op.name}' op {e.message}") from None
+
+
+def _stablehlo_target() -> type[Target]:
+    return StablehloTarget
+
+
 def bcast_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """bcast's own passes: ``available_passes`` without the xDSL passes it
     re-exports for ``bcast-opt``."""
@@ -84,9 +109,21 @@ def bcast_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return {name: load for name, load in available_passes().items() if name not in xdsl_passes}
 
 
+def _stablehlo_dialect() -> Dialect:
+    from bcast.ir.stablehlo import StableHLO
+
+    return StableHLO
+
+
+def _chlo_dialect() -> Dialect:
+    from bcast.ir.stablehlo import CHLO
+
+    return CHLO
+
+
 BCAST_UNIVERSE = Universe(
-    all_dialects={"bcast": _bcast_dialect},
+    all_dialects={"bcast": _bcast_dialect, "stablehlo": _stablehlo_dialect, "chlo": _chlo_dialect},
     all_passes=bcast_passes(),
-    all_targets={"numpy": _numpy_target},
+    all_targets={"numpy": _numpy_target, "stablehlo": _stablehlo_target},
 )
 """The dialect, passes and targets bcast adds to xDSL's tools."""

@@ -202,19 +202,31 @@ def test_jax_style_error_is_at_the_python_line_with_its_call_stack(capsys, tmp_p
 
 @pytest.mark.parametrize("path", sorted(JAX_EXPORTS.glob("*.mlir")),
                          ids=lambda p: p.name)
-def test_jax_exports_fail_at_an_op_not_at_location_syntax(capsys, path):
-    """StableHLO is not bcast's dialect (until it is imported), but JAX's
-    locations must parse: the error, if any, is at a line holding an op."""
-    code, _, err = run_tool(capsys, opt, str(path))
-    if code == 0:
-        return
+def test_jax_exports_parse_with_their_locations_and_import(capsys, path):
+    """JAX's exports (aliases after the module, ranges, names, call sites)
+    parse and verify as StableHLO, print back with their locations, and
+    import into bcast ops that keep them."""
+    code, out, err = run_tool(capsys, opt, str(path), "--print-debuginfo")
+    assert (code, err) == (0, "")
+    assert re.search(r"= (stablehlo|chlo)\.", out)
+    code, out, err = run_tool(capsys, opt, str(path), "--print-debuginfo", "-p", "convert-stablehlo-to-bcast")
+    assert (code, err) == (0, "")
+    assert not re.search(r"= (stablehlo|chlo)\.", out) and "bcast." in out
+    if ".debug." in path.name:  # the Python source positions survive the import
+        assert re.search(r'bcast\.\w+ .*loc\(.*"[^"]*export_jax_stablehlo\.py":\d+:\d+ to :\d+', out), out
+
+
+def test_jax_export_error_is_at_the_python_line_after_import(capsys, tmp_path):
+    """A StableHLO verifier error in a debug export is reported at the
+    Python source line, with the call stack, as MLIR does."""
+    text = (JAX_EXPORTS / "add_row.debug.mlir").read_text().replace(
+        "dims = [0, 1] : (tensor<1x3xf32>)", "dims = [1, 0] : (tensor<1x3xf32>)")
+    code, _, err = run_tool(capsys, run, write(tmp_path, text), "--seed", "0")
     assert code == 1
-    first = err.splitlines()[0]
-    m = re.match(rf"{re.escape(str(path))}:(\d+):(\d+): error: (.*)", first)
-    assert m, first
-    line = path.read_text().splitlines()[int(m.group(1)) - 1]
-    assert "=" in line or "return" in line, first
-    assert "loc" not in m.group(3) and "alias" not in m.group(3), first
+    lines = err.splitlines()
+    assert re.match(r"\S*export_jax_stablehlo\.py:\d+:\d+: error: 'stablehlo.broadcast_in_dim' op size of "
+                    r"operand dimension 1 \(3\) is not equal to 1 or size of result dimension 0 \(2\)", lines[0]), err
+    assert all(line.endswith("note: called from") for line in lines[1:]) and len(lines) > 1, err
 
 
 # --------------------------------------------------------------------------

@@ -77,14 +77,16 @@ def chunks_out(text: str) -> list[str]:
 def test_universe_names_the_dialect_every_bcast_pass_and_the_numpy_target():
     multiverse = Universe.get_multiverse()
     assert multiverse.all_dialects["bcast"]().name == "bcast"
+    assert multiverse.all_dialects["stablehlo"]().name == "stablehlo"
+    assert multiverse.all_dialects["chlo"]().name == "chlo"
     ours = bcast_passes()
-    assert ours and all(name.startswith("bcast-") for name in ours)
+    assert ours and all(name.startswith("bcast-") or name == "convert-stablehlo-to-bcast" for name in ours)
     # every pass bcast-opt knows is either bcast's (in the plugin) or xDSL's own
     assert set(available_passes()) <= set(ours) | set(Universe.get_multiverse().all_passes)
     for name in ours:
         assert multiverse.all_passes[name]().name == name
     assert multiverse.all_targets["numpy"]() is NumpyTarget
-    assert set(BCAST_UNIVERSE.all_targets) == {"numpy"}
+    assert set(BCAST_UNIVERSE.all_targets) == {"numpy", "stablehlo"}
 
 
 @pytest.mark.parametrize("pipeline", ["", STANDARD_PIPELINE], ids=["parse-verify-print", "standard"])

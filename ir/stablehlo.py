@@ -1,0 +1,1145 @@
+"""The StableHLO and CHLO subset bcast reads (and writes), as JAX prints it.
+
+xDSL 0.74 has no StableHLO dialect, so the ops bcast imports and the
+StableHLO emitter builds are defined here, in the style of xDSL's own
+dialects: a family base class carries the operands, the syntax and the
+verifier, and each op is a few lines naming its element kinds.
+
+The pretty syntax is MLIR's, exactly as jaxlib prints it::
+
+    %0 = stablehlo.add %a, %b : tensor<4xf32>
+    %1 = stablehlo.convert %x : (tensor<3xi32>) -> tensor<3xf32>
+    %2 = stablehlo.compare GT, %a, %b, FLOAT : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+    %3 = stablehlo.select %p, %a, %b : tensor<i1>, tensor<4x1xf32>
+    %4 = stablehlo.broadcast_in_dim %x, dims = [1] : (tensor<3xf32>) -> tensor<2x3xf32>
+    %5 = stablehlo.reduce(%x init: %c) applies stablehlo.add across dimensions = [1]
+           : (tensor<8x16xf32>, tensor<f32>) -> tensor<8xf32>
+    %6 = chlo.square %x : tensor<4xf32> -> tensor<4xf32>
+    %7 = chlo.broadcast_add %a, %b {broadcast_dimensions = array<i64: 1>}
+           : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+
+and every op reads and prints the generic form too
+(``"stablehlo.compare"(%a, %b) <{comparison_direction =
+#stablehlo<comparison_direction GT>, ...}>``). Verifiers follow upstream
+StableHLO for this subset (static shapes only), with located diagnostics.
+
+Builders: ``AddOp(lhs, rhs)``, ``AbsOp(x)``, ``ConvertOp(x, result_type)``,
+``CompareOp("GT", lhs, rhs)``, ``SelectOp(pred, t, f)``,
+``BroadcastInDimOp(x, dims, result_type)``, ``ReduceOp([x], [init], dims, AddOp)``,
+``ConstantOp(dense_attr)``, ``ReturnOp(*values)``, ``chlo.BroadcastAddOp(lhs, rhs,
+broadcast_dimensions=[1])``, ``SquareOp(x)``: see each docstring.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Mapping, Sequence
+from typing import ClassVar
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    ComplexType,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    FunctionType,
+    IntegerType,
+    Signedness,
+    TensorType,
+    i1,
+    i64,
+)
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SpacedOpaqueSyntaxAttribute, SSAValue
+from xdsl.irdl import (
+    AnyAttr,
+    ParamAttrConstraint,
+    VarConstraint,
+    base,
+    IRDLOperation,
+    ParsePropInAttrDict,
+    SameVariadicOperandSize,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.printer import Printer
+from xdsl.traits import ConstantLike, HasParent, IsTerminator, Pure
+from xdsl.utils.str_enum import StrEnum
+
+from bcast.ir import rules
+from bcast.ir.diagnostics import Diagnostic
+from bcast.ir.ops import ComparisonDirection
+from bcast.ir.rules import RuleError
+
+# --------------------------------------------------------------------------
+# Attributes: #stablehlo<comparison_direction GT>, #stablehlo<comparison_type FLOAT>
+# --------------------------------------------------------------------------
+
+
+class ComparisonType(StrEnum):
+    NOTYPE = "NOTYPE"
+    FLOAT = "FLOAT"
+    TOTALORDER = "TOTALORDER"
+    SIGNED = "SIGNED"
+    UNSIGNED = "UNSIGNED"
+
+
+@irdl_attr_definition
+class ComparisonDirectionAttr(EnumAttribute[ComparisonDirection], SpacedOpaqueSyntaxAttribute):
+    """Prints ``#stablehlo<comparison_direction GT>``, as MLIR does."""
+
+    name = "stablehlo.comparison_direction"
+
+
+@irdl_attr_definition
+class ComparisonTypeAttr(EnumAttribute[ComparisonType], SpacedOpaqueSyntaxAttribute):
+    name = "stablehlo.comparison_type"
+
+
+@irdl_attr_definition
+class ChloComparisonDirectionAttr(EnumAttribute[ComparisonDirection], SpacedOpaqueSyntaxAttribute):
+    """CHLO has its own: ``#chlo<comparison_direction GT>``."""
+
+    name = "chlo.comparison_direction"
+
+
+@irdl_attr_definition
+class ChloComparisonTypeAttr(EnumAttribute[ComparisonType], SpacedOpaqueSyntaxAttribute):
+    name = "chlo.comparison_type"
+
+
+# --------------------------------------------------------------------------
+# Helpers: element kinds, shapes, the "same type" syntax
+# --------------------------------------------------------------------------
+
+BOOL, SIGNED, UNSIGNED, FLOAT, COMPLEX = "bool", "signed", "unsigned", "float", "complex"
+INTEGER = frozenset({SIGNED, UNSIGNED})
+NUMERIC = frozenset({SIGNED, UNSIGNED, FLOAT, COMPLEX})
+ANY = frozenset({BOOL, SIGNED, UNSIGNED, FLOAT, COMPLEX})
+_KIND_WORDS = {BOOL: "boolean", SIGNED: "signed integer", UNSIGNED: "unsigned integer",
+               FLOAT: "floating-point", COMPLEX: "complex"}  # fmt: skip
+
+
+def element_kind(element: Attribute) -> str:
+    """``bool`` (i1), ``signed`` (signless or signed integers, as StableHLO
+    reads them), ``unsigned``, ``float``, ``complex`` or ``other``."""
+    if isinstance(element, IntegerType):
+        if element.width.data == 1:
+            return BOOL
+        return UNSIGNED if element.signedness.data == Signedness.UNSIGNED else SIGNED
+    if isinstance(element, AnyFloat):
+        return FLOAT
+    if isinstance(element, ComplexType):
+        return COMPLEX
+    return "other"
+
+
+def _tensor(value: SSAValue | Attribute, what: str) -> TensorType:
+    t = value.type if isinstance(value, SSAValue) else value
+    if not isinstance(t, TensorType) or any(d < 0 for d in t.get_shape()):
+        raise Diagnostic(f"{what} must be a statically shaped ranked tensor, got {t}")
+    return t
+
+
+def _shape(value: SSAValue | Attribute, what: str = "operand") -> tuple[int, ...]:
+    return tuple(_tensor(value, what).get_shape())
+
+
+def _element(value: SSAValue | Attribute, what: str = "operand") -> Attribute:
+    return _tensor(value, what).get_element_type()
+
+
+def _check_kinds(op: Operation, allowed: frozenset[str], values: Sequence[SSAValue]) -> None:
+    for i, v in enumerate(values):
+        element = _element(v)
+        if element_kind(element) not in allowed:
+            words = " or ".join(_KIND_WORDS[k] for k in sorted(allowed))
+            raise Diagnostic(f"operand #{i} must be a tensor of {words} values, got element type {element}")
+
+
+def _same_types(op: Operation, values: Sequence[SSAValue], what: str) -> None:
+    types = [v.type for v in values]
+    if any(t != types[0] for t in types):
+        raise Diagnostic(f"requires the same type for {what}, got " + ", ".join(map(str, types)))
+
+
+def _dense(values: Sequence[int]) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i64, list(values))
+
+
+def _type(value: SSAValue | Operation) -> Attribute:
+    return SSAValue.get(value).type
+
+
+def _tensor_type(shape: Sequence[int], element: Attribute) -> TensorType:
+    return TensorType(element, list(shape))
+
+
+def _parse_operands(parser: Parser, count: int) -> list[UnresolvedOperand]:
+    operands = [parser.parse_unresolved_operand()]
+    for _ in range(count - 1):
+        parser.parse_punctuation(",")
+        operands.append(parser.parse_unresolved_operand())
+    return operands
+
+
+def _split_attr_dict(cls: type[IRDLOperation], attrs: Mapping[str, Attribute]):
+    """Properties written in the attribute dictionary (MLIR allows it) go to
+    the properties, the rest stays attributes."""
+    props = cls.get_irdl_definition().properties
+    return ({k: v for k, v in attrs.items() if k in props},
+            {k: v for k, v in attrs.items() if k not in props})  # fmt: skip
+
+
+def _print_attr_dict(printer: Printer, op: IRDLOperation, shown: Sequence[str] = ()) -> None:
+    extra = {k: v for k, v in op.properties.items() if k not in shown}
+    printer.print_op_attributes({**op.attributes, **extra})
+
+
+def _print_functional(printer: Printer, inputs: Sequence[Attribute], outputs: Sequence[Attribute]) -> None:
+    printer.print_string("(")
+    printer.print_list(inputs, printer.print_attribute)
+    printer.print_string(") -> ")
+    if len(outputs) == 1:
+        printer.print_attribute(outputs[0])
+    else:
+        printer.print_string("(")
+        printer.print_list(outputs, printer.print_attribute)
+        printer.print_string(")")
+
+
+def _same_operands_and_result_type(parser: Parser, count: int):
+    """``: T`` (every operand and the result are T) or ``: (A, B) -> C``:
+    MLIR's ``custom<SameOperandsAndResultType>``; returns operand and result types."""
+    pos = parser.pos
+    t = parser.parse_type()
+    if isinstance(t, FunctionType):
+        inputs, outputs = list(t.inputs.data), list(t.outputs.data)
+        if len(inputs) != count or len(outputs) != 1:
+            parser.raise_error(f"expected a function type with {count} inputs and one result", pos, parser.pos)
+        return inputs, outputs[0]
+    return [t] * count, t
+
+
+class SameTypeSyntax(IRDLOperation, abc.ABC):
+    """``stablehlo.OP %a, %b : T`` when the operands and the result all have
+    type T, else ``: (A, B) -> C``."""
+
+    ARITY: ClassVar[int]
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        operands = _parse_operands(parser, cls.ARITY)
+        props, attrs = _split_attr_dict(cls, parser.parse_optional_attr_dict())
+        parser.parse_punctuation(":")
+        inputs, output = _same_operands_and_result_type(parser, cls.ARITY)
+        values = [parser.resolve_operand(o, t) for o, t in zip(operands, inputs)]
+        return cls.create(operands=values, result_types=[output], properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        _print_attr_dict(printer, self)
+        printer.print_string(" : ")
+        types = [o.type for o in self.operands] + [r.type for r in self.results]
+        if all(t == types[0] for t in types):
+            printer.print_attribute(types[0])
+        else:
+            _print_functional(printer, [o.type for o in self.operands], [r.type for r in self.results])
+
+
+class StablehloOp(IRDLOperation, abc.ABC):
+    """Base of the ops here: a rule violation is a located diagnostic."""
+
+    def verify_(self) -> None:
+        try:
+            self.verify_op()
+        except RuleError as e:
+            raise Diagnostic(e.message, e.notes) from None
+
+    @abc.abstractmethod
+    def verify_op(self) -> None: ...
+
+
+# --------------------------------------------------------------------------
+# Elementwise ops
+# --------------------------------------------------------------------------
+
+
+class ElementwiseBinaryOp(SameTypeSyntax, StablehloOp, abc.ABC):
+    """``OP %lhs, %rhs : T``: operands and result of one type."""
+
+    ARITY: ClassVar[int] = 2
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = NUMERIC
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation,
+                 result_type: Attribute | None = None):
+        """``OP(lhs, rhs, result_type=None)``: the result type defaults to ``lhs``'s."""
+        super().__init__(operands=[lhs, rhs], result_types=[result_type or _type(lhs)])
+
+    def verify_op(self) -> None:
+        _same_types(self, [self.lhs, self.rhs, self.result], "all operands and results")
+        _check_kinds(self, self.ELEMENT_KINDS, [self.lhs, self.rhs])
+
+
+@irdl_op_definition
+class AddOp(ElementwiseBinaryOp):
+    name = "stablehlo.add"
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = ANY
+
+
+@irdl_op_definition
+class SubtractOp(ElementwiseBinaryOp):
+    name = "stablehlo.subtract"
+
+
+@irdl_op_definition
+class MultiplyOp(ElementwiseBinaryOp):
+    name = "stablehlo.multiply"
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = ANY
+
+
+@irdl_op_definition
+class DivideOp(ElementwiseBinaryOp):
+    name = "stablehlo.divide"
+
+
+@irdl_op_definition
+class RemainderOp(ElementwiseBinaryOp):
+    name = "stablehlo.remainder"
+
+
+@irdl_op_definition
+class PowerOp(ElementwiseBinaryOp):
+    name = "stablehlo.power"
+
+
+@irdl_op_definition
+class MaximumOp(ElementwiseBinaryOp):
+    name = "stablehlo.maximum"
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = ANY
+
+
+@irdl_op_definition
+class MinimumOp(ElementwiseBinaryOp):
+    name = "stablehlo.minimum"
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = ANY
+
+
+@irdl_op_definition
+class Atan2Op(ElementwiseBinaryOp):
+    name = "stablehlo.atan2"
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({FLOAT, COMPLEX})
+
+
+@irdl_op_definition
+class AndOp(ElementwiseBinaryOp):
+    name = "stablehlo.and"
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({BOOL, SIGNED, UNSIGNED})
+
+
+@irdl_op_definition
+class OrOp(ElementwiseBinaryOp):
+    name = "stablehlo.or"
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({BOOL, SIGNED, UNSIGNED})
+
+
+@irdl_op_definition
+class XorOp(ElementwiseBinaryOp):
+    name = "stablehlo.xor"
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({BOOL, SIGNED, UNSIGNED})
+
+
+@irdl_op_definition
+class ShiftLeftOp(ElementwiseBinaryOp):
+    name = "stablehlo.shift_left"
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = INTEGER
+
+
+@irdl_op_definition
+class ShiftRightArithmeticOp(ElementwiseBinaryOp):
+    name = "stablehlo.shift_right_arithmetic"
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = INTEGER
+
+
+@irdl_op_definition
+class ShiftRightLogicalOp(ElementwiseBinaryOp):
+    name = "stablehlo.shift_right_logical"
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = INTEGER
+
+
+class ElementwiseUnaryOp(SameTypeSyntax, StablehloOp, abc.ABC):
+    """``OP %x : T``: the result has the operand's type."""
+
+    ARITY: ClassVar[int] = 1
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({FLOAT, COMPLEX})
+    operand = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def __init__(self, operand: SSAValue | Operation, result_type: Attribute | None = None):
+        """``OP(operand)``: the result has the operand's type."""
+        super().__init__(operands=[operand], result_types=[result_type or _type(operand)])
+
+    def verify_op(self) -> None:
+        _same_types(self, [self.operand, self.result], "all operands and results")
+        _check_kinds(self, self.ELEMENT_KINDS, [self.operand])
+
+
+@irdl_op_definition
+class NegateOp(ElementwiseUnaryOp):
+    name = "stablehlo.negate"
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = NUMERIC
+
+
+@irdl_op_definition
+class AbsOp(ElementwiseUnaryOp):
+    """``abs``: on signed integers, floats (and complex, whose result is real:
+    not in this subset)."""
+
+    name = "stablehlo.abs"
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({SIGNED, FLOAT})
+
+
+@irdl_op_definition
+class SignOp(ElementwiseUnaryOp):
+    name = "stablehlo.sign"
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({SIGNED, FLOAT, COMPLEX})
+
+
+@irdl_op_definition
+class ExponentialOp(ElementwiseUnaryOp):
+    name = "stablehlo.exponential"
+
+
+@irdl_op_definition
+class LogOp(ElementwiseUnaryOp):
+    name = "stablehlo.log"
+
+
+@irdl_op_definition
+class SqrtOp(ElementwiseUnaryOp):
+    name = "stablehlo.sqrt"
+
+
+@irdl_op_definition
+class RsqrtOp(ElementwiseUnaryOp):
+    name = "stablehlo.rsqrt"
+
+
+@irdl_op_definition
+class TanhOp(ElementwiseUnaryOp):
+    name = "stablehlo.tanh"
+
+
+@irdl_op_definition
+class LogisticOp(ElementwiseUnaryOp):
+    name = "stablehlo.logistic"
+
+
+@irdl_op_definition
+class FloorOp(ElementwiseUnaryOp):
+    name = "stablehlo.floor"
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({FLOAT})
+
+
+@irdl_op_definition
+class CeilOp(ElementwiseUnaryOp):
+    name = "stablehlo.ceil"
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({FLOAT})
+
+
+@irdl_op_definition
+class NotOp(ElementwiseUnaryOp):
+    name = "stablehlo.not"
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({BOOL, SIGNED, UNSIGNED})
+
+
+@irdl_op_definition
+class IsFiniteOp(SameTypeSyntax, StablehloOp):
+    """``is_finite %x : (tensor<4xf32>) -> tensor<4xi1>``: false for NaN and
+    infinities."""
+
+    name = "stablehlo.is_finite"
+    ARITY: ClassVar[int] = 1
+    x = operand_def(TensorType)
+    y = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def __init__(self, x: SSAValue | Operation):
+        """``IsFiniteOp(x)``: an i1 tensor of ``x``'s shape."""
+        super().__init__(operands=[x], result_types=[_tensor_type(_shape(_type(x)), i1)])
+
+    def verify_op(self) -> None:
+        _check_kinds(self, frozenset({FLOAT}), [self.x])
+        if _shape(self.y, "result") != _shape(self.x) or _element(self.y, "result") != i1:
+            raise Diagnostic(f"result must be an i1 tensor of the operand's shape "
+                             f"{_tensor_type(_shape(self.x), i1)}, got {self.y.type}")  # fmt: skip
+
+
+@irdl_op_definition
+class ConvertOp(SameTypeSyntax, StablehloOp):
+    """``convert %x : (tensor<3xi32>) -> tensor<3xf32>`` (``: T`` when the
+    types are equal)."""
+
+    name = "stablehlo.convert"
+    ARITY: ClassVar[int] = 1
+    operand = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def __init__(self, operand: SSAValue | Operation, result_type: Attribute):
+        """``ConvertOp(operand, result_type)``: same shape, any element type."""
+        super().__init__(operands=[operand], result_types=[result_type])
+
+    def verify_op(self) -> None:
+        if _shape(self.operand) != _shape(self.result, "result"):
+            raise Diagnostic(f"requires the same shape for all operands and results, got "
+                             f"{self.operand.type} and {self.result.type}")  # fmt: skip
+
+
+def default_compare_type(element: Attribute) -> ComparisonType:
+    """The compare type JAX writes for an element type (StableHLO's rule:
+    FLOAT for floats, SIGNED for signed integers, UNSIGNED for unsigned and i1)."""
+    return {BOOL: ComparisonType.UNSIGNED, SIGNED: ComparisonType.SIGNED,
+            UNSIGNED: ComparisonType.UNSIGNED}.get(element_kind(element), ComparisonType.FLOAT)  # fmt: skip
+
+
+def check_compare_type(compare_type: ComparisonType | None, element: Attribute) -> None:
+    """StableHLO's constraint on ``compare_type``: SIGNED for signed integers,
+    UNSIGNED for unsigned integers and i1, FLOAT or TOTALORDER for floats."""
+    if compare_type is None or compare_type == ComparisonType.NOTYPE:
+        return
+    kind = element_kind(element)
+    allowed = {BOOL: ("UNSIGNED",), SIGNED: ("SIGNED",), UNSIGNED: ("UNSIGNED",),
+               FLOAT: ("FLOAT", "TOTALORDER"), COMPLEX: ("FLOAT", "TOTALORDER")}.get(kind, ())  # fmt: skip
+    if compare_type.value not in allowed:
+        raise Diagnostic(f"compare type {compare_type.value} does not fit element type {element}",
+                         [f"{element} is compared as " + " or ".join(allowed)] if allowed else [])
+
+
+@irdl_op_definition
+class CompareOp(StablehloOp):
+    """``compare GT, %a, %b, FLOAT : (A, A) -> tensor<...xi1>``."""
+
+    name = "stablehlo.compare"
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+    comparison_direction = prop_def(ComparisonDirectionAttr)
+    compare_type = opt_prop_def(ComparisonTypeAttr)
+    traits = traits_def(Pure())
+    assembly_format = (
+        "$comparison_direction `,` $lhs `,` $rhs (`,` $compare_type^)? attr-dict `:` "
+        "functional-type(operands, results)"
+    )
+
+    def __init__(self, direction: ComparisonDirection | str, lhs: SSAValue | Operation,
+                 rhs: SSAValue | Operation, compare_type: ComparisonType | str | None = None,
+                 result_type: Attribute | None = None):
+        """``CompareOp("GT", lhs, rhs, compare_type=None)``: ``compare_type``
+        defaults to the element type's (FLOAT, SIGNED or UNSIGNED, as JAX
+        writes it); the result is i1 of ``lhs``'s shape."""
+        t = _type(lhs)
+        if compare_type is None:
+            compare_type = default_compare_type(_element(t))
+        super().__init__(
+            operands=[lhs, rhs],
+            result_types=[result_type or _tensor_type(_shape(t), i1)],
+            properties={"compare_type": ComparisonTypeAttr(ComparisonType(compare_type)),
+                        "comparison_direction": ComparisonDirectionAttr(ComparisonDirection(direction))},
+        )  # fmt: skip
+
+    @property
+    def direction(self) -> str:
+        return self.comparison_direction.data.value
+
+    def verify_op(self) -> None:
+        if _element(self.lhs) != _element(self.rhs) or _shape(self.lhs) != _shape(self.rhs):
+            raise Diagnostic(f"requires compatible operand types, got {self.lhs.type} and {self.rhs.type}")
+        if _shape(self.result, "result") != _shape(self.lhs) or _element(self.result, "result") != i1:
+            raise Diagnostic(f"result must be {_tensor_type(_shape(self.lhs), i1)}, got {self.result.type}")
+        check_compare_type(None if self.compare_type is None else self.compare_type.data, _element(self.lhs))
+
+
+@irdl_op_definition
+class SelectOp(StablehloOp):
+    """``select %p, %t, %f : tensor<i1>, tensor<4x1xf32>`` (the predicate's type,
+    then the type of ``t``, ``f`` and the result), or a functional type."""
+
+    name = "stablehlo.select"
+    pred = operand_def(TensorType)
+    on_true = operand_def(TensorType)
+    on_false = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def __init__(self, pred: SSAValue | Operation, on_true: SSAValue | Operation,
+                 on_false: SSAValue | Operation):
+        """``SelectOp(pred, on_true, on_false)``: the result has ``on_true``'s type."""
+        super().__init__(operands=[pred, on_true, on_false], result_types=[_type(on_true)])
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        operands = _parse_operands(parser, 3)
+        props, attrs = _split_attr_dict(cls, parser.parse_optional_attr_dict())
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        first = parser.parse_type()
+        if isinstance(first, FunctionType):
+            inputs, outputs = list(first.inputs.data), list(first.outputs.data)
+            if len(inputs) != 3 or len(outputs) != 1:
+                parser.raise_error("expected a function type with 3 inputs and one result", pos, parser.pos)
+            output = outputs[0]
+        else:
+            parser.parse_punctuation(",")
+            output = parser.parse_type()
+            inputs = [first, output, output]
+        values = [parser.resolve_operand(o, t) for o, t in zip(operands, inputs)]
+        return cls.create(operands=values, result_types=[output], properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        _print_attr_dict(printer, self)
+        printer.print_string(" : ")
+        if self.on_true.type == self.on_false.type == self.result.type:
+            printer.print_attribute(self.pred.type)
+            printer.print_string(", ")
+            printer.print_attribute(self.result.type)
+        else:
+            _print_functional(printer, [o.type for o in self.operands], [self.result.type])
+
+    def verify_op(self) -> None:
+        if _element(self.pred, "pred") != i1:
+            raise Diagnostic(f"pred must be a tensor of i1 values, got {self.pred.type}")
+        pred_shape = _shape(self.pred, "pred")
+        if self.on_true.type != self.on_false.type:
+            raise Diagnostic(f"requires compatible types for non-predicate operands, got "
+                             f"{self.on_true.type} and {self.on_false.type}")  # fmt: skip
+        if pred_shape and pred_shape != _shape(self.on_true):
+            raise Diagnostic(f"requires the same shape for all operands, got pred {self.pred.type} "
+                             f"and {self.on_true.type}", ["a predicate of rank 0 selects whole tensors"])  # fmt: skip
+        if self.result.type != self.on_true.type:
+            raise Diagnostic(f"inferred type(s) '{self.on_true.type}' are incompatible with return "
+                             f"type(s) of operation '{self.result.type}'")  # fmt: skip
+
+
+# --------------------------------------------------------------------------
+# Structural ops
+# --------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class BroadcastInDimOp(StablehloOp):
+    """``broadcast_in_dim %x, dims = [1] : (tensor<3xf32>) -> tensor<2x3xf32>``;
+    dims may transpose (StableHLO allows it)."""
+
+    name = "stablehlo.broadcast_in_dim"
+    operand = operand_def(TensorType)
+    result = result_def(TensorType)
+    broadcast_dimensions = prop_def(DenseArrayBase.constr(i64))
+    traits = traits_def(Pure())
+    assembly_format = (
+        "$operand `,` `dims` `=` $broadcast_dimensions attr-dict `:` functional-type(operands, results)"
+    )
+
+    def __init__(self, operand: SSAValue | Operation, dims: Sequence[int], result_type: Attribute):
+        """``BroadcastInDimOp(operand, dims, result_type)``."""
+        super().__init__(operands=[operand], result_types=[result_type],
+                         properties={"broadcast_dimensions": _dense(dims)})  # fmt: skip
+
+    @property
+    def dims(self) -> tuple[int, ...]:
+        return self.broadcast_dimensions.get_values()
+
+    def verify_op(self) -> None:
+        if _element(self.operand) != _element(self.result, "result"):
+            raise Diagnostic("failed to verify that all of {operand, result} have same element type")
+        rules.check_broadcast_in_dim(_shape(self.operand), _shape(self.result, "result"), self.dims, "numpy")
+
+
+@irdl_op_definition
+class ReshapeOp(StablehloOp):
+    """``reshape %x : (tensor<2x1xf32>) -> tensor<2xf32>``."""
+
+    name = "stablehlo.reshape"
+    operand = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "$operand attr-dict `:` functional-type(operands, results)"
+
+    def __init__(self, operand: SSAValue | Operation, result_type: Attribute):
+        """``ReshapeOp(operand, result_type)``."""
+        super().__init__(operands=[operand], result_types=[result_type])
+
+    def verify_op(self) -> None:
+        if _element(self.operand) != _element(self.result, "result"):
+            raise Diagnostic("failed to verify that all of {operand, result} have same element type")
+        n_in = rules.element_count(_shape(self.operand))
+        n_out = rules.element_count(_shape(self.result, "result"))
+        if n_in != n_out:
+            raise Diagnostic(f"number of output elements ({n_out}) doesn't match expected number "
+                             f"of elements ({n_in})")  # fmt: skip
+
+
+@irdl_op_definition
+class TransposeOp(StablehloOp):
+    """``transpose %x, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>``."""
+
+    name = "stablehlo.transpose"
+    operand = operand_def(TensorType)
+    result = result_def(TensorType)
+    permutation = prop_def(DenseArrayBase.constr(i64))
+    traits = traits_def(Pure())
+    assembly_format = "$operand `,` `dims` `=` $permutation attr-dict `:` functional-type(operands, results)"
+
+    def __init__(self, operand: SSAValue | Operation, permutation: Sequence[int],
+                 result_type: Attribute | None = None):
+        """``TransposeOp(operand, permutation, result_type=None)`` (inferred)."""
+        if result_type is None:
+            shape = rules.check_transpose(_shape(_type(operand)), permutation)
+            result_type = _tensor_type(shape, _element(_type(operand)))
+        super().__init__(operands=[operand], result_types=[result_type],
+                         properties={"permutation": _dense(permutation)})  # fmt: skip
+
+    @property
+    def perm(self) -> tuple[int, ...]:
+        return self.permutation.get_values()
+
+    def verify_op(self) -> None:
+        shape = rules.check_transpose(_shape(self.operand), self.perm)
+        expected = _tensor_type(shape, _element(self.operand))
+        if expected != self.result.type:
+            raise Diagnostic(f"inferred type(s) '{expected}' are incompatible with return type(s) "
+                             f"of operation '{self.result.type}'")  # fmt: skip
+
+
+@irdl_op_definition
+class ConstantOp(StablehloOp):
+    """``constant dense<1.0> : tensor<f32>`` (hex floats for NaN and infinities)."""
+
+    name = "stablehlo.constant"
+    T: ClassVar = VarConstraint("T", base(TensorType))
+    value = prop_def(ParamAttrConstraint(DenseIntOrFPElementsAttr, (T, AnyAttr())))
+    output = result_def(T)
+    traits = traits_def(Pure(), ConstantLike())
+    assembly_format = "attr-dict $value"
+
+    def __init__(self, value: DenseIntOrFPElementsAttr | np.ndarray, value_type: Attribute | None = None):
+        """``ConstantOp(dense_attr)``, or ``ConstantOp(array, tensor_type)``
+        (the array's values in order)."""
+        if isinstance(value, np.ndarray):
+            assert value_type is not None, "a constant from an array needs its type"
+            flat = value.reshape(-1)
+            values = [float(v) for v in flat] if flat.dtype.kind == "f" else [int(v) for v in flat]
+            value = DenseIntOrFPElementsAttr.from_list(value_type, values)  # type: ignore[arg-type]
+        super().__init__(properties={"value": value}, result_types=[value.type])
+
+    def verify_op(self) -> None:
+        if self.value.type != self.output.type:
+            raise Diagnostic(f"inferred type(s) '{self.value.type}' are incompatible with return "
+                             f"type(s) of operation '{self.output.type}'")  # fmt: skip
+
+
+# --------------------------------------------------------------------------
+# Reductions
+# --------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class ReturnOp(IRDLOperation):
+    """``stablehlo.return %v : tensor<f32>``: the terminator of a reduce body."""
+
+    name = "stablehlo.return"
+    results_ = var_operand_def(TensorType)
+    traits = traits_def(IsTerminator(), Pure())
+    assembly_format = "attr-dict ($results_^ `:` type($results_))?"
+
+    def __init__(self, *values: SSAValue | Operation):
+        """``ReturnOp(*values)``."""
+        super().__init__(operands=[list(values)])
+
+
+BINARY_OPS: tuple[type[ElementwiseBinaryOp], ...] = (
+    AddOp, SubtractOp, MultiplyOp, DivideOp, RemainderOp, PowerOp, MaximumOp, MinimumOp,
+    Atan2Op, AndOp, OrOp, XorOp, ShiftLeftOp, ShiftRightArithmeticOp, ShiftRightLogicalOp,
+)  # fmt: skip
+
+
+def reduce_body(op_class: type[ElementwiseBinaryOp], elements: Sequence[Attribute]) -> Region:
+    """The body ``^bb0(%a, %b): %r = OP %a, %b; return %r`` of a one-input
+    reduction with the binary op ``op_class`` (``elements``: the input's)."""
+    (element,) = elements
+    scalar = _tensor_type((), element)
+    block = Block(arg_types=[scalar, scalar])
+    combined = op_class(block.args[0], block.args[1])
+    block.add_ops([combined, ReturnOp(combined)])
+    return Region(block)
+
+
+@irdl_op_definition
+class ReduceOp(StablehloOp):
+    """``reduce(%x init: %c) applies stablehlo.add across dimensions = [1] : (...) -> ...``
+    (the compact form, for a body that is one binary op) or the region form::
+
+        stablehlo.reduce(%x init: %c) across dimensions = [1] : (A, tensor<f32>) -> R
+         reducer(%a: tensor<f32>, %b: tensor<f32>) {
+          ...
+          stablehlo.return %r : tensor<f32>
+        }
+    """
+
+    name = "stablehlo.reduce"
+    inputs = var_operand_def(TensorType)
+    init_values = var_operand_def(TensorType)
+    dimensions = prop_def(DenseArrayBase.constr(i64))
+    body = region_def("single_block")
+    out = var_result_def(TensorType)
+    irdl_options = (SameVariadicOperandSize(),)
+    traits = traits_def(Pure())
+
+    def __init__(self, inputs: Sequence[SSAValue | Operation], init_values: Sequence[SSAValue | Operation],
+                 dimensions: Sequence[int], body: Region | type[ElementwiseBinaryOp]):
+        """``ReduceOp([x], [init], dims, body)``: ``body`` is a Region, or a
+        binary op class (``AddOp``) for the body that applies it; the result
+        types are inferred (the inputs' shapes without ``dims``)."""
+        inputs = [SSAValue.get(v) for v in inputs]
+        if isinstance(body, type):
+            body = reduce_body(body, [_element(v) for v in inputs])
+        results = [_tensor_type([d for i, d in enumerate(_shape(v)) if i not in dimensions], _element(v))
+                   for v in inputs]  # fmt: skip
+        super().__init__(operands=[inputs, list(init_values)], result_types=[results],
+                         properties={"dimensions": _dense(dimensions)}, regions=[body])  # fmt: skip
+
+    @property
+    def dims(self) -> tuple[int, ...]:
+        return self.dimensions.get_values()
+
+    def combiner(self) -> Operation | None:
+        """The binary op of a body that is one binary op on its two arguments
+        in order, returned (the compact form); else None."""
+        if len(self.inputs) != 1 or not self.body.blocks:
+            return None
+        block = self.body.block
+        ops = list(block.ops)
+        if len(block.args) != 2 or len(ops) != 2:
+            return None
+        op, ret = ops
+        if (not isinstance(op, ElementwiseBinaryOp) or not isinstance(ret, ReturnOp)
+                or list(op.operands) != list(block.args) or list(ret.operands) != [op.results[0]]
+                or op.attributes or op.properties):
+            return None  # fmt: skip
+        scalar = _tensor_type((), _element(self.inputs[0]))
+        if any(a.type != scalar for a in block.args) or op.results[0].type != scalar:
+            return None
+        return op
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        pairs = []
+
+        def pair():
+            parser.parse_punctuation("(")
+            x = parser.parse_unresolved_operand()
+            parser.parse_keyword("init")
+            parser.parse_punctuation(":")
+            init = parser.parse_unresolved_operand()
+            parser.parse_punctuation(")")
+            pairs.append((x, init))
+
+        pair()
+        while parser.parse_optional_punctuation(",") is not None:
+            pair()
+        applies = None
+        if parser.parse_optional_keyword("applies") is not None:
+            pos = parser.pos
+            applies_name = parser.parse_identifier(" (the op a reduction applies)")
+            applies = parser.ctx.get_optional_op(applies_name)
+            if applies is None or not issubclass(applies, ElementwiseBinaryOp):
+                parser.raise_error(f"'{applies_name}' is not a binary op this reduce can apply", pos, parser.pos)
+        parser.parse_keyword("across")
+        parser.parse_keyword("dimensions")
+        parser.parse_punctuation("=")
+        dims = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, lambda: parser.parse_integer(False))
+        props, attrs = _split_attr_dict(cls, parser.parse_optional_attr_dict())
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        ftype = parser.parse_type()
+        n = len(pairs)
+        if not isinstance(ftype, FunctionType) or len(ftype.inputs.data) != 2 * n:
+            parser.raise_error(f"expected a function type with {2 * n} inputs", pos, parser.pos)
+        types = list(ftype.inputs.data)
+        inputs = [parser.resolve_operand(x, t) for (x, _), t in zip(pairs, types[:n])]
+        inits = [parser.resolve_operand(i, t) for (_, i), t in zip(pairs, types[n:])]
+        if applies is not None:
+            if n != 1:
+                parser.raise_error("the compact form 'applies' takes one input", pos, parser.pos)
+            element = types[n].get_element_type() if isinstance(types[n], TensorType) else types[n]
+            body = reduce_body(applies, [element])
+        else:
+            parser.parse_keyword("reducer")
+            firsts, seconds = [], []
+            for _ in range(n):
+                parser.parse_punctuation("(")
+                firsts.append(parser.parse_argument())
+                parser.parse_punctuation(",")
+                seconds.append(parser.parse_argument())
+                parser.parse_punctuation(")")
+            body = parser.parse_region(firsts + seconds)
+        return cls.create(operands=[*inputs, *inits], result_types=list(ftype.outputs.data),
+                          properties={**props, "dimensions": _dense(dims)}, attributes=attrs,
+                          regions=[body])  # fmt: skip
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string("(")
+        printer.print_list(
+            list(zip(self.inputs, self.init_values)),
+            lambda p: (printer.print_operand(p[0]), printer.print_string(" init: "), printer.print_operand(p[1])),
+            delimiter="), (",
+        )
+        printer.print_string(")")
+        combiner = self.combiner()
+        if combiner is not None:
+            printer.print_string(f" applies {combiner.name}")
+        printer.print_string(f" across dimensions = [{', '.join(map(str, self.dims))}]")
+        _print_attr_dict(printer, self, ("dimensions",))
+        printer.print_string(" : ")
+        _print_functional(printer, [o.type for o in self.operands], [r.type for r in self.results])
+        if combiner is not None:
+            return
+        printer.print_string("\n reducer")
+        args = self.body.block.args if self.body.blocks else ()
+        n = len(self.inputs)
+        for first, second in zip(args[:n], args[n:]):
+            printer.print_string("(")
+            printer.print_block_argument(first)
+            printer.print_string(", ")
+            printer.print_block_argument(second)
+            printer.print_string(") ")
+        printer.print_region(self.body, print_entry_block_args=False)
+
+    def verify_op(self) -> None:
+        n = len(self.inputs)
+        if n == 0 or len(self.init_values) != n:
+            raise Diagnostic(f"expects the same number of inputs and init values (at least one), "
+                             f"got {n} and {len(self.init_values)}")  # fmt: skip
+        shape = _shape(self.inputs[0], "input")
+        for v in self.inputs:
+            if _shape(v, "input") != shape:
+                raise Diagnostic(f"expects all inputs to have the same shape, got {shape} and {_shape(v)}")
+        for i, (x, init) in enumerate(zip(self.inputs, self.init_values)):
+            if _shape(init, "init value"):
+                raise Diagnostic(f"expects init value #{i} to be a rank-0 tensor, got {init.type}")
+            if _element(init) != _element(x):
+                raise Diagnostic(f"expects init value #{i} to have the element type of input #{i} "
+                                 f"({_element(x)}), got {init.type}")  # fmt: skip
+        dims = list(self.dims)
+        for d in dims:
+            if not 0 <= d < len(shape):
+                raise Diagnostic(f"dimensions contains an invalid value {d} for inputs of rank {len(shape)}")
+        if len(set(dims)) != len(dims):
+            raise Diagnostic(f"dimensions should not have duplicates, got {dims}")
+        scalars = [_tensor_type((), _element(init)) for init in self.init_values]
+        block = self.body.block if self.body.blocks else None
+        arg_types = [a.type for a in block.args] if block else []
+        if arg_types != scalars + scalars:
+            raise Diagnostic("the reduction body must take (" + ", ".join(map(str, scalars + scalars))
+                             + ") but takes (" + ", ".join(map(str, arg_types)) + ")")  # fmt: skip
+        last = block.last_op if block else None
+        if not isinstance(last, ReturnOp) or [v.type for v in last.operands] != scalars:
+            raise Diagnostic("the reduction body must end in stablehlo.return of " + ", ".join(map(str, scalars)))
+        kept = [d for i, d in enumerate(shape) if i not in dims]
+        expected = [_tensor_type(kept, _element(init)) for init in self.init_values]
+        if [r.type for r in self.results] != expected:
+            raise Diagnostic("inferred type(s) '" + ", ".join(map(str, expected)) + "' are incompatible "
+                             "with return type(s) of operation '" + ", ".join(str(r.type) for r in self.results) + "'")  # fmt: skip
+
+
+# --------------------------------------------------------------------------
+# CHLO: implicit (NumPy) or broadcast_dimensions (XLA) broadcasting
+# --------------------------------------------------------------------------
+
+
+def chlo_broadcast_shape(lhs: Sequence[int], rhs: Sequence[int], dims: Sequence[int] | None):
+    """``(result, lhs_dims, rhs_dims)``: the result shape of a CHLO broadcasting
+    op and where each operand's dims land in it. Without ``broadcast_dimensions``
+    the operands align from the right (NumPy); with them the lower-rank operand
+    maps onto those dims of the higher-rank one (XLA), degenerate dims then
+    broadcast."""
+    lhs, rhs = tuple(lhs), tuple(rhs)
+    rank = max(len(lhs), len(rhs))
+    if dims is None or len(lhs) == len(rhs):
+        lhs_dims = tuple(range(rank - len(lhs), rank))
+        rhs_dims = tuple(range(rank - len(rhs), rank))
+        if dims is not None and list(dims) not in ([], list(range(rank))):
+            raise RuleError("broadcast_dimensions must either be absent or be the identity on "
+                            "operands of the same rank")  # fmt: skip
+    else:
+        low, high = (lhs, rhs) if len(lhs) < len(rhs) else (rhs, lhs)
+        rules.expand_with_broadcast_dimensions(low, high, dims)  # the checks
+        mapped = tuple(dims)
+        lhs_dims, rhs_dims = (mapped, tuple(range(rank))) if low is lhs else (tuple(range(rank)), mapped)
+    expanded = []
+    for shape, where in ((lhs, lhs_dims), (rhs, rhs_dims)):
+        full = [1] * rank
+        for size, d in zip(shape, where):
+            full[d] = size
+        expanded.append(tuple(full))
+    result = rules.broadcast_shapes(*expanded)
+    return result, lhs_dims, rhs_dims
+
+
+class ChloBroadcastBinaryOp(StablehloOp, abc.ABC):
+    """``chlo.broadcast_OP %a, %b {broadcast_dimensions = array<i64: ...>} :
+    (A, B) -> C``: the StableHLO op with implicit broadcasting."""
+
+    STABLEHLO: ClassVar[type[ElementwiseBinaryOp]]
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+    broadcast_dimensions = opt_prop_def(DenseArrayBase.constr(i64))
+    traits = traits_def(Pure())
+    assembly_format = "$lhs `,` $rhs attr-dict `:` `(` type($lhs) `,` type($rhs) `)` `->` type($result)"
+
+    RESULT_ELEMENT: ClassVar[Attribute | None] = None
+    irdl_options = (ParsePropInAttrDict(),)
+
+    def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation,
+                 result_type: Attribute | None = None, broadcast_dimensions: Sequence[int] | None = None,
+                 *, properties: Mapping[str, Attribute] | None = None):
+        """``BroadcastAddOp(lhs, rhs, result_type=None, broadcast_dimensions=None)``
+        (the result type is inferred)."""
+        if result_type is None:
+            shape, _, _ = chlo_broadcast_shape(_shape(_type(lhs)), _shape(_type(rhs)), broadcast_dimensions)
+            result_type = _tensor_type(shape, self.RESULT_ELEMENT or _element(_type(lhs)))
+        props = dict(properties or {})
+        if broadcast_dimensions is not None:
+            props["broadcast_dimensions"] = _dense(broadcast_dimensions)
+        super().__init__(operands=[lhs, rhs], result_types=[result_type], properties=props)
+
+    @property
+    def dims(self) -> tuple[int, ...] | None:
+        return None if self.broadcast_dimensions is None else self.broadcast_dimensions.get_values()
+
+    def verify_op(self) -> None:
+        if _element(self.lhs) != _element(self.rhs):
+            raise Diagnostic(f"requires the same element type for all operands, got "
+                             f"{self.lhs.type} and {self.rhs.type}")  # fmt: skip
+        _check_kinds(self, self.STABLEHLO.ELEMENT_KINDS, [self.lhs, self.rhs])
+        shape, _, _ = chlo_broadcast_shape(_shape(self.lhs), _shape(self.rhs), self.dims)
+        expected = _tensor_type(shape, self.RESULT_ELEMENT or _element(self.lhs))
+        if expected != self.result.type:
+            raise Diagnostic(f"inferred type(s) '{expected}' are incompatible with return type(s) "
+                             f"of operation '{self.result.type}'")  # fmt: skip
+
+
+def _chlo(stablehlo: type[ElementwiseBinaryOp]) -> type[ChloBroadcastBinaryOp]:
+    """``chlo.broadcast_X`` for ``stablehlo.X``: one line per op below."""
+    short = stablehlo.name.split(".", 1)[1]
+    cls = type(f"Broadcast{stablehlo.__name__}", (ChloBroadcastBinaryOp,),
+               {"name": f"chlo.broadcast_{short}", "STABLEHLO": stablehlo, "__module__": __name__,
+                "__doc__": f"``chlo.broadcast_{short}``: ``stablehlo.{short}`` with broadcasting.",
+                "__annotations__": {"STABLEHLO": ClassVar[type[ElementwiseBinaryOp]]}})  # fmt: skip
+    return irdl_op_definition(cls)
+
+
+BroadcastAddOp = _chlo(AddOp)
+BroadcastSubtractOp = _chlo(SubtractOp)
+BroadcastMultiplyOp = _chlo(MultiplyOp)
+BroadcastDivideOp = _chlo(DivideOp)
+BroadcastRemainderOp = _chlo(RemainderOp)
+BroadcastPowerOp = _chlo(PowerOp)
+BroadcastMaximumOp = _chlo(MaximumOp)
+BroadcastMinimumOp = _chlo(MinimumOp)
+BroadcastAtan2Op = _chlo(Atan2Op)
+BroadcastAndOp = _chlo(AndOp)
+BroadcastOrOp = _chlo(OrOp)
+BroadcastXorOp = _chlo(XorOp)
+BroadcastShiftLeftOp = _chlo(ShiftLeftOp)
+BroadcastShiftRightArithmeticOp = _chlo(ShiftRightArithmeticOp)
+BroadcastShiftRightLogicalOp = _chlo(ShiftRightLogicalOp)
+CHLO_BINARY_OPS = (
+    BroadcastAddOp, BroadcastSubtractOp, BroadcastMultiplyOp, BroadcastDivideOp,
+    BroadcastRemainderOp, BroadcastPowerOp, BroadcastMaximumOp, BroadcastMinimumOp,
+    BroadcastAtan2Op, BroadcastAndOp, BroadcastOrOp, BroadcastXorOp, BroadcastShiftLeftOp,
+    BroadcastShiftRightArithmeticOp, BroadcastShiftRightLogicalOp,
+)  # fmt: skip
+
+
+@irdl_op_definition
+class BroadcastCompareOp(ChloBroadcastBinaryOp):
+    """``chlo.broadcast_compare %a, %b {comparison_direction = #chlo<comparison_direction GT>}
+    : (A, B) -> C``."""
+
+    name = "chlo.broadcast_compare"
+    STABLEHLO: ClassVar[type[ElementwiseBinaryOp]] = AddOp  # any element kind
+    RESULT_ELEMENT: ClassVar[Attribute | None] = i1
+    comparison_direction = prop_def(ChloComparisonDirectionAttr)
+    compare_type = opt_prop_def(ChloComparisonTypeAttr)
+
+    def __init__(self, direction: ComparisonDirection | str, lhs: SSAValue | Operation,
+                 rhs: SSAValue | Operation, compare_type: ComparisonType | str | None = None,
+                 result_type: Attribute | None = None, broadcast_dimensions: Sequence[int] | None = None):
+        """``BroadcastCompareOp("GT", lhs, rhs, compare_type=None, result_type=None,
+        broadcast_dimensions=None)``."""
+        props: dict[str, Attribute] = {}
+        if compare_type is not None:
+            props["compare_type"] = ChloComparisonTypeAttr(ComparisonType(compare_type))
+        props["comparison_direction"] = ChloComparisonDirectionAttr(ComparisonDirection(direction))
+        super().__init__(lhs, rhs, result_type, broadcast_dimensions, properties=props)
+
+    @property
+    def direction(self) -> str:
+        return self.comparison_direction.data.value
+
+    def verify_op(self) -> None:
+        super().verify_op()
+        check_compare_type(None if self.compare_type is None else self.compare_type.data, _element(self.lhs))
+
+
+@irdl_op_definition
+class SquareOp(StablehloOp):
+    """``chlo.square %x : tensor<4xf32> -> tensor<4xf32>``: ``x * x``."""
+
+    name = "chlo.square"
+    operand = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "$operand attr-dict `:` type($operand) `->` type($result)"
+
+    def __init__(self, operand: SSAValue | Operation):
+        """``SquareOp(operand)``: the result has the operand's type."""
+        super().__init__(operands=[operand], result_types=[_type(operand)])
+
+    def verify_op(self) -> None:
+        _same_types(self, [self.operand, self.result], "all operands and results")
+        _check_kinds(self, NUMERIC, [self.operand])
+
+
+UNARY_OPS: tuple[type[ElementwiseUnaryOp], ...] = (
+    NegateOp, AbsOp, SignOp, ExponentialOp, LogOp, SqrtOp, RsqrtOp, TanhOp, LogisticOp,
+    FloorOp, CeilOp, NotOp,
+)  # fmt: skip
+
+STABLEHLO_OPS = [
+    *BINARY_OPS, *UNARY_OPS, IsFiniteOp, ConvertOp, CompareOp, SelectOp, BroadcastInDimOp,
+    ReshapeOp, TransposeOp, ConstantOp, ReduceOp, ReturnOp,
+]  # fmt: skip
+CHLO_OPS = [*CHLO_BINARY_OPS, BroadcastCompareOp, SquareOp]
+
+StableHLO = Dialect("stablehlo", STABLEHLO_OPS, [ComparisonDirectionAttr, ComparisonTypeAttr])
+CHLO = Dialect("chlo", CHLO_OPS, [ChloComparisonDirectionAttr, ChloComparisonTypeAttr])

@@ -1,0 +1,636 @@
+"""The C target (``bcast-opt -t c``): C99 from ``bcast-lower-to-loops`` output.
+
+Each op of the loop IR is translated structurally:
+
+- ``func.func @f`` -> ``void bcast_f(const T *restrict a0, ..., int64_t i,
+  ..., T *restrict r0, ...)``: a pointer to each memref's contiguous
+  row-major data (``const`` when the function never writes it), ``index``
+  arguments as ``int64_t``, result buffers last, filled by the function
+  (the loop IR's destination-passing convention). Every function is
+  exported under ``bcast_`` + its name (``c_names``), so ``@main`` does not
+  clash with C's ``main``.
+- ``memref.load``/``store`` -> ``p[linear index]`` with the constant strides
+  of the static shape; ``memref.alloc`` -> a stack array when small
+  (``STACK_BYTES``), else ``malloc``/``free``; an alloc inside a parallel
+  loop is declared in its body, so every OpenMP thread has its own;
+  ``memref.global`` -> a ``static const`` array (floats as their bits).
+- ``scf.for`` -> ``for`` (``iter_args`` are local accumulators); the
+  outermost loop marked ``bcast.parallel`` (``lower_to_loops.PARALLEL_ATTR``)
+  gets ``#pragma omp parallel for`` when the nest does enough work
+  (``PARALLEL_WORK`` element-steps, known statically), an innermost
+  parallel loop ``#pragma omp simd``. Loop-invariant values of an innermost
+  loop (broadcast loads of memory the loop does not write, and arithmetic
+  on them) are computed once before it.
+- Integers (signless in the IR) are held in ``uintN_t``; ``+ - * <<`` run in
+  unsigned arithmetic at least as wide as ``unsigned int`` (no signed
+  overflow, no promotion to ``int``), signed ops (``divsi remsi shrsi cmpi s*
+  sitofp extsi maxsi minsi``) cast to ``intN_t``. The loop IR makes
+  divisors, shift amounts and float->int operands safe *before* the
+  operation (``lower_to_loops.scalar_op``), so every statement is defined
+  in C's order of evaluation. ``i1`` is one byte holding 0 or 1.
+- Floats: ``f16`` is ``_Float16`` (storage and ``+ - * /``, each rounded to
+  half); transcendental functions arrive in ``f32`` from the loop IR.
+  ``maximumf``/``minimumf`` propagate NaN as ``np.maximum`` does (not
+  ``fmaxf``, which drops it).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+
+from xdsl.context import Context
+from xdsl.dialects import arith, func, memref, scf
+from xdsl.dialects import math as mathd
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+from bcast.ir.signature import LOOP_FORM_ATTR
+from bcast.passes.errors import PassError
+from bcast.passes.lower_to_loops import PARALLEL_ATTR, LowerToLoopsPass, RemFOp
+
+STACK_BYTES = 4096
+"""An ``alloc`` of at most this many bytes is a stack array."""
+PARALLEL_WORK = 1 << 15
+"""A parallel loop nest gets an OpenMP pragma only when it runs at least
+this many innermost iterations: starting threads costs microseconds."""
+
+C_KEYWORDS = frozenset(
+    "auto break case char const continue default do double else enum extern float for goto if inline "
+    "int long register restrict return short signed sizeof static struct switch typedef union unsigned "
+    "void volatile while main".split()
+)
+
+PRELUDE = r"""#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static inline float bcast_f32_bits(uint32_t b) { float f; memcpy(&f, &b, 4); return f; }
+static inline double bcast_f64_bits(uint64_t b) { double f; memcpy(&f, &b, 8); return f; }
+static inline _Float16 bcast_f16_bits(uint16_t b) { _Float16 f; memcpy(&f, &b, 2); return f; }
+static inline uint32_t bcast_bits_f32(float f) { uint32_t b; memcpy(&b, &f, 4); return b; }
+static inline uint64_t bcast_bits_f64(double f) { uint64_t b; memcpy(&b, &f, 8); return b; }
+static inline uint16_t bcast_bits_f16(_Float16 f) { uint16_t b; memcpy(&b, &f, 2); return b; }
+static void *bcast_alloc(size_t n) { void *p = malloc(n ? n : 1); if (!p) abort(); return p; }
+"""
+
+
+# --------------------------------------------------------------------------
+# Types
+# --------------------------------------------------------------------------
+
+
+def width(t: Attribute) -> int:
+    assert isinstance(t, IntegerType), t
+    return t.width.data
+
+
+def c_type(t: Attribute) -> str:
+    """The C type holding a scalar (integers unsigned: signless)."""
+    if isinstance(t, IndexType):
+        return "int64_t"
+    if isinstance(t, IntegerType):
+        return "uint8_t" if width(t) == 1 else f"uint{width(t)}_t"
+    if isinstance(t, Float16Type):
+        return "_Float16"
+    if isinstance(t, Float32Type):
+        return "float"
+    if isinstance(t, Float64Type):
+        return "double"
+    raise ValueError(f"no C type for {t}")
+
+
+def wide_unsigned(bits: int) -> str:
+    """Unsigned arithmetic type for ``+ - * <<`` on ``bits``-bit values:
+    never narrower than ``unsigned int``, so nothing promotes to ``int``."""
+    return "uint64_t" if bits > 32 else "uint32_t"
+
+
+def signed_type(bits: int) -> str:
+    return "int8_t" if bits == 1 else f"int{bits}_t"
+
+
+def strides(shape: Iterable[int]) -> list[int]:
+    out, stride = [], 1
+    for size in reversed(list(shape)):
+        out.append(stride)
+        stride *= max(size, 1)
+    return out[::-1]
+
+
+def element_count(shape: Iterable[int]) -> int:
+    return math.prod(shape)
+
+
+def sanitize(name: str) -> str:
+    name = re.sub(r"[^A-Za-z0-9_]", "_", name)
+    return name if name and not name[0].isdigit() else "_" + name
+
+
+def float_literal(value: float, t: Attribute) -> str:
+    if math.isnan(value):
+        text = "NAN"
+    elif math.isinf(value):
+        text = "INFINITY" if value > 0 else "-INFINITY"
+    else:
+        text = value.hex()
+        if isinstance(t, Float32Type | Float16Type):
+            text += "f"
+    if isinstance(t, Float16Type):
+        return f"((_Float16){text})"
+    if isinstance(t, Float64Type) and (math.isnan(value) or math.isinf(value)):
+        return f"((double){text})"
+    return text
+
+
+def int_literal(value: int, bits: int) -> str:
+    value %= 1 << bits
+    if value < 1 << 31:
+        return str(value)
+    return f"UINT{64 if bits > 32 else 32}_C({value})"
+
+
+# --------------------------------------------------------------------------
+# The emitter
+# --------------------------------------------------------------------------
+
+
+def c_names(module: ModuleOp, prefix: str = "bcast_") -> dict[str, str]:
+    """The exported C symbol of each function: ``prefix`` + its name."""
+    names: dict[str, str] = {}
+    used: set[str] = set()
+    for f in module.ops:
+        if isinstance(f, func.FuncOp):
+            base = prefix + sanitize(f.sym_name.data)
+            name, n = base, 0
+            while name in used:
+                n += 1
+                name = f"{base}_{n}"
+            used.add(name)
+            names[f.sym_name.data] = name
+    return names
+
+
+class FunctionEmitter:
+    def __init__(self, f: func.FuncOp, names: dict[str, str], globals_: dict[str, str], openmp: bool):
+        self.f = f
+        self.names = names
+        self.globals = globals_
+        self.openmp = openmp
+        self.lines: list[str] = []
+        self.indent = 1
+        self.expr: dict[SSAValue, str] = {}
+        self.counter = 0
+        self.heap: set[SSAValue] = set()
+        self.in_parallel = 0
+        self.used_names: set[str] = set()
+
+    # -- naming ------------------------------------------------------------
+    def fresh(self, prefix: str) -> str:
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    def arg_name(self, v: SSAValue, k: int) -> str:
+        hint = v.name_hint
+        name = sanitize(hint) if hint else f"arg{k}"
+        if name in C_KEYWORDS or re.fullmatch(r"[vi]\d+|arg\d+|bcast_.*|INFINITY|NAN", name) \
+                or name in self.used_names:
+            name = f"{name}_{k}"
+        self.used_names.add(name)
+        return name
+
+    def out(self, line: str) -> None:
+        self.lines.append("    " * self.indent + line)
+
+    def e(self, v: SSAValue) -> str:
+        return self.expr[v]
+
+    def define(self, v: SSAValue, expr: str) -> None:
+        name = self.fresh("v")
+        self.out(f"{c_type(v.type)} {name} = {expr};")
+        self.expr[v] = name
+
+    # -- functions -----------------------------------------------------------
+    def signature(self) -> str:
+        params = []
+        block = self.f.body.blocks[0] if self.f.body.blocks else None
+        written = self.written_args() if block is not None else set()
+        for k, t in enumerate(self.f.function_type.inputs.data):
+            name = self.arg_name(block.args[k], k) if block is not None else f"arg{k}"
+            if block is not None:
+                self.expr[block.args[k]] = name
+            if isinstance(t, MemRefType):
+                const = "" if block is None or block.args[k] in written else "const "
+                params.append(f"{const}{c_type(t.element_type)} *restrict {name}")
+            else:
+                params.append(f"{c_type(t)} {name}")
+        return f"void {self.names[self.f.sym_name.data]}({', '.join(params) or 'void'})"
+
+    def written_args(self) -> set[SSAValue]:
+        written = set()
+        for op in self.f.walk():
+            if isinstance(op, memref.StoreOp):
+                written.add(op.memref)
+            elif isinstance(op, func.CallOp):
+                written.update(op.arguments)
+        return written
+
+    def emit(self) -> list[str]:
+        head = self.signature()
+        if not self.f.body.blocks:
+            return [head + " {", "}"]  # a declaration: never called (api checks)
+        for op in self.f.body.blocks[0].ops:
+            self.op(op)
+        return [head + " {", *self.lines, "}"]
+
+    # -- ops -----------------------------------------------------------------
+    def block(self, block: Block) -> None:
+        for op in block.ops:
+            self.op(op)
+
+    def op(self, op: Operation) -> None:
+        if isinstance(op, arith.ConstantOp):
+            self.constant(op)
+        elif isinstance(op, scf.ForOp):
+            self.loop(op)
+        elif isinstance(op, scf.YieldOp):
+            pass  # handled by the loop
+        elif isinstance(op, memref.LoadOp):
+            self.define(op.res, f"{self.e(op.memref)}[{self.index(op.memref, op.indices)}]")
+        elif isinstance(op, memref.StoreOp):
+            self.out(f"{self.e(op.memref)}[{self.index(op.memref, op.indices)}] = {self.e(op.value)};")
+        elif isinstance(op, memref.AllocOp):
+            self.alloc(op)
+        elif isinstance(op, memref.DeallocOp):
+            if op.memref in self.heap:
+                self.out(f"free({self.e(op.memref)});")
+        elif isinstance(op, memref.GetGlobalOp):
+            self.expr[op.memref] = self.globals[op.name_.string_value()]
+        elif isinstance(op, func.CallOp):
+            args = []
+            for a in op.arguments:
+                args.append(f"({c_type(a.type.element_type)} *){self.e(a)}"
+                            if isinstance(a.type, MemRefType) else self.e(a))
+            self.out(f"{self.names[op.callee.string_value()]}({', '.join(args)});")
+        elif isinstance(op, func.ReturnOp):
+            self.out("return;")
+        else:
+            expr = self.scalar(op)
+            if expr is None:
+                raise PassError(op, "is not supported by the C target")
+            self.define(op.results[0], expr)
+
+    def constant(self, op: arith.ConstantOp) -> None:
+        value, t = op.value, op.result.type
+        if isinstance(t, IndexType):
+            assert isinstance(value, IntegerAttr)
+            self.expr[op.result] = str(value.value.data)
+        elif isinstance(t, IntegerType):
+            assert isinstance(value, IntegerAttr)
+            self.expr[op.result] = int_literal(value.value.data, width(t))
+        elif isinstance(value, FloatAttr):
+            self.expr[op.result] = float_literal(value.value.data, t)
+        else:
+            raise PassError(op, "is not supported by the C target")
+
+    def index(self, m: SSAValue, indices) -> str:
+        shape = m.type.get_shape()
+        terms = []
+        for i, stride in zip(indices, strides(shape)):
+            text = self.e(i)
+            if text == "0":
+                continue
+            terms.append(text if stride == 1 else f"{text} * {stride}")
+        return " + ".join(terms) or "0"
+
+    def alloc(self, op: memref.AllocOp) -> None:
+        t = op.memref.type
+        ct = c_type(t.element_type)
+        n = max(element_count(t.get_shape()), 1)
+        name = self.fresh("v")
+        size = n * {"uint8_t": 1, "_Float16": 2, "uint16_t": 2, "float": 4, "uint32_t": 4}.get(ct, 8)
+        if size <= STACK_BYTES:
+            self.out(f"{ct} {name}[{n}];")
+        else:
+            self.out(f"{ct} *{name} = bcast_alloc({size});")
+            self.heap.add(op.memref)
+        self.expr[op.memref] = name
+
+    # -- loops ---------------------------------------------------------------
+    def loop(self, op: scf.ForOp) -> None:
+        body = op.body.blocks[0]
+        iv, *carried = body.args
+        names = []
+        for init, arg, result in zip(op.iter_args, carried, op.results):
+            name = self.fresh("v")
+            self.out(f"{c_type(arg.type)} {name} = {self.e(init)};")
+            self.expr[arg] = self.expr[result] = name
+            names.append(name)
+        innermost = not any(isinstance(o, scf.ForOp) for o in body.walk() if o is not op)
+        trip = _trip(op)
+        hoisted: set[Operation] = set()
+        if innermost and (trip is None or trip > 0):
+            hoisted = self.hoist(op)
+        parallel = PARALLEL_ATTR in op.attributes and not carried
+        pragma = None
+        if parallel and self.openmp and not self.in_parallel and _work(op) >= PARALLEL_WORK:
+            pragma = "#pragma omp parallel for schedule(static)"
+        elif parallel and innermost:
+            pragma = "#pragma omp simd"
+        i = self.fresh("i")
+        self.expr[iv] = i
+        if pragma:
+            self.out(pragma)
+        self.out(f"for (int64_t {i} = {self.e(op.lb)}; {i} < {self.e(op.ub)}; {i} += {self.e(op.step)}) {{")
+        self.indent += 1
+        entered = pragma is not None and "parallel" in pragma
+        self.in_parallel += entered
+        for inner in body.ops:
+            if inner not in hoisted:
+                self.op(inner)
+        if carried:
+            yielded = body.last_op
+            assert isinstance(yielded, scf.YieldOp)
+            temps = []
+            for v, arg in zip(yielded.operands, carried):
+                t = self.fresh("t")
+                self.out(f"{c_type(arg.type)} {t} = {self.e(v)};")
+                temps.append(t)
+            for name, t in zip(names, temps):
+                self.out(f"{name} = {t};")
+        self.in_parallel -= entered
+        self.indent -= 1
+        self.out("}")
+
+    def hoist(self, loop: scf.ForOp) -> set[Operation]:
+        """Emit before ``loop`` the ops of its body that do not depend on it:
+        pure arithmetic, and loads of memory the loop does not write. (The
+        loop IR guards every operation, so computing one speculatively is
+        safe; the loop runs at least once, so the loads are in bounds.)"""
+        body = loop.body.blocks[0]
+        stored = {o.memref for o in body.walk() if isinstance(o, memref.StoreOp)}
+        inside = set(body.args)
+        hoisted: set[Operation] = set()
+        for o in body.ops:
+            pure = (isinstance(o, memref.LoadOp) and o.memref not in stored) or (
+                o.dialect_name() in ("arith", "math") and not o.regions)
+            if pure and not any(v in inside for v in o.operands):
+                self.op(o)
+                hoisted.add(o)
+            else:
+                inside.update(o.results)
+        return hoisted
+
+    # -- scalars -------------------------------------------------------------
+    def scalar(self, op: Operation) -> str | None:
+        """The C expression of an arith or math op (None: not one)."""
+        name = op.name
+        operands = [self.e(v) for v in op.operands]
+        t = op.results[0].type if op.results else None
+        if name == "arith.select":
+            return f"{operands[0]} ? {operands[1]} : {operands[2]}"
+        if name in ("arith.cmpi", "arith.cmpf"):
+            return self.compare(op, *operands)
+        if isinstance(t, IndexType) or (op.operands and isinstance(op.operands[0].type, IndexType)):
+            return self.index_op(op, operands)
+        if isinstance(t, IntegerType) and name in _INT_BINARY:
+            return self.int_binary(name, width(t), *operands)
+        if name in _FLOAT_BINARY:
+            a, b = operands
+            ct = c_type(t)
+            return f"({ct})({a} {_FLOAT_BINARY[name]} {b})"
+        if name in ("arith.maximumf", "arith.minimumf"):
+            a, b = operands
+            rel = ">" if name == "arith.maximumf" else "<"
+            return f"({a} {rel} {b} || {a} != {a}) ? {a} : {b}"
+        if name == "arith.negf":
+            return f"-{operands[0]}"
+        if name == RemFOp.name:
+            return self.libm("fmod", t, operands)
+        if name in _MATH:
+            return self.libm(_MATH[name], t, operands)
+        if name in ("arith.extsi", "arith.extui", "arith.trunci", "arith.sitofp", "arith.uitofp",
+                    "arith.fptosi", "arith.fptoui", "arith.extf", "arith.truncf", "arith.bitcast",
+                    "arith.index_cast", "arith.index_castui"):
+            return self.cast(name, op.operands[0].type, t, operands[0])
+        return None
+
+    def libm(self, fn: str, t: Attribute, operands: list[str]) -> str:
+        if isinstance(t, Float64Type):
+            return f"{fn}({', '.join(operands)})"
+        call = f"{fn}f({', '.join(operands)})"
+        return f"(_Float16){call}" if isinstance(t, Float16Type) else call
+
+    def int_binary(self, name: str, bits: int, a: str, b: str) -> str:
+        ct = c_type(IntegerType(bits))
+        w = wide_unsigned(bits)
+        s = signed_type(bits)
+        if name in _WRAPPING:
+            return f"({ct})(({w}){a} {_WRAPPING[name]} ({w}){b})"
+        if name == "arith.shli":
+            return f"({ct})(({w}){a} << {b})"
+        if name == "arith.shrui":
+            return f"({ct})({a} >> {b})"
+        if name == "arith.shrsi":
+            return f"({ct})(({s}){a} >> {b})"
+        if name in ("arith.andi", "arith.ori", "arith.xori"):
+            return f"({ct})({a} {_BITWISE[name]} {b})"
+        if name == "arith.divui":
+            return f"({ct})({a} / {b})"
+        if name == "arith.remui":
+            return f"({ct})({a} % {b})"
+        if name == "arith.divsi":
+            return f"({ct})(({s}){a} / ({s}){b})"
+        if name == "arith.remsi":
+            return f"({ct})(({s}){a} % ({s}){b})"
+        if name in ("arith.maxsi", "arith.minsi"):
+            rel = ">" if name == "arith.maxsi" else "<"
+            return f"({s}){a} {rel} ({s}){b} ? {a} : {b}"
+        if name in ("arith.maxui", "arith.minui"):
+            rel = ">" if name == "arith.maxui" else "<"
+            return f"{a} {rel} {b} ? {a} : {b}"
+        raise AssertionError(name)
+
+    def index_op(self, op: Operation, operands: list[str]) -> str | None:
+        symbol = {"arith.addi": "+", "arith.subi": "-", "arith.muli": "*", "arith.divui": "/",
+                  "arith.remui": "%", "arith.divsi": "/", "arith.remsi": "%"}.get(op.name)
+        if symbol:
+            return f"{operands[0]} {symbol} {operands[1]}"
+        if op.name in ("arith.index_cast", "arith.index_castui"):
+            return self.cast(op.name, op.operands[0].type, op.results[0].type, operands[0])
+        return None
+
+    def compare(self, op: Operation, a: str, b: str) -> str:
+        if isinstance(op, arith.CmpiOp):
+            predicate = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
+            t = op.lhs.type
+            rel = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}[predicate.lstrip("su")]
+            if predicate[0] == "s" and isinstance(t, IntegerType):
+                s = signed_type(width(t))
+                if width(t) == 1:
+                    a, b = f"-(int)({a})", f"-(int)({b})"
+                    return f"{a} {rel} {b}"
+                return f"({s}){a} {rel} ({s}){b}"
+            return f"{a} {rel} {b}"
+        predicate = arith.CMPF_COMPARISON_OPERATIONS[op.predicate.value.data]
+        ordered = {"oeq": "==", "ogt": ">", "oge": ">=", "olt": "<", "ole": "<="}
+        if predicate in ordered:
+            return f"{a} {ordered[predicate]} {b}"
+        if predicate == "une":
+            return f"{a} != {b}"
+        if predicate == "one":
+            return f"({a} < {b} || {a} > {b})"
+        if predicate == "ord":
+            return f"({a} == {a} && {b} == {b})"
+        if predicate == "uno":
+            return f"({a} != {a} || {b} != {b})"
+        if predicate == "ueq":
+            return f"!({a} < {b} || {a} > {b})"
+        if predicate in ("ugt", "uge", "ult", "ule"):
+            opposite = {"ugt": "<=", "uge": "<", "ult": ">=", "ule": ">"}[predicate]
+            return f"!({a} {opposite} {b})"
+        return "1" if predicate == "true" else "0"
+
+    def cast(self, name: str, src: Attribute, dst: Attribute, x: str) -> str:
+        dt = c_type(dst)
+        if name == "arith.bitcast":
+            if isinstance(dst, IntegerType):
+                return f"bcast_bits_f{_float_bits(src)}({x})"
+            return f"bcast_f{_float_bits(dst)}_bits({x})"
+        if name in ("arith.extsi", "arith.sitofp", "arith.index_cast") and isinstance(src, IntegerType):
+            sb = width(src)
+            signed = f"(-(int8_t)({x}))" if sb == 1 else f"({signed_type(sb)}){x}"
+            if name == "arith.extsi" or isinstance(dst, IntegerType | IndexType):
+                return f"({dt})({wide_signed(dst)}){signed}"
+            return f"({dt}){signed}"
+        if name == "arith.trunci" and width(dst) == 1:
+            return f"({dt})({x} & 1)"
+        if name in ("arith.fptosi",):
+            db = width(dst)
+            return f"({dt})({signed_type(db)}){x}"
+        if isinstance(dst, IntegerType) and isinstance(src, IndexType):
+            return f"({dt}){x}"
+        return f"({dt}){x}"
+
+
+def wide_signed(t: Attribute) -> str:
+    if isinstance(t, IndexType):
+        return "int64_t"
+    return signed_type(width(t))
+
+
+def _float_bits(t: Attribute) -> int:
+    return {Float16Type: 16, Float32Type: 32, Float64Type: 64}[type(t)]
+
+
+def _trip(op: scf.ForOp) -> int | None:
+    values = []
+    for v in (op.lb, op.ub, op.step):
+        owner = v.owner
+        if not isinstance(owner, arith.ConstantOp) or not isinstance(owner.value, IntegerAttr):
+            return None
+        values.append(owner.value.value.data)
+    lb, ub, step = values
+    return max(0, -(-(ub - lb) // step)) if step > 0 else None
+
+
+def _work(op: scf.ForOp) -> int:
+    """Innermost iterations the loop runs (1 per op for straight-line code)."""
+    inner = 0
+    for o in op.body.blocks[0].ops:
+        if isinstance(o, scf.ForOp):
+            inner += _work(o)
+    trip = _trip(op)
+    return (trip if trip is not None else PARALLEL_WORK) * max(inner, 1)
+
+
+_WRAPPING = {"arith.addi": "+", "arith.subi": "-", "arith.muli": "*"}
+_BITWISE = {"arith.andi": "&", "arith.ori": "|", "arith.xori": "^"}
+_INT_BINARY = {*_WRAPPING, *_BITWISE, "arith.shli", "arith.shrui", "arith.shrsi", "arith.divui",
+               "arith.remui", "arith.divsi", "arith.remsi", "arith.maxsi", "arith.minsi",
+               "arith.maxui", "arith.minui"}
+_FLOAT_BINARY = {"arith.addf": "+", "arith.subf": "-", "arith.mulf": "*", "arith.divf": "/"}
+_MATH = {
+    "math.exp": "exp", "math.log": "log", "math.sqrt": "sqrt", "math.tanh": "tanh",
+    "math.floor": "floor", "math.ceil": "ceil", "math.absf": "fabs", "math.atan2": "atan2",
+    "math.powf": "pow",
+}  # fmt: skip
+
+
+# --------------------------------------------------------------------------
+# Module
+# --------------------------------------------------------------------------
+
+
+def in_loop_form(module: ModuleOp) -> bool:
+    return all(isinstance(op, func.FuncOp | memref.GlobalOp) for op in module.ops) and all(
+        LOOP_FORM_ATTR in op.attributes for op in module.ops if isinstance(op, func.FuncOp))
+
+
+def loop_module(module: ModuleOp) -> ModuleOp:
+    """``module`` in loop form: as it is, or a lowered clone."""
+    if in_loop_form(module) and not any(op.dialect_name() == "bcast" for op in module.walk()):
+        return module
+    lowered = module.clone()
+    LowerToLoopsPass().apply(Context(), lowered)
+    return lowered
+
+
+def global_array(op: memref.GlobalOp, name: str) -> str:
+    t = op.type
+    ct = c_type(t.element_type)
+    bits = 8 if width(t.element_type) == 1 else width(t.element_type)
+    value = op.initial_value
+    assert isinstance(value, DenseIntOrFPElementsAttr)
+    values = [int_literal(int(x), bits) for x in value.get_values()]
+    n = max(len(values), 1)
+    body = ", ".join(values) or "0"
+    lines = []
+    text = f"static const {ct} {name}[{n}] = {{"
+    chunk: list[str] = []
+    for v in values or ["0"]:
+        chunk.append(v)
+        if len(chunk) == 16:
+            lines.append("    " + ", ".join(chunk) + ",")
+            chunk = []
+    if chunk:
+        lines.append("    " + ", ".join(chunk) + ",")
+    del body
+    return "\n".join([text, *lines, "};"])
+
+
+def emit_module(module: ModuleOp, openmp: bool = True, prefix: str = "bcast_") -> tuple[str, dict[str, str]]:
+    """C source of ``module`` (loop IR, or IR the standard pipeline produced,
+    lowered here) and the C symbol of each function (``prefix`` + its name)."""
+    module = loop_module(module)
+    names = c_names(module, prefix)
+    globals_: dict[str, str] = {}
+    parts = ["/* Generated by bcast (C target). */", PRELUDE]
+    for op in module.ops:
+        if isinstance(op, memref.GlobalOp):
+            name = "bcast_" + sanitize(op.sym_name.data.lstrip("_"))
+            globals_[op.sym_name.data] = name
+            parts.append(global_array(op, name) + "\n")
+    functions = [f for f in module.ops if isinstance(f, func.FuncOp)]
+    prototypes = [FunctionEmitter(f, names, globals_, openmp).signature() + ";" for f in functions]
+    parts.append("\n".join(prototypes) + "\n")
+    for f in functions:
+        parts.append("\n".join(FunctionEmitter(f, names, globals_, openmp).emit()) + "\n")
+    return "\n".join(parts), names
+
+
+def emit_text(module: ModuleOp) -> str:
+    return emit_module(module)[0]

@@ -1,0 +1,175 @@
+"""Build, cache and call the C target's shared libraries.
+
+The C target (``bcast.lowering.c_emitter``) prints one C function per
+``func.func``, taking a pointer to each argument's contiguous row-major data
+(``index`` arguments as ``int64_t``) and then one pointer per result, which
+the function fills (destination-passing style, as the loop IR's calling
+convention). This module:
+
+- compiles the source with ``$CC`` (else ``cc``) and ``-O3 -march=native``,
+  plus ``-fopenmp`` when a probe shows the compiler supports it;
+- caches the library under ``$BCAST_CACHE_DIR`` (default
+  ``$XDG_CACHE_HOME/bcast`` or ``~/.cache/bcast``) by a hash of the source,
+  the compiler and its flags; a build writes a temporary file in the cache
+  directory and renames it into place, so concurrent builds (threads or
+  processes) never see a half-written library;
+- loads it with ``ctypes`` (which releases the GIL during the call) and
+  wraps each function with the argument and ``out=`` rules of DESIGN.md
+  section 7 (``numpy_runtime.argument``, ``numpy_runtime.Outs``).
+Threads follow ``OMP_NUM_THREADS`` (OpenMP's own rule).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import shlex
+import shutil
+import subprocess
+import tempfile
+import threading
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from bcast.lowering import numpy_runtime as rt
+
+BASE_FLAGS = ("-O3", "-march=native", "-std=c99", "-fPIC", "-shared")
+
+
+class CompilerMissing(RuntimeError):
+    """No C compiler: the message says what to do instead."""
+
+
+class BuildFailed(RuntimeError):
+    """The compiler rejected generated code (a bug in bcast, not in the input)."""
+
+
+def compiler() -> list[str] | None:
+    """The compiler command: ``$CC`` (may hold flags) or ``cc`` on PATH."""
+    cc = os.environ.get("CC")
+    if cc:
+        words = shlex.split(cc)
+        return words if words and shutil.which(words[0]) else None
+    found = shutil.which("cc")
+    return [found] if found else None
+
+
+def available() -> bool:
+    return compiler() is not None
+
+
+def require_compiler() -> list[str]:
+    cc = compiler()
+    if cc is None:
+        raise CompilerMissing(
+            "the C backend needs a C compiler, and none was found (set CC or install cc); "
+            "use --backend numpy (bcast.compile(..., backend='numpy')) instead"
+        )
+    return cc
+
+
+@lru_cache(maxsize=None)
+def _openmp_works(cc: tuple[str, ...]) -> bool:
+    """Whether ``cc -fopenmp`` builds and links a shared object."""
+    with tempfile.TemporaryDirectory(prefix="bcast-omp-") as d:
+        src = Path(d) / "probe.c"
+        src.write_text("#include <omp.h>\nint bcast_probe(void) { return omp_get_max_threads(); }\n")
+        done = subprocess.run([*cc, *BASE_FLAGS, "-fopenmp", str(src), "-o", str(Path(d) / "probe.so")],
+                              capture_output=True)
+        return done.returncode == 0
+
+
+def flags(cc: list[str]) -> list[str]:
+    return [*BASE_FLAGS, *(["-fopenmp"] if _openmp_works(tuple(cc)) else []), "-lm"]
+
+
+def cache_dir() -> Path:
+    root = os.environ.get("BCAST_CACHE_DIR")
+    if root:
+        return Path(root)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "bcast"
+
+
+_BUILD_LOCK = threading.Lock()
+
+
+def build(source: str) -> Path:
+    """The shared library of ``source``, from the cache or built into it."""
+    cc = require_compiler()
+    command_flags = flags(cc)
+    key = hashlib.sha256("\0".join([source, *cc, *command_flags]).encode()).hexdigest()[:32]
+    directory = cache_dir()
+    target = directory / f"bcast-{key}.so"
+    if target.exists():
+        return target
+    directory.mkdir(parents=True, exist_ok=True)
+    with _BUILD_LOCK, tempfile.TemporaryDirectory(prefix="bcast-build-", dir=directory) as tmp:
+        if target.exists():
+            return target
+        src = Path(tmp) / "module.c"
+        src.write_text(source)
+        partial = Path(tmp) / "module.so"
+        done = subprocess.run([*cc, str(src), *command_flags, "-o", str(partial)],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            raise BuildFailed(f"{' '.join(cc)} rejected the generated C:\n{done.stderr[-4000:]}")
+        os.replace(partial, target)  # atomic: readers see all of it or nothing
+    return target
+
+
+CTYPES = {
+    "bool": ctypes.c_uint8, "int8": ctypes.c_int8, "int16": ctypes.c_int16, "int32": ctypes.c_int32,
+    "int64": ctypes.c_int64, "uint8": ctypes.c_uint8, "uint16": ctypes.c_uint16,
+    "uint32": ctypes.c_uint32, "uint64": ctypes.c_uint64, "float16": ctypes.c_uint16,
+    "float32": ctypes.c_float, "float64": ctypes.c_double,
+}  # fmt: skip
+
+
+class Function:
+    """One C function with DESIGN.md section 7's argument and ``out=`` rules:
+    results go straight into ``out`` when it overlaps no input and no other
+    ``out`` (``numpy_runtime.Outs``), else into fresh arrays that are copied."""
+
+    def __init__(self, library: ctypes.CDLL, name: str, arguments, results):
+        self.arguments: tuple[rt.Spec, ...] = tuple(arguments)
+        self.results: tuple[rt.Spec, ...] = tuple(results)
+        self.c_function = getattr(library, name)
+        self.c_function.restype = None
+        self.c_function.argtypes = [
+            ctypes.c_int64 if spec.shape is None else ctypes.c_void_p
+            for spec in (*self.arguments, *self.results)
+        ]
+
+    def __call__(self, *args, out=None):
+        values = [rt.argument(a, spec) for a, spec in zip(args, self.arguments, strict=True)]
+        outs = rt.Outs(out, self.results, values)
+        pointers: list[object] = []
+        keep = []
+        for value, spec in zip(values, self.arguments):
+            if spec.shape is None:
+                pointers.append(int(value))
+                continue
+            data = np.ascontiguousarray(value)
+            keep.append(data)
+            pointers.append(data.ctypes.data)
+        targets = [outs.target(k) for k in range(len(self.results))]
+        targets = [t if t.flags.c_contiguous else rt.output(t.shape, t.dtype) for t in targets]  # C writes rows
+        pointers += [t.ctypes.data for t in targets]
+        self.c_function(*pointers)  # ctypes releases the GIL for the call
+        return outs.deliver(targets, [True] * len(targets))
+
+
+class Library:
+    """A built C module: its functions by symbol name."""
+
+    def __init__(self, source: str, signatures: dict[str, tuple]):
+        self.path = build(source)
+        self.library = ctypes.CDLL(str(self.path))
+        self.functions = {
+            name: Function(self.library, c_name, arguments, results)
+            for name, (c_name, arguments, results) in signatures.items()
+        }

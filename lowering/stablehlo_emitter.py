@@ -1,0 +1,474 @@
+"""The StableHLO target: explicit bcast IR -> StableHLO that jaxlib's MLIR
+parses and verifies and XLA compiles (``bcast-opt -t stablehlo``).
+
+Input: a module after ``bcast-make-explicit`` (``bcast-opt -t stablehlo``
+runs ``EXPLICIT_PIPELINE``: make-explicit, canonicalize, cse, sink-broadcasts;
+a ``bcast.fusion`` left by ``bcast-fuse`` is emitted inline, op by op, as
+XLA fuses on its own). An elementwise op that still broadcasts implicitly is
+a located error, as in the NumPy target.
+
+Output: a new ``builtin.module`` of ``func.func``s whose bodies are StableHLO
+ops built with ``bcast.ir.stablehlo``'s builders and printed by xDSL in
+MLIR's syntax, as JAX prints it (``stablehlo.compare GT, %a, %b, FLOAT``,
+the compact ``reduce ... applies`` form or the region form). The ops that
+dialect does not define (``slice``, ``dynamic_slice``,
+``dynamic_update_slice``, ``optimization_barrier``) and float constants, whose value must print as
+exact hex bytes (``dense<"0x...">``, so NaN payloads, -0.0 and every f32/f64
+value survive; xDSL's dense printer rounds to 7 digits), are built by name
+(:func:`generic_op`) and print in MLIR's generic op form, which every MLIR
+parses.
+
+Mapping (``bcast`` op -> StableHLO):
+
+- nested (TML) types -> their flat builtin tensor type (outer dims then inner
+  dims, as every backend stores them); ``index`` arguments -> ``tensor<i64>``;
+- elementwise ops -> the StableHLO op of the same name (binary, unary,
+  ``compare`` with ``compare_type`` FLOAT, SIGNED or UNSIGNED (``i1``
+  compares UNSIGNED), ``select``, ``convert``); float ``maximum``/``minimum``
+  get a NaN guard (below); StableHLO's ``abs``/``sign`` take no unsigned
+  integers: there ``abs`` is the operand and ``sign`` is ``convert(x != 0)``;
+- ``broadcast_in_dim``, ``transpose``, ``reshape``, ``constant`` -> the same op;
+  ``narrow`` -> ``reshape``;
+- ``reduce KIND`` -> ``stablehlo.reduce`` whose body applies KIND, from the
+  kind's identity (``numerics.reduction_identity``); ``f16`` converts to
+  ``f32`` first and back after (it accumulates in f32, as
+  ``numerics.reduce``); ``keepdims`` -> a ``reshape`` after;
+- ``extract`` -> ``slice`` + ``reshape`` with literal indices, ``dynamic_slice``
+  + ``reshape`` with SSA ones; ``assign`` -> ``reshape`` of the source +
+  ``dynamic_update_slice`` (the source itself when there is no index);
+- ``func.call``/``func.return`` -> the same, on the flat types; a fusion's body
+  inline.
+
+Where XLA (jax 0.10.2, CPU, measured) differs from DESIGN.md section 4:
+
+- float ``maximum``/``minimum`` do not propagate a NaN in the second operand
+  (``max(1, nan) = 1``): every float max/min (also in a reduction body) is
+  ``select(x != x, x, select(y != y, y, max(x, y)))``;
+- XLA's algebraic simplifier rewrites a few compositions into forms with
+  other results at overflow and special values (``log(exp(a)) -> a`` and
+  others, ``OPAQUE_OPERANDS``): the operand passes through
+  ``stablehlo.optimization_barrier`` there;
+- XLA computes integer ``power`` from the low 6 bits of the exponent only
+  (``x ** 641735758`` wrong): integer ``power`` is emitted as square and
+  multiply over every bit of the exponent (:meth:`FunctionEmitter.int_power`);
+- an SSA index out of bounds cannot be reported: XLA clamps the start of a
+  ``dynamic_slice``/``dynamic_update_slice`` into range. The StableHLO target
+  therefore clamps where the other backends raise (a documented difference;
+  literal indices are checked by the verifier, and index-access broadcasting
+  is made explicit before, so only an out-of-range SSA index differs);
+- XLA's CPU runtime flushes f32/f16 subnormals to zero in every op (inputs
+  and results), so ``floor(-1e-40)`` is ``-0.0`` there, not ``-1.0``: a
+  property of the runtime, not of the StableHLO text, which follows the spec.
+Integer ``divide``/``remainder`` (by 0, ``INT_MIN / -1``), shifts by >= the
+bit width (the arithmetic shift filling with the sign bit, also on unsigned
+operands) and float -> integer ``convert`` (truncate, saturate, NaN -> 0,
+``x != 0`` for ``i1``) are XLA's already: no guard.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from io import StringIO
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import (
+    BuiltinAttribute,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    IndexType,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    UnregisteredOp,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, ParametrizedAttribute, Region, SSAValue
+from xdsl.irdl import irdl_attr_definition
+from xdsl.printer import Printer
+
+from bcast.ir import numerics, rules
+from bcast.ir import ops as bc
+from bcast.ir import stablehlo as shlo
+from bcast.ir.fusion import FusionOp, YieldOp, is_elementwise, is_explicit
+from bcast.ir.ops import semantics_of
+from bcast.ir.types import NUMPY_DTYPES, flat_type_shape, make_type, split_type
+from bcast.passes.errors import PassError
+
+# --------------------------------------------------------------------------
+# Building and printing StableHLO ops
+# --------------------------------------------------------------------------
+
+OP_CLASSES: dict[str, type[Operation]] = {
+    cls.name: cls for cls in (*shlo.BINARY_OPS, *shlo.UNARY_OPS, shlo.SelectOp, shlo.ConvertOp)
+}
+"""The StableHLO elementwise op of each name: ``bcast.X`` becomes ``stablehlo.X``."""
+
+
+OPAQUE_OPERANDS: dict[str, tuple[str, ...]] = {
+    "log": ("exponential", "power"),
+    "multiply": ("exponential",),
+}
+"""Float operands XLA's algebraic simplifier must not see the producer of,
+because its rewrite changes IEEE results (measured, jax 0.10.2 CPU):
+``log(exp(a)) -> a`` (not ``inf`` when ``exp`` overflows), ``log(pow(a, b))
+-> b * log(|a|)`` (not NaN for a negative ``a``), ``exp(a) * exp(b) ->
+exp(a + b)`` (not NaN for ``inf * 0``). Such an operand passes through
+``stablehlo.optimization_barrier``."""
+
+
+def producer(value: SSAValue) -> str | None:
+    """The name of the StableHLO op that produced ``value`` (``exponential``)."""
+    owner = value.owner
+    if not isinstance(owner, Operation):
+        return None
+    name = owner.op_name.data if isinstance(owner, UnregisteredOp) else owner.name
+    return name.split(".", 1)[1]
+
+
+def generic_op(name: str, operands: Sequence[SSAValue], result_type: Attribute,
+               attributes: dict[str, Attribute]) -> Operation:
+    """A StableHLO op ``bcast.ir.stablehlo`` does not define (``slice``,
+    ``dynamic_slice``, ``dynamic_update_slice``; a float ``constant``, whose
+    value must print as hex bytes), printed in MLIR's generic form."""
+    return UnregisteredOp.with_name(f"stablehlo.{name}").create(
+        operands=list(operands), result_types=[result_type], attributes=attributes
+    )
+
+
+def i64_array(values: Sequence[int]) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i64, list(values))
+
+
+@irdl_attr_definition
+class HexDenseAttr(ParametrizedAttribute, BuiltinAttribute):
+    """``dense<"0x...">`` (MLIR's raw little-endian bytes; one element for a
+    splat): the exact spelling of a float constant, which xDSL's dense
+    printer rounds to 7 digits. Printed only, for other tools to parse."""
+
+    name = "bcast.hex_dense"
+    hex: StringAttr
+    type: TensorType
+
+    def print_builtin(self, printer: Printer) -> None:
+        printer.print_string(f'dense<"0x{self.hex.data}"> : ')
+        printer.print_attribute(self.type)
+
+
+def dense_value(array: np.ndarray, t: TensorType) -> Attribute:
+    """A constant's value attribute: hex bytes for floats, decimal else."""
+    if array.dtype.kind == "f" and array.size:
+        flat = array.reshape(-1)
+        if (flat.view(f"u{flat.itemsize}") == flat[:1].view(f"u{flat.itemsize}")).all():
+            flat = flat[:1]  # a splat: one element
+        return HexDenseAttr(StringAttr(flat.astype(flat.dtype.newbyteorder("<")).tobytes().hex().upper()), t)
+    values = [bool(v) if array.dtype == np.bool_ else int(v) for v in array.reshape(-1)]
+    return DenseIntOrFPElementsAttr.from_list(t, values)  # type: ignore[arg-type]
+
+
+def flat_type(t: Attribute) -> Attribute:
+    """The type other tools see: nested tensors flat, ``index`` as ``tensor<i64>``."""
+    if isinstance(t, IndexType):
+        return TensorType(i64, [])
+    levels, element = split_type(t)
+    return make_type((rules.flat_shape(levels),), element)
+
+
+def _element(t: Attribute) -> str:
+    return split_type(t)[1]
+
+
+# --------------------------------------------------------------------------
+# The emitter
+# --------------------------------------------------------------------------
+
+
+class FunctionEmitter:
+    """One ``func.func``: bcast values map to StableHLO values in ``values``."""
+
+    def __init__(self, function: func.FuncOp, names: dict[str, str]):
+        self.function = function
+        self.names = names
+        """Symbol renames (the entry becomes ``@main``, which XLA runs)."""
+        inputs = [flat_type(t) for t in function.function_type.inputs.data]
+        outputs = [flat_type(t) for t in function.function_type.outputs.data]
+        self.block = Block(arg_types=inputs)
+        self.values: dict[SSAValue, SSAValue] = {}
+        if function.body.blocks:
+            for old, new in zip(function.body.block.args, self.block.args):
+                self.values[old] = new
+                new.name_hint = old.name_hint
+        name = function.sym_name.data
+        self.result = func.FuncOp(
+            names.get(name, name), (inputs, outputs),
+            Region(self.block) if function.body.blocks else Region(),
+            visibility=None if names.get(name) == "main" else function.sym_visibility,
+        )  # fmt: skip
+
+    # -- building -------------------------------------------------------
+    def add(self, op: Operation, block: Block | None = None) -> SSAValue:
+        (block or self.block).add_op(op)
+        return op.results[0]
+
+    def constant(self, array: np.ndarray, t: TensorType, block: Block | None = None) -> SSAValue:
+        array = np.asarray(array)
+        if array.dtype.kind == "f" and array.size:
+            return self.add(generic_op("constant", [], t, {"value": dense_value(array, t)}), block)
+        return self.add(shlo.ConstantOp(dense_value(array, t)), block)
+
+    def scalar(self, value, element: str) -> SSAValue:
+        t = make_type(((),), element)
+        return self.constant(np.array(value, NUMPY_DTYPES[element]), t)
+
+    def reshape(self, x: SSAValue, shape: Sequence[int]) -> SSAValue:
+        t = make_type((tuple(shape),), _element(x.type))
+        return x if x.type == t else self.add(shlo.ReshapeOp(x, t))
+
+    def convert(self, x: SSAValue, element: str) -> SSAValue:
+        levels, own = split_type(x.type)
+        return x if own == element else self.add(shlo.ConvertOp(x, make_type(levels, element)))
+
+    def binary(self, name: str, x: SSAValue, y: SSAValue, block: Block | None = None) -> SSAValue:
+        """``stablehlo.NAME(x, y)``; a float maximum/minimum propagates NaN
+        (XLA's ignores a NaN ``y``): ``select(x != x, x, select(y != y, y, r))``."""
+        x, y = (self.opaque(name, v, block) for v in (x, y))
+        if name == "power" and rules.kind(_element(x.type)) != "float":
+            return self.int_power(x, y)
+        r = self.add(OP_CLASSES[f"stablehlo.{name}"](x, y), block)
+        if name in ("maximum", "minimum") and rules.kind(_element(x.type)) == "float":
+            for v in (y, x):  # x's NaN wins over y's, as in NumPy
+                nan = self.add(shlo.CompareOp("NE", v, v, "FLOAT"), block)
+                r = self.add(shlo.SelectOp(nan, v, r), block)
+        return r
+
+    def splat(self, value: int, t: Attribute) -> SSAValue:
+        scalar = self.scalar(value, _element(t))
+        return self.add(shlo.BroadcastInDimOp(scalar, [], t))
+
+    def int_power(self, x: SSAValue, y: SSAValue) -> SSAValue:
+        """Integer ``x ** y`` as DESIGN.md section 4 (and ``numerics.power``)
+        defines it: square and multiply over every bit of the exponent,
+        wrapping (XLA's own ``power`` reads 6 bits of it); a negative
+        exponent gives 1 for base 1, +-1 by parity for base -1, else 0."""
+        t = x.type
+        element = _element(t)
+        signed = rules.kind(element) == "signed"
+        zero, one = self.splat(0, t), self.splat(1, t)
+
+        def is_odd(v: SSAValue) -> SSAValue:
+            return self.add(shlo.CompareOp("NE", self.add(shlo.AndOp(v, one)), zero))
+
+        negative = self.add(shlo.CompareOp("LT", y, zero)) if signed else None
+        exponent = self.add(shlo.SelectOp(negative, zero, y)) if negative else y
+        result, base = one, x
+        steps = rules.bit_width(element) - (1 if signed else 0)
+        for step in range(steps):
+            product = self.add(shlo.MultiplyOp(result, base))
+            result = self.add(shlo.SelectOp(is_odd(exponent), product, result))
+            if step < steps - 1:
+                base = self.add(shlo.MultiplyOp(base, base))
+                exponent = self.add(shlo.ShiftRightLogicalOp(exponent, one))
+        if negative is None:
+            return result
+        minus_one = self.splat(-1, t)
+        parity = self.add(shlo.SelectOp(is_odd(y), minus_one, one))
+        truncated = self.add(shlo.SelectOp(
+            self.add(shlo.CompareOp("EQ", x, minus_one)), parity,
+            self.add(shlo.SelectOp(self.add(shlo.CompareOp("EQ", x, one)), one, zero))))  # fmt: skip
+        return self.add(shlo.SelectOp(negative, truncated, result))
+
+    def opaque(self, user: str, value: SSAValue, block: Block | None = None) -> SSAValue:
+        """``value`` as an operand of ``stablehlo.USER``: behind an
+        ``optimization_barrier`` if XLA would rewrite the pair (``OPAQUE_OPERANDS``)."""
+        if rules.kind(_element(value.type)) != "float" or producer(value) not in OPAQUE_OPERANDS.get(user, ()):
+            return value
+        return self.add(generic_op("optimization_barrier", [value], value.type, {}), block)
+
+    # -- ops ------------------------------------------------------------
+    def emit(self) -> func.FuncOp:
+        if self.function.body.blocks:
+            for op in self.function.body.block.ops:
+                self.emit_op(op)
+        return self.result
+
+    def emit_op(self, op: Operation) -> None:
+        v = self.values
+        if isinstance(op, func.ReturnOp):
+            self.block.add_op(func.ReturnOp(*[v[a] for a in op.arguments]))
+            return
+        if isinstance(op, func.CallOp):
+            callee = op.callee.root_reference.data
+            call = func.CallOp(self.names.get(callee, callee), [v[a] for a in op.arguments],
+                               [flat_type(r.type) for r in op.results])
+            self.block.add_op(call)
+            v.update(zip(op.results, call.results))
+            return
+        if isinstance(op, FusionOp):  # inline: XLA fuses by itself
+            v.update(zip(op.block.args, (v[a] for a in op.inputs)))
+            for inner in op.block.ops:
+                if isinstance(inner, YieldOp):
+                    v.update(zip(op.results, (v[a] for a in inner.operands)))
+                else:
+                    self.emit_op(inner)
+            return
+        if not isinstance(op, bc.BcastOp):
+            raise PassError(op, "is not supported by the stablehlo target")
+        result = self.emit_bcast(op, [v[a] for a in op.operands])
+        if result.name_hint is None:  # (not an operand passed through)
+            result.name_hint = op.results[0].name_hint
+        v[op.results[0]] = result
+
+    def emit_bcast(self, op: bc.BcastOp, args: list[SSAValue]) -> SSAValue:
+        t = flat_type(op.results[0].type)
+        short = op.name.split(".")[1]
+        if isinstance(op, bc.ConstantOp):
+            return self.constant(op.numpy_value(), t)
+        if is_elementwise(op):
+            if not is_explicit(op):
+                raise PassError(op, "the stablehlo target needs explicit IR; run the "
+                                "bcast-make-explicit pass first")
+            if isinstance(op, bc.CompareOp):  # compare_type: FLOAT, SIGNED, UNSIGNED (i1)
+                return self.add(shlo.CompareOp(op.comparison_direction.data.value, *args))
+            if isinstance(op, bc.BinaryOp):
+                return self.binary(short, *args)
+            if isinstance(op, bc.ConvertOp):
+                return self.add(shlo.ConvertOp(args[0], t))
+            if isinstance(op, bc.AbsOp | bc.SignOp) and rules.kind(_element(t)) == "unsigned":
+                return self.unsigned_abs_sign(op, args[0])
+            args = [self.opaque(short, a) for a in args]
+            return self.add(OP_CLASSES[f"stablehlo.{short}"](*args))  # unary, select
+        if isinstance(op, bc.BroadcastInDimOp):
+            return self.add(shlo.BroadcastInDimOp(args[0], op.dims, t))
+        if isinstance(op, bc.TransposeOp):
+            return self.add(shlo.TransposeOp(args[0], op.perm, t))
+        if isinstance(op, bc.ReshapeOp | bc.NarrowOp):
+            return self.reshape(args[0], flat_type_shape(op.results[0].type))
+        if isinstance(op, bc.ReduceOp):
+            return self.emit_reduce(op, args[0])
+        if isinstance(op, bc.ExtractOp):
+            return self.emit_extract(op, args)
+        if isinstance(op, bc.AssignOp):
+            return self.emit_assign(op, args)
+        raise PassError(op, "is not supported by the stablehlo target")
+
+    def unsigned_abs_sign(self, op: bc.AbsOp | bc.SignOp, x: SSAValue) -> SSAValue:
+        """StableHLO's ``abs`` and ``sign`` take no unsigned integers: ``abs`` is
+        ``x`` itself, ``sign`` is ``convert(x != 0)``."""
+        if isinstance(op, bc.AbsOp):
+            return x
+        nonzero = self.add(shlo.CompareOp("NE", x, self.splat(0, x.type)))
+        return self.add(shlo.ConvertOp(nonzero, x.type))
+
+    def emit_reduce(self, op: bc.ReduceOp, x: SSAValue) -> SSAValue:
+        element = _element(op.operand.type)
+        acc = "f32" if element == "f16" else element  # as numerics.reduce accumulates
+        x = self.convert(x, acc)
+        dims = sorted(op.reduced_dims)
+        scalar = make_type(((),), acc)
+        body = Block(arg_types=[scalar, scalar])
+        combined = self.binary(op.kind_name, body.args[0], body.args[1], block=body)
+        body.add_op(shlo.ReturnOp(combined))
+        init = self.constant(numerics.reduction_identity(op.kind_name, NUMPY_DTYPES[acc]), scalar)
+        r = self.add(shlo.ReduceOp([x], [init], dims, Region(body)))
+        r = self.convert(r, element)
+        return self.reshape(r, flat_type_shape(op.result.type))
+
+    def index_plan(self, op: bc.ExtractOp | bc.AssignOp, value: SSAValue, args: list[SSAValue]):
+        """The indexed value's flat shape and one start index per flat dim
+        (an int, or a ``tensor<i64>`` for an SSA index)."""
+        levels, _ = split_type(value.type)
+        shape = rules.flat_shape(levels)
+        dynamic = iter(args[1:1 + len(op.index_values)])
+        plan = rules.plan_indices(levels, op.indices(), semantics_of(op), op.name.split(".")[1])
+        starts: list[int | SSAValue] = []
+        for pos, index in enumerate(op.indices()):
+            value_index = next(dynamic) if index is None else None
+            if pos < len(plan.indices):
+                starts.append(value_index if plan.indices[pos] is None else plan.indices[pos])
+        return shape, starts
+
+    def start_values(self, starts: list[int | SSAValue], rank: int) -> list[SSAValue]:
+        full = starts + [0] * (rank - len(starts))
+        return [s if isinstance(s, SSAValue) else self.scalar(s, "i64") for s in full]
+
+    def emit_extract(self, op: bc.ExtractOp, args: list[SSAValue]) -> SSAValue:
+        shape, starts = self.index_plan(op, op.operand, args)
+        k = len(starts)
+        sizes = [1] * k + list(shape[k:])
+        element = _element(op.operand.type)
+        part = make_type((tuple(sizes),), element)
+        if all(isinstance(s, int) for s in starts):
+            begin = list(starts) + [0] * (len(shape) - k)
+            sliced = self.add(generic_op("slice", [args[0]], part, {
+                "start_indices": i64_array(begin),
+                "limit_indices": i64_array([b + s for b, s in zip(begin, sizes)]),
+                "strides": i64_array([1] * len(shape)),
+            }))  # fmt: skip
+        else:
+            sliced = self.add(generic_op(
+                "dynamic_slice", [args[0], *self.start_values(starts, len(shape))], part,
+                {"slice_sizes": i64_array(sizes)}))  # fmt: skip
+        return self.reshape(sliced, flat_type_shape(op.result.type))
+
+    def emit_assign(self, op: bc.AssignOp, args: list[SSAValue]) -> SSAValue:
+        shape, starts = self.index_plan(op, op.dest, args)
+        source = args[-1]
+        if rules.element_count(flat_type_shape(op.source.type)) != rules.element_count(shape[len(starts):]) \
+                or _element(op.source.type) != _element(op.dest.type):
+            raise PassError(op, "the stablehlo target needs explicit IR (the source of the "
+                            "indexed destination's type); run the bcast-make-explicit pass first")
+        if not starts:
+            return self.reshape(source, shape)
+        k = len(starts)
+        update = self.reshape(source, [1] * k + list(shape[k:]))
+        return self.add(generic_op(
+            "dynamic_update_slice", [args[0], update, *self.start_values(starts, len(shape))],
+            flat_type(op.dest.type), {}))  # fmt: skip
+
+
+def entry_names(functions: dict[str, func.FuncOp], entry: str | None) -> dict[str, str]:
+    """Renames that make ``@entry`` the module's ``@main`` (what XLA compiles
+    and runs); a function already named ``main`` gets a fresh name."""
+    if entry is None or entry == "main":
+        return {}
+    fresh, n = "main_0", 0
+    while fresh in functions:
+        n += 1
+        fresh = f"main_{n}"
+    return {entry: "main", "main": fresh}
+
+
+def reachable(functions: dict[str, func.FuncOp], roots: list[str]) -> list[func.FuncOp]:
+    """The functions ``roots`` call, transitively, in module order; a
+    declaration among them is a located error (XLA cannot compile a call
+    of it: jaxlib 0.10.2 crashes on one)."""
+    seen, todo = set(roots), list(roots)
+    while todo:
+        f = functions[todo.pop()]
+        if not f.body.blocks:
+            raise PassError(f, "is a declaration without a body; the stablehlo target "
+                            "cannot export a call of it")
+        for call in f.walk():
+            if isinstance(call, func.CallOp) and call.callee.root_reference.data not in seen:
+                seen.add(call.callee.root_reference.data)
+                todo.append(call.callee.root_reference.data)
+    return [f for name, f in functions.items() if name in seen]
+
+
+def emit_module(module: ModuleOp, entry: str | None = None) -> ModuleOp:
+    """The StableHLO module of an explicit bcast module: every function with a
+    body and what it calls (unused declarations are dropped) or, given an
+    ``entry``, that function as ``@main`` and what it calls."""
+    functions = {f.sym_name.data: f for f in module.walk() if isinstance(f, func.FuncOp)}
+    if entry is not None and entry not in functions:
+        raise PassError(module, f"no function @{entry} in the module")
+    roots = [entry] if entry is not None else [n for n, f in functions.items() if f.body.blocks]
+    names = entry_names(functions, entry)
+    return ModuleOp([FunctionEmitter(f, names).emit() for f in reachable(functions, roots)])
+
+
+def emit_text(module: ModuleOp, entry: str | None = None) -> str:
+    """``emit_module`` printed as MLIR text that jaxlib's MLIR parses."""
+    out = StringIO()
+    Printer(stream=out).print_op(emit_module(module, entry))
+    return out.getvalue() + "\n"

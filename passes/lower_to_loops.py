@@ -1,0 +1,932 @@
+"""``bcast-lower-to-loops``: bcast IR on tensors -> loop nests on memrefs.
+
+Input: explicit, fused IR (``bcast.tools.driver.STANDARD_PIPELINE``).
+Output: only ``builtin``, ``func``, ``scf``, ``memref``, ``arith`` and ``math``
+ops, printed as upstream MLIR (``mlir-opt`` 19 parses and verifies it; see
+``bcast.lowering.memref_abi`` for the compile pipeline and the ctypes caller).
+
+Calling convention
+------------------
+Every ``func.func @f(T0, ..., Tn-1) -> (R0, ..., Rm-1)`` becomes
+``func.func @f(memref<T0>, ..., memref<Tn-1>, memref<R0>, ..., memref<Rm-1>)``
+returning nothing (destination-passing style: the caller allocates one
+buffer per result and the function writes it completely):
+
+- a tensor type becomes a ``memref`` of its flat shape (nested TML types are
+  flattened, outer dims first, as every backend stores them), static sizes,
+  identity layout: row-major and contiguous (callers pass views as copies);
+- element types are signless, as upstream ``arith`` requires: ``ui8``..``ui64``
+  are stored as ``i8``..``i64`` (the same bits; the unsigned meaning is in the
+  choice of ops), ``i1`` is one byte holding 0 or 1 (NumPy's ``bool_``);
+- ``index`` arguments stay ``index``;
+- result buffers must not overlap the argument buffers or each other (a
+  result may be written before every argument has been read);
+- each function carries ``llvm.emit_c_interface``, so after lowering to the
+  LLVM dialect it also has ``_mlir_ciface_f`` taking one pointer to a memref
+  descriptor ``{T *allocated, T *aligned, i64 offset, i64 sizes[r], i64
+  strides[r]}`` per argument.
+
+Loops
+-----
+- A ``bcast.fusion`` with iteration shape of rank >= 1 is one ``scf.for`` over
+  its rows (dimension 0, see ``bcast.ir.fusion``), and inside it one loop nest
+  per *phase*: each reduction first (in body order; it accumulates into a
+  per-row scratch ``memref`` initialised with the kind's identity,
+  ``bcast.ir.numerics.reduction_identity``; ``f16`` accumulates in ``f32``),
+  then one nest per result shape that computes and stores the results. A
+  rank-0 fusion is straight-line code. Elementwise values are not stored:
+  each phase recomputes the ones it reads (at most once per element within
+  a nest), so ``exp`` in softmax is computed in the sum phase and again in
+  the divide phase.
+- Broadcasts, transposes and reshapes are index expressions: a
+  ``broadcast_in_dim`` reads index 0 on size-1 operand dims and
+  ``idx[dims[k]]`` otherwise; a transpose permutes indices; a reshape that only
+  inserts or removes size-1 dims maps indices directly, any other reshape
+  linearises the result index and delinearises it over the operand shape.
+- Ops outside fusions (reductions over dimension 0, extract, assign, views,
+  converts, calls) each get their own nest into a ``memref.alloc``'d buffer
+  (or straight into the caller's result buffer when the value is returned),
+  freed with ``memref.dealloc`` before the function returns. Splat
+  constants are ``arith.constant`` scalars; others are ``memref.global``s
+  (floats stored as their bit patterns and bitcast on load, so every value
+  survives printing exactly).
+- Scalar semantics (``scalar_op``) are DESIGN.md section 4's, guarded with
+  ``arith.select`` so no undefined behaviour or poison remains (divide by
+  zero, ``INT_MIN / -1``, shifts >= the bit width, float -> int conversion
+  out of range or NaN). Integer ``power`` is a loop over the exponent's bits.
+  f16 transcendental functions (exp, log, sqrt, tanh, atan2, pow) run in
+  f32 and round once, as NumPy's half loops do (upstream lowers math to
+  libm only for f32/f64); f16 ``+ - * /`` stay f16 ops. Float ``remainder``
+  is upstream's ``arith.remf`` (``fmod``), defined here since xDSL 0.74
+  lacks it.
+
+Unsupported (a located error): ``extract``/``assign`` with SSA indices on
+dims larger than 1 (they need run-time bounds checks), functions returning
+non-tensor values.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.builder import Builder
+from xdsl.dialects import arith, func, memref, scf
+from xdsl.dialects import math as mathd
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    UnitAttr,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.irdl import irdl_op_definition
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint
+
+from bcast.ir import numerics, rules
+from bcast.ir import ops as bc
+from bcast.ir.fusion import FusionOp, is_explicit
+from bcast.ir.ops import semantics_of
+from bcast.ir.signature import LOOP_FORM_ATTR
+from bcast.ir.types import NUMPY_DTYPES, flat_type_shape, split_type
+from bcast.passes.errors import PassError
+
+Index = list[SSAValue]
+
+PARALLEL_ATTR = "bcast.parallel"
+"""A discardable unit attribute on an ``scf.for`` whose iterations write
+disjoint memory and read nothing another iteration writes (per-row scratch
+is allocated inside the loop): targets may run them in parallel (the C
+target puts ``#pragma omp parallel for`` on the outermost such loop)."""
+
+# --------------------------------------------------------------------------
+# Types
+# --------------------------------------------------------------------------
+
+
+def element_of(t: Attribute) -> str:
+    """The bcast element name (``ui8``, ``f16``...) of a tensor type."""
+    return split_type(t)[1]
+
+
+def storage_type(element: str) -> Attribute:
+    """The signless MLIR type that holds an element (``ui8`` -> ``i8``)."""
+    if element.startswith("f"):
+        return {"f16": Float16Type, "f32": Float32Type, "f64": Float64Type}[element]()
+    return IntegerType(rules.bit_width(element))
+
+
+def memref_of(t: Attribute) -> Attribute:
+    """The calling convention's type for a value of type ``t``."""
+    if isinstance(t, TensorType):
+        return MemRefType(storage_type(element_of(t)), flat_type_shape(t))
+    return t
+
+
+def accumulator(element: str) -> str:
+    """The element type a reduction accumulates in (f16 in f32, DESIGN.md 4)."""
+    return "f32" if element == "f16" else element
+
+
+@irdl_op_definition
+class RemFOp(arith.FloatingPointLikeBinaryOperation):
+    """Upstream's ``arith.remf`` (C's ``fmod``), which xDSL 0.74 lacks."""
+
+    name = "arith.remf"
+
+
+# --------------------------------------------------------------------------
+# A builder with the scalar helpers every mapping uses
+# --------------------------------------------------------------------------
+
+
+def signed(value: int, bits: int) -> int:
+    """``value`` wrapped to ``bits`` bits, as the signless constant printing
+    wants it (i1 stays 0 or 1)."""
+    value %= 1 << bits
+    return value - (1 << bits) if bits > 1 and value >= 1 << (bits - 1) else value
+
+
+class Scalars:
+    """Inserts ops at a movable point and builds constants and the few
+    compound forms (guards, f16 math in f32) the scalar mappings share."""
+
+    def __init__(self, block: Block):
+        self.builder = Builder(InsertPoint.at_end(block))
+        self.entry = block
+        self.constants: dict[tuple, SSAValue] = {}
+        self.last_constant: Operation | None = None
+
+    def __call__(self, op: Operation) -> SSAValue:
+        """Insert ``op``; its (first) result."""
+        self.builder.insert(op)
+        return op.results[0] if op.results else None  # type: ignore[return-value]
+
+    # -- constants ---------------------------------------------------------
+    def constant(self, key: tuple, make: Callable[[], Operation]) -> SSAValue:
+        """A constant made once per function, at its entry (so it dominates
+        every loop and reads as a list of named values)."""
+        if key not in self.constants:
+            op = make()
+            point = (InsertPoint.after(self.last_constant) if self.last_constant is not None
+                     else InsertPoint.at_start(self.entry))
+            Builder(point).insert(op)
+            self.last_constant = op
+            self.constants[key] = op.results[0]
+        return self.constants[key]
+
+    def index(self, n: int) -> SSAValue:
+        return self.constant(("index", n), lambda: arith.ConstantOp(IntegerAttr(n, IndexType())))
+
+    def int(self, value: int, element: str) -> SSAValue:
+        """An integer constant of ``element``'s width, ``value`` wrapped to it."""
+        bits = rules.bit_width(element)
+        value = signed(value, bits)
+        return self.constant(("int", bits, value),
+                             lambda: arith.ConstantOp.from_int_and_width(value, IntegerType(bits)))
+
+    def float(self, value: float, element: str) -> SSAValue:
+        """A float constant, exactly: values xDSL prints with too few digits
+        to read back bit for bit are written as integer bits and bitcast."""
+        t = storage_type(element)
+        with np.errstate(over="ignore"):  # a bound beyond f16's range is inf, as wanted
+            array = np.array(value, dtype=NUMPY_DTYPES[element])
+        rounded = float(array)
+        bits = int(array.view(f"u{array.itemsize}"))
+        if not math.isfinite(rounded) or float(f"{rounded:.6e}") == rounded:
+            return self.constant(("float", element, bits), lambda: arith.ConstantOp(FloatAttr(rounded, t)))
+        raw = self.int(bits, f"i{rules.bit_width(element)}")
+        return self.constant(("float", element, bits), lambda: arith.BitcastOp(raw, t))
+
+    def const(self, value, element: str) -> SSAValue:
+        if element.startswith("f"):
+            return self.float(float(value), element)
+        return self.int(int(value), element)
+
+    # -- compound forms ----------------------------------------------------
+    def cmpi(self, predicate: str, x: SSAValue, y: SSAValue) -> SSAValue:
+        return self(arith.CmpiOp(x, y, predicate))
+
+    def cmpf(self, predicate: str, x: SSAValue, y: SSAValue) -> SSAValue:
+        return self(arith.CmpfOp(x, y, predicate))
+
+    def select(self, c: SSAValue, t: SSAValue, f: SSAValue) -> SSAValue:
+        return self(arith.SelectOp(c, t, f))
+
+    def in_f32(self, element: str, fn: Callable[..., SSAValue], *args: SSAValue) -> SSAValue:
+        """``fn`` on ``args``, computed in f32 and rounded once for f16 (as
+        NumPy's half loops do): upstream lowers f32/f64 math to libm only."""
+        if element != "f16":
+            return fn(*args)
+        wide = [self(arith.ExtFOp(a, Float32Type())) for a in args]
+        return self(arith.TruncFOp(fn(*wide), Float16Type()))
+
+    def loop(
+        self, upper: int, inits: Sequence[SSAValue], body: Callable[[SSAValue, list[SSAValue]], list[SSAValue]]
+    ) -> list[SSAValue]:
+        """``scf.for %i = 0 to upper`` carrying ``inits``; ``body(i, carried)``
+        returns the next carried values."""
+        block = Block(arg_types=[IndexType(), *(v.type for v in inits)])
+        lb, ub, step = self.index(0), self.index(upper), self.index(1)
+        loop = scf.ForOp(lb, ub, step, list(inits), Region(block))
+        self.builder.insert(loop)
+        outer = self.builder.insertion_point
+        self.builder.insertion_point = InsertPoint.at_end(block)
+        results = body(block.args[0], list(block.args[1:]))
+        self(scf.YieldOp(*results))
+        self.builder.insertion_point = outer
+        return list(loop.results)
+
+
+# --------------------------------------------------------------------------
+# Scalar semantics: one function per op family (DESIGN.md section 4)
+# --------------------------------------------------------------------------
+
+_Binary = Callable[[Scalars, str, SSAValue, SSAValue], SSAValue]
+
+
+def _by_kind(float_op, signed_op, unsigned_op=None) -> _Binary:
+    """A binary op that is one arith op per element kind (booleans count as
+    unsigned)."""
+
+    def build(b: Scalars, element: str, x: SSAValue, y: SSAValue) -> SSAValue:
+        kind = rules.kind(element)
+        op = float_op if kind == "float" else signed_op if kind == "signed" else (unsigned_op or signed_op)
+        return b(op(x, y))
+
+    return build
+
+
+def _integer_divide(b: Scalars, element: str, x: SSAValue, y: SSAValue) -> SSAValue:
+    """Truncating division with XLA's edge cases: ``x / 0 = -1`` (all ones),
+    ``INT_MIN / -1 = INT_MIN``; the divisor is made safe first (LLVM's
+    ``sdiv`` by 0 or of ``INT_MIN`` by -1 is undefined)."""
+    if rules.kind(element) == "float":
+        return b(arith.DivfOp(x, y))
+    zero = b.cmpi("eq", y, b.int(0, element))
+    one = b.int(1, element)
+    safe = b.select(zero, one, y)
+    if rules.kind(element) == "unsigned":
+        return b.select(zero, b.int(-1, element), b(arith.DivUIOp(x, safe)))
+    bits = rules.bit_width(element)
+    overflow = b(arith.AndIOp(b.cmpi("eq", x, b.int(-(1 << (bits - 1)), element)),
+                              b.cmpi("eq", y, b.int(-1, element))))
+    safe = b.select(overflow, one, safe)  # INT_MIN / 1 = INT_MIN
+    return b.select(zero, b.int(-1, element), b(arith.DivSIOp(x, safe)))
+
+
+def _integer_remainder(b: Scalars, element: str, x: SSAValue, y: SSAValue) -> SSAValue:
+    """The dividend's sign (C's ``%``, float ``fmod``); ``x % 0 = x`` and
+    ``x % -1 = 0`` (so ``INT_MIN % -1``, undefined in LLVM, never runs)."""
+    kind = rules.kind(element)
+    if kind == "float":
+        return b(RemFOp(x, y))
+    zero = b.cmpi("eq", y, b.int(0, element))
+    unsafe = zero if kind == "unsigned" else b(arith.OrIOp(zero, b.cmpi("eq", y, b.int(-1, element))))
+    safe = b.select(unsafe, b.int(1, element), y)
+    rem = b(arith.RemUIOp(x, safe) if kind == "unsigned" else arith.RemSIOp(x, safe))
+    return b.select(zero, x, rem)
+
+
+def _power(b: Scalars, element: str, x: SSAValue, y: SSAValue) -> SSAValue:
+    """Float ``pow``; integer power by squaring over the exponent's bits
+    (wrapping), and for a negative exponent the truncated real result: 1 for
+    base 1, +-1 for base -1 by parity, 0 otherwise."""
+    if rules.kind(element) == "float":
+        return b.in_f32(element, lambda u, v: b(mathd.PowFOp(u, v)), x, y)
+    one = b.int(1, element)
+
+    def step(_, carried):
+        result, base, exponent = carried
+        odd = b(arith.TruncIOp(exponent, IntegerType(1)))
+        result = b.select(odd, b(arith.MuliOp(result, base)), result)
+        return [result, b(arith.MuliOp(base, base)), b(arith.ShRUIOp(exponent, one))]
+
+    result = b.loop(rules.bit_width(element), [one, x, y], step)[0]
+    if rules.kind(element) == "unsigned":
+        return result
+    odd = b(arith.TruncIOp(y, IntegerType(1)))
+    minus_one = b.int(-1, element)
+    at_minus_one = b.select(odd, minus_one, one)
+    truncated = b.select(b.cmpi("eq", x, one), one,
+                         b.select(b.cmpi("eq", x, minus_one), at_minus_one, b.int(0, element)))
+    return b.select(b.cmpi("slt", y, b.int(0, element)), truncated, result)
+
+
+def _shift(kind: str) -> _Binary:
+    """Shifts with the amount read as unsigned: >= the bit width gives 0
+    (``shift_left``, ``shift_right_logical``) or the sign fill
+    (``shift_right_arithmetic``); LLVM's shifts by that much are poison."""
+
+    def build(b: Scalars, element: str, x: SSAValue, y: SSAValue) -> SSAValue:
+        bits = rules.bit_width(element)
+        too_big = b.cmpi("uge", y, b.int(bits, element))
+        if kind == "arithmetic":
+            return b(arith.ShRSIOp(x, b.select(too_big, b.int(bits - 1, element), y)))
+        amount = b.select(too_big, b.int(0, element), y)
+        shifted = b(arith.ShLIOp(x, amount) if kind == "left" else arith.ShRUIOp(x, amount))
+        return b.select(too_big, b.int(0, element), shifted)
+
+    return build
+
+
+def _atan2(b: Scalars, element: str, x: SSAValue, y: SSAValue) -> SSAValue:
+    return b.in_f32(element, lambda u, v: b(mathd.Atan2Op(u, v)), x, y)
+
+
+BINARY: dict[type[bc.BinaryOp], _Binary] = {
+    bc.AddOp: _by_kind(arith.AddfOp, arith.AddiOp),
+    bc.SubtractOp: _by_kind(arith.SubfOp, arith.SubiOp),
+    bc.MultiplyOp: _by_kind(arith.MulfOp, arith.MuliOp),
+    bc.DivideOp: _integer_divide,
+    bc.RemainderOp: _integer_remainder,
+    bc.PowerOp: _power,
+    # maximumf/minimumf propagate NaN, as np.maximum/np.minimum do
+    bc.MaximumOp: _by_kind(arith.MaximumfOp, arith.MaxSIOp, arith.MaxUIOp),
+    bc.MinimumOp: _by_kind(arith.MinimumfOp, arith.MinSIOp, arith.MinUIOp),
+    bc.Atan2Op: _atan2,
+    bc.AndOp: _by_kind(None, arith.AndIOp),
+    bc.OrOp: _by_kind(None, arith.OrIOp),
+    bc.XorOp: _by_kind(None, arith.XOrIOp),
+    bc.ShiftLeftOp: _shift("left"),
+    bc.ShiftRightLogicalOp: _shift("logical"),
+    bc.ShiftRightArithmeticOp: _shift("arithmetic"),
+}
+"""Each binary op's scalar semantics (operands and result of ``element``)."""
+
+
+def _negate(b: Scalars, element: str, x: SSAValue) -> SSAValue:
+    if rules.kind(element) == "float":
+        return b(arith.NegfOp(x))
+    return b(arith.SubiOp(b.int(0, element), x))  # wraps: -INT_MIN = INT_MIN
+
+
+def _abs(b: Scalars, element: str, x: SSAValue) -> SSAValue:
+    kind = rules.kind(element)
+    if kind == "float":
+        return b(mathd.AbsFOp(x))
+    if kind == "unsigned":
+        return x
+    return b.select(b.cmpi("slt", x, b.int(0, element)), _negate(b, element, x), x)
+
+
+def _sign(b: Scalars, element: str, x: SSAValue) -> SSAValue:
+    """-1, 0 or 1; a float zero or NaN is returned as it is (``np.sign``)."""
+    zero, one, minus_one = b.const(0, element), b.const(1, element), b.const(-1, element)
+    kind = rules.kind(element)
+    if kind == "unsigned":
+        return b.select(b.cmpi("ne", x, zero), one, zero)
+    if kind == "float":
+        return b.select(b.cmpf("ogt", x, zero), one, b.select(b.cmpf("olt", x, zero), minus_one, x))
+    return b.select(b.cmpi("sgt", x, zero), one, b.select(b.cmpi("slt", x, zero), minus_one, zero))
+
+
+def _math(op_class) -> Callable[[Scalars, str, SSAValue], SSAValue]:
+    def build(b: Scalars, element: str, x: SSAValue) -> SSAValue:
+        return b.in_f32(element, lambda u: b(op_class(u)), x)
+
+    return build
+
+
+def _rsqrt(b: Scalars, element: str, x: SSAValue) -> SSAValue:
+    """``1 / sqrt(x)`` with the rounding after each step (``numerics.rsqrt``)."""
+    return b(arith.DivfOp(b.const(1, element), _math(mathd.SqrtOp)(b, element, x)))
+
+
+def _logistic(b: Scalars, element: str, x: SSAValue) -> SSAValue:
+    """``1 / (1 + exp(-x))``, step by step as ``numerics.logistic``."""
+    one = b.const(1, element)
+    e = _math(mathd.ExpOp)(b, element, b(arith.NegfOp(x)))
+    return b(arith.DivfOp(one, b(arith.AddfOp(one, e))))
+
+
+def _not(b: Scalars, element: str, x: SSAValue) -> SSAValue:
+    return b(arith.XOrIOp(x, b.int(-1, element)))
+
+
+UNARY: dict[type[bc.UnaryOp], Callable[[Scalars, str, SSAValue], SSAValue]] = {
+    bc.NegateOp: _negate,
+    bc.AbsOp: _abs,
+    bc.SignOp: _sign,
+    bc.ExponentialOp: _math(mathd.ExpOp),
+    bc.LogOp: _math(mathd.LogOp),
+    bc.SqrtOp: _math(mathd.SqrtOp),
+    bc.RsqrtOp: _rsqrt,
+    bc.TanhOp: _math(mathd.TanhOp),
+    bc.LogisticOp: _logistic,
+    bc.FloorOp: _math(mathd.FloorOp),
+    bc.CeilOp: _math(mathd.CeilOp),
+    bc.NotOp: _not,
+}
+
+_FLOAT_PREDICATES = {"EQ": "oeq", "NE": "une", "LT": "olt", "LE": "ole", "GT": "ogt", "GE": "oge"}
+"""NaN compares unequal to everything and unordered otherwise (NumPy)."""
+
+
+def compare(b: Scalars, direction: str, element: str, x: SSAValue, y: SSAValue) -> SSAValue:
+    kind = rules.kind(element)
+    if kind == "float":
+        return b.cmpf(_FLOAT_PREDICATES[direction], x, y)
+    if direction in ("EQ", "NE"):
+        return b.cmpi(direction.lower(), x, y)
+    prefix = "s" if kind == "signed" else "u"  # i1 orders False < True
+    return b.cmpi(prefix + direction.lower(), x, y)
+
+
+def convert(b: Scalars, x: SSAValue, src: str, dst: str) -> SSAValue:
+    """``bcast.convert`` (``numerics.convert``): to i1 is ``x != 0``; float to
+    integer truncates toward zero, saturates and maps NaN to 0, guarded so
+    ``fptosi`` only sees values in range."""
+    skind, dkind = rules.kind(src), rules.kind(dst)
+    if src == dst:
+        return x
+    if dst == "i1":
+        zero = b.const(0, src)
+        return b.cmpf("une", x, zero) if skind == "float" else b.cmpi("ne", x, zero)
+    if skind == "float" and dkind == "float":
+        wider = rules.bit_width(dst) > rules.bit_width(src)
+        return b(arith.ExtFOp(x, storage_type(dst)) if wider else arith.TruncFOp(x, storage_type(dst)))
+    if skind != "float" and dkind == "float":
+        signed = skind == "signed"
+        return b(arith.SIToFPOp(x, storage_type(dst)) if signed else arith.UIToFPOp(x, storage_type(dst)))
+    if skind != "float":
+        sbits, dbits = rules.bit_width(src), rules.bit_width(dst)
+        if dbits < sbits:
+            return b(arith.TruncIOp(x, storage_type(dst)))
+        if dbits == sbits:
+            return x
+        return b(arith.ExtSIOp(x, storage_type(dst)) if skind == "signed" else arith.ExtUIOp(x, storage_type(dst)))
+    info = np.iinfo(NUMPY_DTYPES[dst])
+    high, low = b.const(float(info.max), src), b.const(float(info.min), src)
+    at_or_above = b.cmpf("oge", x, high)
+    at_or_below = b.cmpf("ole", x, low)
+    nan = b.cmpf("uno", x, x)
+    outside = b(arith.OrIOp(b(arith.OrIOp(at_or_above, at_or_below)), nan))
+    safe = b.select(outside, b.const(0, src), x)
+    t = storage_type(dst)
+    inside = b(arith.FPToSIOp(safe, t) if dkind == "signed" else arith.FPToUIOp(safe, t))
+    result = b.select(at_or_below, b.int(int(info.min), dst), inside)
+    result = b.select(at_or_above, b.int(int(info.max), dst), result)
+    return b.select(nan, b.int(0, dst), result)
+
+
+def scalar_op(op: Operation, b: Scalars, args: Sequence[SSAValue]) -> SSAValue:
+    """The value of the elementwise ``op`` (explicit, ``bcast.ir.fusion.
+    is_explicit``) on scalar ``args``: the one place the loop IR's element
+    semantics live."""
+    if isinstance(op, bc.ConvertOp):
+        return convert(b, args[0], element_of(op.operand.type), element_of(op.result.type))
+    if isinstance(op, bc.CompareOp):
+        return compare(b, op.comparison_direction.data.value, element_of(op.lhs.type), *args)
+    if isinstance(op, bc.SelectOp):
+        return b.select(*args)
+    element = element_of(op.results[0].type)
+    if isinstance(op, bc.BinaryOp):
+        return BINARY[type(op)](b, element, *args)
+    if isinstance(op, bc.UnaryOp):
+        return UNARY[type(op)](b, element, *args)
+    raise PassError(op, "has no scalar lowering")
+
+
+def combine(b: Scalars, kind: str, element: str, acc: SSAValue, x: SSAValue) -> SSAValue:
+    """One step of a reduction: the binary op the kind folds with
+    (``bc.REDUCTION_COMBINERS``) on the accumulator's ``element``."""
+    return BINARY[bc.REDUCTION_COMBINERS[kind]](b, element, acc, x)
+
+
+# --------------------------------------------------------------------------
+# Index expressions
+# --------------------------------------------------------------------------
+
+
+def broadcast_index(b: Scalars, operand: rules.Shape, dims: Sequence[int], idx: Index) -> Index:
+    """The operand index of a ``broadcast_in_dim`` read at result index ``idx``:
+    0 on size-1 operand dims, ``idx[dims[k]]`` otherwise (dims absent from
+    ``dims`` are not indexed; unsorted dims transpose)."""
+    return [b.index(0) if size == 1 else idx[d] for size, d in zip(operand, dims)]
+
+
+def transpose_index(perm: Sequence[int], idx: Index) -> Index:
+    """Result dim ``k`` is operand dim ``perm[k]``."""
+    out: list[SSAValue] = [None] * len(perm)  # type: ignore[list-item]
+    for k, p in enumerate(perm):
+        out[p] = idx[k]
+    return out
+
+
+def reshape_index(b: Scalars, operand: rules.Shape, result: rules.Shape, idx: Index) -> Index:
+    """The operand index of a reshape read at result index ``idx``: direct
+    when the reshape only inserts or removes size-1 dims, else through the
+    row-major linear position."""
+    inserted = rules.unit_dim_embedding(operand, result)
+    if inserted is not None:
+        return [idx[p] for p in inserted]
+    removed = rules.unit_dim_embedding(result, operand)
+    if removed is not None:
+        out = [b.index(0)] * len(operand)
+        for k, p in enumerate(removed):
+            out[p] = idx[k]
+        return out
+    linear = idx[0] if idx else b.index(0)
+    for size, i in zip(result[1:], idx[1:]):
+        linear = b(arith.AddiOp(b(arith.MuliOp(linear, b.index(size))), i))
+    out = []
+    stride = rules.element_count(operand)
+    for size in operand:
+        stride //= max(size, 1)
+        out.append(b(arith.RemUIOp(b(arith.DivUIOp(linear, b.index(stride))), b.index(size))))
+    return out
+
+
+# --------------------------------------------------------------------------
+# The lowering of one function
+# --------------------------------------------------------------------------
+
+
+@dataclass
+class Stored:
+    """A value held in memory. ``rows_dropped``: a per-row scratch, indexed
+    without dimension 0; ``wide``: an f16 value held in its f32 accumulator;
+    ``bits``: a float held as integer bits (a constant global)."""
+
+    memref: SSAValue
+    rows_dropped: bool = False
+    wide: bool = False
+    bits: Attribute | None = None
+
+
+class FunctionLowering:
+    """Lowers one ``func.func``; globals for its constants go to ``module``."""
+
+    def __init__(self, lowering: ModuleLowering, old: func.FuncOp):
+        self.lowering = lowering
+        self.old = old
+        block = old.body.block if old.body.blocks else None
+        inputs = [memref_of(t) for t in old.function_type.inputs.data]
+        outputs = [memref_of(t) for t in old.function_type.outputs.data]
+        for t in old.function_type.outputs.data:
+            if not isinstance(t, TensorType):
+                raise PassError(old, f"bcast-lower-to-loops cannot return values of type {t}")
+        new_block = Block(arg_types=inputs + outputs)
+        body = Region(new_block) if block is not None else Region()
+        self.new = func.FuncOp(old.sym_name.data, (inputs + outputs, []), body, visibility=old.sym_visibility)
+        self.new.attributes[LOOP_FORM_ATTR] = UnitAttr()
+        self.new.location = old.location
+        self.stored: dict[SSAValue, Stored] = {}
+        self.splat: dict[SSAValue, object] = {}
+        self.alias: dict[SSAValue, SSAValue] = {}
+        self.scopes: list[dict] = [{}]
+        self.owned: list[SSAValue] = []
+        self.destination: dict[SSAValue, SSAValue] = {}
+        if block is None:
+            return
+        self.b = Scalars(new_block)
+        for old_arg, new_arg in zip(block.args, new_block.args):
+            if isinstance(old_arg.type, TensorType):
+                self.stored[old_arg] = Stored(new_arg)
+            else:
+                self.alias[old_arg] = new_arg
+            new_arg.name_hint = old_arg.name_hint
+        self.outs = list(new_block.args[len(inputs):])
+        for k, out in enumerate(self.outs):
+            out.name_hint = f"result{k}"
+        ret = block.last_op
+        assert isinstance(ret, func.ReturnOp)
+        for k, v in enumerate(ret.arguments):
+            owner = v.owner
+            if isinstance(owner, Operation) and v not in self.destination and not isinstance(owner, bc.ConstantOp):
+                self.destination[v] = self.outs[k]
+        for op in list(block.ops):
+            self.lower_op(op)
+
+    # -- buffers -------------------------------------------------------------
+    def buffer(self, v: SSAValue, element: str | None = None) -> SSAValue:
+        """Where ``v`` is written: the caller's result buffer when ``v`` is
+        returned, else a new allocation freed at the end. (Reads of ``v``
+        load it only after :meth:`written`.)"""
+        if v in self.destination and element is None:
+            target = self.destination[v]
+        else:
+            t = memref_of(v.type)
+            if element is not None:
+                t = MemRefType(storage_type(element), flat_type_shape(v.type))
+            target = self.b(memref.AllocOp([], [], t))
+            self.owned.append(target)
+        return target
+
+    def written(self, v: SSAValue, target: SSAValue, wide: bool = False) -> None:
+        """From now on ``v`` is read from ``target``."""
+        self.stored[v] = Stored(target, wide=wide)
+
+    # -- loops ---------------------------------------------------------------
+    @contextmanager
+    def nest(self, shape: Sequence[int], parallel: bool | Sequence[bool] = False) -> Iterator[Index]:
+        """A loop nest over ``shape`` (none for rank 0); inside it values are
+        computed once per element (a fresh memo scope). Loops whose
+        iterations write disjoint data (``parallel``, one flag per dim or one
+        for all) carry ``PARALLEL_ATTR``."""
+        outer = self.b.builder.insertion_point
+        ivs: Index = []
+        first = None
+        flags = [parallel] * len(shape) if isinstance(parallel, bool) else list(parallel)
+        for size, is_parallel in zip(shape, flags):
+            if size == 1:  # no loop: the only index is 0
+                ivs.append(self.b.index(0))
+                continue
+            block = Block(arg_types=[IndexType()])
+            loop = scf.ForOp(self.b.index(0), self.b.index(size), self.b.index(1), [], Region(block))
+            if is_parallel:
+                loop.attributes[PARALLEL_ATTR] = UnitAttr()
+            self.b.builder.insert(loop)
+            first = first or loop
+            block.add_op(scf.YieldOp())
+            self.b.builder.insertion_point = InsertPoint.before(block.last_op)
+            ivs.append(block.args[0])
+        self.scopes.append({})
+        try:
+            yield ivs
+        finally:
+            self.scopes.pop()
+            if first is not None:
+                self.b.builder.insertion_point = outer
+
+    def memo(self, key, make: Callable[[], SSAValue]) -> SSAValue:
+        for scope in reversed(self.scopes):
+            if key in scope:
+                return scope[key]
+        value = make()
+        self.scopes[-1][key] = value
+        return value
+
+    # -- values at an index --------------------------------------------------
+    def value_at(self, v: SSAValue, idx: Index) -> SSAValue:
+        """The scalar value of ``v`` at ``idx`` (a load, a constant, or the
+        computation of its defining op on its operands' values)."""
+        v = self.alias.get(v, v)
+        return self.memo((v, tuple(idx)), lambda: self.compute_at(v, idx))
+
+    def compute_at(self, v: SSAValue, idx: Index) -> SSAValue:
+        b = self.b
+        if v in self.stored:
+            s = self.stored[v]
+            x = b(memref.LoadOp.get(s.memref, idx[1:] if s.rows_dropped else idx))
+            if s.bits is not None:
+                x = b(arith.BitcastOp(x, s.bits))
+            return b(arith.TruncFOp(x, Float16Type())) if s.wide else x
+        if v in self.splat:
+            return b.const(self.splat[v], element_of(v.type))
+        op = v.owner
+        assert isinstance(op, Operation), f"no value for block argument {v}"
+        if isinstance(op, bc.BroadcastInDimOp):
+            return self.value_at(op.operand, broadcast_index(b, flat_type_shape(op.operand.type), op.dims, idx))
+        if isinstance(op, bc.TransposeOp):
+            return self.value_at(op.operand, transpose_index(op.perm, idx))
+        if isinstance(op, bc.ReshapeOp | bc.NarrowOp):
+            src = flat_type_shape(op.operand.type)
+            return self.value_at(op.operand, reshape_index(b, src, flat_type_shape(op.result.type), idx))
+        if isinstance(op, bc.ExtractOp):
+            return self.value_at(op.operand, self.static_indices(op, op.operand) + idx)
+        if isinstance(op, bc.ElementwiseOp | bc.ConvertOp):
+            return scalar_op(op, b, [self.value_at(o, idx) for o in op.operands])
+        raise PassError(op, "cannot be lowered to an index expression")
+
+    def static_indices(self, op: bc.IndexingOp, value: SSAValue) -> Index:
+        """The normalised literal indices (``rules.plan_indices``) as index
+        constants; SSA indices on dims larger than 1 are not supported."""
+        levels, _ = split_type(value.type)
+        plan = rules.plan_indices(levels, op.indices(), semantics_of(op), op.name.split(".")[1])
+        if any(i is None for i in plan.indices):
+            raise PassError(op, "bcast-lower-to-loops does not support SSA indices on dimensions "
+                            "larger than 1 (they need run-time bounds checks)")
+        return [self.b.index(i) for i in plan.indices]
+
+    def store_nest(self, values: Sequence[SSAValue], targets: Sequence[SSAValue], shape, lead: Index = ()) -> None:
+        """One nest over ``shape`` storing each value (read at ``lead + idx``)
+        into its target."""
+        with self.nest(shape, parallel=True) as ivs:
+            idx = [*lead, *ivs]
+            for v, target in zip(values, targets):
+                self.b(memref.StoreOp.get(self.value_at(v, idx), target, idx))
+
+    def materialize(self, v: SSAValue) -> None:
+        target = self.buffer(v)
+        self.store_nest([v], [target], flat_type_shape(v.type))
+        self.written(v, target)  # later reads load it: the op is computed once
+
+    # -- ops -----------------------------------------------------------------
+    def lower_op(self, op: Operation) -> None:
+        if isinstance(op, func.ReturnOp):
+            self.lower_return(op)
+        elif isinstance(op, FusionOp):
+            self.lower_fusion(op)
+        elif isinstance(op, bc.ConstantOp):
+            self.lower_constant(op)
+        elif isinstance(op, bc.ReduceOp):
+            self.lower_reduce(op)
+        elif isinstance(op, bc.AssignOp):
+            self.lower_assign(op)
+        elif isinstance(op, func.CallOp):
+            self.lower_call(op)
+        elif isinstance(op, bc.ElementwiseOp | bc.ConvertOp | bc.ExtractOp | bc.BroadcastInDimOp
+                        | bc.TransposeOp | bc.ReshapeOp | bc.NarrowOp):
+            if isinstance(op, bc.ElementwiseOp | bc.ConvertOp):
+                if not is_explicit(op):
+                    raise PassError(op, "bcast-lower-to-loops needs explicit IR; run "
+                                    "bcast-make-explicit first")
+            if isinstance(op, bc.ExtractOp):
+                self.static_indices(op, op.operand)  # rejects SSA indices here
+            self.materialize(op.results[0])
+        else:
+            raise PassError(op, "is not supported by bcast-lower-to-loops")
+
+    def lower_constant(self, op: bc.ConstantOp) -> None:
+        """Splats are scalar constants; other constants are globals."""
+        value = op.splat_value()
+        element = element_of(op.result.type)
+        if value is not None:
+            self.splat[op.result] = value
+            return
+        array = op.numpy_value().reshape(-1)
+        bits = None
+        if element.startswith("f"):
+            bits = storage_type(element)
+            element = f"i{rules.bit_width(element)}"
+            array = array.view(f"u{array.dtype.itemsize}")
+        shape = flat_type_shape(op.result.type)
+        t = storage_type(element)
+        values = [signed(int(x), rules.bit_width(element)) for x in array]
+        name = self.lowering.global_name(self.old.sym_name.data)
+        attr = DenseIntOrFPElementsAttr.from_list(TensorType(t, shape), values)
+        global_op = memref.GlobalOp.get(StringAttr(name), MemRefType(t, shape), attr, constant=UnitAttr())
+        self.lowering.globals.append(global_op)
+        ref = self.b(memref.GetGlobalOp(name, MemRefType(t, shape)))
+        self.stored[op.result] = Stored(ref, bits=bits)
+
+    def reduce(self, op: bc.ReduceOp, target: SSAValue, lead: Index) -> None:
+        """Accumulate ``op`` into ``target`` (indexed without the ``lead``
+        dims): identity first, then one step per operand element."""
+        b = self.b
+        shape = flat_type_shape(op.operand.type)
+        result = flat_type_shape(op.result.type)
+        element = element_of(op.operand.type)
+        acc = accumulator(element)
+        identity = numerics.reduction_identity(op.kind_name, NUMPY_DTYPES[acc])[()]
+        with self.nest(result[len(lead):], parallel=True) as ivs:
+            b(memref.StoreOp.get(b.const(identity.item(), acc), target, ivs))
+        dims = set(op.reduced_dims)
+        kept = [d not in dims for d in range(len(lead), len(shape))]
+        with self.nest(shape[len(lead):], parallel=kept) as ivs:
+            idx = [*lead, *ivs]
+            x = self.value_at(op.operand, idx)
+            if acc != element:
+                x = b(arith.ExtFOp(x, storage_type(acc)))
+            out = []
+            for d, i in enumerate(idx):
+                if d not in dims:
+                    out.append(i)
+                elif op.keeps_dims:
+                    out.append(b.index(0))
+            out = out[len(lead):]
+            current = b(memref.LoadOp.get(target, out))
+            b(memref.StoreOp.get(combine(b, op.kind_name, acc, current, x), target, out))
+
+    def lower_reduce(self, op: bc.ReduceOp) -> None:
+        element = element_of(op.operand.type)
+        wide = accumulator(element) != element
+        target = self.buffer(op.result, accumulator(element) if wide else None)
+        self.reduce(op, target, [])
+        self.written(op.result, target, wide)
+
+    def lower_fusion(self, op: FusionOp) -> None:
+        """Rows outside, one nest per phase inside (module docstring)."""
+        block = op.block
+        for arg, value in zip(block.args, op.inputs):
+            self.alias[arg] = self.alias.get(value, value)
+        targets = [self.buffer(r) for r in op.outputs]
+        yielded = list(block.last_op.operands)
+        rows = op.rows()
+        if rows is None:
+            self.store_nest(yielded, targets, ())
+            for r, target in zip(op.outputs, targets):
+                self.written(r, target)
+            return
+        reductions = [o for o in block.ops if isinstance(o, bc.ReduceOp)]
+        with self.nest([rows], parallel=True) as (i,):
+            # Per-row scratch is allocated in the row loop, so each iteration
+            # (each thread of a parallel loop) has its own.
+            scratch = []
+            for red in reductions:
+                acc = accumulator(element_of(red.result.type))
+                shape = flat_type_shape(red.result.type)[1:]
+                buf = self.b(memref.AllocOp([], [], MemRefType(storage_type(acc), shape)))
+                scratch.append(buf)
+                self.stored[red.result] = Stored(buf, rows_dropped=True,
+                                                 wide=acc != element_of(red.result.type))
+            for red, buf in zip(reductions, scratch):
+                self.reduce(red, buf, [i])
+            by_shape: dict[tuple[int, ...], list[int]] = {}
+            for k, v in enumerate(yielded):
+                by_shape.setdefault(flat_type_shape(v.type)[1:], []).append(k)
+            for shape, ks in by_shape.items():
+                self.store_nest([yielded[k] for k in ks], [targets[k] for k in ks], shape, [i])
+            for buf in scratch:
+                self.b(memref.DeallocOp.get(buf))
+        for r, target in zip(op.outputs, targets):
+            self.written(r, target)
+
+    def lower_assign(self, op: bc.AssignOp) -> None:
+        """A copy of ``dest`` with the indexed part overwritten by ``source``
+        broadcast to it (``rules.flat_broadcast_shape``)."""
+        target = self.buffer(op.result)
+        shape = flat_type_shape(op.dest.type)
+        self.store_nest([op.dest], [target], shape)
+        lead = self.static_indices(op, op.dest)
+        levels, _ = split_type(op.dest.type)
+        plan = rules.plan_indices(levels, op.indices(), semantics_of(op), "assign")
+        sub = rules.flat_shape(plan.result)
+        src_levels, src_element = split_type(op.source.type)
+        expanded = rules.flat_broadcast_shape(src_levels, plan.result)
+        src_shape = rules.flat_shape(src_levels)
+        with self.nest(sub) as ivs:
+            e_idx = [self.b.index(0) if size == 1 else i for size, i in zip(expanded, ivs)]
+            x = self.value_at(op.source, reshape_index(self.b, src_shape, expanded, e_idx))
+            x = convert(self.b, x, src_element, element_of(op.dest.type))
+            self.b(memref.StoreOp.get(x, target, [*lead, *ivs]))
+        self.written(op.result, target)
+
+    def lower_call(self, op: func.CallOp) -> None:
+        args = []
+        for a in op.arguments:
+            a = self.alias.get(a, a)
+            if a in self.stored and not self.stored[a].rows_dropped and not self.stored[a].wide \
+                    and self.stored[a].bits is None:
+                args.append(self.stored[a].memref)
+            elif isinstance(a.type, TensorType):
+                self.materialize(a)
+                args.append(self.stored[a].memref)
+            else:
+                args.append(a)
+        outs = [self.buffer(r) for r in op.results]
+        self.b(func.CallOp(op.callee, args + outs, []))
+        for r, target in zip(op.results, outs):
+            self.written(r, target)
+
+    def lower_return(self, op: func.ReturnOp) -> None:
+        for v, out in zip(op.arguments, self.outs):
+            s = self.stored.get(self.alias.get(v, v))
+            if s is not None and s.memref is out:
+                continue
+            self.store_nest([v], [out], flat_type_shape(v.type))
+        for buf in self.owned:
+            self.b(memref.DeallocOp.get(buf))
+        self.b(func.ReturnOp())
+
+
+class ModuleLowering:
+    """The new module: one lowered function per function, then the globals."""
+
+    def __init__(self, module: ModuleOp):
+        self.globals: list[Operation] = []
+        self.names: set[str] = {op.sym_name.data for op in module.ops if isinstance(op, func.FuncOp)}
+        self.functions = [FunctionLowering(self, f).new for f in module.ops if isinstance(f, func.FuncOp)]
+        for op in module.ops:
+            if not isinstance(op, func.FuncOp):
+                raise PassError(op, "is not supported by bcast-lower-to-loops at module level")
+
+    def global_name(self, function: str) -> str:
+        n = 0
+        while f"__constant_{function}_{n}" in self.names:
+            n += 1
+        name = f"__constant_{function}_{n}"
+        self.names.add(name)
+        return name
+
+
+@dataclass(frozen=True)
+class LowerToLoopsPass(ModulePass):
+    """``bcast-lower-to-loops`` (module docstring)."""
+
+    name = "bcast-lower-to-loops"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        lowering = ModuleLowering(op)
+        for old in list(op.ops):
+            old.detach()
+            old.erase(safe_erase=False)
+        for new in [*lowering.globals, *lowering.functions]:
+            op.body.block.add_op(new)
+        op.attributes.pop("bcast.semantics", None)

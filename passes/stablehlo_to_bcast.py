@@ -1,0 +1,413 @@
+"""``convert-stablehlo-to-bcast``: StableHLO and CHLO (as JAX prints them) into bcast.
+
+Every op becomes bcast ops located where it was (``passes.rewriting``), so
+diagnostics after the import still point at the export's locations (the
+Python source line, for a JAX export with debug info).
+
+- ``func.call`` to functions of the module (JAX's private helpers, such as
+  ``_where``) are inlined, then the private functions are removed. An inlined
+  op whose own written location shows no file position (JAX writes
+  ``loc("broadcast_in_dim")`` inside helpers) takes the call's location.
+- The result is explicit IR (every elementwise op's operands have its result
+  type, no ``broadcast_dimensions``, sorted ``broadcast_in_dim`` dims), so it
+  is valid under every semantics; the pass sets no ``bcast.semantics``.
+  Module, argument and result attributes (``jax.result_info``) are kept.
+- ``add``/``multiply``/``maximum``/``minimum`` on i1 are ``or``/``and``/``or``/
+  ``and`` (the StableHLO spec); ``chlo.square x`` is ``multiply x, x``;
+  ``is_finite x`` is ``compare LT, abs(x), inf`` (false for NaN and inf).
+- A transposing ``broadcast_in_dim`` becomes ``transpose`` then a sorted
+  broadcast; a rank-0 ``select`` predicate is broadcast to the operands' shape;
+  ``chlo.broadcast_*`` broadcast each operand to the result shape (NumPy
+  alignment, or ``broadcast_dimensions``), then apply the op.
+- ``reduce`` with one input and a body that is one binary op becomes
+  ``bcast.reduce KIND``; an init value that is not a constant equal to the
+  kind's identity is combined in with the binary op after the reduction.
+- Anything else (another op, a variadic reduce, another body, compare type
+  TOTALORDER, an element type bcast lacks) is a located error; an op the pass
+  does not know has a note listing the ops it supports.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType, UnregisteredOp
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from bcast.ir import ops as bcast
+from bcast.ir import rules
+from bcast.ir import stablehlo as hlo
+from bcast.ir.locations import InputFallbackLoc
+from bcast.ir.rules import RuleError
+from bcast.ir.types import split_type
+from bcast.passes.errors import PassError
+from bcast.passes.rewriting import replace
+
+BINARY: dict[type[Operation], type[bcast.BinaryOp]] = {
+    hlo.AddOp: bcast.AddOp, hlo.SubtractOp: bcast.SubtractOp, hlo.MultiplyOp: bcast.MultiplyOp,
+    hlo.DivideOp: bcast.DivideOp, hlo.RemainderOp: bcast.RemainderOp, hlo.PowerOp: bcast.PowerOp,
+    hlo.MaximumOp: bcast.MaximumOp, hlo.MinimumOp: bcast.MinimumOp, hlo.Atan2Op: bcast.Atan2Op,
+    hlo.AndOp: bcast.AndOp, hlo.OrOp: bcast.OrOp, hlo.XorOp: bcast.XorOp,
+    hlo.ShiftLeftOp: bcast.ShiftLeftOp, hlo.ShiftRightArithmeticOp: bcast.ShiftRightArithmeticOp,
+    hlo.ShiftRightLogicalOp: bcast.ShiftRightLogicalOp,
+}  # fmt: skip
+"""Each StableHLO binary op's bcast op (CHLO's ``broadcast_X`` uses X's)."""
+
+ON_I1: dict[type[bcast.BinaryOp], type[bcast.BinaryOp]] = {
+    bcast.AddOp: bcast.OrOp, bcast.MultiplyOp: bcast.AndOp,
+    bcast.MaximumOp: bcast.OrOp, bcast.MinimumOp: bcast.AndOp,
+}  # fmt: skip
+"""StableHLO defines these on i1 as logic; bcast's arithmetic rejects i1."""
+
+UNARY: dict[type[Operation], type[bcast.UnaryOp]] = {
+    hlo.NegateOp: bcast.NegateOp, hlo.AbsOp: bcast.AbsOp, hlo.SignOp: bcast.SignOp,
+    hlo.ExponentialOp: bcast.ExponentialOp, hlo.LogOp: bcast.LogOp, hlo.SqrtOp: bcast.SqrtOp,
+    hlo.RsqrtOp: bcast.RsqrtOp, hlo.TanhOp: bcast.TanhOp, hlo.LogisticOp: bcast.LogisticOp,
+    hlo.FloorOp: bcast.FloorOp, hlo.CeilOp: bcast.CeilOp, hlo.NotOp: bcast.NotOp,
+}  # fmt: skip
+
+REDUCTION_KINDS: dict[type[bcast.BinaryOp], str] = {
+    bcast.AddOp: "add", bcast.MultiplyOp: "multiply", bcast.MaximumOp: "maximum",
+    bcast.MinimumOp: "minimum", bcast.AndOp: "and", bcast.OrOp: "or", bcast.XorOp: "xor",
+}  # fmt: skip
+
+OTHER = (hlo.IsFiniteOp, hlo.ConvertOp, hlo.CompareOp, hlo.SelectOp, hlo.BroadcastInDimOp,
+         hlo.ReshapeOp, hlo.TransposeOp, hlo.ConstantOp, hlo.ReduceOp, hlo.ReturnOp,
+         hlo.BroadcastCompareOp, hlo.SquareOp)  # fmt: skip
+SUPPORTED_OPS: tuple[str, ...] = tuple(sorted(
+    [op.name for op in (*BINARY, *UNARY, *OTHER, *hlo.CHLO_BINARY_OPS)] + ["func.call"]
+))  # fmt: skip
+"""Every op the import takes (``stablehlo.return`` only in a reduce body)."""
+
+
+def supported_note() -> str:
+    return "supported ops: " + ", ".join(SUPPORTED_OPS)
+
+
+def op_name(op: Operation) -> str:
+    """The name as written (an unregistered op's own name)."""
+    return op.op_name.data if isinstance(op, UnregisteredOp) else op.name
+
+
+def is_stablehlo(op: Operation) -> bool:
+    return op_name(op).split(".", 1)[0] in ("stablehlo", "chlo")
+
+
+def has_stablehlo(module: Operation) -> bool:
+    """Whether ``module`` holds StableHLO or CHLO ops (the import is needed)."""
+    return any(is_stablehlo(op) for op in module.walk())
+
+
+# --------------------------------------------------------------------------
+# Helpers
+# --------------------------------------------------------------------------
+
+
+def _bcast_type(op: Operation, value: SSAValue):
+    try:
+        return split_type(value.type)
+    except RuleError as e:
+        raise PassError(op, f"cannot be imported: {e.message}", e.notes) from None
+
+
+def _binary(op: Operation, cls: type[bcast.BinaryOp], lhs: SSAValue, rhs: SSAValue) -> bcast.BinaryOp:
+    """``cls`` on two operands of one type, with StableHLO's i1 logic."""
+    _bcast_type(op, lhs)
+    if str(lhs.type.get_element_type()) == "i1":
+        cls = ON_I1.get(cls, cls)
+    return cls(lhs, rhs, lhs.type)
+
+
+def _broadcast_to(value: SSAValue, dims, result_type: TensorType, new: list[Operation]) -> SSAValue:
+    """``value`` broadcast to ``result_type`` (dims increasing), or itself when
+    it already has that type."""
+    if value.type == result_type:
+        return value
+    op = bcast.BroadcastInDimOp(value, list(dims), result_type)
+    new.append(op)
+    return op.results[0]
+
+
+def _identity(kind: str, element: str) -> float | int | bool:
+    if element == "i1":
+        return {"add": 0, "or": 0, "xor": 0, "multiply": 1, "and": 1, "maximum": 0, "minimum": 1}[kind]
+    if rules.kind(element) == "float":
+        return {"add": 0.0, "multiply": 1.0, "maximum": -math.inf, "minimum": math.inf}[kind]
+    info = np.iinfo(np.dtype(element.replace("ui", "uint").replace("i", "int")))
+    ones = -1 if info.min < 0 else info.max
+    return {"add": 0, "or": 0, "xor": 0, "multiply": 1, "and": ones,
+            "maximum": info.min, "minimum": info.max}[kind]  # fmt: skip
+
+
+def _constant_value(value: SSAValue) -> float | int | None:
+    """The one value of a splat constant (StableHLO's or bcast's), else None."""
+    owner = value.owner
+    if not isinstance(owner, (hlo.ConstantOp, bcast.ConstantOp)):
+        return None
+    attr = owner.value
+    assert isinstance(attr, DenseIntOrFPElementsAttr)
+    values = attr.get_values()
+    if not values or any(v != values[0] for v in values):
+        return None
+    return values[0]
+
+
+# --------------------------------------------------------------------------
+# Patterns, one per op family
+# --------------------------------------------------------------------------
+
+
+def in_reduce_body(op: Operation) -> bool:
+    """Ops in a reduce body go with their reduce; never convert them alone."""
+    return isinstance(op.parent_op(), hlo.ReduceOp)
+
+
+class ConvertBinary(RewritePattern):
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        cls = BINARY.get(type(op))
+        if cls is None or in_reduce_body(op):
+            return
+        replace(rewriter, op, _binary(op, cls, op.operands[0], op.operands[1]))
+
+
+class ConvertUnary(RewritePattern):
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        cls = UNARY.get(type(op))
+        if cls is None or in_reduce_body(op):
+            return
+        _bcast_type(op, op.operands[0])
+        replace(rewriter, op, cls(op.operands[0]))
+
+
+class ConvertSquare(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: hlo.SquareOp, rewriter: PatternRewriter) -> None:
+        replace(rewriter, op, _binary(op, bcast.MultiplyOp, op.operand, op.operand))
+
+
+class ConvertIsFinite(RewritePattern):
+    """``is_finite x`` -> ``compare LT, abs(x), broadcast(inf)``."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: hlo.IsFiniteOp, rewriter: PatternRewriter) -> None:
+        _, element = _bcast_type(op, op.x)
+        x_type = op.x.type
+        scalar = TensorType(x_type.get_element_type(), [])
+        inf = bcast.ConstantOp(np.array([np.inf], dtype=np.dtype(element.replace("f", "float"))), scalar)
+        new: list[Operation] = [inf]
+        limit = _broadcast_to(inf.results[0], [], x_type, new)
+        magnitude = bcast.AbsOp(op.x)
+        compare = bcast.CompareOp("LT", magnitude, limit, op.y.type)
+        replace(rewriter, op, [*new, magnitude, compare])
+
+
+class ConvertStructural(RewritePattern):
+    """constant, convert, reshape, transpose, broadcast_in_dim (a transposing
+    one becomes transpose + sorted broadcast)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if in_reduce_body(op):
+            return
+        new: list[Operation]
+        if isinstance(op, hlo.ConstantOp):
+            _bcast_type(op, op.output)
+            new = [bcast.ConstantOp(op.value)]
+        elif isinstance(op, hlo.ConvertOp):
+            _bcast_type(op, op.operand), _bcast_type(op, op.result)
+            new = [bcast.ConvertOp(op.operand, op.result.type)]
+        elif isinstance(op, hlo.ReshapeOp):
+            _bcast_type(op, op.operand)
+            new = [bcast.ReshapeOp(op.operand, op.result.type)]
+        elif isinstance(op, hlo.TransposeOp):
+            _bcast_type(op, op.operand)
+            new = [bcast.TransposeOp(op.operand, op.perm, op.result.type)]
+        elif isinstance(op, hlo.BroadcastInDimOp):
+            _bcast_type(op, op.operand)
+            new = self.broadcast(op)
+        else:
+            return
+        replace(rewriter, op, new)
+
+    @staticmethod
+    def broadcast(op: hlo.BroadcastInDimOp) -> list[Operation]:
+        dims, operand = list(op.dims), op.operand
+        if rules.is_sorted(dims):
+            return [bcast.BroadcastInDimOp(operand, dims, op.result.type)]
+        perm, _, sorted_dims = rules.split_transposing_broadcast(op.operand.type.get_shape(), dims)
+        transpose = bcast.TransposeOp(operand, perm)
+        return [transpose, bcast.BroadcastInDimOp(transpose, sorted_dims, op.result.type)]
+
+
+def _compare_type_ok(op: Operation, compare_type) -> None:
+    if compare_type is not None and compare_type.data == hlo.ComparisonType.TOTALORDER:
+        raise PassError(op, "compare type TOTALORDER is not supported by convert-stablehlo-to-bcast",
+                        ["bcast compares floats as IEEE 754 does (compare type FLOAT)"])
+
+
+class ConvertCompare(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: hlo.CompareOp, rewriter: PatternRewriter) -> None:
+        if in_reduce_body(op):
+            return
+        _compare_type_ok(op, op.compare_type)
+        _bcast_type(op, op.lhs)
+        replace(rewriter, op, bcast.CompareOp(op.direction, op.lhs, op.rhs, op.result.type))
+
+
+class ConvertSelect(RewritePattern):
+    """A rank-0 predicate selects whole tensors: broadcast it first."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: hlo.SelectOp, rewriter: PatternRewriter) -> None:
+        if in_reduce_body(op):
+            return
+        _bcast_type(op, op.on_true)
+        new: list[Operation] = []
+        shape = op.on_true.type.get_shape()
+        pred = _broadcast_to(op.pred, [], TensorType(op.pred.type.get_element_type(), shape), new)
+        replace(rewriter, op, [*new, bcast.SelectOp(pred, op.on_true, op.on_false, op.result.type)])
+
+
+class ConvertChloBroadcast(RewritePattern):
+    """``chlo.broadcast_X a, b`` -> each operand broadcast to the result shape, then X."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: hlo.ChloBroadcastBinaryOp, rewriter: PatternRewriter) -> None:
+        _bcast_type(op, op.lhs), _bcast_type(op, op.rhs)
+        shape, lhs_dims, rhs_dims = hlo.chlo_broadcast_shape(op.lhs.type.get_shape(), op.rhs.type.get_shape(), op.dims)
+        operand_type = TensorType(op.lhs.type.get_element_type(), shape)
+        new: list[Operation] = []
+        lhs = _broadcast_to(op.lhs, lhs_dims, operand_type, new)
+        rhs = _broadcast_to(op.rhs, rhs_dims, operand_type, new)
+        if isinstance(op, hlo.BroadcastCompareOp):
+            _compare_type_ok(op, op.compare_type)
+            result = bcast.CompareOp(op.direction, lhs, rhs, op.result.type)
+        else:
+            result = _binary(op, BINARY[op.STABLEHLO], lhs, rhs)
+        replace(rewriter, op, [*new, result])
+
+
+class ConvertReduce(RewritePattern):
+    """``reduce`` of one input whose body is one binary op -> ``bcast.reduce``,
+    then the init value combined in unless it is the kind's identity."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: hlo.ReduceOp, rewriter: PatternRewriter) -> None:
+        if len(op.inputs) != 1:
+            raise PassError(op, f"reduce of {len(op.inputs)} inputs (variadic) is not supported by "
+                            "convert-stablehlo-to-bcast", ["only reduce with one input is imported"])  # fmt: skip
+        combiner = op.combiner()
+        cls = None if combiner is None else BINARY.get(type(combiner))
+        (x,), (init,) = op.inputs, op.init_values
+        _, element = _bcast_type(op, x)
+        if cls is not None and element == "i1":
+            cls = ON_I1.get(cls, cls)
+        kind = None if cls is None else REDUCTION_KINDS.get(cls)
+        if kind is None or cls is None:
+            body = "a " + combiner.name if combiner is not None else "a body that is not one binary op"
+            raise PassError(op, f"reduce with {body} is not supported by convert-stablehlo-to-bcast",
+                            ["the body must apply one of stablehlo.add, multiply, maximum, minimum, "
+                             "and, or, xor to its two arguments"])  # fmt: skip
+        reduce = bcast.ReduceOp(kind, x, list(op.dims))
+        new: list[Operation] = [reduce]
+        result = reduce.results[0]
+        init_value = _constant_value(init)
+        if init_value is None or init_value != _identity(kind, element):
+            init_b = _broadcast_to(init, [], result.type, new)
+            combined = cls(result, init_b, result.type)
+            new.append(combined)
+            result = combined.results[0]
+        replace(rewriter, op, new, [result])
+
+
+PATTERNS: tuple[Callable[[], RewritePattern], ...] = (
+    ConvertBinary, ConvertUnary, ConvertSquare, ConvertIsFinite, ConvertStructural,
+    ConvertCompare, ConvertSelect, ConvertChloBroadcast, ConvertReduce,
+)  # fmt: skip
+
+
+# --------------------------------------------------------------------------
+# Calls
+# --------------------------------------------------------------------------
+
+MAX_INLINE_DEPTH = 100
+
+
+def _inlined_location(op: Operation, call: func.CallOp):
+    """An inlined op keeps a written file location; one that shows none
+    (JAX's ``loc("broadcast_in_dim")``) takes the call's."""
+    return call.location if isinstance(op.location, InputFallbackLoc) else op.location
+
+
+def inline_calls(module: ModuleOp) -> None:
+    """Inline every ``func.call`` to a function of the module, then remove the
+    private functions."""
+    functions = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)}
+    for _ in range(MAX_INLINE_DEPTH):
+        calls = [op for op in module.walk() if isinstance(op, func.CallOp)]
+        if not calls:
+            break
+        for call in calls:
+            callee = functions.get(call.callee.string_value())
+            if callee is None or not callee.body.blocks:
+                raise PassError(call, f"calls @{call.callee.string_value()}, which has no body in the module")
+            body = callee.body.clone()
+            block = body.block
+            for op in block.walk():
+                op.location = _inlined_location(op, call)
+            ret = block.last_op
+            assert ret is not None
+            returned = list(ret.operands)
+            Rewriter.erase_op(ret)
+            Rewriter.inline_block(block, InsertPoint.before(call), list(call.operands))
+            for result, value in zip(call.results, returned):
+                result.replace_all_uses_with(value)
+            Rewriter.erase_op(call)
+    else:
+        raise PassError(calls[0], "calls nest too deeply to inline (recursion?)")
+    for f in functions.values():
+        if f.sym_visibility is not None and f.sym_visibility.data == "private":
+            Rewriter.erase_op(f)
+
+
+def check_supported(module: ModuleOp) -> None:
+    """The first op the import cannot take, in program order, is an error."""
+    known = set(SUPPORTED_OPS)
+    for op in module.walk():
+        name = op_name(op)
+        if is_stablehlo(op) and name not in known:
+            raise PassError(op, f"'{name}' is not supported by convert-stablehlo-to-bcast", [supported_note()])
+        if isinstance(op, hlo.ReturnOp) and not isinstance(op.parent_op(), hlo.ReduceOp):
+            raise PassError(op, "stablehlo.return outside a reduce body is not supported")
+
+
+@dataclass(frozen=True)
+class ConvertStablehloToBcastPass(ModulePass):
+    """StableHLO and CHLO as JAX prints them -> explicit bcast IR."""
+
+    name = "convert-stablehlo-to-bcast"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        check_supported(op)
+        inline_calls(op)
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier([p() for p in PATTERNS]), apply_recursively=False
+        ).rewrite_module(op)
+        for left in op.walk():
+            if is_stablehlo(left):  # a pattern declined it
+                raise PassError(left, f"'{op_name(left)}' could not be converted by convert-stablehlo-to-bcast",
+                                [supported_note()])  # fmt: skip

@@ -1,0 +1,137 @@
+// RUN: bcast-opt %s --split-input-file --verify-diagnostics
+
+// StableHLO's verifiers, for the subset bcast reads: errors at the op.
+
+func.func @bad_broadcast(%x: tensor<3xf32>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{'stablehlo.broadcast_in_dim' op size of operand dimension 0 (3) is not equal to 1 or size of result dimension 1 (4)}}
+  %0 = stablehlo.broadcast_in_dim %x, dims = [1] : (tensor<3xf32>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @duplicate_dims(%x: tensor<1x3xf32>) -> tensor<3x3xf32> {
+  // expected-error @+1 {{'stablehlo.broadcast_in_dim' op broadcast_dimensions should not have duplicates}}
+  %0 = stablehlo.broadcast_in_dim %x, dims = [1, 1] : (tensor<1x3xf32>) -> tensor<3x3xf32>
+  return %0 : tensor<3x3xf32>
+}
+
+// -----
+
+func.func @mixed_types(%a: tensor<4xf32>, %b: tensor<4xf64>) -> tensor<4xf32> {
+  // expected-error @+1 {{'stablehlo.add' op requires the same type for all operands and results, got tensor<4xf32>, tensor<4xf64>, tensor<4xf32>}}
+  %0 = stablehlo.add %a, %b : (tensor<4xf32>, tensor<4xf64>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @float_and(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'stablehlo.and' op operand #0 must be a tensor of boolean or signed integer or unsigned integer values, got element type f32}}
+  %0 = stablehlo.and %a, %a : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @compare_type(%a: tensor<4xi32>) -> tensor<4xi1> {
+  // expected-error @+2 {{'stablehlo.compare' op compare type FLOAT does not fit element type i32}}
+  // expected-note @+1 {{i32 is compared as SIGNED}}
+  %0 = stablehlo.compare GT, %a, %a, FLOAT : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+
+// -----
+
+func.func @compare_result(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'stablehlo.compare' op result must be tensor<4xi1>, got tensor<4xf32>}}
+  %0 = stablehlo.compare GT, %a, %a, FLOAT : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @select_shapes(%p: tensor<3xi1>, %a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+2 {{'stablehlo.select' op requires the same shape for all operands, got pred tensor<3xi1> and tensor<4xf32>}}
+  // expected-note @+1 {{a predicate of rank 0 selects whole tensors}}
+  %0 = stablehlo.select %p, %a, %a : (tensor<3xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @select_pred(%p: tensor<4xi32>, %a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'stablehlo.select' op pred must be a tensor of i1 values, got tensor<4xi32>}}
+  %0 = stablehlo.select %p, %a, %a : (tensor<4xi32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @reduce_dims(%x: tensor<4x3xf32>) -> tensor<4xf32> {
+  %c = stablehlo.constant dense<0.0> : tensor<f32>
+  // expected-error @+1 {{'stablehlo.reduce' op dimensions contains an invalid value 2 for inputs of rank 2}}
+  %0 = stablehlo.reduce(%x init: %c) applies stablehlo.add across dimensions = [2] : (tensor<4x3xf32>, tensor<f32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @reduce_init(%x: tensor<4x3xf32>, %c: tensor<3xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'stablehlo.reduce' op expects init value #0 to be a rank-0 tensor, got tensor<3xf32>}}
+  %0 = "stablehlo.reduce"(%x, %c) <{dimensions = array<i64: 1>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%s) : (tensor<f32>) -> ()
+  }) : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @reduce_result(%x: tensor<4x3xf32>) -> tensor<3xf32> {
+  %c = stablehlo.constant dense<0.0> : tensor<f32>
+  // expected-error @+1 {{'stablehlo.reduce' op inferred type(s) 'tensor<4xf32>' are incompatible with return type(s) of operation 'tensor<3xf32>'}}
+  %0 = stablehlo.reduce(%x init: %c) applies stablehlo.add across dimensions = [1] : (tensor<4x3xf32>, tensor<f32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @reshape_count(%x: tensor<4x3xf32>) -> tensor<5xf32> {
+  // expected-error @+1 {{'stablehlo.reshape' op number of output elements (5) doesn't match expected number of elements (12)}}
+  %0 = stablehlo.reshape %x : (tensor<4x3xf32>) -> tensor<5xf32>
+  return %0 : tensor<5xf32>
+}
+
+// -----
+
+func.func @transpose_perm(%x: tensor<4x3xf32>) -> tensor<3x4xf32> {
+  // expected-error @+1 {{'stablehlo.transpose' op permutation [0, 0] is not a permutation of the operand's 2 dimensions}}
+  %0 = stablehlo.transpose %x, dims = [0, 0] : (tensor<4x3xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+func.func @is_finite_int(%x: tensor<4xi32>) -> tensor<4xi1> {
+  // expected-error @+1 {{'stablehlo.is_finite' op operand #0 must be a tensor of floating-point values, got element type i32}}
+  %0 = stablehlo.is_finite %x : (tensor<4xi32>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+
+// -----
+
+func.func @chlo_incompatible(%a: tensor<3xf32>, %b: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  // expected-error @+1 {{'chlo.broadcast_add' op}}
+  %0 = chlo.broadcast_add %a, %b : (tensor<3xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+func.func @chlo_result(%a: tensor<3xf32>, %b: tensor<2x3xf32>) -> tensor<3xf32> {
+  // expected-error @+1 {{'chlo.broadcast_add' op inferred type(s) 'tensor<2x3xf32>' are incompatible with return type(s) of operation 'tensor<3xf32>'}}
+  %0 = chlo.broadcast_add %a, %b : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}

@@ -1,0 +1,176 @@
+// RUN: bcast-opt %s -t stablehlo --split-input-file | filecheck %s
+// RUN: not bcast-opt %s -t stablehlo --split-input-file -p '' 2>&1 | filecheck %s --check-prefix=NOPASS
+
+// -t stablehlo runs the explicit pipeline (bcast-make-explicit, canonicalize,
+// cse, sink-broadcasts; no fusion: XLA fuses by itself) and prints StableHLO
+// as JAX does (generic form for the ops bcast's StableHLO dialect lacks).
+// tests/lowering/test_stablehlo_target.py has jaxlib verify and XLA run it.
+
+// CHECK-LABEL: func.func @elementwise(%x: tensor<2x3xf32>, %row: tensor<3xf32>) -> tensor<2x3xf32> {
+// CHECK-NEXT:    %0 = stablehlo.broadcast_in_dim %row, dims = [1] : (tensor<3xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT:    %s = stablehlo.add %x, %0 : tensor<2x3xf32>
+// CHECK-NEXT:    %e = stablehlo.exponential %s : tensor<2x3xf32>
+// A float maximum propagates NaN from either side (XLA's ignores a NaN rhs):
+// CHECK-NEXT:    %1 = stablehlo.maximum %e, %x : tensor<2x3xf32>
+// CHECK-NEXT:    %2 = stablehlo.compare NE, %x, %x, FLOAT : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>
+// CHECK-NEXT:    %3 = stablehlo.select %2, %x, %1 : tensor<2x3xi1>, tensor<2x3xf32>
+// CHECK-NEXT:    %4 = stablehlo.compare NE, %e, %e, FLOAT : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>
+// CHECK-NEXT:    %m = stablehlo.select %4, %e, %3 : tensor<2x3xi1>, tensor<2x3xf32>
+// CHECK-NEXT:    func.return %m : tensor<2x3xf32>
+// CHECK-NOT:     bcast.
+func.func @elementwise(%x: tensor<2x3xf32>, %row: tensor<3xf32>) -> tensor<2x3xf32> {
+  %s = bcast.add %x, %row : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %e = bcast.exponential %s : tensor<2x3xf32>
+  %m = bcast.maximum %e, %x : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  func.return %m : tensor<2x3xf32>
+}
+// -----
+// compare_type follows the element type; i1 compares UNSIGNED.
+// CHECK-LABEL: func.func @compare(
+// CHECK-NEXT:    %0 = stablehlo.compare GT, %f, %f, FLOAT : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+// CHECK-NEXT:    %1 = stablehlo.compare LT, %i, %i, SIGNED : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi1>
+// CHECK-NEXT:    %2 = stablehlo.compare GE, %u, %u, UNSIGNED : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xi1>
+// CHECK-NEXT:    %3 = stablehlo.compare NE, %b, %b, UNSIGNED : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+// CHECK-NEXT:    %4 = stablehlo.select %0, %f, %f : tensor<4xi1>, tensor<4xf32>
+func.func @compare(%f: tensor<4xf32>, %i: tensor<4xi32>, %u: tensor<4xui8>, %b: tensor<4xi1>) -> (tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xf32>) {
+  %0 = bcast.compare GT, %f, %f : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  %1 = bcast.compare LT, %i, %i : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi1>
+  %2 = bcast.compare GE, %u, %u : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xi1>
+  %3 = bcast.compare NE, %b, %b : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  %4 = bcast.select %0, %f, %f : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  func.return %0, %1, %2, %3, %4 : tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xf32>
+}
+// -----
+// Integer power: square and multiply over every bit of the exponent (XLA's
+// reads 6 bits), a negative exponent selected; unsigned abs is the operand,
+// unsigned sign is convert(x != 0) (StableHLO's abs/sign take no unsigned).
+// CHECK-LABEL: func.func @integers(
+// CHECK:         %4 = stablehlo.compare LT, %a, %1, SIGNED
+// CHECK-COUNT-6: stablehlo.shift_right_logical
+// CHECK-NOT:     stablehlo.power
+// CHECK:         %p = stablehlo.select %4,
+// CHECK-NEXT:    %55 = stablehlo.constant dense<0> : tensor<ui8>
+// CHECK-NEXT:    %56 = stablehlo.broadcast_in_dim %55, dims = [] : (tensor<ui8>) -> tensor<3xui8>
+// CHECK-NEXT:    %57 = stablehlo.compare NE, %u, %56, UNSIGNED : (tensor<3xui8>, tensor<3xui8>) -> tensor<3xi1>
+// CHECK-NEXT:    %sign = stablehlo.convert %57 : (tensor<3xi1>) -> tensor<3xui8>
+// CHECK-NEXT:    %not = stablehlo.not %b : tensor<3xi1>
+// CHECK-NEXT:    func.return %p, %u, %sign, %not : tensor<3xi8>, tensor<3xui8>, tensor<3xui8>, tensor<3xi1>
+func.func @integers(%a: tensor<3xi8>, %u: tensor<3xui8>, %b: tensor<3xi1>) -> (tensor<3xi8>, tensor<3xui8>, tensor<3xui8>, tensor<3xi1>) {
+  %p = bcast.power %a, %a : (tensor<3xi8>, tensor<3xi8>) -> tensor<3xi8>
+  %abs = bcast.abs %u : tensor<3xui8>
+  %sign = bcast.sign %u : tensor<3xui8>
+  %not = bcast.not %b : tensor<3xi1>
+  func.return %p, %abs, %sign, %not : tensor<3xi8>, tensor<3xui8>, tensor<3xui8>, tensor<3xi1>
+}
+// -----
+// Float constants as exact little-endian hex bytes (-2.5, -0.0, 0.1f; NaN
+// payloads: tests/lowering/test_stablehlo_target.py);
+// a splat keeps one element.
+// CHECK-LABEL: func.func @constants(
+// CHECK-NEXT:    %f = "stablehlo.constant"() {value = dense<"0x000020C000000080CDCCCC3D"> : tensor<3xf32>} : () -> tensor<3xf32>
+// CHECK-NEXT:    %i = stablehlo.constant dense<[-1, 7]> : tensor<2xi32>
+// CHECK-NEXT:    %b = stablehlo.constant dense<[true, false]> : tensor<2xi1>
+// CHECK-NEXT:    %s = "stablehlo.constant"() {value = dense<"0x000000000000E03F"> : tensor<4xf64>} : () -> tensor<4xf64>
+func.func @constants() -> (tensor<3xf32>, tensor<2xi32>, tensor<2xi1>, tensor<4xf64>) {
+  %f = bcast.constant dense<[-2.5, -0.0, 0.1]> : tensor<3xf32>
+  %i = bcast.constant dense<[-1, 7]> : tensor<2xi32>
+  %b = bcast.constant dense<[true, false]> : tensor<2xi1>
+  %s = bcast.constant dense<0.5> : tensor<4xf64>
+  func.return %f, %i, %b, %s : tensor<3xf32>, tensor<2xi32>, tensor<2xi1>, tensor<4xf64>
+}
+// -----
+// XLA broadcast_dimensions become broadcast_in_dim; transpose, convert.
+// CHECK-LABEL: func.func @xla_dims(
+// CHECK-NEXT:    %0 = stablehlo.broadcast_in_dim %v, dims = [0] : (tensor<4xf32>) -> tensor<4x3xf32>
+// CHECK-NEXT:    %1 = stablehlo.add %0, %m : tensor<4x3xf32>
+// CHECK-NEXT:    %2 = stablehlo.transpose %t, dims = [1, 0] : (tensor<2x3xi32>) -> tensor<3x2xi32>
+// CHECK-NEXT:    %3 = stablehlo.convert %2 : (tensor<3x2xi32>) -> tensor<3x2xf32>
+module attributes {bcast.semantics = "xla"} {
+func.func @xla_dims(%v: tensor<4xf32>, %m: tensor<4x3xf32>, %t: tensor<2x3xi32>) -> (tensor<4x3xf32>, tensor<3x2xi32>, tensor<3x2xf32>) {
+  %0 = bcast.add %v, %m broadcast_dimensions = [0] : (tensor<4xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+  %1 = bcast.transpose %t, dims = [1, 0] : (tensor<2x3xi32>) -> tensor<3x2xi32>
+  %2 = bcast.convert %1 : (tensor<3x2xi32>) -> tensor<3x2xf32>
+  func.return %0, %1, %2 : tensor<4x3xf32>, tensor<3x2xi32>, tensor<3x2xf32>
+}
+}
+// -----
+// Nested (tml) types are flat; narrow is a reshape.
+// CHECK-LABEL: func.func @nested(%a: tensor<3x2x2xf32>, %b: tensor<1x2x1xf32>, %n: tensor<1x5x1xi32>) -> (tensor<3x2x2xf32>, tensor<5xi32>) {
+// CHECK-NEXT:    %0 = stablehlo.broadcast_in_dim %b, dims = [0, 1, 2] : (tensor<1x2x1xf32>) -> tensor<3x2x2xf32>
+// CHECK-NEXT:    %1 = stablehlo.add %a, %0 : tensor<3x2x2xf32>
+// CHECK-NEXT:    %2 = stablehlo.reshape %n : (tensor<1x5x1xi32>) -> tensor<5xi32>
+module attributes {bcast.semantics = "tml"} {
+func.func @nested(%a: tensor<3xtensor<2x2xf32>>, %b: tensor<1xtensor<2x1xf32>>, %n: tensor<1x5x1xi32>) -> (tensor<3xtensor<2x2xf32>>, tensor<5xi32>) {
+  %0 = bcast.add %a, %b : (tensor<3xtensor<2x2xf32>>, tensor<1xtensor<2x1xf32>>) -> tensor<3xtensor<2x2xf32>>
+  %1 = bcast.narrow %n : (tensor<1x5x1xi32>) -> tensor<5xi32>
+  func.return %0, %1 : tensor<3xtensor<2x2xf32>>, tensor<5xi32>
+}
+}
+// -----
+// reduce from the kind's identity; max/min with the NaN guard in the body;
+// keepdims is a reshape after; f16 accumulates in f32.
+// CHECK-LABEL: func.func @reduce(
+// CHECK-NEXT:    %0 = "stablehlo.constant"() {value = dense<"0x00000000"> : tensor<f32>} : () -> tensor<f32>
+// CHECK-NEXT:    %s = stablehlo.reduce(%x init: %0) applies stablehlo.add across dimensions = [1] : (tensor<4x3xf32>, tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:    %1 = "stablehlo.constant"() {value = dense<"0x000080FF"> : tensor<f32>} : () -> tensor<f32>
+// CHECK-NEXT:    %2 = stablehlo.reduce(%x init: %1) across dimensions = [0] : (tensor<4x3xf32>, tensor<f32>) -> tensor<3xf32>
+// CHECK-NEXT:     reducer(%3: tensor<f32>, %4: tensor<f32>) {
+// CHECK-NEXT:      %5 = stablehlo.maximum %3, %4 : tensor<f32>
+// CHECK-NEXT:      %6 = stablehlo.compare NE, %4, %4, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+// CHECK-NEXT:      %7 = stablehlo.select %6, %4, %5 : tensor<i1>, tensor<f32>
+// CHECK-NEXT:      %8 = stablehlo.compare NE, %3, %3, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+// CHECK-NEXT:      %9 = stablehlo.select %8, %3, %7 : tensor<i1>, tensor<f32>
+// CHECK-NEXT:      stablehlo.return %9 : tensor<f32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %m = stablehlo.reshape %2 : (tensor<3xf32>) -> tensor<1x3xf32>
+// CHECK-NEXT:    %10 = stablehlo.convert %h : (tensor<4x3xf16>) -> tensor<4x3xf32>
+// CHECK-NEXT:    %11 = "stablehlo.constant"() {value = dense<"0x00000000"> : tensor<f32>} : () -> tensor<f32>
+// CHECK-NEXT:    %12 = stablehlo.reduce(%10 init: %11) applies stablehlo.add across dimensions = [1] : (tensor<4x3xf32>, tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:    %hs = stablehlo.convert %12 : (tensor<4xf32>) -> tensor<4xf16>
+func.func @reduce(%x: tensor<4x3xf32>, %h: tensor<4x3xf16>) -> (tensor<4xf32>, tensor<1x3xf32>, tensor<4xf16>) {
+  %s = bcast.reduce add %x, dims = [1] : (tensor<4x3xf32>) -> tensor<4xf32>
+  %m = bcast.reduce maximum %x, dims = [0] keepdims : (tensor<4x3xf32>) -> tensor<1x3xf32>
+  %hs = bcast.reduce add %h, dims = [1] : (tensor<4x3xf16>) -> tensor<4xf16>
+  func.return %s, %m, %hs : tensor<4xf32>, tensor<1x3xf32>, tensor<4xf16>
+}
+// -----
+// index arguments are tensor<i64>; literal indices slice, SSA ones
+// dynamic_slice / dynamic_update_slice (XLA clamps them into range).
+// CHECK-LABEL: func.func @indexing(%t: tensor<4x3xf32>, %v: tensor<3xf32>, %i: tensor<i64>)
+// CHECK-NEXT:    %0 = "stablehlo.slice"(%t) {start_indices = array<i64: 1, 2>, limit_indices = array<i64: 2, 3>, strides = array<i64: 1, 1>} : (tensor<4x3xf32>) -> tensor<1x1xf32>
+// CHECK-NEXT:    %e = stablehlo.reshape %0 : (tensor<1x1xf32>) -> tensor<f32>
+// CHECK-NEXT:    %1 = stablehlo.constant dense<0> : tensor<i64>
+// CHECK-NEXT:    %2 = "stablehlo.dynamic_slice"(%t, %i, %1) {slice_sizes = array<i64: 1, 3>} : (tensor<4x3xf32>, tensor<i64>, tensor<i64>) -> tensor<1x3xf32>
+// CHECK-NEXT:    %d = stablehlo.reshape %2 : (tensor<1x3xf32>) -> tensor<3xf32>
+// CHECK-NEXT:    %3 = stablehlo.reshape %v : (tensor<3xf32>) -> tensor<1x3xf32>
+// CHECK-NEXT:    %4 = stablehlo.constant dense<2> : tensor<i64>
+// CHECK-NEXT:    %5 = stablehlo.constant dense<0> : tensor<i64>
+// CHECK-NEXT:    %a = "stablehlo.dynamic_update_slice"(%t, %3, %4, %5) : (tensor<4x3xf32>, tensor<1x3xf32>, tensor<i64>, tensor<i64>) -> tensor<4x3xf32>
+// CHECK:         %b = "stablehlo.dynamic_update_slice"(%t, %6, %i, %7) : (tensor<4x3xf32>, tensor<1x3xf32>, tensor<i64>, tensor<i64>) -> tensor<4x3xf32>
+func.func @indexing(%t: tensor<4x3xf32>, %v: tensor<3xf32>, %i: index) -> (tensor<f32>, tensor<3xf32>, tensor<4x3xf32>, tensor<4x3xf32>) {
+  %e = bcast.extract %t[1, 2] : (tensor<4x3xf32>) -> tensor<f32>
+  %d = bcast.extract %t[%i] : (tensor<4x3xf32>, index) -> tensor<3xf32>
+  %a = bcast.assign %t[2], %v : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4x3xf32>
+  %b = bcast.assign %t[%i], %v : (tensor<4x3xf32>, index, tensor<3xf32>) -> tensor<4x3xf32>
+  func.return %e, %d, %a, %b : tensor<f32>, tensor<3xf32>, tensor<4x3xf32>, tensor<4x3xf32>
+}
+// -----
+// CHECK-LABEL: func.func @caller(
+// CHECK-NEXT:    %0 = func.call @callee(%x) : (tensor<3xf32>) -> tensor<3xf32>
+// CHECK:       func.func private @callee(%x: tensor<3xf32>) -> tensor<3xf32> {
+// CHECK-NEXT:    %0 = stablehlo.negate %x : tensor<3xf32>
+func.func @caller(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %0 = func.call @callee(%x) : (tensor<3xf32>) -> tensor<3xf32>
+  func.return %0 : tensor<3xf32>
+}
+func.func private @callee(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %0 = bcast.negate %x : tensor<3xf32>
+  func.return %0 : tensor<3xf32>
+}
+// -----
+// Without bcast-make-explicit, an implicit broadcast is a located error.
+// NOPASS: target_stablehlo.mlir:[[# @LINE + 2]]:8: error: 'bcast.add' op the stablehlo target needs explicit IR; run the bcast-make-explicit pass first
+func.func @implicit(%a: tensor<3x4xf32>, %b: tensor<4xf32>) -> tensor<3x4xf32> {
+  %r = bcast.add %a, %b : (tensor<3x4xf32>, tensor<4xf32>) -> tensor<3x4xf32>
+  func.return %r : tensor<3x4xf32>
+}

@@ -1,0 +1,136 @@
+// RUN: bcast-opt %s -p convert-stablehlo-to-bcast | filecheck %s
+// RUN: bcast-opt %s -p convert-stablehlo-to-bcast,canonicalize,cse | filecheck %s --check-prefix=CANON
+// RUN: bcast-opt %s -p convert-stablehlo-to-bcast --print-op-generic | bcast-opt - | filecheck %s
+
+// StableHLO and CHLO as JAX prints them become explicit bcast ops, family by
+// family (the output is valid under every semantics). Errors: see
+// convert_stablehlo_to_bcast_invalid.mlir.
+
+// JAX's two-step rank add: one broadcast after canonicalize.
+func.func public @add_row(%x: tensor<2x3xf32>, %v: tensor<3xf32>) -> (tensor<2x3xf32> {jax.result_info = "result"}) {
+  %0 = stablehlo.broadcast_in_dim %v, dims = [1] : (tensor<3xf32>) -> tensor<1x3xf32>
+  %1 = stablehlo.broadcast_in_dim %0, dims = [0, 1] : (tensor<1x3xf32>) -> tensor<2x3xf32>
+  %2 = stablehlo.add %x, %1 : tensor<2x3xf32>
+  return %2 : tensor<2x3xf32>
+}
+
+// i1 add/multiply/maximum/minimum are or/and/or/and; square is multiply.
+func.func public @logic(%p: tensor<4xi1>, %q: tensor<4xi1>, %x: tensor<4xf32>) -> (tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xf32>) {
+  %0 = stablehlo.add %p, %q : tensor<4xi1>
+  %1 = stablehlo.multiply %p, %q : tensor<4xi1>
+  %2 = stablehlo.maximum %p, %q : tensor<4xi1>
+  %3 = chlo.square %x : tensor<4xf32> -> tensor<4xf32>
+  return %0, %1, %2, %3 : tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xf32>
+}
+
+// is_finite: |x| < inf.
+func.func public @is_finite(%x: tensor<4xf32>) -> tensor<4xi1> {
+  %0 = stablehlo.is_finite %x : (tensor<4xf32>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+
+// A rank-0 predicate is broadcast; compare types map onto bcast.compare.
+func.func public @select_compare(%p: tensor<i1>, %a: tensor<4xf32>, %b: tensor<4xf32>, %u: tensor<4xui8>) -> (tensor<4xf32>, tensor<4xi1>) {
+  %0 = stablehlo.select %p, %a, %b : tensor<i1>, tensor<4xf32>
+  %1 = stablehlo.compare LT, %u, %u, UNSIGNED : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xi1>
+  return %0, %1 : tensor<4xf32>, tensor<4xi1>
+}
+
+// Structural ops; a transposing broadcast is transpose + sorted broadcast.
+func.func public @structural(%x: tensor<2x3xf32>, %i: tensor<3xi32>) -> (tensor<3x4x2xf32>, tensor<6xf32>, tensor<3xf32>) {
+  %0 = stablehlo.broadcast_in_dim %x, dims = [2, 0] : (tensor<2x3xf32>) -> tensor<3x4x2xf32>
+  %1 = stablehlo.reshape %x : (tensor<2x3xf32>) -> tensor<6xf32>
+  %2 = stablehlo.convert %i : (tensor<3xi32>) -> tensor<3xf32>
+  return %0, %1, %2 : tensor<3x4x2xf32>, tensor<6xf32>, tensor<3xf32>
+}
+
+// reduce: identity init dropped; any other init combined in after.
+func.func public @reduce(%x: tensor<8x16xf32>) -> (tensor<8xf32>, tensor<16xf32>) {
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %0 = stablehlo.reduce(%x init: %ninf) applies stablehlo.maximum across dimensions = [1] : (tensor<8x16xf32>, tensor<f32>) -> tensor<8xf32>
+  %one = stablehlo.constant dense<1.0> : tensor<f32>
+  %1 = stablehlo.reduce(%x init: %one) applies stablehlo.add across dimensions = [0] : (tensor<8x16xf32>, tensor<f32>) -> tensor<16xf32>
+  return %0, %1 : tensor<8xf32>, tensor<16xf32>
+}
+
+// CHLO: NumPy alignment, or broadcast_dimensions.
+func.func public @chlo(%v: tensor<3xf32>, %m: tensor<2x3xf32>, %c: tensor<2xf32>) -> (tensor<2x3xf32>, tensor<2x3xi1>) {
+  %0 = chlo.broadcast_add %v, %m : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = chlo.broadcast_compare %c, %0 {broadcast_dimensions = array<i64: 0>, comparison_direction = #chlo<comparison_direction GT>} : (tensor<2xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>
+  return %0, %1 : tensor<2x3xf32>, tensor<2x3xi1>
+}
+
+// A private helper called through func.call is inlined and removed.
+func.func public @main(%p: tensor<4x1xi1>, %x: tensor<4x3xf32>) -> tensor<4x3xf32> {
+  %0 = call @_where(%p, %x) : (tensor<4x1xi1>, tensor<4x3xf32>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+func.func private @_where(%p: tensor<4x1xi1>, %x: tensor<4x3xf32>) -> tensor<4x3xf32> {
+  %0 = stablehlo.broadcast_in_dim %p, dims = [0, 1] : (tensor<4x1xi1>) -> tensor<4x3xi1>
+  %1 = stablehlo.negate %x : tensor<4x3xf32>
+  %2 = stablehlo.select %0, %x, %1 : tensor<4x3xi1>, tensor<4x3xf32>
+  return %2 : tensor<4x3xf32>
+}
+
+// CHECK-LABEL: func.func public @add_row(%x: tensor<2x3xf32>, %v: tensor<3xf32>) -> (tensor<2x3xf32> {jax.result_info = "result"}) {
+//  CHECK-NEXT:   %0 = bcast.broadcast_in_dim %v, dims = [1] : (tensor<3xf32>) -> tensor<1x3xf32>
+//  CHECK-NEXT:   %1 = bcast.broadcast_in_dim %0, dims = [0, 1] : (tensor<1x3xf32>) -> tensor<2x3xf32>
+//  CHECK-NEXT:   %2 = bcast.add %x, %1 : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+//  CHECK-NEXT:   func.return %2 : tensor<2x3xf32>
+//  CHECK-NEXT: }
+// CHECK-LABEL: func.func public @logic(%p: tensor<4xi1>, %q: tensor<4xi1>, %x: tensor<4xf32>) -> (tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xf32>) {
+//  CHECK-NEXT:   %0 = bcast.or %p, %q : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+//  CHECK-NEXT:   %1 = bcast.and %p, %q : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+//  CHECK-NEXT:   %2 = bcast.or %p, %q : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+//  CHECK-NEXT:   %3 = bcast.multiply %x, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+//  CHECK-NEXT:   func.return %0, %1, %2, %3 : tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xf32>
+//  CHECK-NEXT: }
+// CHECK-LABEL: func.func public @is_finite(%x: tensor<4xf32>) -> tensor<4xi1> {
+//  CHECK-NEXT:   %0 = bcast.constant dense<0x7f800000> : tensor<f32>
+//  CHECK-NEXT:   %1 = bcast.broadcast_in_dim %0, dims = [] : (tensor<f32>) -> tensor<4xf32>
+//  CHECK-NEXT:   %2 = bcast.abs %x : tensor<4xf32>
+//  CHECK-NEXT:   %3 = bcast.compare LT, %2, %1 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+//  CHECK-NEXT:   func.return %3 : tensor<4xi1>
+//  CHECK-NEXT: }
+// CHECK-LABEL: func.func public @select_compare(%p: tensor<i1>, %a: tensor<4xf32>, %b: tensor<4xf32>, %u: tensor<4xui8>) -> (tensor<4xf32>, tensor<4xi1>) {
+//  CHECK-NEXT:   %0 = bcast.broadcast_in_dim %p, dims = [] : (tensor<i1>) -> tensor<4xi1>
+//  CHECK-NEXT:   %1 = bcast.select %0, %a, %b : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+//  CHECK-NEXT:   %2 = bcast.compare LT, %u, %u : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xi1>
+//  CHECK-NEXT:   func.return %1, %2 : tensor<4xf32>, tensor<4xi1>
+//  CHECK-NEXT: }
+// CHECK-LABEL: func.func public @structural(%x: tensor<2x3xf32>, %i: tensor<3xi32>) -> (tensor<3x4x2xf32>, tensor<6xf32>, tensor<3xf32>) {
+//  CHECK-NEXT:   %0 = bcast.transpose %x, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>
+//  CHECK-NEXT:   %1 = bcast.broadcast_in_dim %0, dims = [0, 2] : (tensor<3x2xf32>) -> tensor<3x4x2xf32>
+//  CHECK-NEXT:   %2 = bcast.reshape %x : (tensor<2x3xf32>) -> tensor<6xf32>
+//  CHECK-NEXT:   %3 = bcast.convert %i : (tensor<3xi32>) -> tensor<3xf32>
+//  CHECK-NEXT:   func.return %1, %2, %3 : tensor<3x4x2xf32>, tensor<6xf32>, tensor<3xf32>
+//  CHECK-NEXT: }
+// CHECK-LABEL: func.func public @reduce(%x: tensor<8x16xf32>) -> (tensor<8xf32>, tensor<16xf32>) {
+//  CHECK-NEXT:   %ninf = bcast.constant dense<0xff800000> : tensor<f32>
+//  CHECK-NEXT:   %0 = bcast.reduce maximum %x, dims = [1] : (tensor<8x16xf32>) -> tensor<8xf32>
+//  CHECK-NEXT:   %one = bcast.constant dense<1.000000e+00> : tensor<f32>
+//  CHECK-NEXT:   %1 = bcast.reduce add %x, dims = [0] : (tensor<8x16xf32>) -> tensor<16xf32>
+//  CHECK-NEXT:   %2 = bcast.broadcast_in_dim %one, dims = [] : (tensor<f32>) -> tensor<16xf32>
+//  CHECK-NEXT:   %3 = bcast.add %1, %2 : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
+//  CHECK-NEXT:   func.return %0, %3 : tensor<8xf32>, tensor<16xf32>
+//  CHECK-NEXT: }
+// CHECK-LABEL: func.func public @chlo(%v: tensor<3xf32>, %m: tensor<2x3xf32>, %c: tensor<2xf32>) -> (tensor<2x3xf32>, tensor<2x3xi1>) {
+//  CHECK-NEXT:   %0 = bcast.broadcast_in_dim %v, dims = [1] : (tensor<3xf32>) -> tensor<2x3xf32>
+//  CHECK-NEXT:   %1 = bcast.add %0, %m : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+//  CHECK-NEXT:   %2 = bcast.broadcast_in_dim %c, dims = [0] : (tensor<2xf32>) -> tensor<2x3xf32>
+//  CHECK-NEXT:   %3 = bcast.compare GT, %2, %1 : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>
+//  CHECK-NEXT:   func.return %1, %3 : tensor<2x3xf32>, tensor<2x3xi1>
+//  CHECK-NEXT: }
+// CHECK-LABEL: func.func public @main(%p: tensor<4x1xi1>, %x: tensor<4x3xf32>) -> tensor<4x3xf32> {
+//  CHECK-NEXT:   %0 = bcast.broadcast_in_dim %p, dims = [0, 1] : (tensor<4x1xi1>) -> tensor<4x3xi1>
+//  CHECK-NEXT:   %1 = bcast.negate %x : tensor<4x3xf32>
+//  CHECK-NEXT:   %2 = bcast.select %0, %x, %1 : (tensor<4x3xi1>, tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+//  CHECK-NEXT:   func.return %2 : tensor<4x3xf32>
+//  CHECK-NEXT: }
+//   CHECK-NOT: func.func private
+
+// JAX's two-step broadcast is one after canonicalize.
+// CANON-LABEL: func.func public @add_row
+//  CANON-NEXT:   %0 = bcast.broadcast_in_dim %v, dims = [1] : (tensor<3xf32>) -> tensor<2x3xf32>
+//  CANON-NEXT:   %1 = bcast.add %x, %0 : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+//  CANON-NEXT:   func.return %1 : tensor<2x3xf32>

@@ -1,0 +1,312 @@
+"""The Array API target on every library it promises: NumPy (also in
+``tests/test_examples_run.py``), ``array_api_strict`` (only the standard is
+used), dask arrays chunked along every axis and computed on a
+``dask.distributed`` cluster of worker processes, and JAX under ``jit`` with
+inputs sharded over 4 host devices (in a subprocess, since the device count
+is fixed when JAX starts). Every result equals the reference evaluator's.
+
+``array_api_runtime``'s exact functions are also compared with
+``bcast.ir.numerics`` (the NumPy definition) bit for bit."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import bcast
+from bcast.ir import numerics
+from bcast.lowering import array_api_runtime as ar
+from bcast.tests import paths
+from bcast.tests.programs import MODES, as_tuple, programs
+from bcast.tests.test_examples_run import CASES, RUN_TIME_ERRORS
+from bcast.tools.run import random_inputs
+
+xs = pytest.importorskip("array_api_strict")
+
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+RUNNABLE = [case for case in CASES if case.id not in RUN_TIME_ERRORS]
+"""The example functions that run (the others are checked in test_examples_run)."""
+
+
+def assert_equal_results(got, want, what: str) -> None:
+    got, want = as_tuple(got), as_tuple(want)
+    assert len(got) == len(want), what
+    for g, w in zip(got, want):
+        g, w = np.asarray(g), np.asarray(w)
+        assert g.dtype == w.dtype and g.shape == w.shape, (what, g.dtype, g.shape, w.dtype, w.shape)
+        if w.dtype.kind == "f":
+            np.testing.assert_allclose(g, w, rtol=2e-6, atol=1e-6, equal_nan=True, err_msg=what)
+        else:
+            np.testing.assert_array_equal(g, w, err_msg=what)
+
+
+def case_inputs(case):
+    path, index, text, entry = case.values
+    reference = bcast.compile(text, backend="reference", entry=entry)
+    inputs = random_inputs(reference.function, seed=index)
+    return text, entry, inputs, reference(*inputs)
+
+
+# --------------------------------------------------------------------------
+# The runtime's exact functions against numerics
+# --------------------------------------------------------------------------
+
+INTS = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
+BINARY = ["divide", "remainder", "power", "shift_left", "shift_right_logical", "shift_right_arithmetic"]
+
+
+def same_bits(got: np.ndarray, want: np.ndarray) -> bool:
+    if got.dtype != want.dtype or got.shape != want.shape:
+        return False
+    if got.dtype.kind == "f":  # NaN payloads and signs are not promised
+        nan = np.isnan(want)
+        return bool(np.array_equal(np.isnan(got), nan)) and got[~nan].tobytes() == want[~nan].tobytes()
+    return got.tobytes() == want.tobytes()
+
+
+@SETTINGS
+@given(st.sampled_from(INTS), st.sampled_from(BINARY), st.sampled_from([np, xs]), st.data())
+def test_integer_functions_match_numerics(dtype, name, xp, data):
+    info = np.iinfo(dtype)
+    edge = [info.min, info.max, 0, 1, 2, 3] + ([-1, -2] if info.min < 0 else [])
+    values = st.one_of(st.sampled_from(edge), st.integers(int(info.min), int(info.max)))
+    x = np.array(data.draw(st.lists(values, min_size=1, max_size=12)), dtype)
+    small = st.integers(-3 if info.min < 0 else 0, info.bits + 2)
+    y = np.array(data.draw(st.lists(values if name in ("divide", "remainder") else small,
+                                    min_size=len(x), max_size=len(x))), dtype)
+    want = getattr(numerics, name)(x, y)
+    got = np.asarray(getattr(ar, name)(xp, xp.asarray(x), xp.asarray(y)))
+    assert same_bits(got, want), (x, y, got, want)
+
+
+@SETTINGS
+@given(st.sampled_from(["float32", "float64", "float16"]), st.sampled_from([np, xs]), st.data())
+def test_float_functions_match_numerics(dtype, xp, data):
+    if xp is xs and dtype == "float16":
+        return  # array_api_strict has no float16 (test_strict_float16_is_named)
+    special = st.sampled_from([np.nan, np.inf, -np.inf, 0.0, -0.0, 2.0**31, -(2.0**31), 2.0**63, 300.5, -1e30])
+    floats = st.one_of(special, st.floats(-6e4, 6e4, width=16) if dtype == "float16" else st.floats(-1e6, 1e6, width=32))
+    with np.errstate(all="ignore"):  # (2**31 overflows f16 on the way in)
+        x = np.array(data.draw(st.lists(floats, min_size=1, max_size=12)), dtype)
+        y = np.array(data.draw(st.lists(floats, min_size=len(x), max_size=len(x))), dtype)
+    with np.errstate(all="ignore"):
+        assert same_bits(np.asarray(ar.remainder(xp, xp.asarray(x), xp.asarray(y))), numerics.remainder(x, y))
+        for to in ["int8", "uint8", "int32", "int64", "uint64", "bool"]:
+            assert same_bits(np.asarray(ar.convert(xp, xp.asarray(x), to)), numerics.convert(x, to)), to
+
+
+@SETTINGS
+@given(st.sampled_from(["bool", "int8", "uint16", "int64", "float32", "float16"]), st.data())
+def test_reductions_match_numerics(dtype, data):
+    kinds = {"b": ["and", "or", "xor"], "f": ["add", "multiply", "maximum", "minimum"]}
+    kind = data.draw(st.sampled_from(kinds.get(np.dtype(dtype).kind, kinds["b"] + kinds["f"])))
+    shape = tuple(data.draw(st.lists(st.integers(0, 4), min_size=1, max_size=3)))
+    dims = sorted(data.draw(st.sets(st.integers(0, len(shape) - 1))))
+    keepdims = data.draw(st.booleans())
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    if dtype == "bool":
+        x = rng.integers(0, 2, shape).astype(bool)
+    elif np.dtype(dtype).kind == "f":
+        x = (rng.integers(-8, 8, shape) / 4).astype(dtype)  # sums exact in any order
+    else:
+        info = np.iinfo(dtype)
+        x = rng.integers(info.min, info.max, shape, dtype=dtype, endpoint=True)
+    want = numerics.reduce(kind, x, dims, keepdims)
+    for xp in ([np] if dtype == "float16" else [np, xs]):
+        got = np.asarray(ar.reduce(xp, kind, xp.asarray(x), dims, keepdims, dtype))
+        assert same_bits(got, want), (xp.__name__, kind, dims, keepdims, got, want)
+
+
+# --------------------------------------------------------------------------
+# Whole programs
+# --------------------------------------------------------------------------
+
+
+@SETTINGS
+@given(st.sampled_from(MODES), st.data())
+def test_random_programs_on_numpy_and_strict_arrays(mode, data):
+    program = data.draw(programs(mode, reductions=True))
+    want = bcast.compile(program.text, backend="reference")(*program.inputs)
+    f = bcast.compile(program.text, backend="array-api")
+    assert_equal_results(f(*program.inputs), want, "numpy")
+    if any(np.asarray(a).dtype == np.float16 for a in program.inputs) or "f16" in program.text:
+        return
+    got = f(*[xs.asarray(np.asarray(a)) for a in program.inputs])
+    assert all(type(r).__module__.startswith("array_api_strict") for r in as_tuple(got))
+    assert_equal_results(got, want, "array_api_strict")
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=c.id) for c in RUNNABLE])
+def test_examples_on_array_api_strict(case):
+    text, entry, inputs, want = case_inputs(case)
+    def to_strict(a):
+        if not isinstance(a, np.ndarray | np.generic):
+            return a
+        a = np.asarray(a)  # strict has no float16: such an argument comes as f32
+        return xs.asarray(a.astype(np.float32) if a.dtype == np.float16 else a)
+
+    strict = [to_strict(a) for a in inputs]
+    f = bcast.compile(text, backend="array-api", entry=entry)
+    try:
+        got = f(*strict)
+    except bcast.BcastError as e:  # the standard has no float16
+        assert "array_api_strict has no float16" in str(e) and "float16" in f.python_source, e
+        return
+    assert_equal_results(got, want, case.id)
+
+
+def test_strict_float16_is_named():
+    src = "func.func @main(%x: tensor<2xf16>) -> tensor<2xf16> {\n  func.return %x : tensor<2xf16>\n}\n"
+    f = bcast.compile(src, backend="array-api")
+    with pytest.raises(bcast.BcastError, match="array_api_strict has no float16"):
+        f(xs.asarray([1.0, 2.0], dtype=xs.float32))
+
+
+def test_out_is_for_numpy_arrays_only():
+    src = "func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {\n  func.return %x : tensor<2xf32>\n}\n"
+    f = bcast.compile(src, backend="array-api")
+    x = np.array([1.0, 2.0], np.float32)
+    out = np.empty_like(x)
+    assert f(x, out=out) is out and out.tolist() == [1.0, 2.0]
+    assert f(x) is not x  # a result that is an input is a copy
+    with pytest.raises(bcast.BcastError, match="out= needs NumPy arrays"):
+        f(xs.asarray(x), out=out)
+
+
+# --------------------------------------------------------------------------
+# dask: lazy, chunked along every axis, computed by worker processes
+# --------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def dask_client():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None, silence_logs=40) as cluster:
+        with distributed.Client(cluster) as client:
+            yield client
+
+
+def chunked(da, a):
+    if not isinstance(a, np.ndarray | np.generic):
+        return a
+    a = np.asarray(a)
+    return da.from_array(a, chunks=tuple(max(1, -(-n // 2)) for n in a.shape))
+
+
+def test_examples_on_a_dask_cluster(dask_client):
+    da = pytest.importorskip("dask.array")
+    for case in RUNNABLE:
+        text, entry, inputs, want = case_inputs(case)
+        f = bcast.compile(text, backend="array-api", entry=entry)
+        args = [chunked(da, a) for a in inputs]
+        got = as_tuple(f(*args))
+        if any(isinstance(a, da.Array) for a in args):  # else NumPy's namespace
+            lazy = [r for r in got if isinstance(r, da.Array)]
+            assert len(lazy) == sum(1 for r in got if not isinstance(r, int)), case.id
+            values = iter(dask_client.compute(lazy, sync=True))
+            got = [r if isinstance(r, int) else next(values) for r in got]
+        assert_equal_results(got, want, case.id)
+
+
+def test_dask_stays_lazy():
+    """Calling never computes: inputs whose chunks fail when computed go in,
+    and a lazy result comes out."""
+    da = pytest.importorskip("dask.array")
+
+    def fail(block):
+        raise AssertionError("computed inside the call")
+
+    x = da.ones((8, 6), chunks=(4, 3), dtype=np.float32).map_blocks(fail, dtype=np.float32)
+    row = da.ones((6,), chunks=(3,), dtype=np.float32).map_blocks(fail, dtype=np.float32)
+    src = (paths.ROOT / "examples" / "broadcast.mlir").read_text().replace("3x4", "8x6").replace(
+        "tensor<4xf32>", "tensor<6xf32>").replace("3x1", "8x1")
+    f = bcast.compile(src, backend="array-api")
+    col = da.ones((8, 1), chunks=(4, 1), dtype=np.float32)
+    result = f(x, row, col)
+    assert isinstance(result, da.Array) and result.shape == (8, 6)
+
+
+# --------------------------------------------------------------------------
+# JAX: jit, inputs sharded over 4 host devices
+# --------------------------------------------------------------------------
+
+JAX_SCRIPT = r"""
+import json, sys
+import numpy as np
+import jax
+jax.config.update("jax_enable_x64", True)
+from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+import bcast
+from bcast.tools.run import random_inputs
+
+assert len(jax.devices()) == 4, jax.devices()
+mesh = Mesh(np.array(jax.devices()), ("d",))
+report = []
+for text, entry, seed in json.load(sys.stdin):
+    reference = bcast.compile(text, backend="reference", entry=entry)
+    inputs = random_inputs(reference.function, seed=seed)
+    want = reference(*inputs)
+    want = want if isinstance(want, tuple) else (want,)
+    f = bcast.compile(text, backend="array-api", entry=entry)
+    static = [i for i, a in enumerate(inputs) if not isinstance(a, np.ndarray | np.generic)]
+    args = []
+    for a in inputs:
+        if isinstance(a, np.ndarray | np.generic):
+            a = np.asarray(a)
+            spec = P("d") if a.ndim and a.shape[0] % 4 == 0 else P()
+            a = jax.device_put(a, NamedSharding(mesh, spec))
+        args.append(a)
+    got = jax.jit(f, static_argnums=static)(*args)
+    got = got if isinstance(got, tuple) else (got,)
+    ok, why = True, ""
+    for g, w in zip(got, want):
+        g, w = np.asarray(g), np.asarray(w)
+        if g.dtype != w.dtype or g.shape != w.shape:
+            ok, why = False, f"{g.dtype}{g.shape} != {w.dtype}{w.shape}"
+        elif w.dtype.kind == "f":
+            ok = ok and bool(np.allclose(g, w, rtol=1e-5, atol=1e-6, equal_nan=True))
+        else:
+            ok = ok and bool(np.array_equal(g, w))
+    report.append([entry, ok, why])
+print(json.dumps(report))
+"""
+
+JAX_CASES = [c for c in RUNNABLE if "examples" in str(c.values[0]) or "seeds" in c.values[0].name
+             or "reduce" in c.values[0].name]
+"""The examples, the seed programs and the reductions (a subset: each case
+compiles once under jit)."""
+
+
+def test_jax_jit_with_sharded_inputs():
+    pytest.importorskip("jax")
+    env = dict(os.environ, XLA_FLAGS="--xla_force_host_platform_device_count=4", JAX_PLATFORMS="cpu")
+    cases = [[c.values[2], c.values[3], c.values[1]] for c in JAX_CASES]
+    run = subprocess.run([sys.executable, "-c", JAX_SCRIPT], input=json.dumps(cases), env=env,
+                         capture_output=True, text=True, timeout=900)
+    assert run.returncode == 0, run.stderr[-4000:]
+    report = json.loads(run.stdout.strip().splitlines()[-1])
+    assert len(report) == len(JAX_CASES) >= 20
+    failed = [(c.id, why) for c, (_, ok, why) in zip(JAX_CASES, report) if not ok]
+    assert not failed, failed
+
+
+def test_dask_cluster_example_runs():
+    """examples/dask_cluster.py, small: a local cluster of worker processes
+    computes the chunked program and the check against NumPy passes."""
+    pytest.importorskip("distributed")
+    run = subprocess.run(
+        [sys.executable, str(paths.EXAMPLES / "dask_cluster.py"), "--rows", "512", "--cols", "64",
+         "--chunk-rows", "64", "--memory-limit", "256MiB"],
+        capture_output=True, text=True, timeout=600,
+    )
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-3000:]
+    assert "computed (64,) float32" in run.stdout
+    assert run.stdout.count("peak resident memory") == 2

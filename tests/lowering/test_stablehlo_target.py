@@ -1,0 +1,323 @@
+"""The StableHLO target (``bcast-opt -t stablehlo``) checked by JAX's own
+tools: every program is exported, parsed and verified by jaxlib's MLIR,
+compiled and run by XLA on the CPU, and compared with the reference
+evaluator (integers and booleans exactly, floats within DESIGN.md's
+tolerance, ``bcast.tests.programs.assert_results``).
+
+(1) every runnable program of the test suite and examples/ (all chunks
+``test_examples_run`` runs: seeds, normalizations, every op family);
+(2) random programs of every semantics, reductions included (Hypothesis);
+(3) edge cases where XLA's own semantics differ from DESIGN.md section 4;
+(4) what the target cannot express is a located error.
+
+Skipped, visibly, when jax is not installed (``pip install 'bcast[jax]'``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+pytest.importorskip("jax")
+
+from xdsl.dialects import func  # noqa: E402
+
+import bcast  # noqa: E402
+from bcast.lowering.stablehlo_emitter import emit_text  # noqa: E402
+from bcast.passes.errors import PassError  # noqa: E402
+from bcast.tests import paths  # noqa: E402
+from bcast.tests.programs import MODES, Program, assert_results, programs  # noqa: E402
+from bcast.tests.test_examples_run import NEEDS_FLAGS, RUN_TIME_ERRORS, chunks  # noqa: E402
+from bcast.tools import driver  # noqa: E402
+from bcast.tools.driver import EXPLICIT_PIPELINE  # noqa: E402
+from bcast.tools.jax_bridge import run_stablehlo, verify_stablehlo  # noqa: E402
+from bcast.tools.run import random_inputs  # noqa: E402
+
+SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+def export(text: str, entry: str = "main", pipeline: str = EXPLICIT_PIPELINE) -> str:
+    """``text`` as StableHLO (``@entry`` as ``@main``), checked by jaxlib; a
+    program the target rejects is a ``BcastError`` with its diagnostic."""
+    module = driver.load(text, "<source>", pipeline=pipeline)
+    try:
+        stablehlo = emit_text(module, entry)
+    except PassError as e:
+        raise bcast.BcastError(e.report.render()) from None
+    verify_stablehlo(stablehlo)
+    return stablehlo
+
+
+def xla(text: str, inputs, entry: str = "main", pipeline: str = EXPLICIT_PIPELINE) -> list[np.ndarray]:
+    return run_stablehlo(export(text, entry, pipeline), inputs)
+
+
+def as_program(text: str, inputs, expected) -> Program:
+    expected = expected if isinstance(expected, tuple) else (expected,)
+    return Program(text, tuple(inputs), tuple(np.asarray(e) for e in expected), "numpy")
+
+
+# --------------------------------------------------------------------------
+# (1) every runnable program of the suite
+# --------------------------------------------------------------------------
+
+def runnable_cases():
+    """``test_examples_run``'s chunks, each function that exists once the
+    chunk is loaded as ``bcast.compile`` loads it (StableHLO imported, its
+    private functions inlined)."""
+    for path, index, text in chunks():
+        if (path.name, index) in NEEDS_FLAGS:
+            continue
+        try:
+            module = driver.load(text, str(path), import_stablehlo=True)
+        except driver.InputError:
+            continue  # test_examples_run reports it
+        for op in module.walk():
+            if isinstance(op, func.FuncOp) and op.body.blocks:
+                yield pytest.param(path, index, text, op.sym_name.data,
+                                   id=f"{path.name}:{index}:@{op.sym_name.data}")
+
+
+CASES = list(runnable_cases())
+
+
+def test_there_are_many_exported_programs():
+    assert len(CASES) > 100
+
+
+@pytest.mark.parametrize("path, index, text, entry", CASES)
+def test_program_runs_on_xla_as_on_the_reference(request, path, index, text, entry):
+    reference = bcast.compile(text, backend="reference", entry=entry)
+    inputs = random_inputs(reference.function, seed=index)
+    if request.node.callspec.id in RUN_TIME_ERRORS:  # calls a declaration
+        with pytest.raises(bcast.BcastError, match="is a declaration without a body"):
+            xla(text, inputs, entry)
+        return
+    assert_results(as_program(text, inputs, reference(*inputs)), xla(text, inputs, entry))
+
+
+def test_fused_modules_export_too():
+    """A module after the standard pipeline (``bcast.fusion`` ops) exports its
+    fusions inline."""
+    text = (paths.EXAMPLES / "broadcast.mlir").read_text()
+    stablehlo = export(text, pipeline=driver.STANDARD_PIPELINE)
+    assert "bcast." not in stablehlo
+    reference = bcast.compile(text, backend="reference")
+    inputs = random_inputs(reference.function, seed=1)
+    assert_results(as_program(text, inputs, reference(*inputs)), run_stablehlo(stablehlo, inputs))
+
+
+@pytest.mark.parametrize("path", sorted((paths.DATA / "jax_exports").glob("*.mlir")), ids=lambda p: p.name)
+def test_jax_exports_round_trip_through_bcast(path) -> None:
+    """JAX's StableHLO -> bcast (imported) -> StableHLO: XLA gives the same
+    results for both texts."""
+    original = path.read_text()
+    module = driver.load(original, path.name, pipeline=EXPLICIT_PIPELINE)
+    main = next(f for f in module.walk() if isinstance(f, func.FuncOp) and f.sym_name.data == "main")
+    inputs = random_inputs(main, seed=0)
+    stablehlo = emit_text(module)
+    verify_stablehlo(stablehlo)
+    want = run_stablehlo(original, inputs)
+    program = Program(original, tuple(inputs), tuple(want), "numpy")
+    assert_results(program, run_stablehlo(stablehlo, inputs))
+
+
+# --------------------------------------------------------------------------
+# (2) random programs, every semantics, reductions included
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("reductions", [False, True], ids=["elementwise", "reductions"])
+@pytest.mark.parametrize("mode", MODES)
+def test_random_programs_run_on_xla_as_on_the_reference(mode: str, reductions: bool) -> None:
+    @SETTINGS
+    @given(programs(mode=mode, reductions=reductions))
+    def check(program: Program) -> None:
+        inputs = [a.copy() for a in program.inputs]
+        assert_results(program, bcast.compile(program.text, backend="reference")(*inputs))
+        assert_results(program, xla(program.text, inputs))
+
+    check()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_random_float_reductions_run_on_xla(mode: str) -> None:
+    """f16 (accumulated in f32), f32, f64 sums and products, which XLA may
+    reassociate: within the reduction tolerance."""
+    @SETTINGS
+    @given(programs(mode=mode, reductions=True, dtypes=("f32", "f16", "f64", "i8", "ui16")))
+    def check(program: Program) -> None:
+        assert_results(program, xla(program.text, [a.copy() for a in program.inputs]))
+
+    check()
+
+
+# --------------------------------------------------------------------------
+# (3) XLA's semantics against DESIGN.md section 4
+# --------------------------------------------------------------------------
+
+
+def unary_binary(op: str, t: str) -> str:
+    return f"""func.func @main(%a: tensor<8x{t}>, %b: tensor<8x{t}>) -> tensor<8x{t}> {{
+  %r = bcast.{op} %a, %b : (tensor<8x{t}>, tensor<8x{t}>) -> tensor<8x{t}>
+  func.return %r : tensor<8x{t}>
+}}"""
+
+
+INT_EDGES = {
+    "divide": ([-128, -7, 7, 5, -128, 3, 0, 1], [-1, 2, -2, 0, 0, 0, 0, 1]),
+    "remainder": ([-128, -7, 7, 5, -128, 3, 0, 1], [-1, 2, -2, 0, 0, 0, 0, 1]),
+    "power": ([1, -1, -1, 2, 0, 3, -2, 2], [-3, -3, -2, -1, -1, 3, -1, 7]),
+    "shift_left": ([1, -1, -128, 127, 5, 1, -1, 1], [8, 9, -56, -1, 3, 100, -1, 7]),
+    "shift_right_logical": ([1, -1, -128, 127, 5, 1, -1, 1], [8, 9, -56, -1, 3, 100, -1, 7]),
+    "shift_right_arithmetic": ([1, -1, -128, 127, 5, 1, -1, 1], [8, 9, -56, -1, 3, 100, -1, 7]),
+}
+
+
+@pytest.mark.parametrize("t", ["i8", "ui8"])
+@pytest.mark.parametrize("op", sorted(INT_EDGES))
+def test_integer_edge_cases_match_design(op: str, t: str) -> None:
+    """x / 0, INT_MIN / -1, x % 0, negative exponents, shifts >= the bit width."""
+    dtype = np.int8 if t == "i8" else np.uint8
+    x, y = (np.array(v).astype(dtype) for v in INT_EDGES[op])
+    text = unary_binary(op, t)
+    want = bcast.compile(text, backend="reference")(x, y)
+    np.testing.assert_array_equal(xla(text, [x, y])[0], want)
+
+
+@pytest.mark.parametrize("op", ["maximum", "minimum"])
+def test_float_maximum_minimum_propagate_nan(op: str) -> None:
+    """XLA's CPU max/min ignore a NaN second operand; the target guards them."""
+    x = np.array([np.nan, 1, np.nan, -np.inf, 0, 2, 3, np.inf], np.float32)
+    y = np.array([1, np.nan, np.nan, np.nan, 1, 1, -np.inf, 0], np.float32)
+    text = unary_binary(op, "f32")
+    want = bcast.compile(text, backend="reference")(x, y)
+    np.testing.assert_array_equal(xla(text, [x, y])[0], want)
+
+
+SIMPLIFIER_CASES = {
+    "log_exp": ("%e = bcast.exponential %a : tensor<4xf32>\n  %r = bcast.log %e : tensor<4xf32>",
+                [100, -200, 1, 0], [0, 0, 0, 0]),
+    "log_power": ("%e = bcast.power %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>\n"
+                  "  %r = bcast.log %e : tensor<4xf32>", [-0.4, 2, -2, 0.5], [-0.4, 2, 0.5, 3]),
+    "exp_times_exp": ("%e = bcast.exponential %a : tensor<4xf32>\n  %f = bcast.exponential %b : tensor<4xf32>\n"
+                      "  %r = bcast.multiply %e, %f : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
+                      [100, -200, 1, 0], [-80, 100, 1, 0]),  # (no subnormal: XLA flushes them)
+}
+
+
+@pytest.mark.parametrize("case", sorted(SIMPLIFIER_CASES))
+def test_xla_simplifier_rewrites_do_not_change_results(case: str) -> None:
+    """log(exp(a)), log(pow(a, b)), exp(a) * exp(b): XLA's simplifier rewrites
+    them (a, b * log|a|, exp(a + b)) unless the operand is opaque."""
+    body, a, b = SIMPLIFIER_CASES[case]
+    text = f"""func.func @main(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {{
+  {body}
+  func.return %r : tensor<4xf32>
+}}"""
+    x, y = np.array(a, np.float32), np.array(b, np.float32)
+    want = bcast.compile(text, backend="reference")(x, y)
+    assert "optimization_barrier" in export(text)
+    np.testing.assert_allclose(xla(text, [x, y])[0], want, rtol=1e-6, equal_nan=True)
+
+
+@pytest.mark.parametrize("kind", ["maximum", "minimum"])
+def test_float_max_min_reductions_propagate_nan(kind: str) -> None:
+    text = f"""func.func @main(%x: tensor<4x3xf32>) -> tensor<4xf32> {{
+  %m = bcast.reduce {kind} %x, dims = [1] : (tensor<4x3xf32>) -> tensor<4xf32>
+  func.return %m : tensor<4xf32>
+}}"""
+    x = np.array([[np.nan, 1, 2], [1, np.nan, 2], [1, 2, np.nan], [1, 2, 3]], np.float32)
+    want = bcast.compile(text, backend="reference")(x)
+    np.testing.assert_array_equal(xla(text, [x])[0], want)
+
+
+@pytest.mark.parametrize("t", ["i8", "i32", "ui8", "i64", "ui64", "i1"])
+def test_float_to_integer_convert_saturates(t: str) -> None:
+    text = f"""func.func @main(%x: tensor<10xf32>) -> tensor<10x{t}> {{
+  %c = bcast.convert %x : (tensor<10xf32>) -> tensor<10x{t}>
+  func.return %c : tensor<10x{t}>
+}}"""
+    x = np.array([np.nan, 1e10, -1e10, 3.7, -3.7, 127.9, -128.9, 300, np.inf, -np.inf], np.float32)
+    want = bcast.compile(text, backend="reference")(x)
+    np.testing.assert_array_equal(xla(text, [x])[0], want)
+
+
+def test_float_constants_keep_their_bits() -> None:
+    text = """func.func @main() -> (tensor<5xf32>, tensor<2xf64>, tensor<2xf16>) {
+  %a = bcast.constant dense<[0x7FC00001, -0.0, 0x7F800000, 0.1, 16777217.0]> : tensor<5xf32>
+  %b = bcast.constant dense<[0.1, -0.0]> : tensor<2xf64>
+  %c = bcast.constant dense<[0.1, 65504.0]> : tensor<2xf16>
+  func.return %a, %b, %c : tensor<5xf32>, tensor<2xf64>, tensor<2xf16>
+}"""
+    want = bcast.compile(text, backend="reference")()
+    got = xla(text, [])
+    for g, w in zip(got, want, strict=True):
+        assert g.dtype == w.dtype
+        assert g.tobytes() == w.tobytes()
+
+
+def test_dynamic_indices_read_and_write() -> None:
+    text = """func.func @main(%t: tensor<4x3xf32>, %v: tensor<3xf32>, %i: index, %j: index) -> (tensor<f32>, tensor<4x3xf32>) {
+  %e = bcast.extract %t[%i, %j] : (tensor<4x3xf32>, index, index) -> tensor<f32>
+  %a = bcast.assign %t[%i], %v : (tensor<4x3xf32>, index, tensor<3xf32>) -> tensor<4x3xf32>
+  func.return %e, %a : tensor<f32>, tensor<4x3xf32>
+}"""
+    t = np.arange(12, dtype=np.float32).reshape(4, 3)
+    v = np.array([-1, -2, -3], np.float32)
+    reference = bcast.compile(text, backend="reference")
+    for i, j in [(0, 0), (3, 2), (1, 2)]:
+        want = reference(t, v, i, j)
+        got = xla(text, [t, v, np.int64(i), np.int64(j)])
+        for g, w in zip(got, want, strict=True):
+            np.testing.assert_array_equal(g, w)
+
+
+def test_out_of_bounds_dynamic_index_clamps_on_xla() -> None:
+    """The documented difference: XLA clamps where the other backends raise."""
+    text = """func.func @main(%t: tensor<4xf32>, %i: index) -> tensor<f32> {
+  %e = bcast.extract %t[%i] : (tensor<4xf32>, index) -> tensor<f32>
+  func.return %e : tensor<f32>
+}"""
+    t = np.arange(4, dtype=np.float32)
+    with pytest.raises(bcast.BcastError, match="out of bounds"):
+        bcast.compile(text, backend="reference")(t, 7)
+    assert xla(text, [t, np.int64(7)])[0] == 3.0
+
+
+# --------------------------------------------------------------------------
+# (4) what the target cannot express
+# --------------------------------------------------------------------------
+
+
+def test_implicit_broadcast_is_a_located_error(tmp_path, capsys) -> None:
+    from bcast.tools.opt import main
+
+    path = tmp_path / "implicit.mlir"
+    path.write_text("""func.func @main(%a: tensor<3x4xf32>, %b: tensor<4xf32>) -> tensor<3x4xf32> {
+  %r = bcast.add %a, %b : (tensor<3x4xf32>, tensor<4xf32>) -> tensor<3x4xf32>
+  func.return %r : tensor<3x4xf32>
+}
+""")
+    assert main([str(path), "-t", "stablehlo", "-p", "canonicalize"]) == 1
+    assert capsys.readouterr().err == (
+        f"{path}:2:8: error: 'bcast.add' op the stablehlo target needs explicit IR; "
+        "run the bcast-make-explicit pass first\n")
+
+
+def test_stablehlo_target_through_xdsl_opt() -> None:
+    """The plugin's ``-t stablehlo`` prints what ``bcast-opt -t stablehlo -p
+    bcast-make-explicit`` prints."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    bin_dir = Path(sys.executable).parent
+    path = str(paths.EXAMPLES / "broadcast.mlir")
+    argv = [path, "-p", "bcast-make-explicit", "-t", "stablehlo"]
+    theirs = subprocess.run([str(bin_dir / "xdsl-opt"), *argv], capture_output=True, text=True)
+    mine = subprocess.run([str(bin_dir / "bcast-opt"), *argv], capture_output=True, text=True)
+    assert theirs.returncode == 0 and mine.returncode == 0, theirs.stderr + mine.stderr
+    assert theirs.stdout.strip() == mine.stdout.strip()
+    verify_stablehlo(theirs.stdout)
