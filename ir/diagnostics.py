@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from xdsl.dialects.builtin import FileLineColLoc
+from xdsl.dialects.builtin import FileLineColLoc, UnregisteredOp
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import VerifyException
 
@@ -98,8 +98,10 @@ def _indent(head: str, text: str) -> str:
 
 def op_report(op: Operation, message: str, notes: Sequence[str] = ()) -> Report:
     """An error about ``op``, MLIR style: ``'bcast.add' op ...`` at its
-    location, then the call stack of that location, then ``notes``."""
-    return Report("error", f"'{op.name}' op {message}", op_source_loc(op), [*call_notes(op), *notes])
+    location, then the call stack of that location, then ``notes`` (an
+    unregistered op by the name it was written with, as MLIR does)."""
+    name = op.op_name.data if isinstance(op, UnregisteredOp) else op.name
+    return Report("error", f"'{name}' op {message}", op_source_loc(op), [*call_notes(op), *notes])
 
 
 def verify_report(op: Operation, error: Exception) -> Report:

@@ -86,7 +86,7 @@ def power(x, y):
     x, y = np.asarray(x), np.asarray(y)
     with np.errstate(**_ERR):
         if not _is_int(x):
-            return np.power(x, y)
+            return _ieee_half_power(x, y, np.power(x, y))
         shape = np.broadcast_shapes(x.shape, y.shape)
         base = np.broadcast_to(x, shape).copy()
         exponent = np.broadcast_to(y, shape).copy()
@@ -104,6 +104,16 @@ def power(x, y):
             truncated = np.where(xb == 1, 1, np.where(xb == -1, np.where(odd_exp, -1, 1), 0))
             result = np.where(negative, truncated, result).astype(x.dtype)
         return result
+
+
+def _ieee_half_power(x, y, result):
+    """NumPy computes ``x ** 0.5`` as ``sqrt(x)`` when the exponent is the
+    same everywhere (a scalar or a broadcast), which is not IEEE ``pow`` at
+    ``-inf`` (``+inf``, not NaN) and ``-0.0`` (``+0.0``); mend those two."""
+    fix = (y == 0.5) & ((x == -np.inf) | (x == 0))
+    if not fix.any():
+        return result
+    return np.where(fix, np.where(x == 0, 0, np.inf).astype(result.dtype), result)
 
 
 def maximum(x, y):
@@ -238,7 +248,6 @@ EXACT_UFUNCS = {
     multiply: _same(np.multiply, "float", *_INTS),
     divide: _same(np.divide, "float"),
     remainder: _same(np.fmod, "float"),
-    power: _same(np.power, "float"),
     maximum: _same(np.maximum, "float", *_INTS),
     minimum: _same(np.minimum, "float", *_INTS),
     atan2: _same(np.arctan2, "float"),

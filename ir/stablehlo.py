@@ -1135,9 +1135,137 @@ UNARY_OPS: tuple[type[ElementwiseUnaryOp], ...] = (
     FloorOp, CeilOp, NotOp,
 )  # fmt: skip
 
+# --------------------------------------------------------------------------
+# Written only (by the StableHLO target): slices and the optimization barrier.
+# Generic syntax, as MLIR prints them without their dialect's custom forms.
+# --------------------------------------------------------------------------
+
+
+def _check_start_indices(op: Operation, starts: Sequence[SSAValue], rank: int) -> None:
+    if len(starts) != rank:
+        raise Diagnostic(f"has {len(starts)} start indices for an operand of rank {rank}")
+    for v in starts:
+        if not (isinstance(v.type, TensorType) and not v.type.get_shape()
+                and isinstance(v.type.get_element_type(), IntegerType)):
+            raise Diagnostic(f"start indices must be rank-0 integer tensors, got {v.type}")
+
+
+@irdl_op_definition
+class SliceOp(StablehloOp):
+    """``slice``: ``operand[start:limit:stride]`` per dimension.
+    ``SliceOp(operand, start_indices, limit_indices, strides)``."""
+
+    name = "stablehlo.slice"
+    operand = operand_def(TensorType)
+    result = result_def(TensorType)
+    start_indices = prop_def(DenseArrayBase.constr(i64))
+    limit_indices = prop_def(DenseArrayBase.constr(i64))
+    strides = prop_def(DenseArrayBase.constr(i64))
+    traits = traits_def(Pure())
+
+    def __init__(self, operand: SSAValue | Operation, start_indices: Sequence[int],
+                 limit_indices: Sequence[int], strides: Sequence[int]):
+        shape = [-(-(l - s) // st) for s, l, st in zip(start_indices, limit_indices, strides)]
+        super().__init__(
+            operands=[operand], result_types=[_tensor_type(shape, _element(_type(operand)))],
+            properties={"start_indices": _dense(start_indices), "limit_indices": _dense(limit_indices),
+                        "strides": _dense(strides)},
+        )  # fmt: skip
+
+    def verify_op(self) -> None:
+        shape = _shape(self.operand)
+        starts, limits = self.start_indices.get_values(), self.limit_indices.get_values()
+        strides = self.strides.get_values()
+        if not len(starts) == len(limits) == len(strides) == len(shape):
+            raise Diagnostic("start_indices, limit_indices and strides must have one entry per dimension")
+        for d, (s, l, st, n) in enumerate(zip(starts, limits, strides, shape)):
+            if not (0 <= s <= l <= n and st > 0):
+                raise Diagnostic(f"dimension {d}: slice {s}:{l}:{st} is not within size {n}")
+        expected = _tensor_type([-(-(l - s) // st) for s, l, st in zip(starts, limits, strides)],
+                                _element(self.operand))
+        if expected != self.result.type:
+            raise Diagnostic(f"inferred type '{expected}' is incompatible with return type '{self.result.type}'")
+
+
+@irdl_op_definition
+class DynamicSliceOp(StablehloOp):
+    """``dynamic_slice``: a ``slice_sizes`` block at run-time start indices,
+    which XLA clamps into range. ``DynamicSliceOp(operand, starts, slice_sizes)``."""
+
+    name = "stablehlo.dynamic_slice"
+    operand = operand_def(TensorType)
+    start_indices = var_operand_def(TensorType)
+    result = result_def(TensorType)
+    slice_sizes = prop_def(DenseArrayBase.constr(i64))
+    traits = traits_def(Pure())
+
+    def __init__(self, operand: SSAValue | Operation, start_indices: Sequence[SSAValue],
+                 slice_sizes: Sequence[int]):
+        super().__init__(
+            operands=[operand, list(start_indices)],
+            result_types=[_tensor_type(slice_sizes, _element(_type(operand)))],
+            properties={"slice_sizes": _dense(slice_sizes)},
+        )  # fmt: skip
+
+    def verify_op(self) -> None:
+        shape = _shape(self.operand)
+        _check_start_indices(self, self.start_indices, len(shape))
+        sizes = self.slice_sizes.get_values()
+        if len(sizes) != len(shape) or any(not 0 <= z <= n for z, n in zip(sizes, shape)):
+            raise Diagnostic(f"slice_sizes {list(sizes)} do not fit operand shape {list(shape)}")
+        if _tensor_type(sizes, _element(self.operand)) != self.result.type:
+            raise Diagnostic(f"result type must be {_tensor_type(sizes, _element(self.operand))}")
+
+
+@irdl_op_definition
+class DynamicUpdateSliceOp(StablehloOp):
+    """``dynamic_update_slice``: ``operand`` with ``update`` written at
+    run-time start indices (clamped). ``DynamicUpdateSliceOp(operand, update, starts)``."""
+
+    name = "stablehlo.dynamic_update_slice"
+    operand = operand_def(TensorType)
+    update = operand_def(TensorType)
+    start_indices = var_operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def __init__(self, operand: SSAValue | Operation, update: SSAValue | Operation,
+                 start_indices: Sequence[SSAValue]):
+        super().__init__(operands=[operand, update, list(start_indices)], result_types=[_type(operand)])
+
+    def verify_op(self) -> None:
+        shape, part = _shape(self.operand), _shape(self.update)
+        _check_start_indices(self, self.start_indices, len(shape))
+        if len(part) != len(shape) or any(u > n for u, n in zip(part, shape)):
+            raise Diagnostic(f"update shape {list(part)} does not fit operand shape {list(shape)}")
+        if _element(self.update) != _element(self.operand) or self.result.type != self.operand.type:
+            raise Diagnostic("operand, update and result must have the same element type, "
+                             "and the result the operand's type")
+
+
+@irdl_op_definition
+class OptimizationBarrierOp(StablehloOp):
+    """``optimization_barrier``: its operands unchanged, which XLA may not
+    look through (so it cannot rewrite ``log(exp(x))`` to ``x``).
+    ``OptimizationBarrierOp(values)``."""
+
+    name = "stablehlo.optimization_barrier"
+    operand = var_operand_def(TensorType)
+    result = var_result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def __init__(self, values: Sequence[SSAValue]):
+        super().__init__(operands=[list(values)], result_types=[[v.type for v in values]])
+
+    def verify_op(self) -> None:
+        if [v.type for v in self.operand] != [r.type for r in self.result]:
+            raise Diagnostic("results must have the operands' types")
+
+
 STABLEHLO_OPS = [
     *BINARY_OPS, *UNARY_OPS, IsFiniteOp, ConvertOp, CompareOp, SelectOp, BroadcastInDimOp,
     ReshapeOp, TransposeOp, ConstantOp, ReduceOp, ReturnOp,
+    SliceOp, DynamicSliceOp, DynamicUpdateSliceOp, OptimizationBarrierOp,
 ]  # fmt: skip
 CHLO_OPS = [*CHLO_BINARY_OPS, BroadcastCompareOp, SquareOp]
 

@@ -156,8 +156,11 @@ def remainder(xp, x, y):
 
 
 def power(xp, x, y):
-    if not _is_int(xp, x):
-        return xp.pow(x, y)
+    if not _is_int(xp, x):  # IEEE pow at x ** 0.5 (see numerics._ieee_half_power)
+        result = xp.pow(x, y)
+        fix = (y == _c(xp, 0.5, y)) & ((x == _c(xp, -np.inf, x)) | (x == _c(xp, 0, x)))
+        mended = xp.where(x == _c(xp, 0, x), _c(xp, 0, x), _c(xp, np.inf, x))
+        return xp.where(fix, mended, result)
     bits = _info(xp, x).bits
     negative = y < _c(xp, 0, y) if _is_signed(xp, y) else xp.zeros_like(y, dtype=xp.bool)
     exponent = xp.where(negative, _c(xp, 0, y), y)

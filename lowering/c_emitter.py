@@ -54,12 +54,13 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     ModuleOp,
+    StringAttr,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from bcast.ir.signature import LOOP_FORM_ATTR
 from bcast.passes.errors import PassError
-from bcast.passes.lower_to_loops import PARALLEL_ATTR, LowerToLoopsPass, RemFOp
+from bcast.passes.lower_to_loops import PARALLEL_ATTR, REDUCTION_ATTR, LowerToLoopsPass, RemFOp
 
 STACK_BYTES = 4096
 """An ``alloc`` of at most this many bytes is a stack array."""
@@ -350,6 +351,10 @@ class FunctionEmitter:
             pragma = "#pragma omp parallel for schedule(static)"
         elif parallel and innermost:
             pragma = "#pragma omp simd"
+        elif (innermost and len(names) == 1 and _reduction_kind(op) == "add"
+              and isinstance(carried[0].type, Float16Type | Float32Type | Float64Type)):
+            # DESIGN.md 4: float sums may be reassociated, so they vectorize
+            pragma = f"#pragma omp simd reduction(+:{names[0]})"
         i = self.fresh("i")
         self.expr[iv] = i
         if pragma:
@@ -534,6 +539,11 @@ def wide_signed(t: Attribute) -> str:
 
 def _float_bits(t: Attribute) -> int:
     return {Float16Type: 16, Float32Type: 32, Float64Type: 64}[type(t)]
+
+
+def _reduction_kind(op: scf.ForOp) -> str | None:
+    attr = op.attributes.get(REDUCTION_ATTR)
+    return attr.data if isinstance(attr, StringAttr) else None
 
 
 def _trip(op: scf.ForOp) -> int | None:

@@ -10,13 +10,12 @@ a located error, as in the NumPy target.
 Output: a new ``builtin.module`` of ``func.func``s whose bodies are StableHLO
 ops built with ``bcast.ir.stablehlo``'s builders and printed by xDSL in
 MLIR's syntax, as JAX prints it (``stablehlo.compare GT, %a, %b, FLOAT``,
-the compact ``reduce ... applies`` form or the region form). The ops that
-dialect does not define (``slice``, ``dynamic_slice``,
-``dynamic_update_slice``, ``optimization_barrier``) and float constants, whose value must print as
-exact hex bytes (``dense<"0x...">``, so NaN payloads, -0.0 and every f32/f64
-value survive; xDSL's dense printer rounds to 7 digits), are built by name
-(:func:`generic_op`) and print in MLIR's generic op form, which every MLIR
-parses.
+the compact ``reduce ... applies`` form or the region form; ``slice``,
+``dynamic_slice``, ``dynamic_update_slice`` and ``optimization_barrier`` in
+MLIR's generic form). Float constants, whose value must print as exact hex
+bytes (``dense<"0x...">``, so NaN payloads, -0.0 and every f32/f64 value
+survive; xDSL's dense printer rounds to 7 digits), are built by name
+(:func:`generic_op`) and print in the generic form, which every MLIR parses.
 
 Mapping (``bcast`` op -> StableHLO):
 
@@ -128,16 +127,13 @@ def producer(value: SSAValue) -> str | None:
 
 def generic_op(name: str, operands: Sequence[SSAValue], result_type: Attribute,
                attributes: dict[str, Attribute]) -> Operation:
-    """A StableHLO op ``bcast.ir.stablehlo`` does not define (``slice``,
-    ``dynamic_slice``, ``dynamic_update_slice``; a float ``constant``, whose
-    value must print as hex bytes), printed in MLIR's generic form."""
+    """A float ``stablehlo.constant`` whose value must print as hex bytes
+    (``bcast.ir.stablehlo.ConstantOp`` prints through xDSL's rounding dense
+    printer), built by name and printed in MLIR's generic form."""
     return UnregisteredOp.with_name(f"stablehlo.{name}").create(
         operands=list(operands), result_types=[result_type], attributes=attributes
     )
 
-
-def i64_array(values: Sequence[int]) -> DenseArrayBase:
-    return DenseArrayBase.from_list(i64, list(values))
 
 
 @irdl_attr_definition
@@ -282,7 +278,7 @@ class FunctionEmitter:
         ``optimization_barrier`` if XLA would rewrite the pair (``OPAQUE_OPERANDS``)."""
         if rules.kind(_element(value.type)) != "float" or producer(value) not in OPAQUE_OPERANDS.get(user, ()):
             return value
-        return self.add(generic_op("optimization_barrier", [value], value.type, {}), block)
+        return self.add(shlo.OptimizationBarrierOp([value]), block)
 
     # -- ops ------------------------------------------------------------
     def emit(self) -> func.FuncOp:
@@ -399,15 +395,10 @@ class FunctionEmitter:
         part = make_type((tuple(sizes),), element)
         if all(isinstance(s, int) for s in starts):
             begin = list(starts) + [0] * (len(shape) - k)
-            sliced = self.add(generic_op("slice", [args[0]], part, {
-                "start_indices": i64_array(begin),
-                "limit_indices": i64_array([b + s for b, s in zip(begin, sizes)]),
-                "strides": i64_array([1] * len(shape)),
-            }))  # fmt: skip
+            limits = [b + s for b, s in zip(begin, sizes)]
+            sliced = self.add(shlo.SliceOp(args[0], begin, limits, [1] * len(shape)))
         else:
-            sliced = self.add(generic_op(
-                "dynamic_slice", [args[0], *self.start_values(starts, len(shape))], part,
-                {"slice_sizes": i64_array(sizes)}))  # fmt: skip
+            sliced = self.add(shlo.DynamicSliceOp(args[0], self.start_values(starts, len(shape)), sizes))
         return self.reshape(sliced, flat_type_shape(op.result.type))
 
     def emit_assign(self, op: bc.AssignOp, args: list[SSAValue]) -> SSAValue:
@@ -421,9 +412,7 @@ class FunctionEmitter:
             return self.reshape(source, shape)
         k = len(starts)
         update = self.reshape(source, [1] * k + list(shape[k:]))
-        return self.add(generic_op(
-            "dynamic_update_slice", [args[0], update, *self.start_values(starts, len(shape))],
-            flat_type(op.dest.type), {}))  # fmt: skip
+        return self.add(shlo.DynamicUpdateSliceOp(args[0], update, self.start_values(starts, len(shape))))
 
 
 def entry_names(functions: dict[str, func.FuncOp], entry: str | None) -> dict[str, str]:

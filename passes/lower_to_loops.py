@@ -107,6 +107,11 @@ from bcast.passes.errors import PassError
 
 Index = list[SSAValue]
 
+REDUCTION_ATTR = "bcast.reduction"
+"""On an ``scf.for`` that folds its one carried value with a reduction kind
+(``add``, ``maximum``...): a target may reassociate it (DESIGN.md 4 allows
+float sums in any order; the C target vectorizes ``add``)."""
+
 PARALLEL_ATTR = "bcast.parallel"
 """A discardable unit attribute on an ``scf.for`` whose iterations write
 disjoint memory and read nothing another iteration writes (per-row scratch
@@ -776,31 +781,73 @@ class FunctionLowering:
         ref = self.b(memref.GetGlobalOp(name, MemRefType(t, shape)))
         self.stored[op.result] = Stored(ref, bits=bits)
 
-    def reduce(self, op: bc.ReduceOp, target: SSAValue, lead: Index) -> None:
+    def reduce(self, op: bc.ReduceOp, target: SSAValue, lead: Index,
+               keep: tuple[SSAValue, SSAValue] | None = None) -> None:
         """Accumulate ``op`` into ``target`` (indexed without the ``lead``
-        dims): identity first, then one step per operand element."""
+        dims): identity first, then one step per operand element. When the
+        reduced dims are the innermost ones, each result element is
+        accumulated in a register (an ``scf.for`` carrying it, marked
+        ``REDUCTION_ATTR``) and stored once. ``keep = (value, row buffer)``
+        also stores ``value`` (read at the operand's index) into the row
+        buffer, for the phases after this one."""
         b = self.b
         shape = flat_type_shape(op.operand.type)
         result = flat_type_shape(op.result.type)
         element = element_of(op.operand.type)
         acc = accumulator(element)
         identity = numerics.reduction_identity(op.kind_name, NUMPY_DTYPES[acc])[()]
-        with self.nest(result[len(lead):], parallel=True) as ivs:
-            b(memref.StoreOp.get(b.const(identity.item(), acc), target, ivs))
         dims = set(op.reduced_dims)
+        inner = shape[len(lead):]
         kept = [d not in dims for d in range(len(lead), len(shape))]
-        with self.nest(shape[len(lead):], parallel=kept) as ivs:
-            idx = [*lead, *ivs]
+        n_kept = sum(kept)
+
+        def element_at(idx: Index) -> SSAValue:
             x = self.value_at(op.operand, idx)
-            if acc != element:
-                x = b(arith.ExtFOp(x, storage_type(acc)))
+            if keep is not None:
+                b(memref.StoreOp.get(self.value_at(keep[0], idx), keep[1], idx[1:]))
+            return b(arith.ExtFOp(x, storage_type(acc))) if acc != element else x
+
+        def step(idx: Index, current: SSAValue) -> SSAValue:
+            return combine(b, op.kind_name, acc, current, element_at(idx))
+
+        def out_index(idx: Index) -> Index:
             out = []
             for d, i in enumerate(idx):
                 if d not in dims:
                     out.append(i)
                 elif op.keeps_dims:
                     out.append(b.index(0))
-            out = out[len(lead):]
+            return out[len(lead):]
+
+        if all(kept[:n_kept]):
+            with self.nest(inner[:n_kept], parallel=True) as outer_ivs:
+                def accumulate(ivs: Index, level: int, current: SSAValue) -> SSAValue:
+                    if level == len(inner):
+                        return step([*lead, *ivs], current)
+                    if inner[level] == 1:
+                        return accumulate([*ivs, b.index(0)], level + 1, current)
+
+                    def body(i: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+                        self.scopes.append({})
+                        try:
+                            return [accumulate([*ivs, i], level + 1, carried[0])]
+                        finally:
+                            self.scopes.pop()
+
+                    loop_results = b.loop(inner[level], [current], body)
+                    loop = loop_results[0].owner
+                    loop.attributes[REDUCTION_ATTR] = StringAttr(op.kind_name)
+                    return loop_results[0]
+
+                total = accumulate(list(outer_ivs), n_kept, b.const(identity.item(), acc))
+                b(memref.StoreOp.get(total, target, out_index([*lead, *outer_ivs, *[b.index(0)] * (len(inner) - n_kept)])))
+            return
+        with self.nest(result[len(lead):], parallel=True) as ivs:
+            b(memref.StoreOp.get(b.const(identity.item(), acc), target, ivs))
+        with self.nest(inner, parallel=kept) as ivs:
+            idx = [*lead, *ivs]
+            out = out_index(idx)
+            x = element_at(idx)
             current = b(memref.LoadOp.get(target, out))
             b(memref.StoreOp.get(combine(b, op.kind_name, acc, current, x), target, out))
 
@@ -837,7 +884,11 @@ class FunctionLowering:
                 self.stored[red.result] = Stored(buf, rows_dropped=True,
                                                  wide=acc != element_of(red.result.type))
             for red, buf in zip(reductions, scratch):
-                self.reduce(red, buf, [i])
+                keep = self.row_cache(red, rows)
+                self.reduce(red, buf, [i], keep)
+                if keep is not None:  # later phases load it instead of recomputing it
+                    self.stored[keep[0]] = Stored(keep[1], rows_dropped=True)
+                    scratch.append(keep[1])
             by_shape: dict[tuple[int, ...], list[int]] = {}
             for k, v in enumerate(yielded):
                 by_shape.setdefault(flat_type_shape(v.type)[1:], []).append(k)
@@ -847,6 +898,20 @@ class FunctionLowering:
                 self.b(memref.DeallocOp.get(buf))
         for r, target in zip(op.outputs, targets):
             self.written(r, target)
+
+    def row_cache(self, red: bc.ReduceOp, rows: int) -> tuple[SSAValue, SSAValue] | None:
+        """A row buffer for the reduction's operand when later phases read it
+        too and it is expensive (a transcendental function): the reduction's
+        nest stores it and the later phases load it ("reductions keep a row
+        block in cache across their passes": softmax computes ``exp`` once)."""
+        v = self.alias.get(red.operand, red.operand)
+        shape = flat_type_shape(v.type)
+        if v in self.stored or v in self.splat or not shape or shape[0] != rows:
+            return None
+        if not isinstance(v.owner, Operation) or len(list(v.uses)) < 2 or not _expensive(v):
+            return None
+        buf = self.b(memref.AllocOp([], [], MemRefType(storage_type(element_of(v.type)), shape[1:])))
+        return v, buf
 
     def lower_assign(self, op: bc.AssignOp) -> None:
         """A copy of ``dest`` with the indexed part overwritten by ``source``
@@ -894,6 +959,25 @@ class FunctionLowering:
         for buf in self.owned:
             self.b(memref.DeallocOp.get(buf))
         self.b(func.ReturnOp())
+
+
+_EXPENSIVE = (bc.ExponentialOp, bc.LogOp, bc.TanhOp, bc.LogisticOp, bc.PowerOp, bc.Atan2Op,
+              bc.SqrtOp, bc.RsqrtOp, bc.DivideOp, bc.RemainderOp)
+
+
+def _expensive(v: SSAValue, depth: int = 0) -> bool:
+    """Whether computing ``v`` (through the elementwise and view ops that
+    define it) costs more than a load: it calls a transcendental function
+    or divides."""
+    op = v.owner
+    if not isinstance(op, Operation) or depth > 16:
+        return False
+    if isinstance(op, _EXPENSIVE):
+        return True
+    if isinstance(op, bc.ElementwiseOp | bc.ConvertOp | bc.BroadcastInDimOp | bc.TransposeOp
+                  | bc.ReshapeOp | bc.NarrowOp):
+        return any(_expensive(o, depth + 1) for o in op.operands)
+    return False
 
 
 class ModuleLowering:

@@ -390,7 +390,7 @@ def check_supported(module: ModuleOp) -> None:
     for op in module.walk():
         name = op_name(op)
         if is_stablehlo(op) and name not in known:
-            raise PassError(op, f"'{name}' is not supported by convert-stablehlo-to-bcast", [supported_note()])
+            raise PassError(op, "is not supported by convert-stablehlo-to-bcast", [supported_note()])
         if isinstance(op, hlo.ReturnOp) and not isinstance(op.parent_op(), hlo.ReduceOp):
             raise PassError(op, "stablehlo.return outside a reduce body is not supported")
 

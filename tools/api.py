@@ -123,11 +123,30 @@ def _build_c(module: ModuleOp, function: func.FuncOp, entry: str, arguments, res
 
         return fail
     try:
-        source, names = c_emitter.emit_module(module)
+        source, names = c_emitter.emit_module(_reachable(module, entry))
         library = c_runtime.Library(source, {entry: (names[entry], arguments, results)})
     except c_runtime.CompilerMissing as e:
         raise BcastError(f"error: {e}") from None
     return library.functions[entry]
+
+
+def _reachable(module: ModuleOp, entry: str) -> ModuleOp:
+    """A copy of ``module`` with only ``entry`` and the functions it calls:
+    another function the C target cannot take does not stop this one."""
+    clone = module.clone()
+    functions = {f.sym_name.data: f for f in clone.ops if isinstance(f, func.FuncOp)}
+    seen, todo = {entry}, [entry]
+    while todo:
+        f = functions.get(todo.pop())
+        for op in f.walk() if f is not None else ():
+            if isinstance(op, func.CallOp) and op.callee.string_value() not in seen:
+                seen.add(op.callee.string_value())
+                todo.append(op.callee.string_value())
+    for name, f in functions.items():
+        if name not in seen:
+            f.detach()
+            f.erase()
+    return clone
 
 
 def _called_declarations(module: ModuleOp, entry: str) -> list[func.FuncOp]:

@@ -154,7 +154,7 @@ def parse(ctx: Context, chunk: Chunk, name: str) -> ModuleOp:
             _report_unsupported_stablehlo(ctx, chunk, name)
             from bcast.passes.stablehlo_to_bcast import supported_note
 
-            raise InputError([Report("error", f"'{unknown.group(1)}' is not supported by "
+            raise InputError([Report("error", f"'{unknown.group(1)}' op is not supported by "
                                      "convert-stablehlo-to-bcast", here(), [supported_note()])]) from None
         raise InputError([Report("error", parse_message(e), _span_loc(e.span, name, chunk.line_offset))]) from None
     except RecursionError:

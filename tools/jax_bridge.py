@@ -19,6 +19,7 @@ to install it. The calls, checked against jax 0.10.2:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -57,19 +58,26 @@ def verify_stablehlo(text: str) -> None:
             raise BcastError("error: jaxlib's MLIR rejects the StableHLO")
 
 
-def run_stablehlo(text: str, inputs: Sequence[Any]) -> list[np.ndarray]:
-    """Compile ``text`` (a module whose public ``@main`` is the entry) with
-    XLA for the CPU and run it on ``inputs`` (NumPy arrays or scalars, one per
-    argument, of the argument's dtype and shape); the results as NumPy arrays."""
-    jax = _jax()
+@lru_cache(maxsize=64)
+def _executable(text: str):
+    """XLA's executable of ``text`` and the device it runs on (compiled once
+    per text: tests run one module on several inputs)."""
     from jax.extend.backend import get_backend
 
     backend = get_backend("cpu")
     device = backend.devices()[0]
     try:
-        executable = backend.compile_and_load(text, [device])
+        return backend.compile_and_load(text, [device]), device
     except Exception as e:  # noqa: BLE001 - XLA reports every failure as one kind of error
         raise BcastError(f"error: XLA does not compile the StableHLO: {e}") from None
+
+
+def run_stablehlo(text: str, inputs: Sequence[Any]) -> list[np.ndarray]:
+    """Compile ``text`` (a module whose public ``@main`` is the entry) with
+    XLA for the CPU and run it on ``inputs`` (NumPy arrays or scalars, one per
+    argument, of the argument's dtype and shape); the results as NumPy arrays."""
+    jax = _jax()
+    executable, device = _executable(text)
     with jax.enable_x64(True):
         buffers = [jax.device_put(np.asarray(x), device) for x in inputs]
     return [np.asarray(r) for r in executable.execute(buffers)]

@@ -36,8 +36,9 @@ from bcast.passes import DESCRIPTIONS, available_passes
 from bcast.tools import driver, expectations
 from bcast.tools.driver import EXIT_INPUT, EXIT_OK, EXPLICIT_PIPELINE, PIPELINES, EarlyExit, InputError, Timings, UsageError
 
-TARGETS = ("mlir", "numpy", "stablehlo", "c")
-SEPARATORS = {"mlir": "// -----\n", "numpy": "# -----\n", "stablehlo": "// -----\n", "c": "/* ----- */\n"}
+TARGETS = ("mlir", "numpy", "array-api", "stablehlo", "c")
+SEPARATORS = {"mlir": "// -----\n", "numpy": "# -----\n", "array-api": "# -----\n",
+              "stablehlo": "// -----\n", "c": "/* ----- */\n"}
 """What separates the chunks' outputs: mlir-opt's marker, or a Python comment."""
 
 
@@ -130,15 +131,38 @@ def pipeline_callback(args: argparse.Namespace,
     return callback
 
 
+TARGET_PIPELINES = {
+    "numpy": PIPELINES["numpy"],  # explicit and fused, as bcast-run runs it
+    "array-api": PIPELINES["array-api"],  # explicit, unfused: dask and XLA schedule themselves
+    "stablehlo": EXPLICIT_PIPELINE,  # explicit, unfused: XLA fuses by itself
+    "c": PIPELINES["c"] + ",bcast-lower-to-loops",  # C is printed from the loop IR
+}
+"""What ``-t TARGET`` runs when no ``-p`` is given (``mlir``: nothing)."""
+
+
+def _emitter(target: str):
+    """The target's ``(module, source name) -> text`` function (imported lazily)."""
+    if target == "numpy":
+        from bcast.lowering.numpy_emitter import emit_module
+    elif target == "array-api":
+        from bcast.lowering.array_api_emitter import emit_module
+    elif target == "c":
+        from bcast.lowering.c_emitter import emit_text
+
+        return lambda module, name: emit_text(module)
+    else:
+        from bcast.lowering.stablehlo_emitter import emit_text
+
+        return lambda module, name: emit_text(module)
+    return emit_module
+
+
 def make_pipeline(args: argparse.Namespace) -> tuple[PassPipeline, Timings | None]:
     """The pipeline to run: ``-p`` exactly as given, else the target's
-    standard one (``-t numpy`` needs explicit, fused IR, as in bcast-run;
-    ``-t stablehlo`` explicit IR, unfused: XLA fuses by itself)."""
+    standard one (``TARGET_PIPELINES``)."""
     spec = args.pipeline
     if spec is None:
-        spec = {"numpy": PIPELINES["numpy"], "stablehlo": EXPLICIT_PIPELINE}.get(args.target, "")
-        if args.target == "c":  # C is printed from the loop IR
-            spec = PIPELINES["c"] + ",bcast-lower-to-loops"
+        spec = TARGET_PIPELINES.get(args.target, "")
     pipeline = driver.parse_pipeline(spec)
     timings = Timings([p.name for p in pipeline.passes]) if args.timing else None
     if args.timing or args.print_between_passes:
@@ -149,31 +173,14 @@ def make_pipeline(args: argparse.Namespace) -> tuple[PassPipeline, Timings | Non
 def render(module: ModuleOp, name: str, args: argparse.Namespace) -> str:
     """The chunk's output in the target format; a module the target cannot
     take is an input error located at the offending op."""
-    if args.target == "numpy":
-        from bcast.lowering.numpy_emitter import emit_module
-        from bcast.passes.errors import PassError
+    if args.target == "mlir":
+        return print_module(module, args.print_op_generic, args.print_debuginfo)
+    from bcast.passes.errors import PassError
 
-        try:
-            return emit_module(module, name)
-        except PassError as e:
-            raise InputError([e.report]) from None
-    if args.target == "c":
-        from bcast.lowering.c_emitter import emit_text
-        from bcast.passes.errors import PassError
-
-        try:
-            return emit_text(module)
-        except PassError as e:
-            raise InputError([e.report]) from None
-    if args.target == "stablehlo":
-        from bcast.lowering.stablehlo_emitter import emit_text
-        from bcast.passes.errors import PassError
-
-        try:
-            return emit_text(module)
-        except PassError as e:
-            raise InputError([e.report]) from None
-    return print_module(module, args.print_op_generic, args.print_debuginfo)
+    try:
+        return _emitter(args.target)(module, name)
+    except PassError as e:
+        raise InputError([e.report]) from None
 
 
 def process_chunk(chunk: driver.Chunk, name: str, args: argparse.Namespace,

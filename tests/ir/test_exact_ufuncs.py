@@ -43,3 +43,39 @@ def test_functions_writing_into_out_give_the_same_bits(function) -> None:
         out = np.full_like(x, 7)
         assert function(x, out=out) is out
         assert same_bits(out, function(x))
+
+
+BINARY_CASES = [case for case in CASES if len(inspect.signature(case[0]).parameters) == 2]
+
+
+@pytest.mark.parametrize("function, kind, ufunc", BINARY_CASES, ids=[f"{f.__name__}-{k}" for f, k, _ in BINARY_CASES])
+def test_a_uniform_operand_takes_no_other_path(function, kind, ufunc) -> None:
+    """A ufunc may switch algorithm when an operand is the same everywhere (a
+    scalar or a stride-0 broadcast, which is how bcast passes splats):
+    NumPy's ``power`` computes ``x ** 0.5`` as ``sqrt`` then. The exact
+    ufuncs must give the same bits either way."""
+    for x in SAMPLES[kind]:
+        for v in x:
+            uniform = np.broadcast_to(v, x.shape)
+            with np.errstate(all="ignore"):
+                want = ufunc(x, np.array(uniform)), ufunc(np.array(uniform), x)
+                got = ufunc(x, uniform), ufunc(uniform, x)
+            assert same_bits(got[0], want[0]) and same_bits(got[1], want[1]), (function.__name__, x.dtype, v)
+
+
+@pytest.mark.parametrize("exponent", [0.5, 2.0, -1.0, 1.0, 0.0])
+def test_float_power_is_ieee_with_a_uniform_exponent(exponent) -> None:
+    """``numerics.power`` gives IEEE ``pow``'s special values whether the
+    exponent is a full array or a broadcast: NumPy's ``sqrt`` shortcut for
+    0.5 is mended (``pow(-inf, 0.5) = +inf``, ``pow(-0.0, 0.5) = +0.0``).
+    Finite values may differ by an ulp between NumPy's two paths (its
+    ``sqrt`` is correctly rounded, its f32 ``pow`` is not): floats are
+    compared within the DESIGN tolerance, never bit for bit."""
+    for x in SAMPLES["float"]:
+        full = np.full(x.shape, exponent, x.dtype)
+        with np.errstate(all="ignore"):
+            want = np.power(x, full)  # the elementwise (non-shortcut) loop
+            got = np.asarray(numerics.power(x, np.broadcast_to(x.dtype.type(exponent), x.shape)))
+        special = ~np.isfinite(x) | (x == 0)
+        assert same_bits(got[special], want[special]), (x.dtype, exponent, got, want)
+        np.testing.assert_allclose(got, want, rtol=2 * np.finfo(x.dtype).eps, equal_nan=True)

@@ -15,8 +15,10 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -38,6 +40,15 @@ pytestmark = pytest.mark.skipif(not c_runtime.available(), reason="no C compiler
 
 SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
 RUNNABLE = [case for case in CASES if case.id not in RUN_TIME_ERRORS]
+UNSUPPORTED = {
+    # an index result: the loop IR's functions return tensors only
+    "invalid_signature.mlir:11:@supported": "cannot return values of type index",
+    # extract with an SSA index on a dim larger than 1 needs a run-time bounds check
+    "seeds_tml.mlir:0:@iab_loop_body": "does not support SSA indices",
+    "target_stablehlo.mlir:7:@indexing": "does not support SSA indices",
+    "make_explicit.mlir:18:@extract_iab": "does not support SSA indices",
+}
+"""Examples the C target rejects, with a located error (see the README)."""
 
 
 def assert_close(got, want, what: str = "") -> None:
@@ -81,7 +92,12 @@ def test_c_backend_matches_the_oracle_on_every_element_type(data):
 
 
 @pytest.mark.parametrize("path, index, text, entry", RUNNABLE)
-def test_example_runs_on_the_c_backend(path, index, text, entry):
+def test_example_runs_on_the_c_backend(request, path, index, text, entry):
+    unsupported = UNSUPPORTED.get(request.node.callspec.id)
+    if unsupported is not None:
+        with pytest.raises(bcast.BcastError, match=unsupported):
+            bcast.compile(text, backend="c", entry=entry)
+        return
     reference = bcast.compile(text, backend="reference", entry=entry)
     inputs = random_inputs(reference.function, seed=index)
     got = bcast.compile(text, backend="c", entry=entry)(*inputs)
@@ -244,8 +260,15 @@ def test_softmax_runs_rows_in_parallel_with_private_scratch():
     assert names == {"main": "bcast_main"}
     assert "#pragma omp parallel for" in source
     body = source.split("void bcast_main(const float *restrict x, float *restrict result0) {")[1]
-    loop = body.index("#pragma omp parallel for")
-    assert body.index("float v", loop) < body.index("v2[0] = -INFINITY") or "[1];" in body[loop:]
+    lines = [line.strip() for line in body.splitlines()]
+    loop = lines.index("#pragma omp parallel for schedule(static)")
+    assert lines[loop + 1].startswith("for (int64_t i")
+    # the per-row scratch (max, sum, the row of exp values) is declared in
+    # the parallel loop's body: private to each thread
+    assert all(re.fullmatch(r"float v\d+\[1\];", s) for s in lines[loop + 2:loop + 4])
+    assert any(re.fullmatch(r"float v\d+\[1024\];", s) for s in lines[loop:])
+    assert body.count("expf(") == 1  # exp is computed once, stored in the row buffer
+    assert "#pragma omp simd reduction(+:" in body  # the sum vectorizes
     x = np.random.default_rng(1).standard_normal((256, 1024), dtype=np.float32)
     got = bcast.compile(SOFTMAX, backend="c")(x)
     e = np.exp(x - x.max(axis=1, keepdims=True))
@@ -384,7 +407,7 @@ def harness_call(name: str, function: func.FuncOp, n_inputs: int, kind: int) -> 
         args.append(var)
     lines.append(f"    {name}({', '.join(args)});")
     lines += [f"    free({v});" for v in owned]
-    return lines
+    return ["    {", *lines, "    }"]
 
 
 def test_generated_c_of_the_examples_is_clean_under_sanitizers(tmp_path):
@@ -424,19 +447,15 @@ def test_generated_c_of_the_examples_is_clean_under_sanitizers(tmp_path):
     exe = tmp_path / "harness"
     flags = ["-O1", "-g", "-fsanitize=address,undefined,float-cast-overflow", "-fno-sanitize-recover=all",
              "-fno-omit-frame-pointer"]
-    objects = []
-    procs = []
-    for unit in [*units, main]:
-        obj = unit.with_suffix(".o")
-        objects.append(obj)
-        procs.append(subprocess.Popen([*cc, "-std=c99", *flags, "-fopenmp", "-c", str(unit), "-o", str(obj)],
-                                      stderr=subprocess.PIPE, text=True))
-        if len(procs) >= (os.cpu_count() or 2) * 2:
-            for p in procs:
-                assert p.wait() == 0, p.stderr.read()
-            procs = []
-    for p in procs:
-        assert p.wait() == 0, p.stderr.read()
+    objects = [unit.with_suffix(".o") for unit in [*units, main]]
+
+    def build(unit: Path) -> subprocess.CompletedProcess:
+        return subprocess.run([*cc, "-std=c99", *flags, "-fopenmp", "-c", str(unit), "-o",
+                               str(unit.with_suffix(".o"))], capture_output=True, text=True)
+
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        for done in pool.map(build, [*units, main]):
+            assert done.returncode == 0, done.stderr[-3000:]
     done = subprocess.run([*cc, *flags, "-fopenmp", *map(str, objects), "-o", str(exe), "-lm"],
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr

@@ -29,7 +29,7 @@ from bcast.lowering import numpy_emitter
 from bcast.tests.programs import as_tuple, programs
 from bcast.tools.api import BcastError
 
-BACKENDS = ("reference", "numpy")
+BACKENDS = ("reference", "numpy", "c")
 N = 1024
 T = f"tensor<{N}x{N}xf32>"
 

@@ -137,10 +137,10 @@ func.func @reduce(%x: tensor<4x3xf32>, %h: tensor<4x3xf16>) -> (tensor<4xf32>, t
 // index arguments are tensor<i64>; literal indices slice, SSA ones
 // dynamic_slice / dynamic_update_slice (XLA clamps them into range).
 // CHECK-LABEL: func.func @indexing(%t: tensor<4x3xf32>, %v: tensor<3xf32>, %i: tensor<i64>)
-// CHECK-NEXT:    %0 = "stablehlo.slice"(%t) {start_indices = array<i64: 1, 2>, limit_indices = array<i64: 2, 3>, strides = array<i64: 1, 1>} : (tensor<4x3xf32>) -> tensor<1x1xf32>
+// CHECK-NEXT:    %0 = "stablehlo.slice"(%t) <{start_indices = array<i64: 1, 2>, limit_indices = array<i64: 2, 3>, strides = array<i64: 1, 1>}> : (tensor<4x3xf32>) -> tensor<1x1xf32>
 // CHECK-NEXT:    %e = stablehlo.reshape %0 : (tensor<1x1xf32>) -> tensor<f32>
 // CHECK-NEXT:    %1 = stablehlo.constant dense<0> : tensor<i64>
-// CHECK-NEXT:    %2 = "stablehlo.dynamic_slice"(%t, %i, %1) {slice_sizes = array<i64: 1, 3>} : (tensor<4x3xf32>, tensor<i64>, tensor<i64>) -> tensor<1x3xf32>
+// CHECK-NEXT:    %2 = "stablehlo.dynamic_slice"(%t, %i, %1) <{slice_sizes = array<i64: 1, 3>}> : (tensor<4x3xf32>, tensor<i64>, tensor<i64>) -> tensor<1x3xf32>
 // CHECK-NEXT:    %d = stablehlo.reshape %2 : (tensor<1x3xf32>) -> tensor<3xf32>
 // CHECK-NEXT:    %3 = stablehlo.reshape %v : (tensor<3xf32>) -> tensor<1x3xf32>
 // CHECK-NEXT:    %4 = stablehlo.constant dense<2> : tensor<i64>

@@ -47,7 +47,7 @@ func.func @bf16() -> tensor<4xf32> {
 // -----
 
 func.func @unknown(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+2 {{'stablehlo.cosine' is not supported by convert-stablehlo-to-bcast}}
+  // expected-error @+2 {{'stablehlo.cosine' op is not supported by convert-stablehlo-to-bcast}}
   // expected-note @+1 {{supported ops: chlo.broadcast_add}}
   %0 = stablehlo.cosine %x : tensor<4xf32>
   return %0 : tensor<4xf32>

@@ -30,37 +30,44 @@ func.func @broadcast_add(%x: tensor<3x4xf32>, %row: tensor<4xf32>, %col: tensor<
 
 // -----
 
-// Softmax: one loop over the rows; inside it one nest per phase. The max
-// and the sum accumulate into per-row scratch memrefs that start at the
-// kind's identity (-inf, 0); the last phase divides and stores the row.
+// Softmax: one loop over the rows (bcast.parallel: rows write disjoint
+// data, and the per-row scratch is allocated inside the loop, so each
+// iteration has its own); inside it one nest per phase. Reductions over the
+// innermost dims accumulate in a register (an scf.for carrying it, marked
+// bcast.reduction) starting at the kind's identity (-inf, 0), stored once
+// per row. exp, read by the sum and the divide phases, is computed once:
+// the sum phase keeps it in a row buffer that the last phase loads.
 // CHECK-LABEL: func.func @softmax(
 // CHECK-SAME:      %[[X:[a-z0-9_]+]]: memref<4x3xf32>, %[[OUT:[a-z0-9_]+]]: memref<4x3xf32>)
 // CHECK-DAG:     %[[NEGINF:[0-9]+]] = arith.constant 0xff800000 : f32
 // CHECK-DAG:     %[[ZERO:[0-9]+]] = arith.constant 0.000000e+00 : f32
-// CHECK:         %[[MAX:[0-9]+]] = memref.alloc() : memref<1xf32>
-// CHECK-NEXT:    %[[SUM:[0-9]+]] = memref.alloc() : memref<1xf32>
-// CHECK-NEXT:    scf.for %[[I:[0-9]+]] =
-// CHECK-NEXT:      memref.store %[[NEGINF]], %[[MAX]]
-// CHECK-NEXT:      scf.for %[[J:[0-9]+]] =
+// CHECK:         scf.for %[[I:[0-9]+]] =
+// CHECK-NEXT:      %[[MAX:[0-9]+]] = memref.alloc() : memref<1xf32>
+// CHECK-NEXT:      %[[SUM:[0-9]+]] = memref.alloc() : memref<1xf32>
+// CHECK-NEXT:      %[[M:[0-9]+]] = scf.for %[[J:[0-9]+]] = {{.*}} iter_args(%[[ACC:[0-9]+]] = %[[NEGINF]]) -> (f32) {
 // CHECK-NEXT:        %[[V:[0-9]+]] = memref.load %[[X]][%[[I]], %[[J]]]
-// CHECK-NEXT:        %[[ACC:[0-9]+]] = memref.load %[[MAX]]
 // CHECK-NEXT:        %[[NEW:[0-9]+]] = arith.maximumf %[[ACC]], %[[V]] : f32
-// CHECK-NEXT:        memref.store %[[NEW]], %[[MAX]]
-// CHECK-NEXT:      }
-// CHECK-NEXT:      memref.store %[[ZERO]], %[[SUM]]
-// CHECK-NEXT:      scf.for
-// CHECK:             math.exp
-// CHECK:             arith.addf
-// CHECK:           }
+// CHECK-NEXT:        scf.yield %[[NEW]] : f32
+// CHECK-NEXT:      } {bcast.reduction = "maximum"}
+// CHECK-NEXT:      memref.store %[[M]], %[[MAX]]
+// CHECK-NEXT:      %[[ROW:[0-9]+]] = memref.alloc() : memref<3xf32>
+// CHECK-NEXT:      %[[S:[0-9]+]] = scf.for %[[J2:[0-9]+]] = {{.*}} iter_args(%{{[0-9]+}} = %[[ZERO]]) -> (f32) {
+// CHECK:             %[[E:[0-9]+]] = math.exp
+// CHECK-NEXT:        memref.store %[[E]], %[[ROW]][%[[J2]]]
+// CHECK-NEXT:        arith.addf
+// CHECK-NEXT:        scf.yield
+// CHECK-NEXT:      } {bcast.reduction = "add"}
+// CHECK-NEXT:      memref.store %[[S]], %[[SUM]]
 // CHECK-NEXT:      scf.for %[[K:[0-9]+]] =
-// CHECK:             math.exp
-// CHECK:             %[[S:[0-9]+]] = memref.load %[[SUM]]
-// CHECK-NEXT:        %[[D:[0-9]+]] = arith.divf %{{[0-9]+}}, %[[S]] : f32
+// CHECK-NEXT:        %[[E2:[0-9]+]] = memref.load %[[ROW]][%[[K]]]
+// CHECK-NEXT:        %[[T:[0-9]+]] = memref.load %[[SUM]]
+// CHECK-NEXT:        %[[D:[0-9]+]] = arith.divf %[[E2]], %[[T]] : f32
 // CHECK-NEXT:        memref.store %[[D]], %[[OUT]][%[[I]], %[[K]]]
-// CHECK-NEXT:      }
-// CHECK-NEXT:    }
-// CHECK-NEXT:    memref.dealloc %[[MAX]]
-// CHECK-NEXT:    memref.dealloc %[[SUM]]
+// CHECK-NEXT:      } {bcast.parallel}
+// CHECK-NEXT:      memref.dealloc %[[MAX]]
+// CHECK-NEXT:      memref.dealloc %[[SUM]]
+// CHECK-NEXT:      memref.dealloc %[[ROW]]
+// CHECK-NEXT:    } {bcast.parallel}
 // CHECK-NEXT:    func.return
 func.func @softmax(%x: tensor<4x3xf32>) -> tensor<4x3xf32> {
   %m = bcast.reduce maximum %x, dims = [1] keepdims : (tensor<4x3xf32>) -> tensor<4x1xf32>
@@ -102,7 +109,8 @@ func.func @divide(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
 // -----
 
 // A reduction over dim 0 stays outside fusions: its own nest into a
-// buffer (here the caller's result memref), identity first.
+// buffer (here the caller's result memref), identity first; the loop over
+// the kept dim is parallel, the one over the reduced dim is not.
 // CHECK-LABEL: func.func @column_sum(
 // CHECK-SAME:      %[[X:[a-z0-9_]+]]: memref<5x3xi32>, %[[OUT:[a-z0-9_]+]]: memref<3xi32>)
 // CHECK:         scf.for %[[J:[0-9]+]] =

@@ -135,3 +135,27 @@ func.func @chlo_result(%a: tensor<3xf32>, %b: tensor<2x3xf32>) -> tensor<3xf32> 
   %0 = chlo.broadcast_add %a, %b : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<3xf32>
   return %0 : tensor<3xf32>
 }
+
+// -----
+
+func.func @slice_out_of_range(%x: tensor<4x3xf32>) -> tensor<1x2xf32> {
+  // expected-error @+1 {{'stablehlo.slice' op dimension 1: slice 2:4:1 is not within size 3}}
+  %0 = "stablehlo.slice"(%x) <{start_indices = array<i64: 0, 2>, limit_indices = array<i64: 1, 4>, strides = array<i64: 1, 1>}> : (tensor<4x3xf32>) -> tensor<1x2xf32>
+  return %0 : tensor<1x2xf32>
+}
+
+// -----
+
+func.func @dynamic_slice_starts(%x: tensor<4x3xf32>, %i: tensor<i64>) -> tensor<1x3xf32> {
+  // expected-error @+1 {{'stablehlo.dynamic_slice' op has 1 start indices for an operand of rank 2}}
+  %0 = "stablehlo.dynamic_slice"(%x, %i) <{slice_sizes = array<i64: 1, 3>}> : (tensor<4x3xf32>, tensor<i64>) -> tensor<1x3xf32>
+  return %0 : tensor<1x3xf32>
+}
+
+// -----
+
+func.func @update_too_big(%x: tensor<4x3xf32>, %u: tensor<1x4xf32>, %i: tensor<i64>) -> tensor<4x3xf32> {
+  // expected-error @+1 {{'stablehlo.dynamic_update_slice' op update shape [1, 4] does not fit operand shape [4, 3]}}
+  %0 = "stablehlo.dynamic_update_slice"(%x, %u, %i, %i) : (tensor<4x3xf32>, tensor<1x4xf32>, tensor<i64>, tensor<i64>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}

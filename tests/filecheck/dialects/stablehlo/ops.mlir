@@ -177,3 +177,17 @@ func.func public @generic(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xi1> 
 // GENERIC: "stablehlo.reduce"(%{{.*}}, %{{.*}}) <{dimensions = array<i64: 1>}> ({
 // GENERIC: "chlo.broadcast_multiply"(%{{.*}}, %{{.*}}) <{broadcast_dimensions = array<i64: 0>}>
 // GENERIC: "chlo.broadcast_compare"(%{{.*}}, %{{.*}}) <{comparison_direction = #chlo<comparison_direction GT>}>
+
+// The ops only the StableHLO target writes, in MLIR's generic form.
+// CHECK-LABEL: func.func @written_only
+//  CHECK-NEXT:   %0 = "stablehlo.slice"(%x) <{start_indices = array<i64: 1, 0>, limit_indices = array<i64: 3, 3>, strides = array<i64: 1, 2>}> : (tensor<4x3xf32>) -> tensor<2x2xf32>
+//  CHECK-NEXT:   %1 = "stablehlo.dynamic_slice"(%x, %i, %i) <{slice_sizes = array<i64: 1, 3>}> : (tensor<4x3xf32>, tensor<i64>, tensor<i64>) -> tensor<1x3xf32>
+//  CHECK-NEXT:   %2 = "stablehlo.dynamic_update_slice"(%x, %1, %i, %i) : (tensor<4x3xf32>, tensor<1x3xf32>, tensor<i64>, tensor<i64>) -> tensor<4x3xf32>
+//  CHECK-NEXT:   %3 = "stablehlo.optimization_barrier"(%2) : (tensor<4x3xf32>) -> tensor<4x3xf32>
+func.func @written_only(%x: tensor<4x3xf32>, %i: tensor<i64>) -> (tensor<2x2xf32>, tensor<4x3xf32>) {
+  %0 = "stablehlo.slice"(%x) <{start_indices = array<i64: 1, 0>, limit_indices = array<i64: 3, 3>, strides = array<i64: 1, 2>}> : (tensor<4x3xf32>) -> tensor<2x2xf32>
+  %1 = "stablehlo.dynamic_slice"(%x, %i, %i) <{slice_sizes = array<i64: 1, 3>}> : (tensor<4x3xf32>, tensor<i64>, tensor<i64>) -> tensor<1x3xf32>
+  %2 = "stablehlo.dynamic_update_slice"(%x, %1, %i, %i) : (tensor<4x3xf32>, tensor<1x3xf32>, tensor<i64>, tensor<i64>) -> tensor<4x3xf32>
+  %3 = "stablehlo.optimization_barrier"(%2) : (tensor<4x3xf32>) -> tensor<4x3xf32>
+  return %0, %3 : tensor<2x2xf32>, tensor<4x3xf32>
+}
