@@ -74,10 +74,18 @@ C_KEYWORDS = frozenset(
     "void volatile while main".split()
 )
 
-PRELUDE = r"""#include <math.h>
-#include <stdint.h>
+PRELUDE = r"""#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(BCAST_VECTOR_MATH) && !defined(__FAST_MATH__)
+/* glibc's math.h declares its libmvec vector variants (expf over 8 lanes...)
+   only under __FAST_MATH__; the code itself keeps IEEE semantics. */
+#define __FAST_MATH__ 1
+#include <math.h>
+#undef __FAST_MATH__
+#else
+#include <math.h>
+#endif
 
 static inline float bcast_f32_bits(uint32_t b) { float f; memcpy(&f, &b, 4); return f; }
 static inline double bcast_f64_bits(uint64_t b) { double f; memcpy(&f, &b, 8); return f; }
@@ -252,7 +260,9 @@ class FunctionEmitter:
     def emit(self) -> list[str]:
         head = self.signature()
         if not self.f.body.blocks:
-            return [head + " {", "}"]  # a declaration: never called (api checks)
+            # a declaration: calling it is a run-time error (bcast.compile
+            # reports it before calling; a C caller of this file stops)
+            return [head + " {", "    abort();", "}"]
         for op in self.f.body.blocks[0].ops:
             self.op(op)
         return [head + " {", *self.lines, "}"]

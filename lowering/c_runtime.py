@@ -82,8 +82,36 @@ def _openmp_works(cc: tuple[str, ...]) -> bool:
         return done.returncode == 0
 
 
+VECTOR_MATH_FLAGS = ("-DBCAST_VECTOR_MATH", "-fno-math-errno", "-lmvec")
+"""glibc's vector math library: loops calling ``expf``, ``tanhf``... vectorize
+(libmvec's functions are accurate to a few ulp, as NumPy's SIMD loops)."""
+
+
+@lru_cache(maxsize=None)
+def _vector_math_works(cc: tuple[str, ...], openmp: bool) -> bool:
+    """Whether the vector math flags build a library whose ``expf`` loop
+    calls libmvec (glibc on x86-64)."""
+    with tempfile.TemporaryDirectory(prefix="bcast-mvec-") as d:
+        src = Path(d) / "probe.c"
+        src.write_text("#define __FAST_MATH__ 1\n#include <math.h>\n#undef __FAST_MATH__\n"
+                       "void bcast_probe(const float *restrict x, float *restrict y) {\n"
+                       "  for (int i = 0; i < 64; i++) y[i] = expf(x[i]);\n}\n")
+        out = Path(d) / "probe.so"
+        done = subprocess.run([*cc, *BASE_FLAGS, *(["-fopenmp"] if openmp else []), *VECTOR_MATH_FLAGS,
+                               str(src), "-o", str(out)], capture_output=True)
+        if done.returncode != 0:
+            return False
+        nm = shutil.which("nm")
+        if nm is None:
+            return False
+        symbols = subprocess.run([nm, "-D", str(out)], capture_output=True, text=True).stdout
+        return "_ZGV" in symbols
+
+
 def flags(cc: list[str]) -> list[str]:
-    return [*BASE_FLAGS, *(["-fopenmp"] if _openmp_works(tuple(cc)) else []), "-lm"]
+    openmp = _openmp_works(tuple(cc))
+    vector = _vector_math_works(tuple(cc), openmp)
+    return [*BASE_FLAGS, *(["-fopenmp"] if openmp else []), *(VECTOR_MATH_FLAGS if vector else ()), "-lm"]
 
 
 def cache_dir() -> Path:

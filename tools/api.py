@@ -35,6 +35,11 @@ class BcastError(ValueError):
     message holds the located diagnostics, as bcast-opt prints them."""
 
 
+class TargetUnsupported(BcastError):
+    """The chosen backend cannot express this program (the C target: dynamic
+    indices on dims larger than 1, ``index`` results); another backend can."""
+
+
 def _error(reports) -> BcastError:
     return BcastError("\n".join(r.render() for r in reports))
 
@@ -230,8 +235,8 @@ class Compiled:
 
             try:
                 self._python_function = _build_c(module, self.function, entry, self.arguments, self.results)
-            except PassError as e:
-                raise _error([e.report]) from None
+            except PassError as e:  # a construct the loop lowering cannot express
+                raise TargetUnsupported(str(_error([e.report]))) from None
 
     def __call__(self, *args, out=None):
         try:
@@ -283,13 +288,20 @@ def compile(  # noqa: A001 - the API's name is part of the contract
     pipeline syntax) replaces the backend's standard pipeline (``PIPELINES``);
     the reference backend runs the program as written by default.
     ``filename`` names the source in diagnostics."""
-    backend = backend or default_backend()
-    if backend not in BACKENDS:
-        raise ValueError(f"unknown backend {backend!r}; available: {', '.join(BACKENDS)}")
-    pipeline = PIPELINES[backend] if pipeline is None else pipeline
+    chosen = backend or default_backend()
+    if chosen not in BACKENDS:
+        raise ValueError(f"unknown backend {chosen!r}; available: {', '.join(BACKENDS)}")
+    pipeline = PIPELINES[chosen] if pipeline is None else pipeline
     try:
         module = driver.load(source, filename, semantics, pipeline=pipeline, import_stablehlo=True)
-        return Compiled(module, entry, backend, filename)
+        try:
+            return Compiled(module, entry, chosen, filename)
+        except TargetUnsupported:
+            if backend is not None or chosen != "c":
+                raise
+            # the default picks the fastest backend that runs the program: the
+            # numpy backend takes the same (standard-pipeline) module
+            return Compiled(module, entry, "numpy", filename)
     except driver.InputError as e:
         raise _error(e.reports) from None
     except driver.UsageError as e:

@@ -30,9 +30,11 @@ def build_argument_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("file", help="input .mlir file ('-' for stdin)")
     p.add_argument("--entry", default="main", help="function to run (default: main)")
-    p.add_argument("--backend", default="reference", choices=BACKENDS,
+    p.add_argument("--backend", default=None, choices=BACKENDS,
                    help="reference (op by op, the oracle), numpy (standard pipeline + NumPy code), "
-                   "array-api, or c (standard pipeline + loops compiled with $CC or cc)")
+                   "array-api, or c (standard pipeline + loops compiled with $CC or cc); "
+                   "default: c when a C compiler is present and the program lowers to loops, "
+                   "else numpy")
     source = p.add_mutually_exclusive_group()
     source.add_argument("--inputs", help=".npz file with arg0, arg1, ...")
     source.add_argument("--seed", type=seed, help="make random inputs from this seed (0 or more)")

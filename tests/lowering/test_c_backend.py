@@ -426,14 +426,13 @@ def test_generated_c_of_the_examples_is_clean_under_sanitizers(tmp_path):
             loops = c_emitter.loop_module(module)
         except Exception:  # noqa: BLE001 - the C backend rejects it too (checked elsewhere)
             continue
-        if api._called_declarations(module, entry):
-            continue
         source, names = c_emitter.emit_module(loops, prefix=f"e{k}_")
         unit = tmp_path / f"e{k}.c"
         unit.write_text(source)
         units.append(unit)
         for f in loops.ops:
-            if isinstance(f, func.FuncOp) and f.body.blocks:
+            if isinstance(f, func.FuncOp) and f.body.blocks \
+                    and not api._called_declarations(loops, f.sym_name.data):  # those abort
                 for kind in (0, 0, 2):
                     calls.append(f'    fprintf(stderr, "{path.name}:{index}:@{f.sym_name.data}\\n");')
                     calls += harness_call(names[f.sym_name.data], f, 0, kind)

@@ -1,0 +1,62 @@
+// RUN: bcast-opt %s --split-input-file -t c | filecheck %s
+
+// -t c: the standard pipeline, bcast-lower-to-loops, then C99. One exported
+// function per func.func (bcast_ + its name): restrict pointers to the
+// contiguous row-major data, const for arguments, results last. The row
+// loop (marked bcast.parallel in the loop IR, enough work) is an OpenMP
+// parallel loop; the broadcast column value is loaded once per row, before
+// the inner loop over the contiguous dimension, which is an omp simd loop.
+// CHECK-LABEL: void bcast_broadcast_add(const float *restrict x, const float *restrict row, const float *restrict col, float *restrict result0) {
+// CHECK-NEXT:    #pragma omp parallel for schedule(static)
+// CHECK-NEXT:    for (int64_t [[I:i[0-9]+]] = 0; [[I]] < 256; [[I]] += 1) {
+// CHECK-NEXT:      float [[C:v[0-9]+]] = col[[[I]]];
+// CHECK-NEXT:      #pragma omp simd
+// CHECK-NEXT:      for (int64_t [[J:i[0-9]+]] = 0; [[J]] < 256; [[J]] += 1) {
+// CHECK-NEXT:        float [[A:v[0-9]+]] = x[[[I]] * 256 + [[J]]];
+// CHECK-NEXT:        float [[B:v[0-9]+]] = row[[[J]]];
+// CHECK-NEXT:        float [[S:v[0-9]+]] = (float)([[A]] + [[B]]);
+// CHECK-NEXT:        float [[M:v[0-9]+]] = (float)([[S]] * [[C]]);
+// CHECK-NEXT:        result0[[[I]] * 256 + [[J]]] = [[M]];
+// CHECK-NEXT:      }
+// CHECK-NEXT:    }
+// CHECK-NEXT:    return;
+// CHECK-NEXT:  }
+func.func @broadcast_add(%x: tensor<256x256xf32>, %row: tensor<256xf32>, %col: tensor<256x1xf32>) -> tensor<256x256xf32> {
+  %s = bcast.add %x, %row : (tensor<256x256xf32>, tensor<256xf32>) -> tensor<256x256xf32>
+  %m = bcast.multiply %s, %col : (tensor<256x256xf32>, tensor<256x1xf32>) -> tensor<256x256xf32>
+  func.return %m : tensor<256x256xf32>
+}
+
+// -----
+
+// Integer divide (DESIGN.md 4): integers are held unsigned (signless); the
+// divisor is made safe (1 instead of 0, and instead of -1 under INT_MIN)
+// in statements BEFORE the signed division runs, so C never divides by 0
+// or overflows; then x / 0 = -1 is selected.
+// CHECK-LABEL: void bcast_divide(const uint32_t *restrict a, const uint32_t *restrict b, uint32_t *restrict result0) {
+// CHECK:         uint32_t [[X:v[0-9]+]] = a[[[I:i[0-9]+]]];
+// CHECK-NEXT:    uint32_t [[Y:v[0-9]+]] = b[[[I]]];
+// CHECK-NEXT:    uint8_t [[Z:v[0-9]+]] = [[Y]] == 0;
+// CHECK-NEXT:    uint32_t [[SAFE:v[0-9]+]] = [[Z]] ? 1 : [[Y]];
+// CHECK-NEXT:    uint8_t [[XMIN:v[0-9]+]] = [[X]] == UINT32_C(2147483648);
+// CHECK-NEXT:    uint8_t [[YM1:v[0-9]+]] = [[Y]] == UINT32_C(4294967295);
+// CHECK-NEXT:    uint8_t [[OVF:v[0-9]+]] = (uint8_t)([[XMIN]] & [[YM1]]);
+// CHECK-NEXT:    uint32_t [[SAFE2:v[0-9]+]] = [[OVF]] ? 1 : [[SAFE]];
+// CHECK-NEXT:    uint32_t [[Q:v[0-9]+]] = (uint32_t)((int32_t)[[X]] / (int32_t)[[SAFE2]]);
+// CHECK-NEXT:    uint32_t [[R:v[0-9]+]] = [[Z]] ? UINT32_C(4294967295) : [[Q]];
+// CHECK-NEXT:    result0[[[I]]] = [[R]];
+func.func @divide(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
+  %q = bcast.divide %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  func.return %q : tensor<4xi32>
+}
+
+// -----
+
+// Signless arithmetic wraps without undefined behaviour: i16 multiply runs
+// in uint32_t (not int, which uint16_t would promote to).
+// CHECK-LABEL: void bcast_wrap(
+// CHECK:         uint16_t {{v[0-9]+}} = (uint16_t)((uint32_t){{v[0-9]+}} * (uint32_t){{v[0-9]+}});
+func.func @wrap(%a: tensor<4xi16>, %b: tensor<4xi16>) -> tensor<4xi16> {
+  %q = bcast.multiply %a, %b : (tensor<4xi16>, tensor<4xi16>) -> tensor<4xi16>
+  func.return %q : tensor<4xi16>
+}
