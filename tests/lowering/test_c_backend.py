@@ -243,13 +243,13 @@ def test_f16_and_i1():
 # --------------------------------------------------------------------------
 
 SOFTMAX = """
-func.func @main(%x: tensor<256x1024xf32>) -> tensor<256x1024xf32> {
-  %m = bcast.reduce maximum %x, dims = [1] keepdims : (tensor<256x1024xf32>) -> tensor<256x1xf32>
-  %d = bcast.subtract %x, %m : (tensor<256x1024xf32>, tensor<256x1xf32>) -> tensor<256x1024xf32>
-  %e = bcast.exponential %d : tensor<256x1024xf32>
-  %s = bcast.reduce add %e, dims = [1] keepdims : (tensor<256x1024xf32>) -> tensor<256x1xf32>
-  %r = bcast.divide %e, %s : (tensor<256x1024xf32>, tensor<256x1xf32>) -> tensor<256x1024xf32>
-  func.return %r : tensor<256x1024xf32>
+func.func @main(%x: tensor<4096x1024xf32>) -> tensor<4096x1024xf32> {
+  %m = bcast.reduce maximum %x, dims = [1] keepdims : (tensor<4096x1024xf32>) -> tensor<4096x1xf32>
+  %d = bcast.subtract %x, %m : (tensor<4096x1024xf32>, tensor<4096x1xf32>) -> tensor<4096x1024xf32>
+  %e = bcast.exponential %d : tensor<4096x1024xf32>
+  %s = bcast.reduce add %e, dims = [1] keepdims : (tensor<4096x1024xf32>) -> tensor<4096x1xf32>
+  %r = bcast.divide %e, %s : (tensor<4096x1024xf32>, tensor<4096x1xf32>) -> tensor<4096x1024xf32>
+  func.return %r : tensor<4096x1024xf32>
 }
 """
 
@@ -269,7 +269,7 @@ def test_softmax_runs_rows_in_parallel_with_private_scratch():
     assert any(re.fullmatch(r"float v\d+\[1024\];", s) for s in lines[loop:])
     assert body.count("expf(") == 1  # exp is computed once, stored in the row buffer
     assert "#pragma omp simd reduction(+:" in body  # the sum vectorizes
-    x = np.random.default_rng(1).standard_normal((256, 1024), dtype=np.float32)
+    x = np.random.default_rng(1).standard_normal((4096, 1024), dtype=np.float32)
     got = bcast.compile(SOFTMAX, backend="c")(x)
     e = np.exp(x - x.max(axis=1, keepdims=True))
     np.testing.assert_allclose(got, e / e.sum(axis=1, keepdims=True), rtol=1e-5)
@@ -277,7 +277,7 @@ def test_softmax_runs_rows_in_parallel_with_private_scratch():
 
 def test_threads_follow_omp_num_threads():
     code = ("import numpy as np, bcast, sys; from bcast.tests.lowering.test_c_backend import SOFTMAX; "
-            "x = np.ones((256, 1024), np.float32); f = bcast.compile(SOFTMAX, backend='c'); "
+            "x = np.ones((4096, 1024), np.float32); f = bcast.compile(SOFTMAX, backend='c'); "
             "import ctypes; f(x); omp = ctypes.CDLL('libgomp.so.1'); print(omp.omp_get_max_threads())")
     for n in ("1", "2"):
         done = subprocess.run([os.sys.executable, "-c", code], capture_output=True, text=True,

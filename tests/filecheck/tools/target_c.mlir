@@ -3,28 +3,29 @@
 // -t c: the standard pipeline, bcast-lower-to-loops, then C99. One exported
 // function per func.func (bcast_ + its name): restrict pointers to the
 // contiguous row-major data, const for arguments, results last. The row
-// loop (marked bcast.parallel in the loop IR, enough work) is an OpenMP
+// loop (marked bcast.parallel in the loop IR, and at least
+// c_emitter.PARALLEL_WORK iterations) is an OpenMP
 // parallel loop; the broadcast column value is loaded once per row, before
 // the inner loop over the contiguous dimension, which is an omp simd loop.
 // CHECK-LABEL: void bcast_broadcast_add(const float *restrict x, const float *restrict row, const float *restrict col, float *restrict result0) {
 // CHECK-NEXT:    #pragma omp parallel for schedule(static)
-// CHECK-NEXT:    for (int64_t [[I:i[0-9]+]] = 0; [[I]] < 256; [[I]] += 1) {
+// CHECK-NEXT:    for (int64_t [[I:i[0-9]+]] = 0; [[I]] < 4096; [[I]] += 1) {
 // CHECK-NEXT:      float [[C:v[0-9]+]] = col[[[I]]];
 // CHECK-NEXT:      #pragma omp simd
-// CHECK-NEXT:      for (int64_t [[J:i[0-9]+]] = 0; [[J]] < 256; [[J]] += 1) {
-// CHECK-NEXT:        float [[A:v[0-9]+]] = x[[[I]] * 256 + [[J]]];
+// CHECK-NEXT:      for (int64_t [[J:i[0-9]+]] = 0; [[J]] < 1024; [[J]] += 1) {
+// CHECK-NEXT:        float [[A:v[0-9]+]] = x[[[I]] * 1024 + [[J]]];
 // CHECK-NEXT:        float [[B:v[0-9]+]] = row[[[J]]];
 // CHECK-NEXT:        float [[S:v[0-9]+]] = (float)([[A]] + [[B]]);
 // CHECK-NEXT:        float [[M:v[0-9]+]] = (float)([[S]] * [[C]]);
-// CHECK-NEXT:        result0[[[I]] * 256 + [[J]]] = [[M]];
+// CHECK-NEXT:        result0[[[I]] * 1024 + [[J]]] = [[M]];
 // CHECK-NEXT:      }
 // CHECK-NEXT:    }
 // CHECK-NEXT:    return;
 // CHECK-NEXT:  }
-func.func @broadcast_add(%x: tensor<256x256xf32>, %row: tensor<256xf32>, %col: tensor<256x1xf32>) -> tensor<256x256xf32> {
-  %s = bcast.add %x, %row : (tensor<256x256xf32>, tensor<256xf32>) -> tensor<256x256xf32>
-  %m = bcast.multiply %s, %col : (tensor<256x256xf32>, tensor<256x1xf32>) -> tensor<256x256xf32>
-  func.return %m : tensor<256x256xf32>
+func.func @broadcast_add(%x: tensor<4096x1024xf32>, %row: tensor<1024xf32>, %col: tensor<4096x1xf32>) -> tensor<4096x1024xf32> {
+  %s = bcast.add %x, %row : (tensor<4096x1024xf32>, tensor<1024xf32>) -> tensor<4096x1024xf32>
+  %m = bcast.multiply %s, %col : (tensor<4096x1024xf32>, tensor<4096x1xf32>) -> tensor<4096x1024xf32>
+  func.return %m : tensor<4096x1024xf32>
 }
 
 // -----
