@@ -18,7 +18,9 @@ Each op of the loop IR is translated structurally:
   outermost loop marked ``bcast.parallel`` (``lower_to_loops.PARALLEL_ATTR``)
   gets ``#pragma omp parallel for`` when the nest does enough work
   (``PARALLEL_WORK`` element-steps, known statically), an innermost
-  parallel loop ``#pragma omp simd``. Loop-invariant values of an innermost
+  parallel loop ``#pragma omp simd``; a float sum ``simd reduction(+)``, a
+  float max/min ``simd reduction(max)`` with a separate NaN flag (NaN
+  propagation does not vectorize; the flag restores it after the loop). Loop-invariant values of an innermost
   loop (broadcast loads of memory the loop does not write, and arithmetic
   on them) are computed once before it.
 - Integers (signless in the IR) are held in ``uintN_t``; ``+ - * <<`` run in
@@ -210,6 +212,8 @@ class FunctionEmitter:
         self.heap: set[SSAValue] = set()
         self.in_parallel = 0
         self.used_names: set[str] = set()
+        self.nan_flags: dict[SSAValue, str] = {}
+        """Accumulator of a vectorized float max/min reduction -> its NaN flag."""
 
     # -- naming ------------------------------------------------------------
     def fresh(self, prefix: str) -> str:
@@ -369,6 +373,15 @@ class FunctionEmitter:
               and isinstance(carried[0].type, Float16Type | Float32Type | Float64Type)):
             # DESIGN.md 4: float sums may be reassociated, so they vectorize
             pragma = f"#pragma omp simd reduction(+:{names[0]})"
+        elif (innermost and len(names) == 1 and _reduction_kind(op) in ("maximum", "minimum")
+              and isinstance(carried[0].type, Float32Type | Float64Type)):
+            # A NaN-propagating max does not vectorize; a plain max with a
+            # separate "saw a NaN" flag does, and gives the same value.
+            flag = self.fresh("nan")
+            self.out(f"unsigned char {flag} = 0;")
+            self.nan_flags[carried[0]] = flag
+            fold = "max" if _reduction_kind(op) == "maximum" else "min"
+            pragma = f"#pragma omp simd reduction({fold}:{names[0]}) reduction(|:{flag})"
         i = self.fresh("i")
         self.expr[iv] = i
         if pragma:
@@ -393,6 +406,9 @@ class FunctionEmitter:
         self.in_parallel -= entered
         self.indent -= 1
         self.out("}")
+        for arg, name in zip(carried, names):
+            if arg in self.nan_flags:
+                self.out(f"if ({self.nan_flags.pop(arg)}) {name} = NAN;")
 
     def hoist(self, loop: scf.ForOp) -> set[Operation]:
         """Emit before ``loop`` the ops of its body that do not depend on it:
@@ -434,6 +450,11 @@ class FunctionEmitter:
         if name in ("arith.maximumf", "arith.minimumf"):
             a, b = operands
             rel = ">" if name == "arith.maximumf" else "<"
+            flagged = [k for k, v in enumerate(op.operands) if v in self.nan_flags]
+            if flagged:  # in a vectorized reduction: the flag carries NaN
+                acc, x = (a, b) if flagged[0] == 0 else (b, a)
+                flag = self.nan_flags[op.operands[flagged[0]]]
+                return f"(({flag} |= ({x} != {x})), ({x} {rel} {acc} ? {x} : {acc}))"
             return f"({a} {rel} {b} || {a} != {a}) ? {a} : {b}"
         if name == "arith.negf":
             return f"-{operands[0]}"

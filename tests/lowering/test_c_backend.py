@@ -269,6 +269,7 @@ def test_softmax_runs_rows_in_parallel_with_private_scratch():
     assert any(re.fullmatch(r"float v\d+\[1024\];", s) for s in lines[loop:])
     assert body.count("expf(") == 1  # exp is computed once, stored in the row buffer
     assert "#pragma omp simd reduction(+:" in body  # the sum vectorizes
+    assert "#pragma omp simd reduction(max:" in body  # so does the max, with a NaN flag
     x = np.random.default_rng(1).standard_normal((4096, 1024), dtype=np.float32)
     got = bcast.compile(SOFTMAX, backend="c")(x)
     e = np.exp(x - x.max(axis=1, keepdims=True))
@@ -463,3 +464,24 @@ def test_generated_c_of_the_examples_is_clean_under_sanitizers(tmp_path):
     assert run.returncode == 0 and run.stdout.strip() == "clean", run.stderr[-3000:]
     assert "runtime error" not in run.stderr and "AddressSanitizer" not in run.stderr
     assert len(units) > 50
+
+
+def test_vectorized_max_and_min_reductions_propagate_nan():
+    """Float max/min reductions vectorize as a plain max/min plus a "saw a
+    NaN" flag: NaN anywhere in a row (first, last, alone, everywhere) gives
+    NaN, infinities stay, as the reference's ``np.maximum`` fold does."""
+    src = """
+func.func @main(%x: tensor<16x300xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
+  %m = bcast.reduce maximum %x, dims = [1] : (tensor<16x300xf32>) -> tensor<16xf32>
+  %n = bcast.reduce minimum %x, dims = [1] : (tensor<16x300xf32>) -> tensor<16xf32>
+  func.return %m, %n : tensor<16xf32>, tensor<16xf32>
+}
+"""
+    x = np.random.default_rng(0).standard_normal((16, 300)).astype(np.float32)
+    x[3, 17] = x[5, :] = x[9, 299] = x[10, 0] = np.nan
+    x[7, :] = -np.inf
+    x[8, :] = np.inf
+    got = bcast.compile(src, backend="c")(x)
+    want = bcast.compile(src, backend="reference")(x)
+    for g, w in zip(got, want):
+        assert np.array_equal(g, w, equal_nan=True), (g, w)
