@@ -29,7 +29,6 @@ from xdsl.ir import Operation, SSAValue
 from bcast.ir import ops as bc
 from bcast.ir import rules
 from bcast.ir.fusion import FusionOp, is_elementwise, is_explicit
-from bcast.ir.ops import semantics_of
 from bcast.ir.types import flat_type_shape, split_type
 from bcast.lowering.array_api_runtime import STANDARD_BINARY, STANDARD_UNARY
 from bcast.lowering.numpy_emitter import (
@@ -37,7 +36,6 @@ from bcast.lowering.numpy_emitter import (
     PythonModuleEmitter,
     dtype_name,
     python_tuple,
-    site,
     spec_tuple,
 )
 from bcast.lowering.reference import signature
@@ -117,9 +115,7 @@ class FunctionEmitter(PythonFunctionEmitter):
             out(f"{n[r]} = ar.reshape(xp, {x}[{index}...], {shape})")
         elif isinstance(op, bc.AssignOp):
             index = self.index_expr(op, op.dest, list(op.index_values))
-            levels, _ = split_type(op.dest.type)
-            plan = rules.plan_indices(levels, op.indices(), semantics_of(op), "assign")
-            src_shape = rules.flat_broadcast_shape(split_type(op.source.type)[0], plan.result)
+            src_shape = rules.flat_broadcast_shape(split_type(op.source.type)[0], self.assign_levels(op))
             out(f"{n[r]} = ar.assign(xp, {x}, ({index}), ar.reshape(xp, {n[op.source]}, {src_shape}))")
         elif is_elementwise(op):
             if not is_explicit(op):
@@ -145,22 +141,8 @@ class FunctionEmitter(PythonFunctionEmitter):
         return f"ar.{name}(xp, {', '.join(args)})"
 
     def index_expr(self, op, value: SSAValue, dynamic: list[SSAValue]) -> str:
-        """Literal indices as written after ``rules.plan_indices``; dynamic ones
-        checked at run time (``ar.check_index``). Ends with a comma."""
-        levels, _ = split_type(value.type)
-        shape = rules.flat_shape(levels)
-        semantics = semantics_of(op)
-        dyn = iter(dynamic)
-        given = [next(dyn) if index is None else index for index in op.indices()]
-        plan = rules.plan_indices(levels, op.indices(), semantics, op.name.split(".")[1])
-        parts = []
-        for pos, index in enumerate(plan.indices):
-            if index is None:
-                name = self.names[given[pos]]
-                parts.append(f"ar.check_index({name}, {shape[pos]}, {semantics == 'tml'}, {pos}, {site(op)!r})")
-            else:
-                parts.append(str(index))
-        return "".join(p + ", " for p in parts)
+        """``index_parts``, each followed by a comma (the caller adds ``...``)."""
+        return "".join(p + ", " for p in self.index_parts(op, value, dynamic))
 
 
 class ArrayApiEmitter(PythonModuleEmitter):

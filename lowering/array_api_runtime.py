@@ -33,7 +33,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from bcast.ir import numerics
+from bcast.ir import numerics, rules
 from bcast.lowering import numpy_runtime as rt
 
 
@@ -293,8 +293,6 @@ def compare(xp, direction: str, x, y):
 def broadcast_in_dim(xp, x, dims: Sequence[int], shape: tuple[int, ...]):
     """``permute_dims`` (for unsorted dims), ``reshape`` to insert the size-1
     dims, ``broadcast_to``: views where the library has them."""
-    from bcast.ir import rules
-
     perm, _, dims = rules.split_transposing_broadcast(tuple(x.shape), dims)
     if not rules.is_identity(perm, len(perm)):
         x = xp.permute_dims(x, tuple(perm))
@@ -353,11 +351,6 @@ def deliver(xp, results: tuple, out, specs: tuple[rt.Spec, ...], inputs: tuple):
                  and not any(r is v for v in values) for r in results]
         return rt.Outs(out, specs, values).deliver(list(results), fresh)
     return results[0] if len(results) == 1 else results
-
-
-def check_index(index, size: int, iab: bool, position: int, site: rt.Site | None = None) -> int:
-    """A dynamic index, as the NumPy backend checks it (a Python integer)."""
-    return rt.check_index(index, size, iab, position, site)
 
 
 # --------------------------------------------------------------------------

@@ -184,6 +184,31 @@ class PythonFunctionEmitter:
         self.names = Names()
         self.names.taken |= module_names.taken
 
+    @staticmethod
+    def assign_levels(op: bc.AssignOp) -> rules.Levels:
+        """The levels of the indexed part of ``assign``'s destination."""
+        levels, _ = split_type(op.dest.type)
+        return rules.plan_indices(levels, op.indices(), semantics_of(op), "assign").result
+
+    def index_parts(self, op, value: SSAValue, dynamic: list[SSAValue]) -> list[str]:
+        """The indices of ``extract``/``assign`` as Python expressions:
+        ``rules.plan_indices``' normalised literal indices, and for the
+        dynamic ones a run-time check (``rt.check_index``, located at ``op``)."""
+        levels, _ = split_type(value.type)
+        shape = rules.flat_shape(levels)
+        semantics = semantics_of(op)
+        dyn = iter(dynamic)
+        given = [next(dyn) if index is None else index for index in op.indices()]
+        plan = rules.plan_indices(levels, op.indices(), semantics, op.name.split(".")[1])
+        parts = []
+        for pos, index in enumerate(plan.indices):
+            if index is None:
+                name = self.names[given[pos]]
+                parts.append(f"rt.check_index({name}, {shape[pos]}, {semantics == 'tml'}, {pos}, {site(op)!r})")
+            else:
+                parts.append(str(index))
+        return parts
+
     def module_name(self, hint: str) -> str:
         """A module-level name that no local of this function shadows."""
         name = self.module_names.fresh(hint)
@@ -286,26 +311,9 @@ class FunctionEmitter(PythonFunctionEmitter):
         else:
             raise PassError(op, "is not supported by the numpy target")
 
-    def assign_levels(self, op: bc.AssignOp) -> rules.Levels:
-        levels, _ = split_type(op.dest.type)
-        return rules.plan_indices(levels, op.indices(), semantics_of(op), "assign").result
-
     def index_expr(self, op, value: SSAValue, dynamic: list[SSAValue]) -> str:
-        """A NumPy index for literal and SSA indices: ``rules.plan_indices``'
-        normalised indices, a run-time check for the dynamic ones left."""
-        levels, _ = split_type(value.type)
-        shape = rules.flat_shape(levels)
-        semantics = semantics_of(op)
-        dyn = iter(dynamic)
-        given = [next(dyn) if index is None else index for index in op.indices()]
-        plan = rules.plan_indices(levels, op.indices(), semantics, op.name.split(".")[1])
-        parts = []
-        for pos, index in enumerate(plan.indices):
-            if index is None:
-                name = self.names[given[pos]]
-                parts.append(f"rt.check_index({name}, {shape[pos]}, {semantics == 'tml'}, {pos}, {site(op)!r})")
-            else:
-                parts.append(str(index))
+        """A NumPy index (a tuple expression) for ``index_parts``."""
+        parts = self.index_parts(op, value, dynamic)
         return ", ".join(parts) + ("," if len(parts) == 1 else "") if parts else "()"
 
     def emit_constant(self, op: bc.ConstantOp) -> None:
