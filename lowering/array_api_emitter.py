@@ -23,7 +23,7 @@ dask, JAX; the standard itself has no ``float16``).
 from __future__ import annotations
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import IndexType, ModuleOp
 from xdsl.ir import Operation, SSAValue
 
 from bcast.ir import ops as bc
@@ -36,9 +36,7 @@ from bcast.lowering.numpy_emitter import (
     PythonModuleEmitter,
     dtype_name,
     python_tuple,
-    spec_tuple,
 )
-from bcast.lowering.reference import signature
 from bcast.passes.errors import PassError
 
 
@@ -48,16 +46,8 @@ class FunctionEmitter(PythonFunctionEmitter):
     def emit(self) -> None:
         f, out, n = self.function, self.out, self.names
         block = f.body.blocks[0]
-        arguments, results = signature(f)
-        argument_specs = self.module_name(f"_{f.sym_name.data}_arguments")
-        result_specs = self.module_name(f"_{f.sym_name.data}_results")
-        self.constants.append(f"{argument_specs} = {spec_tuple(arguments)}")
-        self.constants.append(f"{result_specs} = {spec_tuple(results)}")
-        params = [n[a] for a in block.args]
-        tensors = [n[a] for a, spec in zip(block.args, arguments) if spec.shape is not None]
-        out(f"def {self.python_names[f.sym_name.data]}({', '.join(params + ['*', 'out=None'])}):")
-        out.depth += 1
-        out(f'"""@{f.sym_name.data}: {f.function_type}"""')
+        params, argument_specs, result_specs = self.begin_function()
+        tensors = [n[a] for a in block.args if not isinstance(a.type, IndexType)]
         out(f"xp = ar.namespace({', '.join(tensors)})")
         for i, name in enumerate(params):
             out(f"{name} = ar.argument(xp, {name}, {argument_specs}[{i}])")

@@ -184,6 +184,21 @@ class PythonFunctionEmitter:
         self.names = Names()
         self.names.taken |= module_names.taken
 
+    def begin_function(self) -> tuple[list[str], str, str]:
+        """The argument and result specs (module level) and the ``def`` line
+        with its docstring; the parameter names and the two specs' names."""
+        f, out = self.function, self.out
+        arguments, results = signature(f)
+        argument_specs = self.module_name(f"_{f.sym_name.data}_arguments")
+        result_specs = self.module_name(f"_{f.sym_name.data}_results")
+        self.constants.append(f"{argument_specs} = {spec_tuple(arguments)}")
+        self.constants.append(f"{result_specs} = {spec_tuple(results)}")
+        params = [self.names[a] for a in f.body.blocks[0].args]
+        out(f"def {self.python_names[f.sym_name.data]}({', '.join(params + ['*', 'out=None'])}):")
+        out.depth += 1
+        out(f'"""@{f.sym_name.data}: {f.function_type}"""')
+        return params, argument_specs, result_specs
+
     @staticmethod
     def assign_levels(op: bc.AssignOp) -> rules.Levels:
         """The levels of the indexed part of ``assign``'s destination."""
@@ -230,15 +245,7 @@ class FunctionEmitter(PythonFunctionEmitter):
     def emit(self) -> None:
         f, out = self.function, self.out
         block = f.body.blocks[0]
-        arguments, results = signature(f)
-        argument_specs = self.module_name(f"_{f.sym_name.data}_arguments")
-        result_specs = self.module_name(f"_{f.sym_name.data}_results")
-        self.constants.append(f"{argument_specs} = {spec_tuple(arguments)}")
-        self.constants.append(f"{result_specs} = {spec_tuple(results)}")
-        params = [self.names[a] for a in block.args]
-        out(f"def {self.python_names[f.sym_name.data]}({', '.join(params + ['*', 'out=None'])}):")
-        out.depth += 1
-        out(f'"""@{f.sym_name.data}: {f.function_type}"""')
+        params, argument_specs, result_specs = self.begin_function()
         for i, name in enumerate(params):
             out(f"{name} = rt.argument({name}, {argument_specs}[{i}])")
         ret = block.last_op

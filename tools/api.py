@@ -135,41 +135,37 @@ def _build_c(module: ModuleOp, function: func.FuncOp, entry: str, arguments, res
     return library.functions[entry]
 
 
+def _reachable_functions(module: ModuleOp, entry: str) -> list[func.FuncOp]:
+    """``entry`` and every function it calls, directly or not (in the order a
+    depth-first walk of the calls reaches them)."""
+    functions = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)}
+    seen, todo, order = {entry}, [entry], []
+    while todo:
+        f = functions.get(todo.pop())
+        if f is None:
+            continue
+        order.append(f)
+        for op in f.walk():
+            if isinstance(op, func.CallOp) and (name := op.callee.string_value()) not in seen:
+                seen.add(name)
+                todo.append(name)
+    return order
+
+
 def _reachable(module: ModuleOp, entry: str) -> ModuleOp:
     """A copy of ``module`` with only ``entry`` and the functions it calls:
     another function the C target cannot take does not stop this one."""
+    keep = {f.sym_name.data for f in _reachable_functions(module, entry)}
     clone = module.clone()
-    functions = {f.sym_name.data: f for f in clone.ops if isinstance(f, func.FuncOp)}
-    seen, todo = {entry}, [entry]
-    while todo:
-        f = functions.get(todo.pop())
-        for op in f.walk() if f is not None else ():
-            if isinstance(op, func.CallOp) and op.callee.string_value() not in seen:
-                seen.add(op.callee.string_value())
-                todo.append(op.callee.string_value())
-    for name, f in functions.items():
-        if name not in seen:
-            f.detach()
-            f.erase()
+    for f in [f for f in clone.ops if isinstance(f, func.FuncOp) and f.sym_name.data not in keep]:
+        f.detach()
+        f.erase()
     return clone
 
 
 def _called_declarations(module: ModuleOp, entry: str) -> list[func.FuncOp]:
     """Declarations (functions without a body) the entry calls, directly or not."""
-    functions = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)}
-    seen, todo, found = {entry}, [entry], []
-    while todo:
-        f = functions.get(todo.pop())
-        if f is None:
-            continue
-        if not f.body.blocks:
-            found.append(f)
-            continue
-        for op in f.walk():
-            if isinstance(op, func.CallOp) and op.callee.string_value() not in seen:
-                seen.add(op.callee.string_value())
-                todo.append(op.callee.string_value())
-    return found
+    return [f for f in _reachable_functions(module, entry) if not f.body.blocks]
 
 
 class Compiled:

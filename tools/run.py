@@ -82,16 +82,19 @@ def random_inputs(function: func.FuncOp, seed: int) -> list[object]:
         if isinstance(t, IndexType):
             inputs.append(0)
             continue
-        dtype, shape = numpy_dtype(t), flat_type_shape(t)
-        if dtype == np.bool_:
-            inputs.append(rng.random(shape) < 0.5)
-        elif dtype.kind == "f":
-            inputs.append(rng.standard_normal(shape).astype(dtype))
-        elif dtype.kind == "u":
-            inputs.append(rng.integers(0, 20, shape).astype(dtype))
-        else:
-            inputs.append(rng.integers(-10, 10, shape).astype(dtype))
+        inputs.append(random_array(rng, flat_type_shape(t), numpy_dtype(t)))
     return inputs
+
+
+def random_array(rng: np.random.Generator, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    """Fair booleans, normal floats, small integers (in range for every op)."""
+    if dtype == np.bool_:
+        return rng.random(shape) < 0.5
+    if dtype.kind == "f":
+        return rng.standard_normal(shape).astype(dtype)
+    if dtype.kind == "u":
+        return rng.integers(0, 20, shape).astype(dtype)
+    return rng.integers(-10, 10, shape).astype(dtype)
 
 
 def check_keys(path: str, found: Sequence[str], keys: Sequence[str], arguments: Sequence[rt.Spec]) -> None:

@@ -30,6 +30,7 @@ from xdsl.dialects.builtin import IndexType, MemRefType
 
 import bcast
 from bcast.lowering import c_emitter, c_runtime
+from bcast.tests.lowering.test_backends import INT_EDGES
 from bcast.tests.programs import DTYPES, MODES, as_tuple, assert_results, programs
 from bcast.tests.test_examples_run import CASES, RUN_TIME_ERRORS
 from bcast.tools import api, driver
@@ -118,22 +119,6 @@ def test_a_call_of_a_declaration_is_the_same_run_time_error():
 # Edge cases of DESIGN.md section 4
 # --------------------------------------------------------------------------
 
-INT_EDGES = """
-func.func @main(%a: tensor<6xi32>, %b: tensor<6xi32>, %u: tensor<3xui8>, %s: tensor<4xi8>)
-    -> (tensor<6xi32>, tensor<6xi32>, tensor<3xui8>, tensor<4xi8>, tensor<4xi8>, tensor<4xi8>, tensor<6xi32>) {
-  %zero = bcast.constant dense<0> : tensor<ui8>
-  %nine = bcast.constant dense<[9, 1, 8, 3]> : tensor<4xi8>
-  %q = bcast.divide %a, %b : (tensor<6xi32>, tensor<6xi32>) -> tensor<6xi32>
-  %r = bcast.remainder %a, %b : (tensor<6xi32>, tensor<6xi32>) -> tensor<6xi32>
-  %uq = bcast.divide %u, %zero : (tensor<3xui8>, tensor<ui8>) -> tensor<3xui8>
-  %sra = bcast.shift_right_arithmetic %s, %nine : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
-  %srl = bcast.shift_right_logical %s, %nine : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
-  %sl = bcast.shift_left %s, %nine : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
-  %p = bcast.power %a, %b : (tensor<6xi32>, tensor<6xi32>) -> tensor<6xi32>
-  func.return %q, %r, %uq, %sra, %srl, %sl, %p
-      : tensor<6xi32>, tensor<6xi32>, tensor<3xui8>, tensor<4xi8>, tensor<4xi8>, tensor<4xi8>, tensor<6xi32>
-}
-"""
 
 
 def test_integer_edge_cases():

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import bcast
-from bcast.ir.parser import make_context
+from bcast.tools.run import random_array
 from bcast.tests.paths import DATA
 from bcast.tools import driver
 from bcast.tools.api import BcastError
@@ -37,18 +37,7 @@ def random_inputs(specs, seed: int = 0) -> list[np.ndarray]:
     """Random arrays for manifest input specs (``{"shape": [...], "dtype": ...}``):
     normal floats, small integers, fair booleans."""
     rng = np.random.default_rng(seed)
-    arrays = []
-    for spec in specs:
-        shape, dtype = tuple(spec["shape"]), np.dtype(spec["dtype"])
-        if dtype == np.bool_:
-            arrays.append(rng.random(shape) < 0.5)
-        elif dtype.kind == "f":
-            arrays.append(rng.standard_normal(shape).astype(dtype))
-        elif dtype.kind == "u":
-            arrays.append(rng.integers(0, 20, shape).astype(dtype))
-        else:
-            arrays.append(rng.integers(-10, 10, shape).astype(dtype))
-    return arrays
+    return [random_array(rng, tuple(spec["shape"]), np.dtype(spec["dtype"])) for spec in specs]
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
