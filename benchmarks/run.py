@@ -92,6 +92,7 @@ from __future__ import annotations
 
 import argparse
 import ctypes
+import glob
 import importlib
 import os
 import platform
@@ -302,10 +303,16 @@ TITLE = {
 
 
 FLOOR_1T = "copy floor 1t (copyto)"
+FLOOR_STREAM_1T = "copy floor 1t (streaming)"
 FLOOR_SLABS = "copy floor all (copyto slabs)"
 FLOOR_NUMBA = "copy floor all (numba)"
-FLOORS_ALL = (FLOOR_SLABS, FLOOR_NUMBA)
-FLOORS = (FLOOR_1T, *FLOORS_ALL)
+FLOOR_STREAM_ALL = "copy floor all (streaming)"
+FLOORS_1T = (FLOOR_1T, FLOOR_STREAM_1T)
+FLOORS_ALL = (FLOOR_SLABS, FLOOR_NUMBA, FLOOR_STREAM_ALL)
+FLOORS = (*FLOORS_1T, *FLOORS_ALL)
+COLD_BYTES = 1 << 25
+"""Sizes whose output has at least this many bytes are timed from a cold
+cache (``Flush``); smaller ones in cache, as a loop calling them runs."""
 QUICK_REPEATS = 5
 
 
@@ -663,6 +670,33 @@ def _slab_copy(n: int, threads: int):
     return copy
 
 
+def program_copy(n: int) -> str:
+    """The identity: the C backend copies ``x`` into the result."""
+    t = f"tensor<{n}x{n}xf32>"
+    return f"func.func @main(%x: {t}) -> {t} {{\n  func.return %x : {t}\n}}\n"
+
+
+def _stream_copy(n: int) -> list[Variant]:
+    """bcast's C backend copying ``x``: at sizes of ``c_emitter.STREAM_BYTES``
+    and more it writes with non-temporal stores, which do not read the
+    destination first (``np.copyto`` and the other floors do: their stores
+    move 3 bytes of memory traffic per 2 copied; glibc's ``memcpy`` streams
+    only above a threshold set by the last-level cache size, 480 MiB on the
+    development VM)."""
+    names = (FLOOR_STREAM_1T, FLOOR_STREAM_ALL)
+    try:
+        fn = bcast.compile(program_copy(n), backend="c")
+        out = np.empty((n, n), np.float32)
+        fn(out, out=np.empty((n, n), np.float32))
+    except Exception as e:  # noqa: BLE001 - reported in the table
+        return [Variant(name, None, f"absent ({type(e).__name__}: {_short(e)})") for name in names]
+    omp = _find_openmp(_mapped_files())
+    copy = lambda x, *_: fn(x, out=out)  # noqa: E731
+    if omp is None or omp.every == 1:
+        return [Variant(FLOOR_STREAM_1T, copy), Variant(FLOOR_STREAM_ALL, None, "n/a (one thread)")]
+    return [Variant(FLOOR_STREAM_1T, omp.one_thread(copy)), Variant(FLOOR_STREAM_ALL, copy)]
+
+
 def _floors(n: int, numba) -> list[Variant]:
     out = np.empty((n, n), np.float32)
     floors = [Variant(FLOOR_1T, lambda x, *_: (np.copyto(out, x), out)[1]),
@@ -672,7 +706,35 @@ def _floors(n: int, numba) -> list[Variant]:
     else:
         copy, out2 = _numba_kernels(numba)["copy"], np.empty((n, n), np.float32)
         floors.append(Variant(FLOOR_NUMBA, lambda x, *_: copy(x, out2), traced=False))
-    return floors
+    return floors + _stream_copy(n)
+
+
+def _largest_cache() -> int:
+    """Bytes of the largest CPU cache Linux reports (0: unknown)."""
+    sizes = []
+    for path in glob.glob("/sys/devices/system/cpu/cpu0/cache/index*/size"):
+        try:
+            text = open(path).read().strip()
+        except OSError:
+            continue
+        unit = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(text[-1:], 1)
+        digits = text.rstrip("KMG")
+        if digits.isdigit():
+            sizes.append(int(digits) * unit)
+    return max(sizes, default=0)
+
+
+class Flush:
+    """Reads a buffer twice the last-level cache (at most 1 GiB), so that
+    the next call finds its arrays in memory, not in cache."""
+
+    def __init__(self):
+        size = min(2 * max(_largest_cache(), 32 << 20), 1 << 30)
+        self.buffer = np.ones(size // 8)
+        self.bytes = size
+
+    def __call__(self) -> None:
+        self.buffer.sum()
 
 
 # ---------------------------------------------------------------- variants
@@ -778,6 +840,7 @@ def run(sizes: list[int], repeats: int, workloads: list[str]) -> None:
     if hasattr(os, "getloadavg"):  # other work on the machine distorts all-thread timings
         print("load average before the run: " + " ".join(f"{v:.2f}" for v in os.getloadavg()))
     rng = np.random.default_rng(0)
+    flush = None
     for workload in workloads:
         for n in sizes:
             args = inputs(workload, n, rng)
@@ -790,21 +853,29 @@ def run(sizes: list[int], repeats: int, workloads: list[str]) -> None:
             for v in present:
                 if v.measure_cpu:
                     v.cpu = _cpu_over_wall(v.call, args)
+            cold = n * n * 4 >= COLD_BYTES
+            if cold and flush is None:
+                flush = Flush()
             for round_ in range(repeats):
                 # Rotate the order each round, and pause between calls: some
                 # peers (XLA's and OpenMP's thread pools) spin after returning
-                # and would slow down whichever variant runs next.
+                # and would slow down whichever variant runs next. From a
+                # cold cache, every variant finds its arrays in memory.
                 k = round_ % len(present)
                 for v in present[k:] + present[:k]:
                     time.sleep(PAUSE)
+                    if cold:
+                        flush()
                     t0 = time.perf_counter()
                     v.call(*args)
                     times[v.name].append(time.perf_counter() - t0)
             median = {name: statistics.median(ts) for name, ts in times.items()}
-            floor_1t = median[FLOOR_1T]
+            floor_1t = min(median[name] for name in FLOORS_1T if name in median)
             floor_all = min(median[name] for name in FLOORS_ALL if name in median)
             out_bytes = n * n * 4
-            print(f"\n{TITLE[workload]}, {n}x{n} f32, median of {repeats} interleaved rounds")
+            cache = (f"cold cache (a {flush.bytes >> 20} MiB read before each call)" if cold
+                     else "warm cache")
+            print(f"\n{TITLE[workload]}, {n}x{n} f32, median of {repeats} interleaved rounds, {cache}")
             print(f"{'variant':30} {'median ms':>10} {'x floor(1t)':>12} {'x floor(all)':>13} "
                   f"{'x eager':>8} {'peak alloc':>11}")
             eager_t = median["numpy eager"]

@@ -261,6 +261,64 @@ def test_softmax_runs_rows_in_parallel_with_private_scratch():
     np.testing.assert_allclose(got, e / e.sum(axis=1, keepdims=True), rtol=1e-5)
 
 
+# --------------------------------------------------------------------------
+# Streaming (non-temporal) stores of large results
+# --------------------------------------------------------------------------
+
+
+def _streamed(shape: tuple[int, ...], t: str, op: str) -> str:
+    """``op`` of x and a broadcast row (the last dimension), of element type ``t``."""
+    full = f"tensor<{'x'.join(map(str, shape))}x{t}>"
+    row = f"tensor<{shape[-1]}x{t}>"
+    out = full.replace(f"x{t}>", "xi1>") if op == "compare" else full
+    spelled = "compare GT," if op == "compare" else op
+    return f"""
+func.func @main(%x: {full}, %row: {row}) -> {out} {{
+  %r = bcast.{spelled} %x, %row : ({full}, {row}) -> {out}
+  func.return %r : {out}
+}}
+"""
+
+
+# Each result is just over c_emitter.STREAM_BYTES; an odd number of columns
+# puts row starts at every offset within a cache line, and chunk ends mid-line.
+STREAMED = [
+    ((2049, 4097), "f32", "multiply"),
+    ((4097, 4099), "f16", "add"),
+    ((8193, 4097), "i8", "add"),
+    ((4099, 8193), "f32", "compare"),  # an i1 result: one byte per element
+    ((4194305,), "f64", "subtract"),  # one dimension: the parallel loop is the innermost one
+]
+
+
+@pytest.mark.parametrize("shape, t, op", STREAMED, ids=[f"{t}-{op}-{len(s)}d" for s, t, op in STREAMED])
+def test_large_results_stream_and_equal_the_numpy_backend(shape, t, op):
+    src = _streamed(shape, t, op)
+    source, _ = c_emitter.emit_module(driver.load(src, "streamed", None, pipeline=api.STANDARD_PIPELINE))
+    assert "bcast_stream(result0 + " in source and source.count("bcast_stream_fence();") >= 1
+    dtype = np.dtype({"f32": np.float32, "f16": np.float16, "i8": np.int8, "f64": np.float64}[t])
+    rng = np.random.default_rng(3)
+    x = (rng.integers(-128, 128, shape) if dtype.kind == "i" else rng.standard_normal(shape)).astype(dtype)
+    row = x[(0,) * (len(shape) - 1)][::-1].copy()
+    want = bcast.compile(src, backend="numpy")(x, row)
+    fn = bcast.compile(src, backend="c")
+    np.testing.assert_array_equal(fn(x, row), want)
+    # into a caller's buffer that starts 1 element past a cache line boundary
+    # (4-byte aligned or not): the partial lines are written correctly too
+    buf = np.zeros(want.size + 64, want.dtype)
+    start = (-buf.ctypes.data % 64) // want.itemsize + 1
+    out = buf[start:start + want.size].reshape(want.shape)
+    assert fn(x, row, out=out) is out
+    np.testing.assert_array_equal(out, want)
+    assert not buf[:start].any() and not buf[start + want.size:].any()
+
+
+def test_small_results_use_plain_stores():
+    source, _ = c_emitter.emit_module(driver.load(_streamed((1024, 1024), "f32", "multiply"), "small", None,
+                                                  pipeline=api.STANDARD_PIPELINE))
+    assert "bcast_stream(" not in source.split("static inline void bcast_stream_fence")[1]
+
+
 def test_threads_follow_omp_num_threads():
     code = ("import numpy as np, bcast, sys; from bcast.tests.lowering.test_c_backend import SOFTMAX; "
             "x = np.ones((4096, 1024), np.float32); f = bcast.compile(SOFTMAX, backend='c'); "
@@ -399,11 +457,11 @@ def harness_call(name: str, function: func.FuncOp, n_inputs: int, kind: int) -> 
 def test_generated_c_of_the_examples_is_clean_under_sanitizers(tmp_path):
     """Every example function, built with ASan and UBSan (any report aborts),
     called twice on random bytes (every integer value, NaN, inf, huge floats)
-    and on small values."""
+    and on small values; with them the programs whose results stream."""
     cc = c_runtime.require_compiler()
     units, calls, seen = [], [], set()
-    for k, case in enumerate(RUNNABLE):
-        path, index, text, entry = case.values
+    streamed = [(Path(f"streamed_{t}_{op}.mlir"), 0, _streamed(shape, t, op)) for shape, t, op in STREAMED]
+    for k, (path, index, text) in enumerate([case.values[:3] for case in RUNNABLE] + streamed):
         if (path, index) in seen:
             continue
         seen.add((path, index))

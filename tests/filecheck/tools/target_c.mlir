@@ -61,3 +61,39 @@ func.func @wrap(%a: tensor<4xi16>, %b: tensor<4xi16>) -> tensor<4xi16> {
   %q = bcast.multiply %a, %b : (tensor<4xi16>, tensor<4xi16>) -> tensor<4xi16>
   func.return %q : tensor<4xi16>
 }
+
+// -----
+
+// A result of at least c_emitter.STREAM_BYTES (32 MiB) is written with
+// non-temporal stores: the inner loop runs in chunks that fill a tile (in
+// L1), and bcast_stream copies each tile to the result without reading the
+// destination lines first. Each OpenMP thread fences its streaming stores
+// before the parallel region's barrier (the for loop is nowait), and the
+// function fences before it returns.
+// CHECK-LABEL: void bcast_streamed(const float *restrict x, const float *restrict row, float *restrict result0) {
+// CHECK-NEXT:    #pragma omp parallel
+// CHECK-NEXT:    {
+// CHECK-NEXT:      #pragma omp for schedule(static) nowait
+// CHECK-NEXT:      for (int64_t [[I:i[0-9]+]] = 0; [[I]] < 4096; [[I]] += 1) {
+// CHECK-NEXT:        for (int64_t [[B:b[0-9]+]] = 0; [[B]] < 8192; [[B]] += 4096) {
+// CHECK-NEXT:          int64_t [[N:n[0-9]+]] = 8192 - [[B]] < 4096 ? 8192 - [[B]] : 4096;
+// CHECK-NEXT:          float [[T:tile[0-9]+]][4096];
+// CHECK-NEXT:          #pragma omp simd
+// CHECK-NEXT:          for (int64_t [[J:i[0-9]+]] = [[B]]; [[J]] < [[B]] + [[N]]; [[J]] += 1) {
+// CHECK-NEXT:            float [[X:v[0-9]+]] = x[[[I]] * 8192 + [[J]]];
+// CHECK-NEXT:            float [[R:v[0-9]+]] = row[[[J]]];
+// CHECK-NEXT:            float [[M:v[0-9]+]] = (float)([[X]] * [[R]]);
+// CHECK-NEXT:            [[T]][[[J]] - [[B]]] = [[M]];
+// CHECK-NEXT:          }
+// CHECK-NEXT:          bcast_stream(result0 + [[I]] * 8192 + [[B]], [[T]], (size_t)[[N]] * sizeof [[T]][0]);
+// CHECK-NEXT:        }
+// CHECK-NEXT:      }
+// CHECK-NEXT:      bcast_stream_fence();
+// CHECK-NEXT:    }
+// CHECK-NEXT:    bcast_stream_fence();
+// CHECK-NEXT:    return;
+// CHECK-NEXT:  }
+func.func @streamed(%x: tensor<4096x8192xf32>, %row: tensor<8192xf32>) -> tensor<4096x8192xf32> {
+  %m = bcast.multiply %x, %row : (tensor<4096x8192xf32>, tensor<8192xf32>) -> tensor<4096x8192xf32>
+  func.return %m : tensor<4096x8192xf32>
+}
