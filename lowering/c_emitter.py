@@ -22,7 +22,11 @@ Each op of the loop IR is translated structurally:
   float max/min ``simd reduction(max)`` with a separate NaN flag (NaN
   propagation does not vectorize; the flag restores it after the loop). Loop-invariant values of an innermost
   loop (broadcast loads of memory the loop does not write, and arithmetic
-  on them) are computed once before it.
+  on them) are computed once before it. Perfectly nested parallel loops
+  over dims that no access broadcasts or transposes run as one loop
+  (``collapsible_nest``). An innermost loop storing a large result
+  (``STREAM_BYTES``) fills a small tile per chunk and streams it to memory
+  with non-temporal stores (``bcast_stream``).
 - Integers (signless in the IR) are held in ``uintN_t``; ``+ - * <<`` run in
   unsigned arithmetic at least as wide as ``unsigned int`` (no signed
   overflow, no promotion to ``int``), signed ops (``divsi remsi shrsi cmpi s*
@@ -425,6 +429,21 @@ class FunctionEmitter:
 
     # -- loops ---------------------------------------------------------------
     def loop(self, op: scf.ForOp) -> None:
+        nest = collapsible_nest(op)
+        if len(nest) == 1:
+            self.emit_loop(op, self.e(op.lb), self.e(op.ub), _trip(op), _work(op))
+            return
+        # One loop over the nest's product: the innermost loop's variable
+        # stands for the position within the collapsed dims, the others are
+        # 0, so every access's linear index (``index``) is the collapsed one.
+        for outer in nest[:-1]:
+            self.expr[outer.body.blocks[0].args[0]] = "0"
+        count = math.prod(_trip(loop) or 0 for loop in nest)
+        self.emit_loop(nest[-1], "0", str(count), count, count)
+
+    def emit_loop(self, op: scf.ForOp, lb: str, ub: str, trip: int | None, work: int) -> None:
+        """``op`` over ``lb`` to ``ub`` (``trip`` iterations when static;
+        ``work`` innermost iterations in all)."""
         body = op.body.blocks[0]
         iv, *carried = body.args
         names = []
@@ -434,14 +453,16 @@ class FunctionEmitter:
             self.expr[arg] = self.expr[result] = name
             names.append(name)
         innermost = not any(isinstance(o, scf.ForOp) for o in body.walk() if o is not op)
-        trip = _trip(op)
         hoisted: set[Operation] = set()
         if innermost and (trip is None or trip > 0):
             hoisted = self.hoist(op)
         parallel = PARALLEL_ATTR in op.attributes and not carried
         pragma = None
-        if parallel and self.openmp and not self.in_parallel and _work(op) >= PARALLEL_WORK:
-            pragma = "#pragma omp parallel for schedule(static)"
+        streamed = self.streamed_stores(op) if innermost else []
+        if parallel and self.openmp and not self.in_parallel and work >= PARALLEL_WORK:
+            # (the loop over chunks, when the innermost loop streams)
+            simd = " simd" if innermost and not streamed else ""
+            pragma = f"#pragma omp parallel for{simd} schedule(static)"
         elif parallel and innermost:
             pragma = "#pragma omp simd"
         elif (innermost and len(names) == 1 and _reduction_kind(op) == "add"
@@ -466,10 +487,9 @@ class FunctionEmitter:
             self.indent += 1
             pragma += " nowait"
             pragma = pragma.replace("omp parallel for", "omp for")
-        streamed = self.streamed_stores(op) if innermost else []
         if streamed:
             self.streams = True
-            self.chunked_loop(op, pragma, streamed, hoisted)
+            self.chunked_loop(op, lb, ub, pragma, streamed, hoisted)
             if fenced:
                 self.out("bcast_stream_fence();")
                 self.indent -= 1
@@ -479,7 +499,7 @@ class FunctionEmitter:
         self.expr[iv] = i
         if pragma:
             self.out(pragma)
-        self.out(f"for (int64_t {i} = {self.e(op.lb)}; {i} < {self.e(op.ub)}; {i} += {self.e(op.step)}) {{")
+        self.out(f"for (int64_t {i} = {lb}; {i} < {ub}; {i} += {self.e(op.step)}) {{")
         self.indent += 1
         self.in_parallel += entered
         for inner in body.ops:
@@ -544,8 +564,8 @@ class FunctionEmitter:
         return any(not any(isinstance(p, scf.ForOp) for p in o.body.walk() if p is not o)
                    and self.streamed_stores(o) for o in nested)
 
-    def chunked_loop(self, op: scf.ForOp, pragma: str | None, streamed: list[memref.StoreOp],
-                     hoisted: set[Operation]) -> None:
+    def chunked_loop(self, op: scf.ForOp, lb: str, ub: str, pragma: str | None,
+                     streamed: list[memref.StoreOp], hoisted: set[Operation]) -> None:
         """An innermost loop whose ``streamed`` stores fill per-chunk tiles,
         each copied to its result with ``bcast_stream`` after the chunk: the
         loop runs in chunks of ``STREAM_TILE_BYTES`` (the widest stored type);
@@ -555,12 +575,11 @@ class FunctionEmitter:
         iv = body.args[0]
         chunk = STREAM_TILE_BYTES // max(_bytes(s.value.type) for s in streamed)
         first, count, i = self.fresh("b"), self.fresh("n"), self.fresh("i")
-        lb, ub = self.e(op.lb), self.e(op.ub)
-        if pragma is not None and "omp simd" not in pragma:
+        entered = pragma is not None and "omp simd" not in pragma  # a parallel loop's pragma
+        if entered:
             self.out(pragma)
         self.out(f"for (int64_t {first} = {lb}; {first} < {ub}; {first} += {chunk}) {{")
         self.indent += 1
-        entered = pragma is not None and "omp simd" not in pragma
         self.in_parallel += entered
         self.out(f"int64_t {count} = {ub} - {first} < {chunk} ? {ub} - {first} : {chunk};")
         for store in streamed:
@@ -765,6 +784,56 @@ def _trip(op: scf.ForOp) -> int | None:
         values.append(owner.value.value.data)
     lb, ub, step = values
     return max(0, -(-(ub - lb) // step)) if step > 0 else None
+
+
+def _counted(op: scf.ForOp) -> bool:
+    """A parallel loop from 0 by 1 a static number of times, carrying nothing."""
+    lb, step = op.lb.owner, op.step.owner
+    return (PARALLEL_ATTR in op.attributes and not op.iter_args and _trip(op) is not None
+            and isinstance(lb, arith.ConstantOp) and lb.value == IntegerAttr(0, IndexType())
+            and isinstance(step, arith.ConstantOp) and step.value == IntegerAttr(1, IndexType()))
+
+
+def collapsible_nest(op: scf.ForOp) -> list[scf.ForOp]:
+    """``op`` and the loops perfectly nested in it down to the innermost, when
+    they can run as one loop over the product of their trips; else ``[op]``.
+
+    They can when their variables are used only as memref indices, and each
+    access indexes either none of them, or all of them at consecutive
+    positions in nesting order over dims of their full size (but the
+    outermost): no access broadcasts or transposes these dims, so the
+    linear index of every access steps by its innermost stride."""
+    nest = [op]
+    while _counted(nest[-1]):
+        body = [o for o in nest[-1].body.blocks[0].ops if not isinstance(o, scf.YieldOp)]
+        if len(body) == 1 and isinstance(body[0], scf.ForOp):
+            nest.append(body[0])
+        elif not any(isinstance(o, scf.ForOp) for o in nest[-1].body.walk() if o is not nest[-1]):
+            break
+        else:
+            return [op]
+    if len(nest) < 2 or not _counted(nest[-1]):
+        return [op]
+    ivs = [loop.body.blocks[0].args[0] for loop in nest]
+    trips = [_trip(loop) for loop in nest]
+    for iv in ivs:
+        for use in iv.uses:
+            user = use.operation
+            if not (isinstance(user, memref.LoadOp | memref.StoreOp) and any(v is iv for v in user.indices)
+                    and not (isinstance(user, memref.StoreOp) and user.value is iv)):
+                return [op]
+    for o in nest[-1].body.walk():
+        if not isinstance(o, memref.LoadOp | memref.StoreOp):
+            continue
+        indices = list(o.indices)
+        used = [k for k, v in enumerate(indices) if any(v is iv for iv in ivs)]
+        if not used:
+            continue
+        q, shape = used[0], o.memref.type.get_shape()
+        if (len(used) != len(ivs) or any(a is not b for a, b in zip(indices[q:q + len(ivs)], ivs))
+                or any(shape[q + t] != trips[t] for t in range(1, len(ivs)))):
+            return [op]
+    return nest
 
 
 def _work(op: scf.ForOp) -> int:

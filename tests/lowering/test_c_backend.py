@@ -319,6 +319,40 @@ def test_small_results_use_plain_stores():
     assert "bcast_stream(" not in source.split("static inline void bcast_stream_fence")[1]
 
 
+COLLAPSED = """
+func.func @main(%x: tensor<2x3x4x5xi32>, %y: tensor<3x4x5xi32>, %z: tensor<2x1x4x5xi32>,
+                %w: tensor<5x4x3x2xi32>) -> tensor<2x3x4x5xi32> {
+  %a = bcast.add %x, %y : (tensor<2x3x4x5xi32>, tensor<3x4x5xi32>) -> tensor<2x3x4x5xi32>
+  %b = bcast.multiply %a, %z : (tensor<2x3x4x5xi32>, tensor<2x1x4x5xi32>) -> tensor<2x3x4x5xi32>
+  %t = bcast.transpose %w, dims = [3, 2, 1, 0] : (tensor<5x4x3x2xi32>) -> tensor<2x3x4x5xi32>
+  %c = bcast.subtract %b, %t : (tensor<2x3x4x5xi32>, tensor<2x3x4x5xi32>) -> tensor<2x3x4x5xi32>
+  %d = bcast.add %x, %y : (tensor<2x3x4x5xi32>, tensor<3x4x5xi32>) -> tensor<2x3x4x5xi32>
+  %e = bcast.maximum %c, %d : (tensor<2x3x4x5xi32>, tensor<2x3x4x5xi32>) -> tensor<2x3x4x5xi32>
+  func.return %e : tensor<2x3x4x5xi32>
+}
+"""
+
+
+def test_collapsed_loops_index_every_operand_right():
+    """Loops over dims nothing broadcasts run as one (``collapsible_nest``);
+    broadcast, transposed and full operands in one nest keep their indices."""
+    rng = np.random.default_rng(5)
+    shapes = [(2, 3, 4, 5), (3, 4, 5), (2, 1, 4, 5), (5, 4, 3, 2)]
+    args = [rng.integers(-1000, 1000, s, dtype=np.int32) for s in shapes]
+    x, y, z, w = args
+    want = np.maximum((x + y) * z - w.transpose(3, 2, 1, 0), x + y)
+    np.testing.assert_array_equal(bcast.compile(COLLAPSED, backend="c")(*args), want)
+    full = COLLAPSED.replace("tensor<2x1x4x5xi32>", "tensor<2x3x4x5xi32>").replace(
+        "tensor<5x4x3x2xi32>", "tensor<2x3x4x5xi32>").replace("dims = [3, 2, 1, 0]", "dims = [0, 1, 2, 3]")
+    source, _ = c_emitter.emit_module(driver.load(full, "full", None, pipeline=api.STANDARD_PIPELINE))
+    # y broadcasts along dim 0: the three trailing dims are one loop, dim 0 its own
+    assert re.search(r"for \(int64_t (i\d+) = 0; \1 < 2; .*\n.*\n *for \(int64_t (i\d+) = 0; \2 < 60;", source)
+    args[2], args[3] = rng.integers(-9, 9, (2, 3, 4, 5), dtype=np.int32), rng.integers(-9, 9, (2, 3, 4, 5),
+                                                                                        dtype=np.int32)
+    x, y, z, w = args
+    np.testing.assert_array_equal(bcast.compile(full, backend="c")(*args), np.maximum((x + y) * z - w, x + y))
+
+
 def test_threads_follow_omp_num_threads():
     code = ("import numpy as np, bcast, sys; from bcast.tests.lowering.test_c_backend import SOFTMAX; "
             "x = np.ones((4096, 1024), np.float32); f = bcast.compile(SOFTMAX, backend='c'); "

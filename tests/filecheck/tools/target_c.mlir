@@ -97,3 +97,62 @@ func.func @streamed(%x: tensor<4096x8192xf32>, %row: tensor<8192xf32>) -> tensor
   %m = bcast.multiply %x, %row : (tensor<4096x8192xf32>, tensor<8192xf32>) -> tensor<4096x8192xf32>
   func.return %m : tensor<4096x8192xf32>
 }
+
+// -----
+
+// Dims that no access broadcasts or transposes run as one loop: an
+// elementwise op on equal shapes is one loop over all elements; with an
+// operand broadcast along the leading dim, the two trailing dims collapse
+// into one inner loop; broadcasting along the middle dim keeps all three.
+// CHECK-LABEL: void bcast_collapse_all(const float *restrict x, const float *restrict y, float *restrict result0) {
+// CHECK-NEXT:    #pragma omp simd
+// CHECK-NEXT:    for (int64_t [[K:i[0-9]+]] = 0; [[K]] < 6144; [[K]] += 1) {
+// CHECK-NEXT:      float [[X:v[0-9]+]] = x[[[K]]];
+// CHECK-NEXT:      float [[Y:v[0-9]+]] = y[[[K]]];
+// CHECK-NEXT:      float [[S:v[0-9]+]] = (float)([[X]] + [[Y]]);
+// CHECK-NEXT:      result0[[[K]]] = [[S]];
+// CHECK-NEXT:    }
+// CHECK-LABEL: void bcast_collapse_trailing(const float *restrict x, const float *restrict y, float *restrict result0) {
+// CHECK-NEXT:    for (int64_t [[I:i[0-9]+]] = 0; [[I]] < 64; [[I]] += 1) {
+// CHECK-NEXT:      #pragma omp simd
+// CHECK-NEXT:      for (int64_t [[K:i[0-9]+]] = 0; [[K]] < 96; [[K]] += 1) {
+// CHECK-NEXT:        float {{v[0-9]+}} = x[[[I]] * 96 + [[K]]];
+// CHECK-NEXT:        float {{v[0-9]+}} = y[[[K]]];
+// CHECK-LABEL: void bcast_collapse_none(const float *restrict x, const float *restrict y, float *restrict result0) {
+// CHECK-NEXT:    for (int64_t [[I:i[0-9]+]] = 0; [[I]] < 64; [[I]] += 1) {
+// CHECK-NEXT:      for (int64_t [[J:i[0-9]+]] = 0; [[J]] < 32; [[J]] += 1) {
+// CHECK-NEXT:        #pragma omp simd
+// CHECK-NEXT:        for (int64_t [[K:i[0-9]+]] = 0; [[K]] < 3; [[K]] += 1) {
+// CHECK-NEXT:          float {{v[0-9]+}} = x[[[I]] * 96 + [[J]] * 3 + [[K]]];
+// CHECK-NEXT:          float {{v[0-9]+}} = y[[[I]] * 3 + [[K]]];
+// A transpose keeps its loops too (the loads are not in the stores' order).
+// CHECK-LABEL: void bcast_collapse_transpose(const float *restrict x, float *restrict result0) {
+// CHECK-NEXT:    for (int64_t [[I:i[0-9]+]] = 0; [[I]] < 32; [[I]] += 1) {
+// CHECK-NEXT:      #pragma omp simd
+// CHECK-NEXT:      for (int64_t [[J:i[0-9]+]] = 0; [[J]] < 64; [[J]] += 1) {
+// CHECK-NEXT:        float {{v[0-9]+}} = x[[[J]] * 32 + [[I]]];
+// Large and collapsed: one parallel, vectorized loop over every element.
+// CHECK-LABEL: void bcast_collapse_parallel(const float *restrict x, const float *restrict y, float *restrict result0) {
+// CHECK-NEXT:    #pragma omp parallel for simd schedule(static)
+// CHECK-NEXT:    for (int64_t [[K:i[0-9]+]] = 0; [[K]] < 4194304; [[K]] += 1) {
+func.func @collapse_all(%x: tensor<64x32x3xf32>, %y: tensor<64x32x3xf32>) -> tensor<64x32x3xf32> {
+  %r = bcast.add %x, %y : (tensor<64x32x3xf32>, tensor<64x32x3xf32>) -> tensor<64x32x3xf32>
+  func.return %r : tensor<64x32x3xf32>
+}
+func.func @collapse_trailing(%x: tensor<64x32x3xf32>, %y: tensor<32x3xf32>) -> tensor<64x32x3xf32> {
+  %r = bcast.add %x, %y : (tensor<64x32x3xf32>, tensor<32x3xf32>) -> tensor<64x32x3xf32>
+  func.return %r : tensor<64x32x3xf32>
+}
+func.func @collapse_none(%x: tensor<64x32x3xf32>, %y: tensor<64x1x3xf32>) -> tensor<64x32x3xf32> {
+  %r = bcast.add %x, %y : (tensor<64x32x3xf32>, tensor<64x1x3xf32>) -> tensor<64x32x3xf32>
+  func.return %r : tensor<64x32x3xf32>
+}
+func.func @collapse_transpose(%x: tensor<64x32xf32>) -> tensor<32x64xf32> {
+  %t = bcast.transpose %x, dims = [1, 0] : (tensor<64x32xf32>) -> tensor<32x64xf32>
+  %r = bcast.exponential %t : tensor<32x64xf32>
+  func.return %r : tensor<32x64xf32>
+}
+func.func @collapse_parallel(%x: tensor<2048x2048xf32>, %y: tensor<2048x2048xf32>) -> tensor<2048x2048xf32> {
+  %r = bcast.multiply %x, %y : (tensor<2048x2048xf32>, tensor<2048x2048xf32>) -> tensor<2048x2048xf32>
+  func.return %r : tensor<2048x2048xf32>
+}
