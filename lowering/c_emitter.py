@@ -68,8 +68,10 @@ from bcast.ir.signature import LOOP_FORM_ATTR
 from bcast.passes.errors import PassError
 from bcast.passes.lower_to_loops import PARALLEL_ATTR, REDUCTION_ATTR, LowerToLoopsPass, RemFOp
 
-STACK_BYTES = 4096
-"""An ``alloc`` of at most this many bytes is a stack array."""
+STACK_BYTES = 65536
+"""An ``alloc`` of at most this many bytes is a stack array (OpenMP's and
+Python's threads have megabytes of stack). A larger one is ``malloc``-ed,
+once per loop rather than per iteration (``per_iteration_allocs``)."""
 PARALLEL_WORK = 1 << 22
 """A parallel loop nest gets an OpenMP pragma only when it runs at least
 this many innermost iterations (4M: a 2048x2048 array). Waking worker
@@ -288,6 +290,8 @@ class FunctionEmitter:
         """A streamed store -> (its tile, the first index of the chunk being filled)."""
         self.streams = False
         """Whether the function streams a result (it then fences before returning)."""
+        self.scoped: set[memref.AllocOp] = set()
+        """Allocs made once before the loop that frees them every iteration."""
 
     # -- naming ------------------------------------------------------------
     def fresh(self, prefix: str) -> str:
@@ -369,9 +373,10 @@ class FunctionEmitter:
         elif isinstance(op, memref.StoreOp):
             self.out(f"{self.e(op.memref)}[{self.index(op.memref, op.indices)}] = {self.e(op.value)};")
         elif isinstance(op, memref.AllocOp):
-            self.alloc(op)
+            if op not in self.scoped:
+                self.alloc(op)
         elif isinstance(op, memref.DeallocOp):
-            if op.memref in self.heap:
+            if op.memref in self.heap and op.memref.owner not in self.scoped:
                 self.out(f"free({self.e(op.memref)});")
         elif isinstance(op, memref.GetGlobalOp):
             self.expr[op.memref] = self.globals[op.name_.string_value()]
@@ -414,12 +419,17 @@ class FunctionEmitter:
             terms.append(text if stride == 1 else f"{text} * {stride}")
         return " + ".join(terms) or "0"
 
+    @staticmethod
+    def alloc_bytes(op: memref.AllocOp) -> int:
+        t = op.memref.type
+        return max(element_count(t.get_shape()), 1) * C_BYTES[c_type(t.element_type)]
+
     def alloc(self, op: memref.AllocOp) -> None:
         t = op.memref.type
         ct = c_type(t.element_type)
         n = max(element_count(t.get_shape()), 1)
         name = self.fresh("v")
-        size = n * C_BYTES[ct]
+        size = self.alloc_bytes(op)
         if size <= STACK_BYTES:
             self.out(f"{ct} {name}[{n}];")
         else:
@@ -480,21 +490,34 @@ class FunctionEmitter:
             pragma = f"#pragma omp simd reduction({fold}:{names[0]}) reduction(|:{flag})"
         entered = pragma is not None and "parallel" in pragma
         fenced = entered and self.streaming(op)
-        if fenced:
-            # each thread fences its own streaming stores before the barrier
+        scoped = self.per_iteration_allocs(op)
+        region = entered and (fenced or scoped)
+        if region:
+            # a parallel region around the loop: each thread allocates its
+            # scratch once, and fences its streaming stores before the barrier
             self.out("#pragma omp parallel")
             self.out("{")
             self.indent += 1
-            pragma += " nowait"
-            pragma = pragma.replace("omp parallel for", "omp for")
+            pragma = pragma.replace("omp parallel for", "omp for") + " nowait"
+        for a in scoped:
+            self.alloc(a)
         if streamed:
             self.streams = True
             self.chunked_loop(op, lb, ub, pragma, streamed, hoisted)
-            if fenced:
-                self.out("bcast_stream_fence();")
-                self.indent -= 1
-                self.out("}")
-            return
+        else:
+            self.plain_loop(op, lb, ub, pragma, names, hoisted, entered)
+        for a in scoped:
+            self.out(f"free({self.e(a.memref)});")
+        if fenced:
+            self.out("bcast_stream_fence();")
+        if region:
+            self.indent -= 1
+            self.out("}")
+
+    def plain_loop(self, op: scf.ForOp, lb: str, ub: str, pragma: str | None, names: list[str],
+                   hoisted: set[Operation], entered: bool) -> None:
+        body = op.body.blocks[0]
+        iv, *carried = body.args
         i = self.fresh("i")
         self.expr[iv] = i
         if pragma:
@@ -521,10 +544,22 @@ class FunctionEmitter:
         for arg, name in zip(carried, names):
             if arg in self.nan_flags:
                 self.out(f"if ({self.nan_flags.pop(arg)}) {name} = NAN;")
-        if fenced:
-            self.out("bcast_stream_fence();")
-            self.indent -= 1
-            self.out("}")
+
+    def per_iteration_allocs(self, loop: scf.ForOp) -> list[memref.AllocOp]:
+        """Heap allocs (over ``STACK_BYTES``) that ``loop``'s body makes and
+        frees every iteration: made once before the loop (once per thread in
+        a parallel loop) and freed after it. A malloc/free per row can cost
+        more than the row's arithmetic (glibc may return the memory to the
+        system on free and fault it back in on the next malloc)."""
+        body = loop.body.blocks[0]
+        scoped = []
+        for o in body.ops:
+            if (isinstance(o, memref.AllocOp) and self.alloc_bytes(o) > STACK_BYTES
+                    and any(isinstance(u.operation, memref.DeallocOp) and u.operation.parent_block() is body
+                            for u in o.memref.uses)):
+                scoped.append(o)
+                self.scoped.add(o)
+        return scoped
 
     def streamed_stores(self, loop: scf.ForOp) -> list[memref.StoreOp]:
         """The stores of an innermost parallel loop that stream (``STREAM_BYTES``):

@@ -353,6 +353,23 @@ def test_collapsed_loops_index_every_operand_right():
     np.testing.assert_array_equal(bcast.compile(full, backend="c")(*args), np.maximum((x + y) * z - w, x + y))
 
 
+@pytest.mark.parametrize("rows", [256, 16])  # parallel, and below PARALLEL_WORK
+def test_row_scratch_too_large_for_the_stack_is_allocated_once_per_thread(rows):
+    """A softmax row of 20000 f32 (80 KB, over c_emitter.STACK_BYTES) keeps
+    its exp values in heap scratch: allocated once per thread, before the
+    row loop, and freed after it, not per row."""
+    src = SOFTMAX.replace("4096x", f"{rows}x").replace("1024", "20000")
+    source, _ = c_emitter.emit_module(driver.load(src, "softmax", None, pipeline=api.STANDARD_PIPELINE))
+    body = source.split("void bcast_main(const float *restrict x, float *restrict result0) {")[1]
+    assert body.count("bcast_alloc(80000)") == 1 and body.count("free(") == 1
+    assert body.index("bcast_alloc(") < body.index(f"< {rows}; ") < body.index("free(")
+    if rows == 256:
+        assert body.index("#pragma omp parallel\n") < body.index("bcast_alloc(") < body.index("#pragma omp for")
+    x = np.random.default_rng(2).standard_normal((rows, 20000), dtype=np.float32)
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(bcast.compile(src, backend="c")(x), e / e.sum(axis=1, keepdims=True), rtol=1e-5)
+
+
 def test_threads_follow_omp_num_threads():
     code = ("import numpy as np, bcast, sys; from bcast.tests.lowering.test_c_backend import SOFTMAX; "
             "x = np.ones((4096, 1024), np.float32); f = bcast.compile(SOFTMAX, backend='c'); "
@@ -491,11 +508,14 @@ def harness_call(name: str, function: func.FuncOp, n_inputs: int, kind: int) -> 
 def test_generated_c_of_the_examples_is_clean_under_sanitizers(tmp_path):
     """Every example function, built with ASan and UBSan (any report aborts),
     called twice on random bytes (every integer value, NaN, inf, huge floats)
-    and on small values; with them the programs whose results stream."""
+    and on small values; with them the programs whose results stream, and
+    softmax with row scratch on the heap (serial and parallel)."""
     cc = c_runtime.require_compiler()
     units, calls, seen = [], [], set()
-    streamed = [(Path(f"streamed_{t}_{op}.mlir"), 0, _streamed(shape, t, op)) for shape, t, op in STREAMED]
-    for k, (path, index, text) in enumerate([case.values[:3] for case in RUNNABLE] + streamed):
+    extra = [(Path(f"streamed_{t}_{op}.mlir"), 0, _streamed(shape, t, op)) for shape, t, op in STREAMED]
+    extra += [(Path(f"softmax_{rows}x20000.mlir"), 0, SOFTMAX.replace("4096x", f"{rows}x").replace("1024", "20000"))
+              for rows in (16, 256)]
+    for k, (path, index, text) in enumerate([case.values[:3] for case in RUNNABLE] + extra):
         if (path, index) in seen:
             continue
         seen.add((path, index))

@@ -156,3 +156,34 @@ func.func @collapse_parallel(%x: tensor<2048x2048xf32>, %y: tensor<2048x2048xf32
   %r = bcast.multiply %x, %y : (tensor<2048x2048xf32>, tensor<2048x2048xf32>) -> tensor<2048x2048xf32>
   func.return %r : tensor<2048x2048xf32>
 }
+
+// -----
+
+// Per-row scratch over c_emitter.STACK_BYTES (here the row of exp values
+// softmax reuses, 32768 f32) is allocated once per thread at the start of
+// the parallel region and freed after the row loop, not once per row.
+// CHECK-LABEL: void bcast_wide_softmax(const float *restrict x, float *restrict result0) {
+// CHECK-NEXT:    #pragma omp parallel
+// CHECK-NEXT:    {
+// CHECK-NEXT:      float *[[ROW:v[0-9]+]] = bcast_alloc(131072);
+// CHECK-NEXT:      #pragma omp for schedule(static) nowait
+// CHECK-NEXT:      for (int64_t [[I:i[0-9]+]] = 0; [[I]] < 128; [[I]] += 1) {
+// CHECK-NOT:         bcast_alloc
+// CHECK-NOT:         free(
+// CHECK:             [[ROW]][{{i[0-9]+}}] = {{v[0-9]+}};
+// CHECK-NOT:         bcast_alloc
+// CHECK-NOT:         free(
+// CHECK:             result0[{{.*}}] = {{v[0-9]+}};
+// CHECK-NEXT:        }
+// CHECK-NEXT:      }
+// CHECK-NEXT:      free([[ROW]]);
+// CHECK-NEXT:    }
+// CHECK-NEXT:    return;
+func.func @wide_softmax(%x: tensor<128x32768xf32>) -> tensor<128x32768xf32> {
+  %m = bcast.reduce maximum %x, dims = [1] keepdims : (tensor<128x32768xf32>) -> tensor<128x1xf32>
+  %d = bcast.subtract %x, %m : (tensor<128x32768xf32>, tensor<128x1xf32>) -> tensor<128x32768xf32>
+  %e = bcast.exponential %d : tensor<128x32768xf32>
+  %s = bcast.reduce add %e, dims = [1] keepdims : (tensor<128x32768xf32>) -> tensor<128x1xf32>
+  %r = bcast.divide %e, %s : (tensor<128x32768xf32>, tensor<128x1xf32>) -> tensor<128x32768xf32>
+  func.return %r : tensor<128x32768xf32>
+}
