@@ -47,7 +47,7 @@ import re
 from collections.abc import Iterable
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, memref, scf
+from xdsl.dialects import arith, cf, func, memref, scf
 from xdsl.dialects import math as mathd
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
@@ -66,7 +66,13 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from bcast.ir.signature import LOOP_FORM_ATTR
 from bcast.passes.errors import PassError
-from bcast.passes.lower_to_loops import PARALLEL_ATTR, REDUCTION_ATTR, LowerToLoopsPass, RemFOp
+from bcast.passes.lower_to_loops import (
+    BOUNDS_CHECK_ATTR,
+    PARALLEL_ATTR,
+    REDUCTION_ATTR,
+    LowerToLoopsPass,
+    RemFOp,
+)
 
 STACK_BYTES = 65536
 """An ``alloc`` of at most this many bytes is a stack array (OpenMP's and
@@ -255,10 +261,22 @@ def int_literal(value: int, bits: int) -> str:
 # --------------------------------------------------------------------------
 
 
+FAULT_FUNCTION = "take_fault"
+"""Exported (``prefix`` + this) by a module with bounds checks:
+``void f(int64_t fault[2])`` moves the calling thread's last failure (the
+check's number, from 1 in ``bounds_checks`` order, and the index) into
+``fault`` and clears it; ``{0, 0}``: none."""
+
+
+def bounds_checks(module: ModuleOp) -> list[cf.AssertOp]:
+    """The module's dynamic index checks, numbered from 1 in this order."""
+    return [op for op in module.walk() if isinstance(op, cf.AssertOp) and BOUNDS_CHECK_ATTR in op.attributes]
+
+
 def c_names(module: ModuleOp, prefix: str = "bcast_") -> dict[str, str]:
     """The exported C symbol of each function: ``prefix`` + its name."""
     names: dict[str, str] = {}
-    used: set[str] = set()
+    used: set[str] = {prefix + FAULT_FUNCTION}
     for f in module.ops:
         if isinstance(f, func.FuncOp):
             base = prefix + sanitize(f.sym_name.data)
@@ -272,8 +290,14 @@ def c_names(module: ModuleOp, prefix: str = "bcast_") -> dict[str, str]:
 
 
 class FunctionEmitter:
-    def __init__(self, f: func.FuncOp, names: dict[str, str], globals_: dict[str, str], openmp: bool):
+    def __init__(self, f: func.FuncOp, names: dict[str, str], globals_: dict[str, str], openmp: bool,
+                 checks: dict[Operation, int] | None = None):
         self.f = f
+        self.checks = checks or {}
+        """Bounds check -> its number (the module's, ``bounds_checks``)."""
+        self.predeclared: set[memref.AllocOp] = set()
+        """Heap buffers declared (NULL) at the top, so the failure path frees them."""
+        self.fails = False
         self.names = names
         self.globals = globals_
         self.openmp = openmp
@@ -349,9 +373,37 @@ class FunctionEmitter:
             # a declaration: calling it is a run-time error (bcast.compile
             # reports it before calling; a C caller of this file stops)
             return [head + " {", "    abort();", "}"]
-        for op in self.f.body.blocks[0].ops:
+        block = self.f.body.blocks[0]
+        if self.checks:
+            # No failure is pending when a function starts (a caller that
+            # did not take one would otherwise see it after its next call).
+            self.out("bcast_fault_state[0] = 0;")
+            # a check or a call may fail: heap buffers are freed on the way out
+            for op in block.ops:
+                if isinstance(op, memref.AllocOp) and self.alloc_bytes(op) > STACK_BYTES:
+                    name = self.fresh("v")
+                    self.out(f"{c_type(op.memref.type.element_type)} *{name} = NULL;")
+                    self.expr[op.memref] = name
+                    self.predeclared.add(op)
+        for op in block.ops:
             self.op(op)
+        if self.fails:
+            self.lines.append("bcast_fail:")
+            for op in self.predeclared:
+                self.out(f"free({self.e(op.memref)});")
+            if self.streams:
+                self.out("bcast_stream_fence();")
+            self.out("return;")
         return [head + " {", *self.lines, "}"]
+
+    def bounds_check(self, op: cf.AssertOp) -> None:
+        """A failed check records its number and the index, and leaves the function."""
+        compare = op.arg.owner
+        if not isinstance(compare, arith.CmpiOp) or op.parent_op() is not self.f:
+            raise PassError(op, "is supported by the C target only as a top-level dynamic index check")
+        self.fails = True
+        self.out(f"if (!{self.e(op.arg)}) {{ bcast_fault_state[0] = {self.checks[op]}; "
+                 f"bcast_fault_state[1] = (int64_t){self.e(compare.lhs)}; goto bcast_fail; }}")
 
     # -- ops -----------------------------------------------------------------
     def block(self, block: Block) -> None:
@@ -386,6 +438,11 @@ class FunctionEmitter:
                 args.append(f"({c_type(a.type.element_type)} *){self.e(a)}"
                             if isinstance(a.type, MemRefType) else self.e(a))
             self.out(f"{self.names[op.callee.string_value()]}({', '.join(args)});")
+            if self.checks:
+                self.fails = True
+                self.out("if (bcast_fault_state[0]) goto bcast_fail;")
+        elif isinstance(op, cf.AssertOp):
+            self.bounds_check(op)
         elif isinstance(op, func.ReturnOp):
             if self.streams:
                 self.out("bcast_stream_fence();")
@@ -430,6 +487,10 @@ class FunctionEmitter:
         n = max(element_count(t.get_shape()), 1)
         name = self.fresh("v")
         size = self.alloc_bytes(op)
+        if op in self.predeclared:
+            self.out(f"{self.e(op.memref)} = bcast_alloc({size});")
+            self.heap.add(op.memref)
+            return
         if size <= STACK_BYTES:
             self.out(f"{ct} {name}[{n}];")
         else:
@@ -753,6 +814,8 @@ class FunctionEmitter:
                     a, b = f"-(int)({a})", f"-(int)({b})"
                     return f"{a} {rel} {b}"
                 return f"({s}){a} {rel} ({s}){b}"
+            if predicate[0] == "u" and isinstance(t, IndexType):  # index is held in int64_t
+                return f"(uint64_t){a} {rel} (uint64_t){b}"
             return f"{a} {rel} {b}"
         predicate = arith.CMPF_COMPARISON_OPERATIONS[op.predicate.value.data]
         ordered = {"oeq": "==", "ogt": ">", "oge": ">=", "olt": "<", "ole": "<="}
@@ -949,10 +1012,16 @@ def emit_module(module: ModuleOp, openmp: bool = True, prefix: str = "bcast_") -
             globals_[op.sym_name.data] = name
             parts.append(global_array(op, name) + "\n")
     functions = [f for f in module.ops if isinstance(f, func.FuncOp)]
+    checks = {op: k for k, op in enumerate(bounds_checks(module), 1)}
+    if checks:
+        parts.append("static __thread int64_t bcast_fault_state[2];\n"
+                     f"void {prefix}{FAULT_FUNCTION}(int64_t *fault) {{\n"
+                     "    fault[0] = bcast_fault_state[0]; fault[1] = bcast_fault_state[1];\n"
+                     "    bcast_fault_state[0] = bcast_fault_state[1] = 0;\n}\n")
     prototypes = [FunctionEmitter(f, names, globals_, openmp).signature() + ";" for f in functions]
     parts.append("\n".join(prototypes) + "\n")
     for f in functions:
-        parts.append("\n".join(FunctionEmitter(f, names, globals_, openmp).emit()) + "\n")
+        parts.append("\n".join(FunctionEmitter(f, names, globals_, openmp, checks).emit()) + "\n")
     return "\n".join(parts), names
 
 

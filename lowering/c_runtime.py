@@ -29,6 +29,8 @@ import shutil
 import subprocess
 import tempfile
 import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -176,24 +178,45 @@ CTYPES = {
 }  # fmt: skip
 
 
+@dataclass(frozen=True)
+class BoundsCheck:
+    """What a failed dynamic index check of the C code reports: the index's
+    position and dim size, whether index-access broadcasting applies, and
+    where the indexing op stands (``lower_to_loops.BOUNDS_CHECK_ATTR``)."""
+
+    dim: int
+    size: int
+    iab: bool
+    site: rt.Site | None
+
+
 class Function:
     """One C function with DESIGN.md section 7's argument and ``out=`` rules:
     results go straight into ``out`` when it overlaps no input and no other
-    ``out`` (``numpy_runtime.Outs``), else into fresh arrays that are copied."""
+    ``out`` (``numpy_runtime.Outs``), else into fresh arrays that are copied.
+    In a module with dynamic index checks (``checks``), a failed check is the
+    ``ProgramError`` the other backends raise, and no ``out`` is written
+    before the call has succeeded. An ``index`` result is a 0-d int64 array,
+    as on the other backends."""
 
-    def __init__(self, library: ctypes.CDLL, name: str, arguments, results):
+    def __init__(self, library: ctypes.CDLL, name: str, arguments, results,
+                 checks: Sequence[BoundsCheck] = (), fault_name: str | None = None):
         self.arguments: tuple[rt.Spec, ...] = tuple(arguments)
         self.results: tuple[rt.Spec, ...] = tuple(results)
+        self.checks = tuple(checks)
         self.c_function = getattr(library, name)
         self.c_function.restype = None
         self.c_function.argtypes = [
-            ctypes.c_int64 if spec.shape is None else ctypes.c_void_p
-            for spec in (*self.arguments, *self.results)
-        ]
+            ctypes.c_int64 if spec.shape is None else ctypes.c_void_p for spec in self.arguments
+        ] + [ctypes.c_void_p] * len(self.results)
+        self.take_fault = None
+        if self.checks:
+            self.take_fault = getattr(library, fault_name)
+            self.take_fault.restype, self.take_fault.argtypes = None, [ctypes.c_void_p]
 
     def __call__(self, *args, out=None):
         values = [rt.argument(a, spec) for a, spec in zip(args, self.arguments, strict=True)]
-        outs = rt.Outs(out, self.results, values)
+        outs = rt.Outs(out, self.results, values, may_fail=bool(self.checks))
         pointers: list[object] = []
         keep = []
         for value, spec in zip(values, self.arguments):
@@ -203,20 +226,30 @@ class Function:
             data = np.ascontiguousarray(value)
             keep.append(data)
             pointers.append(data.ctypes.data)
-        targets = [outs.target(k) for k in range(len(self.results))]
+        targets = [np.zeros((), np.int64) if spec.shape is None else outs.target(k)
+                   for k, spec in enumerate(self.results)]
         targets = [t if t.flags.c_contiguous else rt.output(t.shape, t.dtype) for t in targets]  # C writes rows
         pointers += [t.ctypes.data for t in targets]
         self.c_function(*pointers)  # ctypes releases the GIL for the call
+        if self.take_fault is not None:
+            fault = np.zeros(2, np.int64)
+            self.take_fault(fault.ctypes.data)  # the calling thread's own record
+            if fault[0]:
+                check = self.checks[fault[0] - 1]
+                rt.check_index(int(fault[1]), check.size, check.iab, check.dim, check.site)
+                raise AssertionError(f"the C code's check {fault[0]} failed on index {fault[1]}, "
+                                     f"which is in bounds")  # pragma: no cover - a bcast bug
         return outs.deliver(targets, [True] * len(targets))
 
 
 class Library:
     """A built C module: its functions by symbol name."""
 
-    def __init__(self, source: str, signatures: dict[str, tuple]):
+    def __init__(self, source: str, signatures: dict[str, tuple], checks: Sequence[BoundsCheck] = (),
+                 fault_name: str | None = None):
         self.path = build(source)
         self.library = ctypes.CDLL(str(self.path))
         self.functions = {
-            name: Function(self.library, c_name, arguments, results)
+            name: Function(self.library, c_name, arguments, results, checks, fault_name)
             for name, (c_name, arguments, results) in signatures.items()
         }

@@ -415,10 +415,12 @@ def checked_outs(out, results: Sequence[Spec]) -> tuple[np.ndarray, ...]:
     for array, spec in zip(arrays, results):
         if not isinstance(array, np.ndarray):
             raise ArgumentError(f"out= for {spec.name}: expected a NumPy array, got {type(array).__name__}")
-        if array.shape != spec.shape or array.dtype != spec.dtype:
+        # an index result is delivered as a 0-d int64 array
+        shape, dtype = (spec.shape, spec.dtype) if spec.shape is not None else ((), np.dtype(np.int64))
+        if array.shape != shape or array.dtype != dtype:
             raise ArgumentError(
-                f"out= for {spec.name}: expected {spec.type}, an array of shape {spec.shape} and "
-                f"dtype {spec.dtype}, got shape {array.shape} and dtype {array.dtype}"
+                f"out= for {spec.name}: expected {spec.type}, an array of shape {shape} and "
+                f"dtype {dtype}, got shape {array.shape} and dtype {array.dtype}"
             )
         if not array.flags.writeable:
             raise ArgumentError(f"out= for {spec.name}: the array is read-only")

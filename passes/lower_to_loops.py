@@ -1,8 +1,8 @@
 """``bcast-lower-to-loops``: bcast IR on tensors -> loop nests on memrefs.
 
 Input: explicit, fused IR (``bcast.tools.driver.STANDARD_PIPELINE``).
-Output: only ``builtin``, ``func``, ``scf``, ``memref``, ``arith`` and ``math``
-ops, printed as upstream MLIR (``mlir-opt`` 19 parses and verifies it; see
+Output: only ``builtin``, ``func``, ``scf``, ``memref``, ``arith``, ``math``
+and ``cf`` (``cf.assert``) ops, printed as upstream MLIR (``mlir-opt`` 19 parses and verifies it; see
 ``bcast.lowering.memref_abi`` for the compile pipeline and the ctypes caller).
 
 Calling convention
@@ -18,7 +18,7 @@ buffer per result and the function writes it completely):
 - element types are signless, as upstream ``arith`` requires: ``ui8``..``ui64``
   are stored as ``i8``..``i64`` (the same bits; the unsigned meaning is in the
   choice of ops), ``i1`` is one byte holding 0 or 1 (NumPy's ``bool_``);
-- ``index`` arguments stay ``index``;
+- ``index`` arguments stay ``index``; an ``index`` result is a ``memref<i64>``;
 - result buffers must not overlap the argument buffers or each other (a
   result may be written before every argument has been read);
 - each function carries ``llvm.emit_c_interface``, so after lowering to the
@@ -60,9 +60,15 @@ Loops
   is upstream's ``arith.remf`` (``fmod``), defined here since xDSL 0.74
   lacks it.
 
-Unsupported (a located error): ``extract``/``assign`` with SSA indices on
-dims larger than 1 (they need run-time bounds checks), functions returning
-non-tensor values.
+Dynamic indices
+---------------
+An ``extract``/``assign`` index that is an SSA value is bounds-checked where
+the op is lowered, at the function's top level: ``arith.cmpi ult`` against
+the dim's size (a negative index fails too) and ``cf.assert`` with
+``BOUNDS_CHECK_ATTR``; upstream lowers a failed assert to ``abort``, the C
+target to an error the runtime reports as the other backends do. An
+``index`` result is a rank-0 ``i64`` buffer; a call's ``index`` result is
+loaded from one.
 """
 
 from __future__ import annotations
@@ -75,10 +81,12 @@ from dataclasses import dataclass
 import numpy as np
 from xdsl.context import Context
 from xdsl.builder import Builder
-from xdsl.dialects import arith, func, memref, scf
+from xdsl.dialects import arith, cf, func, memref, scf
 from xdsl.dialects import math as mathd
 from xdsl.dialects.builtin import (
+    BoolAttr,
     DenseIntOrFPElementsAttr,
+    DictionaryAttr,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -135,11 +143,23 @@ def storage_type(element: str) -> Attribute:
     return IntegerType(rules.bit_width(element))
 
 
+BOUNDS_CHECK_ATTR = "bcast.bounds_check"
+"""On a ``cf.assert`` that checks a dynamic index: ``{op, dim, size, iab}``,
+what a target needs to report the failure as the other backends do
+(``rules.runtime_index``); the assert has the indexing op's location."""
+
+
 def memref_of(t: Attribute) -> Attribute:
-    """The calling convention's type for a value of type ``t``."""
+    """The calling convention's type for an argument of type ``t``."""
     if isinstance(t, TensorType):
         return MemRefType(storage_type(element_of(t)), flat_type_shape(t))
     return t
+
+
+def result_memref_of(t: Attribute) -> Attribute:
+    """The calling convention's buffer for a result of type ``t`` (an
+    ``index`` result is a rank-0 ``i64`` buffer)."""
+    return MemRefType(IntegerType(64), []) if isinstance(t, IndexType) else memref_of(t)
 
 
 def accumulator(element: str) -> str:
@@ -582,10 +602,7 @@ class FunctionLowering:
         self.old = old
         block = old.body.block if old.body.blocks else None
         inputs = [memref_of(t) for t in old.function_type.inputs.data]
-        outputs = [memref_of(t) for t in old.function_type.outputs.data]
-        for t in old.function_type.outputs.data:
-            if not isinstance(t, TensorType):
-                raise PassError(old, f"bcast-lower-to-loops cannot return values of type {t}")
+        outputs = [result_memref_of(t) for t in old.function_type.outputs.data]
         new_block = Block(arg_types=inputs + outputs)
         body = Region(new_block) if block is not None else Region()
         self.new = func.FuncOp(old.sym_name.data, (inputs + outputs, []), body, visibility=old.sym_visibility)
@@ -597,6 +614,8 @@ class FunctionLowering:
         self.scopes: list[dict] = [{}]
         self.owned: list[SSAValue] = []
         self.destination: dict[SSAValue, SSAValue] = {}
+        self.checked: dict[Operation, Index] = {}
+        """The indices of each extract/assign, their dynamic ones checked."""
         if block is None:
             return
         self.b = Scalars(new_block)
@@ -613,7 +632,8 @@ class FunctionLowering:
         assert isinstance(ret, func.ReturnOp)
         for k, v in enumerate(ret.arguments):
             owner = v.owner
-            if isinstance(owner, Operation) and v not in self.destination and not isinstance(owner, bc.ConstantOp):
+            if (isinstance(owner, Operation) and v not in self.destination and not isinstance(owner, bc.ConstantOp)
+                    and isinstance(v.type, TensorType)):
                 self.destination[v] = self.outs[k]
         for op in list(block.ops):
             self.lower_op(op)
@@ -704,20 +724,42 @@ class FunctionLowering:
             src = flat_type_shape(op.operand.type)
             return self.value_at(op.operand, reshape_index(b, src, flat_type_shape(op.result.type), idx))
         if isinstance(op, bc.ExtractOp):
-            return self.value_at(op.operand, self.static_indices(op, op.operand) + idx)
+            return self.value_at(op.operand, self.indices(op, op.operand) + idx)
         if isinstance(op, bc.ElementwiseOp | bc.ConvertOp):
             return scalar_op(op, b, [self.value_at(o, idx) for o in op.operands])
         raise PassError(op, "cannot be lowered to an index expression")
 
-    def static_indices(self, op: bc.IndexingOp, value: SSAValue) -> Index:
-        """The normalised literal indices (``rules.plan_indices``) as index
-        constants; SSA indices on dims larger than 1 are not supported."""
+    def indices(self, op: bc.IndexingOp, value: SSAValue) -> Index:
+        """The indices of ``op`` as ``index`` values: ``rules.plan_indices``'
+        normalised literal ones as constants, and each dynamic one after a
+        bounds check (``cf.assert`` marked ``BOUNDS_CHECK_ATTR``). The checks
+        are made the first time, where the op is lowered: at the function's
+        top level, before any loop that reads the indices."""
+        if op in self.checked:
+            return self.checked[op]
         levels, _ = split_type(value.type)
-        plan = rules.plan_indices(levels, op.indices(), semantics_of(op), op.name.split(".")[1])
-        if any(i is None for i in plan.indices):
-            raise PassError(op, "bcast-lower-to-loops does not support SSA indices on dimensions "
-                            "larger than 1 (they need run-time bounds checks)")
-        return [self.b.index(i) for i in plan.indices]
+        shape = rules.flat_shape(levels)
+        semantics = semantics_of(op)
+        plan = rules.plan_indices(levels, op.indices(), semantics, op.name.split(".")[1])
+        dynamic = iter(op.index_values)
+        given = [next(dynamic) if index is None else index for index in op.indices()]
+        indices = []
+        for dim, index in enumerate(plan.indices):
+            if index is not None:
+                indices.append(self.b.index(index))
+                continue
+            i = self.alias.get(given[dim], given[dim])
+            ok = self.b(arith.CmpiOp(i, self.b.index(shape[dim]), "ult"))
+            check = cf.AssertOp(ok, f"{op.name}: index {dim} out of bounds for dimension {dim} of size "
+                                    f"{shape[dim]}")
+            check.attributes[BOUNDS_CHECK_ATTR] = DictionaryAttr({
+                "op": StringAttr(op.name), "dim": IntegerAttr(dim, 64), "size": IntegerAttr(shape[dim], 64),
+                "iab": BoolAttr(semantics == "tml", IntegerType(1))})
+            check.location = op.location
+            self.b(check)
+            indices.append(i)
+        self.checked[op] = indices
+        return indices
 
     def store_nest(self, values: Sequence[SSAValue], targets: Sequence[SSAValue], shape, lead: Index = ()) -> None:
         """One nest over ``shape`` storing each value (read at ``lead + idx``)
@@ -753,7 +795,7 @@ class FunctionLowering:
                     raise PassError(op, "bcast-lower-to-loops needs explicit IR; run "
                                     "bcast-make-explicit first")
             if isinstance(op, bc.ExtractOp):
-                self.static_indices(op, op.operand)  # rejects SSA indices here
+                self.indices(op, op.operand)  # checked here, before the nest
             self.materialize(op.results[0])
         else:
             raise PassError(op, "is not supported by bcast-lower-to-loops")
@@ -916,10 +958,10 @@ class FunctionLowering:
     def lower_assign(self, op: bc.AssignOp) -> None:
         """A copy of ``dest`` with the indexed part overwritten by ``source``
         broadcast to it (``rules.flat_broadcast_shape``)."""
+        lead = self.indices(op, op.dest)
         target = self.buffer(op.result)
         shape = flat_type_shape(op.dest.type)
         self.store_nest([op.dest], [target], shape)
-        lead = self.static_indices(op, op.dest)
         levels, _ = split_type(op.dest.type)
         plan = rules.plan_indices(levels, op.indices(), semantics_of(op), "assign")
         sub = rules.flat_shape(plan.result)
@@ -945,13 +987,27 @@ class FunctionLowering:
                 args.append(self.stored[a].memref)
             else:
                 args.append(a)
-        outs = [self.buffer(r) for r in op.results]
+        outs = []
+        for r in op.results:
+            if isinstance(r.type, IndexType):
+                outs.append(self.b(memref.AllocOp([], [], result_memref_of(r.type))))
+                self.owned.append(outs[-1])
+            else:
+                outs.append(self.buffer(r))
         self.b(func.CallOp(op.callee, args + outs, []))
         for r, target in zip(op.results, outs):
-            self.written(r, target)
+            if isinstance(r.type, IndexType):
+                loaded = self.b(memref.LoadOp.get(target, []))
+                self.alias[r] = self.b(arith.IndexCastOp(loaded, IndexType()))
+            else:
+                self.written(r, target)
 
     def lower_return(self, op: func.ReturnOp) -> None:
         for v, out in zip(op.arguments, self.outs):
+            if isinstance(v.type, IndexType):
+                wide = self.b(arith.IndexCastOp(self.alias.get(v, v), IntegerType(64)))
+                self.b(memref.StoreOp.get(wide, out, []))
+                continue
             s = self.stored.get(self.alias.get(v, v))
             if s is not None and s.memref is out:
                 continue

@@ -11,7 +11,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Attribute
 
-from bcast.ir.diagnostics import op_report
+from bcast.ir.diagnostics import op_report, op_source_loc
 from bcast.ir.rules import element_count, plural
 from bcast.ir.types import flat_type_shape, numpy_dtype
 from bcast.lowering.reference import EvaluationError, Evaluator, signature
@@ -36,8 +36,9 @@ class BcastError(ValueError):
 
 
 class TargetUnsupported(BcastError):
-    """The chosen backend cannot express this program (the C target: dynamic
-    indices on dims larger than 1, ``index`` results); another backend can."""
+    """The chosen backend cannot express this program (an op the C target's
+    loop lowering rejects, such as one outside the dialect); another backend
+    may: ``backend=None`` falls back to numpy."""
 
 
 def _error(reports) -> BcastError:
@@ -128,11 +129,25 @@ def _build_c(module: ModuleOp, function: func.FuncOp, entry: str, arguments, res
 
         return fail
     try:
-        source, names = c_emitter.emit_module(_reachable(module, entry))
-        library = c_runtime.Library(source, {entry: (names[entry], arguments, results)})
+        loops = c_emitter.loop_module(_reachable(module, entry))
+        source, names = c_emitter.emit_module(loops)
+        checks = [_bounds_check(op) for op in c_emitter.bounds_checks(loops)]
+        library = c_runtime.Library(source, {entry: (names[entry], arguments, results)}, checks,
+                                    "bcast_" + c_emitter.FAULT_FUNCTION)
     except c_runtime.CompilerMissing as e:
         raise BcastError(f"error: {e}") from None
     return library.functions[entry]
+
+
+def _bounds_check(op):
+    """The run-time report of one ``cf.assert`` the loop IR checks an index with."""
+    from bcast.lowering.c_runtime import BoundsCheck
+    from bcast.passes.lower_to_loops import BOUNDS_CHECK_ATTR
+
+    info = op.attributes[BOUNDS_CHECK_ATTR].data
+    loc = op_source_loc(op)
+    site = None if loc is None else (loc.file, loc.line, loc.col, info["op"].data)
+    return BoundsCheck(info["dim"].value.data, info["size"].value.data, bool(info["iab"].value.data), site)
 
 
 def _reachable_functions(module: ModuleOp, entry: str) -> list[func.FuncOp]:

@@ -20,19 +20,20 @@ from pathlib import Path
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
-from xdsl.dialects import func
+from xdsl.dialects import arith, cf, func, scf
 from xdsl.dialects.builtin import TensorType
 from xdsl.printer import Printer
 
 import bcast
 from bcast.ir.types import flat_type_shape, numpy_dtype
 from bcast.lowering import memref_abi
+from bcast.passes import lower_to_loops
 from bcast.tests import paths
 from bcast.tests.programs import assert_results, programs
 from bcast.tools import driver
 
 PIPELINE = driver.STANDARD_PIPELINE + ",bcast-lower-to-loops"
-LOOP_DIALECTS = {"builtin", "func", "scf", "memref", "arith", "math"}
+LOOP_DIALECTS = {"builtin", "func", "scf", "memref", "arith", "math", "cf"}
 
 needs_llvm = pytest.mark.skipif(
     not memref_abi.tools_available(), reason="mlir-opt-19 not installed (apt-get install mlir-19-tools llvm-19)"
@@ -52,7 +53,8 @@ def signature(src: str, entry: str = "main"):
     t = f.function_type
     return ([(flat_type_shape(a), numpy_dtype(a)) if isinstance(a, TensorType) else None
              for a in t.inputs.data],
-            [(flat_type_shape(r), numpy_dtype(r)) for r in t.outputs.data])
+            [(flat_type_shape(r), numpy_dtype(r)) if isinstance(r, TensorType) else ((), np.dtype(np.int64))
+             for r in t.outputs.data])  # an index result: a rank-0 i64 buffer
 
 
 EDGE_INTS = {
@@ -96,6 +98,13 @@ def program(name: str, src: str, edges: bool = False) -> None:
 
 for path in sorted(paths.EXAMPLES.glob("*.mlir")) + sorted((paths.EXAMPLES / "jax").glob("*.mlir")):
     program(f"example_{path.stem}", read(path))
+
+program("dynamic_index", """
+func.func @main(%x: tensor<7x3xf32>, %v: tensor<3xf32>, %i: index) -> (tensor<3xf32>, tensor<7x3xf32>, index) {
+  %r = bcast.extract %x[%i] : (tensor<7x3xf32>, index) -> tensor<3xf32>
+  %a = bcast.assign %x[%i], %v : (tensor<7x3xf32>, index, tensor<3xf32>) -> tensor<7x3xf32>
+  func.return %r, %a, %i : tensor<3xf32>, tensor<7x3xf32>, index
+}""")
 
 program("softmax", """
 func.func @main(%x: tensor<5x7xf32>) -> tensor<5x7xf32> {
@@ -389,14 +398,23 @@ def test_compiled_loops_match_reference(name):
         _close(g, np.asarray(w).reshape(g.shape), f"{name} result {k}")
 
 
-def test_ssa_index_on_large_dim_is_a_located_error():
-    src = """
-func.func @main(%t: tensor<4xf32>, %i: index) -> tensor<f32> {
-  %e = bcast.extract %t[%i] : (tensor<4xf32>, index) -> tensor<f32>
-  func.return %e : tensor<f32>
-}"""
-    with pytest.raises(driver.InputError, match="SSA indices"):
-        lower(src)
+def test_ssa_indices_are_bounds_checked_before_use():
+    """A dynamic index is compared (unsigned: negative fails) with its dim's
+    size, and ``cf.assert`` stops before any loop reads it; the assert has
+    the op's location and says what the C runtime reports."""
+    module = driver.load(PROGRAMS["dynamic_index"][0], "<test>", pipeline=PIPELINE)
+    f = next(op for op in module.walk() if isinstance(op, func.FuncOp) and op.sym_name.data == "main")
+    ops = list(f.body.blocks[0].ops)
+    asserts = [o for o in ops if isinstance(o, cf.AssertOp)]
+    assert len(asserts) == 2  # extract and assign; the index result needs none
+    for check in asserts:
+        compare = check.arg.owner
+        assert isinstance(compare, arith.CmpiOp) and compare.predicate.value.data == 6  # ult
+        info = check.attributes[lower_to_loops.BOUNDS_CHECK_ATTR].data
+        assert info["size"].value.data == 7 and info["dim"].value.data == 0
+        assert check.location.line.data in (3, 4)  # the extract's and the assign's lines
+    first_loop = next(k for k, o in enumerate(ops) if isinstance(o, scf.ForOp))
+    assert ops.index(asserts[0]) < first_loop
 
 
 def test_pass_is_registered():

@@ -187,3 +187,35 @@ func.func @wide_softmax(%x: tensor<128x32768xf32>) -> tensor<128x32768xf32> {
   %r = bcast.divide %e, %s : (tensor<128x32768xf32>, tensor<128x1xf32>) -> tensor<128x32768xf32>
   func.return %r : tensor<128x32768xf32>
 }
+
+// -----
+
+// A failed dynamic index check records its number and the index in the
+// calling thread's fault state (bcast_take_fault reads and clears it) and
+// leaves through bcast_fail, which frees the heap buffers made so far
+// (declared NULL at the top). A caller leaves too when a callee failed.
+// CHECK:       static __thread int64_t bcast_fault_state[2];
+// CHECK-NEXT:  void bcast_take_fault(int64_t *fault) {
+// CHECK-LABEL: void bcast_checked(const float *restrict x, int64_t i, float *restrict result0) {
+// CHECK-NEXT:    bcast_fault_state[0] = 0;
+// CHECK-NEXT:    float *[[E:v[0-9]+]] = NULL;
+// CHECK:         [[E]] = bcast_alloc(1048576);
+// CHECK:         uint8_t [[OK:v[0-9]+]] = (uint64_t)i < (uint64_t)4096;
+// CHECK-NEXT:    if (![[OK]]) { bcast_fault_state[0] = 1; bcast_fault_state[1] = (int64_t)i; goto bcast_fail; }
+// CHECK:         free([[E]]);
+// CHECK-NEXT:    return;
+// CHECK-NEXT:  bcast_fail:
+// CHECK-NEXT:    free([[E]]);
+// CHECK-NEXT:    return;
+// CHECK-LABEL: void bcast_caller(
+// CHECK:         bcast_checked(
+// CHECK-NEXT:    if (bcast_fault_state[0]) goto bcast_fail;
+func.func @checked(%x: tensor<4096x64xf32>, %i: index) -> tensor<64xf32> {
+  %e = bcast.exponential %x : tensor<4096x64xf32>
+  %r = bcast.extract %e[%i] : (tensor<4096x64xf32>, index) -> tensor<64xf32>
+  func.return %r : tensor<64xf32>
+}
+func.func @caller(%x: tensor<4096x64xf32>, %i: index) -> tensor<64xf32> {
+  %r = func.call @checked(%x, %i) : (tensor<4096x64xf32>, index) -> tensor<64xf32>
+  func.return %r : tensor<64xf32>
+}

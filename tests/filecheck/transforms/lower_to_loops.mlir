@@ -126,3 +126,21 @@ func.func @column_sum(%x: tensor<5x3xi32>) -> tensor<3xi32> {
   %s = bcast.reduce add %x, dims = [0] : (tensor<5x3xi32>) -> tensor<3xi32>
   func.return %s : tensor<3xi32>
 }
+
+// -----
+
+// A dynamic index on a dim larger than 1 is checked where its op is lowered,
+// before any loop reads it: an unsigned compare with the dim's size (a
+// negative index fails too) and cf.assert, marked with what the C runtime
+// reports. An index result is a rank-0 i64 buffer.
+// CHECK-LABEL: func.func @dynamic(%x: memref<4x3xf32>, %i: index, %result0: memref<3xf32>, %result1: memref<i64>)
+// CHECK:         %[[OK:.*]] = arith.cmpi ult, %i, %{{.*}} : index
+// CHECK-NEXT:    cf.assert %[[OK]], "bcast.extract: index 0 out of bounds for dimension 0 of size 4" {bcast.bounds_check = {op = "bcast.extract", dim = 0 : i64, size = 4 : i64, iab = false}}
+// CHECK-NEXT:    scf.for
+// CHECK-NEXT:      memref.load %x[%i, %{{.*}}] : memref<4x3xf32>
+// CHECK:         %[[W:.*]] = arith.index_cast %i : index to i64
+// CHECK-NEXT:    memref.store %[[W]], %result1[] : memref<i64>
+func.func @dynamic(%x: tensor<4x3xf32>, %i: index) -> (tensor<3xf32>, index) {
+  %r = bcast.extract %x[%i] : (tensor<4x3xf32>, index) -> tensor<3xf32>
+  func.return %r, %i : tensor<3xf32>, index
+}
