@@ -48,7 +48,6 @@ from collections.abc import Iterable
 
 from xdsl.context import Context
 from xdsl.dialects import arith, cf, func, memref, scf
-from xdsl.dialects import math as mathd
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     Float16Type,
@@ -76,8 +75,13 @@ from bcast.passes.lower_to_loops import (
 
 STACK_BYTES = 65536
 """An ``alloc`` of at most this many bytes is a stack array (OpenMP's and
-Python's threads have megabytes of stack). A larger one is ``malloc``-ed,
-once per loop rather than per iteration (``per_iteration_allocs``)."""
+Python's threads have megabytes of stack), while the function's stack
+arrays stay within ``STACK_TOTAL``. Others are ``malloc``-ed, once per loop
+rather than per iteration (``per_iteration_allocs``)."""
+STACK_TOTAL = 1 << 18
+"""Bytes of stack arrays (allocs) one function may declare: 256 KiB, plus at
+most a few ``STREAM_TILE_BYTES`` tiles, far below the 2 MiB that glibc gives
+a thread at least."""
 PARALLEL_WORK = 1 << 22
 """A parallel loop nest gets an OpenMP pragma only when it runs at least
 this many innermost iterations (4M: a 2048x2048 array). Waking worker
@@ -298,6 +302,8 @@ class FunctionEmitter:
         self.predeclared: set[memref.AllocOp] = set()
         """Heap buffers declared (NULL) at the top, so the failure path frees them."""
         self.fails = False
+        self.on_stack: set[memref.AllocOp] = set()
+        """Allocs made as stack arrays (``STACK_BYTES``, ``STACK_TOTAL``)."""
         self.names = names
         self.globals = globals_
         self.openmp = openmp
@@ -374,13 +380,19 @@ class FunctionEmitter:
             # reports it before calling; a C caller of this file stops)
             return [head + " {", "    abort();", "}"]
         block = self.f.body.blocks[0]
+        stack = 0
+        for op in self.f.walk():  # in the order they are emitted
+            if isinstance(op, memref.AllocOp) and (size := self.alloc_bytes(op)) <= STACK_BYTES \
+                    and stack + size <= STACK_TOTAL:
+                stack += size
+                self.on_stack.add(op)
         if self.checks:
             # No failure is pending when a function starts (a caller that
             # did not take one would otherwise see it after its next call).
             self.out("bcast_fault_state[0] = 0;")
             # a check or a call may fail: heap buffers are freed on the way out
             for op in block.ops:
-                if isinstance(op, memref.AllocOp) and self.alloc_bytes(op) > STACK_BYTES:
+                if isinstance(op, memref.AllocOp) and op not in self.on_stack:
                     name = self.fresh("v")
                     self.out(f"{c_type(op.memref.type.element_type)} *{name} = NULL;")
                     self.expr[op.memref] = name
@@ -430,6 +442,8 @@ class FunctionEmitter:
         elif isinstance(op, memref.DeallocOp):
             if op.memref in self.heap and op.memref.owner not in self.scoped:
                 self.out(f"free({self.e(op.memref)});")
+                if op.memref.owner in self.predeclared:  # the failure path frees it too
+                    self.out(f"{self.e(op.memref)} = NULL;")
         elif isinstance(op, memref.GetGlobalOp):
             self.expr[op.memref] = self.globals[op.name_.string_value()]
         elif isinstance(op, func.CallOp):
@@ -491,7 +505,7 @@ class FunctionEmitter:
             self.out(f"{self.e(op.memref)} = bcast_alloc({size});")
             self.heap.add(op.memref)
             return
-        if size <= STACK_BYTES:
+        if op in self.on_stack:
             self.out(f"{ct} {name}[{n}];")
         else:
             self.out(f"{ct} *{name} = bcast_alloc({size});")
@@ -550,9 +564,11 @@ class FunctionEmitter:
             fold = "max" if _reduction_kind(op) == "maximum" else "min"
             pragma = f"#pragma omp simd reduction({fold}:{names[0]}) reduction(|:{flag})"
         entered = pragma is not None and "parallel" in pragma
-        fenced = entered and self.streaming(op)
+        # threads fence their streaming stores before the region's barrier;
+        # a serial nest fences once after it (a later parallel loop may read)
+        fenced = self.streaming(op) and (entered or (op.parent_op() is self.f and not self.in_parallel))
         scoped = self.per_iteration_allocs(op)
-        region = entered and (fenced or scoped)
+        region = entered and bool(fenced or scoped)
         if region:
             # a parallel region around the loop: each thread allocates its
             # scratch once, and fences its streaming stores before the barrier
@@ -607,7 +623,7 @@ class FunctionEmitter:
                 self.out(f"if ({self.nan_flags.pop(arg)}) {name} = NAN;")
 
     def per_iteration_allocs(self, loop: scf.ForOp) -> list[memref.AllocOp]:
-        """Heap allocs (over ``STACK_BYTES``) that ``loop``'s body makes and
+        """Heap allocs (not ``on_stack``) that ``loop``'s body makes and
         frees every iteration: made once before the loop (once per thread in
         a parallel loop) and freed after it. A malloc/free per row can cost
         more than the row's arithmetic (glibc may return the memory to the
@@ -615,7 +631,7 @@ class FunctionEmitter:
         body = loop.body.blocks[0]
         scoped = []
         for o in body.ops:
-            if (isinstance(o, memref.AllocOp) and self.alloc_bytes(o) > STACK_BYTES
+            if (isinstance(o, memref.AllocOp) and o not in self.on_stack
                     and any(isinstance(u.operation, memref.DeallocOp) and u.operation.parent_block() is body
                             for u in o.memref.uses)):
                 scoped.append(o)
@@ -984,7 +1000,6 @@ def global_array(op: memref.GlobalOp, name: str) -> str:
     assert isinstance(value, DenseIntOrFPElementsAttr)
     values = [int_literal(int(x), bits) for x in value.get_values()]
     n = max(len(values), 1)
-    body = ", ".join(values) or "0"
     lines = []
     text = f"static const {ct} {name}[{n}] = {{"
     chunk: list[str] = []
@@ -995,7 +1010,6 @@ def global_array(op: memref.GlobalOp, name: str) -> str:
             chunk = []
     if chunk:
         lines.append("    " + ", ".join(chunk) + ",")
-    del body
     return "\n".join([text, *lines, "};"])
 
 

@@ -313,11 +313,19 @@ def _int_fits(value: int, dtype: np.dtype) -> bool:
     return False
 
 
+INDEX_MIN, INDEX_MAX = -(2**63), 2**63 - 1
+"""The range of ``index``: MLIR's index is as wide as a pointer, 64 bits here
+(the C backend passes it as ``int64_t``), so every backend refuses more."""
+
+
 def index_argument(value, spec: Spec) -> int:
-    """An ``index``: a Python or NumPy integer; bools and arrays are refused
-    (a 0-d array is not an integer, and True is no position)."""
+    """An ``index``: a Python or NumPy integer in the signed 64-bit range;
+    bools and arrays are refused (a 0-d array is not an integer, and True is
+    no position)."""
     if isinstance(value, bool | np.bool_ | np.timedelta64) or not isinstance(value, int | np.integer):
         raise ArgumentError(f"{spec.name}: expected an integer for {spec.type}, got {type(value).__name__}")
+    if not INDEX_MIN <= int(value) <= INDEX_MAX:
+        raise ArgumentError(f"{spec.name}: {int(value)} does not fit {spec.type} (a signed 64-bit integer)")
     return int(value)
 
 

@@ -78,3 +78,14 @@ def test_odd_objects_are_argument_errors(backend: str) -> None:
 }""", backend=backend)
     with pytest.raises(bcast.BcastError, match="expected an integer"):
         f(np.ones(3, np.float32), np.timedelta64(1, "D"))
+
+
+@pytest.mark.parametrize("backend", ["reference", "numpy", "array-api", "c"])
+@pytest.mark.parametrize("value", [2**63, -(2**63) - 1, 2**64 + 1])
+def test_index_arguments_beyond_64_bits_are_refused(backend: str, value: int) -> None:
+    """``index`` is 64 bits wide (the C backend passes it as int64_t): a wider
+    Python int is an argument error on every backend, not a wrapped value."""
+    fn = bcast.compile("func.func @main(%i: index) -> index {\n  func.return %i : index\n}\n", backend=backend)
+    with pytest.raises(bcast.BcastError, match=r"arg0 \(%i\): -?\d+ does not fit index"):
+        fn(value)
+    assert int(fn(2**63 - 1)) == 2**63 - 1 and int(fn(-(2**63))) == -(2**63)

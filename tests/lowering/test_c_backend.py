@@ -390,6 +390,50 @@ def test_dynamic_indices_are_checked_as_on_the_other_backends():
         assert all((o == 7).all() for o in out)
 
 
+ONE_ROW = """
+func.func @main(%x: tensor<1x20000xf32>, %y: tensor<3x4xf32>, %i: index) -> (tensor<1x20000xf32>, tensor<4xf32>) {
+  %m = bcast.reduce maximum %x, dims = [1] keepdims : (tensor<1x20000xf32>) -> tensor<1x1xf32>
+  %d = bcast.subtract %x, %m : (tensor<1x20000xf32>, tensor<1x1xf32>) -> tensor<1x20000xf32>
+  %e = bcast.exponential %d : tensor<1x20000xf32>
+  %s = bcast.reduce add %e, dims = [1] keepdims : (tensor<1x20000xf32>) -> tensor<1x1xf32>
+  %r = bcast.divide %e, %s : (tensor<1x20000xf32>, tensor<1x1xf32>) -> tensor<1x20000xf32>
+  %k = bcast.extract %y[%i] : (tensor<3x4xf32>, index) -> tensor<4xf32>
+  func.return %r, %k : tensor<1x20000xf32>, tensor<4xf32>
+}
+"""
+
+
+def test_a_check_failing_after_a_freed_heap_buffer_frees_nothing_twice():
+    """A one-row softmax frees its heap row buffer at the top level before
+    the extract's check; the failure path must not free it again."""
+    x = np.random.default_rng(6).standard_normal((1, 20000), dtype=np.float32)
+    y = np.arange(12, dtype=np.float32).reshape(3, 4)
+    c, ref = bcast.compile(ONE_ROW, backend="c"), bcast.compile(ONE_ROW, backend="numpy")
+    assert_close(c(x, y, 2), ref(x, y, 2))
+    for _ in range(3):  # a double free aborts the process (glibc), or fails later
+        with pytest.raises(bcast.BcastError, match=r"index 0 \(7\) is out of bounds"):
+            c(x, y, 7)
+        [np.ones(30000, np.float32) for _ in range(5)]
+
+
+def test_many_temporaries_stay_within_the_stack_budget():
+    """135 materialized 64 KiB temporaries: at most c_emitter.STACK_TOTAL
+    bytes of them are stack arrays, the rest are on the heap."""
+    lines = ["func.func @main(%x: tensor<128x128xf32>, %r: tensor<128xf32>) -> tensor<128x128xf32> {"]
+    prev = "%x"
+    for k in range(135):
+        lines.append(f"  %a{k} = bcast.assign {prev}[{k % 128}], %r : (tensor<128x128xf32>, tensor<128xf32>) "
+                     "-> tensor<128x128xf32>")
+        prev = f"%a{k}"
+    src = "\n".join([*lines, f"  func.return {prev} : tensor<128x128xf32>", "}"])
+    source, _ = c_emitter.emit_module(driver.load(src, "chain", None, pipeline=api.STANDARD_PIPELINE))
+    stack = sum(int(n) * 4 for n in re.findall(r"^ *float v\d+\[(\d+)\];", source, re.M))
+    assert 0 < stack <= c_emitter.STACK_TOTAL and "bcast_alloc(65536)" in source
+    x = np.zeros((128, 128), np.float32)
+    r = np.arange(128, dtype=np.float32)
+    np.testing.assert_array_equal(bcast.compile(src, backend="c")(x, r), bcast.compile(src, backend="numpy")(x, r))
+
+
 def test_a_failed_check_belongs_to_its_thread():
     x = np.random.default_rng(4).standard_normal((4096, 64), dtype=np.float32)
     c = bcast.compile(DYNAMIC, backend="c")
@@ -555,6 +599,7 @@ def test_generated_c_of_the_examples_is_clean_under_sanitizers(tmp_path):
     extra += [(Path(f"softmax_{rows}x20000.mlir"), 0, SOFTMAX.replace("4096x", f"{rows}x").replace("1024", "20000"))
               for rows in (16, 256)]
     extra.append((Path("dynamic.mlir"), 0, DYNAMIC))  # a failed check after a heap buffer: freed
+    extra.append((Path("one_row.mlir"), 0, ONE_ROW))  # a failed check after a freed one: not freed again
     for k, (path, index, text) in enumerate([case.values[:3] for case in RUNNABLE] + extra):
         if (path, index) in seen:
             continue

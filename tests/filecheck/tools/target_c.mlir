@@ -193,7 +193,8 @@ func.func @wide_softmax(%x: tensor<128x32768xf32>) -> tensor<128x32768xf32> {
 // A failed dynamic index check records its number and the index in the
 // calling thread's fault state (bcast_take_fault reads and clears it) and
 // leaves through bcast_fail, which frees the heap buffers made so far
-// (declared NULL at the top). A caller leaves too when a callee failed.
+// (declared NULL at the top, and NULL again once freed, so the failure path
+// never frees one twice). A caller leaves too when a callee failed.
 // CHECK:       static __thread int64_t bcast_fault_state[2];
 // CHECK-NEXT:  void bcast_take_fault(int64_t *fault) {
 // CHECK-LABEL: void bcast_checked(const float *restrict x, int64_t i, float *restrict result0) {
@@ -203,6 +204,7 @@ func.func @wide_softmax(%x: tensor<128x32768xf32>) -> tensor<128x32768xf32> {
 // CHECK:         uint8_t [[OK:v[0-9]+]] = (uint64_t)i < (uint64_t)4096;
 // CHECK-NEXT:    if (![[OK]]) { bcast_fault_state[0] = 1; bcast_fault_state[1] = (int64_t)i; goto bcast_fail; }
 // CHECK:         free([[E]]);
+// CHECK-NEXT:    [[E]] = NULL;
 // CHECK-NEXT:    return;
 // CHECK-NEXT:  bcast_fail:
 // CHECK-NEXT:    free([[E]]);
