@@ -113,7 +113,8 @@ def _vector_math_works(cc: tuple[str, ...], openmp: bool) -> bool:
 WIDE_VECTOR_FLAGS = ("-mprefer-vector-width=512",)
 """On a machine with AVX-512, 16-lane loops: GCC's default for ``-march=native``
 there is 8 lanes, and the vector ``expf`` and divisions of softmax are then
-compute-bound (measured at 4096x4096 f32 on one thread: 18.3 -> 14.1 ms)."""
+compute-bound (4096x4096 f32 on one thread, best of 15 in a C harness:
+18.3 -> 14.1 ms)."""
 
 
 @lru_cache(maxsize=None)
