@@ -99,7 +99,7 @@ elementwise op. Measured on the 2-core development VM, ``(x + row) * col -
 0.5 * x`` at 4096x4096 f32: 10.3 -> 7.1 ms on one thread and 5.5 -> 3.9 ms
 on two from a cold cache, 8.1 -> 6.0 ms and 3.8 -> 3.0 ms warm; at 2048x2048
 (16 MiB) streaming lost 5-10% warm, so smaller results keep plain stores."""
-PREFETCH_BLOCK = 64
+PREFETCH_BLOCK = 128
 """Iterations of a phase loop per block of next-row prefetches (``plan_prefetch``)."""
 STREAM_TILE_BYTES = 16384
 """Bytes of one streaming tile (per innermost loop chunk and thread; stays in
@@ -656,10 +656,13 @@ class FunctionEmitter:
         the next row of each, so those reads overlap its computation.
         Only when that phase computes enough to hide them (a math function
         or a division), for rows of a rank-2 argument that the first phase
-        reads whole, as long as the second phase. Measured at 4096x4096 f32
-        from a cold cache: softmax (exp in phase 2) 17.9 -> 15.0 ms on one
-        thread and 9.1 -> 7.8 on two; layernorm (a sum of squares in phase
-        2) got slower, 11.5 -> 12.4 and 6.0 -> 6.5, so it is left alone."""
+        reads whole, as long as the second phase, and too large for the
+        caches (``STREAM_BYTES``). Measured at 4096x4096 f32 from a cold
+        cache: softmax (exp in phase 2) 17.9 -> 15.0 ms on one thread and
+        9.1 -> 7.8 on two; layernorm (a sum of squares in phase 2) got
+        slower, 11.5 -> 12.4 and 6.0 -> 6.5; at 1024x1024, with the array in
+        L3, softmax got slower too (1.25 -> 1.7 ms: each block ends its
+        vector sum), so both are left alone."""
         body = loop.body.blocks[0]
         phases = [o for o in body.ops if isinstance(o, scf.ForOp)]
         if len(phases) < 2 or not self.innermost(phases[1]) or _trip(phases[1]) is None \
@@ -675,7 +678,8 @@ class FunctionEmitter:
             shape = o.memref.type.get_shape()
             indices = list(o.indices)
             if (len(shape) == 2 and len(indices) == 2 and indices[0] is row and indices[1] is first_iv
-                    and _trip(phases[0]) == shape[1] == _trip(phases[1])):
+                    and _trip(phases[0]) == shape[1] == _trip(phases[1])
+                    and element_count(shape) * _bytes(o.memref.type.element_type) >= STREAM_BYTES):
                 per_line = max(64 // _bytes(o.memref.type.element_type), 1)
                 found[o.memref] = (o.memref, row, shape[1], shape[0], per_line)
         if found:

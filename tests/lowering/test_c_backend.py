@@ -237,6 +237,7 @@ def test_softmax_runs_rows_in_parallel_with_private_scratch():
     assert all(re.fullmatch(r"float v\d+\[1\];", s) for s in lines[loop + 2:loop + 4])
     assert any(re.fullmatch(r"float v\d+\[1024\];", s) for s in lines[loop:])
     assert body.count("expf(") == 1  # exp is computed once, stored in the row buffer
+    assert "BCAST_PREFETCH(x" not in body  # 16 MiB: in cache, no next-row prefetch
     assert "#pragma omp simd reduction(+:" in body  # the sum vectorizes
     assert "#pragma omp simd reduction(max:" in body  # so does the max, with a NaN flag
     x = np.random.default_rng(1).standard_normal((4096, 1024), dtype=np.float32)
@@ -335,6 +336,18 @@ def test_collapsed_loops_index_every_operand_right():
                                                                                         dtype=np.int32)
     x, y, z, w = args
     np.testing.assert_array_equal(bcast.compile(full, backend="c")(*args), np.maximum((x + y) * z - w, x + y))
+
+
+def test_large_softmax_prefetches_the_next_row_and_stays_exact():
+    """At 32 MiB the exp phase prefetches the next row (the last row itself)."""
+    src = SOFTMAX.replace("4096x1024", "4096x2048")
+    source, _ = c_emitter.emit_module(driver.load(src, "softmax", None, pipeline=api.STANDARD_PIPELINE))
+    assert "BCAST_PREFETCH(x + r" in source
+    x = np.random.default_rng(7).standard_normal((4096, 2048), dtype=np.float32)
+    x[-1, :7] = [np.nan, np.inf, -np.inf, 0, 0, 0, 0]
+    x[-2] = -np.inf
+    got, want = bcast.compile(src, backend="c")(x), bcast.compile(src, backend="numpy")(x)
+    np.testing.assert_allclose(got, want, rtol=2e-6, atol=0, equal_nan=True)
 
 
 @pytest.mark.parametrize("rows", [256, 16])  # parallel, and below PARALLEL_WORK

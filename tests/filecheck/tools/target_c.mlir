@@ -226,22 +226,23 @@ func.func @caller(%x: tensor<4096x64xf32>, %i: index) -> tensor<64xf32> {
 
 // In a row loop with phases, the first phase reads each row from memory and
 // the second computes on it in cache: when the second phase calls a math
-// function or divides, it runs in blocks of 64 that first prefetch the
+// function or divides and the rows are too large for the caches (32 MiB),
+// it runs in blocks of 128 that first prefetch the
 // next row's lines (the last row prefetches itself: no address past the
 // array), so the next row's reads overlap the exp.
 // CHECK-LABEL: void bcast_softmax_rows(const float *restrict x, float *restrict result0) {
 // CHECK:         #pragma omp simd reduction(max:
-// CHECK:         int64_t [[R:r[0-9]+]] = [[I:i[0-9]+]] + 1 < 2048 ? [[I]] + 1 : [[I]];
-// CHECK-NEXT:    for (int64_t [[B:b[0-9]+]] = 0; [[B]] < 2048; [[B]] += 64) {
-// CHECK-NEXT:      for (int64_t [[Q:q[0-9]+]] = 0; [[Q]] < 64 && [[B]] + [[Q]] < 2048; [[Q]] += 16) BCAST_PREFETCH(x + [[R]] * 2048 + [[B]] + [[Q]]);
+// CHECK:         int64_t [[R:r[0-9]+]] = [[I:i[0-9]+]] + 1 < 4096 ? [[I]] + 1 : [[I]];
+// CHECK-NEXT:    for (int64_t [[B:b[0-9]+]] = 0; [[B]] < 4096; [[B]] += 128) {
+// CHECK-NEXT:      for (int64_t [[Q:q[0-9]+]] = 0; [[Q]] < 128 && [[B]] + [[Q]] < 4096; [[Q]] += 16) BCAST_PREFETCH(x + [[R]] * 4096 + [[B]] + [[Q]]);
 // CHECK-NEXT:      #pragma omp simd reduction(+:
-// CHECK-NEXT:      for (int64_t [[J:i[0-9]+]] = [[B]]; [[J]] < (2048 - [[B]] < 64 ? 2048 : [[B]] + 64); [[J]] += 1) {
+// CHECK-NEXT:      for (int64_t [[J:i[0-9]+]] = [[B]]; [[J]] < (4096 - [[B]] < 128 ? 4096 : [[B]] + 128); [[J]] += 1) {
 // CHECK:             expf(
-func.func @softmax_rows(%x: tensor<2048x2048xf32>) -> tensor<2048x2048xf32> {
-  %m = bcast.reduce maximum %x, dims = [1] keepdims : (tensor<2048x2048xf32>) -> tensor<2048x1xf32>
-  %d = bcast.subtract %x, %m : (tensor<2048x2048xf32>, tensor<2048x1xf32>) -> tensor<2048x2048xf32>
-  %e = bcast.exponential %d : tensor<2048x2048xf32>
-  %s = bcast.reduce add %e, dims = [1] keepdims : (tensor<2048x2048xf32>) -> tensor<2048x1xf32>
-  %r = bcast.divide %e, %s : (tensor<2048x2048xf32>, tensor<2048x1xf32>) -> tensor<2048x2048xf32>
-  func.return %r : tensor<2048x2048xf32>
+func.func @softmax_rows(%x: tensor<4096x4096xf32>) -> tensor<4096x4096xf32> {
+  %m = bcast.reduce maximum %x, dims = [1] keepdims : (tensor<4096x4096xf32>) -> tensor<4096x1xf32>
+  %d = bcast.subtract %x, %m : (tensor<4096x4096xf32>, tensor<4096x1xf32>) -> tensor<4096x4096xf32>
+  %e = bcast.exponential %d : tensor<4096x4096xf32>
+  %s = bcast.reduce add %e, dims = [1] keepdims : (tensor<4096x4096xf32>) -> tensor<4096x1xf32>
+  %r = bcast.divide %e, %s : (tensor<4096x4096xf32>, tensor<4096x1xf32>) -> tensor<4096x4096xf32>
+  func.return %r : tensor<4096x4096xf32>
 }
