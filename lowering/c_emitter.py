@@ -568,7 +568,9 @@ class FunctionEmitter:
             # A NaN-propagating max does not vectorize; a plain max with a
             # separate "saw a NaN" flag does, and gives the same value.
             flag = self.fresh("nan")
-            self.out(f"unsigned char {flag} = 0;")
+            # (a NaN carried in from an outer loop is seen too: the simd max
+            # combines its partial results with it in no defined NaN order)
+            self.out(f"unsigned char {flag} = {names[0]} != {names[0]};")
             self.nan_flags[carried[0]] = flag
             fold = "max" if _reduction_kind(op) == "maximum" else "min"
             pragma = f"#pragma omp simd reduction({fold}:{names[0]}) reduction(|:{flag})"

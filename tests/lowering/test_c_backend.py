@@ -680,3 +680,15 @@ func.func @main(%x: tensor<16x300xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
     want = bcast.compile(src, backend="reference")(x)
     for g, w in zip(got, want):
         assert np.array_equal(g, w, equal_nan=True), (g, w)
+    # over several dims the accumulator carries a NaN from an earlier row
+    # into the next vectorized row loop, whose max must keep it
+    whole = src.replace("dims = [1] : (tensor<16x300xf32>) -> tensor<16xf32>",
+                        "dims = [0, 1] : (tensor<16x300xf32>) -> tensor<f32>").replace(
+        "(tensor<16xf32>, tensor<16xf32>)", "(tensor<f32>, tensor<f32>)").replace(
+        "tensor<16xf32>, tensor<16xf32>\n}", "tensor<f32>, tensor<f32>\n}")
+    y = np.random.default_rng(1).standard_normal((16, 300)).astype(np.float32)
+    for row in (0, 7, 15):
+        z = y.copy()
+        z[row, 5] = np.nan
+        for g in bcast.compile(whole, backend="c")(z):
+            assert np.isnan(g), (row, g)
