@@ -502,7 +502,7 @@ class FunctionEmitter:
     @staticmethod
     def alloc_bytes(op: memref.AllocOp) -> int:
         t = op.memref.type
-        return max(element_count(t.get_shape()), 1) * C_BYTES[c_type(t.element_type)]
+        return max(element_count(t.get_shape()), 1) * _bytes(t.element_type)
 
     def alloc(self, op: memref.AllocOp) -> None:
         t = op.memref.type
@@ -546,7 +546,7 @@ class FunctionEmitter:
             self.out(f"{c_type(arg.type)} {name} = {self.e(init)};")
             self.expr[arg] = self.expr[result] = name
             names.append(name)
-        innermost = not any(isinstance(o, scf.ForOp) for o in body.walk() if o is not op)
+        innermost = _innermost(op)
         hoisted: set[Operation] = set()
         if innermost and (trip is None or trip > 0):
             hoisted = self.hoist(op)
@@ -578,7 +578,8 @@ class FunctionEmitter:
         self.plan_prefetch(op)
         # threads fence their streaming stores before the region's barrier;
         # a serial nest fences once after it (a later parallel loop may read)
-        fenced = self.streaming(op) and (entered or (op.parent_op() is self.f and not self.in_parallel))
+        streams = bool(streamed) if innermost else self.streaming(op)
+        fenced = streams and (entered or (op.parent_op() is self.f and not self.in_parallel))
         scoped = self.per_iteration_allocs(op)
         region = entered and bool(fenced or scoped)
         if region:
@@ -667,7 +668,7 @@ class FunctionEmitter:
         vector sum), so both are left alone."""
         body = loop.body.blocks[0]
         phases = [o for o in body.ops if isinstance(o, scf.ForOp)]
-        if len(phases) < 2 or not self.innermost(phases[1]) or _trip(phases[1]) is None \
+        if len(phases) < 2 or not _innermost(phases[1]) or _trip(phases[1]) is None \
                 or not any(o.dialect_name() == "math" or isinstance(o, arith.DivfOp) for o in phases[1].walk()):
             return
         row, entry = body.args[0], self.f.body.blocks[0]
@@ -686,10 +687,6 @@ class FunctionEmitter:
                 found[o.memref] = (o.memref, row, shape[1], shape[0], per_line)
         if found:
             self.prefetch[phases[1]] = list(found.values())
-
-    @staticmethod
-    def innermost(loop: scf.ForOp) -> bool:
-        return not any(isinstance(o, scf.ForOp) for o in loop.body.walk() if o is not loop)
 
     def per_iteration_allocs(self, loop: scf.ForOp) -> list[memref.AllocOp]:
         """Heap allocs (not ``on_stack``) that ``loop``'s body makes and
@@ -713,10 +710,7 @@ class FunctionEmitter:
         index is the loop's own, the others are fixed), which the loop does
         not read and stores nowhere else."""
         body = loop.body.blocks[0]
-        step = loop.step.owner
-        if (PARALLEL_ATTR not in loop.attributes or loop.iter_args
-                or not (isinstance(step, arith.ConstantOp) and isinstance(step.value, IntegerAttr)
-                        and step.value.value.data == 1)):
+        if PARALLEL_ATTR not in loop.attributes or loop.iter_args or _constant(loop.step) != 1:
             return []
         entry = self.f.body.blocks[0]
         inside = {o for o in body.walk()}
@@ -741,9 +735,7 @@ class FunctionEmitter:
 
     def streaming(self, loop: scf.ForOp) -> bool:
         """Whether a loop nest streams a result (then its threads fence)."""
-        nested = [o for o in loop.walk() if isinstance(o, scf.ForOp)]
-        return any(not any(isinstance(p, scf.ForOp) for p in o.body.walk() if p is not o)
-                   and self.streamed_stores(o) for o in nested)
+        return any(isinstance(o, scf.ForOp) and _innermost(o) and self.streamed_stores(o) for o in loop.walk())
 
     def chunked_loop(self, op: scf.ForOp, lb: str, ub: str, pragma: str | None,
                      streamed: list[memref.StoreOp], hoisted: set[Operation]) -> None:
@@ -958,23 +950,29 @@ def _reduction_kind(op: scf.ForOp) -> str | None:
     return attr.data if isinstance(attr, StringAttr) else None
 
 
+def _constant(v: SSAValue) -> int | None:
+    """The value of an integer ``arith.constant`` (None: not one)."""
+    owner = v.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
+
+
+def _innermost(loop: scf.ForOp) -> bool:
+    return not any(isinstance(o, scf.ForOp) for o in loop.body.walk() if o is not loop)
+
+
 def _trip(op: scf.ForOp) -> int | None:
-    values = []
-    for v in (op.lb, op.ub, op.step):
-        owner = v.owner
-        if not isinstance(owner, arith.ConstantOp) or not isinstance(owner.value, IntegerAttr):
-            return None
-        values.append(owner.value.value.data)
-    lb, ub, step = values
-    return max(0, -(-(ub - lb) // step)) if step > 0 else None
+    lb, ub, step = _constant(op.lb), _constant(op.ub), _constant(op.step)
+    if lb is None or ub is None or step is None or step <= 0:
+        return None
+    return max(0, -(-(ub - lb) // step))
 
 
 def _counted(op: scf.ForOp) -> bool:
     """A parallel loop from 0 by 1 a static number of times, carrying nothing."""
-    lb, step = op.lb.owner, op.step.owner
     return (PARALLEL_ATTR in op.attributes and not op.iter_args and _trip(op) is not None
-            and isinstance(lb, arith.ConstantOp) and lb.value == IntegerAttr(0, IndexType())
-            and isinstance(step, arith.ConstantOp) and step.value == IntegerAttr(1, IndexType()))
+            and _constant(op.lb) == 0 and _constant(op.step) == 1)
 
 
 def collapsible_nest(op: scf.ForOp) -> list[scf.ForOp]:
@@ -991,7 +989,7 @@ def collapsible_nest(op: scf.ForOp) -> list[scf.ForOp]:
         body = [o for o in nest[-1].body.blocks[0].ops if not isinstance(o, scf.YieldOp)]
         if len(body) == 1 and isinstance(body[0], scf.ForOp):
             nest.append(body[0])
-        elif not any(isinstance(o, scf.ForOp) for o in nest[-1].body.walk() if o is not nest[-1]):
+        elif _innermost(nest[-1]):
             break
         else:
             return [op]
