@@ -1050,6 +1050,11 @@ class IndexingOp(BcastOp, abc.ABC):
         """The indices, ``None`` for an SSA one."""
         return _indices(self.static_indices, len(self.index_values), self.name.split(".")[1])
 
+    def mixed_indices(self) -> list[int | SSAValue]:
+        """The indices as written: literals and SSA values (the builders' input)."""
+        dynamic = iter(self.index_values)
+        return [next(dynamic) if i is None else i for i in self.indices()]
+
 
 @irdl_op_definition
 class ExtractOp(IndexingOp):

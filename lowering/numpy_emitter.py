@@ -205,15 +205,14 @@ class PythonFunctionEmitter:
         levels, _ = split_type(op.dest.type)
         return rules.plan_indices(levels, op.indices(), semantics_of(op), "assign").result
 
-    def index_parts(self, op, value: SSAValue, dynamic: list[SSAValue]) -> list[str]:
+    def index_parts(self, op, value: SSAValue) -> list[str]:
         """The indices of ``extract``/``assign`` as Python expressions:
         ``rules.plan_indices``' normalised literal indices, and for the
         dynamic ones a run-time check (``rt.check_index``, located at ``op``)."""
         levels, _ = split_type(value.type)
         shape = rules.flat_shape(levels)
         semantics = semantics_of(op)
-        dyn = iter(dynamic)
-        given = [next(dyn) if index is None else index for index in op.indices()]
+        given = op.mixed_indices()
         plan = rules.plan_indices(levels, op.indices(), semantics, op.name.split(".")[1])
         parts = []
         for pos, index in enumerate(plan.indices):
@@ -293,11 +292,11 @@ class FunctionEmitter(PythonFunctionEmitter):
         elif isinstance(op, bc.ReshapeOp | bc.NarrowOp):
             out(f"{n[r]} = np.reshape({x}, {flat_type_shape(r.type)})")
         elif isinstance(op, bc.ExtractOp):
-            index = self.index_expr(op, op.operand, list(op.index_values))
+            index = self.index_expr(op, op.operand)
             out(f"{n[r]} = np.array({x}[{index}]).reshape({flat_type_shape(r.type)})")
             self.owned.add(r)
         elif isinstance(op, bc.AssignOp):
-            index = self.index_expr(op, op.dest, list(op.index_values))
+            index = self.index_expr(op, op.dest)
             out(f"{n[r]} = rt.assign({x}, ({index}), {n[op.source]}.reshape("
                 f"{rules.flat_broadcast_shape(split_type(op.source.type)[0], self.assign_levels(op))}))")
             self.owned.add(r)
@@ -318,9 +317,9 @@ class FunctionEmitter(PythonFunctionEmitter):
         else:
             raise PassError(op, "is not supported by the numpy target")
 
-    def index_expr(self, op, value: SSAValue, dynamic: list[SSAValue]) -> str:
+    def index_expr(self, op, value: SSAValue) -> str:
         """A NumPy index (a tuple expression) for ``index_parts``."""
-        parts = self.index_parts(op, value, dynamic)
+        parts = self.index_parts(op, value)
         return ", ".join(parts) + ("," if len(parts) == 1 else "") if parts else "()"
 
     def emit_constant(self, op: bc.ConstantOp) -> None:

@@ -741,8 +741,7 @@ class FunctionLowering:
         shape = rules.flat_shape(levels)
         semantics = semantics_of(op)
         plan = rules.plan_indices(levels, op.indices(), semantics, op.name.split(".")[1])
-        dynamic = iter(op.index_values)
-        given = [next(dynamic) if index is None else index for index in op.indices()]
+        given = op.mixed_indices()
         indices = []
         for dim, index in enumerate(plan.indices):
             if index is not None:

@@ -246,8 +246,7 @@ def _explicit_indices(
     """Index-access broadcasting made explicit (``rules.plan_indices``' normalised
     indices): at most one index per dim, 0 on size-1 dims. None when the
     indices are already like that."""
-    dynamic = iter(op.index_values)
-    given: list[int | SSAValue] = [next(dynamic) if i is None else i for i in op.indices()]
+    given = op.mixed_indices()
     try:
         plan = rules.plan_indices(levels, op.indices(), semantics_of(op), op.name.split(".")[1])
     except RuleError as e:
@@ -299,8 +298,7 @@ class MakeAssignBroadcastExplicit(RewritePattern):
         if explicit is None and source is op.source:
             return
         if explicit is None:
-            dynamic = iter(op.index_values)
-            explicit = [next(dynamic) if i is None else i for i in op.indices()]
+            explicit = op.mixed_indices()
         replace(rewriter, op, AssignOp(op.dest, explicit, source, attributes=dict(op.attributes)))
 
 
