@@ -100,7 +100,15 @@ elementwise op. Measured on the 2-core development VM, ``(x + row) * col -
 on two from a cold cache, 8.1 -> 6.0 ms and 3.8 -> 3.0 ms warm; at 2048x2048
 (16 MiB) streaming lost 5-10% warm, so smaller results keep plain stores."""
 PREFETCH_BLOCK = 128
-"""Iterations of a phase loop per block of next-row prefetches (``plan_prefetch``)."""
+"""Iterations of a phase loop per block of row prefetches (``plan_prefetch``)."""
+PREFETCH_BYTES = 1 << 22
+"""Arrays of at least this many bytes (4 MiB, twice the L2 of a core of the
+development VM) are prefetched row by row in phased loops (``plan_prefetch``):
+smaller ones are likely in a private cache already."""
+PREFETCH_ROWS = 2
+"""How many rows ahead a phase loop prefetches (``plan_prefetch``): into L2
+(``BCAST_PREFETCH``), which softmax at 4096x4096 f32 ran fastest with
+(12.0-12.2 ms on one thread against 12.3 one row ahead and 13.4 into L1)."""
 STREAM_TILE_BYTES = 16384
 """Bytes of one streaming tile (per innermost loop chunk and thread; stays in
 L1). At 4096x4096 f32 from a cold cache, 4, 8 and 16 KiB tiles copied in
@@ -171,15 +179,52 @@ static inline void bcast_stream(void *restrict dst, const void *restrict src, si
 #endif
 }
 #if defined(__GNUC__)
-#define BCAST_PREFETCH(p) __builtin_prefetch((p), 0, 3)
+#define BCAST_PREFETCH(p) __builtin_prefetch((p), 0, 2)
+#define BCAST_PREFETCH_WRITE(p) __builtin_prefetch((p), 1, 3)
 #else
 #define BCAST_PREFETCH(p) ((void)(p))
+#define BCAST_PREFETCH_WRITE(p) ((void)(p))
 #endif
 static inline void bcast_stream_fence(void) {
 #if defined(__SSE2__)
     _mm_sfence();
 #endif
 }
+
+/* Division by a divisor b fixed across a loop, with its reciprocal y = 1/b
+   (correctly rounded) computed once: q = a*y, then two corrections
+   q += (a - b*q) * y, each one fused multiply-add. The first brings q
+   within one ulp of a/b; the second then gives exactly a/b rounded to
+   nearest (Markstein's theorem, IBM J. Res. Dev. 34(1), 1990), as long as
+   nothing overflows or underflows: bcast_div_range_* is at most
+   BCAST_DIV_SPAN_* when 2^-50 <= |x| < 2^51 (f32; 2^-480 <= |x| < 2^481 for
+   f64), and a loop whose dividend or divisor falls outside (zero, infinity,
+   NaN, tiny or huge) runs again with a plain division. Without a fast FMA
+   the helpers are that plain division and never ask for the second run. */
+#define BCAST_DIV_SPAN_F32 100u
+#define BCAST_DIV_SPAN_F64 960u
+#if defined(FP_FAST_FMAF)
+static inline float bcast_div_f32(float a, float b, float y) {
+    float q = a * y;
+    q = fmaf(fmaf(-q, b, a), y, q);
+    return fmaf(fmaf(-q, b, a), y, q);
+}
+static inline uint32_t bcast_div_range_f32(float x) { return ((bcast_bits_f32(x) >> 23) & 255u) - (127u - 50u); }
+#else
+static inline float bcast_div_f32(float a, float b, float y) { (void)y; return a / b; }
+static inline uint32_t bcast_div_range_f32(float x) { (void)x; return 0; }
+#endif
+#if defined(FP_FAST_FMA)
+static inline double bcast_div_f64(double a, double b, double y) {
+    double q = a * y;
+    q = fma(fma(-q, b, a), y, q);
+    return fma(fma(-q, b, a), y, q);
+}
+static inline uint32_t bcast_div_range_f64(double x) { return (uint32_t)((bcast_bits_f64(x) >> 52) & 2047u) - (1023u - 480u); }
+#else
+static inline double bcast_div_f64(double a, double b, double y) { (void)y; return a / b; }
+static inline uint32_t bcast_div_range_f64(double x) { (void)x; return 0; }
+#endif
 """
 
 
@@ -309,8 +354,14 @@ class FunctionEmitter:
         self.predeclared: set[memref.AllocOp] = set()
         """Heap buffers declared (NULL) at the top, so the failure path frees them."""
         self.fails = False
-        self.prefetch: dict[scf.ForOp, list[tuple]] = {}
-        """A phase loop -> the rows it prefetches (``plan_prefetch``)."""
+        self.prefetch: dict[scf.ForOp, tuple[SSAValue, int, list[tuple]]] = {}
+        """A phase loop -> (the row, its length, and per array the rows of which
+        it prefetches: (memref, rows, elements per line, for writing)) (``plan_prefetch``)."""
+        self.deferred: dict[memref.StoreOp, tuple[str, str]] = {}
+        """A last phase's streamed store -> (its row tile, the pointer to the
+        row it is pending for) (``defer_streams``)."""
+        self.draining: dict[scf.ForOp, list[tuple[str, str]]] = {}
+        """A prefetching phase loop -> the (tile, pending row) pairs its blocks stream out."""
         self.on_stack: set[memref.AllocOp] = set()
         """Allocs made as stack arrays (``STACK_BYTES``, ``STACK_TOTAL``)."""
         self.names = names
@@ -331,6 +382,9 @@ class FunctionEmitter:
         """Whether the function streams a result (it then fences before returning)."""
         self.scoped: set[memref.AllocOp] = set()
         """Allocs made once before the loop that frees them every iteration."""
+        self.divisions: dict[Operation, tuple[str, str, str]] = {}
+        """A division by a loop-invariant value -> (f32/f64, the reciprocal, the
+        loop's guard) while its loop is emitted (``prepare_divisions``)."""
 
     # -- naming ------------------------------------------------------------
     def fresh(self, prefix: str) -> str:
@@ -340,7 +394,7 @@ class FunctionEmitter:
     def arg_name(self, v: SSAValue, k: int) -> str:
         hint = v.name_hint
         name = sanitize(hint) if hint else f"arg{k}"
-        if name in C_KEYWORDS or re.fullmatch(r"(v|i|t|b|n|r|q|nan|tile)\d+|arg\d+|bcast_.*|INFINITY|NAN", name) \
+        if name in C_KEYWORDS or re.fullmatch(r"(v|i|t|b|n|r|q|g|y|p|nan|tile)\d+|arg\d+|bcast_.*|INFINITY|NAN", name) \
                 or name in self.used_names:
             name = f"{name}_{k}"
         self.used_names.add(name)
@@ -475,6 +529,9 @@ class FunctionEmitter:
             if expr is None:
                 raise PassError(op, "is not supported by the C target")
             self.define(op.results[0], expr)
+            if op in self.divisions:
+                kind, _, guard = self.divisions[op]
+                self.guard(kind, self.e(op.operands[0]), guard)
 
     def constant(self, op: arith.ConstantOp) -> None:
         value, t = op.value, op.result.type
@@ -591,11 +648,15 @@ class FunctionEmitter:
             pragma = pragma.replace("omp parallel for", "omp for") + " nowait"
         for a in scoped:
             self.alloc(a)
+        deferred = self.defer_streams(op)
         if streamed:
             self.streams = True
             self.chunked_loop(op, lb, ub, pragma, streamed, hoisted)
         else:
             self.plain_loop(op, lb, ub, pragma, names, hoisted, entered)
+        for store in deferred:
+            tile, pending = self.deferred.pop(store)
+            self.out(f"if ({pending}) bcast_stream({pending}, {tile}, sizeof {tile});")
         for a in scoped:
             self.out(f"free({self.e(a.memref)});")
         if fenced:
@@ -613,20 +674,65 @@ class FunctionEmitter:
         prefetched = self.prefetch.pop(op, None)
         if prefetched:
             # blocks of PREFETCH_BLOCK iterations, each first prefetching the
-            # lines of the next row that the block's positions will read
-            first, next_row = self.fresh("b"), self.fresh("r")
-            row, rows = self.e(prefetched[0][1]), prefetched[0][3]
-            self.out(f"int64_t {next_row} = {row} + 1 < {rows} ? {row} + 1 : {row};")
+            # lines of the rows ahead that the block's positions will access
+            row, cols, lines = prefetched
+            first = self.fresh("b")
+            ahead: dict[tuple[int, int], str] = {}
+            for _, rows, _, write in lines:
+                distance = 1 if write else PREFETCH_ROWS
+                if (distance, rows) not in ahead:
+                    ahead[distance, rows] = name = self.fresh("r")
+                    later = f"{self.e(row)} + {distance}"
+                    self.out(f"int64_t {name} = {later} < {rows} ? {later} : {rows} - 1;")
             self.out(f"for (int64_t {first} = {lb}; {first} < {ub}; {first} += {PREFETCH_BLOCK}) {{")
             self.indent += 1
-            for m, _, cols, _, per_line in prefetched:
-                q = self.fresh("q")
+            for m, rows, per_line, write in lines:
+                q, target = self.fresh("q"), ahead[1 if write else PREFETCH_ROWS, rows]
                 self.out(f"for (int64_t {q} = 0; {q} < {PREFETCH_BLOCK} && {first} + {q} < {ub}; {q} += {per_line}) "
-                         f"BCAST_PREFETCH({self.e(m)} + {next_row} * {cols} + {first} + {q});")
-            lb, ub = first, f"({ub} - {first} < {PREFETCH_BLOCK} ? {ub} : {first} + {PREFETCH_BLOCK})"
+                         f"BCAST_PREFETCH{'_WRITE' if write else ''}({self.e(m)} + {target} * {cols} + {first} + {q});")
+            last = f"({ub} - {first} < {PREFETCH_BLOCK} ? {ub} : {first} + {PREFETCH_BLOCK})"
+            for tile, pending in self.draining.pop(op, []):
+                self.out(f"if ({pending}) bcast_stream({pending} + {first}, {tile} + {first}, "
+                         f"(size_t)({last} - {first}) * sizeof {tile}[0]);")
+            lb, ub = first, last
+        self.for_loop(op, f"int64_t {i} = {lb}; {i} < {ub}; {i} += {self.e(op.step)}", pragma, hoisted, names,
+                      entered)
+        if prefetched:
+            self.indent -= 1
+            self.out("}")
+        for arg, name in zip(carried, names):
+            if arg in self.nan_flags:
+                self.out(f"if ({self.nan_flags.pop(arg)}) {name} = NAN;")
+
+    def for_loop(self, op: scf.ForOp, header: str, pragma: str | None, hoisted: set[Operation],
+                 names: Iterable[str] = (), entered: bool = False) -> None:
+        """``for (header)`` over ``op``'s body (but the ``hoisted`` ops), then the
+        updates of its carried values (``names``). A simd loop that divides by
+        values it does not change (``invariant_divisions``) divides with
+        ``bcast_div_*``, and runs a second time with plain division only when
+        an operand was outside the range where those are exact."""
+        divisions = self.invariant_divisions(op, hoisted) if pragma == "#pragma omp simd" else []
+        guards = self.prepare_divisions(divisions)
+        if guards:
+            pragma = f"{pragma} reduction(max:{', '.join(guards.values())})"
+        self.loop_body(op, header, pragma, hoisted, names, entered)
+        if guards:
+            for d in divisions:
+                del self.divisions[d]
+            outside = " || ".join(f"{g} > BCAST_DIV_SPAN_{t.upper()}" for t, g in guards.items())
+            self.out(f"if ({outside}) {{")
+            self.indent += 1
+            self.loop_body(op, header, "#pragma omp simd", hoisted, names, entered)
+            self.indent -= 1
+            self.out("}")
+
+    def loop_body(self, op: scf.ForOp, header: str, pragma: str | None, hoisted: set[Operation],
+                  names: Iterable[str], entered: bool) -> None:
+        body = op.body.blocks[0]
+        carried = body.args[1:]
         if pragma:
             self.out(pragma)
-        self.out(f"for (int64_t {i} = {lb}; {i} < {ub}; {i} += {self.e(op.step)}) {{")
+        self.out(f"for ({header}) {{")
         self.indent += 1
         self.in_parallel += entered
         for inner in body.ops:
@@ -645,48 +751,126 @@ class FunctionEmitter:
         self.in_parallel -= entered
         self.indent -= 1
         self.out("}")
-        if prefetched:
-            self.indent -= 1
-            self.out("}")
-        for arg, name in zip(carried, names):
-            if arg in self.nan_flags:
-                self.out(f"if ({self.nan_flags.pop(arg)}) {name} = NAN;")
+
+    @staticmethod
+    def invariant_divisions(loop: scf.ForOp, hoisted: set[Operation]) -> list[arith.DivfOp]:
+        """The f32/f64 divisions of an innermost loop by a value the loop does
+        not change (a row's sum, a norm), when the loop may run twice with the
+        same result (``for_loop``): it carries nothing and reads no memory it
+        writes. A vector division costs several times the two FMA corrections
+        of ``bcast_div_*``: at 4096x4096 f32, softmax's last pass took 0.18 ns
+        per element with division, 0.09 with them."""
+        body = loop.body.blocks[0]
+        if loop.iter_args or not all(
+                isinstance(o, memref.LoadOp | memref.StoreOp | scf.YieldOp)
+                or (o.dialect_name() in ("arith", "math") and not o.regions) for o in body.ops):
+            return []
+        stored = {o.memref for o in body.ops if isinstance(o, memref.StoreOp)}
+        if any(isinstance(o, memref.LoadOp) and o.memref in stored for o in body.ops):
+            return []
+        varying = {*body.args, *(r for o in body.ops if o not in hoisted for r in o.results)}
+        return [o for o in body.ops if isinstance(o, arith.DivfOp) and o not in hoisted
+                and isinstance(o.result.type, Float32Type | Float64Type) and o.rhs not in varying]
+
+    def prepare_divisions(self, divisions: list[arith.DivfOp]) -> dict[str, str]:
+        """Before the loop: each divisor's reciprocal, and per float type a
+        guard (the largest ``bcast_div_range_*`` of the divisors, then of the
+        dividends) that the loop reduces with max. Returns type -> guard."""
+        guards: dict[str, str] = {}
+        reciprocals: dict[SSAValue, str] = {}
+        for d in divisions:
+            kind = "f32" if isinstance(d.result.type, Float32Type) else "f64"
+            if kind not in guards:
+                guards[kind] = self.fresh("g")
+                self.out(f"uint32_t {guards[kind]} = 0;")
+            guard = guards[kind]
+            if d.rhs not in reciprocals:
+                ct, b = c_type(d.result.type), self.e(d.rhs)
+                reciprocals[d.rhs] = self.fresh("y")
+                self.out(f"{ct} {reciprocals[d.rhs]} = ({ct})1 / {b};")
+                self.guard(kind, b, guard)
+            self.divisions[d] = (kind, reciprocals[d.rhs], guard)
+        return guards
+
+    def guard(self, kind: str, x: str, guard: str) -> None:
+        distance = self.fresh("t")
+        self.out(f"uint32_t {distance} = bcast_div_range_{kind}({x});")
+        self.out(f"{guard} = {distance} > {guard} ? {distance} : {guard};")
 
     def plan_prefetch(self, loop: scf.ForOp) -> None:
         """In a loop over rows whose body runs phases (a fusion with
         reductions), the first phase reads argument rows from memory while
         the later ones compute on them in cache: the second phase prefetches
-        the next row of each, so those reads overlap its computation.
-        Only when that phase computes enough to hide them (a math function
-        or a division), for rows of a rank-2 argument that the first phase
-        reads whole, as long as the second phase, and too large for the
-        caches (``STREAM_BYTES``). Measured at 4096x4096 f32 from a cold
-        cache: softmax (exp in phase 2) 17.9 -> 15.0 ms on one thread and
-        9.1 -> 7.8 on two; layernorm (a sum of squares in phase 2) got
-        slower, 11.5 -> 12.4 and 6.0 -> 6.5; at 1024x1024, with the array in
-        L3, softmax got slower too (1.25 -> 1.7 ms: each block ends its
-        vector sum), so both are left alone."""
+        into L2 the rows ``PREFETCH_ROWS`` ahead of each argument the first
+        phase reads whole, and for writing the next row of each result the
+        last phase stores whole with plain stores (``streamed_stores`` go
+        around the cache), so both overlap its computation. For rank-2
+        arguments of at least ``PREFETCH_BYTES`` with rows as long as the
+        phases. Measured on one thread, from a cold cache and warm: softmax
+        at 4096x4096 f32 17.9 -> 12.1 ms (with ``defer_streams``), at
+        1024x1024 1.05 -> 0.75 ms cold and 0.59 -> 0.55 warm; layernorm at
+        4096 10.8 -> 10.1 ms, at 1024 0.81 -> 0.72 cold but 0.33 -> 0.35
+        warm (its phases compute little, so the prefetches cost more than
+        they hide when the rows are in cache)."""
         body = loop.body.blocks[0]
         phases = [o for o in body.ops if isinstance(o, scf.ForOp)]
-        if len(phases) < 2 or not _innermost(phases[1]) or _trip(phases[1]) is None \
-                or not any(o.dialect_name() == "math" or isinstance(o, arith.DivfOp) for o in phases[1].walk()):
+        if len(phases) < 2 or not _innermost(phases[1]) or (cols := _trip(phases[1])) is None:
             return
         row, entry = body.args[0], self.f.body.blocks[0]
-        first_iv = phases[0].body.blocks[0].args[0]
-        found: dict[SSAValue, tuple] = {}
-        for o in phases[0].body.walk():
-            if not isinstance(o, memref.LoadOp) or not isinstance(o.memref, BlockArgument) \
-                    or o.memref.owner is not entry:
-                continue
-            shape = o.memref.type.get_shape()
-            indices = list(o.indices)
-            if (len(shape) == 2 and len(indices) == 2 and indices[0] is row and indices[1] is first_iv
-                    and _trip(phases[0]) == shape[1] == _trip(phases[1])
-                    and element_count(shape) * _bytes(o.memref.type.element_type) >= STREAM_BYTES):
-                per_line = max(64 // _bytes(o.memref.type.element_type), 1)
-                found[o.memref] = (o.memref, row, shape[1], shape[0], per_line)
-        if found:
-            self.prefetch[phases[1]] = list(found.values())
+
+        def whole_rows(phase: scf.ForOp, kind: type[memref.LoadOp | memref.StoreOp]) -> dict[SSAValue, tuple]:
+            iv = phase.body.blocks[0].args[0]
+            found = {}
+            for o in phase.body.walk():
+                if not isinstance(o, kind) or not isinstance(o.memref, BlockArgument) or o.memref.owner is not entry:
+                    continue
+                shape, indices = o.memref.type.get_shape(), list(o.indices)
+                size = _bytes(o.memref.type.element_type)
+                if (len(shape) == 2 and len(indices) == 2 and indices[0] is row and indices[1] is iv
+                        and _trip(phase) == shape[1] == cols and element_count(shape) * size >= PREFETCH_BYTES):
+                    found[o.memref] = (o.memref, shape[0], max(64 // size, 1), kind is memref.StoreOp)
+            return found
+
+        lines = whole_rows(phases[0], memref.LoadOp)
+        if len(phases) > 2 and _innermost(phases[-1]):
+            streamed = {st.memref for st in self.streamed_stores(phases[-1])}
+            lines.update((m, v) for m, v in whole_rows(phases[-1], memref.StoreOp).items() if m not in streamed)
+        if lines:
+            self.prefetch[phases[1]] = (row, cols, list(lines.values()))
+
+    def defer_streams(self, loop: scf.ForOp) -> list[memref.StoreOp]:
+        """In a row loop whose second phase prefetches (``plan_prefetch``) and
+        whose last phase streams whole rows through one tile each, that tile
+        is streamed out a block at a time by the *next* row's prefetching
+        phase rather than all at once: a burst of 16 KiB of streaming stores
+        stalls the core until memory takes them, while spread over the
+        ``exp`` of the next row they overlap it (the last row goes out after
+        the loop). Declares the tiles and pending-row pointers before the
+        loop (per thread); returns the stores, whose tiles the caller streams
+        after it. Softmax at 4096x4096 f32: 13.6 -> 12.1 ms on one thread,
+        7.2 -> 6.4 on two."""
+        body = loop.body.blocks[0]
+        phases = [o for o in body.ops if isinstance(o, scf.ForOp)]
+        if len(phases) < 3 or phases[1] not in self.prefetch or not _innermost(phases[-1]):
+            return []
+        last, trip = phases[-1], _trip(phases[-1])
+        streamed = self.streamed_stores(last)
+        if not streamed or trip is None or trip != _trip(phases[1]) \
+                or trip * max(_bytes(st.value.type) for st in streamed) > STREAM_TILE_BYTES:
+            return []
+        # nothing else in the row reads or writes the streamed results
+        mine = set(streamed)
+        if any(isinstance(o, memref.LoadOp | memref.StoreOp) and o not in mine
+               and o.memref in {st.memref for st in streamed} for o in body.walk()):
+            return []
+        for store in streamed:
+            tile, pending = self.fresh("tile"), self.fresh("p")
+            ct = c_type(store.value.type)
+            self.out(f"{ct} {tile}[{trip}];")
+            self.out(f"{ct} *{pending} = NULL;")
+            self.deferred[store] = (tile, pending)
+            self.draining.setdefault(phases[1], []).append((tile, pending))
+        return streamed
 
     def per_iteration_allocs(self, loop: scf.ForOp) -> list[memref.AllocOp]:
         """Heap allocs (not ``on_stack``) that ``loop``'s body makes and
@@ -744,8 +928,7 @@ class FunctionEmitter:
         loop runs in chunks of ``STREAM_TILE_BYTES`` (the widest stored type);
         ``pragma`` (a parallel for, when the innermost loop is the parallel
         one) goes on the chunk loop, ``omp simd`` on the chunk."""
-        body = op.body.blocks[0]
-        iv = body.args[0]
+        iv = op.body.blocks[0].args[0]
         chunk = STREAM_TILE_BYTES // max(_bytes(s.value.type) for s in streamed)
         first, count, i = self.fresh("b"), self.fresh("n"), self.fresh("i")
         entered = pragma is not None and "omp simd" not in pragma  # a parallel loop's pragma
@@ -756,23 +939,22 @@ class FunctionEmitter:
         self.in_parallel += entered
         self.out(f"int64_t {count} = {ub} - {first} < {chunk} ? {ub} - {first} : {chunk};")
         for store in streamed:
+            if store in self.deferred:
+                self.tiles[store] = (self.deferred[store][0], first)
+                continue
             tile = self.fresh("tile")
             self.out(f"{c_type(store.value.type)} {tile}[{chunk}];")
             self.tiles[store] = (tile, first)
         self.expr[iv] = i
-        self.out("#pragma omp simd")
-        self.out(f"for (int64_t {i} = {first}; {i} < {first} + {count}; {i} += 1) {{")
-        self.indent += 1
-        for inner in body.ops:
-            if inner not in hoisted:
-                self.op(inner)
-        self.indent -= 1
-        self.out("}")
+        self.for_loop(op, f"int64_t {i} = {first}; {i} < {first} + {count}; {i} += 1", "#pragma omp simd", hoisted)
         self.expr[iv] = first
         for store in streamed:
             tile, _ = self.tiles.pop(store)
             place = f"{self.e(store.memref)} + {self.index(store.memref, store.indices)}"
-            self.out(f"bcast_stream({place}, {tile}, (size_t){count} * sizeof {tile}[0]);")
+            if store in self.deferred:  # streamed by the next row's prefetching phase
+                self.out(f"{self.deferred[store][1]} = {place};")
+            else:
+                self.out(f"bcast_stream({place}, {tile}, (size_t){count} * sizeof {tile}[0]);")
         self.in_parallel -= entered
         self.indent -= 1
         self.out("}")
@@ -810,6 +992,9 @@ class FunctionEmitter:
             return self.index_op(op, operands)
         if isinstance(t, IntegerType) and name in _INT_BINARY:
             return self.int_binary(name, width(t), *operands)
+        if op in self.divisions:
+            kind, reciprocal, _ = self.divisions[op]
+            return f"bcast_div_{kind}({operands[0]}, {operands[1]}, {reciprocal})"
         if name in _FLOAT_BINARY:
             a, b = operands
             ct = c_type(t)

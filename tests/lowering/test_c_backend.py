@@ -237,7 +237,9 @@ def test_softmax_runs_rows_in_parallel_with_private_scratch():
     assert all(re.fullmatch(r"float v\d+\[1\];", s) for s in lines[loop + 2:loop + 4])
     assert any(re.fullmatch(r"float v\d+\[1024\];", s) for s in lines[loop:])
     assert body.count("expf(") == 1  # exp is computed once, stored in the row buffer
-    assert "BCAST_PREFETCH(x" not in body  # 16 MiB: in cache, no next-row prefetch
+    # 16 MiB: over PREFETCH_BYTES, under STREAM_BYTES: the exp phase
+    # prefetches argument rows ahead and the next result row for writing
+    assert "BCAST_PREFETCH(x" in body and "BCAST_PREFETCH_WRITE(result0" in body and "bcast_stream(" not in body
     assert "#pragma omp simd reduction(+:" in body  # the sum vectorizes
     assert "#pragma omp simd reduction(max:" in body  # so does the max, with a NaN flag
     x = np.random.default_rng(1).standard_normal((4096, 1024), dtype=np.float32)
@@ -338,11 +340,13 @@ def test_collapsed_loops_index_every_operand_right():
     np.testing.assert_array_equal(bcast.compile(full, backend="c")(*args), np.maximum((x + y) * z - w, x + y))
 
 
-def test_large_softmax_prefetches_the_next_row_and_stays_exact():
-    """At 32 MiB the exp phase prefetches the next row (the last row itself)."""
+def test_large_softmax_prefetches_and_defers_its_streams_and_stays_exact():
+    """At 32 MiB the exp phase prefetches the row two ahead (the last rows
+    the last one) and streams out the previous row's tile, the last row
+    after the loop: every row arrives, the last ones with NaN and -inf too."""
     src = SOFTMAX.replace("4096x1024", "4096x2048")
     source, _ = c_emitter.emit_module(driver.load(src, "softmax", None, pipeline=api.STANDARD_PIPELINE))
-    assert "BCAST_PREFETCH(x + r" in source
+    assert "BCAST_PREFETCH(x + r" in source and re.search(r"if \((p\d+)\) bcast_stream\(\1 \+ b", source)
     x = np.random.default_rng(7).standard_normal((4096, 2048), dtype=np.float32)
     x[-1, :7] = [np.nan, np.inf, -np.inf, 0, 0, 0, 0]
     x[-2] = -np.inf
@@ -604,13 +608,16 @@ def harness_call(name: str, function: func.FuncOp, n_inputs: int, kind: int) -> 
 def test_generated_c_of_the_examples_is_clean_under_sanitizers(tmp_path):
     """Every example function, built with ASan and UBSan (any report aborts),
     called twice on random bytes (every integer value, NaN, inf, huge floats)
-    and on small values; with them the programs whose results stream, and
-    softmax with row scratch on the heap (serial and parallel)."""
+    and on small values; with them the programs whose results stream, a
+    softmax whose rows stream from the next row's phase, and softmax with
+    row scratch on the heap (serial and parallel)."""
     cc = c_runtime.require_compiler()
     units, calls, seen = [], [], set()
     extra = [(Path(f"streamed_{t}_{op}.mlir"), 0, _streamed(shape, t, op)) for shape, t, op in STREAMED]
     extra += [(Path(f"softmax_{rows}x20000.mlir"), 0, SOFTMAX.replace("4096x", f"{rows}x").replace("1024", "20000"))
               for rows in (16, 256)]
+    # a result streamed row by row from the next row's exp phase (defer_streams)
+    extra.append((Path("softmax_2048x4096.mlir"), 0, SOFTMAX.replace("4096x", "2048x").replace("1024", "4096")))
     extra.append((Path("dynamic.mlir"), 0, DYNAMIC))  # a failed check after a heap buffer: freed
     extra.append((Path("one_row.mlir"), 0, ONE_ROW))  # a failed check after a freed one: not freed again
     for k, (path, index, text) in enumerate([case.values[:3] for case in RUNNABLE] + extra):
@@ -692,3 +699,113 @@ func.func @main(%x: tensor<16x300xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
         z[row, 5] = np.nan
         for g in bcast.compile(whole, backend="c")(z):
             assert np.isnan(g), (row, g)
+
+
+DIVISION_CHECK = r"""
+#include <float.h>
+static uint64_t state = 88172645463325252ull;
+static uint64_t next(void) { state ^= state << 13; state ^= state >> 7; state ^= state << 17; return state; }
+/* Mismatches of bcast_div_f32/f64 (operands within their range) against
+   plain division: every dividend of one binade for each of `divisors`
+   divisors (all-ones and near-all-ones significands, then random ones), and
+   `pairs` random pairs over the whole range, half of them with dividends
+   near b times a rounding midpoint; then whether bcast_div_range_* is within
+   BCAST_DIV_SPAN_* exactly for 2^-50 <= |x| < 2^51 (2^-480, 2^481). */
+long bcast_check_division(long divisors, long pairs) {
+    static float a32[1 << 12], q32[1 << 12], r32[1 << 12];
+    static double a64[1 << 12], q64[1 << 12], r64[1 << 12];
+    long bad = 0;
+    for (long k = 0; k < divisors; k++) {
+        uint32_t m = k % 2 == 0 ? 0x7fffffu - (uint32_t)(k * 37 % 512) : (uint32_t)(next() & 0x7fffffu);
+        float b = bcast_f32_bits(((uint32_t)(77 + next() % 101) << 23) | m | (uint32_t)(next() & 1) << 31);
+        float y = 1.0f / b;
+        for (uint32_t hi = 0; hi < (1u << 23); hi += 1u << 12) {
+            #pragma omp simd
+            for (uint32_t j = 0; j < (1u << 12); j++) {
+                float a = bcast_f32_bits((127u << 23) | (hi + j));
+                q32[j] = bcast_div_f32(a, b, y);
+                r32[j] = a / b;
+            }
+            bad += memcmp(q32, r32, sizeof q32) != 0;
+        }
+    }
+    for (long k = 0; k < pairs; k += 1 << 12) {
+        float b = bcast_f32_bits(((uint32_t)(77 + next() % 101) << 23) | (uint32_t)(next() & 0x807fffffu));
+        double b64 = bcast_f64_bits(((uint64_t)(543 + next() % 961) << 52) | (next() & 0x800fffffffffffffull));
+        for (int j = 0; j < 1 << 12; j++) {
+            a32[j] = bcast_f32_bits(((uint32_t)(77 + next() % 101) << 23) | (uint32_t)(next() & 0x807fffffu));
+            a64[j] = bcast_f64_bits(((uint64_t)(543 + next() % 961) << 52) | (next() & 0x800fffffffffffffull));
+            if (j % 2) {  /* b * (a float in [1, 2) + half an ulp) */
+                double q = 1.0 + (double)(next() & 0x7fffffu) * 0x1p-23 + 0x1p-24;
+                float near = (float)((double)b * q);
+                if (fabsf(near) >= 0x1p-50f && fabsf(near) < 0x1p51f) a32[j] = near;
+                double near64 = b64 * (1.0 + (double)(next() & 0xfffffffffffffull) * 0x1p-52) * (1.0 + 0x1p-53);
+                if (fabs(near64) >= 0x1p-480 && fabs(near64) < 0x1p481) a64[j] = near64;
+            }
+        }
+        float y = 1.0f / b;
+        double y64 = 1.0 / b64;
+        for (int j = 0; j < 1 << 12; j++) {
+            q32[j] = bcast_div_f32(a32[j], b, y); r32[j] = a32[j] / b;
+            q64[j] = bcast_div_f64(a64[j], b64, y64); r64[j] = a64[j] / b64;
+        }
+        bad += memcmp(q32, r32, sizeof q32) != 0;
+        bad += memcmp(q64, r64, sizeof q64) != 0;
+    }
+    for (uint32_t e = 0; e < 256; e++) {
+        float x = bcast_f32_bits(e << 23 | 0x123456u);
+        int inside = fabsf(x) >= 0x1p-50f && fabsf(x) < 0x1p51f;
+        bad += (bcast_div_range_f32(x) <= BCAST_DIV_SPAN_F32) != inside;
+    }
+    for (uint64_t e = 0; e < 2048; e++) {
+        double x = bcast_f64_bits(e << 52 | 0x123456789ull);
+        int inside = fabs(x) >= 0x1p-480 && fabs(x) < 0x1p481;
+        bad += (bcast_div_range_f64(x) <= BCAST_DIV_SPAN_F64) != inside;
+    }
+    return bad;
+}
+"""
+
+
+def test_division_by_an_invariant_divisor_equals_plain_division():
+    """``bcast_div_f32/f64`` (a * (1/b) with two FMA corrections), built
+    with the C backend's flags, give exactly ``a / b`` for every dividend of
+    a binade against 24 divisors (all-ones significands first, where an
+    approximate reciprocal is worst), 2^20 random and near-midpoint pairs
+    over their range, and their range guards cover exactly that range."""
+    import ctypes
+
+    cc = c_runtime.require_compiler()
+    library = ctypes.CDLL(str(c_runtime.build(c_emitter.PRELUDE + DIVISION_CHECK)))
+    library.bcast_check_division.restype = ctypes.c_long
+    library.bcast_check_division.argtypes = [ctypes.c_long, ctypes.c_long]
+    assert cc and library.bcast_check_division(24, 1 << 20) == 0
+
+
+@pytest.mark.parametrize("t", ["f32", "f64"])
+def test_division_by_a_row_value_is_bitwise_numpys_at_the_edges(t):
+    """``x / s`` with ``s`` per row: rows of divisors in the fast range, and
+    rows whose divisor (0, -0, inf, NaN, subnormal, huge) or some dividend
+    (0, -0, subnormal, inf, NaN, huge) is outside it, which take the plain
+    division: every element is bitwise NumPy's quotient."""
+    dtype = np.float32 if t == "f32" else np.float64
+    src = f"""
+func.func @main(%x: tensor<12x100x{t}>, %s: tensor<12x1x{t}>) -> tensor<12x100x{t}> {{
+  %r = bcast.divide %x, %s : (tensor<12x100x{t}>, tensor<12x1x{t}>) -> tensor<12x100x{t}>
+  func.return %r : tensor<12x100x{t}>
+}}
+"""
+    source, _ = c_emitter.emit_module(driver.load(src, "div", None, pipeline=api.STANDARD_PIPELINE))
+    assert f"bcast_div_{t}(" in source
+    rng = np.random.default_rng(3)
+    x = (rng.standard_normal((12, 100)) * 10.0 ** rng.integers(-6, 6, (12, 100))).astype(dtype)
+    s = (rng.standard_normal((12, 1)) * 1000).astype(dtype)
+    info = np.finfo(dtype)
+    s[1:8, 0] = [0.0, -0.0, np.inf, np.nan, info.smallest_subnormal * 3, info.max / 3, info.tiny]
+    x[8, :6] = [0.0, -0.0, info.smallest_subnormal, np.inf, np.nan, info.max]
+    x[9, 50] = info.tiny * 7
+    x[10, 99] = -info.max
+    with np.errstate(all="ignore"):
+        want = x / s
+    got = bcast.compile(src, backend="c")(x, s)
+    assert got.dtype == want.dtype and np.array_equal(got.view(f"u{got.itemsize}"), want.view(f"u{want.itemsize}"))

@@ -175,6 +175,11 @@ func.func @collapse_parallel(%x: tensor<2048x2048xf32>, %y: tensor<2048x2048xf32
 // CHECK-NOT:         free(
 // CHECK:             result0[{{.*}}] = {{v[0-9]+}};
 // CHECK-NEXT:        }
+// CHECK-NEXT:        if ({{g[0-9]+}} > BCAST_DIV_SPAN_F32) {
+// CHECK-NOT:           free(
+// CHECK:               result0[{{.*}}] = {{v[0-9]+}};
+// CHECK-NEXT:          }
+// CHECK-NEXT:        }
 // CHECK-NEXT:      }
 // CHECK-NEXT:      free([[ROW]]);
 // CHECK-NEXT:    }
@@ -225,19 +230,38 @@ func.func @caller(%x: tensor<4096x64xf32>, %i: index) -> tensor<64xf32> {
 // -----
 
 // In a row loop with phases, the first phase reads each row from memory and
-// the second computes on it in cache: when the second phase calls a math
-// function or divides and the rows are too large for the caches (32 MiB),
-// it runs in blocks of 128 that first prefetch the
-// next row's lines (the last row prefetches itself: no address past the
-// array), so the next row's reads overlap the exp.
+// the second computes on it in cache: the second phase runs in blocks of 128
+// that first prefetch into L2 the lines of the row two ahead (the last rows
+// prefetch the last one: no address past the array), so those reads overlap
+// the exp. The result streams (32 MiB or more): the last phase fills a row
+// tile declared once per thread and records the row it is for; the next
+// row's prefetching blocks stream it out piece by piece (overlapping the
+// exp rather than stalling on a burst of streaming stores), and the last
+// row goes out after the loop, before the thread's fence.
 // CHECK-LABEL: void bcast_softmax_rows(const float *restrict x, float *restrict result0) {
-// CHECK:         #pragma omp simd reduction(max:
-// CHECK:         int64_t [[R:r[0-9]+]] = [[I:i[0-9]+]] + 1 < 4096 ? [[I]] + 1 : [[I]];
-// CHECK-NEXT:    for (int64_t [[B:b[0-9]+]] = 0; [[B]] < 4096; [[B]] += 128) {
-// CHECK-NEXT:      for (int64_t [[Q:q[0-9]+]] = 0; [[Q]] < 128 && [[B]] + [[Q]] < 4096; [[Q]] += 16) BCAST_PREFETCH(x + [[R]] * 4096 + [[B]] + [[Q]]);
-// CHECK-NEXT:      #pragma omp simd reduction(+:
-// CHECK-NEXT:      for (int64_t [[J:i[0-9]+]] = [[B]]; [[J]] < (4096 - [[B]] < 128 ? 4096 : [[B]] + 128); [[J]] += 1) {
-// CHECK:             expf(
+// CHECK-NEXT:    #pragma omp parallel
+// CHECK-NEXT:    {
+// CHECK-NEXT:      float [[TILE:tile[0-9]+]][4096];
+// CHECK-NEXT:      float *[[P:p[0-9]+]] = NULL;
+// CHECK-NEXT:      #pragma omp for schedule(static) nowait
+// CHECK-NEXT:      for (int64_t [[I:i[0-9]+]] = 0; [[I]] < 4096; [[I]] += 1) {
+// CHECK:             #pragma omp simd reduction(max:
+// CHECK:             int64_t [[R:r[0-9]+]] = [[I]] + 2 < 4096 ? [[I]] + 2 : 4096 - 1;
+// CHECK-NEXT:        for (int64_t [[B:b[0-9]+]] = 0; [[B]] < 4096; [[B]] += 128) {
+// CHECK-NEXT:          for (int64_t [[Q:q[0-9]+]] = 0; [[Q]] < 128 && [[B]] + [[Q]] < 4096; [[Q]] += 16) BCAST_PREFETCH(x + [[R]] * 4096 + [[B]] + [[Q]]);
+// CHECK-NEXT:          if ([[P]]) bcast_stream([[P]] + [[B]], [[TILE]] + [[B]], (size_t)((4096 - [[B]] < 128 ? 4096 : [[B]] + 128) - [[B]]) * sizeof [[TILE]][0]);
+// CHECK-NEXT:          #pragma omp simd reduction(+:
+// CHECK-NEXT:          for (int64_t [[J:i[0-9]+]] = [[B]]; [[J]] < (4096 - [[B]] < 128 ? 4096 : [[B]] + 128); [[J]] += 1) {
+// CHECK:                 expf(
+// CHECK-NOT:         bcast_stream(
+// CHECK:             [[TILE]][{{i[0-9]+}} - {{b[0-9]+}}] = {{v[0-9]+}};
+// CHECK-NOT:         bcast_stream(
+// CHECK:             [[P]] = result0 + [[I]] * 4096 + {{b[0-9]+}};
+// CHECK-NEXT:        }
+// CHECK-NEXT:      }
+// CHECK-NEXT:      if ([[P]]) bcast_stream([[P]], [[TILE]], sizeof [[TILE]]);
+// CHECK-NEXT:      bcast_stream_fence();
+// CHECK-NEXT:    }
 func.func @softmax_rows(%x: tensor<4096x4096xf32>) -> tensor<4096x4096xf32> {
   %m = bcast.reduce maximum %x, dims = [1] keepdims : (tensor<4096x4096xf32>) -> tensor<4096x1xf32>
   %d = bcast.subtract %x, %m : (tensor<4096x4096xf32>, tensor<4096x1xf32>) -> tensor<4096x4096xf32>
@@ -245,4 +269,80 @@ func.func @softmax_rows(%x: tensor<4096x4096xf32>) -> tensor<4096x4096xf32> {
   %s = bcast.reduce add %e, dims = [1] keepdims : (tensor<4096x4096xf32>) -> tensor<4096x1xf32>
   %r = bcast.divide %e, %s : (tensor<4096x4096xf32>, tensor<4096x1xf32>) -> tensor<4096x4096xf32>
   func.return %r : tensor<4096x4096xf32>
+}
+
+// -----
+
+// A result row that the last phase stores with plain stores (4 MiB: below
+// the streaming threshold, at the prefetch one) is prefetched for writing
+// one row ahead, alongside the argument row two ahead.
+// CHECK-LABEL: void bcast_softmax_1024(const float *restrict x, float *restrict result0) {
+// CHECK:         int64_t [[R:r[0-9]+]] = [[I:i[0-9]+]] + 2 < 1024 ? [[I]] + 2 : 1024 - 1;
+// CHECK-NEXT:    int64_t [[W:r[0-9]+]] = [[I]] + 1 < 1024 ? [[I]] + 1 : 1024 - 1;
+// CHECK-NEXT:    for (int64_t [[B:b[0-9]+]] = 0; [[B]] < 1024; [[B]] += 128) {
+// CHECK-NEXT:      for (int64_t [[Q:q[0-9]+]] = 0; [[Q]] < 128 && [[B]] + [[Q]] < 1024; [[Q]] += 16) BCAST_PREFETCH(x + [[R]] * 1024 + [[B]] + [[Q]]);
+// CHECK-NEXT:      for (int64_t [[Q2:q[0-9]+]] = 0; [[Q2]] < 128 && [[B]] + [[Q2]] < 1024; [[Q2]] += 16) BCAST_PREFETCH_WRITE(result0 + [[W]] * 1024 + [[B]] + [[Q2]]);
+// CHECK-NEXT:      #pragma omp simd reduction(+:
+// CHECK:         result0[[[I]] * 1024 + {{i[0-9]+}}] = {{v[0-9]+}};
+// CHECK-NOT:     bcast_stream(
+// CHECK:         return;
+func.func @softmax_1024(%x: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
+  %m = bcast.reduce maximum %x, dims = [1] keepdims : (tensor<1024x1024xf32>) -> tensor<1024x1xf32>
+  %d = bcast.subtract %x, %m : (tensor<1024x1024xf32>, tensor<1024x1xf32>) -> tensor<1024x1024xf32>
+  %e = bcast.exponential %d : tensor<1024x1024xf32>
+  %s = bcast.reduce add %e, dims = [1] keepdims : (tensor<1024x1024xf32>) -> tensor<1024x1xf32>
+  %r = bcast.divide %e, %s : (tensor<1024x1024xf32>, tensor<1024x1xf32>) -> tensor<1024x1024xf32>
+  func.return %r : tensor<1024x1024xf32>
+}
+
+// -----
+
+// A division by a value the innermost loop does not change (here a column
+// broadcast along the row) multiplies by its reciprocal with two FMA
+// corrections (bcast_div_f32, exact), while the loop keeps the largest
+// exponent distance of divisor and dividends; if any was outside the range
+// where that is exact, the loop runs again with plain division. f64 has its
+// own helper and guard; a division by a varying value stays a division.
+// CHECK-LABEL: void bcast_divide_by_column(const float *restrict x, const float *restrict s, float *restrict result0) {
+// CHECK:         float [[S:v[0-9]+]] = s[{{.*}}];
+// CHECK-NEXT:    uint32_t [[G:g[0-9]+]] = 0;
+// CHECK-NEXT:    float [[Y:y[0-9]+]] = (float)1 / [[S]];
+// CHECK-NEXT:    uint32_t [[T:t[0-9]+]] = bcast_div_range_f32([[S]]);
+// CHECK-NEXT:    [[G]] = [[T]] > [[G]] ? [[T]] : [[G]];
+// CHECK-NEXT:    #pragma omp simd reduction(max:[[G]])
+// CHECK-NEXT:    for (int64_t [[J:i[0-9]+]] = 0; [[J]] < 16; [[J]] += 1) {
+// CHECK-NEXT:      float [[A:v[0-9]+]] = x[{{.*}}];
+// CHECK-NEXT:      float [[Q:v[0-9]+]] = bcast_div_f32([[A]], [[S]], [[Y]]);
+// CHECK-NEXT:      uint32_t [[T2:t[0-9]+]] = bcast_div_range_f32([[A]]);
+// CHECK-NEXT:      [[G]] = [[T2]] > [[G]] ? [[T2]] : [[G]];
+// CHECK-NEXT:      result0[{{.*}}] = [[Q]];
+// CHECK-NEXT:    }
+// CHECK-NEXT:    if ([[G]] > BCAST_DIV_SPAN_F32) {
+// CHECK-NEXT:      #pragma omp simd
+// CHECK-NEXT:      for (int64_t [[J]] = 0; [[J]] < 16; [[J]] += 1) {
+// CHECK-NEXT:        float [[A2:v[0-9]+]] = x[{{.*}}];
+// CHECK-NEXT:        float [[Q2:v[0-9]+]] = (float)([[A2]] / [[S]]);
+// CHECK-NEXT:        result0[{{.*}}] = [[Q2]];
+// CHECK-NEXT:      }
+// CHECK-NEXT:    }
+// CHECK-LABEL: void bcast_divide_f64(const double *restrict x, const double *restrict s, double *restrict result0) {
+// CHECK:         double {{y[0-9]+}} = (double)1 / {{v[0-9]+}};
+// CHECK:         bcast_div_f64(
+// CHECK:         if ({{g[0-9]+}} > BCAST_DIV_SPAN_F64) {
+// CHECK-LABEL: void bcast_divide_varying(const float *restrict x, const float *restrict y, float *restrict result0) {
+// CHECK-NOT:     bcast_div_
+// CHECK:         (float)({{v[0-9]+}} / {{v[0-9]+}});
+// CHECK-NOT:     bcast_div_
+// CHECK:         return;
+func.func @divide_by_column(%x: tensor<8x16xf32>, %s: tensor<8x1xf32>) -> tensor<8x16xf32> {
+  %r = bcast.divide %x, %s : (tensor<8x16xf32>, tensor<8x1xf32>) -> tensor<8x16xf32>
+  func.return %r : tensor<8x16xf32>
+}
+func.func @divide_f64(%x: tensor<8x16xf64>, %s: tensor<8x1xf64>) -> tensor<8x16xf64> {
+  %r = bcast.divide %x, %s : (tensor<8x16xf64>, tensor<8x1xf64>) -> tensor<8x16xf64>
+  func.return %r : tensor<8x16xf64>
+}
+func.func @divide_varying(%x: tensor<8x16xf32>, %y: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %r = bcast.divide %x, %y : (tensor<8x16xf32>, tensor<8x16xf32>) -> tensor<8x16xf32>
+  func.return %r : tensor<8x16xf32>
 }
