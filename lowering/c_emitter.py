@@ -37,7 +37,12 @@ Each op of the loop IR is translated structurally:
 - Floats: ``f16`` is ``_Float16`` (storage and ``+ - * /``, each rounded to
   half); transcendental functions arrive in ``f32`` from the loop IR.
   ``maximumf``/``minimumf`` propagate NaN as ``np.maximum`` does (not
-  ``fmaxf``, which drops it).
+  ``fmaxf``, which drops it). An ``f32``/``f64`` division by a value an
+  innermost loop does not change is a multiply by its reciprocal with two
+  FMA corrections, exact (``bcast_div_f32``, ``invariant_divisions``).
+- Phased row loops (fusions with reductions) prefetch rows ahead and
+  stream their results out during the next row's work (``plan_prefetch``,
+  ``defer_streams``).
 """
 
 from __future__ import annotations
@@ -638,6 +643,7 @@ class FunctionEmitter:
         streams = bool(streamed) if innermost else self.streaming(op)
         fenced = streams and (entered or (op.parent_op() is self.f and not self.in_parallel))
         scoped = self.per_iteration_allocs(op)
+        self.scoped.update(scoped)
         region = entered and bool(fenced or scoped)
         if region:
             # a parallel region around the loop: each thread allocates its
@@ -885,7 +891,6 @@ class FunctionEmitter:
                     and any(isinstance(u.operation, memref.DeallocOp) and u.operation.parent_block() is body
                             for u in o.memref.uses)):
                 scoped.append(o)
-                self.scoped.add(o)
         return scoped
 
     def streamed_stores(self, loop: scf.ForOp) -> list[memref.StoreOp]:
