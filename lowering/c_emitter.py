@@ -857,7 +857,10 @@ class FunctionEmitter:
         7.2 -> 6.4 on two."""
         body = loop.body.blocks[0]
         phases = [o for o in body.ops if isinstance(o, scf.ForOp)]
-        if len(phases) < 3 or phases[1] not in self.prefetch or not _innermost(phases[-1]):
+        # (the prefetching phase must be a plain loop: a streaming one is
+        # emitted by chunked_loop, which would not drain the tiles)
+        if len(phases) < 3 or phases[1] not in self.prefetch or not _innermost(phases[-1]) \
+                or self.streamed_stores(phases[1]):
             return []
         last, trip = phases[-1], _trip(phases[-1])
         streamed = self.streamed_stores(last)
