@@ -104,6 +104,9 @@ elementwise op. Measured on the 2-core development VM, ``(x + row) * col -
 0.5 * x`` at 4096x4096 f32: 10.3 -> 7.1 ms on one thread and 5.5 -> 3.9 ms
 on two from a cold cache, 8.1 -> 6.0 ms and 3.8 -> 3.0 ms warm; at 2048x2048
 (16 MiB) streaming lost 5-10% warm, so smaller results keep plain stores."""
+SIMD = "#pragma omp simd"
+"""The pragma of an innermost loop that neither starts threads nor reduces
+(``for_loop`` speeds up its invariant divisions only there)."""
 PREFETCH_BLOCK = 128
 """Iterations of a phase loop per block of row prefetches (``plan_prefetch``)."""
 PREFETCH_BYTES = 1 << 22
@@ -620,7 +623,7 @@ class FunctionEmitter:
             simd = " simd" if innermost and not streamed else ""
             pragma = f"#pragma omp parallel for{simd} schedule(static)"
         elif parallel and innermost:
-            pragma = "#pragma omp simd"
+            pragma = SIMD
         elif (innermost and len(names) == 1 and _reduction_kind(op) == "add"
               and isinstance(carried[0].type, Float16Type | Float32Type | Float64Type)):
             # DESIGN.md 4: float sums may be reassociated, so they vectorize
@@ -683,17 +686,19 @@ class FunctionEmitter:
             # lines of the rows ahead that the block's positions will access
             row, cols, lines = prefetched
             first = self.fresh("b")
-            ahead: dict[tuple[int, int], str] = {}
+            ahead: dict[tuple[int, int], str] = {}  # (rows ahead, of rows) -> the row
+            targets = []
             for _, rows, _, write in lines:
-                distance = 1 if write else PREFETCH_ROWS
-                if (distance, rows) not in ahead:
-                    ahead[distance, rows] = name = self.fresh("r")
-                    later = f"{self.e(row)} + {distance}"
+                key = (1 if write else PREFETCH_ROWS, rows)  # results: the next row
+                if key not in ahead:
+                    ahead[key] = name = self.fresh("r")
+                    later = f"{self.e(row)} + {key[0]}"
                     self.out(f"int64_t {name} = {later} < {rows} ? {later} : {rows} - 1;")
+                targets.append(ahead[key])
             self.out(f"for (int64_t {first} = {lb}; {first} < {ub}; {first} += {PREFETCH_BLOCK}) {{")
             self.indent += 1
-            for m, rows, per_line, write in lines:
-                q, target = self.fresh("q"), ahead[1 if write else PREFETCH_ROWS, rows]
+            for (m, _, per_line, write), target in zip(lines, targets):
+                q = self.fresh("q")
                 self.out(f"for (int64_t {q} = 0; {q} < {PREFETCH_BLOCK} && {first} + {q} < {ub}; {q} += {per_line}) "
                          f"BCAST_PREFETCH{'_WRITE' if write else ''}({self.e(m)} + {target} * {cols} + {first} + {q});")
             last = f"({ub} - {first} < {PREFETCH_BLOCK} ? {ub} : {first} + {PREFETCH_BLOCK})"
@@ -717,7 +722,7 @@ class FunctionEmitter:
         values it does not change (``invariant_divisions``) divides with
         ``bcast_div_*``, and runs a second time with plain division only when
         an operand was outside the range where those are exact."""
-        divisions = self.invariant_divisions(op, hoisted) if pragma == "#pragma omp simd" else []
+        divisions = self.invariant_divisions(op, hoisted) if pragma == SIMD else []
         guards = self.prepare_divisions(divisions)
         if guards:
             pragma = f"{pragma} reduction(max:{', '.join(guards.values())})"
@@ -728,7 +733,7 @@ class FunctionEmitter:
             outside = " || ".join(f"{g} > BCAST_DIV_SPAN_{t.upper()}" for t, g in guards.items())
             self.out(f"if ({outside}) {{")
             self.indent += 1
-            self.loop_body(op, header, "#pragma omp simd", hoisted, names, entered)
+            self.loop_body(op, header, SIMD, hoisted, names, entered)
             self.indent -= 1
             self.out("}")
 
@@ -819,7 +824,7 @@ class FunctionEmitter:
         warm (its phases compute little, so the prefetches cost more than
         they hide when the rows are in cache)."""
         body = loop.body.blocks[0]
-        phases = [o for o in body.ops if isinstance(o, scf.ForOp)]
+        phases = _phases(loop)
         if len(phases) < 2 or not _innermost(phases[1]) or (cols := _trip(phases[1])) is None:
             return
         row, entry = body.args[0], self.f.body.blocks[0]
@@ -856,7 +861,7 @@ class FunctionEmitter:
         after it. Softmax at 4096x4096 f32: 13.6 -> 12.1 ms on one thread,
         7.2 -> 6.4 on two."""
         body = loop.body.blocks[0]
-        phases = [o for o in body.ops if isinstance(o, scf.ForOp)]
+        phases = _phases(loop)
         # (the prefetching phase must be a plain loop: a streaming one is
         # emitted by chunked_loop, which would not drain the tiles)
         if len(phases) < 3 or phases[1] not in self.prefetch or not _innermost(phases[-1]) \
@@ -954,7 +959,7 @@ class FunctionEmitter:
             self.out(f"{c_type(store.value.type)} {tile}[{chunk}];")
             self.tiles[store] = (tile, first)
         self.expr[iv] = i
-        self.for_loop(op, f"int64_t {i} = {first}; {i} < {first} + {count}; {i} += 1", "#pragma omp simd", hoisted)
+        self.for_loop(op, f"int64_t {i} = {first}; {i} < {first} + {count}; {i} += 1", SIMD, hoisted)
         self.expr[iv] = first
         for store in streamed:
             tile, _ = self.tiles.pop(store)
@@ -1149,6 +1154,11 @@ def _constant(v: SSAValue) -> int | None:
     if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
         return owner.value.value.data
     return None
+
+
+def _phases(loop: scf.ForOp) -> list[scf.ForOp]:
+    """The loops directly in ``loop``'s body: a fused row's phases."""
+    return [o for o in loop.body.blocks[0].ops if isinstance(o, scf.ForOp)]
 
 
 def _innermost(loop: scf.ForOp) -> bool:

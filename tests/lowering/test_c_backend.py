@@ -702,10 +702,7 @@ func.func @main(%x: tensor<16x300xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
 
 
 DIVISION_CHECK = r"""
-#include <float.h>
-static uint64_t state = 88172645463325252ull;
-static uint64_t next(void) { state ^= state << 13; state ^= state >> 7; state ^= state << 17; return state; }
-/* Mismatches of bcast_div_f32/f64 (operands within their range) against
+/* (after HARNESS_HEAD, for next()) Mismatches of bcast_div_f32/f64 (operands within their range) against
    plain division: every dividend of one binade for each of `divisors`
    divisors (all-ones and near-all-ones significands, then random ones), and
    `pairs` random pairs over the whole range, half of them with dividends
@@ -775,11 +772,10 @@ def test_division_by_an_invariant_divisor_equals_plain_division():
     over their range, and their range guards cover exactly that range."""
     import ctypes
 
-    cc = c_runtime.require_compiler()
-    library = ctypes.CDLL(str(c_runtime.build(c_emitter.PRELUDE + DIVISION_CHECK)))
+    library = ctypes.CDLL(str(c_runtime.build(c_emitter.PRELUDE + HARNESS_HEAD + DIVISION_CHECK)))
     library.bcast_check_division.restype = ctypes.c_long
     library.bcast_check_division.argtypes = [ctypes.c_long, ctypes.c_long]
-    assert cc and library.bcast_check_division(24, 1 << 20) == 0
+    assert library.bcast_check_division(24, 1 << 20) == 0
 
 
 @pytest.mark.parametrize("t", ["f32", "f64"])
