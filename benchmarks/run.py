@@ -620,14 +620,6 @@ def _find_openmp(new_files: set[str]) -> OpenMP | None:
     return None
 
 
-def _runs_in_parallel(text: str) -> bool:
-    """Whether the C the backend builds for ``text`` has an OpenMP parallel loop."""
-    from bcast.lowering import c_emitter
-    from bcast.tools import api, driver
-    module = driver.load(text, "benchmark", None, pipeline=api.STANDARD_PIPELINE)
-    return "#pragma omp parallel" in c_emitter.emit_module(module)[0]
-
-
 def _c_backend(workload: str, n: int, args) -> list[Variant]:
     names = ["bcast c (all threads)", "bcast c out= (all threads)", "bcast c (1t)", "bcast c out= (1t)"]
     before = _mapped_files()
@@ -647,7 +639,7 @@ def _c_backend(workload: str, n: int, args) -> list[Variant]:
         return [Variant(name, None, f"failed: call: {type(e).__name__}: {_short(e)}") for name in names]
     after = _mapped_files()
     out = np.empty((n, n), np.float32)
-    if not _runs_in_parallel(PROGRAM[workload](n)):
+    if "#pragma omp parallel" not in fn.c_source:  # the C the compile built
         why = "n/a (one thread below c_emitter.PARALLEL_WORK iterations: see the 1t rows)"
         return [Variant(names[0], None, why), Variant(names[1], None, why),
                 Variant(names[2], lambda *a: fn(*a), soft=True, measure_cpu=True),
@@ -722,7 +714,7 @@ def _stream_copy(n: int) -> list[Variant]:
         return [Variant(name, None, f"absent ({type(e).__name__}: {_short(e)})") for name in names]
     omp = _find_openmp(_mapped_files())
     copy = lambda x, *_: fn(x, out=out)  # noqa: E731
-    if not _runs_in_parallel(program_copy(n)):
+    if "#pragma omp parallel" not in fn.c_source:
         return [Variant(FLOOR_STREAM_1T, copy), Variant(FLOOR_STREAM_ALL, None, "n/a (one thread at this size)")]
     if omp is None or omp.every == 1:
         return [Variant(FLOOR_STREAM_1T, copy), Variant(FLOOR_STREAM_ALL, None, "n/a (one thread)")]

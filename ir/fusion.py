@@ -158,6 +158,34 @@ class FusionOp(IRDLOperation):
         shape = self.iteration_shape()
         return shape[0] if shape else None
 
+    def row_rank(self) -> int:
+        """How many leading dims act as rows (0 at rank 0): 1, or in a fusion
+        with reductions, every leading dim that all body values share, no
+        reduction reduces and every inner broadcast maps to itself. Each row
+        (a 4x1024x4096 softmax over its last dim has 4x1024) is independent,
+        so the loop lowering nests over all of them, with the phases over one
+        row inside: a row's passes then run on a row, not a 1024x4096 slice."""
+        shapes = self.value_shapes()
+        if not shapes[0]:
+            return 0
+        reductions = [op for op in self.block.ops if isinstance(op, bc.ReduceOp)]
+        if not reductions:
+            return 1
+        rank = min(len(s) for s in shapes)
+        for s in shapes:
+            rank = min(rank, next((k for k in range(rank) if s[k] != shapes[0][k]), rank))
+        for op in reductions:
+            rank = min([rank, *op.reduced_dims])
+        args = set(self.block.args)
+        for op in self.block.ops:
+            if isinstance(op, bc.BroadcastInDimOp) and op.operand not in args:
+                src = flat_type_shape(op.operand.type)
+                same = 0
+                while same < min(rank, len(src)) and op.dims[same] == same and src[same] == shapes[0][same]:
+                    same += 1
+                rank = min(rank, same)
+        return max(rank, 1)
+
     def verify_(self) -> None:
         block = self.block
         if [a.type for a in block.args] != [v.type for v in self.inputs]:

@@ -1055,6 +1055,18 @@ class IndexingOp(BcastOp, abc.ABC):
         dynamic = iter(self.index_values)
         return [next(dynamic) if i is None else i for i in self.indices()]
 
+    @property
+    @abc.abstractmethod
+    def indexed(self) -> SSAValue:
+        """The value the indices apply to (``extract``'s operand, ``assign``'s dest)."""
+
+    def index_plan(self, semantics: Semantics | None = None) -> rules.IndexPlan:
+        """How the indices apply to :attr:`indexed` (``rules.plan_indices``),
+        under ``semantics`` or else the op's module's; a ``RuleError`` when
+        they do not."""
+        levels, _ = split_type(self.indexed.type)
+        return rules.plan_indices(levels, self.indices(), semantics or semantics_of(self), self.name.split(".")[1])
+
 
 @irdl_op_definition
 class ExtractOp(IndexingOp):
@@ -1080,10 +1092,14 @@ class ExtractOp(IndexingOp):
     ):
         self._build(operand, indices, [], result_type, attributes)
 
+    @property
+    def indexed(self) -> SSAValue:
+        return self.operand
+
     def verify_semantics(self, semantics: Semantics) -> None:
         levels, element = _split(self.operand, "operand")
         _check_nesting(semantics, (levels,))
-        plan = rules.plan_indices(levels, self.indices(), semantics, "extract")
+        plan = self.index_plan(semantics)
         _check_declared(self, make_type(plan.result, element), self.result.type)
 
 
@@ -1112,6 +1128,10 @@ class AssignOp(IndexingOp):
     ):
         self._build(dest, indices, [source], _type(dest), attributes)
 
+    @property
+    def indexed(self) -> SSAValue:
+        return self.dest
+
     def verify_semantics(self, semantics: Semantics) -> None:
         (dl, de), (sl, se) = _split(self.dest, "dest"), _split(self.source, "source")
         _check_nesting(semantics, (dl, sl))
@@ -1126,7 +1146,7 @@ class AssignOp(IndexingOp):
                 f"destination's {de}",
                 ["assignment keeps the destination type; insert a bcast.convert"],
             )
-        plan = rules.plan_indices(dl, self.indices(), semantics, "assign")
+        plan = self.index_plan(semantics)
         rules.check_assign_levels(plan.result, sl)
         _check_declared(self, self.dest.type, self.result.type)
 

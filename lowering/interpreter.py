@@ -104,7 +104,7 @@ def _index(
     given = iter(dynamic)
     values = [int(next(given)) if v is None else v for v in op.indices()]
     try:
-        plan = rules.plan_indices(levels, op.indices(), semantics, op.name.split(".")[1])
+        plan = op.index_plan()
         index = tuple(
             rules.runtime_index(values[pos], flat[pos], semantics == "tml", pos) if i is None else i
             for pos, i in enumerate(plan.indices)

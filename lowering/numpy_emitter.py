@@ -202,8 +202,7 @@ class PythonFunctionEmitter:
     @staticmethod
     def assign_levels(op: bc.AssignOp) -> rules.Levels:
         """The levels of the indexed part of ``assign``'s destination."""
-        levels, _ = split_type(op.dest.type)
-        return rules.plan_indices(levels, op.indices(), semantics_of(op), "assign").result
+        return op.index_plan().result
 
     def index_parts(self, op, value: SSAValue) -> list[str]:
         """The indices of ``extract``/``assign`` as Python expressions:
@@ -213,7 +212,7 @@ class PythonFunctionEmitter:
         shape = rules.flat_shape(levels)
         semantics = semantics_of(op)
         given = op.mixed_indices()
-        plan = rules.plan_indices(levels, op.indices(), semantics, op.name.split(".")[1])
+        plan = op.index_plan()
         parts = []
         for pos, index in enumerate(plan.indices):
             if index is None:

@@ -73,7 +73,6 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     BuiltinAttribute,
-    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     IndexType,
     ModuleOp,
@@ -90,7 +89,6 @@ from bcast.ir import numerics, rules
 from bcast.ir import ops as bc
 from bcast.ir import stablehlo as shlo
 from bcast.ir.fusion import FusionOp, YieldOp, is_elementwise, is_explicit
-from bcast.ir.ops import semantics_of
 from bcast.ir.types import NUMPY_DTYPES, flat_type_shape, make_type, split_type
 from bcast.passes.errors import PassError
 
@@ -375,7 +373,7 @@ class FunctionEmitter:
         levels, _ = split_type(value.type)
         shape = rules.flat_shape(levels)
         dynamic = iter(args[1:1 + len(op.index_values)])
-        plan = rules.plan_indices(levels, op.indices(), semantics_of(op), op.name.split(".")[1])
+        plan = op.index_plan()
         starts: list[int | SSAValue] = []
         for pos, index in enumerate(op.indices()):
             value_index = next(dynamic) if index is None else None
@@ -391,8 +389,6 @@ class FunctionEmitter:
         shape, starts = self.index_plan(op, op.operand, args)
         k = len(starts)
         sizes = [1] * k + list(shape[k:])
-        element = _element(op.operand.type)
-        part = make_type((tuple(sizes),), element)
         if all(isinstance(s, int) for s in starts):
             begin = list(starts) + [0] * (len(shape) - k)
             limits = [b + s for b, s in zip(begin, sizes)]

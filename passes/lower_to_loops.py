@@ -28,16 +28,20 @@ buffer per result and the function writes it completely):
 
 Loops
 -----
-- A ``bcast.fusion`` with iteration shape of rank >= 1 is one ``scf.for`` over
-  its rows (dimension 0, see ``bcast.ir.fusion``), and inside it one loop nest
-  per *phase*: each reduction first (in body order; it accumulates into a
-  per-row scratch ``memref`` initialised with the kind's identity,
+- A ``bcast.fusion`` with iteration shape of rank >= 1 is a nest of
+  ``scf.for`` over its rows (dimension 0, see ``bcast.ir.fusion``; with
+  reductions, every leading dim no reduction reduces,
+  ``FusionOp.row_rank``: a softmax over the last dim of 4x1024x4096 has
+  4x1024 rows), and inside it one loop nest per *phase*: each reduction
+  first (in body order; it accumulates into a per-row scratch ``memref``
+  initialised with the kind's identity,
   ``bcast.ir.numerics.reduction_identity``; ``f16`` accumulates in ``f32``),
   then one nest per result shape that computes and stores the results. A
   rank-0 fusion is straight-line code. Elementwise values are not stored:
   each phase recomputes the ones it reads (at most once per element within
-  a nest), so ``exp`` in softmax is computed in the sum phase and again in
-  the divide phase.
+  a nest), except that a reduction's operand that later phases read too
+  and that is expensive (``exp`` in softmax) is kept in a row buffer by
+  the reduction's phase and loaded by the later ones (``row_cache``).
 - Broadcasts, transposes and reshapes are index expressions: a
   ``broadcast_in_dim`` reads index 0 on size-1 operand dims and
   ``idx[dims[k]]`` otherwise; a transpose permutes indices; a reshape that only
@@ -585,11 +589,11 @@ def reshape_index(b: Scalars, operand: rules.Shape, result: rules.Shape, idx: In
 @dataclass
 class Stored:
     """A value held in memory. ``rows_dropped``: a per-row scratch, indexed
-    without dimension 0; ``wide``: an f16 value held in its f32 accumulator;
+    without that many leading (row) dims; ``wide``: an f16 value held in its f32 accumulator;
     ``bits``: a float held as integer bits (a constant global)."""
 
     memref: SSAValue
-    rows_dropped: bool = False
+    rows_dropped: int = 0
     wide: bool = False
     bits: Attribute | None = None
 
@@ -708,7 +712,7 @@ class FunctionLowering:
         b = self.b
         if v in self.stored:
             s = self.stored[v]
-            x = b(memref.LoadOp.get(s.memref, idx[1:] if s.rows_dropped else idx))
+            x = b(memref.LoadOp.get(s.memref, idx[s.rows_dropped:]))
             if s.bits is not None:
                 x = b(arith.BitcastOp(x, s.bits))
             return b(arith.TruncFOp(x, Float16Type())) if s.wide else x
@@ -740,7 +744,7 @@ class FunctionLowering:
         levels, _ = split_type(value.type)
         shape = rules.flat_shape(levels)
         semantics = semantics_of(op)
-        plan = rules.plan_indices(levels, op.indices(), semantics, op.name.split(".")[1])
+        plan = op.index_plan()
         given = op.mixed_indices()
         indices = []
         for dim, index in enumerate(plan.indices):
@@ -845,7 +849,7 @@ class FunctionLowering:
         def element_at(idx: Index) -> SSAValue:
             x = self.value_at(op.operand, idx)
             if keep is not None:
-                b(memref.StoreOp.get(self.value_at(keep[0], idx), keep[1], idx[1:]))
+                b(memref.StoreOp.get(self.value_at(keep[0], idx), keep[1], idx[len(lead):]))
             return b(arith.ExtFOp(x, storage_type(acc))) if acc != element else x
 
         def step(idx: Index, current: SSAValue) -> SSAValue:
@@ -900,58 +904,55 @@ class FunctionLowering:
         self.written(op.result, target, wide)
 
     def lower_fusion(self, op: FusionOp) -> None:
-        """Rows outside, one nest per phase inside (module docstring)."""
+        """Rows outside (``FusionOp.row_rank`` leading dims), one nest per
+        phase inside (module docstring)."""
         block = op.block
         for arg, value in zip(block.args, op.inputs):
             self.alias[arg] = self.alias.get(value, value)
         targets = [self.buffer(r) for r in op.outputs]
         yielded = list(block.last_op.operands)
-        rows = op.rows()
-        if rows is None:
-            self.store_nest(yielded, targets, ())
-            for r, target in zip(op.outputs, targets):
-                self.written(r, target)
-            return
+        lead = op.row_rank()
+        rows = op.iteration_shape()[:lead]
         reductions = [o for o in block.ops if isinstance(o, bc.ReduceOp)]
-        with self.nest([rows], parallel=True) as (i,):
+        with self.nest(rows, parallel=True) as ivs:
             # Per-row scratch is allocated in the row loop, so each iteration
             # (each thread of a parallel loop) has its own.
             scratch = []
             for red in reductions:
                 acc = accumulator(element_of(red.result.type))
-                shape = flat_type_shape(red.result.type)[1:]
+                shape = flat_type_shape(red.result.type)[lead:]
                 buf = self.b(memref.AllocOp([], [], MemRefType(storage_type(acc), shape)))
                 scratch.append(buf)
-                self.stored[red.result] = Stored(buf, rows_dropped=True,
+                self.stored[red.result] = Stored(buf, rows_dropped=lead,
                                                  wide=acc != element_of(red.result.type))
             for red, buf in zip(reductions, scratch):
                 keep = self.row_cache(red, rows)
-                self.reduce(red, buf, [i], keep)
+                self.reduce(red, buf, ivs, keep)
                 if keep is not None:  # later phases load it instead of recomputing it
-                    self.stored[keep[0]] = Stored(keep[1], rows_dropped=True)
+                    self.stored[keep[0]] = Stored(keep[1], rows_dropped=lead)
                     scratch.append(keep[1])
             by_shape: dict[tuple[int, ...], list[int]] = {}
             for k, v in enumerate(yielded):
-                by_shape.setdefault(flat_type_shape(v.type)[1:], []).append(k)
+                by_shape.setdefault(flat_type_shape(v.type)[lead:], []).append(k)
             for shape, ks in by_shape.items():
-                self.store_nest([yielded[k] for k in ks], [targets[k] for k in ks], shape, [i])
+                self.store_nest([yielded[k] for k in ks], [targets[k] for k in ks], shape, ivs)
             for buf in scratch:
                 self.b(memref.DeallocOp.get(buf))
         for r, target in zip(op.outputs, targets):
             self.written(r, target)
 
-    def row_cache(self, red: bc.ReduceOp, rows: int) -> tuple[SSAValue, SSAValue] | None:
+    def row_cache(self, red: bc.ReduceOp, rows: Sequence[int]) -> tuple[SSAValue, SSAValue] | None:
         """A row buffer for the reduction's operand when later phases read it
         too and it is expensive (a transcendental function): the reduction's
         nest stores it and the later phases load it ("reductions keep a row
         block in cache across their passes": softmax computes ``exp`` once)."""
         v = self.alias.get(red.operand, red.operand)
         shape = flat_type_shape(v.type)
-        if v in self.stored or v in self.splat or not shape or shape[0] != rows:
+        if v in self.stored or v in self.splat or tuple(shape[:len(rows)]) != tuple(rows):
             return None
         if not isinstance(v.owner, Operation) or len(list(v.uses)) < 2 or not _expensive(v):
             return None
-        buf = self.b(memref.AllocOp([], [], MemRefType(storage_type(element_of(v.type)), shape[1:])))
+        buf = self.b(memref.AllocOp([], [], MemRefType(storage_type(element_of(v.type)), shape[len(rows):])))
         return v, buf
 
     def lower_assign(self, op: bc.AssignOp) -> None:
@@ -961,8 +962,7 @@ class FunctionLowering:
         target = self.buffer(op.result)
         shape = flat_type_shape(op.dest.type)
         self.store_nest([op.dest], [target], shape)
-        levels, _ = split_type(op.dest.type)
-        plan = rules.plan_indices(levels, op.indices(), semantics_of(op), "assign")
+        plan = op.index_plan()
         sub = rules.flat_shape(plan.result)
         src_levels, src_element = split_type(op.source.type)
         expanded = rules.flat_broadcast_shape(src_levels, plan.result)

@@ -248,7 +248,7 @@ def _explicit_indices(
     indices are already like that."""
     given = op.mixed_indices()
     try:
-        plan = rules.plan_indices(levels, op.indices(), semantics_of(op), op.name.split(".")[1])
+        plan = op.index_plan()
     except RuleError as e:
         raise PassError(op, e.message, e.notes) from None
     explicit = [given[pos] if i is None else i for pos, i in enumerate(plan.indices)]

@@ -111,10 +111,11 @@ PYTHON_TARGETS = {"numpy": _numpy_target, "array-api": _array_api_target}
 """Backends that run generated Python: backend -> its emitter (imported lazily)."""
 
 
-def _build_c(module: ModuleOp, function: func.FuncOp, entry: str, arguments, results) -> Callable[..., object]:
+def _build_c(module: ModuleOp, function: func.FuncOp, entry: str, arguments,
+             results) -> tuple[Callable[..., object], str | None]:
     """The C backend: the module's C source (``c_emitter``), built and loaded
-    (``c_runtime``); a call of a declaration is the run-time error the other
-    backends give."""
+    (``c_runtime``), and that source; a call of a declaration is the run-time
+    error the other backends give (and there is no source)."""
     from bcast.lowering import c_emitter, c_runtime
     from bcast.lowering.numpy_emitter import site
 
@@ -127,7 +128,7 @@ def _build_c(module: ModuleOp, function: func.FuncOp, entry: str, arguments, res
             rt.Outs(out, results, [])
             raise error
 
-        return fail
+        return fail, None
     try:
         loops = c_emitter.loop_module(_reachable(module, entry))
         source, names = c_emitter.emit_module(loops)
@@ -136,7 +137,7 @@ def _build_c(module: ModuleOp, function: func.FuncOp, entry: str, arguments, res
                                     "bcast_" + c_emitter.FAULT_FUNCTION)
     except c_runtime.CompilerMissing as e:
         raise BcastError(f"error: {e}") from None
-    return library.functions[entry]
+    return library.functions[entry], source
 
 
 def _bounds_check(op):
@@ -230,6 +231,8 @@ class Compiled:
         self.input_types = list(self.function.function_type.inputs.data)
         self.arguments, self.results = signature(self.function)
         self.python_source: str | None = None
+        self.c_source: str | None = None
+        """The generated C the C backend built and runs (``bcast-opt -t c`` prints the same)."""
         self._python_function: Callable[..., object] | None = None
         if backend in PYTHON_TARGETS:
             from bcast.passes.errors import PassError
@@ -245,7 +248,8 @@ class Compiled:
             from bcast.passes.errors import PassError
 
             try:
-                self._python_function = _build_c(module, self.function, entry, self.arguments, self.results)
+                self._python_function, self.c_source = _build_c(module, self.function, entry, self.arguments,
+                                                                self.results)
             except PassError as e:  # a construct the loop lowering cannot express
                 raise TargetUnsupported(str(_error([e.report]))) from None
 

@@ -354,6 +354,49 @@ def test_large_softmax_prefetches_and_defers_its_streams_and_stays_exact():
     np.testing.assert_allclose(got, want, rtol=2e-6, atol=0, equal_nan=True)
 
 
+def _batched_softmax(shape: tuple[int, ...], dims: list[int]) -> str:
+    t = f"tensor<{'x'.join(map(str, shape))}xf32>"
+    kept = "x".join("1" if d in dims else str(n) for d, n in enumerate(shape))
+    r = f"tensor<{kept}xf32>"
+    return f"""
+func.func @main(%x: {t}) -> {t} {{
+  %m = bcast.reduce maximum %x, dims = {dims} keepdims : ({t}) -> {r}
+  %d = bcast.subtract %x, %m : ({t}, {r}) -> {t}
+  %e = bcast.exponential %d : {t}
+  %s = bcast.reduce add %e, dims = {dims} keepdims : ({t}) -> {r}
+  %o = bcast.divide %e, %s : ({t}, {r}) -> {t}
+  func.return %o : {t}
+}}
+"""
+
+
+def test_batched_softmax_runs_by_row_over_every_leading_dim():
+    """A softmax over the last dim of a rank-3 tensor of 32 MiB has 16 x 512
+    rows: the row loops collapse into one parallel loop, which prefetches
+    and defers its streamed rows as the rank-2 softmax does (not phases over
+    whole 512x1024 slices); NaN and -inf rows in the last slice included."""
+    src = _batched_softmax((16, 512, 1024), [2])
+    source, _ = c_emitter.emit_module(driver.load(src, "batched", None, pipeline=api.STANDARD_PIPELINE))
+    assert re.search(r"for \(int64_t (i\d+) = 0; \1 < 8192; \1 \+= 1\)", source)
+    assert "BCAST_PREFETCH(x + r" in source and re.search(r"if \((p\d+)\) bcast_stream\(\1 \+ b", source)
+    assert not re.search(r"float v\d+\[524288\]", source)  # no slice-sized scratch
+    x = np.random.default_rng(8).standard_normal((16, 512, 1024), dtype=np.float32)
+    x[-1, -1, :3] = [np.nan, np.inf, -np.inf]
+    x[-1, -2] = -np.inf
+    got, want = bcast.compile(src, backend="c")(x), bcast.compile(src, backend="numpy")(x)
+    np.testing.assert_allclose(got, want, rtol=2e-6, atol=0, equal_nan=True)
+
+
+@pytest.mark.parametrize("dims", [[3], [2, 3], [1, 3], [1, 2, 3]])
+def test_reductions_over_trailing_and_inner_dims_of_rank_4(dims):
+    """Rows are the leading dims no reduction reduces (``FusionOp.row_rank``):
+    3, 2, 1 or 1 of them here; each split equals the NumPy backend."""
+    src = _batched_softmax((3, 4, 5, 6), dims)
+    x = np.random.default_rng(9).standard_normal((3, 4, 5, 6), dtype=np.float32)
+    got, want = bcast.compile(src, backend="c")(x), bcast.compile(src, backend="numpy")(x)
+    np.testing.assert_allclose(got, want, rtol=2e-6, atol=0)
+
+
 @pytest.mark.parametrize("rows", [256, 16])  # parallel, and below PARALLEL_WORK
 def test_row_scratch_too_large_for_the_stack_is_allocated_once_per_thread(rows):
     """A softmax row of 20000 f32 (80 KB, over c_emitter.STACK_BYTES) keeps
@@ -558,6 +601,9 @@ def test_bcast_run_and_bcast_opt_take_the_c_backend(tmp_path, capsys):
     assert opt_main([str(source), "-t", "c"]) == 0
     out = capsys.readouterr().out
     assert "void bcast_main(const float *restrict x, float *restrict result0)" in out
+    # the compiled function's c_source is the C it runs: what bcast-opt prints
+    assert bcast.compile(DOUBLE, backend="c").c_source.rstrip() == out.rstrip()
+    assert bcast.compile(DOUBLE, backend="numpy").c_source is None
 
 
 # --------------------------------------------------------------------------

@@ -382,3 +382,47 @@ def test_pipelines_on_filecheck_examples(spec: str) -> None:
     ctx, module = load(FILECHECK.read_text())
     run(ctx, module, spec)
     check_promises(module, explicit=True)
+
+
+# --------------------------------------------------------------------------
+# Row dims: the leading dims the loop lowering nests over
+# --------------------------------------------------------------------------
+
+
+def _centered(shape: str, dims: str, kept: str, element: str = "f32") -> str:
+    t, r = f"tensor<{shape}x{element}>", f"tensor<{kept}x{element}>"
+    return f"""
+func.func @main(%x: {t}) -> {t} {{
+  %s = bcast.reduce add %x, dims = {dims} keepdims : ({t}) -> {r}
+  %o = bcast.subtract %x, %s : ({t}, {r}) -> {t}
+  func.return %o : {t}
+}}
+"""
+
+
+@pytest.mark.parametrize("program, rank", [
+    (_centered("4x5x3", "[2]", "4x5x1"), 2),
+    (_centered("4x5x3x2", "[3]", "4x5x3x1"), 3),
+    (_centered("4x5x3x2", "[2, 3]", "4x5x1x1"), 2),
+    (_centered("4x5x3", "[1]", "4x1x3"), 1),
+    (_centered("4x5x3", "[1, 2]", "4x1x1"), 1),
+    (_centered("4x3", "[1]", "4x1"), 1),
+])
+def test_row_rank_is_every_leading_dim_no_reduction_reduces(program, rank):
+    ctx, module = load(program)
+    run(ctx, module, EXPLICIT + ",bcast-fuse")
+    fusions = [op for op in module.walk() if isinstance(op, FusionOp)]
+    assert len(fusions) == 1 and fusions[0].row_rank() == rank
+
+
+def test_row_rank_of_an_elementwise_fusion_is_one():
+    ctx, module = load("""
+func.func @main(%x: tensor<4x5x3xf32>, %y: tensor<3xf32>) -> tensor<4x5x3xf32> {
+  %o = bcast.add %x, %y : (tensor<4x5x3xf32>, tensor<3xf32>) -> tensor<4x5x3xf32>
+  %p = bcast.multiply %o, %x : (tensor<4x5x3xf32>, tensor<4x5x3xf32>) -> tensor<4x5x3xf32>
+  func.return %p : tensor<4x5x3xf32>
+}
+""")
+    run(ctx, module, EXPLICIT + ",bcast-fuse")
+    fusion, = [op for op in module.walk() if isinstance(op, FusionOp)]
+    assert fusion.row_rank() == 1

@@ -297,6 +297,28 @@ func.func @softmax_1024(%x: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
 
 // -----
 
+// A batched softmax: the row loops over its two leading dims collapse into one
+// parallel loop over 16 x 512 rows (the outer index reads as 0, and drops
+// out of the linear index), so it
+// prefetches and streams by row as a rank-2 softmax does.
+// CHECK-LABEL: void bcast_batched_softmax(const float *restrict x, float *restrict result0) {
+// CHECK:         #pragma omp for schedule(static) nowait
+// CHECK-NEXT:    for (int64_t [[I:i[0-9]+]] = 0; [[I]] < 8192; [[I]] += 1) {
+// CHECK:           float {{v[0-9]+}} = x{{\[}}[[I]] * 1024 + {{i[0-9]+}}];
+// CHECK:           int64_t [[R:r[0-9]+]] = [[I]] + 2 < 8192 ? [[I]] + 2 : 8192 - 1;
+// CHECK:           BCAST_PREFETCH(x + [[R]] * 1024 +
+// CHECK:           {{p[0-9]+}} = result0 + [[I]] * 1024 + {{b[0-9]+}};
+func.func @batched_softmax(%x: tensor<16x512x1024xf32>) -> tensor<16x512x1024xf32> {
+  %m = bcast.reduce maximum %x, dims = [2] keepdims : (tensor<16x512x1024xf32>) -> tensor<16x512x1xf32>
+  %d = bcast.subtract %x, %m : (tensor<16x512x1024xf32>, tensor<16x512x1xf32>) -> tensor<16x512x1024xf32>
+  %e = bcast.exponential %d : tensor<16x512x1024xf32>
+  %s = bcast.reduce add %e, dims = [2] keepdims : (tensor<16x512x1024xf32>) -> tensor<16x512x1xf32>
+  %r = bcast.divide %e, %s : (tensor<16x512x1024xf32>, tensor<16x512x1xf32>) -> tensor<16x512x1024xf32>
+  func.return %r : tensor<16x512x1024xf32>
+}
+
+// -----
+
 // A division by a value the innermost loop does not change (here a column
 // broadcast along the row) multiplies by its reciprocal with two FMA
 // corrections (bcast_div_f32, exact), while the loop keeps the largest

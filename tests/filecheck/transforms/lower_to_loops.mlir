@@ -80,6 +80,57 @@ func.func @softmax(%x: tensor<4x3xf32>) -> tensor<4x3xf32> {
 
 // -----
 
+// A batched softmax (over the last dim of a rank-3 tensor): every leading
+// dim that no reduction reduces is a row dim, so the row loops nest over
+// both (4 x 5 rows) and each phase runs over one row of 3, with one-element
+// and one-row scratch, not over a whole 5x3 slice.
+// CHECK-LABEL: func.func @batched_softmax(
+// CHECK-SAME:      %[[X:[a-z0-9_]+]]: memref<4x5x3xf32>, %[[OUT:[a-z0-9_]+]]: memref<4x5x3xf32>)
+// CHECK:         scf.for %[[I:[0-9]+]] =
+// CHECK-NEXT:      scf.for %[[J:[0-9]+]] =
+// CHECK-NEXT:        %[[MAX:[0-9]+]] = memref.alloc() : memref<1xf32>
+// CHECK-NEXT:        %[[SUM:[0-9]+]] = memref.alloc() : memref<1xf32>
+// CHECK-NEXT:        scf.for %[[K:[0-9]+]] =
+// CHECK-NEXT:          memref.load %[[X]][%[[I]], %[[J]], %[[K]]]
+// CHECK:             } {bcast.reduction = "maximum"}
+// CHECK:             %[[ROW:[0-9]+]] = memref.alloc() : memref<3xf32>
+// CHECK:             } {bcast.reduction = "add"}
+// CHECK:             scf.for %[[K2:[0-9]+]] =
+// CHECK-NEXT:          memref.load %[[ROW]][%[[K2]]]
+// CHECK-NEXT:          memref.load %[[SUM]]
+// CHECK-NEXT:          arith.divf
+// CHECK-NEXT:          memref.store %{{[0-9]+}}, %[[OUT]][%[[I]], %[[J]], %[[K2]]]
+// CHECK-NEXT:        } {bcast.parallel}
+// CHECK:           } {bcast.parallel}
+// CHECK-NEXT:    } {bcast.parallel}
+func.func @batched_softmax(%x: tensor<4x5x3xf32>) -> tensor<4x5x3xf32> {
+  %m = bcast.reduce maximum %x, dims = [2] keepdims : (tensor<4x5x3xf32>) -> tensor<4x5x1xf32>
+  %d = bcast.subtract %x, %m : (tensor<4x5x3xf32>, tensor<4x5x1xf32>) -> tensor<4x5x3xf32>
+  %e = bcast.exponential %d : tensor<4x5x3xf32>
+  %s = bcast.reduce add %e, dims = [2] keepdims : (tensor<4x5x3xf32>) -> tensor<4x5x1xf32>
+  %r = bcast.divide %e, %s : (tensor<4x5x3xf32>, tensor<4x5x1xf32>) -> tensor<4x5x3xf32>
+  func.return %r : tensor<4x5x3xf32>
+}
+
+// -----
+
+// A reduction over dims 1 and 2 leaves only dim 0 as rows: the row loop is
+// over 4, and the phases over 5x3 slices.
+// CHECK-LABEL: func.func @slice_centered(
+// CHECK-SAME:      %[[X:[a-z0-9_]+]]: memref<4x5x3xf32>, %[[OUT:[a-z0-9_]+]]: memref<4x5x3xf32>)
+// CHECK:         scf.for %[[I:[0-9]+]] =
+// CHECK-NEXT:      %[[S:[0-9]+]] = memref.alloc() : memref<1x1xf32>
+// CHECK-NEXT:      scf.for
+// CHECK-NEXT:        scf.for
+// CHECK-NEXT:          memref.load %[[X]][%[[I]], %{{[0-9]+}}, %{{[0-9]+}}]
+func.func @slice_centered(%x: tensor<4x5x3xf32>) -> tensor<4x5x3xf32> {
+  %s = bcast.reduce add %x, dims = [1, 2] keepdims : (tensor<4x5x3xf32>) -> tensor<4x1x1xf32>
+  %r = bcast.subtract %x, %s : (tensor<4x5x3xf32>, tensor<4x1x1xf32>) -> tensor<4x5x3xf32>
+  func.return %r : tensor<4x5x3xf32>
+}
+
+// -----
+
 // Integer divide: x / 0 = -1 and INT_MIN / -1 = INT_MIN (DESIGN.md 4); the
 // divisor is replaced by 1 in both cases so arith.divsi never divides by 0
 // or overflows (undefined behaviour in LLVM), then the result is selected.
