@@ -240,9 +240,7 @@ class NarrowToReshape(RewritePattern):
         replace(rewriter, op, ReshapeOp(op.operand, op.result.type))
 
 
-def _explicit_indices(
-    op: ExtractOp | AssignOp, levels: Levels
-) -> list[int | SSAValue] | None:
+def _explicit_indices(op: ExtractOp | AssignOp) -> list[int | SSAValue] | None:
     """Index-access broadcasting made explicit (``rules.plan_indices``' normalised
     indices): at most one index per dim, 0 on size-1 dims. None when the
     indices are already like that."""
@@ -263,8 +261,7 @@ class MakeExtractIndicesExplicit(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ExtractOp, rewriter: PatternRewriter) -> None:
-        levels, _ = _split(op, op.operand)
-        explicit = _explicit_indices(op, levels)
+        explicit = _explicit_indices(op)
         if explicit is None and op.indices():
             return
         if not explicit:
@@ -286,7 +283,7 @@ class MakeAssignBroadcastExplicit(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: AssignOp, rewriter: PatternRewriter) -> None:
         (dl, de), (sl, _) = _split(op, op.dest), _split(op, op.source)
-        explicit = _explicit_indices(op, dl)
+        explicit = _explicit_indices(op)
         indices = explicit if explicit is not None else op.indices()
         try:
             target = rules.plan_indices(dl, [None] * len(indices), semantics_of(op), "assign").result
