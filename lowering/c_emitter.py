@@ -104,6 +104,10 @@ elementwise op. Measured on the 2-core development VM, ``(x + row) * col -
 0.5 * x`` at 4096x4096 f32: 10.3 -> 7.1 ms on one thread and 5.5 -> 3.9 ms
 on two from a cold cache, 8.1 -> 6.0 ms and 3.8 -> 3.0 ms warm; at 2048x2048
 (16 MiB) streaming lost 5-10% warm, so smaller results keep plain stores."""
+PARALLEL = "#pragma omp parallel for"
+PARALLEL_SIMD = "#pragma omp parallel for simd"
+"""The pragmas of a loop that starts threads (``emit_loop``), without and
+with vectorizing its body (when it is the innermost loop)."""
 SIMD = "#pragma omp simd"
 """The pragma of an innermost loop that neither starts threads nor reduces
 (``for_loop`` speeds up its invariant divisions only there)."""
@@ -624,8 +628,7 @@ class FunctionEmitter:
         streamed = self.streamed_stores(op) if innermost else []
         if parallel and self.openmp and not self.in_parallel and work >= PARALLEL_WORK:
             # (the loop over chunks, when the innermost loop streams)
-            simd = " simd" if innermost and not streamed else ""
-            pragma = f"#pragma omp parallel for{simd} schedule(static)"
+            pragma = f"{PARALLEL_SIMD if innermost and not streamed else PARALLEL} schedule(static)"
         elif parallel and innermost:
             pragma = SIMD
         elif (innermost and len(names) == 1 and _reduction_kind(op) == "add"
@@ -658,7 +661,7 @@ class FunctionEmitter:
             self.out("#pragma omp parallel")
             self.out("{")
             self.indent += 1
-            pragma = pragma.replace("omp parallel for", "omp for") + " nowait"
+            pragma = pragma.replace(PARALLEL, "#pragma omp for") + " nowait"
         for a in scoped:
             self.alloc(a)
         deferred = self.defer_streams(op)
@@ -725,9 +728,14 @@ class FunctionEmitter:
         updates of its carried values (``names``). A simd loop that divides by
         values it does not change (``invariant_divisions``) divides with
         ``bcast_div_*``, and runs a second time with plain division only when
-        an operand was outside the range where those are exact."""
-        divisions = self.invariant_divisions(op, hoisted) if pragma == SIMD else []
+        an operand was outside the range where those are exact. A parallel
+        simd loop does so too (its threads reduce the guard), but not one
+        inside a parallel region (``omp for ... nowait``: no barrier before
+        the guard is read)."""
+        fast = pragma == SIMD or (pragma or "").startswith(PARALLEL_SIMD)
+        divisions = self.invariant_divisions(op, hoisted) if fast else []
         guards = self.prepare_divisions(divisions)
+        plain = pragma
         if guards:
             pragma = f"{pragma} reduction(max:{', '.join(guards.values())})"
         self.loop_body(op, header, pragma, hoisted, names, entered)
@@ -737,7 +745,7 @@ class FunctionEmitter:
             outside = " || ".join(f"{g} > BCAST_DIV_SPAN_{t.upper()}" for t, g in guards.items())
             self.out(f"if ({outside}) {{")
             self.indent += 1
-            self.loop_body(op, header, SIMD, hoisted, names, entered)
+            self.loop_body(op, header, plain, hoisted, names, entered)
             self.indent -= 1
             self.out("}")
 

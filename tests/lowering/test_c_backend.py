@@ -851,3 +851,38 @@ func.func @main(%x: tensor<12x100x{t}>, %s: tensor<12x1x{t}>) -> tensor<12x100x{
         want = x / s
     got = bcast.compile(src, backend="c")(x, s)
     assert got.dtype == want.dtype and np.array_equal(got.view(f"u{got.itemsize}"), want.view(f"u{want.itemsize}"))
+
+
+@pytest.mark.parametrize("t", ["f32", "f64"])
+def test_parallel_division_by_a_scalar_is_bitwise_numpys(t):
+    """``x / s`` at 2048x2048: in f32 (16 MiB) one ``parallel for simd``
+    loop over all elements, whose threads reduce the range guard, so a
+    divisor or one dividend outside the fast range (in any thread's share)
+    makes the whole loop run again with plain division; in f64 (32 MiB,
+    streamed) each chunk decides for itself. Every element is bitwise
+    NumPy's."""
+    dtype = np.float32 if t == "f32" else np.float64
+    src = f"""
+func.func @main(%x: tensor<2048x2048x{t}>, %s: tensor<{t}>) -> tensor<2048x2048x{t}> {{
+  %r = bcast.divide %x, %s : (tensor<2048x2048x{t}>, tensor<{t}>) -> tensor<2048x2048x{t}>
+  func.return %r : tensor<2048x2048x{t}>
+}}
+"""
+    fn = bcast.compile(src, backend="c")
+    if t == "f32":
+        assert "#pragma omp parallel for simd schedule(static) reduction(max:" in fn.c_source
+    assert f"bcast_div_{t}(" in fn.c_source
+    rng = np.random.default_rng(4)
+    x = (rng.standard_normal((2048, 2048)) * 10.0 ** rng.integers(-6, 6, (2048, 2048))).astype(dtype)
+    info = np.finfo(dtype)
+    cases = [(x, d) for d in (3.0, -0.1, 0.0, -0.0, np.inf, np.nan, info.smallest_subnormal * 3, info.max / 3)]
+    for at, v in ((0, np.nan), (2048 * 2048 - 1, info.smallest_subnormal), (2048 * 1024 + 7, np.inf)):
+        edge = x.copy()
+        edge.flat[at] = v  # first thread's share, last thread's, the middle
+        cases.append((edge, 3.0))
+    for xs, d in cases:
+        s = np.array(d, dtype)
+        with np.errstate(all="ignore"):
+            want = xs / s
+        got = fn(xs, s)
+        assert np.array_equal(got.view(f"u{got.itemsize}"), want.view(f"u{want.itemsize}")), (d, xs is x)

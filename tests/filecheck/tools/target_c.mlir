@@ -368,3 +368,23 @@ func.func @divide_varying(%x: tensor<8x16xf32>, %y: tensor<8x16xf32>) -> tensor<
   %r = bcast.divide %x, %y : (tensor<8x16xf32>, tensor<8x16xf32>) -> tensor<8x16xf32>
   func.return %r : tensor<8x16xf32>
 }
+
+// -----
+
+// A parallel simd loop (2048x2048 f32, all elements in one loop) divides by
+// its invariant divisor the same way: its threads reduce the guard, and if
+// any element was outside the range the whole parallel loop runs again.
+// CHECK-LABEL: void bcast_divide_by_scalar(const float *restrict x, const float *restrict s, float *restrict result0) {
+// CHECK:         float [[Y:y[0-9]+]] = (float)1 / [[S:v[0-9]+]];
+// CHECK:         #pragma omp parallel for simd schedule(static) reduction(max:[[G:g[0-9]+]])
+// CHECK-NEXT:    for (int64_t [[I:i[0-9]+]] = 0; [[I]] < 4194304; [[I]] += 1) {
+// CHECK:           bcast_div_f32({{v[0-9]+}}, [[S]], [[Y]]);
+// CHECK:         if ([[G]] > BCAST_DIV_SPAN_F32) {
+// CHECK-NEXT:      #pragma omp parallel for simd schedule(static)
+// CHECK-NEXT:      for (int64_t [[I]] = 0; [[I]] < 4194304; [[I]] += 1) {
+// CHECK-NOT:         bcast_div_f32
+// CHECK:             (float)({{v[0-9]+}} / [[S]]);
+func.func @divide_by_scalar(%x: tensor<2048x2048xf32>, %s: tensor<f32>) -> tensor<2048x2048xf32> {
+  %r = bcast.divide %x, %s : (tensor<2048x2048xf32>, tensor<f32>) -> tensor<2048x2048xf32>
+  func.return %r : tensor<2048x2048xf32>
+}
