@@ -104,22 +104,26 @@ OP_CLASSES: dict[str, type[Operation]] = {
 
 OPAQUE_OPERANDS: dict[str, tuple[str, ...]] = {
     "log": ("exponential", "power"),
-    "multiply": ("exponential",),
+    "multiply": ("exponential", "convert from i1"),
 }
 """Float operands XLA's algebraic simplifier must not see the producer of,
 because its rewrite changes IEEE results (measured, jax 0.10.2 CPU):
 ``log(exp(a)) -> a`` (not ``inf`` when ``exp`` overflows), ``log(pow(a, b))
 -> b * log(|a|)`` (not NaN for a negative ``a``), ``exp(a) * exp(b) ->
-exp(a + b)`` (not NaN for ``inf * 0``). Such an operand passes through
-``stablehlo.optimization_barrier``."""
+exp(a + b)`` (not NaN for ``inf * 0``), ``convert(p) * x -> select(p, x,
+0)`` for a boolean ``p`` (0, not NaN, for ``false * inf`` or ``false *
+nan``). Such an operand passes through ``stablehlo.optimization_barrier``."""
 
 
 def producer(value: SSAValue) -> str | None:
-    """The name of the StableHLO op that produced ``value`` (``exponential``)."""
+    """The name of the StableHLO op that produced ``value`` (``exponential``;
+    ``convert from i1`` for a convert of booleans)."""
     owner = value.owner
     if not isinstance(owner, Operation):
         return None
     name = owner.op_name.data if isinstance(owner, UnregisteredOp) else owner.name
+    if isinstance(owner, shlo.ConvertOp) and _element(owner.operand.type) == "i1":
+        return "convert from i1"
     return name.split(".", 1)[1]
 
 

@@ -204,13 +204,18 @@ SIMPLIFIER_CASES = {
     "exp_times_exp": ("%e = bcast.exponential %a : tensor<4xf32>\n  %f = bcast.exponential %b : tensor<4xf32>\n"
                       "  %r = bcast.multiply %e, %f : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
                       [100, -200, 1, 0], [-80, 100, 1, 0]),  # (no subnormal: XLA flushes them)
+    "bool_times_x": ("%p = bcast.compare NE, %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>\n"
+                     "  %c = bcast.convert %p : (tensor<4xi1>) -> tensor<4xf32>\n"
+                     "  %r = bcast.multiply %b, %c : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
+                     [1, np.nan, 2, 3], [np.nan, np.inf, np.inf, 2]),  # false * nan, false * inf
 }
 
 
 @pytest.mark.parametrize("case", sorted(SIMPLIFIER_CASES))
 def test_xla_simplifier_rewrites_do_not_change_results(case: str) -> None:
-    """log(exp(a)), log(pow(a, b)), exp(a) * exp(b): XLA's simplifier rewrites
-    them (a, b * log|a|, exp(a + b)) unless the operand is opaque."""
+    """log(exp(a)), log(pow(a, b)), exp(a) * exp(b), x * convert(bool): XLA's
+    simplifier rewrites them (a, b * log|a|, exp(a + b), select(bool, x, 0))
+    unless the operand is opaque."""
     body, a, b = SIMPLIFIER_CASES[case]
     text = f"""func.func @main(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {{
   {body}

@@ -25,6 +25,33 @@ func.func @elementwise(%x: tensor<2x3xf32>, %row: tensor<3xf32>) -> tensor<2x3xf
   func.return %m : tensor<2x3xf32>
 }
 // -----
+// An operand whose producer XLA's simplifier would fold with its user, with
+// other results at special values, passes through an optimization barrier:
+// exp(a) * exp(b) (XLA: exp(a + b)) and x * convert(bool) (XLA: select(bool,
+// x, 0), 0 for false * nan); a convert from another type needs none.
+// CHECK-LABEL: func.func @opaque_operands(
+// CHECK-NEXT:    %e = stablehlo.exponential %a : tensor<4xf32>
+// CHECK-NEXT:    %f = stablehlo.exponential %b : tensor<4xf32>
+// CHECK-NEXT:    %0 = "stablehlo.optimization_barrier"(%e) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:    %1 = "stablehlo.optimization_barrier"(%f) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:    %ef = stablehlo.multiply %0, %1 : tensor<4xf32>
+// CHECK-NEXT:    %c = stablehlo.convert %p : (tensor<4xi1>) -> tensor<4xf32>
+// CHECK-NEXT:    %2 = "stablehlo.optimization_barrier"(%c) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:    %pc = stablehlo.multiply %a, %2 : tensor<4xf32>
+// CHECK-NEXT:    %d = stablehlo.convert %i : (tensor<4xi32>) -> tensor<4xf32>
+// CHECK-NEXT:    %id = stablehlo.multiply %a, %d : tensor<4xf32>
+// CHECK-NEXT:    func.return %ef, %pc, %id
+func.func @opaque_operands(%a: tensor<4xf32>, %b: tensor<4xf32>, %p: tensor<4xi1>, %i: tensor<4xi32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %e = bcast.exponential %a : tensor<4xf32>
+  %f = bcast.exponential %b : tensor<4xf32>
+  %ef = bcast.multiply %e, %f : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %c = bcast.convert %p : (tensor<4xi1>) -> tensor<4xf32>
+  %pc = bcast.multiply %a, %c : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %d = bcast.convert %i : (tensor<4xi32>) -> tensor<4xf32>
+  %id = bcast.multiply %a, %d : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  func.return %ef, %pc, %id : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+// -----
 // compare_type follows the element type; i1 compares UNSIGNED.
 // CHECK-LABEL: func.func @compare(
 // CHECK-NEXT:    %0 = stablehlo.compare GT, %f, %f, FLOAT : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
