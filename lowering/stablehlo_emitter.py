@@ -45,8 +45,8 @@ Where XLA (jax 0.10.2, CPU, measured) differs from DESIGN.md section 4:
   ``select(x != x, x, select(y != y, y, max(x, y)))``;
 - XLA's algebraic simplifier rewrites a few compositions into forms with
   other results at overflow and special values (``log(exp(a)) -> a`` and
-  others, ``OPAQUE_OPERANDS``): the operand passes through
-  ``stablehlo.optimization_barrier`` there;
+  others, ``OPAQUE_OPERANDS``; ``convert(bool) * y -> select``): the
+  operand passes through ``stablehlo.optimization_barrier`` there;
 - XLA computes integer ``power`` from the low 6 bits of the exponent only
   (``x ** 641735758`` wrong): integer ``power`` is emitted as square and
   multiply over every bit of the exponent (:meth:`FunctionEmitter.int_power`);
@@ -104,26 +104,23 @@ OP_CLASSES: dict[str, type[Operation]] = {
 
 OPAQUE_OPERANDS: dict[str, tuple[str, ...]] = {
     "log": ("exponential", "power"),
-    "multiply": ("exponential", "convert from i1"),
+    "multiply": ("exponential",),
 }
 """Float operands XLA's algebraic simplifier must not see the producer of,
 because its rewrite changes IEEE results (measured, jax 0.10.2 CPU):
 ``log(exp(a)) -> a`` (not ``inf`` when ``exp`` overflows), ``log(pow(a, b))
 -> b * log(|a|)`` (not NaN for a negative ``a``), ``exp(a) * exp(b) ->
-exp(a + b)`` (not NaN for ``inf * 0``), ``convert(p) * x -> select(p, x,
-0)`` for a boolean ``p`` (0, not NaN, for ``false * inf`` or ``false *
-nan``). Such an operand passes through ``stablehlo.optimization_barrier``."""
+exp(a + b)`` (not NaN for ``inf * 0``). Such an operand passes through
+``stablehlo.optimization_barrier``. (A float convert of booleans always
+does: ``FunctionEmitter.convert_op``.)"""
 
 
 def producer(value: SSAValue) -> str | None:
-    """The name of the StableHLO op that produced ``value`` (``exponential``;
-    ``convert from i1`` for a convert of booleans)."""
+    """The name of the StableHLO op that produced ``value`` (``exponential``)."""
     owner = value.owner
     if not isinstance(owner, Operation):
         return None
     name = owner.op_name.data if isinstance(owner, UnregisteredOp) else owner.name
-    if isinstance(owner, shlo.ConvertOp) and _element(owner.operand.type) == "i1":
-        return "convert from i1"
     return name.split(".", 1)[1]
 
 
@@ -330,7 +327,7 @@ class FunctionEmitter:
             if isinstance(op, bc.BinaryOp):
                 return self.binary(short, *args)
             if isinstance(op, bc.ConvertOp):
-                return self.add(shlo.ConvertOp(args[0], t))
+                return self.convert_op(args[0], t)
             if isinstance(op, bc.AbsOp | bc.SignOp) and rules.kind(_element(t)) == "unsigned":
                 return self.unsigned_abs_sign(op, args[0])
             args = [self.opaque(short, a) for a in args]
@@ -348,6 +345,17 @@ class FunctionEmitter:
         if isinstance(op, bc.AssignOp):
             return self.emit_assign(op, args)
         raise PassError(op, "is not supported by the stablehlo target")
+
+    def convert_op(self, x: SSAValue, t: Attribute) -> SSAValue:
+        """``convert``; booleans converted to floats pass through an
+        ``optimization_barrier``: XLA's simplifier makes ``convert(p) * y``
+        ``select(p, y, 0)``, also where it first turned a division into that
+        product (``convert(p) / 0``, ``convert(p) / sqrt(y)``), which is 0,
+        not NaN, for a false ``p`` and an infinite or NaN ``y``."""
+        r = self.add(shlo.ConvertOp(x, t))
+        if _element(x.type) == "i1" and rules.kind(_element(t)) == "float":
+            r = self.add(shlo.OptimizationBarrierOp([r]))
+        return r
 
     def unsigned_abs_sign(self, op: bc.AbsOp | bc.SignOp, x: SSAValue) -> SSAValue:
         """StableHLO's ``abs`` and ``sign`` take no unsigned integers: ``abs`` is

@@ -208,12 +208,23 @@ SIMPLIFIER_CASES = {
                      "  %c = bcast.convert %p : (tensor<4xi1>) -> tensor<4xf32>\n"
                      "  %r = bcast.multiply %b, %c : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
                      [1, np.nan, 2, 3], [np.nan, np.inf, np.inf, 2]),  # false * nan, false * inf
+    "bool_over_x": ("%p = bcast.compare NE, %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>\n"
+                    "  %c = bcast.convert %p : (tensor<4xi1>) -> tensor<4xf32>\n"
+                    "  %s = bcast.sqrt %b : tensor<4xf32>\n"
+                    "  %r = bcast.divide %c, %s : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
+                    [1, np.nan, 2, 3], [0, 0, np.nan, 4]),  # XLA: c * rsqrt(b), then select
+    "bool_over_zero": ("%p = bcast.compare NE, %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>\n"
+                       "  %c = bcast.convert %p : (tensor<4xi1>) -> tensor<4xf32>\n"
+                       "  %z = bcast.constant dense<0.0> : tensor<4xf32>\n"
+                       "  %r = bcast.divide %c, %z : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
+                       [1, np.nan, 2, 3], [0, 0, 0, 0]),  # XLA: c * inf, then select
 }
 
 
 @pytest.mark.parametrize("case", sorted(SIMPLIFIER_CASES))
 def test_xla_simplifier_rewrites_do_not_change_results(case: str) -> None:
-    """log(exp(a)), log(pow(a, b)), exp(a) * exp(b), x * convert(bool): XLA's
+    """log(exp(a)), log(pow(a, b)), exp(a) * exp(b), x * convert(bool) (also
+    convert(bool) / sqrt(x) and / 0, which XLA first makes products): XLA's
     simplifier rewrites them (a, b * log|a|, exp(a + b), select(bool, x, 0))
     unless the operand is opaque."""
     body, a, b = SIMPLIFIER_CASES[case]

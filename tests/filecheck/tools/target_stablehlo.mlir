@@ -27,17 +27,19 @@ func.func @elementwise(%x: tensor<2x3xf32>, %row: tensor<3xf32>) -> tensor<2x3xf
 // -----
 // An operand whose producer XLA's simplifier would fold with its user, with
 // other results at special values, passes through an optimization barrier:
-// exp(a) * exp(b) (XLA: exp(a + b)) and x * convert(bool) (XLA: select(bool,
-// x, 0), 0 for false * nan); a convert from another type needs none.
+// exp(a) * exp(b) (XLA: exp(a + b)). A float convert of booleans always has
+// one: XLA makes convert(b) * x select(b, x, 0), 0 for false * nan, also
+// after turning convert(b) / sqrt(x) or / 0 into such a product. A convert
+// from another type needs none.
 // CHECK-LABEL: func.func @opaque_operands(
 // CHECK-NEXT:    %e = stablehlo.exponential %a : tensor<4xf32>
 // CHECK-NEXT:    %f = stablehlo.exponential %b : tensor<4xf32>
 // CHECK-NEXT:    %0 = "stablehlo.optimization_barrier"(%e) : (tensor<4xf32>) -> tensor<4xf32>
 // CHECK-NEXT:    %1 = "stablehlo.optimization_barrier"(%f) : (tensor<4xf32>) -> tensor<4xf32>
 // CHECK-NEXT:    %ef = stablehlo.multiply %0, %1 : tensor<4xf32>
-// CHECK-NEXT:    %c = stablehlo.convert %p : (tensor<4xi1>) -> tensor<4xf32>
-// CHECK-NEXT:    %2 = "stablehlo.optimization_barrier"(%c) : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:    %pc = stablehlo.multiply %a, %2 : tensor<4xf32>
+// CHECK-NEXT:    %2 = stablehlo.convert %p : (tensor<4xi1>) -> tensor<4xf32>
+// CHECK-NEXT:    %c = "stablehlo.optimization_barrier"(%2) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:    %pc = stablehlo.multiply %a, %c : tensor<4xf32>
 // CHECK-NEXT:    %d = stablehlo.convert %i : (tensor<4xi32>) -> tensor<4xf32>
 // CHECK-NEXT:    %id = stablehlo.multiply %a, %d : tensor<4xf32>
 // CHECK-NEXT:    func.return %ef, %pc, %id
