@@ -58,10 +58,14 @@ Where XLA (jax 0.10.2, CPU, measured) differs from DESIGN.md section 4:
 - XLA's CPU runtime flushes f32/f16 subnormals to zero in every op (inputs
   and results), so ``floor(-1e-40)`` is ``-0.0`` there, not ``-1.0``: a
   property of the runtime, not of the StableHLO text, which follows the spec.
-Integer ``divide``/``remainder`` (by 0, ``INT_MIN / -1``), shifts by >= the
-bit width (the arithmetic shift filling with the sign bit, also on unsigned
-operands) and float -> integer ``convert`` (truncate, saturate, NaN -> 0,
-``x != 0`` for ``i1``) are XLA's already: no guard.
+- jaxlib's StableHLO folder divides integer constants without checking the
+  divisor: the process dies of SIGFPE compiling ``(a - a) / (a - a)``. An
+  integer ``divide``/``remainder`` divides by ``select(y == 0, 1, y)``
+  (:meth:`FunctionEmitter.int_division`), which never folds to 0.
+Integer ``divide``/``remainder`` results (by 0, ``INT_MIN / -1``), shifts by
+>= the bit width (the arithmetic shift filling with the sign bit, also on
+unsigned operands) and float -> integer ``convert`` (truncate, saturate,
+NaN -> 0, ``x != 0`` for ``i1``) are XLA's already: no guard.
 """
 
 from __future__ import annotations
@@ -212,8 +216,13 @@ class FunctionEmitter:
         return self.add(shlo.ConstantOp(dense_value(array, t)), block)
 
     def scalar(self, value, element: str) -> SSAValue:
+        """A rank-0 constant; an integer wraps to the element type (-1 is all
+        ones unsigned)."""
         t = make_type(((),), element)
-        return self.constant(np.array(value, NUMPY_DTYPES[element]), t)
+        dtype = np.dtype(NUMPY_DTYPES[element])
+        if dtype.kind in "iu":
+            value = np.array(value).astype(dtype)
+        return self.constant(np.array(value, dtype), t)
 
     def reshape(self, x: SSAValue, shape: Sequence[int]) -> SSAValue:
         t = make_type((tuple(shape),), _element(x.type))
@@ -229,12 +238,27 @@ class FunctionEmitter:
         x, y = (self.opaque(name, v, block) for v in (x, y))
         if name == "power" and rules.kind(_element(x.type)) != "float":
             return self.int_power(x, y)
+        if name in ("divide", "remainder") and rules.kind(_element(x.type)) != "float":
+            return self.int_division(name, x, y)
         r = self.add(OP_CLASSES[f"stablehlo.{name}"](x, y), block)
         if name in ("maximum", "minimum") and rules.kind(_element(x.type)) == "float":
             for v in (y, x):  # x's NaN wins over y's, as in NumPy
                 nan = self.add(shlo.CompareOp("NE", v, v, "FLOAT"), block)
                 r = self.add(shlo.SelectOp(nan, v, r), block)
         return r
+
+    def int_division(self, name: str, x: SSAValue, y: SSAValue) -> SSAValue:
+        """Integer ``x / y`` or ``x % y`` by a divisor never 0: ``select(y ==
+        0, -1 or x, op(x, select(y == 0, 1, y)))``, XLA's own results by 0.
+        jaxlib's StableHLO folder divides two constants without checking
+        the divisor, and dies of SIGFPE on ``0 / 0`` (jax 0.10.2: ``(a - a)
+        / (a - a)`` folds to it)."""
+        t = x.type
+        none = self.add(shlo.CompareOp("EQ", y, self.splat(0, t)))
+        safe = self.add(shlo.SelectOp(none, self.splat(1, t), y))
+        r = self.add(OP_CLASSES[f"stablehlo.{name}"](x, safe))
+        by_zero = x if name == "remainder" else self.splat(-1, t)
+        return self.add(shlo.SelectOp(none, by_zero, r))
 
     def splat(self, value: int, t: Attribute) -> SSAValue:
         scalar = self.scalar(value, _element(t))

@@ -15,6 +15,10 @@ Skipped, visibly, when jax is not installed (``pip install 'bcast[jax]'``).
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -184,6 +188,47 @@ def test_integer_edge_cases_match_design(op: str, t: str) -> None:
     text = unary_binary(op, t)
     want = bcast.compile(text, backend="reference")(x, y)
     np.testing.assert_array_equal(xla(text, [x, y])[0], want)
+
+
+FOLDED_DIVISION = """
+import json, sys
+import numpy as np
+from bcast.tests.lowering.test_stablehlo_target import xla
+results = {}
+for text, t in json.loads(sys.argv[1]):
+    results[text] = xla(text, [np.zeros(8, t)])[0].tolist()
+print(json.dumps(results))
+"""
+
+
+def test_integer_division_of_folded_constants_compiles() -> None:
+    """Operands XLA folds to constants, among them 0 / 0: jaxlib's StableHLO
+    folder would divide by the constant 0 and kill the process with SIGFPE
+    (hence a subprocess) unless the divisor is guarded; results as DESIGN's."""
+    cases = []
+    for op in ("divide", "remainder"):
+        for t in ("i8", "ui8"):
+            dtype = np.int8 if t == "i8" else np.uint8
+            x, y = (", ".join(str(int(v)) for v in np.array(e).astype(dtype)) for e in INT_EDGES[op])
+            cases.append((f"""func.func @main(%d: tensor<8x{t}>) -> tensor<8x{t}> {{
+  %a = bcast.constant dense<[{x}]> : tensor<8x{t}>
+  %b = bcast.constant dense<[{y}]> : tensor<8x{t}>
+  %z = bcast.subtract %d, %d : (tensor<8x{t}>, tensor<8x{t}>) -> tensor<8x{t}>
+  %a2 = bcast.add %a, %z : (tensor<8x{t}>, tensor<8x{t}>) -> tensor<8x{t}>
+  %b2 = bcast.add %b, %z : (tensor<8x{t}>, tensor<8x{t}>) -> tensor<8x{t}>
+  %r = bcast.{op} %a2, %b2 : (tensor<8x{t}>, tensor<8x{t}>) -> tensor<8x{t}>
+  %q = bcast.{op} %z, %z : (tensor<8x{t}>, tensor<8x{t}>) -> tensor<8x{t}>
+  %s = bcast.add %r, %q : (tensor<8x{t}>, tensor<8x{t}>) -> tensor<8x{t}>
+  func.return %s : tensor<8x{t}>
+}}""", dtype))
+    done = subprocess.run([sys.executable, "-c", FOLDED_DIVISION,
+                           json.dumps([(text, np.dtype(t).name) for text, t in cases])],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
+    got = json.loads(done.stdout.splitlines()[-1])
+    for text, dtype in cases:
+        want = bcast.compile(text, backend="reference")(np.zeros(8, dtype))
+        np.testing.assert_array_equal(np.array(got[text], dtype), want, err_msg=text)
 
 
 @pytest.mark.parametrize("op", ["maximum", "minimum"])

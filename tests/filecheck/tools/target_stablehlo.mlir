@@ -92,6 +92,26 @@ func.func @integers(%a: tensor<3xi8>, %u: tensor<3xui8>, %b: tensor<3xi1>) -> (t
   func.return %p, %abs, %sign, %not : tensor<3xi8>, tensor<3xui8>, tensor<3xui8>, tensor<3xi1>
 }
 // -----
+// Integer divide and remainder divide by select(y == 0, 1, y), never 0:
+// jaxlib's StableHLO folder divides constants unchecked (SIGFPE on a 0 / 0
+// that XLA's folding makes); the result by 0 is XLA's and DESIGN's (-1, x).
+// CHECK-LABEL: func.func @int_division(
+// CHECK:         %[[Z:.*]] = stablehlo.compare EQ, %b, %{{.*}}, SIGNED
+// CHECK:         %[[SAFE:.*]] = stablehlo.select %[[Z]], %{{.*}}, %b
+// CHECK-NEXT:    %[[Q:.*]] = stablehlo.divide %a, %[[SAFE]] : tensor<3xi8>
+// CHECK-NEXT:    %[[M1:.*]] = stablehlo.constant dense<-1> : tensor<i8>
+// CHECK-NEXT:    %[[B:.*]] = stablehlo.broadcast_in_dim %[[M1]], dims = []
+// CHECK-NEXT:    %q = stablehlo.select %[[Z]], %[[B]], %[[Q]]
+// CHECK:         %[[UZ:.*]] = stablehlo.compare EQ, %v, %{{.*}}, UNSIGNED
+// CHECK:         %[[USAFE:.*]] = stablehlo.select %[[UZ]], %{{.*}}, %v
+// CHECK-NEXT:    %[[R:.*]] = stablehlo.remainder %u, %[[USAFE]] : tensor<3xui8>
+// CHECK-NEXT:    %r = stablehlo.select %[[UZ]], %u, %[[R]]
+func.func @int_division(%a: tensor<3xi8>, %b: tensor<3xi8>, %u: tensor<3xui8>, %v: tensor<3xui8>) -> (tensor<3xi8>, tensor<3xui8>) {
+  %q = bcast.divide %a, %b : (tensor<3xi8>, tensor<3xi8>) -> tensor<3xi8>
+  %r = bcast.remainder %u, %v : (tensor<3xui8>, tensor<3xui8>) -> tensor<3xui8>
+  func.return %q, %r : tensor<3xi8>, tensor<3xui8>
+}
+// -----
 // Float constants as exact little-endian hex bytes (-2.5, -0.0, 0.1f; NaN
 // payloads: tests/lowering/test_stablehlo_target.py);
 // a splat keeps one element.
