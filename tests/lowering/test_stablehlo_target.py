@@ -193,12 +193,17 @@ def test_integer_edge_cases_match_design(op: str, t: str) -> None:
 FOLDED_DIVISION = """
 import json, sys
 import numpy as np
-from bcast.tests.lowering.test_stablehlo_target import xla
+from bcast.lowering.stablehlo_emitter import emit_text
+from bcast.tools import driver
+from bcast.tools.jax_bridge import run_stablehlo
 results = {}
 for text, t in json.loads(sys.argv[1]):
-    results[text] = xla(text, [np.zeros(8, t)])[0].tolist()
+    stablehlo = emit_text(driver.load(text, "<source>", pipeline=driver.EXPLICIT_PIPELINE), "main")
+    results[text] = run_stablehlo(stablehlo, [np.zeros(8, t)])[0].tolist()
 print(json.dumps(results))
 """
+"""Runs programs on XLA, in a process of its own (``sys.argv[1]``: JSON
+pairs of program text and input dtype; prints JSON results by text)."""
 
 
 def test_integer_division_of_folded_constants_compiles() -> None:
