@@ -105,12 +105,13 @@ elementwise op. Measured on the 2-core development VM, ``(x + row) * col -
 on two from a cold cache, 8.1 -> 6.0 ms and 3.8 -> 3.0 ms warm; at 2048x2048
 (16 MiB) streaming lost 5-10% warm, so smaller results keep plain stores."""
 PARALLEL = "#pragma omp parallel for"
+"""The pragma of a loop that starts threads (``emit_loop``)."""
 PARALLEL_SIMD = "#pragma omp parallel for simd"
-"""The pragmas of a loop that starts threads (``emit_loop``), without and
-with vectorizing its body (when it is the innermost loop)."""
+"""The pragma of an innermost loop that starts threads and vectorizes."""
 SIMD = "#pragma omp simd"
 """The pragma of an innermost loop that neither starts threads nor reduces
-(``for_loop`` speeds up its invariant divisions only there)."""
+(``for_loop`` speeds up its invariant divisions there and in
+``PARALLEL_SIMD`` loops)."""
 PREFETCH_BLOCK = 128
 """Iterations of a phase loop per block of row prefetches (``plan_prefetch``)."""
 PREFETCH_BYTES = 1 << 22

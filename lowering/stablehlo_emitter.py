@@ -45,8 +45,10 @@ Where XLA (jax 0.10.2, CPU, measured) differs from DESIGN.md section 4:
   ``select(x != x, x, select(y != y, y, max(x, y)))``;
 - XLA's algebraic simplifier rewrites a few compositions into forms with
   other results at overflow and special values (``log(exp(a)) -> a`` and
-  others, ``OPAQUE_OPERANDS``; ``convert(bool) * y -> select``): the
-  operand passes through ``stablehlo.optimization_barrier`` there;
+  others, ``OPAQUE_OPERANDS``): the operand passes through
+  ``stablehlo.optimization_barrier`` there; so does every boolean converted
+  to a float (``convert(b) * y -> select(b, y, 0)``, reached also from
+  divisions: :meth:`FunctionEmitter.convert_op`);
 - XLA computes integer ``power`` from the low 6 bits of the exponent only
   (``x ** 641735758`` wrong): integer ``power`` is emitted as square and
   multiply over every bit of the exponent (:meth:`FunctionEmitter.int_power`);
@@ -58,14 +60,15 @@ Where XLA (jax 0.10.2, CPU, measured) differs from DESIGN.md section 4:
 - XLA's CPU runtime flushes f32/f16 subnormals to zero in every op (inputs
   and results), so ``floor(-1e-40)`` is ``-0.0`` there, not ``-1.0``: a
   property of the runtime, not of the StableHLO text, which follows the spec.
-- jaxlib's StableHLO folder divides integer constants without checking the
-  divisor: the process dies of SIGFPE compiling ``(a - a) / (a - a)``. An
-  integer ``divide``/``remainder`` divides by ``select(y == 0, 1, y)``
-  (:meth:`FunctionEmitter.int_division`), which never folds to 0.
-Integer ``divide``/``remainder`` results (by 0, ``INT_MIN / -1``), shifts by
->= the bit width (the arithmetic shift filling with the sign bit, also on
-unsigned operands) and float -> integer ``convert`` (truncate, saturate,
-NaN -> 0, ``x != 0`` for ``i1``) are XLA's already: no guard.
+Not a difference of semantics but a crash: jaxlib's StableHLO folder divides
+integer constants without checking the divisor, and the process dies of
+SIGFPE compiling ``(a - a) / (a - a)``. An integer ``divide``/``remainder``
+therefore divides by ``select(y == 0, 1, y)``, which never folds to 0, and
+selects the result by 0 (-1, ``x``) itself (:meth:`FunctionEmitter.int_division`).
+``INT_MIN / -1``, shifts by >= the bit width (the arithmetic shift filling
+with the sign bit, also on unsigned operands) and float -> integer
+``convert`` (truncate, saturate, NaN -> 0, ``x != 0`` for ``i1``) are XLA's
+already: no guard.
 """
 
 from __future__ import annotations
@@ -220,9 +223,8 @@ class FunctionEmitter:
         ones unsigned)."""
         t = make_type(((),), element)
         dtype = np.dtype(NUMPY_DTYPES[element])
-        if dtype.kind in "iu":
-            value = np.array(value).astype(dtype)
-        return self.constant(np.array(value, dtype), t)
+        array = np.array(value).astype(dtype) if dtype.kind in "iu" else np.array(value, dtype)
+        return self.constant(array, t)
 
     def reshape(self, x: SSAValue, shape: Sequence[int]) -> SSAValue:
         t = make_type((tuple(shape),), _element(x.type))
@@ -236,10 +238,9 @@ class FunctionEmitter:
         """``stablehlo.NAME(x, y)``; a float maximum/minimum propagates NaN
         (XLA's ignores a NaN ``y``): ``select(x != x, x, select(y != y, y, r))``."""
         x, y = (self.opaque(name, v, block) for v in (x, y))
-        if name == "power" and rules.kind(_element(x.type)) != "float":
-            return self.int_power(x, y)
-        if name in ("divide", "remainder") and rules.kind(_element(x.type)) != "float":
-            return self.int_division(name, x, y)
+        if name in ("power", "divide", "remainder") and rules.kind(_element(x.type)) != "float":
+            assert block is None, "a reduction body has no integer power or division"
+            return self.int_power(x, y) if name == "power" else self.int_division(name, x, y)
         r = self.add(OP_CLASSES[f"stablehlo.{name}"](x, y), block)
         if name in ("maximum", "minimum") and rules.kind(_element(x.type)) == "float":
             for v in (y, x):  # x's NaN wins over y's, as in NumPy

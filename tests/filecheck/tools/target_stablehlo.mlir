@@ -97,7 +97,9 @@ func.func @integers(%a: tensor<3xi8>, %u: tensor<3xui8>, %b: tensor<3xi1>) -> (t
 // that XLA's folding makes); the result by 0 is XLA's and DESIGN's (-1, x).
 // CHECK-LABEL: func.func @int_division(
 // CHECK:         %[[Z:.*]] = stablehlo.compare EQ, %b, %{{.*}}, SIGNED
-// CHECK:         %[[SAFE:.*]] = stablehlo.select %[[Z]], %{{.*}}, %b
+// CHECK-NEXT:    %[[ONE:.*]] = stablehlo.constant dense<1> : tensor<i8>
+// CHECK-NEXT:    %[[ONES:.*]] = stablehlo.broadcast_in_dim %[[ONE]], dims = []
+// CHECK-NEXT:    %[[SAFE:.*]] = stablehlo.select %[[Z]], %[[ONES]], %b
 // CHECK-NEXT:    %[[Q:.*]] = stablehlo.divide %a, %[[SAFE]] : tensor<3xi8>
 // CHECK-NEXT:    %[[M1:.*]] = stablehlo.constant dense<-1> : tensor<i8>
 // CHECK-NEXT:    %[[B:.*]] = stablehlo.broadcast_in_dim %[[M1]], dims = []
