@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import IndexType, ModuleOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Operation
 
 from bcast.ir import ops as bc
 from bcast.ir import rules
@@ -101,10 +101,10 @@ class FunctionEmitter(PythonFunctionEmitter):
             out(f"{n[r]} = ar.reduce(xp, {op.kind_name!r}, {x}, {op.reduced_dims}, "
                 f"{op.keeps_dims}, {dtype_name(op.operand.type)!r})")
         elif isinstance(op, bc.ExtractOp):
-            index = self.index_expr(op, op.operand)
+            index = self.index_expr(op)
             out(f"{n[r]} = ar.reshape(xp, {x}[{index}...], {shape})")
         elif isinstance(op, bc.AssignOp):
-            index = self.index_expr(op, op.dest)
+            index = self.index_expr(op)
             src_shape = rules.flat_broadcast_shape(split_type(op.source.type)[0], self.assign_levels(op))
             out(f"{n[r]} = ar.assign(xp, {x}, ({index}), ar.reshape(xp, {n[op.source]}, {src_shape}))")
         elif is_elementwise(op):
@@ -130,9 +130,9 @@ class FunctionEmitter(PythonFunctionEmitter):
             return f"xp.{standard}({', '.join(args)})"
         return f"ar.{name}(xp, {', '.join(args)})"
 
-    def index_expr(self, op, value: SSAValue) -> str:
+    def index_expr(self, op: bc.ExtractOp | bc.AssignOp) -> str:
         """``index_parts``, each followed by a comma (the caller adds ``...``)."""
-        return "".join(p + ", " for p in self.index_parts(op, value))
+        return "".join(p + ", " for p in self.index_parts(op))
 
 
 class ArrayApiEmitter(PythonModuleEmitter):

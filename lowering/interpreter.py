@@ -92,15 +92,13 @@ def _typed(op: Operation, value: Any) -> PythonValues:
     return (value,)
 
 
-def _index(
-    op: bc.ExtractOp | bc.AssignOp, levels: rules.Levels, dynamic: Sequence[int]
-) -> tuple[tuple[int, ...], rules.IndexPlan]:
+def _index(op: bc.ExtractOp | bc.AssignOp, dynamic: Sequence[int]) -> tuple[tuple[int, ...], rules.IndexPlan]:
     """The op's indices as a NumPy index tuple: the literal ones normalised by
     ``rules.plan_indices``, the dynamic ones (its ``index`` operands) by
     ``rules.runtime_index``, as every backend does (index-access broadcasting
     under tml); out of bounds is located here."""
     semantics = semantics_of(op)
-    flat = rules.flat_shape(levels)
+    flat = flat_shape_of(op.indexed.type)
     given = iter(dynamic)
     values = [int(next(given)) if v is None else v for v in op.indices()]
     try:
@@ -161,13 +159,13 @@ class BcastFunctions(InterpreterFunctions):
     @impl(bc.ExtractOp)
     def run_extract(self, interpreter: Interpreter, op: bc.ExtractOp, args: PythonValues) -> PythonValues:
         x, *dynamic = args
-        index, _ = _index(op, split_type(op.operand.type)[0], dynamic)
+        index, _ = _index(op, dynamic)
         return _typed(op, np.array(x[index]).reshape(flat_shape_of(op.result.type)))
 
     @impl(bc.AssignOp)
     def run_assign(self, interpreter: Interpreter, op: bc.AssignOp, args: PythonValues) -> PythonValues:
         dst, *dynamic, src = args
-        index, plan = _index(op, split_type(op.dest.type)[0], dynamic)
+        index, plan = _index(op, dynamic)
         src_levels, _ = split_type(op.source.type)
         src = src.reshape(rules.flat_broadcast_shape(src_levels, plan.result))
         return _typed(op, rt.assign(dst, index, src))

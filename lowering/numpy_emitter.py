@@ -204,12 +204,11 @@ class PythonFunctionEmitter:
         """The levels of the indexed part of ``assign``'s destination."""
         return op.index_plan().result
 
-    def index_parts(self, op, value: SSAValue) -> list[str]:
+    def index_parts(self, op: bc.ExtractOp | bc.AssignOp) -> list[str]:
         """The indices of ``extract``/``assign`` as Python expressions:
         ``rules.plan_indices``' normalised literal indices, and for the
         dynamic ones a run-time check (``rt.check_index``, located at ``op``)."""
-        levels, _ = split_type(value.type)
-        shape = rules.flat_shape(levels)
+        shape = flat_type_shape(op.indexed.type)
         semantics = semantics_of(op)
         given = op.mixed_indices()
         plan = op.index_plan()
@@ -291,11 +290,11 @@ class FunctionEmitter(PythonFunctionEmitter):
         elif isinstance(op, bc.ReshapeOp | bc.NarrowOp):
             out(f"{n[r]} = np.reshape({x}, {flat_type_shape(r.type)})")
         elif isinstance(op, bc.ExtractOp):
-            index = self.index_expr(op, op.operand)
+            index = self.index_expr(op)
             out(f"{n[r]} = np.array({x}[{index}]).reshape({flat_type_shape(r.type)})")
             self.owned.add(r)
         elif isinstance(op, bc.AssignOp):
-            index = self.index_expr(op, op.dest)
+            index = self.index_expr(op)
             out(f"{n[r]} = rt.assign({x}, ({index}), {n[op.source]}.reshape("
                 f"{rules.flat_broadcast_shape(split_type(op.source.type)[0], self.assign_levels(op))}))")
             self.owned.add(r)
@@ -316,9 +315,9 @@ class FunctionEmitter(PythonFunctionEmitter):
         else:
             raise PassError(op, "is not supported by the numpy target")
 
-    def index_expr(self, op, value: SSAValue) -> str:
+    def index_expr(self, op: bc.ExtractOp | bc.AssignOp) -> str:
         """A NumPy index (a tuple expression) for ``index_parts``."""
-        parts = self.index_parts(op, value)
+        parts = self.index_parts(op)
         return ", ".join(parts) + ("," if len(parts) == 1 else "") if parts else "()"
 
     def emit_constant(self, op: bc.ConstantOp) -> None:

@@ -404,11 +404,10 @@ class FunctionEmitter:
         r = self.convert(r, element)
         return self.reshape(r, flat_type_shape(op.result.type))
 
-    def index_plan(self, op: bc.ExtractOp | bc.AssignOp, value: SSAValue, args: list[SSAValue]):
+    def index_plan(self, op: bc.ExtractOp | bc.AssignOp, args: list[SSAValue]):
         """The indexed value's flat shape and one start index per flat dim
         (an int, or a ``tensor<i64>`` for an SSA index)."""
-        levels, _ = split_type(value.type)
-        shape = rules.flat_shape(levels)
+        shape = flat_type_shape(op.indexed.type)
         dynamic = iter(args[1:1 + len(op.index_values)])
         plan = op.index_plan()
         starts: list[int | SSAValue] = []
@@ -423,7 +422,7 @@ class FunctionEmitter:
         return [s if isinstance(s, SSAValue) else self.scalar(s, "i64") for s in full]
 
     def emit_extract(self, op: bc.ExtractOp, args: list[SSAValue]) -> SSAValue:
-        shape, starts = self.index_plan(op, op.operand, args)
+        shape, starts = self.index_plan(op, args)
         k = len(starts)
         sizes = [1] * k + list(shape[k:])
         if all(isinstance(s, int) for s in starts):
@@ -435,7 +434,7 @@ class FunctionEmitter:
         return self.reshape(sliced, flat_type_shape(op.result.type))
 
     def emit_assign(self, op: bc.AssignOp, args: list[SSAValue]) -> SSAValue:
-        shape, starts = self.index_plan(op, op.dest, args)
+        shape, starts = self.index_plan(op, args)
         source = args[-1]
         if rules.element_count(flat_type_shape(op.source.type)) != rules.element_count(shape[len(starts):]) \
                 or _element(op.source.type) != _element(op.dest.type):

@@ -728,12 +728,12 @@ class FunctionLowering:
             src = flat_type_shape(op.operand.type)
             return self.value_at(op.operand, reshape_index(b, src, flat_type_shape(op.result.type), idx))
         if isinstance(op, bc.ExtractOp):
-            return self.value_at(op.operand, self.indices(op, op.operand) + idx)
+            return self.value_at(op.operand, self.indices(op) + idx)
         if isinstance(op, bc.ElementwiseOp | bc.ConvertOp):
             return scalar_op(op, b, [self.value_at(o, idx) for o in op.operands])
         raise PassError(op, "cannot be lowered to an index expression")
 
-    def indices(self, op: bc.IndexingOp, value: SSAValue) -> Index:
+    def indices(self, op: bc.IndexingOp) -> Index:
         """The indices of ``op`` as ``index`` values: ``rules.plan_indices``'
         normalised literal ones as constants, and each dynamic one after a
         bounds check (``cf.assert`` marked ``BOUNDS_CHECK_ATTR``). The checks
@@ -741,8 +741,7 @@ class FunctionLowering:
         top level, before any loop that reads the indices."""
         if op in self.checked:
             return self.checked[op]
-        levels, _ = split_type(value.type)
-        shape = rules.flat_shape(levels)
+        shape = flat_type_shape(op.indexed.type)
         semantics = semantics_of(op)
         plan = op.index_plan()
         given = op.mixed_indices()
@@ -798,7 +797,7 @@ class FunctionLowering:
                     raise PassError(op, "bcast-lower-to-loops needs explicit IR; run "
                                     "bcast-make-explicit first")
             if isinstance(op, bc.ExtractOp):
-                self.indices(op, op.operand)  # checked here, before the nest
+                self.indices(op)  # checked here, before the nest
             self.materialize(op.results[0])
         else:
             raise PassError(op, "is not supported by bcast-lower-to-loops")
@@ -958,7 +957,7 @@ class FunctionLowering:
     def lower_assign(self, op: bc.AssignOp) -> None:
         """A copy of ``dest`` with the indexed part overwritten by ``source``
         broadcast to it (``rules.flat_broadcast_shape``)."""
-        lead = self.indices(op, op.dest)
+        lead = self.indices(op)
         target = self.buffer(op.result)
         shape = flat_type_shape(op.dest.type)
         self.store_nest([op.dest], [target], shape)
