@@ -4,10 +4,12 @@
 point group, so ``xdsl-opt`` (and every tool built on xDSL's ``Universe``)
 knows the ``bcast`` dialect, the StableHLO and CHLO subset bcast imports
 (``stablehlo``, ``chlo``), bcast's passes (``convert-stablehlo-to-bcast``
-among them) and the ``numpy`` target::
+among them) and every ``bcast-opt`` target but ``mlir`` (xDSL's own):
+``numpy``, ``array-api``, ``stablehlo`` and ``c``::
 
     xdsl-opt prog.mlir -p bcast-make-explicit,canonicalize,cse,bcast-sink-broadcasts,canonicalize,bcast-fuse
-    xdsl-opt prog.mlir -p <the same pipeline> -t numpy
+    xdsl-opt prog.mlir -t numpy        # as bcast-opt prog.mlir -t numpy
+    xdsl-opt prog.mlir -p bcast-make-explicit -t 'numpy{standard_pipeline=false}'
 
 It lives in ``tools`` because it names the targets, which are in
 ``lowering``: it sits at the top of the import order and everything it
@@ -19,7 +21,10 @@ What ``xdsl-opt`` does not do that ``bcast-opt`` does: it parses with xDSL's
 own parser (no input positions on ops, so diagnostics carry no location; no
 ``loc`` ranges or ``#loc`` aliases used before their definition), and it
 verifies with the ops' verifiers only (no function-signature or dominance
-check, no ``--semantics``).
+check, no ``--semantics``) until a bcast target runs bcast's checks; its own
+parse and verify errors end in xDSL's traceback; with
+``--split-input-file`` it stops at the first failing chunk and separates
+every target's outputs with ``// -----``.
 """
 
 from __future__ import annotations
@@ -83,18 +88,16 @@ def diagnostic(reports: Sequence[Report]) -> str:
 
 @dataclass(frozen=True)
 class BcastTarget(Target):
-    """``-t TARGET``: what ``bcast-opt -t TARGET`` prints. As there, the
-    target first runs its standard pipeline (``bcast-opt``'s without ``-p``:
-    explicit and fused for numpy and c, explicit for array-api and
-    stablehlo), after bcast's own checks (function signatures, dominance,
-    ``bcast.semantics``); StableHLO input is imported first.
+    """``-t TARGET``: what ``bcast-opt -t TARGET`` prints. As there without
+    ``-p``, the target first checks the module as bcast does (function
+    signatures, dominance, ``bcast.semantics``), imports StableHLO, and runs
+    its standard pipeline (``bcast.tools.opt.TARGET_PIPELINES``).
 
-    The pipeline is a fixed point, so IR that already went through it with
-    ``-p`` comes out the same. ``TARGET{standard_pipeline=false}`` emits the
-    module as ``-p`` left it, as ``bcast-opt -p ... -t TARGET`` does (xdsl-opt
-    tells a target nothing about ``-p``). A module bcast rejects is a
-    ``TargetError``: located at the op when the input carries ``loc(...)``,
-    else shown marked in the printed IR."""
+    xdsl-opt tells a target nothing about ``-p``, so after a pipeline of your
+    own say ``TARGET{standard_pipeline=false}``: the module is then emitted
+    as ``-p`` left it, as ``bcast-opt -p ... -t TARGET`` does (the C
+    pipeline, which lowers to loops, cannot run twice). A module bcast
+    rejects is a ``TargetError``."""
 
     name: ClassVar[str]
 
