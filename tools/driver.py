@@ -416,6 +416,9 @@ def write_atomically(path: str, write: Callable[[IO[bytes]], object], what: str 
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(dir=directory, prefix=".bcast-")
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)  # as open() would create it (mkstemp: 0600)
         with os.fdopen(fd, "wb") as f:
             write(f)
         os.replace(tmp, path)
