@@ -77,6 +77,9 @@ class Report:
     message: str
     loc: SourceLoc | None
     notes: list[str] = field(default_factory=list)
+    op: Operation | None = field(default=None, repr=False, compare=False)
+    """The op reported on, if any: where a tool that has no source positions
+    (``xdsl-opt``) points at it in the printed IR."""
 
     def render(self) -> str:
         lines = [_indent(f"{_prefix(self.loc)}{self.severity}: ", self.message)]
@@ -101,7 +104,7 @@ def op_report(op: Operation, message: str, notes: Sequence[str] = ()) -> Report:
     location, then the call stack of that location, then ``notes`` (an
     unregistered op by the name it was written with, as MLIR does)."""
     name = op.op_name.data if isinstance(op, UnregisteredOp) else op.name
-    return Report("error", f"'{name}' op {message}", op_source_loc(op), [*call_notes(op), *notes])
+    return Report("error", f"'{name}' op {message}", op_source_loc(op), [*call_notes(op), *notes], op)
 
 
 def verify_report(op: Operation, error: Exception) -> Report:

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
+from typing import IO
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
@@ -277,6 +278,15 @@ def load_chunk(ctx: Context, chunk: Chunk, name: str, semantics: str | None = No
     pipeline's callback."""
     with timed(timings, "Parse"):
         module = parse(ctx, chunk, name)
+    prepare(ctx, module, semantics, pipeline, timings, import_stablehlo)
+    return module
+
+
+def prepare(ctx: Context, module: ModuleOp, semantics: str | None = None,
+            pipeline: PassPipeline | None = None, timings: Timings | None = None,
+            import_stablehlo: bool = False) -> None:
+    """``load_chunk`` after parsing: verify, import, run ``pipeline``, verify
+    again. The xdsl-opt plugin's targets start here (xDSL has parsed)."""
     with timed(timings, "Verify"):
         apply_semantics(module, semantics)
         verify(module)
@@ -288,7 +298,6 @@ def load_chunk(ctx: Context, chunk: Chunk, name: str, semantics: str | None = No
         run_pipeline(pipeline, ctx, module)
         with timed(timings, "Verify"):
             verify(module)
-    return module
 
 
 def run_pipeline(pipeline: PassPipeline, ctx: Context, module: ModuleOp) -> None:
@@ -393,14 +402,29 @@ def write_output(path: str | None, text: str) -> None:
     if path is None or path == "-":
         sys.stdout.write(text)
         return
+    write_atomically(path, lambda f: f.write(text.encode("utf-8")))
+
+
+def write_atomically(path: str, write: Callable[[IO[bytes]], object], what: str = "output file") -> None:
+    """Let ``write`` fill a temporary file beside ``path``, then rename it to
+    ``path``: a reader (or a failed run) never sees a half-written file, and
+    an existing file is replaced only by a complete one."""
     import os
     import tempfile
 
     directory = os.path.dirname(os.path.abspath(path))
+    tmp = None
     try:
         fd, tmp = tempfile.mkstemp(dir=directory, prefix=".bcast-")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)  # as open() would create it (mkstemp: 0600)
+        with os.fdopen(fd, "wb") as f:
+            write(f)
         os.replace(tmp, path)
+        tmp = None
     except OSError as e:
-        raise InputError([Report("error", f"cannot write output file: {e}", None)]) from None
+        raise InputError([Report("error", f"cannot write {what}: {e}", None)]) from None
+    finally:
+        if tmp is not None:
+            os.unlink(tmp)

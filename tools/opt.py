@@ -175,10 +175,17 @@ def render(module: ModuleOp, name: str, args: argparse.Namespace) -> str:
     take is an input error located at the offending op."""
     if args.target == "mlir":
         return print_module(module, args.print_op_generic, args.print_debuginfo)
+    return emit_target(args.target, module, name)
+
+
+def emit_target(target: str, module: ModuleOp, name: str) -> str:
+    """``module`` in a target other than ``mlir`` (``name``, the source, is
+    named in the generated code); a module the target cannot take is an input
+    error located at the offending op."""
     from bcast.passes.errors import PassError
 
     try:
-        return _emitter(args.target)(module, name)
+        return _emitter(target)(module, name)
     except PassError as e:
         raise InputError([e.report]) from None
 

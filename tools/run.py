@@ -1,4 +1,11 @@
-"""bcast-run: run a function of a bcast program on NumPy inputs."""
+"""bcast-run: run a function of a bcast program on NumPy inputs.
+
+``--save-inputs FILE.npz`` writes the inputs ``--seed`` made, in the layout
+``--inputs`` reads (so ``--inputs FILE.npz`` reruns the same computation);
+it is written before the run, so the inputs of a run that fails are kept.
+With ``--inputs`` it is a usage error: nothing was generated, and the inputs
+are in a file already. Every ``.npz`` is written all or nothing.
+"""
 
 from __future__ import annotations
 
@@ -38,6 +45,9 @@ def build_argument_parser() -> argparse.ArgumentParser:
     source = p.add_mutually_exclusive_group()
     source.add_argument("--inputs", help=".npz file with arg0, arg1, ...")
     source.add_argument("--seed", type=seed, help="make random inputs from this seed (0 or more)")
+    p.add_argument("--save-inputs", metavar="FILE.npz",
+                   help="write the generated inputs (--seed) to an .npz file (keys arg0, arg1, ...) "
+                   "that --inputs reads back; written before the run, so a failing run's inputs are kept")
     p.add_argument("--output", help=".npz file for result0, result1, ...")
     p.add_argument("-p", "--passes", dest="pipeline", default=None,
                    help="pass pipeline to run first (default: the backend's standard one)")
@@ -109,6 +119,14 @@ def check_keys(path: str, found: Sequence[str], keys: Sequence[str], arguments: 
         raise InputError([Report("error", f"{path}: {'; '.join(problems)} (the function takes {takes})", None)])
 
 
+def write_npz(path: str, prefix: str, values: Sequence[object]) -> None:
+    """``values`` as ``{prefix}0, {prefix}1, ...`` in an ``.npz`` file, all or
+    nothing (an index is a 0-d integer array, a nested tensor its flat array:
+    what ``load_inputs`` reads)."""
+    arrays = {f"{prefix}{i}": np.asarray(v) for i, v in enumerate(values)}
+    driver.write_atomically(path, lambda f: np.savez(f, **arrays), path)
+
+
 def format_result(i: int, t, value: np.ndarray) -> str:
     body = np.array2string(np.asarray(value), threshold=200, max_line_width=100)
     return f"result{i}: {t}\n{body}"
@@ -117,6 +135,8 @@ def format_result(i: int, t, value: np.ndarray) -> str:
 def main(argv: list[str] | None = None) -> int:
     def body() -> int:
         args = build_argument_parser().parse_args(argv)
+        if args.save_inputs and args.inputs:
+            raise UsageError("--save-inputs saves generated inputs (--seed); --inputs are already in a file")
         text = driver.read_source(args.file)
         name = "<stdin>" if args.file == "-" else args.file
         try:
@@ -133,6 +153,8 @@ def main(argv: list[str] | None = None) -> int:
             inputs = load_inputs(args.inputs, program.arguments)
         elif args.seed is not None or n == 0:
             inputs = random_inputs(program.function, args.seed or 0)
+            if args.save_inputs:
+                write_npz(args.save_inputs, "arg", inputs)
         else:
             raise UsageError(f"@{args.entry} takes {n} arguments: give --inputs FILE.npz or --seed N")
         try:
@@ -143,10 +165,7 @@ def main(argv: list[str] | None = None) -> int:
         if not isinstance(results, tuple):
             results = (results,)
         if args.output:
-            try:
-                np.savez(args.output, **{f"result{i}": r for i, r in enumerate(results)})
-            except OSError as e:
-                raise InputError([Report("error", f"cannot write {args.output}: {e}", None)]) from None
+            write_npz(args.output, "result", results)
         else:
             for i, (t, r) in enumerate(zip(program.result_types, results)):
                 print(format_result(i, t, r))

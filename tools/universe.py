@@ -4,10 +4,12 @@
 point group, so ``xdsl-opt`` (and every tool built on xDSL's ``Universe``)
 knows the ``bcast`` dialect, the StableHLO and CHLO subset bcast imports
 (``stablehlo``, ``chlo``), bcast's passes (``convert-stablehlo-to-bcast``
-among them) and the ``numpy`` target::
+among them) and every ``bcast-opt`` target but ``mlir`` (xDSL's own):
+``numpy``, ``array-api``, ``stablehlo`` and ``c``::
 
     xdsl-opt prog.mlir -p bcast-make-explicit,canonicalize,cse,bcast-sink-broadcasts,canonicalize,bcast-fuse
-    xdsl-opt prog.mlir -p <the same pipeline> -t numpy
+    xdsl-opt prog.mlir -t numpy        # as bcast-opt prog.mlir -t numpy
+    xdsl-opt prog.mlir -p bcast-make-explicit -t 'numpy{standard_pipeline=false}'
 
 It lives in ``tools`` because it names the targets, which are in
 ``lowering``: it sits at the top of the import order and everything it
@@ -19,14 +21,18 @@ What ``xdsl-opt`` does not do that ``bcast-opt`` does: it parses with xDSL's
 own parser (no input positions on ops, so diagnostics carry no location; no
 ``loc`` ranges or ``#loc`` aliases used before their definition), and it
 verifies with the ops' verifiers only (no function-signature or dominance
-check, no ``--semantics``).
+check, no ``--semantics``) until a bcast target runs bcast's checks; its own
+parse and verify errors end in xDSL's traceback; with
+``--split-input-file`` it stops at the first failing chunk and separates
+every target's outputs with ``// -----``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import IO
+from io import StringIO
+from typing import IO, TYPE_CHECKING, ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
@@ -36,6 +42,9 @@ from xdsl.universe import Universe
 from xdsl.utils.exceptions import DiagnosticException
 from xdsl.utils.target import Target
 
+if TYPE_CHECKING:
+    from bcast.ir.diagnostics import Report
+
 
 def _bcast_dialect() -> Dialect:
     from bcast.ir.dialect import Bcast
@@ -43,59 +52,113 @@ def _bcast_dialect() -> Dialect:
     return Bcast
 
 
-@dataclass(frozen=True)
-class NumpyTarget(Target):
-    """``-t numpy``: the Python module bcast's NumPy backend runs (as
-    ``bcast-opt -t numpy``). The module must be explicit and fused: run the
-    standard pipeline first. A module the emitter cannot take is a
-    ``DiagnosticException`` naming the op (``xdsl-opt --verify-diagnostics``
-    prints it)."""
+class TargetError(DiagnosticException, SystemExit):
+    """A module a target cannot take, reported as ``bcast-opt`` reports it.
 
-    name = "numpy"
+    xdsl-opt catches a ``DiagnosticException`` only under
+    ``--verify-diagnostics`` (it prints it and goes on, exit 0); any other
+    exception from a target ends it with a traceback. Being a ``SystemExit``
+    too, an uncaught one ends the process as a diagnostic should: its message
+    on stderr, exit status 1, no traceback."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.code = message  # what SystemExit prints (the base __init__ run is Exception's)
+
+
+def diagnostic(reports: Sequence[Report]) -> str:
+    """The reports as ``bcast-opt`` prints them, then, for those without a
+    source position (xDSL's parser records none), the IR with each reported
+    op marked, as xDSL shows its own verifier errors."""
+    from xdsl.printer import Printer
+    from xdsl.utils.diagnostic import Diagnostic
+
+    text = "\n".join(r.render() for r in reports)
+    marks = Diagnostic()
+    for report in reports:
+        if report.loc is None and report.op is not None:
+            marks.add_message(report.op, report.message)
+    if not marks.op_messages:
+        return text
+    listing = StringIO()
+    top = next(iter(marks.op_messages)).get_toplevel_object()
+    Printer(stream=listing, diagnostic=marks).print_op(top)
+    return f"{text}\n{listing.getvalue()}"
+
+
+@dataclass(frozen=True)
+class BcastTarget(Target):
+    """``-t TARGET``: what ``bcast-opt -t TARGET`` prints. As there without
+    ``-p``, the target first checks the module as bcast does (function
+    signatures, dominance, ``bcast.semantics``), imports StableHLO, and runs
+    its standard pipeline (``bcast.tools.opt.TARGET_PIPELINES``).
+
+    xdsl-opt tells a target nothing about ``-p``, so after a pipeline of your
+    own say ``TARGET{standard_pipeline=false}``: the module is then emitted
+    as ``-p`` left it, as ``bcast-opt -p ... -t TARGET`` does (the C
+    pipeline, which lowers to loops, cannot run twice). A module bcast
+    rejects is a ``TargetError``."""
+
+    name: ClassVar[str]
 
     source_name: str = "<source>"
-    """Named in the generated module's docstring; ``xdsl-opt`` does not pass
-    the input file's name to targets (``-t 'numpy{source_name=f.mlir}'``
-    sets it), and it is read from the module's location when that is a file."""
+    """The source the numpy and array-api modules name in their docstring;
+    xdsl-opt does not pass the input file's name to targets, so it is read from
+    the module's location when that is a file, else from this option."""
+
+    standard_pipeline: bool = True
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
-        from bcast.lowering.numpy_emitter import emit_module
-        from bcast.passes.errors import PassError
+        from bcast.tools import driver, opt
 
         name = self.source_name
         if isinstance(module.location, FileLineColLoc):
             name = module.location.filename.data
+        spec = opt.TARGET_PIPELINES[self.name] if self.standard_pipeline else ""
         try:
-            output.write(emit_module(module, name))
-        except PassError as e:
-            raise DiagnosticException(f"'{e.op.name}' op {e.message}") from None
-
-
-def _numpy_target() -> type[Target]:
-    return NumpyTarget
+            driver.prepare(ctx, module, pipeline=driver.parse_pipeline(spec))
+            output.write(opt.emit_target(self.name, module, name))
+        except driver.InputError as e:
+            raise TargetError(diagnostic(e.reports)) from None
 
 
 @dataclass(frozen=True)
-class StablehloTarget(Target):
-    """``-t stablehlo``: StableHLO that jaxlib parses and XLA runs (as
-    ``bcast-opt -t stablehlo``); the module must be explicit: run
-    ``bcast-make-explicit`` first. A module the emitter cannot take is a
-    ``DiagnosticException`` naming the op."""
+class NumpyTarget(BcastTarget):
+    """``-t numpy``: the Python module bcast's NumPy backend runs."""
+
+    name = "numpy"
+
+
+@dataclass(frozen=True)
+class ArrayApiTarget(BcastTarget):
+    """``-t array-api``: a Python module over any Array API namespace."""
+
+    name = "array-api"
+
+
+@dataclass(frozen=True)
+class StablehloTarget(BcastTarget):
+    """``-t stablehlo``: StableHLO that jaxlib parses and XLA runs."""
 
     name = "stablehlo"
 
-    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
-        from bcast.lowering.stablehlo_emitter import emit_text
-        from bcast.passes.errors import PassError
 
-        try:
-            output.write(emit_text(module))
-        except PassError as e:
-            raise DiagnosticException(f"'{e.op.name}' op {e.message}") from None
+@dataclass(frozen=True)
+class CTarget(BcastTarget):
+    """``-t c``: the C source bcast's C backend compiles."""
+
+    name = "c"
 
 
-def _stablehlo_target() -> type[Target]:
-    return StablehloTarget
+TARGETS: dict[str, type[BcastTarget]] = {
+    t.name: t for t in (NumpyTarget, ArrayApiTarget, StablehloTarget, CTarget)}
+"""Every target ``bcast-opt -t`` has but ``mlir`` (xDSL's own)."""
+
+
+def _loader(target: type[Target]) -> Callable[[], type[Target]]:
+    """xDSL's target factory: it takes no arguments (xdsl-opt calls one that
+    takes some the old way, with the module)."""
+    return lambda: target
 
 
 def bcast_passes() -> dict[str, Callable[[], type[ModulePass]]]:
@@ -124,6 +187,6 @@ def _chlo_dialect() -> Dialect:
 BCAST_UNIVERSE = Universe(
     all_dialects={"bcast": _bcast_dialect, "stablehlo": _stablehlo_dialect, "chlo": _chlo_dialect},
     all_passes=bcast_passes(),
-    all_targets={"numpy": _numpy_target, "stablehlo": _stablehlo_target},
+    all_targets={name: _loader(target) for name, target in TARGETS.items()},
 )
 """The dialect, passes and targets bcast adds to xDSL's tools."""

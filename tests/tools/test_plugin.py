@@ -30,7 +30,8 @@ from xdsl.universe import Universe
 from bcast.passes import available_passes
 from bcast.tools import driver
 from bcast.tools.api import STANDARD_PIPELINE
-from bcast.tools.universe import BCAST_UNIVERSE, NumpyTarget, bcast_passes
+from bcast.tools.opt import SEPARATORS, TARGET_PIPELINES, TARGETS
+from bcast.tools.universe import BCAST_UNIVERSE, bcast_passes
 from bcast.tests import paths
 
 ROOT = paths.ROOT
@@ -74,7 +75,7 @@ def chunks_out(text: str) -> list[str]:
     return [piece.strip() for piece in text.split("// -----\n")]
 
 
-def test_universe_names_the_dialect_every_bcast_pass_and_the_numpy_target():
+def test_universe_names_the_dialect_every_bcast_pass_and_every_target():
     multiverse = Universe.get_multiverse()
     assert multiverse.all_dialects["bcast"]().name == "bcast"
     assert multiverse.all_dialects["stablehlo"]().name == "stablehlo"
@@ -85,8 +86,10 @@ def test_universe_names_the_dialect_every_bcast_pass_and_the_numpy_target():
     assert set(available_passes()) <= set(ours) | set(Universe.get_multiverse().all_passes)
     for name in ours:
         assert multiverse.all_passes[name]().name == name
-    assert multiverse.all_targets["numpy"]() is NumpyTarget
-    assert set(BCAST_UNIVERSE.all_targets) == {"numpy", "stablehlo"}
+    # every bcast-opt target but mlir, which is xDSL's own
+    assert set(BCAST_UNIVERSE.all_targets) == set(TARGETS) - {"mlir"}
+    for name in BCAST_UNIVERSE.all_targets:
+        assert multiverse.all_targets[name]().name == name
 
 
 @pytest.mark.parametrize("pipeline", ["", STANDARD_PIPELINE], ids=["parse-verify-print", "standard"])
@@ -106,21 +109,66 @@ def test_xdsl_opt_matches_bcast_opt(tmp_path, pipeline):
         assert a == b, f"{name}: xdsl-opt and bcast-opt differ"
 
 
-def test_numpy_target_through_xdsl_opt():
-    for example in ("examples/broadcast.mlir", "examples/jax/where.mlir", "examples/jax/mixed_dtype.mlir"):
-        path = str(ROOT / example)
-        theirs = run(XDSL_OPT, path, "-p", STANDARD_PIPELINE, "-t", f"numpy{{source_name=\"{path}\"}}")
-        mine = run(BCAST_OPT, path, "-t", "numpy")  # the standard pipeline is -t numpy's default
-        assert theirs.returncode == 0, theirs.stderr[-3000:]
-        assert mine.returncode == 0, mine.stderr
-        assert theirs.stdout.strip() == mine.stdout.strip()
-        compile(theirs.stdout, example, "exec")
+EXAMPLE = str(ROOT / "examples" / "broadcast.mlir")
 
 
-def test_numpy_target_rejects_implicit_ir():
-    theirs = run(XDSL_OPT, str(ROOT / "examples" / "broadcast.mlir"), "-t", "numpy")
-    assert theirs.returncode != 0
-    assert "needs explicit IR" in theirs.stderr
+@pytest.mark.parametrize("target", sorted(set(TARGETS) - {"mlir"}))
+def test_target_through_xdsl_opt_is_bcast_opts(tmp_path, target):
+    """``xdsl-opt -t T`` prints what ``bcast-opt -t T`` prints, standard
+    pipeline (and StableHLO import: the JAX examples) included."""
+    examples = [text for name, text in programs()[0] if name.startswith("examples/")]
+    assert len(examples) >= 10
+    joined = tmp_path / "examples.mlir"
+    joined.write_text("// -----\n".join(examples))
+    theirs = run(XDSL_OPT, str(joined), "--split-input-file", "-t", f'{target}{{source_name="{joined}"}}')
+    mine = run(BCAST_OPT, str(joined), "--split-input-file", "-t", target)
+    assert theirs.returncode == 0, theirs.stderr[-3000:]
+    assert mine.returncode == 0, mine.stderr
+    ours = [piece.strip() for piece in mine.stdout.split(SEPARATORS[target])]
+    assert chunks_out(theirs.stdout) == ours
+    assert len(ours) == len(examples)
+
+
+@pytest.mark.parametrize("target", sorted(set(TARGETS) - {"mlir"}))
+def test_target_after_own_pipeline_is_bcast_opts(target):
+    """With ``standard_pipeline=false`` the target emits what ``-p`` left,
+    as ``bcast-opt -p ... -t T`` does."""
+    pipeline = TARGET_PIPELINES[target]
+    theirs = run(XDSL_OPT, EXAMPLE, "-p", pipeline, "-t", f"{target}{{standard_pipeline=false}}")
+    mine = run(BCAST_OPT, EXAMPLE, "-p", pipeline, "-t", target)
+    assert theirs.returncode == 0, theirs.stderr[-3000:]
+    assert mine.returncode == 0, mine.stderr
+    assert theirs.stdout.replace("<source>", EXAMPLE).strip() == mine.stdout.strip()
+
+
+def test_rejected_module_is_a_diagnostic_not_a_traceback():
+    """Without source positions the op is marked in the printed IR;
+    --verify-diagnostics prints the diagnostic and goes on, as for xDSL's own."""
+    argv = [EXAMPLE, "-t", "numpy{standard_pipeline=false}"]
+    theirs = run(XDSL_OPT, *argv)
+    assert theirs.returncode == 1
+    assert "Traceback" not in theirs.stderr and theirs.stdout == ""
+    first, *listing = theirs.stderr.splitlines()
+    assert first == ("error: 'bcast.add' op the numpy target needs explicit IR; "
+                     "run the bcast-make-explicit pass first")
+    marked = listing.index(next(line for line in listing if line.strip().startswith("^^^")))
+    assert "%sum = bcast.add %x, %row" in listing[marked - 1]
+    checked = run(XDSL_OPT, *argv, "--verify-diagnostics")
+    assert checked.returncode == 0 and checked.stdout.startswith(first)
+
+
+def test_located_module_error_is_bcast_opts(tmp_path):
+    """bcast's checks run before a target (xDSL's verifiers take any function
+    signature): the diagnostic is bcast-opt's, at the op's loc(...)."""
+    path = tmp_path / "dynamic.mlir"
+    path.write_text('func.func @main(%x: tensor<?x3xf32>) -> tensor<?x3xf32> {\n'
+                    '  func.return %x : tensor<?x3xf32>\n'
+                    '} loc("model.py":7:3)\n')
+    for target in sorted(set(TARGETS) - {"mlir"}):
+        theirs, mine = run(XDSL_OPT, str(path), "-t", target), run(BCAST_OPT, str(path), "-t", target)
+        assert theirs.returncode == mine.returncode == 1
+        assert theirs.stderr == mine.stderr
+        assert theirs.stderr.startswith("model.py:7:3: error: 'func.func' op argument 0: dynamic dimensions")
 
 
 def test_excluded_inputs_are_still_read_differently(tmp_path):
