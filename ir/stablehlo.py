@@ -51,6 +51,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SpacedOpaqueSyntaxAttribute, SSAValue
+from xdsl.interfaces import HasFolderInterface
 from xdsl.irdl import (
     AnyAttr,
     ParamAttrConstraint,
@@ -77,7 +78,7 @@ from xdsl.utils.str_enum import StrEnum
 
 from bcast.ir import rules
 from bcast.ir.diagnostics import Diagnostic
-from bcast.ir.ops import ComparisonDirection
+from bcast.ir.ops import CanonicalizationPatterns, ComparisonDirection
 from bcast.ir.rules import RuleError
 
 # --------------------------------------------------------------------------
@@ -673,18 +674,22 @@ class BroadcastInDimOp(StablehloOp):
 
 
 @irdl_op_definition
-class ReshapeOp(StablehloOp):
-    """``reshape %x : (tensor<2x1xf32>) -> tensor<2xf32>``."""
+class ReshapeOp(HasFolderInterface, StablehloOp):
+    """``reshape %x : (tensor<2x1xf32>) -> tensor<2xf32>``; canonicalized
+    as bcast's reshape is (an identity folds away, one of another composes)."""
 
     name = "stablehlo.reshape"
     operand = operand_def(TensorType)
     result = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), CanonicalizationPatterns())
     assembly_format = "$operand attr-dict `:` functional-type(operands, results)"
 
     def __init__(self, operand: SSAValue | Operation, result_type: Attribute):
         """``ReshapeOp(operand, result_type)``."""
         super().__init__(operands=[operand], result_types=[result_type])
+
+    def fold(self):
+        return (self.operand,) if self.operand.type == self.result.type else None
 
     def verify_op(self) -> None:
         if _element(self.operand) != _element(self.result, "result"):

@@ -144,4 +144,4 @@ class ArrayApiEmitter(PythonModuleEmitter):
 
 
 def emit_module(module: ModuleOp, source_name: str = "<source>") -> str:
-    return ArrayApiEmitter(module, source_name).emit()
+    return ArrayApiEmitter(source_name).emit(module)

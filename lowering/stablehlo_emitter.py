@@ -12,10 +12,19 @@ ops built with ``bcast.ir.stablehlo``'s builders and printed by xDSL in
 MLIR's syntax, as JAX prints it (``stablehlo.compare GT, %a, %b, FLOAT``,
 the compact ``reduce ... applies`` form or the region form; ``slice``,
 ``dynamic_slice``, ``dynamic_update_slice`` and ``optimization_barrier`` in
-MLIR's generic form). Float constants, whose value must print as exact hex
-bytes (``dense<"0x...">``, so NaN payloads, -0.0 and every f32/f64 value
-survive; xDSL's dense printer rounds to 7 digits), are built by name
-(:func:`generic_op`) and print in the generic form, which every MLIR parses.
+MLIR's generic form). Constants are ``stablehlo.constant dense<...>``
+holding the value's exact bytes, and :class:`ExactPrinter` spells each float
+element as MLIR does, but from those bytes: ``1.500000e+00`` when that
+6-digit form reads back to the same bits, else the fewest digits that do
+(``3.33333343e-01``), and hex bits (``0x7FC00001``) only for infinities and
+NaNs, so -0.0, every f16/f32/f64 value and NaN payloads survive (xDSL's
+printer goes through Python floats, which lose signalling NaNs, and falls
+back to hex for ``123456792.0``). As in xDSL and MLIR, a constant of more
+than ``HEX_LIMIT`` elements is one hex blob.
+The module is cleaned up as it would be written by hand: ``canonicalize``
+(``reshape(reshape(x))`` is one reshape, an identity reshape none: the
+pattern bcast's own reshape has) then ``cse`` (identical constants and
+broadcasts of them are one), xDSL's passes.
 
 Mapping (``bcast`` op -> StableHLO):
 
@@ -77,19 +86,18 @@ from collections.abc import Sequence
 from io import StringIO
 
 import numpy as np
+from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
-    BuiltinAttribute,
+    AnyFloat,
+    BytesAttr,
     DenseIntOrFPElementsAttr,
     IndexType,
     ModuleOp,
-    StringAttr,
     TensorType,
-    UnregisteredOp,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, ParametrizedAttribute, Region, SSAValue
-from xdsl.irdl import irdl_attr_definition
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.printer import Printer
 
 from bcast.ir import numerics, rules
@@ -125,45 +133,76 @@ does: ``FunctionEmitter.convert_op``.)"""
 def producer(value: SSAValue) -> str | None:
     """The name of the StableHLO op that produced ``value`` (``exponential``)."""
     owner = value.owner
-    if not isinstance(owner, Operation):
-        return None
-    name = owner.op_name.data if isinstance(owner, UnregisteredOp) else owner.name
-    return name.split(".", 1)[1]
+    return owner.name.split(".", 1)[1] if isinstance(owner, Operation) else None
 
 
-def generic_op(name: str, operands: Sequence[SSAValue], result_type: Attribute,
-               attributes: dict[str, Attribute]) -> Operation:
-    """A float ``stablehlo.constant`` whose value must print as hex bytes
-    (``bcast.ir.stablehlo.ConstantOp`` prints through xDSL's rounding dense
-    printer), built by name and printed in MLIR's generic form."""
-    return UnregisteredOp.with_name(f"stablehlo.{name}").create(
-        operands=list(operands), result_types=[result_type], attributes=attributes
-    )
+HEX_LIMIT = 100
+"""Constants with more elements print as one ``dense<"0x...">`` blob of
+their bytes (xDSL's and MLIR's threshold)."""
 
 
-
-@irdl_attr_definition
-class HexDenseAttr(ParametrizedAttribute, BuiltinAttribute):
-    """``dense<"0x...">`` (MLIR's raw little-endian bytes; one element for a
-    splat): the exact spelling of a float constant, which xDSL's dense
-    printer rounds to 7 digits. Printed only, for other tools to parse."""
-
-    name = "bcast.hex_dense"
-    hex: StringAttr
-    type: TensorType
-
-    def print_builtin(self, printer: Printer) -> None:
-        printer.print_string(f'dense<"0x{self.hex.data}"> : ')
-        printer.print_attribute(self.type)
+def float_literal(value: np.floating) -> str:
+    """MLIR's spelling of one float element, exact: the 6-digit scientific
+    form if reading it back (as MLIR does: decimal to f64, then rounded to
+    the element type) gives the same bits, else the fewest digits that do;
+    an infinity or NaN as its bits in hex."""
+    if np.isfinite(value):
+        for digits in range(6, 17):
+            text = f"{float(value):.{digits}e}"
+            if _bits(value.dtype.type(float(text))) == _bits(value):
+                return text
+    return f"0x{_bits(value):0{2 * value.itemsize}X}"
 
 
-def dense_value(array: np.ndarray, t: TensorType) -> Attribute:
-    """A constant's value attribute: hex bytes for floats, decimal else."""
-    if array.dtype.kind == "f" and array.size:
-        flat = array.reshape(-1)
-        if (flat.view(f"u{flat.itemsize}") == flat[:1].view(f"u{flat.itemsize}")).all():
+def _bits(value: np.floating) -> int:
+    return int(np.array(value).view(f"u{value.itemsize}"))
+
+
+def dense_text(attr: DenseIntOrFPElementsAttr) -> str:
+    """``dense<...>`` of a float attribute from its exact bytes (the type not
+    included): one element for a splat, nested lists by shape, a hex blob
+    above ``HEX_LIMIT`` elements."""
+    element = attr.get_element_type()
+    dtype = np.dtype(f"<f{element.bitwidth // 8}")
+    flat = np.frombuffer(attr.data.data, dtype)
+    raw = flat.view(f"u{dtype.itemsize}")
+    if flat.size == 0:
+        return "dense<>"
+    if (raw == raw[0]).all():
+        return f"dense<{float_literal(flat[0])}>"
+    if flat.size > HEX_LIMIT:
+        return f'dense<"0x{attr.data.data.hex().upper()}">'
+
+    def nested(values: np.ndarray) -> str:
+        if values.ndim == 1:
+            return "[" + ", ".join(float_literal(v) for v in values) + "]"
+        return "[" + ", ".join(nested(v) for v in values) + "]"
+
+    return f"dense<{nested(flat.reshape(attr.get_shape()))}>"
+
+
+class ExactPrinter(Printer):
+    """xDSL's printer, with float ``dense`` attributes spelled exactly from
+    their bytes (``float_literal``); xDSL's own prints each element from a
+    Python float."""
+
+    def print_attribute(self, attribute: Attribute) -> None:
+        if isinstance(attribute, DenseIntOrFPElementsAttr) and isinstance(attribute.get_element_type(), AnyFloat):
+            self.print_string(dense_text(attribute) + " : ")
+            self.print_attribute(attribute.get_type())
+            return
+        super().print_attribute(attribute)
+
+
+def dense_value(array: np.ndarray, t: TensorType) -> DenseIntOrFPElementsAttr:
+    """A constant's value: for floats the exact little-endian bytes (one
+    element for a splat), for integers and booleans their values."""
+    if array.dtype.kind == "f":
+        flat = array.reshape(-1).astype(array.dtype.newbyteorder("<"))
+        raw = flat.view(f"u{flat.itemsize}")
+        if flat.size and (raw == raw[0]).all():
             flat = flat[:1]  # a splat: one element
-        return HexDenseAttr(StringAttr(flat.astype(flat.dtype.newbyteorder("<")).tobytes().hex().upper()), t)
+        return DenseIntOrFPElementsAttr(t, BytesAttr(flat.tobytes()))
     values = [bool(v) if array.dtype == np.bool_ else int(v) for v in array.reshape(-1)]
     return DenseIntOrFPElementsAttr.from_list(t, values)  # type: ignore[arg-type]
 
@@ -213,10 +252,7 @@ class FunctionEmitter:
         return op.results[0]
 
     def constant(self, array: np.ndarray, t: TensorType, block: Block | None = None) -> SSAValue:
-        array = np.asarray(array)
-        if array.dtype.kind == "f" and array.size:
-            return self.add(generic_op("constant", [], t, {"value": dense_value(array, t)}), block)
-        return self.add(shlo.ConstantOp(dense_value(array, t)), block)
+        return self.add(shlo.ConstantOp(dense_value(np.asarray(array), t)), block)
 
     def scalar(self, value, element: str) -> SSAValue:
         """A rank-0 constant; an integer wraps to the element type (-1 is all
@@ -485,11 +521,26 @@ def emit_module(module: ModuleOp, entry: str | None = None) -> ModuleOp:
         raise PassError(module, f"no function @{entry} in the module")
     roots = [entry] if entry is not None else [n for n, f in functions.items() if f.body.blocks]
     names = entry_names(functions, entry)
-    return ModuleOp([FunctionEmitter(f, names).emit() for f in reachable(functions, roots)])
+    result = ModuleOp([FunctionEmitter(f, names).emit() for f in reachable(functions, roots)])
+    clean_up(result)
+    return result
+
+
+def clean_up(module: ModuleOp) -> None:
+    """xDSL's ``canonicalize`` then ``cse``: the reshapes the emitter adds
+    around slices and reductions compose with the program's own, and the
+    constants it builds per use (splats, start indices, identities) are
+    one each, so the output reads as written by hand."""
+    from xdsl.transforms.canonicalize import CanonicalizePass
+    from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
+
+    context = Context()
+    CanonicalizePass().apply(context, module)
+    CommonSubexpressionElimination().apply(context, module)
 
 
 def emit_text(module: ModuleOp, entry: str | None = None) -> str:
     """``emit_module`` printed as MLIR text that jaxlib's MLIR parses."""
     out = StringIO()
-    Printer(stream=out).print_op(emit_module(module, entry))
+    ExactPrinter(stream=out).print_op(emit_module(module, entry))
     return out.getvalue() + "\n"

@@ -28,6 +28,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from bcast.ir import numerics, rules
+from bcast.ir import stablehlo as shlo
 from bcast.ir.ops import (
     BroadcastInDimOp,
     ConstantOp,
@@ -161,14 +162,17 @@ class FoldBroadcastOfUnitDimReshape(RewritePattern):
 
 
 class ComposeReshapeOfReshape(RewritePattern):
-    """``reshape(reshape(x))`` -> ``reshape(x)``."""
+    """``reshape(reshape(x))`` -> ``reshape(x)``, for bcast's reshape and for
+    StableHLO's (the StableHLO target's cleanup): ``reshape`` is the op class,
+    built as ``reshape(operand, result_type)``."""
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: ReshapeOp, rewriter: PatternRewriter, /):
-        inner = op.operand.owner
-        if not isinstance(inner, ReshapeOp):
+    def __init__(self, reshape: type[ReshapeOp | shlo.ReshapeOp] = ReshapeOp):
+        self.reshape = reshape
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
+        if not isinstance(op, self.reshape) or not isinstance(op.operand.owner, self.reshape):
             return
-        replace(rewriter, op, ReshapeOp(inner.operand, op.result.type))
+        replace(rewriter, op, self.reshape(op.operand.owner.operand, op.result.type))
 
 
 class FoldReshapeOfBroadcast(RewritePattern):
@@ -465,6 +469,7 @@ PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {
         SplitTransposingBroadcast(),
     ),
     ReshapeOp: (ComposeReshapeOfReshape(), FoldReshapeOfBroadcast()),
+    shlo.ReshapeOp: (ComposeReshapeOfReshape(shlo.ReshapeOp),),
     TransposeOp: (ComposeTransposeOfTranspose(), FoldTransposeOfBroadcast()),
     SelectOp: (SwapSelectOfNot(),),
     ElementwiseOp: (FoldElementwiseOfConstants(),),

@@ -4,9 +4,11 @@ The command line follows mlir-opt and xdsl-opt:
 
 - ``--split-input-file``: each ``// -----`` chunk is processed on its own;
   diagnostics name lines of the original file; every chunk's output is
-  printed, separated by ``// -----`` (``# -----`` for ``-t numpy``, so the
-  output stays one Python module), a failed chunk's output being empty as in
-  mlir-opt; the exit status is 1 if any chunk failed.
+  printed, separated by ``// -----`` (``# -----`` for ``-t numpy`` and
+  ``-t array-api``, so the output stays one Python module), a failed chunk's
+  output being empty as in mlir-opt; the exit status is 1 if any chunk
+  failed. What the chunks share is printed once (``TargetOutput``): the C
+  runtime helpers, a Python module's imports and its function tables.
 - ``--print-between-passes``: after each pass, the IR on stderr under a
   ``// -----// IR Dump After <pass> //----- //`` header, as mlir-opt's
   ``--mlir-print-ir-after-all``.
@@ -140,21 +142,67 @@ TARGET_PIPELINES = {
 """What ``-t TARGET`` runs when no ``-p`` is given (``mlir``: nothing)."""
 
 
-def _emitter(target: str):
-    """The target's ``(module, source name) -> text`` function (imported lazily)."""
-    if target == "numpy":
-        from bcast.lowering.numpy_emitter import emit_module
-    elif target == "array-api":
-        from bcast.lowering.array_api_emitter import emit_module
-    elif target == "c":
-        from bcast.lowering.c_emitter import emit_text
+class TargetOutput:
+    """The output of a run in one target format: a shared beginning (the C
+    runtime helpers; a Python module's docstring and imports), each chunk's
+    own text, and a shared end (a Python module's function tables), so that
+    --split-input-file prints the helpers once and keeps every chunk's
+    functions reachable (``numpy_emitter.PythonModuleEmitter``). The C
+    chunks keep their exported names (``bcast_main`` in several chunks):
+    the multi-chunk C output is a listing of programs, each of which
+    compiles with the helpers before it."""
 
-        return lambda module, name: emit_text(module)
-    else:
-        from bcast.lowering.stablehlo_emitter import emit_text
+    def __init__(self, args: argparse.Namespace, name: str):
+        self.args = args
+        self.python = None
+        if args.target == "numpy":
+            from bcast.lowering.numpy_emitter import NumpyEmitter
 
-        return lambda module, name: emit_text(module)
-    return emit_module
+            self.python = NumpyEmitter(name)
+        elif args.target == "array-api":
+            from bcast.lowering.array_api_emitter import ArrayApiEmitter
+
+            self.python = ArrayApiEmitter(name)
+
+    def header(self) -> str:
+        if self.python is not None:
+            return self.python.header()
+        if self.args.target == "c":
+            from bcast.lowering.c_emitter import header
+
+            return header()
+        return ""
+
+    def chunk(self, module: ModuleOp) -> str:
+        """The chunk's text; a module the target cannot take is an input
+        error located at the offending op."""
+        target = self.args.target
+        if target == "mlir":
+            return print_module(module, self.args.print_op_generic, self.args.print_debuginfo)
+        from bcast.passes.errors import PassError
+
+        try:
+            if self.python is not None:
+                return self.python.emit_chunk(module)
+            if target == "c":
+                from bcast.lowering.c_emitter import emit_program
+
+                return emit_program(module)[0]
+            from bcast.lowering.stablehlo_emitter import emit_text
+
+            return emit_text(module)
+        except PassError as e:
+            raise InputError([e.report]) from None
+
+    def failed_chunk(self) -> None:
+        if self.python is not None:
+            self.python.failed_chunk()
+
+    def footer(self) -> str:
+        return "" if self.python is None else self.python.footer()
+
+    def join(self, chunks: list[str]) -> str:
+        return self.header() + SEPARATORS[self.args.target].join(chunks) + self.footer()
 
 
 def make_pipeline(args: argparse.Namespace) -> tuple[PassPipeline, Timings | None]:
@@ -170,28 +218,19 @@ def make_pipeline(args: argparse.Namespace) -> tuple[PassPipeline, Timings | Non
     return pipeline, timings
 
 
-def render(module: ModuleOp, name: str, args: argparse.Namespace) -> str:
-    """The chunk's output in the target format; a module the target cannot
-    take is an input error located at the offending op."""
-    if args.target == "mlir":
-        return print_module(module, args.print_op_generic, args.print_debuginfo)
-    return emit_target(args.target, module, name)
-
-
 def emit_target(target: str, module: ModuleOp, name: str) -> str:
-    """``module`` in a target other than ``mlir`` (``name``, the source, is
-    named in the generated code); a module the target cannot take is an input
-    error located at the offending op."""
-    from bcast.passes.errors import PassError
-
-    try:
-        return _emitter(target)(module, name)
-    except PassError as e:
-        raise InputError([e.report]) from None
+    """``module`` alone in a target other than ``mlir`` (``name``, the source,
+    is named in the generated code), as ``bcast-opt -t TARGET`` prints one
+    chunk; the xdsl-opt plugin's targets call it. A module the target cannot
+    take is an input error located at the offending op."""
+    output = TargetOutput(argparse.Namespace(target=target, print_op_generic=False,
+                                             print_debuginfo=False), name)
+    return output.join([output.chunk(module)])
 
 
 def process_chunk(chunk: driver.Chunk, name: str, args: argparse.Namespace,
-                  pipeline: PassPipeline, timings: Timings | None) -> tuple[str, bool]:
+                  pipeline: PassPipeline, timings: Timings | None,
+                  target: TargetOutput) -> tuple[str, bool]:
     """The chunk's output ('' if it failed) and whether it passed. Its
     diagnostics, or with --verify-diagnostics the mismatches, go to stderr."""
     ctx = make_context()
@@ -200,9 +239,10 @@ def process_chunk(chunk: driver.Chunk, name: str, args: argparse.Namespace,
     try:
         module = driver.load_chunk(ctx, chunk, name, args.semantics, pipeline, timings)
         with driver.timed(timings, "Output"):
-            output = render(module, name, args)
+            output = target.chunk(module)
     except InputError as e:
         reports = e.reports
+        target.failed_chunk()
     if not args.verify_diagnostics:
         driver.print_reports(reports)
         return output, not reports
@@ -220,13 +260,14 @@ def run(args: argparse.Namespace) -> int:
     text = driver.read_source(args.file)
     name = "<stdin>" if args.file == "-" else args.file
     outputs, ok = [], True
+    target = TargetOutput(args, name)
     for chunk in driver.split_input(text, args.split_input_file):
-        output, passed = process_chunk(chunk, name, args, pipeline, timings)
+        output, passed = process_chunk(chunk, name, args, pipeline, timings, target)
         outputs.append(output)
         ok = ok and passed
     if ok or args.output in (None, "-"):  # as mlir-opt: no output file from a failed run
         with driver.timed(timings, "Output"):
-            driver.write_output(args.output, SEPARATORS[args.target].join(outputs))
+            driver.write_output(args.output, target.join(outputs))
     if timings is not None:
         sys.stdout.flush()
         sys.stderr.write(timings.render())

@@ -324,6 +324,97 @@ def test_float_constants_keep_their_bits() -> None:
         assert g.tobytes() == w.tobytes()
 
 
+FLOAT_BITS = {"f16": np.uint16, "f32": np.uint32, "f64": np.uint64}
+
+
+def special_floats(t: str) -> np.ndarray:
+    """Values whose spelling is hard: signalling and quiet NaNs with
+    payloads, infinities, -0.0, subnormals, values that need more than 7
+    digits (f32 1/3, 123456792, f64 0.1 + 0.2), and random bit patterns."""
+    dtype = np.dtype(t.replace("f", "float"))
+    bits = FLOAT_BITS[t]
+    width = 8 * dtype.itemsize
+    exponent_all_ones = {"f16": 0x7C00, "f32": 0x7F800000, "f64": 0x7FF0000000000000}[t]
+    raw = np.array([exponent_all_ones | 1, exponent_all_ones | 3 << 4, exponent_all_ones, 1, 0], bits)
+    negative = raw | bits(1 << (width - 1))
+    hard = {"f16": [1 / 3, 0.1, 65504.0], "f32": [1 / 3, 123456792.0, 0.1], "f64": [1 / 3, 0.1 + 0.2, 1e300]}[t]
+    rng = np.random.default_rng(7)
+    return np.concatenate([
+        raw.view(dtype), negative.view(dtype), np.array(hard, dtype),
+        rng.integers(0, np.iinfo(bits).max, 20, dtype=bits, endpoint=True).view(dtype),
+    ])
+
+
+@pytest.mark.parametrize("t", sorted(FLOAT_BITS))
+def test_float_constants_print_in_decimal_and_keep_their_bits(t: str) -> None:
+    """Each element prints as a decimal that reads back to its bits (in
+    jaxlib, in XLA and in bcast's own parser), hex bits only for infinities
+    and NaNs (payloads kept), and a splat as one element."""
+    from bcast.lowering.stablehlo_emitter import float_literal
+
+    values = special_floats(t)
+    bits = FLOAT_BITS[t]
+    literals = ", ".join(f"0x{int(b):0{2 * values.itemsize}X}" for b in values.view(bits))
+    n = len(values)
+    text = f"""func.func @main() -> (tensor<{n}x{t}>, tensor<2x{t}>) {{
+  %a = bcast.constant dense<[{literals}]> : tensor<{n}x{t}>
+  %s = bcast.constant dense<{literals.split(", ")[0]}> : tensor<2x{t}>
+  func.return %a, %s : tensor<{n}x{t}>, tensor<2x{t}>
+}}"""
+    stablehlo = export(text)
+    expected = ", ".join(float_literal(v) for v in values)
+    assert f"stablehlo.constant dense<[{expected}]> : tensor<{n}x{t}>" in stablehlo
+    assert f"stablehlo.constant dense<{float_literal(values[0])}> : tensor<2x{t}>" in stablehlo
+    for v, literal in zip(values, expected.split(", ")):
+        assert literal.startswith("0x") == (not np.isfinite(v)), literal
+    got, splat = run_stablehlo(stablehlo, [])
+    assert got.tobytes() == values.tobytes()
+    assert splat.tobytes() == np.repeat(values[:1], 2).tobytes()
+    again = driver.load(stablehlo, "<stablehlo>", import_stablehlo=True)
+    constant = next(op for op in again.walk() if op.name == "bcast.constant")
+    assert constant.numpy_value().tobytes() == values.tobytes()
+
+
+def test_every_f16_prints_as_a_literal_that_reads_back() -> None:
+    """All 65536 f16 bit patterns: decimal for every finite one, read back as
+    MLIR reads it (decimal to f64, rounded to f16) to the same bits."""
+    from bcast.lowering.stablehlo_emitter import float_literal
+
+    values = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(np.float16)
+    for v in values:
+        literal = float_literal(v)
+        if np.isfinite(v):
+            assert np.float16(float(literal)).view(np.uint16) == v.view(np.uint16), literal
+        else:
+            assert int(literal, 16) == v.view(np.uint16)
+
+
+def test_output_is_canonical() -> None:
+    """No reshape of a reshape, no two equal constants (``clean_up``), and
+    the program computes the same."""
+    text = """func.func @main(%t: tensor<4x3xf32>, %a: tensor<3xi32>, %b: tensor<3xi32>, %i: index) -> (tensor<1x1xf32>, tensor<3xi32>, tensor<3xi32>, tensor<1x3xf32>) {
+  %e = bcast.extract %t[1, 2] : (tensor<4x3xf32>) -> tensor<f32>
+  %r = bcast.reshape %e : (tensor<f32>) -> tensor<1x1xf32>
+  %q = bcast.divide %a, %b : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+  %q2 = bcast.remainder %b, %a : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+  %x = bcast.extract %t[%i] : (tensor<4x3xf32>, index) -> tensor<3xf32>
+  %y = bcast.reshape %x : (tensor<3xf32>) -> tensor<1x3xf32>
+  func.return %r, %q, %q2, %y : tensor<1x1xf32>, tensor<3xi32>, tensor<3xi32>, tensor<1x3xf32>
+}"""
+    stablehlo = export(text)
+    module = driver.load(stablehlo, "<stablehlo>")
+    ops = list(module.walk())
+    assert not [op for op in ops if op.name == "stablehlo.reshape"
+                and op.operands[0].owner.name == "stablehlo.reshape"]
+    constants = [str(op.properties["value"]) for op in ops if op.name == "stablehlo.constant"]
+    assert len(constants) == len(set(constants)), constants
+    t = np.arange(12, dtype=np.float32).reshape(4, 3)
+    a, b = np.array([7, -7, 5], np.int32), np.array([2, 0, -3], np.int32)
+    inputs = [t, a, b, np.int64(2)]
+    reference = bcast.compile(text, backend="reference")
+    assert_results(as_program(text, inputs, reference(*inputs)), run_stablehlo(stablehlo, inputs))
+
+
 def test_dynamic_indices_read_and_write() -> None:
     text = """func.func @main(%t: tensor<4x3xf32>, %v: tensor<3xf32>, %i: index, %j: index) -> (tensor<f32>, tensor<4x3xf32>) {
   %e = bcast.extract %t[%i, %j] : (tensor<4x3xf32>, index, index) -> tensor<f32>

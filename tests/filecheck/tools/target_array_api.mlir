@@ -25,7 +25,9 @@ func.func @main(%x: tensor<3x4xi32>, %row: tensor<4xi32>) -> (tensor<3x4xi32>, t
 
 // Comparisons order booleans as 0 and 1 (the standard orders numbers only);
 // float add and exp are the standard's own functions.
-// CHECK:      def main(p, q, a, *, out=None):
+// Every chunk's functions stay in the one module: this second @main is
+// main_1, reached as CHUNKS[1]['main'] (see the end of the file).
+// CHECK:      def main_1(p, q, a, *, out=None):
 // CHECK:          [[C:[a-z0-9_]+]] = ar.compare(xp, 'LT', p, q)
 // CHECK:          [[E:[a-z0-9_]+]] = xp.exp(a)
 // CHECK:          [[A:[a-z0-9_]+]] = xp.add([[E]], a)
@@ -35,3 +37,7 @@ func.func @main(%p: tensor<2xi1>, %q: tensor<2xi1>, %a: tensor<2xf32>) -> (tenso
   %s = bcast.add %e, %a : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
   func.return %c, %s : tensor<2xi1>, tensor<2xf32>
 }
+
+// The tables: one per chunk; FUNCTIONS only for symbols one chunk defines.
+// CHECK:      CHUNKS = ({'main': main}, {'main': main_1})
+// CHECK:      FUNCTIONS = {}

@@ -3,7 +3,8 @@
 
 // -t stablehlo runs the explicit pipeline (bcast-make-explicit, canonicalize,
 // cse, sink-broadcasts; no fusion: XLA fuses by itself) and prints StableHLO
-// as JAX does (generic form for the ops bcast's StableHLO dialect lacks).
+// as JAX does (pretty, except slice, dynamic_slice, dynamic_update_slice and
+// optimization_barrier in the generic form), canonicalized (canonicalize, cse).
 // tests/lowering/test_stablehlo_target.py has jaxlib verify and XLA run it.
 
 // CHECK-LABEL: func.func @elementwise(%x: tensor<2x3xf32>, %row: tensor<3xf32>) -> tensor<2x3xf32> {
@@ -114,20 +115,52 @@ func.func @int_division(%a: tensor<3xi8>, %b: tensor<3xi8>, %u: tensor<3xui8>, %
   func.return %q, %r : tensor<3xi8>, tensor<3xui8>
 }
 // -----
-// Float constants as exact little-endian hex bytes (-2.5, -0.0, 0.1f; NaN
-// payloads: tests/lowering/test_stablehlo_target.py);
-// a splat keeps one element.
+// Float constants print as MLIR prints them, exactly: the 6-digit form where
+// it reads back to the same bits, more digits where needed (f32 1/3, f64
+// 0.1 + 0.2, f16 0.1), hex bits only for infinities and NaNs (payloads kept:
+// tests/lowering/test_stablehlo_target.py runs them through XLA); a splat
+// keeps one element.
 // CHECK-LABEL: func.func @constants(
-// CHECK-NEXT:    %f = "stablehlo.constant"() {value = dense<"0x000020C000000080CDCCCC3D"> : tensor<3xf32>} : () -> tensor<3xf32>
+// CHECK-NEXT:    %f = stablehlo.constant dense<[-2.500000e+00, -0.000000e+00, 1.000000e-01]> : tensor<3xf32>
 // CHECK-NEXT:    %i = stablehlo.constant dense<[-1, 7]> : tensor<2xi32>
 // CHECK-NEXT:    %b = stablehlo.constant dense<[true, false]> : tensor<2xi1>
-// CHECK-NEXT:    %s = "stablehlo.constant"() {value = dense<"0x000000000000E03F"> : tensor<4xf64>} : () -> tensor<4xf64>
-func.func @constants() -> (tensor<3xf32>, tensor<2xi32>, tensor<2xi1>, tensor<4xf64>) {
+// CHECK-NEXT:    %s = stablehlo.constant dense<5.000000e-01> : tensor<4xf64>
+// CHECK-NEXT:    %x = stablehlo.constant dense<[3.3333334e-01, 1.2345679e+08, 0x7F800000, 0xFF800000, 0x7FC00000]> : tensor<5xf32>
+// CHECK-NEXT:    %d = stablehlo.constant dense<3.0000000000000004e-01> : tensor<f64>
+// CHECK-NEXT:    %h = stablehlo.constant dense<[9.997559e-02, 6.550400e+04]> : tensor<2xf16>
+func.func @constants() -> (tensor<3xf32>, tensor<2xi32>, tensor<2xi1>, tensor<4xf64>, tensor<5xf32>, tensor<f64>, tensor<2xf16>) {
   %f = bcast.constant dense<[-2.5, -0.0, 0.1]> : tensor<3xf32>
   %i = bcast.constant dense<[-1, 7]> : tensor<2xi32>
   %b = bcast.constant dense<[true, false]> : tensor<2xi1>
   %s = bcast.constant dense<0.5> : tensor<4xf64>
-  func.return %f, %i, %b, %s : tensor<3xf32>, tensor<2xi32>, tensor<2xi1>, tensor<4xf64>
+  %x = bcast.constant dense<[0x3EAAAAAB, 123456792.0, 0x7F800000, 0xFF800000, 0x7FC00000]> : tensor<5xf32>
+  %d = bcast.constant dense<0x3FD3333333333334> : tensor<f64>
+  %h = bcast.constant dense<[0.1, 65504.0]> : tensor<2xf16>
+  func.return %f, %i, %b, %s, %x, %d, %h : tensor<3xf32>, tensor<2xi32>, tensor<2xi1>, tensor<4xf64>, tensor<5xf32>, tensor<f64>, tensor<2xf16>
+}
+// -----
+// The output is canonical: the reshapes around a slice compose with the
+// program's own (here to none at all), and identical constants (the
+// integer divisions' 0 and 1, the start indices' 0) are one each.
+// CHECK-LABEL: func.func @canonical(
+// CHECK-NEXT:    %r = "stablehlo.slice"(%t)
+// CHECK-NOT:     stablehlo.reshape
+// CHECK:         stablehlo.constant dense<0> : tensor<i32>
+// CHECK:         stablehlo.constant dense<1> : tensor<i32>
+// CHECK-NOT:     stablehlo.constant dense<0> : tensor<i32>
+// CHECK-NOT:     stablehlo.constant dense<1> : tensor<i32>
+// CHECK:         %q2 = stablehlo.select
+// CHECK:         stablehlo.constant dense<0> : tensor<i64>
+// CHECK-NOT:     stablehlo.constant dense<0> : tensor<i64>
+// CHECK:         func.return
+func.func @canonical(%t: tensor<4x3xf32>, %a: tensor<3xi32>, %b: tensor<3xi32>, %i: index, %j: index) -> (tensor<1x1xf32>, tensor<3xi32>, tensor<3xi32>, tensor<3xf32>, tensor<3xf32>) {
+  %e = bcast.extract %t[1, 2] : (tensor<4x3xf32>) -> tensor<f32>
+  %r = bcast.reshape %e : (tensor<f32>) -> tensor<1x1xf32>
+  %q = bcast.divide %a, %b : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+  %q2 = bcast.divide %b, %a : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+  %x = bcast.extract %t[%i] : (tensor<4x3xf32>, index) -> tensor<3xf32>
+  %y = bcast.extract %t[%j] : (tensor<4x3xf32>, index) -> tensor<3xf32>
+  func.return %r, %q, %q2, %x, %y : tensor<1x1xf32>, tensor<3xi32>, tensor<3xi32>, tensor<3xf32>, tensor<3xf32>
 }
 // -----
 // XLA broadcast_dimensions become broadcast_in_dim; transpose, convert.
@@ -159,11 +192,11 @@ func.func @nested(%a: tensor<3xtensor<2x2xf32>>, %b: tensor<1xtensor<2x1xf32>>, 
 }
 // -----
 // reduce from the kind's identity; max/min with the NaN guard in the body;
-// keepdims is a reshape after; f16 accumulates in f32.
+// keepdims is a reshape after; f16 accumulates in f32 (from the same 0).
 // CHECK-LABEL: func.func @reduce(
-// CHECK-NEXT:    %0 = "stablehlo.constant"() {value = dense<"0x00000000"> : tensor<f32>} : () -> tensor<f32>
+// CHECK-NEXT:    %0 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
 // CHECK-NEXT:    %s = stablehlo.reduce(%x init: %0) applies stablehlo.add across dimensions = [1] : (tensor<4x3xf32>, tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:    %1 = "stablehlo.constant"() {value = dense<"0x000080FF"> : tensor<f32>} : () -> tensor<f32>
+// CHECK-NEXT:    %1 = stablehlo.constant dense<0xFF800000> : tensor<f32>
 // CHECK-NEXT:    %2 = stablehlo.reduce(%x init: %1) across dimensions = [0] : (tensor<4x3xf32>, tensor<f32>) -> tensor<3xf32>
 // CHECK-NEXT:     reducer(%3: tensor<f32>, %4: tensor<f32>) {
 // CHECK-NEXT:      %5 = stablehlo.maximum %3, %4 : tensor<f32>
@@ -175,9 +208,8 @@ func.func @nested(%a: tensor<3xtensor<2x2xf32>>, %b: tensor<1xtensor<2x1xf32>>, 
 // CHECK-NEXT:    }
 // CHECK-NEXT:    %m = stablehlo.reshape %2 : (tensor<3xf32>) -> tensor<1x3xf32>
 // CHECK-NEXT:    %10 = stablehlo.convert %h : (tensor<4x3xf16>) -> tensor<4x3xf32>
-// CHECK-NEXT:    %11 = "stablehlo.constant"() {value = dense<"0x00000000"> : tensor<f32>} : () -> tensor<f32>
-// CHECK-NEXT:    %12 = stablehlo.reduce(%10 init: %11) applies stablehlo.add across dimensions = [1] : (tensor<4x3xf32>, tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:    %hs = stablehlo.convert %12 : (tensor<4xf32>) -> tensor<4xf16>
+// CHECK-NEXT:    %11 = stablehlo.reduce(%10 init: %0) applies stablehlo.add across dimensions = [1] : (tensor<4x3xf32>, tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:    %hs = stablehlo.convert %11 : (tensor<4xf32>) -> tensor<4xf16>
 func.func @reduce(%x: tensor<4x3xf32>, %h: tensor<4x3xf16>) -> (tensor<4xf32>, tensor<1x3xf32>, tensor<4xf16>) {
   %s = bcast.reduce add %x, dims = [1] : (tensor<4x3xf32>) -> tensor<4xf32>
   %m = bcast.reduce maximum %x, dims = [0] keepdims : (tensor<4x3xf32>) -> tensor<1x3xf32>
@@ -195,9 +227,8 @@ func.func @reduce(%x: tensor<4x3xf32>, %h: tensor<4x3xf16>) -> (tensor<4xf32>, t
 // CHECK-NEXT:    %d = stablehlo.reshape %2 : (tensor<1x3xf32>) -> tensor<3xf32>
 // CHECK-NEXT:    %3 = stablehlo.reshape %v : (tensor<3xf32>) -> tensor<1x3xf32>
 // CHECK-NEXT:    %4 = stablehlo.constant dense<2> : tensor<i64>
-// CHECK-NEXT:    %5 = stablehlo.constant dense<0> : tensor<i64>
-// CHECK-NEXT:    %a = "stablehlo.dynamic_update_slice"(%t, %3, %4, %5) : (tensor<4x3xf32>, tensor<1x3xf32>, tensor<i64>, tensor<i64>) -> tensor<4x3xf32>
-// CHECK:         %b = "stablehlo.dynamic_update_slice"(%t, %6, %i, %7) : (tensor<4x3xf32>, tensor<1x3xf32>, tensor<i64>, tensor<i64>) -> tensor<4x3xf32>
+// CHECK-NEXT:    %a = "stablehlo.dynamic_update_slice"(%t, %3, %4, %1) : (tensor<4x3xf32>, tensor<1x3xf32>, tensor<i64>, tensor<i64>) -> tensor<4x3xf32>
+// CHECK-NEXT:    %b = "stablehlo.dynamic_update_slice"(%t, %3, %i, %1) : (tensor<4x3xf32>, tensor<1x3xf32>, tensor<i64>, tensor<i64>) -> tensor<4x3xf32>
 func.func @indexing(%t: tensor<4x3xf32>, %v: tensor<3xf32>, %i: index) -> (tensor<f32>, tensor<3xf32>, tensor<4x3xf32>, tensor<4x3xf32>) {
   %e = bcast.extract %t[1, 2] : (tensor<4x3xf32>) -> tensor<f32>
   %d = bcast.extract %t[%i] : (tensor<4x3xf32>, index) -> tensor<3xf32>
