@@ -74,9 +74,10 @@ def build_argument_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("file", nargs="?", default="-", help="input .mlir file ('-' for stdin)")
-    p.add_argument("-p", "--passes", dest="pipeline", default=None,
-                   help="pass pipeline (default: none; the standard one for -t numpy, "
-                   "the explicit one for -t stablehlo)")
+    p.add_argument("-p", "--passes", "--pass-pipeline", dest="pipeline", default=None,
+                   help="pass pipeline, as xDSL ('canonicalize,cse') or mlir-opt "
+                   "('builtin.module(canonicalize,func.func(cse))') write it (default: none; "
+                   "the standard one for -t numpy, the explicit one for -t stablehlo)")
     p.add_argument("-t", "--target", default="mlir", choices=TARGETS, help="output format")
     p.add_argument("-o", "--output", default=None,
                    help="output file (default stdout); written only if every chunk succeeds")
@@ -86,12 +87,13 @@ def build_argument_parser() -> argparse.ArgumentParser:
                    help="check expected-error/-warning/-remark/-note annotations in the input")
     p.add_argument("--semantics", choices=SEMANTICS, default=None,
                    help="broadcasting semantics, overriding the module's bcast.semantics")
-    p.add_argument("--print-op-generic", action="store_true", help="print ops in generic form")
-    p.add_argument("--print-debuginfo", action="store_true",
+    p.add_argument("--print-op-generic", "--mlir-print-op-generic", action="store_true",
+                   help="print ops in generic form")
+    p.add_argument("--print-debuginfo", "--mlir-print-debuginfo", action="store_true",
                    help="print each op's location, loc(...)")
-    p.add_argument("--print-between-passes", action="store_true",
+    p.add_argument("--print-between-passes", "--mlir-print-ir-after-all", action="store_true",
                    help="print the IR after each pass, on stderr")
-    p.add_argument("--timing", action="store_true",
+    p.add_argument("--timing", "--mlir-timing", action="store_true",
                    help="print the time of parsing, verifying, each pass and output, on stderr")
     p.add_argument("--allow-unregistered-dialect", action="store_true",
                    help="accept (generic) ops of dialects bcast does not know, and keep them")
@@ -211,7 +213,7 @@ def run(args: argparse.Namespace) -> int:
     one piece per chunk (empty for a failed one), as mlir-opt's does."""
     pipeline, timings = make_pipeline(args)
     text = driver.read_source(args.file)
-    name = "<stdin>" if args.file == "-" else args.file
+    name = driver.source_name(args.file)
     outputs, ok = [], True
     for chunk in driver.split_input(text, args.split_input_file):
         output, passed = process_chunk(chunk, name, args, pipeline, timings)

@@ -118,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     def body() -> int:
         args = build_argument_parser().parse_args(argv)
         text = driver.read_source(args.file)
-        name = "<stdin>" if args.file == "-" else args.file
+        name = driver.source_name(args.file)
         try:
             program = compile(text, backend=args.backend, entry=args.entry,
                               semantics=args.semantics, pipeline=args.pipeline, filename=name)

@@ -185,7 +185,7 @@ def test_timing_table_counts_passes_over_chunks(tmp_path, capsys) -> None:
     assert code == 1
     table = err[err.index("===-"):]
     names = re.findall(r"^ +[0-9.]+ \( *[0-9.]+%\)  (.+)$", table, re.MULTILINE)
-    assert names == ["Parse", "Verify", "canonicalize", "cse", "canonicalize", "Output", "Total"]
+    assert names == ["Parse", "Verify", "canonicalize", "cse", "canonicalize", "Output", "Rest", "Total"]
 
 
 def test_print_between_passes_goes_to_stderr(tmp_path, capsys) -> None:
