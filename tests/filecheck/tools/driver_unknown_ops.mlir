@@ -3,13 +3,16 @@
 // mlir-opt rejects unknown ops of its registered dialects). An op of a
 // dialect bcast does not know is an error suggesting
 // --allow-unregistered-dialect; with it, the op is kept (in generic form).
+// RUN: bcast-opt %s --split-input-file --verify-diagnostics
 // RUN: not bcast-opt %s --split-input-file 2>&1 | filecheck %s
 // RUN: not bcast-opt %s --split-input-file --allow-unregistered-dialect 2>%t.err | filecheck %s --check-prefix=KEPT
 // RUN: filecheck %s --check-prefix=ALLOW --input-file %t.err
 
-// CHECK: driver_unknown_ops.mlir:[[# @LINE + 3]]:8: error: unknown op 'bcast.ad'; did you mean 'bcast.add' or 'bcast.and'?
-// ALLOW: driver_unknown_ops.mlir:[[# @LINE + 2]]:8: error: unknown op 'bcast.ad'; did you mean 'bcast.add' or 'bcast.and'?
+// At the op's name, as MLIR locates it.
+// CHECK: driver_unknown_ops.mlir:[[# @LINE + 4]]:8: error: unknown op 'bcast.ad'; did you mean 'bcast.add' or 'bcast.and'?
+// ALLOW: driver_unknown_ops.mlir:[[# @LINE + 3]]:8: error: unknown op 'bcast.ad'; did you mean 'bcast.add' or 'bcast.and'?
 func.func @misspelled(%x: tensor<3xf32>) -> tensor<3xf32> {
+  // expected-error @+1 {{unknown op 'bcast.ad'; did you mean 'bcast.add' or 'bcast.and'?}}
   %0 = bcast.ad %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
   func.return %0 : tensor<3xf32>
 }
@@ -17,9 +20,9 @@ func.func @misspelled(%x: tensor<3xf32>) -> tensor<3xf32> {
 // -----
 
 // Generic form too (the flag keeps only ops of other dialects).
-// CHECK: driver_unknown_ops.mlir:[[# @LINE + 3]]:8: error: unknown op 'bcast.multiplty'; did you mean 'bcast.multiply'?
-// ALLOW: driver_unknown_ops.mlir:[[# @LINE + 2]]:8: error: unknown op 'bcast.multiplty'; did you mean 'bcast.multiply'?
+// ALLOW: driver_unknown_ops.mlir:[[# @LINE + 3]]:8: error: unknown op 'bcast.multiplty'; did you mean 'bcast.multiply'?
 func.func @generic(%x: tensor<3xf32>) -> tensor<3xf32> {
+  // expected-error @+1 {{unknown op 'bcast.multiplty'; did you mean 'bcast.multiply'?}}
   %0 = "bcast.multiplty"(%x, %x) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
   func.return %0 : tensor<3xf32>
 }
@@ -27,20 +30,20 @@ func.func @generic(%x: tensor<3xf32>) -> tensor<3xf32> {
 // -----
 
 // A bare name inside a function, as `return` for func.return.
-// CHECK: driver_unknown_ops.mlir:[[# @LINE + 3]]:3: error: unknown op 'retrun'; did you mean 'return'?
-// ALLOW: driver_unknown_ops.mlir:[[# @LINE + 2]]:3: error: unknown op 'retrun'; did you mean 'return'?
+// ALLOW: driver_unknown_ops.mlir:[[# @LINE + 3]]:3: error: unknown op 'retrun'; did you mean 'return'?
 func.func @bare(%x: tensor<3xf32>) -> tensor<3xf32> {
+  // expected-error @+1 {{unknown op 'retrun'; did you mean 'return'?}}
   retrun %x : tensor<3xf32>
 }
 
 // -----
 
-// A StableHLO op bcast does not import: the import's error, with the closest names.
-// CHECK: driver_unknown_ops.mlir:[[# @LINE + 5]]:8: error: 'stablehlo.ad' op is not supported by convert-stablehlo-to-bcast; did you mean 'stablehlo.add' or 'stablehlo.and'?
-// CHECK-NEXT: note: supported ops: {{.*}}stablehlo.add,
-// With the flag, kept, as the StableHLO ops bcast does not import are.
+// A StableHLO op bcast does not import: the import's error, with the closest
+// names; with the flag, kept, as the StableHLO ops bcast does not import are.
 // KEPT: %0 = "stablehlo.ad"(%x, %x) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
 func.func @hlo(%x: tensor<3xf32>) -> tensor<3xf32> {
+  // expected-error @+2 {{'stablehlo.ad' op is not supported by convert-stablehlo-to-bcast; did you mean 'stablehlo.add' or 'stablehlo.and'?}}
+  // expected-note @+1 {{supported ops: }}
   %0 = "stablehlo.ad"(%x, %x) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
   func.return %0 : tensor<3xf32>
 }
@@ -48,9 +51,10 @@ func.func @hlo(%x: tensor<3xf32>) -> tensor<3xf32> {
 // -----
 
 // An op of a dialect bcast does not know.
-// CHECK: driver_unknown_ops.mlir:[[# @LINE + 3]]:8: error: dialect 'foo' of op 'foo.bar' is not registered (bcast-opt --allow-unregistered-dialect keeps ops of other dialects, in generic form)
+// CHECK: driver_unknown_ops.mlir:[[# @LINE + 4]]:8: error: dialect 'foo' of op 'foo.bar' is not registered (bcast-opt --allow-unregistered-dialect keeps ops of other dialects, in generic form)
 // KEPT: %0 = "foo.bar"(%x) : (tensor<3xf32>) -> tensor<3xf32>
 func.func @foreign(%x: tensor<3xf32>) -> tensor<3xf32> {
+  // expected-error @+1 {{dialect 'foo' of op 'foo.bar' is not registered (bcast-opt --allow-unregistered-dialect keeps ops of other dialects, in generic form)}}
   %0 = "foo.bar"(%x) : (tensor<3xf32>) -> tensor<3xf32>
   func.return %0 : tensor<3xf32>
 }
@@ -58,9 +62,9 @@ func.func @foreign(%x: tensor<3xf32>) -> tensor<3xf32> {
 // -----
 
 // Its custom form: the flag keeps ops of unknown dialects in generic form only.
-// CHECK: driver_unknown_ops.mlir:[[# @LINE + 3]]:8: error: dialect 'foo' of op 'foo.baz' is not registered
-// ALLOW: driver_unknown_ops.mlir:[[# @LINE + 2]]:8: error: unknown op 'foo.baz' (ops bcast does not know are kept in generic form only: "foo.baz"(...) : (...) -> (...))
+// ALLOW: driver_unknown_ops.mlir:[[# @LINE + 3]]:8: error: unknown op 'foo.baz' (ops bcast does not know are kept in generic form only: "foo.baz"(...) : (...) -> (...))
 func.func @foreign_custom(%x: tensor<3xf32>) -> tensor<3xf32> {
+  // expected-error @+1 {{dialect 'foo' of op 'foo.baz' is not registered}}
   %0 = foo.baz %x : tensor<3xf32>
   func.return %0 : tensor<3xf32>
 }
