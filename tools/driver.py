@@ -150,8 +150,14 @@ def parse_message(e: ParseError) -> str:
     if e.span.start >= len(e.span.input.content):
         return "unexpected end of input" + (f" ({message})" if message else "")
     if not message or message.startswith("in "):
-        return f"unexpected '{e.span.text}'" + (f" {message}" if message else "")
-    return message
+        message = f"unexpected '{e.span.text}'" + (f" {message}" if message else "")
+    return _printable(message)
+
+
+def _printable(text: str) -> str:
+    """Control characters quoted from the input shown as ``\\x01``, so a
+    diagnostic never writes raw control bytes to the terminal."""
+    return "".join(c if c.isprintable() or c == "\n" else f"\\x{ord(c):02x}" for c in text)
 
 
 def parse(ctx: Context, chunk: Chunk, name: str) -> ModuleOp:

@@ -347,6 +347,11 @@ def test_binary_input_is_an_error_at_its_first_bad_byte(tmp_path, capsys, data, 
     assert err == f"{path}:{where}: expected MLIR text\n"
 
 
+def test_a_control_character_is_quoted_in_the_parse_error(tmp_path, capsys) -> None:
+    code, _, err = run_opt(capsys, write(tmp_path, "func.func @f() {\n \x01 func.return\n}\n"))
+    assert code == 1 and err == f"{tmp_path / 'in.mlir'}:2:2: error: Unexpected character: \\x01\n"
+
+
 def test_binary_input_on_stdin_and_to_bcast_run(tmp_path, capsys, monkeypatch) -> None:
     import io
 
