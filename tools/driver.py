@@ -229,9 +229,7 @@ def unknown_op_report(ctx: Context, chunk: Chunk, name: str, op: str, loc: Sourc
     import's error, naming the ops it supports. An op of another dialect
     needs ``--allow-unregistered-dialect`` and then its generic form."""
     known = known_op_names(ctx)
-    dialect = op.strip('"').split(".", 1)[0] if "." in op else None
-    generic = op.startswith('"')
-    op = op.strip('"')
+    dialect = op.split(".", 1)[0] if "." in op else None
     if dialect is None:  # a bare name, as ``return`` for ``func.return`` inside a function
         suggestion = did_you_mean(op, known + [n.removeprefix("func.") for n in known])
         return Report("error", f"unknown op '{op}'{suggestion}", loc)
@@ -243,7 +241,7 @@ def unknown_op_report(ctx: Context, chunk: Chunk, name: str, op: str, loc: Sourc
             "error", f"'{op}' op is not supported by convert-stablehlo-to-bcast", loc, [supported_note()])
         return dataclasses.replace(report, message=report.message + suggestion)
     if dialect in PARTIAL_DIALECTS or dialect not in {n.split(".", 1)[0] for n in known}:
-        if ctx.allow_unregistered and not generic:
+        if ctx.allow_unregistered:  # xDSL reads unknown ops in generic form only
             return Report("error", f"unknown op '{op}'{suggestion} (ops bcast does not know are kept "
                           f'in generic form only: "{op}"(...) : (...) -> (...))', loc)
         return Report("error", f"dialect '{dialect}' of op '{op}' is not registered (bcast-opt "
