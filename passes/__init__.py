@@ -104,6 +104,15 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     }
 
 
+FUNCTION_PASSES = frozenset({"canonicalize", "cse", "dce", "bcast-make-explicit",
+                             "bcast-sink-broadcasts", "bcast-fuse"})
+"""Passes that rewrite each function on its own, never a signature, a call
+or another function: running one on the module is running it on every
+``func.func``, so a pipeline may nest them in ``func.func(...)`` as mlir-opt
+users write. (``bcast-lower-to-loops`` and ``convert-stablehlo-to-bcast``
+change signatures and calls: module passes.)"""
+
+
 DESCRIPTIONS = {
     "canonicalize": "apply every op's canonicalization patterns and folders (xDSL)",
     "cse": "merge identical side-effect-free ops, e.g. duplicate broadcasts (xDSL)",

@@ -7,17 +7,19 @@ program), 2 usage error, 3 internal error (one ``internal error:`` line).
 
 from __future__ import annotations
 
+import dataclasses
+import difflib
 import re
 import struct
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import IO
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnregisteredOp
 from xdsl.dialects.func import FuncOp
 from xdsl.passes import PassPipeline
 from xdsl.ir import Operation
@@ -103,14 +105,38 @@ def split_input(text: str, split: bool) -> list[Chunk]:
     return chunks
 
 
+def source_name(path: str) -> str:
+    """How diagnostics name the input: the path, or ``<stdin>`` for ``-``."""
+    return "<stdin>" if path == "-" else path
+
+
 def read_source(path: str) -> str:
+    """The input as text. Binary input (bytes that are not UTF-8, or a NUL,
+    which no MLIR text holds) is an error at the first offending byte, as
+    mlir-opt reports it, instead of parse errors quoting raw bytes."""
     try:
         if path == "-":
-            return sys.stdin.read()
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except (OSError, UnicodeDecodeError) as e:
+            data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
+        else:
+            with open(path, "rb") as f:
+                data = f.read()
+    except OSError as e:
         raise InputError([Report("error", f"cannot read input file: {e}", None)]) from None
+    nul = data.find(b"\0")
+    try:
+        text = data[: nul if nul >= 0 else len(data)].decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise _binary_input(path, data, e.start, f"byte 0x{data[e.start]:02x} is not UTF-8") from None
+    if nul >= 0:
+        raise _binary_input(path, data, nul, "NUL byte")
+    return text
+
+
+def _binary_input(path: str, data: bytes, offset: int, what: str) -> InputError:
+    line = data.count(b"\n", 0, offset) + 1
+    col = offset - (data.rfind(b"\n", 0, offset) + 1) + 1
+    return InputError([Report("error", f"binary input ({what}): expected MLIR text",
+                              SourceLoc(source_name(path), line, col))])
 
 
 def _span_loc(span, name: str, line_offset: int) -> SourceLoc:
@@ -125,8 +151,14 @@ def parse_message(e: ParseError) -> str:
     if e.span.start >= len(e.span.input.content):
         return "unexpected end of input" + (f" ({message})" if message else "")
     if not message or message.startswith("in "):
-        return f"unexpected '{e.span.text}'" + (f" {message}" if message else "")
-    return message
+        message = f"unexpected '{e.span.text}'" + (f" {message}" if message else "")
+    return _printable(message)
+
+
+def _printable(text: str) -> str:
+    """Control characters quoted from the input shown as ``\\x01``, so a
+    diagnostic never writes raw control bytes to the terminal."""
+    return "".join(c if c.isprintable() or c == "\n" else f"\\x{ord(c):02x}" for c in text)
 
 
 def parse(ctx: Context, chunk: Chunk, name: str) -> ModuleOp:
@@ -150,13 +182,12 @@ def parse(ctx: Context, chunk: Chunk, name: str) -> ModuleOp:
         parser = LocatingParser(ctx, chunk.text, name, chunk.line_offset)
         module = parser.parse_module()
     except ParseError as e:
-        unknown = _UNKNOWN_STABLEHLO.match(e.msg.strip())
-        if unknown and not ctx.allow_unregistered:
-            _report_unsupported_stablehlo(ctx, chunk, name)
-            from bcast.passes.stablehlo_to_bcast import supported_note
-
-            raise InputError([Report("error", f"'{unknown.group(1)}' op is not supported by "
-                                     "convert-stablehlo-to-bcast", here(), [supported_note()])]) from None
+        unknown = _UNKNOWN_OP.match(e.msg.strip())
+        if unknown:
+            op = unknown.group(1)
+            if op == "builtin.unregistered":  # with --allow-unregistered-dialect: a custom form
+                op = parser._name_positions[-1].text
+            raise InputError([unknown_op_report(ctx, chunk, name, op, here())]) from None
         raise InputError([Report("error", parse_message(e), _span_loc(e.span, name, chunk.line_offset))]) from None
     except RecursionError:
         raise InputError([Report("error", "input is nested too deeply", None)]) from None
@@ -172,20 +203,69 @@ def parse(ctx: Context, chunk: Chunk, name: str) -> ModuleOp:
             # does, not at whatever token the parser reached (often the next line).
             raise InputError([Report("error", message, here())]) from None
         raise
+    if ctx.allow_unregistered:
+        check_no_unknown_ops(ctx, chunk, name, module)
     if op_source_loc(module) is None:  # an implicit module, or one with loc(unknown)
         module.location = FileLineColLoc(StringAttr(name), IntAttr(chunk.line_offset + 1), IntAttr(1))
     return module
 
 
-_UNKNOWN_STABLEHLO = re.compile(r"Operation ((?:stablehlo|chlo)\.\w+) is not registered")
+_UNKNOWN_OP = re.compile(r"Operation (\S+) (?:is not registered|does not have a custom format)")
+PARTIAL_DIALECTS = ("stablehlo", "chlo")
+"""Dialects bcast holds a subset of (the ops it imports): their other ops are
+not misspellings, and ``--allow-unregistered-dialect`` keeps them as it keeps
+ops of dialects bcast does not know."""
 
 
-def _report_unsupported_stablehlo(ctx: Context, chunk: Chunk, name: str) -> None:
-    """A StableHLO or CHLO op bcast does not know is the import's located
-    error (at the op's own ``loc(...)``, naming the ops it supports), not a
-    parse error: read the input again accepting unknown ops, and report the
-    first one. Returns if that read fails too (a pretty op the generic
-    reader cannot take: the caller reports it where the parser stopped)."""
+def known_op_names(ctx: Context) -> list[str]:
+    return [op.name for op in ctx.loaded_ops if not issubclass(op, UnregisteredOp)]
+
+
+def unknown_op_report(ctx: Context, chunk: Chunk, name: str, op: str, loc: SourceLoc) -> Report:
+    """The error for an op the context does not hold, at the op. An op of a
+    dialect bcast knows is a misspelling (answered with the closest name:
+    ``bcast.ad``, did you mean ``bcast.add``?), even with
+    ``--allow-unregistered-dialect``, as mlir-opt rejects unknown ops of its
+    registered dialects. A StableHLO or CHLO op bcast does not import is the
+    import's error, naming the ops it supports. An op of another dialect
+    needs ``--allow-unregistered-dialect`` and then its generic form."""
+    known = known_op_names(ctx)
+    dialect = op.split(".", 1)[0] if "." in op else None
+    if dialect is None:  # a bare name, as ``return`` for ``func.return`` inside a function
+        suggestion = did_you_mean(op, known + [n.removeprefix("func.") for n in known])
+        return Report("error", f"unknown op '{op}'{suggestion}", loc)
+    suggestion = did_you_mean(op, known)
+    if dialect in PARTIAL_DIALECTS and not ctx.allow_unregistered:
+        from bcast.passes.stablehlo_to_bcast import supported_note
+
+        report = _unsupported_stablehlo(ctx, chunk, name) or Report(
+            "error", f"'{op}' op is not supported by convert-stablehlo-to-bcast", loc, [supported_note()])
+        return dataclasses.replace(report, message=report.message + suggestion)
+    if dialect in PARTIAL_DIALECTS or dialect not in {n.split(".", 1)[0] for n in known}:
+        if ctx.allow_unregistered:  # xDSL reads unknown ops in generic form only
+            return Report("error", f"unknown op '{op}'{suggestion} (ops bcast does not know are kept "
+                          f'in generic form only: "{op}"(...) : (...) -> (...))', loc)
+        return Report("error", f"dialect '{dialect}' of op '{op}' is not registered (bcast-opt "
+                      f"--allow-unregistered-dialect keeps ops of other dialects, in generic form)", loc)
+    return Report("error", f"unknown op '{op}'{suggestion}", loc)
+
+
+def check_no_unknown_ops(ctx: Context, chunk: Chunk, name: str, module: ModuleOp) -> None:
+    """With ``--allow-unregistered-dialect``, only ops of dialects bcast does
+    not know (or holds a subset of) may be unregistered: a generic op of a
+    dialect it knows, ``"bcast.ad"(...)``, is still a misspelling."""
+    dialects = {n.split(".", 1)[0] for n in known_op_names(ctx)} - set(PARTIAL_DIALECTS)
+    for op in module.walk():
+        if isinstance(op, UnregisteredOp) and op.op_name.data.split(".", 1)[0] in dialects:
+            raise InputError([unknown_op_report(ctx, chunk, name, op.op_name.data, op_source_loc(op))])
+
+
+def _unsupported_stablehlo(ctx: Context, chunk: Chunk, name: str) -> Report | None:
+    """The import's located error for a StableHLO or CHLO op bcast does not
+    know (at the op's own ``loc(...)``, naming the ops it supports): read the
+    input again accepting unknown ops, and report the first one. None if that
+    read fails too (a pretty op the generic reader cannot take: the caller
+    reports it where the parser stopped)."""
     from bcast.passes.errors import PassError
     from bcast.passes.stablehlo_to_bcast import check_supported
 
@@ -195,9 +275,10 @@ def _report_unsupported_stablehlo(ctx: Context, chunk: Chunk, name: str) -> None
         module = LocatingParser(lenient, chunk.text, name, chunk.line_offset).parse_module()
         check_supported(module)
     except PassError as e:
-        raise InputError([e.report]) from None
+        return e.report
     except Exception:  # noqa: BLE001 - any other failure: the original error stands
-        return
+        return None
+    return None
 
 
 def apply_semantics(module: ModuleOp, semantics: str | None) -> None:
@@ -230,15 +311,127 @@ def verify(module: Operation) -> None:
             raise InputError([verify_report(op, e)]) from None
 
 
-def parse_pipeline(spec: str) -> PassPipeline:
-    """An xDSL pipeline spec over bcast's passes; a bad spec is a usage error."""
-    from bcast.passes import available_passes
+MODULE_ANCHOR, FUNCTION_ANCHOR = "builtin.module", "func.func"
 
+
+def parse_pipeline(spec: str) -> PassPipeline:
+    """An xDSL pipeline spec over bcast's passes (``canonicalize,cse``), or
+    the same passes nested in anchors as mlir-opt users write them:
+    ``builtin.module(canonicalize,func.func(cse))``. A pass nested in
+    ``func.func(...)`` must be one of ``FUNCTION_PASSES``, which rewrite each
+    function on its own, so running it on the module runs it on every
+    function: the nesting changes nothing else. A bad spec is a usage error
+    naming what is wrong (an unknown pass with the closest known name)."""
+    from bcast.passes import FUNCTION_PASSES, available_passes
+
+    passes = available_passes()
     try:
-        return PassPipeline.parse_spec(available_passes(), spec)
+        items = anchored_passes(spec)
+        for text, anchors in items:
+            _check_pass(text, anchors, passes, FUNCTION_PASSES)
+        parsed = [PassPipeline.parse_spec(passes, text).passes for text, _ in items]
+        return PassPipeline(tuple(p for group in parsed for p in group))
     except (Exception, ArgSpecParseError) as e:  # several kinds; ArgSpecParseError is a BaseException
         message = " ".join(str(e).split())
         raise UsageError(f"invalid pass pipeline '{spec}': {message}") from None
+
+
+def anchored_passes(spec: str) -> list[tuple[str, tuple[str, ...]]]:
+    """Each pass of ``spec`` (its text, options included) with the anchors
+    around it, outermost first: ``builtin.module(a,func.func(b{x=1}))`` gives
+    ``[("a", ("builtin.module",)), ("b{x=1}", ("builtin.module", "func.func"))]``.
+    Raises ValueError for unbalanced parentheses, a misplaced anchor, or a
+    pipeline only partly wrapped in ``builtin.module(...)`` (as mlir-opt)."""
+    items: list[tuple[str, tuple[str, ...]]] = []
+    anchors: list[str] = []
+    start, i, after_group, wrapped = 0, 0, False, False
+    while i < len(spec):
+        c = spec[i]
+        if c in '{["':
+            i = _skip_group(spec, i)
+            continue
+        if c in "(),":
+            text = spec[start:i].strip()
+            if after_group and text:
+                raise ValueError(f"expected ',' or ')' before '{text}'")
+            if c == "(":
+                _check_anchor(text, anchors)
+                anchors.append(text)
+                wrapped = True
+            elif text:
+                items.append((text, tuple(anchors)))
+            elif not after_group and not (c == ")" and spec[:i].rstrip().endswith("(")):
+                raise ValueError(f"expected a pass name before '{c}'")
+            if c == ")":
+                if not anchors:
+                    raise ValueError("unbalanced ')'")
+                anchors.pop()
+            after_group = c == ")"
+            start = i + 1
+        i += 1
+    text = spec[start:].strip()
+    if anchors:
+        raise ValueError(f"unclosed '{anchors[-1]}('")
+    if text and after_group:
+        raise ValueError(f"expected ',' before '{text}'")
+    if text:
+        items.append((text, ()))
+    if wrapped and any(not a for _, a in items):
+        raise ValueError(f"expected the whole pipeline wrapped in '{MODULE_ANCHOR}(...)'")
+    return items
+
+
+def _skip_group(spec: str, i: int) -> int:
+    """The index past the option dict, bracket or string starting at ``i``
+    (strings inside an option dict are skipped whole)."""
+    close = {"{": "}", "[": "]", '"': '"'}[spec[i]]
+    j = i + 1
+    while j < len(spec) and spec[j] != close:
+        if spec[j] == "\\" and close == '"':
+            j += 1
+        elif spec[j] == '"' and close != '"':
+            j = _skip_group(spec, j) - 1
+        j += 1
+    if j >= len(spec):
+        raise ValueError(f"unclosed '{spec[i]}'")
+    return j + 1
+
+
+def _check_anchor(name: str, outer: list[str]) -> None:
+    """bcast-opt runs passes on the module and, nested in it, on functions."""
+    expected = [MODULE_ANCHOR, FUNCTION_ANCHOR]
+    if name not in expected:
+        raise ValueError(f"unknown anchor '{name}(...)': passes nest in '{MODULE_ANCHOR}(...)' "
+                         f"and, inside it, '{FUNCTION_ANCHOR}(...)'")
+    if len(outer) >= len(expected) or expected[len(outer)] != name:
+        where = f"nested in '{outer[-1]}(...)'" if outer else "at the top of the pipeline"
+        raise ValueError(f"'{name}(...)' cannot be {where}: passes nest in "
+                         f"'{MODULE_ANCHOR}(...)' and, inside it, '{FUNCTION_ANCHOR}(...)'")
+
+
+def _check_pass(text: str, anchors: tuple[str, ...], passes: Sequence[str],
+                function_passes: frozenset[str]) -> None:
+    """A known pass (else the closest known name), nested where it can run."""
+    name = re.match(r"[^{\[\s]*", text).group()
+    if name not in passes:
+        raise ValueError(f"unknown pass '{name}'{did_you_mean(name, passes)}")
+    if anchors and anchors[-1] == FUNCTION_ANCHOR and name not in function_passes:
+        raise ValueError(f"'{name}' rewrites the whole module (signatures and calls): it "
+                         f"cannot be nested in '{FUNCTION_ANCHOR}(...)', only in '{MODULE_ANCHOR}(...)'")
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """``"; did you mean 'x'?"`` for the known names closest to a misspelled
+    one (all of them when several are as close: ``bcast.ad`` is one letter
+    from both ``bcast.add`` and ``bcast.and``), or ``""`` when none is close."""
+    scores: dict[str, float] = {}
+    for candidate in set(known):
+        scores[candidate] = difflib.SequenceMatcher(None, name, candidate).ratio()
+    best = max(scores.values(), default=0.0)
+    if best < 0.75:
+        return ""
+    closest = sorted(c for c, score in scores.items() if score == best)[:3]
+    return "; did you mean " + " or ".join(f"'{c}'" for c in closest) + "?"
 
 
 IMPORT_PASS = "convert-stablehlo-to-bcast"
@@ -323,7 +516,12 @@ class Timings:
     """Wall-clock time per phase of a run, summed over the chunks, for
     ``--timing``. The rows are fixed up front (parse, verify, each pass in
     pipeline order, output) so the table has the same shape whatever fails;
-    it is laid out like mlir-opt's ``--mlir-timing`` report."""
+    it is laid out like mlir-opt's ``--mlir-timing`` report, whose ``Rest``
+    row holds the time no other row measured (reading the input, splitting
+    it, the pass manager between passes), so the rows add up to the total."""
+
+    UNIT = 1e-4
+    """Rows are printed to this many seconds; the sum is taken on the printed values."""
 
     def __init__(self, pass_names: Sequence[str]):
         self.started = time.perf_counter()
@@ -341,15 +539,24 @@ class Timings:
         finally:
             self.seconds[self.labels.index(label)] += time.perf_counter() - start
 
+    def rows(self) -> list[tuple[str, int]]:
+        """``(label, time in UNITs)`` for every row, ``Rest`` and ``Total``
+        last; the rows before ``Total`` sum to it exactly (rounding a row
+        could otherwise make the printed total differ from their sum)."""
+        measured = [round(s / self.UNIT) for s in self.seconds]
+        total = max(round((time.perf_counter() - self.started) / self.UNIT), sum(measured))
+        return [*zip(self.labels, measured), ("Rest", total - sum(measured)), ("Total", total)]
+
     def render(self) -> str:
-        total = time.perf_counter() - self.started
+        rows = self.rows()
+        total = rows[-1][1]
         rule = "===" + "-" * 73 + "==="
         lines = [rule, "... Execution time report ...".center(len(rule)).rstrip(), rule,
-                 f"  Total Execution Time: {total:.4f} seconds", "",
+                 f"  Total Execution Time: {total * self.UNIT:.4f} seconds", "",
                  "  ----Wall Time----  ----Name----"]
-        for label, seconds in [*zip(self.labels, self.seconds), ("Total", total)]:
-            share = 100 * seconds / total if total else 0.0
-            lines.append(f"  {seconds:8.4f} ({share:5.1f}%)  {label}")
+        for label, units in rows:
+            share = 100 * units / total if total else 0.0
+            lines.append(f"  {units * self.UNIT:8.4f} ({share:5.1f}%)  {label}")
         return "\n".join(lines) + "\n"
 
 

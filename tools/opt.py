@@ -16,6 +16,14 @@ The command line follows mlir-opt and xdsl-opt:
   ``--mlir-timing``: wall time of parsing, verifying (before and after the
   passes), each pass in pipeline order and output, summed over chunks.
 - ``--version``: ``bcast-opt <version> (xDSL <version>)``.
+- ``--view-op-graph``: after the pipeline, each chunk's data-flow graph as
+  Graphviz DOT (``bcast.tools.op_graph``) on stderr, where mlir-opt 19 writes
+  its own; stdout keeps the IR (or target), so ``2>&1 >/dev/null | dot -Tsvg``
+  draws it.
+- mlir-opt's spellings are accepted too: ``--mlir-timing``,
+  ``--mlir-print-debuginfo``, ``--mlir-print-ir-after-all``,
+  ``--mlir-print-op-generic``, ``--pass-pipeline``, and pipelines nested in
+  ``builtin.module(...)`` and ``func.func(...)`` (``driver.parse_pipeline``).
 """
 
 from __future__ import annotations
@@ -34,8 +42,9 @@ from xdsl.xdsl_opt_main import VersionAction
 from bcast.tools import __version__
 from bcast.ir.parser import make_context
 from bcast.ir.rules import SEMANTICS
-from bcast.passes import DESCRIPTIONS, available_passes
+from bcast.passes import DESCRIPTIONS, FUNCTION_PASSES, available_passes
 from bcast.tools import driver, expectations
+from bcast.tools.op_graph import module_dot
 from bcast.tools.driver import EXIT_INPUT, EXIT_OK, EXPLICIT_PIPELINE, PIPELINES, EarlyExit, InputError, Timings, UsageError
 
 TARGETS = ("mlir", "numpy", "array-api", "stablehlo", "c")
@@ -58,9 +67,12 @@ class _ArgumentParser(argparse.ArgumentParser):
 
 
 def _pass_help() -> str:
-    lines = ["passes (use with -p, xDSL pipeline syntax, e.g. -p 'canonicalize,cse'):"]
+    lines = ["passes (use with -p, in xDSL's syntax, -p 'canonicalize,cse', or mlir-opt's,",
+             "-p 'builtin.module(bcast-make-explicit,func.func(canonicalize,cse))'; those not",
+             "marked [module only] rewrite each function on its own and may be nested in func.func(...)):"]
     for name in sorted(available_passes()):
-        lines.append(f"  {name:32} {DESCRIPTIONS.get(name, '')}")
+        nested = "" if name in FUNCTION_PASSES else " [module only]"
+        lines.append(f"  {name:32} {DESCRIPTIONS.get(name, '')}{nested}")
     return "\n".join(lines)
 
 
@@ -71,14 +83,17 @@ def build_argument_parser() -> argparse.ArgumentParser:
         "Exit status: 0 success, 1 bad input (in any chunk), 2 usage error, 3 internal error.\n"
         "--print-between-passes: after each pass, '// -----// IR Dump After <pass> //----- //'\n"
         "  and the IR, on stderr. --timing: after the run, a wall-time table (parse, verify,\n"
-        "  each pass, output, total) on stderr, laid out as mlir-opt's --mlir-timing.",
+        "  each pass, output, the rest, total) on stderr, laid out as mlir-opt's --mlir-timing.\n"
+        "--view-op-graph: the graph as DOT on stderr, as mlir-opt; render it with\n"
+        "  bcast-opt FILE -p PIPELINE --view-op-graph 2>&1 >/dev/null | dot -Tsvg -o graph.svg",
         epilog=_pass_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("file", nargs="?", default="-", help="input .mlir file ('-' for stdin)")
-    p.add_argument("-p", "--passes", dest="pipeline", default=None,
-                   help="pass pipeline (default: none; the standard one for -t numpy, "
-                   "the explicit one for -t stablehlo)")
+    p.add_argument("-p", "--passes", "--pass-pipeline", dest="pipeline", default=None,
+                   help="pass pipeline, as xDSL ('canonicalize,cse') or mlir-opt "
+                   "('builtin.module(canonicalize,func.func(cse))') write it (default: none; "
+                   "the standard one for -t numpy, the explicit one for -t stablehlo)")
     p.add_argument("-t", "--target", default="mlir", choices=TARGETS, help="output format")
     p.add_argument("-o", "--output", default=None,
                    help="output file (default stdout); written only if every chunk succeeds")
@@ -88,13 +103,18 @@ def build_argument_parser() -> argparse.ArgumentParser:
                    help="check expected-error/-warning/-remark/-note annotations in the input")
     p.add_argument("--semantics", choices=SEMANTICS, default=None,
                    help="broadcasting semantics, overriding the module's bcast.semantics")
-    p.add_argument("--print-op-generic", action="store_true", help="print ops in generic form")
-    p.add_argument("--print-debuginfo", action="store_true",
+    p.add_argument("--print-op-generic", "--mlir-print-op-generic", action="store_true",
+                   help="print ops in generic form")
+    p.add_argument("--print-debuginfo", "--mlir-print-debuginfo", action="store_true",
                    help="print each op's location, loc(...)")
-    p.add_argument("--print-between-passes", action="store_true",
+    p.add_argument("--print-between-passes", "--mlir-print-ir-after-all", action="store_true",
                    help="print the IR after each pass, on stderr")
-    p.add_argument("--timing", action="store_true",
+    p.add_argument("--timing", "--mlir-timing", action="store_true",
                    help="print the time of parsing, verifying, each pass and output, on stderr")
+    p.add_argument("--view-op-graph", action="store_true",
+                   help="print the data-flow graph of each chunk after the pipeline as Graphviz DOT, "
+                   "on stderr as mlir-opt does (the IR still goes to stdout): a cluster per function "
+                   "and per bcast.fusion; e.g. 2>&1 >/dev/null | dot -Tsvg -o graph.svg")
     p.add_argument("--allow-unregistered-dialect", action="store_true",
                    help="accept (generic) ops of dialects bcast does not know, and keep them")
     p.add_argument("--version", action=VersionAction,
@@ -239,6 +259,8 @@ def process_chunk(chunk: driver.Chunk, name: str, args: argparse.Namespace,
     try:
         module = driver.load_chunk(ctx, chunk, name, args.semantics, pipeline, timings)
         with driver.timed(timings, "Output"):
+            if args.view_op_graph:
+                sys.stderr.write(module_dot(module, name))
             output = target.chunk(module)
     except InputError as e:
         reports = e.reports
@@ -258,7 +280,7 @@ def run(args: argparse.Namespace) -> int:
     one piece per chunk (empty for a failed one), as mlir-opt's does."""
     pipeline, timings = make_pipeline(args)
     text = driver.read_source(args.file)
-    name = "<stdin>" if args.file == "-" else args.file
+    name = driver.source_name(args.file)
     outputs, ok = [], True
     target = TargetOutput(args, name)
     for chunk in driver.split_input(text, args.split_input_file):

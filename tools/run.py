@@ -138,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.save_inputs and args.inputs:
             raise UsageError("--save-inputs saves generated inputs (--seed); --inputs are already in a file")
         text = driver.read_source(args.file)
-        name = "<stdin>" if args.file == "-" else args.file
+        name = driver.source_name(args.file)
         try:
             program = compile(text, backend=args.backend, entry=args.entry,
                               semantics=args.semantics, pipeline=args.pipeline, filename=name)

@@ -185,7 +185,7 @@ def test_timing_table_counts_passes_over_chunks(tmp_path, capsys) -> None:
     assert code == 1
     table = err[err.index("===-"):]
     names = re.findall(r"^ +[0-9.]+ \( *[0-9.]+%\)  (.+)$", table, re.MULTILINE)
-    assert names == ["Parse", "Verify", "canonicalize", "cse", "canonicalize", "Output", "Total"]
+    assert names == ["Parse", "Verify", "canonicalize", "cse", "canonicalize", "Output", "Rest", "Total"]
 
 
 def test_print_between_passes_goes_to_stderr(tmp_path, capsys) -> None:
@@ -195,6 +195,246 @@ def test_print_between_passes_goes_to_stderr(tmp_path, capsys) -> None:
     headers = re.findall(r"^// -----// IR Dump After (\S+) //----- //$", err, re.MULTILINE)
     assert headers == ["bcast-make-explicit", "canonicalize"]
     assert "bcast.broadcast_in_dim" in err
+
+
+def _timing_rows(err: str) -> tuple[float, list[tuple[str, float]]]:
+    table = err[err.index("===-"):]
+    total = float(re.search(r"Total Execution Time: ([0-9.]+) seconds", table).group(1))
+    rows = [(name, float(seconds))
+            for seconds, name in re.findall(r"^ +([0-9.]+) \( *[0-9.]+%\)  (.+)$", table, re.MULTILINE)]
+    return total, rows
+
+
+def test_timing_rows_add_up_to_the_total(tmp_path, capsys) -> None:
+    """The Rest row (as mlir-opt's) holds the time no other row measured, so
+    the printed rows sum to the printed total exactly."""
+    text = GOOD.format(name="a") + "// -----\n" + GOOD.format(name="b")
+    code, _, err = run_opt(capsys, write(tmp_path, text), "--split-input-file", "--mlir-timing",
+                           "-p", "builtin.module(bcast-make-explicit,func.func(canonicalize,cse))")
+    assert code == 0
+    total, rows = _timing_rows(err)
+    names = [name for name, _ in rows]
+    assert names == ["Parse", "Verify", "bcast-make-explicit", "canonicalize", "cse", "Output",
+                     "Rest", "Total"]
+    assert rows[-1][1] == total > 0
+    assert round(sum(seconds for _, seconds in rows[:-1]), 4) == total
+
+
+def test_timing_rest_is_what_no_row_measured() -> None:
+    timings = driver.Timings(["cse"])
+    timings.started -= 1.0  # a second that no phase measured
+    timings.seconds = [0.25, 0.125, 0.0625, 0.03125]
+    rows = dict(timings.rows())
+    assert rows["Total"] >= 10_000  # units of 0.1 ms
+    assert rows["Rest"] == rows["Total"] - (2500 + 1250 + 625 + 312)
+
+
+# --------------------------------------------------------------------------
+# mlir-opt spellings: flags and nested pipelines
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mlir_opt, own", [
+    (["--mlir-print-debuginfo"], ["--print-debuginfo"]),
+    (["--mlir-print-op-generic"], ["--print-op-generic"]),
+    (["--pass-pipeline", "builtin.module(bcast-make-explicit)"], ["-p", "bcast-make-explicit"]),
+    (["-p", "builtin.module(bcast-make-explicit,func.func(canonicalize,cse),bcast-fuse)"],
+     ["-p", "bcast-make-explicit,canonicalize,cse,bcast-fuse"]),
+    (["-p", "builtin.module( func.func( cse ) , func.func() )"], ["-p", "cse"]),
+])
+def test_mlir_opt_spellings_do_what_bcast_opt_spellings_do(tmp_path, capsys, mlir_opt, own) -> None:
+    path = write(tmp_path, GOOD.format(name="f"))
+    expected = run_opt(capsys, path, *own)
+    assert expected[0] == 0
+    assert run_opt(capsys, path, *mlir_opt) == expected
+
+
+def test_mlir_print_ir_after_all_dumps_as_print_between_passes(tmp_path, capsys) -> None:
+    path = write(tmp_path, GOOD.format(name="f"))
+    code, out, err = run_opt(capsys, path, "-p", "bcast-make-explicit,cse", "--mlir-print-ir-after-all")
+    assert code == 0 and "IR Dump" not in out
+    assert re.findall(r"IR Dump After (\S+)", err) == ["bcast-make-explicit", "cse"]
+
+
+def test_anchored_passes_keep_options_and_anchors() -> None:
+    assert driver.anchored_passes('builtin.module(a{x="(,)" y=1},func.func(b,c))') == [
+        ('a{x="(,)" y=1}', ("builtin.module",)),
+        ("b", ("builtin.module", "func.func")),
+        ("c", ("builtin.module", "func.func")),
+    ]
+    assert driver.anchored_passes("a,b{k=v}") == [("a", ()), ("b{k=v}", ())]
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("bcast-make-expicit", "unknown pass 'bcast-make-expicit'; did you mean 'bcast-make-explicit'?"),
+    ("builtin.module(canonicalise)", "unknown pass 'canonicalise'; did you mean 'canonicalize'?"),
+    ("builtin.module(func.func(cse,bcast-fuze))", "unknown pass 'bcast-fuze'; did you mean 'bcast-fuse'?"),
+    ("frobnicate", "unknown pass 'frobnicate'"),
+    ("func.func(cse)", "'func.func(...)' cannot be at the top of the pipeline"),
+    ("builtin.module(builtin.module(cse))", "'builtin.module(...)' cannot be nested in 'builtin.module(...)'"),
+    ("builtin.module(func.func(func.func(cse)))", "'func.func(...)' cannot be nested in 'func.func(...)'"),
+    ("gpu.module(cse)", "unknown anchor 'gpu.module(...)'"),
+    ("builtin.module(func.func(convert-stablehlo-to-bcast))",
+     "'convert-stablehlo-to-bcast' rewrites the whole module"),
+    ("cse,builtin.module(cse)", "expected the whole pipeline wrapped in 'builtin.module(...)'"),
+    ("builtin.module(cse", "unclosed 'builtin.module('"),
+    ("builtin.module(cse))", "unbalanced ')'"),
+    ("builtin.module(cse)cse", "expected ',' before 'cse'"),
+    ("cse,,dce", "expected a pass name before ','"),
+    ("builtin.module(bcast-make-explicit{degenerate=foo})", "invalid value 'foo' for option 'degenerate'"),
+])
+def test_bad_pipelines_exit_2_naming_the_fault(tmp_path, capsys, spec, message) -> None:
+    code, out, err = run_opt(capsys, write(tmp_path, GOOD.format(name="f")), "-p", spec)
+    assert code == 2 and out == ""
+    assert err.startswith(f"error: invalid pass pipeline '{spec}': {message}")
+    assert err.count("\n") == 1 and ("did you mean" in err) == ("did you mean" in message)
+
+
+def test_a_misspelled_pass_in_bcast_run_is_a_usage_error(tmp_path, capsys) -> None:
+    from bcast.tools import run
+
+    code = run.main([write(tmp_path, GOOD.format(name="main")), "--seed", "0", "-p", "builtin.module(cse,canonicalise)"])
+    err = capsys.readouterr().err
+    assert code == 2 and "did you mean 'canonicalize'?" in err
+
+
+# --------------------------------------------------------------------------
+# Unknown ops and binary input
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("line, allow, message", [
+    ("%0 = bcast.ad %x, %row : (tensor<3x4xf32>, tensor<4xf32>) -> tensor<3x4xf32>", False,
+     "2:8: error: unknown op 'bcast.ad'; did you mean 'bcast.add' or 'bcast.and'?"),
+    ('%0 = "bcast.ad"(%x, %row) : (tensor<3x4xf32>, tensor<4xf32>) -> tensor<3x4xf32>', True,
+     "2:8: error: unknown op 'bcast.ad'; did you mean 'bcast.add' or 'bcast.and'?"),
+    ("%0 = bcast.brodcast_in_dim %row, dims = [1] : (tensor<4xf32>) -> tensor<3x4xf32>", False,
+     "2:8: error: unknown op 'bcast.brodcast_in_dim'; did you mean 'bcast.broadcast_in_dim'?"),
+    ('%0 = "foo.bar"(%x) : (tensor<3x4xf32>) -> tensor<3x4xf32>', False,
+     "2:8: error: dialect 'foo' of op 'foo.bar' is not registered (bcast-opt "
+     "--allow-unregistered-dialect keeps ops of other dialects, in generic form)"),
+    ("%0 = bcast.frobnicate %x : tensor<3x4xf32>", False, "2:8: error: unknown op 'bcast.frobnicate'\n"),
+])
+def test_unknown_ops_are_located_with_the_closest_names(tmp_path, capsys, line, allow, message) -> None:
+    text = (f"func.func @f(%x: tensor<3x4xf32>, %row: tensor<4xf32>) -> tensor<3x4xf32> {{\n  {line}\n"
+            "  func.return %x : tensor<3x4xf32>\n}\n")
+    path = write(tmp_path, text)
+    code, out, err = run_opt(capsys, path, *(["--allow-unregistered-dialect"] if allow else []))
+    assert code == 1 and out == ""
+    assert (err if message.endswith("\n") else err.rstrip("\n")) == f"{path}:{message}"
+
+
+def test_an_unknown_dialect_op_is_kept_with_the_flag(tmp_path, capsys) -> None:
+    text = ('func.func @f(%x: tensor<3x4xf32>) -> tensor<3x4xf32> {\n'
+            '  %0 = "foo.bar"(%x) : (tensor<3x4xf32>) -> tensor<3x4xf32>\n'
+            "  func.return %0 : tensor<3x4xf32>\n}\n")
+    code, out, err = run_opt(capsys, write(tmp_path, text), "--allow-unregistered-dialect")
+    assert code == 0 and err == ""
+    assert '"foo.bar"(%x)' in out
+
+
+@pytest.mark.parametrize("data, where", [
+    (b"func.func @f() {\n\x00\x01 func.return\n}\n", "2:1: error: binary input (NUL byte)"),
+    (b"\xff\xfe\x00abc", "1:1: error: binary input (byte 0xff is not UTF-8)"),
+    (b"\x7fELF\x02\x01\x01\x00\x00", "1:8: error: binary input (NUL byte)"),
+    (b"// caf\xc3\xa9\n%0 = \xe9\n", "2:6: error: binary input (byte 0xe9 is not UTF-8)"),
+])
+def test_binary_input_is_an_error_at_its_first_bad_byte(tmp_path, capsys, data, where) -> None:
+    path = tmp_path / "in.mlir"
+    path.write_bytes(data)
+    code, out, err = run_opt(capsys, str(path))
+    assert code == 1 and out == ""
+    assert err == f"{path}:{where}: expected MLIR text\n"
+
+
+def test_a_control_character_is_quoted_in_the_parse_error(tmp_path, capsys) -> None:
+    code, _, err = run_opt(capsys, write(tmp_path, "func.func @f() {\n \x01 func.return\n}\n"))
+    assert code == 1 and err == f"{tmp_path / 'in.mlir'}:2:2: error: Unexpected character: \\x01\n"
+
+
+def test_binary_input_on_stdin_and_to_bcast_run(tmp_path, capsys, monkeypatch) -> None:
+    import io
+
+    from bcast.tools import run
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"a\x00b")))
+    code, out, err = run_opt(capsys, "-")
+    assert code == 1 and err == "<stdin>:1:2: error: binary input (NUL byte): expected MLIR text\n"
+    path = tmp_path / "in.mlir"
+    path.write_bytes(b"\x80")
+    assert run.main([str(path), "--seed", "0"]) == 1
+    assert capsys.readouterr().err == f"{path}:1:1: error: binary input (byte 0x80 is not UTF-8): expected MLIR text\n"
+
+
+# --------------------------------------------------------------------------
+# --view-op-graph
+# --------------------------------------------------------------------------
+
+
+def _dot_structure(dot: str) -> tuple[list[tuple[str, list[str]]], set[str], list[tuple[str, str]]]:
+    """Each cluster's label and the nodes inside it (in order of opening),
+    every declared node, and the edges; fails on unbalanced braces."""
+    clusters: list[tuple[str, list[str]]] = []
+    stack: list[list[str]] = []
+    nodes: set[str] = set()
+    edges: list[tuple[str, str]] = []
+    for line in dot.splitlines()[1:-1]:
+        line = line.strip()
+        if line.startswith("subgraph cluster_"):
+            clusters.append(("", []))
+            stack.append(clusters[-1][1])
+        elif line == "}":
+            stack.pop()
+        elif m := re.match(r'label = "([^"]*)";', line):
+            clusters[-1] = (m.group(1), clusters[-1][1])
+        elif m := re.match(r"(v[0-9]+) -> (v[0-9]+)", line):
+            edges.append(m.groups())
+        elif m := re.match(r"(v[0-9]+) \[", line):
+            nodes.add(m.group(1))
+            for cluster in stack:
+                cluster.append(m.group(1))
+    assert not stack and dot.startswith("digraph ") and dot.endswith("}\n")
+    return clusters, nodes, edges
+
+
+@pytest.mark.parametrize("example", ["broadcast.mlir", "jax/bench_fused.mlir", "jax/where.mlir",
+                                     "../tests/data/jax_exports/softmax_rows.mlir"])
+def test_view_op_graph_has_a_cluster_per_fusion_holding_its_ops(capsys, example) -> None:
+    """A node per op (none for a fusion or its yield) and per function
+    argument, a cluster per function and per fusion holding the fusion's body
+    ops, and an edge per operand of every op, drawn through fusion boundaries."""
+    from xdsl.dialects.func import FuncOp
+
+    from bcast.ir.fusion import FusionOp, YieldOp
+
+    path = str(paths.EXAMPLES / example)
+    code, out, err = run_opt(capsys, path, "-p", driver.STANDARD_PIPELINE, "--view-op-graph")
+    assert code == 0 and "digraph" not in out and out.startswith("builtin.module")
+    clusters, nodes, edges = _dot_structure(err)
+    module = driver.load(Path(path).read_text(), path, pipeline=driver.STANDARD_PIPELINE,
+                         import_stablehlo=True)
+    functions = [op for op in module.walk() if isinstance(op, FuncOp)]
+    fusions = [op for op in module.walk() if isinstance(op, FusionOp)]
+    assert fusions, "the example must fuse"
+    assert [label for label, _ in clusters if label.startswith("func.func")] == [
+        f"func.func @{f.sym_name.data}" for f in functions]
+    fused = [len(inner) for label, inner in clusters if label == "bcast.fusion"]
+    assert fused == [len(f.block.ops) - 1 for f in fusions]  # every body op but the yield
+    ops = [op for op in module.walk()
+           if op is not module and not isinstance(op, (FuncOp, FusionOp, YieldOp))]
+    assert len(nodes) == len(ops) + sum(len(f.args) for f in functions)
+    assert len(edges) == sum(len(op.operands) for op in ops)
+    assert all(a in nodes and b in nodes for a, b in edges)
+
+
+def test_view_op_graph_goes_with_every_chunk_and_target(tmp_path, capsys) -> None:
+    text = GOOD.format(name="a") + "// -----\n" + BAD + "// -----\n" + GOOD.format(name="b")
+    code, out, err = run_opt(capsys, write(tmp_path, text), "--split-input-file", "-t", "numpy",
+                             "--view-op-graph")
+    assert code == 1 and "def a(" in out and "def b(" in out
+    assert err.count("digraph ") == 2  # not for the chunk that failed
+    assert 'label = "func.func @a"' in err and 'label = "func.func @b"' in err
+    assert err.count('label = "bcast.fusion"') == 2  # -t numpy's pipeline fuses
 
 
 # --------------------------------------------------------------------------

@@ -28,7 +28,8 @@
 // RUN: bcast-opt %s -p canonicalize,cse 2>&1 | filecheck %s --check-prefix=FINAL
 
 // --timing: after the run, a table on stderr: parse, verify, each pass in
-// pipeline order, output and the total, as mlir-opt's --mlir-timing.
+// pipeline order, output, the rest (time no other row measured) and the
+// total, as mlir-opt's --mlir-timing.
 // RUN: bcast-opt %s -p canonicalize,cse --timing 2>%t.time | filecheck %s --check-prefix=FINAL
 // RUN: filecheck %s --check-prefix=TIME --input-file %t.time
 // TIME:      ===-------------------------------------------------------------------------===
@@ -42,6 +43,7 @@
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)  canonicalize
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)  cse
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)  Output
+// TIME-NEXT: {{[0-9]+\.[0-9]+}} ({{ *[0-9]+\.[0-9]}}%)  Rest
 // TIME-NEXT: {{[0-9]+\.[0-9]+}} (100.0%)  Total
 // Without the flag, no table.
 // RUN: bcast-opt %s -p canonicalize,cse 2>&1 | filecheck %s --check-prefix=NOTIME

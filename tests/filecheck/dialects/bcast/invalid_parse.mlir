@@ -15,11 +15,11 @@ func.func @missing_comma(%x: tensor<3xf32>, %y: tensor<2x3xf32>) {
 // -----
 
 func.func @unknown_op(%x: tensor<3xf32>) {
-  // expected-error @+1 {{Operation bcast.addd is not registered}}
+  // expected-error @+1 {{unknown op 'bcast.addd'; did you mean 'bcast.add'?}}
   %0 = bcast.addd %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
   func.return
 }
-// LOC: invalid_parse.mlir:19:19: error: Operation bcast.addd is not registered
+// LOC: invalid_parse.mlir:19:8: error: unknown op 'bcast.addd'; did you mean 'bcast.add'?
 
 // -----
 
