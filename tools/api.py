@@ -71,23 +71,41 @@ def available_memory() -> int:
         return 1 << 34
 
 
-def check_memory(function: func.FuncOp, limit: int | None = None, nested: bool = True) -> None:
-    """Refuse, before allocating anything, a function whose tensors (arguments
-    and every op result, all alive at once in the reference evaluator) would
-    not fit: a ``BcastError`` located at the function. ``nested=False``
-    counts only top-level values, not those inside fusions (which generated
-    code computes block by block)."""
-    limit = available_memory() if limit is None else limit
+def needed_bytes(function: func.FuncOp, nested: bool = True) -> int:
+    """Bytes of the function's arguments and op results, all alive at once;
+    ``nested=False`` counts only top-level values, not those inside fusions
+    (which generated code computes block by block)."""
     total = sum(nbytes_of(t) for t in function.function_type.inputs.data)
     ops = function.walk() if nested else function.body.block.ops
     for op in ops:
         total += sum(nbytes_of(r.type) for r in op.results)
+    return total
+
+
+def check_memory(function: func.FuncOp, limit: int | None = None, nested: bool = True) -> None:
+    """Refuse, before allocating anything, a function whose tensors (counted
+    by ``needed_bytes``) would not fit: a ``BcastError`` located at the
+    function."""
+    limit = available_memory() if limit is None else limit
+    total = needed_bytes(function, nested)
     if total > limit:
         raise _error([op_report(
             function,
             f"needs {total:,} bytes for its tensors, more than the {limit:,} bytes "
             "of memory available; refusing to run it",
         )])
+
+
+def lazy_arguments(args) -> bool:
+    """Whether a call of the array-api backend computes nothing now: an
+    argument's library is lazy by ``array_api_compat.is_lazy_array`` (dask
+    builds a graph computed chunk by chunk, elsewhere; JAX arrays count as
+    lazy: traced under ``jit``, and otherwise in JAX's own allocator, which
+    reports its own out-of-memory). Arguments of several libraries are an
+    error the generated code reports, whatever this says."""
+    import array_api_compat
+
+    return any(array_api_compat.is_lazy_array(a) for a in args)
 
 
 def _numpy_target():
@@ -224,9 +242,8 @@ class Compiled:
             raise _error([e.report]) from None
         if not self.function.body.blocks:  # every backend: nothing to run
             raise _error([op_report(self.function, "is a declaration without a body")])
-        # The reference evaluator keeps every value; generated code keeps
-        # only the arguments and the top-level values (not fusion bodies).
-        check_memory(self.function, nested=backend == "reference")
+        if backend != "array-api":  # array-api: at each eager call (check_memory)
+            self.check_memory()
         self.result_types = list(self.function.function_type.outputs.data)
         self.input_types = list(self.function.function_type.inputs.data)
         self.arguments, self.results = signature(self.function)
@@ -253,9 +270,23 @@ class Compiled:
             except PassError as e:  # a construct the loop lowering cannot express
                 raise TargetUnsupported(str(_error([e.report]))) from None
 
+    def check_memory(self) -> None:
+        """Refuse a program whose tensors would not fit in memory, where bcast
+        allocates them: the reference evaluator keeps every value (fusion
+        bodies included), generated NumPy and C code the arguments and the
+        top-level values; these backends refuse when compiling. The array-api
+        backend allocates through the arguments' library, so it refuses at a
+        call with eager arguments (NumPy, array_api_strict, CuPy; measured
+        against host memory), and never one with lazy arguments
+        (``lazy_arguments``: dask, JAX), whose library decides what is held
+        when: a dask array larger than any machine runs chunk by chunk."""
+        check_memory(self.function, nested=self.backend == "reference")
+
     def __call__(self, *args, out=None):
         try:
             self.check_count(args)
+            if self.backend == "array-api" and not lazy_arguments(args):
+                self.check_memory()
             if self._python_function is not None:
                 return self._python_function(*args, out=out)
             return self._evaluate(args, out)
