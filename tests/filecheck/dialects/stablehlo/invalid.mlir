@@ -123,7 +123,9 @@ func.func @is_finite_int(%x: tensor<4xi32>) -> tensor<4xi1> {
 // -----
 
 func.func @chlo_incompatible(%a: tensor<3xf32>, %b: tensor<2x4xf32>) -> tensor<2x4xf32> {
-  // expected-error @+1 {{'chlo.broadcast_add' op}}
+  // expected-error @+3 {{'chlo.broadcast_add' op operands are not broadcast-compatible: tensor<3xf32> and tensor<2x4xf32>}}
+  // expected-note @+2 {{aligned from the right:     3}}
+  // expected-note @+1 {{dimension -1: 3 vs 4 (neither is 1)}}
   %0 = chlo.broadcast_add %a, %b : (tensor<3xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
   return %0 : tensor<2x4xf32>
 }
