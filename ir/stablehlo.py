@@ -147,6 +147,10 @@ def _tensor(value: SSAValue | Attribute, what: str) -> TensorType:
     t = value.type if isinstance(value, SSAValue) else value
     if not isinstance(t, TensorType) or any(d < 0 for d in t.get_shape()):
         raise Diagnostic(f"{what} must be a statically shaped ranked tensor, got {t}")
+    try:
+        rules.check_sizes_fit_int64((tuple(t.get_shape()),))
+    except RuleError as e:
+        raise Diagnostic(f"{what}: {e.message}", e.notes) from None
     return t
 
 

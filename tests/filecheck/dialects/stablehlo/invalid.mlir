@@ -161,3 +161,12 @@ func.func @update_too_big(%x: tensor<4x3xf32>, %u: tensor<1x4xf32>, %i: tensor<i
   %0 = "stablehlo.dynamic_update_slice"(%x, %u, %i, %i) : (tensor<4x3xf32>, tensor<1x4xf32>, tensor<i64>, tensor<i64>) -> tensor<4x3xf32>
   return %0 : tensor<4x3xf32>
 }
+
+// -----
+
+// StableHLO types are read by the same parser: sizes fit int64.
+func.func @stablehlo_count_too_large(%x: tensor<4294967296x1xf32>) {
+  // expected-error @+1 {{tensor<4294967296x4294967296xf32>: 18446744073709551616 elements do not fit in int64}}
+  %0 = stablehlo.broadcast_in_dim %x, dims = [0, 1] : (tensor<4294967296x1xf32>) -> tensor<4294967296x4294967296xf32>
+  return
+}
