@@ -319,7 +319,7 @@ class Compiled:
 
 
 def compile(  # noqa: A001 - the API's name is part of the contract
-    source: str,
+    source: str | ModuleOp,
     *,
     backend: str | None = None,
     entry: str = "main",
@@ -328,7 +328,8 @@ def compile(  # noqa: A001 - the API's name is part of the contract
     filename: str = "<source>",
 ) -> Compiled:
     """Parse, verify and prepare ``source`` (bcast IR text, or StableHLO as
-    JAX prints it, imported first) for running.
+    JAX prints it, imported first; or an xDSL module of either, such as
+    ``from_jax`` returns, which is copied, never changed) for running.
 
     ``backend=None`` picks the fastest available backend. ``pipeline`` (xDSL
     pipeline syntax) replaces the backend's standard pipeline (``PIPELINES``);
@@ -339,7 +340,7 @@ def compile(  # noqa: A001 - the API's name is part of the contract
         raise ValueError(f"unknown backend {chosen!r}; available: {', '.join(BACKENDS)}")
     pipeline = PIPELINES[chosen] if pipeline is None else pipeline
     try:
-        module = driver.load(source, filename, semantics, pipeline=pipeline, import_stablehlo=True)
+        module = _load(source, filename, semantics, pipeline)
         try:
             return Compiled(module, entry, chosen, filename)
         except TargetUnsupported:
@@ -352,3 +353,14 @@ def compile(  # noqa: A001 - the API's name is part of the contract
         raise _error(e.reports) from None
     except driver.UsageError as e:
         raise ValueError(str(e)) from None
+
+
+def _load(source: str | ModuleOp, filename: str, semantics: str | None, pipeline: str) -> ModuleOp:
+    """``source`` verified, imported and transformed; a module given is
+    cloned first (semantics and passes change the module they run on)."""
+    if isinstance(source, ModuleOp):
+        passes = driver.parse_pipeline(pipeline) if pipeline else None
+        return driver.prepare(driver.make_context(), source.clone(), semantics, passes, import_stablehlo=True)
+    if not isinstance(source, str):
+        raise TypeError(f"bcast.compile takes IR text or an xDSL ModuleOp, got {type(source).__name__}")
+    return driver.load(source, filename, semantics, pipeline=pipeline, import_stablehlo=True)

@@ -186,12 +186,13 @@ def _report_unsupported_stablehlo(ctx: Context, chunk: Chunk, name: str) -> None
     first one. Returns if that read fails too (a pretty op the generic
     reader cannot take: the caller reports it where the parser stopped)."""
     from bcast.passes.errors import PassError
-    from bcast.passes.stablehlo_to_bcast import check_supported
+    from bcast.passes.stablehlo_to_bcast import check_supported, inline_calls
 
     lenient = ctx.clone()
     lenient.allow_unregistered = True
     try:
         module = LocatingParser(lenient, chunk.text, name, chunk.line_offset).parse_module()
+        inline_calls(module)  # an op of a called function is reported where it is called
         check_supported(module)
     except PassError as e:
         raise InputError([e.report]) from None
@@ -277,6 +278,13 @@ def load_chunk(ctx: Context, chunk: Chunk, name: str, semantics: str | None = No
     pipeline's callback."""
     with timed(timings, "Parse"):
         module = parse(ctx, chunk, name)
+    return prepare(ctx, module, semantics, pipeline, timings, import_stablehlo)
+
+
+def prepare(ctx: Context, module: ModuleOp, semantics: str | None = None,
+            pipeline: PassPipeline | None = None, timings: Timings | None = None,
+            import_stablehlo: bool = False) -> ModuleOp:
+    """What ``load_chunk`` does after parsing, to ``module`` in place."""
     with timed(timings, "Verify"):
         apply_semantics(module, semantics)
         verify(module)
