@@ -242,7 +242,8 @@ class Compiled:
             raise _error([e.report]) from None
         if not self.function.body.blocks:  # every backend: nothing to run
             raise _error([op_report(self.function, "is a declaration without a body")])
-        if backend != "array-api":  # array-api: at each eager call (check_memory)
+        self._memory_checked = False
+        if backend != "array-api":  # array-api: at its first eager call (check_memory)
             self.check_memory()
         self.result_types = list(self.function.function_type.outputs.data)
         self.input_types = list(self.function.function_type.inputs.data)
@@ -275,17 +276,19 @@ class Compiled:
         allocates them: the reference evaluator keeps every value (fusion
         bodies included), generated NumPy and C code the arguments and the
         top-level values; these backends refuse when compiling. The array-api
-        backend allocates through the arguments' library, so it refuses at a
-        call with eager arguments (NumPy, array_api_strict, CuPy; measured
-        against host memory), and never one with lazy arguments
-        (``lazy_arguments``: dask, JAX), whose library decides what is held
-        when: a dask array larger than any machine runs chunk by chunk."""
+        backend allocates through the arguments' library, so it checks at its
+        first call with eager arguments (NumPy, array_api_strict, CuPy;
+        measured against host memory), once, as the others check once, and
+        never at a call with lazy arguments (``lazy_arguments``: dask, JAX),
+        whose library decides what is held when: a dask array larger than
+        any machine runs chunk by chunk."""
         check_memory(self.function, nested=self.backend == "reference")
+        self._memory_checked = True
 
     def __call__(self, *args, out=None):
         try:
             self.check_count(args)
-            if self.backend == "array-api" and not lazy_arguments(args):
+            if not self._memory_checked and not lazy_arguments(args):
                 self.check_memory()
             if self._python_function is not None:
                 return self._python_function(*args, out=out)
