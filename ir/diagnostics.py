@@ -9,6 +9,7 @@ from xdsl.dialects.builtin import FileLineColLoc, UnregisteredOp
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import VerifyException
 
+from bcast.ir import rules
 from bcast.ir.locations import callers, shown_location
 
 
@@ -19,6 +20,29 @@ class Diagnostic(VerifyException):
         super().__init__(message)
         self.message = message
         self.notes = list(notes)
+
+
+def incompatible_operands(types: Sequence[Attribute], e: rules.IncompatibleDims,
+                          broadcast_dimensions: Sequence[int] | None = None) -> Diagnostic:
+    """The NumPy rule's failure, worded with the operand types as written,
+    whichever dialect's op broadcasts them; ``broadcast_dimensions``: the
+    ones that expanded a lower-rank operand before the rule ran."""
+    names = " and ".join(map(str, types)) if len(types) == 2 else ", ".join(map(str, types))
+    head = "aligned from the right: "
+    if broadcast_dimensions is not None:
+        head = "after broadcast_dimensions, aligned from the right: "
+    if e.level is not None:
+        head = f"nesting level {e.level}, aligned from the right: "
+    aligned = head + ("\n" + " " * len(head)).join(rules.aligned_from_the_right(e.shapes))
+    sizes = " vs ".join(map(str, e.sizes))
+    # Two sizes conflict when neither is 1; with three operands (select) a 1 may
+    # be among them, so say what is actually wrong.
+    why = "neither is 1" if len(e.sizes) == 2 else "sizes other than 1 differ"
+    where = f"nesting level {e.level}, " if e.level is not None else ""
+    notes = [aligned, f"{where}dimension {e.axis}: {sizes} ({why})", *e.notes]
+    if broadcast_dimensions is not None:
+        notes.append(f"broadcast_dimensions = {list(broadcast_dimensions)}")
+    return Diagnostic(f"operands are not broadcast-compatible: {names}", notes)
 
 
 @dataclass(frozen=True)

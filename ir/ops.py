@@ -58,7 +58,7 @@ from xdsl.ir import SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import irdl_attr_definition
 
 from bcast.ir import numerics, rules
-from bcast.ir.diagnostics import Diagnostic
+from bcast.ir.diagnostics import Diagnostic, incompatible_operands
 from bcast.ir.rules import IncompatibleDims, Levels, RuleError, Semantics
 from bcast.ir.types import NUMPY_DTYPES, flat_type_shape, make_type, numpy_dtype, split_type
 
@@ -94,29 +94,6 @@ def _check_declared(op: Operation, inferred: Attribute, declared: Attribute) -> 
             f"inferred type(s) '{inferred}' are incompatible with return type(s) "
             f"of operation '{declared}'"
         )
-
-
-def _incompatible(types: Sequence[Attribute], e: IncompatibleDims, expanded: bool) -> Diagnostic:
-    """The NumPy-rule failure, worded with the types as written."""
-    names = " and ".join(str(t) for t in types) if len(types) == 2 else ", ".join(
-        str(t) for t in types
-    )
-    lines = rules.aligned_from_the_right(e.shapes)
-    head = "aligned from the right: "
-    if expanded:
-        head = "after broadcast_dimensions, aligned from the right: "
-    if e.level is not None:
-        head = f"nesting level {e.level}, aligned from the right: "
-    aligned = head + ("\n" + " " * len(head)).join(lines)
-    sizes = " vs ".join(map(str, e.sizes))
-    # Two sizes conflict when neither is 1; with three operands (select) a 1 may
-    # be among them, so say what is actually wrong.
-    why = "neither is 1" if len(e.sizes) == 2 else "sizes other than 1 differ"
-    where = f"nesting level {e.level}, " if e.level is not None else ""
-    return Diagnostic(
-        f"operands are not broadcast-compatible: {names}",
-        [aligned, f"{where}dimension {e.axis}: {sizes} ({why})"] + e.notes,
-    )
 
 
 def _promote(op_types: Sequence[str], semantics: Semantics, operands: Sequence[Attribute]) -> str:
@@ -218,6 +195,8 @@ class BcastOp(IRDLOperation, abc.ABC):
             self.verify_semantics(semantics_of(self))
         except RuleError as e:  # the one place a rule violation becomes a diagnostic
             raise Diagnostic(e.message, e.notes) from None
+        except IncompatibleDims as e:  # one an op did not word itself
+            raise incompatible_operands([o.type for o in self.operands], e) from None
 
     @abc.abstractmethod
     def verify_semantics(self, semantics: Semantics) -> None: ...
@@ -342,9 +321,8 @@ class BinaryOp(ElementwiseOp, abc.ABC):
                 shape, _, _ = rules.in_dim_broadcast(ll[0], rl[0], dims, semantics)
                 levels = (shape,)
         except IncompatibleDims as e:
-            if dims is not None and len(ll[0]) != len(rl[0]):
-                e.notes.append(f"broadcast_dimensions = {dims}")
-            raise _incompatible(types, e, dims is not None and len(ll[0]) != len(rl[0])) from None
+            expanded = dims if dims is not None and len(ll[0]) != len(rl[0]) else None
+            raise incompatible_operands(types, e, expanded) from None
         return make_type(levels, cls.result_element(element))
 
     def verify_semantics(self, semantics: Semantics) -> None:
@@ -585,7 +563,7 @@ class SelectOp(ElementwiseOp):
                 rules.check_same_rank_or_scalar([lv[0] for lv in levels])
             result = rules.broadcast_levels(*levels)
         except IncompatibleDims as e:
-            raise _incompatible(types, e, False) from None
+            raise incompatible_operands(types, e) from None
         return make_type(result, element)
 
     def verify_semantics(self, semantics: Semantics) -> None:

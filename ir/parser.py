@@ -24,6 +24,7 @@ from xdsl.dialects.builtin import (
     NameLoc,
     NoneAttr,
     StringAttr,
+    TensorType,
     UnknownLoc,
 )
 from xdsl.dialects.func import Func
@@ -38,6 +39,7 @@ from xdsl.utils.hints import isa
 from xdsl.utils.lexer import Input, Span
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
+from bcast.ir import rules
 from bcast.ir.dialect import Bcast
 from bcast.ir.locations import InputFallbackLoc, file_range, shown_location
 
@@ -289,17 +291,34 @@ class LocatingParser(Parser):
             return super()._parse_optional_builtin_parametrized_type()
         match = _SIMPLE_TENSOR.match(self.lexer.input.content, token.span.start)
         if match is None:
-            return super()._parse_optional_builtin_parametrized_type()
+            return self._parse_checked_tensor_type()
         text = match.group()
         cached = self._types.get(text)
         if cached is not None:
             self._resume_from(match.end())
             return cached
-        parsed = super()._parse_optional_builtin_parametrized_type()
+        parsed = self._parse_checked_tensor_type()
         # cache only what was read as exactly that text (no comment after it)
         rest = self.lexer.input.content[match.end() : self.pos]
         if parsed is not None and self.pos >= match.end() and not rest.strip():
             self._types[text] = parsed
+        return parsed
+
+    def _parse_checked_tensor_type(self):
+        """A tensor type whose sizes fit int64 (``rules.check_sizes_fit_int64``;
+        dynamic dims aside), reported at the type: xDSL keeps any Python int,
+        and a backend would print it into code. A nested type's inner type
+        is checked first, on its own."""
+        start = self.pos
+        parsed = super()._parse_optional_builtin_parametrized_type()
+        levels, inner = [], parsed
+        while isinstance(inner, TensorType):
+            levels.append(tuple(d for d in inner.get_shape() if d >= 0))
+            inner = inner.element_type
+        try:
+            rules.check_sizes_fit_int64(tuple(levels))
+        except rules.RuleError as e:
+            self.raise_error(f"{parsed}: {e.message}", self._span_to_here(start))
         return parsed
 
     # -- dense literals ------------------------------------------------------

@@ -276,6 +276,23 @@ def element_count(shape: Shape) -> int:
     return n
 
 
+INT64_MAX = 2**63 - 1
+"""The largest size bcast accepts: every backend indexes with int64 (NumPy's
+intp, C's int64_t, StableHLO's i64 dims), as MLIR's ShapedType does."""
+
+
+def check_sizes_fit_int64(levels: Levels) -> None:
+    """Every dimension, and the element count (the product of the flat
+    shape's dims, which indexing the flat value needs), fits int64."""
+    for d in flat_shape(levels):
+        if d > INT64_MAX:
+            raise RuleError(f"dimension size {d} does not fit in int64 (the largest is {INT64_MAX})")
+    count = element_count(flat_shape(levels))
+    if count > INT64_MAX:
+        raise RuleError(f"{count} elements do not fit in int64 (the largest count is {INT64_MAX})",
+                        [f"the element count is the product of the dimensions {shape_str(flat_shape(levels))}"])
+
+
 def is_sorted(dims: Sequence[int]) -> bool:
     """Strictly increasing: the broadcast dims XLA accepts (no transposition)."""
     return all(a < b for a, b in zip(dims, dims[1:]))

@@ -77,9 +77,9 @@ from xdsl.traits import ConstantLike, HasParent, IsTerminator, Pure
 from xdsl.utils.str_enum import StrEnum
 
 from bcast.ir import rules
-from bcast.ir.diagnostics import Diagnostic
+from bcast.ir.diagnostics import Diagnostic, incompatible_operands
 from bcast.ir.ops import CanonicalizationPatterns, ComparisonDirection
-from bcast.ir.rules import RuleError
+from bcast.ir.rules import IncompatibleDims, RuleError
 
 # --------------------------------------------------------------------------
 # Attributes: #stablehlo<comparison_direction GT>, #stablehlo<comparison_type FLOAT>
@@ -148,6 +148,10 @@ def _tensor(value: SSAValue | Attribute, what: str) -> TensorType:
     t = value.type if isinstance(value, SSAValue) else value
     if not isinstance(t, TensorType) or any(d < 0 for d in t.get_shape()):
         raise Diagnostic(f"{what} must be a statically shaped ranked tensor, got {t}")
+    try:
+        rules.check_sizes_fit_int64((tuple(t.get_shape()),))
+    except RuleError as e:
+        raise Diagnostic(f"{what}: {e.message}", e.notes) from None
     return t
 
 
@@ -266,6 +270,8 @@ class StablehloOp(IRDLOperation, abc.ABC):
             self.verify_op()
         except RuleError as e:
             raise Diagnostic(e.message, e.notes) from None
+        except IncompatibleDims as e:  # one an op did not word itself
+            raise incompatible_operands([o.type for o in self.operands], e) from None
 
     @abc.abstractmethod
     def verify_op(self) -> None: ...
@@ -984,28 +990,22 @@ def chlo_broadcast_shape(lhs: Sequence[int], rhs: Sequence[int], dims: Sequence[
     op and where each operand's dims land in it. Without ``broadcast_dimensions``
     the operands align from the right (NumPy); with them the lower-rank operand
     maps onto those dims of the higher-rank one (XLA), degenerate dims then
-    broadcast."""
+    broadcast. A failure of the rule shows the shapes as written (aligned from
+    the right) or, with ``broadcast_dimensions``, as they map."""
     lhs, rhs = tuple(lhs), tuple(rhs)
     rank = max(len(lhs), len(rhs))
     if dims is None or len(lhs) == len(rhs):
-        lhs_dims = tuple(range(rank - len(lhs), rank))
-        rhs_dims = tuple(range(rank - len(rhs), rank))
         if dims is not None and list(dims) not in ([], list(range(rank))):
             raise RuleError("broadcast_dimensions must either be absent or be the identity on "
                             "operands of the same rank")  # fmt: skip
-    else:
-        low, high = (lhs, rhs) if len(lhs) < len(rhs) else (rhs, lhs)
-        rules.expand_with_broadcast_dimensions(low, high, dims)  # the checks
-        mapped = tuple(dims)
-        lhs_dims, rhs_dims = (mapped, tuple(range(rank))) if low is lhs else (tuple(range(rank)), mapped)
-    expanded = []
-    for shape, where in ((lhs, lhs_dims), (rhs, rhs_dims)):
-        full = [1] * rank
-        for size, d in zip(shape, where):
-            full[d] = size
-        expanded.append(tuple(full))
-    result = rules.broadcast_shapes(*expanded)
-    return result, lhs_dims, rhs_dims
+        return (rules.broadcast_shapes(lhs, rhs), tuple(range(rank - len(lhs), rank)),
+                tuple(range(rank - len(rhs), rank)))
+    low, high = (lhs, rhs) if len(lhs) < len(rhs) else (rhs, lhs)
+    expanded = rules.expand_with_broadcast_dimensions(low, high, dims)
+    mapped, identity = tuple(dims), tuple(range(rank))
+    if low is lhs:
+        return rules.broadcast_shapes(expanded, high), mapped, identity
+    return rules.broadcast_shapes(high, expanded), identity, mapped
 
 
 class ChloBroadcastBinaryOp(StablehloOp, abc.ABC):
@@ -1045,7 +1045,12 @@ class ChloBroadcastBinaryOp(StablehloOp, abc.ABC):
             raise Diagnostic(f"requires the same element type for all operands, got "
                              f"{self.lhs.type} and {self.rhs.type}")  # fmt: skip
         _check_kinds(self, self.STABLEHLO.ELEMENT_KINDS, [self.lhs, self.rhs])
-        shape, _, _ = chlo_broadcast_shape(_shape(self.lhs), _shape(self.rhs), self.dims)
+        lhs, rhs = _shape(self.lhs), _shape(self.rhs)
+        try:
+            shape, _, _ = chlo_broadcast_shape(lhs, rhs, self.dims)
+        except IncompatibleDims as e:
+            expanded = self.dims if self.dims is not None and len(lhs) != len(rhs) else None
+            raise incompatible_operands((self.lhs.type, self.rhs.type), e, expanded) from None
         expected = _tensor_type(shape, self.RESULT_ELEMENT or _element(self.lhs))
         if expected != self.result.type:
             raise Diagnostic(f"inferred type(s) '{expected}' are incompatible with return type(s) "

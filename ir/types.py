@@ -15,7 +15,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
-from bcast.ir.rules import ELEMENT_TYPES, Levels, RuleError, Shape, flat_shape
+from bcast.ir.rules import ELEMENT_TYPES, Levels, RuleError, Shape, check_sizes_fit_int64, flat_shape
 
 _FLOATS = {"f16": Float16Type, "f32": Float32Type, "f64": Float64Type}
 
@@ -83,6 +83,7 @@ def split_type(t: Attribute) -> tuple[Levels, str]:
         )
     if any(d < 0 for level in levels for d in level):
         raise RuleError(f"dynamic dimensions are not supported: {t}")
+    check_sizes_fit_int64(tuple(levels))
     return tuple(levels), name
 
 

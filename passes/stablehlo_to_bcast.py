@@ -402,8 +402,8 @@ class ConvertStablehloToBcastPass(ModulePass):
     name = "convert-stablehlo-to-bcast"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        inline_calls(op)  # first: an op of a called function is reported where it is called
         check_supported(op)
-        inline_calls(op)
         PatternRewriteWalker(
             GreedyRewritePatternApplier([p() for p in PATTERNS]), apply_recursively=False
         ).rewrite_module(op)

@@ -71,23 +71,41 @@ def available_memory() -> int:
         return 1 << 34
 
 
-def check_memory(function: func.FuncOp, limit: int | None = None, nested: bool = True) -> None:
-    """Refuse, before allocating anything, a function whose tensors (arguments
-    and every op result, all alive at once in the reference evaluator) would
-    not fit: a ``BcastError`` located at the function. ``nested=False``
-    counts only top-level values, not those inside fusions (which generated
-    code computes block by block)."""
-    limit = available_memory() if limit is None else limit
+def needed_bytes(function: func.FuncOp, nested: bool = True) -> int:
+    """Bytes of the function's arguments and op results, all alive at once;
+    ``nested=False`` counts only top-level values, not those inside fusions
+    (which generated code computes block by block)."""
     total = sum(nbytes_of(t) for t in function.function_type.inputs.data)
     ops = function.walk() if nested else function.body.block.ops
     for op in ops:
         total += sum(nbytes_of(r.type) for r in op.results)
+    return total
+
+
+def check_memory(function: func.FuncOp, limit: int | None = None, nested: bool = True) -> None:
+    """Refuse, before allocating anything, a function whose tensors (counted
+    by ``needed_bytes``) would not fit: a ``BcastError`` located at the
+    function."""
+    limit = available_memory() if limit is None else limit
+    total = needed_bytes(function, nested)
     if total > limit:
         raise _error([op_report(
             function,
             f"needs {total:,} bytes for its tensors, more than the {limit:,} bytes "
             "of memory available; refusing to run it",
         )])
+
+
+def lazy_arguments(args) -> bool:
+    """Whether a call of the array-api backend computes nothing now: an
+    argument's library is lazy by ``array_api_compat.is_lazy_array`` (dask
+    builds a graph computed chunk by chunk, elsewhere; JAX arrays count as
+    lazy: traced under ``jit``, and otherwise in JAX's own allocator, which
+    reports its own out-of-memory). Arguments of several libraries are an
+    error the generated code reports, whatever this says."""
+    import array_api_compat
+
+    return any(array_api_compat.is_lazy_array(a) for a in args)
 
 
 def _numpy_target():
@@ -224,9 +242,9 @@ class Compiled:
             raise _error([e.report]) from None
         if not self.function.body.blocks:  # every backend: nothing to run
             raise _error([op_report(self.function, "is a declaration without a body")])
-        # The reference evaluator keeps every value; generated code keeps
-        # only the arguments and the top-level values (not fusion bodies).
-        check_memory(self.function, nested=backend == "reference")
+        self._memory_checked = False
+        if backend != "array-api":  # array-api: at its first eager call (check_memory)
+            self.check_memory()
         self.result_types = list(self.function.function_type.outputs.data)
         self.input_types = list(self.function.function_type.inputs.data)
         self.arguments, self.results = signature(self.function)
@@ -253,9 +271,25 @@ class Compiled:
             except PassError as e:  # a construct the loop lowering cannot express
                 raise TargetUnsupported(str(_error([e.report]))) from None
 
+    def check_memory(self) -> None:
+        """Refuse a program whose tensors would not fit in memory, where bcast
+        allocates them: the reference evaluator keeps every value (fusion
+        bodies included), generated NumPy and C code the arguments and the
+        top-level values; these backends refuse when compiling. The array-api
+        backend allocates through the arguments' library, so it checks at its
+        first call with eager arguments (NumPy, array_api_strict, CuPy;
+        measured against host memory), once, as the others check once, and
+        never at a call with lazy arguments (``lazy_arguments``: dask, JAX),
+        whose library decides what is held when: a dask array larger than
+        any machine runs chunk by chunk."""
+        check_memory(self.function, nested=self.backend == "reference")
+        self._memory_checked = True
+
     def __call__(self, *args, out=None):
         try:
             self.check_count(args)
+            if not self._memory_checked and not lazy_arguments(args):
+                self.check_memory()
             if self._python_function is not None:
                 return self._python_function(*args, out=out)
             return self._evaluate(args, out)
@@ -288,7 +322,7 @@ class Compiled:
 
 
 def compile(  # noqa: A001 - the API's name is part of the contract
-    source: str,
+    source: str | ModuleOp,
     *,
     backend: str | None = None,
     entry: str = "main",
@@ -297,7 +331,8 @@ def compile(  # noqa: A001 - the API's name is part of the contract
     filename: str = "<source>",
 ) -> Compiled:
     """Parse, verify and prepare ``source`` (bcast IR text, or StableHLO as
-    JAX prints it, imported first) for running.
+    JAX prints it, imported first; or an xDSL module of either, such as
+    ``from_jax`` returns, which is copied, never changed) for running.
 
     ``backend=None`` picks the fastest available backend. ``pipeline`` (xDSL
     pipeline syntax) replaces the backend's standard pipeline (``PIPELINES``);
@@ -308,7 +343,7 @@ def compile(  # noqa: A001 - the API's name is part of the contract
         raise ValueError(f"unknown backend {chosen!r}; available: {', '.join(BACKENDS)}")
     pipeline = PIPELINES[chosen] if pipeline is None else pipeline
     try:
-        module = driver.load(source, filename, semantics, pipeline=pipeline, import_stablehlo=True)
+        module = _load(source, filename, semantics, pipeline)
         try:
             return Compiled(module, entry, chosen, filename)
         except TargetUnsupported:
@@ -321,3 +356,14 @@ def compile(  # noqa: A001 - the API's name is part of the contract
         raise _error(e.reports) from None
     except driver.UsageError as e:
         raise ValueError(str(e)) from None
+
+
+def _load(source: str | ModuleOp, filename: str, semantics: str | None, pipeline: str) -> ModuleOp:
+    """``source`` verified, imported and transformed; a module given is
+    cloned first (semantics and passes change the module they run on)."""
+    if isinstance(source, ModuleOp):
+        passes = driver.parse_pipeline(pipeline) if pipeline else None
+        return driver.prepare(driver.make_context(), source.clone(), semantics, passes, import_stablehlo=True)
+    if not isinstance(source, str):
+        raise TypeError(f"bcast.compile takes IR text or an xDSL ModuleOp, got {type(source).__name__}")
+    return driver.load(source, filename, semantics, pipeline=pipeline, import_stablehlo=True)

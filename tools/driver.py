@@ -267,12 +267,13 @@ def _unsupported_stablehlo(ctx: Context, chunk: Chunk, name: str) -> Report | No
     read fails too (a pretty op the generic reader cannot take: the caller
     reports it where the parser stopped)."""
     from bcast.passes.errors import PassError
-    from bcast.passes.stablehlo_to_bcast import check_supported
+    from bcast.passes.stablehlo_to_bcast import check_supported, inline_calls
 
     lenient = ctx.clone()
     lenient.allow_unregistered = True
     try:
         module = LocatingParser(lenient, chunk.text, name, chunk.line_offset).parse_module()
+        inline_calls(module)  # an op of a called function is reported where it is called
         check_supported(module)
     except PassError as e:
         return e.report
@@ -471,15 +472,15 @@ def load_chunk(ctx: Context, chunk: Chunk, name: str, semantics: str | None = No
     pipeline's callback."""
     with timed(timings, "Parse"):
         module = parse(ctx, chunk, name)
-    prepare(ctx, module, semantics, pipeline, timings, import_stablehlo)
-    return module
+    return prepare(ctx, module, semantics, pipeline, timings, import_stablehlo)
 
 
 def prepare(ctx: Context, module: ModuleOp, semantics: str | None = None,
             pipeline: PassPipeline | None = None, timings: Timings | None = None,
-            import_stablehlo: bool = False) -> None:
-    """``load_chunk`` after parsing: verify, import, run ``pipeline``, verify
-    again. The xdsl-opt plugin's targets start here (xDSL has parsed)."""
+            import_stablehlo: bool = False) -> ModuleOp:
+    """``load_chunk`` after parsing, to ``module`` in place (returned): verify,
+    import, run ``pipeline``, verify again. The xdsl-opt plugin's targets
+    start here (xDSL has parsed)."""
     with timed(timings, "Verify"):
         apply_semantics(module, semantics)
         verify(module)
@@ -491,6 +492,7 @@ def prepare(ctx: Context, module: ModuleOp, semantics: str | None = None,
         run_pipeline(pipeline, ctx, module)
         with timed(timings, "Verify"):
             verify(module)
+    return module
 
 
 def run_pipeline(pipeline: PassPipeline, ctx: Context, module: ModuleOp) -> None:

@@ -13,7 +13,11 @@ to install it. The calls, checked against jax 0.10.2:
   ``LoadedExecutable.execute(buffers)`` runs it and returns one device array
   per result. Inputs are put on the device under ``jax.enable_x64(True)``,
   so that 64-bit arrays keep their type (JAX's default would turn int64
-  into int32 before XLA sees it).
+  into int32 before XLA sees it);
+- import (``from_jax``): ``jax.jit(fn).lower(*args).compiler_ir("stablehlo")``
+  printed by ``operation.get_asm(enable_debug_info=True,
+  print_generic_op_form=True)``; ``jax._src.source_info_util.register_exclusion``
+  keeps this file's frames out of the locations.
 """
 
 from __future__ import annotations
@@ -83,21 +87,41 @@ def run_stablehlo(text: str, inputs: Sequence[Any]) -> list[np.ndarray]:
     return [np.asarray(r) for r in executable.execute(buffers)]
 
 
-def lower_to_stablehlo(fn: Callable[..., Any], *example_args: Any) -> str:
-    """The StableHLO text of ``jax.jit(fn)`` for arguments like ``example_args``."""
+@lru_cache(maxsize=1)
+def _hide_from_locations() -> None:
+    """JAX's locations name the user's frames, not its own; this file's
+    frames (``jit(fn).lower`` called from here) are not the user's either."""
+    from jax._src import source_info_util
+
+    source_info_util.register_exclusion(__file__)
+
+
+def lower_to_stablehlo(fn: Callable[..., Any], *example_args: Any, located: bool = False) -> str:
+    """The StableHLO text of ``jax.jit(fn)`` for arguments like ``example_args``.
+    ``located``: in MLIR's generic op form, with JAX's locations (each op's
+    Python file, line and call stack, as ``#loc`` aliases after the module):
+    every op then parses, even one whose pretty syntax bcast does not read
+    (``stablehlo.slice``), so the import reports it at the user's line."""
     jax = _jax()
-    return jax.jit(fn).lower(*example_args).as_text()
+    if located:
+        _hide_from_locations()
+    lowered = jax.jit(fn).lower(*example_args)
+    if not located:
+        return lowered.as_text()
+    return lowered.compiler_ir("stablehlo").operation.get_asm(enable_debug_info=True, print_generic_op_form=True)
 
 
 def from_jax(fn: Callable[..., Any], *example_args: Any) -> ModuleOp:
     """``fn`` lowered by ``jax.jit(fn).lower(*example_args)`` and imported into
     bcast: a verified module of bcast ops whose ``@main`` takes and returns
-    what ``fn`` does; ``bcast.compile(str(module))`` runs it. A program the
-    importer cannot express is a ``BcastError`` with a located diagnostic."""
+    what ``fn`` does; ``bcast.compile(module)`` runs it. Every op keeps JAX's
+    location, so a diagnostic, now or when the module is compiled, names
+    the user's Python file and line (and the calls that led there); a
+    program the importer cannot express is a ``BcastError`` located so."""
     from bcast.tools import driver
     from bcast.tools.api import _error
 
-    text = lower_to_stablehlo(fn, *example_args)
+    text = lower_to_stablehlo(fn, *example_args, located=True)
     name = f"<jax: {getattr(fn, '__name__', 'function')}>"
     try:
         return driver.load(text, name, import_stablehlo=True)

@@ -148,6 +148,11 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as e:
             raise UsageError(str(e)) from None
         assert isinstance(program, Compiled)
+        try:
+            program.check_memory()  # NumPy inputs are eager: refuse before making them
+        except BcastError as e:
+            print(e, file=sys.stderr)
+            return driver.EXIT_INPUT
         n = len(program.input_types)
         if args.inputs:
             inputs = load_inputs(args.inputs, program.arguments)

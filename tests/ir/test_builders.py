@@ -94,3 +94,33 @@ def test_is_explicit_is_one_definition(args) -> None:
     from xdsl.ir import Region
 
     FusionOp([x], [x.type], Region(body)).verify_()
+
+
+
+@pytest.mark.parametrize("shape, why", [
+    ((2**63, 1), "dimension size 9223372036854775808 does not fit in int64"),
+    ((2**32, 2**32), "18446744073709551616 elements do not fit in int64"),
+])
+def test_built_types_whose_sizes_do_not_fit_int64_are_rejected_at_the_op(shape, why) -> None:
+    """IR built in Python (as from_jax builds it) never meets the parser's
+    check of a type: the verifiers reject a size beyond int64 at the op
+    using the type (a bcast op, a StableHLO op, a function's signature)."""
+    from xdsl.dialects import func
+    from xdsl.dialects.builtin import ModuleOp, TensorType, f32
+    from xdsl.ir import Region
+
+    from bcast.ir import stablehlo as hlo
+
+    big = TensorType(f32, shape)
+    for build, where in ((bc.BroadcastInDimOp, "'bcast.broadcast_in_dim' op result: "),
+                         (hlo.BroadcastInDimOp, "'stablehlo.broadcast_in_dim' op result: "),
+                         (None, "'func.func' op argument 0: ")):
+        arg = big if build is None else t((1,))
+        block = Block(arg_types=[arg])
+        ops = [] if build is None else [build(block.args[0], [1], big)]
+        block.add_ops([*ops, func.ReturnOp()])
+        module = ModuleOp([func.FuncOp("main", ((arg,), ()), Region(block))])
+        with pytest.raises(driver.InputError) as info:
+            driver.verify(module)
+        [report] = info.value.reports
+        assert report.message.startswith(where) and why in report.message, report.message

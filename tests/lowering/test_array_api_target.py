@@ -234,6 +234,36 @@ def test_dask_stays_lazy():
     assert isinstance(result, da.Array) and result.shape == (8, 6)
 
 
+def test_memory_guard_refuses_eager_calls_only(monkeypatch, tmp_path, capsys):
+    """With 1 MiB of memory (monkeypatched: nothing large is allocated), a
+    program of two 4 MiB tensors compiles for array-api, runs on dask arrays
+    (lazy: computed chunk by chunk, whatever its size), and refuses NumPy and
+    array_api_strict arrays at the call, before running; the backends that
+    allocate themselves refuse it when compiling, and bcast-run before
+    making its inputs."""
+    da = pytest.importorskip("dask.array")
+    monkeypatch.setattr(bcast.tools.api, "available_memory", lambda: 2**20)
+    t = "tensor<1024x1024xf32>"
+    src = (f"func.func @main(%x: {t}) -> {t} {{\n"
+           f"  %y = bcast.multiply %x, %x : ({t}, {t}) -> {t}\n  func.return %y : {t}\n}}\n")
+    f = bcast.compile(src, backend="array-api")
+    x = da.full((1024, 1024), 3.0, chunks=(64, 1024), dtype=np.float32)
+    got = f(x)
+    assert isinstance(got, da.Array) and float(got[1000:1002].sum().compute()) == 2 * 1024 * 9.0
+    ones = np.ones((1024, 1024), np.float32)
+    for eager in (ones, xs.asarray(ones)):
+        with pytest.raises(bcast.BcastError, match="needs 8,388,608 bytes .* refusing to run it"):
+            f(eager)
+    for backend in ("reference", "numpy"):
+        with pytest.raises(bcast.BcastError, match="refusing to run it"):
+            bcast.compile(src, backend=backend)
+    path = tmp_path / "big.mlir"
+    path.write_text(src)
+    monkeypatch.setattr(bcast.tools.run, "random_inputs", lambda *a: pytest.fail("inputs made"))
+    assert bcast.tools.run.main([str(path), "--backend", "array-api", "--seed", "0"]) == 1
+    assert "refusing to run it" in capsys.readouterr().err
+
+
 # --------------------------------------------------------------------------
 # JAX: jit, inputs sharded over 4 host devices
 # --------------------------------------------------------------------------

@@ -274,6 +274,62 @@ func.func @dense_empty() -> tensor<2xf32> {
 
 // -----
 
+// Sizes fit int64 (every backend indexes with it): a dimension, and the
+// element count (the product of the flat shape, nested levels included), are
+// reported at the type. 2^63 - 1 itself is a size.
+
+func.func @largest_size(%x: tensor<9223372036854775807xi8>) -> tensor<9223372036854775807xi8> {
+  func.return %x : tensor<9223372036854775807xi8>
+}
+
+// -----
+
+// expected-error @+1 {{tensor<9223372036854775808xf32>: dimension size 9223372036854775808 does not fit in int64 (the largest is 9223372036854775807)}}
+func.func @dim_too_large(%x: tensor<9223372036854775808xf32>) -> tensor<2xf32> {
+  %c = bcast.constant dense<1.0> : tensor<2xf32>
+  func.return %c : tensor<2xf32>
+}
+// LOC: invalid_parse.mlir:[[# @LINE - 4]]:30: error: tensor<9223372036854775808xf32>: dimension size
+
+// -----
+
+// expected-error @+1 {{tensor<4294967296x4294967296xf32>: 18446744073709551616 elements do not fit in int64 (the largest count is 9223372036854775807)}}
+func.func @count_too_large(%x: tensor<4294967296x4294967296xf32>) -> tensor<2xf32> {
+  %c = bcast.constant dense<1.0> : tensor<2xf32>
+  func.return %c : tensor<2xf32>
+}
+// LOC: invalid_parse.mlir:[[# @LINE - 4]]:32: error: tensor<4294967296x4294967296xf32>: 18446744073709551616 elements
+
+// -----
+
+// expected-error @+1 {{tensor<4294967296xtensor<4294967296xf32>>: 18446744073709551616 elements do not fit in int64}}
+func.func @nested_count_too_large(%x: tensor<4294967296xtensor<4294967296xf32>>) -> tensor<2xf32> {
+  %c = bcast.constant dense<1.0> : tensor<2xf32>
+  func.return %c : tensor<2xf32>
+}
+// LOC: invalid_parse.mlir:[[# @LINE - 4]]:39: error: tensor<4294967296xtensor<4294967296xf32>>: 18446744073709551616
+
+// -----
+
+// expected-error @+1 {{tensor<99999999999999999999999xf32>: dimension size 99999999999999999999999 does not fit in int64}}
+func.func @nested_inner_dim_too_large(%x: tensor<2xtensor<99999999999999999999999xf32>>) -> tensor<2xf32> {
+  %c = bcast.constant dense<1.0> : tensor<2xf32>
+  func.return %c : tensor<2xf32>
+}
+// LOC: invalid_parse.mlir:[[# @LINE - 4]]:52: error: tensor<99999999999999999999999xf32>: dimension size
+
+// -----
+
+func.func @dense_type_too_large() -> tensor<2xf32> {
+  // expected-error @+1 {{tensor<99999999999999999999999xf32>: dimension size 99999999999999999999999 does not fit in int64}}
+  %c = bcast.constant dense<1.0> : tensor<99999999999999999999999xf32>
+  %0 = bcast.constant dense<1.0> : tensor<2xf32>
+  func.return %0 : tensor<2xf32>
+}
+// LOC: invalid_parse.mlir:[[# @LINE - 4]]:36: error: tensor<99999999999999999999999xf32>: dimension size
+
+// -----
+
 // A truncated file says so (xDSL only gives the context " in block definition").
 // expected-error @+2 {{unexpected end of input (in block definition)}}
 func.func @truncated() {

@@ -123,7 +123,9 @@ func.func @is_finite_int(%x: tensor<4xi32>) -> tensor<4xi1> {
 // -----
 
 func.func @chlo_incompatible(%a: tensor<3xf32>, %b: tensor<2x4xf32>) -> tensor<2x4xf32> {
-  // expected-error @+1 {{'chlo.broadcast_add' op}}
+  // expected-error @+3 {{'chlo.broadcast_add' op operands are not broadcast-compatible: tensor<3xf32> and tensor<2x4xf32>}}
+  // expected-note @+2 {{aligned from the right:     3}}
+  // expected-note @+1 {{dimension -1: 3 vs 4 (neither is 1)}}
   %0 = chlo.broadcast_add %a, %b : (tensor<3xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
   return %0 : tensor<2x4xf32>
 }
@@ -158,4 +160,13 @@ func.func @update_too_big(%x: tensor<4x3xf32>, %u: tensor<1x4xf32>, %i: tensor<i
   // expected-error @+1 {{'stablehlo.dynamic_update_slice' op update shape [1, 4] does not fit operand shape [4, 3]}}
   %0 = "stablehlo.dynamic_update_slice"(%x, %u, %i, %i) : (tensor<4x3xf32>, tensor<1x4xf32>, tensor<i64>, tensor<i64>) -> tensor<4x3xf32>
   return %0 : tensor<4x3xf32>
+}
+
+// -----
+
+// StableHLO types are read by the same parser: sizes fit int64.
+func.func @stablehlo_count_too_large(%x: tensor<4294967296x1xf32>) {
+  // expected-error @+1 {{tensor<4294967296x4294967296xf32>: 18446744073709551616 elements do not fit in int64}}
+  %0 = stablehlo.broadcast_in_dim %x, dims = [0, 1] : (tensor<4294967296x1xf32>) -> tensor<4294967296x4294967296xf32>
+  return
 }
