@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 import bcast
 from bcast.ir import numerics
 from bcast.lowering import array_api_runtime as ar
+from bcast.tests.budget import examples
 from bcast.tests import paths
 from bcast.tests.programs import MODES, as_tuple, programs
 from bcast.tests.test_examples_run import CASES, RUN_TIME_ERRORS
@@ -30,7 +31,7 @@ from bcast.tools.run import random_inputs
 
 xs = pytest.importorskip("array_api_strict")
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+SETTINGS = settings(max_examples=examples(60), deadline=None, suppress_health_check=list(HealthCheck))
 RUNNABLE = [case for case in CASES if case.id not in RUN_TIME_ERRORS]
 """The example functions that run (the others are checked in test_examples_run)."""
 
@@ -201,6 +202,7 @@ def chunked(da, a):
     return da.from_array(a, chunks=tuple(max(1, -(-n // 2)) for n in a.shape))
 
 
+@pytest.mark.slow
 def test_examples_on_a_dask_cluster(dask_client):
     da = pytest.importorskip("dask.array")
     for case in RUNNABLE:

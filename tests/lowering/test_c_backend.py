@@ -32,6 +32,7 @@ from xdsl.dialects.builtin import IndexType, MemRefType
 
 import bcast
 from bcast.lowering import c_emitter, c_runtime
+from bcast.tests.budget import examples
 from bcast.tests.lowering.test_backends import INT_EDGES
 from bcast.tests.programs import DTYPES, MODES, as_tuple, assert_results, programs
 from bcast.tests.test_examples_run import CASES, RUN_TIME_ERRORS
@@ -41,7 +42,7 @@ from bcast.tools.run import random_inputs
 
 pytestmark = pytest.mark.skipif(not c_runtime.available(), reason="no C compiler")
 
-SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
+SETTINGS = settings(max_examples=examples(20), deadline=None, suppress_health_check=list(HealthCheck))
 RUNNABLE = [case for case in CASES if case.id not in RUN_TIME_ERRORS]
 def assert_close(got, want, what: str = "") -> None:
     got, want = as_tuple(got), as_tuple(want)
@@ -656,6 +657,7 @@ def harness_call(name: str, function: func.FuncOp, n_inputs: int, kind: int) -> 
     return ["    {", *lines, "    }"]
 
 
+@pytest.mark.slow
 def test_generated_c_of_the_examples_is_clean_under_sanitizers(tmp_path):
     """Every example function, built with ASan and UBSan (any report aborts),
     called twice on random bytes (every integer value, NaN, inf, huge floats)
