@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 import bcast
 from bcast.ir import numerics
 from bcast.lowering import array_api_runtime as ar
-from bcast.tests.budget import examples
 from bcast.tests import paths
+from bcast.tests.budget import examples
 from bcast.tests.programs import MODES, as_tuple, programs
 from bcast.tests.test_examples_run import CASES, RUN_TIME_ERRORS
 from bcast.tools.run import random_inputs

@@ -30,8 +30,8 @@ from xdsl.dialects import func  # noqa: E402
 import bcast  # noqa: E402
 from bcast.lowering.stablehlo_emitter import emit_text  # noqa: E402
 from bcast.passes.errors import PassError  # noqa: E402
-from bcast.tests.budget import examples
 from bcast.tests import paths  # noqa: E402
+from bcast.tests.budget import examples  # noqa: E402
 from bcast.tests.programs import MODES, Program, assert_results, programs  # noqa: E402
 from bcast.tests.test_examples_run import NEEDS_FLAGS, RUN_TIME_ERRORS, chunks  # noqa: E402
 from bcast.tools import driver  # noqa: E402

@@ -37,8 +37,8 @@ from bcast.ir.ops import (
 )
 from bcast.ir.parser import LocatingParser, make_context
 from bcast.passes import available_passes
-from bcast.tools.driver import verify
 from bcast.tests.budget import examples
+from bcast.tools.driver import verify
 from bcast.tests.programs import as_tuple, assert_same_results
 
 # --------------------------------------------------------------------------
