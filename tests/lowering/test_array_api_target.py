@@ -293,6 +293,7 @@ JAX_CASES = [c for c in RUNNABLE if "examples" in str(c.values[0]) or "seeds" in
 compiles once under jit)."""
 
 
+@pytest.mark.slow
 def test_jax_jit_with_sharded_inputs():
     pytest.importorskip("jax")
     env = dict(os.environ, XLA_FLAGS="--xla_force_host_platform_device_count=4", JAX_PLATFORMS="cpu")
@@ -306,6 +307,7 @@ def test_jax_jit_with_sharded_inputs():
     assert not failed, failed
 
 
+@pytest.mark.slow
 def test_dask_cluster_example_runs():
     """examples/dask_cluster.py, small: a local cluster of worker processes
     computes the chunked program and the check against NumPy passes."""

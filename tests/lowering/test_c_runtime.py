@@ -139,6 +139,7 @@ print("ok")
 """
 
 
+@pytest.mark.slow
 def test_processes_building_loading_and_evicting_at_once(tmp_path):
     """Three processes load eight libraries in random orders with a bound of
     three, so one's builds evict what another has just found or is about
