@@ -10,9 +10,7 @@ convention). This module:
   plus ``-fopenmp`` when a probe shows the compiler supports it;
 - caches the library under ``$BCAST_CACHE_DIR`` (default
   ``$XDG_CACHE_HOME/bcast`` or ``~/.cache/bcast``) by a hash of the source,
-  the compiler and its flags; a build writes a temporary file in the cache
-  directory and renames it into place, so concurrent builds (threads or
-  processes) never see a half-written library;
+  the compiler and its flags, and keeps that cache bounded (``evict``);
 - loads it with ``ctypes`` (which releases the GIL during the call) and
   wraps each function with the argument and ``out=`` rules of DESIGN.md
   section 7 (``numpy_runtime.argument``, ``numpy_runtime.Outs``).
@@ -22,6 +20,7 @@ Threads follow ``OMP_NUM_THREADS`` (OpenMP's own rule).
 from __future__ import annotations
 
 import ctypes
+import fcntl
 import hashlib
 import os
 import shlex
@@ -29,7 +28,9 @@ import shutil
 import subprocess
 import tempfile
 import threading
-from collections.abc import Sequence
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -43,6 +44,10 @@ BASE_FLAGS = ("-O3", "-march=native", "-std=c99", "-fPIC", "-shared")
 
 class CompilerMissing(RuntimeError):
     """No C compiler: the message says what to do instead."""
+
+
+class BadCacheLimit(ValueError):
+    """A cache limit variable that is not a non-negative integer."""
 
 
 class BuildFailed(RuntimeError):
@@ -144,22 +149,73 @@ def cache_dir() -> Path:
     return Path(base) / "bcast"
 
 
+CACHE_LIMITS = {"BCAST_CACHE_MAX_LIBRARIES": 1000, "BCAST_CACHE_MAX_MB": 256}
+"""The cache's bounds and their defaults: at most this many libraries and
+this many MiB (1 MiB = 2**20 bytes) of them. A library is 15-40 KiB, so the
+count is the bound that usually acts (about 20 MiB); the size bound stops a
+few huge modules from filling a disk. Each variable takes a non-negative
+integer; 0 keeps nothing (every compile builds anew)."""
+
+STALE_BUILD_SECONDS = 24 * 3600
+"""A build directory this old belongs to a process that died while
+compiling (a live compile takes seconds): eviction removes it."""
+
+
+def cache_limits() -> tuple[int, int]:
+    """(libraries, bytes) from ``CACHE_LIMITS``' variables."""
+    values = []
+    for name, default in CACHE_LIMITS.items():
+        text = os.environ.get(name, "").strip()
+        if not text:
+            values.append(default)
+        elif text.isascii() and text.isdigit():
+            values.append(int(text))
+        else:
+            raise BadCacheLimit(f"{name}={text!r}: the C backend's cache limit must be a non-negative integer")
+    return values[0], values[1] * 2**20
+
+
+@contextmanager
+def _locked(directory: Path, operation: int) -> Iterator[None]:
+    """``flock`` on the cache directory itself (no lock file to leave
+    behind): shared to load or publish a library, exclusive to evict. Each
+    use opens its own descriptor, so threads of one process exclude each
+    other as processes do."""
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, operation)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
 _BUILD_LOCK = threading.Lock()
 
 
-def build(source: str) -> Path:
-    """The shared library of ``source``, from the cache or built into it."""
+def load(source: str) -> ctypes.CDLL:
+    """The loaded shared library of ``source``, from the cache or built into it.
+
+    The cache is safe to share between processes: a build compiles into a
+    temporary directory of the cache and renames the library into place, so
+    no one sees half a file; loading (and publishing) holds a shared lock on
+    the directory and eviction an exclusive one, so an entry is never
+    removed between being found and being mapped (once mapped, unlinking it
+    is harmless). A hit marks the entry used (its mtime), which is the order
+    ``evict`` removes in."""
     cc = require_compiler()
+    limits = cache_limits()  # a bad setting is an error on a hit too
     command_flags = flags(cc)
     key = hashlib.sha256("\0".join([source, *cc, *command_flags]).encode()).hexdigest()[:32]
     directory = cache_dir()
     target = directory / f"bcast-{key}.so"
-    if target.exists():
-        return target
     directory.mkdir(parents=True, exist_ok=True)
+    library = _load_cached(directory, target)
+    if library is not None:
+        return library
     with _BUILD_LOCK, tempfile.TemporaryDirectory(prefix="bcast-build-", dir=directory) as tmp:
-        if target.exists():
-            return target
+        library = _load_cached(directory, target)  # another thread built it meanwhile
+        if library is not None:
+            return library
         src = Path(tmp) / "module.c"
         src.write_text(source)
         partial = Path(tmp) / "module.so"
@@ -167,8 +223,50 @@ def build(source: str) -> Path:
                               capture_output=True, text=True)
         if done.returncode != 0:
             raise BuildFailed(f"{' '.join(cc)} rejected the generated C:\n{done.stderr[-4000:]}")
-        os.replace(partial, target)  # atomic: readers see all of it or nothing
-    return target
+        with _locked(directory, fcntl.LOCK_SH):
+            os.replace(partial, target)  # atomic: readers see all of it or nothing
+            library = ctypes.CDLL(str(target))
+    evict(directory, *limits)
+    return library
+
+
+def _load_cached(directory: Path, target: Path) -> ctypes.CDLL | None:
+    with _locked(directory, fcntl.LOCK_SH):
+        try:
+            os.utime(target)  # most recently used
+        except FileNotFoundError:
+            return None
+        return ctypes.CDLL(str(target))
+
+
+def evict(directory: Path, max_libraries: int, max_bytes: int) -> None:
+    """Keep the most recently used libraries of ``directory`` within the
+    bounds (``cache_limits()``): the newest are kept while both hold, the
+    first that would break one and every older one are removed. Also
+    removes build directories left by a process that died compiling."""
+    with _locked(directory, fcntl.LOCK_EX):
+        entries = []
+        for path in directory.glob("bcast-*.so"):
+            try:
+                stat = path.stat()
+            except FileNotFoundError:  # removed outside this protocol (by hand)
+                continue
+            entries.append((stat.st_mtime_ns, stat.st_size, path))
+        entries.sort(key=lambda entry: entry[0], reverse=True)
+        kept, total, full = 0, 0, False
+        for _, size, path in entries:
+            full = full or kept + 1 > max_libraries or total + size > max_bytes
+            if full:
+                path.unlink(missing_ok=True)
+            else:
+                kept, total = kept + 1, total + size
+        for build_dir in directory.glob("bcast-build-*"):
+            try:
+                stale = time.time() - build_dir.stat().st_mtime > STALE_BUILD_SECONDS
+            except FileNotFoundError:
+                continue
+            if stale:
+                shutil.rmtree(build_dir, ignore_errors=True)
 
 
 CTYPES = {
@@ -248,8 +346,7 @@ class Library:
 
     def __init__(self, source: str, signatures: dict[str, tuple], checks: Sequence[BoundsCheck] = (),
                  fault_name: str | None = None):
-        self.path = build(source)
-        self.library = ctypes.CDLL(str(self.path))
+        self.library = load(source)
         self.functions = {
             name: Function(self.library, c_name, arguments, results, checks, fault_name)
             for name, (c_name, arguments, results) in signatures.items()

@@ -295,6 +295,7 @@ def test_corpus_is_valid(tmp_path, capsys):
         assert code == 0, f"{name}: exit {code}\n{err}"
 
 
+@pytest.mark.slow
 def test_fuzz_bcast_opt_in_process(tmp_path, capsys):
     failures = []
     seen_codes = {0: 0, 1: 0}

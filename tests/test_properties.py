@@ -11,11 +11,12 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import mutually_broadcastable_shapes
 
 import bcast
+from bcast.tests.budget import examples
 from bcast.tests.programs import assert_results, programs, type_text
 from bcast.tools.driver import InputError, load
 
-FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-PROGRAMS = settings(max_examples=60, deadline=None,
+FAST = settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROGRAMS = settings(max_examples=examples(60), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 dims = st.sampled_from([1, 2, 3, 0, 4])

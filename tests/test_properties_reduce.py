@@ -31,10 +31,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bcast
+from bcast.tests.budget import examples
 from bcast.tests.programs import MODES, assert_results, programs, reduction_tolerance
 from bcast.tools.api import STANDARD_PIPELINE
 
-SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+SETTINGS = settings(max_examples=examples(80), deadline=None, suppress_health_check=list(HealthCheck))
 
 # default element types, and a float-heavy set (f16 accumulates in f32) with
 # a few integer types, where reassociable float sums and products show up
@@ -69,7 +70,7 @@ def run(program, backend: str = "reference", pipeline: str | None = None):
 @pytest.mark.parametrize("dtypes", sorted(DTYPE_SETS))
 @pytest.mark.parametrize("mode", MODES)
 def test_reference_matches_the_oracle(mode: str, dtypes: str) -> None:
-    @settings(SETTINGS, max_examples=200)
+    @settings(SETTINGS, max_examples=examples(200))
     @given(reduction_programs(mode, dtypes))
     def check(program) -> None:
         assert_results(program, run(program))

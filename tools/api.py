@@ -153,7 +153,7 @@ def _build_c(module: ModuleOp, function: func.FuncOp, entry: str, arguments,
         checks = [_bounds_check(op) for op in c_emitter.bounds_checks(loops)]
         library = c_runtime.Library(source, {entry: (names[entry], arguments, results)}, checks,
                                     "bcast_" + c_emitter.FAULT_FUNCTION)
-    except c_runtime.CompilerMissing as e:
+    except (c_runtime.CompilerMissing, c_runtime.BadCacheLimit) as e:
         raise BcastError(f"error: {e}") from None
     return library.functions[entry], source
 

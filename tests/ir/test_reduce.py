@@ -18,6 +18,7 @@ import bcast
 from bcast.ir import numerics
 from bcast.ir import ops as bc
 from bcast.ir.types import NUMPY_DTYPES, make_type
+from bcast.tests.budget import examples
 from bcast.tests.programs import type_text
 
 KINDS = ("add", "multiply", "maximum", "minimum", "and", "or", "xor")
@@ -317,7 +318,7 @@ def reductions(draw):
     return shape, kind, element, list(dims), draw(st.booleans()), draw(st.integers(0, 2**32 - 1))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(reductions())
 def test_random_reductions_match_the_oracle(case) -> None:
     shape, kind, element, dims, keepdims, seed = case

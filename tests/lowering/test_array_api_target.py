@@ -24,13 +24,14 @@ import bcast
 from bcast.ir import numerics
 from bcast.lowering import array_api_runtime as ar
 from bcast.tests import paths
+from bcast.tests.budget import examples
 from bcast.tests.programs import MODES, as_tuple, programs
 from bcast.tests.test_examples_run import CASES, RUN_TIME_ERRORS
 from bcast.tools.run import random_inputs
 
 xs = pytest.importorskip("array_api_strict")
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+SETTINGS = settings(max_examples=examples(60), deadline=None, suppress_health_check=list(HealthCheck))
 RUNNABLE = [case for case in CASES if case.id not in RUN_TIME_ERRORS]
 """The example functions that run (the others are checked in test_examples_run)."""
 
@@ -86,11 +87,17 @@ def test_integer_functions_match_numerics(dtype, name, xp, data):
     assert same_bits(got, want), (x, y, got, want)
 
 
+FLOAT_CASES = [(dtype, xp) for dtype in ("float32", "float64", "float16") for xp in (np, xs)
+               if not (xp is xs and dtype == "float16")]
+"""Every float type on NumPy and on array_api_strict, but float16 on
+array_api_strict, which has none (the standard has no float16): what a
+program with f16 gives there is ``test_strict_float16_is_named``'s."""
+
+
 @SETTINGS
-@given(st.sampled_from(["float32", "float64", "float16"]), st.sampled_from([np, xs]), st.data())
-def test_float_functions_match_numerics(dtype, xp, data):
-    if xp is xs and dtype == "float16":
-        return  # array_api_strict has no float16 (test_strict_float16_is_named)
+@given(st.sampled_from(FLOAT_CASES), st.data())
+def test_float_functions_match_numerics(case, data):
+    dtype, xp = case
     special = st.sampled_from([np.nan, np.inf, -np.inf, 0.0, -0.0, 2.0**31, -(2.0**31), 2.0**63, 300.5, -1e30])
     floats = st.one_of(special, st.floats(-6e4, 6e4, width=16) if dtype == "float16" else st.floats(-1e6, 1e6, width=32))
     with np.errstate(all="ignore"):  # (2**31 overflows f16 on the way in)
@@ -201,6 +208,7 @@ def chunked(da, a):
     return da.from_array(a, chunks=tuple(max(1, -(-n // 2)) for n in a.shape))
 
 
+@pytest.mark.slow
 def test_examples_on_a_dask_cluster(dask_client):
     da = pytest.importorskip("dask.array")
     for case in RUNNABLE:
@@ -315,6 +323,7 @@ JAX_CASES = [c for c in RUNNABLE if "examples" in str(c.values[0]) or "seeds" in
 compiles once under jit)."""
 
 
+@pytest.mark.slow
 def test_jax_jit_with_sharded_inputs():
     pytest.importorskip("jax")
     env = dict(os.environ, XLA_FLAGS="--xla_force_host_platform_device_count=4", JAX_PLATFORMS="cpu")
@@ -328,6 +337,7 @@ def test_jax_jit_with_sharded_inputs():
     assert not failed, failed
 
 
+@pytest.mark.slow
 def test_dask_cluster_example_runs():
     """examples/dask_cluster.py, small: a local cluster of worker processes
     computes the chunked program and the check against NumPy passes."""

@@ -20,10 +20,11 @@ from hypothesis import strategies as st
 
 import bcast
 from bcast.lowering import numpy_emitter
+from bcast.tests.budget import examples
 from bcast.tests.programs import MODES, as_tuple, assert_results, programs
 
 SETTINGS = settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 
 

@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 
 import bcast
 from bcast.lowering import numpy_emitter
+from bcast.tests.budget import examples
 from bcast.tests.programs import as_tuple, programs
 from bcast.tools.api import BcastError
 
@@ -517,7 +518,7 @@ def also_returning(program, i: int) -> str:
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_random_out_aliasing_gives_the_unaliased_reference_result(backend, data):
     program = data.draw(programs(min_ops=2, max_ops=5))

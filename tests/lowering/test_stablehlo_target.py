@@ -31,6 +31,7 @@ import bcast  # noqa: E402
 from bcast.lowering.stablehlo_emitter import emit_text  # noqa: E402
 from bcast.passes.errors import PassError  # noqa: E402
 from bcast.tests import paths  # noqa: E402
+from bcast.tests.budget import examples  # noqa: E402
 from bcast.tests.programs import MODES, Program, assert_results, programs  # noqa: E402
 from bcast.tests.test_examples_run import NEEDS_FLAGS, RUN_TIME_ERRORS, chunks  # noqa: E402
 from bcast.tools import driver  # noqa: E402
@@ -38,7 +39,7 @@ from bcast.tools.driver import EXPLICIT_PIPELINE  # noqa: E402
 from bcast.tools.jax_bridge import run_stablehlo, verify_stablehlo  # noqa: E402
 from bcast.tools.run import random_inputs  # noqa: E402
 
-SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+SETTINGS = settings(max_examples=examples(100), deadline=None, suppress_health_check=list(HealthCheck))
 
 
 def export(text: str, entry: str = "main", pipeline: str = EXPLICIT_PIPELINE) -> str:

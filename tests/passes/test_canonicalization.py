@@ -37,6 +37,7 @@ from bcast.ir.ops import (
 )
 from bcast.ir.parser import LocatingParser, make_context
 from bcast.passes import available_passes
+from bcast.tests.budget import examples
 from bcast.tools.driver import verify
 from bcast.tests.programs import as_tuple, assert_same_results
 
@@ -272,21 +273,21 @@ def assert_normal_form(module: ModuleOp) -> None:
             assert list(perm) != list(range(len(perm))), str(module)
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(chains())
 def test_canonicalize_preserves_structural_chains(chain: Chain):
     module = check_chain(chain)
     assert_normal_form(module)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(chains(kinds=("broadcast", "transpose")))
 def test_canonicalize_preserves_broadcast_transpose_chains(chain: Chain):
     """Broadcasts and transposes only: every composition through a permutation."""
     check_chain(chain)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(chains(allow_unsorted=False))
 def test_canonicalize_keeps_xla_broadcasts_sorted(chain: Chain):
     """Under xla semantics (sorted dims only) the output verifies as xla too."""
@@ -295,7 +296,7 @@ def test_canonicalize_keeps_xla_broadcasts_sorted(chain: Chain):
     run(module, "canonicalize")
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(chains())
 def test_canonicalize_cse_preserves_structural_chains(chain: Chain):
     check_chain(chain, "canonicalize,cse,canonicalize")
@@ -408,7 +409,7 @@ def sink_programs(draw):
 
 
 @pytest.mark.parametrize("pipeline", ["bcast-sink-broadcasts", "bcast-sink-broadcasts,canonicalize,cse"])
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(program=sink_programs(), seed=st.integers(0, 2**16))
 def test_sink_broadcasts_preserves_results(pipeline, program, seed):
     text, source = program
@@ -454,7 +455,7 @@ def test_random_programs_preserved(mode: str, pipeline: str) -> None:
     import bcast
     from bcast.tests.programs import programs
 
-    @settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=examples(30), deadline=None, suppress_health_check=list(HealthCheck))
     @given(programs(mode=mode))
     def check(program) -> None:
         before = bcast.compile(program.text, backend="reference")
@@ -464,7 +465,7 @@ def test_random_programs_preserved(mode: str, pipeline: str) -> None:
     check()
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(chains())
 def test_literal_evaluator_agrees_with_reference(chain: Chain):
     """This file's evaluator and the reference evaluator read the ops alike."""

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from bcast.ir.ops import ReduceOp
 from bcast.passes.canonicalization import FOLD_LIMIT
+from bcast.tests.budget import examples
 from bcast.tests.passes.test_canonicalization import assert_located, locations, parse, run
 from bcast.tools.api import Compiled
 
@@ -193,7 +194,7 @@ def check(program: ReduceProgram, seed: int) -> None:
         assert not any(isinstance(op, ReduceOp) for op in module.walk()), text
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(600), deadline=None, suppress_health_check=list(HealthCheck))
 @given(program=reduce_programs(), seed=st.integers(0, 2**16))
 def test_canonicalize_reduce_preserves_results(program: ReduceProgram, seed: int) -> None:
     check(program, seed)

@@ -27,6 +27,7 @@ from bcast.ir.parser import make_context
 from bcast.lowering.reference import Evaluator
 from bcast.passes import available_passes
 from bcast.passes.fuse import FusePass, iteration_shape
+from bcast.tests.budget import examples
 from bcast.tests.programs import programs
 from bcast.tools import driver
 from bcast.tests import paths
@@ -249,7 +250,7 @@ def test_fusion_verifier_requires_explicit_members() -> None:
 # --------------------------------------------------------------------------
 
 SETTINGS = settings(
-    max_examples=150,
+    max_examples=examples(150),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )

@@ -29,6 +29,7 @@ from bcast.ir.types import flat_type_shape, numpy_dtype
 from bcast.lowering import memref_abi
 from bcast.passes import lower_to_loops
 from bcast.tests import paths
+from bcast.tests.budget import examples
 from bcast.tests.programs import assert_results, programs
 from bcast.tools import driver
 
@@ -425,7 +426,7 @@ def test_pass_is_registered():
 
 
 @needs_llvm
-@settings(max_examples=25, deadline=None, derandomize=True,
+@settings(max_examples=examples(25), deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(programs(max_ops=5, reductions=True))
 def test_random_programs_match_the_oracle(program):

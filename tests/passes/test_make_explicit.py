@@ -25,6 +25,7 @@ from bcast.ir import ops, rules
 from bcast.ir.parser import make_context
 from bcast.ir.types import NUMPY_DTYPES, split_type
 from bcast.passes.make_explicit import MakeExplicitPass
+from bcast.tests.budget import examples
 from bcast.tests.programs import programs
 from bcast.tools import driver
 from bcast.tests.programs import assert_same_results
@@ -281,7 +282,7 @@ def test_results_preserved(name: str, degenerate: str) -> None:
 @pytest.mark.parametrize("degenerate", MODES)
 @pytest.mark.parametrize("mode", ("numpy", "xla", "tml"))
 def test_random_programs_preserved(mode: str, degenerate: str) -> None:
-    @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=examples(40), deadline=None, suppress_health_check=list(HealthCheck))
     @given(programs(mode=mode))
     def check(program) -> None:
         before = bcast.compile(program.text, backend="reference")
@@ -350,7 +351,7 @@ def index_programs(draw) -> tuple[str, list]:
 
 @pytest.mark.parametrize("degenerate", MODES)
 def test_random_index_access_preserved(degenerate: str) -> None:
-    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=examples(60), deadline=None, suppress_health_check=list(HealthCheck))
     @given(index_programs())
     def check(case) -> None:
         text, inputs = case

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bcast.lowering.reference import Evaluator
+from bcast.tests.budget import examples
 from bcast.tests.programs import MODES, assert_identical, assert_results, programs
 from bcast.tools import driver
 from bcast.tools.api import EXPLICIT_PIPELINE, STANDARD_PIPELINE
@@ -26,7 +27,7 @@ EXPLICIT = EXPLICIT_PIPELINE
 
 
 @pytest.mark.parametrize("mode", MODES)
-@settings(max_examples=170, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(170), deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_each_pass_preserves_results_and_pipeline_is_a_fixed_point(mode, data):
     program = data.draw(programs(mode=mode, max_ops=6))

@@ -458,18 +458,26 @@ def test_lit_runs_from_outside_the_venv() -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
+ONE_RUN_LINE = """// RUN: bcast-opt %s -o %t.out && filecheck --input-file %t.out %s
+// CHECK: func.func @f
+func.func @f() {
+  func.return
+}
+"""
+
+
 def test_lit_output_folder_is_per_checkout(tmp_path) -> None:
-    """Two copies of the suite get different Output folders (%t), both
-    outside the source tree."""
+    """Two copies of the suite (its lit.cfg.py and a one-RUN-line test) get
+    different Output folders (%t), both outside the source tree."""
     temps = []
     for copy in ("one", "two"):
         suite = tmp_path / copy
         suite.mkdir()
         shutil.copy(FILECHECK_DIR / "lit.cfg.py", suite)
-        shutil.copy(DRIVER_FLAGS, suite)
-        proc = _lit(["-a", str(suite / "driver_flags.mlir")])
+        (suite / "one_run_line.mlir").write_text(ONE_RUN_LINE)
+        proc = _lit(["-a", str(suite / "one_run_line.mlir")])
         assert proc.returncode == 0, proc.stdout + proc.stderr
-        found = re.search(r"--input-file (\S+)driver_flags\.mlir\.tmp\.dump", proc.stdout)
+        found = re.search(r"--input-file (\S+)one_run_line\.mlir\.tmp\.out", proc.stdout)
         assert found, proc.stdout
         temps.append(found.group(1))
         assert not found.group(1).startswith(str(tmp_path))

@@ -1,0 +1,23 @@
+"""How much a test run does. The default run (the README's command) is the
+quick one: tests marked ``slow`` are deselected (``tests/conftest.py`` says
+so in the summary) and each property test draws a quarter of its examples.
+With ``BCAST_SLOW_TESTS=1`` (CI's ``.ci/run``, before the same command)
+everything runs, at full example counts."""
+
+from __future__ import annotations
+
+import os
+
+SLOW_TESTS_VARIABLE = "BCAST_SLOW_TESTS"
+THOROUGH = os.environ.get(SLOW_TESTS_VARIABLE, "") not in ("", "0")
+
+QUICK_SHARE = 4
+"""The quick run draws 1/QUICK_SHARE of a property test's examples (at
+least ``QUICK_MINIMUM``): Hypothesis finds most bugs in its first examples
+and replays the failures it saved, the full count is for CI."""
+QUICK_MINIMUM = 10
+
+
+def examples(full: int) -> int:
+    """A property test's ``max_examples``: ``full`` in a thorough run."""
+    return full if THOROUGH else min(full, max(QUICK_MINIMUM, full // QUICK_SHARE))

@@ -1,0 +1,62 @@
+"""Session setup shared by every test.
+
+- The C backend's library cache is a temporary directory of this session
+  (``BCAST_CACHE_DIR``, inherited by the subprocesses tests start), removed
+  at the end: a test run never reads a user's cache nor leaves libraries in
+  it.
+- Tests marked ``slow`` run only in a thorough run (``bcast.tests.budget``:
+  ``BCAST_SLOW_TESTS=1``, as CI sets) or when ``-m`` chooses by markers;
+  otherwise they are deselected, and the summary says how many and how to
+  run them (no silent skips).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+
+import pytest
+
+from bcast.tests import budget
+
+CACHE_VARIABLE = "BCAST_CACHE_DIR"
+_deselected = pytest.StashKey[int]()
+_saved_cache = pytest.StashKey[tuple[str | None, str]]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    cache = tempfile.mkdtemp(prefix="bcast-test-cache-")
+    config.stash[_saved_cache] = (os.environ.get(CACHE_VARIABLE), cache)
+    os.environ[CACHE_VARIABLE] = cache
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _saved_cache not in config.stash:
+        return
+    previous, cache = config.stash[_saved_cache]
+    shutil.rmtree(cache, ignore_errors=True)
+    if previous is None:
+        os.environ.pop(CACHE_VARIABLE, None)
+    else:
+        os.environ[CACHE_VARIABLE] = previous
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if budget.THOROUGH or config.getoption("markexpr"):
+        return
+    slow = [item for item in items if item.get_closest_marker("slow")]
+    if slow:
+        items[:] = [item for item in items if not item.get_closest_marker("slow")]
+        config.hook.pytest_deselected(items=slow)
+    config.stash[_deselected] = len(slow)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    if budget.THOROUGH:
+        return
+    slow = (f"{config.stash[_deselected]} slow tests deselected" if _deselected in config.stash
+            else "slow tests as -m chooses")
+    terminalreporter.write_line(
+        f"quick run: {slow}, property tests at 1/{budget.QUICK_SHARE} of their examples; "
+        f"{budget.SLOW_TESTS_VARIABLE}=1 runs everything (CI does)", yellow=True)
