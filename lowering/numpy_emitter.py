@@ -69,6 +69,9 @@ class Names:
     def __init__(self) -> None:
         self.taken: set[str] = set()
         self.names: dict[SSAValue, str] = {}
+        self.suffix: dict[str, int] = {}
+        """The last suffix given to each base (every lower one is taken), so
+        a hint used thousands of times does not count up from 1 each time."""
 
     def fresh(self, hint: str) -> str:
         base = re.sub(r"\W", "_", hint) or "v"
@@ -76,10 +79,13 @@ class Names:
             base = "v" + base
         if keyword.iskeyword(base) or base in RESERVED:
             base += "_"
-        name, n = base, 0
+        name, n = base, self.suffix.get(base, 0)
+        if n:
+            name = f"{base}_{n}"
         while name in self.taken:
             n += 1
             name = f"{base}_{n}"
+        self.suffix[base] = n
         self.taken.add(name)
         return name
 

@@ -78,7 +78,7 @@ loaded from one.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -693,22 +693,49 @@ class FunctionLowering:
             if first is not None:
                 self.b.builder.insertion_point = outer
 
-    def memo(self, key, make: Callable[[], SSAValue]) -> SSAValue:
-        for scope in reversed(self.scopes):
-            if key in scope:
-                return scope[key]
-        value = make()
-        self.scopes[-1][key] = value
-        return value
-
     # -- values at an index --------------------------------------------------
     def value_at(self, v: SSAValue, idx: Index) -> SSAValue:
         """The scalar value of ``v`` at ``idx`` (a load, a constant, or the
-        computation of its defining op on its operands' values)."""
-        v = self.alias.get(v, v)
-        return self.memo((v, tuple(idx)), lambda: self.compute_at(v, idx))
+        computation of its defining op on its operands' values).
 
-    def compute_at(self, v: SSAValue, idx: Index) -> SSAValue:
+        Chains of ops are as deep as the program, so this does not recurse:
+        each op's computation (``compute_at``) is a generator that yields the
+        (value, index) pairs it reads and is sent their values, driven from an
+        explicit stack in the order a recursive walk would take (the loop IR
+        is the same)."""
+        stack: list[tuple[Generator, tuple]] = []
+        request: tuple[SSAValue, Index] | None = (v, idx)
+        value: SSAValue | None = None
+        while True:
+            if request is not None:  # a value is needed: known, or computed now
+                key = (self.alias.get(request[0], request[0]), tuple(request[1]))
+                value = self.computed(key)
+                if value is None:
+                    stack.append((self.compute_at(key[0], request[1]), key))
+                elif not stack:
+                    return value
+            computation, key = stack[-1]
+            try:
+                request = computation.send(value)
+                value = None
+            except StopIteration as finished:
+                stack.pop()
+                self.scopes[-1][key] = finished.value
+                if not stack:
+                    return finished.value
+                request, value = None, finished.value
+
+    def computed(self, key: tuple) -> SSAValue | None:
+        """The value of ``key`` (a value and an index) already computed in an
+        enclosing scope: a nest computes each value once per element."""
+        for scope in reversed(self.scopes):
+            if key in scope:
+                return scope[key]
+        return None
+
+    def compute_at(self, v: SSAValue, idx: Index) -> Generator[tuple[SSAValue, Index], SSAValue, SSAValue]:
+        """The ops computing ``v`` at ``idx``; yields each (operand, index)
+        whose value it needs (``value_at`` sends it back)."""
         b = self.b
         if v in self.stored:
             s = self.stored[v]
@@ -721,16 +748,19 @@ class FunctionLowering:
         op = v.owner
         assert isinstance(op, Operation), f"no value for block argument {v}"
         if isinstance(op, bc.BroadcastInDimOp):
-            return self.value_at(op.operand, broadcast_index(b, flat_type_shape(op.operand.type), op.dims, idx))
+            return (yield op.operand, broadcast_index(b, flat_type_shape(op.operand.type), op.dims, idx))
         if isinstance(op, bc.TransposeOp):
-            return self.value_at(op.operand, transpose_index(op.perm, idx))
+            return (yield op.operand, transpose_index(op.perm, idx))
         if isinstance(op, bc.ReshapeOp | bc.NarrowOp):
             src = flat_type_shape(op.operand.type)
-            return self.value_at(op.operand, reshape_index(b, src, flat_type_shape(op.result.type), idx))
+            return (yield op.operand, reshape_index(b, src, flat_type_shape(op.result.type), idx))
         if isinstance(op, bc.ExtractOp):
-            return self.value_at(op.operand, self.indices(op) + idx)
+            return (yield op.operand, self.indices(op) + idx)
         if isinstance(op, bc.ElementwiseOp | bc.ConvertOp):
-            return scalar_op(op, b, [self.value_at(o, idx) for o in op.operands])
+            args = []
+            for o in op.operands:
+                args.append((yield o, idx))
+            return scalar_op(op, b, args)
         raise PassError(op, "cannot be lowered to an index expression")
 
     def indices(self, op: bc.IndexingOp) -> Index:
@@ -1019,18 +1049,25 @@ _EXPENSIVE = (bc.ExponentialOp, bc.LogOp, bc.TanhOp, bc.LogisticOp, bc.PowerOp, 
               bc.SqrtOp, bc.RsqrtOp, bc.DivideOp, bc.RemainderOp)
 
 
-def _expensive(v: SSAValue, depth: int = 0) -> bool:
+def _expensive(v: SSAValue, depth: int = 16) -> bool:
     """Whether computing ``v`` (through the elementwise and view ops that
-    define it) costs more than a load: it calls a transcendental function
-    or divides."""
-    op = v.owner
-    if not isinstance(op, Operation) or depth > 16:
-        return False
-    if isinstance(op, _EXPENSIVE):
-        return True
-    if isinstance(op, bc.ElementwiseOp | bc.ConvertOp | bc.BroadcastInDimOp | bc.TransposeOp
-                  | bc.ReshapeOp | bc.NarrowOp):
-        return any(_expensive(o, depth + 1) for o in op.operands)
+    define it, at most ``depth`` ops up) costs more than a load: it calls a
+    transcendental function or divides. A breadth-first walk that visits
+    each value once (a diamond of shared values is not walked per path)."""
+    level, seen = [v], {v}
+    for _ in range(depth + 1):
+        following = []
+        for value in level:
+            op = value.owner
+            if isinstance(op, _EXPENSIVE):
+                return True
+            if isinstance(op, bc.ElementwiseOp | bc.ConvertOp | bc.BroadcastInDimOp | bc.TransposeOp
+                          | bc.ReshapeOp | bc.NarrowOp):
+                for operand in op.operands:
+                    if operand not in seen:
+                        seen.add(operand)
+                        following.append(operand)
+        level = following
     return False
 
 

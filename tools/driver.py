@@ -189,8 +189,8 @@ def parse(ctx: Context, chunk: Chunk, name: str) -> ModuleOp:
                 op = parser._name_positions[-1].text
             raise InputError([unknown_op_report(ctx, chunk, name, op, here())]) from None
         raise InputError([Report("error", parse_message(e), _span_loc(e.span, name, chunk.line_offset))]) from None
-    except RecursionError:
-        raise InputError([Report("error", "input is nested too deeply", None)]) from None
+    except RecursionError:  # regions nested hundreds deep (program depth does not recurse)
+        raise InputError([Report("error", "input is nested too deeply", here())]) from None
     except (MemoryError, OverflowError) as e:
         raise InputError(
             [Report("error", f"input too large to parse here ({type(e).__name__})", here())]
