@@ -466,16 +466,18 @@ def test_implicit_broadcast_is_a_located_error(tmp_path, capsys) -> None:
 
 def test_stablehlo_target_through_xdsl_opt() -> None:
     """The plugin's ``-t stablehlo`` prints what ``bcast-opt -t stablehlo -p
-    bcast-make-explicit`` prints."""
+    bcast-make-explicit`` prints (after a pipeline of one's own, the target
+    is told not to run its standard one)."""
     import subprocess
     import sys
     from pathlib import Path
 
     bin_dir = Path(sys.executable).parent
     path = str(paths.EXAMPLES / "broadcast.mlir")
-    argv = [path, "-p", "bcast-make-explicit", "-t", "stablehlo"]
-    theirs = subprocess.run([str(bin_dir / "xdsl-opt"), *argv], capture_output=True, text=True)
-    mine = subprocess.run([str(bin_dir / "bcast-opt"), *argv], capture_output=True, text=True)
+    argv = [path, "-p", "bcast-make-explicit", "-t"]
+    theirs = subprocess.run([str(bin_dir / "xdsl-opt"), *argv, "stablehlo{standard_pipeline=false}"],
+                            capture_output=True, text=True)
+    mine = subprocess.run([str(bin_dir / "bcast-opt"), *argv, "stablehlo"], capture_output=True, text=True)
     assert theirs.returncode == 0 and mine.returncode == 0, theirs.stderr + mine.stderr
     assert theirs.stdout.strip() == mine.stdout.strip()
     verify_stablehlo(theirs.stdout)
