@@ -1,5 +1,5 @@
 """What code generated for the Array API target calls: bcast's exact
-semantics (DESIGN.md section 4) written with standard functions only.
+semantics (docs/semantics.md) written with standard functions only.
 
 Every function takes the array namespace ``xp`` of its arguments (from
 ``array_api_compat.array_namespace``), so the same generated module runs on
@@ -17,7 +17,7 @@ vocabulary, and the tests compare the two bit for bit:
 - shifts by an amount outside ``[0, bits)`` give 0 (the sign fill for the
   arithmetic shift); a logical right shift of a signed value masks the fill;
 - integer ``power`` is square-and-multiply over every bit of the exponent
-  (a static loop), with DESIGN's values for negative exponents;
+  (a static loop), with docs/semantics.md's values for negative exponents;
 - float-to-integer ``convert`` truncates, saturates and maps NaN to 0;
 - reductions start from the kind's identity (a zero-size reduction is a
   constant), sum and product in the element type (integers wrap), ``f16``
@@ -79,7 +79,7 @@ def constant(xp, value, dtype_name: str, shape: tuple[int, ...]):
 
 
 def argument(xp, value, spec: rt.Spec):
-    """The argument rule of DESIGN.md section 7 for arrays of any library: the
+    """The argument rule of docs/contracts.md (Arguments) for arrays of any library: the
     declared dtype as it is, another dtype only where ``can_cast`` says every
     value converts (``astype``), the exact declared shape. NumPy inputs and
     Python values go through ``numpy_runtime.argument`` (same rule)."""

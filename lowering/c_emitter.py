@@ -634,7 +634,7 @@ class FunctionEmitter:
             pragma = SIMD
         elif (innermost and len(names) == 1 and _reduction_kind(op) == "add"
               and isinstance(carried[0].type, Float16Type | Float32Type | Float64Type)):
-            # DESIGN.md 4: float sums may be reassociated, so they vectorize
+            # docs/semantics.md (Reductions): float sums may be reassociated, so they vectorize
             pragma = f"#pragma omp simd reduction(+:{names[0]})"
         elif (innermost and len(names) == 1 and _reduction_kind(op) in ("maximum", "minimum")
               and isinstance(carried[0].type, Float32Type | Float64Type)):

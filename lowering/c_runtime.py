@@ -12,7 +12,7 @@ convention). This module:
   ``$XDG_CACHE_HOME/bcast`` or ``~/.cache/bcast``) by a hash of the source,
   the compiler and its flags, and keeps that cache bounded (``evict``);
 - loads it with ``ctypes`` (which releases the GIL during the call) and
-  wraps each function with the argument and ``out=`` rules of DESIGN.md
+  wraps each function with the argument and ``out=`` rules of docs/contracts.md
   section 7 (``numpy_runtime.argument``, ``numpy_runtime.Outs``).
 Threads follow ``OMP_NUM_THREADS`` (OpenMP's own rule).
 """
@@ -290,7 +290,7 @@ class BoundsCheck:
 
 
 class Function:
-    """One C function with DESIGN.md section 7's argument and ``out=`` rules:
+    """One C function with docs/contracts.md's argument and ``out=`` rules:
     results go straight into ``out`` when it overlaps no input and no other
     ``out`` (``numpy_runtime.Outs``), else into fresh arrays that are copied.
     In a module with dynamic index checks (``checks``), a failed check is the

@@ -5,7 +5,7 @@ result's rank whose dims are either the result's or 1 (by transposing and
 reshaping, which never copies a contiguous input), and NumPy's ufunc
 broadcasting does the rest, so no broadcast is ever materialized.
 
-It also holds the call contract every backend shares (DESIGN.md section 7):
+It also holds the call contract every backend shares (docs/contracts.md):
 how an argument is checked and converted (``argument``), how ``out=`` is
 checked and results are delivered (``Outs``), and how result memory is
 recycled without the caller ever seeing it (``output``).
@@ -196,7 +196,7 @@ class Spec:
 
 def argument(value, spec: Spec):
     """``value`` as the argument ``spec`` describes, by the one rule every
-    backend and ``bcast-run`` apply (DESIGN.md section 7):
+    backend and ``bcast-run`` apply (docs/contracts.md):
 
     - an array (or NumPy scalar, or a list holding arrays) of the declared
       dtype is used as it is, whatever its layout; of another dtype it is
@@ -355,7 +355,7 @@ class Outs:
     where each result is computed and delivers the results.
 
     Results are as if computed into fresh arrays and then copied in result
-    order (DESIGN.md section 7). So an ``out`` is written while the function
+    order (docs/contracts.md). So an ``out`` is written while the function
     runs (``target``) only if it overlaps no input (the function still reads
     those) and no earlier ``out`` (which must not overwrite it later);
     otherwise its result goes to a fresh buffer that ``deliver`` copies.

@@ -47,7 +47,7 @@ Mapping (``bcast`` op -> StableHLO):
 - ``func.call``/``func.return`` -> the same, on the flat types; a fusion's body
   inline.
 
-Where XLA (jax 0.10.2, CPU, measured) differs from DESIGN.md section 4:
+Where XLA (jax 0.10.2, CPU, measured) differs from docs/semantics.md:
 
 - float ``maximum``/``minimum`` do not propagate a NaN in the second operand
   (``max(1, nan) = 1``): every float max/min (also in a reduction body) is
@@ -302,7 +302,7 @@ class FunctionEmitter:
         return self.add(shlo.BroadcastInDimOp(scalar, [], t))
 
     def int_power(self, x: SSAValue, y: SSAValue) -> SSAValue:
-        """Integer ``x ** y`` as DESIGN.md section 4 (and ``numerics.power``)
+        """Integer ``x ** y`` as docs/semantics.md (Integer arithmetic) says (and ``numerics.power``)
         defines it: square and multiply over every bit of the exponent,
         wrapping (XLA's own ``power`` reads 6 bits of it); a negative
         exponent gives 1 for base 1, +-1 by parity for base -1, else 0."""

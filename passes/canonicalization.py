@@ -295,7 +295,7 @@ class FoldElementwiseOfConstants(RewritePattern):
 # A float ``add`` reduction starts from +0.0 (``numerics.reduce``), so it
 # turns a lone -0.0 into +0.0, where the rewrites below (removal, reshape,
 # ``x * count``) keep -0.0. The two compare equal (-0.0 == +0.0), so this is
-# within the DESIGN tolerance for float sums, which are never bit for bit.
+# within the tolerance of docs/semantics.md (Reductions) for float sums, which are never bit for bit.
 # --------------------------------------------------------------------------
 
 
@@ -397,7 +397,7 @@ class ReduceOfBroadcastToElementwise(RewritePattern):
     ``count`` (the product of the reduced sizes) copies of one element of
     ``x``: ``maximum``, ``minimum``, ``and``, ``or`` give it back, ``add``
     gives ``x * count`` (exact ``count`` only, see ``_add_count``; float
-    rounding within the DESIGN tolerance), ``xor`` gives ``x`` for an odd
+    rounding within the tolerance of docs/semantics.md (Reductions)), ``xor`` gives ``x`` for an odd
     count and zeros for an even one. ``multiply`` is not rewritten:
     ``x ** count`` rounds differently from repeated products. A size-0
     reduced dim is left to FoldReduceOfZeroElements. The result is the

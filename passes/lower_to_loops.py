@@ -54,7 +54,7 @@ Loops
   constants are ``arith.constant`` scalars; others are ``memref.global``s
   (floats stored as their bit patterns and bitcast on load, so every value
   survives printing exactly).
-- Scalar semantics (``scalar_op``) are DESIGN.md section 4's, guarded with
+- Scalar semantics (``scalar_op``) are docs/semantics.md's, guarded with
   ``arith.select`` so no undefined behaviour or poison remains (divide by
   zero, ``INT_MIN / -1``, shifts >= the bit width, float -> int conversion
   out of range or NaN). Integer ``power`` is a loop over the exponent's bits.
@@ -121,7 +121,7 @@ Index = list[SSAValue]
 
 REDUCTION_ATTR = "bcast.reduction"
 """On an ``scf.for`` that folds its one carried value with a reduction kind
-(``add``, ``maximum``...): a target may reassociate it (DESIGN.md 4 allows
+(``add``, ``maximum``...): a target may reassociate it (docs/semantics.md allows
 float sums in any order; the C target vectorizes ``add``)."""
 
 PARALLEL_ATTR = "bcast.parallel"
@@ -167,7 +167,7 @@ def result_memref_of(t: Attribute) -> Attribute:
 
 
 def accumulator(element: str) -> str:
-    """The element type a reduction accumulates in (f16 in f32, DESIGN.md 4)."""
+    """The element type a reduction accumulates in (f16 in f32, docs/semantics.md)."""
     return "f32" if element == "f16" else element
 
 
@@ -282,7 +282,7 @@ class Scalars:
 
 
 # --------------------------------------------------------------------------
-# Scalar semantics: one function per op family (DESIGN.md section 4)
+# Scalar semantics: one function per op family (docs/semantics.md)
 # --------------------------------------------------------------------------
 
 _Binary = Callable[[Scalars, str, SSAValue, SSAValue], SSAValue]

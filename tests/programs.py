@@ -22,7 +22,7 @@ rank 0 to 4.
   stored flat); logical, relational and bitwise ops take a scalar operand or
   identical shapes; bitwise ops take unsigned integers; ``narrow``.
 
-The oracle's integer ``divide``/``remainder`` truncate (DESIGN.md section 4,
+The oracle's integer ``divide``/``remainder`` truncate (docs/semantics.md,
 with XLA's edge cases), shifts by >= the bit width give 0 (sign fill for the
 arithmetic shift), and float -> integer ``convert`` truncates and saturates
 with NaN -> 0.
@@ -823,7 +823,7 @@ def _emit(draw, b: _Builder, op: str, universe: Levels, dtypes, rng) -> bool:
 
 
 # --------------------------------------------------------------------------
-# Reductions (issue 9): an independent oracle written from DESIGN.md section
+# Reductions (issue 9): an independent oracle written from docs/semantics.md
 # 4, and the generator's ``bcast.reduce``
 # --------------------------------------------------------------------------
 
@@ -843,7 +843,7 @@ def reduce_kinds(dtype: str, mode: str) -> tuple[str, ...]:
 
 
 def _accumulator(dtype: np.dtype) -> np.dtype:
-    """DESIGN: ``f16`` accumulates in ``f32`` and rounds once at the end."""
+    """docs/semantics.md: ``f16`` accumulates in ``f32`` and rounds once at the end."""
     return np.dtype(np.float32) if dtype == np.float16 else dtype
 
 
@@ -932,7 +932,7 @@ def _combine_int(op: str, values: list[int], dtype: np.dtype):
 
 
 def oracle_reduce(op: str, x: np.ndarray, dims: Sequence[int], keepdims: bool = False) -> np.ndarray:
-    """``bcast.reduce op`` from DESIGN.md section 4, one output element at a
+    """``bcast.reduce op`` from docs/semantics.md, one output element at a
     time in Python numbers: the kind's identity for zero-size dims, integers
     computed exactly then wrapped, floats exactly (``math.fsum``, exact
     products) then rounded to the accumulator (``f32`` for ``f16``) and once
@@ -1020,7 +1020,7 @@ def _product_in_range(finite: list[float], info, n: int) -> bool:
 
 def reduction_error_bound(op: str, x: np.ndarray, dims: Sequence[int], keepdims: bool) -> np.ndarray | None:
     """THE tolerance for a float ``add``/``multiply`` reduction that a backend
-    may reassociate (DESIGN.md section 4: "within a tolerance that grows with
+    may reassociate (docs/semantics.md, Reductions: "within a tolerance that grows with
     the reduced size"), as an absolute bound per output element, or None when
     no order-independent bound exists (a partial sum or product may
     overflow). Any summation order of n terms in precision eps errs by at

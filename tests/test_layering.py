@@ -1,5 +1,5 @@
 """Imports run one way: ``ir`` <- ``passes`` <- ``lowering`` <- ``tools``
-(DESIGN.md sections 1 and 9).
+(docs/architecture.md).
 
 Every module of the four layers is parsed with ``ast`` and each of its
 imports of ``bcast`` (absolute or relative, at the top or inside a function)

@@ -13,7 +13,7 @@ Float tolerance: a float sum or product whose bits do not depend on the
 folding order (checked by the generator) must agree bit for bit on every
 backend and after every pass; one that does depend on it is only returned as
 a result and compared within ``reduction_error_bound`` (one place, in
-tests/programs.py), which grows linearly with the reduced size, as DESIGN.md
+tests/programs.py), which grows linearly with the reduced size, as docs/semantics.md
 section 4 allows backends to reassociate float sums. Integers and booleans
 are always exact.
 
@@ -358,7 +358,7 @@ def test_normalization_forms_agree_across_semantics() -> None:
 
 
 # --------------------------------------------------------------------------
-# reductions of broadcasts (the DESIGN's simplification: add multiplies by
+# reductions of broadcasts (the simplification of docs/passes.md: add multiplies by
 # the count): zero-size and size-1 counts, inf and NaN in the source
 # --------------------------------------------------------------------------
 

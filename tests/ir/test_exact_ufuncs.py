@@ -70,7 +70,7 @@ def test_float_power_is_ieee_with_a_uniform_exponent(exponent) -> None:
     0.5 is mended (``pow(-inf, 0.5) = +inf``, ``pow(-0.0, 0.5) = +0.0``).
     Finite values may differ by an ulp between NumPy's two paths (its
     ``sqrt`` is correctly rounded, its f32 ``pow`` is not): floats are
-    compared within the DESIGN tolerance, never bit for bit."""
+    compared within the tolerance of docs/semantics.md (Reductions), never bit for bit."""
     for x in SAMPLES["float"]:
         full = np.full(x.shape, exponent, x.dtype)
         with np.errstate(all="ignore"):

@@ -74,7 +74,7 @@ def oracle(kind: str, x: np.ndarray, dims, keepdims: bool) -> np.ndarray:
 def assert_reduced(got, want, kind: str, x: np.ndarray, dims) -> None:
     """Integers and booleans exactly; floats exactly for maximum/minimum and
     within a tolerance growing with the reduced size for add/multiply (the
-    DESIGN's rule: backends may reassociate float sums)."""
+    the rule of docs/semantics.md: backends may reassociate float sums)."""
     got, want = np.asarray(got), np.asarray(want)
     assert got.shape == want.shape and got.dtype == want.dtype, (got, want)
     if x.dtype.kind != "f" or kind in ("maximum", "minimum"):

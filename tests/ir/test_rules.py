@@ -21,7 +21,7 @@ def test_shape_str():
 
 
 def test_aligned_from_the_right_design_example():
-    # DESIGN.md section 5
+    # docs/contracts.md (Diagnostics)
     assert rules.aligned_from_the_right([(2, 1), (8, 4, 3)]) == ["    2 x 1", "8 x 4 x 3"]
 
 
@@ -73,7 +73,7 @@ def test_broadcast_shapes_valid(a, b, expected):
     "a,b,axis,sizes",
     [
         ((3,), (4,), -1, (3, 4)),
-        ((2, 1), (8, 4, 3), -2, (2, 4)),  # DESIGN.md section 5
+        ((2, 1), (8, 4, 3), -2, (2, 4)),  # docs/contracts.md (Diagnostics)
         ((0,), (2,), -1, (0, 2)),  # 0 is not 1
         ((2, 3), (3, 2), -2, (2, 3)),
         ((7, 2, 5), (7, 2, 6), -1, (5, 6)),
@@ -109,7 +109,7 @@ def test_can_broadcast_to():
     assert rules.can_broadcast_to((1,), (0,))
     assert rules.can_broadcast_to((0,), (0,))
     assert not rules.can_broadcast_to((2, 3), (3,))  # would change the destination
-    assert not rules.can_broadcast_to((1, 3, 4), (3, 4))  # DESIGN.md: an error
+    assert not rules.can_broadcast_to((1, 3, 4), (3, 4))  # docs/semantics.md (Assignment): an error
     assert not rules.can_broadcast_to((3,), (1,))
     assert not rules.can_broadcast_to((0,), (1,))
     assert not rules.can_broadcast_to((2,), (3,))
@@ -164,7 +164,7 @@ def test_xla_broadcast_composition():
     assert lhs == (4, 1) and rhs == (1, 2)
     # the same with the operands swapped
     assert rules.in_dim_broadcast((1, 2), (4,), [0], "xla") == ((4, 2), (1, 2), (4, 1))
-    # a non-prefix case from DESIGN.md: 4 + 4x3 with dims [0]
+    # a non-prefix case from docs/passes.md (bcast-make-explicit): 4 + 4x3 with dims [0]
     assert rules.in_dim_broadcast((4,), (4, 3), [0], "numpy")[0] == (4, 3)
     # a size-1 high dim takes the low operand's size
     assert rules.in_dim_broadcast((5,), (1, 3), [0], "xla")[0] == (5, 3)
@@ -239,7 +239,7 @@ def test_broadcast_in_dim_valid():
     rules.check_broadcast_in_dim((), (), [], "xla")
     rules.check_broadcast_in_dim((1,), (0,), [0], "xla")
     rules.check_broadcast_in_dim((0,), (4, 0), [1], "xla")
-    # StableHLO allows transposing broadcasts (DESIGN.md section 8) outside xla
+    # StableHLO allows transposing broadcasts (docs/stablehlo.md) outside xla
     rules.check_broadcast_in_dim((1, 3), (2, 3, 2), [2, 1], "numpy")
     rules.check_broadcast_in_dim((1, 3), (2, 3, 2), [2, 1], "tml")
 
@@ -261,7 +261,7 @@ def test_broadcast_in_dim_messages():
     assert _message((3,), (3, 4), [-1]) == (
         "broadcast_dimensions contains invalid value -1 for result with rank 2"
     )
-    # the DESIGN.md example
+    # the example of docs/semantics.md (broadcast_in_dim)
     assert _message((3,), (2, 4), [1]) == (
         "size of operand dimension 0 (3) is not equal to 1 or size of result dimension 1 (4)"
     )
@@ -378,7 +378,7 @@ def test_check_assign_levels():
     rules.check_assign_levels(((3,), (2,)), ((3,),))
     rules.check_assign_levels(((3,), (2,)), ((1,), (1,)))
     rules.check_assign_levels(((0, 4),), ((1, 4),))
-    with pytest.raises(RuleError) as info:  # DESIGN.md: (1,3,4) into (3,4) is an error
+    with pytest.raises(RuleError) as info:  # docs/semantics.md (Assignment): (1,3,4) into (3,4) is an error
         rules.check_assign_levels(((3, 4),), ((1, 3, 4),))
     assert "rank" in info.value.message
     with pytest.raises(RuleError):
@@ -416,7 +416,7 @@ def test_plan_indices_in_bounds():
 
 
 def test_plan_indices_index_access_broadcasting():
-    # DESIGN.md: extract %t[999, 1] from 1x2 under tml
+    # docs/semantics.md (Index-access broadcasting): extract %t[999, 1] from 1x2 under tml
     assert rules.plan_indices(((1, 2),), [999, 1], "tml", "extract").result == ((),)
     with pytest.raises(RuleError) as info:
         rules.plan_indices(((1, 2),), [999, 1], "numpy", "extract")

@@ -1,4 +1,4 @@
-"""The argument rule judged on what the caller passed (DESIGN.md section 7):
+"""The argument rule judged on what the caller passed (docs/contracts.md):
 Python ints exactly (NumPy would read ints beyond int64 as floats), arrays
 inside lists by the array rule, masked elements never silently unmasked,
 and every odd object a ``BcastError`` rather than a stray exception."""

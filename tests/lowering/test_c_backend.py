@@ -3,7 +3,7 @@
 - random programs of every mode, with reductions, and over every element
   type (f16, i1, unsigned, 64-bit), agree with the oracle;
 - every runnable example agrees with the reference evaluator;
-- DESIGN.md section 4's integer edge cases, float -> int conversion of NaN,
+- docs/semantics.md's integer edge cases, float -> int conversion of NaN,
   infinities and out-of-range values, f16 and i1;
 - the runtime: no compiler is a clear error, builds are cached (once, also
   under concurrent builds), ``backend=None`` picks C when a compiler exists;
@@ -103,7 +103,7 @@ def test_a_call_of_a_declaration_is_the_same_run_time_error():
 
 
 # --------------------------------------------------------------------------
-# Edge cases of DESIGN.md section 4
+# Edge cases of docs/semantics.md
 # --------------------------------------------------------------------------
 
 

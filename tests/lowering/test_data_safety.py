@@ -1,4 +1,4 @@
-"""Data safety of results and ``out=`` on every backend (DESIGN.md section 7).
+"""Data safety of results and ``out=`` on every backend (docs/contracts.md).
 
 - ``out=`` arrays that overlap an input (the same array, a view of it, a
   shifted slice) or each other give the values of computing into fresh

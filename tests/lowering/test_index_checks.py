@@ -3,7 +3,7 @@
 been written.
 
 Index-access broadcasting (a size-1 dim takes any index) holds under ``tml``
-only (DESIGN.md section 4): under ``numpy`` and ``xla`` a dynamic index on a
+only (docs/semantics.md): under ``numpy`` and ``xla`` a dynamic index on a
 size-1 dim is checked at run time like any other.
 """
 

@@ -3,7 +3,7 @@
 The evaluator is the oracle of the property tests (test_backends,
 test_pipeline, test_fuse, ...); here: that every op has an implementation,
 that xDSL's own ``Interpreter`` runs bcast IR with xDSL's ``func``
-implementations, and the run-time rules of DESIGN.md section 4 that random
+implementations, and the run-time rules of docs/semantics.md that random
 programs rarely reach (dynamic indices, declarations, results cast to the
 declared type), each with its located error.
 """

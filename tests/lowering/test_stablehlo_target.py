@@ -1,13 +1,13 @@
 """The StableHLO target (``bcast-opt -t stablehlo``) checked by JAX's own
 tools: every program is exported, parsed and verified by jaxlib's MLIR,
 compiled and run by XLA on the CPU, and compared with the reference
-evaluator (integers and booleans exactly, floats within DESIGN.md's
+evaluator (integers and booleans exactly, floats within docs/semantics.md's
 tolerance, ``bcast.tests.programs.assert_results``).
 
 (1) every runnable program of the test suite and examples/ (all chunks
 ``test_examples_run`` runs: seeds, normalizations, every op family);
 (2) random programs of every semantics, reductions included (Hypothesis);
-(3) edge cases where XLA's own semantics differ from DESIGN.md section 4;
+(3) edge cases where XLA's own semantics differ from docs/semantics.md;
 (4) what the target cannot express is a located error.
 
 Skipped, visibly, when jax is not installed (``pip install 'bcast[jax]'``).
@@ -159,7 +159,7 @@ def test_random_float_reductions_run_on_xla(mode: str) -> None:
 
 
 # --------------------------------------------------------------------------
-# (3) XLA's semantics against DESIGN.md section 4
+# (3) XLA's semantics against docs/semantics.md
 # --------------------------------------------------------------------------
 
 
@@ -210,7 +210,7 @@ pairs of program text and input dtype; prints JSON results by text)."""
 def test_integer_division_of_folded_constants_compiles() -> None:
     """Operands XLA folds to constants, among them 0 / 0: jaxlib's StableHLO
     folder would divide by the constant 0 and kill the process with SIGFPE
-    (hence a subprocess) unless the divisor is guarded; results as DESIGN's."""
+    (hence a subprocess) unless the divisor is guarded; results as docs/semantics.md's."""
     cases = []
     for op in ("divide", "remainder"):
         for t in ("i8", "ui8"):

@@ -6,7 +6,7 @@ with every kind, with and without ``keepdims``, over every element type
 (integer wrap, ``f16``, ``i1``, NaN / inf / -0.0 inputs). Each runs on the
 reference evaluator before and after ``canonicalize``; results are identical
 (NaN equal to NaN, and -0.0 equal to +0.0: see ``bcast.passes.canonicalization``)
-except float ``add``, which is within the DESIGN tolerance (``x * count``
+except float ``add``, which is within the tolerance of docs/semantics.md (Reductions) (``x * count``
 against a repeated sum). Each program also says whether a pattern must
 apply: then no ``reduce`` is left.
 """

@@ -1,4 +1,4 @@
-"""Arguments the API must refuse, and the ones it must take (DESIGN.md section 7).
+"""Arguments the API must refuse, and the ones it must take (docs/contracts.md).
 
 An array of the declared dtype is used as is; one that converts without
 loss (``np.can_cast(..., "safe")``) is converted; Python scalars and lists

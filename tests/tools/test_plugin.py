@@ -1,5 +1,5 @@
 """bcast as an xDSL plugin: ``xdsl-opt`` reads, rewrites and emits bcast IR
-(DESIGN section 7, last bullet).
+(docs/contracts.md, xdsl-opt plugin).
 
 The real ``xdsl-opt`` command (beside the Python running the tests) runs the
 standard pipeline on every program of ``tests/filecheck`` and ``examples``

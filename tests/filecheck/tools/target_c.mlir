@@ -42,7 +42,7 @@ func.func @broadcast_add(%x: tensor<4096x1024xf32>, %row: tensor<1024xf32>, %col
 
 // -----
 
-// Integer divide (DESIGN.md 4): integers are held unsigned (signless); the
+// Integer divide (docs/semantics.md): integers are held unsigned (signless); the
 // divisor is made safe (1 instead of 0, and instead of -1 under INT_MIN)
 // in statements BEFORE the signed division runs, so C never divides by 0
 // or overflows; then x / 0 = -1 is selected.

@@ -95,7 +95,7 @@ func.func @integers(%a: tensor<3xi8>, %u: tensor<3xui8>, %b: tensor<3xi1>) -> (t
 // -----
 // Integer divide and remainder divide by select(y == 0, 1, y), never 0:
 // jaxlib's StableHLO folder divides constants unchecked (SIGFPE on a 0 / 0
-// that XLA's folding makes); the result by 0 is XLA's and DESIGN's (-1, x).
+// that XLA's folding makes); the result by 0 is XLA's and docs/semantics.md's (-1, x).
 // CHECK-LABEL: func.func @int_division(
 // CHECK:         %[[Z:.*]] = stablehlo.compare EQ, %b, %{{.*}}, SIGNED
 // CHECK-NEXT:    %[[ONE:.*]] = stablehlo.constant dense<1> : tensor<i8>

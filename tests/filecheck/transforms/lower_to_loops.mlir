@@ -131,7 +131,7 @@ func.func @slice_centered(%x: tensor<4x5x3xf32>) -> tensor<4x5x3xf32> {
 
 // -----
 
-// Integer divide: x / 0 = -1 and INT_MIN / -1 = INT_MIN (DESIGN.md 4); the
+// Integer divide: x / 0 = -1 and INT_MIN / -1 = INT_MIN (docs/semantics.md); the
 // divisor is replaced by 1 in both cases so arith.divsi never divides by 0
 // or overflows (undefined behaviour in LLVM), then the result is selected.
 // CHECK-LABEL: func.func @divide(

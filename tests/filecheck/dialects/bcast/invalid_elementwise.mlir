@@ -1,7 +1,7 @@
 // RUN: bcast-opt %s --split-input-file --verify-diagnostics
 // RUN: cd %S && not bcast-opt invalid_elementwise.mlir --split-input-file 2>&1 | filecheck %s --check-prefix=DIAG --strict-whitespace --match-full-lines
 
-// The DESIGN.md section 5 example, at line 7, column 10, as there.
+// The example of docs/contracts.md (Diagnostics), at line 7, column 10, as there.
 func.func @design_example(%a: tensor<2x1xf32>, %b: tensor<8x4x3xf32>) {
   // expected-error @+1 {{'bcast.add' op operands are not broadcast-compatible: tensor<2x1xf32> and tensor<8x4x3xf32>}}
     %0 = bcast.add %a, %b : (tensor<2x1xf32>, tensor<8x4x3xf32>) -> tensor<8x4x3xf32>

@@ -3,7 +3,7 @@
 // RUN: bcast-opt %s --split-input-file --print-op-generic | bcast-opt - --split-input-file | filecheck %s
 // RUN: bcast-opt %s --split-input-file --print-op-generic | filecheck %s --check-prefix=GENERIC
 
-// Every op of DESIGN.md section 3 in custom form prints back identically.
+// Every op of docs/ir.md in custom form prints back identically.
 
 module {
 // CHECK: builtin.module {
