@@ -159,3 +159,29 @@ func.func @update_too_big(%x: tensor<4x3xf32>, %u: tensor<1x4xf32>, %i: tensor<i
   %0 = "stablehlo.dynamic_update_slice"(%x, %u, %i, %i) : (tensor<4x3xf32>, tensor<1x4xf32>, tensor<i64>, tensor<i64>) -> tensor<4x3xf32>
   return %0 : tensor<4x3xf32>
 }
+
+// -----
+
+// The pretty forms' syntax errors, where the parser stops.
+
+func.func @slice_range_without_limit(%x: tensor<4x3xf32>) -> tensor<1x3xf32> {
+  // expected-error @+1 {{Expected ':'}}
+  %0 = stablehlo.slice %x [1, 0:3] : (tensor<4x3xf32>) -> tensor<1x3xf32>
+  return %0 : tensor<1x3xf32>
+}
+
+// -----
+
+func.func @dynamic_slice_without_comma(%x: tensor<4x3xf32>, %i: tensor<i64>) -> tensor<1x3xf32> {
+  // expected-error @+1 {{Expected ','}}
+  %0 = stablehlo.dynamic_slice %x, %i, %i sizes = [1, 3] : (tensor<4x3xf32>, tensor<i64>, tensor<i64>) -> tensor<1x3xf32>
+  return %0 : tensor<1x3xf32>
+}
+
+// -----
+
+func.func @barrier_types(%x: tensor<4x3xf32>, %i: tensor<i64>) -> tensor<4x3xf32> {
+  // expected-error @+1 {{expected 2 types, one per operand, got 1}}
+  %0:2 = stablehlo.optimization_barrier %x, %i : tensor<4x3xf32>
+  return %0#0 : tensor<4x3xf32>
+}
