@@ -1265,6 +1265,9 @@ def _check_start_indices(op: Operation, starts: Sequence[SSAValue], rank: int) -
         if not (isinstance(v.type, TensorType) and not v.type.get_shape()
                 and isinstance(v.type.get_element_type(), IntegerType)):
             raise Diagnostic(f"start indices must be rank-0 integer tensors, got {v.type}")
+    if len({v.type for v in starts}) > 1:
+        raise Diagnostic("start indices must have the same element type, got "
+                         + ", ".join(str(v.type) for v in starts))
 
 
 @irdl_op_definition

@@ -185,3 +185,11 @@ func.func @barrier_types(%x: tensor<4x3xf32>, %i: tensor<i64>) -> tensor<4x3xf32
   %0:2 = stablehlo.optimization_barrier %x, %i : tensor<4x3xf32>
   return %0#0 : tensor<4x3xf32>
 }
+
+// -----
+
+func.func @mixed_start_index_types(%x: tensor<4x3xf32>, %i: tensor<i64>, %j: tensor<i32>) -> tensor<1x3xf32> {
+  // expected-error @+1 {{'stablehlo.dynamic_slice' op start indices must have the same element type, got tensor<i64>, tensor<i32>}}
+  %0 = stablehlo.dynamic_slice %x, %i, %j, sizes = [1, 3] : (tensor<4x3xf32>, tensor<i64>, tensor<i32>) -> tensor<1x3xf32>
+  return %0 : tensor<1x3xf32>
+}

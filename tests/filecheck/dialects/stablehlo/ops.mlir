@@ -186,10 +186,10 @@ func.func public @generic(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xi1> 
 //  CHECK-NEXT:   %0 = stablehlo.slice %x [1:3, 0:8:2] : (tensor<4x8xf32>) -> tensor<2x4xf32>
 //  CHECK-NEXT:   %1 = stablehlo.slice %x [0:4, 7:8] {bcast.note = "kept"} : (tensor<4x8xf32>) -> tensor<4x1xf32>
 //  CHECK-NEXT:   %2 = stablehlo.slice %s [] : (tensor<f32>) -> tensor<f32>
-//  CHECK-NEXT:   %3 = stablehlo.dynamic_slice %x, %i, %j, sizes = [2, 2] : (tensor<4x8xf32>, tensor<i64>, tensor<i32>) -> tensor<2x2xf32>
+//  CHECK-NEXT:   %3 = stablehlo.dynamic_slice %x, %j, %j, sizes = [2, 2] : (tensor<4x8xf32>, tensor<i32>, tensor<i32>) -> tensor<2x2xf32>
 //  CHECK-NEXT:   %4 = stablehlo.dynamic_slice %x, %i, %i, sizes = [1, 8] {bcast.note = "kept"} : (tensor<4x8xf32>, tensor<i64>, tensor<i64>) -> tensor<1x8xf32>
 //  CHECK-NEXT:   %5 = stablehlo.dynamic_slice %s, sizes = [] : (tensor<f32>) -> tensor<f32>
-//  CHECK-NEXT:   %6 = stablehlo.dynamic_update_slice %x, %3, %i, %j : (tensor<4x8xf32>, tensor<2x2xf32>, tensor<i64>, tensor<i32>) -> tensor<4x8xf32>
+//  CHECK-NEXT:   %6 = stablehlo.dynamic_update_slice %x, %3, %j, %j : (tensor<4x8xf32>, tensor<2x2xf32>, tensor<i32>, tensor<i32>) -> tensor<4x8xf32>
 //  CHECK-NEXT:   %7 = stablehlo.dynamic_update_slice %s, %5 {bcast.note = "kept"} : (tensor<f32>, tensor<f32>) -> tensor<f32>
 //  CHECK-NEXT:   %8 = stablehlo.optimization_barrier %6 : tensor<4x8xf32>
 //  CHECK-NEXT:   %9, %10 = stablehlo.optimization_barrier %0, %i : tensor<2x4xf32>, tensor<i64>
@@ -201,10 +201,10 @@ func.func @slices(%x: tensor<4x8xf32>, %i: tensor<i64>, %j: tensor<i32>, %s: ten
   %0 = stablehlo.slice %x [1:3, 0:8:2] : (tensor<4x8xf32>) -> tensor<2x4xf32>
   %1 = stablehlo.slice %x [0:4:1, 7:8] {bcast.note = "kept"} : (tensor<4x8xf32>) -> tensor<4x1xf32>
   %2 = stablehlo.slice %s [] : (tensor<f32>) -> tensor<f32>
-  %3 = stablehlo.dynamic_slice %x, %i, %j, sizes = [2, 2] : (tensor<4x8xf32>, tensor<i64>, tensor<i32>) -> tensor<2x2xf32>
+  %3 = stablehlo.dynamic_slice %x, %j, %j, sizes = [2, 2] : (tensor<4x8xf32>, tensor<i32>, tensor<i32>) -> tensor<2x2xf32>
   %4 = stablehlo.dynamic_slice %x, %i, %i, sizes = [1, 8] {bcast.note = "kept"} : (tensor<4x8xf32>, tensor<i64>, tensor<i64>) -> tensor<1x8xf32>
   %5 = stablehlo.dynamic_slice %s, sizes = [] : (tensor<f32>) -> tensor<f32>
-  %6 = stablehlo.dynamic_update_slice %x, %3, %i, %j : (tensor<4x8xf32>, tensor<2x2xf32>, tensor<i64>, tensor<i32>) -> tensor<4x8xf32>
+  %6 = stablehlo.dynamic_update_slice %x, %3, %j, %j : (tensor<4x8xf32>, tensor<2x2xf32>, tensor<i32>, tensor<i32>) -> tensor<4x8xf32>
   %7 = stablehlo.dynamic_update_slice %s, %5 {bcast.note = "kept"} : (tensor<f32>, tensor<f32>) -> tensor<f32>
   %8 = stablehlo.optimization_barrier %6 : tensor<4x8xf32>
   %9:2 = stablehlo.optimization_barrier %0, %i : tensor<2x4xf32>, tensor<i64>
@@ -233,6 +233,6 @@ func.func @slices_generic(%x: tensor<4x3xf32>, %i: tensor<i64>) -> (tensor<2x2xf
 }
 
 // GENERIC: "stablehlo.slice"(%{{.*}}) <{start_indices = array<i64: 1, 0>, limit_indices = array<i64: 3, 8>, strides = array<i64: 1, 2>}> : (tensor<4x8xf32>) -> tensor<2x4xf32>
-// GENERIC: "stablehlo.dynamic_slice"(%{{.*}}, %{{.*}}, %{{.*}}) <{slice_sizes = array<i64: 2, 2>}> : (tensor<4x8xf32>, tensor<i64>, tensor<i32>) -> tensor<2x2xf32>
-// GENERIC: "stablehlo.dynamic_update_slice"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (tensor<4x8xf32>, tensor<2x2xf32>, tensor<i64>, tensor<i32>) -> tensor<4x8xf32>
+// GENERIC: "stablehlo.dynamic_slice"(%{{.*}}, %{{.*}}, %{{.*}}) <{slice_sizes = array<i64: 2, 2>}> : (tensor<4x8xf32>, tensor<i32>, tensor<i32>) -> tensor<2x2xf32>
+// GENERIC: "stablehlo.dynamic_update_slice"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (tensor<4x8xf32>, tensor<2x2xf32>, tensor<i32>, tensor<i32>) -> tensor<4x8xf32>
 // GENERIC: "stablehlo.optimization_barrier"(%{{.*}}, %{{.*}}) : (tensor<2x4xf32>, tensor<i64>) -> (tensor<2x4xf32>, tensor<i64>)
