@@ -24,7 +24,8 @@ The pretty syntax is MLIR's, exactly as jaxlib prints it::
            : (tensor<4x8xf32>, tensor<2x2xf32>, tensor<i64>, tensor<i64>) -> tensor<4x8xf32>
     %11:2 = stablehlo.optimization_barrier %a, %x : tensor<4xf32>, tensor<4x8xf32>
 
-and every op reads and prints the generic form too
+(xDSL names several results ``%11, %12 =`` where MLIR writes ``%11:2 =``;
+both spellings read in bcast and in jaxlib), and every op reads and prints the generic form too
 (``"stablehlo.compare"(%a, %b) <{comparison_direction =
 #stablehlo<comparison_direction GT>, ...}>``). Verifiers follow upstream
 StableHLO for this subset (static shapes only), with located diagnostics.
@@ -1157,7 +1158,7 @@ UNARY_OPS: tuple[type[ElementwiseUnaryOp], ...] = (
 
 # --------------------------------------------------------------------------
 # Slices and the optimization barrier: the StableHLO target writes them; the
-# importer reads them (to report them as not supported).
+# importer reads them (and reports them as not supported).
 # --------------------------------------------------------------------------
 
 
