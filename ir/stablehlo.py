@@ -17,8 +17,15 @@ The pretty syntax is MLIR's, exactly as jaxlib prints it::
     %6 = chlo.square %x : tensor<4xf32> -> tensor<4xf32>
     %7 = chlo.broadcast_add %a, %b {broadcast_dimensions = array<i64: 1>}
            : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+    %8 = stablehlo.slice %x [1:3, 0:8:2] : (tensor<4x8xf32>) -> tensor<2x4xf32>
+    %9 = stablehlo.dynamic_slice %x, %i, %j, sizes = [2, 2]
+           : (tensor<4x8xf32>, tensor<i64>, tensor<i64>) -> tensor<2x2xf32>
+    %10 = stablehlo.dynamic_update_slice %x, %u, %i, %j
+           : (tensor<4x8xf32>, tensor<2x2xf32>, tensor<i64>, tensor<i64>) -> tensor<4x8xf32>
+    %11:2 = stablehlo.optimization_barrier %a, %x : tensor<4xf32>, tensor<4x8xf32>
 
-and every op reads and prints the generic form too
+(xDSL names several results ``%11, %12 =`` where MLIR writes ``%11:2 =``;
+both spellings read in bcast and in jaxlib), and every op reads and prints the generic form too
 (``"stablehlo.compare"(%a, %b) <{comparison_direction =
 #stablehlo<comparison_direction GT>, ...}>``). Verifiers follow upstream
 StableHLO for this subset (static shapes only), with located diagnostics.
@@ -70,6 +77,15 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
     var_result_def,
+)
+from xdsl.irdl.declarative_assembly_format import (
+    AttributeVariable,
+    CustomDirective,
+    ParsingState,
+    PrintingState,
+    TypeDirective,
+    VariadicOperandVariable,
+    irdl_custom_directive,
 )
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
@@ -1146,9 +1162,106 @@ UNARY_OPS: tuple[type[ElementwiseUnaryOp], ...] = (
 )  # fmt: skip
 
 # --------------------------------------------------------------------------
-# Written only (by the StableHLO target): slices and the optimization barrier.
-# Generic syntax, as MLIR prints them without their dialect's custom forms.
+# Slices and the optimization barrier: the StableHLO target writes them; the
+# importer reads them (and reports them as not supported).
 # --------------------------------------------------------------------------
+
+
+@irdl_custom_directive
+class SliceRanges(CustomDirective):
+    """``[1:3, 0:8:2]``: ``start:limit`` per dimension, ``:stride`` when the
+    stride is not 1 (``[]`` for rank 0), StableHLO's ``custom<SliceRanges>``."""
+
+    start_indices: AttributeVariable
+    limit_indices: AttributeVariable
+    strides: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        starts: list[int] = []
+        limits: list[int] = []
+        strides: list[int] = []
+
+        def parse_range() -> None:
+            starts.append(parser.parse_integer(allow_boolean=False))
+            parser.parse_punctuation(":")
+            limits.append(parser.parse_integer(allow_boolean=False))
+            has_stride = parser.parse_optional_punctuation(":") is not None
+            strides.append(parser.parse_integer(allow_boolean=False) if has_stride else 1)
+
+        parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, parse_range)
+        self.start_indices.set(state, _dense(starts))
+        self.limit_indices.set(state, _dense(limits))
+        self.strides.set(state, _dense(strides))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        state.print_whitespace(printer)
+        lists = [_array_values(v.get(op)) for v in (self.start_indices, self.limit_indices, self.strides)]
+        if len({len(values) for values in lists}) != 1:
+            # Invalid IR (in a diagnostic): every list in full, not a misleading zip.
+            names = ("start_indices", "limit_indices", "strides")
+            printer.print_string("[" + ", ".join(f"{n}: {list(v)}" for n, v in zip(names, lists)) + "]")
+            return
+        ranges = [f"{s}:{l}" + ("" if st == 1 else f":{st}") for s, l, st in zip(*lists)]
+        printer.print_string("[" + ", ".join(ranges) + "]")
+
+
+@irdl_custom_directive
+class VariadicOperandWithAttribute(CustomDirective):
+    """``%i, %j,``: the operands, each followed by a comma, before the keyword
+    of an attribute (``dynamic_slice %x, %i, %j, sizes = [...]``).
+
+    With no operands it prints nothing (``dynamic_slice %x, sizes = []``):
+    jaxlib prints ``%x, , sizes = []`` there, which its own parser rejects;
+    bcast writes the spelling that parser reads."""
+
+    operands: VariadicOperandVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        operands: list[UnresolvedOperand] = []
+        while (operand := parser.parse_optional_unresolved_operand()) is not None:
+            operands.append(operand)
+            parser.parse_punctuation(",")
+        self.operands.set(state, operands)
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        operands = self.operands.get(op)
+        if not operands:
+            return
+        state.print_whitespace(printer)
+        printer.print_list(operands, printer.print_operand)
+        printer.print_string(",")
+
+
+@irdl_custom_directive
+class PairwiseOpType(CustomDirective):
+    """``tensor<4xf32>, tensor<i32>``: the operands' types, which are the
+    results' too (StableHLO's ``custom<PairwiseOpType>``)."""
+
+    operand_types: TypeDirective
+    result_types: TypeDirective
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        start = parser.pos
+        types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
+        operands = self.operand_types.inner
+        assert isinstance(operands, VariadicOperandVariable)
+        count = len(state.operands[operands.index] or ())
+        if len(types) != count:  # here, not where xDSL resolves the operands (the next line)
+            parser.raise_error(f"expected {count} types, one per operand, got {len(types)}", start, parser.pos)
+        self.operand_types.set(state, types)
+        self.result_types.set(state, types)
+
+    def set_empty(self, state: ParsingState) -> None:
+        self.operand_types.set_empty(state)
+        self.result_types.set_empty(state)
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        state.print_whitespace(printer)
+        printer.print_list(self.operand_types.get(op), printer.print_attribute)
+
+
+def _array_values(attr: Attribute | None) -> tuple[int, ...]:
+    return attr.get_values() if isinstance(attr, DenseArrayBase) else ()
 
 
 def _check_start_indices(op: Operation, starts: Sequence[SSAValue], rank: int) -> None:
@@ -1158,11 +1271,15 @@ def _check_start_indices(op: Operation, starts: Sequence[SSAValue], rank: int) -
         if not (isinstance(v.type, TensorType) and not v.type.get_shape()
                 and isinstance(v.type.get_element_type(), IntegerType)):
             raise Diagnostic(f"start indices must be rank-0 integer tensors, got {v.type}")
+    if len({v.type for v in starts}) > 1:
+        raise Diagnostic("start indices must have the same element type, got "
+                         + ", ".join(str(v.type) for v in starts))
 
 
 @irdl_op_definition
 class SliceOp(StablehloOp):
-    """``slice``: ``operand[start:limit:stride]`` per dimension.
+    """``slice %x [1:3, 0:8:2] : (tensor<4x8xf32>) -> tensor<2x4xf32>``:
+    ``operand[start:limit:stride]`` per dimension.
     ``SliceOp(operand, start_indices, limit_indices, strides)``."""
 
     name = "stablehlo.slice"
@@ -1172,6 +1289,11 @@ class SliceOp(StablehloOp):
     limit_indices = prop_def(DenseArrayBase.constr(i64))
     strides = prop_def(DenseArrayBase.constr(i64))
     traits = traits_def(Pure())
+    custom_directives = (SliceRanges,)
+    assembly_format = (
+        "$operand custom<SliceRanges>($start_indices, $limit_indices, $strides) attr-dict `:` "
+        "functional-type(operands, results)"
+    )
 
     def __init__(self, operand: SSAValue | Operation, start_indices: Sequence[int],
                  limit_indices: Sequence[int], strides: Sequence[int]):
@@ -1199,8 +1321,10 @@ class SliceOp(StablehloOp):
 
 @irdl_op_definition
 class DynamicSliceOp(StablehloOp):
-    """``dynamic_slice``: a ``slice_sizes`` block at run-time start indices,
-    which XLA clamps into range. ``DynamicSliceOp(operand, starts, slice_sizes)``."""
+    """``dynamic_slice %x, %i, %j, sizes = [2, 2] : (tensor<4x8xf32>,
+    tensor<i64>, tensor<i64>) -> tensor<2x2xf32>``: a ``slice_sizes`` block at
+    run-time start indices, which XLA clamps into range.
+    ``DynamicSliceOp(operand, starts, slice_sizes)``."""
 
     name = "stablehlo.dynamic_slice"
     operand = operand_def(TensorType)
@@ -1208,6 +1332,11 @@ class DynamicSliceOp(StablehloOp):
     result = result_def(TensorType)
     slice_sizes = prop_def(DenseArrayBase.constr(i64))
     traits = traits_def(Pure())
+    custom_directives = (VariadicOperandWithAttribute,)
+    assembly_format = (
+        "$operand `,` custom<VariadicOperandWithAttribute>($start_indices) `sizes` `=` $slice_sizes "
+        "attr-dict `:` functional-type(operands, results)"
+    )
 
     def __init__(self, operand: SSAValue | Operation, start_indices: Sequence[SSAValue],
                  slice_sizes: Sequence[int]):
@@ -1229,8 +1358,10 @@ class DynamicSliceOp(StablehloOp):
 
 @irdl_op_definition
 class DynamicUpdateSliceOp(StablehloOp):
-    """``dynamic_update_slice``: ``operand`` with ``update`` written at
-    run-time start indices (clamped). ``DynamicUpdateSliceOp(operand, update, starts)``."""
+    """``dynamic_update_slice %x, %u, %i, %j : (tensor<4x8xf32>, tensor<2x2xf32>,
+    tensor<i64>, tensor<i64>) -> tensor<4x8xf32>``: ``operand`` with ``update``
+    written at run-time start indices (clamped).
+    ``DynamicUpdateSliceOp(operand, update, starts)``."""
 
     name = "stablehlo.dynamic_update_slice"
     operand = operand_def(TensorType)
@@ -1238,6 +1369,7 @@ class DynamicUpdateSliceOp(StablehloOp):
     start_indices = var_operand_def(TensorType)
     result = result_def(TensorType)
     traits = traits_def(Pure())
+    assembly_format = "operands attr-dict `:` functional-type(operands, results)"
 
     def __init__(self, operand: SSAValue | Operation, update: SSAValue | Operation,
                  start_indices: Sequence[SSAValue]):
@@ -1255,14 +1387,19 @@ class DynamicUpdateSliceOp(StablehloOp):
 
 @irdl_op_definition
 class OptimizationBarrierOp(StablehloOp):
-    """``optimization_barrier``: its operands unchanged, which XLA may not
-    look through (so it cannot rewrite ``log(exp(x))`` to ``x``).
-    ``OptimizationBarrierOp(values)``."""
+    """``optimization_barrier %a, %b : tensor<4xf32>, tensor<i32>``: its
+    operands unchanged, which XLA may not look through (so it cannot rewrite
+    ``log(exp(x))`` to ``x``). The attribute dictionary comes first, and no
+    operands is ``()``, as in StableHLO. ``OptimizationBarrierOp(values)``."""
 
     name = "stablehlo.optimization_barrier"
     operand = var_operand_def(TensorType)
     result = var_result_def(TensorType)
     traits = traits_def(Pure())
+    custom_directives = (PairwiseOpType,)
+    assembly_format = (
+        "attr-dict ($operand^ `:` custom<PairwiseOpType>(type($operand), type($result))):(`(` `)`)?"
+    )
 
     def __init__(self, values: Sequence[SSAValue]):
         super().__init__(operands=[list(values)], result_types=[[v.type for v in values]])

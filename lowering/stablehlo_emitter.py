@@ -9,10 +9,9 @@ a located error, as in the NumPy target.
 
 Output: a new ``builtin.module`` of ``func.func``s whose bodies are StableHLO
 ops built with ``bcast.ir.stablehlo``'s builders and printed by xDSL in
-MLIR's syntax, as JAX prints it (``stablehlo.compare GT, %a, %b, FLOAT``,
-the compact ``reduce ... applies`` form or the region form; ``slice``,
-``dynamic_slice``, ``dynamic_update_slice`` and ``optimization_barrier`` in
-MLIR's generic form). Constants are ``stablehlo.constant dense<...>``
+MLIR's syntax, as JAX prints it: every op in StableHLO's pretty form
+(``stablehlo.compare GT, %a, %b, FLOAT``, ``stablehlo.slice %x [1:3, 0:8:2]``,
+the compact ``reduce ... applies`` form or the region form). Constants are ``stablehlo.constant dense<...>``
 holding the value's exact bytes, and :class:`ExactPrinter` spells each float
 element as MLIR does, but from those bytes: ``1.500000e+00`` when that
 6-digit form reads back to the same bits, else the fewest digits that do

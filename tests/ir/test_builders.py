@@ -124,3 +124,16 @@ def test_built_types_whose_sizes_do_not_fit_int64_are_rejected_at_the_op(shape, 
             driver.verify(module)
         [report] = info.value.reports
         assert report.message.startswith(where) and why in report.message, report.message
+
+
+def test_invalid_stablehlo_slice_prints_every_list() -> None:
+    """A slice whose index lists differ in length (the verifier rejects it)
+    still prints all of them, for a diagnostic or a debugger, rather than a
+    range list cut to the shortest."""
+    from bcast.ir import stablehlo as shlo
+
+    (x,) = Block(arg_types=[t((4, 3))]).args
+    op = shlo.SliceOp(x, [1, 0], [3, 3], [1, 1])
+    assert " [1:3, 0:3] : " in str(op)
+    op.properties["start_indices"] = shlo._dense([1])
+    assert "[start_indices: [1], limit_indices: [3, 3], strides: [1, 1]]" in str(op)

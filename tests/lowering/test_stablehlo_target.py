@@ -8,7 +8,9 @@ tolerance, ``bcast.tests.programs.assert_results``).
 ``test_examples_run`` runs: seeds, normalizations, every op family);
 (2) random programs of every semantics, reductions included (Hypothesis);
 (3) edge cases where XLA's own semantics differ from docs/semantics.md;
-(4) what the target cannot express is a located error.
+(4) what the target cannot express is a located error;
+(5) the syntax is jaxlib's: each op prints as jaxlib prints it, and each
+reads back in jaxlib and in bcast.
 
 Skipped, visibly, when jax is not installed (``pip install 'bcast[jax]'``).
 """
@@ -16,6 +18,7 @@ Skipped, visibly, when jax is not installed (``pip install 'bcast[jax]'``).
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -481,3 +484,100 @@ def test_stablehlo_target_through_xdsl_opt() -> None:
     assert theirs.returncode == 0 and mine.returncode == 0, theirs.stderr + mine.stderr
     assert theirs.stdout.strip() == mine.stdout.strip()
     verify_stablehlo(theirs.stdout)
+
+
+# --------------------------------------------------------------------------
+# (5) the syntax: jaxlib's printer and parser
+# --------------------------------------------------------------------------
+
+
+def jaxlib_print(text: str) -> str:
+    """``text`` parsed, verified and printed by jaxlib's MLIR."""
+    from jax._src.interpreters import mlir
+    from jax._src.lib.mlir import ir
+
+    with mlir.make_ir_context():
+        module = ir.Module.parse(text)
+        assert module.operation.verify()
+        return str(module)
+
+
+def bcast_print(text: str) -> str:
+    return str(driver.load(text, "<stablehlo>"))
+
+
+def op_syntax(text: str) -> list[str]:
+    """The StableHLO ops of ``text``, each without its result names and with
+    every value as ``%``: the syntax, apart from how the printers name values
+    (MLIR ``%0:2``, ``%arg0``; xDSL ``%0, %1``, the input's names)."""
+    ops = [line.strip().split(" = ", 1)[-1] for line in text.splitlines() if "stablehlo." in line]
+    return [re.sub(r"%[\w$.-]+(#\d+)?", "%", op) for op in ops]
+
+
+SYNTAX_CASES = {
+    "slice": '"stablehlo.slice"(%x) <{start_indices = array<i64: 1, 0>, limit_indices = array<i64: 3, 8>, '
+             'strides = array<i64: 1, 2>}> : (tensor<4x8xf32>) -> tensor<2x4xf32>',
+    "slice_unit_strides": '"stablehlo.slice"(%x) <{start_indices = array<i64: 0, 7>, limit_indices = '
+                          'array<i64: 4, 8>, strides = array<i64: 1, 1>}> : (tensor<4x8xf32>) -> tensor<4x1xf32>',
+    "slice_attribute": '"stablehlo.slice"(%x) <{start_indices = array<i64: 0, 0>, limit_indices = array<i64: 1, 1>, '
+                       'strides = array<i64: 1, 1>}> {bcast.note = "kept"} : (tensor<4x8xf32>) -> tensor<1x1xf32>',
+    "slice_rank_0": '"stablehlo.slice"(%s) <{start_indices = array<i64>, limit_indices = array<i64>, '
+                    'strides = array<i64>}> : (tensor<f32>) -> tensor<f32>',
+    "dynamic_slice": '"stablehlo.dynamic_slice"(%x, %j, %j) <{slice_sizes = array<i64: 2, 2>}> '
+                     ': (tensor<4x8xf32>, tensor<i32>, tensor<i32>) -> tensor<2x2xf32>',
+    "dynamic_slice_attribute": '"stablehlo.dynamic_slice"(%x, %i, %i) <{slice_sizes = array<i64: 1, 8>}> '
+                               '{bcast.note = "kept"} : (tensor<4x8xf32>, tensor<i64>, tensor<i64>) -> tensor<1x8xf32>',
+    "dynamic_update_slice": '"stablehlo.dynamic_update_slice"(%x, %u, %i, %i) : (tensor<4x8xf32>, tensor<2x2xf32>, '
+                            'tensor<i64>, tensor<i64>) -> tensor<4x8xf32>',
+    "dynamic_update_slice_rank_0": '"stablehlo.dynamic_update_slice"(%s, %s) {bcast.note = "kept"} '
+                                   ': (tensor<f32>, tensor<f32>) -> tensor<f32>',
+    "optimization_barrier": '"stablehlo.optimization_barrier"(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>',
+    "optimization_barrier_two": '"stablehlo.optimization_barrier"(%x, %i) {bcast.note = "kept"} '
+                                ': (tensor<4x8xf32>, tensor<i64>) -> (tensor<4x8xf32>, tensor<i64>)',
+    "optimization_barrier_none": '"stablehlo.optimization_barrier"() : () -> ()',
+}
+
+
+def syntax_module(op: str) -> str:
+    return ("func.func @main(%x: tensor<4x8xf32>, %u: tensor<2x2xf32>, %s: tensor<f32>, %i: tensor<i64>, "
+            f"%j: tensor<i32>) {{\n  {op}\n  func.return\n}}\n")
+
+
+@pytest.mark.parametrize("case", SYNTAX_CASES)
+def test_ops_print_and_read_as_in_jaxlib(case: str) -> None:
+    """bcast prints each op (given in generic form) as jaxlib prints it,
+    jaxlib reads what bcast prints, and bcast reads what jaxlib prints."""
+    generic = syntax_module(SYNTAX_CASES[case])
+    theirs = jaxlib_print(generic)
+    ours = bcast_print(generic)
+    assert not re.search(r'"stablehlo\.', ours), ours
+    assert op_syntax(ours) == op_syntax(theirs)
+    assert op_syntax(jaxlib_print(ours)) == op_syntax(theirs)
+    assert op_syntax(bcast_print(theirs)) == op_syntax(ours)
+
+
+def test_rank_0_dynamic_slice_prints_what_jaxlib_reads() -> None:
+    """With no start indices jaxlib prints ``%s, , sizes = []``, which its
+    own parser rejects; bcast prints ``%s, sizes = []``, which it reads."""
+    ours = bcast_print(syntax_module(
+        '%0 = "stablehlo.dynamic_slice"(%s) <{slice_sizes = array<i64>}> : (tensor<f32>) -> tensor<f32>'))
+    assert "%0 = stablehlo.dynamic_slice %s, sizes = [] : (tensor<f32>) -> tensor<f32>" in ours
+    assert "stablehlo.dynamic_slice" in jaxlib_print(ours)
+
+
+def test_target_output_is_what_jaxlib_prints() -> None:
+    """``-t stablehlo`` output with slices, dynamic slices, an update and
+    barriers is, op for op, what jaxlib prints of it."""
+    text = """func.func @main(%t: tensor<4x3xf32>, %v: tensor<3xf32>, %i: index, %p: tensor<3xi1>) -> (tensor<f32>, tensor<3xf32>, tensor<4x3xf32>, tensor<3xf32>) {
+  %e = bcast.extract %t[1, 2] : (tensor<4x3xf32>) -> tensor<f32>
+  %d = bcast.extract %t[%i] : (tensor<4x3xf32>, index) -> tensor<3xf32>
+  %a = bcast.assign %t[%i], %v : (tensor<4x3xf32>, index, tensor<3xf32>) -> tensor<4x3xf32>
+  %c = bcast.convert %p : (tensor<3xi1>) -> tensor<3xf32>
+  %m = bcast.multiply %c, %v : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  func.return %e, %d, %a, %m : tensor<f32>, tensor<3xf32>, tensor<4x3xf32>, tensor<3xf32>
+}"""
+    stablehlo = export(text)
+    names = {op.split(" ", 1)[0] for op in op_syntax(stablehlo)}
+    assert {"stablehlo.slice", "stablehlo.dynamic_slice", "stablehlo.dynamic_update_slice",
+            "stablehlo.optimization_barrier"} <= names, names
+    assert op_syntax(stablehlo) == op_syntax(jaxlib_print(stablehlo))

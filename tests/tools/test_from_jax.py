@@ -168,3 +168,22 @@ def test_unsupported_element_type_is_reported_at_the_users_line() -> None:
     message = str(info.value)
     assert message.startswith(f"{path}:{line}:"), message
     assert "unsupported element type bf16" in message
+
+
+def test_strided_slice_is_read_then_reported_by_the_importer() -> None:
+    """JAX's pretty ``stablehlo.slice %0 [1:3, 0:8:2]`` parses; the importer
+    then reports the op (at it, naming what it supports), as for any op it
+    does not convert: not a parse error, nor a misspelling."""
+    def strided(x):
+        return x[1:3, ::2]
+
+    text = jax.jit(strided).lower(X).as_text()
+    line, column = next((n, row.index("stablehlo.slice") + 1)
+                        for n, row in enumerate(text.splitlines(), 1) if "stablehlo.slice" in row)
+    assert "stablehlo.slice %arg0 [1:3, 0:16:2]" in text
+    with pytest.raises(bcast.BcastError) as error:
+        bcast.compile(text, filename="strided.mlir")
+    first, note = str(error.value).splitlines()[:2]
+    assert first == (f"strided.mlir:{line}:{column}: error: 'stablehlo.slice' op is not supported "
+                     "by convert-stablehlo-to-bcast")
+    assert note.startswith(f"strided.mlir:{line}:{column}: note: supported ops: ")

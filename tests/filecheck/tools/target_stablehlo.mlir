@@ -1,10 +1,12 @@
 // RUN: bcast-opt %s -t stablehlo --split-input-file | filecheck %s
 // RUN: not bcast-opt %s -t stablehlo --split-input-file -p '' 2>&1 | filecheck %s --check-prefix=NOPASS
+// RUN: bcast-opt %s -t stablehlo --split-input-file | filecheck %s --check-prefix=PRETTY
 
 // -t stablehlo runs the explicit pipeline (bcast-make-explicit, canonicalize,
 // cse, sink-broadcasts; no fusion: XLA fuses by itself) and prints StableHLO
-// as JAX does (pretty, except slice, dynamic_slice, dynamic_update_slice and
-// optimization_barrier in the generic form), canonicalized (canonicalize, cse).
+// as JAX does (every op in StableHLO's pretty form), canonicalized
+// (canonicalize, cse).
+// PRETTY-NOT: "stablehlo.
 // tests/lowering/test_stablehlo_target.py has jaxlib verify and XLA run it.
 
 // CHECK-LABEL: func.func @elementwise(%x: tensor<2x3xf32>, %row: tensor<3xf32>) -> tensor<2x3xf32> {
@@ -35,11 +37,11 @@ func.func @elementwise(%x: tensor<2x3xf32>, %row: tensor<3xf32>) -> tensor<2x3xf
 // CHECK-LABEL: func.func @opaque_operands(
 // CHECK-NEXT:    %e = stablehlo.exponential %a : tensor<4xf32>
 // CHECK-NEXT:    %f = stablehlo.exponential %b : tensor<4xf32>
-// CHECK-NEXT:    %0 = "stablehlo.optimization_barrier"(%e) : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:    %1 = "stablehlo.optimization_barrier"(%f) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:    %0 = stablehlo.optimization_barrier %e : tensor<4xf32>
+// CHECK-NEXT:    %1 = stablehlo.optimization_barrier %f : tensor<4xf32>
 // CHECK-NEXT:    %ef = stablehlo.multiply %0, %1 : tensor<4xf32>
 // CHECK-NEXT:    %2 = stablehlo.convert %p : (tensor<4xi1>) -> tensor<4xf32>
-// CHECK-NEXT:    %c = "stablehlo.optimization_barrier"(%2) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:    %c = stablehlo.optimization_barrier %2 : tensor<4xf32>
 // CHECK-NEXT:    %pc = stablehlo.multiply %a, %c : tensor<4xf32>
 // CHECK-NEXT:    %d = stablehlo.convert %i : (tensor<4xi32>) -> tensor<4xf32>
 // CHECK-NEXT:    %id = stablehlo.multiply %a, %d : tensor<4xf32>
@@ -143,7 +145,7 @@ func.func @constants() -> (tensor<3xf32>, tensor<2xi32>, tensor<2xi1>, tensor<4x
 // program's own (here to none at all), and identical constants (the
 // integer divisions' 0 and 1, the start indices' 0) are one each.
 // CHECK-LABEL: func.func @canonical(
-// CHECK-NEXT:    %r = "stablehlo.slice"(%t)
+// CHECK-NEXT:    %r = stablehlo.slice %t [1:2, 2:3] : (tensor<4x3xf32>) -> tensor<1x1xf32>
 // CHECK-NOT:     stablehlo.reshape
 // CHECK:         stablehlo.constant dense<0> : tensor<i32>
 // CHECK:         stablehlo.constant dense<1> : tensor<i32>
@@ -220,15 +222,15 @@ func.func @reduce(%x: tensor<4x3xf32>, %h: tensor<4x3xf16>) -> (tensor<4xf32>, t
 // index arguments are tensor<i64>; literal indices slice, SSA ones
 // dynamic_slice / dynamic_update_slice (XLA clamps them into range).
 // CHECK-LABEL: func.func @indexing(%t: tensor<4x3xf32>, %v: tensor<3xf32>, %i: tensor<i64>)
-// CHECK-NEXT:    %0 = "stablehlo.slice"(%t) <{start_indices = array<i64: 1, 2>, limit_indices = array<i64: 2, 3>, strides = array<i64: 1, 1>}> : (tensor<4x3xf32>) -> tensor<1x1xf32>
+// CHECK-NEXT:    %0 = stablehlo.slice %t [1:2, 2:3] : (tensor<4x3xf32>) -> tensor<1x1xf32>
 // CHECK-NEXT:    %e = stablehlo.reshape %0 : (tensor<1x1xf32>) -> tensor<f32>
 // CHECK-NEXT:    %1 = stablehlo.constant dense<0> : tensor<i64>
-// CHECK-NEXT:    %2 = "stablehlo.dynamic_slice"(%t, %i, %1) <{slice_sizes = array<i64: 1, 3>}> : (tensor<4x3xf32>, tensor<i64>, tensor<i64>) -> tensor<1x3xf32>
+// CHECK-NEXT:    %2 = stablehlo.dynamic_slice %t, %i, %1, sizes = [1, 3] : (tensor<4x3xf32>, tensor<i64>, tensor<i64>) -> tensor<1x3xf32>
 // CHECK-NEXT:    %d = stablehlo.reshape %2 : (tensor<1x3xf32>) -> tensor<3xf32>
 // CHECK-NEXT:    %3 = stablehlo.reshape %v : (tensor<3xf32>) -> tensor<1x3xf32>
 // CHECK-NEXT:    %4 = stablehlo.constant dense<2> : tensor<i64>
-// CHECK-NEXT:    %a = "stablehlo.dynamic_update_slice"(%t, %3, %4, %1) : (tensor<4x3xf32>, tensor<1x3xf32>, tensor<i64>, tensor<i64>) -> tensor<4x3xf32>
-// CHECK-NEXT:    %b = "stablehlo.dynamic_update_slice"(%t, %3, %i, %1) : (tensor<4x3xf32>, tensor<1x3xf32>, tensor<i64>, tensor<i64>) -> tensor<4x3xf32>
+// CHECK-NEXT:    %a = stablehlo.dynamic_update_slice %t, %3, %4, %1 : (tensor<4x3xf32>, tensor<1x3xf32>, tensor<i64>, tensor<i64>) -> tensor<4x3xf32>
+// CHECK-NEXT:    %b = stablehlo.dynamic_update_slice %t, %3, %i, %1 : (tensor<4x3xf32>, tensor<1x3xf32>, tensor<i64>, tensor<i64>) -> tensor<4x3xf32>
 func.func @indexing(%t: tensor<4x3xf32>, %v: tensor<3xf32>, %i: index) -> (tensor<f32>, tensor<3xf32>, tensor<4x3xf32>, tensor<4x3xf32>) {
   %e = bcast.extract %t[1, 2] : (tensor<4x3xf32>) -> tensor<f32>
   %d = bcast.extract %t[%i] : (tensor<4x3xf32>, index) -> tensor<3xf32>

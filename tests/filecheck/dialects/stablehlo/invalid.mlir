@@ -170,3 +170,37 @@ func.func @stablehlo_count_too_large(%x: tensor<4294967296x1xf32>) {
   %0 = stablehlo.broadcast_in_dim %x, dims = [0, 1] : (tensor<4294967296x1xf32>) -> tensor<4294967296x4294967296xf32>
   return
 }
+
+// -----
+
+// The pretty forms' syntax errors, where the parser stops.
+
+func.func @slice_range_without_limit(%x: tensor<4x3xf32>) -> tensor<1x3xf32> {
+  // expected-error @+1 {{Expected ':'}}
+  %0 = stablehlo.slice %x [1, 0:3] : (tensor<4x3xf32>) -> tensor<1x3xf32>
+  return %0 : tensor<1x3xf32>
+}
+
+// -----
+
+func.func @dynamic_slice_without_comma(%x: tensor<4x3xf32>, %i: tensor<i64>) -> tensor<1x3xf32> {
+  // expected-error @+1 {{Expected ','}}
+  %0 = stablehlo.dynamic_slice %x, %i, %i sizes = [1, 3] : (tensor<4x3xf32>, tensor<i64>, tensor<i64>) -> tensor<1x3xf32>
+  return %0 : tensor<1x3xf32>
+}
+
+// -----
+
+func.func @barrier_types(%x: tensor<4x3xf32>, %i: tensor<i64>) -> tensor<4x3xf32> {
+  // expected-error @+1 {{expected 2 types, one per operand, got 1}}
+  %0:2 = stablehlo.optimization_barrier %x, %i : tensor<4x3xf32>
+  return %0#0 : tensor<4x3xf32>
+}
+
+// -----
+
+func.func @mixed_start_index_types(%x: tensor<4x3xf32>, %i: tensor<i64>, %j: tensor<i32>) -> tensor<1x3xf32> {
+  // expected-error @+1 {{'stablehlo.dynamic_slice' op start indices must have the same element type, got tensor<i64>, tensor<i32>}}
+  %0 = stablehlo.dynamic_slice %x, %i, %j, sizes = [1, 3] : (tensor<4x3xf32>, tensor<i64>, tensor<i32>) -> tensor<1x3xf32>
+  return %0 : tensor<1x3xf32>
+}

@@ -178,16 +178,61 @@ func.func public @generic(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xi1> 
 // GENERIC: "chlo.broadcast_multiply"(%{{.*}}, %{{.*}}) <{broadcast_dimensions = array<i64: 0>}>
 // GENERIC: "chlo.broadcast_compare"(%{{.*}}, %{{.*}}) <{comparison_direction = #chlo<comparison_direction GT>}>
 
-// The ops only the StableHLO target writes, in MLIR's generic form.
-// CHECK-LABEL: func.func @written_only
-//  CHECK-NEXT:   %0 = "stablehlo.slice"(%x) <{start_indices = array<i64: 1, 0>, limit_indices = array<i64: 3, 3>, strides = array<i64: 1, 2>}> : (tensor<4x3xf32>) -> tensor<2x2xf32>
-//  CHECK-NEXT:   %1 = "stablehlo.dynamic_slice"(%x, %i, %i) <{slice_sizes = array<i64: 1, 3>}> : (tensor<4x3xf32>, tensor<i64>, tensor<i64>) -> tensor<1x3xf32>
-//  CHECK-NEXT:   %2 = "stablehlo.dynamic_update_slice"(%x, %1, %i, %i) : (tensor<4x3xf32>, tensor<1x3xf32>, tensor<i64>, tensor<i64>) -> tensor<4x3xf32>
-//  CHECK-NEXT:   %3 = "stablehlo.optimization_barrier"(%2) : (tensor<4x3xf32>) -> tensor<4x3xf32>
-func.func @written_only(%x: tensor<4x3xf32>, %i: tensor<i64>) -> (tensor<2x2xf32>, tensor<4x3xf32>) {
-  %0 = "stablehlo.slice"(%x) <{start_indices = array<i64: 1, 0>, limit_indices = array<i64: 3, 3>, strides = array<i64: 1, 2>}> : (tensor<4x3xf32>) -> tensor<2x2xf32>
-  %1 = "stablehlo.dynamic_slice"(%x, %i, %i) <{slice_sizes = array<i64: 1, 3>}> : (tensor<4x3xf32>, tensor<i64>, tensor<i64>) -> tensor<1x3xf32>
-  %2 = "stablehlo.dynamic_update_slice"(%x, %1, %i, %i) : (tensor<4x3xf32>, tensor<1x3xf32>, tensor<i64>, tensor<i64>) -> tensor<4x3xf32>
-  %3 = "stablehlo.optimization_barrier"(%2) : (tensor<4x3xf32>) -> tensor<4x3xf32>
-  return %0, %3 : tensor<2x2xf32>, tensor<4x3xf32>
+// Slices and the optimization barrier, as jaxlib prints them: a stride of 1
+// is left out, attributes follow the slice ranges or sizes (and precede the
+// barrier's operands), and the barrier's result types are its operands'.
+// (xDSL names several results %9, %10 where MLIR writes %9:2; both read.)
+// CHECK-LABEL: func.func @slices(%x: tensor<4x8xf32>, %i: tensor<i64>, %j: tensor<i32>, %s: tensor<f32>) -> (tensor<2x4xf32>, tensor<4x8xf32>, tensor<i64>) {
+//  CHECK-NEXT:   %0 = stablehlo.slice %x [1:3, 0:8:2] : (tensor<4x8xf32>) -> tensor<2x4xf32>
+//  CHECK-NEXT:   %1 = stablehlo.slice %x [0:4, 7:8] {bcast.note = "kept"} : (tensor<4x8xf32>) -> tensor<4x1xf32>
+//  CHECK-NEXT:   %2 = stablehlo.slice %s [] : (tensor<f32>) -> tensor<f32>
+//  CHECK-NEXT:   %3 = stablehlo.dynamic_slice %x, %j, %j, sizes = [2, 2] : (tensor<4x8xf32>, tensor<i32>, tensor<i32>) -> tensor<2x2xf32>
+//  CHECK-NEXT:   %4 = stablehlo.dynamic_slice %x, %i, %i, sizes = [1, 8] {bcast.note = "kept"} : (tensor<4x8xf32>, tensor<i64>, tensor<i64>) -> tensor<1x8xf32>
+//  CHECK-NEXT:   %5 = stablehlo.dynamic_slice %s, sizes = [] : (tensor<f32>) -> tensor<f32>
+//  CHECK-NEXT:   %6 = stablehlo.dynamic_update_slice %x, %3, %j, %j : (tensor<4x8xf32>, tensor<2x2xf32>, tensor<i32>, tensor<i32>) -> tensor<4x8xf32>
+//  CHECK-NEXT:   %7 = stablehlo.dynamic_update_slice %s, %5 {bcast.note = "kept"} : (tensor<f32>, tensor<f32>) -> tensor<f32>
+//  CHECK-NEXT:   %8 = stablehlo.optimization_barrier %6 : tensor<4x8xf32>
+//  CHECK-NEXT:   %9, %10 = stablehlo.optimization_barrier %0, %i : tensor<2x4xf32>, tensor<i64>
+//  CHECK-NEXT:   %11 = stablehlo.optimization_barrier {bcast.note = "kept"} %7 : tensor<f32>
+//  CHECK-NEXT:   stablehlo.optimization_barrier()
+//  CHECK-NEXT:   func.return %9, %8, %10 : tensor<2x4xf32>, tensor<4x8xf32>, tensor<i64>
+//  CHECK-NEXT: }
+func.func @slices(%x: tensor<4x8xf32>, %i: tensor<i64>, %j: tensor<i32>, %s: tensor<f32>) -> (tensor<2x4xf32>, tensor<4x8xf32>, tensor<i64>) {
+  %0 = stablehlo.slice %x [1:3, 0:8:2] : (tensor<4x8xf32>) -> tensor<2x4xf32>
+  %1 = stablehlo.slice %x [0:4:1, 7:8] {bcast.note = "kept"} : (tensor<4x8xf32>) -> tensor<4x1xf32>
+  %2 = stablehlo.slice %s [] : (tensor<f32>) -> tensor<f32>
+  %3 = stablehlo.dynamic_slice %x, %j, %j, sizes = [2, 2] : (tensor<4x8xf32>, tensor<i32>, tensor<i32>) -> tensor<2x2xf32>
+  %4 = stablehlo.dynamic_slice %x, %i, %i, sizes = [1, 8] {bcast.note = "kept"} : (tensor<4x8xf32>, tensor<i64>, tensor<i64>) -> tensor<1x8xf32>
+  %5 = stablehlo.dynamic_slice %s, sizes = [] : (tensor<f32>) -> tensor<f32>
+  %6 = stablehlo.dynamic_update_slice %x, %3, %j, %j : (tensor<4x8xf32>, tensor<2x2xf32>, tensor<i32>, tensor<i32>) -> tensor<4x8xf32>
+  %7 = stablehlo.dynamic_update_slice %s, %5 {bcast.note = "kept"} : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  %8 = stablehlo.optimization_barrier %6 : tensor<4x8xf32>
+  %9:2 = stablehlo.optimization_barrier %0, %i : tensor<2x4xf32>, tensor<i64>
+  %10 = stablehlo.optimization_barrier {bcast.note = "kept"} %7 : tensor<f32>
+  stablehlo.optimization_barrier ()
+  return %9#0, %8, %9#1 : tensor<2x4xf32>, tensor<4x8xf32>, tensor<i64>
 }
+
+// The generic form reads too, with the attributes as properties or (as
+// older printers wrote them) in the attribute dictionary.
+// CHECK-LABEL: func.func @slices_generic
+//  CHECK-NEXT:   %0 = stablehlo.slice %x [1:3, 0:3:2] : (tensor<4x3xf32>) -> tensor<2x2xf32>
+//  CHECK-NEXT:   %1 = stablehlo.slice %x [1:3, 0:3] : (tensor<4x3xf32>) -> tensor<2x3xf32>
+//  CHECK-NEXT:   %2 = stablehlo.dynamic_slice %x, %i, %i, sizes = [1, 3] : (tensor<4x3xf32>, tensor<i64>, tensor<i64>) -> tensor<1x3xf32>
+//  CHECK-NEXT:   %3 = stablehlo.dynamic_slice %x, %i, %i, sizes = [2, 1] : (tensor<4x3xf32>, tensor<i64>, tensor<i64>) -> tensor<2x1xf32>
+//  CHECK-NEXT:   %4 = stablehlo.dynamic_update_slice %x, %2, %i, %i : (tensor<4x3xf32>, tensor<1x3xf32>, tensor<i64>, tensor<i64>) -> tensor<4x3xf32>
+//  CHECK-NEXT:   %5, %6 = stablehlo.optimization_barrier %4, %i : tensor<4x3xf32>, tensor<i64>
+func.func @slices_generic(%x: tensor<4x3xf32>, %i: tensor<i64>) -> (tensor<2x2xf32>, tensor<4x3xf32>) {
+  %0 = "stablehlo.slice"(%x) <{start_indices = array<i64: 1, 0>, limit_indices = array<i64: 3, 3>, strides = array<i64: 1, 2>}> : (tensor<4x3xf32>) -> tensor<2x2xf32>
+  %1 = "stablehlo.slice"(%x) {start_indices = array<i64: 1, 0>, limit_indices = array<i64: 3, 3>, strides = array<i64: 1, 1>} : (tensor<4x3xf32>) -> tensor<2x3xf32>
+  %2 = "stablehlo.dynamic_slice"(%x, %i, %i) <{slice_sizes = array<i64: 1, 3>}> : (tensor<4x3xf32>, tensor<i64>, tensor<i64>) -> tensor<1x3xf32>
+  %3 = "stablehlo.dynamic_slice"(%x, %i, %i) {slice_sizes = array<i64: 2, 1>} : (tensor<4x3xf32>, tensor<i64>, tensor<i64>) -> tensor<2x1xf32>
+  %4 = "stablehlo.dynamic_update_slice"(%x, %2, %i, %i) : (tensor<4x3xf32>, tensor<1x3xf32>, tensor<i64>, tensor<i64>) -> tensor<4x3xf32>
+  %5:2 = "stablehlo.optimization_barrier"(%4, %i) : (tensor<4x3xf32>, tensor<i64>) -> (tensor<4x3xf32>, tensor<i64>)
+  return %0, %5#0 : tensor<2x2xf32>, tensor<4x3xf32>
+}
+
+// GENERIC: "stablehlo.slice"(%{{.*}}) <{start_indices = array<i64: 1, 0>, limit_indices = array<i64: 3, 8>, strides = array<i64: 1, 2>}> : (tensor<4x8xf32>) -> tensor<2x4xf32>
+// GENERIC: "stablehlo.dynamic_slice"(%{{.*}}, %{{.*}}, %{{.*}}) <{slice_sizes = array<i64: 2, 2>}> : (tensor<4x8xf32>, tensor<i32>, tensor<i32>) -> tensor<2x2xf32>
+// GENERIC: "stablehlo.dynamic_update_slice"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (tensor<4x8xf32>, tensor<2x2xf32>, tensor<i32>, tensor<i32>) -> tensor<4x8xf32>
+// GENERIC: "stablehlo.optimization_barrier"(%{{.*}}, %{{.*}}) : (tensor<2x4xf32>, tensor<i64>) -> (tensor<2x4xf32>, tensor<i64>)
