@@ -183,6 +183,10 @@ def parse(ctx: Context, chunk: Chunk, name: str) -> ModuleOp:
         module = parser.parse_module()
     except ParseError as e:
         unknown = _UNKNOWN_OP.match(e.msg.strip())
+        if unknown and unknown.group(1) in known_op_names(ctx):  # registered, no custom syntax
+            op = unknown.group(1)
+            raise InputError([Report("error", f"'{op}' op has no custom syntax; write it in generic "
+                                     f'form: "{op}"(...) : (...) -> (...)', here())]) from None
         if unknown:
             op = unknown.group(1)
             if op == "builtin.unregistered":  # with --allow-unregistered-dialect: a custom form

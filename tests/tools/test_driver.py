@@ -333,6 +333,27 @@ def test_an_unknown_dialect_op_is_kept_with_the_flag(tmp_path, capsys) -> None:
     assert '"foo.bar"(%x)' in out
 
 
+def test_a_known_op_without_custom_syntax_asks_for_the_generic_form() -> None:
+    """An op bcast registers but gives no custom syntax is not a misspelling
+    of itself: the error says to write it in generic form."""
+    from xdsl.irdl import IRDLOperation, irdl_op_definition
+
+    from bcast.ir.parser import make_context
+
+    @irdl_op_definition
+    class NoSyntaxOp(IRDLOperation):
+        name = "bcast.test_no_syntax"
+
+    ctx = make_context()
+    ctx.load_op(NoSyntaxOp)
+    chunk = driver.Chunk("func.func @f() {\n  bcast.test_no_syntax\n  func.return\n}\n", 0)
+    with pytest.raises(driver.InputError) as info:
+        driver.parse(ctx, chunk, "in.mlir")
+    [report] = info.value.reports
+    assert report.render() == ("in.mlir:2:3: error: 'bcast.test_no_syntax' op has no custom syntax; "
+                               'write it in generic form: "bcast.test_no_syntax"(...) : (...) -> (...)')
+
+
 @pytest.mark.parametrize("data, where", [
     (b"func.func @f() {\n\x00\x01 func.return\n}\n", "2:1: error: binary input (NUL byte)"),
     (b"\xff\xfe\x00abc", "1:1: error: binary input (byte 0xff is not UTF-8)"),
