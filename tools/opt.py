@@ -222,7 +222,12 @@ class TargetOutput:
         return "" if self.python is None else self.python.footer()
 
     def join(self, chunks: list[str]) -> str:
-        return self.header() + SEPARATORS[self.args.target].join(chunks) + self.footer()
+        """The whole output; when every chunk failed there is nothing to share,
+        so no header or tables either (a failed run prints no half module)."""
+        body = SEPARATORS[self.args.target].join(chunks)
+        if not any(chunks):
+            return body
+        return self.header() + body + self.footer()
 
 
 def make_pipeline(args: argparse.Namespace) -> tuple[PassPipeline, Timings | None]:
