@@ -7,7 +7,6 @@ program), 2 usage error, 3 internal error (one ``internal error:`` line).
 
 from __future__ import annotations
 
-import dataclasses
 import difflib
 import re
 import struct
@@ -231,7 +230,8 @@ def unknown_op_report(ctx: Context, chunk: Chunk, name: str, op: str, loc: Sourc
     ``bcast.ad``, did you mean ``bcast.add``?), even with
     ``--allow-unregistered-dialect``, as mlir-opt rejects unknown ops of its
     registered dialects. A StableHLO or CHLO op bcast does not import is the
-    import's error, naming the ops it supports. An op of another dialect
+    import's error, naming the ops it supports (no suggestion: it is most
+    often a real op, not a misspelling). An op of another dialect
     needs ``--allow-unregistered-dialect`` and then its generic form."""
     known = known_op_names(ctx)
     dialect = op.split(".", 1)[0] if "." in op else None
@@ -242,9 +242,11 @@ def unknown_op_report(ctx: Context, chunk: Chunk, name: str, op: str, loc: Sourc
     if dialect in PARTIAL_DIALECTS and not ctx.allow_unregistered:
         from bcast.passes.stablehlo_to_bcast import supported_note
 
-        report = _unsupported_stablehlo(ctx, chunk, name) or Report(
+        # no "did you mean": an op bcast does not import is most often a real
+        # StableHLO op (``sine`` is not a misspelled ``sign``); the note lists
+        # what the import takes
+        return _unsupported_stablehlo(ctx, chunk, name) or Report(
             "error", f"'{op}' op is not supported by convert-stablehlo-to-bcast", loc, [supported_note()])
-        return dataclasses.replace(report, message=report.message + suggestion)
     if dialect in PARTIAL_DIALECTS or dialect not in {n.split(".", 1)[0] for n in known}:
         if ctx.allow_unregistered:  # xDSL reads unknown ops in generic form only
             return Report("error", f"unknown op '{op}'{suggestion} (ops bcast does not know are kept "

@@ -144,6 +144,16 @@ def test_unsupported_jax_op_is_reported_at_the_users_line() -> None:
     assert "<jax:" not in message and "jax_bridge.py" not in message, message
 
 
+def test_a_real_stablehlo_op_is_not_called_a_misspelling() -> None:
+    """``stablehlo.sine`` is a StableHLO op bcast does not import, not a
+    misspelled ``stablehlo.sign``: no "did you mean" that changes meaning."""
+    with pytest.raises(bcast.BcastError) as info:
+        bcast.from_jax(jnp.sin, X)
+    message = str(info.value)
+    assert "'stablehlo.sine' op is not supported by convert-stablehlo-to-bcast" in message
+    assert "did you mean" not in message
+
+
 def test_an_op_of_a_called_jax_function_is_reported_where_it_is_called() -> None:
     """JAX locates the ops of its own functions (``cumsum``) without a file:
     the error is reported at the user's call of it."""
