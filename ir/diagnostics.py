@@ -123,12 +123,17 @@ def _indent(head: str, text: str) -> str:
     return "\n".join([head + first] + [" " * len(head) + r for r in rest])
 
 
+def written_name(op: Operation) -> str:
+    """The op's name as the input wrote it: an unregistered op's own name,
+    not xDSL's ``builtin.unregistered`` (as MLIR names it)."""
+    return op.op_name.data if isinstance(op, UnregisteredOp) else op.name
+
+
 def op_report(op: Operation, message: str, notes: Sequence[str] = ()) -> Report:
     """An error about ``op``, MLIR style: ``'bcast.add' op ...`` at its
-    location, then the call stack of that location, then ``notes`` (an
-    unregistered op by the name it was written with, as MLIR does)."""
-    name = op.op_name.data if isinstance(op, UnregisteredOp) else op.name
-    return Report("error", f"'{name}' op {message}", op_source_loc(op), [*call_notes(op), *notes], op)
+    location, then the call stack of that location, then ``notes``."""
+    return Report("error", f"'{written_name(op)}' op {message}", op_source_loc(op),
+                  [*call_notes(op), *notes], op)
 
 
 def verify_report(op: Operation, error: Exception) -> Report:

@@ -6,9 +6,13 @@ verifier checks no dominance; the backends evaluate ops in order and fail on
 such a use with an internal error. MLIR rejects it at the use: ``operand #0
 does not dominate this use``.
 
-bcast's regions have one block each in practice (no branch ops are
-registered): a value is visible to the ops after it in its block and to the
-regions nested in those ops.
+bcast's own regions have one block each (no branch ops are registered): a
+value is visible to the ops after it in its block and to the regions nested
+in those ops. A region of another dialect's ops (kept with
+``--allow-unregistered-dialect``) may have several blocks: the entry block
+dominates every block of its region, so its values stay visible in the later
+blocks; a value of a later block is visible only in that block (without the
+branches' graph, a use across later blocks cannot be proven dominated).
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ def undominated_uses(root: Operation) -> dict[Operation, tuple[int, SSAValue]]:
     scope: set[SSAValue] = set()
 
     def visit(region: Region) -> None:
+        entry: list[SSAValue] = []
         for block in region.blocks:
             added: list[SSAValue] = list(block.args)
             scope.update(added)
@@ -39,7 +44,11 @@ def undominated_uses(root: Operation) -> dict[Operation, tuple[int, SSAValue]]:
                     visit(nested)
                 scope.update(op.results)
                 added.extend(op.results)
-            scope.difference_update(added)
+            if block is region.first_block:
+                entry = added  # dominates the region's other blocks
+            else:
+                scope.difference_update(added)
+        scope.difference_update(entry)
 
     for region in root.regions:
         visit(region)

@@ -49,7 +49,7 @@ from bcast.ir.ops import semantics_of
 from bcast.ir.types import flat_type_shape, numpy_dtype, split_type
 from bcast.lowering import numpy_runtime as rt
 from bcast.lowering.reference import signature
-from bcast.passes.errors import PassError
+from bcast.passes.errors import PassError, check_one_block_functions
 
 BLOCK_BYTES = 1024 * 1024
 
@@ -171,6 +171,7 @@ class PythonModuleEmitter:
 
     def emit_chunk(self, module: ModuleOp) -> str:
         """The functions of one program (and their module-level constants)."""
+        check_one_block_functions(module, f"the {self.TARGET} target")
         out = Lines()
         every = [op for op in module.walk() if isinstance(op, func.FuncOp)]
         python_names = {f.sym_name.data: self.module_names.fresh(f.sym_name.data) for f in every}

@@ -104,7 +104,7 @@ from bcast.ir import ops as bc
 from bcast.ir import stablehlo as shlo
 from bcast.ir.fusion import FusionOp, YieldOp, is_elementwise, is_explicit
 from bcast.ir.types import NUMPY_DTYPES, flat_type_shape, make_type, split_type
-from bcast.passes.errors import PassError
+from bcast.passes.errors import PassError, check_one_block_functions
 
 # --------------------------------------------------------------------------
 # Building and printing StableHLO ops
@@ -515,6 +515,7 @@ def emit_module(module: ModuleOp, entry: str | None = None) -> ModuleOp:
     """The StableHLO module of an explicit bcast module: every function with a
     body and what it calls (unused declarations are dropped) or, given an
     ``entry``, that function as ``@main`` and what it calls."""
+    check_one_block_functions(module, "the stablehlo target")
     functions = {f.sym_name.data: f for f in module.walk() if isinstance(f, func.FuncOp)}
     if entry is not None and entry not in functions:
         raise PassError(module, f"no function @{entry} in the module")

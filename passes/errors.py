@@ -17,3 +17,15 @@ class PassError(Exception):
         self.message = message
         self.notes = notes or []
         self.report: Report = op_report(op, message, self.notes)
+
+
+def check_one_block_functions(module: Operation, runner: str) -> None:
+    """Backends run a function as one straight-line block (bcast registers no
+    branch ops); a function of several blocks (ops of other dialects, kept
+    with ``--allow-unregistered-dialect``) is refused where a backend must
+    run it, located at the function, not met later as an internal error."""
+    from xdsl.dialects import func
+
+    for op in module.walk():
+        if isinstance(op, func.FuncOp) and len(op.body.blocks) > 1:
+            raise PassError(op, f"has {len(op.body.blocks)} blocks; {runner} runs functions of one block")

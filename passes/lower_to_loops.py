@@ -115,7 +115,7 @@ from bcast.ir.fusion import FusionOp, is_explicit
 from bcast.ir.ops import semantics_of
 from bcast.ir.signature import LOOP_FORM_ATTR
 from bcast.ir.types import NUMPY_DTYPES, flat_type_shape, split_type
-from bcast.passes.errors import PassError
+from bcast.passes.errors import PassError, check_one_block_functions
 
 Index = list[SSAValue]
 
@@ -1098,6 +1098,7 @@ class LowerToLoopsPass(ModulePass):
     name = "bcast-lower-to-loops"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        check_one_block_functions(op, "bcast-lower-to-loops")
         lowering = ModuleLowering(op)
         for old in list(op.ops):
             old.detach()

@@ -28,6 +28,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.printer import Printer
 
+from bcast.ir.diagnostics import written_name
 from bcast.ir.fusion import FusionOp, YieldOp
 
 MAX_LABEL = 48
@@ -96,10 +97,10 @@ class _Graph:
 
     def function(self, func: FuncOp, depth: int) -> None:
         self.open_cluster(depth, f"func.func @{func.sym_name.data}")
-        if func.body.blocks:
-            for arg in func.body.block.args:
+        for block in func.body.blocks:  # a function of other dialects may have several
+            for arg in block.args:
                 self.node_of[arg] = self.node(depth + 1, _value_label(arg), "ellipse")
-            self.block(func.body.block, depth + 1)
+            self.block(block, depth + 1)
         self.close_cluster(depth)
 
     def fusion(self, op: FusionOp, depth: int) -> None:
@@ -137,9 +138,10 @@ def _value_label(value: BlockArgument) -> str:
 
 def _op_label(op: Operation) -> str:
     names = ", ".join(f"%{r.name_hint}" for r in op.results if r.name_hint)
-    lines = [f"{names} = {op.name}" if names else op.name]
+    op_name = written_name(op)
+    lines = [f"{names} = {op_name}" if names else op_name]
     for key, attr in {**op.properties, **op.attributes}.items():
-        if key != "op_name__":  # an unregistered op's name, already shown
+        if key != "op_name__":  # an unregistered op's name, shown as its label
             lines.append(f"{key}: {_text(attr)}")
     lines += [_text(r.type) for r in op.results]
     return "\n".join(lines)
