@@ -174,6 +174,8 @@ class TargetOutput:
 
     def __init__(self, args: argparse.Namespace, name: str):
         self.args = args
+        self.emitted = 0
+        """Chunks that passed: with none, the output has no header or tables."""
         self.python = None
         if args.target == "numpy":
             from bcast.lowering.numpy_emitter import NumpyEmitter
@@ -196,6 +198,11 @@ class TargetOutput:
     def chunk(self, module: ModuleOp) -> str:
         """The chunk's text; a module the target cannot take is an input
         error located at the offending op."""
+        text = self._chunk_text(module)
+        self.emitted += 1
+        return text
+
+    def _chunk_text(self, module: ModuleOp) -> str:
         target = self.args.target
         if target == "mlir":
             return print_module(module, self.args.print_op_generic, self.args.print_debuginfo)
@@ -223,9 +230,10 @@ class TargetOutput:
 
     def join(self, chunks: list[str]) -> str:
         """The whole output; when every chunk failed there is nothing to share,
-        so no header or tables either (a failed run prints no half module)."""
+        so no header or tables either (a failed run prints no half module).
+        An empty module that passed is a module with no functions."""
         body = SEPARATORS[self.args.target].join(chunks)
-        if not any(chunks):
+        if not self.emitted:
             return body
         return self.header() + body + self.footer()
 

@@ -570,6 +570,15 @@ def test_a_rejected_program_prints_nothing(tmp_path, capsys, target) -> None:
     assert out == ""
 
 
+@pytest.mark.parametrize("target", ["numpy", "array-api"])
+def test_an_empty_program_is_a_module_without_functions(tmp_path, capsys, target) -> None:
+    code, out, err = run_opt(capsys, write(tmp_path, "// nothing\n"), "-t", target)
+    assert code == 0, err
+    namespace: dict = {}
+    exec(compile(out, "<bcast-opt>", "exec"), namespace)
+    assert namespace["FUNCTIONS"] == {}
+
+
 def test_single_python_output_has_one_table(tmp_path, capsys) -> None:
     """Without --split-input-file the module is as before: ``FUNCTIONS`` only."""
     code, out, _ = run_opt(capsys, write(tmp_path, GOOD.format(name="a")), "-t", "numpy")
