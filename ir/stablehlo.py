@@ -1181,12 +1181,21 @@ class SliceRanges(CustomDirective):
         limits: list[int] = []
         strides: list[int] = []
 
+        def parse_index() -> int:
+            """An i64 entry, refused at its own token when it does not fit
+            (it would wrap silently into the ``array<i64>``)."""
+            start = parser.pos
+            value = parser.parse_integer(allow_boolean=False)
+            if not -(2**63) <= value < 2**63:
+                parser.raise_error(f"slice index {value} does not fit in int64", start, parser.pos)
+            return value
+
         def parse_range() -> None:
-            starts.append(parser.parse_integer(allow_boolean=False))
+            starts.append(parse_index())
             parser.parse_punctuation(":")
-            limits.append(parser.parse_integer(allow_boolean=False))
+            limits.append(parse_index())
             has_stride = parser.parse_optional_punctuation(":") is not None
-            strides.append(parser.parse_integer(allow_boolean=False) if has_stride else 1)
+            strides.append(parse_index() if has_stride else 1)
 
         parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, parse_range)
         self.start_indices.set(state, _dense(starts))
@@ -1311,7 +1320,9 @@ class SliceOp(StablehloOp):
         if not len(starts) == len(limits) == len(strides) == len(shape):
             raise Diagnostic("start_indices, limit_indices and strides must have one entry per dimension")
         for d, (s, l, st, n) in enumerate(zip(starts, limits, strides, shape)):
-            if not (0 <= s <= l <= n and st > 0):
+            if st <= 0:
+                raise Diagnostic(f"dimension {d}: stride {st} must be positive")
+            if not 0 <= s <= l <= n:
                 raise Diagnostic(f"dimension {d}: slice {s}:{l}:{st} is not within size {n}")
         expected = _tensor_type([-(-(l - s) // st) for s, l, st in zip(starts, limits, strides)],
                                 _element(self.operand))

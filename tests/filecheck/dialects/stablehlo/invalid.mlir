@@ -204,3 +204,20 @@ func.func @mixed_start_index_types(%x: tensor<4x3xf32>, %i: tensor<i64>, %j: ten
   %0 = stablehlo.dynamic_slice %x, %i, %j, sizes = [1, 3] : (tensor<4x3xf32>, tensor<i64>, tensor<i32>) -> tensor<1x3xf32>
   return %0 : tensor<1x3xf32>
 }
+
+// -----
+
+// A slice index beyond int64 is refused at it, not wrapped into the array.
+func.func @slice_index_too_large(%x: tensor<8xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{slice index 18446744073709551615 does not fit in int64}}
+  %0 = stablehlo.slice %x [0:18446744073709551615:2] : (tensor<8xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @slice_stride_zero(%x: tensor<8xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'stablehlo.slice' op dimension 0: stride 0 must be positive}}
+  %0 = stablehlo.slice %x [0:8:0] : (tensor<8xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
