@@ -236,6 +236,9 @@ def _load_cached(directory: Path, target: Path) -> ctypes.CDLL | None:
             os.utime(target)  # most recently used
         except FileNotFoundError:
             return None
+        except OSError:  # a cache shared read-only: use it without the refresh
+            if not target.is_file():
+                return None
         return ctypes.CDLL(str(target))
 
 

@@ -52,6 +52,19 @@ def test_the_least_recently_used_library_is_evicted_first(monkeypatch, tmp_path)
     assert len(cached(tmp_path)) == 2 and first <= cached(tmp_path) and not second & cached(tmp_path)
 
 
+def test_a_hit_in_a_cache_shared_read_only_still_loads(monkeypatch, tmp_path):
+    """Refreshing a hit's time needs write access; a cache another user owns
+    (or a read-only mount) is still used, only without the refresh."""
+    monkeypatch.setenv("BCAST_CACHE_DIR", str(tmp_path))
+    assert answer(returning(7)) == 7
+
+    def refused(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(c_runtime.os, "utime", refused)
+    assert answer(returning(7)) == 7
+
+
 def test_the_size_bound_evicts_the_newest_that_breaks_it_and_all_older(monkeypatch, tmp_path):
     monkeypatch.setenv("BCAST_CACHE_DIR", str(tmp_path))
     monkeypatch.setenv("BCAST_CACHE_MAX_MB", "2")
