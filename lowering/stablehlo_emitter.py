@@ -15,7 +15,7 @@ the compact ``reduce ... applies`` form or the region form). Constants are ``sta
 holding the value's exact bytes, and :class:`ExactPrinter` spells each float
 element as MLIR does, but from those bytes: ``1.500000e+00`` when that
 6-digit form reads back to the same bits, else the fewest digits that do
-(``3.33333343e-01``), and hex bits (``0x7FC00001``) only for infinities and
+(``3.3333334e-01``), and hex bits (``0x7FC00001``) only for infinities and
 NaNs, so -0.0, every f16/f32/f64 value and NaN payloads survive (xDSL's
 printer goes through Python floats, which lose signalling NaNs, and falls
 back to hex for ``123456792.0``). As in xDSL and MLIR, a constant of more
