@@ -54,10 +54,10 @@ def test_output_drops_a_buffer_made_read_only_through_base():
 def test_output_keeps_at_most_the_cache_limit(monkeypatch):
     monkeypatch.setenv("BCAST_OUTPUT_CACHE_MB", "0")
     a = rt.output((12345,), np.float32)  # a size no other test uses
-    assert all(b is not a.base for b, _ in rt._BUFFERS)  # 0: nothing kept
+    assert all(b is not a.base for b, _ in rt._BUFFERS.values())  # 0: nothing kept
     monkeypatch.setenv("BCAST_OUTPUT_CACHE_MB", "1")
     big = [rt.output((2**17,), np.float32) for _ in range(4)]  # 512 KiB each
-    assert sum(b.nbytes for b, _ in rt._BUFFERS) <= 2**20
+    assert sum(b.nbytes for b, _ in rt._BUFFERS.values()) <= 2**20
     del a, big
 
 
