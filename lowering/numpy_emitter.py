@@ -190,6 +190,9 @@ class PythonModuleEmitter:
             out("")
             for line in emitter.constants:
                 out(line)
+            for helper in emitter.helpers:
+                out("")
+                out.lines.extend(helper)
             out("")
             out.lines.extend(body.lines)
         self.tables.append(python_names)
@@ -230,6 +233,11 @@ class PythonFunctionEmitter:
         self.module_names = module_names
         """Module-level names: functions and hoisted constants."""
         self.constants: list[str] = []
+        self.helpers: list[list[str]] = []
+        """Module-level functions (each its lines) the function calls: every
+        fusion's block and buffer functions. Nested ``def``s would be
+        rebuilt on every call and make CPython's compile() quadratic in the
+        number of fusions of one function."""
         self.names = Names()
         self.names.taken |= module_names.taken
 
@@ -384,10 +392,12 @@ class FunctionEmitter(PythonFunctionEmitter):
 
     # ------------------------------------------------------------------
     def emit_fusion(self, op: FusionOp) -> None:
-        """A fusion as one function over a block of rows ``[i, j)``
-        (``bcast.ir.fusion``: every value's dimension 0 is the rows), run by
-        ``rt.run_blocks``; temporaries live in per-thread block buffers,
-        reductions reduce each block's rows, inner broadcasts are views."""
+        """A fusion as one module-level function over a block of rows
+        ``[i, j)`` (``bcast.ir.fusion``: every value's dimension 0 is the
+        rows), run by ``rt.run_blocks`` with the arrays it reads and writes
+        (``outer``: inputs, input views, results) as arguments; temporaries
+        live in per-thread block buffers, reductions reduce each block's rows,
+        inner broadcasts are views."""
         out, n = self.out, self.names
         block = op.block
         body = [o for o in block.ops if not isinstance(o, YieldOp)]
@@ -426,6 +436,15 @@ class FunctionEmitter(PythonFunctionEmitter):
         # come from the input.
         arg_expr = {arg: n[value] for arg, value in zip(block.args, op.inputs)}
         value_expr: dict[SSAValue, str] = {arg: e + sl for arg, e in arg_expr.items()}
+        outer_name: dict[SSAValue, str] = dict(arg_expr)
+        """The function's array behind each value read from outside the block."""
+        outer: dict[str, None] = dict.fromkeys(result_names)
+        """The block function's arguments after ``i, j``: results, then what it reads."""
+
+        def use(value: SSAValue) -> str:
+            if value in outer_name:
+                outer.setdefault(outer_name[value])
+            return value_expr[value]
         tiles: list[tuple[str, str, tuple[int, ...]]] = []  # (tile parameter, view, shape)
         compute: list[Operation] = []
         for o in body:
@@ -436,6 +455,7 @@ class FunctionEmitter(PythonFunctionEmitter):
             view = n.fresh(n[r] + "_view")
             result_shape = flat_type_shape(r.type)
             value_expr[r] = view + sl
+            outer_name[r] = view
             if isinstance(o, bc.BroadcastInDimOp):
                 dims = list(o.dims)
                 out(f"{view} = rt.expand({arg_expr[o.operand]}, {dims}, {len(result_shape)})")
@@ -447,6 +467,7 @@ class FunctionEmitter(PythonFunctionEmitter):
                         tile = n.fresh(n[r] + "_tile")
                         tiles.append((tile, view, block_shape(r)))
                         value_expr[r] = tile
+                        del outer_name[r]  # read from the tile, a buffer
             elif isinstance(o, bc.TransposeOp):
                 out(f"{view} = np.transpose({arg_expr[o.operand]}, {list(o.permutation.get_values())})")
             else:
@@ -482,7 +503,7 @@ class FunctionEmitter(PythonFunctionEmitter):
 
         for i, o in enumerate(compute):
             r = o.results[0]
-            args = [value_expr[v] for v in o.operands]
+            args = [use(v) for v in o.operands]
             if isinstance(o, bc.BroadcastInDimOp):  # an inner broadcast: a view
                 dims = list(o.dims)
                 if dims == list(range(len(dims))) and len(dims) == len(flat_type_shape(r.type)):
@@ -523,19 +544,20 @@ class FunctionEmitter(PythonFunctionEmitter):
                 release(dying)
         for k, v in enumerate(yielded):
             if yield_slot[v] != k or v not in written:
-                statements.append(f"np.copyto({result_names[k]}{sl}, {value_expr[v]})")
+                statements.append(f"np.copyto({result_names[k]}{sl}, {use(v)})")
 
-        make = n.fresh(f"{index}_buffers")
-        out(f"def {make}():")
+        name = self.function.sym_name.data
+        make = self.module_name(f"_{name}_{index}_buffers")
+        views = [view for _, view, _ in tiles]
         allocs = [f"rt.scratch({shape}, np.{dtype})" for _, dtype, shape in buffers]
         allocs += [f"rt.tile({view}, {shape})" for _, view, shape in tiles]
-        out(f"    return {python_tuple(allocs)}")
-        fn = n.fresh(f"{index}_block")
-        out(f"def {fn}({', '.join(['i', 'j'] + [b for b, _, _ in buffers] + [t for t, _, _ in tiles])}):")
-        for s in statements or ["pass"]:
-            out(f"    {s}")
+        self.helpers.append([f"def {make}({', '.join(views)}):", f"    return {python_tuple(allocs)}"])
+        fn = self.module_name(f"_{name}_{index}_block")
+        params = ["i", "j", *outer, *(b for b, _, _ in buffers), *(t for t, _, _ in tiles)]
+        self.helpers.append([f"def {fn}({', '.join(params)}):", *(f"    {s}" for s in statements or ["pass"])])
         total = rows if rows is not None else 1
-        out(f"rt.run_blocks({fn}, {total}, {block_rows if blocked else max(total, 1)}, {make})")
+        out(f"rt.run_blocks({fn}, {total}, {block_rows if blocked else max(total, 1)}, {make}, "
+            f"{python_tuple(list(outer))}, {python_tuple(views)})")
 
     @staticmethod
     def wants_tile(view: bc.BroadcastInDimOp, src, dims, shape) -> bool:

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import sys
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
+from itertools import islice
 from dataclasses import dataclass
 
 import numpy as np
@@ -87,19 +89,39 @@ def _output_cache_bytes() -> int:
         return 256 * 2**20
 
 
-_BUFFERS: list[tuple[np.ndarray, int]] = []
-"""Byte buffers behind results with their aligned offset, least recently
-handed out first."""
+_BUFFERS: OrderedDict[int, tuple[np.ndarray, int]] = OrderedDict()
+"""Byte buffers behind results with their aligned offset, by ``id``, least
+recently handed out first (the first to go past the cache limit)."""
+_BY_SIZE: dict[int, OrderedDict[int, None]] = {}
+"""The ids of ``_BUFFERS`` by byte size, in the order ``output`` checks them."""
+_CACHED = [0]
+"""The bytes ``_BUFFERS`` holds."""
 _BUFFERS_LOCK = threading.Lock()
+CANDIDATES = 4
+"""How many cached buffers of the wanted size ``output`` checks before it
+allocates: a bound, so a program with thousands of results alive at once
+(a deep program's intermediates) does not check every one of them at each
+result, which made a call quadratic in the program's length."""
 
 
-def _references(buffers: list[tuple[np.ndarray, int]], k: int) -> int:
-    return sys.getrefcount(buffers[k][0])
+def _references(key: int) -> int:
+    return sys.getrefcount(_BUFFERS[key][0])
 
 
-_UNUSED = _references([(np.empty(0, np.uint8), 0)], 0)
-"""What ``_references`` counts for a buffer only the list holds (measured,
-so it holds on every Python version)."""
+def _measure_unused() -> int:
+    """What ``_references`` counts for a buffer only the cache holds
+    (measured, so it holds on every Python version)."""
+    raw = np.empty(0, np.uint8)
+    key = id(raw)
+    _BUFFERS[key] = (raw, 0)
+    del raw
+    try:
+        return _references(key)
+    finally:
+        del _BUFFERS[key]
+
+
+_UNUSED = _measure_unused()
 
 
 def output(shape: tuple[int, ...], dtype) -> np.ndarray:
@@ -115,25 +137,44 @@ def output(shape: tuple[int, ...], dtype) -> np.ndarray:
     ``reshape``, ``view``, ``frombuffer``) has the raw buffer as ``base``
     and a ``memoryview`` holds the result, so "dropped" is the raw buffer's
     reference count alone. At most ``BCAST_OUTPUT_CACHE_MB`` (default 256;
-    0 disables) of buffers are kept for recycling."""
+    0 disables) of buffers are kept for recycling. At most ``CANDIDATES``
+    buffers of the size are checked, least recently checked first; one in
+    use goes to the back of the line, as it likely stays in use."""
     dtype = np.dtype(dtype)
     size = _raw_size(shape, dtype)
     with _BUFFERS_LOCK:
-        for k in range(len(_BUFFERS)):
-            if _BUFFERS[k][0].nbytes == size and _references(_BUFFERS, k) <= _UNUSED:
-                raw, offset = entry = _BUFFERS.pop(k)
-                if raw.flags.writeable:  # else made read-only through a result's base: dropped
-                    _BUFFERS.append(entry)
-                    return _aligned(raw, offset, shape, dtype)
-                break
+        same_size = _BY_SIZE.get(size, {})
+        for key in list(islice(same_size, CANDIDATES)):
+            if _references(key) > _UNUSED:
+                same_size.move_to_end(key)
+                continue
+            raw, offset = _BUFFERS[key]
+            if raw.flags.writeable:  # else made read-only through a result's base: dropped
+                same_size.move_to_end(key)
+                _BUFFERS.move_to_end(key)
+                return _aligned(raw, offset, shape, dtype)
+            _forget(key)
+            break
         raw, offset = _raw(size)
         limit = _output_cache_bytes()
         if size <= limit:
-            _BUFFERS.append((raw, offset))
-            total = sum(b.nbytes for b, _ in _BUFFERS)
-            while total > limit:
-                total -= _BUFFERS.pop(0)[0].nbytes
+            key = id(raw)
+            _BUFFERS[key] = (raw, offset)
+            _BY_SIZE.setdefault(size, OrderedDict())[key] = None
+            _CACHED[0] += size
+            while _CACHED[0] > limit:
+                _forget(next(iter(_BUFFERS)))
     return _aligned(raw, offset, shape, dtype)
+
+
+def _forget(key: int) -> None:
+    """Drop a buffer from the cache (its arrays, if any, keep it alive)."""
+    raw, _ = _BUFFERS.pop(key)
+    size = raw.nbytes
+    del _BY_SIZE[size][key]
+    if not _BY_SIZE[size]:
+        del _BY_SIZE[size]
+    _CACHED[0] -= size
 
 
 _SCRATCH: dict[tuple[tuple[int, ...], str], list[np.ndarray]] = {}
@@ -506,8 +547,10 @@ def threads() -> int:
         return os.cpu_count() or 1
 
 
-def run_blocks(block, rows: int, block_rows: int, make_buffers) -> None:
-    """Run ``block(i, j, *buffers)`` over ``[0, rows)`` in blocks of ``block_rows``.
+def run_blocks(block, rows: int, block_rows: int, make_buffers, arrays: tuple = (),
+               views: tuple = ()) -> None:
+    """Run ``block(i, j, *arrays, *buffers)`` over ``[0, rows)`` in blocks of
+    ``block_rows``, ``buffers`` being ``make_buffers(*views)``.
 
     Each worker thread takes a contiguous run of blocks and owns its buffers
     (sliced for the last, shorter block); results go to disjoint rows."""
@@ -517,15 +560,16 @@ def run_blocks(block, rows: int, block_rows: int, make_buffers) -> None:
     def work(chunk: list[int]) -> None:
         # NumPy's error state is per thread: a worker does not inherit the
         # generated function's errstate(all="ignore"), so it sets its own.
-        buffers = make_buffers()
+        buffers = make_buffers(*views)
+        args = arrays + buffers
         try:
             with np.errstate(all="ignore"):
                 for i in chunk:
                     j = min(i + block_rows, rows)
                     if j - i == block_rows:
-                        block(i, j, *buffers)
+                        block(i, j, *args)
                     else:
-                        block(i, j, *(b[: j - i] for b in buffers))
+                        block(i, j, *arrays, *(b[: j - i] for b in buffers))
         finally:
             release(buffers)
 

@@ -54,10 +54,10 @@ def test_output_drops_a_buffer_made_read_only_through_base():
 def test_output_keeps_at_most_the_cache_limit(monkeypatch):
     monkeypatch.setenv("BCAST_OUTPUT_CACHE_MB", "0")
     a = rt.output((12345,), np.float32)  # a size no other test uses
-    assert all(b is not a.base for b, _ in rt._BUFFERS)  # 0: nothing kept
+    assert all(b is not a.base for b, _ in rt._BUFFERS.values())  # 0: nothing kept
     monkeypatch.setenv("BCAST_OUTPUT_CACHE_MB", "1")
     big = [rt.output((2**17,), np.float32) for _ in range(4)]  # 512 KiB each
-    assert sum(b.nbytes for b, _ in rt._BUFFERS) <= 2**20
+    assert sum(b.nbytes for b, _ in rt._BUFFERS.values()) <= 2**20
     del a, big
 
 
@@ -76,3 +76,24 @@ func.func @main(%x: tensor<64x64xf32>, %row: tensor<64xf32>) -> tensor<64x64xf32
     assert (first == 1).all() and (second == 2).all()
     third = f(first, np.ones(64, np.float32))  # a result fed back in
     assert not np.shares_memory(third, first) and (third == 2).all() and (first == 1).all()
+
+
+def test_output_checks_a_bounded_number_of_buffers(monkeypatch):
+    """Thousands of results alive at once (a deep program's intermediates):
+    each new one checks at most ``CANDIDATES`` cached buffers, not all of
+    them (which made a deep program's first call quadratic: 1 s at 4,000
+    fusions)."""
+    checked = []
+    references = rt._references
+    monkeypatch.setattr(rt, "_references", lambda *a: checked.append(1) or references(*a))
+    n = 2000
+    alive = [rt.output((3, 11), np.float32) for _ in range(n)]  # a size no other test uses
+    assert len(checked) <= 8 * n  # rt.CANDIDATES each, not up to n each
+    addresses = {a.ctypes.data for a in alive}
+    assert len(addresses) == n  # never a buffer in use
+    del alive
+    gc.collect()
+    checked.clear()
+    again = [rt.output((3, 11), np.float32) for _ in range(n)]
+    assert len(checked) <= 8 * n
+    assert {a.ctypes.data for a in again} == addresses  # every dropped one recycled
