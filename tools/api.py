@@ -242,7 +242,8 @@ class Compiled:
             raise _error([e.report]) from None
         if not self.function.body.blocks:  # every backend: nothing to run
             raise _error([op_report(self.function, "is a declaration without a body")])
-        self._memory_checked = False
+        self.memory_checked = False
+        """Whether ``check_memory`` has run (once per compiled program)."""
         if backend != "array-api":  # array-api: at its first eager call (check_memory)
             self.check_memory()
         self.result_types = list(self.function.function_type.outputs.data)
@@ -283,12 +284,12 @@ class Compiled:
         whose library decides what is held when: a dask array larger than
         any machine runs chunk by chunk."""
         check_memory(self.function, nested=self.backend == "reference")
-        self._memory_checked = True
+        self.memory_checked = True
 
     def __call__(self, *args, out=None):
         try:
             self.check_count(args)
-            if not self._memory_checked and not lazy_arguments(args):
+            if not self.memory_checked and not lazy_arguments(args):
                 self.check_memory()
             if self._python_function is not None:
                 return self._python_function(*args, out=out)

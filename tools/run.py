@@ -149,7 +149,8 @@ def main(argv: list[str] | None = None) -> int:
             raise UsageError(str(e)) from None
         assert isinstance(program, Compiled)
         try:
-            program.check_memory()  # NumPy inputs are eager: refuse before making them
+            if not program.memory_checked:  # array-api: NumPy inputs are eager; refuse before making them
+                program.check_memory()
         except BcastError as e:
             print(e, file=sys.stderr)
             return driver.EXIT_INPUT
