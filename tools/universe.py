@@ -169,7 +169,29 @@ def bcast_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     from bcast.passes import available_passes
 
     xdsl_passes = get_all_passes()
-    return {name: load for name, load in available_passes().items() if name not in xdsl_passes}
+    return {name: _reporting(load) for name, load in available_passes().items() if name not in xdsl_passes}
+
+
+def _reporting(load: Callable[[], type[ModulePass]]) -> Callable[[], type[ModulePass]]:
+    """The pass as xdsl-opt runs it: a ``PassError`` (input the pass cannot
+    take, e.g. implicit broadcasts before ``bcast-lower-to-loops``) ends
+    xdsl-opt with bcast's located diagnostic, as a target's ``TargetError``
+    does, not a traceback."""
+
+    def reporting_pass() -> type[ModulePass]:
+        from bcast.passes.errors import PassError
+
+        base = load()
+
+        def apply(self, ctx: Context, op: ModuleOp) -> None:
+            try:
+                base.apply(self, ctx, op)
+            except PassError as e:
+                raise TargetError(diagnostic([e.report])) from None
+
+        return type(base.__name__, (base,), {"apply": apply, "__doc__": base.__doc__})
+
+    return reporting_pass
 
 
 def _stablehlo_dialect() -> Dialect:

@@ -148,6 +148,18 @@ def test_target_after_own_pipeline_is_bcast_opts(target):
     assert theirs.stdout.replace("<source>", EXAMPLE).strip() == mine.stdout.strip()
 
 
+def test_a_pass_error_is_a_diagnostic_not_a_traceback():
+    """A bcast pass given input it cannot take, run by xdsl-opt, ends with
+    bcast's diagnostic (the op marked), exit 1, as a target's error does."""
+    theirs = run(XDSL_OPT, EXAMPLE, "-p", "bcast-lower-to-loops")
+    assert theirs.returncode == 1
+    assert "Traceback" not in theirs.stderr and theirs.stdout == ""
+    first, *listing = theirs.stderr.splitlines()
+    assert first == ("error: 'bcast.add' op bcast-lower-to-loops needs explicit IR; "
+                     "run bcast-make-explicit first")
+    assert any(line.strip().startswith("^^^") for line in listing)
+
+
 def test_rejected_module_is_a_diagnostic_not_a_traceback():
     """Without source positions the op is marked in the printed IR;
     --verify-diagnostics prints the diagnostic and goes on, as for xDSL's own."""
