@@ -4,9 +4,10 @@ on the edge values of the type (``edge_values.py``), bit for bit.
 The cases are computed from the dialect (``bcast.ir.ops.OPS`` and the op
 classes' ``ELEMENT_KINDS``, ``ComparisonDirection``, ``ReductionKind`` and
 ``REDUCTION_COMBINERS``), never listed by hand: a new op is a new row of the
-matrix, and a backend that lacks it fails. An op that is neither one of the
-families below nor listed in ``NOT_SCALAR`` fails
-``test_every_op_is_in_the_matrix``.
+matrix, and a backend that lacks it fails (every case of that backend and
+element type: one missing op breaks the program they share). An op of
+``OPS`` in none of the families of ``rows`` and not in ``NOT_SCALAR`` stops
+the collection.
 
 One program per element type holds every op of that type (one function,
 one result per op and direction, conversion target and reduction kind), so
@@ -17,7 +18,8 @@ against the independent Python-int oracles of ``tests/programs.py`` (the
 
 Results are compared bit for bit (NaN against NaN whatever the payload),
 except the ops of ``ULPS`` (libm functions, whose last bit is not
-specified) and the documented backend deviations of ``DEVIATIONS``.
+specified) and the documented backend deviations of ``DEVIATIONS``; the
+discrepancies this test found are ``DISCREPANCIES``, strict xfails.
 Backends needing upstream tools (mlir-opt 19, jax) fail when the tool is
 missing: CI installs both.
 """
