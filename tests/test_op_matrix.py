@@ -1,0 +1,459 @@
+"""Every elementwise op, on every element type it takes, on every backend,
+on the edge values of the type (``edge_values.py``), bit for bit.
+
+The cases are computed from the dialect (``bcast.ir.ops.OPS`` and the op
+classes' ``ELEMENT_KINDS``, ``ComparisonDirection``, ``ReductionKind`` and
+``REDUCTION_COMBINERS``), never listed by hand: a new op is a new row of the
+matrix, and a backend that lacks it fails (every case of that backend and
+element type: one missing op breaks the program they share). An op of
+``OPS`` in none of the families of ``rows`` and not in ``NOT_SCALAR`` stops
+the collection.
+
+One program per element type holds every op of that type (one function,
+one result per op and direction, conversion target and reduction kind), so
+each backend compiles about a dozen modules, not hundreds. The reference
+evaluator is the oracle of the other backends; it is itself checked
+against the independent Python-int oracles of ``tests/programs.py`` (the
+``reference`` column).
+
+Results are compared bit for bit (NaN against NaN whatever the payload),
+except the ops of ``ULPS`` (libm functions, whose last bit is not
+specified) and the documented backend deviations of ``DEVIATIONS``; the
+discrepancies this test found are ``DISCREPANCIES``, strict xfails.
+Backends needing upstream tools (mlir-opt 19, jax) fail when the tool is
+missing: CI installs both.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import fnmatch
+from collections.abc import Callable
+from functools import cache
+from io import StringIO
+
+import numpy as np
+import pytest
+from xdsl.printer import Printer
+
+import bcast
+from bcast.ir import ops as bc
+from bcast.ir import rules
+from bcast.tests import programs
+from bcast.tests.edge_values import ELEMENT_TYPES, convert_sources, dtype, edges, pairs
+from bcast.tools import driver
+
+# --------------------------------------------------------------------------
+# The op list, from the dialect
+# --------------------------------------------------------------------------
+
+NOT_SCALAR = {bc.BroadcastInDimOp, bc.TransposeOp, bc.ReshapeOp, bc.NarrowOp, bc.ConstantOp,
+              bc.ExtractOp, bc.AssignOp}  # fmt: skip
+"""Ops that move data and compute no element: not rows of this matrix
+(``tests/ir``, ``tests/lowering`` and the random programs test them)."""
+
+
+def short(op_class) -> str:
+    return op_class.name.split(".", 1)[1]
+
+
+@dataclasses.dataclass(frozen=True)
+class Row:
+    """One result of the per-type program: the op applied to the edge values."""
+
+    name: str  # "add", "compare.LT", "convert.f32", "reduce.add", "select"
+    op: str  # the op's short name, the key of ULPS and DEVIATIONS
+    line: str  # the IR line, with {K}, {N}, {M} for the input sizes
+    result: str  # result element type
+    oracle: Callable[[dict[str, np.ndarray]], np.ndarray]
+    operands: tuple[str, ...]  # the inputs an element of the result depends on
+
+
+def oracle_convert(x: np.ndarray, to: np.dtype) -> np.ndarray:
+    """``programs.oracle_convert``, but float -> 64-bit integer in Python
+    ints: its clip to ``float(MAX)`` (2**63, out of range) wraps to ``MIN``."""
+    if x.dtype.kind != "f" or to.kind not in "iu":
+        return programs.oracle_convert(x, to)
+    info = np.iinfo(to)
+    return np.array([0 if np.isnan(v) else info.min if v == -np.inf else info.max if v == np.inf
+                     else min(max(int(v), int(info.min)), int(info.max)) for v in x.tolist()], to)
+
+
+IDENTITIES = {"add": 0, "multiply": 1, "maximum": "lowest", "minimum": "highest", "and": -1, "or": 0,
+              "xor": 0}
+"""Reductions start from these (docs/semantics.md), written out again here."""
+
+
+def oracle_reduce_pair(kind: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``reduce KIND`` of each pair ``(a[i], b[i])``: the identity folded with
+    ``a[i]``, then with ``b[i]``, by the combiner's oracle."""
+    identity = IDENTITIES[kind]
+    if identity in ("lowest", "highest"):
+        end = np.inf if a.dtype.kind == "f" else None
+        if end is None:
+            info = np.iinfo(a.dtype)
+            value = info.min if identity == "lowest" else info.max
+        else:
+            value = -end if identity == "lowest" else end
+    else:
+        value = identity
+    start = np.full(a.shape, value).astype(a.dtype) if a.dtype != np.bool_ else np.full(a.shape, value != 0)
+    combiner = short(bc.REDUCTION_COMBINERS[kind])
+    return programs.oracle_binary(combiner, programs.oracle_binary(combiner, start, a), b)
+
+
+def _takes(op_class, t: str) -> bool:
+    return rules.kind(t) in op_class.ELEMENT_KINDS
+
+
+@cache
+def rows(t: str) -> tuple[Row, ...]:
+    """Every op of the dialect that takes element type ``t``, as rows."""
+    found: list[Row] = []
+    tensor = "tensor<{size}x" + t + ">"
+    a, n, m, k2 = (tensor.format(size=s) for s in ("{K}", "{N}", "{M}", "{K}x2"))
+    for op in bc.OPS:
+        if op in NOT_SCALAR:
+            continue
+        name = short(op)
+        if op is bc.CompareOp:
+            for d in bc.ComparisonDirection:
+                if _takes(op, t):
+                    found.append(Row(f"compare.{d.value}", name,
+                                     f"{op.name} {d.value}, %a, %b : ({a}, {a}) -> tensor<{{K}}xi1>", "i1",
+                                     lambda v, d=d.value: programs.oracle_compare(d, v["a"], v["b"]), ("a", "b")))
+        elif issubclass(op, bc.BinaryOp):
+            if _takes(op, t):
+                r = op.result_element(t)
+                found.append(Row(name, name, f"{op.name} %a, %b : ({a}, {a}) -> tensor<{{K}}x{r}>", r,
+                                 lambda v, name=name: programs.oracle_binary(name, v["a"], v["b"]), ("a", "b")))
+        elif op is bc.SelectOp:
+            found.append(Row(name, name, f"{op.name} %p, %a, %b : (tensor<{{K}}xi1>, {a}, {a}) -> {a}", t,
+                             lambda v: np.where(v["p"], v["a"], v["b"]), ("p", "a", "b")))
+        elif issubclass(op, bc.UnaryOp):
+            if _takes(op, t):
+                found.append(Row(name, name, f"{op.name} %x : {n}", t,
+                                 lambda v, name=name: programs.oracle_unary(name, v["x"]), ("x",)))
+        elif op is bc.ConvertOp:
+            for to in ELEMENT_TYPES:
+                found.append(Row(f"convert.{to}", name, f"{op.name} %c : ({m}) -> tensor<{{M}}x{to}>", to,
+                                 lambda v, to=to: oracle_convert(v["c"], dtype(to)), ("c",)))
+        elif op is bc.ReduceOp:
+            for kind in bc.ReductionKind:
+                combiner = bc.REDUCTION_COMBINERS[kind.value]
+                if _takes(combiner, t):
+                    found.append(Row(f"reduce.{kind.value}", name,
+                                     f"{op.name} {kind.value} %r, dims = [1] : ({k2}) -> {a}", t,
+                                     lambda v, k=kind.value: oracle_reduce_pair(k, v["a"], v["b"]),
+                                     ("a", "b")))
+        else:
+            raise AssertionError(f"{op.name} is in no family of the op matrix: add it (or to NOT_SCALAR)")
+    return tuple(found)
+
+
+@cache
+def inputs(t: str) -> dict[str, np.ndarray]:
+    """The program's arguments, by name: ``x`` the edge values (unary ops),
+    ``a``/``b`` every pair of them (binary ops, ``select``'s branches),
+    ``p`` a predicate pattern, ``c`` the ``convert`` sources, ``r`` the pairs
+    side by side (a reduction over dim 1 folds each pair)."""
+    a, b = pairs(t)
+    return {"x": edges(t), "a": a, "b": b, "p": np.arange(a.size) % 3 == 1,
+            "c": convert_sources(t), "r": np.stack([a, b], axis=1)}
+
+
+def result_shape(t: str, row: Row) -> tuple[int]:
+    """The (flat) shape of ``row``'s result."""
+    return inputs(t)[row.operands[-1]].shape[:1]
+
+
+@cache
+def program(t: str, names: tuple[str, ...]) -> str:
+    """One function with one result per row of ``t`` named in ``names``."""
+    values = inputs(t)
+    sizes = {"K": values["a"].size, "N": values["x"].size, "M": values["c"].size}
+    chosen = [row for row in rows(t) if row.name in names]
+    assert chosen, names
+
+    def arg_type(name: str) -> str:
+        element = "i1" if name == "p" else t
+        return f"tensor<{'x'.join(map(str, values[name].shape))}x{element}>"
+
+    body, types = [], []
+    for i, row in enumerate(chosen):
+        line = row.line.format(**sizes)
+        body.append(f"  %v{i} = {line}")
+        types.append(f"tensor<{result_shape(t, row)[0]}x{row.result}>")
+    args = ", ".join(f"%{name}: {arg_type(name)}" for name in values)
+    results = ", ".join(f"%v{i}" for i in range(len(chosen)))
+    return (f"func.func @main({args}) -> ({', '.join(types)}) {{\n" + "\n".join(body)
+            + f"\n  func.return {results} : {', '.join(types)}\n}}\n")
+
+
+def test_every_op_is_in_the_matrix():
+    """Each op of the dialect is a row on some element type, or moves data."""
+    covered = {row.op for t in ELEMENT_TYPES for row in rows(t)}
+    for op in bc.OPS:
+        assert op in NOT_SCALAR or short(op) in covered, op.name
+
+
+# --------------------------------------------------------------------------
+# The backends
+# --------------------------------------------------------------------------
+
+
+def _as_list(results) -> list[np.ndarray]:
+    return [np.asarray(r) for r in (results if isinstance(results, tuple) else (results,))]
+
+
+def _arguments(t: str) -> list[np.ndarray]:
+    return list(inputs(t).values())
+
+
+def _compiled(backend: str, text: str, t: str) -> list[np.ndarray]:
+    return _as_list(bcast.compile(text, backend=backend)(*_arguments(t)))
+
+
+def _array_api_strict(text: str, t: str) -> list[np.ndarray]:
+    import array_api_strict as xs
+
+    f = bcast.compile(text, backend="array-api")
+    # array_api_strict has no float16 array to pass: an f16 program gets f32
+    # ones, which it must reject for the missing float16 first
+    return _as_list(f(*[xs.asarray(v.astype(np.float32) if v.dtype == np.float16 else v)
+                        for v in _arguments(t)]))
+
+
+def _loops(text: str, t: str) -> list[np.ndarray]:
+    """The loop IR, compiled by upstream MLIR 19 (mlir-opt, mlir-translate, llc)."""
+    from xdsl.dialects import func
+
+    from bcast.ir.types import flat_type_shape, numpy_dtype
+    from bcast.lowering import memref_abi
+
+    if not memref_abi.tools_available():
+        pytest.fail("mlir-opt 19 is not installed (apt-get install mlir-19-tools llvm-19; .ci/run does)")
+    main = next(op for op in driver.load(text, "<matrix>").walk() if isinstance(op, func.FuncOp))
+    specs = [(flat_type_shape(r), numpy_dtype(r)) for r in main.function_type.outputs.data]
+    module = driver.load(text, "<matrix>", pipeline=driver.STANDARD_PIPELINE + ",bcast-lower-to-loops")
+    out = StringIO()
+    Printer(stream=out).print_op(module)
+    return memref_abi.LoopLibrary(out.getvalue()).call("main", _arguments(t), specs)
+
+
+def _stablehlo(text: str) -> str:
+    """``text`` exported as ``bcast-opt -t stablehlo`` does, checked by jaxlib."""
+    from bcast.lowering.stablehlo_emitter import emit_text
+    from bcast.tools.jax_bridge import verify_stablehlo
+
+    exported = emit_text(driver.load(text, "<matrix>", pipeline=driver.EXPLICIT_PIPELINE), "main")
+    verify_stablehlo(exported)
+    return exported
+
+
+def _xla(text: str, t: str) -> list[np.ndarray]:
+    from bcast.tools.jax_bridge import run_stablehlo
+
+    return run_stablehlo(_stablehlo(text), _arguments(t))
+
+
+BACKENDS: dict[str, Callable[[str, str], list[np.ndarray]]] = {
+    "reference": lambda text, t: _compiled("reference", text, t),
+    "numpy": lambda text, t: _compiled("numpy", text, t),
+    "array-api": lambda text, t: _compiled("array-api", text, t),
+    "array-api-strict": _array_api_strict,
+    "c": lambda text, t: _compiled("c", text, t),
+    "loops-mlir": _loops,
+    "stablehlo-xla": _xla,
+    "stablehlo-import": lambda text, t: _compiled("reference", _stablehlo(text), t),
+}
+"""Backend -> its results of a program on ``t``'s inputs. ``reference`` is
+checked against the independent oracles, every other one against it."""
+
+# --------------------------------------------------------------------------
+# What may differ, and why: ONE table each
+# --------------------------------------------------------------------------
+
+ULPS = {"exponential": 2, "log": 1, "tanh": 2, "logistic": 1, "atan2": 1, "power": 1, "rsqrt": 1}
+"""Ops whose last bit no backend contract fixes (a libm function, or XLA's
+native ``rsqrt``, which the reference computes as ``1 / sqrt`` rounded
+twice): the bound, in ulps of the element type, on any backend against the
+reference. Non-finite results and NaN must still match exactly."""
+
+
+def _subnormal(x: np.ndarray) -> np.ndarray:
+    if x.dtype.kind != "f":
+        return np.zeros(x.shape, bool)
+    return (x != 0) & (np.abs(x) < np.finfo(x.dtype).tiny)
+
+
+def flushed(operands: list[np.ndarray], want: np.ndarray) -> np.ndarray:
+    """Elements where an operand or the result is subnormal."""
+    mask = _subnormal(want)
+    for o in operands:
+        mask = mask | _subnormal(o)
+    return mask
+
+
+@dataclasses.dataclass(frozen=True)
+class Known:
+    """Cases (``fnmatch`` patterns of backend, element type and row name)
+    that differ from the reference, and why."""
+
+    backend: str
+    types: str
+    rows: str
+    reason: str
+    ignore: Callable[[list[np.ndarray], np.ndarray], np.ndarray] | None = None
+    """A documented deviation: the elements not compared."""
+    raises: str | None = None
+    """A documented deviation: the program is rejected with this message."""
+    rejects: type[Exception] | None = None
+    """A discrepancy that rejects the program with this error: the row runs
+    in a program of its own."""
+
+    def matches(self, backend: str, t: str, name: str) -> bool:
+        return (fnmatch.fnmatchcase(backend, self.backend) and fnmatch.fnmatchcase(t, self.types)
+                and fnmatch.fnmatchcase(name, self.rows))
+
+
+DEVIATIONS = [
+    Known("stablehlo-xla", "f[36]*", "*", "XLA's CPU runtime flushes f32 and f64 subnormals to zero, in operands "
+          "and results (docs/stablehlo.md); f16 is computed in f32, where its subnormals are normal",
+          ignore=flushed),
+    Known("stablehlo-xla", "*", "convert.f[36]*", "XLA flushes subnormal results (docs/stablehlo.md)",
+          ignore=lambda operands, want: _subnormal(want)),
+    Known("array-api-strict", "f16", "*", "array_api_strict has no float16 (docs/array-api.md)",
+          raises="array_api_strict has no float16"),
+    Known("array-api-strict", "*", "convert.f16", "array_api_strict has no float16 (docs/array-api.md)",
+          raises="array_api_strict has no float16"),
+]
+"""Documented backend deviations: compared without the elements they
+concern, or expected to be rejected with the documented error."""
+
+_SIGNED_ZERO_MAX = ("maximum/minimum of +0.0 and -0.0: which zero is not specified (docs/semantics.md), and "
+                    "the backends differ: NumPy (reference) returns the first operand on f16 and the second on "
+                    "f32/f64, its f16 reduction (accumulated in f32) the other one, C and the loop IR their own")
+_SIGN_OF_MINUS_ZERO = ("sign(-0.0): the reference (np.sign) gives +0.0, arith/libm-style backends and XLA -0.0; "
+                       "docs/semantics.md says only '-1, 0 or 1'")
+
+DISCREPANCIES = [
+    Known("reference", "f16", "reduce.m[ai][xn]*", _SIGNED_ZERO_MAX),
+    Known("array-api", "f16", "reduce.m[ai][xn]*", _SIGNED_ZERO_MAX),
+    Known("c", "f16", "m[ai][xn]imum", _SIGNED_ZERO_MAX),
+    Known("c", "f*", "reduce.m[ai][xn]*", _SIGNED_ZERO_MAX),
+    Known("loops-mlir", "f*", "m[ai][xn]imum", _SIGNED_ZERO_MAX),
+    Known("loops-mlir", "f*", "reduce.m[ai][xn]*", _SIGNED_ZERO_MAX),
+    Known("stablehlo-xla", "f[36]*", "m[ai][xn]imum", _SIGNED_ZERO_MAX),
+    Known("stablehlo-xla", "f*", "reduce.m[ai][xn]*", _SIGNED_ZERO_MAX),
+    Known("c", "f*", "sign", _SIGN_OF_MINUS_ZERO),
+    Known("loops-mlir", "f*", "sign", _SIGN_OF_MINUS_ZERO),
+    Known("stablehlo-xla", "f*", "sign", _SIGN_OF_MINUS_ZERO),
+    Known("stablehlo-import", "ui*", "reduce.*", "convert-stablehlo-to-bcast crashes on an unsigned "
+          "stablehlo.reduce: _identity spells ui8 as 'uintnt8' (TypeError, exit 3)", rejects=TypeError),
+    Known("stablehlo-import", "f*", "reduce.m[ai][xn]*", "the exporter's NaN-propagating max/min reduce "
+          "body is not one op, which convert-stablehlo-to-bcast rejects", rejects=bcast.BcastError),
+    Known("stablehlo-import", "i1", "convert.f*", "the exporter wraps a bool converted to a float in "
+          "stablehlo.optimization_barrier, which convert-stablehlo-to-bcast rejects", rejects=bcast.BcastError),
+]
+"""Discrepancies this test found (not documented, not fixed yet): each case
+is ``xfail(strict=True)``, so a fix makes it pass and fails the test until
+the entry is removed. ``rejects``: the backend refuses the row, so the row
+runs alone and the rest of the program without it."""
+
+
+def known(table: list[Known], backend: str, t: str, name: str) -> Known | None:
+    return next((k for k in table if k.matches(backend, t, name)), None)
+
+
+def alone(backend: str, t: str, name: str) -> bool:
+    """Whether the row runs in a program of its own on ``backend``."""
+    entry = known(DEVIATIONS, backend, t, name) or known(DISCREPANCIES, backend, t, name)
+    return entry is not None and (entry.raises is not None or entry.rejects is not None)
+
+
+@cache
+def results(backend: str, t: str) -> dict[str, np.ndarray] | BaseException:
+    """One run per (backend, element type) of every row that does not run
+    alone; an error is kept and raised by each case it concerns."""
+    names = tuple(row.name for row in rows(t) if not alone(backend, t, row.name))
+    try:
+        return dict(zip(names, BACKENDS[backend](program(t, names), t), strict=True))
+    except Exception as e:  # noqa: BLE001 - reported by every case it concerns
+        return e
+
+
+def result(backend: str, t: str, name: str) -> np.ndarray:
+    if alone(backend, t, name):
+        return BACKENDS[backend](program(t, (name,)), t)[0]
+    got = results(backend, t)
+    if isinstance(got, BaseException):
+        raise got
+    return got[name]
+
+
+# --------------------------------------------------------------------------
+# Comparison
+# --------------------------------------------------------------------------
+
+
+def _bits(x: np.ndarray) -> np.ndarray:
+    return x.view(np.uint8) if x.dtype == np.bool_ else x.view(f"u{x.dtype.itemsize}")
+
+
+def _ordered(x: np.ndarray) -> np.ndarray:
+    """Float bits as integers in the order of the values (-0 and +0 equal)."""
+    signed = [int(v) for v in x.view(f"i{x.dtype.itemsize}")]
+    top = (1 << (8 * x.dtype.itemsize - 1)) - 1
+    return np.array([v if v >= 0 else -(v & top) for v in signed], dtype=object)
+
+
+def differing(got: np.ndarray, want: np.ndarray, ulps: int) -> np.ndarray:
+    """Where ``got`` is not ``want``: bits differ and not both NaN, and (with
+    ``ulps``) not both finite within ``ulps``."""
+    same = _bits(got) == _bits(want)
+    if want.dtype.kind == "f":
+        same |= np.isnan(got) & np.isnan(want)
+        if ulps:
+            finite = np.isfinite(got) & np.isfinite(want)
+            close = np.abs(_ordered(got) - _ordered(want)) <= ulps
+            same |= finite & close.astype(bool)
+    return ~same
+
+
+# --------------------------------------------------------------------------
+# The matrix
+# --------------------------------------------------------------------------
+
+
+def cases():
+    for backend in BACKENDS:
+        for t in ELEMENT_TYPES:
+            for row in rows(t):
+                marks = []
+                if (entry := known(DISCREPANCIES, backend, t, row.name)) is not None:
+                    error = entry.rejects or pytest.fail.Exception  # (a value mismatch)
+                    marks.append(pytest.mark.xfail(strict=True, raises=error, reason=entry.reason))
+                yield pytest.param(backend, t, row.name, id=f"{backend}-{t}-{row.name}", marks=marks)
+
+
+@pytest.mark.parametrize(("backend", "t", "name"), list(cases()))
+def test_op_matrix(backend: str, t: str, name: str) -> None:
+    row = next(r for r in rows(t) if r.name == name)
+    values = inputs(t)
+    deviation = known(DEVIATIONS, backend, t, name)
+    if deviation is not None and deviation.raises is not None:
+        with pytest.raises(bcast.BcastError, match=deviation.raises):
+            result(backend, t, name)
+        return
+    want = row.oracle(values) if backend == "reference" else result("reference", t, name)
+    got = result(backend, t, name)
+    assert got.dtype == want.dtype and got.shape == want.shape, (got.dtype, got.shape, want.dtype, want.shape)
+    operands = [values[o] for o in row.operands]
+    wrong = differing(got, want, ULPS.get(row.op, 0) if row.result[0] == "f" else 0)
+    if deviation is not None and deviation.ignore is not None:
+        wrong &= ~deviation.ignore(operands, want)
+    if wrong.any():
+        shown = "\n".join(f"  {tuple(o[i].item() for o in operands)}: want {want[i]!r}, got {got[i]!r}"
+                          for i in np.flatnonzero(wrong)[:8])
+        pytest.fail(f"{name} on {t}, {backend}: {wrong.sum()} of {want.size} differ\n{shown}")
