@@ -29,7 +29,6 @@ Python source line, for a JAX export with debug info).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -53,7 +52,8 @@ from bcast.ir import rules
 from bcast.ir import stablehlo as hlo
 from bcast.ir.locations import InputFallbackLoc
 from bcast.ir.rules import RuleError
-from bcast.ir.types import split_type
+from bcast.ir import numerics
+from bcast.ir.types import NUMPY_DTYPES, split_type
 from bcast.passes.errors import PassError
 from bcast.passes.rewriting import replace
 
@@ -143,14 +143,11 @@ def _broadcast_to(value: SSAValue, dims, result_type: TensorType, new: list[Oper
 
 
 def _identity(kind: str, element: str) -> float | int | bool:
+    """The kind's identity in ``element`` (one definition: ``numerics``);
+    on ``i1``, ``maximum``/``minimum`` are ``or``/``and``."""
     if element == "i1":
-        return {"add": 0, "or": 0, "xor": 0, "multiply": 1, "and": 1, "maximum": 0, "minimum": 1}[kind]
-    if rules.kind(element) == "float":
-        return {"add": 0.0, "multiply": 1.0, "maximum": -math.inf, "minimum": math.inf}[kind]
-    info = np.iinfo(np.dtype(element.replace("ui", "uint").replace("i", "int")))
-    ones = -1 if info.min < 0 else info.max
-    return {"add": 0, "or": 0, "xor": 0, "multiply": 1, "and": ones,
-            "maximum": info.min, "minimum": info.max}[kind]  # fmt: skip
+        kind = {"maximum": "or", "minimum": "and"}.get(kind, kind)
+    return numerics.reduction_identity(kind, NUMPY_DTYPES[element]).item()
 
 
 def _constant_value(value: SSAValue) -> float | int | None:
@@ -207,7 +204,7 @@ class ConvertIsFinite(RewritePattern):
         _, element = _bcast_type(op, op.x)
         x_type = op.x.type
         scalar = TensorType(x_type.get_element_type(), [])
-        inf = bcast.ConstantOp(np.array([np.inf], dtype=np.dtype(element.replace("f", "float"))), scalar)
+        inf = bcast.ConstantOp(np.array([np.inf], dtype=NUMPY_DTYPES[element]), scalar)
         new: list[Operation] = [inf]
         limit = _broadcast_to(inf.results[0], [], x_type, new)
         magnitude = bcast.AbsOp(op.x)

@@ -349,8 +349,6 @@ DISCREPANCIES = [
     Known("c", "f*", "sign", _SIGN_OF_MINUS_ZERO),
     Known("loops-mlir", "f*", "sign", _SIGN_OF_MINUS_ZERO),
     Known("stablehlo-xla", "f*", "sign", _SIGN_OF_MINUS_ZERO),
-    Known("stablehlo-import", "ui*", "reduce.*", "convert-stablehlo-to-bcast crashes on an unsigned "
-          "stablehlo.reduce: _identity spells ui8 as 'uintnt8' (TypeError, exit 3)", rejects=TypeError),
     Known("stablehlo-import", "f*", "reduce.m[ai][xn]*", "the exporter's NaN-propagating max/min reduce "
           "body is not one op, which convert-stablehlo-to-bcast rejects", rejects=bcast.BcastError),
     Known("stablehlo-import", "i1", "convert.f*", "the exporter wraps a bool converted to a float in "

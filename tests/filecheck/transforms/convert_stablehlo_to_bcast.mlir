@@ -53,6 +53,15 @@ func.func public @reduce(%x: tensor<8x16xf32>) -> (tensor<8xf32>, tensor<16xf32>
   return %0, %1 : tensor<8xf32>, tensor<16xf32>
 }
 
+// Unsigned reduce: the identities of ui8 (min 255, max 0) are dropped too.
+func.func public @reduce_unsigned(%x: tensor<8x16xui8>) -> (tensor<8xui8>, tensor<8xui8>) {
+  %max = stablehlo.constant dense<255> : tensor<ui8>
+  %0 = stablehlo.reduce(%x init: %max) applies stablehlo.minimum across dimensions = [1] : (tensor<8x16xui8>, tensor<ui8>) -> tensor<8xui8>
+  %zero = stablehlo.constant dense<0> : tensor<ui8>
+  %1 = stablehlo.reduce(%x init: %zero) applies stablehlo.maximum across dimensions = [1] : (tensor<8x16xui8>, tensor<ui8>) -> tensor<8xui8>
+  return %0, %1 : tensor<8xui8>, tensor<8xui8>
+}
+
 // CHLO: NumPy alignment, or broadcast_dimensions.
 func.func public @chlo(%v: tensor<3xf32>, %m: tensor<2x3xf32>, %c: tensor<2xf32>) -> (tensor<2x3xf32>, tensor<2x3xi1>) {
   %0 = chlo.broadcast_add %v, %m : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
@@ -114,6 +123,11 @@ func.func private @_where(%p: tensor<4x1xi1>, %x: tensor<4x3xf32>) -> tensor<4x3
 //  CHECK-NEXT:   %3 = bcast.add %1, %2 : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
 //  CHECK-NEXT:   func.return %0, %3 : tensor<8xf32>, tensor<16xf32>
 //  CHECK-NEXT: }
+
+// CHECK-LABEL: func.func public @reduce_unsigned(%x: tensor<8x16xui8>) -> (tensor<8xui8>, tensor<8xui8>) {
+//       CHECK:   %0 = bcast.reduce minimum %x, dims = [1] : (tensor<8x16xui8>) -> tensor<8xui8>
+//       CHECK:   %1 = bcast.reduce maximum %x, dims = [1] : (tensor<8x16xui8>) -> tensor<8xui8>
+//  CHECK-NEXT:   func.return %0, %1 : tensor<8xui8>, tensor<8xui8>
 // CHECK-LABEL: func.func public @chlo(%v: tensor<3xf32>, %m: tensor<2x3xf32>, %c: tensor<2xf32>) -> (tensor<2x3xf32>, tensor<2x3xi1>) {
 //  CHECK-NEXT:   %0 = bcast.broadcast_in_dim %v, dims = [1] : (tensor<3xf32>) -> tensor<2x3xf32>
 //  CHECK-NEXT:   %1 = bcast.add %0, %m : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
