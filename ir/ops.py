@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 from io import StringIO
 from typing import ClassVar
 
@@ -165,6 +166,13 @@ def _dims(attr: DenseArrayBase | None) -> list[int] | None:
 
 
 def _dense(values: Sequence[int]) -> DenseArrayBase:
+    return _dense_of(tuple(values))
+
+
+@lru_cache(maxsize=4096)
+def _dense_of(values: tuple[int, ...]) -> DenseArrayBase:
+    """One attribute per distinct list: attributes are immutable, and building
+    one checks every value again (a tenth of ``bcast-make-explicit``)."""
     return DenseArrayBase.from_list(i64, list(values))
 
 

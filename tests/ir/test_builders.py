@@ -94,3 +94,15 @@ def test_is_explicit_is_one_definition(args) -> None:
     from xdsl.ir import Region
 
     FusionOp([x], [x.type], Region(body)).verify_()
+
+
+def test_equal_dims_share_one_attribute(args) -> None:
+    """Builders keep one ``array<i64: ...>`` per distinct list (attributes are
+    immutable; building one checks it again, a tenth of make-explicit)."""
+    x, row, *_ = args
+    a = bc.BroadcastInDimOp(row, [1], x.type)
+    b = bc.BroadcastInDimOp(row, (np.int64(1),), x.type)
+    assert a.properties["broadcast_dimensions"] is b.properties["broadcast_dimensions"]
+    assert list(b.properties["broadcast_dimensions"].get_values()) == [1]
+    assert bc.BroadcastInDimOp(x, [0, 1], x.type).properties["broadcast_dimensions"] is not (
+        a.properties["broadcast_dimensions"])
