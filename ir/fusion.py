@@ -81,7 +81,10 @@ def is_explicit(op: Operation) -> bool:
     result = op.results[0].type
     try:
         levels = split_type(result)[0]
-        if any(split_type(v.type)[0] != levels for v in op.operands):
+        # an operand of the result's very type has its levels (the common
+        # case, and much cheaper to see than to split: fuse and the fusion
+        # verifier ask for every op)
+        if any(v.type != result and split_type(v.type)[0] != levels for v in op.operands):
             return False
     except RuleError:
         return False

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 from io import StringIO
 from typing import ClassVar
 
@@ -60,7 +61,7 @@ from xdsl.irdl import irdl_attr_definition
 from bcast.ir import numerics, rules
 from bcast.ir.diagnostics import Diagnostic, incompatible_operands
 from bcast.ir.rules import IncompatibleDims, Levels, RuleError, Semantics
-from bcast.ir.types import NUMPY_DTYPES, flat_type_shape, make_type, numpy_dtype, split_type
+from bcast.ir.types import NUMPY_DTYPES, TYPE_CACHE_SIZE, flat_type_shape, make_type, numpy_dtype, split_type
 
 SEMANTICS_ATTR = "bcast.semantics"
 
@@ -142,7 +143,26 @@ def _dims(attr: DenseArrayBase | None) -> list[int] | None:
 
 
 def _dense(values: Sequence[int]) -> DenseArrayBase:
+    return _dense_of(tuple(values))
+
+
+@lru_cache(maxsize=4096)
+def _dense_of(values: tuple[int, ...]) -> DenseArrayBase:
+    """One attribute per distinct list: attributes are immutable, and building
+    one checks every value again (a tenth of ``bcast-make-explicit``)."""
     return DenseArrayBase.from_list(i64, list(values))
+
+
+@lru_cache(maxsize=TYPE_CACHE_SIZE)
+def _inferred(cls: type[BcastOp], key: tuple[Attribute | None, ...], semantics: Semantics) -> TensorType:
+    """``cls``'s result type for operand types (and ``broadcast_dimensions``)
+    ``key`` under ``semantics``. The inference depends on nothing else, and
+    verifying a module asks it again for every op of the same types (twice
+    per pipeline); a failure is not kept, but raised again each time."""
+    if issubclass(cls, BinaryOp):
+        lhs, rhs, dims = key
+        return cls.infer_type(lhs, rhs, _dims(dims), semantics)
+    return cls.infer_type(list(key), semantics)
 
 
 def _builder_semantics(*types: Attribute) -> Semantics:
@@ -289,9 +309,7 @@ class BinaryOp(ElementwiseOp, abc.ABC):
         return promoted
 
     def infer_result_type(self, semantics: Semantics) -> TensorType:
-        return self.infer_type(
-            self.lhs.type, self.rhs.type, _dims(self.broadcast_dimensions), semantics
-        )
+        return _inferred(type(self), (self.lhs.type, self.rhs.type, self.broadcast_dimensions), semantics)
 
     @classmethod
     def infer_type(
@@ -548,7 +566,7 @@ class SelectOp(ElementwiseOp):
         )
 
     def infer_result_type(self, semantics: Semantics) -> TensorType:
-        return self.infer_type([v.type for v in self.operands], semantics)
+        return _inferred(type(self), tuple(v.type for v in self.operands), semantics)
 
     @staticmethod
     def infer_type(types: Sequence[Attribute], semantics: Semantics) -> TensorType:

@@ -23,6 +23,8 @@ as a large constant.
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
@@ -484,8 +486,10 @@ PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {
 }
 
 
+@cache
 def patterns_for(op_type: type[Operation]) -> tuple[RewritePattern, ...]:
-    """The patterns registered for ``op_type`` and for its family bases."""
+    """The patterns registered for ``op_type`` and for its family bases
+    (kept per class: canonicalize asks at every visit of every op)."""
     found: list[RewritePattern] = []
     for klass in op_type.__mro__:
         found.extend(PATTERNS.get(klass, ()))

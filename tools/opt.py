@@ -261,6 +261,7 @@ def emit_target(target: str, module: ModuleOp, name: str) -> str:
     return output.join([output.chunk(module)])
 
 
+@driver.cyclic_gc_paused()  # printing too: the IR is still all alive
 def process_chunk(chunk: driver.Chunk, name: str, args: argparse.Namespace,
                   pipeline: PassPipeline, timings: Timings | None,
                   target: TargetOutput) -> tuple[str, bool]:

@@ -137,3 +137,35 @@ def test_invalid_stablehlo_slice_prints_every_list() -> None:
     assert " [1:3, 0:3] : " in str(op)
     op.properties["start_indices"] = shlo._dense([1])
     assert "[start_indices: [1], limit_indices: [3, 3], strides: [1, 1]]" in str(op)
+
+
+def test_equal_dims_share_one_attribute(args) -> None:
+    """Builders keep one ``array<i64: ...>`` per distinct list (attributes are
+    immutable; building one checks it again, a tenth of make-explicit)."""
+    x, row, *_ = args
+    a = bc.BroadcastInDimOp(row, [1], x.type)
+    b = bc.BroadcastInDimOp(row, (np.int64(1),), x.type)
+    assert a.properties["broadcast_dimensions"] is b.properties["broadcast_dimensions"]
+    assert list(b.properties["broadcast_dimensions"].get_values()) == [1]
+    assert bc.BroadcastInDimOp(x, [0, 1], x.type).properties["broadcast_dimensions"] is not (
+        a.properties["broadcast_dimensions"])
+
+
+def test_verify_keeps_inferred_types_per_question_and_raises_each_failure() -> None:
+    """Verification asks the same type question for every op of the same
+    types: the answer is kept (per op class, operand types, dims and
+    semantics); a failure is raised again, never remembered as an answer."""
+    from bcast.ir.ops import _inferred
+
+    body = """func.func @main(%x: tensor<2x3xf32>, %y: tensor<2x3xf64>) -> tensor<2x3xf64> {
+  %a = bcast.add %x, %y : (tensor<2x3xf32>, tensor<2x3xf64>) -> tensor<2x3xf64>
+  %b = bcast.add %x, %y : (tensor<2x3xf32>, tensor<2x3xf64>) -> tensor<2x3xf64>
+  func.return %b : tensor<2x3xf64>
+}
+"""
+    hits = _inferred.cache_info().hits
+    driver.load(body, "t.mlir", "numpy")  # numpy promotes f32 with f64
+    assert _inferred.cache_info().hits > hits
+    for _ in range(2):  # the same types under xla: an error, each time
+        with pytest.raises(driver.InputError, match="different element types under xla"):
+            driver.load(body, "t.mlir", "xla")

@@ -600,3 +600,40 @@ def test_split_c_output_has_the_helpers_once(tmp_path, capsys) -> None:
     assert out.count(c_emitter.PRELUDE) == 1 and out.index(c_emitter.PRELUDE) < out.index("bcast_a(")
     assert out.count("/* ----- */\n") == 2
     assert all(f"void bcast_{name}(" in out for name in "abc")
+
+
+GC_PROGRAM = """func.func @main(%x: tensor<2x3xf32>, %r: tensor<3xf32>) -> tensor<2x3xf32> {
+  %y = bcast.add %x, %r : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  func.return %y : tensor<2x3xf32>
+}
+"""
+
+
+def test_cyclic_gc_is_off_while_compiling_and_restored_after(monkeypatch) -> None:
+    """The collector is paused while IR is built and rewritten (it costs a
+    fifth of a large compile and grows faster than the module), and is
+    enabled again after every compile, a failing one too, so that a process
+    compiling many times frees the cycles the passes dropped."""
+    import gc
+
+    seen: list[bool] = []
+    real_verify = driver.verify
+
+    def verify(module):
+        seen.append(gc.isenabled())
+        real_verify(module)
+
+    monkeypatch.setattr(driver, "verify", verify)
+    assert gc.isenabled()
+    bcast.compile(GC_PROGRAM, backend="numpy")
+    assert seen and not any(seen)
+    assert gc.isenabled()
+    with pytest.raises(bcast.BcastError):
+        bcast.compile(GC_PROGRAM.replace("tensor<3xf32>) ->", "tensor<4xf32>) ->"), backend="numpy")
+    assert gc.isenabled()
+    gc.disable()  # a caller that turned it off keeps it off
+    try:
+        bcast.compile(GC_PROGRAM, backend="numpy")
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
