@@ -11,7 +11,6 @@ from __future__ import annotations
 import abc
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
-from io import StringIO
 from typing import ClassVar
 
 import numpy as np
@@ -876,24 +875,6 @@ class ConstantOp(BcastOp):
             values = [float(v) for v in flat] if flat.dtype.kind == "f" else [int(v) for v in flat]
             value = DenseIntOrFPElementsAttr.from_list(value_type, values)  # type: ignore[arg-type]
         super().__init__(properties={"value": value}, result_types=[value.type])
-
-    @classmethod
-    def exactly(cls, array: np.ndarray, value_type: Attribute) -> ConstantOp | None:
-        """A constant of ``array``, or None when the printed attribute would not
-        parse back (with bcast's parser) to the same bits: a safety net around
-        xDSL's float printing."""
-        from bcast.ir.parser import LocatingParser, make_context  # the parser imports the ops
-
-        op = cls(np.asarray(array), value_type)
-        text = StringIO()
-        Printer(stream=text).print_attribute(op.value)
-        try:
-            parsed = LocatingParser(make_context(), text.getvalue()).parse_attribute()
-        except Exception:  # noqa: BLE001 - any parse failure means "no constant"
-            return None
-        if not isinstance(parsed, DenseIntOrFPElementsAttr) or parsed.data != op.value.data:
-            return None
-        return op
 
     def numpy_value(self) -> np.ndarray:
         """The value as a flat NumPy array of the result's element type;

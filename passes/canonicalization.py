@@ -24,10 +24,13 @@ as a large constant.
 from __future__ import annotations
 
 from functools import cache
+from io import StringIO
 
 import numpy as np
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.printer import Printer
 
 from bcast.ir import numerics, rules
 from bcast.ir import stablehlo as shlo
@@ -43,6 +46,7 @@ from bcast.ir.ops import (
     SelectOp,
     TransposeOp,
 )
+from bcast.ir.parser import LocatingParser, make_context
 from bcast.ir.types import flat_type_shape, is_nested, make_type, numpy_dtype, split_type
 from bcast.passes.rewriting import replace
 
@@ -53,6 +57,24 @@ REDUCE_FOLD_LIMIT = 1 << 20
 """Largest operand (in elements) a ``reduce`` of a constant is folded from: a
 splat constant stores one value however large its type, and folding reads
 every element."""
+
+
+def exact_constant(array: np.ndarray, value_type: Attribute) -> ConstantOp | None:
+    """A constant of ``array``, or None when its printed attribute would not
+    parse back (with bcast's parser) to the same bits: folding must never
+    change a value through xDSL's float printing. It lives with the folds,
+    not on ``ConstantOp``, because it needs the parser and the parser needs
+    the ops."""
+    op = ConstantOp(np.asarray(array), value_type)
+    text = StringIO()
+    Printer(stream=text).print_attribute(op.value)
+    try:
+        parsed = LocatingParser(make_context(), text.getvalue()).parse_attribute()
+    except Exception:  # noqa: BLE001 - any parse failure means "no constant"
+        return None
+    if not isinstance(parsed, DenseIntOrFPElementsAttr) or parsed.data != op.value.data:
+        return None
+    return op
 
 
 def foldable_result(value: SSAValue) -> bool:
@@ -134,7 +156,7 @@ class FoldBroadcastOfSplatConstant(RewritePattern):
             return
         value = constant.numpy_value().reshape(-1)[:1].reshape(())
         array = np.broadcast_to(value, flat_type_shape(op.result.type))
-        if (folded := ConstantOp.exactly(array, op.result.type)) is None:
+        if (folded := exact_constant(array, op.result.type)) is None:
             return
         replace(rewriter, op, folded)
 
@@ -286,7 +308,7 @@ class FoldElementwiseOfConstants(RewritePattern):
             return
         with np.errstate(all="ignore"):
             value = op.evaluate(*(c.numpy_value() for c in constants))
-        if (folded := ConstantOp.exactly(np.asarray(value), result.type)) is None:
+        if (folded := exact_constant(np.asarray(value), result.type)) is None:
             return
         replace(rewriter, op, folded)
 
@@ -307,7 +329,7 @@ def _reduced_count(shape, dims) -> int:
 
 def _splat(value: np.ndarray, value_type) -> ConstantOp | None:
     """A splat constant of ``value`` (one element) of any size."""
-    return ConstantOp.exactly(np.asarray(value).reshape(1), value_type)
+    return exact_constant(np.asarray(value).reshape(1), value_type)
 
 
 class RemoveReduceWithoutDims(RewritePattern):
@@ -373,7 +395,7 @@ class FoldReduceOfConstant(RewritePattern):
         if rules.element_count(flat_type_shape(op.operand.type)) > REDUCE_FOLD_LIMIT:
             return
         value = op.evaluate(constant.numpy_value())
-        if (folded := ConstantOp.exactly(np.asarray(value), op.result.type)) is None:
+        if (folded := exact_constant(np.asarray(value), op.result.type)) is None:
             return
         replace(rewriter, op, folded)
 
@@ -443,7 +465,7 @@ class ReduceOfBroadcastToElementwise(RewritePattern):
             new_ops.append(ReshapeOp(source, make_type((shape,), element)))
             source, x_shape, dims = new_ops[-1].results[0], shape, [dims[k] for k in kept]
         if factor is not None and factor != 1:
-            scalar = ConstantOp.exactly(factor.reshape(1), make_type(((),), element))
+            scalar = exact_constant(factor.reshape(1), make_type(((),), element))
             if scalar is None:
                 return
             new_ops.append(scalar)

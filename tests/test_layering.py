@@ -7,6 +7,7 @@ must name its own layer or one below it. The exceptions are xDSL's:
 ``ir/ops.py`` finds the canonicalization patterns of its ops in
 ``passes.canonicalization`` lazily (``HasCanonicalizationPatternsTrait``),
 and the package's ``__init__.py`` re-exports the API from ``tools``.
+Inside ``ir`` the imports, lazy ones included, form no cycle.
 """
 
 from __future__ import annotations
@@ -95,6 +96,59 @@ def test_imports_run_one_way(name):
             continue
         wrong.append(f"{path.relative_to(ROOT)}:{line}: {LAYERS[own]} imports {target} ({LAYERS[layer]})")
     assert not wrong, "imports against ir <- passes <- lowering <- tools:\n" + "\n".join(wrong)
+
+
+def module_of(target: str, names: set[str]) -> str | None:
+    """The module an import target names: itself, or the longest module
+    its dotted path starts with (``bcast.ir.ops.ConstantOp`` -> ``bcast.ir.ops``)."""
+    parts = target.split(".")
+    for end in range(len(parts), 0, -1):
+        if (prefix := ".".join(parts[:end])) in names:
+            return prefix
+    return None
+
+
+def import_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One cycle of ``graph`` (module -> modules it imports), or None."""
+    done: set[str] = set()
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        if node in path:
+            return [*path[path.index(node) :], node]
+        if node in done:
+            return None
+        path.append(node)
+        for successor in sorted(graph[node]):
+            if (cycle := visit(successor)) is not None:
+                return cycle
+        path.pop()
+        done.add(node)
+        return None
+
+    for node in sorted(graph):
+        if (cycle := visit(node)) is not None:
+            return cycle
+    return None
+
+
+def test_no_import_cycle_inside_ir():
+    """A cycle inside ``ir`` (even through a lazy import) means two modules
+    each need the other: one of them holds something that belongs elsewhere."""
+    inside = {name: path for name, path in modules() if layer_of(name) == LAYERS.index("ir")}
+    names = set(inside)
+    graph = {
+        name: {m for t, _, _ in imports(name, path) if (m := module_of(t, names)) not in (None, name)}
+        for name, path in inside.items()
+    }
+    cycle = import_cycle(graph)
+    assert cycle is None, "import cycle inside ir: " + " -> ".join(cycle or [])
+
+
+def test_the_cycle_finder_finds_cycles():
+    assert import_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert import_cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) is None
+    assert module_of("bcast.ir.ops.ConstantOp", {"bcast.ir", "bcast.ir.ops"}) == "bcast.ir.ops"
 
 
 def test_the_package_exports_the_api_from_tools():

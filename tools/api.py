@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import builtins
 import os
 from collections.abc import Callable
 
@@ -11,16 +10,18 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Attribute
 
-from bcast.ir.diagnostics import op_report, op_source_loc
+from bcast.ir.diagnostics import op_report
 from bcast.ir.rules import element_count, plural
 from bcast.ir.types import flat_type_shape, numpy_dtype
 from bcast.lowering.reference import EvaluationError, Evaluator, signature
 from bcast.lowering import numpy_runtime as rt
-from bcast.tools import driver
-from bcast.tools.driver import EXPLICIT_PIPELINE, PIPELINES, STANDARD_PIPELINE  # noqa: F401 (re-exported)
+from bcast.tools import driver, targets
+from bcast.tools.driver import EXPLICIT_PIPELINE, STANDARD_PIPELINE  # noqa: F401 (re-exported)
 
-BACKENDS = ("reference", "array-api", "numpy", "c")
+BACKENDS = targets.RUNNABLE
 """Backends of this build, fastest last (``c`` needs a C compiler)."""
+PIPELINES = {name: targets.TARGETS[name].pipeline for name in BACKENDS}
+"""The pipeline each backend runs before it, unless the caller gives one."""
 
 
 def default_backend() -> str:
@@ -108,100 +109,6 @@ def lazy_arguments(args) -> bool:
     return any(array_api_compat.is_lazy_array(a) for a in args)
 
 
-def _numpy_target():
-    from bcast.lowering.numpy_emitter import emit_module
-
-    return emit_module
-
-
-def _array_api_target():
-    try:
-        import array_api_compat  # noqa: F401 - generated code needs it
-    except ImportError:
-        raise BcastError("the array-api backend needs the array-api-compat package: "
-                         "pip install 'bcast[array-api]'") from None
-    from bcast.lowering.array_api_emitter import emit_module
-
-    return emit_module
-
-
-PYTHON_TARGETS = {"numpy": _numpy_target, "array-api": _array_api_target}
-"""Backends that run generated Python: backend -> its emitter (imported lazily)."""
-
-
-def _build_c(module: ModuleOp, function: func.FuncOp, entry: str, arguments,
-             results) -> tuple[Callable[..., object], str | None]:
-    """The C backend: the module's C source (``c_emitter``), built and loaded
-    (``c_runtime``), and that source; a call of a declaration is the run-time
-    error the other backends give (and there is no source)."""
-    from bcast.lowering import c_emitter, c_runtime
-    from bcast.lowering.numpy_emitter import site
-
-    declarations = _called_declarations(module, entry)
-    if declarations:
-        error = rt.ProgramError("is a declaration without a body", (), site(declarations[0]))
-
-        def fail(*args, out=None):
-            [rt.argument(a, spec) for a, spec in zip(args, arguments)]
-            rt.Outs(out, results, [])
-            raise error
-
-        return fail, None
-    try:
-        loops = c_emitter.loop_module(_reachable(module, entry))
-        source, names = c_emitter.emit_module(loops)
-        checks = [_bounds_check(op) for op in c_emitter.bounds_checks(loops)]
-        library = c_runtime.Library(source, {entry: (names[entry], arguments, results)}, checks,
-                                    "bcast_" + c_emitter.FAULT_FUNCTION)
-    except (c_runtime.CompilerMissing, c_runtime.BadCacheLimit) as e:
-        raise BcastError(f"error: {e}") from None
-    return library.functions[entry], source
-
-
-def _bounds_check(op):
-    """The run-time report of one ``cf.assert`` the loop IR checks an index with."""
-    from bcast.lowering.c_runtime import BoundsCheck
-    from bcast.passes.lower_to_loops import BOUNDS_CHECK_ATTR
-
-    info = op.attributes[BOUNDS_CHECK_ATTR].data
-    loc = op_source_loc(op)
-    site = None if loc is None else (loc.file, loc.line, loc.col, info["op"].data)
-    return BoundsCheck(info["dim"].value.data, info["size"].value.data, bool(info["iab"].value.data), site)
-
-
-def _reachable_functions(module: ModuleOp, entry: str) -> list[func.FuncOp]:
-    """``entry`` and every function it calls, directly or not (in the order a
-    depth-first walk of the calls reaches them)."""
-    functions = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)}
-    seen, todo, order = {entry}, [entry], []
-    while todo:
-        f = functions.get(todo.pop())
-        if f is None:
-            continue
-        order.append(f)
-        for op in f.walk():
-            if isinstance(op, func.CallOp) and (name := op.callee.string_value()) not in seen:
-                seen.add(name)
-                todo.append(name)
-    return order
-
-
-def _reachable(module: ModuleOp, entry: str) -> ModuleOp:
-    """A copy of ``module`` with only ``entry`` and the functions it calls:
-    another function the C target cannot take does not stop this one."""
-    keep = {f.sym_name.data for f in _reachable_functions(module, entry)}
-    clone = module.clone()
-    for f in [f for f in clone.ops if isinstance(f, func.FuncOp) and f.sym_name.data not in keep]:
-        f.detach()
-        f.erase()
-    return clone
-
-
-def _called_declarations(module: ModuleOp, entry: str) -> list[func.FuncOp]:
-    """Declarations (functions without a body) the entry calls, directly or not."""
-    return [f for f in _reachable_functions(module, entry) if not f.body.blocks]
-
-
 class Compiled:
     """A compiled entry function: call it with NumPy arrays (nested tensors flat).
 
@@ -249,28 +156,21 @@ class Compiled:
         self.result_types = list(self.function.function_type.outputs.data)
         self.input_types = list(self.function.function_type.inputs.data)
         self.arguments, self.results = signature(self.function)
-        self.python_source: str | None = None
-        self.c_source: str | None = None
-        """The generated C the C backend built and runs (``bcast-opt -t c`` prints the same)."""
-        self._python_function: Callable[..., object] | None = None
-        if backend in PYTHON_TARGETS:
-            from bcast.passes.errors import PassError
+        target = targets.TARGETS[backend]
+        from bcast.passes.errors import PassError
 
-            try:
-                self.python_source = PYTHON_TARGETS[backend]()(module, source_name)
-            except PassError as e:
-                raise _error([e.report]) from None
-            namespace: dict[str, object] = {}
-            exec(builtins.compile(self.python_source, f"<bcast {backend}: {source_name}>", "exec"), namespace)
-            self._python_function = namespace["FUNCTIONS"][entry]  # type: ignore[index]
-        elif backend == "c":
-            from bcast.passes.errors import PassError
-
-            try:
-                self._python_function, self.c_source = _build_c(module, self.function, entry, self.arguments,
-                                                                self.results)
-            except PassError as e:  # a construct the loop lowering cannot express
+        try:
+            built = target.builder(module, entry, self.arguments, self.results, source_name)
+        except targets.BuildError as e:
+            raise BcastError(str(e)) from None
+        except PassError as e:
+            if target.lowers_to_loops:  # a construct the loop lowering cannot express
                 raise TargetUnsupported(str(_error([e.report]))) from None
+            raise _error([e.report]) from None
+        self.python_source: str | None = built.python_source
+        self.c_source: str | None = built.c_source
+        """The generated C the C backend built and runs (``bcast-opt -t c`` prints the same)."""
+        self._python_function: Callable[..., object] | None = built.function
 
     def check_memory(self) -> None:
         """Refuse a program whose tensors would not fit in memory, where bcast

@@ -31,17 +31,10 @@ from bcast.ir.ops import SEMANTICS_ATTR
 from bcast.ir.parser import LocatingParser, make_context
 from bcast.ir.signature import check_signature
 from bcast.ir.rules import SEMANTICS
+from bcast.tools.targets import EXPLICIT_PIPELINE, STANDARD_PIPELINE  # noqa: F401 (re-exported)
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
-EXPLICIT_PIPELINE = "bcast-make-explicit,canonicalize,cse,bcast-sink-broadcasts,canonicalize,cse"
-"""Every broadcast explicit and simplified: sinking leaves copies that the
-final ``canonicalize,cse`` merge, so the pipeline is a fixed point."""
-STANDARD_PIPELINE = EXPLICIT_PIPELINE + ",bcast-fuse"
-PIPELINES = {"reference": "", "array-api": EXPLICIT_PIPELINE, "numpy": STANDARD_PIPELINE,
-             "c": STANDARD_PIPELINE}  # the C target lowers to loops itself
-"""The pipeline each backend runs before it, unless the caller gives one
-(``bcast-run``, ``bcast.compile``, ``bcast-opt -t numpy`` without ``-p``)."""
 
 COMMENT = re.compile(r"//[^\n]*")
 SPLIT_MARKER = re.compile(r"^// -----[^\S\n]*$", re.MULTILINE)

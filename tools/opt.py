@@ -32,11 +32,9 @@ import argparse
 import dataclasses
 import sys
 import time
-from io import StringIO
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline, PassPipelineCallbackType
-from xdsl.printer import Printer
 from xdsl.xdsl_opt_main import VersionAction
 
 from bcast.tools import __version__
@@ -45,12 +43,12 @@ from bcast.ir.rules import SEMANTICS
 from bcast.passes import DESCRIPTIONS, FUNCTION_PASSES, available_passes
 from bcast.tools import driver, expectations
 from bcast.tools.op_graph import module_dot
-from bcast.tools.driver import EXIT_INPUT, EXIT_OK, EXPLICIT_PIPELINE, PIPELINES, EarlyExit, InputError, Timings, UsageError
+from bcast.tools.driver import EXIT_INPUT, EXIT_OK, EarlyExit, InputError, Timings, UsageError
+from bcast.tools import targets
+from bcast.tools.targets import print_module  # noqa: F401 (re-exported)
 
-TARGETS = ("mlir", "numpy", "array-api", "stablehlo", "c")
-SEPARATORS = {"mlir": "// -----\n", "numpy": "# -----\n", "array-api": "# -----\n",
-              "stablehlo": "// -----\n", "c": "/* ----- */\n"}
-"""What separates the chunks' outputs: mlir-opt's marker, or a Python comment."""
+TARGETS = targets.EMITTED
+"""What ``-t`` prints (``bcast.tools.targets``)."""
 
 
 class _ArgumentParser(argparse.ArgumentParser):
@@ -123,14 +121,6 @@ def build_argument_parser() -> argparse.ArgumentParser:
     return p
 
 
-def print_module(module: ModuleOp, generic: bool = False, debuginfo: bool = False) -> str:
-    """MLIR text; the output and the --print-between-passes dumps share it, so
-    --print-op-generic and --print-debuginfo apply to both (as in mlir-opt)."""
-    out = StringIO()
-    Printer(stream=out, print_generic_format=generic, print_debuginfo=debuginfo).print_op(module)
-    return out.getvalue() + "\n"
-
-
 def pipeline_callback(args: argparse.Namespace,
                       timings: Timings | None) -> PassPipelineCallbackType:
     """xDSL's hook, called before, between and after the passes: times each
@@ -153,15 +143,6 @@ def pipeline_callback(args: argparse.Namespace,
     return callback
 
 
-TARGET_PIPELINES = {
-    "numpy": PIPELINES["numpy"],  # explicit and fused, as bcast-run runs it
-    "array-api": PIPELINES["array-api"],  # explicit, unfused: dask and XLA schedule themselves
-    "stablehlo": EXPLICIT_PIPELINE,  # explicit, unfused: XLA fuses by itself
-    "c": PIPELINES["c"] + ",bcast-lower-to-loops",  # C is printed from the loop IR
-}
-"""What ``-t TARGET`` runs when no ``-p`` is given (``mlir``: nothing)."""
-
-
 class TargetOutput:
     """The output of a run in one target format: a shared beginning (the C
     runtime helpers; a Python module's docstring and imports), each chunk's
@@ -173,77 +154,42 @@ class TargetOutput:
     compiles with the helpers before it."""
 
     def __init__(self, args: argparse.Namespace, name: str):
-        self.args = args
+        self.target = targets.TARGETS[args.target]
+        self.emitter = self.target.emitter(name, args.print_op_generic, args.print_debuginfo)
         self.emitted = 0
         """Chunks that passed: with none, the output has no header or tables."""
-        self.python = None
-        if args.target == "numpy":
-            from bcast.lowering.numpy_emitter import NumpyEmitter
-
-            self.python = NumpyEmitter(name)
-        elif args.target == "array-api":
-            from bcast.lowering.array_api_emitter import ArrayApiEmitter
-
-            self.python = ArrayApiEmitter(name)
-
-    def header(self) -> str:
-        if self.python is not None:
-            return self.python.header()
-        if self.args.target == "c":
-            from bcast.lowering.c_emitter import header
-
-            return header()
-        return ""
 
     def chunk(self, module: ModuleOp) -> str:
         """The chunk's text; a module the target cannot take is an input
         error located at the offending op."""
-        text = self._chunk_text(module)
-        self.emitted += 1
-        return text
-
-    def _chunk_text(self, module: ModuleOp) -> str:
-        target = self.args.target
-        if target == "mlir":
-            return print_module(module, self.args.print_op_generic, self.args.print_debuginfo)
         from bcast.passes.errors import PassError
 
         try:
-            if self.python is not None:
-                return self.python.emit_chunk(module)
-            if target == "c":
-                from bcast.lowering.c_emitter import emit_program
-
-                return emit_program(module)[0]
-            from bcast.lowering.stablehlo_emitter import emit_text
-
-            return emit_text(module)
+            text = self.emitter.chunk(module)
         except PassError as e:
             raise InputError([e.report]) from None
+        self.emitted += 1
+        return text
 
     def failed_chunk(self) -> None:
-        if self.python is not None:
-            self.python.failed_chunk()
-
-    def footer(self) -> str:
-        return "" if self.python is None else self.python.footer()
+        self.emitter.failed_chunk()
 
     def join(self, chunks: list[str]) -> str:
         """The whole output; when every chunk failed there is nothing to share,
         so no header or tables either (a failed run prints no half module).
         An empty module that passed is a module with no functions."""
-        body = SEPARATORS[self.args.target].join(chunks)
+        body = self.target.separator.join(chunks)
         if not self.emitted:
             return body
-        return self.header() + body + self.footer()
+        return self.emitter.header() + body + self.emitter.footer()
 
 
 def make_pipeline(args: argparse.Namespace) -> tuple[PassPipeline, Timings | None]:
     """The pipeline to run: ``-p`` exactly as given, else the target's
-    standard one (``TARGET_PIPELINES``)."""
+    standard one (``Target.emit_pipeline``)."""
     spec = args.pipeline
     if spec is None:
-        spec = TARGET_PIPELINES.get(args.target, "")
+        spec = targets.TARGETS[args.target].emit_pipeline
     pipeline = driver.parse_pipeline(spec)
     timings = Timings([p.name for p in pipeline.passes]) if args.timing else None
     if args.timing or args.print_between_passes:

@@ -23,9 +23,10 @@ from bcast.ir.rules import SEMANTICS
 from bcast.ir.types import flat_type_shape, numpy_dtype
 from bcast.lowering import numpy_runtime as rt
 from bcast.tools import driver
-from bcast.tools.api import BACKENDS, BcastError, Compiled, compile
+from bcast.tools.api import BcastError, Compiled, compile
 from bcast.tools.driver import EXIT_OK, InputError, UsageError
 from bcast.tools.opt import _ArgumentParser
+from bcast.tools.targets import RUNNABLE
 
 
 def build_argument_parser() -> argparse.ArgumentParser:
@@ -37,7 +38,7 @@ def build_argument_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("file", help="input .mlir file ('-' for stdin)")
     p.add_argument("--entry", default="main", help="function to run (default: main)")
-    p.add_argument("--backend", default=None, choices=BACKENDS,
+    p.add_argument("--backend", default=None, choices=RUNNABLE,
                    help="reference (op by op, the oracle), numpy (standard pipeline + NumPy code), "
                    "array-api, or c (standard pipeline + loops compiled with $CC or cc); "
                    "default: c when a C compiler is present and the program lowers to loops, "

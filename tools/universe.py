@@ -42,6 +42,8 @@ from xdsl.universe import Universe
 from xdsl.utils.exceptions import DiagnosticException
 from xdsl.utils.target import Target
 
+from bcast.tools.targets import EMITTED
+
 if TYPE_CHECKING:
     from bcast.ir.diagnostics import Report
 
@@ -91,7 +93,7 @@ class BcastTarget(Target):
     """``-t TARGET``: what ``bcast-opt -t TARGET`` prints. As there without
     ``-p``, the target first checks the module as bcast does (function
     signatures, dominance, ``bcast.semantics``), imports StableHLO, and runs
-    its standard pipeline (``bcast.tools.opt.TARGET_PIPELINES``).
+    its standard pipeline (``bcast.tools.targets.Target.emit_pipeline``).
 
     xdsl-opt tells a target nothing about ``-p``, so after a pipeline of your
     own say ``TARGET{standard_pipeline=false}``: the module is then emitted
@@ -109,12 +111,12 @@ class BcastTarget(Target):
     standard_pipeline: bool = True
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
-        from bcast.tools import driver, opt
+        from bcast.tools import driver, opt, targets
 
         name = self.source_name
         if isinstance(module.location, FileLineColLoc):
             name = module.location.filename.data
-        spec = opt.TARGET_PIPELINES[self.name] if self.standard_pipeline else ""
+        spec = targets.TARGETS[self.name].emit_pipeline if self.standard_pipeline else ""
         try:
             driver.prepare(ctx, module, pipeline=driver.parse_pipeline(spec))
             output.write(opt.emit_target(self.name, module, name))
@@ -122,36 +124,13 @@ class BcastTarget(Target):
             raise TargetError(diagnostic(e.reports)) from None
 
 
-@dataclass(frozen=True)
-class NumpyTarget(BcastTarget):
-    """``-t numpy``: the Python module bcast's NumPy backend runs."""
-
-    name = "numpy"
-
-
-@dataclass(frozen=True)
-class ArrayApiTarget(BcastTarget):
-    """``-t array-api``: a Python module over any Array API namespace."""
-
-    name = "array-api"
+def _plugin_target(name: str) -> type[BcastTarget]:
+    """``-t NAME`` for xdsl-opt: ``BcastTarget`` for one registry target."""
+    doc = f"``-t {name}``: what ``bcast-opt -t {name}`` prints."
+    return dataclass(frozen=True)(type(f"BcastTarget_{name}", (BcastTarget,), {"name": name, "__doc__": doc}))
 
 
-@dataclass(frozen=True)
-class StablehloTarget(BcastTarget):
-    """``-t stablehlo``: StableHLO that jaxlib parses and XLA runs."""
-
-    name = "stablehlo"
-
-
-@dataclass(frozen=True)
-class CTarget(BcastTarget):
-    """``-t c``: the C source bcast's C backend compiles."""
-
-    name = "c"
-
-
-TARGETS: dict[str, type[BcastTarget]] = {
-    t.name: t for t in (NumpyTarget, ArrayApiTarget, StablehloTarget, CTarget)}
+TARGETS: dict[str, type[BcastTarget]] = {name: _plugin_target(name) for name in EMITTED if name != "mlir"}
 """Every target ``bcast-opt -t`` has but ``mlir`` (xDSL's own)."""
 
 

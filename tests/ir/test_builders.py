@@ -78,7 +78,6 @@ def test_folds_and_evaluation_hook(args) -> None:
     assert value.dtype == np.int32 and list(value) == [2, 3, 4, 128]
     constant = bc.ConstantOp(np.array([1.5, 2.5, 3.5], np.float32), row.type)
     assert constant.numpy_value().tolist() == [1.5, 2.5, 3.5]
-    assert bc.ConstantOp.exactly(np.array([np.nan], np.float32), t((1,))) is not None
 
 
 def test_is_explicit_is_one_definition(args) -> None:

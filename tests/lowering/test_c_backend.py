@@ -36,7 +36,7 @@ from bcast.tests.budget import examples
 from bcast.tests.lowering.test_backends import INT_EDGES
 from bcast.tests.programs import DTYPES, MODES, as_tuple, assert_results, programs
 from bcast.tests.test_examples_run import CASES, RUN_TIME_ERRORS
-from bcast.tools import api, driver
+from bcast.tools import api, driver, targets
 from bcast.tools.run import main as run_main
 from bcast.tools.run import random_inputs
 
@@ -687,7 +687,7 @@ def test_generated_c_of_the_examples_is_clean_under_sanitizers(tmp_path):
         units.append(unit)
         for f in loops.ops:
             if isinstance(f, func.FuncOp) and f.body.blocks \
-                    and not api._called_declarations(loops, f.sym_name.data):  # those abort
+                    and not targets.called_declarations(loops, f.sym_name.data):  # those abort
                 for kind in (0, 0, 2):
                     calls.append(f'    fprintf(stderr, "{path.name}:{index}:@{f.sym_name.data}\\n");')
                     calls += harness_call(names[f.sym_name.data], f, 0, kind)

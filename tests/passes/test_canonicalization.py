@@ -37,6 +37,7 @@ from bcast.ir.ops import (
 )
 from bcast.ir.parser import LocatingParser, make_context
 from bcast.passes import available_passes
+from bcast.passes.canonicalization import exact_constant
 from bcast.tests.budget import examples
 from bcast.tools.driver import verify
 from bcast.tests.programs import as_tuple, assert_same_results
@@ -476,3 +477,13 @@ def test_literal_evaluator_agrees_with_reference(chain: Chain):
     literal = evaluate(parse(chain.text()), [x])
     for r, lit in zip(reference, literal, strict=True):
         np.testing.assert_array_equal(r, lit)
+
+
+def test_an_exact_constant_keeps_nan_bits():
+    """A NaN folds to a constant: xDSL prints it as hex bits, which bcast's
+    parser reads back as the same float bits."""
+    from bcast.ir.types import make_type
+
+    value_type = make_type(((1,),), "f32")
+    folded = exact_constant(np.array([np.nan], np.float32), value_type)
+    assert folded is not None and np.isnan(folded.numpy_value()).all()

@@ -28,9 +28,9 @@ import pytest
 from xdsl.universe import Universe
 
 from bcast.passes import available_passes
-from bcast.tools import driver
+from bcast.tools import driver, targets
 from bcast.tools.api import STANDARD_PIPELINE
-from bcast.tools.opt import TARGET_PIPELINES, TARGETS
+from bcast.tools.opt import TARGETS
 from bcast.tools.opt import main as opt_main
 from bcast.tools.universe import BCAST_UNIVERSE, bcast_passes
 from bcast.tests import paths
@@ -140,7 +140,7 @@ def test_target_through_xdsl_opt_is_bcast_opts(tmp_path, target):
 def test_target_after_own_pipeline_is_bcast_opts(target):
     """With ``standard_pipeline=false`` the target emits what ``-p`` left,
     as ``bcast-opt -p ... -t T`` does."""
-    pipeline = TARGET_PIPELINES[target]
+    pipeline = targets.TARGETS[target].emit_pipeline
     theirs = run(XDSL_OPT, EXAMPLE, "-p", pipeline, "-t", f"{target}{{standard_pipeline=false}}")
     mine = run(BCAST_OPT, EXAMPLE, "-p", pipeline, "-t", target)
     assert theirs.returncode == 0, theirs.stderr[-3000:]

@@ -1,0 +1,48 @@
+"""The targets are defined once (``bcast.tools.targets``): every tool's set
+of target names is the registry's."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import bcast
+from bcast.tools import opt, run, targets
+from bcast.tools.universe import BCAST_UNIVERSE
+
+
+def choices(parser, dest: str) -> list[str]:
+    [action] = [a for a in parser._actions if a.dest == dest]
+    return list(action.choices)
+
+
+def test_bcast_opt_prints_the_emitting_targets(capsys):
+    assert opt.main(["--help"]) == 0
+    listed = re.search(r"-t \{([^}]*)\}", capsys.readouterr().out).group(1).split(",")
+    assert listed == choices(opt.build_argument_parser(), "target") == list(targets.EMITTED)
+    assert set(listed) == {name for name, t in targets.TARGETS.items() if t.emitter is not None}
+
+
+def test_bcast_run_and_compile_take_the_runnable_targets():
+    runnable = {name for name, t in targets.TARGETS.items() if t.builder is not None}
+    assert set(choices(run.build_argument_parser(), "backend")) == runnable
+    with pytest.raises(ValueError, match="available: ") as e:
+        bcast.compile("func.func @main() { func.return }", backend="no-such-backend")
+    assert set(str(e.value).partition("available: ")[2].split(", ")) == runnable
+
+
+def test_the_plugin_has_every_emitting_target_but_xdsls_own_mlir():
+    assert set(BCAST_UNIVERSE.all_targets) == set(targets.EMITTED) - {"mlir"}
+    for name, load in BCAST_UNIVERSE.all_targets.items():
+        assert load().name == name
+
+
+def test_lowering_to_loops_is_decided_once():
+    """Only the C target lowers to loops; its ``-t`` pipeline ends with the
+    lowering, its build pipeline does not (the build lowers what the entry reaches)."""
+    lowering = [name for name, t in targets.TARGETS.items() if t.lowers_to_loops]
+    assert lowering == ["c"]
+    c = targets.TARGETS["c"]
+    assert c.emit_pipeline == c.pipeline + ",bcast-lower-to-loops"
+    assert all(t.emit_pipeline == t.pipeline for t in targets.TARGETS.values() if not t.lowers_to_loops)

@@ -1,0 +1,306 @@
+"""Every target bcast emits or runs, defined once.
+
+A target is one ``Target``: its name, the pipeline that runs before it
+(unless the caller gives one), whether it lowers to loops, how it prints a
+module for ``bcast-opt -t`` (and the xdsl-opt plugin's ``-t``), the line
+between the outputs of ``--split-input-file`` chunks, and, for those that
+run, how it builds a callable for ``bcast.compile`` and ``bcast-run``.
+``bcast-opt``, ``bcast-run``, ``bcast.compile`` and the xdsl-opt plugin
+take their sets of names from ``TARGETS``.
+
+Lowering to loops is decided here, by ``Target.lowers_to_loops`` (today the
+C target): its ``-t`` pipeline ends with ``bcast-lower-to-loops`` (so
+``--timing`` and ``--print-between-passes`` show the pass), and when it
+builds a callable it lowers only the functions the entry reaches, so that
+another function it cannot lower does not stop this one.
+
+The emitters and runtimes are in ``lowering`` and imported only when a
+target is used: importing this module loads no backend.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Callable
+from dataclasses import dataclass
+from io import StringIO
+from typing import Protocol
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.printer import Printer
+
+EXPLICIT_PIPELINE = "bcast-make-explicit,canonicalize,cse,bcast-sink-broadcasts,canonicalize,cse"
+"""Every broadcast explicit and simplified: sinking leaves copies that the
+final ``canonicalize,cse`` merge, so the pipeline is a fixed point."""
+STANDARD_PIPELINE = EXPLICIT_PIPELINE + ",bcast-fuse"
+LOWER_TO_LOOPS = "bcast-lower-to-loops"
+
+
+class BuildError(Exception):
+    """A target cannot build here (a package or a C compiler is missing):
+    the message says what to install or set."""
+
+
+class ChunkEmitter(Protocol):
+    """The text of a ``-t`` run: a shared beginning, each chunk's own text
+    (a failed chunk has none), and a shared end."""
+
+    def header(self) -> str: ...
+    def chunk(self, module: ModuleOp) -> str: ...
+    def failed_chunk(self) -> None: ...
+    def footer(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class Built:
+    """What a target built for one entry: the callable (None: the reference
+    evaluator of ``api.Compiled`` runs the module itself) and the generated
+    source it runs, Python or C."""
+
+    function: Callable[..., object] | None
+    python_source: str | None = None
+    c_source: str | None = None
+
+
+Builder = Callable[[ModuleOp, str, list, list, str], Built]
+"""(module, entry, argument specs, result specs, source name) -> ``Built``."""
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str
+    pipeline: str
+    """What runs before the target unless the caller gives a pipeline."""
+    separator: str | None = None
+    """The line between ``--split-input-file`` chunks' outputs; None for a
+    target ``-t`` does not print."""
+    emitter: Callable[[str, bool, bool], ChunkEmitter] | None = None
+    """(source name, generic form?, debug info?) -> the ``-t`` output."""
+    builder: Builder | None = None
+    speed: int = 0
+    """Rank of the callable it builds, slowest first (``BACKENDS`` order)."""
+    lowers_to_loops: bool = False
+
+    @property
+    def emit_pipeline(self) -> str:
+        """What ``-t NAME`` runs without ``-p``."""
+        if not self.lowers_to_loops:
+            return self.pipeline
+        return f"{self.pipeline},{LOWER_TO_LOOPS}" if self.pipeline else LOWER_TO_LOOPS
+
+
+# --------------------------------------------------------------------------
+# Emitting (-t)
+# --------------------------------------------------------------------------
+
+
+def print_module(module: ModuleOp, generic: bool = False, debuginfo: bool = False) -> str:
+    """MLIR text; ``-t mlir`` and the ``--print-between-passes`` dumps share
+    it, so ``--print-op-generic`` and ``--print-debuginfo`` apply to both
+    (as in mlir-opt)."""
+    out = StringIO()
+    Printer(stream=out, print_generic_format=generic, print_debuginfo=debuginfo).print_op(module)
+    return out.getvalue() + "\n"
+
+
+@dataclass
+class TextEmitter:
+    """A target whose chunks share only a fixed beginning."""
+
+    text: Callable[[ModuleOp], str]
+    start: Callable[[], str] = lambda: ""
+
+    def header(self) -> str:
+        return self.start()
+
+    def chunk(self, module: ModuleOp) -> str:
+        return self.text(module)
+
+    def failed_chunk(self) -> None:
+        pass
+
+    def footer(self) -> str:
+        return ""
+
+
+@dataclass
+class PythonEmitter:
+    """A Python module target: chunks share the imports and the function
+    tables (``numpy_emitter.PythonModuleEmitter``)."""
+
+    module: object
+
+    def header(self) -> str:
+        return self.module.header()
+
+    def chunk(self, module: ModuleOp) -> str:
+        return self.module.emit_chunk(module)
+
+    def failed_chunk(self) -> None:
+        self.module.failed_chunk()
+
+    def footer(self) -> str:
+        return self.module.footer()
+
+
+def _mlir_emitter(name: str, generic: bool, debuginfo: bool) -> ChunkEmitter:
+    return TextEmitter(lambda module: print_module(module, generic, debuginfo))
+
+
+def _numpy_emitter(name: str, generic: bool, debuginfo: bool) -> ChunkEmitter:
+    from bcast.lowering.numpy_emitter import NumpyEmitter
+
+    return PythonEmitter(NumpyEmitter(name))
+
+
+def _array_api_emitter(name: str, generic: bool, debuginfo: bool) -> ChunkEmitter:
+    from bcast.lowering.array_api_emitter import ArrayApiEmitter
+
+    return PythonEmitter(ArrayApiEmitter(name))
+
+
+def _stablehlo_emitter(name: str, generic: bool, debuginfo: bool) -> ChunkEmitter:
+    from bcast.lowering.stablehlo_emitter import emit_text
+
+    return TextEmitter(emit_text)
+
+
+def _c_emitter(name: str, generic: bool, debuginfo: bool) -> ChunkEmitter:
+    from bcast.lowering.c_emitter import emit_program, header
+
+    return TextEmitter(lambda module: emit_program(module)[0], header)
+
+
+# --------------------------------------------------------------------------
+# Building (bcast.compile, bcast-run)
+# --------------------------------------------------------------------------
+
+
+def _build_reference(module: ModuleOp, entry: str, arguments, results, source_name: str) -> Built:
+    return Built(None)
+
+
+def _build_python(emit_module: Callable[[ModuleOp, str], str], target: str, module: ModuleOp, entry: str,
+                  source_name: str) -> Built:
+    """Generated Python, run: the entry from the module's function table."""
+    source = emit_module(module, source_name)
+    namespace: dict[str, object] = {}
+    exec(builtins.compile(source, f"<bcast {target}: {source_name}>", "exec"), namespace)
+    return Built(namespace["FUNCTIONS"][entry], python_source=source)  # type: ignore[index]
+
+
+def _build_numpy(module: ModuleOp, entry: str, arguments, results, source_name: str) -> Built:
+    from bcast.lowering.numpy_emitter import emit_module
+
+    return _build_python(emit_module, "numpy", module, entry, source_name)
+
+
+def _build_array_api(module: ModuleOp, entry: str, arguments, results, source_name: str) -> Built:
+    try:
+        import array_api_compat  # noqa: F401 - generated code needs it
+    except ImportError:
+        raise BuildError("the array-api backend needs the array-api-compat package: "
+                         "pip install 'bcast[array-api]'") from None
+    from bcast.lowering.array_api_emitter import emit_module
+
+    return _build_python(emit_module, "array-api", module, entry, source_name)
+
+
+def _build_c(module: ModuleOp, entry: str, arguments, results, source_name: str) -> Built:
+    """The module's C source (``c_emitter``), built and loaded (``c_runtime``);
+    a call of a declaration is the run-time error the other backends give
+    (and there is no source)."""
+    from bcast.lowering import c_emitter, c_runtime
+    from bcast.lowering import numpy_runtime as rt
+    from bcast.lowering.numpy_emitter import site
+
+    declarations = called_declarations(module, entry)
+    if declarations:
+        error = rt.ProgramError("is a declaration without a body", (), site(declarations[0]))
+
+        def fail(*args, out=None):
+            [rt.argument(a, spec) for a, spec in zip(args, arguments)]
+            rt.Outs(out, results, [])
+            raise error
+
+        return Built(fail)
+    try:
+        loops = c_emitter.loop_module(reachable(module, entry))
+        source, names = c_emitter.emit_module(loops)
+        checks = [_bounds_check(op) for op in c_emitter.bounds_checks(loops)]
+        library = c_runtime.Library(source, {entry: (names[entry], arguments, results)}, checks,
+                                    "bcast_" + c_emitter.FAULT_FUNCTION)
+    except (c_runtime.CompilerMissing, c_runtime.BadCacheLimit) as e:
+        raise BuildError(f"error: {e}") from None
+    return Built(library.functions[entry], c_source=source)
+
+
+def _bounds_check(op):
+    """The run-time report of one ``cf.assert`` the loop IR checks an index with."""
+    from bcast.ir.diagnostics import op_source_loc
+    from bcast.lowering.c_runtime import BoundsCheck
+    from bcast.passes.lower_to_loops import BOUNDS_CHECK_ATTR
+
+    info = op.attributes[BOUNDS_CHECK_ATTR].data
+    loc = op_source_loc(op)
+    site = None if loc is None else (loc.file, loc.line, loc.col, info["op"].data)
+    return BoundsCheck(info["dim"].value.data, info["size"].value.data, bool(info["iab"].value.data), site)
+
+
+def reachable_functions(module: ModuleOp, entry: str) -> list[func.FuncOp]:
+    """``entry`` and every function it calls, directly or not (in the order a
+    depth-first walk of the calls reaches them)."""
+    functions = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)}
+    seen, todo, order = {entry}, [entry], []
+    while todo:
+        f = functions.get(todo.pop())
+        if f is None:
+            continue
+        order.append(f)
+        for op in f.walk():
+            if isinstance(op, func.CallOp) and (name := op.callee.string_value()) not in seen:
+                seen.add(name)
+                todo.append(name)
+    return order
+
+
+def reachable(module: ModuleOp, entry: str) -> ModuleOp:
+    """A copy of ``module`` with only ``entry`` and the functions it calls."""
+    keep = {f.sym_name.data for f in reachable_functions(module, entry)}
+    clone = module.clone()
+    for f in [f for f in clone.ops if isinstance(f, func.FuncOp) and f.sym_name.data not in keep]:
+        f.detach()
+        f.erase()
+    return clone
+
+
+def called_declarations(module: ModuleOp, entry: str) -> list[func.FuncOp]:
+    """Declarations (functions without a body) the entry calls, directly or not."""
+    return [f for f in reachable_functions(module, entry) if not f.body.blocks]
+
+
+# --------------------------------------------------------------------------
+# The registry
+# --------------------------------------------------------------------------
+
+_C_SEPARATOR = "/* ----- */\n"
+_MLIR_SEPARATOR = "// -----\n"
+_PYTHON_SEPARATOR = "# -----\n"  # the output stays one Python module
+
+TARGETS: dict[str, Target] = {t.name: t for t in (
+    Target("reference", "", builder=_build_reference, speed=0),  # runs the program as written
+    Target("mlir", "", _MLIR_SEPARATOR, _mlir_emitter),
+    Target("numpy", STANDARD_PIPELINE, _PYTHON_SEPARATOR, _numpy_emitter, _build_numpy, speed=2),
+    # explicit, unfused: dask and XLA schedule themselves
+    Target("array-api", EXPLICIT_PIPELINE, _PYTHON_SEPARATOR, _array_api_emitter, _build_array_api, speed=1),
+    Target("stablehlo", EXPLICIT_PIPELINE, _MLIR_SEPARATOR, _stablehlo_emitter),  # XLA fuses by itself
+    Target("c", STANDARD_PIPELINE, _C_SEPARATOR, _c_emitter, _build_c, speed=3, lowers_to_loops=True),
+)}
+"""Every target, in ``bcast-opt -t``'s order."""
+
+EMITTED = tuple(name for name, t in TARGETS.items() if t.emitter is not None)
+"""What ``bcast-opt -t`` prints."""
+RUNNABLE = tuple(sorted((name for name, t in TARGETS.items() if t.builder is not None),
+                        key=lambda name: TARGETS[name].speed))
+"""What ``bcast.compile`` and ``bcast-run --backend`` run, slowest first."""
