@@ -17,13 +17,9 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute
 
 from bcast.ir.diagnostics import Diagnostic
+from bcast.ir.loops import is_loop_function
 from bcast.ir.rules import RuleError
 from bcast.ir.types import split_type
-
-LOOP_FORM_ATTR = "llvm.emit_c_interface"
-"""The attribute ``bcast-lower-to-loops`` puts on every function it lowers
-(for upstream's C interface); with no tensor in the signature it marks a
-function in loop form."""
 
 SUPPORTED = (
     "function arguments and results must be statically shaped ranked tensors "
@@ -49,12 +45,11 @@ def unsupported_reason(t: Attribute) -> str | None:
 def check_signature(func: FuncOp) -> None:
     """Reject a function whose arguments or results no backend supports.
     A function in loop form (``bcast-lower-to-loops`` output: memrefs only,
-    marked with ``LOOP_FORM_ATTR``) is upstream MLIR, which ``mlir-opt``
-    checks; it is left alone."""
-    function_type = func.function_type
-    types = [*function_type.inputs.data, *function_type.outputs.data]
-    if LOOP_FORM_ATTR in func.attributes and not any(isinstance(t, TensorType) for t in types):
+    marked with ``bcast.ir.loops.LOOP_FORM_ATTR``) is upstream MLIR, which
+    ``mlir-opt`` checks; it is left alone."""
+    if is_loop_function(func):
         return
+    function_type = func.function_type
     for what, types in (("argument", function_type.inputs), ("result", function_type.outputs)):
         for i, t in enumerate(types.data):
             if (reason := unsupported_reason(t)) is not None:

@@ -15,7 +15,7 @@ Each op of the loop IR is translated structurally:
   loop is declared in its body, so every OpenMP thread has its own;
   ``memref.global`` -> a ``static const`` array (floats as their bits).
 - ``scf.for`` -> ``for`` (``iter_args`` are local accumulators); the
-  outermost loop marked ``bcast.parallel`` (``lower_to_loops.PARALLEL_ATTR``)
+  outermost loop marked ``bcast.parallel`` (``bcast.ir.loops.PARALLEL_ATTR``)
   gets ``#pragma omp parallel for`` when the nest does enough work
   (``PARALLEL_WORK`` element-steps, known statically), an innermost
   parallel loop ``#pragma omp simd``; a float sum ``simd reduction(+)``, a
@@ -51,7 +51,6 @@ import math
 import re
 from collections.abc import Iterable
 
-from xdsl.context import Context
 from xdsl.dialects import arith, cf, func, memref, scf
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
@@ -68,15 +67,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
-from bcast.ir.signature import LOOP_FORM_ATTR
+from bcast.ir.loops import BOUNDS_CHECK_ATTR, PARALLEL_ATTR, REDUCTION_ATTR, RemFOp, first_non_loop_op
 from bcast.passes.errors import PassError
-from bcast.passes.lower_to_loops import (
-    BOUNDS_CHECK_ATTR,
-    PARALLEL_ATTR,
-    REDUCTION_ATTR,
-    LowerToLoopsPass,
-    RemFOp,
-)
 
 STACK_BYTES = 65536
 """An ``alloc`` of at most this many bytes is a stack array (OpenMP's and
@@ -1265,18 +1257,15 @@ _MATH = {
 # --------------------------------------------------------------------------
 
 
-def in_loop_form(module: ModuleOp) -> bool:
-    return all(isinstance(op, func.FuncOp | memref.GlobalOp) for op in module.ops) and all(
-        LOOP_FORM_ATTR in op.attributes for op in module.ops if isinstance(op, func.FuncOp))
+NOT_LOOP_IR = "the C emitter prints loop IR; run bcast-lower-to-loops first"
 
 
-def loop_module(module: ModuleOp) -> ModuleOp:
-    """``module`` in loop form: as it is, or a lowered clone."""
-    if in_loop_form(module) and not any(op.dialect_name() == "bcast" for op in module.walk()):
-        return module
-    lowered = module.clone()
-    LowerToLoopsPass().apply(Context(), lowered)
-    return lowered
+def check_loop_ir(module: ModuleOp) -> None:
+    """Refuse a module that is not loop IR, located at the first op that
+    is not: lowering is the C target's step (``bcast.tools.targets``), so
+    that one place decides when a program lowers to loops."""
+    if (op := first_non_loop_op(module)) is not None:
+        raise PassError(op, NOT_LOOP_IR)
 
 
 def global_array(op: memref.GlobalOp, name: str) -> str:
@@ -1307,10 +1296,9 @@ def header() -> str:
 
 
 def emit_program(module: ModuleOp, openmp: bool = True, prefix: str = "bcast_") -> tuple[str, dict[str, str]]:
-    """The C of ``module`` (loop IR, or IR the standard pipeline produced,
-    lowered here) without the helpers of ``header``, and the C symbol of
-    each function (``prefix`` + its name)."""
-    module = loop_module(module)
+    """The C of ``module`` (loop IR, ``check_loop_ir``) without the helpers
+    of ``header``, and the C symbol of each function (``prefix`` + its name)."""
+    check_loop_ir(module)
     names = c_names(module, prefix)
     globals_: dict[str, str] = {}
     parts = []

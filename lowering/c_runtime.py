@@ -284,7 +284,7 @@ CTYPES = {
 class BoundsCheck:
     """What a failed dynamic index check of the C code reports: the index's
     position and dim size, whether index-access broadcasting applies, and
-    where the indexing op stands (``lower_to_loops.BOUNDS_CHECK_ATTR``)."""
+    where the indexing op stands (``bcast.ir.loops.BOUNDS_CHECK_ATTR``)."""
 
     dim: int
     size: int

@@ -1,6 +1,6 @@
 """Compile ``bcast-lower-to-loops`` output with upstream MLIR and call it.
 
-The loop IR (``bcast.passes.lower_to_loops``, whose docstring states the
+The loop IR (``bcast.ir.loops``, whose docstring states the
 calling convention) is compiled by upstream tools::
 
     mlir-opt  MLIR_TO_LLVM (below)          loop IR -> LLVM dialect

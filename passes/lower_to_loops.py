@@ -1,30 +1,9 @@
 """``bcast-lower-to-loops``: bcast IR on tensors -> loop nests on memrefs.
 
 Input: explicit, fused IR (``bcast.tools.driver.STANDARD_PIPELINE``).
-Output: only ``builtin``, ``func``, ``scf``, ``memref``, ``arith``, ``math``
-and ``cf`` (``cf.assert``) ops, printed as upstream MLIR (``mlir-opt`` 19 parses and verifies it; see
-``bcast.lowering.memref_abi`` for the compile pipeline and the ctypes caller).
-
-Calling convention
-------------------
-Every ``func.func @f(T0, ..., Tn-1) -> (R0, ..., Rm-1)`` becomes
-``func.func @f(memref<T0>, ..., memref<Tn-1>, memref<R0>, ..., memref<Rm-1>)``
-returning nothing (destination-passing style: the caller allocates one
-buffer per result and the function writes it completely):
-
-- a tensor type becomes a ``memref`` of its flat shape (nested TML types are
-  flattened, outer dims first, as every backend stores them), static sizes,
-  identity layout: row-major and contiguous (callers pass views as copies);
-- element types are signless, as upstream ``arith`` requires: ``ui8``..``ui64``
-  are stored as ``i8``..``i64`` (the same bits; the unsigned meaning is in the
-  choice of ops), ``i1`` is one byte holding 0 or 1 (NumPy's ``bool_``);
-- ``index`` arguments stay ``index``; an ``index`` result is a ``memref<i64>``;
-- result buffers must not overlap the argument buffers or each other (a
-  result may be written before every argument has been read);
-- each function carries ``llvm.emit_c_interface``, so after lowering to the
-  LLVM dialect it also has ``_mlir_ciface_f`` taking one pointer to a memref
-  descriptor ``{T *allocated, T *aligned, i64 offset, i64 sizes[r], i64
-  strides[r]}`` per argument.
+Output: loop IR, whose ops, calling convention and attributes
+(``REDUCTION_ATTR``, ``PARALLEL_ATTR``, ``BOUNDS_CHECK_ATTR``) are stated in
+``bcast.ir.loops``; this docstring says how bcast ops become loops.
 
 Loops
 -----
@@ -61,8 +40,7 @@ Loops
   f16 transcendental functions (exp, log, sqrt, tanh, atan2, pow) run in
   f32 and round once, as NumPy's half loops do (upstream lowers math to
   libm only for f32/f64); f16 ``+ - * /`` stay f16 ops. Float ``remainder``
-  is upstream's ``arith.remf`` (``fmod``), defined here since xDSL 0.74
-  lacks it.
+  is upstream's ``arith.remf`` (``fmod``, ``bcast.ir.loops.RemFOp``).
 
 Dynamic indices
 ---------------
@@ -105,7 +83,6 @@ from xdsl.dialects.builtin import (
     UnitAttr,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.irdl import irdl_op_definition
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 
@@ -113,22 +90,11 @@ from bcast.ir import numerics, rules
 from bcast.ir import ops as bc
 from bcast.ir.fusion import FusionOp, is_explicit
 from bcast.ir.ops import semantics_of
-from bcast.ir.signature import LOOP_FORM_ATTR
+from bcast.ir.loops import BOUNDS_CHECK_ATTR, LOOP_FORM_ATTR, PARALLEL_ATTR, REDUCTION_ATTR, RemFOp
 from bcast.ir.types import NUMPY_DTYPES, flat_type_shape, split_type
 from bcast.passes.errors import PassError, check_one_block_functions
 
 Index = list[SSAValue]
-
-REDUCTION_ATTR = "bcast.reduction"
-"""On an ``scf.for`` that folds its one carried value with a reduction kind
-(``add``, ``maximum``...): a target may reassociate it (docs/semantics.md allows
-float sums in any order; the C target vectorizes ``add``)."""
-
-PARALLEL_ATTR = "bcast.parallel"
-"""A discardable unit attribute on an ``scf.for`` whose iterations write
-disjoint memory and read nothing another iteration writes (per-row scratch
-is allocated inside the loop): targets may run them in parallel (the C
-target puts ``#pragma omp parallel for`` on the outermost such loop)."""
 
 # --------------------------------------------------------------------------
 # Types
@@ -147,12 +113,6 @@ def storage_type(element: str) -> Attribute:
     return IntegerType(rules.bit_width(element))
 
 
-BOUNDS_CHECK_ATTR = "bcast.bounds_check"
-"""On a ``cf.assert`` that checks a dynamic index: ``{op, dim, size, iab}``,
-what a target needs to report the failure as the other backends do
-(``rules.runtime_index``); the assert has the indexing op's location."""
-
-
 def memref_of(t: Attribute) -> Attribute:
     """The calling convention's type for an argument of type ``t``."""
     if isinstance(t, TensorType):
@@ -169,13 +129,6 @@ def result_memref_of(t: Attribute) -> Attribute:
 def accumulator(element: str) -> str:
     """The element type a reduction accumulates in (f16 in f32, docs/semantics.md)."""
     return "f32" if element == "f16" else element
-
-
-@irdl_op_definition
-class RemFOp(arith.FloatingPointLikeBinaryOperation):
-    """Upstream's ``arith.remf`` (C's ``fmod``), which xDSL 0.74 lacks."""
-
-    name = "arith.remf"
 
 
 # --------------------------------------------------------------------------

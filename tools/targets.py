@@ -8,11 +8,14 @@ run, how it builds a callable for ``bcast.compile`` and ``bcast-run``.
 ``bcast-opt``, ``bcast-run``, ``bcast.compile`` and the xdsl-opt plugin
 take their sets of names from ``TARGETS``.
 
-Lowering to loops is decided here, by ``Target.lowers_to_loops`` (today the
-C target): its ``-t`` pipeline ends with ``bcast-lower-to-loops`` (so
-``--timing`` and ``--print-between-passes`` show the pass), and when it
-builds a callable it lowers only the functions the entry reaches, so that
-another function it cannot lower does not stop this one.
+Lowering to loops is decided here, and only here, by
+``Target.lowers_to_loops`` (today the C target); its emitter prints loop IR
+only. Its ``-t`` pipeline ends with ``bcast-lower-to-loops`` (so
+``--timing`` and ``--print-between-passes`` show the pass); after a ``-p``
+pipeline that does not lower, the target lowers before printing
+(``loop_ir``); and when it builds a callable it lowers only the functions
+the entry reaches, so that another function it cannot lower does not stop
+this one.
 
 The emitters and runtimes are in ``lowering`` and imported only when a
 target is used: importing this module loads no backend.
@@ -166,10 +169,25 @@ def _stablehlo_emitter(name: str, generic: bool, debuginfo: bool) -> ChunkEmitte
     return TextEmitter(emit_text)
 
 
+def loop_ir(module: ModuleOp) -> ModuleOp:
+    """``module`` as loop IR (``bcast.ir.loops``): as it is when it already
+    is (the ``-t c`` pipeline lowered it), else lowered in place by
+    ``bcast-lower-to-loops``. Every caller of the C emitter lowers through
+    this, so one place decides when a program lowers to loops."""
+    from xdsl.context import Context
+
+    from bcast.ir.loops import in_loop_form
+    from bcast.passes.lower_to_loops import LowerToLoopsPass
+
+    if not in_loop_form(module):
+        LowerToLoopsPass().apply(Context(), module)
+    return module
+
+
 def _c_emitter(name: str, generic: bool, debuginfo: bool) -> ChunkEmitter:
     from bcast.lowering.c_emitter import emit_program, header
 
-    return TextEmitter(lambda module: emit_program(module)[0], header)
+    return TextEmitter(lambda module: emit_program(loop_ir(module))[0], header)
 
 
 # --------------------------------------------------------------------------
@@ -226,7 +244,7 @@ def _build_c(module: ModuleOp, entry: str, arguments, results, source_name: str)
 
         return Built(fail)
     try:
-        loops = c_emitter.loop_module(reachable(module, entry))
+        loops = loop_ir(reachable(module, entry))
         source, names = c_emitter.emit_module(loops)
         checks = [_bounds_check(op) for op in c_emitter.bounds_checks(loops)]
         library = c_runtime.Library(source, {entry: (names[entry], arguments, results)}, checks,
@@ -240,7 +258,7 @@ def _bounds_check(op):
     """The run-time report of one ``cf.assert`` the loop IR checks an index with."""
     from bcast.ir.diagnostics import op_source_loc
     from bcast.lowering.c_runtime import BoundsCheck
-    from bcast.passes.lower_to_loops import BOUNDS_CHECK_ATTR
+    from bcast.ir.loops import BOUNDS_CHECK_ATTR
 
     info = op.attributes[BOUNDS_CHECK_ATTR].data
     loc = op_source_loc(op)

@@ -32,6 +32,7 @@ from xdsl.dialects.builtin import IndexType, MemRefType
 
 import bcast
 from bcast.lowering import c_emitter, c_runtime
+from bcast.passes.errors import PassError
 from bcast.tests.budget import examples
 from bcast.tests.lowering.test_backends import INT_EDGES
 from bcast.tests.programs import DTYPES, MODES, as_tuple, assert_results, programs
@@ -44,6 +45,15 @@ pytestmark = pytest.mark.skipif(not c_runtime.available(), reason="no C compiler
 
 SETTINGS = settings(max_examples=examples(20), deadline=None, suppress_health_check=list(HealthCheck))
 RUNNABLE = [case for case in CASES if case.id not in RUN_TIME_ERRORS]
+
+
+def standard_c(text: str, name: str) -> str:
+    """The C translation unit of ``text`` after the standard pipeline,
+    lowered to loops as the C target lowers it."""
+    module = driver.load(text, name, None, pipeline=api.STANDARD_PIPELINE)
+    return c_emitter.emit_module(targets.loop_ir(module))[0]
+
+
 def assert_close(got, want, what: str = "") -> None:
     got, want = as_tuple(got), as_tuple(want)
     assert len(got) == len(want), what
@@ -226,9 +236,39 @@ func.func @main(%x: tensor<4096x1024xf32>) -> tensor<4096x1024xf32> {
 """
 
 
+TWO_FUNCTIONS = """\
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = bcast.add %x, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  func.return %y : tensor<4xf32>
+}
+func.func @other(%x: tensor<4xi32>) -> tensor<4xi32> {
+  func.return %x : tensor<4xi32>
+}
+"""
+
+
+def test_the_c_emitter_prints_loop_ir_only():
+    """Lowering is the C target's step (``targets.loop_ir``), not the
+    emitter's: IR on tensors, or a module only partly lowered, is refused
+    at the first op that is not loop IR."""
+    module = driver.load(TWO_FUNCTIONS, "two.mlir", None, pipeline=api.STANDARD_PIPELINE)
+    with pytest.raises(PassError) as e:
+        c_emitter.emit_module(module)
+    assert e.value.report.render() == f"two.mlir:1:1: error: 'func.func' op {c_emitter.NOT_LOOP_IR}"
+    assert c_emitter.NOT_LOOP_IR == "the C emitter prints loop IR; run bcast-lower-to-loops first"
+    unlowered = next(f for f in module.ops if isinstance(f, func.FuncOp) and f.sym_name.data == "other").clone()
+    partly = targets.loop_ir(module)
+    partly.body.block.add_op(unlowered)
+    with pytest.raises(PassError) as e:
+        c_emitter.emit_program(partly)
+    assert e.value.report.render() == f"two.mlir:5:1: error: 'func.func' op {c_emitter.NOT_LOOP_IR}"
+    partly.body.block.erase_op(unlowered)
+    assert "void bcast_other(" in c_emitter.emit_program(partly)[0]
+
+
 def test_softmax_runs_rows_in_parallel_with_private_scratch():
     module = driver.load(SOFTMAX, "softmax", None, pipeline=api.STANDARD_PIPELINE)
-    source, names = c_emitter.emit_module(module)
+    source, names = c_emitter.emit_module(targets.loop_ir(module))
     assert names == {"main": "bcast_main"}
     assert "#pragma omp parallel for" in source
     body = source.split("void bcast_main(const float *restrict x, float *restrict result0) {")[1]
@@ -284,7 +324,7 @@ STREAMED = [
 @pytest.mark.parametrize("shape, t, op", STREAMED, ids=[f"{t}-{op}-{len(s)}d" for s, t, op in STREAMED])
 def test_large_results_stream_and_equal_the_numpy_backend(shape, t, op):
     src = _streamed(shape, t, op)
-    source, _ = c_emitter.emit_module(driver.load(src, "streamed", None, pipeline=api.STANDARD_PIPELINE))
+    source = standard_c(src, "streamed")
     assert "bcast_stream(result0 + " in source and source.count("bcast_stream_fence();") >= 1
     dtype = np.dtype({"f32": np.float32, "f16": np.float16, "i8": np.int8, "f64": np.float64}[t])
     rng = np.random.default_rng(3)
@@ -304,8 +344,7 @@ def test_large_results_stream_and_equal_the_numpy_backend(shape, t, op):
 
 
 def test_small_results_use_plain_stores():
-    source, _ = c_emitter.emit_module(driver.load(_streamed((1024, 1024), "f32", "multiply"), "small", None,
-                                                  pipeline=api.STANDARD_PIPELINE))
+    source = standard_c(_streamed((1024, 1024), "f32", "multiply"), "small")
     assert "bcast_stream(" not in source.split("static inline void bcast_stream_fence")[1]
 
 
@@ -334,7 +373,7 @@ def test_collapsed_loops_index_every_operand_right():
     np.testing.assert_array_equal(bcast.compile(COLLAPSED, backend="c")(*args), want)
     full = COLLAPSED.replace("tensor<2x1x4x5xi32>", "tensor<2x3x4x5xi32>").replace(
         "tensor<5x4x3x2xi32>", "tensor<2x3x4x5xi32>").replace("dims = [3, 2, 1, 0]", "dims = [0, 1, 2, 3]")
-    source, _ = c_emitter.emit_module(driver.load(full, "full", None, pipeline=api.STANDARD_PIPELINE))
+    source = standard_c(full, "full")
     # y broadcasts along dim 0: the three trailing dims are one loop, dim 0 its own
     assert re.search(r"for \(int64_t (i\d+) = 0; \1 < 2; .*\n.*\n *for \(int64_t (i\d+) = 0; \2 < 60;", source)
     args[2], args[3] = rng.integers(-9, 9, (2, 3, 4, 5), dtype=np.int32), rng.integers(-9, 9, (2, 3, 4, 5),
@@ -348,7 +387,7 @@ def test_large_softmax_prefetches_and_defers_its_streams_and_stays_exact():
     the last one) and streams out the previous row's tile, the last row
     after the loop: every row arrives, the last ones with NaN and -inf too."""
     src = SOFTMAX.replace("4096x1024", "4096x2048")
-    source, _ = c_emitter.emit_module(driver.load(src, "softmax", None, pipeline=api.STANDARD_PIPELINE))
+    source = standard_c(src, "softmax")
     assert "BCAST_PREFETCH(x + r" in source and re.search(r"if \((p\d+)\) bcast_stream\(\1 \+ b", source)
     x = np.random.default_rng(7).standard_normal((4096, 2048), dtype=np.float32)
     x[-1, :7] = [np.nan, np.inf, -np.inf, 0, 0, 0, 0]
@@ -379,7 +418,7 @@ def test_batched_softmax_runs_by_row_over_every_leading_dim():
     and defers its streamed rows as the rank-2 softmax does (not phases over
     whole 512x1024 slices); NaN and -inf rows in the last slice included."""
     src = _batched_softmax((16, 512, 1024), [2])
-    source, _ = c_emitter.emit_module(driver.load(src, "batched", None, pipeline=api.STANDARD_PIPELINE))
+    source = standard_c(src, "batched")
     assert re.search(r"for \(int64_t (i\d+) = 0; \1 < 8192; \1 \+= 1\)", source)
     assert "BCAST_PREFETCH(x + r" in source and re.search(r"if \((p\d+)\) bcast_stream\(\1 \+ b", source)
     assert not re.search(r"float v\d+\[524288\]", source)  # no slice-sized scratch
@@ -406,7 +445,7 @@ def test_row_scratch_too_large_for_the_stack_is_allocated_once_per_thread(rows):
     its exp values in heap scratch: allocated once per thread, before the
     row loop, and freed after it, not per row."""
     src = SOFTMAX.replace("4096x", f"{rows}x").replace("1024", "20000")
-    source, _ = c_emitter.emit_module(driver.load(src, "softmax", None, pipeline=api.STANDARD_PIPELINE))
+    source = standard_c(src, "softmax")
     body = source.split("void bcast_main(const float *restrict x, float *restrict result0) {")[1]
     assert body.count("bcast_alloc(80000)") == 1 and body.count("free(") == 1
     assert body.index("bcast_alloc(") < body.index(f"< {rows}; ") < body.index("free(")
@@ -489,7 +528,7 @@ def test_many_temporaries_stay_within_the_stack_budget():
                      "-> tensor<128x128xf32>")
         prev = f"%a{k}"
     src = "\n".join([*lines, f"  func.return {prev} : tensor<128x128xf32>", "}"])
-    source, _ = c_emitter.emit_module(driver.load(src, "chain", None, pipeline=api.STANDARD_PIPELINE))
+    source = standard_c(src, "chain")
     stack = sum(int(n) * 4 for n in re.findall(r"^ *float v\d+\[(\d+)\];", source, re.M))
     assert 0 < stack <= c_emitter.STACK_TOTAL and "bcast_alloc(65536)" in source
     x = np.zeros((128, 128), np.float32)
@@ -680,7 +719,7 @@ def test_generated_c_of_the_examples_is_clean_under_sanitizers(tmp_path):
             continue
         seen.add((path, index))
         module = driver.load(text, str(path), None, pipeline=api.STANDARD_PIPELINE, import_stablehlo=True)
-        loops = c_emitter.loop_module(module)  # every runnable example lowers: an error fails the test
+        loops = targets.loop_ir(module)  # every runnable example lowers: an error fails the test
         source, names = c_emitter.emit_module(loops, prefix=f"e{k}_")
         unit = tmp_path / f"e{k}.c"
         unit.write_text(source)
@@ -841,7 +880,7 @@ func.func @main(%x: tensor<12x100x{t}>, %s: tensor<12x1x{t}>) -> tensor<12x100x{
   func.return %r : tensor<12x100x{t}>
 }}
 """
-    source, _ = c_emitter.emit_module(driver.load(src, "div", None, pipeline=api.STANDARD_PIPELINE))
+    source = standard_c(src, "div")
     assert f"bcast_div_{t}(" in source
     rng = np.random.default_rng(3)
     x = (rng.standard_normal((12, 100)) * 10.0 ** rng.integers(-6, 6, (12, 100))).astype(dtype)

@@ -25,6 +25,7 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.printer import Printer
 
 import bcast
+from bcast.ir import loops
 from bcast.ir.types import flat_type_shape, numpy_dtype
 from bcast.lowering import memref_abi
 from bcast.passes import lower_to_loops
@@ -411,7 +412,7 @@ def test_ssa_indices_are_bounds_checked_before_use():
     for check in asserts:
         compare = check.arg.owner
         assert isinstance(compare, arith.CmpiOp) and compare.predicate.value.data == 6  # ult
-        info = check.attributes[lower_to_loops.BOUNDS_CHECK_ATTR].data
+        info = check.attributes[loops.BOUNDS_CHECK_ATTR].data
         assert info["size"].value.data == 7 and info["dim"].value.data == 0
         assert check.location.line.data in (3, 4)  # the extract's and the assign's lines
     first_loop = next(k for k, o in enumerate(ops) if isinstance(o, scf.ForOp))

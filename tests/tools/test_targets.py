@@ -40,9 +40,29 @@ def test_the_plugin_has_every_emitting_target_but_xdsls_own_mlir():
 
 def test_lowering_to_loops_is_decided_once():
     """Only the C target lowers to loops; its ``-t`` pipeline ends with the
-    lowering, its build pipeline does not (the build lowers what the entry reaches)."""
+    lowering, its build pipeline does not (the build lowers what the entry
+    reaches), and its emitter does not lower at all (``loop_ir`` does)."""
     lowering = [name for name, t in targets.TARGETS.items() if t.lowers_to_loops]
     assert lowering == ["c"]
     c = targets.TARGETS["c"]
     assert c.emit_pipeline == c.pipeline + ",bcast-lower-to-loops"
     assert all(t.emit_pipeline == t.pipeline for t in targets.TARGETS.values() if not t.lowers_to_loops)
+    from bcast.lowering import c_emitter
+
+    assert not hasattr(c_emitter, "loop_module") and not hasattr(c_emitter, "LowerToLoopsPass")
+
+
+def test_the_c_target_lowers_after_a_pipeline_that_does_not(tmp_path, capsys):
+    """``-p`` without ``bcast-lower-to-loops``: the C target lowers before
+    its emitter (which prints loop IR only) and prints C; with the lowering
+    in ``-p`` it does not lower twice."""
+    source = tmp_path / "add.mlir"
+    source.write_text("func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {\n"
+                      "  %y = bcast.add %x, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>\n"
+                      "  func.return %y : tensor<4xf32>\n}\n")
+    outputs = []
+    for pipeline in ("bcast-make-explicit", "bcast-make-explicit,bcast-lower-to-loops"):
+        assert opt.main([str(source), "-p", pipeline, "-t", "c"]) == 0
+        outputs.append(capsys.readouterr().out)
+    assert "void bcast_main(const float *restrict x, float *restrict result0) {" in outputs[0]
+    assert outputs[0] == outputs[1]

@@ -1,0 +1,99 @@
+"""The loop IR: what ``bcast-lower-to-loops`` produces and loop targets read.
+
+A module in loop form holds only ``func.func`` and ``memref.global`` ops,
+and inside them only ``builtin``, ``func``, ``scf``, ``memref``, ``arith``,
+``math`` and ``cf`` (``cf.assert``) ops, printed as upstream MLIR
+(``mlir-opt`` 19 parses and verifies it; ``bcast.lowering.memref_abi``
+compiles it with upstream tools, ``bcast.lowering.c_emitter`` prints it as
+C). The pass (``bcast.passes.lower_to_loops``) says how each bcast op
+becomes loops; this module holds what both sides rely on.
+
+Calling convention
+------------------
+Every ``func.func @f(T0, ..., Tn-1) -> (R0, ..., Rm-1)`` becomes
+``func.func @f(memref<T0>, ..., memref<Tn-1>, memref<R0>, ..., memref<Rm-1>)``
+returning nothing (destination-passing style: the caller allocates one
+buffer per result and the function writes it completely):
+
+- a tensor type becomes a ``memref`` of its flat shape (nested TML types are
+  flattened, outer dims first, as every backend stores them), static sizes,
+  identity layout: row-major and contiguous (callers pass views as copies);
+- element types are signless, as upstream ``arith`` requires: ``ui8``..``ui64``
+  are stored as ``i8``..``i64`` (the same bits; the unsigned meaning is in the
+  choice of ops), ``i1`` is one byte holding 0 or 1 (NumPy's ``bool_``);
+- ``index`` arguments stay ``index``; an ``index`` result is a ``memref<i64>``;
+- result buffers must not overlap the argument buffers or each other (a
+  result may be written before every argument has been read);
+- each function carries ``llvm.emit_c_interface`` (``LOOP_FORM_ATTR``), so
+  after lowering to the LLVM dialect it also has ``_mlir_ciface_f`` taking
+  one pointer to a memref descriptor ``{T *allocated, T *aligned, i64
+  offset, i64 sizes[r], i64 strides[r]}`` per argument.
+
+Attributes
+----------
+The loop IR is upstream MLIR plus a few discardable attributes that carry
+what the lowering knows and a target would have to rediscover
+(``REDUCTION_ATTR``, ``PARALLEL_ATTR``, ``BOUNDS_CHECK_ATTR``); upstream
+tools ignore them.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith, func, memref
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.ir import Operation
+from xdsl.irdl import irdl_op_definition
+
+LOOP_FORM_ATTR = "llvm.emit_c_interface"
+"""The attribute ``bcast-lower-to-loops`` puts on every function it lowers
+(for upstream's C interface); with no tensor in the signature it marks a
+function in loop form."""
+
+REDUCTION_ATTR = "bcast.reduction"
+"""On an ``scf.for`` that folds its one carried value with a reduction kind
+(``add``, ``maximum``...): a target may reassociate it (docs/semantics.md allows
+float sums in any order; the C target vectorizes ``add``)."""
+
+PARALLEL_ATTR = "bcast.parallel"
+"""A discardable unit attribute on an ``scf.for`` whose iterations write
+disjoint memory and read nothing another iteration writes (per-row scratch
+is allocated inside the loop): targets may run them in parallel (the C
+target puts ``#pragma omp parallel for`` on the outermost such loop)."""
+
+BOUNDS_CHECK_ATTR = "bcast.bounds_check"
+"""On a ``cf.assert`` that checks a dynamic index: ``{op, dim, size, iab}``,
+what a target needs to report the failure as the other backends do
+(``rules.runtime_index``); the assert has the indexing op's location.
+Upstream lowers a failed assert to ``abort``, the C target to an error the
+runtime reports."""
+
+
+@irdl_op_definition
+class RemFOp(arith.FloatingPointLikeBinaryOperation):
+    """Upstream's ``arith.remf`` (C's ``fmod``), which xDSL 0.74 lacks."""
+
+    name = "arith.remf"
+
+
+def is_loop_function(op: func.FuncOp) -> bool:
+    """Whether a function is in loop form: marked, and no tensor in its signature."""
+    function_type = op.function_type
+    return LOOP_FORM_ATTR in op.attributes and not any(
+        isinstance(t, TensorType) for t in (*function_type.inputs.data, *function_type.outputs.data))
+
+
+def first_non_loop_op(module: ModuleOp) -> Operation | None:
+    """The first op that keeps ``module`` out of loop form (a top-level op
+    other than a function or a global, a function not in loop form, a bcast
+    op inside one), or None when the module is loop IR."""
+    for op in module.ops:
+        if not isinstance(op, func.FuncOp | memref.GlobalOp):
+            return op
+        if isinstance(op, func.FuncOp) and not is_loop_function(op):
+            return op
+    return next((op for op in module.walk() if op.dialect_name() == "bcast"), None)
+
+
+def in_loop_form(module: ModuleOp) -> bool:
+    """Whether ``module`` is loop IR (what ``bcast-lower-to-loops`` produces)."""
+    return first_non_loop_op(module) is None
