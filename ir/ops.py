@@ -41,16 +41,6 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
 )
-from xdsl.irdl.declarative_assembly_format import (
-    AttributeVariable,
-    CustomDirective,
-    ParsingState,
-    PrintingState,
-    VariadicOperandVariable,
-    irdl_custom_directive,
-)
-from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.traits import ConstantLike, HasCanonicalizationPatternsTrait, Pure
 from xdsl.utils.str_enum import StrEnum
 from xdsl.dialects.utils import EnumAttribute
@@ -59,8 +49,17 @@ from xdsl.irdl import irdl_attr_definition
 
 from bcast.ir import numerics, rules
 from bcast.ir.diagnostics import Diagnostic, incompatible_operands
+from bcast.ir.directives import IndexList, OptionalIndexList, SortedDims
 from bcast.ir.rules import IncompatibleDims, Levels, RuleError, Semantics
-from bcast.ir.types import NUMPY_DTYPES, TYPE_CACHE_SIZE, flat_type_shape, make_type, numpy_dtype, split_type
+from bcast.ir.types import (
+    NUMPY_DTYPES,
+    TYPE_CACHE_SIZE,
+    dense_i64,
+    flat_type_shape,
+    make_type,
+    numpy_dtype,
+    split_type,
+)
 
 SEMANTICS_ATTR = "bcast.semantics"
 
@@ -139,17 +138,6 @@ def _check_nesting(semantics: Semantics, levels: Sequence[Levels]) -> None:
 
 def _dims(attr: DenseArrayBase | None) -> list[int] | None:
     return None if attr is None else list(attr.get_values())
-
-
-def _dense(values: Sequence[int]) -> DenseArrayBase:
-    return _dense_of(tuple(values))
-
-
-@lru_cache(maxsize=4096)
-def _dense_of(values: tuple[int, ...]) -> DenseArrayBase:
-    """One attribute per distinct list: attributes are immutable, and building
-    one checks every value again (a tenth of ``bcast-make-explicit``)."""
-    return DenseArrayBase.from_list(i64, list(values))
 
 
 @lru_cache(maxsize=TYPE_CACHE_SIZE)
@@ -294,7 +282,7 @@ class BinaryOp(ElementwiseOp, abc.ABC):
             result_types=[result_type],
             properties={
                 **(properties or {}),
-                "broadcast_dimensions": None if dims is None else _dense(dims),
+                "broadcast_dimensions": None if dims is None else dense_i64(dims),
             },
             attributes=attributes,
         )
@@ -753,7 +741,7 @@ class BroadcastInDimOp(_FoldIdentity, StructuralOp):
     )
 
     def __init__(self, operand: SSAValue | Operation, dims: Sequence[int], result_type: Attribute):
-        super().__init__(operand, result_type, properties={"broadcast_dimensions": _dense(dims)})
+        super().__init__(operand, result_type, properties={"broadcast_dimensions": dense_i64(dims)})
 
     @property
     def dims(self) -> tuple[int, ...]:
@@ -789,7 +777,7 @@ class TransposeOp(_FoldIdentity, StructuralOp):
             levels, element = split_type(_type(operand))
             shape = rules.check_transpose(rules.flat_shape(levels), permutation)
             result_type = make_type((shape,), element)
-        super().__init__(operand, result_type, properties={"permutation": _dense(permutation)})
+        super().__init__(operand, result_type, properties={"permutation": dense_i64(permutation)})
 
     @property
     def perm(self) -> tuple[int, ...]:
@@ -914,78 +902,6 @@ class ConstantOp(BcastOp):
 # --------------------------------------------------------------------------
 
 
-@irdl_custom_directive
-class IndexList(CustomDirective):
-    """``[1, %i, 999]``: literal and SSA (``index``) indices, printed right after
-    the indexed operand (``%t[1, %i]``). Dynamic entries are ``DYNAMIC_INDEX``
-    in the static list."""
-
-    dynamic: VariadicOperandVariable
-    static: AttributeVariable
-    OPTIONAL: ClassVar[bool] = False
-
-    def parse(self, parser: Parser, state: ParsingState) -> None:
-        dynamic = []
-        static: list[int] = []
-
-        def element() -> None:
-            value = parser.parse_optional_unresolved_operand()
-            if value is not None:
-                dynamic.append(value)
-                static.append(DYNAMIC_INDEX)
-                return
-            pos = parser.pos
-            index = parser.parse_integer(allow_boolean=False)
-            if not -(2**63) < index < 2**63:
-                parser.raise_error("index does not fit in 64 bits", pos, parser.pos)
-            static.append(index)
-
-        if self.OPTIONAL:
-            found = parser.parse_optional_comma_separated_list(parser.Delimiter.SQUARE, element)
-            if found is None:
-                self.set_empty(state)
-                return
-        else:
-            parser.parse_comma_separated_list(parser.Delimiter.SQUARE, element)
-        self.dynamic.set(state, dynamic)
-        self.static.set(state, DenseArrayBase.from_list(i64, static))
-
-    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
-        dynamic = list(self.dynamic.get(op))
-        static = self.static.get(op)
-        values = static.get_values() if isinstance(static, DenseArrayBase) else ()
-        if self.OPTIONAL and not values:
-            return
-        parts = []
-        for v in values:
-            if v == DYNAMIC_INDEX:
-                parts.append(dynamic.pop(0))
-            else:
-                parts.append(v)
-        printer.print_string("[")
-        printer.print_list(parts, lambda p: printer.print_operand(p) if isinstance(p, SSAValue) else printer.print_string(str(p)))
-        printer.print_string("]")
-        state.last_was_punctuation = False
-        state.should_emit_space = True
-
-    def set_empty(self, state: ParsingState) -> None:
-        self.dynamic.set(state, [])
-        self.static.set(state, DenseArrayBase.from_list(i64, []))
-
-    def is_anchorable(self) -> bool:
-        return True
-
-
-@irdl_custom_directive
-class OptionalIndexList(IndexList):
-    """Like IndexList, but absent when there are no indices (``assign %dst, ...``)."""
-
-    dynamic: VariadicOperandVariable
-    static: AttributeVariable
-
-    OPTIONAL: ClassVar[bool] = True
-
-
 def _indices(static: DenseArrayBase, n_dynamic: int, what: str) -> list[int | None]:
     values = [None if v == DYNAMIC_INDEX else v for v in static.get_values()]
     if sum(v is None for v in values) != n_dynamic:
@@ -998,7 +914,7 @@ def _index_operands(indices: Sequence[int | SSAValue]) -> tuple[DenseArrayBase, 
     """Builder input ``[1, %i]`` -> the static list (``DYNAMIC_INDEX`` for SSA
     entries) and the SSA indices."""
     static = [DYNAMIC_INDEX if isinstance(i, SSAValue) else i for i in indices]
-    return _dense(static), [i for i in indices if isinstance(i, SSAValue)]
+    return dense_i64(static), [i for i in indices if isinstance(i, SSAValue)]
 
 
 class IndexingOp(BcastOp, abc.ABC):
@@ -1156,34 +1072,6 @@ REDUCTION_COMBINERS: dict[str, type[BinaryOp]] = {
 (so ``add`` rejects i1 and ``and`` rejects floats, exactly as the binary ops)."""
 
 
-@irdl_custom_directive
-class SortedDims(CustomDirective):
-    """``[2, 0]``: reduction dims in any order, stored and printed sorted, so
-    equal reductions print equally (duplicates are kept for the verifier)."""
-
-    dims: AttributeVariable
-
-    def parse(self, parser: Parser, state: ParsingState) -> None:
-        def dim() -> int:
-            pos = parser.pos
-            value = parser.parse_integer(allow_boolean=False)
-            if not -(2**63) <= value < 2**63:
-                parser.raise_error("dim does not fit in 64 bits", pos, parser.pos)
-            return value
-
-        values = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, dim)
-        self.dims.set(state, _dense(sorted(values)))
-
-    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
-        dims = self.dims.get(op)
-        values = sorted(dims.get_values()) if isinstance(dims, DenseArrayBase) else []
-        if state.should_emit_space:
-            printer.print_string(" ")
-        printer.print_string(f"[{', '.join(map(str, values))}]")
-        state.last_was_punctuation = False
-        state.should_emit_space = True
-
-
 @irdl_op_definition
 class ReduceOp(BcastOp):
     """``reduce KIND %x, dims = [...] [keepdims]``: ``x`` folded with KIND over
@@ -1229,7 +1117,7 @@ class ReduceOp(BcastOp):
         result_type = self.infer_type(kind.data.value, t, sorted(dims), keepdims, _builder_semantics(t))
         super().__init__(
             operands=[operand], result_types=[result_type], attributes=attributes,
-            properties={"kind": kind, "dims": _dense(sorted(dims)),
+            properties={"kind": kind, "dims": dense_i64(sorted(dims)),
                         "keepdims": UnitAttr() if keepdims else None},
         )  # fmt: skip
 
