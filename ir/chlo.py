@@ -35,7 +35,7 @@ from xdsl.irdl import (
 from xdsl.traits import Pure
 
 from bcast.ir import rules
-from bcast.ir.diagnostics import Diagnostic, incompatible_operands
+from bcast.ir.diagnostics import Diagnostic, incompatible_operands, incompatible_results
 from bcast.ir.ops import ComparisonDirection
 from bcast.ir.rules import IncompatibleDims, RuleError
 from bcast.ir.stablehlo import (
@@ -158,8 +158,7 @@ class ChloBroadcastBinaryOp(StablehloOp, abc.ABC):
             raise incompatible_operands((self.lhs.type, self.rhs.type), e, expanded) from None
         expected = _tensor_type(shape, self.RESULT_ELEMENT or _element(self.lhs))
         if expected != self.result.type:
-            raise Diagnostic(f"inferred type(s) '{expected}' are incompatible with return type(s) "
-                             f"of operation '{self.result.type}'")  # fmt: skip
+            raise incompatible_results([expected], [self.result.type])
 
 
 def _chlo(stablehlo: type[ElementwiseBinaryOp]) -> type[ChloBroadcastBinaryOp]:

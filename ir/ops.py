@@ -48,7 +48,7 @@ from xdsl.ir import SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import irdl_attr_definition
 
 from bcast.ir import numerics, rules
-from bcast.ir.diagnostics import Diagnostic, incompatible_operands
+from bcast.ir.diagnostics import KIND_WORDS, Diagnostic, check_kinds, incompatible_operands, incompatible_results
 from bcast.ir.directives import IndexList, OptionalIndexList, SortedDims
 from bcast.ir.rules import IncompatibleDims, Levels, RuleError, Semantics
 from bcast.ir.types import (
@@ -89,10 +89,7 @@ def _split(value: SSAValue | Attribute, what: str) -> tuple[Levels, str]:
 
 def _check_declared(op: Operation, inferred: Attribute, declared: Attribute) -> None:
     if inferred != declared:
-        raise Diagnostic(
-            f"inferred type(s) '{inferred}' are incompatible with return type(s) "
-            f"of operation '{declared}'"
-        )
+        raise incompatible_results([inferred], [declared])
 
 
 def _promote(op_types: Sequence[str], semantics: Semantics, operands: Sequence[Attribute]) -> str:
@@ -105,27 +102,6 @@ def _promote(op_types: Sequence[str], semantics: Semantics, operands: Sequence[A
             )
         return op_types[0]
     return rules.promote_all(op_types)
-
-
-_KIND_WORDS = {
-    frozenset({"float"}): "floating-point",
-    frozenset({"signed", "unsigned", "float"}): "numeric (integer or floating-point)",
-    frozenset({"bool", "signed", "unsigned"}): "boolean or integer",
-    frozenset({"signed", "unsigned"}): "integer",
-    frozenset({"bool"}): "boolean (i1)",
-    frozenset({"unsigned"}): "unsigned integer",
-    frozenset({"bool", "unsigned"}): "boolean (i1) or unsigned integer",
-}
-
-
-def _check_kinds(elements: Sequence[str], allowed: frozenset[str], note: str | None = None) -> None:
-    for element in elements:
-        if rules.kind(element) not in allowed:
-            raise Diagnostic(
-                f"operands must be {_KIND_WORDS.get(allowed, '/'.join(sorted(allowed)))}, "
-                f"got element type {element}",
-                [note] if note else [],
-            )
 
 
 def _check_nesting(semantics: Semantics, levels: Sequence[Levels]) -> None:
@@ -305,8 +281,8 @@ class BinaryOp(ElementwiseOp, abc.ABC):
         (ll, le), (rl, re) = _split(lhs, "lhs"), _split(rhs, "rhs")
         _check_nesting(semantics, (ll, rl))
         if semantics == "tml" and cls.TML_KINDS is not None:
-            _check_kinds((le, re), cls.TML_KINDS, cls.TML_KINDS_NOTE)
-        _check_kinds((le, re), cls.ELEMENT_KINDS)
+            check_kinds((le, re), cls.TML_KINDS, cls.TML_KINDS_NOTE)
+        check_kinds((le, re), cls.ELEMENT_KINDS)
         types = (lhs, rhs)
         element = _promote((le, re), semantics, types)
         op_class = cls.tml_op_class(element)
@@ -608,7 +584,7 @@ class UnaryOp(ElementwiseOp, abc.ABC):
         levels, element = _split(self.operand, "operand")
         _check_nesting(semantics, (levels,))
         kinds = self.TML_KINDS if semantics == "tml" and self.TML_KINDS else self.ELEMENT_KINDS
-        _check_kinds((element,), kinds)
+        check_kinds((element,), kinds)
 
 
 class FloatUnaryOp(UnaryOp, abc.ABC):
@@ -1146,9 +1122,9 @@ class ReduceOp(BcastOp):
             allowed, notes = combiner.TML_KINDS, [combiner.TML_KINDS_NOTE]
         if rules.kind(element) not in allowed:
             raise Diagnostic(
-                f"reduce {kind} needs {_KIND_WORDS[allowed]} elements, got element type {element}",
+                f"reduce {kind} needs {KIND_WORDS[allowed]} elements, got element type {element}",
                 [f"'{combiner.name}' is the operation reduce {kind} folds with, and it "
-                 f"takes {_KIND_WORDS[allowed]} operands", *notes],
+                 f"takes {KIND_WORDS[allowed]} operands", *notes],
             )  # fmt: skip
         try:
             outer = rules.reduce_shape(levels[0], dims, keepdims)

@@ -89,7 +89,7 @@ from xdsl.traits import ConstantLike, HasParent, IsTerminator, Pure
 from xdsl.utils.str_enum import StrEnum
 
 from bcast.ir import rules
-from bcast.ir.diagnostics import Diagnostic, incompatible_operands
+from bcast.ir.diagnostics import Diagnostic, incompatible_operands, incompatible_results
 from bcast.ir.ops import CanonicalizationPatterns, ComparisonDirection
 from bcast.ir.rules import IncompatibleDims, RuleError
 
@@ -735,8 +735,7 @@ class TransposeOp(StablehloOp):
         shape = rules.check_transpose(_shape(self.operand), self.perm)
         expected = _tensor_type(shape, _element(self.operand))
         if expected != self.result.type:
-            raise Diagnostic(f"inferred type(s) '{expected}' are incompatible with return type(s) "
-                             f"of operation '{self.result.type}'")  # fmt: skip
+            raise incompatible_results([expected], [self.result.type])
 
 
 @irdl_op_definition
@@ -976,8 +975,7 @@ class ReduceOp(StablehloOp):
         kept = [d for i, d in enumerate(shape) if i not in dims]
         expected = [_tensor_type(kept, _element(init)) for init in self.init_values]
         if [r.type for r in self.results] != expected:
-            raise Diagnostic("inferred type(s) '" + ", ".join(map(str, expected)) + "' are incompatible "
-                             "with return type(s) of operation '" + ", ".join(str(r.type) for r in self.results) + "'")  # fmt: skip
+            raise incompatible_results(expected, [r.type for r in self.results])
 
 
 UNARY_OPS: tuple[type[ElementwiseUnaryOp], ...] = (
