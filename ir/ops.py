@@ -52,7 +52,6 @@ from bcast.ir.diagnostics import KIND_WORDS, Diagnostic, check_kinds, incompatib
 from bcast.ir.directives import IndexList, OptionalIndexList, SortedDims
 from bcast.ir.rules import IncompatibleDims, Levels, RuleError, Semantics
 from bcast.ir.types import (
-    NUMPY_DTYPES,
     TYPE_CACHE_SIZE,
     dense_i64,
     flat_type_shape,
@@ -138,12 +137,6 @@ def _type(value: SSAValue | Operation) -> Attribute:
     return SSAValue.get(value).type
 
 
-def to_levels(x: np.ndarray, levels: Levels, result: Levels) -> np.ndarray:
-    """Broadcast a flat value per nesting level to the flat result shape."""
-    shaped = np.reshape(x, rules.flat_broadcast_shape(levels, result))
-    return np.broadcast_to(shaped, rules.flat_shape(result))
-
-
 class CanonicalizationPatterns(HasCanonicalizationPatternsTrait):
     """The canonicalization patterns of each op live in
     ``bcast.passes.canonicalization``, keyed by op class (and family base)."""
@@ -195,15 +188,9 @@ class ElementwiseOp(BcastOp, abc.ABC):
 
     NUMPY_FUNCTION: ClassVar[Callable[..., object]]
     """The op's exact semantics on NumPy arrays (``bcast.ir.numerics``): read by
-    :meth:`evaluate`, the reference evaluator and the NumPy emitter."""
+    ``bcast.ir.evaluate``, the reference evaluator and the NumPy emitter."""
     TML_CLASS: ClassVar[str] = "arithmetic"
     """TML op class: arithmetic, logical, relational or bitwise."""
-
-    @abc.abstractmethod
-    def evaluate(self, *args: np.ndarray) -> np.ndarray:
-        """The result on flat NumPy operands of the operand types (broadcasting
-        and promotion included): the evaluation hook of folding and of the
-        reference evaluator."""
 
     def rebuilt(self, operands: Sequence[SSAValue], result_type: Attribute | None = None):
         """This op (properties and attributes kept) on explicit ``operands``,
@@ -309,22 +296,6 @@ class BinaryOp(ElementwiseOp, abc.ABC):
     def verify_semantics(self, semantics: Semantics) -> None:
         _check_declared(self, self.infer_result_type(semantics), self.result.type)
 
-    def evaluate(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        (xl, xe), (yl, ye) = split_type(self.lhs.type), split_type(self.rhs.type)
-        result_levels, _ = split_type(self.result.type)
-        dims = self.broadcast_dimensions
-        if dims is not None and len(xl[0]) != len(yl[0]):
-            _, xs, ys = rules.in_dim_broadcast(xl[0], yl[0], dims.get_values(), "numpy")
-            x, y = np.reshape(x, xs), np.reshape(y, ys)
-            xl, yl = (xs,), (ys,)
-        common = np.dtype(NUMPY_DTYPES[rules.promote_types(xe, ye)])
-        x = to_levels(x, xl, result_levels).astype(common, copy=False)
-        y = to_levels(y, yl, result_levels).astype(common, copy=False)
-        return self.compute(x, y)
-
-    def compute(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        """NUMPY_FUNCTION on operands already broadcast and promoted."""
-        return self.NUMPY_FUNCTION(x, y)
 
 
 class ArithmeticBinaryOp(BinaryOp, abc.ABC):
@@ -495,8 +466,6 @@ class CompareOp(BinaryOp):
     def result_element(cls, promoted: str) -> str:
         return "i1"
 
-    def compute(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        return self.NUMPY_FUNCTION(self.comparison_direction.data.value, x, y)
 
 
 @irdl_op_definition
@@ -550,14 +519,6 @@ class SelectOp(ElementwiseOp):
     def verify_semantics(self, semantics: Semantics) -> None:
         _check_declared(self, self.infer_result_type(semantics), self.result.type)
 
-    def evaluate(self, p: np.ndarray, t: np.ndarray, f: np.ndarray) -> np.ndarray:
-        result_levels, _ = split_type(self.result.type)
-        dtype = numpy_dtype(self.result.type)
-        p, t, f = (
-            to_levels(x, split_type(v.type)[0], result_levels)
-            for x, v in zip((p, t, f), self.operands)
-        )
-        return self.NUMPY_FUNCTION(p, t.astype(dtype, copy=False), f.astype(dtype, copy=False))
 
 
 class UnaryOp(ElementwiseOp, abc.ABC):
@@ -576,9 +537,6 @@ class UnaryOp(ElementwiseOp, abc.ABC):
         self, operand: SSAValue | Operation, *, attributes: Mapping[str, Attribute] | None = None
     ):
         super().__init__(operands=[operand], result_types=[_type(operand)], attributes=attributes)
-
-    def evaluate(self, x: np.ndarray) -> np.ndarray:
-        return self.NUMPY_FUNCTION(x)
 
     def verify_semantics(self, semantics: Semantics) -> None:
         levels, element = _split(self.operand, "operand")
@@ -807,10 +765,6 @@ class ConvertOp(_FoldIdentity, StructuralOp):
     """Element type conversion; the shape is unchanged."""
 
     name = "bcast.convert"
-
-    def evaluate(self, x: np.ndarray) -> np.ndarray:
-        """The evaluation hook, as :meth:`ElementwiseOp.evaluate`."""
-        return numerics.convert(x, numpy_dtype(self.result.type))
 
     def verify_semantics(self, semantics: Semantics) -> None:
         levels, _ = _split(self.operand, "operand")
@@ -1144,11 +1098,6 @@ class ReduceOp(BcastOp):
             how = "stay as size 1 (keepdims)" if self.keeps_dims else "are removed (no keepdims)"
             e.notes.append(f"the reduced dims {list(self.reduced_dims)} {how}")
             raise
-
-    def evaluate(self, x: np.ndarray) -> np.ndarray:
-        """The evaluation hook on the flat operand (outer dims come first in a
-        flat nested value, so the dims are flat dims too)."""
-        return numerics.reduce(self.kind_name, x, self.reduced_dims, self.keeps_dims)
 
 
 OPS = [
