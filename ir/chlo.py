@@ -59,7 +59,6 @@ from bcast.ir.stablehlo import (
     SubtractOp,
     XorOp,
     _check_kinds,
-    _dense,
     _element,
     _same_types,
     _shape,
@@ -67,6 +66,7 @@ from bcast.ir.stablehlo import (
     _type,
     check_compare_type,
 )
+from bcast.ir.types import dense_i64
 
 # --------------------------------------------------------------------------
 # Attributes: CHLO has its own #chlo<comparison_direction GT>, #chlo<comparison_type FLOAT>
@@ -138,7 +138,7 @@ class ChloBroadcastBinaryOp(StablehloOp, abc.ABC):
             result_type = _tensor_type(shape, self.RESULT_ELEMENT or _element(_type(lhs)))
         props = dict(properties or {})
         if broadcast_dimensions is not None:
-            props["broadcast_dimensions"] = _dense(broadcast_dimensions)
+            props["broadcast_dimensions"] = dense_i64(broadcast_dimensions)
         super().__init__(operands=[lhs, rhs], result_types=[result_type], properties=props)
 
     @property

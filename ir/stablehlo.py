@@ -92,6 +92,7 @@ from bcast.ir import rules
 from bcast.ir.diagnostics import Diagnostic, incompatible_operands, incompatible_results
 from bcast.ir.ops import CanonicalizationPatterns, ComparisonDirection
 from bcast.ir.rules import IncompatibleDims, RuleError
+from bcast.ir.types import dense_i64
 
 # --------------------------------------------------------------------------
 # Attributes: #stablehlo<comparison_direction GT>, #stablehlo<comparison_type FLOAT>
@@ -175,10 +176,6 @@ def _same_types(op: Operation, values: Sequence[SSAValue], what: str) -> None:
     types = [v.type for v in values]
     if any(t != types[0] for t in types):
         raise Diagnostic(f"requires the same type for {what}, got " + ", ".join(map(str, types)))
-
-
-def _dense(values: Sequence[int]) -> DenseArrayBase:
-    return DenseArrayBase.from_list(i64, list(values))
 
 
 def _type(value: SSAValue | Operation) -> Attribute:
@@ -667,7 +664,7 @@ class BroadcastInDimOp(StablehloOp):
     def __init__(self, operand: SSAValue | Operation, dims: Sequence[int], result_type: Attribute):
         """``BroadcastInDimOp(operand, dims, result_type)``."""
         super().__init__(operands=[operand], result_types=[result_type],
-                         properties={"broadcast_dimensions": _dense(dims)})  # fmt: skip
+                         properties={"broadcast_dimensions": dense_i64(dims)})  # fmt: skip
 
     @property
     def dims(self) -> tuple[int, ...]:
@@ -725,7 +722,7 @@ class TransposeOp(StablehloOp):
             shape = rules.check_transpose(_shape(_type(operand)), permutation)
             result_type = _tensor_type(shape, _element(_type(operand)))
         super().__init__(operands=[operand], result_types=[result_type],
-                         properties={"permutation": _dense(permutation)})  # fmt: skip
+                         properties={"permutation": dense_i64(permutation)})  # fmt: skip
 
     @property
     def perm(self) -> tuple[int, ...]:
@@ -833,7 +830,7 @@ class ReduceOp(StablehloOp):
         results = [_tensor_type([d for i, d in enumerate(_shape(v)) if i not in dimensions], _element(v))
                    for v in inputs]  # fmt: skip
         super().__init__(operands=[inputs, list(init_values)], result_types=[results],
-                         properties={"dimensions": _dense(dimensions)}, regions=[body])  # fmt: skip
+                         properties={"dimensions": dense_i64(dimensions)}, regions=[body])  # fmt: skip
 
     @property
     def dims(self) -> tuple[int, ...]:
@@ -911,7 +908,7 @@ class ReduceOp(StablehloOp):
                 parser.parse_punctuation(")")
             body = parser.parse_region(firsts + seconds)
         return cls.create(operands=[*inputs, *inits], result_types=list(ftype.outputs.data),
-                          properties={**props, "dimensions": _dense(dims)}, attributes=attrs,
+                          properties={**props, "dimensions": dense_i64(dims)}, attributes=attrs,
                           regions=[body])  # fmt: skip
 
     def print(self, printer: Printer) -> None:
@@ -1020,9 +1017,9 @@ class SliceRanges(CustomDirective):
             strides.append(parse_index() if has_stride else 1)
 
         parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, parse_range)
-        self.start_indices.set(state, _dense(starts))
-        self.limit_indices.set(state, _dense(limits))
-        self.strides.set(state, _dense(strides))
+        self.start_indices.set(state, dense_i64(starts))
+        self.limit_indices.set(state, dense_i64(limits))
+        self.strides.set(state, dense_i64(strides))
 
     def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
         state.print_whitespace(printer)
@@ -1131,8 +1128,8 @@ class SliceOp(StablehloOp):
         shape = [-(-(l - s) // st) for s, l, st in zip(start_indices, limit_indices, strides)]
         super().__init__(
             operands=[operand], result_types=[_tensor_type(shape, _element(_type(operand)))],
-            properties={"start_indices": _dense(start_indices), "limit_indices": _dense(limit_indices),
-                        "strides": _dense(strides)},
+            properties={"start_indices": dense_i64(start_indices), "limit_indices": dense_i64(limit_indices),
+                        "strides": dense_i64(strides)},
         )  # fmt: skip
 
     def verify_op(self) -> None:
@@ -1176,7 +1173,7 @@ class DynamicSliceOp(StablehloOp):
         super().__init__(
             operands=[operand, list(start_indices)],
             result_types=[_tensor_type(slice_sizes, _element(_type(operand)))],
-            properties={"slice_sizes": _dense(slice_sizes)},
+            properties={"slice_sizes": dense_i64(slice_sizes)},
         )  # fmt: skip
 
     def verify_op(self) -> None:

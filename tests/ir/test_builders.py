@@ -14,7 +14,7 @@ from bcast.ir import ops as bc
 from bcast.ir.evaluate import evaluate
 from bcast.ir.fusion import FusionOp, YieldOp, is_explicit
 from bcast.ir.parser import make_context
-from bcast.ir.types import make_type
+from bcast.ir.types import dense_i64, make_type
 from bcast.tools import driver
 
 
@@ -136,7 +136,7 @@ def test_invalid_stablehlo_slice_prints_every_list() -> None:
     (x,) = Block(arg_types=[t((4, 3))]).args
     op = shlo.SliceOp(x, [1, 0], [3, 3], [1, 1])
     assert " [1:3, 0:3] : " in str(op)
-    op.properties["start_indices"] = shlo._dense([1])
+    op.properties["start_indices"] = dense_i64([1])
     assert "[start_indices: [1], limit_indices: [3, 3], strides: [1, 1]]" in str(op)
 
 
