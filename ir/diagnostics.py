@@ -45,6 +45,37 @@ def incompatible_operands(types: Sequence[Attribute], e: rules.IncompatibleDims,
     return Diagnostic(f"operands are not broadcast-compatible: {names}", notes)
 
 
+def incompatible_results(inferred: Sequence[Attribute], declared: Sequence[Attribute]) -> Diagnostic:
+    """MLIR's wording when an op's declared result types are not the ones
+    its operands imply."""
+    return Diagnostic(f"inferred type(s) '{', '.join(map(str, inferred))}' are incompatible with "
+                      f"return type(s) of operation '{', '.join(map(str, declared))}'")  # fmt: skip
+
+
+KIND_WORDS = {
+    frozenset({"float"}): "floating-point",
+    frozenset({"signed", "unsigned", "float"}): "numeric (integer or floating-point)",
+    frozenset({"bool", "signed", "unsigned"}): "boolean or integer",
+    frozenset({"signed", "unsigned"}): "integer",
+    frozenset({"bool"}): "boolean (i1)",
+    frozenset({"unsigned"}): "unsigned integer",
+    frozenset({"bool", "unsigned"}): "boolean (i1) or unsigned integer",
+}
+"""How a message names the element kinds (``rules.kind``) a ``bcast`` op takes."""
+
+
+def check_kinds(elements: Sequence[str], allowed: frozenset[str], note: str | None = None) -> None:
+    """Each element type (``f32``, ``i1``...) is of an ``allowed`` kind, or a
+    diagnostic names the kinds the op takes."""
+    for element in elements:
+        if rules.kind(element) not in allowed:
+            raise Diagnostic(
+                f"operands must be {KIND_WORDS.get(allowed, '/'.join(sorted(allowed)))}, "
+                f"got element type {element}",
+                [note] if note else [],
+            )
+
+
 @dataclass(frozen=True)
 class SourceLoc:
     file: str

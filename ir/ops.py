@@ -41,16 +41,6 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
 )
-from xdsl.irdl.declarative_assembly_format import (
-    AttributeVariable,
-    CustomDirective,
-    ParsingState,
-    PrintingState,
-    VariadicOperandVariable,
-    irdl_custom_directive,
-)
-from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.traits import ConstantLike, HasCanonicalizationPatternsTrait, Pure
 from xdsl.utils.str_enum import StrEnum
 from xdsl.dialects.utils import EnumAttribute
@@ -58,9 +48,17 @@ from xdsl.ir import SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import irdl_attr_definition
 
 from bcast.ir import numerics, rules
-from bcast.ir.diagnostics import Diagnostic, incompatible_operands
+from bcast.ir.diagnostics import KIND_WORDS, Diagnostic, check_kinds, incompatible_operands, incompatible_results
+from bcast.ir.directives import IndexList, OptionalIndexList, SortedDims
 from bcast.ir.rules import IncompatibleDims, Levels, RuleError, Semantics
-from bcast.ir.types import NUMPY_DTYPES, TYPE_CACHE_SIZE, flat_type_shape, make_type, numpy_dtype, split_type
+from bcast.ir.types import (
+    TYPE_CACHE_SIZE,
+    dense_i64,
+    flat_type_shape,
+    make_type,
+    numpy_dtype,
+    split_type,
+)
 
 SEMANTICS_ATTR = "bcast.semantics"
 
@@ -90,10 +88,7 @@ def _split(value: SSAValue | Attribute, what: str) -> tuple[Levels, str]:
 
 def _check_declared(op: Operation, inferred: Attribute, declared: Attribute) -> None:
     if inferred != declared:
-        raise Diagnostic(
-            f"inferred type(s) '{inferred}' are incompatible with return type(s) "
-            f"of operation '{declared}'"
-        )
+        raise incompatible_results([inferred], [declared])
 
 
 def _promote(op_types: Sequence[str], semantics: Semantics, operands: Sequence[Attribute]) -> str:
@@ -108,27 +103,6 @@ def _promote(op_types: Sequence[str], semantics: Semantics, operands: Sequence[A
     return rules.promote_all(op_types)
 
 
-_KIND_WORDS = {
-    frozenset({"float"}): "floating-point",
-    frozenset({"signed", "unsigned", "float"}): "numeric (integer or floating-point)",
-    frozenset({"bool", "signed", "unsigned"}): "boolean or integer",
-    frozenset({"signed", "unsigned"}): "integer",
-    frozenset({"bool"}): "boolean (i1)",
-    frozenset({"unsigned"}): "unsigned integer",
-    frozenset({"bool", "unsigned"}): "boolean (i1) or unsigned integer",
-}
-
-
-def _check_kinds(elements: Sequence[str], allowed: frozenset[str], note: str | None = None) -> None:
-    for element in elements:
-        if rules.kind(element) not in allowed:
-            raise Diagnostic(
-                f"operands must be {_KIND_WORDS.get(allowed, '/'.join(sorted(allowed)))}, "
-                f"got element type {element}",
-                [note] if note else [],
-            )
-
-
 def _check_nesting(semantics: Semantics, levels: Sequence[Levels]) -> None:
     if semantics != "tml" and any(len(lv) > 1 for lv in levels):
         raise Diagnostic(
@@ -139,17 +113,6 @@ def _check_nesting(semantics: Semantics, levels: Sequence[Levels]) -> None:
 
 def _dims(attr: DenseArrayBase | None) -> list[int] | None:
     return None if attr is None else list(attr.get_values())
-
-
-def _dense(values: Sequence[int]) -> DenseArrayBase:
-    return _dense_of(tuple(values))
-
-
-@lru_cache(maxsize=4096)
-def _dense_of(values: tuple[int, ...]) -> DenseArrayBase:
-    """One attribute per distinct list: attributes are immutable, and building
-    one checks every value again (a tenth of ``bcast-make-explicit``)."""
-    return DenseArrayBase.from_list(i64, list(values))
 
 
 @lru_cache(maxsize=TYPE_CACHE_SIZE)
@@ -172,12 +135,6 @@ def _builder_semantics(*types: Attribute) -> Semantics:
 
 def _type(value: SSAValue | Operation) -> Attribute:
     return SSAValue.get(value).type
-
-
-def to_levels(x: np.ndarray, levels: Levels, result: Levels) -> np.ndarray:
-    """Broadcast a flat value per nesting level to the flat result shape."""
-    shaped = np.reshape(x, rules.flat_broadcast_shape(levels, result))
-    return np.broadcast_to(shaped, rules.flat_shape(result))
 
 
 class CanonicalizationPatterns(HasCanonicalizationPatternsTrait):
@@ -231,15 +188,9 @@ class ElementwiseOp(BcastOp, abc.ABC):
 
     NUMPY_FUNCTION: ClassVar[Callable[..., object]]
     """The op's exact semantics on NumPy arrays (``bcast.ir.numerics``): read by
-    :meth:`evaluate`, the reference evaluator and the NumPy emitter."""
+    ``bcast.ir.evaluate``, the reference evaluator and the NumPy emitter."""
     TML_CLASS: ClassVar[str] = "arithmetic"
     """TML op class: arithmetic, logical, relational or bitwise."""
-
-    @abc.abstractmethod
-    def evaluate(self, *args: np.ndarray) -> np.ndarray:
-        """The result on flat NumPy operands of the operand types (broadcasting
-        and promotion included): the evaluation hook of folding and of the
-        reference evaluator."""
 
     def rebuilt(self, operands: Sequence[SSAValue], result_type: Attribute | None = None):
         """This op (properties and attributes kept) on explicit ``operands``,
@@ -294,7 +245,7 @@ class BinaryOp(ElementwiseOp, abc.ABC):
             result_types=[result_type],
             properties={
                 **(properties or {}),
-                "broadcast_dimensions": None if dims is None else _dense(dims),
+                "broadcast_dimensions": None if dims is None else dense_i64(dims),
             },
             attributes=attributes,
         )
@@ -317,8 +268,8 @@ class BinaryOp(ElementwiseOp, abc.ABC):
         (ll, le), (rl, re) = _split(lhs, "lhs"), _split(rhs, "rhs")
         _check_nesting(semantics, (ll, rl))
         if semantics == "tml" and cls.TML_KINDS is not None:
-            _check_kinds((le, re), cls.TML_KINDS, cls.TML_KINDS_NOTE)
-        _check_kinds((le, re), cls.ELEMENT_KINDS)
+            check_kinds((le, re), cls.TML_KINDS, cls.TML_KINDS_NOTE)
+        check_kinds((le, re), cls.ELEMENT_KINDS)
         types = (lhs, rhs)
         element = _promote((le, re), semantics, types)
         op_class = cls.tml_op_class(element)
@@ -345,22 +296,6 @@ class BinaryOp(ElementwiseOp, abc.ABC):
     def verify_semantics(self, semantics: Semantics) -> None:
         _check_declared(self, self.infer_result_type(semantics), self.result.type)
 
-    def evaluate(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        (xl, xe), (yl, ye) = split_type(self.lhs.type), split_type(self.rhs.type)
-        result_levels, _ = split_type(self.result.type)
-        dims = self.broadcast_dimensions
-        if dims is not None and len(xl[0]) != len(yl[0]):
-            _, xs, ys = rules.in_dim_broadcast(xl[0], yl[0], dims.get_values(), "numpy")
-            x, y = np.reshape(x, xs), np.reshape(y, ys)
-            xl, yl = (xs,), (ys,)
-        common = np.dtype(NUMPY_DTYPES[rules.promote_types(xe, ye)])
-        x = to_levels(x, xl, result_levels).astype(common, copy=False)
-        y = to_levels(y, yl, result_levels).astype(common, copy=False)
-        return self.compute(x, y)
-
-    def compute(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        """NUMPY_FUNCTION on operands already broadcast and promoted."""
-        return self.NUMPY_FUNCTION(x, y)
 
 
 class ArithmeticBinaryOp(BinaryOp, abc.ABC):
@@ -531,8 +466,6 @@ class CompareOp(BinaryOp):
     def result_element(cls, promoted: str) -> str:
         return "i1"
 
-    def compute(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        return self.NUMPY_FUNCTION(self.comparison_direction.data.value, x, y)
 
 
 @irdl_op_definition
@@ -586,14 +519,6 @@ class SelectOp(ElementwiseOp):
     def verify_semantics(self, semantics: Semantics) -> None:
         _check_declared(self, self.infer_result_type(semantics), self.result.type)
 
-    def evaluate(self, p: np.ndarray, t: np.ndarray, f: np.ndarray) -> np.ndarray:
-        result_levels, _ = split_type(self.result.type)
-        dtype = numpy_dtype(self.result.type)
-        p, t, f = (
-            to_levels(x, split_type(v.type)[0], result_levels)
-            for x, v in zip((p, t, f), self.operands)
-        )
-        return self.NUMPY_FUNCTION(p, t.astype(dtype, copy=False), f.astype(dtype, copy=False))
 
 
 class UnaryOp(ElementwiseOp, abc.ABC):
@@ -613,14 +538,11 @@ class UnaryOp(ElementwiseOp, abc.ABC):
     ):
         super().__init__(operands=[operand], result_types=[_type(operand)], attributes=attributes)
 
-    def evaluate(self, x: np.ndarray) -> np.ndarray:
-        return self.NUMPY_FUNCTION(x)
-
     def verify_semantics(self, semantics: Semantics) -> None:
         levels, element = _split(self.operand, "operand")
         _check_nesting(semantics, (levels,))
         kinds = self.TML_KINDS if semantics == "tml" and self.TML_KINDS else self.ELEMENT_KINDS
-        _check_kinds((element,), kinds)
+        check_kinds((element,), kinds)
 
 
 class FloatUnaryOp(UnaryOp, abc.ABC):
@@ -753,7 +675,7 @@ class BroadcastInDimOp(_FoldIdentity, StructuralOp):
     )
 
     def __init__(self, operand: SSAValue | Operation, dims: Sequence[int], result_type: Attribute):
-        super().__init__(operand, result_type, properties={"broadcast_dimensions": _dense(dims)})
+        super().__init__(operand, result_type, properties={"broadcast_dimensions": dense_i64(dims)})
 
     @property
     def dims(self) -> tuple[int, ...]:
@@ -789,7 +711,7 @@ class TransposeOp(_FoldIdentity, StructuralOp):
             levels, element = split_type(_type(operand))
             shape = rules.check_transpose(rules.flat_shape(levels), permutation)
             result_type = make_type((shape,), element)
-        super().__init__(operand, result_type, properties={"permutation": _dense(permutation)})
+        super().__init__(operand, result_type, properties={"permutation": dense_i64(permutation)})
 
     @property
     def perm(self) -> tuple[int, ...]:
@@ -843,10 +765,6 @@ class ConvertOp(_FoldIdentity, StructuralOp):
     """Element type conversion; the shape is unchanged."""
 
     name = "bcast.convert"
-
-    def evaluate(self, x: np.ndarray) -> np.ndarray:
-        """The evaluation hook, as :meth:`ElementwiseOp.evaluate`."""
-        return numerics.convert(x, numpy_dtype(self.result.type))
 
     def verify_semantics(self, semantics: Semantics) -> None:
         levels, _ = _split(self.operand, "operand")
@@ -914,78 +832,6 @@ class ConstantOp(BcastOp):
 # --------------------------------------------------------------------------
 
 
-@irdl_custom_directive
-class IndexList(CustomDirective):
-    """``[1, %i, 999]``: literal and SSA (``index``) indices, printed right after
-    the indexed operand (``%t[1, %i]``). Dynamic entries are ``DYNAMIC_INDEX``
-    in the static list."""
-
-    dynamic: VariadicOperandVariable
-    static: AttributeVariable
-    OPTIONAL: ClassVar[bool] = False
-
-    def parse(self, parser: Parser, state: ParsingState) -> None:
-        dynamic = []
-        static: list[int] = []
-
-        def element() -> None:
-            value = parser.parse_optional_unresolved_operand()
-            if value is not None:
-                dynamic.append(value)
-                static.append(DYNAMIC_INDEX)
-                return
-            pos = parser.pos
-            index = parser.parse_integer(allow_boolean=False)
-            if not -(2**63) < index < 2**63:
-                parser.raise_error("index does not fit in 64 bits", pos, parser.pos)
-            static.append(index)
-
-        if self.OPTIONAL:
-            found = parser.parse_optional_comma_separated_list(parser.Delimiter.SQUARE, element)
-            if found is None:
-                self.set_empty(state)
-                return
-        else:
-            parser.parse_comma_separated_list(parser.Delimiter.SQUARE, element)
-        self.dynamic.set(state, dynamic)
-        self.static.set(state, DenseArrayBase.from_list(i64, static))
-
-    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
-        dynamic = list(self.dynamic.get(op))
-        static = self.static.get(op)
-        values = static.get_values() if isinstance(static, DenseArrayBase) else ()
-        if self.OPTIONAL and not values:
-            return
-        parts = []
-        for v in values:
-            if v == DYNAMIC_INDEX:
-                parts.append(dynamic.pop(0))
-            else:
-                parts.append(v)
-        printer.print_string("[")
-        printer.print_list(parts, lambda p: printer.print_operand(p) if isinstance(p, SSAValue) else printer.print_string(str(p)))
-        printer.print_string("]")
-        state.last_was_punctuation = False
-        state.should_emit_space = True
-
-    def set_empty(self, state: ParsingState) -> None:
-        self.dynamic.set(state, [])
-        self.static.set(state, DenseArrayBase.from_list(i64, []))
-
-    def is_anchorable(self) -> bool:
-        return True
-
-
-@irdl_custom_directive
-class OptionalIndexList(IndexList):
-    """Like IndexList, but absent when there are no indices (``assign %dst, ...``)."""
-
-    dynamic: VariadicOperandVariable
-    static: AttributeVariable
-
-    OPTIONAL: ClassVar[bool] = True
-
-
 def _indices(static: DenseArrayBase, n_dynamic: int, what: str) -> list[int | None]:
     values = [None if v == DYNAMIC_INDEX else v for v in static.get_values()]
     if sum(v is None for v in values) != n_dynamic:
@@ -998,7 +844,7 @@ def _index_operands(indices: Sequence[int | SSAValue]) -> tuple[DenseArrayBase, 
     """Builder input ``[1, %i]`` -> the static list (``DYNAMIC_INDEX`` for SSA
     entries) and the SSA indices."""
     static = [DYNAMIC_INDEX if isinstance(i, SSAValue) else i for i in indices]
-    return _dense(static), [i for i in indices if isinstance(i, SSAValue)]
+    return dense_i64(static), [i for i in indices if isinstance(i, SSAValue)]
 
 
 class IndexingOp(BcastOp, abc.ABC):
@@ -1156,34 +1002,6 @@ REDUCTION_COMBINERS: dict[str, type[BinaryOp]] = {
 (so ``add`` rejects i1 and ``and`` rejects floats, exactly as the binary ops)."""
 
 
-@irdl_custom_directive
-class SortedDims(CustomDirective):
-    """``[2, 0]``: reduction dims in any order, stored and printed sorted, so
-    equal reductions print equally (duplicates are kept for the verifier)."""
-
-    dims: AttributeVariable
-
-    def parse(self, parser: Parser, state: ParsingState) -> None:
-        def dim() -> int:
-            pos = parser.pos
-            value = parser.parse_integer(allow_boolean=False)
-            if not -(2**63) <= value < 2**63:
-                parser.raise_error("dim does not fit in 64 bits", pos, parser.pos)
-            return value
-
-        values = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, dim)
-        self.dims.set(state, _dense(sorted(values)))
-
-    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
-        dims = self.dims.get(op)
-        values = sorted(dims.get_values()) if isinstance(dims, DenseArrayBase) else []
-        if state.should_emit_space:
-            printer.print_string(" ")
-        printer.print_string(f"[{', '.join(map(str, values))}]")
-        state.last_was_punctuation = False
-        state.should_emit_space = True
-
-
 @irdl_op_definition
 class ReduceOp(BcastOp):
     """``reduce KIND %x, dims = [...] [keepdims]``: ``x`` folded with KIND over
@@ -1229,7 +1047,7 @@ class ReduceOp(BcastOp):
         result_type = self.infer_type(kind.data.value, t, sorted(dims), keepdims, _builder_semantics(t))
         super().__init__(
             operands=[operand], result_types=[result_type], attributes=attributes,
-            properties={"kind": kind, "dims": _dense(sorted(dims)),
+            properties={"kind": kind, "dims": dense_i64(sorted(dims)),
                         "keepdims": UnitAttr() if keepdims else None},
         )  # fmt: skip
 
@@ -1258,9 +1076,9 @@ class ReduceOp(BcastOp):
             allowed, notes = combiner.TML_KINDS, [combiner.TML_KINDS_NOTE]
         if rules.kind(element) not in allowed:
             raise Diagnostic(
-                f"reduce {kind} needs {_KIND_WORDS[allowed]} elements, got element type {element}",
+                f"reduce {kind} needs {KIND_WORDS[allowed]} elements, got element type {element}",
                 [f"'{combiner.name}' is the operation reduce {kind} folds with, and it "
-                 f"takes {_KIND_WORDS[allowed]} operands", *notes],
+                 f"takes {KIND_WORDS[allowed]} operands", *notes],
             )  # fmt: skip
         try:
             outer = rules.reduce_shape(levels[0], dims, keepdims)
@@ -1280,11 +1098,6 @@ class ReduceOp(BcastOp):
             how = "stay as size 1 (keepdims)" if self.keeps_dims else "are removed (no keepdims)"
             e.notes.append(f"the reduced dims {list(self.reduced_dims)} {how}")
             raise
-
-    def evaluate(self, x: np.ndarray) -> np.ndarray:
-        """The evaluation hook on the flat operand (outer dims come first in a
-        flat nested value, so the dims are flat dims too)."""
-        return numerics.reduce(self.kind_name, x, self.reduced_dims, self.keeps_dims)
 
 
 OPS = [

@@ -46,8 +46,9 @@ from bcast.ir.locations import InputFallbackLoc, file_range, shown_location
 
 def make_context() -> Context:
     """A context with the builtin, func and bcast dialects, and the StableHLO
-    and CHLO subset bcast imports (``bcast.ir.stablehlo``)."""
-    from bcast.ir.stablehlo import CHLO, StableHLO
+    and CHLO subset bcast imports (``bcast.ir.stablehlo``, ``bcast.ir.chlo``)."""
+    from bcast.ir.chlo import CHLO
+    from bcast.ir.stablehlo import StableHLO
 
     ctx = Context()
     ctx.load_dialect(Builtin)

@@ -1,4 +1,4 @@
-"""The StableHLO and CHLO subset bcast reads (and writes), as JAX prints it.
+"""The StableHLO subset bcast reads (and writes), as JAX prints it.
 
 xDSL 0.74 has no StableHLO dialect, so the ops bcast imports and the
 StableHLO emitter builds are defined here, in the style of xDSL's own
@@ -14,17 +14,14 @@ The pretty syntax is MLIR's, exactly as jaxlib prints it::
     %4 = stablehlo.broadcast_in_dim %x, dims = [1] : (tensor<3xf32>) -> tensor<2x3xf32>
     %5 = stablehlo.reduce(%x init: %c) applies stablehlo.add across dimensions = [1]
            : (tensor<8x16xf32>, tensor<f32>) -> tensor<8xf32>
-    %6 = chlo.square %x : tensor<4xf32> -> tensor<4xf32>
-    %7 = chlo.broadcast_add %a, %b {broadcast_dimensions = array<i64: 1>}
-           : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
-    %8 = stablehlo.slice %x [1:3, 0:8:2] : (tensor<4x8xf32>) -> tensor<2x4xf32>
-    %9 = stablehlo.dynamic_slice %x, %i, %j, sizes = [2, 2]
+    %6 = stablehlo.slice %x [1:3, 0:8:2] : (tensor<4x8xf32>) -> tensor<2x4xf32>
+    %7 = stablehlo.dynamic_slice %x, %i, %j, sizes = [2, 2]
            : (tensor<4x8xf32>, tensor<i64>, tensor<i64>) -> tensor<2x2xf32>
-    %10 = stablehlo.dynamic_update_slice %x, %u, %i, %j
+    %8 = stablehlo.dynamic_update_slice %x, %u, %i, %j
            : (tensor<4x8xf32>, tensor<2x2xf32>, tensor<i64>, tensor<i64>) -> tensor<4x8xf32>
-    %11:2 = stablehlo.optimization_barrier %a, %x : tensor<4xf32>, tensor<4x8xf32>
+    %9:2 = stablehlo.optimization_barrier %a, %x : tensor<4xf32>, tensor<4x8xf32>
 
-(xDSL names several results ``%11, %12 =`` where MLIR writes ``%11:2 =``;
+(xDSL names several results ``%9, %10 =`` where MLIR writes ``%9:2 =``;
 both spellings read in bcast and in jaxlib), and every op reads and prints the generic form too
 (``"stablehlo.compare"(%a, %b) <{comparison_direction =
 #stablehlo<comparison_direction GT>, ...}>``). Verifiers follow upstream
@@ -33,8 +30,8 @@ StableHLO for this subset (static shapes only), with located diagnostics.
 Builders: ``AddOp(lhs, rhs)``, ``AbsOp(x)``, ``ConvertOp(x, result_type)``,
 ``CompareOp("GT", lhs, rhs)``, ``SelectOp(pred, t, f)``,
 ``BroadcastInDimOp(x, dims, result_type)``, ``ReduceOp([x], [init], dims, AddOp)``,
-``ConstantOp(dense_attr)``, ``ReturnOp(*values)``, ``chlo.BroadcastAddOp(lhs, rhs,
-broadcast_dimensions=[1])``, ``SquareOp(x)``: see each docstring.
+``ConstantOp(dense_attr)``, ``ReturnOp(*values)``: see each docstring. CHLO,
+StableHLO's binary ops with implicit broadcasting, is ``bcast.ir.chlo``.
 """
 
 from __future__ import annotations
@@ -65,7 +62,6 @@ from xdsl.irdl import (
     VarConstraint,
     base,
     IRDLOperation,
-    ParsePropInAttrDict,
     SameVariadicOperandSize,
     irdl_attr_definition,
     irdl_op_definition,
@@ -93,9 +89,10 @@ from xdsl.traits import ConstantLike, HasParent, IsTerminator, Pure
 from xdsl.utils.str_enum import StrEnum
 
 from bcast.ir import rules
-from bcast.ir.diagnostics import Diagnostic, incompatible_operands
+from bcast.ir.diagnostics import Diagnostic, incompatible_operands, incompatible_results
 from bcast.ir.ops import CanonicalizationPatterns, ComparisonDirection
 from bcast.ir.rules import IncompatibleDims, RuleError
+from bcast.ir.types import dense_i64
 
 # --------------------------------------------------------------------------
 # Attributes: #stablehlo<comparison_direction GT>, #stablehlo<comparison_type FLOAT>
@@ -120,18 +117,6 @@ class ComparisonDirectionAttr(EnumAttribute[ComparisonDirection], SpacedOpaqueSy
 @irdl_attr_definition
 class ComparisonTypeAttr(EnumAttribute[ComparisonType], SpacedOpaqueSyntaxAttribute):
     name = "stablehlo.comparison_type"
-
-
-@irdl_attr_definition
-class ChloComparisonDirectionAttr(EnumAttribute[ComparisonDirection], SpacedOpaqueSyntaxAttribute):
-    """CHLO has its own: ``#chlo<comparison_direction GT>``."""
-
-    name = "chlo.comparison_direction"
-
-
-@irdl_attr_definition
-class ChloComparisonTypeAttr(EnumAttribute[ComparisonType], SpacedOpaqueSyntaxAttribute):
-    name = "chlo.comparison_type"
 
 
 # --------------------------------------------------------------------------
@@ -191,10 +176,6 @@ def _same_types(op: Operation, values: Sequence[SSAValue], what: str) -> None:
     types = [v.type for v in values]
     if any(t != types[0] for t in types):
         raise Diagnostic(f"requires the same type for {what}, got " + ", ".join(map(str, types)))
-
-
-def _dense(values: Sequence[int]) -> DenseArrayBase:
-    return DenseArrayBase.from_list(i64, list(values))
 
 
 def _type(value: SSAValue | Operation) -> Attribute:
@@ -683,7 +664,7 @@ class BroadcastInDimOp(StablehloOp):
     def __init__(self, operand: SSAValue | Operation, dims: Sequence[int], result_type: Attribute):
         """``BroadcastInDimOp(operand, dims, result_type)``."""
         super().__init__(operands=[operand], result_types=[result_type],
-                         properties={"broadcast_dimensions": _dense(dims)})  # fmt: skip
+                         properties={"broadcast_dimensions": dense_i64(dims)})  # fmt: skip
 
     @property
     def dims(self) -> tuple[int, ...]:
@@ -741,7 +722,7 @@ class TransposeOp(StablehloOp):
             shape = rules.check_transpose(_shape(_type(operand)), permutation)
             result_type = _tensor_type(shape, _element(_type(operand)))
         super().__init__(operands=[operand], result_types=[result_type],
-                         properties={"permutation": _dense(permutation)})  # fmt: skip
+                         properties={"permutation": dense_i64(permutation)})  # fmt: skip
 
     @property
     def perm(self) -> tuple[int, ...]:
@@ -751,8 +732,7 @@ class TransposeOp(StablehloOp):
         shape = rules.check_transpose(_shape(self.operand), self.perm)
         expected = _tensor_type(shape, _element(self.operand))
         if expected != self.result.type:
-            raise Diagnostic(f"inferred type(s) '{expected}' are incompatible with return type(s) "
-                             f"of operation '{self.result.type}'")  # fmt: skip
+            raise incompatible_results([expected], [self.result.type])
 
 
 @irdl_op_definition
@@ -850,7 +830,7 @@ class ReduceOp(StablehloOp):
         results = [_tensor_type([d for i, d in enumerate(_shape(v)) if i not in dimensions], _element(v))
                    for v in inputs]  # fmt: skip
         super().__init__(operands=[inputs, list(init_values)], result_types=[results],
-                         properties={"dimensions": _dense(dimensions)}, regions=[body])  # fmt: skip
+                         properties={"dimensions": dense_i64(dimensions)}, regions=[body])  # fmt: skip
 
     @property
     def dims(self) -> tuple[int, ...]:
@@ -928,7 +908,7 @@ class ReduceOp(StablehloOp):
                 parser.parse_punctuation(")")
             body = parser.parse_region(firsts + seconds)
         return cls.create(operands=[*inputs, *inits], result_types=list(ftype.outputs.data),
-                          properties={**props, "dimensions": _dense(dims)}, attributes=attrs,
+                          properties={**props, "dimensions": dense_i64(dims)}, attributes=attrs,
                           regions=[body])  # fmt: skip
 
     def print(self, printer: Printer) -> None:
@@ -992,168 +972,7 @@ class ReduceOp(StablehloOp):
         kept = [d for i, d in enumerate(shape) if i not in dims]
         expected = [_tensor_type(kept, _element(init)) for init in self.init_values]
         if [r.type for r in self.results] != expected:
-            raise Diagnostic("inferred type(s) '" + ", ".join(map(str, expected)) + "' are incompatible "
-                             "with return type(s) of operation '" + ", ".join(str(r.type) for r in self.results) + "'")  # fmt: skip
-
-
-# --------------------------------------------------------------------------
-# CHLO: implicit (NumPy) or broadcast_dimensions (XLA) broadcasting
-# --------------------------------------------------------------------------
-
-
-def chlo_broadcast_shape(lhs: Sequence[int], rhs: Sequence[int], dims: Sequence[int] | None):
-    """``(result, lhs_dims, rhs_dims)``: the result shape of a CHLO broadcasting
-    op and where each operand's dims land in it. Without ``broadcast_dimensions``
-    the operands align from the right (NumPy); with them the lower-rank operand
-    maps onto those dims of the higher-rank one (XLA), degenerate dims then
-    broadcast. A failure of the rule shows the shapes as written (aligned from
-    the right) or, with ``broadcast_dimensions``, as they map."""
-    lhs, rhs = tuple(lhs), tuple(rhs)
-    rank = max(len(lhs), len(rhs))
-    if dims is None or len(lhs) == len(rhs):
-        if dims is not None and list(dims) not in ([], list(range(rank))):
-            raise RuleError("broadcast_dimensions must either be absent or be the identity on "
-                            "operands of the same rank")  # fmt: skip
-        return (rules.broadcast_shapes(lhs, rhs), tuple(range(rank - len(lhs), rank)),
-                tuple(range(rank - len(rhs), rank)))
-    low, high = (lhs, rhs) if len(lhs) < len(rhs) else (rhs, lhs)
-    expanded = rules.expand_with_broadcast_dimensions(low, high, dims)
-    mapped, identity = tuple(dims), tuple(range(rank))
-    if low is lhs:
-        return rules.broadcast_shapes(expanded, high), mapped, identity
-    return rules.broadcast_shapes(high, expanded), identity, mapped
-
-
-class ChloBroadcastBinaryOp(StablehloOp, abc.ABC):
-    """``chlo.broadcast_OP %a, %b {broadcast_dimensions = array<i64: ...>} :
-    (A, B) -> C``: the StableHLO op with implicit broadcasting."""
-
-    STABLEHLO: ClassVar[type[ElementwiseBinaryOp]]
-    lhs = operand_def(TensorType)
-    rhs = operand_def(TensorType)
-    result = result_def(TensorType)
-    broadcast_dimensions = opt_prop_def(DenseArrayBase.constr(i64))
-    traits = traits_def(Pure())
-    assembly_format = "$lhs `,` $rhs attr-dict `:` `(` type($lhs) `,` type($rhs) `)` `->` type($result)"
-
-    RESULT_ELEMENT: ClassVar[Attribute | None] = None
-    irdl_options = (ParsePropInAttrDict(),)
-
-    def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation,
-                 result_type: Attribute | None = None, broadcast_dimensions: Sequence[int] | None = None,
-                 *, properties: Mapping[str, Attribute] | None = None):
-        """``BroadcastAddOp(lhs, rhs, result_type=None, broadcast_dimensions=None)``
-        (the result type is inferred)."""
-        if result_type is None:
-            shape, _, _ = chlo_broadcast_shape(_shape(_type(lhs)), _shape(_type(rhs)), broadcast_dimensions)
-            result_type = _tensor_type(shape, self.RESULT_ELEMENT or _element(_type(lhs)))
-        props = dict(properties or {})
-        if broadcast_dimensions is not None:
-            props["broadcast_dimensions"] = _dense(broadcast_dimensions)
-        super().__init__(operands=[lhs, rhs], result_types=[result_type], properties=props)
-
-    @property
-    def dims(self) -> tuple[int, ...] | None:
-        return None if self.broadcast_dimensions is None else self.broadcast_dimensions.get_values()
-
-    def verify_op(self) -> None:
-        if _element(self.lhs) != _element(self.rhs):
-            raise Diagnostic(f"requires the same element type for all operands, got "
-                             f"{self.lhs.type} and {self.rhs.type}")  # fmt: skip
-        _check_kinds(self, self.STABLEHLO.ELEMENT_KINDS, [self.lhs, self.rhs])
-        lhs, rhs = _shape(self.lhs), _shape(self.rhs)
-        try:
-            shape, _, _ = chlo_broadcast_shape(lhs, rhs, self.dims)
-        except IncompatibleDims as e:
-            expanded = self.dims if self.dims is not None and len(lhs) != len(rhs) else None
-            raise incompatible_operands((self.lhs.type, self.rhs.type), e, expanded) from None
-        expected = _tensor_type(shape, self.RESULT_ELEMENT or _element(self.lhs))
-        if expected != self.result.type:
-            raise Diagnostic(f"inferred type(s) '{expected}' are incompatible with return type(s) "
-                             f"of operation '{self.result.type}'")  # fmt: skip
-
-
-def _chlo(stablehlo: type[ElementwiseBinaryOp]) -> type[ChloBroadcastBinaryOp]:
-    """``chlo.broadcast_X`` for ``stablehlo.X``: one line per op below."""
-    short = stablehlo.name.split(".", 1)[1]
-    cls = type(f"Broadcast{stablehlo.__name__}", (ChloBroadcastBinaryOp,),
-               {"name": f"chlo.broadcast_{short}", "STABLEHLO": stablehlo, "__module__": __name__,
-                "__doc__": f"``chlo.broadcast_{short}``: ``stablehlo.{short}`` with broadcasting.",
-                "__annotations__": {"STABLEHLO": ClassVar[type[ElementwiseBinaryOp]]}})  # fmt: skip
-    return irdl_op_definition(cls)
-
-
-BroadcastAddOp = _chlo(AddOp)
-BroadcastSubtractOp = _chlo(SubtractOp)
-BroadcastMultiplyOp = _chlo(MultiplyOp)
-BroadcastDivideOp = _chlo(DivideOp)
-BroadcastRemainderOp = _chlo(RemainderOp)
-BroadcastPowerOp = _chlo(PowerOp)
-BroadcastMaximumOp = _chlo(MaximumOp)
-BroadcastMinimumOp = _chlo(MinimumOp)
-BroadcastAtan2Op = _chlo(Atan2Op)
-BroadcastAndOp = _chlo(AndOp)
-BroadcastOrOp = _chlo(OrOp)
-BroadcastXorOp = _chlo(XorOp)
-BroadcastShiftLeftOp = _chlo(ShiftLeftOp)
-BroadcastShiftRightArithmeticOp = _chlo(ShiftRightArithmeticOp)
-BroadcastShiftRightLogicalOp = _chlo(ShiftRightLogicalOp)
-CHLO_BINARY_OPS = (
-    BroadcastAddOp, BroadcastSubtractOp, BroadcastMultiplyOp, BroadcastDivideOp,
-    BroadcastRemainderOp, BroadcastPowerOp, BroadcastMaximumOp, BroadcastMinimumOp,
-    BroadcastAtan2Op, BroadcastAndOp, BroadcastOrOp, BroadcastXorOp, BroadcastShiftLeftOp,
-    BroadcastShiftRightArithmeticOp, BroadcastShiftRightLogicalOp,
-)  # fmt: skip
-
-
-@irdl_op_definition
-class BroadcastCompareOp(ChloBroadcastBinaryOp):
-    """``chlo.broadcast_compare %a, %b {comparison_direction = #chlo<comparison_direction GT>}
-    : (A, B) -> C``."""
-
-    name = "chlo.broadcast_compare"
-    STABLEHLO: ClassVar[type[ElementwiseBinaryOp]] = AddOp  # any element kind
-    RESULT_ELEMENT: ClassVar[Attribute | None] = i1
-    comparison_direction = prop_def(ChloComparisonDirectionAttr)
-    compare_type = opt_prop_def(ChloComparisonTypeAttr)
-
-    def __init__(self, direction: ComparisonDirection | str, lhs: SSAValue | Operation,
-                 rhs: SSAValue | Operation, compare_type: ComparisonType | str | None = None,
-                 result_type: Attribute | None = None, broadcast_dimensions: Sequence[int] | None = None):
-        """``BroadcastCompareOp("GT", lhs, rhs, compare_type=None, result_type=None,
-        broadcast_dimensions=None)``."""
-        props: dict[str, Attribute] = {}
-        if compare_type is not None:
-            props["compare_type"] = ChloComparisonTypeAttr(ComparisonType(compare_type))
-        props["comparison_direction"] = ChloComparisonDirectionAttr(ComparisonDirection(direction))
-        super().__init__(lhs, rhs, result_type, broadcast_dimensions, properties=props)
-
-    @property
-    def direction(self) -> str:
-        return self.comparison_direction.data.value
-
-    def verify_op(self) -> None:
-        super().verify_op()
-        check_compare_type(None if self.compare_type is None else self.compare_type.data, _element(self.lhs))
-
-
-@irdl_op_definition
-class SquareOp(StablehloOp):
-    """``chlo.square %x : tensor<4xf32> -> tensor<4xf32>``: ``x * x``."""
-
-    name = "chlo.square"
-    operand = operand_def(TensorType)
-    result = result_def(TensorType)
-    traits = traits_def(Pure())
-    assembly_format = "$operand attr-dict `:` type($operand) `->` type($result)"
-
-    def __init__(self, operand: SSAValue | Operation):
-        """``SquareOp(operand)``: the result has the operand's type."""
-        super().__init__(operands=[operand], result_types=[_type(operand)])
-
-    def verify_op(self) -> None:
-        _same_types(self, [self.operand, self.result], "all operands and results")
-        _check_kinds(self, NUMERIC, [self.operand])
+            raise incompatible_results(expected, [r.type for r in self.results])
 
 
 UNARY_OPS: tuple[type[ElementwiseUnaryOp], ...] = (
@@ -1198,9 +1017,9 @@ class SliceRanges(CustomDirective):
             strides.append(parse_index() if has_stride else 1)
 
         parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, parse_range)
-        self.start_indices.set(state, _dense(starts))
-        self.limit_indices.set(state, _dense(limits))
-        self.strides.set(state, _dense(strides))
+        self.start_indices.set(state, dense_i64(starts))
+        self.limit_indices.set(state, dense_i64(limits))
+        self.strides.set(state, dense_i64(strides))
 
     def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
         state.print_whitespace(printer)
@@ -1309,8 +1128,8 @@ class SliceOp(StablehloOp):
         shape = [-(-(l - s) // st) for s, l, st in zip(start_indices, limit_indices, strides)]
         super().__init__(
             operands=[operand], result_types=[_tensor_type(shape, _element(_type(operand)))],
-            properties={"start_indices": _dense(start_indices), "limit_indices": _dense(limit_indices),
-                        "strides": _dense(strides)},
+            properties={"start_indices": dense_i64(start_indices), "limit_indices": dense_i64(limit_indices),
+                        "strides": dense_i64(strides)},
         )  # fmt: skip
 
     def verify_op(self) -> None:
@@ -1354,7 +1173,7 @@ class DynamicSliceOp(StablehloOp):
         super().__init__(
             operands=[operand, list(start_indices)],
             result_types=[_tensor_type(slice_sizes, _element(_type(operand)))],
-            properties={"slice_sizes": _dense(slice_sizes)},
+            properties={"slice_sizes": dense_i64(slice_sizes)},
         )  # fmt: skip
 
     def verify_op(self) -> None:
@@ -1425,7 +1244,5 @@ STABLEHLO_OPS = [
     ReshapeOp, TransposeOp, ConstantOp, ReduceOp, ReturnOp,
     SliceOp, DynamicSliceOp, DynamicUpdateSliceOp, OptimizationBarrierOp,
 ]  # fmt: skip
-CHLO_OPS = [*CHLO_BINARY_OPS, BroadcastCompareOp, SquareOp]
 
 StableHLO = Dialect("stablehlo", STABLEHLO_OPS, [ComparisonDirectionAttr, ComparisonTypeAttr])
-CHLO = Dialect("chlo", CHLO_OPS, [ChloComparisonDirectionAttr, ChloComparisonTypeAttr])

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 import numpy as np
 from xdsl.dialects.builtin import (
+    DenseArrayBase,
     Float16Type,
     Float32Type,
     Float64Type,
     IntegerType,
     Signedness,
     TensorType,
+    i64,
 )
 from xdsl.ir import Attribute
 
@@ -112,3 +115,15 @@ def numpy_dtype(t: Attribute) -> np.dtype:
 def is_nested(t: Attribute) -> bool:
     """A tensor of tensors (TML)."""
     return len(split_type(t)[0]) > 1
+
+
+def dense_i64(values: Sequence[int]) -> DenseArrayBase:
+    """``array<i64: ...>`` of ``values`` (dims, permutations, indices)."""
+    return _dense_of(tuple(values))
+
+
+@lru_cache(maxsize=4096)
+def _dense_of(values: tuple[int, ...]) -> DenseArrayBase:
+    """One attribute per distinct list: attributes are immutable, and building
+    one checks every value again (a tenth of ``bcast-make-explicit``)."""
+    return DenseArrayBase.from_list(i64, list(values))

@@ -6,10 +6,10 @@ as ``xdsl.interpreters.arith`` has per ``arith`` op; ``func.call`` and
 runs its body as a region. ``bcast.lowering.reference.Evaluator`` puts them
 together; that is the oracle every other backend and every pass is tested
 against, so each implementation is written for obviousness, not speed: an
-elementwise op (or ``convert``) is its own evaluation hook (``evaluate``:
-broadcasting by ``bcast.ir.rules``, arithmetic by the op's
-``NUMPY_FUNCTION`` from ``bcast.ir.numerics``), the hook constant folding
-uses too; views, indexing and assignment are written out here.
+elementwise op (or ``convert``, ``reduce``) is evaluated by the hook
+constant folding uses too (``bcast.ir.evaluate``: broadcasting by
+``bcast.ir.rules``, arithmetic by the op's ``NUMPY_FUNCTION`` from
+``bcast.ir.numerics``); views, indexing and assignment are written out here.
 
 Values are NumPy arrays; a nested (TML) value is stored flat (outer dims
 then inner dims); ``index`` values are Python ints. Every tensor result is
@@ -40,6 +40,7 @@ from xdsl.ir import Operation
 from bcast.ir import rules
 from bcast.ir import ops as bc
 from bcast.ir.diagnostics import Report, op_report
+from bcast.ir.evaluate import evaluate
 from bcast.ir.fusion import FusionOp, YieldOp
 from bcast.ir.ops import semantics_of
 from bcast.ir.types import split_type
@@ -115,15 +116,15 @@ def _index(op: bc.ExtractOp | bc.AssignOp, dynamic: Sequence[int]) -> tuple[tupl
 class BcastFunctions(InterpreterFunctions):
     """The ``bcast`` dialect. The elementwise families (binary, compare,
     select, unary) share one implementation, registered below for every op
-    of each family: the op evaluates itself (``ElementwiseOp.evaluate``
-    applies its ``NUMPY_FUNCTION`` to the broadcast, promoted operands).
+    of each family: ``bcast.ir.evaluate`` applies the op's ``NUMPY_FUNCTION``
+    to the broadcast, promoted operands.
     (``register_impls`` is applied after that loop, which also registers
     ``run_unsupported`` for the ops in ``UNSUPPORTED``.)"""
 
     def run_elementwise(
         self, interpreter: Interpreter, op: bc.ElementwiseOp, args: PythonValues
     ) -> PythonValues:
-        return _typed(op, op.evaluate(*args))
+        return _typed(op, evaluate(op, *args))
 
     @impl(bc.ConstantOp)
     def run_constant(self, interpreter: Interpreter, op: bc.ConstantOp, args: PythonValues) -> PythonValues:
@@ -150,11 +151,11 @@ class BcastFunctions(InterpreterFunctions):
 
     @impl(bc.ConvertOp)
     def run_convert(self, interpreter: Interpreter, op: bc.ConvertOp, args: PythonValues) -> PythonValues:
-        return _typed(op, op.evaluate(args[0]))
+        return _typed(op, evaluate(op, args[0]))
 
     @impl(bc.ReduceOp)
     def run_reduce(self, interpreter: Interpreter, op: bc.ReduceOp, args: PythonValues) -> PythonValues:
-        return _typed(op, op.evaluate(args[0]))
+        return _typed(op, evaluate(op, args[0]))
 
     @impl(bc.ExtractOp)
     def run_extract(self, interpreter: Interpreter, op: bc.ExtractOp, args: PythonValues) -> PythonValues:

@@ -34,6 +34,7 @@ from xdsl.printer import Printer
 
 from bcast.ir import numerics, rules
 from bcast.ir import stablehlo as shlo
+from bcast.ir.evaluate import evaluate
 from bcast.ir.ops import (
     BroadcastInDimOp,
     ConstantOp,
@@ -307,7 +308,7 @@ class FoldElementwiseOfConstants(RewritePattern):
         if not all(isinstance(c, ConstantOp) for c in constants):
             return
         with np.errstate(all="ignore"):
-            value = op.evaluate(*(c.numpy_value() for c in constants))
+            value = evaluate(op, *(c.numpy_value() for c in constants))
         if (folded := exact_constant(np.asarray(value), result.type)) is None:
             return
         replace(rewriter, op, folded)
@@ -394,7 +395,7 @@ class FoldReduceOfConstant(RewritePattern):
             return
         if rules.element_count(flat_type_shape(op.operand.type)) > REDUCE_FOLD_LIMIT:
             return
-        value = op.evaluate(constant.numpy_value())
+        value = evaluate(op, constant.numpy_value())
         if (folded := exact_constant(np.asarray(value), op.result.type)) is None:
             return
         replace(rewriter, op, folded)

@@ -47,6 +47,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from bcast.ir import chlo
 from bcast.ir import ops as bcast
 from bcast.ir import rules
 from bcast.ir import stablehlo as hlo
@@ -87,9 +88,9 @@ REDUCTION_KINDS: dict[type[bcast.BinaryOp], str] = {
 
 OTHER = (hlo.IsFiniteOp, hlo.ConvertOp, hlo.CompareOp, hlo.SelectOp, hlo.BroadcastInDimOp,
          hlo.ReshapeOp, hlo.TransposeOp, hlo.ConstantOp, hlo.ReduceOp, hlo.ReturnOp,
-         hlo.BroadcastCompareOp, hlo.SquareOp)  # fmt: skip
+         chlo.BroadcastCompareOp, chlo.SquareOp)  # fmt: skip
 SUPPORTED_OPS: tuple[str, ...] = tuple(sorted(
-    [op.name for op in (*BINARY, *UNARY, *OTHER, *hlo.CHLO_BINARY_OPS)] + ["func.call"]
+    [op.name for op in (*BINARY, *UNARY, *OTHER, *chlo.CHLO_BINARY_OPS)] + ["func.call"]
 ))  # fmt: skip
 """Every op the import takes (``stablehlo.return`` only in a reduce body)."""
 
@@ -192,7 +193,7 @@ class ConvertUnary(RewritePattern):
 
 class ConvertSquare(RewritePattern):
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: hlo.SquareOp, rewriter: PatternRewriter) -> None:
+    def match_and_rewrite(self, op: chlo.SquareOp, rewriter: PatternRewriter) -> None:
         replace(rewriter, op, _binary(op, bcast.MultiplyOp, op.operand, op.operand))
 
 
@@ -283,14 +284,14 @@ class ConvertChloBroadcast(RewritePattern):
     """``chlo.broadcast_X a, b`` -> each operand broadcast to the result shape, then X."""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: hlo.ChloBroadcastBinaryOp, rewriter: PatternRewriter) -> None:
+    def match_and_rewrite(self, op: chlo.ChloBroadcastBinaryOp, rewriter: PatternRewriter) -> None:
         _bcast_type(op, op.lhs), _bcast_type(op, op.rhs)
-        shape, lhs_dims, rhs_dims = hlo.chlo_broadcast_shape(op.lhs.type.get_shape(), op.rhs.type.get_shape(), op.dims)
+        shape, lhs_dims, rhs_dims = chlo.chlo_broadcast_shape(op.lhs.type.get_shape(), op.rhs.type.get_shape(), op.dims)
         operand_type = TensorType(op.lhs.type.get_element_type(), shape)
         new: list[Operation] = []
         lhs = _broadcast_to(op.lhs, lhs_dims, operand_type, new)
         rhs = _broadcast_to(op.rhs, rhs_dims, operand_type, new)
-        if isinstance(op, hlo.BroadcastCompareOp):
+        if isinstance(op, chlo.BroadcastCompareOp):
             _compare_type_ok(op, op.compare_type)
             result = bcast.CompareOp(op.direction, lhs, rhs, op.result.type)
         else:

@@ -180,7 +180,7 @@ def _stablehlo_dialect() -> Dialect:
 
 
 def _chlo_dialect() -> Dialect:
-    from bcast.ir.stablehlo import CHLO
+    from bcast.ir.chlo import CHLO
 
     return CHLO
 

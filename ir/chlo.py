@@ -1,0 +1,249 @@
+"""The CHLO subset bcast reads, as JAX prints it: StableHLO's binary ops
+with implicit broadcasting, ``chlo.broadcast_compare`` and ``chlo.square``.
+
+Each ``chlo.broadcast_X`` takes its element kinds from ``stablehlo.X``
+(``bcast.ir.stablehlo``); without ``broadcast_dimensions`` the operands
+broadcast as in NumPy, with them as in XLA::
+
+    %6 = chlo.square %x : tensor<4xf32> -> tensor<4xf32>
+    %7 = chlo.broadcast_add %a, %b {broadcast_dimensions = array<i64: 1>}
+           : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+
+Builders: ``BroadcastAddOp(lhs, rhs, broadcast_dimensions=[1])``,
+``BroadcastCompareOp("GT", lhs, rhs)``, ``SquareOp(x)``: see each docstring.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Mapping, Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import DenseArrayBase, TensorType, i1, i64
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import Attribute, Dialect, Operation, SpacedOpaqueSyntaxAttribute, SSAValue
+from xdsl.irdl import (
+    ParsePropInAttrDict,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
+from xdsl.traits import Pure
+
+from bcast.ir import rules
+from bcast.ir.diagnostics import Diagnostic, incompatible_operands, incompatible_results
+from bcast.ir.ops import ComparisonDirection
+from bcast.ir.rules import IncompatibleDims, RuleError
+from bcast.ir.stablehlo import (
+    NUMERIC,
+    AddOp,
+    AndOp,
+    Atan2Op,
+    ComparisonType,
+    DivideOp,
+    ElementwiseBinaryOp,
+    MaximumOp,
+    MinimumOp,
+    MultiplyOp,
+    OrOp,
+    PowerOp,
+    RemainderOp,
+    ShiftLeftOp,
+    ShiftRightArithmeticOp,
+    ShiftRightLogicalOp,
+    StablehloOp,
+    SubtractOp,
+    XorOp,
+    _check_kinds,
+    _element,
+    _same_types,
+    _shape,
+    _tensor_type,
+    _type,
+    check_compare_type,
+)
+from bcast.ir.types import dense_i64
+
+# --------------------------------------------------------------------------
+# Attributes: CHLO has its own #chlo<comparison_direction GT>, #chlo<comparison_type FLOAT>
+# --------------------------------------------------------------------------
+
+
+@irdl_attr_definition
+class ChloComparisonDirectionAttr(EnumAttribute[ComparisonDirection], SpacedOpaqueSyntaxAttribute):
+    """CHLO has its own: ``#chlo<comparison_direction GT>``."""
+
+    name = "chlo.comparison_direction"
+
+
+@irdl_attr_definition
+class ChloComparisonTypeAttr(EnumAttribute[ComparisonType], SpacedOpaqueSyntaxAttribute):
+    name = "chlo.comparison_type"
+
+
+# --------------------------------------------------------------------------
+# Ops: implicit (NumPy) or broadcast_dimensions (XLA) broadcasting
+# --------------------------------------------------------------------------
+
+
+def chlo_broadcast_shape(lhs: Sequence[int], rhs: Sequence[int], dims: Sequence[int] | None):
+    """``(result, lhs_dims, rhs_dims)``: the result shape of a CHLO broadcasting
+    op and where each operand's dims land in it. Without ``broadcast_dimensions``
+    the operands align from the right (NumPy); with them the lower-rank operand
+    maps onto those dims of the higher-rank one (XLA), degenerate dims then
+    broadcast. A failure of the rule shows the shapes as written (aligned from
+    the right) or, with ``broadcast_dimensions``, as they map."""
+    lhs, rhs = tuple(lhs), tuple(rhs)
+    rank = max(len(lhs), len(rhs))
+    if dims is None or len(lhs) == len(rhs):
+        if dims is not None and list(dims) not in ([], list(range(rank))):
+            raise RuleError("broadcast_dimensions must either be absent or be the identity on "
+                            "operands of the same rank")  # fmt: skip
+        return (rules.broadcast_shapes(lhs, rhs), tuple(range(rank - len(lhs), rank)),
+                tuple(range(rank - len(rhs), rank)))
+    low, high = (lhs, rhs) if len(lhs) < len(rhs) else (rhs, lhs)
+    expanded = rules.expand_with_broadcast_dimensions(low, high, dims)
+    mapped, identity = tuple(dims), tuple(range(rank))
+    if low is lhs:
+        return rules.broadcast_shapes(expanded, high), mapped, identity
+    return rules.broadcast_shapes(high, expanded), identity, mapped
+
+
+class ChloBroadcastBinaryOp(StablehloOp, abc.ABC):
+    """``chlo.broadcast_OP %a, %b {broadcast_dimensions = array<i64: ...>} :
+    (A, B) -> C``: the StableHLO op with implicit broadcasting."""
+
+    STABLEHLO: ClassVar[type[ElementwiseBinaryOp]]
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+    broadcast_dimensions = opt_prop_def(DenseArrayBase.constr(i64))
+    traits = traits_def(Pure())
+    assembly_format = "$lhs `,` $rhs attr-dict `:` `(` type($lhs) `,` type($rhs) `)` `->` type($result)"
+
+    RESULT_ELEMENT: ClassVar[Attribute | None] = None
+    irdl_options = (ParsePropInAttrDict(),)
+
+    def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation,
+                 result_type: Attribute | None = None, broadcast_dimensions: Sequence[int] | None = None,
+                 *, properties: Mapping[str, Attribute] | None = None):
+        """``BroadcastAddOp(lhs, rhs, result_type=None, broadcast_dimensions=None)``
+        (the result type is inferred)."""
+        if result_type is None:
+            shape, _, _ = chlo_broadcast_shape(_shape(_type(lhs)), _shape(_type(rhs)), broadcast_dimensions)
+            result_type = _tensor_type(shape, self.RESULT_ELEMENT or _element(_type(lhs)))
+        props = dict(properties or {})
+        if broadcast_dimensions is not None:
+            props["broadcast_dimensions"] = dense_i64(broadcast_dimensions)
+        super().__init__(operands=[lhs, rhs], result_types=[result_type], properties=props)
+
+    @property
+    def dims(self) -> tuple[int, ...] | None:
+        return None if self.broadcast_dimensions is None else self.broadcast_dimensions.get_values()
+
+    def verify_op(self) -> None:
+        if _element(self.lhs) != _element(self.rhs):
+            raise Diagnostic(f"requires the same element type for all operands, got "
+                             f"{self.lhs.type} and {self.rhs.type}")  # fmt: skip
+        _check_kinds(self, self.STABLEHLO.ELEMENT_KINDS, [self.lhs, self.rhs])
+        lhs, rhs = _shape(self.lhs), _shape(self.rhs)
+        try:
+            shape, _, _ = chlo_broadcast_shape(lhs, rhs, self.dims)
+        except IncompatibleDims as e:
+            expanded = self.dims if self.dims is not None and len(lhs) != len(rhs) else None
+            raise incompatible_operands((self.lhs.type, self.rhs.type), e, expanded) from None
+        expected = _tensor_type(shape, self.RESULT_ELEMENT or _element(self.lhs))
+        if expected != self.result.type:
+            raise incompatible_results([expected], [self.result.type])
+
+
+def _chlo(stablehlo: type[ElementwiseBinaryOp]) -> type[ChloBroadcastBinaryOp]:
+    """``chlo.broadcast_X`` for ``stablehlo.X``: one line per op below."""
+    short = stablehlo.name.split(".", 1)[1]
+    cls = type(f"Broadcast{stablehlo.__name__}", (ChloBroadcastBinaryOp,),
+               {"name": f"chlo.broadcast_{short}", "STABLEHLO": stablehlo, "__module__": __name__,
+                "__doc__": f"``chlo.broadcast_{short}``: ``stablehlo.{short}`` with broadcasting.",
+                "__annotations__": {"STABLEHLO": ClassVar[type[ElementwiseBinaryOp]]}})  # fmt: skip
+    return irdl_op_definition(cls)
+
+
+BroadcastAddOp = _chlo(AddOp)
+BroadcastSubtractOp = _chlo(SubtractOp)
+BroadcastMultiplyOp = _chlo(MultiplyOp)
+BroadcastDivideOp = _chlo(DivideOp)
+BroadcastRemainderOp = _chlo(RemainderOp)
+BroadcastPowerOp = _chlo(PowerOp)
+BroadcastMaximumOp = _chlo(MaximumOp)
+BroadcastMinimumOp = _chlo(MinimumOp)
+BroadcastAtan2Op = _chlo(Atan2Op)
+BroadcastAndOp = _chlo(AndOp)
+BroadcastOrOp = _chlo(OrOp)
+BroadcastXorOp = _chlo(XorOp)
+BroadcastShiftLeftOp = _chlo(ShiftLeftOp)
+BroadcastShiftRightArithmeticOp = _chlo(ShiftRightArithmeticOp)
+BroadcastShiftRightLogicalOp = _chlo(ShiftRightLogicalOp)
+CHLO_BINARY_OPS = (
+    BroadcastAddOp, BroadcastSubtractOp, BroadcastMultiplyOp, BroadcastDivideOp,
+    BroadcastRemainderOp, BroadcastPowerOp, BroadcastMaximumOp, BroadcastMinimumOp,
+    BroadcastAtan2Op, BroadcastAndOp, BroadcastOrOp, BroadcastXorOp, BroadcastShiftLeftOp,
+    BroadcastShiftRightArithmeticOp, BroadcastShiftRightLogicalOp,
+)  # fmt: skip
+
+
+@irdl_op_definition
+class BroadcastCompareOp(ChloBroadcastBinaryOp):
+    """``chlo.broadcast_compare %a, %b {comparison_direction = #chlo<comparison_direction GT>}
+    : (A, B) -> C``."""
+
+    name = "chlo.broadcast_compare"
+    STABLEHLO: ClassVar[type[ElementwiseBinaryOp]] = AddOp  # any element kind
+    RESULT_ELEMENT: ClassVar[Attribute | None] = i1
+    comparison_direction = prop_def(ChloComparisonDirectionAttr)
+    compare_type = opt_prop_def(ChloComparisonTypeAttr)
+
+    def __init__(self, direction: ComparisonDirection | str, lhs: SSAValue | Operation,
+                 rhs: SSAValue | Operation, compare_type: ComparisonType | str | None = None,
+                 result_type: Attribute | None = None, broadcast_dimensions: Sequence[int] | None = None):
+        """``BroadcastCompareOp("GT", lhs, rhs, compare_type=None, result_type=None,
+        broadcast_dimensions=None)``."""
+        props: dict[str, Attribute] = {}
+        if compare_type is not None:
+            props["compare_type"] = ChloComparisonTypeAttr(ComparisonType(compare_type))
+        props["comparison_direction"] = ChloComparisonDirectionAttr(ComparisonDirection(direction))
+        super().__init__(lhs, rhs, result_type, broadcast_dimensions, properties=props)
+
+    @property
+    def direction(self) -> str:
+        return self.comparison_direction.data.value
+
+    def verify_op(self) -> None:
+        super().verify_op()
+        check_compare_type(None if self.compare_type is None else self.compare_type.data, _element(self.lhs))
+
+
+@irdl_op_definition
+class SquareOp(StablehloOp):
+    """``chlo.square %x : tensor<4xf32> -> tensor<4xf32>``: ``x * x``."""
+
+    name = "chlo.square"
+    operand = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "$operand attr-dict `:` type($operand) `->` type($result)"
+
+    def __init__(self, operand: SSAValue | Operation):
+        """``SquareOp(operand)``: the result has the operand's type."""
+        super().__init__(operands=[operand], result_types=[_type(operand)])
+
+    def verify_op(self) -> None:
+        _same_types(self, [self.operand, self.result], "all operands and results")
+        _check_kinds(self, NUMERIC, [self.operand])
+
+
+CHLO_OPS = [*CHLO_BINARY_OPS, BroadcastCompareOp, SquareOp]
+
+CHLO = Dialect("chlo", CHLO_OPS, [ChloComparisonDirectionAttr, ChloComparisonTypeAttr])

@@ -1,0 +1,123 @@
+"""The custom assembly directives of the ``bcast`` ops: index lists
+(``%t[1, %i]``) and reduction dims (``dims = [0, 2]``), the syntax xDSL's
+declarative format cannot say by itself."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, i64
+from xdsl.ir import SSAValue
+from xdsl.irdl import IRDLOperation
+from xdsl.irdl.declarative_assembly_format import (
+    AttributeVariable,
+    CustomDirective,
+    ParsingState,
+    PrintingState,
+    VariadicOperandVariable,
+    irdl_custom_directive,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+
+from bcast.ir.types import dense_i64
+
+
+@irdl_custom_directive
+class IndexList(CustomDirective):
+    """``[1, %i, 999]``: literal and SSA (``index``) indices, printed right after
+    the indexed operand (``%t[1, %i]``). Dynamic entries are ``DYNAMIC_INDEX``
+    in the static list."""
+
+    dynamic: VariadicOperandVariable
+    static: AttributeVariable
+    OPTIONAL: ClassVar[bool] = False
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        dynamic = []
+        static: list[int] = []
+
+        def element() -> None:
+            value = parser.parse_optional_unresolved_operand()
+            if value is not None:
+                dynamic.append(value)
+                static.append(DYNAMIC_INDEX)
+                return
+            pos = parser.pos
+            index = parser.parse_integer(allow_boolean=False)
+            if not -(2**63) < index < 2**63:
+                parser.raise_error("index does not fit in 64 bits", pos, parser.pos)
+            static.append(index)
+
+        if self.OPTIONAL:
+            found = parser.parse_optional_comma_separated_list(parser.Delimiter.SQUARE, element)
+            if found is None:
+                self.set_empty(state)
+                return
+        else:
+            parser.parse_comma_separated_list(parser.Delimiter.SQUARE, element)
+        self.dynamic.set(state, dynamic)
+        self.static.set(state, DenseArrayBase.from_list(i64, static))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        dynamic = list(self.dynamic.get(op))
+        static = self.static.get(op)
+        values = static.get_values() if isinstance(static, DenseArrayBase) else ()
+        if self.OPTIONAL and not values:
+            return
+        parts = []
+        for v in values:
+            if v == DYNAMIC_INDEX:
+                parts.append(dynamic.pop(0))
+            else:
+                parts.append(v)
+        printer.print_string("[")
+        printer.print_list(parts, lambda p: printer.print_operand(p) if isinstance(p, SSAValue) else printer.print_string(str(p)))
+        printer.print_string("]")
+        state.last_was_punctuation = False
+        state.should_emit_space = True
+
+    def set_empty(self, state: ParsingState) -> None:
+        self.dynamic.set(state, [])
+        self.static.set(state, DenseArrayBase.from_list(i64, []))
+
+    def is_anchorable(self) -> bool:
+        return True
+
+
+@irdl_custom_directive
+class OptionalIndexList(IndexList):
+    """Like IndexList, but absent when there are no indices (``assign %dst, ...``)."""
+
+    dynamic: VariadicOperandVariable
+    static: AttributeVariable
+
+    OPTIONAL: ClassVar[bool] = True
+
+
+@irdl_custom_directive
+class SortedDims(CustomDirective):
+    """``[2, 0]``: reduction dims in any order, stored and printed sorted, so
+    equal reductions print equally (duplicates are kept for the verifier)."""
+
+    dims: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        def dim() -> int:
+            pos = parser.pos
+            value = parser.parse_integer(allow_boolean=False)
+            if not -(2**63) <= value < 2**63:
+                parser.raise_error("dim does not fit in 64 bits", pos, parser.pos)
+            return value
+
+        values = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, dim)
+        self.dims.set(state, dense_i64(sorted(values)))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        dims = self.dims.get(op)
+        values = sorted(dims.get_values()) if isinstance(dims, DenseArrayBase) else []
+        if state.should_emit_space:
+            printer.print_string(" ")
+        printer.print_string(f"[{', '.join(map(str, values))}]")
+        state.last_was_punctuation = False
+        state.should_emit_space = True

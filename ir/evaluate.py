@@ -1,0 +1,87 @@
+"""The ``bcast`` ops evaluated on NumPy arrays: the hook of constant folding
+(``passes.canonicalization``) and of the reference evaluator
+(``lowering.interpreter``).
+
+Each op's exact semantics is its ``NUMPY_FUNCTION`` (``bcast.ir.numerics``);
+what this module adds is the op's broadcasting and promotion around it, so
+the ops themselves only say what they compute. Values are flat: a nested
+(tml) value is stored with its outer dims first.
+"""
+
+from __future__ import annotations
+
+from functools import singledispatch
+
+import numpy as np
+from xdsl.ir import Operation
+
+from bcast.ir import numerics, rules
+from bcast.ir.ops import BinaryOp, CompareOp, ConvertOp, ReduceOp, SelectOp, UnaryOp
+from bcast.ir.rules import Levels
+from bcast.ir.types import NUMPY_DTYPES, numpy_dtype, split_type
+
+
+def to_levels(x: np.ndarray, levels: Levels, result: Levels) -> np.ndarray:
+    """Broadcast a flat value per nesting level to the flat result shape."""
+    shaped = np.reshape(x, rules.flat_broadcast_shape(levels, result))
+    return np.broadcast_to(shaped, rules.flat_shape(result))
+
+
+@singledispatch
+def evaluate(op: Operation, *args: np.ndarray) -> np.ndarray:
+    """``op``'s result on flat NumPy operands of the operand types
+    (broadcasting and promotion included). Defined for the elementwise ops,
+    ``convert`` and ``reduce``."""
+    raise TypeError(f"'{op.name}' has no evaluation hook")
+
+
+def _broadcast_and_promote(op: BinaryOp, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    (xl, xe), (yl, ye) = split_type(op.lhs.type), split_type(op.rhs.type)
+    result_levels, _ = split_type(op.result.type)
+    dims = op.broadcast_dimensions
+    if dims is not None and len(xl[0]) != len(yl[0]):
+        _, xs, ys = rules.in_dim_broadcast(xl[0], yl[0], dims.get_values(), "numpy")
+        x, y = np.reshape(x, xs), np.reshape(y, ys)
+        xl, yl = (xs,), (ys,)
+    common = np.dtype(NUMPY_DTYPES[rules.promote_types(xe, ye)])
+    x = to_levels(x, xl, result_levels).astype(common, copy=False)
+    y = to_levels(y, yl, result_levels).astype(common, copy=False)
+    return x, y
+
+
+@evaluate.register(BinaryOp)
+def _binary(op: BinaryOp, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    return op.NUMPY_FUNCTION(*_broadcast_and_promote(op, x, y))
+
+
+@evaluate.register(CompareOp)
+def _compare(op: CompareOp, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    return op.NUMPY_FUNCTION(op.comparison_direction.data.value, *_broadcast_and_promote(op, x, y))
+
+
+@evaluate.register(SelectOp)
+def _select(op: SelectOp, p: np.ndarray, t: np.ndarray, f: np.ndarray) -> np.ndarray:
+    result_levels, _ = split_type(op.result.type)
+    dtype = numpy_dtype(op.result.type)
+    p, t, f = (
+        to_levels(x, split_type(v.type)[0], result_levels)
+        for x, v in zip((p, t, f), op.operands)
+    )
+    return op.NUMPY_FUNCTION(p, t.astype(dtype, copy=False), f.astype(dtype, copy=False))
+
+
+@evaluate.register(UnaryOp)
+def _unary(op: UnaryOp, x: np.ndarray) -> np.ndarray:
+    return op.NUMPY_FUNCTION(x)
+
+
+@evaluate.register(ConvertOp)
+def _convert(op: ConvertOp, x: np.ndarray) -> np.ndarray:
+    return numerics.convert(x, numpy_dtype(op.result.type))
+
+
+@evaluate.register(ReduceOp)
+def _reduce(op: ReduceOp, x: np.ndarray) -> np.ndarray:
+    """The dims index the flat operand too: outer dims come first in a flat
+    nested value."""
+    return numerics.reduce(op.kind_name, x, op.reduced_dims, op.keeps_dims)
