@@ -297,7 +297,6 @@ class BinaryOp(ElementwiseOp, abc.ABC):
         _check_declared(self, self.infer_result_type(semantics), self.result.type)
 
 
-
 class ArithmeticBinaryOp(BinaryOp, abc.ABC):
     pass
 
@@ -467,7 +466,6 @@ class CompareOp(BinaryOp):
         return "i1"
 
 
-
 @irdl_op_definition
 class SelectOp(ElementwiseOp):
     """``select %p, %t, %f``: NumPy broadcasting over all three operands."""
@@ -518,7 +516,6 @@ class SelectOp(ElementwiseOp):
 
     def verify_semantics(self, semantics: Semantics) -> None:
         _check_declared(self, self.infer_result_type(semantics), self.result.type)
-
 
 
 class UnaryOp(ElementwiseOp, abc.ABC):

@@ -85,7 +85,7 @@ from xdsl.irdl.declarative_assembly_format import (
 )
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
-from xdsl.traits import ConstantLike, HasParent, IsTerminator, Pure
+from xdsl.traits import ConstantLike, IsTerminator, Pure
 from xdsl.utils.str_enum import StrEnum
 
 from bcast.ir import rules

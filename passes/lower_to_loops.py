@@ -1,6 +1,6 @@
 """``bcast-lower-to-loops``: bcast IR on tensors -> loop nests on memrefs.
 
-Input: explicit, fused IR (``bcast.tools.driver.STANDARD_PIPELINE``).
+Input: explicit, fused IR (``bcast.tools.targets.STANDARD_PIPELINE``).
 Output: loop IR, whose ops, calling convention and attributes
 (``REDUCTION_ATTR``, ``PARALLEL_ATTR``, ``BOUNDS_CHECK_ATTR``) are stated in
 ``bcast.ir.loops``; this docstring says how bcast ops become loops.

@@ -16,7 +16,7 @@ from bcast.ir.types import flat_type_shape, numpy_dtype
 from bcast.lowering.reference import EvaluationError, Evaluator, signature
 from bcast.lowering import numpy_runtime as rt
 from bcast.tools import driver, targets
-from bcast.tools.driver import EXPLICIT_PIPELINE, STANDARD_PIPELINE  # noqa: F401 (re-exported)
+from bcast.tools.targets import EXPLICIT_PIPELINE, STANDARD_PIPELINE  # noqa: F401 (re-exported)
 
 BACKENDS = targets.RUNNABLE
 """Backends of this build, fastest last (``c`` needs a C compiler)."""

@@ -45,7 +45,7 @@ from bcast.tools import driver, expectations
 from bcast.tools.op_graph import module_dot
 from bcast.tools.driver import EXIT_INPUT, EXIT_OK, EarlyExit, InputError, Timings, UsageError
 from bcast.tools import targets
-from bcast.tools.targets import print_module  # noqa: F401 (re-exported)
+from bcast.tools.targets import print_module
 
 TARGETS = targets.EMITTED
 """What ``-t`` prints (``bcast.tools.targets``)."""

@@ -170,18 +170,21 @@ def _stablehlo_emitter(name: str, generic: bool, debuginfo: bool) -> ChunkEmitte
 
 
 def loop_ir(module: ModuleOp) -> ModuleOp:
-    """``module`` as loop IR (``bcast.ir.loops``): as it is when it already
-    is (the ``-t c`` pipeline lowered it), else lowered in place by
-    ``bcast-lower-to-loops``. Every caller of the C emitter lowers through
-    this, so one place decides when a program lowers to loops."""
+    """``module`` as loop IR (``bcast.ir.loops``): itself when it already is
+    (the ``-t c`` pipeline lowered it), else a copy lowered by
+    ``bcast-lower-to-loops`` (the caller's module stays what it was, as
+    every other target leaves it). Every caller of the C emitter lowers
+    through this, so one place decides when a program lowers to loops."""
     from xdsl.context import Context
 
     from bcast.ir.loops import in_loop_form
     from bcast.passes.lower_to_loops import LowerToLoopsPass
 
-    if not in_loop_form(module):
-        LowerToLoopsPass().apply(Context(), module)
-    return module
+    if in_loop_form(module):
+        return module
+    lowered = module.clone()
+    LowerToLoopsPass().apply(Context(), lowered)
+    return lowered
 
 
 def _c_emitter(name: str, generic: bool, debuginfo: bool) -> ChunkEmitter:

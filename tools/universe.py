@@ -12,8 +12,9 @@ among them) and every ``bcast-opt`` target but ``mlir`` (xDSL's own):
     xdsl-opt prog.mlir -p bcast-make-explicit -t 'numpy{standard_pipeline=false}'
 
 It lives in ``tools`` because it names the targets, which are in
-``lowering``: it sits at the top of the import order and everything it
-names is loaded only when xDSL asks for it. ``canonicalize``, ``cse`` and
+``lowering``: it sits at the top of the import order. Loading it imports
+only the target registry (``bcast.tools.targets``, which imports no
+backend); the dialects, passes and emitters load when xDSL asks for them. ``canonicalize``, ``cse`` and
 ``dce`` are xDSL's own passes: xDSL's universe already names them (a plugin
 naming them again is an error), so only bcast's passes are listed here.
 
@@ -127,7 +128,8 @@ class BcastTarget(Target):
 def _plugin_target(name: str) -> type[BcastTarget]:
     """``-t NAME`` for xdsl-opt: ``BcastTarget`` for one registry target."""
     doc = f"``-t {name}``: what ``bcast-opt -t {name}`` prints."
-    return dataclass(frozen=True)(type(f"BcastTarget_{name}", (BcastTarget,), {"name": name, "__doc__": doc}))
+    attributes = {"name": name, "__doc__": doc, "__module__": __name__}
+    return dataclass(frozen=True)(type(f"BcastTarget_{name.replace('-', '_')}", (BcastTarget,), attributes))
 
 
 TARGETS: dict[str, type[BcastTarget]] = {name: _plugin_target(name) for name in EMITTED if name != "mlir"}

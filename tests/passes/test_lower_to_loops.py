@@ -28,7 +28,6 @@ import bcast
 from bcast.ir import loops
 from bcast.ir.types import flat_type_shape, numpy_dtype
 from bcast.lowering import memref_abi
-from bcast.passes import lower_to_loops
 from bcast.tests import paths
 from bcast.tests.budget import examples
 from bcast.tests.programs import assert_results, programs

@@ -66,3 +66,17 @@ def test_the_c_target_lowers_after_a_pipeline_that_does_not(tmp_path, capsys):
         outputs.append(capsys.readouterr().out)
     assert "void bcast_main(const float *restrict x, float *restrict result0) {" in outputs[0]
     assert outputs[0] == outputs[1]
+
+
+def test_emitting_leaves_the_callers_module_as_it_was():
+    """A target prints from the module it is given without changing it: the
+    C target lowers a copy, so the same module then prints as NumPy too."""
+    from bcast.tests import paths
+    from bcast.tools import driver
+
+    module = driver.load((paths.EXAMPLES / "broadcast.mlir").read_text(), "broadcast.mlir",
+                         pipeline=targets.STANDARD_PIPELINE)
+    before = opt.print_module(module)
+    assert "void bcast_main(" in opt.emit_target("c", module, "broadcast.mlir")
+    assert opt.print_module(module) == before
+    assert "def main(" in opt.emit_target("numpy", module, "broadcast.mlir")
