@@ -26,6 +26,7 @@ SOURCES = sorted(paths.FILECHECK.rglob("*.mlir")) + sorted(paths.EXAMPLES.rglob(
 NEEDS_FLAGS = {
     # RUN: bcast-opt %s --allow-unregistered-dialect
     ("driver_unregistered.mlir", 0): "dialect 'foo' of op 'foo.bar' is not registered",
+    ("driver_multiblock.mlir", 0): "dialect 'foo' of op 'foo.op' is not registered",
 }
 """Chunks written to load only under their RUN line's flags: (file, chunk)
 -> the error they give without them."""
