@@ -24,11 +24,7 @@ PIPELINES = {name: targets.TARGETS[name].pipeline for name in BACKENDS}
 """The pipeline each backend runs before it, unless the caller gives one."""
 
 
-def default_backend() -> str:
-    """``backend=None``: the C backend when a C compiler is present, else NumPy."""
-    from bcast.lowering import c_runtime
-
-    return "c" if c_runtime.available() else "numpy"
+default_backend = targets.default_backend
 
 
 class BcastError(ValueError):
@@ -151,12 +147,12 @@ class Compiled:
             raise _error([op_report(self.function, "is a declaration without a body")])
         self.memory_checked = False
         """Whether ``check_memory`` has run (once per compiled program)."""
-        if backend != "array-api":  # array-api: at its first eager call (check_memory)
+        target = targets.TARGETS[backend]
+        if target.memory != "eager-calls":  # those: at the first eager call
             self.check_memory()
         self.result_types = list(self.function.function_type.outputs.data)
         self.input_types = list(self.function.function_type.inputs.data)
         self.arguments, self.results = signature(self.function)
-        target = targets.TARGETS[backend]
         from bcast.passes.errors import PassError
 
         try:
@@ -183,7 +179,7 @@ class Compiled:
         never at a call with lazy arguments (``lazy_arguments``: dask, JAX),
         whose library decides what is held when: a dask array larger than
         any machine runs chunk by chunk."""
-        check_memory(self.function, nested=self.backend == "reference")
+        check_memory(self.function, nested=targets.TARGETS[self.backend].memory == "every-value")
         self.memory_checked = True
 
     def __call__(self, *args, out=None):
@@ -248,11 +244,12 @@ def compile(  # noqa: A001 - the API's name is part of the contract
         try:
             return Compiled(module, entry, chosen, filename)
         except TargetUnsupported:
-            if backend is not None or chosen != "c":
+            fallback = targets.TARGETS[chosen].fallback
+            if backend is not None or fallback is None:
                 raise
-            # the default picks the fastest backend that runs the program: the
-            # numpy backend takes the same (standard-pipeline) module
-            return Compiled(module, entry, "numpy", filename)
+            # the default picks the fastest backend that runs the program (the
+            # fallback takes the same pipeline's module)
+            return Compiled(module, entry, fallback, filename)
     except driver.InputError as e:
         raise _error(e.reports) from None
     except driver.UsageError as e:

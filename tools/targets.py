@@ -84,6 +84,17 @@ class Target:
     speed: int = 0
     """Rank of the callable it builds, slowest first (``BACKENDS`` order)."""
     lowers_to_loops: bool = False
+    memory: str = "top-level"
+    """What the memory guard counts, where bcast allocates: ``every-value``
+    (the reference evaluator keeps them all), ``top-level`` (generated code:
+    arguments and top-level values, fusions run block by block), checked
+    when compiling; ``eager-calls``: the arguments' library allocates, so it
+    is checked at the first call with eager arguments, never for lazy ones."""
+    fallback: str | None = None
+    """The backend ``backend=None`` runs instead when this one cannot
+    express a program (``api.TargetUnsupported``)."""
+    available: Callable[[], bool] = lambda: True
+    """Whether this machine can run it (the C target needs a compiler)."""
 
     @property
     def emit_pipeline(self) -> str:
@@ -301,6 +312,12 @@ def called_declarations(module: ModuleOp, entry: str) -> list[func.FuncOp]:
     return [f for f in reachable_functions(module, entry) if not f.body.blocks]
 
 
+def _c_available() -> bool:
+    from bcast.lowering import c_runtime
+
+    return c_runtime.available()
+
+
 # --------------------------------------------------------------------------
 # The registry
 # --------------------------------------------------------------------------
@@ -310,13 +327,15 @@ _MLIR_SEPARATOR = "// -----\n"
 _PYTHON_SEPARATOR = "# -----\n"  # the output stays one Python module
 
 TARGETS: dict[str, Target] = {t.name: t for t in (
-    Target("reference", "", builder=_build_reference, speed=0),  # runs the program as written
+    Target("reference", "", builder=_build_reference, speed=0, memory="every-value"),  # runs it as written
     Target("mlir", "", _MLIR_SEPARATOR, _mlir_emitter),
     Target("numpy", STANDARD_PIPELINE, _PYTHON_SEPARATOR, _numpy_emitter, _build_numpy, speed=2),
     # explicit, unfused: dask and XLA schedule themselves
-    Target("array-api", EXPLICIT_PIPELINE, _PYTHON_SEPARATOR, _array_api_emitter, _build_array_api, speed=1),
+    Target("array-api", EXPLICIT_PIPELINE, _PYTHON_SEPARATOR, _array_api_emitter, _build_array_api, speed=1,
+           memory="eager-calls"),
     Target("stablehlo", EXPLICIT_PIPELINE, _MLIR_SEPARATOR, _stablehlo_emitter),  # XLA fuses by itself
-    Target("c", STANDARD_PIPELINE, _C_SEPARATOR, _c_emitter, _build_c, speed=3, lowers_to_loops=True),
+    Target("c", STANDARD_PIPELINE, _C_SEPARATOR, _c_emitter, _build_c, speed=3, lowers_to_loops=True,
+           fallback="numpy", available=_c_available),
 )}
 """Every target, in ``bcast-opt -t``'s order."""
 
@@ -325,3 +344,9 @@ EMITTED = tuple(name for name, t in TARGETS.items() if t.emitter is not None)
 RUNNABLE = tuple(sorted((name for name, t in TARGETS.items() if t.builder is not None),
                         key=lambda name: TARGETS[name].speed))
 """What ``bcast.compile`` and ``bcast-run --backend`` run, slowest first."""
+
+
+def default_backend() -> str:
+    """``backend=None``: the fastest runnable target this machine has (the C
+    backend when a C compiler is present, else NumPy)."""
+    return next(name for name in reversed(RUNNABLE) if TARGETS[name].available())

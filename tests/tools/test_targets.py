@@ -80,3 +80,47 @@ def test_emitting_leaves_the_callers_module_as_it_was():
     assert "void bcast_main(" in opt.emit_target("c", module, "broadcast.mlir")
     assert opt.print_module(module) == before
     assert "def main(" in opt.emit_target("numpy", module, "broadcast.mlir")
+
+
+def test_backend_facts_come_from_the_registry(monkeypatch):
+    """The default backend, the fallback and the memory rule are each a field
+    of a target: the fastest available target is the default, a fallback
+    runs the module its target's pipeline made, and every memory rule is one
+    the API knows."""
+    import dataclasses
+
+    from bcast.tools import api
+
+    assert api.default_backend() == ("c" if targets.TARGETS["c"].available() else "numpy")
+    unavailable = dataclasses.replace(targets.TARGETS["c"], available=lambda: False)
+    monkeypatch.setitem(targets.TARGETS, "c", unavailable)
+    assert api.default_backend() == "numpy"
+    for target in targets.TARGETS.values():
+        assert target.memory in ("every-value", "top-level", "eager-calls")
+        if target.fallback is not None:
+            assert targets.TARGETS[target.fallback].pipeline == target.pipeline
+            assert targets.TARGETS[target.fallback].builder is not None
+
+
+def test_the_default_falls_back_when_its_target_cannot_express_a_program(monkeypatch):
+    """``backend=None`` runs the target's fallback when the target's builder
+    cannot express the program; a backend asked for by name reports it."""
+    import dataclasses
+
+    import numpy as np
+
+    from bcast.passes.errors import PassError
+    from bcast.tests import paths
+
+    def refuse(module, entry, *rest):
+        raise PassError(module, "cannot be expressed here")
+
+    monkeypatch.setitem(targets.TARGETS, "c", dataclasses.replace(
+        targets.TARGETS["c"], builder=refuse, available=lambda: True))
+    source = (paths.EXAMPLES / "broadcast.mlir").read_text()
+    f = bcast.compile(source)
+    assert f.backend == targets.TARGETS["c"].fallback == "numpy"
+    x, row, col = np.ones((3, 4), np.float32), np.arange(4, dtype=np.float32), np.ones((3, 1), np.float32)
+    np.testing.assert_array_equal(f(x, row, col), (x + row) * col - 0.5 * x)
+    with pytest.raises(bcast.BcastError, match="cannot be expressed here"):
+        bcast.compile(source, backend="c")
