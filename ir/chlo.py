@@ -58,13 +58,13 @@ from bcast.ir.stablehlo import (
     StablehloOp,
     SubtractOp,
     XorOp,
-    _check_kinds,
-    _element,
-    _same_types,
-    _shape,
-    _tensor_type,
-    _type,
     check_compare_type,
+    check_element_kinds,
+    check_same_types,
+    element_of,
+    shape_of,
+    tensor_type,
+    type_of,
 )
 from bcast.ir.types import dense_i64
 
@@ -134,8 +134,8 @@ class ChloBroadcastBinaryOp(StablehloOp, abc.ABC):
         """``BroadcastAddOp(lhs, rhs, result_type=None, broadcast_dimensions=None)``
         (the result type is inferred)."""
         if result_type is None:
-            shape, _, _ = chlo_broadcast_shape(_shape(_type(lhs)), _shape(_type(rhs)), broadcast_dimensions)
-            result_type = _tensor_type(shape, self.RESULT_ELEMENT or _element(_type(lhs)))
+            shape, _, _ = chlo_broadcast_shape(shape_of(type_of(lhs)), shape_of(type_of(rhs)), broadcast_dimensions)
+            result_type = tensor_type(shape, self.RESULT_ELEMENT or element_of(type_of(lhs)))
         props = dict(properties or {})
         if broadcast_dimensions is not None:
             props["broadcast_dimensions"] = dense_i64(broadcast_dimensions)
@@ -146,17 +146,17 @@ class ChloBroadcastBinaryOp(StablehloOp, abc.ABC):
         return None if self.broadcast_dimensions is None else self.broadcast_dimensions.get_values()
 
     def verify_op(self) -> None:
-        if _element(self.lhs) != _element(self.rhs):
+        if element_of(self.lhs) != element_of(self.rhs):
             raise Diagnostic(f"requires the same element type for all operands, got "
                              f"{self.lhs.type} and {self.rhs.type}")  # fmt: skip
-        _check_kinds(self, self.STABLEHLO.ELEMENT_KINDS, [self.lhs, self.rhs])
-        lhs, rhs = _shape(self.lhs), _shape(self.rhs)
+        check_element_kinds(self, self.STABLEHLO.ELEMENT_KINDS, [self.lhs, self.rhs])
+        lhs, rhs = shape_of(self.lhs), shape_of(self.rhs)
         try:
             shape, _, _ = chlo_broadcast_shape(lhs, rhs, self.dims)
         except IncompatibleDims as e:
             expanded = self.dims if self.dims is not None and len(lhs) != len(rhs) else None
             raise incompatible_operands((self.lhs.type, self.rhs.type), e, expanded) from None
-        expected = _tensor_type(shape, self.RESULT_ELEMENT or _element(self.lhs))
+        expected = tensor_type(shape, self.RESULT_ELEMENT or element_of(self.lhs))
         if expected != self.result.type:
             raise incompatible_results([expected], [self.result.type])
 
@@ -222,7 +222,7 @@ class BroadcastCompareOp(ChloBroadcastBinaryOp):
 
     def verify_op(self) -> None:
         super().verify_op()
-        check_compare_type(None if self.compare_type is None else self.compare_type.data, _element(self.lhs))
+        check_compare_type(None if self.compare_type is None else self.compare_type.data, element_of(self.lhs))
 
 
 @irdl_op_definition
@@ -237,11 +237,11 @@ class SquareOp(StablehloOp):
 
     def __init__(self, operand: SSAValue | Operation):
         """``SquareOp(operand)``: the result has the operand's type."""
-        super().__init__(operands=[operand], result_types=[_type(operand)])
+        super().__init__(operands=[operand], result_types=[type_of(operand)])
 
     def verify_op(self) -> None:
-        _same_types(self, [self.operand, self.result], "all operands and results")
-        _check_kinds(self, NUMERIC, [self.operand])
+        check_same_types(self, [self.operand, self.result], "all operands and results")
+        check_element_kinds(self, NUMERIC, [self.operand])
 
 
 CHLO_OPS = [*CHLO_BINARY_OPS, BroadcastCompareOp, SquareOp]

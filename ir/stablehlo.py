@@ -156,33 +156,36 @@ def _tensor(value: SSAValue | Attribute, what: str) -> TensorType:
     return t
 
 
-def _shape(value: SSAValue | Attribute, what: str = "operand") -> tuple[int, ...]:
+def shape_of(value: SSAValue | Attribute, what: str = "operand") -> tuple[int, ...]:
     return tuple(_tensor(value, what).get_shape())
 
 
-def _element(value: SSAValue | Attribute, what: str = "operand") -> Attribute:
+def element_of(value: SSAValue | Attribute, what: str = "operand") -> Attribute:
     return _tensor(value, what).get_element_type()
 
 
-def _check_kinds(op: Operation, allowed: frozenset[str], values: Sequence[SSAValue]) -> None:
+def check_element_kinds(op: Operation, allowed: frozenset[str], values: Sequence[SSAValue]) -> None:
+    """StableHLO's element-kind check, worded as StableHLO's own verifier
+    words it (its kinds include complex and name no bcast op), so it keeps
+    its words here rather than bcast's ``diagnostics.KIND_WORDS``."""
     for i, v in enumerate(values):
-        element = _element(v)
+        element = element_of(v)
         if element_kind(element) not in allowed:
             words = " or ".join(_KIND_WORDS[k] for k in sorted(allowed))
             raise Diagnostic(f"operand #{i} must be a tensor of {words} values, got element type {element}")
 
 
-def _same_types(op: Operation, values: Sequence[SSAValue], what: str) -> None:
+def check_same_types(op: Operation, values: Sequence[SSAValue], what: str) -> None:
     types = [v.type for v in values]
     if any(t != types[0] for t in types):
         raise Diagnostic(f"requires the same type for {what}, got " + ", ".join(map(str, types)))
 
 
-def _type(value: SSAValue | Operation) -> Attribute:
+def type_of(value: SSAValue | Operation) -> Attribute:
     return SSAValue.get(value).type
 
 
-def _tensor_type(shape: Sequence[int], element: Attribute) -> TensorType:
+def tensor_type(shape: Sequence[int], element: Attribute) -> TensorType:
     return TensorType(element, list(shape))
 
 
@@ -292,11 +295,11 @@ class ElementwiseBinaryOp(SameTypeSyntax, StablehloOp, abc.ABC):
     def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation,
                  result_type: Attribute | None = None):
         """``OP(lhs, rhs, result_type=None)``: the result type defaults to ``lhs``'s."""
-        super().__init__(operands=[lhs, rhs], result_types=[result_type or _type(lhs)])
+        super().__init__(operands=[lhs, rhs], result_types=[result_type or type_of(lhs)])
 
     def verify_op(self) -> None:
-        _same_types(self, [self.lhs, self.rhs, self.result], "all operands and results")
-        _check_kinds(self, self.ELEMENT_KINDS, [self.lhs, self.rhs])
+        check_same_types(self, [self.lhs, self.rhs, self.result], "all operands and results")
+        check_element_kinds(self, self.ELEMENT_KINDS, [self.lhs, self.rhs])
 
 
 @irdl_op_definition
@@ -396,11 +399,11 @@ class ElementwiseUnaryOp(SameTypeSyntax, StablehloOp, abc.ABC):
 
     def __init__(self, operand: SSAValue | Operation, result_type: Attribute | None = None):
         """``OP(operand)``: the result has the operand's type."""
-        super().__init__(operands=[operand], result_types=[result_type or _type(operand)])
+        super().__init__(operands=[operand], result_types=[result_type or type_of(operand)])
 
     def verify_op(self) -> None:
-        _same_types(self, [self.operand, self.result], "all operands and results")
-        _check_kinds(self, self.ELEMENT_KINDS, [self.operand])
+        check_same_types(self, [self.operand, self.result], "all operands and results")
+        check_element_kinds(self, self.ELEMENT_KINDS, [self.operand])
 
 
 @irdl_op_definition
@@ -485,13 +488,13 @@ class IsFiniteOp(SameTypeSyntax, StablehloOp):
 
     def __init__(self, x: SSAValue | Operation):
         """``IsFiniteOp(x)``: an i1 tensor of ``x``'s shape."""
-        super().__init__(operands=[x], result_types=[_tensor_type(_shape(_type(x)), i1)])
+        super().__init__(operands=[x], result_types=[tensor_type(shape_of(type_of(x)), i1)])
 
     def verify_op(self) -> None:
-        _check_kinds(self, frozenset({FLOAT}), [self.x])
-        if _shape(self.y, "result") != _shape(self.x) or _element(self.y, "result") != i1:
+        check_element_kinds(self, frozenset({FLOAT}), [self.x])
+        if shape_of(self.y, "result") != shape_of(self.x) or element_of(self.y, "result") != i1:
             raise Diagnostic(f"result must be an i1 tensor of the operand's shape "
-                             f"{_tensor_type(_shape(self.x), i1)}, got {self.y.type}")  # fmt: skip
+                             f"{tensor_type(shape_of(self.x), i1)}, got {self.y.type}")  # fmt: skip
 
 
 @irdl_op_definition
@@ -510,7 +513,7 @@ class ConvertOp(SameTypeSyntax, StablehloOp):
         super().__init__(operands=[operand], result_types=[result_type])
 
     def verify_op(self) -> None:
-        if _shape(self.operand) != _shape(self.result, "result"):
+        if shape_of(self.operand) != shape_of(self.result, "result"):
             raise Diagnostic(f"requires the same shape for all operands and results, got "
                              f"{self.operand.type} and {self.result.type}")  # fmt: skip
 
@@ -557,12 +560,12 @@ class CompareOp(StablehloOp):
         """``CompareOp("GT", lhs, rhs, compare_type=None)``: ``compare_type``
         defaults to the element type's (FLOAT, SIGNED or UNSIGNED, as JAX
         writes it); the result is i1 of ``lhs``'s shape."""
-        t = _type(lhs)
+        t = type_of(lhs)
         if compare_type is None:
-            compare_type = default_compare_type(_element(t))
+            compare_type = default_compare_type(element_of(t))
         super().__init__(
             operands=[lhs, rhs],
-            result_types=[result_type or _tensor_type(_shape(t), i1)],
+            result_types=[result_type or tensor_type(shape_of(t), i1)],
             properties={"compare_type": ComparisonTypeAttr(ComparisonType(compare_type)),
                         "comparison_direction": ComparisonDirectionAttr(ComparisonDirection(direction))},
         )  # fmt: skip
@@ -572,11 +575,11 @@ class CompareOp(StablehloOp):
         return self.comparison_direction.data.value
 
     def verify_op(self) -> None:
-        if _element(self.lhs) != _element(self.rhs) or _shape(self.lhs) != _shape(self.rhs):
+        if element_of(self.lhs) != element_of(self.rhs) or shape_of(self.lhs) != shape_of(self.rhs):
             raise Diagnostic(f"requires compatible operand types, got {self.lhs.type} and {self.rhs.type}")
-        if _shape(self.result, "result") != _shape(self.lhs) or _element(self.result, "result") != i1:
-            raise Diagnostic(f"result must be {_tensor_type(_shape(self.lhs), i1)}, got {self.result.type}")
-        check_compare_type(None if self.compare_type is None else self.compare_type.data, _element(self.lhs))
+        if shape_of(self.result, "result") != shape_of(self.lhs) or element_of(self.result, "result") != i1:
+            raise Diagnostic(f"result must be {tensor_type(shape_of(self.lhs), i1)}, got {self.result.type}")
+        check_compare_type(None if self.compare_type is None else self.compare_type.data, element_of(self.lhs))
 
 
 @irdl_op_definition
@@ -594,7 +597,7 @@ class SelectOp(StablehloOp):
     def __init__(self, pred: SSAValue | Operation, on_true: SSAValue | Operation,
                  on_false: SSAValue | Operation):
         """``SelectOp(pred, on_true, on_false)``: the result has ``on_true``'s type."""
-        super().__init__(operands=[pred, on_true, on_false], result_types=[_type(on_true)])
+        super().__init__(operands=[pred, on_true, on_false], result_types=[type_of(on_true)])
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -628,13 +631,13 @@ class SelectOp(StablehloOp):
             _print_functional(printer, [o.type for o in self.operands], [self.result.type])
 
     def verify_op(self) -> None:
-        if _element(self.pred, "pred") != i1:
+        if element_of(self.pred, "pred") != i1:
             raise Diagnostic(f"pred must be a tensor of i1 values, got {self.pred.type}")
-        pred_shape = _shape(self.pred, "pred")
+        pred_shape = shape_of(self.pred, "pred")
         if self.on_true.type != self.on_false.type:
             raise Diagnostic(f"requires compatible types for non-predicate operands, got "
                              f"{self.on_true.type} and {self.on_false.type}")  # fmt: skip
-        if pred_shape and pred_shape != _shape(self.on_true):
+        if pred_shape and pred_shape != shape_of(self.on_true):
             raise Diagnostic(f"requires the same shape for all operands, got pred {self.pred.type} "
                              f"and {self.on_true.type}", ["a predicate of rank 0 selects whole tensors"])  # fmt: skip
         if self.result.type != self.on_true.type:
@@ -671,9 +674,9 @@ class BroadcastInDimOp(StablehloOp):
         return self.broadcast_dimensions.get_values()
 
     def verify_op(self) -> None:
-        if _element(self.operand) != _element(self.result, "result"):
+        if element_of(self.operand) != element_of(self.result, "result"):
             raise Diagnostic("failed to verify that all of {operand, result} have same element type")
-        rules.check_broadcast_in_dim(_shape(self.operand), _shape(self.result, "result"), self.dims, "numpy")
+        rules.check_broadcast_in_dim(shape_of(self.operand), shape_of(self.result, "result"), self.dims, "numpy")
 
 
 @irdl_op_definition
@@ -695,10 +698,10 @@ class ReshapeOp(HasFolderInterface, StablehloOp):
         return (self.operand,) if self.operand.type == self.result.type else None
 
     def verify_op(self) -> None:
-        if _element(self.operand) != _element(self.result, "result"):
+        if element_of(self.operand) != element_of(self.result, "result"):
             raise Diagnostic("failed to verify that all of {operand, result} have same element type")
-        n_in = rules.element_count(_shape(self.operand))
-        n_out = rules.element_count(_shape(self.result, "result"))
+        n_in = rules.element_count(shape_of(self.operand))
+        n_out = rules.element_count(shape_of(self.result, "result"))
         if n_in != n_out:
             raise Diagnostic(f"number of output elements ({n_out}) doesn't match expected number "
                              f"of elements ({n_in})")  # fmt: skip
@@ -719,8 +722,8 @@ class TransposeOp(StablehloOp):
                  result_type: Attribute | None = None):
         """``TransposeOp(operand, permutation, result_type=None)`` (inferred)."""
         if result_type is None:
-            shape = rules.check_transpose(_shape(_type(operand)), permutation)
-            result_type = _tensor_type(shape, _element(_type(operand)))
+            shape = rules.check_transpose(shape_of(type_of(operand)), permutation)
+            result_type = tensor_type(shape, element_of(type_of(operand)))
         super().__init__(operands=[operand], result_types=[result_type],
                          properties={"permutation": dense_i64(permutation)})  # fmt: skip
 
@@ -729,8 +732,8 @@ class TransposeOp(StablehloOp):
         return self.permutation.get_values()
 
     def verify_op(self) -> None:
-        shape = rules.check_transpose(_shape(self.operand), self.perm)
-        expected = _tensor_type(shape, _element(self.operand))
+        shape = rules.check_transpose(shape_of(self.operand), self.perm)
+        expected = tensor_type(shape, element_of(self.operand))
         if expected != self.result.type:
             raise incompatible_results([expected], [self.result.type])
 
@@ -791,7 +794,7 @@ def reduce_body(op_class: type[ElementwiseBinaryOp], elements: Sequence[Attribut
     """The body ``^bb0(%a, %b): %r = OP %a, %b; return %r`` of a one-input
     reduction with the binary op ``op_class`` (``elements``: the input's)."""
     (element,) = elements
-    scalar = _tensor_type((), element)
+    scalar = tensor_type((), element)
     block = Block(arg_types=[scalar, scalar])
     combined = op_class(block.args[0], block.args[1])
     block.add_ops([combined, ReturnOp(combined)])
@@ -826,8 +829,8 @@ class ReduceOp(StablehloOp):
         types are inferred (the inputs' shapes without ``dims``)."""
         inputs = [SSAValue.get(v) for v in inputs]
         if isinstance(body, type):
-            body = reduce_body(body, [_element(v) for v in inputs])
-        results = [_tensor_type([d for i, d in enumerate(_shape(v)) if i not in dimensions], _element(v))
+            body = reduce_body(body, [element_of(v) for v in inputs])
+        results = [tensor_type([d for i, d in enumerate(shape_of(v)) if i not in dimensions], element_of(v))
                    for v in inputs]  # fmt: skip
         super().__init__(operands=[inputs, list(init_values)], result_types=[results],
                          properties={"dimensions": dense_i64(dimensions)}, regions=[body])  # fmt: skip
@@ -850,7 +853,7 @@ class ReduceOp(StablehloOp):
                 or list(op.operands) != list(block.args) or list(ret.operands) != [op.results[0]]
                 or op.attributes or op.properties):
             return None  # fmt: skip
-        scalar = _tensor_type((), _element(self.inputs[0]))
+        scalar = tensor_type((), element_of(self.inputs[0]))
         if any(a.type != scalar for a in block.args) or op.results[0].type != scalar:
             return None
         return op
@@ -944,23 +947,23 @@ class ReduceOp(StablehloOp):
         if n == 0 or len(self.init_values) != n:
             raise Diagnostic(f"expects the same number of inputs and init values (at least one), "
                              f"got {n} and {len(self.init_values)}")  # fmt: skip
-        shape = _shape(self.inputs[0], "input")
+        shape = shape_of(self.inputs[0], "input")
         for v in self.inputs:
-            if _shape(v, "input") != shape:
-                raise Diagnostic(f"expects all inputs to have the same shape, got {shape} and {_shape(v)}")
+            if shape_of(v, "input") != shape:
+                raise Diagnostic(f"expects all inputs to have the same shape, got {shape} and {shape_of(v)}")
         for i, (x, init) in enumerate(zip(self.inputs, self.init_values)):
-            if _shape(init, "init value"):
+            if shape_of(init, "init value"):
                 raise Diagnostic(f"expects init value #{i} to be a rank-0 tensor, got {init.type}")
-            if _element(init) != _element(x):
+            if element_of(init) != element_of(x):
                 raise Diagnostic(f"expects init value #{i} to have the element type of input #{i} "
-                                 f"({_element(x)}), got {init.type}")  # fmt: skip
+                                 f"({element_of(x)}), got {init.type}")  # fmt: skip
         dims = list(self.dims)
         for d in dims:
             if not 0 <= d < len(shape):
                 raise Diagnostic(f"dimensions contains an invalid value {d} for inputs of rank {len(shape)}")
         if len(set(dims)) != len(dims):
             raise Diagnostic(f"dimensions should not have duplicates, got {dims}")
-        scalars = [_tensor_type((), _element(init)) for init in self.init_values]
+        scalars = [tensor_type((), element_of(init)) for init in self.init_values]
         block = self.body.block if self.body.blocks else None
         arg_types = [a.type for a in block.args] if block else []
         if arg_types != scalars + scalars:
@@ -970,7 +973,7 @@ class ReduceOp(StablehloOp):
         if not isinstance(last, ReturnOp) or [v.type for v in last.operands] != scalars:
             raise Diagnostic("the reduction body must end in stablehlo.return of " + ", ".join(map(str, scalars)))
         kept = [d for i, d in enumerate(shape) if i not in dims]
-        expected = [_tensor_type(kept, _element(init)) for init in self.init_values]
+        expected = [tensor_type(kept, element_of(init)) for init in self.init_values]
         if [r.type for r in self.results] != expected:
             raise incompatible_results(expected, [r.type for r in self.results])
 
@@ -1127,13 +1130,13 @@ class SliceOp(StablehloOp):
                  limit_indices: Sequence[int], strides: Sequence[int]):
         shape = [-(-(l - s) // st) for s, l, st in zip(start_indices, limit_indices, strides)]
         super().__init__(
-            operands=[operand], result_types=[_tensor_type(shape, _element(_type(operand)))],
+            operands=[operand], result_types=[tensor_type(shape, element_of(type_of(operand)))],
             properties={"start_indices": dense_i64(start_indices), "limit_indices": dense_i64(limit_indices),
                         "strides": dense_i64(strides)},
         )  # fmt: skip
 
     def verify_op(self) -> None:
-        shape = _shape(self.operand)
+        shape = shape_of(self.operand)
         starts, limits = self.start_indices.get_values(), self.limit_indices.get_values()
         strides = self.strides.get_values()
         if not len(starts) == len(limits) == len(strides) == len(shape):
@@ -1143,8 +1146,8 @@ class SliceOp(StablehloOp):
                 raise Diagnostic(f"dimension {d}: stride {st} must be positive")
             if not 0 <= s <= l <= n:
                 raise Diagnostic(f"dimension {d}: slice {s}:{l}:{st} is not within size {n}")
-        expected = _tensor_type([-(-(l - s) // st) for s, l, st in zip(starts, limits, strides)],
-                                _element(self.operand))
+        expected = tensor_type([-(-(l - s) // st) for s, l, st in zip(starts, limits, strides)],
+                                element_of(self.operand))
         if expected != self.result.type:
             raise Diagnostic(f"inferred type '{expected}' is incompatible with return type '{self.result.type}'")
 
@@ -1172,18 +1175,18 @@ class DynamicSliceOp(StablehloOp):
                  slice_sizes: Sequence[int]):
         super().__init__(
             operands=[operand, list(start_indices)],
-            result_types=[_tensor_type(slice_sizes, _element(_type(operand)))],
+            result_types=[tensor_type(slice_sizes, element_of(type_of(operand)))],
             properties={"slice_sizes": dense_i64(slice_sizes)},
         )  # fmt: skip
 
     def verify_op(self) -> None:
-        shape = _shape(self.operand)
+        shape = shape_of(self.operand)
         _check_start_indices(self, self.start_indices, len(shape))
         sizes = self.slice_sizes.get_values()
         if len(sizes) != len(shape) or any(not 0 <= z <= n for z, n in zip(sizes, shape)):
             raise Diagnostic(f"slice_sizes {list(sizes)} do not fit operand shape {list(shape)}")
-        if _tensor_type(sizes, _element(self.operand)) != self.result.type:
-            raise Diagnostic(f"result type must be {_tensor_type(sizes, _element(self.operand))}")
+        if tensor_type(sizes, element_of(self.operand)) != self.result.type:
+            raise Diagnostic(f"result type must be {tensor_type(sizes, element_of(self.operand))}")
 
 
 @irdl_op_definition
@@ -1203,14 +1206,14 @@ class DynamicUpdateSliceOp(StablehloOp):
 
     def __init__(self, operand: SSAValue | Operation, update: SSAValue | Operation,
                  start_indices: Sequence[SSAValue]):
-        super().__init__(operands=[operand, update, list(start_indices)], result_types=[_type(operand)])
+        super().__init__(operands=[operand, update, list(start_indices)], result_types=[type_of(operand)])
 
     def verify_op(self) -> None:
-        shape, part = _shape(self.operand), _shape(self.update)
+        shape, part = shape_of(self.operand), shape_of(self.update)
         _check_start_indices(self, self.start_indices, len(shape))
         if len(part) != len(shape) or any(u > n for u, n in zip(part, shape)):
             raise Diagnostic(f"update shape {list(part)} does not fit operand shape {list(shape)}")
-        if _element(self.update) != _element(self.operand) or self.result.type != self.operand.type:
+        if element_of(self.update) != element_of(self.operand) or self.result.type != self.operand.type:
             raise Diagnostic("operand, update and result must have the same element type, "
                              "and the result the operand's type")
 

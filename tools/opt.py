@@ -51,6 +51,16 @@ TARGETS = targets.EMITTED
 """What ``-t`` prints (``bcast.tools.targets``)."""
 
 
+class _Once(argparse.Action):
+    """An option that may be given once (as mlir-opt's ``--pass-pipeline``):
+    a second pipeline is a usage error, not a silent replacement."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        if getattr(namespace, self.dest) is not None:
+            parser.error(f"{option_string}: a pipeline was already given; give one pipeline")
+        setattr(namespace, self.dest, values)
+
+
 class _ArgumentParser(argparse.ArgumentParser):
     """argparse that raises instead of exiting, so that ``main(argv)`` returns
     its exit status (2 for usage errors) instead of calling ``sys.exit``."""
@@ -88,7 +98,7 @@ def build_argument_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("file", nargs="?", default="-", help="input .mlir file ('-' for stdin)")
-    p.add_argument("-p", "--passes", "--pass-pipeline", dest="pipeline", default=None,
+    p.add_argument("-p", "--passes", "--pass-pipeline", dest="pipeline", default=None, action=_Once,
                    help="pass pipeline, as xDSL ('canonicalize,cse') or mlir-opt "
                    "('builtin.module(canonicalize,func.func(cse))') write it (default: none; "
                    "the standard one for -t numpy, the explicit one for -t stablehlo)")

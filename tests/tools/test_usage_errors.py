@@ -34,6 +34,17 @@ def test_usage_errors_exit_2_without_traceback(argv) -> None:
     assert "error:" in proc.stderr
 
 
+@pytest.mark.parametrize("argv", [
+    ("--pass-pipeline", "canonicalize", "-p", "cse"),
+    ("-p", "canonicalize", "-p", "cse"),
+])
+def test_two_pipelines_are_a_usage_error(argv) -> None:
+    """As mlir-opt's --pass-pipeline: one pipeline, not the last of several."""
+    proc = run(str(BIN / "bcast-opt"), EXAMPLE, *argv)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.endswith("bcast-opt: error: -p: a pipeline was already given; give one pipeline\n")
+
+
 def test_a_malformed_pipeline_is_a_value_error_in_python() -> None:
     with pytest.raises(ValueError, match="invalid pass pipeline"):
         bcast.compile(Path(EXAMPLE).read_text(), pipeline="cse{")
