@@ -127,6 +127,17 @@ def here() -> tuple[str, int]:
     return frame.f_code.co_filename, frame.f_lineno
 
 
+def error_at_the_users_line(step, x) -> str:
+    """``from_jax`` of ``step`` (which returns its result and ``here()`` of
+    its own line) fails; the message, which must start at that line."""
+    _, (path, line) = step(x)
+    with pytest.raises(bcast.BcastError) as info:
+        bcast.from_jax(lambda v: step(v)[0], x)
+    message = str(info.value)
+    assert message.startswith(f"{path}:{line}:"), message
+    return message
+
+
 def test_unsupported_jax_op_is_reported_at_the_users_line() -> None:
     """The op JAX made for ``x[:, 0]`` (stablehlo.slice, which the import
     does not take) is reported at the line of this file that wrote it, not
@@ -135,11 +146,7 @@ def test_unsupported_jax_op_is_reported_at_the_users_line() -> None:
     def first_column(x):
         return x[:, 0], here()
 
-    _, (path, line) = first_column(X)
-    with pytest.raises(bcast.BcastError) as info:
-        bcast.from_jax(lambda x: first_column(x)[0], X)
-    message = str(info.value)
-    assert message.startswith(f"{path}:{line}:"), message
+    message = error_at_the_users_line(first_column, X)
     assert "error: 'stablehlo.slice' op is not supported by convert-stablehlo-to-bcast" in message
     assert "<jax:" not in message and "jax_bridge.py" not in message, message
 
@@ -160,11 +167,7 @@ def test_an_op_of_a_called_jax_function_is_reported_where_it_is_called() -> None
     def running_total(x):
         return jnp.cumsum(x), here()
 
-    _, (path, line) = running_total(X[0])
-    with pytest.raises(bcast.BcastError) as info:
-        bcast.from_jax(lambda x: running_total(x)[0], X[0])
-    message = str(info.value)
-    assert message.startswith(f"{path}:{line}:"), message
+    message = error_at_the_users_line(running_total, X[0])
     assert "'stablehlo.reduce_window' op is not supported" in message
 
 
@@ -172,11 +175,7 @@ def test_unsupported_element_type_is_reported_at_the_users_line() -> None:
     def halve_in_bf16(x):
         return (x.astype(jnp.bfloat16) / 2).astype(jnp.float32), here()
 
-    _, (path, line) = halve_in_bf16(X)
-    with pytest.raises(bcast.BcastError) as info:
-        bcast.from_jax(lambda x: halve_in_bf16(x)[0], X)
-    message = str(info.value)
-    assert message.startswith(f"{path}:{line}:"), message
+    message = error_at_the_users_line(halve_in_bf16, X)
     assert "unsupported element type bf16" in message
 
 
