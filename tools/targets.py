@@ -180,12 +180,14 @@ def _stablehlo_emitter(name: str, generic: bool, debuginfo: bool) -> ChunkEmitte
     return TextEmitter(emit_text)
 
 
-def loop_ir(module: ModuleOp) -> ModuleOp:
+def loop_ir(module: ModuleOp, owned: bool = False) -> ModuleOp:
     """``module`` as loop IR (``bcast.ir.loops``): itself when it already is
-    (the ``-t c`` pipeline lowered it), else a copy lowered by
-    ``bcast-lower-to-loops`` (the caller's module stays what it was, as
-    every other target leaves it). Every caller of the C emitter lowers
-    through this, so one place decides when a program lowers to loops."""
+    (the ``-t c`` pipeline lowered it), else lowered by
+    ``bcast-lower-to-loops``: a copy (the caller's module stays what it was,
+    as every other target leaves it), or, for a module the caller made to
+    throw away (``owned``), the module itself. Every caller of the C
+    emitter lowers through this, so one place decides when a program lowers
+    to loops."""
     from xdsl.context import Context
 
     from bcast.ir.loops import in_loop_form
@@ -193,7 +195,7 @@ def loop_ir(module: ModuleOp) -> ModuleOp:
 
     if in_loop_form(module):
         return module
-    lowered = module.clone()
+    lowered = module if owned else module.clone()
     LowerToLoopsPass().apply(Context(), lowered)
     return lowered
 
@@ -258,7 +260,7 @@ def _build_c(module: ModuleOp, entry: str, arguments, results, source_name: str)
 
         return Built(fail)
     try:
-        loops = loop_ir(reachable(module, entry))
+        loops = loop_ir(reachable(module, entry), owned=True)  # reachable made a copy
         source, names = c_emitter.emit_module(loops)
         checks = [_bounds_check(op) for op in c_emitter.bounds_checks(loops)]
         library = c_runtime.Library(source, {entry: (names[entry], arguments, results)}, checks,
