@@ -1,277 +1,186 @@
 """Element-wise arithmetic with bcast's exact semantics, on NumPy arrays.
 
-NumPy's own integer division floors and warns; StableHLO/XLA (and bcast)
-truncate toward zero and define every edge case. These functions take arrays
-that already have the result's element type and NumPy-compatible shapes, and
-never emit NumPy warnings. Every backend calls them (the reference evaluator
-directly, the NumPy backend from its generated code), so the semantics live
-in one place.
+Each op's semantics is its definition in ``bcast.ir.scalar``, run here on
+``NumpyScalars`` (the primitives on arrays): ``numerics.divide`` is
+``scalar.divide`` on arrays of the operands' element type. The reference
+evaluator calls these functions; the NumPy backend calls them from its
+generated code, or the one ufunc a definition is for an element kind
+(``direct_ufunc``) with ``out=``. No function emits NumPy warnings.
 
-Choices where the documents are silent (XLA's choices where it has them):
-- integer ``x / 0`` is -1 (all ones for unsigned), ``x % 0`` is ``x``;
-  ``INT_MIN / -1`` is ``INT_MIN`` and ``INT_MIN % -1`` is 0; arithmetic wraps.
-- integer ``power`` with a negative exponent is the truncated real result:
-  1 for base 1, +-1 for base -1, 0 otherwise (0 for base 0 too).
-- shifts by an amount >= the bit width (amount read as unsigned) give 0,
-  or the sign fill for ``shift_right_arithmetic``; on unsigned operands the
-  arithmetic shift fills with the top bit.
-- ``convert`` from float to integer truncates toward zero, saturates out of
-  range values and maps NaN to 0; to ``i1`` it is ``x != 0``.
+Also here: ``reduce`` and the reduction identities, which NumPy's own
+reductions do not give (zero-size ``max``, wrapping integer sums, ``f16``
+accumulated in ``f32``).
 """
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
+from bcast.ir import scalar
+from bcast.ir.types import NUMPY_DTYPES
+
 _ERR = dict(all="ignore")
-
-
-def _is_int(x: np.ndarray) -> bool:
-    return x.dtype.kind in "iu"
 
 
 def _unsigned_of(dtype: np.dtype) -> np.dtype:
     return np.dtype(f"u{dtype.itemsize}")
 
 
-def _signed_of(dtype: np.dtype) -> np.dtype:
-    return np.dtype(f"i{dtype.itemsize}")
+_DTYPE_ELEMENTS = {np.dtype(dtype): element for element, dtype in NUMPY_DTYPES.items()}
 
 
-def add(x, y):
-    with np.errstate(**_ERR):
-        return np.add(x, y)
+def element_of(x: np.ndarray) -> str:
+    """The bcast element name of an array's dtype (``uint8`` -> ``ui8``)."""
+    return _DTYPE_ELEMENTS[x.dtype]
 
 
-def subtract(x, y):
-    with np.errstate(**_ERR):
-        return np.subtract(x, y)
+def _as(x: np.ndarray, kind: str) -> np.ndarray:
+    """``x``'s bits read as signed (``"s"``) or unsigned (``"u"``) integers:
+    arith's primitives are signless, NumPy's ufuncs read the dtype."""
+    if x.dtype == np.bool_:
+        return x
+    return x.view(np.dtype(f"{'i' if kind == 's' else 'u'}{x.dtype.itemsize}"))
 
 
-def multiply(x, y):
-    with np.errstate(**_ERR):
-        return np.multiply(x, y)
+def _signless(ufunc: np.ufunc, kind: str):
+    def apply(x, y):
+        return ufunc(_as(x, kind), _as(y, kind)).view(x.dtype)
+
+    return apply
 
 
-def divide(x, y):
-    x, y = np.asarray(x), np.asarray(y)
-    with np.errstate(**_ERR):
-        if not _is_int(x):
-            return np.divide(x, y)
-        zero = y == 0
-        safe = np.where(zero, 1, y).astype(x.dtype)
-        if x.dtype.kind == "u":
-            return np.where(zero, np.iinfo(x.dtype).max, x // safe).astype(x.dtype)
-        overflow = (x == np.iinfo(x.dtype).min) & (y == -1)
-        safe = np.where(overflow, 1, safe).astype(x.dtype)
-        rem = np.fmod(x, safe)
-        quotient = (x - rem) // safe
-        quotient = np.where(overflow, x, quotient)
-        return np.where(zero, -1, quotient).astype(x.dtype)
+def _truncating_divide(x, y):
+    x, y = _as(x, "s"), _as(y, "s")
+    return ((x - np.fmod(x, y)) // y).view(x.dtype)
 
 
-def remainder(x, y):
-    x, y = np.asarray(x), np.asarray(y)
-    with np.errstate(**_ERR):
-        if not _is_int(x):
-            return np.fmod(x, y)
-        zero = y == 0
-        safe = np.where(zero, 1, y).astype(x.dtype)
-        if x.dtype.kind == "i":
-            safe = np.where(y == -1, 1, safe).astype(x.dtype)
-        return np.where(zero, x, np.fmod(x, safe)).astype(x.dtype)
-
-
-def power(x, y):
-    x, y = np.asarray(x), np.asarray(y)
-    with np.errstate(**_ERR):
-        if not _is_int(x):
-            return _ieee_half_power(x, y, np.power(x, y))
-        shape = np.broadcast_shapes(x.shape, y.shape)
-        base = np.broadcast_to(x, shape).copy()
-        exponent = np.broadcast_to(y, shape).copy()
-        negative = exponent < 0
-        exponent = np.where(negative, 0, exponent).astype(x.dtype)
-        result = np.ones(shape, dtype=x.dtype)
-        while np.any(exponent > 0):
-            odd = (exponent & 1).astype(bool)
-            result = np.where(odd, result * base, result)
-            base = base * base
-            exponent = exponent >> 1
-        if x.dtype.kind == "i" and negative.any():
-            xb = np.broadcast_to(x, shape)
-            odd_exp = (np.broadcast_to(y, shape) & 1).astype(bool)
-            truncated = np.where(xb == 1, 1, np.where(xb == -1, np.where(odd_exp, -1, 1), 0))
-            result = np.where(negative, truncated, result).astype(x.dtype)
-        return result
-
-
-def _ieee_half_power(x, y, result):
+def _ieee_power(x, y):
     """NumPy computes ``x ** 0.5`` as ``sqrt(x)`` when the exponent is the
     same everywhere (a scalar or a broadcast), which is not IEEE ``pow`` at
     ``-inf`` (``+inf``, not NaN) and ``-0.0`` (``+0.0``); mend those two."""
+    result = np.power(x, y)
     fix = (y == 0.5) & ((x == -np.inf) | (x == 0))
     if not fix.any():
         return result
     return np.where(fix, np.where(x == 0, 0, np.inf).astype(result.dtype), result)
 
 
-def maximum(x, y):
-    return np.maximum(x, y)
+DIRECT_UFUNCS: dict[str, np.ufunc] = {
+    "arith.addf": np.add, "arith.addi": np.add, "arith.subf": np.subtract, "arith.subi": np.subtract,
+    "arith.mulf": np.multiply, "arith.muli": np.multiply, "arith.divf": np.divide, "arith.remf": np.fmod,
+    "arith.negf": np.negative, "arith.maximumf": np.maximum, "arith.minimumf": np.minimum,
+    "arith.maxsi": np.maximum, "arith.maxui": np.maximum, "arith.minsi": np.minimum, "arith.minui": np.minimum,
+    "arith.andi": np.bitwise_and, "arith.ori": np.bitwise_or, "arith.xori": np.bitwise_xor,
+    "math.absf": np.absolute, "math.exp": np.exp, "math.log": np.log, "math.sqrt": np.sqrt,
+    "math.tanh": np.tanh, "math.floor": np.floor, "math.ceil": np.ceil, "math.atan2": np.arctan2,
+    "math.sin": np.sin, "math.cos": np.cos,
+}  # fmt: skip
+"""The primitives that are one NumPy ufunc on arrays whose dtype has the
+primitive's signedness (``maxsi`` on signed arrays; booleans take the
+bitwise ones as logical). On f16 NumPy computes a math function in f32 and
+rounds once, as ``scalar.MathFunction`` says."""
+
+_PRIMITIVES = {
+    **DIRECT_UFUNCS,
+    "arith.maxsi": _signless(np.maximum, "s"), "arith.maxui": _signless(np.maximum, "u"),
+    "arith.minsi": _signless(np.minimum, "s"), "arith.minui": _signless(np.minimum, "u"),
+    "arith.divsi": _truncating_divide, "arith.divui": _signless(np.floor_divide, "u"),
+    "arith.remsi": _signless(np.fmod, "s"), "arith.remui": _signless(np.remainder, "u"),
+    "arith.shli": _signless(np.left_shift, "u"), "arith.shrui": _signless(np.right_shift, "u"),
+    "arith.shrsi": _signless(np.right_shift, "s"), "math.powf": _ieee_power,
+}  # fmt: skip
+
+_INTEGER_PREDICATES = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
+                       "gt": np.greater, "ge": np.greater_equal}  # fmt: skip
 
 
-def minimum(x, y):
-    return np.minimum(x, y)
+class NumpyScalars:
+    """``bcast.ir.scalar``'s primitives on NumPy arrays (any shapes that
+    broadcast together)."""
+
+    def const(self, value, element):
+        dtype = np.dtype(NUMPY_DTYPES[element])
+        if dtype.kind == "f":
+            return np.array(value, dtype)
+        if dtype == np.bool_:
+            return np.array(bool(value & 1))
+        return np.array(value % (1 << (8 * dtype.itemsize)), _unsigned_of(dtype)).view(dtype)
+
+    def apply(self, name, *xs):
+        return np.asarray(_PRIMITIVES[name](*xs))
+
+    def cmpi(self, predicate, x, y):
+        if predicate in ("eq", "ne"):
+            return _INTEGER_PREDICATES[predicate](x, y)
+        kind, order = predicate[0], predicate[1:]
+        return _INTEGER_PREDICATES[order](_as(x, kind), _as(y, kind))
+
+    def cmpf(self, predicate, x, y):
+        if predicate == "uno":
+            return np.isnan(x) | np.isnan(y)
+        ordered = _INTEGER_PREDICATES[predicate[1:]](x, y)
+        return ordered if predicate[0] == "o" or predicate == "une" else ordered | np.isnan(x) | np.isnan(y)
+
+    def select(self, condition, if_true, if_false):
+        return np.where(condition, if_true, if_false)
+
+    def cast(self, name, x, element):
+        dtype = np.dtype(NUMPY_DTYPES[element])
+        if name == "arith.trunci" and dtype == np.bool_:
+            return (_as(x, "u") & 1).astype(np.bool_)
+        source = {"arith.sitofp": "s", "arith.extsi": "s", "arith.uitofp": "u", "arith.extui": "u",
+                  "arith.trunci": "u"}.get(name)  # fmt: skip
+        x = _as(x, source) if source and x.dtype.kind in "iub" else x
+        return x.astype(dtype)
+
+    def loop(self, trips, inits, body):
+        carried = list(inits)
+        for _ in range(trips):
+            carried = body(carried)
+        return carried
 
 
-def atan2(x, y):
+_SCALARS = NumpyScalars()
+
+
+def _run(definition, xs):
+    xs = [np.asarray(x) for x in xs]
     with np.errstate(**_ERR):
-        return np.arctan2(x, y)
+        result = definition(_SCALARS, element_of(xs[0]), *xs)
+    return np.asarray(result).astype(xs[0].dtype, copy=False)
 
 
-def and_(x, y):
-    return np.bitwise_and(x, y)
+@functools.cache
+def function(definition: scalar.OnePrimitive | scalar.MathFunction | scalar.Composite):
+    """The NumPy function of an op's definition: arrays of the op's element
+    type (that broadcast together) in, a new array out."""
+
+    def numpy_function(*xs):
+        return _run(definition, xs)
+
+    numpy_function.__name__ = scalar.name_of(definition)
+    return numpy_function
 
 
-def or_(x, y):
-    return np.bitwise_or(x, y)
+def __getattr__(name: str):
+    """``numerics.divide`` is ``scalar.divide`` on NumPy arrays (what
+    generated NumPy code calls)."""
+    if name in scalar.DEFINITIONS:
+        return function(scalar.DEFINITIONS[name])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def xor(x, y):
-    return np.bitwise_xor(x, y)
+def direct_ufunc(definition, element: str) -> np.ufunc | None:
+    """The one ufunc that is ``definition`` on arrays of ``element``, if there
+    is one (so a backend may call it with ``out=``)."""
+    if isinstance(definition, scalar.OnePrimitive):
+        return DIRECT_UFUNCS.get(definition.primitive(element))
+    if isinstance(definition, scalar.MathFunction) and element.startswith("f"):
+        return DIRECT_UFUNCS.get(definition.primitive)
+    return None
 
-
-def _shift_amount(x: np.ndarray, y: np.ndarray):
-    bits = x.dtype.itemsize * 8
-    amount = np.asarray(y).astype(_unsigned_of(x.dtype))
-    too_big = amount >= bits
-    return np.where(too_big, 0, amount).astype(x.dtype), too_big, bits
-
-
-def shift_left(x, y):
-    x = np.asarray(x)
-    amount, too_big, _ = _shift_amount(x, y)
-    return np.where(too_big, 0, np.left_shift(x, amount)).astype(x.dtype)
-
-
-def shift_right_logical(x, y):
-    x = np.asarray(x)
-    amount, too_big, _ = _shift_amount(x, y)
-    ux = x.view(_unsigned_of(x.dtype))
-    shifted = np.right_shift(ux, amount.view(_unsigned_of(x.dtype))).view(x.dtype)
-    return np.where(too_big, 0, shifted).astype(x.dtype)
-
-
-def shift_right_arithmetic(x, y):
-    x = np.asarray(x)
-    amount, too_big, bits = _shift_amount(x, y)
-    sx = x.view(_signed_of(x.dtype))
-    amount = np.where(too_big, bits - 1, amount).astype(sx.dtype)
-    return np.right_shift(sx, amount).view(x.dtype)
-
-
-def negate(x):
-    with np.errstate(**_ERR):
-        return np.negative(x)
-
-
-def abs_(x):
-    with np.errstate(**_ERR):
-        return np.abs(x)
-
-
-def sign(x):
-    return np.sign(x)
-
-
-def not_(x):
-    x = np.asarray(x)
-    return np.logical_not(x) if x.dtype == np.bool_ else np.invert(x)
-
-
-def exponential(x):
-    with np.errstate(**_ERR):
-        return np.exp(x)
-
-
-def log(x):
-    with np.errstate(**_ERR):
-        return np.log(x)
-
-
-def sqrt(x):
-    with np.errstate(**_ERR):
-        return np.sqrt(x)
-
-
-def rsqrt(x, out=None):
-    """``1 / sqrt(x)``, computed in ``out`` (a new array without it)."""
-    x = np.asarray(x)
-    out = np.empty(x.shape, x.dtype) if out is None else out
-    with np.errstate(**_ERR):
-        np.sqrt(x, out=out)
-        return np.reciprocal(out, out=out)
-
-
-def tanh(x):
-    return np.tanh(x)
-
-
-def logistic(x, out=None):
-    """``1 / (1 + exp(-x))``, computed in ``out`` (a new array without it)."""
-    x = np.asarray(x)
-    out = np.empty(x.shape, x.dtype) if out is None else out
-    with np.errstate(**_ERR):
-        np.negative(x, out=out)
-        np.exp(out, out=out)
-        np.add(np.ones((), dtype=out.dtype), out, out=out)
-        return np.reciprocal(out, out=out)
-
-
-def floor(x):
-    return np.floor(x)
-
-
-def ceil(x):
-    return np.ceil(x)
-
-
-def _same(ufunc: np.ufunc, *kinds: str) -> dict[str, np.ufunc]:
-    return dict.fromkeys(kinds, ufunc)
-
-
-_INTS = ("signed", "unsigned")
-
-EXACT_UFUNCS = {
-    add: _same(np.add, "float", *_INTS),
-    subtract: _same(np.subtract, "float", *_INTS),
-    multiply: _same(np.multiply, "float", *_INTS),
-    divide: _same(np.divide, "float"),
-    remainder: _same(np.fmod, "float"),
-    maximum: _same(np.maximum, "float", *_INTS),
-    minimum: _same(np.minimum, "float", *_INTS),
-    atan2: _same(np.arctan2, "float"),
-    and_: {**_same(np.bitwise_and, *_INTS), "bool": np.logical_and},
-    or_: {**_same(np.bitwise_or, *_INTS), "bool": np.logical_or},
-    xor: {**_same(np.bitwise_xor, *_INTS), "bool": np.logical_xor},
-    negate: _same(np.negative, "float", *_INTS),
-    abs_: _same(np.absolute, "float", *_INTS),
-    sign: _same(np.sign, "float", *_INTS),
-    not_: {**_same(np.invert, *_INTS), "bool": np.logical_not},
-    exponential: _same(np.exp, "float"),
-    log: _same(np.log, "float"),
-    sqrt: _same(np.sqrt, "float"),
-    tanh: _same(np.tanh, "float"),
-    floor: _same(np.floor, "float"),
-    ceil: _same(np.ceil, "float"),
-}
-"""Where a function above is exactly one NumPy ufunc for an element kind
-(``bcast.ir.rules.kind``), so that a backend may call the ufunc with
-``out=`` (no temporary) and get the same values. Kinds not listed need the
-function itself (integer divide, remainder and power, shifts)."""
-
-WRITES_INTO_OUT = frozenset({rsqrt, logistic})
-"""Functions that take ``out=`` themselves (a short chain of ufuncs)."""
 
 COMPARE = {
     "EQ": np.equal,
@@ -281,6 +190,9 @@ COMPARE = {
     "GT": np.greater,
     "GE": np.greater_equal,
 }
+"""``bcast.compare`` on arrays of bcast's dtypes, by direction: NumPy's
+comparisons are ``scalar.compare`` on them (a NaN is unordered and unequal;
+booleans order False < True)."""
 
 
 def compare(direction: str, x, y):
@@ -292,20 +204,11 @@ def select(p, t, f):
 
 
 def convert(x, dtype) -> np.ndarray:
+    """``scalar.convert`` to ``dtype``; a plain cast where it is one."""
     x = np.asarray(x)
-    dtype = np.dtype(dtype)
+    source, target = element_of(x), _DTYPE_ELEMENTS[np.dtype(dtype)]
     with np.errstate(**_ERR):
-        if dtype == np.bool_:
-            return x != 0
-        if dtype.kind in "iu" and x.dtype.kind == "f":
-            info = np.iinfo(dtype)
-            clean = np.where(np.isnan(x), 0, np.trunc(x))
-            high = np.float64(info.max)
-            out = np.where(clean >= high, info.max, 0).astype(dtype)
-            inside = (clean < high) & (clean > np.float64(info.min))
-            out = np.where(inside, clean.astype(np.float64).clip(info.min, info.max).astype(dtype), out)
-            return np.where(clean <= np.float64(info.min), info.min, out).astype(dtype)
-        return x.astype(dtype)
+        return np.asarray(scalar.convert(_SCALARS, source, target, x)).astype(dtype, copy=False)
 
 
 REDUCTIONS = {

@@ -47,7 +47,7 @@ from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import irdl_attr_definition
 
-from bcast.ir import numerics, rules
+from bcast.ir import numerics, rules, scalar
 from bcast.ir.diagnostics import KIND_WORDS, Diagnostic, check_kinds, incompatible_operands, incompatible_results
 from bcast.ir.directives import IndexList, OptionalIndexList, SortedDims
 from bcast.ir.rules import IncompatibleDims, Levels, RuleError, Semantics
@@ -186,9 +186,18 @@ class BcastOp(IRDLOperation, abc.ABC):
 class ElementwiseOp(BcastOp, abc.ABC):
     """Base of the ops that compute element by element with broadcasting."""
 
+    SCALAR: ClassVar[scalar.OnePrimitive | scalar.MathFunction | scalar.Composite]
+    """The op's scalar semantics, its one definition (``bcast.ir.scalar``):
+    every backend derives its code from it (compare, select and convert
+    have theirs as functions there, called with their attributes)."""
     NUMPY_FUNCTION: ClassVar[Callable[..., object]]
-    """The op's exact semantics on NumPy arrays (``bcast.ir.numerics``): read by
+    """``SCALAR`` on NumPy arrays (``bcast.ir.numerics``): read by
     ``bcast.ir.evaluate``, the reference evaluator and the NumPy emitter."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "SCALAR" in cls.__dict__:
+            cls.NUMPY_FUNCTION = staticmethod(numerics.function(cls.SCALAR))
     TML_CLASS: ClassVar[str] = "arithmetic"
     """TML op class: arithmetic, logical, relational or bitwise."""
 
@@ -330,91 +339,91 @@ class ShiftOp(BinaryOp, abc.ABC):
 @irdl_op_definition
 class AddOp(ArithmeticBinaryOp):
     name = "bcast.add"
-    NUMPY_FUNCTION = staticmethod(numerics.add)
+    SCALAR = staticmethod(scalar.add)
 
 
 @irdl_op_definition
 class SubtractOp(ArithmeticBinaryOp):
     name = "bcast.subtract"
-    NUMPY_FUNCTION = staticmethod(numerics.subtract)
+    SCALAR = staticmethod(scalar.subtract)
 
 
 @irdl_op_definition
 class MultiplyOp(ArithmeticBinaryOp):
     name = "bcast.multiply"
-    NUMPY_FUNCTION = staticmethod(numerics.multiply)
+    SCALAR = staticmethod(scalar.multiply)
 
 
 @irdl_op_definition
 class DivideOp(ArithmeticBinaryOp):
     name = "bcast.divide"
-    NUMPY_FUNCTION = staticmethod(numerics.divide)
+    SCALAR = staticmethod(scalar.divide)
 
 
 @irdl_op_definition
 class RemainderOp(ArithmeticBinaryOp):
     name = "bcast.remainder"
-    NUMPY_FUNCTION = staticmethod(numerics.remainder)
+    SCALAR = staticmethod(scalar.remainder)
 
 
 @irdl_op_definition
 class PowerOp(ArithmeticBinaryOp):
     name = "bcast.power"
-    NUMPY_FUNCTION = staticmethod(numerics.power)
+    SCALAR = staticmethod(scalar.power)
 
 
 @irdl_op_definition
 class MaximumOp(ArithmeticBinaryOp):
     name = "bcast.maximum"
-    NUMPY_FUNCTION = staticmethod(numerics.maximum)
+    SCALAR = staticmethod(scalar.maximum)
 
 
 @irdl_op_definition
 class MinimumOp(ArithmeticBinaryOp):
     name = "bcast.minimum"
-    NUMPY_FUNCTION = staticmethod(numerics.minimum)
+    SCALAR = staticmethod(scalar.minimum)
 
 
 @irdl_op_definition
 class Atan2Op(FloatBinaryOp):
     name = "bcast.atan2"
-    NUMPY_FUNCTION = staticmethod(numerics.atan2)
+    SCALAR = staticmethod(scalar.atan2)
 
 
 @irdl_op_definition
 class AndOp(BitwiseBinaryOp):
     name = "bcast.and"
-    NUMPY_FUNCTION = staticmethod(numerics.and_)
+    SCALAR = staticmethod(scalar.and_)
 
 
 @irdl_op_definition
 class OrOp(BitwiseBinaryOp):
     name = "bcast.or"
-    NUMPY_FUNCTION = staticmethod(numerics.or_)
+    SCALAR = staticmethod(scalar.or_)
 
 
 @irdl_op_definition
 class XorOp(BitwiseBinaryOp):
     name = "bcast.xor"
-    NUMPY_FUNCTION = staticmethod(numerics.xor)
+    SCALAR = staticmethod(scalar.xor)
 
 
 @irdl_op_definition
 class ShiftLeftOp(ShiftOp):
     name = "bcast.shift_left"
-    NUMPY_FUNCTION = staticmethod(numerics.shift_left)
+    SCALAR = staticmethod(scalar.shift_left)
 
 
 @irdl_op_definition
 class ShiftRightArithmeticOp(ShiftOp):
     name = "bcast.shift_right_arithmetic"
-    NUMPY_FUNCTION = staticmethod(numerics.shift_right_arithmetic)
+    SCALAR = staticmethod(scalar.shift_right_arithmetic)
 
 
 @irdl_op_definition
 class ShiftRightLogicalOp(ShiftOp):
     name = "bcast.shift_right_logical"
-    NUMPY_FUNCTION = staticmethod(numerics.shift_right_logical)
+    SCALAR = staticmethod(scalar.shift_right_logical)
 
 
 class ComparisonDirection(StrEnum):
@@ -549,73 +558,85 @@ class FloatUnaryOp(UnaryOp, abc.ABC):
 @irdl_op_definition
 class NegateOp(UnaryOp):
     name = "bcast.negate"
-    NUMPY_FUNCTION = staticmethod(numerics.negate)
+    SCALAR = staticmethod(scalar.negate)
 
 
 @irdl_op_definition
 class AbsOp(UnaryOp):
     name = "bcast.abs"
-    NUMPY_FUNCTION = staticmethod(numerics.abs_)
+    SCALAR = staticmethod(scalar.abs_)
 
 
 @irdl_op_definition
 class SignOp(UnaryOp):
     name = "bcast.sign"
-    NUMPY_FUNCTION = staticmethod(numerics.sign)
+    SCALAR = staticmethod(scalar.sign)
 
 
 @irdl_op_definition
 class ExponentialOp(FloatUnaryOp):
     name = "bcast.exponential"
-    NUMPY_FUNCTION = staticmethod(numerics.exponential)
+    SCALAR = staticmethod(scalar.exponential)
 
 
 @irdl_op_definition
 class LogOp(FloatUnaryOp):
     name = "bcast.log"
-    NUMPY_FUNCTION = staticmethod(numerics.log)
+    SCALAR = staticmethod(scalar.log)
 
 
 @irdl_op_definition
 class SqrtOp(FloatUnaryOp):
     name = "bcast.sqrt"
-    NUMPY_FUNCTION = staticmethod(numerics.sqrt)
+    SCALAR = staticmethod(scalar.sqrt)
 
 
 @irdl_op_definition
 class RsqrtOp(FloatUnaryOp):
     name = "bcast.rsqrt"
-    NUMPY_FUNCTION = staticmethod(numerics.rsqrt)
+    SCALAR = staticmethod(scalar.rsqrt)
 
 
 @irdl_op_definition
 class TanhOp(FloatUnaryOp):
     name = "bcast.tanh"
-    NUMPY_FUNCTION = staticmethod(numerics.tanh)
+    SCALAR = staticmethod(scalar.tanh)
 
 
 @irdl_op_definition
 class LogisticOp(FloatUnaryOp):
     name = "bcast.logistic"
-    NUMPY_FUNCTION = staticmethod(numerics.logistic)
+    SCALAR = staticmethod(scalar.logistic)
 
 
 @irdl_op_definition
 class FloorOp(FloatUnaryOp):
     name = "bcast.floor"
-    NUMPY_FUNCTION = staticmethod(numerics.floor)
+    SCALAR = staticmethod(scalar.floor)
 
 
 @irdl_op_definition
 class CeilOp(FloatUnaryOp):
     name = "bcast.ceil"
-    NUMPY_FUNCTION = staticmethod(numerics.ceil)
+    SCALAR = staticmethod(scalar.ceil)
+
+
+@irdl_op_definition
+class SineOp(FloatUnaryOp):
+    name = "bcast.sine"
+    SCALAR = staticmethod(scalar.sine)
+
+
+@irdl_op_definition
+class CosineOp(FloatUnaryOp):
+    name = "bcast.cosine"
+    SCALAR = staticmethod(scalar.cosine)
 
 
 @irdl_op_definition
 class NotOp(UnaryOp):
     name = "bcast.not"
-    NUMPY_FUNCTION = staticmethod(numerics.not_)
+    SCALAR = staticmethod(scalar.not_)
     ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"bool", "signed", "unsigned"})
     TML_KINDS: ClassVar[frozenset[str] | None] = frozenset({"bool", "unsigned"})
     TML_CLASS: ClassVar[str] = "bitwise"
@@ -1097,13 +1118,9 @@ class ReduceOp(BcastOp):
             raise
 
 
-OPS = [
-
-        AddOp, SubtractOp, MultiplyOp, DivideOp, RemainderOp, PowerOp, MaximumOp,
-        MinimumOp, Atan2Op, AndOp, OrOp, XorOp, ShiftLeftOp, ShiftRightArithmeticOp,
-        ShiftRightLogicalOp, CompareOp, SelectOp,
-        NegateOp, AbsOp, SignOp, ExponentialOp, LogOp, SqrtOp, RsqrtOp, TanhOp,
-        LogisticOp, FloorOp, CeilOp, NotOp,
-        BroadcastInDimOp, TransposeOp, ReshapeOp, NarrowOp, ConvertOp, ConstantOp,
-        ExtractOp, AssignOp, ReduceOp,
-]
+OPS: list[type[BcastOp]] = [
+    op for op in dict(globals()).values()
+    if isinstance(op, type) and issubclass(op, BcastOp) and "name" in op.__dict__
+]  # fmt: skip
+"""Every op of the dialect, in the order defined above: a new op class is
+registered by being defined."""

@@ -43,6 +43,7 @@ from xdsl.ir import Operation, SSAValue
 from bcast.ir import numerics
 from bcast.ir import ops as bc
 from bcast.ir import rules
+from bcast.ir import scalar
 from bcast.ir.diagnostics import op_source_loc
 from bcast.ir.fusion import VIEW_OPS, FusionOp, YieldOp, is_elementwise, is_explicit
 from bcast.ir.ops import semantics_of
@@ -107,7 +108,7 @@ class Lines:
 def elementwise_code(op: Operation, args: Sequence[str], dst: str) -> list[str]:
     """Statements computing ``op`` on operand expressions into ``dst``: the
     ufunc that is exactly the op's function for its element kind
-    (``numerics.EXACT_UFUNCS``) or the function itself, writing into ``dst``."""
+    (``numerics.direct_ufunc``) or the definition on arrays, writing into ``dst``."""
     if isinstance(op, bc.ConvertOp):
         return [f"rt.convert_into({dst}, {args[0]})"]
     if isinstance(op, bc.SelectOp):
@@ -116,13 +117,10 @@ def elementwise_code(op: Operation, args: Sequence[str], dst: str) -> list[str]:
     if isinstance(op, bc.CompareOp):
         ufunc = numerics.COMPARE[op.comparison_direction.data.value]
         return [f"np.{ufunc.__name__}({args[0]}, {args[1]}, out={dst})"]
-    kind = rules.kind(split_type(op.results[0].type)[1])
-    ufunc = numerics.EXACT_UFUNCS.get(op.NUMPY_FUNCTION, {}).get(kind)
+    ufunc = numerics.direct_ufunc(op.SCALAR, split_type(op.results[0].type)[1])
     if ufunc is not None:
         return [f"np.{ufunc.__name__}({', '.join(args)}, out={dst})"]
-    if op.NUMPY_FUNCTION in numerics.WRITES_INTO_OUT:
-        return [f"numerics.{op.NUMPY_FUNCTION.__name__}({', '.join(args)}, out={dst})"]
-    function = op.NUMPY_FUNCTION.__name__  # exact semantics from bcast.ir.numerics
+    function = scalar.name_of(op.SCALAR)  # the definition, on arrays (bcast.ir.numerics)
     return [f"{dst}[...] = numerics.{function}({', '.join(args)})"]
 
 

@@ -55,6 +55,7 @@ loaded from one.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import contextmanager
@@ -86,7 +87,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 
-from bcast.ir import numerics, rules
+from bcast.ir import numerics, rules, scalar
 from bcast.ir import ops as bc
 from bcast.ir.fusion import FusionOp, is_explicit
 from bcast.ir.ops import semantics_of
@@ -209,15 +210,18 @@ class Scalars:
     def select(self, c: SSAValue, t: SSAValue, f: SSAValue) -> SSAValue:
         return self(arith.SelectOp(c, t, f))
 
-    def in_f32(self, element: str, fn: Callable[..., SSAValue], *args: SSAValue) -> SSAValue:
-        """``fn`` on ``args``, computed in f32 and rounded once for f16 (as
-        NumPy's half loops do): upstream lowers f32/f64 math to libm only."""
-        if element != "f16":
-            return fn(*args)
-        wide = [self(arith.ExtFOp(a, Float32Type())) for a in args]
-        return self(arith.TruncFOp(fn(*wide), Float16Type()))
+    # -- bcast.ir.scalar's primitives -------------------------------------
+    def apply(self, name: str, *operands: SSAValue) -> SSAValue:
+        return self(PRIMITIVES[name](*operands))
 
-    def loop(
+    def cast(self, name: str, x: SSAValue, element: str) -> SSAValue:
+        return self(PRIMITIVES[name](x, storage_type(element)))
+
+    def loop(self, trips: int, inits: Sequence[SSAValue],
+             body: Callable[[list[SSAValue]], list[SSAValue]]) -> list[SSAValue]:
+        return self.for_loop(trips, inits, lambda _, carried: body(carried))
+
+    def for_loop(
         self, upper: int, inits: Sequence[SSAValue], body: Callable[[SSAValue, list[SSAValue]], list[SSAValue]]
     ) -> list[SSAValue]:
         """``scf.for %i = 0 to upper`` carrying ``inits``; ``body(i, carried)``
@@ -235,259 +239,34 @@ class Scalars:
 
 
 # --------------------------------------------------------------------------
-# Scalar semantics: one function per op family (docs/semantics.md)
+# Scalar semantics: each op's definition (bcast.ir.scalar) on arith and math
 # --------------------------------------------------------------------------
 
-_Binary = Callable[[Scalars, str, SSAValue, SSAValue], SSAValue]
-
-
-def _by_kind(float_op, signed_op, unsigned_op=None) -> _Binary:
-    """A binary op that is one arith op per element kind (booleans count as
-    unsigned)."""
-
-    def build(b: Scalars, element: str, x: SSAValue, y: SSAValue) -> SSAValue:
-        kind = rules.kind(element)
-        op = float_op if kind == "float" else signed_op if kind == "signed" else (unsigned_op or signed_op)
-        return b(op(x, y))
-
-    return build
-
-
-def _integer_divide(b: Scalars, element: str, x: SSAValue, y: SSAValue) -> SSAValue:
-    """Truncating division with XLA's edge cases: ``x / 0 = -1`` (all ones),
-    ``INT_MIN / -1 = INT_MIN``; the divisor is made safe first (LLVM's
-    ``sdiv`` by 0 or of ``INT_MIN`` by -1 is undefined)."""
-    if rules.kind(element) == "float":
-        return b(arith.DivfOp(x, y))
-    zero = b.cmpi("eq", y, b.int(0, element))
-    one = b.int(1, element)
-    safe = b.select(zero, one, y)
-    if rules.kind(element) == "unsigned":
-        return b.select(zero, b.int(-1, element), b(arith.DivUIOp(x, safe)))
-    bits = rules.bit_width(element)
-    overflow = b(arith.AndIOp(b.cmpi("eq", x, b.int(-(1 << (bits - 1)), element)),
-                              b.cmpi("eq", y, b.int(-1, element))))
-    safe = b.select(overflow, one, safe)  # INT_MIN / 1 = INT_MIN
-    return b.select(zero, b.int(-1, element), b(arith.DivSIOp(x, safe)))
-
-
-def _integer_remainder(b: Scalars, element: str, x: SSAValue, y: SSAValue) -> SSAValue:
-    """The dividend's sign (C's ``%``, float ``fmod``); ``x % 0 = x`` and
-    ``x % -1 = 0`` (so ``INT_MIN % -1``, undefined in LLVM, never runs)."""
-    kind = rules.kind(element)
-    if kind == "float":
-        return b(RemFOp(x, y))
-    zero = b.cmpi("eq", y, b.int(0, element))
-    unsafe = zero if kind == "unsigned" else b(arith.OrIOp(zero, b.cmpi("eq", y, b.int(-1, element))))
-    safe = b.select(unsafe, b.int(1, element), y)
-    rem = b(arith.RemUIOp(x, safe) if kind == "unsigned" else arith.RemSIOp(x, safe))
-    return b.select(zero, x, rem)
-
-
-def _power(b: Scalars, element: str, x: SSAValue, y: SSAValue) -> SSAValue:
-    """Float ``pow``; integer power by squaring over the exponent's bits
-    (wrapping), and for a negative exponent the truncated real result: 1 for
-    base 1, +-1 for base -1 by parity, 0 otherwise."""
-    if rules.kind(element) == "float":
-        return b.in_f32(element, lambda u, v: b(mathd.PowFOp(u, v)), x, y)
-    one = b.int(1, element)
-
-    def step(_, carried):
-        result, base, exponent = carried
-        odd = b(arith.TruncIOp(exponent, IntegerType(1)))
-        result = b.select(odd, b(arith.MuliOp(result, base)), result)
-        return [result, b(arith.MuliOp(base, base)), b(arith.ShRUIOp(exponent, one))]
-
-    result = b.loop(rules.bit_width(element), [one, x, y], step)[0]
-    if rules.kind(element) == "unsigned":
-        return result
-    odd = b(arith.TruncIOp(y, IntegerType(1)))
-    minus_one = b.int(-1, element)
-    at_minus_one = b.select(odd, minus_one, one)
-    truncated = b.select(b.cmpi("eq", x, one), one,
-                         b.select(b.cmpi("eq", x, minus_one), at_minus_one, b.int(0, element)))
-    return b.select(b.cmpi("slt", y, b.int(0, element)), truncated, result)
-
-
-def _shift(kind: str) -> _Binary:
-    """Shifts with the amount read as unsigned: >= the bit width gives 0
-    (``shift_left``, ``shift_right_logical``) or the sign fill
-    (``shift_right_arithmetic``); LLVM's shifts by that much are poison."""
-
-    def build(b: Scalars, element: str, x: SSAValue, y: SSAValue) -> SSAValue:
-        bits = rules.bit_width(element)
-        too_big = b.cmpi("uge", y, b.int(bits, element))
-        if kind == "arithmetic":
-            return b(arith.ShRSIOp(x, b.select(too_big, b.int(bits - 1, element), y)))
-        amount = b.select(too_big, b.int(0, element), y)
-        shifted = b(arith.ShLIOp(x, amount) if kind == "left" else arith.ShRUIOp(x, amount))
-        return b.select(too_big, b.int(0, element), shifted)
-
-    return build
-
-
-def _atan2(b: Scalars, element: str, x: SSAValue, y: SSAValue) -> SSAValue:
-    return b.in_f32(element, lambda u, v: b(mathd.Atan2Op(u, v)), x, y)
-
-
-BINARY: dict[type[bc.BinaryOp], _Binary] = {
-    bc.AddOp: _by_kind(arith.AddfOp, arith.AddiOp),
-    bc.SubtractOp: _by_kind(arith.SubfOp, arith.SubiOp),
-    bc.MultiplyOp: _by_kind(arith.MulfOp, arith.MuliOp),
-    bc.DivideOp: _integer_divide,
-    bc.RemainderOp: _integer_remainder,
-    bc.PowerOp: _power,
-    # maximumf/minimumf propagate NaN, as np.maximum/np.minimum do
-    bc.MaximumOp: _by_kind(arith.MaximumfOp, arith.MaxSIOp, arith.MaxUIOp),
-    bc.MinimumOp: _by_kind(arith.MinimumfOp, arith.MinSIOp, arith.MinUIOp),
-    bc.Atan2Op: _atan2,
-    bc.AndOp: _by_kind(None, arith.AndIOp),
-    bc.OrOp: _by_kind(None, arith.OrIOp),
-    bc.XorOp: _by_kind(None, arith.XOrIOp),
-    bc.ShiftLeftOp: _shift("left"),
-    bc.ShiftRightLogicalOp: _shift("logical"),
-    bc.ShiftRightArithmeticOp: _shift("arithmetic"),
+PRIMITIVES: dict[str, type[Operation]] = {
+    op.name: op for op in (*arith.Arith.operations, *mathd.Math.operations, RemFOp)
 }
-"""Each binary op's scalar semantics (operands and result of ``element``)."""
-
-
-def _negate(b: Scalars, element: str, x: SSAValue) -> SSAValue:
-    if rules.kind(element) == "float":
-        return b(arith.NegfOp(x))
-    return b(arith.SubiOp(b.int(0, element), x))  # wraps: -INT_MIN = INT_MIN
-
-
-def _abs(b: Scalars, element: str, x: SSAValue) -> SSAValue:
-    kind = rules.kind(element)
-    if kind == "float":
-        return b(mathd.AbsFOp(x))
-    if kind == "unsigned":
-        return x
-    return b.select(b.cmpi("slt", x, b.int(0, element)), _negate(b, element, x), x)
-
-
-def _sign(b: Scalars, element: str, x: SSAValue) -> SSAValue:
-    """-1, 0 or 1; a float zero or NaN is returned as it is (``np.sign``)."""
-    zero, one, minus_one = b.const(0, element), b.const(1, element), b.const(-1, element)
-    kind = rules.kind(element)
-    if kind == "unsigned":
-        return b.select(b.cmpi("ne", x, zero), one, zero)
-    if kind == "float":
-        return b.select(b.cmpf("ogt", x, zero), one, b.select(b.cmpf("olt", x, zero), minus_one, x))
-    return b.select(b.cmpi("sgt", x, zero), one, b.select(b.cmpi("slt", x, zero), minus_one, zero))
-
-
-def _math(op_class) -> Callable[[Scalars, str, SSAValue], SSAValue]:
-    def build(b: Scalars, element: str, x: SSAValue) -> SSAValue:
-        return b.in_f32(element, lambda u: b(op_class(u)), x)
-
-    return build
-
-
-def _rsqrt(b: Scalars, element: str, x: SSAValue) -> SSAValue:
-    """``1 / sqrt(x)`` with the rounding after each step (``numerics.rsqrt``)."""
-    return b(arith.DivfOp(b.const(1, element), _math(mathd.SqrtOp)(b, element, x)))
-
-
-def _logistic(b: Scalars, element: str, x: SSAValue) -> SSAValue:
-    """``1 / (1 + exp(-x))``, step by step as ``numerics.logistic``."""
-    one = b.const(1, element)
-    e = _math(mathd.ExpOp)(b, element, b(arith.NegfOp(x)))
-    return b(arith.DivfOp(one, b(arith.AddfOp(one, e))))
-
-
-def _not(b: Scalars, element: str, x: SSAValue) -> SSAValue:
-    return b(arith.XOrIOp(x, b.int(-1, element)))
-
-
-UNARY: dict[type[bc.UnaryOp], Callable[[Scalars, str, SSAValue], SSAValue]] = {
-    bc.NegateOp: _negate,
-    bc.AbsOp: _abs,
-    bc.SignOp: _sign,
-    bc.ExponentialOp: _math(mathd.ExpOp),
-    bc.LogOp: _math(mathd.LogOp),
-    bc.SqrtOp: _math(mathd.SqrtOp),
-    bc.RsqrtOp: _rsqrt,
-    bc.TanhOp: _math(mathd.TanhOp),
-    bc.LogisticOp: _logistic,
-    bc.FloorOp: _math(mathd.FloorOp),
-    bc.CeilOp: _math(mathd.CeilOp),
-    bc.NotOp: _not,
-}
-
-_FLOAT_PREDICATES = {"EQ": "oeq", "NE": "une", "LT": "olt", "LE": "ole", "GT": "ogt", "GE": "oge"}
-"""NaN compares unequal to everything and unordered otherwise (NumPy)."""
-
-
-def compare(b: Scalars, direction: str, element: str, x: SSAValue, y: SSAValue) -> SSAValue:
-    kind = rules.kind(element)
-    if kind == "float":
-        return b.cmpf(_FLOAT_PREDICATES[direction], x, y)
-    if direction in ("EQ", "NE"):
-        return b.cmpi(direction.lower(), x, y)
-    prefix = "s" if kind == "signed" else "u"  # i1 orders False < True
-    return b.cmpi(prefix + direction.lower(), x, y)
-
-
-def convert(b: Scalars, x: SSAValue, src: str, dst: str) -> SSAValue:
-    """``bcast.convert`` (``numerics.convert``): to i1 is ``x != 0``; float to
-    integer truncates toward zero, saturates and maps NaN to 0, guarded so
-    ``fptosi`` only sees values in range."""
-    skind, dkind = rules.kind(src), rules.kind(dst)
-    if src == dst:
-        return x
-    if dst == "i1":
-        zero = b.const(0, src)
-        return b.cmpf("une", x, zero) if skind == "float" else b.cmpi("ne", x, zero)
-    if skind == "float" and dkind == "float":
-        wider = rules.bit_width(dst) > rules.bit_width(src)
-        return b(arith.ExtFOp(x, storage_type(dst)) if wider else arith.TruncFOp(x, storage_type(dst)))
-    if skind != "float" and dkind == "float":
-        signed = skind == "signed"
-        return b(arith.SIToFPOp(x, storage_type(dst)) if signed else arith.UIToFPOp(x, storage_type(dst)))
-    if skind != "float":
-        sbits, dbits = rules.bit_width(src), rules.bit_width(dst)
-        if dbits < sbits:
-            return b(arith.TruncIOp(x, storage_type(dst)))
-        if dbits == sbits:
-            return x
-        return b(arith.ExtSIOp(x, storage_type(dst)) if skind == "signed" else arith.ExtUIOp(x, storage_type(dst)))
-    info = np.iinfo(NUMPY_DTYPES[dst])
-    high, low = b.const(float(info.max), src), b.const(float(info.min), src)
-    at_or_above = b.cmpf("oge", x, high)
-    at_or_below = b.cmpf("ole", x, low)
-    nan = b.cmpf("uno", x, x)
-    outside = b(arith.OrIOp(b(arith.OrIOp(at_or_above, at_or_below)), nan))
-    safe = b.select(outside, b.const(0, src), x)
-    t = storage_type(dst)
-    inside = b(arith.FPToSIOp(safe, t) if dkind == "signed" else arith.FPToUIOp(safe, t))
-    result = b.select(at_or_below, b.int(int(info.min), dst), inside)
-    result = b.select(at_or_above, b.int(int(info.max), dst), result)
-    return b.select(nan, b.int(0, dst), result)
+"""The ops ``bcast.ir.scalar`` names (``arith.remf`` is bcast's own, upstream's spelling)."""
 
 
 def scalar_op(op: Operation, b: Scalars, args: Sequence[SSAValue]) -> SSAValue:
     """The value of the elementwise ``op`` (explicit, ``bcast.ir.fusion.
-    is_explicit``) on scalar ``args``: the one place the loop IR's element
-    semantics live."""
+    is_explicit``) on scalar ``args``: its definition, built from arith and
+    math ops."""
     if isinstance(op, bc.ConvertOp):
-        return convert(b, args[0], element_of(op.operand.type), element_of(op.result.type))
+        return scalar.convert(b, element_of(op.operand.type), element_of(op.result.type), args[0])
     if isinstance(op, bc.CompareOp):
-        return compare(b, op.comparison_direction.data.value, element_of(op.lhs.type), *args)
+        return scalar.compare(b, element_of(op.lhs.type), op.comparison_direction.data.value, *args)
     if isinstance(op, bc.SelectOp):
         return b.select(*args)
-    element = element_of(op.results[0].type)
-    if isinstance(op, bc.BinaryOp):
-        return BINARY[type(op)](b, element, *args)
-    if isinstance(op, bc.UnaryOp):
-        return UNARY[type(op)](b, element, *args)
+    if isinstance(op, bc.ElementwiseOp):
+        return op.SCALAR(b, element_of(op.results[0].type), *args)
     raise PassError(op, "has no scalar lowering")
 
 
 def combine(b: Scalars, kind: str, element: str, acc: SSAValue, x: SSAValue) -> SSAValue:
     """One step of a reduction: the binary op the kind folds with
     (``bc.REDUCTION_COMBINERS``) on the accumulator's ``element``."""
-    return BINARY[bc.REDUCTION_COMBINERS[kind]](b, element, acc, x)
+    return bc.REDUCTION_COMBINERS[kind].SCALAR(b, element, acc, x)
 
 
 # --------------------------------------------------------------------------
@@ -861,7 +640,7 @@ class FunctionLowering:
                         finally:
                             self.scopes.pop()
 
-                    loop_results = b.loop(inner[level], [current], body)
+                    loop_results = b.for_loop(inner[level], [current], body)
                     loop = loop_results[0].owner
                     loop.attributes[REDUCTION_ATTR] = StringAttr(op.kind_name)
                     return loop_results[0]
@@ -952,7 +731,7 @@ class FunctionLowering:
         with self.nest(sub) as ivs:
             e_idx = [self.b.index(0) if size == 1 else i for size, i in zip(expanded, ivs)]
             x = self.value_at(op.source, reshape_index(self.b, src_shape, expanded, e_idx))
-            x = convert(self.b, x, src_element, element_of(op.dest.type))
+            x = scalar.convert(self.b, src_element, element_of(op.dest.type), x)
             self.b(memref.StoreOp.get(x, target, [*lead, *ivs]))
         self.written(op.result, target)
 
@@ -998,8 +777,22 @@ class FunctionLowering:
         self.b(func.ReturnOp())
 
 
-_EXPENSIVE = (bc.ExponentialOp, bc.LogOp, bc.TanhOp, bc.LogisticOp, bc.PowerOp, bc.Atan2Op,
-              bc.SqrtOp, bc.RsqrtOp, bc.DivideOp, bc.RemainderOp)
+_CHEAP_MATH = frozenset({"math.floor", "math.ceil", "math.absf"})
+
+
+@functools.cache
+def _costs_more_than_a_load(op_class: type[bc.ElementwiseOp], element: str, arity: int) -> bool:
+    """Whether an op's definition divides, loops or calls a math function
+    other than floor, ceil and abs."""
+    used = scalar.primitives_of(op_class.SCALAR, element, arity)
+    return any(name.startswith(("arith.div", "arith.rem", "scf.")) or
+               (name.startswith("math.") and name not in _CHEAP_MATH) for name in used)
+
+
+def _expensive_op(op: Operation) -> bool:
+    if not isinstance(op, bc.ElementwiseOp) or not hasattr(type(op), "SCALAR"):
+        return False
+    return _costs_more_than_a_load(type(op), element_of(op.results[0].type), len(op.operands))
 
 
 def _expensive(v: SSAValue, depth: int = 16) -> bool:
@@ -1012,7 +805,7 @@ def _expensive(v: SSAValue, depth: int = 16) -> bool:
         following = []
         for value in level:
             op = value.owner
-            if isinstance(op, _EXPENSIVE):
+            if _expensive_op(op):
                 return True
             if isinstance(op, bc.ElementwiseOp | bc.ConvertOp | bc.BroadcastInDimOp | bc.TransposeOp
                           | bc.ReshapeOp | bc.NarrowOp):

@@ -69,7 +69,7 @@ BITWISE = ("and", "or", "xor")
 SHIFTS = ("shift_left", "shift_right_arithmetic", "shift_right_logical")
 BINARY = ARITH + ("atan2",) + BITWISE + SHIFTS
 UNARY = ("negate", "abs", "sign", "exponential", "log", "sqrt", "rsqrt", "tanh",
-         "logistic", "floor", "ceil", "not")  # fmt: skip
+         "logistic", "floor", "ceil", "sine", "cosine", "not")  # fmt: skip
 STRUCTURAL = ("broadcast_in_dim", "transpose", "reshape", "convert", "narrow", "constant")
 ALL_OPS = BINARY + ("compare", "select") + UNARY + STRUCTURAL
 DIRECTIONS = ("EQ", "NE", "LT", "LE", "GT", "GE")
@@ -85,7 +85,7 @@ KINDS = {
     "abs": NUMERIC,
     "sign": NUMERIC,
     **{op: frozenset({"float"}) for op in (
-        "exponential", "log", "sqrt", "rsqrt", "tanh", "logistic", "floor", "ceil")},
+        "exponential", "log", "sqrt", "rsqrt", "tanh", "logistic", "floor", "ceil", "sine", "cosine")},
     "not": frozenset({"bool", "signed", "unsigned"}),
 }  # fmt: skip
 TML_KINDS = {
@@ -373,10 +373,12 @@ def oracle_unary(op: str, x: np.ndarray) -> np.ndarray:
             out = 1 / np.sqrt(x)
         elif op == "logistic":
             out = 1 / (1 + np.exp(-x))
+        elif op == "sign" and x.dtype.kind == "f":
+            out = np.where(x == 0, x, np.sign(x))  # a zero keeps its sign
         else:
             fn = {"negate": np.negative, "abs": np.abs, "sign": np.sign, "exponential": np.exp,
                   "log": np.log, "sqrt": np.sqrt, "tanh": np.tanh, "floor": np.floor,
-                  "ceil": np.ceil}[op]  # fmt: skip
+                  "ceil": np.ceil, "sine": np.sin, "cosine": np.cos}[op]  # fmt: skip
             out = fn(x)
     return _wrap(out, x.dtype)
 

@@ -1,0 +1,427 @@
+"""The scalar semantics of every elementwise op, written once.
+
+Each definition computes an op on values of one element type out of a small
+set of *primitives*: the ops of MLIR's ``arith`` and ``math`` dialects
+(named as there, signless: ``arith.divsi`` divides as signed whatever the
+element type says), each used only where ``arith`` defines it. No definition
+divides by 0 or ``INT_MIN`` by -1, shifts by the width or more, or converts
+an out-of-range float with ``fptosi``: every edge case of docs/semantics.md
+(integer arithmetic, shifts, ``convert``) is decided here, by ``select``.
+
+A backend implements the primitives once (``Scalars``) and runs these
+definitions on them: the NumPy functions of ``bcast.ir.numerics`` (and so the
+reference evaluator and the NumPy backend), the Array API runtime, the loop
+IR (and so C) and the StableHLO export. An op's class names its definition
+(``SCALAR`` in ``bcast.ir.ops``); ``tests/test_op_matrix.py`` runs every op
+on every backend over the edge values of every element type.
+
+Definitions come in three shapes, so a backend can map the simple ones to
+one library call (a NumPy ufunc with ``out=``, one StableHLO op):
+- ``OnePrimitive``: one primitive per element kind (``add`` is ``addf`` or
+  ``addi``);
+- ``MathFunction``: a ``math`` function of floats, computed in ``f32`` and
+  rounded once for ``f16`` (as NumPy's half loops do; upstream MLIR lowers
+  ``math`` on f32 and f64 only);
+- ``Composite``: any composition of primitives (``divide``, ``power``, the
+  shifts, ``sign``, ...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from bcast.ir import rules
+
+Value = Any
+"""A backend's value: a NumPy array, an Array API array, an SSA value."""
+
+
+class Scalars(Protocol):
+    """The primitives a backend implements. Values have one element type;
+    ``element`` names it where the operands do not (constants, casts)."""
+
+    def const(self, value: int | float, element: str) -> Value:
+        """``value`` in ``element`` (an integer wraps to the width: -1 is all ones)."""
+
+    def apply(self, name: str, *operands: Value) -> Value:
+        """A same-typed ``arith`` or ``math`` op by name (``"arith.addi"``, ``"math.exp"``)."""
+
+    def cmpi(self, predicate: str, x: Value, y: Value) -> Value:
+        """``arith.cmpi`` (``eq``, ``ne``, ``slt``... ``uge``): an ``i1`` value."""
+
+    def cmpf(self, predicate: str, x: Value, y: Value) -> Value:
+        """``arith.cmpf`` (``oeq``, ``une``, ``olt``..., ``uno``): an ``i1`` value."""
+
+    def select(self, condition: Value, if_true: Value, if_false: Value) -> Value: ...
+
+    def cast(self, name: str, x: Value, element: str) -> Value:
+        """``arith.extf``, ``truncf``, ``sitofp``, ``uitofp``, ``fptosi``,
+        ``fptoui``, ``trunci`` (keeps the low bits), ``extsi`` or ``extui``,
+        to ``element``."""
+
+    def loop(self, trips: int, inits: Sequence[Value],
+             body: Callable[[list[Value]], list[Value]]) -> list[Value]:
+        """``body`` applied ``trips`` times to the carried values."""
+
+
+Definition = Callable[..., Value]
+"""``definition(b, element, *operands)``: the op on ``element`` operands."""
+
+
+# --------------------------------------------------------------------------
+# The three shapes
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OnePrimitive:
+    """An op that is one primitive for each element kind it takes."""
+
+    float: str | None = None
+    signed: str | None = None
+    unsigned: str | None = None
+    bool: str | None = None
+
+    def primitive(self, element: str) -> str | None:
+        return getattr(self, rules.kind(element))
+
+    def __call__(self, b: Scalars, element: str, *xs: Value) -> Value:
+        return b.apply(self.primitive(element), *xs)
+
+
+def _integer(name: str) -> OnePrimitive:
+    """A bitwise op: one primitive for integers and booleans alike."""
+    return OnePrimitive(signed=name, unsigned=name, bool=name)
+
+
+@dataclass(frozen=True)
+class MathFunction:
+    """A ``math`` function of floats; ``f16`` is computed in ``f32`` and
+    rounded once."""
+
+    primitive: str
+
+    def __call__(self, b: Scalars, element: str, *xs: Value) -> Value:
+        if element != "f16":
+            return b.apply(self.primitive, *xs)
+        wide = [b.cast("arith.extf", x, "f32") for x in xs]
+        return b.cast("arith.truncf", b.apply(self.primitive, *wide), "f16")
+
+
+@dataclass(frozen=True)
+class Composite:
+    """Any composition of primitives: ``build(b, element, *operands)``."""
+
+    build: Definition
+
+    def __call__(self, b: Scalars, element: str, *xs: Value) -> Value:
+        return self.build(b, element, *xs)
+
+
+def composite(build: Definition) -> Composite:
+    return Composite(build)
+
+
+# --------------------------------------------------------------------------
+# Arithmetic
+# --------------------------------------------------------------------------
+
+add = OnePrimitive(float="arith.addf", signed="arith.addi", unsigned="arith.addi")
+subtract = OnePrimitive(float="arith.subf", signed="arith.subi", unsigned="arith.subi")
+multiply = OnePrimitive(float="arith.mulf", signed="arith.muli", unsigned="arith.muli")
+# maximumf/minimumf propagate NaN (np.maximum); i1 orders False < True
+maximum = OnePrimitive(float="arith.maximumf", signed="arith.maxsi", unsigned="arith.maxui")
+minimum = OnePrimitive(float="arith.minimumf", signed="arith.minsi", unsigned="arith.minui")
+atan2 = MathFunction("math.atan2")
+
+
+def _int_min(element: str) -> int:
+    return -(1 << (rules.bit_width(element) - 1))
+
+
+@composite
+def divide(b: Scalars, element: str, x: Value, y: Value) -> Value:
+    """Truncating integer division: ``x / 0`` is -1 (all ones), ``INT_MIN /
+    -1`` is ``INT_MIN`` (XLA's results); the divisor is made safe first."""
+    kind = rules.kind(element)
+    if kind == "float":
+        return b.apply("arith.divf", x, y)
+    by_zero = b.cmpi("eq", y, b.const(0, element))
+    one = b.const(1, element)
+    safe = b.select(by_zero, one, y)
+    if kind == "unsigned":
+        return b.select(by_zero, b.const(-1, element), b.apply("arith.divui", x, safe))
+    overflow = b.apply("arith.andi", b.cmpi("eq", x, b.const(_int_min(element), element)),
+                       b.cmpi("eq", y, b.const(-1, element)))
+    safe = b.select(overflow, one, safe)  # INT_MIN / 1 = INT_MIN
+    return b.select(by_zero, b.const(-1, element), b.apply("arith.divsi", x, safe))
+
+
+@composite
+def remainder(b: Scalars, element: str, x: Value, y: Value) -> Value:
+    """The dividend's sign (C's ``%``, float ``fmod``); ``x % 0`` is ``x``
+    and ``x % -1`` is 0 (so ``INT_MIN % -1`` is never computed)."""
+    kind = rules.kind(element)
+    if kind == "float":
+        return b.apply("arith.remf", x, y)
+    by_zero = b.cmpi("eq", y, b.const(0, element))
+    unsafe = by_zero if kind == "unsigned" else b.apply(
+        "arith.ori", by_zero, b.cmpi("eq", y, b.const(-1, element)))
+    safe = b.select(unsafe, b.const(1, element), y)
+    rem = b.apply("arith.remui" if kind == "unsigned" else "arith.remsi", x, safe)
+    return b.select(by_zero, x, rem)
+
+
+_float_power = MathFunction("math.powf")
+
+
+@composite
+def power(b: Scalars, element: str, x: Value, y: Value) -> Value:
+    """Float ``pow``; integer power by squaring over every bit of the
+    exponent, wrapping; a negative exponent gives the truncated real result:
+    1 for base 1, +-1 by parity for base -1, 0 otherwise."""
+    kind = rules.kind(element)
+    if kind == "float":
+        return _float_power(b, element, x, y)
+    one = b.const(1, element)
+
+    def step(carried: list[Value]) -> list[Value]:
+        result, base, exponent = carried
+        odd = b.cast("arith.trunci", exponent, "i1")
+        result = b.select(odd, b.apply("arith.muli", result, base), result)
+        return [result, b.apply("arith.muli", base, base), b.apply("arith.shrui", exponent, one)]
+
+    result = b.loop(rules.bit_width(element), [one, x, y], step)[0]
+    if kind == "unsigned":
+        return result
+    minus_one, zero = b.const(-1, element), b.const(0, element)
+    by_parity = b.select(b.cast("arith.trunci", y, "i1"), minus_one, one)
+    truncated = b.select(b.cmpi("eq", x, one), one, b.select(b.cmpi("eq", x, minus_one), by_parity, zero))
+    return b.select(b.cmpi("slt", y, zero), truncated, result)
+
+
+# --------------------------------------------------------------------------
+# Bitwise and shifts
+# --------------------------------------------------------------------------
+
+and_ = _integer("arith.andi")
+or_ = _integer("arith.ori")
+xor = _integer("arith.xori")
+
+
+def _too_big(b: Scalars, element: str, y: Value) -> Value:
+    """A shift amount at or past the width (read as unsigned: a negative
+    amount is huge)."""
+    return b.cmpi("uge", y, b.const(rules.bit_width(element), element))
+
+
+@composite
+def shift_left(b: Scalars, element: str, x: Value, y: Value) -> Value:
+    """0 once the amount reaches the width."""
+    too_big = _too_big(b, element, y)
+    zero = b.const(0, element)
+    return b.select(too_big, zero, b.apply("arith.shli", x, b.select(too_big, zero, y)))
+
+
+@composite
+def shift_right_logical(b: Scalars, element: str, x: Value, y: Value) -> Value:
+    """0 once the amount reaches the width."""
+    too_big = _too_big(b, element, y)
+    zero = b.const(0, element)
+    return b.select(too_big, zero, b.apply("arith.shrui", x, b.select(too_big, zero, y)))
+
+
+@composite
+def shift_right_arithmetic(b: Scalars, element: str, x: Value, y: Value) -> Value:
+    """The sign fill once the amount reaches the width; an unsigned operand
+    is shifted as signed too (its top bit fills)."""
+    amount = b.select(_too_big(b, element, y), b.const(rules.bit_width(element) - 1, element), y)
+    return b.apply("arith.shrsi", x, amount)
+
+
+# --------------------------------------------------------------------------
+# Unary
+# --------------------------------------------------------------------------
+
+
+@composite
+def negate(b: Scalars, element: str, x: Value) -> Value:
+    """Integers wrap: ``-INT_MIN`` is ``INT_MIN``."""
+    if rules.kind(element) == "float":
+        return b.apply("arith.negf", x)
+    return b.apply("arith.subi", b.const(0, element), x)
+
+
+@composite
+def abs_(b: Scalars, element: str, x: Value) -> Value:
+    """``abs(INT_MIN)`` is ``INT_MIN`` (wraps); unsigned values are their own."""
+    kind = rules.kind(element)
+    if kind == "float":
+        return b.apply("math.absf", x)
+    if kind == "unsigned":
+        return x
+    return b.select(b.cmpi("slt", x, b.const(0, element)), negate(b, element, x), x)
+
+
+@composite
+def sign(b: Scalars, element: str, x: Value) -> Value:
+    """-1, 0 or 1; a float zero (either sign) or NaN is returned as it is
+    (``np.sign``)."""
+    zero, one = b.const(0, element), b.const(1, element)
+    kind = rules.kind(element)
+    if kind == "unsigned":
+        return b.select(b.cmpi("ne", x, zero), one, zero)
+    minus_one = b.const(-1, element)
+    if kind == "float":
+        return b.select(b.cmpf("ogt", x, zero), one, b.select(b.cmpf("olt", x, zero), minus_one, x))
+    return b.select(b.cmpi("sgt", x, zero), one, b.select(b.cmpi("slt", x, zero), minus_one, zero))
+
+
+@composite
+def not_(b: Scalars, element: str, x: Value) -> Value:
+    """Bitwise complement; logical not on ``i1``."""
+    return b.apply("arith.xori", x, b.const(-1, element))
+
+
+exponential = MathFunction("math.exp")
+log = MathFunction("math.log")
+sqrt = MathFunction("math.sqrt")
+tanh = MathFunction("math.tanh")
+floor = MathFunction("math.floor")
+ceil = MathFunction("math.ceil")
+sine = MathFunction("math.sin")
+cosine = MathFunction("math.cos")
+
+
+@composite
+def rsqrt(b: Scalars, element: str, x: Value) -> Value:
+    """``1 / sqrt(x)``, rounded after each step (not ``math.rsqrt``, which
+    may be approximate)."""
+    return b.apply("arith.divf", b.const(1, element), sqrt(b, element, x))
+
+
+@composite
+def logistic(b: Scalars, element: str, x: Value) -> Value:
+    """``1 / (1 + exp(-x))``, rounded after each step."""
+    one = b.const(1, element)
+    e = exponential(b, element, b.apply("arith.negf", x))
+    return b.apply("arith.divf", one, b.apply("arith.addf", one, e))
+
+
+# --------------------------------------------------------------------------
+# Compare, select, convert (they carry more than their operands)
+# --------------------------------------------------------------------------
+
+FLOAT_PREDICATES = {"EQ": "oeq", "NE": "une", "LT": "olt", "LE": "ole", "GT": "ogt", "GE": "oge"}
+"""NaN compares unequal to everything and unordered otherwise (NumPy)."""
+
+
+def compare(b: Scalars, element: str, direction: str, x: Value, y: Value) -> Value:
+    """``bcast.compare``; booleans order False < True."""
+    kind = rules.kind(element)
+    if kind == "float":
+        return b.cmpf(FLOAT_PREDICATES[direction], x, y)
+    if direction in ("EQ", "NE"):
+        return b.cmpi(direction.lower(), x, y)
+    return b.cmpi(("s" if kind == "signed" else "u") + direction.lower(), x, y)
+
+
+def select(b: Scalars, element: str, condition: Value, if_true: Value, if_false: Value) -> Value:
+    return b.select(condition, if_true, if_false)
+
+
+def convert(b: Scalars, source: str, target: str, x: Value) -> Value:
+    """``bcast.convert``: to ``i1`` is ``x != 0``; float to integer truncates
+    toward zero, saturates at the target's range and maps NaN to 0, so
+    ``fptosi`` only sees values in range; integers wrap or extend by the
+    source's signedness."""
+    skind, tkind = rules.kind(source), rules.kind(target)
+    if source == target:
+        return x
+    if target == "i1":
+        zero = b.const(0, source)
+        return b.cmpf("une", x, zero) if skind == "float" else b.cmpi("ne", x, zero)
+    if skind == "float" and tkind == "float":
+        wider = rules.bit_width(target) > rules.bit_width(source)
+        return b.cast("arith.extf" if wider else "arith.truncf", x, target)
+    if tkind == "float":
+        return b.cast("arith.sitofp" if skind == "signed" else "arith.uitofp", x, target)
+    if skind != "float":
+        sbits, tbits = rules.bit_width(source), rules.bit_width(target)
+        if tbits == sbits:
+            return x
+        if tbits < sbits:
+            return b.cast("arith.trunci", x, target)
+        return b.cast("arith.extsi" if skind == "signed" else "arith.extui", x, target)
+    low, high = integer_range(target)
+    at_or_above = b.cmpf("oge", x, b.const(float(high), source))  # the bound rounded to the source
+    at_or_below = b.cmpf("ole", x, b.const(float(low), source))
+    nan = b.cmpf("uno", x, x)
+    outside = b.apply("arith.ori", b.apply("arith.ori", at_or_above, at_or_below), nan)
+    inside = b.cast("arith.fptosi" if tkind == "signed" else "arith.fptoui",
+                    b.select(outside, b.const(0, source), x), target)
+    result = b.select(at_or_below, b.const(low, target), inside)
+    result = b.select(at_or_above, b.const(high, target), result)
+    return b.select(nan, b.const(0, target), result)
+
+
+def integer_range(element: str) -> tuple[int, int]:
+    """The lowest and highest value of an integer element type."""
+    bits = rules.bit_width(element)
+    if rules.kind(element) == "signed":
+        return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    return 0, (1 << bits) - 1
+
+
+DEFINITIONS: dict[str, OnePrimitive | MathFunction | Composite] = {
+    name: value for name, value in dict(globals()).items()
+    if not name.startswith("_") and isinstance(value, OnePrimitive | MathFunction | Composite)
+}  # fmt: skip
+"""Every op definition above by its name (``bcast.ir.numerics.divide`` is
+``divide`` on NumPy arrays)."""
+
+_NAMES = {id(definition): name for name, definition in DEFINITIONS.items()}
+
+
+def name_of(definition: OnePrimitive | MathFunction | Composite) -> str:
+    """The name a definition has in this module."""
+    return _NAMES[id(definition)]
+
+
+class _Recorder:
+    """Scalars that only note which primitives a definition uses."""
+
+    def __init__(self):
+        self.used: set[str] = set()
+
+    def const(self, value, element):
+        return None
+
+    def apply(self, name, *operands):
+        self.used.add(name)
+
+    def cmpi(self, predicate, x, y):
+        self.used.add("arith.cmpi")
+
+    def cmpf(self, predicate, x, y):
+        self.used.add("arith.cmpf")
+
+    def select(self, condition, if_true, if_false):
+        self.used.add("arith.select")
+
+    def cast(self, name, x, element):
+        self.used.add(name)
+
+    def loop(self, trips, inits, body):
+        self.used.add("scf.for")
+        return body(list(inits))
+
+
+def primitives_of(definition: Definition, element: str, arity: int) -> frozenset[str]:
+    """The primitives ``definition`` uses on ``element`` operands (``scf.for``
+    for a loop): what a backend asks to judge its cost."""
+    recorder = _Recorder()
+    definition(recorder, element, *[None] * arity)
+    return frozenset(recorder.used)
