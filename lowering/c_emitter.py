@@ -1035,8 +1035,8 @@ class FunctionEmitter:
             return f"-{operands[0]}"
         if name == RemFOp.name:
             return self.libm("fmod", t, operands)
-        if name in _MATH:
-            return self.libm(_MATH[name], t, operands)
+        if (fn := libm_name(op)) is not None:
+            return self.libm(fn, t, operands)
         if name in ("arith.extsi", "arith.extui", "arith.trunci", "arith.sitofp", "arith.uitofp",
                     "arith.fptosi", "arith.fptoui", "arith.extf", "arith.truncf", "arith.bitcast",
                     "arith.index_cast", "arith.index_castui"):
@@ -1245,11 +1245,22 @@ _INT_BINARY = {*_WRAPPING, *_BITWISE, "arith.shli", "arith.shrui", "arith.shrsi"
                "arith.remui", "arith.divsi", "arith.remsi", "arith.maxsi", "arith.minsi",
                "arith.maxui", "arith.minui"}
 _FLOAT_BINARY = {"arith.addf": "+", "arith.subf": "-", "arith.mulf": "*", "arith.divf": "/"}
-_MATH = {
-    "math.exp": "exp", "math.log": "log", "math.sqrt": "sqrt", "math.tanh": "tanh",
-    "math.floor": "floor", "math.ceil": "ceil", "math.absf": "fabs", "math.atan2": "atan2",
-    "math.powf": "pow",
-}  # fmt: skip
+LIBM_RENAMED = {"math.absf": "fabs", "math.powf": "pow"}
+"""The ``math`` ops whose C99 ``<math.h>`` function is not named as the op."""
+NOT_LIBM = frozenset({"math.rsqrt", "math.fpowi", "math.roundeven"})
+"""Float ``math`` ops with no C99 ``<math.h>`` function of their name and
+operands (``rsqrt``; ``fpowi`` takes an integer exponent; ``roundeven`` is C23)."""
+
+
+def libm_name(op: Operation) -> str | None:
+    """The ``double`` C99 function computing a float ``math`` op: its own name
+    (``math.sin`` -> ``sin``, ``sinf`` in f32) but for ``LIBM_RENAMED``, so a
+    new ``math`` op the loop IR uses needs no change here. None: the op is
+    not a float ``math`` op with a libm function."""
+    if op.dialect_name() != "math" or op.name in NOT_LIBM or not op.results \
+            or not isinstance(op.results[0].type, Float16Type | Float32Type | Float64Type):
+        return None
+    return LIBM_RENAMED.get(op.name, op.name.removeprefix("math."))
 
 
 # --------------------------------------------------------------------------
