@@ -143,6 +143,10 @@ module {
     %floor = bcast.floor %x : tensor<2x3xf32>
 // CHECK-NEXT: %ceil = bcast.ceil %x : tensor<2x3xf32>
     %ceil = bcast.ceil %x : tensor<2x3xf32>
+// CHECK-NEXT: %sine = bcast.sine %x : tensor<2x3xf32>
+    %sine = bcast.sine %x : tensor<2x3xf32>
+// CHECK-NEXT: %cosine = bcast.cosine %x : tensor<2x3xf32>
+    %cosine = bcast.cosine %x : tensor<2x3xf32>
 // CHECK-NEXT: %sign = bcast.sign %x : tensor<2x3xf32>
     %sign = bcast.sign %x : tensor<2x3xf32>
 // CHECK-NEXT: %negate_i = bcast.negate %i : tensor<0x3xi64>
