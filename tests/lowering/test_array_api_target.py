@@ -10,6 +10,7 @@ is fixed when JAX starts). Every result equals the reference evaluator's.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -21,10 +22,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bcast
-from bcast.ir import numerics
+from bcast.ir import numerics, rules, scalar
+from bcast.ir import ops as bc
 from bcast.lowering import array_api_runtime as ar
 from bcast.tests import paths
 from bcast.tests.budget import examples
+from bcast.tests.edge_values import ELEMENT_TYPES, convert_sources, pairs
+from bcast.tests.edge_values import dtype as edge_dtype
 from bcast.tests.programs import MODES, as_tuple, programs
 from bcast.tests.test_examples_run import CASES, RUN_TIME_ERRORS
 from bcast.tools.run import random_inputs
@@ -242,6 +246,57 @@ def test_dask_stays_lazy():
     assert isinstance(result, da.Array) and result.shape == (8, 6)
 
 
+SCALAR_OPS = [op for op in bc.OPS if "SCALAR" in vars(op)]
+"""The ops with a definition in ``bcast.ir.scalar`` (all elementwise ops
+but ``compare``, ``select`` and ``convert``)."""
+
+
+def elementwise_cases(t: str):
+    """``(name, function, operands, want)`` for every elementwise op on
+    ``t``'s edge values (``tests/edge_values.py``, as the op matrix): the
+    runtime's ``function(xp, *arrays)`` and numerics' result on ``operands``."""
+    a, b = pairs(t)
+    c = convert_sources(t)
+    with np.errstate(all="ignore"):
+        for op in SCALAR_OPS:
+            if rules.kind(t) in op.ELEMENT_KINDS:
+                name = scalar.name_of(op.SCALAR)
+                operands = (a, b) if issubclass(op, bc.BinaryOp) else (a,)
+                yield (name, lambda xp, *v, name=name: ar.elementwise(xp, name, *v), operands,
+                       numerics.function(op.SCALAR)(*operands))
+        for d in (d.value for d in bc.ComparisonDirection):
+            yield f"compare.{d}", lambda xp, x, y, d=d: ar.compare(xp, d, x, y), (a, b), numerics.compare(d, a, b)
+        for to in ELEMENT_TYPES:
+            name = edge_dtype(to).name
+            yield (f"convert.{to}", lambda xp, x, name=name: ar.convert(xp, x, name), (c,),
+                   numerics.convert(c, name))
+
+
+def _refuse(*args, **kwargs):
+    raise AssertionError("computed inside the call")
+
+
+@pytest.mark.parametrize("t", ELEMENT_TYPES)
+def test_every_elementwise_op_on_dask_is_lazy_and_exact(t):
+    """Each op on dask arrays of the edge values (two chunks each):
+    building the result computes nothing (the scheduler refuses), and the
+    computed result has numerics' bits."""
+    da = pytest.importorskip("dask.array")
+    import dask
+
+    cases = list(elementwise_cases(t))
+    lazy = {}
+    with dask.config.set(scheduler=_refuse), np.errstate(all="ignore"):
+        for name, function, operands, _ in cases:
+            arrays = [da.from_array(v, chunks=-(-v.size // 2)) for v in operands]
+            lazy[name] = function(ar.namespace(*arrays), *arrays)
+    assert all(isinstance(v, da.Array) for v in lazy.values())
+    with np.errstate(all="ignore"):
+        got = dask.compute(*lazy.values(), scheduler="sync")
+    wrong = [(name, g, want) for (name, _, _, want), g in zip(cases, got, strict=True) if not same_bits(g, want)]
+    assert not wrong, wrong[:3]
+
+
 def test_memory_guard_refuses_eager_calls_only(monkeypatch, tmp_path, capsys):
     """With 1 MiB of memory (monkeypatched: nothing large is allocated), a
     program of two 4 MiB tensors compiles for array-api, runs on dask arrays
@@ -335,6 +390,33 @@ def test_jax_jit_with_sharded_inputs():
     assert len(report) == len(JAX_CASES) >= 20
     failed = [(c.id, why) for c, (_, ok, why) in zip(JAX_CASES, report) if not ok]
     assert not failed, failed
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("t", ELEMENT_TYPES)
+def test_every_elementwise_op_under_jax_jit(t):
+    """Each op under ``jax.jit`` on JAX arrays of the edge values equals
+    numerics as the op matrix compares a backend (``ULPS``), but where XLA
+    differs as documented: its CPU runtime flushes f32/f64 subnormals
+    (operands and results; docs/stablehlo.md), and which zero
+    ``maximum``/``minimum`` of +0.0 and -0.0 returns is not specified
+    (docs/semantics.md)."""
+    jax = pytest.importorskip("jax")
+    from bcast.tests.test_op_matrix import ULPS, differing, flushed
+
+    wrong = []
+    with jax.enable_x64(True):
+        for name, function, operands, want in elementwise_cases(t):
+            arrays = [jax.numpy.asarray(v) for v in operands]
+            got = np.asarray(jax.jit(functools.partial(function, ar.namespace(*arrays)))(*arrays))
+            differ = differing(got, want, ULPS.get(name, 0) if want.dtype.kind == "f" else 0)
+            if t in ("f32", "f64"):
+                differ &= ~flushed(list(operands), want)
+            if name in ("maximum", "minimum"):
+                differ &= ~((operands[0] == 0) & (operands[1] == 0))
+            if got.dtype != want.dtype or differ.any():
+                wrong.append((name, got, want))
+    assert not wrong, wrong[:3]
 
 
 @pytest.mark.slow
