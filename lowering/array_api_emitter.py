@@ -11,8 +11,10 @@ pipeline), not fused: fusion is how the NumPy backend keeps temporaries in
 cache, while these libraries schedule (dask) or fuse (XLA) themselves.
 
 Every op is one standard function or one function of
-``bcast.lowering.array_api_runtime`` (bcast's exact integer, conversion and
-reduction semantics in standard functions). Constants are kept at module
+``bcast.lowering.array_api_runtime``: an elementwise op is ``xp.<function>``
+where its definition (``bcast.ir.scalar``) is one standard function on its
+element type, else the definition run on standard functions
+(``ar.divide``); reductions, broadcasts and indexing are runtime functions. Constants are kept at module
 level as exact NumPy values and made into the caller's library on each call.
 Dynamic indices of ``extract``/``assign`` must be Python integers (they are
 checked as the NumPy backend checks them), so under ``jax.jit`` they are

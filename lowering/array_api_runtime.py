@@ -1,30 +1,27 @@
 """What code generated for the Array API target calls: bcast's exact
-semantics (docs/semantics.md) written with standard functions only.
+semantics (docs/semantics.md) with standard functions only.
 
 Every function takes the array namespace ``xp`` of its arguments (from
 ``array_api_compat.array_namespace``), so the same generated module runs on
 NumPy, ``array_api_strict``, dask (lazily: no function here looks at
 values, every branch is a ``where`` and every loop has a static trip count),
-JAX (under ``jit``) and CuPy. ``bcast.ir.numerics`` is the definition on
-NumPy; these functions compute the same values with the standard's
-vocabulary, and the tests compare the two bit for bit:
+JAX (under ``jit``) and CuPy.
 
-- integer ``divide`` truncates (``floor_divide`` corrected where the signs
-  differ), ``x / 0`` is -1 (all ones unsigned), ``INT_MIN / -1`` wraps;
-  ``remainder`` takes the dividend's sign, ``x % 0`` is ``x``; float
-  ``remainder`` is C's ``fmod``, computed exactly as the standard's
-  ``remainder`` of magnitudes with the dividend's sign;
-- shifts by an amount outside ``[0, bits)`` give 0 (the sign fill for the
-  arithmetic shift); a logical right shift of a signed value masks the fill;
-- integer ``power`` is square-and-multiply over every bit of the exponent
-  (a static loop), with docs/semantics.md's values for negative exponents;
-- float-to-integer ``convert`` truncates, saturates and maps NaN to 0;
-- reductions start from the kind's identity (a zero-size reduction is a
-  constant), sum and product in the element type (integers wrap), ``f16``
-  accumulated in ``f32``; integer ``and``/``or``/``xor`` reduce bit by bit,
-  since the standard has no bitwise reductions.
-Python scalars enter through ``xp.asarray(value, dtype=...)`` so no
+Elementwise ops are not written here: each is its definition in
+``bcast.ir.scalar`` run on ``ArrayApiScalars`` (the primitives in standard
+functions), as ``bcast.ir.numerics`` runs it on NumPy arrays. Generated code
+calls ``xp.<function>`` where a definition is one standard function on the
+element type (``standard_function``, ``standard_comparison``) and
+``ar.<definition>`` (``ar.divide``), ``ar.compare`` or ``ar.convert``
+otherwise. Constants enter through ``xp.asarray(value, dtype=...)`` so no
 operation mixes dtypes (the standard's promotion rules never apply).
+
+The rest is what is no op's scalar semantics: arguments and results,
+broadcasts, reshapes, ``assign``, and reductions, which start from the
+kind's identity (a zero-size reduction is a constant), sum and multiply in
+the element type (integers wrap), accumulate ``f16`` in ``f32``, and reduce
+integer ``and``/``or``/``xor`` bit by bit (the standard has no bitwise
+reductions).
 """
 
 from __future__ import annotations
@@ -372,7 +369,6 @@ class ArrayApiScalars:
         return xp.where(fix, xp.where(xp.equal(x, zero), zero, inf), result)
 
 
-
 def standard_function(definition, element: str) -> str | None:
     """The standard function that is ``definition`` on ``element`` arrays,
     if one is (what generated code calls as ``xp.<name>``). A ``math``
@@ -412,16 +408,23 @@ def elementwise(xp, name: str, *xs):
     return scalar.DEFINITIONS[name](ArrayApiScalars(xp), element_of(xp, xs[0]), *xs)
 
 
+@functools.cache
+def function(name: str):
+    """``elementwise`` of one definition, by its name in ``bcast.ir.scalar``."""
+
+    def array_api_function(xp, *xs):
+        return elementwise(xp, name, *xs)
+
+    array_api_function.__name__ = name
+    return array_api_function
+
+
 def __getattr__(name: str):
     """``ar.divide(xp, x, y)`` is ``scalar.divide`` on ``xp`` arrays (what
     generated code calls), as ``numerics.divide`` is on NumPy arrays."""
     if name in scalar.DEFINITIONS:
-        return functools.partial(_definition, name)
+        return function(name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def _definition(name: str, xp, *xs):
-    return elementwise(xp, name, *xs)
 
 
 def compare(xp, direction: str, x, y):
@@ -434,6 +437,7 @@ def convert(xp, x, dtype_name: str):
     (between integers of one width it keeps the bits: the dtype changes here)."""
     b = ArrayApiScalars(xp)
     return b.as_dtype(scalar.convert(b, element_of(xp, x), _ELEMENTS[dtype_name], x), dtype(xp, dtype_name))
+
 
 # --------------------------------------------------------------------------
 # Shapes and indices
