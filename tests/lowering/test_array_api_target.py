@@ -5,8 +5,11 @@ used), dask arrays chunked along every axis and computed on a
 inputs sharded over 4 host devices (in a subprocess, since the device count
 is fixed when JAX starts). Every result equals the reference evaluator's.
 
-``array_api_runtime``'s exact functions are also compared with
-``bcast.ir.numerics`` (the NumPy definition) bit for bit."""
+Every elementwise op (its ``bcast.ir.scalar`` definition on
+``ArrayApiScalars``) is also compared with ``bcast.ir.numerics`` (the same
+definition on NumPy) bit for bit, on NumPy, ``array_api_strict``, dask
+(lazily) and JAX; the primitives that read bits with a signedness of their
+own are compared with Python integers on arrays of either signedness."""
 
 from __future__ import annotations
 
@@ -27,7 +30,7 @@ from bcast.ir import ops as bc
 from bcast.lowering import array_api_runtime as ar
 from bcast.tests import paths
 from bcast.tests.budget import examples
-from bcast.tests.edge_values import ELEMENT_TYPES, convert_sources, pairs
+from bcast.tests.edge_values import ELEMENT_TYPES, INTEGER_TYPES, convert_sources, edges, pairs
 from bcast.tests.edge_values import dtype as edge_dtype
 from bcast.tests.programs import MODES, as_tuple, programs
 from bcast.tests.test_examples_run import CASES, RUN_TIME_ERRORS
@@ -60,7 +63,7 @@ def case_inputs(case):
 
 
 # --------------------------------------------------------------------------
-# The runtime's exact functions against numerics
+# The runtime's functions against numerics and Python integers
 # --------------------------------------------------------------------------
 
 INTS = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
@@ -133,6 +136,83 @@ def test_reductions_match_numerics(dtype, data):
     for xp in ([np] if dtype == "float16" else [np, xs]):
         got = np.asarray(ar.reduce(xp, kind, xp.asarray(x), dims, keepdims, dtype))
         assert same_bits(got, want), (xp.__name__, kind, dims, keepdims, got, want)
+
+
+def _read(value: int, signed: bool, bits: int) -> int:
+    """An integer's ``bits`` low bits read as a signed or unsigned value."""
+    value %= 1 << bits
+    return value - (1 << bits) if signed and value >> (bits - 1) else value
+
+
+def _arith(name: str, a: int, b: int, bits: int) -> int | None:
+    """``arith``'s signless op on Python integers (``None`` outside its
+    domain): the oracle of ``ArrayApiScalars``'s primitives."""
+    op, signed = name[len("arith."):-2], name[-2] == "s"
+    x, y = _read(a, signed, bits), _read(b, signed, bits)
+    if op == "shr":
+        amount = _read(b, False, bits)
+        return None if amount >= bits else x >> amount
+    if op in ("max", "min"):
+        return max(x, y) if op == "max" else min(x, y)
+    if y == 0 or (signed and x == -(1 << (bits - 1)) and y == -1):
+        return None
+    quotient = abs(x) // abs(y) * (1 if (x < 0) == (y < 0) else -1)
+    return quotient if op == "div" else x - quotient * y
+
+
+SIGNLESS = ["arith.maxsi", "arith.maxui", "arith.minsi", "arith.minui", "arith.divsi", "arith.divui",
+            "arith.remsi", "arith.remui", "arith.shrsi", "arith.shrui"]  # fmt: skip
+
+
+@pytest.mark.parametrize("t", ["i1", *INTEGER_TYPES])
+@pytest.mark.parametrize("xp", [np, xs], ids=["numpy", "strict"])
+def test_signless_primitives_on_either_signedness(t, xp):
+    """``ArrayApiScalars``' primitives that read bits as signed or unsigned
+    (``_READS``, ``cmpi``), on arrays of either signedness and booleans,
+    against Python integers, on every pair of edge values in the
+    primitive's domain: the definitions use some on the other signedness
+    (``shrui`` of a signed exponent in ``power``), the rest are checked too."""
+    b = ar.ArrayApiScalars(ar.namespace(xp.asarray([0])))
+    bits = 1 if t == "i1" else edge_dtype(t).itemsize * 8
+    x, y = pairs(t)
+    ints = [[int(v) for v in values] for values in (x, y)]
+    for name in SIGNLESS:
+        want = [_arith(name, i, j, bits) for i, j in zip(*ints, strict=True)]
+        keep = np.array([w is not None for w in want])
+        got = np.asarray(b.apply(name, xp.asarray(x[keep]), xp.asarray(y[keep])))
+        expected = [_read(w, False, bits) for w in want if w is not None]
+        assert got.dtype == x.dtype and [_read(int(g), False, bits) for g in got] == expected, name
+    for predicate in ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"):
+        op = {"eq": "__eq__", "ne": "__ne__", "lt": "__lt__", "le": "__le__", "gt": "__gt__", "ge": "__ge__"}
+        want = [getattr(_read(i, predicate[0] == "s", bits), op[predicate[-2:]])(_read(j, predicate[0] == "s", bits))
+                for i, j in zip(*ints, strict=True)]
+        assert np.asarray(b.cmpi(predicate, xp.asarray(x), xp.asarray(y))).tolist() == want, predicate
+
+
+@pytest.mark.parametrize("xp", [np, xs], ids=["numpy", "strict"])
+def test_integer_casts_keep_bits(xp):
+    """``trunci`` (to ``i1``: the low bit), ``extsi``, ``extui``, ``sitofp``
+    and ``uitofp`` between every pair of integer types (and ``i1``), against
+    the bits NumPy's views give."""
+    b = ar.ArrayApiScalars(ar.namespace(xp.asarray([0])))
+    for source in ["i1", *INTEGER_TYPES]:
+        x = edges(source)
+        sbits = 1 if source == "i1" else x.itemsize * 8
+        for name, signed in (("arith.extsi", True), ("arith.extui", False), ("arith.trunci", False),
+                             ("arith.sitofp", True), ("arith.uitofp", False)):  # fmt: skip
+            targets = ["f32", "f64"] if name.endswith("tofp") else ["i1", *INTEGER_TYPES]
+            for target in targets:
+                tbits = 1 if target == "i1" else edge_dtype(target).itemsize * 8
+                if not name.endswith("tofp") and (tbits == sbits or (name == "arith.trunci") != (tbits < sbits)):
+                    continue  # ext widens, trunci narrows
+                values = [_read(int(v), signed, sbits) for v in x]
+                if target.startswith("f"):
+                    want = np.array(values, dtype=object).astype(edge_dtype(target))
+                else:
+                    want = np.array([_read(v, target.startswith("i") and target != "i1", tbits)
+                                     for v in values], dtype=object).astype(edge_dtype(target))
+                got = np.asarray(b.cast(name, xp.asarray(x), target))
+                assert same_bits(got, want), (name, source, target, got, want)
 
 
 # --------------------------------------------------------------------------
