@@ -132,7 +132,7 @@ class FunctionEmitter(PythonFunctionEmitter):
             direction = op.comparison_direction.data.value
             standard = array_api_runtime.standard_comparison(element, direction)
             return f"xp.{standard}({args})" if standard else f"ar.compare(xp, {direction!r}, {args})"
-        standard = array_api_runtime.standard_function(op.SCALAR, element)
+        standard = array_api_runtime.standard_function(op.SCALAR, element, len(op.operands))
         if standard is not None:
             return f"xp.{standard}({args})"
         return f"ar.{scalar.name_of(op.SCALAR)}(xp, {args})"

@@ -369,37 +369,71 @@ class ArrayApiScalars:
         return xp.where(fix, xp.where(xp.equal(x, zero), zero, inf), result)
 
 
-def standard_function(definition, element: str) -> str | None:
-    """The standard function that is ``definition`` on ``element`` arrays,
-    if one is (what generated code calls as ``xp.<name>``). A ``math``
-    function on ``f16`` is not: the definition computes it in ``f32`` and
-    rounds once, which the standard does not promise of a library's
-    ``float16`` loops."""
-    if isinstance(definition, scalar.OnePrimitive):
-        primitive = definition.primitive(element)
-    elif isinstance(definition, scalar.MathFunction) and element != "f16":
-        primitive = definition.primitive
-    else:
-        return None
-    if _READS.get(primitive, rules.kind(element)) != rules.kind(element):
-        return None
-    return STANDARD_FUNCTIONS.get(primitive)
+class _Probe:
+    """Scalars over symbolic operands that note each primitive a definition
+    applies, as a tuple of its name and operands (also its value)."""
 
+    def __init__(self):
+        self.calls: list[tuple] = []
 
-class _Predicate:
-    """Scalars whose comparisons return their predicate."""
+    def _note(self, *call):
+        self.calls.append(call)
+        return call
+
+    def const(self, value, element):
+        return self._note("const", value)
+
+    def apply(self, name, *xs):
+        return self._note(name, *xs)
 
     def cmpi(self, predicate, x, y):
-        return predicate
+        return self._note("arith.cmpi", predicate, x, y)
 
-    cmpf = cmpi
+    def cmpf(self, predicate, x, y):
+        return self._note("arith.cmpf", predicate, x, y)
+
+    def select(self, condition, if_true, if_false):
+        return self._note("arith.select", condition, if_true, if_false)
+
+    def cast(self, name, x, element):
+        return self._note(name, x, element)
+
+    def loop(self, trips, inits, body):
+        self._note("scf.for")
+        return body(list(inits))
+
+
+def _one_primitive(run, arity: int) -> tuple | None:
+    """The one primitive call ``run(scalars, *operands)`` is, with the
+    operands in order as its last arguments, if it is one."""
+    probe, operands = _Probe(), tuple(f"%{i}" for i in range(arity))
+    result = run(probe, *operands)
+    if probe.calls == [result] and result[-arity:] == operands:
+        return result
+    return None
+
+
+def standard_function(definition, element: str, arity: int) -> str | None:
+    """The standard function that is ``definition`` on ``element`` arrays,
+    if one is (what generated code calls as ``xp.<name>``): the definition
+    applies one primitive to its operands, on arrays of the primitive's
+    signedness. A ``math`` function on ``f16`` never is: its definition
+    computes in ``f32`` and rounds once, which the standard does not promise
+    of a library's ``float16``."""
+    call = _one_primitive(lambda b, *xs: definition(b, element, *xs), arity)
+    if call is None or len(call) != arity + 1:
+        return None
+    primitive, kind = call[0], rules.kind(element)
+    return STANDARD_FUNCTIONS.get(primitive) if _READS.get(primitive, kind) == kind else None
 
 
 def standard_comparison(element: str, direction: str) -> str | None:
     """The standard comparison that is ``bcast.compare`` ``direction`` on
     ``element`` arrays, if one is (all but the orders of booleans)."""
-    predicate = scalar.compare(_Predicate(), element, direction, None, None)
-    return COMPARISONS[predicate[-2:]] if _is_standard_comparison(predicate, rules.kind(element)) else None
+    call = _one_primitive(lambda b, x, y: scalar.compare(b, element, direction, x, y), 2)
+    if call is None or not _is_standard_comparison(call[1], rules.kind(element)):
+        return None
+    return COMPARISONS[call[1][-2:]]
 
 
 def elementwise(xp, name: str, *xs):
