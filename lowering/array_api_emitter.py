@@ -11,8 +11,10 @@ pipeline), not fused: fusion is how the NumPy backend keeps temporaries in
 cache, while these libraries schedule (dask) or fuse (XLA) themselves.
 
 Every op is one standard function or one function of
-``bcast.lowering.array_api_runtime`` (bcast's exact integer, conversion and
-reduction semantics in standard functions). Constants are kept at module
+``bcast.lowering.array_api_runtime``: an elementwise op is ``xp.<function>``
+where its definition (``bcast.ir.scalar``) is one standard function on its
+element type, else the definition run on standard functions
+(``ar.divide``); reductions, broadcasts and indexing are runtime functions. Constants are kept at module
 level as exact NumPy values and made into the caller's library on each call.
 Dynamic indices of ``extract``/``assign`` must be Python integers (they are
 checked as the NumPy backend checks them), so under ``jax.jit`` they are
@@ -27,10 +29,10 @@ from xdsl.dialects.builtin import IndexType, ModuleOp
 from xdsl.ir import Operation
 
 from bcast.ir import ops as bc
-from bcast.ir import rules
+from bcast.ir import rules, scalar
 from bcast.ir.fusion import FusionOp, is_elementwise, is_explicit
 from bcast.ir.types import flat_type_shape, split_type
-from bcast.lowering.array_api_runtime import STANDARD_BINARY, STANDARD_UNARY
+from bcast.lowering import array_api_runtime
 from bcast.lowering.numpy_emitter import (
     PythonFunctionEmitter,
     PythonModuleEmitter,
@@ -116,19 +118,24 @@ class FunctionEmitter(PythonFunctionEmitter):
             raise PassError(op, "is not supported by the array-api target")
 
     def elementwise(self, op: Operation) -> str:
-        """The expression computing an explicit elementwise op."""
-        args = [self.names[v] for v in op.operands]
+        """The expression computing an explicit elementwise op: the standard
+        function its definition is on the operands' element type, if one is
+        (``array_api_runtime.standard_function``), else the definition run
+        on the primitives (``ar.<definition>``, ``ar.compare``, ``ar.convert``)."""
+        args = ", ".join(self.names[v] for v in op.operands)
+        element = split_type(op.operands[0].type)[1]
         if isinstance(op, bc.ConvertOp):
-            return f"ar.convert(xp, {args[0]}, {dtype_name(op.results[0].type)!r})"
+            return f"ar.convert(xp, {args}, {dtype_name(op.results[0].type)!r})"
         if isinstance(op, bc.SelectOp):
-            return f"xp.where({', '.join(args)})"
+            return f"xp.where({args})"
         if isinstance(op, bc.CompareOp):
-            return f"ar.compare(xp, {op.comparison_direction.data.value!r}, {', '.join(args)})"
-        name = op.NUMPY_FUNCTION.__name__
-        standard = STANDARD_BINARY.get(name) or STANDARD_UNARY.get(name)
+            direction = op.comparison_direction.data.value
+            standard = array_api_runtime.standard_comparison(element, direction)
+            return f"xp.{standard}({args})" if standard else f"ar.compare(xp, {direction!r}, {args})"
+        standard = array_api_runtime.standard_function(op.SCALAR, element, len(op.operands))
         if standard is not None:
-            return f"xp.{standard}({', '.join(args)})"
-        return f"ar.{name}(xp, {', '.join(args)})"
+            return f"xp.{standard}({args})"
+        return f"ar.{scalar.name_of(op.SCALAR)}(xp, {args})"
 
     def index_expr(self, op: bc.ExtractOp | bc.AssignOp) -> str:
         """``index_parts``, each followed by a comma (the caller adds ``...``)."""

@@ -1,39 +1,38 @@
 """What code generated for the Array API target calls: bcast's exact
-semantics (docs/semantics.md) written with standard functions only.
+semantics (docs/semantics.md) with standard functions only.
 
 Every function takes the array namespace ``xp`` of its arguments (from
 ``array_api_compat.array_namespace``), so the same generated module runs on
 NumPy, ``array_api_strict``, dask (lazily: no function here looks at
 values, every branch is a ``where`` and every loop has a static trip count),
-JAX (under ``jit``) and CuPy. ``bcast.ir.numerics`` is the definition on
-NumPy; these functions compute the same values with the standard's
-vocabulary, and the tests compare the two bit for bit:
+JAX (under ``jit``) and CuPy.
 
-- integer ``divide`` truncates (``floor_divide`` corrected where the signs
-  differ), ``x / 0`` is -1 (all ones unsigned), ``INT_MIN / -1`` wraps;
-  ``remainder`` takes the dividend's sign, ``x % 0`` is ``x``; float
-  ``remainder`` is C's ``fmod``, computed exactly as the standard's
-  ``remainder`` of magnitudes with the dividend's sign;
-- shifts by an amount outside ``[0, bits)`` give 0 (the sign fill for the
-  arithmetic shift); a logical right shift of a signed value masks the fill;
-- integer ``power`` is square-and-multiply over every bit of the exponent
-  (a static loop), with docs/semantics.md's values for negative exponents;
-- float-to-integer ``convert`` truncates, saturates and maps NaN to 0;
-- reductions start from the kind's identity (a zero-size reduction is a
-  constant), sum and product in the element type (integers wrap), ``f16``
-  accumulated in ``f32``; integer ``and``/``or``/``xor`` reduce bit by bit,
-  since the standard has no bitwise reductions.
-Python scalars enter through ``xp.asarray(value, dtype=...)`` so no
+Elementwise ops are not written here: each is its definition in
+``bcast.ir.scalar`` run on ``ArrayApiScalars`` (the primitives in standard
+functions), as ``bcast.ir.numerics`` runs it on NumPy arrays. Generated code
+calls ``xp.<function>`` where a definition is one standard function on the
+element type (``standard_function``, ``standard_comparison``) and
+``ar.<definition>`` (``ar.divide``), ``ar.compare`` or ``ar.convert``
+otherwise. Constants enter through ``xp.asarray(value, dtype=...)`` so no
 operation mixes dtypes (the standard's promotion rules never apply).
+
+The rest is what is no op's scalar semantics: arguments and results,
+broadcasts, reshapes, ``assign``, and reductions, which start from the
+kind's identity (a zero-size reduction is a constant), sum and multiply in
+the element type (integers wrap), accumulate ``f16`` in ``f32``, and reduce
+integer ``and``/``or``/``xor`` bit by bit (the standard has no bitwise
+reductions).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import numpy as np
 
-from bcast.ir import numerics, rules
+from bcast.ir import numerics, rules, scalar
+from bcast.ir.types import NUMPY_DTYPES
 from bcast.lowering import numpy_runtime as rt
 
 
@@ -107,10 +106,6 @@ def _info(xp, x):
     return xp.iinfo(x.dtype)
 
 
-def _is_int(xp, x) -> bool:
-    return xp.isdtype(x.dtype, "integral")
-
-
 def _is_signed(xp, x) -> bool:
     return xp.isdtype(x.dtype, "signed integer")
 
@@ -120,169 +115,362 @@ def _is_bool(xp, x) -> bool:
 
 
 # --------------------------------------------------------------------------
-# Elementwise
+# Elementwise: bcast.ir.scalar's definitions on standard functions
 # --------------------------------------------------------------------------
 
-
-def divide(xp, x, y):
-    if not _is_int(xp, x):
-        return xp.divide(x, y)
-    zero = y == _c(xp, 0, y)
-    safe = xp.where(zero, _c(xp, 1, y), y)
-    if not _is_signed(xp, x):
-        return xp.where(zero, _c(xp, _info(xp, x).max, x), xp.floor_divide(x, safe))
-    overflow = (x == _c(xp, _info(xp, x).min, x)) & (y == _c(xp, -1, y))
-    safe = xp.where(overflow, _c(xp, 1, y), safe)
-    floor = xp.floor_divide(x, safe)
-    inexact = (x - floor * safe) != _c(xp, 0, x)
-    signs_differ = (x < _c(xp, 0, x)) != (safe < _c(xp, 0, safe))
-    quotient = xp.where(inexact & signs_differ, floor + _c(xp, 1, x), floor)
-    quotient = xp.where(overflow, x, quotient)
-    return xp.where(zero, _c(xp, -1, x), quotient)
+_ELEMENTS = {np.dtype(numpy_dtype).name: element for element, numpy_dtype in NUMPY_DTYPES.items()}
+"""The element type of each NumPy dtype name (``"uint8"`` -> ``"ui8"``)."""
 
 
-def remainder(xp, x, y):
-    if not _is_int(xp, x):
+def _dtype_name(element: str) -> str:
+    return np.dtype(NUMPY_DTYPES[element]).name
+
+
+def _kind(xp, dtype) -> str:
+    """``rules.kind`` of a namespace's dtype."""
+    for kind, standard in (("bool", "bool"), ("signed", "signed integer"),
+                           ("unsigned", "unsigned integer"), ("float", "real floating")):  # fmt: skip
+        if xp.isdtype(dtype, standard):
+            return kind
+    raise TypeError(f"{dtype} is no element type of bcast")
+
+
+def element_of(xp, x) -> str:
+    """The bcast element type of an array (``i1``, ``ui8``, ``f16``...)."""
+    kind = _kind(xp, x.dtype)
+    if kind == "bool":
+        return "i1"
+    bits = xp.finfo(x.dtype).bits if kind == "float" else xp.iinfo(x.dtype).bits
+    return {"signed": "i", "unsigned": "ui", "float": "f"}[kind] + str(bits)
+
+
+STANDARD_FUNCTIONS = {
+    "arith.addf": "add", "arith.addi": "add", "arith.subf": "subtract", "arith.subi": "subtract",
+    "arith.mulf": "multiply", "arith.muli": "multiply", "arith.divf": "divide", "arith.negf": "negative",
+    "arith.maximumf": "maximum", "arith.minimumf": "minimum", "arith.maxsi": "maximum",
+    "arith.maxui": "maximum", "arith.minsi": "minimum", "arith.minui": "minimum",
+    "arith.divui": "floor_divide", "arith.remui": "remainder", "arith.shli": "bitwise_left_shift",
+    "arith.shrsi": "bitwise_right_shift", "arith.shrui": "bitwise_right_shift",
+    "arith.andi": "bitwise_and", "arith.ori": "bitwise_or", "arith.xori": "bitwise_xor",
+    "math.absf": "abs", "math.exp": "exp", "math.log": "log", "math.sqrt": "sqrt", "math.tanh": "tanh",
+    "math.floor": "floor", "math.ceil": "ceil", "math.atan2": "atan2", "math.sin": "sin", "math.cos": "cos",
+}  # fmt: skip
+"""The primitives that are one standard function on arrays whose dtype has
+the primitive's signedness (``_READS``; the bitwise functions take booleans
+too). ``divui``/``remui`` are ``floor_divide``/``remainder`` only where
+``arith`` defines them (a divisor that is not 0), as the definitions use them."""
+
+_READS = {
+    "arith.maxsi": "signed", "arith.minsi": "signed", "arith.divsi": "signed", "arith.remsi": "signed",
+    "arith.shrsi": "signed", "arith.maxui": "unsigned", "arith.minui": "unsigned",
+    "arith.divui": "unsigned", "arith.remui": "unsigned", "arith.shrui": "unsigned",
+}  # fmt: skip
+"""The signless primitives that read their operands' bits as signed or
+unsigned integers, whatever the dtype says."""
+
+COMPARISONS = {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal", "gt": "greater",
+               "ge": "greater_equal"}  # fmt: skip
+
+
+def _is_standard_comparison(predicate: str, kind: str) -> bool:
+    """Whether ``cmpi``/``cmpf`` ``predicate`` is the standard comparison of
+    its order on arrays of ``kind`` (``COMPARISONS[predicate[-2:]]``): equality
+    always; an integer order of the dtype's own signedness; an ordered float
+    comparison (false on NaN) or ``une``. The standard orders numbers only,
+    so booleans never."""
+    if kind == "float":
+        return predicate in ("une", "oeq", "olt", "ole", "ogt", "oge")
+    if predicate in ("eq", "ne"):
+        return True
+    return kind != "bool" and predicate[0] == kind[0]
+
+
+class ArrayApiScalars:
+    """``bcast.ir.scalar``'s primitives with standard functions only, on the
+    arrays of one namespace (any shapes that broadcast together).
+
+    Nothing looks at values (every choice is a ``where``, every loop runs
+    its static trip count), so dask stays lazy and JAX traces under ``jit``.
+    The standard has no bitcast, so a primitive reading bits with the other
+    signedness than the dtype's is computed from the dtype's own functions
+    (``_read``, ``as_dtype``); every ``astype`` between integer types is of
+    values in the target's range. Integer ``add``/``multiply``/left shifts
+    wrap, as in every library this target runs on (the standard leaves
+    overflow to the library)."""
+
+    def __init__(self, xp):
+        self.xp = xp
+
+    def const(self, value, element):
+        kind, dt = rules.kind(element), dtype(self.xp, _dtype_name(element))
+        if kind == "float":
+            return self.xp.asarray(float(value), dtype=dt)
+        if kind == "bool":
+            return self.xp.asarray(bool(value & 1), dtype=dt)
+        bits = rules.bit_width(element)
+        value %= 1 << bits
+        if kind == "signed" and value >> (bits - 1):
+            value -= 1 << bits
+        return self.xp.asarray(value, dtype=dt)
+
+    def apply(self, name, *xs):
+        xp = self.xp
+        reads = _READS.get(name)
+        if reads is not None and _kind(xp, xs[0].dtype) != reads:
+            return self._other_signedness(name, reads, *xs)
+        if name == "arith.divsi":
+            return self._divsi(*xs)
+        if name == "arith.remsi":
+            return self._remsi(*xs)
+        if name == "arith.remf":
+            return self._remf(*xs)
+        if name == "math.powf":
+            return self._powf(*xs)
+        return getattr(xp, STANDARD_FUNCTIONS[name])(*xs)
+
+    def cmpi(self, predicate, x, y):
+        xp = self.xp
+        kind = _kind(xp, x.dtype)
+        if not _is_standard_comparison(predicate, kind):
+            want = "signed" if predicate[0] == "s" else "unsigned"
+            if kind == "bool":
+                x, y = self._read(x, want), self._read(y, want)
+            else:  # flipping the top bit maps one signedness's order onto the other's
+                top = self.const(1 << (xp.iinfo(x.dtype).bits - 1), element_of(xp, x))
+                x, y = xp.bitwise_xor(x, top), xp.bitwise_xor(y, top)
+        return getattr(xp, COMPARISONS[predicate[-2:]])(x, y)
+
+    def cmpf(self, predicate, x, y):
+        """The standard's comparisons are false on NaN but ``not_equal``."""
+        xp = self.xp
+        unordered = xp.logical_or(xp.isnan(x), xp.isnan(y))
+        if predicate in ("uno", "ord"):
+            return unordered if predicate == "uno" else xp.logical_not(unordered)
+        compared = getattr(xp, COMPARISONS[predicate[1:]])(x, y)
+        if predicate == "one":
+            return xp.logical_and(compared, xp.logical_not(unordered))
+        if predicate[0] == "u" and predicate != "une":
+            return xp.logical_or(compared, unordered)
+        return compared
+
+    def select(self, condition, if_true, if_false):
+        return self.xp.where(condition, if_true, if_false)
+
+    def cast(self, name, x, element):
+        xp = self.xp
+        to = dtype(xp, _dtype_name(element))
+        if name in ("arith.extf", "arith.truncf"):
+            return xp.astype(x, to)
+        if name in ("arith.sitofp", "arith.uitofp"):
+            return xp.astype(self._read(x, "signed" if name == "arith.sitofp" else "unsigned"), to)
+        kind, bits = rules.kind(element), rules.bit_width(element)
+        if name in ("arith.fptosi", "arith.fptoui"):  # of a value in the target's range
+            reads = "signed" if name == "arith.fptosi" else "unsigned"
+            return self.as_dtype(xp.astype(x, self._integer(reads, bits)), to)
+        if name == "arith.trunci":  # the low bits, as an unsigned value in range
+            low = xp.bitwise_and(x, self.const((1 << bits) - 1, element_of(xp, x)))
+            if kind == "bool":
+                return xp.not_equal(low, self.const(0, element_of(xp, x)))
+            return self.as_dtype(xp.astype(low, self._integer("unsigned", bits)), to)
+        reads = "signed" if name == "arith.extsi" else "unsigned"
+        return self.as_dtype(xp.astype(self._read(x, reads), self._integer(reads, bits)), to)
+
+    def loop(self, trips, inits, body):
+        carried = list(inits)
+        for _ in range(trips):
+            carried = body(carried)
+        return carried
+
+    # -- bits read with the other signedness ------------------------------
+    def _integer(self, kind: str, bits: int):
+        return dtype(self.xp, f"{'u' if kind == 'unsigned' else ''}int{bits}")
+
+    def _read(self, x, kind: str):
+        """``x``'s bits as an integer array of ``kind`` (signed or unsigned)
+        and the same width; a boolean is 1 unsigned and -1 signed (``i1``)."""
+        xp = self.xp
+        if _kind(xp, x.dtype) == "bool":
+            one = xp.astype(x, self._integer(kind, 8))
+            return one if kind == "unsigned" else xp.negative(one)
+        bits = xp.iinfo(x.dtype).bits
+        to = self._integer(kind, bits)
+        if x.dtype == to:
+            return x
+        top = 1 << (bits - 1)  # the top bit: a sign or a value; the low bits convert as they are
+        low = xp.astype(xp.bitwise_and(x, xp.asarray(top - 1, dtype=x.dtype)), to)
+        high = (xp.less(x, xp.asarray(0, dtype=x.dtype)) if kind == "unsigned"
+                else xp.greater_equal(x, xp.asarray(top, dtype=x.dtype)))
+        return xp.where(high, xp.add(low, xp.asarray(top if kind == "unsigned" else -top, dtype=to)), low)
+
+    def as_dtype(self, x, to):
+        """Integer ``x``'s bits (the low bit for a boolean) as dtype ``to`` of
+        the same width: ``_read``'s inverse."""
+        xp = self.xp
+        if x.dtype == to:
+            return x
+        if _kind(xp, to) == "bool":
+            return xp.not_equal(xp.bitwise_and(x, xp.asarray(1, dtype=x.dtype)), xp.asarray(0, dtype=x.dtype))
+        return self._read(x, _kind(xp, to))
+
+    def _other_signedness(self, name: str, reads: str, x, y):
+        """A primitive reading ``reads`` integers on arrays of the other
+        signedness: the two shifts the definitions use so (in loops) with a
+        mask, the others on the bits read as ``reads``."""
+        xp = self.xp
+        if name == "arith.shrui" and _kind(xp, x.dtype) == "signed":
+            # the arithmetic shift, its sign fill cleared: ~((MIN >> y) << 1) keeps the low bits - y
+            fill = xp.bitwise_right_shift(xp.asarray(xp.iinfo(x.dtype).min, dtype=x.dtype), y)
+            keep = xp.bitwise_invert(xp.bitwise_left_shift(fill, xp.asarray(1, dtype=x.dtype)))
+            return xp.bitwise_and(xp.bitwise_right_shift(x, y), keep)
+        if name == "arith.shrsi" and _kind(xp, x.dtype) == "unsigned":
+            # the logical shift, the top y bits set where the top bit is
+            bits = xp.iinfo(x.dtype).bits
+            fill = xp.bitwise_invert(xp.bitwise_right_shift(xp.asarray((1 << bits) - 1, dtype=x.dtype), y))
+            negative = xp.greater_equal(x, xp.asarray(1 << (bits - 1), dtype=x.dtype))
+            shifted = xp.bitwise_right_shift(x, y)
+            return xp.where(negative, xp.bitwise_or(shifted, fill), shifted)
+        return self.as_dtype(self.apply(name, self._read(x, reads), self._read(y, reads)), x.dtype)
+
+    # -- primitives that are no one standard function ----------------------
+    def _divsi(self, x, y):
+        """Truncating division (``y`` not 0, not ``MIN / -1``): the floor
+        quotient, one up where inexact and the signs differ."""
+        xp = self.xp
+        zero = xp.asarray(0, dtype=x.dtype)
+        inexact = xp.not_equal(xp.remainder(x, y), zero)
+        signs_differ = xp.not_equal(xp.less(x, zero), xp.less(y, zero))
+        up = xp.where(xp.logical_and(inexact, signs_differ), xp.asarray(1, dtype=x.dtype), zero)
+        return xp.add(xp.floor_divide(x, y), up)
+
+    def _remsi(self, x, y):
+        """The dividend's sign (``y`` not 0): the floor remainder (the
+        divisor's sign) less ``y`` where not 0 and the signs differ."""
+        xp = self.xp
+        zero = xp.asarray(0, dtype=x.dtype)
+        floor = xp.remainder(x, y)
+        signs_differ = xp.not_equal(xp.less(x, zero), xp.less(y, zero))
+        fix = xp.logical_and(xp.not_equal(floor, zero), signs_differ)
+        return xp.where(fix, xp.subtract(floor, y), floor)
+
+    def _remf(self, x, y):
+        """C's ``fmod``: the standard's (floor) ``remainder`` of the
+        magnitudes, exact, with the dividend's sign."""
+        xp = self.xp
         return xp.copysign(xp.remainder(xp.abs(x), xp.abs(y)), x)
-    zero = y == _c(xp, 0, y)
-    safe = xp.where(zero, _c(xp, 1, y), y)
-    if _is_signed(xp, x):
-        safe = xp.where(y == _c(xp, -1, y), _c(xp, 1, y), safe)
-    floor = xp.remainder(x, safe)  # the divisor's sign
-    if _is_signed(xp, x):
-        fix = (floor != _c(xp, 0, x)) & ((x < _c(xp, 0, x)) != (safe < _c(xp, 0, safe)))
-        floor = xp.where(fix, floor - safe, floor)
-    return xp.where(zero, x, floor)
 
-
-def power(xp, x, y):
-    if not _is_int(xp, x):  # IEEE pow at x ** 0.5 (see numerics._ieee_half_power)
+    def _powf(self, x, y):
+        """IEEE ``pow``; NumPy-backed libraries compute ``x ** 0.5`` as
+        ``sqrt`` (``numerics._ieee_power``), mended at ``-inf`` and ``-0.0``."""
+        xp = self.xp
         result = xp.pow(x, y)
-        fix = (y == _c(xp, 0.5, y)) & ((x == _c(xp, -np.inf, x)) | (x == _c(xp, 0, x)))
-        mended = xp.where(x == _c(xp, 0, x), _c(xp, 0, x), _c(xp, np.inf, x))
-        return xp.where(fix, mended, result)
-    bits = _info(xp, x).bits
-    negative = y < _c(xp, 0, y) if _is_signed(xp, y) else xp.zeros_like(y, dtype=xp.bool)
-    exponent = xp.where(negative, _c(xp, 0, y), y)
-    base, result = x, xp.ones_like(x)
-    one = _c(xp, 1, x)
-    for _ in range(bits):
-        odd = xp.bitwise_and(exponent, one) == one
-        result = xp.where(odd, result * base, result)
-        base = base * base
-        exponent = xp.bitwise_right_shift(exponent, one)
-    if _is_signed(xp, x):
-        odd_exponent = xp.bitwise_and(y, one) == one
-        minus_one = _c(xp, -1, x)
-        truncated = xp.where(
-            x == one, one, xp.where(x == minus_one, xp.where(odd_exponent, minus_one, one), _c(xp, 0, x))
-        )
-        result = xp.where(negative, truncated, result)
-    return result
+        zero, inf = xp.asarray(0, dtype=x.dtype), xp.asarray(np.inf, dtype=x.dtype)
+        at = xp.logical_or(xp.equal(x, xp.asarray(-np.inf, dtype=x.dtype)), xp.equal(x, zero))
+        fix = xp.logical_and(xp.equal(y, xp.asarray(0.5, dtype=y.dtype)), at)
+        return xp.where(fix, xp.where(xp.equal(x, zero), zero, inf), result)
 
 
-def _shift_amount(xp, x, y):
-    """The amount where it is in ``[0, bits)`` (0 elsewhere), and where not."""
-    bits = _info(xp, x).bits
-    too_big = y >= _c(xp, bits, y)
-    if _is_signed(xp, y):
-        too_big = too_big | (y < _c(xp, 0, y))  # read as unsigned: huge
-    return xp.where(too_big, _c(xp, 0, y), y), too_big, bits
+class _Probe:
+    """Scalars over symbolic operands that note each primitive a definition
+    applies, as a tuple of its name and operands (also its value)."""
+
+    def __init__(self):
+        self.calls: list[tuple] = []
+
+    def _note(self, *call):
+        self.calls.append(call)
+        return call
+
+    def const(self, value, element):
+        return self._note("const", value)
+
+    def apply(self, name, *xs):
+        return self._note(name, *xs)
+
+    def cmpi(self, predicate, x, y):
+        return self._note("arith.cmpi", predicate, x, y)
+
+    def cmpf(self, predicate, x, y):
+        return self._note("arith.cmpf", predicate, x, y)
+
+    def select(self, condition, if_true, if_false):
+        return self._note("arith.select", condition, if_true, if_false)
+
+    def cast(self, name, x, element):
+        return self._note(name, x, element)
+
+    def loop(self, trips, inits, body):
+        self._note("scf.for")
+        return body(list(inits))
 
 
-def shift_left(xp, x, y):
-    amount, too_big, _ = _shift_amount(xp, x, y)
-    return xp.where(too_big, _c(xp, 0, x), xp.bitwise_left_shift(x, amount))
+def _one_primitive(run, arity: int) -> tuple | None:
+    """The one primitive call ``run(scalars, *operands)`` is, with the
+    operands in order as its last arguments, if it is one."""
+    probe, operands = _Probe(), tuple(f"%{i}" for i in range(arity))
+    result = run(probe, *operands)
+    if probe.calls == [result] and result[-arity:] == operands:
+        return result
+    return None
 
 
-def shift_right_logical(xp, x, y):
-    amount, too_big, bits = _shift_amount(xp, x, y)
-    shifted = xp.bitwise_right_shift(x, amount)
-    if _is_signed(xp, x):  # clear the sign fill: keep the low bits - amount bits
-        some = amount != _c(xp, 0, y)
-        width = _c(xp, bits, y) - xp.where(some, amount, _c(xp, 1, y))
-        mask = xp.bitwise_invert(xp.bitwise_left_shift(_c(xp, -1, x), width))
-        shifted = xp.where(some, xp.bitwise_and(shifted, mask), x)
-    return xp.where(too_big, _c(xp, 0, x), shifted)
+def standard_function(definition, element: str, arity: int) -> str | None:
+    """The standard function that is ``definition`` on ``element`` arrays,
+    if one is (what generated code calls as ``xp.<name>``): the definition
+    applies one primitive to its operands, on arrays of the primitive's
+    signedness. A ``math`` function on ``f16`` never is: its definition
+    computes in ``f32`` and rounds once, which the standard does not promise
+    of a library's ``float16``."""
+    call = _one_primitive(lambda b, *xs: definition(b, element, *xs), arity)
+    if call is None or len(call) != arity + 1:
+        return None
+    primitive, kind = call[0], rules.kind(element)
+    return STANDARD_FUNCTIONS.get(primitive) if _READS.get(primitive, kind) == kind else None
 
 
-def shift_right_arithmetic(xp, x, y):
-    amount, too_big, bits = _shift_amount(xp, x, y)
-    amount = xp.where(too_big, _c(xp, bits - 1, y), amount)
-    shifted = xp.bitwise_right_shift(x, amount)
-    if _is_signed(xp, x):
-        return shifted
-    # unsigned: fill with the top bit, as a signed shift would
-    top = xp.bitwise_right_shift(x, _c(xp, bits - 1, x)) == _c(xp, 1, x)
-    fill = xp.bitwise_invert(xp.bitwise_right_shift(_c(xp, _info(xp, x).max, x), amount))
-    return xp.where(top, xp.bitwise_or(shifted, fill), shifted)
+def standard_comparison(element: str, direction: str) -> str | None:
+    """The standard comparison that is ``bcast.compare`` ``direction`` on
+    ``element`` arrays, if one is (all but the orders of booleans)."""
+    call = _one_primitive(lambda b, x, y: scalar.compare(b, element, direction, x, y), 2)
+    if call is None or not _is_standard_comparison(call[1], rules.kind(element)):
+        return None
+    return COMPARISONS[call[1][-2:]]
 
 
-def maximum(xp, x, y):
-    return xp.maximum(x, y)
+def elementwise(xp, name: str, *xs):
+    """The op whose definition is ``scalar.DEFINITIONS[name]`` on arrays of
+    one dtype (that broadcast together)."""
+    return scalar.DEFINITIONS[name](ArrayApiScalars(xp), element_of(xp, xs[0]), *xs)
 
 
-def minimum(xp, x, y):
-    return xp.minimum(x, y)
+@functools.cache
+def function(name: str):
+    """``elementwise`` of one definition, by its name in ``bcast.ir.scalar``."""
+
+    def array_api_function(xp, *xs):
+        return elementwise(xp, name, *xs)
+
+    array_api_function.__name__ = name
+    return array_api_function
 
 
-def and_(xp, x, y):
-    return xp.logical_and(x, y) if _is_bool(xp, x) else xp.bitwise_and(x, y)
-
-
-def or_(xp, x, y):
-    return xp.logical_or(x, y) if _is_bool(xp, x) else xp.bitwise_or(x, y)
-
-
-def xor(xp, x, y):
-    return xp.logical_xor(x, y) if _is_bool(xp, x) else xp.bitwise_xor(x, y)
-
-
-def not_(xp, x):
-    return xp.logical_not(x) if _is_bool(xp, x) else xp.bitwise_invert(x)
-
-
-def rsqrt(xp, x):
-    return xp.divide(_c(xp, 1, x), xp.sqrt(x))
-
-
-def logistic(xp, x):
-    one = _c(xp, 1, x)
-    return xp.divide(one, one + xp.exp(xp.negative(x)))
-
-
-def convert(xp, x, dtype_name: str):
-    to = dtype(xp, dtype_name)
-    if to == xp.bool:
-        return x != _c(xp, 0, x)
-    if xp.isdtype(to, "integral") and xp.isdtype(x.dtype, "real floating"):
-        info = xp.iinfo(to)
-        clean = xp.where(xp.isnan(x), _c(xp, 0, x), xp.trunc(x))
-        high, low = _c(xp, info.max, x), _c(xp, info.min, x)  # rounded to x's type
-        inside = (clean < high) & (clean > low)
-        value = xp.astype(xp.where(inside, clean, _c(xp, 0, x)), to)
-        value = xp.where(clean >= high, xp.asarray(info.max, dtype=to), value)
-        return xp.where(clean <= low, xp.asarray(info.min, dtype=to), value)
-    return xp.astype(x, to)
-
-
-# binary ops whose standard function is the op itself; the rest are above
-STANDARD_BINARY = {
-    "add": "add", "subtract": "subtract", "multiply": "multiply", "atan2": "atan2",
-}  # fmt: skip
-STANDARD_UNARY = {
-    "negate": "negative", "abs_": "abs", "sign": "sign", "exponential": "exp", "log": "log",
-    "sqrt": "sqrt", "tanh": "tanh", "floor": "floor", "ceil": "ceil",
-}  # fmt: skip
-COMPARE = {"EQ": "equal", "NE": "not_equal", "LT": "less", "LE": "less_equal",
-           "GT": "greater", "GE": "greater_equal"}  # fmt: skip
+def __getattr__(name: str):
+    """``ar.divide(xp, x, y)`` is ``scalar.divide`` on ``xp`` arrays (what
+    generated code calls), as ``numerics.divide`` is on NumPy arrays."""
+    if name in scalar.DEFINITIONS:
+        return function(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def compare(xp, direction: str, x, y):
-    """The standard orders numbers only: booleans compare as 0 and 1."""
-    if direction not in ("EQ", "NE") and _is_bool(xp, x):
-        x, y = xp.astype(x, xp.uint8), xp.astype(y, xp.uint8)
-    return getattr(xp, COMPARE[direction])(x, y)
+    """``scalar.compare`` on ``xp`` arrays."""
+    return scalar.compare(ArrayApiScalars(xp), element_of(xp, x), direction, x, y)
+
+
+def convert(xp, x, dtype_name: str):
+    """``scalar.convert`` of ``x`` to the NumPy dtype name ``dtype_name``
+    (between integers of one width it keeps the bits: the dtype changes here)."""
+    b = ArrayApiScalars(xp)
+    return b.as_dtype(scalar.convert(b, element_of(xp, x), _ELEMENTS[dtype_name], x), dtype(xp, dtype_name))
 
 
 # --------------------------------------------------------------------------

@@ -5,11 +5,15 @@ used), dask arrays chunked along every axis and computed on a
 inputs sharded over 4 host devices (in a subprocess, since the device count
 is fixed when JAX starts). Every result equals the reference evaluator's.
 
-``array_api_runtime``'s exact functions are also compared with
-``bcast.ir.numerics`` (the NumPy definition) bit for bit."""
+Every elementwise op (its ``bcast.ir.scalar`` definition on
+``ArrayApiScalars``) is also compared with ``bcast.ir.numerics`` (the same
+definition on NumPy) bit for bit, on NumPy, ``array_api_strict``, dask
+(lazily) and JAX; the primitives that read bits with a signedness of their
+own are compared with Python integers on arrays of either signedness."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -21,10 +25,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bcast
-from bcast.ir import numerics
+from bcast.ir import numerics, rules, scalar
+from bcast.ir import ops as bc
 from bcast.lowering import array_api_runtime as ar
 from bcast.tests import paths
 from bcast.tests.budget import examples
+from bcast.tests.edge_values import ELEMENT_TYPES, INTEGER_TYPES, convert_sources, edges, pairs
+from bcast.tests.edge_values import dtype as edge_dtype
 from bcast.tests.programs import MODES, as_tuple, programs
 from bcast.tests.test_examples_run import CASES, RUN_TIME_ERRORS
 from bcast.tools.run import random_inputs
@@ -56,7 +63,7 @@ def case_inputs(case):
 
 
 # --------------------------------------------------------------------------
-# The runtime's exact functions against numerics
+# The runtime's functions against numerics and Python integers
 # --------------------------------------------------------------------------
 
 INTS = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
@@ -129,6 +136,83 @@ def test_reductions_match_numerics(dtype, data):
     for xp in ([np] if dtype == "float16" else [np, xs]):
         got = np.asarray(ar.reduce(xp, kind, xp.asarray(x), dims, keepdims, dtype))
         assert same_bits(got, want), (xp.__name__, kind, dims, keepdims, got, want)
+
+
+def _read(value: int, signed: bool, bits: int) -> int:
+    """An integer's ``bits`` low bits read as a signed or unsigned value."""
+    value %= 1 << bits
+    return value - (1 << bits) if signed and value >> (bits - 1) else value
+
+
+def _arith(name: str, a: int, b: int, bits: int) -> int | None:
+    """``arith``'s signless op on Python integers (``None`` outside its
+    domain): the oracle of ``ArrayApiScalars``'s primitives."""
+    op, signed = name[len("arith."):-2], name[-2] == "s"
+    x, y = _read(a, signed, bits), _read(b, signed, bits)
+    if op == "shr":
+        amount = _read(b, False, bits)
+        return None if amount >= bits else x >> amount
+    if op in ("max", "min"):
+        return max(x, y) if op == "max" else min(x, y)
+    if y == 0 or (signed and x == -(1 << (bits - 1)) and y == -1):
+        return None
+    quotient = abs(x) // abs(y) * (1 if (x < 0) == (y < 0) else -1)
+    return quotient if op == "div" else x - quotient * y
+
+
+SIGNLESS = ["arith.maxsi", "arith.maxui", "arith.minsi", "arith.minui", "arith.divsi", "arith.divui",
+            "arith.remsi", "arith.remui", "arith.shrsi", "arith.shrui"]  # fmt: skip
+
+
+@pytest.mark.parametrize("t", ["i1", *INTEGER_TYPES])
+@pytest.mark.parametrize("xp", [np, xs], ids=["numpy", "strict"])
+def test_signless_primitives_on_either_signedness(t, xp):
+    """``ArrayApiScalars``' primitives that read bits as signed or unsigned
+    (``_READS``, ``cmpi``), on arrays of either signedness and booleans,
+    against Python integers, on every pair of edge values in the
+    primitive's domain: the definitions use some on the other signedness
+    (``shrui`` of a signed exponent in ``power``), the rest are checked too."""
+    b = ar.ArrayApiScalars(ar.namespace(xp.asarray([0])))
+    bits = 1 if t == "i1" else edge_dtype(t).itemsize * 8
+    x, y = pairs(t)
+    ints = [[int(v) for v in values] for values in (x, y)]
+    for name in SIGNLESS:
+        want = [_arith(name, i, j, bits) for i, j in zip(*ints, strict=True)]
+        keep = np.array([w is not None for w in want])
+        got = np.asarray(b.apply(name, xp.asarray(x[keep]), xp.asarray(y[keep])))
+        expected = [_read(w, False, bits) for w in want if w is not None]
+        assert got.dtype == x.dtype and [_read(int(g), False, bits) for g in got] == expected, name
+    for predicate in ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"):
+        op = {"eq": "__eq__", "ne": "__ne__", "lt": "__lt__", "le": "__le__", "gt": "__gt__", "ge": "__ge__"}
+        want = [getattr(_read(i, predicate[0] == "s", bits), op[predicate[-2:]])(_read(j, predicate[0] == "s", bits))
+                for i, j in zip(*ints, strict=True)]
+        assert np.asarray(b.cmpi(predicate, xp.asarray(x), xp.asarray(y))).tolist() == want, predicate
+
+
+@pytest.mark.parametrize("xp", [np, xs], ids=["numpy", "strict"])
+def test_integer_casts_keep_bits(xp):
+    """``trunci`` (to ``i1``: the low bit), ``extsi``, ``extui``, ``sitofp``
+    and ``uitofp`` between every pair of integer types (and ``i1``), against
+    the bits NumPy's views give."""
+    b = ar.ArrayApiScalars(ar.namespace(xp.asarray([0])))
+    for source in ["i1", *INTEGER_TYPES]:
+        x = edges(source)
+        sbits = 1 if source == "i1" else x.itemsize * 8
+        for name, signed in (("arith.extsi", True), ("arith.extui", False), ("arith.trunci", False),
+                             ("arith.sitofp", True), ("arith.uitofp", False)):  # fmt: skip
+            targets = ["f32", "f64"] if name.endswith("tofp") else ["i1", *INTEGER_TYPES]
+            for target in targets:
+                tbits = 1 if target == "i1" else edge_dtype(target).itemsize * 8
+                if not name.endswith("tofp") and (tbits == sbits or (name == "arith.trunci") != (tbits < sbits)):
+                    continue  # ext widens, trunci narrows
+                values = [_read(int(v), signed, sbits) for v in x]
+                if target.startswith("f"):
+                    want = np.array(values, dtype=object).astype(edge_dtype(target))
+                else:
+                    want = np.array([_read(v, target.startswith("i") and target != "i1", tbits)
+                                     for v in values], dtype=object).astype(edge_dtype(target))
+                got = np.asarray(b.cast(name, xp.asarray(x), target))
+                assert same_bits(got, want), (name, source, target, got, want)
 
 
 # --------------------------------------------------------------------------
@@ -242,6 +326,57 @@ def test_dask_stays_lazy():
     assert isinstance(result, da.Array) and result.shape == (8, 6)
 
 
+SCALAR_OPS = [op for op in bc.OPS if "SCALAR" in vars(op)]
+"""The ops with a definition in ``bcast.ir.scalar`` (all elementwise ops
+but ``compare``, ``select`` and ``convert``)."""
+
+
+def elementwise_cases(t: str):
+    """``(name, function, operands, want)`` for every elementwise op on
+    ``t``'s edge values (``tests/edge_values.py``, as the op matrix): the
+    runtime's ``function(xp, *arrays)`` and numerics' result on ``operands``."""
+    a, b = pairs(t)
+    c = convert_sources(t)
+    with np.errstate(all="ignore"):
+        for op in SCALAR_OPS:
+            if rules.kind(t) in op.ELEMENT_KINDS:
+                name = scalar.name_of(op.SCALAR)
+                operands = (a, b) if issubclass(op, bc.BinaryOp) else (a,)
+                yield (name, lambda xp, *v, name=name: ar.elementwise(xp, name, *v), operands,
+                       numerics.function(op.SCALAR)(*operands))
+        for d in (d.value for d in bc.ComparisonDirection):
+            yield f"compare.{d}", lambda xp, x, y, d=d: ar.compare(xp, d, x, y), (a, b), numerics.compare(d, a, b)
+        for to in ELEMENT_TYPES:
+            name = edge_dtype(to).name
+            yield (f"convert.{to}", lambda xp, x, name=name: ar.convert(xp, x, name), (c,),
+                   numerics.convert(c, name))
+
+
+def _refuse(*args, **kwargs):
+    raise AssertionError("computed inside the call")
+
+
+@pytest.mark.parametrize("t", ELEMENT_TYPES)
+def test_every_elementwise_op_on_dask_is_lazy_and_exact(t):
+    """Each op on dask arrays of the edge values (two chunks each):
+    building the result computes nothing (the scheduler refuses), and the
+    computed result has numerics' bits."""
+    da = pytest.importorskip("dask.array")
+    import dask
+
+    cases = list(elementwise_cases(t))
+    lazy = {}
+    with dask.config.set(scheduler=_refuse), np.errstate(all="ignore"):
+        for name, function, operands, _ in cases:
+            arrays = [da.from_array(v, chunks=-(-v.size // 2)) for v in operands]
+            lazy[name] = function(ar.namespace(*arrays), *arrays)
+    assert all(isinstance(v, da.Array) for v in lazy.values())
+    with np.errstate(all="ignore"):
+        got = dask.compute(*lazy.values(), scheduler="sync")
+    wrong = [(name, g, want) for (name, _, _, want), g in zip(cases, got, strict=True) if not same_bits(g, want)]
+    assert not wrong, wrong[:3]
+
+
 def test_memory_guard_refuses_eager_calls_only(monkeypatch, tmp_path, capsys):
     """With 1 MiB of memory (monkeypatched: nothing large is allocated), a
     program of two 4 MiB tensors compiles for array-api, runs on dask arrays
@@ -335,6 +470,33 @@ def test_jax_jit_with_sharded_inputs():
     assert len(report) == len(JAX_CASES) >= 20
     failed = [(c.id, why) for c, (_, ok, why) in zip(JAX_CASES, report) if not ok]
     assert not failed, failed
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("t", ELEMENT_TYPES)
+def test_every_elementwise_op_under_jax_jit(t):
+    """Each op under ``jax.jit`` on JAX arrays of the edge values equals
+    numerics as the op matrix compares a backend (``ULPS``), but where XLA
+    differs as documented: its CPU runtime flushes f32/f64 subnormals
+    (operands and results; docs/stablehlo.md), and which zero
+    ``maximum``/``minimum`` of +0.0 and -0.0 returns is not specified
+    (docs/semantics.md)."""
+    jax = pytest.importorskip("jax")
+    from bcast.tests.test_op_matrix import ULPS, differing, flushed
+
+    wrong = []
+    with jax.enable_x64(True):
+        for name, function, operands, want in elementwise_cases(t):
+            arrays = [jax.numpy.asarray(v) for v in operands]
+            got = np.asarray(jax.jit(functools.partial(function, ar.namespace(*arrays)))(*arrays))
+            differ = differing(got, want, ULPS.get(name, 0) if want.dtype.kind == "f" else 0)
+            if t in ("f32", "f64"):
+                differ &= ~flushed(list(operands), want)
+            if name in ("maximum", "minimum"):
+                differ &= ~((operands[0] == 0) & (operands[1] == 0))
+            if got.dtype != want.dtype or differ.any():
+                wrong.append((name, got, want))
+    assert not wrong, wrong[:3]
 
 
 @pytest.mark.slow
