@@ -9,6 +9,16 @@
 // PRETTY-NOT: "stablehlo.
 // tests/lowering/test_stablehlo_target.py has jaxlib verify and XLA run it.
 
+// CHECK-LABEL: func.func @sine_cosine(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+// CHECK-NEXT:    %s = stablehlo.sine %x : tensor<4xf32>
+// CHECK-NEXT:    %c = stablehlo.cosine %x : tensor<4xf32>
+// CHECK-NEXT:    func.return %s, %c : tensor<4xf32>, tensor<4xf32>
+func.func @sine_cosine(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %s = bcast.sine %x : tensor<4xf32>
+  %c = bcast.cosine %x : tensor<4xf32>
+  func.return %s, %c : tensor<4xf32>, tensor<4xf32>
+}
+// -----
 // CHECK-LABEL: func.func @elementwise(%x: tensor<2x3xf32>, %row: tensor<3xf32>) -> tensor<2x3xf32> {
 // CHECK-NEXT:    %0 = stablehlo.broadcast_in_dim %row, dims = [1] : (tensor<3xf32>) -> tensor<2x3xf32>
 // CHECK-NEXT:    %s = stablehlo.add %x, %0 : tensor<2x3xf32>
