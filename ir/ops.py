@@ -184,8 +184,8 @@ class BcastOp(IRDLOperation, abc.ABC):
 
 
 class _ClassDefault:
-    """A class attribute computed from the class it is read on, unless that
-    class (or a base below this one) sets its own."""
+    """A class attribute computed from the class it is read on (a subclass
+    that sets the attribute itself overrides it)."""
 
     def __init__(self, compute: Callable[[type], object]):
         self.compute = compute

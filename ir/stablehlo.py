@@ -359,15 +359,9 @@ BINARY_OPS: tuple[type[ElementwiseBinaryOp], ...] = tuple(
 UNARY_OPS: tuple[type[ElementwiseUnaryOp], ...] = tuple(
     op for op in ELEMENTWISE_OPS.values() if issubclass(op, ElementwiseUnaryOp))
 
-# The ones other modules name:
-AddOp, SubtractOp, MultiplyOp, DivideOp, RemainderOp, PowerOp = (
-    ELEMENTWISE_OPS[f"stablehlo.{n}"] for n in ("add", "subtract", "multiply", "divide", "remainder", "power"))
-MaximumOp, MinimumOp, Atan2Op, AndOp, OrOp, XorOp = (
-    ELEMENTWISE_OPS[f"stablehlo.{n}"] for n in ("maximum", "minimum", "atan2", "and", "or", "xor"))
-ShiftLeftOp, ShiftRightArithmeticOp, ShiftRightLogicalOp = (
-    ELEMENTWISE_OPS[f"stablehlo.{n}"] for n in ("shift_left", "shift_right_arithmetic", "shift_right_logical"))
-NegateOp, AbsOp, SignOp, NotOp = (ELEMENTWISE_OPS[f"stablehlo.{n}"] for n in ("negate", "abs", "sign", "not"))
-
+AddOp, AbsOp, NegateOp = (ELEMENTWISE_OPS[f"stablehlo.{n}"] for n in ("add", "abs", "negate"))
+"""The ones other modules (and the builders' docs above) name; any other is
+``ELEMENTWISE_OPS["stablehlo.X"]``."""
 
 
 @irdl_op_definition

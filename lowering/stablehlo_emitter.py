@@ -29,11 +29,16 @@ Mapping (``bcast`` op -> StableHLO):
 
 - nested (TML) types -> their flat builtin tensor type (outer dims then inner
   dims, as every backend stores them); ``index`` arguments -> ``tensor<i64>``;
-- elementwise ops -> the StableHLO op of the same name (binary, unary,
-  ``compare`` with ``compare_type`` FLOAT, SIGNED or UNSIGNED (``i1``
-  compares UNSIGNED), ``select``, ``convert``); float ``maximum``/``minimum``
-  get a NaN guard (below); StableHLO's ``abs``/``sign`` take no unsigned
-  integers: there ``abs`` is the operand and ``sign`` is ``convert(x != 0)``;
+- an elementwise op -> its StableHLO op (the op class's ``STABLEHLO``) on
+  the element kinds where that op computes the op's definition
+  (``STABLEHLO_NATIVE_KINDS``), else the definition (``SCALAR``,
+  ``bcast.ir.scalar``) expanded in StableHLO ops (``StablehloScalars``):
+  integer ``divide``, ``remainder`` and ``power``, unsigned ``abs`` and
+  ``sign`` (StableHLO's take no unsigned integers); ``compare`` with
+  ``compare_type`` FLOAT, SIGNED or UNSIGNED (``i1`` compares UNSIGNED),
+  ``select`` and ``convert`` (XLA's is the definition: truncate, saturate,
+  NaN -> 0, ``x != 0`` for ``i1``) are their StableHLO op; float
+  ``maximum``/``minimum`` get a NaN guard (below);
 - ``broadcast_in_dim``, ``transpose``, ``reshape``, ``constant`` -> the same op;
   ``narrow`` -> ``reshape``;
 - ``reduce KIND`` -> ``stablehlo.reduce`` whose body applies KIND, from the
@@ -58,8 +63,8 @@ Where XLA (jax 0.10.2, CPU, measured) differs from docs/semantics.md:
   to a float (``convert(b) * y -> select(b, y, 0)``, reached also from
   divisions: :meth:`FunctionEmitter.convert_op`);
 - XLA computes integer ``power`` from the low 6 bits of the exponent only
-  (``x ** 641735758`` wrong): integer ``power`` is emitted as square and
-  multiply over every bit of the exponent (:meth:`FunctionEmitter.int_power`);
+  (``x ** 641735758`` wrong): integer ``power`` is its definition, square
+  and multiply over every bit of the exponent (unrolled);
 - an SSA index out of bounds cannot be reported: XLA clamps the start of a
   ``dynamic_slice``/``dynamic_update_slice`` into range. The StableHLO target
   therefore clamps where the other backends raise (a documented difference;
@@ -70,13 +75,13 @@ Where XLA (jax 0.10.2, CPU, measured) differs from docs/semantics.md:
   property of the runtime, not of the StableHLO text, which follows the spec.
 Not a difference of semantics but a crash: jaxlib's StableHLO folder divides
 integer constants without checking the divisor, and the process dies of
-SIGFPE compiling ``(a - a) / (a - a)``. An integer ``divide``/``remainder``
-therefore divides by ``select(y == 0, 1, y)``, which never folds to 0, and
-selects the result by 0 (-1, ``x``) itself (:meth:`FunctionEmitter.int_division`).
-``INT_MIN / -1``, shifts by >= the bit width (the arithmetic shift filling
-with the sign bit, also on unsigned operands) and float -> integer
-``convert`` (truncate, saturate, NaN -> 0, ``x != 0`` for ``i1``) are XLA's
-already: no guard.
+SIGFPE compiling ``(a - a) / (a - a)``. Integer ``divide``/``remainder`` are
+therefore their definitions, which divide by a divisor made safe first
+(``select(y == 0, 1, y)``, which never folds to 0) and select the result by
+0 (-1, ``x``). ``INT_MIN / -1``, shifts by >= the bit width (the arithmetic
+shift filling with the sign bit, also on unsigned operands) are XLA's
+already: the shifts are their StableHLO op (``tests/test_op_matrix.py``
+checks every ``STABLEHLO_NATIVE_KINDS`` against XLA).
 """
 
 from __future__ import annotations
