@@ -3,7 +3,9 @@
 xDSL 0.74 has no StableHLO dialect, so the ops bcast imports and the
 StableHLO emitter builds are defined here, in the style of xDSL's own
 dialects: a family base class carries the operands, the syntax and the
-verifier, and each op is a few lines naming its element kinds.
+verifier. The unary and binary elementwise ops are generated from bcast's
+(each bcast op class names its StableHLO counterpart, ``STABLEHLO``), with
+StableHLO's element kinds (``ELEMENT_KINDS``); the others are written out.
 
 The pretty syntax is MLIR's, exactly as jaxlib prints it::
 
