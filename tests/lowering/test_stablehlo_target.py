@@ -483,21 +483,35 @@ def _xla_equal(got: np.ndarray, want: np.ndarray) -> np.ndarray:
     return same
 
 
-@pytest.mark.parametrize("t", [t for t in ELEMENT_TYPES if not t.startswith("f")])
+def _subnormal(x: np.ndarray) -> np.ndarray:
+    if x.dtype.kind != "f":
+        return np.zeros(x.shape, bool)
+    return (x != 0) & (np.abs(x) < np.finfo(x.dtype).tiny)
+
+
+@pytest.mark.parametrize("t", ELEMENT_TYPES)
 def test_every_definition_expanded_in_stablehlo_is_numpys(t: str) -> None:
-    """Every integer (and boolean) definition of ``bcast.ir.scalar``, and
-    ``convert`` from ``t`` to every type, expanded on ``StablehloScalars``
-    (whatever ``STABLEHLO_NATIVE_KINDS`` says) and run by XLA, equals the
-    same definition on NumPy bit for bit: the primitives of the other
-    signedness (``bitcast_convert``), the casts and the unrolled loop,
-    which the op matrix reaches only where an op is not native."""
+    """Every definition of ``bcast.ir.scalar`` on ``t`` (but the libm
+    functions, whose last bit is not specified), and ``convert`` from ``t``
+    to every type, expanded on ``StablehloScalars`` (whatever
+    ``STABLEHLO_NATIVE_KINDS`` says) and run by XLA, equals the same
+    definition on NumPy bit for bit: the primitives of the other signedness
+    (``bitcast_convert``), the compares, casts and the unrolled loop, which
+    the op matrix reaches only where an op is not native. XLA flushes
+    subnormals: elements where one is an operand or the result are not
+    compared."""
     from bcast.ir import numerics, rules, scalar
     from bcast.ir import ops as bc
 
     a, b = pairs(t)
+
+    def exact(op) -> bool:
+        used = scalar.primitives_of(op.SCALAR, t, 2 if issubclass(op, bc.BinaryOp) else 1)
+        return not any(p.startswith("math.") and p != "math.absf" for p in used)
+
     ops = [op for op in bc.OPS if isinstance(getattr(op, "SCALAR", None), scalar.OnePrimitive
                                              | scalar.MathFunction | scalar.Composite)
-           and rules.kind(t) in op.ELEMENT_KINDS]  # fmt: skip
+           and rules.kind(t) in op.ELEMENT_KINDS and exact(op)]  # fmt: skip
     builds = [lambda s, x, y, op=op: op.SCALAR(s, t, *([x, y] if issubclass(op, bc.BinaryOp) else [x]))
               for op in ops]  # fmt: skip
     wants = [op.NUMPY_FUNCTION(a, b) if issubclass(op, bc.BinaryOp) else op.NUMPY_FUNCTION(a) for op in ops]
@@ -508,9 +522,12 @@ def test_every_definition_expanded_in_stablehlo_is_numpys(t: str) -> None:
                for u in targets]  # fmt: skip
     wants += [numerics.convert(a, dtype(u)) for u in targets]
     names = [op.name for op in ops] + [f"convert to {u}" for u in targets]
+    assert ops, t
     for name, got, want in zip(names, _expanded(t, builds, [a, b]), wants, strict=True):
         assert got.dtype == want.dtype, (name, got.dtype, want.dtype)
-        wrong = ~_xla_equal(got, want)
+        wrong = ~_xla_equal(got, want) & ~(_subnormal(a) | _subnormal(b) | _subnormal(want))
+        if name in ("bcast.maximum", "bcast.minimum"):  # which zero of +0.0 and -0.0: not specified
+            wrong &= ~((a == 0) & (b == 0))
         assert not wrong.any(), f"{name} on {t}: " + ", ".join(
             f"{(a[i], b[i])} -> {got[i]!r}, not {want[i]!r}" for i in np.flatnonzero(wrong)[:5])
 
