@@ -255,10 +255,12 @@ class FunctionEmitter:
 
     def scalar(self, value, element: str) -> SSAValue:
         """A rank-0 constant; an integer wraps to the element type (-1 is all
-        ones unsigned)."""
+        ones unsigned), a float beyond the type's range is an infinity (a
+        saturation bound of ``scalar.convert`` in f16)."""
         t = make_type(((),), element)
         dtype = np.dtype(NUMPY_DTYPES[element])
-        array = np.array(value).astype(dtype) if dtype.kind in "iu" else np.array(value, dtype)
+        with np.errstate(over="ignore"):
+            array = np.array(value).astype(dtype) if dtype.kind in "iu" else np.array(value, dtype)
         return self.constant(array, t)
 
     def reshape(self, x: SSAValue, shape: Sequence[int]) -> SSAValue:
