@@ -39,25 +39,12 @@ from bcast.ir.diagnostics import Diagnostic, incompatible_operands, incompatible
 from bcast.ir.ops import ComparisonDirection
 from bcast.ir.rules import IncompatibleDims, RuleError
 from bcast.ir.stablehlo import (
+    BINARY_OPS,
     NUMERIC,
     AddOp,
-    AndOp,
-    Atan2Op,
     ComparisonType,
-    DivideOp,
     ElementwiseBinaryOp,
-    MaximumOp,
-    MinimumOp,
-    MultiplyOp,
-    OrOp,
-    PowerOp,
-    RemainderOp,
-    ShiftLeftOp,
-    ShiftRightArithmeticOp,
-    ShiftRightLogicalOp,
     StablehloOp,
-    SubtractOp,
-    XorOp,
     check_compare_type,
     check_element_kinds,
     check_same_types,
@@ -162,7 +149,7 @@ class ChloBroadcastBinaryOp(StablehloOp, abc.ABC):
 
 
 def _chlo(stablehlo: type[ElementwiseBinaryOp]) -> type[ChloBroadcastBinaryOp]:
-    """``chlo.broadcast_X`` for ``stablehlo.X``: one line per op below."""
+    """``chlo.broadcast_X`` for ``stablehlo.X``."""
     short = stablehlo.name.split(".", 1)[1]
     cls = type(f"Broadcast{stablehlo.__name__}", (ChloBroadcastBinaryOp,),
                {"name": f"chlo.broadcast_{short}", "STABLEHLO": stablehlo, "__module__": __name__,
@@ -171,27 +158,9 @@ def _chlo(stablehlo: type[ElementwiseBinaryOp]) -> type[ChloBroadcastBinaryOp]:
     return irdl_op_definition(cls)
 
 
-BroadcastAddOp = _chlo(AddOp)
-BroadcastSubtractOp = _chlo(SubtractOp)
-BroadcastMultiplyOp = _chlo(MultiplyOp)
-BroadcastDivideOp = _chlo(DivideOp)
-BroadcastRemainderOp = _chlo(RemainderOp)
-BroadcastPowerOp = _chlo(PowerOp)
-BroadcastMaximumOp = _chlo(MaximumOp)
-BroadcastMinimumOp = _chlo(MinimumOp)
-BroadcastAtan2Op = _chlo(Atan2Op)
-BroadcastAndOp = _chlo(AndOp)
-BroadcastOrOp = _chlo(OrOp)
-BroadcastXorOp = _chlo(XorOp)
-BroadcastShiftLeftOp = _chlo(ShiftLeftOp)
-BroadcastShiftRightArithmeticOp = _chlo(ShiftRightArithmeticOp)
-BroadcastShiftRightLogicalOp = _chlo(ShiftRightLogicalOp)
-CHLO_BINARY_OPS = (
-    BroadcastAddOp, BroadcastSubtractOp, BroadcastMultiplyOp, BroadcastDivideOp,
-    BroadcastRemainderOp, BroadcastPowerOp, BroadcastMaximumOp, BroadcastMinimumOp,
-    BroadcastAtan2Op, BroadcastAndOp, BroadcastOrOp, BroadcastXorOp, BroadcastShiftLeftOp,
-    BroadcastShiftRightArithmeticOp, BroadcastShiftRightLogicalOp,
-)  # fmt: skip
+CHLO_BINARY_OPS: tuple[type[ChloBroadcastBinaryOp], ...] = tuple(_chlo(op) for op in BINARY_OPS)
+"""``chlo.broadcast_X`` for every StableHLO binary op of ``bcast.ir.stablehlo``
+(CHLO has one for each)."""
 
 
 @irdl_op_definition

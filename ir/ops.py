@@ -183,6 +183,17 @@ class BcastOp(IRDLOperation, abc.ABC):
 # --------------------------------------------------------------------------
 
 
+class _ClassDefault:
+    """A class attribute computed from the class it is read on (a subclass
+    that sets the attribute itself overrides it)."""
+
+    def __init__(self, compute: Callable[[type], object]):
+        self.compute = compute
+
+    def __get__(self, instance: object, owner: type) -> object:
+        return self.compute(owner)
+
+
 class ElementwiseOp(BcastOp, abc.ABC):
     """Base of the ops that compute element by element with broadcasting."""
 
@@ -193,6 +204,24 @@ class ElementwiseOp(BcastOp, abc.ABC):
     NUMPY_FUNCTION: ClassVar[Callable[..., object]]
     """``SCALAR`` on NumPy arrays (``bcast.ir.numerics``): read by
     ``bcast.ir.evaluate``, the reference evaluator and the NumPy emitter."""
+
+    STABLEHLO: ClassVar[str] = _ClassDefault(lambda cls: "stablehlo." + cls.name.split(".", 1)[1])
+    """The StableHLO op this op exports to and is imported from: by default
+    ``stablehlo.`` and the op's own name (an op named otherwise sets it).
+    ``bcast.ir.stablehlo`` generates its simple elementwise ops from it, and
+    ``convert-stablehlo-to-bcast`` maps them back."""
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = _ClassDefault(
+        lambda cls: frozenset() if isinstance(getattr(cls, "SCALAR", None), scalar.Composite)
+        else getattr(cls, "ELEMENT_KINDS", frozenset({"bool", "signed", "unsigned", "float"})))
+    """The element kinds on which the ``STABLEHLO`` op computes ``SCALAR``
+    (as XLA runs it: ``tests/test_op_matrix.py``), so the StableHLO target
+    writes that one op; on other kinds it writes ``SCALAR``'s expansion.
+    Every kind the op takes when ``SCALAR`` is one primitive or a math
+    function; a ``Composite`` op names its own."""
+    STABLEHLO_ON_I1: ClassVar[str | None] = None
+    """The bcast op the ``STABLEHLO`` op is on ``i1``, where StableHLO
+    defines arithmetic as logic (``stablehlo.add`` is ``or``) and bcast
+    rejects ``i1``."""
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -340,6 +369,7 @@ class ShiftOp(BinaryOp, abc.ABC):
 class AddOp(ArithmeticBinaryOp):
     name = "bcast.add"
     SCALAR = staticmethod(scalar.add)
+    STABLEHLO_ON_I1: ClassVar[str | None] = "bcast.or"
 
 
 @irdl_op_definition
@@ -352,36 +382,47 @@ class SubtractOp(ArithmeticBinaryOp):
 class MultiplyOp(ArithmeticBinaryOp):
     name = "bcast.multiply"
     SCALAR = staticmethod(scalar.multiply)
+    STABLEHLO_ON_I1: ClassVar[str | None] = "bcast.and"
 
 
 @irdl_op_definition
 class DivideOp(ArithmeticBinaryOp):
     name = "bcast.divide"
     SCALAR = staticmethod(scalar.divide)
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"float"})
+    """XLA's integer results are the definition's, but jaxlib's folder
+    divides integer constants unchecked (SIGFPE on ``(a - a) / (a - a)``):
+    the expansion's divisor is never 0."""
 
 
 @irdl_op_definition
 class RemainderOp(ArithmeticBinaryOp):
     name = "bcast.remainder"
     SCALAR = staticmethod(scalar.remainder)
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"float"})
+    """As ``divide``: the expansion never divides by 0 (jaxlib's folder)."""
 
 
 @irdl_op_definition
 class PowerOp(ArithmeticBinaryOp):
     name = "bcast.power"
     SCALAR = staticmethod(scalar.power)
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"float"})
+    """XLA's integer power reads the low 6 bits of the exponent only."""
 
 
 @irdl_op_definition
 class MaximumOp(ArithmeticBinaryOp):
     name = "bcast.maximum"
     SCALAR = staticmethod(scalar.maximum)
+    STABLEHLO_ON_I1: ClassVar[str | None] = "bcast.or"
 
 
 @irdl_op_definition
 class MinimumOp(ArithmeticBinaryOp):
     name = "bcast.minimum"
     SCALAR = staticmethod(scalar.minimum)
+    STABLEHLO_ON_I1: ClassVar[str | None] = "bcast.and"
 
 
 @irdl_op_definition
@@ -412,18 +453,21 @@ class XorOp(BitwiseBinaryOp):
 class ShiftLeftOp(ShiftOp):
     name = "bcast.shift_left"
     SCALAR = staticmethod(scalar.shift_left)
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned"})
 
 
 @irdl_op_definition
 class ShiftRightArithmeticOp(ShiftOp):
     name = "bcast.shift_right_arithmetic"
     SCALAR = staticmethod(scalar.shift_right_arithmetic)
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned"})
 
 
 @irdl_op_definition
 class ShiftRightLogicalOp(ShiftOp):
     name = "bcast.shift_right_logical"
     SCALAR = staticmethod(scalar.shift_right_logical)
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned"})
 
 
 class ComparisonDirection(StrEnum):
@@ -559,18 +603,23 @@ class FloatUnaryOp(UnaryOp, abc.ABC):
 class NegateOp(UnaryOp):
     name = "bcast.negate"
     SCALAR = staticmethod(scalar.negate)
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned", "float"})
 
 
 @irdl_op_definition
 class AbsOp(UnaryOp):
     name = "bcast.abs"
     SCALAR = staticmethod(scalar.abs_)
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "float"})
+    """StableHLO's ``abs`` takes no unsigned integers."""
 
 
 @irdl_op_definition
 class SignOp(UnaryOp):
     name = "bcast.sign"
     SCALAR = staticmethod(scalar.sign)
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "float"})
+    """StableHLO's ``sign`` takes no unsigned integers."""
 
 
 @irdl_op_definition
@@ -595,6 +644,8 @@ class SqrtOp(FloatUnaryOp):
 class RsqrtOp(FloatUnaryOp):
     name = "bcast.rsqrt"
     SCALAR = staticmethod(scalar.rsqrt)
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"float"})
+    """XLA's ``rsqrt`` is within 1 ulp of ``1 / sqrt`` (``ULPS`` of the op matrix)."""
 
 
 @irdl_op_definition
@@ -607,6 +658,8 @@ class TanhOp(FloatUnaryOp):
 class LogisticOp(FloatUnaryOp):
     name = "bcast.logistic"
     SCALAR = staticmethod(scalar.logistic)
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"float"})
+    """XLA's ``logistic`` is within 1 ulp of the definition (``ULPS`` of the op matrix)."""
 
 
 @irdl_op_definition
@@ -640,6 +693,7 @@ class NotOp(UnaryOp):
     ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"bool", "signed", "unsigned"})
     TML_KINDS: ClassVar[frozenset[str] | None] = frozenset({"bool", "unsigned"})
     TML_CLASS: ClassVar[str] = "bitwise"
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"bool", "signed", "unsigned"})
 
 
 # --------------------------------------------------------------------------

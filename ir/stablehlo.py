@@ -3,7 +3,9 @@
 xDSL 0.74 has no StableHLO dialect, so the ops bcast imports and the
 StableHLO emitter builds are defined here, in the style of xDSL's own
 dialects: a family base class carries the operands, the syntax and the
-verifier, and each op is a few lines naming its element kinds.
+verifier. The unary and binary elementwise ops are generated from bcast's
+(each bcast op class names its StableHLO counterpart, ``STABLEHLO``), with
+StableHLO's element kinds (``ELEMENT_KINDS``); the others are written out.
 
 The pretty syntax is MLIR's, exactly as jaxlib prints it::
 
@@ -88,6 +90,7 @@ from xdsl.printer import Printer
 from xdsl.traits import ConstantLike, IsTerminator, Pure
 from xdsl.utils.str_enum import StrEnum
 
+from bcast.ir import ops as bc
 from bcast.ir import rules
 from bcast.ir.diagnostics import Diagnostic, incompatible_operands, incompatible_results
 from bcast.ir.ops import CanonicalizationPatterns, ComparisonDirection
@@ -125,6 +128,7 @@ class ComparisonTypeAttr(EnumAttribute[ComparisonType], SpacedOpaqueSyntaxAttrib
 
 BOOL, SIGNED, UNSIGNED, FLOAT, COMPLEX = "bool", "signed", "unsigned", "float", "complex"
 INTEGER = frozenset({SIGNED, UNSIGNED})
+LOGICAL = frozenset({BOOL, SIGNED, UNSIGNED})
 NUMERIC = frozenset({SIGNED, UNSIGNED, FLOAT, COMPLEX})
 ANY = frozenset({BOOL, SIGNED, UNSIGNED, FLOAT, COMPLEX})
 _KIND_WORDS = {BOOL: "boolean", SIGNED: "signed integer", UNSIGNED: "unsigned integer",
@@ -302,92 +306,6 @@ class ElementwiseBinaryOp(SameTypeSyntax, StablehloOp, abc.ABC):
         check_element_kinds(self, self.ELEMENT_KINDS, [self.lhs, self.rhs])
 
 
-@irdl_op_definition
-class AddOp(ElementwiseBinaryOp):
-    name = "stablehlo.add"
-    ELEMENT_KINDS: ClassVar[frozenset[str]] = ANY
-
-
-@irdl_op_definition
-class SubtractOp(ElementwiseBinaryOp):
-    name = "stablehlo.subtract"
-
-
-@irdl_op_definition
-class MultiplyOp(ElementwiseBinaryOp):
-    name = "stablehlo.multiply"
-    ELEMENT_KINDS: ClassVar[frozenset[str]] = ANY
-
-
-@irdl_op_definition
-class DivideOp(ElementwiseBinaryOp):
-    name = "stablehlo.divide"
-
-
-@irdl_op_definition
-class RemainderOp(ElementwiseBinaryOp):
-    name = "stablehlo.remainder"
-
-
-@irdl_op_definition
-class PowerOp(ElementwiseBinaryOp):
-    name = "stablehlo.power"
-
-
-@irdl_op_definition
-class MaximumOp(ElementwiseBinaryOp):
-    name = "stablehlo.maximum"
-    ELEMENT_KINDS: ClassVar[frozenset[str]] = ANY
-
-
-@irdl_op_definition
-class MinimumOp(ElementwiseBinaryOp):
-    name = "stablehlo.minimum"
-    ELEMENT_KINDS: ClassVar[frozenset[str]] = ANY
-
-
-@irdl_op_definition
-class Atan2Op(ElementwiseBinaryOp):
-    name = "stablehlo.atan2"
-    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({FLOAT, COMPLEX})
-
-
-@irdl_op_definition
-class AndOp(ElementwiseBinaryOp):
-    name = "stablehlo.and"
-    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({BOOL, SIGNED, UNSIGNED})
-
-
-@irdl_op_definition
-class OrOp(ElementwiseBinaryOp):
-    name = "stablehlo.or"
-    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({BOOL, SIGNED, UNSIGNED})
-
-
-@irdl_op_definition
-class XorOp(ElementwiseBinaryOp):
-    name = "stablehlo.xor"
-    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({BOOL, SIGNED, UNSIGNED})
-
-
-@irdl_op_definition
-class ShiftLeftOp(ElementwiseBinaryOp):
-    name = "stablehlo.shift_left"
-    ELEMENT_KINDS: ClassVar[frozenset[str]] = INTEGER
-
-
-@irdl_op_definition
-class ShiftRightArithmeticOp(ElementwiseBinaryOp):
-    name = "stablehlo.shift_right_arithmetic"
-    ELEMENT_KINDS: ClassVar[frozenset[str]] = INTEGER
-
-
-@irdl_op_definition
-class ShiftRightLogicalOp(ElementwiseBinaryOp):
-    name = "stablehlo.shift_right_logical"
-    ELEMENT_KINDS: ClassVar[frozenset[str]] = INTEGER
-
-
 class ElementwiseUnaryOp(SameTypeSyntax, StablehloOp, abc.ABC):
     """``OP %x : T``: the result has the operand's type."""
 
@@ -406,73 +324,46 @@ class ElementwiseUnaryOp(SameTypeSyntax, StablehloOp, abc.ABC):
         check_element_kinds(self, self.ELEMENT_KINDS, [self.operand])
 
 
-@irdl_op_definition
-class NegateOp(ElementwiseUnaryOp):
-    name = "stablehlo.negate"
-    ELEMENT_KINDS: ClassVar[frozenset[str]] = NUMERIC
+def _elementwise(op: type[bc.ElementwiseOp]) -> type[ElementwiseBinaryOp | ElementwiseUnaryOp]:
+    """The StableHLO op of a bcast binary or unary op (its ``STABLEHLO``
+    name), with StableHLO's element kinds (``ELEMENT_KINDS``)."""
+    base = ElementwiseBinaryOp if issubclass(op, bc.BinaryOp) else ElementwiseUnaryOp
+    cls = type(op.__name__, (base,), {
+        "name": op.STABLEHLO, "__module__": __name__,
+        "__doc__": f"``{op.STABLEHLO}``: ``{op.name}`` (``bcast.ir.ops.{op.__name__}``).",
+        "ELEMENT_KINDS": ELEMENT_KINDS.get(op.STABLEHLO, base.ELEMENT_KINDS),
+        "__annotations__": {"ELEMENT_KINDS": ClassVar[frozenset[str]]},
+    })  # fmt: skip
+    return irdl_op_definition(cls)
 
 
-@irdl_op_definition
-class AbsOp(ElementwiseUnaryOp):
-    """``abs``: on signed integers, floats (and complex, whose result is real:
-    not in this subset)."""
+ELEMENT_KINDS: dict[str, frozenset[str]] = {
+    "stablehlo.add": ANY, "stablehlo.multiply": ANY, "stablehlo.maximum": ANY, "stablehlo.minimum": ANY,
+    "stablehlo.atan2": frozenset({FLOAT, COMPLEX}), "stablehlo.and": LOGICAL, "stablehlo.or": LOGICAL,
+    "stablehlo.xor": LOGICAL, "stablehlo.not": LOGICAL, "stablehlo.shift_left": INTEGER,
+    "stablehlo.shift_right_arithmetic": INTEGER, "stablehlo.shift_right_logical": INTEGER,
+    "stablehlo.negate": NUMERIC, "stablehlo.abs": frozenset({SIGNED, FLOAT}),
+    "stablehlo.sign": frozenset({SIGNED, FLOAT, COMPLEX}), "stablehlo.floor": frozenset({FLOAT}),
+    "stablehlo.ceil": frozenset({FLOAT}),
+}  # fmt: skip
+"""StableHLO's element kinds of its elementwise ops, where they are not
+the family's (binary: numeric; unary: float and complex). ``abs`` takes
+complex too, with a real result: not in this subset."""
 
-    name = "stablehlo.abs"
-    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({SIGNED, FLOAT})
+ELEMENTWISE_OPS: dict[str, type[ElementwiseBinaryOp | ElementwiseUnaryOp]] = {
+    op.STABLEHLO: _elementwise(op) for op in bc.OPS
+    if issubclass(op, bc.BinaryOp | bc.UnaryOp) and hasattr(op, "SCALAR")
+}  # fmt: skip
+"""The StableHLO counterpart of every bcast binary and unary op (compare,
+select and convert, which carry more, are written out below), by name."""
+BINARY_OPS: tuple[type[ElementwiseBinaryOp], ...] = tuple(
+    op for op in ELEMENTWISE_OPS.values() if issubclass(op, ElementwiseBinaryOp))
+UNARY_OPS: tuple[type[ElementwiseUnaryOp], ...] = tuple(
+    op for op in ELEMENTWISE_OPS.values() if issubclass(op, ElementwiseUnaryOp))
 
-
-@irdl_op_definition
-class SignOp(ElementwiseUnaryOp):
-    name = "stablehlo.sign"
-    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({SIGNED, FLOAT, COMPLEX})
-
-
-@irdl_op_definition
-class ExponentialOp(ElementwiseUnaryOp):
-    name = "stablehlo.exponential"
-
-
-@irdl_op_definition
-class LogOp(ElementwiseUnaryOp):
-    name = "stablehlo.log"
-
-
-@irdl_op_definition
-class SqrtOp(ElementwiseUnaryOp):
-    name = "stablehlo.sqrt"
-
-
-@irdl_op_definition
-class RsqrtOp(ElementwiseUnaryOp):
-    name = "stablehlo.rsqrt"
-
-
-@irdl_op_definition
-class TanhOp(ElementwiseUnaryOp):
-    name = "stablehlo.tanh"
-
-
-@irdl_op_definition
-class LogisticOp(ElementwiseUnaryOp):
-    name = "stablehlo.logistic"
-
-
-@irdl_op_definition
-class FloorOp(ElementwiseUnaryOp):
-    name = "stablehlo.floor"
-    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({FLOAT})
-
-
-@irdl_op_definition
-class CeilOp(ElementwiseUnaryOp):
-    name = "stablehlo.ceil"
-    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({FLOAT})
-
-
-@irdl_op_definition
-class NotOp(ElementwiseUnaryOp):
-    name = "stablehlo.not"
-    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({BOOL, SIGNED, UNSIGNED})
+AddOp, AbsOp, NegateOp = (ELEMENTWISE_OPS[f"stablehlo.{n}"] for n in ("add", "abs", "negate"))
+"""The ones other modules (and the builders' docs above) name; any other is
+``ELEMENTWISE_OPS["stablehlo.X"]``."""
 
 
 @irdl_op_definition
@@ -516,6 +407,39 @@ class ConvertOp(SameTypeSyntax, StablehloOp):
         if shape_of(self.operand) != shape_of(self.result, "result"):
             raise Diagnostic(f"requires the same shape for all operands and results, got "
                              f"{self.operand.type} and {self.result.type}")  # fmt: skip
+
+
+@irdl_op_definition
+class BitcastConvertOp(SameTypeSyntax, StablehloOp):
+    """``bitcast_convert %x : (tensor<3xi32>) -> tensor<3xui32>``: the
+    operand's bits read as another element type of the same width (this
+    subset does not change shapes). The StableHLO target reads integers
+    with the other signedness so (``StablehloScalars``).
+    ``BitcastConvertOp(operand, result_type)``."""
+
+    name = "stablehlo.bitcast_convert"
+    ARITY: ClassVar[int] = 1
+    operand = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def __init__(self, operand: SSAValue | Operation, result_type: Attribute):
+        super().__init__(operands=[operand], result_types=[result_type])
+
+    def verify_op(self) -> None:
+        if shape_of(self.operand) != shape_of(self.result, "result"):
+            raise Diagnostic(f"requires the same shape for the operand and the result, got "
+                             f"{self.operand.type} and {self.result.type}")  # fmt: skip
+        widths = [_bit_width(element_of(self.operand)), _bit_width(element_of(self.result, "result"))]
+        if None in widths or widths[0] != widths[1]:
+            raise Diagnostic(f"requires element types of one bit width, got {element_of(self.operand)} "
+                             f"and {element_of(self.result)}")  # fmt: skip
+
+
+def _bit_width(element: Attribute) -> int | None:
+    if isinstance(element, IntegerType):
+        return element.width.data
+    return element.bitwidth if isinstance(element, AnyFloat) else None
 
 
 def default_compare_type(element: Attribute) -> ComparisonType:
@@ -784,10 +708,6 @@ class ReturnOp(IRDLOperation):
         super().__init__(operands=[list(values)])
 
 
-BINARY_OPS: tuple[type[ElementwiseBinaryOp], ...] = (
-    AddOp, SubtractOp, MultiplyOp, DivideOp, RemainderOp, PowerOp, MaximumOp, MinimumOp,
-    Atan2Op, AndOp, OrOp, XorOp, ShiftLeftOp, ShiftRightArithmeticOp, ShiftRightLogicalOp,
-)  # fmt: skip
 
 
 def reduce_body(op_class: type[ElementwiseBinaryOp], elements: Sequence[Attribute]) -> Region:
@@ -978,10 +898,6 @@ class ReduceOp(StablehloOp):
             raise incompatible_results(expected, [r.type for r in self.results])
 
 
-UNARY_OPS: tuple[type[ElementwiseUnaryOp], ...] = (
-    NegateOp, AbsOp, SignOp, ExponentialOp, LogOp, SqrtOp, RsqrtOp, TanhOp, LogisticOp,
-    FloorOp, CeilOp, NotOp,
-)  # fmt: skip
 
 # --------------------------------------------------------------------------
 # Slices and the optimization barrier: the StableHLO target writes them; the
@@ -1243,7 +1159,7 @@ class OptimizationBarrierOp(StablehloOp):
 
 
 STABLEHLO_OPS = [
-    *BINARY_OPS, *UNARY_OPS, IsFiniteOp, ConvertOp, CompareOp, SelectOp, BroadcastInDimOp,
+    *BINARY_OPS, *UNARY_OPS, IsFiniteOp, ConvertOp, BitcastConvertOp, CompareOp, SelectOp, BroadcastInDimOp,
     ReshapeOp, TransposeOp, ConstantOp, ReduceOp, ReturnOp,
     SliceOp, DynamicSliceOp, DynamicUpdateSliceOp, OptimizationBarrierOp,
 ]  # fmt: skip

@@ -29,11 +29,16 @@ Mapping (``bcast`` op -> StableHLO):
 
 - nested (TML) types -> their flat builtin tensor type (outer dims then inner
   dims, as every backend stores them); ``index`` arguments -> ``tensor<i64>``;
-- elementwise ops -> the StableHLO op of the same name (binary, unary,
-  ``compare`` with ``compare_type`` FLOAT, SIGNED or UNSIGNED (``i1``
-  compares UNSIGNED), ``select``, ``convert``); float ``maximum``/``minimum``
-  get a NaN guard (below); StableHLO's ``abs``/``sign`` take no unsigned
-  integers: there ``abs`` is the operand and ``sign`` is ``convert(x != 0)``;
+- an elementwise op -> its StableHLO op (the op class's ``STABLEHLO``) on
+  the element kinds where that op computes the op's definition
+  (``STABLEHLO_NATIVE_KINDS``), else the definition (``SCALAR``,
+  ``bcast.ir.scalar``) expanded in StableHLO ops (``StablehloScalars``):
+  integer ``divide``, ``remainder`` and ``power``, unsigned ``abs`` and
+  ``sign`` (StableHLO's take no unsigned integers); ``compare`` with
+  ``compare_type`` FLOAT, SIGNED or UNSIGNED (``i1`` compares UNSIGNED),
+  ``select`` and ``convert`` (XLA's is the definition: truncate, saturate,
+  NaN -> 0, ``x != 0`` for ``i1``) are their StableHLO op; float
+  ``maximum``/``minimum`` get a NaN guard (below);
 - ``broadcast_in_dim``, ``transpose``, ``reshape``, ``constant`` -> the same op;
   ``narrow`` -> ``reshape``;
 - ``reduce KIND`` -> ``stablehlo.reduce`` whose body applies KIND, from the
@@ -58,8 +63,8 @@ Where XLA (jax 0.10.2, CPU, measured) differs from docs/semantics.md:
   to a float (``convert(b) * y -> select(b, y, 0)``, reached also from
   divisions: :meth:`FunctionEmitter.convert_op`);
 - XLA computes integer ``power`` from the low 6 bits of the exponent only
-  (``x ** 641735758`` wrong): integer ``power`` is emitted as square and
-  multiply over every bit of the exponent (:meth:`FunctionEmitter.int_power`);
+  (``x ** 641735758`` wrong): integer ``power`` is its definition, square
+  and multiply over every bit of the exponent (unrolled);
 - an SSA index out of bounds cannot be reported: XLA clamps the start of a
   ``dynamic_slice``/``dynamic_update_slice`` into range. The StableHLO target
   therefore clamps where the other backends raise (a documented difference;
@@ -70,18 +75,18 @@ Where XLA (jax 0.10.2, CPU, measured) differs from docs/semantics.md:
   property of the runtime, not of the StableHLO text, which follows the spec.
 Not a difference of semantics but a crash: jaxlib's StableHLO folder divides
 integer constants without checking the divisor, and the process dies of
-SIGFPE compiling ``(a - a) / (a - a)``. An integer ``divide``/``remainder``
-therefore divides by ``select(y == 0, 1, y)``, which never folds to 0, and
-selects the result by 0 (-1, ``x``) itself (:meth:`FunctionEmitter.int_division`).
-``INT_MIN / -1``, shifts by >= the bit width (the arithmetic shift filling
-with the sign bit, also on unsigned operands) and float -> integer
-``convert`` (truncate, saturate, NaN -> 0, ``x != 0`` for ``i1``) are XLA's
-already: no guard.
+SIGFPE compiling ``(a - a) / (a - a)``. Integer ``divide``/``remainder`` are
+therefore their definitions, which divide by a divisor made safe first
+(``select(y == 0, 1, y)``, which never folds to 0) and select the result by
+0 (-1, ``x``). ``INT_MIN / -1``, shifts by >= the bit width (the arithmetic
+shift filling with the sign bit, also on unsigned operands) are XLA's
+already: the shifts are their StableHLO op (``tests/test_op_matrix.py``
+checks every ``STABLEHLO_NATIVE_KINDS`` against XLA).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from io import StringIO
 
 import numpy as np
@@ -102,6 +107,7 @@ from xdsl.printer import Printer
 from bcast.ir import numerics, rules
 from bcast.ir import ops as bc
 from bcast.ir import stablehlo as shlo
+from bcast.ir.stablehlo import SIGNED, UNSIGNED
 from bcast.ir.fusion import FusionOp, YieldOp, is_elementwise, is_explicit
 from bcast.ir.types import NUMPY_DTYPES, flat_type_shape, make_type, split_type
 from bcast.passes.errors import PassError, check_one_block_functions
@@ -109,12 +115,6 @@ from bcast.passes.errors import PassError, check_one_block_functions
 # --------------------------------------------------------------------------
 # Building and printing StableHLO ops
 # --------------------------------------------------------------------------
-
-OP_CLASSES: dict[str, type[Operation]] = {
-    cls.name: cls for cls in (*shlo.BINARY_OPS, *shlo.UNARY_OPS, shlo.SelectOp, shlo.ConvertOp)
-}
-"""The StableHLO elementwise op of each name: ``bcast.X`` becomes ``stablehlo.X``."""
-
 
 OPAQUE_OPERANDS: dict[str, tuple[str, ...]] = {
     "log": ("exponential", "power"),
@@ -255,10 +255,12 @@ class FunctionEmitter:
 
     def scalar(self, value, element: str) -> SSAValue:
         """A rank-0 constant; an integer wraps to the element type (-1 is all
-        ones unsigned)."""
+        ones unsigned), a float beyond the type's range is an infinity (a
+        saturation bound of ``scalar.convert`` in f16)."""
         t = make_type(((),), element)
         dtype = np.dtype(NUMPY_DTYPES[element])
-        array = np.array(value).astype(dtype) if dtype.kind in "iu" else np.array(value, dtype)
+        with np.errstate(over="ignore"):
+            array = np.array(value).astype(dtype) if dtype.kind in "iu" else np.array(value, dtype)
         return self.constant(array, t)
 
     def reshape(self, x: SSAValue, shape: Sequence[int]) -> SSAValue:
@@ -269,68 +271,33 @@ class FunctionEmitter:
         levels, own = split_type(x.type)
         return x if own == element else self.add(shlo.ConvertOp(x, make_type(levels, element)))
 
-    def binary(self, name: str, x: SSAValue, y: SSAValue, block: Block | None = None) -> SSAValue:
-        """``stablehlo.NAME(x, y)``; a float maximum/minimum propagates NaN
-        (XLA's ignores a NaN ``y``): ``select(x != x, x, select(y != y, y, r))``."""
-        x, y = (self.opaque(name, v, block) for v in (x, y))
-        if name in ("power", "divide", "remainder") and rules.kind(_element(x.type)) != "float":
-            assert block is None, "a reduction body has no integer power or division"
-            return self.int_power(x, y) if name == "power" else self.int_division(name, x, y)
-        r = self.add(OP_CLASSES[f"stablehlo.{name}"](x, y), block)
-        if name in ("maximum", "minimum") and rules.kind(_element(x.type)) == "float":
-            for v in (y, x):  # x's NaN wins over y's, as in NumPy
+    def elementwise(self, name: str, args: Sequence[SSAValue], block: Block | None = None) -> SSAValue:
+        """The StableHLO elementwise op ``name`` (``stablehlo.add``) on
+        ``args``, with the emitter's guards for XLA: an operand XLA would
+        rewrite with its producer is opaque (``opaque``), and a float
+        maximum/minimum propagates NaN (XLA's ignores a NaN ``y``):
+        ``select(x != x, x, select(y != y, y, r))``."""
+        short = name.split(".", 1)[1]
+        args = [self.opaque(short, v, block) for v in args]
+        r = self.add(shlo.ELEMENTWISE_OPS[name](*args), block)
+        if short in ("maximum", "minimum") and rules.kind(_element(args[0].type)) == "float":
+            for v in reversed(args):  # x's NaN wins over y's, as in NumPy
                 nan = self.add(shlo.CompareOp("NE", v, v, "FLOAT"), block)
                 r = self.add(shlo.SelectOp(nan, v, r), block)
         return r
 
-    def int_division(self, name: str, x: SSAValue, y: SSAValue) -> SSAValue:
-        """Integer ``x / y`` or ``x % y`` by a divisor never 0: ``select(y ==
-        0, -1 or x, op(x, select(y == 0, 1, y)))``, XLA's own results by 0.
-        jaxlib's StableHLO folder divides two constants without checking
-        the divisor, and dies of SIGFPE on ``0 / 0`` (jax 0.10.2: ``(a - a)
-        / (a - a)`` folds to it)."""
-        t = x.type
-        none = self.add(shlo.CompareOp("EQ", y, self.splat(0, t)))
-        safe = self.add(shlo.SelectOp(none, self.splat(1, t), y))
-        r = self.add(OP_CLASSES[f"stablehlo.{name}"](x, safe))
-        by_zero = x if name == "remainder" else self.splat(-1, t)
-        return self.add(shlo.SelectOp(none, by_zero, r))
+    def scalar_op(self, op: type[bc.ElementwiseOp], args: list[SSAValue]) -> SSAValue:
+        """``op`` on ``args``: its StableHLO op on the element kinds where
+        that computes ``op.SCALAR`` (``STABLEHLO_NATIVE_KINDS``), else
+        ``op.SCALAR`` expanded on ``StablehloScalars``."""
+        element = _element(args[0].type)
+        if rules.kind(element) in op.STABLEHLO_NATIVE_KINDS:
+            return self.elementwise(op.STABLEHLO, args)
+        return op.SCALAR(StablehloScalars(self, flat_type_shape(args[0].type)), element, *args)
 
-    def splat(self, value: int, t: Attribute) -> SSAValue:
+    def splat(self, value: int | float, t: Attribute) -> SSAValue:
         scalar = self.scalar(value, _element(t))
         return self.add(shlo.BroadcastInDimOp(scalar, [], t))
-
-    def int_power(self, x: SSAValue, y: SSAValue) -> SSAValue:
-        """Integer ``x ** y`` as docs/semantics.md (Integer arithmetic) says (and ``numerics.power``)
-        defines it: square and multiply over every bit of the exponent,
-        wrapping (XLA's own ``power`` reads 6 bits of it); a negative
-        exponent gives 1 for base 1, +-1 by parity for base -1, else 0."""
-        t = x.type
-        element = _element(t)
-        signed = rules.kind(element) == "signed"
-        zero, one = self.splat(0, t), self.splat(1, t)
-
-        def is_odd(v: SSAValue) -> SSAValue:
-            return self.add(shlo.CompareOp("NE", self.add(shlo.AndOp(v, one)), zero))
-
-        negative = self.add(shlo.CompareOp("LT", y, zero)) if signed else None
-        exponent = self.add(shlo.SelectOp(negative, zero, y)) if negative else y
-        result, base = one, x
-        steps = rules.bit_width(element) - (1 if signed else 0)
-        for step in range(steps):
-            product = self.add(shlo.MultiplyOp(result, base))
-            result = self.add(shlo.SelectOp(is_odd(exponent), product, result))
-            if step < steps - 1:
-                base = self.add(shlo.MultiplyOp(base, base))
-                exponent = self.add(shlo.ShiftRightLogicalOp(exponent, one))
-        if negative is None:
-            return result
-        minus_one = self.splat(-1, t)
-        parity = self.add(shlo.SelectOp(is_odd(y), minus_one, one))
-        truncated = self.add(shlo.SelectOp(
-            self.add(shlo.CompareOp("EQ", x, minus_one)), parity,
-            self.add(shlo.SelectOp(self.add(shlo.CompareOp("EQ", x, one)), one, zero))))  # fmt: skip
-        return self.add(shlo.SelectOp(negative, truncated, result))
 
     def opaque(self, user: str, value: SSAValue, block: Block | None = None) -> SSAValue:
         """``value`` as an operand of ``stablehlo.USER``: behind an
@@ -375,7 +342,6 @@ class FunctionEmitter:
 
     def emit_bcast(self, op: bc.BcastOp, args: list[SSAValue]) -> SSAValue:
         t = flat_type(op.results[0].type)
-        short = op.name.split(".")[1]
         if isinstance(op, bc.ConstantOp):
             return self.constant(op.numpy_value(), t)
         if is_elementwise(op):
@@ -384,14 +350,11 @@ class FunctionEmitter:
                                 "bcast-make-explicit pass first")
             if isinstance(op, bc.CompareOp):  # compare_type: FLOAT, SIGNED, UNSIGNED (i1)
                 return self.add(shlo.CompareOp(op.comparison_direction.data.value, *args))
-            if isinstance(op, bc.BinaryOp):
-                return self.binary(short, *args)
             if isinstance(op, bc.ConvertOp):
                 return self.convert_op(args[0], t)
-            if isinstance(op, bc.AbsOp | bc.SignOp) and rules.kind(_element(t)) == "unsigned":
-                return self.unsigned_abs_sign(op, args[0])
-            args = [self.opaque(short, a) for a in args]
-            return self.add(OP_CLASSES[f"stablehlo.{short}"](*args))  # unary, select
+            if isinstance(op, bc.SelectOp):
+                return self.add(shlo.SelectOp(*args))
+            return self.scalar_op(type(op), args)
         if isinstance(op, bc.BroadcastInDimOp):
             return self.add(shlo.BroadcastInDimOp(args[0], op.dims, t))
         if isinstance(op, bc.TransposeOp):
@@ -417,14 +380,6 @@ class FunctionEmitter:
             r = self.add(shlo.OptimizationBarrierOp([r]))
         return r
 
-    def unsigned_abs_sign(self, op: bc.AbsOp | bc.SignOp, x: SSAValue) -> SSAValue:
-        """StableHLO's ``abs`` and ``sign`` take no unsigned integers: ``abs`` is
-        ``x`` itself, ``sign`` is ``convert(x != 0)``."""
-        if isinstance(op, bc.AbsOp):
-            return x
-        nonzero = self.add(shlo.CompareOp("NE", x, self.splat(0, x.type)))
-        return self.add(shlo.ConvertOp(nonzero, x.type))
-
     def emit_reduce(self, op: bc.ReduceOp, x: SSAValue) -> SSAValue:
         element = _element(op.operand.type)
         acc = "f32" if element == "f16" else element  # as numerics.reduce accumulates
@@ -432,7 +387,8 @@ class FunctionEmitter:
         dims = sorted(op.reduced_dims)
         scalar = make_type(((),), acc)
         body = Block(arg_types=[scalar, scalar])
-        combined = self.binary(op.kind_name, body.args[0], body.args[1], block=body)
+        combiner = bc.REDUCTION_COMBINERS[op.kind_name].STABLEHLO
+        combined = self.elementwise(combiner, body.args, block=body)
         body.add_op(shlo.ReturnOp(combined))
         init = self.constant(numerics.reduction_identity(op.kind_name, NUMPY_DTYPES[acc]), scalar)
         r = self.add(shlo.ReduceOp([x], [init], dims, Region(body)))
@@ -480,6 +436,113 @@ class FunctionEmitter:
         k = len(starts)
         update = self.reshape(source, [1] * k + list(shape[k:]))
         return self.add(shlo.DynamicUpdateSliceOp(args[0], update, self.start_values(starts, len(shape))))
+
+
+# --------------------------------------------------------------------------
+# bcast.ir.scalar's primitives on StableHLO tensors
+# --------------------------------------------------------------------------
+
+PRIMITIVES: dict[str, tuple[str, str | None]] = {
+    "arith.addf": ("add", None), "arith.addi": ("add", None), "arith.subf": ("subtract", None),
+    "arith.subi": ("subtract", None), "arith.mulf": ("multiply", None), "arith.muli": ("multiply", None),
+    "arith.divf": ("divide", None), "arith.remf": ("remainder", None), "arith.negf": ("negate", None),
+    "arith.maximumf": ("maximum", None), "arith.minimumf": ("minimum", None),
+    "arith.maxsi": ("maximum", SIGNED), "arith.maxui": ("maximum", UNSIGNED),
+    "arith.minsi": ("minimum", SIGNED), "arith.minui": ("minimum", UNSIGNED),
+    "arith.divsi": ("divide", SIGNED), "arith.divui": ("divide", UNSIGNED),
+    "arith.remsi": ("remainder", SIGNED), "arith.remui": ("remainder", UNSIGNED),
+    "arith.andi": ("and", None), "arith.ori": ("or", None), "arith.xori": ("xor", None),
+    "arith.shli": ("shift_left", None), "arith.shrui": ("shift_right_logical", None),
+    "arith.shrsi": ("shift_right_arithmetic", SIGNED),
+    "math.absf": ("abs", None), "math.exp": ("exponential", None), "math.log": ("log", None),
+    "math.sqrt": ("sqrt", None), "math.tanh": ("tanh", None), "math.floor": ("floor", None),
+    "math.ceil": ("ceil", None), "math.sin": ("sine", None), "math.cos": ("cosine", None),
+    "math.atan2": ("atan2", None), "math.powf": ("power", None),
+}  # fmt: skip
+"""Each ``arith``/``math`` primitive's StableHLO op, and the signedness it
+reads integers with where StableHLO's op reads the element type's
+(``divsi`` is ``divide`` on signed integers)."""
+
+_CMPF_DIRECTIONS = {"oeq": "EQ", "une": "NE", "olt": "LT", "ole": "LE", "ogt": "GT", "oge": "GE"}
+"""StableHLO's FLOAT compare is ordered but for NE, which is true on NaN."""
+
+
+def _with_kind(element: str, kind: str | None) -> str:
+    """``element`` with the signedness ``kind`` (``i8`` and ``ui8``); other
+    elements (and ``kind`` None) as they are."""
+    if kind is None or rules.kind(element) not in (SIGNED, UNSIGNED):
+        return element
+    return element.removeprefix("u") if kind == SIGNED else "u" + element.removeprefix("u")
+
+
+class StablehloScalars:
+    """``bcast.ir.scalar``'s primitives as StableHLO ops on tensors of one
+    shape, in a ``FunctionEmitter``'s block: the StableHLO target of an op
+    whose StableHLO op does not compute its definition is the definition
+    on these. A constant is a splat (``broadcast_in_dim`` of a rank-0
+    one); a signless primitive that StableHLO computes by the element
+    type's signedness reads the other signedness through
+    ``bitcast_convert``; a loop is unrolled (its trip count is static).
+    ``arith.divsi``/``remsi`` are StableHLO's ``divide``/``remainder``: the
+    definitions only divide by a divisor that is never 0, so jaxlib's folder
+    (which divides integer constants unchecked) never sees one."""
+
+    def __init__(self, emitter: FunctionEmitter, shape: Sequence[int]):
+        self.emitter = emitter
+        self.shape = tuple(shape)
+
+    def type(self, element: str) -> TensorType:
+        return make_type((self.shape,), element)
+
+    def read_as(self, x: SSAValue, kind: str | None) -> SSAValue:
+        """``x``'s bits as ``kind`` (signed or unsigned) integers."""
+        element = _element(x.type)
+        target = _with_kind(element, kind)
+        return x if target == element else self.emitter.add(shlo.BitcastConvertOp(x, self.type(target)))
+
+    def const(self, value: int | float, element: str) -> SSAValue:
+        return self.emitter.splat(value, self.type(element))
+
+    def apply(self, name: str, *xs: SSAValue) -> SSAValue:
+        op, kind = PRIMITIVES[name]
+        element = _element(xs[0].type)
+        r = self.emitter.elementwise(f"stablehlo.{op}", [self.read_as(x, kind) for x in xs])
+        return self.read_as(r, rules.kind(element)) if rules.kind(element) in (SIGNED, UNSIGNED) else r
+
+    def cmpi(self, predicate: str, x: SSAValue, y: SSAValue) -> SSAValue:
+        order = predicate.lstrip("su")
+        kind = {"s": SIGNED, "u": UNSIGNED}.get(predicate[0]) if order != predicate else None
+        assert not (kind == SIGNED and _element(x.type) == "i1"), "i1 compares unsigned"
+        x, y = self.read_as(x, kind), self.read_as(y, kind)
+        return self.emitter.add(shlo.CompareOp(order.upper(), x, y))
+
+    def cmpf(self, predicate: str, x: SSAValue, y: SSAValue) -> SSAValue:
+        if predicate == "uno":
+            return self.apply("arith.ori", self.cmpf("une", x, x), self.cmpf("une", y, y))
+        return self.emitter.add(shlo.CompareOp(_CMPF_DIRECTIONS[predicate], x, y, "FLOAT"))
+
+    def select(self, condition: SSAValue, if_true: SSAValue, if_false: SSAValue) -> SSAValue:
+        return self.emitter.add(shlo.SelectOp(condition, if_true, if_false))
+
+    def cast(self, name: str, x: SSAValue, element: str) -> SSAValue:
+        """``trunci`` to ``i1`` keeps the low bit (StableHLO's ``convert``
+        to ``i1`` is ``x != 0``); the others are ``convert`` of ``x`` read
+        with the cast's signedness, to the target of that signedness."""
+        if name == "arith.trunci" and element == "i1":
+            return self.cmpi("ne", self.apply("arith.andi", x, self.const(1, _element(x.type))),
+                             self.const(0, _element(x.type)))
+        kind = {"arith.sitofp": SIGNED, "arith.extsi": SIGNED, "arith.fptosi": SIGNED,
+                "arith.uitofp": UNSIGNED, "arith.extui": UNSIGNED, "arith.fptoui": UNSIGNED}.get(name)  # fmt: skip
+        x = self.read_as(x, kind)
+        r = self.emitter.add(shlo.ConvertOp(x, self.type(_with_kind(element, kind))))
+        return self.read_as(r, rules.kind(element) if rules.kind(element) in (SIGNED, UNSIGNED) else None)
+
+    def loop(self, trips: int, inits: Sequence[SSAValue],
+             body: Callable[[list[SSAValue]], list[SSAValue]]) -> list[SSAValue]:
+        carried = list(inits)
+        for _ in range(trips):
+            carried = body(carried)
+        return carried
 
 
 def entry_names(functions: dict[str, func.FuncOp], entry: str | None) -> dict[str, str]:

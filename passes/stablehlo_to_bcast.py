@@ -59,32 +59,23 @@ from bcast.passes.errors import PassError
 from bcast.passes.rewriting import replace
 
 BINARY: dict[type[Operation], type[bcast.BinaryOp]] = {
-    hlo.AddOp: bcast.AddOp, hlo.SubtractOp: bcast.SubtractOp, hlo.MultiplyOp: bcast.MultiplyOp,
-    hlo.DivideOp: bcast.DivideOp, hlo.RemainderOp: bcast.RemainderOp, hlo.PowerOp: bcast.PowerOp,
-    hlo.MaximumOp: bcast.MaximumOp, hlo.MinimumOp: bcast.MinimumOp, hlo.Atan2Op: bcast.Atan2Op,
-    hlo.AndOp: bcast.AndOp, hlo.OrOp: bcast.OrOp, hlo.XorOp: bcast.XorOp,
-    hlo.ShiftLeftOp: bcast.ShiftLeftOp, hlo.ShiftRightArithmeticOp: bcast.ShiftRightArithmeticOp,
-    hlo.ShiftRightLogicalOp: bcast.ShiftRightLogicalOp,
+    hlo.ELEMENTWISE_OPS[op.STABLEHLO]: op for op in bcast.OPS
+    if issubclass(op, bcast.BinaryOp) and op.STABLEHLO in hlo.ELEMENTWISE_OPS
 }  # fmt: skip
-"""Each StableHLO binary op's bcast op (CHLO's ``broadcast_X`` uses X's)."""
+"""Each StableHLO binary op's bcast op (its ``STABLEHLO`` counterpart;
+CHLO's ``broadcast_X`` uses X's)."""
 
 ON_I1: dict[type[bcast.BinaryOp], type[bcast.BinaryOp]] = {
-    bcast.AddOp: bcast.OrOp, bcast.MultiplyOp: bcast.AndOp,
-    bcast.MaximumOp: bcast.OrOp, bcast.MinimumOp: bcast.AndOp,
+    op: logic for op in BINARY.values() for logic in bcast.OPS if logic.name == op.STABLEHLO_ON_I1
 }  # fmt: skip
 """StableHLO defines these on i1 as logic; bcast's arithmetic rejects i1."""
 
 UNARY: dict[type[Operation], type[bcast.UnaryOp]] = {
-    hlo.NegateOp: bcast.NegateOp, hlo.AbsOp: bcast.AbsOp, hlo.SignOp: bcast.SignOp,
-    hlo.ExponentialOp: bcast.ExponentialOp, hlo.LogOp: bcast.LogOp, hlo.SqrtOp: bcast.SqrtOp,
-    hlo.RsqrtOp: bcast.RsqrtOp, hlo.TanhOp: bcast.TanhOp, hlo.LogisticOp: bcast.LogisticOp,
-    hlo.FloorOp: bcast.FloorOp, hlo.CeilOp: bcast.CeilOp, hlo.NotOp: bcast.NotOp,
+    hlo.ELEMENTWISE_OPS[op.STABLEHLO]: op for op in bcast.OPS
+    if issubclass(op, bcast.UnaryOp) and op.STABLEHLO in hlo.ELEMENTWISE_OPS
 }  # fmt: skip
 
-REDUCTION_KINDS: dict[type[bcast.BinaryOp], str] = {
-    bcast.AddOp: "add", bcast.MultiplyOp: "multiply", bcast.MaximumOp: "maximum",
-    bcast.MinimumOp: "minimum", bcast.AndOp: "and", bcast.OrOp: "or", bcast.XorOp: "xor",
-}  # fmt: skip
+REDUCTION_KINDS: dict[type[bcast.BinaryOp], str] = {op: kind for kind, op in bcast.REDUCTION_COMBINERS.items()}
 
 OTHER = (hlo.IsFiniteOp, hlo.ConvertOp, hlo.CompareOp, hlo.SelectOp, hlo.BroadcastInDimOp,
          hlo.ReshapeOp, hlo.TransposeOp, hlo.ConstantOp, hlo.ReduceOp, hlo.ReturnOp,

@@ -29,6 +29,7 @@ from hypothesis import HealthCheck, given, settings
 pytest.importorskip("jax")
 
 from xdsl.dialects import func  # noqa: E402
+from xdsl.ir import Block, Region  # noqa: E402
 
 import bcast  # noqa: E402
 from bcast.lowering.stablehlo_emitter import emit_text  # noqa: E402
@@ -41,6 +42,7 @@ from bcast.tools import driver  # noqa: E402
 from bcast.tools.driver import EXPLICIT_PIPELINE  # noqa: E402
 from bcast.tools.jax_bridge import run_stablehlo, verify_stablehlo  # noqa: E402
 from bcast.tools.run import random_inputs  # noqa: E402
+from bcast.tests.edge_values import ELEMENT_TYPES, dtype, pairs  # noqa: E402
 
 SETTINGS = settings(max_examples=examples(100), deadline=None, suppress_health_check=list(HealthCheck))
 
@@ -445,6 +447,89 @@ def test_out_of_bounds_dynamic_index_clamps_on_xla() -> None:
     with pytest.raises(bcast.BcastError, match="out of bounds"):
         bcast.compile(text, backend="reference")(t, 7)
     assert xla(text, [t, np.int64(7)])[0] == 3.0
+
+
+def _expanded(t: str, builds, inputs: list[np.ndarray]) -> list[np.ndarray]:
+    """XLA's results of ``builds`` (each ``build(scalars, *args)``) on
+    ``StablehloScalars`` over arguments of ``inputs``' types, one function."""
+    from io import StringIO
+
+    from xdsl.dialects.builtin import ModuleOp
+
+    from bcast.ir.types import NUMPY_DTYPES, make_type
+    from bcast.lowering.stablehlo_emitter import ExactPrinter, FunctionEmitter, StablehloScalars, clean_up
+
+    element = {np.dtype(d): e for e, d in NUMPY_DTYPES.items()}
+    types = [make_type((x.shape,), element[x.dtype]) for x in inputs]
+    emitter = FunctionEmitter(func.FuncOp("main", (types, [])), {})
+    emitter.block = Block(arg_types=types)  # a body for the declaration
+    results = [build(StablehloScalars(emitter, inputs[0].shape), *emitter.block.args) for build in builds]
+    emitter.block.add_op(func.ReturnOp(*results))
+    function = func.FuncOp("main", (types, [r.type for r in results]), Region(emitter.block))
+    module = ModuleOp([function])
+    clean_up(module)
+    out = StringIO()
+    ExactPrinter(stream=out).print_op(module)
+    verify_stablehlo(out.getvalue())
+    return run_stablehlo(out.getvalue(), inputs)
+
+
+def _xla_equal(got: np.ndarray, want: np.ndarray) -> np.ndarray:
+    """Bit for bit, NaN against NaN (payloads may differ)."""
+    same = got.view(np.uint8) == want.view(np.uint8) if want.dtype == np.bool_ else (
+        got.view(f"u{got.dtype.itemsize}") == want.view(f"u{want.dtype.itemsize}"))
+    if want.dtype.kind == "f":
+        same |= np.isnan(got) & np.isnan(want)
+    return same
+
+
+def _subnormal(x: np.ndarray) -> np.ndarray:
+    if x.dtype.kind != "f":
+        return np.zeros(x.shape, bool)
+    return (x != 0) & (np.abs(x) < np.finfo(x.dtype).tiny)
+
+
+@pytest.mark.parametrize("t", ELEMENT_TYPES)
+def test_every_definition_expanded_in_stablehlo_is_numpys(t: str) -> None:
+    """Every definition of ``bcast.ir.scalar`` on ``t`` (but the libm
+    functions, whose last bit is not specified), and ``convert`` from ``t``
+    to every type, expanded on ``StablehloScalars`` (whatever
+    ``STABLEHLO_NATIVE_KINDS`` says) and run by XLA, equals the same
+    definition on NumPy bit for bit: the primitives of the other signedness
+    (``bitcast_convert``), the compares, casts and the unrolled loop, which
+    the op matrix reaches only where an op is not native. XLA flushes
+    subnormals: elements where one is an operand or the result are not
+    compared."""
+    from bcast.ir import numerics, rules, scalar
+    from bcast.ir import ops as bc
+
+    a, b = pairs(t)
+
+    def exact(op) -> bool:
+        used = scalar.primitives_of(op.SCALAR, t, 2 if issubclass(op, bc.BinaryOp) else 1)
+        return not any(p.startswith("math.") and p != "math.absf" for p in used)
+
+    ops = [op for op in bc.OPS if isinstance(getattr(op, "SCALAR", None), scalar.OnePrimitive
+                                             | scalar.MathFunction | scalar.Composite)
+           and rules.kind(t) in op.ELEMENT_KINDS and exact(op)]  # fmt: skip
+    builds = [lambda s, x, y, op=op: op.SCALAR(s, t, *([x, y] if issubclass(op, bc.BinaryOp) else [x]))
+              for op in ops]  # fmt: skip
+    wants = [op.NUMPY_FUNCTION(a, b) if issubclass(op, bc.BinaryOp) else op.NUMPY_FUNCTION(a) for op in ops]
+    targets = [u for u in ELEMENT_TYPES if u != t]
+    # between integers of one width the definition is the operand itself
+    # (signless): read as the target's signedness, as numerics.convert does
+    builds += [lambda s, x, y, u=u: s.read_as(scalar.convert(s, t, u, x), rules.kind(u) if u != "i1" else None)
+               for u in targets]  # fmt: skip
+    wants += [numerics.convert(a, dtype(u)) for u in targets]
+    names = [op.name for op in ops] + [f"convert to {u}" for u in targets]
+    assert ops, t
+    for name, got, want in zip(names, _expanded(t, builds, [a, b]), wants, strict=True):
+        assert got.dtype == want.dtype, (name, got.dtype, want.dtype)
+        wrong = ~_xla_equal(got, want) & ~(_subnormal(a) | _subnormal(b) | _subnormal(want))
+        if name in ("bcast.maximum", "bcast.minimum"):  # which zero of +0.0 and -0.0: not specified
+            wrong &= ~((a == 0) & (b == 0))
+        assert not wrong.any(), f"{name} on {t}: " + ", ".join(
+            f"{(a[i], b[i])} -> {got[i]!r}, not {want[i]!r}" for i in np.flatnonzero(wrong)[:5])
 
 
 # --------------------------------------------------------------------------

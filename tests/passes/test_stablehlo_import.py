@@ -147,9 +147,25 @@ def test_no_traceback_for_unsupported_op(tmp_path, capsys):
 
     f = tmp_path / "bad.mlir"
     f.write_text('func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {\n'
-                 '  %0 = "stablehlo.cosine"(%x) : (tensor<3xf32>) -> tensor<3xf32>\n'
+                 '  %0 = "stablehlo.cbrt"(%x) : (tensor<3xf32>) -> tensor<3xf32>\n'
                  '  return %0 : tensor<3xf32>\n}\n')
     assert main([str(f), "--seed", "0"]) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"{f}:2:8: error:"), err
-    assert "stablehlo.cosine" in err and "Traceback" not in err
+    assert "stablehlo.cbrt" in err and "Traceback" not in err
+
+
+def test_every_elementwise_op_is_imported_from_its_stablehlo_op():
+    """The import maps come from the bcast op classes: each binary and unary
+    op (``SCALAR``) is what its ``STABLEHLO`` op imports as, and each op the
+    StableHLO target writes natively is one the import reads."""
+    from bcast.ir import ops as bc
+    from bcast.ir import stablehlo as hlo
+    from bcast.passes.stablehlo_to_bcast import BINARY, SUPPORTED_OPS, UNARY
+
+    elementwise = [op for op in bc.OPS if issubclass(op, bc.BinaryOp | bc.UnaryOp) and hasattr(op, "SCALAR")]
+    assert bc.SineOp in elementwise and bc.CosineOp in elementwise
+    for op in elementwise:
+        imported = {**BINARY, **UNARY}[hlo.ELEMENTWISE_OPS[op.STABLEHLO]]
+        assert imported is op and op.STABLEHLO in SUPPORTED_OPS, op.name
+        assert op.STABLEHLO_NATIVE_KINDS <= op.ELEMENT_KINDS, op.name

@@ -152,13 +152,21 @@ def test_unsupported_jax_op_is_reported_at_the_users_line() -> None:
 
 
 def test_a_real_stablehlo_op_is_not_called_a_misspelling() -> None:
-    """``stablehlo.sine`` is a StableHLO op bcast does not import, not a
-    misspelled ``stablehlo.sign``: no "did you mean" that changes meaning."""
+    """``stablehlo.tan`` is a StableHLO op bcast does not import, not a
+    misspelled ``stablehlo.tanh``: no "did you mean" that changes meaning."""
     with pytest.raises(bcast.BcastError) as info:
-        bcast.from_jax(jnp.sin, X)
+        bcast.from_jax(jnp.tan, X)
     message = str(info.value)
-    assert "'stablehlo.sine' op is not supported by convert-stablehlo-to-bcast" in message
+    assert "'stablehlo.tan' op is not supported by convert-stablehlo-to-bcast" in message
     assert "did you mean" not in message
+
+
+def test_sine_and_cosine_import() -> None:
+    """``stablehlo.sine``/``cosine`` import as ``bcast.sine``/``cosine``
+    (their ``STABLEHLO`` counterpart) and compute NumPy's values."""
+    for jax_function, numpy_function in ((jnp.sin, np.sin), (jnp.cos, np.cos)):
+        f = bcast.compile(bcast.from_jax(jax_function, X), backend="reference")
+        np.testing.assert_allclose(np.asarray(f(X)), numpy_function(X), rtol=1e-6)
 
 
 def test_an_op_of_a_called_jax_function_is_reported_where_it_is_called() -> None:

@@ -39,8 +39,8 @@ func.func @bare(%x: tensor<3xf32>) -> tensor<3xf32> {
 // -----
 
 // A StableHLO op bcast does not import: the import's error, with no "did you
-// mean" (most such ops are real StableHLO ops, such as sine, not misspellings
-// of sign); with the flag, kept, as the StableHLO ops bcast does not import are.
+// mean" (most such ops are real StableHLO ops, such as tan, not misspellings
+// of tanh); with the flag, kept, as the StableHLO ops bcast does not import are.
 // KEPT: %0 = "stablehlo.ad"(%x, %x) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
 func.func @hlo(%x: tensor<3xf32>) -> tensor<3xf32> {
   // expected-error @+2 {{'stablehlo.ad' op is not supported by convert-stablehlo-to-bcast}}

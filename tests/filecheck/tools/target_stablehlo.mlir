@@ -9,6 +9,16 @@
 // PRETTY-NOT: "stablehlo.
 // tests/lowering/test_stablehlo_target.py has jaxlib verify and XLA run it.
 
+// CHECK-LABEL: func.func @sine_cosine(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+// CHECK-NEXT:    %s = stablehlo.sine %x : tensor<4xf32>
+// CHECK-NEXT:    %c = stablehlo.cosine %x : tensor<4xf32>
+// CHECK-NEXT:    func.return %s, %c : tensor<4xf32>, tensor<4xf32>
+func.func @sine_cosine(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %s = bcast.sine %x : tensor<4xf32>
+  %c = bcast.cosine %x : tensor<4xf32>
+  func.return %s, %c : tensor<4xf32>, tensor<4xf32>
+}
+// -----
 // CHECK-LABEL: func.func @elementwise(%x: tensor<2x3xf32>, %row: tensor<3xf32>) -> tensor<2x3xf32> {
 // CHECK-NEXT:    %0 = stablehlo.broadcast_in_dim %row, dims = [1] : (tensor<3xf32>) -> tensor<2x3xf32>
 // CHECK-NEXT:    %s = stablehlo.add %x, %0 : tensor<2x3xf32>
@@ -73,18 +83,24 @@ func.func @compare(%f: tensor<4xf32>, %i: tensor<4xi32>, %u: tensor<4xui8>, %b: 
   func.return %0, %1, %2, %3, %4 : tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xf32>
 }
 // -----
-// Integer power: square and multiply over every bit of the exponent (XLA's
-// reads 6 bits), a negative exponent selected; unsigned abs is the operand,
-// unsigned sign is convert(x != 0) (StableHLO's abs/sign take no unsigned).
+// Ops whose StableHLO op does not compute their definition on an element
+// kind (bcast.ir.ops: STABLEHLO_NATIVE_KINDS) are the definition
+// (bcast.ir.scalar) expanded in StableHLO ops. Integer power: square and
+// multiply over every bit of the exponent (XLA's reads 6 bits), a negative
+// exponent selected; unsigned abs is the operand, unsigned sign is
+// select(x != 0, 1, 0) (StableHLO's abs/sign take no unsigned).
+// (The exponent shifts right 8 times for i8, the last shift unused.)
 // CHECK-LABEL: func.func @integers(
-// CHECK:         %4 = stablehlo.compare LT, %a, %1, SIGNED
-// CHECK-COUNT-6: stablehlo.shift_right_logical
+// CHECK-COUNT-7: stablehlo.shift_right_logical
 // CHECK-NOT:     stablehlo.power
-// CHECK:         %p = stablehlo.select %4,
-// CHECK-NEXT:    %55 = stablehlo.constant dense<0> : tensor<ui8>
-// CHECK-NEXT:    %56 = stablehlo.broadcast_in_dim %55, dims = [] : (tensor<ui8>) -> tensor<3xui8>
-// CHECK-NEXT:    %57 = stablehlo.compare NE, %u, %56, UNSIGNED : (tensor<3xui8>, tensor<3xui8>) -> tensor<3xi1>
-// CHECK-NEXT:    %sign = stablehlo.convert %57 : (tensor<3xi1>) -> tensor<3xui8>
+// CHECK:         %[[NEG:.*]] = stablehlo.compare LT, %a, %{{.*}}, SIGNED
+// CHECK-NEXT:    %p = stablehlo.select %[[NEG]],
+// CHECK-NEXT:    %[[ZERO:.*]] = stablehlo.constant dense<0> : tensor<ui8>
+// CHECK-NEXT:    %[[ZEROS:.*]] = stablehlo.broadcast_in_dim %[[ZERO]], dims = [] : (tensor<ui8>) -> tensor<3xui8>
+// CHECK-NEXT:    %[[ONE:.*]] = stablehlo.constant dense<1> : tensor<ui8>
+// CHECK-NEXT:    %[[ONES:.*]] = stablehlo.broadcast_in_dim %[[ONE]], dims = [] : (tensor<ui8>) -> tensor<3xui8>
+// CHECK-NEXT:    %[[NZ:.*]] = stablehlo.compare NE, %u, %[[ZEROS]], UNSIGNED : (tensor<3xui8>, tensor<3xui8>) -> tensor<3xi1>
+// CHECK-NEXT:    %sign = stablehlo.select %[[NZ]], %[[ONES]], %[[ZEROS]] : tensor<3xi1>, tensor<3xui8>
 // CHECK-NEXT:    %not = stablehlo.not %b : tensor<3xi1>
 // CHECK-NEXT:    func.return %p, %u, %sign, %not : tensor<3xi8>, tensor<3xui8>, tensor<3xui8>, tensor<3xi1>
 func.func @integers(%a: tensor<3xi8>, %u: tensor<3xui8>, %b: tensor<3xi1>) -> (tensor<3xi8>, tensor<3xui8>, tensor<3xui8>, tensor<3xi1>) {
@@ -95,18 +111,23 @@ func.func @integers(%a: tensor<3xi8>, %u: tensor<3xui8>, %b: tensor<3xi1>) -> (t
   func.return %p, %abs, %sign, %not : tensor<3xi8>, tensor<3xui8>, tensor<3xui8>, tensor<3xi1>
 }
 // -----
-// Integer divide and remainder divide by select(y == 0, 1, y), never 0:
-// jaxlib's StableHLO folder divides constants unchecked (SIGFPE on a 0 / 0
-// that XLA's folding makes); the result by 0 is XLA's and docs/semantics.md's (-1, x).
+// Integer divide and remainder are their definitions (bcast.ir.scalar):
+// the divisor is made safe first, select(y == 0, 1, y) (and 1 for INT_MIN /
+// -1), so jaxlib's StableHLO folder, which divides constants unchecked
+// (SIGFPE on a 0 / 0 that XLA's folding makes), never sees a 0; the result
+// by 0 is selected (-1, x), as docs/semantics.md says.
 // CHECK-LABEL: func.func @int_division(
 // CHECK:         %[[Z:.*]] = stablehlo.compare EQ, %b, %{{.*}}, SIGNED
 // CHECK-NEXT:    %[[ONE:.*]] = stablehlo.constant dense<1> : tensor<i8>
 // CHECK-NEXT:    %[[ONES:.*]] = stablehlo.broadcast_in_dim %[[ONE]], dims = []
-// CHECK-NEXT:    %[[SAFE:.*]] = stablehlo.select %[[Z]], %[[ONES]], %b
+// CHECK-NEXT:    %[[SAFE0:.*]] = stablehlo.select %[[Z]], %[[ONES]], %b
+// CHECK:         %[[MIN:.*]] = stablehlo.compare EQ, %a, %{{.*}}, SIGNED
+// CHECK:         %[[M1:.*]] = stablehlo.broadcast_in_dim %{{.*}}, dims = []
+// CHECK-NEXT:    %[[BYM1:.*]] = stablehlo.compare EQ, %b, %[[M1]], SIGNED
+// CHECK-NEXT:    %[[OVER:.*]] = stablehlo.and %[[MIN]], %[[BYM1]] : tensor<3xi1>
+// CHECK-NEXT:    %[[SAFE:.*]] = stablehlo.select %[[OVER]], %[[ONES]], %[[SAFE0]]
 // CHECK-NEXT:    %[[Q:.*]] = stablehlo.divide %a, %[[SAFE]] : tensor<3xi8>
-// CHECK-NEXT:    %[[M1:.*]] = stablehlo.constant dense<-1> : tensor<i8>
-// CHECK-NEXT:    %[[B:.*]] = stablehlo.broadcast_in_dim %[[M1]], dims = []
-// CHECK-NEXT:    %q = stablehlo.select %[[Z]], %[[B]], %[[Q]]
+// CHECK-NEXT:    %q = stablehlo.select %[[Z]], %[[M1]], %[[Q]]
 // CHECK:         %[[UZ:.*]] = stablehlo.compare EQ, %v, %{{.*}}, UNSIGNED
 // CHECK:         %[[USAFE:.*]] = stablehlo.select %[[UZ]], %{{.*}}, %v
 // CHECK-NEXT:    %[[R:.*]] = stablehlo.remainder %u, %[[USAFE]] : tensor<3xui8>

@@ -23,6 +23,13 @@ func.func public @logic(%p: tensor<4xi1>, %q: tensor<4xi1>, %x: tensor<4xf32>) -
   return %0, %1, %2, %3 : tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xf32>
 }
 
+// Each elementwise op is its bcast op's STABLEHLO counterpart (sine, cosine).
+func.func public @unary(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0 = stablehlo.sine %x : tensor<4xf32>
+  %1 = stablehlo.cosine %x : tensor<4xf32>
+  return %0, %1 : tensor<4xf32>, tensor<4xf32>
+}
+
 // is_finite: |x| < inf.
 func.func public @is_finite(%x: tensor<4xf32>) -> tensor<4xi1> {
   %0 = stablehlo.is_finite %x : (tensor<4xf32>) -> tensor<4xi1>
@@ -93,6 +100,11 @@ func.func private @_where(%p: tensor<4x1xi1>, %x: tensor<4x3xf32>) -> tensor<4x3
 //  CHECK-NEXT:   %2 = bcast.or %p, %q : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
 //  CHECK-NEXT:   %3 = bcast.multiply %x, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
 //  CHECK-NEXT:   func.return %0, %1, %2, %3 : tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xf32>
+//  CHECK-NEXT: }
+// CHECK-LABEL: func.func public @unary(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+//  CHECK-NEXT:   %0 = bcast.sine %x : tensor<4xf32>
+//  CHECK-NEXT:   %1 = bcast.cosine %x : tensor<4xf32>
+//  CHECK-NEXT:   func.return %0, %1 : tensor<4xf32>, tensor<4xf32>
 //  CHECK-NEXT: }
 // CHECK-LABEL: func.func public @is_finite(%x: tensor<4xf32>) -> tensor<4xi1> {
 //  CHECK-NEXT:   %0 = bcast.constant dense<0x7f800000> : tensor<f32>

@@ -47,8 +47,8 @@ func.func @bf16() -> tensor<4xf32> {
 // -----
 
 func.func @unknown(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+2 {{'stablehlo.cosine' op is not supported by convert-stablehlo-to-bcast}}
+  // expected-error @+2 {{'stablehlo.tan' op is not supported by convert-stablehlo-to-bcast}}
   // expected-note @+1 {{supported ops: chlo.broadcast_add}}
-  %0 = stablehlo.cosine %x : tensor<4xf32>
+  %0 = stablehlo.tan %x : tensor<4xf32>
   return %0 : tensor<4xf32>
 }

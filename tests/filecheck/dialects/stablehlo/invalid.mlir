@@ -221,3 +221,27 @@ func.func @slice_stride_zero(%x: tensor<8xf32>) -> tensor<4xf32> {
   %0 = stablehlo.slice %x [0:8:0] : (tensor<8xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+func.func @bitcast_convert_width(%x: tensor<3xi32>) -> tensor<3xi16> {
+  // expected-error @+1 {{'stablehlo.bitcast_convert' op requires element types of one bit width, got i32 and i16}}
+  %0 = stablehlo.bitcast_convert %x : (tensor<3xi32>) -> tensor<3xi16>
+  return %0 : tensor<3xi16>
+}
+
+// -----
+
+func.func @bitcast_convert_shape(%x: tensor<3xi32>) -> tensor<2xui32> {
+  // expected-error @+1 {{'stablehlo.bitcast_convert' op requires the same shape for the operand and the result, got tensor<3xi32> and tensor<2xui32>}}
+  %0 = stablehlo.bitcast_convert %x : (tensor<3xi32>) -> tensor<2xui32>
+  return %0 : tensor<2xui32>
+}
+
+// -----
+
+func.func @sine_of_integers(%x: tensor<3xi32>) -> tensor<3xi32> {
+  // expected-error @+1 {{'stablehlo.sine' op operand #0 must be a tensor of complex or floating-point values, got element type i32}}
+  %0 = stablehlo.sine %x : tensor<3xi32>
+  return %0 : tensor<3xi32>
+}

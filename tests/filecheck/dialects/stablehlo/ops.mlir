@@ -38,7 +38,9 @@ func.func public @elementwise(%a: tensor<4xf32>, %b: tensor<4xf32>, %i: tensor<4
   %27 = stablehlo.is_finite %25 : (tensor<4xf32>) -> tensor<4xi1>
   %28 = stablehlo.add %26, %27 : tensor<4xi1>
   %29 = stablehlo.add %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-  return %29 : tensor<4xf32>
+  %30 = stablehlo.sine %29 : tensor<4xf32>
+  %31 = stablehlo.cosine %30 : tensor<4xf32>
+  return %31 : tensor<4xf32>
 }
 
 func.func public @structural(%x: tensor<3xf32>, %m: tensor<2x3xf32>, %k: tensor<3xi32>) -> (tensor<2x3xf32> {jax.result_info = "result"}) {
@@ -57,6 +59,7 @@ func.func public @structural(%x: tensor<3xf32>, %m: tensor<2x3xf32>, %k: tensor<
   %10 = stablehlo.select %7, %1, %2 : tensor<2x3xi1>, tensor<2x3xf32>
   %t = stablehlo.constant dense<true> : tensor<i1>
   %11 = stablehlo.select %t, %1, %10 : tensor<i1>, tensor<2x3xf32>
+  %12 = stablehlo.bitcast_convert %k : (tensor<3xi32>) -> tensor<3xui32>
   return %11 : tensor<2x3xf32>
 }
 
@@ -122,7 +125,9 @@ func.func public @generic(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xi1> 
 //  CHECK-NEXT:   %27 = stablehlo.is_finite %25 : (tensor<4xf32>) -> tensor<4xi1>
 //  CHECK-NEXT:   %28 = stablehlo.add %26, %27 : tensor<4xi1>
 //  CHECK-NEXT:   %29 = stablehlo.add %a, %b : tensor<4xf32>
-//  CHECK-NEXT:   func.return %29 : tensor<4xf32>
+//  CHECK-NEXT:   %30 = stablehlo.sine %29 : tensor<4xf32>
+//  CHECK-NEXT:   %31 = stablehlo.cosine %30 : tensor<4xf32>
+//  CHECK-NEXT:   func.return %31 : tensor<4xf32>
 //  CHECK-NEXT: }
 // CHECK-LABEL: func.func public @structural(%x: tensor<3xf32>, %m: tensor<2x3xf32>, %k: tensor<3xi32>) -> (tensor<2x3xf32> {jax.result_info = "result"}) {
 //  CHECK-NEXT:   %cst = stablehlo.constant dense<0xff800000> : tensor<f32>
@@ -140,6 +145,7 @@ func.func public @generic(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xi1> 
 //  CHECK-NEXT:   %10 = stablehlo.select %7, %1, %2 : tensor<2x3xi1>, tensor<2x3xf32>
 //  CHECK-NEXT:   %t = stablehlo.constant dense<true> : tensor<i1>
 //  CHECK-NEXT:   %11 = stablehlo.select %t, %1, %10 : tensor<i1>, tensor<2x3xf32>
+//  CHECK-NEXT:   %12 = stablehlo.bitcast_convert %k : (tensor<3xi32>) -> tensor<3xui32>
 //  CHECK-NEXT:   func.return %11 : tensor<2x3xf32>
 //  CHECK-NEXT: }
 // CHECK-LABEL: func.func public @reductions(%x: tensor<8x16xf32>, %i: tensor<5x6xi32>) -> (tensor<8xf32>, tensor<16xf32>, tensor<6xi32>) {
@@ -174,6 +180,7 @@ func.func public @generic(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xi1> 
 // The generic form spells attributes as MLIR does (jaxlib parses it).
 // GENERIC: "stablehlo.broadcast_in_dim"(%{{.*}}) <{broadcast_dimensions = array<i64: 1>}> : (tensor<3xf32>) -> tensor<1x3xf32>
 // GENERIC: "stablehlo.compare"(%{{.*}}, %{{.*}}) <{comparison_direction = #stablehlo<comparison_direction GT>, compare_type = #stablehlo<comparison_type FLOAT>}> : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>
+// GENERIC: "stablehlo.bitcast_convert"(%k) : (tensor<3xi32>) -> tensor<3xui32>
 // GENERIC: "stablehlo.reduce"(%{{.*}}, %{{.*}}) <{dimensions = array<i64: 1>}> ({
 // GENERIC: "chlo.broadcast_multiply"(%{{.*}}, %{{.*}}) <{broadcast_dimensions = array<i64: 0>}>
 // GENERIC: "chlo.broadcast_compare"(%{{.*}}, %{{.*}}) <{comparison_direction = #chlo<comparison_direction GT>}>
