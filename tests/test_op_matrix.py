@@ -281,7 +281,7 @@ native ``rsqrt``, which the reference computes as ``1 / sqrt`` rounded
 twice): the bound, in ulps of the element type, on any backend against the
 reference. Non-finite results and NaN must still match exactly. The C
 backend's simd loops call glibc's vector math (libmvec), whose documented
-bound is 4 ulps: the functions added since are held to that.""" 
+bound is 4 ulps: the functions added since are held to that."""
 
 
 def _subnormal(x: np.ndarray) -> np.ndarray:
