@@ -67,6 +67,19 @@ def _ieee_power(x, y):
     return np.where(fix, np.where(x == 0, 0, np.inf).astype(result.dtype), result)
 
 
+def _round_half_away(x):
+    """C's ``round``: to the nearest integer, halfway cases away from zero.
+    ``x - trunc(x)`` is exact, so the test of the halfway case is too."""
+    whole = np.trunc(x)
+    return np.where(np.abs(x - whole) >= 0.5, whole + np.copysign(np.ones((), x.dtype), x), whole)
+
+
+def _count_bits(x):
+    """Set bits of the value's bits (``np.bitwise_count`` counts those of
+    the absolute value for a signed dtype)."""
+    return np.bitwise_count(_as(x, "u")).astype(x.dtype)
+
+
 DIRECT_UFUNCS: dict[str, np.ufunc] = {
     "arith.addf": np.add, "arith.addi": np.add, "arith.subf": np.subtract, "arith.subi": np.subtract,
     "arith.mulf": np.multiply, "arith.muli": np.multiply, "arith.divf": np.divide, "arith.remf": np.fmod,
@@ -75,7 +88,8 @@ DIRECT_UFUNCS: dict[str, np.ufunc] = {
     "arith.andi": np.bitwise_and, "arith.ori": np.bitwise_or, "arith.xori": np.bitwise_xor,
     "math.absf": np.absolute, "math.exp": np.exp, "math.log": np.log, "math.sqrt": np.sqrt,
     "math.tanh": np.tanh, "math.floor": np.floor, "math.ceil": np.ceil, "math.atan2": np.arctan2,
-    "math.sin": np.sin, "math.cos": np.cos,
+    "math.sin": np.sin, "math.cos": np.cos, "math.tan": np.tan, "math.expm1": np.expm1,
+    "math.log1p": np.log1p, "math.cbrt": np.cbrt, "math.roundeven": np.rint,
 }  # fmt: skip
 """The primitives that are one NumPy ufunc on arrays whose dtype has the
 primitive's signedness (``maxsi`` on signed arrays; booleans take the
@@ -90,6 +104,7 @@ _PRIMITIVES = {
     "arith.remsi": _signless(np.fmod, "s"), "arith.remui": _signless(np.remainder, "u"),
     "arith.shli": _signless(np.left_shift, "u"), "arith.shrui": _signless(np.right_shift, "u"),
     "arith.shrsi": _signless(np.right_shift, "s"), "math.powf": _ieee_power,
+    "math.round": _round_half_away, "math.ctpop": _count_bits,
 }  # fmt: skip
 
 _INTEGER_PREDICATES = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,

@@ -687,6 +687,54 @@ class CosineOp(FloatUnaryOp):
 
 
 @irdl_op_definition
+class TanOp(FloatUnaryOp):
+    name = "bcast.tan"
+    SCALAR = staticmethod(scalar.tan)
+
+
+@irdl_op_definition
+class ExponentialMinusOneOp(FloatUnaryOp):
+    name = "bcast.exponential_minus_one"
+    SCALAR = staticmethod(scalar.exponential_minus_one)
+
+
+@irdl_op_definition
+class LogPlusOneOp(FloatUnaryOp):
+    name = "bcast.log_plus_one"
+    SCALAR = staticmethod(scalar.log_plus_one)
+
+
+@irdl_op_definition
+class CbrtOp(FloatUnaryOp):
+    name = "bcast.cbrt"
+    SCALAR = staticmethod(scalar.cbrt)
+
+
+@irdl_op_definition
+class RoundNearestEvenOp(FloatUnaryOp):
+    name = "bcast.round_nearest_even"
+    SCALAR = staticmethod(scalar.round_nearest_even)
+
+
+@irdl_op_definition
+class RoundNearestAfzOp(FloatUnaryOp):
+    name = "bcast.round_nearest_afz"
+    SCALAR = staticmethod(scalar.round_nearest_afz)
+
+
+@irdl_op_definition
+class PopcntOp(UnaryOp):
+    """The number of set bits (of the two's complement bits for a signed
+    value), in the operand's type."""
+
+    name = "bcast.popcnt"
+    SCALAR = staticmethod(scalar.popcnt)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned"})
+    TML_KINDS: ClassVar[frozenset[str] | None] = frozenset({"unsigned"})
+    TML_CLASS: ClassVar[str] = "bitwise"
+
+
+@irdl_op_definition
 class NotOp(UnaryOp):
     name = "bcast.not"
     SCALAR = staticmethod(scalar.not_)

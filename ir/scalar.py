@@ -293,6 +293,13 @@ floor = MathFunction("math.floor")
 ceil = MathFunction("math.ceil")
 sine = MathFunction("math.sin")
 cosine = MathFunction("math.cos")
+tan = MathFunction("math.tan")
+exponential_minus_one = MathFunction("math.expm1")
+log_plus_one = MathFunction("math.log1p")
+cbrt = MathFunction("math.cbrt")
+round_nearest_even = MathFunction("math.roundeven")
+round_nearest_afz = MathFunction("math.round")  # halfway cases away from zero (C's round)
+popcnt = _integer("math.ctpop")  # the set bits of the value's bits (two's complement)
 
 
 @composite

@@ -1037,6 +1037,8 @@ class FunctionEmitter:
             return self.libm("fmod", t, operands)
         if (fn := libm_name(op)) is not None:
             return self.libm(fn, t, operands)
+        if name == "math.ctpop":  # integers are held unsigned: no sign bits to mask
+            return f"({c_type(t)})__builtin_popcountll({operands[0]})"
         if name in ("arith.extsi", "arith.extui", "arith.trunci", "arith.sitofp", "arith.uitofp",
                     "arith.fptosi", "arith.fptoui", "arith.extf", "arith.truncf", "arith.bitcast",
                     "arith.index_cast", "arith.index_castui"):
@@ -1245,11 +1247,13 @@ _INT_BINARY = {*_WRAPPING, *_BITWISE, "arith.shli", "arith.shrui", "arith.shrsi"
                "arith.remui", "arith.divsi", "arith.remsi", "arith.maxsi", "arith.minsi",
                "arith.maxui", "arith.minui"}
 _FLOAT_BINARY = {"arith.addf": "+", "arith.subf": "-", "arith.mulf": "*", "arith.divf": "/"}
-LIBM_RENAMED = {"math.absf": "fabs", "math.powf": "pow"}
+LIBM_RENAMED = {"math.absf": "fabs", "math.powf": "pow", "math.roundeven": "nearbyint"}
 """The ``math`` ops whose C99 ``<math.h>`` function is not named as the op."""
-NOT_LIBM = frozenset({"math.rsqrt", "math.fpowi", "math.roundeven"})
+NOT_LIBM = frozenset({"math.rsqrt", "math.fpowi"})
 """Float ``math`` ops with no C99 ``<math.h>`` function of their name and
-operands (``rsqrt``; ``fpowi`` takes an integer exponent; ``roundeven`` is C23)."""
+operands (``rsqrt``; ``fpowi`` takes an integer exponent). ``roundeven`` is
+C23; C99's ``nearbyint`` is the same in the default rounding mode, which
+generated code never changes."""
 
 
 def libm_name(op: Operation) -> str | None:

@@ -69,7 +69,8 @@ BITWISE = ("and", "or", "xor")
 SHIFTS = ("shift_left", "shift_right_arithmetic", "shift_right_logical")
 BINARY = ARITH + ("atan2",) + BITWISE + SHIFTS
 UNARY = ("negate", "abs", "sign", "exponential", "log", "sqrt", "rsqrt", "tanh",
-         "logistic", "floor", "ceil", "sine", "cosine", "not")  # fmt: skip
+         "logistic", "floor", "ceil", "sine", "cosine", "tan", "exponential_minus_one", "log_plus_one",
+         "cbrt", "round_nearest_even", "round_nearest_afz", "not", "popcnt")  # fmt: skip
 STRUCTURAL = ("broadcast_in_dim", "transpose", "reshape", "convert", "narrow", "constant")
 ALL_OPS = BINARY + ("compare", "select") + UNARY + STRUCTURAL
 DIRECTIONS = ("EQ", "NE", "LT", "LE", "GT", "GE")
@@ -85,7 +86,9 @@ KINDS = {
     "abs": NUMERIC,
     "sign": NUMERIC,
     **{op: frozenset({"float"}) for op in (
-        "exponential", "log", "sqrt", "rsqrt", "tanh", "logistic", "floor", "ceil", "sine", "cosine")},
+        "exponential", "log", "sqrt", "rsqrt", "tanh", "logistic", "floor", "ceil", "sine", "cosine", "tan",
+        "exponential_minus_one", "log_plus_one", "cbrt", "round_nearest_even", "round_nearest_afz")},
+    "popcnt": frozenset({"signed", "unsigned"}),
     "not": frozenset({"bool", "signed", "unsigned"}),
 }  # fmt: skip
 TML_KINDS = {
@@ -365,6 +368,26 @@ def oracle_compare(direction: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.asarray(fn(x, y))
 
 
+def _round_half_away(x: np.ndarray) -> np.ndarray:
+    """Python's own decimal-free rounding: ``floor(|x| + 1/2)`` in exact
+    fractions, with the sign put back."""
+    from fractions import Fraction
+    import math as pymath
+
+    def one(v: float) -> float:
+        if not pymath.isfinite(v):
+            return v
+        r = pymath.floor(abs(Fraction(v)) + Fraction(1, 2))
+        return pymath.copysign(float(r), v)
+
+    return np.array([one(v) for v in x.astype(np.float64).tolist()]).astype(x.dtype)
+
+
+def _popcount(x: np.ndarray) -> np.ndarray:
+    bits = 8 * x.dtype.itemsize
+    return np.array([(int(v) % (1 << bits)).bit_count() for v in x.tolist()]).astype(x.dtype)
+
+
 def oracle_unary(op: str, x: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):
         if op == "not":
@@ -378,7 +401,10 @@ def oracle_unary(op: str, x: np.ndarray) -> np.ndarray:
         else:
             fn = {"negate": np.negative, "abs": np.abs, "sign": np.sign, "exponential": np.exp,
                   "log": np.log, "sqrt": np.sqrt, "tanh": np.tanh, "floor": np.floor,
-                  "ceil": np.ceil, "sine": np.sin, "cosine": np.cos}[op]  # fmt: skip
+                  "ceil": np.ceil, "sine": np.sin, "cosine": np.cos, "tan": np.tan,
+                  "exponential_minus_one": np.expm1, "log_plus_one": np.log1p, "cbrt": np.cbrt,
+                  "round_nearest_even": np.rint, "round_nearest_afz": _round_half_away,
+                  "popcnt": _popcount}[op]  # fmt: skip
             out = fn(x)
     return _wrap(out, x.dtype)
 

@@ -253,3 +253,19 @@ func.func @select_pred(%p: tensor<3xf32>, %t: tensor<3xf32>, %f: tensor<3xf32>) 
   %0 = bcast.select %p, %t, %f : (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
   func.return
 }
+
+// -----
+
+func.func @popcnt_float(%a: tensor<3xf32>) {
+  // expected-error @+1 {{'bcast.popcnt' op operands must be integer, got element type f32}}
+  %0 = bcast.popcnt %a : tensor<3xf32>
+  func.return
+}
+
+// -----
+
+func.func @round_int(%a: tensor<3xi8>) {
+  // expected-error @+1 {{'bcast.round_nearest_even' op operands must be floating-point, got element type i8}}
+  %0 = bcast.round_nearest_even %a : tensor<3xi8>
+  func.return
+}

@@ -147,6 +147,18 @@ module {
     %sine = bcast.sine %x : tensor<2x3xf32>
 // CHECK-NEXT: %cosine = bcast.cosine %x : tensor<2x3xf32>
     %cosine = bcast.cosine %x : tensor<2x3xf32>
+// CHECK-NEXT: %tan = bcast.tan %x : tensor<2x3xf32>
+    %tan = bcast.tan %x : tensor<2x3xf32>
+// CHECK-NEXT: %exponential_minus_one = bcast.exponential_minus_one %x : tensor<2x3xf32>
+    %exponential_minus_one = bcast.exponential_minus_one %x : tensor<2x3xf32>
+// CHECK-NEXT: %log_plus_one = bcast.log_plus_one %x : tensor<2x3xf32>
+    %log_plus_one = bcast.log_plus_one %x : tensor<2x3xf32>
+// CHECK-NEXT: %cbrt = bcast.cbrt %x : tensor<2x3xf32>
+    %cbrt = bcast.cbrt %x : tensor<2x3xf32>
+// CHECK-NEXT: %round_nearest_even = bcast.round_nearest_even %x : tensor<2x3xf32>
+    %round_nearest_even = bcast.round_nearest_even %x : tensor<2x3xf32>
+// CHECK-NEXT: %round_nearest_afz = bcast.round_nearest_afz %x : tensor<2x3xf32>
+    %round_nearest_afz = bcast.round_nearest_afz %x : tensor<2x3xf32>
 // CHECK-NEXT: %sign = bcast.sign %x : tensor<2x3xf32>
     %sign = bcast.sign %x : tensor<2x3xf32>
 // CHECK-NEXT: %negate_i = bcast.negate %i : tensor<0x3xi64>
@@ -157,6 +169,8 @@ module {
     %sign_i = bcast.sign %i : tensor<0x3xi64>
 // CHECK-NEXT: %not_i = bcast.not %i : tensor<0x3xi64>
     %not_i = bcast.not %i : tensor<0x3xi64>
+// CHECK-NEXT: %popcnt_i = bcast.popcnt %i : tensor<0x3xi64>
+    %popcnt_i = bcast.popcnt %i : tensor<0x3xi64>
 // CHECK-NEXT: %not_p = bcast.not %p : tensor<i1>
     %not_p = bcast.not %p : tensor<i1>
 // CHECK-NEXT: %exp_scalar = bcast.exponential %h : tensor<f16>
