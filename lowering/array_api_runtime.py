@@ -154,11 +154,15 @@ STANDARD_FUNCTIONS = {
     "arith.andi": "bitwise_and", "arith.ori": "bitwise_or", "arith.xori": "bitwise_xor",
     "math.absf": "abs", "math.exp": "exp", "math.log": "log", "math.sqrt": "sqrt", "math.tanh": "tanh",
     "math.floor": "floor", "math.ceil": "ceil", "math.atan2": "atan2", "math.sin": "sin", "math.cos": "cos",
+    "math.tan": "tan", "math.expm1": "expm1", "math.log1p": "log1p", "math.roundeven": "round",
 }  # fmt: skip
 """The primitives that are one standard function on arrays whose dtype has
 the primitive's signedness (``_READS``; the bitwise functions take booleans
 too). ``divui``/``remui`` are ``floor_divide``/``remainder`` only where
 ``arith`` defines them (a divisor that is not 0), as the definitions use them."""
+
+_COMPOSED = {"math.round": "_round", "math.cbrt": "_cbrt", "math.ctpop": "_ctpop"}
+"""Primitives the standard has no function for, composed of its functions."""
 
 _READS = {
     "arith.maxsi": "signed", "arith.minsi": "signed", "arith.divsi": "signed", "arith.remsi": "signed",
@@ -226,6 +230,8 @@ class ArrayApiScalars:
             return self._remf(*xs)
         if name == "math.powf":
             return self._powf(*xs)
+        if name in _COMPOSED:
+            return getattr(self, _COMPOSED[name])(*xs)
         return getattr(xp, STANDARD_FUNCTIONS[name])(*xs)
 
     def cmpi(self, predicate, x, y):
@@ -357,6 +363,37 @@ class ArrayApiScalars:
         magnitudes, exact, with the dividend's sign."""
         xp = self.xp
         return xp.copysign(xp.remainder(xp.abs(x), xp.abs(y)), x)
+
+    def _round(self, x):
+        """C's ``round`` (halfway cases away from zero): ``x - trunc(x)`` is
+        exact, so the halfway test is."""
+        xp = self.xp
+        whole = xp.trunc(x)
+        half = xp.greater_equal(xp.abs(x - whole), xp.asarray(0.5, dtype=x.dtype))
+        return xp.where(half, whole + xp.copysign(xp.ones_like(x), x), whole)
+
+    def _cbrt(self, x):
+        """The library's ``cbrt`` where it has one (the standard does not):
+        else ``|x| ** (1/3)`` and one Newton step, with the sign put back;
+        zeros, infinities and NaN are their own cube roots."""
+        xp = self.xp
+        if hasattr(xp, "cbrt"):
+            return xp.cbrt(x)
+        a = xp.abs(x)
+        y = xp.pow(a, xp.asarray(1 / 3, dtype=x.dtype))
+        y = y - (y - a / (y * y)) / xp.asarray(3, dtype=x.dtype)  # (never overflows: y * y <= a ** (2/3))
+        own = xp.logical_or(xp.equal(a, xp.zeros_like(a)), xp.logical_not(xp.isfinite(a)))
+        return xp.where(own, x, xp.copysign(y, x))
+
+    def _ctpop(self, x):
+        """The set bits, one bit at a time (``shrui`` reads the bits whatever
+        the dtype's signedness)."""
+        element = element_of(self.xp, x)
+        one, count = self.const(1, element), self.const(0, element)
+        for k in range(rules.bit_width(element)):
+            bit = self.xp.bitwise_and(self.apply("arith.shrui", x, self.const(k, element)), one)
+            count = count + bit
+        return count
 
     def _powf(self, x, y):
         """IEEE ``pow``; NumPy-backed libraries compute ``x ** 0.5`` as

@@ -380,12 +380,14 @@ def _round_half_away(x: np.ndarray) -> np.ndarray:
         r = pymath.floor(abs(Fraction(v)) + Fraction(1, 2))
         return pymath.copysign(float(r), v)
 
-    return np.array([one(v) for v in x.astype(np.float64).tolist()]).astype(x.dtype)
+    flat = x.astype(np.float64).reshape(-1).tolist()
+    return np.array([one(v) for v in flat]).reshape(x.shape).astype(x.dtype)
 
 
 def _popcount(x: np.ndarray) -> np.ndarray:
     bits = 8 * x.dtype.itemsize
-    return np.array([(int(v) % (1 << bits)).bit_count() for v in x.tolist()]).astype(x.dtype)
+    flat = x.reshape(-1).tolist()
+    return np.array([(int(v) % (1 << bits)).bit_count() for v in flat], np.int64).reshape(x.shape).astype(x.dtype)
 
 
 def oracle_unary(op: str, x: np.ndarray) -> np.ndarray:
