@@ -44,7 +44,11 @@ Mapping (``bcast`` op -> StableHLO):
   + ``reshape`` with SSA ones; ``assign`` -> ``reshape`` of the source +
   ``dynamic_update_slice`` (the source itself when there is no index);
 - ``func.call``/``func.return`` -> the same, on the flat types; a fusion's body
-  inline.
+  inline;
+- an op bcast does not know (another dialect's, or a StableHLO op the import
+  kept: docs/contracts.md, "Ops bcast does not know") -> itself, on the
+  emitted operands, so a module with a ``dot_general`` passes through bcast
+  as a broadcast simplifier.
 
 Where XLA (jax 0.10.2, CPU, measured) differs from docs/semantics.md:
 
@@ -366,8 +370,9 @@ class FunctionEmitter:
                 else:
                     self.emit_op(inner)
             return
-        if not isinstance(op, bc.BcastOp):
-            raise PassError(op, "is not supported by the stablehlo target")
+        if not isinstance(op, bc.BcastOp):  # an op bcast does not know: written back as it is
+            self.block.add_op(op.clone(value_mapper=v))  # (clone maps its results into v)
+            return
         result = self.emit_bcast(op, [v[a] for a in op.operands])
         if result.name_hint is None:  # (not an operand passed through)
             result.name_hint = op.results[0].name_hint

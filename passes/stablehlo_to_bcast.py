@@ -23,8 +23,14 @@ Python source line, for a JAX export with debug info).
   ``bcast.reduce KIND``; an init value that is not a constant equal to the
   kind's identity is combined in with the binary op after the reduction.
 - Anything else (another op, a variadic reduce, another body, compare type
-  TOTALORDER, an element type bcast lacks) is a located error; an op the pass
-  does not know has a note listing the ops it supports.
+  TOTALORDER, an element type bcast lacks) is kept as it is, with its
+  operands and results (docs/contracts.md, "Ops bcast does not know"): the
+  later passes treat its results as opaque values, ``-t stablehlo`` writes
+  it back, and a backend that must run it refuses it, located. With
+  ``strict`` (what ``bcast-run``, ``bcast.compile``, ``bcast.from_jax`` and
+  the running targets of ``bcast-opt -t`` use, as the program will run),
+  each of these is instead a located error saying why; an op the pass does
+  not know has a note listing the ops it supports.
 """
 
 from __future__ import annotations
@@ -351,16 +357,22 @@ def _inlined_location(op: Operation, call: func.CallOp):
     return call.location if isinstance(op.location, InputFallbackLoc) else op.location
 
 
-def inline_calls(module: ModuleOp) -> None:
+def inline_calls(module: ModuleOp, strict: bool = True) -> None:
     """Inline every ``func.call`` to a function of the module, then remove the
-    private functions."""
+    private functions. A call of a function with no body here is an error
+    when ``strict``, else kept (with the declaration it calls)."""
     functions = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)}
+    kept: set[str] = set()
     for _ in range(MAX_INLINE_DEPTH):
-        calls = [op for op in module.walk() if isinstance(op, func.CallOp)]
+        calls = [op for op in module.walk()
+                 if isinstance(op, func.CallOp) and op.callee.string_value() not in kept]
         if not calls:
             break
         for call in calls:
             callee = functions.get(call.callee.string_value())
+            if (callee is None or not callee.body.blocks) and not strict:
+                kept.add(call.callee.string_value())
+                continue
             if callee is None or not callee.body.blocks:
                 raise PassError(call, f"calls @{call.callee.string_value()}, which has no body in the module")
             body = callee.body.clone()
@@ -377,8 +389,8 @@ def inline_calls(module: ModuleOp) -> None:
             Rewriter.erase_op(call)
     else:
         raise PassError(calls[0], "calls nest too deeply to inline (recursion?)")
-    for f in functions.values():
-        if f.sym_visibility is not None and f.sym_visibility.data == "private":
+    for name, f in functions.items():
+        if f.sym_visibility is not None and f.sym_visibility.data == "private" and name not in kept:
             Rewriter.erase_op(f)
 
 
@@ -393,18 +405,46 @@ def check_supported(module: ModuleOp) -> None:
             raise PassError(op, "stablehlo.return outside a reduce body is not supported")
 
 
+@dataclass
+class KeepWhatFails(RewritePattern):
+    """``pattern``, except that an op it refuses (a ``PassError``, raised
+    before anything is rewritten) is kept as it is: the open world."""
+
+    pattern: RewritePattern
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        try:
+            self.pattern.match_and_rewrite(op, rewriter)
+        except PassError:
+            pass
+
+
 @dataclass(frozen=True)
 class ConvertStablehloToBcastPass(ModulePass):
-    """StableHLO and CHLO as JAX prints them -> explicit bcast IR."""
+    """StableHLO and CHLO as JAX prints them -> explicit bcast IR.
+
+    Options:
+
+    - strict: ``false`` (default) keeps every op the import cannot take;
+      ``true`` reports the first one, located, as the program is to run.
+    """
 
     name = "convert-stablehlo-to-bcast"
 
+    strict: bool = False
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        inline_calls(op)  # first: an op of a called function is reported where it is called
-        check_supported(op)
+        inline_calls(op, self.strict)  # first: an op of a called function is reported where it is called
+        patterns = [p() for p in PATTERNS]
+        if self.strict:
+            check_supported(op)
+        else:
+            patterns = [KeepWhatFails(p) for p in patterns]
         PatternRewriteWalker(
-            GreedyRewritePatternApplier([p() for p in PATTERNS]), apply_recursively=False
+            GreedyRewritePatternApplier(patterns), apply_recursively=False
         ).rewrite_module(op)
+        if not self.strict:
+            return
         for left in op.walk():
             if is_stablehlo(left):  # a pattern declined it
                 raise PassError(left, f"'{op_name(left)}' could not be converted by convert-stablehlo-to-bcast",

@@ -25,7 +25,7 @@ from xdsl.passes import PassPipeline
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import ArgSpecParseError, ParseError
 
-from bcast.ir.diagnostics import Report, SourceLoc, op_source_loc, verify_report
+from bcast.ir.diagnostics import UNKNOWN_DIALECTS, Report, SourceLoc, op_source_loc, verify_report
 from bcast.ir.dominance import undominated_uses, use_before_definition
 from bcast.ir.ops import SEMANTICS_ATTR
 from bcast.ir.parser import LocatingParser, make_context
@@ -182,9 +182,9 @@ def parse(ctx: Context, chunk: Chunk, name: str) -> ModuleOp:
                                      f'form: "{op}"(...) : (...) -> (...)', here())]) from None
         if unknown:
             op = unknown.group(1)
-            if op == "builtin.unregistered":  # with --allow-unregistered-dialect: a custom form
+            if op == "builtin.unregistered":  # an unknown op in a custom form
                 op = parser._name_positions[-1].text
-            raise InputError([unknown_op_report(ctx, chunk, name, op, here())]) from None
+            raise InputError([unknown_op_report(ctx, op, here())]) from None
         raise InputError([Report("error", parse_message(e), _span_loc(e.span, name, chunk.line_offset))]) from None
     except RecursionError:  # regions nested hundreds deep (program depth does not recurse)
         raise InputError([Report("error", "input is nested too deeply", here())]) from None
@@ -200,86 +200,61 @@ def parse(ctx: Context, chunk: Chunk, name: str) -> ModuleOp:
             # does, not at whatever token the parser reached (often the next line).
             raise InputError([Report("error", message, here())]) from None
         raise
-    if ctx.allow_unregistered:
-        check_no_unknown_ops(ctx, chunk, name, module)
+    check_no_unknown_ops(name, ctx, module)
     if op_source_loc(module) is None:  # an implicit module, or one with loc(unknown)
         module.location = FileLineColLoc(StringAttr(name), IntAttr(chunk.line_offset + 1), IntAttr(1))
     return module
 
 
 _UNKNOWN_OP = re.compile(r"Operation (\S+) (?:is not registered|does not have a custom format)")
-PARTIAL_DIALECTS = ("stablehlo", "chlo")
+PARTIAL_DIALECTS = UNKNOWN_DIALECTS
 """Dialects bcast holds a subset of (the ops it imports): their other ops are
-not misspellings, and ``--allow-unregistered-dialect`` keeps them as it keeps
-ops of dialects bcast does not know."""
+not misspellings, and are kept as ops of dialects bcast does not know are."""
 
 
 def known_op_names(ctx: Context) -> list[str]:
     return [op.name for op in ctx.loaded_ops if not issubclass(op, UnregisteredOp)]
 
 
-def unknown_op_report(ctx: Context, chunk: Chunk, name: str, op: str, loc: SourceLoc) -> Report:
+def unknown_op_report(ctx: Context, op: str, loc: SourceLoc) -> Report:
     """The error for an op the context does not hold, at the op. An op of a
-    dialect bcast knows is a misspelling (answered with the closest name:
-    ``bcast.ad``, did you mean ``bcast.add``?), even with
-    ``--allow-unregistered-dialect``, as mlir-opt rejects unknown ops of its
-    registered dialects. A StableHLO or CHLO op bcast does not import is the
-    import's error, naming the ops it supports (no suggestion: it is most
-    often a real op, not a misspelling). An op of another dialect
-    needs ``--allow-unregistered-dialect`` and then its generic form."""
+    dialect bcast owns is a misspelling (answered with the closest name:
+    ``bcast.ad``, did you mean ``bcast.add``?), as mlir-opt rejects unknown
+    ops of its registered dialects. Any other op is one bcast keeps without
+    knowing it (docs/contracts.md, "Ops bcast does not know"), which xDSL
+    reads in generic form only: the error says so; for a StableHLO or CHLO op
+    (most often a real op, such as ``sine``, not a misspelled ``sign``: no
+    "did you mean") a note lists the ops the import takes."""
     known = known_op_names(ctx)
     dialect = op.split(".", 1)[0] if "." in op else None
     if dialect is None:  # a bare name, as ``return`` for ``func.return`` inside a function
         suggestion = did_you_mean(op, known + [n.removeprefix("func.") for n in known])
         return Report("error", f"unknown op '{op}'{suggestion}", loc)
-    suggestion = did_you_mean(op, known)
-    if dialect in PARTIAL_DIALECTS and not ctx.allow_unregistered:
+    if dialect in owned_dialects(ctx):
+        return Report("error", f"unknown op '{op}'{did_you_mean(op, known)}", loc)
+    generic = f'"{op}"(...) : (...) -> (...)'
+    if dialect in PARTIAL_DIALECTS:
         from bcast.passes.stablehlo_to_bcast import supported_note
 
-        # no "did you mean": an op bcast does not import is most often a real
-        # StableHLO op (``sine`` is not a misspelled ``sign``); the note lists
-        # what the import takes
-        return _unsupported_stablehlo(ctx, chunk, name) or Report(
-            "error", f"'{op}' op is not supported by convert-stablehlo-to-bcast", loc, [supported_note()])
-    if dialect in PARTIAL_DIALECTS or dialect not in {n.split(".", 1)[0] for n in known}:
-        if ctx.allow_unregistered:  # xDSL reads unknown ops in generic form only
-            return Report("error", f"unknown op '{op}'{suggestion} (ops bcast does not know are kept "
-                          f'in generic form only: "{op}"(...) : (...) -> (...))', loc)
-        return Report("error", f"dialect '{dialect}' of op '{op}' is not registered (bcast-opt "
-                      f"--allow-unregistered-dialect keeps ops of other dialects, in generic form)", loc)
-    return Report("error", f"unknown op '{op}'{suggestion}", loc)
+        return Report("error", f"'{op}' op is not supported by convert-stablehlo-to-bcast; bcast keeps it "
+                      f"as it is in generic form only: {generic}", loc, [supported_note()])
+    return Report("error", f"'{op}' op is not known to bcast; bcast keeps it as it is in generic form "
+                  f"only: {generic}", loc)
 
 
-def check_no_unknown_ops(ctx: Context, chunk: Chunk, name: str, module: ModuleOp) -> None:
-    """With ``--allow-unregistered-dialect``, only ops of dialects bcast does
-    not know (or holds a subset of) may be unregistered: a generic op of a
-    dialect it knows, ``"bcast.ad"(...)``, is still a misspelling."""
-    dialects = {n.split(".", 1)[0] for n in known_op_names(ctx)} - set(PARTIAL_DIALECTS)
+def owned_dialects(ctx: Context) -> set[str]:
+    """The dialects whose every op bcast knows: an unknown name in them is a
+    misspelling, not an op to keep."""
+    return {n.split(".", 1)[0] for n in known_op_names(ctx)} - set(PARTIAL_DIALECTS)
+
+
+def check_no_unknown_ops(name: str, ctx: Context, module: ModuleOp) -> None:
+    """Unregistered ops are kept, except in a dialect bcast owns: a generic
+    op ``"bcast.ad"(...)`` is still a misspelling."""
+    dialects = owned_dialects(ctx)
     for op in module.walk():
         if isinstance(op, UnregisteredOp) and op.op_name.data.split(".", 1)[0] in dialects:
-            raise InputError([unknown_op_report(ctx, chunk, name, op.op_name.data, op_source_loc(op))])
-
-
-def _unsupported_stablehlo(ctx: Context, chunk: Chunk, name: str) -> Report | None:
-    """The import's located error for a StableHLO or CHLO op bcast does not
-    know (at the op's own ``loc(...)``, naming the ops it supports): read the
-    input again accepting unknown ops, and report the first one. None if that
-    read fails too (a pretty op the generic reader cannot take: the caller
-    reports it where the parser stopped)."""
-    from bcast.passes.errors import PassError
-    from bcast.passes.stablehlo_to_bcast import check_supported, inline_calls
-
-    lenient = ctx.clone()
-    lenient.allow_unregistered = True
-    try:
-        module = LocatingParser(lenient, chunk.text, name, chunk.line_offset).parse_module()
-        inline_calls(module)  # an op of a called function is reported where it is called
-        check_supported(module)
-    except PassError as e:
-        return e.report
-    except Exception:  # noqa: BLE001 - any other failure: the original error stands
-        return None
-    return None
+            raise InputError([unknown_op_report(ctx, op.op_name.data, op_source_loc(op))])
 
 
 def apply_semantics(module: ModuleOp, semantics: str | None) -> None:
@@ -455,12 +430,14 @@ def needs_import(module: ModuleOp, pipeline: PassPipeline | None, import_stableh
     return has_stablehlo(module)
 
 
-def import_stablehlo_module(ctx: Context, module: ModuleOp) -> None:
+def import_stablehlo_module(ctx: Context, module: ModuleOp, strict: bool = False) -> None:
     """Run ``convert-stablehlo-to-bcast`` on ``module`` (a PassError becomes a
-    located input error)."""
+    located input error): ``strict`` when the program is to run, so an op
+    the import cannot take is reported with its reason where it is met;
+    else such ops are kept (the open world)."""
     from bcast.passes.stablehlo_to_bcast import ConvertStablehloToBcastPass
 
-    run_pipeline(PassPipeline((ConvertStablehloToBcastPass(),)), ctx, module)
+    run_pipeline(PassPipeline((ConvertStablehloToBcastPass(strict=strict),)), ctx, module)
 
 
 @contextmanager
@@ -506,7 +483,7 @@ def prepare(ctx: Context, module: ModuleOp, semantics: str | None = None,
         apply_semantics(module, semantics)
         verify(module)
     if needs_import(module, pipeline, import_stablehlo):
-        import_stablehlo_module(ctx, module)
+        import_stablehlo_module(ctx, module, strict=import_stablehlo)
         with timed(timings, "Verify"):
             verify(module)
     if pipeline is not None and pipeline.passes:

@@ -97,6 +97,13 @@ class Target:
     """Whether this machine can run it (the C target needs a compiler)."""
 
     @property
+    def runs(self) -> bool:
+        """Whether it runs the program (``-t`` of it prints code that runs):
+        then StableHLO input is imported strictly, as ``bcast-run`` does,
+        and an op the import cannot take is reported with its reason."""
+        return self.builder is not None
+
+    @property
     def emit_pipeline(self) -> str:
         """What ``-t NAME`` runs without ``-p``."""
         if not self.lowers_to_loops:

@@ -36,7 +36,7 @@ from bcast.passes.errors import PassError  # noqa: E402
 from bcast.tests import paths  # noqa: E402
 from bcast.tests.budget import examples  # noqa: E402
 from bcast.tests.programs import MODES, Program, assert_results, programs  # noqa: E402
-from bcast.tests.test_examples_run import NEEDS_FLAGS, RUN_TIME_ERRORS, chunks  # noqa: E402
+from bcast.tests.test_examples_run import RUN_TIME_ERRORS, chunks, runs_only_known_ops  # noqa: E402
 from bcast.tools import driver  # noqa: E402
 from bcast.tools.driver import EXPLICIT_PIPELINE  # noqa: E402
 from bcast.tools.jax_bridge import run_stablehlo, verify_stablehlo  # noqa: E402
@@ -75,14 +75,12 @@ def runnable_cases():
     chunk is loaded as ``bcast.compile`` loads it (StableHLO imported, its
     private functions inlined)."""
     for path, index, text in chunks():
-        if (path.name, index) in NEEDS_FLAGS:
-            continue
         try:
             module = driver.load(text, str(path), import_stablehlo=True)
         except driver.InputError:
             continue  # test_examples_run reports it
         for op in module.walk():
-            if isinstance(op, func.FuncOp) and op.body.blocks:
+            if isinstance(op, func.FuncOp) and op.body.blocks and runs_only_known_ops(op):
                 yield pytest.param(path, index, text, op.sym_name.data,
                                    id=f"{path.name}:{index}:@{op.sym_name.data}")
 
