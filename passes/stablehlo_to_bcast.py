@@ -13,7 +13,9 @@ Python source line, for a JAX export with debug info).
   is valid under every semantics; the pass sets no ``bcast.semantics``.
   Module, argument and result attributes (``jax.result_info``) are kept.
 - ``add``/``multiply``/``maximum``/``minimum`` on i1 are ``or``/``and``/``or``/
-  ``and`` (the StableHLO spec); ``chlo.square x`` is ``multiply x, x``;
+  ``and`` (the StableHLO spec); ``compare`` with ``compare_type`` UNSIGNED on
+  a signed integer (or SIGNED on an unsigned one) compares the operands
+  converted to the other signedness (the same bits); ``chlo.square x`` is ``multiply x, x``;
   ``is_finite x`` is ``compare LT, abs(x), inf`` (false for NaN and inf).
 - A transposing ``broadcast_in_dim`` becomes ``transpose`` then a sorted
   broadcast; a rank-0 ``select`` predicate is broadcast to the operands' shape;
@@ -60,7 +62,7 @@ from bcast.ir import stablehlo as hlo
 from bcast.ir.locations import InputFallbackLoc
 from bcast.ir.rules import RuleError
 from bcast.ir import numerics
-from bcast.ir.types import NUMPY_DTYPES, split_type
+from bcast.ir.types import NUMPY_DTYPES, make_type, split_type
 from bcast.passes.errors import PassError
 from bcast.passes.rewriting import replace
 
@@ -262,14 +264,43 @@ def _compare_type_ok(op: Operation, compare_type) -> None:
                         ["bcast compares floats as IEEE 754 does (compare type FLOAT)"])
 
 
+SIGNEDNESS_OF_COMPARE = {hlo.ComparisonType.SIGNED: "signed", hlo.ComparisonType.UNSIGNED: "unsigned"}
+
+
+def _compared(compare_type, direction: str, value: SSAValue, new: list[Operation]) -> SSAValue:
+    """``value`` as ``compare_type`` compares it: an integer of the other
+    signedness (``UNSIGNED`` on ``i32``, ``SIGNED`` on ``ui32``) converted to
+    the same width with that signedness (integer conversion keeps the bits,
+    docs/semantics.md), so bcast's compare, which follows the element type,
+    orders the bit patterns as asked. ``EQ``/``NE`` need no conversion."""
+    levels, element = split_type(value.type)
+    wanted = None if compare_type is None else SIGNEDNESS_OF_COMPARE.get(compare_type.data)
+    if wanted is None or direction in ("EQ", "NE") or rules.kind(element) not in ("signed", "unsigned") \
+            or rules.kind(element) == wanted:
+        return value
+    width = element.removeprefix("u").removeprefix("i")
+    convert = bcast.ConvertOp(value, make_type(levels, ("u" if wanted == "unsigned" else "") + "i" + width))
+    new.append(convert)
+    return convert.results[0]
+
+
+def _compare(op: Operation, compare_type, direction: str, lhs: SSAValue, rhs: SSAValue, result_type,
+             new: list[Operation]) -> bcast.CompareOp:
+    """bcast's compare of ``lhs`` and ``rhs`` as StableHLO's ``compare_type`` says."""
+    _compare_type_ok(op, compare_type)
+    lhs, rhs = (_compared(compare_type, direction, v, new) for v in (lhs, rhs))
+    return bcast.CompareOp(direction, lhs, rhs, result_type)
+
+
 class ConvertCompare(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: hlo.CompareOp, rewriter: PatternRewriter) -> None:
         if in_reduce_body(op):
             return
-        _compare_type_ok(op, op.compare_type)
         _bcast_type(op, op.lhs)
-        replace(rewriter, op, bcast.CompareOp(op.direction, op.lhs, op.rhs, op.result.type))
+        new: list[Operation] = []
+        compare = _compare(op, op.compare_type, op.direction, op.lhs, op.rhs, op.result.type, new)
+        replace(rewriter, op, [*new, compare])
 
 
 class ConvertSelect(RewritePattern):
@@ -298,8 +329,7 @@ class ConvertChloBroadcast(RewritePattern):
         lhs = _broadcast_to(op.lhs, lhs_dims, operand_type, new)
         rhs = _broadcast_to(op.rhs, rhs_dims, operand_type, new)
         if isinstance(op, chlo.BroadcastCompareOp):
-            _compare_type_ok(op, op.compare_type)
-            result = bcast.CompareOp(op.direction, lhs, rhs, op.result.type)
+            result = _compare(op, op.compare_type, op.direction, lhs, rhs, op.result.type, new)
         else:
             result = _binary(op, BINARY[op.STABLEHLO], lhs, rhs)
         replace(rewriter, op, [*new, result])
