@@ -35,7 +35,9 @@ Mapping (``bcast`` op -> StableHLO):
   get a NaN guard (below); StableHLO's ``abs``/``sign`` take no unsigned
   integers: there ``abs`` is the operand and ``sign`` is ``convert(x != 0)``;
 - ``broadcast_in_dim``, ``transpose``, ``reshape``, ``constant`` -> the same op;
-  ``narrow`` -> ``reshape``;
+  ``narrow`` -> ``reshape``; a ``broadcast_in_dim`` of a ``transpose`` (or of
+  a reshape that only moves size-1 dims) -> one ``broadcast_in_dim`` with
+  unsorted dims (``through_relayout``);
 - ``reduce KIND`` -> ``stablehlo.reduce`` whose body applies KIND, from the
   kind's identity (``numerics.reduction_identity``); ``f16`` converts to
   ``f32`` first and back after (it accumulates in f32, as
@@ -227,6 +229,25 @@ def _element(t: Attribute) -> str:
 # --------------------------------------------------------------------------
 
 
+def through_relayout(x: SSAValue, dims: Sequence[int]) -> tuple[SSAValue, list[int]]:
+    """The operand and dims of ``broadcast_in_dim(x, dims)`` with the
+    transpose (or the reshape that only moves size-1 dims, which bcast's
+    ``canonicalize`` makes of a transpose of size-1 dims) producing ``x``
+    composed in: StableHLO's ``broadcast_in_dim`` may transpose, so bcast's
+    ``transpose`` + sorted broadcast is written back as the one broadcast
+    with unsorted dims that JAX and StableHLO's simplifier write. The
+    relayout, left without users, is removed by ``clean_up``."""
+    owner = x.owner
+    where: list[int] | None = None  # where each dim of the relayout's operand stands in x
+    if isinstance(owner, shlo.TransposeOp):
+        where = rules.inverse_permutation(owner.perm)
+    elif isinstance(owner, shlo.ReshapeOp):
+        where = rules.unit_dim_reshape_permutation(flat_type_shape(owner.operand.type), flat_type_shape(x.type))
+    if where is None:
+        return x, list(dims)
+    return owner.operands[0], [dims[m] for m in where]
+
+
 class FunctionEmitter:
     """One ``func.func``: bcast values map to StableHLO values in ``values``."""
 
@@ -398,7 +419,7 @@ class FunctionEmitter:
             args = [self.opaque(short, a) for a in args]
             return self.add(OP_CLASSES[f"stablehlo.{short}"](*args))  # unary, select
         if isinstance(op, bc.BroadcastInDimOp):
-            return self.add(shlo.BroadcastInDimOp(args[0], op.dims, t))
+            return self.add(shlo.BroadcastInDimOp(*through_relayout(args[0], op.dims), t))
         if isinstance(op, bc.TransposeOp):
             return self.add(shlo.TransposeOp(args[0], op.perm, t))
         if isinstance(op, bc.ReshapeOp | bc.NarrowOp):
