@@ -103,6 +103,26 @@ def test_program_runs_on_xla_as_on_the_reference(request, path, index, text, ent
     assert_results(as_program(text, inputs, reference(*inputs)), xla(text, inputs, entry))
 
 
+SIMPLIFIED = paths.FILECHECK / "tools" / "target_stablehlo_simplify.mlir"
+
+
+@pytest.mark.parametrize("index, text", list(enumerate(driver.split_input(SIMPLIFIED.read_text(), True))),
+                         ids=lambda v: str(v) if isinstance(v, int) else "")
+def test_stablehlo_simplified_by_bcast_runs_on_xla_as_on_the_reference(index, text) -> None:
+    """target_stablehlo_simplify.mlir's StableHLO, written back by bcast (one
+    broadcast with unsorted dims, a reshape for a transpose of size-1 dims,
+    an unsigned compare on ui32), gives XLA the reference evaluator's
+    results (which read ``compare UNSIGNED`` on i32 as unsigned)."""
+    module = driver.load(text.text, SIMPLIFIED.name, import_stablehlo=True)
+    entry = next(f.sym_name.data for f in module.walk() if isinstance(f, func.FuncOp))
+    reference = bcast.compile(module, backend="reference", entry=entry)
+    cases = [random_inputs(reference.function, seed=index)]
+    if entry == "compare_unsigned_on_i32":  # around 7 both ways; negatives are large unsigned values
+        cases = [[np.array(v, np.int32)] for v in (-1, 8, 7, 3, -2**31)]
+    for inputs in cases:
+        assert_results(as_program(text.text, inputs, reference(*inputs)), xla(text.text, inputs, entry))
+
+
 def test_fused_modules_export_too():
     """A module after the standard pipeline (``bcast.fusion`` ops) exports its
     fusions inline."""
