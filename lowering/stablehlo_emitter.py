@@ -392,12 +392,33 @@ class FunctionEmitter:
                     self.emit_op(inner)
             return
         if not isinstance(op, bc.BcastOp):  # an op bcast does not know: written back as it is
-            self.block.add_op(op.clone(value_mapper=v))  # (clone maps its results into v)
+            self.emit_unknown(op)
             return
         result = self.emit_bcast(op, [v[a] for a in op.operands])
         if result.name_hint is None:  # (not an operand passed through)
             result.name_hint = op.results[0].name_hint
         v[op.results[0]] = result
+
+    def emit_unknown(self, op: Operation) -> None:
+        """An op bcast does not know, on the emitted operands, with its
+        regions' ops emitted in turn (a kept ``stablehlo.while``'s body holds
+        the bcast ops the import made of its StableHLO); its own types, and
+        those of its blocks' arguments, stay as they are."""
+        blocks = {block: Block(arg_types=block.arg_types) for region in op.regions for block in region.blocks}
+        for old, new in blocks.items():
+            for arg, copied in zip(old.args, new.args):
+                self.values[arg] = copied
+                copied.name_hint = arg.name_hint
+        copy = op.clone_without_regions(self.values, blocks)  # maps its results into self.values
+        self.block.add_op(copy)
+        outer = self.block
+        for region, copied in zip(op.regions, copy.regions):
+            for block in region.blocks:
+                self.block = blocks[block]
+                copied.add_block(self.block)
+                for inner in block.ops:
+                    self.emit_op(inner)
+        self.block = outer
 
     def emit_bcast(self, op: bc.BcastOp, args: list[SSAValue]) -> SSAValue:
         t = flat_type(op.results[0].type)

@@ -20,7 +20,10 @@ from typing import IO
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnregisteredOp
-from xdsl.dialects.func import FuncOp
+from xdsl.dialects.builtin import FunctionType
+from xdsl.dialects.func import CallOp, FuncOp
+from xdsl.traits import SymbolTable
+from xdsl.utils.exceptions import VerifyException
 from xdsl.passes import PassPipeline
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import ArgSpecParseError, ParseError
@@ -276,7 +279,10 @@ def verify(module: Operation) -> None:
     late = undominated_uses(module)
     for op in module.walk():
         try:
-            op.verify(verify_nested_ops=False)
+            if isinstance(op, CallOp) and _inside_unknown_op(op):
+                check_callee(op)
+            else:
+                op.verify(verify_nested_ops=False)
             if isinstance(op, FuncOp):
                 check_signature(op)
             if op in late:
@@ -285,6 +291,29 @@ def verify(module: Operation) -> None:
             if isinstance(e, RecursionError):
                 raise
             raise InputError([verify_report(op, e)]) from None
+
+
+def _inside_unknown_op(op: Operation) -> bool:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, FuncOp):
+        if isinstance(parent, UnregisteredOp):
+            return True
+        parent = parent.parent_op()
+    return False
+
+
+def check_callee(call: CallOp) -> None:
+    """xDSL's check of a ``func.call``, for a call inside an op bcast does
+    not know (a kept ``stablehlo.while``'s body calls JAX's helpers): xDSL
+    takes an unregistered op to have every trait, a symbol table too, and
+    would look for the callee there; it is a function of the module."""
+    module = call.get_toplevel_object()
+    callee = SymbolTable.lookup_symbol(module, call.callee) if module.has_trait(SymbolTable) else None
+    if not isinstance(callee, FuncOp):
+        raise VerifyException(f"'{call.callee.string_value()}' could not be found in symbol table")
+    if callee.function_type != FunctionType.from_lists(call.arguments.types, call.result_types):
+        raise VerifyException(f"the types of the call differ from those of @{call.callee.string_value()}: "
+                              f"{callee.function_type}")
 
 
 MODULE_ANCHOR, FUNCTION_ANCHOR = "builtin.module", "func.func"
