@@ -491,23 +491,25 @@ def cyclic_gc_paused() -> Iterator[None]:
 @cyclic_gc_paused()
 def load_chunk(ctx: Context, chunk: Chunk, name: str, semantics: str | None = None,
                pipeline: PassPipeline | None = None, timings: Timings | None = None,
-               import_stablehlo: bool = False) -> ModuleOp:
+               import_stablehlo: bool = False, runner: str | None = None) -> ModuleOp:
     """Parse and verify a program, import StableHLO if ``needs_import`` says
     so, then run ``pipeline`` and verify again. ``timings`` (``--timing``)
     gets the parse and verify times; the passes time themselves through the
-    pipeline's callback."""
+    pipeline's callback. ``runner``: see ``prepare``."""
     with timed(timings, "Parse"):
         module = parse(ctx, chunk, name)
-    return prepare(ctx, module, semantics, pipeline, timings, import_stablehlo)
+    return prepare(ctx, module, semantics, pipeline, timings, import_stablehlo, runner)
 
 
 @cyclic_gc_paused()
 def prepare(ctx: Context, module: ModuleOp, semantics: str | None = None,
             pipeline: PassPipeline | None = None, timings: Timings | None = None,
-            import_stablehlo: bool = False) -> ModuleOp:
+            import_stablehlo: bool = False, runner: str | None = None) -> ModuleOp:
     """``load_chunk`` after parsing, to ``module`` in place (returned): verify,
     import, run ``pipeline``, verify again. The xdsl-opt plugin's targets
-    start here (xDSL has parsed)."""
+    start here (xDSL has parsed). ``runner`` names what will run the whole
+    module (``the c target``): an op bcast does not know, left after the
+    import, is then refused before any pass, naming ``runner``."""
     with timed(timings, "Verify"):
         apply_semantics(module, semantics)
         verify(module)
@@ -515,11 +517,23 @@ def prepare(ctx: Context, module: ModuleOp, semantics: str | None = None,
         import_stablehlo_module(ctx, module, strict=import_stablehlo)
         with timed(timings, "Verify"):
             verify(module)
+    if runner is not None:
+        check_runnable_module(module, runner)
     if pipeline is not None and pipeline.passes:
         run_pipeline(pipeline, ctx, module)
         with timed(timings, "Verify"):
             verify(module)
     return module
+
+
+def check_runnable_module(module: ModuleOp, runner: str) -> None:
+    """``passes.errors.check_runnable`` as a located input error."""
+    from bcast.passes.errors import PassError, check_runnable
+
+    try:
+        check_runnable(module, runner)
+    except PassError as e:
+        raise InputError([e.report]) from None
 
 
 def run_pipeline(pipeline: PassPipeline, ctx: Context, module: ModuleOp) -> None:

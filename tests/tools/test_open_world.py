@@ -138,3 +138,13 @@ def test_bcast_run_refuses_an_unknown_op_located(capsys, tmp_path: Path) -> None
     out, err = capsys.readouterr()
     assert (code, out) == (1, "")
     assert err == f"{path}:2:8: error: 'foo.activation' op is not supported by the reference backend\n"
+
+
+@pytest.mark.parametrize("target", ["c", "numpy", "array-api"])
+def test_bcast_opt_refuses_an_unknown_op_for_a_target_that_runs(capsys, tmp_path: Path, target) -> None:
+    """Before any pass (the C target's loop lowering would otherwise name
+    itself): the target, located at the op; nothing is printed."""
+    path = tmp_path / "in.mlir"
+    path.write_text(FOREIGN)
+    assert run_opt(capsys, str(path), "-t", target) == (
+        1, "", f"{path}:2:8: error: 'foo.activation' op is not supported by the {target} target\n")
