@@ -148,3 +148,15 @@ def test_bcast_opt_refuses_an_unknown_op_for_a_target_that_runs(capsys, tmp_path
     path.write_text(FOREIGN)
     assert run_opt(capsys, str(path), "-t", target) == (
         1, "", f"{path}:2:8: error: 'foo.activation' op is not supported by the {target} target\n")
+
+
+@pytest.mark.parametrize("backend", RUNNABLE)
+def test_an_entry_that_does_not_reach_the_unknown_op_runs(backend) -> None:
+    """Only a backend that must run the op refuses it: another function of
+    the module, which the entry does not call, may hold it."""
+    text = FOREIGN + FOREIGN.replace("@main", "@known").replace(
+        '%a = "foo.activation"(%x) : (tensor<4x3xf32>) -> tensor<4x3xf32>', "%a = bcast.negate %x : tensor<4x3xf32>")
+    x, row = np.ones((4, 3), np.float32), np.arange(3, dtype=np.float32)
+    np.testing.assert_array_equal(bcast.compile(text, backend=backend, entry="known")(x, row), row - x)
+    with pytest.raises(bcast.BcastError, match=f"'foo.activation' op is not supported by the {backend} backend"):
+        bcast.compile(text, backend=backend, entry="main")
