@@ -161,7 +161,8 @@ def written_name(op: Operation) -> str:
 
 
 UNKNOWN_DIALECTS = ("stablehlo", "chlo")
-"""Dialects bcast holds ops of only to import them: one left in a module
+"""Dialects bcast holds a subset of, to import them (and to write
+StableHLO): their other ops are not misspellings, and one left in a module
 (the import kept it) is an op bcast does not know."""
 
 

@@ -19,14 +19,12 @@ from dataclasses import dataclass
 from typing import IO
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnregisteredOp
-from xdsl.dialects.builtin import FunctionType
+from xdsl.dialects.builtin import FileLineColLoc, FunctionType, IntAttr, ModuleOp, StringAttr, UnregisteredOp
 from xdsl.dialects.func import CallOp, FuncOp
-from xdsl.traits import SymbolTable
-from xdsl.utils.exceptions import VerifyException
 from xdsl.passes import PassPipeline
 from xdsl.ir import Operation
-from xdsl.utils.exceptions import ArgSpecParseError, ParseError
+from xdsl.traits import SymbolTable
+from xdsl.utils.exceptions import ArgSpecParseError, ParseError, VerifyException
 
 from bcast.ir.diagnostics import UNKNOWN_DIALECTS, Report, SourceLoc, op_source_loc, verify_report
 from bcast.ir.dominance import undominated_uses, use_before_definition
@@ -203,16 +201,13 @@ def parse(ctx: Context, chunk: Chunk, name: str) -> ModuleOp:
             # does, not at whatever token the parser reached (often the next line).
             raise InputError([Report("error", message, here())]) from None
         raise
-    check_no_unknown_ops(name, ctx, module)
+    check_no_unknown_ops(ctx, module)
     if op_source_loc(module) is None:  # an implicit module, or one with loc(unknown)
         module.location = FileLineColLoc(StringAttr(name), IntAttr(chunk.line_offset + 1), IntAttr(1))
     return module
 
 
 _UNKNOWN_OP = re.compile(r"Operation (\S+) (?:is not registered|does not have a custom format)")
-PARTIAL_DIALECTS = UNKNOWN_DIALECTS
-"""Dialects bcast holds a subset of (the ops it imports): their other ops are
-not misspellings, and are kept as ops of dialects bcast does not know are."""
 
 
 def known_op_names(ctx: Context) -> list[str]:
@@ -236,7 +231,7 @@ def unknown_op_report(ctx: Context, op: str, loc: SourceLoc) -> Report:
     if dialect in owned_dialects(ctx):
         return Report("error", f"unknown op '{op}'{did_you_mean(op, known)}", loc)
     generic = f'"{op}"(...) : (...) -> (...)'
-    if dialect in PARTIAL_DIALECTS:
+    if dialect in UNKNOWN_DIALECTS:
         from bcast.passes.stablehlo_to_bcast import supported_note
 
         return Report("error", f"'{op}' op is not supported by convert-stablehlo-to-bcast; bcast keeps it "
@@ -248,10 +243,10 @@ def unknown_op_report(ctx: Context, op: str, loc: SourceLoc) -> Report:
 def owned_dialects(ctx: Context) -> set[str]:
     """The dialects whose every op bcast knows: an unknown name in them is a
     misspelling, not an op to keep."""
-    return {n.split(".", 1)[0] for n in known_op_names(ctx)} - set(PARTIAL_DIALECTS)
+    return {n.split(".", 1)[0] for n in known_op_names(ctx)} - set(UNKNOWN_DIALECTS)
 
 
-def check_no_unknown_ops(name: str, ctx: Context, module: ModuleOp) -> None:
+def check_no_unknown_ops(ctx: Context, module: ModuleOp) -> None:
     """Unregistered ops are kept, except in a dialect bcast owns: a generic
     op ``"bcast.ad"(...)`` is still a misspelling."""
     dialects = owned_dialects(ctx)
