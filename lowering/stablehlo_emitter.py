@@ -259,6 +259,8 @@ class FunctionEmitter:
         outputs = [flat_type(t) for t in function.function_type.outputs.data]
         self.block = Block(arg_types=inputs)
         self.values: dict[SSAValue, SSAValue] = {}
+        self.blocks: dict[Block, Block] = {}
+        """The blocks of kept ops' regions, for the successors of the ops in them."""
         if function.body.blocks:
             for old, new in zip(function.body.block.args, self.block.args):
                 self.values[old] = new
@@ -405,11 +407,12 @@ class FunctionEmitter:
         the bcast ops the import made of its StableHLO); its own types, and
         those of its blocks' arguments, stay as they are."""
         blocks = {block: Block(arg_types=block.arg_types) for region in op.regions for block in region.blocks}
+        self.blocks.update(blocks)
         for old, new in blocks.items():
             for arg, copied in zip(old.args, new.args):
                 self.values[arg] = copied
                 copied.name_hint = arg.name_hint
-        copy = op.clone_without_regions(self.values, blocks)  # maps its results into self.values
+        copy = op.clone_without_regions(self.values, self.blocks)  # maps its results into self.values
         self.block.add_op(copy)
         outer = self.block
         for region, copied in zip(op.regions, copy.regions):

@@ -115,3 +115,25 @@ func.func private @helper(%v: tensor<3xf32>, %c: tensor<2x3xf32>) -> tensor<2x3x
   %2 = stablehlo.add %c, %1 : tensor<2x3xf32>
   return %2 : tensor<2x3xf32>
 }
+
+// -----
+
+// Blocks of a kept op's region keep their branches: the successor of the
+// copied branch is the copied block.
+// HLO-LABEL:  func.func @blocks(
+// HLO:          %0 = stablehlo.broadcast_in_dim %v, dims = [0] : (tensor<1xf32>) -> tensor<3xf32>
+// HLO-NEXT:     %s = stablehlo.add %a, %0 : tensor<3xf32>
+// HLO-NEXT:     "foo.br"(%s) [^bb1] : (tensor<3xf32>) -> ()
+// HLO-NEXT:   ^bb1:
+// HLO-NEXT:     "foo.yield"(%s) : (tensor<3xf32>) -> ()
+// C: open_world.mlir:[[# @LINE + 2]]:8: error: 'foo.region' op is not supported by the {{c|numpy}} target
+func.func @blocks(%x: tensor<3xf32>, %v: tensor<1xf32>) -> tensor<3xf32> {
+  %r = "foo.region"(%x) ({
+  ^bb0(%a: tensor<3xf32>):
+    %s = bcast.add %a, %v : (tensor<3xf32>, tensor<1xf32>) -> tensor<3xf32>
+    "foo.br"(%s) [^bb1] : (tensor<3xf32>) -> ()
+  ^bb1:
+    "foo.yield"(%s) : (tensor<3xf32>) -> ()
+  }) : (tensor<3xf32>) -> tensor<3xf32>
+  func.return %r : tensor<3xf32>
+}
