@@ -160,6 +160,19 @@ def written_name(op: Operation) -> str:
     return op.op_name.data if isinstance(op, UnregisteredOp) else op.name
 
 
+UNKNOWN_DIALECTS = ("stablehlo", "chlo")
+"""Dialects bcast holds a subset of, to import them (and to write
+StableHLO): their other ops are not misspellings, and one left in a module
+(the import kept it) is an op bcast does not know."""
+
+
+def is_unknown(op: Operation) -> bool:
+    """An op bcast does not know (docs/contracts.md, "Ops bcast does not
+    know"): unregistered, or a StableHLO/CHLO op the import kept. Rewrites
+    keep it, and only a backend that must run it refuses it."""
+    return isinstance(op, UnregisteredOp) or op.name.split(".", 1)[0] in UNKNOWN_DIALECTS
+
+
 def op_report(op: Operation, message: str, notes: Sequence[str] = ()) -> Report:
     """An error about ``op``, MLIR style: ``'bcast.add' op ...`` at its
     location, then the call stack of that location, then ``notes``."""

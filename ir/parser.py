@@ -46,11 +46,18 @@ from bcast.ir.locations import InputFallbackLoc, file_range, shown_location
 
 def make_context() -> Context:
     """A context with the builtin, func and bcast dialects, and the StableHLO
-    and CHLO subset bcast imports (``bcast.ir.stablehlo``, ``bcast.ir.chlo``)."""
+    and CHLO subset bcast imports (``bcast.ir.stablehlo``, ``bcast.ir.chlo``).
+
+    It allows unregistered ops (xDSL's ``UnregisteredOp``): bcast works in an
+    open world (docs/contracts.md, "Ops bcast does not know"), so an op of
+    any other dialect, or a StableHLO op bcast does not import, in generic
+    form, is read and kept by every rewriting pass; only a backend that must
+    run it refuses it. (A generic op of a dialect bcast owns, ``"bcast.ad"``,
+    is still a misspelling: ``tools.driver.check_no_unknown_ops``.)"""
     from bcast.ir.chlo import CHLO
     from bcast.ir.stablehlo import StableHLO
 
-    ctx = Context()
+    ctx = Context(allow_unregistered=True)
     ctx.load_dialect(Builtin)
     ctx.load_dialect(Func)
     ctx.load_dialect(Bcast)

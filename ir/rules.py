@@ -328,6 +328,27 @@ def is_permuting_broadcast(operand: Shape, result: Shape, dims: Sequence[int]) -
     )
 
 
+def moves_only_unit_dims(shape: Shape, perm: Sequence[int]) -> bool:
+    """Whether ``transpose(x : shape, perm)`` keeps the dims of size other
+    than 1 in their order (it moves only size-1 dims): then it is a reshape,
+    the elements staying in memory order (``transpose(x : 1x4x1x3, [2, 1, 0,
+    3]) : 1x4x1x3``, ``transpose(x : 4x1, [1, 0]) : 1x4``)."""
+    kept = [p for p in perm if shape[p] != 1]
+    return kept == sorted(kept)
+
+
+def unit_dim_reshape_permutation(before: Shape, after: Shape) -> list[int] | None:
+    """For a reshape of the same rank that only moves size-1 dims (what a
+    transpose of size-1 dims becomes, ``moves_only_unit_dims``), where each
+    dim of ``before`` stands in ``after``: the other dims in order, the
+    size-1 dims in order. None for any other reshape."""
+    if len(before) != len(after) or [s for s in before if s != 1] != [s for s in after if s != 1]:
+        return None
+    units = iter(m for m, s in enumerate(after) if s == 1)
+    others = iter(m for m, s in enumerate(after) if s != 1)
+    return [next(units) if s == 1 else next(others) for s in before]
+
+
 def unit_dim_embedding(small: Shape, large: Shape) -> list[int] | None:
     """Where each dim of ``small`` stands in ``large`` when ``large`` is
     ``small`` with size-1 dims inserted; None otherwise."""

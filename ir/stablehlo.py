@@ -450,12 +450,16 @@ def default_compare_type(element: Attribute) -> ComparisonType:
 
 
 def check_compare_type(compare_type: ComparisonType | None, element: Attribute) -> None:
-    """StableHLO's constraint on ``compare_type``: SIGNED for signed integers,
-    UNSIGNED for unsigned integers and i1, FLOAT or TOTALORDER for floats."""
+    """Which ``compare_type`` fits an element type: FLOAT or TOTALORDER for
+    floats, UNSIGNED for i1, and SIGNED or UNSIGNED for every integer type.
+    The StableHLO specification names one integer type per signedness, but
+    StableHLO's verifier, XLA and its simplifier's tests take either on any
+    integer (``compare LT, %a, %b, UNSIGNED`` on signless ``i32`` compares
+    the bit patterns as unsigned), so bcast reads both."""
     if compare_type is None or compare_type == ComparisonType.NOTYPE:
         return
     kind = element_kind(element)
-    allowed = {BOOL: ("UNSIGNED",), SIGNED: ("SIGNED",), UNSIGNED: ("UNSIGNED",),
+    allowed = {BOOL: ("UNSIGNED",), SIGNED: ("SIGNED", "UNSIGNED"), UNSIGNED: ("UNSIGNED", "SIGNED"),
                FLOAT: ("FLOAT", "TOTALORDER"), COMPLEX: ("FLOAT", "TOTALORDER")}.get(kind, ())  # fmt: skip
     if compare_type.value not in allowed:
         raise Diagnostic(f"compare type {compare_type.value} does not fit element type {element}",

@@ -40,7 +40,9 @@ Mapping (``bcast`` op -> StableHLO):
   NaN -> 0, ``x != 0`` for ``i1``) are their StableHLO op; float
   ``maximum``/``minimum`` get a NaN guard (below);
 - ``broadcast_in_dim``, ``transpose``, ``reshape``, ``constant`` -> the same op;
-  ``narrow`` -> ``reshape``;
+  ``narrow`` -> ``reshape``; a ``broadcast_in_dim`` of a ``transpose`` (or of
+  a reshape that only moves size-1 dims) -> one ``broadcast_in_dim`` with
+  unsorted dims (``through_relayout``);
 - ``reduce KIND`` -> ``stablehlo.reduce`` whose body applies KIND, from the
   kind's identity (``numerics.reduction_identity``); ``f16`` converts to
   ``f32`` first and back after (it accumulates in f32, as
@@ -49,7 +51,11 @@ Mapping (``bcast`` op -> StableHLO):
   + ``reshape`` with SSA ones; ``assign`` -> ``reshape`` of the source +
   ``dynamic_update_slice`` (the source itself when there is no index);
 - ``func.call``/``func.return`` -> the same, on the flat types; a fusion's body
-  inline.
+  inline;
+- an op bcast does not know (another dialect's, or a StableHLO op the import
+  kept: docs/contracts.md, "Ops bcast does not know") -> itself, on the
+  emitted operands, so a module with a ``dot_general`` passes through bcast
+  as a broadcast simplifier.
 
 Where XLA (jax 0.10.2, CPU, measured) differs from docs/semantics.md:
 
@@ -223,6 +229,25 @@ def _element(t: Attribute) -> str:
 # --------------------------------------------------------------------------
 
 
+def through_relayout(x: SSAValue, dims: Sequence[int]) -> tuple[SSAValue, list[int]]:
+    """The operand and dims of ``broadcast_in_dim(x, dims)`` with the
+    transpose (or the reshape that only moves size-1 dims, which bcast's
+    ``canonicalize`` makes of a transpose of size-1 dims) producing ``x``
+    composed in: StableHLO's ``broadcast_in_dim`` may transpose, so bcast's
+    ``transpose`` + sorted broadcast is written back as the one broadcast
+    with unsorted dims that JAX and StableHLO's simplifier write. The
+    relayout, left without users, is removed by ``clean_up``."""
+    owner = x.owner
+    where: list[int] | None = None  # where each dim of the relayout's operand stands in x
+    if isinstance(owner, shlo.TransposeOp):
+        where = rules.inverse_permutation(owner.perm)
+    elif isinstance(owner, shlo.ReshapeOp):
+        where = rules.unit_dim_reshape_permutation(flat_type_shape(owner.operand.type), flat_type_shape(x.type))
+    if where is None:
+        return x, list(dims)
+    return owner.operands[0], [dims[m] for m in where]
+
+
 class FunctionEmitter:
     """One ``func.func``: bcast values map to StableHLO values in ``values``."""
 
@@ -234,6 +259,8 @@ class FunctionEmitter:
         outputs = [flat_type(t) for t in function.function_type.outputs.data]
         self.block = Block(arg_types=inputs)
         self.values: dict[SSAValue, SSAValue] = {}
+        self.blocks: dict[Block, Block] = {}
+        """The blocks of kept ops' regions, for the successors of the ops in them."""
         if function.body.blocks:
             for old, new in zip(function.body.block.args, self.block.args):
                 self.values[old] = new
@@ -333,12 +360,35 @@ class FunctionEmitter:
                 else:
                     self.emit_op(inner)
             return
-        if not isinstance(op, bc.BcastOp):
-            raise PassError(op, "is not supported by the stablehlo target")
+        if not isinstance(op, bc.BcastOp):  # an op bcast does not know: written back as it is
+            self.emit_unknown(op)
+            return
         result = self.emit_bcast(op, [v[a] for a in op.operands])
         if result.name_hint is None:  # (not an operand passed through)
             result.name_hint = op.results[0].name_hint
         v[op.results[0]] = result
+
+    def emit_unknown(self, op: Operation) -> None:
+        """An op bcast does not know, on the emitted operands, with its
+        regions' ops emitted in turn (a kept ``stablehlo.while``'s body holds
+        the bcast ops the import made of its StableHLO); its own types, and
+        those of its blocks' arguments, stay as they are."""
+        blocks = {block: Block(arg_types=block.arg_types) for region in op.regions for block in region.blocks}
+        self.blocks.update(blocks)
+        for old, new in blocks.items():
+            for arg, copied in zip(old.args, new.args):
+                self.values[arg] = copied
+                copied.name_hint = arg.name_hint
+        copy = op.clone_without_regions(self.values, self.blocks)  # maps its results into self.values
+        self.block.add_op(copy)
+        outer = self.block
+        for region, copied in zip(op.regions, copy.regions):
+            for block in region.blocks:
+                self.block = blocks[block]
+                copied.add_block(self.block)
+                for inner in block.ops:
+                    self.emit_op(inner)
+        self.block = outer
 
     def emit_bcast(self, op: bc.BcastOp, args: list[SSAValue]) -> SSAValue:
         t = flat_type(op.results[0].type)
@@ -356,7 +406,7 @@ class FunctionEmitter:
                 return self.add(shlo.SelectOp(*args))
             return self.scalar_op(type(op), args)
         if isinstance(op, bc.BroadcastInDimOp):
-            return self.add(shlo.BroadcastInDimOp(args[0], op.dims, t))
+            return self.add(shlo.BroadcastInDimOp(*through_relayout(args[0], op.dims), t))
         if isinstance(op, bc.TransposeOp):
             return self.add(shlo.TransposeOp(args[0], op.perm, t))
         if isinstance(op, bc.ReshapeOp | bc.NarrowOp):

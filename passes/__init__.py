@@ -123,6 +123,7 @@ DESCRIPTIONS = {
     "bcast-fuse": "group elementwise ops and the views feeding them into bcast.fusion ops",
     "bcast-lower-to-loops": "lower fused IR to scf/memref/arith/math loop nests over memrefs "
     "(upstream MLIR; results passed as caller-allocated memrefs)",
-    "convert-stablehlo-to-bcast": "import StableHLO and CHLO (as JAX prints them) as explicit bcast ops",
+    "convert-stablehlo-to-bcast": "import StableHLO and CHLO (as JAX prints them) as explicit bcast ops, "
+    "keeping the ops it cannot take (option strict=true: report the first one)",
 }
 """One line per pass for ``bcast-opt --help``."""

@@ -257,6 +257,20 @@ class FoldTransposeOfBroadcast(RewritePattern):
         replace(rewriter, op, BroadcastInDimOp(broadcast.operand, dims, op.result.type))
 
 
+class TransposeOfUnitDimsToReshape(RewritePattern):
+    """A transpose that moves only size-1 dims keeps the elements in memory
+    order: ``transpose(x : 4x1x3, [1, 0, 2]) : 1x4x3`` -> ``reshape``, which
+    every backend makes without copying and which composes with broadcasts
+    and other reshapes (StableHLO's simplifier does the same)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: TransposeOp, rewriter: PatternRewriter, /):
+        if is_nested(op.operand.type) or rules.is_identity(op.perm, len(op.perm)):
+            return  # an identity transpose folds away
+        if rules.moves_only_unit_dims(flat_type_shape(op.operand.type), op.perm):
+            replace(rewriter, op, ReshapeOp(op.operand, op.result.type))
+
+
 # --------------------------------------------------------------------------
 # select
 # --------------------------------------------------------------------------
@@ -495,7 +509,7 @@ PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {
     ),
     ReshapeOp: (ComposeReshapeOfReshape(), FoldReshapeOfBroadcast()),
     shlo.ReshapeOp: (ComposeReshapeOfReshape(shlo.ReshapeOp),),
-    TransposeOp: (ComposeTransposeOfTranspose(), FoldTransposeOfBroadcast()),
+    TransposeOp: (ComposeTransposeOfTranspose(), FoldTransposeOfBroadcast(), TransposeOfUnitDimsToReshape()),
     SelectOp: (SwapSelectOfNot(),),
     ElementwiseOp: (FoldElementwiseOfConstants(),),
     ConvertOp: (FoldElementwiseOfConstants(),),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from xdsl.ir import Operation
 
-from bcast.ir.diagnostics import Report, op_report
+from bcast.ir.diagnostics import Report, is_unknown, op_report
 
 
 class PassError(Exception):
@@ -29,3 +29,12 @@ def check_one_block_functions(module: Operation, runner: str) -> None:
     for op in module.walk():
         if isinstance(op, func.FuncOp) and len(op.body.blocks) > 1:
             raise PassError(op, f"has {len(op.body.blocks)} blocks; {runner} runs functions of one block")
+
+
+def check_runnable(ops: Operation, runner: str) -> None:
+    """The first op bcast does not know (``is_unknown``) under ``ops``, in
+    program order, is an error where ``runner`` (a backend) must run it:
+    the rewriting passes keep such ops, a backend cannot."""
+    for op in ops.walk():
+        if is_unknown(op):
+            raise PassError(op, f"is not supported by {runner}")

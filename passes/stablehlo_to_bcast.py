@@ -13,7 +13,9 @@ Python source line, for a JAX export with debug info).
   is valid under every semantics; the pass sets no ``bcast.semantics``.
   Module, argument and result attributes (``jax.result_info``) are kept.
 - ``add``/``multiply``/``maximum``/``minimum`` on i1 are ``or``/``and``/``or``/
-  ``and`` (the StableHLO spec); ``chlo.square x`` is ``multiply x, x``;
+  ``and`` (the StableHLO spec); ``compare`` with ``compare_type`` UNSIGNED on
+  a signed integer (or SIGNED on an unsigned one) compares the operands
+  converted to the other signedness (the same bits); ``chlo.square x`` is ``multiply x, x``;
   ``is_finite x`` is ``compare LT, abs(x), inf`` (false for NaN and inf).
 - A transposing ``broadcast_in_dim`` becomes ``transpose`` then a sorted
   broadcast; a rank-0 ``select`` predicate is broadcast to the operands' shape;
@@ -23,8 +25,14 @@ Python source line, for a JAX export with debug info).
   ``bcast.reduce KIND``; an init value that is not a constant equal to the
   kind's identity is combined in with the binary op after the reduction.
 - Anything else (another op, a variadic reduce, another body, compare type
-  TOTALORDER, an element type bcast lacks) is a located error; an op the pass
-  does not know has a note listing the ops it supports.
+  TOTALORDER, an element type bcast lacks) is kept as it is, with its
+  operands and results (docs/contracts.md, "Ops bcast does not know"): the
+  later passes treat its results as opaque values, ``-t stablehlo`` writes
+  it back, and a backend that must run it refuses it, located. With
+  ``strict`` (what ``bcast-run``, ``bcast.compile``, ``bcast.from_jax`` and
+  the running targets of ``bcast-opt -t`` use, as the program will run),
+  each of these is instead a located error saying why; an op the pass does
+  not know has a note listing the ops it supports.
 """
 
 from __future__ import annotations
@@ -54,7 +62,7 @@ from bcast.ir import stablehlo as hlo
 from bcast.ir.locations import InputFallbackLoc
 from bcast.ir.rules import RuleError
 from bcast.ir import numerics
-from bcast.ir.types import NUMPY_DTYPES, split_type
+from bcast.ir.types import NUMPY_DTYPES, make_type, split_type
 from bcast.passes.errors import PassError
 from bcast.passes.rewriting import replace
 
@@ -247,14 +255,43 @@ def _compare_type_ok(op: Operation, compare_type) -> None:
                         ["bcast compares floats as IEEE 754 does (compare type FLOAT)"])
 
 
+SIGNEDNESS_OF_COMPARE = {hlo.ComparisonType.SIGNED: "signed", hlo.ComparisonType.UNSIGNED: "unsigned"}
+
+
+def _compared(compare_type, direction: str, value: SSAValue, new: list[Operation]) -> SSAValue:
+    """``value`` as ``compare_type`` compares it: an integer of the other
+    signedness (``UNSIGNED`` on ``i32``, ``SIGNED`` on ``ui32``) converted to
+    the same width with that signedness (integer conversion keeps the bits,
+    docs/semantics.md), so bcast's compare, which follows the element type,
+    orders the bit patterns as asked. ``EQ``/``NE`` need no conversion."""
+    levels, element = split_type(value.type)
+    wanted = None if compare_type is None else SIGNEDNESS_OF_COMPARE.get(compare_type.data)
+    if wanted is None or direction in ("EQ", "NE") or rules.kind(element) not in ("signed", "unsigned") \
+            or rules.kind(element) == wanted:
+        return value
+    width = element.removeprefix("u").removeprefix("i")
+    convert = bcast.ConvertOp(value, make_type(levels, ("u" if wanted == "unsigned" else "") + "i" + width))
+    new.append(convert)
+    return convert.results[0]
+
+
+def _compare(op: Operation, compare_type, direction: str, lhs: SSAValue, rhs: SSAValue, result_type,
+             new: list[Operation]) -> bcast.CompareOp:
+    """bcast's compare of ``lhs`` and ``rhs`` as StableHLO's ``compare_type`` says."""
+    _compare_type_ok(op, compare_type)
+    lhs, rhs = (_compared(compare_type, direction, v, new) for v in (lhs, rhs))
+    return bcast.CompareOp(direction, lhs, rhs, result_type)
+
+
 class ConvertCompare(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: hlo.CompareOp, rewriter: PatternRewriter) -> None:
         if in_reduce_body(op):
             return
-        _compare_type_ok(op, op.compare_type)
         _bcast_type(op, op.lhs)
-        replace(rewriter, op, bcast.CompareOp(op.direction, op.lhs, op.rhs, op.result.type))
+        new: list[Operation] = []
+        compare = _compare(op, op.compare_type, op.direction, op.lhs, op.rhs, op.result.type, new)
+        replace(rewriter, op, [*new, compare])
 
 
 class ConvertSelect(RewritePattern):
@@ -283,8 +320,7 @@ class ConvertChloBroadcast(RewritePattern):
         lhs = _broadcast_to(op.lhs, lhs_dims, operand_type, new)
         rhs = _broadcast_to(op.rhs, rhs_dims, operand_type, new)
         if isinstance(op, chlo.BroadcastCompareOp):
-            _compare_type_ok(op, op.compare_type)
-            result = bcast.CompareOp(op.direction, lhs, rhs, op.result.type)
+            result = _compare(op, op.compare_type, op.direction, lhs, rhs, op.result.type, new)
         else:
             result = _binary(op, BINARY[op.STABLEHLO], lhs, rhs)
         replace(rewriter, op, [*new, result])
@@ -342,16 +378,22 @@ def _inlined_location(op: Operation, call: func.CallOp):
     return call.location if isinstance(op.location, InputFallbackLoc) else op.location
 
 
-def inline_calls(module: ModuleOp) -> None:
+def inline_calls(module: ModuleOp, strict: bool = True) -> None:
     """Inline every ``func.call`` to a function of the module, then remove the
-    private functions."""
+    private functions. A call of a function with no body here is an error
+    when ``strict``, else kept (with the declaration it calls)."""
     functions = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)}
+    kept: set[str] = set()
     for _ in range(MAX_INLINE_DEPTH):
-        calls = [op for op in module.walk() if isinstance(op, func.CallOp)]
+        calls = [op for op in module.walk()
+                 if isinstance(op, func.CallOp) and op.callee.string_value() not in kept]
         if not calls:
             break
         for call in calls:
             callee = functions.get(call.callee.string_value())
+            if (callee is None or not callee.body.blocks) and not strict:
+                kept.add(call.callee.string_value())
+                continue
             if callee is None or not callee.body.blocks:
                 raise PassError(call, f"calls @{call.callee.string_value()}, which has no body in the module")
             body = callee.body.clone()
@@ -368,8 +410,8 @@ def inline_calls(module: ModuleOp) -> None:
             Rewriter.erase_op(call)
     else:
         raise PassError(calls[0], "calls nest too deeply to inline (recursion?)")
-    for f in functions.values():
-        if f.sym_visibility is not None and f.sym_visibility.data == "private":
+    for name, f in functions.items():
+        if f.sym_visibility is not None and f.sym_visibility.data == "private" and name not in kept:
             Rewriter.erase_op(f)
 
 
@@ -384,18 +426,46 @@ def check_supported(module: ModuleOp) -> None:
             raise PassError(op, "stablehlo.return outside a reduce body is not supported")
 
 
+@dataclass
+class KeepWhatFails(RewritePattern):
+    """``pattern``, except that an op it refuses (a ``PassError``, raised
+    before anything is rewritten) is kept as it is: the open world."""
+
+    pattern: RewritePattern
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        try:
+            self.pattern.match_and_rewrite(op, rewriter)
+        except PassError:
+            pass
+
+
 @dataclass(frozen=True)
 class ConvertStablehloToBcastPass(ModulePass):
-    """StableHLO and CHLO as JAX prints them -> explicit bcast IR."""
+    """StableHLO and CHLO as JAX prints them -> explicit bcast IR.
+
+    Options:
+
+    - strict: ``false`` (default) keeps every op the import cannot take;
+      ``true`` reports the first one, located, as the program is to run.
+    """
 
     name = "convert-stablehlo-to-bcast"
 
+    strict: bool = False
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        inline_calls(op)  # first: an op of a called function is reported where it is called
-        check_supported(op)
+        inline_calls(op, self.strict)  # first: an op of a called function is reported where it is called
+        patterns = [p() for p in PATTERNS]
+        if self.strict:
+            check_supported(op)
+        else:
+            patterns = [KeepWhatFails(p) for p in patterns]
         PatternRewriteWalker(
-            GreedyRewritePatternApplier([p() for p in PATTERNS]), apply_recursively=False
+            GreedyRewritePatternApplier(patterns), apply_recursively=False
         ).rewrite_module(op)
+        if not self.strict:
+            return
         for left in op.walk():
             if is_stablehlo(left):  # a pattern declined it
                 raise PassError(left, f"'{op_name(left)}' could not be converted by convert-stablehlo-to-bcast",

@@ -4,10 +4,10 @@ evaluator as written, through the NumPy backend's standard pipeline and
 through the Array API target (on NumPy arrays); the results must agree
 (bit-exact for integers and booleans).
 
-Nothing is skipped silently: a chunk that does not load without its RUN
-line's flags is listed in ``NEEDS_FLAGS`` with the error it gives, and a
-function that cannot run is listed in ``RUN_TIME_ERRORS`` with the exact
-error each backend gives.
+Nothing is skipped silently: every chunk loads without flags, a function
+holding an op bcast does not know must be refused by the backends
+(``test_unknown_ops_are_refused``), and a function that cannot run is
+listed in ``RUN_TIME_ERRORS`` with the exact error each backend gives.
 """
 
 from __future__ import annotations
@@ -17,19 +17,18 @@ import pytest
 from xdsl.dialects import func
 
 import bcast
+from bcast.ir.diagnostics import is_unknown
 from bcast.tests import paths
 from bcast.tools import driver
 from bcast.tools.run import random_inputs
 
 SOURCES = sorted(paths.FILECHECK.rglob("*.mlir")) + sorted(paths.EXAMPLES.rglob("*.mlir"))
 
-NEEDS_FLAGS = {
-    # RUN: bcast-opt %s --allow-unregistered-dialect
-    ("driver_unregistered.mlir", 0): "dialect 'foo' of op 'foo.bar' is not registered",
-    ("driver_multiblock.mlir", 0): "dialect 'foo' of op 'foo.op' is not registered",
-}
-"""Chunks written to load only under their RUN line's flags: (file, chunk)
--> the error they give without them."""
+def runs_only_known_ops(function: func.FuncOp) -> bool:
+    """Whether a backend can run ``function``: ops bcast does not know are
+    kept by bcast-opt and refused by every backend (open_world.mlir and
+    tests/tools/test_open_world.py check that), so they are no example to run."""
+    return not any(is_unknown(op) for op in function.walk())
 
 
 def _declaration_error(case: str, callee: str) -> dict[str, str]:
@@ -69,34 +68,42 @@ def load_failures() -> dict[tuple[str, int], str]:
     return failures
 
 
-def runnable_chunks():
+def runnable_chunks(known: bool = True):
+    """Each function of each chunk (as bcast.compile loads it: StableHLO
+    imported, private helpers inlined) that holds only ops bcast knows, or,
+    with ``known=False``, one that holds an op bcast does not know (or a
+    chunk whose strict import refuses one)."""
     for path, index, text in chunks():
-        if (path.name, index) in NEEDS_FLAGS:
-            continue  # test_every_chunk_loads_or_needs_its_flags checks them
-        try:  # as bcast.compile loads it: StableHLO imported, private helpers inlined
+        try:
             module = driver.load(text, str(path), import_stablehlo=True)
-        except driver.InputError:
-            continue  # test_every_chunk_loads_or_needs_its_flags reports it
+        except driver.InputError:  # the strict import refuses an op (the chunk loads: test_every_chunk_loads)
+            if not known:
+                yield pytest.param(path, index, text, "main", id=f"{path.name}:{index}")
+            continue
         for op in module.walk():
-            if isinstance(op, func.FuncOp) and op.body.blocks:
+            if isinstance(op, func.FuncOp) and op.body.blocks and runs_only_known_ops(op) == known:
                 yield pytest.param(path, index, text, op.sym_name.data,
                                    id=f"{path.name}:{index}:@{op.sym_name.data}")
 
 
 CASES = list(runnable_chunks())
+UNKNOWN_OP_CASES = list(runnable_chunks(known=False))
+
+
+@pytest.mark.parametrize("path, index, text, entry", UNKNOWN_OP_CASES)
+def test_unknown_ops_are_refused(path, index, text, entry):
+    with pytest.raises(bcast.BcastError, match="op is not supported by (the reference backend|convert-stablehlo-to-bcast)"):
+        bcast.compile(text, backend="reference", entry=entry)
 
 
 def test_there_are_many_runnable_examples():
     assert len(CASES) > 100
 
 
-def test_every_chunk_loads_or_needs_its_flags():
+def test_every_chunk_loads():
+    """With no flags: ops of other dialects are kept (the open world)."""
     failures = load_failures()
-    unexpected = {k: v for k, v in failures.items() if k not in NEEDS_FLAGS}
-    assert not unexpected, unexpected
-    assert set(failures) == set(NEEDS_FLAGS)
-    for key, message in NEEDS_FLAGS.items():
-        assert message in failures[key], (key, failures[key])
+    assert not failures, failures
 
 
 def test_run_time_errors_name_existing_cases():

@@ -145,6 +145,13 @@ class Compiled:
             raise _error([e.report]) from None
         if not self.function.body.blocks:  # every backend: nothing to run
             raise _error([op_report(self.function, "is a declaration without a body")])
+        from bcast.passes.errors import PassError, check_runnable
+
+        try:
+            for function in targets.reachable_functions(module, entry):
+                check_runnable(function, f"the {backend} backend")
+        except PassError as e:
+            raise _error([e.report]) from None
         self.memory_checked = False
         """Whether ``check_memory`` has run (once per compiled program)."""
         target = targets.TARGETS[backend]
@@ -153,8 +160,6 @@ class Compiled:
         self.result_types = list(self.function.function_type.outputs.data)
         self.input_types = list(self.function.function_type.inputs.data)
         self.arguments, self.results = signature(self.function)
-        from bcast.passes.errors import PassError
-
         try:
             built = target.builder(module, entry, self.arguments, self.results, source_name)
         except targets.BuildError as e:

@@ -19,13 +19,14 @@ from dataclasses import dataclass
 from typing import IO
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnregisteredOp
-from xdsl.dialects.func import FuncOp
+from xdsl.dialects.builtin import FileLineColLoc, FunctionType, IntAttr, ModuleOp, StringAttr, UnregisteredOp
+from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.passes import PassPipeline
 from xdsl.ir import Operation
-from xdsl.utils.exceptions import ArgSpecParseError, ParseError
+from xdsl.traits import SymbolTable
+from xdsl.utils.exceptions import ArgSpecParseError, ParseError, VerifyException
 
-from bcast.ir.diagnostics import Report, SourceLoc, op_source_loc, verify_report
+from bcast.ir.diagnostics import UNKNOWN_DIALECTS, Report, SourceLoc, op_source_loc, verify_report
 from bcast.ir.dominance import undominated_uses, use_before_definition
 from bcast.ir.ops import SEMANTICS_ATTR
 from bcast.ir.parser import LocatingParser, make_context
@@ -182,9 +183,9 @@ def parse(ctx: Context, chunk: Chunk, name: str) -> ModuleOp:
                                      f'form: "{op}"(...) : (...) -> (...)', here())]) from None
         if unknown:
             op = unknown.group(1)
-            if op == "builtin.unregistered":  # with --allow-unregistered-dialect: a custom form
+            if op == "builtin.unregistered":  # an unknown op in a custom form
                 op = parser._name_positions[-1].text
-            raise InputError([unknown_op_report(ctx, chunk, name, op, here())]) from None
+            raise InputError([unknown_op_report(ctx, op, here())]) from None
         raise InputError([Report("error", parse_message(e), _span_loc(e.span, name, chunk.line_offset))]) from None
     except RecursionError:  # regions nested hundreds deep (program depth does not recurse)
         raise InputError([Report("error", "input is nested too deeply", here())]) from None
@@ -200,86 +201,58 @@ def parse(ctx: Context, chunk: Chunk, name: str) -> ModuleOp:
             # does, not at whatever token the parser reached (often the next line).
             raise InputError([Report("error", message, here())]) from None
         raise
-    if ctx.allow_unregistered:
-        check_no_unknown_ops(ctx, chunk, name, module)
+    check_no_unknown_ops(ctx, module)
     if op_source_loc(module) is None:  # an implicit module, or one with loc(unknown)
         module.location = FileLineColLoc(StringAttr(name), IntAttr(chunk.line_offset + 1), IntAttr(1))
     return module
 
 
 _UNKNOWN_OP = re.compile(r"Operation (\S+) (?:is not registered|does not have a custom format)")
-PARTIAL_DIALECTS = ("stablehlo", "chlo")
-"""Dialects bcast holds a subset of (the ops it imports): their other ops are
-not misspellings, and ``--allow-unregistered-dialect`` keeps them as it keeps
-ops of dialects bcast does not know."""
 
 
 def known_op_names(ctx: Context) -> list[str]:
     return [op.name for op in ctx.loaded_ops if not issubclass(op, UnregisteredOp)]
 
 
-def unknown_op_report(ctx: Context, chunk: Chunk, name: str, op: str, loc: SourceLoc) -> Report:
+def unknown_op_report(ctx: Context, op: str, loc: SourceLoc) -> Report:
     """The error for an op the context does not hold, at the op. An op of a
-    dialect bcast knows is a misspelling (answered with the closest name:
-    ``bcast.ad``, did you mean ``bcast.add``?), even with
-    ``--allow-unregistered-dialect``, as mlir-opt rejects unknown ops of its
-    registered dialects. A StableHLO or CHLO op bcast does not import is the
-    import's error, naming the ops it supports (no suggestion: it is most
-    often a real op, not a misspelling). An op of another dialect
-    needs ``--allow-unregistered-dialect`` and then its generic form."""
+    dialect bcast owns is a misspelling (answered with the closest name:
+    ``bcast.ad``, did you mean ``bcast.add``?), as mlir-opt rejects unknown
+    ops of its registered dialects. Any other op is one bcast keeps without
+    knowing it (docs/contracts.md, "Ops bcast does not know"), which xDSL
+    reads in generic form only: the error says so; for a StableHLO or CHLO op
+    (most often a real op, such as ``sine``, not a misspelled ``sign``: no
+    "did you mean") a note lists the ops the import takes."""
     known = known_op_names(ctx)
     dialect = op.split(".", 1)[0] if "." in op else None
     if dialect is None:  # a bare name, as ``return`` for ``func.return`` inside a function
         suggestion = did_you_mean(op, known + [n.removeprefix("func.") for n in known])
         return Report("error", f"unknown op '{op}'{suggestion}", loc)
-    suggestion = did_you_mean(op, known)
-    if dialect in PARTIAL_DIALECTS and not ctx.allow_unregistered:
+    if dialect in owned_dialects(ctx):
+        return Report("error", f"unknown op '{op}'{did_you_mean(op, known)}", loc)
+    generic = f'"{op}"(...) : (...) -> (...)'
+    if dialect in UNKNOWN_DIALECTS:
         from bcast.passes.stablehlo_to_bcast import supported_note
 
-        # no "did you mean": an op bcast does not import is most often a real
-        # StableHLO op (``sine`` is not a misspelled ``sign``); the note lists
-        # what the import takes
-        return _unsupported_stablehlo(ctx, chunk, name) or Report(
-            "error", f"'{op}' op is not supported by convert-stablehlo-to-bcast", loc, [supported_note()])
-    if dialect in PARTIAL_DIALECTS or dialect not in {n.split(".", 1)[0] for n in known}:
-        if ctx.allow_unregistered:  # xDSL reads unknown ops in generic form only
-            return Report("error", f"unknown op '{op}'{suggestion} (ops bcast does not know are kept "
-                          f'in generic form only: "{op}"(...) : (...) -> (...))', loc)
-        return Report("error", f"dialect '{dialect}' of op '{op}' is not registered (bcast-opt "
-                      f"--allow-unregistered-dialect keeps ops of other dialects, in generic form)", loc)
-    return Report("error", f"unknown op '{op}'{suggestion}", loc)
+        return Report("error", f"'{op}' op is not supported by convert-stablehlo-to-bcast; bcast keeps it "
+                      f"as it is in generic form only: {generic}", loc, [supported_note()])
+    return Report("error", f"'{op}' op is not known to bcast; bcast keeps it as it is in generic form "
+                  f"only: {generic}", loc)
 
 
-def check_no_unknown_ops(ctx: Context, chunk: Chunk, name: str, module: ModuleOp) -> None:
-    """With ``--allow-unregistered-dialect``, only ops of dialects bcast does
-    not know (or holds a subset of) may be unregistered: a generic op of a
-    dialect it knows, ``"bcast.ad"(...)``, is still a misspelling."""
-    dialects = {n.split(".", 1)[0] for n in known_op_names(ctx)} - set(PARTIAL_DIALECTS)
+def owned_dialects(ctx: Context) -> set[str]:
+    """The dialects whose every op bcast knows: an unknown name in them is a
+    misspelling, not an op to keep."""
+    return {n.split(".", 1)[0] for n in known_op_names(ctx)} - set(UNKNOWN_DIALECTS)
+
+
+def check_no_unknown_ops(ctx: Context, module: ModuleOp) -> None:
+    """Unregistered ops are kept, except in a dialect bcast owns: a generic
+    op ``"bcast.ad"(...)`` is still a misspelling."""
+    dialects = owned_dialects(ctx)
     for op in module.walk():
         if isinstance(op, UnregisteredOp) and op.op_name.data.split(".", 1)[0] in dialects:
-            raise InputError([unknown_op_report(ctx, chunk, name, op.op_name.data, op_source_loc(op))])
-
-
-def _unsupported_stablehlo(ctx: Context, chunk: Chunk, name: str) -> Report | None:
-    """The import's located error for a StableHLO or CHLO op bcast does not
-    know (at the op's own ``loc(...)``, naming the ops it supports): read the
-    input again accepting unknown ops, and report the first one. None if that
-    read fails too (a pretty op the generic reader cannot take: the caller
-    reports it where the parser stopped)."""
-    from bcast.passes.errors import PassError
-    from bcast.passes.stablehlo_to_bcast import check_supported, inline_calls
-
-    lenient = ctx.clone()
-    lenient.allow_unregistered = True
-    try:
-        module = LocatingParser(lenient, chunk.text, name, chunk.line_offset).parse_module()
-        inline_calls(module)  # an op of a called function is reported where it is called
-        check_supported(module)
-    except PassError as e:
-        return e.report
-    except Exception:  # noqa: BLE001 - any other failure: the original error stands
-        return None
-    return None
+            raise InputError([unknown_op_report(ctx, op.op_name.data, op_source_loc(op))])
 
 
 def apply_semantics(module: ModuleOp, semantics: str | None) -> None:
@@ -301,7 +274,10 @@ def verify(module: Operation) -> None:
     late = undominated_uses(module)
     for op in module.walk():
         try:
-            op.verify(verify_nested_ops=False)
+            if isinstance(op, CallOp) and _inside_unknown_op(op):
+                check_callee(op)
+            else:
+                op.verify(verify_nested_ops=False)
             if isinstance(op, FuncOp):
                 check_signature(op)
             if op in late:
@@ -310,6 +286,29 @@ def verify(module: Operation) -> None:
             if isinstance(e, RecursionError):
                 raise
             raise InputError([verify_report(op, e)]) from None
+
+
+def _inside_unknown_op(op: Operation) -> bool:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, FuncOp):
+        if isinstance(parent, UnregisteredOp):
+            return True
+        parent = parent.parent_op()
+    return False
+
+
+def check_callee(call: CallOp) -> None:
+    """xDSL's check of a ``func.call``, for a call inside an op bcast does
+    not know (a kept ``stablehlo.while``'s body calls JAX's helpers): xDSL
+    takes an unregistered op to have every trait, a symbol table too, and
+    would look for the callee there; it is a function of the module."""
+    module = call.get_toplevel_object()
+    callee = SymbolTable.lookup_symbol(module, call.callee) if module.has_trait(SymbolTable) else None
+    if not isinstance(callee, FuncOp):
+        raise VerifyException(f"'{call.callee.string_value()}' could not be found in symbol table")
+    if callee.function_type != FunctionType.from_lists(call.arguments.types, call.result_types):
+        raise VerifyException(f"the types of the call differ from those of @{call.callee.string_value()}: "
+                              f"{callee.function_type}")
 
 
 MODULE_ANCHOR, FUNCTION_ANCHOR = "builtin.module", "func.func"
@@ -455,12 +454,14 @@ def needs_import(module: ModuleOp, pipeline: PassPipeline | None, import_stableh
     return has_stablehlo(module)
 
 
-def import_stablehlo_module(ctx: Context, module: ModuleOp) -> None:
+def import_stablehlo_module(ctx: Context, module: ModuleOp, strict: bool = False) -> None:
     """Run ``convert-stablehlo-to-bcast`` on ``module`` (a PassError becomes a
-    located input error)."""
+    located input error): ``strict`` when the program is to run, so an op
+    the import cannot take is reported with its reason where it is met;
+    else such ops are kept (the open world)."""
     from bcast.passes.stablehlo_to_bcast import ConvertStablehloToBcastPass
 
-    run_pipeline(PassPipeline((ConvertStablehloToBcastPass(),)), ctx, module)
+    run_pipeline(PassPipeline((ConvertStablehloToBcastPass(strict=strict),)), ctx, module)
 
 
 @contextmanager
@@ -485,35 +486,49 @@ def cyclic_gc_paused() -> Iterator[None]:
 @cyclic_gc_paused()
 def load_chunk(ctx: Context, chunk: Chunk, name: str, semantics: str | None = None,
                pipeline: PassPipeline | None = None, timings: Timings | None = None,
-               import_stablehlo: bool = False) -> ModuleOp:
+               import_stablehlo: bool = False, runner: str | None = None) -> ModuleOp:
     """Parse and verify a program, import StableHLO if ``needs_import`` says
     so, then run ``pipeline`` and verify again. ``timings`` (``--timing``)
     gets the parse and verify times; the passes time themselves through the
-    pipeline's callback."""
+    pipeline's callback. ``runner``: see ``prepare``."""
     with timed(timings, "Parse"):
         module = parse(ctx, chunk, name)
-    return prepare(ctx, module, semantics, pipeline, timings, import_stablehlo)
+    return prepare(ctx, module, semantics, pipeline, timings, import_stablehlo, runner)
 
 
 @cyclic_gc_paused()
 def prepare(ctx: Context, module: ModuleOp, semantics: str | None = None,
             pipeline: PassPipeline | None = None, timings: Timings | None = None,
-            import_stablehlo: bool = False) -> ModuleOp:
+            import_stablehlo: bool = False, runner: str | None = None) -> ModuleOp:
     """``load_chunk`` after parsing, to ``module`` in place (returned): verify,
     import, run ``pipeline``, verify again. The xdsl-opt plugin's targets
-    start here (xDSL has parsed)."""
+    start here (xDSL has parsed). ``runner`` names what will run the whole
+    module (``the c target``): an op bcast does not know, left after the
+    import, is then refused before any pass, naming ``runner``."""
     with timed(timings, "Verify"):
         apply_semantics(module, semantics)
         verify(module)
     if needs_import(module, pipeline, import_stablehlo):
-        import_stablehlo_module(ctx, module)
+        import_stablehlo_module(ctx, module, strict=import_stablehlo)
         with timed(timings, "Verify"):
             verify(module)
+    if runner is not None:
+        check_runnable_module(module, runner)
     if pipeline is not None and pipeline.passes:
         run_pipeline(pipeline, ctx, module)
         with timed(timings, "Verify"):
             verify(module)
     return module
+
+
+def check_runnable_module(module: ModuleOp, runner: str) -> None:
+    """``passes.errors.check_runnable`` as a located input error."""
+    from bcast.passes.errors import PassError, check_runnable
+
+    try:
+        check_runnable(module, runner)
+    except PassError as e:
+        raise InputError([e.report]) from None
 
 
 def run_pipeline(pipeline: PassPipeline, ctx: Context, module: ModuleOp) -> None:

@@ -97,6 +97,13 @@ class Target:
     """Whether this machine can run it (the C target needs a compiler)."""
 
     @property
+    def runs(self) -> bool:
+        """Whether it runs the program (``-t`` of it prints code that runs):
+        then StableHLO input is imported strictly, as ``bcast-run`` does,
+        and an op the import cannot take is reported with its reason."""
+        return self.builder is not None
+
+    @property
     def emit_pipeline(self) -> str:
         """What ``-t NAME`` runs without ``-p``."""
         if not self.lowers_to_loops:
@@ -217,8 +224,10 @@ def _build_reference(module: ModuleOp, entry: str, arguments, results, source_na
 
 def _build_python(emit_module: Callable[[ModuleOp, str], str], target: str, module: ModuleOp, entry: str,
                   source_name: str) -> Built:
-    """Generated Python, run: the entry from the module's function table."""
-    source = emit_module(module, source_name)
+    """Generated Python, run: the entry from the module's function table.
+    Only the functions the entry reaches are emitted, as for C: another
+    function (one holding an op bcast does not know) does not stop this one."""
+    source = emit_module(reachable(module, entry), source_name)
     namespace: dict[str, object] = {}
     exec(builtins.compile(source, f"<bcast {target}: {source_name}>", "exec"), namespace)
     return Built(namespace["FUNCTIONS"][entry], python_source=source)  # type: ignore[index]

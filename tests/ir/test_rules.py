@@ -3,6 +3,8 @@ on shapes and element-type names, no IR."""
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -625,3 +627,37 @@ def test_reshape_of_broadcast_dims():
     assert rules.reshape_of_broadcast_dims((6,), [1], (4, 6), (4, 2, 3)) is None
     # unsorted dims: not handled
     assert rules.reshape_of_broadcast_dims((2, 3), [1, 0], (3, 2), (6,)) is None
+
+
+UNIT_SHAPES = [s for rank in range(4) for s in itertools.product((1, 2, 3), repeat=rank)]
+
+
+@pytest.mark.parametrize("shape", UNIT_SHAPES, ids=str)
+def test_a_transpose_of_unit_dims_is_a_reshape(shape) -> None:
+    """``moves_only_unit_dims`` says exactly when NumPy's transpose equals a
+    reshape to the transposed shape (the elements stay in memory order)."""
+    x = np.arange(int(np.prod(shape))).reshape(shape)
+    for perm in itertools.permutations(range(len(shape))):
+        moved = np.transpose(x, perm)
+        same = np.array_equal(moved, x.reshape(moved.shape))
+        assert rules.moves_only_unit_dims(shape, perm) == same, (shape, perm)
+
+
+@pytest.mark.parametrize("shape", UNIT_SHAPES, ids=str)
+def test_a_unit_dim_reshape_composes_into_a_broadcast(shape) -> None:
+    """``unit_dim_reshape_permutation`` of a reshape that moves size-1 dims
+    maps each source dim to a dim of the reshaped value: broadcasting the
+    source through that map (any size-1 dim may go anywhere) gives what
+    broadcasting the reshaped value gives."""
+    x = np.arange(int(np.prod(shape))).reshape(shape)
+    for perm in itertools.permutations(range(len(shape))):
+        after = tuple(shape[p] for p in perm)
+        where = rules.unit_dim_reshape_permutation(shape, after)
+        keeps_order = [s for s in shape if s != 1] == [s for s in after if s != 1]
+        assert (where is not None) == keeps_order, (shape, perm)
+        if where is None:
+            continue
+        assert sorted(where) == list(range(len(shape)))
+        reshaped = x.reshape(after)
+        assert all(shape[k] == after[m] for k, m in enumerate(where))
+        assert np.array_equal(np.moveaxis(x, range(len(shape)), where), reshaped)

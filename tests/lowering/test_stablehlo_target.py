@@ -37,7 +37,7 @@ from bcast.passes.errors import PassError  # noqa: E402
 from bcast.tests import paths  # noqa: E402
 from bcast.tests.budget import examples  # noqa: E402
 from bcast.tests.programs import MODES, Program, assert_results, programs  # noqa: E402
-from bcast.tests.test_examples_run import NEEDS_FLAGS, RUN_TIME_ERRORS, chunks  # noqa: E402
+from bcast.tests.test_examples_run import RUN_TIME_ERRORS, chunks, runs_only_known_ops  # noqa: E402
 from bcast.tools import driver  # noqa: E402
 from bcast.tools.driver import EXPLICIT_PIPELINE  # noqa: E402
 from bcast.tools.jax_bridge import run_stablehlo, verify_stablehlo  # noqa: E402
@@ -77,14 +77,12 @@ def runnable_cases():
     chunk is loaded as ``bcast.compile`` loads it (StableHLO imported, its
     private functions inlined)."""
     for path, index, text in chunks():
-        if (path.name, index) in NEEDS_FLAGS:
-            continue
         try:
             module = driver.load(text, str(path), import_stablehlo=True)
         except driver.InputError:
             continue  # test_examples_run reports it
         for op in module.walk():
-            if isinstance(op, func.FuncOp) and op.body.blocks:
+            if isinstance(op, func.FuncOp) and op.body.blocks and runs_only_known_ops(op):
                 yield pytest.param(path, index, text, op.sym_name.data,
                                    id=f"{path.name}:{index}:@{op.sym_name.data}")
 
@@ -105,6 +103,26 @@ def test_program_runs_on_xla_as_on_the_reference(request, path, index, text, ent
             xla(text, inputs, entry)
         return
     assert_results(as_program(text, inputs, reference(*inputs)), xla(text, inputs, entry))
+
+
+SIMPLIFIED = paths.FILECHECK / "tools" / "target_stablehlo_simplify.mlir"
+
+
+@pytest.mark.parametrize("index, text", list(enumerate(driver.split_input(SIMPLIFIED.read_text(), True))),
+                         ids=lambda v: str(v) if isinstance(v, int) else "")
+def test_stablehlo_simplified_by_bcast_runs_on_xla_as_on_the_reference(index, text) -> None:
+    """target_stablehlo_simplify.mlir's StableHLO, written back by bcast (one
+    broadcast with unsorted dims, a reshape for a transpose of size-1 dims,
+    an unsigned compare on ui32), gives XLA the reference evaluator's
+    results (which read ``compare UNSIGNED`` on i32 as unsigned)."""
+    module = driver.load(text.text, SIMPLIFIED.name, import_stablehlo=True)
+    entry = next(f.sym_name.data for f in module.walk() if isinstance(f, func.FuncOp))
+    reference = bcast.compile(module, backend="reference", entry=entry)
+    cases = [random_inputs(reference.function, seed=index)]
+    if entry == "compare_unsigned_on_i32":  # around 7 both ways; negatives are large unsigned values
+        cases = [[np.array(v, np.int32)] for v in (-1, 8, 7, 3, -2**31)]
+    for inputs in cases:
+        assert_results(as_program(text.text, inputs, reference(*inputs)), xla(text.text, inputs, entry))
 
 
 def test_fused_modules_export_too():

@@ -16,7 +16,7 @@ import bcast
 from bcast.tools.run import random_array
 from bcast.tests.paths import DATA
 from bcast.tools import driver
-from bcast.tools.api import BcastError
+from bcast.tools.api import BACKENDS, BcastError
 
 EXPORTS = DATA / "jax_exports"
 MANIFEST = json.loads((EXPORTS / "manifest.json").read_text())["cases"]
@@ -146,13 +146,13 @@ def test_no_traceback_for_unsupported_op(tmp_path, capsys):
     from bcast.tools.run import main
 
     f = tmp_path / "bad.mlir"
-    f.write_text('func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {\n'
-                 '  %0 = "stablehlo.cbrt"(%x) : (tensor<3xf32>) -> tensor<3xf32>\n'
-                 '  return %0 : tensor<3xf32>\n}\n')
+    f.write_text('func.func @main(%x: tensor<3xi32>) -> tensor<3xi32> {\n'
+                 '  %0 = "stablehlo.count_leading_zeros"(%x) : (tensor<3xi32>) -> tensor<3xi32>\n'
+                 '  return %0 : tensor<3xi32>\n}\n')
     assert main([str(f), "--seed", "0"]) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"{f}:2:8: error:"), err
-    assert "stablehlo.cbrt" in err and "Traceback" not in err
+    assert "stablehlo.count_leading_zeros" in err and "Traceback" not in err
 
 
 def test_every_elementwise_op_is_imported_from_its_stablehlo_op():
@@ -169,3 +169,27 @@ def test_every_elementwise_op_is_imported_from_its_stablehlo_op():
         imported = {**BINARY, **UNARY}[hlo.ELEMENTWISE_OPS[op.STABLEHLO]]
         assert imported is op and op.STABLEHLO in SUPPORTED_OPS, op.name
         assert op.STABLEHLO_NATIVE_KINDS <= op.ELEMENT_KINDS, op.name
+
+
+
+
+COMPARE_TYPES = """func.func @main(%a: tensor<5xi32>, %b: tensor<5xi32>) -> (tensor<5xi1>, tensor<5xi1>, tensor<5xi1>) {
+  %0 = stablehlo.compare LT, %a, %b, UNSIGNED : (tensor<5xi32>, tensor<5xi32>) -> tensor<5xi1>
+  %1 = stablehlo.compare LT, %a, %b, SIGNED : (tensor<5xi32>, tensor<5xi32>) -> tensor<5xi1>
+  %2 = stablehlo.compare GE, %a, %b : (tensor<5xi32>, tensor<5xi32>) -> tensor<5xi1>
+  return %0, %1, %2 : tensor<5xi1>, tensor<5xi1>, tensor<5xi1>
+}
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_compare_unsigned_on_i32_orders_the_bit_patterns(backend):
+    """``compare LT, a, b, UNSIGNED`` on signless i32 (as XLA runs it): -1 is
+    the largest value (0xFFFFFFFF), INT_MIN is 2**31."""
+    a = np.array([-1, 1, 0, -2**31, 7], np.int32)
+    b = np.array([1, -1, 0, 5, 7], np.int32)
+    unsigned, signed, default = bcast.compile(COMPARE_TYPES, backend=backend)(a, b)
+    np.testing.assert_array_equal(unsigned, a.view(np.uint32) < b.view(np.uint32))
+    np.testing.assert_array_equal(signed, a < b)
+    np.testing.assert_array_equal(default, a >= b)
+    assert unsigned.tolist() == [False, True, False, False, False]

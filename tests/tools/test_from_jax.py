@@ -152,19 +152,21 @@ def test_unsupported_jax_op_is_reported_at_the_users_line() -> None:
 
 
 def test_a_real_stablehlo_op_is_not_called_a_misspelling() -> None:
-    """``stablehlo.tan`` is a StableHLO op bcast does not import, not a
-    misspelled ``stablehlo.tanh``: no "did you mean" that changes meaning."""
+    """``chlo.sinh`` is a CHLO op bcast does not import, not a misspelled
+    ``stablehlo.sine`` or ``sign``: no "did you mean" that changes meaning."""
     with pytest.raises(bcast.BcastError) as info:
-        bcast.from_jax(jnp.tan, X)
+        bcast.from_jax(jnp.sinh, X)
     message = str(info.value)
-    assert "'stablehlo.tan' op is not supported by convert-stablehlo-to-bcast" in message
+    assert "'chlo.sinh' op is not supported by convert-stablehlo-to-bcast" in message
     assert "did you mean" not in message
 
 
-def test_sine_and_cosine_import() -> None:
-    """``stablehlo.sine``/``cosine`` import as ``bcast.sine``/``cosine``
-    (their ``STABLEHLO`` counterpart) and compute NumPy's values."""
-    for jax_function, numpy_function in ((jnp.sin, np.sin), (jnp.cos, np.cos)):
+def test_unary_functions_import() -> None:
+    """``stablehlo.sine``, ``cosine``, ``tan``, ... import as the bcast op
+    whose ``STABLEHLO`` counterpart they are and compute NumPy's values."""
+    for jax_function, numpy_function in ((jnp.sin, np.sin), (jnp.cos, np.cos), (jnp.tan, np.tan),
+                                         (jnp.expm1, np.expm1), (jnp.log1p, np.log1p), (jnp.cbrt, np.cbrt),
+                                         (jnp.round, np.round)):
         f = bcast.compile(bcast.from_jax(jax_function, X), backend="reference")
         np.testing.assert_allclose(np.asarray(f(X)), numpy_function(X), rtol=1e-6)
 

@@ -28,6 +28,7 @@ import pytest
 from xdsl.universe import Universe
 
 from bcast.passes import available_passes
+from bcast.passes.stablehlo_to_bcast import has_stablehlo
 from bcast.tools import driver, targets
 from bcast.tools.api import STANDARD_PIPELINE
 from bcast.tools.opt import TARGETS
@@ -44,6 +45,8 @@ NOT_XDSL_SYNTAX = {
     "hex float literal (xDSL reads the bit pattern as an integer)": re.compile(r"dense<[^>]*0x[0-9a-fA-F]"),
     "location range": re.compile(r"loc\([^)\n]*\bto\b"),
     "#loc alias (JAX defines them after the module)": re.compile(r"loc\(#"),
+    "func.call in an unregistered op (xDSL's verifier takes that op for a symbol table)":
+        re.compile(r'"func\.call"\('),
 }
 COMMENT_LINE = re.compile(r"^\s*//.*\n?", re.MULTILINE)
 
@@ -97,7 +100,9 @@ def test_universe_names_the_dialect_every_bcast_pass_and_every_target():
 def test_xdsl_opt_matches_bcast_opt(tmp_path, pipeline):
     compared, excluded = programs()
     assert len(compared) >= 60, "the comparison lost most of its inputs"
-    assert len(excluded) <= 6, excluded  # each listed with its reason
+    assert len(excluded) <= 7, excluded  # each listed with its reason
+    if pipeline:  # bcast-opt imports StableHLO before a pipeline; xdsl-opt runs the pipeline as given
+        compared = [(name, text) for name, text in compared if not has_stablehlo(driver.load(text, name))]
     joined = tmp_path / "all.mlir"
     joined.write_text("// -----\n".join(text for _, text in compared))
     argv = [str(joined), "--split-input-file", "--allow-unregistered-dialect", "-p", pipeline]

@@ -1,8 +1,9 @@
-// A function of several blocks (branch ops of another dialect, kept with
-// --allow-unregistered-dialect): the entry block's values are visible in
-// the later blocks; it prints back, draws with --view-op-graph (every
-// block's ops in the function's cluster), and a backend that must run it
-// refuses it at the function, naming why.
+// A function of several blocks (branch ops of another dialect, kept as ops
+// bcast does not know are): the entry block's values are visible in the
+// later blocks; it prints back, draws with --view-op-graph (every block's
+// ops in the function's cluster); a backend that must run it refuses its
+// first op of another dialect, and -t stablehlo (which writes such ops back)
+// refuses the function, naming why.
 // RUN: bcast-opt %s --allow-unregistered-dialect | filecheck %s
 // RUN: bcast-opt %s --allow-unregistered-dialect --view-op-graph 2>&1 >/dev/null | filecheck %s --check-prefix=DOT
 // RUN: not bcast-opt %s --allow-unregistered-dialect -t numpy 2>&1 | filecheck %s --check-prefix=NUMPY
@@ -22,8 +23,8 @@
 // DOT:      label = "%z = bcast.add\ntensor<3xf32>"
 // DOT:      label = "func.return"
 
-// NUMPY: driver_multiblock.mlir:[[# @LINE + 3]]:1: error: 'func.func' op has 2 blocks; the NumPy target runs functions of one block
-// C:     driver_multiblock.mlir:[[# @LINE + 2]]:1: error: 'func.func' op has 2 blocks; bcast-lower-to-loops runs functions of one block
+// NUMPY: driver_multiblock.mlir:[[# @LINE + 4]]:8: error: 'foo.op' op is not supported by the numpy target
+// C:     driver_multiblock.mlir:[[# @LINE + 3]]:8: error: 'foo.op' op is not supported by the c target
 // HLO:   driver_multiblock.mlir:[[# @LINE + 1]]:1: error: 'func.func' op has 2 blocks; the stablehlo target runs functions of one block
 func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
   %y = "foo.op"(%x) : (tensor<3xf32>) -> tensor<3xf32>

@@ -66,6 +66,27 @@ func.func @opaque_operands(%a: tensor<4xf32>, %b: tensor<4xf32>, %p: tensor<4xi1
   %id = bcast.multiply %a, %d : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   func.return %ef, %pc, %id : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// A transposing broadcast (bcast's canonical form: transpose, or a reshape
+// when only a size-1 dim moves, then a sorted broadcast) is written back as
+// one broadcast_in_dim with unsorted dims, as JAX writes it and StableHLO's
+// simplifier leaves it; a transpose the program itself uses stays.
+// CHECK-LABEL: func.func @transposing_broadcasts(
+// CHECK-NEXT:    %t = stablehlo.transpose %x, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>
+// CHECK-NEXT:    %0 = stablehlo.broadcast_in_dim %x, dims = [2, 0] : (tensor<2x3xf32>) -> tensor<3x4x2xf32>
+// CHECK-NEXT:    %1 = stablehlo.broadcast_in_dim %u, dims = [2, 1] : (tensor<1x3xf32>) -> tensor<2x3x2xf32>
+// CHECK-NEXT:    %s = stablehlo.add %t, %t : tensor<3x2xf32>
+// CHECK-NEXT:    func.return %0, %1, %s
+func.func @transposing_broadcasts(%x: tensor<2x3xf32>, %u: tensor<1x3xf32>) -> (tensor<3x4x2xf32>, tensor<2x3x2xf32>, tensor<3x2xf32>) {
+  %0 = bcast.broadcast_in_dim %x, dims = [2, 0] : (tensor<2x3xf32>) -> tensor<3x4x2xf32>
+  %1 = bcast.broadcast_in_dim %u, dims = [2, 1] : (tensor<1x3xf32>) -> tensor<2x3x2xf32>
+  %t = bcast.transpose %x, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %s = bcast.add %t, %t : (tensor<3x2xf32>, tensor<3x2xf32>) -> tensor<3x2xf32>
+  func.return %0, %1, %s : tensor<3x4x2xf32>, tensor<2x3x2xf32>, tensor<3x2xf32>
+}
+
 // -----
 // compare_type follows the element type; i1 compares UNSIGNED.
 // CHECK-LABEL: func.func @compare(

@@ -64,12 +64,42 @@ func.func @broadcast_to_transpose(%x: tensor<2x3x4xf32>) -> tensor<3x4x2xf32> {
 // A transposing broadcast (StableHLO allows it, XLA's builder does not):
 // transpose the small operand, then a sorted broadcast.
 // CHECK-LABEL: func.func @transposing_broadcast
-// CHECK-NEXT:    %[[T:.*]] = bcast.transpose %x, dims = [1, 0] : (tensor<1x3xf32>) -> tensor<3x1xf32>
-// CHECK-NEXT:    %[[B:.*]] = bcast.broadcast_in_dim %[[T]], dims = [1, 2] : (tensor<3x1xf32>) -> tensor<2x3x2xf32>
+// CHECK-NEXT:    %[[T:.*]] = bcast.transpose %x, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>
+// CHECK-NEXT:    %[[B:.*]] = bcast.broadcast_in_dim %[[T]], dims = [0, 2] : (tensor<3x2xf32>) -> tensor<3x4x2xf32>
 // CHECK-NEXT:    func.return %[[B]]
-func.func @transposing_broadcast(%x: tensor<1x3xf32>) -> tensor<2x3x2xf32> {
+func.func @transposing_broadcast(%x: tensor<2x3xf32>) -> tensor<3x4x2xf32> {
+  %0 = bcast.broadcast_in_dim %x, dims = [2, 0] : (tensor<2x3xf32>) -> tensor<3x4x2xf32>
+  func.return %0 : tensor<3x4x2xf32>
+}
+
+// -----
+
+// The transpose of the small operand moves only a size-1 dim: a reshape.
+// CHECK-LABEL: func.func @transposing_broadcast_of_a_unit_dim
+// CHECK-NEXT:    %[[R:.*]] = bcast.reshape %x : (tensor<1x3xf32>) -> tensor<3x1xf32>
+// CHECK-NEXT:    %[[B:.*]] = bcast.broadcast_in_dim %[[R]], dims = [1, 2] : (tensor<3x1xf32>) -> tensor<2x3x2xf32>
+// CHECK-NEXT:    func.return %[[B]]
+func.func @transposing_broadcast_of_a_unit_dim(%x: tensor<1x3xf32>) -> tensor<2x3x2xf32> {
   %0 = bcast.broadcast_in_dim %x, dims = [2, 1] : (tensor<1x3xf32>) -> tensor<2x3x2xf32>
   func.return %0 : tensor<2x3x2xf32>
+}
+
+// -----
+
+// A transpose that keeps the dims of size other than 1 in order moves no
+// element: a reshape (as StableHLO's simplifier makes it). One that reorders
+// them stays a transpose; one that keeps the type folds away.
+// CHECK-LABEL: func.func @transpose_of_unit_dims
+// CHECK-NEXT:    %[[A:.*]] = bcast.reshape %x : (tensor<4x1x3xf32>) -> tensor<1x4x3xf32>
+// CHECK-NEXT:    %[[B:.*]] = bcast.reshape %x : (tensor<4x1x3xf32>) -> tensor<4x3x1xf32>
+// CHECK-NEXT:    %[[D:.*]] = bcast.transpose %x, dims = [2, 1, 0] : (tensor<4x1x3xf32>) -> tensor<3x1x4xf32>
+// CHECK-NEXT:    func.return %[[A]], %[[B]], %y, %[[D]]
+func.func @transpose_of_unit_dims(%x: tensor<4x1x3xf32>, %y: tensor<1x1xi8>) -> (tensor<1x4x3xf32>, tensor<4x3x1xf32>, tensor<1x1xi8>, tensor<3x1x4xf32>) {
+  %0 = bcast.transpose %x, dims = [1, 0, 2] : (tensor<4x1x3xf32>) -> tensor<1x4x3xf32>
+  %1 = bcast.transpose %x, dims = [0, 2, 1] : (tensor<4x1x3xf32>) -> tensor<4x3x1xf32>
+  %2 = bcast.transpose %y, dims = [1, 0] : (tensor<1x1xi8>) -> tensor<1x1xi8>
+  %3 = bcast.transpose %x, dims = [2, 1, 0] : (tensor<4x1x3xf32>) -> tensor<3x1x4xf32>
+  func.return %0, %1, %2, %3 : tensor<1x4x3xf32>, tensor<4x3x1xf32>, tensor<1x1xi8>, tensor<3x1x4xf32>
 }
 
 // -----

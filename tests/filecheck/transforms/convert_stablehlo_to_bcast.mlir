@@ -43,6 +43,19 @@ func.func public @select_compare(%p: tensor<i1>, %a: tensor<4xf32>, %b: tensor<4
   return %0, %1 : tensor<4xf32>, tensor<4xi1>
 }
 
+// A compare type of the other signedness (UNSIGNED on signless i32, which
+// StableHLO's verifier and XLA accept, SIGNED on ui8) orders the bit patterns
+// as it says: both operands converted to that signedness (the same bits).
+// EQ/NE and a compare type that fits the element type need no conversion.
+func.func public @compare_types(%a: tensor<4xi32>, %b: tensor<4xi32>, %u: tensor<4xui8>, %d: tensor<3xi16>, %e: tensor<2x1xi16>) -> (tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<2x3xi1>) {
+  %0 = stablehlo.compare LT, %a, %b, UNSIGNED : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi1>
+  %1 = stablehlo.compare LT, %a, %b, SIGNED : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi1>
+  %2 = stablehlo.compare GE, %u, %u, SIGNED : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xi1>
+  %3 = stablehlo.compare NE, %a, %b, UNSIGNED : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi1>
+  %4 = chlo.broadcast_compare %d, %e {comparison_direction = #chlo<comparison_direction GT>, compare_type = #chlo<comparison_type UNSIGNED>} : (tensor<3xi16>, tensor<2x1xi16>) -> tensor<2x3xi1>
+  return %0, %1, %2, %3, %4 : tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<2x3xi1>
+}
+
 // Structural ops; a transposing broadcast is transpose + sorted broadcast.
 func.func public @structural(%x: tensor<2x3xf32>, %i: tensor<3xi32>) -> (tensor<3x4x2xf32>, tensor<6xf32>, tensor<3xf32>) {
   %0 = stablehlo.broadcast_in_dim %x, dims = [2, 0] : (tensor<2x3xf32>) -> tensor<3x4x2xf32>
@@ -118,6 +131,22 @@ func.func private @_where(%p: tensor<4x1xi1>, %x: tensor<4x3xf32>) -> tensor<4x3
 //  CHECK-NEXT:   %1 = bcast.select %0, %a, %b : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
 //  CHECK-NEXT:   %2 = bcast.compare LT, %u, %u : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xi1>
 //  CHECK-NEXT:   func.return %1, %2 : tensor<4xf32>, tensor<4xi1>
+//  CHECK-NEXT: }
+// CHECK-LABEL: func.func public @compare_types(
+//  CHECK-NEXT:   %0 = bcast.convert %a : (tensor<4xi32>) -> tensor<4xui32>
+//  CHECK-NEXT:   %1 = bcast.convert %b : (tensor<4xi32>) -> tensor<4xui32>
+//  CHECK-NEXT:   %2 = bcast.compare LT, %0, %1 : (tensor<4xui32>, tensor<4xui32>) -> tensor<4xi1>
+//  CHECK-NEXT:   %3 = bcast.compare LT, %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi1>
+//  CHECK-NEXT:   %4 = bcast.convert %u : (tensor<4xui8>) -> tensor<4xi8>
+//  CHECK-NEXT:   %5 = bcast.convert %u : (tensor<4xui8>) -> tensor<4xi8>
+//  CHECK-NEXT:   %6 = bcast.compare GE, %4, %5 : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi1>
+//  CHECK-NEXT:   %7 = bcast.compare NE, %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi1>
+//  CHECK-NEXT:   %8 = bcast.broadcast_in_dim %d, dims = [1] : (tensor<3xi16>) -> tensor<2x3xi16>
+//  CHECK-NEXT:   %9 = bcast.broadcast_in_dim %e, dims = [0, 1] : (tensor<2x1xi16>) -> tensor<2x3xi16>
+//  CHECK-NEXT:   %10 = bcast.convert %8 : (tensor<2x3xi16>) -> tensor<2x3xui16>
+//  CHECK-NEXT:   %11 = bcast.convert %9 : (tensor<2x3xi16>) -> tensor<2x3xui16>
+//  CHECK-NEXT:   %12 = bcast.compare GT, %10, %11 : (tensor<2x3xui16>, tensor<2x3xui16>) -> tensor<2x3xi1>
+//  CHECK-NEXT:   func.return %2, %3, %6, %7, %12 : tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<2x3xi1>
 //  CHECK-NEXT: }
 // CHECK-LABEL: func.func public @structural(%x: tensor<2x3xf32>, %i: tensor<3xi32>) -> (tensor<3x4x2xf32>, tensor<6xf32>, tensor<3xf32>) {
 //  CHECK-NEXT:   %0 = bcast.transpose %x, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>

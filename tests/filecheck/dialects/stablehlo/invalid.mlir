@@ -36,7 +36,7 @@ func.func @float_and(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 func.func @compare_type(%a: tensor<4xi32>) -> tensor<4xi1> {
   // expected-error @+2 {{'stablehlo.compare' op compare type FLOAT does not fit element type i32}}
-  // expected-note @+1 {{i32 is compared as SIGNED}}
+  // expected-note @+1 {{i32 is compared as SIGNED or UNSIGNED}}
   %0 = stablehlo.compare GT, %a, %a, FLOAT : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi1>
   return %0 : tensor<4xi1>
 }
