@@ -96,6 +96,7 @@ TML_KINDS = {
     **{op: frozenset({"unsigned"}) for op in SHIFTS},
     "compare": NUMERIC,
     "not": frozenset({"bool", "unsigned"}),
+    "popcnt": frozenset({"unsigned"}),
 }
 
 
