@@ -18,7 +18,7 @@ import functools
 
 import numpy as np
 
-from bcast.ir import scalar
+from bcast.ir import rules, scalar
 from bcast.ir.types import NUMPY_DTYPES
 
 _ERR = dict(all="ignore")
@@ -187,14 +187,20 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def direct_ufunc(definition, element: str) -> np.ufunc | None:
+def direct_ufunc(definition, element: str, arity: int) -> np.ufunc | None:
     """The one ufunc that is ``definition`` on arrays of ``element``, if there
-    is one (so a backend may call it with ``out=``)."""
-    if isinstance(definition, scalar.OnePrimitive):
-        return DIRECT_UFUNCS.get(definition.primitive(element))
+    is one (so a backend may call it with ``out=``): the definition applies
+    one primitive to its operands and that primitive is one ufunc on arrays
+    of the element's signedness (``maxsi`` on signed arrays). A math
+    function on f16 is its ufunc too: NumPy computes it in f32 and rounds
+    once, as the definition says."""
     if isinstance(definition, scalar.MathFunction) and element.startswith("f"):
         return DIRECT_UFUNCS.get(definition.primitive)
-    return None
+    primitive = scalar.one_primitive(definition, element, arity)
+    ufunc = DIRECT_UFUNCS.get(primitive)
+    if ufunc is None or primitive[-2:] in ("si", "ui") and primitive[-2] != rules.kind(element)[0]:
+        return None
+    return ufunc
 
 
 COMPARE = {

@@ -397,38 +397,62 @@ def name_of(definition: OnePrimitive | MathFunction | Composite) -> str:
     return _NAMES[id(definition)]
 
 
-class _Recorder:
-    """Scalars that only note which primitives a definition uses."""
+class Probe:
+    """Scalars over symbolic operands that note each primitive a definition
+    applies, as a tuple of its name and operands (also its value): what a
+    backend asks to judge a definition's cost or find the one library call
+    it is."""
 
     def __init__(self):
-        self.used: set[str] = set()
+        self.calls: list[tuple] = []
+
+    def _note(self, *call):
+        self.calls.append(call)
+        return call
 
     def const(self, value, element):
-        return None
+        return self._note("const", value)
 
     def apply(self, name, *operands):
-        self.used.add(name)
+        return self._note(name, *operands)
 
     def cmpi(self, predicate, x, y):
-        self.used.add("arith.cmpi")
+        return self._note("arith.cmpi", predicate, x, y)
 
     def cmpf(self, predicate, x, y):
-        self.used.add("arith.cmpf")
+        return self._note("arith.cmpf", predicate, x, y)
 
     def select(self, condition, if_true, if_false):
-        self.used.add("arith.select")
+        return self._note("arith.select", condition, if_true, if_false)
 
     def cast(self, name, x, element):
-        self.used.add(name)
+        return self._note(name, x, element)
 
     def loop(self, trips, inits, body):
-        self.used.add("scf.for")
+        self._note("scf.for")
         return body(list(inits))
 
 
 def primitives_of(definition: Definition, element: str, arity: int) -> frozenset[str]:
     """The primitives ``definition`` uses on ``element`` operands (``scf.for``
-    for a loop): what a backend asks to judge its cost."""
-    recorder = _Recorder()
-    definition(recorder, element, *[None] * arity)
-    return frozenset(recorder.used)
+    for a loop, ``const`` for constants)."""
+    probe = Probe()
+    definition(probe, element, *[f"%{i}" for i in range(arity)])
+    return frozenset(call[0] for call in probe.calls)
+
+
+def one_call(run: Callable[..., Value], arity: int) -> tuple | None:
+    """The one primitive call ``run(scalars, *operands)`` is, with the
+    operands in order as its last arguments, if it is one."""
+    probe, operands = Probe(), tuple(f"%{i}" for i in range(arity))
+    result = run(probe, *operands)
+    if probe.calls == [result] and result[-arity:] == operands:
+        return result
+    return None
+
+
+def one_primitive(definition: Definition, element: str, arity: int) -> str | None:
+    """The primitive ``definition`` is on ``element`` operands, if it applies
+    exactly one to its operands (``divide`` on floats is ``arith.divf``)."""
+    call = one_call(lambda b, *xs: definition(b, element, *xs), arity)
+    return call[0] if call is not None and len(call) == arity + 1 else None

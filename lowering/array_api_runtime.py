@@ -406,50 +406,6 @@ class ArrayApiScalars:
         return xp.where(fix, xp.where(xp.equal(x, zero), zero, inf), result)
 
 
-class _Probe:
-    """Scalars over symbolic operands that note each primitive a definition
-    applies, as a tuple of its name and operands (also its value)."""
-
-    def __init__(self):
-        self.calls: list[tuple] = []
-
-    def _note(self, *call):
-        self.calls.append(call)
-        return call
-
-    def const(self, value, element):
-        return self._note("const", value)
-
-    def apply(self, name, *xs):
-        return self._note(name, *xs)
-
-    def cmpi(self, predicate, x, y):
-        return self._note("arith.cmpi", predicate, x, y)
-
-    def cmpf(self, predicate, x, y):
-        return self._note("arith.cmpf", predicate, x, y)
-
-    def select(self, condition, if_true, if_false):
-        return self._note("arith.select", condition, if_true, if_false)
-
-    def cast(self, name, x, element):
-        return self._note(name, x, element)
-
-    def loop(self, trips, inits, body):
-        self._note("scf.for")
-        return body(list(inits))
-
-
-def _one_primitive(run, arity: int) -> tuple | None:
-    """The one primitive call ``run(scalars, *operands)`` is, with the
-    operands in order as its last arguments, if it is one."""
-    probe, operands = _Probe(), tuple(f"%{i}" for i in range(arity))
-    result = run(probe, *operands)
-    if probe.calls == [result] and result[-arity:] == operands:
-        return result
-    return None
-
-
 def standard_function(definition, element: str, arity: int) -> str | None:
     """The standard function that is ``definition`` on ``element`` arrays,
     if one is (what generated code calls as ``xp.<name>``): the definition
@@ -457,17 +413,16 @@ def standard_function(definition, element: str, arity: int) -> str | None:
     signedness. A ``math`` function on ``f16`` never is: its definition
     computes in ``f32`` and rounds once, which the standard does not promise
     of a library's ``float16``."""
-    call = _one_primitive(lambda b, *xs: definition(b, element, *xs), arity)
-    if call is None or len(call) != arity + 1:
+    primitive, kind = scalar.one_primitive(definition, element, arity), rules.kind(element)
+    if primitive is None:
         return None
-    primitive, kind = call[0], rules.kind(element)
     return STANDARD_FUNCTIONS.get(primitive) if _READS.get(primitive, kind) == kind else None
 
 
 def standard_comparison(element: str, direction: str) -> str | None:
     """The standard comparison that is ``bcast.compare`` ``direction`` on
     ``element`` arrays, if one is (all but the orders of booleans)."""
-    call = _one_primitive(lambda b, x, y: scalar.compare(b, element, direction, x, y), 2)
+    call = scalar.one_call(lambda b, x, y: scalar.compare(b, element, direction, x, y), 2)
     if call is None or not _is_standard_comparison(call[1], rules.kind(element)):
         return None
     return COMPARISONS[call[1][-2:]]

@@ -117,7 +117,7 @@ def elementwise_code(op: Operation, args: Sequence[str], dst: str) -> list[str]:
     if isinstance(op, bc.CompareOp):
         ufunc = numerics.COMPARE[op.comparison_direction.data.value]
         return [f"np.{ufunc.__name__}({args[0]}, {args[1]}, out={dst})"]
-    ufunc = numerics.direct_ufunc(op.SCALAR, split_type(op.results[0].type)[1])
+    ufunc = numerics.direct_ufunc(op.SCALAR, split_type(op.results[0].type)[1], len(op.operands))
     if ufunc is not None:
         return [f"np.{ufunc.__name__}({', '.join(args)}, out={dst})"]
     function = scalar.name_of(op.SCALAR)  # the definition, on arrays (bcast.ir.numerics)

@@ -8,7 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bcast.ir import numerics, scalar
+from bcast.ir import numerics
+from bcast.ir import ops as bc
 
 SAMPLES = {
     "float": [np.array([0.0, -0.0, 1.5, -2.5, np.inf, -np.inf, np.nan, 1e-310, 3.0], t) for t in (np.float16, np.float32, np.float64)],
@@ -18,11 +19,12 @@ SAMPLES = {
 }
 _KINDS = {"f": "float", "i": "signed", "u": "unsigned", "b": "bool"}
 CASES = [
-    (numerics.function(definition), x, ufunc)
-    for definition in scalar.DEFINITIONS.values()
+    (numerics.function(op.SCALAR), x, ufunc)
+    for op in bc.OPS if hasattr(op, "SCALAR")
     for kind, samples in SAMPLES.items()
     for x in samples
-    if (ufunc := numerics.direct_ufunc(definition, numerics.element_of(x))) is not None
+    if kind in op.ELEMENT_KINDS
+    and (ufunc := numerics.direct_ufunc(op.SCALAR, numerics.element_of(x), len(op.get_irdl_definition().operands)))
 ]  # fmt: skip
 IDS = [f"{f.__name__}-{x.dtype}" for f, x, _ in CASES]
 
