@@ -20,9 +20,10 @@ Each op of the loop IR is translated structurally:
   (``PARALLEL_WORK`` element-steps, known statically), an innermost
   parallel loop ``#pragma omp simd``; a float sum ``simd reduction(+)``, a
   float max/min ``simd reduction(max)`` with a separate NaN flag (NaN
-  propagation does not vectorize; the flag restores it after the loop). Loop-invariant values of an innermost
-  loop (broadcast loads of memory the loop does not write, and arithmetic
-  on them) are computed once before it. Perfectly nested parallel loops
+  propagation does not vectorize; the flag restores it after the loop).
+  Loop-invariant values are already before their loops
+  (``bcast-hoist-invariants``, in the C target's loop pipeline,
+  ``bcast.tools.targets.C_LOOP_PIPELINE``). Perfectly nested parallel loops
   over dims that no access broadcasts or transposes run as one loop
   (``collapsible_nest``). An innermost loop storing a large result
   (``STREAM_BYTES``) fills a small tile per chunk and streams it to memory
@@ -613,9 +614,6 @@ class FunctionEmitter:
             self.expr[arg] = self.expr[result] = name
             names.append(name)
         innermost = _innermost(op)
-        hoisted: set[Operation] = set()
-        if innermost and (trip is None or trip > 0):
-            hoisted = self.hoist(op)
         parallel = PARALLEL_ATTR in op.attributes and not carried
         pragma = None
         streamed = self.streamed_stores(op) if innermost else []
@@ -660,9 +658,9 @@ class FunctionEmitter:
         deferred = self.defer_streams(op)
         if streamed:
             self.streams = True
-            self.chunked_loop(op, lb, ub, pragma, streamed, hoisted)
+            self.chunked_loop(op, lb, ub, pragma, streamed)
         else:
-            self.plain_loop(op, lb, ub, pragma, names, hoisted, entered)
+            self.plain_loop(op, lb, ub, pragma, names, entered)
         for store in deferred:
             tile, pending = self.deferred.pop(store)
             self.out(f"if ({pending}) bcast_stream({pending}, {tile}, sizeof {tile});")
@@ -675,7 +673,7 @@ class FunctionEmitter:
             self.out("}")
 
     def plain_loop(self, op: scf.ForOp, lb: str, ub: str, pragma: str | None, names: list[str],
-                   hoisted: set[Operation], entered: bool) -> None:
+                   entered: bool) -> None:
         body = op.body.blocks[0]
         iv, *carried = body.args
         i = self.fresh("i")
@@ -706,8 +704,7 @@ class FunctionEmitter:
                 self.out(f"if ({pending}) bcast_stream({pending} + {first}, {tile} + {first}, "
                          f"(size_t)({last} - {first}) * sizeof {tile}[0]);")
             lb, ub = first, last
-        self.for_loop(op, f"int64_t {i} = {lb}; {i} < {ub}; {i} += {self.e(op.step)}", pragma, hoisted, names,
-                      entered)
+        self.for_loop(op, f"int64_t {i} = {lb}; {i} < {ub}; {i} += {self.e(op.step)}", pragma, names, entered)
         if prefetched:
             self.indent -= 1
             self.out("}")
@@ -715,9 +712,9 @@ class FunctionEmitter:
             if arg in self.nan_flags:
                 self.out(f"if ({self.nan_flags.pop(arg)}) {name} = NAN;")
 
-    def for_loop(self, op: scf.ForOp, header: str, pragma: str | None, hoisted: set[Operation],
-                 names: Iterable[str] = (), entered: bool = False) -> None:
-        """``for (header)`` over ``op``'s body (but the ``hoisted`` ops), then the
+    def for_loop(self, op: scf.ForOp, header: str, pragma: str | None, names: Iterable[str] = (),
+                 entered: bool = False) -> None:
+        """``for (header)`` over ``op``'s body, then the
         updates of its carried values (``names``). A simd loop that divides by
         values it does not change (``invariant_divisions``) divides with
         ``bcast_div_*``, and runs a second time with plain division only when
@@ -726,24 +723,24 @@ class FunctionEmitter:
         inside a parallel region (``omp for ... nowait``: no barrier before
         the guard is read)."""
         fast = pragma == SIMD or (pragma or "").startswith(PARALLEL_SIMD)
-        divisions = self.invariant_divisions(op, hoisted) if fast else []
+        divisions = self.invariant_divisions(op) if fast else []
         guards = self.prepare_divisions(divisions)
         plain = pragma
         if guards:
             pragma = f"{pragma} reduction(max:{', '.join(guards.values())})"
-        self.loop_body(op, header, pragma, hoisted, names, entered)
+        self.loop_body(op, header, pragma, names, entered)
         if guards:
             for d in divisions:
                 del self.divisions[d]
             outside = " || ".join(f"{g} > BCAST_DIV_SPAN_{t.upper()}" for t, g in guards.items())
             self.out(f"if ({outside}) {{")
             self.indent += 1
-            self.loop_body(op, header, plain, hoisted, names, entered)
+            self.loop_body(op, header, plain, names, entered)
             self.indent -= 1
             self.out("}")
 
-    def loop_body(self, op: scf.ForOp, header: str, pragma: str | None, hoisted: set[Operation],
-                  names: Iterable[str], entered: bool) -> None:
+    def loop_body(self, op: scf.ForOp, header: str, pragma: str | None, names: Iterable[str],
+                  entered: bool) -> None:
         body = op.body.blocks[0]
         carried = body.args[1:]
         if pragma:
@@ -752,8 +749,7 @@ class FunctionEmitter:
         self.indent += 1
         self.in_parallel += entered
         for inner in body.ops:
-            if inner not in hoisted:
-                self.op(inner)
+            self.op(inner)
         if carried:
             yielded = body.last_op
             assert isinstance(yielded, scf.YieldOp)
@@ -769,7 +765,7 @@ class FunctionEmitter:
         self.out("}")
 
     @staticmethod
-    def invariant_divisions(loop: scf.ForOp, hoisted: set[Operation]) -> list[arith.DivfOp]:
+    def invariant_divisions(loop: scf.ForOp) -> list[arith.DivfOp]:
         """The f32/f64 divisions of an innermost loop by a value the loop does
         not change (a row's sum, a norm), when the loop may run twice with the
         same result (``for_loop``): it carries nothing and reads no memory it
@@ -784,8 +780,8 @@ class FunctionEmitter:
         stored = {o.memref for o in body.ops if isinstance(o, memref.StoreOp)}
         if any(isinstance(o, memref.LoadOp) and o.memref in stored for o in body.ops):
             return []
-        varying = {*body.args, *(r for o in body.ops if o not in hoisted for r in o.results)}
-        return [o for o in body.ops if isinstance(o, arith.DivfOp) and o not in hoisted
+        varying = {*body.args, *(r for o in body.ops for r in o.results)}
+        return [o for o in body.ops if isinstance(o, arith.DivfOp)
                 and isinstance(o.result.type, Float32Type | Float64Type) and o.rhs not in varying]
 
     def prepare_divisions(self, divisions: list[arith.DivfOp]) -> dict[str, str]:
@@ -945,7 +941,7 @@ class FunctionEmitter:
         return any(isinstance(o, scf.ForOp) and _innermost(o) and self.streamed_stores(o) for o in loop.walk())
 
     def chunked_loop(self, op: scf.ForOp, lb: str, ub: str, pragma: str | None,
-                     streamed: list[memref.StoreOp], hoisted: set[Operation]) -> None:
+                     streamed: list[memref.StoreOp]) -> None:
         """An innermost loop whose ``streamed`` stores fill per-chunk tiles,
         each copied to its result with ``bcast_stream`` after the chunk: the
         loop runs in chunks of ``STREAM_TILE_BYTES`` (the widest stored type);
@@ -969,7 +965,7 @@ class FunctionEmitter:
             self.out(f"{c_type(store.value.type)} {tile}[{chunk}];")
             self.tiles[store] = (tile, first)
         self.expr[iv] = i
-        self.for_loop(op, f"int64_t {i} = {first}; {i} < {first} + {count}; {i} += 1", SIMD, hoisted)
+        self.for_loop(op, f"int64_t {i} = {first}; {i} < {first} + {count}; {i} += 1", SIMD)
         self.expr[iv] = first
         for store in streamed:
             tile, _ = self.tiles.pop(store)
@@ -981,25 +977,6 @@ class FunctionEmitter:
         self.in_parallel -= entered
         self.indent -= 1
         self.out("}")
-
-    def hoist(self, loop: scf.ForOp) -> set[Operation]:
-        """Emit before ``loop`` the ops of its body that do not depend on it:
-        pure arithmetic, and loads of memory the loop does not write. (The
-        loop IR guards every operation, so computing one speculatively is
-        safe; the loop runs at least once, so the loads are in bounds.)"""
-        body = loop.body.blocks[0]
-        stored = {o.memref for o in body.walk() if isinstance(o, memref.StoreOp)}
-        inside = set(body.args)
-        hoisted: set[Operation] = set()
-        for o in body.ops:
-            pure = (isinstance(o, memref.LoadOp) and o.memref not in stored) or (
-                o.dialect_name() in ("arith", "math") and not o.regions)
-            if pure and not any(v in inside for v in o.operands):
-                self.op(o)
-                hoisted.add(o)
-            else:
-                inside.update(o.results)
-        return hoisted
 
     # -- scalars -------------------------------------------------------------
     def scalar(self, op: Operation) -> str | None:

@@ -87,6 +87,11 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return LowerToLoopsPass
 
+    def hoist_invariants():
+        from bcast.passes.loops.hoist_invariants import HoistInvariantsPass
+
+        return HoistInvariantsPass
+
     def stablehlo_to_bcast():
         from bcast.passes.stablehlo_to_bcast import ConvertStablehloToBcastPass
 
@@ -100,6 +105,7 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "bcast-sink-broadcasts": sink_broadcasts,
         "bcast-fuse": fuse,
         "bcast-lower-to-loops": lower_to_loops,
+        "bcast-hoist-invariants": hoist_invariants,
         "convert-stablehlo-to-bcast": stablehlo_to_bcast,
     }
 
@@ -113,6 +119,11 @@ users write. (``bcast-lower-to-loops`` and ``convert-stablehlo-to-bcast``
 change signatures and calls: module passes.)"""
 
 
+LOOP_PASSES = frozenset({"bcast-hoist-invariants"})
+"""Passes on the loop IR (``bcast.passes.loops``): they run after
+``bcast-lower-to-loops`` (the C target's ``loop_pipeline``)."""
+
+
 DESCRIPTIONS = {
     "canonicalize": "apply every op's canonicalization patterns and folders (xDSL)",
     "cse": "merge identical side-effect-free ops, e.g. duplicate broadcasts (xDSL)",
@@ -123,6 +134,8 @@ DESCRIPTIONS = {
     "bcast-fuse": "group elementwise ops and the views feeding them into bcast.fusion ops",
     "bcast-lower-to-loops": "lower fused IR to scf/memref/arith/math loop nests over memrefs "
     "(upstream MLIR; results passed as caller-allocated memrefs)",
+    "bcast-hoist-invariants": "loop IR: move arithmetic and loads of memory a loop does not write "
+    "out of the loops they do not depend on",
     "convert-stablehlo-to-bcast": "import StableHLO and CHLO (as JAX prints them) as explicit bcast ops",
 }
 """One line per pass for ``bcast-opt --help``."""
