@@ -14,12 +14,11 @@ Each op of the loop IR is translated structurally:
   (``STACK_BYTES``), else ``malloc``/``free``; an alloc inside a parallel
   loop is declared in its body, so every OpenMP thread has its own;
   ``memref.global`` -> a ``static const`` array (floats as their bits).
-- ``scf.for`` -> ``for`` (``iter_args`` are local accumulators); the
-  outermost loop marked ``bcast.parallel`` (``bcast.ir.loops.PARALLEL_ATTR``)
-  gets ``#pragma omp parallel for`` when the nest does enough work
-  (``PARALLEL_WORK`` element-steps, known statically), an innermost
-  parallel loop ``#pragma omp simd``; a float sum ``simd reduction(+)``, a
-  float max/min ``simd reduction(max)`` with a separate NaN flag (NaN
+- ``scf.for`` -> ``for`` (``iter_args`` are local accumulators); a loop
+  marked ``bcast.threads`` (``bcast.ir.loops.THREADS_ATTR``, set by
+  ``bcast-plan-parallel``) gets ``#pragma omp parallel for``, one marked
+  ``bcast.vectorize`` ``#pragma omp simd``: with ``reduction(+)`` for a float
+  sum, ``reduction(max)`` and a separate NaN flag for a float max/min (NaN
   propagation does not vectorize; the flag restores it after the loop).
   Loop-invariant values are already before their loops
   (``bcast-hoist-invariants``, in the C target's loop pipeline,
@@ -68,7 +67,15 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
-from bcast.ir.loops import BOUNDS_CHECK_ATTR, PARALLEL_ATTR, REDUCTION_ATTR, RemFOp, first_non_loop_op
+from bcast.ir.loops import (
+    BOUNDS_CHECK_ATTR,
+    PARALLEL_ATTR,
+    REDUCTION_ATTR,
+    THREADS_ATTR,
+    VECTORIZE_ATTR,
+    RemFOp,
+    first_non_loop_op,
+)
 from bcast.passes.errors import PassError
 
 STACK_BYTES = 65536
@@ -80,14 +87,6 @@ STACK_TOTAL = 1 << 18
 """Bytes of stack arrays (allocs) one function may declare: 256 KiB, plus at
 most a few ``STREAM_TILE_BYTES`` tiles, far below the 2 MiB that glibc gives
 a thread at least."""
-PARALLEL_WORK = 1 << 22
-"""A parallel loop nest gets an OpenMP pragma only when it runs at least
-this many innermost iterations (4M: a 2048x2048 array). Waking worker
-threads that went to sleep between calls costs far more than starting them:
-measured on the 2-core development VM, 20 ms apart, a 1024x1024 f32
-broadcast program took 5.7 ms on 2 threads against 0.72 ms on one (0.17 ms
-back to back), while at 4096x4096 2 threads took 6.0 ms against 10.5 ms."""
-
 STREAM_BYTES = 1 << 25
 """A result of at least this many bytes (32 MiB: 2896x2896 f32) is written
 with non-temporal stores through a small tile (``STREAM_TILE_BYTES``): it
@@ -590,8 +589,9 @@ class FunctionEmitter:
     # -- loops ---------------------------------------------------------------
     def loop(self, op: scf.ForOp) -> None:
         nest = collapsible_nest(op)
+        threads = THREADS_ATTR in op.attributes
         if len(nest) == 1:
-            self.emit_loop(op, self.e(op.lb), self.e(op.ub), _trip(op), _work(op))
+            self.emit_loop(op, self.e(op.lb), self.e(op.ub), _trip(op), threads)
             return
         # One loop over the nest's product: the innermost loop's variable
         # stands for the position within the collapsed dims, the others are
@@ -600,11 +600,11 @@ class FunctionEmitter:
             self.expr[outer.body.blocks[0].args[0]] = "0"
             self.collapsed.add(outer.body.blocks[0].args[0])
         count = math.prod(_trip(loop) or 0 for loop in nest)
-        self.emit_loop(nest[-1], "0", str(count), count, _work(op))
+        self.emit_loop(nest[-1], "0", str(count), count, threads)
 
-    def emit_loop(self, op: scf.ForOp, lb: str, ub: str, trip: int | None, work: int) -> None:
-        """``op`` over ``lb`` to ``ub`` (``trip`` iterations when static;
-        ``work`` innermost iterations in all)."""
+    def emit_loop(self, op: scf.ForOp, lb: str, ub: str, trip: int | None, threads: bool) -> None:
+        """``op`` over ``lb`` to ``ub`` (``trip`` iterations when static) on
+        threads when its nest is marked so (``bcast-plan-parallel``)."""
         body = op.body.blocks[0]
         iv, *carried = body.args
         names = []
@@ -614,20 +614,17 @@ class FunctionEmitter:
             self.expr[arg] = self.expr[result] = name
             names.append(name)
         innermost = _innermost(op)
-        parallel = PARALLEL_ATTR in op.attributes and not carried
+        vectorize = VECTORIZE_ATTR in op.attributes
         pragma = None
         streamed = self.streamed_stores(op) if innermost else []
-        if parallel and self.openmp and not self.in_parallel and work >= PARALLEL_WORK:
+        if threads and self.openmp:
             # (the loop over chunks, when the innermost loop streams)
-            pragma = f"{PARALLEL_SIMD if innermost and not streamed else PARALLEL} schedule(static)"
-        elif parallel and innermost:
+            pragma = f"{PARALLEL_SIMD if vectorize and not streamed else PARALLEL} schedule(static)"
+        elif vectorize and not carried:
             pragma = SIMD
-        elif (innermost and len(names) == 1 and _reduction_kind(op) == "add"
-              and isinstance(carried[0].type, Float16Type | Float32Type | Float64Type)):
-            # docs/semantics.md (Reductions): float sums may be reassociated, so they vectorize
+        elif vectorize and _reduction_kind(op) == "add":
             pragma = f"#pragma omp simd reduction(+:{names[0]})"
-        elif (innermost and len(names) == 1 and _reduction_kind(op) in ("maximum", "minimum")
-              and isinstance(carried[0].type, Float32Type | Float64Type)):
+        elif vectorize:
             # A NaN-propagating max does not vectorize; a plain max with a
             # separate "saw a NaN" flag does, and gives the same value.
             flag = self.fresh("nan")
@@ -1204,16 +1201,6 @@ def collapsible_nest(op: scf.ForOp) -> list[scf.ForOp]:
                 or any(shape[q + t] != trips[t] for t in range(1, len(ivs)))):
             return [op]
     return nest
-
-
-def _work(op: scf.ForOp) -> int:
-    """Innermost iterations the loop runs (1 per op for straight-line code)."""
-    inner = 0
-    for o in op.body.blocks[0].ops:
-        if isinstance(o, scf.ForOp):
-            inner += _work(o)
-    trip = _trip(op)
-    return (trip if trip is not None else PARALLEL_WORK) * max(inner, 1)
 
 
 _WRAPPING = {"arith.addi": "+", "arith.subi": "-", "arith.muli": "*"}

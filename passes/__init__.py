@@ -92,6 +92,11 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return HoistInvariantsPass
 
+    def plan_parallel():
+        from bcast.passes.loops.plan_parallel import PlanParallelPass
+
+        return PlanParallelPass
+
     def stablehlo_to_bcast():
         from bcast.passes.stablehlo_to_bcast import ConvertStablehloToBcastPass
 
@@ -106,12 +111,14 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "bcast-fuse": fuse,
         "bcast-lower-to-loops": lower_to_loops,
         "bcast-hoist-invariants": hoist_invariants,
+        "bcast-plan-parallel": plan_parallel,
         "convert-stablehlo-to-bcast": stablehlo_to_bcast,
     }
 
 
 FUNCTION_PASSES = frozenset({"canonicalize", "cse", "dce", "bcast-make-explicit",
-                             "bcast-sink-broadcasts", "bcast-fuse"})
+                             "bcast-sink-broadcasts", "bcast-fuse", "bcast-hoist-invariants",
+                             "bcast-plan-parallel"})
 """Passes that rewrite each function on its own, never a signature, a call
 or another function: running one on the module is running it on every
 ``func.func``, so a pipeline may nest them in ``func.func(...)`` as mlir-opt
@@ -119,7 +126,7 @@ users write. (``bcast-lower-to-loops`` and ``convert-stablehlo-to-bcast``
 change signatures and calls: module passes.)"""
 
 
-LOOP_PASSES = frozenset({"bcast-hoist-invariants"})
+LOOP_PASSES = frozenset({"bcast-hoist-invariants", "bcast-plan-parallel"})
 """Passes on the loop IR (``bcast.passes.loops``): they run after
 ``bcast-lower-to-loops`` (the C target's ``loop_pipeline``)."""
 
@@ -136,6 +143,8 @@ DESCRIPTIONS = {
     "(upstream MLIR; results passed as caller-allocated memrefs)",
     "bcast-hoist-invariants": "loop IR: move arithmetic and loads of memory a loop does not write "
     "out of the loops they do not depend on",
+    "bcast-plan-parallel": "loop IR: mark the loop nests that run on threads (enough work) and the innermost "
+    "loops that vectorize (options: min_work=N)",
     "convert-stablehlo-to-bcast": "import StableHLO and CHLO (as JAX prints them) as explicit bcast ops",
 }
 """One line per pass for ``bcast-opt --help``."""

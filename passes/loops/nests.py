@@ -32,3 +32,11 @@ def innermost(loop: scf.ForOp) -> bool:
 def phases(loop: scf.ForOp) -> list[scf.ForOp]:
     """The loops directly in ``loop``'s body: a fused row's phases."""
     return [o for o in loop.body.blocks[0].ops if isinstance(o, scf.ForOp)]
+
+
+def work(op: scf.ForOp, unknown: int) -> int:
+    """Innermost iterations the loop runs (1 per op for straight-line code),
+    counting ``unknown`` for a loop whose trip count is not static."""
+    inner = sum(work(o, unknown) for o in op.body.blocks[0].ops if isinstance(o, scf.ForOp))
+    count = trip(op)
+    return (count if count is not None else unknown) * max(inner, 1)

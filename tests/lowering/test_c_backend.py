@@ -446,7 +446,7 @@ def test_reductions_over_trailing_and_inner_dims_of_rank_4(dims):
     np.testing.assert_allclose(got, want, rtol=2e-6, atol=0)
 
 
-@pytest.mark.parametrize("rows", [256, 16])  # parallel, and below PARALLEL_WORK
+@pytest.mark.parametrize("rows", [256, 16])  # parallel, and below plan_parallel.PARALLEL_WORK
 def test_row_scratch_too_large_for_the_stack_is_allocated_once_per_thread(rows):
     """A softmax row of 20000 f32 (80 KB, over c_emitter.STACK_BYTES) keeps
     its exp values in heap scratch: allocated once per thread, before the
