@@ -34,7 +34,8 @@ Attributes
 The loop IR is upstream MLIR plus a few discardable attributes that carry
 what the lowering knows and a target would have to rediscover
 (``REDUCTION_ATTR``, ``PARALLEL_ATTR``, ``BOUNDS_CHECK_ATTR``) or what a loop
-pass decided for a target (``THREADS_ATTR``, ``VECTORIZE_ATTR``); upstream
+pass decided for a target (``THREADS_ATTR``, ``VECTORIZE_ATTR``,
+``INVARIANT_DIVISOR_ATTR``); upstream
 tools ignore them.
 """
 
@@ -72,6 +73,15 @@ VECTORIZE_ATTR = "bcast.vectorize"
 vectorize: a ``bcast.parallel`` loop, or a float reduction whose kind may be
 reassociated (``bcast-plan-parallel``; the C target's ``#pragma omp simd``,
 with a ``reduction`` clause for a ``bcast.reduction`` loop)."""
+
+INVARIANT_DIVISOR_ATTR = "bcast.invariant_divisor"
+"""A discardable unit attribute on an f32/f64 ``arith.divf`` in a vectorized
+loop (``VECTORIZE_ATTR``) whose divisor the loop does not change and which
+may run twice with the same result (``bcast-invariant-divisions``): a
+target may multiply by the divisor's reciprocal, computed once, with
+corrections that make the quotient exact (the C target's ``bcast_div_*``,
+which runs the loop again with plain division when an operand is outside
+the range where they are)."""
 
 BOUNDS_CHECK_ATTR = "bcast.bounds_check"
 """On a ``cf.assert`` that checks a dynamic index: ``{op, dim, size, iab}``,

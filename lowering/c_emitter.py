@@ -37,9 +37,10 @@ Each op of the loop IR is translated structurally:
 - Floats: ``f16`` is ``_Float16`` (storage and ``+ - * /``, each rounded to
   half); transcendental functions arrive in ``f32`` from the loop IR.
   ``maximumf``/``minimumf`` propagate NaN as ``np.maximum`` does (not
-  ``fmaxf``, which drops it). An ``f32``/``f64`` division by a value an
-  innermost loop does not change is a multiply by its reciprocal with two
-  FMA corrections, exact (``bcast_div_f32``, ``invariant_divisions``).
+  ``fmaxf``, which drops it). An ``f32``/``f64`` division marked
+  ``bcast.invariant_divisor`` (``bcast-invariant-divisions``) is a multiply
+  by its divisor's reciprocal with two FMA corrections, exact
+  (``bcast_div_f32``).
 - Phased row loops (fusions with reductions) prefetch rows ahead and
   stream their results out during the next row's work (``plan_prefetch``,
   ``defer_streams``).
@@ -69,6 +70,7 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from bcast.ir.loops import (
     BOUNDS_CHECK_ATTR,
+    INVARIANT_DIVISOR_ATTR,
     PARALLEL_ATTR,
     REDUCTION_ATTR,
     THREADS_ATTR,
@@ -711,16 +713,17 @@ class FunctionEmitter:
 
     def for_loop(self, op: scf.ForOp, header: str, pragma: str | None, names: Iterable[str] = (),
                  entered: bool = False) -> None:
-        """``for (header)`` over ``op``'s body, then the
-        updates of its carried values (``names``). A simd loop that divides by
-        values it does not change (``invariant_divisions``) divides with
-        ``bcast_div_*``, and runs a second time with plain division only when
-        an operand was outside the range where those are exact. A parallel
-        simd loop does so too (its threads reduce the guard), but not one
-        inside a parallel region (``omp for ... nowait``: no barrier before
-        the guard is read)."""
+        """``for (header)`` over ``op``'s body, then the updates of its
+        carried values (``names``). A simd loop's divisions marked
+        ``bcast.invariant_divisor`` (``bcast-invariant-divisions``) divide
+        with ``bcast_div_*``, and the loop runs a second time with plain
+        division only when an operand was outside the range where those are
+        exact. A parallel simd loop does so too (its threads reduce the
+        guard), but not one inside a parallel region (``omp for ... nowait``:
+        no barrier before the guard is read)."""
         fast = pragma == SIMD or (pragma or "").startswith(PARALLEL_SIMD)
-        divisions = self.invariant_divisions(op) if fast else []
+        divisions = [o for o in op.body.blocks[0].ops
+                     if isinstance(o, arith.DivfOp) and INVARIANT_DIVISOR_ATTR in o.attributes] if fast else []
         guards = self.prepare_divisions(divisions)
         plain = pragma
         if guards:
@@ -760,26 +763,6 @@ class FunctionEmitter:
         self.in_parallel -= entered
         self.indent -= 1
         self.out("}")
-
-    @staticmethod
-    def invariant_divisions(loop: scf.ForOp) -> list[arith.DivfOp]:
-        """The f32/f64 divisions of an innermost loop by a value the loop does
-        not change (a row's sum, a norm), when the loop may run twice with the
-        same result (``for_loop``): it carries nothing and reads no memory it
-        writes. A vector division costs several times the two FMA corrections
-        of ``bcast_div_*``: at 4096x4096 f32, softmax's last pass took 0.18 ns
-        per element with division, 0.09 with them."""
-        body = loop.body.blocks[0]
-        if loop.iter_args or not all(
-                isinstance(o, memref.LoadOp | memref.StoreOp | scf.YieldOp)
-                or (o.dialect_name() in ("arith", "math") and not o.regions) for o in body.ops):
-            return []
-        stored = {o.memref for o in body.ops if isinstance(o, memref.StoreOp)}
-        if any(isinstance(o, memref.LoadOp) and o.memref in stored for o in body.ops):
-            return []
-        varying = {*body.args, *(r for o in body.ops for r in o.results)}
-        return [o for o in body.ops if isinstance(o, arith.DivfOp)
-                and isinstance(o.result.type, Float32Type | Float64Type) and o.rhs not in varying]
 
     def prepare_divisions(self, divisions: list[arith.DivfOp]) -> dict[str, str]:
         """Before the loop: each divisor's reciprocal, and per float type a

@@ -97,6 +97,11 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return PlanParallelPass
 
+    def invariant_divisions():
+        from bcast.passes.loops.invariant_divisions import InvariantDivisionsPass
+
+        return InvariantDivisionsPass
+
     def stablehlo_to_bcast():
         from bcast.passes.stablehlo_to_bcast import ConvertStablehloToBcastPass
 
@@ -112,13 +117,14 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "bcast-lower-to-loops": lower_to_loops,
         "bcast-hoist-invariants": hoist_invariants,
         "bcast-plan-parallel": plan_parallel,
+        "bcast-invariant-divisions": invariant_divisions,
         "convert-stablehlo-to-bcast": stablehlo_to_bcast,
     }
 
 
 FUNCTION_PASSES = frozenset({"canonicalize", "cse", "dce", "bcast-make-explicit",
                              "bcast-sink-broadcasts", "bcast-fuse", "bcast-hoist-invariants",
-                             "bcast-plan-parallel"})
+                             "bcast-plan-parallel", "bcast-invariant-divisions"})
 """Passes that rewrite each function on its own, never a signature, a call
 or another function: running one on the module is running it on every
 ``func.func``, so a pipeline may nest them in ``func.func(...)`` as mlir-opt
@@ -126,7 +132,7 @@ users write. (``bcast-lower-to-loops`` and ``convert-stablehlo-to-bcast``
 change signatures and calls: module passes.)"""
 
 
-LOOP_PASSES = frozenset({"bcast-hoist-invariants", "bcast-plan-parallel"})
+LOOP_PASSES = frozenset({"bcast-hoist-invariants", "bcast-plan-parallel", "bcast-invariant-divisions"})
 """Passes on the loop IR (``bcast.passes.loops``): they run after
 ``bcast-lower-to-loops`` (the C target's ``loop_pipeline``)."""
 
@@ -145,6 +151,8 @@ DESCRIPTIONS = {
     "out of the loops they do not depend on",
     "bcast-plan-parallel": "loop IR: mark the loop nests that run on threads (enough work) and the innermost "
     "loops that vectorize (options: min_work=N)",
+    "bcast-invariant-divisions": "loop IR: mark the float divisions of vectorized loops by values "
+    "the loop does not change (a target multiplies by the reciprocal)",
     "convert-stablehlo-to-bcast": "import StableHLO and CHLO (as JAX prints them) as explicit bcast ops",
 }
 """One line per pass for ``bcast-opt --help``."""
