@@ -699,7 +699,7 @@ def program_copy(n: int) -> str:
 
 
 def _stream_copy(n: int) -> list[Variant]:
-    """bcast's C backend copying ``x``: at sizes of ``c_emitter.STREAM_BYTES``
+    """bcast's C backend copying ``x``: at sizes of ``streaming_stores.STREAM_BYTES``
     (32 MiB) and more it writes with non-temporal stores, which do not read the
     destination first (``np.copyto`` and the other floors do: their stores
     move 3 bytes of memory traffic per 2 copied; glibc's ``memcpy`` streams

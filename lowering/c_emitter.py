@@ -24,9 +24,9 @@ Each op of the loop IR is translated structurally:
   (``bcast-hoist-invariants``, in the C target's loop pipeline,
   ``bcast.tools.targets.C_LOOP_PIPELINE``). Perfectly nested parallel loops
   over dims that no access broadcasts or transposes run as one loop
-  (``collapsible_nest``). An innermost loop storing a large result
-  (``STREAM_BYTES``) fills a small tile per chunk and streams it to memory
-  with non-temporal stores (``bcast_stream``).
+  (``collapsible_nest``). An innermost loop whose stores are marked
+  ``nontemporal`` (``bcast-streaming-stores``) fills a small tile per chunk
+  and streams it to memory with non-temporal stores (``bcast_stream``).
 - Integers (signless in the IR) are held in ``uintN_t``; ``+ - * <<`` run in
   unsigned arithmetic at least as wide as ``unsigned int`` (no signed
   overflow, no promotion to ``int``), signed ops (``divsi remsi shrsi cmpi s*
@@ -89,15 +89,6 @@ STACK_TOTAL = 1 << 18
 """Bytes of stack arrays (allocs) one function may declare: 256 KiB, plus at
 most a few ``STREAM_TILE_BYTES`` tiles, far below the 2 MiB that glibc gives
 a thread at least."""
-STREAM_BYTES = 1 << 25
-"""A result of at least this many bytes (32 MiB: 2896x2896 f32) is written
-with non-temporal stores through a small tile (``STREAM_TILE_BYTES``): it
-does not fit the caches of the machines we target, and a plain store reads
-every line before writing it, a third of the memory traffic of an
-elementwise op. Measured on the 2-core development VM, ``(x + row) * col -
-0.5 * x`` at 4096x4096 f32: 10.3 -> 7.1 ms on one thread and 5.5 -> 3.9 ms
-on two from a cold cache, 8.1 -> 6.0 ms and 3.8 -> 3.0 ms warm; at 2048x2048
-(16 MiB) streaming lost 5-10% warm, so smaller results keep plain stores."""
 PARALLEL = "#pragma omp parallel for"
 """The pragma of a loop that starts threads (``emit_loop``)."""
 PARALLEL_SIMD = "#pragma omp parallel for simd"
@@ -887,34 +878,10 @@ class FunctionEmitter:
                 scoped.append(o)
         return scoped
 
-    def streamed_stores(self, loop: scf.ForOp) -> list[memref.StoreOp]:
-        """The stores of an innermost parallel loop that stream (``STREAM_BYTES``):
-        stores to a large result argument at consecutive addresses (the last
-        index is the loop's own, the others are fixed), which the loop does
-        not read and stores nowhere else."""
-        body = loop.body.blocks[0]
-        if PARALLEL_ATTR not in loop.attributes or loop.iter_args or _constant(loop.step) != 1:
-            return []
-        entry = self.f.body.blocks[0]
-        inside = {o for o in body.walk()}
-        stores: dict[SSAValue, list[memref.StoreOp]] = {}
-        read = set()
-        for o in body.walk():
-            if isinstance(o, memref.StoreOp):
-                stores.setdefault(o.memref, []).append(o)
-            elif isinstance(o, memref.LoadOp):
-                read.add(o.memref)
-        streamed = []
-        for m, found in stores.items():
-            t = m.type
-            if not (isinstance(m, BlockArgument) and m.owner is entry and isinstance(t, MemRefType)
-                    and len(found) == 1 and m not in read
-                    and element_count(t.get_shape()) * _bytes(t.element_type) >= STREAM_BYTES):
-                continue
-            *fixed, last = found[0].indices
-            if last is body.args[0] and all(i.owner not in inside and i is not body.args[0] for i in fixed):
-                streamed.append(found[0])
-        return streamed
+    @staticmethod
+    def streamed_stores(loop: scf.ForOp) -> list[memref.StoreOp]:
+        """The stores of ``loop`` marked ``nontemporal`` (``bcast-streaming-stores``)."""
+        return [o for o in loop.body.walk() if isinstance(o, memref.StoreOp) and o.nontemporal.value.data]
 
     def streaming(self, loop: scf.ForOp) -> bool:
         """Whether a loop nest streams a result (then its threads fence)."""

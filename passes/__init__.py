@@ -102,6 +102,11 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return InvariantDivisionsPass
 
+    def streaming_stores():
+        from bcast.passes.loops.streaming_stores import StreamingStoresPass
+
+        return StreamingStoresPass
+
     def stablehlo_to_bcast():
         from bcast.passes.stablehlo_to_bcast import ConvertStablehloToBcastPass
 
@@ -118,13 +123,14 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "bcast-hoist-invariants": hoist_invariants,
         "bcast-plan-parallel": plan_parallel,
         "bcast-invariant-divisions": invariant_divisions,
+        "bcast-streaming-stores": streaming_stores,
         "convert-stablehlo-to-bcast": stablehlo_to_bcast,
     }
 
 
 FUNCTION_PASSES = frozenset({"canonicalize", "cse", "dce", "bcast-make-explicit",
                              "bcast-sink-broadcasts", "bcast-fuse", "bcast-hoist-invariants",
-                             "bcast-plan-parallel", "bcast-invariant-divisions"})
+                             "bcast-plan-parallel", "bcast-invariant-divisions", "bcast-streaming-stores"})
 """Passes that rewrite each function on its own, never a signature, a call
 or another function: running one on the module is running it on every
 ``func.func``, so a pipeline may nest them in ``func.func(...)`` as mlir-opt
@@ -132,7 +138,8 @@ users write. (``bcast-lower-to-loops`` and ``convert-stablehlo-to-bcast``
 change signatures and calls: module passes.)"""
 
 
-LOOP_PASSES = frozenset({"bcast-hoist-invariants", "bcast-plan-parallel", "bcast-invariant-divisions"})
+LOOP_PASSES = frozenset({"bcast-hoist-invariants", "bcast-plan-parallel", "bcast-invariant-divisions",
+                         "bcast-streaming-stores"})
 """Passes on the loop IR (``bcast.passes.loops``): they run after
 ``bcast-lower-to-loops`` (the C target's ``loop_pipeline``)."""
 
@@ -153,6 +160,8 @@ DESCRIPTIONS = {
     "loops that vectorize (options: min_work=N)",
     "bcast-invariant-divisions": "loop IR: mark the float divisions of vectorized loops by values "
     "the loop does not change (a target multiplies by the reciprocal)",
+    "bcast-streaming-stores": "loop IR: mark nontemporal the stores of results too large for the caches "
+    "(consecutive, in innermost parallel loops)",
     "convert-stablehlo-to-bcast": "import StableHLO and CHLO (as JAX prints them) as explicit bcast ops",
 }
 """One line per pass for ``bcast-opt --help``."""

@@ -4,8 +4,8 @@ the C printer read: static trip counts and which loop is innermost."""
 from __future__ import annotations
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IntegerAttr
-from xdsl.ir import SSAValue
+from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerAttr, IntegerType
+from xdsl.ir import Attribute, SSAValue
 
 
 def constant(v: SSAValue) -> int | None:
@@ -40,3 +40,13 @@ def work(op: scf.ForOp, unknown: int) -> int:
     inner = sum(work(o, unknown) for o in op.body.blocks[0].ops if isinstance(o, scf.ForOp))
     count = trip(op)
     return (count if count is not None else unknown) * max(inner, 1)
+
+
+def element_bytes(t: Attribute) -> int:
+    """Bytes of one element as the loop IR stores it (``i1``: one byte)."""
+    if isinstance(t, IndexType):
+        return 8
+    if isinstance(t, IntegerType):
+        return max(t.width.data // 8, 1)
+    assert isinstance(t, AnyFloat), t
+    return t.bitwidth // 8

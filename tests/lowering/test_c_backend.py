@@ -317,7 +317,7 @@ func.func @main(%x: {full}, %row: {row}) -> {out} {{
 """
 
 
-# Each result is just over c_emitter.STREAM_BYTES; an odd number of columns
+# Each result is just over streaming_stores.STREAM_BYTES; an odd number of columns
 # puts row starts at every offset within a cache line, and chunk ends mid-line.
 STREAMED = [
     ((2049, 4097), "f32", "multiply"),

@@ -63,3 +63,19 @@ def test_compiled_loops_match_reference(name):
     want = want if isinstance(want, tuple) else (want,)
     for k, (g, w) in enumerate(zip(got, want, strict=True)):
         _close(g, np.asarray(w).reshape(g.shape), f"{name} result {k}")
+
+
+BIG = """
+func.func @main(%x: tensor<4096x2048xf32>, %row: tensor<2048xf32>) -> tensor<4096x2048xf32> {
+  %r = bcast.add %x, %row : (tensor<4096x2048xf32>, tensor<2048xf32>) -> tensor<4096x2048xf32>
+  func.return %r : tensor<4096x2048xf32>
+}
+"""
+
+
+@needs_llvm
+def test_mlir_opt_verifies_the_marks_of_a_large_result():
+    """Threads, vectorization and streaming stores (upstream's nontemporal)."""
+    text = loop_ir(BIG)
+    assert "nontemporal = true" in text and "bcast.threads" in text and "bcast.vectorize" in text
+    memref_abi.verify(text)
