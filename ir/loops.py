@@ -35,7 +35,8 @@ The loop IR is upstream MLIR plus a few discardable attributes that carry
 what the lowering knows and a target would have to rediscover
 (``REDUCTION_ATTR``, ``PARALLEL_ATTR``, ``BOUNDS_CHECK_ATTR``) or what a loop
 pass decided for a target (``THREADS_ATTR``, ``VECTORIZE_ATTR``,
-``INVARIANT_DIVISOR_ATTR``); upstream
+``INVARIANT_DIVISOR_ATTR``, ``STACK_ATTR``; and upstream's ``nontemporal``
+on ``memref.store``); upstream
 tools ignore them.
 """
 
@@ -82,6 +83,11 @@ target may multiply by the divisor's reciprocal, computed once, with
 corrections that make the quotient exact (the C target's ``bcast_div_*``,
 which runs the loop again with plain division when an operand is outside
 the range where they are)."""
+
+STACK_ATTR = "bcast.stack"
+"""A discardable unit attribute on a ``memref.alloc`` small enough to live on
+the stack (``bcast-stack-allocs``): a target may make it a local array,
+freed when its ``memref.dealloc`` runs or its scope ends."""
 
 BOUNDS_CHECK_ATTR = "bcast.bounds_check"
 """On a ``cf.assert`` that checks a dynamic index: ``{op, dim, size, iab}``,

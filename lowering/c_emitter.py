@@ -10,9 +10,11 @@ Each op of the loop IR is translated structurally:
   exported under ``bcast_`` + its name (``c_names``), so ``@main`` does not
   clash with C's ``main``.
 - ``memref.load``/``store`` -> ``p[linear index]`` with the constant strides
-  of the static shape; ``memref.alloc`` -> a stack array when small
-  (``STACK_BYTES``), else ``malloc``/``free``; an alloc inside a parallel
-  loop is declared in its body, so every OpenMP thread has its own;
+  of the static shape; ``memref.alloc`` -> a stack array when marked
+  ``bcast.stack`` (``bcast-stack-allocs``), else ``malloc``/``free``, once
+  per loop rather than per iteration (``per_iteration_allocs``); an alloc
+  inside a parallel loop is declared in its body, so every OpenMP thread
+  has its own;
   ``memref.global`` -> a ``static const`` array (floats as their bits).
 - ``scf.for`` -> ``for`` (``iter_args`` are local accumulators); a loop
   marked ``bcast.threads`` (``bcast.ir.loops.THREADS_ATTR``, set by
@@ -73,6 +75,7 @@ from bcast.ir.loops import (
     INVARIANT_DIVISOR_ATTR,
     PARALLEL_ATTR,
     REDUCTION_ATTR,
+    STACK_ATTR,
     THREADS_ATTR,
     VECTORIZE_ATTR,
     RemFOp,
@@ -80,15 +83,6 @@ from bcast.ir.loops import (
 )
 from bcast.passes.errors import PassError
 
-STACK_BYTES = 65536
-"""An ``alloc`` of at most this many bytes is a stack array (OpenMP's and
-Python's threads have megabytes of stack), while the function's stack
-arrays stay within ``STACK_TOTAL``. Others are ``malloc``-ed, once per loop
-rather than per iteration (``per_iteration_allocs``)."""
-STACK_TOTAL = 1 << 18
-"""Bytes of stack arrays (allocs) one function may declare: 256 KiB, plus at
-most a few ``STREAM_TILE_BYTES`` tiles, far below the 2 MiB that glibc gives
-a thread at least."""
 PARALLEL = "#pragma omp parallel for"
 """The pragma of a loop that starts threads (``emit_loop``)."""
 PARALLEL_SIMD = "#pragma omp parallel for simd"
@@ -361,7 +355,7 @@ class FunctionEmitter:
         self.draining: dict[scf.ForOp, list[tuple[str, str]]] = {}
         """A prefetching phase loop -> the (tile, pending row) pairs its blocks stream out."""
         self.on_stack: set[memref.AllocOp] = set()
-        """Allocs made as stack arrays (``STACK_BYTES``, ``STACK_TOTAL``)."""
+        """Allocs made as stack arrays (marked ``bcast.stack``, ``bcast-stack-allocs``)."""
         self.names = names
         self.globals = globals_
         self.openmp = openmp
@@ -444,12 +438,8 @@ class FunctionEmitter:
             # reports it before calling; a C caller of this file stops)
             return [head + " {", "    abort();", "}"]
         block = self.f.body.blocks[0]
-        stack = 0
-        for op in self.f.walk():  # in the order they are emitted
-            if isinstance(op, memref.AllocOp) and (size := self.alloc_bytes(op)) <= STACK_BYTES \
-                    and stack + size <= STACK_TOTAL:
-                stack += size
-                self.on_stack.add(op)
+        self.on_stack = {op for op in self.f.walk()
+                         if isinstance(op, memref.AllocOp) and STACK_ATTR in op.attributes}
         if self.checks:
             # No failure is pending when a function starts (a caller that
             # did not take one would otherwise see it after its next call).

@@ -107,6 +107,11 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return StreamingStoresPass
 
+    def stack_allocs():
+        from bcast.passes.loops.stack_allocs import StackAllocsPass
+
+        return StackAllocsPass
+
     def stablehlo_to_bcast():
         from bcast.passes.stablehlo_to_bcast import ConvertStablehloToBcastPass
 
@@ -124,13 +129,15 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "bcast-plan-parallel": plan_parallel,
         "bcast-invariant-divisions": invariant_divisions,
         "bcast-streaming-stores": streaming_stores,
+        "bcast-stack-allocs": stack_allocs,
         "convert-stablehlo-to-bcast": stablehlo_to_bcast,
     }
 
 
 FUNCTION_PASSES = frozenset({"canonicalize", "cse", "dce", "bcast-make-explicit",
                              "bcast-sink-broadcasts", "bcast-fuse", "bcast-hoist-invariants",
-                             "bcast-plan-parallel", "bcast-invariant-divisions", "bcast-streaming-stores"})
+                             "bcast-plan-parallel", "bcast-invariant-divisions", "bcast-streaming-stores",
+                             "bcast-stack-allocs"})
 """Passes that rewrite each function on its own, never a signature, a call
 or another function: running one on the module is running it on every
 ``func.func``, so a pipeline may nest them in ``func.func(...)`` as mlir-opt
@@ -139,7 +146,7 @@ change signatures and calls: module passes.)"""
 
 
 LOOP_PASSES = frozenset({"bcast-hoist-invariants", "bcast-plan-parallel", "bcast-invariant-divisions",
-                         "bcast-streaming-stores"})
+                         "bcast-streaming-stores", "bcast-stack-allocs"})
 """Passes on the loop IR (``bcast.passes.loops``): they run after
 ``bcast-lower-to-loops`` (the C target's ``loop_pipeline``)."""
 
@@ -162,6 +169,8 @@ DESCRIPTIONS = {
     "the loop does not change (a target multiplies by the reciprocal)",
     "bcast-streaming-stores": "loop IR: mark nontemporal the stores of results too large for the caches "
     "(consecutive, in innermost parallel loops)",
+    "bcast-stack-allocs": "loop IR: mark the small allocs of each function that live on the stack "
+    "(within a total per function)",
     "convert-stablehlo-to-bcast": "import StableHLO and CHLO (as JAX prints them) as explicit bcast ops",
 }
 """One line per pass for ``bcast-opt --help``."""
