@@ -66,7 +66,7 @@ Variants:
   back-to-back calls, about the number of threads it really used (less when
   other work takes the cores). A library without OpenMP runs on one thread: its one-thread
   rows say so; so does a program whose loops are below
-  ``c_emitter.PARALLEL_WORK`` iterations (1024x1024: no parallel region);
+  ``plan_parallel.PARALLEL_WORK`` iterations (1024x1024: no parallel region);
 - NumPy eager, NumPy with ``out=`` (hand-written, preallocated temporaries);
 - numexpr (for the row reductions, which numexpr lacks, NumPy with
   preallocated outputs; numexpr for the elementwise parts);
@@ -640,7 +640,7 @@ def _c_backend(workload: str, n: int, args) -> list[Variant]:
     after = _mapped_files()
     out = np.empty((n, n), np.float32)
     if "#pragma omp parallel" not in fn.c_source:  # the C the compile built
-        why = "n/a (one thread below c_emitter.PARALLEL_WORK iterations: see the 1t rows)"
+        why = "n/a (one thread below plan_parallel.PARALLEL_WORK iterations: see the 1t rows)"
         return [Variant(names[0], None, why), Variant(names[1], None, why),
                 Variant(names[2], lambda *a: fn(*a), soft=True, measure_cpu=True),
                 Variant(names[3], lambda *a: fn(*a, out=out), soft=True, measure_cpu=True)]
@@ -699,7 +699,7 @@ def program_copy(n: int) -> str:
 
 
 def _stream_copy(n: int) -> list[Variant]:
-    """bcast's C backend copying ``x``: at sizes of ``c_emitter.STREAM_BYTES``
+    """bcast's C backend copying ``x``: at sizes of ``streaming_stores.STREAM_BYTES``
     (32 MiB) and more it writes with non-temporal stores, which do not read the
     destination first (``np.copyto`` and the other floors do: their stores
     move 3 bytes of memory traffic per 2 copied; glibc's ``memcpy`` streams

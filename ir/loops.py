@@ -33,7 +33,10 @@ Attributes
 ----------
 The loop IR is upstream MLIR plus a few discardable attributes that carry
 what the lowering knows and a target would have to rediscover
-(``REDUCTION_ATTR``, ``PARALLEL_ATTR``, ``BOUNDS_CHECK_ATTR``); upstream
+(``REDUCTION_ATTR``, ``PARALLEL_ATTR``, ``BOUNDS_CHECK_ATTR``) or what a loop
+pass decided for a target (``THREADS_ATTR``, ``VECTORIZE_ATTR``,
+``INVARIANT_DIVISOR_ATTR``, ``STACK_ATTR``; and upstream's ``nontemporal``
+on ``memref.store``); upstream
 tools ignore them.
 """
 
@@ -59,6 +62,32 @@ PARALLEL_ATTR = "bcast.parallel"
 disjoint memory and read nothing another iteration writes (per-row scratch
 is allocated inside the loop): targets may run them in parallel (the C
 target puts ``#pragma omp parallel for`` on the outermost such loop)."""
+
+THREADS_ATTR = "bcast.threads"
+"""A discardable unit attribute on a ``bcast.parallel`` loop whose
+iterations a target should share among threads: the outermost of its nest,
+which does enough work to pay for waking them (``bcast-plan-parallel``; the
+C target's ``#pragma omp parallel for``). No loop inside it carries it."""
+
+VECTORIZE_ATTR = "bcast.vectorize"
+"""A discardable unit attribute on an innermost loop a target should
+vectorize: a ``bcast.parallel`` loop, or a float reduction whose kind may be
+reassociated (``bcast-plan-parallel``; the C target's ``#pragma omp simd``,
+with a ``reduction`` clause for a ``bcast.reduction`` loop)."""
+
+INVARIANT_DIVISOR_ATTR = "bcast.invariant_divisor"
+"""A discardable unit attribute on an f32/f64 ``arith.divf`` in a vectorized
+loop (``VECTORIZE_ATTR``) whose divisor the loop does not change and which
+may run twice with the same result (``bcast-invariant-divisions``): a
+target may multiply by the divisor's reciprocal, computed once, with
+corrections that make the quotient exact (the C target's ``bcast_div_*``,
+which runs the loop again with plain division when an operand is outside
+the range where they are)."""
+
+STACK_ATTR = "bcast.stack"
+"""A discardable unit attribute on a ``memref.alloc`` small enough to live on
+the stack (``bcast-stack-allocs``): a target may make it a local array,
+freed when its ``memref.dealloc`` runs or its scope ends."""
 
 BOUNDS_CHECK_ATTR = "bcast.bounds_check"
 """On a ``cf.assert`` that checks a dynamic index: ``{op, dim, size, iab}``,

@@ -10,23 +10,25 @@ Each op of the loop IR is translated structurally:
   exported under ``bcast_`` + its name (``c_names``), so ``@main`` does not
   clash with C's ``main``.
 - ``memref.load``/``store`` -> ``p[linear index]`` with the constant strides
-  of the static shape; ``memref.alloc`` -> a stack array when small
-  (``STACK_BYTES``), else ``malloc``/``free``; an alloc inside a parallel
-  loop is declared in its body, so every OpenMP thread has its own;
+  of the static shape; ``memref.alloc`` -> a stack array when marked
+  ``bcast.stack`` (``bcast-stack-allocs``), else ``malloc``/``free``, once
+  per loop rather than per iteration (``per_iteration_allocs``); an alloc
+  inside a parallel loop is declared in its body, so every OpenMP thread
+  has its own;
   ``memref.global`` -> a ``static const`` array (floats as their bits).
-- ``scf.for`` -> ``for`` (``iter_args`` are local accumulators); the
-  outermost loop marked ``bcast.parallel`` (``bcast.ir.loops.PARALLEL_ATTR``)
-  gets ``#pragma omp parallel for`` when the nest does enough work
-  (``PARALLEL_WORK`` element-steps, known statically), an innermost
-  parallel loop ``#pragma omp simd``; a float sum ``simd reduction(+)``, a
-  float max/min ``simd reduction(max)`` with a separate NaN flag (NaN
-  propagation does not vectorize; the flag restores it after the loop). Loop-invariant values of an innermost
-  loop (broadcast loads of memory the loop does not write, and arithmetic
-  on them) are computed once before it. Perfectly nested parallel loops
+- ``scf.for`` -> ``for`` (``iter_args`` are local accumulators); a loop
+  marked ``bcast.threads`` (``bcast.ir.loops.THREADS_ATTR``, set by
+  ``bcast-plan-parallel``) gets ``#pragma omp parallel for``, one marked
+  ``bcast.vectorize`` ``#pragma omp simd``: with ``reduction(+)`` for a float
+  sum, ``reduction(max)`` and a separate NaN flag for a float max/min (NaN
+  propagation does not vectorize; the flag restores it after the loop).
+  Loop-invariant values are already before their loops
+  (``bcast-hoist-invariants``, in the C target's loop pipeline,
+  ``bcast.tools.targets.C_LOOP_PIPELINE``). Perfectly nested parallel loops
   over dims that no access broadcasts or transposes run as one loop
-  (``collapsible_nest``). An innermost loop storing a large result
-  (``STREAM_BYTES``) fills a small tile per chunk and streams it to memory
-  with non-temporal stores (``bcast_stream``).
+  (``collapsible_nest``). An innermost loop whose stores are marked
+  ``nontemporal`` (``bcast-streaming-stores``) fills a small tile per chunk
+  and streams it to memory with non-temporal stores (``bcast_stream``).
 - Integers (signless in the IR) are held in ``uintN_t``; ``+ - * <<`` run in
   unsigned arithmetic at least as wide as ``unsigned int`` (no signed
   overflow, no promotion to ``int``), signed ops (``divsi remsi shrsi cmpi s*
@@ -37,9 +39,10 @@ Each op of the loop IR is translated structurally:
 - Floats: ``f16`` is ``_Float16`` (storage and ``+ - * /``, each rounded to
   half); transcendental functions arrive in ``f32`` from the loop IR.
   ``maximumf``/``minimumf`` propagate NaN as ``np.maximum`` does (not
-  ``fmaxf``, which drops it). An ``f32``/``f64`` division by a value an
-  innermost loop does not change is a multiply by its reciprocal with two
-  FMA corrections, exact (``bcast_div_f32``, ``invariant_divisions``).
+  ``fmaxf``, which drops it). An ``f32``/``f64`` division marked
+  ``bcast.invariant_divisor`` (``bcast-invariant-divisions``) is a multiply
+  by its divisor's reciprocal with two FMA corrections, exact
+  (``bcast_div_f32``).
 - Phased row loops (fusions with reductions) prefetch rows ahead and
   stream their results out during the next row's work (``plan_prefetch``,
   ``defer_streams``).
@@ -67,35 +70,20 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
-from bcast.ir.loops import BOUNDS_CHECK_ATTR, PARALLEL_ATTR, REDUCTION_ATTR, RemFOp, first_non_loop_op
+from bcast.ir.loops import (
+    BOUNDS_CHECK_ATTR,
+    INVARIANT_DIVISOR_ATTR,
+    PARALLEL_ATTR,
+    REDUCTION_ATTR,
+    STACK_ATTR,
+    THREADS_ATTR,
+    VECTORIZE_ATTR,
+    RemFOp,
+    first_non_loop_op,
+)
 from bcast.passes.errors import PassError
+from bcast.passes.loops import nests
 
-STACK_BYTES = 65536
-"""An ``alloc`` of at most this many bytes is a stack array (OpenMP's and
-Python's threads have megabytes of stack), while the function's stack
-arrays stay within ``STACK_TOTAL``. Others are ``malloc``-ed, once per loop
-rather than per iteration (``per_iteration_allocs``)."""
-STACK_TOTAL = 1 << 18
-"""Bytes of stack arrays (allocs) one function may declare: 256 KiB, plus at
-most a few ``STREAM_TILE_BYTES`` tiles, far below the 2 MiB that glibc gives
-a thread at least."""
-PARALLEL_WORK = 1 << 22
-"""A parallel loop nest gets an OpenMP pragma only when it runs at least
-this many innermost iterations (4M: a 2048x2048 array). Waking worker
-threads that went to sleep between calls costs far more than starting them:
-measured on the 2-core development VM, 20 ms apart, a 1024x1024 f32
-broadcast program took 5.7 ms on 2 threads against 0.72 ms on one (0.17 ms
-back to back), while at 4096x4096 2 threads took 6.0 ms against 10.5 ms."""
-
-STREAM_BYTES = 1 << 25
-"""A result of at least this many bytes (32 MiB: 2896x2896 f32) is written
-with non-temporal stores through a small tile (``STREAM_TILE_BYTES``): it
-does not fit the caches of the machines we target, and a plain store reads
-every line before writing it, a third of the memory traffic of an
-elementwise op. Measured on the 2-core development VM, ``(x + row) * col -
-0.5 * x`` at 4096x4096 f32: 10.3 -> 7.1 ms on one thread and 5.5 -> 3.9 ms
-on two from a cold cache, 8.1 -> 6.0 ms and 3.8 -> 3.0 ms warm; at 2048x2048
-(16 MiB) streaming lost 5-10% warm, so smaller results keep plain stores."""
 PARALLEL = "#pragma omp parallel for"
 """The pragma of a loop that starts threads (``emit_loop``)."""
 PARALLEL_SIMD = "#pragma omp parallel for simd"
@@ -368,7 +356,7 @@ class FunctionEmitter:
         self.draining: dict[scf.ForOp, list[tuple[str, str]]] = {}
         """A prefetching phase loop -> the (tile, pending row) pairs its blocks stream out."""
         self.on_stack: set[memref.AllocOp] = set()
-        """Allocs made as stack arrays (``STACK_BYTES``, ``STACK_TOTAL``)."""
+        """Allocs made as stack arrays (marked ``bcast.stack``, ``bcast-stack-allocs``)."""
         self.names = names
         self.globals = globals_
         self.openmp = openmp
@@ -451,12 +439,8 @@ class FunctionEmitter:
             # reports it before calling; a C caller of this file stops)
             return [head + " {", "    abort();", "}"]
         block = self.f.body.blocks[0]
-        stack = 0
-        for op in self.f.walk():  # in the order they are emitted
-            if isinstance(op, memref.AllocOp) and (size := self.alloc_bytes(op)) <= STACK_BYTES \
-                    and stack + size <= STACK_TOTAL:
-                stack += size
-                self.on_stack.add(op)
+        self.on_stack = {op for op in self.f.walk()
+                         if isinstance(op, memref.AllocOp) and STACK_ATTR in op.attributes}
         if self.checks:
             # No failure is pending when a function starts (a caller that
             # did not take one would otherwise see it after its next call).
@@ -589,8 +573,9 @@ class FunctionEmitter:
     # -- loops ---------------------------------------------------------------
     def loop(self, op: scf.ForOp) -> None:
         nest = collapsible_nest(op)
+        threads = THREADS_ATTR in op.attributes
         if len(nest) == 1:
-            self.emit_loop(op, self.e(op.lb), self.e(op.ub), _trip(op), _work(op))
+            self.emit_loop(op, self.e(op.lb), self.e(op.ub), nests.trip(op), threads)
             return
         # One loop over the nest's product: the innermost loop's variable
         # stands for the position within the collapsed dims, the others are
@@ -598,12 +583,12 @@ class FunctionEmitter:
         for outer in nest[:-1]:
             self.expr[outer.body.blocks[0].args[0]] = "0"
             self.collapsed.add(outer.body.blocks[0].args[0])
-        count = math.prod(_trip(loop) or 0 for loop in nest)
-        self.emit_loop(nest[-1], "0", str(count), count, _work(op))
+        count = math.prod(nests.trip(loop) or 0 for loop in nest)
+        self.emit_loop(nest[-1], "0", str(count), count, threads)
 
-    def emit_loop(self, op: scf.ForOp, lb: str, ub: str, trip: int | None, work: int) -> None:
-        """``op`` over ``lb`` to ``ub`` (``trip`` iterations when static;
-        ``work`` innermost iterations in all)."""
+    def emit_loop(self, op: scf.ForOp, lb: str, ub: str, trip: int | None, threads: bool) -> None:
+        """``op`` over ``lb`` to ``ub`` (``trip`` iterations when static) on
+        threads when its nest is marked so (``bcast-plan-parallel``)."""
         body = op.body.blocks[0]
         iv, *carried = body.args
         names = []
@@ -612,24 +597,18 @@ class FunctionEmitter:
             self.out(f"{c_type(arg.type)} {name} = {self.e(init)};")
             self.expr[arg] = self.expr[result] = name
             names.append(name)
-        innermost = _innermost(op)
-        hoisted: set[Operation] = set()
-        if innermost and (trip is None or trip > 0):
-            hoisted = self.hoist(op)
-        parallel = PARALLEL_ATTR in op.attributes and not carried
+        innermost = nests.innermost(op)
+        vectorize = VECTORIZE_ATTR in op.attributes
         pragma = None
         streamed = self.streamed_stores(op) if innermost else []
-        if parallel and self.openmp and not self.in_parallel and work >= PARALLEL_WORK:
+        if threads and self.openmp:
             # (the loop over chunks, when the innermost loop streams)
-            pragma = f"{PARALLEL_SIMD if innermost and not streamed else PARALLEL} schedule(static)"
-        elif parallel and innermost:
+            pragma = f"{PARALLEL_SIMD if vectorize and not streamed else PARALLEL} schedule(static)"
+        elif vectorize and not carried:
             pragma = SIMD
-        elif (innermost and len(names) == 1 and _reduction_kind(op) == "add"
-              and isinstance(carried[0].type, Float16Type | Float32Type | Float64Type)):
-            # docs/semantics.md (Reductions): float sums may be reassociated, so they vectorize
+        elif vectorize and _reduction_kind(op) == "add":
             pragma = f"#pragma omp simd reduction(+:{names[0]})"
-        elif (innermost and len(names) == 1 and _reduction_kind(op) in ("maximum", "minimum")
-              and isinstance(carried[0].type, Float32Type | Float64Type)):
+        elif vectorize:
             # A NaN-propagating max does not vectorize; a plain max with a
             # separate "saw a NaN" flag does, and gives the same value.
             flag = self.fresh("nan")
@@ -660,9 +639,9 @@ class FunctionEmitter:
         deferred = self.defer_streams(op)
         if streamed:
             self.streams = True
-            self.chunked_loop(op, lb, ub, pragma, streamed, hoisted)
+            self.chunked_loop(op, lb, ub, pragma, streamed)
         else:
-            self.plain_loop(op, lb, ub, pragma, names, hoisted, entered)
+            self.plain_loop(op, lb, ub, pragma, names, entered)
         for store in deferred:
             tile, pending = self.deferred.pop(store)
             self.out(f"if ({pending}) bcast_stream({pending}, {tile}, sizeof {tile});")
@@ -675,7 +654,7 @@ class FunctionEmitter:
             self.out("}")
 
     def plain_loop(self, op: scf.ForOp, lb: str, ub: str, pragma: str | None, names: list[str],
-                   hoisted: set[Operation], entered: bool) -> None:
+                   entered: bool) -> None:
         body = op.body.blocks[0]
         iv, *carried = body.args
         i = self.fresh("i")
@@ -706,8 +685,7 @@ class FunctionEmitter:
                 self.out(f"if ({pending}) bcast_stream({pending} + {first}, {tile} + {first}, "
                          f"(size_t)({last} - {first}) * sizeof {tile}[0]);")
             lb, ub = first, last
-        self.for_loop(op, f"int64_t {i} = {lb}; {i} < {ub}; {i} += {self.e(op.step)}", pragma, hoisted, names,
-                      entered)
+        self.for_loop(op, f"int64_t {i} = {lb}; {i} < {ub}; {i} += {self.e(op.step)}", pragma, names, entered)
         if prefetched:
             self.indent -= 1
             self.out("}")
@@ -715,35 +693,36 @@ class FunctionEmitter:
             if arg in self.nan_flags:
                 self.out(f"if ({self.nan_flags.pop(arg)}) {name} = NAN;")
 
-    def for_loop(self, op: scf.ForOp, header: str, pragma: str | None, hoisted: set[Operation],
-                 names: Iterable[str] = (), entered: bool = False) -> None:
-        """``for (header)`` over ``op``'s body (but the ``hoisted`` ops), then the
-        updates of its carried values (``names``). A simd loop that divides by
-        values it does not change (``invariant_divisions``) divides with
-        ``bcast_div_*``, and runs a second time with plain division only when
-        an operand was outside the range where those are exact. A parallel
-        simd loop does so too (its threads reduce the guard), but not one
-        inside a parallel region (``omp for ... nowait``: no barrier before
-        the guard is read)."""
+    def for_loop(self, op: scf.ForOp, header: str, pragma: str | None, names: Iterable[str] = (),
+                 entered: bool = False) -> None:
+        """``for (header)`` over ``op``'s body, then the updates of its
+        carried values (``names``). A simd loop's divisions marked
+        ``bcast.invariant_divisor`` (``bcast-invariant-divisions``) divide
+        with ``bcast_div_*``, and the loop runs a second time with plain
+        division only when an operand was outside the range where those are
+        exact. A parallel simd loop does so too (its threads reduce the
+        guard), but not one inside a parallel region (``omp for ... nowait``:
+        no barrier before the guard is read)."""
         fast = pragma == SIMD or (pragma or "").startswith(PARALLEL_SIMD)
-        divisions = self.invariant_divisions(op, hoisted) if fast else []
+        divisions = [o for o in op.body.blocks[0].ops
+                     if isinstance(o, arith.DivfOp) and INVARIANT_DIVISOR_ATTR in o.attributes] if fast else []
         guards = self.prepare_divisions(divisions)
         plain = pragma
         if guards:
             pragma = f"{pragma} reduction(max:{', '.join(guards.values())})"
-        self.loop_body(op, header, pragma, hoisted, names, entered)
+        self.loop_body(op, header, pragma, names, entered)
         if guards:
             for d in divisions:
                 del self.divisions[d]
             outside = " || ".join(f"{g} > BCAST_DIV_SPAN_{t.upper()}" for t, g in guards.items())
             self.out(f"if ({outside}) {{")
             self.indent += 1
-            self.loop_body(op, header, plain, hoisted, names, entered)
+            self.loop_body(op, header, plain, names, entered)
             self.indent -= 1
             self.out("}")
 
-    def loop_body(self, op: scf.ForOp, header: str, pragma: str | None, hoisted: set[Operation],
-                  names: Iterable[str], entered: bool) -> None:
+    def loop_body(self, op: scf.ForOp, header: str, pragma: str | None, names: Iterable[str],
+                  entered: bool) -> None:
         body = op.body.blocks[0]
         carried = body.args[1:]
         if pragma:
@@ -752,8 +731,7 @@ class FunctionEmitter:
         self.indent += 1
         self.in_parallel += entered
         for inner in body.ops:
-            if inner not in hoisted:
-                self.op(inner)
+            self.op(inner)
         if carried:
             yielded = body.last_op
             assert isinstance(yielded, scf.YieldOp)
@@ -767,26 +745,6 @@ class FunctionEmitter:
         self.in_parallel -= entered
         self.indent -= 1
         self.out("}")
-
-    @staticmethod
-    def invariant_divisions(loop: scf.ForOp, hoisted: set[Operation]) -> list[arith.DivfOp]:
-        """The f32/f64 divisions of an innermost loop by a value the loop does
-        not change (a row's sum, a norm), when the loop may run twice with the
-        same result (``for_loop``): it carries nothing and reads no memory it
-        writes. A vector division costs several times the two FMA corrections
-        of ``bcast_div_*``: at 4096x4096 f32, softmax's last pass took 0.18 ns
-        per element with division, 0.09 with them."""
-        body = loop.body.blocks[0]
-        if loop.iter_args or not all(
-                isinstance(o, memref.LoadOp | memref.StoreOp | scf.YieldOp)
-                or (o.dialect_name() in ("arith", "math") and not o.regions) for o in body.ops):
-            return []
-        stored = {o.memref for o in body.ops if isinstance(o, memref.StoreOp)}
-        if any(isinstance(o, memref.LoadOp) and o.memref in stored for o in body.ops):
-            return []
-        varying = {*body.args, *(r for o in body.ops if o not in hoisted for r in o.results)}
-        return [o for o in body.ops if isinstance(o, arith.DivfOp) and o not in hoisted
-                and isinstance(o.result.type, Float32Type | Float64Type) and o.rhs not in varying]
 
     def prepare_divisions(self, divisions: list[arith.DivfOp]) -> dict[str, str]:
         """Before the loop: each divisor's reciprocal, and per float type a
@@ -831,8 +789,8 @@ class FunctionEmitter:
         warm (its phases compute little, so the prefetches cost more than
         they hide when the rows are in cache)."""
         body = loop.body.blocks[0]
-        phases = _phases(loop)
-        if len(phases) < 2 or not _innermost(phases[1]) or (cols := _trip(phases[1])) is None:
+        phases = nests.phases(loop)
+        if len(phases) < 2 or not nests.innermost(phases[1]) or (cols := nests.trip(phases[1])) is None:
             return
         row, entry = body.args[0], self.f.body.blocks[0]
 
@@ -847,13 +805,13 @@ class FunctionEmitter:
                 # (rows of a collapsed nest: the outer dims' variables read as 0)
                 if (len(shape) >= 2 and len(indices) == len(shape) and indices[-2] is row and indices[-1] is iv
                         and all(i in self.collapsed for i in indices[:-2])
-                        and _trip(phase) == shape[-1] == cols and element_count(shape) * size >= PREFETCH_BYTES):
+                        and nests.trip(phase) == shape[-1] == cols and element_count(shape) * size >= PREFETCH_BYTES):
                     rows = element_count(shape[:-1])
                     found[o.memref] = (o.memref, rows, max(64 // size, 1), kind is memref.StoreOp)
             return found
 
         lines = whole_rows(phases[0], memref.LoadOp)
-        if len(phases) > 2 and _innermost(phases[-1]):
+        if len(phases) > 2 and nests.innermost(phases[-1]):
             streamed = {st.memref for st in self.streamed_stores(phases[-1])}
             lines.update((m, v) for m, v in whole_rows(phases[-1], memref.StoreOp).items() if m not in streamed)
         if lines:
@@ -871,15 +829,15 @@ class FunctionEmitter:
         after it. Softmax at 4096x4096 f32: 13.6 -> 12.1 ms on one thread,
         7.2 -> 6.4 on two."""
         body = loop.body.blocks[0]
-        phases = _phases(loop)
+        phases = nests.phases(loop)
         # (the prefetching phase must be a plain loop: a streaming one is
         # emitted by chunked_loop, which would not drain the tiles)
-        if len(phases) < 3 or phases[1] not in self.prefetch or not _innermost(phases[-1]) \
+        if len(phases) < 3 or phases[1] not in self.prefetch or not nests.innermost(phases[-1]) \
                 or self.streamed_stores(phases[1]):
             return []
-        last, trip = phases[-1], _trip(phases[-1])
+        last, trip = phases[-1], nests.trip(phases[-1])
         streamed = self.streamed_stores(last)
-        if not streamed or trip is None or trip != _trip(phases[1]) \
+        if not streamed or trip is None or trip != nests.trip(phases[1]) \
                 or trip * max(_bytes(st.value.type) for st in streamed) > STREAM_TILE_BYTES:
             return []
         # nothing else in the row reads or writes the streamed results
@@ -911,41 +869,17 @@ class FunctionEmitter:
                 scoped.append(o)
         return scoped
 
-    def streamed_stores(self, loop: scf.ForOp) -> list[memref.StoreOp]:
-        """The stores of an innermost parallel loop that stream (``STREAM_BYTES``):
-        stores to a large result argument at consecutive addresses (the last
-        index is the loop's own, the others are fixed), which the loop does
-        not read and stores nowhere else."""
-        body = loop.body.blocks[0]
-        if PARALLEL_ATTR not in loop.attributes or loop.iter_args or _constant(loop.step) != 1:
-            return []
-        entry = self.f.body.blocks[0]
-        inside = {o for o in body.walk()}
-        stores: dict[SSAValue, list[memref.StoreOp]] = {}
-        read = set()
-        for o in body.walk():
-            if isinstance(o, memref.StoreOp):
-                stores.setdefault(o.memref, []).append(o)
-            elif isinstance(o, memref.LoadOp):
-                read.add(o.memref)
-        streamed = []
-        for m, found in stores.items():
-            t = m.type
-            if not (isinstance(m, BlockArgument) and m.owner is entry and isinstance(t, MemRefType)
-                    and len(found) == 1 and m not in read
-                    and element_count(t.get_shape()) * _bytes(t.element_type) >= STREAM_BYTES):
-                continue
-            *fixed, last = found[0].indices
-            if last is body.args[0] and all(i.owner not in inside and i is not body.args[0] for i in fixed):
-                streamed.append(found[0])
-        return streamed
+    @staticmethod
+    def streamed_stores(loop: scf.ForOp) -> list[memref.StoreOp]:
+        """The stores of ``loop`` marked ``nontemporal`` (``bcast-streaming-stores``)."""
+        return [o for o in loop.body.walk() if isinstance(o, memref.StoreOp) and o.nontemporal.value.data]
 
     def streaming(self, loop: scf.ForOp) -> bool:
         """Whether a loop nest streams a result (then its threads fence)."""
-        return any(isinstance(o, scf.ForOp) and _innermost(o) and self.streamed_stores(o) for o in loop.walk())
+        return any(isinstance(o, scf.ForOp) and nests.innermost(o) and self.streamed_stores(o) for o in loop.walk())
 
     def chunked_loop(self, op: scf.ForOp, lb: str, ub: str, pragma: str | None,
-                     streamed: list[memref.StoreOp], hoisted: set[Operation]) -> None:
+                     streamed: list[memref.StoreOp]) -> None:
         """An innermost loop whose ``streamed`` stores fill per-chunk tiles,
         each copied to its result with ``bcast_stream`` after the chunk: the
         loop runs in chunks of ``STREAM_TILE_BYTES`` (the widest stored type);
@@ -969,7 +903,7 @@ class FunctionEmitter:
             self.out(f"{c_type(store.value.type)} {tile}[{chunk}];")
             self.tiles[store] = (tile, first)
         self.expr[iv] = i
-        self.for_loop(op, f"int64_t {i} = {first}; {i} < {first} + {count}; {i} += 1", SIMD, hoisted)
+        self.for_loop(op, f"int64_t {i} = {first}; {i} < {first} + {count}; {i} += 1", SIMD)
         self.expr[iv] = first
         for store in streamed:
             tile, _ = self.tiles.pop(store)
@@ -981,25 +915,6 @@ class FunctionEmitter:
         self.in_parallel -= entered
         self.indent -= 1
         self.out("}")
-
-    def hoist(self, loop: scf.ForOp) -> set[Operation]:
-        """Emit before ``loop`` the ops of its body that do not depend on it:
-        pure arithmetic, and loads of memory the loop does not write. (The
-        loop IR guards every operation, so computing one speculatively is
-        safe; the loop runs at least once, so the loads are in bounds.)"""
-        body = loop.body.blocks[0]
-        stored = {o.memref for o in body.walk() if isinstance(o, memref.StoreOp)}
-        inside = set(body.args)
-        hoisted: set[Operation] = set()
-        for o in body.ops:
-            pure = (isinstance(o, memref.LoadOp) and o.memref not in stored) or (
-                o.dialect_name() in ("arith", "math") and not o.regions)
-            if pure and not any(v in inside for v in o.operands):
-                self.op(o)
-                hoisted.add(o)
-            else:
-                inside.update(o.results)
-        return hoisted
 
     # -- scalars -------------------------------------------------------------
     def scalar(self, op: Operation) -> str | None:
@@ -1160,34 +1075,10 @@ def _reduction_kind(op: scf.ForOp) -> str | None:
     return attr.data if isinstance(attr, StringAttr) else None
 
 
-def _constant(v: SSAValue) -> int | None:
-    """The value of an integer ``arith.constant`` (None: not one)."""
-    owner = v.owner
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
-    return None
-
-
-def _phases(loop: scf.ForOp) -> list[scf.ForOp]:
-    """The loops directly in ``loop``'s body: a fused row's phases."""
-    return [o for o in loop.body.blocks[0].ops if isinstance(o, scf.ForOp)]
-
-
-def _innermost(loop: scf.ForOp) -> bool:
-    return not any(isinstance(o, scf.ForOp) for o in loop.body.walk() if o is not loop)
-
-
-def _trip(op: scf.ForOp) -> int | None:
-    lb, ub, step = _constant(op.lb), _constant(op.ub), _constant(op.step)
-    if lb is None or ub is None or step is None or step <= 0:
-        return None
-    return max(0, -(-(ub - lb) // step))
-
-
 def _counted(op: scf.ForOp) -> bool:
     """A parallel loop from 0 by 1 a static number of times, carrying nothing."""
-    return (PARALLEL_ATTR in op.attributes and not op.iter_args and _trip(op) is not None
-            and _constant(op.lb) == 0 and _constant(op.step) == 1)
+    return (PARALLEL_ATTR in op.attributes and not op.iter_args and nests.trip(op) is not None
+            and nests.constant(op.lb) == 0 and nests.constant(op.step) == 1)
 
 
 def collapsible_nest(op: scf.ForOp) -> list[scf.ForOp]:
@@ -1210,7 +1101,7 @@ def collapsible_nest(op: scf.ForOp) -> list[scf.ForOp]:
     if len(nest) < 2 or not _counted(nest[-1]):
         return [op]
     ivs = [loop.body.blocks[0].args[0] for loop in nest]
-    trips = [_trip(loop) for loop in nest]
+    trips = [nests.trip(loop) for loop in nest]
     for iv in ivs:
         for use in iv.uses:
             user = use.operation
@@ -1229,16 +1120,6 @@ def collapsible_nest(op: scf.ForOp) -> list[scf.ForOp]:
                 or any(shape[q + t] != trips[t] for t in range(1, len(ivs)))):
             return [op]
     return nest
-
-
-def _work(op: scf.ForOp) -> int:
-    """Innermost iterations the loop runs (1 per op for straight-line code)."""
-    inner = 0
-    for o in op.body.blocks[0].ops:
-        if isinstance(o, scf.ForOp):
-            inner += _work(o)
-    trip = _trip(op)
-    return (trip if trip is not None else PARALLEL_WORK) * max(inner, 1)
 
 
 _WRAPPING = {"arith.addi": "+", "arith.subi": "-", "arith.muli": "*"}

@@ -87,6 +87,31 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return LowerToLoopsPass
 
+    def hoist_invariants():
+        from bcast.passes.loops.hoist_invariants import HoistInvariantsPass
+
+        return HoistInvariantsPass
+
+    def plan_parallel():
+        from bcast.passes.loops.plan_parallel import PlanParallelPass
+
+        return PlanParallelPass
+
+    def invariant_divisions():
+        from bcast.passes.loops.invariant_divisions import InvariantDivisionsPass
+
+        return InvariantDivisionsPass
+
+    def streaming_stores():
+        from bcast.passes.loops.streaming_stores import StreamingStoresPass
+
+        return StreamingStoresPass
+
+    def stack_allocs():
+        from bcast.passes.loops.stack_allocs import StackAllocsPass
+
+        return StackAllocsPass
+
     def stablehlo_to_bcast():
         from bcast.passes.stablehlo_to_bcast import ConvertStablehloToBcastPass
 
@@ -100,17 +125,30 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "bcast-sink-broadcasts": sink_broadcasts,
         "bcast-fuse": fuse,
         "bcast-lower-to-loops": lower_to_loops,
+        "bcast-hoist-invariants": hoist_invariants,
+        "bcast-plan-parallel": plan_parallel,
+        "bcast-invariant-divisions": invariant_divisions,
+        "bcast-streaming-stores": streaming_stores,
+        "bcast-stack-allocs": stack_allocs,
         "convert-stablehlo-to-bcast": stablehlo_to_bcast,
     }
 
 
 FUNCTION_PASSES = frozenset({"canonicalize", "cse", "dce", "bcast-make-explicit",
-                             "bcast-sink-broadcasts", "bcast-fuse"})
+                             "bcast-sink-broadcasts", "bcast-fuse", "bcast-hoist-invariants",
+                             "bcast-plan-parallel", "bcast-invariant-divisions", "bcast-streaming-stores",
+                             "bcast-stack-allocs"})
 """Passes that rewrite each function on its own, never a signature, a call
 or another function: running one on the module is running it on every
 ``func.func``, so a pipeline may nest them in ``func.func(...)`` as mlir-opt
 users write. (``bcast-lower-to-loops`` and ``convert-stablehlo-to-bcast``
 change signatures and calls: module passes.)"""
+
+
+LOOP_PASSES = frozenset({"bcast-hoist-invariants", "bcast-plan-parallel", "bcast-invariant-divisions",
+                         "bcast-streaming-stores", "bcast-stack-allocs"})
+"""Passes on the loop IR (``bcast.passes.loops``): they run after
+``bcast-lower-to-loops`` (the C target's ``loop_pipeline``)."""
 
 
 DESCRIPTIONS = {
@@ -123,6 +161,16 @@ DESCRIPTIONS = {
     "bcast-fuse": "group elementwise ops and the views feeding them into bcast.fusion ops",
     "bcast-lower-to-loops": "lower fused IR to scf/memref/arith/math loop nests over memrefs "
     "(upstream MLIR; results passed as caller-allocated memrefs)",
+    "bcast-hoist-invariants": "loop IR: move arithmetic and loads of memory a loop does not write "
+    "out of the loops they do not depend on",
+    "bcast-plan-parallel": "loop IR: mark the loop nests that run on threads (enough work) and the innermost "
+    "loops that vectorize (options: min_work=N)",
+    "bcast-invariant-divisions": "loop IR: mark the float divisions of vectorized loops by values "
+    "the loop does not change (a target multiplies by the reciprocal)",
+    "bcast-streaming-stores": "loop IR: mark nontemporal the stores of results too large for the caches "
+    "(consecutive, in innermost parallel loops)",
+    "bcast-stack-allocs": "loop IR: mark the small allocs of each function that live on the stack "
+    "(within a total per function)",
     "convert-stablehlo-to-bcast": "import StableHLO and CHLO (as JAX prints them) as explicit bcast ops, "
     "keeping the ops it cannot take (option strict=true: report the first one)",
 }

@@ -28,7 +28,7 @@ import bcast
 from bcast.ir.parser import make_context
 from bcast.lowering import c_runtime
 from bcast.lowering.reference import Evaluator
-from bcast.passes import available_passes
+from bcast.passes import LOOP_PASSES, available_passes
 from bcast.tools import api, driver, opt
 from bcast.tools.run import main as run_main
 
@@ -198,8 +198,10 @@ def test_generated_python_is_flat(backend):
 # Every pass alone, and every bcast-opt target
 # --------------------------------------------------------------------------
 
-BEFORE = {"bcast-lower-to-loops": driver.STANDARD_PIPELINE + ","}
-"""What a pass needs to have run first (the loop lowering takes fused IR)."""
+BEFORE = {"bcast-lower-to-loops": driver.STANDARD_PIPELINE + ",",
+          **{name: driver.STANDARD_PIPELINE + ",bcast-lower-to-loops," for name in LOOP_PASSES}}
+"""What a pass needs to have run first (the loop lowering takes fused IR,
+the loop passes loop IR)."""
 PASSES = sorted(set(available_passes()) - {"convert-stablehlo-to-bcast"})
 """The import is tested on the StableHLO target's output (``test_every_target``)."""
 
@@ -212,8 +214,8 @@ def test_every_pass(parsed, kind, name):
     driver.run_pipeline(driver.parse_pipeline(BEFORE.get(name, "") + name), ctx, module)
     driver.verify(module)
     text = opt.print_module(module)
-    if name == "bcast-lower-to-loops":
-        assert "bcast." not in text.replace("bcast.parallel", "") and text.count("scf.for") == 1
+    if name == "bcast-lower-to-loops" or name in LOOP_PASSES:
+        assert all(op.dialect_name() != "bcast" for op in module.walk()) and text.count("scf.for") == 1
         return
     assert_result(Evaluator(module).call("main", [X])[0], kind)
 

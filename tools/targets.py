@@ -38,6 +38,10 @@ EXPLICIT_PIPELINE = "bcast-make-explicit,canonicalize,cse,bcast-sink-broadcasts,
 final ``canonicalize,cse`` merge, so the pipeline is a fixed point."""
 STANDARD_PIPELINE = EXPLICIT_PIPELINE + ",bcast-fuse"
 LOWER_TO_LOOPS = "bcast-lower-to-loops"
+C_LOOP_PIPELINE = ("bcast-hoist-invariants,bcast-plan-parallel,bcast-invariant-divisions,bcast-streaming-stores,"
+                   "bcast-stack-allocs")
+"""The loop passes (``bcast.passes.loops``) that decide, on the loop IR,
+what the C printer prints: it translates what they leave."""
 
 
 class BuildError(Exception):
@@ -84,6 +88,9 @@ class Target:
     speed: int = 0
     """Rank of the callable it builds, slowest first (``BACKENDS`` order)."""
     lowers_to_loops: bool = False
+    loop_pipeline: str = ""
+    """The passes on the loop IR that run after the lowering (in ``-t``'s
+    pipeline, and in ``loop_ir`` before the emitter)."""
     memory: str = "top-level"
     """What the memory guard counts, where bcast allocates: ``every-value``
     (the reference evaluator keeps them all), ``top-level`` (generated code:
@@ -108,7 +115,7 @@ class Target:
         """What ``-t NAME`` runs without ``-p``."""
         if not self.lowers_to_loops:
             return self.pipeline
-        return f"{self.pipeline},{LOWER_TO_LOOPS}" if self.pipeline else LOWER_TO_LOOPS
+        return ",".join(p for p in (self.pipeline, LOWER_TO_LOOPS, self.loop_pipeline) if p)
 
 
 # --------------------------------------------------------------------------
@@ -188,22 +195,24 @@ def _stablehlo_emitter(name: str, generic: bool, debuginfo: bool) -> ChunkEmitte
 
 
 def loop_ir(module: ModuleOp, owned: bool = False) -> ModuleOp:
-    """``module`` as loop IR (``bcast.ir.loops``): itself when it already is
-    (the ``-t c`` pipeline lowered it), else lowered by
-    ``bcast-lower-to-loops``: a copy (the caller's module stays what it was,
-    as every other target leaves it), or, for a module the caller made to
-    throw away (``owned``), the module itself. Every caller of the C
-    emitter lowers through this, so one place decides when a program lowers
-    to loops."""
+    """``module`` as the C printer reads it: loop IR (``bcast.ir.loops``;
+    lowered by ``bcast-lower-to-loops`` unless it already is, as after the
+    ``-t c`` pipeline), then ``C_LOOP_PIPELINE`` (which changes nothing the
+    second time). A copy: the caller's module stays what it was, as every
+    other target leaves it; for a module the caller made to throw away
+    (``owned``), the module itself. Every caller of the C emitter goes
+    through this, so one place decides when a program lowers to loops."""
     from xdsl.context import Context
+    from xdsl.passes import PassPipeline
 
     from bcast.ir.loops import in_loop_form
+    from bcast.passes import available_passes
     from bcast.passes.lower_to_loops import LowerToLoopsPass
 
-    if in_loop_form(module):
-        return module
     lowered = module if owned else module.clone()
-    LowerToLoopsPass().apply(Context(), lowered)
+    if not in_loop_form(lowered):
+        LowerToLoopsPass().apply(Context(), lowered)
+    PassPipeline.parse_spec(available_passes(), C_LOOP_PIPELINE).apply(Context(), lowered)
     return lowered
 
 
@@ -346,7 +355,7 @@ TARGETS: dict[str, Target] = {t.name: t for t in (
            memory="eager-calls"),
     Target("stablehlo", EXPLICIT_PIPELINE, _MLIR_SEPARATOR, _stablehlo_emitter),  # XLA fuses by itself
     Target("c", STANDARD_PIPELINE, _C_SEPARATOR, _c_emitter, _build_c, speed=3, lowers_to_loops=True,
-           fallback="numpy", available=_c_available),
+           loop_pipeline=C_LOOP_PIPELINE, fallback="numpy", available=_c_available),
 )}
 """Every target, in ``bcast-opt -t``'s order."""
 

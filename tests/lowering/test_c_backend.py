@@ -40,6 +40,7 @@ from xdsl.parser import Parser
 import bcast
 from bcast.lowering import c_emitter, c_runtime
 from bcast.passes.errors import PassError
+from bcast.passes.loops import stack_allocs
 from bcast.tests.budget import examples
 from bcast.tests.lowering.test_backends import INT_EDGES
 from bcast.tests.programs import DTYPES, MODES, as_tuple, assert_results, programs
@@ -317,7 +318,7 @@ func.func @main(%x: {full}, %row: {row}) -> {out} {{
 """
 
 
-# Each result is just over c_emitter.STREAM_BYTES; an odd number of columns
+# Each result is just over streaming_stores.STREAM_BYTES; an odd number of columns
 # puts row starts at every offset within a cache line, and chunk ends mid-line.
 STREAMED = [
     ((2049, 4097), "f32", "multiply"),
@@ -446,9 +447,9 @@ def test_reductions_over_trailing_and_inner_dims_of_rank_4(dims):
     np.testing.assert_allclose(got, want, rtol=2e-6, atol=0)
 
 
-@pytest.mark.parametrize("rows", [256, 16])  # parallel, and below PARALLEL_WORK
+@pytest.mark.parametrize("rows", [256, 16])  # parallel, and below plan_parallel.PARALLEL_WORK
 def test_row_scratch_too_large_for_the_stack_is_allocated_once_per_thread(rows):
-    """A softmax row of 20000 f32 (80 KB, over c_emitter.STACK_BYTES) keeps
+    """A softmax row of 20000 f32 (80 KB, over stack_allocs.STACK_BYTES) keeps
     its exp values in heap scratch: allocated once per thread, before the
     row loop, and freed after it, not per row."""
     src = SOFTMAX.replace("4096x", f"{rows}x").replace("1024", "20000")
@@ -526,7 +527,7 @@ def test_a_check_failing_after_a_freed_heap_buffer_frees_nothing_twice():
 
 
 def test_many_temporaries_stay_within_the_stack_budget():
-    """135 materialized 64 KiB temporaries: at most c_emitter.STACK_TOTAL
+    """135 materialized 64 KiB temporaries: at most stack_allocs.STACK_TOTAL
     bytes of them are stack arrays, the rest are on the heap."""
     lines = ["func.func @main(%x: tensor<128x128xf32>, %r: tensor<128xf32>) -> tensor<128x128xf32> {"]
     prev = "%x"
@@ -537,7 +538,7 @@ def test_many_temporaries_stay_within_the_stack_budget():
     src = "\n".join([*lines, f"  func.return {prev} : tensor<128x128xf32>", "}"])
     source = standard_c(src, "chain")
     stack = sum(int(n) * 4 for n in re.findall(r"^ *float v\d+\[(\d+)\];", source, re.M))
-    assert 0 < stack <= c_emitter.STACK_TOTAL and "bcast_alloc(65536)" in source
+    assert 0 < stack <= stack_allocs.STACK_TOTAL and "bcast_alloc(65536)" in source
     x = np.zeros((128, 128), np.float32)
     r = np.arange(128, dtype=np.float32)
     np.testing.assert_array_equal(bcast.compile(src, backend="c")(x, r), bcast.compile(src, backend="numpy")(x, r))

@@ -40,12 +40,13 @@ def test_the_plugin_has_every_emitting_target_but_xdsls_own_mlir():
 
 def test_lowering_to_loops_is_decided_once():
     """Only the C target lowers to loops; its ``-t`` pipeline ends with the
-    lowering, its build pipeline does not (the build lowers what the entry
-    reaches), and its emitter does not lower at all (``loop_ir`` does)."""
+    lowering and its loop passes, its build pipeline does not (the build
+    lowers what the entry reaches), and its emitter does not lower at all
+    (``loop_ir`` does)."""
     lowering = [name for name, t in targets.TARGETS.items() if t.lowers_to_loops]
     assert lowering == ["c"]
     c = targets.TARGETS["c"]
-    assert c.emit_pipeline == c.pipeline + ",bcast-lower-to-loops"
+    assert c.emit_pipeline == c.pipeline + ",bcast-lower-to-loops," + targets.C_LOOP_PIPELINE
     assert all(t.emit_pipeline == t.pipeline for t in targets.TARGETS.values() if not t.lowers_to_loops)
     from bcast.lowering import c_emitter
 

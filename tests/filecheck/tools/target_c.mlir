@@ -16,7 +16,7 @@
 // function per func.func (bcast_ + its name): restrict pointers to the
 // contiguous row-major data, const for arguments, results last. The row
 // loop (marked bcast.parallel in the loop IR, and at least
-// c_emitter.PARALLEL_WORK iterations) is an OpenMP
+// plan_parallel.PARALLEL_WORK iterations) is an OpenMP
 // parallel loop; the broadcast column value is loaded once per row, before
 // the inner loop over the contiguous dimension, which is an omp simd loop.
 // CHECK-LABEL: void bcast_broadcast_add(const float *restrict x, const float *restrict row, const float *restrict col, float *restrict result0) {
@@ -76,7 +76,7 @@ func.func @wrap(%a: tensor<4xi16>, %b: tensor<4xi16>) -> tensor<4xi16> {
 
 // -----
 
-// A result of at least c_emitter.STREAM_BYTES (32 MiB) is written with
+// A result of at least streaming_stores.STREAM_BYTES (32 MiB) is written with
 // non-temporal stores: the inner loop runs in chunks that fill a tile (in
 // L1), and bcast_stream copies each tile to the result without reading the
 // destination lines first. Each OpenMP thread fences its streaming stores
@@ -171,7 +171,7 @@ func.func @collapse_parallel(%x: tensor<2048x2048xf32>, %y: tensor<2048x2048xf32
 
 // -----
 
-// Per-row scratch over c_emitter.STACK_BYTES (here the row of exp values
+// Per-row scratch over stack_allocs.STACK_BYTES (here the row of exp values
 // softmax reuses, 32768 f32) is allocated once per thread at the start of
 // the parallel region and freed after the row loop, not once per row.
 // CHECK-LABEL: void bcast_wide_softmax(const float *restrict x, float *restrict result0) {

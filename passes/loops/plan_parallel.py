@@ -1,0 +1,88 @@
+"""``bcast-plan-parallel``: which loops run on threads and which vectorize.
+
+Marks, on the loop IR, the decisions a target's printer then only maps to
+its syntax (the C target: OpenMP pragmas):
+
+- ``bcast.threads`` (``THREADS_ATTR``) on the outermost ``bcast.parallel``
+  loop of a nest (carrying nothing) that runs at least ``min_work``
+  innermost iterations, and on no loop inside it;
+- ``bcast.vectorize`` (``VECTORIZE_ATTR``) on every innermost loop that is
+  ``bcast.parallel`` and carries nothing, or that folds one float value
+  with a reduction docs/semantics.md lets a target reassociate: ``add``
+  (f16, f32, f64), ``maximum``/``minimum`` (f32, f64; the C target keeps
+  NaN propagation with a flag beside the vector max).
+
+A loop's old marks are replaced, so running the pass again, or with
+another ``min_work``, decides afresh.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, ModuleOp, StringAttr, UnitAttr
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+
+from bcast.ir.loops import PARALLEL_ATTR, REDUCTION_ATTR, THREADS_ATTR, VECTORIZE_ATTR
+from bcast.passes.loops.nests import innermost, work
+
+PARALLEL_WORK = 1 << 22
+"""A parallel loop nest runs on threads only when it runs at least this many
+innermost iterations (4M: a 2048x2048 array). Waking worker threads that
+went to sleep between calls costs far more than starting them: measured on
+the 2-core development VM, 20 ms apart, a 1024x1024 f32 broadcast program
+took 5.7 ms on 2 threads against 0.72 ms on one (0.17 ms back to back),
+while at 4096x4096 2 threads took 6.0 ms against 10.5 ms. A loop whose trip
+count is not static counts as this many."""
+
+VECTOR_REDUCTIONS = {"add": (Float16Type, Float32Type, Float64Type),
+                     "maximum": (Float32Type, Float64Type), "minimum": (Float32Type, Float64Type)}
+"""Reduction kind -> the float types whose reduction loops vectorize."""
+
+
+def parallel(loop: scf.ForOp) -> bool:
+    return PARALLEL_ATTR in loop.attributes and not loop.iter_args
+
+
+def vectorizes(loop: scf.ForOp) -> bool:
+    """Whether an innermost loop vectorizes (see the module docstring)."""
+    if not innermost(loop):
+        return False
+    if parallel(loop):
+        return True
+    kind = loop.attributes.get(REDUCTION_ATTR)
+    return (isinstance(kind, StringAttr) and len(loop.iter_args) == 1
+            and isinstance(loop.iter_args[0].type, VECTOR_REDUCTIONS.get(kind.data, ())))
+
+
+def plan(op: Operation, min_work: int, threaded: bool) -> None:
+    """Mark the loops in ``op``'s regions (``threaded``: inside a loop on threads)."""
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.ops:
+                inside = threaded
+                if isinstance(inner, scf.ForOp):
+                    for name in (THREADS_ATTR, VECTORIZE_ATTR):
+                        inner.attributes.pop(name, None)
+                    if not threaded and parallel(inner) and work(inner, PARALLEL_WORK) >= min_work:
+                        inner.attributes[THREADS_ATTR] = UnitAttr()
+                        inside = True
+                    if vectorizes(inner):
+                        inner.attributes[VECTORIZE_ATTR] = UnitAttr()
+                plan(inner, min_work, inside)
+
+
+@dataclass(frozen=True)
+class PlanParallelPass(ModulePass):
+    """Mark the loops that run on threads and the loops that vectorize."""
+
+    name = "bcast-plan-parallel"
+
+    min_work: int = PARALLEL_WORK
+    """Innermost iterations a loop nest needs to run on threads."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        plan(op, self.min_work, False)

@@ -1,0 +1,54 @@
+// RUN: bcast-opt %s --split-input-file -p bcast-make-explicit,canonicalize,cse,bcast-sink-broadcasts,canonicalize,cse,bcast-fuse,bcast-lower-to-loops | filecheck %s --check-prefix=BEFORE
+// RUN: bcast-opt %s --split-input-file -p 'bcast-make-explicit,canonicalize,cse,bcast-sink-broadcasts,canonicalize,cse,bcast-fuse,bcast-lower-to-loops,bcast-plan-parallel{min_work=32}' | filecheck %s
+// RUN: bcast-opt %s --split-input-file -p 'bcast-make-explicit,canonicalize,cse,bcast-sink-broadcasts,canonicalize,cse,bcast-fuse,bcast-lower-to-loops,bcast-plan-parallel{min_work=32},bcast-plan-parallel{min_work=32}' | filecheck %s
+// RUN: bcast-opt %s --split-input-file -p bcast-make-explicit,canonicalize,cse,bcast-sink-broadcasts,canonicalize,cse,bcast-fuse,bcast-lower-to-loops,bcast-plan-parallel | filecheck %s --check-prefix=SMALL
+
+// bcast-plan-parallel (loop IR): the outermost bcast.parallel loop of a nest
+// that runs at least min_work innermost iterations (default
+// plan_parallel.PARALLEL_WORK, 4M) gets bcast.threads, no loop inside it
+// does; innermost parallel loops and float add/max/min reductions get
+// bcast.vectorize. A second run decides the same.
+
+// BEFORE-NOT: bcast.threads
+// BEFORE-NOT: bcast.vectorize
+
+// Softmax rows: the row loop runs 4 x (8 + 8 + 8) = 96 >= 32 iterations on
+// threads, its three phases vectorize (two reductions, one parallel loop).
+// CHECK-LABEL: func.func @softmax(
+// CHECK:         scf.for
+// CHECK:           scf.for {{.*}} iter_args
+// CHECK:           } {bcast.reduction = "maximum", bcast.vectorize}
+// CHECK:           scf.for {{.*}} iter_args
+// CHECK:           } {bcast.reduction = "add", bcast.vectorize}
+// CHECK:           scf.for
+// CHECK:           } {bcast.parallel, bcast.vectorize}
+// CHECK:         } {bcast.parallel, bcast.threads}
+// Below min_work, nothing runs on threads; the vectorized loops stay:
+// SMALL-LABEL: func.func @softmax(
+// SMALL:           } {bcast.reduction = "maximum", bcast.vectorize}
+// SMALL:           } {bcast.reduction = "add", bcast.vectorize}
+// SMALL:           } {bcast.parallel, bcast.vectorize}
+// SMALL-NOT:     bcast.threads
+// SMALL:         } {bcast.parallel}{{$}}
+func.func @softmax(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %m = bcast.reduce maximum %x, dims = [1] keepdims : (tensor<4x8xf32>) -> tensor<4x1xf32>
+  %d = bcast.subtract %x, %m : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x8xf32>
+  %e = bcast.exponential %d : tensor<4x8xf32>
+  %s = bcast.reduce add %e, dims = [1] keepdims : (tensor<4x8xf32>) -> tensor<4x1xf32>
+  %r = bcast.divide %e, %s : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x8xf32>
+  func.return %r : tensor<4x8xf32>
+}
+
+// -----
+
+// An integer sum does not vectorize (no reassociation is needed, but the C
+// target leaves it to the compiler); 4 x 8 = 32 iterations run on threads.
+// CHECK-LABEL: func.func @int_sum(
+// CHECK:         scf.for
+// CHECK:           scf.for {{.*}} iter_args
+// CHECK:           } {bcast.reduction = "add"}
+// CHECK:         } {bcast.parallel, bcast.threads}
+func.func @int_sum(%x: tensor<4x8xi32>) -> tensor<4xi32> {
+  %s = bcast.reduce add %x, dims = [1] : (tensor<4x8xi32>) -> tensor<4xi32>
+  func.return %s : tensor<4xi32>
+}
