@@ -273,6 +273,61 @@ def count_positive(x):
     return jnp.sum(x > 0, axis=-1).astype(jnp.int32)
 
 
+def relative_position_bucket(offsets):
+    """T5-style bucketing of i32 offsets: sign, floor division, remainder."""
+    sign = jnp.where(offsets < 0, 16, 0)
+    return sign + jnp.minimum(jnp.abs(offsets) // 4, 15), offsets % 7
+
+
+def shift_hash(x):
+    """A cheap integer hash of i32 ids (feature hashing)."""
+    h = x * 31 + 17
+    return (h ^ (h >> 3)) & 1023
+
+
+def masked_softmax(x, mask):
+    """Masked with -inf, as attention code does: a row with nothing kept
+    is NaN in JAX and must be NaN in bcast too."""
+    return jax.nn.softmax(jnp.where(mask, x, -jnp.inf), axis=-1)
+
+
+def mask_logic(a, b):
+    return jnp.logical_xor(a, b) | ~a
+
+
+def mean_of_ints(x):
+    return jnp.mean(x, axis=0)
+
+
+def unbiased_variance(x):
+    return jnp.var(x, axis=0, ddof=1)
+
+
+def finite_logits(x, temperature):
+    """Temperature-scaled logits, non-finite values replaced."""
+    scaled = x / temperature
+    return jnp.where(jnp.isfinite(scaled), scaled, -1e4)
+
+
+def adam_step_int_count(param, grad, m, v, count):
+    """Adam as optax writes it: the step count an i32 scalar."""
+    step = (count + 1).astype(jnp.float32)
+    m = 0.9 * m + 0.1 * grad
+    v = 0.999 * v + 0.001 * jnp.square(grad)
+    update = (m / (1 - 0.9 ** step)) / (jnp.sqrt(v / (1 - 0.999 ** step)) + 1e-8)
+    return param - 1e-3 * update, m, v, count + 1
+
+
+def weight_decay_f16(param, grad):
+    """An SGD step on f16 weights with decoupled weight decay."""
+    return param - jnp.float16(0.01) * (grad + jnp.float16(1e-4) * param)
+
+
+def max_pool_rows(x):
+    """Max over pairs of neighbouring features (a 1-D max-pool by reshape)."""
+    return x.reshape(x.shape[0], -1, 2).max(axis=-1)
+
+
 PROGRAMS: dict[str, Case] = {
     "softmax": Case(softmax, lambda r: (normal(r, (4, 16)),), "jax.nn.softmax over rows"),
     "log_softmax": Case(log_softmax, lambda r: (normal(r, (4, 16)),), "jax.nn.log_softmax over rows"),
@@ -342,6 +397,27 @@ PROGRAMS: dict[str, Case] = {
     "bool_attention_mask": Case(bool_attention_mask, lambda r: (r.random((2, 5)) < 0.7, r.random((5, 5)) < 0.5),
                                 "padding mask and causal mask, logical and"),
     "count_positive": Case(count_positive, lambda r: (normal(r, (4, 16)),), "sum of a bool comparison"),
+    "relative_position_bucket": Case(relative_position_bucket, lambda r: (r.integers(-100, 100, (6, 6)).astype(np.int32),),
+                                     "i32 //, %, abs, where"),
+    "shift_hash": Case(shift_hash, lambda r: (r.integers(-2**31, 2**31, (16,)).astype(np.int32),),
+                       "i32 *, >>, ^, & (the product wraps)"),
+    "masked_softmax": Case(masked_softmax, lambda r: (normal(r, (3, 5), scale=30.0),
+                                                      np.array([[1, 1, 0, 1, 0], [0, 0, 0, 0, 0], [1, 0, 0, 0, 0]], bool)),
+                           "softmax over -inf masked logits, one row all masked"),
+    "mask_logic": Case(mask_logic, lambda r: (r.random((4, 4)) < 0.5, r.random((4,)) < 0.5), "bool xor, or, not"),
+    "mean_of_ints": Case(mean_of_ints, lambda r: (r.integers(-9, 9, (5, 3)).astype(np.int32),),
+                         "jnp.mean of i32 (an f32 result)"),
+    "unbiased_variance": Case(unbiased_variance, lambda r: (normal(r, (6, 4)),), "jnp.var(ddof=1)"),
+    "finite_logits": Case(finite_logits, lambda r: (np.array([[1.0, np.inf, -2.0], [np.nan, 0.5, -np.inf]],
+                                                             np.float32), np.float32(0.7)),
+                          "jnp.isfinite over scaled logits"),
+    "adam_step_int_count": Case(adam_step_int_count,
+                                lambda r: (normal(r, (4, 8)), normal(r, (4, 8)), normal(r, (4, 8), scale=0.1),
+                                           positive(r, (4, 8)) * 0.01, np.int32(4)),
+                                "Adam with an i32 step count"),
+    "weight_decay_f16": Case(weight_decay_f16, lambda r: (normal(r, (4, 8), np.float16), normal(r, (4, 8), np.float16)),
+                             "f16 SGD with weight decay"),
+    "max_pool_rows": Case(max_pool_rows, lambda r: (normal(r, (4, 8)),), "reshape and max: a 1-D max-pool"),
 }
 
 
