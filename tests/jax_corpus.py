@@ -1,0 +1,520 @@
+"""A corpus of small, realistic JAX programs (the layers, losses, norms and
+optimizer steps of a model), for ``tests/tools/test_jax_corpus.py`` and
+``benchmarks/jax_corpus.py``: each is exported by ``jax.jit(fn).lower`` at
+test time, run by bcast on every backend and round-tripped to XLA.
+
+Each entry of ``PROGRAMS`` is a function and a maker of its example
+arguments from a seeded NumPy generator (``example_args``), so every run
+sees the same inputs. The functions are written as a model's code would
+write them (``jax.nn``, ``jnp`` methods, Python constants), not shaped to
+what bcast supports: the test's table says what each one still needs.
+
+``export(name)`` lowers a program once per process, in the three forms
+bcast reads (``FORMS``); ``kept_ops`` names the StableHLO/CHLO ops of an
+export that bcast's import keeps as they are, i.e. what bcast cannot run
+yet. Imports jax at module level: import this module only where jax is
+installed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+import time
+
+import zlib
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+import bcast
+from bcast.ir.diagnostics import is_unknown, written_name
+from bcast.tools import driver
+from bcast.tools.api import BACKENDS
+from bcast.tools.jax_bridge import lower_to_stablehlo
+
+SEED = 20261126
+
+
+@dataclass(frozen=True)
+class Case:
+    fn: Callable
+    make_args: Callable[[np.random.Generator], tuple]
+    description: str
+
+
+def normal(rng: np.random.Generator, shape, dtype=np.float32, scale: float = 1.0) -> np.ndarray:
+    return (scale * rng.standard_normal(shape)).astype(dtype)
+
+
+def positive(rng: np.random.Generator, shape, dtype=np.float32) -> np.ndarray:
+    return rng.uniform(0.1, 2.0, shape).astype(dtype)
+
+
+# -- activations ------------------------------------------------------------
+
+def softmax(x):
+    return jax.nn.softmax(x, axis=-1)
+
+
+def log_softmax(x):
+    return jax.nn.log_softmax(x, axis=-1)
+
+
+def logsumexp(x):
+    return jax.nn.logsumexp(x, axis=-1)
+
+
+def gelu_tanh(x):
+    return jax.nn.gelu(x, approximate=True)
+
+
+def gelu_erf(x):
+    return jax.nn.gelu(x, approximate=False)
+
+
+def silu(x):
+    return x * jax.nn.sigmoid(x)
+
+
+def relu6(x):
+    return jnp.clip(x, 0.0, 6.0)
+
+
+def leaky_relu_elu(x):
+    return jnp.where(x > 0, x, 0.01 * x) + jnp.where(x > 0, x, jnp.expm1(x))
+
+
+def softplus_stable(x):
+    return jnp.maximum(x, 0.0) + jnp.log1p(jnp.exp(-jnp.abs(x)))
+
+
+def expm1_log1p(x):
+    return jnp.expm1(x * 0.5) - jnp.log1p(jnp.abs(x))
+
+
+def softmax_f16(x):
+    """A half-precision softmax as mixed-precision code writes it: the
+    reduction in f32, the result back in f16."""
+    x32 = x.astype(jnp.float32)
+    e = jnp.exp(x32 - x32.max(axis=-1, keepdims=True))
+    return (e / e.sum(axis=-1, keepdims=True)).astype(jnp.float16)
+
+
+def gelu_f16(x):
+    return jax.nn.gelu(x, approximate=True)
+
+
+# -- normalization ----------------------------------------------------------
+
+def layernorm(x, gamma, beta):
+    mean = x.mean(axis=-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+    return (x - mean) * jax.lax.rsqrt(var + 1e-5) * gamma + beta
+
+
+def rmsnorm(x, weight):
+    ms = jnp.mean(x * x, axis=-1, keepdims=True)
+    return x / jnp.sqrt(ms + 1e-6) * weight
+
+
+def batchnorm_inference(x, mean, var, gamma, beta):
+    """NHWC activations, per-channel running statistics."""
+    return (x - mean) / jnp.sqrt(var + 1e-3) * gamma + beta
+
+
+def l2_normalize(x):
+    return x / jnp.linalg.norm(x, axis=-1, keepdims=True).clip(1e-12)
+
+
+def cosine_similarity(a, b):
+    dot = jnp.sum(a * b, axis=-1)
+    return dot / (jnp.linalg.norm(a, axis=-1) * jnp.linalg.norm(b, axis=-1) + 1e-8)
+
+
+def masked_mean(x, mask):
+    """Mean over the tokens a boolean mask keeps (a sequence pooler)."""
+    m = mask.astype(x.dtype)
+    return (x * m[..., None]).sum(axis=1) / jnp.maximum(m.sum(axis=1, keepdims=True), 1.0)
+
+
+# -- layers -----------------------------------------------------------------
+
+def bias_residual(x, residual, bias):
+    return x + bias + residual
+
+
+def mlp_layer(x, w, b):
+    return jax.nn.gelu(x @ w + b)
+
+
+def swiglu(x, w_gate, w_up):
+    return jax.nn.silu(x @ w_gate) * (x @ w_up)
+
+
+def causal_attention_scores(q, k):
+    scores = q @ k.T / jnp.sqrt(jnp.float32(q.shape[-1]))
+    mask = jnp.tril(jnp.ones((q.shape[0], k.shape[0]), dtype=bool))
+    return jax.nn.softmax(jnp.where(mask, scores, -1e9), axis=-1)
+
+
+def attention(q, k, v):
+    weights = jax.nn.softmax(q @ k.T / 4.0, axis=-1)
+    return weights @ v
+
+
+def sinusoidal_positions(positions):
+    """Transformer positional encoding of i32 positions, 8 channels."""
+    freqs = jnp.exp(-jnp.log(10000.0) * jnp.arange(0, 8, 2, dtype=jnp.float32) / 8)
+    angles = positions[:, None].astype(jnp.float32) * freqs[None, :]
+    return jnp.concatenate([jnp.sin(angles), jnp.cos(angles)], axis=-1)
+
+
+def transpose_scale(x):
+    return x.T * 2.0
+
+
+# -- indexing and shapes ----------------------------------------------------
+
+def one_hot(labels):
+    return jax.nn.one_hot(labels, 10, dtype=jnp.float32)
+
+
+def argmax_rows(x):
+    return jnp.argmax(x, axis=-1).astype(jnp.int32)
+
+
+def cumsum_rows(x):
+    return jnp.cumsum(x, axis=-1)
+
+
+def cumprod_rows(x):
+    return jnp.cumprod(x, axis=-1)
+
+
+def pad_sequence(x):
+    return jnp.pad(x, ((0, 0), (1, 2)), constant_values=0.0)
+
+
+def slice_columns(x):
+    return x[:, 1:3] * 2.0
+
+
+def reverse_rows(x):
+    return x[::-1] + 1.0
+
+
+def concat_features(a, b):
+    return jnp.concatenate([a, b * 2.0], axis=-1)
+
+
+# -- losses -----------------------------------------------------------------
+
+def mse_loss(pred, target):
+    return jnp.mean((pred - target) ** 2)
+
+
+def huber_loss(pred, target):
+    d = jnp.abs(pred - target)
+    return jnp.mean(jnp.where(d < 1.0, 0.5 * d * d, d - 0.5))
+
+
+def cross_entropy(logits, labels):
+    logp = jax.nn.log_softmax(logits, axis=-1)
+    picked = jnp.take_along_axis(logp, labels[:, None], axis=-1)
+    return -jnp.mean(picked)
+
+
+def sigmoid_bce_with_logits(logits, targets):
+    return jnp.mean(jnp.maximum(logits, 0) - logits * targets + jnp.log1p(jnp.exp(-jnp.abs(logits))))
+
+
+# -- optimizers -------------------------------------------------------------
+
+def adam_step(param, grad, m, v, step):
+    b1, b2, lr, eps = 0.9, 0.999, 1e-3, 1e-8
+    m = b1 * m + (1 - b1) * grad
+    v = b2 * v + (1 - b2) * grad * grad
+    m_hat = m / (1 - b1 ** step)
+    v_hat = v / (1 - b2 ** step)
+    return param - lr * m_hat / (jnp.sqrt(v_hat) + eps), m, v
+
+
+def sgd_momentum(param, grad, velocity):
+    velocity = 0.9 * velocity + grad
+    return param - 0.01 * velocity, velocity
+
+
+def clip_by_global_norm(g1, g2):
+    norm = jnp.sqrt(jnp.sum(g1 * g1) + jnp.sum(g2 * g2))
+    scale = jnp.minimum(1.0, 1.0 / (norm + 1e-6))
+    return g1 * scale, g2 * scale
+
+
+# -- integers and booleans --------------------------------------------------
+
+def quantize_i32(x, scale):
+    """Symmetric int8-range quantization kept in i32: round, clamp."""
+    return jnp.clip(jnp.round(x / scale), -128, 127).astype(jnp.int32)
+
+
+def int_relu_sum(a, b):
+    return jnp.maximum(a + b, 0).sum(axis=0)
+
+
+def bool_attention_mask(pad_mask, causal):
+    """A key-padding mask (per sequence) and a causal mask, combined."""
+    return jnp.logical_and(pad_mask[:, None, :], causal[None, :, :])
+
+
+def count_positive(x):
+    return jnp.sum(x > 0, axis=-1).astype(jnp.int32)
+
+
+def relative_position_bucket(offsets):
+    """T5-style bucketing of i32 offsets: sign, floor division, remainder."""
+    sign = jnp.where(offsets < 0, 16, 0)
+    return sign + jnp.minimum(jnp.abs(offsets) // 4, 15), offsets % 7
+
+
+def shift_hash(x):
+    """A cheap integer hash of i32 ids (feature hashing)."""
+    h = x * 31 + 17
+    return (h ^ (h >> 3)) & 1023
+
+
+def masked_softmax(x, mask):
+    """Masked with -inf, as attention code does: a row with nothing kept
+    is NaN in JAX and must be NaN in bcast too."""
+    return jax.nn.softmax(jnp.where(mask, x, -jnp.inf), axis=-1)
+
+
+def mask_logic(a, b):
+    return jnp.logical_xor(a, b) | ~a
+
+
+def mean_of_ints(x):
+    return jnp.mean(x, axis=0)
+
+
+def unbiased_variance(x):
+    return jnp.var(x, axis=0, ddof=1)
+
+
+def finite_logits(x, temperature):
+    """Temperature-scaled logits, non-finite values replaced."""
+    scaled = x / temperature
+    return jnp.where(jnp.isfinite(scaled), scaled, -1e4)
+
+
+def adam_step_int_count(param, grad, m, v, count):
+    """Adam as optax writes it: the step count an i32 scalar."""
+    step = (count + 1).astype(jnp.float32)
+    m = 0.9 * m + 0.1 * grad
+    v = 0.999 * v + 0.001 * jnp.square(grad)
+    update = (m / (1 - 0.9 ** step)) / (jnp.sqrt(v / (1 - 0.999 ** step)) + 1e-8)
+    return param - 1e-3 * update, m, v, count + 1
+
+
+def weight_decay_f16(param, grad):
+    """An SGD step on f16 weights with decoupled weight decay."""
+    return param - jnp.float16(0.01) * (grad + jnp.float16(1e-4) * param)
+
+
+def max_pool_rows(x):
+    """Max over pairs of neighbouring features (a 1-D max-pool by reshape)."""
+    return x.reshape(x.shape[0], -1, 2).max(axis=-1)
+
+
+PROGRAMS: dict[str, Case] = {
+    "softmax": Case(softmax, lambda r: (normal(r, (4, 16)),), "jax.nn.softmax over rows"),
+    "log_softmax": Case(log_softmax, lambda r: (normal(r, (4, 16)),), "jax.nn.log_softmax over rows"),
+    "logsumexp": Case(logsumexp, lambda r: (normal(r, (4, 16)),), "jax.nn.logsumexp over rows"),
+    "gelu_tanh": Case(gelu_tanh, lambda r: (normal(r, (4, 16)),), "jax.nn.gelu(approximate=True)"),
+    "gelu_erf": Case(gelu_erf, lambda r: (normal(r, (4, 16)),), "jax.nn.gelu(approximate=False)"),
+    "silu": Case(silu, lambda r: (normal(r, (4, 16)),), "x * sigmoid(x)"),
+    "relu6": Case(relu6, lambda r: (normal(r, (4, 16), scale=4.0),), "jnp.clip(x, 0, 6)"),
+    "leaky_relu_elu": Case(leaky_relu_elu, lambda r: (normal(r, (4, 16)),), "leaky relu + elu"),
+    "softplus_stable": Case(softplus_stable, lambda r: (normal(r, (4, 16), scale=5.0),), "max(x,0)+log1p(exp(-|x|))"),
+    "expm1_log1p": Case(expm1_log1p, lambda r: (normal(r, (4, 16)),), "expm1 and log1p"),
+    "softmax_f16": Case(softmax_f16, lambda r: (normal(r, (4, 16), np.float16),), "f16 softmax, f32 inside"),
+    "gelu_f16": Case(gelu_f16, lambda r: (normal(r, (4, 16), np.float16),), "f16 tanh gelu"),
+    "layernorm": Case(layernorm, lambda r: (normal(r, (4, 16)), normal(r, (16,)), normal(r, (16,))),
+                      "layernorm with gamma, beta"),
+    "rmsnorm": Case(rmsnorm, lambda r: (normal(r, (4, 16)), normal(r, (16,))), "RMSNorm"),
+    "batchnorm_inference": Case(batchnorm_inference, lambda r: (normal(r, (2, 3, 3, 8)), normal(r, (8,)),
+                                                                  positive(r, (8,)), normal(r, (8,)), normal(r, (8,))),
+                                "NHWC batchnorm, running statistics"),
+    "l2_normalize": Case(l2_normalize, lambda r: (normal(r, (4, 16)),), "x / ||x|| over rows"),
+    "cosine_similarity": Case(cosine_similarity, lambda r: (normal(r, (4, 16)), normal(r, (16,))),
+                              "rows against one vector"),
+    "masked_mean": Case(masked_mean, lambda r: (normal(r, (2, 5, 8)), r.random((2, 5)) < 0.6),
+                        "mean over tokens a bool mask keeps"),
+    "bias_residual": Case(bias_residual, lambda r: (normal(r, (4, 16)), normal(r, (4, 16)), normal(r, (16,))),
+                          "x + bias + residual"),
+    "mlp_layer": Case(mlp_layer, lambda r: (normal(r, (4, 8)), normal(r, (8, 16)), normal(r, (16,))),
+                      "gelu(x @ W + b)"),
+    "swiglu": Case(swiglu, lambda r: (normal(r, (4, 8)), normal(r, (8, 16)), normal(r, (8, 16))),
+                   "silu(x @ Wg) * (x @ Wu)"),
+    "causal_attention_scores": Case(causal_attention_scores, lambda r: (normal(r, (6, 8)), normal(r, (6, 8))),
+                                    "softmax of q k^T / sqrt(d), tril mask"),
+    "attention": Case(attention, lambda r: (normal(r, (6, 8)), normal(r, (6, 8)), normal(r, (6, 8))),
+                      "softmax(q k^T / 4) v"),
+    "sinusoidal_positions": Case(sinusoidal_positions, lambda r: (r.integers(0, 512, (6,)).astype(np.int32),),
+                                 "sin/cos positional encoding"),
+    "transpose_scale": Case(transpose_scale, lambda r: (normal(r, (4, 6)),), "x.T * 2"),
+    "one_hot": Case(one_hot, lambda r: (r.integers(0, 10, (6,)).astype(np.int32),), "jax.nn.one_hot, 10 classes"),
+    "argmax_rows": Case(argmax_rows, lambda r: (normal(r, (4, 16)),), "jnp.argmax over rows"),
+    "cumsum_rows": Case(cumsum_rows, lambda r: (normal(r, (4, 8)),), "jnp.cumsum over rows"),
+    "cumprod_rows": Case(cumprod_rows, lambda r: (positive(r, (4, 8)),), "jnp.cumprod over rows"),
+    "pad_sequence": Case(pad_sequence, lambda r: (normal(r, (4, 6)),), "jnp.pad, 1 before and 2 after"),
+    "slice_columns": Case(slice_columns, lambda r: (normal(r, (4, 6)),), "x[:, 1:3]"),
+    "reverse_rows": Case(reverse_rows, lambda r: (normal(r, (4, 6)),), "x[::-1]"),
+    "concat_features": Case(concat_features, lambda r: (normal(r, (4, 3)), normal(r, (4, 5))),
+                            "jnp.concatenate on the last axis"),
+    "mse_loss": Case(mse_loss, lambda r: (normal(r, (8, 4)), normal(r, (8, 4))), "mean squared error"),
+    "huber_loss": Case(huber_loss, lambda r: (normal(r, (8, 4), scale=2.0), normal(r, (8, 4))), "Huber loss"),
+    "cross_entropy": Case(cross_entropy, lambda r: (normal(r, (6, 10)), r.integers(0, 10, (6,)).astype(np.int32)),
+                          "log_softmax + take_along_axis"),
+    "sigmoid_bce_with_logits": Case(sigmoid_bce_with_logits,
+                                    lambda r: (normal(r, (8, 4), scale=3.0),
+                                               (r.random((8, 4)) < 0.5).astype(np.float32)),
+                                    "binary cross-entropy on logits"),
+    "adam_step": Case(adam_step, lambda r: (normal(r, (4, 8)), normal(r, (4, 8)), normal(r, (4, 8), scale=0.1),
+                                            positive(r, (4, 8)) * 0.01, np.float32(3.0)),
+                      "one Adam update; step a scalar"),
+    "sgd_momentum": Case(sgd_momentum, lambda r: (normal(r, (4, 8)), normal(r, (4, 8)), normal(r, (4, 8))),
+                         "SGD with momentum"),
+    "clip_by_global_norm": Case(clip_by_global_norm, lambda r: (normal(r, (4, 8)), normal(r, (8,))),
+                                "two gradients scaled by their global norm"),
+    "quantize_i32": Case(quantize_i32, lambda r: (normal(r, (4, 8), scale=50.0), np.float32(0.5)),
+                         "round, clip to int8 range, to i32"),
+    "int_relu_sum": Case(int_relu_sum, lambda r: (r.integers(-50, 50, (5, 4)).astype(np.int32),
+                                                  r.integers(-50, 50, (4,)).astype(np.int32)),
+                         "i32 max(a + b, 0) summed over axis 0"),
+    "bool_attention_mask": Case(bool_attention_mask, lambda r: (r.random((2, 5)) < 0.7, r.random((5, 5)) < 0.5),
+                                "padding mask and causal mask, logical and"),
+    "count_positive": Case(count_positive, lambda r: (normal(r, (4, 16)),), "sum of a bool comparison"),
+    "relative_position_bucket": Case(relative_position_bucket,
+                                     lambda r: (r.integers(-100, 100, (6, 6)).astype(np.int32),),
+                                     "i32 //, %, abs, where"),
+    "shift_hash": Case(shift_hash, lambda r: (r.integers(-2**31, 2**31, (16,)).astype(np.int32),),
+                       "i32 *, >>, ^, & (the product wraps)"),
+    "masked_softmax": Case(masked_softmax,
+                           lambda r: (normal(r, (3, 5), scale=30.0),
+                                      np.array([[1, 1, 0, 1, 0], [0, 0, 0, 0, 0], [1, 0, 0, 0, 0]], bool)),
+                           "softmax over -inf masked logits, one row all masked"),
+    "mask_logic": Case(mask_logic, lambda r: (r.random((4, 4)) < 0.5, r.random((4,)) < 0.5), "bool xor, or, not"),
+    "mean_of_ints": Case(mean_of_ints, lambda r: (r.integers(-9, 9, (5, 3)).astype(np.int32),),
+                         "jnp.mean of i32 (an f32 result)"),
+    "unbiased_variance": Case(unbiased_variance, lambda r: (normal(r, (6, 4)),), "jnp.var(ddof=1)"),
+    "finite_logits": Case(finite_logits, lambda r: (np.array([[1.0, np.inf, -2.0], [np.nan, 0.5, -np.inf]],
+                                                             np.float32), np.float32(0.7)),
+                          "jnp.isfinite over scaled logits"),
+    "adam_step_int_count": Case(adam_step_int_count,
+                                lambda r: (normal(r, (4, 8)), normal(r, (4, 8)), normal(r, (4, 8), scale=0.1),
+                                           positive(r, (4, 8)) * 0.01, np.int32(4)),
+                                "Adam with an i32 step count"),
+    "weight_decay_f16": Case(weight_decay_f16, lambda r: (normal(r, (4, 8), np.float16), normal(r, (4, 8), np.float16)),
+                             "f16 SGD with weight decay"),
+    "max_pool_rows": Case(max_pool_rows, lambda r: (normal(r, (4, 8)),), "reshape and max: a 1-D max-pool"),
+}
+
+
+def example_args(name: str) -> tuple:
+    """The example arguments of ``name``, the same on every call."""
+    return PROGRAMS[name].make_args(np.random.default_rng([SEED, zlib.crc32(name.encode())]))
+
+
+FORMS = ("pretty", "debug", "generic")
+"""How a program's StableHLO is printed: ``pretty``: ``lowered.as_text()``;
+``debug``: ``lowered.as_text(debug_info=True)`` (pretty, with JAX's
+``#loc`` locations); ``generic``: MLIR's generic op form with locations
+(``bcast.tools.jax_bridge.lower_to_stablehlo(located=True)``, what
+``bcast.from_jax`` reads)."""
+
+
+@dataclass(frozen=True)
+class Export:
+    texts: dict[str, str]
+    args: tuple
+    expected: tuple[np.ndarray, ...]
+
+
+@cache
+def export(name: str) -> Export:
+    """``name`` lowered by ``jax.jit`` in every form, its example arguments
+    and ``jax.jit``'s results on them (a tuple, one array per result)."""
+    case, args = PROGRAMS[name], example_args(name)
+    lowered = jax.jit(case.fn).lower(*args)
+    texts = {
+        "pretty": lowered.as_text(),
+        "debug": lowered.as_text(debug_info=True),
+        "generic": lower_to_stablehlo(case.fn, *args, located=True),
+    }
+    results = jax.jit(case.fn)(*args)
+    results = results if isinstance(results, tuple) else (results,)
+    return Export(texts, args, tuple(np.asarray(r) for r in results))
+
+
+def kept_ops(text: str) -> tuple[str, ...]:
+    """The ops bcast's import keeps as they are in ``text`` (a generic
+    export), sorted: the outermost only, not the ops of a kept op's body
+    (a multi-input ``stablehlo.reduce`` needs ``stablehlo.reduce``, not
+    the ``compare`` inside it)."""
+    module = driver.load(text, "<export>", pipeline="convert-stablehlo-to-bcast")
+    return tuple(sorted({written_name(op) for op in module.walk()
+                         if is_unknown(op) and not is_unknown(op.parent_op())}))
+
+
+TOLERANCE = {
+    np.dtype(np.float32): dict(rtol=2e-5, atol=2e-6),
+    np.dtype(np.float16): dict(rtol=4e-3, atol=4e-3),
+}
+"""How close a float result must be to ``jax.jit``'s (integers and
+booleans: equal); tests/tools/test_jax_corpus.py says why."""
+
+
+def assert_as_jax(got, expected: tuple[np.ndarray, ...]) -> None:
+    """``got`` (an array or a sequence of them) is ``jax.jit``'s results:
+    dtypes and shapes, values within ``TOLERANCE``."""
+    got = got if isinstance(got, (tuple, list)) else (got,)
+    assert len(got) == len(expected), (len(got), len(expected))
+    for i, (g, want) in enumerate(zip(got, expected, strict=True)):
+        g = np.asarray(g)
+        assert (g.dtype, g.shape) == (want.dtype, want.shape), f"result {i}: {g.dtype}{g.shape}"
+        if want.dtype.kind == "f":
+            np.testing.assert_allclose(g, want, err_msg=f"result {i}", **TOLERANCE[want.dtype])
+        else:
+            np.testing.assert_array_equal(g, want, err_msg=f"result {i}")
+
+
+def backends_running(name: str) -> list[str]:
+    """The backends on which the generic export of ``name`` runs to
+    ``jax.jit``'s results."""
+    exported, ok = export(name), []
+    for backend in BACKENDS:
+        try:
+            assert_as_jax(bcast.compile(exported.texts["generic"], backend=backend)(*exported.args),
+                          exported.expected)
+        except (bcast.BcastError, AssertionError):
+            continue
+        ok.append(backend)
+    return ok
+
+
+def corpus_table() -> str:
+    """One row per program: the ops it needs, the backends it runs on and
+    the seconds the runs took; the last line counts the programs that run
+    everywhere."""
+    rows, everywhere = [f"{'program':26} {'needs':46} runs on"], 0
+    for name in PROGRAMS:
+        start = time.perf_counter()
+        ok = backends_running(name)
+        everywhere += ok == list(BACKENDS)
+        needs = ", ".join(kept_ops(export(name).texts["generic"])) or "-"
+        rows.append(f"{name:26} {needs:46} {', '.join(ok) or '-'} ({time.perf_counter() - start:.1f} s)")
+    rows.append(f"{everywhere} of {len(PROGRAMS)} programs run on every backend ({', '.join(BACKENDS)})")
+    return "\n".join(rows)
