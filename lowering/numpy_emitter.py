@@ -473,6 +473,8 @@ class FunctionEmitter(PythonFunctionEmitter):
                         del outer_name[r]  # read from the tile, a buffer
             elif isinstance(o, bc.TransposeOp):
                 out(f"{view} = np.transpose({arg_expr[o.operand]}, {list(o.permutation.get_values())})")
+            elif isinstance(o, bc.ReverseOp):
+                out(f"{view} = np.flip({arg_expr[o.operand]}, {list(o.dims)})")
             else:
                 out(f"{view} = np.reshape({arg_expr[o.operand]}, {result_shape})")
 
