@@ -81,6 +81,7 @@ def test_reverse_matches_numpy(backend, shape, dims, element, dtype):
     got = np.asarray(bcast.compile(reverse_program(shape, dims, element), backend=backend)(x))
     want = np.flip(x, tuple(dims))
     assert got.dtype == want.dtype and got.shape == want.shape
+    assert not np.shares_memory(got, x)  # a reverse is a view inside, never in a result
     np.testing.assert_array_equal(got, want)
 
 
