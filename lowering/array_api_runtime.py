@@ -530,10 +530,12 @@ def broadcast_in_dim(xp, x, dims: Sequence[int], shape: tuple[int, ...]):
 
 
 def iota(xp, shape: tuple[int, ...], dimension: int, dtype_name: str):
-    """``bcast.iota``: ``xp.arange`` of the counted dim in ``int64``,
+    """``bcast.iota``: ``xp.arange`` of the counted dim in the library's
+    default integer dtype (``int64``, or ``int32`` in JAX without x64: the
+    indices fit either, and their low bits and values are the same),
     ``convert`` to the element type (wrapping or rounding as ``convert``
     does), then ``reshape`` and ``broadcast_to`` over the other dims."""
-    counted = convert(xp, xp.arange(shape[dimension], dtype=xp.int64), dtype_name)
+    counted = convert(xp, xp.arange(shape[dimension]), dtype_name)
     ones = tuple(n if d == dimension else 1 for d, n in enumerate(shape))
     counted = xp.reshape(counted, ones)
     return counted if ones == tuple(shape) else xp.broadcast_to(counted, tuple(shape))

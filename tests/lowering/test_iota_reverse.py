@@ -182,3 +182,27 @@ def test_jaxlib_refuses_a_boolean_iota_as_bcast_does():
         verify_stablehlo("func.func public @main() -> tensor<3xi1> {\n"
                          "  %0 = stablehlo.iota dim = 0 : tensor<3xi1>\n"
                          "  return %0 : tensor<3xi1>\n}\n")
+
+
+@pytest.mark.filterwarnings("error::UserWarning")  # JAX without x64 warns of an int64 arange
+@pytest.mark.parametrize("library", ["array_api_strict", "dask.array", "jax.numpy"])
+def test_array_api_target_runs_iota_and_reverse_on_other_libraries(library):
+    """Standard functions only (``arange``, ``reshape``, ``broadcast_to``,
+    ``flip``): the same module on array_api_strict, dask (lazy) and JAX (jit)."""
+    lib = pytest.importorskip(library)
+    rng = np.random.default_rng(2)
+    x = rng.random((70, 33)).astype(np.float32)
+    labels = rng.integers(0, 33, (70, 1)).astype(np.int32)
+    want = bcast.compile(FUSED, backend="reference")(x, labels)
+    f = bcast.compile(FUSED, backend="array-api")
+    if library == "jax.numpy":
+        import jax
+
+        got = jax.jit(f)(lib.asarray(x), lib.asarray(labels))
+    elif library == "dask.array":
+        got = f(lib.from_array(x, chunks=(16, 8)), lib.from_array(labels, chunks=(16, 1)))
+        got = tuple(g.compute() for g in got)
+    else:
+        got = f(lib.asarray(x), lib.asarray(labels))
+    for g, w in zip(got, want, strict=True):
+        np.testing.assert_array_equal(np.asarray(g), w)
