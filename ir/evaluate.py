@@ -16,7 +16,7 @@ import numpy as np
 from xdsl.ir import Operation
 
 from bcast.ir import numerics, rules
-from bcast.ir.ops import BinaryOp, CompareOp, ConvertOp, ReduceOp, SelectOp, UnaryOp
+from bcast.ir.ops import BinaryOp, CompareOp, ConvertOp, IotaOp, ReduceOp, ReverseOp, SelectOp, UnaryOp
 from bcast.ir.rules import Levels
 from bcast.ir.types import NUMPY_DTYPES, numpy_dtype, split_type
 
@@ -31,7 +31,7 @@ def to_levels(x: np.ndarray, levels: Levels, result: Levels) -> np.ndarray:
 def evaluate(op: Operation, *args: np.ndarray) -> np.ndarray:
     """``op``'s result on flat NumPy operands of the operand types
     (broadcasting and promotion included). Defined for the elementwise ops,
-    ``convert`` and ``reduce``."""
+    ``convert``, ``reduce``, ``iota`` and ``reverse``."""
     raise TypeError(f"'{op.name}' has no evaluation hook")
 
 
@@ -85,3 +85,14 @@ def _reduce(op: ReduceOp, x: np.ndarray) -> np.ndarray:
     """The dims index the flat operand too: outer dims come first in a flat
     nested value."""
     return numerics.reduce(op.kind_name, x, op.reduced_dims, op.keeps_dims)
+
+
+@evaluate.register(IotaOp)
+def _iota(op: IotaOp) -> np.ndarray:
+    return numerics.iota(split_type(op.result.type)[0][0], op.dim, numpy_dtype(op.result.type))
+
+
+@evaluate.register(ReverseOp)
+def _reverse(op: ReverseOp, x: np.ndarray) -> np.ndarray:
+    """The dims index the flat operand (a nested value's outer dims first)."""
+    return np.flip(x, op.dims)

@@ -283,3 +283,13 @@ def reduce(kind: str, x, dims, keepdims: bool = False, out: np.ndarray | None = 
         if not direct:
             np.copyto(out, result, casting="same_kind")
     return out
+
+
+def iota(shape, dimension: int, dtype) -> np.ndarray:
+    """``bcast.iota``: a new array of ``shape`` whose elements are their index
+    along ``dimension``, converted to ``dtype`` as ``convert`` does from
+    ``i64`` (a too-small integer type wraps, a float rounds)."""
+    shape = tuple(shape)
+    along = np.arange(shape[dimension], dtype=np.int64)
+    counted = convert(along, dtype).reshape([-1 if d == dimension else 1 for d in range(len(shape))])
+    return np.array(np.broadcast_to(counted, shape))

@@ -19,7 +19,9 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
+    I64,
     IndexType,
+    IntegerAttr,
     StringAttr,
     TensorType,
     UnitAttr,
@@ -891,6 +893,85 @@ class ConvertOp(_FoldIdentity, StructuralOp):
         _check_nesting(semantics, (levels,))
         _, element = _split(self.result, "result")
         _check_declared(self, make_type(levels, element), self.result.type)
+
+
+@irdl_op_definition
+class ReverseOp(_FoldIdentity, StructuralOp):
+    """``reverse %x, dims = [1] : tensor<3x4xf32>``: ``x`` with the order of
+    its elements along each of ``dims`` reversed (StableHLO's ``reverse``,
+    NumPy's ``flip``). Dims are distinct and in range, in any order (printed
+    as written, as StableHLO prints them). On a nested (tml) type the dims
+    index the flat shape, outer dims first, as ``transpose``'s do: reversing
+    an inner dim reverses each inner tensor."""
+
+    name = "bcast.reverse"
+    T: ClassVar = VarConstraint("T", base(TensorType))
+    operand = operand_def(T)
+    result = result_def(T)
+    dimensions = prop_def(DenseArrayBase.constr(i64))
+    assembly_format = "$operand `,` `dims` `=` $dimensions attr-dict `:` type($result)"
+
+    def __init__(self, operand: SSAValue | Operation, dims: Sequence[int]):
+        super().__init__(operand, _type(operand), properties={"dimensions": dense_i64(dims)})
+
+    @property
+    def dims(self) -> tuple[int, ...]:
+        return self.dimensions.get_values()
+
+    def reversed_dims(self) -> tuple[int, ...]:
+        """The dims whose order changes: a size-1 dim reversed is itself."""
+        shape = flat_type_shape(self.operand.type)
+        return tuple(d for d in self.dims if shape[d] > 1)
+
+    def is_identity(self) -> bool:
+        return not self.reversed_dims()
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        levels, _ = _split(self.operand, "operand")
+        _check_nesting(semantics, (levels,))
+        rules.check_dims(rules.flat_shape(levels), self.dims)
+
+
+@irdl_op_definition
+class IotaOp(BcastOp):
+    """``iota dim = 0 : tensor<4x5xi32>``: each element is its index along
+    ``dim``, converted to the element type as ``convert`` does (an integer
+    type too small wraps; a float rounds), as StableHLO's ``iota``.
+    The element type is an integer or a float, not ``i1`` (StableHLO's
+    ``iota`` takes no booleans); the result has rank >= 1. A nested (tml)
+    type is refused: an index along one dim of a tensor of tensors would
+    make every inner tensor a splat, which ``broadcast_in_dim`` of a flat
+    iota writes more plainly."""
+
+    name = "bcast.iota"
+    result = result_def(TensorType)
+    iota_dimension = prop_def(IntegerAttr.constr(type=I64))
+    traits = traits_def(Pure(), CanonicalizationPatterns())
+    assembly_format = "`dim` `=` $iota_dimension attr-dict `:` type($result)"
+
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned", "float"})
+
+    def __init__(self, dimension: int, result_type: Attribute):
+        super().__init__(result_types=[result_type],
+                         properties={"iota_dimension": IntegerAttr(dimension, i64)})  # fmt: skip
+
+    @property
+    def dim(self) -> int:
+        return self.iota_dimension.value.data
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        levels, element = _split(self.result, "result")
+        if len(levels) > 1:
+            raise Diagnostic(
+                "iota does not support nested tensor types",
+                ["write a flat iota and broadcast it with bcast.broadcast_in_dim"],
+            )
+        if rules.kind(element) not in self.ELEMENT_KINDS:
+            raise Diagnostic(
+                f"result must be {KIND_WORDS[self.ELEMENT_KINDS]}, got element type {element}",
+                ["iota counts indices, which have no boolean (i1) form"],
+            )
+        rules.check_iota(levels[0], self.dim)
 
 
 @irdl_op_definition

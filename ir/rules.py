@@ -241,10 +241,8 @@ def check_transpose(operand: Shape, permutation: Sequence[int]) -> Shape:
     return tuple(operand[p] for p in perm)
 
 
-def reduce_shape(operand: Shape, dims: Sequence[int], keepdims: bool) -> Shape:
-    """The shape ``operand`` reduced over ``dims`` has (size 1 there with
-    ``keepdims``, the Array API's ``keepdims=True``; removed otherwise);
-    dims must be distinct and in range (any order)."""
+def check_dims(operand: Shape, dims: Sequence[int]) -> None:
+    """``dims`` (of ``reduce`` or ``reverse``) are distinct dimensions of ``operand``."""
     dims = list(dims)
     if len(set(dims)) != len(dims):
         duplicated = sorted({d for d in dims if dims.count(d) > 1})
@@ -260,6 +258,26 @@ def reduce_shape(operand: Shape, dims: Sequence[int], keepdims: bool) -> Shape:
                 [f"the operand has {plural(len(operand), 'dimension')} "
                  f"({_shape_text(operand)}); dims index them from 0"],
             )
+
+
+def check_iota(shape: Shape, dimension: int) -> None:
+    """``iota`` counts along one dimension of a tensor of rank >= 1 (as
+    StableHLO's ``0 <= iota_dimension < rank(output)``)."""
+    if not shape:
+        raise RuleError("iota does not support scalars", ["the result needs at least one dimension to count along"])
+    if not 0 <= dimension < len(shape):
+        raise RuleError(
+            f"iota dimension {dimension} is out of range",
+            [f"the result has {plural(len(shape), 'dimension')} "
+             f"({_shape_text(shape)}); the dimension indexes them from 0"],
+        )
+
+
+def reduce_shape(operand: Shape, dims: Sequence[int], keepdims: bool) -> Shape:
+    """The shape ``operand`` reduced over ``dims`` has (size 1 there with
+    ``keepdims``, the Array API's ``keepdims=True``; removed otherwise);
+    dims must be distinct and in range (any order)."""
+    check_dims(operand, dims)
     if keepdims:
         return tuple(1 if i in dims else n for i, n in enumerate(operand))
     return tuple(n for i, n in enumerate(operand) if i not in dims)

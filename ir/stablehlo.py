@@ -49,6 +49,8 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     FunctionType,
+    I64,
+    IntegerAttr,
     IntegerType,
     Signedness,
     TensorType,
@@ -667,6 +669,67 @@ class TransposeOp(StablehloOp):
 
 
 @irdl_op_definition
+class IotaOp(StablehloOp):
+    """``iota dim = 0 : tensor<4x5xi32>``: each element its index along
+    ``dim``. ``IotaOp(dim, result_type)``."""
+
+    name = "stablehlo.iota"
+    output = result_def(TensorType)
+    iota_dimension = prop_def(IntegerAttr.constr(type=I64))
+    traits = traits_def(Pure())
+    assembly_format = "`dim` `=` $iota_dimension attr-dict `:` type($output)"
+
+    def __init__(self, dim: int, result_type: Attribute):
+        super().__init__(result_types=[result_type], properties={"iota_dimension": IntegerAttr(dim, i64)})
+
+    @property
+    def dim(self) -> int:
+        return self.iota_dimension.value.data
+
+    def verify_op(self) -> None:
+        element = element_of(self.output, "output")
+        if element == i1 or not isinstance(element, IntegerType | AnyFloat | ComplexType):
+            raise Diagnostic(f"output must be a tensor of integer, floating-point or complex values, "
+                             f"got {self.output.type}")  # fmt: skip
+        shape = shape_of(self.output, "output")
+        if not shape:
+            raise Diagnostic("does not support scalars.")
+        if not 0 <= self.dim < len(shape):
+            raise Diagnostic("iota dimension cannot go beyond the output rank or be negative.")
+
+
+@irdl_op_definition
+class ReverseOp(StablehloOp):
+    """``reverse %x, dims = [1] : tensor<3x4xf32>``. ``ReverseOp(operand, dims)``."""
+
+    name = "stablehlo.reverse"
+    T: ClassVar = VarConstraint("T", base(TensorType))
+    operand = operand_def(T)
+    result = result_def(T)
+    dimensions = prop_def(DenseArrayBase.constr(i64))
+    traits = traits_def(Pure())
+    assembly_format = "$operand `,` `dims` `=` $dimensions attr-dict `:` type($result)"
+
+    def __init__(self, operand: SSAValue | Operation, dims: Sequence[int]):
+        super().__init__(operands=[operand], result_types=[type_of(operand)],
+                         properties={"dimensions": dense_i64(dims)})  # fmt: skip
+
+    @property
+    def dims(self) -> tuple[int, ...]:
+        return self.dimensions.get_values()
+
+    def verify_op(self) -> None:
+        dims, rank = list(self.dims), len(shape_of(self.operand))
+        if len(set(dims)) != len(dims):
+            raise Diagnostic(f"dimensions should be unique. Got: {dims}")
+        for d in dims:
+            if d < 0:
+                raise Diagnostic(f"all dimensions should be non-negative. Got dimension: {d}.")
+            if d >= rank:
+                raise Diagnostic(f"all dimensions should be between [0, {rank}). Got dimension: {d}.")
+
+
+@irdl_op_definition
 class ConstantOp(StablehloOp):
     """``constant dense<1.0> : tensor<f32>`` (hex floats for NaN and infinities)."""
 
@@ -1164,7 +1227,7 @@ class OptimizationBarrierOp(StablehloOp):
 
 STABLEHLO_OPS = [
     *BINARY_OPS, *UNARY_OPS, IsFiniteOp, ConvertOp, BitcastConvertOp, CompareOp, SelectOp, BroadcastInDimOp,
-    ReshapeOp, TransposeOp, ConstantOp, ReduceOp, ReturnOp,
+    ReshapeOp, TransposeOp, ConstantOp, ReduceOp, ReturnOp, IotaOp, ReverseOp,
     SliceOp, DynamicSliceOp, DynamicUpdateSliceOp, OptimizationBarrierOp,
 ]  # fmt: skip
 

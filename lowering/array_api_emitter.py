@@ -97,6 +97,10 @@ class FunctionEmitter(PythonFunctionEmitter):
             out(f"{n[r]} = ar.broadcast_in_dim(xp, {x}, {list(op.dims)}, {shape})")
         elif isinstance(op, bc.TransposeOp):
             out(f"{n[r]} = xp.permute_dims({x}, {tuple(op.permutation.get_values())})")
+        elif isinstance(op, bc.ReverseOp):
+            out(f"{n[r]} = xp.flip({x}, axis={tuple(op.dims)})" if op.dims else f"{n[r]} = {x}")
+        elif isinstance(op, bc.IotaOp):
+            out(f"{n[r]} = ar.iota(xp, {shape}, {op.dim}, {dtype_name(r.type)!r})")
         elif isinstance(op, bc.ReshapeOp | bc.NarrowOp):
             out(f"{n[r]} = ar.reshape(xp, {x}, {shape})")
         elif isinstance(op, bc.ReduceOp):

@@ -484,6 +484,18 @@ def broadcast_in_dim(xp, x, dims: Sequence[int], shape: tuple[int, ...]):
     return x if tuple(x.shape) == tuple(shape) else xp.broadcast_to(x, tuple(shape))
 
 
+def iota(xp, shape: tuple[int, ...], dimension: int, dtype_name: str):
+    """``bcast.iota``: ``xp.arange`` of the counted dim in the library's
+    default integer dtype (``int64``, or ``int32`` in JAX without x64: the
+    indices fit either, and their low bits and values are the same),
+    ``convert`` to the element type (wrapping or rounding as ``convert``
+    does), then ``reshape`` and ``broadcast_to`` over the other dims."""
+    counted = convert(xp, xp.arange(shape[dimension]), dtype_name)
+    ones = tuple(n if d == dimension else 1 for d, n in enumerate(shape))
+    counted = xp.reshape(counted, ones)
+    return counted if ones == tuple(shape) else xp.broadcast_to(counted, tuple(shape))
+
+
 def reshape(xp, x, shape: tuple[int, ...]):
     """``xp.reshape``. Dask reshapes only by merging or evenly splitting
     chunked dims; for any other reshape (2x6 -> 3x4 in chunks of 1x3) the

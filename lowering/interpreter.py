@@ -157,6 +157,14 @@ class BcastFunctions(InterpreterFunctions):
     def run_reduce(self, interpreter: Interpreter, op: bc.ReduceOp, args: PythonValues) -> PythonValues:
         return _typed(op, evaluate(op, args[0]))
 
+    @impl(bc.IotaOp)
+    def run_iota(self, interpreter: Interpreter, op: bc.IotaOp, args: PythonValues) -> PythonValues:
+        return _typed(op, evaluate(op))
+
+    @impl(bc.ReverseOp)
+    def run_reverse(self, interpreter: Interpreter, op: bc.ReverseOp, args: PythonValues) -> PythonValues:
+        return _typed(op, evaluate(op, args[0]))
+
     @impl(bc.ExtractOp)
     def run_extract(self, interpreter: Interpreter, op: bc.ExtractOp, args: PythonValues) -> PythonValues:
         x, *dynamic = args

@@ -342,6 +342,11 @@ class FunctionEmitter(PythonFunctionEmitter):
             out(f"{n[r]} = rt.broadcast_in_dim({x}, {dims}, {flat_type_shape(r.type)})")
         elif isinstance(op, bc.TransposeOp):
             out(f"{n[r]} = np.transpose({x}, {list(op.permutation.get_values())})")
+        elif isinstance(op, bc.ReverseOp):
+            out(f"{n[r]} = np.flip({x}, {list(op.dims)})")
+        elif isinstance(op, bc.IotaOp):
+            out(f"{n[r]} = numerics.iota({flat_type_shape(r.type)}, {op.dim}, np.{dtype_name(r.type)})")
+            self.owned.add(r)
         elif isinstance(op, bc.ReshapeOp | bc.NarrowOp):
             out(f"{n[r]} = np.reshape({x}, {flat_type_shape(r.type)})")
         elif isinstance(op, bc.ExtractOp):
@@ -468,6 +473,8 @@ class FunctionEmitter(PythonFunctionEmitter):
                         del outer_name[r]  # read from the tile, a buffer
             elif isinstance(o, bc.TransposeOp):
                 out(f"{view} = np.transpose({arg_expr[o.operand]}, {list(o.permutation.get_values())})")
+            elif isinstance(o, bc.ReverseOp):
+                out(f"{view} = np.flip({arg_expr[o.operand]}, {list(o.dims)})")
             else:
                 out(f"{view} = np.reshape({arg_expr[o.operand]}, {result_shape})")
 

@@ -411,6 +411,10 @@ class FunctionEmitter:
             return self.add(shlo.TransposeOp(args[0], op.perm, t))
         if isinstance(op, bc.ReshapeOp | bc.NarrowOp):
             return self.reshape(args[0], flat_type_shape(op.results[0].type))
+        if isinstance(op, bc.ReverseOp):  # dims index the flat shape, as emitted
+            return self.add(shlo.ReverseOp(args[0], op.dims))
+        if isinstance(op, bc.IotaOp):
+            return self.add(shlo.IotaOp(op.dim, t))
         if isinstance(op, bc.ReduceOp):
             return self.emit_reduce(op, args[0])
         if isinstance(op, bc.ExtractOp):

@@ -44,6 +44,7 @@ from bcast.ir.ops import (
     NotOp,
     ReduceOp,
     ReshapeOp,
+    ReverseOp,
     SelectOp,
     TransposeOp,
 )
@@ -498,6 +499,35 @@ class ReduceOfBroadcastToElementwise(RewritePattern):
             replace(rewriter, op, [], [source])
 
 
+# --------------------------------------------------------------------------
+# reverse (a reverse of size-1 dims only is the op's fold)
+# --------------------------------------------------------------------------
+
+
+class ComposeReverseOfReverse(RewritePattern):
+    """``reverse(reverse(x, A), B)`` -> ``reverse(x, A xor B)``: a dim
+    reversed twice is in order again (an empty result folds to ``x``)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ReverseOp, rewriter: PatternRewriter, /):
+        inner = op.operand.owner
+        if not isinstance(inner, ReverseOp):
+            return
+        dims = sorted(set(inner.reversed_dims()) ^ set(op.reversed_dims()))
+        replace(rewriter, op, ReverseOp(inner.operand, dims))
+
+
+class DropUnitReverseDims(RewritePattern):
+    """``reverse(x : 1x4, [0, 1])`` -> ``reverse(x, [1])``: reversing a dim
+    of size 0 or 1 changes nothing, so only the others are listed."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ReverseOp, rewriter: PatternRewriter, /):
+        kept = op.reversed_dims()
+        if kept and len(kept) != len(op.dims):
+            replace(rewriter, op, ReverseOp(op.operand, kept))
+
+
 PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {
     BroadcastInDimOp: (
         ComposeBroadcastOfBroadcast(),
@@ -511,6 +541,7 @@ PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {
     shlo.ReshapeOp: (ComposeReshapeOfReshape(shlo.ReshapeOp),),
     TransposeOp: (ComposeTransposeOfTranspose(), FoldTransposeOfBroadcast(), TransposeOfUnitDimsToReshape()),
     SelectOp: (SwapSelectOfNot(),),
+    ReverseOp: (ComposeReverseOfReverse(), DropUnitReverseDims()),
     ElementwiseOp: (FoldElementwiseOfConstants(),),
     ConvertOp: (FoldElementwiseOfConstants(),),
     ReduceOp: (

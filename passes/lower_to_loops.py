@@ -289,6 +289,23 @@ def transpose_index(perm: Sequence[int], idx: Index) -> Index:
     return out
 
 
+def reverse_index(b: Scalars, operand: rules.Shape, dims: Sequence[int], idx: Index) -> Index:
+    """The operand index of a ``reverse`` read at result index ``idx``:
+    ``n - 1 - i`` on each reversed dim of size ``n`` > 1 (the others as read)."""
+    out = list(idx)
+    for d in dims:
+        if operand[d] > 1:
+            out[d] = b(arith.SubiOp(b.index(operand[d] - 1), idx[d]))
+    return out
+
+
+def iota_at(b: Scalars, dim: int, element: str, idx: Index) -> SSAValue:
+    """An ``iota`` element: the loop index along ``dim`` as ``i64``
+    (``index_cast``), converted to ``element`` as ``bcast.convert`` does."""
+    count = b(arith.IndexCastOp(idx[dim], IntegerType(64)))
+    return scalar.convert(b, "i64", element, count)
+
+
 def reshape_index(b: Scalars, operand: rules.Shape, result: rules.Shape, idx: Index) -> Index:
     """The operand index of a reshape read at result index ``idx``: direct
     when the reshape only inserts or removes size-1 dims, else through the
@@ -483,6 +500,10 @@ class FunctionLowering:
             return (yield op.operand, broadcast_index(b, flat_type_shape(op.operand.type), op.dims, idx))
         if isinstance(op, bc.TransposeOp):
             return (yield op.operand, transpose_index(op.perm, idx))
+        if isinstance(op, bc.ReverseOp):
+            return (yield op.operand, reverse_index(b, flat_type_shape(op.operand.type), op.dims, idx))
+        if isinstance(op, bc.IotaOp):
+            return iota_at(b, op.dim, element_of(op.result.type), idx)
         if isinstance(op, bc.ReshapeOp | bc.NarrowOp):
             src = flat_type_shape(op.operand.type)
             return (yield op.operand, reshape_index(b, src, flat_type_shape(op.result.type), idx))
@@ -553,7 +574,7 @@ class FunctionLowering:
         elif isinstance(op, func.CallOp):
             self.lower_call(op)
         elif isinstance(op, bc.ElementwiseOp | bc.ConvertOp | bc.ExtractOp | bc.BroadcastInDimOp
-                        | bc.TransposeOp | bc.ReshapeOp | bc.NarrowOp):
+                        | bc.TransposeOp | bc.ReshapeOp | bc.NarrowOp | bc.ReverseOp | bc.IotaOp):
             if isinstance(op, bc.ElementwiseOp | bc.ConvertOp):
                 if not is_explicit(op):
                     raise PassError(op, "bcast-lower-to-loops needs explicit IR; run "

@@ -87,7 +87,7 @@ REDUCTION_KINDS: dict[type[bcast.BinaryOp], str] = {op: kind for kind, op in bca
 
 OTHER = (hlo.IsFiniteOp, hlo.ConvertOp, hlo.CompareOp, hlo.SelectOp, hlo.BroadcastInDimOp,
          hlo.ReshapeOp, hlo.TransposeOp, hlo.ConstantOp, hlo.ReduceOp, hlo.ReturnOp,
-         chlo.BroadcastCompareOp, chlo.SquareOp)  # fmt: skip
+         hlo.IotaOp, hlo.ReverseOp, chlo.BroadcastCompareOp, chlo.SquareOp)  # fmt: skip
 SUPPORTED_OPS: tuple[str, ...] = tuple(sorted(
     [op.name for op in (*BINARY, *UNARY, *OTHER, *chlo.CHLO_BINARY_OPS)] + ["func.call"]
 ))  # fmt: skip
@@ -214,7 +214,7 @@ class ConvertIsFinite(RewritePattern):
 
 class ConvertStructural(RewritePattern):
     """constant, convert, reshape, transpose, broadcast_in_dim (a transposing
-    one becomes transpose + sorted broadcast)."""
+    one becomes transpose + sorted broadcast), iota, reverse."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if in_reduce_body(op):
@@ -235,6 +235,12 @@ class ConvertStructural(RewritePattern):
         elif isinstance(op, hlo.BroadcastInDimOp):
             _bcast_type(op, op.operand)
             new = self.broadcast(op)
+        elif isinstance(op, hlo.IotaOp):
+            _bcast_type(op, op.output)
+            new = [bcast.IotaOp(op.dim, op.output.type)]
+        elif isinstance(op, hlo.ReverseOp):
+            _bcast_type(op, op.operand)
+            new = [bcast.ReverseOp(op.operand, op.dims)]
         else:
             return
         replace(rewriter, op, new)

@@ -63,7 +63,14 @@ def int_row_max(a, b):
     return jnp.max(a * b, axis=1) - jnp.min(a - b, axis=1)
 
 
+def one_hot_plus_reversed(x, labels):
+    """``iota`` (one-hot) and ``reverse`` (``x[:, ::-1]``), as JAX emits them."""
+    one_hot = (jnp.arange(x.shape[1])[None, :] == labels[:, None]).astype(jnp.float32)
+    return one_hot + x[:, ::-1] * jnp.arange(x.shape[0], dtype=jnp.float32)[::-1, None]
+
+
 CASES = {
+    "one_hot_plus_reversed": (one_hot_plus_reversed, (X, rng.integers(0, 16, 8).astype(np.int32))),
     "softmax": (softmax, (X,)),
     "layernorm": (layernorm, (X,)),
     "logsumexp": (logsumexp, (X,)),
