@@ -50,16 +50,14 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "gelu_erf": ("chlo.erfc",),
     "mlp_layer": ("stablehlo.dot_general",),
     "swiglu": ("stablehlo.dot_general",),
-    "causal_attention_scores": ("stablehlo.dot_general", "stablehlo.iota"),
+    "causal_attention_scores": ("stablehlo.dot_general",),
     "attention": ("stablehlo.dot_general",),
-    "sinusoidal_positions": ("stablehlo.concatenate", "stablehlo.iota"),
-    "one_hot": ("stablehlo.iota",),
-    "argmax_rows": ("stablehlo.iota", "stablehlo.reduce"),  # reduce of two inputs (value, index)
+    "sinusoidal_positions": ("stablehlo.concatenate",),
+    "argmax_rows": ("stablehlo.reduce",),  # reduce of two inputs (value, index)
     "cumsum_rows": ("stablehlo.reduce_window",),
     "cumprod_rows": ("stablehlo.reduce_window",),
     "pad_sequence": ("stablehlo.pad",),
     "slice_columns": ("stablehlo.slice",),
-    "reverse_rows": ("stablehlo.reverse",),
     "concat_features": ("stablehlo.concatenate",),
     "cross_entropy": ("stablehlo.gather",),
 }
@@ -74,7 +72,7 @@ parser knows the pretty ``slice``. For the others (``dot_general``,
 a pretty export that holds one, naming it; once it reads it, keeping it
 is all ``-t stablehlo`` needs."""
 
-UNSUPPORTED = re.compile(r"'([\w.]+)' op is not supported")
+UNSUPPORTED = re.compile(r"'([\w.]+)' op [^\n]*?is not supported")
 
 
 def needs(name: str, readable: frozenset[str] = frozenset()) -> tuple[str, ...]:
