@@ -573,6 +573,39 @@ class SelectOp(StablehloOp):
                              f"type(s) of operation '{self.result.type}'")  # fmt: skip
 
 
+@irdl_op_definition
+class ClampOp(SameTypeSyntax, StablehloOp):
+    """``clamp %min, %x, %max : tensor<4xf32>``, or ``: (tensor<f32>,
+    tensor<4xf32>, tensor<f32>) -> tensor<4xf32>`` with rank-0 bounds:
+    ``bcast.clamp`` (``bcast.ir.ops.ClampOp``). ``ClampOp(min, operand, max)``:
+    the result has ``operand``'s type."""
+
+    name = "stablehlo.clamp"
+    ARITY: ClassVar[int] = 3
+    min = operand_def(TensorType)
+    operand = operand_def(TensorType)
+    max = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def __init__(self, min: SSAValue | Operation, operand: SSAValue | Operation, max: SSAValue | Operation):
+        super().__init__(operands=[min, operand, max], result_types=[type_of(operand)])
+
+    def verify_op(self) -> None:
+        check_element_kinds(self, NUMERIC, [self.operand])
+        shape = shape_of(self.operand)
+        for what, bound in (("min", self.min), ("max", self.max)):
+            if element_of(bound, what) != element_of(self.operand):
+                raise Diagnostic(f"requires the same element type for all operands, got "
+                                 f"{bound.type} and {self.operand.type}")  # fmt: skip
+            if shape_of(bound, what) and shape_of(bound) != shape:
+                raise Diagnostic(f"{what} {bound.type} is neither rank 0 nor of the operand's shape "
+                                 f"{self.operand.type}")  # fmt: skip
+        if self.result.type != self.operand.type:
+            raise Diagnostic(f"inferred type(s) '{self.operand.type}' are incompatible with return "
+                             f"type(s) of operation '{self.result.type}'")  # fmt: skip
+
+
 # --------------------------------------------------------------------------
 # Structural ops
 # --------------------------------------------------------------------------
@@ -1164,6 +1197,7 @@ class OptimizationBarrierOp(StablehloOp):
 
 STABLEHLO_OPS = [
     *BINARY_OPS, *UNARY_OPS, IsFiniteOp, ConvertOp, BitcastConvertOp, CompareOp, SelectOp, BroadcastInDimOp,
+    ClampOp,
     ReshapeOp, TransposeOp, ConstantOp, ReduceOp, ReturnOp,
     SliceOp, DynamicSliceOp, DynamicUpdateSliceOp, OptimizationBarrierOp,
 ]  # fmt: skip

@@ -18,7 +18,8 @@ Python source line, for a JAX export with debug info).
   converted to the other signedness (the same bits); ``chlo.square x`` is ``multiply x, x``;
   ``is_finite x`` is ``compare LT, abs(x), inf`` (false for NaN and inf).
 - A transposing ``broadcast_in_dim`` becomes ``transpose`` then a sorted
-  broadcast; a rank-0 ``select`` predicate is broadcast to the operands' shape;
+  broadcast; a rank-0 ``select`` predicate, rank-0 ``clamp`` bounds are broadcast
+  to the operands' shape;
   ``chlo.broadcast_*`` broadcast each operand to the result shape (NumPy
   alignment, or ``broadcast_dimensions``), then apply the op.
 - ``reduce`` with one input and a body that is one binary op becomes
@@ -85,7 +86,7 @@ UNARY: dict[type[Operation], type[bcast.UnaryOp]] = {
 
 REDUCTION_KINDS: dict[type[bcast.BinaryOp], str] = {op: kind for kind, op in bcast.REDUCTION_COMBINERS.items()}
 
-OTHER = (hlo.IsFiniteOp, hlo.ConvertOp, hlo.CompareOp, hlo.SelectOp, hlo.BroadcastInDimOp,
+OTHER = (hlo.IsFiniteOp, hlo.ConvertOp, hlo.CompareOp, hlo.SelectOp, hlo.ClampOp, hlo.BroadcastInDimOp,
          hlo.ReshapeOp, hlo.TransposeOp, hlo.ConstantOp, hlo.ReduceOp, hlo.ReturnOp,
          chlo.BroadcastCompareOp, chlo.SquareOp)  # fmt: skip
 SUPPORTED_OPS: tuple[str, ...] = tuple(sorted(
@@ -308,6 +309,19 @@ class ConvertSelect(RewritePattern):
         replace(rewriter, op, [*new, bcast.SelectOp(pred, op.on_true, op.on_false, op.result.type)])
 
 
+class ConvertClamp(RewritePattern):
+    """Rank-0 bounds clamp every element: broadcast them first."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: hlo.ClampOp, rewriter: PatternRewriter) -> None:
+        if in_reduce_body(op):
+            return
+        _bcast_type(op, op.operand)
+        new: list[Operation] = []
+        low, high = (_broadcast_to(v, [], op.operand.type, new) for v in (op.min, op.max))
+        replace(rewriter, op, [*new, bcast.ClampOp(low, op.operand, high, op.result.type)])
+
+
 class ConvertChloBroadcast(RewritePattern):
     """``chlo.broadcast_X a, b`` -> each operand broadcast to the result shape, then X."""
 
@@ -361,7 +375,7 @@ class ConvertReduce(RewritePattern):
 
 PATTERNS: tuple[Callable[[], RewritePattern], ...] = (
     ConvertBinary, ConvertUnary, ConvertSquare, ConvertIsFinite, ConvertStructural,
-    ConvertCompare, ConvertSelect, ConvertChloBroadcast, ConvertReduce,
+    ConvertCompare, ConvertSelect, ConvertClamp, ConvertChloBroadcast, ConvertReduce,
 )  # fmt: skip
 
 
