@@ -617,8 +617,10 @@ class ClampOp(TernaryOp):
     traits = traits_def(Pure(), CanonicalizationPatterns())
     assembly_format = "$min `,` $operand `,` $max attr-dict `:` functional-type(operands, results)"
     SCALAR = staticmethod(scalar.clamp)
-    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned", "float"})
-    """XLA's ``clamp`` is the definition (``tests/test_op_matrix.py``)."""
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned"})
+    """XLA's float ``clamp`` drops a NaN ``x`` or ``max`` (``clamp(0, nan,
+    -inf)`` is ``-inf``, ``clamp(0, 0.5, nan)`` is ``0.5``): on floats the
+    export writes the definition, whose maximum/minimum propagate NaN."""
     ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned", "float"})
     PROMOTED: ClassVar[tuple[int, ...]] = (0, 1, 2)
     OPERAND_NAMES: ClassVar[tuple[str, str, str]] = ("min", "operand", "max")
