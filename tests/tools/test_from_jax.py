@@ -63,6 +63,14 @@ def int_row_max(a, b):
     return jnp.max(a * b, axis=1) - jnp.min(a - b, axis=1)
 
 
+def clip(x):
+    return jnp.clip(x, 0.0, 6.0)
+
+
+def lax_clamp(lo, x, hi):
+    return jax.lax.clamp(lo, x, hi)
+
+
 CASES = {
     "softmax": (softmax, (X,)),
     "layernorm": (layernorm, (X,)),
@@ -71,6 +79,11 @@ CASES = {
     "where_cmp": (where_cmp, (X, X[0])),
     "int_row_max": (int_row_max, (rng.integers(-9, 9, (5, 3)).astype(np.int32),
                                   rng.integers(-9, 9, (1, 3)).astype(np.int32))),
+    "clip": (clip, (X * 4,)),
+    "lax_clamp": (lax_clamp, (np.float32(-0.5), X, np.float32(0.75))),
+    "lax_clamp_int": (lax_clamp, (rng.integers(-9, 0, (5, 3)).astype(np.int32),
+                                  rng.integers(-20, 20, (5, 3)).astype(np.int32),
+                                  rng.integers(0, 9, (5, 3)).astype(np.int32))),
 }
 
 
