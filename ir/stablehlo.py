@@ -30,7 +30,7 @@ both spellings read in bcast and in jaxlib), and every op reads and prints the g
 StableHLO for this subset (static shapes only), with located diagnostics.
 
 Builders: ``AddOp(lhs, rhs)``, ``AbsOp(x)``, ``ConvertOp(x, result_type)``,
-``CompareOp("GT", lhs, rhs)``, ``SelectOp(pred, t, f)``,
+``CompareOp("GT", lhs, rhs)``, ``SelectOp(pred, t, f)``, ``ClampOp(min, x, max)``,
 ``BroadcastInDimOp(x, dims, result_type)``, ``ReduceOp([x], [init], dims, AddOp)``,
 ``ConstantOp(dense_attr)``, ``ReturnOp(*values)``: see each docstring. CHLO,
 StableHLO's binary ops with implicit broadcasting, is ``bcast.ir.chlo``.
