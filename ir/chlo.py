@@ -1,5 +1,6 @@
 """The CHLO subset bcast reads, as JAX prints it: StableHLO's binary ops
-with implicit broadcasting, ``chlo.broadcast_compare`` and ``chlo.square``.
+with implicit broadcasting, ``chlo.broadcast_compare``,
+``chlo.broadcast_select`` and ``chlo.square``.
 
 Each ``chlo.broadcast_X`` takes its element kinds from ``stablehlo.X``
 (``bcast.ir.stablehlo``); without ``broadcast_dimensions`` the operands
@@ -213,6 +214,44 @@ class SquareOp(StablehloOp):
         check_element_kinds(self, NUMERIC, [self.operand])
 
 
-CHLO_OPS = [*CHLO_BINARY_OPS, BroadcastCompareOp, SquareOp]
+@irdl_op_definition
+class BroadcastSelectOp(StablehloOp):
+    """``chlo.broadcast_select %p, %t, %f : (tensor<4x1xi1>, tensor<3xf32>,
+    tensor<f32>) -> tensor<4x3xf32>``: ``stablehlo.select`` with NumPy
+    broadcasting over its three operands (right-aligned; CHLO's select has
+    no ``broadcast_dimensions``). ``BroadcastSelectOp(pred, on_true, on_false)``:
+    the result type is inferred."""
+
+    name = "chlo.broadcast_select"
+    pred = operand_def(TensorType)
+    on_true = operand_def(TensorType)
+    on_false = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "$pred `,` $on_true `,` $on_false attr-dict `:` functional-type(operands, results)"
+
+    def __init__(self, pred: SSAValue | Operation, on_true: SSAValue | Operation,
+                 on_false: SSAValue | Operation):
+        shape = rules.broadcast_shapes(*(shape_of(type_of(v)) for v in (pred, on_true, on_false)))
+        super().__init__(operands=[pred, on_true, on_false],
+                         result_types=[tensor_type(shape, element_of(type_of(on_true)))])
+
+    def verify_op(self) -> None:
+        if element_of(self.pred, "pred") != i1:
+            raise Diagnostic(f"pred must be a tensor of i1 values, got {self.pred.type}")
+        if element_of(self.on_true) != element_of(self.on_false):
+            raise Diagnostic(f"requires the same element type for on_true and on_false, got "
+                             f"{self.on_true.type} and {self.on_false.type}")  # fmt: skip
+        types = [v.type for v in self.operands]
+        try:
+            shape = rules.broadcast_shapes(*(shape_of(v) for v in self.operands))
+        except IncompatibleDims as e:
+            raise incompatible_operands(types, e) from None
+        expected = tensor_type(shape, element_of(self.on_true))
+        if expected != self.result.type:
+            raise incompatible_results([expected], [self.result.type])
+
+
+CHLO_OPS = [*CHLO_BINARY_OPS, BroadcastCompareOp, BroadcastSelectOp, SquareOp]
 
 CHLO = Dialect("chlo", CHLO_OPS, [ChloComparisonDirectionAttr, ChloComparisonTypeAttr])

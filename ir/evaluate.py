@@ -16,7 +16,8 @@ import numpy as np
 from xdsl.ir import Operation
 
 from bcast.ir import numerics, rules
-from bcast.ir.ops import BinaryOp, CompareOp, ConvertOp, IotaOp, ReduceOp, ReverseOp, SelectOp, UnaryOp
+from bcast.ir.ops import (BinaryOp, ClampOp, CompareOp, ConvertOp, IotaOp, ReduceOp, ReverseOp, SelectOp,
+                          UnaryOp)
 from bcast.ir.rules import Levels
 from bcast.ir.types import NUMPY_DTYPES, numpy_dtype, split_type
 
@@ -68,6 +69,18 @@ def _select(op: SelectOp, p: np.ndarray, t: np.ndarray, f: np.ndarray) -> np.nda
         for x, v in zip((p, t, f), op.operands)
     )
     return op.NUMPY_FUNCTION(p, t.astype(dtype, copy=False), f.astype(dtype, copy=False))
+
+
+@evaluate.register(ClampOp)
+def _clamp(op: ClampOp, *xs: np.ndarray) -> np.ndarray:
+    """The three operands broadcast to the result and converted to its
+    element type (docs/semantics.md)."""
+    result_levels, _ = split_type(op.result.type)
+    dtype = numpy_dtype(op.result.type)
+    return op.NUMPY_FUNCTION(*(
+        to_levels(x, split_type(v.type)[0], result_levels).astype(dtype, copy=False)
+        for x, v in zip(xs, op.operands)
+    ))
 
 
 @evaluate.register(UnaryOp)

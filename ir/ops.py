@@ -521,8 +521,63 @@ class CompareOp(BinaryOp):
         return "i1"
 
 
+class TernaryOp(ElementwiseOp, abc.ABC):
+    """Elementwise op of three operands (``select``, ``clamp``): NumPy
+    broadcasting over all three (no ``broadcast_dimensions``); the operands
+    at ``PROMOTED`` are converted to the result's element type when made
+    explicit (``bcast-make-explicit``)."""
+
+    PROMOTED: ClassVar[tuple[int, ...]]
+    OPERAND_NAMES: ClassVar[tuple[str, str, str]]
+
+    def __init__(
+        self,
+        first: SSAValue | Operation,
+        second: SSAValue | Operation,
+        third: SSAValue | Operation,
+        result_type: Attribute | None = None,
+        *,
+        attributes: Mapping[str, Attribute] | None = None,
+    ):
+        if result_type is None:
+            types = (_type(first), _type(second), _type(third))
+            result_type = self.infer_type(types, _builder_semantics(*types))
+        super().__init__(
+            operands=[first, second, third], result_types=[result_type], attributes=attributes
+        )
+
+    def infer_result_type(self, semantics: Semantics) -> TensorType:
+        return _inferred(type(self), tuple(v.type for v in self.operands), semantics)
+
+    @classmethod
+    def infer_type(cls, types: Sequence[Attribute], semantics: Semantics) -> TensorType:
+        split = [_split(t, n) for t, n in zip(types, cls.OPERAND_NAMES)]
+        levels = [s[0] for s in split]
+        _check_nesting(semantics, levels)
+        element = cls.result_element([s[1] for s in split], semantics, types)
+        try:
+            if semantics == "xla":
+                cls.check_xla_shapes([lv[0] for lv in levels])
+            result = rules.broadcast_levels(*levels)
+        except IncompatibleDims as e:
+            raise incompatible_operands(types, e) from None
+        return make_type(result, element)
+
+    @classmethod
+    @abc.abstractmethod
+    def result_element(cls, elements: Sequence[str], semantics: Semantics,
+                       types: Sequence[Attribute]) -> str: ...
+
+    @classmethod
+    @abc.abstractmethod
+    def check_xla_shapes(cls, shapes: Sequence[rules.Shape]) -> None: ...
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        _check_declared(self, self.infer_result_type(semantics), self.result.type)
+
+
 @irdl_op_definition
-class SelectOp(ElementwiseOp):
+class SelectOp(TernaryOp):
     """``select %p, %t, %f``: NumPy broadcasting over all three operands."""
 
     name = "bcast.select"
@@ -533,44 +588,59 @@ class SelectOp(ElementwiseOp):
     traits = traits_def(Pure(), CanonicalizationPatterns())
     assembly_format = "$pred `,` $on_true `,` $on_false attr-dict `:` functional-type(operands, results)"
     NUMPY_FUNCTION = staticmethod(numerics.select)
+    PROMOTED: ClassVar[tuple[int, ...]] = (1, 2)
+    OPERAND_NAMES: ClassVar[tuple[str, str, str]] = ("pred", "on_true", "on_false")
 
-    def __init__(
-        self,
-        pred: SSAValue | Operation,
-        on_true: SSAValue | Operation,
-        on_false: SSAValue | Operation,
-        result_type: Attribute | None = None,
-        *,
-        attributes: Mapping[str, Attribute] | None = None,
-    ):
-        if result_type is None:
-            types = (_type(pred), _type(on_true), _type(on_false))
-            result_type = self.infer_type(types, _builder_semantics(*types))
-        super().__init__(
-            operands=[pred, on_true, on_false], result_types=[result_type], attributes=attributes
-        )
+    @classmethod
+    def result_element(cls, elements: Sequence[str], semantics: Semantics,
+                       types: Sequence[Attribute]) -> str:
+        if elements[0] != "i1":
+            raise Diagnostic(f"pred must have element type i1, got {elements[0]}")
+        return _promote(elements[1:], semantics, types[1:])
 
-    def infer_result_type(self, semantics: Semantics) -> TensorType:
-        return _inferred(type(self), tuple(v.type for v in self.operands), semantics)
+    @classmethod
+    def check_xla_shapes(cls, shapes: Sequence[rules.Shape]) -> None:
+        rules.check_same_rank_or_scalar(shapes)
 
-    @staticmethod
-    def infer_type(types: Sequence[Attribute], semantics: Semantics) -> TensorType:
-        split = [_split(t, n) for t, n in zip(types, ("pred", "on_true", "on_false"))]
-        levels = [s[0] for s in split]
-        _check_nesting(semantics, levels)
-        if split[0][1] != "i1":
-            raise Diagnostic(f"pred must have element type i1, got {split[0][1]}")
-        element = _promote((split[1][1], split[2][1]), semantics, types[1:])
-        try:
-            if semantics == "xla":
-                rules.check_same_rank_or_scalar([lv[0] for lv in levels])
-            result = rules.broadcast_levels(*levels)
-        except IncompatibleDims as e:
-            raise incompatible_operands(types, e) from None
-        return make_type(result, element)
 
-    def verify_semantics(self, semantics: Semantics) -> None:
-        _check_declared(self, self.infer_result_type(semantics), self.result.type)
+@irdl_op_definition
+class ClampOp(TernaryOp):
+    """``clamp %min, %x, %max`` (StableHLO's operand order):
+    ``minimum(maximum(x, min), max)`` (``scalar.clamp``). Under numpy and
+    tml semantics the three operands broadcast together and their element
+    types promote (as ``np.clip``'s do); under xla semantics StableHLO's
+    rule: one element type, and ``min``/``max`` rank 0 or of ``x``'s shape."""
+
+    name = "bcast.clamp"
+    min = operand_def(TensorType)
+    operand = operand_def(TensorType)
+    max = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure(), CanonicalizationPatterns())
+    assembly_format = "$min `,` $operand `,` $max attr-dict `:` functional-type(operands, results)"
+    SCALAR = staticmethod(scalar.clamp)
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned"})
+    """XLA's float ``clamp`` drops a NaN ``x`` or ``max`` (``clamp(0, nan,
+    -inf)`` is ``-inf``, ``clamp(0, 0.5, nan)`` is ``0.5``): on floats the
+    export writes the definition, whose maximum/minimum propagate NaN."""
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned", "float"})
+    PROMOTED: ClassVar[tuple[int, ...]] = (0, 1, 2)
+    OPERAND_NAMES: ClassVar[tuple[str, str, str]] = ("min", "operand", "max")
+
+    @classmethod
+    def result_element(cls, elements: Sequence[str], semantics: Semantics,
+                       types: Sequence[Attribute]) -> str:
+        check_kinds(elements, cls.ELEMENT_KINDS)
+        return _promote(elements, semantics, types)
+
+    @classmethod
+    def check_xla_shapes(cls, shapes: Sequence[rules.Shape]) -> None:
+        low, x, high = shapes
+        if any(bound and bound != x for bound in (low, high)):
+            raise RuleError(
+                "clamp min and max must be rank 0 or have the operand's shape under xla semantics",
+                ["broadcast them explicitly (bcast.broadcast_in_dim)"],
+            )
 
 
 class UnaryOp(ElementwiseOp, abc.ABC):

@@ -318,6 +318,19 @@ def logistic(b: Scalars, element: str, x: Value) -> Value:
 
 
 # --------------------------------------------------------------------------
+# Ternary
+# --------------------------------------------------------------------------
+
+
+@composite
+def clamp(b: Scalars, element: str, low: Value, x: Value, high: Value) -> Value:
+    """``minimum(maximum(x, low), high)`` (StableHLO's ``clamp``, NumPy's
+    ``clip``): a NaN in any operand is the result, and ``low > high`` gives
+    ``high``."""
+    return minimum(b, element, maximum(b, element, x, low), high)
+
+
+# --------------------------------------------------------------------------
 # Compare, select, convert (they carry more than their operands)
 # --------------------------------------------------------------------------
 

@@ -30,7 +30,7 @@ both spellings read in bcast and in jaxlib), and every op reads and prints the g
 StableHLO for this subset (static shapes only), with located diagnostics.
 
 Builders: ``AddOp(lhs, rhs)``, ``AbsOp(x)``, ``ConvertOp(x, result_type)``,
-``CompareOp("GT", lhs, rhs)``, ``SelectOp(pred, t, f)``,
+``CompareOp("GT", lhs, rhs)``, ``SelectOp(pred, t, f)``, ``ClampOp(min, x, max)``,
 ``BroadcastInDimOp(x, dims, result_type)``, ``ReduceOp([x], [init], dims, AddOp)``,
 ``ConstantOp(dense_attr)``, ``ReturnOp(*values)``: see each docstring. CHLO,
 StableHLO's binary ops with implicit broadcasting, is ``bcast.ir.chlo``.
@@ -572,6 +572,39 @@ class SelectOp(StablehloOp):
                              f"and {self.on_true.type}", ["a predicate of rank 0 selects whole tensors"])  # fmt: skip
         if self.result.type != self.on_true.type:
             raise Diagnostic(f"inferred type(s) '{self.on_true.type}' are incompatible with return "
+                             f"type(s) of operation '{self.result.type}'")  # fmt: skip
+
+
+@irdl_op_definition
+class ClampOp(SameTypeSyntax, StablehloOp):
+    """``clamp %min, %x, %max : tensor<4xf32>``, or ``: (tensor<f32>,
+    tensor<4xf32>, tensor<f32>) -> tensor<4xf32>`` with rank-0 bounds:
+    ``bcast.clamp`` (``bcast.ir.ops.ClampOp``). ``ClampOp(min, operand, max)``:
+    the result has ``operand``'s type."""
+
+    name = "stablehlo.clamp"
+    ARITY: ClassVar[int] = 3
+    min = operand_def(TensorType)
+    operand = operand_def(TensorType)
+    max = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def __init__(self, min: SSAValue | Operation, operand: SSAValue | Operation, max: SSAValue | Operation):
+        super().__init__(operands=[min, operand, max], result_types=[type_of(operand)])
+
+    def verify_op(self) -> None:
+        check_element_kinds(self, NUMERIC, [self.operand])
+        shape = shape_of(self.operand)
+        for what, bound in (("min", self.min), ("max", self.max)):
+            if element_of(bound, what) != element_of(self.operand):
+                raise Diagnostic(f"requires the same element type for all operands, got "
+                                 f"{bound.type} and {self.operand.type}")  # fmt: skip
+            if shape_of(bound, what) and shape_of(bound) != shape:
+                raise Diagnostic(f"{what} {bound.type} is neither rank 0 nor of the operand's shape "
+                                 f"{self.operand.type}")  # fmt: skip
+        if self.result.type != self.operand.type:
+            raise Diagnostic(f"inferred type(s) '{self.operand.type}' are incompatible with return "
                              f"type(s) of operation '{self.result.type}'")  # fmt: skip
 
 
@@ -1227,6 +1260,7 @@ class OptimizationBarrierOp(StablehloOp):
 
 STABLEHLO_OPS = [
     *BINARY_OPS, *UNARY_OPS, IsFiniteOp, ConvertOp, BitcastConvertOp, CompareOp, SelectOp, BroadcastInDimOp,
+    ClampOp,
     ReshapeOp, TransposeOp, ConstantOp, ReduceOp, ReturnOp, IotaOp, ReverseOp,
     SliceOp, DynamicSliceOp, DynamicUpdateSliceOp, OptimizationBarrierOp,
 ]  # fmt: skip

@@ -193,8 +193,9 @@ class BcastFunctions(InterpreterFunctions):
         raise EvaluationError(op, "cannot be evaluated by the reference backend")
 
 
-ELEMENTWISE_FAMILIES = (bc.BinaryOp, bc.SelectOp, bc.UnaryOp)
-"""The elementwise families (``compare`` is a binary op)."""
+ELEMENTWISE_FAMILIES = (bc.BinaryOp, bc.TernaryOp, bc.UnaryOp)
+"""The elementwise families (``compare`` is a binary op; ``select`` and
+``clamp`` are ternary)."""
 
 UNSUPPORTED = (UnrealizedConversionCastOp, ModuleOp, func.FuncOp)
 """Ops of the loaded dialects that may stand in a function body but have no

@@ -36,8 +36,9 @@ Mapping (``bcast`` op -> StableHLO):
   integer ``divide``, ``remainder`` and ``power``, unsigned ``abs`` and
   ``sign`` (StableHLO's take no unsigned integers); ``compare`` with
   ``compare_type`` FLOAT, SIGNED or UNSIGNED (``i1`` compares UNSIGNED),
-  ``select`` and ``convert`` (XLA's is the definition: truncate, saturate,
-  NaN -> 0, ``x != 0`` for ``i1``) are their StableHLO op; float
+  ``select``, integer ``clamp`` and ``convert`` (XLA's is the definition: truncate, saturate,
+  NaN -> 0, ``x != 0`` for ``i1``) are their StableHLO op (float ``clamp`` is its
+  definition: XLA's drops a NaN ``x`` or ``max``); float
   ``maximum``/``minimum`` get a NaN guard (below);
 - ``broadcast_in_dim``, ``transpose``, ``reshape``, ``constant`` -> the same op;
   ``narrow`` -> ``reshape``; a ``broadcast_in_dim`` of a ``transpose`` (or of
@@ -404,6 +405,8 @@ class FunctionEmitter:
                 return self.convert_op(args[0], t)
             if isinstance(op, bc.SelectOp):
                 return self.add(shlo.SelectOp(*args))
+            if isinstance(op, bc.ClampOp) and rules.kind(_element(t)) in op.STABLEHLO_NATIVE_KINDS:
+                return self.add(shlo.ClampOp(*args))
             return self.scalar_op(type(op), args)
         if isinstance(op, bc.BroadcastInDimOp):
             return self.add(shlo.BroadcastInDimOp(*through_relayout(args[0], op.dims), t))

@@ -8,7 +8,7 @@ Afterwards every elementwise op's operands have exactly its result's shape
 - NumPy rank promotion, degenerate (size-1) dims, scalars, the outer product;
 - XLA ``broadcast_dimensions`` (including non-prefix tuples and the XLA
   "broadcast composition" examples);
-- ``select`` over its three operands;
+- ``select`` and ``clamp`` over their three operands;
 - nested (TML) types: per-level broadcasting is one flat ``broadcast_in_dim``;
 - type promotion: ``convert`` to the promoted type before broadcasting;
 - ``narrow`` becomes ``reshape``;
@@ -56,7 +56,7 @@ from bcast.ir.ops import (
     ExtractOp,
     NarrowOp,
     ReshapeOp,
-    SelectOp,
+    TernaryOp,
     TransposeOp,
     semantics_of,
 )
@@ -185,22 +185,23 @@ class MakeBinaryBroadcastExplicit(RewritePattern):
 
 @dataclass
 class MakeSelectBroadcastExplicit(RewritePattern):
-    """``select %p, %t, %f``: NumPy broadcasting over all three operands;
-    the branches converted to the result's element type."""
+    """``select %p, %t, %f``, ``clamp %min, %x, %max``: NumPy broadcasting
+    over all three operands; the ``PROMOTED`` ones (select's branches, all
+    of clamp's) converted to the result's element type."""
 
     degenerate: Degenerate
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: SelectOp, rewriter: PatternRewriter) -> None:
-        result, element = _split(op, op.result)
+    def match_and_rewrite(self, op: TernaryOp, rewriter: PatternRewriter) -> None:
+        result, element = _split(op, op.results[0])
         operands = []
-        for position, value in enumerate((op.pred, op.on_true, op.on_false)):
+        for position, value in enumerate(op.operands):
             levels, _ = _split(op, value)
-            if position:  # the branches; the predicate stays i1
+            if position in op.PROMOTED:  # select's predicate stays i1
                 value = convert(rewriter, op, value, element)
             dims = rules.flat_broadcast_dims(levels, result)
             operands.append(broadcast(rewriter, op, value, dims, result, self.degenerate))
-        if operands == [op.pred, op.on_true, op.on_false]:
+        if operands == list(op.operands):
             return
         replace(rewriter, op, op.rebuilt(operands))
 

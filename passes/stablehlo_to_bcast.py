@@ -18,9 +18,11 @@ Python source line, for a JAX export with debug info).
   converted to the other signedness (the same bits); ``chlo.square x`` is ``multiply x, x``;
   ``is_finite x`` is ``compare LT, abs(x), inf`` (false for NaN and inf).
 - A transposing ``broadcast_in_dim`` becomes ``transpose`` then a sorted
-  broadcast; a rank-0 ``select`` predicate is broadcast to the operands' shape;
+  broadcast; a rank-0 ``select`` predicate, rank-0 ``clamp`` bounds are broadcast
+  to the operands' shape;
   ``chlo.broadcast_*`` broadcast each operand to the result shape (NumPy
-  alignment, or ``broadcast_dimensions``), then apply the op.
+  alignment, or ``broadcast_dimensions``), then apply the op
+  (``chlo.broadcast_select`` becomes ``bcast.select``).
 - ``reduce`` with one input and a body that is one binary op becomes
   ``bcast.reduce KIND``; an init value that is not a constant equal to the
   kind's identity is combined in with the binary op after the reduction.
@@ -85,9 +87,9 @@ UNARY: dict[type[Operation], type[bcast.UnaryOp]] = {
 
 REDUCTION_KINDS: dict[type[bcast.BinaryOp], str] = {op: kind for kind, op in bcast.REDUCTION_COMBINERS.items()}
 
-OTHER = (hlo.IsFiniteOp, hlo.ConvertOp, hlo.CompareOp, hlo.SelectOp, hlo.BroadcastInDimOp,
+OTHER = (hlo.IsFiniteOp, hlo.ConvertOp, hlo.CompareOp, hlo.SelectOp, hlo.ClampOp, hlo.BroadcastInDimOp,
          hlo.ReshapeOp, hlo.TransposeOp, hlo.ConstantOp, hlo.ReduceOp, hlo.ReturnOp,
-         hlo.IotaOp, hlo.ReverseOp, chlo.BroadcastCompareOp, chlo.SquareOp)  # fmt: skip
+         hlo.IotaOp, hlo.ReverseOp, chlo.BroadcastCompareOp, chlo.BroadcastSelectOp, chlo.SquareOp)  # fmt: skip
 SUPPORTED_OPS: tuple[str, ...] = tuple(sorted(
     [op.name for op in (*BINARY, *UNARY, *OTHER, *chlo.CHLO_BINARY_OPS)] + ["func.call"]
 ))  # fmt: skip
@@ -314,6 +316,37 @@ class ConvertSelect(RewritePattern):
         replace(rewriter, op, [*new, bcast.SelectOp(pred, op.on_true, op.on_false, op.result.type)])
 
 
+class ConvertClamp(RewritePattern):
+    """Rank-0 bounds clamp every element: broadcast them first."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: hlo.ClampOp, rewriter: PatternRewriter) -> None:
+        if in_reduce_body(op):
+            return
+        _bcast_type(op, op.operand)
+        new: list[Operation] = []
+        low, high = (_broadcast_to(v, [], op.operand.type, new) for v in (op.min, op.max))
+        replace(rewriter, op, [*new, bcast.ClampOp(low, op.operand, high, op.result.type)])
+
+
+class ConvertChloBroadcastSelect(RewritePattern):
+    """``chlo.broadcast_select p, t, f`` -> each operand broadcast to the
+    result shape (NumPy alignment: trailing dims), then ``select``."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: chlo.BroadcastSelectOp, rewriter: PatternRewriter) -> None:
+        for v in op.operands:
+            _bcast_type(op, v)
+        shape = op.result.type.get_shape()
+        new: list[Operation] = []
+        pred, on_true, on_false = (
+            _broadcast_to(v, range(len(shape) - len(v.type.get_shape()), len(shape)),
+                          TensorType(v.type.get_element_type(), shape), new)
+            for v in op.operands
+        )
+        replace(rewriter, op, [*new, bcast.SelectOp(pred, on_true, on_false, op.result.type)])
+
+
 class ConvertChloBroadcast(RewritePattern):
     """``chlo.broadcast_X a, b`` -> each operand broadcast to the result shape, then X."""
 
@@ -367,7 +400,8 @@ class ConvertReduce(RewritePattern):
 
 PATTERNS: tuple[Callable[[], RewritePattern], ...] = (
     ConvertBinary, ConvertUnary, ConvertSquare, ConvertIsFinite, ConvertStructural,
-    ConvertCompare, ConvertSelect, ConvertChloBroadcast, ConvertReduce,
+    ConvertCompare, ConvertSelect, ConvertClamp, ConvertChloBroadcast, ConvertChloBroadcastSelect,
+    ConvertReduce,
 )  # fmt: skip
 
 

@@ -341,7 +341,8 @@ def elementwise_cases(t: str):
         for op in SCALAR_OPS:
             if rules.kind(t) in op.ELEMENT_KINDS:
                 name = scalar.name_of(op.SCALAR)
-                operands = (a, b) if issubclass(op, bc.BinaryOp) else (a,)
+                operands = ((a, b, np.roll(b, 1)) if issubclass(op, bc.TernaryOp)  # clamp
+                            else (a, b) if issubclass(op, bc.BinaryOp) else (a,))
                 yield (name, lambda xp, *v, name=name: ar.elementwise(xp, name, *v), operands,
                        numerics.function(op.SCALAR)(*operands))
         for d in (d.value for d in bc.ComparisonDirection):

@@ -69,6 +69,14 @@ def one_hot_plus_reversed(x, labels):
     return one_hot + x[:, ::-1] * jnp.arange(x.shape[0], dtype=jnp.float32)[::-1, None]
 
 
+def clip(x):
+    return jnp.clip(x, 0.0, 6.0)
+
+
+def lax_clamp(lo, x, hi):
+    return jax.lax.clamp(lo, x, hi)
+
+
 CASES = {
     "one_hot_plus_reversed": (one_hot_plus_reversed, (X, rng.integers(0, 16, 8).astype(np.int32))),
     "softmax": (softmax, (X,)),
@@ -78,6 +86,11 @@ CASES = {
     "where_cmp": (where_cmp, (X, X[0])),
     "int_row_max": (int_row_max, (rng.integers(-9, 9, (5, 3)).astype(np.int32),
                                   rng.integers(-9, 9, (1, 3)).astype(np.int32))),
+    "clip": (clip, (X * 4,)),
+    "lax_clamp": (lax_clamp, (np.float32(-0.5), X, np.float32(0.75))),
+    "lax_clamp_int": (lax_clamp, (rng.integers(-9, 0, (5, 3)).astype(np.int32),
+                                  rng.integers(-20, 20, (5, 3)).astype(np.int32),
+                                  rng.integers(0, 9, (5, 3)).astype(np.int32))),
 }
 
 

@@ -294,6 +294,23 @@ func.func private @callee(%x: tensor<3xf32>) -> tensor<3xf32> {
   func.return %0 : tensor<3xf32>
 }
 // -----
+// Integer clamp is stablehlo.clamp (bounds broadcast by make-explicit);
+// float clamp is its definition, maximum then minimum, each with the NaN
+// guard (XLA's clamp drops a NaN operand or max).
+// CHECK-LABEL: func.func @clamp(
+// CHECK-NEXT:    %0 = stablehlo.broadcast_in_dim %lo, dims = [] : (tensor<i32>) -> tensor<4xi32>
+// CHECK-NEXT:    %1 = stablehlo.broadcast_in_dim %hi, dims = [] : (tensor<i32>) -> tensor<4xi32>
+// CHECK-NEXT:    %2 = stablehlo.clamp %0, %x, %1 : tensor<4xi32>
+// CHECK-NEXT:    %3 = stablehlo.maximum %f, %g : tensor<4xf32>
+// CHECK:         stablehlo.minimum
+// CHECK-NOT:     stablehlo.clamp
+// CHECK:         func.return %2, %{{.*}} : tensor<4xi32>, tensor<4xf32>
+func.func @clamp(%lo: tensor<i32>, %x: tensor<4xi32>, %hi: tensor<i32>, %f: tensor<4xf32>, %g: tensor<4xf32>, %h: tensor<4xf32>) -> (tensor<4xi32>, tensor<4xf32>) {
+  %0 = bcast.clamp %lo, %x, %hi : (tensor<i32>, tensor<4xi32>, tensor<i32>) -> tensor<4xi32>
+  %1 = bcast.clamp %g, %f, %h : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  func.return %0, %1 : tensor<4xi32>, tensor<4xf32>
+}
+// -----
 // Without bcast-make-explicit, an implicit broadcast is a located error.
 // NOPASS: target_stablehlo.mlir:[[# @LINE + 2]]:8: error: 'bcast.add' op the stablehlo target needs explicit IR; run the bcast-make-explicit pass first
 func.func @implicit(%a: tensor<3x4xf32>, %b: tensor<4xf32>) -> tensor<3x4xf32> {

@@ -349,3 +349,23 @@ func.func @duplicate_broadcasts(%x: tensor<3xf32>) -> tensor<4x3xf32> {
   %2 = bcast.multiply %0, %1 : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
   func.return %2 : tensor<4x3xf32>
 }
+
+// -----
+
+// clamp of constants folds (its definition, with broadcasting and promotion):
+// min > max gives max, and a NaN operand gives NaN.
+// CHECK-LABEL: func.func @clamp_of_constants
+// CHECK-NEXT:    %[[C:.*]] = bcast.constant dense<[-1.000000e+00, 0.000000e+00, 5.000000e-01, 2.000000e+00, 0x7fc00000]> : tensor<5xf32>
+// CHECK-NEXT:    %[[H:.*]] = bcast.constant dense<2> : tensor<3xi32>
+// CHECK-NEXT:    func.return %[[C]], %[[H]]
+func.func @clamp_of_constants() -> (tensor<5xf32>, tensor<3xi32>) {
+  %lo = bcast.constant dense<0.0> : tensor<f16>
+  %x = bcast.constant dense<[-1.0, -0.5, 0.5, 3.0, 0x7FC00000]> : tensor<5xf32>
+  %hi = bcast.constant dense<[-1.0, 2.0, 2.0, 2.0, 2.0]> : tensor<5xf32>
+  %0 = bcast.clamp %lo, %x, %hi : (tensor<f16>, tensor<5xf32>, tensor<5xf32>) -> tensor<5xf32>
+  %a = bcast.constant dense<5> : tensor<i32>
+  %b = bcast.constant dense<[1, 7, 3]> : tensor<3xi8>
+  %c = bcast.constant dense<2> : tensor<i32>
+  %1 = bcast.clamp %a, %b, %c : (tensor<i32>, tensor<3xi8>, tensor<i32>) -> tensor<3xi32>
+  func.return %0, %1 : tensor<5xf32>, tensor<3xi32>
+}

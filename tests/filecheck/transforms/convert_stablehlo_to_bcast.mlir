@@ -189,3 +189,20 @@ func.func private @_where(%p: tensor<4x1xi1>, %x: tensor<4x3xf32>) -> tensor<4x3
 //  CANON-NEXT:   %0 = bcast.broadcast_in_dim %v, dims = [1] : (tensor<3xf32>) -> tensor<2x3xf32>
 //  CANON-NEXT:   %1 = bcast.add %x, %0 : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
 //  CANON-NEXT:   func.return %1 : tensor<2x3xf32>
+
+// clamp's rank-0 bounds are broadcast to the operand; chlo.broadcast_select
+// broadcasts its three operands (NumPy alignment) and is bcast.select.
+// CHECK-LABEL: func.func public @clamp_select(%lo: tensor<f32>, %x: tensor<4xf32>, %hi: tensor<f32>, %p: tensor<2x1xi1>, %t: tensor<4xf32>) -> (tensor<4xf32>, tensor<2x4xf32>) {
+//  CHECK-NEXT:   %0 = bcast.broadcast_in_dim %lo, dims = [] : (tensor<f32>) -> tensor<4xf32>
+//  CHECK-NEXT:   %1 = bcast.broadcast_in_dim %hi, dims = [] : (tensor<f32>) -> tensor<4xf32>
+//  CHECK-NEXT:   %2 = bcast.clamp %0, %x, %1 : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+//  CHECK-NEXT:   %3 = bcast.broadcast_in_dim %p, dims = [0, 1] : (tensor<2x1xi1>) -> tensor<2x4xi1>
+//  CHECK-NEXT:   %4 = bcast.broadcast_in_dim %t, dims = [1] : (tensor<4xf32>) -> tensor<2x4xf32>
+//  CHECK-NEXT:   %5 = bcast.broadcast_in_dim %lo, dims = [] : (tensor<f32>) -> tensor<2x4xf32>
+//  CHECK-NEXT:   %6 = bcast.select %3, %4, %5 : (tensor<2x4xi1>, tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+//  CHECK-NEXT:   func.return %2, %6 : tensor<4xf32>, tensor<2x4xf32>
+func.func public @clamp_select(%lo: tensor<f32>, %x: tensor<4xf32>, %hi: tensor<f32>, %p: tensor<2x1xi1>, %t: tensor<4xf32>) -> (tensor<4xf32>, tensor<2x4xf32>) {
+  %0 = stablehlo.clamp %lo, %x, %hi : (tensor<f32>, tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  %1 = chlo.broadcast_select %p, %t, %lo : (tensor<2x1xi1>, tensor<4xf32>, tensor<f32>) -> tensor<2x4xf32>
+  return %0, %1 : tensor<4xf32>, tensor<2x4xf32>
+}

@@ -236,6 +236,22 @@ func.func @select_outer(%p: tensor<2x1x4xi1>, %t: tensor<3x1xi32>, %f: tensor<i3
 
 // -----
 
+// clamp broadcasts all three operands and promotes all three.
+// CHECK-LABEL: func.func @clamp
+// CHECK-NEXT:    %[[LO0:.*]] = bcast.convert %lo : (tensor<f16>) -> tensor<f32>
+// CHECK-NEXT:    %[[LO:.*]] = bcast.broadcast_in_dim %[[LO0]], dims = [] : (tensor<f32>) -> tensor<4x3xf32>
+// EXPAND-NEXT:   %[[X:.*]] = bcast.broadcast_in_dim %x, dims = [0, 1] : (tensor<4x1xf32>) -> tensor<4x3xf32>
+// RESHAPE-NEXT:  %[[X0:.*]] = bcast.reshape %x : (tensor<4x1xf32>) -> tensor<4xf32>
+// RESHAPE-NEXT:  %[[X:.*]] = bcast.broadcast_in_dim %[[X0]], dims = [0] : (tensor<4xf32>) -> tensor<4x3xf32>
+// CHECK-NEXT:    %[[HI:.*]] = bcast.broadcast_in_dim %hi, dims = [1] : (tensor<3xf32>) -> tensor<4x3xf32>
+// CHECK-NEXT:    bcast.clamp %[[LO]], %[[X]], %[[HI]] : (tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+func.func @clamp(%lo: tensor<f16>, %x: tensor<4x1xf32>, %hi: tensor<3xf32>) -> tensor<4x3xf32> {
+  %r = bcast.clamp %lo, %x, %hi : (tensor<f16>, tensor<4x1xf32>, tensor<3xf32>) -> tensor<4x3xf32>
+  func.return %r : tensor<4x3xf32>
+}
+
+// -----
+
 // Nested (TML) types: per-level broadcasting is one flat broadcast_in_dim.
 module attributes {bcast.semantics = "tml"} {
 // CHECK-LABEL: func.func @nested

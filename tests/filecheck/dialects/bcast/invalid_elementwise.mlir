@@ -269,3 +269,40 @@ func.func @round_int(%a: tensor<3xi8>) {
   %0 = bcast.round_nearest_even %a : tensor<3xi8>
   func.return
 }
+
+// -----
+
+// clamp broadcasts its three operands together, located at the op.
+func.func @clamp_shapes(%lo: tensor<2xf32>, %x: tensor<3xf32>, %hi: tensor<f32>) {
+  // expected-error @+1 {{'bcast.clamp' op operands are not broadcast-compatible: tensor<2xf32>, tensor<3xf32>, tensor<f32>}}
+  %0 = bcast.clamp %lo, %x, %hi : (tensor<2xf32>, tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+  // expected-note @-1 {{aligned from the right: 2}}
+  // expected-note @-2 {{dimension -1: 2 vs 3 vs 1 (sizes other than 1 differ)}}
+  func.return
+}
+// DIAG:invalid_elementwise.mlir:[[# @LINE - 5]]:8: error: 'bcast.clamp' op operands are not broadcast-compatible: tensor<2xf32>, tensor<3xf32>, tensor<f32>
+
+// -----
+
+func.func @clamp_elements(%lo: tensor<f32>, %x: tensor<3xi32>, %hi: tensor<f32>) {
+  // expected-error @+1 {{'bcast.clamp' op element types f32 and i32 are of different kinds}}
+  %0 = bcast.clamp %lo, %x, %hi : (tensor<f32>, tensor<3xi32>, tensor<f32>) -> tensor<3xf32>
+  // expected-note @-1 {{insert an explicit bcast.convert to choose the common type}}
+  func.return
+}
+
+// -----
+
+func.func @clamp_bool(%lo: tensor<i1>, %x: tensor<3xi1>, %hi: tensor<i1>) {
+  // expected-error @+1 {{'bcast.clamp' op operands must be numeric (integer or floating-point), got element type i1}}
+  %0 = bcast.clamp %lo, %x, %hi : (tensor<i1>, tensor<3xi1>, tensor<i1>) -> tensor<3xi1>
+  func.return
+}
+
+// -----
+
+func.func @clamp_result(%lo: tensor<f32>, %x: tensor<3xf32>, %hi: tensor<f32>) {
+  // expected-error @+1 {{'bcast.clamp' op inferred type(s) 'tensor<3xf32>' are incompatible with return type(s) of operation 'tensor<3xf16>'}}
+  %0 = bcast.clamp %lo, %x, %hi : (tensor<f32>, tensor<3xf32>, tensor<f32>) -> tensor<3xf16>
+  func.return
+}

@@ -219,3 +219,36 @@ func.func @outer_result(%a: tensor<2x1xf32>, %b: tensor<1x3xf32>) {
   func.return
 }
 }
+
+// -----
+
+// Under xla semantics clamp's min and max are rank 0 or of the operand's shape (StableHLO's rule).
+module attributes {bcast.semantics = "xla"} {
+func.func @clamp_bounds(%lo: tensor<3xf32>, %x: tensor<2x3xf32>, %hi: tensor<f32>) {
+  // expected-error @+1 {{'bcast.clamp' op clamp min and max must be rank 0 or have the operand's shape under xla semantics}}
+  %0 = bcast.clamp %lo, %x, %hi : (tensor<3xf32>, tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+  // expected-note @-1 {{broadcast them explicitly (bcast.broadcast_in_dim)}}
+  func.return
+}
+}
+
+// -----
+
+module attributes {bcast.semantics = "xla"} {
+func.func @clamp_elements(%lo: tensor<f16>, %x: tensor<3xf32>, %hi: tensor<f32>) {
+  // expected-error @+1 {{'bcast.clamp' op operands have different element types under xla semantics: tensor<f16>, tensor<3xf32>, tensor<f32>}}
+  %0 = bcast.clamp %lo, %x, %hi : (tensor<f16>, tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+  // expected-note @-1 {{xla requires identical element types; insert a bcast.convert}}
+  func.return
+}
+}
+
+// -----
+
+module attributes {bcast.semantics = "xla"} {
+// CHECK-LABEL: @clamp_ok
+func.func @clamp_ok(%lo: tensor<f32>, %x: tensor<2x3xf32>, %hi: tensor<2x3xf32>) {
+  %0 = bcast.clamp %lo, %x, %hi : (tensor<f32>, tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  func.return
+}
+}

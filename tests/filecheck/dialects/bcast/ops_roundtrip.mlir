@@ -323,3 +323,19 @@ module attributes {bcast.semantics = "tml"} {
 // GENERIC: %as_mixed = "bcast.assign"(%d, %j, %v4) <{static_indices = array<i64: 1, -9223372036854775808>}> : (tensor<2x3x4xf32>, index, tensor<4xf32>) -> tensor<2x3x4xf32>
 // GENERIC: // -----
 // GENERIC: %nw = "bcast.narrow"(%c) : (tensor<1xtensor<3xf32>>) -> tensor<3xf32>
+
+// -----
+
+// clamp %min, %x, %max: the three operands broadcast together, their
+// element types promote (numpy semantics).
+// CHECK-LABEL: func.func @clamp
+func.func @clamp(%lo: tensor<f32>, %x: tensor<4x3xf32>, %hi: tensor<3xf32>, %h: tensor<4x1xf16>, %i: tensor<3xi8>, %j: tensor<i32>) {
+// CHECK-NEXT: %c = bcast.clamp %lo, %x, %hi : (tensor<f32>, tensor<4x3xf32>, tensor<3xf32>) -> tensor<4x3xf32>
+  %c = bcast.clamp %lo, %x, %hi : (tensor<f32>, tensor<4x3xf32>, tensor<3xf32>) -> tensor<4x3xf32>
+// CHECK-NEXT: %c_promoted = bcast.clamp %h, %hi, %lo : (tensor<4x1xf16>, tensor<3xf32>, tensor<f32>) -> tensor<4x3xf32>
+  %c_promoted = bcast.clamp %h, %hi, %lo : (tensor<4x1xf16>, tensor<3xf32>, tensor<f32>) -> tensor<4x3xf32>
+// CHECK-NEXT: %c_int = bcast.clamp %j, %i, %j : (tensor<i32>, tensor<3xi8>, tensor<i32>) -> tensor<3xi32>
+  %c_int = bcast.clamp %j, %i, %j : (tensor<i32>, tensor<3xi8>, tensor<i32>) -> tensor<3xi32>
+  func.return
+}
+// GENERIC: %c = "bcast.clamp"(%lo, %x, %hi) : (tensor<f32>, tensor<4x3xf32>, tensor<3xf32>) -> tensor<4x3xf32>

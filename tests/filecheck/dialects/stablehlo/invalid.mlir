@@ -245,3 +245,53 @@ func.func @sine_of_integers(%x: tensor<3xi32>) -> tensor<3xi32> {
   %0 = stablehlo.sine %x : tensor<3xi32>
   return %0 : tensor<3xi32>
 }
+
+// -----
+
+func.func @clamp_bound_shape(%lo: tensor<2xf32>, %x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'stablehlo.clamp' op min tensor<2xf32> is neither rank 0 nor of the operand's shape tensor<4xf32>}}
+  %0 = stablehlo.clamp %lo, %x, %x : (tensor<2xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @clamp_elements(%lo: tensor<f16>, %x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'stablehlo.clamp' op requires the same element type for all operands, got tensor<f16> and tensor<4xf32>}}
+  %0 = stablehlo.clamp %lo, %x, %x : (tensor<f16>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @clamp_result(%x: tensor<4xf32>) -> tensor<4xf16> {
+  // expected-error @+1 {{'stablehlo.clamp' op inferred type(s) 'tensor<4xf32>' are incompatible with return type(s) of operation 'tensor<4xf16>'}}
+  %0 = stablehlo.clamp %x, %x, %x : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf16>
+  return %0 : tensor<4xf16>
+}
+
+// -----
+
+func.func @broadcast_select_shapes(%p: tensor<3xi1>, %a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'chlo.broadcast_select' op operands are not broadcast-compatible: tensor<3xi1>, tensor<4xf32>, tensor<4xf32>}}
+  %0 = chlo.broadcast_select %p, %a, %a : (tensor<3xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  // expected-note @-1 {{aligned from the right: 3}}
+  // expected-note @-2 {{dimension -1: 3 vs 4 vs 4 (sizes other than 1 differ)}}
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @broadcast_select_branches(%p: tensor<4xi1>, %a: tensor<4xf32>, %b: tensor<4xf16>) -> tensor<4xf32> {
+  // expected-error @+1 {{'chlo.broadcast_select' op requires the same element type for on_true and on_false, got tensor<4xf32> and tensor<4xf16>}}
+  %0 = chlo.broadcast_select %p, %a, %b : (tensor<4xi1>, tensor<4xf32>, tensor<4xf16>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @broadcast_select_pred(%p: tensor<4xf32>, %a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'chlo.broadcast_select' op pred must be a tensor of i1 values, got tensor<4xf32>}}
+  %0 = chlo.broadcast_select %p, %a, %a : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

@@ -243,3 +243,19 @@ func.func @slices_generic(%x: tensor<4x3xf32>, %i: tensor<i64>) -> (tensor<2x2xf
 // GENERIC: "stablehlo.dynamic_slice"(%{{.*}}, %{{.*}}, %{{.*}}) <{slice_sizes = array<i64: 2, 2>}> : (tensor<4x8xf32>, tensor<i32>, tensor<i32>) -> tensor<2x2xf32>
 // GENERIC: "stablehlo.dynamic_update_slice"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (tensor<4x8xf32>, tensor<2x2xf32>, tensor<i32>, tensor<i32>) -> tensor<4x8xf32>
 // GENERIC: "stablehlo.optimization_barrier"(%{{.*}}, %{{.*}}) : (tensor<2x4xf32>, tensor<i64>) -> (tensor<2x4xf32>, tensor<i64>)
+
+// clamp as JAX prints it: `: T` when all types agree, else a functional
+// type (rank-0 bounds); chlo.broadcast_select with its functional type.
+// CHECK-LABEL: func.func @clamp_select(%lo: tensor<f32>, %x: tensor<4xf32>, %hi: tensor<4xf32>, %p: tensor<2x1xi1>) -> (tensor<4xf32>, tensor<2x4xf32>) {
+//  CHECK-NEXT:   %0 = stablehlo.clamp %lo, %x, %hi : (tensor<f32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+//  CHECK-NEXT:   %1 = stablehlo.clamp %hi, %0, %x : tensor<4xf32>
+//  CHECK-NEXT:   %2 = chlo.broadcast_select %p, %1, %lo : (tensor<2x1xi1>, tensor<4xf32>, tensor<f32>) -> tensor<2x4xf32>
+//  CHECK-NEXT:   func.return %1, %2 : tensor<4xf32>, tensor<2x4xf32>
+func.func @clamp_select(%lo: tensor<f32>, %x: tensor<4xf32>, %hi: tensor<4xf32>, %p: tensor<2x1xi1>) -> (tensor<4xf32>, tensor<2x4xf32>) {
+  %0 = stablehlo.clamp %lo, %x, %hi : (tensor<f32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = "stablehlo.clamp"(%hi, %0, %x) : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %2 = chlo.broadcast_select %p, %1, %lo : (tensor<2x1xi1>, tensor<4xf32>, tensor<f32>) -> tensor<2x4xf32>
+  return %1, %2 : tensor<4xf32>, tensor<2x4xf32>
+}
+// GENERIC: "stablehlo.clamp"(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<f32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+// GENERIC: "chlo.broadcast_select"(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<2x1xi1>, tensor<4xf32>, tensor<f32>) -> tensor<2x4xf32>
