@@ -35,7 +35,7 @@ The loop IR is upstream MLIR plus a few discardable attributes that carry
 what the lowering knows and a target would have to rediscover
 (``REDUCTION_ATTR``, ``PARALLEL_ATTR``, ``BOUNDS_CHECK_ATTR``) or what a loop
 pass decided for a target (``THREADS_ATTR``, ``VECTORIZE_ATTR``,
-``INVARIANT_DIVISOR_ATTR``, ``STACK_ATTR``; and upstream's ``nontemporal``
+``INVARIANT_DIVISOR_ATTR``, ``STACK_ATTR``, ``COLLAPSE_ATTR``; and upstream's ``nontemporal``
 on ``memref.store``); upstream
 tools ignore them.
 """
@@ -83,6 +83,13 @@ target may multiply by the divisor's reciprocal, computed once, with
 corrections that make the quotient exact (the C target's ``bcast_div_*``,
 which runs the loop again with plain division when an operand is outside
 the range where they are)."""
+
+COLLAPSE_ATTR = "bcast.collapse"
+"""A discardable integer attribute ``n`` on the outermost of ``n`` perfectly
+nested ``bcast.parallel`` loops that a target should run as one loop over
+the product of their trip counts (``bcast-collapse-nests``): no access
+broadcasts or transposes their dims, so every access's linear index steps
+by its innermost stride."""
 
 STACK_ATTR = "bcast.stack"
 """A discardable unit attribute on a ``memref.alloc`` small enough to live on

@@ -25,8 +25,8 @@ Each op of the loop IR is translated structurally:
   Loop-invariant values are already before their loops
   (``bcast-hoist-invariants``, in the C target's loop pipeline,
   ``bcast.tools.targets.C_LOOP_PIPELINE``). Perfectly nested parallel loops
-  over dims that no access broadcasts or transposes run as one loop
-  (``collapsible_nest``). An innermost loop whose stores are marked
+  over dims that no access broadcasts or transposes run as one loop when
+  marked ``bcast.collapse`` (``bcast-collapse-nests``). An innermost loop whose stores are marked
   ``nontemporal`` (``bcast-streaming-stores``) fills a small tile per chunk
   and streams it to memory with non-temporal stores (``bcast_stream``).
 - Integers (signless in the IR) are held in ``uintN_t``; ``+ - * <<`` run in
@@ -83,6 +83,7 @@ from bcast.ir.loops import (
 )
 from bcast.passes.errors import PassError
 from bcast.passes.loops import nests
+from bcast.passes.loops.collapse_nests import collapsed_nest
 
 PARALLEL = "#pragma omp parallel for"
 """The pragma of a loop that starts threads (``emit_loop``)."""
@@ -572,7 +573,7 @@ class FunctionEmitter:
 
     # -- loops ---------------------------------------------------------------
     def loop(self, op: scf.ForOp) -> None:
-        nest = collapsible_nest(op)
+        nest = collapsed_nest(op)
         threads = THREADS_ATTR in op.attributes
         if len(nest) == 1:
             self.emit_loop(op, self.e(op.lb), self.e(op.ub), nests.trip(op), threads)
@@ -1073,53 +1074,6 @@ def _float_bits(t: Attribute) -> int:
 def _reduction_kind(op: scf.ForOp) -> str | None:
     attr = op.attributes.get(REDUCTION_ATTR)
     return attr.data if isinstance(attr, StringAttr) else None
-
-
-def _counted(op: scf.ForOp) -> bool:
-    """A parallel loop from 0 by 1 a static number of times, carrying nothing."""
-    return (PARALLEL_ATTR in op.attributes and not op.iter_args and nests.trip(op) is not None
-            and nests.constant(op.lb) == 0 and nests.constant(op.step) == 1)
-
-
-def collapsible_nest(op: scf.ForOp) -> list[scf.ForOp]:
-    """``op`` and the loops perfectly nested in it, down to the innermost or
-    to a loop whose body runs several ops (a fused row's phases), when they
-    can run as one loop over the product of their trips; else ``[op]``.
-
-    They can when their variables are used only as memref indices, and each
-    access indexes either none of them, or all of them at consecutive
-    positions in nesting order over dims of their full size (but the
-    outermost): no access broadcasts or transposes these dims, so the
-    linear index of every access steps by its innermost stride."""
-    nest = [op]
-    while _counted(nest[-1]):
-        body = [o for o in nest[-1].body.blocks[0].ops if not isinstance(o, scf.YieldOp)]
-        if len(body) == 1 and isinstance(body[0], scf.ForOp):
-            nest.append(body[0])
-        else:
-            break
-    if len(nest) < 2 or not _counted(nest[-1]):
-        return [op]
-    ivs = [loop.body.blocks[0].args[0] for loop in nest]
-    trips = [nests.trip(loop) for loop in nest]
-    for iv in ivs:
-        for use in iv.uses:
-            user = use.operation
-            if not (isinstance(user, memref.LoadOp | memref.StoreOp) and any(v is iv for v in user.indices)
-                    and not (isinstance(user, memref.StoreOp) and user.value is iv)):
-                return [op]
-    for o in nest[-1].body.walk():
-        if not isinstance(o, memref.LoadOp | memref.StoreOp):
-            continue
-        indices = list(o.indices)
-        used = [k for k, v in enumerate(indices) if any(v is iv for iv in ivs)]
-        if not used:
-            continue
-        q, shape = used[0], o.memref.type.get_shape()
-        if (len(used) != len(ivs) or any(a is not b for a, b in zip(indices[q:q + len(ivs)], ivs))
-                or any(shape[q + t] != trips[t] for t in range(1, len(ivs)))):
-            return [op]
-    return nest
 
 
 _WRAPPING = {"arith.addi": "+", "arith.subi": "-", "arith.muli": "*"}
