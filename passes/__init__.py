@@ -117,6 +117,11 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return CollapseNestsPass
 
+    def plan_prefetch():
+        from bcast.passes.loops.plan_prefetch import PlanPrefetchPass
+
+        return PlanPrefetchPass
+
     def stablehlo_to_bcast():
         from bcast.passes.stablehlo_to_bcast import ConvertStablehloToBcastPass
 
@@ -136,6 +141,7 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "bcast-streaming-stores": streaming_stores,
         "bcast-stack-allocs": stack_allocs,
         "bcast-collapse-nests": collapse_nests,
+        "bcast-plan-prefetch": plan_prefetch,
         "convert-stablehlo-to-bcast": stablehlo_to_bcast,
     }
 
@@ -143,7 +149,8 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 FUNCTION_PASSES = frozenset({"canonicalize", "cse", "dce", "bcast-make-explicit",
                              "bcast-sink-broadcasts", "bcast-fuse", "bcast-hoist-invariants",
                              "bcast-plan-parallel", "bcast-invariant-divisions", "bcast-streaming-stores",
-                             "bcast-stack-allocs", "bcast-collapse-nests"})
+                             "bcast-stack-allocs", "bcast-collapse-nests",
+                             "bcast-plan-prefetch"})
 """Passes that rewrite each function on its own, never a signature, a call
 or another function: running one on the module is running it on every
 ``func.func``, so a pipeline may nest them in ``func.func(...)`` as mlir-opt
@@ -152,7 +159,8 @@ change signatures and calls: module passes.)"""
 
 
 LOOP_PASSES = frozenset({"bcast-hoist-invariants", "bcast-plan-parallel", "bcast-invariant-divisions",
-                         "bcast-streaming-stores", "bcast-stack-allocs", "bcast-collapse-nests"})
+                         "bcast-streaming-stores", "bcast-stack-allocs", "bcast-collapse-nests",
+                         "bcast-plan-prefetch"})
 """Passes on the loop IR (``bcast.passes.loops``): they run after
 ``bcast-lower-to-loops`` (the C target's ``loop_pipeline``)."""
 
@@ -179,6 +187,8 @@ DESCRIPTIONS = {
     "(within a total per function)",
     "bcast-collapse-nests": "loop IR: mark the perfectly nested parallel loops that run as one loop "
     "(no access broadcasts or transposes their dims)",
+    "bcast-plan-prefetch": "loop IR: mark the rows that phased row loops prefetch ahead and the streamed "
+    "results they write out during the next row",
     "convert-stablehlo-to-bcast": "import StableHLO and CHLO (as JAX prints them) as explicit bcast ops, "
     "keeping the ops it cannot take (option strict=true: report the first one)",
 }
