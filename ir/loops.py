@@ -36,7 +36,8 @@ what the lowering knows and a target would have to rediscover
 (``REDUCTION_ATTR``, ``PARALLEL_ATTR``, ``BOUNDS_CHECK_ATTR``) or what a loop
 pass decided for a target (``THREADS_ATTR``, ``VECTORIZE_ATTR``,
 ``INVARIANT_DIVISOR_ATTR``, ``STACK_ATTR``, ``COLLAPSE_ATTR``,
-``PREFETCH_BLOCK_ATTR``, ``PREFETCH_AHEAD_ATTR``, ``DEFERRED_STREAM_ATTR``; and upstream's ``nontemporal``
+``PREFETCH_BLOCK_ATTR``, ``PREFETCH_AHEAD_ATTR``, ``DEFERRED_STREAM_ATTR``,
+``SCRATCH_ATTR``; and upstream's ``nontemporal``
 on ``memref.store``); upstream
 tools ignore them.
 """
@@ -115,6 +116,12 @@ STACK_ATTR = "bcast.stack"
 """A discardable unit attribute on a ``memref.alloc`` small enough to live on
 the stack (``bcast-stack-allocs``): a target may make it a local array,
 freed when its ``memref.dealloc`` runs or its scope ends."""
+
+SCRATCH_ATTR = "bcast.scratch"
+"""A discardable unit attribute on a heap ``memref.alloc`` (not
+``STACK_ATTR``) that its loop's body makes and deallocates every iteration
+(``bcast-scratch-allocs``): a target may make it once before the loop (once
+per thread when the loop's iterations run on threads) and free it after."""
 
 BOUNDS_CHECK_ATTR = "bcast.bounds_check"
 """On a ``cf.assert`` that checks a dynamic index: ``{op, dim, size, iab}``,

@@ -12,7 +12,8 @@ Each op of the loop IR is translated structurally:
 - ``memref.load``/``store`` -> ``p[linear index]`` with the constant strides
   of the static shape; ``memref.alloc`` -> a stack array when marked
   ``bcast.stack`` (``bcast-stack-allocs``), else ``malloc``/``free``, once
-  per loop rather than per iteration (``per_iteration_allocs``); an alloc
+  per loop (and thread) rather than per iteration when marked
+  ``bcast.scratch`` (``bcast-scratch-allocs``); an alloc
   inside a parallel loop is declared in its body, so every OpenMP thread
   has its own;
   ``memref.global`` -> a ``static const`` array (floats as their bits).
@@ -78,6 +79,7 @@ from bcast.ir.loops import (
     PREFETCH_AHEAD_ATTR,
     PREFETCH_BLOCK_ATTR,
     REDUCTION_ATTR,
+    SCRATCH_ATTR,
     STACK_ATTR,
     THREADS_ATTR,
     VECTORIZE_ATTR,
@@ -801,18 +803,13 @@ class FunctionEmitter:
         return streamed
 
     def per_iteration_allocs(self, loop: scf.ForOp) -> list[memref.AllocOp]:
-        """Heap allocs (not ``on_stack``) that ``loop``'s body makes and
-        frees every iteration: made once before the loop (once per thread in
-        a parallel loop) and freed after it. A malloc/free per row can cost
-        more than the row's arithmetic (glibc may return the memory to the
-        system on free and fault it back in on the next malloc)."""
-        body = loop.body.blocks[0]
-        scoped = []
-        for o in body.ops:
-            if (isinstance(o, memref.AllocOp) and o not in self.on_stack
-                    and any(isinstance(u.operation, memref.DeallocOp) and u.operation.parent_block() is body
-                            for u in o.memref.uses)):
-                scoped.append(o)
+        """The allocs of ``loop``'s body marked ``bcast.scratch``
+        (``bcast-scratch-allocs``): made once before the loop (once per
+        thread in a parallel loop) and freed after it."""
+        scoped = [o for o in loop.body.blocks[0].ops if isinstance(o, memref.AllocOp) and SCRATCH_ATTR in o.attributes]
+        for o in scoped:
+            if o in self.on_stack:
+                raise PassError(o, f"has both {SCRATCH_ATTR} and {STACK_ATTR}")
         return scoped
 
     @staticmethod
