@@ -89,7 +89,7 @@ from bcast.ir.loops import (
 from bcast.passes.errors import PassError
 from bcast.passes.loops import nests
 from bcast.passes.loops.collapse_nests import collapsed_nest
-from bcast.passes.loops.streaming_stores import STREAM_TILE_BYTES
+from bcast.passes.loops.streaming_stores import STREAM_TILE_BYTES, nontemporal
 
 PARALLEL = "#pragma omp parallel for"
 """The pragma of a loop that starts threads (``emit_loop``)."""
@@ -585,7 +585,7 @@ class FunctionEmitter:
         innermost = nests.innermost(op)
         vectorize = VECTORIZE_ATTR in op.attributes
         pragma = None
-        streamed = self.streamed_stores(op) if innermost else []
+        streamed = nontemporal(op) if innermost else []
         if threads and self.openmp:
             # (the loop over chunks, when the innermost loop streams)
             pragma = f"{PARALLEL_SIMD if vectorize and not streamed else PARALLEL} schedule(static)"
@@ -758,7 +758,7 @@ class FunctionEmitter:
 
     def prefetched_rows(self, op: scf.ForOp) -> tuple[SSAValue, int, list[tuple]] | None:
         """For a phase marked ``bcast.prefetch_block`` (``bcast-plan-prefetch``):
-        its block size, its row loop's variable, and per array an access of
+        its row loop's variable, its block size, and per array an access of
         the row marks ``bcast.prefetch_ahead``: (memref, its rows, rows
         ahead, elements per cache line, for writing). None when unmarked."""
         block = op.attributes.get(PREFETCH_BLOCK_ATTR)
@@ -772,7 +772,7 @@ class FunctionEmitter:
             ahead = o.attributes.get(PREFETCH_AHEAD_ATTR)
             # (not a deeper row loop's marks: those index rows of their own)
             if isinstance(o, memref.LoadOp | memref.StoreOp) and isinstance(ahead, IntegerAttr) \
-                    and list(o.indices)[-2] is row:
+                    and len(o.indices) >= 2 and o.indices[-2] is row:
                 t = o.memref.type
                 lines[o.memref] = (o.memref, element_count(t.get_shape()[:-1]), ahead.value.data,
                                    max(64 // _bytes(t.element_type), 1), isinstance(o, memref.StoreOp))
@@ -812,14 +812,9 @@ class FunctionEmitter:
                 raise PassError(o, f"has both {SCRATCH_ATTR} and {STACK_ATTR}")
         return scoped
 
-    @staticmethod
-    def streamed_stores(loop: scf.ForOp) -> list[memref.StoreOp]:
-        """The stores of ``loop`` marked ``nontemporal`` (``bcast-streaming-stores``)."""
-        return [o for o in loop.body.walk() if isinstance(o, memref.StoreOp) and o.nontemporal.value.data]
-
     def streaming(self, loop: scf.ForOp) -> bool:
         """Whether a loop nest streams a result (then its threads fence)."""
-        return any(isinstance(o, scf.ForOp) and nests.innermost(o) and self.streamed_stores(o) for o in loop.walk())
+        return any(isinstance(o, scf.ForOp) and nests.innermost(o) and nontemporal(o) for o in loop.walk())
 
     def chunked_loop(self, op: scf.ForOp, lb: str, ub: str, pragma: str | None,
                      streamed: list[memref.StoreOp]) -> None:

@@ -50,7 +50,7 @@ from xdsl.passes import ModulePass
 from bcast.ir.loops import COLLAPSE_ATTR, DEFERRED_STREAM_ATTR, PREFETCH_AHEAD_ATTR, PREFETCH_BLOCK_ATTR
 from bcast.passes.loops.collapse_nests import collapsed_nest
 from bcast.passes.loops.nests import element_bytes, innermost, phases, trip
-from bcast.passes.loops.streaming_stores import STREAM_TILE_BYTES
+from bcast.passes.loops.streaming_stores import STREAM_TILE_BYTES, nontemporal
 
 PREFETCH_BLOCK = 128
 """Iterations of a phase loop per block of row prefetches."""
@@ -62,11 +62,6 @@ PREFETCH_ROWS = 2
 """How many rows ahead a phase loop prefetches an argument: into L2, which
 softmax at 4096x4096 f32 ran fastest with (12.0-12.2 ms on one thread
 against 12.3 one row ahead and 13.4 into L1)."""
-
-
-def nontemporal(loop: scf.ForOp) -> list[memref.StoreOp]:
-    """The stores of ``loop`` marked ``nontemporal`` (``bcast-streaming-stores``)."""
-    return [o for o in loop.body.walk() if isinstance(o, memref.StoreOp) and o.nontemporal.value.data]
 
 
 def collapsed_ivs(loop: scf.ForOp) -> set[SSAValue]:
