@@ -35,7 +35,9 @@ The loop IR is upstream MLIR plus a few discardable attributes that carry
 what the lowering knows and a target would have to rediscover
 (``REDUCTION_ATTR``, ``PARALLEL_ATTR``, ``BOUNDS_CHECK_ATTR``) or what a loop
 pass decided for a target (``THREADS_ATTR``, ``VECTORIZE_ATTR``,
-``INVARIANT_DIVISOR_ATTR``, ``STACK_ATTR``; and upstream's ``nontemporal``
+``INVARIANT_DIVISOR_ATTR``, ``STACK_ATTR``, ``COLLAPSE_ATTR``,
+``PREFETCH_BLOCK_ATTR``, ``PREFETCH_AHEAD_ATTR``, ``DEFERRED_STREAM_ATTR``,
+``SCRATCH_ATTR``; and upstream's ``nontemporal``
 on ``memref.store``); upstream
 tools ignore them.
 """
@@ -84,10 +86,42 @@ corrections that make the quotient exact (the C target's ``bcast_div_*``,
 which runs the loop again with plain division when an operand is outside
 the range where they are)."""
 
+COLLAPSE_ATTR = "bcast.collapse"
+"""A discardable integer attribute ``n`` on the outermost of ``n`` perfectly
+nested ``bcast.parallel`` loops that a target should run as one loop over
+the product of their trip counts (``bcast-collapse-nests``): no access
+broadcasts or transposes their dims, so every access's linear index steps
+by its innermost stride."""
+
+PREFETCH_BLOCK_ATTR = "bcast.prefetch_block"
+"""A discardable integer attribute ``n`` on a phase of a row loop (an
+innermost ``scf.for`` in the body of a loop over rows) that should run in
+blocks of ``n`` iterations, each first prefetching the lines of the rows
+ahead that the block will access of the arrays marked
+``PREFETCH_AHEAD_ATTR`` in the row (``bcast-plan-prefetch``)."""
+
+PREFETCH_AHEAD_ATTR = "bcast.prefetch_ahead"
+"""A discardable integer attribute ``k`` on a ``memref.load`` (``store``)
+that reads (writes) a row of an array whole in a row loop whose phase is
+marked ``PREFETCH_BLOCK_ATTR``: that phase prefetches the array's row ``k``
+rows ahead of the current one (for writing, a store's) (``bcast-plan-prefetch``)."""
+
+DEFERRED_STREAM_ATTR = "bcast.deferred_stream"
+"""A discardable unit attribute on a ``nontemporal`` ``memref.store`` of a
+row loop's last phase: a target keeps the row in a tile and streams it out
+during the next row's ``PREFETCH_BLOCK_ATTR`` phase, a block at a time (the
+last row after the loop) (``bcast-plan-prefetch``)."""
+
 STACK_ATTR = "bcast.stack"
 """A discardable unit attribute on a ``memref.alloc`` small enough to live on
 the stack (``bcast-stack-allocs``): a target may make it a local array,
 freed when its ``memref.dealloc`` runs or its scope ends."""
+
+SCRATCH_ATTR = "bcast.scratch"
+"""A discardable unit attribute on a heap ``memref.alloc`` (not
+``STACK_ATTR``) that its loop's body makes and deallocates every iteration
+(``bcast-scratch-allocs``): a target may make it once before the loop (once
+per thread when the loop's iterations run on threads) and free it after."""
 
 BOUNDS_CHECK_ATTR = "bcast.bounds_check"
 """On a ``cf.assert`` that checks a dynamic index: ``{op, dim, size, iab}``,

@@ -12,7 +12,8 @@ Each op of the loop IR is translated structurally:
 - ``memref.load``/``store`` -> ``p[linear index]`` with the constant strides
   of the static shape; ``memref.alloc`` -> a stack array when marked
   ``bcast.stack`` (``bcast-stack-allocs``), else ``malloc``/``free``, once
-  per loop rather than per iteration (``per_iteration_allocs``); an alloc
+  per loop (and thread) rather than per iteration when marked
+  ``bcast.scratch`` (``bcast-scratch-allocs``); an alloc
   inside a parallel loop is declared in its body, so every OpenMP thread
   has its own;
   ``memref.global`` -> a ``static const`` array (floats as their bits).
@@ -25,8 +26,8 @@ Each op of the loop IR is translated structurally:
   Loop-invariant values are already before their loops
   (``bcast-hoist-invariants``, in the C target's loop pipeline,
   ``bcast.tools.targets.C_LOOP_PIPELINE``). Perfectly nested parallel loops
-  over dims that no access broadcasts or transposes run as one loop
-  (``collapsible_nest``). An innermost loop whose stores are marked
+  over dims that no access broadcasts or transposes run as one loop when
+  marked ``bcast.collapse`` (``bcast-collapse-nests``). An innermost loop whose stores are marked
   ``nontemporal`` (``bcast-streaming-stores``) fills a small tile per chunk
   and streams it to memory with non-temporal stores (``bcast_stream``).
 - Integers (signless in the IR) are held in ``uintN_t``; ``+ - * <<`` run in
@@ -43,9 +44,10 @@ Each op of the loop IR is translated structurally:
   ``bcast.invariant_divisor`` (``bcast-invariant-divisions``) is a multiply
   by its divisor's reciprocal with two FMA corrections, exact
   (``bcast_div_f32``).
-- Phased row loops (fusions with reductions) prefetch rows ahead and
-  stream their results out during the next row's work (``plan_prefetch``,
-  ``defer_streams``).
+- Phased row loops (fusions with reductions) prefetch rows ahead in blocks
+  (``bcast.prefetch_block``, ``bcast.prefetch_ahead``) and stream their
+  results out during the next row's work (``bcast.deferred_stream``), as
+  ``bcast-plan-prefetch`` marked them.
 """
 
 from __future__ import annotations
@@ -68,13 +70,16 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
 )
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from bcast.ir.loops import (
     BOUNDS_CHECK_ATTR,
+    DEFERRED_STREAM_ATTR,
     INVARIANT_DIVISOR_ATTR,
-    PARALLEL_ATTR,
+    PREFETCH_AHEAD_ATTR,
+    PREFETCH_BLOCK_ATTR,
     REDUCTION_ATTR,
+    SCRATCH_ATTR,
     STACK_ATTR,
     THREADS_ATTR,
     VECTORIZE_ATTR,
@@ -83,6 +88,8 @@ from bcast.ir.loops import (
 )
 from bcast.passes.errors import PassError
 from bcast.passes.loops import nests
+from bcast.passes.loops.collapse_nests import collapsed_nest
+from bcast.passes.loops.streaming_stores import STREAM_TILE_BYTES, nontemporal
 
 PARALLEL = "#pragma omp parallel for"
 """The pragma of a loop that starts threads (``emit_loop``)."""
@@ -92,21 +99,6 @@ SIMD = "#pragma omp simd"
 """The pragma of an innermost loop that neither starts threads nor reduces
 (``for_loop`` speeds up its invariant divisions there and in
 ``PARALLEL_SIMD`` loops)."""
-PREFETCH_BLOCK = 128
-"""Iterations of a phase loop per block of row prefetches (``plan_prefetch``)."""
-PREFETCH_BYTES = 1 << 22
-"""Arrays of at least this many bytes (4 MiB, twice the L2 of a core of the
-development VM) are prefetched row by row in phased loops (``plan_prefetch``):
-smaller ones are likely in a private cache already."""
-PREFETCH_ROWS = 2
-"""How many rows ahead a phase loop prefetches (``plan_prefetch``): into L2
-(``BCAST_PREFETCH``), which softmax at 4096x4096 f32 ran fastest with
-(12.0-12.2 ms on one thread against 12.3 one row ahead and 13.4 into L1)."""
-STREAM_TILE_BYTES = 16384
-"""Bytes of one streaming tile (per innermost loop chunk and thread; stays in
-L1). At 4096x4096 f32 from a cold cache, 4, 8 and 16 KiB tiles copied in
-10.4, 9.0 and 8.1 ms on one thread."""
-
 C_KEYWORDS = frozenset(
     "auto break case char const continue default do double else enum extern float for goto if inline "
     "int long register restrict return short signed sizeof static struct switch typedef union unsigned "
@@ -347,9 +339,6 @@ class FunctionEmitter:
         self.predeclared: set[memref.AllocOp] = set()
         """Heap buffers declared (NULL) at the top, so the failure path frees them."""
         self.fails = False
-        self.prefetch: dict[scf.ForOp, tuple[SSAValue, int, list[tuple]]] = {}
-        """A phase loop -> (the row, its length, and per array the rows of which
-        it prefetches: (memref, rows, elements per line, for writing)) (``plan_prefetch``)."""
         self.deferred: dict[memref.StoreOp, tuple[str, str]] = {}
         """A last phase's streamed store -> (its row tile, the pointer to the
         row it is pending for) (``defer_streams``)."""
@@ -375,9 +364,6 @@ class FunctionEmitter:
         """Whether the function streams a result (it then fences before returning)."""
         self.scoped: set[memref.AllocOp] = set()
         """Allocs made once before the loop that frees them every iteration."""
-        self.collapsed: set[SSAValue] = set()
-        """Variables of the outer loops of a collapsed nest (``loop``): each
-        reads as 0, the innermost loop's variable counts over the whole nest."""
         self.divisions: dict[Operation, tuple[str, str, str]] = {}
         """A division by a loop-invariant value -> (f32/f64, the reciprocal, the
         loop's guard) while its loop is emitted (``prepare_divisions``)."""
@@ -572,7 +558,7 @@ class FunctionEmitter:
 
     # -- loops ---------------------------------------------------------------
     def loop(self, op: scf.ForOp) -> None:
-        nest = collapsible_nest(op)
+        nest = collapsed_nest(op)
         threads = THREADS_ATTR in op.attributes
         if len(nest) == 1:
             self.emit_loop(op, self.e(op.lb), self.e(op.ub), nests.trip(op), threads)
@@ -582,7 +568,6 @@ class FunctionEmitter:
         # 0, so every access's linear index (``index``) is the collapsed one.
         for outer in nest[:-1]:
             self.expr[outer.body.blocks[0].args[0]] = "0"
-            self.collapsed.add(outer.body.blocks[0].args[0])
         count = math.prod(nests.trip(loop) or 0 for loop in nest)
         self.emit_loop(nest[-1], "0", str(count), count, threads)
 
@@ -600,7 +585,7 @@ class FunctionEmitter:
         innermost = nests.innermost(op)
         vectorize = VECTORIZE_ATTR in op.attributes
         pragma = None
-        streamed = self.streamed_stores(op) if innermost else []
+        streamed = nontemporal(op) if innermost else []
         if threads and self.openmp:
             # (the loop over chunks, when the innermost loop streams)
             pragma = f"{PARALLEL_SIMD if vectorize and not streamed else PARALLEL} schedule(static)"
@@ -619,7 +604,6 @@ class FunctionEmitter:
             fold = "max" if _reduction_kind(op) == "maximum" else "min"
             pragma = f"#pragma omp simd reduction({fold}:{names[0]}) reduction(|:{flag})"
         entered = pragma is not None and "parallel" in pragma
-        self.plan_prefetch(op)
         # threads fence their streaming stores before the region's barrier;
         # a serial nest fences once after it (a later parallel loop may read)
         streams = bool(streamed) if innermost else self.streaming(op)
@@ -659,28 +643,29 @@ class FunctionEmitter:
         iv, *carried = body.args
         i = self.fresh("i")
         self.expr[iv] = i
-        prefetched = self.prefetch.pop(op, None)
+        prefetched = self.prefetched_rows(op)
         if prefetched:
-            # blocks of PREFETCH_BLOCK iterations, each first prefetching the
+            # blocks of ``block`` iterations, each first prefetching the
             # lines of the rows ahead that the block's positions will access
-            row, cols, lines = prefetched
+            row, block, lines = prefetched
+            cols = nests.trip(op)
             first = self.fresh("b")
             ahead: dict[tuple[int, int], str] = {}  # (rows ahead, of rows) -> the row
             targets = []
-            for _, rows, _, write in lines:
-                key = (1 if write else PREFETCH_ROWS, rows)  # results: the next row
+            for _, rows, rows_ahead, _, write in lines:
+                key = (rows_ahead, rows)
                 if key not in ahead:
                     ahead[key] = name = self.fresh("r")
                     later = f"{self.e(row)} + {key[0]}"
                     self.out(f"int64_t {name} = {later} < {rows} ? {later} : {rows} - 1;")
                 targets.append(ahead[key])
-            self.out(f"for (int64_t {first} = {lb}; {first} < {ub}; {first} += {PREFETCH_BLOCK}) {{")
+            self.out(f"for (int64_t {first} = {lb}; {first} < {ub}; {first} += {block}) {{")
             self.indent += 1
-            for (m, _, per_line, write), target in zip(lines, targets):
+            for (m, _, _, per_line, write), target in zip(lines, targets):
                 q = self.fresh("q")
-                self.out(f"for (int64_t {q} = 0; {q} < {PREFETCH_BLOCK} && {first} + {q} < {ub}; {q} += {per_line}) "
+                self.out(f"for (int64_t {q} = 0; {q} < {block} && {first} + {q} < {ub}; {q} += {per_line}) "
                          f"BCAST_PREFETCH{'_WRITE' if write else ''}({self.e(m)} + {target} * {cols} + {first} + {q});")
-            last = f"({ub} - {first} < {PREFETCH_BLOCK} ? {ub} : {first} + {PREFETCH_BLOCK})"
+            last = f"({ub} - {first} < {block} ? {ub} : {first} + {block})"
             for tile, pending in self.draining.pop(op, []):
                 self.out(f"if ({pending}) bcast_stream({pending} + {first}, {tile} + {first}, "
                          f"(size_t)({last} - {first}) * sizeof {tile}[0]);")
@@ -771,112 +756,65 @@ class FunctionEmitter:
         self.out(f"uint32_t {distance} = bcast_div_range_{kind}({x});")
         self.out(f"{guard} = {distance} > {guard} ? {distance} : {guard};")
 
-    def plan_prefetch(self, loop: scf.ForOp) -> None:
-        """In a loop over rows whose body runs phases (a fusion with
-        reductions), the first phase reads argument rows from memory while
-        the later ones compute on them in cache: the second phase prefetches
-        into L2 the rows ``PREFETCH_ROWS`` ahead of each argument the first
-        phase reads whole, and for writing the next row of each result the
-        last phase stores whole with plain stores (``streamed_stores`` go
-        around the cache), so both overlap its computation. For arguments
-        of at least ``PREFETCH_BYTES`` whose last dim is as long as the
-        phases and whose other dims are the rows (one row loop, or a
-        collapsed nest of them). Measured on one thread, from a cold cache
-        and warm: softmax
-        at 4096x4096 f32 17.9 -> 12.1 ms (with ``defer_streams``), at
-        1024x1024 1.05 -> 0.75 ms cold and 0.59 -> 0.55 warm; layernorm at
-        4096 10.8 -> 10.1 ms, at 1024 0.81 -> 0.72 cold but 0.33 -> 0.35
-        warm (its phases compute little, so the prefetches cost more than
-        they hide when the rows are in cache)."""
-        body = loop.body.blocks[0]
-        phases = nests.phases(loop)
-        if len(phases) < 2 or not nests.innermost(phases[1]) or (cols := nests.trip(phases[1])) is None:
-            return
-        row, entry = body.args[0], self.f.body.blocks[0]
-
-        def whole_rows(phase: scf.ForOp, kind: type[memref.LoadOp | memref.StoreOp]) -> dict[SSAValue, tuple]:
-            iv = phase.body.blocks[0].args[0]
-            found = {}
-            for o in phase.body.walk():
-                if not isinstance(o, kind) or not isinstance(o.memref, BlockArgument) or o.memref.owner is not entry:
-                    continue
-                shape, indices = o.memref.type.get_shape(), list(o.indices)
-                size = _bytes(o.memref.type.element_type)
-                # (rows of a collapsed nest: the outer dims' variables read as 0)
-                if (len(shape) >= 2 and len(indices) == len(shape) and indices[-2] is row and indices[-1] is iv
-                        and all(i in self.collapsed for i in indices[:-2])
-                        and nests.trip(phase) == shape[-1] == cols and element_count(shape) * size >= PREFETCH_BYTES):
-                    rows = element_count(shape[:-1])
-                    found[o.memref] = (o.memref, rows, max(64 // size, 1), kind is memref.StoreOp)
-            return found
-
-        lines = whole_rows(phases[0], memref.LoadOp)
-        if len(phases) > 2 and nests.innermost(phases[-1]):
-            streamed = {st.memref for st in self.streamed_stores(phases[-1])}
-            lines.update((m, v) for m, v in whole_rows(phases[-1], memref.StoreOp).items() if m not in streamed)
-        if lines:
-            self.prefetch[phases[1]] = (row, cols, list(lines.values()))
+    def prefetched_rows(self, op: scf.ForOp) -> tuple[SSAValue, int, list[tuple]] | None:
+        """For a phase marked ``bcast.prefetch_block`` (``bcast-plan-prefetch``):
+        its row loop's variable, its block size, and per array an access of
+        the row marks ``bcast.prefetch_ahead``: (memref, its rows, rows
+        ahead, elements per cache line, for writing). None when unmarked."""
+        block = op.attributes.get(PREFETCH_BLOCK_ATTR)
+        if not isinstance(block, IntegerAttr):
+            return None
+        if nests.trip(op) is None or not isinstance(op.parent_op(), scf.ForOp):
+            raise PassError(op, f"has {PREFETCH_BLOCK_ATTR} but is not a phase of a row loop with a static trip count")
+        row = op.parent_block().args[0]
+        lines = {}
+        for o in op.parent_block().walk():
+            ahead = o.attributes.get(PREFETCH_AHEAD_ATTR)
+            # (not a deeper row loop's marks: those index rows of their own)
+            if isinstance(o, memref.LoadOp | memref.StoreOp) and isinstance(ahead, IntegerAttr) \
+                    and len(o.indices) >= 2 and o.indices[-2] is row:
+                t = o.memref.type
+                lines[o.memref] = (o.memref, element_count(t.get_shape()[:-1]), ahead.value.data,
+                                   max(64 // _bytes(t.element_type), 1), isinstance(o, memref.StoreOp))
+        return row, block.value.data, list(lines.values())
 
     def defer_streams(self, loop: scf.ForOp) -> list[memref.StoreOp]:
-        """In a row loop whose second phase prefetches (``plan_prefetch``) and
-        whose last phase streams whole rows through one tile each, that tile
-        is streamed out a block at a time by the *next* row's prefetching
-        phase rather than all at once: a burst of 16 KiB of streaming stores
-        stalls the core until memory takes them, while spread over the
-        ``exp`` of the next row they overlap it (the last row goes out after
-        the loop). Declares the tiles and pending-row pointers before the
-        loop (per thread); returns the stores, whose tiles the caller streams
-        after it. Softmax at 4096x4096 f32: 13.6 -> 12.1 ms on one thread,
-        7.2 -> 6.4 on two."""
-        body = loop.body.blocks[0]
+        """The stores of ``loop``'s last phase marked ``bcast.deferred_stream``
+        (``bcast-plan-prefetch``): each fills one row tile, which the next
+        row's prefetching phase streams out a block at a time. Declares the
+        tiles and pending-row pointers before the loop (per thread); the
+        caller streams the last row's tiles after it."""
         phases = nests.phases(loop)
-        # (the prefetching phase must be a plain loop: a streaming one is
-        # emitted by chunked_loop, which would not drain the tiles)
-        if len(phases) < 3 or phases[1] not in self.prefetch or not nests.innermost(phases[-1]) \
-                or self.streamed_stores(phases[1]):
+        if len(phases) < 3:
             return []
-        last, trip = phases[-1], nests.trip(phases[-1])
-        streamed = self.streamed_stores(last)
-        if not streamed or trip is None or trip != nests.trip(phases[1]) \
-                or trip * max(_bytes(st.value.type) for st in streamed) > STREAM_TILE_BYTES:
-            return []
-        # nothing else in the row reads or writes the streamed results
-        mine = set(streamed)
-        if any(isinstance(o, memref.LoadOp | memref.StoreOp) and o not in mine
-               and o.memref in {st.memref for st in streamed} for o in body.walk()):
-            return []
+        streamed = [o for o in phases[-1].body.walk()
+                    if isinstance(o, memref.StoreOp) and DEFERRED_STREAM_ATTR in o.attributes]
+        draining = next((p for p in phases if PREFETCH_BLOCK_ATTR in p.attributes), None)
+        if streamed and draining is None:
+            raise PassError(streamed[0], f"has {DEFERRED_STREAM_ATTR} but no phase of its row is marked "
+                            f"{PREFETCH_BLOCK_ATTR}")
         for store in streamed:
             tile, pending = self.fresh("tile"), self.fresh("p")
             ct = c_type(store.value.type)
-            self.out(f"{ct} {tile}[{trip}];")
+            self.out(f"{ct} {tile}[{nests.trip(phases[-1])}];")
             self.out(f"{ct} *{pending} = NULL;")
             self.deferred[store] = (tile, pending)
-            self.draining.setdefault(phases[1], []).append((tile, pending))
+            self.draining.setdefault(draining, []).append((tile, pending))
         return streamed
 
     def per_iteration_allocs(self, loop: scf.ForOp) -> list[memref.AllocOp]:
-        """Heap allocs (not ``on_stack``) that ``loop``'s body makes and
-        frees every iteration: made once before the loop (once per thread in
-        a parallel loop) and freed after it. A malloc/free per row can cost
-        more than the row's arithmetic (glibc may return the memory to the
-        system on free and fault it back in on the next malloc)."""
-        body = loop.body.blocks[0]
-        scoped = []
-        for o in body.ops:
-            if (isinstance(o, memref.AllocOp) and o not in self.on_stack
-                    and any(isinstance(u.operation, memref.DeallocOp) and u.operation.parent_block() is body
-                            for u in o.memref.uses)):
-                scoped.append(o)
+        """The allocs of ``loop``'s body marked ``bcast.scratch``
+        (``bcast-scratch-allocs``): made once before the loop (once per
+        thread in a parallel loop) and freed after it."""
+        scoped = [o for o in loop.body.blocks[0].ops if isinstance(o, memref.AllocOp) and SCRATCH_ATTR in o.attributes]
+        for o in scoped:
+            if o in self.on_stack:
+                raise PassError(o, f"has both {SCRATCH_ATTR} and {STACK_ATTR}")
         return scoped
-
-    @staticmethod
-    def streamed_stores(loop: scf.ForOp) -> list[memref.StoreOp]:
-        """The stores of ``loop`` marked ``nontemporal`` (``bcast-streaming-stores``)."""
-        return [o for o in loop.body.walk() if isinstance(o, memref.StoreOp) and o.nontemporal.value.data]
 
     def streaming(self, loop: scf.ForOp) -> bool:
         """Whether a loop nest streams a result (then its threads fence)."""
-        return any(isinstance(o, scf.ForOp) and nests.innermost(o) and self.streamed_stores(o) for o in loop.walk())
+        return any(isinstance(o, scf.ForOp) and nests.innermost(o) and nontemporal(o) for o in loop.walk())
 
     def chunked_loop(self, op: scf.ForOp, lb: str, ub: str, pragma: str | None,
                      streamed: list[memref.StoreOp]) -> None:
@@ -1073,53 +1011,6 @@ def _float_bits(t: Attribute) -> int:
 def _reduction_kind(op: scf.ForOp) -> str | None:
     attr = op.attributes.get(REDUCTION_ATTR)
     return attr.data if isinstance(attr, StringAttr) else None
-
-
-def _counted(op: scf.ForOp) -> bool:
-    """A parallel loop from 0 by 1 a static number of times, carrying nothing."""
-    return (PARALLEL_ATTR in op.attributes and not op.iter_args and nests.trip(op) is not None
-            and nests.constant(op.lb) == 0 and nests.constant(op.step) == 1)
-
-
-def collapsible_nest(op: scf.ForOp) -> list[scf.ForOp]:
-    """``op`` and the loops perfectly nested in it, down to the innermost or
-    to a loop whose body runs several ops (a fused row's phases), when they
-    can run as one loop over the product of their trips; else ``[op]``.
-
-    They can when their variables are used only as memref indices, and each
-    access indexes either none of them, or all of them at consecutive
-    positions in nesting order over dims of their full size (but the
-    outermost): no access broadcasts or transposes these dims, so the
-    linear index of every access steps by its innermost stride."""
-    nest = [op]
-    while _counted(nest[-1]):
-        body = [o for o in nest[-1].body.blocks[0].ops if not isinstance(o, scf.YieldOp)]
-        if len(body) == 1 and isinstance(body[0], scf.ForOp):
-            nest.append(body[0])
-        else:
-            break
-    if len(nest) < 2 or not _counted(nest[-1]):
-        return [op]
-    ivs = [loop.body.blocks[0].args[0] for loop in nest]
-    trips = [nests.trip(loop) for loop in nest]
-    for iv in ivs:
-        for use in iv.uses:
-            user = use.operation
-            if not (isinstance(user, memref.LoadOp | memref.StoreOp) and any(v is iv for v in user.indices)
-                    and not (isinstance(user, memref.StoreOp) and user.value is iv)):
-                return [op]
-    for o in nest[-1].body.walk():
-        if not isinstance(o, memref.LoadOp | memref.StoreOp):
-            continue
-        indices = list(o.indices)
-        used = [k for k, v in enumerate(indices) if any(v is iv for iv in ivs)]
-        if not used:
-            continue
-        q, shape = used[0], o.memref.type.get_shape()
-        if (len(used) != len(ivs) or any(a is not b for a, b in zip(indices[q:q + len(ivs)], ivs))
-                or any(shape[q + t] != trips[t] for t in range(1, len(ivs)))):
-            return [op]
-    return nest
 
 
 _WRAPPING = {"arith.addi": "+", "arith.subi": "-", "arith.muli": "*"}

@@ -112,6 +112,21 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return StackAllocsPass
 
+    def collapse_nests():
+        from bcast.passes.loops.collapse_nests import CollapseNestsPass
+
+        return CollapseNestsPass
+
+    def plan_prefetch():
+        from bcast.passes.loops.plan_prefetch import PlanPrefetchPass
+
+        return PlanPrefetchPass
+
+    def scratch_allocs():
+        from bcast.passes.loops.scratch_allocs import ScratchAllocsPass
+
+        return ScratchAllocsPass
+
     def stablehlo_to_bcast():
         from bcast.passes.stablehlo_to_bcast import ConvertStablehloToBcastPass
 
@@ -130,6 +145,9 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "bcast-invariant-divisions": invariant_divisions,
         "bcast-streaming-stores": streaming_stores,
         "bcast-stack-allocs": stack_allocs,
+        "bcast-collapse-nests": collapse_nests,
+        "bcast-plan-prefetch": plan_prefetch,
+        "bcast-scratch-allocs": scratch_allocs,
         "convert-stablehlo-to-bcast": stablehlo_to_bcast,
     }
 
@@ -137,7 +155,8 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 FUNCTION_PASSES = frozenset({"canonicalize", "cse", "dce", "bcast-make-explicit",
                              "bcast-sink-broadcasts", "bcast-fuse", "bcast-hoist-invariants",
                              "bcast-plan-parallel", "bcast-invariant-divisions", "bcast-streaming-stores",
-                             "bcast-stack-allocs"})
+                             "bcast-stack-allocs", "bcast-collapse-nests",
+                             "bcast-plan-prefetch", "bcast-scratch-allocs"})
 """Passes that rewrite each function on its own, never a signature, a call
 or another function: running one on the module is running it on every
 ``func.func``, so a pipeline may nest them in ``func.func(...)`` as mlir-opt
@@ -146,7 +165,8 @@ change signatures and calls: module passes.)"""
 
 
 LOOP_PASSES = frozenset({"bcast-hoist-invariants", "bcast-plan-parallel", "bcast-invariant-divisions",
-                         "bcast-streaming-stores", "bcast-stack-allocs"})
+                         "bcast-streaming-stores", "bcast-stack-allocs", "bcast-collapse-nests",
+                         "bcast-plan-prefetch", "bcast-scratch-allocs"})
 """Passes on the loop IR (``bcast.passes.loops``): they run after
 ``bcast-lower-to-loops`` (the C target's ``loop_pipeline``)."""
 
@@ -171,6 +191,12 @@ DESCRIPTIONS = {
     "(consecutive, in innermost parallel loops)",
     "bcast-stack-allocs": "loop IR: mark the small allocs of each function that live on the stack "
     "(within a total per function)",
+    "bcast-collapse-nests": "loop IR: mark the perfectly nested parallel loops that run as one loop "
+    "(no access broadcasts or transposes their dims)",
+    "bcast-plan-prefetch": "loop IR: mark the rows that phased row loops prefetch ahead and the streamed "
+    "results they write out during the next row",
+    "bcast-scratch-allocs": "loop IR: mark the heap buffers a loop allocates and frees every iteration "
+    "(a target makes them once per loop and thread)",
     "convert-stablehlo-to-bcast": "import StableHLO and CHLO (as JAX prints them) as explicit bcast ops, "
     "keeping the ops it cannot take (option strict=true: report the first one)",
 }

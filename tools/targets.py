@@ -39,7 +39,8 @@ final ``canonicalize,cse`` merge, so the pipeline is a fixed point."""
 STANDARD_PIPELINE = EXPLICIT_PIPELINE + ",bcast-fuse"
 LOWER_TO_LOOPS = "bcast-lower-to-loops"
 C_LOOP_PIPELINE = ("bcast-hoist-invariants,bcast-plan-parallel,bcast-invariant-divisions,bcast-streaming-stores,"
-                   "bcast-stack-allocs")
+                   "bcast-stack-allocs,bcast-collapse-nests,bcast-plan-prefetch,"
+                   "bcast-scratch-allocs")
 """The loop passes (``bcast.passes.loops``) that decide, on the loop IR,
 what the C printer prints: it translates what they leave."""
 

@@ -1,0 +1,112 @@
+"""``bcast-plan-prefetch`` on hand-written loop IR: what a phased row loop
+prefetches and which streams it defers (tests/filecheck/transforms/plan_prefetch.mlir
+shows it after the lowering), and the C printer's reading of the marks."""
+
+from __future__ import annotations
+
+import pytest
+from xdsl.context import Context
+from xdsl.dialects import memref, scf
+from xdsl.dialects.builtin import UnitAttr
+
+from bcast.ir.loops import DEFERRED_STREAM_ATTR, PREFETCH_AHEAD_ATTR, PREFETCH_BLOCK_ATTR
+from bcast.lowering.c_emitter import emit_module
+from bcast.passes.errors import PassError
+from bcast.passes.loops.plan_prefetch import PREFETCH_BLOCK, PREFETCH_ROWS, PlanPrefetchPass
+from bcast.tests.passes.loops.test_hoist_invariants import parse
+
+ROW = """
+func.func @f(%x: memref<1024x1024xf32>, %out: memref<1024x1024xf32>) attributes {llvm.emit_c_interface} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 1024 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %t = memref.alloc() : memref<1024xf32>
+    scf.for %j = %c0 to %n step %c1 {
+      %a = memref.load %x[%i, %j] : memref<1024x1024xf32>
+      memref.store %a, %t[%j] : memref<1024xf32>
+    } {bcast.parallel}
+    scf.for %j = %c0 to %n step %c1 {
+      %b = memref.load %t[%j] : memref<1024xf32>
+      %e = math.exp %b : f32
+      memref.store %e, %t[%j] : memref<1024xf32>
+    } {bcast.parallel}
+    scf.for %j = %c0 to %n step %c1 {
+      %c = memref.load %t[%j] : memref<1024xf32>
+      memref.store %c, %out[%i, %j] : memref<1024x1024xf32>
+    } {bcast.parallel}
+    memref.dealloc %t : memref<1024xf32>
+  } {bcast.parallel}
+  func.return
+}
+"""
+STREAMED = ROW.replace("memref.store %c, %out[%i, %j] :", "memref.store %c, %out[%i, %j] {nontemporal = true} :")
+
+
+def planned(text: str):
+    """(the phases' blocks, the accesses' rows ahead by memref, the deferred
+    stores' memrefs) after running the pass twice."""
+    module = parse(text)
+    for _ in range(2):
+        PlanPrefetchPass().apply(Context(), module)
+    ops = list(module.walk())
+    blocks = [o.attributes[PREFETCH_BLOCK_ATTR].value.data if PREFETCH_BLOCK_ATTR in o.attributes else None
+              for o in ops if isinstance(o, scf.ForOp)]
+    ahead = {o.memref.name_hint: o.attributes[PREFETCH_AHEAD_ATTR].value.data
+             for o in ops if PREFETCH_AHEAD_ATTR in o.attributes}
+    deferred = [o.memref.name_hint for o in ops if DEFERRED_STREAM_ATTR in o.attributes]
+    return blocks, ahead, deferred
+
+
+def test_a_row_loop_prefetches_its_input_and_result_rows():
+    assert planned(ROW) == ([None, None, PREFETCH_BLOCK, None], {"x": PREFETCH_ROWS, "out": 1}, [])
+
+
+def test_a_streamed_result_waits_for_the_next_row():
+    assert planned(STREAMED) == ([None, None, PREFETCH_BLOCK, None], {"x": PREFETCH_ROWS}, ["out"])
+
+
+@pytest.mark.parametrize("old, new, want", [
+    # too small to prefetch (under PREFETCH_BYTES: 4 MiB)
+    ("1024x1024xf32", "1024x1023xf32", ([None] * 4, {}, [])),
+    # a transposed read is not a row
+    ("%x[%i, %j]", "%x[%j, %i]", ([None, None, PREFETCH_BLOCK, None], {"out": 1}, [])),
+    # only two phases: the result's row is not prefetched
+    ("""    scf.for %j = %c0 to %n step %c1 {
+      %c = memref.load %t[%j] : memref<1024xf32>
+      memref.store %c, %out[%i, %j] : memref<1024x1024xf32>
+    } {bcast.parallel}
+""", "", ([None, None, PREFETCH_BLOCK], {"x": PREFETCH_ROWS}, [])),
+])
+def test_other_rows_are_not_prefetched(old, new, want):
+    assert old in ROW
+    assert planned(ROW.replace(old, new)) == want
+
+
+def test_a_streamed_result_read_in_its_row_is_not_deferred():
+    read = STREAMED.replace("%b = memref.load %t[%j]", "%b = memref.load %out[%i, %j]").replace(
+        "%b = memref.load %out[%i, %j] : memref<1024xf32>", "%b = memref.load %out[%i, %j] : memref<1024x1024xf32>")
+    assert planned(read) == ([None, None, PREFETCH_BLOCK, None], {"x": PREFETCH_ROWS}, [])
+
+
+def test_stale_marks_are_cleared():
+    stale = ROW.replace("%x[%i, %j] :", "%x[%i, %j] {bcast.prefetch_ahead = 5 : i64} :").replace(
+        "1024x1024xf32", "1024x1023xf32")
+    assert planned(stale) == ([None] * 4, {}, [])
+
+
+def test_the_printer_prefetches_what_the_marks_say():
+    module = parse(ROW)
+    PlanPrefetchPass().apply(Context(), module)
+    source, _ = emit_module(module)
+    assert f"+= {PREFETCH_BLOCK})" in source
+    assert f"+ {PREFETCH_ROWS} < 1024 ?" in source and "+ 1 < 1024 ?" in source
+    assert "BCAST_PREFETCH_WRITE(" in source
+
+
+def test_the_printer_rejects_a_deferred_stream_without_a_prefetching_phase():
+    module = parse(STREAMED)
+    store = next(o for o in module.walk() if isinstance(o, memref.StoreOp) and o.memref.name_hint == "out")
+    store.attributes[DEFERRED_STREAM_ATTR] = UnitAttr()
+    with pytest.raises(PassError, match=DEFERRED_STREAM_ATTR):
+        emit_module(module)
