@@ -3,7 +3,7 @@
 // RUN: bcast-opt %s --print-op-generic | filecheck %s --check-prefix=GENERIC
 
 // stablehlo.iota and stablehlo.reverse as JAX prints them (pretty and
-// generic); their verifier errors: invalid_iota_reverse.mlir.
+// generic); their verifier errors: invalid_hlo_iota_reverse.mlir.
 
 // CHECK-LABEL: func.func public @main
 func.func public @main(%arg0: tensor<3x4xf32>) -> (tensor<4xi32>, tensor<3x4xf32>, tensor<3x4xf32>) {
