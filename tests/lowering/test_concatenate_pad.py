@@ -109,3 +109,28 @@ def test_pad_matches_numpy(backend, shape, low, high, interior, element):
     assert got.dtype == want.dtype and got.shape == want.shape
     assert not np.shares_memory(got, x)
     np.testing.assert_array_equal(got, want)
+
+
+
+CHAINED = """
+func.func @main(%x: tensor<3x4xf32>, %y: tensor<2x4xf32>, %v: tensor<f32>, %w: tensor<7xf32>) -> (tensor<5x4xf32>, tensor<4x7xf32>) {
+  %0 = bcast.multiply %x, %x : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  %1 = bcast.concatenate %0, %y, dim = 0 : (tensor<3x4xf32>, tensor<2x4xf32>) -> tensor<5x4xf32>
+  %2 = bcast.add %1, %v : (tensor<5x4xf32>, tensor<f32>) -> tensor<5x4xf32>
+  %3 = bcast.pad %0, %v, low = [0, 1], high = [1, -1], interior = [0, 1] : (tensor<3x4xf32>, tensor<f32>) -> tensor<4x7xf32>
+  %4 = bcast.subtract %3, %w : (tensor<4x7xf32>, tensor<7xf32>) -> tensor<4x7xf32>
+  func.return %2, %4 : tensor<5x4xf32>, tensor<4x7xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_concatenate_and_pad_between_broadcasting_elementwise_ops(backend):
+    """Fusion boundaries: the elementwise producers and consumers (one with
+    an implicit broadcast) fuse around them on every backend."""
+    rng = np.random.default_rng(2)
+    x, y = rng.random((3, 4)).astype(np.float32), rng.random((2, 4)).astype(np.float32)
+    v, w = np.array(0.5, dtype=np.float32), rng.random(7).astype(np.float32)
+    got_joined, got_padded = bcast.compile(CHAINED, backend=backend)(x, y, v, w)
+    np.testing.assert_array_equal(got_joined, np.concatenate([x * x, y]) + v)
+    np.testing.assert_array_equal(got_padded, expected_pad(x * x, v, [0, 1], [1, -1], [0, 1]) - w)
