@@ -525,7 +525,7 @@ def _slice_dim(x, d: int, start: int, stop: int):
     """``x[start:stop]`` along dim ``d`` (unchanged when that is all of it)."""
     if start == 0 and stop == x.shape[d]:
         return x
-    return x[(slice(None),) * d + (slice(start, stop),)]
+    return x[(slice(None),) * d + (slice(start, stop), ...)]  # the ellipsis: the standard indexes all dims
 
 
 def reshape(xp, x, shape: tuple[int, ...]):
