@@ -114,7 +114,7 @@ def test_pad_matches_numpy(backend, shape, low, high, interior, element):
 
 CHAINED = """
 func.func @main(%x: tensor<3x4xf32>, %y: tensor<2x4xf32>, %v: tensor<f32>, %w: tensor<7xf32>) -> (tensor<5x4xf32>, tensor<4x7xf32>) {
-  %0 = bcast.multiply %x, %x : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  %0 = bcast.subtract %x, %v : (tensor<3x4xf32>, tensor<f32>) -> tensor<3x4xf32>
   %1 = bcast.concatenate %0, %y, dim = 0 : (tensor<3x4xf32>, tensor<2x4xf32>) -> tensor<5x4xf32>
   %2 = bcast.add %1, %v : (tensor<5x4xf32>, tensor<f32>) -> tensor<5x4xf32>
   %3 = bcast.pad %0, %v, low = [0, 1], high = [1, -1], interior = [0, 1] : (tensor<3x4xf32>, tensor<f32>) -> tensor<4x7xf32>
@@ -132,5 +132,32 @@ def test_concatenate_and_pad_between_broadcasting_elementwise_ops(backend):
     x, y = rng.random((3, 4)).astype(np.float32), rng.random((2, 4)).astype(np.float32)
     v, w = np.array(0.5, dtype=np.float32), rng.random(7).astype(np.float32)
     got_joined, got_padded = bcast.compile(CHAINED, backend=backend)(x, y, v, w)
-    np.testing.assert_array_equal(got_joined, np.concatenate([x * x, y]) + v)
-    np.testing.assert_array_equal(got_padded, expected_pad(x * x, v, [0, 1], [1, -1], [0, 1]) - w)
+    np.testing.assert_array_equal(got_joined, np.concatenate([x - v, y]) + v)
+    np.testing.assert_array_equal(got_padded, expected_pad(x - v, v, [0, 1], [1, -1], [0, 1]) - w)
+
+
+@pytest.mark.parametrize("library", ["array_api_strict", "dask.array", "jax.numpy"])
+def test_array_api_target_runs_concatenate_and_pad_on_other_libraries(library):
+    """Standard functions only (``concat``, ``expand_dims``, ``reshape``,
+    ``broadcast_to``, slicing; no item assignment, which JAX and dask
+    arrays lack): the same module on array_api_strict, dask (lazy, chunked)
+    and JAX (jit). ``CHAINED`` feeds no multiply into an add, which XLA
+    would contract to a fused multiply-add under jit."""
+    lib = pytest.importorskip(library)
+    rng = np.random.default_rng(3)
+    x, y = rng.random((3, 4)).astype(np.float32), rng.random((2, 4)).astype(np.float32)
+    v, w = np.array(0.5, dtype=np.float32), rng.random(7).astype(np.float32)
+    want = bcast.compile(CHAINED, backend="reference")(x, y, v, w)
+    f = bcast.compile(CHAINED, backend="array-api")
+    if library == "jax.numpy":
+        import jax
+
+        got = jax.jit(f)(*(lib.asarray(a) for a in (x, y, v, w)))
+    elif library == "dask.array":
+        got = f(lib.from_array(x, chunks=(2, 3)), lib.from_array(y, chunks=(1, 2)), lib.from_array(v),
+                lib.from_array(w, chunks=3))
+        got = tuple(g.compute() for g in got)
+    else:
+        got = f(*(lib.asarray(a) for a in (x, y, v, w)))
+    for g, want_one in zip(got, want, strict=True):
+        np.testing.assert_array_equal(np.asarray(g), want_one)
