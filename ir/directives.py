@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, i64
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, IntegerAttr, i64
 from xdsl.ir import SSAValue
 from xdsl.irdl import IRDLOperation
 from xdsl.irdl.declarative_assembly_format import (
@@ -121,3 +121,41 @@ class SortedDims(CustomDirective):
         printer.print_string(f"[{', '.join(map(str, values))}]")
         state.last_was_punctuation = False
         state.should_emit_space = True
+
+
+@irdl_custom_directive
+class JoinedOperands(CustomDirective):
+    """``%a, %b, dim = 0``: concatenate's operands and its dimension, in
+    StableHLO's syntax (a comma after a variadic list, which the declarative
+    format cannot say)."""
+
+    inputs: VariadicOperandVariable
+    dimension: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        inputs = []
+        while (value := parser.parse_optional_unresolved_operand()) is not None:
+            inputs.append(value)
+            parser.parse_punctuation(",")
+        parser.parse_keyword("dim")
+        parser.parse_punctuation("=")
+        pos = parser.pos
+        dimension = parser.parse_integer(allow_boolean=False)
+        if not -(2**63) <= dimension < 2**63:
+            parser.raise_error("dim does not fit in 64 bits", pos, parser.pos)
+        self.inputs.set(state, inputs)
+        self.dimension.set(state, IntegerAttr(dimension, i64))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        if state.should_emit_space:
+            printer.print_string(" ")
+        for value in self.inputs.get(op):
+            printer.print_operand(value)
+            printer.print_string(", ")
+        dimension = self.dimension.get(op)
+        printer.print_string(f"dim = {dimension.value.data if isinstance(dimension, IntegerAttr) else dimension}")
+        state.last_was_punctuation = False
+        state.should_emit_space = True
+
+    def is_anchorable(self) -> bool:
+        return True

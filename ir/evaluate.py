@@ -16,7 +16,7 @@ import numpy as np
 from xdsl.ir import Operation
 
 from bcast.ir import numerics, rules
-from bcast.ir.ops import (BinaryOp, ClampOp, CompareOp, ConvertOp, IotaOp, ReduceOp, ReverseOp, SelectOp,
+from bcast.ir.ops import (BinaryOp, ClampOp, CompareOp, ConcatenateOp, ConvertOp, IotaOp, PadOp, ReduceOp, ReverseOp, SelectOp,
                           UnaryOp)
 from bcast.ir.rules import Levels
 from bcast.ir.types import NUMPY_DTYPES, numpy_dtype, split_type
@@ -109,3 +109,13 @@ def _iota(op: IotaOp) -> np.ndarray:
 def _reverse(op: ReverseOp, x: np.ndarray) -> np.ndarray:
     """The dims index the flat operand (a nested value's outer dims first)."""
     return np.flip(x, op.dims)
+
+
+@evaluate.register(ConcatenateOp)
+def _concatenate(op: ConcatenateOp, *xs: np.ndarray) -> np.ndarray:
+    return np.concatenate(xs, op.dim)
+
+
+@evaluate.register(PadOp)
+def _pad(op: PadOp, x: np.ndarray, value: np.ndarray) -> np.ndarray:
+    return numerics.pad(x, value, op.low, op.high, op.interior)

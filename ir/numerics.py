@@ -293,3 +293,17 @@ def iota(shape, dimension: int, dtype) -> np.ndarray:
     along = np.arange(shape[dimension], dtype=np.int64)
     counted = convert(along, dtype).reshape([-1 if d == dimension else 1 for d in range(len(shape))])
     return np.array(np.broadcast_to(counted, shape))
+
+
+def pad(x, value, low, high, interior) -> np.ndarray:
+    """``bcast.pad``: a new array with ``x`` placed every ``interior + 1``
+    elements after ``low`` copies of ``value`` (0-d) and before ``high``,
+    per dim; a negative ``low``/``high`` crops that many from the edge.
+    ``x`` is first placed in a buffer padded by the positive edges only,
+    then the negative edges are cut off."""
+    x = np.asarray(x)
+    spread = [n + max(n - 1, 0) * g for n, g in zip(x.shape, interior)]
+    grown = [max(lo, 0) + s + max(hi, 0) for lo, s, hi in zip(low, spread, high)]
+    buffer = np.full(grown, value, dtype=x.dtype)
+    buffer[tuple(slice(max(lo, 0), max(lo, 0) + s, g + 1) for lo, s, g in zip(low, spread, interior))] = x
+    return np.array(buffer[tuple(slice(max(-lo, 0), n - max(-hi, 0)) for lo, hi, n in zip(low, high, grown))])

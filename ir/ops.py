@@ -51,7 +51,7 @@ from xdsl.irdl import irdl_attr_definition
 
 from bcast.ir import numerics, rules, scalar
 from bcast.ir.diagnostics import KIND_WORDS, Diagnostic, check_kinds, incompatible_operands, incompatible_results
-from bcast.ir.directives import IndexList, OptionalIndexList, SortedDims
+from bcast.ir.directives import IndexList, JoinedOperands, OptionalIndexList, SortedDims
 from bcast.ir.rules import IncompatibleDims, Levels, RuleError, Semantics
 from bcast.ir.types import (
     TYPE_CACHE_SIZE,
@@ -1042,6 +1042,109 @@ class IotaOp(BcastOp):
                 ["iota counts indices, which have no boolean (i1) form"],
             )
         rules.check_iota(levels[0], self.dim)
+
+
+@irdl_op_definition
+class ConcatenateOp(BcastOp):
+    """``concatenate %a, %b, dim = 0 : (tensor<2x3xf32>, tensor<1x3xf32>) ->
+    tensor<3x3xf32>``: the operands joined along ``dim``, in order (StableHLO's
+    ``concatenate``, NumPy's ``concatenate``). At least one operand; one rank
+    >= 1 and one element type for all (no promotion: a join is not
+    arithmetic); sizes equal except along ``dim``. A nested (tml) type is
+    refused: joining tensors of tensors has no StableHLO or Array API form."""
+
+    name = "bcast.concatenate"
+    inputs = var_operand_def(TensorType)
+    result = result_def(TensorType)
+    dimension = prop_def(IntegerAttr.constr(type=I64))
+    traits = traits_def(Pure())
+    custom_directives = (JoinedOperands,)
+    assembly_format = "custom<JoinedOperands>($inputs, $dimension) attr-dict `:` functional-type(operands, results)"
+
+    def __init__(self, inputs: Sequence[SSAValue | Operation], dimension: int):
+        shapes = [flat_type_shape(_type(x)) for x in inputs]
+        element = split_type(_type(inputs[0]))[1]
+        result_type = make_type((rules.concatenate_shape(shapes, dimension),), element)
+        super().__init__(operands=[list(inputs)], result_types=[result_type],
+                         properties={"dimension": IntegerAttr(dimension, i64)})  # fmt: skip
+
+    @property
+    def dim(self) -> int:
+        return self.dimension.value.data
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        split = [_split(x, f"operand #{i}") for i, x in enumerate(self.inputs)]
+        if any(len(levels) > 1 for levels, _ in split):
+            raise Diagnostic("concatenate does not support nested tensor types")
+        elements = [e for _, e in split]
+        for i, e in enumerate(elements[1:], 1):
+            if e != elements[0]:
+                raise Diagnostic(
+                    f"operand #{i} has element type {e}, operand #0 has {elements[0]}",
+                    ["concatenate joins operands of one element type; insert a bcast.convert"],
+                )
+        shape = rules.concatenate_shape([levels[0] for levels, _ in split], self.dim)
+        _check_declared(self, make_type((shape,), elements[0]), self.result.type)
+
+
+@irdl_op_definition
+class PadOp(BcastOp):
+    """``pad %x, %v, low = [1, 0], high = [2, -1], interior = [0, 1] :
+    (tensor<2x3xf32>, tensor<f32>) -> tensor<5x4xf32>``: ``x`` with
+    ``interior`` copies of the scalar ``v`` between neighbours, ``low`` before
+    and ``high`` after, per dim (StableHLO's ``pad``). A negative ``low`` or
+    ``high`` crops that many elements from the padded edge. ``v`` is a
+    rank-0 tensor of ``x``'s element type; a nested (tml) type is refused."""
+
+    name = "bcast.pad"
+    operand = operand_def(TensorType)
+    padding_value = operand_def(TensorType)
+    result = result_def(TensorType)
+    edge_padding_low = prop_def(DenseArrayBase.constr(i64))
+    edge_padding_high = prop_def(DenseArrayBase.constr(i64))
+    interior_padding = prop_def(DenseArrayBase.constr(i64))
+    traits = traits_def(Pure())
+    assembly_format = (
+        "$operand `,` $padding_value `,` `low` `=` $edge_padding_low `,` `high` `=` $edge_padding_high `,` "
+        "`interior` `=` $interior_padding attr-dict `:` functional-type(operands, results)"
+    )
+
+    def __init__(self, operand: SSAValue | Operation, value: SSAValue | Operation,
+                 low: Sequence[int], high: Sequence[int], interior: Sequence[int]):
+        levels, element = split_type(_type(operand))
+        result_type = make_type((rules.pad_shape(rules.flat_shape(levels), low, high, interior),), element)
+        super().__init__(
+            operands=[operand, value], result_types=[result_type],
+            properties={"edge_padding_low": dense_i64(low), "edge_padding_high": dense_i64(high),
+                        "interior_padding": dense_i64(interior)},
+        )  # fmt: skip
+
+    @property
+    def low(self) -> tuple[int, ...]:
+        return self.edge_padding_low.get_values()
+
+    @property
+    def high(self) -> tuple[int, ...]:
+        return self.edge_padding_high.get_values()
+
+    @property
+    def interior(self) -> tuple[int, ...]:
+        return self.interior_padding.get_values()
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        (levels, element), (value_levels, value_element) = (
+            _split(self.operand, "operand"), _split(self.padding_value, "padding value"))
+        if len(levels) > 1 or len(value_levels) > 1:
+            raise Diagnostic("pad does not support nested tensor types")
+        if value_levels[0]:
+            raise Diagnostic(f"padding value must be a rank-0 tensor, got {self.padding_value.type}")
+        if value_element != element:
+            raise Diagnostic(
+                f"padding value has element type {value_element}, the operand has {element}",
+                ["insert a bcast.convert"],
+            )
+        shape = rules.pad_shape(levels[0], self.low, self.high, self.interior)
+        _check_declared(self, make_type((shape,), element), self.result.type)
 
 
 @irdl_op_definition

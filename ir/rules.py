@@ -273,6 +273,62 @@ def check_iota(shape: Shape, dimension: int) -> None:
         )
 
 
+def concatenate_shape(operands: Sequence[Shape], dimension: int) -> Shape:
+    """The shape of ``concatenate`` of ``operands`` along ``dimension``: at
+    least one operand, all of one rank >= 1, sizes equal except along
+    ``dimension``, where they add up (as StableHLO's ``concatenate``)."""
+    if not operands:
+        raise RuleError("concatenate needs at least one operand")
+    first = operands[0]
+    if not first:
+        raise RuleError("concatenate does not support scalars", ["the operands need a dimension to join along"])
+    for i, shape in enumerate(operands[1:], 1):
+        if len(shape) != len(first):
+            raise RuleError(
+                f"operand #{i} has rank {len(shape)}, operand #0 has rank {len(first)}",
+                ["concatenate joins operands of one rank"],
+            )
+    if not 0 <= dimension < len(first):
+        raise RuleError(
+            f"concatenate dimension {dimension} is out of range",
+            [f"the operands have {plural(len(first), 'dimension')} "
+             f"({_shape_text(first)}); the dimension indexes them from 0"],
+        )
+    for i, shape in enumerate(operands[1:], 1):
+        for d, (a, b) in enumerate(zip(first, shape)):
+            if d != dimension and a != b:
+                raise RuleError(
+                    f"operand #{i} has size {b} in dimension {d}, operand #0 has size {a}",
+                    [f"sizes must match in every dimension but the concatenated one ({dimension})"],
+                )
+    return tuple(sum(s[d] for s in operands) if d == dimension else n for d, n in enumerate(first))
+
+
+def pad_shape(operand: Shape, low: Sequence[int], high: Sequence[int], interior: Sequence[int]) -> Shape:
+    """The shape of ``pad``: per dim ``low + n + (n - 1) * interior + high``
+    (``low + high`` for ``n == 0``), as StableHLO's ``pad``. ``interior`` is
+    >= 0; a negative ``low``/``high`` crops, but no size may end negative."""
+    for name, values in (("low", low), ("high", high), ("interior", interior)):
+        if len(values) != len(operand):
+            raise RuleError(
+                f"pad {name} has {plural(len(values), 'entry', 'entries')}, the operand has "
+                f"{plural(len(operand), 'dimension')}",
+                ["low, high and interior give one value per operand dimension"],
+            )
+    result = []
+    for d, (n, lo, hi, gap) in enumerate(zip(operand, low, high, interior)):
+        if gap < 0:
+            raise RuleError(f"pad interior {gap} in dimension {d} is negative", ["interior padding is >= 0"])
+        size = lo + hi + n + max(n - 1, 0) * gap
+        if size < 0:
+            raise RuleError(
+                f"pad makes dimension {d} of size {size}",
+                [f"low {lo} and high {hi} crop more than the {n} padded elements of the dimension"],
+            )
+        result.append(size)
+    return tuple(result)
+
+
 def reduce_shape(operand: Shape, dims: Sequence[int], keepdims: bool) -> Shape:
     """The shape ``operand`` reduced over ``dims`` has (size 1 there with
     ``keepdims``, the Array API's ``keepdims=True``; removed otherwise);

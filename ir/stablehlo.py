@@ -97,6 +97,7 @@ from bcast.ir import rules
 from bcast.ir.diagnostics import Diagnostic, incompatible_operands, incompatible_results
 from bcast.ir.ops import CanonicalizationPatterns, ComparisonDirection
 from bcast.ir.rules import IncompatibleDims, RuleError
+from bcast.ir.directives import JoinedOperands
 from bcast.ir.types import dense_i64
 
 # --------------------------------------------------------------------------
@@ -763,6 +764,116 @@ class ReverseOp(StablehloOp):
 
 
 @irdl_op_definition
+class ConcatenateOp(StablehloOp):
+    """``concatenate %a, %b, dim = 0 : (tensor<2x3xf32>, tensor<1x3xf32>) ->
+    tensor<3x3xf32>``. ``ConcatenateOp(inputs, dim)``."""
+
+    name = "stablehlo.concatenate"
+    inputs = var_operand_def(TensorType)
+    result = result_def(TensorType)
+    dimension = prop_def(IntegerAttr.constr(type=I64))
+    traits = traits_def(Pure())
+    custom_directives = (JoinedOperands,)
+    assembly_format = "custom<JoinedOperands>($inputs, $dimension) attr-dict `:` functional-type(operands, results)"
+
+    def __init__(self, inputs: Sequence[SSAValue | Operation], dim: int):
+        shapes = [shape_of(type_of(x)) for x in inputs]
+        shape = [sum(s[dim] for s in shapes) if d == dim else n for d, n in enumerate(shapes[0])]
+        super().__init__(operands=[list(inputs)], result_types=[tensor_type(shape, element_of(type_of(inputs[0])))],
+                         properties={"dimension": IntegerAttr(dim, i64)})  # fmt: skip
+
+    @property
+    def dim(self) -> int:
+        return self.dimension.value.data
+
+    def verify_op(self) -> None:
+        if not self.inputs:
+            raise Diagnostic("expected 1 or more operands, but found 0")
+        if self.dim < 0:
+            raise Diagnostic(f"dimension {self.dim} is negative")
+        shapes = [shape_of(x, f"operand #{i}") for i, x in enumerate(self.inputs)]
+        elements = [element_of(x) for x in self.inputs]
+        if any(e != elements[0] for e in elements):
+            raise Diagnostic("failed to verify that all of {inputs, result} have same element type")
+        for i, shape in enumerate(shapes[1:], 1):
+            if len(shape) != len(shapes[0]):
+                raise Diagnostic(f"operands (0) and ({i}) do not match rank")
+        if self.dim >= len(shapes[0]):
+            raise Diagnostic(f"dimension {self.dim} is out-of-bounds for input rank {len(shapes[0])}")
+        for i, shape in enumerate(shapes[1:], 1):
+            for d, (a, b) in enumerate(zip(shapes[0], shape)):
+                if d != self.dim and a != b:
+                    raise Diagnostic(f"shapes of operand ({i}) and (0) do not match at non-concat index: "
+                                     f"{shape} != {shapes[0]} at non-concat index {d}")  # fmt: skip
+        expected = tensor_type([sum(s[self.dim] for s in shapes) if d == self.dim else n
+                                for d, n in enumerate(shapes[0])], elements[0])  # fmt: skip
+        if expected != self.result.type:
+            raise incompatible_results([expected], [self.result.type])
+
+
+@irdl_op_definition
+class PadOp(StablehloOp):
+    """``pad %x, %v, low = [1, 0], high = [2, -1], interior = [0, 1] :
+    (tensor<2x3xf32>, tensor<f32>) -> tensor<5x4xf32>``.
+    ``PadOp(operand, value, low, high, interior)``."""
+
+    name = "stablehlo.pad"
+    operand = operand_def(TensorType)
+    padding_value = operand_def(TensorType)
+    result = result_def(TensorType)
+    edge_padding_low = prop_def(DenseArrayBase.constr(i64))
+    edge_padding_high = prop_def(DenseArrayBase.constr(i64))
+    interior_padding = prop_def(DenseArrayBase.constr(i64))
+    traits = traits_def(Pure())
+    assembly_format = (
+        "$operand `,` $padding_value `,` `low` `=` $edge_padding_low `,` `high` `=` $edge_padding_high `,` "
+        "`interior` `=` $interior_padding attr-dict `:` functional-type(operands, results)"
+    )
+
+    def __init__(self, operand: SSAValue | Operation, value: SSAValue | Operation,
+                 low: Sequence[int], high: Sequence[int], interior: Sequence[int]):
+        shape = rules.pad_shape(shape_of(type_of(operand)), low, high, interior)
+        super().__init__(
+            operands=[operand, value], result_types=[tensor_type(shape, element_of(type_of(operand)))],
+            properties={"edge_padding_low": dense_i64(low), "edge_padding_high": dense_i64(high),
+                        "interior_padding": dense_i64(interior)},
+        )  # fmt: skip
+
+    @property
+    def low(self) -> tuple[int, ...]:
+        return self.edge_padding_low.get_values()
+
+    @property
+    def high(self) -> tuple[int, ...]:
+        return self.edge_padding_high.get_values()
+
+    @property
+    def interior(self) -> tuple[int, ...]:
+        return self.interior_padding.get_values()
+
+    def verify_op(self) -> None:
+        shape, value_shape = shape_of(self.operand), shape_of(self.padding_value, "padding value")
+        if element_of(self.operand) != element_of(self.padding_value):
+            raise Diagnostic("failed to verify that all of {operand, padding_value, result} have same element type")
+        if value_shape:
+            raise Diagnostic(f"padding value type should be a rank-0 tensor, is rank {len(value_shape)}")
+        for name, values in (("edge_padding_low", self.low), ("edge_padding_high", self.high),
+                             ("interior_padding", self.interior)):  # fmt: skip
+            if len(values) != len(shape):
+                raise Diagnostic(f"{name} length ({len(values)}) must match operand rank ({len(shape)})")
+        for gap in self.interior:
+            if gap < 0:
+                raise Diagnostic(f"Interior padding cannot be negative: {gap}")
+        for d, (n, lo, hi, gap) in enumerate(zip(shape, self.low, self.high, self.interior)):
+            if lo + hi + n + max(n - 1, 0) * gap < 0:
+                raise Diagnostic(f"Padding result in negative size for dimension {d}")
+        result = rules.pad_shape(shape, self.low, self.high, self.interior)
+        expected = tensor_type(result, element_of(self.operand))
+        if expected != self.result.type:
+            raise incompatible_results([expected], [self.result.type])
+
+
+@irdl_op_definition
 class ConstantOp(StablehloOp):
     """``constant dense<1.0> : tensor<f32>`` (hex floats for NaN and infinities)."""
 
@@ -1261,7 +1372,7 @@ class OptimizationBarrierOp(StablehloOp):
 STABLEHLO_OPS = [
     *BINARY_OPS, *UNARY_OPS, IsFiniteOp, ConvertOp, BitcastConvertOp, CompareOp, SelectOp, BroadcastInDimOp,
     ClampOp,
-    ReshapeOp, TransposeOp, ConstantOp, ReduceOp, ReturnOp, IotaOp, ReverseOp,
+    ReshapeOp, TransposeOp, ConstantOp, ReduceOp, ReturnOp, IotaOp, ReverseOp, ConcatenateOp, PadOp,
     SliceOp, DynamicSliceOp, DynamicUpdateSliceOp, OptimizationBarrierOp,
 ]  # fmt: skip
 

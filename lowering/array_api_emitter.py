@@ -101,6 +101,10 @@ class FunctionEmitter(PythonFunctionEmitter):
             out(f"{n[r]} = xp.flip({x}, axis={tuple(op.dims)})" if op.dims else f"{n[r]} = {x}")
         elif isinstance(op, bc.IotaOp):
             out(f"{n[r]} = ar.iota(xp, {shape}, {op.dim}, {dtype_name(r.type)!r})")
+        elif isinstance(op, bc.ConcatenateOp):
+            out(f"{n[r]} = xp.concat([{', '.join(n[v] for v in op.inputs)}], axis={op.dim})")
+        elif isinstance(op, bc.PadOp):
+            out(f"{n[r]} = ar.pad(xp, {x}, {n[op.padding_value]}, {list(op.low)}, {list(op.high)}, {list(op.interior)})")
         elif isinstance(op, bc.ReshapeOp | bc.NarrowOp):
             out(f"{n[r]} = ar.reshape(xp, {x}, {shape})")
         elif isinstance(op, bc.ReduceOp):

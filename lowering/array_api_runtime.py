@@ -496,6 +496,38 @@ def iota(xp, shape: tuple[int, ...], dimension: int, dtype_name: str):
     return counted if ones == tuple(shape) else xp.broadcast_to(counted, tuple(shape))
 
 
+def pad(xp, x, value, low, high, interior):
+    """``bcast.pad`` from standard functions only (no item assignment, which
+    JAX and dask arrays lack), one dim at a time: interior padding joins each
+    element with ``interior`` copies of ``value`` along a new axis, merges it
+    and drops the last gap; a positive edge concatenates a block of
+    ``value``, a negative one slices it off."""
+    for d, (lo, hi, gap) in enumerate(zip(low, high, interior)):
+        n = x.shape[d]
+        if gap and n > 1:
+            shape = tuple(x.shape)
+            x = xp.expand_dims(x, axis=d + 1)
+            fill = xp.broadcast_to(value, (*shape[:d + 1], gap, *shape[d + 1:]))
+            x = xp.concat([x, fill], axis=d + 1)
+            x = xp.reshape(x, (*shape[:d], n * (gap + 1), *shape[d + 1:]))
+            x = _slice_dim(x, d, 0, n * (gap + 1) - gap)
+        n = x.shape[d]
+        x = _slice_dim(x, d, max(-lo, 0), n - max(-hi, 0))
+        blocks = [xp.broadcast_to(value, (*x.shape[:d], lo, *x.shape[d + 1:]))] if lo > 0 else []
+        blocks.append(x)
+        if hi > 0:
+            blocks.append(xp.broadcast_to(value, (*x.shape[:d], hi, *x.shape[d + 1:])))
+        x = xp.concat(blocks, axis=d) if len(blocks) > 1 else x
+    return x
+
+
+def _slice_dim(x, d: int, start: int, stop: int):
+    """``x[start:stop]`` along dim ``d`` (unchanged when that is all of it)."""
+    if start == 0 and stop == x.shape[d]:
+        return x
+    return x[(slice(None),) * d + (slice(start, stop), ...)]  # the ellipsis: the standard indexes all dims
+
+
 def reshape(xp, x, shape: tuple[int, ...]):
     """``xp.reshape``. Dask reshapes only by merging or evenly splitting
     chunked dims; for any other reshape (2x6 -> 3x4 in chunks of 1x3) the

@@ -165,6 +165,14 @@ class BcastFunctions(InterpreterFunctions):
     def run_reverse(self, interpreter: Interpreter, op: bc.ReverseOp, args: PythonValues) -> PythonValues:
         return _typed(op, evaluate(op, args[0]))
 
+    @impl(bc.ConcatenateOp)
+    def run_concatenate(self, interpreter: Interpreter, op: bc.ConcatenateOp, args: PythonValues) -> PythonValues:
+        return _typed(op, evaluate(op, *args))
+
+    @impl(bc.PadOp)
+    def run_pad(self, interpreter: Interpreter, op: bc.PadOp, args: PythonValues) -> PythonValues:
+        return _typed(op, evaluate(op, *args))
+
     @impl(bc.ExtractOp)
     def run_extract(self, interpreter: Interpreter, op: bc.ExtractOp, args: PythonValues) -> PythonValues:
         x, *dynamic = args

@@ -347,6 +347,12 @@ class FunctionEmitter(PythonFunctionEmitter):
         elif isinstance(op, bc.IotaOp):
             out(f"{n[r]} = numerics.iota({flat_type_shape(r.type)}, {op.dim}, np.{dtype_name(r.type)})")
             self.owned.add(r)
+        elif isinstance(op, bc.ConcatenateOp):
+            out(f"{n[r]} = np.concatenate([{', '.join(n[v] for v in op.inputs)}], {op.dim})")
+            self.owned.add(r)
+        elif isinstance(op, bc.PadOp):
+            out(f"{n[r]} = numerics.pad({x}, {n[op.padding_value]}, {list(op.low)}, {list(op.high)}, {list(op.interior)})")
+            self.owned.add(r)
         elif isinstance(op, bc.ReshapeOp | bc.NarrowOp):
             out(f"{n[r]} = np.reshape({x}, {flat_type_shape(r.type)})")
         elif isinstance(op, bc.ExtractOp):

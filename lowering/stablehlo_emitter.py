@@ -418,6 +418,10 @@ class FunctionEmitter:
             return self.add(shlo.ReverseOp(args[0], op.dims))
         if isinstance(op, bc.IotaOp):
             return self.add(shlo.IotaOp(op.dim, t))
+        if isinstance(op, bc.ConcatenateOp):
+            return self.add(shlo.ConcatenateOp(args, op.dim))
+        if isinstance(op, bc.PadOp):
+            return self.add(shlo.PadOp(args[0], args[1], op.low, op.high, op.interior))
         if isinstance(op, bc.ReduceOp):
             return self.emit_reduce(op, args[0])
         if isinstance(op, bc.ExtractOp):

@@ -306,6 +306,16 @@ def iota_at(b: Scalars, dim: int, element: str, idx: Index) -> SSAValue:
     return scalar.convert(b, "i64", element, count)
 
 
+def pad_kept(n: int, low: int, interior: int, size: int) -> tuple[int, int]:
+    """The operand indices ``[start, stop)`` along one dim of ``pad`` whose
+    place ``low + i * (interior + 1)`` is inside the result (``0 <= place <
+    size``): negative edges crop the others."""
+    step = interior + 1
+    start = max(-(low // step), 0)  # the first i with low + i * step >= 0
+    stop = min(n, (size - 1 - low) // step + 1) if size > 0 else 0
+    return start, max(stop, start)
+
+
 def reshape_index(b: Scalars, operand: rules.Shape, result: rules.Shape, idx: Index) -> Index:
     """The operand index of a reshape read at result index ``idx``: direct
     when the reshape only inserts or removes size-1 dims, else through the
@@ -569,6 +579,10 @@ class FunctionLowering:
             self.lower_constant(op)
         elif isinstance(op, bc.ReduceOp):
             self.lower_reduce(op)
+        elif isinstance(op, bc.ConcatenateOp):
+            self.lower_concatenate(op)
+        elif isinstance(op, bc.PadOp):
+            self.lower_pad(op)
         elif isinstance(op, bc.AssignOp):
             self.lower_assign(op)
         elif isinstance(op, func.CallOp):
@@ -584,6 +598,44 @@ class FunctionLowering:
             self.materialize(op.results[0])
         else:
             raise PassError(op, "is not supported by bcast-lower-to-loops")
+
+    def lower_concatenate(self, op: bc.ConcatenateOp) -> None:
+        """A fusion boundary: one nest per operand, each writing its operand
+        into its part of the result buffer (offset along ``dim`` by the sizes
+        of the operands before it); nothing is read out of bounds."""
+        b, target, offset = self.b, self.buffer(op.result), 0
+        for x in op.inputs:
+            shape = flat_type_shape(x.type)
+            if offset:
+                with self.nest(shape, parallel=True) as ivs:
+                    at = list(ivs)
+                    at[op.dim] = b(arith.AddiOp(ivs[op.dim], b.index(offset)))
+                    self.b(memref.StoreOp.get(self.value_at(x, list(ivs)), target, at))
+            else:
+                self.store_nest([x], [target], shape)
+            offset += shape[op.dim]
+        self.written(op.result, target)
+
+    def lower_pad(self, op: bc.PadOp) -> None:
+        """A fusion boundary: a nest filling the result with the padding
+        value, then one over the operand elements that land in the result
+        (those a negative edge crops are not visited), each written at
+        ``low + i * (interior + 1)``."""
+        b, target = self.b, self.buffer(op.result)
+        result = flat_type_shape(op.result.type)
+        with self.nest(result, parallel=True) as ivs:
+            self.b(memref.StoreOp.get(self.value_at(op.padding_value, []), target, list(ivs)))
+        kept = [pad_kept(n, lo, gap, size)
+                for n, lo, gap, size in zip(flat_type_shape(op.operand.type), op.low, op.interior, result)]
+        with self.nest([stop - start for start, stop in kept], parallel=True) as ivs:
+            src, dst = [], []
+            for iv, (start, _), lo, gap in zip(ivs, kept, op.low, op.interior):
+                src.append(b(arith.AddiOp(iv, b.index(start))) if start else iv)
+                scaled = b(arith.MuliOp(iv, b.index(gap + 1))) if gap else iv
+                first = lo + start * (gap + 1)
+                dst.append(b(arith.AddiOp(scaled, b.index(first))) if first else scaled)
+            self.b(memref.StoreOp.get(self.value_at(op.operand, src), target, dst))
+        self.written(op.result, target)
 
     def lower_constant(self, op: bc.ConstantOp) -> None:
         """Splats are scalar constants; other constants are globals."""

@@ -77,9 +77,28 @@ def lax_clamp(lo, x, hi):
     return jax.lax.clamp(lo, x, hi)
 
 
+def concatenate_three(x, y, z):
+    """``stablehlo.concatenate`` of three operands, one of them computed."""
+    return jnp.concatenate([x, jnp.exp(y), z], axis=1) * 2.0
+
+
+def pad_constant(x):
+    """``jnp.pad`` with constant values: ``stablehlo.pad`` (inside a called
+    private function, as JAX emits it)."""
+    return jnp.pad(x, ((1, 2), (0, 3)), constant_values=-1.5) + 1.0
+
+
+def lax_pad(x):
+    """``jax.lax.pad``: cropping (negative edges) and interior padding."""
+    return jax.lax.pad(x, jnp.int32(7), ((1, -1, 1), (-2, 3, 2)))
+
+
 CASES = {
     "one_hot_plus_reversed": (one_hot_plus_reversed, (X, rng.integers(0, 16, 8).astype(np.int32))),
     "softmax": (softmax, (X,)),
+    "concatenate_three": (concatenate_three, (X[:, :3], X[:, 3:8], X[:, 8:9])),
+    "pad_constant": (pad_constant, (X[:5, :6],)),
+    "lax_pad": (lax_pad, (rng.integers(-9, 9, (4, 5)).astype(np.int32),)),
     "layernorm": (layernorm, (X,)),
     "logsumexp": (logsumexp, (X,)),
     "where": (where, (rng.random((4, 1)) < 0.5, X[:4, :3], X[0, :3])),

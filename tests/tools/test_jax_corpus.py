@@ -52,13 +52,10 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "swiglu": ("stablehlo.dot_general",),
     "causal_attention_scores": ("stablehlo.dot_general",),
     "attention": ("stablehlo.dot_general",),
-    "sinusoidal_positions": ("stablehlo.concatenate",),
     "argmax_rows": ("stablehlo.reduce",),  # reduce of two inputs (value, index)
     "cumsum_rows": ("stablehlo.reduce_window",),
     "cumprod_rows": ("stablehlo.reduce_window",),
-    "pad_sequence": ("stablehlo.pad",),
     "slice_columns": ("stablehlo.slice",),
-    "concat_features": ("stablehlo.concatenate",),
     "cross_entropy": ("stablehlo.gather",),
 }
 """The programs bcast cannot run yet and the ops each needs (those its

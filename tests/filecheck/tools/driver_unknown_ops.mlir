@@ -10,9 +10,9 @@
 // RUN: not bcast-opt %s --split-input-file --allow-unregistered-dialect 2>&1 | filecheck %s
 
 // At the op's name, as MLIR locates it.
-// CHECK: driver_unknown_ops.mlir:[[# @LINE + 3]]:8: error: unknown op 'bcast.ad'; did you mean 'bcast.add' or 'bcast.and'?
+// CHECK: driver_unknown_ops.mlir:[[# @LINE + 3]]:8: error: unknown op 'bcast.ad'; did you mean 'bcast.add' or 'bcast.and' or 'bcast.pad'?
 func.func @misspelled(%x: tensor<3xf32>) -> tensor<3xf32> {
-  // expected-error @+1 {{unknown op 'bcast.ad'; did you mean 'bcast.add' or 'bcast.and'?}}
+  // expected-error @+1 {{unknown op 'bcast.ad'; did you mean 'bcast.add' or 'bcast.and' or 'bcast.pad'?}}
   %0 = bcast.ad %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
   func.return %0 : tensor<3xf32>
 }
