@@ -3,7 +3,7 @@
 // RUN: bcast-opt %s --print-op-generic | filecheck %s --check-prefix=GENERIC
 
 // stablehlo.concatenate and stablehlo.pad as JAX prints them (pretty and
-// generic); their verifier errors: invalid_concatenate_pad.mlir.
+// generic); their verifier errors: invalid_hlo_concatenate_pad.mlir.
 
 // CHECK-LABEL: func.func public @main
 func.func public @main(%arg0: tensor<2x3xf32>, %arg1: tensor<2x4xf32>, %arg2: tensor<2x1xf32>, %cst: tensor<f32>) -> (tensor<2x8xf32>, tensor<3x4xf32>) {
