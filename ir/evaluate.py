@@ -17,7 +17,7 @@ from xdsl.ir import Operation
 
 from bcast.ir import numerics, rules
 from bcast.ir.ops import (BinaryOp, ClampOp, CompareOp, ConvertOp, IotaOp, ReduceOp, ReverseOp, SelectOp,
-                          UnaryOp)
+                          SliceOp, UnaryOp)
 from bcast.ir.rules import Levels
 from bcast.ir.types import NUMPY_DTYPES, numpy_dtype, split_type
 
@@ -32,7 +32,7 @@ def to_levels(x: np.ndarray, levels: Levels, result: Levels) -> np.ndarray:
 def evaluate(op: Operation, *args: np.ndarray) -> np.ndarray:
     """``op``'s result on flat NumPy operands of the operand types
     (broadcasting and promotion included). Defined for the elementwise ops,
-    ``convert``, ``reduce``, ``iota`` and ``reverse``."""
+    ``convert``, ``reduce``, ``iota``, ``reverse`` and ``slice``."""
     raise TypeError(f"'{op.name}' has no evaluation hook")
 
 
@@ -109,3 +109,9 @@ def _iota(op: IotaOp) -> np.ndarray:
 def _reverse(op: ReverseOp, x: np.ndarray) -> np.ndarray:
     """The dims index the flat operand (a nested value's outer dims first)."""
     return np.flip(x, op.dims)
+
+
+@evaluate.register(SliceOp)
+def _slice(op: SliceOp, x: np.ndarray) -> np.ndarray:
+    """A copy: the result never shares the operand's memory."""
+    return np.array(x[op.ranges()])

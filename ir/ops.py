@@ -1042,6 +1042,10 @@ class SliceOp(_FoldIdentity, StructuralOp):
     def steps(self) -> tuple[int, ...]:
         return self.strides.get_values()
 
+    def ranges(self) -> tuple[slice, ...]:
+        """The Python (NumPy, Array API) index of the slice, one per dim."""
+        return tuple(slice(s, l, st) for s, l, st in zip(self.starts, self.limits, self.steps))
+
     def verify_semantics(self, semantics: Semantics) -> None:
         ol, _ = _same_element(self)
         _check_nesting(semantics, (ol,))

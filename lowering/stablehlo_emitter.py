@@ -418,6 +418,8 @@ class FunctionEmitter:
             return self.add(shlo.ReverseOp(args[0], op.dims))
         if isinstance(op, bc.IotaOp):
             return self.add(shlo.IotaOp(op.dim, t))
+        if isinstance(op, bc.SliceOp):
+            return self.add(shlo.SliceOp(args[0], op.starts, op.limits, op.steps))
         if isinstance(op, bc.ReduceOp):
             return self.emit_reduce(op, args[0])
         if isinstance(op, bc.ExtractOp):
