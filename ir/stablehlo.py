@@ -1002,7 +1002,8 @@ class ReduceOp(StablehloOp):
 
 # --------------------------------------------------------------------------
 # Slices and the optimization barrier: the StableHLO target writes them; the
-# importer reads them (and reports them as not supported).
+# importer converts ``slice`` to ``bcast.slice`` and reports the others as not
+# supported. ``slice``'s syntax directive is ``SliceRanges`` of ir/directives.py.
 # --------------------------------------------------------------------------
 
 
