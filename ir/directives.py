@@ -1,5 +1,6 @@
 """The custom assembly directives of the ``bcast`` ops: index lists
-(``%t[1, %i]``) and reduction dims (``dims = [0, 2]``), the syntax xDSL's
+(``%t[1, %i]``), reduction dims (``dims = [0, 2]``) and slice ranges
+(``[1:3, 0:8:2]``, shared with ``stablehlo.slice``), the syntax xDSL's
 declarative format cannot say by itself."""
 
 from __future__ import annotations
@@ -159,3 +160,54 @@ class JoinedOperands(CustomDirective):
 
     def is_anchorable(self) -> bool:
         return True
+
+
+@irdl_custom_directive
+class SliceRanges(CustomDirective):
+    """``[1:3, 0:8:2]``: ``start:limit`` per dimension, ``:stride`` when the
+    stride is not 1 (``[]`` for rank 0), StableHLO's ``custom<SliceRanges>``."""
+
+    start_indices: AttributeVariable
+    limit_indices: AttributeVariable
+    strides: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        starts: list[int] = []
+        limits: list[int] = []
+        strides: list[int] = []
+
+        def parse_index() -> int:
+            """An i64 entry, refused at its own token when it does not fit
+            (it would wrap silently into the ``array<i64>``)."""
+            start = parser.pos
+            value = parser.parse_integer(allow_boolean=False)
+            if not -(2**63) <= value < 2**63:
+                parser.raise_error(f"slice index {value} does not fit in int64", start, parser.pos)
+            return value
+
+        def parse_range() -> None:
+            starts.append(parse_index())
+            parser.parse_punctuation(":")
+            limits.append(parse_index())
+            has_stride = parser.parse_optional_punctuation(":") is not None
+            strides.append(parse_index() if has_stride else 1)
+
+        parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, parse_range)
+        self.start_indices.set(state, dense_i64(starts))
+        self.limit_indices.set(state, dense_i64(limits))
+        self.strides.set(state, dense_i64(strides))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        state.print_whitespace(printer)
+        lists = [_array_values(v.get(op)) for v in (self.start_indices, self.limit_indices, self.strides)]
+        if len({len(values) for values in lists}) != 1:
+            # Invalid IR (in a diagnostic): every list in full, not a misleading zip.
+            names = ("start_indices", "limit_indices", "strides")
+            printer.print_string("[" + ", ".join(f"{n}: {list(v)}" for n, v in zip(names, lists)) + "]")
+            return
+        ranges = [f"{s}:{l}" + ("" if st == 1 else f":{st}") for s, l, st in zip(*lists)]
+        printer.print_string("[" + ", ".join(ranges) + "]")
+
+
+def _array_values(attr) -> tuple[int, ...]:
+    return attr.get_values() if isinstance(attr, DenseArrayBase) else ()

@@ -16,8 +16,8 @@ import numpy as np
 from xdsl.ir import Operation
 
 from bcast.ir import numerics, rules
-from bcast.ir.ops import (BinaryOp, ClampOp, CompareOp, ConcatenateOp, ConvertOp, IotaOp, PadOp, ReduceOp, ReverseOp, SelectOp,
-                          UnaryOp)
+from bcast.ir.ops import (BinaryOp, ClampOp, CompareOp, ConcatenateOp, ConvertOp, IotaOp, PadOp, ReduceOp, ReverseOp,
+                          SelectOp, SliceOp, UnaryOp)
 from bcast.ir.rules import Levels
 from bcast.ir.types import NUMPY_DTYPES, numpy_dtype, split_type
 
@@ -32,7 +32,7 @@ def to_levels(x: np.ndarray, levels: Levels, result: Levels) -> np.ndarray:
 def evaluate(op: Operation, *args: np.ndarray) -> np.ndarray:
     """``op``'s result on flat NumPy operands of the operand types
     (broadcasting and promotion included). Defined for the elementwise ops,
-    ``convert``, ``reduce``, ``iota`` and ``reverse``."""
+    ``convert``, ``reduce``, ``iota``, ``reverse`` and ``slice``."""
     raise TypeError(f"'{op.name}' has no evaluation hook")
 
 
@@ -119,3 +119,9 @@ def _concatenate(op: ConcatenateOp, *xs: np.ndarray) -> np.ndarray:
 @evaluate.register(PadOp)
 def _pad(op: PadOp, x: np.ndarray, value: np.ndarray) -> np.ndarray:
     return numerics.pad(x, value, op.low, op.high, op.interior)
+
+
+@evaluate.register(SliceOp)
+def _slice(op: SliceOp, x: np.ndarray) -> np.ndarray:
+    """A copy: the result never shares the operand's memory."""
+    return np.array(x[op.ranges()])

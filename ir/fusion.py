@@ -3,7 +3,7 @@
 Design. A fusion's single-block body is ordinary bcast IR on tensors:
 
 - block arguments are the group's inputs (one per operand, same types);
-- *input views* (``broadcast_in_dim``, ``transpose``, ``reshape``, ``reverse`` of a block
+- *input views* (``broadcast_in_dim``, ``transpose``, ``reshape``, ``reverse``, ``slice`` of a block
   argument) are how inputs of other shapes enter the group; they are never
   materialized: backends turn them into index expressions or strided views;
 - elementwise ops (and ``convert``) on explicit operands (operands of the
@@ -60,7 +60,7 @@ from bcast.ir.diagnostics import Diagnostic
 from bcast.ir.rules import RuleError
 from bcast.ir.types import flat_type_shape, split_type
 
-VIEW_OPS = (bc.BroadcastInDimOp, bc.TransposeOp, bc.ReshapeOp, bc.ReverseOp)
+VIEW_OPS = (bc.BroadcastInDimOp, bc.TransposeOp, bc.ReshapeOp, bc.ReverseOp, bc.SliceOp)
 """Ops that bring an input of another shape (or order) into the iteration space."""
 
 

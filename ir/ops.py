@@ -51,7 +51,7 @@ from xdsl.irdl import irdl_attr_definition
 
 from bcast.ir import numerics, rules, scalar
 from bcast.ir.diagnostics import KIND_WORDS, Diagnostic, check_kinds, incompatible_operands, incompatible_results
-from bcast.ir.directives import IndexList, JoinedOperands, OptionalIndexList, SortedDims
+from bcast.ir.directives import IndexList, JoinedOperands, OptionalIndexList, SliceRanges, SortedDims
 from bcast.ir.rules import IncompatibleDims, Levels, RuleError, Semantics
 from bcast.ir.types import (
     TYPE_CACHE_SIZE,
@@ -1000,6 +1000,62 @@ class ReverseOp(_FoldIdentity, StructuralOp):
         levels, _ = _split(self.operand, "operand")
         _check_nesting(semantics, (levels,))
         rules.check_dims(rules.flat_shape(levels), self.dims)
+
+
+@irdl_op_definition
+class SliceOp(_FoldIdentity, StructuralOp):
+    """``slice %x [1:3, 0:8:2] : (tensor<4x8xf32>) -> tensor<2x4xf32>``:
+    ``x[start:limit:stride]`` per dimension (StableHLO's ``slice`` and its
+    syntax; the stride is printed when it is not 1). Ranges are static and in
+    bounds, ``0 <= start <= limit <= size`` and ``stride >= 1``: no negative
+    or clamped indices as in NumPy, which the frontends resolve. A nested (tml)
+    type is refused: the ranges of the outer and the inner tensors would need
+    a spelling of their own, and ``extract`` already indexes an outer level."""
+
+    name = "bcast.slice"
+    start_indices = prop_def(DenseArrayBase.constr(i64))
+    limit_indices = prop_def(DenseArrayBase.constr(i64))
+    strides = prop_def(DenseArrayBase.constr(i64))
+    custom_directives = (SliceRanges,)
+    assembly_format = (
+        "$operand custom<SliceRanges>($start_indices, $limit_indices, $strides) attr-dict `:` "
+        "functional-type(operands, results)"
+    )
+
+    def __init__(self, operand: SSAValue | Operation, starts: Sequence[int], limits: Sequence[int],
+                 strides: Sequence[int] | None = None):  # fmt: skip
+        strides = [1] * len(starts) if strides is None else strides
+        levels, element = split_type(_type(operand))
+        shape = rules.slice_shape(rules.flat_shape(levels), starts, limits, strides)
+        props = {"start_indices": dense_i64(starts), "limit_indices": dense_i64(limits), "strides": dense_i64(strides)}
+        super().__init__(operand, make_type((shape,), element), properties=props)
+
+    @property
+    def starts(self) -> tuple[int, ...]:
+        return self.start_indices.get_values()
+
+    @property
+    def limits(self) -> tuple[int, ...]:
+        return self.limit_indices.get_values()
+
+    @property
+    def steps(self) -> tuple[int, ...]:
+        return self.strides.get_values()
+
+    def ranges(self) -> tuple[slice, ...]:
+        """The Python (NumPy, Array API) index of the slice, one per dim."""
+        return tuple(slice(s, l, st) for s, l, st in zip(self.starts, self.limits, self.steps))
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        ol, _ = _same_element(self)
+        _check_nesting(semantics, (ol,))
+        if len(ol) > 1:
+            raise Diagnostic(
+                "slice does not support nested tensor types",
+                ["slice a flat tensor, or index an outer level with bcast.extract"],
+            )
+        shape = rules.slice_shape(ol[0], self.starts, self.limits, self.steps)
+        _check_declared(self, make_type((shape,), _split(self.operand, "operand")[1]), self.result.type)
 
 
 @irdl_op_definition

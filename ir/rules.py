@@ -329,6 +329,26 @@ def pad_shape(operand: Shape, low: Sequence[int], high: Sequence[int], interior:
     return tuple(result)
 
 
+def slice_shape(operand: Shape, starts: Sequence[int], limits: Sequence[int], strides: Sequence[int]) -> Shape:
+    """The shape of ``operand[start:limit:stride]`` per dim (StableHLO's
+    ``slice``): one range per dim, ``0 <= start <= limit <= size``,
+    ``stride >= 1``; each result dim is ``ceil((limit - start) / stride)``."""
+    if not len(starts) == len(limits) == len(strides) == len(operand):
+        raise RuleError(
+            f"slice has {plural(len(starts), 'range')} for an operand of rank {len(operand)}",
+            [f"the operand has {_shape_text(operand)}; write one start:limit[:stride] per dimension"],
+        )
+    for d, (start, limit, stride, n) in enumerate(zip(starts, limits, strides, operand)):
+        if stride < 1:
+            raise RuleError(f"slice stride {stride} of dimension {d} is not positive", ["strides are >= 1"])
+        if not 0 <= start <= limit <= n:
+            raise RuleError(
+                f"slice {start}:{limit} of dimension {d} is out of range",
+                [f"dimension {d} has size {n}; a range needs 0 <= start <= limit <= {n}"],
+            )
+    return tuple(-(-(limit - start) // stride) for start, limit, stride in zip(starts, limits, strides))
+
+
 def reduce_shape(operand: Shape, dims: Sequence[int], keepdims: bool) -> Shape:
     """The shape ``operand`` reduced over ``dims`` has (size 1 there with
     ``keepdims``, the Array API's ``keepdims=True``; removed otherwise);

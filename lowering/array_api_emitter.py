@@ -38,6 +38,7 @@ from bcast.lowering.numpy_emitter import (
     PythonModuleEmitter,
     dtype_name,
     python_tuple,
+    slice_index,
 )
 from bcast.passes.errors import PassError
 
@@ -99,6 +100,8 @@ class FunctionEmitter(PythonFunctionEmitter):
             out(f"{n[r]} = xp.permute_dims({x}, {tuple(op.permutation.get_values())})")
         elif isinstance(op, bc.ReverseOp):
             out(f"{n[r]} = xp.flip({x}, axis={tuple(op.dims)})" if op.dims else f"{n[r]} = {x}")
+        elif isinstance(op, bc.SliceOp):
+            out(f"{n[r]} = {x}[{slice_index(op)}]")
         elif isinstance(op, bc.IotaOp):
             out(f"{n[r]} = ar.iota(xp, {shape}, {op.dim}, {dtype_name(r.type)!r})")
         elif isinstance(op, bc.ConcatenateOp):

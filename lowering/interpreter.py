@@ -173,6 +173,11 @@ class BcastFunctions(InterpreterFunctions):
     def run_pad(self, interpreter: Interpreter, op: bc.PadOp, args: PythonValues) -> PythonValues:
         return _typed(op, evaluate(op, *args))
 
+
+    @impl(bc.SliceOp)
+    def run_slice(self, interpreter: Interpreter, op: bc.SliceOp, args: PythonValues) -> PythonValues:
+        return _typed(op, evaluate(op, args[0]))
+
     @impl(bc.ExtractOp)
     def run_extract(self, interpreter: Interpreter, op: bc.ExtractOp, args: PythonValues) -> PythonValues:
         x, *dynamic = args

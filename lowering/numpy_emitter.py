@@ -220,6 +220,14 @@ def python_dict(names: dict[str, str]) -> str:
     return "{" + ", ".join(f"{k!r}: {v}" for k, v in names.items()) + "}"
 
 
+def slice_index(op: bc.SliceOp) -> str:
+    """``1:3, 0:8:2``, the Python index of a ``slice`` (NumPy and the Array
+    API alike); ``...`` for rank 0, which keeps a 0-d array (``x[()]`` would
+    give NumPy a scalar)."""
+    ranges = [f"{s.start}:{s.stop}" + ("" if s.step == 1 else f":{s.step}") for s in op.ranges()]
+    return ", ".join(ranges) if ranges else "..."
+
+
 class PythonFunctionEmitter:
     """What every target's function emitter shares: local and module-level names."""
 
@@ -344,6 +352,8 @@ class FunctionEmitter(PythonFunctionEmitter):
             out(f"{n[r]} = np.transpose({x}, {list(op.permutation.get_values())})")
         elif isinstance(op, bc.ReverseOp):
             out(f"{n[r]} = np.flip({x}, {list(op.dims)})")
+        elif isinstance(op, bc.SliceOp):
+            out(f"{n[r]} = {x}[{slice_index(op)}]")
         elif isinstance(op, bc.IotaOp):
             out(f"{n[r]} = numerics.iota({flat_type_shape(r.type)}, {op.dim}, np.{dtype_name(r.type)})")
             self.owned.add(r)
@@ -481,6 +491,8 @@ class FunctionEmitter(PythonFunctionEmitter):
                 out(f"{view} = np.transpose({arg_expr[o.operand]}, {list(o.permutation.get_values())})")
             elif isinstance(o, bc.ReverseOp):
                 out(f"{view} = np.flip({arg_expr[o.operand]}, {list(o.dims)})")
+            elif isinstance(o, bc.SliceOp):
+                out(f"{view} = {arg_expr[o.operand]}[{slice_index(o)}]")
             else:
                 out(f"{view} = np.reshape({arg_expr[o.operand]}, {result_shape})")
 

@@ -46,6 +46,7 @@ from bcast.ir.ops import (
     ReshapeOp,
     ReverseOp,
     SelectOp,
+    SliceOp,
     TransposeOp,
 )
 from bcast.ir.parser import LocatingParser, make_context
@@ -528,6 +529,33 @@ class DropUnitReverseDims(RewritePattern):
             replace(rewriter, op, ReverseOp(op.operand, kept))
 
 
+# --------------------------------------------------------------------------
+# slice (a slice that keeps every element is the op's fold)
+# --------------------------------------------------------------------------
+
+
+class ComposeSliceOfSlice(RewritePattern):
+    """``slice(slice(x, s1:l1:t1), s2:l2:t2)`` -> one slice of ``x``: element
+    ``i`` is ``x[s1 + (s2 + i * t2) * t1]``, so it starts at ``s1 + s2 * t1``
+    with stride ``t1 * t2`` and ends after its last element. A range of one
+    element has stride 1; an empty range is written ``s1:s1`` (any empty range
+    is the same, and this one is in bounds)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: SliceOp, rewriter: PatternRewriter, /):
+        inner = op.operand.owner
+        if not isinstance(inner, SliceOp):
+            return
+        starts, limits, strides = [], [], []
+        ranges = zip(inner.starts, inner.steps, op.starts, op.steps, flat_type_shape(op.result.type))
+        for s1, t1, s2, t2, n in ranges:
+            start, stride = (s1 + s2 * t1, t1 * t2 if n > 1 else 1) if n else (s1, 1)
+            starts.append(start)
+            strides.append(stride)
+            limits.append(start + (n - 1) * stride + 1 if n else start)
+        replace(rewriter, op, SliceOp(inner.operand, starts, limits, strides))
+
+
 PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {
     BroadcastInDimOp: (
         ComposeBroadcastOfBroadcast(),
@@ -542,6 +570,7 @@ PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {
     TransposeOp: (ComposeTransposeOfTranspose(), FoldTransposeOfBroadcast(), TransposeOfUnitDimsToReshape()),
     SelectOp: (SwapSelectOfNot(),),
     ReverseOp: (ComposeReverseOfReverse(), DropUnitReverseDims()),
+    SliceOp: (ComposeSliceOfSlice(),),
     ElementwiseOp: (FoldElementwiseOfConstants(),),
     ConvertOp: (FoldElementwiseOfConstants(),),
     ReduceOp: (

@@ -299,6 +299,17 @@ def reverse_index(b: Scalars, operand: rules.Shape, dims: Sequence[int], idx: In
     return out
 
 
+def slice_index(b: Scalars, starts: Sequence[int], strides: Sequence[int], idx: Index) -> Index:
+    """The operand index of a ``slice`` read at result index ``idx``:
+    ``start + i * stride`` per dim (a constant 0 start or 1 stride adds nothing)."""
+    out = []
+    for start, stride, i in zip(starts, strides, idx):
+        if stride != 1:
+            i = b(arith.MuliOp(i, b.index(stride)))
+        out.append(b(arith.AddiOp(i, b.index(start))) if start else i)
+    return out
+
+
 def iota_at(b: Scalars, dim: int, element: str, idx: Index) -> SSAValue:
     """An ``iota`` element: the loop index along ``dim`` as ``i64``
     (``index_cast``), converted to ``element`` as ``bcast.convert`` does."""
@@ -512,6 +523,8 @@ class FunctionLowering:
             return (yield op.operand, transpose_index(op.perm, idx))
         if isinstance(op, bc.ReverseOp):
             return (yield op.operand, reverse_index(b, flat_type_shape(op.operand.type), op.dims, idx))
+        if isinstance(op, bc.SliceOp):
+            return (yield op.operand, slice_index(b, op.starts, op.steps, idx))
         if isinstance(op, bc.IotaOp):
             return iota_at(b, op.dim, element_of(op.result.type), idx)
         if isinstance(op, bc.ReshapeOp | bc.NarrowOp):
@@ -588,7 +601,8 @@ class FunctionLowering:
         elif isinstance(op, func.CallOp):
             self.lower_call(op)
         elif isinstance(op, bc.ElementwiseOp | bc.ConvertOp | bc.ExtractOp | bc.BroadcastInDimOp
-                        | bc.TransposeOp | bc.ReshapeOp | bc.NarrowOp | bc.ReverseOp | bc.IotaOp):
+                        | bc.TransposeOp | bc.ReshapeOp | bc.NarrowOp | bc.ReverseOp | bc.IotaOp
+                        | bc.SliceOp):
             if isinstance(op, bc.ElementwiseOp | bc.ConvertOp):
                 if not is_explicit(op):
                     raise PassError(op, "bcast-lower-to-loops needs explicit IR; run "

@@ -89,7 +89,8 @@ REDUCTION_KINDS: dict[type[bcast.BinaryOp], str] = {op: kind for kind, op in bca
 
 OTHER = (hlo.IsFiniteOp, hlo.ConvertOp, hlo.CompareOp, hlo.SelectOp, hlo.ClampOp, hlo.BroadcastInDimOp,
          hlo.ReshapeOp, hlo.TransposeOp, hlo.ConstantOp, hlo.ReduceOp, hlo.ReturnOp,
-         hlo.IotaOp, hlo.ReverseOp, hlo.ConcatenateOp, hlo.PadOp, chlo.BroadcastCompareOp, chlo.BroadcastSelectOp, chlo.SquareOp)  # fmt: skip
+         hlo.IotaOp, hlo.ReverseOp, hlo.SliceOp, hlo.ConcatenateOp, hlo.PadOp, chlo.BroadcastCompareOp,
+         chlo.BroadcastSelectOp, chlo.SquareOp)  # fmt: skip
 SUPPORTED_OPS: tuple[str, ...] = tuple(sorted(
     [op.name for op in (*BINARY, *UNARY, *OTHER, *chlo.CHLO_BINARY_OPS)] + ["func.call"]
 ))  # fmt: skip
@@ -216,7 +217,7 @@ class ConvertIsFinite(RewritePattern):
 
 class ConvertStructural(RewritePattern):
     """constant, convert, reshape, transpose, broadcast_in_dim (a transposing
-    one becomes transpose + sorted broadcast), iota, reverse, concatenate, pad."""
+    one becomes transpose + sorted broadcast), iota, reverse, slice, concatenate, pad."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if in_reduce_body(op):
@@ -250,6 +251,10 @@ class ConvertStructural(RewritePattern):
         elif isinstance(op, hlo.PadOp):
             _bcast_type(op, op.operand)
             new = [bcast.PadOp(op.operand, op.padding_value, op.low, op.high, op.interior)]
+        elif isinstance(op, hlo.SliceOp):
+            _bcast_type(op, op.operand)
+            ranges = (op.start_indices, op.limit_indices, op.strides)
+            new = [bcast.SliceOp(op.operand, *(r.get_values() for r in ranges))]
         else:
             return
         replace(rewriter, op, new)

@@ -69,6 +69,16 @@ def one_hot_plus_reversed(x, labels):
     return one_hot + x[:, ::-1] * jnp.arange(x.shape[0], dtype=jnp.float32)[::-1, None]
 
 
+def slice_times_two(x):
+    """``stablehlo.slice`` (``x[:, 1:3]``), as JAX emits it."""
+    return x[:, 1:3] * 2
+
+
+def strided_slices(x, b):
+    """Strides, a negative one (a slice and a reverse) and a boolean slice."""
+    return jnp.where(b[1::2, :4], x[1:7:3, ::-5], x[::4, 2:6])
+
+
 def clip(x):
     return jnp.clip(x, 0.0, 6.0)
 
@@ -105,6 +115,8 @@ CASES = {
     "where_cmp": (where_cmp, (X, X[0])),
     "int_row_max": (int_row_max, (rng.integers(-9, 9, (5, 3)).astype(np.int32),
                                   rng.integers(-9, 9, (1, 3)).astype(np.int32))),
+    "slice_times_two": (slice_times_two, (X,)),
+    "strided_slices": (strided_slices, (X, rng.random((4, 4)) < 0.5)),
     "clip": (clip, (X * 4,)),
     "lax_clamp": (lax_clamp, (np.float32(-0.5), X, np.float32(0.75))),
     "lax_clamp_int": (lax_clamp, (rng.integers(-9, 0, (5, 3)).astype(np.int32),
@@ -178,15 +190,15 @@ def error_at_the_users_line(step, x) -> str:
 
 
 def test_unsupported_jax_op_is_reported_at_the_users_line() -> None:
-    """The op JAX made for ``x[:, 0]`` (stablehlo.slice, which the import
+    """The op JAX made for ``jnp.sort`` (stablehlo.sort, which the import
     does not take) is reported at the line of this file that wrote it, not
     at StableHLO text the user never sees; the call chain follows as notes,
     without bcast's own frames."""
-    def first_column(x):
-        return x[:, 0], here()
+    def sorted_rows(x):
+        return jnp.sort(x, axis=1), here()
 
-    message = error_at_the_users_line(first_column, X)
-    assert "error: 'stablehlo.slice' op is not supported by convert-stablehlo-to-bcast" in message
+    message = error_at_the_users_line(sorted_rows, X)
+    assert "error: 'stablehlo.sort' op is not supported by convert-stablehlo-to-bcast" in message
     assert "<jax:" not in message and "jax_bridge.py" not in message, message
 
 
@@ -228,20 +240,15 @@ def test_unsupported_element_type_is_reported_at_the_users_line() -> None:
     assert "unsupported element type bf16" in message
 
 
-def test_strided_slice_is_read_then_reported_by_the_importer() -> None:
-    """JAX's pretty ``stablehlo.slice %0 [1:3, 0:8:2]`` parses; the importer
-    then reports the op (at it, naming what it supports), as for any op it
-    does not convert: not a parse error, nor a misspelling."""
+def test_strided_slice_in_jaxs_pretty_form_imports_and_runs() -> None:
+    """JAX's pretty ``stablehlo.slice %0 [1:3, 0:16:2]`` parses and runs
+    (``bcast.compile`` of the text); ``from_jax`` imports it as ``bcast.slice``
+    with the same ranges."""
     def strided(x):
         return x[1:3, ::2]
 
     text = jax.jit(strided).lower(X).as_text()
-    line, column = next((n, row.index("stablehlo.slice") + 1)
-                        for n, row in enumerate(text.splitlines(), 1) if "stablehlo.slice" in row)
     assert "stablehlo.slice %arg0 [1:3, 0:16:2]" in text
-    with pytest.raises(bcast.BcastError) as error:
-        bcast.compile(text, filename="strided.mlir")
-    first, note = str(error.value).splitlines()[:2]
-    assert first == (f"strided.mlir:{line}:{column}: error: 'stablehlo.slice' op is not supported "
-                     "by convert-stablehlo-to-bcast")
-    assert note.startswith(f"strided.mlir:{line}:{column}: note: supported ops: ")
+    module = bcast.from_jax(strided, X)
+    assert "bcast.slice %arg0 [1:3, 0:16:2] : (tensor<8x16xf32>) -> tensor<2x8xf32>" in str(module)
+    np.testing.assert_array_equal(bcast.compile(text, filename="strided.mlir")(X), X[1:3, ::2])

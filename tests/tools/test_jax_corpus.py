@@ -55,17 +55,15 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "argmax_rows": ("stablehlo.reduce",),  # reduce of two inputs (value, index)
     "cumsum_rows": ("stablehlo.reduce_window",),
     "cumprod_rows": ("stablehlo.reduce_window",),
-    "slice_columns": ("stablehlo.slice",),
     "cross_entropy": ("stablehlo.gather",),
 }
 """The programs bcast cannot run yet and the ops each needs (those its
 import keeps); every other program of the corpus runs on every backend."""
 
-PRETTY_READABLE = frozenset({"stablehlo.reduce_window", "stablehlo.gather", "stablehlo.slice"})
+PRETTY_READABLE = frozenset({"stablehlo.reduce_window", "stablehlo.gather"})
 """Ops of ``NEEDS`` that bcast reads in JAX's pretty output all the same:
-JAX prints ``reduce_window`` and ``gather`` in generic form, and bcast's
-parser knows the pretty ``slice``. For the others (``dot_general``,
-``iota``, ...) bcast reads the generic form only, so ``bcast-opt`` refuses
+JAX prints ``reduce_window`` and ``gather`` in generic form. For the
+others (``dot_general``, ``iota``, ...) bcast reads the generic form only, so ``bcast-opt`` refuses
 a pretty export that holds one, naming it; once it reads it, keeping it
 is all ``-t stablehlo`` needs."""
 
