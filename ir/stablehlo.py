@@ -1035,11 +1035,18 @@ class ReduceOp(StablehloOp):
         else:
             parser.parse_keyword("reducer")
             firsts, seconds = [], []
+            def argument():
+                """``%a: tensor<f32>``, and the location JAX's debug output
+                writes after it (dropped: the body's ops carry their own)."""
+                arg = parser.parse_argument()
+                parser.parse_optional_location()
+                return arg
+
             for _ in range(n):
                 parser.parse_punctuation("(")
-                firsts.append(parser.parse_argument())
+                firsts.append(argument())
                 parser.parse_punctuation(",")
-                seconds.append(parser.parse_argument())
+                seconds.append(argument())
                 parser.parse_punctuation(")")
             body = parser.parse_region(firsts + seconds)
         return cls.create(operands=[*inputs, *inits], result_types=list(ftype.outputs.data),

@@ -305,9 +305,9 @@ def test_a_misspelled_pass_in_bcast_run_is_a_usage_error(tmp_path, capsys) -> No
 
 @pytest.mark.parametrize("line, allow, message", [
     ("%0 = bcast.ad %x, %row : (tensor<3x4xf32>, tensor<4xf32>) -> tensor<3x4xf32>", False,
-     "2:8: error: unknown op 'bcast.ad'; did you mean 'bcast.add' or 'bcast.and'?"),
+     "2:8: error: unknown op 'bcast.ad'; did you mean 'bcast.add' or 'bcast.and' or 'bcast.pad'?"),
     ('%0 = "bcast.ad"(%x, %row) : (tensor<3x4xf32>, tensor<4xf32>) -> tensor<3x4xf32>', True,
-     "2:8: error: unknown op 'bcast.ad'; did you mean 'bcast.add' or 'bcast.and'?"),
+     "2:8: error: unknown op 'bcast.ad'; did you mean 'bcast.add' or 'bcast.and' or 'bcast.pad'?"),
     ("%0 = bcast.brodcast_in_dim %row, dims = [1] : (tensor<4xf32>) -> tensor<3x4xf32>", False,
      "2:8: error: unknown op 'bcast.brodcast_in_dim'; did you mean 'bcast.broadcast_in_dim'?"),
     ("%0 = foo.bar %x : tensor<3x4xf32>", False,

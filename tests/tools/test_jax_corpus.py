@@ -60,10 +60,11 @@ NEEDS: dict[str, tuple[str, ...]] = {
 """The programs bcast cannot run yet and the ops each needs (those its
 import keeps); every other program of the corpus runs on every backend."""
 
-PRETTY_READABLE = frozenset({"stablehlo.reduce_window", "stablehlo.gather"})
+PRETTY_READABLE = frozenset({"stablehlo.reduce_window", "stablehlo.gather", "stablehlo.reduce"})
 """Ops of ``NEEDS`` that bcast reads in JAX's pretty output all the same:
-JAX prints ``reduce_window`` and ``gather`` in generic form. For the
-others (``dot_general``, ``iota``, ...) bcast reads the generic form only, so ``bcast-opt`` refuses
+JAX prints ``reduce_window`` and ``gather`` in generic form, and bcast's
+parser reads the pretty ``reduce`` of several inputs (its import keeps
+it). For the others (``dot_general``, ...) bcast reads the generic form only, so ``bcast-opt`` refuses
 a pretty export that holds one, naming it; once it reads it, keeping it
 is all ``-t stablehlo`` needs."""
 
