@@ -120,10 +120,6 @@ class Composite:
         return self.build(b, element, *xs)
 
 
-def composite(build: Definition) -> Composite:
-    return Composite(build)
-
-
 # --------------------------------------------------------------------------
 # Arithmetic
 # --------------------------------------------------------------------------
@@ -137,11 +133,8 @@ minimum = OnePrimitive(float="arith.minimumf", signed="arith.minsi", unsigned="a
 atan2 = MathFunction("math.atan2")
 
 
-def _int_min(element: str) -> int:
-    return -(1 << (rules.bit_width(element) - 1))
 
-
-@composite
+@Composite
 def divide(b: Scalars, element: str, x: Value, y: Value) -> Value:
     """Truncating integer division: ``x / 0`` is -1 (all ones), ``INT_MIN /
     -1`` is ``INT_MIN`` (XLA's results); the divisor is made safe first."""
@@ -153,13 +146,13 @@ def divide(b: Scalars, element: str, x: Value, y: Value) -> Value:
     safe = b.select(by_zero, one, y)
     if kind == "unsigned":
         return b.select(by_zero, b.const(-1, element), b.apply("arith.divui", x, safe))
-    overflow = b.apply("arith.andi", b.cmpi("eq", x, b.const(_int_min(element), element)),
+    overflow = b.apply("arith.andi", b.cmpi("eq", x, b.const(integer_range(element)[0], element)),
                        b.cmpi("eq", y, b.const(-1, element)))
     safe = b.select(overflow, one, safe)  # INT_MIN / 1 = INT_MIN
     return b.select(by_zero, b.const(-1, element), b.apply("arith.divsi", x, safe))
 
 
-@composite
+@Composite
 def remainder(b: Scalars, element: str, x: Value, y: Value) -> Value:
     """The dividend's sign (C's ``%``, float ``fmod``); ``x % 0`` is ``x``
     and ``x % -1`` is 0 (so ``INT_MIN % -1`` is never computed)."""
@@ -177,7 +170,7 @@ def remainder(b: Scalars, element: str, x: Value, y: Value) -> Value:
 _float_power = MathFunction("math.powf")
 
 
-@composite
+@Composite
 def power(b: Scalars, element: str, x: Value, y: Value) -> Value:
     """Float ``pow``; integer power by squaring over every bit of the
     exponent, wrapping; a negative exponent gives the truncated real result:
@@ -217,7 +210,7 @@ def _too_big(b: Scalars, element: str, y: Value) -> Value:
     return b.cmpi("uge", y, b.const(rules.bit_width(element), element))
 
 
-@composite
+@Composite
 def shift_left(b: Scalars, element: str, x: Value, y: Value) -> Value:
     """0 once the amount reaches the width."""
     too_big = _too_big(b, element, y)
@@ -225,7 +218,7 @@ def shift_left(b: Scalars, element: str, x: Value, y: Value) -> Value:
     return b.select(too_big, zero, b.apply("arith.shli", x, b.select(too_big, zero, y)))
 
 
-@composite
+@Composite
 def shift_right_logical(b: Scalars, element: str, x: Value, y: Value) -> Value:
     """0 once the amount reaches the width."""
     too_big = _too_big(b, element, y)
@@ -233,7 +226,7 @@ def shift_right_logical(b: Scalars, element: str, x: Value, y: Value) -> Value:
     return b.select(too_big, zero, b.apply("arith.shrui", x, b.select(too_big, zero, y)))
 
 
-@composite
+@Composite
 def shift_right_arithmetic(b: Scalars, element: str, x: Value, y: Value) -> Value:
     """The sign fill once the amount reaches the width; an unsigned operand
     is shifted as signed too (its top bit fills)."""
@@ -246,7 +239,7 @@ def shift_right_arithmetic(b: Scalars, element: str, x: Value, y: Value) -> Valu
 # --------------------------------------------------------------------------
 
 
-@composite
+@Composite
 def negate(b: Scalars, element: str, x: Value) -> Value:
     """Integers wrap: ``-INT_MIN`` is ``INT_MIN``."""
     if rules.kind(element) == "float":
@@ -254,7 +247,7 @@ def negate(b: Scalars, element: str, x: Value) -> Value:
     return b.apply("arith.subi", b.const(0, element), x)
 
 
-@composite
+@Composite
 def abs_(b: Scalars, element: str, x: Value) -> Value:
     """``abs(INT_MIN)`` is ``INT_MIN`` (wraps); unsigned values are their own."""
     kind = rules.kind(element)
@@ -265,7 +258,7 @@ def abs_(b: Scalars, element: str, x: Value) -> Value:
     return b.select(b.cmpi("slt", x, b.const(0, element)), negate(b, element, x), x)
 
 
-@composite
+@Composite
 def sign(b: Scalars, element: str, x: Value) -> Value:
     """-1, 0 or 1; a float zero (either sign) or NaN is returned as it is
     (``np.sign``)."""
@@ -279,7 +272,7 @@ def sign(b: Scalars, element: str, x: Value) -> Value:
     return b.select(b.cmpi("sgt", x, zero), one, b.select(b.cmpi("slt", x, zero), minus_one, zero))
 
 
-@composite
+@Composite
 def not_(b: Scalars, element: str, x: Value) -> Value:
     """Bitwise complement; logical not on ``i1``."""
     return b.apply("arith.xori", x, b.const(-1, element))
@@ -302,14 +295,14 @@ round_nearest_afz = MathFunction("math.round")  # halfway cases away from zero (
 popcnt = _integer("math.ctpop")  # the set bits of the value's bits (two's complement)
 
 
-@composite
+@Composite
 def rsqrt(b: Scalars, element: str, x: Value) -> Value:
     """``1 / sqrt(x)``, rounded after each step (not ``math.rsqrt``, which
     may be approximate)."""
     return b.apply("arith.divf", b.const(1, element), sqrt(b, element, x))
 
 
-@composite
+@Composite
 def logistic(b: Scalars, element: str, x: Value) -> Value:
     """``1 / (1 + exp(-x))``, rounded after each step."""
     one = b.const(1, element)
@@ -322,7 +315,7 @@ def logistic(b: Scalars, element: str, x: Value) -> Value:
 # --------------------------------------------------------------------------
 
 
-@composite
+@Composite
 def clamp(b: Scalars, element: str, low: Value, x: Value, high: Value) -> Value:
     """``minimum(maximum(x, low), high)`` (StableHLO's ``clamp``, NumPy's
     ``clip``): a NaN in any operand is the result, and ``low > high`` gives
@@ -347,9 +340,6 @@ def compare(b: Scalars, element: str, direction: str, x: Value, y: Value) -> Val
         return b.cmpi(direction.lower(), x, y)
     return b.cmpi(("s" if kind == "signed" else "u") + direction.lower(), x, y)
 
-
-def select(b: Scalars, element: str, condition: Value, if_true: Value, if_false: Value) -> Value:
-    return b.select(condition, if_true, if_false)
 
 
 def convert(b: Scalars, source: str, target: str, x: Value) -> Value:
