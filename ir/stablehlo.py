@@ -416,9 +416,12 @@ class ConvertOp(SameTypeSyntax, StablehloOp):
 @irdl_op_definition
 class BitcastConvertOp(SameTypeSyntax, StablehloOp):
     """``bitcast_convert %x : (tensor<3xi32>) -> tensor<3xui32>``: the
-    operand's bits read as another element type of the same width (this
-    subset does not change shapes). The StableHLO target reads integers
-    with the other signedness so (``StablehloScalars``).
+    operand's bits read as another element type. Between widths, the side
+    of the narrower type has one more, last, dimension holding the wider
+    element's bits (``tensor<64xi1> -> tensor<i64>``, ``tensor<f64> ->
+    tensor<2xi32>``), as StableHLO verifies it; bcast runs none of these (the
+    import keeps them), but a pipeline passes them through. The StableHLO
+    target reads integers with the other signedness so (``StablehloScalars``).
     ``BitcastConvertOp(operand, result_type)``."""
 
     name = "stablehlo.bitcast_convert"
@@ -431,13 +434,24 @@ class BitcastConvertOp(SameTypeSyntax, StablehloOp):
         super().__init__(operands=[operand], result_types=[result_type])
 
     def verify_op(self) -> None:
-        if shape_of(self.operand) != shape_of(self.result, "result"):
-            raise Diagnostic(f"requires the same shape for the operand and the result, got "
-                             f"{self.operand.type} and {self.result.type}")  # fmt: skip
-        widths = [_bit_width(element_of(self.operand)), _bit_width(element_of(self.result, "result"))]
-        if None in widths or widths[0] != widths[1]:
-            raise Diagnostic(f"requires element types of one bit width, got {element_of(self.operand)} "
-                             f"and {element_of(self.result)}")  # fmt: skip
+        shapes = [shape_of(self.operand), shape_of(self.result, "result")]
+        elements = [element_of(self.operand), element_of(self.result, "result")]
+        widths = [_bit_width(e) for e in elements]
+        if None in widths:
+            raise Diagnostic(f"requires integer or float element types, got {elements[0]} and {elements[1]}")
+        if widths[0] == widths[1]:
+            if shapes[0] != shapes[1]:
+                raise Diagnostic(f"requires the same shape for the operand and the result, got "
+                                 f"{self.operand.type} and {self.result.type}")  # fmt: skip
+            return
+        narrow, wide = (0, 1) if widths[0] < widths[1] else (1, 0)
+        expected = (*shapes[wide], widths[wide] // widths[narrow])
+        if widths[wide] % widths[narrow] or tuple(shapes[narrow]) != expected:
+            what = ("operand", "result")
+            raise Diagnostic(f"requires the {what[narrow]} of the narrower element type ({elements[narrow]}) "
+                             f"to have the shape of the {what[wide]} and a last dimension of "
+                             f"{widths[wide]}/{widths[narrow]} elements, got {self.operand.type} and "
+                             f"{self.result.type}")  # fmt: skip
 
 
 def _bit_width(element: Attribute) -> int | None:

@@ -60,6 +60,8 @@ func.func public @structural(%x: tensor<3xf32>, %m: tensor<2x3xf32>, %k: tensor<
   %t = stablehlo.constant dense<true> : tensor<i1>
   %11 = stablehlo.select %t, %1, %10 : tensor<i1>, tensor<2x3xf32>
   %12 = stablehlo.bitcast_convert %k : (tensor<3xi32>) -> tensor<3xui32>
+  %13 = stablehlo.bitcast_convert %k : (tensor<3xi32>) -> tensor<3x4xi8>
+  %14 = stablehlo.bitcast_convert %13 : (tensor<3x4xi8>) -> tensor<3xf32>
   return %11 : tensor<2x3xf32>
 }
 
@@ -146,6 +148,8 @@ func.func public @generic(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xi1> 
 //  CHECK-NEXT:   %t = stablehlo.constant dense<true> : tensor<i1>
 //  CHECK-NEXT:   %11 = stablehlo.select %t, %1, %10 : tensor<i1>, tensor<2x3xf32>
 //  CHECK-NEXT:   %12 = stablehlo.bitcast_convert %k : (tensor<3xi32>) -> tensor<3xui32>
+//  CHECK-NEXT:   %13 = stablehlo.bitcast_convert %k : (tensor<3xi32>) -> tensor<3x4xi8>
+//  CHECK-NEXT:   %14 = stablehlo.bitcast_convert %13 : (tensor<3x4xi8>) -> tensor<3xf32>
 //  CHECK-NEXT:   func.return %11 : tensor<2x3xf32>
 //  CHECK-NEXT: }
 // CHECK-LABEL: func.func public @reductions(%x: tensor<8x16xf32>, %i: tensor<5x6xi32>) -> (tensor<8xf32>, tensor<16xf32>, tensor<6xi32>) {
