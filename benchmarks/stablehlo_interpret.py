@@ -1,6 +1,7 @@
 """How much of StableHLO's interpreter test suite bcast runs, and whether its values are the spec's.
 
-    python benchmarks/stablehlo_interpret.py DIR [--backends reference,numpy,c] [--files add.mlir ...] [-v]
+    python benchmarks/stablehlo_interpret.py DIR [--backends reference,numpy,c] [--arguments]
+                                             [--files add.mlir ...] [-v]
 
 DIR holds test files in the format of ``stablehlo/tests/interpret`` of a
 StableHLO checkout (the suite is not part of this repository: pass the path
@@ -219,6 +220,8 @@ class Program:
     checks: list[Check]
     results: list[tuple[str, str]] = field(default_factory=list)
     """(SSA name, type) of each result, in order."""
+    arguments: list[np.ndarray] = field(default_factory=list)
+    """The values of the constants made arguments (``lift_constants``)."""
 
 
 COMMENT_OR_STRING = re.compile(r'//[^\n]*|"(?:[^"\\\n]|\\.)*"')
@@ -263,10 +266,38 @@ def _cut(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join(pieces) + text[last:]
 
 
-def rewrite(chunk: Chunk) -> Program:
-    """The chunk without its check ops, its entry returning what they check.
-    Brackets are matched on ``masked`` text (same offsets), slices taken
-    from the chunk's own."""
+CONSTANT = re.compile(r"(%[\w.$#-]+)\s*=\s*stablehlo\.constant\s+(?=dense<)")
+
+
+def lift_constants(text: str, scan: str) -> tuple[str, str, list[tuple[str, str]], list[np.ndarray]]:
+    """``text`` without the entry's top-level constants of bcast's element
+    types (pretty form), and those constants as (name, type) and values:
+    the entry then takes them as arguments, so that no pass folds the ops
+    that use them and every backend computes them."""
+    _, _, brace, body_end = _entry(scan)
+    spans, names, values = [], [], []
+    for m in CONSTANT.finditer(scan, brace, body_end):
+        if _depth_at(scan, m.start(), brace) != 1:
+            continue
+        dense = m.end()
+        literal_end = _matching(scan, dense + len("dense"))
+        end = _op_end(scan, literal_end)
+        tensor_type = _first_type(text[literal_end:end])
+        try:
+            value = parse_dense(text[dense:literal_end], tensor_type)
+        except ValueError:  # a type or literal the runner does not read: it stays a constant
+            continue
+        spans.append((m.start(), end))
+        names.append((m.group(1), tensor_type))
+        values.append(value)
+    return _cut(text, spans), _cut(scan, spans), names, values
+
+
+def rewrite(chunk: Chunk, arguments: bool = False) -> Program:
+    """The chunk without its check ops, its entry returning what they check
+    (and, with ``arguments``, taking its constants as arguments: see
+    ``lift_constants``). Brackets are matched on ``masked`` text (same
+    offsets), slices taken from the chunk's own."""
     scan = masked(chunk.text)
     entry, after_args, brace, body_end = _entry(scan)
     checks: list[Check] = []
@@ -283,6 +314,9 @@ def rewrite(chunk: Chunk) -> Program:
     if not checks:
         raise Skip("no check op")
     text, scan = _cut(chunk.text, spans), _cut(scan, spans)
+    parameters, lifted = [], []
+    if arguments:
+        text, scan, parameters, lifted = lift_constants(text, scan)
     entry, after_args, brace, body_end = _entry(scan)
 
     results = [(name, check.type) for check in checks for name in check.operands]
@@ -299,7 +333,9 @@ def rewrite(chunk: Chunk) -> Program:
     types = ", ".join(t for _, t in results)
     text = text[:ret.start()] + f"func.return {values} : {types}" + text[line_end:]
     text = text[:after_args] + f" -> ({types})" + text[after_args:]
-    return Program(text, entry, checks, results)
+    signature = ", ".join(f"{name}: {t}" for name, t in parameters)
+    text = text[:after_args - 1] + signature + text[after_args - 1:]
+    return Program(text, entry, checks, results, lifted)
 
 
 # --------------------------------------------------------------------------
@@ -478,12 +514,12 @@ def foreign_type(text: str) -> str | None:
     return None
 
 
-def run_chunk(chunk: Chunk, backends: list[str]) -> dict[str, Outcome]:
-    """The chunk's outcome on each backend."""
+def run_chunk(chunk: Chunk, backends: list[str], arguments: bool = False) -> dict[str, Outcome]:
+    """The chunk's outcome on each backend (``arguments``: see ``lift_constants``)."""
     import bcast
 
     try:
-        program = rewrite(chunk)
+        program = rewrite(chunk, arguments)
     except Skip as e:
         return {b: Outcome("skipped", str(e)) for b in backends}
     except ValueError as e:  # the runner's reading of the chunk
@@ -504,7 +540,7 @@ def run_chunk(chunk: Chunk, backends: list[str]) -> dict[str, Outcome]:
             outcomes[backend] = Outcome("error", f"crash while compiling: {_crash(e)}")
             continue
         try:
-            results = compiled()
+            results = compiled(*program.arguments)
         except bcast.BcastError as e:
             outcomes[backend] = Outcome("error", f"run-time error: {str(e).splitlines()[0]}")
             continue
@@ -566,6 +602,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("directory", type=Path, help="stablehlo/tests/interpret of a StableHLO checkout")
     parser.add_argument("--backends", default="reference", help="comma-separated (default: reference)")
     parser.add_argument("--files", nargs="*", help="only these files (names or paths under DIR)")
+    parser.add_argument("--arguments", action="store_true",
+                        help="the entry's constants become its arguments, so no pass folds the ops")
     parser.add_argument("-v", "--verbose", action="store_true", help="list every chunk that did not pass")
     args = parser.parse_args(argv)
     if not args.directory.is_dir():
@@ -578,7 +616,7 @@ def main(argv: list[str] | None = None) -> int:
     for path in suite_files(args.directory, args.files):
         counts = {b: Counter() for b in backends}
         for chunk in split_chunks(path):
-            for backend, outcome in run_chunk(chunk, backends).items():
+            for backend, outcome in run_chunk(chunk, backends, args.arguments).items():
                 counts[backend][outcome.status] += 1
                 if outcome.status == "unsupported":
                     causes[backend][outcome.cause] += 1
