@@ -514,6 +514,23 @@ def foreign_type(text: str) -> str | None:
     return None
 
 
+OP_NAME = re.compile(r'^\s*(?:%[^=\n]*=\s*)?"?([a-z_]+\.[a-z_.]+)\b', re.MULTILINE)
+
+
+def lacks(text: str) -> frozenset[str]:
+    """Everything in the chunk bcast's import does not take: its ops that are
+    not in the import's list (``SUPPORTED_OPS``; a form the import refuses
+    of an op in the list does not show) and its element types that are not
+    bcast's. bcast reports only the first; this says what a chunk needs."""
+    from bcast.passes.stablehlo_to_bcast import SUPPORTED_OPS
+
+    known = set(SUPPORTED_OPS) | {"func.func", "func.return", "func.call"}
+    code = re.sub(r"//[^\n]*", "", text)
+    ops = {m.group(1) for m in OP_NAME.finditer(code) if not m.group(1).startswith("check.")}
+    types = {f"type {m.group(1)}" for m in ELEMENT_TYPE.finditer(text) if m.group(1) not in DTYPES}
+    return frozenset({op for op in ops if op not in known} | types)
+
+
 def run_chunk(chunk: Chunk, backends: list[str], arguments: bool = False) -> dict[str, Outcome]:
     """The chunk's outcome on each backend (``arguments``: see ``lift_constants``)."""
     import bcast
@@ -597,6 +614,15 @@ def table(rows: list[tuple[str, Counter]], backend: str) -> str:
     return "\n".join(lines)
 
 
+def lack_table(needs: list[frozenset[str]]) -> str:
+    alone = Counter(next(iter(n)) for n in needs if len(n) == 1)
+    anywhere = Counter(item for n in needs for item in n)
+    lines = [f"  {'only':>4}  {'all':>4}"]
+    for item in sorted(anywhere, key=lambda i: (-alone[i], -anywhere[i], i)):
+        lines.append(f"  {alone[item]:>4}  {anywhere[item]:>4}  {item}")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("directory", type=Path, help="stablehlo/tests/interpret of a StableHLO checkout")
@@ -612,6 +638,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     rows: dict[str, list[tuple[str, Counter]]] = {b: [] for b in backends}
     causes: dict[str, Counter] = {b: Counter() for b in backends}
+    needs: dict[str, list[frozenset[str]]] = {b: [] for b in backends}
     details: dict[str, list[str]] = {b: [] for b in backends}
     for path in suite_files(args.directory, args.files):
         counts = {b: Counter() for b in backends}
@@ -620,6 +647,7 @@ def main(argv: list[str] | None = None) -> int:
                 counts[backend][outcome.status] += 1
                 if outcome.status == "unsupported":
                     causes[backend][outcome.cause] += 1
+                    needs[backend].append(lacks(chunk.text))
                 if outcome.status != "passed":
                     details[backend].append(f"{outcome.status:<11} {chunk.label}: {outcome.detail}")
         for backend in backends:
@@ -629,6 +657,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\nunsupported, by cause ({backend}):")
         for cause, n in causes[backend].most_common():
             print(f"  {n:>4}  {cause}")
+        print(f"\nwhat the unsupported chunks lack ({backend}; only: the chunks that lack nothing else):")
+        print(lack_table(needs[backend]))
         if args.verbose:
             print(f"\nchunks that did not pass ({backend}):")
             print("\n".join(f"  {line}" for line in details[backend]))
