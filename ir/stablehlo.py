@@ -323,7 +323,18 @@ class ElementwiseUnaryOp(SameTypeSyntax, StablehloOp, abc.ABC):
         """``OP(operand)``: the result has the operand's type."""
         super().__init__(operands=[operand], result_types=[result_type or type_of(operand)])
 
+    REAL_OF_COMPLEX: ClassVar[bool] = False
+    """Whether a complex operand has a real result (``abs``: the modulus,
+    of the complex's element type)."""
+
     def verify_op(self) -> None:
+        element = element_of(self.operand)
+        if self.REAL_OF_COMPLEX and isinstance(element, ComplexType):
+            real = tensor_type(shape_of(self.operand), element.element_type)
+            if self.result.type != real:
+                raise Diagnostic(f"requires the result type {real} of a {self.operand.type} operand, "
+                                 f"got {self.result.type}")  # fmt: skip
+            return
         check_same_types(self, [self.operand, self.result], "all operands and results")
         check_element_kinds(self, self.ELEMENT_KINDS, [self.operand])
 
@@ -336,7 +347,8 @@ def _elementwise(op: type[bc.ElementwiseOp]) -> type[ElementwiseBinaryOp | Eleme
         "name": op.STABLEHLO, "__module__": __name__,
         "__doc__": f"``{op.STABLEHLO}``: ``{op.name}`` (``bcast.ir.ops.{op.__name__}``).",
         "ELEMENT_KINDS": ELEMENT_KINDS.get(op.STABLEHLO, base.ELEMENT_KINDS),
-        "__annotations__": {"ELEMENT_KINDS": ClassVar[frozenset[str]]},
+        "REAL_OF_COMPLEX": op.STABLEHLO == "stablehlo.abs",
+        "__annotations__": {"ELEMENT_KINDS": ClassVar[frozenset[str]], "REAL_OF_COMPLEX": ClassVar[bool]},
     })  # fmt: skip
     return irdl_op_definition(cls)
 
@@ -352,7 +364,8 @@ ELEMENT_KINDS: dict[str, frozenset[str]] = {
 }  # fmt: skip
 """StableHLO's element kinds of its elementwise ops, where they are not
 the family's (binary: numeric; unary: float and complex). ``abs`` takes
-complex too, with a real result: not in this subset."""
+complex too, with a real result (``REAL_OF_COMPLEX``): bcast runs no
+complex values, but a pipeline passes them through."""
 
 ELEMENTWISE_OPS: dict[str, type[ElementwiseBinaryOp | ElementwiseUnaryOp]] = {
     op.STABLEHLO: _elementwise(op) for op in bc.OPS

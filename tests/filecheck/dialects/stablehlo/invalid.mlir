@@ -248,6 +248,15 @@ func.func @bitcast_convert_shape(%x: tensor<3xi32>) -> tensor<2xui32> {
 
 // -----
 
+func.func @complex_abs_result(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %c = stablehlo.constant dense<(1.0, 1.0)> : tensor<2xcomplex<f32>>
+  // expected-error @+1 {{'stablehlo.abs' op requires the result type tensor<2xf32> of a tensor<2xcomplex<f32>> operand, got tensor<2xcomplex<f32>>}}
+  %0 = stablehlo.abs %c : tensor<2xcomplex<f32>>
+  return %x : tensor<2xf32>
+}
+
+// -----
+
 func.func @sine_of_integers(%x: tensor<3xi32>) -> tensor<3xi32> {
   // expected-error @+1 {{'stablehlo.sine' op operand #0 must be a tensor of complex or floating-point values, got element type i32}}
   %0 = stablehlo.sine %x : tensor<3xi32>

@@ -263,3 +263,18 @@ func.func @clamp_select(%lo: tensor<f32>, %x: tensor<4xf32>, %hi: tensor<4xf32>,
 }
 // GENERIC: "stablehlo.clamp"(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<f32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
 // GENERIC: "chlo.broadcast_select"(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<2x1xi1>, tensor<4xf32>, tensor<f32>) -> tensor<2x4xf32>
+
+// abs of a complex tensor is its modulus, a real tensor (jnp.abs of a
+// complex array exports so); bcast runs no complex values but keeps it.
+// CHECK-LABEL: func.func @complex_abs(%x: tensor<2xf32>) -> tensor<2xf32> {
+//  CHECK-NEXT:   %c = stablehlo.constant dense<[(3.000000e+00,4.000000e+00), (0.000000e+00,-2.000000e+00)]> : tensor<2xcomplex<f32>>
+//  CHECK-NEXT:   %0 = stablehlo.abs %c : (tensor<2xcomplex<f32>>) -> tensor<2xf32>
+//  CHECK-NEXT:   %1 = stablehlo.abs %x : tensor<2xf32>
+func.func @complex_abs(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %c = stablehlo.constant dense<[(3.0, 4.0), (0.0, -2.0)]> : tensor<2xcomplex<f32>>
+  %0 = stablehlo.abs %c : (tensor<2xcomplex<f32>>) -> tensor<2xf32>
+  %1 = stablehlo.abs %x : tensor<2xf32>
+  %2 = stablehlo.add %0, %1 : tensor<2xf32>
+  return %2 : tensor<2xf32>
+}
+// GENERIC: "stablehlo.abs"(%c) : (tensor<2xcomplex<f32>>) -> tensor<2xf32>
