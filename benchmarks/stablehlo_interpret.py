@@ -112,31 +112,28 @@ def split_chunks(path: Path) -> list[Chunk]:
     return [c for c in chunks if FUNC_HEADER.search(c.text)]
 
 
+def _step(text: str, j: int) -> int:
+    """How ``text[j]`` changes the bracket depth (``->`` is an arrow, not a
+    closing angle bracket)."""
+    ch = text[j]
+    if ch in OPENERS:
+        return 1
+    return -1 if ch in CLOSERS and not (ch == ">" and j > 0 and text[j - 1] == "-") else 0
+
+
 def _matching(text: str, i: int) -> int:
-    """The index just past the bracket group opening at ``text[i]``; ``->``
-    is an arrow, not a closing angle bracket."""
+    """The index just past the bracket group opening at ``text[i]``."""
     depth = 0
     for j in range(i, len(text)):
-        ch = text[j]
-        if ch in OPENERS:
-            depth += 1
-        elif ch in CLOSERS and not (ch == ">" and j > 0 and text[j - 1] == "-"):
-            depth -= 1
-            if depth == 0:
-                return j + 1
+        depth += _step(text, j)
+        if depth == 0:
+            return j + 1
     raise ValueError(f"unbalanced '{text[i]}'")
 
 
 def _depth_at(text: str, end: int, start: int = 0) -> int:
     """Bracket depth at ``text[end]``, counted from ``start``."""
-    depth = 0
-    for j in range(start, end):
-        ch = text[j]
-        if ch in OPENERS:
-            depth += 1
-        elif ch in CLOSERS and not (ch == ">" and j > 0 and text[j - 1] == "-"):
-            depth -= 1
-    return depth
+    return sum(_step(text, j) for j in range(start, end))
 
 
 @dataclass
@@ -162,14 +159,10 @@ def _op_end(text: str, start: int) -> int:
     depth 0 after a depth-0 ``:`` (the op's type), or the end of the text."""
     depth, typed = 0, False
     for j in range(start, len(text)):
-        ch = text[j]
-        if ch in OPENERS:
-            depth += 1
-        elif ch in CLOSERS and not (ch == ">" and text[j - 1] == "-"):
-            depth -= 1
-        elif ch == ":" and depth == 0:
+        depth += _step(text, j)
+        if depth == 0 and text[j] == ":":
             typed = True
-        elif ch == "\n" and depth == 0 and typed:
+        elif depth == 0 and text[j] == "\n" and typed:
             return j
     return len(text)
 
