@@ -628,6 +628,11 @@ def main(argv: list[str] | None = None) -> int:
     if not args.directory.is_dir():
         parser.error(f"{args.directory} is not a directory")
     backends = [b for b in args.backends.split(",") if b]
+    from bcast.tools.api import BACKENDS
+
+    unknown = [b for b in backends if b not in BACKENDS]
+    if unknown or not backends:
+        parser.error(f"--backends: {', '.join(unknown) or 'none given'}; this build has {', '.join(BACKENDS)}")
     started = time.perf_counter()
     rows: dict[str, list[tuple[str, Counter]]] = {b: [] for b in backends}
     causes: dict[str, Counter] = {b: Counter() for b in backends}

@@ -118,3 +118,10 @@ def test_parse_dense_reads_mlir_literals(literal, type_, expected):
     value = runner.parse_dense(literal, type_)
     np.testing.assert_array_equal(value, np.array(expected, value.dtype))
     assert value.dtype == np.dtype(runner.DTYPES[type_[:-1].split("x")[-1].removeprefix("tensor<")])
+
+
+def test_an_unknown_backend_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        runner.main([str(SUITE), "--backends", "reference,numpi"])
+    assert exit_.value.code == 2
+    assert "--backends: numpi; this build has reference" in capsys.readouterr().err
