@@ -21,24 +21,35 @@ makes the compared values the entry's results. The rewritten module is
 plain StableHLO; ``bcast.compile`` reads it as it reads any StableHLO (the
 strict import, as for every program that is to run), runs it on each
 backend asked for, and the runner compares the results with the expected
-values as StableHLO's interpreter does (``compare``).
+values as StableHLO's interpreter does (``compare``). With
+``--arguments`` the entry's constants become its arguments
+(``lift_constants``): a backend's standard pipeline folds ops on
+constants, so without it NumPy, Array API and C mostly return folded
+constants; with it they compute every op themselves.
 
 Each chunk is, on each backend:
 
 - passed: every checked value is as expected;
 - failed: bcast ran it and a value differs (a bug in bcast);
 - unsupported: bcast refused it, saying what it does not support (an op,
-  an element type, a form of an op); the table counts these by that name;
+  an element type, a form of an op), or refused a chunk holding an element
+  type bcast lacks (``foreign_type``: ``abs`` of a complex value is
+  refused by the verifier of a type it cannot run); the table counts these
+  by that name;
 - error: bcast refused it otherwise (a parse or verifier error on a valid
   program) or crashed (a bug in bcast);
 - skipped: the runner cannot check it (no check op, an entry that takes
-  arguments given on the interpreter's command line, a check op the runner
-  does not know); counted, not run.
+  arguments given on the interpreter's command line or returns values,
+  ``check.expect_serialized_eq``, which compares files
+  ``interpreter.probe`` wrote); counted, not run.
 
-The first table has one row per file and a total; then the unsupported
-causes, most common first; with ``-v`` every chunk that did not pass, with
-its message. The exit status is 0 whatever the counts (this measures), 2
-for a bad command line.
+The first table has one row per file and a total; then what bcast named
+first for each unsupported chunk, most common first; then everything each
+unsupported chunk lacks (``lacks``: the ops outside the import's list and
+the foreign element types), with how many chunks lack only that one
+thing (what adding it would gain); with ``-v`` every chunk that did not
+pass, with its message. The exit status is 0 whatever the counts (this
+measures), 2 for a bad command line.
 
 Expected constants are read by the runner itself (``parse_dense``), not by
 bcast, so a bcast bug in reading literals cannot hide itself. Decimal float
