@@ -33,9 +33,9 @@ Each chunk is, on each backend:
 - failed: bcast ran it and a value differs (a bug in bcast);
 - unsupported: bcast refused it, saying what it does not support (an op,
   an element type, a form of an op), or refused a chunk holding an element
-  type bcast lacks (``foreign_type``: ``abs`` of a complex value is
-  refused by the verifier of a type it cannot run); the table counts these
-  by that name;
+  type bcast lacks (``foreign_type``: an ``add`` of quantized values of
+  two scales is refused by bcast's verifier, which knows no quantized
+  types); the table counts these by that name;
 - error: bcast refused it otherwise (a parse or verifier error on a valid
   program) or crashed (a bug in bcast);
 - skipped: the runner cannot check it (no check op, an entry that takes
