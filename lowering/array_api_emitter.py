@@ -108,6 +108,12 @@ class FunctionEmitter(PythonFunctionEmitter):
             out(f"{n[r]} = xp.concat([{', '.join(n[v] for v in op.inputs)}], axis={op.dim})")
         elif isinstance(op, bc.PadOp):
             out(f"{n[r]} = ar.pad(xp, {x}, {n[op.padding_value]}, {list(op.low)}, {list(op.high)}, {list(op.interior)})")
+        elif isinstance(op, bc.DynamicSliceOp):
+            starts = python_tuple([n[v] for v in op.start_indices])
+            out(f"{n[r]} = ar.dynamic_slice(xp, {x}, {starts}, {list(op.sizes)})")
+        elif isinstance(op, bc.DynamicUpdateSliceOp):
+            starts = python_tuple([n[v] for v in op.start_indices])
+            out(f"{n[r]} = ar.dynamic_update_slice(xp, {x}, {starts}, {n[op.update]})")
         elif isinstance(op, bc.ReshapeOp | bc.NarrowOp):
             out(f"{n[r]} = ar.reshape(xp, {x}, {shape})")
         elif isinstance(op, bc.ReduceOp):

@@ -558,6 +558,61 @@ def assign(xp, dst, index: tuple[int, ...], src):
     return spread if mask is None else xp.where(mask, spread, dst)
 
 
+def _clamped_start(xp, start, size: int, n: int, like):
+    """A start index (a 0-d integer array of any dtype) clamped into
+    ``[0, n - size]`` (``rules.clamped_start``), compared in its own dtype
+    (an ``uint64`` above ``2**63`` or an ``int8`` never converts out of
+    range), then converted to ``like``'s dtype, where it fits."""
+    high = n - size
+    if _kind(xp, start.dtype) == "signed":
+        start = xp.maximum(start, xp.asarray(0, dtype=start.dtype))
+    if high < _info(xp, start).max:
+        start = xp.minimum(start, xp.asarray(high, dtype=start.dtype))
+    return xp.astype(start, like.dtype)
+
+
+def dynamic_slice(xp, x, starts, sizes: Sequence[int]):
+    """``bcast.dynamic_slice`` with standard functions only: per dim that
+    the block does not cover whole, ``take`` of the positions ``start +
+    arange(size)`` (the start stays an array: dask stays lazy, JAX traces)."""
+    for d, (start, size) in enumerate(zip(starts, sizes)):
+        n = x.shape[d]
+        if size == n:
+            continue
+        if size == 0:
+            x = _slice_dim(x, d, 0, 0)
+            continue
+        positions = xp.arange(size)
+        positions = positions + _clamped_start(xp, start, size, n, positions)
+        x = xp.take(x, positions, axis=d)
+    return x
+
+
+def dynamic_update_slice(xp, x, starts, update):
+    """``bcast.dynamic_update_slice`` without item assignment (dask and JAX
+    arrays are immutable): per dim, a mask of the positions ``p`` in
+    ``[start, start + size)`` and the update spread to the operand's size by
+    ``take`` at ``p - start`` (clipped); then one ``where``."""
+    mask, spread = None, update
+    for d, start in enumerate(starts):
+        n, size = x.shape[d], update.shape[d]
+        if size == 0:
+            return x
+        if size == n:
+            continue
+        positions = xp.arange(n)
+        offset = positions - _clamped_start(xp, start, size, n, positions)
+        inside = xp.logical_and(offset >= xp.asarray(0, dtype=offset.dtype),
+                                offset < xp.asarray(size, dtype=offset.dtype))
+        ones = [1] * x.ndim
+        ones[d] = n
+        hit = xp.reshape(inside, tuple(ones))
+        mask = hit if mask is None else xp.logical_and(mask, hit)
+        at = xp.minimum(xp.maximum(offset, xp.asarray(0, dtype=offset.dtype)), xp.asarray(size - 1, dtype=offset.dtype))
+        spread = xp.take(spread, at, axis=d)
+    return spread if mask is None else xp.where(mask, spread, x)
+
+
 def deliver(xp, results: tuple, out, specs: tuple[rt.Spec, ...], inputs: tuple):
     """The function's results: one array or a tuple. For NumPy results,
     ``out=`` and ownership follow ``numpy_runtime.Outs`` (a result that is

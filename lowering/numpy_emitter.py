@@ -363,6 +363,13 @@ class FunctionEmitter(PythonFunctionEmitter):
         elif isinstance(op, bc.PadOp):
             out(f"{n[r]} = numerics.pad({x}, {n[op.padding_value]}, {list(op.low)}, {list(op.high)}, {list(op.interior)})")
             self.owned.add(r)
+        elif isinstance(op, bc.DynamicSliceOp):  # a view, as slice's
+            starts = python_tuple([n[v] for v in op.start_indices])
+            out(f"{n[r]} = numerics.dynamic_slice({x}, {starts}, {list(op.sizes)})")
+        elif isinstance(op, bc.DynamicUpdateSliceOp):
+            starts = python_tuple([n[v] for v in op.start_indices])
+            out(f"{n[r]} = numerics.dynamic_update_slice({x}, {starts}, {n[op.update]})")
+            self.owned.add(r)
         elif isinstance(op, bc.ReshapeOp | bc.NarrowOp):
             out(f"{n[r]} = np.reshape({x}, {flat_type_shape(r.type)})")
         elif isinstance(op, bc.ExtractOp):

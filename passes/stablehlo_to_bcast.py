@@ -89,7 +89,7 @@ REDUCTION_KINDS: dict[type[bcast.BinaryOp], str] = {op: kind for kind, op in bca
 
 OTHER = (hlo.IsFiniteOp, hlo.ConvertOp, hlo.CompareOp, hlo.SelectOp, hlo.ClampOp, hlo.BroadcastInDimOp,
          hlo.ReshapeOp, hlo.TransposeOp, hlo.ConstantOp, hlo.ReduceOp, hlo.ReturnOp,
-         hlo.IotaOp, hlo.ReverseOp, hlo.SliceOp, hlo.ConcatenateOp, hlo.PadOp, chlo.BroadcastCompareOp,
+         hlo.IotaOp, hlo.ReverseOp, hlo.SliceOp, hlo.DynamicSliceOp, hlo.DynamicUpdateSliceOp, hlo.ConcatenateOp, hlo.PadOp, chlo.BroadcastCompareOp,
          chlo.BroadcastSelectOp, chlo.SquareOp)  # fmt: skip
 SUPPORTED_OPS: tuple[str, ...] = tuple(sorted(
     [op.name for op in (*BINARY, *UNARY, *OTHER, *chlo.CHLO_BINARY_OPS)] + ["func.call"]
@@ -217,7 +217,7 @@ class ConvertIsFinite(RewritePattern):
 
 class ConvertStructural(RewritePattern):
     """constant, convert, reshape, transpose, broadcast_in_dim (a transposing
-    one becomes transpose + sorted broadcast), iota, reverse, slice, concatenate, pad."""
+    one becomes transpose + sorted broadcast), iota, reverse, slice, dynamic_slice, dynamic_update_slice, concatenate, pad."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if in_reduce_body(op):
@@ -255,6 +255,16 @@ class ConvertStructural(RewritePattern):
             _bcast_type(op, op.operand)
             ranges = (op.start_indices, op.limit_indices, op.strides)
             new = [bcast.SliceOp(op.operand, *(r.get_values() for r in ranges))]
+        elif isinstance(op, hlo.DynamicSliceOp):
+            _bcast_type(op, op.operand)
+            for start in op.start_indices:
+                _bcast_type(op, start)
+            new = [bcast.DynamicSliceOp(op.operand, op.start_indices, op.slice_sizes.get_values())]
+        elif isinstance(op, hlo.DynamicUpdateSliceOp):
+            _bcast_type(op, op.operand)
+            for start in op.start_indices:
+                _bcast_type(op, start)
+            new = [bcast.DynamicUpdateSliceOp(op.operand, op.start_indices, op.update)]
         else:
             return
         replace(rewriter, op, new)
