@@ -103,7 +103,33 @@ def lax_pad(x):
     return jax.lax.pad(x, jnp.int32(7), ((1, -1, 1), (-2, 3, 2)))
 
 
+def lax_dynamic_slice(x, i, j):
+    """``lax.dynamic_slice``: JAX wraps a negative start (``i + n``), then
+    ``stablehlo.dynamic_slice`` clamps it into range."""
+    return jax.lax.dynamic_slice(x, (i, j), (2, 3)) * 2
+
+
+def traced_row(x, i):
+    """``x[i]`` with a traced ``i``: a ``dynamic_slice`` of one row, reshaped."""
+    return x[i] + 1
+
+
+def lax_dynamic_update_slice(x, u, i):
+    """``lax.dynamic_update_slice`` with ``uint32`` starts."""
+    return jax.lax.dynamic_update_slice(x, u, (i, i))
+
+
+def update_row(x, v, i):
+    """``lax.dynamic_update_index_in_dim`` (in a called JAX function)."""
+    return jax.lax.dynamic_update_index_in_dim(x, v, i, 0) * 3
+
+
 CASES = {
+    "lax_dynamic_slice": (lax_dynamic_slice, (X, np.int32(-3), np.int32(100))),
+    "lax_dynamic_slice_inside": (lax_dynamic_slice, (X, np.int32(5), np.int32(2))),
+    "traced_row": (traced_row, (X, np.int32(-2))),
+    "lax_dynamic_update_slice": (lax_dynamic_update_slice, (X, X[:2, :2] + 5, np.uint32(2**32 - 2))),
+    "update_row": (update_row, (X, X[:1] * 2, np.int32(6))),
     "one_hot_plus_reversed": (one_hot_plus_reversed, (X, rng.integers(0, 16, 8).astype(np.int32))),
     "softmax": (softmax, (X,)),
     "concatenate_three": (concatenate_three, (X[:, :3], X[:, 3:8], X[:, 8:9])),
