@@ -1063,6 +1063,10 @@ def _check_start_indices(starts: Sequence[SSAValue]) -> None:
     tensors of one integer type (signed or unsigned, any width; no ``i1``,
     StableHLO's boolean), as StableHLO has them."""
     for k, v in enumerate(starts):
+        if not isinstance(v.type, TensorType):
+            raise Diagnostic(f"start index #{k} must be a rank-0 integer tensor, got {v.type}",
+                             ["a start index is a tensor<i32>, tensor<ui64>, ... (no i1), not an index "
+                              "as extract and assign take"])
         levels, element = _split(v, f"start index #{k}")
         if len(levels) > 1 or levels[0] or rules.kind(element) not in ("signed", "unsigned"):
             raise Diagnostic(f"start index #{k} must be a rank-0 integer tensor, got {v.type}",
@@ -1086,7 +1090,7 @@ class DynamicSliceOp(BcastOp):
 
     name = "bcast.dynamic_slice"
     operand = operand_def(TensorType)
-    start_indices = var_operand_def(TensorType)
+    start_indices = var_operand_def()  # tensors, checked by the verifier (an index is a located error)
     result = result_def(TensorType)
     slice_sizes = prop_def(DenseArrayBase.constr(i64))
     traits = traits_def(Pure())
@@ -1127,7 +1131,7 @@ class DynamicUpdateSliceOp(BcastOp):
 
     name = "bcast.dynamic_update_slice"
     operand = operand_def(TensorType)
-    start_indices = var_operand_def(TensorType)
+    start_indices = var_operand_def()  # tensors, checked by the verifier
     update = operand_def(TensorType)
     result = result_def(TensorType)
     traits = traits_def(Pure())
