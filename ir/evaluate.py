@@ -58,7 +58,8 @@ def _binary(op: BinaryOp, x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 @evaluate.register(CompareOp)
 def _compare(op: CompareOp, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    return op.NUMPY_FUNCTION(op.comparison_direction.data.value, *_broadcast_and_promote(op, x, y))
+    return op.NUMPY_FUNCTION(op.comparison_direction.data.value, *_broadcast_and_promote(op, x, y),
+                             total_order=op.is_total_order)
 
 
 @evaluate.register(SelectOp)

@@ -147,6 +147,8 @@ class NumpyScalars:
             return (_as(x, "u") & 1).astype(np.bool_)
         source = {"arith.sitofp": "s", "arith.extsi": "s", "arith.uitofp": "u", "arith.extui": "u",
                   "arith.trunci": "u"}.get(name)  # fmt: skip
+        if name == "arith.bitcast":
+            return x.view(dtype)
         x = _as(x, source) if source and x.dtype.kind in "iub" else x
         return x.astype(dtype)
 
@@ -216,7 +218,12 @@ comparisons are ``scalar.compare`` on them (a NaN is unordered and unequal;
 booleans order False < True)."""
 
 
-def compare(direction: str, x, y):
+def compare(direction: str, x, y, total_order: bool = False):
+    """``scalar.compare``: NumPy's comparison, or the definition on arrays
+    for a float ``total_order``."""
+    x, y = np.asarray(x), np.asarray(y)
+    if total_order and x.dtype.kind == "f":
+        return scalar.compare(_SCALARS, element_of(x), direction, x, y, total_order=True)
     return COMPARE[direction](x, y)
 
 

@@ -488,11 +488,17 @@ class ComparisonDirectionAttr(EnumAttribute[ComparisonDirection], SpacedOpaqueSy
 
 @irdl_op_definition
 class CompareOp(BinaryOp):
-    """``compare DIR, %a, %b``: a binary op whose result is i1."""
+    """``compare DIR, %a, %b``: a binary op whose result is i1.
+    ``compare DIR, %a, %b, TOTALORDER`` (floats only, as StableHLO's compare
+    type of that name) compares by IEEE totalOrder (``scalar.compare``):
+    -0.0 < +0.0 and NaNs are ordered by sign and payload. bcast has no other
+    compare types: StableHLO's SIGNED/UNSIGNED are conversions on import."""
 
     name = "bcast.compare"
     comparison_direction = prop_def(ComparisonDirectionAttr)
-    assembly_format = "$comparison_direction `,` $lhs `,` $rhs " + _BROADCAST_FORMAT
+    total_order = opt_prop_def(UnitAttr)
+    assembly_format = ("$comparison_direction `,` $lhs `,` $rhs (`,` `TOTALORDER` $total_order^)? "
+                       + _BROADCAST_FORMAT)
     ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"bool", "signed", "unsigned", "float"})
     TML_CLASS: ClassVar[str] = "relational"
     NUMPY_FUNCTION = staticmethod(numerics.compare)
@@ -508,17 +514,31 @@ class CompareOp(BinaryOp):
         broadcast_dimensions: Sequence[int] | None = None,
         *,
         attributes: Mapping[str, Attribute] | None = None,
+        total_order: bool = False,
     ):
         if not isinstance(direction, ComparisonDirectionAttr):
             direction = ComparisonDirectionAttr(ComparisonDirection(direction))
         super().__init__(
             lhs, rhs, result_type, broadcast_dimensions, attributes=attributes,
-            properties={"comparison_direction": direction},
+            properties={"comparison_direction": direction, "total_order": UnitAttr() if total_order else None},
         )  # fmt: skip
+
+    @property
+    def is_total_order(self) -> bool:
+        return self.total_order is not None
 
     @classmethod
     def result_element(cls, promoted: str) -> str:
         return "i1"
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        super().verify_semantics(semantics)
+        if self.is_total_order:
+            for side, v in (("lhs", self.lhs), ("rhs", self.rhs)):
+                element = _split(v, side)[1]
+                if rules.kind(element) != "float":
+                    raise Diagnostic(f"compare TOTALORDER needs float operands, got {side} element type {element}",
+                                     ["TOTALORDER orders floats by their bits; integers and booleans have one order"])
 
 
 class TernaryOp(ElementwiseOp, abc.ABC):

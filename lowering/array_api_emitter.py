@@ -147,6 +147,8 @@ class FunctionEmitter(PythonFunctionEmitter):
             return f"xp.where({args})"
         if isinstance(op, bc.CompareOp):
             direction = op.comparison_direction.data.value
+            if op.is_total_order:
+                return f"ar.compare(xp, {direction!r}, {args}, total_order=True)"
             standard = array_api_runtime.standard_comparison(element, direction)
             return f"xp.{standard}({args})" if standard else f"ar.compare(xp, {direction!r}, {args})"
         standard = array_api_runtime.standard_function(op.SCALAR, element, len(op.operands))

@@ -189,6 +189,23 @@ def _is_standard_comparison(predicate: str, kind: str) -> bool:
     return kind != "bool" and predicate[0] == kind[0]
 
 
+def bitcast(xp, x, dtype_name: str):
+    """A float array's bits as the integer NumPy dtype ``dtype_name`` of its width. The
+    standard has no bitcast, so this is the one primitive taken from each
+    library: ``view`` where arrays have it (NumPy, dask, lazily, CuPy), JAX's
+    ``bitcast_convert_type`` (it traces under ``jit``), and otherwise
+    (array_api_strict) a copy of the bits through DLPack and NumPy."""
+    import array_api_compat as compat
+
+    if compat.is_jax_namespace(xp):
+        import jax
+
+        return jax.lax.bitcast_convert_type(x, dtype(xp, dtype_name))
+    if hasattr(x, "view") and not compat.is_array_api_strict_namespace(xp):
+        return x.view(dtype(xp, dtype_name))
+    return xp.asarray(np.ascontiguousarray(np.from_dlpack(x).view(dtype_name)))
+
+
 class ArrayApiScalars:
     """``bcast.ir.scalar``'s primitives with standard functions only, on the
     arrays of one namespace (any shapes that broadcast together).
@@ -265,6 +282,8 @@ class ArrayApiScalars:
     def cast(self, name, x, element):
         xp = self.xp
         to = dtype(xp, _dtype_name(element))
+        if name == "arith.bitcast":
+            return bitcast(xp, x, _dtype_name(element))
         if name in ("arith.extf", "arith.truncf"):
             return xp.astype(x, to)
         if name in ("arith.sitofp", "arith.uitofp"):
@@ -453,9 +472,9 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def compare(xp, direction: str, x, y):
+def compare(xp, direction: str, x, y, total_order: bool = False):
     """``scalar.compare`` on ``xp`` arrays."""
-    return scalar.compare(ArrayApiScalars(xp), element_of(xp, x), direction, x, y)
+    return scalar.compare(ArrayApiScalars(xp), element_of(xp, x), direction, x, y, total_order=total_order)
 
 
 def convert(xp, x, dtype_name: str):

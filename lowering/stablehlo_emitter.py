@@ -399,8 +399,9 @@ class FunctionEmitter:
             if not is_explicit(op):
                 raise PassError(op, "the stablehlo target needs explicit IR; run the "
                                 "bcast-make-explicit pass first")
-            if isinstance(op, bc.CompareOp):  # compare_type: FLOAT, SIGNED, UNSIGNED (i1)
-                return self.add(shlo.CompareOp(op.comparison_direction.data.value, *args))
+            if isinstance(op, bc.CompareOp):  # compare_type: FLOAT (or TOTALORDER), SIGNED, UNSIGNED (i1)
+                return self.add(shlo.CompareOp(op.comparison_direction.data.value, *args,
+                                               "TOTALORDER" if op.is_total_order else None))
             if isinstance(op, bc.ConvertOp):
                 return self.convert_op(args[0], t)
             if isinstance(op, bc.SelectOp):
@@ -612,6 +613,8 @@ class StablehloScalars:
         """``trunci`` to ``i1`` keeps the low bit (StableHLO's ``convert``
         to ``i1`` is ``x != 0``); the others are ``convert`` of ``x`` read
         with the cast's signedness, to the target of that signedness."""
+        if name == "arith.bitcast":
+            return self.emitter.add(shlo.BitcastConvertOp(x, self.type(element)))
         if name == "arith.trunci" and element == "i1":
             return self.cmpi("ne", self.apply("arith.andi", x, self.const(1, _element(x.type))),
                              self.const(0, _element(x.type)))

@@ -255,7 +255,8 @@ def scalar_op(op: Operation, b: Scalars, args: Sequence[SSAValue]) -> SSAValue:
     if isinstance(op, bc.ConvertOp):
         return scalar.convert(b, element_of(op.operand.type), element_of(op.result.type), args[0])
     if isinstance(op, bc.CompareOp):
-        return scalar.compare(b, element_of(op.lhs.type), op.comparison_direction.data.value, *args)
+        return scalar.compare(b, element_of(op.lhs.type), op.comparison_direction.data.value, *args,
+                              total_order=op.is_total_order)
     if isinstance(op, bc.SelectOp):
         return b.select(*args)
     if isinstance(op, bc.ElementwiseOp):
