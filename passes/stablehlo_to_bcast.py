@@ -15,7 +15,8 @@ Python source line, for a JAX export with debug info).
 - ``add``/``multiply``/``maximum``/``minimum`` on i1 are ``or``/``and``/``or``/
   ``and`` (the StableHLO spec); ``compare`` with ``compare_type`` UNSIGNED on
   a signed integer (or SIGNED on an unsigned one) compares the operands
-  converted to the other signedness (the same bits); ``chlo.square x`` is ``multiply x, x``;
+  converted to the other signedness (the same bits), TOTALORDER is
+  ``bcast.compare ..., TOTALORDER``; ``chlo.square x`` is ``multiply x, x``;
   ``is_finite x`` is ``compare LT, abs(x), inf`` (false for NaN and inf).
 - A transposing ``broadcast_in_dim`` becomes ``transpose`` then a sorted
   broadcast; a rank-0 ``select`` predicate, rank-0 ``clamp`` bounds are broadcast
@@ -26,8 +27,8 @@ Python source line, for a JAX export with debug info).
 - ``reduce`` with one input and a body that is one binary op becomes
   ``bcast.reduce KIND``; an init value that is not a constant equal to the
   kind's identity is combined in with the binary op after the reduction.
-- Anything else (another op, a variadic reduce, another body, compare type
-  TOTALORDER, an element type bcast lacks) is kept as it is, with its
+- Anything else (another op, a variadic reduce, another body, an element
+  type bcast lacks) is kept as it is, with its
   operands and results (docs/contracts.md, "Ops bcast does not know"): the
   later passes treat its results as opaque values, ``-t stablehlo`` writes
   it back, and a backend that must run it refuses it, located. With
@@ -279,12 +280,6 @@ class ConvertStructural(RewritePattern):
         return [transpose, bcast.BroadcastInDimOp(transpose, sorted_dims, op.result.type)]
 
 
-def _compare_type_ok(op: Operation, compare_type) -> None:
-    if compare_type is not None and compare_type.data == hlo.ComparisonType.TOTALORDER:
-        raise PassError(op, "compare type TOTALORDER is not supported by convert-stablehlo-to-bcast",
-                        ["bcast compares floats as IEEE 754 does (compare type FLOAT)"])
-
-
 SIGNEDNESS_OF_COMPARE = {hlo.ComparisonType.SIGNED: "signed", hlo.ComparisonType.UNSIGNED: "unsigned"}
 
 
@@ -307,10 +302,11 @@ def _compared(compare_type, direction: str, value: SSAValue, new: list[Operation
 
 def _compare(op: Operation, compare_type, direction: str, lhs: SSAValue, rhs: SSAValue, result_type,
              new: list[Operation]) -> bcast.CompareOp:
-    """bcast's compare of ``lhs`` and ``rhs`` as StableHLO's ``compare_type`` says."""
-    _compare_type_ok(op, compare_type)
+    """bcast's compare of ``lhs`` and ``rhs`` as StableHLO's ``compare_type``
+    says (TOTALORDER, which StableHLO allows on floats only, is bcast's)."""
     lhs, rhs = (_compared(compare_type, direction, v, new) for v in (lhs, rhs))
-    return bcast.CompareOp(direction, lhs, rhs, result_type)
+    total_order = compare_type is not None and compare_type.data == hlo.ComparisonType.TOTALORDER
+    return bcast.CompareOp(direction, lhs, rhs, result_type, total_order=total_order)
 
 
 class ConvertCompare(RewritePattern):
