@@ -124,7 +124,19 @@ def update_row(x, v, i):
     return jax.lax.dynamic_update_index_in_dim(x, v, i, 0) * 3
 
 
+def total_order_less(x, y):
+    """JAX's ``lt_to`` (its sort comparators' compare): ``stablehlo.compare
+    LT, ..., TOTALORDER``; -0.0 < +0.0 and NaNs ordered by sign."""
+    from jax._src.lax.lax import lt_to_p
+
+    return lt_to_p.bind(x, y)
+
+
+SIGNED_ZEROS_AND_NANS = np.array([-0.0, 0.0, np.nan, -np.nan, np.inf, -np.inf, 1.0, -1.0], np.float32)
+
 CASES = {
+    "total_order_less": (total_order_less, (SIGNED_ZEROS_AND_NANS[:, None] * np.ones((1, 8), np.float32),
+                                            SIGNED_ZEROS_AND_NANS[None, :] * np.ones((8, 1), np.float32))),
     "lax_dynamic_slice": (lax_dynamic_slice, (X, np.int32(-3), np.int32(100))),
     "lax_dynamic_slice_inside": (lax_dynamic_slice, (X, np.int32(5), np.int32(2))),
     "traced_row": (traced_row, (X, np.int32(-2))),
