@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import bcast
+from bcast.tests.budget import examples
 from bcast.ir.types import NUMPY_DTYPES
 
 BACKENDS = ["reference", "numpy", "array-api", "c"]
@@ -213,3 +216,32 @@ def test_array_api_target_runs_dynamic_slices_on_other_libraries(library):
             got = f(lib.asarray(x), lib.asarray(np.int32(i)), lib.asarray(v))
         for g, w in zip(got, want):
             np.testing.assert_allclose(np.asarray(g), w, rtol=1e-6)
+
+
+@st.composite
+def slice_cases(draw):
+    """An operand shape (rank 0..3, dims 0..5), a block size per dim, a start
+    per dim anywhere in the index type's range, and an index type."""
+    index = draw(st.sampled_from(sorted(INDEX_DTYPES)))
+    info = np.iinfo(INDEX_DTYPES[index])
+    shape = tuple(draw(st.lists(st.integers(0, 5), max_size=3)))
+    sizes = tuple(draw(st.integers(0, n)) for n in shape)
+    near = st.integers(max(int(info.min), -8), min(int(info.max), 8))
+    starts = tuple(draw(st.one_of(near, st.integers(int(info.min), int(info.max)))) for _ in shape)
+    return shape, sizes, index, starts
+
+
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=list(HealthCheck))
+@given(slice_cases())
+def test_random_dynamic_slices_match_the_oracle(case):
+    """Random shapes, sizes, starts and index types: the reference, NumPy and
+    Array API targets (the C target is the loop IR test's) against the oracle."""
+    shape, sizes, index, starts = case
+    x = sample(shape, "i32")
+    u = sample(sizes, "i32") + 100
+    args = starts_of(starts, index)
+    for backend in ("reference", "numpy", "array-api"):
+        got = np.asarray(bcast.compile(slice_program(shape, sizes, "i32", index), backend=backend)(x, *args))
+        np.testing.assert_array_equal(got, oracle_slice(x, starts, sizes), err_msg=backend)
+        got = np.asarray(bcast.compile(update_program(shape, sizes, "i32", index), backend=backend)(x, u, *args))
+        np.testing.assert_array_equal(got, oracle_update(x, starts, u), err_msg=backend)
