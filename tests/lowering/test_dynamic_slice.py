@@ -245,3 +245,12 @@ def test_random_dynamic_slices_match_the_oracle(case):
         np.testing.assert_array_equal(got, oracle_slice(x, starts, sizes), err_msg=backend)
         got = np.asarray(bcast.compile(update_program(shape, sizes, "i32", index), backend=backend)(x, u, *args))
         np.testing.assert_array_equal(got, oracle_update(x, starts, u), err_msg=backend)
+
+
+@pytest.mark.parametrize("semantics", ["numpy", "xla", "tml"])
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_dynamic_slices_run_under_every_semantics(semantics, backend):
+    text = f'module attributes {{bcast.semantics = "{semantics}"}} {{{update_program((5, 4), (2, 4), "f32", "i64")}}}'
+    x, u = sample((5, 4), "f32"), sample((2, 4), "f32") + 1
+    got = bcast.compile(text, backend=backend)(x, u, np.int64(4), np.int64(-2))
+    np.testing.assert_array_equal(np.asarray(got), oracle_update(x, (4, -2), u))
