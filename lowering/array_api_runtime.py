@@ -627,8 +627,8 @@ def dynamic_update_slice(xp, x, starts, update):
         ones[d] = n
         hit = xp.reshape(inside, tuple(ones))
         mask = hit if mask is None else xp.logical_and(mask, hit)
-        at = xp.minimum(xp.maximum(offset, xp.asarray(0, dtype=offset.dtype)), xp.asarray(size - 1, dtype=offset.dtype))
-        spread = xp.take(spread, at, axis=d)
+        zero, last = xp.asarray(0, dtype=offset.dtype), xp.asarray(size - 1, dtype=offset.dtype)
+        spread = xp.take(spread, xp.minimum(xp.maximum(offset, zero), last), axis=d)
     return spread if mask is None else xp.where(mask, spread, x)
 
 

@@ -396,7 +396,8 @@ class FunctionLowering:
         self.owned: list[SSAValue] = []
         self.destination: dict[SSAValue, SSAValue] = {}
         self.checked: dict[Operation, Index] = {}
-        """The indices of each extract/assign, their dynamic ones checked."""
+        """The indices of each extract/assign, their dynamic ones checked, and
+        the clamped starts of each dynamic slice."""
         if block is None:
             return
         self.b = Scalars(new_block)

@@ -24,6 +24,8 @@ Python source line, for a JAX export with debug info).
   ``chlo.broadcast_*`` broadcast each operand to the result shape (NumPy
   alignment, or ``broadcast_dimensions``), then apply the op
   (``chlo.broadcast_select`` becomes ``bcast.select``).
+- ``dynamic_slice`` and ``dynamic_update_slice`` become bcast's ops of the
+  same names, start indices unchanged (both clamp them into range).
 - ``reduce`` with one input and a body that is one binary op becomes
   ``bcast.reduce KIND``; an init value that is not a constant equal to the
   kind's identity is combined in with the binary op after the reduction.
@@ -90,8 +92,8 @@ REDUCTION_KINDS: dict[type[bcast.BinaryOp], str] = {op: kind for kind, op in bca
 
 OTHER = (hlo.IsFiniteOp, hlo.ConvertOp, hlo.CompareOp, hlo.SelectOp, hlo.ClampOp, hlo.BroadcastInDimOp,
          hlo.ReshapeOp, hlo.TransposeOp, hlo.ConstantOp, hlo.ReduceOp, hlo.ReturnOp,
-         hlo.IotaOp, hlo.ReverseOp, hlo.SliceOp, hlo.DynamicSliceOp, hlo.DynamicUpdateSliceOp, hlo.ConcatenateOp, hlo.PadOp, chlo.BroadcastCompareOp,
-         chlo.BroadcastSelectOp, chlo.SquareOp)  # fmt: skip
+         hlo.IotaOp, hlo.ReverseOp, hlo.SliceOp, hlo.ConcatenateOp, hlo.PadOp, chlo.BroadcastCompareOp,
+         chlo.BroadcastSelectOp, chlo.SquareOp, hlo.DynamicSliceOp, hlo.DynamicUpdateSliceOp)  # fmt: skip
 SUPPORTED_OPS: tuple[str, ...] = tuple(sorted(
     [op.name for op in (*BINARY, *UNARY, *OTHER, *chlo.CHLO_BINARY_OPS)] + ["func.call"]
 ))  # fmt: skip
@@ -218,7 +220,8 @@ class ConvertIsFinite(RewritePattern):
 
 class ConvertStructural(RewritePattern):
     """constant, convert, reshape, transpose, broadcast_in_dim (a transposing
-    one becomes transpose + sorted broadcast), iota, reverse, slice, dynamic_slice, dynamic_update_slice, concatenate, pad."""
+    one becomes transpose + sorted broadcast), iota, reverse, slice,
+    dynamic_slice, dynamic_update_slice, concatenate, pad."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if in_reduce_body(op):
