@@ -1097,7 +1097,7 @@ def _check_start_indices(starts: Sequence[SSAValue]) -> None:
 
 
 @irdl_op_definition
-class DynamicSliceOp(BcastOp):
+class DynamicSliceOp(_FoldIdentity, BcastOp):
     """``dynamic_slice %x[%i, %j], sizes = [2, 3] : (tensor<4x8xf32>,
     tensor<i32>, tensor<i32>) -> tensor<2x3xf32>``: the block of ``sizes``
     starting at run-time indices, StableHLO's ``dynamic_slice``. Each start is
@@ -1106,14 +1106,16 @@ class DynamicSliceOp(BcastOp):
     out of range) CLAMPED into ``[0, dim - size]`` so the block stays in
     bounds: any value is valid, there is no run-time error. A nested (tml)
     type is refused. Fusion takes it as a boundary (computed before the group
-    that reads it): its offsets are values the group would have to read first."""
+    that reads it): its offsets are values the group would have to read first.
+    Folds to its operand when the block is all of it (every start clamps to
+    0); ``canonicalize`` makes one with constant starts a ``slice``."""
 
     name = "bcast.dynamic_slice"
     operand = operand_def(TensorType)
     start_indices = var_operand_def()  # tensors, checked by the verifier (an index is a located error)
     result = result_def(TensorType)
     slice_sizes = prop_def(DenseArrayBase.constr(i64))
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), CanonicalizationPatterns())
     assembly_format = (
         "$operand `[` $start_indices `]` `,` `sizes` `=` $slice_sizes attr-dict `:` "
         "functional-type(operands, results)"
@@ -1129,6 +1131,10 @@ class DynamicSliceOp(BcastOp):
     def sizes(self) -> tuple[int, ...]:
         return self.slice_sizes.get_values()
 
+    def is_identity(self) -> bool:
+        """The block is the whole operand: every start clamps to 0."""
+        return self.operand.type == self.result.type
+
     def verify_semantics(self, semantics: Semantics) -> None:
         levels, element = _split(self.operand, "operand")
         _check_nesting(semantics, (levels,))
@@ -1140,14 +1146,15 @@ class DynamicSliceOp(BcastOp):
 
 
 @irdl_op_definition
-class DynamicUpdateSliceOp(BcastOp):
+class DynamicUpdateSliceOp(HasFolderInterface, BcastOp):
     """``dynamic_update_slice %x[%i, %j], %u : (tensor<4x8xf32>, tensor<i32>,
     tensor<i32>, tensor<2x3xf32>) -> tensor<4x8xf32>``: a new tensor equal to
     ``x`` with ``u`` written at run-time start indices, StableHLO's
     ``dynamic_update_slice``. The starts are clamped as ``dynamic_slice``'s
     (into ``[0, dim - update size]``); ``u`` has ``x``'s rank and element
     type (no broadcasting or promotion, unlike ``assign``: it is StableHLO's
-    op). The result never shares memory with ``x``. A nested type is refused."""
+    op). The result never shares memory with ``x``. A nested type is refused.
+    Folds to the update when it is as large as ``x`` (it replaces all of it)."""
 
     name = "bcast.dynamic_update_slice"
     operand = operand_def(TensorType)
@@ -1162,6 +1169,9 @@ class DynamicUpdateSliceOp(BcastOp):
     def __init__(self, operand: SSAValue | Operation, starts: Sequence[SSAValue | Operation],
                  update: SSAValue | Operation):
         super().__init__(operands=[operand, list(starts), update], result_types=[_type(operand)])
+
+    def fold(self):
+        return (self.update,) if self.update.type == self.operand.type else None
 
     def verify_semantics(self, semantics: Semantics) -> None:
         (levels, element), (update_levels, update_element) = (
