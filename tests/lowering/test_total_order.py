@@ -3,19 +3,24 @@ backend and on XLA, against an oracle that knows nothing of bit tricks: a
 list of f16/f32/f64 values written down in IEEE 754 totalOrder (NaNs with
 the sign bit set and payloads, infinities, the largest finite values,
 normal and subnormal values, both zeros), so ``x DIR y`` must be
-``position(x) DIR position(y)`` for every pair and direction. Also: the
-key definition in ``bcast.ir.scalar`` on the probe, JAX's own ``lt_to``
-(a TOTALORDER compare) imported by ``from_jax``."""
+``position(x) DIR position(y)`` for every pair and direction. Also: random
+bit patterns against a rank computed from sign and magnitude, the key
+definition in ``bcast.ir.scalar`` on the probe, JAX's own ``lt_to`` (a
+TOTALORDER compare) imported by ``from_jax``."""
 
 from __future__ import annotations
 
+import functools
 import operator
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import bcast
 from bcast.ir import scalar
+from bcast.tests.budget import examples
 
 BACKENDS = ["reference", "numpy", "array-api", "c"]
 DIRECTIONS = {"EQ": operator.eq, "NE": operator.ne, "LT": operator.lt, "LE": operator.le,
@@ -140,3 +145,46 @@ def test_jax_total_order_compare_imports_and_runs():
     want = np.asarray(jax.jit(ordered)(a, b))
     for backend in BACKENDS:
         np.testing.assert_array_equal(np.asarray(bcast.compile(module, backend=backend)(a, b)), want)
+
+
+def vector_program(element: str, n: int) -> str:
+    t, r = f"tensor<{n}x{element}>", f"tensor<{n}xi1>"
+    lines = [f"func.func @main(%a: {t}, %b: {t}) -> ({', '.join([r] * 6)}) {{"]
+    lines += [f"  %{d} = bcast.compare {d}, %a, %b, TOTALORDER : ({t}, {t}) -> {r}" for d in DIRECTIONS]
+    lines += [f"  func.return {', '.join('%' + d for d in DIRECTIONS)} : {', '.join([r] * 6)}", "}"]
+    return "\n".join(lines)
+
+
+@functools.cache
+def compiled(element: str, backend: str):
+    return bcast.compile(vector_program(element, 64), backend=backend)
+
+
+def sign_magnitude_rank(bits: np.ndarray, width: int) -> list[int]:
+    """totalOrder from the bits' meaning: a sign and a magnitude (exponent
+    and fraction as one number), negatives ranked below every positive and
+    larger magnitudes lower; -0.0 ranks just below +0.0."""
+    out = []
+    for b in bits.tolist():
+        negative, magnitude = b >> (width - 1), b & ((1 << (width - 1)) - 1)
+        out.append(-magnitude - 1 if negative else magnitude)
+    return out
+
+
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.sampled_from(sorted(FLOATS)), st.data())
+def test_random_bit_patterns_order_by_sign_and_magnitude(element, data):
+    """Any bits (NaN payloads, subnormals, both zeros): every backend's
+    TOTALORDER compare against the sign-and-magnitude rank."""
+    dtype = FLOATS[element]
+    width = np.dtype(dtype).itemsize * 8
+    specials = [0, 1 << (width - 1), (1 << width) - 1, (1 << (width - 1)) - 1, 1, (1 << (width - 1)) + 1]
+    pattern = st.one_of(st.integers(0, (1 << width) - 1), st.sampled_from(specials))
+    a_bits = np.array(data.draw(st.lists(pattern, min_size=64, max_size=64)), dtype=f"u{width // 8}")
+    b_bits = np.array(data.draw(st.lists(pattern, min_size=64, max_size=64)), dtype=f"u{width // 8}")
+    b_bits[::4] = a_bits[::4]  # equal bits too
+    ra, rb = np.array(sign_magnitude_rank(a_bits, width)), np.array(sign_magnitude_rank(b_bits, width))
+    for backend in BACKENDS:
+        got = compiled(element, backend)(a_bits.view(dtype), b_bits.view(dtype))
+        for (direction, relation), g in zip(DIRECTIONS.items(), got):
+            np.testing.assert_array_equal(np.asarray(g), relation(ra, rb), err_msg=f"{backend} {direction}")
