@@ -290,3 +290,16 @@ def test_strided_slice_in_jaxs_pretty_form_imports_and_runs() -> None:
     module = bcast.from_jax(strided, X)
     assert "bcast.slice %arg0 [1:3, 0:16:2] : (tensor<8x16xf32>) -> tensor<2x8xf32>" in str(module)
     np.testing.assert_array_equal(bcast.compile(text, filename="strided.mlir")(X), X[1:3, ::2])
+
+
+def test_indexed_update_with_a_traced_index_is_a_scatter() -> None:
+    """``x.at[i].set(v)`` with a traced ``i``: JAX 0.10 writes
+    ``stablehlo.scatter`` (not ``dynamic_update_slice``, which
+    ``lax.dynamic_update_slice`` and ``dynamic_update_index_in_dim`` give and
+    bcast runs); bcast does not import scatter yet and says so at the line."""
+    def set_row(x):
+        x = jnp.asarray(x)
+        return x.at[x[0, 0].astype(jnp.int32)].set(0.0), here()
+
+    message = error_at_the_users_line(set_row, X)
+    assert "'stablehlo.scatter' op is not supported by convert-stablehlo-to-bcast" in message
