@@ -589,10 +589,13 @@ class FunctionLowering:
         block as large as its dim starts at constant 0."""
         if op in self.checked:
             return self.checked[op]
-        b, starts = self.b, []
+        b, starts, clamped = self.b, [], {}
         for v, size, n in zip(op.start_indices, sizes, flat_type_shape(op.operand.type)):
             if size == n:
                 starts.append(b.index(0))
+                continue
+            if (v, n - size) in clamped:  # one start for several dims of one bound
+                starts.append(clamped[v, n - size])
                 continue
             element = element_of(v.type)
             x = self.value_at(v, [])
@@ -604,6 +607,7 @@ class FunctionLowering:
                     x = b.cast("arith.extsi" if rules.kind(element) == "signed" else "arith.extui", x, "i64")
                 x = b.apply("arith.minsi", b.apply("arith.maxsi", x, b.int(0, "i64")), high)
             starts.append(b(arith.IndexCastOp(x, IndexType())))
+            clamped[v, n - size] = starts[-1]
         self.checked[op] = starts
         return starts
 

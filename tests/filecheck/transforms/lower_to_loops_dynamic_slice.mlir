@@ -38,3 +38,22 @@ func.func @main(%x: tensor<7x3xf32>, %i: tensor<i8>, %j: tensor<ui64>, %u: tenso
   %1 = bcast.dynamic_update_slice %x[%j, %j], %u : (tensor<7x3xf32>, tensor<ui64>, tensor<ui64>, tensor<2x3xf32>) -> tensor<7x3xf32>
   func.return %0, %1 : tensor<2x3xf32>, tensor<7x3xf32>
 }
+
+// -----
+
+// One start for two dims with the same bound (dim - size = 4) is clamped once.
+// CHECK-LABEL: func.func @shared
+// CHECK:        %[[I:.*]] = memref.load %i[] : memref<i32>
+// CHECK-NEXT:   %[[WIDE:.*]] = arith.extsi %[[I]] : i32 to i64
+// CHECK-NEXT:   %[[LOW:.*]] = arith.maxsi %[[WIDE]], %{{.*}} : i64
+// CHECK-NEXT:   %[[CLAMPED:.*]] = arith.minsi %[[LOW]], %{{.*}} : i64
+// CHECK-NEXT:   %[[START:.*]] = arith.index_cast %[[CLAMPED]] : i64 to index
+// CHECK-NEXT:   scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step
+// CHECK-NEXT:     scf.for %[[C:.*]] = %{{.*}} to %{{.*}} step
+// CHECK-NEXT:       %[[ROW:.*]] = arith.addi %[[R]], %[[START]] : index
+// CHECK-NEXT:       %[[COL:.*]] = arith.addi %[[C]], %[[START]] : index
+// CHECK-NEXT:       memref.load %x[%[[ROW]], %[[COL]]] : memref<6x7xf32>
+func.func @shared(%x: tensor<6x7xf32>, %i: tensor<i32>) -> tensor<2x3xf32> {
+  %0 = bcast.dynamic_slice %x[%i, %i], sizes = [2, 3] : (tensor<6x7xf32>, tensor<i32>, tensor<i32>) -> tensor<2x3xf32>
+  func.return %0 : tensor<2x3xf32>
+}
