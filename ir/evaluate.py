@@ -16,7 +16,8 @@ import numpy as np
 from xdsl.ir import Operation
 
 from bcast.ir import numerics, rules
-from bcast.ir.ops import (BinaryOp, ClampOp, CompareOp, ConcatenateOp, ConvertOp, IotaOp, PadOp, ReduceOp, ReverseOp,
+from bcast.ir.ops import (BinaryOp, ClampOp, CompareOp, ConcatenateOp, ConvertOp, DynamicSliceOp,
+                          DynamicUpdateSliceOp, IotaOp, PadOp, ReduceOp, ReverseOp,
                           SelectOp, SliceOp, UnaryOp)
 from bcast.ir.rules import Levels
 from bcast.ir.types import NUMPY_DTYPES, numpy_dtype, split_type
@@ -32,7 +33,7 @@ def to_levels(x: np.ndarray, levels: Levels, result: Levels) -> np.ndarray:
 def evaluate(op: Operation, *args: np.ndarray) -> np.ndarray:
     """``op``'s result on flat NumPy operands of the operand types
     (broadcasting and promotion included). Defined for the elementwise ops,
-    ``convert``, ``reduce``, ``iota``, ``reverse`` and ``slice``."""
+    ``convert``, ``reduce``, ``iota``, ``reverse``, ``slice`` and the dynamic slices."""
     raise TypeError(f"'{op.name}' has no evaluation hook")
 
 
@@ -57,7 +58,8 @@ def _binary(op: BinaryOp, x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 @evaluate.register(CompareOp)
 def _compare(op: CompareOp, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    return op.NUMPY_FUNCTION(op.comparison_direction.data.value, *_broadcast_and_promote(op, x, y))
+    return op.NUMPY_FUNCTION(op.comparison_direction.data.value, *_broadcast_and_promote(op, x, y),
+                             total_order=op.is_total_order)
 
 
 @evaluate.register(SelectOp)
@@ -125,3 +127,15 @@ def _pad(op: PadOp, x: np.ndarray, value: np.ndarray) -> np.ndarray:
 def _slice(op: SliceOp, x: np.ndarray) -> np.ndarray:
     """A copy: the result never shares the operand's memory."""
     return np.array(x[op.ranges()])
+
+
+@evaluate.register(DynamicSliceOp)
+def _dynamic_slice(op: DynamicSliceOp, x: np.ndarray, *starts: np.ndarray) -> np.ndarray:
+    """A copy: the result never shares the operand's memory."""
+    return np.array(numerics.dynamic_slice(x, starts, op.sizes))
+
+
+@evaluate.register(DynamicUpdateSliceOp)
+def _dynamic_update_slice(op: DynamicUpdateSliceOp, x: np.ndarray, *rest: np.ndarray) -> np.ndarray:
+    *starts, update = rest
+    return numerics.dynamic_update_slice(x, starts, update)

@@ -147,6 +147,8 @@ class NumpyScalars:
             return (_as(x, "u") & 1).astype(np.bool_)
         source = {"arith.sitofp": "s", "arith.extsi": "s", "arith.uitofp": "u", "arith.extui": "u",
                   "arith.trunci": "u"}.get(name)  # fmt: skip
+        if name == "arith.bitcast":
+            return x.view(dtype)
         x = _as(x, source) if source and x.dtype.kind in "iub" else x
         return x.astype(dtype)
 
@@ -216,7 +218,12 @@ comparisons are ``scalar.compare`` on them (a NaN is unordered and unequal;
 booleans order False < True)."""
 
 
-def compare(direction: str, x, y):
+def compare(direction: str, x, y, total_order: bool = False):
+    """``scalar.compare``: NumPy's comparison, or the definition on arrays
+    for a float ``total_order``."""
+    x, y = np.asarray(x), np.asarray(y)
+    if total_order and x.dtype.kind == "f":
+        return scalar.compare(_SCALARS, element_of(x), direction, x, y, total_order=True)
     return COMPARE[direction](x, y)
 
 
@@ -307,3 +314,28 @@ def pad(x, value, low, high, interior) -> np.ndarray:
     buffer = np.full(grown, value, dtype=x.dtype)
     buffer[tuple(slice(max(lo, 0), max(lo, 0) + s, g + 1) for lo, s, g in zip(low, spread, interior))] = x
     return np.array(buffer[tuple(slice(max(-lo, 0), n - max(-hi, 0)) for lo, hi, n in zip(low, high, grown))])
+
+
+def dynamic_starts(x_shape, starts, sizes) -> tuple[int, ...]:
+    """The start indices of ``dynamic_slice``/``dynamic_update_slice`` (0-d
+    integer arrays of any dtype) as Python ints, clamped into
+    ``[0, dim - size]`` (``rules.clamped_start``): exact for every value,
+    ``uint64`` ones above ``2**63`` too."""
+    return tuple(rules.clamped_start(int(s), z, n) for s, z, n in zip(starts, sizes, x_shape))
+
+
+def dynamic_slice(x, starts, sizes) -> np.ndarray:
+    """``bcast.dynamic_slice``: the ``sizes`` block at the clamped starts (a view)."""
+    x = np.asarray(x)
+    begin = dynamic_starts(x.shape, starts, sizes)
+    return x[tuple(slice(b, b + z) for b, z in zip(begin, sizes))]
+
+
+def dynamic_update_slice(x, starts, update) -> np.ndarray:
+    """``bcast.dynamic_update_slice``: a new array (never ``x`` itself) equal
+    to ``x`` with ``update`` written at the clamped starts."""
+    result = np.array(x)
+    update = np.asarray(update)
+    begin = dynamic_starts(result.shape, starts, update.shape)
+    result[tuple(slice(b, b + z) for b, z in zip(begin, update.shape))] = update
+    return result

@@ -488,11 +488,17 @@ class ComparisonDirectionAttr(EnumAttribute[ComparisonDirection], SpacedOpaqueSy
 
 @irdl_op_definition
 class CompareOp(BinaryOp):
-    """``compare DIR, %a, %b``: a binary op whose result is i1."""
+    """``compare DIR, %a, %b``: a binary op whose result is i1.
+    ``compare DIR, %a, %b, TOTALORDER`` (floats only, as StableHLO's compare
+    type of that name) compares by IEEE totalOrder (``scalar.compare``):
+    -0.0 < +0.0 and NaNs are ordered by sign and payload. bcast has no other
+    compare types: StableHLO's SIGNED/UNSIGNED are conversions on import."""
 
     name = "bcast.compare"
     comparison_direction = prop_def(ComparisonDirectionAttr)
-    assembly_format = "$comparison_direction `,` $lhs `,` $rhs " + _BROADCAST_FORMAT
+    total_order = opt_prop_def(UnitAttr)
+    assembly_format = ("$comparison_direction `,` $lhs `,` $rhs (`,` `TOTALORDER` $total_order^)? "
+                       + _BROADCAST_FORMAT)
     ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"bool", "signed", "unsigned", "float"})
     TML_CLASS: ClassVar[str] = "relational"
     NUMPY_FUNCTION = staticmethod(numerics.compare)
@@ -508,17 +514,31 @@ class CompareOp(BinaryOp):
         broadcast_dimensions: Sequence[int] | None = None,
         *,
         attributes: Mapping[str, Attribute] | None = None,
+        total_order: bool = False,
     ):
         if not isinstance(direction, ComparisonDirectionAttr):
             direction = ComparisonDirectionAttr(ComparisonDirection(direction))
         super().__init__(
             lhs, rhs, result_type, broadcast_dimensions, attributes=attributes,
-            properties={"comparison_direction": direction},
+            properties={"comparison_direction": direction, "total_order": UnitAttr() if total_order else None},
         )  # fmt: skip
+
+    @property
+    def is_total_order(self) -> bool:
+        return self.total_order is not None
 
     @classmethod
     def result_element(cls, promoted: str) -> str:
         return "i1"
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        super().verify_semantics(semantics)
+        if self.is_total_order:
+            for side, v in (("lhs", self.lhs), ("rhs", self.rhs)):
+                element = _split(v, side)[1]
+                if rules.kind(element) != "float":
+                    raise Diagnostic(f"compare TOTALORDER needs float operands, got {side} element type {element}",
+                                     ["TOTALORDER orders floats by their bits; integers and booleans have one order"])
 
 
 class TernaryOp(ElementwiseOp, abc.ABC):
@@ -1056,6 +1076,115 @@ class SliceOp(_FoldIdentity, StructuralOp):
             )
         shape = rules.slice_shape(ol[0], self.starts, self.limits, self.steps)
         _check_declared(self, make_type((shape,), _split(self.operand, "operand")[1]), self.result.type)
+
+
+def _check_start_indices(starts: Sequence[SSAValue]) -> None:
+    """Start indices of ``dynamic_slice``/``dynamic_update_slice``: rank-0
+    tensors of one integer type (signed or unsigned, any width; no ``i1``,
+    StableHLO's boolean), as StableHLO has them."""
+    for k, v in enumerate(starts):
+        if not isinstance(v.type, TensorType):
+            raise Diagnostic(f"start index #{k} must be a rank-0 integer tensor, got {v.type}",
+                             ["a start index is a tensor<i32>, tensor<ui64>, ... (no i1), not an index "
+                              "as extract and assign take"])
+        levels, element = _split(v, f"start index #{k}")
+        if len(levels) > 1 or levels[0] or rules.kind(element) not in ("signed", "unsigned"):
+            raise Diagnostic(f"start index #{k} must be a rank-0 integer tensor, got {v.type}",
+                             ["a start index is a tensor<i32>, tensor<ui64>, ... (no i1)"])
+    if len({v.type for v in starts}) > 1:
+        raise Diagnostic("start indices must have one type, got " + ", ".join(str(v.type) for v in starts),
+                         ["insert a bcast.convert"])
+
+
+@irdl_op_definition
+class DynamicSliceOp(_FoldIdentity, BcastOp):
+    """``dynamic_slice %x[%i, %j], sizes = [2, 3] : (tensor<4x8xf32>,
+    tensor<i32>, tensor<i32>) -> tensor<2x3xf32>``: the block of ``sizes``
+    starting at run-time indices, StableHLO's ``dynamic_slice``. Each start is
+    a rank-0 integer tensor (not an ``index``, as ``extract`` takes: starts
+    are values computed by the program, of any integer type, and never
+    out of range) CLAMPED into ``[0, dim - size]`` so the block stays in
+    bounds: any value is valid, there is no run-time error. A nested (tml)
+    type is refused. Fusion takes it as a boundary (computed before the group
+    that reads it): its offsets are values the group would have to read first.
+    Folds to its operand when the block is all of it (every start clamps to
+    0); ``canonicalize`` makes one with constant starts a ``slice``."""
+
+    name = "bcast.dynamic_slice"
+    operand = operand_def(TensorType)
+    start_indices = var_operand_def()  # tensors, checked by the verifier (an index is a located error)
+    result = result_def(TensorType)
+    slice_sizes = prop_def(DenseArrayBase.constr(i64))
+    traits = traits_def(Pure(), CanonicalizationPatterns())
+    assembly_format = (
+        "$operand `[` $start_indices `]` `,` `sizes` `=` $slice_sizes attr-dict `:` "
+        "functional-type(operands, results)"
+    )
+
+    def __init__(self, operand: SSAValue | Operation, starts: Sequence[SSAValue | Operation],
+                 sizes: Sequence[int]):
+        element = split_type(_type(operand))[1]
+        super().__init__(operands=[operand, list(starts)], result_types=[make_type((tuple(sizes),), element)],
+                         properties={"slice_sizes": dense_i64(sizes)})  # fmt: skip
+
+    @property
+    def sizes(self) -> tuple[int, ...]:
+        return self.slice_sizes.get_values()
+
+    def is_identity(self) -> bool:
+        """The block is the whole operand: every start clamps to 0."""
+        return self.operand.type == self.result.type
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        levels, element = _split(self.operand, "operand")
+        _check_nesting(semantics, (levels,))
+        if len(levels) > 1:
+            raise Diagnostic("dynamic_slice does not support nested tensor types")
+        _check_start_indices(self.start_indices)
+        shape = rules.dynamic_slice_shape(levels[0], len(self.start_indices), self.sizes)
+        _check_declared(self, make_type((shape,), element), self.result.type)
+
+
+@irdl_op_definition
+class DynamicUpdateSliceOp(HasFolderInterface, BcastOp):
+    """``dynamic_update_slice %x[%i, %j], %u : (tensor<4x8xf32>, tensor<i32>,
+    tensor<i32>, tensor<2x3xf32>) -> tensor<4x8xf32>``: a new tensor equal to
+    ``x`` with ``u`` written at run-time start indices, StableHLO's
+    ``dynamic_update_slice``. The starts are clamped as ``dynamic_slice``'s
+    (into ``[0, dim - update size]``); ``u`` has ``x``'s rank and element
+    type (no broadcasting or promotion, unlike ``assign``: it is StableHLO's
+    op). The result never shares memory with ``x``. A nested type is refused.
+    Folds to the update when it is as large as ``x`` (it replaces all of it)."""
+
+    name = "bcast.dynamic_update_slice"
+    operand = operand_def(TensorType)
+    start_indices = var_operand_def()  # tensors, checked by the verifier
+    update = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = (
+        "$operand `[` $start_indices `]` `,` $update attr-dict `:` functional-type(operands, results)"
+    )
+
+    def __init__(self, operand: SSAValue | Operation, starts: Sequence[SSAValue | Operation],
+                 update: SSAValue | Operation):
+        super().__init__(operands=[operand, list(starts), update], result_types=[_type(operand)])
+
+    def fold(self):
+        return (self.update,) if self.update.type == self.operand.type else None
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        (levels, element), (update_levels, update_element) = (
+            _split(self.operand, "operand"), _split(self.update, "update"))
+        _check_nesting(semantics, (levels, update_levels))
+        if len(levels) > 1 or len(update_levels) > 1:
+            raise Diagnostic("dynamic_update_slice does not support nested tensor types")
+        _check_start_indices(self.start_indices)
+        if update_element != element:
+            raise Diagnostic(f"update has element type {update_element}, the operand has {element}",
+                             ["insert a bcast.convert"])
+        rules.check_dynamic_update(levels[0], update_levels[0], len(self.start_indices))
+        _check_declared(self, self.operand.type, self.result.type)
 
 
 @irdl_op_definition

@@ -349,6 +349,49 @@ def slice_shape(operand: Shape, starts: Sequence[int], limits: Sequence[int], st
     return tuple(-(-(limit - start) // stride) for start, limit, stride in zip(starts, limits, strides))
 
 
+def dynamic_slice_shape(operand: Shape, n_starts: int, sizes: Sequence[int]) -> Shape:
+    """The shape of ``dynamic_slice`` (StableHLO's): ``sizes``, one start
+    index and one size per operand dim, each ``0 <= size <= dim``, so that a
+    clamped start keeps the block in bounds."""
+    if not n_starts == len(sizes) == len(operand):
+        raise RuleError(
+            f"dynamic_slice has {plural(n_starts, 'start index', 'start indices')} and "
+            f"{plural(len(sizes), 'size')} for an operand of rank {len(operand)}",
+            [f"the operand has {_shape_text(operand)}; give one start index and one size per dimension"],
+        )
+    for d, (size, n) in enumerate(zip(sizes, operand)):
+        if not 0 <= size <= n:
+            raise RuleError(
+                f"dynamic_slice size {size} of dimension {d} is out of range",
+                [f"dimension {d} has size {n}; a size needs 0 <= size <= {n}"],
+            )
+    return tuple(sizes)
+
+
+def check_dynamic_update(operand: Shape, update: Shape, n_starts: int) -> None:
+    """``dynamic_update_slice``'s shape rule (StableHLO's): the update has the
+    operand's rank and no larger size in any dim; one start index per dim."""
+    if n_starts != len(operand):
+        raise RuleError(
+            f"dynamic_update_slice has {plural(n_starts, 'start index', 'start indices')} for an "
+            f"operand of rank {len(operand)}",
+            ["give one start index per dimension"],
+        )
+    if len(update) != len(operand):
+        raise RuleError(f"dynamic_update_slice update has rank {len(update)}, the operand has rank {len(operand)}",
+                        ["the update has the operand's rank (reshape it first)"])
+    for d, (u, n) in enumerate(zip(update, operand)):
+        if u > n:
+            raise RuleError(f"dynamic_update_slice update has size {u} in dimension {d}, larger than "
+                            f"the operand's {n}")
+
+
+def clamped_start(start: int, size: int, n: int) -> int:
+    """A dynamic start index moved into ``[0, n - size]``, so the block of
+    ``size`` stays in bounds (StableHLO's ``clamp(0, start, n - size)``)."""
+    return min(max(start, 0), n - size)
+
+
 def reduce_shape(operand: Shape, dims: Sequence[int], keepdims: bool) -> Shape:
     """The shape ``operand`` reduced over ``dims`` has (size 1 there with
     ``keepdims``, the Array API's ``keepdims=True``; removed otherwise);

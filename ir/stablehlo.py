@@ -1212,7 +1212,8 @@ def _check_start_indices(op: Operation, starts: Sequence[SSAValue], rank: int) -
         raise Diagnostic(f"has {len(starts)} start indices for an operand of rank {rank}")
     for v in starts:
         if not (isinstance(v.type, TensorType) and not v.type.get_shape()
-                and isinstance(v.type.get_element_type(), IntegerType)):
+                and isinstance(v.type.get_element_type(), IntegerType)
+                and v.type.get_element_type().width.data > 1):  # i1 is StableHLO's boolean
             raise Diagnostic(f"start indices must be rank-0 integer tensors, got {v.type}")
     if len({v.type for v in starts}) > 1:
         raise Diagnostic("start indices must have the same element type, got "

@@ -108,6 +108,12 @@ class FunctionEmitter(PythonFunctionEmitter):
             out(f"{n[r]} = xp.concat([{', '.join(n[v] for v in op.inputs)}], axis={op.dim})")
         elif isinstance(op, bc.PadOp):
             out(f"{n[r]} = ar.pad(xp, {x}, {n[op.padding_value]}, {list(op.low)}, {list(op.high)}, {list(op.interior)})")
+        elif isinstance(op, bc.DynamicSliceOp):
+            starts = python_tuple([n[v] for v in op.start_indices])
+            out(f"{n[r]} = ar.dynamic_slice(xp, {x}, {starts}, {list(op.sizes)})")
+        elif isinstance(op, bc.DynamicUpdateSliceOp):
+            starts = python_tuple([n[v] for v in op.start_indices])
+            out(f"{n[r]} = ar.dynamic_update_slice(xp, {x}, {starts}, {n[op.update]})")
         elif isinstance(op, bc.ReshapeOp | bc.NarrowOp):
             out(f"{n[r]} = ar.reshape(xp, {x}, {shape})")
         elif isinstance(op, bc.ReduceOp):
@@ -141,6 +147,8 @@ class FunctionEmitter(PythonFunctionEmitter):
             return f"xp.where({args})"
         if isinstance(op, bc.CompareOp):
             direction = op.comparison_direction.data.value
+            if op.is_total_order:
+                return f"ar.compare(xp, {direction!r}, {args}, total_order=True)"
             standard = array_api_runtime.standard_comparison(element, direction)
             return f"xp.{standard}({args})" if standard else f"ar.compare(xp, {direction!r}, {args})"
         standard = array_api_runtime.standard_function(op.SCALAR, element, len(op.operands))

@@ -189,6 +189,23 @@ def _is_standard_comparison(predicate: str, kind: str) -> bool:
     return kind != "bool" and predicate[0] == kind[0]
 
 
+def bitcast(xp, x, dtype_name: str):
+    """A float array's bits as the integer NumPy dtype ``dtype_name`` of its width. The
+    standard has no bitcast, so this is the one primitive taken from each
+    library: ``view`` where arrays have it (NumPy, dask, lazily, CuPy), JAX's
+    ``bitcast_convert_type`` (it traces under ``jit``), and otherwise
+    (array_api_strict) a copy of the bits through DLPack and NumPy."""
+    import array_api_compat as compat
+
+    if compat.is_jax_namespace(xp):
+        import jax
+
+        return jax.lax.bitcast_convert_type(x, dtype(xp, dtype_name))
+    if hasattr(x, "view") and not compat.is_array_api_strict_namespace(xp):
+        return x.view(dtype(xp, dtype_name))
+    return xp.asarray(np.ascontiguousarray(np.from_dlpack(x).view(dtype_name)))
+
+
 class ArrayApiScalars:
     """``bcast.ir.scalar``'s primitives with standard functions only, on the
     arrays of one namespace (any shapes that broadcast together).
@@ -265,6 +282,8 @@ class ArrayApiScalars:
     def cast(self, name, x, element):
         xp = self.xp
         to = dtype(xp, _dtype_name(element))
+        if name == "arith.bitcast":
+            return bitcast(xp, x, _dtype_name(element))
         if name in ("arith.extf", "arith.truncf"):
             return xp.astype(x, to)
         if name in ("arith.sitofp", "arith.uitofp"):
@@ -453,9 +472,9 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def compare(xp, direction: str, x, y):
+def compare(xp, direction: str, x, y, total_order: bool = False):
     """``scalar.compare`` on ``xp`` arrays."""
-    return scalar.compare(ArrayApiScalars(xp), element_of(xp, x), direction, x, y)
+    return scalar.compare(ArrayApiScalars(xp), element_of(xp, x), direction, x, y, total_order=total_order)
 
 
 def convert(xp, x, dtype_name: str):
@@ -556,6 +575,61 @@ def assign(xp, dst, index: tuple[int, ...], src):
         mask = hit if mask is None else xp.logical_and(mask, hit)
     spread = xp.broadcast_to(xp.reshape(src, (1,) * len(index) + tuple(src.shape)), shape)
     return spread if mask is None else xp.where(mask, spread, dst)
+
+
+def _clamped_start(xp, start, size: int, n: int, like):
+    """A start index (a 0-d integer array of any dtype) clamped into
+    ``[0, n - size]`` (``rules.clamped_start``), compared in its own dtype
+    (an ``uint64`` above ``2**63`` or an ``int8`` never converts out of
+    range), then converted to ``like``'s dtype, where it fits."""
+    high = n - size
+    if _kind(xp, start.dtype) == "signed":
+        start = xp.maximum(start, xp.asarray(0, dtype=start.dtype))
+    if high < _info(xp, start).max:
+        start = xp.minimum(start, xp.asarray(high, dtype=start.dtype))
+    return xp.astype(start, like.dtype)
+
+
+def dynamic_slice(xp, x, starts, sizes: Sequence[int]):
+    """``bcast.dynamic_slice`` with standard functions only: per dim that
+    the block does not cover whole, ``take`` of the positions ``start +
+    arange(size)`` (the start stays an array: dask stays lazy, JAX traces)."""
+    for d, (start, size) in enumerate(zip(starts, sizes)):
+        n = x.shape[d]
+        if size == n:
+            continue
+        if size == 0:
+            x = _slice_dim(x, d, 0, 0)
+            continue
+        positions = xp.arange(size)
+        positions = positions + _clamped_start(xp, start, size, n, positions)
+        x = xp.take(x, positions, axis=d)
+    return x
+
+
+def dynamic_update_slice(xp, x, starts, update):
+    """``bcast.dynamic_update_slice`` without item assignment (dask and JAX
+    arrays are immutable): per dim, a mask of the positions ``p`` in
+    ``[start, start + size)`` and the update spread to the operand's size by
+    ``take`` at ``p - start`` (clipped); then one ``where``."""
+    mask, spread = None, update
+    for d, start in enumerate(starts):
+        n, size = x.shape[d], update.shape[d]
+        if size == 0:
+            return x
+        if size == n:
+            continue
+        positions = xp.arange(n)
+        offset = positions - _clamped_start(xp, start, size, n, positions)
+        inside = xp.logical_and(offset >= xp.asarray(0, dtype=offset.dtype),
+                                offset < xp.asarray(size, dtype=offset.dtype))
+        ones = [1] * x.ndim
+        ones[d] = n
+        hit = xp.reshape(inside, tuple(ones))
+        mask = hit if mask is None else xp.logical_and(mask, hit)
+        zero, last = xp.asarray(0, dtype=offset.dtype), xp.asarray(size - 1, dtype=offset.dtype)
+        spread = xp.take(spread, xp.minimum(xp.maximum(offset, zero), last), axis=d)
+    return spread if mask is None else xp.where(mask, spread, x)
 
 
 def deliver(xp, results: tuple, out, specs: tuple[rt.Spec, ...], inputs: tuple):

@@ -178,6 +178,15 @@ class BcastFunctions(InterpreterFunctions):
     def run_slice(self, interpreter: Interpreter, op: bc.SliceOp, args: PythonValues) -> PythonValues:
         return _typed(op, evaluate(op, args[0]))
 
+    @impl(bc.DynamicSliceOp)
+    def run_dynamic_slice(self, interpreter: Interpreter, op: bc.DynamicSliceOp, args: PythonValues) -> PythonValues:
+        return _typed(op, evaluate(op, *args))
+
+    @impl(bc.DynamicUpdateSliceOp)
+    def run_dynamic_update_slice(self, interpreter: Interpreter, op: bc.DynamicUpdateSliceOp,
+                                 args: PythonValues) -> PythonValues:
+        return _typed(op, evaluate(op, *args))
+
     @impl(bc.ExtractOp)
     def run_extract(self, interpreter: Interpreter, op: bc.ExtractOp, args: PythonValues) -> PythonValues:
         x, *dynamic = args

@@ -114,6 +114,9 @@ def elementwise_code(op: Operation, args: Sequence[str], dst: str) -> list[str]:
     if isinstance(op, bc.SelectOp):
         p, t, f = args
         return [f"np.copyto({dst}, {f})", f"np.copyto({dst}, {t}, where={p})"]
+    if isinstance(op, bc.CompareOp) and op.is_total_order:
+        return [f"{dst}[...] = numerics.compare({op.comparison_direction.data.value!r}, {args[0]}, {args[1]}, "
+                "total_order=True)"]
     if isinstance(op, bc.CompareOp):
         ufunc = numerics.COMPARE[op.comparison_direction.data.value]
         return [f"np.{ufunc.__name__}({args[0]}, {args[1]}, out={dst})"]
@@ -362,6 +365,13 @@ class FunctionEmitter(PythonFunctionEmitter):
             self.owned.add(r)
         elif isinstance(op, bc.PadOp):
             out(f"{n[r]} = numerics.pad({x}, {n[op.padding_value]}, {list(op.low)}, {list(op.high)}, {list(op.interior)})")
+            self.owned.add(r)
+        elif isinstance(op, bc.DynamicSliceOp):  # a view, as slice's
+            starts = python_tuple([n[v] for v in op.start_indices])
+            out(f"{n[r]} = numerics.dynamic_slice({x}, {starts}, {list(op.sizes)})")
+        elif isinstance(op, bc.DynamicUpdateSliceOp):
+            starts = python_tuple([n[v] for v in op.start_indices])
+            out(f"{n[r]} = numerics.dynamic_update_slice({x}, {starts}, {n[op.update]})")
             self.owned.add(r)
         elif isinstance(op, bc.ReshapeOp | bc.NarrowOp):
             out(f"{n[r]} = np.reshape({x}, {flat_type_shape(r.type)})")

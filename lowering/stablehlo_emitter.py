@@ -111,7 +111,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.printer import Printer
 
-from bcast.ir import numerics, rules
+from bcast.ir import numerics, rules, scalar
 from bcast.ir import ops as bc
 from bcast.ir import stablehlo as shlo
 from bcast.ir.stablehlo import SIGNED, UNSIGNED
@@ -399,8 +399,9 @@ class FunctionEmitter:
             if not is_explicit(op):
                 raise PassError(op, "the stablehlo target needs explicit IR; run the "
                                 "bcast-make-explicit pass first")
-            if isinstance(op, bc.CompareOp):  # compare_type: FLOAT, SIGNED, UNSIGNED (i1)
-                return self.add(shlo.CompareOp(op.comparison_direction.data.value, *args))
+            if isinstance(op, bc.CompareOp):  # compare_type: FLOAT (or TOTALORDER), SIGNED, UNSIGNED (i1)
+                return self.add(shlo.CompareOp(op.comparison_direction.data.value, *args,
+                                               "TOTALORDER" if op.is_total_order else None))
             if isinstance(op, bc.ConvertOp):
                 return self.convert_op(args[0], t)
             if isinstance(op, bc.SelectOp):
@@ -424,6 +425,13 @@ class FunctionEmitter:
             return self.add(shlo.PadOp(args[0], args[1], op.low, op.high, op.interior))
         if isinstance(op, bc.SliceOp):
             return self.add(shlo.SliceOp(args[0], op.starts, op.limits, op.steps))
+        if isinstance(op, bc.DynamicSliceOp):
+            starts = self.wide_starts(args[1:], flat_type_shape(op.operand.type), op.sizes)
+            return self.add(shlo.DynamicSliceOp(args[0], starts, op.sizes))
+        if isinstance(op, bc.DynamicUpdateSliceOp):
+            update = flat_type_shape(op.update.type)
+            starts = self.wide_starts(args[1:-1], flat_type_shape(op.operand.type), update)
+            return self.add(shlo.DynamicUpdateSliceOp(args[0], args[-1], starts))
         if isinstance(op, bc.ReduceOp):
             return self.emit_reduce(op, args[0])
         if isinstance(op, bc.ExtractOp):
@@ -457,6 +465,20 @@ class FunctionEmitter:
         r = self.add(shlo.ReduceOp([x], [init], dims, Region(body)))
         r = self.convert(r, element)
         return self.reshape(r, flat_type_shape(op.result.type))
+
+    def wide_starts(self, starts: Sequence[SSAValue], shape: Sequence[int], sizes: Sequence[int]) -> list[SSAValue]:
+        """The start indices of a dynamic slice, converted to ``i64`` when
+        their type cannot hold some ``dim - size``: XLA clamps in the index
+        type, so an ``i8`` start into 200 elements would clamp to ``200 - 3``
+        wrapped (and write nothing), where bcast clamps exactly (docs/ir.md).
+        Both signednesses widen by value, so the clamp is unchanged otherwise."""
+        if not starts:
+            return list(starts)
+        element = _element(starts[0].type)
+        high = max(n - z for n, z in zip(shape, sizes))
+        if high <= scalar.integer_range(element)[1]:
+            return list(starts)
+        return [self.add(shlo.ConvertOp(s, make_type(((),), "i64"))) for s in starts]
 
     def index_plan(self, op: bc.ExtractOp | bc.AssignOp, args: list[SSAValue]):
         """The indexed value's flat shape and one start index per flat dim
@@ -591,6 +613,8 @@ class StablehloScalars:
         """``trunci`` to ``i1`` keeps the low bit (StableHLO's ``convert``
         to ``i1`` is ``x != 0``); the others are ``convert`` of ``x`` read
         with the cast's signedness, to the target of that signedness."""
+        if name == "arith.bitcast":
+            return self.emitter.add(shlo.BitcastConvertOp(x, self.type(element)))
         if name == "arith.trunci" and element == "i1":
             return self.cmpi("ne", self.apply("arith.andi", x, self.const(1, _element(x.type))),
                              self.const(0, _element(x.type)))

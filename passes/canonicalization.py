@@ -39,6 +39,7 @@ from bcast.ir.ops import (
     BroadcastInDimOp,
     ConstantOp,
     ConvertOp,
+    DynamicSliceOp,
     ElementwiseOp,
     MultiplyOp,
     NotOp,
@@ -556,6 +557,21 @@ class ComposeSliceOfSlice(RewritePattern):
         replace(rewriter, op, SliceOp(inner.operand, starts, limits, strides))
 
 
+class DynamicSliceOfConstantStarts(RewritePattern):
+    """``dynamic_slice`` whose starts are constants -> ``slice`` of the same
+    block: each start clamped into ``[0, dim - size]`` as at run time
+    (``rules.clamped_start``), stride 1."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: DynamicSliceOp, rewriter: PatternRewriter, /):
+        constants = [v.owner for v in op.start_indices]
+        if not all(isinstance(c, ConstantOp) for c in constants):
+            return
+        shape = flat_type_shape(op.operand.type)
+        starts = [rules.clamped_start(int(c.numpy_value()), z, n) for c, z, n in zip(constants, op.sizes, shape)]
+        replace(rewriter, op, SliceOp(op.operand, starts, [s + z for s, z in zip(starts, op.sizes)]))
+
+
 PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {
     BroadcastInDimOp: (
         ComposeBroadcastOfBroadcast(),
@@ -571,6 +587,7 @@ PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {
     SelectOp: (SwapSelectOfNot(),),
     ReverseOp: (ComposeReverseOfReverse(), DropUnitReverseDims()),
     SliceOp: (ComposeSliceOfSlice(),),
+    DynamicSliceOp: (DynamicSliceOfConstantStarts(),),
     ElementwiseOp: (FoldElementwiseOfConstants(),),
     ConvertOp: (FoldElementwiseOfConstants(),),
     ReduceOp: (

@@ -255,7 +255,8 @@ def scalar_op(op: Operation, b: Scalars, args: Sequence[SSAValue]) -> SSAValue:
     if isinstance(op, bc.ConvertOp):
         return scalar.convert(b, element_of(op.operand.type), element_of(op.result.type), args[0])
     if isinstance(op, bc.CompareOp):
-        return scalar.compare(b, element_of(op.lhs.type), op.comparison_direction.data.value, *args)
+        return scalar.compare(b, element_of(op.lhs.type), op.comparison_direction.data.value, *args,
+                              total_order=op.is_total_order)
     if isinstance(op, bc.SelectOp):
         return b.select(*args)
     if isinstance(op, bc.ElementwiseOp):
@@ -308,6 +309,12 @@ def slice_index(b: Scalars, starts: Sequence[int], strides: Sequence[int], idx: 
             i = b(arith.MuliOp(i, b.index(stride)))
         out.append(b(arith.AddiOp(i, b.index(start))) if start else i)
     return out
+
+
+def offset_index(b: Scalars, starts: Index, idx: Index) -> Index:
+    """``start + i`` per dim (a constant 0 start adds nothing)."""
+    zero = b.index(0)
+    return [i if start is zero else b(arith.AddiOp(i, start)) for start, i in zip(starts, idx)]
 
 
 def iota_at(b: Scalars, dim: int, element: str, idx: Index) -> SSAValue:
@@ -389,7 +396,8 @@ class FunctionLowering:
         self.owned: list[SSAValue] = []
         self.destination: dict[SSAValue, SSAValue] = {}
         self.checked: dict[Operation, Index] = {}
-        """The indices of each extract/assign, their dynamic ones checked."""
+        """The indices of each extract/assign, their dynamic ones checked, and
+        the clamped starts of each dynamic slice."""
         if block is None:
             return
         self.b = Scalars(new_block)
@@ -532,6 +540,8 @@ class FunctionLowering:
             return (yield op.operand, reshape_index(b, src, flat_type_shape(op.result.type), idx))
         if isinstance(op, bc.ExtractOp):
             return (yield op.operand, self.indices(op) + idx)
+        if isinstance(op, bc.DynamicSliceOp):
+            return (yield op.operand, offset_index(b, self.dynamic_starts(op, op.sizes), idx))
         if isinstance(op, bc.ElementwiseOp | bc.ConvertOp):
             args = []
             for o in op.operands:
@@ -569,6 +579,38 @@ class FunctionLowering:
         self.checked[op] = indices
         return indices
 
+    def dynamic_starts(self, op: bc.DynamicSliceOp | bc.DynamicUpdateSliceOp, sizes: Sequence[int]) -> Index:
+        """The start indices of a dynamic slice as ``index`` values, clamped
+        into ``[0, dim - size]`` (docs/ir.md): extended to ``i64`` by the
+        index's signedness, then ``maxsi`` 0 and ``minsi`` ``dim - size``
+        (a ``ui64`` index: ``minui`` alone, which reads it unsigned), so no
+        index value reads or writes out of bounds. Computed once, where the
+        op is lowered (at the function's top level, before its nests); a
+        block as large as its dim starts at constant 0."""
+        if op in self.checked:
+            return self.checked[op]
+        b, starts, clamped = self.b, [], {}
+        for v, size, n in zip(op.start_indices, sizes, flat_type_shape(op.operand.type)):
+            if size == n:
+                starts.append(b.index(0))
+                continue
+            if (v, n - size) in clamped:  # one start for several dims of one bound
+                starts.append(clamped[v, n - size])
+                continue
+            element = element_of(v.type)
+            x = self.value_at(v, [])
+            high = b.int(n - size, "i64")
+            if element == "ui64":
+                x = b.apply("arith.minui", x, high)
+            else:
+                if rules.bit_width(element) < 64:
+                    x = b.cast("arith.extsi" if rules.kind(element) == "signed" else "arith.extui", x, "i64")
+                x = b.apply("arith.minsi", b.apply("arith.maxsi", x, b.int(0, "i64")), high)
+            starts.append(b(arith.IndexCastOp(x, IndexType())))
+            clamped[v, n - size] = starts[-1]
+        self.checked[op] = starts
+        return starts
+
     def store_nest(self, values: Sequence[SSAValue], targets: Sequence[SSAValue], shape, lead: Index = ()) -> None:
         """One nest over ``shape`` storing each value (read at ``lead + idx``)
         into its target."""
@@ -598,6 +640,11 @@ class FunctionLowering:
             self.lower_pad(op)
         elif isinstance(op, bc.AssignOp):
             self.lower_assign(op)
+        elif isinstance(op, bc.DynamicUpdateSliceOp):
+            self.lower_dynamic_update_slice(op)
+        elif isinstance(op, bc.DynamicSliceOp):
+            self.dynamic_starts(op, op.sizes)  # clamped here, before the nest
+            self.materialize(op.result)
         elif isinstance(op, func.CallOp):
             self.lower_call(op)
         elif isinstance(op, bc.ElementwiseOp | bc.ConvertOp | bc.ExtractOp | bc.BroadcastInDimOp
@@ -820,6 +867,18 @@ class FunctionLowering:
             x = self.value_at(op.source, reshape_index(self.b, src_shape, expanded, e_idx))
             x = scalar.convert(self.b, src_element, element_of(op.dest.type), x)
             self.b(memref.StoreOp.get(x, target, [*lead, *ivs]))
+        self.written(op.result, target)
+
+    def lower_dynamic_update_slice(self, op: bc.DynamicUpdateSliceOp) -> None:
+        """A fusion boundary: a copy of the operand into a buffer of its own
+        (the result never aliases it), then a nest over the update writing
+        element ``i`` at ``start + i`` (starts clamped: ``dynamic_starts``)."""
+        update = flat_type_shape(op.update.type)
+        starts = self.dynamic_starts(op, update)
+        target = self.buffer(op.result)
+        self.store_nest([op.operand], [target], flat_type_shape(op.operand.type))
+        with self.nest(update, parallel=True) as ivs:
+            self.b(memref.StoreOp.get(self.value_at(op.update, list(ivs)), target, offset_index(self.b, starts, ivs)))
         self.written(op.result, target)
 
     def lower_call(self, op: func.CallOp) -> None:

@@ -15,7 +15,8 @@ Python source line, for a JAX export with debug info).
 - ``add``/``multiply``/``maximum``/``minimum`` on i1 are ``or``/``and``/``or``/
   ``and`` (the StableHLO spec); ``compare`` with ``compare_type`` UNSIGNED on
   a signed integer (or SIGNED on an unsigned one) compares the operands
-  converted to the other signedness (the same bits); ``chlo.square x`` is ``multiply x, x``;
+  converted to the other signedness (the same bits), TOTALORDER is
+  ``bcast.compare ..., TOTALORDER``; ``chlo.square x`` is ``multiply x, x``;
   ``is_finite x`` is ``compare LT, abs(x), inf`` (false for NaN and inf).
 - A transposing ``broadcast_in_dim`` becomes ``transpose`` then a sorted
   broadcast; a rank-0 ``select`` predicate, rank-0 ``clamp`` bounds are broadcast
@@ -23,11 +24,13 @@ Python source line, for a JAX export with debug info).
   ``chlo.broadcast_*`` broadcast each operand to the result shape (NumPy
   alignment, or ``broadcast_dimensions``), then apply the op
   (``chlo.broadcast_select`` becomes ``bcast.select``).
+- ``dynamic_slice`` and ``dynamic_update_slice`` become bcast's ops of the
+  same names, start indices unchanged (both clamp them into range).
 - ``reduce`` with one input and a body that is one binary op becomes
   ``bcast.reduce KIND``; an init value that is not a constant equal to the
   kind's identity is combined in with the binary op after the reduction.
-- Anything else (another op, a variadic reduce, another body, compare type
-  TOTALORDER, an element type bcast lacks) is kept as it is, with its
+- Anything else (another op, a variadic reduce, another body, an element
+  type bcast lacks) is kept as it is, with its
   operands and results (docs/contracts.md, "Ops bcast does not know"): the
   later passes treat its results as opaque values, ``-t stablehlo`` writes
   it back, and a backend that must run it refuses it, located. With
@@ -90,7 +93,7 @@ REDUCTION_KINDS: dict[type[bcast.BinaryOp], str] = {op: kind for kind, op in bca
 OTHER = (hlo.IsFiniteOp, hlo.ConvertOp, hlo.CompareOp, hlo.SelectOp, hlo.ClampOp, hlo.BroadcastInDimOp,
          hlo.ReshapeOp, hlo.TransposeOp, hlo.ConstantOp, hlo.ReduceOp, hlo.ReturnOp,
          hlo.IotaOp, hlo.ReverseOp, hlo.SliceOp, hlo.ConcatenateOp, hlo.PadOp, chlo.BroadcastCompareOp,
-         chlo.BroadcastSelectOp, chlo.SquareOp)  # fmt: skip
+         chlo.BroadcastSelectOp, chlo.SquareOp, hlo.DynamicSliceOp, hlo.DynamicUpdateSliceOp)  # fmt: skip
 SUPPORTED_OPS: tuple[str, ...] = tuple(sorted(
     [op.name for op in (*BINARY, *UNARY, *OTHER, *chlo.CHLO_BINARY_OPS)] + ["func.call"]
 ))  # fmt: skip
@@ -217,7 +220,8 @@ class ConvertIsFinite(RewritePattern):
 
 class ConvertStructural(RewritePattern):
     """constant, convert, reshape, transpose, broadcast_in_dim (a transposing
-    one becomes transpose + sorted broadcast), iota, reverse, slice, concatenate, pad."""
+    one becomes transpose + sorted broadcast), iota, reverse, slice,
+    dynamic_slice, dynamic_update_slice, concatenate, pad."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if in_reduce_body(op):
@@ -255,6 +259,16 @@ class ConvertStructural(RewritePattern):
             _bcast_type(op, op.operand)
             ranges = (op.start_indices, op.limit_indices, op.strides)
             new = [bcast.SliceOp(op.operand, *(r.get_values() for r in ranges))]
+        elif isinstance(op, hlo.DynamicSliceOp):
+            _bcast_type(op, op.operand)
+            for start in op.start_indices:
+                _bcast_type(op, start)
+            new = [bcast.DynamicSliceOp(op.operand, op.start_indices, op.slice_sizes.get_values())]
+        elif isinstance(op, hlo.DynamicUpdateSliceOp):
+            _bcast_type(op, op.operand)
+            for start in op.start_indices:
+                _bcast_type(op, start)
+            new = [bcast.DynamicUpdateSliceOp(op.operand, op.start_indices, op.update)]
         else:
             return
         replace(rewriter, op, new)
@@ -267,12 +281,6 @@ class ConvertStructural(RewritePattern):
         perm, _, sorted_dims = rules.split_transposing_broadcast(op.operand.type.get_shape(), dims)
         transpose = bcast.TransposeOp(operand, perm)
         return [transpose, bcast.BroadcastInDimOp(transpose, sorted_dims, op.result.type)]
-
-
-def _compare_type_ok(op: Operation, compare_type) -> None:
-    if compare_type is not None and compare_type.data == hlo.ComparisonType.TOTALORDER:
-        raise PassError(op, "compare type TOTALORDER is not supported by convert-stablehlo-to-bcast",
-                        ["bcast compares floats as IEEE 754 does (compare type FLOAT)"])
 
 
 SIGNEDNESS_OF_COMPARE = {hlo.ComparisonType.SIGNED: "signed", hlo.ComparisonType.UNSIGNED: "unsigned"}
@@ -297,10 +305,11 @@ def _compared(compare_type, direction: str, value: SSAValue, new: list[Operation
 
 def _compare(op: Operation, compare_type, direction: str, lhs: SSAValue, rhs: SSAValue, result_type,
              new: list[Operation]) -> bcast.CompareOp:
-    """bcast's compare of ``lhs`` and ``rhs`` as StableHLO's ``compare_type`` says."""
-    _compare_type_ok(op, compare_type)
+    """bcast's compare of ``lhs`` and ``rhs`` as StableHLO's ``compare_type``
+    says (TOTALORDER, which StableHLO allows on floats only, is bcast's)."""
     lhs, rhs = (_compared(compare_type, direction, v, new) for v in (lhs, rhs))
-    return bcast.CompareOp(direction, lhs, rhs, result_type)
+    total_order = compare_type is not None and compare_type.data == hlo.ComparisonType.TOTALORDER
+    return bcast.CompareOp(direction, lhs, rhs, result_type, total_order=total_order)
 
 
 class ConvertCompare(RewritePattern):

@@ -206,6 +206,16 @@ def reverse_rows(x):
     return x[::-1] + 1.0
 
 
+def kv_cache_write(cache, k, pos):
+    """A decoder's key cache: this step's key row written at a traced position."""
+    return jax.lax.dynamic_update_slice(cache, k, (pos, jnp.int32(0)))
+
+
+def window_at(x, start):
+    """A window of 3 time steps from a traced start, scaled (``lax.dynamic_slice_in_dim``)."""
+    return jax.lax.dynamic_slice_in_dim(x, start, 3, axis=1) * 0.5
+
+
 def concat_features(a, b):
     return jnp.concatenate([a, b * 2.0], axis=-1)
 
@@ -372,6 +382,11 @@ PROGRAMS: dict[str, Case] = {
     "pad_sequence": Case(pad_sequence, lambda r: (normal(r, (4, 6)),), "jnp.pad, 1 before and 2 after"),
     "slice_columns": Case(slice_columns, lambda r: (normal(r, (4, 6)),), "x[:, 1:3]"),
     "reverse_rows": Case(reverse_rows, lambda r: (normal(r, (4, 6)),), "x[::-1]"),
+    "kv_cache_write": Case(kv_cache_write, lambda r: (normal(r, (8, 4)), normal(r, (1, 4)),
+                                                      np.int32(r.integers(0, 8))),
+                           "lax.dynamic_update_slice of a cache row at a traced position"),
+    "window_at": Case(window_at, lambda r: (normal(r, (4, 10)), np.int32(r.integers(-12, 12))),
+                      "lax.dynamic_slice_in_dim from a traced (possibly out-of-range) start"),
     "concat_features": Case(concat_features, lambda r: (normal(r, (4, 3)), normal(r, (4, 5))),
                             "jnp.concatenate on the last axis"),
     "mse_loss": Case(mse_loss, lambda r: (normal(r, (8, 4)), normal(r, (8, 4))), "mean squared error"),

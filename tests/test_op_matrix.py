@@ -48,7 +48,8 @@ from bcast.tools import driver
 # --------------------------------------------------------------------------
 
 NOT_SCALAR = {bc.BroadcastInDimOp, bc.TransposeOp, bc.ReshapeOp, bc.NarrowOp, bc.ConstantOp,
-              bc.ExtractOp, bc.AssignOp, bc.IotaOp, bc.ReverseOp, bc.SliceOp, bc.ConcatenateOp, bc.PadOp}  # fmt: skip
+              bc.ExtractOp, bc.AssignOp, bc.IotaOp, bc.ReverseOp, bc.SliceOp, bc.ConcatenateOp, bc.PadOp,
+              bc.DynamicSliceOp, bc.DynamicUpdateSliceOp}  # fmt: skip
 """Ops that move data and compute no element: not rows of this matrix
 (``tests/ir``, ``tests/lowering`` and the random programs test them)."""
 

@@ -103,7 +103,45 @@ def lax_pad(x):
     return jax.lax.pad(x, jnp.int32(7), ((1, -1, 1), (-2, 3, 2)))
 
 
+def lax_dynamic_slice(x, i, j):
+    """``lax.dynamic_slice``: JAX wraps a negative start (``i + n``), then
+    ``stablehlo.dynamic_slice`` clamps it into range."""
+    return jax.lax.dynamic_slice(x, (i, j), (2, 3)) * 2
+
+
+def traced_row(x, i):
+    """``x[i]`` with a traced ``i``: a ``dynamic_slice`` of one row, reshaped."""
+    return x[i] + 1
+
+
+def lax_dynamic_update_slice(x, u, i):
+    """``lax.dynamic_update_slice`` with ``uint32`` starts."""
+    return jax.lax.dynamic_update_slice(x, u, (i, i))
+
+
+def update_row(x, v, i):
+    """``lax.dynamic_update_index_in_dim`` (in a called JAX function)."""
+    return jax.lax.dynamic_update_index_in_dim(x, v, i, 0) * 3
+
+
+def total_order_less(x, y):
+    """JAX's ``lt_to`` (its sort comparators' compare): ``stablehlo.compare
+    LT, ..., TOTALORDER``; -0.0 < +0.0 and NaNs ordered by sign."""
+    from jax._src.lax.lax import lt_to_p
+
+    return lt_to_p.bind(x, y)
+
+
+SIGNED_ZEROS_AND_NANS = np.array([-0.0, 0.0, np.nan, -np.nan, np.inf, -np.inf, 1.0, -1.0], np.float32)
+
 CASES = {
+    "total_order_less": (total_order_less, (SIGNED_ZEROS_AND_NANS[:, None] * np.ones((1, 8), np.float32),
+                                            SIGNED_ZEROS_AND_NANS[None, :] * np.ones((8, 1), np.float32))),
+    "lax_dynamic_slice": (lax_dynamic_slice, (X, np.int32(-3), np.int32(100))),
+    "lax_dynamic_slice_inside": (lax_dynamic_slice, (X, np.int32(5), np.int32(2))),
+    "traced_row": (traced_row, (X, np.int32(-2))),
+    "lax_dynamic_update_slice": (lax_dynamic_update_slice, (X, X[:2, :2] + 5, np.uint32(2**32 - 2))),
+    "update_row": (update_row, (X, X[:1] * 2, np.int32(6))),
     "one_hot_plus_reversed": (one_hot_plus_reversed, (X, rng.integers(0, 16, 8).astype(np.int32))),
     "softmax": (softmax, (X,)),
     "concatenate_three": (concatenate_three, (X[:, :3], X[:, 3:8], X[:, 8:9])),
@@ -252,3 +290,16 @@ def test_strided_slice_in_jaxs_pretty_form_imports_and_runs() -> None:
     module = bcast.from_jax(strided, X)
     assert "bcast.slice %arg0 [1:3, 0:16:2] : (tensor<8x16xf32>) -> tensor<2x8xf32>" in str(module)
     np.testing.assert_array_equal(bcast.compile(text, filename="strided.mlir")(X), X[1:3, ::2])
+
+
+def test_indexed_update_with_a_traced_index_is_a_scatter() -> None:
+    """``x.at[i].set(v)`` with a traced ``i``: JAX 0.10 writes
+    ``stablehlo.scatter`` (not ``dynamic_update_slice``, which
+    ``lax.dynamic_update_slice`` and ``dynamic_update_index_in_dim`` give and
+    bcast runs); bcast does not import scatter yet and says so at the line."""
+    def set_row(x):
+        x = jnp.asarray(x)
+        return x.at[x[0, 0].astype(jnp.int32)].set(0.0), here()
+
+    message = error_at_the_users_line(set_row, X)
+    assert "'stablehlo.scatter' op is not supported by convert-stablehlo-to-bcast" in message

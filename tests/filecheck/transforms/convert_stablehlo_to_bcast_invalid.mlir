@@ -29,15 +29,6 @@ func.func @variadic(%x: tensor<4x3xf32>, %y: tensor<4x3xf32>) -> (tensor<4xf32>,
 
 // -----
 
-func.func @total_order(%x: tensor<4xf32>) -> tensor<4xi1> {
-  // expected-error @+2 {{'stablehlo.compare' op compare type TOTALORDER is not supported by convert-stablehlo-to-bcast}}
-  // expected-note @+1 {{bcast compares floats as IEEE 754 does (compare type FLOAT)}}
-  %0 = stablehlo.compare LT, %x, %x, TOTALORDER : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
-  return %0 : tensor<4xi1>
-}
-
-// -----
-
 func.func @bf16() -> tensor<4xf32> {
   // expected-error @+2 {{'stablehlo.constant' op cannot be imported: unsupported element type bf16}}
   // expected-note @+1 {{bcast supports i1, i8..i64, ui8..ui64, f16, f32 and f64}}
