@@ -795,6 +795,26 @@ class RoundNearestAfzOp(FloatUnaryOp):
 
 
 @irdl_op_definition
+class ErfOp(FloatUnaryOp):
+    """The error function ``2/sqrt(pi) * integral(exp(-t*t), 0, x)``
+    (``jax.scipy.special.erf``; docs/semantics.md, "erf and erfc")."""
+
+    name = "bcast.erf"
+    SCALAR = staticmethod(scalar.erf)
+    STABLEHLO: ClassVar[str] = "chlo.erf"
+
+
+@irdl_op_definition
+class ErfcOp(FloatUnaryOp):
+    """``1 - erf(x)``, accurate where ``erf(x)`` is near 1 (the tail of
+    ``jax.nn.gelu(approximate=False)``)."""
+
+    name = "bcast.erfc"
+    SCALAR = staticmethod(scalar.erfc)
+    STABLEHLO: ClassVar[str] = "chlo.erfc"
+
+
+@irdl_op_definition
 class PopcntOp(UnaryOp):
     """The number of set bits (of the two's complement bits for a signed
     value), in the operand's type."""

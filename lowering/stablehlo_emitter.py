@@ -29,7 +29,8 @@ Mapping (``bcast`` op -> StableHLO):
 
 - nested (TML) types -> their flat builtin tensor type (outer dims then inner
   dims, as every backend stores them); ``index`` arguments -> ``tensor<i64>``;
-- an elementwise op -> its StableHLO op (the op class's ``STABLEHLO``) on
+- an elementwise op -> its StableHLO op (the op class's ``STABLEHLO``; for
+  ``erf``/``erfc`` CHLO's ``chlo.erf``/``chlo.erfc``, which XLA expands itself) on
   the element kinds where that op computes the op's definition
   (``STABLEHLO_NATIVE_KINDS``), else the definition (``SCALAR``,
   ``bcast.ir.scalar``) expanded in StableHLO ops (``StablehloScalars``):
@@ -111,7 +112,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.printer import Printer
 
-from bcast.ir import numerics, rules
+from bcast.ir import chlo, numerics, rules
 from bcast.ir import ops as bc
 from bcast.ir import stablehlo as shlo
 from bcast.ir.stablehlo import SIGNED, UNSIGNED
@@ -307,7 +308,7 @@ class FunctionEmitter:
         ``select(x != x, x, select(y != y, y, r))``."""
         short = name.split(".", 1)[1]
         args = [self.opaque(short, v, block) for v in args]
-        r = self.add(shlo.ELEMENTWISE_OPS[name](*args), block)
+        r = self.add((shlo.ELEMENTWISE_OPS.get(name) or chlo.CHLO_UNARY_OPS[name])(*args), block)
         if short in ("maximum", "minimum") and rules.kind(_element(args[0].type)) == "float":
             for v in reversed(args):  # x's NaN wins over y's, as in NumPy
                 nan = self.add(shlo.CompareOp("NE", v, v, "FLOAT"), block)

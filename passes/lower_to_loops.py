@@ -87,7 +87,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 
-from bcast.ir import numerics, rules, scalar
+from bcast.ir import numerics, rules, scalar, special
 from bcast.ir import ops as bc
 from bcast.ir.fusion import FusionOp, is_explicit
 from bcast.ir.ops import semantics_of
@@ -212,6 +212,8 @@ class Scalars:
 
     # -- bcast.ir.scalar's primitives -------------------------------------
     def apply(self, name: str, *operands: SSAValue) -> SSAValue:
+        if name in UPSTREAM_LACKS:
+            return UPSTREAM_LACKS[name](self, f"f{operands[0].type.bitwidth}", *operands)
         return self(PRIMITIVES[name](*operands))
 
     def cast(self, name: str, x: SSAValue, element: str) -> SSAValue:
@@ -246,6 +248,12 @@ PRIMITIVES: dict[str, type[Operation]] = {
     op.name: op for op in (*arith.Arith.operations, *mathd.Math.operations, RemFOp)
 }
 """The ops ``bcast.ir.scalar`` names (``arith.remf`` is bcast's own, upstream's spelling)."""
+
+UPSTREAM_LACKS = {"math.erfc": special.erfc}
+"""Primitives that are no op of upstream MLIR 19 (``math.erfc`` came in 20),
+so the loop IR holds their composition of the other primitives
+(``bcast.ir.special``, as NumPy computes them); ``math.erf`` is upstream's
+(C's ``erf``)."""
 
 
 def scalar_op(op: Operation, b: Scalars, args: Sequence[SSAValue]) -> SSAValue:

@@ -16,6 +16,7 @@ Python source line, for a JAX export with debug info).
   ``and`` (the StableHLO spec); ``compare`` with ``compare_type`` UNSIGNED on
   a signed integer (or SIGNED on an unsigned one) compares the operands
   converted to the other signedness (the same bits); ``chlo.square x`` is ``multiply x, x``;
+  ``chlo.erf``/``chlo.erfc`` are ``bcast.erf``/``bcast.erfc``;
   ``is_finite x`` is ``compare LT, abs(x), inf`` (false for NaN and inf).
 - A transposing ``broadcast_in_dim`` becomes ``transpose`` then a sorted
   broadcast; a rank-0 ``select`` predicate, rank-0 ``clamp`` bounds are broadcast
@@ -80,10 +81,12 @@ ON_I1: dict[type[bcast.BinaryOp], type[bcast.BinaryOp]] = {
 }  # fmt: skip
 """StableHLO defines these on i1 as logic; bcast's arithmetic rejects i1."""
 
+_COUNTERPARTS = {**hlo.ELEMENTWISE_OPS, **chlo.CHLO_UNARY_OPS}
 UNARY: dict[type[Operation], type[bcast.UnaryOp]] = {
-    hlo.ELEMENTWISE_OPS[op.STABLEHLO]: op for op in bcast.OPS
-    if issubclass(op, bcast.UnaryOp) and op.STABLEHLO in hlo.ELEMENTWISE_OPS
+    _COUNTERPARTS[op.STABLEHLO]: op for op in bcast.OPS
+    if issubclass(op, bcast.UnaryOp) and op.STABLEHLO in _COUNTERPARTS
 }  # fmt: skip
+"""Each StableHLO (or CHLO: ``chlo.erf``) unary op's bcast op."""
 
 REDUCTION_KINDS: dict[type[bcast.BinaryOp], str] = {op: kind for kind, op in bcast.REDUCTION_COMBINERS.items()}
 
