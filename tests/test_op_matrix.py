@@ -283,7 +283,8 @@ checked against the independent oracles, every other one against it."""
 # --------------------------------------------------------------------------
 
 ULPS = {"exponential": 2, "log": 1, "tanh": 2, "logistic": 1, "atan2": 1, "power": 1, "rsqrt": 1,
-        "sine": 4, "cosine": 4, "tan": 4, "exponential_minus_one": 4, "log_plus_one": 4, "cbrt": 4}
+        "sine": 4, "cosine": 4, "tan": 4, "exponential_minus_one": 4, "log_plus_one": 4, "cbrt": 4,
+        "erf": 2, "erfc": 2}
 """Ops whose last bit no backend contract fixes (a libm function, or XLA's
 native ``rsqrt``, which the reference computes as ``1 / sqrt`` rounded
 twice): the bound, in ulps of the element type, on any backend against the
