@@ -115,6 +115,7 @@ from xdsl.printer import Printer
 from bcast.ir import chlo, numerics, rules
 from bcast.ir import ops as bc
 from bcast.ir import stablehlo as shlo
+from bcast.ir.rules import RuleError
 from bcast.ir.stablehlo import SIGNED, UNSIGNED
 from bcast.ir.fusion import FusionOp, YieldOp, is_elementwise, is_explicit
 from bcast.ir.types import NUMPY_DTYPES, flat_type_shape, make_type, split_type
@@ -215,10 +216,15 @@ def dense_value(array: np.ndarray, t: TensorType) -> DenseIntOrFPElementsAttr:
 
 
 def flat_type(t: Attribute) -> Attribute:
-    """The type other tools see: nested tensors flat, ``index`` as ``tensor<i64>``."""
+    """The type other tools see: nested tensors flat, ``index`` as
+    ``tensor<i64>``; a type bcast does not represent (``tensor<4xbf16>``,
+    complex: only ops bcast does not know use such values) as it is."""
     if isinstance(t, IndexType):
         return TensorType(i64, [])
-    levels, element = split_type(t)
+    try:
+        levels, element = split_type(t)
+    except RuleError:
+        return t
     return make_type((rules.flat_shape(levels),), element)
 
 
