@@ -390,7 +390,8 @@ def _libm(function):
     """Python's ``math`` function (C's, in f64) on each element, rounded once
     to the element type."""
     def apply(x: np.ndarray) -> np.ndarray:
-        return np.array([function(v) for v in x.astype(np.float64).tolist()]).astype(x.dtype)
+        flat = x.astype(np.float64).reshape(-1).tolist()
+        return np.array([function(v) for v in flat]).reshape(x.shape).astype(x.dtype)
 
     return apply
 

@@ -375,8 +375,6 @@ DISCREPANCIES = [
     Known("stablehlo-xla", "f*", "reduce.m[ai][xn]*", _SIGNED_ZERO_MAX),
     Known("stablehlo-import", "f*", "reduce.m[ai][xn]*", "the exporter's NaN-propagating max/min reduce "
           "body is not one op, which convert-stablehlo-to-bcast rejects", rejects=bcast.BcastError),
-    Known("stablehlo-import", "i1", "convert.f*", "the exporter wraps a bool converted to a float in "
-          "stablehlo.optimization_barrier, which convert-stablehlo-to-bcast rejects", rejects=bcast.BcastError),
 ]
 """Discrepancies this test found (not documented, not fixed yet): each case
 is ``xfail(strict=True)``, so a fix makes it pass and fails the test until
