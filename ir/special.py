@@ -7,7 +7,11 @@ The NumPy functions (``bcast.ir.numerics``, and so the reference evaluator
 and the NumPy backend) and the Array API runtime implement the two
 primitives with the functions below, run on their own ``Scalars``: one
 algorithm, written once, of ``+ - * /``, ``floor``, ``abs``, ``exp`` and
-``select``, so it is as lazy as the rest (dask) and traceable (JAX).
+``select``, so it is as lazy as the rest (dask) and traceable (JAX). The
+loop IR (so C) computes ``erfc`` with it too (upstream MLIR 19 has
+``math.erf``, which C calls as libm's, but no ``math.erfc``), and so does
+the StableHLO target (XLA's ``chlo.erfc`` is hundreds of ulps off in the
+tail; docs/stablehlo.md).
 
 The algorithm, in f64 (an ``f32`` operand is widened and the result rounded
 once, so ``f32`` results are within 1 ulp of the true value):
