@@ -18,7 +18,7 @@ import functools
 
 import numpy as np
 
-from bcast.ir import rules, scalar
+from bcast.ir import rules, scalar, special
 from bcast.ir.types import NUMPY_DTYPES
 
 _ERR = dict(all="ignore")
@@ -74,6 +74,12 @@ def _round_half_away(x):
     return np.where(np.abs(x - whole) >= 0.5, whole + np.copysign(np.ones((), x.dtype), x), whole)
 
 
+def _composed(expansion, x):
+    """A primitive NumPy has no ufunc for (``erf``): its composition of
+    the other primitives (``bcast.ir.special``)."""
+    return expansion(_SCALARS, element_of(x), x)
+
+
 def _count_bits(x):
     """Set bits of the value's bits (``np.bitwise_count`` counts those of
     the absolute value for a signed dtype)."""
@@ -105,6 +111,7 @@ _PRIMITIVES = {
     "arith.shli": _signless(np.left_shift, "u"), "arith.shrui": _signless(np.right_shift, "u"),
     "arith.shrsi": _signless(np.right_shift, "s"), "math.powf": _ieee_power,
     "math.round": _round_half_away, "math.ctpop": _count_bits,
+    **{name: functools.partial(_composed, expansion) for name, expansion in special.EXPANSIONS.items()},
 }  # fmt: skip
 
 _INTEGER_PREDICATES = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,

@@ -293,6 +293,8 @@ log_plus_one = MathFunction("math.log1p")
 cbrt = MathFunction("math.cbrt")
 round_nearest_even = MathFunction("math.roundeven")
 round_nearest_afz = MathFunction("math.round")  # halfway cases away from zero (C's round)
+erf = MathFunction("math.erf")  # NumPy and the Array API lack it: bcast.ir.special composes it
+erfc = MathFunction("math.erfc")  # 1 - erf, computed without cancelling in the tails (bcast.ir.special)
 popcnt = _integer("math.ctpop")  # the set bits of the value's bits (two's complement)
 
 

@@ -369,10 +369,11 @@ complex values, but a pipeline passes them through."""
 
 ELEMENTWISE_OPS: dict[str, type[ElementwiseBinaryOp | ElementwiseUnaryOp]] = {
     op.STABLEHLO: _elementwise(op) for op in bc.OPS
-    if issubclass(op, bc.BinaryOp | bc.UnaryOp) and hasattr(op, "SCALAR")
+    if issubclass(op, bc.BinaryOp | bc.UnaryOp) and hasattr(op, "SCALAR") and op.STABLEHLO.startswith("stablehlo.")
 }  # fmt: skip
 """The StableHLO counterpart of every bcast binary and unary op (compare,
-select and convert, which carry more, are written out below), by name."""
+select and convert, which carry more, are written out below), by name.
+The ops whose counterpart is CHLO's (``erf``) have theirs in ``bcast.ir.chlo``."""
 BINARY_OPS: tuple[type[ElementwiseBinaryOp], ...] = tuple(
     op for op in ELEMENTWISE_OPS.values() if issubclass(op, ElementwiseBinaryOp))
 UNARY_OPS: tuple[type[ElementwiseUnaryOp], ...] = tuple(

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from bcast.ir import numerics, rules, scalar
+from bcast.ir import numerics, rules, scalar, special
 from bcast.ir.types import NUMPY_DTYPES
 from bcast.lowering import numpy_runtime as rt
 
@@ -162,7 +162,8 @@ too). ``divui``/``remui`` are ``floor_divide``/``remainder`` only where
 ``arith`` defines them (a divisor that is not 0), as the definitions use them."""
 
 _COMPOSED = {"math.round": "_round", "math.cbrt": "_cbrt", "math.ctpop": "_ctpop"}
-"""Primitives the standard has no function for, composed of its functions."""
+"""Primitives the standard has no function for, composed of its functions
+(and ``erf``/``erfc``, composed of the other primitives: ``bcast.ir.special``)."""
 
 _READS = {
     "arith.maxsi": "signed", "arith.minsi": "signed", "arith.divsi": "signed", "arith.remsi": "signed",
@@ -249,6 +250,8 @@ class ArrayApiScalars:
             return self._powf(*xs)
         if name in _COMPOSED:
             return getattr(self, _COMPOSED[name])(*xs)
+        if name in special.EXPANSIONS:  # erf, erfc: composed of the other primitives
+            return special.EXPANSIONS[name](self, element_of(xp, xs[0]), *xs)
         return getattr(xp, STANDARD_FUNCTIONS[name])(*xs)
 
     def cmpi(self, predicate, x, y):

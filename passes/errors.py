@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from xdsl.dialects import func
 from xdsl.ir import Operation
 
 from bcast.ir.diagnostics import Report, is_unknown, op_report
+from bcast.ir.signature import SUPPORTED, unsupported_signature
 
 
 class PassError(Exception):
@@ -38,3 +40,14 @@ def check_runnable(ops: Operation, runner: str) -> None:
     for op in ops.walk():
         if is_unknown(op):
             raise PassError(op, f"is not supported by {runner}")
+    check_signatures(ops, runner)
+
+
+def check_signatures(ops: Operation, runner: str) -> None:
+    """The first function under ``ops`` with an argument or result type no
+    backend takes (``tensor<4xbf16>``) is an error where ``runner`` must run
+    it: the verifier and the rewriting passes let it through."""
+    for op in ops.walk():
+        if isinstance(op, func.FuncOp) and (problem := unsupported_signature(op)) is not None:
+            what, i, t, why = problem
+            raise PassError(op, f"{what} {i} of type {t} is not supported by {runner}: {why}", [SUPPORTED])

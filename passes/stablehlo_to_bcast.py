@@ -17,6 +17,8 @@ Python source line, for a JAX export with debug info).
   a signed integer (or SIGNED on an unsigned one) compares the operands
   converted to the other signedness (the same bits), TOTALORDER is
   ``bcast.compare ..., TOTALORDER``; ``chlo.square x`` is ``multiply x, x``;
+  ``chlo.erf``/``chlo.erfc`` are ``bcast.erf``/``bcast.erfc``;
+  ``optimization_barrier`` is its operands;
   ``is_finite x`` is ``compare LT, abs(x), inf`` (false for NaN and inf).
 - A transposing ``broadcast_in_dim`` becomes ``transpose`` then a sorted
   broadcast; a rank-0 ``select`` predicate, rank-0 ``clamp`` bounds are broadcast
@@ -83,17 +85,20 @@ ON_I1: dict[type[bcast.BinaryOp], type[bcast.BinaryOp]] = {
 }  # fmt: skip
 """StableHLO defines these on i1 as logic; bcast's arithmetic rejects i1."""
 
+_COUNTERPARTS = {**hlo.ELEMENTWISE_OPS, **chlo.CHLO_UNARY_OPS}
 UNARY: dict[type[Operation], type[bcast.UnaryOp]] = {
-    hlo.ELEMENTWISE_OPS[op.STABLEHLO]: op for op in bcast.OPS
-    if issubclass(op, bcast.UnaryOp) and op.STABLEHLO in hlo.ELEMENTWISE_OPS
+    _COUNTERPARTS[op.STABLEHLO]: op for op in bcast.OPS
+    if issubclass(op, bcast.UnaryOp) and op.STABLEHLO in _COUNTERPARTS
 }  # fmt: skip
+"""Each StableHLO (or CHLO: ``chlo.erf``) unary op's bcast op."""
 
 REDUCTION_KINDS: dict[type[bcast.BinaryOp], str] = {op: kind for kind, op in bcast.REDUCTION_COMBINERS.items()}
 
 OTHER = (hlo.IsFiniteOp, hlo.ConvertOp, hlo.CompareOp, hlo.SelectOp, hlo.ClampOp, hlo.BroadcastInDimOp,
          hlo.ReshapeOp, hlo.TransposeOp, hlo.ConstantOp, hlo.ReduceOp, hlo.ReturnOp,
          hlo.IotaOp, hlo.ReverseOp, hlo.SliceOp, hlo.ConcatenateOp, hlo.PadOp, chlo.BroadcastCompareOp,
-         chlo.BroadcastSelectOp, chlo.SquareOp, hlo.DynamicSliceOp, hlo.DynamicUpdateSliceOp)  # fmt: skip
+         chlo.BroadcastSelectOp, chlo.SquareOp, hlo.DynamicSliceOp, hlo.DynamicUpdateSliceOp,
+         hlo.OptimizationBarrierOp)  # fmt: skip
 SUPPORTED_OPS: tuple[str, ...] = tuple(sorted(
     [op.name for op in (*BINARY, *UNARY, *OTHER, *chlo.CHLO_BINARY_OPS)] + ["func.call"]
 ))  # fmt: skip
@@ -216,6 +221,20 @@ class ConvertIsFinite(RewritePattern):
         magnitude = bcast.AbsOp(op.x)
         compare = bcast.CompareOp("LT", magnitude, limit, op.y.type)
         replace(rewriter, op, [*new, magnitude, compare])
+
+
+class ConvertOptimizationBarrier(RewritePattern):
+    """``optimization_barrier`` is its operands: it only keeps XLA from
+    rewriting across it (the StableHLO target writes one where XLA's
+    simplifier would change IEEE results, as in ``erfc``'s composition)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: hlo.OptimizationBarrierOp, rewriter: PatternRewriter) -> None:
+        if in_reduce_body(op):
+            return
+        for v in op.operand:
+            _bcast_type(op, v)
+        replace(rewriter, op, [], list(op.operand))
 
 
 class ConvertStructural(RewritePattern):
@@ -420,7 +439,7 @@ class ConvertReduce(RewritePattern):
 
 
 PATTERNS: tuple[Callable[[], RewritePattern], ...] = (
-    ConvertBinary, ConvertUnary, ConvertSquare, ConvertIsFinite, ConvertStructural,
+    ConvertBinary, ConvertUnary, ConvertSquare, ConvertIsFinite, ConvertOptimizationBarrier, ConvertStructural,
     ConvertCompare, ConvertSelect, ConvertClamp, ConvertChloBroadcast, ConvertChloBroadcastSelect,
     ConvertReduce,
 )  # fmt: skip

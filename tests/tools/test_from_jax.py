@@ -10,6 +10,7 @@ is checked without jax too.
 from __future__ import annotations
 
 import inspect
+import math
 import sys
 
 import numpy as np
@@ -258,6 +259,30 @@ def test_unary_functions_import() -> None:
                                          (jnp.round, np.round)):
         f = bcast.compile(bcast.from_jax(jax_function, X), backend="reference")
         np.testing.assert_allclose(np.asarray(f(X)), numpy_function(X), rtol=1e-6)
+
+
+def _gelu_as_jax_writes_it(v: float) -> float:
+    """``(x/2) * erfc(-x * 0.70710677)``, each f32 step rounded as JAX's export does."""
+    half_x = np.float32(0.5) * np.float32(v)
+    return float(half_x) * math.erfc(float(np.float32(-v) * np.float32(0.70710677)))
+
+
+@pytest.mark.parametrize("name, jax_function, python_function", [
+    ("erf", jax.scipy.special.erf, math.erf), ("erfc", jax.scipy.special.erfc, math.erfc),
+    ("gelu", lambda x: jax.nn.gelu(x, approximate=False), lambda v: _gelu_as_jax_writes_it(v)),
+])
+@pytest.mark.parametrize("backend", ["reference", "numpy", "array-api", "c"])
+def test_erf_and_erfc_import_from_chlo(name, jax_function, python_function, backend) -> None:
+    """JAX writes ``chlo.erf``/``chlo.erfc`` (``gelu`` without the tanh
+    approximation is ``x/2 * erfc(-x/sqrt(2))``): they import as
+    ``bcast.erf``/``bcast.erfc`` and compute libm's values, far into the
+    tail where ``1 - erf`` would be 0."""
+    x = np.concatenate([X.ravel(), np.array([-9.0, -6.0, -0.0, 0.3, 4.0, 9.5, np.inf, -np.inf], np.float32)])
+    module = bcast.from_jax(jax_function, x)
+    assert {"bcast.erf", "bcast.erfc"} & {op.name for op in module.walk()}
+    got = np.asarray(bcast.compile(module, backend=backend)(x))
+    want = np.array([python_function(v) for v in x.astype(np.float64).tolist()]).astype(np.float32)
+    np.testing.assert_allclose(got, want, rtol=4e-7, atol=0)
 
 
 def test_an_op_of_a_called_jax_function_is_reported_where_it_is_called() -> None:

@@ -47,7 +47,6 @@ from bcast.tests.jax_corpus import FORMS, PROGRAMS, assert_as_jax, corpus_table,
 from bcast.tools.jax_bridge import run_stablehlo, verify_stablehlo  # noqa: E402
 
 NEEDS: dict[str, tuple[str, ...]] = {
-    "gelu_erf": ("chlo.erfc",),
     "mlp_layer": ("stablehlo.dot_general",),
     "swiglu": ("stablehlo.dot_general",),
     "causal_attention_scores": ("stablehlo.dot_general",),
