@@ -16,7 +16,7 @@ import numpy as np
 from xdsl.ir import Operation
 
 from bcast.ir import numerics, rules
-from bcast.ir.ops import (BinaryOp, ClampOp, CompareOp, ConcatenateOp, ConvertOp, IotaOp, PadOp, ReduceOp, ReverseOp,
+from bcast.ir.ops import (ArgReduceOp, BinaryOp, CumulativeOp, ClampOp, CompareOp, ConcatenateOp, ConvertOp, IotaOp, PadOp, ReduceOp, ReverseOp,
                           SelectOp, SliceOp, UnaryOp)
 from bcast.ir.rules import Levels
 from bcast.ir.types import NUMPY_DTYPES, numpy_dtype, split_type
@@ -125,3 +125,13 @@ def _pad(op: PadOp, x: np.ndarray, value: np.ndarray) -> np.ndarray:
 def _slice(op: SliceOp, x: np.ndarray) -> np.ndarray:
     """A copy: the result never shares the operand's memory."""
     return np.array(x[op.ranges()])
+
+
+@evaluate.register(ArgReduceOp)
+def _arg_reduce(op: ArgReduceOp, x: np.ndarray) -> np.ndarray:
+    return numerics.arg_reduce(op.short_name, x, op.dim, numpy_dtype(op.result.type))
+
+
+@evaluate.register(CumulativeOp)
+def _cumulative(op: CumulativeOp, x: np.ndarray) -> np.ndarray:
+    return numerics.cumulative(op.kind_name, x, op.dim, op.is_reverse)
