@@ -325,14 +325,20 @@ def arg_reduce(name: str, x, dim: int, dtype) -> np.ndarray:
 def cumulative(kind: str, x, dim: int, reverse: bool = False) -> np.ndarray:
     """``bcast.cumulative``: element ``i`` along ``dim`` is ``x[0] (+) ... (+)
     x[i]`` (with ``reverse``, ``x[i] (+) ... (+) x[n-1]``), folded in order
-    with ``kind``'s binary op (``REDUCTIONS``: max/min propagate NaN).
-    Integers wrap (the element type accumulates, not NumPy's widening
-    default); ``f16`` accumulates in ``f32`` and rounds each result once, as
+    with ``kind``'s binary op (``REDUCTIONS``: max/min propagate NaN),
+    starting from the kind's identity as ``reduce`` and XLA's
+    ``reduce_window`` do: a sum of ``-0.0`` alone is ``+0.0`` (NumPy's
+    ``cumsum`` keeps ``-0.0``; adding the identity ``0.0`` to each prefix
+    is that fold, since it changes only an all ``-0.0`` prefix). Integers
+    wrap (the element type accumulates, not NumPy's widening default);
+    ``f16`` accumulates in ``f32`` and rounds each result once, as
     ``reduce`` does."""
     x = np.asarray(x)
     acc = np.dtype(np.float32) if x.dtype == np.float16 else x.dtype
     source = np.flip(x, dim) if reverse else x
     with np.errstate(**_ERR):
         result = REDUCTIONS[kind].accumulate(source, axis=dim, dtype=acc)
+        if kind == "add" and acc.kind == "f":
+            result = result + reduction_identity(kind, acc)
         result = np.flip(result, dim) if reverse else result
         return np.array(result, dtype=x.dtype)

@@ -653,9 +653,10 @@ def cumulative(xp, kind: str, x, dim: int, reverse: bool, dtype_name: str):
     if reverse:
         return xp.flip(cumulative(xp, kind, xp.flip(x, axis=dim), dim, False, dtype_name), axis=dim)
     standard = getattr(xp, CUMULATIVE_FUNCTIONS.get(kind, ""), None)
-    if standard is not None:
-        return standard(x, axis=dim, dtype=x.dtype)
-    return _scan(xp, kind, x, dim, dtype_name)
+    scanned = standard(x, axis=dim, dtype=x.dtype) if standard is not None else _scan(xp, kind, x, dim, dtype_name)
+    if kind == "add" and xp.isdtype(x.dtype, "real floating"):
+        return scanned + _c(xp, 0.0, x)  # from the identity: an all -0.0 prefix sums to +0.0
+    return scanned
 
 
 def _scan(xp, kind: str, x, dim: int, dtype_name: str):

@@ -107,6 +107,18 @@ func.func @main(%x: tensor<7x3xf32>, %v: tensor<3xf32>, %i: index) -> (tensor<3x
   func.return %r, %a, %i : tensor<3xf32>, tensor<7x3xf32>, index
 }""")
 
+program("argmax_cumulative", """
+func.func @main(%x: tensor<5x7xf32>, %h: tensor<4x3xf16>, %u: tensor<6x2xui8>) -> (tensor<5xi32>, tensor<3xi64>, tensor<2xi32>, tensor<5x7xf32>, tensor<4x3xf16>, tensor<6x2xui8>) {
+  %e = bcast.exponential %x : tensor<5x7xf32>
+  %a = bcast.argmax %e, dim = 1 : (tensor<5x7xf32>) -> tensor<5xi32>
+  %b = bcast.argmin %h, dim = 0 : (tensor<4x3xf16>) -> tensor<3xi64>
+  %c = bcast.argmax %u, dim = 0 : (tensor<6x2xui8>) -> tensor<2xi32>
+  %s = bcast.cumulative add %e, dim = 1 : (tensor<5x7xf32>) -> tensor<5x7xf32>
+  %m = bcast.cumulative maximum %h, dim = 0 reverse : (tensor<4x3xf16>) -> tensor<4x3xf16>
+  %p = bcast.cumulative multiply %u, dim = 0 : (tensor<6x2xui8>) -> tensor<6x2xui8>
+  func.return %a, %b, %c, %s, %m, %p : tensor<5xi32>, tensor<3xi64>, tensor<2xi32>, tensor<5x7xf32>, tensor<4x3xf16>, tensor<6x2xui8>
+}""", edges=True)
+
 program("softmax", """
 func.func @main(%x: tensor<5x7xf32>) -> tensor<5x7xf32> {
   %m = bcast.reduce maximum %x, dims = [1] keepdims : (tensor<5x7xf32>) -> tensor<5x1xf32>
