@@ -1574,7 +1574,7 @@ class ArgReduceOp(BcastOp, abc.ABC):
     ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned", "float"})
     INDEX_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned"})
 
-    def __init__(self, operand: SSAValue | Operation, dimension: int, index_element: Attribute):
+    def __init__(self, operand: SSAValue | Operation, dimension: int, index_element: str):
         shape = flat_type_shape(_type(operand))
         result_type = make_type(((*shape[:dimension], *shape[dimension + 1:]),), index_element)
         super().__init__(operands=[operand], result_types=[result_type],
