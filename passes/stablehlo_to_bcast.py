@@ -466,8 +466,8 @@ class ConvertReduceWindow(RewritePattern):
     def match_and_rewrite(self, op: hlo.ReduceWindowOp, rewriter: PatternRewriter) -> None:
         form = _cumulative_form(op)
         if form is None:
-            raise PassError(op, "reduce_window is not supported by convert-stablehlo-to-bcast unless it is "
-                            "a cumulative form (jnp.cumsum, cumprod, cummax, cummin)",
+            raise PassError(op, "is not supported by convert-stablehlo-to-bcast unless it is a cumulative "
+                            "form (jnp.cumsum, cumprod, cummax, cummin)",
                             ["one input from the kind's identity, a body of one add, multiply, maximum or "
                              "minimum, a window of a whole dim padded by its size - 1 on one side, unit "
                              "strides and dilations"])  # fmt: skip
