@@ -481,12 +481,15 @@ class FunctionEmitter:
         """JAX's form: a ``reduce_window`` over the whole dim, padded by its
         size - 1 before it (after it: ``reverse``), from the kind's identity;
         f16 runs in f32 as bcast accumulates, and the body's max/min keep
-        NaN (``elementwise``)."""
+        NaN (``elementwise``). An empty dim (StableHLO has no window of
+        size 0) is the operand itself, with no elements."""
+        shape = flat_type_shape(op.operand.type)
+        n = shape[op.dim]
+        if n == 0:
+            return x
         element = _element(op.operand.type)
         acc = "f32" if element == "f16" else element
         x = self.convert(x, acc)
-        shape = flat_type_shape(op.operand.type)
-        n = shape[op.dim]
         window = [n if d == op.dim else 1 for d in range(len(shape))]
         edge = (0, n - 1) if op.is_reverse else (n - 1, 0)
         padding = [edge if d == op.dim else (0, 0) for d in range(len(shape))]
