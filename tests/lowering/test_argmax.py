@@ -165,3 +165,22 @@ def test_exported_arg_reduce_runs_on_xla_as_numpy_says(name, shape, dim, element
     got = np.asarray(got)
     assert got.dtype == INDEXES[index]
     np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("semantics", ["numpy", "xla", "tml"])
+def test_argmax_and_cumulative_under_every_semantics(semantics):
+    """Flat types verify and run the same under numpy, xla and tml (nested
+    tml types are refused: invalid_argmax_cumulative.mlir)."""
+    text = f"""
+module attributes {{bcast.semantics = "{semantics}"}} {{
+  func.func @main(%x: tensor<3x4xf32>) -> (tensor<3xi32>, tensor<3x4xf32>) {{
+    %0 = bcast.argmax %x, dim = 1 : (tensor<3x4xf32>) -> tensor<3xi32>
+    %1 = bcast.cumulative add %x, dim = 1 : (tensor<3x4xf32>) -> tensor<3x4xf32>
+    func.return %0, %1 : tensor<3xi32>, tensor<3x4xf32>
+  }}
+}}
+"""
+    x = np.random.default_rng(2).standard_normal((3, 4)).astype(np.float32)
+    index, total = bcast.compile(text, backend="reference")(x)
+    np.testing.assert_array_equal(index, np.argmax(x, axis=1))
+    np.testing.assert_array_equal(total, np.cumsum(x, axis=1) + np.float32(0))
