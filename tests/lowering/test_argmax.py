@@ -184,3 +184,38 @@ module attributes {{bcast.semantics = "{semantics}"}} {{
     index, total = bcast.compile(text, backend="reference")(x)
     np.testing.assert_array_equal(index, np.argmax(x, axis=1))
     np.testing.assert_array_equal(total, np.cumsum(x, axis=1) + np.float32(0))
+
+
+NOT_JAXS_ARGMAX = """
+func.func @main(%x: tensor<4x3xf32>) -> tensor<4xi32> {
+  %i = stablehlo.iota dim = 1 : tensor<4x3xi32>
+  %c = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %z = stablehlo.constant dense<0> : tensor<i32>
+  %0:2 = stablehlo.reduce(%x init: %c), (%i init: %z) across dimensions = [1] : (tensor<4x3xf32>, tensor<4x3xi32>, tensor<f32>, tensor<i32>) -> (tensor<4xf32>, tensor<4xi32>)
+   reducer(%a: tensor<f32>, %b: tensor<f32>) (%ai: tensor<i32>, %bi: tensor<i32>) {
+    %1 = stablehlo.compare GE, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %2 = stablehlo.select %1, %a, %b : tensor<i1>, tensor<f32>
+    %3 = stablehlo.select %1, %ai, %bi : tensor<i1>, tensor<i32>
+    stablehlo.return %2, %3 : tensor<f32>, tensor<i32>
+  }
+  return %0#1 : tensor<4xi32>
+}
+"""
+
+
+def test_another_two_input_reduce_stays_unknown(capsys, tmp_path):
+    """Open world: a two-input reduce with another body (here a last-of-ties
+    argmax) is kept by the standard pipeline and written back by ``-t
+    stablehlo``; a backend that must run it refuses it, located."""
+    from bcast.tools import opt
+    from bcast.tools.targets import STANDARD_PIPELINE
+
+    path = tmp_path / "prog.mlir"
+    path.write_text(NOT_JAXS_ARGMAX)
+    assert opt.main([str(path), "-p", STANDARD_PIPELINE, "-t", "stablehlo"]) == 0
+    out, _ = capsys.readouterr()
+    assert "stablehlo.compare GE" in out and "bcast." not in out
+    for backend in BACKENDS:
+        with pytest.raises(bcast.BcastError) as info:
+            bcast.compile(NOT_JAXS_ARGMAX, backend=backend, filename="prog.mlir")
+        assert "prog.mlir:6:" in str(info.value) and "'stablehlo.reduce' op" in str(info.value)
