@@ -1615,12 +1615,15 @@ class ArgmaxOp(ArgReduceOp):
     name = "bcast.argmax"
     STABLEHLO_DIRECTION: ClassVar[str] = "GT"
     """The comparison JAX's reduce body picks the new value with."""
+    START_KIND: ClassVar[str] = "maximum"
+    """The reduction kind whose identity a scan starts from (-inf, the minimum)."""
 
 
 @irdl_op_definition
 class ArgminOp(ArgReduceOp):
     name = "bcast.argmin"
     STABLEHLO_DIRECTION: ClassVar[str] = "LT"
+    START_KIND: ClassVar[str] = "minimum"
 
 
 CUMULATIVE_KINDS = frozenset({"add", "multiply", "maximum", "minimum"})

@@ -467,9 +467,8 @@ class FunctionEmitter:
         identity, 0) with ``arg_reduce_body``, its index result."""
         shape = flat_type_shape(op.operand.type)
         element, index = _element(op.operand.type), _element(op.result.type)
-        kind = "maximum" if isinstance(op, bc.ArgmaxOp) else "minimum"
         iota = self.add(shlo.IotaOp(op.dim, make_type((tuple(shape),), index)))
-        inits = [self.scalar(numerics.reduction_identity(kind, NUMPY_DTYPES[element]), element),
+        inits = [self.scalar(numerics.reduction_identity(op.START_KIND, NUMPY_DTYPES[element]), element),
                  self.scalar(0, index)]  # fmt: skip
         body = shlo.arg_reduce_body(op.STABLEHLO_DIRECTION, x.type.get_element_type(),
                                     iota.type.get_element_type())  # fmt: skip

@@ -677,8 +677,7 @@ class FunctionLowering:
         b, target = self.b, self.buffer(op.result)
         shape = flat_type_shape(op.operand.type)
         element, index = element_of(op.operand.type), element_of(op.result.type)
-        kind = "maximum" if isinstance(op, bc.ArgmaxOp) else "minimum"
-        start = b.const(numerics.reduction_identity(kind, NUMPY_DTYPES[element])[()].item(), element)
+        start = b.const(numerics.reduction_identity(op.START_KIND, NUMPY_DTYPES[element])[()].item(), element)
         kept = [n for d, n in enumerate(shape) if d != op.dim]
         with self.nest(kept, parallel=True) as ivs:
             def step(i: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:

@@ -26,6 +26,9 @@ Python source line, for a JAX export with debug info).
 - ``reduce`` with one input and a body that is one binary op becomes
   ``bcast.reduce KIND``; an init value that is not a constant equal to the
   kind's identity is combined in with the binary op after the reduction.
+  JAX's ``argmax``/``argmin`` (a reduce of (x, iota) with
+  ``hlo.arg_reduce_body``) becomes ``bcast.argmax``/``argmin``; JAX's
+  cumulative ``reduce_window`` forms become ``bcast.cumulative``.
 - Anything else (another op, a variadic reduce, another body, compare type
   TOTALORDER, an element type bcast lacks) is kept as it is, with its
   operands and results (docs/contracts.md, "Ops bcast does not know"): the
@@ -379,7 +382,8 @@ class ConvertChloBroadcast(RewritePattern):
 
 class ConvertReduce(RewritePattern):
     """``reduce`` of one input whose body is one binary op -> ``bcast.reduce``,
-    then the init value combined in unless it is the kind's identity."""
+    then the init value combined in unless it is the kind's identity; JAX's
+    argmax/argmin reduce of two inputs -> ``bcast.argmax``/``argmin``."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: hlo.ReduceOp, rewriter: PatternRewriter) -> None:
@@ -438,14 +442,13 @@ def _arg_reduce(op: hlo.ReduceOp) -> bcast.ArgReduceOp:
         raise PassError(op, "reduce of 2 inputs with a body that is not JAX's argmax or argmin is not "
                         "supported by convert-stablehlo-to-bcast", notes)  # fmt: skip
     cls = bcast.ArgmaxOp if direction == "GT" else bcast.ArgminOp
-    kind = "maximum" if direction == "GT" else "minimum"
     _, element = _bcast_type(op, x)
     _, index = _bcast_type(op, iota)
     shape = flat_type_shape(x.type)
     counts = iota.owner if isinstance(iota.owner, hlo.IotaOp | bcast.IotaOp) else None
     if (len(dims) != 1 or counts is None or counts.dim != dims[0] or op.results[0].uses
             or rules.kind(element) not in cls.ELEMENT_KINDS or rules.kind(index) not in cls.INDEX_KINDS
-            or _scalar_constant(init) != _identity(kind, element) or _scalar_constant(init_index) != 0):
+            or _scalar_constant(init) != _identity(cls.START_KIND, element) or _scalar_constant(init_index) != 0):
         raise PassError(op, f"reduce of 2 inputs is not supported by convert-stablehlo-to-bcast "
                         f"unless it is JAX's {cls.name.removeprefix('bcast.')}", notes)  # fmt: skip
     if shape[dims[0]] == 0 or shape[dims[0]] - 1 > np.iinfo(NUMPY_DTYPES[index]).max:
