@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import bcast
+from bcast.tests.budget import examples
 
 BACKENDS = ["reference", "numpy", "array-api", "c"]
 
@@ -219,3 +222,32 @@ def test_another_two_input_reduce_stays_unknown(capsys, tmp_path):
         with pytest.raises(bcast.BcastError) as info:
             bcast.compile(NOT_JAXS_ARGMAX, backend=backend, filename="prog.mlir")
         assert "prog.mlir:6:" in str(info.value) and "'stablehlo.reduce' op" in str(info.value)
+
+
+@st.composite
+def arg_reductions(draw):
+    """A random argmax/argmin: rank 1-3, sizes 1-5 (a dim is never empty),
+    any dim, element and index type; values from few distinct ones (ties)
+    with NaN, infinities and -0.0."""
+    shape = tuple(draw(st.lists(st.integers(1, 5), min_size=1, max_size=3)))
+    dim = draw(st.integers(0, len(shape) - 1))
+    element = draw(st.sampled_from(sorted(ELEMENTS)))
+    pool = sample((16,), element, seed=draw(st.integers(0, 3))).tolist()
+    values = draw(st.lists(st.sampled_from(pool), min_size=int(np.prod(shape)), max_size=int(np.prod(shape))))
+    x = np.array(values, dtype=ELEMENTS[element]).reshape(shape)
+    return draw(st.sampled_from(["argmax", "argmin"])), x, dim, element, draw(st.sampled_from(sorted(INDEXES)))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_random_arg_reductions_match_numpy(backend):
+    @settings(max_examples=examples(12 if backend == "c" else 60), deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(arg_reductions())
+    def check(case):
+        name, x, dim, element, index = case
+        got = bcast.compile(arg_program(name, x.shape, dim, element, index), backend=backend)(x)
+        want = getattr(np, name)(x, axis=dim).astype(INDEXES[index])
+        assert np.asarray(got).dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+
+    check()
