@@ -388,8 +388,8 @@ class ConvertReduce(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: hlo.ReduceOp, rewriter: PatternRewriter) -> None:
         if len(op.inputs) == 2:
-            arg = _arg_reduce(op)
-            replace(rewriter, op, [arg], [None, arg.results[0]])
+            new = _arg_reduce(op)
+            replace(rewriter, op, new, [None, new[-1].results[0]])
             return
         if len(op.inputs) != 1:
             raise PassError(op, f"reduce of {len(op.inputs)} inputs (variadic) is not supported by "
@@ -429,10 +429,23 @@ def _scalar_constant(value: SSAValue) -> float | int | None:
     return _constant_value(value)
 
 
-def _arg_reduce(op: hlo.ReduceOp) -> bcast.ArgReduceOp:
+def _is_identity(init: SSAValue, kind: str, element: str) -> bool:
+    """Whether ``init`` is a constant equal to ``kind``'s identity (an ``i1``
+    by truth: a signless ``true`` reads back as -1)."""
+    value = _scalar_constant(init)
+    if value is None:
+        return False
+    identity = _identity(kind, element)
+    return bool(value) == bool(identity) if element == "i1" else value == identity
+
+
+def _arg_reduce(op: hlo.ReduceOp) -> list[Operation]:
     """JAX's ``argmax``/``argmin``: a reduce of (values, iota along the one
     reduced dim) from (the kind's identity, 0) with ``hlo.arg_reduce_body``,
-    whose value result is unused, as ``bcast.argmax``/``argmin``."""
+    whose value result is unused, as ``bcast.argmax``/``argmin`` (the last
+    op). Booleans (``jnp.argmax`` of a mask: False < True, as ``i1``
+    compares UNSIGNED) are converted to ``ui8`` first, since bcast's
+    argmax takes numbers."""
     direction = hlo.arg_reduce_direction(op.body)
     (x, iota), (init, init_index), dims = op.inputs, op.init_values, list(op.dims)
     notes = ["a reduce of two inputs is imported when it is JAX's argmax or argmin form: "
@@ -447,14 +460,18 @@ def _arg_reduce(op: hlo.ReduceOp) -> bcast.ArgReduceOp:
     shape = flat_type_shape(x.type)
     counts = iota.owner if isinstance(iota.owner, hlo.IotaOp | bcast.IotaOp) else None
     if (len(dims) != 1 or counts is None or counts.dim != dims[0] or op.results[0].uses
-            or rules.kind(element) not in cls.ELEMENT_KINDS or rules.kind(index) not in cls.INDEX_KINDS
-            or _scalar_constant(init) != _identity(cls.START_KIND, element) or _scalar_constant(init_index) != 0):
+            or rules.kind(element) not in cls.ELEMENT_KINDS | {"bool"} or rules.kind(index) not in cls.INDEX_KINDS
+            or not _is_identity(init, cls.START_KIND, element) or _scalar_constant(init_index) != 0):
         raise PassError(op, f"reduce of 2 inputs is not supported by convert-stablehlo-to-bcast "
                         f"unless it is JAX's {cls.name.removeprefix('bcast.')}", notes)  # fmt: skip
     if shape[dims[0]] == 0 or shape[dims[0]] - 1 > np.iinfo(NUMPY_DTYPES[index]).max:
         raise PassError(op, f"{cls.name} of dim {dims[0]} of size {shape[dims[0]]} with index type "
                         f"{index} is not supported", ["the dim must be non-empty and its indices fit the type"])
-    return cls(x, dims[0], index)
+    new: list[Operation] = []
+    if element == "i1":
+        new.append(bcast.ConvertOp(x, make_type((shape,), "ui8")))
+        x = new[-1].results[0]
+    return [*new, cls(x, dims[0], index)]
 
 
 class ConvertReduceWindow(RewritePattern):
@@ -492,7 +509,7 @@ def _cumulative_form(op: hlo.ReduceWindowOp) -> tuple[str, int, bool] | None:
                                    x.type.get_element_type())]  # fmt: skip
     dims = [d for d, w in enumerate(op.window) if w != 1]
     if (len(kinds) != 1 or len(dims) != 1 or set(op.strides) != {1} or set(op.dilations[0]) != {1}
-            or set(op.dilations[1]) != {1} or _scalar_constant(init) != _identity(kinds[0], element)):
+            or set(op.dilations[1]) != {1} or not _is_identity(init, kinds[0], element)):
         return None
     (dim,), n = dims, shape[dims[0]]
     if op.window[dim] != n or any(p != (0, 0) for d, p in enumerate(op.pads) if d != dim):

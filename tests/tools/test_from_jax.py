@@ -117,6 +117,12 @@ def argmax_f16(x):
     return jnp.argmax(x.astype(jnp.float16), axis=0)
 
 
+def first_true_and_false(mask):
+    """``jnp.argmax``/``argmin`` of a boolean mask (the first True / False):
+    imported as the argmax of the mask converted to ui8."""
+    return jnp.argmax(mask, axis=1) * 10 + jnp.argmin(mask, axis=0).sum()
+
+
 def running_sums(x):
     """``jnp.cumsum`` along both axes and a reversed one: ``reduce_window``."""
     return jnp.cumsum(x, axis=1) + jax.lax.cumsum(x, axis=0, reverse=True)
@@ -140,6 +146,8 @@ CASES = {
     "argmax_nan_and_ties": (argmax_rows, (WITH_NAN_AND_TIES,)),
     "argmin_columns_kept": (argmin_columns_kept, (rng.integers(-3, 3, (6, 5)).astype(np.int32),)),
     "argmax_f16": (argmax_f16, (WITH_NAN_AND_TIES,)),
+    "first_true_and_false": (first_true_and_false, (np.array([[0, 0, 1, 1], [0, 0, 0, 0], [1, 1, 1, 1],
+                                                               [0, 1, 0, 1]], bool),)),
     "running_sums": (running_sums, (X,)),
     "running_extremes": (running_extremes, (X,)),
     "int_cumsum": (int_cumsum, (rng.integers(2**29, 2**31 - 1, (6, 3)).astype(np.int32),)),
