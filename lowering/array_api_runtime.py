@@ -625,8 +625,8 @@ def _bitwise_reduce(xp, kind: str, x, axis: tuple[int, ...], keepdims: bool):
 def arg_reduce(xp, name: str, x, dim: int, dtype_name: str):
     """``bcast.argmax``/``argmin`` (``numerics.arg_reduce``): the standard's
     ``argmax``/``argmin`` (first of ties), with NaN made explicit, since the
-    standard leaves it to the library (and dask folds chunk by chunk): where
-    the lane holds a NaN, the index of its first NaN."""
+    standard leaves it to the library: where the lane holds a NaN, the index
+    of its first NaN."""
     index = dtype(xp, dtype_name)
     found = xp.astype((xp.argmax if name == "argmax" else xp.argmin)(x, axis=dim), index)
     if not xp.isdtype(x.dtype, "real floating"):
@@ -639,9 +639,6 @@ def arg_reduce(xp, name: str, x, dim: int, dtype_name: str):
 CUMULATIVE_FUNCTIONS = {"add": "cumulative_sum", "multiply": "cumulative_prod"}
 """The standard's scans (2023.12, 2024.12); the other kinds, and a library
 without these, scan with ``_scan``."""
-
-_COMBINERS = {"add": "add", "multiply": "multiply", "maximum": "maximum", "minimum": "minimum"}
-
 
 def cumulative(xp, kind: str, x, dim: int, reverse: bool, dtype_name: str):
     """``bcast.cumulative`` (``numerics.cumulative``): ``f16`` accumulates in
@@ -665,7 +662,7 @@ def _scan(xp, kind: str, x, dim: int, dtype_name: str):
     before it (the kind's identity before the start). Float sums associate
     differently from a sequential scan; max/min are exact and propagate NaN
     (``xp.maximum``)."""
-    combine = getattr(xp, _COMBINERS[kind])
+    combine = getattr(xp, kind)  # the standard's function of the kind's name
     n, step = x.shape[dim], 1
     identity = numerics.reduction_identity(kind, np.dtype(dtype_name)).item()
     while step < n:
