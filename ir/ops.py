@@ -1531,7 +1531,6 @@ class ReduceOp(BcastOp):
             raise
 
 
-
 def _flat_operand(op: BcastOp, what: str) -> tuple[rules.Shape, str]:
     """The shape and element of a one-operand op that refuses nested (tml)
     types: an index or a running fold along one dim of a tensor of tensors

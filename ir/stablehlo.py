@@ -32,7 +32,8 @@ StableHLO for this subset (static shapes only), with located diagnostics.
 Builders: ``AddOp(lhs, rhs)``, ``AbsOp(x)``, ``ConvertOp(x, result_type)``,
 ``CompareOp("GT", lhs, rhs)``, ``SelectOp(pred, t, f)``, ``ClampOp(min, x, max)``,
 ``BroadcastInDimOp(x, dims, result_type)``, ``ReduceOp([x], [init], dims, AddOp)``,
-``ConstantOp(dense_attr)``, ``ReturnOp(*values)``: see each docstring. CHLO,
+``ReduceWindowOp([x], [init], window, padding, body)`` (generic form only, as
+JAX prints it), ``ConstantOp(dense_attr)``, ``ReturnOp(*values)``: see each docstring. CHLO,
 StableHLO's binary ops with implicit broadcasting, is ``bcast.ir.chlo``.
 """
 
