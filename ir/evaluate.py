@@ -16,8 +16,8 @@ import numpy as np
 from xdsl.ir import Operation
 
 from bcast.ir import numerics, rules
-from bcast.ir.ops import (BinaryOp, ClampOp, CompareOp, ConcatenateOp, ConvertOp, DynamicSliceOp,
-                          DynamicUpdateSliceOp, IotaOp, PadOp, ReduceOp, ReverseOp,
+from bcast.ir.ops import (ArgReduceOp, BinaryOp, ClampOp, CompareOp, ConcatenateOp, ConvertOp, CumulativeOp,
+                          DynamicSliceOp, DynamicUpdateSliceOp, IotaOp, PadOp, ReduceOp, ReverseOp,
                           SelectOp, SliceOp, UnaryOp)
 from bcast.ir.rules import Levels
 from bcast.ir.types import NUMPY_DTYPES, numpy_dtype, split_type
@@ -139,3 +139,13 @@ def _dynamic_slice(op: DynamicSliceOp, x: np.ndarray, *starts: np.ndarray) -> np
 def _dynamic_update_slice(op: DynamicUpdateSliceOp, x: np.ndarray, *rest: np.ndarray) -> np.ndarray:
     *starts, update = rest
     return numerics.dynamic_update_slice(x, starts, update)
+
+
+@evaluate.register(ArgReduceOp)
+def _arg_reduce(op: ArgReduceOp, x: np.ndarray) -> np.ndarray:
+    return numerics.arg_reduce(op.short_name, x, op.dim, numpy_dtype(op.result.type))
+
+
+@evaluate.register(CumulativeOp)
+def _cumulative(op: CumulativeOp, x: np.ndarray) -> np.ndarray:
+    return numerics.cumulative(op.kind_name, x, op.dim, op.is_reverse)

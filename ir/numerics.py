@@ -346,3 +346,38 @@ def dynamic_update_slice(x, starts, update) -> np.ndarray:
     begin = dynamic_starts(result.shape, starts, update.shape)
     result[tuple(slice(b, b + z) for b, z in zip(begin, update.shape))] = update
     return result
+
+
+ARG_REDUCTIONS = {"argmax": np.argmax, "argmin": np.argmin}
+
+
+def arg_reduce(name: str, x, dim: int, dtype) -> np.ndarray:
+    """``bcast.argmax``/``argmin``: the index along ``dim`` of the first
+    largest/smallest element, a NaN counting as beyond every number (so the
+    first NaN wins), as ``np.argmax`` and ``jnp.argmax``; ``-0.0`` and
+    ``0.0`` tie. Converted to the index ``dtype`` (the verifier makes sure
+    the dim's size fits). The dim is never empty (the verifier refuses it,
+    as ``np.argmax`` raises)."""
+    return np.asarray(ARG_REDUCTIONS[name](np.asarray(x), axis=dim)).astype(dtype)
+
+
+def cumulative(kind: str, x, dim: int, reverse: bool = False) -> np.ndarray:
+    """``bcast.cumulative``: element ``i`` along ``dim`` is ``x[0] (+) ... (+)
+    x[i]`` (with ``reverse``, ``x[i] (+) ... (+) x[n-1]``), folded in order
+    with ``kind``'s binary op (``REDUCTIONS``: max/min propagate NaN),
+    starting from the kind's identity as ``reduce`` and XLA's
+    ``reduce_window`` do: a sum of ``-0.0`` alone is ``+0.0`` (NumPy's
+    ``cumsum`` keeps ``-0.0``; adding the identity ``0.0`` to each prefix
+    is that fold, since it changes only an all ``-0.0`` prefix). Integers
+    wrap (the element type accumulates, not NumPy's widening default);
+    ``f16`` accumulates in ``f32`` and rounds each result once, as
+    ``reduce`` does."""
+    x = np.asarray(x)
+    acc = np.dtype(np.float32) if x.dtype == np.float16 else x.dtype
+    source = np.flip(x, dim) if reverse else x
+    with np.errstate(**_ERR):
+        result = REDUCTIONS[kind].accumulate(source, axis=dim, dtype=acc)
+        if kind == "add" and acc.kind == "f":
+            result = result + reduction_identity(kind, acc)
+        result = np.flip(result, dim) if reverse else result
+        return np.array(result, dtype=x.dtype)

@@ -54,6 +54,7 @@ from bcast.ir.diagnostics import KIND_WORDS, Diagnostic, check_kinds, incompatib
 from bcast.ir.directives import IndexList, JoinedOperands, OptionalIndexList, SliceRanges, SortedDims
 from bcast.ir.rules import IncompatibleDims, Levels, RuleError, Semantics
 from bcast.ir.types import (
+    NUMPY_DTYPES,
     TYPE_CACHE_SIZE,
     dense_i64,
     flat_type_shape,
@@ -1683,6 +1684,158 @@ class ReduceOp(BcastOp):
             e.notes.append(f"the reduced dims {list(self.reduced_dims)} {how}")
             raise
 
+
+def _flat_operand(op: BcastOp, what: str) -> tuple[rules.Shape, str]:
+    """The shape and element of a one-operand op that refuses nested (tml)
+    types: an index or a running fold along one dim of a tensor of tensors
+    has no StableHLO or Array API form."""
+    levels, element = _split(op.operand, "operand")
+    if len(levels) > 1:
+        raise Diagnostic(f"{what} does not support nested tensor types")
+    return levels[0], element
+
+
+def _check_dim(shape: rules.Shape, dim: int, what: str) -> None:
+    if not 0 <= dim < len(shape):
+        raise Diagnostic(
+            f"{what} dim {dim} is out of range for an operand of rank {len(shape)}",
+            ["the dim indexes the operand's dimensions from 0"],
+        )
+
+
+class ArgReduceOp(BcastOp, abc.ABC):
+    """``argmax %x, dim = 1 : (tensor<4x3xf32>) -> tensor<4xi32>``: the index
+    along ``dim`` of the first largest (``argmin``: smallest) element, the
+    dim removed (``keepdims`` is a ``reshape`` after it), as NumPy's
+    ``argmax``/``argmin`` and ``jnp.argmax`` (``numerics.arg_reduce``).
+
+    A NaN counts as beyond every number, so the first NaN's index is the
+    result (NumPy and ``jax.jit`` agree); ties (``-0.0 == 0.0`` too) give
+    the smaller index. The operand is numeric (no ``i1``: NumPy's boolean
+    argmax is an ``argmax`` of its conversion); the result's element type,
+    any integer type but ``i1``, chooses the index type, and must hold
+    ``size - 1``. The dim must not be empty: NumPy raises for the argmax of
+    nothing and JAX refuses it when tracing, so bcast refuses it when
+    verifying (a located error) rather than invent an index."""
+
+    operand = operand_def(TensorType)
+    result = result_def(TensorType)
+    dimension = prop_def(IntegerAttr.constr(type=I64))
+    traits = traits_def(Pure())
+    assembly_format = "$operand `,` `dim` `=` $dimension attr-dict `:` functional-type(operands, results)"
+
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned", "float"})
+    INDEX_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned"})
+
+    def __init__(self, operand: SSAValue | Operation, dimension: int, index_element: str):
+        shape = flat_type_shape(_type(operand))
+        result_type = make_type(((*shape[:dimension], *shape[dimension + 1:]),), index_element)
+        super().__init__(operands=[operand], result_types=[result_type],
+                         properties={"dimension": IntegerAttr(dimension, i64)})  # fmt: skip
+
+    @property
+    def dim(self) -> int:
+        return self.dimension.value.data
+
+    @property
+    def short_name(self) -> str:
+        """``argmax`` or ``argmin`` (``numerics.ARG_REDUCTIONS``' key)."""
+        return self.name.removeprefix("bcast.")
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        what = self.short_name
+        shape, element = _flat_operand(self, what)
+        check_kinds((element,), self.ELEMENT_KINDS, f"{what} compares numbers; convert booleans first")
+        _check_dim(shape, self.dim, what)
+        if shape[self.dim] == 0:
+            raise Diagnostic(
+                f"{what} of an empty dim (dim {self.dim} has size 0)",
+                ["an empty dim has no largest or smallest element (NumPy raises, JAX refuses it too)"],
+            )
+        result_levels, index = _split(self.result, "result")
+        if rules.kind(index) not in self.INDEX_KINDS:
+            raise Diagnostic(f"result must have {KIND_WORDS[self.INDEX_KINDS]} elements (the index type), "
+                             f"got element type {index}")  # fmt: skip
+        if shape[self.dim] - 1 > np.iinfo(NUMPY_DTYPES[index]).max:
+            raise Diagnostic(f"index type {index} cannot hold index {shape[self.dim] - 1} of dim {self.dim}",
+                             ["choose a wider index type (i64)"])  # fmt: skip
+        kept = (*shape[:self.dim], *shape[self.dim + 1:])
+        _check_declared(self, make_type((kept,), index), self.result.type)
+
+
+@irdl_op_definition
+class ArgmaxOp(ArgReduceOp):
+    name = "bcast.argmax"
+    STABLEHLO_DIRECTION: ClassVar[str] = "GT"
+    """The comparison JAX's reduce body picks the new value with."""
+    START_KIND: ClassVar[str] = "maximum"
+    """The reduction kind whose identity a scan starts from (-inf, the minimum)."""
+
+
+@irdl_op_definition
+class ArgminOp(ArgReduceOp):
+    name = "bcast.argmin"
+    STABLEHLO_DIRECTION: ClassVar[str] = "LT"
+    START_KIND: ClassVar[str] = "minimum"
+
+
+CUMULATIVE_KINDS = frozenset({"add", "multiply", "maximum", "minimum"})
+"""The kinds ``cumulative`` takes: those with an Array API or NumPy scan
+(``cumulative_sum``/``cumulative_prod``, ``np.maximum.accumulate``)."""
+
+
+@irdl_op_definition
+class CumulativeOp(BcastOp):
+    """``cumulative add %x, dim = 1 [reverse] : (tensor<4x3xf32>) ->
+    tensor<4x3xf32>``: element ``i`` along ``dim`` is the fold with KIND of
+    the operand's elements ``0..i`` (with ``reverse``, ``i..n-1``), in
+    order (``numerics.cumulative``): ``jnp.cumsum``/``cumprod``/``cummax``/
+    ``cummin``, the Array API's ``cumulative_sum``/``cumulative_prod``
+    (without ``include_initial``). KIND is ``add``, ``multiply``,
+    ``maximum`` or ``minimum`` on numeric elements (``CUMULATIVE_KINDS``);
+    integers wrap; ``maximum``/``minimum`` propagate NaN as the binary ops
+    do; ``f16`` accumulates in ``f32`` as ``reduce`` does. The result has
+    the operand's type; a nested (tml) type is refused."""
+
+    name = "bcast.cumulative"
+    operand = operand_def(TensorType)
+    result = result_def(TensorType)
+    kind = prop_def(ReductionKindAttr)
+    dimension = prop_def(IntegerAttr.constr(type=I64))
+    reverse = opt_prop_def(UnitAttr)
+    traits = traits_def(Pure())
+    assembly_format = (
+        "$kind $operand `,` `dim` `=` $dimension (`reverse` $reverse^)? "
+        "attr-dict `:` functional-type(operands, results)"
+    )
+
+    def __init__(self, kind: str, operand: SSAValue | Operation, dimension: int, reverse: bool = False):
+        super().__init__(
+            operands=[operand], result_types=[_type(operand)],
+            properties={"kind": ReductionKindAttr(ReductionKind(kind)), "dimension": IntegerAttr(dimension, i64),
+                        "reverse": UnitAttr() if reverse else None},
+        )  # fmt: skip
+
+    @property
+    def kind_name(self) -> str:
+        return self.kind.data.value
+
+    @property
+    def dim(self) -> int:
+        return self.dimension.value.data
+
+    @property
+    def is_reverse(self) -> bool:
+        return self.reverse is not None
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        shape, element = _flat_operand(self, "cumulative")
+        if self.kind_name not in CUMULATIVE_KINDS:
+            raise Diagnostic(f"cumulative {self.kind_name} is not supported",
+                             ["cumulative takes " + ", ".join(sorted(CUMULATIVE_KINDS))])  # fmt: skip
+        check_kinds((element,), frozenset({"signed", "unsigned", "float"}))
+        _check_dim(shape, self.dim, "cumulative")
+        _check_declared(self, self.operand.type, self.result.type)
 
 OPS: list[type[BcastOp]] = [
     op for op in dict(globals()).values()

@@ -32,7 +32,8 @@ StableHLO for this subset (static shapes only), with located diagnostics.
 Builders: ``AddOp(lhs, rhs)``, ``AbsOp(x)``, ``ConvertOp(x, result_type)``,
 ``CompareOp("GT", lhs, rhs)``, ``SelectOp(pred, t, f)``, ``ClampOp(min, x, max)``,
 ``BroadcastInDimOp(x, dims, result_type)``, ``ReduceOp([x], [init], dims, AddOp)``,
-``ConstantOp(dense_attr)``, ``ReturnOp(*values)``: see each docstring. CHLO,
+``ReduceWindowOp([x], [init], window, padding, body)`` (generic form only, as
+JAX prints it), ``ConstantOp(dense_attr)``, ``ReturnOp(*values)``: see each docstring. CHLO,
 StableHLO's binary ops with implicit broadcasting, is ``bcast.ir.chlo``.
 """
 
@@ -961,6 +962,47 @@ def reduce_body(op_class: type[ElementwiseBinaryOp], elements: Sequence[Attribut
     return Region(block)
 
 
+def arg_reduce_body(direction: str, value: Attribute, index: Attribute) -> Region:
+    """The body JAX's ``argmax`` (``direction`` GT) / ``argmin`` (LT) reduce of
+    (values, iota) has, op for op: over ``(%a, %i, %b, %j)`` it keeps ``a``
+    when ``a DIRECTION b`` or ``a`` is NaN, and ``i`` also when ``a == b``
+    and ``i < j``; so the first NaN, and the smaller index of ties, win
+    whatever order XLA combines in. The import recognizes exactly this body
+    (``is_arg_reduce_body``) and the StableHLO target writes it."""
+    scalar, scalar_index = tensor_type((), value), tensor_type((), index)
+    block = Block(arg_types=[scalar, scalar_index, scalar, scalar_index])
+    a, i, b, j = block.args
+    beyond = CompareOp(direction, a, b)
+    nan = CompareOp("NE", a, a)
+    keep_value = ELEMENTWISE_OPS["stablehlo.or"](beyond, nan)
+    tie = CompareOp("EQ", a, b)
+    lower = CompareOp("LT", i, j)
+    lower_tie = ELEMENTWISE_OPS["stablehlo.and"](tie, lower)
+    keep_index = ELEMENTWISE_OPS["stablehlo.or"](keep_value, lower_tie)
+    picked = SelectOp(keep_value, a, b)
+    picked_index = SelectOp(keep_index, i, j)
+    block.add_ops([beyond, nan, keep_value, tie, lower, lower_tie, keep_index, picked, picked_index,
+                   ReturnOp(picked, picked_index)])  # fmt: skip
+    return Region(block)
+
+
+def arg_reduce_direction(body: Region) -> str | None:
+    """``GT`` (argmax) or ``LT`` (argmin) when ``body`` is ``arg_reduce_body``'s
+    form, op for op; else None."""
+    if not body.blocks or len(body.block.args) != 4:
+        return None
+    value, index = (a.type.get_element_type() for a in body.block.args[:2])
+    for direction in ("GT", "LT"):
+        if arg_reduce_body(direction, value, index).block.is_structurally_equivalent(body.block):
+            return direction
+    return None
+
+
+def is_binary_body(body: Region, op_class: type[ElementwiseBinaryOp], element: Attribute) -> bool:
+    """Whether ``body`` is ``reduce_body(op_class, [element])``, op for op."""
+    return bool(body.blocks) and reduce_body(op_class, [element]).block.is_structurally_equivalent(body.block)
+
+
 @irdl_op_definition
 class ReduceOp(StablehloOp):
     """``reduce(%x init: %c) applies stablehlo.add across dimensions = [1] : (...) -> ...``
@@ -1145,6 +1187,120 @@ class ReduceOp(StablehloOp):
             raise incompatible_results(expected, [r.type for r in self.results])
 
 
+
+def reduce_window_shape(shape: Sequence[int], window: Sequence[int], strides: Sequence[int],
+                        base_dilations: Sequence[int], window_dilations: Sequence[int],
+                        padding: Sequence[tuple[int, int]]) -> tuple[int, ...]:
+    """StableHLO's ``reduce_window`` result shape: per dim, the number of
+    strided window positions inside the dilated, padded input."""
+    out = []
+    for n, w, s, bd, wd, (lo, hi) in zip(shape, window, strides, base_dilations, window_dilations, padding):
+        padded = lo + hi + ((n - 1) * bd + 1 if n else 0)
+        span = (w - 1) * wd + 1
+        out.append((padded - span) // s + 1 if padded >= span else 0)
+    return tuple(out)
+
+
+@irdl_op_definition
+class ReduceWindowOp(StablehloOp):
+    """``"stablehlo.reduce_window"(%x, %init) <{window_dimensions = array<i64:
+    1, 3>, padding = dense<[[0, 0], [2, 0]]> : tensor<2x2xi64>, ...}> ({body})
+    : (tensor<4x3xf32>, tensor<f32>) -> tensor<4x3xf32>``: each result
+    element folds the body over one window of the padded (and dilated)
+    inputs. JAX prints it in generic form only, as this op reads and prints
+    it; the cumulative forms (``jnp.cumsum``...) are imported as
+    ``bcast.cumulative``. ``ReduceWindowOp([x], [init], window, padding,
+    body)`` with unit strides and dilations, as JAX writes them."""
+
+    name = "stablehlo.reduce_window"
+    inputs = var_operand_def(TensorType)
+    init_values = var_operand_def(TensorType)
+    window_dimensions = prop_def(DenseArrayBase.constr(i64))
+    window_strides = opt_prop_def(DenseArrayBase.constr(i64))
+    base_dilations = opt_prop_def(DenseArrayBase.constr(i64))
+    window_dilations = opt_prop_def(DenseArrayBase.constr(i64))
+    padding = opt_prop_def(DenseIntOrFPElementsAttr)
+    body = region_def("single_block")
+    out = var_result_def(TensorType)
+    irdl_options = (SameVariadicOperandSize(),)
+    traits = traits_def(Pure())
+
+    def __init__(self, inputs: Sequence[SSAValue | Operation], init_values: Sequence[SSAValue | Operation],
+                 window: Sequence[int], padding: Sequence[tuple[int, int]], body: Region):
+        inputs = [SSAValue.get(v) for v in inputs]
+        ones = [1] * len(window)
+        shape = reduce_window_shape(shape_of(inputs[0]), window, ones, ones, ones, padding)
+        pads = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [len(window), 2]),
+                                                  [p for pair in padding for p in pair])  # fmt: skip
+        super().__init__(
+            operands=[inputs, list(init_values)], result_types=[[tensor_type(shape, element_of(v)) for v in inputs]],
+            properties={"base_dilations": dense_i64(ones), "padding": pads, "window_dilations": dense_i64(ones),
+                        "window_dimensions": dense_i64(window), "window_strides": dense_i64(ones)},
+            regions=[body],
+        )  # fmt: skip
+
+    def _or_ones(self, attr: DenseArrayBase | None) -> tuple[int, ...]:
+        return attr.get_values() if attr is not None else (1,) * len(self.window)
+
+    @property
+    def window(self) -> tuple[int, ...]:
+        return self.window_dimensions.get_values()
+
+    @property
+    def strides(self) -> tuple[int, ...]:
+        return self._or_ones(self.window_strides)
+
+    @property
+    def dilations(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """(base dilations, window dilations)."""
+        return self._or_ones(self.base_dilations), self._or_ones(self.window_dilations)
+
+    @property
+    def pads(self) -> tuple[tuple[int, int], ...]:
+        """(low, high) per dim."""
+        if self.padding is None:
+            return ((0, 0),) * len(self.window)
+        values = [int(v) for v in self.padding.get_values()]
+        return tuple(zip(values[0::2], values[1::2]))
+
+    def verify_op(self) -> None:
+        n = len(self.inputs)
+        if n == 0 or len(self.init_values) != n:
+            raise Diagnostic(f"expects the same number of inputs and init values (at least one), "
+                             f"got {n} and {len(self.init_values)}")  # fmt: skip
+        shape = shape_of(self.inputs[0], "input")
+        for v in self.inputs:
+            if shape_of(v, "input") != shape:
+                raise Diagnostic(f"expects all inputs to have the same shape, got {shape} and {shape_of(v)}")
+        for i, (x, init) in enumerate(zip(self.inputs, self.init_values)):
+            if shape_of(init, "init value") or element_of(init) != element_of(x):
+                raise Diagnostic(f"expects init value #{i} to be a rank-0 tensor of the element type of "
+                                 f"input #{i} ({element_of(x)}), got {init.type}")  # fmt: skip
+        rank = len(shape)
+        named = {"window_dimensions": self.window, "window_strides": self.strides,
+                 "base_dilations": self.dilations[0], "window_dilations": self.dilations[1]}  # fmt: skip
+        for name, values in named.items():
+            if len(values) != rank:
+                raise Diagnostic(f"{name} has {len(values)} values, the inputs have rank {rank}")
+            if any(v <= 0 for v in values):
+                raise Diagnostic(f"{name} must be positive, got {list(values)}")
+        if self.padding is not None:
+            pad_type = self.padding.get_type()
+            if not isinstance(pad_type, TensorType) or tuple(pad_type.get_shape()) != (rank, 2):
+                raise Diagnostic(f"padding must be a tensor<{rank}x2xi64>, got {pad_type}")
+        scalars = [tensor_type((), element_of(init)) for init in self.init_values]
+        block = self.body.block if self.body.blocks else None
+        arg_types = [a.type for a in block.args] if block else []
+        if arg_types != scalars + scalars:
+            raise Diagnostic("the reduction body must take (" + ", ".join(map(str, scalars + scalars))
+                             + ") but takes (" + ", ".join(map(str, arg_types)) + ")")  # fmt: skip
+        last = block.last_op if block else None
+        if not isinstance(last, ReturnOp) or [v.type for v in last.operands] != scalars:
+            raise Diagnostic("the reduction body must end in stablehlo.return of " + ", ".join(map(str, scalars)))
+        out = reduce_window_shape(shape, self.window, self.strides, *self.dilations, self.pads)
+        expected = [tensor_type(out, element_of(init)) for init in self.init_values]
+        if [r.type for r in self.results] != expected:
+            raise incompatible_results(expected, [r.type for r in self.results])
 
 # --------------------------------------------------------------------------
 # Slices and the optimization barrier: the StableHLO target writes them; the
@@ -1360,7 +1516,7 @@ STABLEHLO_OPS = [
     *BINARY_OPS, *UNARY_OPS, IsFiniteOp, ConvertOp, BitcastConvertOp, CompareOp, SelectOp, BroadcastInDimOp,
     ClampOp,
     ReshapeOp, TransposeOp, ConstantOp, ReduceOp, ReturnOp, IotaOp, ReverseOp, ConcatenateOp, PadOp,
-    SliceOp, DynamicSliceOp, DynamicUpdateSliceOp, OptimizationBarrierOp,
+    ReduceWindowOp, SliceOp, DynamicSliceOp, DynamicUpdateSliceOp, OptimizationBarrierOp,
 ]  # fmt: skip
 
 StableHLO = Dialect("stablehlo", STABLEHLO_OPS, [ComparisonDirectionAttr, ComparisonTypeAttr])

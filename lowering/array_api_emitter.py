@@ -119,6 +119,11 @@ class FunctionEmitter(PythonFunctionEmitter):
         elif isinstance(op, bc.ReduceOp):
             out(f"{n[r]} = ar.reduce(xp, {op.kind_name!r}, {x}, {op.reduced_dims}, "
                 f"{op.keeps_dims}, {dtype_name(op.operand.type)!r})")
+        elif isinstance(op, bc.ArgReduceOp):
+            out(f"{n[r]} = ar.arg_reduce(xp, {op.short_name!r}, {x}, {op.dim}, {dtype_name(r.type)!r})")
+        elif isinstance(op, bc.CumulativeOp):
+            out(f"{n[r]} = ar.cumulative(xp, {op.kind_name!r}, {x}, {op.dim}, {op.is_reverse}, "
+                f"{dtype_name(r.type)!r})")
         elif isinstance(op, bc.ExtractOp):
             index = self.index_expr(op)
             out(f"{n[r]} = ar.reshape(xp, {x}[{index}...], {shape})")

@@ -697,3 +697,54 @@ def _bitwise_reduce(xp, kind: str, x, axis: tuple[int, ...], keepdims: bool):
         term = xp.where(folded, _c(xp, weight, x), _c(xp, 0, x))
         result = term if result is None else xp.bitwise_or(result, term)
     return result
+
+
+def arg_reduce(xp, name: str, x, dim: int, dtype_name: str):
+    """``bcast.argmax``/``argmin`` (``numerics.arg_reduce``): the standard's
+    ``argmax``/``argmin`` (first of ties), with NaN made explicit, since the
+    standard leaves it to the library: where the lane holds a NaN, the index
+    of its first NaN."""
+    index = dtype(xp, dtype_name)
+    found = xp.astype((xp.argmax if name == "argmax" else xp.argmin)(x, axis=dim), index)
+    if not xp.isdtype(x.dtype, "real floating"):
+        return found
+    nan = xp.astype(xp.isnan(x), xp.int8)
+    first_nan = xp.astype(xp.argmax(nan, axis=dim), index)
+    return xp.where(xp.any(xp.isnan(x), axis=dim), first_nan, found)
+
+
+CUMULATIVE_FUNCTIONS = {"add": "cumulative_sum", "multiply": "cumulative_prod"}
+"""The standard's scans (2023.12, 2024.12); the other kinds, and a library
+without these, scan with ``_scan``."""
+
+def cumulative(xp, kind: str, x, dim: int, reverse: bool, dtype_name: str):
+    """``bcast.cumulative`` (``numerics.cumulative``): ``f16`` accumulates in
+    ``f32``; integers keep their dtype (``dtype=`` stops the standard's
+    widening, so they wrap)."""
+    if dtype_name == "float16":
+        wide = cumulative(xp, kind, xp.astype(x, xp.float32), dim, reverse, "float32")
+        return xp.astype(wide, x.dtype)
+    if reverse:
+        return xp.flip(cumulative(xp, kind, xp.flip(x, axis=dim), dim, False, dtype_name), axis=dim)
+    standard = getattr(xp, CUMULATIVE_FUNCTIONS.get(kind, ""), None)
+    scanned = standard(x, axis=dim, dtype=x.dtype) if standard is not None else _scan(xp, kind, x, dim, dtype_name)
+    if kind == "add" and xp.isdtype(x.dtype, "real floating"):
+        return scanned + _c(xp, 0.0, x)  # from the identity: an all -0.0 prefix sums to +0.0
+    return scanned
+
+
+def _scan(xp, kind: str, x, dim: int, dtype_name: str):
+    """An inclusive scan from standard functions only (no item assignment):
+    ``log2(n)`` steps, step ``s`` combining each element with the one ``s``
+    before it (the kind's identity before the start). Float sums associate
+    differently from a sequential scan; max/min are exact and propagate NaN
+    (``xp.maximum``)."""
+    combine = getattr(xp, kind)  # the standard's function of the kind's name
+    n, step = x.shape[dim], 1
+    identity = numerics.reduction_identity(kind, np.dtype(dtype_name)).item()
+    while step < n:
+        block = xp.full((*x.shape[:dim], step, *x.shape[dim + 1:]), identity, dtype=x.dtype)
+        shifted = xp.concat([block, _slice_dim(x, dim, 0, n - step)], axis=dim)
+        x = combine(x, shifted)
+        step *= 2
+    return x

@@ -174,6 +174,18 @@ class BcastFunctions(InterpreterFunctions):
         return _typed(op, evaluate(op, *args))
 
 
+    @impl(bc.ArgmaxOp)
+    def run_argmax(self, interpreter: Interpreter, op: bc.ArgmaxOp, args: PythonValues) -> PythonValues:
+        return _typed(op, evaluate(op, args[0]))
+
+    @impl(bc.ArgminOp)
+    def run_argmin(self, interpreter: Interpreter, op: bc.ArgminOp, args: PythonValues) -> PythonValues:
+        return _typed(op, evaluate(op, args[0]))
+
+    @impl(bc.CumulativeOp)
+    def run_cumulative(self, interpreter: Interpreter, op: bc.CumulativeOp, args: PythonValues) -> PythonValues:
+        return _typed(op, evaluate(op, args[0]))
+
     @impl(bc.SliceOp)
     def run_slice(self, interpreter: Interpreter, op: bc.SliceOp, args: PythonValues) -> PythonValues:
         return _typed(op, evaluate(op, args[0]))

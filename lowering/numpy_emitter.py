@@ -390,6 +390,14 @@ class FunctionEmitter(PythonFunctionEmitter):
             out(f"{n[r]} = numerics.reduce({op.kind_name!r}, {x}, "
                 f"{op.reduced_dims}, {op.keeps_dims})")
             self.owned.add(r)
+        elif isinstance(op, bc.ArgReduceOp):
+            # np.argmax/np.argmin: first NaN, first of ties (numerics.arg_reduce)
+            out(f"{n[r]} = np.{op.short_name}({x}, axis={op.dim}).astype(np.{dtype_name(r.type)})")
+            self.owned.add(r)
+        elif isinstance(op, bc.CumulativeOp):
+            # np.add/multiply/maximum/minimum.accumulate in the element type
+            out(f"{n[r]} = numerics.cumulative({op.kind_name!r}, {x}, {op.dim}, {op.is_reverse})")
+            self.owned.add(r)
         elif is_elementwise(op):
             if not is_explicit(op):
                 raise PassError(op, "the numpy target needs explicit IR; run the "

@@ -443,6 +443,10 @@ class FunctionEmitter:
             return self.add(shlo.DynamicUpdateSliceOp(args[0], args[-1], starts))
         if isinstance(op, bc.ReduceOp):
             return self.emit_reduce(op, args[0])
+        if isinstance(op, bc.ArgReduceOp):
+            return self.emit_arg_reduce(op, args[0])
+        if isinstance(op, bc.CumulativeOp):
+            return self.emit_cumulative(op, args[0])
         if isinstance(op, bc.ExtractOp):
             return self.emit_extract(op, args)
         if isinstance(op, bc.AssignOp):
@@ -488,6 +492,44 @@ class FunctionEmitter:
         if high <= scalar.integer_range(element)[1]:
             return list(starts)
         return [self.add(shlo.ConvertOp(s, make_type(((),), "i64"))) for s in starts]
+
+    def emit_arg_reduce(self, op: bc.ArgReduceOp, x: SSAValue) -> SSAValue:
+        """JAX's form: a reduce of (x, iota along dim) from (the kind's
+        identity, 0) with ``arg_reduce_body``, its index result."""
+        shape = flat_type_shape(op.operand.type)
+        element, index = _element(op.operand.type), _element(op.result.type)
+        iota = self.add(shlo.IotaOp(op.dim, make_type((tuple(shape),), index)))
+        inits = [self.scalar(numerics.reduction_identity(op.START_KIND, NUMPY_DTYPES[element]), element),
+                 self.scalar(0, index)]  # fmt: skip
+        body = shlo.arg_reduce_body(op.STABLEHLO_DIRECTION, x.type.get_element_type(),
+                                    iota.type.get_element_type())  # fmt: skip
+        reduce = shlo.ReduceOp([x, iota], inits, [op.dim], body)
+        self.block.add_op(reduce)
+        return reduce.results[1]
+
+    def emit_cumulative(self, op: bc.CumulativeOp, x: SSAValue) -> SSAValue:
+        """JAX's form: a ``reduce_window`` over the whole dim, padded by its
+        size - 1 before it (after it: ``reverse``), from the kind's identity;
+        f16 runs in f32 as bcast accumulates, and the body's max/min keep
+        NaN (``elementwise``). An empty dim (StableHLO has no window of
+        size 0) is the operand itself, with no elements."""
+        shape = flat_type_shape(op.operand.type)
+        n = shape[op.dim]
+        if n == 0:
+            return x
+        element = _element(op.operand.type)
+        acc = "f32" if element == "f16" else element
+        x = self.convert(x, acc)
+        window = [n if d == op.dim else 1 for d in range(len(shape))]
+        edge = (0, n - 1) if op.is_reverse else (n - 1, 0)
+        padding = [edge if d == op.dim else (0, 0) for d in range(len(shape))]
+        scalar = make_type(((),), acc)
+        body = Block(arg_types=[scalar, scalar])
+        combined = self.elementwise(bc.REDUCTION_COMBINERS[op.kind_name].STABLEHLO, body.args, block=body)
+        body.add_op(shlo.ReturnOp(combined))
+        init = self.scalar(numerics.reduction_identity(op.kind_name, NUMPY_DTYPES[acc]), acc)
+        r = self.add(shlo.ReduceWindowOp([x], [init], window, padding, Region(body)))
+        return self.convert(r, element)
 
     def index_plan(self, op: bc.ExtractOp | bc.AssignOp, args: list[SSAValue]):
         """The indexed value's flat shape and one start index per flat dim

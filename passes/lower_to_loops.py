@@ -278,6 +278,18 @@ def combine(b: Scalars, kind: str, element: str, acc: SSAValue, x: SSAValue) -> 
     return bc.REDUCTION_COMBINERS[kind].SCALAR(b, element, acc, x)
 
 
+def arg_replaces(b: Scalars, element: str, direction: str, x: SSAValue, best: SSAValue) -> SSAValue:
+    """Whether ``x``, met after ``best`` along an argmax (``direction`` GT)
+    or argmin (LT) scan, replaces it: strictly beyond it, or the first NaN
+    (``x`` NaN and ``best`` not), so ties and later NaNs keep the earlier
+    index (``numerics.arg_reduce``)."""
+    beyond = scalar.compare(b, element, direction, x, best)
+    if rules.kind(element) != "float":
+        return beyond
+    first_nan = b.apply("arith.andi", b.cmpf("uno", x, x), b.cmpf("ord", best, best))
+    return b.apply("arith.ori", beyond, first_nan)
+
+
 # --------------------------------------------------------------------------
 # Index expressions
 # --------------------------------------------------------------------------
@@ -646,6 +658,10 @@ class FunctionLowering:
             self.lower_concatenate(op)
         elif isinstance(op, bc.PadOp):
             self.lower_pad(op)
+        elif isinstance(op, bc.ArgReduceOp):
+            self.lower_arg_reduce(op)
+        elif isinstance(op, bc.CumulativeOp):
+            self.lower_cumulative(op)
         elif isinstance(op, bc.AssignOp):
             self.lower_assign(op)
         elif isinstance(op, bc.DynamicUpdateSliceOp):
@@ -704,6 +720,63 @@ class FunctionLowering:
                 first = lo + start * (gap + 1)
                 dst.append(b(arith.AddiOp(scaled, b.index(first))) if first else scaled)
             self.b(memref.StoreOp.get(self.value_at(op.operand, src), target, dst))
+        self.written(op.result, target)
+
+    def lower_arg_reduce(self, op: bc.ArgReduceOp) -> None:
+        """A fusion boundary: a parallel nest over the result, and in it an
+        ``scf.for`` along ``dim`` carrying (best value, its index), started
+        from the kind's identity and index 0. An element replaces the best
+        when strictly beyond it (so the first of ties stays), or when it is
+        the first NaN (``arg_replaces``); the index is cast to the result's
+        type once, at the end."""
+        b, target = self.b, self.buffer(op.result)
+        shape = flat_type_shape(op.operand.type)
+        element, index = element_of(op.operand.type), element_of(op.result.type)
+        start = b.const(numerics.reduction_identity(op.START_KIND, NUMPY_DTYPES[element])[()].item(), element)
+        kept = [n for d, n in enumerate(shape) if d != op.dim]
+        with self.nest(kept, parallel=True) as ivs:
+            def step(i: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+                best, best_at = carried
+                x = self.value_at(op.operand, [*ivs[:op.dim], i, *ivs[op.dim:]])
+                take = arg_replaces(b, element, op.STABLEHLO_DIRECTION, x, best)
+                return [b.select(take, x, best), b.select(take, i, best_at)]
+
+            self.scopes.append({})
+            try:
+                _, at = b.for_loop(shape[op.dim], [start, b.index(0)], step)
+            finally:
+                self.scopes.pop()
+            cast = b(arith.IndexCastOp(at, storage_type(index)))
+            b(memref.StoreOp.get(cast, target, list(ivs)))
+        self.written(op.result, target)
+
+    def lower_cumulative(self, op: bc.CumulativeOp) -> None:
+        """A fusion boundary: a parallel nest over the other dims, and in it
+        an ``scf.for`` along ``dim`` (backwards with ``reverse``) carrying
+        the running fold in the accumulator type (f16 in f32, as ``reduce``),
+        storing each step's value converted back to the element type."""
+        b, target = self.b, self.buffer(op.result)
+        shape = flat_type_shape(op.operand.type)
+        element = element_of(op.operand.type)
+        acc = accumulator(element)
+        n = shape[op.dim]
+        identity = b.const(numerics.reduction_identity(op.kind_name, NUMPY_DTYPES[acc])[()].item(), acc)
+        others = [m for d, m in enumerate(shape) if d != op.dim]
+        with self.nest(others, parallel=True) as ivs:
+            def step(i: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+                at = b(arith.SubiOp(b.index(n - 1), i)) if op.is_reverse else i
+                idx = [*ivs[:op.dim], at, *ivs[op.dim:]]
+                x = self.value_at(op.operand, idx)
+                x = scalar.convert(b, element, acc, x)
+                total = combine(b, op.kind_name, acc, carried[0], x)
+                b(memref.StoreOp.get(scalar.convert(b, acc, element, total), target, idx))
+                return [total]
+
+            self.scopes.append({})
+            try:
+                b.for_loop(n, [identity], step)
+            finally:
+                self.scopes.pop()
         self.written(op.result, target)
 
     def lower_constant(self, op: bc.ConstantOp) -> None:

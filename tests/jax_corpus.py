@@ -194,6 +194,14 @@ def cumprod_rows(x):
     return jnp.cumprod(x, axis=-1)
 
 
+def argmin_columns(x):
+    return jnp.argmin(x, axis=0)
+
+
+def running_max(x):
+    return jax.lax.cummax(x, axis=1)
+
+
 def pad_sequence(x):
     return jnp.pad(x, ((0, 0), (1, 2)), constant_values=0.0)
 
@@ -379,6 +387,8 @@ PROGRAMS: dict[str, Case] = {
     "argmax_rows": Case(argmax_rows, lambda r: (normal(r, (4, 16)),), "jnp.argmax over rows"),
     "cumsum_rows": Case(cumsum_rows, lambda r: (normal(r, (4, 8)),), "jnp.cumsum over rows"),
     "cumprod_rows": Case(cumprod_rows, lambda r: (positive(r, (4, 8)),), "jnp.cumprod over rows"),
+    "argmin_columns": Case(argmin_columns, lambda r: (normal(r, (8, 5)),), "jnp.argmin over columns"),
+    "running_max": Case(running_max, lambda r: (normal(r, (4, 8)),), "jax.lax.cummax over rows"),
     "pad_sequence": Case(pad_sequence, lambda r: (normal(r, (4, 6)),), "jnp.pad, 1 before and 2 after"),
     "slice_columns": Case(slice_columns, lambda r: (normal(r, (4, 6)),), "x[:, 1:3]"),
     "reverse_rows": Case(reverse_rows, lambda r: (normal(r, (4, 6)),), "x[::-1]"),

@@ -53,6 +53,11 @@ NOT_SCALAR = {bc.BroadcastInDimOp, bc.TransposeOp, bc.ReshapeOp, bc.NarrowOp, bc
 """Ops that move data and compute no element: not rows of this matrix
 (``tests/ir``, ``tests/lowering`` and the random programs test them)."""
 
+SCANS = {bc.CumulativeOp}
+"""Ops whose result keeps the operand's 2-D shape, which the one-dim rows
+of this matrix cannot hold: tests/lowering/test_cumulative.py runs them on
+every backend (NaN, infinities, wrapping)."""
+
 
 def short(op_class) -> str:
     return op_class.name.split(".", 1)[1]
@@ -103,6 +108,20 @@ def oracle_reduce_pair(kind: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return programs.oracle_binary(combiner, programs.oracle_binary(combiner, start, a), b)
 
 
+def oracle_arg_pair(direction: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``argmax`` (``direction`` GT) / ``argmin`` (LT) of each pair ``(a[i],
+    b[i])``: 1 when ``b[i]`` is strictly beyond ``a[i]``, or is a NaN and
+    ``a[i]`` is not (the first NaN wins); else 0."""
+    def beyond(x, y):
+        return x > y if direction == "GT" else x < y
+
+    def nan(x):
+        return x != x
+
+    return np.array([int((beyond(y, x) and not nan(x)) or (nan(y) and not nan(x)))
+                     for x, y in zip(a.tolist(), b.tolist())], np.int32)
+
+
 def _takes(op_class, t: str) -> bool:
     return rules.kind(t) in op_class.ELEMENT_KINDS
 
@@ -114,7 +133,7 @@ def rows(t: str) -> tuple[Row, ...]:
     tensor = "tensor<{size}x" + t + ">"
     a, n, m, k2 = (tensor.format(size=s) for s in ("{K}", "{N}", "{M}", "{K}x2"))
     for op in bc.OPS:
-        if op in NOT_SCALAR:
+        if op in NOT_SCALAR or op in SCANS:
             continue
         name = short(op)
         if op is bc.CompareOp:
@@ -153,6 +172,11 @@ def rows(t: str) -> tuple[Row, ...]:
                                      f"{op.name} {kind.value} %r, dims = [1] : ({k2}) -> {a}", t,
                                      lambda v, k=kind.value: oracle_reduce_pair(k, v["a"], v["b"]),
                                      ("a", "b")))
+        elif issubclass(op, bc.ArgReduceOp):
+            if _takes(op, t):
+                found.append(Row(name, name, f"{op.name} %r, dim = 1 : ({k2}) -> tensor<{{K}}xi32>", "i32",
+                                 lambda v, d=op.STABLEHLO_DIRECTION: oracle_arg_pair(d, v["a"], v["b"]),
+                                 ("a", "b")))
         else:
             raise AssertionError(f"{op.name} is in no family of the op matrix: add it (or to NOT_SCALAR)")
     return tuple(found)
@@ -200,10 +224,11 @@ def program(t: str, names: tuple[str, ...]) -> str:
 
 
 def test_every_op_is_in_the_matrix():
-    """Each op of the dialect is a row on some element type, or moves data."""
+    """Each op of the dialect is a row on some element type, moves data, or
+    is a scan tested on its own."""
     covered = {row.op for t in ELEMENT_TYPES for row in rows(t)}
     for op in bc.OPS:
-        assert op in NOT_SCALAR or short(op) in covered, op.name
+        assert op in NOT_SCALAR or op in SCANS or short(op) in covered, op.name
 
 
 # --------------------------------------------------------------------------

@@ -123,6 +123,18 @@ func.func @main(%a: tensor<6x5xf16>, %b: tensor<5xf16>, %x: tensor<7xf64>, %y: t
   func.return %0, %1, %2 : tensor<6x5xi1>, tensor<7xi1>, tensor<7xi1>
 }""", edges=True)
 
+program("argmax_cumulative", """
+func.func @main(%x: tensor<5x7xf32>, %h: tensor<4x3xf16>, %u: tensor<6x2xui8>) -> (tensor<5xi32>, tensor<3xi64>, tensor<2xi32>, tensor<5x7xf32>, tensor<4x3xf16>, tensor<6x2xui8>) {
+  %e = bcast.exponential %x : tensor<5x7xf32>
+  %a = bcast.argmax %e, dim = 1 : (tensor<5x7xf32>) -> tensor<5xi32>
+  %b = bcast.argmin %h, dim = 0 : (tensor<4x3xf16>) -> tensor<3xi64>
+  %c = bcast.argmax %u, dim = 0 : (tensor<6x2xui8>) -> tensor<2xi32>
+  %s = bcast.cumulative add %e, dim = 1 : (tensor<5x7xf32>) -> tensor<5x7xf32>
+  %m = bcast.cumulative maximum %h, dim = 0 reverse : (tensor<4x3xf16>) -> tensor<4x3xf16>
+  %p = bcast.cumulative multiply %u, dim = 0 : (tensor<6x2xui8>) -> tensor<6x2xui8>
+  func.return %a, %b, %c, %s, %m, %p : tensor<5xi32>, tensor<3xi64>, tensor<2xi32>, tensor<5x7xf32>, tensor<4x3xf16>, tensor<6x2xui8>
+}""", edges=True)
+
 program("softmax", """
 func.func @main(%x: tensor<5x7xf32>) -> tensor<5x7xf32> {
   %m = bcast.reduce maximum %x, dims = [1] keepdims : (tensor<5x7xf32>) -> tensor<5x1xf32>

@@ -135,6 +135,44 @@ def total_order_less(x, y):
 
 SIGNED_ZEROS_AND_NANS = np.array([-0.0, 0.0, np.nan, -np.nan, np.inf, -np.inf, 1.0, -1.0], np.float32)
 
+def argmax_rows(x):
+    """``jnp.argmax``: a reduce of (x, iota) with JAX's comparator body."""
+    return jnp.argmax(x, axis=1)
+
+
+def argmin_columns_kept(x):
+    """``jnp.argmin`` of int32 along axis 0, ``keepdims`` (a reshape after it)."""
+    return jnp.argmin(x, axis=0, keepdims=True)
+
+
+def argmax_f16(x):
+    return jnp.argmax(x.astype(jnp.float16), axis=0)
+
+
+def first_true_and_false(mask):
+    """``jnp.argmax``/``argmin`` of a boolean mask (the first True / False):
+    imported as the argmax of the mask converted to ui8."""
+    return jnp.argmax(mask, axis=1) * 10 + jnp.argmin(mask, axis=0).sum()
+
+
+def running_sums(x):
+    """``jnp.cumsum`` along both axes and a reversed one: ``reduce_window``."""
+    return jnp.cumsum(x, axis=1) + jax.lax.cumsum(x, axis=0, reverse=True)
+
+
+def running_extremes(x):
+    """``cummax`` along rows, reversed ``cummin`` along columns, ``cumprod``."""
+    return jax.lax.cummax(x, axis=1) - jax.lax.cummin(x, axis=0, reverse=True) + jnp.cumprod(x / 4, axis=1)
+
+
+def int_cumsum(x):
+    """int32 ``cumsum`` that wraps around, as XLA's does."""
+    return jnp.cumsum(x, axis=0)
+
+
+WITH_NAN_AND_TIES = np.array([[1, 3, 3, 0], [np.nan, 2, np.nan, 5], [-0.0, 0.0, -1, -1], [4, 4, 4, 4],
+                              [-np.inf, -np.inf, -np.inf, -np.inf], [2, np.inf, np.nan, np.inf]], np.float32)
+
 CASES = {
     "total_order_less": (total_order_less, (SIGNED_ZEROS_AND_NANS[:, None] * np.ones((1, 8), np.float32),
                                             SIGNED_ZEROS_AND_NANS[None, :] * np.ones((8, 1), np.float32))),
@@ -143,6 +181,15 @@ CASES = {
     "traced_row": (traced_row, (X, np.int32(-2))),
     "lax_dynamic_update_slice": (lax_dynamic_update_slice, (X, X[:2, :2] + 5, np.uint32(2**32 - 2))),
     "update_row": (update_row, (X, X[:1] * 2, np.int32(6))),
+    "argmax_rows": (argmax_rows, (X,)),
+    "argmax_nan_and_ties": (argmax_rows, (WITH_NAN_AND_TIES,)),
+    "argmin_columns_kept": (argmin_columns_kept, (rng.integers(-3, 3, (6, 5)).astype(np.int32),)),
+    "argmax_f16": (argmax_f16, (WITH_NAN_AND_TIES,)),
+    "first_true_and_false": (first_true_and_false, (np.array([[0, 0, 1, 1], [0, 0, 0, 0], [1, 1, 1, 1],
+                                                               [0, 1, 0, 1]], bool),)),
+    "running_sums": (running_sums, (X,)),
+    "running_extremes": (running_extremes, (X,)),
+    "int_cumsum": (int_cumsum, (rng.integers(2**29, 2**31 - 1, (6, 3)).astype(np.int32),)),
     "one_hot_plus_reversed": (one_hot_plus_reversed, (X, rng.integers(0, 16, 8).astype(np.int32))),
     "softmax": (softmax, (X,)),
     "concatenate_three": (concatenate_three, (X[:, :3], X[:, 3:8], X[:, 8:9])),
@@ -286,13 +333,15 @@ def test_erf_and_erfc_import_from_chlo(name, jax_function, python_function, back
 
 
 def test_an_op_of_a_called_jax_function_is_reported_where_it_is_called() -> None:
-    """JAX locates the ops of its own functions (``cumsum``) without a file:
-    the error is reported at the user's call of it."""
-    def running_total(x):
-        return jnp.cumsum(x), here()
+    """JAX locates the ops of its own functions (``cumlogsumexp``, a
+    ``reduce_window`` that is not a cumulative form bcast imports) without a
+    file: the error is reported at the user's call of it."""
+    def running_logsumexp(x):
+        return jax.lax.cumlogsumexp(x), here()
 
-    message = error_at_the_users_line(running_total, X[0])
-    assert "'stablehlo.reduce_window' op is not supported" in message
+    message = error_at_the_users_line(running_logsumexp, X[0])
+    assert "'stablehlo.reduce_window' op is not supported by convert-stablehlo-to-bcast unless it is a " \
+           "cumulative form" in message
 
 
 def test_unsupported_element_type_is_reported_at_the_users_line() -> None:

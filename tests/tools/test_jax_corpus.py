@@ -51,9 +51,6 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "swiglu": ("stablehlo.dot_general",),
     "causal_attention_scores": ("stablehlo.dot_general",),
     "attention": ("stablehlo.dot_general",),
-    "argmax_rows": ("stablehlo.reduce",),  # reduce of two inputs (value, index)
-    "cumsum_rows": ("stablehlo.reduce_window",),
-    "cumprod_rows": ("stablehlo.reduce_window",),
     "cross_entropy": ("stablehlo.gather",),
 }
 """The programs bcast cannot run yet and the ops each needs (those its
