@@ -55,6 +55,7 @@ from bcast.ir.directives import IndexList, JoinedOperands, OptionalIndexList, Sl
 from bcast.ir.rules import IncompatibleDims, Levels, RuleError, Semantics
 from bcast.ir.types import (
     TYPE_CACHE_SIZE,
+    check_dynamic_supported,
     dense_i64,
     flat_type_shape,
     make_type,
@@ -89,8 +90,21 @@ def _split(value: SSAValue | Attribute, what: str) -> tuple[Levels, str]:
 
 
 def _check_declared(op: Operation, inferred: Attribute, declared: Attribute) -> None:
-    if inferred != declared:
+    """The declared result type is the inferred one, or (with dynamic dims)
+    compatible with it: the same nesting, ranks and element type, and every
+    dim possibly equal (``rules.compatible_levels``); a declared dim more
+    static than the inferred one is checked at run time."""
+    if inferred != declared and not _compatible(inferred, declared):
         raise incompatible_results([inferred], [declared])
+
+
+def _compatible(inferred: Attribute, declared: Attribute) -> bool:
+    try:
+        (il, ie), (dl, de) = split_type(inferred), split_type(declared)
+    except RuleError:
+        return False
+    dynamic = rules.levels_dynamic(il) or rules.levels_dynamic(dl)
+    return dynamic and ie == de and rules.compatible_levels(il, dl)
 
 
 def _promote(op_types: Sequence[str], semantics: Semantics, operands: Sequence[Attribute]) -> str:
@@ -160,6 +174,11 @@ class BcastOp(IRDLOperation, abc.ABC):
     plain attribute that a generic round trip turns into a property, silently
     changing the op's meaning."""
 
+    DYNAMIC_SHAPES: ClassVar[bool] = False
+    """Whether the op takes dynamic and bounded dims (docs/semantics.md,
+    "Dynamic and bounded shapes"); an op refuses them until its rules,
+    backends and tests handle them (``types.check_dynamic_supported``)."""
+
     def verify_(self) -> None:
         props = type(self).get_irdl_definition().properties
         for name in self.attributes:
@@ -170,6 +189,7 @@ class BcastOp(IRDLOperation, abc.ABC):
                      "in generic form), not in the attribute dictionary"],
                 )
         try:
+            check_dynamic_supported(self, self.DYNAMIC_SHAPES)
             self.verify_semantics(semantics_of(self))
         except RuleError as e:  # the one place a rule violation becomes a diagnostic
             raise Diagnostic(e.message, e.notes) from None
@@ -196,8 +216,22 @@ class _ClassDefault:
         return self.compute(owner)
 
 
+class RuntimeShapeError(Exception):
+    """Sizes known only at run time break a rule (docs/semantics.md, "Dynamic
+    and bounded shapes"): the backends report it at the op, in NumPy's words
+    where NumPy has them (``operands could not be broadcast together with
+    shapes (3,) (4,)``)."""
+
+    def __init__(self, message: str, notes: Sequence[str] = ()):
+        super().__init__(message)
+        self.message = message
+        self.notes = list(notes)
+
+
 class ElementwiseOp(BcastOp, abc.ABC):
     """Base of the ops that compute element by element with broadcasting."""
+
+    DYNAMIC_SHAPES: ClassVar[bool] = True
 
     SCALAR: ClassVar[scalar.OnePrimitive | scalar.MathFunction | scalar.Composite]
     """The op's scalar semantics, its one definition (``bcast.ir.scalar``):
@@ -231,6 +265,26 @@ class ElementwiseOp(BcastOp, abc.ABC):
             cls.NUMPY_FUNCTION = staticmethod(numerics.function(cls.SCALAR))
     TML_CLASS: ClassVar[str] = "arithmetic"
     """TML op class: arithmetic, logical, relational or bitwise."""
+
+    def runtime_levels(self, operands: Sequence[Levels]) -> Levels:
+        """The result's levels at run time, from the operands' run-time
+        levels: the verifier's own inference on the types those sizes make,
+        so the rule is the same at compile and at run time; its failure is
+        NumPy's error (docs/semantics.md, "Dynamic and bounded shapes")."""
+        elements = [split_type(v.type)[1] for v in self.operands]
+        types = [make_type(levels, e) for levels, e in zip(operands, elements)]
+        try:
+            inferred = self.infer_concrete(types, semantics_of(self))
+        except (Diagnostic, RuleError) as e:
+            shapes = " ".join(str(rules.flat_shape(levels)) for levels in operands)
+            notes = [] if e.message.startswith("operands are not broadcast-compatible") else [e.message]
+            raise RuntimeShapeError(f"operands could not be broadcast together with shapes {shapes}",
+                                          notes) from None
+        return split_type(inferred)[0]
+
+    def infer_concrete(self, types: Sequence[Attribute], semantics: Semantics) -> Attribute:
+        """The result type of this op on operands of ``types``."""
+        return types[0]
 
     def rebuilt(self, operands: Sequence[SSAValue], result_type: Attribute | None = None):
         """This op (properties and attributes kept) on explicit ``operands``,
@@ -300,6 +354,9 @@ class BinaryOp(ElementwiseOp, abc.ABC):
 
     def infer_result_type(self, semantics: Semantics) -> TensorType:
         return _inferred(type(self), (self.lhs.type, self.rhs.type, self.broadcast_dimensions), semantics)
+
+    def infer_concrete(self, types: Sequence[Attribute], semantics: Semantics) -> Attribute:
+        return self.infer_type(*types, _dims(self.broadcast_dimensions), semantics)
 
     @classmethod
     def infer_type(
@@ -548,6 +605,9 @@ class TernaryOp(ElementwiseOp, abc.ABC):
 
     def infer_result_type(self, semantics: Semantics) -> TensorType:
         return _inferred(type(self), tuple(v.type for v in self.operands), semantics)
+
+    def infer_concrete(self, types: Sequence[Attribute], semantics: Semantics) -> Attribute:
+        return self.infer_type(types, semantics)
 
     @classmethod
     def infer_type(cls, types: Sequence[Attribute], semantics: Semantics) -> TensorType:
@@ -860,6 +920,7 @@ class BroadcastInDimOp(_FoldIdentity, StructuralOp):
     """StableHLO's ``broadcast_in_dim``; on nested types it sees the flat shapes."""
 
     name = "bcast.broadcast_in_dim"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     broadcast_dimensions = prop_def(DenseArrayBase.constr(i64))
     assembly_format = (
         "$operand `,` `dims` `=` $broadcast_dimensions attr-dict `:` "
@@ -1450,6 +1511,7 @@ class ReduceOp(BcastOp):
     reduce i1 or unsigned integers only, as the binary ops take them."""
 
     name = "bcast.reduce"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     operand = operand_def(TensorType)
     result = result_def(TensorType)
     kind = prop_def(ReductionKindAttr)

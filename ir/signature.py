@@ -2,8 +2,8 @@
 
 xDSL's ``func.func`` accepts any types, but every backend (the reference
 evaluator, the NumPy emitter, ``bcast-run``'s inputs) reads a signature
-through ``split_type``: statically shaped ranked tensors (TML's nested ones
-too) of bcast's element types, and ``index`` values (the SSA indices of
+through ``split_type``: ranked tensors (TML's nested ones too; dims
+static, ``?`` or bounded, docs/semantics.md) of bcast's element types, and ``index`` values (the SSA indices of
 ``extract`` and ``assign``). Anything else verified and then failed inside a
 backend; it is rejected here, at the function. (Nested types under numpy or
 xla semantics are left to the ops that use them, which say to switch to
@@ -22,8 +22,8 @@ from bcast.ir.rules import RuleError
 from bcast.ir.types import split_type
 
 SUPPORTED = (
-    "function arguments and results must be statically shaped ranked tensors "
-    "(possibly nested) of i1, i8..i64, ui8..ui64, f16, f32 or f64, or index"
+    "function arguments and results must be ranked tensors (possibly nested; "
+    "dims static, dynamic or bounded) of i1, i8..i64, ui8..ui64, f16, f32 or f64, or index"
 )
 
 

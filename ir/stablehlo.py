@@ -99,7 +99,7 @@ from bcast.ir.directives import SliceRanges
 from bcast.ir.ops import CanonicalizationPatterns, ComparisonDirection
 from bcast.ir.rules import IncompatibleDims, RuleError
 from bcast.ir.directives import JoinedOperands
-from bcast.ir.types import dense_i64
+from bcast.ir.types import BoundsAttr, check_dynamic_supported, dense_i64
 
 # --------------------------------------------------------------------------
 # Attributes: #stablehlo<comparison_direction GT>, #stablehlo<comparison_type FLOAT>
@@ -275,6 +275,7 @@ class StablehloOp(IRDLOperation, abc.ABC):
 
     def verify_(self) -> None:
         try:
+            check_dynamic_supported(self, False)
             self.verify_op()
         except RuleError as e:
             raise Diagnostic(e.message, e.notes) from None
@@ -1361,4 +1362,4 @@ STABLEHLO_OPS = [
     SliceOp, DynamicSliceOp, DynamicUpdateSliceOp, OptimizationBarrierOp,
 ]  # fmt: skip
 
-StableHLO = Dialect("stablehlo", STABLEHLO_OPS, [ComparisonDirectionAttr, ComparisonTypeAttr])
+StableHLO = Dialect("stablehlo", STABLEHLO_OPS, [ComparisonDirectionAttr, ComparisonTypeAttr, BoundsAttr])

@@ -38,3 +38,23 @@ def check_runnable(ops: Operation, runner: str) -> None:
     for op in ops.walk():
         if is_unknown(op):
             raise PassError(op, f"is not supported by {runner}")
+
+
+def check_static(ops: Operation, runner: str) -> None:
+    """The first op under ``ops`` (program order) with a dynamic or bounded
+    dim is an error where ``runner`` (a pass or a backend that handles only
+    static shapes so far) meets it, located and naming ``runner``, rather
+    than an internal error inside it (docs/semantics.md, "Dynamic and
+    bounded shapes": the reference backend runs them)."""
+    from xdsl.dialects.func import FuncOp
+
+    from bcast.ir.types import is_dynamic_type
+
+    for op in ops.walk():
+        types = [*op.operand_types, *op.result_types]
+        if isinstance(op, FuncOp):
+            types += [*op.function_type.inputs.data, *op.function_type.outputs.data]
+        dynamic = next((t for t in types if is_dynamic_type(t)), None)
+        if dynamic is not None:
+            raise PassError(op, f"has dynamic dimensions ({dynamic}), which {runner} does not support yet",
+                            ["the reference backend runs dynamic and bounded shapes"])
