@@ -43,7 +43,7 @@ from bcast.ir.diagnostics import Report, call_notes, op_report, op_source_loc
 from bcast.ir.evaluate import evaluate
 from bcast.ir.fusion import FusionOp, YieldOp
 from bcast.ir.ops import semantics_of
-from bcast.ir.types import split_type
+from bcast.ir.types import is_dynamic_type, split_type
 from bcast.ir.types import flat_type_shape as flat_shape_of
 from bcast.ir.types import numpy_dtype as dtype_of
 from bcast.lowering import numpy_runtime as rt
@@ -90,7 +90,7 @@ def _typed(op: Operation, value: Any) -> PythonValues:
     if isinstance(t, TensorType):
         value = np.asarray(value)
         want = flat_shape_of(t)
-        if rules.is_dynamic(want):
+        if rules.is_dynamic(want) or any(is_dynamic_type(v.type) for v in op.operands):
             if not rules.fits(want, value.shape):
                 raise EvaluationError(op, f"result has shape {value.shape} at run time, which its type {t} "
                                           "does not allow")

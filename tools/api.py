@@ -251,9 +251,18 @@ def compile(  # noqa: A001 - the API's name is part of the contract
     chosen = backend or default_backend()
     if chosen not in BACKENDS:
         raise ValueError(f"unknown backend {chosen!r}; available: {', '.join(BACKENDS)}")
+    given_pipeline = pipeline
     pipeline = PIPELINES[chosen] if pipeline is None else pipeline
     try:
-        module = _load(source, filename, semantics, pipeline, chosen)
+        try:
+            module = _load(source, filename, semantics, pipeline, chosen)
+        except driver.StaticOnlyError:
+            if backend is not None:
+                raise
+            # the default picks the fastest backend that runs dynamic dims
+            chosen = DYNAMIC_BACKENDS[-1]
+            pipeline = PIPELINES[chosen] if given_pipeline is None else given_pipeline
+            module = _load(source, filename, semantics, pipeline, chosen)
         try:
             return Compiled(module, entry, chosen, filename)
         except TargetUnsupported:

@@ -538,6 +538,12 @@ def check_runnable_module(module: ModuleOp, runner: str) -> None:
         raise InputError([e.report]) from None
 
 
+class StaticOnlyError(InputError):
+    """A dynamic dim where the runner takes static shapes only
+    (``check_static_module``): ``bcast.compile`` without a backend then
+    takes one that runs it."""
+
+
 def check_static_module(module: ModuleOp, runner: str) -> None:
     """``passes.errors.check_static`` as a located input error."""
     from bcast.passes.errors import PassError, check_static
@@ -545,7 +551,7 @@ def check_static_module(module: ModuleOp, runner: str) -> None:
     try:
         check_static(module, runner)
     except PassError as e:
-        raise InputError([e.report]) from None
+        raise StaticOnlyError([e.report]) from None
 
 
 def run_pipeline(pipeline: PassPipeline, ctx: Context, module: ModuleOp) -> None:
