@@ -92,8 +92,8 @@ def _split(value: SSAValue | Attribute, what: str) -> tuple[Levels, str]:
 def _check_declared(op: Operation, inferred: Attribute, declared: Attribute) -> None:
     """The declared result type is the inferred one, or (with dynamic dims)
     compatible with it: the same nesting, ranks and element type, and every
-    dim possibly equal (``rules.compatible_levels``); a declared dim more
-    static than the inferred one is checked at run time."""
+    dim the inferred one or more static (``rules.compatible_levels``),
+    which is checked at run time."""
     if inferred != declared and not _compatible(inferred, declared):
         raise incompatible_results([inferred], [declared])
 
@@ -286,6 +286,38 @@ class ElementwiseOp(BcastOp, abc.ABC):
         """The result type of this op on operands of ``types``."""
         return types[0]
 
+    def runtime_checks(self) -> list[tuple[int, int, rules.RuntimeCheck]]:
+        """What the op's broadcasting leaves to run time, by the table of
+        docs/semantics.md ("Dynamic and bounded shapes"): ``(nesting level,
+        axis counted from the right, check)`` per dim that is not proven at
+        compile time; empty for static shapes. An SSA value used for several
+        operands counts once (its dims are proven equal to themselves). A
+        declared result dim more static than the inferred one adds an
+        ``equal`` check."""
+        values = list(dict.fromkeys(self.operands))
+        operands = [split_type(v.type)[0] for v in values]
+        result = split_type(self.results[0].type)[0]
+        if not any(rules.levels_dynamic(levels) for levels in (*operands, result)):
+            return []
+        checks = [] if len(values) == 1 else [
+            (level, axis, check) for level, shapes in self.aligned_levels(operands)
+            for axis, check in self.level_checks(shapes)]
+        inferred = split_type(self.infer_result_type(semantics_of(self)))[0]
+        for level, (got, declared) in enumerate(zip(inferred, result)):
+            for axis, (a, b) in enumerate(zip(got, declared)):
+                if isinstance(a, rules.Dynamic) and isinstance(b, int):
+                    checks.append((level, axis - len(got), "equal"))
+        return checks
+
+    def aligned_levels(self, operands: Sequence[Levels]) -> list[tuple[int, list[rules.Shape]]]:
+        """The operands' shapes that broadcast together, per nesting level
+        (a missing inner level is a scalar)."""
+        depth = max(len(levels) for levels in operands)
+        return [(k, [levels[k] if k < len(levels) else () for levels in operands]) for k in range(depth)]
+
+    def level_checks(self, shapes: Sequence[rules.Shape]) -> list[tuple[int, rules.RuntimeCheck]]:
+        return rules.broadcast_dynamic_shapes(*shapes)[1]
+
     def rebuilt(self, operands: Sequence[SSAValue], result_type: Attribute | None = None):
         """This op (properties and attributes kept) on explicit ``operands``,
         so without ``broadcast_dimensions``."""
@@ -357,6 +389,24 @@ class BinaryOp(ElementwiseOp, abc.ABC):
 
     def infer_concrete(self, types: Sequence[Attribute], semantics: Semantics) -> Attribute:
         return self.infer_type(*types, _dims(self.broadcast_dimensions), semantics)
+
+    def aligned_levels(self, operands: Sequence[Levels]) -> list[tuple[int, list[rules.Shape]]]:
+        """Under xla, ``broadcast_dimensions`` first places the lower-rank
+        operand's dims (then the table applies)."""
+        dims = _dims(self.broadcast_dimensions)
+        (lhs, *_), (rhs, *_) = operands
+        if dims is not None and len(operands[0]) == len(operands[1]) == 1 and len(lhs) != len(rhs):
+            _, lhs, rhs = rules.in_dim_broadcast(lhs, rhs, dims, semantics_of(self))
+            return [(0, [lhs, rhs])]
+        return super().aligned_levels(operands)
+
+    def level_checks(self, shapes: Sequence[rules.Shape]) -> list[tuple[int, rules.RuntimeCheck]]:
+        """TML's logical, relational and bitwise ops check equality (unless
+        one operand is a scalar, which broadcasts)."""
+        element = split_type(self.lhs.type)[1]
+        if semantics_of(self) == "tml" and self.tml_op_class(element) != "arithmetic" and all(shapes):
+            return rules.check_strict_dynamic(shapes, self.tml_op_class(element))[1]
+        return super().level_checks(shapes)
 
     @classmethod
     def infer_type(

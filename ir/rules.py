@@ -272,11 +272,12 @@ def check_strict_dynamic(shapes: Sequence[Shape], what: str, same: bool = False)
 
 
 def compatible_dims(inferred: Dim, declared: Dim) -> bool:
-    """A declared result dim may be more (or less) static than the inferred
-    one, if some run-time size fits both (MLIR's compatible shapes, with
-    StableHLO's bounds: ``?<=4`` is not compatible with 5)."""
+    """A declared result dim may be more static than the inferred one, if
+    some run-time size fits both (StableHLO's bounds: ``?<=4`` is not
+    compatible with 5); a static inferred dim is declared as it is (a
+    declared ``?`` would drop a fact, and static types stay exact)."""
     if isinstance(inferred, int):
-        return may_be(declared, inferred)
+        return declared == inferred
     if isinstance(declared, int):
         return may_be(inferred, declared)
     return True

@@ -248,17 +248,34 @@ def type_text(dims) -> str:
     return text + ">"
 
 
+def result_type(a, b) -> str:
+    """The table's result dims (the bound of ``?`` and ``?`` left out: a
+    declared ``?`` is as static as a bounded one), static where NumPy's
+    would be."""
+    rank = max(len(a), len(b))
+    a, b = [("static", 1, None)] * (rank - len(a)) + a, [("static", 1, None)] * (rank - len(b)) + b
+    dims = []
+    for (ka, na, _), (kb, nb, _) in zip(a, b):
+        if ka == kb == "static":
+            dims.append(str(nb if na == 1 else na))
+        elif ka == "static" or kb == "static":
+            n = na if ka == "static" else nb
+            dims.append("?" if n == 1 else str(n))
+        else:
+            dims.append("?")
+    return "tensor<" + "".join(d + "x" for d in dims) + "f32>"
+
+
 @settings(max_examples=examples(100), deadline=None)
 @given(programs())
 def test_random_dynamic_programs_agree_with_numpy(case):
     """Each op takes two arguments, so every pair of typed dims meets the
-    table; results are declared all ``?`` (less static is allowed)."""
+    table; each result is declared with the table's result dims."""
     arg_types, arrays, ops = case
     types = [type_text(d) for d in arg_types]
     body, results, wants, numpy_error = [], [], [], False
     for k, op in enumerate(ops, 1):
-        rank = max(len(arrays[k - 1].shape), len(arrays[k].shape))
-        result = "tensor<" + "?x" * rank + "f32>"
+        result = result_type(arg_types[k - 1], arg_types[k])
         body.append(f"  %r{k} = bcast.{op} %a{k - 1}, %a{k} : ({types[k - 1]}, {types[k]}) -> {result}")
         results.append((f"%r{k}", result))
         try:

@@ -55,6 +55,16 @@ func.func @declared_above_bound(%a: tensor<?xf32, #stablehlo.bounds<4>>) {
 
 // -----
 
+// A declared dim less static than the inferred one drops a fact: refused,
+// as for static shapes.
+func.func @declared_less_static(%a: tensor<?xf32>, %b: tensor<4xf32>) {
+  // expected-error @+1 {{'bcast.add' op inferred type(s) 'tensor<4xf32>' are incompatible with return type(s) of operation 'tensor<?xf32>'}}
+  %0 = bcast.add %a, %b : (tensor<?xf32>, tensor<4xf32>) -> tensor<?xf32>
+  func.return
+}
+
+// -----
+
 // ?<=4 and ?<=8 give ?<=8.
 func.func @bounds_join(%a: tensor<?xf32, #stablehlo.bounds<4>>, %b: tensor<?xf32, #stablehlo.bounds<8>>) {
   // expected-error @+1 {{'bcast.maximum' op inferred type(s) 'tensor<?xf32, #stablehlo.bounds<8>>' are incompatible with return type(s) of operation 'tensor<?x1xf32>'}}
