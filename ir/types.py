@@ -187,8 +187,10 @@ def _tensor_type(element: Attribute, level: Shape) -> TensorType:
     return TensorType(element, shape, encoding)
 
 
+@lru_cache(maxsize=TYPE_CACHE_SIZE)
 def is_dynamic_type(t: Attribute) -> bool:
-    """A tensor type with a ``?`` (or a bound) at some level."""
+    """A tensor type with a ``?`` (or a bound) at some level (asked for
+    every op by the passes' guards, so remembered per type)."""
     try:
         return levels_dynamic(split_type(t)[0])
     except RuleError:

@@ -114,3 +114,21 @@ module attributes {bcast.semantics = "tml"} {
     func.return
   }
 }
+
+// -----
+
+// The dynamic and bounded cases of StableHLO's CHLO broadcasting tests
+// (chlo_legalize_to_stablehlo_broadcast.mlir), as bcast ops: the same
+// shapes, the same result types.
+// CHECK-LABEL: func.func @chlo_cases(
+func.func @chlo_cases(%b0: tensor<?xf64, #stablehlo.bounds<10>>, %b1: tensor<?xf64, #stablehlo.bounds<10>>, %s: tensor<f64>, %v: tensor<?xf32>, %m: tensor<?x?xf32>) {
+  // CHECK-NEXT: %0 = bcast.add %b0, %b1 : (tensor<?xf64, #stablehlo.bounds<10>>, tensor<?xf64, #stablehlo.bounds<10>>) -> tensor<?xf64, #stablehlo.bounds<10>>
+  %0 = bcast.add %b0, %b1 : (tensor<?xf64, #stablehlo.bounds<10>>, tensor<?xf64, #stablehlo.bounds<10>>) -> tensor<?xf64, #stablehlo.bounds<10>>
+  // CHECK-NEXT: %1 = bcast.add %b0, %s : (tensor<?xf64, #stablehlo.bounds<10>>, tensor<f64>) -> tensor<?xf64, #stablehlo.bounds<10>>
+  %1 = bcast.add %b0, %s : (tensor<?xf64, #stablehlo.bounds<10>>, tensor<f64>) -> tensor<?xf64, #stablehlo.bounds<10>>
+  // CHECK-NEXT: %2 = bcast.add %v, %m : (tensor<?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  %2 = bcast.add %v, %m : (tensor<?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  // CHECK-NEXT: %3 = bcast.compare EQ, %v, %m : (tensor<?xf32>, tensor<?x?xf32>) -> tensor<?x?xi1>
+  %3 = bcast.compare EQ, %v, %m : (tensor<?xf32>, tensor<?x?xf32>) -> tensor<?x?xi1>
+  func.return
+}

@@ -193,3 +193,14 @@ func.func @not_yet_stablehlo(%a: tensor<?xf32>) {
   %0 = stablehlo.add %a, %a : tensor<?xf32>
   func.return
 }
+
+// -----
+
+// StableHLO's CHLO test selectv2_dynamic_ranked declares 2x?x8 for a ? met
+// by 8: bcast infers 8 there (the table's `?` and `n` row) and refuses the
+// less static declaration.
+func.func @select_less_static(%p: tensor<1xi1>, %t: tensor<2x?x8xi32>, %f: tensor<2x8x8xi32>) {
+  // expected-error @+1 {{'bcast.select' op inferred type(s) 'tensor<2x8x8xi32>' are incompatible with return type(s) of operation 'tensor<2x?x8xi32>'}}
+  %0 = bcast.select %p, %t, %f : (tensor<1xi1>, tensor<2x?x8xi32>, tensor<2x8x8xi32>) -> tensor<2x?x8xi32>
+  func.return
+}
