@@ -713,6 +713,11 @@ class SelectOp(TernaryOp):
         rules.check_same_rank_or_scalar(shapes)
 
 
+def _may_be_equal(a: rules.Shape, b: rules.Shape) -> bool:
+    """Shapes equal for some run-time sizes (for static shapes: equal)."""
+    return len(a) == len(b) and all(rules.strict_dim(x, y) is not None for x, y in zip(a, b))
+
+
 @irdl_op_definition
 class ClampOp(TernaryOp):
     """``clamp %min, %x, %max`` (StableHLO's operand order):
@@ -746,7 +751,7 @@ class ClampOp(TernaryOp):
     @classmethod
     def check_xla_shapes(cls, shapes: Sequence[rules.Shape]) -> None:
         low, x, high = shapes
-        if any(bound and bound != x for bound in (low, high)):
+        if any(bound and not _may_be_equal(bound, x) for bound in (low, high)):
             raise RuleError(
                 "clamp min and max must be rank 0 or have the operand's shape under xla semantics",
                 ["broadcast them explicitly (bcast.broadcast_in_dim)"],

@@ -298,3 +298,24 @@ def test_random_dynamic_programs_agree_with_numpy(case):
         got = f(*arrays)
         for g, w in zip(got if isinstance(got, tuple) else (got,), wants, strict=True):
             np.testing.assert_array_equal(g, w)
+
+
+TML_NESTED = """module attributes {bcast.semantics = "tml"} {
+func.func @main(%n: tensor<?xtensor<3xf32>>, %one: tensor<1xtensor<?xf32>>) -> tensor<?xtensor<3xf32>> {
+  %0 = bcast.add %n, %one : (tensor<?xtensor<3xf32>>, tensor<1xtensor<?xf32>>) -> tensor<?xtensor<3xf32>>
+  func.return %0 : tensor<?xtensor<3xf32>>
+}
+}
+"""
+
+
+def test_tml_arithmetic_per_nesting_level_at_run_time():
+    """Values are flat (outer dims, then inner); the error shows flat shapes."""
+    f = bcast.compile(TML_NESTED, backend="reference", filename="prog.mlir")
+    n = np.arange(6, dtype=np.float32).reshape(2, 3)
+    np.testing.assert_array_equal(f(n, np.array([[10, 20, 30]], np.float32)), n + [10, 20, 30])
+    np.testing.assert_array_equal(f(n, np.array([[5]], np.float32)), n + 5)
+    np.testing.assert_array_equal(f(n[:0], np.array([[5]], np.float32)), n[:0])
+    with pytest.raises(bcast.BcastError, match=r"^prog.mlir:3:8: error: operands could not be broadcast together "
+                                               r"with shapes \(2, 3\) \(1, 2\)$"):
+        f(n, np.array([[1, 2]], np.float32))

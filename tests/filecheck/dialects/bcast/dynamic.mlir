@@ -132,3 +132,16 @@ func.func @chlo_cases(%b0: tensor<?xf64, #stablehlo.bounds<10>>, %b1: tensor<?xf
   %3 = bcast.compare EQ, %v, %m : (tensor<?xf32>, tensor<?x?xf32>) -> tensor<?x?xi1>
   func.return
 }
+
+// -----
+
+// xla clamp: min and max rank 0 or of the operand's shape, where a ? may
+// be the operand's size (checked at run time).
+module attributes {bcast.semantics = "xla"} {
+  // CHECK-LABEL: func.func @xla_clamp(
+  func.func @xla_clamp(%lo: tensor<?xf32>, %x: tensor<4xf32>, %hi: tensor<f32>) {
+    // CHECK-NEXT: %0 = bcast.clamp %lo, %x, %hi : (tensor<?xf32>, tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+    %0 = bcast.clamp %lo, %x, %hi : (tensor<?xf32>, tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+    func.return
+  }
+}
