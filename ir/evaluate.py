@@ -23,6 +23,28 @@ from bcast.ir.rules import Levels
 from bcast.ir.types import NUMPY_DTYPES, numpy_dtype, split_type
 
 
+def levels_of(t, x: np.ndarray) -> Levels:
+    """The levels of value ``x`` of type ``t``: the type's own, or with
+    dynamic dims, the sizes ``x`` has at run time (``x`` is flat)."""
+    levels, _ = split_type(t)
+    if not rules.levels_dynamic(levels):
+        return levels
+    shape, concrete, k = np.shape(x), [], 0
+    for level in levels:
+        concrete.append(tuple(shape[k : k + len(level)]))
+        k += len(level)
+    return tuple(concrete)
+
+
+def result_levels(op: Operation, args) -> Levels:
+    """The levels of ``op``'s result: its type's, or (dynamic dims) the ones
+    ``op.runtime_levels`` computes from the operands' run-time sizes."""
+    levels, _ = split_type(op.results[0].type)
+    if not rules.levels_dynamic(levels) and not any(rules.levels_dynamic(split_type(v.type)[0]) for v in op.operands):
+        return levels
+    return op.runtime_levels([levels_of(v.type, x) for v, x in zip(op.operands, args)])
+
+
 def to_levels(x: np.ndarray, levels: Levels, result: Levels) -> np.ndarray:
     """Broadcast a flat value per nesting level to the flat result shape."""
     shaped = np.reshape(x, rules.flat_broadcast_shape(levels, result))
@@ -38,16 +60,17 @@ def evaluate(op: Operation, *args: np.ndarray) -> np.ndarray:
 
 
 def _broadcast_and_promote(op: BinaryOp, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    (xl, xe), (yl, ye) = split_type(op.lhs.type), split_type(op.rhs.type)
-    result_levels, _ = split_type(op.result.type)
+    (_, xe), (_, ye) = split_type(op.lhs.type), split_type(op.rhs.type)
+    xl, yl = levels_of(op.lhs.type, x), levels_of(op.rhs.type, y)
+    result = result_levels(op, (x, y))
     dims = op.broadcast_dimensions
     if dims is not None and len(xl[0]) != len(yl[0]):
         _, xs, ys = rules.in_dim_broadcast(xl[0], yl[0], dims.get_values(), "numpy")
         x, y = np.reshape(x, xs), np.reshape(y, ys)
         xl, yl = (xs,), (ys,)
     common = np.dtype(NUMPY_DTYPES[rules.promote_types(xe, ye)])
-    x = to_levels(x, xl, result_levels).astype(common, copy=False)
-    y = to_levels(y, yl, result_levels).astype(common, copy=False)
+    x = to_levels(x, xl, result).astype(common, copy=False)
+    y = to_levels(y, yl, result).astype(common, copy=False)
     return x, y
 
 
@@ -64,10 +87,10 @@ def _compare(op: CompareOp, x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 @evaluate.register(SelectOp)
 def _select(op: SelectOp, p: np.ndarray, t: np.ndarray, f: np.ndarray) -> np.ndarray:
-    result_levels, _ = split_type(op.result.type)
+    result = result_levels(op, (p, t, f))
     dtype = numpy_dtype(op.result.type)
     p, t, f = (
-        to_levels(x, split_type(v.type)[0], result_levels)
+        to_levels(x, levels_of(v.type, x), result)
         for x, v in zip((p, t, f), op.operands)
     )
     return op.NUMPY_FUNCTION(p, t.astype(dtype, copy=False), f.astype(dtype, copy=False))
@@ -77,10 +100,10 @@ def _select(op: SelectOp, p: np.ndarray, t: np.ndarray, f: np.ndarray) -> np.nda
 def _clamp(op: ClampOp, *xs: np.ndarray) -> np.ndarray:
     """The three operands broadcast to the result and converted to its
     element type (docs/semantics.md)."""
-    result_levels, _ = split_type(op.result.type)
+    result = result_levels(op, xs)
     dtype = numpy_dtype(op.result.type)
     return op.NUMPY_FUNCTION(*(
-        to_levels(x, split_type(v.type)[0], result_levels).astype(dtype, copy=False)
+        to_levels(x, levels_of(v.type, x), result).astype(dtype, copy=False)
         for x, v in zip(xs, op.operands)
     ))
 

@@ -56,6 +56,7 @@ from bcast.ir.rules import IncompatibleDims, Levels, RuleError, Semantics
 from bcast.ir.types import (
     NUMPY_DTYPES,
     TYPE_CACHE_SIZE,
+    check_dynamic_supported,
     dense_i64,
     flat_type_shape,
     make_type,
@@ -90,8 +91,21 @@ def _split(value: SSAValue | Attribute, what: str) -> tuple[Levels, str]:
 
 
 def _check_declared(op: Operation, inferred: Attribute, declared: Attribute) -> None:
-    if inferred != declared:
+    """The declared result type is the inferred one, or (with dynamic dims)
+    compatible with it: the same nesting, ranks and element type, and every
+    dim the inferred one or more static (``rules.compatible_levels``),
+    which is checked at run time."""
+    if inferred != declared and not _compatible(inferred, declared):
         raise incompatible_results([inferred], [declared])
+
+
+def _compatible(inferred: Attribute, declared: Attribute) -> bool:
+    try:
+        (il, ie), (dl, de) = split_type(inferred), split_type(declared)
+    except RuleError:
+        return False
+    dynamic = rules.levels_dynamic(il) or rules.levels_dynamic(dl)
+    return dynamic and ie == de and rules.compatible_levels(il, dl)
 
 
 def _promote(op_types: Sequence[str], semantics: Semantics, operands: Sequence[Attribute]) -> str:
@@ -161,6 +175,11 @@ class BcastOp(IRDLOperation, abc.ABC):
     plain attribute that a generic round trip turns into a property, silently
     changing the op's meaning."""
 
+    DYNAMIC_SHAPES: ClassVar[bool] = False
+    """Whether the op takes dynamic and bounded dims (docs/semantics.md,
+    "Dynamic and bounded shapes"); an op refuses them until its rules,
+    backends and tests handle them (``types.check_dynamic_supported``)."""
+
     def verify_(self) -> None:
         props = type(self).get_irdl_definition().properties
         for name in self.attributes:
@@ -171,6 +190,7 @@ class BcastOp(IRDLOperation, abc.ABC):
                      "in generic form), not in the attribute dictionary"],
                 )
         try:
+            check_dynamic_supported(self, self.DYNAMIC_SHAPES)
             self.verify_semantics(semantics_of(self))
         except RuleError as e:  # the one place a rule violation becomes a diagnostic
             raise Diagnostic(e.message, e.notes) from None
@@ -197,8 +217,22 @@ class _ClassDefault:
         return self.compute(owner)
 
 
+class RuntimeShapeError(Exception):
+    """Sizes known only at run time break a rule (docs/semantics.md, "Dynamic
+    and bounded shapes"): the backends report it at the op, in NumPy's words
+    where NumPy has them (``operands could not be broadcast together with
+    shapes (3,) (4,)``)."""
+
+    def __init__(self, message: str, notes: Sequence[str] = ()):
+        super().__init__(message)
+        self.message = message
+        self.notes = list(notes)
+
+
 class ElementwiseOp(BcastOp, abc.ABC):
     """Base of the ops that compute element by element with broadcasting."""
+
+    DYNAMIC_SHAPES: ClassVar[bool] = True
 
     SCALAR: ClassVar[scalar.OnePrimitive | scalar.MathFunction | scalar.Composite]
     """The op's scalar semantics, its one definition (``bcast.ir.scalar``):
@@ -232,6 +266,58 @@ class ElementwiseOp(BcastOp, abc.ABC):
             cls.NUMPY_FUNCTION = staticmethod(numerics.function(cls.SCALAR))
     TML_CLASS: ClassVar[str] = "arithmetic"
     """TML op class: arithmetic, logical, relational or bitwise."""
+
+    def runtime_levels(self, operands: Sequence[Levels]) -> Levels:
+        """The result's levels at run time, from the operands' run-time
+        levels: the verifier's own inference on the types those sizes make,
+        so the rule is the same at compile and at run time; its failure is
+        NumPy's error (docs/semantics.md, "Dynamic and bounded shapes")."""
+        elements = [split_type(v.type)[1] for v in self.operands]
+        types = [make_type(levels, e) for levels, e in zip(operands, elements)]
+        try:
+            inferred = self.infer_concrete(types, semantics_of(self))
+        except (Diagnostic, RuleError) as e:
+            shapes = " ".join(str(rules.flat_shape(levels)) for levels in operands)
+            notes = [] if e.message.startswith("operands are not broadcast-compatible") else [e.message]
+            raise RuntimeShapeError(f"operands could not be broadcast together with shapes {shapes}",
+                                          notes) from None
+        return split_type(inferred)[0]
+
+    def infer_concrete(self, types: Sequence[Attribute], semantics: Semantics) -> Attribute:
+        """The result type of this op on operands of ``types``."""
+        return types[0]
+
+    def runtime_checks(self) -> list[tuple[int, int, rules.RuntimeCheck]]:
+        """What the op's broadcasting leaves to run time, by the table of
+        docs/semantics.md ("Dynamic and bounded shapes"): ``(nesting level,
+        axis counted from the right, check)`` per dim that is not proven at
+        compile time; empty for static shapes. An SSA value used for several
+        operands counts once (its dims are proven equal to themselves). A
+        declared result dim more static than the inferred one adds an
+        ``equal`` check."""
+        values = list(dict.fromkeys(self.operands))
+        operands = [split_type(v.type)[0] for v in values]
+        result = split_type(self.results[0].type)[0]
+        if not any(rules.levels_dynamic(levels) for levels in (*operands, result)):
+            return []
+        checks = [] if len(values) == 1 else [
+            (level, axis, check) for level, shapes in self.aligned_levels(operands)
+            for axis, check in self.level_checks(shapes)]
+        inferred = split_type(self.infer_result_type(semantics_of(self)))[0]
+        for level, (got, declared) in enumerate(zip(inferred, result)):
+            for axis, (a, b) in enumerate(zip(got, declared)):
+                if isinstance(a, rules.Dynamic) and isinstance(b, int):
+                    checks.append((level, axis - len(got), "equal"))
+        return checks
+
+    def aligned_levels(self, operands: Sequence[Levels]) -> list[tuple[int, list[rules.Shape]]]:
+        """The operands' shapes that broadcast together, per nesting level
+        (a missing inner level is a scalar)."""
+        depth = max(len(levels) for levels in operands)
+        return [(k, [levels[k] if k < len(levels) else () for levels in operands]) for k in range(depth)]
+
+    def level_checks(self, shapes: Sequence[rules.Shape]) -> list[tuple[int, rules.RuntimeCheck]]:
+        return rules.broadcast_dynamic_shapes(*shapes)[1]
 
     def rebuilt(self, operands: Sequence[SSAValue], result_type: Attribute | None = None):
         """This op (properties and attributes kept) on explicit ``operands``,
@@ -301,6 +387,27 @@ class BinaryOp(ElementwiseOp, abc.ABC):
 
     def infer_result_type(self, semantics: Semantics) -> TensorType:
         return _inferred(type(self), (self.lhs.type, self.rhs.type, self.broadcast_dimensions), semantics)
+
+    def infer_concrete(self, types: Sequence[Attribute], semantics: Semantics) -> Attribute:
+        return self.infer_type(*types, _dims(self.broadcast_dimensions), semantics)
+
+    def aligned_levels(self, operands: Sequence[Levels]) -> list[tuple[int, list[rules.Shape]]]:
+        """Under xla, ``broadcast_dimensions`` first places the lower-rank
+        operand's dims (then the table applies)."""
+        dims = _dims(self.broadcast_dimensions)
+        (lhs, *_), (rhs, *_) = operands
+        if dims is not None and len(operands[0]) == len(operands[1]) == 1 and len(lhs) != len(rhs):
+            _, lhs, rhs = rules.in_dim_broadcast(lhs, rhs, dims, semantics_of(self))
+            return [(0, [lhs, rhs])]
+        return super().aligned_levels(operands)
+
+    def level_checks(self, shapes: Sequence[rules.Shape]) -> list[tuple[int, rules.RuntimeCheck]]:
+        """TML's logical, relational and bitwise ops check equality (unless
+        one operand is a scalar, which broadcasts)."""
+        element = split_type(self.lhs.type)[1]
+        if semantics_of(self) == "tml" and self.tml_op_class(element) != "arithmetic" and all(shapes):
+            return rules.check_strict_dynamic(shapes, self.tml_op_class(element))[1]
+        return super().level_checks(shapes)
 
     @classmethod
     def infer_type(
@@ -570,6 +677,9 @@ class TernaryOp(ElementwiseOp, abc.ABC):
     def infer_result_type(self, semantics: Semantics) -> TensorType:
         return _inferred(type(self), tuple(v.type for v in self.operands), semantics)
 
+    def infer_concrete(self, types: Sequence[Attribute], semantics: Semantics) -> Attribute:
+        return self.infer_type(types, semantics)
+
     @classmethod
     def infer_type(cls, types: Sequence[Attribute], semantics: Semantics) -> TensorType:
         split = [_split(t, n) for t, n in zip(types, cls.OPERAND_NAMES)]
@@ -624,6 +734,11 @@ class SelectOp(TernaryOp):
         rules.check_same_rank_or_scalar(shapes)
 
 
+def _may_be_equal(a: rules.Shape, b: rules.Shape) -> bool:
+    """Shapes equal for some run-time sizes (for static shapes: equal)."""
+    return len(a) == len(b) and all(rules.strict_dim(x, y) is not None for x, y in zip(a, b))
+
+
 @irdl_op_definition
 class ClampOp(TernaryOp):
     """``clamp %min, %x, %max`` (StableHLO's operand order):
@@ -657,7 +772,7 @@ class ClampOp(TernaryOp):
     @classmethod
     def check_xla_shapes(cls, shapes: Sequence[rules.Shape]) -> None:
         low, x, high = shapes
-        if any(bound and bound != x for bound in (low, high)):
+        if any(bound and not _may_be_equal(bound, x) for bound in (low, high)):
             raise RuleError(
                 "clamp min and max must be rank 0 or have the operand's shape under xla semantics",
                 ["broadcast them explicitly (bcast.broadcast_in_dim)"],
@@ -906,6 +1021,7 @@ class BroadcastInDimOp(_FoldIdentity, StructuralOp):
     """StableHLO's ``broadcast_in_dim``; on nested types it sees the flat shapes."""
 
     name = "bcast.broadcast_in_dim"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     broadcast_dimensions = prop_def(DenseArrayBase.constr(i64))
     assembly_format = (
         "$operand `,` `dims` `=` $broadcast_dimensions attr-dict `:` "
@@ -1605,6 +1721,7 @@ class ReduceOp(BcastOp):
     reduce i1 or unsigned integers only, as the binary ops take them."""
 
     name = "bcast.reduce"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     operand = operand_def(TensorType)
     result = result_def(TensorType)
     kind = prop_def(ReductionKindAttr)

@@ -2,15 +2,15 @@
 
 xDSL's ``func.func`` accepts any types, but every backend (the reference
 evaluator, the NumPy emitter, ``bcast-run``'s inputs) reads a signature
-through ``split_type``: statically shaped ranked tensors (TML's nested ones
-too) of bcast's element types, and ``index`` values (the SSA indices of
-``extract`` and ``assign``). A tensor of an element type bcast lacks
-(``tensor<4xbf16>``, complex: a JAX export whose ops on them bcast keeps, as
-it keeps every op it does not know) verifies, goes through every rewriting
-pass and is written back by ``-t stablehlo``; a backend that must run it
-(and ``bcast-lower-to-loops``) refuses it, located at the function
-(``bcast.passes.errors.check_signatures``): docs/contracts.md, "Ops bcast
-does not know". Any other type no backend takes (dynamic or unranked
+through ``split_type``: ranked tensors (TML's nested ones too; dims
+static, ``?`` or bounded, docs/semantics.md) of bcast's element types, and
+``index`` values (the SSA indices of ``extract`` and ``assign``). A tensor of
+an element type bcast lacks (``tensor<4xbf16>``, complex: a JAX export whose
+ops on them bcast keeps, as it keeps every op it does not know) verifies,
+goes through every rewriting pass and is written back by ``-t stablehlo``; a
+backend that must run it (and ``bcast-lower-to-loops``) refuses it, located
+at the function (``bcast.passes.errors.check_signatures``): docs/contracts.md,
+"Ops bcast does not know". Any other type no backend takes (unranked
 tensors, scalars, memrefs outside loop IR) is rejected by the verifier, at
 the function. (Nested types under numpy or xla semantics are left to the
 ops that use them, which say to switch to tml; a function that only passes
@@ -29,8 +29,8 @@ from bcast.ir.rules import RuleError
 from bcast.ir.types import element_name, split_type
 
 SUPPORTED = (
-    "function arguments and results must be statically shaped ranked tensors "
-    "(possibly nested) of i1, i8..i64, ui8..ui64, f16, f32 or f64, or index"
+    "function arguments and results must be ranked tensors (possibly nested; "
+    "dims static, dynamic or bounded) of i1, i8..i64, ui8..ui64, f16, f32 or f64, or index"
 )
 
 

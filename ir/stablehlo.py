@@ -100,7 +100,7 @@ from bcast.ir.directives import SliceRanges
 from bcast.ir.ops import CanonicalizationPatterns, ComparisonDirection
 from bcast.ir.rules import IncompatibleDims, RuleError
 from bcast.ir.directives import JoinedOperands
-from bcast.ir.types import dense_i64
+from bcast.ir.types import BoundsAttr, check_dynamic_supported, dense_i64
 
 # --------------------------------------------------------------------------
 # Attributes: #stablehlo<comparison_direction GT>, #stablehlo<comparison_type FLOAT>
@@ -276,6 +276,7 @@ class StablehloOp(IRDLOperation, abc.ABC):
 
     def verify_(self) -> None:
         try:
+            check_dynamic_supported(self, False)
             self.verify_op()
         except RuleError as e:
             raise Diagnostic(e.message, e.notes) from None
@@ -1519,4 +1520,4 @@ STABLEHLO_OPS = [
     ReduceWindowOp, SliceOp, DynamicSliceOp, DynamicUpdateSliceOp, OptimizationBarrierOp,
 ]  # fmt: skip
 
-StableHLO = Dialect("stablehlo", STABLEHLO_OPS, [ComparisonDirectionAttr, ComparisonTypeAttr])
+StableHLO = Dialect("stablehlo", STABLEHLO_OPS, [ComparisonDirectionAttr, ComparisonTypeAttr, BoundsAttr])

@@ -93,7 +93,7 @@ from bcast.ir.fusion import FusionOp, is_explicit
 from bcast.ir.ops import semantics_of
 from bcast.ir.loops import BOUNDS_CHECK_ATTR, LOOP_FORM_ATTR, PARALLEL_ATTR, REDUCTION_ATTR, RemFOp
 from bcast.ir.types import NUMPY_DTYPES, flat_type_shape, split_type
-from bcast.passes.errors import PassError, check_one_block_functions, check_signatures
+from bcast.passes.errors import PassError, check_one_block_functions, check_signatures, check_static
 
 Index = list[SSAValue]
 
@@ -1073,6 +1073,7 @@ class LowerToLoopsPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_one_block_functions(op, "bcast-lower-to-loops")
         check_signatures(op, "bcast-lower-to-loops")
+        check_static(op, "bcast-lower-to-loops")
         lowering = ModuleLowering(op)
         for old in list(op.ops):
             old.detach()

@@ -266,7 +266,7 @@ def test_parse_error_column(capsys, tmp_path, text, line, col, message):
 # Signatures the backends cannot run
 # --------------------------------------------------------------------------
 
-SIGNATURES = ["tensor<?x3xf32>", "f32", "i32", "memref<3xf32>", "tensor<*xf32>", "tensor<3xbf16>",
+SIGNATURES = ['tensor<?x3xf32, "sparse">', "f32", "i32", "memref<3xf32>", "tensor<*xf32>", "tensor<3xbf16>",
               "tensor<3xi4>", "tensor<3xsi32>"]
 
 
