@@ -6,8 +6,12 @@ through the Array API target (on NumPy arrays); the results must agree
 
 Nothing is skipped silently: every chunk loads without flags, a function
 holding an op bcast does not know must be refused by the backends
-(``test_unknown_ops_are_refused``), and a function that cannot run is
-listed in ``RUN_TIME_ERRORS`` with the exact error each backend gives.
+(``test_unknown_ops_are_refused``), a function with dynamic or bounded
+dims runs on the reference backend only so far and must be refused, located,
+by the others (``test_dynamic_functions_are_refused_by_static_backends``;
+tests/lowering/test_dynamic_shapes.py runs them), and a function that
+cannot run is listed in ``RUN_TIME_ERRORS`` with the exact error each
+backend gives.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from xdsl.dialects import func
 
 import bcast
 from bcast.ir.diagnostics import is_unknown
+from bcast.ir.types import is_dynamic_type
 from bcast.tests import paths
 from bcast.tools import driver
 from bcast.tools.run import random_inputs
@@ -29,6 +34,14 @@ def runs_only_known_ops(function: func.FuncOp) -> bool:
     kept by bcast-opt and refused by every backend (open_world.mlir and
     tests/tools/test_open_world.py check that), so they are no example to run."""
     return not any(is_unknown(op) for op in function.walk())
+
+
+def has_dynamic_dims(function: func.FuncOp) -> bool:
+    """Whether ``function`` has a ``?`` or bounded dim anywhere (only the
+    reference backend runs those so far: docs/semantics.md)."""
+    types = [*function.function_type.inputs.data, *function.function_type.outputs.data]
+    types += [t for op in function.walk() for t in (*op.operand_types, *op.result_types)]
+    return any(is_dynamic_type(t) for t in types)
 
 
 def _declaration_error(case: str, callee: str) -> dict[str, str]:
@@ -68,11 +81,12 @@ def load_failures() -> dict[tuple[str, int], str]:
     return failures
 
 
-def runnable_chunks(known: bool = True):
+def runnable_chunks(known: bool = True, dynamic: bool = False):
     """Each function of each chunk (as bcast.compile loads it: StableHLO
     imported, private helpers inlined) that holds only ops bcast knows, or,
     with ``known=False``, one that holds an op bcast does not know (or a
-    chunk whose strict import refuses one)."""
+    chunk whose strict import refuses one); of the known ones, those with
+    static shapes, or with ``dynamic``, those with a dynamic dim."""
     for path, index, text in chunks():
         try:
             module = driver.load(text, str(path), import_stablehlo=True)
@@ -81,19 +95,36 @@ def runnable_chunks(known: bool = True):
                 yield pytest.param(path, index, text, "main", id=f"{path.name}:{index}")
             continue
         for op in module.walk():
-            if isinstance(op, func.FuncOp) and op.body.blocks and runs_only_known_ops(op) == known:
+            if (isinstance(op, func.FuncOp) and op.body.blocks and runs_only_known_ops(op) == known
+                    and (not known or has_dynamic_dims(op) == dynamic)):
                 yield pytest.param(path, index, text, op.sym_name.data,
                                    id=f"{path.name}:{index}:@{op.sym_name.data}")
 
 
 CASES = list(runnable_chunks())
 UNKNOWN_OP_CASES = list(runnable_chunks(known=False))
+DYNAMIC_CASES = list(runnable_chunks(dynamic=True))
 
 
 @pytest.mark.parametrize("path, index, text, entry", UNKNOWN_OP_CASES)
 def test_unknown_ops_are_refused(path, index, text, entry):
-    with pytest.raises(bcast.BcastError, match="op is not supported by (the reference backend|convert-stablehlo-to-bcast)"):
+    with pytest.raises(bcast.BcastError, match="op (is not supported by (the reference backend|convert-stablehlo-to-bcast)"
+                                               "|cannot be imported: unsupported element type)"):
         bcast.compile(text, backend="reference", entry=entry)
+
+
+@pytest.mark.parametrize("path, index, text, entry", DYNAMIC_CASES)
+@pytest.mark.parametrize("backend", ["numpy", "array-api", "c"])
+def test_dynamic_functions_are_refused_by_static_backends(path, index, text, entry, backend):
+    """The reference backend compiles each (it runs them at every size);
+    the others refuse them, located, naming themselves, until they run them."""
+    bcast.compile(text, backend="reference", entry=entry)
+    with pytest.raises(bcast.BcastError, match=rf"^<source>:\d+:\d+: error: .*which the {backend} backend does not support yet"):
+        bcast.compile(text, backend=backend, entry=entry)
+
+
+def test_there_are_dynamic_examples():
+    assert len(DYNAMIC_CASES) >= 5
 
 
 def test_there_are_many_runnable_examples():

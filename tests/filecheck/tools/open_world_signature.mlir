@@ -35,9 +35,9 @@ func.func public @main(%h: tensor<4xbf16>, %z: tensor<2xcomplex<f32>>, %x: tenso
 // BACK-LABEL: func.func @through(%z: tensor<2xcomplex<f64>>) -> tensor<2xcomplex<f64>> {
 // HLO-LABEL:  func.func @through(%z: tensor<2xcomplex<f64>>) -> tensor<2xcomplex<f64>> {
 // C:          open_world_signature.mlir:[[# @LINE + 4]]:1: error: 'func.func' op argument 0 of type tensor<2xcomplex<f64>> is not supported by the c target: unsupported element type complex<f64>
-// C-NEXT:     note: function arguments and results must be statically shaped ranked tensors
+// C-NEXT:     note: function arguments and results must be ranked tensors
 // LOOPS:      open_world_signature.mlir:[[# @LINE + 2]]:1: error: 'func.func' op argument 0 of type tensor<2xcomplex<f64>> is not supported by bcast-lower-to-loops: unsupported element type complex<f64>
-// LOOPS-NEXT: note: function arguments and results must be statically shaped ranked tensors
+// LOOPS-NEXT: note: function arguments and results must be ranked tensors
 func.func @through(%z: tensor<2xcomplex<f64>>) -> tensor<2xcomplex<f64>> {
   func.return %z : tensor<2xcomplex<f64>>
 }
