@@ -327,11 +327,15 @@ def matmul(x, y) -> np.ndarray:
 
 
 def dot_general(x, y, dims: rules.DotDims) -> np.ndarray:
-    """``bcast.dot_general`` on operands of one dtype (``rules.DotDims``): each
-    operand transposed to (batch, free, contracted) / (batch, contracted,
-    free), flattened to 3-D and multiplied by ``np.matmul``; the result is
-    the batch dims, then ``x``'s free dims, then ``y``'s."""
+    """``bcast.dot_general`` on operands of one dtype (``rules.DotDims``): the
+    batch dims, then ``x``'s free dims, then ``y``'s. When the contraction is
+    ``np.matmul``'s (``DotDims.is_matmul``), ``np.matmul`` of the operands
+    as they are (broadcast views stay views); otherwise each operand is
+    transposed to (batch, free, contracted) / (batch, contracted, free),
+    flattened to 3-D and multiplied by ``np.matmul``."""
     x, y = np.asarray(x), np.asarray(y)
+    if dims.is_matmul(x.ndim, y.ndim):
+        return matmul(x, y)
     x_free, y_free = dims.free(x.ndim, "lhs"), dims.free(y.ndim, "rhs")
     batch = [x.shape[d] for d in dims.lhs_batch]
     x_sizes, y_sizes = [x.shape[d] for d in x_free], [y.shape[d] for d in y_free]

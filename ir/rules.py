@@ -380,6 +380,23 @@ class DotDims:
         taken = {*getattr(self, f"{side}_batch"), *getattr(self, f"{side}_contract")}
         return tuple(d for d in range(rank) if d not in taken)
 
+    def is_matmul(self, lhs_rank: int, rhs_rank: int) -> bool:
+        """Whether ``np.matmul`` of the operands as they are is this
+        contraction (every ``matmul_plan`` is): leading batch dims in order on
+        both sides (at most two more dims each), ``lhs``'s last dim contracted
+        with ``rhs``'s second-to-last (its only one when 1-D); or no batch
+        dims, an ``rhs`` of rank <= 2 contracted on its first dim."""
+        b = len(self.lhs_batch)
+        if self.lhs_contract != (lhs_rank - 1,) or len(self.rhs_contract) != 1:
+            return False
+        if b == 0 and rhs_rank <= 2:
+            return self.rhs_contract == (0,)
+        if lhs_rank == 1:
+            return b == 0 and self.rhs_contract == (rhs_rank - 2,)
+        batch = tuple(range(b))
+        return (self.lhs_batch == batch and self.rhs_batch == batch and lhs_rank == b + 2
+                and rhs_rank == b + 2 and self.rhs_contract == (b,))  # fmt: skip
+
 
 def dot_general_shape(lhs: Shape, rhs: Shape, dims: DotDims) -> Shape:
     """The result shape of ``dot_general``: the batch dims, then the free dims

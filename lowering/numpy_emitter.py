@@ -228,6 +228,13 @@ def slice_index(op: bc.SliceOp) -> str:
     return ", ".join(ranges) if ranges else "..."
 
 
+def dot_dims_expr(op: bc.DotGeneralOp) -> str:
+    """``DotDims((0,), (0,), (2,), (1,))``, a ``dot_general``'s dimension
+    numbers in generated code (NumPy and the Array API alike)."""
+    d = op.dims
+    return f"DotDims({d.lhs_batch}, {d.rhs_batch}, {d.lhs_contract}, {d.rhs_contract})"
+
+
 class PythonFunctionEmitter:
     """What every target's function emitter shares: local and module-level names."""
 
@@ -362,6 +369,10 @@ class FunctionEmitter(PythonFunctionEmitter):
             self.owned.add(r)
         elif isinstance(op, bc.PadOp):
             out(f"{n[r]} = numerics.pad({x}, {n[op.padding_value]}, {list(op.low)}, {list(op.high)}, {list(op.interior)})")
+            self.owned.add(r)
+        elif isinstance(op, bc.DotGeneralOp):
+            # np.matmul (BLAS for floats) on the operands, broadcast views included
+            out(f"{n[r]} = numerics.dot_general({x}, {n[op.rhs]}, {dot_dims_expr(op)})")
             self.owned.add(r)
         elif isinstance(op, bc.ReshapeOp | bc.NarrowOp):
             out(f"{n[r]} = np.reshape({x}, {flat_type_shape(r.type)})")
@@ -627,6 +638,7 @@ def python_tuple(items: Sequence[str]) -> str:
 class NumpyEmitter(PythonModuleEmitter):
     TARGET = "NumPy"
     IMPORTS = ("import numpy as np", "", "from bcast.ir import numerics",
+               "from bcast.ir.rules import DotDims",
                "from bcast.lowering import numpy_runtime as rt")
     function_emitter = FunctionEmitter
 

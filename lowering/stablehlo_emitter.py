@@ -424,6 +424,8 @@ class FunctionEmitter:
             return self.add(shlo.PadOp(args[0], args[1], op.low, op.high, op.interior))
         if isinstance(op, bc.SliceOp):
             return self.add(shlo.SliceOp(args[0], op.starts, op.limits, op.steps))
+        if isinstance(op, bc.DotGeneralOp):
+            return self.add(shlo.DotGeneralOp(args[0], args[1], op.dims, t))
         if isinstance(op, bc.ReduceOp):
             return self.emit_reduce(op, args[0])
         if isinstance(op, bc.ExtractOp):

@@ -89,7 +89,7 @@ REDUCTION_KINDS: dict[type[bcast.BinaryOp], str] = {op: kind for kind, op in bca
 
 OTHER = (hlo.IsFiniteOp, hlo.ConvertOp, hlo.CompareOp, hlo.SelectOp, hlo.ClampOp, hlo.BroadcastInDimOp,
          hlo.ReshapeOp, hlo.TransposeOp, hlo.ConstantOp, hlo.ReduceOp, hlo.ReturnOp,
-         hlo.IotaOp, hlo.ReverseOp, hlo.SliceOp, hlo.ConcatenateOp, hlo.PadOp, chlo.BroadcastCompareOp,
+         hlo.IotaOp, hlo.ReverseOp, hlo.SliceOp, hlo.ConcatenateOp, hlo.PadOp, hlo.DotGeneralOp, hlo.DotOp, chlo.BroadcastCompareOp,
          chlo.BroadcastSelectOp, chlo.SquareOp)  # fmt: skip
 SUPPORTED_OPS: tuple[str, ...] = tuple(sorted(
     [op.name for op in (*BINARY, *UNARY, *OTHER, *chlo.CHLO_BINARY_OPS)] + ["func.call"]
@@ -410,10 +410,31 @@ class ConvertReduce(RewritePattern):
         replace(rewriter, op, new, [result])
 
 
+class ConvertDot(RewritePattern):
+    """``dot_general``/``dot`` -> ``bcast.dot_general``. The precision config
+    is dropped (bcast computes every contraction in its type's full
+    precision); a result element type other than the operands' (JAX's
+    ``preferred_element_type``) converts the operands to it first."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, hlo.DotGeneralOp | hlo.DotOp):
+            return
+        _, element = _bcast_type(op, op.result)
+        new: list[Operation] = []
+        operands = []
+        for value in (op.lhs, op.rhs):
+            levels, own = _bcast_type(op, value)
+            if own != element:
+                new.append(bcast.ConvertOp(value, make_type(levels, element)))
+                value = new[-1].results[0]
+            operands.append(value)
+        replace(rewriter, op, [*new, bcast.DotGeneralOp(*operands, op.dims)])
+
+
 PATTERNS: tuple[Callable[[], RewritePattern], ...] = (
     ConvertBinary, ConvertUnary, ConvertSquare, ConvertIsFinite, ConvertStructural,
     ConvertCompare, ConvertSelect, ConvertClamp, ConvertChloBroadcast, ConvertChloBroadcastSelect,
-    ConvertReduce,
+    ConvertReduce, ConvertDot,
 )  # fmt: skip
 
 
