@@ -351,6 +351,17 @@ def reshape_index(b: Scalars, operand: rules.Shape, result: rules.Shape, idx: In
     return out
 
 
+def reads_as_view(op: Operation) -> bool:
+    """A ``broadcast_in_dim`` (or transpose, reshape) read only by
+    contractions is not stored: each contraction reads its operand through
+    it, as a fusion reads its inputs (make-explicit broadcasts ``matmul``'s
+    batch dims this way; a materialized broadcast would copy an operand
+    once per batch)."""
+    return (isinstance(op, bc.BroadcastInDimOp | bc.TransposeOp | bc.ReshapeOp)
+            and bool(op.results[0].uses)
+            and all(isinstance(use.operation, bc.DotGeneralOp) for use in op.results[0].uses))  # fmt: skip
+
+
 # --------------------------------------------------------------------------
 # The lowering of one function
 # --------------------------------------------------------------------------
@@ -596,6 +607,10 @@ class FunctionLowering:
             self.lower_concatenate(op)
         elif isinstance(op, bc.PadOp):
             self.lower_pad(op)
+        elif isinstance(op, bc.DotGeneralOp):
+            self.lower_dot_general(op)
+        elif reads_as_view(op):
+            return  # its contraction reads it through its index expression
         elif isinstance(op, bc.AssignOp):
             self.lower_assign(op)
         elif isinstance(op, func.CallOp):
@@ -649,6 +664,61 @@ class FunctionLowering:
                 first = lo + start * (gap + 1)
                 dst.append(b(arith.AddiOp(scaled, b.index(first))) if first else scaled)
             self.b(memref.StoreOp.get(self.value_at(op.operand, src), target, dst))
+        self.written(op.result, target)
+
+    def lower_dot_general(self, op: bc.DotGeneralOp) -> None:
+        """A fusion boundary: a parallel nest over the result (batch dims, then
+        ``lhs``'s free dims, then ``rhs``'s) and, inside it, one ``scf.for``
+        per contracting dim carrying the sum (``REDUCTION_ATTR``), which
+        starts at 0 and adds each product; the operands are read through
+        their index expressions, so a broadcast operand is a view
+        (``reads_as_view``). ``f16`` multiplies and sums in ``f32`` and
+        rounds once; integers wrap."""
+        b, dims = self.b, op.dims
+        lhs, rhs = flat_type_shape(op.lhs.type), flat_type_shape(op.rhs.type)
+        element = element_of(op.result.type)
+        acc = accumulator(element)
+        lhs_free, rhs_free = dims.free(len(lhs), "lhs"), dims.free(len(rhs), "rhs")
+        contracted = [lhs[d] for d in dims.lhs_contract]
+        target = self.buffer(op.result)
+
+        def operand_at(value: SSAValue, rank: int, parts) -> SSAValue:
+            idx: Index = [None] * rank  # type: ignore[list-item]
+            for positions, ivs in parts:
+                for d, i in zip(positions, ivs):
+                    idx[d] = i
+            x = self.value_at(value, idx)
+            return b(arith.ExtFOp(x, storage_type(acc))) if acc != element else x
+
+        with self.nest(flat_type_shape(op.result.type), parallel=True) as ivs:
+            nb, nl = len(dims.lhs_batch), len(lhs_free)
+            batch, left, right = ivs[:nb], ivs[nb:nb + nl], ivs[nb + nl:]
+
+            def accumulate(ks: Index, level: int, current: SSAValue) -> SSAValue:
+                if level == len(contracted):
+                    x = operand_at(op.lhs, len(lhs), ((dims.lhs_batch, batch), (lhs_free, left),
+                                                      (dims.lhs_contract, ks)))  # fmt: skip
+                    y = operand_at(op.rhs, len(rhs), ((dims.rhs_batch, batch), (rhs_free, right),
+                                                      (dims.rhs_contract, ks)))  # fmt: skip
+                    return combine(b, "add", acc, current, bc.MultiplyOp.SCALAR(b, acc, x, y))
+                if contracted[level] == 1:
+                    return accumulate([*ks, b.index(0)], level + 1, current)
+
+                def body(k: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+                    self.scopes.append({})
+                    try:
+                        return [accumulate([*ks, k], level + 1, carried[0])]
+                    finally:
+                        self.scopes.pop()
+
+                (total,) = b.for_loop(contracted[level], [current], body)
+                total.owner.attributes[REDUCTION_ATTR] = StringAttr("add")
+                return total
+
+            total = accumulate([], 0, b.const(0, acc))
+            if acc != element:
+                total = b(arith.TruncFOp(total, storage_type(element)))
+            b(memref.StoreOp.get(total, target, ivs))
         self.written(op.result, target)
 
     def lower_constant(self, op: bc.ConstantOp) -> None:
