@@ -48,10 +48,6 @@ from bcast.tools.jax_bridge import run_stablehlo, verify_stablehlo  # noqa: E402
 
 NEEDS: dict[str, tuple[str, ...]] = {
     "gelu_erf": ("chlo.erfc",),
-    "mlp_layer": ("stablehlo.dot_general",),
-    "swiglu": ("stablehlo.dot_general",),
-    "causal_attention_scores": ("stablehlo.dot_general",),
-    "attention": ("stablehlo.dot_general",),
     "argmax_rows": ("stablehlo.reduce",),  # reduce of two inputs (value, index)
     "cumsum_rows": ("stablehlo.reduce_window",),
     "cumprod_rows": ("stablehlo.reduce_window",),
