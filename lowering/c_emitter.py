@@ -48,6 +48,9 @@ Each op of the loop IR is translated structurally:
   (``bcast.prefetch_block``, ``bcast.prefetch_ahead``) and stream their
   results out during the next row's work (``bcast.deferred_stream``), as
   ``bcast-plan-prefetch`` marked them.
+- A contraction's nest marked ``bcast.gemm`` (``GEMM_ATTR``) is a call of
+  ``bcast_blas_sgemm``/``dgemm`` per batch when the runtime has set that
+  pointer (``c_runtime.link_blas``: NumPy's OpenBLAS), else the nest.
 """
 
 from __future__ import annotations
@@ -75,6 +78,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from bcast.ir.loops import (
     BOUNDS_CHECK_ATTR,
     DEFERRED_STREAM_ATTR,
+    GEMM_ATTR,
     INVARIANT_DIVISOR_ATTR,
     PREFETCH_AHEAD_ATTR,
     PREFETCH_BLOCK_ATTR,
@@ -170,6 +174,16 @@ static inline void bcast_stream(void *restrict dst, const void *restrict src, si
 #define BCAST_PREFETCH(p) ((void)(p))
 #define BCAST_PREFETCH_WRITE(p) ((void)(p))
 #endif
+/* BLAS matrix products (bcast.ir.loops.GEMM_ATTR): the CBLAS sgemm/dgemm
+   with 64-bit sizes, set by the runtime when it finds one (NumPy's
+   OpenBLAS); while NULL, the contraction's loop nest runs instead. */
+typedef void (*bcast_sgemm_t)(int, int, int, int64_t, int64_t, int64_t, float, const float *, int64_t,
+                              const float *, int64_t, float, float *, int64_t);
+typedef void (*bcast_dgemm_t)(int, int, int, int64_t, int64_t, int64_t, double, const double *, int64_t,
+                              const double *, int64_t, double, double *, int64_t);
+bcast_sgemm_t bcast_blas_sgemm = 0;
+bcast_dgemm_t bcast_blas_dgemm = 0;
+
 static inline void bcast_stream_fence(void) {
 #if defined(__SSE2__)
     _mm_sfence();
@@ -558,6 +572,49 @@ class FunctionEmitter:
 
     # -- loops ---------------------------------------------------------------
     def loop(self, op: scf.ForOp) -> None:
+        call = self.gemm_call(op) if GEMM_ATTR in op.attributes else None
+        if call is None:
+            self.loop_nest(op)
+            return
+        function, lines = call
+        self.out(f"if ({function}) {{")
+        self.indent += 1
+        for line in lines:
+            self.out(line)
+        self.indent -= 1
+        self.out("} else {")
+        self.indent += 1
+        self.loop_nest(op)
+        self.indent -= 1
+        self.out("}")
+
+    def gemm_call(self, op: scf.ForOp) -> tuple[str, list[str]] | None:
+        """The BLAS call a contraction's nest marked ``GEMM_ATTR`` is: the
+        function pointer and the lines calling it once per batch; None when
+        the nest does not read and write as the attribute says."""
+        loads = [o for o in op.walk() if isinstance(o, memref.LoadOp)]
+        stores = [o for o in op.walk() if isinstance(o, memref.StoreOp)]
+        if len(loads) != 2 or len(stores) != 1:
+            return None
+        element = stores[0].memref.type.element_type
+        if not isinstance(element, Float32Type | Float64Type):
+            return None
+        g = {k: v.value.data if isinstance(v, IntegerAttr) else bool(v.value.data)
+             for k, v in op.attributes[GEMM_ATTR].data.items()}
+        batch, m, n, k = g["batch"], g["m"], g["n"], g["k"]
+        a, b, c = self.e(loads[0].memref), self.e(loads[1].memref), self.e(stores[0].memref)
+        function, t = ("bcast_blas_sgemm", "f") if isinstance(element, Float32Type) else ("bcast_blas_dgemm", "")
+        lda, ldb = (m if g["trans_a"] else k), (k if g["trans_b"] else n)
+        order = ("112" if g["trans_a"] else "111", "112" if g["trans_b"] else "111")
+        if batch == 1:
+            return function, [f"{function}(101, {order[0]}, {order[1]}, {m}, {n}, {k}, 1.0{t}, {a}, {lda}, "
+                              f"{b}, {ldb}, 0.0{t}, {c}, {n});"]
+        q = self.fresh("g")
+        return function, [f"for (int64_t {q} = 0; {q} < {batch}; {q}++)",
+                          f"    {function}(101, {order[0]}, {order[1]}, {m}, {n}, {k}, 1.0{t}, {a} + {q} * {m * k}, "
+                          f"{lda}, {b} + {q} * {k * n}, {ldb}, 0.0{t}, {c} + {q} * {m * n}, {n});"]
+
+    def loop_nest(self, op: scf.ForOp) -> None:
         nest = collapsed_nest(op)
         threads = THREADS_ATTR in op.attributes
         if len(nest) == 1:

@@ -344,12 +344,44 @@ class Function:
         return outs.deliver(targets, [True] * len(targets))
 
 
+@lru_cache(maxsize=1)
+def blas() -> tuple[int, int] | None:
+    """The addresses of ``cblas_sgemm``/``cblas_dgemm`` with 64-bit sizes in
+    the OpenBLAS NumPy's wheel bundles (``scipy_cblas_*gemm64_``), or None.
+
+    Decision: the C target calls NumPy's own BLAS rather than a BLAS of its
+    own: it is present wherever bcast runs (NumPy is a dependency), already
+    loaded in the process, tuned for the machine, and links nothing at
+    build time (the library is found when the generated code is loaded, so
+    the cached C does not depend on it). Without it the loops run."""
+    libs = Path(np.__file__).resolve().parent.parent / "numpy.libs"
+    for path in sorted(libs.glob("libscipy_openblas64_*.so")):
+        try:
+            library = ctypes.CDLL(str(path))
+            s, d = library.scipy_cblas_sgemm64_, library.scipy_cblas_dgemm64_
+        except (OSError, AttributeError):
+            continue
+        return ctypes.cast(s, ctypes.c_void_p).value, ctypes.cast(d, ctypes.c_void_p).value
+    return None
+
+
+def link_blas(library: ctypes.CDLL) -> None:
+    """Point the generated code's ``bcast_blas_sgemm``/``dgemm`` at ``blas()``
+    (they stay NULL, and contractions run as loops, without one)."""
+    found = blas()
+    if found is None:
+        return
+    for name, address in zip(("bcast_blas_sgemm", "bcast_blas_dgemm"), found):
+        ctypes.c_void_p.in_dll(library, name).value = address
+
+
 class Library:
     """A built C module: its functions by symbol name."""
 
     def __init__(self, source: str, signatures: dict[str, tuple], checks: Sequence[BoundsCheck] = (),
                  fault_name: str | None = None):
         self.library = load(source)
+        link_blas(self.library)
         self.functions = {
             name: Function(self.library, c_name, arguments, results, checks, fault_name)
             for name, (c_name, arguments, results) in signatures.items()

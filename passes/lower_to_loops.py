@@ -91,7 +91,7 @@ from bcast.ir import numerics, rules, scalar
 from bcast.ir import ops as bc
 from bcast.ir.fusion import FusionOp, is_explicit
 from bcast.ir.ops import semantics_of
-from bcast.ir.loops import BOUNDS_CHECK_ATTR, LOOP_FORM_ATTR, PARALLEL_ATTR, REDUCTION_ATTR, RemFOp
+from bcast.ir.loops import BOUNDS_CHECK_ATTR, GEMM_ATTR, LOOP_FORM_ATTR, PARALLEL_ATTR, REDUCTION_ATTR, RemFOp
 from bcast.ir.types import NUMPY_DTYPES, flat_type_shape, split_type
 from bcast.passes.errors import PassError, check_one_block_functions
 
@@ -690,6 +690,9 @@ class FunctionLowering:
             x = self.value_at(value, idx)
             return b(arith.ExtFOp(x, storage_type(acc))) if acc != element else x
 
+        gemm = self.gemm_shape(op)
+        block = self.b.builder.insertion_point.block
+        before = block.last_op
         with self.nest(flat_type_shape(op.result.type), parallel=True) as ivs:
             nb, nl = len(dims.lhs_batch), len(lhs_free)
             batch, left, right = ivs[:nb], ivs[nb:nb + nl], ivs[nb + nl:]
@@ -719,7 +722,50 @@ class FunctionLowering:
             if acc != element:
                 total = b(arith.TruncFOp(total, storage_type(element)))
             b(memref.StoreOp.get(total, target, ivs))
+        nest = list(block.ops)
+        nest = nest[nest.index(before) + 1:] if before is not None else nest
+        if gemm is not None and len(nest) == 1 and isinstance(nest[0], scf.ForOp):
+            nest[0].attributes[GEMM_ATTR] = DictionaryAttr(
+                {k: (BoolAttr(v, IntegerType(1)) if isinstance(v, bool) else IntegerAttr(v, 64))
+                 for k, v in gemm.items()})
         self.written(op.result, target)
+
+    def gemm_shape(self, op: bc.DotGeneralOp) -> dict[str, int | bool] | None:
+        """``GEMM_ATTR``'s entries when the contraction is a batch of BLAS
+        matrix products: f32/f64 operands held in memory as they are (not
+        views, not constants stored as bits), leading batch dims in order
+        on both sides, one contracted dim at either end of each operand's
+        matrix part (the free dims of a side together make its M or N),
+        and no empty dim (BLAS would leave an empty contraction's result
+        unwritten); else None."""
+        dims = op.dims
+        lhs, rhs = flat_type_shape(op.lhs.type), flat_type_shape(op.rhs.type)
+        if element_of(op.result.type) not in ("f32", "f64") or 0 in lhs or 0 in rhs:
+            return None
+        for v in (op.lhs, op.rhs):
+            stored = self.stored.get(self.alias.get(v, v))
+            if stored is None or stored.rows_dropped or stored.wide or stored.bits is not None:
+                return None
+        nb = len(dims.lhs_batch)
+        if dims.lhs_batch != tuple(range(nb)) or dims.rhs_batch != dims.lhs_batch or len(dims.lhs_contract) != 1:
+            return None
+        (lc,), (rc,) = dims.lhs_contract, dims.rhs_contract
+        if lc == len(lhs) - 1:
+            trans_a = False
+        elif lc == nb and len(lhs) == nb + 2:
+            trans_a = True
+        else:
+            return None
+        if rc == nb:
+            trans_b = False
+        elif rc == len(rhs) - 1 and len(rhs) == nb + 2:
+            trans_b = True
+        else:
+            return None
+        m = rules.element_count(tuple(lhs[d] for d in dims.free(len(lhs), "lhs")))
+        n = rules.element_count(tuple(rhs[d] for d in dims.free(len(rhs), "rhs")))
+        return {"batch": rules.element_count(lhs[:nb]), "m": m, "n": n, "k": lhs[lc],
+                "trans_a": trans_a, "trans_b": trans_b}
 
     def lower_constant(self, op: bc.ConstantOp) -> None:
         """Splats are scalar constants; other constants are globals."""
