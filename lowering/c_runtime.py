@@ -367,10 +367,8 @@ def blas() -> tuple[int, int] | None:
 
 def link_blas(library: ctypes.CDLL) -> None:
     """Point the generated code's ``bcast_blas_sgemm``/``dgemm`` at ``blas()``
-    (they stay NULL, and contractions run as loops, without one)."""
-    found = blas()
-    if found is None:
-        return
+    (NULL without one: contractions then run as loops)."""
+    found = blas() or (None, None)
     for name, address in zip(("bcast_blas_sgemm", "bcast_blas_dgemm"), found):
         ctypes.c_void_p.in_dll(library, name).value = address
 

@@ -692,7 +692,7 @@ class FunctionLowering:
 
         gemm = self.gemm_shape(op)
         block = self.b.builder.insertion_point.block
-        before = block.last_op
+        before = set(block.ops)
         with self.nest(flat_type_shape(op.result.type), parallel=True) as ivs:
             nb, nl = len(dims.lhs_batch), len(lhs_free)
             batch, left, right = ivs[:nb], ivs[nb:nb + nl], ivs[nb + nl:]
@@ -722,9 +722,8 @@ class FunctionLowering:
             if acc != element:
                 total = b(arith.TruncFOp(total, storage_type(element)))
             b(memref.StoreOp.get(total, target, ivs))
-        nest = list(block.ops)
-        nest = nest[nest.index(before) + 1:] if before is not None else nest
-        if gemm is not None and len(nest) == 1 and isinstance(nest[0], scf.ForOp):
+        nest = [o for o in block.ops if o not in before and isinstance(o, scf.ForOp)]
+        if gemm is not None and len(nest) == 1:
             nest[0].attributes[GEMM_ATTR] = DictionaryAttr(
                 {k: (BoolAttr(v, IntegerType(1)) if isinstance(v, bool) else IntegerAttr(v, 64))
                  for k, v in gemm.items()})
