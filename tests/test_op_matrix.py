@@ -48,9 +48,12 @@ from bcast.tools import driver
 # --------------------------------------------------------------------------
 
 NOT_SCALAR = {bc.BroadcastInDimOp, bc.TransposeOp, bc.ReshapeOp, bc.NarrowOp, bc.ConstantOp,
-              bc.ExtractOp, bc.AssignOp, bc.IotaOp, bc.ReverseOp, bc.SliceOp, bc.ConcatenateOp, bc.PadOp}  # fmt: skip
-"""Ops that move data and compute no element: not rows of this matrix
-(``tests/ir``, ``tests/lowering`` and the random programs test them)."""
+              bc.ExtractOp, bc.AssignOp, bc.IotaOp, bc.ReverseOp, bc.SliceOp, bc.ConcatenateOp, bc.PadOp,
+              bc.DotGeneralOp, bc.MatmulOp}  # fmt: skip
+"""Ops that move data and compute no element, and the contractions (an
+element is a sum over many, not a scalar op): not rows of this matrix
+(``tests/ir``, ``tests/lowering`` (``test_dot_general.py``) and the random
+programs test them)."""
 
 
 def short(op_class) -> str:
