@@ -322,8 +322,8 @@ def matmul(x, y) -> np.ndarray:
     array, never a view of an operand."""
     x, y = np.asarray(x), np.asarray(y)
     acc = _accumulator(x.dtype)
-    with np.errstate(**_ERR):
-        return np.array(np.matmul(x.astype(acc, copy=False), y.astype(acc, copy=False)).astype(x.dtype))
+    with np.errstate(**_ERR):  # np.matmul's result is new (a 0-d one a NumPy scalar)
+        return np.asarray(np.matmul(x.astype(acc, copy=False), y.astype(acc, copy=False))).astype(x.dtype, copy=False)
 
 
 def dot_general(x, y, dims: rules.DotDims) -> np.ndarray:
