@@ -49,8 +49,9 @@ Each op of the loop IR is translated structurally:
   results out during the next row's work (``bcast.deferred_stream``), as
   ``bcast-plan-prefetch`` marked them.
 - A contraction's nest marked ``bcast.gemm`` (``GEMM_ATTR``) is a call of
-  ``bcast_blas_sgemm``/``dgemm`` per batch when the runtime has set that
-  pointer (``c_runtime.link_blas``: NumPy's OpenBLAS), else the nest.
+  ``bcast_blas_sgemm``/``dgemm`` per batch (per block of rows of a large
+  one, on OpenMP threads, ``bcast_gemm_rows``) when the runtime has set
+  that pointer (``c_runtime.link_blas``: NumPy's OpenBLAS), else the nest.
 """
 
 from __future__ import annotations
@@ -183,6 +184,31 @@ typedef void (*bcast_dgemm_t)(int, int, int, int64_t, int64_t, int64_t, double, 
                               const double *, int64_t, double, double *, int64_t);
 bcast_sgemm_t bcast_blas_sgemm = 0;
 bcast_dgemm_t bcast_blas_dgemm = 0;
+/* OpenBLAS's openblas_set_num_threads_local (returns the calling thread's
+   previous setting; 0 follows the global one) and its global count. */
+int (*bcast_blas_threads_local)(int) = 0;
+int (*bcast_blas_threads)(void) = 0;
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+/* Rows per GEMM call: a large product is split into row blocks, twice as
+   many as there are threads, which threads take as they come free, each
+   calling a one-thread GEMM (schedule(dynamic)): a thread the machine
+   deschedules then delays one block, not every other thread at BLAS's
+   barriers. A small one is one call (BLAS threads it, or not). */
+static inline int64_t bcast_gemm_rows(int64_t m, double flops) {
+    int threads = 1;
+#if defined(_OPENMP)
+    threads = omp_get_max_threads();
+#endif
+    if (threads <= 1 || flops < 1e8 || !bcast_blas_threads_local || !bcast_blas_threads) return m;
+    int64_t rows = (m + 2 * threads - 1) / (2 * threads);
+    return rows < 64 ? (m < 64 ? m : 64) : rows;
+}
+static inline int bcast_blas_one_thread(void) { return bcast_blas_threads_local(1); }
+static inline void bcast_blas_restore(int previous) {
+    bcast_blas_threads_local(previous == bcast_blas_threads() ? 0 : previous);
+}
 
 static inline void bcast_stream_fence(void) {
 #if defined(__SSE2__)
@@ -606,13 +632,23 @@ class FunctionEmitter:
         function, t = ("bcast_blas_sgemm", "f") if isinstance(element, Float32Type) else ("bcast_blas_dgemm", "")
         lda, ldb = (m if g["trans_a"] else k), (k if g["trans_b"] else n)
         order = ("112" if g["trans_a"] else "111", "112" if g["trans_b"] else "111")
-        if batch == 1:
-            return function, [f"{function}(101, {order[0]}, {order[1]}, {m}, {n}, {k}, 1.0{t}, {a}, {lda}, "
-                              f"{b}, {ldb}, 0.0{t}, {c}, {n});"]
-        q = self.fresh("g")
-        return function, [f"for (int64_t {q} = 0; {q} < {batch}; {q}++)",
-                          f"    {function}(101, {order[0]}, {order[1]}, {m}, {n}, {k}, 1.0{t}, {a} + {q} * {m * k}, "
-                          f"{lda}, {b} + {q} * {k * n}, {ldb}, 0.0{t}, {c} + {q} * {m * n}, {n});"]
+        rows, blocks, q, first, count, previous = (self.fresh(p) for p in ("n", "n", "q", "r", "n", "t"))
+        at_row = first if g["trans_a"] else f"{first} * {k}"
+        call = (f"{function}(101, {order[0]}, {order[1]}, {count}, {n}, {k}, 1.0{t}, "
+                f"{a} + ({q} / {blocks}) * {m * k} + {at_row}, {lda}, {b} + ({q} / {blocks}) * {k * n}, {ldb}, "
+                f"0.0{t}, {c} + ({q} / {blocks}) * {m * n} + {first} * {n}, {n});")
+        lines = [f"int64_t {rows} = bcast_gemm_rows({m}, {2.0 * batch * m * n * k:.1f});",
+                 f"int64_t {blocks} = ({m} + {rows} - 1) / {rows};"]
+        if self.openmp:
+            lines.append(f"#pragma omp parallel for schedule(dynamic, 1) if ({blocks} > 1)")
+        lines += [f"for (int64_t {q} = 0; {q} < {batch} * {blocks}; {q}++) {{",
+                  f"    int64_t {first} = ({q} % {blocks}) * {rows};",
+                  f"    int64_t {count} = {m} - {first} < {rows} ? {m} - {first} : {rows};",
+                  f"    int {previous} = {blocks} > 1 ? bcast_blas_one_thread() : 0;",
+                  f"    {call}",
+                  f"    if ({blocks} > 1) bcast_blas_restore({previous});",
+                  "}"]
+        return function, lines
 
     def loop_nest(self, op: scf.ForOp) -> None:
         nest = collapsed_nest(op)
