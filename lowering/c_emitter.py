@@ -78,6 +78,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from bcast.ir.loops import (
     BOUNDS_CHECK_ATTR,
+    COLLAPSE_ATTR,
     DEFERRED_STREAM_ATTR,
     GEMM_ATTR,
     INVARIANT_DIVISOR_ATTR,
@@ -404,6 +405,8 @@ class FunctionEmitter:
         """Whether the function streams a result (it then fences before returning)."""
         self.scoped: set[memref.AllocOp] = set()
         """Allocs made once before the loop that frees them every iteration."""
+        self.merged: set[scf.ForOp] = set()
+        """Epilogue nests emitted inside the GEMM row-block loop before them (``gemm_call``)."""
         self.divisions: dict[Operation, tuple[str, str, str]] = {}
         """A division by a loop-invariant value -> (f32/f64, the reciprocal, the
         loop's guard) while its loop is emitted (``prepare_divisions``)."""
@@ -507,7 +510,8 @@ class FunctionEmitter:
         if isinstance(op, arith.ConstantOp):
             self.constant(op)
         elif isinstance(op, scf.ForOp):
-            self.loop(op)
+            if op not in self.merged:
+                self.loop(op)
         elif isinstance(op, scf.YieldOp):
             pass  # handled by the loop
         elif isinstance(op, memref.LoadOp):
@@ -602,22 +606,35 @@ class FunctionEmitter:
         if call is None:
             self.loop_nest(op)
             return
-        function, lines = call
+        function, lines, epilogue, rows = call
         self.out(f"if ({function}) {{")
         self.indent += 1
         for line in lines:
             self.out(line)
+        if epilogue is not None:  # the epilogue's rows of this block, while the block is in cache
+            self.merged.add(epilogue)
+            self.indent += 1
+            self.in_parallel += 1
+            self.emit_loop(epilogue, rows[0], f"{rows[0]} + {rows[1]}", None, False)
+            self.in_parallel -= 1
+            self.indent -= 1
+        self.out("}")
         self.indent -= 1
         self.out("} else {")
         self.indent += 1
         self.loop_nest(op)
+        if epilogue is not None:
+            self.loop_nest(epilogue)
         self.indent -= 1
         self.out("}")
 
-    def gemm_call(self, op: scf.ForOp) -> tuple[str, list[str]] | None:
+    def gemm_call(self, op: scf.ForOp) -> tuple[str, list[str], scf.ForOp | None, tuple[str, str]] | None:
         """The BLAS call a contraction's nest marked ``GEMM_ATTR`` is: the
-        function pointer and the lines calling it once per batch; None when
-        the nest does not read and write as the attribute says."""
+        function pointer, the lines opening the loop over row blocks (per
+        batch) that calls it, the epilogue nest to run in that loop on each
+        block's rows (``epilogue``) and the names of a block's first row and
+        row count; None when the nest does not read and write as the
+        attribute says."""
         loads = [o for o in op.walk() if isinstance(o, memref.LoadOp)]
         stores = [o for o in op.walk() if isinstance(o, memref.StoreOp)]
         if len(loads) != 2 or len(stores) != 1:
@@ -646,9 +663,32 @@ class FunctionEmitter:
                   f"    int64_t {count} = {m} - {first} < {rows} ? {m} - {first} : {rows};",
                   f"    int {previous} = {blocks} > 1 ? bcast_blas_one_thread() : 0;",
                   f"    {call}",
-                  f"    if ({blocks} > 1) bcast_blas_restore({previous});",
-                  "}"]
-        return function, lines
+                  f"    if ({blocks} > 1) bcast_blas_restore({previous});"]
+        epilogue = self.epilogue(op, stores[0].memref, (loads[0].memref, loads[1].memref), m) if batch == 1 else None
+        return function, lines, epilogue, (first, count)
+
+    def epilogue(self, gemm: scf.ForOp, product: SSAValue, operands: tuple[SSAValue, ...], m: int) -> scf.ForOp | None:
+        """The nest right after a GEMM's that runs over the product's ``m``
+        rows and reads only its own row of it (a fused bias add and
+        activation), so each row block can run it right after its GEMM
+        call: plain loops (no collapsed, streamed, prefetched nest, no
+        allocation, call or check), writing neither the product nor the
+        GEMM's operands. None when there is no such nest."""
+        after = gemm.next_op
+        if (not isinstance(after, scf.ForOp) or after.iter_args or nests.trip(after) != m
+                or nests.constant(after.lb) != 0 or nests.constant(after.step) != 1):
+            return None
+        row = after.body.blocks[0].args[0]
+        for o in after.walk():
+            if isinstance(o, memref.AllocOp | func.CallOp | cf.AssertOp | memref.DeallocOp):
+                return None
+            if isinstance(o, scf.ForOp) and (COLLAPSE_ATTR in o.attributes or PREFETCH_BLOCK_ATTR in o.attributes):
+                return None
+            if isinstance(o, memref.StoreOp) and (o.nontemporal.value.data or o.memref in (product, *operands)):
+                return None
+            if isinstance(o, memref.LoadOp) and o.memref == product and (not o.indices or o.indices[0] != row):
+                return None
+        return after
 
     def loop_nest(self, op: scf.ForOp) -> None:
         nest = collapsed_nest(op)

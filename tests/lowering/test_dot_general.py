@@ -258,3 +258,25 @@ def test_a_large_product_runs_in_row_blocks_on_threads():
     check(got, x @ y, "f32", (x, y))
     again = x[1:2] @ y[1:2]  # NumPy's own BLAS calls still work on this thread afterwards
     np.testing.assert_allclose(again, (x @ y)[1:2], rtol=1e-6)
+
+
+def test_c_target_runs_the_epilogue_on_each_row_block_after_its_gemm():
+    """``tanh(x @ W + b)`` at 512x512x512: the fused bias add and ``tanh``
+    run inside the loop over the GEMM's row blocks (on a block's rows while
+    they are in cache), the bias read through its broadcast, never copied;
+    the result is NumPy's."""
+    from bcast.lowering import c_emitter
+    from bcast.tools import driver
+    from bcast.tools.targets import TARGETS
+
+    src = MLP.replace("6x8", "512x512").replace("8x5", "512x512").replace("6x5", "512x512") \
+        .replace("tensor<5xf32>", "tensor<512xf32>")
+    module = driver.load(src, "prog.mlir", pipeline=TARGETS["c"].emit_pipeline)
+    text = c_emitter.emit_text(module)
+    blas_branch = text[text.index("if (bcast_blas_sgemm) {"):text.index("} else {")]
+    assert "#pragma omp parallel for schedule(dynamic, 1)" in blas_branch
+    assert blas_branch.index("bcast_blas_sgemm(101") < blas_branch.index("tanhf(")
+    assert text.count("= bcast_alloc(") == 1  # the product's buffer only: b's broadcast is not materialized
+    x, w, b = sample((512, 512), "f32", 18), sample((512, 512), "f32", 19), sample((512,), "f32", 20)
+    w /= np.float32(np.sqrt(512))  # sums of about unit size: f32's tolerance holds in any summation order
+    check(bcast.compile(src, backend="c")(x, w, b), np.tanh(x @ w + b), "f32", (x, w, b))
