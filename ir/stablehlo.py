@@ -22,6 +22,8 @@ The pretty syntax is MLIR's, exactly as jaxlib prints it::
     %8 = stablehlo.dynamic_update_slice %x, %u, %i, %j
            : (tensor<4x8xf32>, tensor<2x2xf32>, tensor<i64>, tensor<i64>) -> tensor<4x8xf32>
     %9:2 = stablehlo.optimization_barrier %a, %x : tensor<4xf32>, tensor<4x8xf32>
+    %10 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1],
+            precision = [DEFAULT, DEFAULT] : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
 
 (xDSL names several results ``%9, %10 =`` where MLIR writes ``%9:2 =``;
 both spellings read in bcast and in jaxlib), and every op reads and prints the generic form too
