@@ -4,7 +4,9 @@
 // over the result (batch dims, lhs's free dims, rhs's free dims) holds one
 // scf.for per contracting dim carrying the sum from 0 (bcast.reduction =
 // "add"); the epilogue (here a bias add, its broadcast an index expression)
-// is one fused nest over the result.
+// is one fused nest over the result. An f32/f64 contraction of operands in
+// memory whose nest is a batch of matrix products is marked bcast.gemm
+// (what a target may call a BLAS for).
 
 // CHECK-LABEL: func.func @matmul_bias
 // CHECK:        %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
@@ -19,6 +21,8 @@
 // CHECK-NEXT:         scf.yield %[[S]] : f32
 // CHECK-NEXT:       } {bcast.reduction = "add"}
 // CHECK-NEXT:       memref.store %[[SUM]], %[[MM]][%[[I]], %[[J]]] : memref<8x4xf32>
+// CHECK-NEXT:     } {bcast.parallel}
+// CHECK-NEXT:   } {bcast.parallel, bcast.gemm = {batch = 1 : i64, m = 8 : i64, n = 4 : i64, k = 16 : i64, trans_a = false, trans_b = false}}
 // CHECK:        scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step
 // CHECK-NEXT:     scf.for %[[C:.*]] = %{{.*}} to %{{.*}} step
 // CHECK-NEXT:       %[[V:.*]] = memref.load %[[MM]][%[[R]], %[[C]]] : memref<8x4xf32>
