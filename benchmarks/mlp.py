@@ -5,10 +5,18 @@
 For each size N (x is N x 1024, W 1024 x 1024, b 1024, f32), every variant
 computes the layer and the bare matmul; all are timed interleaved (one call
 of each per round, the order rotating, rounds repeated) so that machine
-noise hits them alike. The table gives each variant's median layer time,
-its median bare-matmul time, the epilogue overhead (layer over bare matmul,
-minus 1: what the bias add and the activation cost on top of the
-contraction) and the layer time as a ratio to ``jax.jit``'s.
+noise hits them alike; a variant's layer and bare matmul run back to back.
+The table gives each variant's median layer time, its median bare-matmul
+time, the epilogue overhead (the median over rounds of layer over bare
+matmul, minus 1: what the bias add and the activation cost on top of the
+contraction, from calls that met the same load) and the median layer time
+as a ratio to ``jax.jit``'s.
+
+OpenBLAS picks its kernels by the CPU it detects: on the development VM
+(an AMD EPYC with AVX-512 that it takes for a Haswell) it runs AVX2 kernels
+unless ``OPENBLAS_CORETYPE=SkylakeX`` is set in the environment; that
+moves every OpenBLAS-based variant (bcast C and numpy, NumPy eager, numba)
+alike, not XLA.
 
 GELU is JAX's default (``jax.nn.gelu``, the tanh approximation). The bcast
 variants run the module ``bcast.from_jax`` imports from the same JAX
@@ -93,19 +101,27 @@ def variants(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> dict[str, tuple]:
     return out
 
 
-def measure(calls: dict[str, tuple], repeats: int) -> dict[str, tuple[float, float]]:
-    """Median seconds (layer, bare) per variant, all timed interleaved, the
-    order rotating every round."""
+def measure(calls: dict[str, tuple], repeats: int) -> dict[str, tuple[float, float, float]]:
+    """Per variant: median seconds of the layer and of the bare matmul, and
+    the median over rounds of their ratio. Each round runs every variant
+    (in rotating order) as a pair, layer and bare matmul back to back (which
+    goes first alternates), so the ratio compares calls that met the same
+    machine load."""
     names = [n for n, c in calls.items() if c is not None]
-    times: dict[tuple[str, int], list[float]] = {(n, k): [] for n in names for k in (0, 1)}
-    jobs = [(n, k) for n in names for k in (0, 1)]
+    times: dict[str, tuple[list[float], list[float]]] = {n: ([], []) for n in names}
+    ratios: dict[str, list[float]] = {n: [] for n in names}
     for r in range(repeats):
-        for n, k in jobs[r % len(jobs):] + jobs[:r % len(jobs)]:
-            time.sleep(0.02)  # a peer's spinning worker threads settle first
-            start = time.perf_counter()
-            calls[n][k]()
-            times[(n, k)].append(time.perf_counter() - start)
-    return {n: (statistics.median(times[(n, 0)]), statistics.median(times[(n, 1)])) for n in names}
+        for n in names[r % len(names):] + names[:r % len(names)]:
+            pair = [0.0, 0.0]
+            for k in ((0, 1) if r % 2 == 0 else (1, 0)):
+                time.sleep(0.02)  # a peer's spinning worker threads settle first
+                start = time.perf_counter()
+                calls[n][k]()
+                pair[k] = time.perf_counter() - start
+                times[n][k].append(pair[k])
+            ratios[n].append(pair[0] / pair[1])
+    return {n: (statistics.median(times[n][0]), statistics.median(times[n][1]), statistics.median(ratios[n]))
+            for n in names}
 
 
 def main() -> int:
@@ -130,15 +146,15 @@ def main() -> int:
             if not (np.allclose(got, want, rtol=1e-4, atol=1e-4) and np.allclose(got_bare, want_bare, rtol=1e-4, atol=1e-4)):
                 raise SystemExit(f"{name} differs from NumPy eager at x {n}x{K}")
         result = measure(calls, repeats)
-        jax_layer = result.get("jax.jit", (math.nan,))[0]
+        jax_layer = result["jax.jit"][0] if "jax.jit" in result else math.nan
         print(f"\nx {n}x{K} @ W {K}x{K}")
         print(f"{'variant':<14}{'layer ms':>10}{'matmul ms':>11}{'epilogue':>10}{'vs jax.jit':>12}")
         for name, pair in calls.items():
             if pair is None:
                 print(f"{name:<14}{'absent':>10}")
                 continue
-            layer, bare = result[name]
-            print(f"{name:<14}{layer * 1e3:>10.2f}{bare * 1e3:>11.2f}{layer / bare - 1:>+10.1%}"
+            layer, bare, ratio = result[name]
+            print(f"{name:<14}{layer * 1e3:>10.2f}{bare * 1e3:>11.2f}{ratio - 1:>+10.1%}"
                   f"{layer / jax_layer:>11.2f}x")
     return 0
 
