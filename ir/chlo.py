@@ -1,6 +1,7 @@
 """The CHLO subset bcast reads, as JAX prints it: StableHLO's binary ops
 with implicit broadcasting, ``chlo.broadcast_compare``,
-``chlo.broadcast_select`` and ``chlo.square``.
+``chlo.broadcast_select``, ``chlo.square`` and the float functions StableHLO
+lacks, ``chlo.erf`` and ``chlo.erfc``.
 
 Each ``chlo.broadcast_X`` takes its element kinds from ``stablehlo.X``
 (``bcast.ir.stablehlo``); without ``broadcast_dimensions`` the operands
@@ -35,12 +36,14 @@ from xdsl.irdl import (
 )
 from xdsl.traits import Pure
 
+from bcast.ir import ops as bc
 from bcast.ir import rules
 from bcast.ir.diagnostics import Diagnostic, incompatible_operands, incompatible_results
 from bcast.ir.ops import ComparisonDirection
 from bcast.ir.rules import IncompatibleDims, RuleError
 from bcast.ir.stablehlo import (
     BINARY_OPS,
+    FLOAT,
     NUMERIC,
     AddOp,
     ComparisonType,
@@ -252,6 +255,41 @@ class BroadcastSelectOp(StablehloOp):
             raise incompatible_results([expected], [self.result.type])
 
 
-CHLO_OPS = [*CHLO_BINARY_OPS, BroadcastCompareOp, BroadcastSelectOp, SquareOp]
+class ChloUnaryOp(StablehloOp, abc.ABC):
+    """``chlo.OP %x : tensor<4xf32> -> tensor<4xf32>``: a float function,
+    the result of the operand's type (``chlo.erf``, ``chlo.erfc``)."""
+
+    operand = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "$operand attr-dict `:` type($operand) `->` type($result)"
+
+    def __init__(self, operand: SSAValue | Operation, result_type: Attribute | None = None):
+        """``OP(operand)``: the result has the operand's type."""
+        super().__init__(operands=[operand], result_types=[result_type or type_of(operand)])
+
+    def verify_op(self) -> None:
+        check_same_types(self, [self.operand, self.result], "all operands and results")
+        check_element_kinds(self, frozenset({FLOAT}), [self.operand])
+
+
+def _chlo_unary(op: type[bc.UnaryOp]) -> type[ChloUnaryOp]:
+    """The CHLO op of a bcast unary op whose ``STABLEHLO`` is a ``chlo.`` name."""
+    cls = type(op.__name__, (ChloUnaryOp,), {
+        "name": op.STABLEHLO, "__module__": __name__,
+        "__doc__": f"``{op.STABLEHLO}``: ``{op.name}`` (``bcast.ir.ops.{op.__name__}``).",
+    })  # fmt: skip
+    return irdl_op_definition(cls)
+
+
+CHLO_UNARY_OPS: dict[str, type[ChloUnaryOp]] = {
+    op.STABLEHLO: _chlo_unary(op) for op in bc.OPS
+    if issubclass(op, bc.UnaryOp) and hasattr(op, "SCALAR") and op.STABLEHLO.startswith("chlo.")
+}  # fmt: skip
+"""The CHLO counterpart of the bcast unary ops StableHLO has none for, by
+name (``stablehlo.ELEMENTWISE_OPS`` has the others)."""
+ErfOp, ErfcOp = CHLO_UNARY_OPS["chlo.erf"], CHLO_UNARY_OPS["chlo.erfc"]
+
+CHLO_OPS = [*CHLO_BINARY_OPS, BroadcastCompareOp, BroadcastSelectOp, SquareOp, *CHLO_UNARY_OPS.values()]
 
 CHLO = Dialect("chlo", CHLO_OPS, [ChloComparisonDirectionAttr, ChloComparisonTypeAttr])

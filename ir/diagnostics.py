@@ -38,6 +38,9 @@ def incompatible_operands(types: Sequence[Attribute], e: rules.IncompatibleDims,
     # Two sizes conflict when neither is 1; with three operands (select) a 1 may
     # be among them, so say what is actually wrong.
     why = "neither is 1" if len(e.sizes) == 2 else "sizes other than 1 differ"
+    static = {d for d in e.sizes if isinstance(d, int) and d != 1}
+    if len(static) < 2:  # the conflict is a bounded ? that can be neither 1 nor the size
+        why = "the bound allows neither 1 nor an equal size"
     where = f"nesting level {e.level}, " if e.level is not None else ""
     notes = [aligned, f"{where}dimension {e.axis}: {sizes} ({why})", *e.notes]
     if broadcast_dimensions is not None:

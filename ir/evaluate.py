@@ -16,10 +16,33 @@ import numpy as np
 from xdsl.ir import Operation
 
 from bcast.ir import numerics, rules
-from bcast.ir.ops import (BinaryOp, ClampOp, CompareOp, ConcatenateOp, ConvertOp, DotGeneralOp, IotaOp, MatmulOp, PadOp, ReduceOp, ReverseOp,
+from bcast.ir.ops import (ArgReduceOp, BinaryOp, ClampOp, CompareOp, ConcatenateOp, ConvertOp, CumulativeOp, DotGeneralOp,
+                          DynamicSliceOp, DynamicUpdateSliceOp, IotaOp, MatmulOp, PadOp, ReduceOp, ReverseOp,
                           SelectOp, SliceOp, UnaryOp)
 from bcast.ir.rules import Levels
 from bcast.ir.types import NUMPY_DTYPES, numpy_dtype, split_type
+
+
+def levels_of(t, x: np.ndarray) -> Levels:
+    """The levels of value ``x`` of type ``t``: the type's own, or with
+    dynamic dims, the sizes ``x`` has at run time (``x`` is flat)."""
+    levels, _ = split_type(t)
+    if not rules.levels_dynamic(levels):
+        return levels
+    shape, concrete, k = np.shape(x), [], 0
+    for level in levels:
+        concrete.append(tuple(shape[k : k + len(level)]))
+        k += len(level)
+    return tuple(concrete)
+
+
+def result_levels(op: Operation, args) -> Levels:
+    """The levels of ``op``'s result: its type's, or (dynamic dims) the ones
+    ``op.runtime_levels`` computes from the operands' run-time sizes."""
+    levels, _ = split_type(op.results[0].type)
+    if not rules.levels_dynamic(levels) and not any(rules.levels_dynamic(split_type(v.type)[0]) for v in op.operands):
+        return levels
+    return op.runtime_levels([levels_of(v.type, x) for v, x in zip(op.operands, args)])
 
 
 def to_levels(x: np.ndarray, levels: Levels, result: Levels) -> np.ndarray:
@@ -32,21 +55,22 @@ def to_levels(x: np.ndarray, levels: Levels, result: Levels) -> np.ndarray:
 def evaluate(op: Operation, *args: np.ndarray) -> np.ndarray:
     """``op``'s result on flat NumPy operands of the operand types
     (broadcasting and promotion included). Defined for the elementwise ops,
-    ``convert``, ``reduce``, ``iota``, ``reverse`` and ``slice``."""
+    ``convert``, ``reduce``, ``iota``, ``reverse``, ``slice`` and the dynamic slices."""
     raise TypeError(f"'{op.name}' has no evaluation hook")
 
 
 def _broadcast_and_promote(op: BinaryOp, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    (xl, xe), (yl, ye) = split_type(op.lhs.type), split_type(op.rhs.type)
-    result_levels, _ = split_type(op.result.type)
+    (_, xe), (_, ye) = split_type(op.lhs.type), split_type(op.rhs.type)
+    xl, yl = levels_of(op.lhs.type, x), levels_of(op.rhs.type, y)
+    result = result_levels(op, (x, y))
     dims = op.broadcast_dimensions
     if dims is not None and len(xl[0]) != len(yl[0]):
         _, xs, ys = rules.in_dim_broadcast(xl[0], yl[0], dims.get_values(), "numpy")
         x, y = np.reshape(x, xs), np.reshape(y, ys)
         xl, yl = (xs,), (ys,)
     common = np.dtype(NUMPY_DTYPES[rules.promote_types(xe, ye)])
-    x = to_levels(x, xl, result_levels).astype(common, copy=False)
-    y = to_levels(y, yl, result_levels).astype(common, copy=False)
+    x = to_levels(x, xl, result).astype(common, copy=False)
+    y = to_levels(y, yl, result).astype(common, copy=False)
     return x, y
 
 
@@ -57,15 +81,16 @@ def _binary(op: BinaryOp, x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 @evaluate.register(CompareOp)
 def _compare(op: CompareOp, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    return op.NUMPY_FUNCTION(op.comparison_direction.data.value, *_broadcast_and_promote(op, x, y))
+    return op.NUMPY_FUNCTION(op.comparison_direction.data.value, *_broadcast_and_promote(op, x, y),
+                             total_order=op.is_total_order)
 
 
 @evaluate.register(SelectOp)
 def _select(op: SelectOp, p: np.ndarray, t: np.ndarray, f: np.ndarray) -> np.ndarray:
-    result_levels, _ = split_type(op.result.type)
+    result = result_levels(op, (p, t, f))
     dtype = numpy_dtype(op.result.type)
     p, t, f = (
-        to_levels(x, split_type(v.type)[0], result_levels)
+        to_levels(x, levels_of(v.type, x), result)
         for x, v in zip((p, t, f), op.operands)
     )
     return op.NUMPY_FUNCTION(p, t.astype(dtype, copy=False), f.astype(dtype, copy=False))
@@ -75,10 +100,10 @@ def _select(op: SelectOp, p: np.ndarray, t: np.ndarray, f: np.ndarray) -> np.nda
 def _clamp(op: ClampOp, *xs: np.ndarray) -> np.ndarray:
     """The three operands broadcast to the result and converted to its
     element type (docs/semantics.md)."""
-    result_levels, _ = split_type(op.result.type)
+    result = result_levels(op, xs)
     dtype = numpy_dtype(op.result.type)
     return op.NUMPY_FUNCTION(*(
-        to_levels(x, split_type(v.type)[0], result_levels).astype(dtype, copy=False)
+        to_levels(x, levels_of(v.type, x), result).astype(dtype, copy=False)
         for x, v in zip(xs, op.operands)
     ))
 
@@ -137,3 +162,25 @@ def _matmul(op: MatmulOp, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Both operands promoted to the result's element type first."""
     dtype = numpy_dtype(op.result.type)
     return numerics.matmul(x.astype(dtype, copy=False), y.astype(dtype, copy=False))
+
+
+@evaluate.register(DynamicSliceOp)
+def _dynamic_slice(op: DynamicSliceOp, x: np.ndarray, *starts: np.ndarray) -> np.ndarray:
+    """A copy: the result never shares the operand's memory."""
+    return np.array(numerics.dynamic_slice(x, starts, op.sizes))
+
+
+@evaluate.register(DynamicUpdateSliceOp)
+def _dynamic_update_slice(op: DynamicUpdateSliceOp, x: np.ndarray, *rest: np.ndarray) -> np.ndarray:
+    *starts, update = rest
+    return numerics.dynamic_update_slice(x, starts, update)
+
+
+@evaluate.register(ArgReduceOp)
+def _arg_reduce(op: ArgReduceOp, x: np.ndarray) -> np.ndarray:
+    return numerics.arg_reduce(op.short_name, x, op.dim, numpy_dtype(op.result.type))
+
+
+@evaluate.register(CumulativeOp)
+def _cumulative(op: CumulativeOp, x: np.ndarray) -> np.ndarray:
+    return numerics.cumulative(op.kind_name, x, op.dim, op.is_reverse)

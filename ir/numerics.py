@@ -18,7 +18,7 @@ import functools
 
 import numpy as np
 
-from bcast.ir import rules, scalar
+from bcast.ir import rules, scalar, special
 from bcast.ir.types import NUMPY_DTYPES
 
 _ERR = dict(all="ignore")
@@ -74,6 +74,12 @@ def _round_half_away(x):
     return np.where(np.abs(x - whole) >= 0.5, whole + np.copysign(np.ones((), x.dtype), x), whole)
 
 
+def _composed(expansion, x):
+    """A primitive NumPy has no ufunc for (``erf``): its composition of
+    the other primitives (``bcast.ir.special``)."""
+    return expansion(_SCALARS, element_of(x), x)
+
+
 def _count_bits(x):
     """Set bits of the value's bits (``np.bitwise_count`` counts those of
     the absolute value for a signed dtype)."""
@@ -105,6 +111,7 @@ _PRIMITIVES = {
     "arith.shli": _signless(np.left_shift, "u"), "arith.shrui": _signless(np.right_shift, "u"),
     "arith.shrsi": _signless(np.right_shift, "s"), "math.powf": _ieee_power,
     "math.round": _round_half_away, "math.ctpop": _count_bits,
+    **{name: functools.partial(_composed, expansion) for name, expansion in special.EXPANSIONS.items()},
 }  # fmt: skip
 
 _INTEGER_PREDICATES = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
@@ -147,6 +154,8 @@ class NumpyScalars:
             return (_as(x, "u") & 1).astype(np.bool_)
         source = {"arith.sitofp": "s", "arith.extsi": "s", "arith.uitofp": "u", "arith.extui": "u",
                   "arith.trunci": "u"}.get(name)  # fmt: skip
+        if name == "arith.bitcast":
+            return x.view(dtype)
         x = _as(x, source) if source and x.dtype.kind in "iub" else x
         return x.astype(dtype)
 
@@ -216,7 +225,12 @@ comparisons are ``scalar.compare`` on them (a NaN is unordered and unequal;
 booleans order False < True)."""
 
 
-def compare(direction: str, x, y):
+def compare(direction: str, x, y, total_order: bool = False):
+    """``scalar.compare``: NumPy's comparison, or the definition on arrays
+    for a float ``total_order``."""
+    x, y = np.asarray(x), np.asarray(y)
+    if total_order and x.dtype.kind == "f":
+        return scalar.compare(_SCALARS, element_of(x), direction, x, y, total_order=True)
     return COMPARE[direction](x, y)
 
 
@@ -346,3 +360,63 @@ def dot_general(x, y, dims: rules.DotDims) -> np.ndarray:
     yt = np.transpose(y, (*dims.rhs_batch, *dims.rhs_contract, *y_free)).reshape(
         b, k, rules.element_count(tuple(y_sizes)))
     return matmul(xt, yt).reshape((*batch, *x_sizes, *y_sizes))
+
+
+def dynamic_starts(x_shape, starts, sizes) -> tuple[int, ...]:
+    """The start indices of ``dynamic_slice``/``dynamic_update_slice`` (0-d
+    integer arrays of any dtype) as Python ints, clamped into
+    ``[0, dim - size]`` (``rules.clamped_start``): exact for every value,
+    ``uint64`` ones above ``2**63`` too."""
+    return tuple(rules.clamped_start(int(s), z, n) for s, z, n in zip(starts, sizes, x_shape))
+
+
+def dynamic_slice(x, starts, sizes) -> np.ndarray:
+    """``bcast.dynamic_slice``: the ``sizes`` block at the clamped starts (a view)."""
+    x = np.asarray(x)
+    begin = dynamic_starts(x.shape, starts, sizes)
+    return x[tuple(slice(b, b + z) for b, z in zip(begin, sizes))]
+
+
+def dynamic_update_slice(x, starts, update) -> np.ndarray:
+    """``bcast.dynamic_update_slice``: a new array (never ``x`` itself) equal
+    to ``x`` with ``update`` written at the clamped starts."""
+    result = np.array(x)
+    update = np.asarray(update)
+    begin = dynamic_starts(result.shape, starts, update.shape)
+    result[tuple(slice(b, b + z) for b, z in zip(begin, update.shape))] = update
+    return result
+
+
+ARG_REDUCTIONS = {"argmax": np.argmax, "argmin": np.argmin}
+
+
+def arg_reduce(name: str, x, dim: int, dtype) -> np.ndarray:
+    """``bcast.argmax``/``argmin``: the index along ``dim`` of the first
+    largest/smallest element, a NaN counting as beyond every number (so the
+    first NaN wins), as ``np.argmax`` and ``jnp.argmax``; ``-0.0`` and
+    ``0.0`` tie. Converted to the index ``dtype`` (the verifier makes sure
+    the dim's size fits). The dim is never empty (the verifier refuses it,
+    as ``np.argmax`` raises)."""
+    return np.asarray(ARG_REDUCTIONS[name](np.asarray(x), axis=dim)).astype(dtype)
+
+
+def cumulative(kind: str, x, dim: int, reverse: bool = False) -> np.ndarray:
+    """``bcast.cumulative``: element ``i`` along ``dim`` is ``x[0] (+) ... (+)
+    x[i]`` (with ``reverse``, ``x[i] (+) ... (+) x[n-1]``), folded in order
+    with ``kind``'s binary op (``REDUCTIONS``: max/min propagate NaN),
+    starting from the kind's identity as ``reduce`` and XLA's
+    ``reduce_window`` do: a sum of ``-0.0`` alone is ``+0.0`` (NumPy's
+    ``cumsum`` keeps ``-0.0``; adding the identity ``0.0`` to each prefix
+    is that fold, since it changes only an all ``-0.0`` prefix). Integers
+    wrap (the element type accumulates, not NumPy's widening default);
+    ``f16`` accumulates in ``f32`` and rounds each result once, as
+    ``reduce`` does."""
+    x = np.asarray(x)
+    acc = np.dtype(np.float32) if x.dtype == np.float16 else x.dtype
+    source = np.flip(x, dim) if reverse else x
+    with np.errstate(**_ERR):
+        result = REDUCTIONS[kind].accumulate(source, axis=dim, dtype=acc)
+        if kind == "add" and acc.kind == "f":
+            result = result + reduction_identity(kind, acc)
+        result = np.flip(result, dim) if reverse else result
+        return np.array(result, dtype=x.dtype)

@@ -54,7 +54,9 @@ from bcast.ir.diagnostics import KIND_WORDS, Diagnostic, check_kinds, incompatib
 from bcast.ir.directives import DotDims, IndexList, JoinedOperands, OptionalIndexList, SliceRanges, SortedDims
 from bcast.ir.rules import IncompatibleDims, Levels, RuleError, Semantics, Shape
 from bcast.ir.types import (
+    NUMPY_DTYPES,
     TYPE_CACHE_SIZE,
+    check_dynamic_supported,
     dense_i64,
     flat_type_shape,
     make_type,
@@ -89,8 +91,21 @@ def _split(value: SSAValue | Attribute, what: str) -> tuple[Levels, str]:
 
 
 def _check_declared(op: Operation, inferred: Attribute, declared: Attribute) -> None:
-    if inferred != declared:
+    """The declared result type is the inferred one, or (with dynamic dims)
+    compatible with it: the same nesting, ranks and element type, and every
+    dim the inferred one or more static (``rules.compatible_levels``),
+    which is checked at run time."""
+    if inferred != declared and not _compatible(inferred, declared):
         raise incompatible_results([inferred], [declared])
+
+
+def _compatible(inferred: Attribute, declared: Attribute) -> bool:
+    try:
+        (il, ie), (dl, de) = split_type(inferred), split_type(declared)
+    except RuleError:
+        return False
+    dynamic = rules.levels_dynamic(il) or rules.levels_dynamic(dl)
+    return dynamic and ie == de and rules.compatible_levels(il, dl)
 
 
 def _promote(op_types: Sequence[str], semantics: Semantics, operands: Sequence[Attribute]) -> str:
@@ -160,6 +175,11 @@ class BcastOp(IRDLOperation, abc.ABC):
     plain attribute that a generic round trip turns into a property, silently
     changing the op's meaning."""
 
+    DYNAMIC_SHAPES: ClassVar[bool] = False
+    """Whether the op takes dynamic and bounded dims (docs/semantics.md,
+    "Dynamic and bounded shapes"); an op refuses them until its rules,
+    backends and tests handle them (``types.check_dynamic_supported``)."""
+
     def verify_(self) -> None:
         props = type(self).get_irdl_definition().properties
         for name in self.attributes:
@@ -170,6 +190,7 @@ class BcastOp(IRDLOperation, abc.ABC):
                      "in generic form), not in the attribute dictionary"],
                 )
         try:
+            check_dynamic_supported(self, self.DYNAMIC_SHAPES)
             self.verify_semantics(semantics_of(self))
         except RuleError as e:  # the one place a rule violation becomes a diagnostic
             raise Diagnostic(e.message, e.notes) from None
@@ -196,8 +217,22 @@ class _ClassDefault:
         return self.compute(owner)
 
 
+class RuntimeShapeError(Exception):
+    """Sizes known only at run time break a rule (docs/semantics.md, "Dynamic
+    and bounded shapes"): the backends report it at the op, in NumPy's words
+    where NumPy has them (``operands could not be broadcast together with
+    shapes (3,) (4,)``)."""
+
+    def __init__(self, message: str, notes: Sequence[str] = ()):
+        super().__init__(message)
+        self.message = message
+        self.notes = list(notes)
+
+
 class ElementwiseOp(BcastOp, abc.ABC):
     """Base of the ops that compute element by element with broadcasting."""
+
+    DYNAMIC_SHAPES: ClassVar[bool] = True
 
     SCALAR: ClassVar[scalar.OnePrimitive | scalar.MathFunction | scalar.Composite]
     """The op's scalar semantics, its one definition (``bcast.ir.scalar``):
@@ -231,6 +266,58 @@ class ElementwiseOp(BcastOp, abc.ABC):
             cls.NUMPY_FUNCTION = staticmethod(numerics.function(cls.SCALAR))
     TML_CLASS: ClassVar[str] = "arithmetic"
     """TML op class: arithmetic, logical, relational or bitwise."""
+
+    def runtime_levels(self, operands: Sequence[Levels]) -> Levels:
+        """The result's levels at run time, from the operands' run-time
+        levels: the verifier's own inference on the types those sizes make,
+        so the rule is the same at compile and at run time; its failure is
+        NumPy's error (docs/semantics.md, "Dynamic and bounded shapes")."""
+        elements = [split_type(v.type)[1] for v in self.operands]
+        types = [make_type(levels, e) for levels, e in zip(operands, elements)]
+        try:
+            inferred = self.infer_concrete(types, semantics_of(self))
+        except (Diagnostic, RuleError) as e:
+            shapes = " ".join(str(rules.flat_shape(levels)) for levels in operands)
+            notes = [] if e.message.startswith("operands are not broadcast-compatible") else [e.message]
+            raise RuntimeShapeError(f"operands could not be broadcast together with shapes {shapes}",
+                                          notes) from None
+        return split_type(inferred)[0]
+
+    def infer_concrete(self, types: Sequence[Attribute], semantics: Semantics) -> Attribute:
+        """The result type of this op on operands of ``types``."""
+        return types[0]
+
+    def runtime_checks(self) -> list[tuple[int, int, rules.RuntimeCheck]]:
+        """What the op's broadcasting leaves to run time, by the table of
+        docs/semantics.md ("Dynamic and bounded shapes"): ``(nesting level,
+        axis counted from the right, check)`` per dim that is not proven at
+        compile time; empty for static shapes. An SSA value used for several
+        operands counts once (its dims are proven equal to themselves). A
+        declared result dim more static than the inferred one adds an
+        ``equal`` check."""
+        values = list(dict.fromkeys(self.operands))
+        operands = [split_type(v.type)[0] for v in values]
+        result = split_type(self.results[0].type)[0]
+        if not any(rules.levels_dynamic(levels) for levels in (*operands, result)):
+            return []
+        checks = [] if len(values) == 1 else [
+            (level, axis, check) for level, shapes in self.aligned_levels(operands)
+            for axis, check in self.level_checks(shapes)]
+        inferred = split_type(self.infer_result_type(semantics_of(self)))[0]
+        for level, (got, declared) in enumerate(zip(inferred, result)):
+            for axis, (a, b) in enumerate(zip(got, declared)):
+                if isinstance(a, rules.Dynamic) and isinstance(b, int):
+                    checks.append((level, axis - len(got), "equal"))
+        return checks
+
+    def aligned_levels(self, operands: Sequence[Levels]) -> list[tuple[int, list[rules.Shape]]]:
+        """The operands' shapes that broadcast together, per nesting level
+        (a missing inner level is a scalar)."""
+        depth = max(len(levels) for levels in operands)
+        return [(k, [levels[k] if k < len(levels) else () for levels in operands]) for k in range(depth)]
+
+    def level_checks(self, shapes: Sequence[rules.Shape]) -> list[tuple[int, rules.RuntimeCheck]]:
+        return rules.broadcast_dynamic_shapes(*shapes)[1]
 
     def rebuilt(self, operands: Sequence[SSAValue], result_type: Attribute | None = None):
         """This op (properties and attributes kept) on explicit ``operands``,
@@ -300,6 +387,27 @@ class BinaryOp(ElementwiseOp, abc.ABC):
 
     def infer_result_type(self, semantics: Semantics) -> TensorType:
         return _inferred(type(self), (self.lhs.type, self.rhs.type, self.broadcast_dimensions), semantics)
+
+    def infer_concrete(self, types: Sequence[Attribute], semantics: Semantics) -> Attribute:
+        return self.infer_type(*types, _dims(self.broadcast_dimensions), semantics)
+
+    def aligned_levels(self, operands: Sequence[Levels]) -> list[tuple[int, list[rules.Shape]]]:
+        """Under xla, ``broadcast_dimensions`` first places the lower-rank
+        operand's dims (then the table applies)."""
+        dims = _dims(self.broadcast_dimensions)
+        (lhs, *_), (rhs, *_) = operands
+        if dims is not None and len(operands[0]) == len(operands[1]) == 1 and len(lhs) != len(rhs):
+            _, lhs, rhs = rules.in_dim_broadcast(lhs, rhs, dims, semantics_of(self))
+            return [(0, [lhs, rhs])]
+        return super().aligned_levels(operands)
+
+    def level_checks(self, shapes: Sequence[rules.Shape]) -> list[tuple[int, rules.RuntimeCheck]]:
+        """TML's logical, relational and bitwise ops check equality (unless
+        one operand is a scalar, which broadcasts)."""
+        element = split_type(self.lhs.type)[1]
+        if semantics_of(self) == "tml" and self.tml_op_class(element) != "arithmetic" and all(shapes):
+            return rules.check_strict_dynamic(shapes, self.tml_op_class(element))[1]
+        return super().level_checks(shapes)
 
     @classmethod
     def infer_type(
@@ -488,11 +596,17 @@ class ComparisonDirectionAttr(EnumAttribute[ComparisonDirection], SpacedOpaqueSy
 
 @irdl_op_definition
 class CompareOp(BinaryOp):
-    """``compare DIR, %a, %b``: a binary op whose result is i1."""
+    """``compare DIR, %a, %b``: a binary op whose result is i1.
+    ``compare DIR, %a, %b, TOTALORDER`` (floats only, as StableHLO's compare
+    type of that name) compares by IEEE totalOrder (``scalar.compare``):
+    -0.0 < +0.0 and NaNs are ordered by sign and payload. bcast has no other
+    compare types: StableHLO's SIGNED/UNSIGNED are conversions on import."""
 
     name = "bcast.compare"
     comparison_direction = prop_def(ComparisonDirectionAttr)
-    assembly_format = "$comparison_direction `,` $lhs `,` $rhs " + _BROADCAST_FORMAT
+    total_order = opt_prop_def(UnitAttr)
+    assembly_format = ("$comparison_direction `,` $lhs `,` $rhs (`,` `TOTALORDER` $total_order^)? "
+                       + _BROADCAST_FORMAT)
     ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"bool", "signed", "unsigned", "float"})
     TML_CLASS: ClassVar[str] = "relational"
     NUMPY_FUNCTION = staticmethod(numerics.compare)
@@ -508,17 +622,31 @@ class CompareOp(BinaryOp):
         broadcast_dimensions: Sequence[int] | None = None,
         *,
         attributes: Mapping[str, Attribute] | None = None,
+        total_order: bool = False,
     ):
         if not isinstance(direction, ComparisonDirectionAttr):
             direction = ComparisonDirectionAttr(ComparisonDirection(direction))
         super().__init__(
             lhs, rhs, result_type, broadcast_dimensions, attributes=attributes,
-            properties={"comparison_direction": direction},
+            properties={"comparison_direction": direction, "total_order": UnitAttr() if total_order else None},
         )  # fmt: skip
+
+    @property
+    def is_total_order(self) -> bool:
+        return self.total_order is not None
 
     @classmethod
     def result_element(cls, promoted: str) -> str:
         return "i1"
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        super().verify_semantics(semantics)
+        if self.is_total_order:
+            for side, v in (("lhs", self.lhs), ("rhs", self.rhs)):
+                element = _split(v, side)[1]
+                if rules.kind(element) != "float":
+                    raise Diagnostic(f"compare TOTALORDER needs float operands, got {side} element type {element}",
+                                     ["TOTALORDER orders floats by their bits; integers and booleans have one order"])
 
 
 class TernaryOp(ElementwiseOp, abc.ABC):
@@ -548,6 +676,9 @@ class TernaryOp(ElementwiseOp, abc.ABC):
 
     def infer_result_type(self, semantics: Semantics) -> TensorType:
         return _inferred(type(self), tuple(v.type for v in self.operands), semantics)
+
+    def infer_concrete(self, types: Sequence[Attribute], semantics: Semantics) -> Attribute:
+        return self.infer_type(types, semantics)
 
     @classmethod
     def infer_type(cls, types: Sequence[Attribute], semantics: Semantics) -> TensorType:
@@ -603,6 +734,11 @@ class SelectOp(TernaryOp):
         rules.check_same_rank_or_scalar(shapes)
 
 
+def _may_be_equal(a: rules.Shape, b: rules.Shape) -> bool:
+    """Shapes equal for some run-time sizes (for static shapes: equal)."""
+    return len(a) == len(b) and all(rules.strict_dim(x, y) is not None for x, y in zip(a, b))
+
+
 @irdl_op_definition
 class ClampOp(TernaryOp):
     """``clamp %min, %x, %max`` (StableHLO's operand order):
@@ -636,7 +772,7 @@ class ClampOp(TernaryOp):
     @classmethod
     def check_xla_shapes(cls, shapes: Sequence[rules.Shape]) -> None:
         low, x, high = shapes
-        if any(bound and bound != x for bound in (low, high)):
+        if any(bound and not _may_be_equal(bound, x) for bound in (low, high)):
             raise RuleError(
                 "clamp min and max must be rank 0 or have the operand's shape under xla semantics",
                 ["broadcast them explicitly (bcast.broadcast_in_dim)"],
@@ -795,6 +931,31 @@ class RoundNearestAfzOp(FloatUnaryOp):
 
 
 @irdl_op_definition
+class ErfOp(FloatUnaryOp):
+    """The error function ``2/sqrt(pi) * integral(exp(-t*t), 0, x)``
+    (``jax.scipy.special.erf``; docs/semantics.md, "erf and erfc")."""
+
+    name = "bcast.erf"
+    SCALAR = staticmethod(scalar.erf)
+    STABLEHLO: ClassVar[str] = "chlo.erf"
+
+
+@irdl_op_definition
+class ErfcOp(FloatUnaryOp):
+    """``1 - erf(x)``, accurate where ``erf(x)`` is near 1 (the tail of
+    ``jax.nn.gelu(approximate=False)``)."""
+
+    name = "bcast.erfc"
+    SCALAR = staticmethod(scalar.erfc)
+    STABLEHLO: ClassVar[str] = "chlo.erfc"
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset()
+    """XLA's ``chlo.erfc`` rounds ``x*x`` before ``exp(-x*x)``: hundreds of
+    ulps off in the tail (64 at ``x = 8.4`` in f32, over 500 at ``x = 23`` in
+    f64), so the StableHLO target writes the definition (``bcast.ir.special``)
+    in StableHLO ops; the import reads ``chlo.erfc`` as this op."""
+
+
+@irdl_op_definition
 class PopcntOp(UnaryOp):
     """The number of set bits (of the two's complement bits for a signed
     value), in the operand's type."""
@@ -860,6 +1021,7 @@ class BroadcastInDimOp(_FoldIdentity, StructuralOp):
     """StableHLO's ``broadcast_in_dim``; on nested types it sees the flat shapes."""
 
     name = "bcast.broadcast_in_dim"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     broadcast_dimensions = prop_def(DenseArrayBase.constr(i64))
     assembly_format = (
         "$operand `,` `dims` `=` $broadcast_dimensions attr-dict `:` "
@@ -1056,6 +1218,115 @@ class SliceOp(_FoldIdentity, StructuralOp):
             )
         shape = rules.slice_shape(ol[0], self.starts, self.limits, self.steps)
         _check_declared(self, make_type((shape,), _split(self.operand, "operand")[1]), self.result.type)
+
+
+def _check_start_indices(starts: Sequence[SSAValue]) -> None:
+    """Start indices of ``dynamic_slice``/``dynamic_update_slice``: rank-0
+    tensors of one integer type (signed or unsigned, any width; no ``i1``,
+    StableHLO's boolean), as StableHLO has them."""
+    for k, v in enumerate(starts):
+        if not isinstance(v.type, TensorType):
+            raise Diagnostic(f"start index #{k} must be a rank-0 integer tensor, got {v.type}",
+                             ["a start index is a tensor<i32>, tensor<ui64>, ... (no i1), not an index "
+                              "as extract and assign take"])
+        levels, element = _split(v, f"start index #{k}")
+        if len(levels) > 1 or levels[0] or rules.kind(element) not in ("signed", "unsigned"):
+            raise Diagnostic(f"start index #{k} must be a rank-0 integer tensor, got {v.type}",
+                             ["a start index is a tensor<i32>, tensor<ui64>, ... (no i1)"])
+    if len({v.type for v in starts}) > 1:
+        raise Diagnostic("start indices must have one type, got " + ", ".join(str(v.type) for v in starts),
+                         ["insert a bcast.convert"])
+
+
+@irdl_op_definition
+class DynamicSliceOp(_FoldIdentity, BcastOp):
+    """``dynamic_slice %x[%i, %j], sizes = [2, 3] : (tensor<4x8xf32>,
+    tensor<i32>, tensor<i32>) -> tensor<2x3xf32>``: the block of ``sizes``
+    starting at run-time indices, StableHLO's ``dynamic_slice``. Each start is
+    a rank-0 integer tensor (not an ``index``, as ``extract`` takes: starts
+    are values computed by the program, of any integer type, and never
+    out of range) CLAMPED into ``[0, dim - size]`` so the block stays in
+    bounds: any value is valid, there is no run-time error. A nested (tml)
+    type is refused. Fusion takes it as a boundary (computed before the group
+    that reads it): its offsets are values the group would have to read first.
+    Folds to its operand when the block is all of it (every start clamps to
+    0); ``canonicalize`` makes one with constant starts a ``slice``."""
+
+    name = "bcast.dynamic_slice"
+    operand = operand_def(TensorType)
+    start_indices = var_operand_def()  # tensors, checked by the verifier (an index is a located error)
+    result = result_def(TensorType)
+    slice_sizes = prop_def(DenseArrayBase.constr(i64))
+    traits = traits_def(Pure(), CanonicalizationPatterns())
+    assembly_format = (
+        "$operand `[` $start_indices `]` `,` `sizes` `=` $slice_sizes attr-dict `:` "
+        "functional-type(operands, results)"
+    )
+
+    def __init__(self, operand: SSAValue | Operation, starts: Sequence[SSAValue | Operation],
+                 sizes: Sequence[int]):
+        element = split_type(_type(operand))[1]
+        super().__init__(operands=[operand, list(starts)], result_types=[make_type((tuple(sizes),), element)],
+                         properties={"slice_sizes": dense_i64(sizes)})  # fmt: skip
+
+    @property
+    def sizes(self) -> tuple[int, ...]:
+        return self.slice_sizes.get_values()
+
+    def is_identity(self) -> bool:
+        """The block is the whole operand: every start clamps to 0."""
+        return self.operand.type == self.result.type
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        levels, element = _split(self.operand, "operand")
+        _check_nesting(semantics, (levels,))
+        if len(levels) > 1:
+            raise Diagnostic("dynamic_slice does not support nested tensor types")
+        _check_start_indices(self.start_indices)
+        shape = rules.dynamic_slice_shape(levels[0], len(self.start_indices), self.sizes)
+        _check_declared(self, make_type((shape,), element), self.result.type)
+
+
+@irdl_op_definition
+class DynamicUpdateSliceOp(HasFolderInterface, BcastOp):
+    """``dynamic_update_slice %x[%i, %j], %u : (tensor<4x8xf32>, tensor<i32>,
+    tensor<i32>, tensor<2x3xf32>) -> tensor<4x8xf32>``: a new tensor equal to
+    ``x`` with ``u`` written at run-time start indices, StableHLO's
+    ``dynamic_update_slice``. The starts are clamped as ``dynamic_slice``'s
+    (into ``[0, dim - update size]``); ``u`` has ``x``'s rank and element
+    type (no broadcasting or promotion, unlike ``assign``: it is StableHLO's
+    op). The result never shares memory with ``x``. A nested type is refused.
+    Folds to the update when it is as large as ``x`` (it replaces all of it)."""
+
+    name = "bcast.dynamic_update_slice"
+    operand = operand_def(TensorType)
+    start_indices = var_operand_def()  # tensors, checked by the verifier
+    update = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = (
+        "$operand `[` $start_indices `]` `,` $update attr-dict `:` functional-type(operands, results)"
+    )
+
+    def __init__(self, operand: SSAValue | Operation, starts: Sequence[SSAValue | Operation],
+                 update: SSAValue | Operation):
+        super().__init__(operands=[operand, list(starts), update], result_types=[_type(operand)])
+
+    def fold(self):
+        return (self.update,) if self.update.type == self.operand.type else None
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        (levels, element), (update_levels, update_element) = (
+            _split(self.operand, "operand"), _split(self.update, "update"))
+        _check_nesting(semantics, (levels, update_levels))
+        if len(levels) > 1 or len(update_levels) > 1:
+            raise Diagnostic("dynamic_update_slice does not support nested tensor types")
+        _check_start_indices(self.start_indices)
+        if update_element != element:
+            raise Diagnostic(f"update has element type {update_element}, the operand has {element}",
+                             ["insert a bcast.convert"])
+        rules.check_dynamic_update(levels[0], update_levels[0], len(self.start_indices))
+        _check_declared(self, self.operand.type, self.result.type)
 
 
 @irdl_op_definition
@@ -1450,6 +1721,7 @@ class ReduceOp(BcastOp):
     reduce i1 or unsigned integers only, as the binary ops take them."""
 
     name = "bcast.reduce"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     operand = operand_def(TensorType)
     result = result_def(TensorType)
     kind = prop_def(ReductionKindAttr)
@@ -1646,6 +1918,158 @@ class MatmulOp(BcastOp):
     def verify_semantics(self, semantics: Semantics) -> None:
         _check_declared(self, self.infer_type(self.lhs.type, self.rhs.type, semantics), self.result.type)
 
+
+def _flat_operand(op: BcastOp, what: str) -> tuple[rules.Shape, str]:
+    """The shape and element of a one-operand op that refuses nested (tml)
+    types: an index or a running fold along one dim of a tensor of tensors
+    has no StableHLO or Array API form."""
+    levels, element = _split(op.operand, "operand")
+    if len(levels) > 1:
+        raise Diagnostic(f"{what} does not support nested tensor types")
+    return levels[0], element
+
+
+def _check_dim(shape: rules.Shape, dim: int, what: str) -> None:
+    if not 0 <= dim < len(shape):
+        raise Diagnostic(
+            f"{what} dim {dim} is out of range for an operand of rank {len(shape)}",
+            ["the dim indexes the operand's dimensions from 0"],
+        )
+
+
+class ArgReduceOp(BcastOp, abc.ABC):
+    """``argmax %x, dim = 1 : (tensor<4x3xf32>) -> tensor<4xi32>``: the index
+    along ``dim`` of the first largest (``argmin``: smallest) element, the
+    dim removed (``keepdims`` is a ``reshape`` after it), as NumPy's
+    ``argmax``/``argmin`` and ``jnp.argmax`` (``numerics.arg_reduce``).
+
+    A NaN counts as beyond every number, so the first NaN's index is the
+    result (NumPy and ``jax.jit`` agree); ties (``-0.0 == 0.0`` too) give
+    the smaller index. The operand is numeric (no ``i1``: NumPy's boolean
+    argmax is an ``argmax`` of its conversion); the result's element type,
+    any integer type but ``i1``, chooses the index type, and must hold
+    ``size - 1``. The dim must not be empty: NumPy raises for the argmax of
+    nothing and JAX refuses it when tracing, so bcast refuses it when
+    verifying (a located error) rather than invent an index."""
+
+    operand = operand_def(TensorType)
+    result = result_def(TensorType)
+    dimension = prop_def(IntegerAttr.constr(type=I64))
+    traits = traits_def(Pure())
+    assembly_format = "$operand `,` `dim` `=` $dimension attr-dict `:` functional-type(operands, results)"
+
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned", "float"})
+    INDEX_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned"})
+
+    def __init__(self, operand: SSAValue | Operation, dimension: int, index_element: str):
+        shape = flat_type_shape(_type(operand))
+        result_type = make_type(((*shape[:dimension], *shape[dimension + 1:]),), index_element)
+        super().__init__(operands=[operand], result_types=[result_type],
+                         properties={"dimension": IntegerAttr(dimension, i64)})  # fmt: skip
+
+    @property
+    def dim(self) -> int:
+        return self.dimension.value.data
+
+    @property
+    def short_name(self) -> str:
+        """``argmax`` or ``argmin`` (``numerics.ARG_REDUCTIONS``' key)."""
+        return self.name.removeprefix("bcast.")
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        what = self.short_name
+        shape, element = _flat_operand(self, what)
+        check_kinds((element,), self.ELEMENT_KINDS, f"{what} compares numbers; convert booleans first")
+        _check_dim(shape, self.dim, what)
+        if shape[self.dim] == 0:
+            raise Diagnostic(
+                f"{what} of an empty dim (dim {self.dim} has size 0)",
+                ["an empty dim has no largest or smallest element (NumPy raises, JAX refuses it too)"],
+            )
+        result_levels, index = _split(self.result, "result")
+        if rules.kind(index) not in self.INDEX_KINDS:
+            raise Diagnostic(f"result must have {KIND_WORDS[self.INDEX_KINDS]} elements (the index type), "
+                             f"got element type {index}")  # fmt: skip
+        if shape[self.dim] - 1 > np.iinfo(NUMPY_DTYPES[index]).max:
+            raise Diagnostic(f"index type {index} cannot hold index {shape[self.dim] - 1} of dim {self.dim}",
+                             ["choose a wider index type (i64)"])  # fmt: skip
+        kept = (*shape[:self.dim], *shape[self.dim + 1:])
+        _check_declared(self, make_type((kept,), index), self.result.type)
+
+
+@irdl_op_definition
+class ArgmaxOp(ArgReduceOp):
+    name = "bcast.argmax"
+    STABLEHLO_DIRECTION: ClassVar[str] = "GT"
+    """The comparison JAX's reduce body picks the new value with."""
+    START_KIND: ClassVar[str] = "maximum"
+    """The reduction kind whose identity a scan starts from (-inf, the minimum)."""
+
+
+@irdl_op_definition
+class ArgminOp(ArgReduceOp):
+    name = "bcast.argmin"
+    STABLEHLO_DIRECTION: ClassVar[str] = "LT"
+    START_KIND: ClassVar[str] = "minimum"
+
+
+CUMULATIVE_KINDS = frozenset({"add", "multiply", "maximum", "minimum"})
+"""The kinds ``cumulative`` takes: those with an Array API or NumPy scan
+(``cumulative_sum``/``cumulative_prod``, ``np.maximum.accumulate``)."""
+
+
+@irdl_op_definition
+class CumulativeOp(BcastOp):
+    """``cumulative add %x, dim = 1 [reverse] : (tensor<4x3xf32>) ->
+    tensor<4x3xf32>``: element ``i`` along ``dim`` is the fold with KIND of
+    the operand's elements ``0..i`` (with ``reverse``, ``i..n-1``), in
+    order (``numerics.cumulative``): ``jnp.cumsum``/``cumprod``/``cummax``/
+    ``cummin``, the Array API's ``cumulative_sum``/``cumulative_prod``
+    (without ``include_initial``). KIND is ``add``, ``multiply``,
+    ``maximum`` or ``minimum`` on numeric elements (``CUMULATIVE_KINDS``);
+    integers wrap; ``maximum``/``minimum`` propagate NaN as the binary ops
+    do; ``f16`` accumulates in ``f32`` as ``reduce`` does. The result has
+    the operand's type; a nested (tml) type is refused."""
+
+    name = "bcast.cumulative"
+    operand = operand_def(TensorType)
+    result = result_def(TensorType)
+    kind = prop_def(ReductionKindAttr)
+    dimension = prop_def(IntegerAttr.constr(type=I64))
+    reverse = opt_prop_def(UnitAttr)
+    traits = traits_def(Pure())
+    assembly_format = (
+        "$kind $operand `,` `dim` `=` $dimension (`reverse` $reverse^)? "
+        "attr-dict `:` functional-type(operands, results)"
+    )
+
+    def __init__(self, kind: str, operand: SSAValue | Operation, dimension: int, reverse: bool = False):
+        super().__init__(
+            operands=[operand], result_types=[_type(operand)],
+            properties={"kind": ReductionKindAttr(ReductionKind(kind)), "dimension": IntegerAttr(dimension, i64),
+                        "reverse": UnitAttr() if reverse else None},
+        )  # fmt: skip
+
+    @property
+    def kind_name(self) -> str:
+        return self.kind.data.value
+
+    @property
+    def dim(self) -> int:
+        return self.dimension.value.data
+
+    @property
+    def is_reverse(self) -> bool:
+        return self.reverse is not None
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        shape, element = _flat_operand(self, "cumulative")
+        if self.kind_name not in CUMULATIVE_KINDS:
+            raise Diagnostic(f"cumulative {self.kind_name} is not supported",
+                             ["cumulative takes " + ", ".join(sorted(CUMULATIVE_KINDS))])  # fmt: skip
+        check_kinds((element,), frozenset({"signed", "unsigned", "float"}))
+        _check_dim(shape, self.dim, "cumulative")
+        _check_declared(self, self.operand.type, self.result.type)
 
 OPS: list[type[BcastOp]] = [
     op for op in dict(globals()).values()

@@ -83,7 +83,10 @@ def aligned_from_the_right(shapes: Sequence[Shape]) -> list[str]:
 
 
 def broadcast_shapes(*shapes: Shape) -> Shape:
-    """The Array API broadcasting algorithm over any number of shapes."""
+    """The Array API broadcasting algorithm over any number of shapes
+    (with dynamic dims: :func:`broadcast_dynamic_shapes`)."""
+    if any(is_dynamic(s) for s in shapes):
+        return broadcast_dynamic_shapes(*shapes)[0]
     rank = max((len(s) for s in shapes), default=0)
     result: list[int] = []
     for axis in range(-rank, 0):
@@ -109,6 +112,183 @@ def can_broadcast_to(src: Shape, dst: Shape) -> bool:
 def numpy_broadcast_dims(src: Shape, dst: Shape) -> tuple[int, ...]:
     """Where each dimension of ``src`` lands in ``dst`` under rank promotion."""
     return tuple(range(len(dst) - len(src), len(dst)))
+
+
+# --------------------------------------------------------------------------
+# Dynamic and bounded dimensions (docs/semantics.md, "Dynamic and bounded
+# shapes"): each pair of aligned dims is proven, refuted or checked at run time
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Dynamic:
+    """A dimension whose size is known only at run time (``?``), with an
+    upper bound when the type gives one (``#stablehlo.bounds``). Two
+    ``Dynamic`` dims compare equal when their bounds do: equal *types*, not
+    equal sizes (only the same SSA value proves that)."""
+
+    bound: int | None = None
+
+    def __str__(self) -> str:
+        return "?" if self.bound is None else f"?<={self.bound}"
+
+
+Dim = int | Dynamic
+
+
+def fits(declared: Shape, shape: Shape) -> bool:
+    """Whether a run-time ``shape`` is one the ``declared`` dims allow."""
+    return len(declared) == len(shape) and all(
+        may_be(d, n) for d, n in zip(declared, shape)
+    )
+"""A dimension as the rules see it: a static size or a :class:`Dynamic` one."""
+
+RuntimeCheck = Literal["broadcastable", "is_one", "equal"]
+"""What a pair of dims leaves to run time: ``broadcastable`` (equal, or one
+of them 1: NumPy's rule), ``is_one`` (a bounded ``?`` against a larger
+static size can only stretch), ``equal`` (TML's strict ops, and a declared
+dim more static than the inferred one)."""
+
+
+def is_dynamic(shape: Sequence[Dim]) -> bool:
+    return any(isinstance(d, Dynamic) for d in shape)
+
+
+def levels_dynamic(levels: Levels) -> bool:
+    return any(is_dynamic(level) for level in levels)
+
+
+def may_be(d: Dim, n: int) -> bool:
+    """Whether dim ``d`` can have size ``n`` at run time."""
+    if isinstance(d, Dynamic):
+        return d.bound is None or n <= d.bound
+    return d == n
+
+
+def refuted_pair(a: Dim, b: Dim) -> bool:
+    """Whether NumPy's rule fails for every run-time size of ``a`` and ``b``
+    (neither can be 1 and they cannot be equal). For static dims: neither is
+    1 and they differ."""
+    if isinstance(a, int) and isinstance(b, int):
+        return a != b and 1 not in (a, b)
+    if isinstance(a, Dynamic) and isinstance(b, Dynamic):
+        return False  # both may be 1 (even ``?<=0`` and ``?<=0`` may be equal: 0)
+    d, n = (a, b) if isinstance(a, Dynamic) else (b, a)
+    return not (may_be(d, 1) or may_be(d, n) or n == 1)
+
+
+def refuted_expansion(operand: Dim, result: Dim) -> bool:
+    """``broadcast_in_dim``: operand dim 1 or equal to its result dim, for
+    no run-time size (static dims: neither 1 nor equal)."""
+    if isinstance(operand, int) and isinstance(result, int):
+        return operand != 1 and operand != result
+    if isinstance(result, int):
+        return not (may_be(operand, 1) or may_be(operand, result))
+    if isinstance(operand, int):
+        return operand != 1 and not may_be(result, operand)
+    return False
+
+
+def broadcast_dim(a: Dim, b: Dim, same: bool = False) -> tuple[Dim, RuntimeCheck | None]:
+    """One aligned pair under NumPy's rule (the table of docs/semantics.md):
+    the result dim and what is left to check at run time (None: proven).
+    ``same``: both dims are of one SSA value, so equal. A refuted pair is
+    the caller's to report (:func:`refuted_pair`)."""
+    if same or a == 1:
+        return (a if same else b), None
+    if b == 1:
+        return a, None
+    if isinstance(a, int) and isinstance(b, int):
+        return a, None  # equal (a refuted pair never gets here)
+    if isinstance(a, Dynamic) and isinstance(b, Dynamic):
+        bound = None if a.bound is None or b.bound is None else max(a.bound, b.bound)
+        return Dynamic(bound), "broadcastable"
+    d, n = (a, b) if isinstance(a, Dynamic) else (b, a)
+    return n, ("broadcastable" if may_be(d, n) else "is_one")
+
+
+def strict_dim(a: Dim, b: Dim, same: bool = False) -> tuple[Dim, RuntimeCheck | None] | None:
+    """One aligned pair of TML's logical, relational and bitwise ops, which
+    need identical shapes: a ``?`` is checked equal at run time, never
+    stretched. None when no run-time size makes them equal."""
+    if same:
+        return a, None
+    if isinstance(a, int) and isinstance(b, int):
+        return (a, None) if a == b else None
+    if isinstance(a, Dynamic) and isinstance(b, Dynamic):
+        bounds = [x.bound for x in (a, b) if x.bound is not None]
+        return Dynamic(min(bounds) if bounds else None), "equal"
+    d, n = (a, b) if isinstance(a, Dynamic) else (b, a)
+    return (n, "equal") if may_be(d, n) else None
+
+
+def broadcast_dynamic_shapes(*shapes: Shape, same: bool = False) -> tuple[Shape, list[tuple[int, RuntimeCheck]]]:
+    """The Array API algorithm over shapes with dynamic dims: the result
+    shape and the run-time checks left, as ``(axis, check)`` with negative
+    axes. Raises :class:`IncompatibleDims` for a refuted pair. On static
+    shapes it is :func:`broadcast_shapes` with no checks."""
+    if same:
+        return shapes[0], []
+    rank = max((len(s) for s in shapes), default=0)
+    result: list[Dim] = []
+    checks: list[tuple[int, RuntimeCheck]] = []
+    for axis in range(-rank, 0):
+        sizes = tuple(s[axis] if -axis <= len(s) else 1 for s in shapes)
+        size: Dim = 1
+        needed: set[RuntimeCheck] = set()
+        for d in sizes:
+            if refuted_pair(size, d):
+                raise IncompatibleDims(tuple(shapes), axis, sizes)
+            size, check = broadcast_dim(size, d, same)
+            if check is not None:
+                needed.add(check)
+        if needed:
+            checks.append((axis, "is_one" if needed == {"is_one"} else "broadcastable"))
+        result.append(size)
+    return tuple(result), checks
+
+
+def check_strict_dynamic(shapes: Sequence[Shape], what: str, same: bool = False) -> tuple[Shape, list[tuple[int, RuntimeCheck]]]:
+    """TML's strict rule on shapes with dynamic dims: the same rank, and
+    every aligned pair possibly equal (checked equal at run time)."""
+    first = shapes[0]
+    result: list[Dim] = list(first)
+    checks: list[tuple[int, RuntimeCheck]] = []
+    for other in shapes[1:]:
+        pairs = [strict_dim(a, b, same) for a, b in zip(result, other)] if len(other) == len(first) else [None]
+        if any(p is None for p in pairs):
+            raise RuleError(
+                f"{what} operations under tml semantics need a scalar operand or "
+                "identical shapes at every nesting level",
+                [f"shapes {shape_str(first)} and {shape_str(other)} cannot be equal at run time",
+                 "tml broadcasts these operations only from a scalar; broadcast "
+                 "explicitly with bcast.broadcast_in_dim"],
+            )
+        for axis, (dim, check) in enumerate(pairs):
+            result[axis] = dim
+            if check is not None and (axis - len(first), check) not in checks:
+                checks.append((axis - len(first), check))
+    return tuple(result), checks
+
+
+def compatible_dims(inferred: Dim, declared: Dim) -> bool:
+    """A declared result dim may be more static than the inferred one, if
+    some run-time size fits both (StableHLO's bounds: ``?<=4`` is not
+    compatible with 5); a static inferred dim is declared as it is (a
+    declared ``?`` would drop a fact, and static types stay exact)."""
+    if isinstance(inferred, int):
+        return declared == inferred
+    if isinstance(declared, int):
+        return may_be(inferred, declared)
+    return True
+
+
+def compatible_levels(inferred: Levels, declared: Levels) -> bool:
+    """Same nesting, same ranks, every dim :func:`compatible_dims`."""
+    return len(inferred) == len(declared) and all(
+        len(i) == len(d) and all(compatible_dims(a, b) for a, b in zip(i, d))
+        for i, d in zip(inferred, declared)
+    )
 
 
 # --------------------------------------------------------------------------
@@ -142,7 +322,7 @@ def expand_with_broadcast_dimensions(
         )
     expanded = [1] * len(high)
     for i, d in enumerate(dims):
-        if low[i] not in (1, high[d]) and high[d] != 1:
+        if refuted_pair(low[i], high[d]):
             raise RuleError(
                 f"broadcast_dimensions maps dimension {i} (size {low[i]}) of the "
                 f"lower-rank operand to dimension {d} (size {high[d]}) of the "
@@ -218,17 +398,33 @@ def check_broadcast_in_dim(
                 f"broadcast_dimensions contains invalid value {d} for result with "
                 f"rank {len(result)}"
             )
-        if operand[i] != 1 and operand[i] != result[d]:
+        if refuted_expansion(operand[i], result[d]):
             raise RuleError(
                 f"size of operand dimension {i} ({operand[i]}) is not equal to 1 "
                 f"or size of result dimension {d} ({result[d]})"
             )
+    if is_dynamic(result):
+        check_dynamic_result_dims(operand, result, dims)
     if semantics == "xla" and not is_sorted(dims):
         raise RuleError(
             f"broadcast_dimensions must be strictly increasing under xla semantics, "
             f"got {dims}",
             ["transpose first (bcast.transpose), then broadcast"],
         )
+
+
+def check_dynamic_result_dims(operand: Shape, result: Shape, dims: Sequence[int]) -> None:
+    """A ``?`` result dim of ``broadcast_in_dim`` takes its run-time size from
+    the operand dim mapped to it, which must not be a static 1: otherwise no
+    value gives the size (that broadcast needs its sizes as operands)."""
+    source = {d: operand[i] for i, d in enumerate(dims)}
+    for d, size in enumerate(result):
+        if isinstance(size, Dynamic) and source.get(d, 1) == 1:
+            raise RuleError(
+                f"result dimension {d} is dynamic ({size}) but no operand dimension gives its size",
+                ["a ? result dimension takes the run-time size of the operand dimension mapped "
+                 "to it; a broadcast into a run-time size needs the sizes as values"],
+            )
 
 
 def check_transpose(operand: Shape, permutation: Sequence[int]) -> Shape:
@@ -347,6 +543,49 @@ def slice_shape(operand: Shape, starts: Sequence[int], limits: Sequence[int], st
                 [f"dimension {d} has size {n}; a range needs 0 <= start <= limit <= {n}"],
             )
     return tuple(-(-(limit - start) // stride) for start, limit, stride in zip(starts, limits, strides))
+
+
+def dynamic_slice_shape(operand: Shape, n_starts: int, sizes: Sequence[int]) -> Shape:
+    """The shape of ``dynamic_slice`` (StableHLO's): ``sizes``, one start
+    index and one size per operand dim, each ``0 <= size <= dim``, so that a
+    clamped start keeps the block in bounds."""
+    if not n_starts == len(sizes) == len(operand):
+        raise RuleError(
+            f"dynamic_slice has {plural(n_starts, 'start index', 'start indices')} and "
+            f"{plural(len(sizes), 'size')} for an operand of rank {len(operand)}",
+            [f"the operand has {_shape_text(operand)}; give one start index and one size per dimension"],
+        )
+    for d, (size, n) in enumerate(zip(sizes, operand)):
+        if not 0 <= size <= n:
+            raise RuleError(
+                f"dynamic_slice size {size} of dimension {d} is out of range",
+                [f"dimension {d} has size {n}; a size needs 0 <= size <= {n}"],
+            )
+    return tuple(sizes)
+
+
+def check_dynamic_update(operand: Shape, update: Shape, n_starts: int) -> None:
+    """``dynamic_update_slice``'s shape rule (StableHLO's): the update has the
+    operand's rank and no larger size in any dim; one start index per dim."""
+    if n_starts != len(operand):
+        raise RuleError(
+            f"dynamic_update_slice has {plural(n_starts, 'start index', 'start indices')} for an "
+            f"operand of rank {len(operand)}",
+            ["give one start index per dimension"],
+        )
+    if len(update) != len(operand):
+        raise RuleError(f"dynamic_update_slice update has rank {len(update)}, the operand has rank {len(operand)}",
+                        ["the update has the operand's rank (reshape it first)"])
+    for d, (u, n) in enumerate(zip(update, operand)):
+        if u > n:
+            raise RuleError(f"dynamic_update_slice update has size {u} in dimension {d}, larger than "
+                            f"the operand's {n}")
+
+
+def clamped_start(start: int, size: int, n: int) -> int:
+    """A dynamic start index moved into ``[0, n - size]``, so the block of
+    ``size`` stays in bounds (StableHLO's ``clamp(0, start, n - size)``)."""
+    return min(max(start, 0), n - size)
 
 
 def reduce_shape(operand: Shape, dims: Sequence[int], keepdims: bool) -> Shape:
@@ -521,8 +760,11 @@ intp, C's int64_t, StableHLO's i64 dims), as MLIR's ShapedType does."""
 
 
 def check_sizes_fit_int64(levels: Levels) -> None:
-    """Every dimension, and the element count (the product of the flat
-    shape's dims, which indexing the flat value needs), fits int64."""
+    """Every static dimension, and the element count (the product of the flat
+    shape's dims, which indexing the flat value needs), fits int64; a
+    dynamic dimension is checked when its size is known (at run time)."""
+    if is_dynamic(flat_shape(levels)):
+        return
     for d in flat_shape(levels):
         if d > INT64_MAX:
             raise RuleError(f"dimension size {d} does not fit in int64 (the largest is {INT64_MAX})")
@@ -734,6 +976,10 @@ def check_strict_levels(operands: Sequence[Levels], what: str) -> Levels:
     if not tensors:
         return operands[0]
     first = tensors[0]
+    if any(levels_dynamic(o) for o in tensors):
+        if any(len(o) != len(first) for o in tensors):
+            check_strict_dynamic([(), (0,)], what)  # different nesting: the same error
+        return tuple(check_strict_dynamic([o[k] for o in tensors], what)[0] for k in range(len(first)))
     for other in tensors[1:]:
         if other != first:
             raise RuleError(

@@ -59,7 +59,8 @@ class Scalars(Protocol):
     def cast(self, name: str, x: Value, element: str) -> Value:
         """``arith.extf``, ``truncf``, ``sitofp``, ``uitofp``, ``fptosi``,
         ``fptoui``, ``trunci`` (keeps the low bits), ``extsi`` or ``extui``,
-        to ``element``."""
+        to ``element``; ``bitcast``: a float's bits as the signed integer
+        ``element`` of its width (NaN payloads and signs kept)."""
 
     def loop(self, trips: int, inits: Sequence[Value],
              body: Callable[[list[Value]], list[Value]]) -> list[Value]:
@@ -292,6 +293,8 @@ log_plus_one = MathFunction("math.log1p")
 cbrt = MathFunction("math.cbrt")
 round_nearest_even = MathFunction("math.roundeven")
 round_nearest_afz = MathFunction("math.round")  # halfway cases away from zero (C's round)
+erf = MathFunction("math.erf")  # NumPy and the Array API lack it: bcast.ir.special composes it
+erfc = MathFunction("math.erfc")  # 1 - erf, computed without cancelling in the tails (bcast.ir.special)
 popcnt = _integer("math.ctpop")  # the set bits of the value's bits (two's complement)
 
 
@@ -331,15 +334,33 @@ FLOAT_PREDICATES = {"EQ": "oeq", "NE": "une", "LT": "olt", "LE": "ole", "GT": "o
 """NaN compares unequal to everything and unordered otherwise (NumPy)."""
 
 
-def compare(b: Scalars, element: str, direction: str, x: Value, y: Value) -> Value:
-    """``bcast.compare``; booleans order False < True."""
+def compare(b: Scalars, element: str, direction: str, x: Value, y: Value, total_order: bool = False) -> Value:
+    """``bcast.compare``; booleans order False < True. ``total_order`` (on
+    floats; StableHLO's ``TOTALORDER``) compares by IEEE 754 totalOrder
+    (``total_order_key``): ``-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf <
+    +NaN``, NaNs by payload, and ``EQ`` means the same bits."""
     kind = rules.kind(element)
+    if kind == "float" and total_order:
+        keys = total_order_key(b, element, x), total_order_key(b, element, y)
+        return compare(b, f"i{rules.bit_width(element)}", direction, *keys)
     if kind == "float":
         return b.cmpf(FLOAT_PREDICATES[direction], x, y)
     if direction in ("EQ", "NE"):
         return b.cmpi(direction.lower(), x, y)
     return b.cmpi(("s" if kind == "signed" else "u") + direction.lower(), x, y)
 
+
+
+def total_order_key(b: Scalars, element: str, x: Value) -> Value:
+    """A float's bits as a signed integer that orders as IEEE totalOrder:
+    non-negative bits (``+0.0`` up to ``+NaN``) already do; a set sign bit
+    makes the integer negative, and flipping the other bits (``xor
+    INT_MAX``) reverses the order of the magnitudes, so ``-0.0`` is -1,
+    just below ``+0.0``, and the largest ``-NaN`` is ``INT_MIN``."""
+    integer = f"i{rules.bit_width(element)}"
+    bits = b.cast("arith.bitcast", x, integer)
+    zero, low_bits = b.const(0, integer), b.const(integer_range(integer)[1], integer)
+    return b.select(b.cmpi("slt", bits, zero), b.apply("arith.xori", bits, low_bits), bits)
 
 
 def convert(b: Scalars, source: str, target: str, x: Value) -> Value:

@@ -34,7 +34,8 @@ StableHLO for this subset (static shapes only), with located diagnostics.
 Builders: ``AddOp(lhs, rhs)``, ``AbsOp(x)``, ``ConvertOp(x, result_type)``,
 ``CompareOp("GT", lhs, rhs)``, ``SelectOp(pred, t, f)``, ``ClampOp(min, x, max)``,
 ``BroadcastInDimOp(x, dims, result_type)``, ``ReduceOp([x], [init], dims, AddOp)``,
-``ConstantOp(dense_attr)``, ``ReturnOp(*values)``: see each docstring. CHLO,
+``ReduceWindowOp([x], [init], window, padding, body)`` (generic form only, as
+JAX prints it), ``ConstantOp(dense_attr)``, ``ReturnOp(*values)``: see each docstring. CHLO,
 StableHLO's binary ops with implicit broadcasting, is ``bcast.ir.chlo``.
 """
 
@@ -103,7 +104,7 @@ from bcast.ir.directives import SliceRanges
 from bcast.ir.ops import CanonicalizationPatterns, ComparisonDirection
 from bcast.ir.rules import IncompatibleDims, RuleError
 from bcast.ir.directives import JoinedOperands, parse_dot_dims, print_dot_dims
-from bcast.ir.types import dense_i64
+from bcast.ir.types import BoundsAttr, check_dynamic_supported, dense_i64
 
 # --------------------------------------------------------------------------
 # Attributes: #stablehlo<comparison_direction GT>, #stablehlo<comparison_type FLOAT>
@@ -279,6 +280,7 @@ class StablehloOp(IRDLOperation, abc.ABC):
 
     def verify_(self) -> None:
         try:
+            check_dynamic_supported(self, False)
             self.verify_op()
         except RuleError as e:
             raise Diagnostic(e.message, e.notes) from None
@@ -327,7 +329,18 @@ class ElementwiseUnaryOp(SameTypeSyntax, StablehloOp, abc.ABC):
         """``OP(operand)``: the result has the operand's type."""
         super().__init__(operands=[operand], result_types=[result_type or type_of(operand)])
 
+    REAL_OF_COMPLEX: ClassVar[bool] = False
+    """Whether a complex operand has a real result (``abs``: the modulus,
+    of the complex's element type)."""
+
     def verify_op(self) -> None:
+        element = element_of(self.operand)
+        if self.REAL_OF_COMPLEX and isinstance(element, ComplexType):
+            real = tensor_type(shape_of(self.operand), element.element_type)
+            if self.result.type != real:
+                raise Diagnostic(f"requires the result type {real} of a {self.operand.type} operand, "
+                                 f"got {self.result.type}")  # fmt: skip
+            return
         check_same_types(self, [self.operand, self.result], "all operands and results")
         check_element_kinds(self, self.ELEMENT_KINDS, [self.operand])
 
@@ -340,7 +353,8 @@ def _elementwise(op: type[bc.ElementwiseOp]) -> type[ElementwiseBinaryOp | Eleme
         "name": op.STABLEHLO, "__module__": __name__,
         "__doc__": f"``{op.STABLEHLO}``: ``{op.name}`` (``bcast.ir.ops.{op.__name__}``).",
         "ELEMENT_KINDS": ELEMENT_KINDS.get(op.STABLEHLO, base.ELEMENT_KINDS),
-        "__annotations__": {"ELEMENT_KINDS": ClassVar[frozenset[str]]},
+        "REAL_OF_COMPLEX": op.STABLEHLO == "stablehlo.abs",
+        "__annotations__": {"ELEMENT_KINDS": ClassVar[frozenset[str]], "REAL_OF_COMPLEX": ClassVar[bool]},
     })  # fmt: skip
     return irdl_op_definition(cls)
 
@@ -356,14 +370,16 @@ ELEMENT_KINDS: dict[str, frozenset[str]] = {
 }  # fmt: skip
 """StableHLO's element kinds of its elementwise ops, where they are not
 the family's (binary: numeric; unary: float and complex). ``abs`` takes
-complex too, with a real result: not in this subset."""
+complex too, with a real result (``REAL_OF_COMPLEX``): bcast runs no
+complex values, but a pipeline passes them through."""
 
 ELEMENTWISE_OPS: dict[str, type[ElementwiseBinaryOp | ElementwiseUnaryOp]] = {
     op.STABLEHLO: _elementwise(op) for op in bc.OPS
-    if issubclass(op, bc.BinaryOp | bc.UnaryOp) and hasattr(op, "SCALAR")
+    if issubclass(op, bc.BinaryOp | bc.UnaryOp) and hasattr(op, "SCALAR") and op.STABLEHLO.startswith("stablehlo.")
 }  # fmt: skip
 """The StableHLO counterpart of every bcast binary and unary op (compare,
-select and convert, which carry more, are written out below), by name."""
+select and convert, which carry more, are written out below), by name.
+The ops whose counterpart is CHLO's (``erf``) have theirs in ``bcast.ir.chlo``."""
 BINARY_OPS: tuple[type[ElementwiseBinaryOp], ...] = tuple(
     op for op in ELEMENTWISE_OPS.values() if issubclass(op, ElementwiseBinaryOp))
 UNARY_OPS: tuple[type[ElementwiseUnaryOp], ...] = tuple(
@@ -420,9 +436,12 @@ class ConvertOp(SameTypeSyntax, StablehloOp):
 @irdl_op_definition
 class BitcastConvertOp(SameTypeSyntax, StablehloOp):
     """``bitcast_convert %x : (tensor<3xi32>) -> tensor<3xui32>``: the
-    operand's bits read as another element type of the same width (this
-    subset does not change shapes). The StableHLO target reads integers
-    with the other signedness so (``StablehloScalars``).
+    operand's bits read as another element type. Between widths, the side
+    of the narrower type has one more, last, dimension holding the wider
+    element's bits (``tensor<64xi1> -> tensor<i64>``, ``tensor<f64> ->
+    tensor<2xi32>``), as StableHLO verifies it; bcast runs none of these (the
+    import keeps them), but a pipeline passes them through. The StableHLO
+    target reads integers with the other signedness so (``StablehloScalars``).
     ``BitcastConvertOp(operand, result_type)``."""
 
     name = "stablehlo.bitcast_convert"
@@ -435,13 +454,24 @@ class BitcastConvertOp(SameTypeSyntax, StablehloOp):
         super().__init__(operands=[operand], result_types=[result_type])
 
     def verify_op(self) -> None:
-        if shape_of(self.operand) != shape_of(self.result, "result"):
-            raise Diagnostic(f"requires the same shape for the operand and the result, got "
-                             f"{self.operand.type} and {self.result.type}")  # fmt: skip
-        widths = [_bit_width(element_of(self.operand)), _bit_width(element_of(self.result, "result"))]
-        if None in widths or widths[0] != widths[1]:
-            raise Diagnostic(f"requires element types of one bit width, got {element_of(self.operand)} "
-                             f"and {element_of(self.result)}")  # fmt: skip
+        shapes = [shape_of(self.operand), shape_of(self.result, "result")]
+        elements = [element_of(self.operand), element_of(self.result, "result")]
+        widths = [_bit_width(e) for e in elements]
+        if None in widths:
+            raise Diagnostic(f"requires integer or float element types, got {elements[0]} and {elements[1]}")
+        if widths[0] == widths[1]:
+            if shapes[0] != shapes[1]:
+                raise Diagnostic(f"requires the same shape for the operand and the result, got "
+                                 f"{self.operand.type} and {self.result.type}")  # fmt: skip
+            return
+        narrow, wide = (0, 1) if widths[0] < widths[1] else (1, 0)
+        expected = (*shapes[wide], widths[wide] // widths[narrow])
+        if widths[wide] % widths[narrow] or tuple(shapes[narrow]) != expected:
+            what = ("operand", "result")
+            raise Diagnostic(f"requires the {what[narrow]} of the narrower element type ({elements[narrow]}) "
+                             f"to have the shape of the {what[wide]} and a last dimension of "
+                             f"{widths[wide]}/{widths[narrow]} elements, got {self.operand.type} and "
+                             f"{self.result.type}")  # fmt: skip
 
 
 def _bit_width(element: Attribute) -> int | None:
@@ -937,6 +967,47 @@ def reduce_body(op_class: type[ElementwiseBinaryOp], elements: Sequence[Attribut
     return Region(block)
 
 
+def arg_reduce_body(direction: str, value: Attribute, index: Attribute) -> Region:
+    """The body JAX's ``argmax`` (``direction`` GT) / ``argmin`` (LT) reduce of
+    (values, iota) has, op for op: over ``(%a, %i, %b, %j)`` it keeps ``a``
+    when ``a DIRECTION b`` or ``a`` is NaN, and ``i`` also when ``a == b``
+    and ``i < j``; so the first NaN, and the smaller index of ties, win
+    whatever order XLA combines in. The import recognizes exactly this body
+    (``is_arg_reduce_body``) and the StableHLO target writes it."""
+    scalar, scalar_index = tensor_type((), value), tensor_type((), index)
+    block = Block(arg_types=[scalar, scalar_index, scalar, scalar_index])
+    a, i, b, j = block.args
+    beyond = CompareOp(direction, a, b)
+    nan = CompareOp("NE", a, a)
+    keep_value = ELEMENTWISE_OPS["stablehlo.or"](beyond, nan)
+    tie = CompareOp("EQ", a, b)
+    lower = CompareOp("LT", i, j)
+    lower_tie = ELEMENTWISE_OPS["stablehlo.and"](tie, lower)
+    keep_index = ELEMENTWISE_OPS["stablehlo.or"](keep_value, lower_tie)
+    picked = SelectOp(keep_value, a, b)
+    picked_index = SelectOp(keep_index, i, j)
+    block.add_ops([beyond, nan, keep_value, tie, lower, lower_tie, keep_index, picked, picked_index,
+                   ReturnOp(picked, picked_index)])  # fmt: skip
+    return Region(block)
+
+
+def arg_reduce_direction(body: Region) -> str | None:
+    """``GT`` (argmax) or ``LT`` (argmin) when ``body`` is ``arg_reduce_body``'s
+    form, op for op; else None."""
+    if not body.blocks or len(body.block.args) != 4:
+        return None
+    value, index = (a.type.get_element_type() for a in body.block.args[:2])
+    for direction in ("GT", "LT"):
+        if arg_reduce_body(direction, value, index).block.is_structurally_equivalent(body.block):
+            return direction
+    return None
+
+
+def is_binary_body(body: Region, op_class: type[ElementwiseBinaryOp], element: Attribute) -> bool:
+    """Whether ``body`` is ``reduce_body(op_class, [element])``, op for op."""
+    return bool(body.blocks) and reduce_body(op_class, [element]).block.is_structurally_equivalent(body.block)
+
+
 @irdl_op_definition
 class ReduceOp(StablehloOp):
     """``reduce(%x init: %c) applies stablehlo.add across dimensions = [1] : (...) -> ...``
@@ -1122,6 +1193,120 @@ class ReduceOp(StablehloOp):
 
 
 
+def reduce_window_shape(shape: Sequence[int], window: Sequence[int], strides: Sequence[int],
+                        base_dilations: Sequence[int], window_dilations: Sequence[int],
+                        padding: Sequence[tuple[int, int]]) -> tuple[int, ...]:
+    """StableHLO's ``reduce_window`` result shape: per dim, the number of
+    strided window positions inside the dilated, padded input."""
+    out = []
+    for n, w, s, bd, wd, (lo, hi) in zip(shape, window, strides, base_dilations, window_dilations, padding):
+        padded = lo + hi + ((n - 1) * bd + 1 if n else 0)
+        span = (w - 1) * wd + 1
+        out.append((padded - span) // s + 1 if padded >= span else 0)
+    return tuple(out)
+
+
+@irdl_op_definition
+class ReduceWindowOp(StablehloOp):
+    """``"stablehlo.reduce_window"(%x, %init) <{window_dimensions = array<i64:
+    1, 3>, padding = dense<[[0, 0], [2, 0]]> : tensor<2x2xi64>, ...}> ({body})
+    : (tensor<4x3xf32>, tensor<f32>) -> tensor<4x3xf32>``: each result
+    element folds the body over one window of the padded (and dilated)
+    inputs. JAX prints it in generic form only, as this op reads and prints
+    it; the cumulative forms (``jnp.cumsum``...) are imported as
+    ``bcast.cumulative``. ``ReduceWindowOp([x], [init], window, padding,
+    body)`` with unit strides and dilations, as JAX writes them."""
+
+    name = "stablehlo.reduce_window"
+    inputs = var_operand_def(TensorType)
+    init_values = var_operand_def(TensorType)
+    window_dimensions = prop_def(DenseArrayBase.constr(i64))
+    window_strides = opt_prop_def(DenseArrayBase.constr(i64))
+    base_dilations = opt_prop_def(DenseArrayBase.constr(i64))
+    window_dilations = opt_prop_def(DenseArrayBase.constr(i64))
+    padding = opt_prop_def(DenseIntOrFPElementsAttr)
+    body = region_def("single_block")
+    out = var_result_def(TensorType)
+    irdl_options = (SameVariadicOperandSize(),)
+    traits = traits_def(Pure())
+
+    def __init__(self, inputs: Sequence[SSAValue | Operation], init_values: Sequence[SSAValue | Operation],
+                 window: Sequence[int], padding: Sequence[tuple[int, int]], body: Region):
+        inputs = [SSAValue.get(v) for v in inputs]
+        ones = [1] * len(window)
+        shape = reduce_window_shape(shape_of(inputs[0]), window, ones, ones, ones, padding)
+        pads = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [len(window), 2]),
+                                                  [p for pair in padding for p in pair])  # fmt: skip
+        super().__init__(
+            operands=[inputs, list(init_values)], result_types=[[tensor_type(shape, element_of(v)) for v in inputs]],
+            properties={"base_dilations": dense_i64(ones), "padding": pads, "window_dilations": dense_i64(ones),
+                        "window_dimensions": dense_i64(window), "window_strides": dense_i64(ones)},
+            regions=[body],
+        )  # fmt: skip
+
+    def _or_ones(self, attr: DenseArrayBase | None) -> tuple[int, ...]:
+        return attr.get_values() if attr is not None else (1,) * len(self.window)
+
+    @property
+    def window(self) -> tuple[int, ...]:
+        return self.window_dimensions.get_values()
+
+    @property
+    def strides(self) -> tuple[int, ...]:
+        return self._or_ones(self.window_strides)
+
+    @property
+    def dilations(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """(base dilations, window dilations)."""
+        return self._or_ones(self.base_dilations), self._or_ones(self.window_dilations)
+
+    @property
+    def pads(self) -> tuple[tuple[int, int], ...]:
+        """(low, high) per dim."""
+        if self.padding is None:
+            return ((0, 0),) * len(self.window)
+        values = [int(v) for v in self.padding.get_values()]
+        return tuple(zip(values[0::2], values[1::2]))
+
+    def verify_op(self) -> None:
+        n = len(self.inputs)
+        if n == 0 or len(self.init_values) != n:
+            raise Diagnostic(f"expects the same number of inputs and init values (at least one), "
+                             f"got {n} and {len(self.init_values)}")  # fmt: skip
+        shape = shape_of(self.inputs[0], "input")
+        for v in self.inputs:
+            if shape_of(v, "input") != shape:
+                raise Diagnostic(f"expects all inputs to have the same shape, got {shape} and {shape_of(v)}")
+        for i, (x, init) in enumerate(zip(self.inputs, self.init_values)):
+            if shape_of(init, "init value") or element_of(init) != element_of(x):
+                raise Diagnostic(f"expects init value #{i} to be a rank-0 tensor of the element type of "
+                                 f"input #{i} ({element_of(x)}), got {init.type}")  # fmt: skip
+        rank = len(shape)
+        named = {"window_dimensions": self.window, "window_strides": self.strides,
+                 "base_dilations": self.dilations[0], "window_dilations": self.dilations[1]}  # fmt: skip
+        for name, values in named.items():
+            if len(values) != rank:
+                raise Diagnostic(f"{name} has {len(values)} values, the inputs have rank {rank}")
+            if any(v <= 0 for v in values):
+                raise Diagnostic(f"{name} must be positive, got {list(values)}")
+        if self.padding is not None:
+            pad_type = self.padding.get_type()
+            if not isinstance(pad_type, TensorType) or tuple(pad_type.get_shape()) != (rank, 2):
+                raise Diagnostic(f"padding must be a tensor<{rank}x2xi64>, got {pad_type}")
+        scalars = [tensor_type((), element_of(init)) for init in self.init_values]
+        block = self.body.block if self.body.blocks else None
+        arg_types = [a.type for a in block.args] if block else []
+        if arg_types != scalars + scalars:
+            raise Diagnostic("the reduction body must take (" + ", ".join(map(str, scalars + scalars))
+                             + ") but takes (" + ", ".join(map(str, arg_types)) + ")")  # fmt: skip
+        last = block.last_op if block else None
+        if not isinstance(last, ReturnOp) or [v.type for v in last.operands] != scalars:
+            raise Diagnostic("the reduction body must end in stablehlo.return of " + ", ".join(map(str, scalars)))
+        out = reduce_window_shape(shape, self.window, self.strides, *self.dilations, self.pads)
+        expected = [tensor_type(out, element_of(init)) for init in self.init_values]
+        if [r.type for r in self.results] != expected:
+            raise incompatible_results(expected, [r.type for r in self.results])
+
 # --------------------------------------------------------------------------
 # Slices and the optimization barrier: the StableHLO target writes them; the
 # importer converts ``slice`` to ``bcast.slice`` and reports the others as not
@@ -1189,7 +1374,8 @@ def _check_start_indices(op: Operation, starts: Sequence[SSAValue], rank: int) -
         raise Diagnostic(f"has {len(starts)} start indices for an operand of rank {rank}")
     for v in starts:
         if not (isinstance(v.type, TensorType) and not v.type.get_shape()
-                and isinstance(v.type.get_element_type(), IntegerType)):
+                and isinstance(v.type.get_element_type(), IntegerType)
+                and v.type.get_element_type().width.data > 1):  # i1 is StableHLO's boolean
             raise Diagnostic(f"start indices must be rank-0 integer tensors, got {v.type}")
     if len({v.type for v in starts}) > 1:
         raise Diagnostic("start indices must have the same element type, got "
@@ -1546,7 +1732,8 @@ STABLEHLO_OPS = [
     *BINARY_OPS, *UNARY_OPS, IsFiniteOp, ConvertOp, BitcastConvertOp, CompareOp, SelectOp, BroadcastInDimOp,
     ClampOp,
     ReshapeOp, TransposeOp, ConstantOp, ReduceOp, ReturnOp, IotaOp, ReverseOp, ConcatenateOp, PadOp,
-    SliceOp, DynamicSliceOp, DynamicUpdateSliceOp, OptimizationBarrierOp, DotGeneralOp, DotOp,
+    ReduceWindowOp, SliceOp, DynamicSliceOp, DynamicUpdateSliceOp, OptimizationBarrierOp, DotGeneralOp, DotOp,
 ]  # fmt: skip
 
-StableHLO = Dialect("stablehlo", STABLEHLO_OPS, [ComparisonDirectionAttr, ComparisonTypeAttr, PrecisionAttr, DotAttr])
+StableHLO = Dialect("stablehlo", STABLEHLO_OPS, [ComparisonDirectionAttr, ComparisonTypeAttr, PrecisionAttr, DotAttr,
+                                                BoundsAttr])  # fmt: skip

@@ -7,18 +7,34 @@ from functools import lru_cache
 
 import numpy as np
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    ArrayAttr,
     DenseArrayBase,
     Float16Type,
     Float32Type,
     Float64Type,
+    IntAttr,
     IntegerType,
+    NoneAttr,
     Signedness,
     TensorType,
     i64,
 )
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute
+from xdsl.irdl import irdl_attr_definition, param_def
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
 
-from bcast.ir.rules import ELEMENT_TYPES, Levels, RuleError, Shape, check_sizes_fit_int64, flat_shape
+from bcast.ir.rules import (
+    ELEMENT_TYPES,
+    Dynamic,
+    Levels,
+    RuleError,
+    Shape,
+    check_sizes_fit_int64,
+    flat_shape,
+    levels_dynamic,
+)
 
 _FLOATS = {"f16": Float16Type, "f32": Float32Type, "f64": Float64Type}
 
@@ -68,13 +84,72 @@ passes and backends ask about the same few types tens of times per op
 immutable, so the answers can be kept. Errors are not cached."""
 
 
+@irdl_attr_definition
+class BoundsAttr(ParametrizedAttribute):
+    """StableHLO's bounded dynamism, the encoding of a tensor type:
+    ``tensor<?x4xf32, #stablehlo.bounds<16, ?>>`` is a first dim of at most
+    16 (one entry per dim, ``?`` for none; a static dim has none, as
+    StableHLO's ``verifyBounds`` requires). Stored as ints, -1 for ``?``."""
+
+    name = "stablehlo.bounds"
+
+    bounds: ArrayAttr[IntAttr] = param_def()
+
+    def __init__(self, bounds: Sequence[int | None]):
+        super().__init__(ArrayAttr(IntAttr(-1 if b is None else b) for b in bounds))
+
+    def values(self) -> tuple[int | None, ...]:
+        return tuple(None if b.data < 0 else b.data for b in self.bounds.data)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        def entry() -> IntAttr:
+            if parser.parse_optional_punctuation("?") is not None:
+                return IntAttr(-1)
+            return IntAttr(parser.parse_integer(allow_boolean=False, allow_negative=False))
+
+        return (ArrayAttr(parser.parse_comma_separated_list(parser.Delimiter.ANGLE, entry)),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string("<" + ", ".join("?" if b is None else str(b) for b in self.values()) + ">")
+
+
+def check_bounds(t: TensorType) -> tuple[int | None, ...]:
+    """The bound of each dim of ``t`` (None for none); an encoding other
+    than :class:`BoundsAttr` is refused, as are StableHLO's invalid bounds."""
+    encoding = t.encoding
+    rank = len(t.get_shape())
+    if isinstance(encoding, NoneAttr):
+        return (None,) * rank
+    if not isinstance(encoding, BoundsAttr):
+        raise RuleError(f"tensor encoding {encoding} is not supported: {t}",
+                        ["bcast reads #stablehlo.bounds<...> (bounded dynamic dimensions) only"])
+    bounds = encoding.values()
+    if len(bounds) != rank:
+        raise RuleError(f"bounds length is {len(bounds)}, expected to be equal to rank({rank}) of the tensor {t}")
+    for d, (size, bound) in enumerate(zip(t.get_shape(), bounds)):
+        if bound is not None and size != DYNAMIC_INDEX:
+            raise RuleError(f"static dimension {d} cannot have a bound, use ? to indicate a missing bound in tensor {t}")
+    return bounds
+
+
+def _level(t: TensorType) -> Shape:
+    """A tensor type's own dims: ints, and ``rules.Dynamic`` for ``?``."""
+    shape = tuple(t.get_shape())
+    if DYNAMIC_INDEX not in shape and isinstance(t.encoding, NoneAttr):
+        return shape
+    bounds = check_bounds(t)
+    return tuple(Dynamic(b) if n == DYNAMIC_INDEX else n for n, b in zip(shape, bounds))
+
+
 @lru_cache(maxsize=TYPE_CACHE_SIZE)
 def split_type(t: Attribute) -> tuple[Levels, str]:
-    """A (possibly nested) tensor type -> (levels, element type name)."""
+    """A (possibly nested) tensor type -> (levels, element type name); a
+    dynamic dim is a ``rules.Dynamic`` (with its bound, if any)."""
     levels: list[Shape] = []
     inner = t
     while isinstance(inner, TensorType):
-        levels.append(tuple(inner.get_shape()))
+        levels.append(_level(inner))
         inner = inner.element_type
     if not levels:
         raise RuleError(f"expected a tensor type, got {t}")
@@ -84,8 +159,6 @@ def split_type(t: Attribute) -> tuple[Levels, str]:
             f"unsupported element type {inner}",
             ["bcast supports i1, i8..i64, ui8..ui64, f16, f32 and f64"],
         )
-    if any(d < 0 for level in levels for d in level):
-        raise RuleError(f"dynamic dimensions are not supported: {t}")
     check_sizes_fit_int64(tuple(levels))
     return tuple(levels), name
 
@@ -99,9 +172,40 @@ def make_type(levels: Levels, element: str) -> TensorType:
 def _make_type(levels: Levels, element: str) -> TensorType:
     t: Attribute = element_type(element)
     for level in reversed(levels):
-        t = TensorType(t, level)
+        t = _tensor_type(t, level)
     assert isinstance(t, TensorType)
     return t
+
+
+def _tensor_type(element: Attribute, level: Shape) -> TensorType:
+    """One level: ``?`` for a dynamic dim, its bound in ``#stablehlo.bounds``."""
+    if not any(isinstance(d, Dynamic) for d in level):
+        return TensorType(element, level)
+    shape = [DYNAMIC_INDEX if isinstance(d, Dynamic) else d for d in level]
+    bounds = [d.bound if isinstance(d, Dynamic) else None for d in level]
+    encoding = BoundsAttr(bounds) if any(b is not None for b in bounds) else NoneAttr()
+    return TensorType(element, shape, encoding)
+
+
+@lru_cache(maxsize=TYPE_CACHE_SIZE)
+def is_dynamic_type(t: Attribute) -> bool:
+    """A tensor type with a ``?`` (or a bound) at some level (asked for
+    every op by the passes' guards, so remembered per type)."""
+    try:
+        return levels_dynamic(split_type(t)[0])
+    except RuleError:
+        return False
+
+
+def check_dynamic_supported(op: Operation, supported: bool) -> None:
+    """The one refusal of dynamic dims by an op that does not take them yet
+    (its class says ``DYNAMIC_SHAPES = False``, the default, so a new op
+    refuses until it is made dynamic): a ``RuleError`` naming the op."""
+    if supported:
+        return
+    if any(is_dynamic_type(v.type) for v in (*op.operands, *op.results)):
+        raise RuleError(f"dynamic dimensions are not supported by {op.name} yet",
+                        ["docs/semantics.md, \"Dynamic and bounded shapes\", lists the ops that take them"])
 
 
 def flat_type_shape(t: Attribute) -> Shape:

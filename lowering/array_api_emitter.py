@@ -111,11 +111,22 @@ class FunctionEmitter(PythonFunctionEmitter):
             out(f"{n[r]} = ar.pad(xp, {x}, {n[op.padding_value]}, {list(op.low)}, {list(op.high)}, {list(op.interior)})")
         elif isinstance(op, bc.DotGeneralOp):
             out(f"{n[r]} = ar.dot_general(xp, {x}, {n[op.rhs]}, {dot_dims_expr(op)}, {dtype_name(r.type)!r})")
+        elif isinstance(op, bc.DynamicSliceOp):
+            starts = python_tuple([n[v] for v in op.start_indices])
+            out(f"{n[r]} = ar.dynamic_slice(xp, {x}, {starts}, {list(op.sizes)})")
+        elif isinstance(op, bc.DynamicUpdateSliceOp):
+            starts = python_tuple([n[v] for v in op.start_indices])
+            out(f"{n[r]} = ar.dynamic_update_slice(xp, {x}, {starts}, {n[op.update]})")
         elif isinstance(op, bc.ReshapeOp | bc.NarrowOp):
             out(f"{n[r]} = ar.reshape(xp, {x}, {shape})")
         elif isinstance(op, bc.ReduceOp):
             out(f"{n[r]} = ar.reduce(xp, {op.kind_name!r}, {x}, {op.reduced_dims}, "
                 f"{op.keeps_dims}, {dtype_name(op.operand.type)!r})")
+        elif isinstance(op, bc.ArgReduceOp):
+            out(f"{n[r]} = ar.arg_reduce(xp, {op.short_name!r}, {x}, {op.dim}, {dtype_name(r.type)!r})")
+        elif isinstance(op, bc.CumulativeOp):
+            out(f"{n[r]} = ar.cumulative(xp, {op.kind_name!r}, {x}, {op.dim}, {op.is_reverse}, "
+                f"{dtype_name(r.type)!r})")
         elif isinstance(op, bc.ExtractOp):
             index = self.index_expr(op)
             out(f"{n[r]} = ar.reshape(xp, {x}[{index}...], {shape})")
@@ -144,6 +155,8 @@ class FunctionEmitter(PythonFunctionEmitter):
             return f"xp.where({args})"
         if isinstance(op, bc.CompareOp):
             direction = op.comparison_direction.data.value
+            if op.is_total_order:
+                return f"ar.compare(xp, {direction!r}, {args}, total_order=True)"
             standard = array_api_runtime.standard_comparison(element, direction)
             return f"xp.{standard}({args})" if standard else f"ar.compare(xp, {direction!r}, {args})"
         standard = array_api_runtime.standard_function(op.SCALAR, element, len(op.operands))

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from bcast.ir import numerics, rules, scalar
+from bcast.ir import numerics, rules, scalar, special
 from bcast.ir.types import NUMPY_DTYPES
 from bcast.lowering import numpy_runtime as rt
 
@@ -162,7 +162,8 @@ too). ``divui``/``remui`` are ``floor_divide``/``remainder`` only where
 ``arith`` defines them (a divisor that is not 0), as the definitions use them."""
 
 _COMPOSED = {"math.round": "_round", "math.cbrt": "_cbrt", "math.ctpop": "_ctpop"}
-"""Primitives the standard has no function for, composed of its functions."""
+"""Primitives the standard has no function for, composed of its functions
+(and ``erf``/``erfc``, composed of the other primitives: ``bcast.ir.special``)."""
 
 _READS = {
     "arith.maxsi": "signed", "arith.minsi": "signed", "arith.divsi": "signed", "arith.remsi": "signed",
@@ -187,6 +188,23 @@ def _is_standard_comparison(predicate: str, kind: str) -> bool:
     if predicate in ("eq", "ne"):
         return True
     return kind != "bool" and predicate[0] == kind[0]
+
+
+def bitcast(xp, x, dtype_name: str):
+    """A float array's bits as the integer NumPy dtype ``dtype_name`` of its width. The
+    standard has no bitcast, so this is the one primitive taken from each
+    library: ``view`` where arrays have it (NumPy, dask, lazily, CuPy), JAX's
+    ``bitcast_convert_type`` (it traces under ``jit``), and otherwise
+    (array_api_strict) a copy of the bits through DLPack and NumPy."""
+    import array_api_compat as compat
+
+    if compat.is_jax_namespace(xp):
+        import jax
+
+        return jax.lax.bitcast_convert_type(x, dtype(xp, dtype_name))
+    if hasattr(x, "view") and not compat.is_array_api_strict_namespace(xp):
+        return x.view(dtype(xp, dtype_name))
+    return xp.asarray(np.ascontiguousarray(np.from_dlpack(x).view(dtype_name)))
 
 
 class ArrayApiScalars:
@@ -232,6 +250,8 @@ class ArrayApiScalars:
             return self._powf(*xs)
         if name in _COMPOSED:
             return getattr(self, _COMPOSED[name])(*xs)
+        if name in special.EXPANSIONS:  # erf, erfc: composed of the other primitives
+            return special.EXPANSIONS[name](self, element_of(xp, xs[0]), *xs)
         return getattr(xp, STANDARD_FUNCTIONS[name])(*xs)
 
     def cmpi(self, predicate, x, y):
@@ -265,6 +285,8 @@ class ArrayApiScalars:
     def cast(self, name, x, element):
         xp = self.xp
         to = dtype(xp, _dtype_name(element))
+        if name == "arith.bitcast":
+            return bitcast(xp, x, _dtype_name(element))
         if name in ("arith.extf", "arith.truncf"):
             return xp.astype(x, to)
         if name in ("arith.sitofp", "arith.uitofp"):
@@ -453,9 +475,9 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def compare(xp, direction: str, x, y):
+def compare(xp, direction: str, x, y, total_order: bool = False):
     """``scalar.compare`` on ``xp`` arrays."""
-    return scalar.compare(ArrayApiScalars(xp), element_of(xp, x), direction, x, y)
+    return scalar.compare(ArrayApiScalars(xp), element_of(xp, x), direction, x, y, total_order=total_order)
 
 
 def convert(xp, x, dtype_name: str):
@@ -558,6 +580,61 @@ def assign(xp, dst, index: tuple[int, ...], src):
     return spread if mask is None else xp.where(mask, spread, dst)
 
 
+def _clamped_start(xp, start, size: int, n: int, like):
+    """A start index (a 0-d integer array of any dtype) clamped into
+    ``[0, n - size]`` (``rules.clamped_start``), compared in its own dtype
+    (an ``uint64`` above ``2**63`` or an ``int8`` never converts out of
+    range), then converted to ``like``'s dtype, where it fits."""
+    high = n - size
+    if _kind(xp, start.dtype) == "signed":
+        start = xp.maximum(start, xp.asarray(0, dtype=start.dtype))
+    if high < _info(xp, start).max:
+        start = xp.minimum(start, xp.asarray(high, dtype=start.dtype))
+    return xp.astype(start, like.dtype)
+
+
+def dynamic_slice(xp, x, starts, sizes: Sequence[int]):
+    """``bcast.dynamic_slice`` with standard functions only: per dim that
+    the block does not cover whole, ``take`` of the positions ``start +
+    arange(size)`` (the start stays an array: dask stays lazy, JAX traces)."""
+    for d, (start, size) in enumerate(zip(starts, sizes)):
+        n = x.shape[d]
+        if size == n:
+            continue
+        if size == 0:
+            x = _slice_dim(x, d, 0, 0)
+            continue
+        positions = xp.arange(size)
+        positions = positions + _clamped_start(xp, start, size, n, positions)
+        x = xp.take(x, positions, axis=d)
+    return x
+
+
+def dynamic_update_slice(xp, x, starts, update):
+    """``bcast.dynamic_update_slice`` without item assignment (dask and JAX
+    arrays are immutable): per dim, a mask of the positions ``p`` in
+    ``[start, start + size)`` and the update spread to the operand's size by
+    ``take`` at ``p - start`` (clipped); then one ``where``."""
+    mask, spread = None, update
+    for d, start in enumerate(starts):
+        n, size = x.shape[d], update.shape[d]
+        if size == 0:
+            return x
+        if size == n:
+            continue
+        positions = xp.arange(n)
+        offset = positions - _clamped_start(xp, start, size, n, positions)
+        inside = xp.logical_and(offset >= xp.asarray(0, dtype=offset.dtype),
+                                offset < xp.asarray(size, dtype=offset.dtype))
+        ones = [1] * x.ndim
+        ones[d] = n
+        hit = xp.reshape(inside, tuple(ones))
+        mask = hit if mask is None else xp.logical_and(mask, hit)
+        zero, last = xp.asarray(0, dtype=offset.dtype), xp.asarray(size - 1, dtype=offset.dtype)
+        spread = xp.take(spread, xp.minimum(xp.maximum(offset, zero), last), axis=d)
+    return spread if mask is None else xp.where(mask, spread, x)
+
+
 def deliver(xp, results: tuple, out, specs: tuple[rt.Spec, ...], inputs: tuple):
     """The function's results: one array or a tuple. For NumPy results,
     ``out=`` and ownership follow ``numpy_runtime.Outs`` (a result that is
@@ -650,3 +727,54 @@ def dot_general(xp, x, y, dims: rules.DotDims, dtype_name: str):
                     (b, k, rules.element_count(sizes[1])))
         result = reshape(xp, xp.matmul(x, y), (*batch, *sizes[0], *sizes[1]))
     return xp.astype(result, xp.float16) if wide else result
+
+
+def arg_reduce(xp, name: str, x, dim: int, dtype_name: str):
+    """``bcast.argmax``/``argmin`` (``numerics.arg_reduce``): the standard's
+    ``argmax``/``argmin`` (first of ties), with NaN made explicit, since the
+    standard leaves it to the library: where the lane holds a NaN, the index
+    of its first NaN."""
+    index = dtype(xp, dtype_name)
+    found = xp.astype((xp.argmax if name == "argmax" else xp.argmin)(x, axis=dim), index)
+    if not xp.isdtype(x.dtype, "real floating"):
+        return found
+    nan = xp.astype(xp.isnan(x), xp.int8)
+    first_nan = xp.astype(xp.argmax(nan, axis=dim), index)
+    return xp.where(xp.any(xp.isnan(x), axis=dim), first_nan, found)
+
+
+CUMULATIVE_FUNCTIONS = {"add": "cumulative_sum", "multiply": "cumulative_prod"}
+"""The standard's scans (2023.12, 2024.12); the other kinds, and a library
+without these, scan with ``_scan``."""
+
+def cumulative(xp, kind: str, x, dim: int, reverse: bool, dtype_name: str):
+    """``bcast.cumulative`` (``numerics.cumulative``): ``f16`` accumulates in
+    ``f32``; integers keep their dtype (``dtype=`` stops the standard's
+    widening, so they wrap)."""
+    if dtype_name == "float16":
+        wide = cumulative(xp, kind, xp.astype(x, xp.float32), dim, reverse, "float32")
+        return xp.astype(wide, x.dtype)
+    if reverse:
+        return xp.flip(cumulative(xp, kind, xp.flip(x, axis=dim), dim, False, dtype_name), axis=dim)
+    standard = getattr(xp, CUMULATIVE_FUNCTIONS.get(kind, ""), None)
+    scanned = standard(x, axis=dim, dtype=x.dtype) if standard is not None else _scan(xp, kind, x, dim, dtype_name)
+    if kind == "add" and xp.isdtype(x.dtype, "real floating"):
+        return scanned + _c(xp, 0.0, x)  # from the identity: an all -0.0 prefix sums to +0.0
+    return scanned
+
+
+def _scan(xp, kind: str, x, dim: int, dtype_name: str):
+    """An inclusive scan from standard functions only (no item assignment):
+    ``log2(n)`` steps, step ``s`` combining each element with the one ``s``
+    before it (the kind's identity before the start). Float sums associate
+    differently from a sequential scan; max/min are exact and propagate NaN
+    (``xp.maximum``)."""
+    combine = getattr(xp, kind)  # the standard's function of the kind's name
+    n, step = x.shape[dim], 1
+    identity = numerics.reduction_identity(kind, np.dtype(dtype_name)).item()
+    while step < n:
+        block = xp.full((*x.shape[:dim], step, *x.shape[dim + 1:]), identity, dtype=x.dtype)
+        shifted = xp.concat([block, _slice_dim(x, dim, 0, n - step)], axis=dim)
+        x = combine(x, shifted)
+        step *= 2
+    return x

@@ -39,11 +39,11 @@ from xdsl.ir import Operation
 
 from bcast.ir import rules
 from bcast.ir import ops as bc
-from bcast.ir.diagnostics import Report, op_report
+from bcast.ir.diagnostics import Report, call_notes, op_report, op_source_loc
 from bcast.ir.evaluate import evaluate
 from bcast.ir.fusion import FusionOp, YieldOp
 from bcast.ir.ops import semantics_of
-from bcast.ir.types import split_type
+from bcast.ir.types import is_dynamic_type, split_type
 from bcast.ir.types import flat_type_shape as flat_shape_of
 from bcast.ir.types import numpy_dtype as dtype_of
 from bcast.lowering import numpy_runtime as rt
@@ -83,14 +83,48 @@ class ReferenceInterpreter(Interpreter):
 
 def _typed(op: Operation, value: Any) -> PythonValues:
     """The one result of ``op`` as the evaluator stores it: an array of the
-    result type's flat shape, cast to its declared dtype."""
+    result type's flat shape, cast to its declared dtype. With dynamic
+    dims, the run-time shape must be one the type allows (a declared type
+    more static than the inferred one is checked here)."""
     t = op.results[0].type
     if isinstance(t, TensorType):
         value = np.asarray(value)
         want = flat_shape_of(t)
-        assert value.shape == want, (op.name, value.shape, want)
+        if rules.is_dynamic(want) or any(is_dynamic_type(v.type) for v in op.operands):
+            if not rules.fits(want, value.shape):
+                raise EvaluationError(op, f"result has shape {value.shape} at run time, which its type {t} "
+                                          "does not allow")
+        else:
+            assert value.shape == want, (op.name, value.shape, want)
         value = value.astype(dtype_of(t), copy=False)
     return (value,)
+
+
+class RuntimeShapeFailure(EvaluationError):
+    """A run-time shape error, located at the op and worded as NumPy words it
+    (``prog.mlir:7:10: error: operands could not be broadcast together with
+    shapes (3,) (4,)``): the op's name is not prefixed, as NumPy's message
+    stands for itself."""
+
+    def __init__(self, op: Operation, e: bc.RuntimeShapeError):
+        super().__init__(op, e.message, e.notes)
+        self.report = Report("error", e.message, op_source_loc(op), [*call_notes(op), *e.notes])
+
+
+def _broadcast_in_dim_shape(op: bc.BroadcastInDimOp, operand: np.ndarray) -> tuple[int, ...]:
+    """The result's run-time shape: a static dim as declared, a ``?`` dim the
+    size of the operand dim mapped to it (``rules.check_dynamic_result_dims``);
+    an operand dim neither 1 nor that size is an error."""
+    declared = flat_shape_of(op.result.type)
+    source = {d: k for k, d in enumerate(op.dims)}
+    shape = tuple(operand.shape[source[d]] if isinstance(n, rules.Dynamic) else n for d, n in enumerate(declared))
+    for k, d in enumerate(op.dims):
+        if operand.shape[k] not in (1, shape[d]):
+            raise RuntimeShapeFailure(op, bc.RuntimeShapeError(
+                f"operand of shape {operand.shape} could not be broadcast to shape {shape}",
+                [f"size of operand dimension {k} ({operand.shape[k]}) is not equal to 1 or size of "
+                 f"result dimension {d} ({shape[d]})"]))
+    return shape
 
 
 def _index(op: bc.ExtractOp | bc.AssignOp, dynamic: Sequence[int]) -> tuple[tuple[int, ...], rules.IndexPlan]:
@@ -124,7 +158,10 @@ class BcastFunctions(InterpreterFunctions):
     def run_elementwise(
         self, interpreter: Interpreter, op: bc.ElementwiseOp, args: PythonValues
     ) -> PythonValues:
-        return _typed(op, evaluate(op, *args))
+        try:
+            return _typed(op, evaluate(op, *args))
+        except bc.RuntimeShapeError as e:
+            raise RuntimeShapeFailure(op, e) from None
 
     @impl(bc.ConstantOp)
     def run_constant(self, interpreter: Interpreter, op: bc.ConstantOp, args: PythonValues) -> PythonValues:
@@ -135,7 +172,10 @@ class BcastFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: bc.BroadcastInDimOp, args: PythonValues
     ) -> PythonValues:
         dims = op.broadcast_dimensions.get_values()
-        return _typed(op, rt.broadcast_in_dim(args[0], dims, flat_shape_of(op.result.type)))
+        shape = flat_shape_of(op.result.type)
+        if rules.is_dynamic(shape) or rules.is_dynamic(flat_shape_of(op.operand.type)):
+            shape = _broadcast_in_dim_shape(op, args[0])
+        return _typed(op, rt.broadcast_in_dim(args[0], dims, shape))
 
     @impl(bc.TransposeOp)
     def run_transpose(self, interpreter: Interpreter, op: bc.TransposeOp, args: PythonValues) -> PythonValues:
@@ -182,9 +222,30 @@ class BcastFunctions(InterpreterFunctions):
     def run_matmul(self, interpreter: Interpreter, op: bc.MatmulOp, args: PythonValues) -> PythonValues:
         return _typed(op, evaluate(op, *args))
 
+    @impl(bc.ArgmaxOp)
+    def run_argmax(self, interpreter: Interpreter, op: bc.ArgmaxOp, args: PythonValues) -> PythonValues:
+        return _typed(op, evaluate(op, args[0]))
+
+    @impl(bc.ArgminOp)
+    def run_argmin(self, interpreter: Interpreter, op: bc.ArgminOp, args: PythonValues) -> PythonValues:
+        return _typed(op, evaluate(op, args[0]))
+
+    @impl(bc.CumulativeOp)
+    def run_cumulative(self, interpreter: Interpreter, op: bc.CumulativeOp, args: PythonValues) -> PythonValues:
+        return _typed(op, evaluate(op, args[0]))
+
     @impl(bc.SliceOp)
     def run_slice(self, interpreter: Interpreter, op: bc.SliceOp, args: PythonValues) -> PythonValues:
         return _typed(op, evaluate(op, args[0]))
+
+    @impl(bc.DynamicSliceOp)
+    def run_dynamic_slice(self, interpreter: Interpreter, op: bc.DynamicSliceOp, args: PythonValues) -> PythonValues:
+        return _typed(op, evaluate(op, *args))
+
+    @impl(bc.DynamicUpdateSliceOp)
+    def run_dynamic_update_slice(self, interpreter: Interpreter, op: bc.DynamicUpdateSliceOp,
+                                 args: PythonValues) -> PythonValues:
+        return _typed(op, evaluate(op, *args))
 
     @impl(bc.ExtractOp)
     def run_extract(self, interpreter: Interpreter, op: bc.ExtractOp, args: PythonValues) -> PythonValues:

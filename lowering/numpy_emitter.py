@@ -114,6 +114,9 @@ def elementwise_code(op: Operation, args: Sequence[str], dst: str) -> list[str]:
     if isinstance(op, bc.SelectOp):
         p, t, f = args
         return [f"np.copyto({dst}, {f})", f"np.copyto({dst}, {t}, where={p})"]
+    if isinstance(op, bc.CompareOp) and op.is_total_order:
+        return [f"{dst}[...] = numerics.compare({op.comparison_direction.data.value!r}, {args[0]}, {args[1]}, "
+                "total_order=True)"]
     if isinstance(op, bc.CompareOp):
         ufunc = numerics.COMPARE[op.comparison_direction.data.value]
         return [f"np.{ufunc.__name__}({args[0]}, {args[1]}, out={dst})"]
@@ -373,6 +376,12 @@ class FunctionEmitter(PythonFunctionEmitter):
         elif isinstance(op, bc.DotGeneralOp):
             # np.matmul (BLAS for floats) on the operands, broadcast views included
             out(f"{n[r]} = numerics.dot_general({x}, {n[op.rhs]}, {dot_dims_expr(op)})")
+        elif isinstance(op, bc.DynamicSliceOp):  # a view, as slice's
+            starts = python_tuple([n[v] for v in op.start_indices])
+            out(f"{n[r]} = numerics.dynamic_slice({x}, {starts}, {list(op.sizes)})")
+        elif isinstance(op, bc.DynamicUpdateSliceOp):
+            starts = python_tuple([n[v] for v in op.start_indices])
+            out(f"{n[r]} = numerics.dynamic_update_slice({x}, {starts}, {n[op.update]})")
             self.owned.add(r)
         elif isinstance(op, bc.ReshapeOp | bc.NarrowOp):
             out(f"{n[r]} = np.reshape({x}, {flat_type_shape(r.type)})")
@@ -390,6 +399,14 @@ class FunctionEmitter(PythonFunctionEmitter):
             # result is a new array of the result type.
             out(f"{n[r]} = numerics.reduce({op.kind_name!r}, {x}, "
                 f"{op.reduced_dims}, {op.keeps_dims})")
+            self.owned.add(r)
+        elif isinstance(op, bc.ArgReduceOp):
+            # np.argmax/np.argmin: first NaN, first of ties (numerics.arg_reduce)
+            out(f"{n[r]} = np.{op.short_name}({x}, axis={op.dim}).astype(np.{dtype_name(r.type)})")
+            self.owned.add(r)
+        elif isinstance(op, bc.CumulativeOp):
+            # np.add/multiply/maximum/minimum.accumulate in the element type
+            out(f"{n[r]} = numerics.cumulative({op.kind_name!r}, {x}, {op.dim}, {op.is_reverse})")
             self.owned.add(r)
         elif is_elementwise(op):
             if not is_explicit(op):

@@ -272,11 +272,30 @@ def argument(value, spec: Spec):
 
 
 def check_shape(shape: tuple[int, ...], spec: Spec) -> None:
-    if shape != spec.shape:
+    """``shape`` is the flat shape ``spec`` declares; a dynamic dim takes any
+    size up to its bound (docs/semantics.md, "Dynamic and bounded shapes")."""
+    if shape == spec.shape:
+        return
+    declared = spec.shape
+    if declared is None or len(shape) != len(declared) or any(
+        isinstance(d, int) and d != n for d, n in zip(declared, shape)
+    ):
         raise ArgumentError(
-            f"{spec.name}: expected {spec.type}, a flat array of shape {spec.shape}, "
+            f"{spec.name}: expected {spec.type}, a flat array of shape {shape_text(declared)}, "
             f"got shape {shape}"
         )
+    for d, (dim, n) in enumerate(zip(declared, shape)):
+        if isinstance(dim, rules.Dynamic) and dim.bound is not None and n > dim.bound:
+            position = spec.name.split(" ")[0]
+            what = f"argument {position[3:]}" if position.startswith("arg") else position
+            raise ArgumentError(f"{spec.name}: dimension {d} of {what} is {n}, above its bound {dim.bound}")
+
+
+def shape_text(shape: tuple | None) -> str:
+    """A shape as NumPy prints one, a dynamic dim as ``?`` (``(?, 4)``)."""
+    if shape is None or not rules.is_dynamic(shape):
+        return str(shape)
+    return "(" + ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
 
 
 def python_leaves(value) -> list | None:
@@ -428,7 +447,14 @@ class Outs:
         """What the call returns: the ``out`` arrays, filled, or (without
         ``out=``) arrays the caller owns: a value the function allocated
         (``fresh``) as it is, once; an input, a view of one, a constant or a
-        value returned twice as a copy."""
+        value returned twice as a copy. With dynamic result dims, every
+        ``out`` is checked against its result's run-time shape before any is
+        written."""
+        if self.arrays is not None:
+            for out, value, spec in zip(self.arrays, values, self.results, strict=True):
+                if spec.shape is not None and rules.is_dynamic(spec.shape) and out.shape != np.shape(value):
+                    raise ArgumentError(f"out= for {spec.name}: the result has shape {np.shape(value)} "
+                                        f"at run time, the array has shape {out.shape}")
         if self.arrays is None:
             results: list[np.ndarray] = []
             for value, new in zip(values, fresh, strict=True):
@@ -466,6 +492,8 @@ def checked_outs(out, results: Sequence[Spec]) -> tuple[np.ndarray, ...]:
             raise ArgumentError(f"out= for {spec.name}: expected a NumPy array, got {type(array).__name__}")
         # an index result is delivered as a 0-d int64 array
         shape, dtype = (spec.shape, spec.dtype) if spec.shape is not None else ((), np.dtype(np.int64))
+        if rules.is_dynamic(shape or ()):  # sizes are checked once known (``check_out_shapes``)
+            shape = tuple(n if isinstance(d, rules.Dynamic) else d for d, n in zip(shape, array.shape))
         if array.shape != shape or array.dtype != dtype:
             raise ArgumentError(
                 f"out= for {spec.name}: expected {spec.type}, an array of shape {shape} and "

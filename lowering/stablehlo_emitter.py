@@ -29,12 +29,15 @@ Mapping (``bcast`` op -> StableHLO):
 
 - nested (TML) types -> their flat builtin tensor type (outer dims then inner
   dims, as every backend stores them); ``index`` arguments -> ``tensor<i64>``;
-- an elementwise op -> its StableHLO op (the op class's ``STABLEHLO``) on
+- an elementwise op -> its StableHLO op (the op class's ``STABLEHLO``; for
+  ``erf`` CHLO's ``chlo.erf``, which XLA expands itself) on
   the element kinds where that op computes the op's definition
   (``STABLEHLO_NATIVE_KINDS``), else the definition (``SCALAR``,
   ``bcast.ir.scalar``) expanded in StableHLO ops (``StablehloScalars``):
   integer ``divide``, ``remainder`` and ``power``, unsigned ``abs`` and
-  ``sign`` (StableHLO's take no unsigned integers); ``compare`` with
+  ``sign`` (StableHLO's take no unsigned integers), ``erfc`` (XLA's
+  ``chlo.erfc`` is hundreds of ulps off in the tail: the composition of
+  ``bcast.ir.special``, in f64); ``compare`` with
   ``compare_type`` FLOAT, SIGNED or UNSIGNED (``i1`` compares UNSIGNED),
   ``select``, integer ``clamp`` and ``convert`` (XLA's is the definition: truncate, saturate,
   NaN -> 0, ``x != 0`` for ``i1``) are their StableHLO op (float ``clamp`` is its
@@ -111,9 +114,10 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.printer import Printer
 
-from bcast.ir import numerics, rules
+from bcast.ir import chlo, numerics, rules, scalar, special
 from bcast.ir import ops as bc
 from bcast.ir import stablehlo as shlo
+from bcast.ir.rules import RuleError
 from bcast.ir.stablehlo import SIGNED, UNSIGNED
 from bcast.ir.fusion import FusionOp, YieldOp, is_elementwise, is_explicit
 from bcast.ir.types import NUMPY_DTYPES, flat_type_shape, make_type, split_type
@@ -214,10 +218,15 @@ def dense_value(array: np.ndarray, t: TensorType) -> DenseIntOrFPElementsAttr:
 
 
 def flat_type(t: Attribute) -> Attribute:
-    """The type other tools see: nested tensors flat, ``index`` as ``tensor<i64>``."""
+    """The type other tools see: nested tensors flat, ``index`` as
+    ``tensor<i64>``; a type bcast does not represent (``tensor<4xbf16>``,
+    complex: only ops bcast does not know use such values) as it is."""
     if isinstance(t, IndexType):
         return TensorType(i64, [])
-    levels, element = split_type(t)
+    try:
+        levels, element = split_type(t)
+    except RuleError:
+        return t
     return make_type((rules.flat_shape(levels),), element)
 
 
@@ -307,7 +316,7 @@ class FunctionEmitter:
         ``select(x != x, x, select(y != y, y, r))``."""
         short = name.split(".", 1)[1]
         args = [self.opaque(short, v, block) for v in args]
-        r = self.add(shlo.ELEMENTWISE_OPS[name](*args), block)
+        r = self.add((shlo.ELEMENTWISE_OPS.get(name) or chlo.CHLO_UNARY_OPS[name])(*args), block)
         if short in ("maximum", "minimum") and rules.kind(_element(args[0].type)) == "float":
             for v in reversed(args):  # x's NaN wins over y's, as in NumPy
                 nan = self.add(shlo.CompareOp("NE", v, v, "FLOAT"), block)
@@ -399,8 +408,9 @@ class FunctionEmitter:
             if not is_explicit(op):
                 raise PassError(op, "the stablehlo target needs explicit IR; run the "
                                 "bcast-make-explicit pass first")
-            if isinstance(op, bc.CompareOp):  # compare_type: FLOAT, SIGNED, UNSIGNED (i1)
-                return self.add(shlo.CompareOp(op.comparison_direction.data.value, *args))
+            if isinstance(op, bc.CompareOp):  # compare_type: FLOAT (or TOTALORDER), SIGNED, UNSIGNED (i1)
+                return self.add(shlo.CompareOp(op.comparison_direction.data.value, *args,
+                                               "TOTALORDER" if op.is_total_order else None))
             if isinstance(op, bc.ConvertOp):
                 return self.convert_op(args[0], t)
             if isinstance(op, bc.SelectOp):
@@ -426,8 +436,19 @@ class FunctionEmitter:
             return self.add(shlo.SliceOp(args[0], op.starts, op.limits, op.steps))
         if isinstance(op, bc.DotGeneralOp):
             return self.add(shlo.DotGeneralOp(args[0], args[1], op.dims, t))
+        if isinstance(op, bc.DynamicSliceOp):
+            starts = self.wide_starts(args[1:], flat_type_shape(op.operand.type), op.sizes)
+            return self.add(shlo.DynamicSliceOp(args[0], starts, op.sizes))
+        if isinstance(op, bc.DynamicUpdateSliceOp):
+            update = flat_type_shape(op.update.type)
+            starts = self.wide_starts(args[1:-1], flat_type_shape(op.operand.type), update)
+            return self.add(shlo.DynamicUpdateSliceOp(args[0], args[-1], starts))
         if isinstance(op, bc.ReduceOp):
             return self.emit_reduce(op, args[0])
+        if isinstance(op, bc.ArgReduceOp):
+            return self.emit_arg_reduce(op, args[0])
+        if isinstance(op, bc.CumulativeOp):
+            return self.emit_cumulative(op, args[0])
         if isinstance(op, bc.ExtractOp):
             return self.emit_extract(op, args)
         if isinstance(op, bc.AssignOp):
@@ -459,6 +480,58 @@ class FunctionEmitter:
         r = self.add(shlo.ReduceOp([x], [init], dims, Region(body)))
         r = self.convert(r, element)
         return self.reshape(r, flat_type_shape(op.result.type))
+
+    def wide_starts(self, starts: Sequence[SSAValue], shape: Sequence[int], sizes: Sequence[int]) -> list[SSAValue]:
+        """The start indices of a dynamic slice, converted to ``i64`` when
+        their type cannot hold some ``dim - size``: XLA clamps in the index
+        type, so an ``i8`` start into 200 elements would clamp to ``200 - 3``
+        wrapped (and write nothing), where bcast clamps exactly (docs/ir.md).
+        Both signednesses widen by value, so the clamp is unchanged otherwise."""
+        if not starts:
+            return list(starts)
+        element = _element(starts[0].type)
+        high = max(n - z for n, z in zip(shape, sizes))
+        if high <= scalar.integer_range(element)[1]:
+            return list(starts)
+        return [self.add(shlo.ConvertOp(s, make_type(((),), "i64"))) for s in starts]
+
+    def emit_arg_reduce(self, op: bc.ArgReduceOp, x: SSAValue) -> SSAValue:
+        """JAX's form: a reduce of (x, iota along dim) from (the kind's
+        identity, 0) with ``arg_reduce_body``, its index result."""
+        shape = flat_type_shape(op.operand.type)
+        element, index = _element(op.operand.type), _element(op.result.type)
+        iota = self.add(shlo.IotaOp(op.dim, make_type((tuple(shape),), index)))
+        inits = [self.scalar(numerics.reduction_identity(op.START_KIND, NUMPY_DTYPES[element]), element),
+                 self.scalar(0, index)]  # fmt: skip
+        body = shlo.arg_reduce_body(op.STABLEHLO_DIRECTION, x.type.get_element_type(),
+                                    iota.type.get_element_type())  # fmt: skip
+        reduce = shlo.ReduceOp([x, iota], inits, [op.dim], body)
+        self.block.add_op(reduce)
+        return reduce.results[1]
+
+    def emit_cumulative(self, op: bc.CumulativeOp, x: SSAValue) -> SSAValue:
+        """JAX's form: a ``reduce_window`` over the whole dim, padded by its
+        size - 1 before it (after it: ``reverse``), from the kind's identity;
+        f16 runs in f32 as bcast accumulates, and the body's max/min keep
+        NaN (``elementwise``). An empty dim (StableHLO has no window of
+        size 0) is the operand itself, with no elements."""
+        shape = flat_type_shape(op.operand.type)
+        n = shape[op.dim]
+        if n == 0:
+            return x
+        element = _element(op.operand.type)
+        acc = "f32" if element == "f16" else element
+        x = self.convert(x, acc)
+        window = [n if d == op.dim else 1 for d in range(len(shape))]
+        edge = (0, n - 1) if op.is_reverse else (n - 1, 0)
+        padding = [edge if d == op.dim else (0, 0) for d in range(len(shape))]
+        scalar = make_type(((),), acc)
+        body = Block(arg_types=[scalar, scalar])
+        combined = self.elementwise(bc.REDUCTION_COMBINERS[op.kind_name].STABLEHLO, body.args, block=body)
+        body.add_op(shlo.ReturnOp(combined))
+        init = self.scalar(numerics.reduction_identity(op.kind_name, NUMPY_DTYPES[acc]), acc)
+        r = self.add(shlo.ReduceWindowOp([x], [init], window, padding, Region(body)))
+        return self.convert(r, element)
 
     def index_plan(self, op: bc.ExtractOp | bc.AssignOp, args: list[SSAValue]):
         """The indexed value's flat shape and one start index per flat dim
@@ -569,6 +642,8 @@ class StablehloScalars:
         return self.emitter.splat(value, self.type(element))
 
     def apply(self, name: str, *xs: SSAValue) -> SSAValue:
+        if name in special.EXPANSIONS:  # erfc: composed of the other primitives
+            return special.EXPANSIONS[name](self, _element(xs[0].type), *xs)
         op, kind = PRIMITIVES[name]
         element = _element(xs[0].type)
         r = self.emitter.elementwise(f"stablehlo.{op}", [self.read_as(x, kind) for x in xs])
@@ -593,6 +668,8 @@ class StablehloScalars:
         """``trunci`` to ``i1`` keeps the low bit (StableHLO's ``convert``
         to ``i1`` is ``x != 0``); the others are ``convert`` of ``x`` read
         with the cast's signedness, to the target of that signedness."""
+        if name == "arith.bitcast":
+            return self.emitter.add(shlo.BitcastConvertOp(x, self.type(element)))
         if name == "arith.trunci" and element == "i1":
             return self.cmpi("ne", self.apply("arith.andi", x, self.const(1, _element(x.type))),
                              self.const(0, _element(x.type)))

@@ -39,6 +39,7 @@ from bcast.ir.ops import (
     BroadcastInDimOp,
     ConstantOp,
     ConvertOp,
+    DynamicSliceOp,
     ElementwiseOp,
     MultiplyOp,
     NotOp,
@@ -50,7 +51,7 @@ from bcast.ir.ops import (
     TransposeOp,
 )
 from bcast.ir.parser import LocatingParser, make_context
-from bcast.ir.types import flat_type_shape, is_nested, make_type, numpy_dtype, split_type
+from bcast.ir.types import flat_type_shape, is_dynamic_type, is_nested, make_type, numpy_dtype, split_type
 from bcast.passes.rewriting import replace
 
 FOLD_LIMIT = 1024
@@ -556,6 +557,21 @@ class ComposeSliceOfSlice(RewritePattern):
         replace(rewriter, op, SliceOp(inner.operand, starts, limits, strides))
 
 
+class DynamicSliceOfConstantStarts(RewritePattern):
+    """``dynamic_slice`` whose starts are constants -> ``slice`` of the same
+    block: each start clamped into ``[0, dim - size]`` as at run time
+    (``rules.clamped_start``), stride 1."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: DynamicSliceOp, rewriter: PatternRewriter, /):
+        constants = [v.owner for v in op.start_indices]
+        if not all(isinstance(c, ConstantOp) for c in constants):
+            return
+        shape = flat_type_shape(op.operand.type)
+        starts = [rules.clamped_start(int(c.numpy_value()), z, n) for c, z, n in zip(constants, op.sizes, shape)]
+        replace(rewriter, op, SliceOp(op.operand, starts, [s + z for s, z in zip(starts, op.sizes)]))
+
+
 PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {
     BroadcastInDimOp: (
         ComposeBroadcastOfBroadcast(),
@@ -571,6 +587,7 @@ PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {
     SelectOp: (SwapSelectOfNot(),),
     ReverseOp: (ComposeReverseOfReverse(), DropUnitReverseDims()),
     SliceOp: (ComposeSliceOfSlice(),),
+    DynamicSliceOp: (DynamicSliceOfConstantStarts(),),
     ElementwiseOp: (FoldElementwiseOfConstants(),),
     ConvertOp: (FoldElementwiseOfConstants(),),
     ReduceOp: (
@@ -583,6 +600,19 @@ PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {
 }
 
 
+class StaticShapesOnly(RewritePattern):
+    """A pattern written for static shapes, applied only to ops without
+    dynamic or bounded dims: canonicalization keeps ops with them as they
+    are (docs/semantics.md, "Dynamic and bounded shapes")."""
+
+    def __init__(self, pattern: RewritePattern):
+        self.pattern = pattern
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not any(is_dynamic_type(t) for t in (*op.operand_types, *op.result_types)):
+            self.pattern.match_and_rewrite(op, rewriter)
+
+
 @cache
 def patterns_for(op_type: type[Operation]) -> tuple[RewritePattern, ...]:
     """The patterns registered for ``op_type`` and for its family bases
@@ -590,4 +620,4 @@ def patterns_for(op_type: type[Operation]) -> tuple[RewritePattern, ...]:
     found: list[RewritePattern] = []
     for klass in op_type.__mro__:
         found.extend(PATTERNS.get(klass, ()))
-    return tuple(found)
+    return tuple(StaticShapesOnly(p) for p in found)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from xdsl.dialects import func
 from xdsl.ir import Operation
 
 from bcast.ir.diagnostics import Report, is_unknown, op_report
+from bcast.ir.signature import SUPPORTED, unsupported_signature
+from bcast.ir.types import is_dynamic_type
 
 
 class PassError(Exception):
@@ -38,3 +41,30 @@ def check_runnable(ops: Operation, runner: str) -> None:
     for op in ops.walk():
         if is_unknown(op):
             raise PassError(op, f"is not supported by {runner}")
+    check_signatures(ops, runner)
+
+
+def check_signatures(ops: Operation, runner: str) -> None:
+    """The first function under ``ops`` with an argument or result type no
+    backend takes (``tensor<4xbf16>``) is an error where ``runner`` must run
+    it: the verifier and the rewriting passes let it through."""
+    for op in ops.walk():
+        if isinstance(op, func.FuncOp) and (problem := unsupported_signature(op)) is not None:
+            what, i, t, why = problem
+            raise PassError(op, f"{what} {i} of type {t} is not supported by {runner}: {why}", [SUPPORTED])
+
+
+def check_static(ops: Operation, runner: str) -> None:
+    """The first op under ``ops`` (program order) with a dynamic or bounded
+    dim is an error where ``runner`` (a pass or a backend that handles only
+    static shapes so far) meets it, located and naming ``runner``, rather
+    than an internal error inside it (docs/semantics.md, "Dynamic and
+    bounded shapes": the reference backend runs them)."""
+    for op in ops.walk():
+        types = [*op.operand_types, *op.result_types]
+        if isinstance(op, func.FuncOp):
+            types += [*op.function_type.inputs.data, *op.function_type.outputs.data]
+        dynamic = next((t for t in types if is_dynamic_type(t)), None)
+        if dynamic is not None:
+            raise PassError(op, f"has dynamic dimensions ({dynamic}), which {runner} does not support yet",
+                            ["the reference backend runs dynamic and bounded shapes"])

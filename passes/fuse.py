@@ -63,6 +63,7 @@ from bcast.ir.fusion import VIEW_OPS, FusionOp, YieldOp, is_elementwise, is_expl
 from bcast.ir.rules import Shape
 from bcast.ir.types import flat_type_shape
 from bcast.passes.rewriting import located
+from bcast.passes.errors import check_static
 
 
 def iteration_shape(op: Operation) -> Shape | None:
@@ -439,5 +440,6 @@ class FusePass(ModulePass):
     name = "bcast-fuse"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        check_static(op, "bcast-fuse")
         for block in list(_blocks(op)):
             _BlockFusion(block).run()

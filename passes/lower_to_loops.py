@@ -87,13 +87,13 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 
-from bcast.ir import numerics, rules, scalar
+from bcast.ir import numerics, rules, scalar, special
 from bcast.ir import ops as bc
 from bcast.ir.fusion import FusionOp, is_explicit
 from bcast.ir.ops import semantics_of
 from bcast.ir.loops import BOUNDS_CHECK_ATTR, GEMM_ATTR, LOOP_FORM_ATTR, PARALLEL_ATTR, REDUCTION_ATTR, RemFOp
 from bcast.ir.types import NUMPY_DTYPES, flat_type_shape, split_type
-from bcast.passes.errors import PassError, check_one_block_functions
+from bcast.passes.errors import PassError, check_one_block_functions, check_signatures, check_static
 
 Index = list[SSAValue]
 
@@ -212,6 +212,8 @@ class Scalars:
 
     # -- bcast.ir.scalar's primitives -------------------------------------
     def apply(self, name: str, *operands: SSAValue) -> SSAValue:
+        if name in UPSTREAM_LACKS:
+            return UPSTREAM_LACKS[name](self, f"f{operands[0].type.bitwidth}", *operands)
         return self(PRIMITIVES[name](*operands))
 
     def cast(self, name: str, x: SSAValue, element: str) -> SSAValue:
@@ -247,6 +249,12 @@ PRIMITIVES: dict[str, type[Operation]] = {
 }
 """The ops ``bcast.ir.scalar`` names (``arith.remf`` is bcast's own, upstream's spelling)."""
 
+UPSTREAM_LACKS = {"math.erfc": special.erfc}
+"""Primitives that are no op of upstream MLIR 19 (``math.erfc`` came in 20),
+so the loop IR holds their composition of the other primitives
+(``bcast.ir.special``, as NumPy computes them); ``math.erf`` is upstream's
+(C's ``erf``)."""
+
 
 def scalar_op(op: Operation, b: Scalars, args: Sequence[SSAValue]) -> SSAValue:
     """The value of the elementwise ``op`` (explicit, ``bcast.ir.fusion.
@@ -255,7 +263,8 @@ def scalar_op(op: Operation, b: Scalars, args: Sequence[SSAValue]) -> SSAValue:
     if isinstance(op, bc.ConvertOp):
         return scalar.convert(b, element_of(op.operand.type), element_of(op.result.type), args[0])
     if isinstance(op, bc.CompareOp):
-        return scalar.compare(b, element_of(op.lhs.type), op.comparison_direction.data.value, *args)
+        return scalar.compare(b, element_of(op.lhs.type), op.comparison_direction.data.value, *args,
+                              total_order=op.is_total_order)
     if isinstance(op, bc.SelectOp):
         return b.select(*args)
     if isinstance(op, bc.ElementwiseOp):
@@ -267,6 +276,18 @@ def combine(b: Scalars, kind: str, element: str, acc: SSAValue, x: SSAValue) -> 
     """One step of a reduction: the binary op the kind folds with
     (``bc.REDUCTION_COMBINERS``) on the accumulator's ``element``."""
     return bc.REDUCTION_COMBINERS[kind].SCALAR(b, element, acc, x)
+
+
+def arg_replaces(b: Scalars, element: str, direction: str, x: SSAValue, best: SSAValue) -> SSAValue:
+    """Whether ``x``, met after ``best`` along an argmax (``direction`` GT)
+    or argmin (LT) scan, replaces it: strictly beyond it, or the first NaN
+    (``x`` NaN and ``best`` not), so ties and later NaNs keep the earlier
+    index (``numerics.arg_reduce``)."""
+    beyond = scalar.compare(b, element, direction, x, best)
+    if rules.kind(element) != "float":
+        return beyond
+    first_nan = b.apply("arith.andi", b.cmpf("uno", x, x), b.cmpf("ord", best, best))
+    return b.apply("arith.ori", beyond, first_nan)
 
 
 # --------------------------------------------------------------------------
@@ -308,6 +329,12 @@ def slice_index(b: Scalars, starts: Sequence[int], strides: Sequence[int], idx: 
             i = b(arith.MuliOp(i, b.index(stride)))
         out.append(b(arith.AddiOp(i, b.index(start))) if start else i)
     return out
+
+
+def offset_index(b: Scalars, starts: Index, idx: Index) -> Index:
+    """``start + i`` per dim (a constant 0 start adds nothing)."""
+    zero = b.index(0)
+    return [i if start is zero else b(arith.AddiOp(i, start)) for start, i in zip(starts, idx)]
 
 
 def iota_at(b: Scalars, dim: int, element: str, idx: Index) -> SSAValue:
@@ -400,7 +427,8 @@ class FunctionLowering:
         self.owned: list[SSAValue] = []
         self.destination: dict[SSAValue, SSAValue] = {}
         self.checked: dict[Operation, Index] = {}
-        """The indices of each extract/assign, their dynamic ones checked."""
+        """The indices of each extract/assign, their dynamic ones checked, and
+        the clamped starts of each dynamic slice."""
         if block is None:
             return
         self.b = Scalars(new_block)
@@ -543,6 +571,8 @@ class FunctionLowering:
             return (yield op.operand, reshape_index(b, src, flat_type_shape(op.result.type), idx))
         if isinstance(op, bc.ExtractOp):
             return (yield op.operand, self.indices(op) + idx)
+        if isinstance(op, bc.DynamicSliceOp):
+            return (yield op.operand, offset_index(b, self.dynamic_starts(op, op.sizes), idx))
         if isinstance(op, bc.ElementwiseOp | bc.ConvertOp):
             args = []
             for o in op.operands:
@@ -580,6 +610,38 @@ class FunctionLowering:
         self.checked[op] = indices
         return indices
 
+    def dynamic_starts(self, op: bc.DynamicSliceOp | bc.DynamicUpdateSliceOp, sizes: Sequence[int]) -> Index:
+        """The start indices of a dynamic slice as ``index`` values, clamped
+        into ``[0, dim - size]`` (docs/ir.md): extended to ``i64`` by the
+        index's signedness, then ``maxsi`` 0 and ``minsi`` ``dim - size``
+        (a ``ui64`` index: ``minui`` alone, which reads it unsigned), so no
+        index value reads or writes out of bounds. Computed once, where the
+        op is lowered (at the function's top level, before its nests); a
+        block as large as its dim starts at constant 0."""
+        if op in self.checked:
+            return self.checked[op]
+        b, starts, clamped = self.b, [], {}
+        for v, size, n in zip(op.start_indices, sizes, flat_type_shape(op.operand.type)):
+            if size == n:
+                starts.append(b.index(0))
+                continue
+            if (v, n - size) in clamped:  # one start for several dims of one bound
+                starts.append(clamped[v, n - size])
+                continue
+            element = element_of(v.type)
+            x = self.value_at(v, [])
+            high = b.int(n - size, "i64")
+            if element == "ui64":
+                x = b.apply("arith.minui", x, high)
+            else:
+                if rules.bit_width(element) < 64:
+                    x = b.cast("arith.extsi" if rules.kind(element) == "signed" else "arith.extui", x, "i64")
+                x = b.apply("arith.minsi", b.apply("arith.maxsi", x, b.int(0, "i64")), high)
+            starts.append(b(arith.IndexCastOp(x, IndexType())))
+            clamped[v, n - size] = starts[-1]
+        self.checked[op] = starts
+        return starts
+
     def store_nest(self, values: Sequence[SSAValue], targets: Sequence[SSAValue], shape, lead: Index = ()) -> None:
         """One nest over ``shape`` storing each value (read at ``lead + idx``)
         into its target."""
@@ -607,12 +669,21 @@ class FunctionLowering:
             self.lower_concatenate(op)
         elif isinstance(op, bc.PadOp):
             self.lower_pad(op)
+        elif isinstance(op, bc.ArgReduceOp):
+            self.lower_arg_reduce(op)
+        elif isinstance(op, bc.CumulativeOp):
+            self.lower_cumulative(op)
         elif isinstance(op, bc.DotGeneralOp):
             self.lower_dot_general(op)
         elif reads_as_view(op):
             return  # its contraction reads it through its index expression
         elif isinstance(op, bc.AssignOp):
             self.lower_assign(op)
+        elif isinstance(op, bc.DynamicUpdateSliceOp):
+            self.lower_dynamic_update_slice(op)
+        elif isinstance(op, bc.DynamicSliceOp):
+            self.dynamic_starts(op, op.sizes)  # clamped here, before the nest
+            self.materialize(op.result)
         elif isinstance(op, func.CallOp):
             self.lower_call(op)
         elif isinstance(op, bc.ElementwiseOp | bc.ConvertOp | bc.ExtractOp | bc.BroadcastInDimOp
@@ -765,6 +836,63 @@ class FunctionLowering:
         n = rules.element_count(tuple(rhs[d] for d in dims.free(len(rhs), "rhs")))
         return {"batch": rules.element_count(lhs[:nb]), "m": m, "n": n, "k": lhs[lc],
                 "trans_a": trans_a, "trans_b": trans_b}
+
+    def lower_arg_reduce(self, op: bc.ArgReduceOp) -> None:
+        """A fusion boundary: a parallel nest over the result, and in it an
+        ``scf.for`` along ``dim`` carrying (best value, its index), started
+        from the kind's identity and index 0. An element replaces the best
+        when strictly beyond it (so the first of ties stays), or when it is
+        the first NaN (``arg_replaces``); the index is cast to the result's
+        type once, at the end."""
+        b, target = self.b, self.buffer(op.result)
+        shape = flat_type_shape(op.operand.type)
+        element, index = element_of(op.operand.type), element_of(op.result.type)
+        start = b.const(numerics.reduction_identity(op.START_KIND, NUMPY_DTYPES[element])[()].item(), element)
+        kept = [n for d, n in enumerate(shape) if d != op.dim]
+        with self.nest(kept, parallel=True) as ivs:
+            def step(i: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+                best, best_at = carried
+                x = self.value_at(op.operand, [*ivs[:op.dim], i, *ivs[op.dim:]])
+                take = arg_replaces(b, element, op.STABLEHLO_DIRECTION, x, best)
+                return [b.select(take, x, best), b.select(take, i, best_at)]
+
+            self.scopes.append({})
+            try:
+                _, at = b.for_loop(shape[op.dim], [start, b.index(0)], step)
+            finally:
+                self.scopes.pop()
+            cast = b(arith.IndexCastOp(at, storage_type(index)))
+            b(memref.StoreOp.get(cast, target, list(ivs)))
+        self.written(op.result, target)
+
+    def lower_cumulative(self, op: bc.CumulativeOp) -> None:
+        """A fusion boundary: a parallel nest over the other dims, and in it
+        an ``scf.for`` along ``dim`` (backwards with ``reverse``) carrying
+        the running fold in the accumulator type (f16 in f32, as ``reduce``),
+        storing each step's value converted back to the element type."""
+        b, target = self.b, self.buffer(op.result)
+        shape = flat_type_shape(op.operand.type)
+        element = element_of(op.operand.type)
+        acc = accumulator(element)
+        n = shape[op.dim]
+        identity = b.const(numerics.reduction_identity(op.kind_name, NUMPY_DTYPES[acc])[()].item(), acc)
+        others = [m for d, m in enumerate(shape) if d != op.dim]
+        with self.nest(others, parallel=True) as ivs:
+            def step(i: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+                at = b(arith.SubiOp(b.index(n - 1), i)) if op.is_reverse else i
+                idx = [*ivs[:op.dim], at, *ivs[op.dim:]]
+                x = self.value_at(op.operand, idx)
+                x = scalar.convert(b, element, acc, x)
+                total = combine(b, op.kind_name, acc, carried[0], x)
+                b(memref.StoreOp.get(scalar.convert(b, acc, element, total), target, idx))
+                return [total]
+
+            self.scopes.append({})
+            try:
+                b.for_loop(n, [identity], step)
+            finally:
+                self.scopes.pop()
+        self.written(op.result, target)
 
     def lower_constant(self, op: bc.ConstantOp) -> None:
         """Splats are scalar constants; other constants are globals."""
@@ -937,6 +1065,18 @@ class FunctionLowering:
             self.b(memref.StoreOp.get(x, target, [*lead, *ivs]))
         self.written(op.result, target)
 
+    def lower_dynamic_update_slice(self, op: bc.DynamicUpdateSliceOp) -> None:
+        """A fusion boundary: a copy of the operand into a buffer of its own
+        (the result never aliases it), then a nest over the update writing
+        element ``i`` at ``start + i`` (starts clamped: ``dynamic_starts``)."""
+        update = flat_type_shape(op.update.type)
+        starts = self.dynamic_starts(op, update)
+        target = self.buffer(op.result)
+        self.store_nest([op.operand], [target], flat_type_shape(op.operand.type))
+        with self.nest(update, parallel=True) as ivs:
+            self.b(memref.StoreOp.get(self.value_at(op.update, list(ivs)), target, offset_index(self.b, starts, ivs)))
+        self.written(op.result, target)
+
     def lower_call(self, op: func.CallOp) -> None:
         args = []
         for a in op.arguments:
@@ -1047,6 +1187,8 @@ class LowerToLoopsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_one_block_functions(op, "bcast-lower-to-loops")
+        check_signatures(op, "bcast-lower-to-loops")
+        check_static(op, "bcast-lower-to-loops")
         lowering = ModuleLowering(op)
         for old in list(op.ops):
             old.detach()

@@ -68,7 +68,7 @@ from bcast.ir.ops import (
 from bcast.ir.rules import Levels, RuleError
 from bcast.ir.types import make_type, split_type
 from bcast.passes import TypedOptionsPass
-from bcast.passes.errors import PassError
+from bcast.passes.errors import PassError, check_static
 from bcast.passes.rewriting import insert_before, replace
 
 Degenerate = Literal["expand", "reshape"]
@@ -348,6 +348,7 @@ class MakeExplicitPass(TypedOptionsPass):
     degenerate: Degenerate = "expand"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        check_static(op, "bcast-make-explicit")
         degenerate = self.degenerate
         PatternRewriteWalker(
             GreedyRewritePatternApplier(

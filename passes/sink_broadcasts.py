@@ -37,6 +37,7 @@ from bcast.ir.ops import BroadcastInDimOp, ConstantOp, ConvertOp, ElementwiseOp
 from bcast.ir.rules import Shape
 from bcast.ir.types import flat_type_shape, is_nested, make_type, split_type
 from bcast.passes.rewriting import replace
+from bcast.passes.errors import check_static
 
 
 def _small_type(kind: BroadcastKind, value: SSAValue):
@@ -164,6 +165,7 @@ class SinkBroadcastsPass(ModulePass):
         """Sinking alone: the copies of small broadcasts and ops it makes are
         merged and simplified by the ``canonicalize,cse`` that every pipeline
         runs after it (``bcast.tools.api.EXPLICIT_PIPELINE``)."""
+        check_static(op, "bcast-sink-broadcasts")
         PatternRewriteWalker(
             GreedyRewritePatternApplier(
                 [SinkBroadcastsThroughElementwise(), SinkBroadcastThroughConvert()]

@@ -15,7 +15,10 @@ Python source line, for a JAX export with debug info).
 - ``add``/``multiply``/``maximum``/``minimum`` on i1 are ``or``/``and``/``or``/
   ``and`` (the StableHLO spec); ``compare`` with ``compare_type`` UNSIGNED on
   a signed integer (or SIGNED on an unsigned one) compares the operands
-  converted to the other signedness (the same bits); ``chlo.square x`` is ``multiply x, x``;
+  converted to the other signedness (the same bits), TOTALORDER is
+  ``bcast.compare ..., TOTALORDER``; ``chlo.square x`` is ``multiply x, x``;
+  ``chlo.erf``/``chlo.erfc`` are ``bcast.erf``/``bcast.erfc``;
+  ``optimization_barrier`` is its operands;
   ``is_finite x`` is ``compare LT, abs(x), inf`` (false for NaN and inf).
 - A transposing ``broadcast_in_dim`` becomes ``transpose`` then a sorted
   broadcast; a rank-0 ``select`` predicate, rank-0 ``clamp`` bounds are broadcast
@@ -23,11 +26,16 @@ Python source line, for a JAX export with debug info).
   ``chlo.broadcast_*`` broadcast each operand to the result shape (NumPy
   alignment, or ``broadcast_dimensions``), then apply the op
   (``chlo.broadcast_select`` becomes ``bcast.select``).
+- ``dynamic_slice`` and ``dynamic_update_slice`` become bcast's ops of the
+  same names, start indices unchanged (both clamp them into range).
 - ``reduce`` with one input and a body that is one binary op becomes
   ``bcast.reduce KIND``; an init value that is not a constant equal to the
   kind's identity is combined in with the binary op after the reduction.
-- Anything else (another op, a variadic reduce, another body, compare type
-  TOTALORDER, an element type bcast lacks) is kept as it is, with its
+  JAX's ``argmax``/``argmin`` (a reduce of (x, iota) with
+  ``hlo.arg_reduce_body``) becomes ``bcast.argmax``/``argmin``; JAX's
+  cumulative ``reduce_window`` forms become ``bcast.cumulative``.
+- Anything else (another op, a variadic reduce, another body, an element
+  type bcast lacks) is kept as it is, with its
   operands and results (docs/contracts.md, "Ops bcast does not know"): the
   later passes treat its results as opaque values, ``-t stablehlo`` writes
   it back, and a backend that must run it refuses it, located. With
@@ -64,7 +72,7 @@ from bcast.ir import stablehlo as hlo
 from bcast.ir.locations import InputFallbackLoc
 from bcast.ir.rules import RuleError
 from bcast.ir import numerics
-from bcast.ir.types import NUMPY_DTYPES, make_type, split_type
+from bcast.ir.types import NUMPY_DTYPES, flat_type_shape, make_type, split_type
 from bcast.passes.errors import PassError
 from bcast.passes.rewriting import replace
 
@@ -80,17 +88,20 @@ ON_I1: dict[type[bcast.BinaryOp], type[bcast.BinaryOp]] = {
 }  # fmt: skip
 """StableHLO defines these on i1 as logic; bcast's arithmetic rejects i1."""
 
+_COUNTERPARTS = {**hlo.ELEMENTWISE_OPS, **chlo.CHLO_UNARY_OPS}
 UNARY: dict[type[Operation], type[bcast.UnaryOp]] = {
-    hlo.ELEMENTWISE_OPS[op.STABLEHLO]: op for op in bcast.OPS
-    if issubclass(op, bcast.UnaryOp) and op.STABLEHLO in hlo.ELEMENTWISE_OPS
+    _COUNTERPARTS[op.STABLEHLO]: op for op in bcast.OPS
+    if issubclass(op, bcast.UnaryOp) and op.STABLEHLO in _COUNTERPARTS
 }  # fmt: skip
+"""Each StableHLO (or CHLO: ``chlo.erf``) unary op's bcast op."""
 
 REDUCTION_KINDS: dict[type[bcast.BinaryOp], str] = {op: kind for kind, op in bcast.REDUCTION_COMBINERS.items()}
 
 OTHER = (hlo.IsFiniteOp, hlo.ConvertOp, hlo.CompareOp, hlo.SelectOp, hlo.ClampOp, hlo.BroadcastInDimOp,
          hlo.ReshapeOp, hlo.TransposeOp, hlo.ConstantOp, hlo.ReduceOp, hlo.ReturnOp,
-         hlo.IotaOp, hlo.ReverseOp, hlo.SliceOp, hlo.ConcatenateOp, hlo.PadOp, hlo.DotGeneralOp, hlo.DotOp, chlo.BroadcastCompareOp,
-         chlo.BroadcastSelectOp, chlo.SquareOp)  # fmt: skip
+         hlo.IotaOp, hlo.ReverseOp, hlo.SliceOp, hlo.ConcatenateOp, hlo.PadOp, hlo.ReduceWindowOp, hlo.DotGeneralOp,
+         hlo.DotOp, chlo.BroadcastCompareOp, chlo.BroadcastSelectOp, chlo.SquareOp, hlo.DynamicSliceOp,
+         hlo.DynamicUpdateSliceOp, hlo.OptimizationBarrierOp)  # fmt: skip
 SUPPORTED_OPS: tuple[str, ...] = tuple(sorted(
     [op.name for op in (*BINARY, *UNARY, *OTHER, *chlo.CHLO_BINARY_OPS)] + ["func.call"]
 ))  # fmt: skip
@@ -173,7 +184,7 @@ def _constant_value(value: SSAValue) -> float | int | None:
 
 def in_reduce_body(op: Operation) -> bool:
     """Ops in a reduce body go with their reduce; never convert them alone."""
-    return isinstance(op.parent_op(), hlo.ReduceOp)
+    return isinstance(op.parent_op(), hlo.ReduceOp | hlo.ReduceWindowOp)
 
 
 class ConvertBinary(RewritePattern):
@@ -215,9 +226,24 @@ class ConvertIsFinite(RewritePattern):
         replace(rewriter, op, [*new, magnitude, compare])
 
 
+class ConvertOptimizationBarrier(RewritePattern):
+    """``optimization_barrier`` is its operands: it only keeps XLA from
+    rewriting across it (the StableHLO target writes one where XLA's
+    simplifier would change IEEE results, as in ``erfc``'s composition)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: hlo.OptimizationBarrierOp, rewriter: PatternRewriter) -> None:
+        if in_reduce_body(op):
+            return
+        for v in op.operand:
+            _bcast_type(op, v)
+        replace(rewriter, op, [], list(op.operand))
+
+
 class ConvertStructural(RewritePattern):
     """constant, convert, reshape, transpose, broadcast_in_dim (a transposing
-    one becomes transpose + sorted broadcast), iota, reverse, slice, concatenate, pad."""
+    one becomes transpose + sorted broadcast), iota, reverse, slice,
+    dynamic_slice, dynamic_update_slice, concatenate, pad."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if in_reduce_body(op):
@@ -255,6 +281,16 @@ class ConvertStructural(RewritePattern):
             _bcast_type(op, op.operand)
             ranges = (op.start_indices, op.limit_indices, op.strides)
             new = [bcast.SliceOp(op.operand, *(r.get_values() for r in ranges))]
+        elif isinstance(op, hlo.DynamicSliceOp):
+            _bcast_type(op, op.operand)
+            for start in op.start_indices:
+                _bcast_type(op, start)
+            new = [bcast.DynamicSliceOp(op.operand, op.start_indices, op.slice_sizes.get_values())]
+        elif isinstance(op, hlo.DynamicUpdateSliceOp):
+            _bcast_type(op, op.operand)
+            for start in op.start_indices:
+                _bcast_type(op, start)
+            new = [bcast.DynamicUpdateSliceOp(op.operand, op.start_indices, op.update)]
         else:
             return
         replace(rewriter, op, new)
@@ -267,12 +303,6 @@ class ConvertStructural(RewritePattern):
         perm, _, sorted_dims = rules.split_transposing_broadcast(op.operand.type.get_shape(), dims)
         transpose = bcast.TransposeOp(operand, perm)
         return [transpose, bcast.BroadcastInDimOp(transpose, sorted_dims, op.result.type)]
-
-
-def _compare_type_ok(op: Operation, compare_type) -> None:
-    if compare_type is not None and compare_type.data == hlo.ComparisonType.TOTALORDER:
-        raise PassError(op, "compare type TOTALORDER is not supported by convert-stablehlo-to-bcast",
-                        ["bcast compares floats as IEEE 754 does (compare type FLOAT)"])
 
 
 SIGNEDNESS_OF_COMPARE = {hlo.ComparisonType.SIGNED: "signed", hlo.ComparisonType.UNSIGNED: "unsigned"}
@@ -297,10 +327,11 @@ def _compared(compare_type, direction: str, value: SSAValue, new: list[Operation
 
 def _compare(op: Operation, compare_type, direction: str, lhs: SSAValue, rhs: SSAValue, result_type,
              new: list[Operation]) -> bcast.CompareOp:
-    """bcast's compare of ``lhs`` and ``rhs`` as StableHLO's ``compare_type`` says."""
-    _compare_type_ok(op, compare_type)
+    """bcast's compare of ``lhs`` and ``rhs`` as StableHLO's ``compare_type``
+    says (TOTALORDER, which StableHLO allows on floats only, is bcast's)."""
     lhs, rhs = (_compared(compare_type, direction, v, new) for v in (lhs, rhs))
-    return bcast.CompareOp(direction, lhs, rhs, result_type)
+    total_order = compare_type is not None and compare_type.data == hlo.ComparisonType.TOTALORDER
+    return bcast.CompareOp(direction, lhs, rhs, result_type, total_order=total_order)
 
 
 class ConvertCompare(RewritePattern):
@@ -379,13 +410,19 @@ class ConvertChloBroadcast(RewritePattern):
 
 class ConvertReduce(RewritePattern):
     """``reduce`` of one input whose body is one binary op -> ``bcast.reduce``,
-    then the init value combined in unless it is the kind's identity."""
+    then the init value combined in unless it is the kind's identity; JAX's
+    argmax/argmin reduce of two inputs -> ``bcast.argmax``/``argmin``."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: hlo.ReduceOp, rewriter: PatternRewriter) -> None:
+        if len(op.inputs) == 2:
+            new = _arg_reduce(op)
+            replace(rewriter, op, new, [None, new[-1].results[0]])
+            return
         if len(op.inputs) != 1:
             raise PassError(op, f"reduce of {len(op.inputs)} inputs (variadic) is not supported by "
-                            "convert-stablehlo-to-bcast", ["only reduce with one input is imported"])  # fmt: skip
+                            "convert-stablehlo-to-bcast",
+                            ["only reduce with one input, and JAX's argmax/argmin, are imported"])  # fmt: skip
         combiner = op.combiner()
         cls = None if combiner is None else BINARY.get(type(combiner))
         (x,), (init,) = op.inputs, op.init_values
@@ -431,10 +468,110 @@ class ConvertDot(RewritePattern):
         replace(rewriter, op, [*new, bcast.DotGeneralOp(*operands, op.dims)])
 
 
+def _scalar_constant(value: SSAValue) -> float | int | None:
+    """``_constant_value`` through rank-0 ``broadcast_in_dim``s (JAX writes
+    one around a scan's init value)."""
+    owner = value.owner
+    while isinstance(owner, hlo.BroadcastInDimOp | bcast.BroadcastInDimOp) and owner.operand.type == value.type:
+        value = owner.operand
+        owner = value.owner
+    return _constant_value(value)
+
+
+def _is_identity(init: SSAValue, kind: str, element: str) -> bool:
+    """Whether ``init`` is a constant equal to ``kind``'s identity (an ``i1``
+    by truth: a signless ``true`` reads back as -1)."""
+    value = _scalar_constant(init)
+    if value is None:
+        return False
+    identity = _identity(kind, element)
+    return bool(value) == bool(identity) if element == "i1" else value == identity
+
+
+def _arg_reduce(op: hlo.ReduceOp) -> list[Operation]:
+    """JAX's ``argmax``/``argmin``: a reduce of (values, iota along the one
+    reduced dim) from (the kind's identity, 0) with ``hlo.arg_reduce_body``,
+    whose value result is unused, as ``bcast.argmax``/``argmin`` (the last
+    op). Booleans (``jnp.argmax`` of a mask: False < True, as ``i1``
+    compares UNSIGNED) are converted to ``ui8`` first, since bcast's
+    argmax takes numbers."""
+    direction = hlo.arg_reduce_direction(op.body)
+    (x, iota), (init, init_index), dims = op.inputs, op.init_values, list(op.dims)
+    notes = ["a reduce of two inputs is imported when it is JAX's argmax or argmin form: "
+             "(values, iota along the one reduced dim) from (-inf or the type's minimum (argmin: "
+             "+inf or maximum), 0), with JAX's body, and its value result unused"]
+    if direction is None:
+        raise PassError(op, "reduce of 2 inputs with a body that is not JAX's argmax or argmin is not "
+                        "supported by convert-stablehlo-to-bcast", notes)  # fmt: skip
+    cls = bcast.ArgmaxOp if direction == "GT" else bcast.ArgminOp
+    _, element = _bcast_type(op, x)
+    _, index = _bcast_type(op, iota)
+    shape = flat_type_shape(x.type)
+    counts = iota.owner if isinstance(iota.owner, hlo.IotaOp | bcast.IotaOp) else None
+    if (len(dims) != 1 or counts is None or counts.dim != dims[0] or op.results[0].uses
+            or rules.kind(element) not in cls.ELEMENT_KINDS | {"bool"} or rules.kind(index) not in cls.INDEX_KINDS
+            or not _is_identity(init, cls.START_KIND, element) or _scalar_constant(init_index) != 0):
+        raise PassError(op, f"reduce of 2 inputs is not supported by convert-stablehlo-to-bcast "
+                        f"unless it is JAX's {cls.name.removeprefix('bcast.')}", notes)  # fmt: skip
+    if shape[dims[0]] == 0 or shape[dims[0]] - 1 > np.iinfo(NUMPY_DTYPES[index]).max:
+        raise PassError(op, f"{cls.name} of dim {dims[0]} of size {shape[dims[0]]} with index type "
+                        f"{index} is not supported", ["the dim must be non-empty and its indices fit the type"])
+    new: list[Operation] = []
+    if element == "i1":
+        new.append(bcast.ConvertOp(x, make_type((shape,), "ui8")))
+        x = new[-1].results[0]
+    return [*new, cls(x, dims[0], index)]
+
+
+class ConvertReduceWindow(RewritePattern):
+    """The cumulative forms of ``reduce_window`` JAX writes for ``cumsum``/
+    ``cumprod``/``cummax``/``cummin`` -> ``bcast.cumulative``: one input, the
+    kind's identity as init, a body that is one binary op, a window of the
+    whole dim ``d`` (size ``n``) and 1 elsewhere, unit strides and
+    dilations, padding ``(n-1, 0)`` along ``d`` (``(0, n-1)``: ``reverse``)
+    and 0 elsewhere."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: hlo.ReduceWindowOp, rewriter: PatternRewriter) -> None:
+        form = _cumulative_form(op)
+        if form is None:
+            raise PassError(op, "is not supported by convert-stablehlo-to-bcast unless it is a cumulative "
+                            "form (jnp.cumsum, cumprod, cummax, cummin)",
+                            ["one input from the kind's identity, a body of one add, multiply, maximum or "
+                             "minimum, a window of a whole dim padded by its size - 1 on one side, unit "
+                             "strides and dilations"])  # fmt: skip
+        kind, dim, reverse = form
+        replace(rewriter, op, [bcast.CumulativeOp(kind, op.inputs[0], dim, reverse)])
+
+
+def _cumulative_form(op: hlo.ReduceWindowOp) -> tuple[str, int, bool] | None:
+    """(kind, dim, reverse) of a cumulative ``reduce_window``, else None."""
+    if len(op.inputs) != 1:
+        return None
+    (x,), (init,) = op.inputs, op.init_values
+    levels, element = split_type(x.type)
+    if len(levels) != 1 or rules.kind(element) not in ("signed", "unsigned", "float"):
+        return None
+    shape = levels[0]
+    kinds = [k for k in sorted(bcast.CUMULATIVE_KINDS)
+             if hlo.is_binary_body(op.body, hlo.ELEMENTWISE_OPS[bcast.REDUCTION_COMBINERS[k].STABLEHLO],
+                                   x.type.get_element_type())]  # fmt: skip
+    dims = [d for d, w in enumerate(op.window) if w != 1]
+    if (len(kinds) != 1 or len(dims) != 1 or set(op.strides) != {1} or set(op.dilations[0]) != {1}
+            or set(op.dilations[1]) != {1} or not _is_identity(init, kinds[0], element)):
+        return None
+    (dim,), n = dims, shape[dims[0]]
+    if op.window[dim] != n or any(p != (0, 0) for d, p in enumerate(op.pads) if d != dim):
+        return None
+    if op.pads[dim] not in ((n - 1, 0), (0, n - 1)):
+        return None
+    return kinds[0], dim, op.pads[dim] == (0, n - 1)
+
+
 PATTERNS: tuple[Callable[[], RewritePattern], ...] = (
-    ConvertBinary, ConvertUnary, ConvertSquare, ConvertIsFinite, ConvertStructural,
+    ConvertBinary, ConvertUnary, ConvertSquare, ConvertIsFinite, ConvertOptimizationBarrier, ConvertStructural,
     ConvertCompare, ConvertSelect, ConvertClamp, ConvertChloBroadcast, ConvertChloBroadcastSelect,
-    ConvertReduce, ConvertDot,
+    ConvertReduce, ConvertDot, ConvertReduceWindow,
 )  # fmt: skip
 
 
@@ -495,7 +632,7 @@ def check_supported(module: ModuleOp) -> None:
         name = op_name(op)
         if is_stablehlo(op) and name not in known:
             raise PassError(op, "is not supported by convert-stablehlo-to-bcast", [supported_note()])
-        if isinstance(op, hlo.ReturnOp) and not isinstance(op.parent_op(), hlo.ReduceOp):
+        if isinstance(op, hlo.ReturnOp) and not in_reduce_body(op):
             raise PassError(op, "stablehlo.return outside a reduce body is not supported")
 
 

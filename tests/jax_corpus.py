@@ -194,6 +194,14 @@ def cumprod_rows(x):
     return jnp.cumprod(x, axis=-1)
 
 
+def argmin_columns(x):
+    return jnp.argmin(x, axis=0)
+
+
+def running_max(x):
+    return jax.lax.cummax(x, axis=1)
+
+
 def pad_sequence(x):
     return jnp.pad(x, ((0, 0), (1, 2)), constant_values=0.0)
 
@@ -204,6 +212,16 @@ def slice_columns(x):
 
 def reverse_rows(x):
     return x[::-1] + 1.0
+
+
+def kv_cache_write(cache, k, pos):
+    """A decoder's key cache: this step's key row written at a traced position."""
+    return jax.lax.dynamic_update_slice(cache, k, (pos, jnp.int32(0)))
+
+
+def window_at(x, start):
+    """A window of 3 time steps from a traced start, scaled (``lax.dynamic_slice_in_dim``)."""
+    return jax.lax.dynamic_slice_in_dim(x, start, 3, axis=1) * 0.5
 
 
 def concat_features(a, b):
@@ -369,9 +387,16 @@ PROGRAMS: dict[str, Case] = {
     "argmax_rows": Case(argmax_rows, lambda r: (normal(r, (4, 16)),), "jnp.argmax over rows"),
     "cumsum_rows": Case(cumsum_rows, lambda r: (normal(r, (4, 8)),), "jnp.cumsum over rows"),
     "cumprod_rows": Case(cumprod_rows, lambda r: (positive(r, (4, 8)),), "jnp.cumprod over rows"),
+    "argmin_columns": Case(argmin_columns, lambda r: (normal(r, (8, 5)),), "jnp.argmin over columns"),
+    "running_max": Case(running_max, lambda r: (normal(r, (4, 8)),), "jax.lax.cummax over rows"),
     "pad_sequence": Case(pad_sequence, lambda r: (normal(r, (4, 6)),), "jnp.pad, 1 before and 2 after"),
     "slice_columns": Case(slice_columns, lambda r: (normal(r, (4, 6)),), "x[:, 1:3]"),
     "reverse_rows": Case(reverse_rows, lambda r: (normal(r, (4, 6)),), "x[::-1]"),
+    "kv_cache_write": Case(kv_cache_write, lambda r: (normal(r, (8, 4)), normal(r, (1, 4)),
+                                                      np.int32(r.integers(0, 8))),
+                           "lax.dynamic_update_slice of a cache row at a traced position"),
+    "window_at": Case(window_at, lambda r: (normal(r, (4, 10)), np.int32(r.integers(-12, 12))),
+                      "lax.dynamic_slice_in_dim from a traced (possibly out-of-range) start"),
     "concat_features": Case(concat_features, lambda r: (normal(r, (4, 3)), normal(r, (4, 5))),
                             "jnp.concatenate on the last axis"),
     "mse_loss": Case(mse_loss, lambda r: (normal(r, (8, 4)), normal(r, (8, 4))), "mean squared error"),

@@ -33,6 +33,7 @@ compare both with ``program.expected`` through :func:`assert_results`.
 
 from __future__ import annotations
 
+import math as pymath
 import itertools
 from dataclasses import dataclass, field
 from typing import Sequence
@@ -70,7 +71,7 @@ SHIFTS = ("shift_left", "shift_right_arithmetic", "shift_right_logical")
 BINARY = ARITH + ("atan2",) + BITWISE + SHIFTS
 UNARY = ("negate", "abs", "sign", "exponential", "log", "sqrt", "rsqrt", "tanh",
          "logistic", "floor", "ceil", "sine", "cosine", "tan", "exponential_minus_one", "log_plus_one",
-         "cbrt", "round_nearest_even", "round_nearest_afz", "not", "popcnt")  # fmt: skip
+         "cbrt", "round_nearest_even", "round_nearest_afz", "erf", "erfc", "not", "popcnt")  # fmt: skip
 STRUCTURAL = ("broadcast_in_dim", "transpose", "reshape", "convert", "narrow", "constant")
 ALL_OPS = BINARY + ("compare", "select") + UNARY + STRUCTURAL
 DIRECTIONS = ("EQ", "NE", "LT", "LE", "GT", "GE")
@@ -87,7 +88,7 @@ KINDS = {
     "sign": NUMERIC,
     **{op: frozenset({"float"}) for op in (
         "exponential", "log", "sqrt", "rsqrt", "tanh", "logistic", "floor", "ceil", "sine", "cosine", "tan",
-        "exponential_minus_one", "log_plus_one", "cbrt", "round_nearest_even", "round_nearest_afz")},
+        "exponential_minus_one", "log_plus_one", "cbrt", "round_nearest_even", "round_nearest_afz", "erf", "erfc")},
     "popcnt": frozenset({"signed", "unsigned"}),
     "not": frozenset({"bool", "signed", "unsigned"}),
 }  # fmt: skip
@@ -385,6 +386,16 @@ def _round_half_away(x: np.ndarray) -> np.ndarray:
     return np.array([one(v) for v in flat]).reshape(x.shape).astype(x.dtype)
 
 
+def _libm(function):
+    """Python's ``math`` function (C's, in f64) on each element, rounded once
+    to the element type."""
+    def apply(x: np.ndarray) -> np.ndarray:
+        flat = x.astype(np.float64).reshape(-1).tolist()
+        return np.array([function(v) for v in flat]).reshape(x.shape).astype(x.dtype)
+
+    return apply
+
+
 def _popcount(x: np.ndarray) -> np.ndarray:
     bits = 8 * x.dtype.itemsize
     flat = x.reshape(-1).tolist()
@@ -407,6 +418,7 @@ def oracle_unary(op: str, x: np.ndarray) -> np.ndarray:
                   "ceil": np.ceil, "sine": np.sin, "cosine": np.cos, "tan": np.tan,
                   "exponential_minus_one": np.expm1, "log_plus_one": np.log1p, "cbrt": np.cbrt,
                   "round_nearest_even": np.rint, "round_nearest_afz": _round_half_away,
+                  "erf": _libm(pymath.erf), "erfc": _libm(pymath.erfc),
                   "popcnt": _popcount}[op]  # fmt: skip
             out = fn(x)
     return _wrap(out, x.dtype)

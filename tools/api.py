@@ -26,6 +26,10 @@ PIPELINES = {name: targets.TARGETS[name].pipeline for name in BACKENDS}
 
 default_backend = targets.default_backend
 
+DYNAMIC_BACKENDS = ("reference",)
+"""Backends that run dynamic and bounded dims (docs/semantics.md, "Dynamic
+and bounded shapes"); the others refuse them, located, naming the backend."""
+
 
 class BcastError(ValueError):
     """A program was rejected (parse, verify, pass or run-time error); the
@@ -48,9 +52,13 @@ def _error(reports) -> BcastError:
 
 
 def nbytes_of(t: Attribute) -> int:
+    """Bytes of a value of type ``t``; a dynamic dim counts as its bound, an
+    unbounded one as 0 (its size is known only at run time, when NumPy's
+    own allocation reports a size that does not fit)."""
     if not isinstance(t, TensorType):
         return 8
-    return element_count(flat_type_shape(t)) * numpy_dtype(t).itemsize
+    shape = tuple(d if isinstance(d, int) else d.bound or 0 for d in flat_type_shape(t))
+    return element_count(shape) * numpy_dtype(t).itemsize
 
 
 def available_memory() -> int:
@@ -243,9 +251,18 @@ def compile(  # noqa: A001 - the API's name is part of the contract
     chosen = backend or default_backend()
     if chosen not in BACKENDS:
         raise ValueError(f"unknown backend {chosen!r}; available: {', '.join(BACKENDS)}")
+    given_pipeline = pipeline
     pipeline = PIPELINES[chosen] if pipeline is None else pipeline
     try:
-        module = _load(source, filename, semantics, pipeline)
+        try:
+            module = _load(source, filename, semantics, pipeline, chosen)
+        except driver.StaticOnlyError:
+            if backend is not None:
+                raise
+            # the default picks the fastest backend that runs dynamic dims
+            chosen = DYNAMIC_BACKENDS[-1]
+            pipeline = PIPELINES[chosen] if given_pipeline is None else given_pipeline
+            module = _load(source, filename, semantics, pipeline, chosen)
         try:
             return Compiled(module, entry, chosen, filename)
         except TargetUnsupported:
@@ -261,12 +278,17 @@ def compile(  # noqa: A001 - the API's name is part of the contract
         raise ValueError(str(e)) from None
 
 
-def _load(source: str | ModuleOp, filename: str, semantics: str | None, pipeline: str) -> ModuleOp:
+def _load(source: str | ModuleOp, filename: str, semantics: str | None, pipeline: str, backend: str) -> ModuleOp:
     """``source`` verified, imported and transformed; a module given is
-    cloned first (semantics and passes change the module they run on)."""
+    cloned first (semantics and passes change the module they run on).
+    Dynamic dims are refused, before any pass, by every backend but
+    ``reference`` (``DYNAMIC_BACKENDS``)."""
+    static_runner = None if backend in DYNAMIC_BACKENDS else f"the {backend} backend"
     if isinstance(source, ModuleOp):
         passes = driver.parse_pipeline(pipeline) if pipeline else None
-        return driver.prepare(driver.make_context(), source.clone(), semantics, passes, import_stablehlo=True)
+        return driver.prepare(driver.make_context(), source.clone(), semantics, passes, import_stablehlo=True,
+                              static_runner=static_runner)
     if not isinstance(source, str):
         raise TypeError(f"bcast.compile takes IR text or an xDSL ModuleOp, got {type(source).__name__}")
-    return driver.load(source, filename, semantics, pipeline=pipeline, import_stablehlo=True)
+    return driver.load(source, filename, semantics, pipeline=pipeline, import_stablehlo=True,
+                       static_runner=static_runner)

@@ -486,25 +486,30 @@ def cyclic_gc_paused() -> Iterator[None]:
 @cyclic_gc_paused()
 def load_chunk(ctx: Context, chunk: Chunk, name: str, semantics: str | None = None,
                pipeline: PassPipeline | None = None, timings: Timings | None = None,
-               import_stablehlo: bool = False, runner: str | None = None) -> ModuleOp:
+               import_stablehlo: bool = False, runner: str | None = None,
+               static_runner: str | None = None) -> ModuleOp:
     """Parse and verify a program, import StableHLO if ``needs_import`` says
     so, then run ``pipeline`` and verify again. ``timings`` (``--timing``)
     gets the parse and verify times; the passes time themselves through the
     pipeline's callback. ``runner``: see ``prepare``."""
     with timed(timings, "Parse"):
         module = parse(ctx, chunk, name)
-    return prepare(ctx, module, semantics, pipeline, timings, import_stablehlo, runner)
+    return prepare(ctx, module, semantics, pipeline, timings, import_stablehlo, runner, static_runner)
 
 
 @cyclic_gc_paused()
 def prepare(ctx: Context, module: ModuleOp, semantics: str | None = None,
             pipeline: PassPipeline | None = None, timings: Timings | None = None,
-            import_stablehlo: bool = False, runner: str | None = None) -> ModuleOp:
+            import_stablehlo: bool = False, runner: str | None = None,
+            static_runner: str | None = None) -> ModuleOp:
     """``load_chunk`` after parsing, to ``module`` in place (returned): verify,
     import, run ``pipeline``, verify again. The xdsl-opt plugin's targets
     start here (xDSL has parsed). ``runner`` names what will run the whole
     module (``the c target``): an op bcast does not know, left after the
-    import, is then refused before any pass, naming ``runner``."""
+    import, is then refused before any pass, naming ``runner``.
+    ``static_runner`` names what runs the module that takes static shapes
+    only (every target and backend but the reference one, for now): a
+    dynamic dim is refused before any pass, naming it."""
     with timed(timings, "Verify"):
         apply_semantics(module, semantics)
         verify(module)
@@ -514,6 +519,8 @@ def prepare(ctx: Context, module: ModuleOp, semantics: str | None = None,
             verify(module)
     if runner is not None:
         check_runnable_module(module, runner)
+    if static_runner is not None:
+        check_static_module(module, static_runner)
     if pipeline is not None and pipeline.passes:
         run_pipeline(pipeline, ctx, module)
         with timed(timings, "Verify"):
@@ -531,6 +538,22 @@ def check_runnable_module(module: ModuleOp, runner: str) -> None:
         raise InputError([e.report]) from None
 
 
+class StaticOnlyError(InputError):
+    """A dynamic dim where the runner takes static shapes only
+    (``check_static_module``): ``bcast.compile`` without a backend then
+    takes one that runs it."""
+
+
+def check_static_module(module: ModuleOp, runner: str) -> None:
+    """``passes.errors.check_static`` as a located input error."""
+    from bcast.passes.errors import PassError, check_static
+
+    try:
+        check_static(module, runner)
+    except PassError as e:
+        raise StaticOnlyError([e.report]) from None
+
+
 def run_pipeline(pipeline: PassPipeline, ctx: Context, module: ModuleOp) -> None:
     """Apply ``pipeline``; a pass's PassError becomes a located input error."""
     from bcast.passes.errors import PassError
@@ -542,12 +565,13 @@ def run_pipeline(pipeline: PassPipeline, ctx: Context, module: ModuleOp) -> None
 
 
 def load(text: str, name: str, semantics: str | None = None, ctx: Context | None = None,
-         pipeline: str | None = None, import_stablehlo: bool = False) -> ModuleOp:
+         pipeline: str | None = None, import_stablehlo: bool = False,
+         static_runner: str | None = None) -> ModuleOp:
     """A whole program, verified (and transformed by ``pipeline``, if given;
-    StableHLO imported as ``needs_import`` says)."""
+    StableHLO imported as ``needs_import`` says); ``static_runner``: see ``prepare``."""
     passes = parse_pipeline(pipeline) if pipeline else None
     return load_chunk(ctx or make_context(), Chunk(text, 0), name, semantics, passes,
-                      import_stablehlo=import_stablehlo)
+                      import_stablehlo=import_stablehlo, static_runner=static_runner)
 
 
 class Timings:

@@ -20,7 +20,7 @@ from xdsl.dialects.builtin import IndexType
 
 from bcast.ir.diagnostics import Report
 from bcast.ir.rules import SEMANTICS
-from bcast.ir.types import flat_type_shape, numpy_dtype
+from bcast.ir.types import flat_type_shape, is_dynamic_type, numpy_dtype
 from bcast.lowering import numpy_runtime as rt
 from bcast.tools import driver
 from bcast.tools.api import BcastError, Compiled, compile
@@ -86,13 +86,18 @@ def seed(text: str) -> int:
 
 
 def random_inputs(function: func.FuncOp, seed: int) -> list[object]:
-    """Deterministic inputs for ``--seed``: small values, in range for every op."""
+    """Deterministic inputs for ``--seed``: small values, in range for every op.
+    A dynamic dim's size is the caller's to choose (sizes decide whether a
+    program broadcasts at all): ``--seed`` refuses it, as a usage error."""
     rng = np.random.default_rng(seed)
     inputs: list[object] = []
-    for t in function.function_type.inputs.data:
+    for k, t in enumerate(function.function_type.inputs.data):
         if isinstance(t, IndexType):
             inputs.append(0)
             continue
+        if is_dynamic_type(t):
+            raise UsageError(f"argument {k} ({t}) has dynamic dimensions, whose sizes --seed does not choose: "
+                             "give --inputs FILE.npz")
         inputs.append(random_array(rng, flat_type_shape(t), numpy_dtype(t)))
     return inputs
 

@@ -107,6 +107,34 @@ func.func @main(%x: tensor<7x3xf32>, %v: tensor<3xf32>, %i: index) -> (tensor<3x
   func.return %r, %a, %i : tensor<3xf32>, tensor<7x3xf32>, index
 }""")
 
+program("dynamic_slices", """
+func.func @main(%x: tensor<7x3xf32>, %i: tensor<i8>, %j: tensor<ui64>, %k: tensor<i32>, %u: tensor<2x2xf32>) -> (tensor<2x2xf32>, tensor<7x3xf32>, tensor<1x3xf32>) {
+  %s = bcast.dynamic_slice %x[%i, %i], sizes = [2, 2] : (tensor<7x3xf32>, tensor<i8>, tensor<i8>) -> tensor<2x2xf32>
+  %a = bcast.dynamic_update_slice %x[%j, %j], %u : (tensor<7x3xf32>, tensor<ui64>, tensor<ui64>, tensor<2x2xf32>) -> tensor<7x3xf32>
+  %r = bcast.dynamic_slice %a[%k, %k], sizes = [1, 3] : (tensor<7x3xf32>, tensor<i32>, tensor<i32>) -> tensor<1x3xf32>
+  func.return %s, %a, %r : tensor<2x2xf32>, tensor<7x3xf32>, tensor<1x3xf32>
+}""", edges=True)
+
+program("total_order", """
+func.func @main(%a: tensor<6x5xf16>, %b: tensor<5xf16>, %x: tensor<7xf64>, %y: tensor<7xf64>) -> (tensor<6x5xi1>, tensor<7xi1>, tensor<7xi1>) {
+  %0 = bcast.compare LT, %a, %b, TOTALORDER : (tensor<6x5xf16>, tensor<5xf16>) -> tensor<6x5xi1>
+  %1 = bcast.compare EQ, %x, %y, TOTALORDER : (tensor<7xf64>, tensor<7xf64>) -> tensor<7xi1>
+  %2 = bcast.compare GE, %x, %y, TOTALORDER : (tensor<7xf64>, tensor<7xf64>) -> tensor<7xi1>
+  func.return %0, %1, %2 : tensor<6x5xi1>, tensor<7xi1>, tensor<7xi1>
+}""", edges=True)
+
+program("argmax_cumulative", """
+func.func @main(%x: tensor<5x7xf32>, %h: tensor<4x3xf16>, %u: tensor<6x2xui8>) -> (tensor<5xi32>, tensor<3xi64>, tensor<2xi32>, tensor<5x7xf32>, tensor<4x3xf16>, tensor<6x2xui8>) {
+  %e = bcast.exponential %x : tensor<5x7xf32>
+  %a = bcast.argmax %e, dim = 1 : (tensor<5x7xf32>) -> tensor<5xi32>
+  %b = bcast.argmin %h, dim = 0 : (tensor<4x3xf16>) -> tensor<3xi64>
+  %c = bcast.argmax %u, dim = 0 : (tensor<6x2xui8>) -> tensor<2xi32>
+  %s = bcast.cumulative add %e, dim = 1 : (tensor<5x7xf32>) -> tensor<5x7xf32>
+  %m = bcast.cumulative maximum %h, dim = 0 reverse : (tensor<4x3xf16>) -> tensor<4x3xf16>
+  %p = bcast.cumulative multiply %u, dim = 0 : (tensor<6x2xui8>) -> tensor<6x2xui8>
+  func.return %a, %b, %c, %s, %m, %p : tensor<5xi32>, tensor<3xi64>, tensor<2xi32>, tensor<5x7xf32>, tensor<4x3xf16>, tensor<6x2xui8>
+}""", edges=True)
+
 program("softmax", """
 func.func @main(%x: tensor<5x7xf32>) -> tensor<5x7xf32> {
   %m = bcast.reduce maximum %x, dims = [1] keepdims : (tensor<5x7xf32>) -> tensor<5x1xf32>

@@ -159,6 +159,7 @@ def test_every_elementwise_op_is_imported_from_its_stablehlo_op():
     """The import maps come from the bcast op classes: each binary and unary
     op (``SCALAR``) is what its ``STABLEHLO`` op imports as, and each op the
     StableHLO target writes natively is one the import reads."""
+    from bcast.ir import chlo
     from bcast.ir import ops as bc
     from bcast.ir import stablehlo as hlo
     from bcast.passes.stablehlo_to_bcast import BINARY, SUPPORTED_OPS, UNARY
@@ -166,7 +167,7 @@ def test_every_elementwise_op_is_imported_from_its_stablehlo_op():
     elementwise = [op for op in bc.OPS if issubclass(op, bc.BinaryOp | bc.UnaryOp) and hasattr(op, "SCALAR")]
     assert bc.SineOp in elementwise and bc.CosineOp in elementwise
     for op in elementwise:
-        imported = {**BINARY, **UNARY}[hlo.ELEMENTWISE_OPS[op.STABLEHLO]]
+        imported = {**BINARY, **UNARY}[{**hlo.ELEMENTWISE_OPS, **chlo.CHLO_UNARY_OPS}[op.STABLEHLO]]
         assert imported is op and op.STABLEHLO in SUPPORTED_OPS, op.name
         assert op.STABLEHLO_NATIVE_KINDS <= op.ELEMENT_KINDS, op.name
 

@@ -10,6 +10,7 @@ is checked without jax too.
 from __future__ import annotations
 
 import inspect
+import math
 import sys
 
 import numpy as np
@@ -128,12 +129,97 @@ def int_matvec(m, v):
     return m @ v
 
 
+def lax_dynamic_slice(x, i, j):
+    """``lax.dynamic_slice``: JAX wraps a negative start (``i + n``), then
+    ``stablehlo.dynamic_slice`` clamps it into range."""
+    return jax.lax.dynamic_slice(x, (i, j), (2, 3)) * 2
+
+
+def traced_row(x, i):
+    """``x[i]`` with a traced ``i``: a ``dynamic_slice`` of one row, reshaped."""
+    return x[i] + 1
+
+
+def lax_dynamic_update_slice(x, u, i):
+    """``lax.dynamic_update_slice`` with ``uint32`` starts."""
+    return jax.lax.dynamic_update_slice(x, u, (i, i))
+
+
+def update_row(x, v, i):
+    """``lax.dynamic_update_index_in_dim`` (in a called JAX function)."""
+    return jax.lax.dynamic_update_index_in_dim(x, v, i, 0) * 3
+
+
+def total_order_less(x, y):
+    """JAX's ``lt_to`` (its sort comparators' compare): ``stablehlo.compare
+    LT, ..., TOTALORDER``; -0.0 < +0.0 and NaNs ordered by sign."""
+    from jax._src.lax.lax import lt_to_p
+
+    return lt_to_p.bind(x, y)
+
+
+SIGNED_ZEROS_AND_NANS = np.array([-0.0, 0.0, np.nan, -np.nan, np.inf, -np.inf, 1.0, -1.0], np.float32)
+
+def argmax_rows(x):
+    """``jnp.argmax``: a reduce of (x, iota) with JAX's comparator body."""
+    return jnp.argmax(x, axis=1)
+
+
+def argmin_columns_kept(x):
+    """``jnp.argmin`` of int32 along axis 0, ``keepdims`` (a reshape after it)."""
+    return jnp.argmin(x, axis=0, keepdims=True)
+
+
+def argmax_f16(x):
+    return jnp.argmax(x.astype(jnp.float16), axis=0)
+
+
+def first_true_and_false(mask):
+    """``jnp.argmax``/``argmin`` of a boolean mask (the first True / False):
+    imported as the argmax of the mask converted to ui8."""
+    return jnp.argmax(mask, axis=1) * 10 + jnp.argmin(mask, axis=0).sum()
+
+
+def running_sums(x):
+    """``jnp.cumsum`` along both axes and a reversed one: ``reduce_window``."""
+    return jnp.cumsum(x, axis=1) + jax.lax.cumsum(x, axis=0, reverse=True)
+
+
+def running_extremes(x):
+    """``cummax`` along rows, reversed ``cummin`` along columns, ``cumprod``."""
+    return jax.lax.cummax(x, axis=1) - jax.lax.cummin(x, axis=0, reverse=True) + jnp.cumprod(x / 4, axis=1)
+
+
+def int_cumsum(x):
+    """int32 ``cumsum`` that wraps around, as XLA's does."""
+    return jnp.cumsum(x, axis=0)
+
+
+WITH_NAN_AND_TIES = np.array([[1, 3, 3, 0], [np.nan, 2, np.nan, 5], [-0.0, 0.0, -1, -1], [4, 4, 4, 4],
+                              [-np.inf, -np.inf, -np.inf, -np.inf], [2, np.inf, np.nan, np.inf]], np.float32)
+
 CASES = {
     "matmul": (matmul, (X, X.T[:, :5])),
     "batched_einsum": (batched_einsum, (X.reshape(2, 4, 16), X[:6].reshape(2, 3, 16))),
     "dense_layer": (dense_layer, (X, X.T[:, :5].copy(), X[0, :5].copy())),
     "broadcast_matmul": (broadcast_matmul, (X[:6, :4].reshape(2, 1, 3, 4), rng.standard_normal((5, 4, 6)).astype(np.float32))),
     "int_matvec": (int_matvec, (rng.integers(-9, 9, (5, 3)).astype(np.int32), rng.integers(-9, 9, (3,)).astype(np.int32))),
+    "total_order_less": (total_order_less, (SIGNED_ZEROS_AND_NANS[:, None] * np.ones((1, 8), np.float32),
+                                            SIGNED_ZEROS_AND_NANS[None, :] * np.ones((8, 1), np.float32))),
+    "lax_dynamic_slice": (lax_dynamic_slice, (X, np.int32(-3), np.int32(100))),
+    "lax_dynamic_slice_inside": (lax_dynamic_slice, (X, np.int32(5), np.int32(2))),
+    "traced_row": (traced_row, (X, np.int32(-2))),
+    "lax_dynamic_update_slice": (lax_dynamic_update_slice, (X, X[:2, :2] + 5, np.uint32(2**32 - 2))),
+    "update_row": (update_row, (X, X[:1] * 2, np.int32(6))),
+    "argmax_rows": (argmax_rows, (X,)),
+    "argmax_nan_and_ties": (argmax_rows, (WITH_NAN_AND_TIES,)),
+    "argmin_columns_kept": (argmin_columns_kept, (rng.integers(-3, 3, (6, 5)).astype(np.int32),)),
+    "argmax_f16": (argmax_f16, (WITH_NAN_AND_TIES,)),
+    "first_true_and_false": (first_true_and_false, (np.array([[0, 0, 1, 1], [0, 0, 0, 0], [1, 1, 1, 1],
+                                                               [0, 1, 0, 1]], bool),)),
+    "running_sums": (running_sums, (X,)),
+    "running_extremes": (running_extremes, (X,)),
+    "int_cumsum": (int_cumsum, (rng.integers(2**29, 2**31 - 1, (6, 3)).astype(np.int32),)),
     "one_hot_plus_reversed": (one_hot_plus_reversed, (X, rng.integers(0, 16, 8).astype(np.int32))),
     "softmax": (softmax, (X,)),
     "concatenate_three": (concatenate_three, (X[:, :3], X[:, 3:8], X[:, 8:9])),
@@ -252,14 +338,40 @@ def test_unary_functions_import() -> None:
         np.testing.assert_allclose(np.asarray(f(X)), numpy_function(X), rtol=1e-6)
 
 
-def test_an_op_of_a_called_jax_function_is_reported_where_it_is_called() -> None:
-    """JAX locates the ops of its own functions (``cumsum``) without a file:
-    the error is reported at the user's call of it."""
-    def running_total(x):
-        return jnp.cumsum(x), here()
+def _gelu_as_jax_writes_it(v: float) -> float:
+    """``(x/2) * erfc(-x * 0.70710677)``, each f32 step rounded as JAX's export does."""
+    half_x = np.float32(0.5) * np.float32(v)
+    return float(half_x) * math.erfc(float(np.float32(-v) * np.float32(0.70710677)))
 
-    message = error_at_the_users_line(running_total, X[0])
-    assert "'stablehlo.reduce_window' op is not supported" in message
+
+@pytest.mark.parametrize("name, jax_function, python_function", [
+    ("erf", jax.scipy.special.erf, math.erf), ("erfc", jax.scipy.special.erfc, math.erfc),
+    ("gelu", lambda x: jax.nn.gelu(x, approximate=False), lambda v: _gelu_as_jax_writes_it(v)),
+])
+@pytest.mark.parametrize("backend", ["reference", "numpy", "array-api", "c"])
+def test_erf_and_erfc_import_from_chlo(name, jax_function, python_function, backend) -> None:
+    """JAX writes ``chlo.erf``/``chlo.erfc`` (``gelu`` without the tanh
+    approximation is ``x/2 * erfc(-x/sqrt(2))``): they import as
+    ``bcast.erf``/``bcast.erfc`` and compute libm's values, far into the
+    tail where ``1 - erf`` would be 0."""
+    x = np.concatenate([X.ravel(), np.array([-9.0, -6.0, -0.0, 0.3, 4.0, 9.5, np.inf, -np.inf], np.float32)])
+    module = bcast.from_jax(jax_function, x)
+    assert {"bcast.erf", "bcast.erfc"} & {op.name for op in module.walk()}
+    got = np.asarray(bcast.compile(module, backend=backend)(x))
+    want = np.array([python_function(v) for v in x.astype(np.float64).tolist()]).astype(np.float32)
+    np.testing.assert_allclose(got, want, rtol=4e-7, atol=0)
+
+
+def test_an_op_of_a_called_jax_function_is_reported_where_it_is_called() -> None:
+    """JAX locates the ops of its own functions (``cumlogsumexp``, a
+    ``reduce_window`` that is not a cumulative form bcast imports) without a
+    file: the error is reported at the user's call of it."""
+    def running_logsumexp(x):
+        return jax.lax.cumlogsumexp(x), here()
+
+    message = error_at_the_users_line(running_logsumexp, X[0])
+    assert "'stablehlo.reduce_window' op is not supported by convert-stablehlo-to-bcast unless it is a " \
+           "cumulative form" in message
 
 
 def test_unsupported_element_type_is_reported_at_the_users_line() -> None:
@@ -282,3 +394,16 @@ def test_strided_slice_in_jaxs_pretty_form_imports_and_runs() -> None:
     module = bcast.from_jax(strided, X)
     assert "bcast.slice %arg0 [1:3, 0:16:2] : (tensor<8x16xf32>) -> tensor<2x8xf32>" in str(module)
     np.testing.assert_array_equal(bcast.compile(text, filename="strided.mlir")(X), X[1:3, ::2])
+
+
+def test_indexed_update_with_a_traced_index_is_a_scatter() -> None:
+    """``x.at[i].set(v)`` with a traced ``i``: JAX 0.10 writes
+    ``stablehlo.scatter`` (not ``dynamic_update_slice``, which
+    ``lax.dynamic_update_slice`` and ``dynamic_update_index_in_dim`` give and
+    bcast runs); bcast does not import scatter yet and says so at the line."""
+    def set_row(x):
+        x = jnp.asarray(x)
+        return x.at[x[0, 0].astype(jnp.int32)].set(0.0), here()
+
+    message = error_at_the_users_line(set_row, X)
+    assert "'stablehlo.scatter' op is not supported by convert-stablehlo-to-bcast" in message

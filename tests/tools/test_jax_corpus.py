@@ -47,10 +47,6 @@ from bcast.tests.jax_corpus import FORMS, PROGRAMS, assert_as_jax, corpus_table,
 from bcast.tools.jax_bridge import run_stablehlo, verify_stablehlo  # noqa: E402
 
 NEEDS: dict[str, tuple[str, ...]] = {
-    "gelu_erf": ("chlo.erfc",),
-    "argmax_rows": ("stablehlo.reduce",),  # reduce of two inputs (value, index)
-    "cumsum_rows": ("stablehlo.reduce_window",),
-    "cumprod_rows": ("stablehlo.reduce_window",),
     "cross_entropy": ("stablehlo.gather",),
 }
 """The programs bcast cannot run yet and the ops each needs (those its

@@ -16,8 +16,8 @@ func.func @reduce_body(%x: tensor<4x3xf32>) -> tensor<4xf32> {
 
 func.func @variadic(%x: tensor<4x3xf32>, %y: tensor<4x3xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   %c = stablehlo.constant dense<0.0> : tensor<f32>
-  // expected-error @+2 {{'stablehlo.reduce' op reduce of 2 inputs (variadic) is not supported by convert-stablehlo-to-bcast}}
-  // expected-note @+1 {{only reduce with one input is imported}}
+  // expected-error @+2 {{'stablehlo.reduce' op reduce of 2 inputs with a body that is not JAX's argmax or argmin is not supported by convert-stablehlo-to-bcast}}
+  // expected-note @+1 {{a reduce of two inputs is imported when it is JAX's argmax or argmin form}}
   %0:2 = stablehlo.reduce(%x init: %c), (%y init: %c) across dimensions = [1] : (tensor<4x3xf32>, tensor<4x3xf32>, tensor<f32>, tensor<f32>) -> (tensor<4xf32>, tensor<4xf32>)
    reducer(%a: tensor<f32>, %b: tensor<f32>) (%a2: tensor<f32>, %b2: tensor<f32>) {
     %s = stablehlo.add %a, %b : tensor<f32>
@@ -29,11 +29,71 @@ func.func @variadic(%x: tensor<4x3xf32>, %y: tensor<4x3xf32>) -> (tensor<4xf32>,
 
 // -----
 
-func.func @total_order(%x: tensor<4xf32>) -> tensor<4xi1> {
-  // expected-error @+2 {{'stablehlo.compare' op compare type TOTALORDER is not supported by convert-stablehlo-to-bcast}}
-  // expected-note @+1 {{bcast compares floats as IEEE 754 does (compare type FLOAT)}}
-  %0 = stablehlo.compare LT, %x, %x, TOTALORDER : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
-  return %0 : tensor<4xi1>
+func.func @three_inputs(%x: tensor<4x3xf32>) -> tensor<4xf32> {
+  %c = stablehlo.constant dense<0.0> : tensor<f32>
+  // expected-error @+2 {{'stablehlo.reduce' op reduce of 3 inputs (variadic) is not supported by convert-stablehlo-to-bcast}}
+  // expected-note @+1 {{only reduce with one input, and JAX's argmax/argmin, are imported}}
+  %0:3 = stablehlo.reduce(%x init: %c), (%x init: %c), (%x init: %c) across dimensions = [1] : (tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>, tensor<f32>, tensor<f32>, tensor<f32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>)
+   reducer(%a: tensor<f32>, %b: tensor<f32>) (%a2: tensor<f32>, %b2: tensor<f32>) (%a3: tensor<f32>, %b3: tensor<f32>) {
+    stablehlo.return %a, %a2, %a3 : tensor<f32>, tensor<f32>, tensor<f32>
+  }
+  return %0#0 : tensor<4xf32>
+}
+
+// -----
+
+// JAX's argmax, but its value result is used too: kept (bcast.argmax has
+// the index only).
+func.func @argmax_value_used(%x: tensor<4x3xf32>) -> (tensor<4xf32>, tensor<4xi32>) {
+  %i = stablehlo.iota dim = 1 : tensor<4x3xi32>
+  %c = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %z = stablehlo.constant dense<0> : tensor<i32>
+  // expected-error @+2 {{'stablehlo.reduce' op reduce of 2 inputs is not supported by convert-stablehlo-to-bcast unless it is JAX's argmax}}
+  // expected-note @+1 {{and its value result unused}}
+  %0:2 = stablehlo.reduce(%x init: %c), (%i init: %z) across dimensions = [1] : (tensor<4x3xf32>, tensor<4x3xi32>, tensor<f32>, tensor<i32>) -> (tensor<4xf32>, tensor<4xi32>)
+   reducer(%a: tensor<f32>, %b: tensor<f32>) (%ai: tensor<i32>, %bi: tensor<i32>) {
+    %1 = stablehlo.compare GT, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %2 = stablehlo.compare NE, %a, %a, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %3 = stablehlo.or %1, %2 : tensor<i1>
+    %4 = stablehlo.compare EQ, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %5 = stablehlo.compare LT, %ai, %bi, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %6 = stablehlo.and %4, %5 : tensor<i1>
+    %7 = stablehlo.or %3, %6 : tensor<i1>
+    %8 = stablehlo.select %3, %a, %b : tensor<i1>, tensor<f32>
+    %9 = stablehlo.select %7, %ai, %bi : tensor<i1>, tensor<i32>
+    stablehlo.return %8, %9 : tensor<f32>, tensor<i32>
+  }
+  return %0#0, %0#1 : tensor<4xf32>, tensor<4xi32>
+}
+
+// -----
+
+// A sliding window sum (window 2, not the whole dim): not a cumulative form.
+func.func @window_sum(%x: tensor<4x3xf32>) -> tensor<4x3xf32> {
+  %c = stablehlo.constant dense<0.0> : tensor<f32>
+  // expected-error @+2 {{'stablehlo.reduce_window' op is not supported by convert-stablehlo-to-bcast unless it is a cumulative form (jnp.cumsum, cumprod, cummax, cummin)}}
+  // expected-note @+1 {{one input from the kind's identity}}
+  %0 = "stablehlo.reduce_window"(%x, %c) <{padding = dense<[[0, 0], [1, 0]]> : tensor<2x2xi64>, window_dimensions = array<i64: 1, 2>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) : (tensor<4x3xf32>, tensor<f32>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+
+// -----
+
+// A cumulative sum from 1, not the identity 0: not imported.
+func.func @cumsum_from_one(%x: tensor<4x3xf32>) -> tensor<4x3xf32> {
+  %c = stablehlo.constant dense<1.0> : tensor<f32>
+  // expected-error @+2 {{'stablehlo.reduce_window' op is not supported by convert-stablehlo-to-bcast unless it is a cumulative form}}
+  // expected-note @+1 {{one input from the kind's identity}}
+  %0 = "stablehlo.reduce_window"(%x, %c) <{padding = dense<[[0, 0], [2, 0]]> : tensor<2x2xi64>, window_dimensions = array<i64: 1, 3>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) : (tensor<4x3xf32>, tensor<f32>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
 }
 
 // -----

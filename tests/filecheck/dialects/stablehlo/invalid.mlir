@@ -225,9 +225,17 @@ func.func @slice_stride_zero(%x: tensor<8xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @bitcast_convert_width(%x: tensor<3xi32>) -> tensor<3xi16> {
-  // expected-error @+1 {{'stablehlo.bitcast_convert' op requires element types of one bit width, got i32 and i16}}
+  // expected-error @+1 {{'stablehlo.bitcast_convert' op requires the result of the narrower element type (i16) to have the shape of the operand and a last dimension of 32/16 elements, got tensor<3xi32> and tensor<3xi16>}}
   %0 = stablehlo.bitcast_convert %x : (tensor<3xi32>) -> tensor<3xi16>
   return %0 : tensor<3xi16>
+}
+
+// -----
+
+func.func @bitcast_convert_widen_last_dim(%x: tensor<2x3xi8>) -> tensor<2xi32> {
+  // expected-error @+1 {{'stablehlo.bitcast_convert' op requires the operand of the narrower element type (i8) to have the shape of the result and a last dimension of 32/8 elements, got tensor<2x3xi8> and tensor<2xi32>}}
+  %0 = stablehlo.bitcast_convert %x : (tensor<2x3xi8>) -> tensor<2xi32>
+  return %0 : tensor<2xi32>
 }
 
 // -----
@@ -236,6 +244,15 @@ func.func @bitcast_convert_shape(%x: tensor<3xi32>) -> tensor<2xui32> {
   // expected-error @+1 {{'stablehlo.bitcast_convert' op requires the same shape for the operand and the result, got tensor<3xi32> and tensor<2xui32>}}
   %0 = stablehlo.bitcast_convert %x : (tensor<3xi32>) -> tensor<2xui32>
   return %0 : tensor<2xui32>
+}
+
+// -----
+
+func.func @complex_abs_result(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %c = stablehlo.constant dense<(1.0, 1.0)> : tensor<2xcomplex<f32>>
+  // expected-error @+1 {{'stablehlo.abs' op requires the result type tensor<2xf32> of a tensor<2xcomplex<f32>> operand, got tensor<2xcomplex<f32>>}}
+  %0 = stablehlo.abs %c : tensor<2xcomplex<f32>>
+  return %x : tensor<2xf32>
 }
 
 // -----

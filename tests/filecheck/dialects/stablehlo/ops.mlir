@@ -60,6 +60,8 @@ func.func public @structural(%x: tensor<3xf32>, %m: tensor<2x3xf32>, %k: tensor<
   %t = stablehlo.constant dense<true> : tensor<i1>
   %11 = stablehlo.select %t, %1, %10 : tensor<i1>, tensor<2x3xf32>
   %12 = stablehlo.bitcast_convert %k : (tensor<3xi32>) -> tensor<3xui32>
+  %13 = stablehlo.bitcast_convert %k : (tensor<3xi32>) -> tensor<3x4xi8>
+  %14 = stablehlo.bitcast_convert %13 : (tensor<3x4xi8>) -> tensor<3xf32>
   return %11 : tensor<2x3xf32>
 }
 
@@ -146,6 +148,8 @@ func.func public @generic(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xi1> 
 //  CHECK-NEXT:   %t = stablehlo.constant dense<true> : tensor<i1>
 //  CHECK-NEXT:   %11 = stablehlo.select %t, %1, %10 : tensor<i1>, tensor<2x3xf32>
 //  CHECK-NEXT:   %12 = stablehlo.bitcast_convert %k : (tensor<3xi32>) -> tensor<3xui32>
+//  CHECK-NEXT:   %13 = stablehlo.bitcast_convert %k : (tensor<3xi32>) -> tensor<3x4xi8>
+//  CHECK-NEXT:   %14 = stablehlo.bitcast_convert %13 : (tensor<3x4xi8>) -> tensor<3xf32>
 //  CHECK-NEXT:   func.return %11 : tensor<2x3xf32>
 //  CHECK-NEXT: }
 // CHECK-LABEL: func.func public @reductions(%x: tensor<8x16xf32>, %i: tensor<5x6xi32>) -> (tensor<8xf32>, tensor<16xf32>, tensor<6xi32>) {
@@ -259,3 +263,18 @@ func.func @clamp_select(%lo: tensor<f32>, %x: tensor<4xf32>, %hi: tensor<4xf32>,
 }
 // GENERIC: "stablehlo.clamp"(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<f32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
 // GENERIC: "chlo.broadcast_select"(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<2x1xi1>, tensor<4xf32>, tensor<f32>) -> tensor<2x4xf32>
+
+// abs of a complex tensor is its modulus, a real tensor (jnp.abs of a
+// complex array exports so); bcast runs no complex values but keeps it.
+// CHECK-LABEL: func.func @complex_abs(%x: tensor<2xf32>) -> tensor<2xf32> {
+//  CHECK-NEXT:   %c = stablehlo.constant dense<[(3.000000e+00,4.000000e+00), (0.000000e+00,-2.000000e+00)]> : tensor<2xcomplex<f32>>
+//  CHECK-NEXT:   %0 = stablehlo.abs %c : (tensor<2xcomplex<f32>>) -> tensor<2xf32>
+//  CHECK-NEXT:   %1 = stablehlo.abs %x : tensor<2xf32>
+func.func @complex_abs(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %c = stablehlo.constant dense<[(3.0, 4.0), (0.0, -2.0)]> : tensor<2xcomplex<f32>>
+  %0 = stablehlo.abs %c : (tensor<2xcomplex<f32>>) -> tensor<2xf32>
+  %1 = stablehlo.abs %x : tensor<2xf32>
+  %2 = stablehlo.add %0, %1 : tensor<2xf32>
+  return %2 : tensor<2xf32>
+}
+// GENERIC: "stablehlo.abs"(%c) : (tensor<2xcomplex<f32>>) -> tensor<2xf32>
