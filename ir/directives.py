@@ -211,3 +211,70 @@ class SliceRanges(CustomDirective):
 
 def _array_values(attr) -> tuple[int, ...]:
     return attr.get_values() if isinstance(attr, DenseArrayBase) else ()
+
+
+def _parse_int_list(parser: Parser) -> list[int]:
+    pos = parser.pos
+    values = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False))
+    if any(not -(2**63) <= v < 2**63 for v in values):
+        parser.raise_error("a dimension does not fit in 64 bits", pos, parser.pos)
+    return values
+
+
+def parse_dot_dims(parser: Parser) -> tuple[list[int], list[int], list[int], list[int]]:
+    """``[batching_dims = [0] x [0], ]contracting_dims = [2] x [1]``: the
+    dimension numbers of a contraction as StableHLO prints them (lhs
+    batching, rhs batching, lhs contracting, rhs contracting)."""
+    lists: dict[str, tuple[list[int], list[int]]] = {"batching_dims": ([], []), "contracting_dims": ([], [])}
+    for keyword in ("batching_dims", "contracting_dims"):
+        if keyword == "batching_dims" and parser.parse_optional_keyword(keyword) is None:
+            continue
+        if keyword == "contracting_dims":
+            parser.parse_keyword(keyword)
+        parser.parse_punctuation("=")
+        lhs = _parse_int_list(parser)
+        parser.parse_keyword("x")
+        lists[keyword] = (lhs, _parse_int_list(parser))
+        if keyword == "batching_dims":
+            parser.parse_punctuation(",")
+    (lb, rb), (lc, rc) = lists["batching_dims"], lists["contracting_dims"]
+    return lb, rb, lc, rc
+
+
+def print_dot_dims(printer: Printer, lb, rb, lc, rc) -> None:
+    """The inverse of ``parse_dot_dims`` (batching dims only when there are
+    some, as StableHLO prints them)."""
+
+    def pair(name: str, lhs, rhs) -> str:
+        return f"{name} = [{', '.join(map(str, lhs))}] x [{', '.join(map(str, rhs))}]"
+
+    if lb or rb:
+        printer.print_string(pair("batching_dims", lb, rb) + ", ")
+    printer.print_string(pair("contracting_dims", lc, rc))
+
+
+@irdl_custom_directive
+class DotDims(CustomDirective):
+    """``batching_dims = [0] x [0], contracting_dims = [2] x [1]`` into four
+    i64 array properties (``parse_dot_dims``)."""
+
+    lhs_batch: AttributeVariable
+    rhs_batch: AttributeVariable
+    lhs_contract: AttributeVariable
+    rhs_contract: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        for variable, values in zip((self.lhs_batch, self.rhs_batch, self.lhs_contract, self.rhs_contract),
+                                    parse_dot_dims(parser)):  # fmt: skip
+            variable.set(state, dense_i64(values))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        if state.should_emit_space:
+            printer.print_string(" ")
+        values = [v.get(op) for v in (self.lhs_batch, self.rhs_batch, self.lhs_contract, self.rhs_contract)]
+        print_dot_dims(printer, *(v.get_values() if isinstance(v, DenseArrayBase) else () for v in values))
+        state.last_was_punctuation = False
+        state.should_emit_space = True
+
+    def is_anchorable(self) -> bool:
+        return True

@@ -16,8 +16,8 @@ import numpy as np
 from xdsl.ir import Operation
 
 from bcast.ir import numerics, rules
-from bcast.ir.ops import (ArgReduceOp, BinaryOp, ClampOp, CompareOp, ConcatenateOp, ConvertOp, CumulativeOp,
-                          DynamicSliceOp, DynamicUpdateSliceOp, IotaOp, PadOp, ReduceOp, ReverseOp,
+from bcast.ir.ops import (ArgReduceOp, BinaryOp, ClampOp, CompareOp, ConcatenateOp, ConvertOp, CumulativeOp, DotGeneralOp,
+                          DynamicSliceOp, DynamicUpdateSliceOp, IotaOp, MatmulOp, PadOp, ReduceOp, ReverseOp,
                           SelectOp, SliceOp, UnaryOp)
 from bcast.ir.rules import Levels
 from bcast.ir.types import NUMPY_DTYPES, numpy_dtype, split_type
@@ -150,6 +150,18 @@ def _pad(op: PadOp, x: np.ndarray, value: np.ndarray) -> np.ndarray:
 def _slice(op: SliceOp, x: np.ndarray) -> np.ndarray:
     """A copy: the result never shares the operand's memory."""
     return np.array(x[op.ranges()])
+
+
+@evaluate.register(DotGeneralOp)
+def _dot_general(op: DotGeneralOp, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    return numerics.dot_general(x, y, op.dims)
+
+
+@evaluate.register(MatmulOp)
+def _matmul(op: MatmulOp, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Both operands promoted to the result's element type first."""
+    dtype = numpy_dtype(op.result.type)
+    return numerics.matmul(x.astype(dtype, copy=False), y.astype(dtype, copy=False))
 
 
 @evaluate.register(DynamicSliceOp)

@@ -33,7 +33,7 @@ Attributes
 ----------
 The loop IR is upstream MLIR plus a few discardable attributes that carry
 what the lowering knows and a target would have to rediscover
-(``REDUCTION_ATTR``, ``PARALLEL_ATTR``, ``BOUNDS_CHECK_ATTR``) or what a loop
+(``REDUCTION_ATTR``, ``PARALLEL_ATTR``, ``BOUNDS_CHECK_ATTR``, ``GEMM_ATTR``) or what a loop
 pass decided for a target (``THREADS_ATTR``, ``VECTORIZE_ATTR``,
 ``INVARIANT_DIVISOR_ATTR``, ``STACK_ATTR``, ``COLLAPSE_ATTR``,
 ``PREFETCH_BLOCK_ATTR``, ``PREFETCH_AHEAD_ATTR``, ``DEFERRED_STREAM_ATTR``,
@@ -122,6 +122,16 @@ SCRATCH_ATTR = "bcast.scratch"
 ``STACK_ATTR``) that its loop's body makes and deallocates every iteration
 (``bcast-scratch-allocs``): a target may make it once before the loop (once
 per thread when the loop's iterations run on threads) and free it after."""
+
+GEMM_ATTR = "bcast.gemm"
+"""On the outermost ``scf.for`` of a contraction's nest (``bcast.dot_general``
+lowered) that is a batch of BLAS matrix products: ``{batch, m, n, k,
+trans_a, trans_b}`` (``trans_*``: the operand is stored transposed, K x M /
+N x K). The nest's first two ``memref.load``s read the operands (``lhs``
+then ``rhs``, contiguous row-major, each batch after the other) and its
+``memref.store`` writes the contiguous ``batch x m x n`` result; the nest
+computes exactly that. A target may call a GEMM instead (the C target's
+``bcast_blas_*gemm``); the nest stays the definition."""
 
 BOUNDS_CHECK_ATTR = "bcast.bounds_check"
 """On a ``cf.assert`` that checks a dynamic index: ``{op, dim, size, iab}``,

@@ -323,6 +323,45 @@ def pad(x, value, low, high, interior) -> np.ndarray:
     return np.array(buffer[tuple(slice(max(-lo, 0), n - max(-hi, 0)) for lo, hi, n in zip(low, high, grown))])
 
 
+def _accumulator(dtype: np.dtype) -> np.dtype:
+    """What a contraction sums in: ``f32`` for ``f16`` (rounded once at the
+    end, as ``reduce`` does and XLA's CPU dot does), else the element type
+    (integers wrap, as ``np.matmul`` on them does)."""
+    return np.dtype(np.float32) if dtype == np.float16 else dtype
+
+
+def matmul(x, y) -> np.ndarray:
+    """``bcast.matmul`` on operands of one dtype: ``np.matmul`` (1-D operands
+    and broadcasting batch dims as it does), ``f16`` summed in ``f32``. A new
+    array, never a view of an operand."""
+    x, y = np.asarray(x), np.asarray(y)
+    acc = _accumulator(x.dtype)
+    with np.errstate(**_ERR):  # np.matmul's result is new (a 0-d one a NumPy scalar)
+        return np.asarray(np.matmul(x.astype(acc, copy=False), y.astype(acc, copy=False))).astype(x.dtype, copy=False)
+
+
+def dot_general(x, y, dims: rules.DotDims) -> np.ndarray:
+    """``bcast.dot_general`` on operands of one dtype (``rules.DotDims``): the
+    batch dims, then ``x``'s free dims, then ``y``'s. When the contraction is
+    ``np.matmul``'s (``DotDims.is_matmul``), ``np.matmul`` of the operands
+    as they are (broadcast views stay views); otherwise each operand is
+    transposed to (batch, free, contracted) / (batch, contracted, free),
+    flattened to 3-D and multiplied by ``np.matmul``."""
+    x, y = np.asarray(x), np.asarray(y)
+    if dims.is_matmul(x.ndim, y.ndim):
+        return matmul(x, y)
+    x_free, y_free = dims.free(x.ndim, "lhs"), dims.free(y.ndim, "rhs")
+    batch = [x.shape[d] for d in dims.lhs_batch]
+    x_sizes, y_sizes = [x.shape[d] for d in x_free], [y.shape[d] for d in y_free]
+    k = rules.element_count(tuple(x.shape[d] for d in dims.lhs_contract))
+    b = rules.element_count(tuple(batch))
+    xt = np.transpose(x, (*dims.lhs_batch, *x_free, *dims.lhs_contract)).reshape(
+        b, rules.element_count(tuple(x_sizes)), k)
+    yt = np.transpose(y, (*dims.rhs_batch, *dims.rhs_contract, *y_free)).reshape(
+        b, k, rules.element_count(tuple(y_sizes)))
+    return matmul(xt, yt).reshape((*batch, *x_sizes, *y_sizes))
+
+
 def dynamic_starts(x_shape, starts, sizes) -> tuple[int, ...]:
     """The start indices of ``dynamic_slice``/``dynamic_update_slice`` (0-d
     integer arrays of any dtype) as Python ints, clamped into

@@ -51,8 +51,8 @@ from xdsl.irdl import irdl_attr_definition
 
 from bcast.ir import numerics, rules, scalar
 from bcast.ir.diagnostics import KIND_WORDS, Diagnostic, check_kinds, incompatible_operands, incompatible_results
-from bcast.ir.directives import IndexList, JoinedOperands, OptionalIndexList, SliceRanges, SortedDims
-from bcast.ir.rules import IncompatibleDims, Levels, RuleError, Semantics
+from bcast.ir.directives import DotDims, IndexList, JoinedOperands, OptionalIndexList, SliceRanges, SortedDims
+from bcast.ir.rules import IncompatibleDims, Levels, RuleError, Semantics, Shape
 from bcast.ir.types import (
     NUMPY_DTYPES,
     TYPE_CACHE_SIZE,
@@ -1800,6 +1800,123 @@ class ReduceOp(BcastOp):
             how = "stay as size 1 (keepdims)" if self.keeps_dims else "are removed (no keepdims)"
             e.notes.append(f"the reduced dims {list(self.reduced_dims)} {how}")
             raise
+
+
+# --------------------------------------------------------------------------
+# Contractions
+# --------------------------------------------------------------------------
+
+CONTRACTION_KINDS = frozenset({"signed", "unsigned", "float"})
+"""What ``dot_general`` and ``matmul`` multiply: integers (wrapping, as
+NumPy's integer ``matmul``) and floats; not ``i1``."""
+
+
+def _contraction_levels(op: BcastOp) -> tuple[tuple[Shape, str], tuple[Shape, str]]:
+    """Both operands' (shape, element): nested (tml) types are refused (a
+    contraction of tensors of tensors has no StableHLO or Array API form),
+    and the element kinds checked."""
+    split = [_split(v, name) for v, name in ((op.operands[0], "lhs"), (op.operands[1], "rhs"))]
+    if any(len(levels) > 1 for levels, _ in split):
+        raise Diagnostic(f"{op.name.removeprefix('bcast.')} does not support nested tensor types")
+    check_kinds([e for _, e in split], CONTRACTION_KINDS)
+    return (split[0][0][0], split[0][1]), (split[1][0][0], split[1][1])
+
+
+@irdl_op_definition
+class DotGeneralOp(BcastOp):
+    """``dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2]
+    x [1] : (tensor<8x3x4xf32>, tensor<8x4x5xf32>) -> tensor<8x3x5xf32>``:
+    StableHLO's ``dot_general``, the explicit contraction every ``matmul``
+    becomes. The result is the batch dims, then ``lhs``'s free dims, then
+    ``rhs``'s (``rules.dot_general_shape``, StableHLO's rules). Both operands
+    have one element type (integer or float) under every semantics and the
+    result has it too: promotion is ``matmul``'s business (make-explicit
+    converts), and StableHLO's ``preferred_element_type`` is imported as a
+    ``convert`` of the operands. ``f16`` sums in ``f32`` and rounds once;
+    integers wrap. Nested (tml) types are refused."""
+
+    name = "bcast.dot_general"
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+    lhs_batching_dimensions = prop_def(DenseArrayBase.constr(i64))
+    rhs_batching_dimensions = prop_def(DenseArrayBase.constr(i64))
+    lhs_contracting_dimensions = prop_def(DenseArrayBase.constr(i64))
+    rhs_contracting_dimensions = prop_def(DenseArrayBase.constr(i64))
+    traits = traits_def(Pure())
+    custom_directives = (DotDims,)
+    assembly_format = (
+        "$lhs `,` $rhs `,` custom<DotDims>($lhs_batching_dimensions, $rhs_batching_dimensions, "
+        "$lhs_contracting_dimensions, $rhs_contracting_dimensions) attr-dict `:` functional-type(operands, results)"
+    )
+
+    def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation, dims: rules.DotDims,
+                 *, attributes: Mapping[str, Attribute] | None = None):
+        (ll, element), (rl, _) = split_type(_type(lhs)), split_type(_type(rhs))
+        result_type = make_type((rules.dot_general_shape(ll[0], rl[0], dims),), element)
+        super().__init__(
+            operands=[lhs, rhs], result_types=[result_type], attributes=attributes,
+            properties={"lhs_batching_dimensions": dense_i64(dims.lhs_batch),
+                        "rhs_batching_dimensions": dense_i64(dims.rhs_batch),
+                        "lhs_contracting_dimensions": dense_i64(dims.lhs_contract),
+                        "rhs_contracting_dimensions": dense_i64(dims.rhs_contract)},
+        )  # fmt: skip
+
+    @property
+    def dims(self) -> rules.DotDims:
+        return rules.DotDims(self.lhs_batching_dimensions.get_values(), self.rhs_batching_dimensions.get_values(),
+                             self.lhs_contracting_dimensions.get_values(),
+                             self.rhs_contracting_dimensions.get_values())  # fmt: skip
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        (lhs, le), (rhs, re) = _contraction_levels(self)
+        if le != re:
+            raise Diagnostic(
+                f"operands have element types {le} and {re}",
+                ["dot_general multiplies operands of one element type; insert a bcast.convert "
+                 "(or use bcast.matmul, which promotes)"],
+            )
+        _check_declared(self, make_type((rules.dot_general_shape(lhs, rhs, self.dims),), le), self.result.type)
+
+
+@irdl_op_definition
+class MatmulOp(BcastOp):
+    """``matmul %a, %b : (tensor<2x1x3x4xf32>, tensor<5x4x6xf32>) ->
+    tensor<2x5x3x6xf32>``: the Array API's ``matmul`` (``rules.matmul_plan``:
+    1-D operands as ``np.matmul`` takes them, batch dims broadcast from the
+    right under numpy and tml, equal under xla). Element types promote as
+    the binary ops' do (identical under xla); integers wrap. Nested (tml)
+    types are refused. ``bcast-make-explicit`` turns it into
+    ``dot_general`` (with ``convert``/``broadcast_in_dim``/``reshape`` around)."""
+
+    name = "bcast.matmul"
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)"
+
+    def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation, result_type: Attribute | None = None,
+                 *, attributes: Mapping[str, Attribute] | None = None):
+        if result_type is None:
+            result_type = self.infer_type(_type(lhs), _type(rhs), "numpy")
+        super().__init__(operands=[lhs, rhs], result_types=[result_type], attributes=attributes)
+
+    @staticmethod
+    def infer_type(lhs: Attribute, rhs: Attribute, semantics: Semantics) -> TensorType:
+        (ls, le), (rs, re) = _split(lhs, "lhs"), _split(rhs, "rhs")
+        if len(ls) > 1 or len(rs) > 1:
+            raise Diagnostic("matmul does not support nested tensor types")
+        check_kinds((le, re), CONTRACTION_KINDS)
+        element = _promote((le, re), semantics, (lhs, rhs))
+        return make_type((rules.matmul_plan(ls[0], rs[0], semantics).result,), element)
+
+    def plan(self) -> rules.MatmulPlan:
+        return rules.matmul_plan(flat_type_shape(self.lhs.type), flat_type_shape(self.rhs.type),
+                                 semantics_of(self))  # fmt: skip
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        _check_declared(self, self.infer_type(self.lhs.type, self.rhs.type, semantics), self.result.type)
 
 
 def _flat_operand(op: BcastOp, what: str) -> tuple[rules.Shape, str]:

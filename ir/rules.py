@@ -598,6 +598,151 @@ def reduce_shape(operand: Shape, dims: Sequence[int], keepdims: bool) -> Shape:
     return tuple(n for i, n in enumerate(operand) if i not in dims)
 
 
+# --------------------------------------------------------------------------
+# Contractions: dot_general and matmul
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DotDims:
+    """The dimension numbers of ``dot_general``: which dims of each operand
+    are batch dims (paired in order) and which are contracted (paired)."""
+
+    lhs_batch: tuple[int, ...] = ()
+    rhs_batch: tuple[int, ...] = ()
+    lhs_contract: tuple[int, ...] = ()
+    rhs_contract: tuple[int, ...] = ()
+
+    def free(self, rank: int, side: str) -> tuple[int, ...]:
+        """The dims of the ``side`` operand (``lhs``/``rhs``) that are
+        neither batch nor contracted, in order: they reach the result."""
+        taken = {*getattr(self, f"{side}_batch"), *getattr(self, f"{side}_contract")}
+        return tuple(d for d in range(rank) if d not in taken)
+
+    def is_matmul(self, lhs_rank: int, rhs_rank: int) -> bool:
+        """Whether ``np.matmul`` of the operands as they are is this
+        contraction (every ``matmul_plan`` is): leading batch dims in order on
+        both sides (at most two more dims each), ``lhs``'s last dim contracted
+        with ``rhs``'s second-to-last (its only one when 1-D); or no batch
+        dims, an ``rhs`` of rank <= 2 contracted on its first dim."""
+        b = len(self.lhs_batch)
+        if self.lhs_contract != (lhs_rank - 1,) or len(self.rhs_contract) != 1:
+            return False
+        if b == 0 and rhs_rank <= 2:
+            return self.rhs_contract == (0,)
+        if lhs_rank == 1:
+            return b == 0 and self.rhs_contract == (rhs_rank - 2,)
+        batch = tuple(range(b))
+        return (self.lhs_batch == batch and self.rhs_batch == batch and lhs_rank == b + 2
+                and rhs_rank == b + 2 and self.rhs_contract == (b,))  # fmt: skip
+
+
+def dot_general_shape(lhs: Shape, rhs: Shape, dims: DotDims) -> Shape:
+    """The result shape of ``dot_general``: the batch dims, then the free dims
+    of ``lhs``, then those of ``rhs`` (StableHLO's rules C1-C10 and C12:
+    paired lists of equal length, dims unique and in range per operand,
+    paired sizes equal)."""
+    for what, left, right in (("batching", dims.lhs_batch, dims.rhs_batch),
+                              ("contracting", dims.lhs_contract, dims.rhs_contract)):  # fmt: skip
+        if len(left) != len(right):
+            raise RuleError(
+                f"lhs and rhs should have the same number of {what} dimensions",
+                [f"lhs has {plural(len(left), 'dimension')}, rhs has {plural(len(right), 'dimension')}"],
+            )
+    for side, shape in (("lhs", lhs), ("rhs", rhs)):
+        batch, contract = getattr(dims, f"{side}_batch"), getattr(dims, f"{side}_contract")
+        for name, values in (("batching", batch), ("contracting", contract)):
+            for d in values:
+                if not 0 <= d < len(shape):
+                    raise RuleError(
+                        f"{side}_{name}_dimensions value: {d} is out of range: [0, {len(shape)})",
+                        [f"{side} has {plural(len(shape), 'dimension')} ({_shape_text(shape)})"],
+                    )
+        seen: set[int] = set()
+        for d in (*batch, *contract):
+            if d in seen:
+                raise RuleError(
+                    f"has duplicated dimension from {side}_batching_dimensions and "
+                    f"{side}_contracting_dimensions: {d}",
+                    ["a dimension is a batch dimension, a contracting dimension or neither, once"],
+                )
+            seen.add(d)
+    for what, left, right in (("batching", dims.lhs_batch, dims.rhs_batch),
+                              ("contracting", dims.lhs_contract, dims.rhs_contract)):  # fmt: skip
+        for a, b in zip(left, right):
+            if lhs[a] != rhs[b]:
+                raise RuleError(
+                    f"{what} dimension sizes must match for lhs/rhs",
+                    [f"lhs dimension {a} has size {lhs[a]}, rhs dimension {b} has size {rhs[b]}"],
+                )
+    return (tuple(lhs[d] for d in dims.lhs_batch) + tuple(lhs[d] for d in dims.free(len(lhs), "lhs"))
+            + tuple(rhs[d] for d in dims.free(len(rhs), "rhs")))  # fmt: skip
+
+
+@dataclass(frozen=True)
+class MatmulPlan:
+    """How ``matmul`` is one ``dot_general``: each operand broadcast to
+    ``lhs_to``/``rhs_to`` (its own shape when it needs no broadcast), then
+    contracted with ``dims``, which gives ``result`` directly."""
+
+    lhs_to: Shape
+    rhs_to: Shape
+    dims: DotDims
+    result: Shape
+
+
+def matmul_plan(lhs: Shape, rhs: Shape, semantics: Semantics) -> MatmulPlan:
+    """The Array API's ``matmul`` (``np.matmul``): a 1-D ``lhs`` is a row and
+    a 1-D ``rhs`` a column whose unit dim leaves the result; the last two
+    dims multiply as matrices and the dims before them are batch dims that
+    broadcast from the right (``numpy`` and ``tml``) or must be equal, rank
+    included (``xla``: StableHLO's batch dims match exactly).
+
+    Decision: only when both operands have a matrix and ``rhs`` has batch
+    dims are the operands broadcast to the common batch shape (a view on
+    every backend that has views) and contracted with batch dims. Otherwise
+    the contraction needs no broadcast and no reshape: an ``rhs`` of rank
+    <= 2 contracts its first dim with ``lhs``'s last (``lhs``'s batch dims
+    are free dims: ``x @ W`` is one contraction, as JAX lowers it), and a
+    1-D ``lhs`` contracts with ``rhs``'s second-to-last dim."""
+    if not lhs or not rhs:
+        raise RuleError(
+            "matmul operands must have at least one dimension",
+            [f"lhs is {_shape_text(lhs)}, rhs is {_shape_text(rhs)}; use bcast.multiply for scalars"],
+        )
+    k_rhs = rhs[0] if len(rhs) == 1 else rhs[-2]
+    if lhs[-1] != k_rhs:
+        raise RuleError(
+            f"matmul contracting dimension sizes differ: lhs has {lhs[-1]}, rhs has {k_rhs}",
+            ["the last dim of lhs multiplies the second-to-last of rhs (the only dim of a 1-D operand)"],
+        )
+    lhs_batch, rhs_batch = lhs[:-2], rhs[:-2]
+    if semantics == "xla" and len(lhs) > 1 and len(rhs) > 1 and lhs_batch != rhs_batch:
+        raise RuleError(
+            f"matmul batch dimensions differ under xla semantics: lhs {shape_str(lhs_batch)}, "
+            f"rhs {shape_str(rhs_batch)}",
+            ["xla requires equal batch dims (StableHLO's dot_general); broadcast them with "
+             "bcast.broadcast_in_dim, or use numpy semantics"],
+        )
+    try:
+        batch = broadcast_shapes(lhs_batch, rhs_batch)
+    except IncompatibleDims as e:
+        raise RuleError(
+            "matmul batch dimensions are not broadcast-compatible: "
+            f"{shape_str(lhs_batch)} and {shape_str(rhs_batch)}",
+            [f"dimension {e.axis} of the batch dims (those before the last two): "
+             f"{e.sizes[0]} vs {e.sizes[1]} (neither is 1)"],
+        ) from None
+    if len(rhs) <= 2:
+        dims = DotDims((), (), (len(lhs) - 1,), (0,))
+        return MatmulPlan(lhs, rhs, dims, lhs[:-1] + rhs[1:])
+    if len(lhs) == 1:
+        dims = DotDims((), (), (0,), (len(rhs) - 2,))
+        return MatmulPlan(lhs, rhs, dims, rhs[:-2] + rhs[-1:])
+    b = len(batch)
+    dims = DotDims(tuple(range(b)), tuple(range(b)), (b + 1,), (b,))
+    return MatmulPlan((*batch, *lhs[-2:]), (*batch, *rhs[-2:]), dims, (*batch, lhs[-2], rhs[-1]))
+
 def _shape_text(shape: Shape) -> str:
     return "shape " + "x".join(map(str, shape)) if shape else "a scalar"
 

@@ -22,6 +22,8 @@ The pretty syntax is MLIR's, exactly as jaxlib prints it::
     %8 = stablehlo.dynamic_update_slice %x, %u, %i, %j
            : (tensor<4x8xf32>, tensor<2x2xf32>, tensor<i64>, tensor<i64>) -> tensor<4x8xf32>
     %9:2 = stablehlo.optimization_barrier %a, %x : tensor<4xf32>, tensor<4x8xf32>
+    %10 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1],
+            precision = [DEFAULT, DEFAULT] : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
 
 (xDSL names several results ``%9, %10 =`` where MLIR writes ``%9:2 =``;
 both spellings read in bcast and in jaxlib), and every op reads and prints the generic form too
@@ -46,6 +48,7 @@ from typing import ClassVar
 import numpy as np
 from xdsl.dialects.builtin import (
     AnyFloat,
+    ArrayAttr,
     ComplexType,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
@@ -59,7 +62,8 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.utils import EnumAttribute
-from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SpacedOpaqueSyntaxAttribute, SSAValue
+from xdsl.ir import (Attribute, Block, Dialect, Operation, ParametrizedAttribute, Region,
+                     SpacedOpaqueSyntaxAttribute, SSAValue)
 from xdsl.interfaces import HasFolderInterface
 from xdsl.irdl import (
     AnyAttr,
@@ -88,7 +92,7 @@ from xdsl.irdl.declarative_assembly_format import (
     VariadicOperandVariable,
     irdl_custom_directive,
 )
-from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import ConstantLike, IsTerminator, Pure
 from xdsl.utils.str_enum import StrEnum
@@ -99,7 +103,7 @@ from bcast.ir.diagnostics import Diagnostic, incompatible_operands, incompatible
 from bcast.ir.directives import SliceRanges
 from bcast.ir.ops import CanonicalizationPatterns, ComparisonDirection
 from bcast.ir.rules import IncompatibleDims, RuleError
-from bcast.ir.directives import JoinedOperands
+from bcast.ir.directives import JoinedOperands, parse_dot_dims, print_dot_dims
 from bcast.ir.types import BoundsAttr, check_dynamic_supported, dense_i64
 
 # --------------------------------------------------------------------------
@@ -1513,11 +1517,223 @@ class OptimizationBarrierOp(StablehloOp):
             raise Diagnostic("results must have the operands' types")
 
 
+# --------------------------------------------------------------------------
+# Contractions: dot_general, dot
+# --------------------------------------------------------------------------
+
+
+class Precision(StrEnum):
+    DEFAULT = "DEFAULT"
+    HIGH = "HIGH"
+    HIGHEST = "HIGHEST"
+
+
+@irdl_attr_definition
+class PrecisionAttr(EnumAttribute[Precision], SpacedOpaqueSyntaxAttribute):
+    """``#stablehlo<precision DEFAULT>``: how precisely XLA may compute a
+    contraction; bcast always computes in full precision of the type."""
+
+    name = "stablehlo.precision"
+
+
+@irdl_attr_definition
+class DotAttr(ParametrizedAttribute):
+    """``#stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions =
+    [0], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [1]>``
+    (empty lists omitted), ``dot_general``'s dimension numbers."""
+
+    name = "stablehlo.dot"
+    lhs_batching_dimensions: DenseArrayBase
+    rhs_batching_dimensions: DenseArrayBase
+    lhs_contracting_dimensions: DenseArrayBase
+    rhs_contracting_dimensions: DenseArrayBase
+
+    FIELDS: ClassVar[tuple[str, ...]] = ("lhs_batching_dimensions", "rhs_batching_dimensions",
+                                         "lhs_contracting_dimensions", "rhs_contracting_dimensions")  # fmt: skip
+
+    @staticmethod
+    def of(dims: rules.DotDims) -> DotAttr:
+        return DotAttr(*(dense_i64(v) for v in (dims.lhs_batch, dims.rhs_batch, dims.lhs_contract, dims.rhs_contract)))
+
+    @property
+    def dims(self) -> rules.DotDims:
+        return rules.DotDims(*(getattr(self, f).get_values() for f in self.FIELDS))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        values = {f: [] for f in cls.FIELDS}
+
+        def field() -> None:
+            pos = parser.pos
+            name = parser.parse_identifier()
+            if name not in values:
+                parser.raise_error(f"unknown dot dimension field '{name}'", pos, parser.pos)
+            parser.parse_punctuation("=")
+            values[name] = parser.parse_comma_separated_list(
+                parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False))
+
+        parser.parse_comma_separated_list(parser.Delimiter.ANGLE, field)
+        return tuple(dense_i64(values[f]) for f in cls.FIELDS)
+
+    def print_parameters(self, printer: Printer) -> None:
+        shown = [(f, getattr(self, f).get_values()) for f in self.FIELDS]
+        text = ", ".join(f"{f} = [{', '.join(map(str, v))}]" for f, v in shown if v)
+        printer.print_string(f"<{text}>")
+
+
+def _dot_result(op: IRDLOperation, dims: rules.DotDims) -> None:
+    """StableHLO's ``dot_general`` rules on ``op``'s operands and result:
+    ``rules.dot_general_shape`` (C1-C10, C12) and a precision config of 0 or
+    2 entries (C11); bcast's subset takes integer and float elements only."""
+    lhs, rhs = shape_of(op.lhs, "lhs"), shape_of(op.rhs, "rhs")
+    for what, value in (("lhs", op.lhs), ("rhs", op.rhs), ("result", op.result)):
+        if element_kind(element_of(value, what)) not in INTEGER | {FLOAT}:
+            raise Diagnostic(f"{what} must be a tensor of integer or floating-point values, got {value.type}")
+    precision = op.precision_config
+    if precision is not None and len(precision.data) not in (0, 2):
+        raise Diagnostic(f"expects precision config to be empty or have <= 2 elements, got {len(precision.data)}")
+    shape = rules.dot_general_shape(lhs, rhs, dims)
+    expected = tensor_type(shape, element_of(op.result, "result"))
+    if expected != op.result.type:
+        raise Diagnostic(f"inferred shape '{rules.shape_str(shape)}' is incompatible with return type of "
+                         f"operation {op.result.type}")  # fmt: skip
+
+
+def _parse_precision(parser: Parser) -> ArrayAttr | None:
+    """``, precision = [DEFAULT, DEFAULT]`` (after the dims), if present."""
+    if parser.parse_optional_keyword("precision") is None:
+        return None
+    parser.parse_punctuation("=")
+
+    def one() -> PrecisionAttr:
+        pos = parser.pos
+        word = parser.parse_identifier()
+        if word not in Precision.__members__:
+            parser.raise_error(f"expected one of {', '.join(Precision.__members__)}", pos, parser.pos)
+        return PrecisionAttr(Precision(word))
+
+    return ArrayAttr(parser.parse_comma_separated_list(parser.Delimiter.SQUARE, one))
+
+
+def _print_precision(printer: Printer, precision: ArrayAttr | None) -> None:
+    if precision is not None and precision.data:
+        printer.print_string(", precision = [" + ", ".join(p.data.value for p in precision.data) + "]")
+
+
+@irdl_op_definition
+class DotGeneralOp(StablehloOp):
+    """``dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x
+    [1], precision = [DEFAULT, DEFAULT] : (tensor<2x3x4xf32>, tensor<2x4x5xf32>)
+    -> tensor<2x3x5xf32>`` (generic: ``dot_dimension_numbers =
+    #stablehlo.dot<...>``). ``DotGeneralOp(lhs, rhs, dims, result_type=None)``
+    with ``rules.DotDims``. The result's element type may differ from the
+    operands' (JAX's ``preferred_element_type``)."""
+
+    name = "stablehlo.dot_general"
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+    dot_dimension_numbers = prop_def(DotAttr)
+    precision_config = opt_prop_def(ArrayAttr)
+    traits = traits_def(Pure())
+
+    def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation, dims: rules.DotDims,
+                 result_type: Attribute | None = None):
+        if result_type is None:
+            shape = rules.dot_general_shape(shape_of(type_of(lhs)), shape_of(type_of(rhs)), dims)
+            result_type = tensor_type(shape, element_of(type_of(lhs)))
+        super().__init__(operands=[lhs, rhs], result_types=[result_type],
+                         properties={"dot_dimension_numbers": DotAttr.of(dims)})  # fmt: skip
+
+    @property
+    def dims(self) -> rules.DotDims:
+        return self.dot_dimension_numbers.dims
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        lhs, rhs = _parse_operands(parser, 2)
+        parser.parse_punctuation(",")
+        props: dict[str, Attribute] = {"dot_dimension_numbers": DotAttr.of(rules.DotDims(*parse_dot_dims(parser)))}
+        if parser.parse_optional_punctuation(",") is not None:
+            precision = _parse_precision(parser)
+            if precision is None:
+                parser.raise_error("expected 'precision'")
+            props["precision_config"] = precision
+        more, attrs = _split_attr_dict(cls, parser.parse_optional_attr_dict())
+        parser.parse_punctuation(":")
+        inputs, output = _same_operands_and_result_type(parser, 2)
+        values = [parser.resolve_operand(o, t) for o, t in zip((lhs, rhs), inputs)]
+        return cls.create(operands=values, result_types=[output], properties={**props, **more}, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        printer.print_string(", ")
+        d = self.dims
+        print_dot_dims(printer, d.lhs_batch, d.rhs_batch, d.lhs_contract, d.rhs_contract)
+        _print_precision(printer, self.precision_config)
+        _print_attr_dict(printer, self, ("dot_dimension_numbers", "precision_config"))
+        printer.print_string(" : ")
+        _print_functional(printer, [o.type for o in self.operands], [self.result.type])
+
+    def verify_op(self) -> None:
+        _dot_result(self, self.dims)
+
+
+@irdl_op_definition
+class DotOp(StablehloOp):
+    """``dot %a, %b, precision = [DEFAULT, DEFAULT] : (tensor<3x4xf32>,
+    tensor<4xf32>) -> tensor<3xf32>``: the vector/matrix product of 1-D or
+    2-D operands (``dot_general`` contracting ``lhs``'s last dim with
+    ``rhs``'s first: ``dims``)."""
+
+    name = "stablehlo.dot"
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+    precision_config = opt_prop_def(ArrayAttr)
+    traits = traits_def(Pure())
+
+    @property
+    def dims(self) -> rules.DotDims:
+        return rules.DotDims((), (), (len(shape_of(self.lhs, "lhs")) - 1,), (0,))
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        lhs, rhs = _parse_operands(parser, 2)
+        props: dict[str, Attribute] = {}
+        if parser.parse_optional_punctuation(",") is not None:
+            precision = _parse_precision(parser)
+            if precision is None:
+                parser.raise_error("expected 'precision'")
+            props["precision_config"] = precision
+        more, attrs = _split_attr_dict(cls, parser.parse_optional_attr_dict())
+        parser.parse_punctuation(":")
+        inputs, output = _same_operands_and_result_type(parser, 2)
+        values = [parser.resolve_operand(o, t) for o, t in zip((lhs, rhs), inputs)]
+        return cls.create(operands=values, result_types=[output], properties={**props, **more}, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        _print_precision(printer, self.precision_config)
+        _print_attr_dict(printer, self, ("precision_config",))
+        printer.print_string(" : ")
+        _print_functional(printer, [o.type for o in self.operands], [self.result.type])
+
+    def verify_op(self) -> None:
+        for what, value in (("lhs", self.lhs), ("rhs", self.rhs)):
+            if len(shape_of(value, what)) not in (1, 2):
+                raise Diagnostic(f"expected {what} of rank 1 or 2, got {value.type}")
+        _dot_result(self, self.dims)
+
+
 STABLEHLO_OPS = [
     *BINARY_OPS, *UNARY_OPS, IsFiniteOp, ConvertOp, BitcastConvertOp, CompareOp, SelectOp, BroadcastInDimOp,
     ClampOp,
     ReshapeOp, TransposeOp, ConstantOp, ReduceOp, ReturnOp, IotaOp, ReverseOp, ConcatenateOp, PadOp,
-    ReduceWindowOp, SliceOp, DynamicSliceOp, DynamicUpdateSliceOp, OptimizationBarrierOp,
+    ReduceWindowOp, SliceOp, DynamicSliceOp, DynamicUpdateSliceOp, OptimizationBarrierOp, DotGeneralOp, DotOp,
 ]  # fmt: skip
 
-StableHLO = Dialect("stablehlo", STABLEHLO_OPS, [ComparisonDirectionAttr, ComparisonTypeAttr, BoundsAttr])
+StableHLO = Dialect("stablehlo", STABLEHLO_OPS, [ComparisonDirectionAttr, ComparisonTypeAttr, PrecisionAttr, DotAttr,
+                                                BoundsAttr])  # fmt: skip

@@ -36,6 +36,7 @@ from bcast.lowering import array_api_runtime
 from bcast.lowering.numpy_emitter import (
     PythonFunctionEmitter,
     PythonModuleEmitter,
+    dot_dims_expr,
     dtype_name,
     python_tuple,
     slice_index,
@@ -108,6 +109,8 @@ class FunctionEmitter(PythonFunctionEmitter):
             out(f"{n[r]} = xp.concat([{', '.join(n[v] for v in op.inputs)}], axis={op.dim})")
         elif isinstance(op, bc.PadOp):
             out(f"{n[r]} = ar.pad(xp, {x}, {n[op.padding_value]}, {list(op.low)}, {list(op.high)}, {list(op.interior)})")
+        elif isinstance(op, bc.DotGeneralOp):
+            out(f"{n[r]} = ar.dot_general(xp, {x}, {n[op.rhs]}, {dot_dims_expr(op)}, {dtype_name(r.type)!r})")
         elif isinstance(op, bc.DynamicSliceOp):
             starts = python_tuple([n[v] for v in op.start_indices])
             out(f"{n[r]} = ar.dynamic_slice(xp, {x}, {starts}, {list(op.sizes)})")
@@ -168,7 +171,8 @@ class FunctionEmitter(PythonFunctionEmitter):
 
 class ArrayApiEmitter(PythonModuleEmitter):
     TARGET = "Array API"
-    IMPORTS = ("import numpy as np", "", "from bcast.lowering import array_api_runtime as ar",
+    IMPORTS = ("import numpy as np", "", "from bcast.ir.rules import DotDims",
+               "from bcast.lowering import array_api_runtime as ar",
                "from bcast.lowering import numpy_runtime as rt")
     OWN_NAMES = frozenset({"ar", "xp"})
     function_emitter = FunctionEmitter

@@ -699,6 +699,36 @@ def _bitwise_reduce(xp, kind: str, x, axis: tuple[int, ...], keepdims: bool):
     return result
 
 
+# --------------------------------------------------------------------------
+# Contractions
+# --------------------------------------------------------------------------
+
+
+def dot_general(xp, x, y, dims: rules.DotDims, dtype_name: str):
+    """``bcast.dot_general`` by the standard ``matmul``: directly when the
+    contraction is ``matmul``'s (``DotDims.is_matmul``, every contraction
+    ``bcast.matmul`` makes), else after ``permute_dims`` to (batch, free,
+    contracted) / (batch, contracted, free) and a ``reshape`` to 3-D.
+    ``f16`` multiplies in ``f32`` and rounds once, as the reference does."""
+    wide = dtype_name == "float16"
+    if wide:
+        x, y = xp.astype(x, xp.float32), xp.astype(y, xp.float32)
+    if dims.is_matmul(x.ndim, y.ndim):
+        result = xp.matmul(x, y)
+    else:
+        x_free, y_free = dims.free(x.ndim, "lhs"), dims.free(y.ndim, "rhs")
+        batch = tuple(x.shape[d] for d in dims.lhs_batch)
+        sizes = [tuple(x.shape[d] for d in x_free), tuple(y.shape[d] for d in y_free)]
+        k = rules.element_count(tuple(x.shape[d] for d in dims.lhs_contract))
+        b = rules.element_count(batch)
+        x = reshape(xp, xp.permute_dims(x, (*dims.lhs_batch, *x_free, *dims.lhs_contract)),
+                    (b, rules.element_count(sizes[0]), k))
+        y = reshape(xp, xp.permute_dims(y, (*dims.rhs_batch, *dims.rhs_contract, *y_free)),
+                    (b, k, rules.element_count(sizes[1])))
+        result = reshape(xp, xp.matmul(x, y), (*batch, *sizes[0], *sizes[1]))
+    return xp.astype(result, xp.float16) if wide else result
+
+
 def arg_reduce(xp, name: str, x, dim: int, dtype_name: str):
     """``bcast.argmax``/``argmin`` (``numerics.arg_reduce``): the standard's
     ``argmax``/``argmin`` (first of ties), with NaN made explicit, since the

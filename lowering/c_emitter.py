@@ -48,6 +48,10 @@ Each op of the loop IR is translated structurally:
   (``bcast.prefetch_block``, ``bcast.prefetch_ahead``) and stream their
   results out during the next row's work (``bcast.deferred_stream``), as
   ``bcast-plan-prefetch`` marked them.
+- A contraction's nest marked ``bcast.gemm`` (``GEMM_ATTR``) is a call of
+  ``bcast_blas_sgemm``/``dgemm`` per batch (per block of rows of a large
+  one, on OpenMP threads, ``bcast_gemm_rows``) when the runtime has set
+  that pointer (``c_runtime.link_blas``: NumPy's OpenBLAS), else the nest.
 """
 
 from __future__ import annotations
@@ -74,7 +78,9 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from bcast.ir.loops import (
     BOUNDS_CHECK_ATTR,
+    COLLAPSE_ATTR,
     DEFERRED_STREAM_ATTR,
+    GEMM_ATTR,
     INVARIANT_DIVISOR_ATTR,
     PREFETCH_AHEAD_ATTR,
     PREFETCH_BLOCK_ATTR,
@@ -170,6 +176,41 @@ static inline void bcast_stream(void *restrict dst, const void *restrict src, si
 #define BCAST_PREFETCH(p) ((void)(p))
 #define BCAST_PREFETCH_WRITE(p) ((void)(p))
 #endif
+/* BLAS matrix products (bcast.ir.loops.GEMM_ATTR): the CBLAS sgemm/dgemm
+   with 64-bit sizes, set by the runtime when it finds one (NumPy's
+   OpenBLAS); while NULL, the contraction's loop nest runs instead. */
+typedef void (*bcast_sgemm_t)(int, int, int, int64_t, int64_t, int64_t, float, const float *, int64_t,
+                              const float *, int64_t, float, float *, int64_t);
+typedef void (*bcast_dgemm_t)(int, int, int, int64_t, int64_t, int64_t, double, const double *, int64_t,
+                              const double *, int64_t, double, double *, int64_t);
+bcast_sgemm_t bcast_blas_sgemm = 0;
+bcast_dgemm_t bcast_blas_dgemm = 0;
+/* OpenBLAS's openblas_set_num_threads_local (returns the calling thread's
+   previous setting; 0 follows the global one) and its global count. */
+int (*bcast_blas_threads_local)(int) = 0;
+int (*bcast_blas_threads)(void) = 0;
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+/* Rows per GEMM call: a large product is split into row blocks, twice as
+   many as there are threads, which threads take as they come free, each
+   calling a one-thread GEMM (schedule(dynamic)): a thread the machine
+   deschedules then delays one block, not every other thread at BLAS's
+   barriers. A small one is one call (BLAS threads it, or not). */
+static inline int64_t bcast_gemm_rows(int64_t m, double flops) {
+    int threads = 1;
+#if defined(_OPENMP)
+    threads = omp_get_max_threads();
+#endif
+    if (threads <= 1 || flops < 1e8 || !bcast_blas_threads_local || !bcast_blas_threads) return m;
+    int64_t rows = (m + 2 * threads - 1) / (2 * threads);
+    return rows < 64 ? (m < 64 ? m : 64) : rows;
+}
+static inline int bcast_blas_one_thread(void) { return bcast_blas_threads_local(1); }
+static inline void bcast_blas_restore(int previous) {
+    bcast_blas_threads_local(previous == bcast_blas_threads() ? 0 : previous);
+}
+
 static inline void bcast_stream_fence(void) {
 #if defined(__SSE2__)
     _mm_sfence();
@@ -364,6 +405,8 @@ class FunctionEmitter:
         """Whether the function streams a result (it then fences before returning)."""
         self.scoped: set[memref.AllocOp] = set()
         """Allocs made once before the loop that frees them every iteration."""
+        self.merged: set[scf.ForOp] = set()
+        """Epilogue nests emitted inside the GEMM row-block loop before them (``gemm_call``)."""
         self.divisions: dict[Operation, tuple[str, str, str]] = {}
         """A division by a loop-invariant value -> (f32/f64, the reciprocal, the
         loop's guard) while its loop is emitted (``prepare_divisions``)."""
@@ -467,7 +510,8 @@ class FunctionEmitter:
         if isinstance(op, arith.ConstantOp):
             self.constant(op)
         elif isinstance(op, scf.ForOp):
-            self.loop(op)
+            if op not in self.merged:
+                self.loop(op)
         elif isinstance(op, scf.YieldOp):
             pass  # handled by the loop
         elif isinstance(op, memref.LoadOp):
@@ -558,6 +602,95 @@ class FunctionEmitter:
 
     # -- loops ---------------------------------------------------------------
     def loop(self, op: scf.ForOp) -> None:
+        call = self.gemm_call(op) if GEMM_ATTR in op.attributes else None
+        if call is None:
+            self.loop_nest(op)
+            return
+        function, lines, epilogue, rows = call
+        self.out(f"if ({function}) {{")
+        self.indent += 1
+        for line in lines:
+            self.out(line)
+        if epilogue is not None:  # the epilogue's rows of this block, while the block is in cache
+            self.merged.add(epilogue)
+            self.indent += 1
+            self.in_parallel += 1
+            self.emit_loop(epilogue, rows[0], f"{rows[0]} + {rows[1]}", None, False)
+            self.in_parallel -= 1
+            self.indent -= 1
+        self.out("}")
+        self.indent -= 1
+        self.out("} else {")
+        self.indent += 1
+        self.loop_nest(op)
+        if epilogue is not None:
+            self.loop_nest(epilogue)
+        self.indent -= 1
+        self.out("}")
+
+    def gemm_call(self, op: scf.ForOp) -> tuple[str, list[str], scf.ForOp | None, tuple[str, str]] | None:
+        """The BLAS call a contraction's nest marked ``GEMM_ATTR`` is: the
+        function pointer, the lines opening the loop over row blocks (per
+        batch) that calls it, the epilogue nest to run in that loop on each
+        block's rows (``epilogue``) and the names of a block's first row and
+        row count; None when the nest does not read and write as the
+        attribute says."""
+        loads = [o for o in op.walk() if isinstance(o, memref.LoadOp)]
+        stores = [o for o in op.walk() if isinstance(o, memref.StoreOp)]
+        if len(loads) != 2 or len(stores) != 1:
+            return None
+        element = stores[0].memref.type.element_type
+        if not isinstance(element, Float32Type | Float64Type):
+            return None
+        g = {k: v.value.data if isinstance(v, IntegerAttr) else bool(v.value.data)
+             for k, v in op.attributes[GEMM_ATTR].data.items()}
+        batch, m, n, k = g["batch"], g["m"], g["n"], g["k"]
+        a, b, c = self.e(loads[0].memref), self.e(loads[1].memref), self.e(stores[0].memref)
+        function, t = ("bcast_blas_sgemm", "f") if isinstance(element, Float32Type) else ("bcast_blas_dgemm", "")
+        lda, ldb = (m if g["trans_a"] else k), (k if g["trans_b"] else n)
+        order = ("112" if g["trans_a"] else "111", "112" if g["trans_b"] else "111")
+        rows, blocks, q, first, count, previous = (self.fresh(p) for p in ("n", "n", "q", "r", "n", "t"))
+        at_row = first if g["trans_a"] else f"{first} * {k}"
+        call = (f"{function}(101, {order[0]}, {order[1]}, {count}, {n}, {k}, 1.0{t}, "
+                f"{a} + ({q} / {blocks}) * {m * k} + {at_row}, {lda}, {b} + ({q} / {blocks}) * {k * n}, {ldb}, "
+                f"0.0{t}, {c} + ({q} / {blocks}) * {m * n} + {first} * {n}, {n});")
+        lines = [f"int64_t {rows} = bcast_gemm_rows({m}, {2.0 * batch * m * n * k:.1f});",
+                 f"int64_t {blocks} = ({m} + {rows} - 1) / {rows};"]
+        if self.openmp:
+            lines.append(f"#pragma omp parallel for schedule(dynamic, 1) if ({blocks} > 1)")
+        lines += [f"for (int64_t {q} = 0; {q} < {batch} * {blocks}; {q}++) {{",
+                  f"    int64_t {first} = ({q} % {blocks}) * {rows};",
+                  f"    int64_t {count} = {m} - {first} < {rows} ? {m} - {first} : {rows};",
+                  f"    int {previous} = {blocks} > 1 ? bcast_blas_one_thread() : 0;",
+                  f"    {call}",
+                  f"    if ({blocks} > 1) bcast_blas_restore({previous});"]
+        epilogue = self.epilogue(op, stores[0].memref, (loads[0].memref, loads[1].memref), m) if batch == 1 else None
+        return function, lines, epilogue, (first, count)
+
+    def epilogue(self, gemm: scf.ForOp, product: SSAValue, operands: tuple[SSAValue, ...], m: int) -> scf.ForOp | None:
+        """The nest right after a GEMM's that runs over the product's ``m``
+        rows and reads only its own row of it (a fused bias add and
+        activation), so each row block can run it right after its GEMM
+        call: plain loops (no collapsed, streamed, prefetched nest, no
+        allocation, call or check), writing neither the product nor the
+        GEMM's operands. None when there is no such nest."""
+        after = gemm.next_op
+        if (not isinstance(after, scf.ForOp) or after.iter_args or nests.trip(after) != m
+                or nests.constant(after.lb) != 0 or nests.constant(after.step) != 1):
+            return None
+        row = after.body.blocks[0].args[0]
+        for o in after.walk():
+            if isinstance(o, memref.AllocOp | func.CallOp | cf.AssertOp | memref.DeallocOp):
+                return None
+            if isinstance(o, scf.ForOp) and (COLLAPSE_ATTR in o.attributes or PREFETCH_BLOCK_ATTR in o.attributes):
+                return None
+            if isinstance(o, memref.StoreOp) and (o.nontemporal.value.data or o.memref in (product, *operands)):
+                return None
+            if isinstance(o, memref.LoadOp) and o.memref == product and (not o.indices or o.indices[0] != row):
+                return None
+        return after
+
+    def loop_nest(self, op: scf.ForOp) -> None:
         nest = collapsed_nest(op)
         threads = THREADS_ATTR in op.attributes
         if len(nest) == 1:

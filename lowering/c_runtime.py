@@ -344,12 +344,49 @@ class Function:
         return outs.deliver(targets, [True] * len(targets))
 
 
+@lru_cache(maxsize=1)
+def blas() -> tuple[int, int, int, int] | None:
+    """The addresses of ``cblas_sgemm``/``cblas_dgemm`` with 64-bit sizes in
+    the OpenBLAS NumPy's wheel bundles (``scipy_cblas_*gemm64_``), of its
+    ``openblas_set_num_threads_local`` and of its global thread count, or
+    None.
+
+    Decision: the C target calls NumPy's own BLAS rather than a BLAS of its
+    own: it is present wherever bcast runs (NumPy is a dependency), already
+    loaded in the process, tuned for the machine, and links nothing at
+    build time (the library is found when the generated code is loaded, so
+    the cached C does not depend on it). Without it the loops run."""
+    libs = Path(np.__file__).resolve().parent.parent / "numpy.libs"
+    for path in sorted(libs.glob("libscipy_openblas64_*.so")):
+        try:
+            library = ctypes.CDLL(str(path))
+            functions = (library.scipy_cblas_sgemm64_, library.scipy_cblas_dgemm64_,
+                         library.openblas_set_num_threads_local, library.scipy_openblas_get_num_threads64_)
+        except (OSError, AttributeError):
+            continue
+        return tuple(ctypes.cast(f, ctypes.c_void_p).value for f in functions)  # type: ignore[return-value]
+    return None
+
+
+BLAS_POINTERS = ("bcast_blas_sgemm", "bcast_blas_dgemm", "bcast_blas_threads_local", "bcast_blas_threads")
+"""The generated code's pointers ``link_blas`` sets, in ``blas()``'s order."""
+
+
+def link_blas(library: ctypes.CDLL) -> None:
+    """Point the generated code's ``BLAS_POINTERS`` at ``blas()`` (NULL
+    without one: contractions then run as loops)."""
+    found = blas() or (None,) * len(BLAS_POINTERS)
+    for name, address in zip(BLAS_POINTERS, found):
+        ctypes.c_void_p.in_dll(library, name).value = address
+
+
 class Library:
     """A built C module: its functions by symbol name."""
 
     def __init__(self, source: str, signatures: dict[str, tuple], checks: Sequence[BoundsCheck] = (),
                  fault_name: str | None = None):
         self.library = load(source)
+        link_blas(self.library)
         self.functions = {
             name: Function(self.library, c_name, arguments, results, checks, fault_name)
             for name, (c_name, arguments, results) in signatures.items()

@@ -214,6 +214,14 @@ class BcastFunctions(InterpreterFunctions):
         return _typed(op, evaluate(op, *args))
 
 
+    @impl(bc.DotGeneralOp)
+    def run_dot_general(self, interpreter: Interpreter, op: bc.DotGeneralOp, args: PythonValues) -> PythonValues:
+        return _typed(op, evaluate(op, *args))
+
+    @impl(bc.MatmulOp)
+    def run_matmul(self, interpreter: Interpreter, op: bc.MatmulOp, args: PythonValues) -> PythonValues:
+        return _typed(op, evaluate(op, *args))
+
     @impl(bc.ArgmaxOp)
     def run_argmax(self, interpreter: Interpreter, op: bc.ArgmaxOp, args: PythonValues) -> PythonValues:
         return _typed(op, evaluate(op, args[0]))

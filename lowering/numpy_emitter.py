@@ -231,6 +231,13 @@ def slice_index(op: bc.SliceOp) -> str:
     return ", ".join(ranges) if ranges else "..."
 
 
+def dot_dims_expr(op: bc.DotGeneralOp) -> str:
+    """``DotDims((0,), (0,), (2,), (1,))``, a ``dot_general``'s dimension
+    numbers in generated code (NumPy and the Array API alike)."""
+    d = op.dims
+    return f"DotDims({d.lhs_batch}, {d.rhs_batch}, {d.lhs_contract}, {d.rhs_contract})"
+
+
 class PythonFunctionEmitter:
     """What every target's function emitter shares: local and module-level names."""
 
@@ -366,6 +373,9 @@ class FunctionEmitter(PythonFunctionEmitter):
         elif isinstance(op, bc.PadOp):
             out(f"{n[r]} = numerics.pad({x}, {n[op.padding_value]}, {list(op.low)}, {list(op.high)}, {list(op.interior)})")
             self.owned.add(r)
+        elif isinstance(op, bc.DotGeneralOp):
+            # np.matmul (BLAS for floats) on the operands, broadcast views included
+            out(f"{n[r]} = numerics.dot_general({x}, {n[op.rhs]}, {dot_dims_expr(op)})")
         elif isinstance(op, bc.DynamicSliceOp):  # a view, as slice's
             starts = python_tuple([n[v] for v in op.start_indices])
             out(f"{n[r]} = numerics.dynamic_slice({x}, {starts}, {list(op.sizes)})")
@@ -645,6 +655,7 @@ def python_tuple(items: Sequence[str]) -> str:
 class NumpyEmitter(PythonModuleEmitter):
     TARGET = "NumPy"
     IMPORTS = ("import numpy as np", "", "from bcast.ir import numerics",
+               "from bcast.ir.rules import DotDims",
                "from bcast.lowering import numpy_runtime as rt")
     function_emitter = FunctionEmitter
 

@@ -434,6 +434,8 @@ class FunctionEmitter:
             return self.add(shlo.PadOp(args[0], args[1], op.low, op.high, op.interior))
         if isinstance(op, bc.SliceOp):
             return self.add(shlo.SliceOp(args[0], op.starts, op.limits, op.steps))
+        if isinstance(op, bc.DotGeneralOp):
+            return self.add(shlo.DotGeneralOp(args[0], args[1], op.dims, t))
         if isinstance(op, bc.DynamicSliceOp):
             starts = self.wide_starts(args[1:], flat_type_shape(op.operand.type), op.sizes)
             return self.add(shlo.DynamicSliceOp(args[0], starts, op.sizes))

@@ -91,7 +91,7 @@ from bcast.ir import numerics, rules, scalar, special
 from bcast.ir import ops as bc
 from bcast.ir.fusion import FusionOp, is_explicit
 from bcast.ir.ops import semantics_of
-from bcast.ir.loops import BOUNDS_CHECK_ATTR, LOOP_FORM_ATTR, PARALLEL_ATTR, REDUCTION_ATTR, RemFOp
+from bcast.ir.loops import BOUNDS_CHECK_ATTR, GEMM_ATTR, LOOP_FORM_ATTR, PARALLEL_ATTR, REDUCTION_ATTR, RemFOp
 from bcast.ir.types import NUMPY_DTYPES, flat_type_shape, split_type
 from bcast.passes.errors import PassError, check_one_block_functions, check_signatures, check_static
 
@@ -378,6 +378,17 @@ def reshape_index(b: Scalars, operand: rules.Shape, result: rules.Shape, idx: In
     return out
 
 
+def reads_as_view(op: Operation) -> bool:
+    """A ``broadcast_in_dim`` (or transpose, reshape) read only by
+    contractions is not stored: each contraction reads its operand through
+    it, as a fusion reads its inputs (make-explicit broadcasts ``matmul``'s
+    batch dims this way; a materialized broadcast would copy an operand
+    once per batch)."""
+    return (isinstance(op, bc.BroadcastInDimOp | bc.TransposeOp | bc.ReshapeOp)
+            and bool(op.results[0].uses)
+            and all(isinstance(use.operation, bc.DotGeneralOp) for use in op.results[0].uses))  # fmt: skip
+
+
 # --------------------------------------------------------------------------
 # The lowering of one function
 # --------------------------------------------------------------------------
@@ -662,6 +673,10 @@ class FunctionLowering:
             self.lower_arg_reduce(op)
         elif isinstance(op, bc.CumulativeOp):
             self.lower_cumulative(op)
+        elif isinstance(op, bc.DotGeneralOp):
+            self.lower_dot_general(op)
+        elif reads_as_view(op):
+            return  # its contraction reads it through its index expression
         elif isinstance(op, bc.AssignOp):
             self.lower_assign(op)
         elif isinstance(op, bc.DynamicUpdateSliceOp):
@@ -721,6 +736,106 @@ class FunctionLowering:
                 dst.append(b(arith.AddiOp(scaled, b.index(first))) if first else scaled)
             self.b(memref.StoreOp.get(self.value_at(op.operand, src), target, dst))
         self.written(op.result, target)
+
+    def lower_dot_general(self, op: bc.DotGeneralOp) -> None:
+        """A fusion boundary: a parallel nest over the result (batch dims, then
+        ``lhs``'s free dims, then ``rhs``'s) and, inside it, one ``scf.for``
+        per contracting dim carrying the sum (``REDUCTION_ATTR``), which
+        starts at 0 and adds each product; the operands are read through
+        their index expressions, so a broadcast operand is a view
+        (``reads_as_view``). ``f16`` multiplies and sums in ``f32`` and
+        rounds once; integers wrap."""
+        b, dims = self.b, op.dims
+        lhs, rhs = flat_type_shape(op.lhs.type), flat_type_shape(op.rhs.type)
+        element = element_of(op.result.type)
+        acc = accumulator(element)
+        lhs_free, rhs_free = dims.free(len(lhs), "lhs"), dims.free(len(rhs), "rhs")
+        contracted = [lhs[d] for d in dims.lhs_contract]
+        target = self.buffer(op.result)
+
+        def operand_at(value: SSAValue, rank: int, parts) -> SSAValue:
+            idx: Index = [None] * rank  # type: ignore[list-item]
+            for positions, ivs in parts:
+                for d, i in zip(positions, ivs):
+                    idx[d] = i
+            x = self.value_at(value, idx)
+            return b(arith.ExtFOp(x, storage_type(acc))) if acc != element else x
+
+        gemm = self.gemm_shape(op)
+        block = self.b.builder.insertion_point.block
+        before = set(block.ops)
+        with self.nest(flat_type_shape(op.result.type), parallel=True) as ivs:
+            nb, nl = len(dims.lhs_batch), len(lhs_free)
+            batch, left, right = ivs[:nb], ivs[nb:nb + nl], ivs[nb + nl:]
+
+            def accumulate(ks: Index, level: int, current: SSAValue) -> SSAValue:
+                if level == len(contracted):
+                    x = operand_at(op.lhs, len(lhs), ((dims.lhs_batch, batch), (lhs_free, left),
+                                                      (dims.lhs_contract, ks)))  # fmt: skip
+                    y = operand_at(op.rhs, len(rhs), ((dims.rhs_batch, batch), (rhs_free, right),
+                                                      (dims.rhs_contract, ks)))  # fmt: skip
+                    return combine(b, "add", acc, current, bc.MultiplyOp.SCALAR(b, acc, x, y))
+                if contracted[level] == 1:
+                    return accumulate([*ks, b.index(0)], level + 1, current)
+
+                def body(k: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+                    self.scopes.append({})
+                    try:
+                        return [accumulate([*ks, k], level + 1, carried[0])]
+                    finally:
+                        self.scopes.pop()
+
+                (total,) = b.for_loop(contracted[level], [current], body)
+                total.owner.attributes[REDUCTION_ATTR] = StringAttr("add")
+                return total
+
+            total = accumulate([], 0, b.const(0, acc))
+            if acc != element:
+                total = b(arith.TruncFOp(total, storage_type(element)))
+            b(memref.StoreOp.get(total, target, ivs))
+        nest = [o for o in block.ops if o not in before and isinstance(o, scf.ForOp)]
+        if gemm is not None and len(nest) == 1:
+            nest[0].attributes[GEMM_ATTR] = DictionaryAttr(
+                {k: (BoolAttr(v, IntegerType(1)) if isinstance(v, bool) else IntegerAttr(v, 64))
+                 for k, v in gemm.items()})
+        self.written(op.result, target)
+
+    def gemm_shape(self, op: bc.DotGeneralOp) -> dict[str, int | bool] | None:
+        """``GEMM_ATTR``'s entries when the contraction is a batch of BLAS
+        matrix products: f32/f64 operands held in memory as they are (not
+        views, not constants stored as bits), leading batch dims in order
+        on both sides, one contracted dim at either end of each operand's
+        matrix part (the free dims of a side together make its M or N),
+        and no empty dim (BLAS would leave an empty contraction's result
+        unwritten); else None."""
+        dims = op.dims
+        lhs, rhs = flat_type_shape(op.lhs.type), flat_type_shape(op.rhs.type)
+        if element_of(op.result.type) not in ("f32", "f64") or 0 in lhs or 0 in rhs:
+            return None
+        for v in (op.lhs, op.rhs):
+            stored = self.stored.get(self.alias.get(v, v))
+            if stored is None or stored.rows_dropped or stored.wide or stored.bits is not None:
+                return None
+        nb = len(dims.lhs_batch)
+        if dims.lhs_batch != tuple(range(nb)) or dims.rhs_batch != dims.lhs_batch or len(dims.lhs_contract) != 1:
+            return None
+        (lc,), (rc,) = dims.lhs_contract, dims.rhs_contract
+        if lc == len(lhs) - 1:
+            trans_a = False
+        elif lc == nb and len(lhs) == nb + 2:
+            trans_a = True
+        else:
+            return None
+        if rc == nb:
+            trans_b = False
+        elif rc == len(rhs) - 1 and len(rhs) == nb + 2:
+            trans_b = True
+        else:
+            return None
+        m = rules.element_count(tuple(lhs[d] for d in dims.free(len(lhs), "lhs")))
+        n = rules.element_count(tuple(rhs[d] for d in dims.free(len(rhs), "rhs")))
+        return {"batch": rules.element_count(lhs[:nb]), "m": m, "n": n, "k": lhs[lc],
+                "trans_a": trans_a, "trans_b": trans_b}
 
     def lower_arg_reduce(self, op: bc.ArgReduceOp) -> None:
         """A fusion boundary: a parallel nest over the result, and in it an

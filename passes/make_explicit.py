@@ -15,7 +15,10 @@ Afterwards every elementwise op's operands have exactly its result's shape
 - index-access broadcasting: ``extract``/``assign`` indices on size-1 dims
   become 0 and surplus indices are dropped;
 - ``assign``: the source is converted and broadcast to the indexed
-  destination's type.
+  destination's type;
+- ``matmul`` becomes ``dot_general``: operands converted to the promoted
+  type and, when both have batch dims, broadcast to the common batch shape
+  (``rules.matmul_plan``).
 
 Option ``degenerate``:
 
@@ -53,7 +56,9 @@ from bcast.ir.ops import (
     BinaryOp,
     BroadcastInDimOp,
     ConvertOp,
+    DotGeneralOp,
     ExtractOp,
+    MatmulOp,
     NarrowOp,
     ReshapeOp,
     TernaryOp,
@@ -300,6 +305,29 @@ class MakeAssignBroadcastExplicit(RewritePattern):
         replace(rewriter, op, AssignOp(op.dest, explicit, source, attributes=dict(op.attributes)))
 
 
+@dataclass
+class MatmulToDotGeneral(RewritePattern):
+    """``matmul %a, %b`` -> ``dot_general`` of the converted (and, when both
+    have batch dims, broadcast) operands (``rules.matmul_plan``)."""
+
+    degenerate: Degenerate
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: MatmulOp, rewriter: PatternRewriter) -> None:
+        _, element = _split(op, op.result)
+        try:
+            plan = op.plan()
+        except RuleError as e:
+            raise PassError(op, e.message, e.notes) from None
+        operands = []
+        for value, to in ((op.lhs, plan.lhs_to), (op.rhs, plan.rhs_to)):
+            (levels, _) = _split(op, value)
+            dims = rules.numpy_broadcast_dims(levels[0], to)
+            operands.append(broadcast(rewriter, op, convert(rewriter, op, value, element), dims, (to,),
+                                      self.degenerate))  # fmt: skip
+        replace(rewriter, op, DotGeneralOp(*operands, plan.dims, attributes=dict(op.attributes)))
+
+
 # --------------------------------------------------------------------------
 # The pass
 # --------------------------------------------------------------------------
@@ -331,6 +359,7 @@ class MakeExplicitPass(TypedOptionsPass):
                     NarrowToReshape(),
                     MakeExtractIndicesExplicit(),
                     MakeAssignBroadcastExplicit(degenerate),
+                    MatmulToDotGeneral(degenerate),
                 ],
                 dce_enabled=False,
             ),

@@ -99,9 +99,9 @@ REDUCTION_KINDS: dict[type[bcast.BinaryOp], str] = {op: kind for kind, op in bca
 
 OTHER = (hlo.IsFiniteOp, hlo.ConvertOp, hlo.CompareOp, hlo.SelectOp, hlo.ClampOp, hlo.BroadcastInDimOp,
          hlo.ReshapeOp, hlo.TransposeOp, hlo.ConstantOp, hlo.ReduceOp, hlo.ReturnOp,
-         hlo.IotaOp, hlo.ReverseOp, hlo.SliceOp, hlo.ConcatenateOp, hlo.PadOp, hlo.ReduceWindowOp, chlo.BroadcastCompareOp,
-         chlo.BroadcastSelectOp, chlo.SquareOp, hlo.DynamicSliceOp, hlo.DynamicUpdateSliceOp,
-         hlo.OptimizationBarrierOp)  # fmt: skip
+         hlo.IotaOp, hlo.ReverseOp, hlo.SliceOp, hlo.ConcatenateOp, hlo.PadOp, hlo.ReduceWindowOp, hlo.DotGeneralOp,
+         hlo.DotOp, chlo.BroadcastCompareOp, chlo.BroadcastSelectOp, chlo.SquareOp, hlo.DynamicSliceOp,
+         hlo.DynamicUpdateSliceOp, hlo.OptimizationBarrierOp)  # fmt: skip
 SUPPORTED_OPS: tuple[str, ...] = tuple(sorted(
     [op.name for op in (*BINARY, *UNARY, *OTHER, *chlo.CHLO_BINARY_OPS)] + ["func.call"]
 ))  # fmt: skip
@@ -447,6 +447,27 @@ class ConvertReduce(RewritePattern):
         replace(rewriter, op, new, [result])
 
 
+class ConvertDot(RewritePattern):
+    """``dot_general``/``dot`` -> ``bcast.dot_general``. The precision config
+    is dropped (bcast computes every contraction in its type's full
+    precision); a result element type other than the operands' (JAX's
+    ``preferred_element_type``) converts the operands to it first."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, hlo.DotGeneralOp | hlo.DotOp):
+            return
+        _, element = _bcast_type(op, op.result)
+        new: list[Operation] = []
+        operands = []
+        for value in (op.lhs, op.rhs):
+            levels, own = _bcast_type(op, value)
+            if own != element:
+                new.append(bcast.ConvertOp(value, make_type(levels, element)))
+                value = new[-1].results[0]
+            operands.append(value)
+        replace(rewriter, op, [*new, bcast.DotGeneralOp(*operands, op.dims)])
+
+
 def _scalar_constant(value: SSAValue) -> float | int | None:
     """``_constant_value`` through rank-0 ``broadcast_in_dim``s (JAX writes
     one around a scan's init value)."""
@@ -550,7 +571,7 @@ def _cumulative_form(op: hlo.ReduceWindowOp) -> tuple[str, int, bool] | None:
 PATTERNS: tuple[Callable[[], RewritePattern], ...] = (
     ConvertBinary, ConvertUnary, ConvertSquare, ConvertIsFinite, ConvertOptimizationBarrier, ConvertStructural,
     ConvertCompare, ConvertSelect, ConvertClamp, ConvertChloBroadcast, ConvertChloBroadcastSelect,
-    ConvertReduce, ConvertReduceWindow,
+    ConvertReduce, ConvertDot, ConvertReduceWindow,
 )  # fmt: skip
 
 

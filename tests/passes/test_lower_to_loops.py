@@ -377,6 +377,16 @@ func.func @main(%x: tensor<f32>, %y: tensor<3xf32>) -> (tensor<f32>, tensor<3xf3
   func.return %e, %y, %s : tensor<f32>, tensor<3xf32>, tensor<3xf32>
 }""")
 
+program("dot_general_and_matmul", """
+func.func @main(%a: tensor<2x3x4xf32>, %b: tensor<2x5x4xf32>, %c: tensor<2x1x3x4xf16>, %d: tensor<5x4x6xf16>, %i: tensor<3x4xi32>, %v: tensor<4xi32>, %w: tensor<4x6xf64>) -> (tensor<2x3x5xf32>, tensor<2x5x3x6xf16>, tensor<3xi32>, tensor<i32>, tensor<2x3x6xf64>) {
+  %0 = bcast.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [2] : (tensor<2x3x4xf32>, tensor<2x5x4xf32>) -> tensor<2x3x5xf32>
+  %1 = bcast.matmul %c, %d : (tensor<2x1x3x4xf16>, tensor<5x4x6xf16>) -> tensor<2x5x3x6xf16>
+  %2 = bcast.matmul %i, %v : (tensor<3x4xi32>, tensor<4xi32>) -> tensor<3xi32>
+  %3 = bcast.matmul %v, %v : (tensor<4xi32>, tensor<4xi32>) -> tensor<i32>
+  %4 = bcast.matmul %a, %w : (tensor<2x3x4xf32>, tensor<4x6xf64>) -> tensor<2x3x6xf64>
+  func.return %0, %1, %2, %3, %4 : tensor<2x3x5xf32>, tensor<2x5x3x6xf16>, tensor<3xi32>, tensor<i32>, tensor<2x3x6xf64>
+}""")
+
 program("same_value_returned_twice", """
 func.func @main(%x: tensor<2x2xi64>) -> (tensor<2x2xi64>, tensor<2x2xi64>) {
   %n = bcast.negate %x : tensor<2x2xi64>

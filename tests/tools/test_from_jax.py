@@ -104,6 +104,31 @@ def lax_pad(x):
     return jax.lax.pad(x, jnp.int32(7), ((1, -1, 1), (-2, 3, 2)))
 
 
+def matmul(x, w):
+    """``jnp.matmul``: one ``stablehlo.dot_general``."""
+    return jnp.matmul(x, w)
+
+
+def batched_einsum(q, k):
+    """``jnp.einsum`` with a batch dim, the rhs contracted on its last dim
+    (attention scores)."""
+    return jnp.einsum("bij,bkj->bik", q, k)
+
+
+def dense_layer(x, w, b):
+    """``x @ W + b`` (the bias broadcast) and a ``tanh``: the epilogue."""
+    return jnp.tanh(x @ w + b)
+
+
+def broadcast_matmul(a, b):
+    """``(2,1,3,4) @ (5,4,6)``: JAX reshapes, contracts and transposes."""
+    return a @ b
+
+
+def int_matvec(m, v):
+    return m @ v
+
+
 def lax_dynamic_slice(x, i, j):
     """``lax.dynamic_slice``: JAX wraps a negative start (``i + n``), then
     ``stablehlo.dynamic_slice`` clamps it into range."""
@@ -174,6 +199,11 @@ WITH_NAN_AND_TIES = np.array([[1, 3, 3, 0], [np.nan, 2, np.nan, 5], [-0.0, 0.0, 
                               [-np.inf, -np.inf, -np.inf, -np.inf], [2, np.inf, np.nan, np.inf]], np.float32)
 
 CASES = {
+    "matmul": (matmul, (X, X.T[:, :5])),
+    "batched_einsum": (batched_einsum, (X.reshape(2, 4, 16), X[:6].reshape(2, 3, 16))),
+    "dense_layer": (dense_layer, (X, X.T[:, :5].copy(), X[0, :5].copy())),
+    "broadcast_matmul": (broadcast_matmul, (X[:6, :4].reshape(2, 1, 3, 4), rng.standard_normal((5, 4, 6)).astype(np.float32))),
+    "int_matvec": (int_matvec, (rng.integers(-9, 9, (5, 3)).astype(np.int32), rng.integers(-9, 9, (3,)).astype(np.int32))),
     "total_order_less": (total_order_less, (SIGNED_ZEROS_AND_NANS[:, None] * np.ones((1, 8), np.float32),
                                             SIGNED_ZEROS_AND_NANS[None, :] * np.ones((8, 1), np.float32))),
     "lax_dynamic_slice": (lax_dynamic_slice, (X, np.int32(-3), np.int32(100))),

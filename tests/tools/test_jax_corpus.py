@@ -47,10 +47,6 @@ from bcast.tests.jax_corpus import FORMS, PROGRAMS, assert_as_jax, corpus_table,
 from bcast.tools.jax_bridge import run_stablehlo, verify_stablehlo  # noqa: E402
 
 NEEDS: dict[str, tuple[str, ...]] = {
-    "mlp_layer": ("stablehlo.dot_general",),
-    "swiglu": ("stablehlo.dot_general",),
-    "causal_attention_scores": ("stablehlo.dot_general",),
-    "attention": ("stablehlo.dot_general",),
     "cross_entropy": ("stablehlo.gather",),
 }
 """The programs bcast cannot run yet and the ops each needs (those its

@@ -5,7 +5,8 @@ them (tests/filecheck/tools/open_world.mlir checks the IR itself).
 
 The JAX exports: every one in tests/data/jax_exports (copies of the shared
 exports, ops bcast knows only) and tests/data/open_world (a ``dot_general``,
-an ``iota``, a ``slice``; complex values inside) goes through ``bcast-opt``
+an ``iota``, a ``slice``; a ``reduce_precision``, which bcast does not know;
+complex values inside) goes through ``bcast-opt``
 with no pipeline (printed back: the same ops, and it reads back) and through
 the standard pipeline and ``-t stablehlo`` (XLA runs the result as it runs
 the export, in ``test_exports_run_the_same_on_xla_after_bcast``).
@@ -92,14 +93,14 @@ def test_exports_run_the_same_on_xla_after_bcast(capsys, path: Path) -> None:
 
 
 def test_a_pretty_op_bcast_cannot_read_is_located_and_named(capsys) -> None:
-    """JAX's pretty ``dot_general``: xDSL reads ops bcast does not know in
+    """JAX's pretty ``reduce_precision``: xDSL reads ops bcast does not know in
     generic form only; the error says so, at the op, without a traceback."""
-    path = OPEN_WORLD / "dense.mlir"
+    path = OPEN_WORLD / "rounded.mlir"
     code, out, err = run_opt(capsys, str(path))
     assert (code, out) == (1, "")
-    assert err.startswith(f"{path}:5:10: error: 'stablehlo.dot_general' op is not supported by "
+    assert err.startswith(f"{path}:10:10: error: 'stablehlo.reduce_precision' op is not supported by "
                           "convert-stablehlo-to-bcast; bcast keeps it as it is in generic form only: "
-                          '"stablehlo.dot_general"(...) : (...) -> (...)\n')
+                          '"stablehlo.reduce_precision"(...) : (...) -> (...)\n')
     assert "Traceback" not in err
 
 
@@ -107,11 +108,11 @@ def test_a_pretty_op_bcast_cannot_read_is_located_and_named(capsys) -> None:
 def test_a_program_to_run_reports_the_stablehlo_op_the_import_lacks(backend) -> None:
     """The import of a program to run is strict: its error, with the list of
     the ops it takes, as before bcast kept such ops."""
-    path = OPEN_WORLD / "dense.generic.mlir"
+    path = OPEN_WORLD / "rounded.generic.mlir"
     with pytest.raises(bcast.BcastError) as info:
         bcast.compile(path.read_text(), backend=backend, filename=path.name)
     message = str(info.value)
-    assert message.startswith("dense.generic.mlir:6:10: error: 'stablehlo.dot_general' op is not supported "
+    assert message.startswith("rounded.generic.mlir:11:10: error: 'stablehlo.reduce_precision' op is not supported "
                               "by convert-stablehlo-to-bcast\n")
     assert "supported ops: chlo.broadcast_add" in message
 
@@ -126,11 +127,11 @@ def test_every_backend_refuses_an_op_of_another_dialect(backend) -> None:
 def test_a_kept_stablehlo_op_is_refused_by_the_backend() -> None:
     """A pipeline that imports without ``strict`` keeps the op: the backend
     names it."""
-    path = OPEN_WORLD / "dense.generic.mlir"
+    path = OPEN_WORLD / "rounded.generic.mlir"
     with pytest.raises(bcast.BcastError) as info:
         bcast.compile(path.read_text(), backend="numpy", filename=path.name,
                       pipeline="convert-stablehlo-to-bcast," + STANDARD_PIPELINE)
-    assert str(info.value) == ("dense.generic.mlir:6:10: error: 'stablehlo.dot_general' op is not supported "
+    assert str(info.value) == ("rounded.generic.mlir:11:10: error: 'stablehlo.reduce_precision' op is not supported "
                                "by the numpy backend")
 
 
