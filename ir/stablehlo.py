@@ -54,6 +54,7 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     FunctionType,
     I64,
+    IntAttr,
     IntegerAttr,
     IntegerType,
     Signedness,
@@ -63,7 +64,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import (Attribute, Block, Dialect, Operation, ParametrizedAttribute, Region,
-                     SpacedOpaqueSyntaxAttribute, SSAValue)
+                     SpacedOpaqueSyntaxAttribute, SSAValue, TypeAttribute)
 from xdsl.interfaces import HasFolderInterface
 from xdsl.irdl import (
     AnyAttr,
@@ -1581,6 +1582,60 @@ class DotAttr(ParametrizedAttribute):
         printer.print_string(f"<{text}>")
 
 
+@irdl_attr_definition
+class DotAlgorithmAttr(ParametrizedAttribute):
+    """``#stablehlo.dot_algorithm<lhs_precision_type = tf32, rhs_precision_type
+    = tf32, accumulation_type = f32, lhs_component_count = 1,
+    rhs_component_count = 1, num_primitive_operations = 1,
+    allow_imprecise_accumulation = false>`` (``algorithm = <...>`` in
+    ``dot_general``'s custom form): how a backend may compute the product.
+    Kept as written; bcast itself computes every product in the operands'
+    own type (docs/stablehlo.md), which no algorithm forbids being more
+    precise than."""
+
+    name = "stablehlo.dot_algorithm"
+    lhs_precision_type: TypeAttribute
+    rhs_precision_type: TypeAttribute
+    accumulation_type: TypeAttribute
+    lhs_component_count: IntAttr
+    rhs_component_count: IntAttr
+    num_primitive_operations: IntAttr
+    allow_imprecise_accumulation: IntAttr
+
+    TYPES: ClassVar[tuple[str, ...]] = ("lhs_precision_type", "rhs_precision_type", "accumulation_type")
+    COUNTS: ClassVar[tuple[str, ...]] = ("lhs_component_count", "rhs_component_count", "num_primitive_operations")
+    FLAG: ClassVar[str] = "allow_imprecise_accumulation"
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        values: dict[str, Attribute] = {}
+
+        def field() -> None:
+            pos = parser.pos
+            name = parser.parse_identifier()
+            if name not in (*cls.TYPES, *cls.COUNTS, cls.FLAG) or name in values:
+                parser.raise_error(f"unknown or repeated dot algorithm field '{name}'", pos, parser.pos)
+            parser.parse_punctuation("=")
+            if name in cls.TYPES:
+                values[name] = parser.parse_type()
+            elif name in cls.COUNTS:
+                values[name] = IntAttr(parser.parse_integer(allow_boolean=False))
+            else:
+                values[name] = IntAttr(int(parser.parse_boolean()))
+
+        parser.parse_comma_separated_list(parser.Delimiter.ANGLE, field)
+        missing = [f for f in (*cls.TYPES, *cls.COUNTS, cls.FLAG) if f not in values]
+        if missing:
+            parser.raise_error(f"dot algorithm is missing {', '.join(missing)}")
+        return tuple(values[f] for f in (*cls.TYPES, *cls.COUNTS, cls.FLAG))
+
+    def print_parameters(self, printer: Printer) -> None:
+        fields = [f"{f} = {getattr(self, f)}" for f in self.TYPES]
+        fields += [f"{f} = {getattr(self, f).data}" for f in self.COUNTS]
+        fields.append(f"{self.FLAG} = {'true' if self.allow_imprecise_accumulation.data else 'false'}")
+        printer.print_string("<" + ", ".join(fields) + ">")
+
+
 def _dot_result(op: IRDLOperation, dims: rules.DotDims) -> None:
     """StableHLO's ``dot_general`` rules on ``op``'s operands and result:
     ``rules.dot_general_shape`` (C1-C10, C12) and a precision config of 0 or
@@ -1635,6 +1690,7 @@ class DotGeneralOp(StablehloOp):
     result = result_def(TensorType)
     dot_dimension_numbers = prop_def(DotAttr)
     precision_config = opt_prop_def(ArrayAttr)
+    algorithm = opt_prop_def(DotAlgorithmAttr)
     traits = traits_def(Pure())
 
     def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation, dims: rules.DotDims,
@@ -1654,11 +1710,14 @@ class DotGeneralOp(StablehloOp):
         lhs, rhs = _parse_operands(parser, 2)
         parser.parse_punctuation(",")
         props: dict[str, Attribute] = {"dot_dimension_numbers": DotAttr.of(rules.DotDims(*parse_dot_dims(parser)))}
-        if parser.parse_optional_punctuation(",") is not None:
-            precision = _parse_precision(parser)
-            if precision is None:
-                parser.raise_error("expected 'precision'")
-            props["precision_config"] = precision
+        while parser.parse_optional_punctuation(",") is not None:
+            if "precision_config" not in props and (precision := _parse_precision(parser)) is not None:
+                props["precision_config"] = precision
+            elif "algorithm" not in props and parser.parse_optional_keyword("algorithm") is not None:
+                parser.parse_punctuation("=")
+                props["algorithm"] = DotAlgorithmAttr.new(DotAlgorithmAttr.parse_parameters(parser))
+            else:
+                parser.raise_error("expected 'precision' or 'algorithm'")
         more, attrs = _split_attr_dict(cls, parser.parse_optional_attr_dict())
         parser.parse_punctuation(":")
         inputs, output = _same_operands_and_result_type(parser, 2)
@@ -1672,7 +1731,10 @@ class DotGeneralOp(StablehloOp):
         d = self.dims
         print_dot_dims(printer, d.lhs_batch, d.rhs_batch, d.lhs_contract, d.rhs_contract)
         _print_precision(printer, self.precision_config)
-        _print_attr_dict(printer, self, ("dot_dimension_numbers", "precision_config"))
+        if self.algorithm is not None:
+            printer.print_string(", algorithm = ")
+            self.algorithm.print_parameters(printer)
+        _print_attr_dict(printer, self, ("dot_dimension_numbers", "precision_config", "algorithm"))
         printer.print_string(" : ")
         _print_functional(printer, [o.type for o in self.operands], [self.result.type])
 
@@ -1736,4 +1798,4 @@ STABLEHLO_OPS = [
 ]  # fmt: skip
 
 StableHLO = Dialect("stablehlo", STABLEHLO_OPS, [ComparisonDirectionAttr, ComparisonTypeAttr, PrecisionAttr, DotAttr,
-                                                BoundsAttr])  # fmt: skip
+                                                DotAlgorithmAttr, BoundsAttr])  # fmt: skip

@@ -449,7 +449,7 @@ class ConvertReduce(RewritePattern):
 
 class ConvertDot(RewritePattern):
     """``dot_general``/``dot`` -> ``bcast.dot_general``. The precision config
-    is dropped (bcast computes every contraction in its type's full
+    and an ``algorithm`` are dropped (bcast computes every contraction in its type's full
     precision); a result element type other than the operands' (JAX's
     ``preferred_element_type``) converts the operands to it first."""
 

@@ -23,3 +23,12 @@ func.func public @main(%arg0: tensor<2x3x4xf32>, %arg1: tensor<2x4x5xf32>, %arg2
 // CHECK-NEXT: func.return %0, %3, %4, %5, %6
   return %0, %1, %2, %3, %4 : tensor<2x3x5xf32>, tensor<3x5xf32>, tensor<2x3xf32>, tensor<f32>, tensor<2x3x5xf32>
 }
+
+// An algorithm is dropped as the precision config is: bcast's product is
+// computed in the operands' own type.
+// CHECK-LABEL: func.func @algorithm
+// CHECK-NEXT: %0 = bcast.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<3x2xf32>) -> tensor<2x2xf32>
+func.func @algorithm(%a: tensor<2x3xf32>, %b: tensor<3x2xf32>) -> tensor<2x2xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0], algorithm = <lhs_precision_type = f32, rhs_precision_type = f32, accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 1, allow_imprecise_accumulation = false> : (tensor<2x3xf32>, tensor<3x2xf32>) -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}

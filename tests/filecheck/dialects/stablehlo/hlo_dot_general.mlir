@@ -24,3 +24,26 @@ func.func public @main(%arg0: tensor<2x3x4xf32>, %arg1: tensor<2x4x5xf32>, %arg2
   %4 = stablehlo.dot %arg2, %arg2, precision = [DEFAULT, DEFAULT] : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>
   return %0, %1, %2, %3, %4 : tensor<2x3x5xf32>, tensor<2x3x5xf32>, tensor<2x3xf32>, tensor<3x5xf32>, tensor<f32>
 }
+
+// An algorithm (how a backend may compute the product: here TF32 inputs,
+// F32 sums) after the precision config, in both forms; bcast keeps it as
+// written (its own products are computed in the operands' type).
+// CHECK-LABEL: func.func @algorithm
+func.func @algorithm(%a: tensor<2x2x2xi64>, %b: tensor<2x2x2xi64>) -> tensor<2x2x2xi64> {
+// CHECK-NEXT: %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1], precision = [DEFAULT, DEFAULT], algorithm = <lhs_precision_type = tf32, rhs_precision_type = tf32, accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 1, allow_imprecise_accumulation = false> : (tensor<2x2x2xi64>, tensor<2x2x2xi64>) -> tensor<2x2x2xi64>
+// GENERIC: algorithm = #stablehlo.dot_algorithm<lhs_precision_type = tf32, rhs_precision_type = tf32, accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 1, allow_imprecise_accumulation = false>
+  %0 = stablehlo.dot_general %a, %b,
+    batching_dims = [0] x [0],
+    contracting_dims = [2] x [1],
+    precision = [DEFAULT, DEFAULT],
+    algorithm = <
+      lhs_precision_type = tf32,
+      rhs_precision_type = tf32,
+      accumulation_type = f32,
+      lhs_component_count = 1,
+      rhs_component_count = 1,
+      num_primitive_operations = 1,
+      allow_imprecise_accumulation = false
+    > : (tensor<2x2x2xi64>, tensor<2x2x2xi64>) -> tensor<2x2x2xi64>
+  return %0 : tensor<2x2x2xi64>
+}

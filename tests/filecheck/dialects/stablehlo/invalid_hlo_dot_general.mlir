@@ -92,3 +92,19 @@ func.func @dot_sizes(%a: tensor<3x4xf32>, %b: tensor<5xf32>) {
   // expected-note @-1 {{lhs dimension 1 has size 4, rhs dimension 0 has size 5}}
   return
 }
+
+// -----
+
+func.func @algorithm_missing_field(%a: tensor<2x2xf32>, %b: tensor<2x2xf32>) {
+  // expected-error @+1 {{dot algorithm is missing num_primitive_operations, allow_imprecise_accumulation}}
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0], algorithm = <lhs_precision_type = f32, rhs_precision_type = f32, accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1> : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  return
+}
+
+// -----
+
+func.func @algorithm_unknown_field(%a: tensor<2x2xf32>, %b: tensor<2x2xf32>) {
+  // expected-error @+1 {{unknown or repeated dot algorithm field 'lhs_precision'}}
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0], algorithm = <lhs_precision = f32> : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  return
+}
