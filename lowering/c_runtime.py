@@ -37,6 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
+from bcast.lowering import c_gemm
 from bcast.lowering import numpy_runtime as rt
 
 BASE_FLAGS = ("-O3", "-march=native", "-std=c99", "-fPIC", "-shared")
@@ -368,14 +369,26 @@ def blas() -> tuple[int, int, int, int] | None:
     return None
 
 
+@lru_cache(maxsize=1)
+def own_gemm() -> tuple[int, int]:
+    """The addresses of bcast's own ``sgemm``/``dgemm`` (``c_gemm``), built
+    once per cache like a module (the library stays loaded: ctypes never
+    unloads it)."""
+    library = load(c_gemm.SOURCE)
+    return tuple(ctypes.cast(getattr(library, c_gemm.SYMBOLS[t]), ctypes.c_void_p).value
+                 for t in ("f32", "f64"))  # type: ignore[return-value]
+
+
 BLAS_POINTERS = ("bcast_blas_sgemm", "bcast_blas_dgemm", "bcast_blas_threads_local", "bcast_blas_threads")
-"""The generated code's pointers ``link_blas`` sets, in ``blas()``'s order."""
+"""The generated code's pointers ``link_blas`` sets."""
 
 
 def link_blas(library: ctypes.CDLL) -> None:
-    """Point the generated code's ``BLAS_POINTERS`` at ``blas()`` (NULL
-    without one: contractions then run as loops)."""
+    """Point the generated code's ``BLAS_POINTERS`` at bcast's own kernels
+    and OpenBLAS's thread setters (NULL without them: contractions then run
+    as loops)."""
     found = blas() or (None,) * len(BLAS_POINTERS)
+    found = (*own_gemm(), *found[2:])
     for name, address in zip(BLAS_POINTERS, found):
         ctypes.c_void_p.in_dll(library, name).value = address
 
