@@ -118,9 +118,9 @@ static void micro_${x}(int64_t kc, const ${real} *restrict ap, const ${real} *re
         vf_${x} b0 = *(const vf_${x} *)(bp + p * NR), b1 = *(const vf_${x} *)(bp + p * NR + VL);
 #pragma GCC unroll 16
         for (int r = 0; r < MR; r++) {
-            vf_${x} a = (vf_${x}){0} + ap[p * MR + r];
-            acc[r][0] += a * b0;
-            acc[r][1] += a * b1;
+            ${real} a = ap[p * MR + r];  /* a vector op with a scalar broadcasts it */
+            acc[r][0] += b0 * a;
+            acc[r][1] += b1 * a;
         }
     }
     if (rows == MR && cols == NR) {
@@ -205,5 +205,18 @@ void bcast_${x}gemm(int order, int trans_a, int trans_b, int64_t m, int64_t n, i
 """)
 """One precision's kernel: ``${real}`` is its C type, ``${x}`` its BLAS letter."""
 
-SOURCE = "#include <stdint.h>\n#include <stdlib.h>\n#include <string.h>\n" + "".join(
+PRELUDE = r"""
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+/* Fused multiply-adds: the library is compiled as ISO C (c_runtime's
+   -std=c99), which does not contract a * b + c by default. */
+#if defined(__clang__)
+#pragma clang fp contract(fast)
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=fast")
+#endif
+"""
+
+SOURCE = PRELUDE + "".join(
     KERNEL.substitute(real=real, x=x) for real, x in (("float", "s"), ("double", "d")))
