@@ -234,3 +234,17 @@ def test_kernels_are_clean_under_sanitizers(tmp_path):
     assert done.returncode == 0, done.stderr[-3000:]
     run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0 and run.stdout.strip() == "clean", (run.stdout, run.stderr[-3000:])
+
+
+def test_the_c_target_links_bcasts_own_kernels():
+    """A loaded C module's GEMM pointers are ``c_gemm``'s kernels (not
+    NumPy's OpenBLAS, which runs AVX2 kernels on CPUs it does not know)."""
+    from bcast.lowering import c_emitter
+    from bcast.tools import driver
+    from bcast.tools.targets import TARGETS
+
+    module = driver.load(program((7, 13), (13, 5), ((), (), (1,), (0,)), "f32"), "prog.mlir",
+                         pipeline=TARGETS["c"].emit_pipeline)
+    library = c_runtime.Library(c_emitter.emit_text(module), {}).library
+    linked = [ctypes.c_void_p.in_dll(library, name).value for name in c_runtime.BLAS_POINTERS]
+    assert linked == list(c_runtime.own_gemm()) and None not in linked
