@@ -1,6 +1,6 @@
-"""bcast's own single-precision matrix product, a fixed C source the runtime
+"""bcast's own f32 and f64 matrix products, a fixed C source the runtime
 builds once (``c_runtime.load``, cached like a module) and points the
-generated code's ``bcast_blas_sgemm`` at (``c_runtime.link_blas``).
+generated code's ``bcast_blas_sgemm``/``dgemm`` at (``c_runtime.link_blas``).
 
 Why our own: OpenBLAS picks its kernels by the CPU it detects at load, and
 it takes CPUs it does not know (the AMD EPYC with AVX-512 we measure on) for
@@ -15,12 +15,12 @@ dim; per block, B's KC x NC part is packed into panels of NR columns
 (contiguous, zero-padded) and A's MC x KC part into slivers of MR rows; a
 register-blocked micro-kernel then multiplies one sliver by one panel into
 an MR x NR tile of accumulators (MR x NR / VL vector registers) and adds
-the tile to C. The panel (KC x NR) stays in L1 while the slivers of the MC
-rows stream from L2, and the packed B block stays in L2/L3. The vectors are
-GCC vector extensions, so one source serves AVX-512 (16 lanes), AVX2 (8)
-and anything else the compiler lowers them to.
+the tile to C. The panel (KC x NR) is reused from L1 by every sliver of
+the MC rows, which stream from L2; the packed B block stays in L2/L3. The
+vectors are GCC vector extensions, so one source serves AVX-512 (16 f32
+lanes), AVX2 (8), SSE (4) and anything else the compiler lowers them to.
 
-The function has the CBLAS ``sgemm`` signature with 64-bit sizes (order,
+Each function has the CBLAS ``sgemm``/``dgemm`` signature with 64-bit sizes (order,
 transposes, sizes, alpha, A, lda, B, ldb, beta, C, ldc), the one the
 generated code calls; it runs on the calling thread (the generated code
 splits a large product into row blocks on OpenMP threads)."""
@@ -36,7 +36,9 @@ KERNEL = Template(r"""
    broadcast A value), columns per micro-tile (two vectors), and the blocks
    of the contracted dim (KC: a KC x NR panel of B is 64 KiB), of A's rows
    (MC: a packed MC x KC block of A is 384 KiB at f32, in L2) and of B's
-   columns (NC). Measured on Zen 5 (docs/performance.md). */
+   columns (NC). Picked by a sweep on Zen 5 (48 KiB L1d, 1 MiB L2 per core)
+   whose differences between KC 384/512 and MC 96-384 were within the noise
+   of the shared machine; MR 14 was much slower (register spills). */
 #if defined(__AVX512F__)
 #define VL (64 / (int)sizeof(${real}))
 #define MR 12
@@ -163,7 +165,8 @@ static void row_major_${x}(int ta, int tb, int64_t m, int64_t n, int64_t k, ${re
         return;
     }
     int64_t kb = k < KC ? k : KC, nb = n < NC ? n : NC, mb = m < MC ? m : MC;
-    size_t a_size = ((size_t)((mb + MR - 1) / MR * MR) * kb + 15) / 16 * 16, b_size = (size_t)((nb + NR - 1) / NR * NR) * kb;
+    size_t a_size = ((size_t)((mb + MR - 1) / MR * MR) * kb + 15) / 16 * 16;
+    size_t b_size = (size_t)((nb + NR - 1) / NR * NR) * kb;
     char *buffer = malloc((a_size + b_size) * sizeof(${real}) + 64);  /* C99: no aligned_alloc */
     if (!buffer) abort();
     ${real} *ap = (${real} *)(buffer + (64 - (uintptr_t)buffer % 64) % 64);
