@@ -180,13 +180,14 @@ static inline void bcast_stream(void *restrict dst, const void *restrict src, si
 /* Matrix products (bcast.ir.loops.GEMM_ATTR): functions with the CBLAS
    sgemm/dgemm signature (64-bit sizes), set by the runtime when it loads
    the library (c_runtime.link_blas: bcast's own kernels, lowering/c_gemm.py);
-   while NULL, the contraction's loop nest runs instead. */
+   while NULL, the contraction's loop nest runs instead. Weak, so several
+   generated units link into one program (sharing the pointers). */
 typedef void (*bcast_sgemm_t)(int, int, int, int64_t, int64_t, int64_t, float, const float *, int64_t,
                               const float *, int64_t, float, float *, int64_t);
 typedef void (*bcast_dgemm_t)(int, int, int, int64_t, int64_t, int64_t, double, const double *, int64_t,
                               const double *, int64_t, double, double *, int64_t);
-bcast_sgemm_t bcast_blas_sgemm = 0;
-bcast_dgemm_t bcast_blas_dgemm = 0;
+__attribute__((weak)) bcast_sgemm_t bcast_blas_sgemm = 0;
+__attribute__((weak)) bcast_dgemm_t bcast_blas_dgemm = 0;
 #if defined(_OPENMP)
 #include <omp.h>
 #endif
