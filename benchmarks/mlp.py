@@ -15,17 +15,17 @@ as a ratio to ``jax.jit``'s.
 OpenBLAS picks its kernels by the CPU it detects: on the development VM
 (an AMD EPYC with AVX-512 that it takes for a Haswell) it runs AVX2 kernels
 unless ``OPENBLAS_CORETYPE=SkylakeX`` is set in the environment; that
-moves every OpenBLAS-based variant (bcast C and numpy, NumPy eager, numba)
-alike, not XLA.
+moves the OpenBLAS-based variants (bcast numpy, NumPy eager, numba), not
+bcast C (its own kernel, ``lowering/c_gemm.py``) or XLA.
 
 GELU is JAX's default (``jax.nn.gelu``, the tanh approximation). The bcast
 variants run the module ``bcast.from_jax`` imports from the same JAX
 function, so every variant computes the same formula.
 
 Variants:
-- bcast C (``backend="c"``): the contraction calls NumPy's OpenBLAS
-  (``lowering/c_runtime.py: blas``), the bias add and GELU are one fused
-  loop over its result (OpenMP threads);
+- bcast C (``backend="c"``): the contraction is bcast's own GEMM kernel
+  (``lowering/c_gemm.py``) on row blocks on OpenMP threads, the bias add
+  and GELU one fused loop over each block's rows after its product;
 - bcast numpy: ``np.matmul``, then the fused epilogue block by block;
 - ``jax.jit`` (inputs on the device, ``block_until_ready``);
 - NumPy eager (``x @ W + b`` and the GELU formula, one temporary per op);

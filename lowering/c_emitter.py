@@ -51,7 +51,8 @@ Each op of the loop IR is translated structurally:
 - A contraction's nest marked ``bcast.gemm`` (``GEMM_ATTR``) is a call of
   ``bcast_blas_sgemm``/``dgemm`` per batch (per block of rows of a large
   one, on OpenMP threads, ``bcast_gemm_rows``) when the runtime has set
-  that pointer (``c_runtime.link_blas``: NumPy's OpenBLAS), else the nest.
+  that pointer (``c_runtime.link_blas``: bcast's own kernels,
+  ``lowering/c_gemm.py``), else the nest.
 """
 
 from __future__ import annotations
@@ -176,39 +177,33 @@ static inline void bcast_stream(void *restrict dst, const void *restrict src, si
 #define BCAST_PREFETCH(p) ((void)(p))
 #define BCAST_PREFETCH_WRITE(p) ((void)(p))
 #endif
-/* BLAS matrix products (bcast.ir.loops.GEMM_ATTR): the CBLAS sgemm/dgemm
-   with 64-bit sizes, set by the runtime when it finds one (NumPy's
-   OpenBLAS); while NULL, the contraction's loop nest runs instead. */
+/* Matrix products (bcast.ir.loops.GEMM_ATTR): functions with the CBLAS
+   sgemm/dgemm signature (64-bit sizes), set by the runtime when it loads
+   the library (c_runtime.link_blas: bcast's own kernels, lowering/c_gemm.py);
+   while NULL, the contraction's loop nest runs instead. Weak, so several
+   generated units link into one program (sharing the pointers). */
 typedef void (*bcast_sgemm_t)(int, int, int, int64_t, int64_t, int64_t, float, const float *, int64_t,
                               const float *, int64_t, float, float *, int64_t);
 typedef void (*bcast_dgemm_t)(int, int, int, int64_t, int64_t, int64_t, double, const double *, int64_t,
                               const double *, int64_t, double, double *, int64_t);
-bcast_sgemm_t bcast_blas_sgemm = 0;
-bcast_dgemm_t bcast_blas_dgemm = 0;
-/* OpenBLAS's openblas_set_num_threads_local (returns the calling thread's
-   previous setting; 0 follows the global one) and its global count. */
-int (*bcast_blas_threads_local)(int) = 0;
-int (*bcast_blas_threads)(void) = 0;
+__attribute__((weak)) bcast_sgemm_t bcast_blas_sgemm = 0;
+__attribute__((weak)) bcast_dgemm_t bcast_blas_dgemm = 0;
 #if defined(_OPENMP)
 #include <omp.h>
 #endif
 /* Rows per GEMM call: a large product is split into row blocks, twice as
    many as there are threads, which threads take as they come free, each
-   calling a one-thread GEMM (schedule(dynamic)): a thread the machine
-   deschedules then delays one block, not every other thread at BLAS's
-   barriers. A small one is one call (BLAS threads it, or not). */
+   calling the (one-thread) kernel (schedule(dynamic)): a thread the machine
+   deschedules then delays one block, not the whole product. A small one is
+   one call on the calling thread. */
 static inline int64_t bcast_gemm_rows(int64_t m, double flops) {
     int threads = 1;
 #if defined(_OPENMP)
     threads = omp_get_max_threads();
 #endif
-    if (threads <= 1 || flops < 1e8 || !bcast_blas_threads_local || !bcast_blas_threads) return m;
+    if (threads <= 1 || flops < 1e8) return m;
     int64_t rows = (m + 2 * threads - 1) / (2 * threads);
     return rows < 64 ? (m < 64 ? m : 64) : rows;
-}
-static inline int bcast_blas_one_thread(void) { return bcast_blas_threads_local(1); }
-static inline void bcast_blas_restore(int previous) {
-    bcast_blas_threads_local(previous == bcast_blas_threads() ? 0 : previous);
 }
 
 static inline void bcast_stream_fence(void) {
@@ -649,7 +644,7 @@ class FunctionEmitter:
         function, t = ("bcast_blas_sgemm", "f") if isinstance(element, Float32Type) else ("bcast_blas_dgemm", "")
         lda, ldb = (m if g["trans_a"] else k), (k if g["trans_b"] else n)
         order = ("112" if g["trans_a"] else "111", "112" if g["trans_b"] else "111")
-        rows, blocks, q, first, count, previous = (self.fresh(p) for p in ("n", "n", "q", "r", "n", "t"))
+        rows, blocks, q, first, count = (self.fresh(p) for p in ("n", "n", "q", "r", "n"))
         at_row = first if g["trans_a"] else f"{first} * {k}"
         call = (f"{function}(101, {order[0]}, {order[1]}, {count}, {n}, {k}, 1.0{t}, "
                 f"{a} + ({q} / {blocks}) * {m * k} + {at_row}, {lda}, {b} + ({q} / {blocks}) * {k * n}, {ldb}, "
@@ -661,9 +656,7 @@ class FunctionEmitter:
         lines += [f"for (int64_t {q} = 0; {q} < {batch} * {blocks}; {q}++) {{",
                   f"    int64_t {first} = ({q} % {blocks}) * {rows};",
                   f"    int64_t {count} = {m} - {first} < {rows} ? {m} - {first} : {rows};",
-                  f"    int {previous} = {blocks} > 1 ? bcast_blas_one_thread() : 0;",
-                  f"    {call}",
-                  f"    if ({blocks} > 1) bcast_blas_restore({previous});"]
+                  f"    {call}"]
         epilogue = self.epilogue(op, stores[0].memref, (loads[0].memref, loads[1].memref), m) if batch == 1 else None
         return function, lines, epilogue, (first, count)
 

@@ -37,6 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
+from bcast.lowering import c_gemm
 from bcast.lowering import numpy_runtime as rt
 
 BASE_FLAGS = ("-O3", "-march=native", "-std=c99", "-fPIC", "-shared")
@@ -345,38 +346,29 @@ class Function:
 
 
 @lru_cache(maxsize=1)
-def blas() -> tuple[int, int, int, int] | None:
-    """The addresses of ``cblas_sgemm``/``cblas_dgemm`` with 64-bit sizes in
-    the OpenBLAS NumPy's wheel bundles (``scipy_cblas_*gemm64_``), of its
-    ``openblas_set_num_threads_local`` and of its global thread count, or
-    None.
+def own_gemm() -> tuple[int, int]:
+    """The addresses of bcast's own ``sgemm``/``dgemm`` (``c_gemm``), built
+    once per process (and cached on disk like a module); the library stays
+    loaded (ctypes never unloads one).
 
-    Decision: the C target calls NumPy's own BLAS rather than a BLAS of its
-    own: it is present wherever bcast runs (NumPy is a dependency), already
-    loaded in the process, tuned for the machine, and links nothing at
-    build time (the library is found when the generated code is loaded, so
-    the cached C does not depend on it). Without it the loops run."""
-    libs = Path(np.__file__).resolve().parent.parent / "numpy.libs"
-    for path in sorted(libs.glob("libscipy_openblas64_*.so")):
-        try:
-            library = ctypes.CDLL(str(path))
-            functions = (library.scipy_cblas_sgemm64_, library.scipy_cblas_dgemm64_,
-                         library.openblas_set_num_threads_local, library.scipy_openblas_get_num_threads64_)
-        except (OSError, AttributeError):
-            continue
-        return tuple(ctypes.cast(f, ctypes.c_void_p).value for f in functions)  # type: ignore[return-value]
-    return None
+    Decision: the C target multiplies matrices with its own kernel, not the
+    OpenBLAS NumPy bundles: OpenBLAS picks its kernels by the CPU it detects
+    when NumPy loads it, and runs AVX2 kernels on CPUs it does not know
+    (Zen 5 with AVX-512), half the machine's speed, while ``c_gemm`` is
+    compiled ``-march=native`` like the generated code (docs/c-backend.md,
+    "Contractions"; the measurements are in docs/performance.md)."""
+    library = load(c_gemm.SOURCE)
+    return tuple(ctypes.cast(getattr(library, c_gemm.SYMBOLS[t]), ctypes.c_void_p).value
+                 for t in ("f32", "f64"))  # type: ignore[return-value]
 
 
-BLAS_POINTERS = ("bcast_blas_sgemm", "bcast_blas_dgemm", "bcast_blas_threads_local", "bcast_blas_threads")
-"""The generated code's pointers ``link_blas`` sets, in ``blas()``'s order."""
+BLAS_POINTERS = ("bcast_blas_sgemm", "bcast_blas_dgemm")
+"""The generated code's pointers ``link_blas`` sets, in ``own_gemm()``'s order."""
 
 
 def link_blas(library: ctypes.CDLL) -> None:
-    """Point the generated code's ``BLAS_POINTERS`` at ``blas()`` (NULL
-    without one: contractions then run as loops)."""
-    found = blas() or (None,) * len(BLAS_POINTERS)
-    for name, address in zip(BLAS_POINTERS, found):
+    """Point the generated code's ``BLAS_POINTERS`` at bcast's own kernels."""
+    for name, address in zip(BLAS_POINTERS, own_gemm()):
         ctypes.c_void_p.in_dll(library, name).value = address
 
 

@@ -1,0 +1,225 @@
+"""bcast's own f32 and f64 matrix products, a fixed C source the runtime
+builds once (``c_runtime.load``, cached like a module) and points the
+generated code's ``bcast_blas_sgemm``/``dgemm`` at (``c_runtime.link_blas``).
+
+Why our own: OpenBLAS picks its kernels by the CPU it detects at load, and
+it takes CPUs it does not know (the AMD EPYC with AVX-512 we measure on) for
+a Haswell and runs AVX2 kernels, half as fast as the machine; a library
+cannot change that once NumPy has loaded OpenBLAS. This kernel is compiled
+by the same ``-march=native`` compiler as the generated code, so it uses the
+widest vectors the machine has. docs/c-backend.md ("Contractions") and
+docs/performance.md give the measurements behind the choice.
+
+Structure (Goto's): C = A B is computed in blocks of KC of the contracted
+dim; per block, B's KC x NC part is packed into panels of NR columns
+(contiguous, zero-padded) and A's MC x KC part into slivers of MR rows; a
+register-blocked micro-kernel then multiplies one sliver by one panel into
+an MR x NR tile of accumulators (MR x NR / VL vector registers) and adds
+the tile to C. The panel (KC x NR) is reused from L1 by every sliver of
+the MC rows, which stream from L2; the packed B block stays in L2/L3. The
+vectors are GCC vector extensions, so one source serves AVX-512 (16 f32
+lanes), AVX2 (8), SSE (4) and anything else the compiler lowers them to.
+
+Each function has the CBLAS ``sgemm``/``dgemm`` signature with 64-bit sizes (order,
+transposes, sizes, alpha, A, lda, B, ldb, beta, C, ldc), the one the
+generated code calls; it runs on the calling thread (the generated code
+splits a large product into row blocks on OpenMP threads)."""
+
+from string import Template
+
+SYMBOLS = {"f32": "bcast_sgemm", "f64": "bcast_dgemm"}
+"""The kernels' symbols in the library ``SOURCE`` builds, by element type."""
+
+KERNEL = Template(r"""
+/* Lanes per vector (the widest the target has), rows per micro-tile
+   (MR x 2 accumulator vectors, leaving registers for two B vectors and a
+   broadcast A value), columns per micro-tile (two vectors), and the blocks
+   of the contracted dim (KC: a KC x NR panel of B is 64 KiB), of A's rows
+   (MC: a packed MC x KC block of A is 384 KiB at f32, in L2) and of B's
+   columns (NC). Picked by a sweep on Zen 5 (48 KiB L1d, 1 MiB L2 per core)
+   whose differences between KC 384/512 and MC 96-384 were within the noise
+   of the shared machine; MR 14 was much slower (register spills). */
+#if defined(__AVX512F__)
+#define VL (64 / (int)sizeof(${real}))
+#define MR 12
+#elif defined(__AVX__)
+#define VL (32 / (int)sizeof(${real}))
+#define MR 6
+#else
+#define VL (16 / (int)sizeof(${real}))
+#define MR 6
+#endif
+#define NR (2 * VL)
+#define KC 512
+#define MC 192
+#define NC 3072
+
+typedef ${real} vf_${x} __attribute__((vector_size(VL * sizeof(${real}))));
+typedef ${real} vfu_${x} __attribute__((vector_size(VL * sizeof(${real})), aligned(sizeof(${real}))));
+
+/* A's rows i0.. (mc of them) and columns p0.. (kc) into slivers of MR rows:
+   sliver s holds element (s*MR + r, p) at s*MR*kc + p*MR + r; rows past mc
+   are zero so the micro-kernel needs no row edge. */
+static void pack_a_${x}(int ta, const ${real} *a, int64_t lda, int64_t i0, int64_t p0, int64_t mc, int64_t kc,
+                   ${real} *restrict out) {
+    for (int64_t s = 0; s < mc; s += MR) {
+        int64_t rows = mc - s < MR ? mc - s : MR;
+        for (int64_t p = 0; p < kc; p++) {
+            ${real} *o = out + s * kc + p * MR;
+            if (ta) {
+                const ${real} *col = a + (p0 + p) * lda + i0 + s;
+                for (int64_t r = 0; r < rows; r++) o[r] = col[r];
+            } else {
+                const ${real} *row = a + (i0 + s) * lda + p0 + p;
+                for (int64_t r = 0; r < rows; r++) o[r] = row[r * lda];
+            }
+            for (int64_t r = rows; r < MR; r++) o[r] = (${real})0;
+        }
+    }
+}
+
+/* B's rows p0.. (kc) and columns j0.. (nc) into panels of NR columns:
+   panel t holds element (p, t*NR + c) at t*NR*kc + p*NR + c, columns past
+   nc zero. */
+static void pack_b_${x}(int tb, const ${real} *b, int64_t ldb, int64_t p0, int64_t j0, int64_t kc, int64_t nc,
+                   ${real} *restrict out) {
+    for (int64_t t = 0; t < nc; t += NR) {
+        int64_t cols = nc - t < NR ? nc - t : NR;
+        ${real} *panel = out + t * kc;
+        if (tb) {
+            for (int64_t c = 0; c < cols; c++) {
+                const ${real} *row = b + (j0 + t + c) * ldb + p0;
+                for (int64_t p = 0; p < kc; p++) panel[p * NR + c] = row[p];
+            }
+            for (int64_t p = 0; p < kc; p++)
+                for (int64_t c = cols; c < NR; c++) panel[p * NR + c] = (${real})0;
+        } else {
+            for (int64_t p = 0; p < kc; p++) {
+                const ${real} *row = b + (p0 + p) * ldb + j0 + t;
+                ${real} *o = panel + p * NR;
+                if (cols == NR) {
+                    memcpy(o, row, NR * sizeof(${real}));
+                } else {
+                    for (int64_t c = 0; c < cols; c++) o[c] = row[c];
+                    for (int64_t c = cols; c < NR; c++) o[c] = (${real})0;
+                }
+            }
+        }
+    }
+}
+
+/* One MR x NR tile: acc = sliver x panel over kc, then C = alpha acc + beta C
+   on the first block of the contracted dim (C not read when beta is 0, so
+   stale NaNs do not leak in) and C += alpha acc on the others; only the
+   rows x cols corner that exists is written. */
+static void micro_${x}(int64_t kc, const ${real} *restrict ap, const ${real} *restrict bp, ${real} *c, int64_t ldc,
+                  int64_t rows, int64_t cols, ${real} alpha, ${real} beta, int first) {
+    vf_${x} acc[MR][2];
+    for (int r = 0; r < MR; r++) acc[r][0] = acc[r][1] = (vf_${x}){0};
+    for (int64_t p = 0; p < kc; p++) {
+        vf_${x} b0 = *(const vf_${x} *)(bp + p * NR), b1 = *(const vf_${x} *)(bp + p * NR + VL);
+#pragma GCC unroll 16
+        for (int r = 0; r < MR; r++) {
+            ${real} a = ap[p * MR + r];  /* a vector op with a scalar broadcasts it */
+            acc[r][0] += b0 * a;
+            acc[r][1] += b1 * a;
+        }
+    }
+    if (rows == MR && cols == NR) {
+#pragma GCC unroll 16
+        for (int r = 0; r < MR; r++) {
+            vfu_${x} *row = (vfu_${x} *)(c + r * ldc);
+            vf_${x} x0 = acc[r][0] * alpha, x1 = acc[r][1] * alpha;
+            if (!first) { x0 += row[0]; x1 += row[1]; }
+            else if (beta != (${real})0) { x0 += beta * row[0]; x1 += beta * row[1]; }
+            row[0] = x0;
+            row[1] = x1;
+        }
+        return;
+    }
+    ${real} tile[MR][NR] __attribute__((aligned(64)));
+    for (int r = 0; r < MR; r++) {
+        *(vf_${x} *)&tile[r][0] = acc[r][0];
+        *(vf_${x} *)&tile[r][VL] = acc[r][1];
+    }
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t j = 0; j < cols; j++) {
+            ${real} x = alpha * tile[r][j];
+            if (!first) x += c[r * ldc + j];
+            else if (beta != (${real})0) x += beta * c[r * ldc + j];
+            c[r * ldc + j] = x;
+        }
+}
+
+static void scale_${x}(int64_t m, int64_t n, ${real} beta, ${real} *c, int64_t ldc) {
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) c[i * ldc + j] = beta == (${real})0 ? (${real})0 : beta * c[i * ldc + j];
+}
+
+/* Row-major C (m x n) = alpha op(A) op(B) + beta C. */
+static void row_major_${x}(int ta, int tb, int64_t m, int64_t n, int64_t k, ${real} alpha, const ${real} *a,
+                      int64_t lda, const ${real} *b, int64_t ldb, ${real} beta, ${real} *c, int64_t ldc) {
+    if (m <= 0 || n <= 0) return;
+    if (k <= 0 || alpha == (${real})0) {
+        scale_${x}(m, n, beta, c, ldc);
+        return;
+    }
+    int64_t kb = k < KC ? k : KC, nb = n < NC ? n : NC, mb = m < MC ? m : MC;
+    size_t a_size = ((size_t)((mb + MR - 1) / MR * MR) * kb + 15) / 16 * 16;
+    size_t b_size = (size_t)((nb + NR - 1) / NR * NR) * kb;
+    char *buffer = malloc((a_size + b_size) * sizeof(${real}) + 64);  /* C99: no aligned_alloc */
+    if (!buffer) abort();
+    ${real} *ap = (${real} *)(buffer + (64 - (uintptr_t)buffer % 64) % 64);
+    ${real} *bp = ap + a_size;  /* a_size is a multiple of 16 ${real}s: bp is 64-byte aligned too */
+    for (int64_t j0 = 0; j0 < n; j0 += NC) {
+        int64_t nc = n - j0 < NC ? n - j0 : NC;
+        for (int64_t p0 = 0; p0 < k; p0 += KC) {
+            int64_t kc = k - p0 < KC ? k - p0 : KC;
+            pack_b_${x}(tb, b, ldb, p0, j0, kc, nc, bp);
+            for (int64_t i0 = 0; i0 < m; i0 += MC) {
+                int64_t mc = m - i0 < MC ? m - i0 : MC;
+                pack_a_${x}(ta, a, lda, i0, p0, mc, kc, ap);
+                for (int64_t t = 0; t < nc; t += NR)
+                    for (int64_t s = 0; s < mc; s += MR)
+                        micro_${x}(kc, ap + s * kc, bp + t * kc, c + (i0 + s) * ldc + j0 + t, ldc,
+                              mc - s < MR ? mc - s : MR, nc - t < NR ? nc - t : NR, alpha, beta, p0 == 0);
+            }
+        }
+    }
+    free(buffer);
+}
+
+/* CBLAS order: 101 row-major, 102 column-major; transposes: 111 no, 112/113
+   yes. Column-major C = op(A) op(B) is row-major C^T = op(B)^T op(A)^T. */
+void bcast_${x}gemm(int order, int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, ${real} alpha,
+                 const ${real} *a, int64_t lda, const ${real} *b, int64_t ldb, ${real} beta, ${real} *c, int64_t ldc) {
+    int ta = trans_a != 111, tb = trans_b != 111;
+    if (order == 101)
+        row_major_${x}(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    else
+        row_major_${x}(tb, ta, n, m, k, alpha, b, ldb, a, lda, beta, c, ldc);
+}
+#undef VL
+#undef MR
+#undef NR
+#undef KC
+#undef MC
+#undef NC
+""")
+"""One precision's kernel: ``${real}`` is its C type, ``${x}`` its BLAS letter."""
+
+PRELUDE = r"""
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+/* Fused multiply-adds: the library is compiled as ISO C (c_runtime's
+   -std=c99), which does not contract a * b + c by default. */
+#if defined(__clang__)
+#pragma clang fp contract(fast)
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=fast")
+#endif
+"""
+
+SOURCE = PRELUDE + "".join(
+    KERNEL.substitute(real=real, x=x) for real, x in (("float", "s"), ("double", "d")))
