@@ -178,9 +178,17 @@ class Sizes:
     known: dict[tuple[SSAValue, int], SSAValue]
 
     def of(self, value: SSAValue, dim: int) -> SSAValue:
+        while isinstance(value.owner, ConvertOp):  # a conversion keeps its operand's sizes
+            value = value.owner.operand
         if (value, dim) not in self.known:
             self.known[(value, dim)] = insert_before(self.rewriter, self.anchor, DimOp(value, dim))
         return self.known[(value, dim)]
+
+    def erase_unused(self) -> None:
+        """Sizes read only to find a fact (or an operand used as it is)."""
+        for size in self.known.values():
+            if not size.uses:
+                self.rewriter.erase_op(size.owner)
 
     def shape(self, value: SSAValue) -> list[int | SSAValue]:
         """``value``'s flat shape: static sizes as ints, dynamic ones as SSA sizes."""
@@ -281,6 +289,7 @@ def make_dynamic_elementwise_explicit(rewriter: PatternRewriter, op: Elementwise
     result, _ = split_type(op.results[0].type)
     out = result_sizes(values, dims, result, sizes)
     operands = [dynamic_broadcast(v, d, result, out, sizes, op) for v, d in zip(values, dims)]
+    sizes.erase_unused()
     if getattr(op, "broadcast_dimensions", None) is None and operands == list(op.operands):
         return
     replace(rewriter, op, op.rebuilt(operands))
@@ -375,6 +384,7 @@ class NormalizeBroadcastInDim(RewritePattern):
             source = dict(zip(op.dims, own))
             out = [source[d] if isinstance(n, rules.Dynamic) else n for d, n in enumerate(res_flat)]
             rewriter.replace(op, [], [dynamic_broadcast(op.operand, op.dims, rl, out, sizes, op)])
+            sizes.erase_unused()
             return
         flat, res_flat = rules.flat_shape(ol), rules.flat_shape(rl)
         expands = any(flat[i] == 1 and res_flat[d] != 1 for i, d in enumerate(op.dims))
