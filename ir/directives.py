@@ -307,8 +307,11 @@ class CheckedShapes(CustomDirective):
         def shape() -> None:
             rank = len(parser.parse_comma_separated_list(parser.Delimiter.SQUARE, size))
             parser.parse_keyword("at")
+            pos = parser.pos
             lands = parser.parse_comma_separated_list(
                 parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False))
+            if len(lands) != rank:
+                parser.raise_error(f"a shape of rank {rank} lands on {len(lands)} dims", pos, parser.pos)
             ranks.append(rank)
             dims.extend(lands)
 

@@ -2107,7 +2107,10 @@ class DimOp(BcastOp):
         return self.dimension.value.data
 
     def verify_semantics(self, semantics: Semantics) -> None:
-        _check_dim(flat_type_shape(self.operand.type), self.dim, "dim")
+        rank = len(flat_type_shape(self.operand.type))
+        if not 0 <= self.dim < rank:
+            raise Diagnostic(f"dimension {self.dim} is out of range for an operand of rank {rank}",
+                             ["a nested (tml) type's dims count flat: outer dims, then inner dims"])
 
 
 @irdl_op_definition
