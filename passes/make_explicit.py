@@ -188,7 +188,7 @@ class Sizes:
         """Sizes read only to find a fact (or an operand used as it is)."""
         for size in self.known.values():
             if not size.uses:
-                self.rewriter.erase_op(size.owner)
+                self.rewriter.erase(size.owner)
 
     def shape(self, value: SSAValue) -> list[int | SSAValue]:
         """``value``'s flat shape: static sizes as ints, dynamic ones as SSA sizes."""
