@@ -37,7 +37,7 @@ from bcast.passes.errors import PassError  # noqa: E402
 from bcast.tests import paths  # noqa: E402
 from bcast.tests.budget import examples  # noqa: E402
 from bcast.tests.programs import MODES, Program, assert_results, programs  # noqa: E402
-from bcast.tests.test_examples_run import RUN_TIME_ERRORS, chunks, runs_only_known_ops  # noqa: E402
+from bcast.tests.test_examples_run import RUN_TIME_ERRORS, chunks, has_dynamic_arguments, runs_only_known_ops  # noqa: E402
 from bcast.tools import driver  # noqa: E402
 from bcast.tools.driver import EXPLICIT_PIPELINE  # noqa: E402
 from bcast.tools.jax_bridge import run_stablehlo, verify_stablehlo  # noqa: E402
@@ -82,7 +82,8 @@ def runnable_cases():
         except driver.InputError:
             continue  # test_examples_run reports it
         for op in module.walk():
-            if isinstance(op, func.FuncOp) and op.body.blocks and runs_only_known_ops(op):
+            if isinstance(op, func.FuncOp) and op.body.blocks and runs_only_known_ops(op) \
+                    and not has_dynamic_arguments(op):
                 yield pytest.param(path, index, text, op.sym_name.data,
                                    id=f"{path.name}:{index}:@{op.sym_name.data}")
 
