@@ -2095,7 +2095,7 @@ class DimOp(BcastOp):
     operand = operand_def(TensorType)
     dimension = prop_def(IntegerAttr.constr(type=I64))
     result = result_def(IndexType)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), CanonicalizationPatterns())
     assembly_format = "$operand `,` $dimension attr-dict `:` type($operand)"
 
     def __init__(self, operand: SSAValue | Operation, dimension: int):
@@ -2266,6 +2266,7 @@ class CheckBroadcastableOp(BcastOp):
     checked = prop_def(DenseArrayBase.constr(i64))
     strict = opt_prop_def(UnitAttr)
     message = prop_def(StringAttr)
+    traits = traits_def(CanonicalizationPatterns())
     assembly_format = (
         "custom<CheckedShapes>($sizes, $static_shapes, $ranks, $landing) `checking` $checked "
         "(`strict` $strict^)? `message` `=` $message attr-dict"
