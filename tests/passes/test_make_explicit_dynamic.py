@@ -117,10 +117,9 @@ def programs(draw):
 
 
 def build(types, steps):
-    """The program text (result types by the verifier's own inference, read
-    back from a builder-free parse: each op's type is written as ``?`` where
-    either side is dynamic) and the NumPy oracle's plan; None when a pair is
-    refuted at compile time."""
+    """The program text, each result type inferred by the rules of the 4b
+    table (``rules.broadcast_dynamic_shapes``), and the NumPy oracle's plan;
+    None when a pair is refuted at compile time (no run-time case)."""
     from bcast.ir import rules
     from bcast.ir.types import make_type, split_type
     from bcast.tools import driver
