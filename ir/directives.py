@@ -278,3 +278,79 @@ class DotDims(CustomDirective):
 
     def is_anchorable(self) -> bool:
         return True
+
+
+@irdl_custom_directive
+class CheckedShapes(CustomDirective):
+    """``[%n, 4] at [0, 1], [%m] at [1]``: a run-time check's operand shapes
+    (literal and SSA ``index`` sizes, as ``IndexList`` writes one list) and
+    the result dims each operand's dims land on (``broadcast_in_dim``'s
+    dims). Stored flat: ``static`` (``DYNAMIC_INDEX`` for SSA sizes),
+    ``ranks`` (one per operand) and ``dims``."""
+
+    sizes: VariadicOperandVariable
+    static: AttributeVariable
+    ranks: AttributeVariable
+    dims: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        sizes, static, ranks, dims = [], [], [], []
+
+        def size() -> None:
+            value = parser.parse_optional_unresolved_operand()
+            if value is not None:
+                sizes.append(value)
+                static.append(DYNAMIC_INDEX)
+            else:
+                static.append(parser.parse_integer(allow_boolean=False))
+
+        def shape() -> None:
+            rank = len(parser.parse_comma_separated_list(parser.Delimiter.SQUARE, size))
+            parser.parse_keyword("at")
+            pos = parser.pos
+            lands = parser.parse_comma_separated_list(
+                parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False))
+            if len(lands) != rank:
+                parser.raise_error(f"a shape of rank {rank} lands on {len(lands)} dims", pos, parser.pos)
+            ranks.append(rank)
+            dims.extend(lands)
+
+        parser.parse_comma_separated_list(parser.Delimiter.NONE, shape)
+        self.sizes.set(state, sizes)
+        self.static.set(state, dense_i64(static))
+        self.ranks.set(state, dense_i64(ranks))
+        self.dims.set(state, dense_i64(dims))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        sizes = iter(self.sizes.get(op))
+        static = iter(self.static.get(op).get_values())
+        dims = iter(self.dims.get(op).get_values())
+        if state.should_emit_space:
+            printer.print_string(" ")
+        for k, rank in enumerate(self.ranks.get(op).get_values()):
+            if k:
+                printer.print_string(", ")
+            parts = [next(sizes) if (s := next(static)) == DYNAMIC_INDEX else s for _ in range(rank)]
+            printer.print_string("[")
+            printer.print_list(parts, lambda p: printer.print_operand(p) if isinstance(p, SSAValue)
+                               else printer.print_string(str(p)))  # fmt: skip
+            printer.print_string(f"] at [{', '.join(str(next(dims)) for _ in range(rank))}]")
+        state.last_was_punctuation = False
+        state.should_emit_space = True
+
+    def is_anchorable(self) -> bool:
+        return True
+
+
+@irdl_custom_directive
+class SizeList(IndexList):
+    """``[%n, 4]``: an ``IndexList`` of sizes standing on its own (after a
+    comma), so spaced as any other operand is."""
+
+    dynamic: VariadicOperandVariable
+    static: AttributeVariable
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        if state.should_emit_space or state.last_was_punctuation:
+            printer.print_string(" ")
+        super().print(printer, state, op)

@@ -51,7 +51,8 @@ from xdsl.irdl import irdl_attr_definition
 
 from bcast.ir import numerics, rules, scalar
 from bcast.ir.diagnostics import KIND_WORDS, Diagnostic, check_kinds, incompatible_operands, incompatible_results
-from bcast.ir.directives import DotDims, IndexList, JoinedOperands, OptionalIndexList, SliceRanges, SortedDims
+from bcast.ir.directives import (CheckedShapes, DotDims, IndexList, JoinedOperands, OptionalIndexList, SizeList,
+                                  SliceRanges, SortedDims)
 from bcast.ir.rules import IncompatibleDims, Levels, RuleError, Semantics, Shape
 from bcast.ir.types import (
     NUMPY_DTYPES,
@@ -1119,6 +1120,7 @@ class ConvertOp(_FoldIdentity, StructuralOp):
     """Element type conversion; the shape is unchanged."""
 
     name = "bcast.convert"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
 
     def verify_semantics(self, semantics: Semantics) -> None:
         levels, _ = _split(self.operand, "operand")
@@ -2070,6 +2072,269 @@ class CumulativeOp(BcastOp):
         check_kinds((element,), frozenset({"signed", "unsigned", "float"}))
         _check_dim(shape, self.dim, "cumulative")
         _check_declared(self, self.operand.type, self.result.type)
+
+# --------------------------------------------------------------------------
+# The explicit dynamic form (docs/semantics.md, "Dynamic and bounded shapes",
+# "The explicit form"): sizes as ``index`` values, broadcasts into run-time
+# sizes, and run-time checks, all written out by ``bcast-make-explicit``
+# --------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class DimOp(BcastOp):
+    """``bcast.dim %x, 0 : tensor<?x4xf32>``: the run-time size of flat dim
+    ``0`` of ``%x``, an ``index``.
+
+    bcast's own op, not upstream ``tensor.dim``: that one takes the dim as an
+    ``index`` operand (so no verifier can check it in range) and sees only
+    the outer level of a nested (tml) type, while bcast's explicit form
+    speaks of flat dims of its own types."""
+
+    name = "bcast.dim"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
+    operand = operand_def(TensorType)
+    dimension = prop_def(IntegerAttr.constr(type=I64))
+    result = result_def(IndexType)
+    traits = traits_def(Pure(), CanonicalizationPatterns())
+    assembly_format = "$operand `,` $dimension attr-dict `:` type($operand)"
+
+    def __init__(self, operand: SSAValue | Operation, dimension: int):
+        super().__init__(operands=[operand], result_types=[IndexType()],
+                         properties={"dimension": IntegerAttr(dimension, i64)})  # fmt: skip
+
+    @property
+    def dim(self) -> int:
+        return self.dimension.value.data
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        rank = len(flat_type_shape(self.operand.type))
+        if not 0 <= self.dim < rank:
+            raise Diagnostic(f"dimension {self.dim} is out of range for an operand of rank {rank}",
+                             ["a nested (tml) type's dims count flat: outer dims, then inner dims"])
+
+
+@irdl_op_definition
+class BroadcastSizeOp(BcastOp):
+    """``bcast.broadcast_size %a, %b``: the size NumPy's rule gives sizes
+    already checked broadcastable: the first that is not 1, else 1 (so
+    ``0`` against ``1`` is 0: a maximum would be wrong there). It gives a
+    ``?`` result dim that several ``?`` operand dims broadcast into."""
+
+    name = "bcast.broadcast_size"
+    sizes = var_operand_def(IndexType)
+    result = result_def(IndexType)
+    traits = traits_def(Pure())
+    assembly_format = "$sizes attr-dict"
+
+    def __init__(self, sizes: Sequence[SSAValue | Operation]):
+        super().__init__(operands=[list(sizes)], result_types=[IndexType()])
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        if len(self.sizes) < 2:
+            raise Diagnostic(f"needs at least two sizes, got {len(self.sizes)}")
+
+
+def _mixed(static: Sequence[int], dynamic: Sequence[SSAValue]) -> list[int | SSAValue]:
+    """A literal-and-SSA size list (``DYNAMIC_INDEX`` marks the SSA entries)."""
+    values = iter(dynamic)
+    return [next(values) if s == DYNAMIC_INDEX else s for s in static]
+
+
+def _facts(attr: DenseArrayBase | None) -> tuple[int, ...]:
+    return () if attr is None else attr.get_values()
+
+
+@irdl_op_definition
+class DynamicBroadcastInDimOp(BcastOp):
+    """``bcast.dynamic_broadcast_in_dim %x, [%n, 4], dims = [0, 1]
+    expanding = [1] nonexpanding = [0] : (tensor<?x1xf32>) -> tensor<?x4xf32>``:
+    StableHLO's ``dynamic_broadcast_in_dim``, the output sizes given as a
+    literal-and-SSA ``index`` list (a static result dim is written as its
+    size, a ``?`` one as an SSA size), with its
+    ``known_expanding_dimensions`` (operand dims that are 1 and stretch)
+    and ``known_nonexpanding_dimensions`` (operand dims equal to their
+    output size). At run time each operand dim is 1 or its output size
+    (and keeps its facts), or the op fails at its location with
+    ``broadcast_in_dim``'s words: where bcast-make-explicit emits one, a
+    check before it has already given NumPy's error."""
+
+    name = "bcast.dynamic_broadcast_in_dim"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
+    operand = operand_def(TensorType)
+    output_sizes = var_operand_def(IndexType)
+    static_output_sizes = prop_def(DenseArrayBase.constr(i64))
+    broadcast_dimensions = prop_def(DenseArrayBase.constr(i64))
+    known_expanding_dimensions = opt_prop_def(DenseArrayBase.constr(i64))
+    known_nonexpanding_dimensions = opt_prop_def(DenseArrayBase.constr(i64))
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = (
+        "$operand `,` custom<SizeList>($output_sizes, $static_output_sizes) `,` `dims` `=` "
+        "$broadcast_dimensions (`expanding` `=` $known_expanding_dimensions^)? "
+        "(`nonexpanding` `=` $known_nonexpanding_dimensions^)? attr-dict `:` "
+        "functional-type($operand, results)"
+    )
+    custom_directives = (SizeList,)
+
+    def __init__(
+        self,
+        operand: SSAValue | Operation,
+        sizes: Sequence[int | SSAValue],
+        dims: Sequence[int],
+        result_type: Attribute,
+        expanding: Sequence[int] = (),
+        nonexpanding: Sequence[int] = (),
+    ):
+        static, dynamic = _index_operands(sizes)
+        super().__init__(
+            operands=[operand, dynamic], result_types=[result_type],
+            properties={"static_output_sizes": static, "broadcast_dimensions": dense_i64(dims),
+                        "known_expanding_dimensions": dense_i64(expanding) if expanding else None,
+                        "known_nonexpanding_dimensions": dense_i64(nonexpanding) if nonexpanding else None},
+        )  # fmt: skip
+
+    @property
+    def dims(self) -> tuple[int, ...]:
+        return self.broadcast_dimensions.get_values()
+
+    @property
+    def expanding(self) -> tuple[int, ...]:
+        return _facts(self.known_expanding_dimensions)
+
+    @property
+    def nonexpanding(self) -> tuple[int, ...]:
+        return _facts(self.known_nonexpanding_dimensions)
+
+    def mixed_sizes(self, sizes: Sequence[int | SSAValue] | None = None) -> list[int | SSAValue]:
+        """The output sizes as written; with ``sizes`` (run-time values of the
+        SSA sizes), as ints."""
+        return _mixed(self.static_output_sizes.get_values(), self.output_sizes if sizes is None else sizes)
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        (ol, oe), (rl, re) = _split(self.operand, "operand"), _split(self.result, "result")
+        if oe != re:
+            raise Diagnostic("failed to verify that all of {operand, result} have same element type")
+        operand, result = rules.flat_shape(ol), rules.flat_shape(rl)
+        sizes = [None if s == DYNAMIC_INDEX else s for s in self.static_output_sizes.get_values()]
+        if sum(s is None for s in sizes) != len(self.output_sizes):
+            raise Diagnostic("the output size list's SSA entries do not match its SSA sizes")
+        if len(sizes) != len(result):
+            raise Diagnostic(f"{rules.plural(len(sizes), 'output size')} for a result of rank {len(result)}")
+        for d, (size, dim) in enumerate(zip(sizes, result)):
+            if isinstance(dim, int) != (size is not None) or (size is not None and size != dim):
+                raise Diagnostic(f"output size {d} ({'an SSA size' if size is None else size}) does not match "
+                                 f"result dimension {d} ({dim})",
+                                 ["a static result dim is written as its size, a ? one as an SSA index"])  # fmt: skip
+        rules.check_broadcast_in_dim(operand, result, self.dims, semantics, sizes_given=True)
+        for what, facts in (("expanding", self.expanding), ("nonexpanding", self.nonexpanding)):
+            if len(set(facts)) != len(facts) or any(not 0 <= i < len(operand) for i in facts):
+                raise Diagnostic(f"known_{what}_dimensions must be distinct operand dims, got {list(facts)}")
+        if both := set(self.expanding) & set(self.nonexpanding):
+            raise Diagnostic(f"operand dim {min(both)} is known both expanding and nonexpanding")
+        for i in self.expanding:
+            if not rules.may_be(operand[i], 1):
+                raise Diagnostic(f"operand dim {i} ({operand[i]}) is known expanding but cannot be 1")
+        for i in self.nonexpanding:
+            if isinstance(operand[i], int) and isinstance(result[self.dims[i]], int) \
+                    and operand[i] != result[self.dims[i]]:
+                raise Diagnostic(f"operand dim {i} ({operand[i]}) is known nonexpanding but result dim "
+                                 f"{self.dims[i]} is {result[self.dims[i]]}")  # fmt: skip
+
+
+NUMPY_BROADCAST_WORDS = "operands could not be broadcast together with shapes"
+"""NumPy's words for operands that do not broadcast (the shapes follow)."""
+
+
+@irdl_op_definition
+class CheckBroadcastableOp(BcastOp):
+    """``bcast.check_broadcastable [%n, 4] at [0, 1], [%m] at [1] checking [1]
+    message = "operands could not ..."``: a run-time check of the op at the
+    check's own location (bcast-make-explicit gives it the location of the op
+    that needs it). Each list is one operand's flat shape (literal and SSA
+    sizes) with the result dims its dims land on; at each result dim in
+    ``checking``, the sizes landing there are equal or 1 (NumPy's rule) or,
+    with ``strict`` (tml's logical, relational and bitwise ops), equal.
+    When they are not, the program fails with ``message`` followed by the
+    operands' run-time shapes, as NumPy words it."""
+
+    name = "bcast.check_broadcastable"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
+    sizes = var_operand_def(IndexType)
+    static_shapes = prop_def(DenseArrayBase.constr(i64))
+    ranks = prop_def(DenseArrayBase.constr(i64))
+    landing = prop_def(DenseArrayBase.constr(i64))
+    checked = prop_def(DenseArrayBase.constr(i64))
+    strict = opt_prop_def(UnitAttr)
+    message = prop_def(StringAttr)
+    traits = traits_def(CanonicalizationPatterns())
+    assembly_format = (
+        "custom<CheckedShapes>($sizes, $static_shapes, $ranks, $landing) `checking` $checked "
+        "(`strict` $strict^)? `message` `=` $message attr-dict"
+    )
+    custom_directives = (CheckedShapes,)
+
+    def __init__(
+        self,
+        shapes: Sequence[Sequence[int | SSAValue]],
+        landing: Sequence[Sequence[int]],
+        checked: Sequence[int],
+        strict: bool = False,
+        message: str = NUMPY_BROADCAST_WORDS,
+    ):
+        static, dynamic = _index_operands([s for shape in shapes for s in shape])
+        super().__init__(
+            operands=[dynamic],
+            properties={"static_shapes": static, "ranks": dense_i64([len(s) for s in shapes]),
+                        "landing": dense_i64([d for dims in landing for d in dims]),
+                        "checked": dense_i64(checked), "strict": UnitAttr() if strict else None,
+                        "message": StringAttr(message)},
+        )  # fmt: skip
+
+    @property
+    def is_strict(self) -> bool:
+        return self.strict is not None
+
+    def shapes(self, sizes: Sequence[int | SSAValue] | None = None) -> list[list[int | SSAValue]]:
+        """Each operand's shape; with ``sizes`` (run-time values of the SSA
+        sizes), as ints."""
+        flat = _mixed(self.static_shapes.get_values(), self.sizes if sizes is None else sizes)
+        out, start = [], 0
+        for rank in self.ranks.get_values():
+            out.append(flat[start:start + rank])
+            start += rank
+        return out
+
+    def landing_dims(self) -> list[tuple[int, ...]]:
+        dims, out, start = self.landing.get_values(), [], 0
+        for rank in self.ranks.get_values():
+            out.append(dims[start:start + rank])
+            start += rank
+        return out
+
+    def failed(self, shapes: Sequence[Sequence[int]]) -> bool:
+        """Whether run-time ``shapes`` break the check."""
+        for r in self.checked.get_values():
+            sizes = {s for shape, dims in zip(shapes, self.landing_dims()) for s, d in zip(shape, dims) if d == r}
+            if len(sizes if self.is_strict else sizes - {1}) > 1:
+                return True
+        return False
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        static = self.static_shapes.get_values()
+        if sum(s == DYNAMIC_INDEX for s in static) != len(self.sizes):
+            raise Diagnostic("the shapes' SSA entries do not match the SSA sizes")
+        if sum(self.ranks.get_values()) != len(static) or len(self.landing.get_values()) != len(static):
+            raise Diagnostic(f"ranks {list(self.ranks.get_values())} do not match the "
+                             f"{rules.plural(len(static), 'size')} and their landing dims")  # fmt: skip
+        for k, dims in enumerate(self.landing_dims()):
+            if not rules.is_sorted(dims) or any(d < 0 for d in dims):
+                raise Diagnostic(f"operand {k} lands on dims {list(dims)}, which are not increasing")
+        landed = {d for dims in self.landing_dims() for d in dims}
+        if missing := [r for r in self.checked.get_values() if r not in landed]:
+            raise Diagnostic(f"checks dim {missing[0]}, on which no operand dim lands")
+        if len(self.ranks.get_values()) < 2:
+            raise Diagnostic("needs at least two shapes")
+
 
 OPS: list[type[BcastOp]] = [
     op for op in dict(globals()).values()

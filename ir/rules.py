@@ -377,9 +377,11 @@ def check_same_rank_or_scalar(shapes: Sequence[Shape]) -> None:
 
 
 def check_broadcast_in_dim(
-    operand: Shape, result: Shape, dims: Sequence[int], semantics: Semantics
+    operand: Shape, result: Shape, dims: Sequence[int], semantics: Semantics, sizes_given: bool = False
 ) -> None:
-    """StableHLO's broadcast_in_dim checks (after the element type check)."""
+    """StableHLO's broadcast_in_dim checks (after the element type check).
+    ``sizes_given``: the output sizes are values (``dynamic_broadcast_in_dim``),
+    so a ``?`` result dim needs no operand dim to give its size."""
     dims = list(dims)
     if len(dims) != len(operand):
         raise RuleError(
@@ -403,7 +405,7 @@ def check_broadcast_in_dim(
                 f"size of operand dimension {i} ({operand[i]}) is not equal to 1 "
                 f"or size of result dimension {d} ({result[d]})"
             )
-    if is_dynamic(result):
+    if is_dynamic(result) and not sizes_given:
         check_dynamic_result_dims(operand, result, dims)
     if semantics == "xla" and not is_sorted(dims):
         raise RuleError(

@@ -127,6 +127,20 @@ def _broadcast_in_dim_shape(op: bc.BroadcastInDimOp, operand: np.ndarray) -> tup
     return shape
 
 
+def _check_expansion(op: bc.DynamicBroadcastInDimOp, operand: tuple[int, ...], shape: tuple[int, ...]) -> None:
+    """Each operand dim is 1 or its output size, and keeps its known facts
+    (expanding: 1; nonexpanding: its output size); a broken one is located
+    at the op, in ``broadcast_in_dim``'s words."""
+    for k, d in enumerate(op.dims):
+        if operand[k] not in (1, shape[d]) or (k in op.expanding and operand[k] != 1) \
+                or (k in op.nonexpanding and operand[k] != shape[d]):
+            fact = " (known expanding)" if k in op.expanding else " (known nonexpanding)" if k in op.nonexpanding else ""
+            raise RuntimeShapeFailure(op, bc.RuntimeShapeError(
+                f"operand of shape {operand} could not be broadcast to shape {shape}",
+                [f"size of operand dimension {k} ({operand[k]}){fact} does not fit size of result dimension "
+                 f"{d} ({shape[d]})"]))
+
+
 def _index(op: bc.ExtractOp | bc.AssignOp, dynamic: Sequence[int]) -> tuple[tuple[int, ...], rules.IndexPlan]:
     """The op's indices as a NumPy index tuple: the literal ones normalised by
     ``rules.plan_indices``, the dynamic ones (its ``index`` operands) by
@@ -176,6 +190,32 @@ class BcastFunctions(InterpreterFunctions):
         if rules.is_dynamic(shape) or rules.is_dynamic(flat_shape_of(op.operand.type)):
             shape = _broadcast_in_dim_shape(op, args[0])
         return _typed(op, rt.broadcast_in_dim(args[0], dims, shape))
+
+    @impl(bc.DimOp)
+    def run_dim(self, interpreter: Interpreter, op: bc.DimOp, args: PythonValues) -> PythonValues:
+        return (int(args[0].shape[op.dim]),)
+
+    @impl(bc.BroadcastSizeOp)
+    def run_broadcast_size(self, interpreter: Interpreter, op: bc.BroadcastSizeOp, args: PythonValues) -> PythonValues:
+        return (next((int(s) for s in args if s != 1), 1),)
+
+    @impl(bc.CheckBroadcastableOp)
+    def run_check_broadcastable(
+        self, interpreter: Interpreter, op: bc.CheckBroadcastableOp, args: PythonValues
+    ) -> PythonValues:
+        shapes = [tuple(int(s) for s in shape) for shape in op.shapes(args)]
+        if op.failed(shapes):
+            raise RuntimeShapeFailure(op, bc.RuntimeShapeError(f"{op.message.data} {' '.join(map(str, shapes))}"))
+        return ()
+
+    @impl(bc.DynamicBroadcastInDimOp)
+    def run_dynamic_broadcast_in_dim(
+        self, interpreter: Interpreter, op: bc.DynamicBroadcastInDimOp, args: PythonValues
+    ) -> PythonValues:
+        operand, *sizes = args
+        shape = tuple(int(s) for s in op.mixed_sizes(sizes))
+        _check_expansion(op, operand.shape, shape)
+        return _typed(op, rt.broadcast_in_dim(operand, op.dims, shape))
 
     @impl(bc.TransposeOp)
     def run_transpose(self, interpreter: Interpreter, op: bc.TransposeOp, args: PythonValues) -> PythonValues:

@@ -42,6 +42,7 @@ from typing import Literal
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
+from xdsl.rewriter import InsertPoint
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
@@ -55,8 +56,13 @@ from bcast.ir.ops import (
     AssignOp,
     BinaryOp,
     BroadcastInDimOp,
+    BroadcastSizeOp,
+    CheckBroadcastableOp,
     ConvertOp,
+    DimOp,
     DotGeneralOp,
+    DynamicBroadcastInDimOp,
+    ElementwiseOp,
     ExtractOp,
     MatmulOp,
     NarrowOp,
@@ -66,10 +72,10 @@ from bcast.ir.ops import (
     semantics_of,
 )
 from bcast.ir.rules import Levels, RuleError
-from bcast.ir.types import make_type, split_type
+from bcast.ir.types import is_dynamic_type, make_type, split_type
 from bcast.passes import TypedOptionsPass
-from bcast.passes.errors import PassError, check_static
-from bcast.passes.rewriting import insert_before, replace
+from bcast.passes.errors import PassError
+from bcast.passes.rewriting import insert_before, located, replace
 
 Degenerate = Literal["expand", "reshape"]
 
@@ -151,6 +157,145 @@ def _split(op: Operation, value: SSAValue) -> tuple[Levels, str]:
 
 
 # --------------------------------------------------------------------------
+# Dynamic shapes: sizes, checks and broadcasts into run-time sizes
+# (docs/semantics.md, "Dynamic and bounded shapes", "The explicit form")
+# --------------------------------------------------------------------------
+
+
+def is_dynamic_op(op: Operation) -> bool:
+    return any(is_dynamic_type(t) for t in (*op.operand_types, *op.result_types))
+
+
+@dataclass
+class Sizes:
+    """The run-time sizes of one op's operands as ``index`` values: one
+    ``bcast.dim`` per dynamic flat dim of a value, inserted before ``anchor``
+    (the same value asked twice gives the same SSA size, which is what
+    proves two dims equal)."""
+
+    rewriter: PatternRewriter
+    anchor: Operation
+    known: dict[tuple[SSAValue, int], SSAValue]
+
+    def of(self, value: SSAValue, dim: int) -> SSAValue:
+        while isinstance(value.owner, ConvertOp):  # a conversion keeps its operand's sizes
+            value = value.owner.operand
+        if (value, dim) not in self.known:
+            self.known[(value, dim)] = insert_before(self.rewriter, self.anchor, DimOp(value, dim))
+        return self.known[(value, dim)]
+
+    def erase_unused(self) -> None:
+        """Sizes read only to find a fact (or an operand used as it is)."""
+        for size in self.known.values():
+            if not size.uses:
+                self.rewriter.erase(size.owner)
+
+    def shape(self, value: SSAValue) -> list[int | SSAValue]:
+        """``value``'s flat shape: static sizes as ints, dynamic ones as SSA sizes."""
+        flat = rules.flat_shape(split_type(value.type)[0])
+        return [self.of(value, k) if isinstance(n, rules.Dynamic) else n for k, n in enumerate(flat)]
+
+
+def _flat_result_dim(result: Levels, level: int, axis: int) -> int:
+    """The flat result dim of ``axis`` (counted from the right) of ``level``."""
+    return sum(len(shape) for shape in result[:level]) + len(result[level]) + axis
+
+
+def emit_checks(op: ElementwiseOp, sizes: Sizes, dims: Sequence[Sequence[int]]) -> None:
+    """The checks the 4b table leaves to run time for ``op``
+    (``op.runtime_checks()``), as ``bcast.check_broadcastable`` ops at
+    ``op``'s location: one for NumPy's rule, one for tml's equality rule
+    (``strict``), each listing every operand's shape for NumPy's message."""
+    result, _ = split_type(op.results[0].type)
+    by_kind: dict[bool, set[int]] = {}
+    for level, axis, check in op.runtime_checks():
+        by_kind.setdefault(check == "equal", set()).add(_flat_result_dim(result, level, axis))
+    for strict, checked in sorted(by_kind.items()):
+        shapes = [sizes.shape(v) for v in op.operands]
+        check = CheckBroadcastableOp(shapes, dims, sorted(checked), strict)
+        sizes.rewriter.insert(located(check, op), InsertPoint.before(op))
+
+
+def result_sizes(values: Sequence[SSAValue], dims: Sequence[Sequence[int]], result: Levels,
+                 sizes: Sizes) -> list[int | SSAValue]:
+    """The result's flat sizes: static ones as ints; a ``?`` one is the size
+    of the dynamic operand dims landing on it (checked broadcastable before),
+    one SSA size when they are all the same value, else their
+    ``bcast.broadcast_size``."""
+    flat = rules.flat_shape(result)
+    out: list[int | SSAValue] = []
+    for r, n in enumerate(flat):
+        if isinstance(n, int):
+            out.append(n)
+            continue
+        landing = [sizes.of(v, k) for v, vd in zip(values, dims) for k, d in enumerate(vd)
+                   if d == r and isinstance(rules.flat_shape(split_type(v.type)[0])[k], rules.Dynamic)]
+        distinct = list(dict.fromkeys(landing))
+        if len(distinct) == 1:
+            out.append(distinct[0])
+        else:
+            out.append(insert_before(sizes.rewriter, sizes.anchor, BroadcastSizeOp(distinct)))
+    return out
+
+
+def expansion_facts(operand: Sequence[rules.Dim], own: Sequence[int | SSAValue], dims: Sequence[int],
+                    result: Sequence[rules.Dim], out: Sequence[int | SSAValue]) -> tuple[list[int], list[int]]:
+    """``known_expanding_dimensions`` and ``known_nonexpanding_dimensions``
+    wherever known: an operand dim that can only be 1 (a static 1, or a
+    ``?<=B`` into a static size above B) expands unless its result dim is a
+    static 1; one equal to its result dim (the same static size, or the same
+    SSA size) does not."""
+    expanding, nonexpanding = [], []
+    for k, d in enumerate(dims):
+        if own[k] is out[d] or (isinstance(operand[k], int) and operand[k] == result[d]):
+            nonexpanding.append(k)
+        elif operand[k] == 1 or (isinstance(result[d], int) and not rules.may_be(operand[k], result[d])):
+            expanding.append(k)
+    return expanding, nonexpanding
+
+
+def dynamic_broadcast(value: SSAValue, dims: Sequence[int], result: Levels, out: Sequence[int | SSAValue],
+                      sizes: Sizes, anchor: Operation) -> SSAValue:
+    """``value`` broadcast to the flat sizes ``out`` (``dims`` as in
+    ``broadcast_in_dim``); nothing is emitted where every dim is proven
+    equal to its result dim already."""
+    levels, element = split_type(value.type)
+    flat, res_flat = rules.flat_shape(levels), rules.flat_shape(result)
+    own = sizes.shape(value)
+    expanding, nonexpanding = expansion_facts(flat, own, dims, res_flat, out)
+    target = make_type(result, element)
+    if rules.is_identity(dims, len(res_flat)) and len(nonexpanding) == len(dims):
+        return reshape(sizes.rewriter, anchor, value, result)  # only the nesting may differ
+    if not rules.is_sorted(dims):
+        raise PassError(anchor, "has a transposing broadcast of dynamic dims, which bcast-make-explicit "
+                                "does not make explicit yet")  # fmt: skip
+    return insert_before(sizes.rewriter, anchor,
+                         DynamicBroadcastInDimOp(value, out, dims, target, expanding, nonexpanding))  # fmt: skip
+
+
+def make_dynamic_elementwise_explicit(rewriter: PatternRewriter, op: ElementwiseOp,
+                                      values: Sequence[SSAValue], dims: Sequence[Sequence[int]]) -> None:
+    """A dynamic elementwise op made explicit: its sizes read, its run-time
+    checks emitted, its (converted) operands ``values`` broadcast to the
+    result's run-time sizes, in that order. A declared result more static
+    than the inferred one (its own run-time check, worded for the result)
+    is refused for now."""
+    inferred = op.infer_result_type(semantics_of(op))
+    if inferred != op.results[0].type:
+        raise PassError(op, f"has a declared result type {op.results[0].type} more static than the inferred "
+                            f"{inferred}, which bcast-make-explicit does not check explicitly yet")  # fmt: skip
+    sizes = Sizes(rewriter, op, {})
+    emit_checks(op, sizes, dims)
+    result, _ = split_type(op.results[0].type)
+    out = result_sizes(values, dims, result, sizes)
+    operands = [dynamic_broadcast(v, d, result, out, sizes, op) for v, d in zip(values, dims)]
+    sizes.erase_unused()
+    if getattr(op, "broadcast_dimensions", None) is None and operands == list(op.operands):
+        return
+    replace(rewriter, op, op.rebuilt(operands))
+
+
+# --------------------------------------------------------------------------
 # Patterns
 # --------------------------------------------------------------------------
 
@@ -179,6 +324,9 @@ class MakeBinaryBroadcastExplicit(RewritePattern):
                 low = 0 if ranks[0] < ranks[1] else 1
                 dims[low] = list(bd.get_values())
                 dims[1 - low] = list(range(len(result[0])))
+        if is_dynamic_op(op):
+            values = [convert(rewriter, op, v, element) for v in (op.lhs, op.rhs)]
+            return make_dynamic_elementwise_explicit(rewriter, op, values, dims)
         operands = [
             broadcast(rewriter, op, convert(rewriter, op, v, element), d, result, self.degenerate)
             for v, d in zip((op.lhs, op.rhs), dims)
@@ -199,6 +347,11 @@ class MakeSelectBroadcastExplicit(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: TernaryOp, rewriter: PatternRewriter) -> None:
         result, element = _split(op, op.results[0])
+        if is_dynamic_op(op):
+            values = [convert(rewriter, op, v, element) if k in op.PROMOTED else v
+                      for k, v in enumerate(op.operands)]
+            dims = [rules.flat_broadcast_dims(_split(op, v)[0], result) for v in op.operands]
+            return make_dynamic_elementwise_explicit(rewriter, op, values, dims)
         operands = []
         for position, value in enumerate(op.operands):
             levels, _ = _split(op, value)
@@ -222,6 +375,17 @@ class NormalizeBroadcastInDim(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: BroadcastInDimOp, rewriter: PatternRewriter) -> None:
         (ol, _), (rl, _) = _split(op, op.operand), _split(op, op.result)
+        if is_dynamic_op(op):
+            if op.is_identity():
+                rewriter.replace(op, [], [op.operand])
+                return
+            sizes = Sizes(rewriter, op, {})
+            own, res_flat = sizes.shape(op.operand), rules.flat_shape(rl)
+            source = dict(zip(op.dims, own))
+            out = [source[d] if isinstance(n, rules.Dynamic) else n for d, n in enumerate(res_flat)]
+            rewriter.replace(op, [], [dynamic_broadcast(op.operand, op.dims, rl, out, sizes, op)])
+            sizes.erase_unused()
+            return
         flat, res_flat = rules.flat_shape(ol), rules.flat_shape(rl)
         expands = any(flat[i] == 1 and res_flat[d] != 1 for i, d in enumerate(op.dims))
         if not (
@@ -348,7 +512,6 @@ class MakeExplicitPass(TypedOptionsPass):
     degenerate: Degenerate = "expand"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        check_static(op, "bcast-make-explicit")
         degenerate = self.degenerate
         PatternRewriteWalker(
             GreedyRewritePatternApplier(

@@ -1,0 +1,113 @@
+// Canonicalization of the explicit dynamic form (docs/ir.md, "The explicit
+// dynamic form"): a check implied by constants or by the same SSA size is
+// removed (a partly implied one checks the rest), one repeating an earlier
+// identical check is removed, and bcast.dim of a size given by a value reads
+// that value, so later checks see the same SSA size.
+
+// RUN: bcast-opt %s --split-input-file -p canonicalize | filecheck %s --check-prefixes=CHECK,CANON
+// cse then makes sizes read twice one SSA size, which the next canonicalize uses.
+// RUN: bcast-opt %s --split-input-file -p canonicalize,cse,canonicalize | filecheck %s --check-prefixes=CHECK,CSE
+// The same program made explicit, then cse and canonicalize: @same_source's two
+// operands read one size, so its check is gone.
+// RUN: bcast-opt %s --split-input-file -p bcast-make-explicit,cse,canonicalize | filecheck %s --check-prefix=PIPE
+
+// CHECK-LABEL: func.func @same_ssa_size
+// CHECK-NOT:     bcast.check_broadcastable
+// CHECK:         func.return
+func.func @same_ssa_size(%x: tensor<?xf32>) {
+  %n = bcast.dim %x, 0 : tensor<?xf32>
+  bcast.check_broadcastable [%n] at [0], [%n] at [0] checking [0] message = "operands could not be broadcast together with shapes"
+  func.return
+}
+
+// -----
+
+// A literal 1 always broadcasts (NumPy's rule), but is not equal to a ? (strict).
+// CHECK-LABEL: func.func @constant_one
+// CHECK-NEXT:    %n = bcast.dim %x, 0 : tensor<?xf32>
+// CHECK-NEXT:    bcast.check_broadcastable [%n] at [0], [1] at [0] checking [0] strict
+// CHECK-NEXT:    func.return
+func.func @constant_one(%x: tensor<?xf32>) {
+  %n = bcast.dim %x, 0 : tensor<?xf32>
+  bcast.check_broadcastable [%n] at [0], [1] at [0] checking [0] message = "operands could not be broadcast together with shapes"
+  bcast.check_broadcastable [%n] at [0], [1] at [0] checking [0] strict message = "operands could not be broadcast together with shapes"
+  func.return
+}
+
+// -----
+
+// Equal literals are proven; a dim of two different sizes stays checked.
+// CHECK-LABEL: func.func @partly_proven
+// CHECK:         bcast.check_broadcastable [%n, 4] at [0, 1], [%m, 4] at [0, 1] checking [0] message
+// CHECK-NEXT:    func.return
+func.func @partly_proven(%x: tensor<?x4xf32>, %y: tensor<?x4xf32>) {
+  %n = bcast.dim %x, 0 : tensor<?x4xf32>
+  %m = bcast.dim %y, 0 : tensor<?x4xf32>
+  bcast.check_broadcastable [%n, 4] at [0, 1], [%m, 4] at [0, 1] checking [0, 1] message = "operands could not be broadcast together with shapes"
+  func.return
+}
+
+// -----
+
+// An identical earlier check: the later one cannot fail.
+// CHECK-LABEL: func.func @repeated
+// CHECK:         bcast.check_broadcastable [%n] at [0], [%m] at [0] checking [0]
+// CHECK-NOT:     bcast.check_broadcastable
+// CHECK:         func.return
+func.func @repeated(%x: tensor<?xf32>, %y: tensor<?xf32>) {
+  %n = bcast.dim %x, 0 : tensor<?xf32>
+  %m = bcast.dim %y, 0 : tensor<?xf32>
+  bcast.check_broadcastable [%n] at [0], [%m] at [0] checking [0] message = "operands could not be broadcast together with shapes"
+  bcast.check_broadcastable [%n] at [0], [%m] at [0] checking [0] message = "operands could not be broadcast together with shapes"
+  func.return
+}
+
+// -----
+
+// The size of a dynamic_broadcast_in_dim is its output size; then the check
+// compares one SSA size with itself.
+// CHECK-LABEL: func.func @dim_of_broadcast
+// CHECK-NEXT:    %n = bcast.dim %x, 0 : tensor<?xf32>
+// CHECK-NEXT:    %m = bcast.dim %y, 0 : tensor<?xf32>
+// CHECK-NEXT:    %s = bcast.broadcast_size %n, %m
+// CHECK-NEXT:    %b = bcast.dynamic_broadcast_in_dim %x, [%s], dims = [0]
+// CHECK-NEXT:    func.return
+func.func @dim_of_broadcast(%x: tensor<?xf32>, %y: tensor<?xf32>) -> tensor<?xf32> {
+  %n = bcast.dim %x, 0 : tensor<?xf32>
+  %m = bcast.dim %y, 0 : tensor<?xf32>
+  %s = bcast.broadcast_size %n, %m
+  %b = bcast.dynamic_broadcast_in_dim %x, [%s], dims = [0] : (tensor<?xf32>) -> tensor<?xf32>
+  %k = bcast.dim %b, 0 : tensor<?xf32>
+  bcast.check_broadcastable [%k] at [0], [%s] at [0] checking [0] message = "operands could not be broadcast together with shapes"
+  func.return %b : tensor<?xf32>
+}
+
+// -----
+
+// The size of a conversion is its operand's.
+// CHECK-LABEL: func.func @dim_of_convert
+// CHECK-NEXT:    %c = bcast.convert
+// CANON-NEXT:    %n = bcast.dim %x, 0 : tensor<?xi8>
+// CANON-NEXT:    %k = bcast.dim %x, 0 : tensor<?xi8>
+// CANON-NEXT:    bcast.check_broadcastable [%n] at [0], [%k] at [0] checking [0]
+// CHECK-NEXT:    func.return
+func.func @dim_of_convert(%x: tensor<?xi8>) -> tensor<?xi32> {
+  %c = bcast.convert %x : (tensor<?xi8>) -> tensor<?xi32>
+  %n = bcast.dim %x, 0 : tensor<?xi8>
+  %k = bcast.dim %c, 0 : tensor<?xi32>
+  bcast.check_broadcastable [%n] at [0], [%k] at [0] checking [0] message = "operands could not be broadcast together with shapes"
+  func.return %c : tensor<?xi32>
+}
+
+// -----
+
+// PIPE-LABEL: func.func @same_source
+// PIPE-NOT:     bcast.check_broadcastable
+// PIPE:         func.return
+func.func @same_source(%x: tensor<?xf32>) -> tensor<?xf32> {
+  %e = bcast.exponential %x : tensor<?xf32>
+  %c = bcast.convert %x : (tensor<?xf32>) -> tensor<?xf64>
+  %d = bcast.convert %c : (tensor<?xf64>) -> tensor<?xf32>
+  %r = bcast.add %x, %d : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  func.return %r : tensor<?xf32>
+}
