@@ -1635,6 +1635,11 @@ class DotGeneralOp(StablehloOp):
     result = result_def(TensorType)
     dot_dimension_numbers = prop_def(DotAttr)
     precision_config = opt_prop_def(ArrayAttr)
+    algorithm = opt_prop_def(Attribute)
+    """JAX's ``algorithm = <...>`` (``#stablehlo.dot_algorithm<...>``, an
+    attribute xDSL keeps unparsed): read in generic form (jaxlib's, for the
+    pretty one) and printed in the attribute dictionary, which MLIR's
+    parser reads too; the import keeps such an op as it is."""
     traits = traits_def(Pure())
 
     def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation, dims: rules.DotDims,

@@ -450,12 +450,16 @@ class ConvertReduce(RewritePattern):
 class ConvertDot(RewritePattern):
     """``dot_general``/``dot`` -> ``bcast.dot_general``. The precision config
     is dropped (bcast computes every contraction in its type's full
-    precision); a result element type other than the operands' (JAX's
+    precision); a ``dot_general`` with an ``algorithm`` is kept; a result element type other than the operands' (JAX's
     ``preferred_element_type``) converts the operands to it first."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, hlo.DotGeneralOp | hlo.DotOp):
             return
+        if isinstance(op, hlo.DotGeneralOp) and op.algorithm is not None:
+            raise PassError(op, "dot_general with an algorithm is not supported by convert-stablehlo-to-bcast",
+                            ["the algorithm sets the precision of the contraction, which bcast does not: it "
+                             "computes each contraction in its type"])
         _, element = _bcast_type(op, op.result)
         new: list[Operation] = []
         operands = []
