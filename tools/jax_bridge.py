@@ -177,9 +177,10 @@ def generic_stablehlo(text: str, name: str, line_offset: int = 0) -> str:
 def _unshifted(generic: str, name: str, shift: int) -> str:
     """The columns of line 1 as the user wrote them: ``WRAP`` was written
     before the first line's ops (every other line keeps its number and
-    columns; a first line without ops needs no shift)."""
+    columns; a first line without ops needs no shift). The wrapper itself
+    is at 1:1, where an implicit module is."""
     quoted = re.escape(name.replace("\\", "\\\\").replace('"', '\\"'))
-    return re.sub(rf'(loc\("{quoted}":1:)(\d+)', lambda m: f"{m.group(1)}{int(m.group(2)) - shift}", generic)
+    return re.sub(rf'(loc\("{quoted}":1:)(\d+)', lambda m: f"{m.group(1)}{max(1, int(m.group(2)) - shift)}", generic)
 
 
 def _jaxlib_report(e: Any, name: str, shift: int) -> Report:
