@@ -14,6 +14,10 @@ to install it. The calls, checked against jax 0.10.2:
   per result. Inputs are put on the device under ``jax.enable_x64(True)``,
   so that 64-bit arrays keep their type (JAX's default would turn int64
   into int32 before XLA sees it);
+- read StableHLO's pretty form (``generic_stablehlo``, for bcast's parser
+  where it lacks an op's custom form): ``ir.Operation.parse(text,
+  source_name=name)`` in that context with ``allow_unregistered_dialects``,
+  printed by ``get_asm(print_generic_op_form=True, enable_debug_info=True)``;
 - import (``from_jax``): ``jax.jit(fn).lower(*args).compiler_ir("stablehlo")``
   printed by ``operation.get_asm(enable_debug_info=True,
   print_generic_op_form=True)``; ``jax._src.source_info_util.register_exclusion``
