@@ -160,7 +160,7 @@ def generic_stablehlo(text: str, name: str, line_offset: int = 0) -> str:
 
     from bcast.tools.driver import InputError
 
-    text = "\n" * line_offset + text
+    text = "\n" * line_offset + without_unknown_locations(text)
     with mlir.make_ir_context() as ctx:
         ctx.allow_unregistered_dialects = True  # ops of other dialects, bcast's in generic form
         shift = 0
@@ -176,6 +176,22 @@ def generic_stablehlo(text: str, name: str, line_offset: int = 0) -> str:
             raise InputError([_jaxlib_report(e, name, shift)]) from None
         generic = op.get_asm(print_generic_op_form=True, enable_debug_info=True)
     return _unshifted(generic, name, shift) if shift else generic
+
+
+_UNKNOWN_ALIAS = re.compile(r"^(#[\w$.-]+)\s*=\s*loc\(unknown\)[^\S\n]*$", re.MULTILINE)
+
+
+def without_unknown_locations(text: str) -> str:
+    """``text`` with each ``loc(unknown)`` an op writes (JAX writes it on
+    some functions, returns and constants, often as ``loc(#loc)`` of an
+    alias ``#loc = loc(unknown)``) blanked out, columns kept: jaxlib then
+    locates the op at its place in the input, as bcast's parser does for
+    such an op, instead of keeping an unknown location that bcast would
+    place in jaxlib's generic text."""
+    names = _UNKNOWN_ALIAS.findall(text)
+    uses = re.compile("|".join([r"loc\(unknown\)"] + [rf"loc\({re.escape(n)}\)" for n in names]))
+    return "".join(line if _UNKNOWN_ALIAS.match(line) else uses.sub(lambda m: " " * len(m.group(0)), line)
+                   for line in text.splitlines(keepends=True))
 
 
 def _unshifted(generic: str, name: str, shift: int) -> str:

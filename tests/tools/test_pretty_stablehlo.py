@@ -23,7 +23,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bcast.ir.diagnostics import written_name
+from xdsl.dialects import func
+
+from bcast.ir.diagnostics import SourceLoc, op_source_loc, written_name
 from bcast.tools import driver, opt
 
 jax = pytest.importorskip("jax")
@@ -272,3 +274,18 @@ def test_a_slip_in_a_known_op_is_bcasts_own_error(capsys, tmp_path: Path) -> Non
     assert (code, out) == (1, "")
     assert err.startswith(f"{path}:2:")
     assert "jaxlib" not in err
+
+
+def test_an_op_written_with_an_unknown_location_is_located_at_its_place(tmp_path: Path) -> None:
+    """JAX's debug export writes ``loc(unknown)`` (``#loc = loc(unknown)``) on
+    functions and returns: such an op is located at its place in the file, as
+    bcast's parser places it, not in jaxlib's generic text."""
+    fn, args, _ = PROGRAMS["loop_sort_gather_rounded"]
+    text = jax.jit(fn).lower(*args).as_text(debug_info=True)
+    assert re.search(r"^#loc\d* = loc\(unknown\)$", text, re.MULTILINE)
+    lines = text.splitlines()
+    main_line = next(i for i, line in enumerate(lines, 1) if "func.func public @main" in line)
+    module = driver.load(text, "debug.mlir")
+    main = next(op for op in module.walk() if isinstance(op, func.FuncOp) and op.sym_name.data == "main")
+    assert op_source_loc(main) == SourceLoc("debug.mlir", main_line, 3)
+    assert all(op_source_loc(op) is not None for op in module.walk())
