@@ -214,7 +214,7 @@ def _jaxlib_report(e: Any, name: str, shift: int) -> Report:
     loc = None
     if where:
         line, col = int(where.group(1)), int(where.group(2))
-        loc = SourceLoc(name, line, col - shift if line == 1 else col)
+        loc = SourceLoc(name, line, max(1, col - shift) if line == 1 else col)
     return Report("error", f"{first.message.strip()} (jaxlib's MLIR)", loc)
 
 
