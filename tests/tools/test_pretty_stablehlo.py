@@ -1,6 +1,7 @@
 """JAX's pretty StableHLO holding ops bcast's parser has no custom form for
-(``while``, ``sort``, ``custom_call``, ``reduce_precision``, ``case``,
-``rng_bit_generator``, ``dot_general`` with ``algorithm``): bcast reads it
+(``while``, ``custom_call``, ``reduce_precision``, ``rng_bit_generator``,
+``dot_general`` with ``algorithm``; JAX prints ``sort``, ``gather``,
+``scatter`` and ``case`` generic, beside them): bcast reads it
 through jaxlib's MLIR (docs/contracts.md, "Ops bcast does not know";
 ``tools/driver.py: parse_pretty_stablehlo``), prints it back, simplifies
 the broadcasts around those ops and writes them back, and XLA runs what it
@@ -55,6 +56,10 @@ def dot_with_algorithm(a, b, row):
     return jax.lax.dot(a, b, precision=jax.lax.DotAlgorithmPreset.F32_F32_F32) + row
 
 
+def scatter_added(x, idx, row):
+    return x.at[idx].add(row) * row
+
+
 def switch_and_bits(i, key, x, row):
     y = jax.lax.switch(i, [lambda v: v + row, lambda v: v * row, jnp.sin], x)
     _, bits = jax.lax.rng_bit_generator(key, (4, 3), dtype=jnp.uint32)
@@ -76,6 +81,10 @@ PROGRAMS = {
          rng.standard_normal(3, np.float32)),
         ("stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT], "
          "algorithm = <",)),
+    "scatter_added": (
+        scatter_added,
+        (rng.standard_normal((4, 3), np.float32), np.array([1, 3], np.int32), rng.standard_normal(3, np.float32)),
+        ('"stablehlo.scatter"(',)),
     "switch_and_bits": (
         switch_and_bits,
         (np.int32(1), np.arange(4, dtype=np.uint32), rng.standard_normal((4, 3), np.float32),
@@ -90,6 +99,7 @@ KEPT = {
                                  "stablehlo.gather"},
     "cholesky_scaled": {"stablehlo.custom_call"},
     "dot_with_algorithm": {"stablehlo.dot_general"},
+    "scatter_added": {"stablehlo.scatter"},
     "switch_and_bits": {"stablehlo.case", "stablehlo.rng_bit_generator"},
 }
 """The ops bcast does not know (or keeps) in each program: written back."""
