@@ -26,7 +26,7 @@ from xdsl.ir import Operation
 from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import ArgSpecParseError, ParseError, VerifyException
 
-from bcast.ir.diagnostics import UNKNOWN_DIALECTS, Report, SourceLoc, op_source_loc, verify_report
+from bcast.ir.diagnostics import UNKNOWN_DIALECTS, Note, Report, SourceLoc, op_source_loc, verify_report
 from bcast.ir.dominance import undominated_uses, use_before_definition
 from bcast.ir.ops import SEMANTICS_ATTR
 from bcast.ir.parser import LocatingParser, make_context
@@ -177,16 +177,16 @@ def parse(ctx: Context, chunk: Chunk, name: str) -> ModuleOp:
         module = parser.parse_module()
     except ParseError as e:
         unknown = _UNKNOWN_OP.match(e.msg.strip())
-        if unknown and unknown.group(1) in known_op_names(ctx):  # registered, no custom syntax
-            op = unknown.group(1)
-            raise InputError([Report("error", f"'{op}' op has no custom syntax; write it in generic "
-                                     f'form: "{op}"(...) : (...) -> (...)', here())]) from None
-        if unknown:
-            op = unknown.group(1)
-            if op == "builtin.unregistered":  # an unknown op in a custom form
-                op = parser._name_positions[-1].text
-            raise InputError([unknown_op_report(ctx, op, here())]) from None
-        raise InputError([Report("error", parse_message(e), _span_loc(e.span, name, chunk.line_offset))]) from None
+        if not unknown:
+            report = Report("error", parse_message(e), _span_loc(e.span, name, chunk.line_offset))
+            op = parser._name_positions[-1].text if parser is not None and parser._name_positions else ""
+            if op.split(".", 1)[0] not in UNKNOWN_DIALECTS:  # a generic op's name is quoted: never
+                raise InputError([report]) from None
+            # A field bcast's custom form lacks (dot_general's ``algorithm``), or a plain slip: if
+            # jaxlib does not read it either, bcast's error stands.
+            module = parse_pretty_stablehlo(ctx, chunk, name, op, report, jaxlib_errors=False)
+        else:
+            module = parse_unknown_form(ctx, chunk, name, unknown.group(1), parser, here())
     except RecursionError:  # regions nested hundreds deep (program depth does not recurse)
         raise InputError([Report("error", "input is nested too deeply", here())]) from None
     except (MemoryError, OverflowError) as e:
@@ -205,6 +205,57 @@ def parse(ctx: Context, chunk: Chunk, name: str) -> ModuleOp:
     if op_source_loc(module) is None:  # an implicit module, or one with loc(unknown)
         module.location = FileLineColLoc(StringAttr(name), IntAttr(chunk.line_offset + 1), IntAttr(1))
     return module
+
+
+def parse_unknown_form(ctx: Context, chunk: Chunk, name: str, op: str, parser: LocatingParser,
+                       loc: SourceLoc) -> ModuleOp:
+    """The chunk, when xDSL found an op in a custom form it has no parser
+    for: a StableHLO/CHLO op is read through jaxlib; any other is an error."""
+    if op in known_op_names(ctx):  # registered, no custom syntax
+        report = Report("error", f"'{op}' op has no custom syntax; write it in generic "
+                        f'form: "{op}"(...) : (...) -> (...)', loc)
+    else:
+        if op == "builtin.unregistered":  # an unknown op in a custom form
+            op = parser._name_positions[-1].text
+        report = unknown_op_report(ctx, op, loc)
+    if op.split(".", 1)[0] not in UNKNOWN_DIALECTS:
+        raise InputError([report])
+    return parse_pretty_stablehlo(ctx, chunk, name, op, report)
+
+
+def parse_pretty_stablehlo(ctx: Context, chunk: Chunk, name: str, op: str, report: Report,
+                           jaxlib_errors: bool = True) -> ModuleOp:
+    """A chunk holding a StableHLO/CHLO op in a custom form bcast's parser
+    does not read (``op``; ``report`` is bcast's error at it): read through jaxlib's MLIR,
+    which reads them all, printed in generic form with every op's location
+    in the chunk, and parsed by bcast's parser (docs/contracts.md, "Ops
+    bcast does not know"). Only then: bcast's own parser stays the first,
+    and jaxlib's cost is paid by such text alone. Without jax, ``report``,
+    with a note on the ``jax`` extra. When jaxlib does not read the text
+    either, its error with a note on ``op``, or ``report`` if not
+    ``jaxlib_errors``; an error bcast's parser finds in jaxlib's generic
+    text is reported at ``report``'s location."""
+    try:
+        from bcast.tools.jax_bridge import generic_stablehlo
+
+        generic = generic_stablehlo(chunk.text, name, chunk.line_offset)
+    except ImportError:
+        report.notes.append(f"bcast reads StableHLO's pretty form through jaxlib: {JAX_EXTRA}")
+        raise InputError([report]) from None
+    except InputError as e:  # jaxlib's own error, with what sent the text there
+        if not jaxlib_errors:
+            raise InputError([report]) from None
+        e.reports[0].notes.append(Note(f"bcast's parser does not read the custom form of '{op}': it read the "
+                                       "input through jaxlib's MLIR", report.loc))
+        raise
+    try:
+        return LocatingParser(ctx, generic, name).parse_module()
+    except Exception as e:  # noqa: BLE001 - any failure on jaxlib's text is the op's
+        message = e.msg.strip() if isinstance(e, ParseError) else (str(e).strip() or type(e).__name__)
+        raise InputError([Report("error", f"{message} (in jaxlib's generic form of the input)", report.loc)]) from None
+
+
+JAX_EXTRA = "install bcast's jax extra (pip install 'bcast[jax]') to read it"
 
 
 _UNKNOWN_OP = re.compile(r"Operation (\S+) (?:is not registered|does not have a custom format)")

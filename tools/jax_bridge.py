@@ -14,6 +14,10 @@ to install it. The calls, checked against jax 0.10.2:
   per result. Inputs are put on the device under ``jax.enable_x64(True)``,
   so that 64-bit arrays keep their type (JAX's default would turn int64
   into int32 before XLA sees it);
+- read StableHLO's pretty form (``generic_stablehlo``, for bcast's parser
+  where it lacks an op's custom form): ``ir.Operation.parse(text,
+  source_name=name)`` in that context with ``allow_unregistered_dialects``,
+  printed by ``get_asm(print_generic_op_form=True, enable_debug_info=True)``;
 - import (``from_jax``): ``jax.jit(fn).lower(*args).compiler_ir("stablehlo")``
   printed by ``operation.get_asm(enable_debug_info=True,
   print_generic_op_form=True)``; ``jax._src.source_info_util.register_exclusion``
@@ -22,6 +26,7 @@ to install it. The calls, checked against jax 0.10.2:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
@@ -29,6 +34,7 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
+from bcast.ir.diagnostics import Report, SourceLoc
 from bcast.tools.api import BcastError
 
 INSTALL_HINT = "install the optional dependency: pip install 'bcast[jax]'"
@@ -127,3 +133,89 @@ def from_jax(fn: Callable[..., Any], *example_args: Any) -> ModuleOp:
         return driver.load(text, name, import_stablehlo=True)
     except driver.InputError as e:
         raise _error(e.reports) from None
+
+
+
+WRAP = "module {"
+"""What wraps a text of several top-level ops (an implicit module, which
+bcast's parser takes, as mlir-opt does) for jaxlib's ``Operation.parse``,
+which takes one."""
+
+_BLANK_LINE = re.compile(r"[^\S\n]*(//[^\n]*)?")
+
+
+def generic_stablehlo(text: str, name: str, line_offset: int = 0) -> str:
+    """``text`` (StableHLO, CHLO, func and ops in generic form, as JAX prints
+    it) read by jaxlib's MLIR, which parses every StableHLO/CHLO op's
+    pretty form, and printed back in generic form with every op's location
+    (docs/contracts.md, "Ops bcast does not know"). jaxlib names the buffer
+    ``name`` and counts lines from the chunk's first line in the file
+    (``line_offset`` blank lines first), so an op without ``loc(...)`` is
+    located ``name:line:col`` at its name, where bcast's parser locates it;
+    an op's own ``loc(...)`` is kept. ``ImportError`` without jax; a
+    located ``InputError`` (jaxlib's first diagnostic) when jaxlib does not
+    read the text: it also verifies every op it knows."""
+    from jax._src.interpreters import mlir
+    from jax._src.lib.mlir import ir
+
+    from bcast.tools.driver import InputError
+
+    text = "\n" * line_offset + without_unknown_locations(text)
+    with mlir.make_ir_context() as ctx:
+        ctx.allow_unregistered_dialects = True  # ops of other dialects, bcast's in generic form
+        shift = 0
+        try:
+            try:
+                op = ir.Operation.parse(text, source_name=name)
+            except ir.MLIRError as e:
+                if "single top-level operation" not in str(e):
+                    raise
+                shift = 0 if _BLANK_LINE.fullmatch(text.split("\n", 1)[0]) else len(WRAP)
+                op = ir.Operation.parse(WRAP + text + "\n}", source_name=name)
+        except ir.MLIRError as e:
+            raise InputError([_jaxlib_report(e, name, shift)]) from None
+        generic = op.get_asm(print_generic_op_form=True, enable_debug_info=True)
+    return _unshifted(generic, name, shift) if shift else generic
+
+
+_UNKNOWN_ALIAS = re.compile(r"^(#[\w$.-]+)\s*=\s*loc\(unknown\)[^\S\n]*$", re.MULTILINE)
+
+
+def without_unknown_locations(text: str) -> str:
+    """``text`` with each ``loc(unknown)`` an op writes (JAX writes it on
+    some functions, returns and constants, often as ``loc(#loc)`` of an
+    alias ``#loc = loc(unknown)``) blanked out, columns kept: jaxlib then
+    locates the op at its place in the input, as bcast's parser does for
+    such an op, instead of keeping an unknown location that bcast would
+    place in jaxlib's generic text."""
+    names = _UNKNOWN_ALIAS.findall(text)
+    uses = re.compile("|".join([r"loc\(unknown\)"] + [rf"loc\({re.escape(n)}\)" for n in names]))
+    return "".join(line if _UNKNOWN_ALIAS.match(line) else uses.sub(lambda m: " " * len(m.group(0)), line)
+                   for line in text.splitlines(keepends=True))
+
+
+def _unshifted(generic: str, name: str, shift: int) -> str:
+    """The columns of line 1 as the user wrote them: ``WRAP`` was written
+    before the first line's ops (every other line keeps its number and
+    columns; a first line without ops needs no shift). The wrapper itself
+    is at 1:1, where an implicit module is."""
+    quoted = re.escape(name.replace("\\", "\\\\").replace('"', '\\"'))
+    return re.sub(rf'(loc\("{quoted}":1:)(\d+)', lambda m: f"{m.group(1)}{max(1, int(m.group(2)) - shift)}", generic)
+
+
+def _jaxlib_report(e: Any, name: str, shift: int) -> Report:
+    """jaxlib's first error, at its ``line:col`` of ``name`` (jaxlib's
+    ``Location`` gives them in its text only: ``loc("name":3:10)``)."""
+    diagnostics = e.error_diagnostics
+    if not diagnostics:
+        return Report("error", f"jaxlib's MLIR does not read the text: {e}", None)
+    first = diagnostics[0]
+    where = _FILE_LOC.search(str(first.location))
+    loc = None
+    if where:
+        line, col = int(where.group(1)), int(where.group(2))
+        loc = SourceLoc(name, line, max(1, col - shift) if line == 1 else col)
+    return Report("error", f"{first.message.strip()} (jaxlib's MLIR)", loc)
+
+
+_FILE_LOC = re.compile(r'loc\("(?:[^"\\]|\\.)*":(\d+):(\d+)')

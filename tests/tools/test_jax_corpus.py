@@ -52,38 +52,25 @@ NEEDS: dict[str, tuple[str, ...]] = {
 """The programs bcast cannot run yet and the ops each needs (those its
 import keeps); every other program of the corpus runs on every backend."""
 
-PRETTY_READABLE = frozenset({"stablehlo.reduce_window", "stablehlo.gather", "stablehlo.reduce"})
-"""Ops of ``NEEDS`` that bcast reads in JAX's pretty output all the same:
-JAX prints ``reduce_window`` and ``gather`` in generic form, and bcast's
-parser reads the pretty ``reduce`` of several inputs (its import keeps
-it). For the others (``dot_general``, ...) bcast reads the generic form only, so ``bcast-opt`` refuses
-a pretty export that holds one, naming it; once it reads it, keeping it
-is all ``-t stablehlo`` needs."""
-
 UNSUPPORTED = re.compile(r"'([\w.]+)' op [^\n]*?is not supported")
 
 
-def needs(name: str, readable: frozenset[str] = frozenset()) -> tuple[str, ...]:
-    """The ops of ``NEEDS[name]`` that stop it, but those in ``readable``."""
-    return tuple(op for op in NEEDS.get(name, ()) if op not in readable)
-
-
-def programs(readable: frozenset[str] = frozenset()):
+def programs():
     """Each program, a strict xfail that must raise ``BcastError`` when it
-    ``needs`` ops."""
+    ``NEEDS`` ops."""
     return [pytest.param(name, id=name, marks=[pytest.mark.xfail(
-        strict=True, raises=bcast.BcastError, reason=f"needs {', '.join(needs(name, readable))}")]
-        if needs(name, readable) else []) for name in PROGRAMS]
+        strict=True, raises=bcast.BcastError, reason=f"needs {', '.join(NEEDS[name])}")]
+        if name in NEEDS else []) for name in PROGRAMS]
 
 
-def raising_only_for_needed_ops(name: str, action, readable: frozenset[str] = frozenset()):
+def raising_only_for_needed_ops(name: str, action):
     """``action()``; a ``BcastError`` passes through (the xfail) only when
-    it names an op the program ``needs``; any other error fails the test."""
+    it names an op the program ``NEEDS``; any other error fails the test."""
     try:
         return action()
     except bcast.BcastError as e:
         named = UNSUPPORTED.search(str(e))
-        assert named and named.group(1) in needs(name, readable), str(e)
+        assert named and named.group(1) in NEEDS.get(name, ()), str(e)
         raise
 
 
@@ -135,13 +122,14 @@ def test_round_trip_of_the_generic_export_runs_on_xla(capsys, tmp_path, name: st
 
 @pytest.mark.slow
 @pytest.mark.parametrize("form", ["pretty", "debug"])
-@pytest.mark.parametrize("name", programs(PRETTY_READABLE))
+@pytest.mark.parametrize("name", list(PROGRAMS))
 def test_round_trip_of_the_pretty_export_runs_on_xla(capsys, tmp_path, name: str, form: str) -> None:
-    """The pretty forms: a program holding an op bcast reads in generic
-    form only (``NEEDS`` but ``PRETTY_READABLE``) is refused, naming it."""
+    """The pretty forms, those with ops bcast keeps too: an op bcast's
+    parser has no custom form for is read through jaxlib
+    (docs/contracts.md, "Ops bcast does not know")."""
     exported = export(name)
-    stablehlo = raising_only_for_needed_ops(
-        name, lambda: bcast_opt_to_stablehlo(capsys, tmp_path, name, form), PRETTY_READABLE)
+    stablehlo = bcast_opt_to_stablehlo(capsys, tmp_path, name, form)
+    assert "bcast." not in stablehlo
     verify_stablehlo(stablehlo)
     assert_as_jax(run_stablehlo(stablehlo, exported.args), exported.expected)
 

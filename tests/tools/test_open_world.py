@@ -6,7 +6,8 @@ them (tests/filecheck/tools/open_world.mlir checks the IR itself).
 The JAX exports: every one in tests/data/jax_exports (copies of the shared
 exports, ops bcast knows only) and tests/data/open_world (a ``dot_general``,
 an ``iota``, a ``slice``; a ``reduce_precision``, which bcast does not know;
-complex values inside) goes through ``bcast-opt``
+complex values inside; pretty, which bcast reads through jaxlib, and
+generic) goes through ``bcast-opt``
 with no pipeline (printed back: the same ops, and it reads back) and through
 the standard pipeline and ``-t stablehlo`` (XLA runs the result as it runs
 the export, in ``test_exports_run_the_same_on_xla_after_bcast``).
@@ -14,6 +15,7 @@ the export, in ``test_exports_run_the_same_on_xla_after_bcast``).
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -28,7 +30,7 @@ from bcast.tools import driver, opt, run
 from bcast.tools.targets import RUNNABLE, STANDARD_PIPELINE
 
 OPEN_WORLD = paths.DATA / "open_world"
-EXPORTS = sorted((paths.DATA / "jax_exports").glob("*.mlir")) + sorted(OPEN_WORLD.glob("*.generic.mlir"))
+EXPORTS = sorted((paths.DATA / "jax_exports").glob("*.mlir")) + sorted(OPEN_WORLD.glob("*.mlir"))
 
 FOREIGN = """func.func @main(%x: tensor<4x3xf32>, %row: tensor<3xf32>) -> tensor<4x3xf32> {
   %a = "foo.activation"(%x) : (tensor<4x3xf32>) -> tensor<4x3xf32>
@@ -92,15 +94,20 @@ def test_exports_run_the_same_on_xla_after_bcast(capsys, path: Path) -> None:
         np.testing.assert_array_equal(got, want)
 
 
-def test_a_pretty_op_bcast_cannot_read_is_located_and_named(capsys) -> None:
-    """JAX's pretty ``reduce_precision``: xDSL reads ops bcast does not know in
-    generic form only; the error says so, at the op, without a traceback."""
+def test_without_jax_a_pretty_op_bcast_cannot_read_is_located_and_named(capsys, monkeypatch) -> None:
+    """JAX's pretty ``reduce_precision``: bcast's parser reads ops it does not
+    know in generic form only and reads the pretty one through jaxlib
+    (tests/tools/test_pretty_stablehlo.py); without jax the error says so,
+    at the op, without a traceback."""
+    for module in [m for m in sys.modules if m.split(".")[0] in ("jax", "jaxlib")] + ["jax", "jaxlib"]:
+        monkeypatch.setitem(sys.modules, module, None)
     path = OPEN_WORLD / "rounded.mlir"
     code, out, err = run_opt(capsys, str(path))
     assert (code, out) == (1, "")
     assert err.startswith(f"{path}:10:10: error: 'stablehlo.reduce_precision' op is not supported by "
                           "convert-stablehlo-to-bcast; bcast keeps it as it is in generic form only: "
                           '"stablehlo.reduce_precision"(...) : (...) -> (...)\n')
+    assert "install bcast's jax extra (pip install 'bcast[jax]') to read it" in err
     assert "Traceback" not in err
 
 
