@@ -40,16 +40,18 @@ func.func @main(%x: tensor<4x3xf32>, %row: tensor<3xf32>, %w: tensor<3x3xf32>) -
 // BACK:        stablehlo.add %{{.*}}, %[[B]] : tensor<4x3xf32>
 // BACK:      }) : (tensor<i32>, tensor<4x3xf32>) -> (tensor<i32>, tensor<4x3xf32>)
 // BACK-NEXT: %[[R:.*]] = "stablehlo.reduce_precision"(%[[L]]) <{exponent_bits = 5 : i32, mantissa_bits = 10 : i32}> : (tensor<4x3xf32>) -> tensor<4x3xf32>
-// BACK-NEXT: %[[M:.*]] = stablehlo.dot_general %[[R]], %arg2, contracting_dims = [1] x [0] {algorithm = #stablehlo.dot_algorithm<lhs_precision_type = f32, rhs_precision_type = f32, accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 1, allow_imprecise_accumulation = false>} : (tensor<4x3xf32>, tensor<3x3xf32>) -> tensor<4x3xf32>
+// BACK-NEXT: %[[M:.*]] = stablehlo.dot_general %[[R]], %arg2, contracting_dims = [1] x [0], algorithm = <lhs_precision_type = f32, rhs_precision_type = f32, accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 1, allow_imprecise_accumulation = false> : (tensor<4x3xf32>, tensor<3x3xf32>) -> tensor<4x3xf32>
 // BACK-NEXT: %[[K:.*]] = "stablehlo.custom_call"(%[[M]]) <{backend_config = "", call_target_name = "my_kernel"}> : (tensor<4x3xf32>) -> tensor<4x3xf32>
 // BACK-NEXT: stablehlo.multiply %[[K]], %[[B]] : tensor<4x3xf32>
 
-// JAX's two-step broadcast is one; the ops bcast does not know are written back.
+// JAX's two-step broadcast is one; the ops bcast does not know are written
+// back; the dot_general is imported (its algorithm dropped, as bcast computes
+// the product in f32) and written back plain.
 // HLO:      %[[B:.*]] = stablehlo.broadcast_in_dim %arg1, dims = [1] : (tensor<3xf32>) -> tensor<4x3xf32>
 // HLO-NEXT: %{{.*}}, %[[L:.*]] = "stablehlo.while"
 // HLO:        stablehlo.add %{{.*}}, %[[B]] : tensor<4x3xf32>
 // HLO:      %[[R:.*]] = "stablehlo.reduce_precision"(%[[L]])
-// HLO-NEXT: %[[M:.*]] = stablehlo.dot_general %[[R]], %arg2, contracting_dims = [1] x [0] {algorithm = #stablehlo.dot_algorithm<
+// HLO-NEXT: %[[M:.*]] = stablehlo.dot_general %[[R]], %arg2, contracting_dims = [1] x [0] : (tensor<4x3xf32>, tensor<3x3xf32>) -> tensor<4x3xf32>
 // HLO-NEXT: %[[K:.*]] = "stablehlo.custom_call"(%[[M]])
 // HLO-NEXT: %[[Y:.*]] = stablehlo.multiply %[[K]], %[[B]] : tensor<4x3xf32>
 // HLO-NEXT: func.return %[[Y]] : tensor<4x3xf32>
