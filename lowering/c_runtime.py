@@ -37,6 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
+from bcast.ir import rules
 from bcast.lowering import numpy_runtime as rt
 
 BASE_FLAGS = ("-O3", "-march=native", "-std=c99", "-fPIC", "-shared")
@@ -315,8 +316,59 @@ class Function:
         if self.checks:
             self.take_fault = getattr(library, fault_name)
             self.take_fault.restype, self.take_fault.argtypes = None, [ctypes.c_void_p]
+        self.fast = fast_plan(self.arguments, self.results, self.checks)
 
     def __call__(self, *args, out=None):
+        """The common case (``fast_plan``) checked with attribute
+        comparisons and called directly; anything else (and every error)
+        goes through ``checked_call``, so messages are the same."""
+        plan = self.fast
+        if plan is None or len(args) != len(plan.arguments):
+            return self.checked_call(args, out)
+        pointers = []
+        bounds = []
+        at, offset, ndarray = ctypes.c_void_p.from_address, DATA_OFFSET, np.ndarray
+        for value, expected in zip(args, plan.arguments):
+            if expected is None:  # an index
+                if type(value) is not int or not rt.INDEX_MIN <= value <= rt.INDEX_MAX:
+                    return self.checked_call(args, out)
+                pointers.append(value)
+                continue
+            if (type(value) is not ndarray or value.shape != expected[0] or value.dtype != expected[1]
+                    or not value.flags.c_contiguous):
+                return self.checked_call(args, out)
+            pointer = at(id(value) + offset).value or 0
+            pointers.append(pointer)
+            bounds.append((pointer, value.nbytes))
+        if out is None:
+            if len(plan.results) == 1:
+                shape, dtype, nbytes = plan.results[0]
+                result = np.empty(shape, dtype) if nbytes <= SMALL_RESULT_BYTES else rt.output(shape, dtype)
+                self.c_function(*pointers, at(id(result) + offset).value)  # ctypes releases the GIL
+                return result
+            results = tuple(np.empty(shape, dtype) if nbytes <= SMALL_RESULT_BYTES else rt.output(shape, dtype)
+                            for shape, dtype, nbytes in plan.results)
+            self.c_function(*pointers, *[at(id(r) + offset).value for r in results])
+            return results
+        outs = (out,) if type(out) is ndarray else out
+        if type(outs) not in (tuple, list) or len(outs) != len(plan.results):
+            return self.checked_call(args, out)
+        for array, (shape, dtype, _) in zip(outs, plan.results):
+            if (type(array) is not ndarray or array.shape != shape or array.dtype != dtype
+                    or not array.flags.writeable or not array.flags.c_contiguous):
+                return self.checked_call(args, out)
+            pointer = at(id(array) + offset).value or 0
+            nbytes = array.nbytes
+            if nbytes and any(start < pointer + nbytes and pointer < start + n for start, n in bounds):
+                return self.checked_call(args, out)  # it overlaps an input or another out
+            pointers.append(pointer)
+            bounds.append((pointer, nbytes))
+        self.c_function(*pointers)
+        return outs[0] if len(outs) == 1 else tuple(outs)
+
+    def checked_call(self, args, out):
+        """Any call: every argument through ``numpy_runtime.argument``,
+        ``out=`` through ``numpy_runtime.Outs``."""
         values = [rt.argument(a, spec) for a, spec in zip(args, self.arguments, strict=True)]
         outs = rt.Outs(out, self.results, values, may_fail=bool(self.checks))
         pointers: list[object] = []
@@ -342,6 +394,70 @@ class Function:
                 raise AssertionError(f"the C code's check {fault[0]} failed on index {fault[1]}, "
                                      f"which is in bounds")  # pragma: no cover - a bcast bug
         return outs.deliver(targets, [True] * len(targets))
+
+
+SMALL_RESULT_BYTES = 1 << 16
+"""Results up to this size are plain ``np.empty`` arrays on the fast path:
+the allocator serves them from memory already mapped, so recycling buffers
+(``numpy_runtime.output``, which saves the page faults of large results)
+would only add its cost."""
+
+
+@dataclass(frozen=True)
+class FastPlan:
+    """What the fast path compares a call against, computed once per
+    function: each argument's (shape, dtype), None for an ``index``, and
+    each result's (shape, dtype, bytes)."""
+
+    arguments: tuple[tuple[tuple[int, ...], np.dtype] | None, ...]
+    results: tuple[tuple[tuple[int, ...], np.dtype, int], ...]
+
+
+def fast_plan(arguments: Sequence[rt.Spec], results: Sequence[rt.Spec],
+              checks: Sequence[BoundsCheck]) -> FastPlan | None:
+    """The fast path of a function, or None where it has none.
+
+    It takes the call where docs/contracts.md's rules change nothing: every
+    array argument a C-contiguous ``np.ndarray`` of exactly the declared
+    shape and dtype (used as it is, as ``numpy_runtime.argument`` would),
+    every ``index`` a Python int in range, and each ``out`` an ``np.ndarray``
+    of the result's shape and dtype, writeable, C-contiguous and apart from
+    the inputs and the other ``out`` arrays (contiguous arrays share memory
+    exactly when their byte ranges meet, so it is written directly, as
+    ``numpy_runtime.Outs`` would). Anything else, errors included, takes the
+    checked path. Not for functions with dynamic dims, ``index`` results or
+    run-time index checks (those never write an ``out`` directly), nor when
+    ``DATA_OFFSET`` could not be verified."""
+    if checks or DATA_OFFSET is None:
+        return None
+    if any(spec.shape is None or rules.is_dynamic(spec.shape) for spec in results):
+        return None
+    if any(spec.shape is not None and rules.is_dynamic(spec.shape) for spec in arguments):
+        return None
+    return FastPlan(
+        tuple(None if spec.shape is None else (tuple(spec.shape), spec.dtype) for spec in arguments),
+        tuple((tuple(spec.shape), spec.dtype, rules.element_count(spec.shape) * spec.dtype.itemsize)
+              for spec in results),
+    )
+
+
+def _data_offset() -> int | None:
+    """Where an ndarray object holds its data pointer: NumPy's array struct
+    starts with the pointer right after the object header
+    (``PyArrayObject_fields.data``). Verified against ``.ctypes.data`` on
+    a few arrays; None (no fast path) if it does not hold. Reading it there
+    costs a tenth of ``array.ctypes.data`` (nearly a microsecond, most of a
+    small call); the caller holds the array alive meanwhile."""
+    offset = object.__basicsize__
+    base = np.arange(24, dtype=np.float64)
+    probes = (base, base[5:], base.reshape(4, 6)[1:, 2:], np.empty(0, np.int8), np.zeros((), np.float32))
+    for probe in probes:
+        if ctypes.c_void_p.from_address(id(probe) + offset).value != probe.ctypes.data:
+            return None
+    return offset
+
+
+DATA_OFFSET = _data_offset()
 
 
 @lru_cache(maxsize=1)
