@@ -249,6 +249,8 @@ def argument(value, spec: Spec):
     - an ``index`` is a Python or NumPy integer (not a bool, not an array).
     Anything else is an ``ArgumentError`` naming the argument, its dtype and
     the declared type."""
+    if type(value) is np.ndarray and value.shape == spec.shape and value.dtype == spec.dtype:
+        return value  # the common case, decided as below, cheaply (a per-call cost)
     if spec.shape is None:
         return index_argument(value, spec)
     leaves = python_leaves(value)
@@ -583,7 +585,9 @@ def run_blocks(block, rows: int, block_rows: int, make_buffers, arrays: tuple = 
     Each worker thread takes a contiguous run of blocks and owns its buffers
     (sliced for the last, shorter block); results go to disjoint rows."""
     starts = list(range(0, rows, block_rows))
-    workers = min(threads(), max(1, len(starts) // 4))
+    # fewer than 8 blocks run on one thread, whatever ``threads()`` says
+    # (which costs microseconds: ``os.cpu_count`` reads the system each time)
+    workers = 1 if len(starts) < 8 else min(threads(), len(starts) // 4)
 
     def work(chunk: list[int]) -> None:
         # NumPy's error state is per thread: a worker does not inherit the

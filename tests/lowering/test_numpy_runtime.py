@@ -7,6 +7,7 @@ import gc
 import weakref
 
 import numpy as np
+import pytest
 
 import bcast
 from bcast.lowering import numpy_runtime as rt
@@ -97,3 +98,32 @@ def test_output_checks_a_bounded_number_of_buffers(monkeypatch):
     again = [rt.output((3, 11), np.float32) for _ in range(n)]
     assert len(checked) <= 8 * n
     assert {a.ctypes.data for a in again} == addresses  # every dropped one recycled
+
+
+def test_an_exact_array_argument_skips_the_general_rule(monkeypatch):
+    """Per-call cost: an ndarray of exactly the declared shape and dtype is
+    used as it is without the general rule's steps; anything else takes them."""
+    spec = rt.Spec("arg0 (%x)", "tensor<2x3xf32>", (2, 3), np.float32)
+    exact = np.zeros((2, 3), np.float32)
+
+    def general(value):
+        raise AssertionError("took the general rule")
+
+    monkeypatch.setattr(rt, "python_leaves", general)
+    assert rt.argument(exact, spec) is exact
+    with pytest.raises(AssertionError, match="general rule"):
+        rt.argument(np.zeros((2, 3), np.float16), spec)
+    with pytest.raises(AssertionError, match="general rule"):
+        rt.argument(np.ma.masked_array(exact), spec)
+
+
+def test_few_blocks_do_not_ask_for_threads(monkeypatch):
+    """Fewer than 8 blocks run on the calling thread without ``threads()``
+    (``os.cpu_count`` cost microseconds per call); 8 or more ask for it."""
+    asked = []
+    monkeypatch.setattr(rt, "threads", lambda: asked.append(1) or 1)
+    seen = []
+    rt.run_blocks(lambda i, j: seen.append((i, j)), 7, 1, lambda: ())
+    assert seen == [(i, i + 1) for i in range(7)] and not asked
+    rt.run_blocks(lambda i, j: seen.append((i, j)), 8, 1, lambda: ())
+    assert asked == [1] and len(seen) == 15
