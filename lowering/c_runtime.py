@@ -316,54 +316,44 @@ class Function:
         if self.checks:
             self.take_fault = getattr(library, fault_name)
             self.take_fault.restype, self.take_fault.argtypes = None, [ctypes.c_void_p]
-        self.fast = fast_plan(self.arguments, self.results, self.checks)
+        plan = fast_plan(self.arguments, self.results, self.checks)
+        self.plan = plan
+        self.fast = None if plan is None else fast_call(plan, self.c_function, self.into_outs)
+        """The generated fast path (``fast_call``), or None."""
 
     def __call__(self, *args, out=None):
-        """The common case (``fast_plan``) checked with attribute
-        comparisons and called directly; anything else (and every error)
-        goes through ``checked_call``, so messages are the same."""
-        plan = self.fast
-        if plan is None or len(args) != len(plan.arguments):
-            return self.checked_call(args, out)
-        pointers = []
-        bounds = []
-        at, offset, ndarray = ctypes.c_void_p.from_address, DATA_OFFSET, np.ndarray
-        for value, expected in zip(args, plan.arguments):
-            if expected is None:  # an index
-                if type(value) is not int or not rt.INDEX_MIN <= value <= rt.INDEX_MAX:
-                    return self.checked_call(args, out)
-                pointers.append(value)
-                continue
-            if (type(value) is not ndarray or value.shape != expected[0] or value.dtype != expected[1]
-                    or not value.flags.c_contiguous):
-                return self.checked_call(args, out)
-            pointer = at(id(value) + offset).value or 0
-            pointers.append(pointer)
-            bounds.append((pointer, value.nbytes))
-        if out is None:
-            if len(plan.results) == 1:
-                shape, dtype, nbytes = plan.results[0]
-                result = np.empty(shape, dtype) if nbytes <= SMALL_RESULT_BYTES else rt.output(shape, dtype)
-                self.c_function(*pointers, at(id(result) + offset).value)  # ctypes releases the GIL
+        """The common case (``fast_plan``) through the generated ``fast``,
+        checked with attribute comparisons and called directly; anything
+        else (and every error) goes through ``checked_call``, so messages
+        are the same."""
+        if self.fast is not None:
+            result = self.fast(args, out)
+            if result is not MISS:
                 return result
-            results = tuple(np.empty(shape, dtype) if nbytes <= SMALL_RESULT_BYTES else rt.output(shape, dtype)
-                            for shape, dtype, nbytes in plan.results)
-            self.c_function(*pointers, *[at(id(r) + offset).value for r in results])
-            return results
+        return self.checked_call(args, out)
+
+    def into_outs(self, args, pointers: list, out):
+        """The fast path with ``out=``, after the arguments passed it
+        (``pointers`` theirs): each ``out`` an exact, writeable, C-contiguous
+        ``np.ndarray`` apart from the inputs and the earlier ``out`` arrays,
+        or ``MISS``."""
+        at, offset, ndarray = ctypes.c_void_p.from_address, DATA_OFFSET, np.ndarray
         outs = (out,) if type(out) is ndarray else out
-        if type(outs) not in (tuple, list) or len(outs) != len(plan.results):
-            return self.checked_call(args, out)
-        for array, (shape, dtype, _) in zip(outs, plan.results):
+        if type(outs) not in (tuple, list) or len(outs) != len(self.plan.results):
+            return MISS
+        bounds = [(pointer, value.nbytes) for pointer, value in zip(pointers, args) if type(value) is ndarray]
+        pointers = list(pointers)
+        for array, (shape, dtype, _) in zip(outs, self.plan.results):
             if (type(array) is not ndarray or array.shape != shape or array.dtype != dtype
                     or not array.flags.writeable or not array.flags.c_contiguous):
-                return self.checked_call(args, out)
+                return MISS
             pointer = at(id(array) + offset).value or 0
             nbytes = array.nbytes
             if nbytes and any(start < pointer + nbytes and pointer < start + n for start, n in bounds):
-                return self.checked_call(args, out)  # it overlaps an input or another out
+                return MISS  # it overlaps an input or another out
             pointers.append(pointer)
             bounds.append((pointer, nbytes))
-        self.c_function(*pointers)
+        self.c_function(*pointers)  # ctypes releases the GIL for the call
         return outs[0] if len(outs) == 1 else tuple(outs)
 
     def checked_call(self, args, out):
@@ -439,6 +429,55 @@ def fast_plan(arguments: Sequence[rt.Spec], results: Sequence[rt.Spec],
         tuple((tuple(spec.shape), spec.dtype, rules.element_count(spec.shape) * spec.dtype.itemsize)
               for spec in results),
     )
+
+
+MISS = object()
+"""What the fast path returns when it does not apply to a call."""
+
+
+def fast_call(plan: FastPlan, c_function, into_outs):
+    """``plan``'s fast path as a Python function of ``(args, out)``, written
+    out for the function's arity (a loop over the arguments cost as much
+    again as the checks themselves): it checks each argument with attribute
+    comparisons, allocates the results (``SMALL_RESULT_BYTES``) or hands
+    ``out=`` to ``into_outs``, and calls the C function; ``MISS`` when the
+    call is not the common case."""
+    names = [f"a{k}" for k in range(len(plan.arguments))]
+    tests, pointers = [], []
+    constants: dict[str, object] = {}
+    for k, (name, expected) in enumerate(zip(names, plan.arguments)):
+        if expected is None:
+            tests.append(f"type({name}) is int and {rt.INDEX_MIN} <= {name} <= {rt.INDEX_MAX}")
+            pointers.append(name)
+            continue
+        constants[f"S{k}"], constants[f"D{k}"] = expected
+        tests.append(f"type({name}) is ndarray and {name}.shape == S{k} and {name}.dtype == D{k} "
+                     f"and {name}.flags.c_contiguous")
+        pointers.append(f"(at(id({name}) + OFFSET).value or 0)")
+    results = []
+    for k, (shape, dtype, nbytes) in enumerate(plan.results):
+        constants[f"RS{k}"], constants[f"RD{k}"] = shape, dtype
+        allocate = "empty" if nbytes <= SMALL_RESULT_BYTES else "output"
+        results.append(f"    r{k} = {allocate}(RS{k}, RD{k})")
+    result_pointers = [f"at(id(r{k}) + OFFSET).value" for k in range(len(plan.results))]
+    returned = "r0" if len(plan.results) == 1 else "(" + "".join(f"r{k}, " for k in range(len(plan.results))) + ")"
+    unpack = f"    {''.join(n + ', ' for n in names)}= args\n" if names else ""
+    source = (
+        "def fast(args, out):\n"
+        f"    if len(args) != {len(names)}:\n        return MISS\n"
+        + unpack
+        + f"    if not ({' and '.join(tests) or 'True'}):\n        return MISS\n"
+        f"    pointers = ({''.join(p + ', ' for p in pointers)})\n"
+        "    if out is not None:\n        return into_outs(args, pointers, out)\n"
+        + "\n".join(results) + "\n"
+        f"    c_function(*pointers, {', '.join(result_pointers)})  # ctypes releases the GIL\n"
+        f"    return {returned}\n"
+    )
+    namespace = {"MISS": MISS, "ndarray": np.ndarray, "at": ctypes.c_void_p.from_address, "OFFSET": DATA_OFFSET,
+                 "empty": np.empty, "output": rt.output, "c_function": c_function, "into_outs": into_outs,
+                 **constants}
+    exec(compile(source, "<bcast c fast path>", "exec"), namespace)
+    return namespace["fast"]
 
 
 def _data_offset() -> int | None:

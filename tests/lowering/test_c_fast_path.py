@@ -220,3 +220,20 @@ def test_data_offset_reads_the_data_pointer():
     base = np.arange(100, dtype=np.int16)
     for a in (base, base[7:], base[::3], base.reshape(10, 10).T[2:]):
         assert ctypes.c_void_p.from_address(id(a) + c_runtime.DATA_OFFSET).value == a.ctypes.data
+
+
+INDEX = """
+func.func @main(%i: index, %x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = bcast.negate %x : tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("index", [3, -(2**63), 2**63 - 1, 2**63, np.int64(5), True, np.array(2), 1.0])
+def test_index_arguments_on_both_paths(index):
+    """An ``index`` is a Python int in range on the fast path; NumPy integers,
+    bools, arrays and out-of-range ints get the checked path's answer."""
+    f = compiled(INDEX)
+    (fast, _), (slow, _) = pair_of_calls(f, lambda: (index, np.arange(4, dtype=np.float32)))
+    assert same(fast, slow), (fast, slow)
