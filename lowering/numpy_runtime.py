@@ -19,6 +19,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from itertools import islice
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -509,12 +510,20 @@ def checked_outs(out, results: Sequence[Spec]) -> tuple[np.ndarray, ...]:
 def expand(x: np.ndarray, dims: Sequence[int], rank: int) -> np.ndarray:
     """A view of ``x`` with ``rank`` dims: operand dim k at result dim dims[k],
     size 1 elsewhere (broadcast_in_dim without the final broadcast)."""
-    perm, _, dims = rules.split_transposing_broadcast(x.shape, dims)
-    x = x if rules.is_identity(perm, len(perm)) else np.transpose(x, perm)
-    shape = [1] * rank
-    for k, d in enumerate(dims):
-        shape[d] = x.shape[k]
+    perm, shape = _expansion(x.shape, tuple(dims), rank)
+    x = x if perm is None else np.transpose(x, perm)
     return x.reshape(shape)
+
+
+@lru_cache(maxsize=4096)
+def _expansion(shape: tuple[int, ...], dims: tuple[int, ...], rank: int) -> tuple[list[int] | None, tuple]:
+    """``expand``'s transpose (None: none) and reshape, computed once per
+    operand shape and dims (a per-call cost otherwise)."""
+    perm, transposed, dims = rules.split_transposing_broadcast(shape, dims)
+    expanded = [1] * rank
+    for k, d in enumerate(dims):
+        expanded[d] = transposed[k]
+    return (None if rules.is_identity(perm, len(perm)) else perm), tuple(expanded)
 
 
 def broadcast_in_dim(x: np.ndarray, dims: Sequence[int], shape: tuple[int, ...]) -> np.ndarray:

@@ -127,3 +127,16 @@ def test_few_blocks_do_not_ask_for_threads(monkeypatch):
     assert seen == [(i, i + 1) for i in range(7)] and not asked
     rt.run_blocks(lambda i, j: seen.append((i, j)), 8, 1, lambda: ())
     assert asked == [1] and len(seen) == 15
+
+
+def test_expand_computes_its_reshape_once_per_shape():
+    """``expand``'s transpose and reshape depend on the shape and dims only:
+    computed once (a per-call cost), the same views every time."""
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    first = rt.expand(x, [2, 0], 3)  # transposing: x's dim 0 to result dim 2
+    hits = rt._expansion.cache_info().hits
+    again = rt.expand(x.copy(), (2, 0), 3)
+    assert rt._expansion.cache_info().hits == hits + 1
+    assert first.shape == again.shape == (3, 1, 2) and np.array_equal(first, again)
+    assert np.array_equal(first[:, 0, :], x.T) and np.shares_memory(first, x)
+    assert rt.expand(np.zeros(4), [1], 2).shape == (1, 4)
