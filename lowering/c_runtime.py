@@ -317,8 +317,7 @@ class Function:
             self.take_fault = getattr(library, fault_name)
             self.take_fault.restype, self.take_fault.argtypes = None, [ctypes.c_void_p]
         plan = fast_plan(self.arguments, self.results, self.checks)
-        self.plan = plan
-        self.fast = None if plan is None else fast_call(plan, self.c_function, self.into_outs)
+        self.fast = None if plan is None else fast_call(plan, self.c_function)
         """The generated fast path (``fast_call``), or None."""
 
     def __call__(self, *args, out=None):
@@ -331,30 +330,6 @@ class Function:
             if result is not MISS:
                 return result
         return self.checked_call(args, out)
-
-    def into_outs(self, args, pointers: list, out):
-        """The fast path with ``out=``, after the arguments passed it
-        (``pointers`` theirs): each ``out`` an exact, writeable, C-contiguous
-        ``np.ndarray`` apart from the inputs and the earlier ``out`` arrays,
-        or ``MISS``."""
-        at, offset, ndarray = ctypes.c_void_p.from_address, DATA_OFFSET, np.ndarray
-        outs = (out,) if type(out) is ndarray else out
-        if type(outs) not in (tuple, list) or len(outs) != len(self.plan.results):
-            return MISS
-        bounds = [(pointer, value.nbytes) for pointer, value in zip(pointers, args) if type(value) is ndarray]
-        pointers = list(pointers)
-        for array, (shape, dtype, _) in zip(outs, self.plan.results):
-            if (type(array) is not ndarray or array.shape != shape or array.dtype != dtype
-                    or not array.flags.writeable or not array.flags.c_contiguous):
-                return MISS
-            pointer = at(id(array) + offset).value or 0
-            nbytes = array.nbytes
-            if nbytes and any(start < pointer + nbytes and pointer < start + n for start, n in bounds):
-                return MISS  # it overlaps an input or another out
-            pointers.append(pointer)
-            bounds.append((pointer, nbytes))
-        self.c_function(*pointers)  # ctypes releases the GIL for the call
-        return outs[0] if len(outs) == 1 else tuple(outs)
 
     def checked_call(self, args, out):
         """Any call: every argument through ``numpy_runtime.argument``,
@@ -435,48 +410,68 @@ MISS = object()
 """What the fast path returns when it does not apply to a call."""
 
 
-def fast_call(plan: FastPlan, c_function, into_outs):
+def fast_call(plan: FastPlan, c_function):
     """``plan``'s fast path as a Python function of ``(args, out)``, written
     out for the function's arity (a loop over the arguments cost as much
-    again as the checks themselves): it checks each argument with attribute
-    comparisons, allocates the results (``SMALL_RESULT_BYTES``) or hands
-    ``out=`` to ``into_outs``, and calls the C function; ``MISS`` when the
-    call is not the common case."""
-    names = [f"a{k}" for k in range(len(plan.arguments))]
-    tests, pointers = [], []
+    again as the checks themselves): it checks each argument and ``out``
+    with attribute comparisons, allocates the results
+    (``SMALL_RESULT_BYTES``) and calls the C function; ``MISS`` when the
+    call is not the common case. Contiguous arrays share memory exactly
+    when their byte ranges meet, which is the overlap test of ``out``."""
+    arity, count = len(plan.arguments), len(plan.results)
+    tests, pointers, arrays = [], [], []
     constants: dict[str, object] = {}
-    for k, (name, expected) in enumerate(zip(names, plan.arguments)):
+    for k, expected in enumerate(plan.arguments):
         if expected is None:
-            tests.append(f"type({name}) is int and {rt.INDEX_MIN} <= {name} <= {rt.INDEX_MAX}")
-            pointers.append(name)
+            tests.append(f"type(a{k}) is int and {rt.INDEX_MIN} <= a{k} <= {rt.INDEX_MAX}")
+            pointers.append(f"a{k}")
             continue
         constants[f"S{k}"], constants[f"D{k}"] = expected
-        tests.append(f"type({name}) is ndarray and {name}.shape == S{k} and {name}.dtype == D{k} "
-                     f"and {name}.flags.c_contiguous")
-        pointers.append(f"(at(id({name}) + OFFSET).value or 0)")
-    results = []
+        tests.append(f"type(a{k}) is ndarray and a{k}.shape == S{k} and a{k}.dtype == D{k} "
+                     f"and a{k}.flags.c_contiguous")
+        pointers.append(f"p{k}")
+        arrays.append(k)
+    out_tests, overlaps = [], []
     for k, (shape, dtype, nbytes) in enumerate(plan.results):
         constants[f"RS{k}"], constants[f"RD{k}"] = shape, dtype
-        allocate = "empty" if nbytes <= SMALL_RESULT_BYTES else "output"
-        results.append(f"    r{k} = {allocate}(RS{k}, RD{k})")
-    result_pointers = [f"at(id(r{k}) + OFFSET).value" for k in range(len(plan.results))]
-    returned = "r0" if len(plan.results) == 1 else "(" + "".join(f"r{k}, " for k in range(len(plan.results))) + ")"
-    unpack = f"    {''.join(n + ', ' for n in names)}= args\n" if names else ""
-    source = (
-        "def fast(args, out):\n"
-        f"    if len(args) != {len(names)}:\n        return MISS\n"
-        + unpack
-        + f"    if not ({' and '.join(tests) or 'True'}):\n        return MISS\n"
-        f"    pointers = ({''.join(p + ', ' for p in pointers)})\n"
-        "    if out is not None:\n        return into_outs(args, pointers, out)\n"
-        + "\n".join(results) + "\n"
-        f"    c_function(*pointers, {', '.join(result_pointers)})  # ctypes releases the GIL\n"
-        f"    return {returned}\n"
-    )
+        out_tests.append(f"type(o{k}) is ndarray and o{k}.shape == RS{k} and o{k}.dtype == RD{k} "
+                         f"and o{k}.flags.writeable and o{k}.flags.c_contiguous")
+        others = [(f"p{i}", f"n{i}") for i in arrays] + [(f"q{j}", f"m{j}") for j in range(k)]
+        if others:
+            meets = " or ".join(f"{start} < q{k} + m{k} and q{k} < {start} + {size}" for start, size in others)
+            overlaps.append(f"m{k} and ({meets})")
+
+    def listed(items) -> str:
+        return "".join(f"{item}, " for item in items)
+
+    lines = [
+        "def fast(args, out):",
+        f"    if len(args) != {arity}:",
+        "        return MISS",
+        *([f"    {listed(f'a{k}' for k in range(arity))}= args"] if arity else []),
+        f"    if not ({' and '.join(tests) or 'True'}):",
+        "        return MISS",
+        *(f"    p{k} = at(id(a{k}) + OFFSET).value or 0" for k in arrays),
+        "    if out is None:",
+        *(f"        r{k} = {'empty' if nbytes <= SMALL_RESULT_BYTES else 'output'}(RS{k}, RD{k})"
+          for k, (_, _, nbytes) in enumerate(plan.results)),
+        f"        c_function({listed(pointers)}{listed(f'at(id(r{k}) + OFFSET).value' for k in range(count))})",
+        "        return r0" if count == 1 else f"        return ({listed(f'r{k}' for k in range(count))})",
+        "    outs = (out,) if type(out) is ndarray else out",
+        f"    if type(outs) not in (tuple, list) or len(outs) != {count}:",
+        "        return MISS",
+        f"    {listed(f'o{k}' for k in range(count))}= outs",
+        f"    if not ({' and '.join(out_tests)}):",
+        "        return MISS",
+        *(f"    n{k} = a{k}.nbytes" for k in arrays),
+        *(f"    q{k} = at(id(o{k}) + OFFSET).value or 0\n    m{k} = o{k}.nbytes" for k in range(count)),
+        *([f"    if {' or '.join(f'({o})' for o in overlaps)}:", "        return MISS"] if overlaps else []),
+        f"    c_function({listed(pointers)}{listed(f'q{k}' for k in range(count))})",
+        "    return o0" if count == 1 else f"    return ({listed(f'o{k}' for k in range(count))})",
+    ]
     namespace = {"MISS": MISS, "ndarray": np.ndarray, "at": ctypes.c_void_p.from_address, "OFFSET": DATA_OFFSET,
-                 "empty": np.empty, "output": rt.output, "c_function": c_function, "into_outs": into_outs,
-                 **constants}
-    exec(compile(source, "<bcast c fast path>", "exec"), namespace)
+                 "empty": np.empty, "output": rt.output, "c_function": c_function, **constants}
+    exec(compile("\n".join(lines) + "\n", "<bcast c fast path>", "exec"), namespace)
     return namespace["fast"]
 
 

@@ -237,3 +237,18 @@ def test_index_arguments_on_both_paths(index):
     f = compiled(INDEX)
     (fast, _), (slow, _) = pair_of_calls(f, lambda: (index, np.arange(4, dtype=np.float32)))
     assert same(fast, slow), (fast, slow)
+
+
+def test_an_out_next_to_an_input_is_written_directly(monkeypatch):
+    """Byte ranges that touch without meeting do not overlap: the fast path
+    writes such an ``out`` itself; one element more and it is the checked path."""
+    f = compiled(TWO)
+    buf = np.arange(12, dtype=np.float32)
+    x, y = buf[:4], np.ones(4, np.float32)
+    want = (buf[:4] + 1, buf[:4] - 1)
+    monkeypatch.setattr(f._python_function, "checked_call", lambda args, out: "checked")
+    out0, out1 = buf[4:8], buf[8:12]
+    assert f(x, y, out=(out0, out1)) == (out0, out1)
+    assert np.array_equal(out0, want[0]) and np.array_equal(out1, want[1])
+    assert f(x, y, out=(buf[3:7], out1)) == "checked"
+    assert f(x, y, out=(out0, buf[7:11])) == "checked"  # meets the first out
