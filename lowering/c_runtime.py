@@ -390,10 +390,10 @@ def fast_plan(arguments: Sequence[rt.Spec], results: Sequence[rt.Spec],
     the inputs and the other ``out`` arrays (contiguous arrays share memory
     exactly when their byte ranges meet, so it is written directly, as
     ``numpy_runtime.Outs`` would). Anything else, errors included, takes the
-    checked path. Not for functions with dynamic dims, ``index`` results or
-    run-time index checks (those never write an ``out`` directly), nor when
+    checked path. Not for functions with dynamic dims, no results, ``index``
+    results or run-time index checks (those never write an ``out`` directly), nor when
     ``DATA_OFFSET`` could not be verified."""
-    if checks or DATA_OFFSET is None:
+    if checks or DATA_OFFSET is None or not results:
         return None
     if any(spec.shape is None or rules.is_dynamic(spec.shape) for spec in results):
         return None

@@ -252,3 +252,9 @@ def test_an_out_next_to_an_input_is_written_directly(monkeypatch):
     assert np.array_equal(out0, want[0]) and np.array_equal(out1, want[1])
     assert f(x, y, out=(buf[3:7], out1)) == "checked"
     assert f(x, y, out=(out0, buf[7:11])) == "checked"  # meets the first out
+
+
+def test_a_function_without_results_takes_the_checked_path():
+    f = bcast.compile("func.func @main(%x: tensor<2xf32>) {\n  func.return\n}\n", backend="c")
+    assert f._python_function.fast is None
+    assert f(np.zeros(2, np.float32)) == () and f(np.zeros(2, np.float32), out=()) == ()
