@@ -37,6 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
+from bcast.ir import rules
 from bcast.lowering import c_gemm
 from bcast.lowering import numpy_runtime as rt
 
@@ -316,8 +317,24 @@ class Function:
         if self.checks:
             self.take_fault = getattr(library, fault_name)
             self.take_fault.restype, self.take_fault.argtypes = None, [ctypes.c_void_p]
+        plan = fast_plan(self.arguments, self.results, self.checks)
+        self.fast = None if plan is None else fast_call(plan, self.c_function)
+        """The generated fast path (``fast_call``), or None."""
 
     def __call__(self, *args, out=None):
+        """The common case (``fast_plan``) through the generated ``fast``,
+        checked with attribute comparisons and called directly; anything
+        else (and every error) goes through ``checked_call``, so messages
+        are the same."""
+        if self.fast is not None:
+            result = self.fast(args, out)
+            if result is not MISS:
+                return result
+        return self.checked_call(args, out)
+
+    def checked_call(self, args, out):
+        """Any call: every argument through ``numpy_runtime.argument``,
+        ``out=`` through ``numpy_runtime.Outs``."""
         values = [rt.argument(a, spec) for a, spec in zip(args, self.arguments, strict=True)]
         outs = rt.Outs(out, self.results, values, may_fail=bool(self.checks))
         pointers: list[object] = []
@@ -343,6 +360,139 @@ class Function:
                 raise AssertionError(f"the C code's check {fault[0]} failed on index {fault[1]}, "
                                      f"which is in bounds")  # pragma: no cover - a bcast bug
         return outs.deliver(targets, [True] * len(targets))
+
+
+SMALL_RESULT_BYTES = 1 << 16
+"""Results up to this size are plain ``np.empty`` arrays on the fast path:
+the allocator serves them from memory already mapped, so recycling buffers
+(``numpy_runtime.output``, which saves the page faults of large results)
+would only add its cost."""
+
+
+@dataclass(frozen=True)
+class FastPlan:
+    """What the fast path compares a call against, computed once per
+    function: each argument's (shape, dtype), None for an ``index``, and
+    each result's (shape, dtype, bytes)."""
+
+    arguments: tuple[tuple[tuple[int, ...], np.dtype] | None, ...]
+    results: tuple[tuple[tuple[int, ...], np.dtype, int], ...]
+
+
+def fast_plan(arguments: Sequence[rt.Spec], results: Sequence[rt.Spec],
+              checks: Sequence[BoundsCheck]) -> FastPlan | None:
+    """The fast path of a function, or None where it has none.
+
+    It takes the call where docs/contracts.md's rules change nothing: every
+    array argument a C-contiguous ``np.ndarray`` of exactly the declared
+    shape and dtype (used as it is, as ``numpy_runtime.argument`` would),
+    every ``index`` a Python int in range, and each ``out`` an ``np.ndarray``
+    of the result's shape and dtype, writeable, C-contiguous and apart from
+    the inputs and the other ``out`` arrays (contiguous arrays share memory
+    exactly when their byte ranges meet, so it is written directly, as
+    ``numpy_runtime.Outs`` would). Anything else, errors included, takes the
+    checked path. Not for functions with dynamic dims, no results, ``index``
+    results or run-time index checks (those never write an ``out`` directly), nor when
+    ``DATA_OFFSET`` could not be verified."""
+    if checks or DATA_OFFSET is None or not results:
+        return None
+    if any(spec.shape is None or rules.is_dynamic(spec.shape) for spec in results):
+        return None
+    if any(spec.shape is not None and rules.is_dynamic(spec.shape) for spec in arguments):
+        return None
+    return FastPlan(
+        tuple(None if spec.shape is None else (tuple(spec.shape), spec.dtype) for spec in arguments),
+        tuple((tuple(spec.shape), spec.dtype, rules.element_count(spec.shape) * spec.dtype.itemsize)
+              for spec in results),
+    )
+
+
+MISS = object()
+"""What the fast path returns when it does not apply to a call."""
+
+
+def fast_call(plan: FastPlan, c_function):
+    """``plan``'s fast path as a Python function of ``(args, out)``, written
+    out for the function's arity (a loop over the arguments cost as much
+    again as the checks themselves): it checks each argument and ``out``
+    with attribute comparisons, allocates the results
+    (``SMALL_RESULT_BYTES``) and calls the C function; ``MISS`` when the
+    call is not the common case. Contiguous arrays share memory exactly
+    when their byte ranges meet, which is the overlap test of ``out``."""
+    arity, count = len(plan.arguments), len(plan.results)
+    tests, pointers, arrays = [], [], []
+    constants: dict[str, object] = {}
+    for k, expected in enumerate(plan.arguments):
+        if expected is None:
+            tests.append(f"type(a{k}) is int and {rt.INDEX_MIN} <= a{k} <= {rt.INDEX_MAX}")
+            pointers.append(f"a{k}")
+            continue
+        constants[f"S{k}"], constants[f"D{k}"] = expected
+        tests.append(f"type(a{k}) is ndarray and a{k}.shape == S{k} and a{k}.dtype == D{k} "
+                     f"and a{k}.flags.c_contiguous")
+        pointers.append(f"p{k}")
+        arrays.append(k)
+    out_tests, overlaps = [], []
+    for k, (shape, dtype, nbytes) in enumerate(plan.results):
+        constants[f"RS{k}"], constants[f"RD{k}"] = shape, dtype
+        out_tests.append(f"type(o{k}) is ndarray and o{k}.shape == RS{k} and o{k}.dtype == RD{k} "
+                         f"and o{k}.flags.writeable and o{k}.flags.c_contiguous")
+        others = [(f"p{i}", f"n{i}") for i in arrays] + [(f"q{j}", f"m{j}") for j in range(k)]
+        if others:
+            meets = " or ".join(f"{start} < q{k} + m{k} and q{k} < {start} + {size}" for start, size in others)
+            overlaps.append(f"m{k} and ({meets})")
+
+    def listed(items) -> str:
+        return "".join(f"{item}, " for item in items)
+
+    lines = [
+        "def fast(args, out):",
+        f"    if len(args) != {arity}:",
+        "        return MISS",
+        *([f"    {listed(f'a{k}' for k in range(arity))}= args"] if arity else []),
+        f"    if not ({' and '.join(tests) or 'True'}):",
+        "        return MISS",
+        *(f"    p{k} = at(id(a{k}) + OFFSET).value or 0" for k in arrays),
+        "    if out is None:",
+        *(f"        r{k} = {'empty' if nbytes <= SMALL_RESULT_BYTES else 'output'}(RS{k}, RD{k})"
+          for k, (_, _, nbytes) in enumerate(plan.results)),
+        f"        c_function({listed(pointers)}{listed(f'at(id(r{k}) + OFFSET).value' for k in range(count))})",
+        "        return r0" if count == 1 else f"        return ({listed(f'r{k}' for k in range(count))})",
+        "    outs = (out,) if type(out) is ndarray else out",
+        f"    if type(outs) not in (tuple, list) or len(outs) != {count}:",
+        "        return MISS",
+        f"    {listed(f'o{k}' for k in range(count))}= outs",
+        f"    if not ({' and '.join(out_tests)}):",
+        "        return MISS",
+        *(f"    n{k} = a{k}.nbytes" for k in arrays),
+        *(f"    q{k} = at(id(o{k}) + OFFSET).value or 0\n    m{k} = o{k}.nbytes" for k in range(count)),
+        *([f"    if {' or '.join(f'({o})' for o in overlaps)}:", "        return MISS"] if overlaps else []),
+        f"    c_function({listed(pointers)}{listed(f'q{k}' for k in range(count))})",
+        "    return o0" if count == 1 else f"    return ({listed(f'o{k}' for k in range(count))})",
+    ]
+    namespace = {"MISS": MISS, "ndarray": np.ndarray, "at": ctypes.c_void_p.from_address, "OFFSET": DATA_OFFSET,
+                 "empty": np.empty, "output": rt.output, "c_function": c_function, **constants}
+    exec(compile("\n".join(lines) + "\n", "<bcast c fast path>", "exec"), namespace)
+    return namespace["fast"]
+
+
+def _data_offset() -> int | None:
+    """Where an ndarray object holds its data pointer: NumPy's array struct
+    starts with the pointer right after the object header
+    (``PyArrayObject_fields.data``). Verified against ``.ctypes.data`` on
+    a few arrays; None (no fast path) if it does not hold. Reading it there
+    costs a tenth of ``array.ctypes.data`` (nearly a microsecond, most of a
+    small call); the caller holds the array alive meanwhile."""
+    offset = object.__basicsize__
+    base = np.arange(24, dtype=np.float64)
+    probes = (base, base[5:], base.reshape(4, 6)[1:, 2:], np.empty(0, np.int8), np.zeros((), np.float32))
+    for probe in probes:
+        if ctypes.c_void_p.from_address(id(probe) + offset).value != probe.ctypes.data:
+            return None
+    return offset
+
+
+DATA_OFFSET = _data_offset()
 
 
 @lru_cache(maxsize=1)

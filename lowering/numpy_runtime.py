@@ -19,6 +19,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from itertools import islice
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -249,6 +250,8 @@ def argument(value, spec: Spec):
     - an ``index`` is a Python or NumPy integer (not a bool, not an array).
     Anything else is an ``ArgumentError`` naming the argument, its dtype and
     the declared type."""
+    if type(value) is np.ndarray and value.shape == spec.shape and value.dtype == spec.dtype:
+        return value  # the common case, decided as below, cheaply (a per-call cost)
     if spec.shape is None:
         return index_argument(value, spec)
     leaves = python_leaves(value)
@@ -507,12 +510,20 @@ def checked_outs(out, results: Sequence[Spec]) -> tuple[np.ndarray, ...]:
 def expand(x: np.ndarray, dims: Sequence[int], rank: int) -> np.ndarray:
     """A view of ``x`` with ``rank`` dims: operand dim k at result dim dims[k],
     size 1 elsewhere (broadcast_in_dim without the final broadcast)."""
-    perm, _, dims = rules.split_transposing_broadcast(x.shape, dims)
-    x = x if rules.is_identity(perm, len(perm)) else np.transpose(x, perm)
-    shape = [1] * rank
-    for k, d in enumerate(dims):
-        shape[d] = x.shape[k]
+    perm, shape = _expansion(x.shape, tuple(dims), rank)
+    x = x if perm is None else np.transpose(x, perm)
     return x.reshape(shape)
+
+
+@lru_cache(maxsize=4096)
+def _expansion(shape: tuple[int, ...], dims: tuple[int, ...], rank: int) -> tuple[list[int] | None, tuple]:
+    """``expand``'s transpose (None: none) and reshape, computed once per
+    operand shape and dims (a per-call cost otherwise)."""
+    perm, transposed, dims = rules.split_transposing_broadcast(shape, dims)
+    expanded = [1] * rank
+    for k, d in enumerate(dims):
+        expanded[d] = transposed[k]
+    return (None if rules.is_identity(perm, len(perm)) else perm), tuple(expanded)
 
 
 def broadcast_in_dim(x: np.ndarray, dims: Sequence[int], shape: tuple[int, ...]) -> np.ndarray:
@@ -583,7 +594,9 @@ def run_blocks(block, rows: int, block_rows: int, make_buffers, arrays: tuple = 
     Each worker thread takes a contiguous run of blocks and owns its buffers
     (sliced for the last, shorter block); results go to disjoint rows."""
     starts = list(range(0, rows, block_rows))
-    workers = min(threads(), max(1, len(starts) // 4))
+    # fewer than 8 blocks run on one thread, whatever ``threads()`` says
+    # (which costs microseconds: ``os.cpu_count`` reads the system each time)
+    workers = 1 if len(starts) < 8 else min(threads(), len(starts) // 4)
 
     def work(chunk: list[int]) -> None:
         # NumPy's error state is per thread: a worker does not inherit the

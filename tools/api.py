@@ -197,7 +197,8 @@ class Compiled:
 
     def __call__(self, *args, out=None):
         try:
-            self.check_count(args)
+            if len(args) != len(self.arguments):
+                self.check_count(args)
             if not self.memory_checked and not lazy_arguments(args):
                 self.check_memory()
             if self._python_function is not None:

@@ -7,6 +7,7 @@ import gc
 import weakref
 
 import numpy as np
+import pytest
 
 import bcast
 from bcast.lowering import numpy_runtime as rt
@@ -97,3 +98,45 @@ def test_output_checks_a_bounded_number_of_buffers(monkeypatch):
     again = [rt.output((3, 11), np.float32) for _ in range(n)]
     assert len(checked) <= 8 * n
     assert {a.ctypes.data for a in again} == addresses  # every dropped one recycled
+
+
+def test_an_exact_array_argument_skips_the_general_rule(monkeypatch):
+    """Per-call cost: an ndarray of exactly the declared shape and dtype is
+    used as it is without the general rule's steps; anything else takes them."""
+    spec = rt.Spec("arg0 (%x)", "tensor<2x3xf32>", (2, 3), np.float32)
+    exact = np.zeros((2, 3), np.float32)
+
+    def general(value):
+        raise AssertionError("took the general rule")
+
+    monkeypatch.setattr(rt, "python_leaves", general)
+    assert rt.argument(exact, spec) is exact
+    with pytest.raises(AssertionError, match="general rule"):
+        rt.argument(np.zeros((2, 3), np.float16), spec)
+    with pytest.raises(AssertionError, match="general rule"):
+        rt.argument(np.ma.masked_array(exact), spec)
+
+
+def test_few_blocks_do_not_ask_for_threads(monkeypatch):
+    """Fewer than 8 blocks run on the calling thread without ``threads()``
+    (``os.cpu_count`` cost microseconds per call); 8 or more ask for it."""
+    asked = []
+    monkeypatch.setattr(rt, "threads", lambda: asked.append(1) or 1)
+    seen = []
+    rt.run_blocks(lambda i, j: seen.append((i, j)), 7, 1, lambda: ())
+    assert seen == [(i, i + 1) for i in range(7)] and not asked
+    rt.run_blocks(lambda i, j: seen.append((i, j)), 8, 1, lambda: ())
+    assert asked == [1] and len(seen) == 15
+
+
+def test_expand_computes_its_reshape_once_per_shape():
+    """``expand``'s transpose and reshape depend on the shape and dims only:
+    computed once (a per-call cost), the same views every time."""
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    first = rt.expand(x, [2, 0], 3)  # transposing: x's dim 0 to result dim 2
+    hits = rt._expansion.cache_info().hits
+    again = rt.expand(x.copy(), (2, 0), 3)
+    assert rt._expansion.cache_info().hits == hits + 1
+    assert first.shape == again.shape == (3, 1, 2) and np.array_equal(first, again)
+    assert np.array_equal(first[:, 0, :], x.T) and np.shares_memory(first, x)
+    assert rt.expand(np.zeros(4), [1], 2).shape == (1, 4)

@@ -1,0 +1,260 @@
+"""The C backend's fast call path (``c_runtime.Function.__call__``, planned by
+``c_runtime.fast_plan``) against its checked path (``checked_call``): the
+same results and the same errors for every kind of argument and ``out=``
+the contract names (docs/contracts.md, "Arguments" and "out="), and the
+common case really takes the fast path."""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+
+import numpy as np
+import pytest
+
+import bcast
+from bcast.lowering import c_runtime
+from bcast.tools.api import BcastError
+
+pytestmark = pytest.mark.skipif(not c_runtime.available(), reason="no C compiler")
+
+TANH = """
+func.func @main(%x: tensor<4x6xf32>, %row: tensor<6xf32>) -> tensor<4x6xf32> {
+  %0 = bcast.add %x, %row : (tensor<4x6xf32>, tensor<6xf32>) -> tensor<4x6xf32>
+  %1 = bcast.tanh %0 : tensor<4x6xf32>
+  func.return %1 : tensor<4x6xf32>
+}
+"""
+
+TWO = """
+func.func @main(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0 = bcast.add %x, %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = bcast.subtract %x, %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  func.return %0, %1 : tensor<4xf32>, tensor<4xf32>
+}
+"""
+
+SCALAR = """
+func.func @main(%x: tensor<f64>, %y: tensor<0x3xf64>) -> (tensor<f64>, tensor<0x3xf64>) {
+  %0 = bcast.multiply %x, %x : (tensor<f64>, tensor<f64>) -> tensor<f64>
+  %1 = bcast.add %y, %x : (tensor<0x3xf64>, tensor<f64>) -> tensor<0x3xf64>
+  func.return %0, %1 : tensor<f64>, tensor<0x3xf64>
+}
+"""
+
+
+def compiled(text: str):
+    f = bcast.compile(text, backend="c")
+    assert f._python_function.fast is not None  # these programs have a fast path
+    return f
+
+
+def outcome(call):
+    """What a call gives: its results' values, or its error's type and message."""
+    try:
+        got = call()
+    except (BcastError, TypeError) as e:
+        return type(e).__name__, str(e)
+    return [np.array(r, copy=True) for r in (got if isinstance(got, tuple) else (got,))]
+
+
+def same(a, b) -> bool:
+    if isinstance(a, tuple) or isinstance(b, tuple):
+        return a == b
+    return len(a) == len(b) and all(x.dtype == y.dtype and np.array_equal(x, y, equal_nan=True)
+                                    for x, y in zip(a, b))
+
+
+def checked(f):
+    """``f`` with its C function always taking the checked path."""
+    function = f._python_function
+
+    def call(*args, out=None):
+        saved = function.fast
+        function.fast = None
+        try:
+            return f(*args, out=out)
+        finally:
+            function.fast = saved
+
+    return call
+
+
+def pair_of_calls(f, make_args, make_out=None):
+    """The outcome of the fast and the checked path on fresh copies of the
+    same arguments (and ``out``), and the ``out`` arrays afterwards."""
+    results = []
+    for call in (f, checked(f)):
+        args = make_args()
+        out = None if make_out is None else make_out(args)
+        results.append((outcome(lambda: call(*args, out=out)), out))
+    return results
+
+
+X = np.linspace(-2, 2, 24, dtype=np.float32).reshape(4, 6)
+ROW = np.linspace(-1, 1, 6, dtype=np.float32)
+
+TANH_CASES = {
+    "exact": lambda: (X.copy(), ROW.copy()),
+    "safe dtype f16": lambda: (X.astype(np.float16), ROW.copy()),
+    "lossy dtype f64": lambda: (X.astype(np.float64), ROW.copy()),
+    "wrong shape": lambda: (X.reshape(6, 4).copy(), ROW.copy()),
+    "non-contiguous": lambda: (np.repeat(X, 2, axis=1)[:, ::2], ROW.copy()),
+    "Fortran order": lambda: (np.asfortranarray(X), ROW.copy()),
+    "read-only input": lambda: (X.copy(), np.frombuffer(ROW.tobytes(), np.float32)),
+    "byte-swapped": lambda: (X.astype(">f4"), ROW.copy()),
+    "a list": lambda: (X.tolist(), ROW.copy()),
+    "a subclass": lambda: (np.ma.masked_array(X.copy()), ROW.copy()),
+    "a masked element": lambda: (np.ma.masked_array(X.copy(), mask=X > 1), ROW.copy()),
+    "too few": lambda: (X.copy(),),
+    "too many": lambda: (X.copy(), ROW.copy(), ROW.copy()),
+}
+
+TANH_OUTS = {
+    "none": None,
+    "fresh": lambda args: np.full((4, 6), 7, np.float32),
+    "fresh in a list": lambda args: [np.full((4, 6), 7, np.float32)],
+    "the input itself": lambda args: args[0] if isinstance(args[0], np.ndarray) else np.zeros((4, 6), np.float32),
+    "read-only": lambda args: np.frombuffer(np.zeros(24, np.float32).tobytes(), np.float32).reshape(4, 6),
+    "wrong dtype": lambda args: np.zeros((4, 6), np.float64),
+    "wrong shape": lambda args: np.zeros((6, 4), np.float32),
+    "non-contiguous": lambda args: np.zeros((4, 12), np.float32)[:, ::2],
+    "two for one result": lambda args: (np.zeros((4, 6), np.float32),) * 2,
+    "not an array": lambda args: [[0.0] * 6] * 4,
+}
+
+
+@pytest.mark.parametrize("out_case", list(TANH_OUTS))
+@pytest.mark.parametrize("arg_case", list(TANH_CASES))
+def test_fast_and_checked_paths_agree(arg_case: str, out_case: str):
+    f = compiled(TANH)
+    (fast, fast_out), (slow, slow_out) = pair_of_calls(f, TANH_CASES[arg_case], TANH_OUTS[out_case])
+    assert same(fast, slow), (fast, slow)
+    if fast_out is not None and isinstance(fast_out, np.ndarray):
+        assert np.array_equal(fast_out, slow_out)  # written alike, or untouched alike on an error
+
+
+def test_out_overlapping_an_input_gets_the_fresh_values():
+    """An ``out`` that is a shifted view of an input's buffer: the fast path
+    must not write it directly (its byte range meets the input's)."""
+    f = compiled(TWO)
+    buf = np.arange(8, dtype=np.float32)
+    x, y = buf[:4], np.ones(4, np.float32)
+    want = (x + y, x - y)
+    out0 = buf[2:6]  # overlaps x
+    out1 = np.empty(4, np.float32)
+    got = f(x, y, out=(out0, out1))
+    assert got[0] is out0 and got[1] is out1
+    expect = np.arange(8, dtype=np.float32)
+    expect[2:6] = want[0]
+    assert np.array_equal(buf, expect) and np.array_equal(out1, want[1])
+
+
+def test_outs_overlapping_each_other_are_copied_in_result_order():
+    f = compiled(TWO)
+    x, y = np.arange(4, dtype=np.float32), np.full(4, 10, np.float32)
+    shared = np.zeros(4, np.float32)
+    for call in (f, checked(f)):
+        shared[:] = 0
+        call(x, y, out=(shared, shared))
+        assert np.array_equal(shared, x - y)  # the second result is copied last
+
+
+def test_zero_dim_and_empty_arrays_on_both_paths():
+    f = compiled(SCALAR)
+
+    def make():
+        return np.array(3.0), np.zeros((0, 3))
+
+    for make_out in (None, lambda args: (np.zeros(()), np.zeros((0, 3)))):
+        (fast, _), (slow, _) = pair_of_calls(f, make, make_out)
+        assert same(fast, slow) and float(fast[0]) == 9.0 and fast[1].shape == (0, 3)
+
+
+def test_the_common_case_takes_the_fast_path(monkeypatch):
+    f = compiled(TANH)
+    function = f._python_function
+
+    def refuse(args, out):
+        raise AssertionError("took the checked path")
+
+    monkeypatch.setattr(function, "checked_call", refuse)
+    got = f(X, ROW)
+    assert np.allclose(got, np.tanh(X + ROW))
+    out = np.empty((4, 6), np.float32)
+    assert f(X, ROW, out=out) is out and np.allclose(out, np.tanh(X + ROW))
+    assert f(X, ROW, out=[out]) is out
+    again = f(X, ROW)
+    assert again is not got and not np.shares_memory(again, got)  # every result is the caller's
+    assert got.flags.writeable and got.flags.c_contiguous and got.flags.owndata
+
+
+def test_several_threads_calling_one_function():
+    f = compiled(TANH)
+    rng = np.random.default_rng(0)
+    inputs = [(rng.standard_normal((4, 6)).astype(np.float32), rng.standard_normal(6).astype(np.float32))
+              for _ in range(8)]
+    errors: list[str] = []
+
+    def work(k: int) -> None:
+        x, row = inputs[k]
+        want = np.tanh(x + row)
+        out = np.empty((4, 6), np.float32)
+        for _ in range(500):
+            if not np.allclose(f(x, row), want) or f(x, row, out=out) is not out or not np.allclose(out, want):
+                errors.append(f"thread {k} got a wrong result")
+                return
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(len(inputs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+
+
+def test_data_offset_reads_the_data_pointer():
+    """``DATA_OFFSET`` was verified where this NumPy keeps the pointer (the
+    fast path needs it); views with offsets read their own pointer."""
+    assert c_runtime.DATA_OFFSET is not None
+    base = np.arange(100, dtype=np.int16)
+    for a in (base, base[7:], base[::3], base.reshape(10, 10).T[2:]):
+        assert ctypes.c_void_p.from_address(id(a) + c_runtime.DATA_OFFSET).value == a.ctypes.data
+
+
+INDEX = """
+func.func @main(%i: index, %x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = bcast.negate %x : tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("index", [3, -(2**63), 2**63 - 1, 2**63, np.int64(5), True, np.array(2), 1.0])
+def test_index_arguments_on_both_paths(index):
+    """An ``index`` is a Python int in range on the fast path; NumPy integers,
+    bools, arrays and out-of-range ints get the checked path's answer."""
+    f = compiled(INDEX)
+    (fast, _), (slow, _) = pair_of_calls(f, lambda: (index, np.arange(4, dtype=np.float32)))
+    assert same(fast, slow), (fast, slow)
+
+
+def test_an_out_next_to_an_input_is_written_directly(monkeypatch):
+    """Byte ranges that touch without meeting do not overlap: the fast path
+    writes such an ``out`` itself; one element more and it is the checked path."""
+    f = compiled(TWO)
+    buf = np.arange(12, dtype=np.float32)
+    x, y = buf[:4], np.ones(4, np.float32)
+    want = (buf[:4] + 1, buf[:4] - 1)
+    monkeypatch.setattr(f._python_function, "checked_call", lambda args, out: "checked")
+    out0, out1 = buf[4:8], buf[8:12]
+    assert f(x, y, out=(out0, out1)) == (out0, out1)
+    assert np.array_equal(out0, want[0]) and np.array_equal(out1, want[1])
+    assert f(x, y, out=(buf[3:7], out1)) == "checked"
+    assert f(x, y, out=(out0, buf[7:11])) == "checked"  # meets the first out
+
+
+def test_a_function_without_results_takes_the_checked_path():
+    f = bcast.compile("func.func @main(%x: tensor<2xf32>) {\n  func.return\n}\n", backend="c")
+    assert f._python_function.fast is None
+    assert f(np.zeros(2, np.float32)) == () and f(np.zeros(2, np.float32), out=()) == ()
