@@ -474,6 +474,7 @@ STATUSES = ("passed", "failed", "unsupported", "error", "skipped")
 
 UNSUPPORTED = [
     re.compile(r"unsupported element type (\S+)"),
+    re.compile(r"expected a tensor or index type, got (\S+)"),  # a token argument
     re.compile(r"'([\w.]+)' op is not supported by convert-stablehlo-to-bcast"),
     re.compile(r"'([\w.]+)' could not be converted by convert-stablehlo-to-bcast"),
     re.compile(r"'([\w.]+)' op .*?\b(?:is not supported|not supported|unsupported)\b"),
@@ -499,7 +500,7 @@ def classify_refusal(message: str) -> Outcome:
         m = pattern.search(first)
         if m:
             cause = m.group(1)
-            if pattern is UNSUPPORTED[0]:
+            if pattern in UNSUPPORTED[:2]:
                 cause = f"type {cause}"
             elif "could not be converted" in first:
                 cause = f"{cause} (this form)"
