@@ -709,7 +709,8 @@ def dot_general(xp, x, y, dims: rules.DotDims, dtype_name: str):
     contraction is ``matmul``'s (``DotDims.is_matmul``, every contraction
     ``bcast.matmul`` makes), else after ``permute_dims`` to (batch, free,
     contracted) / (batch, contracted, free) and a ``reshape`` to 3-D.
-    ``f16`` multiplies in ``f32`` and rounds once, as the reference does."""
+    ``f16`` multiplies in ``f32`` and rounds once, as the reference does; a
+    result in another dtype than ``dtype_name`` is converted to it."""
     wide = dtype_name == "float16"
     if wide:
         x, y = xp.astype(x, xp.float32), xp.astype(y, xp.float32)
@@ -726,7 +727,10 @@ def dot_general(xp, x, y, dims: rules.DotDims, dtype_name: str):
         y = reshape(xp, xp.permute_dims(y, (*dims.rhs_batch, *dims.rhs_contract, *y_free)),
                     (b, k, rules.element_count(sizes[1])))
         result = reshape(xp, xp.matmul(x, y), (*batch, *sizes[0], *sizes[1]))
-    return xp.astype(result, xp.float16) if wide else result
+    expected = dtype(xp, dtype_name)
+    # dask sums an integer contraction to a 0-d result in int64: the same
+    # bits modulo 2**32 as a wrapping int32 sum, so converting back is exact
+    return result if result.dtype == expected else xp.astype(result, expected)
 
 
 def arg_reduce(xp, name: str, x, dim: int, dtype_name: str):

@@ -516,6 +516,12 @@ BLAS_POINTERS = ("bcast_blas_sgemm", "bcast_blas_dgemm")
 """The generated code's pointers ``link_blas`` sets, in ``own_gemm()``'s order."""
 
 
+def calls_gemm(source: str) -> bool:
+    """Whether generated ``source`` calls a matrix-product kernel (a
+    ``BLAS_POINTERS`` name followed by its arguments, not only declared)."""
+    return any(f"{name}(" in source for name in BLAS_POINTERS)
+
+
 def link_blas(library: ctypes.CDLL) -> None:
     """Point the generated code's ``BLAS_POINTERS`` at bcast's own kernels."""
     for name, address in zip(BLAS_POINTERS, own_gemm()):
@@ -528,7 +534,8 @@ class Library:
     def __init__(self, source: str, signatures: dict[str, tuple], checks: Sequence[BoundsCheck] = (),
                  fault_name: str | None = None):
         self.library = load(source)
-        link_blas(self.library)
+        if calls_gemm(source):  # the kernels are built (once) only for programs with a product
+            link_blas(self.library)
         self.functions = {
             name: Function(self.library, c_name, arguments, results, checks, fault_name)
             for name, (c_name, arguments, results) in signatures.items()
