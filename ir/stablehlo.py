@@ -1158,14 +1158,7 @@ class ReduceOp(StablehloOp):
         printer.print_region(self.body, print_entry_block_args=False)
 
     def verify_op(self) -> None:
-        n = len(self.inputs)
-        if n == 0 or len(self.init_values) != n:
-            raise Diagnostic(f"expects the same number of inputs and init values (at least one), "
-                             f"got {n} and {len(self.init_values)}")  # fmt: skip
-        shape = shape_of(self.inputs[0], "input")
-        for v in self.inputs:
-            if shape_of(v, "input") != shape:
-                raise Diagnostic(f"expects all inputs to have the same shape, got {shape} and {shape_of(v)}")
+        shape = _inputs_shape(self)
         for i, (x, init) in enumerate(zip(self.inputs, self.init_values)):
             if shape_of(init, "init value"):
                 raise Diagnostic(f"expects init value #{i} to be a rank-0 tensor, got {init.type}")
@@ -1178,20 +1171,40 @@ class ReduceOp(StablehloOp):
                 raise Diagnostic(f"dimensions contains an invalid value {d} for inputs of rank {len(shape)}")
         if len(set(dims)) != len(dims):
             raise Diagnostic(f"dimensions should not have duplicates, got {dims}")
-        scalars = [tensor_type((), element_of(init)) for init in self.init_values]
-        block = self.body.block if self.body.blocks else None
-        arg_types = [a.type for a in block.args] if block else []
-        if arg_types != scalars + scalars:
-            raise Diagnostic("the reduction body must take (" + ", ".join(map(str, scalars + scalars))
-                             + ") but takes (" + ", ".join(map(str, arg_types)) + ")")  # fmt: skip
-        last = block.last_op if block else None
-        if not isinstance(last, ReturnOp) or [v.type for v in last.operands] != scalars:
-            raise Diagnostic("the reduction body must end in stablehlo.return of " + ", ".join(map(str, scalars)))
+        _check_reduction_body(self)
         kept = [d for i, d in enumerate(shape) if i not in dims]
         expected = [tensor_type(kept, element_of(init)) for init in self.init_values]
         if [r.type for r in self.results] != expected:
             raise incompatible_results(expected, [r.type for r in self.results])
 
+
+
+def _inputs_shape(op: ReduceOp | ReduceWindowOp) -> tuple[int, ...]:
+    """The one shape of a reduction's inputs (``reduce``, ``reduce_window``):
+    as many init values as inputs, at least one, all inputs of one shape."""
+    n = len(op.inputs)
+    if n == 0 or len(op.init_values) != n:
+        raise Diagnostic(f"expects the same number of inputs and init values (at least one), "
+                         f"got {n} and {len(op.init_values)}")  # fmt: skip
+    shape = shape_of(op.inputs[0], "input")
+    for v in op.inputs:
+        if shape_of(v, "input") != shape:
+            raise Diagnostic(f"expects all inputs to have the same shape, got {shape} and {shape_of(v)}")
+    return shape
+
+
+def _check_reduction_body(op: ReduceOp | ReduceWindowOp) -> None:
+    """A reduction's body takes (accumulators, elements) as rank-0 tensors of
+    the init values' types and returns the new accumulators."""
+    scalars = [tensor_type((), element_of(init)) for init in op.init_values]
+    block = op.body.block if op.body.blocks else None
+    arg_types = [a.type for a in block.args] if block else []
+    if arg_types != scalars + scalars:
+        raise Diagnostic("the reduction body must take (" + ", ".join(map(str, scalars + scalars))
+                         + ") but takes (" + ", ".join(map(str, arg_types)) + ")")  # fmt: skip
+    last = block.last_op if block else None
+    if not isinstance(last, ReturnOp) or [v.type for v in last.operands] != scalars:
+        raise Diagnostic("the reduction body must end in stablehlo.return of " + ", ".join(map(str, scalars)))
 
 
 def reduce_window_shape(shape: Sequence[int], window: Sequence[int], strides: Sequence[int],
@@ -1270,14 +1283,7 @@ class ReduceWindowOp(StablehloOp):
         return tuple(zip(values[0::2], values[1::2]))
 
     def verify_op(self) -> None:
-        n = len(self.inputs)
-        if n == 0 or len(self.init_values) != n:
-            raise Diagnostic(f"expects the same number of inputs and init values (at least one), "
-                             f"got {n} and {len(self.init_values)}")  # fmt: skip
-        shape = shape_of(self.inputs[0], "input")
-        for v in self.inputs:
-            if shape_of(v, "input") != shape:
-                raise Diagnostic(f"expects all inputs to have the same shape, got {shape} and {shape_of(v)}")
+        shape = _inputs_shape(self)
         for i, (x, init) in enumerate(zip(self.inputs, self.init_values)):
             if shape_of(init, "init value") or element_of(init) != element_of(x):
                 raise Diagnostic(f"expects init value #{i} to be a rank-0 tensor of the element type of "
@@ -1294,15 +1300,7 @@ class ReduceWindowOp(StablehloOp):
             pad_type = self.padding.get_type()
             if not isinstance(pad_type, TensorType) or tuple(pad_type.get_shape()) != (rank, 2):
                 raise Diagnostic(f"padding must be a tensor<{rank}x2xi64>, got {pad_type}")
-        scalars = [tensor_type((), element_of(init)) for init in self.init_values]
-        block = self.body.block if self.body.blocks else None
-        arg_types = [a.type for a in block.args] if block else []
-        if arg_types != scalars + scalars:
-            raise Diagnostic("the reduction body must take (" + ", ".join(map(str, scalars + scalars))
-                             + ") but takes (" + ", ".join(map(str, arg_types)) + ")")  # fmt: skip
-        last = block.last_op if block else None
-        if not isinstance(last, ReturnOp) or [v.type for v in last.operands] != scalars:
-            raise Diagnostic("the reduction body must end in stablehlo.return of " + ", ".join(map(str, scalars)))
+        _check_reduction_body(self)
         out = reduce_window_shape(shape, self.window, self.strides, *self.dilations, self.pads)
         expected = [tensor_type(out, element_of(init)) for init in self.init_values]
         if [r.type for r in self.results] != expected:
