@@ -401,8 +401,7 @@ class FunctionEmitter(PythonFunctionEmitter):
                 f"{op.reduced_dims}, {op.keeps_dims})")
             self.owned.add(r)
         elif isinstance(op, bc.ArgReduceOp):
-            # np.argmax/np.argmin: first NaN, first of ties (numerics.arg_reduce)
-            out(f"{n[r]} = np.{op.short_name}({x}, axis={op.dim}).astype(np.{dtype_name(r.type)})")
+            out(f"{n[r]} = numerics.arg_reduce({op.short_name!r}, {x}, {op.dim}, np.{dtype_name(r.type)})")
             self.owned.add(r)
         elif isinstance(op, bc.CumulativeOp):
             # np.add/multiply/maximum/minimum.accumulate in the element type
