@@ -165,3 +165,36 @@ def test_processes_building_loading_and_evicting_at_once(tmp_path):
         assert worker.returncode == 0 and out.strip() == "ok", err[-3000:]
     assert len(cached(tmp_path)) <= 3
     assert [p.name for p in tmp_path.iterdir() if not p.name.endswith(".so")] == []  # no build left
+
+
+def test_probe_results_are_remembered_across_processes(monkeypatch, tmp_path):
+    """The compiler probes run once per machine and compiler, not once per
+    process: a new process (here: the in-process caches cleared) reads them
+    back, and an unreadable record runs them again."""
+    monkeypatch.setenv("BCAST_CACHE_DIR", str(tmp_path))
+    cc = tuple(c_runtime.require_compiler())
+    c_runtime._flags.cache_clear()
+    first = c_runtime.flags(list(cc))
+    records = list(tmp_path.glob("probes-*.txt"))
+    assert len(records) == 1 and records[0].read_text().split()[0] in "01"
+
+    def no_probe(cc):
+        raise AssertionError("probed again")
+
+    monkeypatch.setattr(c_runtime, "_probe", no_probe)
+    c_runtime._flags.cache_clear()
+    assert c_runtime.flags(list(cc)) == first  # read back, not probed
+    records[0].write_text("garbage\n")
+    c_runtime._flags.cache_clear()
+    with pytest.raises(AssertionError, match="probed again"):
+        c_runtime.flags(list(cc))
+    c_runtime._flags.cache_clear()
+
+
+def test_the_probe_key_follows_the_compiler_command(monkeypatch):
+    cc = tuple(c_runtime.require_compiler())
+    assert c_runtime._probe_key(cc) == c_runtime._probe_key(cc)
+    assert c_runtime._probe_key(cc) != c_runtime._probe_key((*cc, "-m32"))
+    before = c_runtime._probe_key(cc)
+    monkeypatch.setattr(c_runtime, "PROBES_VERSION", "other")
+    assert c_runtime._probe_key(cc) != before
