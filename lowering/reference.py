@@ -16,7 +16,6 @@ from collections.abc import Sequence
 import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import IndexType, ModuleOp
-from xdsl.interpreters.func import FuncFunctions
 from xdsl.ir import Attribute, Operation
 
 from bcast.ir.types import flat_type_shape as flat_shape_of
@@ -44,6 +43,11 @@ class Evaluator:
         """A fresh interpreter for one run: xDSL's keeps the values of the
         run in its scopes, so concurrent calls (threads sharing a compiled
         function) each need their own."""
+        # Imported here: importing any of xDSL's interpreters imports all of
+        # them (RISC-V's included), half a second that a program compiled
+        # for another backend need not pay.
+        from xdsl.interpreters.func import FuncFunctions
+
         interpreter = ReferenceInterpreter(self.module or _EMPTY_MODULE, functions=self.functions)
         interpreter.register_implementations(FuncFunctions())
         interpreter.register_implementations(BcastFunctions())

@@ -125,3 +125,23 @@ def test_the_default_falls_back_when_its_target_cannot_express_a_program(monkeyp
     np.testing.assert_array_equal(f(x, row, col), (x + row) * col - 0.5 * x)
     with pytest.raises(bcast.BcastError, match="cannot be expressed here"):
         bcast.compile(source, backend="c")
+
+
+def test_compiling_for_numpy_does_not_import_xdsls_interpreters():
+    """Time to first result: importing any of xDSL's interpreters imports
+    all of them (half a second); only the reference backend needs them."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, numpy as np, bcast\n"
+        "f = bcast.compile('func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {\\n"
+        "  %0 = bcast.negate %x : tensor<2xf32>\\n  func.return %0 : tensor<2xf32>\\n}', backend='numpy')\n"
+        "assert (f(np.ones(2, np.float32)) == -1).all()\n"
+        "print('xdsl.interpreters' in sys.modules)\n"
+        "bcast.compile('func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {\\n"
+        "  func.return %x : tensor<2xf32>\\n}', backend='reference')(np.ones(2, np.float32))\n"
+        "print('xdsl.interpreters' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False", "True"]
