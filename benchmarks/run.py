@@ -2,6 +2,14 @@
 
     python benchmarks/run.py [--sizes 1024 4096] [--repeats 15] [--quick]
                              [--workloads a b softmax layernorm]
+                             [--json FILE] [--plot FILE.png]
+
+``--sizes 16 64 256 1024 4096`` sweeps the sizes; ``--json`` writes every
+median, ``--plot`` draws each workload's time per element against the size,
+one curve per variant, on log-log axes (needs matplotlib, in the ``bench``
+extra). A call shorter than ``MIN_TIMED`` seconds is timed as a batch of
+back-to-back calls that lasts about that long (its time divided by the
+count), so microsecond calls are not measured at the timer's resolution.
 
 For each workload and size, every variant is timed interleaved (one call of
 each variant per round, rounds repeated) so that machine noise hits them
@@ -128,6 +136,8 @@ import bcast
 HERE = os.path.dirname(os.path.abspath(__file__))
 PAUSE = 0.02
 """Seconds between timed calls (not timed)."""
+MIN_TIMED = 0.002
+"""The shortest stretch of time measured at once (see the docstring)."""
 
 
 def program_a(n: int) -> str:
@@ -844,7 +854,10 @@ def _cpu_over_wall(call, args, calls: int = 5) -> str:
     return f"{(time.process_time() - c0) / (time.perf_counter() - w0):.2f}"
 
 
-def run(sizes: list[int], repeats: int, workloads: list[str]) -> None:
+def run(sizes: list[int], repeats: int, workloads: list[str]) -> dict[str, dict[int, dict[str, float]]]:
+    """Print the tables; return every median in seconds per call, by
+    workload, size and variant."""
+    medians: dict[str, dict[int, dict[str, float]]] = {}
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.processor() or '?'}; "
           f"python {platform.python_version()}, numpy {np.__version__}; "
           f"bcast threads: {os.environ.get('BCAST_NUM_THREADS', os.cpu_count())}; "
@@ -872,8 +885,12 @@ def run(sizes: list[int], repeats: int, workloads: list[str]) -> None:
             check(variants, workload, args)
             present = [v for v in variants if v.call is not None]
             times: dict[str, list[float]] = {v.name: [] for v in present}
+            batch: dict[str, int] = {}
             for v in present:  # warm up (jit compiles, pages fault in)
                 v.call(*args)
+                t0 = time.perf_counter()
+                v.call(*args)
+                batch[v.name] = max(1, min(10_000, int(MIN_TIMED / max(time.perf_counter() - t0, 1e-9))))
             for v in present:
                 if v.measure_cpu:
                     v.cpu = _cpu_over_wall(v.call, args)
@@ -890,10 +907,13 @@ def run(sizes: list[int], repeats: int, workloads: list[str]) -> None:
                     time.sleep(PAUSE)
                     if cold:
                         flush()
+                    calls = batch[v.name]
                     t0 = time.perf_counter()
-                    v.call(*args)
-                    times[v.name].append(time.perf_counter() - t0)
+                    for _ in range(calls):
+                        v.call(*args)
+                    times[v.name].append((time.perf_counter() - t0) / calls)
             median = {name: statistics.median(ts) for name, ts in times.items()}
+            medians.setdefault(workload, {})[n] = median
             floor_1t = min(median[name] for name in FLOORS_1T if name in median)
             floor_all = min(median[name] for name in FLOORS_ALL if name in median)
             out_bytes = n * n * 4
@@ -909,9 +929,9 @@ def run(sizes: list[int], repeats: int, workloads: list[str]) -> None:
                     continue
                 t = median[v.name]
                 peak = f"{peak_bytes(v.call, args) / out_bytes:10.2f}x" if v.traced else f"{'n/a':>11}"
-                print(f"{v.name:30} {t * 1e3:10.2f} {t / floor_1t:12.2f} {t / floor_all:13.2f} "
+                print(f"{v.name:30} {t * 1e3:10.4g} {t / floor_1t:12.2f} {t / floor_all:13.2f} "
                       f"{eager_t / t:8.2f} {peak}")
-            print(f"floors: 1t {floor_1t * 1e3:.2f} ms, all threads {floor_all * 1e3:.2f} ms "
+            print(f"floors: 1t {floor_1t * 1e3:.4g} ms, all threads {floor_all * 1e3:.4g} ms "
                   f"({out_bytes / floor_1t / 1e9:.1f} and {out_bytes / floor_all / 1e9:.1f} GB/s written)")
             cpu = [f"{v.name} {v.cpu}" for v in present if v.cpu]
             if cpu:
@@ -919,6 +939,36 @@ def run(sizes: list[int], repeats: int, workloads: list[str]) -> None:
             for v in variants:
                 if v.note is not None:
                     print(v.note())
+    return medians
+
+
+def plot(medians: dict[str, dict[int, dict[str, float]]], path: str) -> None:
+    """Time per output element against the size, one panel per workload,
+    one curve per variant (log-log)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(medians), figsize=(6 * len(medians), 5), squeeze=False)
+    for ax, (workload, by_size) in zip(axes[0], medians.items()):
+        ax.set_prop_cycle(color=plt.cm.tab20.colors)
+        sizes = sorted(by_size)
+        names = list(dict.fromkeys(name for n in sizes for name in by_size[n]))
+        for name in names:
+            points = [(n, by_size[n][name] / (n * n) * 1e9) for n in sizes if name in by_size[n]]
+            style = "-" if name.startswith("bcast") else "--"
+            ax.plot(*zip(*points), style, marker="o", label=name, linewidth=2 if name.startswith("bcast c") else 1)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xticks(sizes, [f"{n}x{n}" for n in sizes])
+        ax.set_xlabel("size (f32)")
+        ax.set_ylabel("ns per output element (median)")
+        ax.set_title(TITLE[workload])
+        ax.grid(True, which="both", alpha=0.3)
+    axes[0][0].legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
 
 
 WORKLOADS = ["a", "b", "softmax", "layernorm"]
@@ -931,9 +981,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--quick", action="store_true", help=f"{QUICK_REPEATS} rounds: a smoke run")
     p.add_argument("--workloads", nargs="+", default=["a", "b"], choices=WORKLOADS,
                    help="workloads to run (default: a b)")
+    p.add_argument("--json", help="write every median (seconds per call) to this file")
+    p.add_argument("--plot", help="draw time per element against size into this PNG (needs matplotlib)")
     args = p.parse_args(argv)
     repeats = args.repeats if args.repeats is not None else (QUICK_REPEATS if args.quick else 15)
-    run(args.sizes, repeats, args.workloads)
+    medians = run(args.sizes, repeats, args.workloads)
+    if args.json:
+        import json
+
+        with open(args.json, "w") as f:
+            json.dump(medians, f, indent=1)
+    if args.plot:
+        plot(medians, args.plot)
     return 0
 
 
