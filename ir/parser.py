@@ -28,7 +28,7 @@ from xdsl.dialects.builtin import (
     UnknownLoc,
 )
 from xdsl.dialects.func import Func
-from xdsl.ir import Attribute, Operation, ParametrizedAttribute
+from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute
 from xdsl.irdl import irdl_attr_definition, param_def
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
@@ -53,17 +53,30 @@ def make_context() -> Context:
     any other dialect, or a StableHLO op bcast does not import, in generic
     form, is read and kept by every rewriting pass; only a backend that must
     run it refuses it. (A generic op of a dialect bcast owns, ``"bcast.ad"``,
-    is still a misspelling: ``tools.driver.check_no_unknown_ops``.)"""
-    from bcast.ir.chlo import CHLO
-    from bcast.ir.stablehlo import StableHLO
+    is still a misspelling: ``tools.driver.check_no_unknown_ops``.)
 
+    StableHLO and CHLO are registered, not loaded: xDSL loads (and bcast
+    imports) them at their first op or attribute, so a program without
+    them does not pay a tenth of a second for them."""
     ctx = Context(allow_unregistered=True)
     ctx.load_dialect(Builtin)
     ctx.load_dialect(Func)
     ctx.load_dialect(Bcast)
-    ctx.load_dialect(StableHLO)
-    ctx.load_dialect(CHLO)
+    ctx.register_dialect("stablehlo", _stablehlo)
+    ctx.register_dialect("chlo", _chlo)
     return ctx
+
+
+def _stablehlo() -> Dialect:
+    from bcast.ir.stablehlo import StableHLO
+
+    return StableHLO
+
+
+def _chlo() -> Dialect:
+    from bcast.ir.chlo import CHLO
+
+    return CHLO
 
 
 class HexBits(int):
