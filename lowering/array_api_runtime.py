@@ -506,6 +506,14 @@ def broadcast_in_dim(xp, x, dims: Sequence[int], shape: tuple[int, ...]):
     return x if tuple(x.shape) == tuple(shape) else xp.broadcast_to(x, tuple(shape))
 
 
+def dynamic_broadcast_in_dim(xp, x, dims: Sequence[int], sizes: tuple[int, ...], expanding: tuple[int, ...],
+                             nonexpanding: tuple[int, ...], site: rt.Site | None):
+    """``bcast.dynamic_broadcast_in_dim``: the NumPy backend's check
+    (``numpy_runtime.check_expansion``), then ``broadcast_in_dim``."""
+    rt.check_expansion(tuple(x.shape), dims, sizes, expanding, nonexpanding, site)
+    return broadcast_in_dim(xp, x, dims, sizes)
+
+
 def iota(xp, shape: tuple[int, ...], dimension: int, dtype_name: str):
     """``bcast.iota``: ``xp.arange`` of the counted dim in the library's
     default integer dtype (``int64``, or ``int32`` in JAX without x64: the
