@@ -236,6 +236,11 @@ class RuntimeShapeError(Exception):
 # worded alike.
 
 
+def numpy_shapes(shapes: Sequence[Sequence[int]]) -> str:
+    """Shapes as NumPy's broadcast error lists them: ``(3,4) (2,) ()``."""
+    return " ".join("(" + ",".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")" for shape in shapes)
+
+
 def broadcast_size(sizes: Sequence[int]) -> int:
     """``bcast.broadcast_size``: the first size that is not 1, else 1."""
     return next((int(s) for s in sizes if s != 1), 1)
@@ -250,7 +255,7 @@ def check_broadcastable_sizes(shapes: Sequence[Sequence[int]], landing: Sequence
     for r in checked:
         sizes = {s for shape, dims in zip(shapes, landing) for s, d in zip(shape, dims) if d == r}
         if len(sizes if strict else sizes - {1}) > 1:
-            raise RuntimeShapeError(f"{message} {' '.join(str(tuple(s)) for s in shapes)}")
+            raise RuntimeShapeError(f"{message} {numpy_shapes(shapes)}")
 
 
 def check_expansion(operand: Sequence[int], shape: Sequence[int], dims: Sequence[int],
@@ -321,10 +326,9 @@ class ElementwiseOp(BcastOp, abc.ABC):
         try:
             inferred = self.infer_concrete(types, semantics_of(self))
         except (Diagnostic, RuleError) as e:
-            shapes = " ".join(str(rules.flat_shape(levels)) for levels in operands)
+            shapes = numpy_shapes([rules.flat_shape(levels) for levels in operands])
             notes = [] if e.message.startswith("operands are not broadcast-compatible") else [e.message]
-            raise RuntimeShapeError(f"operands could not be broadcast together with shapes {shapes}",
-                                          notes) from None
+            raise RuntimeShapeError(f"{NUMPY_BROADCAST_WORDS} {shapes}", notes) from None
         return split_type(inferred)[0]
 
     def infer_concrete(self, types: Sequence[Attribute], semantics: Semantics) -> Attribute:

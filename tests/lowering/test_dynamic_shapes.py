@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 import bcast
@@ -179,7 +179,7 @@ def test_xla_broadcast_dimensions_at_run_time(backend):
     np.testing.assert_array_equal(f(m, c), m + c[:, None])
     np.testing.assert_array_equal(f(m, c[:1]), m + c[0])
     with pytest.raises(bcast.BcastError, match="^prog.mlir:3:8: error: operands could not be broadcast together "
-                                               r"with shapes \(3, 4\) \(2,\)"):
+                                               r"with shapes \(3,4\) \(2,\)"):
         f(m, c[:2])
 
 
@@ -340,5 +340,164 @@ def test_tml_arithmetic_per_nesting_level_at_run_time(backend):
     np.testing.assert_array_equal(f(n, np.array([[5]], np.float32)), n + 5)
     np.testing.assert_array_equal(f(n[:0], np.array([[5]], np.float32)), n[:0])
     with pytest.raises(bcast.BcastError, match=r"^prog.mlir:3:8: error: operands could not be broadcast together "
-                                               r"with shapes \(2, 3\) \(1, 2\)$"):
+                                               r"with shapes \(2,3\) \(1,2\)$"):
         f(n, np.array([[1, 2]], np.float32))
+
+
+# --------------------------------------------------------------------------
+# Property: random elementwise, broadcast and reduce programs over static, ?
+# and bounded dims, one compiled function per backend run at several sizes
+# --------------------------------------------------------------------------
+
+SIZES = [0, 1, 2, 3]
+
+
+@st.composite
+def dim_types(draw):
+    """One typed dim: ``("static", n, None)`` or ``("?", None, bound)``
+    (bound None: unbounded; else at least 1, so that no pair is refuted by
+    a bound alone)."""
+    if draw(st.booleans()):
+        return ("static", draw(st.sampled_from(SIZES)), None)
+    return ("?", None, draw(st.none() | st.integers(1, 3)))
+
+
+def typed_text(dims) -> str:
+    """The MLIR type of typed dims (the bounds as ``#stablehlo.bounds``)."""
+    shape = "".join(("?" if kind == "?" else str(n)) + "x" for kind, n, _ in dims)
+    bounds = [b for _, _, b in dims]
+    encoding = ""
+    if any(b is not None for b in bounds):
+        encoding = ", #stablehlo.bounds<" + ", ".join("?" if b is None else str(b) for b in bounds) + ">"
+    return f"tensor<{shape}f32{encoding}>"
+
+
+def binary_result(a, b, same: bool):
+    """The typed dims of a binary op's result by the table of docs/semantics.md
+    (the inferred type, bounds included; ``same``: one SSA value twice), or
+    None for a pair of static dims NumPy's rule refutes."""
+    if same:
+        return list(a)
+    rank = max(len(a), len(b))
+    one = ("static", 1, None)
+    a, b = [one] * (rank - len(a)) + list(a), [one] * (rank - len(b)) + list(b)
+    out = []
+    for x, y in zip(a, b):
+        if x[0] == y[0] == "static":
+            if x[1] != y[1] and 1 not in (x[1], y[1]):
+                return None
+            out.append(("static", y[1] if x[1] == 1 else x[1], None))
+        elif x[0] == "static" or y[0] == "static":
+            (_, n, _), dynamic = (x, y) if x[0] == "static" else (y, x)
+            out.append(dynamic if n == 1 else ("static", n, None))
+        else:
+            bound = max(x[2], y[2]) if x[2] is not None and y[2] is not None else None
+            out.append(("?", None, bound))
+    return out
+
+
+@st.composite
+def dynamic_programs(draw):
+    """A function over 2-3 arguments of rank 1-2 with 1-4 ops, each a binary
+    elementwise op of two earlier values (maybe the same one), a ``reduce
+    add`` over one dim or a ``broadcast_in_dim`` adding a leading static dim;
+    every value is returned. Returns (source, argument types, ops) where each
+    op is (kind, operands, detail, line); None types mark a static pair NumPy
+    refutes, which the compiler must refuse."""
+    values = [draw(st.lists(dim_types(), min_size=1, max_size=2)) for _ in range(draw(st.integers(2, 3)))]
+    params = ", ".join(f"%a{k}: {typed_text(t)}" for k, t in enumerate(values))
+    names = [f"%a{k}" for k in range(len(values))]
+    lines, ops, refuted = [], [], False
+    for k in range(draw(st.integers(1, 4))):
+        kind = draw(st.sampled_from(["binary", "binary", "binary", "reduce", "broadcast"]))
+        i = draw(st.integers(0, len(values) - 1))
+        t = values[i]
+        if kind == "reduce" and t:
+            axis = draw(st.integers(0, len(t) - 1))
+            result = t[:axis] + t[axis + 1:]
+            text = f"bcast.reduce add {names[i]}, dims = [{axis}] : ({typed_text(t)}) -> {typed_text(result)}"
+            ops.append(("reduce", (i,), axis))
+        elif kind == "broadcast":
+            lead = draw(st.sampled_from([1, 2]))
+            result = [("static", lead, None), *t]
+            dims = list(range(1, len(t) + 1))
+            text = f"bcast.broadcast_in_dim {names[i]}, dims = {dims} : ({typed_text(t)}) -> {typed_text(result)}"
+            ops.append(("broadcast", (i,), lead))
+        else:
+            j = draw(st.integers(0, len(values) - 1))
+            op = draw(st.sampled_from(OPS))
+            result = binary_result(t, values[j], i == j)
+            if result is None:
+                refuted, result = True, [("?", None, None)] * max(len(t), len(values[j]))
+            text = (f"bcast.{op} {names[i]}, {names[j]} : ({typed_text(t)}, {typed_text(values[j])}) "
+                    f"-> {typed_text(result)}")
+            ops.append((op, (i, j), None))
+        names.append(f"%r{k}")
+        values.append(result)
+        lines.append(f"  %r{k} = {text}")
+    results = values[-len(ops):]
+    signature = ", ".join(typed_text(t) for t in results)
+    source = (f"func.func @main({params}) -> ({signature}) {{\n" + "\n".join(lines)
+              + f"\n  func.return {', '.join(names[-len(ops):])} : {signature}\n}}\n")
+    arg_types = values[:len(values) - len(ops)]
+    runs = [[np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape) % 7 + 1
+             for shape in [[n if kind == "static" else draw(st.sampled_from(SIZES if b is None else SIZES[:b + 1]))
+                            for kind, n, b in t] for t in arg_types]]
+            for _ in range(2)]
+    return source, ops, refuted, runs
+
+
+def numpy_outcome(source: str, ops, arrays) -> list[np.ndarray] | str:
+    """What NumPy computes for the program, or its error for the first op
+    that fails, located as bcast locates it (``p.mlir:LINE:COL``)."""
+    values = list(arrays)
+    lines = source.splitlines()
+    for k, (kind, operands, detail) in enumerate(ops):
+        args = [values[i] for i in operands]
+        if kind == "reduce":
+            values.append(np.add.reduce(args[0], axis=detail))
+        elif kind == "broadcast":
+            values.append(np.broadcast_to(args[0][None], (detail, *args[0].shape)).copy())
+        else:
+            try:
+                values.append(getattr(np, kind)(*args))
+            except ValueError as e:
+                line = lines[k + 1]
+                return f"p.mlir:{k + 2}:{line.index('bcast.') + 1}: error: {str(e).strip()}"
+    return values[-len(ops):]
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(dynamic_programs())
+def test_random_dynamic_programs_agree_with_numpy_on_every_backend(case):
+    """Each backend of ``BACKENDS`` compiles the program once and runs it at
+    two draws of run-time sizes: the results are NumPy's, or the error is
+    NumPy's for the first op that fails, located there, word for word the
+    same on every backend (the reference's). A static pair NumPy refutes is
+    a compile-time error on every backend."""
+    source, ops, refuted, runs = case
+    compiled = {}
+    for backend in BACKENDS:
+        try:
+            compiled[backend] = bcast.compile(source, backend=backend, filename="p.mlir")
+        except bcast.BcastError as e:
+            assert refuted, (backend, source, str(e))
+            assert "not broadcast-compatible" in str(e), (backend, str(e))
+    if refuted:
+        assert not compiled, source
+        event("refuted at compile time")
+        return
+    for arrays in runs:
+        want = numpy_outcome(source, ops, arrays)
+        event("NumPy's error" if isinstance(want, str) else "results")
+        for backend, function in compiled.items():
+            try:
+                got = function(*arrays)
+            except bcast.BcastError as e:
+                assert str(e) == want, (backend, source, [a.shape for a in arrays])
+                continue
+            assert not isinstance(want, str), (backend, source, [a.shape for a in arrays], want)
+            got = got if isinstance(got, tuple) else (got,)
+            for g, w in zip(got, want, strict=True):
+                assert g.dtype == w.dtype and g.shape == w.shape, (backend, source)
+                np.testing.assert_array_equal(g, w, err_msg=backend)
