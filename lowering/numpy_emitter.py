@@ -695,13 +695,11 @@ def check_static_or_explicit(op: Operation, target: str) -> None:
     ``dynamic_broadcast_in_dim``, elementwise ops on operands of one shape.
     Another op with a dynamic dim (an implicit broadcast, a fusion, which
     the targets block by static sizes) is refused, located."""
-    if isinstance(op, bc.ReduceOp | bc.ConvertOp) or (is_elementwise(op) and is_explicit(op)):
-        return
     types = [*op.operand_types, *op.result_types]
     if isinstance(op, FusionOp):
         types += [v.type for inner in op.walk() for v in (*inner.operands, *inner.results)]
     dynamic = next((t for t in types if is_dynamic_type(t)), None)
-    if dynamic is not None:
+    if dynamic is not None and not (isinstance(op, bc.ReduceOp) or (is_elementwise(op) and is_explicit(op))):
         raise PassError(op, f"has dynamic dimensions ({dynamic}), which {target} takes only in the explicit "
                             "dynamic form, unfused (run bcast-make-explicit, and not bcast-fuse)")
 

@@ -86,6 +86,84 @@ def test_static_dims_of_a_dynamic_argument_are_checked(compiled):
         compiled(np.ones((3, 5), np.float32), np.ones(4, np.float32), np.ones((3, 1), np.float32), np.ones(3))
 
 
+EXPLICIT = """func.func @main(%x: tensor<?xf32>, %y: tensor<?x3xf32>) -> tensor<?x3xf32> {
+  %n = bcast.dim %y, 0 : tensor<?x3xf32>
+  %b = bcast.dynamic_broadcast_in_dim %x, [%n, 3], dims = [0] nonexpanding = [0] : (tensor<?xf32>) -> tensor<?x3xf32>
+  %r = bcast.add %b, %y : (tensor<?x3xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>
+  func.return %r : tensor<?x3xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_explicit_form_checks_each_broadcast_in_the_same_words(backend):
+    """Hand-written explicit IR (no pipeline): ``dynamic_broadcast_in_dim``
+    checks its operand against the run-time sizes and its known facts, at
+    its location, in the reference's words (``ops.check_expansion``)."""
+    f = bcast.compile(EXPLICIT, backend=backend, pipeline="", filename="prog.mlir")
+    y = np.arange(6, dtype=np.float32).reshape(2, 3)
+    np.testing.assert_array_equal(f(np.array([1, 2], np.float32), y), y + [[1], [2]])
+    with pytest.raises(bcast.BcastError) as info:
+        f(np.ones(4, np.float32), y)
+    assert str(info.value) == (
+        "prog.mlir:3:8: error: operand of shape (4,) could not be broadcast to shape (2, 3)\n"
+        "prog.mlir:3:8: note: size of operand dimension 0 (4) is not equal to 1 or size of result dimension 0 (2)")
+    with pytest.raises(bcast.BcastError) as info:
+        f(np.ones(1, np.float32), y)  # 1 would stretch, but the dim is known nonexpanding
+    assert str(info.value) == (
+        "prog.mlir:3:8: error: operand of shape (1,) could not be broadcast to shape (2, 3)\n"
+        "prog.mlir:3:8: note: size of operand dimension 0 (1) is known nonexpanding, and size of result "
+        "dimension 0 is 2")
+
+
+CALLS = """func.func @main(%x: tensor<?xf32>, %y: tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>) {
+  %0 = bcast.negate %x : tensor<?xf32>
+  %1 = func.call @pair(%x, %y) : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  func.return %0, %1 : tensor<?xf32>, tensor<?xf32>
+}
+func.func @pair(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = bcast.multiply %a, %b : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  func.return %0 : tensor<?xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_check_in_a_callee_fails_there_and_writes_no_out(backend):
+    f = bcast.compile(CALLS, backend=backend, filename="prog.mlir")
+    x = np.arange(3, dtype=np.float32)
+    np.testing.assert_array_equal(f(x, np.full(1, 2, np.float32))[1], 2 * x)
+    outs = (np.full(3, 7, np.float32), np.full(3, 7, np.float32))
+    with pytest.raises(bcast.BcastError) as info:
+        f(x, np.ones(2, np.float32), out=outs)
+    assert str(info.value) == "prog.mlir:7:8: error: operands could not be broadcast together with shapes (3,) (2,)"
+    assert (outs[0] == 7).all() and (outs[1] == 7).all()
+
+
+@pytest.mark.parametrize("library", ["array_api_strict", "jax.numpy"])
+def test_the_array_api_backend_runs_dynamic_programs_on_other_libraries(library):
+    """Sizes are read from the arrays of any Array API library, so one
+    compiled function runs on each at every size (under ``jax.jit`` too,
+    where the sizes are known when it traces) and fails as on NumPy."""
+    import importlib
+
+    import jax
+
+    xp = importlib.import_module(library)
+    f = bcast.compile(PROGRAM, backend="array-api", filename="prog.mlir")
+    for n in (0, 1, 3):
+        rng = np.random.default_rng(n)
+        args = [rng.standard_normal(s).astype(np.float32) for s in ((n, 4), (4,), (n, 1), (n,))]
+        for run in (f, jax.jit(f)) if library == "jax.numpy" else (f,):
+            results = run(*[xp.asarray(a) for a in args])
+            for got, want in zip(results, expected(*args), strict=True):
+                np.testing.assert_allclose(np.asarray(got), want, rtol=1e-5, atol=1e-5)
+    bad = [xp.asarray(np.ones(s, np.float32)) for s in ((3, 4), (4,), (3, 1), (2,))]
+    with pytest.raises(bcast.BcastError) as info:
+        f(*bad)
+    assert str(info.value) == "prog.mlir:5:8: error: operands could not be broadcast together with shapes (3,) (2,)"
+
+
 BOUNDED = """func.func @main(%x: tensor<?x4xf32, #stablehlo.bounds<16, ?>>, %y: tensor<4xf32>) -> tensor<?x4xf32, #stablehlo.bounds<16, ?>> {
   %0 = bcast.add %x, %y : (tensor<?x4xf32, #stablehlo.bounds<16, ?>>, tensor<4xf32>) -> tensor<?x4xf32, #stablehlo.bounds<16, ?>>
   func.return %0 : tensor<?x4xf32, #stablehlo.bounds<16, ?>>
