@@ -85,6 +85,10 @@ def argument(xp, value, spec: rt.Spec):
     if spec.shape is None or isinstance(value, (np.ndarray, np.generic, bool, int, float, list, tuple)):
         return rt.argument(value, spec)
     shape = tuple(value.shape)
+    unknown = next((d for d, n in enumerate(shape) if not isinstance(n, int | np.integer)), None)
+    if unknown is not None:  # dask's nan after a boolean index; a symbolic size of jax.export
+        raise rt.ArgumentError(f"{spec.name}: the size of dimension {unknown} is not known ({shape[unknown]}); "
+                               "bcast needs every size (dask: compute_chunk_sizes() first)")
     rt.check_shape(shape, spec)
     want = dtype(xp, spec.dtype.name)
     if value.dtype == want:

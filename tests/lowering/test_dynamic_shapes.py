@@ -164,6 +164,18 @@ def test_the_array_api_backend_runs_dynamic_programs_on_other_libraries(library)
     assert str(info.value) == "prog.mlir:5:8: error: operands could not be broadcast together with shapes (3,) (2,)"
 
 
+def test_an_unknown_size_is_an_argument_error():
+    import dask.array as da
+
+    f = bcast.compile(CALLS, backend="array-api", filename="prog.mlir")
+    x = da.ones(4, dtype="float32")
+    np.testing.assert_array_equal(f(x, x)[1].compute(), np.ones(4))
+    with pytest.raises(bcast.BcastError) as info:
+        f(x[x > 0], x)
+    assert str(info.value) == ("error: @main: arg0 (%x): the size of dimension 0 is not known (nan); bcast needs "
+                               "every size (dask: compute_chunk_sizes() first)")
+
+
 BOUNDED = """func.func @main(%x: tensor<?x4xf32, #stablehlo.bounds<16, ?>>, %y: tensor<4xf32>) -> tensor<?x4xf32, #stablehlo.bounds<16, ?>> {
   %0 = bcast.add %x, %y : (tensor<?x4xf32, #stablehlo.bounds<16, ?>>, tensor<4xf32>) -> tensor<?x4xf32, #stablehlo.bounds<16, ?>>
   func.return %0 : tensor<?x4xf32, #stablehlo.bounds<16, ?>>
