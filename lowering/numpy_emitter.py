@@ -14,7 +14,11 @@ keeping the per-block Python overhead (a few microseconds per ufunc call,
 and a GIL hand-off between threads) small against the memory time. Measured
 there on workload (a) at 4096x4096 with 2 threads and ``out=``: 64 KiB
 blocks 33 ms, 256 KiB 18 ms, 512 KiB 12 ms, 1 MiB 11 ms, 2 MiB 12 ms.
-A group whose whole iteration space fits in one block runs unblocked.
+A group whose whole iteration space fits in one block runs unblocked; one
+of at most ``INLINE_BYTES`` per buffer runs inline in the function, its
+temporaries fresh ``np.empty`` arrays and its broadcasts plain views: at
+16x16 the helper call, the block-buffer pool and the tile copies cost
+several times the arithmetic (docs/performance.md, per-call cost).
 Blocks are spread over worker threads (``BCAST_NUM_THREADS``, default all
 cores) in contiguous runs, each thread with its own buffers: NumPy ufuncs
 release the GIL inside their loops, so two cores compute two blocks at once.
@@ -24,7 +28,8 @@ remainder and power, shifts, float-to-int convert) and reductions call
 ``bcast.ir.numerics``, the same functions the reference evaluator uses (a
 fused reduction reduces the rows of one block into a block buffer; its
 broadcast back is a view of that buffer). The generated function runs
-under ``np.errstate(all="ignore")`` so no NumPy warning reaches the user.
+with every floating-point error ignored (``np.errstate(all="ignore")``,
+``numpy_runtime.FP_ERRORS``) so no NumPy warning reaches the user.
 """
 
 from __future__ import annotations
@@ -53,12 +58,16 @@ from bcast.lowering.reference import signature
 from bcast.passes.errors import PassError, check_one_block_functions
 
 BLOCK_BYTES = 1024 * 1024
+INLINE_BYTES = 64 * 1024
+"""The largest buffer of a fusion that runs inline: small enough that NumPy's
+allocator hands out memory without page faults (glibc serves requests below
+128 KiB from its heap), so there is no pool to save them."""
 
 def dtype_name(t) -> str:
     return numpy_dtype(t).name
 
 
-RESERVED = {"np", "rt", "numerics", "out", "outs", "result", "i", "j", "FUNCTIONS", "CHUNKS"} | set(
+RESERVED = {"np", "rt", "numerics", "out", "outs", "fp_errors", "result", "i", "j", "FUNCTIONS", "CHUNKS"} | set(
     dir(builtins)
 )
 """Names the generated code uses for itself (and Python's builtins)."""
@@ -360,7 +369,10 @@ class FunctionEmitter(PythonFunctionEmitter):
         )
         out(f"outs = rt.Outs(out, {result_specs}, {python_tuple(params)}"
             + (", may_fail=True)" if may_fail else ")"))
-        out("with np.errstate(all='ignore'):")
+        # np.errstate(all="ignore"), set on NumPy's context variable directly
+        # (rt.FP_ERRORS says why)
+        out("fp_errors = rt.FP_ERRORS.set(rt.IGNORE_ALL)")
+        out("try:")
         out.depth += 1
         for op in block.ops:
             if op is ret:
@@ -369,7 +381,10 @@ class FunctionEmitter(PythonFunctionEmitter):
         values = python_tuple([self.names[v] for v in ret.arguments])
         fresh = python_tuple([str(v in self.owned) for v in ret.arguments])
         out(f"return outs.deliver({values}, {fresh})")
-        out.depth -= 2
+        out.depth -= 1
+        out("finally:")
+        out("    rt.FP_ERRORS.reset(fp_errors)")
+        out.depth -= 1
 
     # ------------------------------------------------------------------
     def emit_op(self, op: Operation) -> None:
@@ -495,10 +510,11 @@ class FunctionEmitter(PythonFunctionEmitter):
         rows = op.rows()
         block_rows = max(1, BLOCK_BYTES // max(1, row * itemsize))
         blocked = rows is not None and block_rows < rows
+        inline = not blocked and max(rules.element_count(s) for s in shapes) * itemsize <= INLINE_BYTES
         index = n.fresh(f"fusion{self.fusion_count}")
         self.fusion_count += 1
         out(f"# {index}: iteration shape {op.iteration_shape()}"
-            + (f", blocks of {block_rows} rows" if blocked else ", one block"))
+            + (f", blocks of {block_rows} rows" if blocked else ", inline" if inline else ", one block"))
         sl = "[i:j]" if blocked else ""
 
         def block_shape(value: SSAValue) -> tuple[int, ...]:
@@ -550,7 +566,7 @@ class FunctionEmitter(PythonFunctionEmitter):
                 leading = any(d == 0 and src[k] != 1 for k, d in enumerate(dims))
                 if not leading:
                     value_expr[r] = view
-                    if self.wants_tile(o, src, dims, result_shape):
+                    if not inline and self.wants_tile(o, src, dims, result_shape):
                         tile = n.fresh(n[r] + "_tile")
                         tiles.append((tile, view, block_shape(r)))
                         value_expr[r] = tile
@@ -637,6 +653,12 @@ class FunctionEmitter(PythonFunctionEmitter):
             if yield_slot[v] != k or v not in written:
                 statements.append(f"np.copyto({result_names[k]}{sl}, {use(v)})")
 
+        if inline:
+            for buf, dtype, shape in buffers:
+                out(f"{buf} = np.empty({shape}, np.{dtype})")
+            for statement in statements:
+                out(statement)
+            return
         name = self.function.sym_name.data
         make = self.module_name(f"_{name}_{index}_buffers")
         views = [view for _, view, _ in tiles]

@@ -18,7 +18,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from itertools import islice
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
@@ -139,6 +139,11 @@ def _measure_unused() -> int:
 _UNUSED = _measure_unused()
 
 
+SMALL_RESULT = 64 * 1024
+"""Below this many bytes ``output`` allocates plainly (glibc serves requests
+below 128 KiB from its heap, without page faults)."""
+
+
 def output(shape: tuple[int, ...], dtype) -> np.ndarray:
     """A result array: always a new array object, on a recycled byte buffer
     that nothing references any more, or on a new one.
@@ -154,9 +159,15 @@ def output(shape: tuple[int, ...], dtype) -> np.ndarray:
     reference count alone. At most ``BCAST_OUTPUT_CACHE_MB`` (default 256;
     0 disables) of buffers are kept for recycling. At most ``CANDIDATES``
     buffers of the size are checked, least recently checked first; one in
-    use goes to the back of the line, as it likely stays in use."""
+    use goes to the back of the line, as it likely stays in use.
+
+    A result of less than ``SMALL_RESULT`` bytes is plain ``np.empty``
+    (NumPy's alignment): it costs no page faults to save, and the cache's
+    bookkeeping would cost more than the arithmetic of a small call."""
     dtype = np.dtype(dtype)
     size = _raw_size(shape, dtype)
+    if size < SMALL_RESULT:
+        return np.empty(shape, dtype)
     with _BUFFERS_LOCK:
         same_size = _BY_SIZE.get(size, {})
         for key in list(islice(same_size, CANDIDATES)):
@@ -244,10 +255,13 @@ class Spec:
     type: str
     shape: tuple[int, ...] | None = None
     dtype: np.dtype | None = None
+    dynamic: bool = field(init=False, repr=False, compare=False)
+    """Whether ``shape`` has a dynamic dim (asked at every call with ``out=``)."""
 
     def __post_init__(self) -> None:
         if self.dtype is not None:
             object.__setattr__(self, "dtype", np.dtype(self.dtype))
+        object.__setattr__(self, "dynamic", self.shape is not None and rules.is_dynamic(self.shape))
 
 
 def argument(value, spec: Spec):
@@ -448,10 +462,14 @@ class Outs:
         self.direct: list[bool] = []
         if self.arrays is not None:
             read = [x for x in inputs if isinstance(x, np.ndarray)]
-            for k, array in enumerate(self.arrays):
-                self.direct.append(
-                    not may_fail and not any(overlaps(array, x) for x in read + list(self.arrays[:k]))
-                )
+            for array in self.arrays:
+                direct = not may_fail
+                for x in read:  # a loop, not any(): this runs at every call
+                    if direct and overlaps(array, x):
+                        direct = False
+                        break
+                self.direct.append(direct)
+                read.append(array)  # a later out must not overlap an earlier one
 
     def target(self, k: int) -> np.ndarray:
         """The array result ``k`` is computed into: the caller's ``out`` when
@@ -467,9 +485,14 @@ class Outs:
         value returned twice as a copy. With dynamic result dims, every
         ``out`` is checked against its result's run-time shape before any is
         written."""
+        if len(values) == 1:  # the common cases, decided as below, cheaply (a per-call cost)
+            if self.arrays is None and fresh[0]:
+                return values[0]
+            if self.arrays is not None and values[0] is self.arrays[0]:
+                return values[0]
         if self.arrays is not None:
             for out, value, spec in zip(self.arrays, values, self.results, strict=True):
-                if spec.shape is not None and rules.is_dynamic(spec.shape) and out.shape != np.shape(value):
+                if spec.dynamic and out.shape != np.shape(value):
                     raise ArgumentError(f"out= for {spec.name}: the result has shape {np.shape(value)} "
                                         f"at run time, the array has shape {out.shape}")
         if self.arrays is None:
@@ -509,7 +532,7 @@ def checked_outs(out, results: Sequence[Spec]) -> tuple[np.ndarray, ...]:
             raise ArgumentError(f"out= for {spec.name}: expected a NumPy array, got {type(array).__name__}")
         # an index result is delivered as a 0-d int64 array
         shape, dtype = (spec.shape, spec.dtype) if spec.shape is not None else ((), np.dtype(np.int64))
-        if rules.is_dynamic(shape or ()):  # sizes are checked once known (``check_out_shapes``)
+        if spec.dynamic:  # sizes are checked once known (``check_out_shapes``)
             shape = tuple(n if isinstance(d, rules.Dynamic) else d for d, n in zip(shape, array.shape))
         if array.shape != shape or array.dtype != dtype:
             raise ArgumentError(
@@ -609,6 +632,49 @@ def convert_into(out: np.ndarray, x: np.ndarray) -> None:
         np.copyto(out, x, casting="unsafe")
 
 
+class _ErrstateStandIn:
+    """``FP_ERRORS`` where NumPy's own variable is not usable: the same
+    ``set``/``reset`` through a public ``np.errstate``."""
+
+    def set(self, _value) -> np.errstate:
+        state = np.errstate(all="ignore")
+        state.__enter__()
+        return state
+
+    def reset(self, state: np.errstate) -> None:
+        state.__exit__(None, None, None)
+
+
+def _fp_error_state():
+    """NumPy's floating-point error state (a context variable) and the value
+    of it that ignores every error. Generated code sets it at entry and
+    resets it at exit, as ``np.errstate(all="ignore")`` does, which builds
+    that value anew at each entry: about 0.7 µs, a quarter of a small
+    call's whole budget. NumPy keeps the variable private, so it is used
+    only if setting and resetting it is seen to do exactly that here;
+    otherwise a public ``np.errstate`` stands in."""
+    try:
+        from numpy._core import _ufunc_config as config
+
+        var, ignore_all = config._extobj_contextvar, config._make_extobj(all="ignore")
+        before = np.geterr()
+        token = var.set(ignore_all)
+        try:
+            ignoring = set(np.geterr().values()) == {"ignore"}
+        finally:
+            var.reset(token)
+        if ignoring and np.geterr() == before:
+            return var, ignore_all
+    except (ImportError, AttributeError, TypeError, ValueError):
+        pass
+    return _ErrstateStandIn(), None
+
+
+FP_ERRORS, IGNORE_ALL = _fp_error_state()
+"""``FP_ERRORS.set(IGNORE_ALL)`` ignores every NumPy floating-point error in
+this thread and context until ``FP_ERRORS.reset`` of what it returned."""
+
+
 _POOL = None
 
 
@@ -647,18 +713,19 @@ def run_blocks(block, rows: int, block_rows: int, make_buffers, arrays: tuple = 
 
     def work(chunk: list[int]) -> None:
         # NumPy's error state is per thread: a worker does not inherit the
-        # generated function's errstate(all="ignore"), so it sets its own.
+        # generated function's (``FP_ERRORS``), so it sets its own.
         buffers = make_buffers(*views)
         args = arrays + buffers
+        fp_errors = FP_ERRORS.set(IGNORE_ALL)
         try:
-            with np.errstate(all="ignore"):
-                for i in chunk:
-                    j = min(i + block_rows, rows)
-                    if j - i == block_rows:
-                        block(i, j, *args)
-                    else:
-                        block(i, j, *arrays, *(b[: j - i] for b in buffers))
+            for i in chunk:
+                j = min(i + block_rows, rows)
+                if j - i == block_rows:
+                    block(i, j, *args)
+                else:
+                    block(i, j, *arrays, *(b[: j - i] for b in buffers))
         finally:
+            FP_ERRORS.reset(fp_errors)
             release(buffers)
 
     if workers <= 1:

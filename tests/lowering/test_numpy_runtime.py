@@ -19,6 +19,24 @@ def test_empty_is_aligned():
         assert a.ctypes.data % rt.ALIGNMENT == 0 and a.shape == (n, 3)
 
 
+@pytest.fixture
+def recycle_every_size(monkeypatch):
+    """``output`` recycles even the small sizes these tests use."""
+    monkeypatch.setattr(rt, "SMALL_RESULT", 0)
+
+
+def test_small_results_are_plain_new_arrays():
+    """Below ``SMALL_RESULT`` bytes a result is NumPy's own allocation: the
+    cache neither keeps nor hands out a buffer of that size."""
+    before = dict(rt._BUFFERS)
+    a = rt.output((5, 7), np.float32)
+    assert a.base is None and a.flags.owndata and a.flags.writeable
+    assert rt._BUFFERS == before
+    big = rt.output((130, 131), np.float32)  # 68 KB: recycled
+    assert any(b is big.base for b, _ in rt._BUFFERS.values())
+
+
+@pytest.mark.usefixtures("recycle_every_size")
 def test_output_recycles_only_dropped_buffers_and_never_array_objects():
     shape = (5, 7)
     a = rt.output(shape, np.float32)
@@ -42,6 +60,7 @@ def test_output_recycles_only_dropped_buffers_and_never_array_objects():
     del buffer, b, c
 
 
+@pytest.mark.usefixtures("recycle_every_size")
 def test_output_drops_a_buffer_made_read_only_through_base():
     a = rt.output((3, 3), np.float64)
     address = a.ctypes.data
@@ -53,6 +72,7 @@ def test_output_drops_a_buffer_made_read_only_through_base():
 
 
 def test_output_keeps_at_most_the_cache_limit(monkeypatch):
+    monkeypatch.setattr(rt, "SMALL_RESULT", 0)
     monkeypatch.setenv("BCAST_OUTPUT_CACHE_MB", "0")
     a = rt.output((12345,), np.float32)  # a size no other test uses
     assert all(b is not a.base for b, _ in rt._BUFFERS.values())  # 0: nothing kept
@@ -62,23 +82,25 @@ def test_output_keeps_at_most_the_cache_limit(monkeypatch):
     del a, big
 
 
-def test_results_of_successive_calls_never_alias():
-    text = """
-func.func @main(%x: tensor<64x64xf32>, %row: tensor<64xf32>) -> tensor<64x64xf32> {
-  %0 = bcast.add %x, %row : (tensor<64x64xf32>, tensor<64xf32>) -> tensor<64x64xf32>
-  func.return %0 : tensor<64x64xf32>
-}
+@pytest.mark.parametrize("n", [64, 256])  # a small (inline, plain) and a recycled result
+def test_results_of_successive_calls_never_alias(n):
+    text = f"""
+func.func @main(%x: tensor<{n}x{n}xf32>, %row: tensor<{n}xf32>) -> tensor<{n}x{n}xf32> {{
+  %0 = bcast.add %x, %row : (tensor<{n}x{n}xf32>, tensor<{n}xf32>) -> tensor<{n}x{n}xf32>
+  func.return %0 : tensor<{n}x{n}xf32>
+}}
 """
     f = bcast.compile(text, backend="numpy")
-    x = np.ones((64, 64), np.float32)
-    first = f(x, np.zeros(64, np.float32))
-    second = f(x, np.ones(64, np.float32))
+    x = np.ones((n, n), np.float32)
+    first = f(x, np.zeros(n, np.float32))
+    second = f(x, np.ones(n, np.float32))
     assert not np.shares_memory(first, second)
     assert (first == 1).all() and (second == 2).all()
-    third = f(first, np.ones(64, np.float32))  # a result fed back in
+    third = f(first, np.ones(n, np.float32))  # a result fed back in
     assert not np.shares_memory(third, first) and (third == 2).all() and (first == 1).all()
 
 
+@pytest.mark.usefixtures("recycle_every_size")
 def test_output_checks_a_bounded_number_of_buffers(monkeypatch):
     """Thousands of results alive at once (a deep program's intermediates):
     each new one checks at most ``CANDIDATES`` cached buffers, not all of
@@ -140,3 +162,31 @@ def test_expand_computes_its_reshape_once_per_shape():
     assert first.shape == again.shape == (3, 1, 2) and np.array_equal(first, again)
     assert np.array_equal(first[:, 0, :], x.T) and np.shares_memory(first, x)
     assert rt.expand(np.zeros(4), [1], 2).shape == (1, 4)
+
+
+@pytest.mark.parametrize("state", [rt.FP_ERRORS, rt._ErrstateStandIn()], ids=["numpy-variable", "stand-in"])
+def test_fp_error_state_is_set_and_reset(state):
+    """``FP_ERRORS`` (NumPy's own variable here) and its stand-in both
+    ignore every floating-point error until reset, then restore the caller's."""
+    with np.errstate(all="raise"):
+        token = state.set(rt.IGNORE_ALL)
+        assert set(np.geterr().values()) == {"ignore"}
+        assert np.isnan(np.divide(np.float32(0), np.float32(0)))  # no FloatingPointError
+        state.reset(token)
+        assert set(np.geterr().values()) == {"raise"}
+
+
+def test_generated_code_ignores_fp_errors_and_keeps_the_callers_state():
+    text = """
+func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %0 = bcast.divide %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  func.return %0 : tensor<3xf32>
+}
+"""
+    f = bcast.compile(text, backend="numpy")
+    with np.errstate(all="raise"):
+        assert np.isnan(f(np.zeros(3, np.float32))).all()  # 0/0 raises nothing
+        assert set(np.geterr().values()) == {"raise"}
+        with pytest.raises(bcast.BcastError):
+            f(np.zeros(4, np.float32))
+        assert set(np.geterr().values()) == {"raise"}
