@@ -18,7 +18,8 @@
 // NUMPY-NEXT: _main_results = (rt.Spec('result0', 'tensor<?x4xf32>', (rt.dynamic(), 4), np.float32),)
 // NUMPY:      def main(x, c, b, *, out=None):
 // NUMPY:          outs = rt.Outs(out, _main_results, (x, c, b), may_fail=True)
-// NUMPY-NEXT:     with np.errstate(all='ignore'):
+// NUMPY-NEXT:     fp_errors = rt.FP_ERRORS.set(rt.IGNORE_ALL)
+// NUMPY-NEXT:     try:
 // NUMPY-NEXT:         [[N:[a-z][a-z0-9_]*]] = x.shape[0]
 // NUMPY-NEXT:         [[M:[a-z][a-z0-9_]*]] = c.shape[0]
 // NUMPY-NEXT:         rt.check_broadcastable((([[N]], 4), ([[M]], 1)), ((0, 1), (0, 1)), (0,), False, 'operands could not be broadcast together with shapes', ('{{.*}}target_dynamic.mlir', [[# @LINE + 29]], 8, 'bcast.check_broadcastable'))
