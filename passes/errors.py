@@ -59,7 +59,7 @@ def check_static(ops: Operation, runner: str) -> None:
     dim is an error where ``runner`` (a pass or a backend that handles only
     static shapes so far) meets it, located and naming ``runner``, rather
     than an internal error inside it (docs/semantics.md, "Dynamic and
-    bounded shapes": the reference backend runs them)."""
+    bounded shapes": the reference, numpy and array-api backends run them)."""
     found = first_dynamic(ops)
     if found is not None:
         op, dynamic = found
