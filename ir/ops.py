@@ -230,6 +230,54 @@ class RuntimeShapeError(Exception):
         self.notes = list(notes)
 
 
+# The run-time semantics of the explicit dynamic form (docs/ir.md), on
+# run-time sizes: one definition, which the reference evaluator and the code
+# the numpy and array-api targets generate both call, so their errors are
+# worded alike.
+
+
+def numpy_shapes(shapes: Sequence[Sequence[int]]) -> str:
+    """Shapes as NumPy's broadcast error lists them: ``(3,4) (2,) ()``."""
+    return " ".join("(" + ",".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")" for shape in shapes)
+
+
+def broadcast_size(sizes: Sequence[int]) -> int:
+    """``bcast.broadcast_size``: the first size that is not 1, else 1."""
+    return next((int(s) for s in sizes if s != 1), 1)
+
+
+def check_broadcastable_sizes(shapes: Sequence[Sequence[int]], landing: Sequence[Sequence[int]],
+                              checked: Sequence[int], strict: bool, message: str) -> None:
+    """``bcast.check_broadcastable`` on run-time ``shapes`` (one per operand,
+    each landing on the result dims ``landing``): at each ``checked`` dim the
+    sizes landing there are equal or 1 (equal if ``strict``), else
+    ``message`` and the shapes, as NumPy words it."""
+    for r in checked:
+        sizes = {s for shape, dims in zip(shapes, landing) for s, d in zip(shape, dims) if d == r}
+        if len(sizes if strict else sizes - {1}) > 1:
+            raise RuntimeShapeError(f"{message} {numpy_shapes(shapes)}")
+
+
+def check_expansion(operand: Sequence[int], shape: Sequence[int], dims: Sequence[int],
+                    expanding: Sequence[int] = (), nonexpanding: Sequence[int] = ()) -> None:
+    """A broadcast of an operand of run-time shape ``operand`` into ``shape``
+    (``broadcast_in_dim`` of dynamic dims, ``dynamic_broadcast_in_dim``):
+    each operand dim is 1 or its result size, in the verifier's words
+    (``rules.check_broadcast_in_dim``), and keeps its known facts
+    (expanding: 1; nonexpanding: its result size)."""
+    operand, shape = tuple(int(n) for n in operand), tuple(int(n) for n in shape)
+    failed = f"operand of shape {operand} could not be broadcast to shape {shape}"
+    try:
+        rules.check_broadcast_in_dim(operand, shape, dims, "numpy")
+    except RuleError as e:
+        raise RuntimeShapeError(failed, [e.message]) from None
+    for k, d in enumerate(dims):
+        if (k in expanding and operand[k] != 1) or (k in nonexpanding and operand[k] != shape[d]):
+            fact = "expanding" if k in expanding else "nonexpanding"
+            raise RuntimeShapeError(failed, [f"size of operand dimension {k} ({operand[k]}) is known {fact}, "
+                                             f"and size of result dimension {d} is {shape[d]}"])
+
+
 class ElementwiseOp(BcastOp, abc.ABC):
     """Base of the ops that compute element by element with broadcasting."""
 
@@ -278,10 +326,9 @@ class ElementwiseOp(BcastOp, abc.ABC):
         try:
             inferred = self.infer_concrete(types, semantics_of(self))
         except (Diagnostic, RuleError) as e:
-            shapes = " ".join(str(rules.flat_shape(levels)) for levels in operands)
+            shapes = numpy_shapes([rules.flat_shape(levels) for levels in operands])
             notes = [] if e.message.startswith("operands are not broadcast-compatible") else [e.message]
-            raise RuntimeShapeError(f"operands could not be broadcast together with shapes {shapes}",
-                                          notes) from None
+            raise RuntimeShapeError(f"{NUMPY_BROADCAST_WORDS} {shapes}", notes) from None
         return split_type(inferred)[0]
 
     def infer_concrete(self, types: Sequence[Attribute], semantics: Semantics) -> Attribute:
@@ -778,6 +825,15 @@ class ClampOp(TernaryOp):
                 "clamp min and max must be rank 0 or have the operand's shape under xla semantics",
                 ["broadcast them explicitly (bcast.broadcast_in_dim)"],
             )
+
+    def level_checks(self, shapes: Sequence[rules.Shape]) -> list[tuple[int, rules.RuntimeCheck]]:
+        """Under xla semantics a ``min``/``max`` that is not rank 0 has the
+        operand's shape: its dynamic dims are checked equal, never
+        stretched from 1 (``check_xla_shapes`` at run time)."""
+        shaped = [shape for shape in shapes if shape]
+        if semantics_of(self) == "xla" and len(shaped) > 1:
+            return rules.check_strict_dynamic(shaped, "clamp")[1]
+        return super().level_checks(shapes)
 
 
 class UnaryOp(ElementwiseOp, abc.ABC):
@@ -2311,13 +2367,10 @@ class CheckBroadcastableOp(BcastOp):
             start += rank
         return out
 
-    def failed(self, shapes: Sequence[Sequence[int]]) -> bool:
-        """Whether run-time ``shapes`` break the check."""
-        for r in self.checked.get_values():
-            sizes = {s for shape, dims in zip(shapes, self.landing_dims()) for s, d in zip(shape, dims) if d == r}
-            if len(sizes if self.is_strict else sizes - {1}) > 1:
-                return True
-        return False
+    def check(self, shapes: Sequence[Sequence[int]]) -> None:
+        """The check on run-time ``shapes`` (``check_broadcastable_sizes``)."""
+        check_broadcastable_sizes(shapes, self.landing_dims(), self.checked.get_values(), self.is_strict,
+                                  self.message.data)
 
     def verify_semantics(self, semantics: Semantics) -> None:
         static = self.static_shapes.get_values()

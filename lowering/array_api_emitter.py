@@ -35,6 +35,7 @@ from bcast.ir.types import flat_type_shape, split_type
 from bcast.lowering import array_api_runtime
 from bcast.lowering.numpy_emitter import (
     PythonFunctionEmitter,
+    check_static_or_explicit,
     PythonModuleEmitter,
     dot_dims_expr,
     dtype_name,
@@ -83,7 +84,13 @@ class FunctionEmitter(PythonFunctionEmitter):
             return
         if isinstance(op, FusionOp):
             raise PassError(op, "the array-api target takes unfused IR (run it without bcast-fuse)")
+        if self.emit_size_op(op):
+            return
         r = op.results[0]
+        if isinstance(op, bc.DynamicBroadcastInDimOp):
+            out(f"{n[r]} = ar.dynamic_broadcast_in_dim(xp, {n[op.operand]}, {self.dynamic_broadcast_args(op)})")
+            return
+        check_static_or_explicit(op, "the array-api target")
         shape = flat_type_shape(r.type)
         x = n[op.operands[0]] if op.operands else ""
         if isinstance(op, bc.ConstantOp):

@@ -85,6 +85,10 @@ def argument(xp, value, spec: rt.Spec):
     if spec.shape is None or isinstance(value, (np.ndarray, np.generic, bool, int, float, list, tuple)):
         return rt.argument(value, spec)
     shape = tuple(value.shape)
+    unknown = next((d for d, n in enumerate(shape) if not isinstance(n, int | np.integer)), None)
+    if unknown is not None:  # dask's nan after a boolean index; a symbolic size of jax.export
+        raise rt.ArgumentError(f"{spec.name}: the size of dimension {unknown} is not known ({shape[unknown]}); "
+                               "bcast needs every size (dask: compute_chunk_sizes() first)")
     rt.check_shape(shape, spec)
     want = dtype(xp, spec.dtype.name)
     if value.dtype == want:
@@ -504,6 +508,14 @@ def broadcast_in_dim(xp, x, dims: Sequence[int], shape: tuple[int, ...]):
     if tuple(x.shape) != tuple(expanded):
         x = xp.reshape(x, tuple(expanded))
     return x if tuple(x.shape) == tuple(shape) else xp.broadcast_to(x, tuple(shape))
+
+
+def dynamic_broadcast_in_dim(xp, x, dims: Sequence[int], sizes: tuple[int, ...], expanding: tuple[int, ...],
+                             nonexpanding: tuple[int, ...], site: rt.Site | None):
+    """``bcast.dynamic_broadcast_in_dim``: the NumPy backend's check
+    (``numpy_runtime.check_expansion``), then ``broadcast_in_dim``."""
+    rt.check_expansion(tuple(x.shape), dims, sizes, expanding, nonexpanding, site)
+    return broadcast_in_dim(xp, x, dims, sizes)
 
 
 def iota(xp, shape: tuple[int, ...], dimension: int, dtype_name: str):

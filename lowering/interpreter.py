@@ -118,27 +118,11 @@ def _broadcast_in_dim_shape(op: bc.BroadcastInDimOp, operand: np.ndarray) -> tup
     declared = flat_shape_of(op.result.type)
     source = {d: k for k, d in enumerate(op.dims)}
     shape = tuple(operand.shape[source[d]] if isinstance(n, rules.Dynamic) else n for d, n in enumerate(declared))
-    for k, d in enumerate(op.dims):
-        if operand.shape[k] not in (1, shape[d]):
-            raise RuntimeShapeFailure(op, bc.RuntimeShapeError(
-                f"operand of shape {operand.shape} could not be broadcast to shape {shape}",
-                [f"size of operand dimension {k} ({operand.shape[k]}) is not equal to 1 or size of "
-                 f"result dimension {d} ({shape[d]})"]))
+    try:
+        bc.check_expansion(operand.shape, shape, op.dims)
+    except bc.RuntimeShapeError as e:
+        raise RuntimeShapeFailure(op, e) from None
     return shape
-
-
-def _check_expansion(op: bc.DynamicBroadcastInDimOp, operand: tuple[int, ...], shape: tuple[int, ...]) -> None:
-    """Each operand dim is 1 or its output size, and keeps its known facts
-    (expanding: 1; nonexpanding: its output size); a broken one is located
-    at the op, in ``broadcast_in_dim``'s words."""
-    for k, d in enumerate(op.dims):
-        if operand[k] not in (1, shape[d]) or (k in op.expanding and operand[k] != 1) \
-                or (k in op.nonexpanding and operand[k] != shape[d]):
-            fact = " (known expanding)" if k in op.expanding else " (known nonexpanding)" if k in op.nonexpanding else ""
-            raise RuntimeShapeFailure(op, bc.RuntimeShapeError(
-                f"operand of shape {operand} could not be broadcast to shape {shape}",
-                [f"size of operand dimension {k} ({operand[k]}){fact} does not fit size of result dimension "
-                 f"{d} ({shape[d]})"]))
 
 
 def _index(op: bc.ExtractOp | bc.AssignOp, dynamic: Sequence[int]) -> tuple[tuple[int, ...], rules.IndexPlan]:
@@ -197,15 +181,16 @@ class BcastFunctions(InterpreterFunctions):
 
     @impl(bc.BroadcastSizeOp)
     def run_broadcast_size(self, interpreter: Interpreter, op: bc.BroadcastSizeOp, args: PythonValues) -> PythonValues:
-        return (next((int(s) for s in args if s != 1), 1),)
+        return (bc.broadcast_size(args),)
 
     @impl(bc.CheckBroadcastableOp)
     def run_check_broadcastable(
         self, interpreter: Interpreter, op: bc.CheckBroadcastableOp, args: PythonValues
     ) -> PythonValues:
-        shapes = [tuple(int(s) for s in shape) for shape in op.shapes(args)]
-        if op.failed(shapes):
-            raise RuntimeShapeFailure(op, bc.RuntimeShapeError(f"{op.message.data} {' '.join(map(str, shapes))}"))
+        try:
+            op.check([tuple(int(s) for s in shape) for shape in op.shapes(args)])
+        except bc.RuntimeShapeError as e:
+            raise RuntimeShapeFailure(op, e) from None
         return ()
 
     @impl(bc.DynamicBroadcastInDimOp)
@@ -214,7 +199,10 @@ class BcastFunctions(InterpreterFunctions):
     ) -> PythonValues:
         operand, *sizes = args
         shape = tuple(int(s) for s in op.mixed_sizes(sizes))
-        _check_expansion(op, operand.shape, shape)
+        try:
+            bc.check_expansion(operand.shape, shape, op.dims, op.expanding, op.nonexpanding)
+        except bc.RuntimeShapeError as e:
+            raise RuntimeShapeFailure(op, e) from None
         return _typed(op, rt.broadcast_in_dim(operand, op.dims, shape))
 
     @impl(bc.TransposeOp)

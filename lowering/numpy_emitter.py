@@ -52,7 +52,7 @@ from bcast.ir import scalar
 from bcast.ir.diagnostics import op_source_loc
 from bcast.ir.fusion import VIEW_OPS, FusionOp, YieldOp, is_elementwise, is_explicit
 from bcast.ir.ops import semantics_of
-from bcast.ir.types import flat_type_shape, numpy_dtype, split_type
+from bcast.ir.types import flat_type_shape, is_dynamic_type, numpy_dtype, split_type
 from bcast.lowering import numpy_runtime as rt
 from bcast.lowering.reference import signature
 from bcast.passes.errors import PassError, check_one_block_functions
@@ -303,6 +303,37 @@ class PythonFunctionEmitter:
                 parts.append(str(index))
         return parts
 
+    def sizes_source(self, sizes: Sequence[int | SSAValue]) -> str:
+        """A tuple of literal and SSA sizes (the explicit dynamic form's size lists)."""
+        return python_tuple([str(s) if isinstance(s, int) else self.names[s] for s in sizes])
+
+    def emit_size_op(self, op: Operation) -> bool:
+        """The ops of the explicit dynamic form (docs/ir.md) that compute on
+        sizes, which every Python target writes alike (sizes are Python
+        ints, read from the arrays' shapes): ``dim``, ``broadcast_size`` and
+        ``check_broadcastable``, the check calling the reference's own
+        definition (``numpy_runtime.check_broadcastable``). Whether ``op``
+        was one."""
+        out, n = self.out, self.names
+        if isinstance(op, bc.DimOp):
+            out(f"{n[op.result]} = {n[op.operands[0]]}.shape[{op.dim}]")
+        elif isinstance(op, bc.BroadcastSizeOp):
+            out(f"{n[op.result]} = rt.broadcast_size({self.sizes_source(list(op.sizes))})")
+        elif isinstance(op, bc.CheckBroadcastableOp):
+            shapes = python_tuple([self.sizes_source(shape) for shape in op.shapes()])
+            landing = python_tuple([str(tuple(dims)) for dims in op.landing_dims()])
+            out(f"rt.check_broadcastable({shapes}, {landing}, {tuple(op.checked.get_values())}, {op.is_strict}, "
+                f"{op.message.data!r}, {site(op)!r})")
+        else:
+            return False
+        return True
+
+    def dynamic_broadcast_args(self, op: bc.DynamicBroadcastInDimOp) -> str:
+        """The arguments after the operand of a ``dynamic_broadcast_in_dim``
+        call (``numpy_runtime.dynamic_broadcast_in_dim``)."""
+        return (f"{list(op.dims)}, {self.sizes_source(op.mixed_sizes())}, {op.expanding}, {op.nonexpanding}, "
+                f"{site(op)!r}")
+
     def module_name(self, hint: str) -> str:
         """A module-level name that no local of this function shadows."""
         name = self.module_names.fresh(hint)
@@ -332,7 +363,8 @@ class FunctionEmitter(PythonFunctionEmitter):
         for k, v in enumerate(ret.arguments):
             self.result_slots.setdefault(v, []).append(k)
         may_fail = any(
-            isinstance(o, func.CallOp) or (isinstance(o, bc.ExtractOp | bc.AssignOp) and o.index_values)
+            isinstance(o, func.CallOp | bc.CheckBroadcastableOp | bc.DynamicBroadcastInDimOp)
+            or (isinstance(o, bc.ExtractOp | bc.AssignOp) and o.index_values)
             for o in f.walk()
         )
         out(f"outs = rt.Outs(out, {result_specs}, {python_tuple(params)}"
@@ -358,6 +390,7 @@ class FunctionEmitter(PythonFunctionEmitter):
     def emit_op(self, op: Operation) -> None:
         out, n = self.out, self.names
         if isinstance(op, FusionOp):
+            check_static_or_explicit(op, "the numpy target")
             self.emit_fusion(op)
             return
         if isinstance(op, bc.ConstantOp):
@@ -368,8 +401,14 @@ class FunctionEmitter(PythonFunctionEmitter):
             out(f"{', '.join(n[r] for r in op.results)} = {call}" if op.results else call)
             self.owned.update(op.results)
             return
+        if self.emit_size_op(op):
+            return
         x = n[op.operands[0]] if op.operands else ""
         r = op.results[0]
+        if isinstance(op, bc.DynamicBroadcastInDimOp):
+            out(f"{n[r]} = rt.dynamic_broadcast_in_dim({x}, {self.dynamic_broadcast_args(op)})")
+            return
+        check_static_or_explicit(op, "the numpy target")
         if isinstance(op, bc.BroadcastInDimOp):
             dims = list(op.broadcast_dimensions.get_values())
             out(f"{n[r]} = rt.broadcast_in_dim({x}, {dims}, {flat_type_shape(r.type)})")
@@ -426,7 +465,9 @@ class FunctionEmitter(PythonFunctionEmitter):
             if not is_explicit(op):
                 raise PassError(op, "the numpy target needs explicit IR; run the "
                                 "bcast-make-explicit pass first")
-            out(f"{n[r]} = np.empty({flat_type_shape(r.type)}, dtype=np.{dtype_name(r.type)})")
+            shape = flat_type_shape(r.type)
+            shape_source = f"np.shape({x})" if rules.is_dynamic(shape) else str(shape)  # explicit: one shape
+            out(f"{n[r]} = np.empty({shape_source}, dtype=np.{dtype_name(r.type)})")
             for line in elementwise_code(op, [n[v] for v in op.operands], n[r]):
                 out(line)
             self.owned.add(r)
@@ -656,10 +697,33 @@ def spec_tuple(specs: Sequence[rt.Spec]) -> str:
     """Python source building ``specs`` (``numpy_runtime.Spec``)."""
     items = [
         f"rt.Spec({s.name!r}, {s.type!r})" if s.shape is None
-        else f"rt.Spec({s.name!r}, {s.type!r}, {s.shape}, np.{s.dtype.name})"
+        else f"rt.Spec({s.name!r}, {s.type!r}, {shape_source(s.shape)}, np.{s.dtype.name})"
         for s in specs
     ]
     return python_tuple(items)
+
+
+def shape_source(shape: Sequence[rules.Dim]) -> str:
+    """Python source of a declared flat shape, a ``?`` dim as ``rt.dynamic()``."""
+    if not rules.is_dynamic(shape):
+        return str(tuple(shape))
+    return python_tuple([f"rt.dynamic({d.bound if d.bound is not None else ''})" if isinstance(d, rules.Dynamic)
+                         else str(d) for d in shape])
+
+
+def check_static_or_explicit(op: Operation, target: str) -> None:
+    """Dynamic dims reach a Python target in the explicit dynamic form only
+    (docs/ir.md): sizes read by ``dim``, broadcasts to run-time sizes by
+    ``dynamic_broadcast_in_dim``, elementwise ops on operands of one shape.
+    Another op with a dynamic dim (an implicit broadcast, a fusion, which
+    the targets block by static sizes) is refused, located."""
+    types = [*op.operand_types, *op.result_types]
+    if isinstance(op, FusionOp):
+        types += [v.type for inner in op.walk() for v in (*inner.operands, *inner.results)]
+    dynamic = next((t for t in types if is_dynamic_type(t)), None)
+    if dynamic is not None and not (isinstance(op, bc.ReduceOp) or (is_elementwise(op) and is_explicit(op))):
+        raise PassError(op, f"has dynamic dimensions ({dynamic}), which {target} takes only in the explicit "
+                            "dynamic form, unfused (run bcast-make-explicit, and not bcast-fuse)")
 
 
 def site(op: Operation) -> rt.Site | None:

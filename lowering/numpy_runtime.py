@@ -24,7 +24,9 @@ from functools import lru_cache
 import numpy as np
 
 from bcast.ir import numerics, rules
+from bcast.ir import ops as bc
 from bcast.ir.diagnostics import Report, SourceLoc
+from bcast.ir.ops import broadcast_size  # noqa: F401 - generated code calls it
 
 
 Site = tuple[str, int, int, str]
@@ -46,6 +48,18 @@ class ProgramError(Exception):
             return Report("error", self.message, None, self.notes).render()
         file, line, column, op_name = self.site
         return Report("error", f"'{op_name}' op {self.message}", SourceLoc(file, line, column), self.notes).render()
+
+
+class ShapeFailure(ProgramError):
+    """Run-time sizes broke a rule of the program (a check of the explicit
+    dynamic form, docs/ir.md): reported at ``site`` in NumPy's words, without
+    the op's name, as the reference evaluator reports it
+    (``prog.mlir:7:10: error: operands could not be broadcast together with
+    shapes (3,) (4,)``)."""
+
+    def render(self) -> str:
+        loc = None if self.site is None else SourceLoc(*self.site[:3])
+        return Report("error", self.message, loc, self.notes).render()
 
 
 class ArgumentError(TypeError):
@@ -552,6 +566,39 @@ def _expansion(shape: tuple[int, ...], dims: tuple[int, ...], rank: int) -> tupl
 def broadcast_in_dim(x: np.ndarray, dims: Sequence[int], shape: tuple[int, ...]) -> np.ndarray:
     """A read-only broadcast view (no copy)."""
     return np.broadcast_to(expand(x, dims, len(shape)), shape)
+
+
+def dynamic(bound: int | None = None) -> rules.Dynamic:
+    """A ``?`` dim (``?<=bound``) of a signature in generated code."""
+    return rules.Dynamic(bound)
+
+
+def check_broadcastable(shapes: tuple[tuple[int, ...], ...], landing: tuple[tuple[int, ...], ...],
+                        checked: tuple[int, ...], strict: bool, message: str, site: Site | None) -> None:
+    """``bcast.check_broadcastable`` (``ops.check_broadcastable_sizes``), failing at ``site``."""
+    try:
+        bc.check_broadcastable_sizes(shapes, landing, checked, strict, message)
+    except bc.RuntimeShapeError as e:
+        raise ShapeFailure(e.message, e.notes, site) from None
+
+
+def check_expansion(shape: tuple[int, ...], dims: Sequence[int], sizes: tuple[int, ...],
+                    expanding: tuple[int, ...], nonexpanding: tuple[int, ...], site: Site | None) -> None:
+    """The run-time rule of ``bcast.dynamic_broadcast_in_dim`` from an
+    operand of ``shape`` to ``sizes`` (``ops.check_expansion``), failing at
+    ``site``; the NumPy and Array API backends share it."""
+    try:
+        bc.check_expansion(shape, sizes, dims, expanding, nonexpanding)
+    except bc.RuntimeShapeError as e:
+        raise ShapeFailure(e.message, e.notes, site) from None
+
+
+def dynamic_broadcast_in_dim(x: np.ndarray, dims: Sequence[int], sizes: tuple[int, ...],
+                             expanding: tuple[int, ...], nonexpanding: tuple[int, ...],
+                             site: Site | None) -> np.ndarray:
+    """``bcast.dynamic_broadcast_in_dim``: checked, then a read-only view."""
+    check_expansion(x.shape, dims, sizes, expanding, nonexpanding, site)
+    return broadcast_in_dim(x, dims, sizes)
 
 
 def check_index(index: int, size: int, iab: bool, position: int, site: Site | None = None) -> int:

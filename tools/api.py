@@ -26,9 +26,9 @@ PIPELINES = {name: targets.TARGETS[name].pipeline for name in BACKENDS}
 
 default_backend = targets.default_backend
 
-DYNAMIC_BACKENDS = ("reference",)
-"""Backends that run dynamic and bounded dims (docs/semantics.md, "Dynamic
-and bounded shapes"); the others refuse them, located, naming the backend."""
+DYNAMIC_BACKENDS = tuple(name for name in BACKENDS if targets.TARGETS[name].dynamic)
+"""Backends that run dynamic and bounded dims, slowest first (docs/semantics.md,
+"Dynamic and bounded shapes"); the others refuse them, located, naming the backend."""
 
 
 class BcastError(ValueError):
@@ -256,14 +256,14 @@ def compile(  # noqa: A001 - the API's name is part of the contract
     pipeline = PIPELINES[chosen] if pipeline is None else pipeline
     try:
         try:
-            module = _load(source, filename, semantics, pipeline, chosen)
+            module = _load(source, filename, semantics, pipeline, chosen, given_pipeline is None)
         except driver.StaticOnlyError:
             if backend is not None:
                 raise
             # the default picks the fastest backend that runs dynamic dims
             chosen = DYNAMIC_BACKENDS[-1]
             pipeline = PIPELINES[chosen] if given_pipeline is None else given_pipeline
-            module = _load(source, filename, semantics, pipeline, chosen)
+            module = _load(source, filename, semantics, pipeline, chosen, given_pipeline is None)
         try:
             return Compiled(module, entry, chosen, filename)
         except TargetUnsupported:
@@ -279,17 +279,22 @@ def compile(  # noqa: A001 - the API's name is part of the contract
         raise ValueError(str(e)) from None
 
 
-def _load(source: str | ModuleOp, filename: str, semantics: str | None, pipeline: str, backend: str) -> ModuleOp:
+def _load(source: str | ModuleOp, filename: str, semantics: str | None, pipeline: str, backend: str,
+          standard: bool) -> ModuleOp:
     """``source`` verified, imported and transformed; a module given is
     cloned first (semantics and passes change the module they run on).
-    Dynamic dims are refused, before any pass, by every backend but
-    ``reference`` (``DYNAMIC_BACKENDS``)."""
-    static_runner = None if backend in DYNAMIC_BACKENDS else f"the {backend} backend"
+    Dynamic dims are refused, before any pass, by the backends outside
+    ``DYNAMIC_BACKENDS``; the others run their ``dynamic_pipeline`` on them
+    when ``pipeline`` is their ``standard`` one."""
+    target = targets.TARGETS[backend]
+    static_runner = target.static_runner("backend")
+    dynamic = target.dynamic_pipeline if standard and target.dynamic_pipeline else None
     if isinstance(source, ModuleOp):
         passes = driver.parse_pipeline(pipeline) if pipeline else None
         return driver.prepare(driver.make_context(), source.clone(), semantics, passes, import_stablehlo=True,
-                              static_runner=static_runner)
+                              static_runner=static_runner,
+                              dynamic_pipeline=driver.parse_pipeline(dynamic) if dynamic else None)
     if not isinstance(source, str):
         raise TypeError(f"bcast.compile takes IR text or an xDSL ModuleOp, got {type(source).__name__}")
     return driver.load(source, filename, semantics, pipeline=pipeline, import_stablehlo=True,
-                       static_runner=static_runner)
+                       static_runner=static_runner, dynamic_pipeline=dynamic)

@@ -538,29 +538,31 @@ def cyclic_gc_paused() -> Iterator[None]:
 def load_chunk(ctx: Context, chunk: Chunk, name: str, semantics: str | None = None,
                pipeline: PassPipeline | None = None, timings: Timings | None = None,
                import_stablehlo: bool = False, runner: str | None = None,
-               static_runner: str | None = None) -> ModuleOp:
+               static_runner: str | None = None, dynamic_pipeline: PassPipeline | None = None) -> ModuleOp:
     """Parse and verify a program, import StableHLO if ``needs_import`` says
     so, then run ``pipeline`` and verify again. ``timings`` (``--timing``)
     gets the parse and verify times; the passes time themselves through the
     pipeline's callback. ``runner``: see ``prepare``."""
     with timed(timings, "Parse"):
         module = parse(ctx, chunk, name)
-    return prepare(ctx, module, semantics, pipeline, timings, import_stablehlo, runner, static_runner)
+    return prepare(ctx, module, semantics, pipeline, timings, import_stablehlo, runner, static_runner,
+                   dynamic_pipeline)
 
 
 @cyclic_gc_paused()
 def prepare(ctx: Context, module: ModuleOp, semantics: str | None = None,
             pipeline: PassPipeline | None = None, timings: Timings | None = None,
             import_stablehlo: bool = False, runner: str | None = None,
-            static_runner: str | None = None) -> ModuleOp:
+            static_runner: str | None = None, dynamic_pipeline: PassPipeline | None = None) -> ModuleOp:
     """``load_chunk`` after parsing, to ``module`` in place (returned): verify,
     import, run ``pipeline``, verify again. The xdsl-opt plugin's targets
     start here (xDSL has parsed). ``runner`` names what will run the whole
     module (``the c target``): an op bcast does not know, left after the
     import, is then refused before any pass, naming ``runner``.
     ``static_runner`` names what runs the module that takes static shapes
-    only (every target and backend but the reference one, for now): a
-    dynamic dim is refused before any pass, naming it."""
+    only (``Target.static_runner``): a dynamic dim is refused before any
+    pass, naming it. ``dynamic_pipeline`` replaces ``pipeline`` on a module
+    with a dynamic dim (``Target.dynamic_pipeline``)."""
     with timed(timings, "Verify"):
         apply_semantics(module, semantics)
         verify(module)
@@ -572,11 +574,20 @@ def prepare(ctx: Context, module: ModuleOp, semantics: str | None = None,
         check_runnable_module(module, runner)
     if static_runner is not None:
         check_static_module(module, static_runner)
+    if dynamic_pipeline is not None and is_dynamic_module(module):
+        pipeline = dynamic_pipeline
     if pipeline is not None and pipeline.passes:
         run_pipeline(pipeline, ctx, module)
         with timed(timings, "Verify"):
             verify(module)
     return module
+
+
+def is_dynamic_module(module: ModuleOp) -> bool:
+    """Whether any op of ``module`` has a dynamic or bounded dim."""
+    from bcast.passes.errors import first_dynamic
+
+    return first_dynamic(module) is not None
 
 
 def check_runnable_module(module: ModuleOp, runner: str) -> None:
@@ -617,12 +628,14 @@ def run_pipeline(pipeline: PassPipeline, ctx: Context, module: ModuleOp) -> None
 
 def load(text: str, name: str, semantics: str | None = None, ctx: Context | None = None,
          pipeline: str | None = None, import_stablehlo: bool = False,
-         static_runner: str | None = None) -> ModuleOp:
+         static_runner: str | None = None, dynamic_pipeline: str | None = None) -> ModuleOp:
     """A whole program, verified (and transformed by ``pipeline``, if given;
-    StableHLO imported as ``needs_import`` says); ``static_runner``: see ``prepare``."""
+    StableHLO imported as ``needs_import`` says); ``static_runner`` and
+    ``dynamic_pipeline``: see ``prepare``."""
     passes = parse_pipeline(pipeline) if pipeline else None
+    dynamic = parse_pipeline(dynamic_pipeline) if dynamic_pipeline is not None else None
     return load_chunk(ctx or make_context(), Chunk(text, 0), name, semantics, passes,
-                      import_stablehlo=import_stablehlo, static_runner=static_runner)
+                      import_stablehlo=import_stablehlo, static_runner=static_runner, dynamic_pipeline=dynamic)
 
 
 class Timings:

@@ -208,6 +208,15 @@ def make_pipeline(args: argparse.Namespace) -> tuple[PassPipeline, Timings | Non
     return pipeline, timings
 
 
+def dynamic_pipeline(args: argparse.Namespace, pipeline: PassPipeline) -> PassPipeline | None:
+    """Without ``-p``, what the target runs on a chunk with dynamic dims
+    (``Target.dynamic_pipeline``), reporting as ``pipeline`` does."""
+    spec = targets.TARGETS[args.target].dynamic_pipeline
+    if args.pipeline is not None or not spec:
+        return None
+    return dataclasses.replace(driver.parse_pipeline(spec), callback=pipeline.callback)
+
+
 def emit_target(target: str, module: ModuleOp, name: str) -> str:
     """``module`` alone in a target other than ``mlir`` (``name``, the source,
     is named in the generated code), as ``bcast-opt -t TARGET`` prints one
@@ -227,10 +236,12 @@ def process_chunk(chunk: driver.Chunk, name: str, args: argparse.Namespace,
     ctx = make_context()  # open: --allow-unregistered-dialect is accepted, and changes nothing
     output, reports = "", []
     try:
-        runs = targets.TARGETS[args.target].runs
+        info = targets.TARGETS[args.target]
         module = driver.load_chunk(ctx, chunk, name, args.semantics, pipeline, timings,
-                                   import_stablehlo=runs, runner=f"the {args.target} target" if runs else None,
-                                   static_runner=None if args.target == "mlir" else f"the {args.target} target")
+                                   import_stablehlo=info.runs,
+                                   runner=f"the {args.target} target" if info.runs else None,
+                                   static_runner=info.static_runner(),
+                                   dynamic_pipeline=dynamic_pipeline(args, pipeline))
         with driver.timed(timings, "Output"):
             if args.view_op_graph:
                 sys.stderr.write(module_dot(module, name))

@@ -37,6 +37,11 @@ EXPLICIT_PIPELINE = "bcast-make-explicit,canonicalize,cse,bcast-sink-broadcasts,
 """Every broadcast explicit and simplified: sinking leaves copies that the
 final ``canonicalize,cse`` merge, so the pipeline is a fixed point."""
 STANDARD_PIPELINE = EXPLICIT_PIPELINE + ",bcast-fuse"
+DYNAMIC_PIPELINE = "bcast-make-explicit,canonicalize,cse"
+"""What runs before the numpy and array-api targets on a program with
+dynamic or bounded dims: the explicit dynamic form (docs/ir.md), simplified.
+Not sunk or fused: the NumPy target plans a fusion's blocks from static
+sizes, and ``bcast-sink-broadcasts`` takes static shapes only."""
 LOWER_TO_LOOPS = "bcast-lower-to-loops"
 C_LOOP_PIPELINE = ("bcast-hoist-invariants,bcast-plan-parallel,bcast-invariant-divisions,bcast-streaming-stores,"
                    "bcast-stack-allocs,bcast-collapse-nests,bcast-plan-prefetch,"
@@ -103,6 +108,21 @@ class Target:
     express a program (``api.TargetUnsupported``)."""
     available: Callable[[], bool] = lambda: True
     """Whether this machine can run it (the C target needs a compiler)."""
+    dynamic_pipeline: str | None = None
+    """What runs before the target, instead of ``pipeline``, on a program
+    with dynamic or bounded dims unless the caller gives a pipeline; None:
+    the target takes static shapes only and refuses such a program, located
+    (docs/semantics.md, "Dynamic and bounded shapes")."""
+
+    @property
+    def dynamic(self) -> bool:
+        """Whether it takes programs with dynamic or bounded dims."""
+        return self.dynamic_pipeline is not None
+
+    def static_runner(self, what: str = "target") -> str | None:
+        """How a refusal of dynamic dims names it (``the c backend``); None
+        when it takes them (``driver.prepare``'s ``static_runner``)."""
+        return None if self.dynamic else f"the {self.name} {what}"
 
     @property
     def runs(self) -> bool:
@@ -348,12 +368,14 @@ _MLIR_SEPARATOR = "// -----\n"
 _PYTHON_SEPARATOR = "# -----\n"  # the output stays one Python module
 
 TARGETS: dict[str, Target] = {t.name: t for t in (
-    Target("reference", "", builder=_build_reference, speed=0, memory="every-value"),  # runs it as written
-    Target("mlir", "", _MLIR_SEPARATOR, _mlir_emitter),
-    Target("numpy", STANDARD_PIPELINE, _PYTHON_SEPARATOR, _numpy_emitter, _build_numpy, speed=2),
+    Target("reference", "", builder=_build_reference, speed=0, memory="every-value",  # runs it as written
+           dynamic_pipeline=""),
+    Target("mlir", "", _MLIR_SEPARATOR, _mlir_emitter, dynamic_pipeline=""),
+    Target("numpy", STANDARD_PIPELINE, _PYTHON_SEPARATOR, _numpy_emitter, _build_numpy, speed=2,
+           dynamic_pipeline=DYNAMIC_PIPELINE),
     # explicit, unfused: dask and XLA schedule themselves
     Target("array-api", EXPLICIT_PIPELINE, _PYTHON_SEPARATOR, _array_api_emitter, _build_array_api, speed=1,
-           memory="eager-calls"),
+           memory="eager-calls", dynamic_pipeline=DYNAMIC_PIPELINE),
     Target("stablehlo", EXPLICIT_PIPELINE, _MLIR_SEPARATOR, _stablehlo_emitter),  # XLA fuses by itself
     Target("c", STANDARD_PIPELINE, _C_SEPARATOR, _c_emitter, _build_c, speed=3, lowers_to_loops=True,
            loop_pipeline=C_LOOP_PIPELINE, fallback="numpy", available=_c_available),

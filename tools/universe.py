@@ -117,9 +117,12 @@ class BcastTarget(Target):
         name = self.source_name
         if isinstance(module.location, FileLineColLoc):
             name = module.location.filename.data
-        spec = targets.TARGETS[self.name].emit_pipeline if self.standard_pipeline else ""
+        target = targets.TARGETS[self.name]
+        spec = target.emit_pipeline if self.standard_pipeline else ""
+        dynamic = target.dynamic_pipeline if self.standard_pipeline and target.dynamic_pipeline else None
         try:
-            driver.prepare(ctx, module, pipeline=driver.parse_pipeline(spec), static_runner=f"the {self.name} target")
+            driver.prepare(ctx, module, pipeline=driver.parse_pipeline(spec), static_runner=target.static_runner(),
+                           dynamic_pipeline=driver.parse_pipeline(dynamic) if dynamic else None)
             output.write(opt.emit_target(self.name, module, name))
         except driver.InputError as e:
             raise TargetError(diagnostic(e.reports)) from None

@@ -218,6 +218,10 @@ def test_located_module_error_is_bcast_opts(tmp_path):
                     '} loc("model.py":7:3)\n')
     for target in sorted(set(TARGETS) - {"mlir"}):
         theirs, mine = run(XDSL_OPT, str(path), "-t", target), run(BCAST_OPT, str(path), "-t", target)
+        if targets.TARGETS[target].dynamic:  # the same module (its docstring aside: xdsl-opt names no file)
+            assert theirs.returncode == mine.returncode == 0, target
+            assert theirs.stdout.split("\n", 1)[1] == mine.stdout.split("\n", 1)[1], target
+            continue
         assert theirs.returncode == mine.returncode == 1
         assert theirs.stderr == mine.stderr
         assert theirs.stderr.startswith("model.py:7:3: error: 'func.func' op has dynamic dimensions "

@@ -1,16 +1,15 @@
 // Dynamic and bounded dims through the passes and targets, as of today
 // (docs/semantics.md, "Dynamic and bounded shapes"): canonicalize keeps the
 // ops that have them as they are; the passes and targets that handle static
-// shapes only refuse them, located, naming themselves.
+// shapes only refuse them, located, naming themselves (the numpy and
+// array-api targets take them: dynamic_targets.mlir).
 
 // RUN: bcast-opt %s -p canonicalize | filecheck %s
 // RUN: bcast-opt %s -p bcast-make-explicit | filecheck %s --check-prefix=EXPLICIT
 // RUN: not bcast-opt %s -p bcast-fuse 2>&1 | filecheck %s --check-prefix=FUSE
 // RUN: not bcast-opt %s -p bcast-sink-broadcasts 2>&1 | filecheck %s --check-prefix=SINK
 // RUN: not bcast-opt %s -p bcast-lower-to-loops 2>&1 | filecheck %s --check-prefix=LOOPS
-// RUN: not bcast-opt %s -t numpy 2>&1 | filecheck %s --check-prefix=NUMPY
 // RUN: not bcast-opt %s -t c 2>&1 | filecheck %s --check-prefix=C
-// RUN: not bcast-opt %s -t array-api 2>&1 | filecheck %s --check-prefix=ARRAY-API
 // RUN: not bcast-opt %s -t stablehlo 2>&1 | filecheck %s --check-prefix=STABLEHLO
 
 // A reduction over no dims would fold to its operand for static shapes; the
@@ -30,9 +29,7 @@ func.func @main(%x: tensor<?xf32>) -> tensor<?xf32> {
 // FUSE: error: 'func.func' op has dynamic dimensions (tensor<?xf32>), which bcast-fuse does not support yet
 // SINK: error: 'func.func' op has dynamic dimensions (tensor<?xf32>), which bcast-sink-broadcasts does not support yet
 // LOOPS: error: 'func.func' op has dynamic dimensions (tensor<?xf32>), which bcast-lower-to-loops does not support yet
-// NUMPY: dynamic_not_yet.mlir:[[# @LINE - 11]]:1: error: 'func.func' op has dynamic dimensions (tensor<?xf32>), which the numpy target does not support yet
-// C: error: 'func.func' op has dynamic dimensions (tensor<?xf32>), which the c target does not support yet
-// ARRAY-API: error: 'func.func' op has dynamic dimensions (tensor<?xf32>), which the array-api target does not support yet
+// C: dynamic_not_yet.mlir:[[# @LINE - 11]]:1: error: 'func.func' op has dynamic dimensions (tensor<?xf32>), which the c target does not support yet
 // STABLEHLO: error: 'func.func' op has dynamic dimensions (tensor<?xf32>), which the stablehlo target does not support yet
 
 // EXPLICIT:      bcast.reduce add %x, dims = []

@@ -212,3 +212,17 @@ module attributes {bcast.semantics = "tml"} {
     func.return %r : tensor<3xtensor<?xf32>>
   }
 }
+
+// -----
+
+// xla clamp: a min or max that is not rank 0 has the operand's shape, so its ?
+// is checked equal (strict), never stretched from 1; a rank-0 one broadcasts.
+// CHECK-LABEL: func.func @xla_clamp
+// CHECK-NEXT:    %[[N:.*]] = bcast.dim %lo, 0 : tensor<?xf32>
+// CHECK-NEXT:    bcast.check_broadcastable [%[[N]]] at [0], [4] at [0], [] at [] checking [0] strict message = "operands could not be broadcast together with shapes"
+module attributes {bcast.semantics = "xla"} {
+  func.func @xla_clamp(%lo: tensor<?xf32>, %x: tensor<4xf32>, %hi: tensor<f32>) -> tensor<4xf32> {
+    %r = bcast.clamp %lo, %x, %hi : (tensor<?xf32>, tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+    func.return %r : tensor<4xf32>
+  }
+}
