@@ -2123,7 +2123,7 @@ class BroadcastSizeOp(BcastOp):
     name = "bcast.broadcast_size"
     sizes = var_operand_def(IndexType)
     result = result_def(IndexType)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), CanonicalizationPatterns())
     assembly_format = "$sizes attr-dict"
 
     def __init__(self, sizes: Sequence[SSAValue | Operation]):
