@@ -52,6 +52,7 @@ from bcast.ir.ops import (
     UnaryOp,
 )
 from bcast.ir.types import dense_i64, flat_type_shape, is_dynamic_type, is_nested
+from bcast.passes.rewriting import replace
 
 SizeKey = Hashable
 """A literal size as ``("literal", n)``, else an SSA value or ``("dim", value, d)``."""
@@ -210,9 +211,9 @@ class DimOfKnownSize(RewritePattern):
         if isinstance(source, DynamicBroadcastInDimOp):
             size = source.mixed_sizes()[op.dim]
             if isinstance(size, SSAValue):
-                rewriter.replace_op(op, [], [size])
+                replace(rewriter, op, [], [size])
         elif (found := _same_size_source(op.operand, op.dim)) is not None:
-            rewriter.replace_op(op, DimOp(*found))
+            replace(rewriter, op, DimOp(*found))
 
 
 class BroadcastSizeOfOneSize(RewritePattern):
@@ -226,9 +227,9 @@ class BroadcastSizeOfOneSize(RewritePattern):
             first.setdefault(size_key(s), s)
         others = [s for k, s in first.items() if k != ONE]
         if len(others) == 1:
-            rewriter.replace_op(op, [], [others[0]])
+            replace(rewriter, op, [], [others[0]])
         elif len(first) < len(op.operands):
-            rewriter.replace_op(op, BroadcastSizeOp(list(first.values())))
+            replace(rewriter, op, BroadcastSizeOp(list(first.values())))
 
 
 # --------------------------------------------------------------------------
