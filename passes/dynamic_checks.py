@@ -171,13 +171,35 @@ def _within(key: SizeKey, checked: set[SizeKey]) -> bool:
     )
 
 
-def _implies(earlier: CheckBroadcastableOp, keys: set[SizeKey], strict: bool) -> bool:
+def _checked_together(check: CheckBroadcastableOp, dim: int, expand: bool) -> set[SizeKey]:
+    """The sizes ``check`` proves broadcastable together at ``dim`` when it
+    passes: those landing there and, with ``expand``, the sizes of each
+    ``broadcast_size`` among them whose own sizes an earlier check found
+    broadcastable directly (each is 1 or that broadcast size, so broadcastable
+    with the rest; not equal to it, so never for a strict proof)."""
+    keys = _landing_keys(check, dim)
+    if not expand:
+        return keys
+    before = [e for e in earlier_ops(check) if isinstance(e, CheckBroadcastableOp)]
+    pending = list(keys)
+    while pending:
+        key = pending.pop()
+        owner = key.owner if isinstance(key, SSAValue) else None
+        if isinstance(owner, BroadcastSizeOp) and _broadcastable_given(owner.operands, before, expand=False):
+            new = {size_key(s) for s in owner.operands} - keys - {ONE}
+            keys |= new
+            pending.extend(new)
+    return keys
+
+
+def _implies(earlier: CheckBroadcastableOp, keys: set[SizeKey], strict: bool, expand: bool = True) -> bool:
     """Whether ``earlier`` passing proves ``keys`` broadcastable (equal when
     ``strict``): at some dim ``earlier`` checks, they are among its sizes.
     A non-strict check does not prove a strict one (a 1 passes it)."""
     if strict and not earlier.is_strict:
         return False
-    return any(all(_within(k, _landing_keys(earlier, d)) for k in keys) for d in earlier.checked.get_values())
+    return any(all(_within(k, _checked_together(earlier, d, expand and not strict)) for k in keys)
+               for d in earlier.checked.get_values())  # fmt: skip
 
 
 class RemoveImpliedChecks(RewritePattern):
@@ -237,10 +259,11 @@ class BroadcastSizeOfOneSize(RewritePattern):
 # --------------------------------------------------------------------------
 
 
-def _broadcastable_given(sizes: Sequence[int | SSAValue], checks: Sequence[CheckBroadcastableOp]) -> bool:
+def _broadcastable_given(sizes: Sequence[int | SSAValue], checks: Sequence[CheckBroadcastableOp],
+                         expand: bool = True) -> bool:
     """Whether ``sizes`` are broadcastable together once ``checks`` passed."""
     keys = {size_key(s) for s in sizes} - {ONE}
-    return len(keys) <= 1 or any(_implies(c, keys, False) for c in checks)
+    return len(keys) <= 1 or any(_implies(c, keys, False, expand) for c in checks)
 
 
 def _fits(operand: SizeKey, output: SizeKey, checks: Sequence[CheckBroadcastableOp]) -> bool:

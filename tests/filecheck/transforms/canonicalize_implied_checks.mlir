@@ -101,3 +101,39 @@ func.func @strict(%x: tensor<?xf32>, %y: tensor<?xf32>) {
   bcast.check_broadcastable [%m] at [0], [%n] at [0] checking [0] message = "operands could not be broadcast together with shapes"
   func.return
 }
+
+// -----
+
+// n and m checked, then their broadcast size s with k: n is 1 or s, so n with
+// k is implied (a chain of ops on three sizes needs two checks, not three).
+// CHECK-LABEL: func.func @operand_of_checked_broadcast_size
+// CHECK:         bcast.check_broadcastable [%n] at [0], [%m] at [0] checking [0]
+// CHECK-NEXT:    bcast.check_broadcastable [%s] at [0], [%k] at [0] checking [0]
+// CHECK-NEXT:    func.return
+func.func @operand_of_checked_broadcast_size(%x: tensor<?xf32>, %y: tensor<?xf32>, %z: tensor<?xf32>) -> index {
+  %n = bcast.dim %x, 0 : tensor<?xf32>
+  %m = bcast.dim %y, 0 : tensor<?xf32>
+  %k = bcast.dim %z, 0 : tensor<?xf32>
+  %s = bcast.broadcast_size %n, %m
+  bcast.check_broadcastable [%n] at [0], [%m] at [0] checking [0] message = "operands could not be broadcast together with shapes"
+  bcast.check_broadcastable [%s] at [0], [%k] at [0] checking [0] message = "operands could not be broadcast together with shapes"
+  bcast.check_broadcastable [%n] at [0], [%k] at [0] checking [0] message = "operands could not be broadcast together with shapes"
+  func.return %s : index
+}
+
+// -----
+
+// Without the check of n with m, s may be m while n is neither 1 nor m
+// (n=2, m=3, k=3 passes the one check): nothing is implied.
+// CHECK-LABEL: func.func @operand_of_unchecked_broadcast_size
+// CHECK-COUNT-2: bcast.check_broadcastable
+// CHECK-NEXT:    func.return
+func.func @operand_of_unchecked_broadcast_size(%x: tensor<?xf32>, %y: tensor<?xf32>, %z: tensor<?xf32>) -> index {
+  %n = bcast.dim %x, 0 : tensor<?xf32>
+  %m = bcast.dim %y, 0 : tensor<?xf32>
+  %k = bcast.dim %z, 0 : tensor<?xf32>
+  %s = bcast.broadcast_size %n, %m
+  bcast.check_broadcastable [%s] at [0], [%k] at [0] checking [0] message = "operands could not be broadcast together with shapes"
+  bcast.check_broadcastable [%n] at [0], [%k] at [0] checking [0] message = "operands could not be broadcast together with shapes"
+  func.return %s : index
+}
