@@ -2167,7 +2167,7 @@ class DynamicBroadcastInDimOp(BcastOp):
     known_expanding_dimensions = opt_prop_def(DenseArrayBase.constr(i64))
     known_nonexpanding_dimensions = opt_prop_def(DenseArrayBase.constr(i64))
     result = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), CanonicalizationPatterns())
     assembly_format = (
         "$operand `,` custom<SizeList>($output_sizes, $static_output_sizes) `,` `dims` `=` "
         "$broadcast_dimensions (`expanding` `=` $known_expanding_dimensions^)? "

@@ -254,6 +254,18 @@ class BroadcastSizeOfOneSize(RewritePattern):
             replace(rewriter, op, BroadcastSizeOp(list(first.values())))
 
 
+class StaticDynamicBroadcastToBroadcast(RewritePattern):
+    """A ``dynamic_broadcast_in_dim`` whose operand and output sizes are all
+    literals is a ``broadcast_in_dim`` (the verifier already checked that
+    each operand dim fits; StableHLO's canonicalize-dynamism does the same)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: DynamicBroadcastInDimOp, rewriter: PatternRewriter, /):
+        if op.output_sizes or not _static(op) or is_nested(op.operand.type):
+            return
+        replace(rewriter, op, BroadcastInDimOp(op.operand, op.dims, op.result.type))
+
+
 # --------------------------------------------------------------------------
 # Hoisting
 # --------------------------------------------------------------------------
@@ -372,5 +384,6 @@ DYNAMIC_PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {
     DimOp: (DimOfKnownSize(), HoistSizeOp()),
     BroadcastSizeOp: (BroadcastSizeOfOneSize(), HoistSizeOp()),
     CheckBroadcastableOp: (RemoveProvenChecks(), RemoveImpliedChecks(), HoistCheck()),
+    DynamicBroadcastInDimOp: (StaticDynamicBroadcastToBroadcast(),),
 }
 """Patterns written for the explicit dynamic form (not limited to static shapes)."""
