@@ -171,12 +171,16 @@ def _within(key: SizeKey, checked: set[SizeKey]) -> bool:
     )
 
 
-def _checked_together(check: CheckBroadcastableOp, dim: int, expand: bool) -> set[SizeKey]:
+def _checked_together(check: CheckBroadcastableOp, dim: int, expand: bool, memo: dict | None = None) -> set[SizeKey]:
     """The sizes ``check`` proves broadcastable together at ``dim`` when it
     passes: those landing there and, with ``expand``, the sizes of each
     ``broadcast_size`` among them whose own sizes an earlier check found
     broadcastable directly (each is 1 or that broadcast size, so broadcastable
-    with the rest; not equal to it, so never for a strict proof)."""
+    with the rest; not equal to it, so never for a strict proof). ``memo``
+    keeps the sets found during one rewrite (each check asks of every
+    earlier one, which asks of theirs)."""
+    if memo is not None and (found := memo.get((check, dim, expand))) is not None:
+        return found
     keys = _landing_keys(check, dim)
     if not expand:
         return keys
@@ -185,21 +189,44 @@ def _checked_together(check: CheckBroadcastableOp, dim: int, expand: bool) -> se
     while pending:
         key = pending.pop()
         owner = key.owner if isinstance(key, SSAValue) else None
-        if isinstance(owner, BroadcastSizeOp) and _broadcastable_given(owner.operands, before, expand=False):
+        if isinstance(owner, BroadcastSizeOp) and _broadcastable_given(owner.operands, before, False, memo):
             new = {size_key(s) for s in owner.operands} - keys - {ONE}
             keys |= new
             pending.extend(new)
+    if memo is not None:
+        memo[check, dim, expand] = keys
     return keys
 
 
-def _implies(earlier: CheckBroadcastableOp, keys: set[SizeKey], strict: bool, expand: bool = True) -> bool:
+def _reachable(keys: set[SizeKey]) -> set[SizeKey]:
+    """``keys`` and the sizes of the ``broadcast_size`` among them, again and
+    again: what ``_checked_together`` can add at most (a cheap filter before
+    its proofs)."""
+    found, pending = set(keys), list(keys)
+    while pending:
+        key = pending.pop()
+        if isinstance(key, SSAValue) and isinstance(key.owner, BroadcastSizeOp):
+            new = {size_key(s) for s in key.owner.operands} - found
+            found |= new
+            pending.extend(new)
+    return found
+
+
+def _implies(earlier: CheckBroadcastableOp, keys: set[SizeKey], strict: bool, expand: bool = True,
+             memo: dict | None = None) -> bool:
     """Whether ``earlier`` passing proves ``keys`` broadcastable (equal when
     ``strict``): at some dim ``earlier`` checks, they are among its sizes.
     A non-strict check does not prove a strict one (a 1 passes it)."""
     if strict and not earlier.is_strict:
         return False
-    return any(all(_within(k, _checked_together(earlier, d, expand and not strict)) for k in keys)
-               for d in earlier.checked.get_values())  # fmt: skip
+    for d in earlier.checked.get_values():
+        direct = _landing_keys(earlier, d)
+        if all(_within(k, direct) for k in keys):
+            return True
+        if expand and not strict and all(_within(k, _reachable(direct)) for k in keys) \
+                and all(_within(k, _checked_together(earlier, d, True, memo)) for k in keys):
+            return True
+    return False
 
 
 class RemoveImpliedChecks(RewritePattern):
@@ -211,9 +238,10 @@ class RemoveImpliedChecks(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: CheckBroadcastableOp, rewriter: PatternRewriter, /):
         earlier = [e for e in earlier_ops(op) if isinstance(e, CheckBroadcastableOp)]
+        memo: dict = {}
         if earlier:
             _drop_checked(op, rewriter, lambda d: any(
-                _implies(e, _landing_keys(op, d), op.is_strict) for e in earlier))
+                _implies(e, _landing_keys(op, d), op.is_strict, memo=memo) for e in earlier))
 
 
 # --------------------------------------------------------------------------
@@ -272,10 +300,10 @@ class StaticDynamicBroadcastToBroadcast(RewritePattern):
 
 
 def _broadcastable_given(sizes: Sequence[int | SSAValue], checks: Sequence[CheckBroadcastableOp],
-                         expand: bool = True) -> bool:
+                         expand: bool = True, memo: dict | None = None) -> bool:
     """Whether ``sizes`` are broadcastable together once ``checks`` passed."""
     keys = {size_key(s) for s in sizes} - {ONE}
-    return len(keys) <= 1 or any(_implies(c, keys, False, expand) for c in checks)
+    return len(keys) <= 1 or any(_implies(c, keys, False, expand, memo) for c in checks)
 
 
 def _fits(operand: SizeKey, output: SizeKey, checks: Sequence[CheckBroadcastableOp]) -> bool:
@@ -321,10 +349,12 @@ def _static(op: Operation) -> bool:
     return not any(is_dynamic_type(t) for t in (*op.operand_types, *op.result_types))
 
 
-def cannot_fail(op: Operation) -> bool:
+def cannot_fail(op: Operation, checks: Sequence[CheckBroadcastableOp] | None = None) -> bool:
     """Whether ``op`` can never fail at run time (given the checks before
     it passed), so a check may move above it without changing which
-    failure a program reports first."""
+    failure a program reports first. ``checks`` are the checks before
+    ``op`` when the caller knows them (walking the block again for every op
+    made hoisting quadratic)."""
     if isinstance(op, DimOp | BroadcastSizeOp | ConstantOp | arith.ConstantOp):
         return True
     if isinstance(op, CheckBroadcastableOp) or op.regions or not op.name.startswith("bcast."):
@@ -334,7 +364,9 @@ def cannot_fail(op: Operation) -> bool:
     if isinstance(op, TransposeOp | BroadcastInDimOp):
         return _static(op)
     if isinstance(op, DynamicBroadcastInDimOp):
-        return _dbid_proven(op, [e for e in earlier_ops(op) if isinstance(e, CheckBroadcastableOp)])
+        if checks is None:
+            checks = [e for e in earlier_ops(op) if isinstance(e, CheckBroadcastableOp)]
+        return _dbid_proven(op, checks)
     if isinstance(op, BinaryOp | TernaryOp):
         return _static(op) or _operands_of_one_size(op)
     return False
@@ -372,9 +404,11 @@ class HoistCheck(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: CheckBroadcastableOp, rewriter: PatternRewriter, /):
+        # checks stop the walk, so the ops it passes have op's earlier checks
+        checks = [e for e in earlier_ops(op) if isinstance(e, CheckBroadcastableOp)]
         target, earlier = None, op.prev_op
         while earlier is not None and not _defines_any(earlier, op.operands) \
-                and not isinstance(earlier, DimOp | BroadcastSizeOp) and cannot_fail(earlier):
+                and not isinstance(earlier, DimOp | BroadcastSizeOp) and cannot_fail(earlier, checks):
             target, earlier = earlier, earlier.prev_op
         if target is not None:
             _move_before(op, target, rewriter)
