@@ -37,11 +37,8 @@ from bcast.ir import stablehlo as shlo
 from bcast.ir.evaluate import evaluate
 from bcast.ir.ops import (
     BroadcastInDimOp,
-    CheckBroadcastableOp,
     ConstantOp,
     ConvertOp,
-    DimOp,
-    DynamicBroadcastInDimOp,
     DynamicSliceOp,
     ElementwiseOp,
     MultiplyOp,
@@ -54,7 +51,8 @@ from bcast.ir.ops import (
     TransposeOp,
 )
 from bcast.ir.parser import LocatingParser, make_context
-from bcast.ir.types import dense_i64, flat_type_shape, is_dynamic_type, is_nested, make_type, numpy_dtype, split_type
+from bcast.ir.types import flat_type_shape, is_dynamic_type, is_nested, make_type, numpy_dtype, split_type
+from bcast.passes.dynamic_checks import DYNAMIC_PATTERNS
 from bcast.passes.rewriting import replace
 
 FOLD_LIMIT = 1024
@@ -573,78 +571,6 @@ class DynamicSliceOfConstantStarts(RewritePattern):
         shape = flat_type_shape(op.operand.type)
         starts = [rules.clamped_start(int(c.numpy_value()), z, n) for c, z, n in zip(constants, op.sizes, shape)]
         replace(rewriter, op, SliceOp(op.operand, starts, [s + z for s, z in zip(starts, op.sizes)]))
-
-
-# --------------------------------------------------------------------------
-# The explicit dynamic form: fewer run-time checks (docs/ir.md, "The explicit
-# dynamic form"). Two sizes are proven equal when they are the same literal or
-# the same SSA value; these patterns make more of them the same SSA value and
-# drop the checks that are proven.
-# --------------------------------------------------------------------------
-
-
-class DimOfKnownSize(RewritePattern):
-    """``dim`` of a ``dynamic_broadcast_in_dim`` is its SSA output size; ``dim``
-    of a ``convert`` is that of its operand (a conversion keeps the shape): so
-    later checks see the same SSA size where the size is the same."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: DimOp, rewriter: PatternRewriter, /):
-        source = op.operand.owner
-        if isinstance(source, DynamicBroadcastInDimOp):
-            size = source.mixed_sizes()[op.dim]
-            if isinstance(size, SSAValue):
-                rewriter.replace_op(op, [], [size])
-        elif isinstance(source, ConvertOp):
-            replace(rewriter, op, DimOp(source.operand, op.dim))
-
-
-def _proven(op: CheckBroadcastableOp, dim: int) -> bool:
-    """Whether the sizes landing on result dim ``dim`` pass the check whatever
-    their run-time values: the literals and SSA values among them (1s aside,
-    unless the check is strict) are one and the same."""
-    sizes = [s for shape, dims in zip(op.shapes(), op.landing_dims()) for s, d in zip(shape, dims) if d == dim]
-    distinct = {id(s) if isinstance(s, SSAValue) else ("literal", s) for s in sizes
-                if op.is_strict or not (isinstance(s, int) and s == 1)}
-    return len(distinct) <= 1
-
-
-class RemoveProvenChecks(RewritePattern):
-    """A checked dim whose sizes are proven to pass (constants, the same SSA
-    size) is no longer checked; a check left with nothing to check is removed."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: CheckBroadcastableOp, rewriter: PatternRewriter, /):
-        checked = op.checked.get_values()
-        kept = [d for d in checked if not _proven(op, d)]
-        if not kept:
-            rewriter.erase(op)
-        elif len(kept) < len(checked):
-            op.checked = dense_i64(kept)
-            rewriter.handle_operation_modification(op)
-
-
-class RemoveRepeatedCheck(RewritePattern):
-    """A check identical to an earlier one of the same block (the same SSA
-    sizes, literals, landing and checked dims) cannot fail: the earlier one
-    would have failed first."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: CheckBroadcastableOp, rewriter: PatternRewriter, /):
-        earlier = op.prev_op
-        while earlier is not None:
-            if isinstance(earlier, CheckBroadcastableOp) and list(earlier.sizes) == list(op.sizes) \
-                    and earlier.properties == op.properties:
-                rewriter.erase(op)
-                return
-            earlier = earlier.prev_op
-
-
-DYNAMIC_PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {
-    DimOp: (DimOfKnownSize(),),
-    CheckBroadcastableOp: (RemoveProvenChecks(), RemoveRepeatedCheck()),
-}
-"""Patterns written for the explicit dynamic form (not limited to static shapes)."""
 
 
 PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {

@@ -1,0 +1,423 @@
+"""Canonicalization of the explicit dynamic form: fewer run-time checks
+(docs/ir.md, "The explicit dynamic form"; the count against CHLO's
+legalization is in docs/performance.md, "Run-time checks").
+
+Sizes are compared by *key* (``size_key``): a literal, or the SSA value a
+size reduces to once ``dim`` is seen through the ops that keep a size
+(a ``dynamic_broadcast_in_dim``'s output sizes, unary ops, conversions,
+reductions, and elementwise ops whose operands have one size).
+Two sizes with the same key are equal at run time. On that footing:
+
+- a checked dim whose sizes have one key (1s aside unless ``strict``) is
+  proven and dropped (``RemoveProvenChecks``);
+- a checked dim whose sizes an earlier, dominating check already checked
+  together is implied and dropped (``RemoveImpliedChecks``): a later check
+  on the same sizes is thereby *merged* into the earliest one, which is
+  the one that reports, as the earliest op in program order fails first;
+- size ops (``dim``, ``broadcast_size``) rise to just after what they read,
+  and a check rises over every op that cannot fail at run time
+  (``HoistSizeOp``, ``HoistCheck``), so checks of argument sizes end at
+  function entry, before any computation, and fusion finds none between
+  the ops it fuses.
+
+A check never moves over an op that can fail (another check, a
+``dynamic_broadcast_in_dim`` not proven by the checks before it, an
+implicit broadcast of ``?`` dims, an index access, a region): so the first
+failure of a program, its message and its location, are those of the
+program as written. Checks move within their block only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Hashable
+
+from xdsl.dialects import arith
+from xdsl.ir import Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint
+
+from bcast.ir.ops import (
+    BinaryOp,
+    BroadcastInDimOp,
+    BroadcastSizeOp,
+    CheckBroadcastableOp,
+    ConstantOp,
+    ConvertOp,
+    DimOp,
+    DynamicBroadcastInDimOp,
+    ReduceOp,
+    TernaryOp,
+    TransposeOp,
+    UnaryOp,
+)
+from bcast.ir.types import dense_i64, flat_type_shape, is_dynamic_type, is_nested
+from bcast.passes.rewriting import replace
+
+SizeKey = Hashable
+"""A literal size as ``("literal", n)``, else an SSA value or ``("dim", value, d)``."""
+
+ONE = ("literal", 1)
+
+
+# --------------------------------------------------------------------------
+# Size keys
+# --------------------------------------------------------------------------
+
+
+def _same_size_source(value: SSAValue, dim: int) -> tuple[SSAValue, int] | None:
+    """The tensor and dim whose size is that of ``value``'s dim ``dim``, for
+    the ops that keep sizes; None for others (and for nested types, whose
+    flat dims these rules do not follow)."""
+    op = value.owner
+    if not isinstance(op, Operation) or is_nested(value.type):
+        return None
+    if isinstance(op, UnaryOp | ConvertOp):
+        return op.operands[0], dim
+    if isinstance(op, ReduceOp) and not is_nested(op.operand.type):
+        reduced = op.reduced_dims
+        if op.keeps_dims:
+            return None if dim in reduced else (op.operand, dim)
+        kept = [d for d in range(len(flat_type_shape(op.operand.type))) if d not in reduced]
+        return op.operand, kept[dim]
+    if isinstance(op, BinaryOp | TernaryOp):
+        rank = len(flat_type_shape(value.type))
+        operands = op.operands
+        if any(is_nested(v.type) or len(flat_type_shape(v.type)) != rank for v in operands):
+            return None
+        if len({tensor_dim_key(v, dim) for v in operands}) == 1:
+            return operands[0], dim
+    return None
+
+
+def tensor_dim_key(value: SSAValue, dim: int) -> SizeKey:
+    """The key of the run-time size of ``value``'s flat dim ``dim``."""
+    shape = flat_type_shape(value.type)
+    if isinstance(shape[dim], int):
+        return ("literal", shape[dim])
+    if isinstance(value.owner, DynamicBroadcastInDimOp):
+        return size_key(value.owner.mixed_sizes()[dim])
+    if (source := _same_size_source(value, dim)) is not None:
+        return tensor_dim_key(*source)
+    return ("dim", value, dim)
+
+
+def size_key(size: int | SSAValue) -> SizeKey:
+    """The key of a literal or SSA size (``dim`` seen through)."""
+    if isinstance(size, int):
+        return ("literal", size)
+    if isinstance(size.owner, DimOp):
+        return tensor_dim_key(size.owner.operand, size.owner.dim)
+    return size
+
+
+def _landing_keys(op: CheckBroadcastableOp, dim: int) -> set[SizeKey]:
+    """The keys of the sizes landing on result dim ``dim``, 1s aside unless strict."""
+    keys = {size_key(s) for shape, dims in zip(op.shapes(), op.landing_dims()) for s, d in zip(shape, dims) if d == dim}
+    return keys if op.is_strict else keys - {ONE}
+
+
+# --------------------------------------------------------------------------
+# Proven and implied checks
+# --------------------------------------------------------------------------
+
+
+def _proven(op: CheckBroadcastableOp, dim: int) -> bool:
+    """The sizes landing on ``dim`` pass whatever their run-time values:
+    one key (1s aside unless strict)."""
+    return len(_landing_keys(op, dim)) <= 1
+
+
+class RemoveProvenChecks(RewritePattern):
+    """A checked dim whose sizes are proven to pass (constants, the same SSA
+    size) is no longer checked; a check left with nothing to check is removed."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: CheckBroadcastableOp, rewriter: PatternRewriter, /):
+        _drop_checked(op, rewriter, lambda d: _proven(op, d))
+
+
+def _drop_checked(op: CheckBroadcastableOp, rewriter: PatternRewriter, passes) -> None:
+    """Stop checking the dims for which ``passes(dim)``; erase a check left empty."""
+    checked = op.checked.get_values()
+    kept = [d for d in checked if not passes(d)]
+    if not kept:
+        rewriter.erase(op)
+    elif len(kept) < len(checked):
+        op.checked = dense_i64(kept)
+        rewriter.handle_operation_modification(op)
+
+
+def earlier_ops(op: Operation) -> Iterator[Operation]:
+    """The ops that dominate ``op``: those before it in its block, then those
+    before its parent op, and so on (bcast's regions have one block)."""
+    while op is not None:
+        earlier = op.prev_op
+        while earlier is not None:
+            yield earlier
+            earlier = earlier.prev_op
+        op = op.parent_op()
+
+
+def _within(key: SizeKey, checked: set[SizeKey]) -> bool:
+    """Whether ``key`` is one of the sizes a passed check found broadcastable
+    together, or a ``broadcast_size`` of such sizes (which is their common
+    size or 1, so broadcastable with them too)."""
+    if key in checked:
+        return True
+    owner = key.owner if isinstance(key, SSAValue) else None
+    return isinstance(owner, BroadcastSizeOp) and all(
+        size_key(s) == ONE or _within(size_key(s), checked) for s in owner.operands
+    )
+
+
+def _checked_together(check: CheckBroadcastableOp, dim: int, expand: bool, memo: dict | None = None) -> set[SizeKey]:
+    """The sizes ``check`` proves broadcastable together at ``dim`` when it
+    passes: those landing there and, with ``expand``, the sizes of each
+    ``broadcast_size`` among them whose own sizes an earlier check found
+    broadcastable directly (each is 1 or that broadcast size, so broadcastable
+    with the rest; not equal to it, so never for a strict proof). ``memo``
+    keeps the sets found during one rewrite (each check asks of every
+    earlier one, which asks of theirs)."""
+    if memo is not None and (found := memo.get((check, dim, expand))) is not None:
+        return found
+    keys = _landing_keys(check, dim)
+    if not expand:
+        return keys
+    before = [e for e in earlier_ops(check) if isinstance(e, CheckBroadcastableOp)]
+    pending = list(keys)
+    while pending:
+        key = pending.pop()
+        owner = key.owner if isinstance(key, SSAValue) else None
+        if isinstance(owner, BroadcastSizeOp) and _broadcastable_given(owner.operands, before, False, memo):
+            new = {size_key(s) for s in owner.operands} - keys - {ONE}
+            keys |= new
+            pending.extend(new)
+    if memo is not None:
+        memo[check, dim, expand] = keys
+    return keys
+
+
+def _reachable(keys: set[SizeKey]) -> set[SizeKey]:
+    """``keys`` and the sizes of the ``broadcast_size`` among them, again and
+    again: what ``_checked_together`` can add at most (a cheap filter before
+    its proofs)."""
+    found, pending = set(keys), list(keys)
+    while pending:
+        key = pending.pop()
+        if isinstance(key, SSAValue) and isinstance(key.owner, BroadcastSizeOp):
+            new = {size_key(s) for s in key.owner.operands} - found
+            found |= new
+            pending.extend(new)
+    return found
+
+
+def _implies(earlier: CheckBroadcastableOp, keys: set[SizeKey], strict: bool, expand: bool = True,
+             memo: dict | None = None) -> bool:
+    """Whether ``earlier`` passing proves ``keys`` broadcastable (equal when
+    ``strict``): at some dim ``earlier`` checks, they are among its sizes.
+    A non-strict check does not prove a strict one (a 1 passes it)."""
+    if strict and not earlier.is_strict:
+        return False
+    for d in earlier.checked.get_values():
+        direct = _landing_keys(earlier, d)
+        if all(_within(k, direct) for k in keys):
+            return True
+        if expand and not strict and all(_within(k, _reachable(direct)) for k in keys) \
+                and all(_within(k, _checked_together(earlier, d, True, memo)) for k in keys):
+            return True
+    return False
+
+
+class RemoveImpliedChecks(RewritePattern):
+    """A checked dim whose sizes an earlier dominating check already checked
+    together (the same sizes, a subset, or their ``broadcast_size``) cannot
+    fail: the earlier check would have failed first. This merges checks on
+    the same sizes into the earliest, whose op is the one NumPy reports."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: CheckBroadcastableOp, rewriter: PatternRewriter, /):
+        earlier = [e for e in earlier_ops(op) if isinstance(e, CheckBroadcastableOp)]
+        memo: dict = {}
+        if earlier:
+            _drop_checked(op, rewriter, lambda d: any(
+                _implies(e, _landing_keys(op, d), op.is_strict, memo=memo) for e in earlier))
+
+
+# --------------------------------------------------------------------------
+# dim of a known size
+# --------------------------------------------------------------------------
+
+
+class DimOfKnownSize(RewritePattern):
+    """``dim`` of a ``dynamic_broadcast_in_dim`` is its SSA output size; ``dim``
+    of an op that keeps sizes (convert, unary, reduce, an
+    elementwise op whose operands have one size) is that of its source: so
+    later checks see the same SSA size where the size is the same."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: DimOp, rewriter: PatternRewriter, /):
+        source = op.operand.owner
+        if isinstance(source, DynamicBroadcastInDimOp):
+            size = source.mixed_sizes()[op.dim]
+            if isinstance(size, SSAValue):
+                replace(rewriter, op, [], [size])
+        elif (found := _same_size_source(op.operand, op.dim)) is not None:
+            replace(rewriter, op, DimOp(*found))
+
+
+class BroadcastSizeOfOneSize(RewritePattern):
+    """``broadcast_size`` of sizes with one key (1s aside) is that size:
+    ``broadcast_size %n, %n`` -> ``%n``; repeated sizes are listed once."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: BroadcastSizeOp, rewriter: PatternRewriter, /):
+        first: dict[SizeKey, SSAValue] = {}
+        for s in op.operands:
+            first.setdefault(size_key(s), s)
+        others = [s for k, s in first.items() if k != ONE]
+        if len(others) == 1:
+            replace(rewriter, op, [], [others[0]])
+        elif len(first) < len(op.operands):
+            replace(rewriter, op, BroadcastSizeOp(list(first.values())))
+
+
+class StaticDynamicBroadcastToBroadcast(RewritePattern):
+    """A ``dynamic_broadcast_in_dim`` whose operand and output sizes are all
+    literals is a ``broadcast_in_dim`` (the verifier already checked that
+    each operand dim fits; StableHLO's canonicalize-dynamism does the same)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: DynamicBroadcastInDimOp, rewriter: PatternRewriter, /):
+        if op.output_sizes or not _static(op) or is_nested(op.operand.type):
+            return
+        replace(rewriter, op, BroadcastInDimOp(op.operand, op.dims, op.result.type))
+
+
+# --------------------------------------------------------------------------
+# Hoisting
+# --------------------------------------------------------------------------
+
+
+def _broadcastable_given(sizes: Sequence[int | SSAValue], checks: Sequence[CheckBroadcastableOp],
+                         expand: bool = True, memo: dict | None = None) -> bool:
+    """Whether ``sizes`` are broadcastable together once ``checks`` passed."""
+    keys = {size_key(s) for s in sizes} - {ONE}
+    return len(keys) <= 1 or any(_implies(c, keys, False, expand, memo) for c in checks)
+
+
+def _fits(operand: SizeKey, output: SizeKey, checks: Sequence[CheckBroadcastableOp]) -> bool:
+    """Whether an operand dim of size ``operand`` is 1 or ``output``: the same
+    key, a 1, or one of the sizes of a checked ``broadcast_size``."""
+    if operand in (ONE, output):
+        return True
+    owner = output.owner if isinstance(output, SSAValue) else None
+    return isinstance(owner, BroadcastSizeOp) and operand in {size_key(s) for s in owner.operands} \
+        and _broadcastable_given(owner.operands, checks)
+
+
+def _dbid_proven(op: DynamicBroadcastInDimOp, checks: Sequence[CheckBroadcastableOp]) -> bool:
+    """Whether every operand dim of ``op`` is proven 1 or its output size,
+    keeping its known facts, given that ``checks`` (before it) passed."""
+    sizes = op.mixed_sizes()
+    for k, d in enumerate(op.dims):
+        operand, output = tensor_dim_key(op.operand, k), size_key(sizes[d])
+        if k in op.expanding:
+            ok = operand == ONE
+        elif k in op.nonexpanding:
+            ok = operand == output
+        else:
+            ok = _fits(operand, output, checks)
+        if not ok:
+            return False
+    return True
+
+
+def _operands_of_one_size(op: Operation) -> bool:
+    """Whether an elementwise op's operands have the result's rank and, dim
+    by dim, one size key (so its implicit broadcasting cannot fail)."""
+    result = op.results[0]
+    if any(is_nested(v.type) for v in (*op.operands, result)):
+        return False
+    rank = len(flat_type_shape(result.type))
+    if any(len(flat_type_shape(v.type)) != rank for v in op.operands):
+        return False
+    return all(len({tensor_dim_key(v, d) for v in op.operands}) == 1 for d in range(rank))
+
+
+def _static(op: Operation) -> bool:
+    return not any(is_dynamic_type(t) for t in (*op.operand_types, *op.result_types))
+
+
+def cannot_fail(op: Operation, checks: Sequence[CheckBroadcastableOp] | None = None) -> bool:
+    """Whether ``op`` can never fail at run time (given the checks before
+    it passed), so a check may move above it without changing which
+    failure a program reports first. ``checks`` are the checks before
+    ``op`` when the caller knows them (walking the block again for every op
+    made hoisting quadratic)."""
+    if isinstance(op, DimOp | BroadcastSizeOp | ConstantOp | arith.ConstantOp):
+        return True
+    if isinstance(op, CheckBroadcastableOp) or op.regions or not op.name.startswith("bcast."):
+        return False
+    if isinstance(op, UnaryOp | ConvertOp | ReduceOp):
+        return True
+    if isinstance(op, TransposeOp | BroadcastInDimOp):
+        return _static(op)
+    if isinstance(op, DynamicBroadcastInDimOp):
+        if checks is None:
+            checks = [e for e in earlier_ops(op) if isinstance(e, CheckBroadcastableOp)]
+        return _dbid_proven(op, checks)
+    if isinstance(op, BinaryOp | TernaryOp):
+        return _static(op) or _operands_of_one_size(op)
+    return False
+
+
+def _defines_any(op: Operation, values: Sequence[SSAValue]) -> bool:
+    return any(v.owner is op for v in values)
+
+
+def _move_before(op: Operation, target: Operation, rewriter: PatternRewriter) -> None:
+    op.detach()
+    rewriter.insert(op, InsertPoint.before(target))
+
+
+class HoistSizeOp(RewritePattern):
+    """``dim`` and ``broadcast_size`` (pure, they cannot fail) move up to just
+    after what they read, over anything but other size ops (so size ops keep
+    their order and the rewriting ends)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
+        if not isinstance(op, DimOp | BroadcastSizeOp):
+            return
+        target, earlier = None, op.prev_op
+        while earlier is not None and not _defines_any(earlier, op.operands) \
+                and not isinstance(earlier, DimOp | BroadcastSizeOp):
+            target, earlier = earlier, earlier.prev_op
+        if target is not None:
+            _move_before(op, target, rewriter)
+
+
+class HoistCheck(RewritePattern):
+    """A check moves up over the ops that cannot fail (``cannot_fail``) and do
+    not define its sizes; it stops at a size op, so size ops (which rise over
+    checks) end above it. Checks of argument sizes so end at function entry."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: CheckBroadcastableOp, rewriter: PatternRewriter, /):
+        # checks stop the walk, so the ops it passes have op's earlier checks
+        checks = [e for e in earlier_ops(op) if isinstance(e, CheckBroadcastableOp)]
+        target, earlier = None, op.prev_op
+        while earlier is not None and not _defines_any(earlier, op.operands) \
+                and not isinstance(earlier, DimOp | BroadcastSizeOp) and cannot_fail(earlier, checks):
+            target, earlier = earlier, earlier.prev_op
+        if target is not None:
+            _move_before(op, target, rewriter)
+
+
+DYNAMIC_PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {
+    DimOp: (DimOfKnownSize(), HoistSizeOp()),
+    BroadcastSizeOp: (BroadcastSizeOfOneSize(), HoistSizeOp()),
+    CheckBroadcastableOp: (RemoveProvenChecks(), RemoveImpliedChecks(), HoistCheck()),
+    DynamicBroadcastInDimOp: (StaticDynamicBroadcastToBroadcast(),),
+}
+"""Patterns written for the explicit dynamic form (not limited to static shapes)."""
