@@ -135,9 +135,12 @@ run the explicit form refuse the chunk."""
 
 
 def sized_inputs(function: bcast.tools.api.Compiled, size: int, seed: int) -> list[np.ndarray]:
-    """Seeded inputs with every ``?`` dim ``size`` (at most its bound)."""
+    """Seeded inputs with every ``?`` dim ``size`` (at most its bound), and
+    every ``index`` argument ``size`` too (in these programs an index is a
+    size or a position: either way the backends must agree)."""
     rng = np.random.default_rng(seed)
-    return [random_array(rng, tuple(min(size, d.bound if d.bound is not None else size)
+    return [size if spec.shape is None else
+            random_array(rng, tuple(min(size, d.bound if d.bound is not None else size)
                                     if isinstance(d, Dynamic) else d for d in spec.shape), spec.dtype)
             for spec in function.arguments]
 

@@ -20,28 +20,30 @@
 // NUMPY:          outs = rt.Outs(out, _main_results, (x, c, b), may_fail=True)
 // NUMPY-NEXT:     fp_errors = rt.FP_ERRORS.set(rt.IGNORE_ALL)
 // NUMPY-NEXT:     try:
+// Sizes are read once, and canonicalization hoists every check to the
+// entry, before any computation (docs/ir.md, the check rules).
 // NUMPY-NEXT:         [[N:[a-z][a-z0-9_]*]] = x.shape[0]
 // NUMPY-NEXT:         [[M:[a-z][a-z0-9_]*]] = c.shape[0]
-// NUMPY-NEXT:         rt.check_broadcastable((([[N]], 4), ([[M]], 1)), ((0, 1), (0, 1)), (0,), False, 'operands could not be broadcast together with shapes', ('{{.*}}target_dynamic.mlir', [[# @LINE + 29]], 8, 'bcast.check_broadcastable'))
 // NUMPY-NEXT:         [[S:[a-z][a-z0-9_]*]] = rt.broadcast_size(([[N]], [[M]]))
-// NUMPY-NEXT:         [[X:[a-z][a-z0-9_]*]] = rt.dynamic_broadcast_in_dim(x, [0, 1], ([[S]], 4), (), (1,), ('{{.*}}target_dynamic.mlir', [[# @LINE + 27]], 8, 'bcast.dynamic_broadcast_in_dim'))
-// NUMPY-NEXT:         [[C:[a-z][a-z0-9_]*]] = rt.dynamic_broadcast_in_dim(c, [0, 1], ([[S]], 4), (1,), (), ('{{.*}}target_dynamic.mlir', [[# @LINE + 26]], 8, 'bcast.dynamic_broadcast_in_dim'))
+// NUMPY-NEXT:         [[L:[a-z][a-z0-9_]*]] = b.shape[0]
+// NUMPY:              rt.check_broadcastable((([[N]], 4), ([[M]], 1)), ((0, 1), (0, 1)), (0,), False, 'operands could not be broadcast together with shapes', ('{{.*}}target_dynamic.mlir', [[# @LINE + 27]], 8, 'bcast.check_broadcastable'))
+// The bounded ? against a ?: checked broadcastable; the bound itself is checked on the argument.
+// NUMPY-NEXT:         rt.check_broadcastable((([[S]],), ([[L]],)), ((0,), (0,)), (0,), False, 'operands could not be broadcast together with shapes', ('{{.*}}target_dynamic.mlir', [[# @LINE + 27]], 8, 'bcast.check_broadcastable'))
+// NUMPY-NEXT:         [[X:[a-z][a-z0-9_]*]] = rt.dynamic_broadcast_in_dim(x, [0, 1], ([[S]], 4), (), (1,), ('{{.*}}target_dynamic.mlir', [[# @LINE + 24]], 8, 'bcast.dynamic_broadcast_in_dim'))
+// NUMPY-NEXT:         [[C:[a-z][a-z0-9_]*]] = rt.dynamic_broadcast_in_dim(c, [0, 1], ([[S]], 4), (1,), (), ('{{.*}}target_dynamic.mlir', [[# @LINE + 23]], 8, 'bcast.dynamic_broadcast_in_dim'))
 // An elementwise op on operands of one run-time shape allocates that shape.
 // NUMPY-NEXT:         r = np.empty(np.shape([[X]]), dtype=np.float32)
 // NUMPY-NEXT:         np.multiply([[X]], [[C]], out=r)
 // NUMPY-NEXT:         s = numerics.reduce('add', r, (1,), False)
-// The bounded ? against a ?: checked broadcastable; the bound itself is checked on the argument.
-// NUMPY-NEXT:         [[K:[a-z][a-z0-9_]*]] = s.shape[0]
-// NUMPY-NEXT:         [[L:[a-z][a-z0-9_]*]] = b.shape[0]
-// NUMPY-NEXT:         rt.check_broadcastable((([[K]],), ([[L]],)), ((0,), (0,)), (0,), False, 'operands could not be broadcast together with shapes', ('{{.*}}target_dynamic.mlir', [[# @LINE + 20]], 8, 'bcast.check_broadcastable'))
 // NUMPY:              return outs.deliver(
 
 // ARRAY-API:      def main(x, c, b, *, out=None):
 // ARRAY-API:          with np.errstate(all='ignore'):
 // ARRAY-API-NEXT:         [[N:[a-z][a-z0-9_]*]] = x.shape[0]
 // ARRAY-API-NEXT:         [[M:[a-z][a-z0-9_]*]] = c.shape[0]
-// ARRAY-API-NEXT:         rt.check_broadcastable((([[N]], 4), ([[M]], 1)), ((0, 1), (0, 1)), (0,), False, 'operands could not be broadcast together with shapes', ('{{.*}}target_dynamic.mlir', [[# @LINE + 11]], 8, 'bcast.check_broadcastable'))
 // ARRAY-API-NEXT:         [[S:[a-z][a-z0-9_]*]] = rt.broadcast_size(([[N]], [[M]]))
+// ARRAY-API:              rt.check_broadcastable((([[N]], 4), ([[M]], 1)), ((0, 1), (0, 1)), (0,), False, 'operands could not be broadcast together with shapes', ('{{.*}}target_dynamic.mlir', [[# @LINE + 11]], 8, 'bcast.check_broadcastable'))
+// ARRAY-API-NEXT:         rt.check_broadcastable(
 // ARRAY-API-NEXT:         [[X:[a-z][a-z0-9_]*]] = ar.dynamic_broadcast_in_dim(xp, x, [0, 1], ([[S]], 4), (), (1,), ('{{.*}}target_dynamic.mlir', [[# @LINE + 9]], 8, 'bcast.dynamic_broadcast_in_dim'))
 // ARRAY-API-NEXT:         [[C:[a-z][a-z0-9_]*]] = ar.dynamic_broadcast_in_dim(xp, c, [0, 1], ([[S]], 4), (1,), (), ('{{.*}}target_dynamic.mlir', [[# @LINE + 8]], 8, 'bcast.dynamic_broadcast_in_dim'))
 // ARRAY-API-NEXT:         r = xp.multiply([[X]], [[C]])
