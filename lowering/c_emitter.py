@@ -71,6 +71,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     IntegerType,
+    DYNAMIC_INDEX,
     MemRefType,
     ModuleOp,
     StringAttr,
@@ -388,6 +389,10 @@ class FunctionEmitter:
         self.lines: list[str] = []
         self.indent = 1
         self.expr: dict[SSAValue, str] = {}
+        self.sizes: dict[SSAValue, list[str]] = {}
+        """A memref with dynamic dims -> its sizes as C expressions (an
+        argument's are ``int64_t`` parameters after its pointer, an alloc's its
+        ``index`` operands)."""
         self.counter = 0
         self.heap: set[SSAValue] = set()
         self.in_parallel = 0
@@ -443,6 +448,10 @@ class FunctionEmitter:
             if isinstance(t, MemRefType):
                 const = "" if block is None or block.args[k] in written else "const "
                 params.append(f"{const}{c_type(t.element_type)} *restrict {name}")
+                sizes = [str(n) if n != DYNAMIC_INDEX else f"{name}_d{d}" for d, n in enumerate(t.get_shape())]
+                params += [f"int64_t {n}" for n in sizes if not n.isdigit()]
+                if block is not None:
+                    self.sizes[block.args[k]] = sizes
             else:
                 params.append(f"{c_type(t)} {name}")
         return f"void {self.names[self.f.sym_name.data]}({', '.join(params) or 'void'})"
@@ -524,6 +533,11 @@ class FunctionEmitter:
                 self.out(f"free({self.e(op.memref)});")
                 if op.memref.owner in self.predeclared:  # the failure path frees it too
                     self.out(f"{self.e(op.memref)} = NULL;")
+        elif isinstance(op, memref.DimOp):
+            d = nests.constant(op.index)
+            if d is None:
+                raise PassError(op, "is supported by the C target only with a constant dim")
+            self.expr[op.result] = self.dims(op.source)[d]
         elif isinstance(op, memref.GetGlobalOp):
             self.expr[op.memref] = self.globals[op.name_.string_value()]
         elif isinstance(op, func.CallOp):
@@ -531,6 +545,8 @@ class FunctionEmitter:
             for a in op.arguments:
                 args.append(f"({c_type(a.type.element_type)} *){self.e(a)}"
                             if isinstance(a.type, MemRefType) else self.e(a))
+                if isinstance(a.type, MemRefType):
+                    args += [n for n, s in zip(self.dims(a), a.type.get_shape()) if s == DYNAMIC_INDEX]
             self.out(f"{self.names[op.callee.string_value()]}({', '.join(args)});")
             if self.checks:
                 self.fails = True
@@ -563,8 +579,14 @@ class FunctionEmitter:
         else:
             raise PassError(op, "is not supported by the C target")
 
+    def dims(self, m: SSAValue) -> list[str]:
+        """The sizes of memref ``m`` as C expressions."""
+        return self.sizes.get(m) or [str(n) for n in m.type.get_shape()]
+
     def index(self, m: SSAValue, indices) -> str:
         shape = m.type.get_shape()
+        if DYNAMIC_INDEX in shape:
+            return self.dynamic_index(m, indices)
         terms = []
         for i, stride in zip(indices, strides(shape)):
             text = self.e(i)
@@ -572,6 +594,14 @@ class FunctionEmitter:
                 continue
             terms.append(text if stride == 1 else f"{text} * {stride}")
         return " + ".join(terms) or "0"
+
+    def dynamic_index(self, m: SSAValue, indices) -> str:
+        """The linear index in a memref with dynamic dims: Horner's scheme
+        over its sizes (``(i * d1 + j) * 4 + k``), the static ones literals."""
+        text = "0"
+        for i, size in zip(indices, self.dims(m)):
+            text = self.e(i) if text == "0" else f"({text}) * {size} + {self.e(i)}"
+        return text
 
     @staticmethod
     def alloc_bytes(op: memref.AllocOp) -> int:
@@ -583,7 +613,13 @@ class FunctionEmitter:
         ct = c_type(t.element_type)
         n = max(element_count(t.get_shape()), 1)
         name = self.fresh("v")
-        size = self.alloc_bytes(op)
+        if op.dynamic_sizes:
+            sizes, given = [], iter(op.dynamic_sizes)
+            for d in t.get_shape():
+                sizes.append(str(d) if d != DYNAMIC_INDEX else self.e(next(given)))
+            self.sizes[op.memref] = sizes
+        size = self.alloc_bytes(op) if not op.dynamic_sizes else (  # bcast_alloc takes 0 bytes too
+            " * ".join([*(f"(size_t){s}" for s in self.sizes[op.memref]), str(_bytes(t.element_type))]))
         if op in self.predeclared:
             self.out(f"{self.e(op.memref)} = bcast_alloc({size});")
             self.heap.add(op.memref)

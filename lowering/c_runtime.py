@@ -304,15 +304,20 @@ class Function:
     as on the other backends."""
 
     def __init__(self, library: ctypes.CDLL, name: str, arguments, results,
-                 checks: Sequence[BoundsCheck] = (), fault_name: str | None = None):
+                 checks: Sequence[BoundsCheck] = (), fault_name: str | None = None, sizes=None):
         self.arguments: tuple[rt.Spec, ...] = tuple(arguments)
         self.results: tuple[rt.Spec, ...] = tuple(results)
         self.checks = tuple(checks)
+        self.sizes = sizes
+        """A dynamic function's ``c_sizes.SizePlan`` (None for a static one): its
+        checks run, and its results' shapes are computed, before the call."""
         self.c_function = getattr(library, name)
         self.c_function.restype = None
         self.c_function.argtypes = [
-            ctypes.c_int64 if spec.shape is None else ctypes.c_void_p for spec in self.arguments
-        ] + [ctypes.c_void_p] * len(self.results)
+            t for spec in (*self.arguments, *self.results)
+            for t in ([ctypes.c_int64] if spec.shape is None
+                      else [ctypes.c_void_p] + [ctypes.c_int64] * len(dynamic_dims(spec)))
+        ]
         self.take_fault = None
         if self.checks:
             self.take_fault = getattr(library, fault_name)
@@ -336,7 +341,10 @@ class Function:
         """Any call: every argument through ``numpy_runtime.argument``,
         ``out=`` through ``numpy_runtime.Outs``."""
         values = [rt.argument(a, spec) for a, spec in zip(args, self.arguments, strict=True)]
-        outs = rt.Outs(out, self.results, values, may_fail=bool(self.checks))
+        dynamic = self.sizes is not None
+        outs = rt.Outs(out, self.results, values, may_fail=bool(self.checks) or dynamic)
+        shapes = self.sizes([None if spec.shape is None else np.shape(v) for v, spec in zip(values, self.arguments)]) \
+            if dynamic else None
         pointers: list[object] = []
         keep = []
         for value, spec in zip(values, self.arguments):
@@ -346,10 +354,15 @@ class Function:
             data = np.ascontiguousarray(value)
             keep.append(data)
             pointers.append(data.ctypes.data)
-        targets = [np.zeros((), np.int64) if spec.shape is None else outs.target(k)
+            pointers += [data.shape[d] for d in dynamic_dims(spec)]
+        targets = [np.zeros((), np.int64) if spec.shape is None
+                   else rt.output(shapes[k], spec.dtype) if dynamic and dynamic_dims(spec) else outs.target(k)
                    for k, spec in enumerate(self.results)]
         targets = [t if t.flags.c_contiguous else rt.output(t.shape, t.dtype) for t in targets]  # C writes rows
-        pointers += [t.ctypes.data for t in targets]
+        for t, spec in zip(targets, self.results):
+            pointers.append(t.ctypes.data)
+            if spec.shape is not None:
+                pointers += [t.shape[d] for d in dynamic_dims(spec)]
         self.c_function(*pointers)  # ctypes releases the GIL for the call
         if self.take_fault is not None:
             fault = np.zeros(2, np.int64)
@@ -360,6 +373,12 @@ class Function:
                 raise AssertionError(f"the C code's check {fault[0]} failed on index {fault[1]}, "
                                      f"which is in bounds")  # pragma: no cover - a bcast bug
         return outs.deliver(targets, [True] * len(targets))
+
+
+def dynamic_dims(spec: rt.Spec) -> list[int]:
+    """The dims of an array argument or result whose sizes the C function
+    takes as ``int64_t`` parameters after its pointer (``c_emitter``)."""
+    return [d for d, n in enumerate(spec.shape) if isinstance(n, rules.Dynamic)]
 
 
 SMALL_RESULT_BYTES = 1 << 16
@@ -532,11 +551,11 @@ class Library:
     """A built C module: its functions by symbol name."""
 
     def __init__(self, source: str, signatures: dict[str, tuple], checks: Sequence[BoundsCheck] = (),
-                 fault_name: str | None = None):
+                 fault_name: str | None = None, sizes: dict | None = None):
         self.library = load(source)
         if calls_gemm(source):  # the kernels are built (once) only for programs with a product
             link_blas(self.library)
         self.functions = {
-            name: Function(self.library, c_name, arguments, results, checks, fault_name)
+            name: Function(self.library, c_name, arguments, results, checks, fault_name, (sizes or {}).get(name))
             for name, (c_name, arguments, results) in signatures.items()
         }

@@ -127,7 +127,15 @@ def _broadcast_in_dim_shape(op: bc.BroadcastInDimOp, operand: np.ndarray) -> tup
     return shape
 
 
-def _check_expansion(op: bc.DynamicBroadcastInDimOp, operand: tuple[int, ...], shape: tuple[int, ...]) -> None:
+def check_broadcastable(op: bc.CheckBroadcastableOp, shapes: Sequence[tuple[int, ...]]) -> None:
+    """``op`` on the operands' run-time ``shapes``: NumPy's error, located at
+    the op, when they break it (the reference backend and the C runtime,
+    which checks before its call, both raise it here)."""
+    if op.failed(shapes):
+        raise RuntimeShapeFailure(op, bc.RuntimeShapeError(f"{op.message.data} {' '.join(map(str, shapes))}"))
+
+
+def check_expansion(op: bc.DynamicBroadcastInDimOp, operand: tuple[int, ...], shape: tuple[int, ...]) -> None:
     """Each operand dim is 1 or its output size, and keeps its known facts
     (expanding: 1; nonexpanding: its output size); a broken one is located
     at the op, in ``broadcast_in_dim``'s words."""
@@ -203,9 +211,7 @@ class BcastFunctions(InterpreterFunctions):
     def run_check_broadcastable(
         self, interpreter: Interpreter, op: bc.CheckBroadcastableOp, args: PythonValues
     ) -> PythonValues:
-        shapes = [tuple(int(s) for s in shape) for shape in op.shapes(args)]
-        if op.failed(shapes):
-            raise RuntimeShapeFailure(op, bc.RuntimeShapeError(f"{op.message.data} {' '.join(map(str, shapes))}"))
+        check_broadcastable(op, [tuple(int(s) for s in shape) for shape in op.shapes(args)])
         return ()
 
     @impl(bc.DynamicBroadcastInDimOp)
@@ -214,7 +220,7 @@ class BcastFunctions(InterpreterFunctions):
     ) -> PythonValues:
         operand, *sizes = args
         shape = tuple(int(s) for s in op.mixed_sizes(sizes))
-        _check_expansion(op, operand.shape, shape)
+        check_expansion(op, operand.shape, shape)
         return _typed(op, rt.broadcast_in_dim(operand, op.dims, shape))
 
     @impl(bc.TransposeOp)

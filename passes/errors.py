@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from xdsl.dialects import func
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Operation
 
 from bcast.ir.diagnostics import Report, is_unknown, op_report
 from bcast.ir.signature import SUPPORTED, unsupported_signature
@@ -60,11 +60,21 @@ def check_static(ops: Operation, runner: str) -> None:
     static shapes so far) meets it, located and naming ``runner``, rather
     than an internal error inside it (docs/semantics.md, "Dynamic and
     bounded shapes": the reference backend runs them)."""
+    found = first_dynamic(ops)
+    if found is not None:
+        op, dynamic = found
+        raise PassError(op, f"has dynamic dimensions ({dynamic}), which {runner} does not support yet",
+                        ["the reference backend runs dynamic and bounded shapes"])
+
+
+def first_dynamic(ops: Operation) -> tuple[Operation, Attribute] | None:
+    """The first op under ``ops`` (program order) with a dynamic or bounded
+    dim, and that type; None for a static program."""
     for op in ops.walk():
         types = [*op.operand_types, *op.result_types]
         if isinstance(op, func.FuncOp):
             types += [*op.function_type.inputs.data, *op.function_type.outputs.data]
         dynamic = next((t for t in types if is_dynamic_type(t)), None)
         if dynamic is not None:
-            raise PassError(op, f"has dynamic dimensions ({dynamic}), which {runner} does not support yet",
-                            ["the reference backend runs dynamic and bounded shapes"])
+            return op, dynamic
+    return None

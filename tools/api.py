@@ -26,7 +26,7 @@ PIPELINES = {name: targets.TARGETS[name].pipeline for name in BACKENDS}
 
 default_backend = targets.default_backend
 
-DYNAMIC_BACKENDS = ("reference",)
+DYNAMIC_BACKENDS = ("reference", "c")
 """Backends that run dynamic and bounded dims (docs/semantics.md, "Dynamic
 and bounded shapes"); the others refuse them, located, naming the backend."""
 
@@ -261,7 +261,7 @@ def compile(  # noqa: A001 - the API's name is part of the contract
             if backend is not None:
                 raise
             # the default picks the fastest backend that runs dynamic dims
-            chosen = DYNAMIC_BACKENDS[-1]
+            chosen = next(name for name in reversed(DYNAMIC_BACKENDS) if targets.TARGETS[name].available())
             pipeline = PIPELINES[chosen] if given_pipeline is None else given_pipeline
             module = _load(source, filename, semantics, pipeline, chosen)
         try:

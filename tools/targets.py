@@ -283,10 +283,20 @@ def _build_c(module: ModuleOp, entry: str, arguments, results, source_name: str)
         source, names = c_emitter.emit_module(loops)
         checks = [_bounds_check(op) for op in c_emitter.bounds_checks(loops)]
         library = c_runtime.Library(source, {entry: (names[entry], arguments, results)}, checks,
-                                    "bcast_" + c_emitter.FAULT_FUNCTION)
+                                    "bcast_" + c_emitter.FAULT_FUNCTION, _size_plans(module, entry))
     except (c_runtime.CompilerMissing, c_runtime.BadCacheLimit) as e:
         raise BuildError(f"error: {e}") from None
     return Built(library.functions[entry], c_source=source)
+
+
+def _size_plans(module: ModuleOp, entry: str) -> dict:
+    """The entry's ``c_sizes.SizePlan`` when it has dynamic dims (the C
+    runtime checks and sizes the call with it)."""
+    from bcast.lowering.c_sizes import SizePlan
+    from bcast.passes.errors import first_dynamic
+
+    function = next(f for f in reachable_functions(module, entry) if f.sym_name.data == entry)
+    return {entry: SizePlan(function)} if first_dynamic(function) is not None else {}
 
 
 def _bounds_check(op):

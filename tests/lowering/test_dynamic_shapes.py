@@ -182,7 +182,7 @@ def test_broadcast_in_dim_into_a_static_dim_checks_the_operand():
         f(np.ones(2, np.float32))
 
 
-@pytest.mark.parametrize("backend", ["numpy", "c", "array-api"])
+@pytest.mark.parametrize("backend", ["numpy", "array-api"])
 def test_backends_without_dynamic_dims_refuse_them_located(backend):
     if backend not in bcast.tools.api.BACKENDS:
         pytest.fail(f"backend {backend} is not available in this build")
@@ -195,7 +195,7 @@ def test_backends_without_dynamic_dims_refuse_them_located(backend):
 
 def test_the_default_backend_runs_dynamic_programs():
     f = bcast.compile(BOUND_BELOW, filename="prog.mlir")
-    assert f.backend == "reference"
+    assert f.backend == "c"  # the test machine has a C compiler (tests/README.md)
     np.testing.assert_array_equal(f(np.array([5], np.float32), np.zeros(4, np.float32)), np.full(4, 5))
 
 
