@@ -569,9 +569,21 @@ class FunctionLowering:
         if not isinstance(op, bc.ElementwiseOp | bc.ConvertOp) or not rules.is_dynamic(
                 flat_type_shape(op.results[0].type)):
             return False
-        uses = list(op.results[0].uses)
-        return len(uses) == 1 and op.results[0] not in self.destination and isinstance(
-            uses[0].operation, bc.ElementwiseOp | bc.ConvertOp | bc.ReduceOp)
+        return self.read_once(op.results[0])
+
+    def read_once(self, v: SSAValue) -> bool:
+        """Whether ``v`` (not returned) is read once per element of its only
+        user (sizes read by ``bcast.dim`` aside): an elementwise op, a
+        reduce, or a ``dynamic_broadcast_in_dim`` that keeps every dim in
+        place (a row of it stretches only when it is the only row) whose
+        result is read once in turn."""
+        uses = [use.operation for use in v.uses if not isinstance(use.operation, bc.DimOp)]
+        if len(uses) != 1 or v in self.destination:
+            return False
+        user = uses[0]
+        if isinstance(user, bc.DynamicBroadcastInDimOp):
+            return user.dims == tuple(range(len(flat_type_shape(user.result.type)))) and self.read_once(user.result)
+        return isinstance(user, bc.ElementwiseOp | bc.ConvertOp | bc.ReduceOp)
 
     # -- buffers -------------------------------------------------------------
     def buffer(self, v: SSAValue, element: str | None = None) -> SSAValue:
