@@ -596,12 +596,22 @@ class FunctionEmitter:
         return " + ".join(terms) or "0"
 
     def dynamic_index(self, m: SSAValue, indices) -> str:
-        """The linear index in a memref with dynamic dims: Horner's scheme
-        over its sizes (``(i * d1 + j) * 4 + k``), the static ones literals."""
-        text = "0"
-        for i, size in zip(indices, self.dims(m)):
-            text = self.e(i) if text == "0" else f"({text}) * {size} + {self.e(i)}"
-        return text
+        """The linear index in a memref with dynamic dims: each index times
+        its stride, the product of the sizes after it (a literal where they
+        are all static: ``memref<?x4xf32>`` indexes as ``memref<8x4xf32>``)."""
+        shape, dims = m.type.get_shape(), self.dims(m)
+        terms = []
+        for k, i in enumerate(indices):
+            text = self.e(i)
+            if text == "0":
+                continue
+            after = shape[k + 1:]
+            if DYNAMIC_INDEX not in after:
+                stride = element_count(after)
+                terms.append(text if stride == 1 else f"{text} * {stride}")
+            else:
+                terms.append(" * ".join([text, *(d for d, n in zip(dims[k + 1:], after) if n != 1)]))
+        return " + ".join(terms) or "0"
 
     @staticmethod
     def alloc_bytes(op: memref.AllocOp) -> int:

@@ -391,8 +391,8 @@ SizeSource = int | SSAValue | tuple[BlockArgument, int]
 def size_source(v: SSAValue, d: int) -> SizeSource:
     """Where the run-time size of flat dim ``d`` of tensor ``v`` (explicit
     IR) comes from: a static size, an ``index`` value of the program (a
-    ``dynamic_broadcast_in_dim``'s output size) or ``(argument, dim)``, a
-    size the caller's array has. The one definition the loop lowering and
+    ``dynamic_broadcast_in_dim``'s output size, ``bcast.dim`` followed to
+    its operand) or ``(argument, dim)``, a size the caller's array has. The one definition the loop lowering and
     the C runtime (which computes result shapes before a call) both read:
     an elementwise op or convert has its (explicit) operands' shape, a
     reduce its operand's without the reduced dims, a ``broadcast_in_dim``'s
@@ -405,7 +405,11 @@ def size_source(v: SSAValue, d: int) -> SizeSource:
             return v, d
         op = v.owner
         if isinstance(op, bc.DynamicBroadcastInDimOp):
-            return op.mixed_sizes()[d]
+            size = op.mixed_sizes()[d]
+            if not isinstance(size, SSAValue) or not isinstance(size.owner, bc.DimOp):
+                return size
+            v, d = size.owner.operand, size.owner.dim  # the size of a dim: where that comes from
+            continue
         if isinstance(op, bc.ElementwiseOp | bc.ConvertOp) and is_explicit(op):
             v = op.operands[1] if isinstance(op, bc.SelectOp) else op.operands[0]
         elif isinstance(op, bc.ReduceOp) and not op.keeps_dims:
@@ -418,6 +422,18 @@ def size_source(v: SSAValue, d: int) -> SizeSource:
         else:
             raise PassError(op, "has dynamic dimensions that bcast-lower-to-loops does not lower yet",
                             ["it lowers elementwise ops, broadcasts and reductions of dynamic shapes"])
+
+
+def same_sizes(op: Operation) -> bool:
+    """Whether the operands of an explicit elementwise op have the same
+    run-time sizes: the same ``size_source`` on every ``?`` dim (as
+    bcast-make-explicit leaves them: broadcasts to one SSA size). Two
+    operands of type ``tensor<?xf32>`` with other sources may differ at
+    run time; read at one index, one would be read out of bounds."""
+    operands = [v for v in op.operands if isinstance(v.type, TensorType)]
+    shape = flat_type_shape(operands[0].type)
+    return all(size_source(v, d) == size_source(operands[0], d)
+               for d, n in enumerate(shape) if isinstance(n, rules.Dynamic) for v in operands[1:])
 
 
 def reads_as_view(op: Operation) -> bool:
@@ -834,13 +850,13 @@ class FunctionLowering:
             if op.result in self.destination:
                 self.materialize(op.result)
         elif self.computed_inline(op):
-            if not is_explicit(op):
+            if not is_explicit(op) or not same_sizes(op):
                 raise PassError(op, "bcast-lower-to-loops needs explicit IR; run bcast-make-explicit first")
         elif isinstance(op, bc.ElementwiseOp | bc.ConvertOp | bc.ExtractOp | bc.BroadcastInDimOp
                         | bc.TransposeOp | bc.ReshapeOp | bc.NarrowOp | bc.ReverseOp | bc.IotaOp
                         | bc.SliceOp):
             if isinstance(op, bc.ElementwiseOp | bc.ConvertOp):
-                if not is_explicit(op):
+                if not is_explicit(op) or not same_sizes(op):
                     raise PassError(op, "bcast-lower-to-loops needs explicit IR; run "
                                     "bcast-make-explicit first")
             if isinstance(op, bc.ExtractOp):

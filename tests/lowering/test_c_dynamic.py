@@ -265,3 +265,23 @@ def call_arguments(buffers: list[str], shapes, results) -> list[str]:
     for buffer, shape, dims in zip(buffers, [*shapes, *results], dynamic, strict=True):
         args += [buffer, *(str(shape[d]) for d in dims)]
     return args
+
+
+UNCHECKED = """func.func @main(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = bcast.add %a, %b : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  func.return %0 : tensor<?xf32>
+}
+"""
+
+
+def test_operands_of_one_type_but_unproven_sizes_are_not_lowered():
+    """Two ``tensor<?xf32>`` arguments may be 5 and 1 at run time: read at
+    one index, one would be read out of bounds; without make-explicit's
+    check and broadcasts the loop lowering refuses them, located."""
+    with pytest.raises(driver.InputError) as info:
+        driver.load(UNCHECKED, "prog.mlir", None, pipeline="bcast-lower-to-loops")
+    assert info.value.reports[0].render().splitlines()[0] == (
+        "prog.mlir:2:8: error: 'bcast.add' op bcast-lower-to-loops needs explicit IR; run bcast-make-explicit first")
+    f = bcast.compile(UNCHECKED, backend="c", filename="prog.mlir")  # the standard pipeline checks them
+    np.testing.assert_array_equal(f(np.arange(5, dtype=np.float32), np.ones(1, np.float32)),
+                                  np.arange(5, dtype=np.float32) + 1)
