@@ -26,7 +26,7 @@ PIPELINES = {name: targets.TARGETS[name].pipeline for name in BACKENDS}
 
 default_backend = targets.default_backend
 
-DYNAMIC_BACKENDS = ("reference", "c")
+DYNAMIC_BACKENDS = targets.DYNAMIC
 """Backends that run dynamic and bounded dims (docs/semantics.md, "Dynamic
 and bounded shapes"); the others refuse them, located, naming the backend."""
 

@@ -377,6 +377,18 @@ RUNNABLE = tuple(sorted((name for name, t in TARGETS.items() if t.builder is not
 """What ``bcast.compile`` and ``bcast-run --backend`` run, slowest first."""
 
 
+DYNAMIC = ("reference", "c")
+"""Targets that take dynamic and bounded dims (docs/semantics.md, "Dynamic
+and bounded shapes"), slowest first; the others refuse them, located,
+naming themselves (``static_runner``)."""
+
+
+def static_runner(name: str) -> str | None:
+    """What ``driver.prepare`` names when target ``name`` refuses a dynamic
+    dim; None where it takes them (the ``mlir`` target prints any IR)."""
+    return None if name == "mlir" or name in DYNAMIC else f"the {name} target"
+
+
 def default_backend() -> str:
     """``backend=None``: the fastest runnable target this machine has (the C
     backend when a C compiler is present, else NumPy)."""

@@ -119,7 +119,7 @@ class BcastTarget(Target):
             name = module.location.filename.data
         spec = targets.TARGETS[self.name].emit_pipeline if self.standard_pipeline else ""
         try:
-            driver.prepare(ctx, module, pipeline=driver.parse_pipeline(spec), static_runner=f"the {self.name} target")
+            driver.prepare(ctx, module, pipeline=driver.parse_pipeline(spec), static_runner=targets.static_runner(self.name))
             output.write(opt.emit_target(self.name, module, name))
         except driver.InputError as e:
             raise TargetError(diagnostic(e.reports)) from None
