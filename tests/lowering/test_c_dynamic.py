@@ -285,3 +285,29 @@ def test_operands_of_one_type_but_unproven_sizes_are_not_lowered():
     f = bcast.compile(UNCHECKED, backend="c", filename="prog.mlir")  # the standard pipeline checks them
     np.testing.assert_array_equal(f(np.arange(5, dtype=np.float32), np.ones(1, np.float32)),
                                   np.arange(5, dtype=np.float32) + 1)
+
+
+CALL = """func.func @helper(%x: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = bcast.tanh %x : tensor<?xf32>
+  func.return %0 : tensor<?xf32>
+}
+func.func @main(%x: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = func.call @helper(%x) : (tensor<?xf32>) -> tensor<?xf32>
+  %1 = bcast.add %0, %x : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  func.return %1 : tensor<?xf32>
+}
+"""
+
+
+def test_a_dynamic_construct_the_loops_do_not_lower_yet():
+    """A call with dynamic results: ``backend="c"`` is a located error naming
+    the loop lowering; the default backend then runs the program on the
+    reference backend (the static-only NumPy fallback could not)."""
+    with pytest.raises(bcast.BcastError) as info:
+        bcast.compile(CALL, backend="c", filename="prog.mlir")
+    assert str(info.value).splitlines()[0] == ("prog.mlir:6:8: error: 'func.call' op has dynamic dimensions that "
+                                               "bcast-lower-to-loops does not lower yet")
+    f = bcast.compile(CALL, filename="prog.mlir")
+    x = np.arange(3, dtype=np.float32)
+    assert f.backend == "reference"
+    np.testing.assert_allclose(f(x), np.tanh(x) + x, rtol=1e-6)
