@@ -406,10 +406,7 @@ def size_source(v: SSAValue, d: int) -> SizeSource:
         op = v.owner
         if isinstance(op, bc.DynamicBroadcastInDimOp):
             size = op.mixed_sizes()[d]
-            if not isinstance(size, SSAValue) or not isinstance(size.owner, bc.DimOp):
-                return size
-            v, d = size.owner.operand, size.owner.dim  # the size of a dim: where that comes from
-            continue
+            return size if isinstance(size, int) else index_source(size)
         if isinstance(op, bc.ElementwiseOp | bc.ConvertOp) and is_explicit(op):
             v = op.operands[1] if isinstance(op, bc.SelectOp) else op.operands[0]
         elif isinstance(op, bc.ReduceOp) and not op.keeps_dims:
@@ -422,6 +419,21 @@ def size_source(v: SSAValue, d: int) -> SizeSource:
         else:
             raise PassError(op, "has dynamic dimensions that bcast-lower-to-loops does not lower yet",
                             ["it lowers elementwise ops, broadcasts and reductions of dynamic shapes"])
+
+
+def index_source(size: SSAValue) -> SizeSource:
+    """``size_source`` of an ``index`` size: ``bcast.dim`` is its operand's
+    dim's source, a ``bcast.broadcast_size`` of sizes that all have one
+    source is that source (the first size that is not 1 of equal sizes is
+    any of them); any other is itself."""
+    owner = size.owner
+    if isinstance(owner, bc.DimOp):
+        return size_source(owner.operand, owner.dim)
+    if isinstance(owner, bc.BroadcastSizeOp):
+        sources = [index_source(s) for s in owner.sizes]
+        if all(source == sources[0] for source in sources):
+            return sources[0]
+    return size
 
 
 def same_sizes(op: Operation) -> bool:
@@ -538,6 +550,10 @@ class FunctionLowering:
     def lower_broadcast_size(self, op: bc.BroadcastSizeOp) -> None:
         """The first size that is not 1, else 1 (docs/ir.md): selects from the last size back."""
         b, one = self.b, self.b.index(1)
+        source = index_source(op.result)
+        if source is not op.result:  # sizes of one source
+            self.alias[op.result] = self.as_index(self.size(source))
+            return
         sizes = [self.alias[s] for s in op.sizes]
         result = sizes[-1]
         for s in reversed(sizes[:-1]):
@@ -561,9 +577,13 @@ class FunctionLowering:
     @staticmethod
     def steps_needed(op: bc.DynamicBroadcastInDimOp, operand: rules.Shape, result: rules.Shape,
                      k: int, d: int) -> bool:
+        """Whether operand dim ``k`` may be 1 or ``result[d]`` at run time: not
+        when a fact, a static size, or one source of both sizes decides it."""
         if k in op.expanding or k in op.nonexpanding or operand[k] == 1:
             return False
-        return not (isinstance(operand[k], int) and operand[k] == result[d])
+        if isinstance(operand[k], int) and operand[k] == result[d]:
+            return False
+        return size_source(op.operand, k) != size_source(op.result, d)
 
     def dynamic_broadcast_index(self, op: bc.DynamicBroadcastInDimOp, idx: Index) -> Index:
         operand, b = flat_type_shape(op.operand.type), self.b
