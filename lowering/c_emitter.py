@@ -96,6 +96,7 @@ from bcast.ir.loops import (
 )
 from bcast.passes.errors import PassError
 from bcast.passes.loops import nests
+from bcast.passes.loops.plan_parallel import PARALLEL_WORK
 from bcast.passes.loops.collapse_nests import collapsed_nest
 from bcast.passes.loops.streaming_stores import STREAM_TILE_BYTES, nontemporal
 
@@ -776,6 +777,8 @@ class FunctionEmitter:
             fold = "max" if _reduction_kind(op) == "maximum" else "min"
             pragma = f"#pragma omp simd reduction({fold}:{names[0]}) reduction(|:{flag})"
         entered = pragma is not None and "parallel" in pragma
+        when = self.run_time_work(op) if entered and trip is None else None
+        clause = "" if when is None else f" if ({when})"
         # threads fence their streaming stores before the region's barrier;
         # a serial nest fences once after it (a later parallel loop may read)
         streams = bool(streamed) if innermost else self.streaming(op)
@@ -786,10 +789,12 @@ class FunctionEmitter:
         if region:
             # a parallel region around the loop: each thread allocates its
             # scratch once, and fences its streaming stores before the barrier
-            self.out("#pragma omp parallel")
+            self.out("#pragma omp parallel" + clause)
             self.out("{")
             self.indent += 1
             pragma = pragma.replace(PARALLEL, "#pragma omp for") + " nowait"
+        elif entered:
+            pragma += clause
         for a in scoped:
             self.alloc(a)
         deferred = self.defer_streams(op)
@@ -808,6 +813,25 @@ class FunctionEmitter:
         if region:
             self.indent -= 1
             self.out("}")
+
+    def run_time_work(self, op: scf.ForOp) -> str | None:
+        """For a nest on threads whose trip counts are run-time sizes: the C
+        condition that it runs at least ``PARALLEL_WORK`` innermost
+        iterations (the trips of the loop and of the first loop nested in
+        each body, where known before the nest), so a small call stays on
+        one thread as a small static nest does (``bcast-plan-parallel``)."""
+        factors, loop = [], op
+        while loop is not None:
+            trip = nests.trip(loop)
+            if trip is not None:
+                factors.append(str(trip))
+            elif nests.constant(loop.lb) == 0 and nests.constant(loop.step) == 1 and loop.ub in self.expr:
+                factors.append(f"(double){self.e(loop.ub)}")
+            else:
+                break
+            inner = [o for o in loop.body.blocks[0].ops if isinstance(o, scf.ForOp)]
+            loop = inner[0] if inner else None
+        return f"{' * '.join(factors)} >= {PARALLEL_WORK}" if factors else None
 
     def plain_loop(self, op: scf.ForOp, lb: str, ub: str, pragma: str | None, names: list[str],
                    entered: bool) -> None:

@@ -324,6 +324,9 @@ class Function:
             self.take_fault.restype, self.take_fault.argtypes = None, [ctypes.c_void_p]
         plan = fast_plan(self.arguments, self.results, self.checks)
         self.fast = None if plan is None else fast_call(plan, self.c_function)
+        if sizes is not None and not self.checks and DATA_OFFSET is not None and self.results \
+                and all(spec.shape is not None for spec in self.results):
+            self.fast = dynamic_fast_call(self.arguments, self.results, sizes, self.c_function)
         """The generated fast path (``fast_call``), or None."""
 
     def __call__(self, *args, out=None):
@@ -492,6 +495,59 @@ def fast_call(plan: FastPlan, c_function):
     namespace = {"MISS": MISS, "ndarray": np.ndarray, "at": ctypes.c_void_p.from_address, "OFFSET": DATA_OFFSET,
                  "empty": np.empty, "output": rt.output, "c_function": c_function, **constants}
     exec(compile("\n".join(lines) + "\n", "<bcast c fast path>", "exec"), namespace)
+    return namespace["fast"]
+
+
+def dynamic_fast_call(arguments: Sequence[rt.Spec], results: Sequence[rt.Spec], sizes, c_function):
+    """The fast path of a function with dynamic dims, for calls without
+    ``out=``: each array argument a C-contiguous ``np.ndarray`` of the
+    declared dtype and rank whose static dims are the declared ones and
+    whose bounded dims are within their bounds (``rt.check_shape``'s rule),
+    each ``index`` a Python int in range; then ``sizes`` (the function's
+    ``c_sizes.SizePlan``) checks them and gives the results' shapes, which
+    are allocated, and the C function is called with each dynamic size
+    after its pointer. Anything else, a failed check included, is ``MISS``:
+    the checked path then raises the error, so messages are the same."""
+    tests, pointers, shapes, constants = [], [], [], {}
+    for k, spec in enumerate(arguments):
+        if spec.shape is None:
+            tests.append(f"type(a{k}) is int and {rt.INDEX_MIN} <= a{k} <= {rt.INDEX_MAX}")
+            pointers.append(f"a{k}")
+            shapes.append("None")
+            continue
+        constants[f"D{k}"] = spec.dtype
+        test = [f"type(a{k}) is ndarray and a{k}.dtype == D{k} and a{k}.flags.c_contiguous",
+                f"len(a{k}.shape) == {len(spec.shape)}"]
+        for d, n in enumerate(spec.shape):
+            if isinstance(n, int):
+                test.append(f"a{k}.shape[{d}] == {n}")
+            elif n.bound is not None:
+                test.append(f"a{k}.shape[{d}] <= {n.bound}")
+        tests.append(" and ".join(test))
+        pointers += [f"at(id(a{k}) + OFFSET).value or 0", *(f"a{k}.shape[{d}]" for d in dynamic_dims(spec))]
+        shapes.append(f"a{k}.shape")
+    for k, spec in enumerate(results):
+        constants[f"RD{k}"] = spec.dtype
+        pointers += [f"at(id(r{k}) + OFFSET).value or 0", *(f"r{k}.shape[{d}]" for d in dynamic_dims(spec))]
+    arity, count = len(arguments), len(results)
+    lines = [
+        "def fast(args, out):",
+        f"    if out is not None or len(args) != {arity}:",
+        "        return MISS",
+        *([f"    {''.join(f'a{k}, ' for k in range(arity))}= args"] if arity else []),
+        f"    if not ({' and '.join(tests) or 'True'}):",
+        "        return MISS",
+        "    try:",
+        f"        shapes = sizes([{', '.join(shapes)}])",
+        "    except Exception:",
+        "        return MISS",
+        *(f"    r{k} = output(shapes[{k}], RD{k})" for k in range(count)),
+        f"    c_function({', '.join(pointers)})",
+        "    return r0" if count == 1 else f"    return ({''.join(f'r{k}, ' for k in range(count))})",
+    ]
+    namespace = {"MISS": MISS, "ndarray": np.ndarray, "at": ctypes.c_void_p.from_address, "OFFSET": DATA_OFFSET,
+                 "output": rt.output, "c_function": c_function, "sizes": sizes, **constants}
+    exec(compile("\n".join(lines) + "\n", "<bcast c dynamic fast path>", "exec"), namespace)
     return namespace["fast"]
 
 

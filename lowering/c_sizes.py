@@ -19,12 +19,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import func
-from xdsl.ir import BlockArgument, SSAValue
+from xdsl.ir import SSAValue
 
 from bcast.ir import ops as bc
 from bcast.ir.types import flat_type_shape
 from bcast.lowering.interpreter import check_broadcastable, check_expansion
-from bcast.passes.lower_to_loops import SizeSource, size_source
+from bcast.passes.lower_to_loops import SizeSource, index_source, size_source
 
 Shape = tuple[int, ...]
 
@@ -32,12 +32,32 @@ Shape = tuple[int, ...]
 class SizePlan:
     """The size ops of a function's top level (``bcast.dim``,
     ``bcast.broadcast_size``, the checks), in program order, and where each
-    result dim's size comes from."""
+    result dim's size comes from, resolved once (``size_source``) into plain
+    data, so a call costs a few microseconds: each check is tested by its
+    op's own rule (``CheckBroadcastableOp.failed``: the sizes landing on a
+    checked dim, 1s aside unless strict, are one size; an expansion: each
+    operand dim 1 or its output size, keeping its facts) on ints, and only a
+    failure calls the reference's function, which raises its error."""
 
     def __init__(self, function: func.FuncOp):
         block = function.body.block
-        self.steps = [op for op in block.ops if isinstance(
-            op, bc.DimOp | bc.BroadcastSizeOp | bc.CheckBroadcastableOp | bc.DynamicBroadcastInDimOp)]
+        self.steps: list[tuple] = []
+        for op in block.ops:
+            if isinstance(op, bc.DimOp):
+                self.steps.append(("dim", op.result, size_source(op.operand, op.dim)))
+            elif isinstance(op, bc.BroadcastSizeOp):
+                self.steps.append(("size", op.result, list(op.sizes)))
+            elif isinstance(op, bc.CheckBroadcastableOp):
+                shapes = [[s if isinstance(s, int) else index_source(s) for s in shape] for shape in op.shapes()]
+                landing = op.landing_dims()
+                groups = [[(i, j) for i, dims in enumerate(landing) for j, d in enumerate(dims) if d == r]
+                          for r in op.checked.get_values()]
+                self.steps.append(("check", op, shapes, groups, op.is_strict))
+            elif isinstance(op, bc.DynamicBroadcastInDimOp):
+                operand = [size_source(op.operand, k) for k in range(len(flat_type_shape(op.operand.type)))]
+                result = [s if isinstance(s, int) else index_source(s) for s in op.mixed_sizes()]
+                facts = [(k, d, k in op.expanding, k in op.nonexpanding) for k, d in enumerate(op.dims)]
+                self.steps.append(("expand", op, operand, result, facts))
         returned = block.last_op
         assert isinstance(returned, func.ReturnOp)
         self.results: list[list[SizeSource] | None] = [
@@ -55,21 +75,27 @@ class SizePlan:
             if isinstance(source, int):
                 return source
             if isinstance(source, tuple):
-                arg, d = source
-                assert isinstance(arg, BlockArgument)
-                return shapes[arg.index][d]
+                return shapes[source[0].index][source[1]]
             return sizes[source]
 
-        def shape_of(v: SSAValue) -> Shape:
-            return tuple(size(size_source(v, d)) for d in range(len(flat_type_shape(v.type))))
-
-        for op in self.steps:
-            if isinstance(op, bc.DimOp):
-                sizes[op.result] = size(size_source(op.operand, op.dim))
-            elif isinstance(op, bc.BroadcastSizeOp):
-                sizes[op.result] = next((s for s in (sizes[v] for v in op.sizes) if s != 1), 1)
-            elif isinstance(op, bc.CheckBroadcastableOp):
-                check_broadcastable(op, [tuple(size(s) for s in shape) for shape in op.shapes()])
+        for step in self.steps:
+            kind = step[0]
+            if kind == "dim":
+                sizes[step[1]] = size(step[2])
+            elif kind == "size":
+                sizes[step[1]] = next((s for s in (sizes[v] for v in step[2]) if s != 1), 1)
+            elif kind == "check":
+                _, op, sources, groups, strict = step
+                values = [[size(s) for s in shape] for shape in sources]
+                for group in groups:
+                    seen = {values[i][j] for i, j in group}
+                    if len(seen if strict else seen - {1}) > 1:
+                        check_broadcastable(op, [tuple(v) for v in values])
             else:
-                check_expansion(op, shape_of(op.operand), tuple(size(s) for s in op.mixed_sizes()))
+                _, op, operand, result, facts = step
+                got, want = [size(s) for s in operand], [size(s) for s in result]
+                for k, d, expanding, nonexpanding in facts:
+                    n = got[k]
+                    if n != 1 and n != want[d] or expanding and n != 1 or nonexpanding and n != want[d]:
+                        check_expansion(op, tuple(got), tuple(want))
         return [None if dims is None else tuple(size(s) for s in dims) for dims in self.results]

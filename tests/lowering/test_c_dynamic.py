@@ -146,6 +146,8 @@ def test_the_inner_loop_is_the_static_programs():
     assert "x_d0 == 1" in body[:first_loop] and "col_d0 == 1" in body[:first_loop]
     assert "bcast_alloc" not in body
     assert inner_loop(dynamic) == inner_loop(static)
+    # threads only for a nest as large as bcast-plan-parallel asks of a static one, decided at run time
+    assert re.search(r"#pragma omp parallel for schedule\(static\) if \(\(double\)v\d+ \* 4 >= 4194304\)", body)
 
 
 def inner_loop(source: str) -> str:
@@ -170,6 +172,7 @@ def test_softmax_with_dynamic_rows_and_columns():
         e = np.exp(x - x.max(axis=1, keepdims=True)) if x.size else x
         want = e / e.sum(axis=1, keepdims=True) if x.size else x
         np.testing.assert_allclose(f(x), want, rtol=2e-6, atol=1e-7)
+    assert "? 0 : 1" not in f.c_source  # every broadcast is between sizes of one source: no step
 
 
 def test_bcast_run_on_c_exits_1_with_the_located_error(tmp_path, capsys):
@@ -311,3 +314,31 @@ def test_a_dynamic_construct_the_loops_do_not_lower_yet():
     x = np.arange(3, dtype=np.float32)
     assert f.backend == "reference"
     np.testing.assert_allclose(f(x), np.tanh(x) + x, rtol=1e-6)
+
+
+def test_the_fast_path_takes_dynamic_calls_it_checks(compiled):
+    """The generated fast path checks dtype, layout, rank, static dims and
+    bounds and runs the size checks; whatever fails them is ``MISS``, and
+    the checked path gives the error."""
+    fast = compiled._python_function.fast
+    rng = np.random.default_rng(1)
+    args = (rng.standard_normal((6, 4)).astype(np.float32), rng.standard_normal(4).astype(np.float32),
+            rng.standard_normal((1, 1)).astype(np.float32), rng.standard_normal(6).astype(np.float32))
+    got = fast(args, None)
+    assert got is not c_runtime.MISS
+    for g, w in zip(got, expected(*args), strict=True):
+        assert g.shape == w.shape and g.dtype == w.dtype
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5)
+    wrong = [(np.ones((6, 5), np.float32), *args[1:]),  # a static dim
+             (args[0][:, ::2].repeat(2, axis=1)[:, :4].T.copy().T, *args[1:]),  # not C-contiguous
+             (args[0].astype(np.float64), *args[1:]),  # another dtype
+             (*args[:3], np.ones(5, np.float32))]  # a failed check
+    for call in wrong:
+        assert fast(call, None) is c_runtime.MISS
+    with pytest.raises(bcast.BcastError, match=r"shapes \(6,\) \(5,\)"):
+        compiled(*wrong[-1])
+    bounded = bcast.compile(BOUNDED, backend="c", filename="prog.mlir")
+    assert bounded._python_function.fast((np.ones((17, 4), np.float32), np.ones(4, np.float32)), None) \
+        is c_runtime.MISS
+    assert bounded._python_function.fast((np.ones((16, 4), np.float32), np.ones(4, np.float32)), None) \
+        is not c_runtime.MISS
