@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from xdsl.dialects import func
+from xdsl.dialects.builtin import IndexType
 
 import bcast
 from bcast.lowering import c_emitter, c_runtime
@@ -21,6 +22,8 @@ from bcast.lowering.c_sizes import SizePlan
 from bcast.lowering import memref_abi
 from bcast.tests.lowering.test_c_backend import HARNESS_HEAD
 from bcast.tests.lowering.test_dynamic_shapes import BOUNDED, PROGRAM, expected
+from bcast.ir.types import flat_type_shape, numpy_dtype
+from bcast.tests.test_examples_run import C_DYNAMIC_NOT_YET, DYNAMIC_CASES
 from bcast.tools import api, driver, targets
 from bcast.tools import run as bcast_run
 
@@ -210,46 +213,88 @@ SIZES = [(0, 0, 0), (1, 1, 1), (5, 5, 5), (5, 1, 5), (1, 5, 5), (5, 5, 1), (3, 1
 
 
 def test_dynamic_c_is_clean_under_sanitizers_at_every_size(tmp_path):
-    """``PROGRAM``'s C, built with ASan and UBSan, called with buffers of
-    exactly the sizes it is given (so any read or write beyond them is
-    reported): at every size the checks accept (sizes 0 and 1, stretched
-    rows); a mismatch (``(3, 1, 2)``...) is refused by the checks before the
-    call, as ``bcast.compile``'s function refuses it."""
+    """The C of ``PROGRAM`` and of every dynamic example the C backend
+    compiles, built with ASan and UBSan, called with buffers of exactly the
+    sizes it is given (so any read or write beyond them is reported): at
+    every size the checks accept (sizes 0 and 1, stretched rows); a
+    mismatch (``(3, 1, 2)``...) is refused by the checks before the call,
+    as ``bcast.compile``'s function refuses it, and as NumPy refuses it."""
     cc = c_runtime.require_compiler()
-    module = driver.load(PROGRAM, "prog.mlir", None, pipeline=api.STANDARD_PIPELINE)
-    plan = SizePlan(next(f for f in module.ops if isinstance(f, func.FuncOp)))
-    loops = targets.loop_ir(module)
-    source, names = c_emitter.emit_module(loops)
-    calls, refused = [], []
-    for n, m, k in SIZES:
-        shapes = [(n, 4), (4,), (m, 1), (k,)]
-        try:
-            results = plan(shapes)
-        except Exception as e:  # the reference's RuntimeShapeFailure
-            refused.append(((n, m, k), str(e.report.message)))
-            continue
-        lines, owned = [], []
-        for k, shape in enumerate([*shapes, *results]):
-            size = 1 if k == 6 else 4  # result2 is i1, one byte
-            lines.append(f"        void *b{k} = input({int(np.prod(shape))}, {size}, {1 if k == 6 else 2});")
-            owned.append(f"b{k}")
-        args = call_arguments(owned, shapes, results)
-        calls += ["    {", *lines, f"        {names['main']}({', '.join(args)});",
-                  *(f"        free({v});" for v in owned), "    }"]
-    assert [s for s, _ in refused] == [s for s in SIZES if numpy_refuses(*s)] == [(3, 1, 2), (4, 2, 4), (2, 3, 3)]
-    assert all(msg.startswith("operands could not be broadcast together with shapes") for _, msg in refused)
-    unit, main = tmp_path / "program.c", tmp_path / "main.c"
-    unit.write_text(source)
-    prototype = next(line for line in source.splitlines() if line.startswith("void bcast_main(") and line.endswith(");"))
-    main.write_text(HARNESS_HEAD + prototype + "\nint main(void) {\n" + "\n".join(calls) + '\n    puts("clean");\n    return 0;\n}\n')
+    units, calls, refused = [], [], []
+    programs = [("program", PROGRAM, "main", [dict(zip((0, 2, 3), s)) for s in SIZES])]
+    for case in DYNAMIC_CASES:
+        path, index, text, entry = case.values
+        if case.id not in C_DYNAMIC_NOT_YET:
+            programs.append((case.id, text, entry, [{}, *({k: m for k in range(8)} for m in (0, 1, 3))]))
+    for k, (name, text, entry, size_sets) in enumerate(programs):
+        module = driver.load(text, "prog.mlir", None, pipeline=api.STANDARD_PIPELINE, import_stablehlo=True)
+        module = targets.reachable(module, entry)
+        function = next(f for f in module.ops if isinstance(f, func.FuncOp) and f.sym_name.data == entry)
+        plan = SizePlan(function)
+        loops = targets.loop_ir(module)
+        source, names = c_emitter.emit_module(loops, prefix=f"e{k}_")
+        unit = tmp_path / f"e{k}.c"
+        unit.write_text(source)
+        units.append(unit)
+        for sizes in size_sets:
+            shapes = argument_shapes(function, sizes)
+            try:
+                results = plan(shapes)
+            except Exception as e:  # the reference's RuntimeShapeFailure
+                refused.append((name, sizes, e.report.message))
+                continue
+            calls.append(f'    fprintf(stderr, "{name} {sizes}\\n");')
+            calls += harness_call(names[entry], function, shapes, results)
+    assert [(n, s) for n, s, _ in refused if n == "program"] == [
+        ("program", dict(zip((0, 2, 3), s))) for s in SIZES if numpy_refuses(*s)]
+    assert len(calls) > 100
+    assert all(msg.startswith(("operands could not", "operand of shape")) for _, _, msg in refused)
+    prototypes = [line for unit in units for line in unit.read_text().splitlines()
+                  if line.startswith("void ") and line.endswith(");")]
+    main = tmp_path / "main.c"
+    main.write_text(HARNESS_HEAD + "\n".join(prototypes) + "\nint main(void) {\n" + "\n".join(calls)
+                    + '\n    puts("clean");\n    return 0;\n}\n')
     exe = tmp_path / "harness"
     flags = ["-O1", "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer"]
-    done = subprocess.run([*cc, "-std=c99", *flags, "-fopenmp", str(unit), str(main), "-o", str(exe), "-lm"],
+    done = subprocess.run([*cc, "-std=c99", *flags, "-fopenmp", *map(str, units), str(main), "-o", str(exe), "-lm"],
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-3000:]
     run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120,
                          env={**os.environ, "ASAN_OPTIONS": "detect_leaks=1", "OMP_NUM_THREADS": "2"})
     assert run.returncode == 0 and run.stdout.strip() == "clean", run.stderr[-3000:]
+
+
+def argument_shapes(function: func.FuncOp, sizes: dict[int, int]) -> list[tuple[int, ...] | None]:
+    """Each argument's run-time shape: dynamic dims of argument ``k`` are
+    ``sizes[k]`` (at most the bound; 4 where not given), static dims as declared."""
+    shapes = []
+    for k, t in enumerate(function.function_type.inputs.data):
+        if isinstance(t, IndexType):
+            shapes.append(None)
+            continue
+        n = sizes.get(k, 4)
+        shapes.append(tuple(d if isinstance(d, int) else n if d.bound is None else min(n, d.bound)
+                            for d in flat_type_shape(t)))
+    return shapes
+
+
+def harness_call(c_name: str, function: func.FuncOp, shapes, results) -> list[str]:
+    """One call of the C function with buffers of exactly ``shapes`` and
+    ``results`` (small values; booleans 0 or 1), each followed by its
+    dynamic sizes (``c_runtime.dynamic_dims``), freed after."""
+    types = [*function.function_type.inputs.data, *function.function_type.outputs.data]
+    lines, args, owned = [], [], []
+    for t, shape in zip(types, [*shapes, *results], strict=True):
+        if shape is None:
+            args.append("0")
+            continue
+        dtype, flat = numpy_dtype(t), flat_type_shape(t)
+        var = f"b{len(owned)}"
+        lines.append(f"        void *{var} = input({int(np.prod(shape))}, {dtype.itemsize}, "
+                     f"{1 if dtype == np.bool_ else 2});")
+        owned.append(var)
+        args += [var, *(str(shape[d]) for d, n in enumerate(flat) if not isinstance(n, int))]
+    return ["    {", *lines, f"        {c_name}({', '.join(args)});", *(f"        free({v});" for v in owned), "    }"]
 
 
 def numpy_refuses(n: int, m: int, k: int) -> bool:
@@ -258,16 +303,6 @@ def numpy_refuses(n: int, m: int, k: int) -> bool:
     except ValueError:
         return True
     return False
-
-
-def call_arguments(buffers: list[str], shapes, results) -> list[str]:
-    """The C call's arguments: each buffer, then the sizes of its dynamic
-    dims (``PROGRAM``: dim 0 of ``x``, ``col``, ``v`` and of each result)."""
-    dynamic = [[0], [], [0], [0], [0], [0], [0]]
-    args = []
-    for buffer, shape, dims in zip(buffers, [*shapes, *results], dynamic, strict=True):
-        args += [buffer, *(str(shape[d]) for d in dims)]
-    return args
 
 
 UNCHECKED = """func.func @main(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
