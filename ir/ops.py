@@ -770,6 +770,14 @@ class ClampOp(TernaryOp):
         check_kinds(elements, cls.ELEMENT_KINDS)
         return _promote(elements, semantics, types)
 
+    def level_checks(self, shapes: Sequence[rules.Shape]) -> list[tuple[int, rules.RuntimeCheck]]:
+        """Under xla, a ``min`` or ``max`` of rank > 0 has ``x``'s very shape:
+        its ``?`` dims are checked equal at run time, never stretched (a
+        size-1 min against 4 is an error, as the reference gives)."""
+        if semantics_of(self) == "xla":
+            return rules.check_strict_dynamic([s for s in shapes if s], "clamp")[1]
+        return super().level_checks(shapes)
+
     @classmethod
     def check_xla_shapes(cls, shapes: Sequence[rules.Shape]) -> None:
         low, x, high = shapes

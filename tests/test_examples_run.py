@@ -147,8 +147,8 @@ C_DYNAMIC_NOTES_DIFFER = {
 }
 """Where the explicit form's check loses what the reference says beyond
 NumPy's first line: its note (tml's and xla clamp's rule; an explicit
-``broadcast_in_dim``'s words), and xla clamp's exact-shape rule, which the
-check relaxes to NumPy's (min of size 1 against 4 runs): strict xfails."""
+``broadcast_in_dim``'s words): strict xfails (the first line is the
+reference's: tests/lowering/test_c_dynamic.py)."""
 
 
 def dynamic_inputs(function: func.FuncOp, n: int, seed: int) -> list[object]:

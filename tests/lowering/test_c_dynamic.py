@@ -377,3 +377,29 @@ def test_the_fast_path_takes_dynamic_calls_it_checks(compiled):
         is c_runtime.MISS
     assert bounded._python_function.fast((np.ones((16, 4), np.float32), np.ones(4, np.float32)), None) \
         is not c_runtime.MISS
+
+
+XLA_CLAMP = """module attributes {bcast.semantics = "xla"} {
+func.func @main(%lo: tensor<?xf32>, %x: tensor<4xf32>, %hi: tensor<f32>) -> tensor<4xf32> {
+  %0 = bcast.clamp %lo, %x, %hi : (tensor<?xf32>, tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+}
+}
+"""
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+def test_xla_clamp_bounds_of_another_size_fail_as_on_the_reference(n):
+    """Under xla a ``?`` min has ``x``'s very shape: make-explicit checks it
+    equal (``strict``), so a min of one element against four fails on C as
+    on the reference, never stretched (NumPy's ``clip`` would stretch it)."""
+    args = (np.zeros(n, np.float32), np.arange(4, dtype=np.float32), np.float32(2))
+    messages = []
+    for backend in ("c", "reference"):
+        with pytest.raises(bcast.BcastError) as info:
+            bcast.compile(XLA_CLAMP, backend=backend, filename="prog.mlir")(*args)
+        messages.append(str(info.value).splitlines()[0])
+    assert messages[0] == messages[1] == (f"prog.mlir:3:8: error: operands could not be broadcast together with "
+                                          f"shapes ({n},) (4,) ()")
+    np.testing.assert_array_equal(bcast.compile(XLA_CLAMP, backend="c")(np.zeros(4, np.float32), *args[1:]),
+                                  np.clip(args[1], 0, 2))
