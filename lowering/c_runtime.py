@@ -340,12 +340,22 @@ class Function:
                 return result
         return self.checked_call(args, out)
 
+    def sized_target(self, outs: rt.Outs, k: int, shape: tuple[int, ...]) -> np.ndarray:
+        """Where result ``k`` of run-time ``shape`` is computed: the caller's
+        ``out`` when ``Outs`` lets it be written directly and it has that
+        shape, else a fresh array (``deliver`` then refuses an ``out`` of
+        another shape before anything is written)."""
+        if outs.arrays is not None and outs.direct[k] and outs.arrays[k].shape == shape:
+            return outs.arrays[k]
+        return rt.output(shape, self.results[k].dtype)
+
     def checked_call(self, args, out):
         """Any call: every argument through ``numpy_runtime.argument``,
         ``out=`` through ``numpy_runtime.Outs``."""
         values = [rt.argument(a, spec) for a, spec in zip(args, self.arguments, strict=True)]
         dynamic = self.sizes is not None
-        outs = rt.Outs(out, self.results, values, may_fail=bool(self.checks) or dynamic)
+        # (a dynamic function's checks run before the call: it then cannot fail)
+        outs = rt.Outs(out, self.results, values, may_fail=bool(self.checks))
         shapes = self.sizes([None if spec.shape is None else np.shape(v) for v, spec in zip(values, self.arguments)]) \
             if dynamic else None
         pointers: list[object] = []
@@ -359,7 +369,7 @@ class Function:
             pointers.append(data.ctypes.data)
             pointers += [data.shape[d] for d in dynamic_dims(spec)]
         targets = [np.zeros((), np.int64) if spec.shape is None
-                   else rt.output(shapes[k], spec.dtype) if dynamic and dynamic_dims(spec) else outs.target(k)
+                   else self.sized_target(outs, k, shapes[k]) if dynamic and dynamic_dims(spec) else outs.target(k)
                    for k, spec in enumerate(self.results)]
         targets = [t if t.flags.c_contiguous else rt.output(t.shape, t.dtype) for t in targets]  # C writes rows
         for t, spec in zip(targets, self.results):
