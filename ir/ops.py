@@ -267,6 +267,9 @@ def check_expansion(operand: Sequence[int], shape: Sequence[int], dims: Sequence
     (expanding: 1; nonexpanding: its result size)."""
     operand, shape = tuple(int(n) for n in operand), tuple(int(n) for n in shape)
     failed = f"operand of shape {operand} could not be broadcast to shape {shape}"
+    for d, n in enumerate(shape):  # a size from an index value of the program
+        if n < 0:
+            raise RuntimeShapeError(failed, [f"size of result dimension {d} is {n}, which is negative"])
     try:
         rules.check_broadcast_in_dim(operand, shape, dims, "numpy")
     except RuleError as e:

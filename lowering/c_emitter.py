@@ -71,6 +71,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     IntegerType,
+    DYNAMIC_INDEX,
     MemRefType,
     ModuleOp,
     StringAttr,
@@ -95,6 +96,7 @@ from bcast.ir.loops import (
 )
 from bcast.passes.errors import PassError
 from bcast.passes.loops import nests
+from bcast.passes.loops.plan_parallel import PARALLEL_WORK
 from bcast.passes.loops.collapse_nests import collapsed_nest
 from bcast.passes.loops.streaming_stores import STREAM_TILE_BYTES, nontemporal
 
@@ -388,6 +390,10 @@ class FunctionEmitter:
         self.lines: list[str] = []
         self.indent = 1
         self.expr: dict[SSAValue, str] = {}
+        self.sizes: dict[SSAValue, list[str]] = {}
+        """A memref with dynamic dims -> its sizes as C expressions (an
+        argument's are ``int64_t`` parameters after its pointer, an alloc's its
+        ``index`` operands)."""
         self.counter = 0
         self.heap: set[SSAValue] = set()
         self.in_parallel = 0
@@ -443,6 +449,10 @@ class FunctionEmitter:
             if isinstance(t, MemRefType):
                 const = "" if block is None or block.args[k] in written else "const "
                 params.append(f"{const}{c_type(t.element_type)} *restrict {name}")
+                sizes = [str(n) if n != DYNAMIC_INDEX else f"{name}_d{d}" for d, n in enumerate(t.get_shape())]
+                params += [f"int64_t {n}" for n in sizes if not n.isdigit()]
+                if block is not None:
+                    self.sizes[block.args[k]] = sizes
             else:
                 params.append(f"{c_type(t)} {name}")
         return f"void {self.names[self.f.sym_name.data]}({', '.join(params) or 'void'})"
@@ -524,6 +534,11 @@ class FunctionEmitter:
                 self.out(f"free({self.e(op.memref)});")
                 if op.memref.owner in self.predeclared:  # the failure path frees it too
                     self.out(f"{self.e(op.memref)} = NULL;")
+        elif isinstance(op, memref.DimOp):
+            d = nests.constant(op.index)
+            if d is None:
+                raise PassError(op, "is supported by the C target only with a constant dim")
+            self.expr[op.result] = self.dims(op.source)[d]
         elif isinstance(op, memref.GetGlobalOp):
             self.expr[op.memref] = self.globals[op.name_.string_value()]
         elif isinstance(op, func.CallOp):
@@ -531,6 +546,8 @@ class FunctionEmitter:
             for a in op.arguments:
                 args.append(f"({c_type(a.type.element_type)} *){self.e(a)}"
                             if isinstance(a.type, MemRefType) else self.e(a))
+                if isinstance(a.type, MemRefType):
+                    args += [n for n, s in zip(self.dims(a), a.type.get_shape()) if s == DYNAMIC_INDEX]
             self.out(f"{self.names[op.callee.string_value()]}({', '.join(args)});")
             if self.checks:
                 self.fails = True
@@ -563,14 +580,38 @@ class FunctionEmitter:
         else:
             raise PassError(op, "is not supported by the C target")
 
+    def dims(self, m: SSAValue) -> list[str]:
+        """The sizes of memref ``m`` as C expressions."""
+        return self.sizes.get(m) or [str(n) for n in m.type.get_shape()]
+
     def index(self, m: SSAValue, indices) -> str:
         shape = m.type.get_shape()
+        if DYNAMIC_INDEX in shape:
+            return self.dynamic_index(m, indices)
         terms = []
         for i, stride in zip(indices, strides(shape)):
             text = self.e(i)
             if text == "0":
                 continue
             terms.append(text if stride == 1 else f"{text} * {stride}")
+        return " + ".join(terms) or "0"
+
+    def dynamic_index(self, m: SSAValue, indices) -> str:
+        """The linear index in a memref with dynamic dims: each index times
+        its stride, the product of the sizes after it (a literal where they
+        are all static: ``memref<?x4xf32>`` indexes as ``memref<8x4xf32>``)."""
+        shape, dims = m.type.get_shape(), self.dims(m)
+        terms = []
+        for k, i in enumerate(indices):
+            text = self.e(i)
+            if text == "0":
+                continue
+            after = shape[k + 1:]
+            if DYNAMIC_INDEX not in after:
+                stride = element_count(after)
+                terms.append(text if stride == 1 else f"{text} * {stride}")
+            else:
+                terms.append(" * ".join([text, *(d for d, n in zip(dims[k + 1:], after) if n != 1)]))
         return " + ".join(terms) or "0"
 
     @staticmethod
@@ -583,7 +624,13 @@ class FunctionEmitter:
         ct = c_type(t.element_type)
         n = max(element_count(t.get_shape()), 1)
         name = self.fresh("v")
-        size = self.alloc_bytes(op)
+        if op.dynamic_sizes:
+            sizes, given = [], iter(op.dynamic_sizes)
+            for d in t.get_shape():
+                sizes.append(str(d) if d != DYNAMIC_INDEX else self.e(next(given)))
+            self.sizes[op.memref] = sizes
+        size = self.alloc_bytes(op) if not op.dynamic_sizes else (  # bcast_alloc takes 0 bytes too
+            " * ".join([*(f"(size_t){s}" for s in self.sizes[op.memref]), str(_bytes(t.element_type))]))
         if op in self.predeclared:
             self.out(f"{self.e(op.memref)} = bcast_alloc({size});")
             self.heap.add(op.memref)
@@ -730,6 +777,8 @@ class FunctionEmitter:
             fold = "max" if _reduction_kind(op) == "maximum" else "min"
             pragma = f"#pragma omp simd reduction({fold}:{names[0]}) reduction(|:{flag})"
         entered = pragma is not None and "parallel" in pragma
+        when = self.run_time_work(op) if entered and trip is None else None
+        clause = "" if when is None else f" if ({when})"
         # threads fence their streaming stores before the region's barrier;
         # a serial nest fences once after it (a later parallel loop may read)
         streams = bool(streamed) if innermost else self.streaming(op)
@@ -740,10 +789,12 @@ class FunctionEmitter:
         if region:
             # a parallel region around the loop: each thread allocates its
             # scratch once, and fences its streaming stores before the barrier
-            self.out("#pragma omp parallel")
+            self.out("#pragma omp parallel" + clause)
             self.out("{")
             self.indent += 1
             pragma = pragma.replace(PARALLEL, "#pragma omp for") + " nowait"
+        elif entered:
+            pragma += clause
         for a in scoped:
             self.alloc(a)
         deferred = self.defer_streams(op)
@@ -762,6 +813,25 @@ class FunctionEmitter:
         if region:
             self.indent -= 1
             self.out("}")
+
+    def run_time_work(self, op: scf.ForOp) -> str | None:
+        """For a nest on threads whose trip counts are run-time sizes: the C
+        condition that it runs at least ``PARALLEL_WORK`` innermost
+        iterations (the trips of the loop and of the first loop nested in
+        each body, where known before the nest), so a small call stays on
+        one thread as a small static nest does (``bcast-plan-parallel``)."""
+        factors, loop = [], op
+        while loop is not None:
+            trip = nests.trip(loop)
+            if trip is not None:
+                factors.append(str(trip))
+            elif nests.constant(loop.lb) == 0 and nests.constant(loop.step) == 1 and loop.ub in self.expr:
+                factors.append(f"(double){self.e(loop.ub)}")
+            else:
+                break
+            inner = [o for o in loop.body.blocks[0].ops if isinstance(o, scf.ForOp)]
+            loop = inner[0] if inner else None
+        return f"{' * '.join(factors)} >= {PARALLEL_WORK}" if factors else None
 
     def plain_loop(self, op: scf.ForOp, lb: str, ub: str, pragma: str | None, names: list[str],
                    entered: bool) -> None:

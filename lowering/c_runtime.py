@@ -384,21 +384,29 @@ class Function:
     as on the other backends."""
 
     def __init__(self, library: ctypes.CDLL, name: str, arguments, results,
-                 checks: Sequence[BoundsCheck] = (), fault_name: str | None = None):
+                 checks: Sequence[BoundsCheck] = (), fault_name: str | None = None, sizes=None):
         self.arguments: tuple[rt.Spec, ...] = tuple(arguments)
         self.results: tuple[rt.Spec, ...] = tuple(results)
         self.checks = tuple(checks)
+        self.sizes = sizes
+        """A dynamic function's ``c_sizes.SizePlan`` (None for a static one): its
+        checks run, and its results' shapes are computed, before the call."""
         self.c_function = getattr(library, name)
         self.c_function.restype = None
         self.c_function.argtypes = [
-            ctypes.c_int64 if spec.shape is None else ctypes.c_void_p for spec in self.arguments
-        ] + [ctypes.c_void_p] * len(self.results)
+            t for spec in (*self.arguments, *self.results)
+            for t in ([ctypes.c_int64] if spec.shape is None
+                      else [ctypes.c_void_p] + [ctypes.c_int64] * len(dynamic_dims(spec)))
+        ]
         self.take_fault = None
         if self.checks:
             self.take_fault = getattr(library, fault_name)
             self.take_fault.restype, self.take_fault.argtypes = None, [ctypes.c_void_p]
         plan = fast_plan(self.arguments, self.results, self.checks)
         self.fast = None if plan is None else fast_call(plan, self.c_function)
+        if sizes is not None and not self.checks and DATA_OFFSET is not None and self.results \
+                and all(spec.shape is not None for spec in self.results):
+            self.fast = dynamic_fast_call(self.arguments, self.results, sizes, self.c_function)
         """The generated fast path (``fast_call``), or None."""
 
     def __call__(self, *args, out=None):
@@ -412,11 +420,24 @@ class Function:
                 return result
         return self.checked_call(args, out)
 
+    def sized_target(self, outs: rt.Outs, k: int, shape: tuple[int, ...]) -> np.ndarray:
+        """Where result ``k`` of run-time ``shape`` is computed: the caller's
+        ``out`` when ``Outs`` lets it be written directly and it has that
+        shape, else a fresh array (``deliver`` then refuses an ``out`` of
+        another shape before anything is written)."""
+        if outs.arrays is not None and outs.direct[k] and outs.arrays[k].shape == shape:
+            return outs.arrays[k]
+        return rt.output(shape, self.results[k].dtype)
+
     def checked_call(self, args, out):
         """Any call: every argument through ``numpy_runtime.argument``,
         ``out=`` through ``numpy_runtime.Outs``."""
         values = [rt.argument(a, spec) for a, spec in zip(args, self.arguments, strict=True)]
+        dynamic = self.sizes is not None
+        # (a dynamic function's checks run before the call: it then cannot fail)
         outs = rt.Outs(out, self.results, values, may_fail=bool(self.checks))
+        shapes = self.sizes([v if spec.shape is None else np.shape(v) for v, spec in zip(values, self.arguments)]) \
+            if dynamic else None
         pointers: list[object] = []
         keep = []
         for value, spec in zip(values, self.arguments):
@@ -426,10 +447,15 @@ class Function:
             data = np.ascontiguousarray(value)
             keep.append(data)
             pointers.append(data.ctypes.data)
-        targets = [np.zeros((), np.int64) if spec.shape is None else outs.target(k)
+            pointers += [data.shape[d] for d in dynamic_dims(spec)]
+        targets = [np.zeros((), np.int64) if spec.shape is None
+                   else self.sized_target(outs, k, shapes[k]) if dynamic and dynamic_dims(spec) else outs.target(k)
                    for k, spec in enumerate(self.results)]
         targets = [t if t.flags.c_contiguous else rt.output(t.shape, t.dtype) for t in targets]  # C writes rows
-        pointers += [t.ctypes.data for t in targets]
+        for t, spec in zip(targets, self.results):
+            pointers.append(t.ctypes.data)
+            if spec.shape is not None:
+                pointers += [t.shape[d] for d in dynamic_dims(spec)]
         self.c_function(*pointers)  # ctypes releases the GIL for the call
         if self.take_fault is not None:
             fault = np.zeros(2, np.int64)
@@ -440,6 +466,12 @@ class Function:
                 raise AssertionError(f"the C code's check {fault[0]} failed on index {fault[1]}, "
                                      f"which is in bounds")  # pragma: no cover - a bcast bug
         return outs.deliver(targets, [True] * len(targets))
+
+
+def dynamic_dims(spec: rt.Spec) -> list[int]:
+    """The dims of an array argument or result whose sizes the C function
+    takes as ``int64_t`` parameters after its pointer (``c_emitter``)."""
+    return [d for d, n in enumerate(spec.shape) if isinstance(n, rules.Dynamic)]
 
 
 SMALL_RESULT_BYTES = 1 << 16
@@ -556,6 +588,59 @@ def fast_call(plan: FastPlan, c_function):
     return namespace["fast"]
 
 
+def dynamic_fast_call(arguments: Sequence[rt.Spec], results: Sequence[rt.Spec], sizes, c_function):
+    """The fast path of a function with dynamic dims, for calls without
+    ``out=``: each array argument a C-contiguous ``np.ndarray`` of the
+    declared dtype and rank whose static dims are the declared ones and
+    whose bounded dims are within their bounds (``rt.check_shape``'s rule),
+    each ``index`` a Python int in range; then ``sizes`` (the function's
+    ``c_sizes.SizePlan``) checks them and gives the results' shapes, which
+    are allocated, and the C function is called with each dynamic size
+    after its pointer. Anything else, a failed check included, is ``MISS``:
+    the checked path then raises the error, so messages are the same."""
+    tests, pointers, shapes, constants = [], [], [], {}
+    for k, spec in enumerate(arguments):
+        if spec.shape is None:
+            tests.append(f"type(a{k}) is int and {rt.INDEX_MIN} <= a{k} <= {rt.INDEX_MAX}")
+            pointers.append(f"a{k}")
+            shapes.append("None")
+            continue
+        constants[f"D{k}"] = spec.dtype
+        test = [f"type(a{k}) is ndarray and a{k}.dtype == D{k} and a{k}.flags.c_contiguous",
+                f"len(a{k}.shape) == {len(spec.shape)}"]
+        for d, n in enumerate(spec.shape):
+            if isinstance(n, int):
+                test.append(f"a{k}.shape[{d}] == {n}")
+            elif n.bound is not None:
+                test.append(f"a{k}.shape[{d}] <= {n.bound}")
+        tests.append(" and ".join(test))
+        pointers += [f"at(id(a{k}) + OFFSET).value or 0", *(f"a{k}.shape[{d}]" for d in dynamic_dims(spec))]
+        shapes.append(f"a{k}.shape")
+    for k, spec in enumerate(results):
+        constants[f"RD{k}"] = spec.dtype
+        pointers += [f"at(id(r{k}) + OFFSET).value or 0", *(f"r{k}.shape[{d}]" for d in dynamic_dims(spec))]
+    arity, count = len(arguments), len(results)
+    lines = [
+        "def fast(args, out):",
+        f"    if out is not None or len(args) != {arity}:",
+        "        return MISS",
+        *([f"    {''.join(f'a{k}, ' for k in range(arity))}= args"] if arity else []),
+        f"    if not ({' and '.join(tests) or 'True'}):",
+        "        return MISS",
+        "    try:",
+        f"        shapes = sizes([{', '.join(shapes)}])",
+        "    except Exception:",
+        "        return MISS",
+        *(f"    r{k} = output(shapes[{k}], RD{k})" for k in range(count)),
+        f"    c_function({', '.join(pointers)})",
+        "    return r0" if count == 1 else f"    return ({''.join(f'r{k}, ' for k in range(count))})",
+    ]
+    namespace = {"MISS": MISS, "ndarray": np.ndarray, "at": ctypes.c_void_p.from_address, "OFFSET": DATA_OFFSET,
+                 "output": rt.output, "c_function": c_function, "sizes": sizes, **constants}
+    exec(compile("\n".join(lines) + "\n", "<bcast c dynamic fast path>", "exec"), namespace)
+    return namespace["fast"]
+
+
 def _data_offset() -> int | None:
     """Where an ndarray object holds its data pointer: NumPy's array struct
     starts with the pointer right after the object header
@@ -612,11 +697,11 @@ class Library:
     """A built C module: its functions by symbol name."""
 
     def __init__(self, source: str, signatures: dict[str, tuple], checks: Sequence[BoundsCheck] = (),
-                 fault_name: str | None = None):
+                 fault_name: str | None = None, sizes: dict | None = None):
         self.library = load(source)
         if calls_gemm(source):  # the kernels are built (once) only for programs with a product
             link_blas(self.library)
         self.functions = {
-            name: Function(self.library, c_name, arguments, results, checks, fault_name)
+            name: Function(self.library, c_name, arguments, results, checks, fault_name, (sizes or {}).get(name))
             for name, (c_name, arguments, results) in signatures.items()
         }

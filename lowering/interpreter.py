@@ -125,6 +125,24 @@ def _broadcast_in_dim_shape(op: bc.BroadcastInDimOp, operand: np.ndarray) -> tup
     return shape
 
 
+def check_broadcastable(op: bc.CheckBroadcastableOp, shapes: Sequence[tuple[int, ...]]) -> None:
+    """``op`` on the operands' run-time ``shapes``, located at the op (the
+    reference backend and the C runtime, which checks before its call)."""
+    try:
+        op.check(shapes)
+    except bc.RuntimeShapeError as e:
+        raise RuntimeShapeFailure(op, e) from None
+
+
+def check_expansion(op: bc.DynamicBroadcastInDimOp, operand: tuple[int, ...], shape: tuple[int, ...]) -> None:
+    """``op``'s expansion of an operand of run-time shape ``operand`` into
+    ``shape`` (``bcast.ir.ops.check_expansion``), located at the op."""
+    try:
+        bc.check_expansion(operand, shape, op.dims, op.expanding, op.nonexpanding)
+    except bc.RuntimeShapeError as e:
+        raise RuntimeShapeFailure(op, e) from None
+
+
 def _index(op: bc.ExtractOp | bc.AssignOp, dynamic: Sequence[int]) -> tuple[tuple[int, ...], rules.IndexPlan]:
     """The op's indices as a NumPy index tuple: the literal ones normalised by
     ``rules.plan_indices``, the dynamic ones (its ``index`` operands) by
@@ -187,10 +205,7 @@ class BcastFunctions(InterpreterFunctions):
     def run_check_broadcastable(
         self, interpreter: Interpreter, op: bc.CheckBroadcastableOp, args: PythonValues
     ) -> PythonValues:
-        try:
-            op.check([tuple(int(s) for s in shape) for shape in op.shapes(args)])
-        except bc.RuntimeShapeError as e:
-            raise RuntimeShapeFailure(op, e) from None
+        check_broadcastable(op, [tuple(int(s) for s in shape) for shape in op.shapes(args)])
         return ()
 
     @impl(bc.DynamicBroadcastInDimOp)
@@ -199,10 +214,7 @@ class BcastFunctions(InterpreterFunctions):
     ) -> PythonValues:
         operand, *sizes = args
         shape = tuple(int(s) for s in op.mixed_sizes(sizes))
-        try:
-            bc.check_expansion(operand.shape, shape, op.dims, op.expanding, op.nonexpanding)
-        except bc.RuntimeShapeError as e:
-            raise RuntimeShapeFailure(op, e) from None
+        check_expansion(op, operand.shape, shape)
         return _typed(op, rt.broadcast_in_dim(operand, op.dims, shape))
 
     @impl(bc.TransposeOp)

@@ -53,6 +53,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from xdsl.context import Context
+from xdsl.dialects import func
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
@@ -63,7 +64,7 @@ from bcast.ir.fusion import VIEW_OPS, FusionOp, YieldOp, is_elementwise, is_expl
 from bcast.ir.rules import Shape
 from bcast.ir.types import flat_type_shape
 from bcast.passes.rewriting import located
-from bcast.passes.errors import check_static
+from bcast.passes.errors import first_dynamic
 
 
 def iteration_shape(op: Operation) -> Shape | None:
@@ -440,6 +441,13 @@ class FusePass(ModulePass):
     name = "bcast-fuse"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        check_static(op, "bcast-fuse")
         for block in list(_blocks(op)):
+            # Decision: a function with dynamic dims is left unfused for now;
+            # bcast-lower-to-loops computes its single-use elementwise chains
+            # in one nest (``FunctionLowering.computed_inline``).
+            function = block.parent_op()
+            while function is not None and not isinstance(function, func.FuncOp):
+                function = function.parent_op()
+            if function is not None and first_dynamic(function) is not None:
+                continue
             _BlockFusion(block).run()

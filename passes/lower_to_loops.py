@@ -68,6 +68,7 @@ from xdsl.dialects import arith, cf, func, memref, scf
 from xdsl.dialects import math as mathd
 from xdsl.dialects.builtin import (
     BoolAttr,
+    DYNAMIC_INDEX,
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
     Float16Type,
@@ -83,7 +84,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     UnitAttr,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 
@@ -93,7 +94,7 @@ from bcast.ir.fusion import FusionOp, is_explicit
 from bcast.ir.ops import semantics_of
 from bcast.ir.loops import BOUNDS_CHECK_ATTR, GEMM_ATTR, LOOP_FORM_ATTR, PARALLEL_ATTR, REDUCTION_ATTR, RemFOp
 from bcast.ir.types import NUMPY_DTYPES, flat_type_shape, split_type
-from bcast.passes.errors import PassError, check_one_block_functions, check_signatures, check_static
+from bcast.passes.errors import PassError, check_one_block_functions, check_signatures
 
 Index = list[SSAValue]
 
@@ -114,10 +115,16 @@ def storage_type(element: str) -> Attribute:
     return IntegerType(rules.bit_width(element))
 
 
+def memref_shape(shape: rules.Shape) -> list[int]:
+    """A flat shape as a memref's: a ``?`` (or bounded) dim is MLIR's dynamic size."""
+    return [DYNAMIC_INDEX if isinstance(n, rules.Dynamic) else n for n in shape]
+
+
 def memref_of(t: Attribute) -> Attribute:
-    """The calling convention's type for an argument of type ``t``."""
+    """The calling convention's type for an argument of type ``t``
+    (``memref<?x4xf32>`` for a dynamic one: its sizes travel with it)."""
     if isinstance(t, TensorType):
-        return MemRefType(storage_type(element_of(t)), flat_type_shape(t))
+        return MemRefType(storage_type(element_of(t)), memref_shape(flat_type_shape(t)))
     return t
 
 
@@ -224,12 +231,12 @@ class Scalars:
         return self.for_loop(trips, inits, lambda _, carried: body(carried))
 
     def for_loop(
-        self, upper: int, inits: Sequence[SSAValue], body: Callable[[SSAValue, list[SSAValue]], list[SSAValue]]
+        self, upper: int | SSAValue, inits: Sequence[SSAValue], body: Callable[[SSAValue, list[SSAValue]], list[SSAValue]]
     ) -> list[SSAValue]:
         """``scf.for %i = 0 to upper`` carrying ``inits``; ``body(i, carried)``
         returns the next carried values."""
         block = Block(arg_types=[IndexType(), *(v.type for v in inits)])
-        lb, ub, step = self.index(0), self.index(upper), self.index(1)
+        lb, ub, step = self.index(0), upper if isinstance(upper, SSAValue) else self.index(upper), self.index(1)
         loop = scf.ForOp(lb, ub, step, list(inits), Region(block))
         self.builder.insert(loop)
         outer = self.builder.insertion_point
@@ -378,6 +385,69 @@ def reshape_index(b: Scalars, operand: rules.Shape, result: rules.Shape, idx: In
     return out
 
 
+SizeSource = int | SSAValue | tuple[BlockArgument, int]
+
+
+def size_source(v: SSAValue, d: int) -> SizeSource:
+    """Where the run-time size of flat dim ``d`` of tensor ``v`` (explicit
+    IR) comes from: a static size, an ``index`` value of the program (a
+    ``dynamic_broadcast_in_dim``'s output size, ``bcast.dim`` followed to
+    its operand) or ``(argument, dim)``, a size the caller's array has. The one definition the loop lowering and
+    the C runtime (which computes result shapes before a call) both read:
+    an elementwise op or convert has its (explicit) operands' shape, a
+    reduce its operand's without the reduced dims, a ``broadcast_in_dim``'s
+    ``?`` dim its operand dim's."""
+    while True:
+        n = flat_type_shape(v.type)[d]
+        if not isinstance(n, rules.Dynamic):
+            return n
+        if isinstance(v, BlockArgument):
+            return v, d
+        op = v.owner
+        if isinstance(op, bc.DynamicBroadcastInDimOp):
+            size = op.mixed_sizes()[d]
+            return size if isinstance(size, int) else index_source(size)
+        if isinstance(op, bc.ElementwiseOp | bc.ConvertOp) and is_explicit(op):
+            v = op.operands[1] if isinstance(op, bc.SelectOp) else op.operands[0]
+        elif isinstance(op, bc.ReduceOp) and not op.keeps_dims:
+            kept = [k for k in range(len(flat_type_shape(op.operand.type))) if k not in op.reduced_dims]
+            v, d = op.operand, kept[d]
+        elif isinstance(op, bc.ReduceOp):
+            v = op.operand
+        elif isinstance(op, bc.BroadcastInDimOp):
+            v, d = op.operand, op.dims.index(d)
+        else:
+            raise PassError(op, "has dynamic dimensions that bcast-lower-to-loops does not lower yet",
+                            ["it lowers elementwise ops, broadcasts and reductions of dynamic shapes"])
+
+
+def index_source(size: SSAValue) -> SizeSource:
+    """``size_source`` of an ``index`` size: ``bcast.dim`` is its operand's
+    dim's source, a ``bcast.broadcast_size`` of sizes that all have one
+    source is that source (the first size that is not 1 of equal sizes is
+    any of them); any other is itself."""
+    owner = size.owner
+    if isinstance(owner, bc.DimOp):
+        return size_source(owner.operand, owner.dim)
+    if isinstance(owner, bc.BroadcastSizeOp):
+        sources = [index_source(s) for s in owner.sizes]
+        if all(source == sources[0] for source in sources):
+            return sources[0]
+    return size
+
+
+def same_sizes(op: Operation) -> bool:
+    """Whether the operands of an explicit elementwise op have the same
+    run-time sizes: the same ``size_source`` on every ``?`` dim (as
+    bcast-make-explicit leaves them: broadcasts to one SSA size). Two
+    operands of type ``tensor<?xf32>`` with other sources may differ at
+    run time; read at one index, one would be read out of bounds."""
+    operands = [v for v in op.operands if isinstance(v.type, TensorType)]
+    shape = flat_type_shape(operands[0].type)
+    return all(size_source(v, d) == size_source(operands[0], d)
+               for d, n in enumerate(shape) if isinstance(n, rules.Dynamic) for v in operands[1:])
+
+
 def reads_as_view(op: Operation) -> bool:
     """A ``broadcast_in_dim`` (or transpose, reshape) read only by
     contractions is not stored: each contraction reads its operand through
@@ -429,12 +499,20 @@ class FunctionLowering:
         self.checked: dict[Operation, Index] = {}
         """The indices of each extract/assign, their dynamic ones checked, and
         the clamped starts of each dynamic slice."""
+        self.arg_sizes: dict[tuple[BlockArgument, int], SSAValue] = {}
+        """Each dynamic size of an argument, read once at entry (``memref.dim``)."""
+        self.steps: dict[tuple[Operation, int], SSAValue] = {}
+        """A ``dynamic_broadcast_in_dim`` operand dim that may be 1 at run time ->
+        its index step: 0 where its size is 1 (it stretches), else 1."""
         if block is None:
             return
         self.b = Scalars(new_block)
         for old_arg, new_arg in zip(block.args, new_block.args):
             if isinstance(old_arg.type, TensorType):
                 self.stored[old_arg] = Stored(new_arg)
+                for d, n in enumerate(flat_type_shape(old_arg.type)):
+                    if isinstance(n, rules.Dynamic):
+                        self.arg_sizes[old_arg, d] = self.b(memref.DimOp(new_arg, self.b.index(d)))
             else:
                 self.alias[old_arg] = new_arg
             new_arg.name_hint = old_arg.name_hint
@@ -451,6 +529,98 @@ class FunctionLowering:
         for op in list(block.ops):
             self.lower_op(op)
 
+    # -- run-time sizes --------------------------------------------------------
+    def size(self, source: SizeSource) -> int | SSAValue:
+        """A ``size_source`` as a loop-IR size: an int, or an ``index`` value
+        computed at the function's top level (an argument's size read at
+        entry, or a size op's result)."""
+        if isinstance(source, int):
+            return source
+        if isinstance(source, tuple):
+            return self.arg_sizes[source]
+        return self.alias[source]
+
+    def shape(self, v: SSAValue) -> list[int | SSAValue]:
+        """The run-time flat shape of tensor ``v``."""
+        return [self.size(size_source(v, d)) for d in range(len(flat_type_shape(v.type)))]
+
+    def as_index(self, n: int | SSAValue) -> SSAValue:
+        return self.b.index(n) if isinstance(n, int) else n
+
+    def lower_broadcast_size(self, op: bc.BroadcastSizeOp) -> None:
+        """The first size that is not 1, else 1 (docs/ir.md): selects from the last size back."""
+        b, one = self.b, self.b.index(1)
+        source = index_source(op.result)
+        if source is not op.result:  # sizes of one source
+            self.alias[op.result] = self.as_index(self.size(source))
+            return
+        sizes = [self.alias[s] for s in op.sizes]
+        result = sizes[-1]
+        for s in reversed(sizes[:-1]):
+            result = b.select(b.cmpi("ne", s, one), s, result)
+        self.alias[op.result] = result
+
+    def broadcast_steps(self, op: bc.DynamicBroadcastInDimOp) -> None:
+        """Each operand dim that may be 1 or its output size at run time gets
+        its index step (``steps``), computed once here, at the function's top
+        level: reading ``idx * step`` is a stride of 0 where the size is 1, so
+        the loops over the result are the static program's. Dims known
+        expanding (or static 1) read index 0, dims known nonexpanding (or
+        equal static sizes) the result's index, with no step."""
+        operand, result = flat_type_shape(op.operand.type), flat_type_shape(op.result.type)
+        for k, d in enumerate(op.dims):
+            if self.steps_needed(op, operand, result, k, d):
+                n = self.shape(op.operand)[k]
+                is_one = self.b.cmpi("eq", n, self.b.index(1))
+                self.steps[op, k] = self.b.select(is_one, self.b.index(0), self.b.index(1))
+
+    @staticmethod
+    def steps_needed(op: bc.DynamicBroadcastInDimOp, operand: rules.Shape, result: rules.Shape,
+                     k: int, d: int) -> bool:
+        """Whether operand dim ``k`` may be 1 or ``result[d]`` at run time: not
+        when a fact, a static size, or one source of both sizes decides it."""
+        if k in op.expanding or k in op.nonexpanding or operand[k] == 1:
+            return False
+        if isinstance(operand[k], int) and operand[k] == result[d]:
+            return False
+        return size_source(op.operand, k) != size_source(op.result, d)
+
+    def dynamic_broadcast_index(self, op: bc.DynamicBroadcastInDimOp, idx: Index) -> Index:
+        operand, b = flat_type_shape(op.operand.type), self.b
+        out = []
+        for k, d in enumerate(op.dims):
+            if k in op.expanding or operand[k] == 1:
+                out.append(b.index(0))
+            elif (op, k) in self.steps:
+                out.append(b(arith.MuliOp(idx[d], self.steps[op, k])))
+            else:
+                out.append(idx[d])
+        return out
+
+    def computed_inline(self, op: Operation) -> bool:
+        """An elementwise op of a dynamic function (which bcast-fuse leaves
+        unfused) read once per element by its only user, another elementwise
+        op or a reduce, is computed in that user's nest rather than stored:
+        chains such as ``tanh(x + row)`` run as one loop nest, as fused."""
+        if not isinstance(op, bc.ElementwiseOp | bc.ConvertOp) or not rules.is_dynamic(
+                flat_type_shape(op.results[0].type)):
+            return False
+        return self.read_once(op.results[0])
+
+    def read_once(self, v: SSAValue) -> bool:
+        """Whether ``v`` (not returned) is read once per element of its only
+        user (sizes read by ``bcast.dim`` aside): an elementwise op, a
+        reduce, or a ``dynamic_broadcast_in_dim`` that keeps every dim in
+        place (a row of it stretches only when it is the only row) whose
+        result is read once in turn."""
+        uses = [use.operation for use in v.uses if not isinstance(use.operation, bc.DimOp)]
+        if len(uses) != 1 or v in self.destination:
+            return False
+        user = uses[0]
+        if isinstance(user, bc.DynamicBroadcastInDimOp):
+            return user.dims == tuple(range(len(flat_type_shape(user.result.type)))) and self.read_once(user.result)
+        return isinstance(user, bc.ElementwiseOp | bc.ConvertOp | bc.ReduceOp)
+
     # -- buffers -------------------------------------------------------------
     def buffer(self, v: SSAValue, element: str | None = None) -> SSAValue:
         """Where ``v`` is written: the caller's result buffer when ``v`` is
@@ -461,8 +631,9 @@ class FunctionLowering:
         else:
             t = memref_of(v.type)
             if element is not None:
-                t = MemRefType(storage_type(element), flat_type_shape(v.type))
-            target = self.b(memref.AllocOp([], [], t))
+                t = MemRefType(storage_type(element), memref_shape(flat_type_shape(v.type)))
+            dynamic = [n for n in self.shape(v) if isinstance(n, SSAValue)]
+            target = self.b(memref.AllocOp(dynamic, [], t))
             self.owned.append(target)
         return target
 
@@ -486,7 +657,7 @@ class FunctionLowering:
                 ivs.append(self.b.index(0))
                 continue
             block = Block(arg_types=[IndexType()])
-            loop = scf.ForOp(self.b.index(0), self.b.index(size), self.b.index(1), [], Region(block))
+            loop = scf.ForOp(self.b.index(0), self.as_index(size), self.b.index(1), [], Region(block))
             if is_parallel:
                 loop.attributes[PARALLEL_ATTR] = UnitAttr()
             self.b.builder.insert(loop)
@@ -558,6 +729,8 @@ class FunctionLowering:
         assert isinstance(op, Operation), f"no value for block argument {v}"
         if isinstance(op, bc.BroadcastInDimOp):
             return (yield op.operand, broadcast_index(b, flat_type_shape(op.operand.type), op.dims, idx))
+        if isinstance(op, bc.DynamicBroadcastInDimOp):
+            return (yield op.operand, self.dynamic_broadcast_index(op, idx))
         if isinstance(op, bc.TransposeOp):
             return (yield op.operand, transpose_index(op.perm, idx))
         if isinstance(op, bc.ReverseOp):
@@ -652,7 +825,7 @@ class FunctionLowering:
 
     def materialize(self, v: SSAValue) -> None:
         target = self.buffer(v)
-        self.store_nest([v], [target], flat_type_shape(v.type))
+        self.store_nest([v], [target], self.shape(v))
         self.written(v, target)  # later reads load it: the op is computed once
 
     # -- ops -----------------------------------------------------------------
@@ -686,11 +859,24 @@ class FunctionLowering:
             self.materialize(op.result)
         elif isinstance(op, func.CallOp):
             self.lower_call(op)
+        elif isinstance(op, bc.DimOp):
+            self.alias[op.result] = self.as_index(self.shape(op.operand)[op.dim])
+        elif isinstance(op, bc.BroadcastSizeOp):
+            self.lower_broadcast_size(op)
+        elif isinstance(op, bc.CheckBroadcastableOp):
+            return  # the C runtime checks it before the call (lowering/c_sizes.py)
+        elif isinstance(op, bc.DynamicBroadcastInDimOp):
+            self.broadcast_steps(op)
+            if op.result in self.destination:
+                self.materialize(op.result)
+        elif self.computed_inline(op):
+            if not is_explicit(op) or not same_sizes(op):
+                raise PassError(op, "bcast-lower-to-loops needs explicit IR; run bcast-make-explicit first")
         elif isinstance(op, bc.ElementwiseOp | bc.ConvertOp | bc.ExtractOp | bc.BroadcastInDimOp
                         | bc.TransposeOp | bc.ReshapeOp | bc.NarrowOp | bc.ReverseOp | bc.IotaOp
                         | bc.SliceOp):
             if isinstance(op, bc.ElementwiseOp | bc.ConvertOp):
-                if not is_explicit(op):
+                if not is_explicit(op) or not same_sizes(op):
                     raise PassError(op, "bcast-lower-to-loops needs explicit IR; run "
                                     "bcast-make-explicit first")
             if isinstance(op, bc.ExtractOp):
@@ -927,8 +1113,8 @@ class FunctionLowering:
         also stores ``value`` (read at the operand's index) into the row
         buffer, for the phases after this one."""
         b = self.b
-        shape = flat_type_shape(op.operand.type)
-        result = flat_type_shape(op.result.type)
+        shape = self.shape(op.operand)
+        result = self.shape(op.result)
         element = element_of(op.operand.type)
         acc = accumulator(element)
         identity = numerics.reduction_identity(op.kind_name, NUMPY_DTYPES[acc])[()]
@@ -1113,7 +1299,7 @@ class FunctionLowering:
             s = self.stored.get(self.alias.get(v, v))
             if s is not None and s.memref is out:
                 continue
-            self.store_nest([v], [out], flat_type_shape(v.type))
+            self.store_nest([v], [out], self.shape(v))
         for buf in self.owned:
             self.b(memref.DeallocOp.get(buf))
         self.b(func.ReturnOp())
@@ -1188,7 +1374,6 @@ class LowerToLoopsPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_one_block_functions(op, "bcast-lower-to-loops")
         check_signatures(op, "bcast-lower-to-loops")
-        check_static(op, "bcast-lower-to-loops")
         lowering = ModuleLowering(op)
         for old in list(op.ops):
             old.detach()

@@ -37,7 +37,7 @@ from bcast.ir.ops import BroadcastInDimOp, ConstantOp, ConvertOp, ElementwiseOp
 from bcast.ir.rules import Shape
 from bcast.ir.types import flat_type_shape, is_nested, make_type, split_type
 from bcast.passes.rewriting import replace
-from bcast.passes.errors import check_static
+from bcast.passes.errors import first_dynamic
 
 
 def _small_type(kind: BroadcastKind, value: SSAValue):
@@ -165,10 +165,14 @@ class SinkBroadcastsPass(ModulePass):
         """Sinking alone: the copies of small broadcasts and ops it makes are
         merged and simplified by the ``canonicalize,cse`` that every pipeline
         runs after it (``bcast.tools.api.EXPLICIT_PIPELINE``)."""
-        check_static(op, "bcast-sink-broadcasts")
-        PatternRewriteWalker(
+        walker = PatternRewriteWalker(
             GreedyRewritePatternApplier(
                 [SinkBroadcastsThroughElementwise(), SinkBroadcastThroughConvert()]
             ),
             apply_recursively=True,
-        ).rewrite_module(op)
+        )
+        for function in list(op.ops):
+            # a function with dynamic dims keeps its broadcasts where they are for now
+            if first_dynamic(function) is None:
+                for region in function.regions:
+                    walker.rewrite_region(region)

@@ -7,10 +7,9 @@ through the Array API target (on NumPy arrays); the results must agree
 Nothing is skipped silently: every chunk loads without flags, a function
 holding an op bcast does not know must be refused by the backends
 (``test_unknown_ops_are_refused``), a function with dynamic or bounded
-dims runs on the reference, NumPy and Array API backends at several sizes
-(0 and 1 included) with equal results or equal errors, and must be refused,
-located, by the C backend (``test_dynamic_functions_run_the_same_on_every_dynamic_backend``,
-``test_dynamic_functions_are_refused_by_static_backends``;
+dims runs on the reference, NumPy, Array API and C backends at several
+sizes (0 and 1 included) with equal results or equal errors
+(``test_dynamic_functions_run_the_same_on_every_dynamic_backend``;
 tests/lowering/test_dynamic_shapes.py tests them further), and a function that
 cannot run is listed in ``RUN_TIME_ERRORS`` with the exact error each
 backend gives.
@@ -116,16 +115,6 @@ def test_unknown_ops_are_refused(path, index, text, entry):
         bcast.compile(text, backend="reference", entry=entry)
 
 
-@pytest.mark.parametrize("path, index, text, entry", DYNAMIC_CASES)
-@pytest.mark.parametrize("backend", ["c"])
-def test_dynamic_functions_are_refused_by_static_backends(path, index, text, entry, backend):
-    """The reference backend compiles each (it runs them at every size);
-    the others refuse them, located, naming themselves, until they run them."""
-    bcast.compile(text, backend="reference", entry=entry)
-    with pytest.raises(bcast.BcastError, match=rf"^<source>:\d+:\d+: error: .*which the {backend} backend does not support yet"):
-        bcast.compile(text, backend=backend, entry=entry)
-
-
 NOT_EXPLICIT_YET = {("make_explicit_dynamic_not_yet.mlir", 0), ("make_explicit_dynamic_not_yet.mlir", 1),
                     ("dynamic.mlir", 0)}
 """Chunks holding a function bcast-make-explicit refuses, located (docs/ir.md,
@@ -147,10 +136,11 @@ def sized_inputs(function: bcast.tools.api.Compiled, size: int, seed: int) -> li
 
 @pytest.mark.parametrize("path, index, text, entry", DYNAMIC_CASES)
 def test_dynamic_functions_run_the_same_on_every_dynamic_backend(path, index, text, entry):
-    """At sizes 0, 1 and 3 of every ``?``, numpy and array-api give the
-    reference's results, or its error word for word."""
+    """At sizes 0, 1 and 3 of every ``?``, numpy, array-api and C give the
+    reference's results, or its error word for word (its first line where
+    the explicit form's check has no note: ``without_rule_note``)."""
     reference = bcast.compile(text, backend="reference", entry=entry)
-    for backend in ("numpy", "array-api"):
+    for backend in ("numpy", "array-api", "c"):
         if (path.name, index) in NOT_EXPLICIT_YET:
             with pytest.raises(bcast.BcastError, match=r"^<source>:\d+:\d+: error: .*which bcast-make-explicit "
                                                        r"does not (check|make) .*explicit(ly)? yet$"):

@@ -16,6 +16,7 @@ from bcast.ir.types import flat_type_shape, numpy_dtype
 from bcast.lowering.reference import EvaluationError, Evaluator, signature
 from bcast.lowering import numpy_runtime as rt
 from bcast.tools import driver, targets
+from bcast.passes.errors import first_dynamic
 from bcast.tools.targets import EXPLICIT_PIPELINE, STANDARD_PIPELINE  # noqa: F401 (re-exported)
 
 BACKENDS = targets.RUNNABLE
@@ -261,7 +262,7 @@ def compile(  # noqa: A001 - the API's name is part of the contract
             if backend is not None:
                 raise
             # the default picks the fastest backend that runs dynamic dims
-            chosen = DYNAMIC_BACKENDS[-1]
+            chosen = next(name for name in reversed(DYNAMIC_BACKENDS) if targets.TARGETS[name].available())
             pipeline = PIPELINES[chosen] if given_pipeline is None else given_pipeline
             module = _load(source, filename, semantics, pipeline, chosen, given_pipeline is None)
         try:
@@ -272,6 +273,11 @@ def compile(  # noqa: A001 - the API's name is part of the contract
                 raise
             # the default picks the fastest backend that runs the program (the
             # fallback takes the same pipeline's module)
+            if fallback not in DYNAMIC_BACKENDS and first_dynamic(module) is not None:
+                # a dynamic construct the C loops do not lower yet: the reference runs it as written
+                fallback = DYNAMIC_BACKENDS[0]
+                module = _load(source, filename, semantics,
+                               PIPELINES[fallback] if given_pipeline is None else given_pipeline, fallback)
             return Compiled(module, entry, fallback, filename)
     except driver.InputError as e:
         raise _error(e.reports) from None

@@ -110,9 +110,10 @@ class Target:
     """Whether this machine can run it (the C target needs a compiler)."""
     dynamic_pipeline: str | None = None
     """What runs before the target, instead of ``pipeline``, on a program
-    with dynamic or bounded dims unless the caller gives a pipeline; None:
-    the target takes static shapes only and refuses such a program, located
-    (docs/semantics.md, "Dynamic and bounded shapes")."""
+    with dynamic or bounded dims unless the caller gives a pipeline (``""``:
+    ``pipeline`` itself); None: the target takes static shapes only and
+    refuses such a program, located (docs/semantics.md, "Dynamic and
+    bounded shapes")."""
 
     @property
     def dynamic(self) -> bool:
@@ -303,10 +304,20 @@ def _build_c(module: ModuleOp, entry: str, arguments, results, source_name: str)
         source, names = c_emitter.emit_module(loops)
         checks = [_bounds_check(op) for op in c_emitter.bounds_checks(loops)]
         library = c_runtime.Library(source, {entry: (names[entry], arguments, results)}, checks,
-                                    "bcast_" + c_emitter.FAULT_FUNCTION)
+                                    "bcast_" + c_emitter.FAULT_FUNCTION, _size_plans(module, entry))
     except (c_runtime.CompilerMissing, c_runtime.BadCacheLimit) as e:
         raise BuildError(f"error: {e}") from None
     return Built(library.functions[entry], c_source=source)
+
+
+def _size_plans(module: ModuleOp, entry: str) -> dict:
+    """The entry's ``c_sizes.SizePlan`` when it has dynamic dims (the C
+    runtime checks and sizes the call with it)."""
+    from bcast.lowering.c_sizes import SizePlan
+    from bcast.passes.errors import first_dynamic
+
+    function = next(f for f in reachable_functions(module, entry) if f.sym_name.data == entry)
+    return {entry: SizePlan(function)} if first_dynamic(function) is not None else {}
 
 
 def _bounds_check(op):
@@ -378,7 +389,8 @@ TARGETS: dict[str, Target] = {t.name: t for t in (
            memory="eager-calls", dynamic_pipeline=DYNAMIC_PIPELINE),
     Target("stablehlo", EXPLICIT_PIPELINE, _MLIR_SEPARATOR, _stablehlo_emitter),  # XLA fuses by itself
     Target("c", STANDARD_PIPELINE, _C_SEPARATOR, _c_emitter, _build_c, speed=3, lowers_to_loops=True,
-           loop_pipeline=C_LOOP_PIPELINE, fallback="numpy", available=_c_available),
+           loop_pipeline=C_LOOP_PIPELINE, fallback="numpy", available=_c_available,
+           dynamic_pipeline=""),  # sink and fuse leave a dynamic function as it is
 )}
 """Every target, in ``bcast-opt -t``'s order."""
 

@@ -53,6 +53,8 @@ class StackAllocsPass(ModulePass):
                 if not isinstance(alloc, memref.AllocOp):
                     continue
                 alloc.attributes.pop(STACK_ATTR, None)
+                if alloc.dynamic_sizes:  # sized at run time: on the heap
+                    continue
                 if (size := alloc_bytes(alloc)) <= STACK_BYTES and stack + size <= STACK_TOTAL:
                     stack += size
                     alloc.attributes[STACK_ATTR] = UnitAttr()
