@@ -27,8 +27,12 @@ splits a large product into row blocks on OpenMP threads)."""
 
 from string import Template
 
-SYMBOLS = {"f32": "bcast_sgemm", "f64": "bcast_dgemm"}
-"""The kernels' symbols in the library ``SOURCE`` builds, by element type."""
+SYMBOLS = ("bcast_sgemm", "bcast_dgemm", "bcast_sgemm_pack", "bcast_dgemm_pack", "bcast_sgemm_packed",
+           "bcast_dgemm_packed")
+"""The entry points of the library ``SOURCE`` builds: the CBLAS-style
+products, the packing of a whole B, and the product of rows of A with a
+packed B (f32, f64 each); ``c_runtime.BLAS_POINTERS`` names the generated
+code's pointers to them in the same order."""
 
 KERNEL = Template(r"""
 /* Lanes per vector (the widest the target has), rows per micro-tile
@@ -156,6 +160,32 @@ static void scale_${x}(int64_t m, int64_t n, ${real} beta, ${real} *c, int64_t l
         for (int64_t j = 0; j < n; j++) c[i * ldc + j] = beta == (${real})0 ? (${real})0 : beta * c[i * ldc + j];
 }
 
+/* C's rows 0..m (columns j0.., nc of them) += alpha op(A) B for one packed
+   block of B (rows p0.., kc of them; panels at bp as pack_b lays them out):
+   A's rows are packed MC at a time into ap, and each sliver meets each
+   panel in the micro-kernel. first: the block is the first of the
+   contracted dim (C = alpha op(A) B + beta C rather than C += ...). */
+static void rows_times_block_${x}(int ta, const ${real} *a, int64_t lda, int64_t m, int64_t p0, int64_t kc,
+                             const ${real} *bp, int64_t j0, int64_t nc, ${real} alpha, ${real} beta, int first,
+                             ${real} *c, int64_t ldc, ${real} *restrict ap) {
+    for (int64_t i0 = 0; i0 < m; i0 += MC) {
+        int64_t mc = m - i0 < MC ? m - i0 : MC;
+        pack_a_${x}(ta, a, lda, i0, p0, mc, kc, ap);
+        for (int64_t t = 0; t < nc; t += NR)
+            for (int64_t s = 0; s < mc; s += MR)
+                micro_${x}(kc, ap + s * kc, bp + t * kc, c + (i0 + s) * ldc + j0 + t, ldc,
+                      mc - s < MR ? mc - s : MR, nc - t < NR ? nc - t : NR, alpha, beta, first);
+    }
+}
+
+/* A buffer of at least n ${real}s at a 64-byte boundary of the malloc'd
+   block *base (which the caller frees); NULL when out of memory. */
+static ${real} *aligned_${x}(size_t n, void **base) {
+    *base = malloc(n * sizeof(${real}) + 64);  /* C99: no aligned_alloc */
+    if (!*base) return NULL;
+    return (${real} *)((char *)*base + (64 - (uintptr_t)*base % 64) % 64);
+}
+
 /* Row-major C (m x n) = alpha op(A) op(B) + beta C. */
 static void row_major_${x}(int ta, int tb, int64_t m, int64_t n, int64_t k, ${real} alpha, const ${real} *a,
                       int64_t lda, const ${real} *b, int64_t ldb, ${real} beta, ${real} *c, int64_t ldc) {
@@ -167,26 +197,58 @@ static void row_major_${x}(int ta, int tb, int64_t m, int64_t n, int64_t k, ${re
     int64_t kb = k < KC ? k : KC, nb = n < NC ? n : NC, mb = m < MC ? m : MC;
     size_t a_size = ((size_t)((mb + MR - 1) / MR * MR) * kb + 15) / 16 * 16;
     size_t b_size = (size_t)((nb + NR - 1) / NR * NR) * kb;
-    char *buffer = malloc((a_size + b_size) * sizeof(${real}) + 64);  /* C99: no aligned_alloc */
-    if (!buffer) abort();
-    ${real} *ap = (${real} *)(buffer + (64 - (uintptr_t)buffer % 64) % 64);
+    void *base;
+    ${real} *ap = aligned_${x}(a_size + b_size, &base);
+    if (!ap) abort();
     ${real} *bp = ap + a_size;  /* a_size is a multiple of 16 ${real}s: bp is 64-byte aligned too */
     for (int64_t j0 = 0; j0 < n; j0 += NC) {
         int64_t nc = n - j0 < NC ? n - j0 : NC;
         for (int64_t p0 = 0; p0 < k; p0 += KC) {
             int64_t kc = k - p0 < KC ? k - p0 : KC;
             pack_b_${x}(tb, b, ldb, p0, j0, kc, nc, bp);
-            for (int64_t i0 = 0; i0 < m; i0 += MC) {
-                int64_t mc = m - i0 < MC ? m - i0 : MC;
-                pack_a_${x}(ta, a, lda, i0, p0, mc, kc, ap);
-                for (int64_t t = 0; t < nc; t += NR)
-                    for (int64_t s = 0; s < mc; s += MR)
-                        micro_${x}(kc, ap + s * kc, bp + t * kc, c + (i0 + s) * ldc + j0 + t, ldc,
-                              mc - s < MR ? mc - s : MR, nc - t < NR ? nc - t : NR, alpha, beta, p0 == 0);
-            }
+            rows_times_block_${x}(ta, a, lda, m, p0, kc, bp, j0, nc, alpha, beta, p0 == 0, c, ldc, ap);
         }
     }
-    free(buffer);
+    free(base);
+}
+
+/* All of op(B) (k x n) packed once, for products of many row blocks of A
+   with the same B (the generated code's row blocks on threads): block
+   (j0, p0) of pack_b's layout at j0 * k + p0 * ncp (ncp: the block's
+   columns rounded up to NR). Returns the malloc'd block to free(), or NULL
+   (out of memory, or nothing to pack: the caller then calls bcast_${x}gemm). */
+void *bcast_${x}gemm_pack(int trans_b, int64_t n, int64_t k, const ${real} *b, int64_t ldb) {
+    if (n <= 0 || k <= 0) return NULL;
+    void *base;
+    ${real} *packed = aligned_${x}((size_t)k * (size_t)((n + NR - 1) / NR * NR), &base);
+    if (!packed) return NULL;
+    for (int64_t j0 = 0; j0 < n; j0 += NC) {
+        int64_t nc = n - j0 < NC ? n - j0 : NC, ncp = (nc + NR - 1) / NR * NR;
+        for (int64_t p0 = 0; p0 < k; p0 += KC)
+            pack_b_${x}(trans_b != 111, b, ldb, p0, j0, k - p0 < KC ? k - p0 : KC, nc, packed + j0 * k + p0 * ncp);
+    }
+    return base;
+}
+
+/* Row-major C (m x n) = op(A) B with B packed by bcast_${x}gemm_pack (same
+   n and k); runs on the calling thread, reading the packed B only, so row
+   blocks of one product can run at once. */
+void bcast_${x}gemm_packed(int trans_a, int64_t m, int64_t n, int64_t k, const ${real} *a, int64_t lda,
+                        const void *packed_base, ${real} *c, int64_t ldc) {
+    if (m <= 0) return;
+    const ${real} *packed = (const ${real} *)((const char *)packed_base
+                                         + (64 - (uintptr_t)packed_base % 64) % 64);
+    int64_t kb = k < KC ? k : KC, mb = m < MC ? m : MC;
+    void *base;
+    ${real} *ap = aligned_${x}((size_t)((mb + MR - 1) / MR * MR) * kb, &base);
+    if (!ap) abort();
+    for (int64_t j0 = 0; j0 < n; j0 += NC) {
+        int64_t nc = n - j0 < NC ? n - j0 : NC, ncp = (nc + NR - 1) / NR * NR;
+        for (int64_t p0 = 0; p0 < k; p0 += KC)
+            rows_times_block_${x}(trans_a != 111, a, lda, m, p0, k - p0 < KC ? k - p0 : KC,
+                                  packed + j0 * k + p0 * ncp, j0, nc, (${real})1, (${real})0, p0 == 0, c, ldc, ap);
+    }
+    free(base);
 }
 
 /* CBLAS order: 101 row-major, 102 column-major; transposes: 111 no, 112/113

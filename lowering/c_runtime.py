@@ -496,24 +496,27 @@ DATA_OFFSET = _data_offset()
 
 
 @lru_cache(maxsize=1)
-def own_gemm() -> tuple[int, int]:
-    """The addresses of bcast's own ``sgemm``/``dgemm`` (``c_gemm``), built
-    once per process (and cached on disk like a module); the library stays
-    loaded (ctypes never unloads one).
+def own_gemm() -> tuple[int, ...]:
+    """The addresses of bcast's own GEMM entry points (``c_gemm.SYMBOLS``,
+    in ``BLAS_POINTERS``' order), built once per process (and cached on disk
+    like a module); the library stays loaded (ctypes never unloads one).
 
     Decision: the C target multiplies matrices with its own kernel, not the
-    OpenBLAS NumPy bundles: OpenBLAS picks its kernels by the CPU it detects
-    when NumPy loads it, and runs AVX2 kernels on CPUs it does not know
-    (Zen 5 with AVX-512), half the machine's speed, while ``c_gemm`` is
-    compiled ``-march=native`` like the generated code (docs/c-backend.md,
-    "Contractions"; the measurements are in docs/performance.md)."""
+    OpenBLAS NumPy bundles (``scipy_cblas_sgemm64_`` in numpy.libs, which
+    could be resolved and called the same way): OpenBLAS picks its kernels
+    by the CPU it detects when NumPy loads it, and runs AVX2 kernels on CPUs
+    it does not know (Zen 5 with AVX-512), half the machine's speed per
+    core, while ``c_gemm`` is compiled ``-march=native`` like the generated
+    code (docs/c-backend.md, "Contractions"; the measurements are in
+    docs/performance.md)."""
     library = load(c_gemm.SOURCE)
-    return tuple(ctypes.cast(getattr(library, c_gemm.SYMBOLS[t]), ctypes.c_void_p).value
-                 for t in ("f32", "f64"))  # type: ignore[return-value]
+    return tuple(ctypes.cast(getattr(library, symbol), ctypes.c_void_p).value for symbol in c_gemm.SYMBOLS)
 
 
-BLAS_POINTERS = ("bcast_blas_sgemm", "bcast_blas_dgemm")
-"""The generated code's pointers ``link_blas`` sets, in ``own_gemm()``'s order."""
+BLAS_POINTERS = ("bcast_blas_sgemm", "bcast_blas_dgemm", "bcast_blas_sgemm_pack", "bcast_blas_dgemm_pack",
+                 "bcast_blas_sgemm_packed", "bcast_blas_dgemm_packed")
+"""The generated code's pointers ``link_blas`` sets, in ``own_gemm()``'s
+(``c_gemm.SYMBOLS``') order."""
 
 
 def calls_gemm(source: str) -> bool:
@@ -524,7 +527,7 @@ def calls_gemm(source: str) -> bool:
 
 def link_blas(library: ctypes.CDLL) -> None:
     """Point the generated code's ``BLAS_POINTERS`` at bcast's own kernels."""
-    for name, address in zip(BLAS_POINTERS, own_gemm()):
+    for name, address in zip(BLAS_POINTERS, own_gemm(), strict=True):
         ctypes.c_void_p.in_dll(library, name).value = address
 
 

@@ -238,7 +238,7 @@ def test_c_target_calls_blas_for_float_matrix_products(monkeypatch):
             assert re.search(call, text), text
     x, y = sample((37, 19), "f32", 12), sample((19, 23), "f32", 13)
     q, k = sample((3, 5, 19), "f64", 14), sample((3, 7, 19), "f64", 15)
-    for kernels in ((None, None), c_runtime.own_gemm()):  # ends linked, as other tests of the process expect
+    for kernels in ((None,) * len(c_runtime.BLAS_POINTERS), c_runtime.own_gemm()):  # ends linked, as other tests of the process expect
         monkeypatch.setattr(c_runtime, "own_gemm", lambda found=kernels: found)
         check(bcast.compile(programs[0], backend="c")(x, y), x @ y, "f32", (x, y))
         check(bcast.compile(programs[1], backend="c")(q, k), np.einsum("bij,bkj->bik", q, k), "f64", (q, k))
@@ -271,8 +271,49 @@ def test_c_target_runs_the_epilogue_on_each_row_block_after_its_gemm():
     text = c_emitter.emit_text(module)
     blas_branch = text[text.index("if (bcast_blas_sgemm) {"):text.index("} else {")]
     assert "#pragma omp parallel for schedule(dynamic, 1)" in blas_branch
-    assert blas_branch.index("bcast_blas_sgemm(101") < blas_branch.index("tanhf(")
+    assert blas_branch.index("bcast_blas_sgemm_pack(") < blas_branch.index("#pragma omp parallel for")
+    assert blas_branch.index("bcast_blas_sgemm_packed(") < blas_branch.index("bcast_blas_sgemm(101") \
+        < blas_branch.index("tanhf(")
     assert text.count("= bcast_alloc(") == 1  # the product's buffer only: b's broadcast is not materialized
     x, w, b = sample((512, 512), "f32", 18), sample((512, 512), "f32", 19), sample((512,), "f32", 20)
     w /= np.float32(np.sqrt(512))  # sums of about unit size: f32's tolerance holds in any summation order
     check(bcast.compile(src, backend="c")(x, w, b), np.tanh(x @ w + b), "f32", (x, w, b))
+
+
+def test_row_blocks_multiply_one_packed_b_and_fall_back_to_plain_calls():
+    """``tanh(x @ W + b)`` at 700x300x520 (above the threading threshold,
+    rows not a multiple of the blocks, k across two 512-blocks): with more
+    than one OpenMP thread, B is packed once (one call of the pack pointer,
+    counted through a wrapper) and the row blocks multiply against it; with
+    the pack pointer NULL every block is a plain GEMM call. Both give
+    NumPy's result."""
+    import ctypes
+
+    from bcast.lowering import c_emitter, c_runtime
+    from bcast.tools import driver
+    from bcast.tools.targets import TARGETS
+
+    src = MLP.replace("6x8", "700x520").replace("8x5", "520x300").replace("6x5", "700x300") \
+        .replace("tensor<5xf32>", "tensor<300xf32>")
+    x, w, b = sample((700, 520), "f32", 21), sample((520, 300), "f32", 22), sample((300,), "f32", 23)
+    w /= np.float32(np.sqrt(520))
+    module = driver.load(src, "prog.mlir", pipeline=TARGETS["c"].emit_pipeline)
+    source = c_emitter.emit_text(module)
+    library = c_runtime.Library(source, {})
+    run = bcast.compile(src, backend="c")  # the same source: the same loaded library, the same pointers
+    pointer = ctypes.c_void_p.in_dll(library.library, "bcast_blas_sgemm_pack")
+    real = pointer.value
+    signature = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_int, ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p,
+                                 ctypes.c_int64)
+    packs = []
+    counted = signature(lambda *args: packs.append(args[1:3]) or signature(real)(*args))
+    threads = getattr(library.library, "omp_get_max_threads", lambda: 1)()  # 1 without OpenMP
+    try:
+        pointer.value = ctypes.cast(counted, ctypes.c_void_p).value
+        check(run(x, w, b), np.tanh(x @ w + b), "f32", (x, w, b))
+        assert packs == ([(300, 520)] if threads > 1 else [])
+        pointer.value = None
+        check(run(x, w, b), np.tanh(x @ w + b), "f32", (x, w, b))
+        assert len(packs) == (1 if threads > 1 else 0)
+    finally:
+        pointer.value = real
