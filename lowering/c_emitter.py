@@ -189,8 +189,9 @@ typedef void (*bcast_dgemm_t)(int, int, int, int64_t, int64_t, int64_t, double, 
 __attribute__((weak)) bcast_sgemm_t bcast_blas_sgemm = 0;
 __attribute__((weak)) bcast_dgemm_t bcast_blas_dgemm = 0;
 /* B packed once for all the row blocks of a product (NULL: not packed, the
-   blocks call bcast_blas_sgemm), and one block's rows times that packed B
-   (C = op(A) B): lowering/c_gemm.py's bcast_sgemm_pack/bcast_sgemm_packed. */
+   blocks call bcast_blas_sgemm), one block's rows times that packed B
+   (C = op(A) B), and the packed B given back: lowering/c_gemm.py's
+   bcast_sgemm_pack, bcast_sgemm_packed and bcast_gemm_release. */
 typedef void *(*bcast_spack_t)(int, int64_t, int64_t, const float *, int64_t);
 typedef void *(*bcast_dpack_t)(int, int64_t, int64_t, const double *, int64_t);
 typedef void (*bcast_sgemm_packed_t)(int, int64_t, int64_t, int64_t, const float *, int64_t, const void *,
@@ -201,6 +202,7 @@ __attribute__((weak)) bcast_spack_t bcast_blas_sgemm_pack = 0;
 __attribute__((weak)) bcast_dpack_t bcast_blas_dgemm_pack = 0;
 __attribute__((weak)) bcast_sgemm_packed_t bcast_blas_sgemm_packed = 0;
 __attribute__((weak)) bcast_dgemm_packed_t bcast_blas_dgemm_packed = 0;
+__attribute__((weak)) void (*bcast_blas_gemm_release)(void *) = 0;
 #if defined(_OPENMP)
 #include <omp.h>
 #endif
@@ -676,11 +678,11 @@ class FunctionEmitter:
                  f"int64_t {blocks} = ({m} + {rows} - 1) / {rows};"]
         closing = []
         if batch == 1:
-            lines.append(f"void *{packed} = {blocks} > 1 && {function}_pack && {function}_packed ? "
-                         f"{function}_pack({order[1]}, {n}, {k}, {b}, {ldb}) : 0;")
+            lines.append(f"void *{packed} = {blocks} > 1 && {function}_pack && {function}_packed "
+                         f"&& bcast_blas_gemm_release ? {function}_pack({order[1]}, {n}, {k}, {b}, {ldb}) : 0;")
             call = (f"if ({packed}) {function}_packed({order[0]}, {count}, {n}, {k}, {a_rows}, {lda}, {packed}, "
                     f"{c_rows}, {n}); else {call}")
-            closing.append(f"free({packed});")
+            closing.append(f"if ({packed}) bcast_blas_gemm_release({packed});")
         if self.openmp:
             lines.append(f"#pragma omp parallel for schedule(dynamic, 1) if ({blocks} > 1)")
         lines += [f"for (int64_t {q} = 0; {q} < {batch} * {blocks}; {q}++) {{",

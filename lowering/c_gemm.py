@@ -28,11 +28,12 @@ splits a large product into row blocks on OpenMP threads)."""
 from string import Template
 
 SYMBOLS = ("bcast_sgemm", "bcast_dgemm", "bcast_sgemm_pack", "bcast_dgemm_pack", "bcast_sgemm_packed",
-           "bcast_dgemm_packed")
+           "bcast_dgemm_packed", "bcast_gemm_release")
 """The entry points of the library ``SOURCE`` builds: the CBLAS-style
 products, the packing of a whole B, and the product of rows of A with a
-packed B (f32, f64 each); ``c_runtime.BLAS_POINTERS`` names the generated
-code's pointers to them in the same order."""
+packed B (f32, f64 each), and the release of a packed B;
+``c_runtime.BLAS_POINTERS`` names the generated code's pointers to them in
+the same order."""
 
 KERNEL = Template(r"""
 /* Lanes per vector (the widest the target has), rows per micro-tile
@@ -215,13 +216,14 @@ static void row_major_${x}(int ta, int tb, int64_t m, int64_t n, int64_t k, ${re
 /* All of op(B) (k x n) packed once, for products of many row blocks of A
    with the same B (the generated code's row blocks on threads): block
    (j0, p0) of pack_b's layout at j0 * k + p0 * ncp (ncp: the block's
-   columns rounded up to NR). Returns the malloc'd block to free(), or NULL
-   (out of memory, or nothing to pack: the caller then calls bcast_${x}gemm). */
+   columns rounded up to NR). Returns the buffer (pack_buffer: give it back
+   with bcast_gemm_release), or NULL (out of memory, or nothing to pack: the
+   caller then calls bcast_${x}gemm). */
 void *bcast_${x}gemm_pack(int trans_b, int64_t n, int64_t k, const ${real} *b, int64_t ldb) {
     if (n <= 0 || k <= 0) return NULL;
-    void *base;
-    ${real} *packed = aligned_${x}((size_t)k * (size_t)((n + NR - 1) / NR * NR), &base);
-    if (!packed) return NULL;
+    void *base = pack_buffer(((size_t)k * (size_t)((n + NR - 1) / NR * NR)) * sizeof(${real}) + 64);
+    if (!base) return NULL;
+    ${real} *packed = (${real} *)((char *)base + (64 - (uintptr_t)base % 64) % 64);
     for (int64_t j0 = 0; j0 < n; j0 += NC) {
         int64_t nc = n - j0 < NC ? n - j0 : NC, ncp = (nc + NR - 1) / NR * NR;
         for (int64_t p0 = 0; p0 < k; p0 += KC)
@@ -281,6 +283,59 @@ PRELUDE = r"""
 #elif defined(__GNUC__)
 #pragma GCC optimize("fp-contract=fast")
 #endif
+#include <pthread.h>
+
+/* The packed B of a product split into row blocks lives in a buffer each
+   calling thread keeps (and frees when it exits), grown as needed up to
+   PACK_CACHE_BYTES, while no other packed B of the thread holds it; a
+   larger one (or a second at once) is malloc'd per product. Why: a fresh
+   malloc of megabytes per call is, with the product's own buffer, enough
+   for glibc to hand the memory back to the system at each free, and every
+   call then faults its pages in again (2,000 page faults and about 3 ms of
+   CPU time per call of the 1024x1024 dense layer on two threads). */
+#define PACK_CACHE_BYTES ((size_t)64 << 20)
+struct pack_cache { void *base; size_t bytes; int busy; };
+static pthread_key_t pack_key;
+static int pack_key_made;
+static pthread_once_t pack_once = PTHREAD_ONCE_INIT;
+static void pack_cache_free(void *cache) {
+    free(((struct pack_cache *)cache)->base);
+    free(cache);
+}
+static void pack_key_make(void) { pack_key_made = pthread_key_create(&pack_key, pack_cache_free) == 0; }
+
+/* A buffer of bytes bytes for one packed B, NULL when out of memory. */
+static void *pack_buffer(size_t bytes) {
+    pthread_once(&pack_once, pack_key_make);
+    if (bytes > PACK_CACHE_BYTES || !pack_key_made) return malloc(bytes);
+    struct pack_cache *cache = pthread_getspecific(pack_key);
+    if (!cache) {
+        cache = calloc(1, sizeof *cache);
+        if (!cache) return NULL;
+        if (pthread_setspecific(pack_key, cache)) {
+            free(cache);
+            return malloc(bytes);
+        }
+    }
+    if (cache->busy) return malloc(bytes);
+    if (cache->bytes < bytes) {
+        free(cache->base);
+        cache->base = malloc(bytes);
+        cache->bytes = cache->base ? bytes : 0;
+    }
+    cache->busy = cache->base != NULL;
+    return cache->base;
+}
+
+/* Gives back what a bcast_*gemm_pack returned (NULL: nothing): the
+   thread's cached buffer stays for its next product, others are freed. */
+void bcast_gemm_release(void *packed) {
+    struct pack_cache *cache = pack_key_made ? pthread_getspecific(pack_key) : NULL;
+    if (cache && packed && packed == cache->base)
+        cache->busy = 0;
+    else
+        free(packed);
+}
 """
 
 SOURCE = PRELUDE + "".join(

@@ -193,6 +193,49 @@ def _locked(directory: Path, operation: int) -> Iterator[None]:
 
 _BUILD_LOCK = threading.Lock()
 
+OPENMP_SPIN = 10_000
+"""How long an idle OpenMP thread spins before it sleeps, in libgomp's
+``GOMP_SPINCOUNT`` units (a ``pause`` each: about 0.46 ms in all on the
+development VM's Zen 5, where a pause takes 46 ns).
+
+Decision: libgomp's default (300,000 pauses: 14 ms there) is kept for no
+program; each process's first load of a C module passes this instead
+(``_open``), unless ``OMP_WAIT_POLICY`` or ``GOMP_SPINCOUNT`` is set. On a
+machine whose cores other processes also use, a thread that finished its
+part early spins at the region's end barrier on a core the straggler could
+have moved to, and after the region it keeps spinning on a core the calling
+thread then needs: the dense layer at 1024x1024 on the 2-core VM with a
+third busy process took 14.4 ms with the default, 10.0 with 1,000 and
+10.6 with ``OMP_WAIT_POLICY=passive``, against 9.7 for the kernel on one
+thread (docs/performance.md). 0.46 ms still covers the gap between the
+parallel loops of one call and between calls from Python, which is what
+spinning saves the wake-up of."""
+
+_SPIN_LOCK = threading.Lock()
+_spin_passed = False
+
+
+def _open(path: Path) -> ctypes.CDLL:
+    """``ctypes.CDLL`` of a built library. The first one of the process
+    loads libgomp (libraries built with ``-fopenmp`` link it), which reads
+    its settings from the environment once, when it loads: that load sees
+    ``GOMP_SPINCOUNT=OPENMP_SPIN`` unless the user set the spin or wait
+    policy, and the environment is restored right after. (When something
+    else loaded libgomp first, its settings stay.)"""
+    global _spin_passed
+    if _spin_passed or "OMP_WAIT_POLICY" in os.environ or "GOMP_SPINCOUNT" in os.environ:
+        return ctypes.CDLL(str(path))
+    with _SPIN_LOCK:
+        if _spin_passed:
+            return ctypes.CDLL(str(path))
+        os.environ["GOMP_SPINCOUNT"] = str(OPENMP_SPIN)
+        try:
+            library = ctypes.CDLL(str(path))
+        finally:
+            del os.environ["GOMP_SPINCOUNT"]
+        _spin_passed = True
+        return library
+
 
 def load(source: str) -> ctypes.CDLL:
     """The loaded shared library of ``source``, from the cache or built into it.
@@ -227,7 +270,7 @@ def load(source: str) -> ctypes.CDLL:
             raise BuildFailed(f"{' '.join(cc)} rejected the generated C:\n{done.stderr[-4000:]}")
         with _locked(directory, fcntl.LOCK_SH):
             os.replace(partial, target)  # atomic: readers see all of it or nothing
-            library = ctypes.CDLL(str(target))
+            library = _open(target)
     evict(directory, *limits)
     return library
 
@@ -241,7 +284,7 @@ def _load_cached(directory: Path, target: Path) -> ctypes.CDLL | None:
         except OSError:  # a cache shared read-only: use it without the refresh
             if not target.is_file():
                 return None
-        return ctypes.CDLL(str(target))
+        return _open(target)
 
 
 def evict(directory: Path, max_libraries: int, max_bytes: int) -> None:
@@ -514,7 +557,7 @@ def own_gemm() -> tuple[int, ...]:
 
 
 BLAS_POINTERS = ("bcast_blas_sgemm", "bcast_blas_dgemm", "bcast_blas_sgemm_pack", "bcast_blas_dgemm_pack",
-                 "bcast_blas_sgemm_packed", "bcast_blas_dgemm_packed")
+                 "bcast_blas_sgemm_packed", "bcast_blas_dgemm_packed", "bcast_blas_gemm_release")
 """The generated code's pointers ``link_blas`` sets, in ``own_gemm()``'s
 (``c_gemm.SYMBOLS``') order."""
 

@@ -179,6 +179,7 @@ void *bcast_sgemm_pack(int, int64_t, int64_t, const float *, int64_t);
 void *bcast_dgemm_pack(int, int64_t, int64_t, const double *, int64_t);
 void bcast_sgemm_packed(int, int64_t, int64_t, int64_t, const float *, int64_t, const void *, float *, int64_t);
 void bcast_dgemm_packed(int, int64_t, int64_t, int64_t, const double *, int64_t, const void *, double *, int64_t);
+void bcast_gemm_release(void *);
 /* Every operand in a buffer of exactly its size (ASan sees any read or
    write past it); the product checked against a plain triple loop. */
 static int run(int64_t m, int64_t n, int64_t k, int ta, int tb) {
@@ -194,7 +195,8 @@ static int run(int64_t m, int64_t n, int64_t k, int ta, int tb) {
     bcast_dgemm(101, ta ? 112 : 111, tb ? 112 : 111, m, n, k, 1.0, ad, lda ? lda : 1, bd, ldb ? ldb : 1, 0.0, cd,
                 n ? n : 1);
     /* The same products again in two row blocks with B packed once (the
-       generated code's path for a product split across threads). */
+       generated code's path for a product split across threads); both
+       packed Bs live at once (the second is not the thread's cached one). */
     float *c2 = malloc(sizeof(float) * (m * n ? m * n : 1));
     double *cd2 = malloc(sizeof(double) * (m * n ? m * n : 1));
     void *pb = bcast_sgemm_pack(tb ? 112 : 111, n, k, b, ldb ? ldb : 1);
@@ -206,7 +208,7 @@ static int run(int64_t m, int64_t n, int64_t k, int ta, int tb) {
         bcast_sgemm_packed(ta ? 112 : 111, rows, n, k, ta ? a + r0 : a + r0 * k, lda, pb, c2 + r0 * n, n);
         bcast_dgemm_packed(ta ? 112 : 111, rows, n, k, ta ? ad + r0 : ad + r0 * k, lda, pbd, cd2 + r0 * n, n);
     }
-    free(pb); free(pbd);
+    bcast_gemm_release(pb); bcast_gemm_release(pbd);
     int bad = 0;
     for (int64_t i = 0; i < m; i++)
         for (int64_t j = 0; j < n; j++) {
