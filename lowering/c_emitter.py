@@ -50,9 +50,10 @@ Each op of the loop IR is translated structurally:
   ``bcast-plan-prefetch`` marked them.
 - A contraction's nest marked ``bcast.gemm`` (``GEMM_ATTR``) is a call of
   ``bcast_blas_sgemm``/``dgemm`` per batch (per block of rows of a large
-  one, on OpenMP threads, ``bcast_gemm_rows``) when the runtime has set
-  that pointer (``c_runtime.link_blas``: bcast's own kernels,
-  ``lowering/c_gemm.py``), else the nest.
+  one, on OpenMP threads, ``bcast_gemm_rows``, multiplying a B packed once
+  when there is no batch) when the runtime has set that pointer
+  (``c_runtime.link_blas``: bcast's own kernels, ``lowering/c_gemm.py``),
+  else the nest.
 """
 
 from __future__ import annotations

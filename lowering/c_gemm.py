@@ -20,10 +20,21 @@ the MC rows, which stream from L2; the packed B block stays in L2/L3. The
 vectors are GCC vector extensions, so one source serves AVX-512 (16 f32
 lanes), AVX2 (8), SSE (4) and anything else the compiler lowers them to.
 
-Each function has the CBLAS ``sgemm``/``dgemm`` signature with 64-bit sizes (order,
-transposes, sizes, alpha, A, lda, B, ldb, beta, C, ldc), the one the
-generated code calls; it runs on the calling thread (the generated code
-splits a large product into row blocks on OpenMP threads)."""
+``bcast_sgemm``/``bcast_dgemm`` have the CBLAS ``sgemm``/``dgemm`` signature
+with 64-bit sizes (order, transposes, sizes, alpha, A, lda, B, ldb, beta,
+C, ldc) and run on the calling thread. The generated code splits a large
+product into row blocks on OpenMP threads; for one matrix product it packs
+all of B once (``bcast_sgemm_pack``, into a buffer the calling thread keeps,
+given back with ``bcast_gemm_release``) and each block multiplies its rows
+with the packed B (``bcast_sgemm_packed``), the same loops as one call
+(``rows_times_block``), so the blocks do not each pack B again.
+
+Decision (issue 22, the dense layer at 1024 against XLA): kept over calling
+NumPy's OpenBLAS (``scipy_cblas_sgemm64_``, resolvable from numpy.libs),
+which still runs its Haswell kernels here at about half this kernel's speed
+per core; the gap to XLA was the threading around the kernel, which the
+shared packed B, the kept buffer and a short OpenMP spin
+(``c_runtime.OPENMP_SPIN``) closed (docs/performance.md)."""
 
 from string import Template
 
