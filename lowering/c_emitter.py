@@ -207,18 +207,24 @@ __attribute__((weak)) void (*bcast_blas_gemm_release)(void *) = 0;
 #if defined(_OPENMP)
 #include <omp.h>
 #endif
-/* Rows per GEMM call: a large product is split into row blocks, twice as
-   many as there are threads, which threads take as they come free, each
-   calling the (one-thread) kernel (schedule(dynamic)): a thread the machine
-   deschedules then delays one block, not the whole product. A small one is
-   one call on the calling thread. */
-static inline int64_t bcast_gemm_rows(int64_t m, double flops) {
+/* Rows per GEMM call: a large product is split into row blocks, at least
+   twice as many as there are threads, which threads take as they come
+   free, each calling the (one-thread) kernel (schedule(dynamic)): a thread
+   the machine deschedules then delays one block, not the whole product.
+   A block is also at most BCAST_GEMM_BLOCK_BYTES of the result (row_bytes
+   each), so that the epilogue run on it right after finds it in L2; but
+   at least 64 rows, over which each packed panel of B is reused. A small
+   product is one call on the calling thread. */
+#define BCAST_GEMM_BLOCK_BYTES (512 * 1024)
+static inline int64_t bcast_gemm_rows(int64_t m, double flops, int64_t row_bytes) {
     int threads = 1;
 #if defined(_OPENMP)
     threads = omp_get_max_threads();
 #endif
     if (threads <= 1 || flops < 1e8) return m;
     int64_t rows = (m + 2 * threads - 1) / (2 * threads);
+    int64_t fit = BCAST_GEMM_BLOCK_BYTES / (row_bytes > 0 ? row_bytes : 1);
+    if (rows > fit) rows = fit;
     return rows < 64 ? (m < 64 ? m : 64) : rows;
 }
 
@@ -675,7 +681,8 @@ class FunctionEmitter:
         c_rows = f"{c} + ({q} / {blocks}) * {m * n} + {first} * {n}"
         call = (f"{function}(101, {order[0]}, {order[1]}, {count}, {n}, {k}, 1.0{t}, {a_rows}, {lda}, "
                 f"{b} + ({q} / {blocks}) * {k * n}, {ldb}, 0.0{t}, {c_rows}, {n});")
-        lines = [f"int64_t {rows} = bcast_gemm_rows({m}, {2.0 * batch * m * n * k:.1f});",
+        lines = [f"int64_t {rows} = bcast_gemm_rows({m}, {2.0 * batch * m * n * k:.1f}, "
+                 f"{n * (4 if t else 8)});",
                  f"int64_t {blocks} = ({m} + {rows} - 1) / {rows};"]
         closing = []
         if batch == 1:

@@ -354,3 +354,48 @@ def test_repeated_products_on_threads_do_not_fault_their_buffers_in_again():
     done = subprocess.run([sys.executable, "-c", FAULTS_PROGRAM, src], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     assert int(done.stdout) < 2500
+
+
+def test_row_blocks_hold_at_most_half_a_mebibyte_of_the_result():
+    """``tanh(x @ W + b)`` at 1024x1024 (k = 64, above the threading
+    threshold): with more than one thread, each row block (one call of the
+    packed product, counted through a wrapper with its row count) covers at
+    most 128 rows of 4 KiB, so the epilogue run on the block right after its
+    product finds it in L2, and the blocks cover every row once; the result
+    is NumPy's."""
+    import ctypes
+    import threading
+
+    from bcast.lowering import c_emitter, c_runtime
+    from bcast.tools import driver
+    from bcast.tools.targets import TARGETS
+
+    src = MLP.replace("6x8", "1024x64").replace("8x5", "64x1024").replace("6x5", "1024x1024") \
+        .replace("tensor<5xf32>", "tensor<1024xf32>")
+    x, w, b = sample((1024, 64), "f32", 27), sample((64, 1024), "f32", 28), sample((1024,), "f32", 29)
+    w /= np.float32(8)
+    library = c_runtime.Library(c_emitter.emit_text(driver.load(src, "prog.mlir",
+                                                                pipeline=TARGETS["c"].emit_pipeline)), {})
+    run = bcast.compile(src, backend="c")  # the same source: the same loaded library, the same pointers
+    pointer = ctypes.c_void_p.in_dll(library.library, "bcast_blas_sgemm_packed")
+    real = pointer.value
+    size, address = ctypes.c_int64, ctypes.c_void_p
+    signature = ctypes.CFUNCTYPE(None, ctypes.c_int, size, size, size, address, size, address, address, size)
+    rows, lock = [], threading.Lock()
+
+    def counted(*args):
+        with lock:
+            rows.append(args[1])
+        signature(real)(*args)
+
+    wrapper = signature(counted)
+    threads = getattr(library.library, "omp_get_max_threads", lambda: 1)()  # 1 without OpenMP
+    try:
+        pointer.value = ctypes.cast(wrapper, ctypes.c_void_p).value
+        check(run(x, w, b), np.tanh(x @ w + b), "f32", (x, w, b))
+    finally:
+        pointer.value = real
+    if threads > 1:
+        assert sum(rows) == 1024 and max(rows) <= 128, rows
+    else:
+        assert rows == []
