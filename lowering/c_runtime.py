@@ -193,9 +193,9 @@ def _locked(directory: Path, operation: int) -> Iterator[None]:
 
 _BUILD_LOCK = threading.Lock()
 
-OPENMP_SPIN = 10_000
+OPENMP_SPIN = 1_000
 """How long an idle OpenMP thread spins before it sleeps, in libgomp's
-``GOMP_SPINCOUNT`` units (a ``pause`` each: about 0.46 ms in all on the
+``GOMP_SPINCOUNT`` units (a ``pause`` each: about 46 us in all on the
 development VM's Zen 5, where a pause takes 46 ns).
 
 Decision: libgomp's default (300,000 pauses: 14 ms there) is kept for no
@@ -205,11 +205,14 @@ machine whose cores other processes also use, a thread that finished its
 part early spins at the region's end barrier on a core the straggler could
 have moved to, and after the region it keeps spinning on a core the calling
 thread then needs: the dense layer at 1024x1024 on the 2-core VM with a
-third busy process took 14.4 ms with the default, 10.0 with 1,000 and
-10.6 with ``OMP_WAIT_POLICY=passive``, against 9.7 for the kernel on one
-thread (docs/performance.md). 0.46 ms still covers the gap between the
-parallel loops of one call and between calls from Python, which is what
-spinning saves the wake-up of."""
+third busy process took 14.4 ms with the default against 10.0 with 1,000
+and 10.6 with ``OMP_WAIT_POLICY=passive``, and 9.7 for the kernel on one
+thread. Between 1,000 and 10,000 the wall times were within the noise,
+but the layer's CPU time per call (load average 9) was 2-3% over
+jax.jit's with 1,000 and 7% over with 10,000: spinning is wasted when
+cores are shared (docs/performance.md). 46 us still covers the gap between
+the parallel loops of one call and between back-to-back calls from
+Python, which is what spinning saves the wake-up of."""
 
 _SPIN_LOCK = threading.Lock()
 _spin_passed = False
