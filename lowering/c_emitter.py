@@ -50,9 +50,10 @@ Each op of the loop IR is translated structurally:
   ``bcast-plan-prefetch`` marked them.
 - A contraction's nest marked ``bcast.gemm`` (``GEMM_ATTR``) is a call of
   ``bcast_blas_sgemm``/``dgemm`` per batch (per block of rows of a large
-  one, on OpenMP threads, ``bcast_gemm_rows``) when the runtime has set
-  that pointer (``c_runtime.link_blas``: bcast's own kernels,
-  ``lowering/c_gemm.py``), else the nest.
+  one, on OpenMP threads, ``bcast_gemm_rows``, multiplying a B packed once
+  when there is no batch) when the runtime has set that pointer
+  (``c_runtime.link_blas``: bcast's own kernels, ``lowering/c_gemm.py``),
+  else the nest.
 """
 
 from __future__ import annotations
@@ -190,21 +191,42 @@ typedef void (*bcast_dgemm_t)(int, int, int, int64_t, int64_t, int64_t, double, 
                               const double *, int64_t, double, double *, int64_t);
 __attribute__((weak)) bcast_sgemm_t bcast_blas_sgemm = 0;
 __attribute__((weak)) bcast_dgemm_t bcast_blas_dgemm = 0;
+/* B packed once for all the row blocks of a product (NULL: not packed, the
+   blocks call bcast_blas_sgemm), one block's rows times that packed B
+   (C = op(A) B), and the packed B given back: lowering/c_gemm.py's
+   bcast_sgemm_pack, bcast_sgemm_packed and bcast_gemm_release. */
+typedef void *(*bcast_spack_t)(int, int64_t, int64_t, const float *, int64_t);
+typedef void *(*bcast_dpack_t)(int, int64_t, int64_t, const double *, int64_t);
+typedef void (*bcast_sgemm_packed_t)(int, int64_t, int64_t, int64_t, const float *, int64_t, const void *,
+                                     float *, int64_t);
+typedef void (*bcast_dgemm_packed_t)(int, int64_t, int64_t, int64_t, const double *, int64_t, const void *,
+                                     double *, int64_t);
+__attribute__((weak)) bcast_spack_t bcast_blas_sgemm_pack = 0;
+__attribute__((weak)) bcast_dpack_t bcast_blas_dgemm_pack = 0;
+__attribute__((weak)) bcast_sgemm_packed_t bcast_blas_sgemm_packed = 0;
+__attribute__((weak)) bcast_dgemm_packed_t bcast_blas_dgemm_packed = 0;
+__attribute__((weak)) void (*bcast_blas_gemm_release)(void *) = 0;
 #if defined(_OPENMP)
 #include <omp.h>
 #endif
-/* Rows per GEMM call: a large product is split into row blocks, twice as
-   many as there are threads, which threads take as they come free, each
-   calling the (one-thread) kernel (schedule(dynamic)): a thread the machine
-   deschedules then delays one block, not the whole product. A small one is
-   one call on the calling thread. */
-static inline int64_t bcast_gemm_rows(int64_t m, double flops) {
+/* Rows per GEMM call: a large product is split into row blocks, at least
+   twice as many as there are threads, which threads take as they come
+   free, each calling the (one-thread) kernel (schedule(dynamic)): a thread
+   the machine deschedules then delays one block, not the whole product.
+   A block is also at most BCAST_GEMM_BLOCK_BYTES of the result (row_bytes
+   each), so that the epilogue run on it right after finds it in L2; but
+   at least 64 rows, over which each packed panel of B is reused. A small
+   product is one call on the calling thread. */
+#define BCAST_GEMM_BLOCK_BYTES (512 * 1024)
+static inline int64_t bcast_gemm_rows(int64_t m, double flops, int64_t row_bytes) {
     int threads = 1;
 #if defined(_OPENMP)
     threads = omp_get_max_threads();
 #endif
     if (threads <= 1 || flops < 1e8) return m;
     int64_t rows = (m + 2 * threads - 1) / (2 * threads);
+    int64_t fit = BCAST_GEMM_BLOCK_BYTES / (row_bytes > 0 ? row_bytes : 1);
+    if (rows > fit) rows = fit;
     return rows < 64 ? (m < 64 ? m : 64) : rows;
 }
 
@@ -648,7 +670,7 @@ class FunctionEmitter:
         if call is None:
             self.loop_nest(op)
             return
-        function, lines, epilogue, rows = call
+        function, lines, epilogue, rows, closing = call
         self.out(f"if ({function}) {{")
         self.indent += 1
         for line in lines:
@@ -661,6 +683,8 @@ class FunctionEmitter:
             self.in_parallel -= 1
             self.indent -= 1
         self.out("}")
+        for line in closing:
+            self.out(line)
         self.indent -= 1
         self.out("} else {")
         self.indent += 1
@@ -670,13 +694,20 @@ class FunctionEmitter:
         self.indent -= 1
         self.out("}")
 
-    def gemm_call(self, op: scf.ForOp) -> tuple[str, list[str], scf.ForOp | None, tuple[str, str]] | None:
+    def gemm_call(self, op: scf.ForOp) -> tuple[str, list[str], scf.ForOp | None, tuple[str, str], list[str]] | None:
         """The BLAS call a contraction's nest marked ``GEMM_ATTR`` is: the
         function pointer, the lines opening the loop over row blocks (per
         batch) that calls it, the epilogue nest to run in that loop on each
-        block's rows (``epilogue``) and the names of a block's first row and
-        row count; None when the nest does not read and write as the
-        attribute says."""
+        block's rows (``epilogue``), the names of a block's first row and
+        row count, and the lines after the loop; None when the nest does not
+        read and write as the attribute says.
+
+        A product of one batch in several row blocks packs B once before
+        the loop (``bcast_blas_sgemm_pack``) and each block multiplies its
+        rows with the packed B (``..._packed``): the blocks then cost no
+        more than one call, however many there are (``bcast_gemm_rows``);
+        when B is not packed (no pointer, no memory) each block is a plain
+        call, which packs B itself."""
         loads = [o for o in op.walk() if isinstance(o, memref.LoadOp)]
         stores = [o for o in op.walk() if isinstance(o, memref.StoreOp)]
         if len(loads) != 2 or len(stores) != 1:
@@ -691,13 +722,22 @@ class FunctionEmitter:
         function, t = ("bcast_blas_sgemm", "f") if isinstance(element, Float32Type) else ("bcast_blas_dgemm", "")
         lda, ldb = (m if g["trans_a"] else k), (k if g["trans_b"] else n)
         order = ("112" if g["trans_a"] else "111", "112" if g["trans_b"] else "111")
-        rows, blocks, q, first, count = (self.fresh(p) for p in ("n", "n", "q", "r", "n"))
+        rows, blocks, q, first, count, packed = (self.fresh(p) for p in ("n", "n", "q", "r", "n", "p"))
         at_row = first if g["trans_a"] else f"{first} * {k}"
-        call = (f"{function}(101, {order[0]}, {order[1]}, {count}, {n}, {k}, 1.0{t}, "
-                f"{a} + ({q} / {blocks}) * {m * k} + {at_row}, {lda}, {b} + ({q} / {blocks}) * {k * n}, {ldb}, "
-                f"0.0{t}, {c} + ({q} / {blocks}) * {m * n} + {first} * {n}, {n});")
-        lines = [f"int64_t {rows} = bcast_gemm_rows({m}, {2.0 * batch * m * n * k:.1f});",
+        a_rows = f"{a} + ({q} / {blocks}) * {m * k} + {at_row}"
+        c_rows = f"{c} + ({q} / {blocks}) * {m * n} + {first} * {n}"
+        call = (f"{function}(101, {order[0]}, {order[1]}, {count}, {n}, {k}, 1.0{t}, {a_rows}, {lda}, "
+                f"{b} + ({q} / {blocks}) * {k * n}, {ldb}, 0.0{t}, {c_rows}, {n});")
+        lines = [f"int64_t {rows} = bcast_gemm_rows({m}, {2.0 * batch * m * n * k:.1f}, "
+                 f"{n * (4 if t else 8)});",
                  f"int64_t {blocks} = ({m} + {rows} - 1) / {rows};"]
+        closing = []
+        if batch == 1:
+            lines.append(f"void *{packed} = {blocks} > 1 && {function}_pack && {function}_packed "
+                         f"&& bcast_blas_gemm_release ? {function}_pack({order[1]}, {n}, {k}, {b}, {ldb}) : 0;")
+            call = (f"if ({packed}) {function}_packed({order[0]}, {count}, {n}, {k}, {a_rows}, {lda}, {packed}, "
+                    f"{c_rows}, {n}); else {call}")
+            closing.append(f"if ({packed}) bcast_blas_gemm_release({packed});")
         if self.openmp:
             lines.append(f"#pragma omp parallel for schedule(dynamic, 1) if ({blocks} > 1)")
         lines += [f"for (int64_t {q} = 0; {q} < {batch} * {blocks}; {q}++) {{",
@@ -705,7 +745,7 @@ class FunctionEmitter:
                   f"    int64_t {count} = {m} - {first} < {rows} ? {m} - {first} : {rows};",
                   f"    {call}"]
         epilogue = self.epilogue(op, stores[0].memref, (loads[0].memref, loads[1].memref), m) if batch == 1 else None
-        return function, lines, epilogue, (first, count)
+        return function, lines, epilogue, (first, count), closing
 
     def epilogue(self, gemm: scf.ForOp, product: SSAValue, operands: tuple[SSAValue, ...], m: int) -> scf.ForOp | None:
         """The nest right after a GEMM's that runs over the product's ``m``

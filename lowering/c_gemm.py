@@ -20,15 +20,33 @@ the MC rows, which stream from L2; the packed B block stays in L2/L3. The
 vectors are GCC vector extensions, so one source serves AVX-512 (16 f32
 lanes), AVX2 (8), SSE (4) and anything else the compiler lowers them to.
 
-Each function has the CBLAS ``sgemm``/``dgemm`` signature with 64-bit sizes (order,
-transposes, sizes, alpha, A, lda, B, ldb, beta, C, ldc), the one the
-generated code calls; it runs on the calling thread (the generated code
-splits a large product into row blocks on OpenMP threads)."""
+``bcast_sgemm``/``bcast_dgemm`` have the CBLAS ``sgemm``/``dgemm`` signature
+with 64-bit sizes (order, transposes, sizes, alpha, A, lda, B, ldb, beta,
+C, ldc) and run on the calling thread. The generated code splits a large
+product into row blocks on OpenMP threads; for one matrix product it packs
+all of B once (``bcast_sgemm_pack``, into a buffer the calling thread keeps,
+given back with ``bcast_gemm_release``) and each block multiplies its rows
+with the packed B (``bcast_sgemm_packed``), the same loops as one call
+(``rows_times_block``), so the blocks do not each pack B again.
+
+Decision (issue 22, the dense layer at 1024 against XLA): kept over calling
+NumPy's OpenBLAS (``scipy_cblas_sgemm64_``, resolvable from numpy.libs),
+which still runs its Haswell kernels here at about half this kernel's speed
+per core (1.9x slower at 1024^3 on one thread). The gap to XLA was the
+threading around the kernel: the shared packed B, the kept buffer, blocks
+sized for L2 and a short OpenMP spin (``c_runtime.OPENMP_SPIN``) brought
+the layer from 1.45-1.63x jax.jit's time to about even at 1024 and
+0.8x at 4096 (docs/performance.md)."""
 
 from string import Template
 
-SYMBOLS = {"f32": "bcast_sgemm", "f64": "bcast_dgemm"}
-"""The kernels' symbols in the library ``SOURCE`` builds, by element type."""
+SYMBOLS = ("bcast_sgemm", "bcast_dgemm", "bcast_sgemm_pack", "bcast_dgemm_pack", "bcast_sgemm_packed",
+           "bcast_dgemm_packed", "bcast_gemm_release")
+"""The entry points of the library ``SOURCE`` builds: the CBLAS-style
+products, the packing of a whole B, and the product of rows of A with a
+packed B (f32, f64 each), and the release of a packed B;
+``c_runtime.BLAS_POINTERS`` names the generated code's pointers to them in
+the same order."""
 
 KERNEL = Template(r"""
 /* Lanes per vector (the widest the target has), rows per micro-tile
@@ -156,6 +174,32 @@ static void scale_${x}(int64_t m, int64_t n, ${real} beta, ${real} *c, int64_t l
         for (int64_t j = 0; j < n; j++) c[i * ldc + j] = beta == (${real})0 ? (${real})0 : beta * c[i * ldc + j];
 }
 
+/* C's rows 0..m (columns j0.., nc of them) += alpha op(A) B for one packed
+   block of B (rows p0.., kc of them; panels at bp as pack_b lays them out):
+   A's rows are packed MC at a time into ap, and each sliver meets each
+   panel in the micro-kernel. first: the block is the first of the
+   contracted dim (C = alpha op(A) B + beta C rather than C += ...). */
+static void rows_times_block_${x}(int ta, const ${real} *a, int64_t lda, int64_t m, int64_t p0, int64_t kc,
+                             const ${real} *bp, int64_t j0, int64_t nc, ${real} alpha, ${real} beta, int first,
+                             ${real} *c, int64_t ldc, ${real} *restrict ap) {
+    for (int64_t i0 = 0; i0 < m; i0 += MC) {
+        int64_t mc = m - i0 < MC ? m - i0 : MC;
+        pack_a_${x}(ta, a, lda, i0, p0, mc, kc, ap);
+        for (int64_t t = 0; t < nc; t += NR)
+            for (int64_t s = 0; s < mc; s += MR)
+                micro_${x}(kc, ap + s * kc, bp + t * kc, c + (i0 + s) * ldc + j0 + t, ldc,
+                      mc - s < MR ? mc - s : MR, nc - t < NR ? nc - t : NR, alpha, beta, first);
+    }
+}
+
+/* A buffer of at least n ${real}s at a 64-byte boundary of the malloc'd
+   block *base (which the caller frees); NULL when out of memory. */
+static ${real} *aligned_${x}(size_t n, void **base) {
+    *base = malloc(n * sizeof(${real}) + 64);  /* C99: no aligned_alloc */
+    if (!*base) return NULL;
+    return (${real} *)((char *)*base + (64 - (uintptr_t)*base % 64) % 64);
+}
+
 /* Row-major C (m x n) = alpha op(A) op(B) + beta C. */
 static void row_major_${x}(int ta, int tb, int64_t m, int64_t n, int64_t k, ${real} alpha, const ${real} *a,
                       int64_t lda, const ${real} *b, int64_t ldb, ${real} beta, ${real} *c, int64_t ldc) {
@@ -167,26 +211,59 @@ static void row_major_${x}(int ta, int tb, int64_t m, int64_t n, int64_t k, ${re
     int64_t kb = k < KC ? k : KC, nb = n < NC ? n : NC, mb = m < MC ? m : MC;
     size_t a_size = ((size_t)((mb + MR - 1) / MR * MR) * kb + 15) / 16 * 16;
     size_t b_size = (size_t)((nb + NR - 1) / NR * NR) * kb;
-    char *buffer = malloc((a_size + b_size) * sizeof(${real}) + 64);  /* C99: no aligned_alloc */
-    if (!buffer) abort();
-    ${real} *ap = (${real} *)(buffer + (64 - (uintptr_t)buffer % 64) % 64);
+    void *base;
+    ${real} *ap = aligned_${x}(a_size + b_size, &base);
+    if (!ap) abort();
     ${real} *bp = ap + a_size;  /* a_size is a multiple of 16 ${real}s: bp is 64-byte aligned too */
     for (int64_t j0 = 0; j0 < n; j0 += NC) {
         int64_t nc = n - j0 < NC ? n - j0 : NC;
         for (int64_t p0 = 0; p0 < k; p0 += KC) {
             int64_t kc = k - p0 < KC ? k - p0 : KC;
             pack_b_${x}(tb, b, ldb, p0, j0, kc, nc, bp);
-            for (int64_t i0 = 0; i0 < m; i0 += MC) {
-                int64_t mc = m - i0 < MC ? m - i0 : MC;
-                pack_a_${x}(ta, a, lda, i0, p0, mc, kc, ap);
-                for (int64_t t = 0; t < nc; t += NR)
-                    for (int64_t s = 0; s < mc; s += MR)
-                        micro_${x}(kc, ap + s * kc, bp + t * kc, c + (i0 + s) * ldc + j0 + t, ldc,
-                              mc - s < MR ? mc - s : MR, nc - t < NR ? nc - t : NR, alpha, beta, p0 == 0);
-            }
+            rows_times_block_${x}(ta, a, lda, m, p0, kc, bp, j0, nc, alpha, beta, p0 == 0, c, ldc, ap);
         }
     }
-    free(buffer);
+    free(base);
+}
+
+/* All of op(B) (k x n) packed once, for products of many row blocks of A
+   with the same B (the generated code's row blocks on threads): block
+   (j0, p0) of pack_b's layout at j0 * k + p0 * ncp (ncp: the block's
+   columns rounded up to NR). Returns the buffer (pack_buffer: give it back
+   with bcast_gemm_release), or NULL (out of memory, or nothing to pack: the
+   caller then calls bcast_${x}gemm). */
+void *bcast_${x}gemm_pack(int trans_b, int64_t n, int64_t k, const ${real} *b, int64_t ldb) {
+    if (n <= 0 || k <= 0) return NULL;
+    void *base = pack_buffer(((size_t)k * (size_t)((n + NR - 1) / NR * NR)) * sizeof(${real}) + 64);
+    if (!base) return NULL;
+    ${real} *packed = (${real} *)((char *)base + (64 - (uintptr_t)base % 64) % 64);
+    for (int64_t j0 = 0; j0 < n; j0 += NC) {
+        int64_t nc = n - j0 < NC ? n - j0 : NC, ncp = (nc + NR - 1) / NR * NR;
+        for (int64_t p0 = 0; p0 < k; p0 += KC)
+            pack_b_${x}(trans_b != 111, b, ldb, p0, j0, k - p0 < KC ? k - p0 : KC, nc, packed + j0 * k + p0 * ncp);
+    }
+    return base;
+}
+
+/* Row-major C (m x n) = op(A) B with B packed by bcast_${x}gemm_pack (same
+   n and k); runs on the calling thread, reading the packed B only, so row
+   blocks of one product can run at once. */
+void bcast_${x}gemm_packed(int trans_a, int64_t m, int64_t n, int64_t k, const ${real} *a, int64_t lda,
+                        const void *packed_base, ${real} *c, int64_t ldc) {
+    if (m <= 0) return;
+    const ${real} *packed = (const ${real} *)((const char *)packed_base
+                                         + (64 - (uintptr_t)packed_base % 64) % 64);
+    int64_t kb = k < KC ? k : KC, mb = m < MC ? m : MC;
+    void *base;
+    ${real} *ap = aligned_${x}((size_t)((mb + MR - 1) / MR * MR) * kb, &base);
+    if (!ap) abort();
+    for (int64_t j0 = 0; j0 < n; j0 += NC) {
+        int64_t nc = n - j0 < NC ? n - j0 : NC, ncp = (nc + NR - 1) / NR * NR;
+        for (int64_t p0 = 0; p0 < k; p0 += KC)
+            rows_times_block_${x}(trans_a != 111, a, lda, m, p0, k - p0 < KC ? k - p0 : KC,
+                                  packed + j0 * k + p0 * ncp, j0, nc, (${real})1, (${real})0, p0 == 0, c, ldc, ap);
+    }
+    free(base);
 }
 
 /* CBLAS order: 101 row-major, 102 column-major; transposes: 111 no, 112/113
@@ -219,6 +296,59 @@ PRELUDE = r"""
 #elif defined(__GNUC__)
 #pragma GCC optimize("fp-contract=fast")
 #endif
+#include <pthread.h>
+
+/* The packed B of a product split into row blocks lives in a buffer each
+   calling thread keeps (and frees when it exits), grown as needed up to
+   PACK_CACHE_BYTES, while no other packed B of the thread holds it; a
+   larger one (or a second at once) is malloc'd per product. Why: a fresh
+   malloc of megabytes per call is, with the product's own buffer, enough
+   for glibc to hand the memory back to the system at each free, and every
+   call then faults its pages in again (2,000 page faults and about 3 ms of
+   CPU time per call of the 1024x1024 dense layer on two threads). */
+#define PACK_CACHE_BYTES ((size_t)64 << 20)
+struct pack_cache { void *base; size_t bytes; int busy; };
+static pthread_key_t pack_key;
+static int pack_key_made;
+static pthread_once_t pack_once = PTHREAD_ONCE_INIT;
+static void pack_cache_free(void *cache) {
+    free(((struct pack_cache *)cache)->base);
+    free(cache);
+}
+static void pack_key_make(void) { pack_key_made = pthread_key_create(&pack_key, pack_cache_free) == 0; }
+
+/* A buffer of bytes bytes for one packed B, NULL when out of memory. */
+static void *pack_buffer(size_t bytes) {
+    pthread_once(&pack_once, pack_key_make);
+    if (bytes > PACK_CACHE_BYTES || !pack_key_made) return malloc(bytes);
+    struct pack_cache *cache = pthread_getspecific(pack_key);
+    if (!cache) {
+        cache = calloc(1, sizeof *cache);
+        if (!cache) return NULL;
+        if (pthread_setspecific(pack_key, cache)) {
+            free(cache);
+            return malloc(bytes);
+        }
+    }
+    if (cache->busy) return malloc(bytes);
+    if (cache->bytes < bytes) {
+        free(cache->base);
+        cache->base = malloc(bytes);
+        cache->bytes = cache->base ? bytes : 0;
+    }
+    cache->busy = cache->base != NULL;
+    return cache->base;
+}
+
+/* Gives back what a bcast_*gemm_pack returned (NULL: nothing): the
+   thread's cached buffer stays for its next product, others are freed. */
+void bcast_gemm_release(void *packed) {
+    struct pack_cache *cache = pack_key_made ? pthread_getspecific(pack_key) : NULL;
+    if (cache && packed && packed == cache->base)
+        cache->busy = 0;
+    else
+        free(packed);
+}
 """
 
 SOURCE = PRELUDE + "".join(

@@ -273,6 +273,52 @@ def _locked(directory: Path, operation: int) -> Iterator[None]:
 
 _BUILD_LOCK = threading.Lock()
 
+OPENMP_SPIN = 1_000
+"""How long an idle OpenMP thread spins before it sleeps, in libgomp's
+``GOMP_SPINCOUNT`` units (a ``pause`` each: about 46 us in all on the
+development VM's Zen 5, where a pause takes 46 ns).
+
+Decision: libgomp's default (300,000 pauses: 14 ms there) is kept for no
+program; each process's first load of a C module passes this instead
+(``_open``), unless ``OMP_WAIT_POLICY`` or ``GOMP_SPINCOUNT`` is set. On a
+machine whose cores other processes also use, a thread that finished its
+part early spins at the region's end barrier on a core the straggler could
+have moved to, and after the region it keeps spinning on a core the calling
+thread then needs: the dense layer at 1024x1024 on the 2-core VM with a
+third busy process took 14.4 ms with the default against 10.0 with 1,000
+and 10.6 with ``OMP_WAIT_POLICY=passive``, and 9.7 for the kernel on one
+thread. Between 1,000 and 10,000 the wall times were within the noise,
+but the layer's CPU time per call (load average 9) was 2-3% over
+jax.jit's with 1,000 and 7% over with 10,000: spinning is wasted when
+cores are shared (docs/performance.md). 46 us still covers the gap between
+the parallel loops of one call and between back-to-back calls from
+Python, which is what spinning saves the wake-up of."""
+
+_SPIN_LOCK = threading.Lock()
+_spin_passed = False
+
+
+def _open(path: Path) -> ctypes.CDLL:
+    """``ctypes.CDLL`` of a built library. The first one of the process
+    loads libgomp (libraries built with ``-fopenmp`` link it), which reads
+    its settings from the environment once, when it loads: that load sees
+    ``GOMP_SPINCOUNT=OPENMP_SPIN`` unless the user set the spin or wait
+    policy, and the environment is restored right after. (When something
+    else loaded libgomp first, its settings stay.)"""
+    global _spin_passed
+    if _spin_passed or "OMP_WAIT_POLICY" in os.environ or "GOMP_SPINCOUNT" in os.environ:
+        return ctypes.CDLL(str(path))
+    with _SPIN_LOCK:
+        if _spin_passed:
+            return ctypes.CDLL(str(path))
+        os.environ["GOMP_SPINCOUNT"] = str(OPENMP_SPIN)
+        try:
+            library = ctypes.CDLL(str(path))
+        finally:
+            del os.environ["GOMP_SPINCOUNT"]
+        _spin_passed = True
+        return library
+
 
 def load(source: str) -> ctypes.CDLL:
     """The loaded shared library of ``source``, from the cache or built into it.
@@ -307,7 +353,7 @@ def load(source: str) -> ctypes.CDLL:
             raise BuildFailed(f"{' '.join(cc)} rejected the generated C:\n{done.stderr[-4000:]}")
         with _locked(directory, fcntl.LOCK_SH):
             os.replace(partial, target)  # atomic: readers see all of it or nothing
-            library = ctypes.CDLL(str(target))
+            library = _open(target)
     evict(directory, *limits)
     return library
 
@@ -321,7 +367,7 @@ def _load_cached(directory: Path, target: Path) -> ctypes.CDLL | None:
         except OSError:  # a cache shared read-only: use it without the refresh
             if not target.is_file():
                 return None
-        return ctypes.CDLL(str(target))
+        return _open(target)
 
 
 def evict(directory: Path, max_libraries: int, max_bytes: int) -> None:
@@ -661,24 +707,27 @@ DATA_OFFSET = _data_offset()
 
 
 @lru_cache(maxsize=1)
-def own_gemm() -> tuple[int, int]:
-    """The addresses of bcast's own ``sgemm``/``dgemm`` (``c_gemm``), built
-    once per process (and cached on disk like a module); the library stays
-    loaded (ctypes never unloads one).
+def own_gemm() -> tuple[int, ...]:
+    """The addresses of bcast's own GEMM entry points (``c_gemm.SYMBOLS``,
+    in ``BLAS_POINTERS``' order), built once per process (and cached on disk
+    like a module); the library stays loaded (ctypes never unloads one).
 
     Decision: the C target multiplies matrices with its own kernel, not the
-    OpenBLAS NumPy bundles: OpenBLAS picks its kernels by the CPU it detects
-    when NumPy loads it, and runs AVX2 kernels on CPUs it does not know
-    (Zen 5 with AVX-512), half the machine's speed, while ``c_gemm`` is
-    compiled ``-march=native`` like the generated code (docs/c-backend.md,
-    "Contractions"; the measurements are in docs/performance.md)."""
+    OpenBLAS NumPy bundles (``scipy_cblas_sgemm64_`` in numpy.libs, which
+    could be resolved and called the same way): OpenBLAS picks its kernels
+    by the CPU it detects when NumPy loads it, and runs AVX2 kernels on CPUs
+    it does not know (Zen 5 with AVX-512), half the machine's speed per
+    core, while ``c_gemm`` is compiled ``-march=native`` like the generated
+    code (docs/c-backend.md, "Contractions"; the measurements are in
+    docs/performance.md)."""
     library = load(c_gemm.SOURCE)
-    return tuple(ctypes.cast(getattr(library, c_gemm.SYMBOLS[t]), ctypes.c_void_p).value
-                 for t in ("f32", "f64"))  # type: ignore[return-value]
+    return tuple(ctypes.cast(getattr(library, symbol), ctypes.c_void_p).value for symbol in c_gemm.SYMBOLS)
 
 
-BLAS_POINTERS = ("bcast_blas_sgemm", "bcast_blas_dgemm")
-"""The generated code's pointers ``link_blas`` sets, in ``own_gemm()``'s order."""
+BLAS_POINTERS = ("bcast_blas_sgemm", "bcast_blas_dgemm", "bcast_blas_sgemm_pack", "bcast_blas_dgemm_pack",
+                 "bcast_blas_sgemm_packed", "bcast_blas_dgemm_packed", "bcast_blas_gemm_release")
+"""The generated code's pointers ``link_blas`` sets, in ``own_gemm()``'s
+(``c_gemm.SYMBOLS``') order."""
 
 
 def calls_gemm(source: str) -> bool:
@@ -689,7 +738,7 @@ def calls_gemm(source: str) -> bool:
 
 def link_blas(library: ctypes.CDLL) -> None:
     """Point the generated code's ``BLAS_POINTERS`` at bcast's own kernels."""
-    for name, address in zip(BLAS_POINTERS, own_gemm()):
+    for name, address in zip(BLAS_POINTERS, own_gemm(), strict=True):
         ctypes.c_void_p.in_dll(library, name).value = address
 
 

@@ -175,6 +175,11 @@ void bcast_sgemm(int, int, int, int64_t, int64_t, int64_t, float, const float *,
                  float, float *, int64_t);
 void bcast_dgemm(int, int, int, int64_t, int64_t, int64_t, double, const double *, int64_t, const double *,
                  int64_t, double, double *, int64_t);
+void *bcast_sgemm_pack(int, int64_t, int64_t, const float *, int64_t);
+void *bcast_dgemm_pack(int, int64_t, int64_t, const double *, int64_t);
+void bcast_sgemm_packed(int, int64_t, int64_t, int64_t, const float *, int64_t, const void *, float *, int64_t);
+void bcast_dgemm_packed(int, int64_t, int64_t, int64_t, const double *, int64_t, const void *, double *, int64_t);
+void bcast_gemm_release(void *);
 /* Every operand in a buffer of exactly its size (ASan sees any read or
    write past it); the product checked against a plain triple loop. */
 static int run(int64_t m, int64_t n, int64_t k, int ta, int tb) {
@@ -189,6 +194,21 @@ static int run(int64_t m, int64_t n, int64_t k, int ta, int tb) {
                 n ? n : 1);
     bcast_dgemm(101, ta ? 112 : 111, tb ? 112 : 111, m, n, k, 1.0, ad, lda ? lda : 1, bd, ldb ? ldb : 1, 0.0, cd,
                 n ? n : 1);
+    /* The same products again in two row blocks with B packed once (the
+       generated code's path for a product split across threads); both
+       packed Bs live at once (the second is not the thread's cached one). */
+    float *c2 = malloc(sizeof(float) * (m * n ? m * n : 1));
+    double *cd2 = malloc(sizeof(double) * (m * n ? m * n : 1));
+    void *pb = bcast_sgemm_pack(tb ? 112 : 111, n, k, b, ldb ? ldb : 1);
+    void *pbd = bcast_dgemm_pack(tb ? 112 : 111, n, k, bd, ldb ? ldb : 1);
+    int packed = pb && pbd;  /* NULL exactly when there is nothing to pack */
+    if (packed != (n > 0 && k > 0)) return 1;
+    for (int64_t r0 = 0, half = (m + 1) / 2; packed && r0 < m; r0 += half) {
+        int64_t rows = m - r0 < half ? m - r0 : half;
+        bcast_sgemm_packed(ta ? 112 : 111, rows, n, k, ta ? a + r0 : a + r0 * k, lda, pb, c2 + r0 * n, n);
+        bcast_dgemm_packed(ta ? 112 : 111, rows, n, k, ta ? ad + r0 : ad + r0 * k, lda, pbd, cd2 + r0 * n, n);
+    }
+    bcast_gemm_release(pb); bcast_gemm_release(pbd);
     int bad = 0;
     for (int64_t i = 0; i < m; i++)
         for (int64_t j = 0; j < n; j++) {
@@ -196,8 +216,9 @@ static int run(int64_t m, int64_t n, int64_t k, int ta, int tb) {
             for (int64_t p = 0; p < k; p++)
                 want += (ta ? ad[p * m + i] : ad[i * k + p]) * (tb ? bd[j * k + p] : bd[p * n + j]);
             if (fabs(c[i * n + j] - want) > 1e-4 * (k + 1) || fabs(cd[i * n + j] - want) > 1e-9 * (k + 1)) bad = 1;
+            if (packed && (c2[i * n + j] != c[i * n + j] || cd2[i * n + j] != cd[i * n + j])) bad = 1;
         }
-    free(a); free(b); free(c); free(ad); free(bd); free(cd);
+    free(a); free(b); free(c); free(ad); free(bd); free(cd); free(c2); free(cd2);
     return bad;
 }
 int main(void) {
@@ -220,7 +241,9 @@ def test_kernels_are_clean_under_sanitizers(tmp_path, isa):
     """The kernels' source built with ASan and UBSan (any report aborts) and
     run on operands held in buffers of exactly their size, over the edge
     shapes, every transpose, k = 0 and empty results: no read or write
-    outside them, no undefined behaviour, and the products right; for the
+    outside them, no undefined behaviour, and the products right, also
+    when computed in two row blocks against a B packed once (bitwise equal
+    to the one call: same blocking, same order of sums); for the
     machine's vectors and, with them turned off, the AVX2 (6 x 16 tiles)
     and SSE (6 x 8) variants other machines get."""
     import subprocess

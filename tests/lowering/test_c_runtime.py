@@ -198,3 +198,25 @@ def test_the_probe_key_follows_the_compiler_command(monkeypatch):
     before = c_runtime._probe_key(cc)
     monkeypatch.setattr(c_runtime, "PROBES_VERSION", "other")
     assert c_runtime._probe_key(cc) != before
+
+
+@pytest.mark.parametrize("user", [{}, {"OMP_WAIT_POLICY": "active"}, {"GOMP_SPINCOUNT": "300000"}])
+def test_the_first_load_passes_a_short_openmp_spin_unless_the_user_chose(monkeypatch, tmp_path, user):
+    """``c_runtime._open``: the process's first load of a library (the one
+    that brings libgomp in, which reads its environment then) sees
+    ``GOMP_SPINCOUNT=OPENMP_SPIN``, the environment is as before right
+    after, later loads see nothing added, and a spin or wait policy the
+    user set is left alone."""
+    for name in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in user.items():
+        monkeypatch.setenv(name, value)
+    seen = []
+    monkeypatch.setattr(c_runtime.ctypes, "CDLL", lambda path: seen.append(os.environ.get("GOMP_SPINCOUNT")))
+    monkeypatch.setattr(c_runtime, "_spin_passed", False)
+    before = dict(os.environ)
+    c_runtime._open(tmp_path / "first.so")
+    c_runtime._open(tmp_path / "second.so")
+    assert dict(os.environ) == before
+    assert seen == [user.get("GOMP_SPINCOUNT", None if user else str(c_runtime.OPENMP_SPIN)),
+                    user.get("GOMP_SPINCOUNT")]
