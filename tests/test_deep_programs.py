@@ -207,8 +207,16 @@ PASSES = sorted(set(available_passes()) - {"convert-stablehlo-to-bcast"})
 """The import is tested on the StableHLO target's output (``test_every_target``)."""
 
 
-@pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("name", PASSES)
+def with_kinds(names: list[str], heavy) -> list:
+    """Each of ``names`` with each of ``KINDS``; the diamond slow where
+    ``heavy(name)``, each case costing the whole pipeline (its chain case
+    runs in the quick run, both in the thorough one)."""
+    return [pytest.param(name, kind, id=f"{name}-{kind}",
+                         marks=[pytest.mark.slow] if heavy(name) and kind == "diamond" else [])
+            for name in names for kind in KINDS]
+
+
+@pytest.mark.parametrize("name, kind", with_kinds(PASSES, lambda name: name in BEFORE))
 def test_every_pass(parsed, kind, name):
     module = parsed[kind].clone()
     ctx = make_context()
@@ -221,8 +229,7 @@ def test_every_pass(parsed, kind, name):
     assert_result(Evaluator(module).call("main", [X])[0], kind)
 
 
-@pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("target", opt.TARGETS)
+@pytest.mark.parametrize("target, kind", with_kinds(list(opt.TARGETS), lambda target: target != "mlir"))
 def test_every_target(sources, tmp_path, kind, target):
     """``bcast-opt -t TARGET`` (each with its standard pipeline); the Python
     modules run as printed, the StableHLO output is imported back

@@ -212,6 +212,7 @@ SIZES = [(0, 0, 0), (1, 1, 1), (5, 5, 5), (5, 1, 5), (1, 5, 5), (5, 5, 1), (3, 1
 """Run-time sizes of (``x``'s rows, ``col``'s rows, ``v``'s size) for ``PROGRAM``."""
 
 
+@pytest.mark.slow  # 20 s: every dynamic example built with ASan/UBSan (the thorough run, CI)
 def test_dynamic_c_is_clean_under_sanitizers_at_every_size(tmp_path):
     """The C of ``PROGRAM`` and of every dynamic example the C backend
     compiles, built with ASan and UBSan, called with buffers of exactly the
