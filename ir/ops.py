@@ -2336,6 +2336,92 @@ class CheckBroadcastableOp(BcastOp):
             raise Diagnostic("needs at least two shapes")
 
 
+def _size_tensor(value: SSAValue, what: str) -> None:
+    """A size held in a tensor, as StableHLO and JAX pass sizes: rank 0, of
+    a signed or unsigned integer type."""
+    levels, element = _split(value, what)
+    if rules.flat_shape(levels) or rules.kind(element) not in ("signed", "unsigned"):
+        raise Diagnostic(f"{what} must be a rank-0 integer tensor, got {value.type}")
+
+
+@irdl_op_definition
+class SizeFromTensorOp(BcastOp):
+    """``bcast.size_from_tensor %t : tensor<i32>``: the ``index`` a rank-0
+    integer tensor holds. StableHLO passes sizes as tensors (JAX's dimension
+    variables, ``2 * b`` computed with ``multiply``); bcast's explicit form
+    takes them as ``index`` values. A negative value is a run-time error at
+    the op (no size is negative)."""
+
+    name = "bcast.size_from_tensor"
+    operand = operand_def(TensorType)
+    result = result_def(IndexType)
+    traits = traits_def(Pure(), CanonicalizationPatterns())
+    assembly_format = "$operand attr-dict `:` type($operand)"
+
+    def __init__(self, operand: SSAValue | Operation):
+        super().__init__(operands=[operand], result_types=[IndexType()])
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        _size_tensor(self.operand, "operand")
+
+
+@irdl_op_definition
+class SizeToTensorOp(BcastOp):
+    """``bcast.size_to_tensor %n : tensor<i32>``: an ``index`` (a size) as a
+    rank-0 integer tensor, so that arithmetic on sizes (JAX's dimension
+    expressions) is ordinary tensor arithmetic. A size the type cannot hold
+    is a run-time error at the op."""
+
+    name = "bcast.size_to_tensor"
+    size = operand_def(IndexType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "$size attr-dict `:` type($result)"
+
+    def __init__(self, size: SSAValue | Operation, result_type: Attribute):
+        super().__init__(operands=[size], result_types=[result_type])
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        _size_tensor(self.result, "result")
+
+
+@irdl_op_definition
+class ShapeAssertionOp(BcastOp):
+    """``bcast.shape_assertion %ok, %b, %n message = "... {0} ..." : tensor<i1>,
+    tensor<i32>, tensor<i32>``: JAX's ``custom_call @shape_assertion``, a
+    run-time check at the op's location. When the rank-0 ``i1`` predicate is
+    false the program fails with ``message``, each ``{k}`` replaced by the
+    run-time value of the ``k``-th value after the predicate (JAX's
+    ``error_message_inputs``). ``canonicalize`` removes one whose predicate
+    is a true constant."""
+
+    name = "bcast.shape_assertion"
+    predicate = operand_def(TensorType)
+    inputs = var_operand_def(TensorType)
+    message = prop_def(StringAttr)
+    traits = traits_def(CanonicalizationPatterns())
+    assembly_format = (
+        "$predicate (`,` $inputs^)? `message` `=` $message attr-dict `:` type($predicate) (`,` type($inputs)^)?"
+    )
+
+    def __init__(self, predicate: SSAValue | Operation, inputs: Sequence[SSAValue | Operation], message: str):
+        super().__init__(operands=[predicate, list(inputs)], properties={"message": StringAttr(message)})
+
+    def formatted(self, values: Sequence[int]) -> str:
+        """The message with its ``{k}`` replaced by ``values``."""
+        text = self.message.data
+        for k, v in enumerate(values):
+            text = text.replace(f"{{{k}}}", str(v))
+        return text
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        levels, element = _split(self.predicate, "predicate")
+        if rules.flat_shape(levels) or str(element) != "i1":
+            raise Diagnostic(f"predicate must be tensor<i1>, got {self.predicate.type}")
+        for k, value in enumerate(self.inputs):
+            _size_tensor(value, f"message input {k}")
+
+
 OPS: list[type[BcastOp]] = [
     op for op in dict(globals()).values()
     if isinstance(op, type) and issubclass(op, BcastOp) and "name" in op.__dict__

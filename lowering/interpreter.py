@@ -217,6 +217,27 @@ class BcastFunctions(InterpreterFunctions):
         _check_expansion(op, operand.shape, shape)
         return _typed(op, rt.broadcast_in_dim(operand, op.dims, shape))
 
+    @impl(bc.SizeFromTensorOp)
+    def run_size_from_tensor(self, interpreter: Interpreter, op: bc.SizeFromTensorOp, args: PythonValues) -> PythonValues:
+        size = int(args[0])
+        if size < 0:
+            raise RuntimeShapeFailure(op, bc.RuntimeShapeError(f"a size is negative ({size})"))
+        return (size,)
+
+    @impl(bc.SizeToTensorOp)
+    def run_size_to_tensor(self, interpreter: Interpreter, op: bc.SizeToTensorOp, args: PythonValues) -> PythonValues:
+        dtype = dtype_of(op.result.type)
+        if int(args[0]) > np.iinfo(dtype).max:
+            raise RuntimeShapeFailure(op, bc.RuntimeShapeError(f"size {int(args[0])} does not fit {op.result.type}"))
+        return _typed(op, np.array(int(args[0]), dtype=dtype))
+
+    @impl(bc.ShapeAssertionOp)
+    def run_shape_assertion(self, interpreter: Interpreter, op: bc.ShapeAssertionOp, args: PythonValues) -> PythonValues:
+        predicate, *inputs = args
+        if not bool(predicate):
+            raise RuntimeShapeFailure(op, bc.RuntimeShapeError(op.formatted([int(v) for v in inputs])))
+        return ()
+
     @impl(bc.TransposeOp)
     def run_transpose(self, interpreter: Interpreter, op: bc.TransposeOp, args: PythonValues) -> PythonValues:
         return _typed(op, np.transpose(args[0], op.permutation.get_values()))

@@ -50,6 +50,9 @@ from bcast.ir.ops import (
     ReshapeOp,
     ReverseOp,
     SelectOp,
+    ShapeAssertionOp,
+    SizeFromTensorOp,
+    SizeToTensorOp,
     SliceOp,
     TransposeOp,
 )
@@ -640,8 +643,34 @@ class RemoveRepeatedCheck(RewritePattern):
             earlier = earlier.prev_op
 
 
+class SizeOfSizeTensor(RewritePattern):
+    """``size_from_tensor`` of ``size_to_tensor %n`` is ``%n`` (JAX passes a
+    dimension variable as a tensor read by ``get_dimension_size``; this makes
+    the sizes it gives the ``dim`` they came from, the same SSA value as the
+    argument's own). A tensor type too narrow for a size is not seen through:
+    its run-time error is kept."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: SizeFromTensorOp, rewriter: PatternRewriter, /):
+        source = op.operand.owner
+        if isinstance(source, SizeToTensorOp) and numpy_dtype(source.result.type).itemsize >= 4:
+            rewriter.replace_op(op, [], [source.size])
+
+
+class RemoveTrueShapeAssertion(RewritePattern):
+    """A ``shape_assertion`` whose predicate is a true constant is proven."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ShapeAssertionOp, rewriter: PatternRewriter, /):
+        constant = op.predicate.owner
+        if isinstance(constant, ConstantOp) and bool(np.all(constant.numpy_value())):
+            rewriter.erase(op)
+
+
 DYNAMIC_PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {
     DimOp: (DimOfKnownSize(),),
+    SizeFromTensorOp: (SizeOfSizeTensor(),),
+    ShapeAssertionOp: (RemoveTrueShapeAssertion(),),
     CheckBroadcastableOp: (RemoveProvenChecks(), RemoveRepeatedCheck()),
 }
 """Patterns written for the explicit dynamic form (not limited to static shapes)."""
