@@ -72,7 +72,7 @@ from bcast.ir import stablehlo as hlo
 from bcast.ir.locations import InputFallbackLoc
 from bcast.ir.rules import RuleError
 from bcast.ir import numerics
-from bcast.ir.types import NUMPY_DTYPES, flat_type_shape, make_type, split_type
+from bcast.ir.types import NUMPY_DTYPES, flat_type_shape, is_dynamic_type, make_type, split_type
 from bcast.passes.errors import PassError
 from bcast.passes.rewriting import replace
 
@@ -147,11 +147,24 @@ def _binary(op: Operation, cls: type[bcast.BinaryOp], lhs: SSAValue, rhs: SSAVal
     return cls(lhs, rhs, lhs.type)
 
 
-def _broadcast_to(value: SSAValue, dims, result_type: TensorType, new: list[Operation]) -> SSAValue:
+def _broadcast_to(value: SSAValue, dims, result_type: TensorType, new: list[Operation],
+                  like: SSAValue | None = None) -> SSAValue:
     """``value`` broadcast to ``result_type`` (dims increasing), or itself when
-    it already has that type."""
+    it already has that type. Into a dynamic type, ``like`` (a value of that
+    shape) gives the run-time sizes of a ``dynamic_broadcast_in_dim``."""
     if value.type == result_type:
         return value
+    if like is not None and is_dynamic_type(result_type):
+        sizes: list[int | SSAValue] = []
+        for d, n in enumerate(flat_type_shape(result_type)):
+            if isinstance(n, int):
+                sizes.append(n)
+            else:
+                new.append(dim := bcast.DimOp(like, d))
+                sizes.append(dim.results[0])
+        op = bcast.DynamicBroadcastInDimOp(value, sizes, list(dims), result_type)
+        new.append(op)
+        return op.results[0]
     op = bcast.BroadcastInDimOp(value, list(dims), result_type)
     new.append(op)
     return op.results[0]
@@ -221,7 +234,7 @@ class ConvertIsFinite(RewritePattern):
         scalar = TensorType(x_type.get_element_type(), [])
         inf = bcast.ConstantOp(np.array([np.inf], dtype=NUMPY_DTYPES[element]), scalar)
         new: list[Operation] = [inf]
-        limit = _broadcast_to(inf.results[0], [], x_type, new)
+        limit = _broadcast_to(inf.results[0], [], x_type, new, op.x)
         magnitude = bcast.AbsOp(op.x)
         compare = bcast.CompareOp("LT", magnitude, limit, op.y.type)
         replace(rewriter, op, [*new, magnitude, compare])
@@ -356,7 +369,8 @@ class ConvertSelect(RewritePattern):
         _bcast_type(op, op.on_true)
         new: list[Operation] = []
         shape = op.on_true.type.get_shape()
-        pred = _broadcast_to(op.pred, [], TensorType(op.pred.type.get_element_type(), shape), new)
+        pred_type = TensorType(op.pred.type.get_element_type(), shape, op.on_true.type.encoding)
+        pred = _broadcast_to(op.pred, [], pred_type, new, op.on_true)
         replace(rewriter, op, [*new, bcast.SelectOp(pred, op.on_true, op.on_false, op.result.type)])
 
 
@@ -369,7 +383,7 @@ class ConvertClamp(RewritePattern):
             return
         _bcast_type(op, op.operand)
         new: list[Operation] = []
-        low, high = (_broadcast_to(v, [], op.operand.type, new) for v in (op.min, op.max))
+        low, high = (_broadcast_to(v, [], op.operand.type, new, op.operand) for v in (op.min, op.max))
         replace(rewriter, op, [*new, bcast.ClampOp(low, op.operand, high, op.result.type)])
 
 
@@ -441,7 +455,7 @@ class ConvertReduce(RewritePattern):
         result = reduce.results[0]
         init_value = _constant_value(init)
         if init_value is None or init_value != _identity(kind, element):
-            init_b = _broadcast_to(init, [], result.type, new)
+            init_b = _broadcast_to(init, [], result.type, new, result)
             combined = cls(result, init_b, result.type)
             new.append(combined)
             result = combined.results[0]

@@ -1,0 +1,113 @@
+"""JAX's shape-polymorphic exports (``jax.export`` with ``symbolic_shape``)
+imported by bcast and run, compiled once, at three sizes each (1 included),
+equal to ``jax.jit`` at each size; and their assertions (``b >= 1``) as
+located run-time errors with JAX's message (docs/stablehlo.md, "Dynamic
+programs").
+
+``DYNAMIC_BACKENDS`` lists the backends that run dynamic programs: one line
+adds one. Skipped, visibly, when jax is not installed.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+import bcast
+
+jax = pytest.importorskip("jax")
+jnp = pytest.importorskip("jax.numpy")
+from jax import export  # noqa: E402
+
+DYNAMIC_BACKENDS = [
+    "reference",
+]
+"""The backends that run dynamic programs (issue 23 makes the others dynamic)."""
+
+PROGRAMS = {
+    "scale_shift": (lambda x: x * 2.0 + 1.0, ["b,4"]),
+    "row_bias": (lambda x, r: x + r, ["b,4", "4"]),
+    "column_bias": (lambda x, c: x + c[:, None], ["b,4", "b"]),
+    "same_batch": (lambda x, y: x * y + 1.0, ["b,3", "b,3"]),
+    "rank_3_bias": (lambda x, y: x + y, ["b,2,3", "3"]),
+    "softmax": (lambda x: jax.nn.softmax(x, axis=-1), ["b,8"]),
+    "layernorm": (lambda x: (x - x.mean(-1, keepdims=True)) / jnp.sqrt(x.var(-1, keepdims=True) + 1e-5), ["b,8"]),
+    "logsumexp": (lambda x: jax.nn.logsumexp(x, axis=-1), ["b,5"]),
+    "l2_normalize": (lambda x: x / jnp.linalg.norm(x, axis=-1, keepdims=True), ["b,6"]),
+    "sum_over_batch": (lambda x: jnp.sum(x, axis=0), ["b,4"]),
+    "mean_over_batch": (lambda x: jnp.mean(x, axis=0), ["b,4"]),
+    "outer": (lambda x, y: x[:, None] * y[None, :], ["a", "b"]),
+    "leaky_where": (lambda x: jnp.where(x > 0, x, 0.1 * x), ["b,3"]),
+    "broadcast_to_2_b": (lambda x: jnp.broadcast_to(x, (2, x.shape[0])) * 3.0, ["b"]),
+}
+"""name: (function, one shape spec per argument: sizes and dimension variables)."""
+
+SIZES = [1, 3, 7]
+"""The sizes of the first dimension variable at the three runs (the second, if
+any, takes the next one round: (1, 3), (3, 7), (7, 1))."""
+
+
+def _variables(specs: list[str]) -> list[str]:
+    return sorted({n for s in specs for n in s.split(",") if not n.isdigit()})
+
+
+def exported_text(fn, specs: list[str]) -> str:
+    """``jax.export`` of ``jax.jit(fn)`` for float32 arguments of ``specs``."""
+    names = _variables(specs)
+    symbols = dict(zip(names, export.symbolic_shape(",".join(names))))
+    shapes = [tuple(int(n) if n.isdigit() else symbols[n] for n in s.split(",")) for s in specs]
+    exported = export.export(jax.jit(fn))(*(jax.ShapeDtypeStruct(s, jnp.float32) for s in shapes))
+    return exported.mlir_module()
+
+
+def arguments(specs: list[str], run: int, rng) -> list[np.ndarray]:
+    names = _variables(specs)
+    value = {n: SIZES[(run + k) % len(SIZES)] for k, n in enumerate(names)}
+    return [rng.standard_normal(tuple(int(n) if n.isdigit() else value[n] for n in s.split(","))).astype(np.float32)
+            for s in specs]
+
+
+@pytest.fixture(scope="module", params=sorted(PROGRAMS))
+def program(request):
+    fn, specs = PROGRAMS[request.param]
+    return fn, specs, exported_text(fn, specs)
+
+
+def test_the_export_is_shape_polymorphic(program) -> None:
+    _, _, text = program
+    assert "?" in text and "get_dimension_size" in text
+
+
+@pytest.mark.parametrize("backend", DYNAMIC_BACKENDS)
+def test_one_compile_runs_at_three_sizes_as_jax_jit(program, backend) -> None:
+    fn, specs, text = program
+    compiled = bcast.compile(text, backend=backend)
+    rng = np.random.default_rng(0)
+    for run in range(len(SIZES)):
+        args = arguments(specs, run, rng)
+        expected = np.asarray(jax.jit(fn)(*args))
+        got = compiled(*args)
+        assert got.shape == expected.shape, (run, got.shape, expected.shape)
+        np.testing.assert_allclose(got, expected, rtol=2e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("backend", DYNAMIC_BACKENDS)
+def test_jax_shape_assertion_is_a_located_run_time_error(backend) -> None:
+    """JAX asserts ``b >= 1``; at ``b = 0`` the export fails in JAX and in bcast,
+    at the assertion, with JAX's message and the size."""
+    fn, specs = PROGRAMS["row_bias"]
+    text = exported_text(fn, specs)
+    x, r = np.zeros((0, 4), np.float32), np.zeros(4, np.float32)
+    (b,) = export.symbolic_shape("b")
+    exported = export.export(jax.jit(fn))(jax.ShapeDtypeStruct((b, 4), jnp.float32),
+                                          jax.ShapeDtypeStruct((4,), jnp.float32))
+    with pytest.raises(Exception, match="Expected value >= 1 for dimension variable 'b'"):
+        exported.call(x, r)
+    compiled = bcast.compile(text, filename="export.mlir", backend=backend)
+    with pytest.raises(bcast.BcastError) as info:
+        compiled(x, r)
+    message = str(info.value)
+    assert re.match(r"export\.mlir:\d+:\d+: error: Input shapes do not match the polymorphic shapes", message)
+    assert "'b' = 0 from specification 'b'" in message
