@@ -2123,7 +2123,7 @@ class BroadcastSizeOp(BcastOp):
     name = "bcast.broadcast_size"
     sizes = var_operand_def(IndexType)
     result = result_def(IndexType)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), CanonicalizationPatterns())
     assembly_format = "$sizes attr-dict"
 
     def __init__(self, sizes: Sequence[SSAValue | Operation]):
@@ -2167,7 +2167,7 @@ class DynamicBroadcastInDimOp(BcastOp):
     known_expanding_dimensions = opt_prop_def(DenseArrayBase.constr(i64))
     known_nonexpanding_dimensions = opt_prop_def(DenseArrayBase.constr(i64))
     result = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), CanonicalizationPatterns())
     assembly_format = (
         "$operand `,` custom<SizeList>($output_sizes, $static_output_sizes) `,` `dims` `=` "
         "$broadcast_dimensions (`expanding` `=` $known_expanding_dimensions^)? "

@@ -37,6 +37,7 @@ from bcast.ir import stablehlo as shlo
 from bcast.ir.evaluate import evaluate
 from bcast.ir.ops import (
     BroadcastInDimOp,
+    BroadcastSizeOp,
     CheckBroadcastableOp,
     ConstantOp,
     ConvertOp,
@@ -657,6 +658,37 @@ class SizeOfSizeTensor(RewritePattern):
             rewriter.replace_op(op, [], [source.size])
 
 
+class BroadcastSizeOfOneSize(RewritePattern):
+    """``broadcast_size %n, %n`` is ``%n`` (what make-explicit writes for two
+    dims that canonicalization has since proven the same SSA size)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: BroadcastSizeOp, rewriter: PatternRewriter, /):
+        first = op.sizes[0]
+        if all(s == first for s in op.sizes):
+            rewriter.replace_op(op, [], [first])
+
+
+class RemoveIdentityDynamicBroadcast(RewritePattern):
+    """A ``dynamic_broadcast_in_dim`` onto its operand's own type, dims in
+    order, whose every SSA size is the operand's own size there (its ``dim``,
+    or the same size of the ``dynamic_broadcast_in_dim`` that made it),
+    changes nothing."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: DynamicBroadcastInDimOp, rewriter: PatternRewriter, /):
+        if op.operand.type != op.result.type or list(op.dims) != list(range(len(op.dims))):
+            return
+        source = op.operand.owner
+        known = source.mixed_sizes() if isinstance(source, DynamicBroadcastInDimOp) else None
+        for d, size in enumerate(op.mixed_sizes()):
+            own = isinstance(size.owner, DimOp) and size.owner.operand == op.operand and size.owner.dim == d \
+                if isinstance(size, SSAValue) else True
+            if not own and not (known is not None and known[d] is size):
+                return
+        rewriter.replace_op(op, [], [op.operand])
+
+
 class RemoveTrueShapeAssertion(RewritePattern):
     """A ``shape_assertion`` whose predicate is a true constant is proven."""
 
@@ -670,6 +702,8 @@ class RemoveTrueShapeAssertion(RewritePattern):
 DYNAMIC_PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {
     DimOp: (DimOfKnownSize(),),
     SizeFromTensorOp: (SizeOfSizeTensor(),),
+    BroadcastSizeOp: (BroadcastSizeOfOneSize(),),
+    DynamicBroadcastInDimOp: (RemoveIdentityDynamicBroadcast(),),
     ShapeAssertionOp: (RemoveTrueShapeAssertion(),),
     CheckBroadcastableOp: (RemoveProvenChecks(), RemoveRepeatedCheck()),
 }

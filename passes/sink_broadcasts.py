@@ -37,7 +37,7 @@ from bcast.ir.ops import BroadcastInDimOp, ConstantOp, ConvertOp, ElementwiseOp
 from bcast.ir.rules import Shape
 from bcast.ir.types import flat_type_shape, is_nested, make_type, split_type
 from bcast.passes.rewriting import replace
-from bcast.passes.errors import check_static
+from bcast.passes.canonicalization import StaticShapesOnly
 
 
 def _small_type(kind: BroadcastKind, value: SSAValue):
@@ -164,11 +164,13 @@ class SinkBroadcastsPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         """Sinking alone: the copies of small broadcasts and ops it makes are
         merged and simplified by the ``canonicalize,cse`` that every pipeline
-        runs after it (``bcast.tools.api.EXPLICIT_PIPELINE``)."""
-        check_static(op, "bcast-sink-broadcasts")
+        runs after it (``bcast.tools.api.EXPLICIT_PIPELINE``). The patterns
+        are written for static shapes: an op with a dynamic or bounded dim is
+        kept as it is (the explicit form's ``dynamic_broadcast_in_dim`` is not
+        sunk), so the static parts of a dynamic program are still sunk."""
         PatternRewriteWalker(
             GreedyRewritePatternApplier(
-                [SinkBroadcastsThroughElementwise(), SinkBroadcastThroughConvert()]
+                [StaticShapesOnly(SinkBroadcastsThroughElementwise()), StaticShapesOnly(SinkBroadcastThroughConvert())]
             ),
             apply_recursively=True,
         ).rewrite_module(op)

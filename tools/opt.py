@@ -230,7 +230,7 @@ def process_chunk(chunk: driver.Chunk, name: str, args: argparse.Namespace,
         runs = targets.TARGETS[args.target].runs
         module = driver.load_chunk(ctx, chunk, name, args.semantics, pipeline, timings,
                                    import_stablehlo=runs, runner=f"the {args.target} target" if runs else None,
-                                   static_runner=None if args.target == "mlir" else f"the {args.target} target")
+                                   static_runner=None if args.target in ("mlir", "stablehlo") else f"the {args.target} target")
         with driver.timed(timings, "Output"):
             if args.view_op_graph:
                 sys.stderr.write(module_dot(module, name))
