@@ -67,6 +67,7 @@ from xdsl.ir import (Attribute, Block, Dialect, Operation, ParametrizedAttribute
                      SpacedOpaqueSyntaxAttribute, SSAValue, TypeAttribute)
 from xdsl.interfaces import HasFolderInterface
 from xdsl.irdl import (
+    ParsePropInAttrDict,
     AnyAttr,
     ParamAttrConstraint,
     VarConstraint,
@@ -1899,7 +1900,9 @@ class SetDimensionSizeOp(StablehloOp):
 class DynamicBroadcastInDimOp(StablehloOp):
     """``dynamic_broadcast_in_dim %x, %sizes, dims = [0, 1] : (tensor<1x4xf32>,
     tensor<2xi32>) -> tensor<?x4xf32>``, with optional
-    ``known_expanding_dimensions`` / ``known_nonexpanding_dimensions``."""
+    ``known_expanding_dimensions`` / ``known_nonexpanding_dimensions`` in the
+    attribute dictionary (``{known_expanding_dimensions = array<i64: 1>}``),
+    where StableHLO prints them."""
 
     name = "stablehlo.dynamic_broadcast_in_dim"
     DYNAMIC_SHAPES: ClassVar[bool] = True
@@ -1910,10 +1913,9 @@ class DynamicBroadcastInDimOp(StablehloOp):
     known_nonexpanding_dimensions = opt_prop_def(DenseArrayBase.constr(i64))
     result = result_def(TensorType)
     traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
     assembly_format = (
         "$operand `,` $output_dimensions `,` `dims` `=` $broadcast_dimensions "
-        "(`,` `known_expanding_dimensions` `=` $known_expanding_dimensions^)? "
-        "(`,` `known_nonexpanding_dimensions` `=` $known_nonexpanding_dimensions^)? "
         "attr-dict `:` functional-type(operands, results)"
     )
 

@@ -655,7 +655,8 @@ class SizeOfSizeTensor(RewritePattern):
     def match_and_rewrite(self, op: SizeFromTensorOp, rewriter: PatternRewriter, /):
         source = op.operand.owner
         if isinstance(source, SizeToTensorOp) and numpy_dtype(source.result.type).itemsize >= 4:
-            rewriter.replace_op(op, [], [source.size])
+            rewriter.replace_all_uses_with(op.results[0], source.size)
+            rewriter.erase(op)
 
 
 class BroadcastSizeOfOneSize(RewritePattern):
@@ -666,7 +667,8 @@ class BroadcastSizeOfOneSize(RewritePattern):
     def match_and_rewrite(self, op: BroadcastSizeOp, rewriter: PatternRewriter, /):
         first = op.sizes[0]
         if all(s == first for s in op.sizes):
-            rewriter.replace_op(op, [], [first])
+            rewriter.replace_all_uses_with(op.results[0], first)
+            rewriter.erase(op)
 
 
 class RemoveIdentityDynamicBroadcast(RewritePattern):
@@ -686,7 +688,8 @@ class RemoveIdentityDynamicBroadcast(RewritePattern):
                 if isinstance(size, SSAValue) else True
             if not own and not (known is not None and known[d] is size):
                 return
-        rewriter.replace_op(op, [], [op.operand])
+        rewriter.replace_all_uses_with(op.results[0], op.operand)
+        rewriter.erase(op)
 
 
 class RemoveTrueShapeAssertion(RewritePattern):
