@@ -629,7 +629,7 @@ def _index_sizes(op: Operation, shape_value: SSAValue, result_type, new: list[Op
             continue
         entry = entries[d] if entries is not None else None
         if entry is None:
-            extract = bcast.ExtractOp(shape_value, [d])
+            extract = bcast.ExtractOp(shape_value, [d], TensorType(shape_value.type.get_element_type(), []))
             new.append(extract)
             entry = extract.results[0]
         elif isinstance(entry, int):

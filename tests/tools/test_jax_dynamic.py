@@ -129,3 +129,32 @@ def test_jax_shape_assertion_is_a_located_run_time_error(backend) -> None:
     message = str(info.value)
     assert re.match(r"export\.mlir:\d+:\d+: error: Input shapes do not match the polymorphic shapes", message)
     assert "'b' = 0 from specification 'b'" in message
+
+
+STRETCHING = """
+func.func @main(%x: tensor<?x4xf32>, %c: tensor<?x1xf32>) -> tensor<?x4xf32> {
+  %0 = bcast.multiply %x, %c : (tensor<?x4xf32>, tensor<?x1xf32>) -> tensor<?x4xf32>
+  func.return %0 : tensor<?x4xf32>
+}
+"""
+
+
+@pytest.mark.parametrize(("x_rows", "c_rows"), [(3, 3), (3, 1), (1, 5), (0, 1), (1, 0)])
+def test_a_dynamic_program_exports_numpys_broadcasting_to_xla(x_rows, c_rows) -> None:
+    """A ``?`` that is 1 at run time stretches in XLA too: the export's
+    broadcast sizes are NumPy's, computed from the run-time sizes."""
+    module = driver.load(STRETCHING, "prog.mlir")
+    driver.run_pipeline(driver.parse_pipeline(driver.EXPLICIT_PIPELINE), driver.make_context(), module)
+    exported = emit_text(module)
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((x_rows, 4)).astype(np.float32)
+    c = rng.standard_normal((c_rows, 1)).astype(np.float32)
+    (got,) = run_stablehlo(refined_stablehlo(exported, [x.shape, c.shape]), [x, c])
+    np.testing.assert_array_equal(got, x * c)
+
+
+def test_sizes_that_do_not_broadcast_fail_jaxlibs_refinement() -> None:
+    module = driver.load(STRETCHING, "prog.mlir")
+    driver.run_pipeline(driver.parse_pipeline(driver.EXPLICIT_PIPELINE), driver.make_context(), module)
+    with pytest.raises(bcast.BcastError, match="shape refinement fails"):
+        refined_stablehlo(emit_text(module), [(3, 4), (2, 1)])
