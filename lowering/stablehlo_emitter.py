@@ -458,7 +458,7 @@ class FunctionEmitter:
         if isinstance(op, bc.CumulativeOp):
             return self.emit_cumulative(op, args[0])
         if isinstance(op, bc.DimOp | bc.BroadcastSizeOp | bc.SizeFromTensorOp | bc.SizeToTensorOp
-                      | bc.DynamicBroadcastInDimOp):
+                      | bc.DynamicBroadcastInDimOp | bc.DynamicReshapeOp | bc.DynamicIotaOp | bc.SetDimensionSizeOp):
             return self.emit_dynamic(op, args)
         if isinstance(op, bc.ExtractOp):
             return self.emit_extract(op, args)
@@ -493,6 +493,18 @@ class FunctionEmitter:
             return self.convert(args[0], "i64")
         if isinstance(op, bc.SizeToTensorOp):
             return self.convert(args[0], _element(op.result.type))
+        t = flat_type(op.results[0].type)
+        if isinstance(op, bc.DynamicReshapeOp):
+            shape = self.shape_tensor(op.mixed_sizes(args[1:]))
+            return self.add(shlo.DynamicReshapeOp.create(operands=[args[0], shape], result_types=[t]))
+        if isinstance(op, bc.DynamicIotaOp):
+            return self.add(shlo.DynamicIotaOp.create(
+                operands=[self.shape_tensor(op.mixed_sizes(args))], result_types=[t],
+                properties={"iota_dimension": IntegerAttr(op.dim, i64)}))
+        if isinstance(op, bc.SetDimensionSizeOp):
+            return self.add(shlo.SetDimensionSizeOp.create(
+                operands=[args[0], self.convert(args[1], "i32")], result_types=[t],
+                properties={"dimension": IntegerAttr(op.dim, i64)}))
         assert isinstance(op, bc.DynamicBroadcastInDimOp)
         shape = self.shape_tensor(op.mixed_sizes(args[1:]))
         facts = {name: dense_i64(values) for name, values in (("known_expanding_dimensions", op.expanding),

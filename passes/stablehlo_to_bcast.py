@@ -102,7 +102,7 @@ OTHER = (hlo.IsFiniteOp, hlo.ConvertOp, hlo.CompareOp, hlo.SelectOp, hlo.ClampOp
          hlo.IotaOp, hlo.ReverseOp, hlo.SliceOp, hlo.ConcatenateOp, hlo.PadOp, hlo.ReduceWindowOp, hlo.DotGeneralOp,
          hlo.DotOp, chlo.BroadcastCompareOp, chlo.BroadcastSelectOp, chlo.SquareOp, hlo.DynamicSliceOp,
          hlo.DynamicUpdateSliceOp, hlo.OptimizationBarrierOp, hlo.GetDimensionSizeOp,
-         hlo.DynamicBroadcastInDimOp)  # fmt: skip
+         hlo.DynamicBroadcastInDimOp, hlo.DynamicReshapeOp, hlo.DynamicIotaOp, hlo.SetDimensionSizeOp)  # fmt: skip
 SUPPORTED_OPS: tuple[str, ...] = tuple(sorted(
     [op.name for op in (*BINARY, *UNARY, *OTHER, *chlo.CHLO_BINARY_OPS)] + ["func.call"]
 ))  # fmt: skip
@@ -644,8 +644,9 @@ def _index_sizes(op: Operation, shape_value: SSAValue, result_type, new: list[Op
 
 class ConvertDynamicShapes(RewritePattern):
     """``get_dimension_size`` is ``bcast.dim`` as a ``tensor<i32>``
-    (``size_to_tensor``); ``dynamic_broadcast_in_dim`` is bcast's (sizes
-    read from the size tensor, facts kept); ``custom_call
+    (``size_to_tensor``); ``dynamic_broadcast_in_dim``, ``dynamic_reshape``,
+    ``dynamic_iota`` and ``set_dimension_size`` are bcast's ops of those
+    names (sizes read from the size tensor, facts kept); ``custom_call
     @shape_assertion`` is ``bcast.shape_assertion`` (a located run-time
     check that ``canonicalize`` removes when its predicate folds to true)."""
 
@@ -664,6 +665,20 @@ class ConvertDynamicShapes(RewritePattern):
             new.append(bcast.DynamicBroadcastInDimOp(
                 op.operand, sizes, op.dims, op.result.type, op.facts(op.known_expanding_dimensions),
                 op.facts(op.known_nonexpanding_dimensions)))
+        elif isinstance(op, hlo.DynamicReshapeOp):
+            _bcast_type(op, op.operand)
+            new = []
+            sizes = _index_sizes(op, op.output_shape, op.result.type, new)
+            new.append(bcast.DynamicReshapeOp(op.operand, sizes, op.result.type))
+        elif isinstance(op, hlo.DynamicIotaOp):
+            _bcast_type(op, op.result)
+            new = []
+            sizes = _index_sizes(op, op.output_shape, op.result.type, new)
+            new.append(bcast.DynamicIotaOp(sizes, op.dim, op.result.type))
+        elif isinstance(op, hlo.SetDimensionSizeOp):
+            _bcast_type(op, op.operand)
+            size = bcast.SizeFromTensorOp(op.size)
+            new = [size, bcast.SetDimensionSizeOp(op.operand, size, op.dim, op.result.type)]
         elif is_shape_assertion(op):
             if not op.operands:
                 raise PassError(op, "has no predicate")

@@ -41,6 +41,9 @@ PROGRAMS = {
     "outer": (lambda x, y: x[:, None] * y[None, :], ["a", "b"]),
     "leaky_where": (lambda x: jnp.where(x > 0, x, 0.1 * x), ["b,3"]),
     "broadcast_to_2_b": (lambda x: jnp.broadcast_to(x, (2, x.shape[0])) * 3.0, ["b"]),
+    "flatten": (lambda x: jnp.reshape(x, (-1,)) * 2.0, ["b,4"]),  # dynamic_reshape to 4*b
+    "add_arange": (lambda x: x + jnp.arange(x.shape[0], dtype=jnp.float32), ["b"]),  # dynamic_iota
+    "split_rows": (lambda x: jnp.reshape(x, (x.shape[0], 2, 3)).sum(-1), ["b,6"]),
 }
 """name: (function, one shape spec per argument: sizes and dimension variables)."""
 
