@@ -161,3 +161,34 @@ def test_sizes_that_do_not_broadcast_fail_jaxlibs_refinement() -> None:
     driver.run_pipeline(driver.parse_pipeline(driver.EXPLICIT_PIPELINE), driver.make_context(), module)
     with pytest.raises(bcast.BcastError, match="shape refinement fails"):
         refined_stablehlo(emit_text(module), [(3, 4), (2, 1)])
+
+
+BOUNDED = """
+func.func @main(%x: tensor<16xf32>, %n: tensor<i32>) -> (tensor<?xf32, #stablehlo.bounds<16>>, tensor<i32>) {
+  %0 = stablehlo.set_dimension_size %x, %n, dim = 0 : (tensor<16xf32>, tensor<i32>) -> tensor<?xf32, #stablehlo.bounds<16>>
+  %1 = stablehlo.multiply %0, %0 : tensor<?xf32, #stablehlo.bounds<16>>
+  %2 = stablehlo.get_dimension_size %1, dim = 0 : (tensor<?xf32, #stablehlo.bounds<16>>) -> tensor<i32>
+  return %1, %2 : tensor<?xf32, #stablehlo.bounds<16>>, tensor<i32>
+}
+"""
+
+
+@pytest.mark.parametrize("backend", DYNAMIC_BACKENDS)
+def test_a_bounded_program_runs_as_xla_runs_its_export(backend) -> None:
+    """StableHLO's bounded form (set_dimension_size/get_dimension_size) runs in
+    bcast, and its -t stablehlo export runs in XLA (which pads the result to
+    the bound: its first ``n`` elements and the size are compared)."""
+    compiled = bcast.compile(BOUNDED, backend=backend)
+    module = driver.load(BOUNDED, "bounded.mlir", import_stablehlo=True)
+    driver.run_pipeline(driver.parse_pipeline(driver.EXPLICIT_PIPELINE), driver.make_context(), module)
+    exported = emit_text(module)
+    x = np.arange(16, dtype=np.float32) - 3
+    for n in (0, 1, 5, 16):
+        values, size = compiled(x, np.int32(n))
+        np.testing.assert_array_equal(values, x[:n] * x[:n])
+        assert int(size) == n
+        padded, xla_size = run_stablehlo(exported, [x, np.int32(n)])
+        assert int(xla_size) == n
+        np.testing.assert_array_equal(padded[:n], values)
+    with pytest.raises(bcast.BcastError, match="size 17 of dimension 0 is above its bound 16"):
+        compiled(x, np.int32(17))

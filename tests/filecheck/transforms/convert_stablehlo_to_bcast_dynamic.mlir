@@ -95,3 +95,42 @@ func.func @rank_0_into_dynamic(%x: tensor<?x3xf32>) -> tensor<?x3xi1> {
   %0 = stablehlo.is_finite %x : (tensor<?x3xf32>) -> tensor<?x3xi1>
   return %0 : tensor<?x3xi1>
 }
+
+// -----
+
+// A bounded program: set_dimension_size gives a ? bounded by the operand's
+// size, get_dimension_size reads it back.
+
+// CHECK-LABEL: func.func @bounded
+// CHECK-NEXT:    %[[N:.*]] = bcast.size_from_tensor %n : tensor<i32>
+// CHECK-NEXT:    %[[S:.*]] = bcast.set_dimension_size %x, %[[N]], dim = 0 : (tensor<16xf32>) -> tensor<?xf32, #stablehlo.bounds<16>>
+// CHECK-NEXT:    %[[M:.*]] = bcast.multiply %[[S]], %[[S]] : (tensor<?xf32, #stablehlo.bounds<16>>, tensor<?xf32, #stablehlo.bounds<16>>) -> tensor<?xf32, #stablehlo.bounds<16>>
+// CHECK-NEXT:    %[[D:.*]] = bcast.dim %[[M]], 0 : tensor<?xf32, #stablehlo.bounds<16>>
+// CHECK-NEXT:    %{{.*}} = bcast.size_to_tensor %[[D]] : tensor<i32>
+func.func @bounded(%x: tensor<16xf32>, %n: tensor<i32>) -> (tensor<?xf32, #stablehlo.bounds<16>>, tensor<i32>) {
+  %0 = stablehlo.set_dimension_size %x, %n, dim = 0 : (tensor<16xf32>, tensor<i32>) -> tensor<?xf32, #stablehlo.bounds<16>>
+  %1 = stablehlo.multiply %0, %0 : tensor<?xf32, #stablehlo.bounds<16>>
+  %2 = stablehlo.get_dimension_size %1, dim = 0 : (tensor<?xf32, #stablehlo.bounds<16>>) -> tensor<i32>
+  return %1, %2 : tensor<?xf32, #stablehlo.bounds<16>>, tensor<i32>
+}
+
+// -----
+
+// jnp.reshape(x, (-1,)) and jnp.arange(b): dynamic_reshape to 4 * b and
+// dynamic_iota, their sizes read from the size tensors.
+
+// CHECK-LABEL: func.func @reshape_and_iota
+// CHECK:         %[[N:.*]] = bcast.size_from_tensor %{{.*}} : tensor<i32>
+// CHECK-NEXT:    %{{.*}} = bcast.dynamic_reshape %x, [%[[N]]] : (tensor<?x4xf32>) -> tensor<?xf32>
+// CHECK:         %[[B:.*]] = bcast.size_from_tensor %{{.*}} : tensor<i32>
+// CHECK-NEXT:    %{{.*}} = bcast.dynamic_iota [%[[B]]], dim = 0 : tensor<?xf32>
+func.func @reshape_and_iota(%x: tensor<?x4xf32>) -> (tensor<?xf32>, tensor<?xf32>) {
+  %0 = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x4xf32>) -> tensor<i32>
+  %c4 = stablehlo.constant dense<4> : tensor<i32>
+  %1 = stablehlo.multiply %0, %c4 : tensor<i32>
+  %2 = stablehlo.reshape %1 : (tensor<i32>) -> tensor<1xi32>
+  %3 = stablehlo.dynamic_reshape %x, %2 : (tensor<?x4xf32>, tensor<1xi32>) -> tensor<?xf32>
+  %4 = stablehlo.reshape %0 : (tensor<i32>) -> tensor<1xi32>
+  %5 = stablehlo.dynamic_iota %4, dim = 0 : (tensor<1xi32>) -> tensor<?xf32>
+  return %3, %5 : tensor<?xf32>, tensor<?xf32>
+}
