@@ -2392,6 +2392,233 @@ class CheckBroadcastableOp(BcastOp):
             raise Diagnostic("needs at least two shapes")
 
 
+def _size_tensor(value: SSAValue, what: str) -> None:
+    """A size held in a tensor, as StableHLO and JAX pass sizes: rank 0, of
+    a signed or unsigned integer type."""
+    levels, element = _split(value, what)
+    if rules.flat_shape(levels) or rules.kind(element) not in ("signed", "unsigned"):
+        raise Diagnostic(f"{what} must be a rank-0 integer tensor, got {value.type}")
+
+
+@irdl_op_definition
+class SizeFromTensorOp(BcastOp):
+    """``bcast.size_from_tensor %t : tensor<i32>``: the ``index`` a rank-0
+    integer tensor holds. StableHLO passes sizes as tensors (JAX's dimension
+    variables, ``2 * b`` computed with ``multiply``); bcast's explicit form
+    takes them as ``index`` values. A negative value is a run-time error at
+    the op (no size is negative)."""
+
+    name = "bcast.size_from_tensor"
+    operand = operand_def(TensorType)
+    result = result_def(IndexType)
+    traits = traits_def(Pure(), CanonicalizationPatterns())
+    assembly_format = "$operand attr-dict `:` type($operand)"
+
+    def __init__(self, operand: SSAValue | Operation):
+        super().__init__(operands=[operand], result_types=[IndexType()])
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        _size_tensor(self.operand, "operand")
+
+
+@irdl_op_definition
+class SizeToTensorOp(BcastOp):
+    """``bcast.size_to_tensor %n : tensor<i32>``: an ``index`` (a size) as a
+    rank-0 integer tensor, so that arithmetic on sizes (JAX's dimension
+    expressions) is ordinary tensor arithmetic. A size the type cannot hold
+    is a run-time error at the op."""
+
+    name = "bcast.size_to_tensor"
+    size = operand_def(IndexType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "$size attr-dict `:` type($result)"
+
+    def __init__(self, size: SSAValue | Operation, result_type: Attribute):
+        super().__init__(operands=[size], result_types=[result_type])
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        _size_tensor(self.result, "result")
+
+
+@irdl_op_definition
+class ShapeAssertionOp(BcastOp):
+    """``bcast.shape_assertion %ok, %b, %n message = "... {0} ..." : tensor<i1>,
+    tensor<i32>, tensor<i32>``: JAX's ``custom_call @shape_assertion``, a
+    run-time check at the op's location. When the rank-0 ``i1`` predicate is
+    false the program fails with ``message``, each ``{k}`` replaced by the
+    run-time value of the ``k``-th value after the predicate (JAX's
+    ``error_message_inputs``). ``canonicalize`` removes one whose predicate
+    is a true constant."""
+
+    name = "bcast.shape_assertion"
+    predicate = operand_def(TensorType)
+    inputs = var_operand_def(TensorType)
+    message = prop_def(StringAttr)
+    traits = traits_def(CanonicalizationPatterns())
+    assembly_format = (
+        "$predicate (`,` $inputs^)? `message` `=` $message attr-dict `:` type($predicate) (`,` type($inputs)^)?"
+    )
+
+    def __init__(self, predicate: SSAValue | Operation, inputs: Sequence[SSAValue | Operation], message: str):
+        super().__init__(operands=[predicate, list(inputs)], properties={"message": StringAttr(message)})
+
+    def formatted(self, values: Sequence[int]) -> str:
+        """The message with its ``{k}`` replaced by ``values``."""
+        text = self.message.data
+        for k, v in enumerate(values):
+            text = text.replace(f"{{{k}}}", str(v))
+        return text
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        levels, element = _split(self.predicate, "predicate")
+        if rules.flat_shape(levels) or str(element) != "i1":
+            raise Diagnostic(f"predicate must be tensor<i1>, got {self.predicate.type}")
+        for k, value in enumerate(self.inputs):
+            _size_tensor(value, f"message input {k}")
+
+
+def _check_output_sizes(static: DenseArrayBase, dynamic: Sequence[SSAValue], result: Shape) -> None:
+    """A literal-and-SSA output size list against the result type: a static
+    result dim written as its size, a ``?`` one as an SSA size."""
+    sizes = [None if s == DYNAMIC_INDEX else s for s in static.get_values()]
+    if sum(s is None for s in sizes) != len(dynamic):
+        raise Diagnostic("the output size list's SSA entries do not match its SSA sizes")
+    if len(sizes) != len(result):
+        raise Diagnostic(f"{rules.plural(len(sizes), 'output size')} for a result of rank {len(result)}")
+    for d, (size, dim) in enumerate(zip(sizes, result)):
+        if isinstance(dim, int) != (size is not None) or (size is not None and size != dim):
+            raise Diagnostic(f"output size {d} ({'an SSA size' if size is None else size}) does not match "
+                             f"result dimension {d} ({dim})",
+                             ["a static result dim is written as its size, a ? one as an SSA index"])  # fmt: skip
+
+
+@irdl_op_definition
+class DynamicReshapeOp(BcastOp):
+    """``bcast.dynamic_reshape %x, [%n, 4] : (tensor<?x2x2xf32>) -> tensor<?x4xf32>``:
+    StableHLO's ``dynamic_reshape``, the output sizes as a literal-and-SSA
+    ``index`` list (as ``dynamic_broadcast_in_dim``'s). The elements in
+    row-major order; at run time the element counts must be equal, or the
+    op fails at its location (NumPy's words)."""
+
+    name = "bcast.dynamic_reshape"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
+    operand = operand_def(TensorType)
+    output_sizes = var_operand_def(IndexType)
+    static_output_sizes = prop_def(DenseArrayBase.constr(i64))
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = (
+        "$operand `,` custom<SizeList>($output_sizes, $static_output_sizes) attr-dict `:` "
+        "functional-type($operand, results)"
+    )
+    custom_directives = (SizeList,)
+
+    def __init__(self, operand: SSAValue | Operation, sizes: Sequence[int | SSAValue], result_type: Attribute):
+        static, dynamic = _index_operands(sizes)
+        super().__init__(operands=[operand, dynamic], result_types=[result_type],
+                         properties={"static_output_sizes": static})  # fmt: skip
+
+    def mixed_sizes(self, sizes: Sequence[int | SSAValue] | None = None) -> list[int | SSAValue]:
+        return _mixed(self.static_output_sizes.get_values(), self.output_sizes if sizes is None else sizes)
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        (ol, oe), (rl, re) = _split(self.operand, "operand"), _split(self.result, "result")
+        if oe != re:
+            raise Diagnostic("failed to verify that all of {operand, result} have same element type")
+        _check_output_sizes(self.static_output_sizes, self.output_sizes, rules.flat_shape(rl))
+        operand, result = rules.flat_shape(ol), rules.flat_shape(rl)
+        if all(isinstance(d, int) for d in (*operand, *result)) and \
+                rules.element_count(operand) != rules.element_count(result):
+            raise Diagnostic(f"cannot reshape {rules.element_count(operand)} elements into "
+                             f"{rules.element_count(result)}")  # fmt: skip
+
+
+@irdl_op_definition
+class DynamicIotaOp(BcastOp):
+    """``bcast.dynamic_iota [%n, 4], dim = 0 : tensor<?x4xi32>``: ``iota`` of
+    run-time sizes (StableHLO's ``dynamic_iota``; the sizes as
+    ``dynamic_broadcast_in_dim``'s)."""
+
+    name = "bcast.dynamic_iota"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
+    output_sizes = var_operand_def(IndexType)
+    static_output_sizes = prop_def(DenseArrayBase.constr(i64))
+    iota_dimension = prop_def(IntegerAttr.constr(type=I64))
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = (
+        "custom<SizeList>($output_sizes, $static_output_sizes) `,` `dim` `=` $iota_dimension attr-dict `:` "
+        "type($result)"
+    )
+    custom_directives = (SizeList,)
+
+    def __init__(self, sizes: Sequence[int | SSAValue], dimension: int, result_type: Attribute):
+        static, dynamic = _index_operands(sizes)
+        super().__init__(operands=[dynamic], result_types=[result_type],
+                         properties={"static_output_sizes": static,
+                                     "iota_dimension": IntegerAttr(dimension, i64)})  # fmt: skip
+
+    @property
+    def dim(self) -> int:
+        return self.iota_dimension.value.data
+
+    def mixed_sizes(self, sizes: Sequence[int | SSAValue] | None = None) -> list[int | SSAValue]:
+        return _mixed(self.static_output_sizes.get_values(), self.output_sizes if sizes is None else sizes)
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        levels, element = _split(self.result, "result")
+        if len(levels) > 1:
+            raise Diagnostic("iota does not support nested tensor types")
+        if rules.kind(element) not in IotaOp.ELEMENT_KINDS:
+            raise Diagnostic(f"result must be {KIND_WORDS[IotaOp.ELEMENT_KINDS]}, got element type {element}")
+        _check_output_sizes(self.static_output_sizes, self.output_sizes, rules.flat_shape(levels))
+        rules.check_iota(levels[0], self.dim)
+
+
+@irdl_op_definition
+class SetDimensionSizeOp(BcastOp):
+    """``bcast.set_dimension_size %x, %n, dim = 0 : (tensor<16xf32>) ->
+    tensor<?xf32, #stablehlo.bounds<16>>``: the first ``n`` entries of ``%x``
+    along ``dim`` (XLA's ``set_dimension_size``: the operand's size is the
+    bound of the result's ``?``). ``n`` above that size is a run-time error
+    at the op."""
+
+    name = "bcast.set_dimension_size"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
+    operand = operand_def(TensorType)
+    size = operand_def(IndexType)
+    dimension = prop_def(IntegerAttr.constr(type=I64))
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = (
+        "$operand `,` $size `,` `dim` `=` $dimension attr-dict `:` functional-type($operand, results)"
+    )
+
+    def __init__(self, operand: SSAValue | Operation, size: SSAValue | Operation, dimension: int,
+                 result_type: Attribute):
+        super().__init__(operands=[operand, size], result_types=[result_type],
+                         properties={"dimension": IntegerAttr(dimension, i64)})  # fmt: skip
+
+    @property
+    def dim(self) -> int:
+        return self.dimension.value.data
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        (ol, oe), (rl, re) = _split(self.operand, "operand"), _split(self.result, "result")
+        if oe != re:
+            raise Diagnostic("failed to verify that all of {operand, result} have same element type")
+        operand, result = rules.flat_shape(ol), rules.flat_shape(rl)
+        if len(operand) != len(result) or not 0 <= self.dim < len(operand):
+            raise Diagnostic(f"dimension {self.dim} and result rank {len(result)} do not fit an operand of "
+                             f"rank {len(operand)}")  # fmt: skip
+        for d, (o, r) in enumerate(zip(operand, result)):
+            if d != self.dim and o != r:
+                raise Diagnostic(f"result dimension {d} ({r}) differs from the operand's ({o})")
+        if isinstance(result[self.dim], int):
+            raise Diagnostic(f"result dimension {self.dim} must be ? (its size is set at run time)")
+
+
 OPS: list[type[BcastOp]] = [
     op for op in dict(globals()).values()
     if isinstance(op, type) and issubclass(op, BcastOp) and "name" in op.__dict__

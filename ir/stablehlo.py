@@ -67,6 +67,7 @@ from xdsl.ir import (Attribute, Block, Dialect, Operation, ParametrizedAttribute
                      SpacedOpaqueSyntaxAttribute, SSAValue, TypeAttribute)
 from xdsl.interfaces import HasFolderInterface
 from xdsl.irdl import (
+    ParsePropInAttrDict,
     AnyAttr,
     ParamAttrConstraint,
     VarConstraint,
@@ -105,7 +106,7 @@ from bcast.ir.directives import SliceRanges
 from bcast.ir.ops import CanonicalizationPatterns, ComparisonDirection
 from bcast.ir.rules import IncompatibleDims, RuleError
 from bcast.ir.directives import JoinedOperands, parse_dot_dims, print_dot_dims
-from bcast.ir.types import BoundsAttr, check_dynamic_supported, dense_i64
+from bcast.ir.types import DYNAMIC_INDEX, BoundsAttr, check_dynamic_supported, dense_i64, flat_type_shape
 
 # --------------------------------------------------------------------------
 # Attributes: #stablehlo<comparison_direction GT>, #stablehlo<comparison_type FLOAT>
@@ -160,11 +161,13 @@ def element_kind(element: Attribute) -> str:
 
 
 def _tensor(value: SSAValue | Attribute, what: str) -> TensorType:
+    """A ranked tensor type; a ``?`` dim is ``-1`` in its shape (only ops whose
+    class says ``DYNAMIC_SHAPES`` get this far with one)."""
     t = value.type if isinstance(value, SSAValue) else value
-    if not isinstance(t, TensorType) or any(d < 0 for d in t.get_shape()):
+    if not isinstance(t, TensorType) or any(d < 0 and d != DYNAMIC_INDEX for d in t.get_shape()):
         raise Diagnostic(f"{what} must be a statically shaped ranked tensor, got {t}")
     try:
-        rules.check_sizes_fit_int64((tuple(t.get_shape()),))
+        rules.check_sizes_fit_int64((tuple(d for d in t.get_shape() if d >= 0),))
     except RuleError as e:
         raise Diagnostic(f"{what}: {e.message}", e.notes) from None
     return t
@@ -279,9 +282,13 @@ class SameTypeSyntax(IRDLOperation, abc.ABC):
 class StablehloOp(IRDLOperation, abc.ABC):
     """Base of the ops here: a rule violation is a located diagnostic."""
 
+    DYNAMIC_SHAPES: ClassVar[bool] = False
+    """Whether the op takes ``?`` and bounded dims: those the import maps
+    onto bcast ops that take them (docs/stablehlo.md, "Dynamic programs")."""
+
     def verify_(self) -> None:
         try:
-            check_dynamic_supported(self, False)
+            check_dynamic_supported(self, self.DYNAMIC_SHAPES)
             self.verify_op()
         except RuleError as e:
             raise Diagnostic(e.message, e.notes) from None
@@ -299,6 +306,8 @@ class StablehloOp(IRDLOperation, abc.ABC):
 
 class ElementwiseBinaryOp(SameTypeSyntax, StablehloOp, abc.ABC):
     """``OP %lhs, %rhs : T``: operands and result of one type."""
+
+    DYNAMIC_SHAPES: ClassVar[bool] = True
 
     ARITY: ClassVar[int] = 2
     ELEMENT_KINDS: ClassVar[frozenset[str]] = NUMERIC
@@ -319,6 +328,8 @@ class ElementwiseBinaryOp(SameTypeSyntax, StablehloOp, abc.ABC):
 
 class ElementwiseUnaryOp(SameTypeSyntax, StablehloOp, abc.ABC):
     """``OP %x : T``: the result has the operand's type."""
+
+    DYNAMIC_SHAPES: ClassVar[bool] = True
 
     ARITY: ClassVar[int] = 1
     ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({FLOAT, COMPLEX})
@@ -396,6 +407,8 @@ class IsFiniteOp(SameTypeSyntax, StablehloOp):
     """``is_finite %x : (tensor<4xf32>) -> tensor<4xi1>``: false for NaN and
     infinities."""
 
+    DYNAMIC_SHAPES: ClassVar[bool] = True
+
     name = "stablehlo.is_finite"
     ARITY: ClassVar[int] = 1
     x = operand_def(TensorType)
@@ -417,6 +430,8 @@ class IsFiniteOp(SameTypeSyntax, StablehloOp):
 class ConvertOp(SameTypeSyntax, StablehloOp):
     """``convert %x : (tensor<3xi32>) -> tensor<3xf32>`` (``: T`` when the
     types are equal)."""
+
+    DYNAMIC_SHAPES: ClassVar[bool] = True
 
     name = "stablehlo.convert"
     ARITY: ClassVar[int] = 1
@@ -509,6 +524,8 @@ def check_compare_type(compare_type: ComparisonType | None, element: Attribute) 
 class CompareOp(StablehloOp):
     """``compare GT, %a, %b, FLOAT : (A, A) -> tensor<...xi1>``."""
 
+    DYNAMIC_SHAPES: ClassVar[bool] = True
+
     name = "stablehlo.compare"
     lhs = operand_def(TensorType)
     rhs = operand_def(TensorType)
@@ -553,6 +570,8 @@ class CompareOp(StablehloOp):
 class SelectOp(StablehloOp):
     """``select %p, %t, %f : tensor<i1>, tensor<4x1xf32>`` (the predicate's type,
     then the type of ``t``, ``f`` and the result), or a functional type."""
+
+    DYNAMIC_SHAPES: ClassVar[bool] = True
 
     name = "stablehlo.select"
     pred = operand_def(TensorType)
@@ -619,6 +638,8 @@ class ClampOp(SameTypeSyntax, StablehloOp):
     ``bcast.clamp`` (``bcast.ir.ops.ClampOp``). ``ClampOp(min, operand, max)``:
     the result has ``operand``'s type."""
 
+    DYNAMIC_SHAPES: ClassVar[bool] = True
+
     name = "stablehlo.clamp"
     ARITY: ClassVar[int] = 3
     min = operand_def(TensorType)
@@ -655,6 +676,8 @@ class BroadcastInDimOp(StablehloOp):
     """``broadcast_in_dim %x, dims = [1] : (tensor<3xf32>) -> tensor<2x3xf32>``;
     dims may transpose (StableHLO allows it)."""
 
+    DYNAMIC_SHAPES: ClassVar[bool] = True
+
     name = "stablehlo.broadcast_in_dim"
     operand = operand_def(TensorType)
     result = result_def(TensorType)
@@ -676,7 +699,9 @@ class BroadcastInDimOp(StablehloOp):
     def verify_op(self) -> None:
         if element_of(self.operand) != element_of(self.result, "result"):
             raise Diagnostic("failed to verify that all of {operand, result} have same element type")
-        rules.check_broadcast_in_dim(shape_of(self.operand), shape_of(self.result, "result"), self.dims, "numpy")
+        shape_of(self.operand), shape_of(self.result, "result")
+        rules.check_broadcast_in_dim(flat_type_shape(self.operand.type), flat_type_shape(self.result.type),
+                                     self.dims, "numpy")
 
 
 @irdl_op_definition
@@ -1020,6 +1045,8 @@ class ReduceOp(StablehloOp):
           stablehlo.return %r : tensor<f32>
         }
     """
+
+    DYNAMIC_SHAPES: ClassVar[bool] = True
 
     name = "stablehlo.reduce"
     inputs = var_operand_def(TensorType)
@@ -1788,11 +1815,177 @@ class DotOp(StablehloOp):
         _dot_result(self, self.dims)
 
 
+# --------------------------------------------------------------------------
+# Dynamic shapes (JAX's shape-polymorphic exports, bounded programs)
+# --------------------------------------------------------------------------
+
+
+def _check_size_scalar(value: SSAValue, what: str) -> None:
+    """A size as StableHLO passes one: a rank-0 integer tensor."""
+    if shape_of(value, what) or element_kind(element_of(value, what)) not in INTEGER:
+        raise Diagnostic(f"{what} must be a rank-0 integer tensor, got {value.type}")
+
+
+def _check_shape_operand(value: SSAValue, rank: int, what: str = "output_dimensions") -> None:
+    """Sizes as StableHLO passes them: a 1-D integer tensor, one per result dim."""
+    shape = shape_of(value, what)
+    if len(shape) != 1 or element_kind(element_of(value, what)) not in INTEGER:
+        raise Diagnostic(f"{what} must be a 1-D integer tensor, got {value.type}")
+    if shape[0] != rank:
+        raise Diagnostic(f"{what} has {shape[0]} sizes for a result of rank {rank}")
+
+
+@irdl_op_definition
+class GetDimensionSizeOp(StablehloOp):
+    """``get_dimension_size %x, dim = 0 : (tensor<?x4xf32>) -> tensor<i32>``:
+    the run-time size of one dim."""
+
+    name = "stablehlo.get_dimension_size"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
+    operand = operand_def(TensorType)
+    dimension = prop_def(IntegerAttr.constr(type=I64))
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "$operand `,` `dim` `=` $dimension attr-dict `:` functional-type(operands, results)"
+
+    @property
+    def dim(self) -> int:
+        return self.dimension.value.data
+
+    def verify_op(self) -> None:
+        rank = len(shape_of(self.operand))
+        if not 0 <= self.dim < rank:
+            raise Diagnostic(f"requires dimension attribute in range [0, {rank}); found ({self.dim})")
+        if self.result.type != tensor_type((), IntegerType(32)):
+            raise Diagnostic(f"result must be tensor<i32>, got {self.result.type}")
+
+
+@irdl_op_definition
+class SetDimensionSizeOp(StablehloOp):
+    """``set_dimension_size %x, %n, dim = 0 : (tensor<16xf32>, tensor<i32>) ->
+    tensor<?xf32, #stablehlo.bounds<16>>``: the first ``n`` entries along
+    ``dim`` (XLA's dynamic padding: ``n`` at most the operand's size)."""
+
+    name = "stablehlo.set_dimension_size"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
+    operand = operand_def(TensorType)
+    size = operand_def(TensorType)
+    dimension = prop_def(IntegerAttr.constr(type=I64))
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = (
+        "$operand `,` $size `,` `dim` `=` $dimension attr-dict `:` functional-type(operands, results)"
+    )
+
+    @property
+    def dim(self) -> int:
+        return self.dimension.value.data
+
+    def verify_op(self) -> None:
+        shape = shape_of(self.operand)
+        if not 0 <= self.dim < len(shape):
+            raise Diagnostic(f"requires dimension attribute in range [0, {len(shape)}); found ({self.dim})")
+        _check_size_scalar(self.size, "size")
+        if element_of(self.result, "result") != element_of(self.operand):
+            raise Diagnostic("failed to verify that all of {operand, result} have same element type")
+        result = shape_of(self.result, "result")
+        expected = list(shape)
+        expected[self.dim] = DYNAMIC_INDEX
+        if list(result) != expected and list(result) != list(shape):
+            raise Diagnostic(f"result {self.result.type} does not match operand {self.operand.type} "
+                             f"with dim {self.dim} set")  # fmt: skip
+
+
+@irdl_op_definition
+class DynamicBroadcastInDimOp(StablehloOp):
+    """``dynamic_broadcast_in_dim %x, %sizes, dims = [0, 1] : (tensor<1x4xf32>,
+    tensor<2xi32>) -> tensor<?x4xf32>``, with optional
+    ``known_expanding_dimensions`` / ``known_nonexpanding_dimensions`` in the
+    attribute dictionary (``{known_expanding_dimensions = array<i64: 1>}``),
+    where StableHLO prints them."""
+
+    name = "stablehlo.dynamic_broadcast_in_dim"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
+    operand = operand_def(TensorType)
+    output_dimensions = operand_def(TensorType)
+    broadcast_dimensions = prop_def(DenseArrayBase.constr(i64))
+    known_expanding_dimensions = opt_prop_def(DenseArrayBase.constr(i64))
+    known_nonexpanding_dimensions = opt_prop_def(DenseArrayBase.constr(i64))
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = (
+        "$operand `,` $output_dimensions `,` `dims` `=` $broadcast_dimensions "
+        "attr-dict `:` functional-type(operands, results)"
+    )
+
+    @property
+    def dims(self) -> tuple[int, ...]:
+        return self.broadcast_dimensions.get_values()
+
+    def facts(self, which: DenseArrayBase | None) -> tuple[int, ...]:
+        return () if which is None else which.get_values()
+
+    def verify_op(self) -> None:
+        if element_of(self.operand) != element_of(self.result, "result"):
+            raise Diagnostic("failed to verify that all of {operand, result} have same element type")
+        _check_shape_operand(self.output_dimensions, len(shape_of(self.result, "result")))
+        rules.check_broadcast_in_dim(flat_type_shape(self.operand.type), flat_type_shape(self.result.type),
+                                     self.dims, "numpy", sizes_given=True)
+        rank = len(shape_of(self.operand))
+        for facts in (self.known_expanding_dimensions, self.known_nonexpanding_dimensions):
+            if any(not 0 <= d < rank for d in self.facts(facts)):
+                raise Diagnostic(f"known expansion dims {list(self.facts(facts))} out of range for an operand "
+                                 f"of rank {rank}")  # fmt: skip
+
+
+@irdl_op_definition
+class DynamicReshapeOp(StablehloOp):
+    """``dynamic_reshape %x, %sizes : (tensor<?x4xf32>, tensor<1xi32>) -> tensor<?xf32>``."""
+
+    name = "stablehlo.dynamic_reshape"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
+    operand = operand_def(TensorType)
+    output_shape = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "$operand `,` $output_shape attr-dict `:` functional-type(operands, results)"
+
+    def verify_op(self) -> None:
+        if element_of(self.operand) != element_of(self.result, "result"):
+            raise Diagnostic("failed to verify that all of {operand, result} have same element type")
+        _check_shape_operand(self.output_shape, len(shape_of(self.result, "result")), "output_shape")
+
+
+@irdl_op_definition
+class DynamicIotaOp(StablehloOp):
+    """``dynamic_iota %sizes, dim = 0 : (tensor<1xi32>) -> tensor<?xf32>``."""
+
+    name = "stablehlo.dynamic_iota"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
+    output_shape = operand_def(TensorType)
+    iota_dimension = prop_def(IntegerAttr.constr(type=I64))
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "$output_shape `,` `dim` `=` $iota_dimension attr-dict `:` functional-type(operands, results)"
+
+    @property
+    def dim(self) -> int:
+        return self.iota_dimension.value.data
+
+    def verify_op(self) -> None:
+        rank = len(shape_of(self.result, "result"))
+        _check_shape_operand(self.output_shape, rank, "output_shape")
+        if not 0 <= self.dim < rank:
+            raise Diagnostic(f"iota dimension {self.dim} out of range for a result of rank {rank}")
+
+
 STABLEHLO_OPS = [
     *BINARY_OPS, *UNARY_OPS, IsFiniteOp, ConvertOp, BitcastConvertOp, CompareOp, SelectOp, BroadcastInDimOp,
     ClampOp,
     ReshapeOp, TransposeOp, ConstantOp, ReduceOp, ReturnOp, IotaOp, ReverseOp, ConcatenateOp, PadOp,
     ReduceWindowOp, SliceOp, DynamicSliceOp, DynamicUpdateSliceOp, OptimizationBarrierOp, DotGeneralOp, DotOp,
+    GetDimensionSizeOp, SetDimensionSizeOp, DynamicBroadcastInDimOp, DynamicReshapeOp, DynamicIotaOp,
 ]  # fmt: skip
 
 StableHLO = Dialect("stablehlo", STABLEHLO_OPS, [ComparisonDirectionAttr, ComparisonTypeAttr, PrecisionAttr, DotAttr,

@@ -37,7 +37,7 @@ from xdsl.interpreter import (
 )
 from xdsl.ir import Operation
 
-from bcast.ir import rules
+from bcast.ir import numerics, rules
 from bcast.ir import ops as bc
 from bcast.ir.diagnostics import Report, call_notes, op_report, op_source_loc
 from bcast.ir.evaluate import evaluate
@@ -216,6 +216,49 @@ class BcastFunctions(InterpreterFunctions):
         shape = tuple(int(s) for s in op.mixed_sizes(sizes))
         check_expansion(op, operand.shape, shape)
         return _typed(op, rt.broadcast_in_dim(operand, op.dims, shape))
+
+    @impl(bc.SizeFromTensorOp)
+    def run_size_from_tensor(self, interpreter: Interpreter, op: bc.SizeFromTensorOp, args: PythonValues) -> PythonValues:
+        size = int(args[0])
+        if size < 0:
+            raise RuntimeShapeFailure(op, bc.RuntimeShapeError(f"a size is negative ({size})"))
+        return (size,)
+
+    @impl(bc.SizeToTensorOp)
+    def run_size_to_tensor(self, interpreter: Interpreter, op: bc.SizeToTensorOp, args: PythonValues) -> PythonValues:
+        dtype = dtype_of(op.result.type)
+        if int(args[0]) > np.iinfo(dtype).max:
+            raise RuntimeShapeFailure(op, bc.RuntimeShapeError(f"size {int(args[0])} does not fit {op.result.type}"))
+        return _typed(op, np.array(int(args[0]), dtype=dtype))
+
+    @impl(bc.ShapeAssertionOp)
+    def run_shape_assertion(self, interpreter: Interpreter, op: bc.ShapeAssertionOp, args: PythonValues) -> PythonValues:
+        predicate, *inputs = args
+        if not bool(predicate):
+            raise RuntimeShapeFailure(op, bc.RuntimeShapeError(op.formatted([int(v) for v in inputs])))
+        return ()
+
+    @impl(bc.DynamicReshapeOp)
+    def run_dynamic_reshape(self, interpreter: Interpreter, op: bc.DynamicReshapeOp, args: PythonValues) -> PythonValues:
+        operand, *sizes = args
+        shape = tuple(int(s) for s in op.mixed_sizes(sizes))
+        if int(np.prod(shape)) != operand.size:
+            raise RuntimeShapeFailure(op, bc.RuntimeShapeError(
+                f"cannot reshape array of size {operand.size} into shape {shape}"))
+        return _typed(op, np.reshape(operand, shape))
+
+    @impl(bc.DynamicIotaOp)
+    def run_dynamic_iota(self, interpreter: Interpreter, op: bc.DynamicIotaOp, args: PythonValues) -> PythonValues:
+        shape = tuple(int(s) for s in op.mixed_sizes(args))
+        return _typed(op, numerics.iota(shape, op.dim, dtype_of(op.result.type)))
+
+    @impl(bc.SetDimensionSizeOp)
+    def run_set_dimension_size(self, interpreter: Interpreter, op: bc.SetDimensionSizeOp, args: PythonValues) -> PythonValues:
+        operand, size = args[0], int(args[1])
+        if size > operand.shape[op.dim]:
+            raise RuntimeShapeFailure(op, bc.RuntimeShapeError(
+                f"size {size} of dimension {op.dim} is above its bound {operand.shape[op.dim]}"))
+        return _typed(op, np.take(operand, np.arange(size), axis=op.dim))
 
     @impl(bc.TransposeOp)
     def run_transpose(self, interpreter: Interpreter, op: bc.TransposeOp, args: PythonValues) -> PythonValues:

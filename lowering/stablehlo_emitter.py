@@ -104,11 +104,16 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     AnyFloat,
+    BoolAttr,
     BytesAttr,
     DenseIntOrFPElementsAttr,
     IndexType,
+    IntegerAttr,
+    IntegerType,
     ModuleOp,
+    StringAttr,
     TensorType,
+    UnregisteredOp,
     i64,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
@@ -120,7 +125,7 @@ from bcast.ir import stablehlo as shlo
 from bcast.ir.rules import RuleError
 from bcast.ir.stablehlo import SIGNED, UNSIGNED
 from bcast.ir.fusion import FusionOp, YieldOp, is_elementwise, is_explicit
-from bcast.ir.types import NUMPY_DTYPES, flat_type_shape, make_type, split_type
+from bcast.ir.types import NUMPY_DTYPES, dense_i64, flat_type_shape, make_type, split_type
 from bcast.passes.errors import PassError, check_one_block_functions
 
 # --------------------------------------------------------------------------
@@ -373,6 +378,9 @@ class FunctionEmitter:
         if not isinstance(op, bc.BcastOp):  # an op bcast does not know: written back as it is
             self.emit_unknown(op)
             return
+        if isinstance(op, bc.CheckBroadcastableOp | bc.ShapeAssertionOp):  # no result
+            self.emit_check(op, [v[a] for a in op.operands])
+            return
         result = self.emit_bcast(op, [v[a] for a in op.operands])
         if result.name_hint is None:  # (not an operand passed through)
             result.name_hint = op.results[0].name_hint
@@ -449,11 +457,114 @@ class FunctionEmitter:
             return self.emit_arg_reduce(op, args[0])
         if isinstance(op, bc.CumulativeOp):
             return self.emit_cumulative(op, args[0])
+        if isinstance(op, bc.DimOp | bc.BroadcastSizeOp | bc.SizeFromTensorOp | bc.SizeToTensorOp
+                      | bc.DynamicBroadcastInDimOp | bc.DynamicReshapeOp | bc.DynamicIotaOp | bc.SetDimensionSizeOp):
+            return self.emit_dynamic(op, args)
         if isinstance(op, bc.ExtractOp):
             return self.emit_extract(op, args)
         if isinstance(op, bc.AssignOp):
             return self.emit_assign(op, args)
         raise PassError(op, "is not supported by the stablehlo target")
+
+    # -- dynamic shapes: the form JAX exports (docs/stablehlo.md, "Dynamic programs")
+    def size(self, size: int | SSAValue) -> SSAValue:
+        """A size as the emitter holds one: a ``tensor<i64>`` (``index``)."""
+        return self.scalar(size, "i64") if isinstance(size, int) else size
+
+    def shape_tensor(self, sizes: Sequence[int | SSAValue]) -> SSAValue:
+        """``concatenate`` of the sizes reshaped to ``tensor<1xi64>``, as JAX
+        builds an output shape."""
+        parts = [self.reshape(self.size(s), [1]) for s in sizes]
+        return parts[0] if len(parts) == 1 else self.add(shlo.ConcatenateOp(parts, 0))
+
+    def emit_dynamic(self, op: bc.BcastOp, args: list[SSAValue]) -> SSAValue:
+        if isinstance(op, bc.DimOp):
+            size = self.add(shlo.GetDimensionSizeOp.create(
+                operands=[args[0]], result_types=[TensorType(IntegerType(32), [])],
+                properties={"dimension": IntegerAttr(op.dim, i64)}))
+            return self.convert(size, "i64")
+        if isinstance(op, bc.BroadcastSizeOp):  # the first size that is not 1, else 1
+            result = args[-1]
+            for s in reversed(args[:-1]):
+                not_one = self.add(shlo.CompareOp("NE", s, self.scalar(1, "i64")))
+                result = self.add(shlo.SelectOp(not_one, s, result))
+            return result
+        if isinstance(op, bc.SizeFromTensorOp):
+            return self.convert(args[0], "i64")
+        if isinstance(op, bc.SizeToTensorOp):
+            return self.convert(args[0], _element(op.result.type))
+        t = flat_type(op.results[0].type)
+        if isinstance(op, bc.DynamicReshapeOp):
+            shape = self.shape_tensor(op.mixed_sizes(args[1:]))
+            return self.add(shlo.DynamicReshapeOp.create(operands=[args[0], shape], result_types=[t]))
+        if isinstance(op, bc.DynamicIotaOp):
+            return self.add(shlo.DynamicIotaOp.create(
+                operands=[self.shape_tensor(op.mixed_sizes(args))], result_types=[t],
+                properties={"iota_dimension": IntegerAttr(op.dim, i64)}))
+        if isinstance(op, bc.SetDimensionSizeOp):
+            return self.add(shlo.SetDimensionSizeOp.create(
+                operands=[args[0], self.convert(args[1], "i32")], result_types=[t],
+                properties={"dimension": IntegerAttr(op.dim, i64)}))
+        assert isinstance(op, bc.DynamicBroadcastInDimOp)
+        shape = self.shape_tensor(op.mixed_sizes(args[1:]))
+        facts = {name: dense_i64(values) for name, values in (("known_expanding_dimensions", op.expanding),
+                                                              ("known_nonexpanding_dimensions", op.nonexpanding))
+                 if values}  # fmt: skip
+        return self.add(shlo.DynamicBroadcastInDimOp.create(
+            operands=[args[0], shape], result_types=[flat_type(op.result.type)],
+            properties={"broadcast_dimensions": dense_i64(op.dims), **facts}))
+
+    def emit_check(self, op: bc.CheckBroadcastableOp | bc.ShapeAssertionOp, args: list[SSAValue]) -> None:
+        """A run-time check as JAX writes one: ``custom_call @shape_assertion``
+        of a ``tensor<i1>`` predicate, the message's ``{k}`` the values after
+        it. jaxlib's shape refinement proves it at concrete sizes (or fails
+        there, with the message)."""
+        if isinstance(op, bc.ShapeAssertionOp):
+            predicate, inputs, message = args[0], args[1:], op.message.data
+        else:
+            predicate, inputs, message = self.broadcastable(op, args)
+        self.block.add_op(UnregisteredOp.with_name("stablehlo.custom_call").create(
+            operands=[predicate, *inputs],
+            properties={"call_target_name": StringAttr("shape_assertion"),
+                        "has_side_effect": BoolAttr.from_bool(True),
+                        "api_version": IntegerAttr(2, IntegerType(32))},
+            attributes={"error_message": StringAttr(message)}))  # fmt: skip
+
+    def broadcastable(self, op: bc.CheckBroadcastableOp, args: list[SSAValue]):
+        """The check's predicate (at each checked dim every size landing there is
+        1 or the size they broadcast to; with ``strict``, equal to the
+        first), the SSA sizes for the message, and NumPy's message with a
+        ``{k}`` for each."""
+        shapes = op.shapes(args)
+        ok: SSAValue | None = None
+        for r in op.checked.get_values():
+            sizes = [self.size(s) for shape, dims in zip(shapes, op.landing_dims()) for s, d in zip(shape, dims)
+                     if d == r]  # fmt: skip
+            target = sizes[0]
+            if not op.is_strict:
+                target = sizes[-1]
+                for s in reversed(sizes[:-1]):
+                    not_one = self.add(shlo.CompareOp("NE", s, self.scalar(1, "i64")))
+                    target = self.add(shlo.SelectOp(not_one, s, target))
+            for s in sizes:
+                fits = self.add(shlo.CompareOp("EQ", s, target))
+                if not op.is_strict:
+                    one = self.add(shlo.CompareOp("EQ", s, self.scalar(1, "i64")))
+                    fits = self.add(shlo.ELEMENTWISE_OPS["stablehlo.or"](fits, one))
+                ok = fits if ok is None else self.add(shlo.ELEMENTWISE_OPS["stablehlo.and"](ok, fits))
+        assert ok is not None
+        inputs: list[SSAValue] = []
+        words = []
+        for shape in shapes:
+            entries = []
+            for s in shape:
+                if isinstance(s, int):
+                    entries.append(str(s))
+                else:
+                    entries.append(f"{{{len(inputs)}}}")
+                    inputs.append(s)
+            words.append("(" + ", ".join(entries) + ("," if len(entries) == 1 else "") + ")")
+        return ok, inputs, f"{op.message.data} {' '.join(words)}"
 
     def convert_op(self, x: SSAValue, t: Attribute) -> SSAValue:
         """``convert``; booleans converted to floats pass through an

@@ -32,6 +32,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Hashable
 
+import numpy as np
+
 from xdsl.dialects import arith
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
@@ -47,11 +49,14 @@ from bcast.ir.ops import (
     DimOp,
     DynamicBroadcastInDimOp,
     ReduceOp,
+    ShapeAssertionOp,
+    SizeFromTensorOp,
+    SizeToTensorOp,
     TernaryOp,
     TransposeOp,
     UnaryOp,
 )
-from bcast.ir.types import dense_i64, flat_type_shape, is_dynamic_type, is_nested
+from bcast.ir.types import dense_i64, flat_type_shape, is_dynamic_type, is_nested, numpy_dtype
 from bcast.passes.rewriting import replace
 
 SizeKey = Hashable
@@ -414,10 +419,63 @@ class HoistCheck(RewritePattern):
             _move_before(op, target, rewriter)
 
 
+# --------------------------------------------------------------------------
+# Sizes as tensors (JAX's shape-polymorphic exports) and assertions
+# --------------------------------------------------------------------------
+
+
+class SizeOfSizeTensor(RewritePattern):
+    """``size_from_tensor`` of ``size_to_tensor %n`` is ``%n`` (JAX passes a
+    dimension variable as a tensor read by ``get_dimension_size``; this makes
+    the sizes it gives the ``dim`` they came from, the same SSA value as the
+    argument's own). A tensor type too narrow for a size is not seen through:
+    its run-time error is kept."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: SizeFromTensorOp, rewriter: PatternRewriter, /):
+        source = op.operand.owner
+        if isinstance(source, SizeToTensorOp) and numpy_dtype(source.result.type).itemsize >= 4:
+            rewriter.replace_all_uses_with(op.results[0], source.size)
+            rewriter.erase(op)
+
+
+class RemoveIdentityDynamicBroadcast(RewritePattern):
+    """A ``dynamic_broadcast_in_dim`` onto its operand's own type, dims in
+    order, whose every SSA size is the operand's own size there (its ``dim``,
+    or the same size of the ``dynamic_broadcast_in_dim`` that made it),
+    changes nothing."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: DynamicBroadcastInDimOp, rewriter: PatternRewriter, /):
+        if op.operand.type != op.result.type or list(op.dims) != list(range(len(op.dims))):
+            return
+        source = op.operand.owner
+        known = source.mixed_sizes() if isinstance(source, DynamicBroadcastInDimOp) else None
+        for d, size in enumerate(op.mixed_sizes()):
+            own = isinstance(size.owner, DimOp) and size.owner.operand == op.operand and size.owner.dim == d \
+                if isinstance(size, SSAValue) else True
+            if not own and not (known is not None and known[d] is size):
+                return
+        rewriter.replace_all_uses_with(op.results[0], op.operand)
+        rewriter.erase(op)
+
+
+class RemoveTrueShapeAssertion(RewritePattern):
+    """A ``shape_assertion`` whose predicate is a true constant is proven."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ShapeAssertionOp, rewriter: PatternRewriter, /):
+        constant = op.predicate.owner
+        if isinstance(constant, ConstantOp) and bool(np.all(constant.numpy_value())):
+            rewriter.erase(op)
+
+
 DYNAMIC_PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {
     DimOp: (DimOfKnownSize(), HoistSizeOp()),
     BroadcastSizeOp: (BroadcastSizeOfOneSize(), HoistSizeOp()),
     CheckBroadcastableOp: (RemoveProvenChecks(), RemoveImpliedChecks(), HoistCheck()),
-    DynamicBroadcastInDimOp: (StaticDynamicBroadcastToBroadcast(),),
+    DynamicBroadcastInDimOp: (StaticDynamicBroadcastToBroadcast(), RemoveIdentityDynamicBroadcast()),
+    SizeFromTensorOp: (SizeOfSizeTensor(),),
+    ShapeAssertionOp: (RemoveTrueShapeAssertion(),),
 }
 """Patterns written for the explicit dynamic form (not limited to static shapes)."""

@@ -53,7 +53,7 @@ from dataclasses import dataclass
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType, UnregisteredOp
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, StringAttr, TensorType, UnregisteredOp, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -72,7 +72,7 @@ from bcast.ir import stablehlo as hlo
 from bcast.ir.locations import InputFallbackLoc
 from bcast.ir.rules import RuleError
 from bcast.ir import numerics
-from bcast.ir.types import NUMPY_DTYPES, flat_type_shape, make_type, split_type
+from bcast.ir.types import NUMPY_DTYPES, flat_type_shape, is_dynamic_type, make_type, split_type
 from bcast.passes.errors import PassError
 from bcast.passes.rewriting import replace
 
@@ -101,7 +101,8 @@ OTHER = (hlo.IsFiniteOp, hlo.ConvertOp, hlo.CompareOp, hlo.SelectOp, hlo.ClampOp
          hlo.ReshapeOp, hlo.TransposeOp, hlo.ConstantOp, hlo.ReduceOp, hlo.ReturnOp,
          hlo.IotaOp, hlo.ReverseOp, hlo.SliceOp, hlo.ConcatenateOp, hlo.PadOp, hlo.ReduceWindowOp, hlo.DotGeneralOp,
          hlo.DotOp, chlo.BroadcastCompareOp, chlo.BroadcastSelectOp, chlo.SquareOp, hlo.DynamicSliceOp,
-         hlo.DynamicUpdateSliceOp, hlo.OptimizationBarrierOp)  # fmt: skip
+         hlo.DynamicUpdateSliceOp, hlo.OptimizationBarrierOp, hlo.GetDimensionSizeOp,
+         hlo.DynamicBroadcastInDimOp, hlo.DynamicReshapeOp, hlo.DynamicIotaOp, hlo.SetDimensionSizeOp)  # fmt: skip
 SUPPORTED_OPS: tuple[str, ...] = tuple(sorted(
     [op.name for op in (*BINARY, *UNARY, *OTHER, *chlo.CHLO_BINARY_OPS)] + ["func.call"]
 ))  # fmt: skip
@@ -146,11 +147,24 @@ def _binary(op: Operation, cls: type[bcast.BinaryOp], lhs: SSAValue, rhs: SSAVal
     return cls(lhs, rhs, lhs.type)
 
 
-def _broadcast_to(value: SSAValue, dims, result_type: TensorType, new: list[Operation]) -> SSAValue:
+def _broadcast_to(value: SSAValue, dims, result_type: TensorType, new: list[Operation],
+                  like: SSAValue | None = None) -> SSAValue:
     """``value`` broadcast to ``result_type`` (dims increasing), or itself when
-    it already has that type."""
+    it already has that type. Into a dynamic type, ``like`` (a value of that
+    shape) gives the run-time sizes of a ``dynamic_broadcast_in_dim``."""
     if value.type == result_type:
         return value
+    if like is not None and is_dynamic_type(result_type):
+        sizes: list[int | SSAValue] = []
+        for d, n in enumerate(flat_type_shape(result_type)):
+            if isinstance(n, int):
+                sizes.append(n)
+            else:
+                new.append(dim := bcast.DimOp(like, d))
+                sizes.append(dim.results[0])
+        op = bcast.DynamicBroadcastInDimOp(value, sizes, list(dims), result_type)
+        new.append(op)
+        return op.results[0]
     op = bcast.BroadcastInDimOp(value, list(dims), result_type)
     new.append(op)
     return op.results[0]
@@ -220,7 +234,7 @@ class ConvertIsFinite(RewritePattern):
         scalar = TensorType(x_type.get_element_type(), [])
         inf = bcast.ConstantOp(np.array([np.inf], dtype=NUMPY_DTYPES[element]), scalar)
         new: list[Operation] = [inf]
-        limit = _broadcast_to(inf.results[0], [], x_type, new)
+        limit = _broadcast_to(inf.results[0], [], x_type, new, op.x)
         magnitude = bcast.AbsOp(op.x)
         compare = bcast.CompareOp("LT", magnitude, limit, op.y.type)
         replace(rewriter, op, [*new, magnitude, compare])
@@ -355,7 +369,8 @@ class ConvertSelect(RewritePattern):
         _bcast_type(op, op.on_true)
         new: list[Operation] = []
         shape = op.on_true.type.get_shape()
-        pred = _broadcast_to(op.pred, [], TensorType(op.pred.type.get_element_type(), shape), new)
+        pred_type = TensorType(op.pred.type.get_element_type(), shape, op.on_true.type.encoding)
+        pred = _broadcast_to(op.pred, [], pred_type, new, op.on_true)
         replace(rewriter, op, [*new, bcast.SelectOp(pred, op.on_true, op.on_false, op.result.type)])
 
 
@@ -368,7 +383,7 @@ class ConvertClamp(RewritePattern):
             return
         _bcast_type(op, op.operand)
         new: list[Operation] = []
-        low, high = (_broadcast_to(v, [], op.operand.type, new) for v in (op.min, op.max))
+        low, high = (_broadcast_to(v, [], op.operand.type, new, op.operand) for v in (op.min, op.max))
         replace(rewriter, op, [*new, bcast.ClampOp(low, op.operand, high, op.result.type)])
 
 
@@ -440,7 +455,7 @@ class ConvertReduce(RewritePattern):
         result = reduce.results[0]
         init_value = _constant_value(init)
         if init_value is None or init_value != _identity(kind, element):
-            init_b = _broadcast_to(init, [], result.type, new)
+            init_b = _broadcast_to(init, [], result.type, new, result)
             combined = cls(result, init_b, result.type)
             new.append(combined)
             result = combined.results[0]
@@ -568,10 +583,124 @@ def _cumulative_form(op: hlo.ReduceWindowOp) -> tuple[str, int, bool] | None:
     return kinds[0], dim, op.pads[dim] == (0, n - 1)
 
 
+# --------------------------------------------------------------------------
+# Dynamic shapes: JAX's shape-polymorphic exports, bounded programs
+# --------------------------------------------------------------------------
+
+
+def _shape_entries(value: SSAValue) -> list[int | SSAValue] | None:
+    """The entries of a 1-D size tensor as JAX builds it (``concatenate`` of
+    ``reshape``s of rank-0 sizes and constants, StableHLO's or already
+    imported): an int for a constant entry, a rank-0 tensor for a computed
+    one; ``None`` for any other form."""
+    owner = value.owner
+    if isinstance(owner, hlo.ConstantOp | bcast.ConstantOp):
+        values = owner.value if isinstance(owner, hlo.ConstantOp) else owner.properties["value"]
+        array = _dense_values(values)
+        return None if array is None or array.ndim != 1 else [int(v) for v in array]
+    if isinstance(owner, hlo.ReshapeOp | bcast.ReshapeOp):
+        operand = owner.operands[0]
+        if flat_type_shape(operand.type) == () and flat_type_shape(value.type) == (1,):
+            return [operand]
+        return _shape_entries(operand) if len(flat_type_shape(operand.type)) == 1 else None
+    if isinstance(owner, hlo.ConcatenateOp | bcast.ConcatenateOp):
+        parts = [_shape_entries(v) for v in owner.operands]
+        return None if any(p is None for p in parts) else [e for p in parts for e in p]
+    return None
+
+
+def _dense_values(attr) -> np.ndarray | None:
+    if not isinstance(attr, DenseIntOrFPElementsAttr):
+        return None
+    return np.array(attr.get_values()).reshape(attr.get_shape())
+
+
+def _index_sizes(op: Operation, shape_value: SSAValue, result_type, new: list[Operation]) -> list[int | SSAValue]:
+    """The output sizes of ``op`` (StableHLO's 1-D size tensor) as bcast's
+    literal-and-SSA ``index`` list: a static result dim as its size, a ``?``
+    one as the ``index`` of its entry (``size_from_tensor``; an entry of any
+    other form of size tensor is extracted first)."""
+    shape = flat_type_shape(result_type)
+    entries = _shape_entries(shape_value)
+    sizes: list[int | SSAValue] = []
+    for d, dim in enumerate(shape):
+        if isinstance(dim, int):
+            sizes.append(dim)
+            continue
+        entry = entries[d] if entries is not None else None
+        if entry is None:
+            extract = bcast.ExtractOp(shape_value, [d], TensorType(shape_value.type.get_element_type(), []))
+            new.append(extract)
+            entry = extract.results[0]
+        elif isinstance(entry, int):
+            constant = bcast.ConstantOp(np.array(entry, dtype=np.int64), TensorType(i64, []))
+            new.append(constant)
+            entry = constant.results[0]
+        size = bcast.SizeFromTensorOp(entry)
+        new.append(size)
+        sizes.append(size.results[0])
+    return sizes
+
+
+class ConvertDynamicShapes(RewritePattern):
+    """``get_dimension_size`` is ``bcast.dim`` as a ``tensor<i32>``
+    (``size_to_tensor``); ``dynamic_broadcast_in_dim``, ``dynamic_reshape``,
+    ``dynamic_iota`` and ``set_dimension_size`` are bcast's ops of those
+    names (sizes read from the size tensor, facts kept); ``custom_call
+    @shape_assertion`` is ``bcast.shape_assertion`` (a located run-time
+    check that ``canonicalize`` removes when its predicate folds to true)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        new: list[Operation]
+        if isinstance(op, hlo.GetDimensionSizeOp):
+            _bcast_type(op, op.operand)
+            dim = bcast.DimOp(op.operand, op.dim)
+            new = [dim, bcast.SizeToTensorOp(dim, op.result.type)]
+        elif isinstance(op, hlo.DynamicBroadcastInDimOp):
+            _bcast_type(op, op.operand)
+            if not rules.is_sorted(op.dims):
+                raise PassError(op, "with transposing dims is not supported by convert-stablehlo-to-bcast")
+            new = []
+            sizes = _index_sizes(op, op.output_dimensions, op.result.type, new)
+            new.append(bcast.DynamicBroadcastInDimOp(
+                op.operand, sizes, op.dims, op.result.type, op.facts(op.known_expanding_dimensions),
+                op.facts(op.known_nonexpanding_dimensions)))
+        elif isinstance(op, hlo.DynamicReshapeOp):
+            _bcast_type(op, op.operand)
+            new = []
+            sizes = _index_sizes(op, op.output_shape, op.result.type, new)
+            new.append(bcast.DynamicReshapeOp(op.operand, sizes, op.result.type))
+        elif isinstance(op, hlo.DynamicIotaOp):
+            _bcast_type(op, op.result)
+            new = []
+            sizes = _index_sizes(op, op.output_shape, op.result.type, new)
+            new.append(bcast.DynamicIotaOp(sizes, op.dim, op.result.type))
+        elif isinstance(op, hlo.SetDimensionSizeOp):
+            _bcast_type(op, op.operand)
+            size = bcast.SizeFromTensorOp(op.size)
+            new = [size, bcast.SetDimensionSizeOp(op.operand, size, op.dim, op.result.type)]
+        elif is_shape_assertion(op):
+            if not op.operands:
+                raise PassError(op, "has no predicate")
+            message = op.attributes.get("error_message")
+            text = message.data if isinstance(message, StringAttr) else "shape assertion failed"
+            new = [bcast.ShapeAssertionOp(op.operands[0], op.operands[1:], text)]
+        else:
+            return
+        replace(rewriter, op, new)
+
+
+def is_shape_assertion(op: Operation) -> bool:
+    """JAX's ``custom_call @shape_assertion`` (read in generic form)."""
+    target = getattr(op, "properties", {}).get("call_target_name") or op.attributes.get("call_target_name")
+    return op_name(op) == "stablehlo.custom_call" and isinstance(target, StringAttr) \
+        and target.data == "shape_assertion"
+
+
 PATTERNS: tuple[Callable[[], RewritePattern], ...] = (
     ConvertBinary, ConvertUnary, ConvertSquare, ConvertIsFinite, ConvertOptimizationBarrier, ConvertStructural,
     ConvertCompare, ConvertSelect, ConvertClamp, ConvertChloBroadcast, ConvertChloBroadcastSelect,
-    ConvertReduce, ConvertDot, ConvertReduceWindow,
+    ConvertReduce, ConvertDot, ConvertReduceWindow, ConvertDynamicShapes,
 )  # fmt: skip
 
 
@@ -630,7 +759,7 @@ def check_supported(module: ModuleOp) -> None:
     known = set(SUPPORTED_OPS)
     for op in module.walk():
         name = op_name(op)
-        if is_stablehlo(op) and name not in known:
+        if is_stablehlo(op) and name not in known and not is_shape_assertion(op):
             raise PassError(op, "is not supported by convert-stablehlo-to-bcast", [supported_note()])
         if isinstance(op, hlo.ReturnOp) and not in_reduce_body(op):
             raise PassError(op, "stablehlo.return outside a reduce body is not supported")

@@ -50,10 +50,12 @@ from bcast.tools import driver
 NOT_SCALAR = {bc.BroadcastInDimOp, bc.TransposeOp, bc.ReshapeOp, bc.NarrowOp, bc.ConstantOp,
               bc.ExtractOp, bc.AssignOp, bc.IotaOp, bc.ReverseOp, bc.SliceOp, bc.ConcatenateOp, bc.PadOp,
               bc.DynamicSliceOp, bc.DynamicUpdateSliceOp, bc.DotGeneralOp, bc.MatmulOp,
-              bc.DimOp, bc.BroadcastSizeOp, bc.DynamicBroadcastInDimOp, bc.CheckBroadcastableOp}  # fmt: skip
+              bc.DimOp, bc.BroadcastSizeOp, bc.DynamicBroadcastInDimOp, bc.CheckBroadcastableOp,
+              bc.SizeFromTensorOp, bc.SizeToTensorOp, bc.ShapeAssertionOp,
+              bc.DynamicReshapeOp, bc.DynamicIotaOp, bc.SetDimensionSizeOp}  # fmt: skip
 """Ops that move data and compute no element, the contractions (an
 element is a sum over many, not a scalar op) and the explicit dynamic form
-(sizes and checks: tests/lowering/test_make_explicit_dynamic.py): not rows of this matrix
+(sizes and checks: tests/lowering/test_make_explicit_dynamic.py, tests/tools/test_jax_dynamic.py): not rows of this matrix
 (``tests/ir``, ``tests/lowering`` (``test_dot_general.py``) and the random
 programs test them)."""
 

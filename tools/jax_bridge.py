@@ -93,6 +93,35 @@ def run_stablehlo(text: str, inputs: Sequence[Any]) -> list[np.ndarray]:
     return [np.asarray(r) for r in executable.execute(buffers)]
 
 
+def refined_stablehlo(text: str, shapes: Sequence[Sequence[int]]) -> str:
+    """``text`` with ``@main``'s arguments given the static ``shapes`` and
+    JAX's shape refinement run (``jax._src.interpreters.mlir.
+    refine_polymorphic_shapes``, what ``Exported.call`` does): every ``?``
+    becomes its size, each ``shape_assertion`` is checked (a
+    ``BcastError`` with its message when it fails) and removed, and XLA can
+    compile the result. How a dynamic ``-t stablehlo`` output runs at
+    concrete sizes (docs/stablehlo.md, "Dynamic programs")."""
+    _jax()
+    from jax._src.interpreters import mlir
+    from jax._src.lib.mlir import ir
+
+    with mlir.make_ir_context(), ir.Location.unknown():
+        module = ir.Module.parse(text)
+        main = next(op for op in module.body.operations
+                    if ir.StringAttr(op.attributes["sym_name"]).value == "main")  # fmt: skip
+        old = ir.FunctionType(ir.TypeAttr(main.attributes["function_type"]).value)
+        inputs = [ir.RankedTensorType.get(list(shape), ir.RankedTensorType(t).element_type)
+                  for shape, t in zip(shapes, old.inputs)]  # fmt: skip
+        main.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(inputs, old.results))
+        for arg, t in zip(main.regions[0].blocks[0].arguments, inputs):
+            arg.set_type(t)
+        try:
+            refined = mlir.refine_polymorphic_shapes(module)
+        except ValueError as e:
+            raise BcastError(f"error: jaxlib's shape refinement fails: {e.__cause__ or e}") from None
+        return refined.operation.get_asm()
+
+
 @lru_cache(maxsize=1)
 def _hide_from_locations() -> None:
     """JAX's locations name the user's frames, not its own; this file's

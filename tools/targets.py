@@ -387,7 +387,8 @@ TARGETS: dict[str, Target] = {t.name: t for t in (
     # explicit, unfused: dask and XLA schedule themselves
     Target("array-api", EXPLICIT_PIPELINE, _PYTHON_SEPARATOR, _array_api_emitter, _build_array_api, speed=1,
            memory="eager-calls", dynamic_pipeline=DYNAMIC_PIPELINE),
-    Target("stablehlo", EXPLICIT_PIPELINE, _MLIR_SEPARATOR, _stablehlo_emitter),  # XLA fuses by itself
+    Target("stablehlo", EXPLICIT_PIPELINE, _MLIR_SEPARATOR, _stablehlo_emitter,  # XLA fuses by itself
+           dynamic_pipeline=""),  # written as JAX exports dynamic programs (docs/stablehlo.md)
     Target("c", STANDARD_PIPELINE, _C_SEPARATOR, _c_emitter, _build_c, speed=3, lowers_to_loops=True,
            loop_pipeline=C_LOOP_PIPELINE, fallback="numpy", available=_c_available,
            dynamic_pipeline=""),  # sink and fuse leave a dynamic function as it is

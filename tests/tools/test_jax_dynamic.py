@@ -1,0 +1,194 @@
+"""JAX's shape-polymorphic exports (``jax.export`` with ``symbolic_shape``)
+imported by bcast and run, compiled once, at three sizes each (1 included),
+equal to ``jax.jit`` at each size; and their assertions (``b >= 1``) as
+located run-time errors with JAX's message (docs/stablehlo.md, "Dynamic
+programs").
+
+``DYNAMIC_BACKENDS`` lists the backends that run dynamic programs: one line
+adds one. Skipped, visibly, when jax is not installed.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+import bcast
+
+jax = pytest.importorskip("jax")
+jnp = pytest.importorskip("jax.numpy")
+from jax import export  # noqa: E402
+
+from bcast.lowering.stablehlo_emitter import emit_text  # noqa: E402
+from bcast.tools import driver  # noqa: E402
+from bcast.tools.api import DYNAMIC_BACKENDS  # noqa: E402 (a backend made dynamic is listed there)
+from bcast.tools.jax_bridge import refined_stablehlo, run_stablehlo  # noqa: E402
+
+PROGRAMS = {
+    "scale_shift": (lambda x: x * 2.0 + 1.0, ["b,4"]),
+    "row_bias": (lambda x, r: x + r, ["b,4", "4"]),
+    "column_bias": (lambda x, c: x + c[:, None], ["b,4", "b"]),
+    "same_batch": (lambda x, y: x * y + 1.0, ["b,3", "b,3"]),
+    "rank_3_bias": (lambda x, y: x + y, ["b,2,3", "3"]),
+    "softmax": (lambda x: jax.nn.softmax(x, axis=-1), ["b,8"]),
+    "layernorm": (lambda x: (x - x.mean(-1, keepdims=True)) / jnp.sqrt(x.var(-1, keepdims=True) + 1e-5), ["b,8"]),
+    "logsumexp": (lambda x: jax.nn.logsumexp(x, axis=-1), ["b,5"]),
+    "l2_normalize": (lambda x: x / jnp.linalg.norm(x, axis=-1, keepdims=True), ["b,6"]),
+    "sum_over_batch": (lambda x: jnp.sum(x, axis=0), ["b,4"]),
+    "mean_over_batch": (lambda x: jnp.mean(x, axis=0), ["b,4"]),
+    "outer": (lambda x, y: x[:, None] * y[None, :], ["a", "b"]),
+    "leaky_where": (lambda x: jnp.where(x > 0, x, 0.1 * x), ["b,3"]),
+    "broadcast_to_2_b": (lambda x: jnp.broadcast_to(x, (2, x.shape[0])) * 3.0, ["b"]),
+    "flatten": (lambda x: jnp.reshape(x, (-1,)) * 2.0, ["b,4"]),  # dynamic_reshape to 4*b
+    "add_arange": (lambda x: x + jnp.arange(x.shape[0], dtype=jnp.float32), ["b"]),  # dynamic_iota
+    "split_rows": (lambda x: jnp.reshape(x, (x.shape[0], 2, 3)).sum(-1), ["b,6"]),
+}
+"""name: (function, one shape spec per argument: sizes and dimension variables)."""
+
+SIZES = [1, 3, 7]
+"""The sizes of the first dimension variable at the three runs (the second, if
+any, takes the next one round: (1, 3), (3, 7), (7, 1))."""
+
+
+def _variables(specs: list[str]) -> list[str]:
+    return sorted({n for s in specs for n in s.split(",") if not n.isdigit()})
+
+
+def exported_text(fn, specs: list[str]) -> str:
+    """``jax.export`` of ``jax.jit(fn)`` for float32 arguments of ``specs``."""
+    names = _variables(specs)
+    symbols = dict(zip(names, export.symbolic_shape(",".join(names))))
+    shapes = [tuple(int(n) if n.isdigit() else symbols[n] for n in s.split(",")) for s in specs]
+    exported = export.export(jax.jit(fn))(*(jax.ShapeDtypeStruct(s, jnp.float32) for s in shapes))
+    return exported.mlir_module()
+
+
+def arguments(specs: list[str], run: int, rng) -> list[np.ndarray]:
+    names = _variables(specs)
+    value = {n: SIZES[(run + k) % len(SIZES)] for k, n in enumerate(names)}
+    return [rng.standard_normal(tuple(int(n) if n.isdigit() else value[n] for n in s.split(","))).astype(np.float32)
+            for s in specs]
+
+
+@pytest.fixture(scope="module", params=sorted(PROGRAMS))
+def program(request):
+    fn, specs = PROGRAMS[request.param]
+    return fn, specs, exported_text(fn, specs)
+
+
+def test_the_export_is_shape_polymorphic(program) -> None:
+    _, _, text = program
+    assert "?" in text and "get_dimension_size" in text
+
+
+@pytest.mark.parametrize("backend", DYNAMIC_BACKENDS)
+def test_one_compile_runs_at_three_sizes_as_jax_jit(program, backend) -> None:
+    fn, specs, text = program
+    compiled = bcast.compile(text, backend=backend)
+    rng = np.random.default_rng(0)
+    for run in range(len(SIZES)):
+        args = arguments(specs, run, rng)
+        expected = np.asarray(jax.jit(fn)(*args))
+        got = compiled(*args)
+        assert got.shape == expected.shape, (run, got.shape, expected.shape)
+        np.testing.assert_allclose(got, expected, rtol=2e-5, atol=1e-6)
+
+
+def test_the_stablehlo_export_runs_in_xla_at_three_sizes(program) -> None:
+    """Round trip: bcast's ``-t stablehlo`` of the imported program is one
+    dynamic module (``?`` in ``@main``'s signature) that jaxlib's shape
+    refinement makes static at each size and XLA runs to ``jax.jit``'s results."""
+    fn, specs, text = program
+    module = driver.load(text, "export.mlir", import_stablehlo=True)
+    driver.run_pipeline(driver.parse_pipeline(driver.EXPLICIT_PIPELINE), driver.make_context(), module)
+    exported = emit_text(module)
+    assert "?" in exported.split("{", 2)[1]  # @main's signature stays dynamic
+    rng = np.random.default_rng(1)
+    for run in range(len(SIZES)):
+        args = arguments(specs, run, rng)
+        expected = np.asarray(jax.jit(fn)(*args))
+        (got,) = run_stablehlo(refined_stablehlo(exported, [a.shape for a in args]), args)
+        assert got.shape == expected.shape
+        np.testing.assert_allclose(got, expected, rtol=2e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("backend", DYNAMIC_BACKENDS)
+def test_jax_shape_assertion_is_a_located_run_time_error(backend) -> None:
+    """JAX asserts ``b >= 1``; at ``b = 0`` the export fails in JAX and in bcast,
+    at the assertion, with JAX's message and the size."""
+    fn, specs = PROGRAMS["row_bias"]
+    text = exported_text(fn, specs)
+    x, r = np.zeros((0, 4), np.float32), np.zeros(4, np.float32)
+    (b,) = export.symbolic_shape("b")
+    exported = export.export(jax.jit(fn))(jax.ShapeDtypeStruct((b, 4), jnp.float32),
+                                          jax.ShapeDtypeStruct((4,), jnp.float32))
+    with pytest.raises(Exception, match="Expected value >= 1 for dimension variable 'b'"):
+        exported.call(x, r)
+    compiled = bcast.compile(text, filename="export.mlir", backend=backend)
+    with pytest.raises(bcast.BcastError) as info:
+        compiled(x, r)
+    message = str(info.value)
+    assert re.match(r"export\.mlir:\d+:\d+: error: Input shapes do not match the polymorphic shapes", message)
+    assert "'b' = 0 from specification 'b'" in message
+
+
+STRETCHING = """
+func.func @main(%x: tensor<?x4xf32>, %c: tensor<?x1xf32>) -> tensor<?x4xf32> {
+  %0 = bcast.multiply %x, %c : (tensor<?x4xf32>, tensor<?x1xf32>) -> tensor<?x4xf32>
+  func.return %0 : tensor<?x4xf32>
+}
+"""
+
+
+@pytest.mark.parametrize(("x_rows", "c_rows"), [(3, 3), (3, 1), (1, 5), (0, 1), (1, 0)])
+def test_a_dynamic_program_exports_numpys_broadcasting_to_xla(x_rows, c_rows) -> None:
+    """A ``?`` that is 1 at run time stretches in XLA too: the export's
+    broadcast sizes are NumPy's, computed from the run-time sizes."""
+    module = driver.load(STRETCHING, "prog.mlir")
+    driver.run_pipeline(driver.parse_pipeline(driver.EXPLICIT_PIPELINE), driver.make_context(), module)
+    exported = emit_text(module)
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((x_rows, 4)).astype(np.float32)
+    c = rng.standard_normal((c_rows, 1)).astype(np.float32)
+    (got,) = run_stablehlo(refined_stablehlo(exported, [x.shape, c.shape]), [x, c])
+    np.testing.assert_array_equal(got, x * c)
+
+
+def test_sizes_that_do_not_broadcast_fail_jaxlibs_refinement() -> None:
+    module = driver.load(STRETCHING, "prog.mlir")
+    driver.run_pipeline(driver.parse_pipeline(driver.EXPLICIT_PIPELINE), driver.make_context(), module)
+    with pytest.raises(bcast.BcastError, match="shape refinement fails"):
+        refined_stablehlo(emit_text(module), [(3, 4), (2, 1)])
+
+
+BOUNDED = """
+func.func @main(%x: tensor<16xf32>, %n: tensor<i32>) -> (tensor<?xf32, #stablehlo.bounds<16>>, tensor<i32>) {
+  %0 = stablehlo.set_dimension_size %x, %n, dim = 0 : (tensor<16xf32>, tensor<i32>) -> tensor<?xf32, #stablehlo.bounds<16>>
+  %1 = stablehlo.multiply %0, %0 : tensor<?xf32, #stablehlo.bounds<16>>
+  %2 = stablehlo.get_dimension_size %1, dim = 0 : (tensor<?xf32, #stablehlo.bounds<16>>) -> tensor<i32>
+  return %1, %2 : tensor<?xf32, #stablehlo.bounds<16>>, tensor<i32>
+}
+"""
+
+
+@pytest.mark.parametrize("backend", DYNAMIC_BACKENDS)
+def test_a_bounded_program_runs_as_xla_runs_its_export(backend) -> None:
+    """StableHLO's bounded form (set_dimension_size/get_dimension_size) runs in
+    bcast, and its -t stablehlo export runs in XLA (which pads the result to
+    the bound: its first ``n`` elements and the size are compared)."""
+    compiled = bcast.compile(BOUNDED, backend=backend)
+    module = driver.load(BOUNDED, "bounded.mlir", import_stablehlo=True)
+    driver.run_pipeline(driver.parse_pipeline(driver.EXPLICIT_PIPELINE), driver.make_context(), module)
+    exported = emit_text(module)
+    x = np.arange(16, dtype=np.float32) - 3
+    for n in (0, 1, 5, 16):
+        values, size = compiled(x, np.int32(n))
+        np.testing.assert_array_equal(values, x[:n] * x[:n])
+        assert int(size) == n
+        padded, xla_size = run_stablehlo(exported, [x, np.int32(n)])
+        assert int(xla_size) == n
+        np.testing.assert_array_equal(padded[:n], values)
+    with pytest.raises(bcast.BcastError, match="size 17 of dimension 0 is above its bound 16"):
+        compiled(x, np.int32(17))
