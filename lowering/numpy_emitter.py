@@ -58,6 +58,12 @@ from bcast.lowering.reference import signature
 from bcast.passes.errors import PassError, check_one_block_functions
 
 BLOCK_BYTES = 1024 * 1024
+
+NOT_YET = (bc.SizeToTensorOp, bc.SizeFromTensorOp, bc.ShapeAssertionOp, bc.DynamicReshapeOp, bc.DynamicIotaOp,
+           bc.SetDimensionSizeOp)
+"""The size ops of the StableHLO import of dynamic programs (docs/ir.md),
+which the reference backend runs and the Python targets refuse, located,
+for now."""
 INLINE_BYTES = 64 * 1024
 """The largest buffer of a fusion that runs inline: small enough that NumPy's
 allocator hands out memory without page faults (glibc serves requests below
@@ -315,6 +321,8 @@ class PythonFunctionEmitter:
         definition (``numpy_runtime.check_broadcastable``). Whether ``op``
         was one."""
         out, n = self.out, self.names
+        if isinstance(op, NOT_YET):
+            raise PassError(op, "is not supported by the numpy and array-api targets yet")
         if isinstance(op, bc.DimOp):
             out(f"{n[op.result]} = {n[op.operands[0]]}.shape[{op.dim}]")
         elif isinstance(op, bc.BroadcastSizeOp):

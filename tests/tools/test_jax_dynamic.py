@@ -4,8 +4,12 @@ equal to ``jax.jit`` at each size; and their assertions (``b >= 1``) as
 located run-time errors with JAX's message (docs/stablehlo.md, "Dynamic
 programs").
 
-``DYNAMIC_BACKENDS`` lists the backends that run dynamic programs: one line
-adds one. Skipped, visibly, when jax is not installed.
+They run on the reference backend (``SIZE_TENSOR_BACKENDS``): the import
+reads JAX's sizes through tensors (``bcast.size_to_tensor``,
+``size_from_tensor``, ``shape_assertion``), which the numpy, array-api and
+C backends do not run yet; they refuse such a program, located, naming the
+op (``test_backends_without_size_tensors_refuse_them_located``). Skipped,
+visibly, when jax is not installed.
 """
 
 from __future__ import annotations
@@ -23,7 +27,10 @@ from jax import export  # noqa: E402
 
 from bcast.lowering.stablehlo_emitter import emit_text  # noqa: E402
 from bcast.tools import driver  # noqa: E402
-from bcast.tools.api import DYNAMIC_BACKENDS  # noqa: E402 (a backend made dynamic is listed there)
+from bcast.tools.api import DYNAMIC_BACKENDS  # noqa: E402
+
+SIZE_TENSOR_BACKENDS = ("reference",)
+"""The backends that run the size ops of the import; one line adds one."""
 from bcast.tools.jax_bridge import refined_stablehlo, run_stablehlo  # noqa: E402
 
 PROGRAMS = {
@@ -83,7 +90,7 @@ def test_the_export_is_shape_polymorphic(program) -> None:
     assert "?" in text and "get_dimension_size" in text
 
 
-@pytest.mark.parametrize("backend", DYNAMIC_BACKENDS)
+@pytest.mark.parametrize("backend", SIZE_TENSOR_BACKENDS)
 def test_one_compile_runs_at_three_sizes_as_jax_jit(program, backend) -> None:
     fn, specs, text = program
     compiled = bcast.compile(text, backend=backend)
@@ -114,7 +121,7 @@ def test_the_stablehlo_export_runs_in_xla_at_three_sizes(program) -> None:
         np.testing.assert_allclose(got, expected, rtol=2e-5, atol=1e-6)
 
 
-@pytest.mark.parametrize("backend", DYNAMIC_BACKENDS)
+@pytest.mark.parametrize("backend", SIZE_TENSOR_BACKENDS)
 def test_jax_shape_assertion_is_a_located_run_time_error(backend) -> None:
     """JAX asserts ``b >= 1``; at ``b = 0`` the export fails in JAX and in bcast,
     at the assertion, with JAX's message and the size."""
@@ -173,7 +180,7 @@ func.func @main(%x: tensor<16xf32>, %n: tensor<i32>) -> (tensor<?xf32, #stablehl
 """
 
 
-@pytest.mark.parametrize("backend", DYNAMIC_BACKENDS)
+@pytest.mark.parametrize("backend", SIZE_TENSOR_BACKENDS)
 def test_a_bounded_program_runs_as_xla_runs_its_export(backend) -> None:
     """StableHLO's bounded form (set_dimension_size/get_dimension_size) runs in
     bcast, and its -t stablehlo export runs in XLA (which pads the result to
@@ -192,3 +199,13 @@ def test_a_bounded_program_runs_as_xla_runs_its_export(backend) -> None:
         np.testing.assert_array_equal(padded[:n], values)
     with pytest.raises(bcast.BcastError, match="size 17 of dimension 0 is above its bound 16"):
         compiled(x, np.int32(17))
+
+
+@pytest.mark.parametrize("backend", [b for b in DYNAMIC_BACKENDS if b not in SIZE_TENSOR_BACKENDS])
+def test_backends_without_size_tensors_refuse_them_located(backend):
+    """Not yet run there: refused when compiling, at the op, naming it."""
+    exported = export.export(jax.jit(lambda x: x * 2.0 + 1.0))(
+        jax.ShapeDtypeStruct(export.symbolic_shape("b,4"), jnp.float32))
+    with pytest.raises(bcast.BcastError, match=r"^<source>:\d+:\d+: error: 'bcast\.(size_to_tensor|size_from_tensor|"
+                                               r"shape_assertion)' op is not supported by (the|bcast-lower-to-loops)"):
+        bcast.compile(exported.mlir_module(), backend=backend)
