@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 SLOW_TESTS_VARIABLE = "BCAST_SLOW_TESTS"
 THOROUGH = os.environ.get(SLOW_TESTS_VARIABLE, "") not in ("", "0")
 
@@ -21,3 +23,12 @@ QUICK_MINIMUM = 10
 def examples(full: int) -> int:
     """A property test's ``max_examples``: ``full`` in a thorough run."""
     return full if THOROUGH else min(full, max(QUICK_MINIMUM, full // QUICK_SHARE))
+
+
+def quick_sample(cases: list, share: int = QUICK_SHARE) -> list:
+    """``cases`` (``pytest.param``s) with all but every ``share``-th marked
+    ``slow``: a parametrized test too long for the quick run runs a fixed,
+    spread sample of its cases there, and every case in a thorough run."""
+    return [pytest.param(*case.values, id=case.id,
+                         marks=[*case.marks, *([pytest.mark.slow] if k % share else [])])
+            for k, case in enumerate(cases)]

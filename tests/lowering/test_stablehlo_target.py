@@ -35,7 +35,7 @@ import bcast  # noqa: E402
 from bcast.lowering.stablehlo_emitter import emit_text  # noqa: E402
 from bcast.passes.errors import PassError  # noqa: E402
 from bcast.tests import paths  # noqa: E402
-from bcast.tests.budget import examples  # noqa: E402
+from bcast.tests.budget import examples, quick_sample  # noqa: E402
 from bcast.tests.programs import MODES, Program, assert_results, programs  # noqa: E402
 from bcast.tests.test_examples_run import RUN_TIME_ERRORS, chunks, has_dynamic_dims, runs_only_known_ops  # noqa: E402
 from bcast.tools import driver  # noqa: E402
@@ -95,7 +95,7 @@ def test_there_are_many_exported_programs():
     assert len(CASES) > 100
 
 
-@pytest.mark.parametrize("path, index, text, entry", CASES)
+@pytest.mark.parametrize("path, index, text, entry", quick_sample(CASES, 2))
 def test_program_runs_on_xla_as_on_the_reference(request, path, index, text, entry):
     reference = bcast.compile(text, backend="reference", entry=entry)
     inputs = random_inputs(reference.function, seed=index)
