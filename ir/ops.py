@@ -2274,16 +2274,7 @@ class DynamicBroadcastInDimOp(BcastOp):
         if oe != re:
             raise Diagnostic("failed to verify that all of {operand, result} have same element type")
         operand, result = rules.flat_shape(ol), rules.flat_shape(rl)
-        sizes = [None if s == DYNAMIC_INDEX else s for s in self.static_output_sizes.get_values()]
-        if sum(s is None for s in sizes) != len(self.output_sizes):
-            raise Diagnostic("the output size list's SSA entries do not match its SSA sizes")
-        if len(sizes) != len(result):
-            raise Diagnostic(f"{rules.plural(len(sizes), 'output size')} for a result of rank {len(result)}")
-        for d, (size, dim) in enumerate(zip(sizes, result)):
-            if isinstance(dim, int) != (size is not None) or (size is not None and size != dim):
-                raise Diagnostic(f"output size {d} ({'an SSA size' if size is None else size}) does not match "
-                                 f"result dimension {d} ({dim})",
-                                 ["a static result dim is written as its size, a ? one as an SSA index"])  # fmt: skip
+        _check_output_sizes(self.static_output_sizes, self.output_sizes, result)
         rules.check_broadcast_in_dim(operand, result, self.dims, semantics, sizes_given=True)
         for what, facts in (("expanding", self.expanding), ("nonexpanding", self.nonexpanding)):
             if len(set(facts)) != len(facts) or any(not 0 <= i < len(operand) for i in facts):
