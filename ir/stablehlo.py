@@ -106,7 +106,7 @@ from bcast.ir.directives import SliceRanges
 from bcast.ir.ops import CanonicalizationPatterns, ComparisonDirection
 from bcast.ir.rules import IncompatibleDims, RuleError
 from bcast.ir.directives import JoinedOperands, parse_dot_dims, print_dot_dims
-from bcast.ir.types import DYNAMIC_INDEX, BoundsAttr, check_dynamic_supported, dense_i64, flat_type_shape
+from bcast.ir.types import DYNAMIC_INDEX, BoundsAttr, check_dynamic_supported, dense_i64, tensor_dims
 
 # --------------------------------------------------------------------------
 # Attributes: #stablehlo<comparison_direction GT>, #stablehlo<comparison_type FLOAT>
@@ -700,7 +700,7 @@ class BroadcastInDimOp(StablehloOp):
         if element_of(self.operand) != element_of(self.result, "result"):
             raise Diagnostic("failed to verify that all of {operand, result} have same element type")
         shape_of(self.operand), shape_of(self.result, "result")
-        rules.check_broadcast_in_dim(flat_type_shape(self.operand.type), flat_type_shape(self.result.type),
+        rules.check_broadcast_in_dim(tensor_dims(self.operand.type), tensor_dims(self.result.type),
                                      self.dims, "numpy")
 
 
@@ -1930,7 +1930,7 @@ class DynamicBroadcastInDimOp(StablehloOp):
         if element_of(self.operand) != element_of(self.result, "result"):
             raise Diagnostic("failed to verify that all of {operand, result} have same element type")
         _check_shape_operand(self.output_dimensions, len(shape_of(self.result, "result")))
-        rules.check_broadcast_in_dim(flat_type_shape(self.operand.type), flat_type_shape(self.result.type),
+        rules.check_broadcast_in_dim(tensor_dims(self.operand.type), tensor_dims(self.result.type),
                                      self.dims, "numpy", sizes_given=True)
         rank = len(shape_of(self.operand))
         for facts in (self.known_expanding_dimensions, self.known_nonexpanding_dimensions):

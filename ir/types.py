@@ -142,6 +142,13 @@ def _level(t: TensorType) -> Shape:
     return tuple(Dynamic(b) if n == DYNAMIC_INDEX else n for n, b in zip(shape, bounds))
 
 
+def tensor_dims(t: TensorType) -> Shape:
+    """One tensor type's dims (``rules.Dynamic`` for ``?``), whatever its
+    element type: the StableHLO ops read the shapes of types, such as
+    ``bf16`` ones, that bcast keeps but does not compute on."""
+    return _level(t)
+
+
 @lru_cache(maxsize=TYPE_CACHE_SIZE)
 def split_type(t: Attribute) -> tuple[Levels, str]:
     """A (possibly nested) tensor type -> (levels, element type name); a
