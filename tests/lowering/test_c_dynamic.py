@@ -54,19 +54,6 @@ def compiled():
     return bcast.compile(PROGRAM, backend="c", filename="prog.mlir")
 
 
-@pytest.mark.parametrize("n", [0, 1, 2, 5, 300])
-@pytest.mark.parametrize("v_size", ["n", 1])
-def test_one_library_runs_at_every_size_as_numpy(compiled, n, v_size):
-    rng = np.random.default_rng(n)
-    x = rng.standard_normal((n, 4)).astype(np.float32)
-    row = rng.standard_normal(4).astype(np.float32)
-    col = rng.standard_normal((n, 1)).astype(np.float32)
-    v = rng.standard_normal(n if v_size == "n" else 1).astype(np.float32)
-    for got, want in zip(compiled(x, row, col, v), expected(x, row, col, v), strict=True):
-        assert got.shape == want.shape and got.dtype == want.dtype
-        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
-
-
 def test_a_stretched_row_reads_with_step_0(compiled):
     """``col`` of one row stretches over the rows of ``x``; ``x`` of one row
     over the rows of ``col``: both are the broadcasts NumPy makes."""

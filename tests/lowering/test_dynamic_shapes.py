@@ -47,7 +47,7 @@ def compiled(request):
     return bcast.compile(PROGRAM, backend=request.param, filename="prog.mlir")
 
 
-@pytest.mark.parametrize("n", [0, 1, 2, 5])
+@pytest.mark.parametrize("n", [0, 1, 2, 5, 300])
 @pytest.mark.parametrize("v_size", ["n", 1])
 def test_one_compiled_function_runs_at_every_size(compiled, n, v_size):
     rng = np.random.default_rng(n)
