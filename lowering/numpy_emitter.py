@@ -649,6 +649,9 @@ class FunctionEmitter(PythonFunctionEmitter):
                 holder[r] = (buf, key)
                 dst = buf
             if isinstance(o, bc.ReduceOp):
+                if isinstance(o.operands[0].owner, bc.BroadcastInDimOp):
+                    # a view keeps its size-1 dims (rt.expand), which a reduction must see stretched
+                    args[0] = f"np.broadcast_to({args[0]}, {block_shape(o.operands[0])})"
                 statements.append(f"numerics.reduce({o.kind_name!r}, {args[0]}, "
                                   f"{o.reduced_dims}, {o.keeps_dims}, out={dst})")
             else:

@@ -175,3 +175,25 @@ def test_worker_threads_raise_no_numpy_warnings(small_blocks):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         f(x)
+
+
+@pytest.mark.parametrize("rows", [3, ROWS])
+def test_a_reduction_of_a_broadcast_view_sees_the_stretched_dims(rows) -> None:
+    """A broadcast that CSE shares between a reduction and an elementwise op
+    stays a view inside the fusion; the reduction must sum the stretched
+    rows, not the view's one (found by the property test of the numpy
+    backend: ``ValueError: non-broadcastable operand``)."""
+    source = f"""
+module attributes {{bcast.semantics = "numpy"}} {{
+func.func @main(%a: tensor<1x{rows}xf32>) -> tensor<{rows}x{rows}xf32> {{
+  %b = bcast.broadcast_in_dim %a, dims = [0, 1] : (tensor<1x{rows}xf32>) -> tensor<{rows}x{rows}xf32>
+  %s = bcast.reduce add %b, dims = [1] : (tensor<{rows}x{rows}xf32>) -> tensor<{rows}xf32>
+  %r = bcast.add %a, %s broadcast_dimensions = [0] : (tensor<1x{rows}xf32>, tensor<{rows}xf32>) -> tensor<{rows}x{rows}xf32>
+  func.return %r : tensor<{rows}x{rows}xf32>
+}}
+}}
+"""
+    a = np.linspace(-1, 2, rows, dtype=np.float32).reshape(1, rows)
+    expected = a + np.broadcast_to(a, (rows, rows)).sum(axis=1, dtype=np.float32)[:, None]
+    for backend in ("numpy", "reference"):
+        np.testing.assert_allclose(as_tuple(bcast.compile(source, backend=backend)(a))[0], expected, rtol=1e-5)
