@@ -167,13 +167,19 @@ def earlier_ops(op: Operation) -> Iterator[Operation]:
 def _within(key: SizeKey, checked: set[SizeKey]) -> bool:
     """Whether ``key`` is one of the sizes a passed check found broadcastable
     together, or a ``broadcast_size`` of such sizes (which is their common
-    size or 1, so broadcastable with them too)."""
-    if key in checked:
-        return True
-    owner = key.owner if isinstance(key, SSAValue) else None
-    return isinstance(owner, BroadcastSizeOp) and all(
-        size_key(s) == ONE or _within(size_key(s), checked) for s in owner.operands
-    )
+    size or 1, so broadcastable with them too). Iterative: a long chain of
+    ``broadcast_size`` must not recurse once per link."""
+    pending, seen = [key], set()
+    while pending:
+        key = pending.pop()
+        if key in checked or key == ONE or key in seen:
+            continue
+        seen.add(key)
+        owner = key.owner if isinstance(key, SSAValue) else None
+        if not isinstance(owner, BroadcastSizeOp):
+            return False
+        pending.extend(size_key(s) for s in owner.operands)
+    return True
 
 
 def _checked_together(check: CheckBroadcastableOp, dim: int, expand: bool, memo: dict | None = None) -> set[SizeKey]:
@@ -285,6 +291,45 @@ class BroadcastSizeOfOneSize(RewritePattern):
             replace(rewriter, op, [], [others[0]])
         elif len(first) < len(op.operands):
             replace(rewriter, op, BroadcastSizeOp(list(first.values())))
+
+
+class FlattenBroadcastSize(RewritePattern):
+    """A ``broadcast_size`` among the sizes of a ``broadcast_size`` is its own
+    sizes in its place: the first size that is not 1 is the same either way.
+    When that adds nothing (``broadcast_size (broadcast_size %a, %b), %b``,
+    what a chain of ops broadcasting against one row gives), the inner one
+    is the result, so the chain's sizes become one SSA value and its checks
+    prove one another."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: BroadcastSizeOp, rewriter: PatternRewriter, /):
+        if not any(isinstance(s.owner, BroadcastSizeOp) for s in op.operands):
+            return
+        flat: dict[SSAValue, None] = {}
+        for s in op.operands:
+            flat.update(dict.fromkeys(s.owner.operands if isinstance(s.owner, BroadcastSizeOp) else [s]))
+        inner = next((s for s in op.operands if isinstance(s.owner, BroadcastSizeOp)
+                      and list(flat) == list(dict.fromkeys(s.owner.operands))), None)
+        if inner is not None:
+            replace(rewriter, op, [], [inner])
+        else:
+            replace(rewriter, op, BroadcastSizeOp(list(flat)))
+
+
+class ReuseEarlierBroadcastSize(RewritePattern):
+    """A ``broadcast_size`` of the same sizes as an earlier one in its block
+    is that one (a local CSE): the checks and broadcasts that read it see
+    one SSA size within a single canonicalization."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: BroadcastSizeOp, rewriter: PatternRewriter, /):
+        sizes = list(op.operands)
+        for use in sizes[0].uses:
+            other = use.operation
+            if other is not op and isinstance(other, BroadcastSizeOp) and other.parent is op.parent \
+                    and list(other.operands) == sizes and other.is_before_in_block(op):
+                replace(rewriter, op, [], [other.result])
+                return
 
 
 class StaticDynamicBroadcastToBroadcast(RewritePattern):
@@ -472,7 +517,7 @@ class RemoveTrueShapeAssertion(RewritePattern):
 
 DYNAMIC_PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {
     DimOp: (DimOfKnownSize(), HoistSizeOp()),
-    BroadcastSizeOp: (BroadcastSizeOfOneSize(), HoistSizeOp()),
+    BroadcastSizeOp: (BroadcastSizeOfOneSize(), FlattenBroadcastSize(), ReuseEarlierBroadcastSize(), HoistSizeOp()),
     CheckBroadcastableOp: (RemoveProvenChecks(), RemoveImpliedChecks(), HoistCheck()),
     DynamicBroadcastInDimOp: (StaticDynamicBroadcastToBroadcast(), RemoveIdentityDynamicBroadcast()),
     SizeFromTensorOp: (SizeOfSizeTensor(),),

@@ -203,3 +203,28 @@ def test_the_earliest_op_fails_first(two_ops, sizes, error):
     if error is not None:
         assert outcome(after, args) == error
     assert_same_outcome(implicit, after, args)
+
+
+def test_a_long_chain_against_one_row_keeps_one_check() -> None:
+    """400 ops each broadcasting against one row: every op's output size is
+    ``broadcast_size`` of the last one and the row's, which canonicalize
+    flattens to one SSA size, so one check is left. Before, the chain of
+    sizes was 400 links deep, and the proof of each check recursed down it
+    (``input is nested too deeply``)."""
+    n = 400
+    kinds = ["add", "multiply", "subtract", "maximum"]
+    lines = ["func.func @main(%x: tensor<?x?xf32>, %row: tensor<?xf32>) -> tensor<?x?xf32> {"]
+    value = "%x"
+    for k in range(n):
+        lines.append(f"  %v{k} = bcast.{kinds[k % 4]} {value}, %row : "
+                     "(tensor<?x?xf32>, tensor<?xf32>) -> tensor<?x?xf32>")
+        value = f"%v{k}"
+    lines += [f"  func.return {value} : tensor<?x?xf32>", "}"]
+    compiled = bcast.compile("\n".join(lines), backend="numpy")
+    assert str(compiled.module).count("bcast.check_broadcastable") == 1
+    x = np.linspace(-1, 1, 12, dtype=np.float32).reshape(3, 4)
+    row = np.linspace(0.5, 1.0, 4, dtype=np.float32)
+    expected = x
+    for k in range(n):
+        expected = getattr(np, kinds[k % 4])(expected, row)
+    np.testing.assert_array_equal(compiled(x, row), expected)

@@ -109,3 +109,52 @@ func.func @same_source(%x: tensor<?xf32>) -> tensor<?xf32> {
   %r = bcast.add %x, %d : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
   func.return %r : tensor<?xf32>
 }
+
+// -----
+
+// A broadcast_size of a broadcast_size and one of its own sizes is the inner
+// one (the first size that is not 1 is the same), and a broadcast_size of
+// the sizes of an earlier one is that one: a chain of ops broadcasting
+// against one row reads one SSA size, so its later checks are implied by the
+// first.
+// CHECK-LABEL: func.func @broadcast_size_chain
+// CHECK-NEXT:    %n = bcast.dim %x, 0 : tensor<?xf32>
+// CHECK-NEXT:    %m = bcast.dim %y, 0 : tensor<?xf32>
+// CHECK-NEXT:    %s = bcast.broadcast_size %n, %m
+// CHECK-NEXT:    bcast.check_broadcastable [%n] at [0], [%m] at [0] checking [0]
+// CHECK-NEXT:    %a = bcast.dynamic_broadcast_in_dim %x, [%s], dims = [0]
+// CHECK-NEXT:    %b = bcast.dynamic_broadcast_in_dim %y, [%s], dims = [0]
+// CHECK-NEXT:    %c = bcast.dynamic_broadcast_in_dim %w, [%s], dims = [0]
+// CHECK-NEXT:    func.return %a, %b, %c
+func.func @broadcast_size_chain(%x: tensor<?xf32>, %y: tensor<?xf32>, %w: tensor<1xf32>) -> (tensor<?xf32>, tensor<?xf32>, tensor<?xf32>) {
+  %n = bcast.dim %x, 0 : tensor<?xf32>
+  %m = bcast.dim %y, 0 : tensor<?xf32>
+  %s = bcast.broadcast_size %n, %m
+  bcast.check_broadcastable [%n] at [0], [%m] at [0] checking [0] message = "operands could not be broadcast together with shapes"
+  %a = bcast.dynamic_broadcast_in_dim %x, [%s], dims = [0] : (tensor<?xf32>) -> tensor<?xf32>
+  %t = bcast.broadcast_size %s, %m
+  bcast.check_broadcastable [%t] at [0], [%m] at [0] checking [0] message = "operands could not be broadcast together with shapes"
+  %b = bcast.dynamic_broadcast_in_dim %y, [%t], dims = [0] : (tensor<?xf32>) -> tensor<?xf32>
+  %u = bcast.broadcast_size %n, %m
+  %c = bcast.dynamic_broadcast_in_dim %w, [%u], dims = [0] : (tensor<1xf32>) -> tensor<?xf32>
+  func.return %a, %b, %c : tensor<?xf32>, tensor<?xf32>, tensor<?xf32>
+}
+
+// -----
+
+// Flattening keeps the order of the sizes (the first that is not 1 wins) and
+// lists each once.
+// CHECK-LABEL: func.func @broadcast_size_flattened
+// CHECK-NEXT:    %n = bcast.dim %x, 0 : tensor<?xf32>
+// CHECK-NEXT:    %m = bcast.dim %y, 0 : tensor<?xf32>
+// CHECK-NEXT:    %k = bcast.dim %z, 0 : tensor<?xf32>
+// CHECK-NEXT:    %{{.*}} = bcast.broadcast_size %k, %n, %m
+// CHECK-NEXT:    func.return
+func.func @broadcast_size_flattened(%x: tensor<?xf32>, %y: tensor<?xf32>, %z: tensor<?xf32>) -> index {
+  %n = bcast.dim %x, 0 : tensor<?xf32>
+  %m = bcast.dim %y, 0 : tensor<?xf32>
+  %k = bcast.dim %z, 0 : tensor<?xf32>
+  %s = bcast.broadcast_size %n, %m
+  %t = bcast.broadcast_size %k, %s, %n
+  func.return %t : index
+}
