@@ -50,6 +50,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = [item for item in items if not item.get_closest_marker("slow")]
         config.hook.pytest_deselected(items=slow)
     config.stash[_deselected] = len(slow)
+    if hasattr(config, "workeroutput"):  # an xdist worker: tell the controller
+        config.workeroutput["bcast_deselected"] = len(slow)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:
+    """xdist's controller collects nothing itself: each worker collected
+    every test and deselected the same slow ones, so any worker's count is
+    the run's."""
+    count = getattr(node, "workeroutput", {}).get("bcast_deselected")
+    if count is not None:
+        node.config.stash[_deselected] = count
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
