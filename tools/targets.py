@@ -239,9 +239,16 @@ def loop_ir(module: ModuleOp, owned: bool = False) -> ModuleOp:
 
 
 def _c_emitter(name: str, generic: bool, debuginfo: bool) -> ChunkEmitter:
-    from bcast.lowering.c_emitter import emit_program, header
+    from bcast.lowering.c_emitter import emit_program, header, streams
 
-    return TextEmitter(lambda module: emit_program(loop_ir(module))[0], header)
+    programs: list[str] = []
+
+    def program(module: ModuleOp) -> str:
+        programs.append(emit_program(loop_ir(module))[0])
+        return programs[-1]
+
+    # the header follows the chunks: its helpers skip immintrin.h unless one streams
+    return TextEmitter(program, lambda: header(any(map(streams, programs))))
 
 
 # --------------------------------------------------------------------------

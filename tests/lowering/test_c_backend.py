@@ -334,6 +334,7 @@ def test_large_results_stream_and_equal_the_numpy_backend(shape, t, op):
     src = _streamed(shape, t, op)
     source = standard_c(src, "streamed")
     assert "bcast_stream(result0 + " in source and source.count("bcast_stream_fence();") >= 1
+    assert "#define BCAST_NO_STREAMS" not in source  # its helpers keep their streaming stores
     dtype = np.dtype({"f32": np.float32, "f16": np.float16, "i8": np.int8, "f64": np.float64}[t])
     rng = np.random.default_rng(3)
     x = (rng.integers(-128, 128, shape) if dtype.kind == "i" else rng.standard_normal(shape)).astype(dtype)
@@ -354,6 +355,24 @@ def test_large_results_stream_and_equal_the_numpy_backend(shape, t, op):
 def test_small_results_use_plain_stores():
     source = standard_c(_streamed((1024, 1024), "f32", "multiply"), "small")
     assert "bcast_stream(" not in source.split("static inline void bcast_stream_fence")[1]
+
+
+def test_a_program_that_never_streams_does_not_parse_immintrin():
+    """immintrin.h was most of a small program's compile time (docs/performance.md,
+    "Time to first result"); only the streaming helpers need it."""
+    cc = c_runtime.require_compiler()
+    small = standard_c(_streamed((64, 64), "f32", "multiply"), "small")
+    large = standard_c(_streamed((2049, 4097), "f32", "multiply"), "large")
+
+    def headers(source: str) -> str:
+        done = subprocess.run([*cc, *c_runtime.flags(cc), "-H", "-fsyntax-only", "-x", "c", "-"],
+                              input=source, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr[-2000:]
+        return done.stderr
+
+    assert "immintrin.h" not in headers(small)
+    assert "immintrin.h" in headers(large) or "__SSE2__" not in subprocess.run(
+        [*cc, "-march=native", "-dM", "-E", "-x", "c", "-"], input="", capture_output=True, text=True).stdout
 
 
 COLLAPSED = """
