@@ -201,6 +201,16 @@ class BcastOp(IRDLOperation, abc.ABC):
     @abc.abstractmethod
     def verify_semantics(self, semantics: Semantics) -> None: ...
 
+    @staticmethod
+    def flat_shape_of(t: Attribute) -> Shape:
+        """The shape a builder of a twin family (``PadFamily``, ...) reads."""
+        return flat_type_shape(t)
+
+    @staticmethod
+    def shaped_like(t: Attribute, shape: Shape) -> TensorType:
+        """The flat tensor type of ``shape`` with ``t``'s element type."""
+        return make_type((tuple(shape),), split_type(t)[1])
+
 
 # --------------------------------------------------------------------------
 # Elementwise ops
@@ -1225,17 +1235,26 @@ class ReverseOp(_FoldIdentity, StructuralOp):
         rules.check_dims(rules.flat_shape(levels), self.dims)
 
 
-@irdl_op_definition
-class SliceOp(_FoldIdentity, StructuralOp):
-    """``slice %x [1:3, 0:8:2] : (tensor<4x8xf32>) -> tensor<2x4xf32>``:
-    ``x[start:limit:stride]`` per dimension (StableHLO's ``slice`` and its
-    syntax; the stride is printed when it is not 1). Ranges are static and in
-    bounds, ``0 <= start <= limit <= size`` and ``stride >= 1``: no negative
-    or clamped indices as in NumPy, which the frontends resolve. A nested (tml)
-    type is refused: the ranges of the outer and the inner tensors would need
-    a spelling of their own, and ``extract`` already indexes an outer level."""
+# --------------------------------------------------------------------------
+# Op families declared once for bcast and StableHLO
+# --------------------------------------------------------------------------
+# ``pad``, ``slice`` and ``concatenate`` have one syntax, one set of fields
+# and one shape rule in both dialects; the family class declares them (xDSL
+# collects IRDL fields through the base classes, as its ``arith`` binary op
+# bases do), and each dialect's op adds its name, traits and verifier (bcast's
+# ``verify_semantics``, StableHLO's ``verify_op``, each with its own wording).
+# The dialect base supplies the two builder hooks ``flat_shape_of`` and
+# ``shaped_like`` (bcast's reads dynamic dims; StableHLO's any element type).
+# A family's builder calls ``IRDLOperation.__init__`` itself: the dialect base
+# after it in the MRO (``StructuralOp``) has a constructor of its own.
 
-    name = "bcast.slice"
+
+class SliceFamily(IRDLOperation, abc.ABC):
+    """``slice %x [1:3, 0:8:2] : (tensor<4x8xf32>) -> tensor<2x4xf32>``
+    (the stride is printed when it is not 1)."""
+
+    operand = operand_def(TensorType)
+    result = result_def(TensorType)
     start_indices = prop_def(DenseArrayBase.constr(i64))
     limit_indices = prop_def(DenseArrayBase.constr(i64))
     strides = prop_def(DenseArrayBase.constr(i64))
@@ -1248,10 +1267,11 @@ class SliceOp(_FoldIdentity, StructuralOp):
     def __init__(self, operand: SSAValue | Operation, starts: Sequence[int], limits: Sequence[int],
                  strides: Sequence[int] | None = None):  # fmt: skip
         strides = [1] * len(starts) if strides is None else strides
-        levels, element = split_type(_type(operand))
-        shape = rules.slice_shape(rules.flat_shape(levels), starts, limits, strides)
+        t = _type(operand)
+        shape = rules.slice_shape(self.flat_shape_of(t), starts, limits, strides)
         props = {"start_indices": dense_i64(starts), "limit_indices": dense_i64(limits), "strides": dense_i64(strides)}
-        super().__init__(operand, make_type((shape,), element), properties=props)
+        IRDLOperation.__init__(self, operands=[operand], result_types=[self.shaped_like(t, shape)],
+                               properties=props)  # fmt: skip
 
     @property
     def starts(self) -> tuple[int, ...]:
@@ -1268,6 +1288,78 @@ class SliceOp(_FoldIdentity, StructuralOp):
     def ranges(self) -> tuple[slice, ...]:
         """The Python (NumPy, Array API) index of the slice, one per dim."""
         return tuple(slice(s, l, st) for s, l, st in zip(self.starts, self.limits, self.steps))
+
+
+class ConcatenateFamily(IRDLOperation, abc.ABC):
+    """``concatenate %a, %b, dim = 0 : (tensor<2x3xf32>, tensor<1x3xf32>) ->
+    tensor<3x3xf32>``."""
+
+    inputs = var_operand_def(TensorType)
+    result = result_def(TensorType)
+    dimension = prop_def(IntegerAttr.constr(type=I64))
+    custom_directives = (JoinedOperands,)
+    assembly_format = "custom<JoinedOperands>($inputs, $dimension) attr-dict `:` functional-type(operands, results)"
+
+    def __init__(self, inputs: Sequence[SSAValue | Operation], dimension: int):
+        types = [_type(x) for x in inputs]
+        shape = rules.concatenate_shape([self.flat_shape_of(t) for t in types], dimension)
+        IRDLOperation.__init__(self, operands=[list(inputs)], result_types=[self.shaped_like(types[0], shape)],
+                               properties={"dimension": IntegerAttr(dimension, i64)})  # fmt: skip
+
+    @property
+    def dim(self) -> int:
+        return self.dimension.value.data
+
+
+class PadFamily(IRDLOperation, abc.ABC):
+    """``pad %x, %v, low = [1, 0], high = [2, -1], interior = [0, 1] :
+    (tensor<2x3xf32>, tensor<f32>) -> tensor<5x4xf32>``."""
+
+    operand = operand_def(TensorType)
+    padding_value = operand_def(TensorType)
+    result = result_def(TensorType)
+    edge_padding_low = prop_def(DenseArrayBase.constr(i64))
+    edge_padding_high = prop_def(DenseArrayBase.constr(i64))
+    interior_padding = prop_def(DenseArrayBase.constr(i64))
+    assembly_format = (
+        "$operand `,` $padding_value `,` `low` `=` $edge_padding_low `,` `high` `=` $edge_padding_high `,` "
+        "`interior` `=` $interior_padding attr-dict `:` functional-type(operands, results)"
+    )
+
+    def __init__(self, operand: SSAValue | Operation, value: SSAValue | Operation,
+                 low: Sequence[int], high: Sequence[int], interior: Sequence[int]):
+        t = _type(operand)
+        shape = rules.pad_shape(self.flat_shape_of(t), low, high, interior)
+        IRDLOperation.__init__(
+            self, operands=[operand, value], result_types=[self.shaped_like(t, shape)],
+            properties={"edge_padding_low": dense_i64(low), "edge_padding_high": dense_i64(high),
+                        "interior_padding": dense_i64(interior)},
+        )  # fmt: skip
+
+    @property
+    def low(self) -> tuple[int, ...]:
+        return self.edge_padding_low.get_values()
+
+    @property
+    def high(self) -> tuple[int, ...]:
+        return self.edge_padding_high.get_values()
+
+    @property
+    def interior(self) -> tuple[int, ...]:
+        return self.interior_padding.get_values()
+
+
+@irdl_op_definition
+class SliceOp(SliceFamily, _FoldIdentity, StructuralOp):
+    """``slice %x [1:3, 0:8:2] : (tensor<4x8xf32>) -> tensor<2x4xf32>``:
+    ``x[start:limit:stride]`` per dimension (StableHLO's ``slice`` and its
+    syntax; the stride is printed when it is not 1). Ranges are static and in
+    bounds, ``0 <= start <= limit <= size`` and ``stride >= 1``: no negative
+    or clamped indices as in NumPy, which the frontends resolve. A nested (tml)
+    type is refused: the ranges of the outer and the inner tensors would need
+    a spelling of their own, and ``extract`` already indexes an outer level."""
+
+    name = "bcast.slice"
 
     def verify_semantics(self, semantics: Semantics) -> None:
         ol, _ = _same_element(self)
@@ -1433,7 +1525,7 @@ class IotaOp(BcastOp):
 
 
 @irdl_op_definition
-class ConcatenateOp(BcastOp):
+class ConcatenateOp(ConcatenateFamily, BcastOp):
     """``concatenate %a, %b, dim = 0 : (tensor<2x3xf32>, tensor<1x3xf32>) ->
     tensor<3x3xf32>``: the operands joined along ``dim``, in order (StableHLO's
     ``concatenate``, NumPy's ``concatenate``). At least one operand; one rank
@@ -1442,23 +1534,7 @@ class ConcatenateOp(BcastOp):
     refused: joining tensors of tensors has no StableHLO or Array API form."""
 
     name = "bcast.concatenate"
-    inputs = var_operand_def(TensorType)
-    result = result_def(TensorType)
-    dimension = prop_def(IntegerAttr.constr(type=I64))
     traits = traits_def(Pure())
-    custom_directives = (JoinedOperands,)
-    assembly_format = "custom<JoinedOperands>($inputs, $dimension) attr-dict `:` functional-type(operands, results)"
-
-    def __init__(self, inputs: Sequence[SSAValue | Operation], dimension: int):
-        shapes = [flat_type_shape(_type(x)) for x in inputs]
-        element = split_type(_type(inputs[0]))[1]
-        result_type = make_type((rules.concatenate_shape(shapes, dimension),), element)
-        super().__init__(operands=[list(inputs)], result_types=[result_type],
-                         properties={"dimension": IntegerAttr(dimension, i64)})  # fmt: skip
-
-    @property
-    def dim(self) -> int:
-        return self.dimension.value.data
 
     def verify_semantics(self, semantics: Semantics) -> None:
         split = [_split(x, f"operand #{i}") for i, x in enumerate(self.inputs)]
@@ -1476,7 +1552,7 @@ class ConcatenateOp(BcastOp):
 
 
 @irdl_op_definition
-class PadOp(BcastOp):
+class PadOp(PadFamily, BcastOp):
     """``pad %x, %v, low = [1, 0], high = [2, -1], interior = [0, 1] :
     (tensor<2x3xf32>, tensor<f32>) -> tensor<5x4xf32>``: ``x`` with
     ``interior`` copies of the scalar ``v`` between neighbours, ``low`` before
@@ -1485,39 +1561,7 @@ class PadOp(BcastOp):
     rank-0 tensor of ``x``'s element type; a nested (tml) type is refused."""
 
     name = "bcast.pad"
-    operand = operand_def(TensorType)
-    padding_value = operand_def(TensorType)
-    result = result_def(TensorType)
-    edge_padding_low = prop_def(DenseArrayBase.constr(i64))
-    edge_padding_high = prop_def(DenseArrayBase.constr(i64))
-    interior_padding = prop_def(DenseArrayBase.constr(i64))
     traits = traits_def(Pure())
-    assembly_format = (
-        "$operand `,` $padding_value `,` `low` `=` $edge_padding_low `,` `high` `=` $edge_padding_high `,` "
-        "`interior` `=` $interior_padding attr-dict `:` functional-type(operands, results)"
-    )
-
-    def __init__(self, operand: SSAValue | Operation, value: SSAValue | Operation,
-                 low: Sequence[int], high: Sequence[int], interior: Sequence[int]):
-        levels, element = split_type(_type(operand))
-        result_type = make_type((rules.pad_shape(rules.flat_shape(levels), low, high, interior),), element)
-        super().__init__(
-            operands=[operand, value], result_types=[result_type],
-            properties={"edge_padding_low": dense_i64(low), "edge_padding_high": dense_i64(high),
-                        "interior_padding": dense_i64(interior)},
-        )  # fmt: skip
-
-    @property
-    def low(self) -> tuple[int, ...]:
-        return self.edge_padding_low.get_values()
-
-    @property
-    def high(self) -> tuple[int, ...]:
-        return self.edge_padding_high.get_values()
-
-    @property
-    def interior(self) -> tuple[int, ...]:
-        return self.interior_padding.get_values()
 
     def verify_semantics(self, semantics: Semantics) -> None:
         (levels, element), (value_levels, value_element) = (

@@ -102,10 +102,9 @@ from xdsl.utils.str_enum import StrEnum
 from bcast.ir import ops as bc
 from bcast.ir import rules
 from bcast.ir.diagnostics import Diagnostic, incompatible_operands, incompatible_results
-from bcast.ir.directives import SliceRanges
 from bcast.ir.ops import CanonicalizationPatterns, ComparisonDirection
 from bcast.ir.rules import IncompatibleDims, RuleError
-from bcast.ir.directives import JoinedOperands, parse_dot_dims, print_dot_dims
+from bcast.ir.directives import parse_dot_dims, print_dot_dims
 from bcast.ir.types import DYNAMIC_INDEX, BoundsAttr, check_dynamic_supported, dense_i64, tensor_dims
 
 # --------------------------------------------------------------------------
@@ -297,6 +296,16 @@ class StablehloOp(IRDLOperation, abc.ABC):
 
     @abc.abstractmethod
     def verify_op(self) -> None: ...
+
+    @staticmethod
+    def flat_shape_of(t: Attribute) -> tuple[int, ...]:
+        """The shape a builder of a family shared with bcast (``bc.PadFamily``, ...) reads."""
+        return shape_of(t)
+
+    @staticmethod
+    def shaped_like(t: Attribute, shape: Sequence[int]) -> TensorType:
+        """The tensor type of ``shape`` with ``t``'s element type."""
+        return tensor_type(shape, element_of(t))
 
 
 # --------------------------------------------------------------------------
@@ -825,27 +834,13 @@ class ReverseOp(StablehloOp):
 
 
 @irdl_op_definition
-class ConcatenateOp(StablehloOp):
+class ConcatenateOp(bc.ConcatenateFamily, StablehloOp):
     """``concatenate %a, %b, dim = 0 : (tensor<2x3xf32>, tensor<1x3xf32>) ->
-    tensor<3x3xf32>``. ``ConcatenateOp(inputs, dim)``."""
+    tensor<3x3xf32>``. ``ConcatenateOp(inputs, dimension)``; fields, syntax and
+    builder are ``bc.ConcatenateFamily``'s."""
 
     name = "stablehlo.concatenate"
-    inputs = var_operand_def(TensorType)
-    result = result_def(TensorType)
-    dimension = prop_def(IntegerAttr.constr(type=I64))
     traits = traits_def(Pure())
-    custom_directives = (JoinedOperands,)
-    assembly_format = "custom<JoinedOperands>($inputs, $dimension) attr-dict `:` functional-type(operands, results)"
-
-    def __init__(self, inputs: Sequence[SSAValue | Operation], dim: int):
-        shapes = [shape_of(type_of(x)) for x in inputs]
-        shape = [sum(s[dim] for s in shapes) if d == dim else n for d, n in enumerate(shapes[0])]
-        super().__init__(operands=[list(inputs)], result_types=[tensor_type(shape, element_of(type_of(inputs[0])))],
-                         properties={"dimension": IntegerAttr(dim, i64)})  # fmt: skip
-
-    @property
-    def dim(self) -> int:
-        return self.dimension.value.data
 
     def verify_op(self) -> None:
         if not self.inputs:
@@ -873,44 +868,14 @@ class ConcatenateOp(StablehloOp):
 
 
 @irdl_op_definition
-class PadOp(StablehloOp):
+class PadOp(bc.PadFamily, StablehloOp):
     """``pad %x, %v, low = [1, 0], high = [2, -1], interior = [0, 1] :
     (tensor<2x3xf32>, tensor<f32>) -> tensor<5x4xf32>``.
-    ``PadOp(operand, value, low, high, interior)``."""
+    ``PadOp(operand, value, low, high, interior)``; fields, syntax and builder
+    are ``bc.PadFamily``'s."""
 
     name = "stablehlo.pad"
-    operand = operand_def(TensorType)
-    padding_value = operand_def(TensorType)
-    result = result_def(TensorType)
-    edge_padding_low = prop_def(DenseArrayBase.constr(i64))
-    edge_padding_high = prop_def(DenseArrayBase.constr(i64))
-    interior_padding = prop_def(DenseArrayBase.constr(i64))
     traits = traits_def(Pure())
-    assembly_format = (
-        "$operand `,` $padding_value `,` `low` `=` $edge_padding_low `,` `high` `=` $edge_padding_high `,` "
-        "`interior` `=` $interior_padding attr-dict `:` functional-type(operands, results)"
-    )
-
-    def __init__(self, operand: SSAValue | Operation, value: SSAValue | Operation,
-                 low: Sequence[int], high: Sequence[int], interior: Sequence[int]):
-        shape = rules.pad_shape(shape_of(type_of(operand)), low, high, interior)
-        super().__init__(
-            operands=[operand, value], result_types=[tensor_type(shape, element_of(type_of(operand)))],
-            properties={"edge_padding_low": dense_i64(low), "edge_padding_high": dense_i64(high),
-                        "interior_padding": dense_i64(interior)},
-        )  # fmt: skip
-
-    @property
-    def low(self) -> tuple[int, ...]:
-        return self.edge_padding_low.get_values()
-
-    @property
-    def high(self) -> tuple[int, ...]:
-        return self.edge_padding_high.get_values()
-
-    @property
-    def interior(self) -> tuple[int, ...]:
-        return self.interior_padding.get_values()
 
     def verify_op(self) -> None:
         shape, value_shape = shape_of(self.operand), shape_of(self.padding_value, "padding value")
@@ -1336,7 +1301,7 @@ class ReduceWindowOp(StablehloOp):
 # --------------------------------------------------------------------------
 # Slices and the optimization barrier: the StableHLO target writes them; the
 # importer converts ``slice`` to ``bcast.slice`` and reports the others as not
-# supported. ``slice``'s syntax directive is ``SliceRanges`` of ir/directives.py.
+# supported. ``slice``'s fields, syntax and builder are ``bc.SliceFamily``'s (ir/ops.py).
 # --------------------------------------------------------------------------
 
 
@@ -1409,37 +1374,18 @@ def _check_start_indices(op: Operation, starts: Sequence[SSAValue], rank: int) -
 
 
 @irdl_op_definition
-class SliceOp(StablehloOp):
+class SliceOp(bc.SliceFamily, StablehloOp):
     """``slice %x [1:3, 0:8:2] : (tensor<4x8xf32>) -> tensor<2x4xf32>``:
     ``operand[start:limit:stride]`` per dimension.
-    ``SliceOp(operand, start_indices, limit_indices, strides)``."""
+    ``SliceOp(operand, starts, limits, strides)``; fields, syntax and builder
+    are ``bc.SliceFamily``'s."""
 
     name = "stablehlo.slice"
-    operand = operand_def(TensorType)
-    result = result_def(TensorType)
-    start_indices = prop_def(DenseArrayBase.constr(i64))
-    limit_indices = prop_def(DenseArrayBase.constr(i64))
-    strides = prop_def(DenseArrayBase.constr(i64))
     traits = traits_def(Pure())
-    custom_directives = (SliceRanges,)
-    assembly_format = (
-        "$operand custom<SliceRanges>($start_indices, $limit_indices, $strides) attr-dict `:` "
-        "functional-type(operands, results)"
-    )
-
-    def __init__(self, operand: SSAValue | Operation, start_indices: Sequence[int],
-                 limit_indices: Sequence[int], strides: Sequence[int]):
-        shape = [-(-(l - s) // st) for s, l, st in zip(start_indices, limit_indices, strides)]
-        super().__init__(
-            operands=[operand], result_types=[tensor_type(shape, element_of(type_of(operand)))],
-            properties={"start_indices": dense_i64(start_indices), "limit_indices": dense_i64(limit_indices),
-                        "strides": dense_i64(strides)},
-        )  # fmt: skip
 
     def verify_op(self) -> None:
         shape = shape_of(self.operand)
-        starts, limits = self.start_indices.get_values(), self.limit_indices.get_values()
-        strides = self.strides.get_values()
+        starts, limits, strides = self.starts, self.limits, self.steps
         if not len(starts) == len(limits) == len(strides) == len(shape):
             raise Diagnostic("start_indices, limit_indices and strides must have one entry per dimension")
         for d, (s, l, st, n) in enumerate(zip(starts, limits, strides, shape)):

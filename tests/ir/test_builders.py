@@ -170,3 +170,26 @@ def test_verify_keeps_inferred_types_per_question_and_raises_each_failure() -> N
     for _ in range(2):  # the same types under xla: an error, each time
         with pytest.raises(driver.InputError, match="different element types under xla"):
             driver.load(body, "t.mlir", "xla")
+
+
+def test_bcast_and_stablehlo_twins_share_one_declaration() -> None:
+    """``pad``, ``slice`` and ``concatenate`` are declared once (fields,
+    syntax, accessors, builder: ``bc.*Family``); each dialect's op adds only
+    its name, traits and verifier, so the two build and print alike."""
+    from bcast.ir import stablehlo as shlo
+
+    x, v, y = Block(arg_types=[t((4, 3)), t(()), t((2, 3))]).args
+    twins = [
+        (bc.PadFamily, bc.PadOp, shlo.PadOp, (x, v, [1, 0], [2, -1], [0, 1])),
+        (bc.SliceFamily, bc.SliceOp, shlo.SliceOp, (x, [1, 0], [3, 3], [1, 2])),
+        (bc.ConcatenateFamily, bc.ConcatenateOp, shlo.ConcatenateOp, ([x, y], 0)),
+    ]
+    for family, ours, theirs, args in twins:
+        assert all(issubclass(op, family) and op.__init__ is family.__init__ for op in (ours, theirs))
+        a, b = ours.get_irdl_definition(), theirs.get_irdl_definition()
+        assert (a.operands, a.results, a.properties, a.assembly_format) == (
+            b.operands, b.results, b.properties, b.assembly_format)
+        built = [op(*args) for op in (ours, theirs)]
+        assert built[0].result.type == built[1].result.type
+        assert str(built[0]).replace("bcast.", "stablehlo.") == str(built[1])
+    assert shlo.SliceOp(x, [1, 0], [3, 3]).result.type == t((2, 3))  # strides default to 1, as for bcast

@@ -11,7 +11,7 @@ from xdsl.dialects import scf
 from bcast.ir.loops import COLLAPSE_ATTR
 from bcast.passes.errors import PassError
 from bcast.passes.loops.collapse_nests import CollapseNestsPass, collapsed_nest
-from bcast.tests.passes.loops.test_hoist_invariants import parse
+from bcast.tests.passes.loops.loop_ir import parse
 
 NEST = """
 func.func @f(%x: memref<4x8xf32>, %out: memref<4x8xf32>) attributes {llvm.emit_c_interface} {

@@ -7,23 +7,10 @@ from __future__ import annotations
 from io import StringIO
 
 from xdsl.context import Context
-from xdsl.dialects.arith import Arith
-from xdsl.dialects.builtin import Builtin, ModuleOp
-from xdsl.dialects.func import Func
-from xdsl.dialects.math import Math
-from xdsl.dialects.memref import MemRef
-from xdsl.dialects.scf import Scf
-from xdsl.parser import Parser
 from xdsl.printer import Printer
 
 from bcast.passes.loops.hoist_invariants import HoistInvariantsPass
-
-
-def parse(text: str) -> ModuleOp:
-    ctx = Context()
-    for dialect in (Builtin, Func, Arith, MemRef, Scf, Math):
-        ctx.load_dialect(dialect)
-    return Parser(ctx, text).parse_module()
+from bcast.tests.passes.loops.loop_ir import parse
 
 
 def hoisted(text: str) -> list[str]:

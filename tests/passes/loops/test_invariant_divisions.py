@@ -10,7 +10,7 @@ from xdsl.dialects import arith
 
 from bcast.ir.loops import INVARIANT_DIVISOR_ATTR
 from bcast.passes.loops.invariant_divisions import InvariantDivisionsPass
-from bcast.tests.passes.loops.test_hoist_invariants import parse
+from bcast.tests.passes.loops.loop_ir import parse
 
 LOOP = """
 func.func @f(%x: memref<16xf32>, %h: memref<16xf16>, %b: f32, %bh: f16, %out: memref<16xf32>, %oh: memref<16xf16>)

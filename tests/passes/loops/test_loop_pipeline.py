@@ -8,16 +8,14 @@ from __future__ import annotations
 
 from io import StringIO
 
-import numpy as np
 import pytest
 from xdsl.context import Context
 from xdsl.passes import PassPipeline
 from xdsl.printer import Printer
 
-import bcast
 from bcast.lowering import memref_abi
 from bcast.passes import available_passes
-from bcast.tests.passes.test_lower_to_loops import PROGRAMS, _close, make_input, needs_llvm, signature
+from bcast.tests.passes.test_lower_to_loops import PROGRAMS, check_loops_match_reference, needs_llvm
 from bcast.tools import driver, targets
 
 PIPELINE = targets.TARGETS["c"].emit_pipeline
@@ -54,15 +52,7 @@ def test_mlir_opt_verifies(name):
 @needs_llvm
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_compiled_loops_match_reference(name):
-    src, edges = PROGRAMS[name]
-    inputs_spec, results_spec = signature(src)
-    rng = np.random.default_rng(sum(map(ord, name)))
-    args = [5 if spec is None else make_input(rng, *spec, edges) for spec in inputs_spec]
-    got = memref_abi.LoopLibrary(loop_ir(src)).call("main", args, results_spec)
-    want = bcast.compile(src, backend="reference")(*args)
-    want = want if isinstance(want, tuple) else (want,)
-    for k, (g, w) in enumerate(zip(got, want, strict=True)):
-        _close(g, np.asarray(w).reshape(g.shape), f"{name} result {k}")
+    check_loops_match_reference(name, loop_ir)
 
 
 BIG = """

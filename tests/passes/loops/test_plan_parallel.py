@@ -8,7 +8,7 @@ from xdsl.dialects import scf
 
 from bcast.ir.loops import THREADS_ATTR, VECTORIZE_ATTR
 from bcast.passes.loops.plan_parallel import PARALLEL_WORK, PlanParallelPass
-from bcast.tests.passes.loops.test_hoist_invariants import parse
+from bcast.tests.passes.loops.loop_ir import parse
 
 NEST = """
 func.func @f(%x: memref<8x16xf32>, %h: memref<8x16xf16>, %k: memref<8x16xi32>, %out: memref<8x16xf32>)

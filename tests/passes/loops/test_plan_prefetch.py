@@ -13,7 +13,7 @@ from bcast.ir.loops import DEFERRED_STREAM_ATTR, PREFETCH_AHEAD_ATTR, PREFETCH_B
 from bcast.lowering.c_emitter import emit_module
 from bcast.passes.errors import PassError
 from bcast.passes.loops.plan_prefetch import PREFETCH_BLOCK, PREFETCH_ROWS, PlanPrefetchPass
-from bcast.tests.passes.loops.test_hoist_invariants import parse
+from bcast.tests.passes.loops.loop_ir import parse
 
 ROW = """
 func.func @f(%x: memref<1024x1024xf32>, %out: memref<1024x1024xf32>) attributes {llvm.emit_c_interface} {

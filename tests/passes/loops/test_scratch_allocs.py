@@ -12,7 +12,7 @@ from bcast.ir.loops import SCRATCH_ATTR
 from bcast.lowering.c_emitter import emit_module
 from bcast.passes.errors import PassError
 from bcast.passes.loops.scratch_allocs import ScratchAllocsPass
-from bcast.tests.passes.loops.test_hoist_invariants import parse
+from bcast.tests.passes.loops.loop_ir import parse
 
 LOOP = """
 func.func @f(%x: memref<4x8xf32>, %out: memref<4x8xf32>) attributes {llvm.emit_c_interface} {

@@ -9,7 +9,7 @@ from xdsl.dialects import memref
 
 from bcast.ir.loops import STACK_ATTR
 from bcast.passes.loops.stack_allocs import STACK_BYTES, STACK_TOTAL, StackAllocsPass
-from bcast.tests.passes.loops.test_hoist_invariants import parse
+from bcast.tests.passes.loops.loop_ir import parse
 
 
 def function(name: str, shapes: list[str]) -> str:

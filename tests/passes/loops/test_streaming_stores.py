@@ -9,7 +9,7 @@ from xdsl.context import Context
 from xdsl.dialects import memref
 
 from bcast.passes.loops.streaming_stores import STREAM_BYTES, StreamingStoresPass
-from bcast.tests.passes.loops.test_hoist_invariants import parse
+from bcast.tests.passes.loops.loop_ir import parse
 
 ROWS = STREAM_BYTES // (4 * 1024)
 """Rows of 1024 f32 in a result of exactly ``STREAM_BYTES``."""
