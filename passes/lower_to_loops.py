@@ -605,8 +605,8 @@ class FunctionLowering:
         return out
 
     def computed_inline(self, op: Operation) -> bool:
-        """An elementwise op of a dynamic function (which bcast-fuse leaves
-        unfused) read once per element by its only user, another elementwise
+        """An unfused elementwise op of a dynamic function (a pipeline without
+        bcast-fuse; bcast-fuse fuses dynamic functions too) read once per element by its only user, another elementwise
         op or a reduce, is computed in that user's nest rather than stored:
         chains such as ``tanh(x + row)`` run as one loop nest, as fused."""
         if not isinstance(op, bc.ElementwiseOp | bc.ConvertOp) or not rules.is_dynamic(
