@@ -60,8 +60,14 @@ from bcast.ir.diagnostics import Diagnostic
 from bcast.ir.rules import RuleError
 from bcast.ir.types import flat_type_shape, split_type
 
-VIEW_OPS = (bc.BroadcastInDimOp, bc.TransposeOp, bc.ReshapeOp, bc.ReverseOp, bc.SliceOp)
-"""Ops that bring an input of another shape (or order) into the iteration space."""
+VIEW_OPS = (bc.BroadcastInDimOp, bc.DynamicBroadcastInDimOp, bc.TransposeOp, bc.ReshapeOp, bc.ReverseOp,
+            bc.SliceOp)
+"""Ops that bring an input of another shape (or order) into the iteration space
+(a ``dynamic_broadcast_in_dim`` as a view whose stretched dims step 0 at run
+time: the loop lowering computes each dim's step before the fusion's nest)."""
+
+BROADCAST_OPS = (bc.BroadcastInDimOp, bc.DynamicBroadcastInDimOp)
+"""The broadcasts that may be *inner broadcasts* of a fusion (``maps_rows``)."""
 
 
 def is_elementwise(op) -> bool:
@@ -103,12 +109,38 @@ def keeps_rows(op: bc.ReduceOp) -> bool:
     return len(flat_type_shape(op.operand.type)) >= 1 and 0 not in op.reduced_dims
 
 
-def maps_rows(op: bc.BroadcastInDimOp) -> bool:
+def keeps_dim(op: bc.BroadcastInDimOp | bc.DynamicBroadcastInDimOp, k: int) -> bool:
+    """Whether the broadcast maps operand dim ``k`` to result dim ``k`` with
+    its size unchanged. A ``broadcast_in_dim``'s ``?`` dim is its operand's;
+    a ``dynamic_broadcast_in_dim``'s only where the sizes are static and
+    equal or the op knows the dim nonexpanding (two ``?`` may differ at run
+    time: canonicalization fills the fact in where the sizes have one source)."""
+    src, dst = flat_type_shape(op.operand.type), flat_type_shape(op.result.type)
+    if k >= len(src) or op.dims[k] != k or src[k] != dst[k]:
+        return False
+    if isinstance(op, bc.DynamicBroadcastInDimOp):
+        return isinstance(src[k], int) or k in op.nonexpanding
+    return True
+
+
+def stretches_in_place(op: Operation) -> bool:
+    """A ``dynamic_broadcast_in_dim`` that keeps every dim in place, each
+    either its output size or 1 (stretched) at run time, as make-explicit
+    leaves ``x + col`` of two ``?`` rows. In a fusion without reductions the
+    loop lowering computes its operand at the stepped index (step 0 where the
+    dim stretches), so elementwise chains through it stay one nest; a fusion
+    with reductions keeps rows in place and takes none of these."""
+    if not isinstance(op, bc.DynamicBroadcastInDimOp):
+        return False
+    rank = len(flat_type_shape(op.result.type))
+    return len(flat_type_shape(op.operand.type)) == rank and op.dims == tuple(range(rank))
+
+
+def maps_rows(op: bc.BroadcastInDimOp | bc.DynamicBroadcastInDimOp) -> bool:
     """A broadcast that maps operand row ``i`` to result row ``i``: dimension 0
     goes to dimension 0 with its size unchanged (an *inner broadcast* when its
     operand is computed in the fusion)."""
-    src, dst = flat_type_shape(op.operand.type), flat_type_shape(op.result.type)
-    return len(src) >= 1 and op.dims[0] == 0 and src[0] == dst[0]
+    return keeps_dim(op, 0)
 
 
 @irdl_op_definition
@@ -181,10 +213,10 @@ class FusionOp(IRDLOperation):
             rank = min([rank, *op.reduced_dims])
         args = set(self.block.args)
         for op in self.block.ops:
-            if isinstance(op, bc.BroadcastInDimOp) and op.operand not in args:
+            if isinstance(op, BROADCAST_OPS) and op.operand not in args:
                 src = flat_type_shape(op.operand.type)
                 same = 0
-                while same < min(rank, len(src)) and op.dims[same] == same and src[same] == shapes[0][same]:
+                while same < min(rank, len(src)) and keeps_dim(op, same) and src[same] == shapes[0][same]:
                     same += 1
                 rank = min(rank, same)
         return max(rank, 1)
@@ -204,7 +236,9 @@ class FusionOp(IRDLOperation):
         for op in block.ops:
             if op is terminator:
                 continue
-            if isinstance(op, bc.BroadcastInDimOp) and op.operand not in args:
+            if isinstance(op, BROADCAST_OPS) and op.operand not in args:
+                if stretches_in_place(op) and not any(isinstance(o, bc.ReduceOp) for o in block.ops):
+                    continue
                 if not maps_rows(op):
                     raise Diagnostic(
                         "'bcast.broadcast_in_dim' of a value computed in a fusion must map "

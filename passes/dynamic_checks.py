@@ -344,6 +344,26 @@ class StaticDynamicBroadcastToBroadcast(RewritePattern):
         replace(rewriter, op, BroadcastInDimOp(op.operand, op.dims, op.result.type))
 
 
+class FillNonexpandingFacts(RewritePattern):
+    """An operand dim whose size has the key of its output size (one source
+    at run time) is known nonexpanding: the fact bcast-fuse reads to keep a
+    row in place (``bcast.ir.fusion.maps_rows``) and the loop lowering reads
+    to index it with no run-time step."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: DynamicBroadcastInDimOp, rewriter: PatternRewriter, /):
+        if is_nested(op.operand.type):
+            return
+        sizes, known = op.mixed_sizes(), set(op.expanding) | set(op.nonexpanding)
+        operand = flat_type_shape(op.operand.type)
+        found = [k for k, d in enumerate(op.dims) if k not in known and not isinstance(operand[k], int)
+                 and tensor_dim_key(op.operand, k) == size_key(sizes[d])]
+        if not found:
+            return
+        replace(rewriter, op, DynamicBroadcastInDimOp(op.operand, sizes, op.dims, op.result.type, op.expanding,
+                                                      sorted({*op.nonexpanding, *found})))
+
+
 # --------------------------------------------------------------------------
 # Hoisting
 # --------------------------------------------------------------------------
@@ -499,7 +519,7 @@ class RemoveIdentityDynamicBroadcast(RewritePattern):
         for d, size in enumerate(op.mixed_sizes()):
             own = isinstance(size.owner, DimOp) and size.owner.operand == op.operand and size.owner.dim == d \
                 if isinstance(size, SSAValue) else True
-            if not own and not (known is not None and known[d] is size):
+            if not own and not (known is not None and known[d] is size) and d not in op.nonexpanding:
                 return
         rewriter.replace_all_uses_with(op.results[0], op.operand)
         rewriter.erase(op)
@@ -519,7 +539,8 @@ DYNAMIC_PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {
     DimOp: (DimOfKnownSize(), HoistSizeOp()),
     BroadcastSizeOp: (BroadcastSizeOfOneSize(), FlattenBroadcastSize(), ReuseEarlierBroadcastSize(), HoistSizeOp()),
     CheckBroadcastableOp: (RemoveProvenChecks(), RemoveImpliedChecks(), HoistCheck()),
-    DynamicBroadcastInDimOp: (StaticDynamicBroadcastToBroadcast(), RemoveIdentityDynamicBroadcast()),
+    DynamicBroadcastInDimOp: (StaticDynamicBroadcastToBroadcast(), FillNonexpandingFacts(),
+                              RemoveIdentityDynamicBroadcast()),
     SizeFromTensorOp: (SizeOfSizeTensor(),),
     ShapeAssertionOp: (RemoveTrueShapeAssertion(),),
 }

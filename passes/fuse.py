@@ -60,11 +60,13 @@ from xdsl.passes import ModulePass
 
 from bcast.ir import ops as bc
 from bcast.ir import rules
-from bcast.ir.fusion import VIEW_OPS, FusionOp, YieldOp, is_elementwise, is_explicit, keeps_rows, maps_rows
+from bcast.ir.fusion import (
+    BROADCAST_OPS, VIEW_OPS, FusionOp, YieldOp, is_elementwise, is_explicit, keeps_rows, maps_rows,
+    stretches_in_place,
+)
 from bcast.ir.rules import Shape
 from bcast.ir.types import flat_type_shape
 from bcast.passes.rewriting import located
-from bcast.passes.errors import first_dynamic
 
 
 def iteration_shape(op: Operation) -> Shape | None:
@@ -84,7 +86,8 @@ def fusible_ops(ops: list[Operation]) -> set[Operation]:
         if (
             iteration_shape(op) is not None
             or (isinstance(op, bc.ReduceOp) and keeps_rows(op))
-            or (isinstance(op, bc.BroadcastInDimOp) and op.operand.owner in found and maps_rows(op))
+            or (isinstance(op, BROADCAST_OPS) and op.operand.owner in found and maps_rows(op))
+            or (stretches_in_place(op) and op.operand.owner in found and not isinstance(op.operand.owner, bc.ReduceOp))
         ):
             found.add(op)
     return found
@@ -103,6 +106,10 @@ class _BlockFusion:
         self.successors = {op: self._users(op) for op in self.ops}
         self.frontier = {op: set(self.successors[op]) for op in self.fusible}
         """Group leader -> the ops outside the group that use its members."""
+        self.kinds = {op: {"reduce"} if isinstance(op, bc.ReduceOp) else
+                      {"stretch"} if stretches_in_place(op) and not maps_rows(op) else set() for op in self.fusible}
+        """Group leader -> whether it holds reductions, stretching broadcasts:
+        a group never holds both (``bcast.ir.fusion.stretches_in_place``)."""
 
     # -- graph helpers ---------------------------------------------------
 
@@ -172,6 +179,7 @@ class _BlockFusion:
         if len(self.members[a]) < len(self.members[b]):
             a, b = b, a
         self.parent[b] = a
+        self.kinds[a] |= self.kinds.pop(b)
         moved = self.members.pop(b)
         self.members[a].extend(moved)
         frontier, other = self.frontier[a], self.frontier.pop(b)
@@ -189,7 +197,7 @@ class _BlockFusion:
                 if producer is None or producer not in self.fusible:
                     continue
                 a, b = self.find(op), self.find(producer)
-                if a is not b and not self.creates_cycle(a, b, self.index[op]):
+                if a is not b and len(self.kinds[a] | self.kinds[b]) < 2 and not self.creates_cycle(a, b, self.index[op]):
                     self.merge(a, b)
         for members in self.members.values():
             members.sort(key=self.index.__getitem__)
@@ -253,10 +261,12 @@ class _BlockFusion:
                     if producer is None or producer is op:
                         continue
                     if producer in into and unit in into[producer]:
-                        # a view cloned into this group: it reads the view's operand
-                        producer = self._producer(producer.operands[0])
-                        if producer is None:
-                            continue
+                        # a view cloned into this group: it reads the view's
+                        # operands (a dynamic broadcast's sizes too)
+                        for read in producer.operands:
+                            if (p := self._producer(read)) is not None and (pred := self.unit(p)) is not unit:
+                                preds[unit].add(pred)
+                        continue
                     pred = self.unit(producer)
                     if pred is not unit:
                         preds[unit].add(pred)
@@ -335,8 +345,8 @@ class _BlockFusion:
 
         for op in members:
             for value in op.operands:
-                if value in mapper:
-                    continue
+                if value in mapper or not isinstance(value.type, TensorType):
+                    continue  # a dynamic broadcast's sizes stay the function's values
                 producer = value.owner
                 if cloned_here(value):
                     source = producer.operands[0]
@@ -363,7 +373,7 @@ class _BlockFusion:
                 users = [u.operation for u in r.uses if u.operation not in member_set]
                 if not users:
                     continue
-                if isinstance(op, bc.BroadcastInDimOp):
+                if isinstance(op, BROADCAST_OPS):
                     outputs.append(op.operand)
                     if any(not self.in_fusion(u) or self.find(u) not in into.get(op, ()) for u in users):
                         spread_outside.append(r)
@@ -371,7 +381,7 @@ class _BlockFusion:
                     outputs.append(r)
         outputs = list(dict.fromkeys(outputs))
         if not outputs:  # dead group: keep its last computed value as the result
-            last = next(op for op in reversed(members) if not isinstance(op, bc.BroadcastInDimOp))
+            last = next(op for op in reversed(members) if not isinstance(op, BROADCAST_OPS))
             outputs = list(last.results)
         body.add_op(located(YieldOp([mapper[r] for r in outputs]), members[-1]))
         fusion = located(FusionOp(inputs, [r.type for r in outputs], Region(body)), members[0])
@@ -442,12 +452,4 @@ class FusePass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for block in list(_blocks(op)):
-            # Decision: a function with dynamic dims is left unfused for now;
-            # bcast-lower-to-loops computes its single-use elementwise chains
-            # in one nest (``FunctionLowering.computed_inline``).
-            function = block.parent_op()
-            while function is not None and not isinstance(function, func.FuncOp):
-                function = function.parent_op()
-            if function is not None and first_dynamic(function) is not None:
-                continue
             _BlockFusion(block).run()

@@ -402,8 +402,15 @@ def size_source(v: SSAValue, d: int) -> SizeSource:
         if not isinstance(n, rules.Dynamic):
             return n
         if isinstance(v, BlockArgument):
-            return v, d
+            fusion = v.owner.parent_op()
+            if not isinstance(fusion, FusionOp):
+                return v, d
+            v = fusion.inputs[v.index]  # a fusion's block argument is its input
+            continue
         op = v.owner
+        if isinstance(op, FusionOp):
+            v = op.block.last_op.operands[v.index]  # a fusion's result is what it yields
+            continue
         if isinstance(op, bc.DynamicBroadcastInDimOp):
             size = op.mixed_sizes()[d]
             return size if isinstance(size, int) else index_source(size)
@@ -598,8 +605,8 @@ class FunctionLowering:
         return out
 
     def computed_inline(self, op: Operation) -> bool:
-        """An elementwise op of a dynamic function (which bcast-fuse leaves
-        unfused) read once per element by its only user, another elementwise
+        """An unfused elementwise op of a dynamic function (a pipeline without
+        bcast-fuse; bcast-fuse fuses dynamic functions too) read once per element by its only user, another elementwise
         op or a reduce, is computed in that user's nest rather than stored:
         chains such as ``tanh(x + row)`` run as one loop nest, as fused."""
         if not isinstance(op, bc.ElementwiseOp | bc.ConvertOp) or not rules.is_dynamic(
@@ -1186,10 +1193,15 @@ class FunctionLowering:
         block = op.block
         for arg, value in zip(block.args, op.inputs):
             self.alias[arg] = self.alias.get(value, value)
+        for inner in block.ops:  # run-time strides, computed once, before the nest
+            if isinstance(inner, bc.DynamicBroadcastInDimOp):
+                self.broadcast_steps(inner)
+            elif isinstance(inner, bc.ElementwiseOp | bc.ConvertOp) and not same_sizes(inner):
+                raise PassError(inner, "bcast-lower-to-loops needs explicit IR; run bcast-make-explicit first")
         targets = [self.buffer(r) for r in op.outputs]
         yielded = list(block.last_op.operands)
         lead = op.row_rank()
-        rows = op.iteration_shape()[:lead]
+        rows = self.shape(op.outputs[0])[:lead]
         reductions = [o for o in block.ops if isinstance(o, bc.ReduceOp)]
         with self.nest(rows, parallel=True) as ivs:
             # Per-row scratch is allocated in the row loop, so each iteration
@@ -1197,8 +1209,7 @@ class FunctionLowering:
             scratch = []
             for red in reductions:
                 acc = accumulator(element_of(red.result.type))
-                shape = flat_type_shape(red.result.type)[lead:]
-                buf = self.b(memref.AllocOp([], [], MemRefType(storage_type(acc), shape)))
+                buf = self.row_alloc(red.result, lead, storage_type(acc))
                 scratch.append(buf)
                 self.stored[red.result] = Stored(buf, rows_dropped=lead,
                                                  wide=acc != element_of(red.result.type))
@@ -1208,9 +1219,9 @@ class FunctionLowering:
                 if keep is not None:  # later phases load it instead of recomputing it
                     self.stored[keep[0]] = Stored(keep[1], rows_dropped=lead)
                     scratch.append(keep[1])
-            by_shape: dict[tuple[int, ...], list[int]] = {}
+            by_shape: dict[tuple[int | SSAValue, ...], list[int]] = {}
             for k, v in enumerate(yielded):
-                by_shape.setdefault(flat_type_shape(v.type)[lead:], []).append(k)
+                by_shape.setdefault(tuple(self.shape(v)[lead:]), []).append(k)
             for shape, ks in by_shape.items():
                 self.store_nest([yielded[k] for k in ks], [targets[k] for k in ks], shape, ivs)
             for buf in scratch:
@@ -1218,19 +1229,24 @@ class FunctionLowering:
         for r, target in zip(op.outputs, targets):
             self.written(r, target)
 
-    def row_cache(self, red: bc.ReduceOp, rows: Sequence[int]) -> tuple[SSAValue, SSAValue] | None:
+    def row_alloc(self, v: SSAValue, lead: int, element: Attribute) -> SSAValue:
+        """A per-row buffer for ``v`` (its dims after the ``lead`` row dims),
+        sized at run time where they are ``?``."""
+        sizes = self.shape(v)[lead:]
+        t = MemRefType(element, memref_shape(flat_type_shape(v.type)[lead:]))
+        return self.b(memref.AllocOp([n for n in sizes if isinstance(n, SSAValue)], [], t))
+
+    def row_cache(self, red: bc.ReduceOp, rows: Sequence[int | SSAValue]) -> tuple[SSAValue, SSAValue] | None:
         """A row buffer for the reduction's operand when later phases read it
         too and it is expensive (a transcendental function): the reduction's
         nest stores it and the later phases load it ("reductions keep a row
         block in cache across their passes": softmax computes ``exp`` once)."""
         v = self.alias.get(red.operand, red.operand)
-        shape = flat_type_shape(v.type)
-        if v in self.stored or v in self.splat or tuple(shape[:len(rows)]) != tuple(rows):
+        if v in self.stored or v in self.splat or tuple(self.shape(v)[:len(rows)]) != tuple(rows):
             return None
         if not isinstance(v.owner, Operation) or len(list(v.uses)) < 2 or not _expensive(v):
             return None
-        buf = self.b(memref.AllocOp([], [], MemRefType(storage_type(element_of(v.type)), shape[len(rows):])))
-        return v, buf
+        return v, self.row_alloc(v, len(rows), storage_type(element_of(v.type)))
 
     def lower_assign(self, op: bc.AssignOp) -> None:
         """A copy of ``dest`` with the indexed part overwritten by ``source``

@@ -33,7 +33,7 @@ from xdsl.pattern_rewriter import (
 
 from bcast.ir import rules
 from bcast.ir.fusion import is_explicit
-from bcast.ir.ops import BroadcastInDimOp, ConstantOp, ConvertOp, ElementwiseOp
+from bcast.ir.ops import BroadcastInDimOp, ConstantOp, ConvertOp, DynamicBroadcastInDimOp, ElementwiseOp
 from bcast.ir.rules import Shape
 from bcast.ir.types import flat_type_shape, is_nested, make_type, split_type
 from bcast.passes.rewriting import replace
@@ -136,6 +136,41 @@ class SinkBroadcastsThroughElementwise(RewritePattern):
         replace(rewriter, op, (*new_ops, small_op, broadcast))
 
 
+def _static_source_broadcast(value: SSAValue) -> DynamicBroadcastInDimOp | None:
+    owner = value.owner
+    if not isinstance(owner, DynamicBroadcastInDimOp) or is_nested(owner.operand.type):
+        return None
+    return owner if not rules.is_dynamic(flat_type_shape(owner.operand.type)) else None
+
+
+class SinkDynamicBroadcastsThroughElementwise(RewritePattern):
+    """``f(dbcast(x, S, D), dbcast(y, S, D))`` -> ``dbcast(f(x, y), S, D)``
+    in a dynamic function, where the static rule's facts are known: every
+    operand a ``dynamic_broadcast_in_dim`` of a static source of one shape,
+    with the same dims and the very same output sizes (SSA values or
+    literals). The expansion facts kept are those every operand had."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ElementwiseOp, rewriter: PatternRewriter, /):
+        result = op.results[0]
+        if not is_explicit(op) or is_nested(result.type):
+            return
+        owners = [_static_source_broadcast(v) for v in op.operands]
+        if any(o is None for o in owners):
+            return
+        first = owners[0]
+        shape = flat_type_shape(first.operand.type)
+        if any(flat_type_shape(o.operand.type) != shape or o.dims != first.dims
+               or list(o.mixed_sizes()) != list(first.mixed_sizes()) for o in owners):
+            return
+        small_op = op.rebuilt([o.operand for o in owners], make_type((shape,), split_type(result.type)[1]))
+        expanding = sorted(set.intersection(*(set(o.expanding) for o in owners)))
+        nonexpanding = sorted(set.intersection(*(set(o.nonexpanding) for o in owners)))
+        broadcast = DynamicBroadcastInDimOp(small_op.results[0], first.mixed_sizes(), first.dims, result.type,
+                                            expanding, nonexpanding)
+        replace(rewriter, op, (small_op, broadcast))
+
+
 class SinkBroadcastThroughConvert(RewritePattern):
     """``convert(bcast(x, D))`` -> ``bcast(convert(x), D)``."""
 
@@ -171,8 +206,10 @@ class SinkBroadcastsPass(ModulePass):
             ),
             apply_recursively=True,
         )
+        dynamic_walker = PatternRewriteWalker(SinkDynamicBroadcastsThroughElementwise(), apply_recursively=True)
         for function in list(op.ops):
-            # a function with dynamic dims keeps its broadcasts where they are for now
-            if first_dynamic(function) is None:
-                for region in function.regions:
-                    walker.rewrite_region(region)
+            # Decision: a function with dynamic dims sinks only dynamic
+            # broadcasts of static sources to one set of output sizes (the
+            # static patterns compare element counts of static shapes)
+            for region in function.regions:
+                (walker if first_dynamic(function) is None else dynamic_walker).rewrite_region(region)

@@ -273,11 +273,15 @@ def compile(  # noqa: A001 - the API's name is part of the contract
                 raise
             # the default picks the fastest backend that runs the program (the
             # fallback takes the same pipeline's module)
-            if fallback not in DYNAMIC_BACKENDS and first_dynamic(module) is not None:
-                # a dynamic construct the C loops do not lower yet: the reference runs it as written
-                fallback = DYNAMIC_BACKENDS[0]
+            if first_dynamic(module) is not None:
+                # a dynamic construct the C loops do not lower yet: the fallback
+                # (or the reference, which runs it as written) takes it through
+                # its own dynamic pipeline (the C one fuses, which numpy refuses)
+                if fallback not in DYNAMIC_BACKENDS:
+                    fallback = DYNAMIC_BACKENDS[0]
                 module = _load(source, filename, semantics,
-                               PIPELINES[fallback] if given_pipeline is None else given_pipeline, fallback)
+                               PIPELINES[fallback] if given_pipeline is None else given_pipeline, fallback,
+                               given_pipeline is None)
             return Compiled(module, entry, fallback, filename)
     except driver.InputError as e:
         raise _error(e.reports) from None

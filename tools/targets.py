@@ -398,7 +398,7 @@ TARGETS: dict[str, Target] = {t.name: t for t in (
            dynamic_pipeline=""),  # written as JAX exports dynamic programs (docs/stablehlo.md)
     Target("c", STANDARD_PIPELINE, _C_SEPARATOR, _c_emitter, _build_c, speed=3, lowers_to_loops=True,
            loop_pipeline=C_LOOP_PIPELINE, fallback="numpy", available=_c_available,
-           dynamic_pipeline=""),  # sink and fuse leave a dynamic function as it is
+           dynamic_pipeline=""),  # fuse and sink take dynamic functions (sink: static sources only)
 )}
 """Every target, in ``bcast-opt -t``'s order."""
 

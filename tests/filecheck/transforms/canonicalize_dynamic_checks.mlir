@@ -158,3 +158,27 @@ func.func @broadcast_size_flattened(%x: tensor<?xf32>, %y: tensor<?xf32>, %z: te
   %t = bcast.broadcast_size %k, %s, %n
   func.return %t : index
 }
+
+// -----
+
+// An operand dim whose size has one source with its output size is known
+// nonexpanding (what bcast-fuse reads to keep a row in place); a broadcast
+// onto the operand's own sizes, every dim nonexpanding, is then removed.
+// CHECK-LABEL: func.func @nonexpanding_filled_in
+// CHECK-NEXT:    %[[N:.+]] = bcast.dim %x, 0
+// CHECK-NEXT:    %[[K:.+]] = bcast.dim %x, 1
+// CHECK-NEXT:    %[[M:.+]] = bcast.reduce maximum %x, dims = [1] keepdims
+// CHECK-NEXT:    %[[MB:.+]] = bcast.dynamic_broadcast_in_dim %[[M]], [%[[N]], %[[K]]], dims = [0, 1] expanding = [1] nonexpanding = [0]
+// CHECK-NEXT:    %[[E:.+]] = bcast.exponential %x
+// CHECK-NEXT:    %[[R:.+]] = bcast.subtract %[[E]], %[[MB]]
+// CHECK-NEXT:    func.return %[[R]]
+func.func @nonexpanding_filled_in(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %n = bcast.dim %x, 0 : tensor<?x?xf32>
+  %k = bcast.dim %x, 1 : tensor<?x?xf32>
+  %m = bcast.reduce maximum %x, dims = [1] keepdims : (tensor<?x?xf32>) -> tensor<?x1xf32>
+  %mb = bcast.dynamic_broadcast_in_dim %m, [%n, %k], dims = [0, 1] expanding = [1] : (tensor<?x1xf32>) -> tensor<?x?xf32>
+  %e = bcast.exponential %x : tensor<?x?xf32>
+  %eb = bcast.dynamic_broadcast_in_dim %e, [%n, %k], dims = [0, 1] : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  %r = bcast.subtract %eb, %mb : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  func.return %r : tensor<?x?xf32>
+}

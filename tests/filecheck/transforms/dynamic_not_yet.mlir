@@ -1,7 +1,7 @@
 // Dynamic and bounded dims through the passes and targets, as of today
 // (docs/semantics.md, "Dynamic and bounded shapes"): canonicalize keeps the
-// ops that have them as they are, so do bcast-fuse and
-// bcast-sink-broadcasts (a dynamic function is not fused yet);
+// ops that have them as they are, so does bcast-sink-broadcasts;
+// bcast-fuse fuses them as static ones (fuse.mlir, fuse_reduce.mlir);
 // bcast-lower-to-loops and the C target lower them (sizes read at entry:
 // lower_to_loops_dynamic.mlir), the numpy and array-api targets run the
 // explicit form (target_dynamic.mlir), and -t stablehlo writes them as JAX
@@ -9,7 +9,7 @@
 
 // RUN: bcast-opt %s -p canonicalize | filecheck %s
 // RUN: bcast-opt %s -p bcast-make-explicit | filecheck %s --check-prefix=EXPLICIT
-// RUN: bcast-opt %s -p bcast-fuse | filecheck %s
+// RUN: bcast-opt %s -p bcast-fuse | filecheck %s --check-prefix=FUSE
 // RUN: bcast-opt %s -p bcast-sink-broadcasts | filecheck %s
 // RUN: bcast-opt %s -p bcast-lower-to-loops | filecheck %s --check-prefix=LOOPS
 // RUN: bcast-opt %s -t c | filecheck %s --check-prefix=C
@@ -22,6 +22,9 @@
 // CHECK-NEXT:    %r = bcast.reduce add %x, dims = [] : (tensor<?xf32>) -> tensor<?xf32>
 // CHECK-NEXT:    %0 = bcast.add %r, %x : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
 // CHECK-NEXT:    func.return %0 : tensor<?xf32>
+// FUSE:      bcast.fusion %x : (tensor<?xf32>) -> tensor<?xf32>
+// FUSE:        bcast.reduce add %x_1, dims = []
+// FUSE-NEXT:   bcast.add
 func.func @main(%x: tensor<?xf32>) -> tensor<?xf32> {
   %r = bcast.reduce add %x, dims = [] : (tensor<?xf32>) -> tensor<?xf32>
   %0 = bcast.add %r, %x : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>

@@ -213,3 +213,73 @@ func.func @read_by_another_group(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
   %u = bcast.add %t, %mb : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
   func.return %u : tensor<4x4xf32>
 }
+
+// -----
+
+// A dynamic softmax fuses as the static one: its dynamic_broadcast_in_dims
+// keep rows in place (dim 0 known nonexpanding: canonicalization fills the
+// fact in, one size source), so they are inner broadcasts, and the sizes
+// they read stay the function's (bcast.dim at entry, outside the fusion).
+// PIPE-LABEL: func.func @dynamic_softmax(
+//  PIPE-NEXT:   %[[N:.+]] = bcast.dim %x, 0
+//  PIPE-NEXT:   %[[K:.+]] = bcast.dim %x, 1
+//  PIPE-NEXT:   %[[F:.+]] = bcast.fusion %x : (tensor<?x?xf32>) -> tensor<?x?xf32> {
+//  PIPE-NEXT:   ^bb0(%[[XA:.+]]: tensor<?x?xf32>):
+//  PIPE-NEXT:     %[[M:.+]] = bcast.reduce maximum %[[XA]], dims = [1] keepdims
+//  PIPE-NEXT:     %[[MB:.+]] = bcast.dynamic_broadcast_in_dim %[[M]], [%[[N]], %[[K]]], dims = [0, 1] expanding = [1] nonexpanding = [0]
+//  PIPE-NEXT:     %[[D:.+]] = bcast.subtract %[[XA]], %[[MB]]
+//  PIPE-NEXT:     %[[E:.+]] = bcast.exponential %[[D]]
+//  PIPE-NEXT:     %[[S:.+]] = bcast.reduce add %[[E]], dims = [1] keepdims
+//  PIPE-NEXT:     %[[SB:.+]] = bcast.dynamic_broadcast_in_dim %[[S]], [%[[N]], %[[K]]], dims = [0, 1] expanding = [1] nonexpanding = [0]
+//  PIPE-NEXT:     %[[R:.+]] = bcast.divide %[[E]], %[[SB]]
+//  PIPE-NEXT:     bcast.yield %[[R]]
+//  PIPE-NEXT:   }
+//  PIPE-NEXT:   func.return %[[F]]
+func.func @dynamic_softmax(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %m = bcast.reduce maximum %x, dims = [1] keepdims : (tensor<?x?xf32>) -> tensor<?x1xf32>
+  %d = bcast.subtract %x, %m : (tensor<?x?xf32>, tensor<?x1xf32>) -> tensor<?x?xf32>
+  %e = bcast.exponential %d : tensor<?x?xf32>
+  %s = bcast.reduce add %e, dims = [1] keepdims : (tensor<?x?xf32>) -> tensor<?x1xf32>
+  %r = bcast.divide %e, %s : (tensor<?x?xf32>, tensor<?x1xf32>) -> tensor<?x?xf32>
+  func.return %r : tensor<?x?xf32>
+}
+
+// -----
+
+// Two ? rows of different sources (x's and col's) broadcast to their
+// broadcast_size: x + row stretches in place where x has one row, so
+// without reductions the chain stays one fusion (the loop lowering reads the
+// stretched operand at a stepped index)...
+// PIPE-LABEL: func.func @dynamic_stretch_in_place(
+//       PIPE:   bcast.check_broadcastable
+//  PIPE-NEXT:   %[[F:.+]] = bcast.fusion %x, %row, %col
+//       PIPE:     bcast.add
+//       PIPE:     bcast.dynamic_broadcast_in_dim %{{.+}}, [%{{.+}}, 8], dims = [0, 1] nonexpanding = [1]
+//       PIPE:     bcast.multiply
+//  PIPE-NEXT:     bcast.yield
+//  PIPE-NEXT:   }
+//  PIPE-NEXT:   func.return %[[F]]
+func.func @dynamic_stretch_in_place(%x: tensor<?x8xf32>, %row: tensor<8xf32>, %col: tensor<?x1xf32>) -> tensor<?x8xf32> {
+  %a = bcast.add %x, %row : (tensor<?x8xf32>, tensor<8xf32>) -> tensor<?x8xf32>
+  %b = bcast.multiply %a, %col : (tensor<?x8xf32>, tensor<?x1xf32>) -> tensor<?x8xf32>
+  func.return %b : tensor<?x8xf32>
+}
+
+// -----
+
+// ...but a reduction keeps its rows in place: a group never holds both a
+// stretching broadcast and a reduction, so the reduction of the stretched
+// product stays out of the fusion (alone, it is not fused).
+// PIPE-LABEL: func.func @dynamic_stretch_then_reduce(
+//       PIPE:   %[[B:.+]] = bcast.fusion %x, %row, %col
+//   PIPE-NOT:     bcast.reduce
+//       PIPE:     bcast.yield
+//  PIPE-NEXT:   }
+//  PIPE-NEXT:   %[[S:.+]] = bcast.reduce add %[[B]], dims = [1]
+//  PIPE-NEXT:   func.return %[[S]]
+func.func @dynamic_stretch_then_reduce(%x: tensor<?x8xf32>, %row: tensor<8xf32>, %col: tensor<?x1xf32>) -> tensor<?xf32> {
+  %a = bcast.add %x, %row : (tensor<?x8xf32>, tensor<8xf32>) -> tensor<?x8xf32>
+  %b = bcast.multiply %a, %col : (tensor<?x8xf32>, tensor<?x1xf32>) -> tensor<?x8xf32>
+  %s = bcast.reduce add %b, dims = [1] : (tensor<?x8xf32>) -> tensor<?xf32>
+  func.return %s : tensor<?xf32>
+}

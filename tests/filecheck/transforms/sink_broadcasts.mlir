@@ -158,3 +158,25 @@ func.func @reduced_operands_sink(%x: tensor<3x4xf32>) -> tensor<3x4xf32> {
   %r = bcast.subtract %x, %d : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
   func.return %r : tensor<3x4xf32>
 }
+
+// -----
+
+// A dynamic function: dynamic_broadcast_in_dims of static sources of one
+// shape, with the same dims and the very same output sizes, sink as the
+// static ones do: add and exponential run on tensor<4xf32>, one broadcast.
+// PIPE-LABEL: func.func @dynamic_rows(
+//  PIPE-NEXT:   %[[N:.+]] = bcast.dim %x, 0
+//  PIPE-NEXT:   %[[S:.+]] = bcast.add %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+//  PIPE-NEXT:   %[[E:.+]] = bcast.exponential %[[S]] : tensor<4xf32>
+//  PIPE-NEXT:   %[[EB:.+]] = bcast.dynamic_broadcast_in_dim %[[E]], [%[[N]], 4], dims = [1] :
+//  PIPE-NEXT:   %[[R:.+]] = bcast.multiply %x, %[[EB]]
+//  PIPE-NEXT:   func.return %[[R]]
+func.func @dynamic_rows(%x: tensor<?x4xf32>, %a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<?x4xf32> {
+  %n = bcast.dim %x, 0 : tensor<?x4xf32>
+  %ab = bcast.dynamic_broadcast_in_dim %a, [%n, 4], dims = [1] : (tensor<4xf32>) -> tensor<?x4xf32>
+  %bb = bcast.dynamic_broadcast_in_dim %b, [%n, 4], dims = [1] : (tensor<4xf32>) -> tensor<?x4xf32>
+  %s = bcast.add %ab, %bb : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+  %e = bcast.exponential %s : tensor<?x4xf32>
+  %r = bcast.multiply %x, %e : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+  func.return %r : tensor<?x4xf32>
+}

@@ -1,0 +1,72 @@
+"""Dynamic against static: workloads (a), (b), softmax and layernorm of
+``benchmarks/run.py`` with their leading dims ``?``, on the C backend.
+
+    python benchmarks/dynamic_static.py [--sizes 1024 4096] [--repeats 15]
+
+Both programs are compiled once; their calls are interleaved (static,
+dynamic, static, ...) so the machine's noise falls on both alike, and the
+table gives each one's median and the ratio of the medians (docs/performance.md,
+"Dynamic shapes").
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bcast  # noqa: E402
+from run import PROGRAM  # noqa: E402
+
+
+def dynamic_program(workload: str, n: int) -> str:
+    """The static program with every leading dim ``?`` (rows of ``n`` stay)."""
+    return PROGRAM[workload](n).replace(f"tensor<{n}x", "tensor<?x")
+
+
+def arguments(workload: str, n: int) -> list[np.ndarray]:
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((n, n)).astype(np.float32)
+    row = rng.standard_normal(n).astype(np.float32)
+    if workload in ("a", "b"):
+        return [x, row, rng.standard_normal((n, 1)).astype(np.float32)]
+    if workload == "softmax":
+        return [x]
+    return [x, row, rng.standard_normal(n).astype(np.float32)]
+
+
+def measure(workload: str, n: int, repeats: int) -> tuple[float, float]:
+    static = bcast.compile(PROGRAM[workload](n), backend="c")
+    dynamic = bcast.compile(dynamic_program(workload, n), backend="c")
+    args = arguments(workload, n)
+    np.testing.assert_allclose(dynamic(*args), static(*args), rtol=1e-5, atol=1e-5)
+    times: dict[str, list[float]] = {"static": [], "dynamic": []}
+    for _ in range(repeats):
+        for name, f in (("static", static), ("dynamic", dynamic)):
+            start = time.perf_counter()
+            f(*args)
+            times[name].append(time.perf_counter() - start)
+    return statistics.median(times["static"]), statistics.median(times["dynamic"])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1024, 4096])
+    parser.add_argument("--repeats", type=int, default=15)
+    parser.add_argument("--workloads", nargs="+", default=["a", "b", "softmax", "layernorm"])
+    args = parser.parse_args()
+    print("| workload | n | static (ms) | dynamic (ms) | dynamic / static |")
+    print("|---|---|---|---|---|")
+    for workload in args.workloads:
+        for n in args.sizes:
+            s, d = measure(workload, n, args.repeats)
+            print(f"| {workload} | {n} | {s * 1e3:.2f} | {d * 1e3:.2f} | {d / s:.2f}x |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
