@@ -34,6 +34,7 @@ from bcast.ir.fusion import FusionOp, is_elementwise, is_explicit
 from bcast.ir.types import flat_type_shape, split_type
 from bcast.lowering import array_api_runtime
 from bcast.lowering.numpy_emitter import (
+    SIZE_TENSOR_OPS,
     PythonFunctionEmitter,
     check_static_or_explicit,
     PythonModuleEmitter,
@@ -86,6 +87,8 @@ class FunctionEmitter(PythonFunctionEmitter):
             raise PassError(op, "the array-api target takes unfused IR (run it without bcast-fuse)")
         if self.emit_size_op(op):
             return
+        if isinstance(op, SIZE_TENSOR_OPS):
+            raise PassError(op, "is not supported by the array-api target yet")
         r = op.results[0]
         if isinstance(op, bc.DynamicBroadcastInDimOp):
             out(f"{n[r]} = ar.dynamic_broadcast_in_dim(xp, {n[op.operand]}, {self.dynamic_broadcast_args(op)})")
