@@ -61,8 +61,7 @@ BLOCK_BYTES = 1024 * 1024
 
 SIZE_TENSOR_OPS = (bc.SizeToTensorOp, bc.DynamicReshapeOp, bc.DynamicIotaOp, bc.SetDimensionSizeOp)
 """The size ops of the StableHLO import of dynamic programs (docs/ir.md)
-that make arrays: each Python target writes them its own way (the array-api
-target refuses them, located, for now)."""
+that make arrays: each Python target writes them its own way."""
 INLINE_BYTES = 64 * 1024
 """The largest buffer of a fusion that runs inline: small enough that NumPy's
 allocator hands out memory without page faults (glibc serves requests below

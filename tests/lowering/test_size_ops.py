@@ -11,7 +11,7 @@ import pytest
 
 import bcast
 
-SIZE_OP_BACKENDS = ("reference", "numpy")
+SIZE_OP_BACKENDS = ("reference", "numpy", "array-api")
 
 PROGRAM = """\
 func.func @main(%x: tensor<?x4xf32>, %y: tensor<16xf32>, %t: tensor<i64>)
