@@ -41,6 +41,7 @@ from bcast.lowering.numpy_emitter import (
     dtype_name,
     python_tuple,
     slice_index,
+    site,
 )
 from bcast.passes.errors import PassError
 
@@ -87,6 +88,18 @@ class FunctionEmitter(PythonFunctionEmitter):
         if self.emit_size_op(op):
             return
         r = op.results[0]
+        if isinstance(op, bc.SizeToTensorOp):
+            out(f"{n[r]} = ar.size_to_tensor(xp, {n[op.size]}, {dtype_name(r.type)!r}, {str(r.type)!r}, {site(op)!r})")
+            return
+        if isinstance(op, bc.DynamicReshapeOp):
+            out(f"{n[r]} = ar.dynamic_reshape(xp, {n[op.operand]}, {self.sizes_source(op.mixed_sizes())}, {site(op)!r})")
+            return
+        if isinstance(op, bc.DynamicIotaOp):
+            out(f"{n[r]} = ar.iota(xp, {self.sizes_source(op.mixed_sizes())}, {op.dim}, {dtype_name(r.type)!r})")
+            return
+        if isinstance(op, bc.SetDimensionSizeOp):
+            out(f"{n[r]} = ar.set_dimension_size(xp, {n[op.operand]}, {op.dim}, {n[op.size]}, {site(op)!r})")
+            return
         if isinstance(op, bc.DynamicBroadcastInDimOp):
             out(f"{n[r]} = ar.dynamic_broadcast_in_dim(xp, {n[op.operand]}, {self.dynamic_broadcast_args(op)})")
             return

@@ -27,6 +27,7 @@ reductions).
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -794,3 +795,26 @@ def _scan(xp, kind: str, x, dim: int, dtype_name: str):
         x = combine(x, shifted)
         step *= 2
     return x
+
+
+def size_to_tensor(xp, size: int, dtype_name: str, type_text: str, site: rt.Site | None):
+    """``bcast.size_to_tensor``: checked as the NumPy backend checks it
+    (``numpy_runtime.size_to_tensor``), then a 0-d array of the namespace."""
+    rt.size_to_tensor(size, np.dtype(dtype_name), type_text, site)
+    return xp.asarray(size, dtype=dtype(xp, dtype_name))
+
+
+def dynamic_reshape(xp, x, shape: tuple[int, ...], site: rt.Site | None):
+    """``bcast.dynamic_reshape``: the element count must be kept (error at ``site``)."""
+    size = math.prod(x.shape)
+    if math.prod(shape) != size:
+        raise rt.ShapeFailure(f"cannot reshape array of size {size} into shape {shape}", (), site)
+    return reshape(xp, x, shape)
+
+
+def set_dimension_size(xp, x, dim: int, size: int, site: rt.Site | None):
+    """``bcast.set_dimension_size``: the first ``size`` entries of ``dim``,
+    which may not pass its bound (error at ``site``)."""
+    if size > x.shape[dim]:
+        raise rt.ShapeFailure(f"size {size} of dimension {dim} is above its bound {x.shape[dim]}", (), site)
+    return x[(slice(None),) * dim + (slice(0, size),)]

@@ -59,11 +59,9 @@ from bcast.passes.errors import PassError, check_one_block_functions
 
 BLOCK_BYTES = 1024 * 1024
 
-NOT_YET = (bc.SizeToTensorOp, bc.SizeFromTensorOp, bc.ShapeAssertionOp, bc.DynamicReshapeOp, bc.DynamicIotaOp,
-           bc.SetDimensionSizeOp)
-"""The size ops of the StableHLO import of dynamic programs (docs/ir.md),
-which the reference backend runs and the Python targets refuse, located,
-for now."""
+SIZE_TENSOR_OPS = (bc.SizeToTensorOp, bc.DynamicReshapeOp, bc.DynamicIotaOp, bc.SetDimensionSizeOp)
+"""The size ops of the StableHLO import of dynamic programs (docs/ir.md)
+that make arrays: each Python target writes them its own way."""
 INLINE_BYTES = 64 * 1024
 """The largest buffer of a fusion that runs inline: small enough that NumPy's
 allocator hands out memory without page faults (glibc serves requests below
@@ -321,8 +319,6 @@ class PythonFunctionEmitter:
         definition (``numpy_runtime.check_broadcastable``). Whether ``op``
         was one."""
         out, n = self.out, self.names
-        if isinstance(op, NOT_YET):
-            raise PassError(op, "is not supported by the numpy and array-api targets yet")
         if isinstance(op, bc.DimOp):
             out(f"{n[op.result]} = {n[op.operands[0]]}.shape[{op.dim}]")
         elif isinstance(op, bc.BroadcastSizeOp):
@@ -332,6 +328,11 @@ class PythonFunctionEmitter:
             landing = python_tuple([str(tuple(dims)) for dims in op.landing_dims()])
             out(f"rt.check_broadcastable({shapes}, {landing}, {tuple(op.checked.get_values())}, {op.is_strict}, "
                 f"{op.message.data!r}, {site(op)!r})")
+        elif isinstance(op, bc.SizeFromTensorOp):
+            out(f"{n[op.result]} = rt.size_from_tensor({n[op.operands[0]]}, {site(op)!r})")
+        elif isinstance(op, bc.ShapeAssertionOp):
+            inputs = python_tuple([n[v] for v in op.inputs])
+            out(f"rt.shape_assertion({n[op.predicate]}, {op.message.data!r}, {inputs}, {site(op)!r})")
         else:
             return False
         return True
@@ -359,6 +360,22 @@ class FunctionEmitter(PythonFunctionEmitter):
         """Values held in arrays this function allocated (not inputs or views)."""
         self.fusion_count = 0
         self.result_slots: dict[SSAValue, list[int]] = {}
+
+    def emit_size_tensor_op(self, op: Operation) -> None:
+        """The array-making size ops (``SIZE_TENSOR_OPS``): sizes are Python
+        ints, so every size computation is exact; a bad size fails at the op
+        as the reference reports it."""
+        out, n, r = self.out, self.names, op.results[0]
+        if isinstance(op, bc.SizeToTensorOp):
+            out(f"{n[r]} = rt.size_to_tensor({n[op.size]}, np.{dtype_name(r.type)}, {str(r.type)!r}, {site(op)!r})")
+        elif isinstance(op, bc.DynamicReshapeOp):
+            out(f"{n[r]} = rt.dynamic_reshape({n[op.operand]}, {self.sizes_source(op.mixed_sizes())}, {site(op)!r})")
+            return  # a view of the operand, not owned
+        elif isinstance(op, bc.DynamicIotaOp):
+            out(f"{n[r]} = numerics.iota({self.sizes_source(op.mixed_sizes())}, {op.dim}, np.{dtype_name(r.type)})")
+        else:
+            out(f"{n[r]} = rt.set_dimension_size({n[op.operand]}, {op.dim}, {n[op.size]}, {site(op)!r})")
+        self.owned.add(r)
 
     def emit(self) -> None:
         f, out = self.function, self.out
@@ -415,6 +432,9 @@ class FunctionEmitter(PythonFunctionEmitter):
         r = op.results[0]
         if isinstance(op, bc.DynamicBroadcastInDimOp):
             out(f"{n[r]} = rt.dynamic_broadcast_in_dim({x}, {self.dynamic_broadcast_args(op)})")
+            return
+        if isinstance(op, SIZE_TENSOR_OPS):
+            self.emit_size_tensor_op(op)
             return
         check_static_or_explicit(op, "the numpy target")
         if isinstance(op, bc.BroadcastInDimOp):

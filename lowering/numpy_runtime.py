@@ -13,6 +13,7 @@ recycled without the caller ever seeing it (``output``).
 
 from __future__ import annotations
 
+import math
 import sys
 import threading
 from collections import OrderedDict
@@ -599,6 +600,47 @@ def dynamic_broadcast_in_dim(x: np.ndarray, dims: Sequence[int], sizes: tuple[in
     """``bcast.dynamic_broadcast_in_dim``: checked, then a read-only view."""
     check_expansion(x.shape, dims, sizes, expanding, nonexpanding, site)
     return broadcast_in_dim(x, dims, sizes)
+
+
+def size_from_tensor(x, site: Site | None) -> int:
+    """``bcast.size_from_tensor``: the size an integer 0-d array holds (a
+    Python int, exact); a negative one is an error at ``site``."""
+    size = int(x)
+    if size < 0:
+        raise ShapeFailure(f"a size is negative ({size})", (), site)
+    return size
+
+
+def size_to_tensor(size: int, dtype, type_text: str, site: Site | None) -> np.ndarray:
+    """``bcast.size_to_tensor``: a size as a 0-d array of ``dtype``; a size
+    the type cannot hold is an error at ``site`` (never a wrapped value)."""
+    if size > np.iinfo(dtype).max:
+        raise ShapeFailure(f"size {size} does not fit {type_text}", (), site)
+    return np.array(size, dtype=dtype)
+
+
+def shape_assertion(predicate, message: str, inputs: tuple, site: Site | None) -> None:
+    """``bcast.shape_assertion``: a false predicate is an error at ``site``
+    with the message's ``{k}`` replaced by the inputs (``ShapeAssertionOp.formatted``)."""
+    if not bool(predicate):
+        for k, v in enumerate(inputs):
+            message = message.replace(f"{{{k}}}", str(int(v)))
+        raise ShapeFailure(message, (), site)
+
+
+def dynamic_reshape(x: np.ndarray, shape: tuple[int, ...], site: Site | None) -> np.ndarray:
+    """``bcast.dynamic_reshape``: the element count must be kept (error at ``site``)."""
+    if math.prod(shape) != x.size:
+        raise ShapeFailure(f"cannot reshape array of size {x.size} into shape {shape}", (), site)
+    return np.reshape(x, shape)
+
+
+def set_dimension_size(x: np.ndarray, dim: int, size: int, site: Site | None) -> np.ndarray:
+    """``bcast.set_dimension_size``: the first ``size`` entries of ``dim``,
+    which may not pass its bound (error at ``site``)."""
+    if size > x.shape[dim]:
+        raise ShapeFailure(f"size {size} of dimension {dim} is above its bound {x.shape[dim]}", (), site)
+    return np.take(x, np.arange(size), axis=dim)
 
 
 def check_index(index: int, size: int, iab: bool, position: int, site: Site | None = None) -> int:

@@ -4,10 +4,10 @@ equal to ``jax.jit`` at each size; and their assertions (``b >= 1``) as
 located run-time errors with JAX's message (docs/stablehlo.md, "Dynamic
 programs").
 
-They run on the reference backend (``SIZE_TENSOR_BACKENDS``): the import
-reads JAX's sizes through tensors (``bcast.size_to_tensor``,
-``size_from_tensor``, ``shape_assertion``), which the numpy, array-api and
-C backends do not run yet; they refuse such a program, located, naming the
+They run on the reference, numpy and array-api backends
+(``SIZE_TENSOR_BACKENDS``): the import reads JAX's sizes through tensors
+(``bcast.size_to_tensor``, ``size_from_tensor``, ``shape_assertion``), which
+the C backend does not run yet; they refuse such a program, located, naming the
 op (``test_backends_without_size_tensors_refuse_them_located``). Skipped,
 visibly, when jax is not installed.
 """
@@ -29,7 +29,7 @@ from bcast.lowering.stablehlo_emitter import emit_text  # noqa: E402
 from bcast.tools import driver  # noqa: E402
 from bcast.tools.api import DYNAMIC_BACKENDS  # noqa: E402
 
-SIZE_TENSOR_BACKENDS = ("reference",)
+SIZE_TENSOR_BACKENDS = ("reference", "numpy", "array-api")
 """The backends that run the size ops of the import; one line adds one."""
 from bcast.tools.jax_bridge import refined_stablehlo, run_stablehlo  # noqa: E402
 
