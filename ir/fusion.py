@@ -133,7 +133,9 @@ def stretches_in_place(op: Operation) -> bool:
     if not isinstance(op, bc.DynamicBroadcastInDimOp):
         return False
     rank = len(flat_type_shape(op.result.type))
-    return len(flat_type_shape(op.operand.type)) == rank and op.dims == tuple(range(rank))
+    # the same declared shape: a static 1 stretched into a ``?`` would give
+    # the fusion values of two iteration shapes
+    return flat_type_shape(op.operand.type) == flat_type_shape(op.result.type) and op.dims == tuple(range(rank))
 
 
 def maps_rows(op: bc.BroadcastInDimOp | bc.DynamicBroadcastInDimOp) -> bool:

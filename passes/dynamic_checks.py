@@ -70,41 +70,86 @@ ONE = ("literal", 1)
 # --------------------------------------------------------------------------
 
 
-def _same_size_source(value: SSAValue, dim: int) -> tuple[SSAValue, int] | None:
-    """The tensor and dim whose size is that of ``value``'s dim ``dim``, for
-    the ops that keep sizes; None for others (and for nested types, whose
-    flat dims these rules do not follow)."""
+def _size_sources(value: SSAValue, dim: int) -> list[tuple[SSAValue, int]] | None:
+    """The tensor dims whose sizes equal ``value``'s dim ``dim`` when they
+    are one size, for the ops that keep sizes: a unary op's or reduction's
+    operand, an elementwise op's operands of its rank (equal only if their
+    keys agree); None for other ops and for nested types, whose flat dims
+    these rules do not follow."""
     op = value.owner
     if not isinstance(op, Operation) or is_nested(value.type):
         return None
     if isinstance(op, UnaryOp | ConvertOp):
-        return op.operands[0], dim
+        return [(op.operands[0], dim)]
     if isinstance(op, ReduceOp) and not is_nested(op.operand.type):
         reduced = op.reduced_dims
         if op.keeps_dims:
-            return None if dim in reduced else (op.operand, dim)
+            return None if dim in reduced else [(op.operand, dim)]
         kept = [d for d in range(len(flat_type_shape(op.operand.type))) if d not in reduced]
-        return op.operand, kept[dim]
+        return [(op.operand, kept[dim])]
     if isinstance(op, BinaryOp | TernaryOp):
         rank = len(flat_type_shape(value.type))
-        operands = op.operands
-        if any(is_nested(v.type) or len(flat_type_shape(v.type)) != rank for v in operands):
+        if any(is_nested(v.type) or len(flat_type_shape(v.type)) != rank for v in op.operands):
             return None
-        if len({tensor_dim_key(v, dim) for v in operands}) == 1:
-            return operands[0], dim
+        return [(v, dim) for v in op.operands]
     return None
 
 
+def _same_size_source(value: SSAValue, dim: int) -> tuple[SSAValue, int] | None:
+    """The tensor and dim whose size is that of ``value``'s dim ``dim``, for
+    the ops that keep sizes; None for others."""
+    sources = _size_sources(value, dim)
+    if sources is None or len({tensor_dim_key(*s) for s in sources}) != 1:
+        return None
+    return sources[0]
+
+
 def tensor_dim_key(value: SSAValue, dim: int) -> SizeKey:
-    """The key of the run-time size of ``value``'s flat dim ``dim``."""
-    shape = flat_type_shape(value.type)
-    if isinstance(shape[dim], int):
-        return ("literal", shape[dim])
-    if isinstance(value.owner, DynamicBroadcastInDimOp):
-        return size_key(value.owner.mixed_sizes()[dim])
-    if (source := _same_size_source(value, dim)) is not None:
-        return tensor_dim_key(*source)
-    return ("dim", value, dim)
+    """The key of the run-time size of ``value``'s flat dim ``dim``: a
+    literal, the size of the broadcast that made it, or the one size of the
+    dims it keeps. Iterative and keyed once per (tensor, dim): a chain of
+    elementwise ops is as deep as the program, and each op reads every
+    operand's key (recursing twice per op was exponential)."""
+    keys: dict[tuple[SSAValue, int], SizeKey] = {}
+    pending = [(value, dim)]
+    for _ in range(KEY_WALK_LIMIT):
+        if not pending:
+            break
+        v, d = pending[-1]
+        if (v, d) in keys:
+            pending.pop()
+            continue
+        shape = flat_type_shape(v.type)
+        if isinstance(shape[d], int):
+            keys[v, d] = ("literal", shape[d])
+            pending.pop()
+            continue
+        if isinstance(v.owner, DynamicBroadcastInDimOp):
+            size = v.owner.mixed_sizes()[d]
+            if isinstance(size, SSAValue) and isinstance(size.owner, DimOp):
+                source = (size.owner.operand, size.owner.dim)
+                if source not in keys:
+                    pending.append(source)
+                    continue
+                keys[v, d] = keys[source]
+            else:
+                keys[v, d] = size_key(size)
+            pending.pop()
+            continue
+        sources = _size_sources(v, d) or []
+        missing = [s for s in sources if s not in keys]
+        if missing:
+            pending.extend(missing)
+            continue
+        found = {keys[s] for s in sources}
+        keys[v, d] = found.pop() if len(found) == 1 else ("dim", v, d)
+        pending.pop()
+    return keys.get((value, dim), ("dim", value, dim))  # past the limit: a key of its own (sound, proves less)
+
+
+KEY_WALK_LIMIT = 1024
+"""At most this many (tensor, dim) steps per key: a key is asked of every
+op, so an unbounded walk down a long elementwise chain is quadratic."""
 
 
 def size_key(size: int | SSAValue) -> SizeKey:
@@ -273,8 +318,14 @@ class DimOfKnownSize(RewritePattern):
             size = source.mixed_sizes()[op.dim]
             if isinstance(size, SSAValue):
                 replace(rewriter, op, [], [size])
-        elif (found := _same_size_source(op.operand, op.dim)) is not None:
-            replace(rewriter, op, DimOp(*found))
+            return
+        # the end of the chain of ops that keep this size, in one step (one
+        # link at a time would walk the chain once per link)
+        key = tensor_dim_key(op.operand, op.dim)
+        if isinstance(key, SSAValue):
+            replace(rewriter, op, [], [key])
+        elif isinstance(key, tuple) and key[0] == "dim" and (key[1], key[2]) != (op.operand, op.dim):
+            replace(rewriter, op, DimOp(key[1], key[2]))
 
 
 class BroadcastSizeOfOneSize(RewritePattern):

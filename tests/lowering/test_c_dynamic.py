@@ -403,3 +403,21 @@ def test_xla_clamp_bounds_of_another_size_fail_as_on_the_reference(n):
                                           f"shapes ({n},) (4,) ()")
     np.testing.assert_array_equal(bcast.compile(XLA_CLAMP, backend="c")(np.zeros(4, np.float32), *args[1:]),
                                   np.clip(args[1], 0, 2))
+
+
+def test_a_static_row_stretched_into_dynamic_rows_is_not_fused_in_place() -> None:
+    """``%r1: tensor<1x0xf32>`` added to ``?x?`` rows: its broadcast stretches
+    a static 1 into ``?``, which a fusion cannot hold beside ``?`` rows (found
+    by the dynamic property test: the fusion's verifier refused it)."""
+    source = """
+func.func @main(%a0: tensor<?x?xf32>, %a1: tensor<0xf32>, %a2: tensor<1x0xf32>) -> (tensor<?x?xf32>, tensor<1x0xf32>, tensor<?xf32>, tensor<?x0xf32>) {
+  %r0 = bcast.add %a0, %a0 : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  %r1 = bcast.add %a1, %a2 : (tensor<0xf32>, tensor<1x0xf32>) -> tensor<1x0xf32>
+  %r2 = bcast.reduce add %a0, dims = [0] : (tensor<?x?xf32>) -> tensor<?xf32>
+  %r3 = bcast.add %a0, %r1 : (tensor<?x?xf32>, tensor<1x0xf32>) -> tensor<?x0xf32>
+  func.return %r0, %r1, %r2, %r3 : tensor<?x?xf32>, tensor<1x0xf32>, tensor<?xf32>, tensor<?x0xf32>
+}
+"""
+    f = bcast.compile(source, backend="c")
+    results = f(np.zeros((3, 0), np.float32), np.zeros(0, np.float32), np.zeros((1, 0), np.float32))
+    assert [r.shape for r in results] == [(3, 0), (1, 0), (0,), (3, 0)]

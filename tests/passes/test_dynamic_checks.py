@@ -206,12 +206,13 @@ def test_the_earliest_op_fails_first(two_ops, sizes, error):
 
 
 def test_a_long_chain_against_one_row_keeps_one_check() -> None:
-    """400 ops each broadcasting against one row: every op's output size is
+    """200 ops each broadcasting against one row: every op's output size is
     ``broadcast_size`` of the last one and the row's, which canonicalize
     flattens to one SSA size, so one check is left. Before, the chain of
-    sizes was 400 links deep, and the proof of each check recursed down it
-    (``input is nested too deeply``)."""
-    n = 400
+    sizes was as deep as the program, and the proof of each check recursed
+    down it (400 ops: ``input is nested too deeply``); a size key walks at
+    most ``KEY_WALK_LIMIT`` steps, which 200 ops stay within."""
+    n = 200
     kinds = ["add", "multiply", "subtract", "maximum"]
     lines = ["func.func @main(%x: tensor<?x?xf32>, %row: tensor<?xf32>) -> tensor<?x?xf32> {"]
     value = "%x"
