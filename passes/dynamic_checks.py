@@ -95,15 +95,6 @@ def _size_sources(value: SSAValue, dim: int) -> list[tuple[SSAValue, int]] | Non
     return None
 
 
-def _same_size_source(value: SSAValue, dim: int) -> tuple[SSAValue, int] | None:
-    """The tensor and dim whose size is that of ``value``'s dim ``dim``, for
-    the ops that keep sizes; None for others."""
-    sources = _size_sources(value, dim)
-    if sources is None or len({tensor_dim_key(*s) for s in sources}) != 1:
-        return None
-    return sources[0]
-
-
 def tensor_dim_key(value: SSAValue, dim: int) -> SizeKey:
     """The key of the run-time size of ``value``'s flat dim ``dim``: a
     literal, the size of the broadcast that made it, or the one size of the
