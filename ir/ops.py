@@ -291,6 +291,32 @@ def check_expansion(operand: Sequence[int], shape: Sequence[int], dims: Sequence
                                              f"and size of result dimension {d} is {shape[d]}"])
 
 
+def check_size(size: int) -> int:
+    """``bcast.size_from_tensor``: a size read from a tensor is not negative."""
+    if size < 0:
+        raise RuntimeShapeError(f"a size is negative ({size})")
+    return size
+
+
+def check_size_fits(size: int, dtype: np.dtype, type_text: str) -> None:
+    """``bcast.size_to_tensor``: the size fits its tensor's integer type
+    (never a wrapped value)."""
+    if size > np.iinfo(dtype).max:
+        raise RuntimeShapeError(f"size {size} does not fit {type_text}")
+
+
+def check_reshape(count: int, shape: Sequence[int]) -> None:
+    """``bcast.dynamic_reshape``: the element count is kept."""
+    if int(np.prod(shape)) != count:
+        raise RuntimeShapeError(f"cannot reshape array of size {count} into shape {tuple(shape)}")
+
+
+def check_dimension_size(size: int, dim: int, bound: int) -> None:
+    """``bcast.set_dimension_size``: the size is within the operand's dim."""
+    if size > bound:
+        raise RuntimeShapeError(f"size {size} of dimension {dim} is above its bound {bound}")
+
+
 class ElementwiseOp(BcastOp, abc.ABC):
     """Base of the ops that compute element by element with broadcasting."""
 

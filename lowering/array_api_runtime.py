@@ -33,6 +33,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from bcast.ir import numerics, rules, scalar, special
+from bcast.ir import ops as bc
 from bcast.ir.types import NUMPY_DTYPES
 from bcast.lowering import numpy_runtime as rt
 
@@ -806,15 +807,12 @@ def size_to_tensor(xp, size: int, dtype_name: str, type_text: str, site: rt.Site
 
 def dynamic_reshape(xp, x, shape: tuple[int, ...], site: rt.Site | None):
     """``bcast.dynamic_reshape``: the element count must be kept (error at ``site``)."""
-    size = math.prod(x.shape)
-    if math.prod(shape) != size:
-        raise rt.ShapeFailure(f"cannot reshape array of size {size} into shape {shape}", (), site)
+    rt.checked(site, bc.check_reshape, math.prod(x.shape), shape)
     return reshape(xp, x, shape)
 
 
 def set_dimension_size(xp, x, dim: int, size: int, site: rt.Site | None):
     """``bcast.set_dimension_size``: the first ``size`` entries of ``dim``,
     which may not pass its bound (error at ``site``)."""
-    if size > x.shape[dim]:
-        raise rt.ShapeFailure(f"size {size} of dimension {dim} is above its bound {x.shape[dim]}", (), site)
+    rt.checked(site, bc.check_dimension_size, size, dim, x.shape[dim])
     return x[(slice(None),) * dim + (slice(0, size),)]

@@ -143,6 +143,15 @@ def check_expansion(op: bc.DynamicBroadcastInDimOp, operand: tuple[int, ...], sh
         raise RuntimeShapeFailure(op, e) from None
 
 
+def _checked(op: Operation, rule, *args):
+    """``rule(*args)`` (a run-time rule of ``bcast.ir.ops``), its failure
+    located at ``op``."""
+    try:
+        return rule(*args)
+    except bc.RuntimeShapeError as e:
+        raise RuntimeShapeFailure(op, e) from None
+
+
 def _index(op: bc.ExtractOp | bc.AssignOp, dynamic: Sequence[int]) -> tuple[tuple[int, ...], rules.IndexPlan]:
     """The op's indices as a NumPy index tuple: the literal ones normalised by
     ``rules.plan_indices``, the dynamic ones (its ``index`` operands) by
@@ -219,16 +228,12 @@ class BcastFunctions(InterpreterFunctions):
 
     @impl(bc.SizeFromTensorOp)
     def run_size_from_tensor(self, interpreter: Interpreter, op: bc.SizeFromTensorOp, args: PythonValues) -> PythonValues:
-        size = int(args[0])
-        if size < 0:
-            raise RuntimeShapeFailure(op, bc.RuntimeShapeError(f"a size is negative ({size})"))
-        return (size,)
+        return (_checked(op, bc.check_size, int(args[0])),)
 
     @impl(bc.SizeToTensorOp)
     def run_size_to_tensor(self, interpreter: Interpreter, op: bc.SizeToTensorOp, args: PythonValues) -> PythonValues:
         dtype = dtype_of(op.result.type)
-        if int(args[0]) > np.iinfo(dtype).max:
-            raise RuntimeShapeFailure(op, bc.RuntimeShapeError(f"size {int(args[0])} does not fit {op.result.type}"))
+        _checked(op, bc.check_size_fits, int(args[0]), dtype, str(op.result.type))
         return _typed(op, np.array(int(args[0]), dtype=dtype))
 
     @impl(bc.ShapeAssertionOp)
@@ -242,9 +247,7 @@ class BcastFunctions(InterpreterFunctions):
     def run_dynamic_reshape(self, interpreter: Interpreter, op: bc.DynamicReshapeOp, args: PythonValues) -> PythonValues:
         operand, *sizes = args
         shape = tuple(int(s) for s in op.mixed_sizes(sizes))
-        if int(np.prod(shape)) != operand.size:
-            raise RuntimeShapeFailure(op, bc.RuntimeShapeError(
-                f"cannot reshape array of size {operand.size} into shape {shape}"))
+        _checked(op, bc.check_reshape, operand.size, shape)
         return _typed(op, np.reshape(operand, shape))
 
     @impl(bc.DynamicIotaOp)
@@ -255,9 +258,7 @@ class BcastFunctions(InterpreterFunctions):
     @impl(bc.SetDimensionSizeOp)
     def run_set_dimension_size(self, interpreter: Interpreter, op: bc.SetDimensionSizeOp, args: PythonValues) -> PythonValues:
         operand, size = args[0], int(args[1])
-        if size > operand.shape[op.dim]:
-            raise RuntimeShapeFailure(op, bc.RuntimeShapeError(
-                f"size {size} of dimension {op.dim} is above its bound {operand.shape[op.dim]}"))
+        _checked(op, bc.check_dimension_size, size, op.dim, operand.shape[op.dim])
         return _typed(op, np.take(operand, np.arange(size), axis=op.dim))
 
     @impl(bc.TransposeOp)

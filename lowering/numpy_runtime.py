@@ -13,7 +13,6 @@ recycled without the caller ever seeing it (``output``).
 
 from __future__ import annotations
 
-import math
 import sys
 import threading
 from collections import OrderedDict
@@ -602,20 +601,25 @@ def dynamic_broadcast_in_dim(x: np.ndarray, dims: Sequence[int], sizes: tuple[in
     return broadcast_in_dim(x, dims, sizes)
 
 
+def checked(site: Site | None, rule, *args):
+    """``rule(*args)`` (a run-time rule of ``bcast.ir.ops``), its failure at
+    ``site``: the reference's words, on the NumPy and Array API backends."""
+    try:
+        return rule(*args)
+    except bc.RuntimeShapeError as e:
+        raise ShapeFailure(e.message, e.notes, site) from None
+
+
 def size_from_tensor(x, site: Site | None) -> int:
     """``bcast.size_from_tensor``: the size an integer 0-d array holds (a
     Python int, exact); a negative one is an error at ``site``."""
-    size = int(x)
-    if size < 0:
-        raise ShapeFailure(f"a size is negative ({size})", (), site)
-    return size
+    return checked(site, bc.check_size, int(x))
 
 
 def size_to_tensor(size: int, dtype, type_text: str, site: Site | None) -> np.ndarray:
     """``bcast.size_to_tensor``: a size as a 0-d array of ``dtype``; a size
     the type cannot hold is an error at ``site`` (never a wrapped value)."""
-    if size > np.iinfo(dtype).max:
-        raise ShapeFailure(f"size {size} does not fit {type_text}", (), site)
+    checked(site, bc.check_size_fits, size, np.dtype(dtype), type_text)
     return np.array(size, dtype=dtype)
 
 
@@ -630,16 +634,14 @@ def shape_assertion(predicate, message: str, inputs: tuple, site: Site | None) -
 
 def dynamic_reshape(x: np.ndarray, shape: tuple[int, ...], site: Site | None) -> np.ndarray:
     """``bcast.dynamic_reshape``: the element count must be kept (error at ``site``)."""
-    if math.prod(shape) != x.size:
-        raise ShapeFailure(f"cannot reshape array of size {x.size} into shape {shape}", (), site)
+    checked(site, bc.check_reshape, x.size, shape)
     return np.reshape(x, shape)
 
 
 def set_dimension_size(x: np.ndarray, dim: int, size: int, site: Site | None) -> np.ndarray:
     """``bcast.set_dimension_size``: the first ``size`` entries of ``dim``,
     which may not pass its bound (error at ``site``)."""
-    if size > x.shape[dim]:
-        raise ShapeFailure(f"size {size} of dimension {dim} is above its bound {x.shape[dim]}", (), site)
+    checked(site, bc.check_dimension_size, size, dim, x.shape[dim])
     return np.take(x, np.arange(size), axis=dim)
 
 
