@@ -752,7 +752,8 @@ def check_static_or_explicit(op: Operation, target: str) -> None:
     if isinstance(op, FusionOp):
         types += [v.type for inner in op.walk() for v in (*inner.operands, *inner.results)]
     dynamic = next((t for t in types if is_dynamic_type(t)), None)
-    if dynamic is not None and not (isinstance(op, bc.ReduceOp) or (is_elementwise(op) and is_explicit(op))):
+    computes_on_any_shape = isinstance(op, bc.ReduceOp | bc.ArgReduceOp) or (is_elementwise(op) and is_explicit(op))
+    if dynamic is not None and not computes_on_any_shape:
         raise PassError(op, f"has dynamic dimensions ({dynamic}), which {target} takes only in the explicit "
                             "dynamic form, unfused (run bcast-make-explicit, and not bcast-fuse)")
 

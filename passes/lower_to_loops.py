@@ -421,6 +421,9 @@ def size_source(v: SSAValue, d: int) -> SizeSource:
             v, d = op.operand, kept[d]
         elif isinstance(op, bc.ReduceOp):
             v = op.operand
+        elif isinstance(op, bc.ArgReduceOp):
+            kept = [k for k in range(len(flat_type_shape(op.operand.type))) if k != op.dim]
+            v, d = op.operand, kept[d]
         elif isinstance(op, bc.BroadcastInDimOp):
             v, d = op.operand, op.dims.index(d)
         else:
@@ -1038,7 +1041,7 @@ class FunctionLowering:
         the first NaN (``arg_replaces``); the index is cast to the result's
         type once, at the end."""
         b, target = self.b, self.buffer(op.result)
-        shape = flat_type_shape(op.operand.type)
+        shape = self.shape(op.operand)  # the kept dims may be ``?``; the reduced one is static
         element, index = element_of(op.operand.type), element_of(op.result.type)
         start = b.const(numerics.reduction_identity(op.START_KIND, NUMPY_DTYPES[element])[()].item(), element)
         kept = [n for d, n in enumerate(shape) if d != op.dim]

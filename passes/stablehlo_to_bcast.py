@@ -563,15 +563,18 @@ def _arg_reduce(op: hlo.ReduceOp) -> list[Operation]:
     _, element = _bcast_type(op, x)
     _, index = _bcast_type(op, iota)
     shape = flat_type_shape(x.type)
-    counts = iota.owner if isinstance(iota.owner, hlo.IotaOp | bcast.IotaOp) else None
+    iotas = hlo.IotaOp | bcast.IotaOp | hlo.DynamicIotaOp | bcast.DynamicIotaOp
+    counts = iota.owner if isinstance(iota.owner, iotas) else None
     if (len(dims) != 1 or counts is None or counts.dim != dims[0] or op.results[0].uses
             or rules.kind(element) not in cls.ELEMENT_KINDS | {"bool"} or rules.kind(index) not in cls.INDEX_KINDS
             or not _is_identity(init, cls.START_KIND, element) or _scalar_constant(init_index) != 0):
         raise PassError(op, f"reduce of 2 inputs is not supported by convert-stablehlo-to-bcast "
                         f"unless it is JAX's {cls.name.removeprefix('bcast.')}", notes)  # fmt: skip
-    if shape[dims[0]] == 0 or shape[dims[0]] - 1 > np.iinfo(NUMPY_DTYPES[index]).max:
+    if not isinstance(shape[dims[0]], int) or shape[dims[0]] == 0 \
+            or shape[dims[0]] - 1 > np.iinfo(NUMPY_DTYPES[index]).max:
         raise PassError(op, f"{cls.name} of dim {dims[0]} of size {shape[dims[0]]} with index type "
-                        f"{index} is not supported", ["the dim must be non-empty and its indices fit the type"])
+                        f"{index} is not supported", ["the dim must be static, non-empty, and its indices "
+                                                      "fit the type"])
     new: list[Operation] = []
     if element == "i1":
         new.append(bcast.ConvertOp(x, make_type((shape,), "ui8")))

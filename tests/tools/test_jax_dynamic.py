@@ -51,6 +51,8 @@ PROGRAMS = {
     "flatten": (lambda x: jnp.reshape(x, (-1,)) * 2.0, ["b,4"]),  # dynamic_reshape to 4*b
     "add_arange": (lambda x: x + jnp.arange(x.shape[0], dtype=jnp.float32), ["b"]),  # dynamic_iota
     "split_rows": (lambda x: jnp.reshape(x, (x.shape[0], 2, 3)).sum(-1), ["b,6"]),
+    "argmax_rows": (lambda x: jnp.argmax(x, axis=-1), ["b,5"]),  # reduce of (x, dynamic_iota)
+    "one_hot_argmin": (lambda x: jax.nn.one_hot(jnp.argmin(x, axis=-1), 4), ["b,4"]),
 }
 """name: (function, one shape spec per argument: sizes and dimension variables)."""
 
