@@ -1,0 +1,68 @@
+"""Sizes held in rank-0 tensors (JAX's shape-polymorphic exports: a
+dimension variable passed through ``bcast.size_to_tensor``, arithmetic on it
+as ordinary tensor ops, ``bcast.size_from_tensor`` back to an ``index``, and
+``bcast.shape_assertion`` on it).
+
+Decision (docs/c-backend.md, "Dynamic shapes"): a backend that computes its
+sizes and runs its checks at function entry, before any loop (the C
+runtime's ``c_sizes.SizePlan``), runs these ops there too: they are integer
+arithmetic on sizes, a few scalars. This module finds them: the size ops
+themselves and every op their tensor operands are computed by, which must be
+rank-0 computations of constants, sizes and rank-0 arguments (read by
+value). A size computed from a larger tensor's data (a sum of an array
+argument, say) is refused, located at the op that reads it: it would be a
+run of the program before the program.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import IndexType
+from xdsl.ir import BlockArgument, Operation, SSAValue
+
+from bcast.ir import ops as bc
+from bcast.ir.fusion import FusionOp
+from bcast.ir.types import flat_type_shape
+from bcast.passes.errors import PassError
+
+SIZE_TENSOR_OPS = (bc.SizeToTensorOp, bc.SizeFromTensorOp, bc.ShapeAssertionOp)
+"""The ops that read or write sizes through tensors."""
+
+SCALAR_OPS = (bc.ConstantOp, bc.ElementwiseOp, bc.ConvertOp, FusionOp, bc.SizeToTensorOp)
+"""The ops a size's rank-0 tensor may be computed by."""
+
+
+def size_tensor_ops(function: func.FuncOp) -> tuple[set[Operation], set[int]]:
+    """The top-level ops of ``function`` that compute sizes through tensors
+    (``SIZE_TENSOR_OPS`` and the rank-0 ops their tensor operands come
+    from), and the indices of the rank-0 arguments they read."""
+    found: set[Operation] = set()
+    arguments: set[int] = set()
+    for op in function.body.block.ops:
+        if isinstance(op, SIZE_TENSOR_OPS):
+            found.add(op)
+            _add_sources(op, op, found, arguments)
+    return found, arguments
+
+
+def _add_sources(op: Operation, reader: Operation, found: set[Operation], arguments: set[int]) -> None:
+    """The tensor operands of ``op``, and theirs in turn, into ``found`` (an
+    explicit stack: a chain of size arithmetic is as long as the program)."""
+    stack: list[SSAValue] = [v for v in op.operands if not isinstance(v.type, IndexType)]
+    while stack:
+        v = stack.pop()
+        if flat_type_shape(v.type) != ():
+            raise PassError(reader, "reads a size computed from a tensor that is not rank 0, which the C "
+                            "backend does not compute at entry",
+                            [f"the size comes from a value of type {v.type}"])
+        if isinstance(v, BlockArgument):
+            arguments.add(v.index)
+            continue
+        source = v.owner
+        if not isinstance(source, SCALAR_OPS):
+            raise PassError(reader, f"reads a size computed by '{source.name}', which the C backend does not "
+                            "compute at entry", ["sizes in tensors are computed from constants, sizes and "
+                                                 "rank-0 arguments by elementwise ops"])
+        if source not in found:
+            found.add(source)
+            stack += [u for u in source.operands if not isinstance(u.type, IndexType)]
