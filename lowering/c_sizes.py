@@ -25,11 +25,12 @@ from xdsl.dialects.builtin import IndexType
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from bcast.ir import ops as bc
+from bcast.ir import rules
 from bcast.ir.types import flat_type_shape
-from bcast.lowering.interpreter import RuntimeShapeFailure, check_broadcastable, check_expansion
+from bcast.lowering.interpreter import EvaluationError, RuntimeShapeFailure, check_broadcastable, check_expansion
 from bcast.lowering.reference import Evaluator
 from bcast.passes.lower_to_loops import SizeSource, index_source, size_source
-from bcast.passes.size_tensors import size_tensor_ops
+from bcast.passes.size_tensors import refines_operand, size_tensor_ops
 
 Shape = tuple[int, ...]
 
@@ -62,6 +63,9 @@ class SizePlan:
                 self.steps.append(("reshape", op, operand, result))
             elif isinstance(op, bc.SetDimensionSizeOp):
                 self.steps.append(("bound", op, index_source(op.size), size_source(op.operand, op.dim)))
+            elif isinstance(op, bc.TransposeOp) and refines_operand(op):
+                operand = [size_source(op.operand, k) for k in range(len(op.perm))]
+                self.steps.append(("refine", op, [operand[p] for p in op.perm]))
             if isinstance(op, bc.DimOp):
                 self.steps.append(("dim", op.result, size_source(op.operand, op.dim)))
             elif isinstance(op, bc.BroadcastSizeOp):
@@ -123,6 +127,12 @@ class SizePlan:
                 _, op, n, bound = step
                 if size(n) > size(bound):
                     _fail(op, bc.check_dimension_size, size(n), op.dim, size(bound))
+            elif kind == "refine":
+                _, op, result = step
+                got = tuple(size(s) for s in result)
+                if not rules.fits(flat_type_shape(op.result.type), got):
+                    raise EvaluationError(op, f"result has shape {got} at run time, which its type "
+                                              f"{op.result.type} does not allow")
             elif kind == "check":
                 _, op, sources, groups, strict = step
                 values = [[size(s) for s in shape] for shape in sources]

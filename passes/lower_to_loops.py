@@ -428,9 +428,11 @@ def size_source(v: SSAValue, d: int) -> SizeSource:
             v = op.operand
         elif isinstance(op, bc.BroadcastInDimOp):
             v, d = op.operand, op.dims.index(d)
+        elif isinstance(op, bc.TransposeOp):
+            v, d = op.operand, op.perm[d]
         else:
             raise PassError(op, "has dynamic dimensions that bcast-lower-to-loops does not lower yet",
-                            ["it lowers elementwise ops, broadcasts, reductions and the size ops "
+                            ["it lowers elementwise ops, broadcasts, reductions, transposes and the size ops "
                              "(dynamic_reshape, dynamic_iota, set_dimension_size) of dynamic shapes"])
 
 
@@ -643,8 +645,8 @@ class FunctionLowering:
             linear = b(arith.AddiOp(b(arith.MuliOp(linear, self.as_index(self.size(size)))), i))
         out = []
         for size in reversed(src[1:]):
-            n = self.as_index(self.size(size))
-            n = b.select(b.cmpi("eq", n, b.index(0)), b.index(1), n)
+            n = self.size(size)
+            n = b.index(max(n, 1)) if isinstance(n, int) else b.select(b.cmpi("eq", n, b.index(0)), b.index(1), n)
             out.append(b(arith.RemUIOp(linear, n)))
             linear = b(arith.DivUIOp(linear, n))
         return ([linear] if src else []) + out[::-1]

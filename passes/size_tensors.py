@@ -66,3 +66,12 @@ def _add_sources(op: Operation, reader: Operation, found: set[Operation], argume
         if source not in found:
             found.add(source)
             stack += [u for u in source.operands if not isinstance(u.type, IndexType)]
+
+
+def refines_operand(op: bc.TransposeOp) -> bool:
+    """Whether a transpose declares a static size for a ``?`` dim of its
+    operand (a type more static than inferred, which the reference checks
+    at run time): a backend that reads the operand to the declared size
+    checks it first (the C runtime) or refuses it (the Python targets)."""
+    operand, result = flat_type_shape(op.operand.type), flat_type_shape(op.result.type)
+    return any(not isinstance(operand[p], int) and isinstance(result[k], int) for k, p in enumerate(op.perm))
