@@ -34,6 +34,9 @@ from bcast.passes.size_tensors import refines_operand, size_tensor_ops
 
 Shape = tuple[int, ...]
 
+MEMO_SIZE = 256
+"""Argument shapes a ``SizePlan`` that runs ops remembers (then it starts over)."""
+
 
 class SizePlan:
     """The size ops of a function's top level (``bcast.dim``,
@@ -53,6 +56,11 @@ class SizePlan:
         the reference's own functions, and the rank-0 arguments they read
         (the runtime passes those arguments' values, not their shapes)."""
         self._interpreters = threading.local()
+        self.known: dict[tuple, list[Shape | None]] | None = {} if evaluated else None
+        """The results' shapes of the argument shapes (and read values) seen,
+        for a plan that runs ops: a pure function of them, so a size seen
+        before costs a lookup, not a run of the reference's functions (tens
+        of microseconds each). A failure raises and is never stored."""
         for op in block.ops:
             if op in evaluated:
                 self.steps.append(("run", op, [index_source(v) if isinstance(v.type, IndexType) else v
@@ -91,8 +99,21 @@ class SizePlan:
 
     def __call__(self, shapes: Sequence[Shape | int]) -> list[Shape | None]:
         """The results' shapes for arguments of ``shapes`` (an ``index``
-        argument: its value, which may be a size); a check that fails raises
-        the reference's ``RuntimeShapeFailure``."""
+        argument: its value, which may be a size; an argument of
+        ``values_read``: the array); a check that fails raises the
+        reference's ``RuntimeShapeFailure``."""
+        if self.known is None:
+            return self.compute(shapes)
+        key = tuple((s.dtype.str, s.tobytes()) if isinstance(s, np.ndarray | np.generic) else s for s in shapes)
+        shapes_of = self.known.get(key)
+        if shapes_of is None:
+            shapes_of = self.compute(shapes)
+            if len(self.known) >= MEMO_SIZE:
+                self.known.clear()
+            self.known[key] = shapes_of
+        return shapes_of
+
+    def compute(self, shapes: Sequence[Shape | int]) -> list[Shape | None]:
         sizes: dict[SSAValue, int] = {}
         values: dict[SSAValue, object] = {}
 

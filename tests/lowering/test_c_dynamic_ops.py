@@ -184,3 +184,39 @@ def test_dynamic_ops_are_clean_under_sanitizers_at_every_size(tmp_path):
     run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120,
                          env={**os.environ, "ASAN_OPTIONS": "detect_leaks=1", "OMP_NUM_THREADS": "2"})
     assert run.returncode == 0 and run.stdout.strip() == "clean", run.stderr[-3000:]
+
+
+ASSERTED = """\
+func.func @main(%x: tensor<?x4xf32>) -> tensor<?xf32> {
+  %n = bcast.dim %x, 0 : tensor<?x4xf32>
+  %nt = bcast.size_to_tensor %n : tensor<i32>
+  %one = bcast.constant dense<1> : tensor<i32>
+  %ok = bcast.compare GE, %nt, %one : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  bcast.shape_assertion %ok, %nt message = "b = {0} is below 1" : tensor<i1>, tensor<i32>
+  %four = bcast.constant dense<4> : tensor<i32>
+  %all = bcast.multiply %nt, %four : (tensor<i32>, tensor<i32>) -> tensor<i32>
+  %m = bcast.size_from_tensor %all : tensor<i32>
+  %flat = bcast.dynamic_reshape %x, [%m] : (tensor<?x4xf32>) -> tensor<?xf32>
+  func.return %flat : tensor<?xf32>
+}
+"""
+
+
+def test_the_size_plan_remembers_sizes_that_pass_and_checks_every_failure_again():
+    """A plan that runs size ops at entry remembers each argument shape's
+    results (a pure function of them); a failing size raises every time."""
+    module = driver.load(ASSERTED, "prog.mlir", None, pipeline=api.STANDARD_PIPELINE)
+    plan = SizePlan(next(f for f in module.ops if isinstance(f, func.FuncOp)))
+    for _ in range(2):
+        assert plan([(3, 4)]) == [(12,)] and plan([(1, 4)]) == [(4,)]
+        with pytest.raises(Exception, match="b = 0 is below 1"):
+            plan([(0, 4)])
+    assert sorted(plan.known) == [((1, 4),), ((3, 4),)]
+    f = bcast.compile(ASSERTED, backend="c", filename="prog.mlir")
+    for n in (2, 0, 2, 0):
+        x = np.arange(n * 4, dtype=np.float32).reshape(n, 4)
+        if n:
+            np.testing.assert_array_equal(f(x), x.reshape(-1))
+        else:
+            with pytest.raises(bcast.BcastError, match=r"^prog\.mlir:6:3: error: b = 0 is below 1$"):
+                f(x)
