@@ -1,4 +1,4 @@
-"""Sizes held in rank-0 tensors (JAX's shape-polymorphic exports: a
+"""Sizes held in tensors (JAX's shape-polymorphic exports: a
 dimension variable passed through ``bcast.size_to_tensor``, arithmetic on it
 as ordinary tensor ops, ``bcast.size_from_tensor`` back to an ``index``, and
 ``bcast.shape_assertion`` on it).
@@ -7,14 +7,18 @@ Decision (docs/c-backend.md, "Dynamic shapes"): a backend that computes its
 sizes and runs its checks at function entry, before any loop (the C
 runtime's ``c_sizes.SizePlan``), runs these ops there too: they are integer
 arithmetic on sizes, a few scalars. This module finds them: the size ops
-themselves and every op their tensor operands are computed by, which must be
-rank-0 computations of constants, sizes and rank-0 arguments (read by
-value). A size computed from a larger tensor's data (a sum of an array
-argument, say) is refused, located at the op that reads it: it would be a
-run of the program before the program.
+and every op their tensor operands are computed by, which must be
+elementwise computations and ``extract``s of constants, sizes and small
+static arguments (shape tensors, read by value: at most
+``MAX_READ_ELEMENTS`` elements). A size computed otherwise (a sum of an
+array argument, say, or from a tensor of dynamic shape) is refused, located
+at the op that reads it: it would be a run of the program before the
+program.
 """
 
 from __future__ import annotations
+
+import math
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import IndexType
@@ -28,14 +32,18 @@ from bcast.passes.errors import PassError
 SIZE_TENSOR_OPS = (bc.SizeToTensorOp, bc.SizeFromTensorOp, bc.ShapeAssertionOp)
 """The ops that read or write sizes through tensors."""
 
-SCALAR_OPS = (bc.ConstantOp, bc.ElementwiseOp, bc.ConvertOp, FusionOp, bc.SizeToTensorOp)
-"""The ops a size's rank-0 tensor may be computed by."""
+SCALAR_OPS = (bc.ConstantOp, bc.ElementwiseOp, bc.ConvertOp, FusionOp, bc.SizeToTensorOp, bc.ExtractOp)
+"""The ops a size's tensor may be computed by."""
+
+MAX_READ_ELEMENTS = 64
+"""The largest argument a size is read from (a shape tensor); the runtime
+passes it by value at every call."""
 
 
 def size_tensor_ops(function: func.FuncOp) -> tuple[set[Operation], set[int]]:
     """The top-level ops of ``function`` that compute sizes through tensors
-    (``SIZE_TENSOR_OPS`` and the rank-0 ops their tensor operands come
-    from), and the indices of the rank-0 arguments they read."""
+    (``SIZE_TENSOR_OPS`` and the ops their tensor operands come from), and
+    the indices of the arguments they read."""
     found: set[Operation] = set()
     arguments: set[int] = set()
     for op in function.body.block.ops:
@@ -51,8 +59,10 @@ def _add_sources(op: Operation, reader: Operation, found: set[Operation], argume
     stack: list[SSAValue] = [v for v in op.operands if not isinstance(v.type, IndexType)]
     while stack:
         v = stack.pop()
-        if flat_type_shape(v.type) != ():
-            raise PassError(reader, "reads a size computed from a tensor that is not rank 0, which the C "
+        shape = flat_type_shape(v.type)
+        if not all(isinstance(n, int) for n in shape) or (
+                isinstance(v, BlockArgument) and math.prod(shape) > MAX_READ_ELEMENTS):
+            raise PassError(reader, "reads a size computed from a tensor of dynamic or large shape, which the C "
                             "backend does not compute at entry",
                             [f"the size comes from a value of type {v.type}"])
         if isinstance(v, BlockArgument):
@@ -62,7 +72,7 @@ def _add_sources(op: Operation, reader: Operation, found: set[Operation], argume
         if not isinstance(source, SCALAR_OPS):
             raise PassError(reader, f"reads a size computed by '{source.name}', which the C backend does not "
                             "compute at entry", ["sizes in tensors are computed from constants, sizes and "
-                                                 "rank-0 arguments by elementwise ops"])
+                                                 "small arguments by elementwise ops and extract"])
         if source not in found:
             found.add(source)
             stack += [u for u in source.operands if not isinstance(u.type, IndexType)]

@@ -107,3 +107,23 @@ def test_a_failed_size_check_writes_nothing_to_out(backend):
                                                r"\(4, 2\)$"):
         compiled(x, np.int64(4), out=out)
     assert (out == 7).all()
+
+
+GIVEN_SHAPE = """\
+func.func @main(%x: tensor<4xf32>, %shape: tensor<2xi64>) -> tensor<?x4xf32> {
+  %0 = stablehlo.dynamic_broadcast_in_dim %x, %shape, dims = [1] : (tensor<4xf32>, tensor<2xi64>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("backend", SIZE_OP_BACKENDS)
+def test_a_size_read_from_a_shape_tensor_argument_runs_as_the_reference(backend):
+    """StableHLO's output sizes as an argument (``tensor<2xi64>``): read
+    entry by entry (``extract``); on C at entry, the argument passed by value."""
+    compiled = bcast.compile(GIVEN_SHAPE, backend=backend)
+    x = np.arange(4, dtype=np.float32)
+    for n in (0, 1, 3, 1):
+        np.testing.assert_array_equal(compiled(x, np.array([n, 4], np.int64)), np.broadcast_to(x, (n, 4)))
+    with pytest.raises(bcast.BcastError, match=r"^<source>:2:8: error: a size is negative \(-1\)$"):
+        compiled(x, np.array([-1, 4], np.int64))
