@@ -1146,6 +1146,7 @@ class BroadcastInDimOp(_FoldIdentity, StructuralOp):
 @irdl_op_definition
 class TransposeOp(_FoldIdentity, StructuralOp):
     name = "bcast.transpose"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     permutation = prop_def(DenseArrayBase.constr(i64))
     assembly_format = (
         "$operand `,` `dims` `=` $permutation attr-dict `:` functional-type(operands, results)"
