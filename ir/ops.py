@@ -2687,6 +2687,12 @@ class SetDimensionSizeOp(BcastOp):
             raise Diagnostic(f"result dimension {self.dim} must be ? (its size is set at run time)")
 
 
+SIZED_BY_OPERANDS = (DynamicBroadcastInDimOp, DynamicReshapeOp, DynamicIotaOp)
+"""The ops whose result sizes are their size operands (``mixed_sizes()``):
+what a ``dim`` of their result is, for the loop lowering and for the proofs
+of ``canonicalize``."""
+
+
 OPS: list[type[BcastOp]] = [
     op for op in dict(globals()).values()
     if isinstance(op, type) and issubclass(op, BcastOp) and "name" in op.__dict__

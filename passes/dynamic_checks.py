@@ -52,6 +52,7 @@ from bcast.ir.ops import (
     ShapeAssertionOp,
     SizeFromTensorOp,
     SizeToTensorOp,
+    SIZED_BY_OPERANDS,
     TernaryOp,
     TransposeOp,
     UnaryOp,
@@ -115,7 +116,7 @@ def tensor_dim_key(value: SSAValue, dim: int) -> SizeKey:
             keys[v, d] = ("literal", shape[d])
             pending.pop()
             continue
-        if isinstance(v.owner, DynamicBroadcastInDimOp):
+        if isinstance(v.owner, SIZED_BY_OPERANDS):
             size = v.owner.mixed_sizes()[d]
             if isinstance(size, SSAValue) and isinstance(size.owner, DimOp):
                 source = (size.owner.operand, size.owner.dim)
@@ -297,7 +298,8 @@ class RemoveImpliedChecks(RewritePattern):
 
 
 class DimOfKnownSize(RewritePattern):
-    """``dim`` of a ``dynamic_broadcast_in_dim`` is its SSA output size; ``dim``
+    """``dim`` of a ``dynamic_broadcast_in_dim`` (``dynamic_reshape``,
+    ``dynamic_iota``: ``SIZED_BY_OPERANDS``) is its SSA output size; ``dim``
     of an op that keeps sizes (convert, unary, reduce, an
     elementwise op whose operands have one size) is that of its source: so
     later checks see the same SSA size where the size is the same."""
@@ -305,7 +307,7 @@ class DimOfKnownSize(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: DimOp, rewriter: PatternRewriter, /):
         source = op.operand.owner
-        if isinstance(source, DynamicBroadcastInDimOp):
+        if isinstance(source, SIZED_BY_OPERANDS):
             size = source.mixed_sizes()[op.dim]
             if isinstance(size, SSAValue):
                 replace(rewriter, op, [], [size])

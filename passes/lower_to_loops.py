@@ -411,7 +411,7 @@ def size_source(v: SSAValue, d: int) -> SizeSource:
         if isinstance(op, FusionOp):
             v = op.block.last_op.operands[v.index]  # a fusion's result is what it yields
             continue
-        if isinstance(op, bc.DynamicBroadcastInDimOp | bc.DynamicReshapeOp | bc.DynamicIotaOp):
+        if isinstance(op, bc.SIZED_BY_OPERANDS):
             size = op.mixed_sizes()[d]
             return size if isinstance(size, int) else index_source(size)
         if isinstance(op, bc.SetDimensionSizeOp):

@@ -84,6 +84,23 @@ func.func @dim_of_broadcast(%x: tensor<?xf32>, %y: tensor<?xf32>) -> tensor<?xf3
 
 // -----
 
+// So is a dynamic_reshape's (JAX re-inserts a reduction's kept dim with one:
+// get_dimension_size, then dynamic_reshape to [n, 1]): the rows of %r are
+// %n, and the check against %x's rows is proven.
+// CHECK-LABEL: func.func @dim_of_dynamic_reshape
+// CHECK-NOT:     bcast.check_broadcastable
+// CHECK:         func.return
+func.func @dim_of_dynamic_reshape(%x: tensor<?x?xf32>) -> tensor<?x1xf32> {
+  %n = bcast.dim %x, 0 : tensor<?x?xf32>
+  %s = bcast.reduce add %x, dims = [1] : (tensor<?x?xf32>) -> tensor<?xf32>
+  %r = bcast.dynamic_reshape %s, [%n, 1] : (tensor<?xf32>) -> tensor<?x1xf32>
+  %k = bcast.dim %r, 0 : tensor<?x1xf32>
+  bcast.check_broadcastable [%n] at [0], [%k] at [0] checking [0] message = "operands could not be broadcast together with shapes"
+  func.return %r : tensor<?x1xf32>
+}
+
+// -----
+
 // The size of a conversion is its operand's: both sizes are one, the check is
 // proven and the unused sizes go.
 // CHECK-LABEL: func.func @dim_of_convert
