@@ -289,6 +289,7 @@ void bcast_${x}gemm(int order, int trans_a, int trans_b, int64_t m, int64_t n, i
 """One precision's kernel: ``${real}`` is its C type, ``${x}`` its BLAS letter."""
 
 PRELUDE = r"""
+#define _DEFAULT_SOURCE  /* posix_memalign and madvise under -std=c99 */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -300,6 +301,7 @@ PRELUDE = r"""
 #pragma GCC optimize("fp-contract=fast")
 #endif
 #include <pthread.h>
+#include <sys/mman.h>
 
 /* The packed B of a product split into row blocks lives in a buffer each
    calling thread keeps (and frees when it exits), grown as needed up to
@@ -320,6 +322,28 @@ static void pack_cache_free(void *cache) {
 }
 static void pack_key_make(void) { pack_key_made = pthread_key_create(&pack_key, pack_cache_free) == 0; }
 
+/* A kept buffer of bytes bytes, NULL when out of memory. From 2 MiB up it
+   is whole 2 MiB pages asked to be huge ones (Linux's transparent huge
+   pages, where enabled for madvise'd memory): every row block streams the
+   whole packed B, and in 4 KiB pages that is 1,024 TLB entries for a
+   1024 x 1024 f32 B; with huge pages the dense layer's product at
+   4096x1024x1024 took 3-4% less CPU time on one thread and 1-2% less on
+   two (interleaved C harness runs). The buffer is kept, so the one-time
+   cost of assembling the huge pages is not paid per call. */
+#define HUGE_PAGE ((size_t)2 << 20)
+static void *kept_buffer(size_t bytes) {
+#if defined(MADV_HUGEPAGE)
+    if (bytes >= HUGE_PAGE) {
+        void *base;
+        size_t whole = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+        if (posix_memalign(&base, HUGE_PAGE, whole)) return NULL;
+        madvise(base, whole, MADV_HUGEPAGE);  /* advice only: its failure changes nothing */
+        return base;
+    }
+#endif
+    return malloc(bytes);
+}
+
 /* A buffer of bytes bytes for one packed B, NULL when out of memory. */
 static void *pack_buffer(size_t bytes) {
     pthread_once(&pack_once, pack_key_make);
@@ -336,7 +360,7 @@ static void *pack_buffer(size_t bytes) {
     if (cache->busy) return malloc(bytes);
     if (cache->bytes < bytes) {
         free(cache->base);
-        cache->base = malloc(bytes);
+        cache->base = kept_buffer(bytes);
         cache->bytes = cache->base ? bytes : 0;
     }
     cache->busy = cache->base != NULL;
