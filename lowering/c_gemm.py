@@ -289,7 +289,9 @@ void bcast_${x}gemm(int order, int trans_a, int trans_b, int64_t m, int64_t n, i
 """One precision's kernel: ``${real}`` is its C type, ``${x}`` its BLAS letter."""
 
 PRELUDE = r"""
-#define _DEFAULT_SOURCE  /* posix_memalign and madvise under -std=c99 */
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE 1  /* posix_memalign and madvise under -std=c99 */
+#endif
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
