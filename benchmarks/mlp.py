@@ -4,7 +4,7 @@
 
 For each size N (x is N x 1024, W 1024 x 1024, b 1024, f32), every variant
 computes the layer and the bare matmul; all are timed interleaved (one call
-of each per round, the order rotating, rounds repeated) so that machine
+of each per round, in a shuffled order, rounds repeated) so that machine
 noise hits them alike; a variant's layer and bare matmul run back to back.
 The table gives each variant's median layer time, its median bare-matmul
 time, the epilogue overhead (the median over rounds of layer over bare
@@ -41,6 +41,7 @@ from __future__ import annotations
 import argparse
 import math
 import platform
+import random
 import statistics
 import sys
 import time
@@ -101,20 +102,34 @@ def variants(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> dict[str, tuple]:
     return out
 
 
+SETTLE = 0.12
+"""Seconds to sleep before each timed call, so that the previous variant's
+idle worker threads have stopped spinning: NumPy's OpenBLAS workers spin
+for about 2^28 cycles after a call (0.1 s at the VM's 2.6 GHz counter;
+measured: the process still burns CPU 60 ms after an ``np.matmul`` of
+4096x1024x1024, none after 80-100 ms), taking a core from whatever runs
+next; libgomp's (bcast C, numba) spin for 46 us (``c_runtime.OPENMP_SPIN``)."""
+
+
 def measure(calls: dict[str, tuple], repeats: int) -> dict[str, tuple[float, float, float]]:
     """Per variant: median seconds of the layer and of the bare matmul, and
     the median over rounds of their ratio. Each round runs every variant
-    (in rotating order) as a pair, layer and bare matmul back to back (which
-    goes first alternates), so the ratio compares calls that met the same
-    machine load."""
+    as a pair, layer and bare matmul back to back (which goes first
+    alternates), so the ratio compares calls that met the same machine
+    load. The variants' order is a fresh (seeded) shuffle each round: with
+    a rotation of one fixed order every variant always followed the same
+    one (bcast C always came after numba's OpenBLAS call), and whatever
+    that predecessor left behind (spinning threads, caches) hit one
+    variant only."""
     names = [n for n, c in calls.items() if c is not None]
     times: dict[str, tuple[list[float], list[float]]] = {n: ([], []) for n in names}
     ratios: dict[str, list[float]] = {n: [] for n in names}
+    order = random.Random(0)
     for r in range(repeats):
-        for n in names[r % len(names):] + names[:r % len(names)]:
+        for n in order.sample(names, len(names)):
             pair = [0.0, 0.0]
             for k in ((0, 1) if r % 2 == 0 else (1, 0)):
-                time.sleep(0.02)  # a peer's spinning worker threads settle first
+                time.sleep(SETTLE)
                 start = time.perf_counter()
                 calls[n][k]()
                 pair[k] = time.perf_counter() - start
