@@ -54,10 +54,33 @@ from bcast.ir.stablehlo import (
     check_same_types,
     element_of,
     shape_of,
-    tensor_type,
     type_of,
 )
-from bcast.ir.types import dense_i64
+from bcast.ir.types import dense_i64, dims_tensor_type, tensor_dims
+
+
+def dims_of(value: SSAValue | Attribute) -> rules.Shape:
+    """``shape_of`` with a ``rules.Dynamic`` (and its bound) for each ``?``:
+    the CHLO broadcasting ops take dynamic operands (docs/stablehlo.md,
+    "Dynamic programs"), and NumPy's rule decides each pair as it does for
+    bcast's own ops."""
+    shape_of(value)  # a ranked tensor, or the located refusal
+    return tensor_dims(value.type if isinstance(value, SSAValue) else value)
+
+
+def check_result(inferred: rules.Shape, element: Attribute, declared: Attribute) -> None:
+    """The declared result of a broadcasting op: exactly the inferred type
+    when that is static; with a dynamic dim, the same element type and rank
+    and every dim compatible (a declared size more static than the inferred
+    ``?`` is a fact the run time checks)."""
+    expected = dims_tensor_type(element, inferred)
+    if expected == declared:
+        return
+    if not rules.is_dynamic(inferred) or element_of(declared) != element \
+            or len(dims_of(declared)) != len(inferred) \
+            or not all(rules.compatible_dims(i, d) for i, d in zip(inferred, dims_of(declared))):
+        raise incompatible_results([expected], [declared])
+
 
 # --------------------------------------------------------------------------
 # Attributes: CHLO has its own #chlo<comparison_direction GT>, #chlo<comparison_type FLOAT>
@@ -108,6 +131,7 @@ class ChloBroadcastBinaryOp(StablehloOp, abc.ABC):
     """``chlo.broadcast_OP %a, %b {broadcast_dimensions = array<i64: ...>} :
     (A, B) -> C``: the StableHLO op with implicit broadcasting."""
 
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     STABLEHLO: ClassVar[type[ElementwiseBinaryOp]]
     lhs = operand_def(TensorType)
     rhs = operand_def(TensorType)
@@ -125,8 +149,8 @@ class ChloBroadcastBinaryOp(StablehloOp, abc.ABC):
         """``BroadcastAddOp(lhs, rhs, result_type=None, broadcast_dimensions=None)``
         (the result type is inferred)."""
         if result_type is None:
-            shape, _, _ = chlo_broadcast_shape(shape_of(type_of(lhs)), shape_of(type_of(rhs)), broadcast_dimensions)
-            result_type = tensor_type(shape, self.RESULT_ELEMENT or element_of(type_of(lhs)))
+            shape, _, _ = chlo_broadcast_shape(dims_of(type_of(lhs)), dims_of(type_of(rhs)), broadcast_dimensions)
+            result_type = dims_tensor_type(self.RESULT_ELEMENT or element_of(type_of(lhs)), shape)
         props = dict(properties or {})
         if broadcast_dimensions is not None:
             props["broadcast_dimensions"] = dense_i64(broadcast_dimensions)
@@ -141,15 +165,13 @@ class ChloBroadcastBinaryOp(StablehloOp, abc.ABC):
             raise Diagnostic(f"requires the same element type for all operands, got "
                              f"{self.lhs.type} and {self.rhs.type}")  # fmt: skip
         check_element_kinds(self, self.STABLEHLO.ELEMENT_KINDS, [self.lhs, self.rhs])
-        lhs, rhs = shape_of(self.lhs), shape_of(self.rhs)
+        lhs, rhs = dims_of(self.lhs), dims_of(self.rhs)
         try:
             shape, _, _ = chlo_broadcast_shape(lhs, rhs, self.dims)
         except IncompatibleDims as e:
             expanded = self.dims if self.dims is not None and len(lhs) != len(rhs) else None
             raise incompatible_operands((self.lhs.type, self.rhs.type), e, expanded) from None
-        expected = tensor_type(shape, self.RESULT_ELEMENT or element_of(self.lhs))
-        if expected != self.result.type:
-            raise incompatible_results([expected], [self.result.type])
+        check_result(shape, self.RESULT_ELEMENT or element_of(self.lhs), self.result.type)
 
 
 def _chlo(stablehlo: type[ElementwiseBinaryOp]) -> type[ChloBroadcastBinaryOp]:
@@ -203,6 +225,7 @@ class SquareOp(StablehloOp):
     """``chlo.square %x : tensor<4xf32> -> tensor<4xf32>``: ``x * x``."""
 
     name = "chlo.square"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     operand = operand_def(TensorType)
     result = result_def(TensorType)
     traits = traits_def(Pure())
@@ -226,6 +249,7 @@ class BroadcastSelectOp(StablehloOp):
     the result type is inferred."""
 
     name = "chlo.broadcast_select"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     pred = operand_def(TensorType)
     on_true = operand_def(TensorType)
     on_false = operand_def(TensorType)
@@ -235,9 +259,9 @@ class BroadcastSelectOp(StablehloOp):
 
     def __init__(self, pred: SSAValue | Operation, on_true: SSAValue | Operation,
                  on_false: SSAValue | Operation):
-        shape = rules.broadcast_shapes(*(shape_of(type_of(v)) for v in (pred, on_true, on_false)))
+        shape = rules.broadcast_shapes(*(dims_of(type_of(v)) for v in (pred, on_true, on_false)))
         super().__init__(operands=[pred, on_true, on_false],
-                         result_types=[tensor_type(shape, element_of(type_of(on_true)))])
+                         result_types=[dims_tensor_type(element_of(type_of(on_true)), shape)])
 
     def verify_op(self) -> None:
         if element_of(self.pred, "pred") != i1:
@@ -247,18 +271,17 @@ class BroadcastSelectOp(StablehloOp):
                              f"{self.on_true.type} and {self.on_false.type}")  # fmt: skip
         types = [v.type for v in self.operands]
         try:
-            shape = rules.broadcast_shapes(*(shape_of(v) for v in self.operands))
+            shape = rules.broadcast_shapes(*(dims_of(v) for v in self.operands))
         except IncompatibleDims as e:
             raise incompatible_operands(types, e) from None
-        expected = tensor_type(shape, element_of(self.on_true))
-        if expected != self.result.type:
-            raise incompatible_results([expected], [self.result.type])
+        check_result(shape, element_of(self.on_true), self.result.type)
 
 
 class ChloUnaryOp(StablehloOp, abc.ABC):
     """``chlo.OP %x : tensor<4xf32> -> tensor<4xf32>``: a float function,
     the result of the operand's type (``chlo.erf``, ``chlo.erfc``)."""
 
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     operand = operand_def(TensorType)
     result = result_def(TensorType)
     traits = traits_def(Pure())

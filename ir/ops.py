@@ -1146,6 +1146,7 @@ class BroadcastInDimOp(_FoldIdentity, StructuralOp):
 @irdl_op_definition
 class TransposeOp(_FoldIdentity, StructuralOp):
     name = "bcast.transpose"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     permutation = prop_def(DenseArrayBase.constr(i64))
     assembly_format = (
         "$operand `,` `dims` `=` $permutation attr-dict `:` functional-type(operands, results)"
@@ -2204,6 +2205,9 @@ class ArgReduceOp(BcastOp, abc.ABC):
 
     ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned", "float"})
     INDEX_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned"})
+    DYNAMIC_SHAPES: ClassVar[bool] = True
+    """The kept dims may be ``?``; the reduced dim must be static (a ``?``
+    one could be empty at run time, and its indices' type is checked here)."""
 
     def __init__(self, operand: SSAValue | Operation, dimension: int, index_element: str):
         shape = flat_type_shape(_type(operand))
@@ -2225,6 +2229,9 @@ class ArgReduceOp(BcastOp, abc.ABC):
         shape, element = _flat_operand(self, what)
         check_kinds((element,), self.ELEMENT_KINDS, f"{what} compares numbers; convert booleans first")
         _check_dim(shape, self.dim, what)
+        if isinstance(shape[self.dim], rules.Dynamic):
+            raise Diagnostic(f"{what} of a dynamic dim (dim {self.dim} is {shape[self.dim]}) is not supported",
+                             ["the reduced dim must be static: it could be empty at run time"])  # fmt: skip
         if shape[self.dim] == 0:
             raise Diagnostic(
                 f"{what} of an empty dim (dim {self.dim} has size 0)",

@@ -179,12 +179,12 @@ def make_type(levels: Levels, element: str) -> TensorType:
 def _make_type(levels: Levels, element: str) -> TensorType:
     t: Attribute = element_type(element)
     for level in reversed(levels):
-        t = _tensor_type(t, level)
+        t = dims_tensor_type(t, level)
     assert isinstance(t, TensorType)
     return t
 
 
-def _tensor_type(element: Attribute, level: Shape) -> TensorType:
+def dims_tensor_type(element: Attribute, level: Shape) -> TensorType:
     """One level: ``?`` for a dynamic dim, its bound in ``#stablehlo.bounds``."""
     if not any(isinstance(d, Dynamic) for d in level):
         return TensorType(element, level)

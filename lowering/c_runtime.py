@@ -482,8 +482,8 @@ class Function:
         dynamic = self.sizes is not None
         # (a dynamic function's checks run before the call: it then cannot fail)
         outs = rt.Outs(out, self.results, values, may_fail=bool(self.checks))
-        shapes = self.sizes([v if spec.shape is None else np.shape(v) for v, spec in zip(values, self.arguments)]) \
-            if dynamic else None
+        shapes = self.sizes([v if spec.shape is None or k in self.sizes.values_read else np.shape(v)
+                             for k, (v, spec) in enumerate(zip(values, self.arguments))]) if dynamic else None
         pointers: list[object] = []
         keep = []
         for value, spec in zip(values, self.arguments):
@@ -661,7 +661,7 @@ def dynamic_fast_call(arguments: Sequence[rt.Spec], results: Sequence[rt.Spec], 
                 test.append(f"a{k}.shape[{d}] <= {n.bound}")
         tests.append(" and ".join(test))
         pointers += [f"at(id(a{k}) + OFFSET).value or 0", *(f"a{k}.shape[{d}]" for d in dynamic_dims(spec))]
-        shapes.append(f"a{k}.shape")
+        shapes.append(f"a{k}" if k in sizes.values_read else f"a{k}.shape")  # a size in a tensor: its value
     for k, spec in enumerate(results):
         constants[f"RD{k}"] = spec.dtype
         pointers += [f"at(id(r{k}) + OFFSET).value or 0", *(f"r{k}.shape[{d}]" for d in dynamic_dims(spec))]

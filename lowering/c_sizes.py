@@ -16,17 +16,26 @@ broadcasts' steps once there."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 
+import numpy as np
 from xdsl.dialects import func
-from xdsl.ir import BlockArgument, SSAValue
+from xdsl.dialects.builtin import IndexType
+from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from bcast.ir import ops as bc
+from bcast.ir import rules
 from bcast.ir.types import flat_type_shape
-from bcast.lowering.interpreter import check_broadcastable, check_expansion
+from bcast.lowering.interpreter import EvaluationError, RuntimeShapeFailure, check_broadcastable, check_expansion
+from bcast.lowering.reference import Evaluator
 from bcast.passes.lower_to_loops import SizeSource, index_source, size_source
+from bcast.passes.size_tensors import refines_operand, size_tensor_ops
 
 Shape = tuple[int, ...]
+
+MEMO_SIZE = 256
+"""Argument shapes a ``SizePlan`` that runs ops remembers (then it starts over)."""
 
 
 class SizePlan:
@@ -42,7 +51,29 @@ class SizePlan:
     def __init__(self, function: func.FuncOp):
         block = function.body.block
         self.steps: list[tuple] = []
+        evaluated, self.values_read = size_tensor_ops(function)
+        """The ops of sizes held in tensors (JAX's exports), run at entry by
+        the reference's own functions, and the rank-0 arguments they read
+        (the runtime passes those arguments' values, not their shapes)."""
+        self._interpreters = threading.local()
+        self.known: dict[tuple, list[Shape | None]] | None = {} if evaluated else None
+        """The results' shapes of the argument shapes (and read values) seen,
+        for a plan that runs ops: a pure function of them, so a size seen
+        before costs a lookup, not a run of the reference's functions (tens
+        of microseconds each). A failure raises and is never stored."""
         for op in block.ops:
+            if op in evaluated:
+                self.steps.append(("run", op, [index_source(v) if isinstance(v.type, IndexType) else v
+                                               for v in op.operands]))
+            elif isinstance(op, bc.DynamicReshapeOp):
+                operand = [size_source(op.operand, k) for k in range(len(flat_type_shape(op.operand.type)))]
+                result = [s if isinstance(s, int) else index_source(s) for s in op.mixed_sizes()]
+                self.steps.append(("reshape", op, operand, result))
+            elif isinstance(op, bc.SetDimensionSizeOp):
+                self.steps.append(("bound", op, index_source(op.size), size_source(op.operand, op.dim)))
+            elif isinstance(op, bc.TransposeOp) and refines_operand(op):
+                operand = [size_source(op.operand, k) for k in range(len(op.perm))]
+                self.steps.append(("refine", op, [operand[p] for p in op.perm]))
             if isinstance(op, bc.DimOp):
                 self.steps.append(("dim", op.result, size_source(op.operand, op.dim)))
             elif isinstance(op, bc.BroadcastSizeOp):
@@ -68,9 +99,23 @@ class SizePlan:
 
     def __call__(self, shapes: Sequence[Shape | int]) -> list[Shape | None]:
         """The results' shapes for arguments of ``shapes`` (an ``index``
-        argument: its value, which may be a size); a check that fails raises
-        the reference's ``RuntimeShapeFailure``."""
+        argument: its value, which may be a size; an argument of
+        ``values_read``: the array); a check that fails raises the
+        reference's ``RuntimeShapeFailure``."""
+        if self.known is None:
+            return self.compute(shapes)
+        key = tuple((s.dtype.str, s.tobytes()) if isinstance(s, np.ndarray | np.generic) else s for s in shapes)
+        shapes_of = self.known.get(key)
+        if shapes_of is None:
+            shapes_of = self.compute(shapes)
+            if len(self.known) >= MEMO_SIZE:
+                self.known.clear()
+            self.known[key] = shapes_of
+        return shapes_of
+
+    def compute(self, shapes: Sequence[Shape | int]) -> list[Shape | None]:
         sizes: dict[SSAValue, int] = {}
+        values: dict[SSAValue, object] = {}
 
         def size(source: SizeSource) -> int:
             if isinstance(source, int):
@@ -87,6 +132,28 @@ class SizePlan:
                 sizes[step[1]] = size(step[2])
             elif kind == "size":
                 sizes[step[1]] = next((s for s in (sizes[v] for v in step[2]) if s != 1), 1)
+            elif kind == "run":
+                _, op, operands = step
+                args = [size(v) if not isinstance(v, SSAValue) or isinstance(v.type, IndexType)
+                        else self.value(v, shapes, values) for v in operands]
+                results = self.run(op, args)
+                for r, value in zip(op.results, results):
+                    (sizes if isinstance(r.type, IndexType) else values)[r] = value
+            elif kind == "reshape":
+                _, op, operand, result = step
+                count, want = int(np.prod([size(s) for s in operand])), tuple(size(s) for s in result)
+                if count != int(np.prod(want)):
+                    _fail(op, bc.check_reshape, count, want)
+            elif kind == "bound":
+                _, op, n, bound = step
+                if size(n) > size(bound):
+                    _fail(op, bc.check_dimension_size, size(n), op.dim, size(bound))
+            elif kind == "refine":
+                _, op, result = step
+                got = tuple(size(s) for s in result)
+                if not rules.fits(flat_type_shape(op.result.type), got):
+                    raise EvaluationError(op, f"result has shape {got} at run time, which its type "
+                                              f"{op.result.type} does not allow")
             elif kind == "check":
                 _, op, sources, groups, strict = step
                 values = [[size(s) for s in shape] for shape in sources]
@@ -104,3 +171,26 @@ class SizePlan:
                     if n != 1 and n != want[d] or expanding and n != 1 or nonexpanding and n != want[d]:
                         check_expansion(op, tuple(got), tuple(want))
         return [None if dims is None else tuple(size(s) for s in dims) for dims in self.results]
+
+    def value(self, v: SSAValue, shapes: Sequence, values: dict[SSAValue, object]) -> object:
+        """A rank-0 tensor of the size computation: computed by an earlier
+        step, or a rank-0 argument's value (``values_read``)."""
+        return values[v] if v in values else shapes[v.index]
+
+    def run(self, op: Operation, args: Sequence[object]) -> Sequence[object]:
+        """``op`` on ``args`` by the reference backend (its located run-time
+        errors included); one interpreter per thread, made once (it costs
+        0.2 ms), as xDSL's keeps a run's values in its scopes."""
+        interpreter = getattr(self._interpreters, "it", None)
+        if interpreter is None:
+            interpreter = self._interpreters.it = Evaluator().interpreter()
+        with np.errstate(all="ignore"):
+            return interpreter.run_op(op, tuple(args))
+
+
+def _fail(op: Operation, rule, *args) -> None:
+    """``rule(*args)`` (a run-time rule of ``bcast.ir.ops``), raised located at ``op``."""
+    try:
+        rule(*args)
+    except bc.RuntimeShapeError as e:
+        raise RuntimeShapeFailure(op, e) from None

@@ -57,6 +57,7 @@ from bcast.ir.types import flat_type_shape, is_dynamic_type, numpy_dtype, split_
 from bcast.lowering import numpy_runtime as rt
 from bcast.lowering.reference import signature
 from bcast.passes.errors import PassError, check_one_block_functions
+from bcast.passes.size_tensors import refines_operand
 
 BLOCK_BYTES = 1024 * 1024
 
@@ -751,15 +752,22 @@ def shape_source(shape: Sequence[rules.Dim]) -> str:
 def check_static_or_explicit(op: Operation, target: str) -> None:
     """Dynamic dims reach a Python target in the explicit dynamic form only
     (docs/ir.md): sizes read by ``dim``, broadcasts to run-time sizes by
-    ``dynamic_broadcast_in_dim``, elementwise ops on operands of one shape.
-    Another op with a dynamic dim (an implicit broadcast, a fusion, which
-    the targets block by static sizes) is refused, located."""
+    ``dynamic_broadcast_in_dim`` and the other ops that make arrays of
+    run-time sizes (``DYNAMIC_FORM_ARRAY_OPS``), elementwise ops on operands
+    of one shape, reductions and argmax/argmin (NumPy's own run on any
+    shape). A transpose permutes run-time sizes; one that declares a static size
+    for a ``?`` dim of its operand (checked by the reference and the C
+    runtime) is refused. Another op with a dynamic dim (an implicit
+    broadcast, a fusion, which the targets block by static sizes) is
+    refused, located."""
     types = [*op.operand_types, *op.result_types]
     if isinstance(op, FusionOp):
         types += [v.type for inner in op.walk() for v in (*inner.operands, *inner.results)]
     dynamic = next((t for t in types if is_dynamic_type(t)), None)
-    if dynamic is not None and not (isinstance(op, (*DYNAMIC_FORM_ARRAY_OPS, bc.ReduceOp))
-                                    or (is_elementwise(op) and is_explicit(op))):
+    computes_on_any_shape = (isinstance(op, (*DYNAMIC_FORM_ARRAY_OPS, bc.ReduceOp, bc.ArgReduceOp))
+                             or (is_elementwise(op) and is_explicit(op))
+                             or (isinstance(op, bc.TransposeOp) and not refines_operand(op)))
+    if dynamic is not None and not computes_on_any_shape:
         raise PassError(op, f"has dynamic dimensions ({dynamic}), which {target} takes only in the explicit "
                             "dynamic form, unfused (run bcast-make-explicit, and not bcast-fuse)")
 

@@ -477,12 +477,16 @@ class FunctionEmitter:
         parts = [self.reshape(self.size(s), [1]) for s in sizes]
         return parts[0] if len(parts) == 1 else self.add(shlo.ConcatenateOp(parts, 0))
 
+    def dim_size(self, value: SSAValue, dim: int) -> SSAValue:
+        """``get_dimension_size`` of ``value``'s ``dim``, as a size."""
+        size = self.add(shlo.GetDimensionSizeOp.create(
+            operands=[value], result_types=[TensorType(IntegerType(32), [])],
+            properties={"dimension": IntegerAttr(dim, i64)}))
+        return self.convert(size, "i64")
+
     def emit_dynamic(self, op: bc.BcastOp, args: list[SSAValue]) -> SSAValue:
         if isinstance(op, bc.DimOp):
-            size = self.add(shlo.GetDimensionSizeOp.create(
-                operands=[args[0]], result_types=[TensorType(IntegerType(32), [])],
-                properties={"dimension": IntegerAttr(op.dim, i64)}))
-            return self.convert(size, "i64")
+            return self.dim_size(args[0], op.dim)
         if isinstance(op, bc.BroadcastSizeOp):  # the first size that is not 1, else 1
             result = args[-1]
             for s in reversed(args[:-1]):
@@ -609,7 +613,14 @@ class FunctionEmitter:
         identity, 0) with ``arg_reduce_body``, its index result."""
         shape = flat_type_shape(op.operand.type)
         element, index = _element(op.operand.type), _element(op.result.type)
-        iota = self.add(shlo.IotaOp(op.dim, make_type((tuple(shape),), index)))
+        iota_type = make_type((tuple(shape),), index)
+        if rules.is_dynamic(shape):  # JAX's dynamic_iota, sized by the operand's run-time dims
+            sizes = [n if isinstance(n, int) else self.dim_size(x, d) for d, n in enumerate(shape)]
+            iota = self.add(shlo.DynamicIotaOp.create(
+                operands=[self.shape_tensor(sizes)], result_types=[iota_type],
+                properties={"iota_dimension": IntegerAttr(op.dim, i64)}))
+        else:
+            iota = self.add(shlo.IotaOp(op.dim, iota_type))
         inits = [self.scalar(numerics.reduction_identity(op.START_KIND, NUMPY_DTYPES[element]), element),
                  self.scalar(0, index)]  # fmt: skip
         body = shlo.arg_reduce_body(op.STABLEHLO_DIRECTION, x.type.get_element_type(),

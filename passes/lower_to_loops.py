@@ -411,9 +411,14 @@ def size_source(v: SSAValue, d: int) -> SizeSource:
         if isinstance(op, FusionOp):
             v = op.block.last_op.operands[v.index]  # a fusion's result is what it yields
             continue
-        if isinstance(op, bc.DynamicBroadcastInDimOp):
+        if isinstance(op, bc.DynamicBroadcastInDimOp | bc.DynamicReshapeOp | bc.DynamicIotaOp):
             size = op.mixed_sizes()[d]
             return size if isinstance(size, int) else index_source(size)
+        if isinstance(op, bc.SetDimensionSizeOp):
+            if d == op.dim:
+                return index_source(op.size)
+            v = op.operand
+            continue
         if isinstance(op, bc.ElementwiseOp | bc.ConvertOp) and is_explicit(op):
             v = op.operands[1] if isinstance(op, bc.SelectOp) else op.operands[0]
         elif isinstance(op, bc.ReduceOp) and not op.keeps_dims:
@@ -421,11 +426,17 @@ def size_source(v: SSAValue, d: int) -> SizeSource:
             v, d = op.operand, kept[d]
         elif isinstance(op, bc.ReduceOp):
             v = op.operand
+        elif isinstance(op, bc.ArgReduceOp):
+            kept = [k for k in range(len(flat_type_shape(op.operand.type))) if k != op.dim]
+            v, d = op.operand, kept[d]
         elif isinstance(op, bc.BroadcastInDimOp):
             v, d = op.operand, op.dims.index(d)
+        elif isinstance(op, bc.TransposeOp):
+            v, d = op.operand, op.perm[d]
         else:
             raise PassError(op, "has dynamic dimensions that bcast-lower-to-loops does not lower yet",
-                            ["it lowers elementwise ops, broadcasts and reductions of dynamic shapes"])
+                            ["it lowers elementwise ops, broadcasts, reductions, transposes and the size ops "
+                             "(dynamic_reshape, dynamic_iota, set_dimension_size) of dynamic shapes"])
 
 
 def index_source(size: SSAValue) -> SizeSource:
@@ -604,6 +615,45 @@ class FunctionLowering:
                 out.append(idx[d])
         return out
 
+    def size_from_tensor(self, op: bc.SizeFromTensorOp) -> SSAValue:
+        """The ``index`` a rank-0 integer tensor holds, widened by its
+        signedness; the C runtime has checked it is not negative
+        (lowering/c_sizes.py), as it computes it at entry too."""
+        element = element_of(op.operand.type)
+        x = self.value_at(op.operand, [])
+        if rules.bit_width(element) < 64:
+            x = self.b.cast("arith.extsi" if rules.kind(element) == "signed" else "arith.extui", x, "i64")
+        return self.b(arith.IndexCastOp(x, IndexType()))
+
+    def dynamic_reshape_index(self, operand: SSAValue, result: SSAValue, idx: Index) -> Index:
+        """``reshape_index`` on run-time sizes: direct where the reshape only
+        inserts or removes dims of static size 1 (the other dims of one size
+        source each), else through the row-major linear position, divided by
+        each operand size (at least 1: a size 0 has no element to read, and
+        no division by 0 is ever computed)."""
+        b = self.b
+        src = [size_source(operand, d) for d in range(len(flat_type_shape(operand.type)))]
+        dst = [size_source(result, d) for d in range(len(flat_type_shape(result.type)))]
+        inserted = rules.unit_dim_embedding(src, dst)
+        if inserted is not None:
+            return [idx[p] for p in inserted]
+        removed = rules.unit_dim_embedding(dst, src)
+        if removed is not None:
+            out = [b.index(0)] * len(src)
+            for k, p in enumerate(removed):
+                out[p] = idx[k]
+            return out
+        linear = idx[0] if idx else b.index(0)
+        for size, i in zip(dst[1:], idx[1:]):
+            linear = b(arith.AddiOp(b(arith.MuliOp(linear, self.as_index(self.size(size)))), i))
+        out = []
+        for size in reversed(src[1:]):
+            n = self.size(size)
+            n = b.index(max(n, 1)) if isinstance(n, int) else b.select(b.cmpi("eq", n, b.index(0)), b.index(1), n)
+            out.append(b(arith.RemUIOp(linear, n)))
+            linear = b(arith.DivUIOp(linear, n))
+        return ([linear] if src else []) + out[::-1]
+
     def computed_inline(self, op: Operation) -> bool:
         """An unfused elementwise op of a dynamic function (a pipeline without
         bcast-fuse; bcast-fuse fuses dynamic functions too) read once per element by its only user, another elementwise
@@ -744,8 +794,14 @@ class FunctionLowering:
             return (yield op.operand, reverse_index(b, flat_type_shape(op.operand.type), op.dims, idx))
         if isinstance(op, bc.SliceOp):
             return (yield op.operand, slice_index(b, op.starts, op.steps, idx))
-        if isinstance(op, bc.IotaOp):
+        if isinstance(op, bc.IotaOp | bc.DynamicIotaOp):
             return iota_at(b, op.dim, element_of(op.result.type), idx)
+        if isinstance(op, bc.DynamicReshapeOp):
+            return (yield op.operand, self.dynamic_reshape_index(op.operand, op.result, idx))
+        if isinstance(op, bc.SetDimensionSizeOp):
+            return (yield op.operand, idx)  # the first entries along its dim, at their own index
+        if isinstance(op, bc.SizeToTensorOp):
+            return b(arith.IndexCastOp(self.alias[op.size], storage_type(element_of(op.result.type))))
         if isinstance(op, bc.ReshapeOp | bc.NarrowOp):
             src = flat_type_shape(op.operand.type)
             return (yield op.operand, reshape_index(b, src, flat_type_shape(op.result.type), idx))
@@ -870,8 +926,10 @@ class FunctionLowering:
             self.alias[op.result] = self.as_index(self.shape(op.operand)[op.dim])
         elif isinstance(op, bc.BroadcastSizeOp):
             self.lower_broadcast_size(op)
-        elif isinstance(op, bc.CheckBroadcastableOp):
+        elif isinstance(op, bc.CheckBroadcastableOp | bc.ShapeAssertionOp):
             return  # the C runtime checks it before the call (lowering/c_sizes.py)
+        elif isinstance(op, bc.SizeFromTensorOp):
+            self.alias[op.result] = self.size_from_tensor(op)
         elif isinstance(op, bc.DynamicBroadcastInDimOp):
             self.broadcast_steps(op)
             if op.result in self.destination:
@@ -881,7 +939,8 @@ class FunctionLowering:
                 raise PassError(op, "bcast-lower-to-loops needs explicit IR; run bcast-make-explicit first")
         elif isinstance(op, bc.ElementwiseOp | bc.ConvertOp | bc.ExtractOp | bc.BroadcastInDimOp
                         | bc.TransposeOp | bc.ReshapeOp | bc.NarrowOp | bc.ReverseOp | bc.IotaOp
-                        | bc.SliceOp):
+                        | bc.SliceOp | bc.SizeToTensorOp | bc.DynamicReshapeOp | bc.DynamicIotaOp
+                        | bc.SetDimensionSizeOp):
             if isinstance(op, bc.ElementwiseOp | bc.ConvertOp):
                 if not is_explicit(op) or not same_sizes(op):
                     raise PassError(op, "bcast-lower-to-loops needs explicit IR; run "
@@ -1038,7 +1097,7 @@ class FunctionLowering:
         the first NaN (``arg_replaces``); the index is cast to the result's
         type once, at the end."""
         b, target = self.b, self.buffer(op.result)
-        shape = flat_type_shape(op.operand.type)
+        shape = self.shape(op.operand)  # the kept dims may be ``?``; the reduced one is static
         element, index = element_of(op.operand.type), element_of(op.result.type)
         start = b.const(numerics.reduction_identity(op.START_KIND, NUMPY_DTYPES[element])[()].item(), element)
         kept = [n for d, n in enumerate(shape) if d != op.dim]

@@ -47,14 +47,14 @@ Python source line, for a JAX export with debug info).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, StringAttr, TensorType, UnregisteredOp, i64
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -139,12 +139,14 @@ def _bcast_type(op: Operation, value: SSAValue):
         raise PassError(op, f"cannot be imported: {e.message}", e.notes) from None
 
 
-def _binary(op: Operation, cls: type[bcast.BinaryOp], lhs: SSAValue, rhs: SSAValue) -> bcast.BinaryOp:
-    """``cls`` on two operands of one type, with StableHLO's i1 logic."""
+def _binary(op: Operation, cls: type[bcast.BinaryOp], lhs: SSAValue, rhs: SSAValue,
+            result_type: Attribute | None = None) -> bcast.BinaryOp:
+    """``cls`` on two operands (of one type, unless ``result_type`` is the
+    broadcast of theirs), with StableHLO's i1 logic."""
     _bcast_type(op, lhs)
     if str(lhs.type.get_element_type()) == "i1":
         cls = ON_I1.get(cls, cls)
-    return cls(lhs, rhs, lhs.type)
+    return cls(lhs, rhs, result_type or lhs.type)
 
 
 def _broadcast_to(value: SSAValue, dims, result_type: TensorType, new: list[Operation],
@@ -393,8 +395,11 @@ class ConvertChloBroadcastSelect(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: chlo.BroadcastSelectOp, rewriter: PatternRewriter) -> None:
-        for v in op.operands:
+        for v in (*op.operands, op.result):
             _bcast_type(op, v)
+        if _is_dynamic_op(op):  # implicit: bcast-make-explicit decides each pair (see ConvertChloBroadcast)
+            replace(rewriter, op, [bcast.SelectOp(*op.operands, op.result.type)])
+            return
         shape = op.result.type.get_shape()
         new: list[Operation] = []
         pred, on_true, on_false = (
@@ -405,21 +410,57 @@ class ConvertChloBroadcastSelect(RewritePattern):
         replace(rewriter, op, [*new, bcast.SelectOp(pred, on_true, on_false, op.result.type)])
 
 
+def _is_dynamic_op(op: Operation) -> bool:
+    return any(is_dynamic_type(v.type) for v in (*op.operands, *op.results))
+
+
+def _with_unit_dims(value: SSAValue, dims: Sequence[int], rank: int, new: list[Operation]) -> SSAValue:
+    """``value`` (of a lower rank) with its dims at ``dims`` of ``rank`` and
+    1 elsewhere: XLA's ``broadcast_dimensions`` as a broadcast that stretches
+    nothing, so that NumPy's rule on operands of one rank does the rest."""
+    levels, element = split_type(value.type)
+    placed: list[int | SSAValue] = [1] * rank
+    shape: list[rules.Dim] = [1] * rank
+    for i, (d, n) in enumerate(zip(dims, levels[0])):
+        shape[d] = n
+        if isinstance(n, int):
+            placed[d] = n
+        else:
+            new.append(size := bcast.DimOp(value, i))
+            placed[d] = size.results[0]
+    result_type = make_type((tuple(shape),), element)
+    if not is_dynamic_type(result_type):
+        new.append(expanded := bcast.BroadcastInDimOp(value, list(dims), result_type))
+    else:
+        new.append(expanded := bcast.DynamicBroadcastInDimOp(value, placed, list(dims), result_type))
+    return expanded.results[0]
+
+
 class ConvertChloBroadcast(RewritePattern):
-    """``chlo.broadcast_X a, b`` -> each operand broadcast to the result shape, then X."""
+    """``chlo.broadcast_X a, b`` -> each operand broadcast to the result
+    shape, then X. With a ``?`` dim, X is written with implicit (NumPy)
+    broadcasting instead, for ``bcast-make-explicit`` to decide each pair
+    and leave the run-time checks that only the sizes can settle
+    (docs/stablehlo.md, "Dynamic programs")."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: chlo.ChloBroadcastBinaryOp, rewriter: PatternRewriter) -> None:
-        _bcast_type(op, op.lhs), _bcast_type(op, op.rhs)
-        shape, lhs_dims, rhs_dims = chlo.chlo_broadcast_shape(op.lhs.type.get_shape(), op.rhs.type.get_shape(), op.dims)
-        operand_type = TensorType(op.lhs.type.get_element_type(), shape)
+        _bcast_type(op, op.lhs), _bcast_type(op, op.rhs), _bcast_type(op, op.result)
+        shape, lhs_dims, rhs_dims = chlo.chlo_broadcast_shape(chlo.dims_of(op.lhs), chlo.dims_of(op.rhs), op.dims)
         new: list[Operation] = []
-        lhs = _broadcast_to(op.lhs, lhs_dims, operand_type, new)
-        rhs = _broadcast_to(op.rhs, rhs_dims, operand_type, new)
+        if _is_dynamic_op(op):
+            lhs, rhs = (_with_unit_dims(v, dims, len(shape), new) if op.dims is not None and len(dims) < len(shape)
+                        else v for v, dims in ((op.lhs, lhs_dims), (op.rhs, rhs_dims)))
+            result_type = op.result.type
+        else:
+            operand_type = TensorType(op.lhs.type.get_element_type(), shape)
+            lhs = _broadcast_to(op.lhs, lhs_dims, operand_type, new)
+            rhs = _broadcast_to(op.rhs, rhs_dims, operand_type, new)
+            result_type = operand_type
         if isinstance(op, chlo.BroadcastCompareOp):
             result = _compare(op, op.compare_type, op.direction, lhs, rhs, op.result.type, new)
         else:
-            result = _binary(op, BINARY[op.STABLEHLO], lhs, rhs)
+            result = _binary(op, BINARY[op.STABLEHLO], lhs, rhs, result_type)
         replace(rewriter, op, [*new, result])
 
 
@@ -522,15 +563,18 @@ def _arg_reduce(op: hlo.ReduceOp) -> list[Operation]:
     _, element = _bcast_type(op, x)
     _, index = _bcast_type(op, iota)
     shape = flat_type_shape(x.type)
-    counts = iota.owner if isinstance(iota.owner, hlo.IotaOp | bcast.IotaOp) else None
+    iotas = hlo.IotaOp | bcast.IotaOp | hlo.DynamicIotaOp | bcast.DynamicIotaOp
+    counts = iota.owner if isinstance(iota.owner, iotas) else None
     if (len(dims) != 1 or counts is None or counts.dim != dims[0] or op.results[0].uses
             or rules.kind(element) not in cls.ELEMENT_KINDS | {"bool"} or rules.kind(index) not in cls.INDEX_KINDS
             or not _is_identity(init, cls.START_KIND, element) or _scalar_constant(init_index) != 0):
         raise PassError(op, f"reduce of 2 inputs is not supported by convert-stablehlo-to-bcast "
                         f"unless it is JAX's {cls.name.removeprefix('bcast.')}", notes)  # fmt: skip
-    if shape[dims[0]] == 0 or shape[dims[0]] - 1 > np.iinfo(NUMPY_DTYPES[index]).max:
+    if not isinstance(shape[dims[0]], int) or shape[dims[0]] == 0 \
+            or shape[dims[0]] - 1 > np.iinfo(NUMPY_DTYPES[index]).max:
         raise PassError(op, f"{cls.name} of dim {dims[0]} of size {shape[dims[0]]} with index type "
-                        f"{index} is not supported", ["the dim must be non-empty and its indices fit the type"])
+                        f"{index} is not supported", ["the dim must be static, non-empty, and its indices "
+                                                      "fit the type"])
     new: list[Operation] = []
     if element == "i1":
         new.append(bcast.ConvertOp(x, make_type((shape,), "ui8")))

@@ -251,3 +251,17 @@ def test_random_arg_reductions_match_numpy(backend):
         np.testing.assert_array_equal(got, want)
 
     check()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", ["argmax", "argmin"])
+def test_kept_dims_may_be_dynamic(backend, name):
+    """One compiled program for every row count (0 and 1 included): the
+    kept dims may be ``?``, the reduced one is static."""
+    f = bcast.compile(arg_program(name, ["?", 5, "?"], 1, "f32", "i64"), backend=backend)
+    reference = getattr(np, name)
+    for rows, cols in ((0, 3), (1, 1), (4, 2)):
+        x = np.random.default_rng(rows).standard_normal((rows, 5, cols)).astype(np.float32)
+        if rows:
+            x[0, 3, 0] = np.nan
+        np.testing.assert_array_equal(f(x), reference(x, axis=1))

@@ -222,7 +222,9 @@ def test_dynamic_c_is_clean_under_sanitizers_at_every_size(tmp_path):
         try:
             plan = SizePlan(function)
             loops = targets.loop_ir(module)
-        except PassError:  # not lowered yet (the StableHLO import's size ops): refused, located, elsewhere
+        except PassError:  # not lowered yet: refused, located, elsewhere
+            continue
+        if plan.values_read:  # a size held in a rank-0 argument: the harness's data is random, not a size
             continue
         source, names = c_emitter.emit_module(loops, prefix=f"e{k}_")
         unit = tmp_path / f"e{k}.c"
@@ -240,7 +242,9 @@ def test_dynamic_c_is_clean_under_sanitizers_at_every_size(tmp_path):
     assert [(n, s) for n, s, _ in refused if n == "program"] == [
         ("program", dict(zip((0, 2, 3), s))) for s in SIZES if numpy_refuses(*s)]
     assert len(calls) > 100
-    assert all(msg.startswith(("operands could not", "operand of shape")) for _, _, msg in refused)
+    # (the examples' shape assertions: b >= 1, refused at b = 0)
+    assert all(msg.startswith(("operands could not", "operand of shape", "b = 0", "expected b >= 1"))
+               for _, _, msg in refused)
     prototypes = [line for unit in units for line in unit.read_text().splitlines()
                   if line.startswith("void ") and line.endswith(");")]
     main = tmp_path / "main.c"

@@ -485,7 +485,8 @@ def binary_result(a, b, same: bool):
 def dynamic_programs(draw):
     """A function over 2-3 arguments of rank 1-2 with 1-4 ops, each a binary
     elementwise op of two earlier values (maybe the same one), a ``reduce
-    add`` over one dim or a ``broadcast_in_dim`` adding a leading static dim;
+    add`` over one dim, a ``broadcast_in_dim`` adding a leading static dim
+    or a ``transpose`` of a rank-2 value;
     every value is returned. Returns (source, argument types, ops) where each
     op is (kind, operands, detail, line); None types mark a static pair NumPy
     refutes, which the compiler must refuse."""
@@ -494,10 +495,14 @@ def dynamic_programs(draw):
     names = [f"%a{k}" for k in range(len(values))]
     lines, ops, refuted = [], [], False
     for k in range(draw(st.integers(1, 4))):
-        kind = draw(st.sampled_from(["binary", "binary", "binary", "reduce", "broadcast"]))
+        kind = draw(st.sampled_from(["binary", "binary", "binary", "reduce", "broadcast", "transpose"]))
         i = draw(st.integers(0, len(values) - 1))
         t = values[i]
-        if kind == "reduce" and t:
+        if kind == "transpose" and len(t) == 2:
+            result = t[::-1]
+            text = f"bcast.transpose {names[i]}, dims = [1, 0] : ({typed_text(t)}) -> {typed_text(result)}"
+            ops.append(("transpose", (i,), None))
+        elif kind == "reduce" and t:
             axis = draw(st.integers(0, len(t) - 1))
             result = t[:axis] + t[axis + 1:]
             text = f"bcast.reduce add {names[i]}, dims = [{axis}] : ({typed_text(t)}) -> {typed_text(result)}"
@@ -543,6 +548,8 @@ def numpy_outcome(source: str, ops, arrays) -> list[np.ndarray] | str:
             values.append(np.add.reduce(args[0], axis=detail))
         elif kind == "broadcast":
             values.append(np.broadcast_to(args[0][None], (detail, *args[0].shape)).copy())
+        elif kind == "transpose":
+            values.append(np.transpose(args[0]).copy())
         else:
             try:
                 values.append(getattr(np, kind)(*args))
@@ -561,6 +568,8 @@ def test_random_dynamic_programs_agree_with_numpy_on_every_backend(case):
     same on every backend (the reference's). A static pair NumPy refutes is
     a compile-time error on every backend."""
     source, ops, refuted, runs = case
+    if any(kind == "transpose" for kind, _, _ in ops):
+        event("with a transpose")
     compiled = {}
     for backend in BACKENDS:
         try:

@@ -10,8 +10,10 @@ import numpy as np
 import pytest
 
 import bcast
+from bcast.tools.api import DYNAMIC_BACKENDS
 
-SIZE_OP_BACKENDS = ("reference", "numpy", "array-api")
+SIZE_OP_BACKENDS = DYNAMIC_BACKENDS
+"""Every backend that runs dynamic programs, the C backend included (lowering/c_sizes.py)."""
 
 PROGRAM = """\
 func.func @main(%x: tensor<?x4xf32>, %y: tensor<16xf32>, %t: tensor<i64>)
@@ -81,3 +83,47 @@ def test_a_false_shape_assertion_is_a_located_error(backend):
     np.testing.assert_array_equal(run(backend, ASSERTION, np.ones(2, np.float32)), np.ones(2, np.float32))
     with pytest.raises(bcast.BcastError, match=r"^<source>:6:3: error: b must be positive, got 0$"):
         run(backend, ASSERTION, np.ones(0, np.float32))
+
+
+RESHAPE = """\
+func.func @main(%x: tensor<?xf32>, %t: tensor<i64>) -> tensor<?x2xf32> {
+  %k = bcast.size_from_tensor %t : tensor<i64>
+  %r = bcast.dynamic_reshape %x, [%k, 2] : (tensor<?xf32>) -> tensor<?x2xf32>
+  func.return %r : tensor<?x2xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("backend", SIZE_OP_BACKENDS)
+def test_a_failed_size_check_writes_nothing_to_out(backend):
+    """The size a tensor holds is read and checked before anything runs (on
+    C: at entry, lowering/c_sizes.py), so ``out=`` keeps its contents."""
+    compiled = bcast.compile(RESHAPE, backend=backend)
+    x = np.arange(6, dtype=np.float32)
+    out = np.full((3, 2), 7, np.float32)
+    np.testing.assert_array_equal(compiled(x, np.int64(3), out=out), x.reshape(3, 2))
+    out = np.full((4, 2), 7, np.float32)
+    with pytest.raises(bcast.BcastError, match=r"^<source>:3:8: error: cannot reshape array of size 6 into shape "
+                                               r"\(4, 2\)$"):
+        compiled(x, np.int64(4), out=out)
+    assert (out == 7).all()
+
+
+GIVEN_SHAPE = """\
+func.func @main(%x: tensor<4xf32>, %shape: tensor<2xi64>) -> tensor<?x4xf32> {
+  %0 = stablehlo.dynamic_broadcast_in_dim %x, %shape, dims = [1] : (tensor<4xf32>, tensor<2xi64>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("backend", SIZE_OP_BACKENDS)
+def test_a_size_read_from_a_shape_tensor_argument_runs_as_the_reference(backend):
+    """StableHLO's output sizes as an argument (``tensor<2xi64>``): read
+    entry by entry (``extract``); on C at entry, the argument passed by value."""
+    compiled = bcast.compile(GIVEN_SHAPE, backend=backend)
+    x = np.arange(4, dtype=np.float32)
+    for n in (0, 1, 3, 1):
+        np.testing.assert_array_equal(compiled(x, np.array([n, 4], np.int64)), np.broadcast_to(x, (n, 4)))
+    with pytest.raises(bcast.BcastError, match=r"^<source>:2:8: error: a size is negative \(-1\)$"):
+        compiled(x, np.array([-1, 4], np.int64))

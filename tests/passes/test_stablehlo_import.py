@@ -194,3 +194,38 @@ def test_compare_unsigned_on_i32_orders_the_bit_patterns(backend):
     np.testing.assert_array_equal(signed, a < b)
     np.testing.assert_array_equal(default, a >= b)
     assert unsigned.tolist() == [False, True, False, False, False]
+
+
+CHLO_DYNAMIC = """func.func @main(%a: tensor<?x4xf32>, %b: tensor<?xf32>, %p: tensor<?x1xi1>) -> (tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x4xf32>) {
+  %0 = chlo.broadcast_add %a, %b {broadcast_dimensions = array<i64: 0>} : (tensor<?x4xf32>, tensor<?xf32>) -> tensor<?x4xf32>
+  %1 = chlo.broadcast_multiply %a, %p_f : (tensor<?x4xf32>, tensor<?x1xf32>) -> tensor<?x4xf32>
+  %2 = chlo.broadcast_select %p, %0, %1 : (tensor<?x1xi1>, tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+  return %0, %1, %2 : tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x4xf32>
+}
+""".replace("%p_f", "%pf").replace("{\n", "{\n  %pf = stablehlo.convert %p : (tensor<?x1xi1>) -> tensor<?x1xf32>\n", 1)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_chlo_broadcasts_with_dynamic_dims_run_as_numpy_broadcasts(backend):
+    """``chlo.broadcast_*`` with ``?`` dims import as implicit bcast ops, so
+    one compiled program runs at every row count (0 and 1 included), and
+    ``broadcast_dimensions`` still places ``b`` on the rows."""
+    f = bcast.compile(CHLO_DYNAMIC, backend=backend)
+    rng = np.random.default_rng(1)
+    for n in (0, 1, 3):
+        a = rng.standard_normal((n, 4)).astype(np.float32)
+        b = rng.standard_normal(n).astype(np.float32)
+        p = rng.random((n, 1)) > 0.5
+        added, scaled, chosen = f(a, b, p)
+        np.testing.assert_allclose(added, a + b[:, None], rtol=1e-6)
+        np.testing.assert_allclose(scaled, a * p, rtol=1e-6)
+        np.testing.assert_allclose(chosen, np.where(p, a + b[:, None], a * p), rtol=1e-6)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_chlo_broadcast_of_mismatched_run_time_sizes_is_located(backend):
+    """Rows of ``a`` and ``b`` that differ (neither 1) fail at run time,
+    located at the ``chlo.broadcast_add`` line, in NumPy's words."""
+    f = bcast.compile(CHLO_DYNAMIC, backend=backend, filename="prog.mlir")
+    with pytest.raises(BcastError, match=r"prog.mlir:3:\d+: error: operands could not be broadcast together"):
+        f(np.ones((3, 4), np.float32), np.ones(2, np.float32), np.ones((3, 1), bool))

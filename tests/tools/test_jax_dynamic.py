@@ -4,11 +4,10 @@ equal to ``jax.jit`` at each size; and their assertions (``b >= 1``) as
 located run-time errors with JAX's message (docs/stablehlo.md, "Dynamic
 programs").
 
-They run on the reference, numpy and array-api backends
-(``SIZE_TENSOR_BACKENDS``): the import reads JAX's sizes through tensors
+They run on every backend that runs dynamic programs (``SIZE_TENSOR_BACKENDS``,
+the C backend included): the import reads JAX's sizes through tensors
 (``bcast.size_to_tensor``, ``size_from_tensor``, ``shape_assertion``), which
-the C backend does not run yet; they refuse such a program, located, naming the
-op (``test_backends_without_size_tensors_refuse_them_located``). Skipped,
+the C runtime computes and checks at entry (lowering/c_sizes.py). Skipped,
 visibly, when jax is not installed.
 """
 
@@ -29,8 +28,8 @@ from bcast.lowering.stablehlo_emitter import emit_text  # noqa: E402
 from bcast.tools import driver  # noqa: E402
 from bcast.tools.api import DYNAMIC_BACKENDS  # noqa: E402
 
-SIZE_TENSOR_BACKENDS = ("reference", "numpy", "array-api")
-"""The backends that run the size ops of the import; one line adds one."""
+SIZE_TENSOR_BACKENDS = DYNAMIC_BACKENDS
+"""The backends that run the size ops of the import: all of them."""
 from bcast.tools.jax_bridge import refined_stablehlo, run_stablehlo  # noqa: E402
 
 PROGRAMS = {
@@ -51,6 +50,8 @@ PROGRAMS = {
     "flatten": (lambda x: jnp.reshape(x, (-1,)) * 2.0, ["b,4"]),  # dynamic_reshape to 4*b
     "add_arange": (lambda x: x + jnp.arange(x.shape[0], dtype=jnp.float32), ["b"]),  # dynamic_iota
     "split_rows": (lambda x: jnp.reshape(x, (x.shape[0], 2, 3)).sum(-1), ["b,6"]),
+    "argmax_rows": (lambda x: jnp.argmax(x, axis=-1), ["b,5"]),  # reduce of (x, dynamic_iota)
+    "one_hot_argmin": (lambda x: jax.nn.one_hot(jnp.argmin(x, axis=-1), 4), ["b,4"]),
 }
 """name: (function, one shape spec per argument: sizes and dimension variables)."""
 
@@ -201,11 +202,23 @@ def test_a_bounded_program_runs_as_xla_runs_its_export(backend) -> None:
         compiled(x, np.int32(17))
 
 
-@pytest.mark.parametrize("backend", [b for b in DYNAMIC_BACKENDS if b not in SIZE_TENSOR_BACKENDS])
-def test_backends_without_size_tensors_refuse_them_located(backend):
-    """Not yet run there: refused when compiling, at the op, naming it."""
-    exported = export.export(jax.jit(lambda x: x * 2.0 + 1.0))(
-        jax.ShapeDtypeStruct(export.symbolic_shape("b,4"), jnp.float32))
-    with pytest.raises(bcast.BcastError, match=r"^<source>:\d+:\d+: error: 'bcast\.(size_to_tensor|size_from_tensor|"
-                                               r"shape_assertion)' op is not supported by (the|bcast-lower-to-loops)"):
-        bcast.compile(exported.mlir_module(), backend=backend)
+DATA_SIZE = """
+func.func @main(%x: tensor<?xf32>, %counts: tensor<2xi32>) -> tensor<?xf32> {
+  %total = bcast.reduce add %counts, dims = [0] : (tensor<2xi32>) -> tensor<i32>
+  %n = bcast.size_from_tensor %total : tensor<i32>
+  %0 = bcast.dynamic_reshape %x, [%n] : (tensor<?xf32>) -> tensor<?xf32>
+  func.return %0 : tensor<?xf32>
+}
+"""
+
+
+def test_c_refuses_a_size_computed_from_array_data_located() -> None:
+    """The C backend computes sizes at entry; one summed from an array
+    argument's elements would run the program before the program: refused
+    when compiling, at the op that reads it (the other backends run it)."""
+    with pytest.raises(bcast.BcastError, match=r"^prog\.mlir:4:8: error: 'bcast\.size_from_tensor' op reads a size "
+                                               r"computed by 'bcast\.reduce', which the C backend does not"):
+        bcast.compile(DATA_SIZE, filename="prog.mlir", backend="c")
+    x = np.arange(5, dtype=np.float32)
+    got = bcast.compile(DATA_SIZE, backend="numpy")(x, np.array([2, 3], np.int32))
+    np.testing.assert_array_equal(got, x)

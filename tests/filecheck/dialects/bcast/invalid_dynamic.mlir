@@ -178,10 +178,27 @@ func.func @not_yet_slice(%a: tensor<?x8xf32>) {
 
 // -----
 
-func.func @not_yet_transpose(%a: tensor<?x8xf32>) {
-  // expected-error @+2 {{'bcast.transpose' op dynamic dimensions are not supported by bcast.transpose yet}}
+func.func @not_yet_reverse(%a: tensor<?x8xf32>) {
+  // expected-error @+2 {{'bcast.reverse' op dynamic dimensions are not supported by bcast.reverse yet}}
   // expected-note @+1 {{lists the ops that take them}}
-  %0 = bcast.transpose %a, dims = [1, 0] : (tensor<?x8xf32>) -> tensor<8x?xf32>
+  %0 = bcast.reverse %a, dims = [1] : tensor<?x8xf32>
+  func.return
+}
+
+// -----
+
+// A transpose takes them (its sizes permuted), but not a permutation that does not fit.
+func.func @transpose_bad_permutation(%a: tensor<?x8xf32>) {
+  // expected-error @+1 {{'bcast.transpose' op permutation [0, 0] is not a permutation of the operand's 2 dimensions}}
+  %0 = bcast.transpose %a, dims = [0, 0] : (tensor<?x8xf32>) -> tensor<?x?xf32>
+  func.return
+}
+
+// -----
+
+func.func @transpose_incompatible_result(%a: tensor<?x8xf32>) {
+  // expected-error @+1 {{'bcast.transpose' op inferred type(s) 'tensor<8x?xf32>' are incompatible with return type(s) of operation 'tensor<4x?xf32>'}}
+  %0 = bcast.transpose %a, dims = [1, 0] : (tensor<?x8xf32>) -> tensor<4x?xf32>
   func.return
 }
 

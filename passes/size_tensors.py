@@ -1,0 +1,87 @@
+"""Sizes held in tensors (JAX's shape-polymorphic exports: a
+dimension variable passed through ``bcast.size_to_tensor``, arithmetic on it
+as ordinary tensor ops, ``bcast.size_from_tensor`` back to an ``index``, and
+``bcast.shape_assertion`` on it).
+
+Decision (docs/c-backend.md, "Dynamic shapes"): a backend that computes its
+sizes and runs its checks at function entry, before any loop (the C
+runtime's ``c_sizes.SizePlan``), runs these ops there too: they are integer
+arithmetic on sizes, a few scalars. This module finds them: the size ops
+and every op their tensor operands are computed by, which must be
+elementwise computations and ``extract``s of constants, sizes and small
+static arguments (shape tensors, read by value: at most
+``MAX_READ_ELEMENTS`` elements). A size computed otherwise (a sum of an
+array argument, say, or from a tensor of dynamic shape) is refused, located
+at the op that reads it: it would be a run of the program before the
+program.
+"""
+
+from __future__ import annotations
+
+import math
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import IndexType
+from xdsl.ir import BlockArgument, Operation, SSAValue
+
+from bcast.ir import ops as bc
+from bcast.ir.fusion import FusionOp
+from bcast.ir.types import flat_type_shape
+from bcast.passes.errors import PassError
+
+SIZE_TENSOR_OPS = (bc.SizeToTensorOp, bc.SizeFromTensorOp, bc.ShapeAssertionOp)
+"""The ops that read or write sizes through tensors."""
+
+SCALAR_OPS = (bc.ConstantOp, bc.ElementwiseOp, bc.ConvertOp, FusionOp, bc.SizeToTensorOp, bc.ExtractOp)
+"""The ops a size's tensor may be computed by."""
+
+MAX_READ_ELEMENTS = 64
+"""The largest argument a size is read from (a shape tensor); the runtime
+passes it by value at every call."""
+
+
+def size_tensor_ops(function: func.FuncOp) -> tuple[set[Operation], set[int]]:
+    """The top-level ops of ``function`` that compute sizes through tensors
+    (``SIZE_TENSOR_OPS`` and the ops their tensor operands come from), and
+    the indices of the arguments they read."""
+    found: set[Operation] = set()
+    arguments: set[int] = set()
+    for op in function.body.block.ops:
+        if isinstance(op, SIZE_TENSOR_OPS):
+            found.add(op)
+            _add_sources(op, op, found, arguments)
+    return found, arguments
+
+
+def _add_sources(op: Operation, reader: Operation, found: set[Operation], arguments: set[int]) -> None:
+    """The tensor operands of ``op``, and theirs in turn, into ``found`` (an
+    explicit stack: a chain of size arithmetic is as long as the program)."""
+    stack: list[SSAValue] = [v for v in op.operands if not isinstance(v.type, IndexType)]
+    while stack:
+        v = stack.pop()
+        shape = flat_type_shape(v.type)
+        if not all(isinstance(n, int) for n in shape) or (
+                isinstance(v, BlockArgument) and math.prod(shape) > MAX_READ_ELEMENTS):
+            raise PassError(reader, "reads a size computed from a tensor of dynamic or large shape, which the C "
+                            "backend does not compute at entry",
+                            [f"the size comes from a value of type {v.type}"])
+        if isinstance(v, BlockArgument):
+            arguments.add(v.index)
+            continue
+        source = v.owner
+        if not isinstance(source, SCALAR_OPS):
+            raise PassError(reader, f"reads a size computed by '{source.name}', which the C backend does not "
+                            "compute at entry", ["sizes in tensors are computed from constants, sizes and "
+                                                 "small arguments by elementwise ops and extract"])
+        if source not in found:
+            found.add(source)
+            stack += [u for u in source.operands if not isinstance(u.type, IndexType)]
+
+
+def refines_operand(op: bc.TransposeOp) -> bool:
+    """Whether a transpose declares a static size for a ``?`` dim of its
+    operand (a type more static than inferred, which the reference checks
+    at run time): a backend that reads the operand to the declared size
+    checks it first (the C runtime) or refuses it (the Python targets)."""
+    operand, result = flat_type_shape(op.operand.type), flat_type_shape(op.result.type)
+    return any(not isinstance(operand[p], int) and isinstance(result[k], int) for k, p in enumerate(op.perm))
