@@ -11,7 +11,7 @@ from __future__ import annotations
 import abc
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
-from typing import ClassVar
+from typing import ClassVar, Generic, TypeVar
 
 import numpy as np
 
@@ -1265,15 +1265,28 @@ class ReverseOp(_FoldIdentity, StructuralOp):
 # --------------------------------------------------------------------------
 # Op families declared once for bcast and StableHLO
 # --------------------------------------------------------------------------
-# ``pad``, ``slice`` and ``concatenate`` have one syntax, one set of fields
-# and one shape rule in both dialects; the family class declares them (xDSL
-# collects IRDL fields through the base classes, as its ``arith`` binary op
-# bases do), and each dialect's op adds its name, traits and verifier (bcast's
-# ``verify_semantics``, StableHLO's ``verify_op``, each with its own wording).
-# The dialect base supplies the two builder hooks ``flat_shape_of`` and
-# ``shaped_like`` (bcast's reads dynamic dims; StableHLO's any element type).
-# A family's builder calls ``IRDLOperation.__init__`` itself: the dialect base
-# after it in the MRO (``StructuralOp``) has a constructor of its own.
+# ``pad``, ``slice``, ``concatenate`` and ``iota`` have one syntax, one set of
+# fields and one shape rule in both dialects; the family class declares them
+# (xDSL collects IRDL fields through the base classes, as its ``arith``
+# binary op bases do), and each dialect's op adds its name, traits and
+# verifier (bcast's ``verify_semantics``, StableHLO's ``verify_op``, each with
+# its own wording). The dialect base supplies the two builder hooks
+# ``flat_shape_of`` and ``shaped_like`` (bcast's reads dynamic dims;
+# StableHLO's any element type). A family's builder calls
+# ``IRDLOperation.__init__`` itself: the dialect base after it in the MRO
+# (``StructuralOp``) has a constructor of its own.
+#
+# Where the twins differ, the family declares only what is the same and the
+# dialect's op the rest. An operand whose type differs (an ``index`` in bcast,
+# a tensor in StableHLO) is a type parameter of the family, as xDSL's
+# ``AbstractYieldOperation`` takes one. xDSL lists a subclass's fields before
+# its bases', so a family leaves out fields that must come after one the
+# dialect declares (operands are positional in the generic form): the family
+# of ``dynamic_broadcast_in_dim`` has its properties and result, not its
+# operand. ``dynamic_update_slice`` has no family: bcast's operands are
+# ``(operand, start indices..., update)``, StableHLO's ``(operand, update,
+# start indices...)``, and each generic form is a contract; ``dynamic_reshape``
+# shares only its result.
 
 
 class SliceFamily(IRDLOperation, abc.ABC):
@@ -1376,6 +1389,139 @@ class PadFamily(IRDLOperation, abc.ABC):
         return self.interior_padding.get_values()
 
 
+class IotaFamily(IRDLOperation, abc.ABC):
+    """``iota dim = 0 : tensor<4x5xi32>``."""
+
+    result = result_def(TensorType)
+    iota_dimension = prop_def(IntegerAttr.constr(type=I64))
+    assembly_format = "`dim` `=` $iota_dimension attr-dict `:` type($result)"
+
+    def __init__(self, dimension: int, result_type: Attribute):
+        IRDLOperation.__init__(self, result_types=[result_type],
+                               properties={"iota_dimension": IntegerAttr(dimension, i64)})  # fmt: skip
+
+    @property
+    def dim(self) -> int:
+        return self.iota_dimension.value.data
+
+
+def _facts(attr: DenseArrayBase | None) -> tuple[int, ...]:
+    return () if attr is None else attr.get_values()
+
+
+StartT = TypeVar("StartT", bound=Attribute)
+SizeT = TypeVar("SizeT", bound=Attribute)
+
+
+class DynamicSliceFamily(IRDLOperation, Generic[StartT], abc.ABC):
+    """``dynamic_slice``'s fields and builder; each dialect writes the start
+    indices its own way (bcast ``%x[%i, %j]``, StableHLO ``%x, %i, %j,``),
+    and bcast takes them of any type so that its verifier locates an
+    ``index`` (``StartT`` is ``Attribute`` there, ``TensorType`` in StableHLO)."""
+
+    operand = operand_def(TensorType)
+    start_indices = var_operand_def(StartT)
+    result = result_def(TensorType)
+    slice_sizes = prop_def(DenseArrayBase.constr(i64))
+
+    def __init__(self, operand: SSAValue | Operation, starts: Sequence[SSAValue | Operation],
+                 sizes: Sequence[int]):
+        IRDLOperation.__init__(self, operands=[operand, list(starts)],
+                               result_types=[self.shaped_like(_type(operand), sizes)],
+                               properties={"slice_sizes": dense_i64(sizes)})  # fmt: skip
+
+    @property
+    def sizes(self) -> tuple[int, ...]:
+        return self.slice_sizes.get_values()
+
+
+class DotGeneralFamily(IRDLOperation, abc.ABC):
+    """``dot_general``'s operands, result and builder. The dimension numbers
+    are stored (and so written) differently: four ``array<i64>`` properties
+    in bcast, one ``#stablehlo.dot<...>`` in StableHLO; each dialect's op
+    gives ``dims`` and ``dims_properties``, the two directions between them
+    and ``rules.DotDims``."""
+
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+
+    def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation, dims: rules.DotDims,
+                 result_type: Attribute | None = None, *, attributes: Mapping[str, Attribute] | None = None):
+        """The result type is inferred (``rules.dot_general_shape``, the
+        operands' element type) unless given (StableHLO's
+        ``preferred_element_type``)."""
+        if result_type is None:
+            lt, rt = _type(lhs), _type(rhs)
+            shape = rules.dot_general_shape(self.flat_shape_of(lt), self.flat_shape_of(rt), dims)
+            result_type = self.shaped_like(lt, shape)
+        IRDLOperation.__init__(self, operands=[lhs, rhs], result_types=[result_type], attributes=attributes,
+                               properties=self.dims_properties(dims))  # fmt: skip
+
+    @staticmethod
+    @abc.abstractmethod
+    def dims_properties(dims: rules.DotDims) -> dict[str, Attribute]: ...
+
+    @property
+    @abc.abstractmethod
+    def dims(self) -> rules.DotDims: ...
+
+
+class DynamicIotaFamily(IRDLOperation, abc.ABC):
+    """``dynamic_iota``'s dimension and result; the output sizes are the
+    dialect's (bcast: an ``index`` list, StableHLO: a 1-D size tensor)."""
+
+    iota_dimension = prop_def(IntegerAttr.constr(type=I64))
+    result = result_def(TensorType)
+
+    @property
+    def dim(self) -> int:
+        return self.iota_dimension.value.data
+
+
+class SetDimensionSizeFamily(IRDLOperation, Generic[SizeT], abc.ABC):
+    """``set_dimension_size``'s fields and builder; the size is an ``index``
+    in bcast, a rank-0 integer tensor in StableHLO (``SizeT``), so each
+    dialect writes its own type list."""
+
+    operand = operand_def(TensorType)
+    size = operand_def(SizeT)
+    dimension = prop_def(IntegerAttr.constr(type=I64))
+    result = result_def(TensorType)
+
+    def __init__(self, operand: SSAValue | Operation, size: SSAValue | Operation, dimension: int,
+                 result_type: Attribute):
+        IRDLOperation.__init__(self, operands=[operand, size], result_types=[result_type],
+                               properties={"dimension": IntegerAttr(dimension, i64)})  # fmt: skip
+
+    @property
+    def dim(self) -> int:
+        return self.dimension.value.data
+
+
+class DynamicBroadcastInDimFamily(IRDLOperation, abc.ABC):
+    """``dynamic_broadcast_in_dim``'s properties, result and accessors: the
+    dims and the operand dims known to expand (from 1) or not; the operand
+    and the output sizes are the dialect's (they come first)."""
+
+    broadcast_dimensions = prop_def(DenseArrayBase.constr(i64))
+    known_expanding_dimensions = opt_prop_def(DenseArrayBase.constr(i64))
+    known_nonexpanding_dimensions = opt_prop_def(DenseArrayBase.constr(i64))
+    result = result_def(TensorType)
+
+    @property
+    def dims(self) -> tuple[int, ...]:
+        return self.broadcast_dimensions.get_values()
+
+    @property
+    def expanding(self) -> tuple[int, ...]:
+        return _facts(self.known_expanding_dimensions)
+
+    @property
+    def nonexpanding(self) -> tuple[int, ...]:
+        return _facts(self.known_nonexpanding_dimensions)
+
+
 @irdl_op_definition
 class SliceOp(SliceFamily, _FoldIdentity, StructuralOp):
     """``slice %x [1:3, 0:8:2] : (tensor<4x8xf32>) -> tensor<2x4xf32>``:
@@ -1419,7 +1565,7 @@ def _check_start_indices(starts: Sequence[SSAValue]) -> None:
 
 
 @irdl_op_definition
-class DynamicSliceOp(_FoldIdentity, BcastOp):
+class DynamicSliceOp(DynamicSliceFamily[Attribute], _FoldIdentity, BcastOp):
     """``dynamic_slice %x[%i, %j], sizes = [2, 3] : (tensor<4x8xf32>,
     tensor<i32>, tensor<i32>) -> tensor<2x3xf32>``: the block of ``sizes``
     starting at run-time indices, StableHLO's ``dynamic_slice``. Each start is
@@ -1433,25 +1579,11 @@ class DynamicSliceOp(_FoldIdentity, BcastOp):
     0); ``canonicalize`` makes one with constant starts a ``slice``."""
 
     name = "bcast.dynamic_slice"
-    operand = operand_def(TensorType)
-    start_indices = var_operand_def()  # tensors, checked by the verifier (an index is a located error)
-    result = result_def(TensorType)
-    slice_sizes = prop_def(DenseArrayBase.constr(i64))
     traits = traits_def(Pure(), CanonicalizationPatterns())
     assembly_format = (
         "$operand `[` $start_indices `]` `,` `sizes` `=` $slice_sizes attr-dict `:` "
         "functional-type(operands, results)"
     )
-
-    def __init__(self, operand: SSAValue | Operation, starts: Sequence[SSAValue | Operation],
-                 sizes: Sequence[int]):
-        element = split_type(_type(operand))[1]
-        super().__init__(operands=[operand, list(starts)], result_types=[make_type((tuple(sizes),), element)],
-                         properties={"slice_sizes": dense_i64(sizes)})  # fmt: skip
-
-    @property
-    def sizes(self) -> tuple[int, ...]:
-        return self.slice_sizes.get_values()
 
     def is_identity(self) -> bool:
         """The block is the whole operand: every start clamps to 0."""
@@ -1510,7 +1642,7 @@ class DynamicUpdateSliceOp(HasFolderInterface, BcastOp):
 
 
 @irdl_op_definition
-class IotaOp(BcastOp):
+class IotaOp(IotaFamily, BcastOp):
     """``iota dim = 0 : tensor<4x5xi32>``: each element is its index along
     ``dim``, converted to the element type as ``convert`` does (an integer
     type too small wraps; a float rounds), as StableHLO's ``iota``.
@@ -1521,20 +1653,9 @@ class IotaOp(BcastOp):
     iota writes more plainly."""
 
     name = "bcast.iota"
-    result = result_def(TensorType)
-    iota_dimension = prop_def(IntegerAttr.constr(type=I64))
     traits = traits_def(Pure(), CanonicalizationPatterns())
-    assembly_format = "`dim` `=` $iota_dimension attr-dict `:` type($result)"
 
     ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned", "float"})
-
-    def __init__(self, dimension: int, result_type: Attribute):
-        super().__init__(result_types=[result_type],
-                         properties={"iota_dimension": IntegerAttr(dimension, i64)})  # fmt: skip
-
-    @property
-    def dim(self) -> int:
-        return self.iota_dimension.value.data
 
     def verify_semantics(self, semantics: Semantics) -> None:
         levels, element = _split(self.result, "result")
@@ -1955,7 +2076,7 @@ def _contraction_levels(op: BcastOp) -> tuple[tuple[Shape, str], tuple[Shape, st
 
 
 @irdl_op_definition
-class DotGeneralOp(BcastOp):
+class DotGeneralOp(DotGeneralFamily, BcastOp):
     """``dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2]
     x [1] : (tensor<8x3x4xf32>, tensor<8x4x5xf32>) -> tensor<8x3x5xf32>``:
     StableHLO's ``dot_general``, the explicit contraction every ``matmul``
@@ -1968,9 +2089,6 @@ class DotGeneralOp(BcastOp):
     integers wrap. Nested (tml) types are refused."""
 
     name = "bcast.dot_general"
-    lhs = operand_def(TensorType)
-    rhs = operand_def(TensorType)
-    result = result_def(TensorType)
     lhs_batching_dimensions = prop_def(DenseArrayBase.constr(i64))
     rhs_batching_dimensions = prop_def(DenseArrayBase.constr(i64))
     lhs_contracting_dimensions = prop_def(DenseArrayBase.constr(i64))
@@ -1982,17 +2100,12 @@ class DotGeneralOp(BcastOp):
         "$lhs_contracting_dimensions, $rhs_contracting_dimensions) attr-dict `:` functional-type(operands, results)"
     )
 
-    def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation, dims: rules.DotDims,
-                 *, attributes: Mapping[str, Attribute] | None = None):
-        (ll, element), (rl, _) = split_type(_type(lhs)), split_type(_type(rhs))
-        result_type = make_type((rules.dot_general_shape(ll[0], rl[0], dims),), element)
-        super().__init__(
-            operands=[lhs, rhs], result_types=[result_type], attributes=attributes,
-            properties={"lhs_batching_dimensions": dense_i64(dims.lhs_batch),
-                        "rhs_batching_dimensions": dense_i64(dims.rhs_batch),
-                        "lhs_contracting_dimensions": dense_i64(dims.lhs_contract),
-                        "rhs_contracting_dimensions": dense_i64(dims.rhs_contract)},
-        )  # fmt: skip
+    @staticmethod
+    def dims_properties(dims: rules.DotDims) -> dict[str, Attribute]:
+        return {"lhs_batching_dimensions": dense_i64(dims.lhs_batch),
+                "rhs_batching_dimensions": dense_i64(dims.rhs_batch),
+                "lhs_contracting_dimensions": dense_i64(dims.lhs_contract),
+                "rhs_contracting_dimensions": dense_i64(dims.rhs_contract)}  # fmt: skip
 
     @property
     def dims(self) -> rules.DotDims:
@@ -2276,12 +2389,8 @@ def _mixed(static: Sequence[int], dynamic: Sequence[SSAValue]) -> list[int | SSA
     return [next(values) if s == DYNAMIC_INDEX else s for s in static]
 
 
-def _facts(attr: DenseArrayBase | None) -> tuple[int, ...]:
-    return () if attr is None else attr.get_values()
-
-
 @irdl_op_definition
-class DynamicBroadcastInDimOp(BcastOp):
+class DynamicBroadcastInDimOp(DynamicBroadcastInDimFamily, BcastOp):
     """``bcast.dynamic_broadcast_in_dim %x, [%n, 4], dims = [0, 1]
     expanding = [1] nonexpanding = [0] : (tensor<?x1xf32>) -> tensor<?x4xf32>``:
     StableHLO's ``dynamic_broadcast_in_dim``, the output sizes given as a
@@ -2299,10 +2408,6 @@ class DynamicBroadcastInDimOp(BcastOp):
     operand = operand_def(TensorType)
     output_sizes = var_operand_def(IndexType)
     static_output_sizes = prop_def(DenseArrayBase.constr(i64))
-    broadcast_dimensions = prop_def(DenseArrayBase.constr(i64))
-    known_expanding_dimensions = opt_prop_def(DenseArrayBase.constr(i64))
-    known_nonexpanding_dimensions = opt_prop_def(DenseArrayBase.constr(i64))
-    result = result_def(TensorType)
     traits = traits_def(Pure(), CanonicalizationPatterns())
     assembly_format = (
         "$operand `,` custom<SizeList>($output_sizes, $static_output_sizes) `,` `dims` `=` "
@@ -2328,18 +2433,6 @@ class DynamicBroadcastInDimOp(BcastOp):
                         "known_expanding_dimensions": dense_i64(expanding) if expanding else None,
                         "known_nonexpanding_dimensions": dense_i64(nonexpanding) if nonexpanding else None},
         )  # fmt: skip
-
-    @property
-    def dims(self) -> tuple[int, ...]:
-        return self.broadcast_dimensions.get_values()
-
-    @property
-    def expanding(self) -> tuple[int, ...]:
-        return _facts(self.known_expanding_dimensions)
-
-    @property
-    def nonexpanding(self) -> tuple[int, ...]:
-        return _facts(self.known_nonexpanding_dimensions)
 
     def mixed_sizes(self, sizes: Sequence[int | SSAValue] | None = None) -> list[int | SSAValue]:
         """The output sizes as written; with ``sizes`` (run-time values of the
@@ -2603,7 +2696,7 @@ class DynamicReshapeOp(BcastOp):
 
 
 @irdl_op_definition
-class DynamicIotaOp(BcastOp):
+class DynamicIotaOp(DynamicIotaFamily, BcastOp):
     """``bcast.dynamic_iota [%n, 4], dim = 0 : tensor<?x4xi32>``: ``iota`` of
     run-time sizes (StableHLO's ``dynamic_iota``; the sizes as
     ``dynamic_broadcast_in_dim``'s)."""
@@ -2612,8 +2705,6 @@ class DynamicIotaOp(BcastOp):
     DYNAMIC_SHAPES: ClassVar[bool] = True
     output_sizes = var_operand_def(IndexType)
     static_output_sizes = prop_def(DenseArrayBase.constr(i64))
-    iota_dimension = prop_def(IntegerAttr.constr(type=I64))
-    result = result_def(TensorType)
     traits = traits_def(Pure())
     assembly_format = (
         "custom<SizeList>($output_sizes, $static_output_sizes) `,` `dim` `=` $iota_dimension attr-dict `:` "
@@ -2626,10 +2717,6 @@ class DynamicIotaOp(BcastOp):
         super().__init__(operands=[dynamic], result_types=[result_type],
                          properties={"static_output_sizes": static,
                                      "iota_dimension": IntegerAttr(dimension, i64)})  # fmt: skip
-
-    @property
-    def dim(self) -> int:
-        return self.iota_dimension.value.data
 
     def mixed_sizes(self, sizes: Sequence[int | SSAValue] | None = None) -> list[int | SSAValue]:
         return _mixed(self.static_output_sizes.get_values(), self.output_sizes if sizes is None else sizes)
@@ -2645,7 +2732,7 @@ class DynamicIotaOp(BcastOp):
 
 
 @irdl_op_definition
-class SetDimensionSizeOp(BcastOp):
+class SetDimensionSizeOp(SetDimensionSizeFamily[IndexType], BcastOp):
     """``bcast.set_dimension_size %x, %n, dim = 0 : (tensor<16xf32>) ->
     tensor<?xf32, #stablehlo.bounds<16>>``: the first ``n`` entries of ``%x``
     along ``dim`` (XLA's ``set_dimension_size``: the operand's size is the
@@ -2654,23 +2741,10 @@ class SetDimensionSizeOp(BcastOp):
 
     name = "bcast.set_dimension_size"
     DYNAMIC_SHAPES: ClassVar[bool] = True
-    operand = operand_def(TensorType)
-    size = operand_def(IndexType)
-    dimension = prop_def(IntegerAttr.constr(type=I64))
-    result = result_def(TensorType)
     traits = traits_def(Pure())
     assembly_format = (
         "$operand `,` $size `,` `dim` `=` $dimension attr-dict `:` functional-type($operand, results)"
     )
-
-    def __init__(self, operand: SSAValue | Operation, size: SSAValue | Operation, dimension: int,
-                 result_type: Attribute):
-        super().__init__(operands=[operand, size], result_types=[result_type],
-                         properties={"dimension": IntegerAttr(dimension, i64)})  # fmt: skip
-
-    @property
-    def dim(self) -> int:
-        return self.dimension.value.data
 
     def verify_semantics(self, semantics: Semantics) -> None:
         (ol, oe), (rl, re) = _split(self.operand, "operand"), _split(self.result, "result")

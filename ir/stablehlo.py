@@ -773,29 +773,20 @@ class TransposeOp(StablehloOp):
 
 
 @irdl_op_definition
-class IotaOp(StablehloOp):
+class IotaOp(bc.IotaFamily, StablehloOp):
     """``iota dim = 0 : tensor<4x5xi32>``: each element its index along
-    ``dim``. ``IotaOp(dim, result_type)``."""
+    ``dim``. ``IotaOp(dim, result_type)``; fields, syntax and builder are
+    ``bc.IotaFamily``'s (StableHLO's ``output`` is its ``result``)."""
 
     name = "stablehlo.iota"
-    output = result_def(TensorType)
-    iota_dimension = prop_def(IntegerAttr.constr(type=I64))
     traits = traits_def(Pure())
-    assembly_format = "`dim` `=` $iota_dimension attr-dict `:` type($output)"
-
-    def __init__(self, dim: int, result_type: Attribute):
-        super().__init__(result_types=[result_type], properties={"iota_dimension": IntegerAttr(dim, i64)})
-
-    @property
-    def dim(self) -> int:
-        return self.iota_dimension.value.data
 
     def verify_op(self) -> None:
-        element = element_of(self.output, "output")
+        element = element_of(self.result, "output")
         if element == i1 or not isinstance(element, IntegerType | AnyFloat | ComplexType):
             raise Diagnostic(f"output must be a tensor of integer, floating-point or complex values, "
-                             f"got {self.output.type}")  # fmt: skip
-        shape = shape_of(self.output, "output")
+                             f"got {self.result.type}")  # fmt: skip
+        shape = shape_of(self.result, "output")
         if not shape:
             raise Diagnostic("does not support scalars.")
         if not 0 <= self.dim < len(shape):
@@ -1400,17 +1391,14 @@ class SliceOp(bc.SliceFamily, StablehloOp):
 
 
 @irdl_op_definition
-class DynamicSliceOp(StablehloOp):
+class DynamicSliceOp(bc.DynamicSliceFamily[TensorType], StablehloOp):
     """``dynamic_slice %x, %i, %j, sizes = [2, 2] : (tensor<4x8xf32>,
     tensor<i64>, tensor<i64>) -> tensor<2x2xf32>``: a ``slice_sizes`` block at
     run-time start indices, which XLA clamps into range.
-    ``DynamicSliceOp(operand, starts, slice_sizes)``."""
+    ``DynamicSliceOp(operand, starts, slice_sizes)``; fields and builder are
+    ``bc.DynamicSliceFamily``'s."""
 
     name = "stablehlo.dynamic_slice"
-    operand = operand_def(TensorType)
-    start_indices = var_operand_def(TensorType)
-    result = result_def(TensorType)
-    slice_sizes = prop_def(DenseArrayBase.constr(i64))
     traits = traits_def(Pure())
     custom_directives = (VariadicOperandWithAttribute,)
     assembly_format = (
@@ -1418,18 +1406,10 @@ class DynamicSliceOp(StablehloOp):
         "attr-dict `:` functional-type(operands, results)"
     )
 
-    def __init__(self, operand: SSAValue | Operation, start_indices: Sequence[SSAValue],
-                 slice_sizes: Sequence[int]):
-        super().__init__(
-            operands=[operand, list(start_indices)],
-            result_types=[tensor_type(slice_sizes, element_of(type_of(operand)))],
-            properties={"slice_sizes": dense_i64(slice_sizes)},
-        )  # fmt: skip
-
     def verify_op(self) -> None:
         shape = shape_of(self.operand)
         _check_start_indices(self, self.start_indices, len(shape))
-        sizes = self.slice_sizes.get_values()
+        sizes = self.sizes
         if len(sizes) != len(shape) or any(not 0 <= z <= n for z, n in zip(sizes, shape)):
             raise Diagnostic(f"slice_sizes {list(sizes)} do not fit operand shape {list(shape)}")
         if tensor_type(sizes, element_of(self.operand)) != self.result.type:
@@ -1647,30 +1627,24 @@ def _print_precision(printer: Printer, precision: ArrayAttr | None) -> None:
 
 
 @irdl_op_definition
-class DotGeneralOp(StablehloOp):
+class DotGeneralOp(bc.DotGeneralFamily, StablehloOp):
     """``dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x
     [1], precision = [DEFAULT, DEFAULT] : (tensor<2x3x4xf32>, tensor<2x4x5xf32>)
     -> tensor<2x3x5xf32>`` (generic: ``dot_dimension_numbers =
     #stablehlo.dot<...>``). ``DotGeneralOp(lhs, rhs, dims, result_type=None)``
     with ``rules.DotDims``. The result's element type may differ from the
-    operands' (JAX's ``preferred_element_type``)."""
+    operands' (JAX's ``preferred_element_type``). Operands, result and
+    builder are ``bc.DotGeneralFamily``'s."""
 
     name = "stablehlo.dot_general"
-    lhs = operand_def(TensorType)
-    rhs = operand_def(TensorType)
-    result = result_def(TensorType)
     dot_dimension_numbers = prop_def(DotAttr)
     precision_config = opt_prop_def(ArrayAttr)
     algorithm = opt_prop_def(DotAlgorithmAttr)
     traits = traits_def(Pure())
 
-    def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation, dims: rules.DotDims,
-                 result_type: Attribute | None = None):
-        if result_type is None:
-            shape = rules.dot_general_shape(shape_of(type_of(lhs)), shape_of(type_of(rhs)), dims)
-            result_type = tensor_type(shape, element_of(type_of(lhs)))
-        super().__init__(operands=[lhs, rhs], result_types=[result_type],
-                         properties={"dot_dimension_numbers": DotAttr.of(dims)})  # fmt: skip
+    @staticmethod
+    def dims_properties(dims: rules.DotDims) -> dict[str, Attribute]:
+        return {"dot_dimension_numbers": DotAttr.of(dims)}
 
     @property
     def dims(self) -> rules.DotDims:
@@ -1807,25 +1781,19 @@ class GetDimensionSizeOp(StablehloOp):
 
 
 @irdl_op_definition
-class SetDimensionSizeOp(StablehloOp):
+class SetDimensionSizeOp(bc.SetDimensionSizeFamily[TensorType], StablehloOp):
     """``set_dimension_size %x, %n, dim = 0 : (tensor<16xf32>, tensor<i32>) ->
     tensor<?xf32, #stablehlo.bounds<16>>``: the first ``n`` entries along
-    ``dim`` (XLA's dynamic padding: ``n`` at most the operand's size)."""
+    ``dim`` (XLA's dynamic padding: ``n`` at most the operand's size).
+    ``SetDimensionSizeOp(operand, size, dim, result_type)``; fields and
+    builder are ``bc.SetDimensionSizeFamily``'s."""
 
     name = "stablehlo.set_dimension_size"
     DYNAMIC_SHAPES: ClassVar[bool] = True
-    operand = operand_def(TensorType)
-    size = operand_def(TensorType)
-    dimension = prop_def(IntegerAttr.constr(type=I64))
-    result = result_def(TensorType)
     traits = traits_def(Pure())
     assembly_format = (
         "$operand `,` $size `,` `dim` `=` $dimension attr-dict `:` functional-type(operands, results)"
     )
-
-    @property
-    def dim(self) -> int:
-        return self.dimension.value.data
 
     def verify_op(self) -> None:
         shape = shape_of(self.operand)
@@ -1843,34 +1811,24 @@ class SetDimensionSizeOp(StablehloOp):
 
 
 @irdl_op_definition
-class DynamicBroadcastInDimOp(StablehloOp):
+class DynamicBroadcastInDimOp(bc.DynamicBroadcastInDimFamily, StablehloOp):
     """``dynamic_broadcast_in_dim %x, %sizes, dims = [0, 1] : (tensor<1x4xf32>,
     tensor<2xi32>) -> tensor<?x4xf32>``, with optional
     ``known_expanding_dimensions`` / ``known_nonexpanding_dimensions`` in the
     attribute dictionary (``{known_expanding_dimensions = array<i64: 1>}``),
-    where StableHLO prints them."""
+    where StableHLO prints them. Properties, result and accessors are
+    ``bc.DynamicBroadcastInDimFamily``'s."""
 
     name = "stablehlo.dynamic_broadcast_in_dim"
     DYNAMIC_SHAPES: ClassVar[bool] = True
     operand = operand_def(TensorType)
     output_dimensions = operand_def(TensorType)
-    broadcast_dimensions = prop_def(DenseArrayBase.constr(i64))
-    known_expanding_dimensions = opt_prop_def(DenseArrayBase.constr(i64))
-    known_nonexpanding_dimensions = opt_prop_def(DenseArrayBase.constr(i64))
-    result = result_def(TensorType)
     traits = traits_def(Pure())
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = (
         "$operand `,` $output_dimensions `,` `dims` `=` $broadcast_dimensions "
         "attr-dict `:` functional-type(operands, results)"
     )
-
-    @property
-    def dims(self) -> tuple[int, ...]:
-        return self.broadcast_dimensions.get_values()
-
-    def facts(self, which: DenseArrayBase | None) -> tuple[int, ...]:
-        return () if which is None else which.get_values()
 
     def verify_op(self) -> None:
         if element_of(self.operand) != element_of(self.result, "result"):
@@ -1879,9 +1837,9 @@ class DynamicBroadcastInDimOp(StablehloOp):
         rules.check_broadcast_in_dim(tensor_dims(self.operand.type), tensor_dims(self.result.type),
                                      self.dims, "numpy", sizes_given=True)
         rank = len(shape_of(self.operand))
-        for facts in (self.known_expanding_dimensions, self.known_nonexpanding_dimensions):
-            if any(not 0 <= d < rank for d in self.facts(facts)):
-                raise Diagnostic(f"known expansion dims {list(self.facts(facts))} out of range for an operand "
+        for facts in (self.expanding, self.nonexpanding):
+            if any(not 0 <= d < rank for d in facts):
+                raise Diagnostic(f"known expansion dims {list(facts)} out of range for an operand "
                                  f"of rank {rank}")  # fmt: skip
 
 
@@ -1904,20 +1862,15 @@ class DynamicReshapeOp(StablehloOp):
 
 
 @irdl_op_definition
-class DynamicIotaOp(StablehloOp):
-    """``dynamic_iota %sizes, dim = 0 : (tensor<1xi32>) -> tensor<?xf32>``."""
+class DynamicIotaOp(bc.DynamicIotaFamily, StablehloOp):
+    """``dynamic_iota %sizes, dim = 0 : (tensor<1xi32>) -> tensor<?xf32>``;
+    dimension and result are ``bc.DynamicIotaFamily``'s."""
 
     name = "stablehlo.dynamic_iota"
     DYNAMIC_SHAPES: ClassVar[bool] = True
     output_shape = operand_def(TensorType)
-    iota_dimension = prop_def(IntegerAttr.constr(type=I64))
-    result = result_def(TensorType)
     traits = traits_def(Pure())
     assembly_format = "$output_shape `,` `dim` `=` $iota_dimension attr-dict `:` functional-type(operands, results)"
-
-    @property
-    def dim(self) -> int:
-        return self.iota_dimension.value.data
 
     def verify_op(self) -> None:
         rank = len(shape_of(self.result, "result"))

@@ -31,17 +31,21 @@ from xdsl.ir import Operation
 from bcast.ir import ops as bc
 from bcast.ir import rules, scalar
 from bcast.ir.fusion import FusionOp, is_elementwise, is_explicit
-from bcast.ir.types import flat_type_shape, split_type
+from bcast.ir.types import split_type
 from bcast.lowering import array_api_runtime
 from bcast.lowering.numpy_emitter import (
+    Expression,
     PythonFunctionEmitter,
     check_static_or_explicit,
     PythonModuleEmitter,
     dot_dims_expr,
     dtype_name,
+    expression_for,
     python_tuple,
+    result_shape,
     slice_index,
     site,
+    starts_source,
 )
 from bcast.passes.errors import PassError
 
@@ -87,24 +91,8 @@ class FunctionEmitter(PythonFunctionEmitter):
             raise PassError(op, "the array-api target takes unfused IR (run it without bcast-fuse)")
         if self.emit_size_op(op):
             return
-        r = op.results[0]
-        if isinstance(op, bc.SizeToTensorOp):
-            out(f"{n[r]} = ar.size_to_tensor(xp, {n[op.size]}, {dtype_name(r.type)!r}, {str(r.type)!r}, {site(op)!r})")
-            return
-        if isinstance(op, bc.DynamicReshapeOp):
-            out(f"{n[r]} = ar.dynamic_reshape(xp, {n[op.operand]}, {self.sizes_source(op.mixed_sizes())}, {site(op)!r})")
-            return
-        if isinstance(op, bc.DynamicIotaOp):
-            out(f"{n[r]} = ar.iota(xp, {self.sizes_source(op.mixed_sizes())}, {op.dim}, {dtype_name(r.type)!r})")
-            return
-        if isinstance(op, bc.SetDimensionSizeOp):
-            out(f"{n[r]} = ar.set_dimension_size(xp, {n[op.operand]}, {op.dim}, {n[op.size]}, {site(op)!r})")
-            return
-        if isinstance(op, bc.DynamicBroadcastInDimOp):
-            out(f"{n[r]} = ar.dynamic_broadcast_in_dim(xp, {n[op.operand]}, {self.dynamic_broadcast_args(op)})")
-            return
         check_static_or_explicit(op, "the array-api target")
-        shape = flat_type_shape(r.type)
+        r = op.results[0]
         x = n[op.operands[0]] if op.operands else ""
         if isinstance(op, bc.ConstantOp):
             array = op.numpy_value()
@@ -114,46 +102,9 @@ class FunctionEmitter(PythonFunctionEmitter):
             self.constants.append(
                 f"{name} = rt.constant({array.tobytes().hex()!r}, np.{array.dtype.name}, {tuple(array.shape) if array.size != 1 else ()})"
             )
-            out(f"{n[r]} = ar.constant(xp, {name}, {dtype_name(r.type)!r}, {shape})")
-        elif isinstance(op, bc.BroadcastInDimOp):
-            out(f"{n[r]} = ar.broadcast_in_dim(xp, {x}, {list(op.dims)}, {shape})")
-        elif isinstance(op, bc.TransposeOp):
-            out(f"{n[r]} = xp.permute_dims({x}, {tuple(op.permutation.get_values())})")
-        elif isinstance(op, bc.ReverseOp):
-            out(f"{n[r]} = xp.flip({x}, axis={tuple(op.dims)})" if op.dims else f"{n[r]} = {x}")
-        elif isinstance(op, bc.SliceOp):
-            out(f"{n[r]} = {x}[{slice_index(op)}]")
-        elif isinstance(op, bc.IotaOp):
-            out(f"{n[r]} = ar.iota(xp, {shape}, {op.dim}, {dtype_name(r.type)!r})")
-        elif isinstance(op, bc.ConcatenateOp):
-            out(f"{n[r]} = xp.concat([{', '.join(n[v] for v in op.inputs)}], axis={op.dim})")
-        elif isinstance(op, bc.PadOp):
-            out(f"{n[r]} = ar.pad(xp, {x}, {n[op.padding_value]}, {list(op.low)}, {list(op.high)}, {list(op.interior)})")
-        elif isinstance(op, bc.DotGeneralOp):
-            out(f"{n[r]} = ar.dot_general(xp, {x}, {n[op.rhs]}, {dot_dims_expr(op)}, {dtype_name(r.type)!r})")
-        elif isinstance(op, bc.DynamicSliceOp):
-            starts = python_tuple([n[v] for v in op.start_indices])
-            out(f"{n[r]} = ar.dynamic_slice(xp, {x}, {starts}, {list(op.sizes)})")
-        elif isinstance(op, bc.DynamicUpdateSliceOp):
-            starts = python_tuple([n[v] for v in op.start_indices])
-            out(f"{n[r]} = ar.dynamic_update_slice(xp, {x}, {starts}, {n[op.update]})")
-        elif isinstance(op, bc.ReshapeOp | bc.NarrowOp):
-            out(f"{n[r]} = ar.reshape(xp, {x}, {shape})")
-        elif isinstance(op, bc.ReduceOp):
-            out(f"{n[r]} = ar.reduce(xp, {op.kind_name!r}, {x}, {op.reduced_dims}, "
-                f"{op.keeps_dims}, {dtype_name(op.operand.type)!r})")
-        elif isinstance(op, bc.ArgReduceOp):
-            out(f"{n[r]} = ar.arg_reduce(xp, {op.short_name!r}, {x}, {op.dim}, {dtype_name(r.type)!r})")
-        elif isinstance(op, bc.CumulativeOp):
-            out(f"{n[r]} = ar.cumulative(xp, {op.kind_name!r}, {x}, {op.dim}, {op.is_reverse}, "
-                f"{dtype_name(r.type)!r})")
-        elif isinstance(op, bc.ExtractOp):
-            index = self.index_expr(op)
-            out(f"{n[r]} = ar.reshape(xp, {x}[{index}...], {shape})")
-        elif isinstance(op, bc.AssignOp):
-            index = self.index_expr(op)
-            src_shape = rules.flat_broadcast_shape(split_type(op.source.type)[0], self.assign_levels(op))
-            out(f"{n[r]} = ar.assign(xp, {x}, ({index}), ar.reshape(xp, {n[op.source]}, {src_shape}))")
+            out(f"{n[r]} = ar.constant(xp, {name}, {dtype_name(r.type)!r}, {result_shape(op)})")
+        elif (expression := expression_for(EXPRESSIONS, op)) is not None:
+            out(f"{n[r]} = {expression(self, op, x)}")
         elif is_elementwise(op):
             if not is_explicit(op):
                 raise PassError(op, "the array-api target needs explicit IR; run the "
@@ -187,6 +138,49 @@ class FunctionEmitter(PythonFunctionEmitter):
     def index_expr(self, op: bc.ExtractOp | bc.AssignOp) -> str:
         """``index_parts``, each followed by a comma (the caller adds ``...``)."""
         return "".join(p + ", " for p in self.index_parts(op))
+
+
+EXPRESSIONS: dict[type[Operation], Expression] = {
+    # the explicit dynamic form's arrays
+    bc.DynamicBroadcastInDimOp: lambda e, op, x: (
+        f"ar.dynamic_broadcast_in_dim(xp, {x}, {e.dynamic_broadcast_args(op)})"),
+    bc.SizeToTensorOp: lambda e, op, x: (
+        f"ar.size_to_tensor(xp, {x}, {dtype_name(op.result.type)!r}, {str(op.result.type)!r}, {site(op)!r})"),
+    bc.DynamicReshapeOp: lambda e, op, x: (
+        f"ar.dynamic_reshape(xp, {x}, {e.sizes_source(op.mixed_sizes())}, {site(op)!r})"),
+    bc.DynamicIotaOp: lambda e, op, x: (
+        f"ar.iota(xp, {e.sizes_source(op.mixed_sizes())}, {op.dim}, {dtype_name(op.result.type)!r})"),
+    bc.SetDimensionSizeOp: lambda e, op, x: (
+        f"ar.set_dimension_size(xp, {x}, {op.dim}, {e.names[op.size]}, {site(op)!r})"),
+    # static shapes
+    bc.BroadcastInDimOp: lambda e, op, x: f"ar.broadcast_in_dim(xp, {x}, {list(op.dims)}, {result_shape(op)})",
+    bc.TransposeOp: lambda e, op, x: f"xp.permute_dims({x}, {tuple(op.permutation.get_values())})",
+    bc.ReverseOp: lambda e, op, x: f"xp.flip({x}, axis={tuple(op.dims)})" if op.dims else x,
+    bc.SliceOp: lambda e, op, x: f"{x}[{slice_index(op)}]",
+    bc.IotaOp: lambda e, op, x: f"ar.iota(xp, {result_shape(op)}, {op.dim}, {dtype_name(op.result.type)!r})",
+    bc.ConcatenateOp: lambda e, op, x: f"xp.concat([{', '.join(e.names[v] for v in op.inputs)}], axis={op.dim})",
+    bc.PadOp: lambda e, op, x: (
+        f"ar.pad(xp, {x}, {e.names[op.padding_value]}, {list(op.low)}, {list(op.high)}, {list(op.interior)})"),
+    bc.DotGeneralOp: lambda e, op, x: (
+        f"ar.dot_general(xp, {x}, {e.names[op.rhs]}, {dot_dims_expr(op)}, {dtype_name(op.result.type)!r})"),
+    bc.DynamicSliceOp: lambda e, op, x: f"ar.dynamic_slice(xp, {x}, {starts_source(e, op)}, {list(op.sizes)})",
+    bc.DynamicUpdateSliceOp: lambda e, op, x: (
+        f"ar.dynamic_update_slice(xp, {x}, {starts_source(e, op)}, {e.names[op.update]})"),
+    bc.ReshapeOp: lambda e, op, x: f"ar.reshape(xp, {x}, {result_shape(op)})",
+    bc.NarrowOp: lambda e, op, x: f"ar.reshape(xp, {x}, {result_shape(op)})",
+    bc.ReduceOp: lambda e, op, x: (
+        f"ar.reduce(xp, {op.kind_name!r}, {x}, {op.reduced_dims}, {op.keeps_dims}, "
+        f"{dtype_name(op.operand.type)!r})"),
+    bc.ArgReduceOp: lambda e, op, x: (
+        f"ar.arg_reduce(xp, {op.short_name!r}, {x}, {op.dim}, {dtype_name(op.result.type)!r})"),
+    bc.CumulativeOp: lambda e, op, x: (
+        f"ar.cumulative(xp, {op.kind_name!r}, {x}, {op.dim}, {op.is_reverse}, {dtype_name(op.result.type)!r})"),
+    bc.ExtractOp: lambda e, op, x: f"ar.reshape(xp, {x}[{e.index_expr(op)}...], {result_shape(op)})",
+    bc.AssignOp: lambda e, op, x: (
+        f"ar.assign(xp, {x}, ({e.index_expr(op)}), ar.reshape(xp, {e.names[op.source]}, "
+        f"{rules.flat_broadcast_shape(split_type(op.source.type)[0], e.assign_levels(op))}))"),
+}
+"""The Array API target's ops that are one call (or one index), by op class."""
 
 
 class ArrayApiEmitter(PythonModuleEmitter):

@@ -37,8 +37,9 @@ from __future__ import annotations
 import builtins
 import keyword
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from xdsl.dialects import func
@@ -60,9 +61,10 @@ from bcast.passes.size_tensors import refines_operand
 
 BLOCK_BYTES = 1024 * 1024
 
-SIZE_TENSOR_OPS = (bc.SizeToTensorOp, bc.DynamicReshapeOp, bc.DynamicIotaOp, bc.SetDimensionSizeOp)
-"""The size ops of the StableHLO import of dynamic programs (docs/ir.md)
-that make arrays: each Python target writes them its own way."""
+DYNAMIC_FORM_ARRAY_OPS = (bc.DynamicBroadcastInDimOp, bc.SizeToTensorOp, bc.DynamicReshapeOp, bc.DynamicIotaOp,
+                          bc.SetDimensionSizeOp)  # fmt: skip
+"""The ops of the explicit dynamic form (docs/ir.md) that make arrays, of
+run-time sizes: each Python target writes them its own way."""
 INLINE_BYTES = 64 * 1024
 """The largest buffer of a fusion that runs inline: small enough that NumPy's
 allocator hands out memory without page faults (glibc serves requests below
@@ -252,6 +254,28 @@ def dot_dims_expr(op: bc.DotGeneralOp) -> str:
     return f"DotDims({d.lhs_batch}, {d.rhs_batch}, {d.lhs_contract}, {d.rhs_contract})"
 
 
+Expression = Callable[[Any, Any, str], str]
+"""How a Python target writes an op that is one call (or one index): from
+the function emitter, the op and its first operand's name, the expression
+of its result."""
+
+
+def expression_for(table: Mapping[type[Operation], Expression], op: Operation) -> Expression | None:
+    """``op``'s entry in a target's table of expressions, looked up through
+    its class's bases (``ArgReduceOp`` is ``argmax``'s and ``argmin``'s)."""
+    return next((table[c] for c in type(op).__mro__ if c in table), None)
+
+
+def result_shape(op: Operation) -> tuple[int, ...]:
+    """The flat static shape of ``op``'s (first) result."""
+    return flat_type_shape(op.results[0].type)
+
+
+def starts_source(e: PythonFunctionEmitter, op: bc.DynamicSliceOp | bc.DynamicUpdateSliceOp) -> str:
+    """The start indices of ``dynamic_slice``/``dynamic_update_slice``, a tuple."""
+    return python_tuple([e.names[v] for v in op.start_indices])
+
+
 class PythonFunctionEmitter:
     """What every target's function emitter shares: local and module-level names."""
 
@@ -362,22 +386,6 @@ class FunctionEmitter(PythonFunctionEmitter):
         self.fusion_count = 0
         self.result_slots: dict[SSAValue, list[int]] = {}
 
-    def emit_size_tensor_op(self, op: Operation) -> None:
-        """The array-making size ops (``SIZE_TENSOR_OPS``): sizes are Python
-        ints, so every size computation is exact; a bad size fails at the op
-        as the reference reports it."""
-        out, n, r = self.out, self.names, op.results[0]
-        if isinstance(op, bc.SizeToTensorOp):
-            out(f"{n[r]} = rt.size_to_tensor({n[op.size]}, np.{dtype_name(r.type)}, {str(r.type)!r}, {site(op)!r})")
-        elif isinstance(op, bc.DynamicReshapeOp):
-            out(f"{n[r]} = rt.dynamic_reshape({n[op.operand]}, {self.sizes_source(op.mixed_sizes())}, {site(op)!r})")
-            return  # a view of the operand, not owned
-        elif isinstance(op, bc.DynamicIotaOp):
-            out(f"{n[r]} = numerics.iota({self.sizes_source(op.mixed_sizes())}, {op.dim}, np.{dtype_name(r.type)})")
-        else:
-            out(f"{n[r]} = rt.set_dimension_size({n[op.operand]}, {op.dim}, {n[op.size]}, {site(op)!r})")
-        self.owned.add(r)
-
     def emit(self) -> None:
         f, out = self.function, self.out
         block = f.body.blocks[0]
@@ -429,67 +437,13 @@ class FunctionEmitter(PythonFunctionEmitter):
             return
         if self.emit_size_op(op):
             return
+        check_static_or_explicit(op, "the numpy target")
         x = n[op.operands[0]] if op.operands else ""
         r = op.results[0]
-        if isinstance(op, bc.DynamicBroadcastInDimOp):
-            out(f"{n[r]} = rt.dynamic_broadcast_in_dim({x}, {self.dynamic_broadcast_args(op)})")
-            return
-        if isinstance(op, SIZE_TENSOR_OPS):
-            self.emit_size_tensor_op(op)
-            return
-        check_static_or_explicit(op, "the numpy target")
-        if isinstance(op, bc.BroadcastInDimOp):
-            dims = list(op.broadcast_dimensions.get_values())
-            out(f"{n[r]} = rt.broadcast_in_dim({x}, {dims}, {flat_type_shape(r.type)})")
-        elif isinstance(op, bc.TransposeOp):
-            out(f"{n[r]} = np.transpose({x}, {list(op.permutation.get_values())})")
-        elif isinstance(op, bc.ReverseOp):
-            out(f"{n[r]} = np.flip({x}, {list(op.dims)})")
-        elif isinstance(op, bc.SliceOp):
-            out(f"{n[r]} = {x}[{slice_index(op)}]")
-        elif isinstance(op, bc.IotaOp):
-            out(f"{n[r]} = numerics.iota({flat_type_shape(r.type)}, {op.dim}, np.{dtype_name(r.type)})")
-            self.owned.add(r)
-        elif isinstance(op, bc.ConcatenateOp):
-            out(f"{n[r]} = np.concatenate([{', '.join(n[v] for v in op.inputs)}], {op.dim})")
-            self.owned.add(r)
-        elif isinstance(op, bc.PadOp):
-            out(f"{n[r]} = numerics.pad({x}, {n[op.padding_value]}, {list(op.low)}, {list(op.high)}, {list(op.interior)})")
-            self.owned.add(r)
-        elif isinstance(op, bc.DotGeneralOp):
-            # np.matmul (BLAS for floats) on the operands, broadcast views included
-            out(f"{n[r]} = numerics.dot_general({x}, {n[op.rhs]}, {dot_dims_expr(op)})")
-        elif isinstance(op, bc.DynamicSliceOp):  # a view, as slice's
-            starts = python_tuple([n[v] for v in op.start_indices])
-            out(f"{n[r]} = numerics.dynamic_slice({x}, {starts}, {list(op.sizes)})")
-        elif isinstance(op, bc.DynamicUpdateSliceOp):
-            starts = python_tuple([n[v] for v in op.start_indices])
-            out(f"{n[r]} = numerics.dynamic_update_slice({x}, {starts}, {n[op.update]})")
-            self.owned.add(r)
-        elif isinstance(op, bc.ReshapeOp | bc.NarrowOp):
-            out(f"{n[r]} = np.reshape({x}, {flat_type_shape(r.type)})")
-        elif isinstance(op, bc.ExtractOp):
-            index = self.index_expr(op)
-            out(f"{n[r]} = np.array({x}[{index}]).reshape({flat_type_shape(r.type)})")
-            self.owned.add(r)
-        elif isinstance(op, bc.AssignOp):
-            index = self.index_expr(op)
-            out(f"{n[r]} = rt.assign({x}, ({index}), {n[op.source]}.reshape("
-                f"{rules.flat_broadcast_shape(split_type(op.source.type)[0], self.assign_levels(op))}))")
-            self.owned.add(r)
-        elif isinstance(op, bc.ReduceOp):
-            # Never fused (yet): one call of the reference's function, whose
-            # result is a new array of the result type.
-            out(f"{n[r]} = numerics.reduce({op.kind_name!r}, {x}, "
-                f"{op.reduced_dims}, {op.keeps_dims})")
-            self.owned.add(r)
-        elif isinstance(op, bc.ArgReduceOp):
-            out(f"{n[r]} = numerics.arg_reduce({op.short_name!r}, {x}, {op.dim}, np.{dtype_name(r.type)})")
-            self.owned.add(r)
-        elif isinstance(op, bc.CumulativeOp):
-            # np.add/multiply/maximum/minimum.accumulate in the element type
-            out(f"{n[r]} = numerics.cumulative({op.kind_name!r}, {x}, {op.dim}, {op.is_reverse})")
-            self.owned.add(r)
+        if (expression := expression_for(EXPRESSIONS, op)) is not None:
+            out(f"{n[r]} = {expression(self, op, x)}")
+            if isinstance(op, FRESH_RESULTS):
+                self.owned.add(r)
         elif is_elementwise(op):
             if not is_explicit(op):
                 raise PassError(op, "the numpy target needs explicit IR; run the "
@@ -725,6 +679,58 @@ class FunctionEmitter(PythonFunctionEmitter):
         return next(d for b, d in buffers if b == name)
 
 
+EXPRESSIONS: dict[type[Operation], Expression] = {
+    # the explicit dynamic form's arrays: sizes are Python ints, so every
+    # size computation is exact; a bad size fails at the op as the reference
+    # reports it
+    bc.DynamicBroadcastInDimOp: lambda e, op, x: f"rt.dynamic_broadcast_in_dim({x}, {e.dynamic_broadcast_args(op)})",
+    bc.SizeToTensorOp: lambda e, op, x: (
+        f"rt.size_to_tensor({x}, np.{dtype_name(op.result.type)}, {str(op.result.type)!r}, {site(op)!r})"),
+    bc.DynamicReshapeOp: lambda e, op, x: (
+        f"rt.dynamic_reshape({x}, {e.sizes_source(op.mixed_sizes())}, {site(op)!r})"),
+    bc.DynamicIotaOp: lambda e, op, x: (
+        f"numerics.iota({e.sizes_source(op.mixed_sizes())}, {op.dim}, np.{dtype_name(op.result.type)})"),
+    bc.SetDimensionSizeOp: lambda e, op, x: f"rt.set_dimension_size({x}, {op.dim}, {e.names[op.size]}, {site(op)!r})",
+    # static shapes
+    bc.BroadcastInDimOp: lambda e, op, x: f"rt.broadcast_in_dim({x}, {list(op.dims)}, {result_shape(op)})",
+    bc.TransposeOp: lambda e, op, x: f"np.transpose({x}, {list(op.permutation.get_values())})",
+    bc.ReverseOp: lambda e, op, x: f"np.flip({x}, {list(op.dims)})",
+    bc.SliceOp: lambda e, op, x: f"{x}[{slice_index(op)}]",
+    bc.IotaOp: lambda e, op, x: f"numerics.iota({result_shape(op)}, {op.dim}, np.{dtype_name(op.result.type)})",
+    bc.ConcatenateOp: lambda e, op, x: f"np.concatenate([{', '.join(e.names[v] for v in op.inputs)}], {op.dim})",
+    bc.PadOp: lambda e, op, x: (
+        f"numerics.pad({x}, {e.names[op.padding_value]}, {list(op.low)}, {list(op.high)}, {list(op.interior)})"),
+    # np.matmul (BLAS for floats) on the operands, broadcast views included
+    bc.DotGeneralOp: lambda e, op, x: f"numerics.dot_general({x}, {e.names[op.rhs]}, {dot_dims_expr(op)})",
+    # a view, as slice's
+    bc.DynamicSliceOp: lambda e, op, x: f"numerics.dynamic_slice({x}, {starts_source(e, op)}, {list(op.sizes)})",
+    bc.DynamicUpdateSliceOp: lambda e, op, x: (
+        f"numerics.dynamic_update_slice({x}, {starts_source(e, op)}, {e.names[op.update]})"),
+    bc.ReshapeOp: lambda e, op, x: f"np.reshape({x}, {result_shape(op)})",
+    bc.NarrowOp: lambda e, op, x: f"np.reshape({x}, {result_shape(op)})",
+    bc.ExtractOp: lambda e, op, x: f"np.array({x}[{e.index_expr(op)}]).reshape({result_shape(op)})",
+    bc.AssignOp: lambda e, op, x: (
+        f"rt.assign({x}, ({e.index_expr(op)}), {e.names[op.source]}.reshape("
+        f"{rules.flat_broadcast_shape(split_type(op.source.type)[0], e.assign_levels(op))}))"),
+    # never fused (yet): one call of the reference's function, whose result
+    # is a new array of the result type
+    bc.ReduceOp: lambda e, op, x: f"numerics.reduce({op.kind_name!r}, {x}, {op.reduced_dims}, {op.keeps_dims})",
+    bc.ArgReduceOp: lambda e, op, x: (
+        f"numerics.arg_reduce({op.short_name!r}, {x}, {op.dim}, np.{dtype_name(op.result.type)})"),
+    # np.add/multiply/maximum/minimum.accumulate in the element type
+    bc.CumulativeOp: lambda e, op, x: f"numerics.cumulative({op.kind_name!r}, {x}, {op.dim}, {op.is_reverse})",
+}
+"""The NumPy target's ops that are one call (or one index), by op class."""
+
+FRESH_RESULTS = (bc.SizeToTensorOp, bc.DynamicIotaOp, bc.SetDimensionSizeOp, bc.IotaOp, bc.ConcatenateOp, bc.PadOp,
+                 bc.DynamicUpdateSliceOp, bc.ExtractOp, bc.AssignOp, bc.ReduceOp, bc.ArgReduceOp,
+                 bc.CumulativeOp)  # fmt: skip
+"""The ``EXPRESSIONS`` whose result is an array the function allocates
+(``owned``, returned without a copy); the others give views (``slice``,
+``reshape``, ``dynamic_slice``, a broadcast) or, for ``dot_general``,
+whatever ``np.matmul`` returns, which the caller gets a copy of."""
+
+
 def spec_tuple(specs: Sequence[rt.Spec]) -> str:
     """Python source building ``specs`` (``numpy_runtime.Spec``)."""
     items = [
@@ -746,8 +752,10 @@ def shape_source(shape: Sequence[rules.Dim]) -> str:
 def check_static_or_explicit(op: Operation, target: str) -> None:
     """Dynamic dims reach a Python target in the explicit dynamic form only
     (docs/ir.md): sizes read by ``dim``, broadcasts to run-time sizes by
-    ``dynamic_broadcast_in_dim``, elementwise ops on operands of one shape,
-    reductions and argmax/argmin (NumPy's own run on any shape). A transpose permutes run-time sizes; one that declares a static size
+    ``dynamic_broadcast_in_dim`` and the other ops that make arrays of
+    run-time sizes (``DYNAMIC_FORM_ARRAY_OPS``), elementwise ops on operands
+    of one shape, reductions and argmax/argmin (NumPy's own run on any
+    shape). A transpose permutes run-time sizes; one that declares a static size
     for a ``?`` dim of its operand (checked by the reference and the C
     runtime) is refused. Another op with a dynamic dim (an implicit
     broadcast, a fusion, which the targets block by static sizes) is
@@ -756,7 +764,8 @@ def check_static_or_explicit(op: Operation, target: str) -> None:
     if isinstance(op, FusionOp):
         types += [v.type for inner in op.walk() for v in (*inner.operands, *inner.results)]
     dynamic = next((t for t in types if is_dynamic_type(t)), None)
-    computes_on_any_shape = (isinstance(op, bc.ReduceOp | bc.ArgReduceOp) or (is_elementwise(op) and is_explicit(op))
+    computes_on_any_shape = (isinstance(op, (*DYNAMIC_FORM_ARRAY_OPS, bc.ReduceOp, bc.ArgReduceOp))
+                             or (is_elementwise(op) and is_explicit(op))
                              or (isinstance(op, bc.TransposeOp) and not refines_operand(op)))
     if dynamic is not None and not computes_on_any_shape:
         raise PassError(op, f"has dynamic dimensions ({dynamic}), which {target} takes only in the explicit "

@@ -506,9 +506,7 @@ class FunctionEmitter:
                 operands=[self.shape_tensor(op.mixed_sizes(args))], result_types=[t],
                 properties={"iota_dimension": IntegerAttr(op.dim, i64)}))
         if isinstance(op, bc.SetDimensionSizeOp):
-            return self.add(shlo.SetDimensionSizeOp.create(
-                operands=[args[0], self.convert(args[1], "i32")], result_types=[t],
-                properties={"dimension": IntegerAttr(op.dim, i64)}))
+            return self.add(shlo.SetDimensionSizeOp(args[0], self.convert(args[1], "i32"), op.dim, t))
         assert isinstance(op, bc.DynamicBroadcastInDimOp)
         shape = self.shape_tensor(op.mixed_sizes(args[1:]))
         facts = {name: dense_i64(values) for name, values in (("known_expanding_dimensions", op.expanding),

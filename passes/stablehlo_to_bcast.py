@@ -281,8 +281,8 @@ class ConvertStructural(RewritePattern):
             _bcast_type(op, op.operand)
             new = self.broadcast(op)
         elif isinstance(op, hlo.IotaOp):
-            _bcast_type(op, op.output)
-            new = [bcast.IotaOp(op.dim, op.output.type)]
+            _bcast_type(op, op.result)
+            new = [bcast.IotaOp(op.dim, op.result.type)]
         elif isinstance(op, hlo.ReverseOp):
             _bcast_type(op, op.operand)
             new = [bcast.ReverseOp(op.operand, op.dims)]
@@ -707,8 +707,7 @@ class ConvertDynamicShapes(RewritePattern):
             new = []
             sizes = _index_sizes(op, op.output_dimensions, op.result.type, new)
             new.append(bcast.DynamicBroadcastInDimOp(
-                op.operand, sizes, op.dims, op.result.type, op.facts(op.known_expanding_dimensions),
-                op.facts(op.known_nonexpanding_dimensions)))
+                op.operand, sizes, op.dims, op.result.type, op.expanding, op.nonexpanding))
         elif isinstance(op, hlo.DynamicReshapeOp):
             _bcast_type(op, op.operand)
             new = []

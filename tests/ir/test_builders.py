@@ -183,6 +183,7 @@ def test_bcast_and_stablehlo_twins_share_one_declaration() -> None:
         (bc.PadFamily, bc.PadOp, shlo.PadOp, (x, v, [1, 0], [2, -1], [0, 1])),
         (bc.SliceFamily, bc.SliceOp, shlo.SliceOp, (x, [1, 0], [3, 3], [1, 2])),
         (bc.ConcatenateFamily, bc.ConcatenateOp, shlo.ConcatenateOp, ([x, y], 0)),
+        (bc.IotaFamily, bc.IotaOp, shlo.IotaOp, (1, t((4, 3), "i32"))),
     ]
     for family, ours, theirs, args in twins:
         assert all(issubclass(op, family) and op.__init__ is family.__init__ for op in (ours, theirs))
@@ -193,3 +194,44 @@ def test_bcast_and_stablehlo_twins_share_one_declaration() -> None:
         assert built[0].result.type == built[1].result.type
         assert str(built[0]).replace("bcast.", "stablehlo.") == str(built[1])
     assert shlo.SliceOp(x, [1, 0], [3, 3]).result.type == t((2, 3))  # strides default to 1, as for bcast
+
+
+def test_twins_that_differ_share_what_is_the_same() -> None:
+    """``dot_general``, ``dynamic_slice`` and the size ops differ in a field
+    or in syntax; the family (``bc.*Family``) declares the rest once: both
+    ops have its fields with one constraint each, in one order, and build
+    alike through its builder where it has one."""
+    from xdsl.dialects.builtin import TensorType
+
+    from bcast.ir import stablehlo as shlo
+    from bcast.ir.rules import DotDims
+
+    def fields(op: type) -> dict[str, object]:
+        d = op.get_irdl_definition()
+        return {**dict(d.operands), **dict(d.results), **d.properties}
+
+    x, w, i, n = Block(arg_types=[t((2, 4, 8)), t((2, 8, 5)), t((), "i32"), IndexType()]).args
+    dims = DotDims((0,), (0,), (2,), (1,))
+    twins = [
+        (bc.DotGeneralFamily, bc.DotGeneralOp, shlo.DotGeneralOp, (x, w, dims)),
+        (bc.DynamicSliceFamily, bc.DynamicSliceOp, shlo.DynamicSliceOp, (x, [i, i, i], [1, 2, 3])),
+        (bc.SetDimensionSizeFamily, bc.SetDimensionSizeOp, shlo.SetDimensionSizeOp, None),
+        (bc.DynamicIotaFamily, bc.DynamicIotaOp, shlo.DynamicIotaOp, None),
+        (bc.DynamicBroadcastInDimFamily, bc.DynamicBroadcastInDimOp, shlo.DynamicBroadcastInDimOp, None),
+    ]
+    typed = ("start_indices", "size")  # the families' type parameters
+    for family, ours, theirs, args in twins:
+        assert issubclass(ours, family) and issubclass(theirs, family)
+        a, b = fields(ours), fields(theirs)
+        declared = [name for name in a if hasattr(family, name)]
+        assert declared == [name for name in b if hasattr(family, name)], family
+        assert all(a[name] == b[name] for name in declared if name not in typed), family
+        if args is not None:
+            assert ours.__init__ is theirs.__init__ is family.__init__
+            assert ours(*args).result.type == theirs(*args).result.type
+    # where the twins' operand types differ, each keeps its own constraint
+    assert fields(bc.DynamicSliceOp)["start_indices"] != fields(shlo.DynamicSliceOp)["start_indices"]
+    assert fields(bc.SetDimensionSizeOp)["size"] != fields(shlo.SetDimensionSizeOp)["size"]
+    assert bc.DotGeneralOp(x, w, dims).result.type == t((2, 4, 5))
+    sized = shlo.SetDimensionSizeOp(x, i, 1, TensorType(x.type.element_type, [2, -1, 8]))
+    assert (sized.dim, sized.size) == (1, i) and bc.SetDimensionSizeOp(x, n, 1, sized.result.type).dim == 1

@@ -515,3 +515,23 @@ def test_dask_cluster_example_runs():
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-3000:]
     assert "computed (64,) float32" in run.stdout
     assert run.stdout.count("peak resident memory") == 2
+
+
+def test_python_targets_write_the_same_ops_from_one_table_each() -> None:
+    """The NumPy and Array API targets pick an op's code from one table each
+    (``EXPRESSIONS``, keyed by op class, looked up through its bases), not a
+    chain of ``isinstance`` tests: both list the same ops, an ``argmax``
+    finds ``ArgReduceOp``'s entry, and the NumPy target owns only results of
+    ops in its table."""
+    from xdsl.ir import Block
+
+    from bcast.ir.types import make_type
+    from bcast.lowering import array_api_emitter, numpy_emitter
+
+    assert numpy_emitter.EXPRESSIONS.keys() == array_api_emitter.EXPRESSIONS.keys()
+    assert all(issubclass(op, tuple(numpy_emitter.EXPRESSIONS)) for op in numpy_emitter.FRESH_RESULTS)
+    x = Block(arg_types=[make_type(((4, 3),), "f32")]).args[0]
+    argmax = bc.ArgmaxOp(x, 1, "i32")
+    for table in (numpy_emitter.EXPRESSIONS, array_api_emitter.EXPRESSIONS):
+        assert numpy_emitter.expression_for(table, argmax) is table[bc.ArgReduceOp]
+        assert numpy_emitter.expression_for(table, bc.AddOp(x, x)) is None  # elementwise: written by its definition
