@@ -374,7 +374,7 @@ def saved_program_key(source: str | ModuleOp, backend: str, entry: str, semantic
         return None
     if cc is None:
         return None
-    return c_runtime.program_key(cc, ["bcast.compile", source, filename, entry, semantics or "",
+    return c_runtime.program_key(cc, ["bcast.compile", source, filename, entry, repr(semantics),
                                       repr(pipeline), backend])
 
 
