@@ -11,6 +11,9 @@ convention). This module:
 - caches the library under ``$BCAST_CACHE_DIR`` (default
   ``$XDG_CACHE_HOME/bcast`` or ``~/.cache/bcast``) by a hash of the source,
   the compiler and its flags, and keeps that cache bounded (``evict``);
+- saves beside it what ``bcast.compile`` needs to call a program again
+  without parsing it (``ProgramEntry``, keyed on the input text and options
+  by ``program_key``);
 - loads it with ``ctypes`` (which releases the GIL during the call) and
   wraps each function with the argument and ``out=`` rules of docs/contracts.md
   section 7 (``numpy_runtime.argument``, ``numpy_runtime.Outs``).
@@ -472,19 +475,21 @@ def evict(directory: Path, max_libraries: int, max_bytes: int) -> None:
     """Keep the most recently used libraries of ``directory`` within the
     bounds (``cache_limits()``): the newest are kept while both hold, the
     first that would break one and every older one are removed. Also
-    removes build directories left by a process that died compiling.
-    The program entries (``ProgramEntry``) are bounded the same way, apart:
+    removes build directories (and program entries half saved) left by a
+    process that died meanwhile. The program entries (``ProgramEntry``) are bounded the same way, apart:
     an entry whose library was evicted still rebuilds it from its source."""
     with _locked(directory, fcntl.LOCK_EX):
         for pattern in ("bcast-*.so", "program-*.pickle"):
             _evict_oldest(directory.glob(pattern), max_libraries, max_bytes)
-        for build_dir in directory.glob("bcast-build-*"):
+        for left in (*directory.glob("bcast-build-*"), *directory.glob("program-*.tmp")):
             try:
-                stale = time.time() - build_dir.stat().st_mtime > STALE_BUILD_SECONDS
+                stale = time.time() - left.stat().st_mtime > STALE_BUILD_SECONDS
             except FileNotFoundError:
                 continue
-            if stale:
-                shutil.rmtree(build_dir, ignore_errors=True)
+            if stale and left.is_dir():
+                shutil.rmtree(left, ignore_errors=True)
+            elif stale:
+                left.unlink(missing_ok=True)
 
 
 def _evict_oldest(paths: Iterator[Path], max_files: int, max_bytes: int) -> None:
