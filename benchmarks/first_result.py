@@ -18,7 +18,8 @@ bcast's C backend is measured in three states of its cache directory
 - ``fresh machine``: empty: the compiler probes run, then the build;
 - ``new program``: the probes remembered (a machine that has built any
   program before), the program's library not: the build;
-- ``cached``: the program built before: the library is loaded.
+- ``cached``: the program compiled before: its saved entry and library
+  are loaded, without parsing (docs/c-backend.md, "Build and cache").
 
 jax.jit has its persistent compilation cache off (its default), so every
 process compiles. The table gives the median over ``--rounds`` processes.
@@ -101,8 +102,8 @@ def measure(ops: int, size: int, rounds: int) -> dict[str, tuple[float, float]]:
     for _ in range(rounds):
         with tempfile.TemporaryDirectory(prefix="bcast-first-") as cache:
             samples.setdefault("bcast c, fresh machine", []).append(run_child("c", ops, size, cache))
-            for name in os.listdir(cache):  # keep the remembered probes only
-                if name.startswith("bcast-") and name.endswith(".so"):
+            for name in os.listdir(cache):  # keep the remembered probes only (no library, no saved program)
+                if not name.startswith("probes-") and os.path.isfile(os.path.join(cache, name)):
                     os.unlink(os.path.join(cache, name))
             samples.setdefault("bcast c, new program", []).append(run_child("c", ops, size, cache))
             samples.setdefault("bcast c, cached", []).append(run_child("c", ops, size, cache))

@@ -11,6 +11,9 @@ convention). This module:
 - caches the library under ``$BCAST_CACHE_DIR`` (default
   ``$XDG_CACHE_HOME/bcast`` or ``~/.cache/bcast``) by a hash of the source,
   the compiler and its flags, and keeps that cache bounded (``evict``);
+- saves beside it what ``bcast.compile`` needs to call a program again
+  without parsing it (``ProgramEntry``, keyed on the input text and options
+  by ``program_key``);
 - loads it with ``ctypes`` (which releases the GIL during the call) and
   wraps each function with the argument and ``out=`` rules of docs/contracts.md
   section 7 (``numpy_runtime.argument``, ``numpy_runtime.Outs``).
@@ -23,6 +26,7 @@ import ctypes
 import fcntl
 import hashlib
 import os
+import pickle
 import shlex
 import shutil
 import subprocess
@@ -358,6 +362,103 @@ def load(source: str) -> ctypes.CDLL:
     return library
 
 
+PROGRAM_FORMAT = "1"
+"""Changes whenever ``ProgramEntry`` changes shape."""
+
+
+CODE_PACKAGES = ("ir", "passes", "lowering", "tools")
+"""bcast's subpackages, whose code turns a program's text into C."""
+
+
+@lru_cache(maxsize=1)
+def code_version() -> str:
+    """A hash of bcast's own source files (every ``.py`` of the package) and
+    of xDSL's version, computed once per process (about 2 ms): the generated
+    C, and everything a ``ProgramEntry`` holds, follow from the input text
+    through this code, so a changed bcast (an edit of a checkout, another
+    release) never finds an entry an older one wrote."""
+    import xdsl
+
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256(f"xdsl {getattr(xdsl, '__version__', '?')}\0".encode())
+    paths = [*root.glob("*.py"), *(path for package in CODE_PACKAGES for path in (root / package).rglob("*.py"))]
+    for path in sorted(paths):
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:32]
+
+
+@dataclass(frozen=True)
+class ProgramEntry:
+    """What calling a compiled program needs, saved beside its library so that
+    ``bcast.compile`` of the same text finds it without parsing the program or
+    running a pass (``remembered_program``): the generated C (its library is
+    cached by its own hash, and rebuilt from it if evicted), the entry's C
+    name and signature, the run-time index checks (with their located
+    messages), and the bytes its tensors need (the memory guard)."""
+
+    source: str
+    c_name: str
+    arguments: tuple[rt.Spec, ...]
+    results: tuple[rt.Spec, ...]
+    checks: tuple[BoundsCheck, ...]
+    fault_name: str | None
+    needed_bytes: int
+
+
+def program_key(cc: Sequence[str], parts: Sequence[str]) -> str:
+    """The key of a program's entry: ``parts`` (the input text and every
+    option that changes what is built, as the caller lists them), bcast's
+    ``code_version``, the compiler and the flags its probes chose."""
+    words = [PROGRAM_FORMAT, code_version(), *cc, *flags(list(cc)), "\0", *parts]
+    return hashlib.sha256("\0".join(words).encode()).hexdigest()[:32]
+
+
+def _program_path(directory: Path, key: str) -> Path:
+    return directory / f"program-{key}.pickle"
+
+
+def remembered_program(key: str) -> ProgramEntry | None:
+    """The entry saved under ``key``, marked used, or None: never saved,
+    evicted, or unreadable (a damaged file is then rebuilt and replaced).
+
+    Decision: entries are pickles. The cache directory is trusted as much as
+    the libraries in it, which the process maps and runs; the key holds
+    ``code_version``, so a pickle is only read by the code that wrote it."""
+    path = _program_path(cache_dir(), key)
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    try:
+        entry = pickle.loads(data)
+    except Exception:  # noqa: BLE001 - any damage is a miss
+        return None
+    if not isinstance(entry, ProgramEntry):
+        return None
+    try:
+        os.utime(path)  # most recently used
+    except OSError:  # a cache shared read-only
+        pass
+    return entry
+
+
+def remember_program(key: str, entry: ProgramEntry) -> None:
+    """Save ``entry`` under ``key`` atomically (a reader sees all of it or
+    nothing; of two processes saving one key, the last rename wins, and both
+    wrote the same), then keep the cache within its bounds. A cache that
+    cannot be written only costs the next compile its passes."""
+    directory = cache_dir()
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("wb", dir=directory, prefix="program-", suffix=".tmp",
+                                         delete=False) as f:
+            pickle.dump(entry, f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(f.name, _program_path(directory, key))
+        evict(directory, *cache_limits())
+    except OSError:
+        pass
+
+
 def _load_cached(directory: Path, target: Path) -> ctypes.CDLL | None:
     with _locked(directory, fcntl.LOCK_SH):
         try:
@@ -374,30 +475,40 @@ def evict(directory: Path, max_libraries: int, max_bytes: int) -> None:
     """Keep the most recently used libraries of ``directory`` within the
     bounds (``cache_limits()``): the newest are kept while both hold, the
     first that would break one and every older one are removed. Also
-    removes build directories left by a process that died compiling."""
+    removes build directories (and program entries half saved) left by a
+    process that died meanwhile. The program entries (``ProgramEntry``) are bounded the same way, apart:
+    an entry whose library was evicted still rebuilds it from its source."""
     with _locked(directory, fcntl.LOCK_EX):
-        entries = []
-        for path in directory.glob("bcast-*.so"):
+        for pattern in ("bcast-*.so", "program-*.pickle"):
+            _evict_oldest(directory.glob(pattern), max_libraries, max_bytes)
+        for left in (*directory.glob("bcast-build-*"), *directory.glob("program-*.tmp")):
             try:
-                stat = path.stat()
-            except FileNotFoundError:  # removed outside this protocol (by hand)
-                continue
-            entries.append((stat.st_mtime_ns, stat.st_size, path))
-        entries.sort(key=lambda entry: entry[0], reverse=True)
-        kept, total, full = 0, 0, False
-        for _, size, path in entries:
-            full = full or kept + 1 > max_libraries or total + size > max_bytes
-            if full:
-                path.unlink(missing_ok=True)
-            else:
-                kept, total = kept + 1, total + size
-        for build_dir in directory.glob("bcast-build-*"):
-            try:
-                stale = time.time() - build_dir.stat().st_mtime > STALE_BUILD_SECONDS
+                stale = time.time() - left.stat().st_mtime > STALE_BUILD_SECONDS
             except FileNotFoundError:
                 continue
-            if stale:
-                shutil.rmtree(build_dir, ignore_errors=True)
+            if stale and left.is_dir():
+                shutil.rmtree(left, ignore_errors=True)
+            elif stale:
+                left.unlink(missing_ok=True)
+
+
+def _evict_oldest(paths: Iterator[Path], max_files: int, max_bytes: int) -> None:
+    """Remove the least recently used of ``paths`` beyond the bounds."""
+    entries = []
+    for path in paths:
+        try:
+            stat = path.stat()
+        except FileNotFoundError:  # removed outside this protocol (by hand)
+            continue
+        entries.append((stat.st_mtime_ns, stat.st_size, path))
+    entries.sort(key=lambda entry: entry[0], reverse=True)
+    kept, total, full = 0, 0, False
+    for _, size, path in entries:
+        full = full or kept + 1 > max_files or total + size > max_bytes
+        if full:
+            path.unlink(missing_ok=True)
+        else:
+            kept, total = kept + 1, total + size
 
 
 CTYPES = {

@@ -23,6 +23,7 @@ as a large constant.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from io import StringIO
 
@@ -33,7 +34,6 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from xdsl.printer import Printer
 
 from bcast.ir import numerics, rules
-from bcast.ir import stablehlo as shlo
 from bcast.ir.evaluate import evaluate
 from bcast.ir.ops import (
     BroadcastInDimOp,
@@ -195,7 +195,7 @@ class ComposeReshapeOfReshape(RewritePattern):
     StableHLO's (the StableHLO target's cleanup): ``reshape`` is the op class,
     built as ``reshape(operand, result_type)``."""
 
-    def __init__(self, reshape: type[ReshapeOp | shlo.ReshapeOp] = ReshapeOp):
+    def __init__(self, reshape: type[Operation] = ReshapeOp):
         self.reshape = reshape
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
@@ -583,7 +583,6 @@ PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {
         SplitTransposingBroadcast(),
     ),
     ReshapeOp: (ComposeReshapeOfReshape(), FoldReshapeOfBroadcast()),
-    shlo.ReshapeOp: (ComposeReshapeOfReshape(shlo.ReshapeOp),),
     TransposeOp: (ComposeTransposeOfTranspose(), FoldTransposeOfBroadcast(), TransposeOfUnitDimsToReshape()),
     SelectOp: (SwapSelectOfNot(),),
     ReverseOp: (ComposeReverseOfReverse(), DropUnitReverseDims()),
@@ -599,6 +598,21 @@ PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {
         ReduceOfBroadcastToElementwise(),
     ),
 }
+
+
+def _stablehlo_reshape_patterns() -> tuple[RewritePattern, ...]:
+    from bcast.ir import stablehlo as shlo
+
+    return (ComposeReshapeOfReshape(shlo.ReshapeOp),)
+
+
+PATTERNS_BY_NAME: dict[str, Callable[[], tuple[RewritePattern, ...]]] = {
+    "stablehlo.reshape": _stablehlo_reshape_patterns,
+}
+"""Patterns of ops whose dialect is loaded only with a program that uses it
+(``bcast.ir.parser.make_context``), by op name: made at the op's first
+visit, so that canonicalizing a program without StableHLO does not import
+it (about 0.03 s of a process's first compile)."""
 
 
 class StaticShapesOnly(RewritePattern):
@@ -621,4 +635,6 @@ def patterns_for(op_type: type[Operation]) -> tuple[RewritePattern, ...]:
     found: list[RewritePattern] = []
     for klass in op_type.__mro__:
         found.extend(PATTERNS.get(klass, ()))
+    if (named := PATTERNS_BY_NAME.get(getattr(op_type, "name", ""))) is not None:
+        found.extend(named())
     return (*(StaticShapesOnly(p) for p in found), *DYNAMIC_PATTERNS.get(op_type, ()))

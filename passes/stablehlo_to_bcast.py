@@ -70,6 +70,7 @@ from bcast.ir import ops as bcast
 from bcast.ir import rules
 from bcast.ir import stablehlo as hlo
 from bcast.ir.locations import InputFallbackLoc
+from bcast.ir.parser import has_stablehlo, is_stablehlo, op_name  # noqa: F401 (has_stablehlo re-exported)
 from bcast.ir.rules import RuleError
 from bcast.ir import numerics
 from bcast.ir.types import NUMPY_DTYPES, flat_type_shape, is_dynamic_type, make_type, split_type
@@ -111,20 +112,6 @@ SUPPORTED_OPS: tuple[str, ...] = tuple(sorted(
 
 def supported_note() -> str:
     return "supported ops: " + ", ".join(SUPPORTED_OPS)
-
-
-def op_name(op: Operation) -> str:
-    """The name as written (an unregistered op's own name)."""
-    return op.op_name.data if isinstance(op, UnregisteredOp) else op.name
-
-
-def is_stablehlo(op: Operation) -> bool:
-    return op_name(op).split(".", 1)[0] in ("stablehlo", "chlo")
-
-
-def has_stablehlo(module: Operation) -> bool:
-    """Whether ``module`` holds StableHLO or CHLO ops (the import is needed)."""
-    return any(is_stablehlo(op) for op in module.walk())
 
 
 # --------------------------------------------------------------------------

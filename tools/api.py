@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable
+from functools import cached_property
 
 import numpy as np
 from xdsl.dialects import func
@@ -147,6 +149,7 @@ class Compiled:
         self.module = module
         self.entry = entry
         self.backend = backend
+        self._reload: Callable[[], ModuleOp] | None = None
         self._evaluator = Evaluator(module)
         try:
             self.function: func.FuncOp = self._evaluator.function(entry)
@@ -181,6 +184,56 @@ class Compiled:
         self.c_source: str | None = built.c_source
         """The generated C the C backend built and runs (``bcast-opt -t c`` prints the same)."""
         self._python_function: Callable[..., object] | None = built.function
+        self.program = None if built.program is None else dataclasses.replace(
+            built.program, needed_bytes=needed_bytes(self.function, nested=self.counts_nested_values))
+        """What ``compile`` saves for a later compile of the same text (``saved``)."""
+
+    @classmethod
+    def saved(cls, program, entry: str, backend: str, reload: Callable[[], ModuleOp]) -> Compiled:
+        """The program a compile of the same text and options saved
+        (``c_runtime.ProgramEntry``), loaded without parsing: its checks
+        passed when it was saved, and the memory guard is the caller's.
+        ``module`` and what follows from it (``function``, the types) are
+        made by ``reload`` (parsing and the passes again) when first asked for."""
+        from bcast.lowering import c_runtime
+
+        library = c_runtime.Library(program.source, {entry: (program.c_name, program.arguments, program.results)},
+                                    program.checks, program.fault_name)
+        compiled = cls.__new__(cls)
+        compiled.entry, compiled.backend, compiled._reload = entry, backend, reload
+        compiled.arguments, compiled.results = list(program.arguments), list(program.results)
+        compiled.memory_checked = True
+        compiled.python_source, compiled.c_source = None, program.source
+        compiled._python_function = library.functions[entry]
+        compiled.program = program
+        return compiled
+
+    @cached_property
+    def module(self) -> ModuleOp:  # set by __init__; made here only for a saved program
+        assert self._reload is not None
+        return self._reload()
+
+    @cached_property
+    def _evaluator(self) -> Evaluator:
+        return Evaluator(self.module)
+
+    @cached_property
+    def function(self) -> func.FuncOp:
+        return self._evaluator.function(self.entry)
+
+    @cached_property
+    def result_types(self) -> list[Attribute]:
+        return list(self.function.function_type.outputs.data)
+
+    @cached_property
+    def input_types(self) -> list[Attribute]:
+        return list(self.function.function_type.inputs.data)
+
+    @property
+    def counts_nested_values(self) -> bool:
+        """Whether the memory guard counts values inside fusions too (the
+        reference evaluator keeps them all)."""
+        return targets.TARGETS[self.backend].memory == "every-value"
 
     def check_memory(self) -> None:
         """Refuse a program whose tensors would not fit in memory, where bcast
@@ -193,7 +246,7 @@ class Compiled:
         never at a call with lazy arguments (``lazy_arguments``: dask, JAX),
         whose library decides what is held when: a dask array larger than
         any machine runs chunk by chunk."""
-        check_memory(self.function, nested=targets.TARGETS[self.backend].memory == "every-value")
+        check_memory(self.function, nested=self.counts_nested_values)
         self.memory_checked = True
 
     def __call__(self, *args, out=None):
@@ -255,6 +308,13 @@ def compile(  # noqa: A001 - the API's name is part of the contract
         raise ValueError(f"unknown backend {chosen!r}; available: {', '.join(BACKENDS)}")
     given_pipeline = pipeline
     pipeline = PIPELINES[chosen] if pipeline is None else pipeline
+    keyed_backend = chosen
+    key = saved_program_key(source, chosen, entry, semantics, given_pipeline, filename)
+    if key is not None:
+        saved = _saved_program(key, entry, chosen, lambda: _load(source, filename, semantics, pipeline, chosen,
+                                                                   given_pipeline is None))
+        if saved is not None:
+            return saved
     try:
         try:
             module = _load(source, filename, semantics, pipeline, chosen, given_pipeline is None)
@@ -266,7 +326,12 @@ def compile(  # noqa: A001 - the API's name is part of the contract
             pipeline = PIPELINES[chosen] if given_pipeline is None else given_pipeline
             module = _load(source, filename, semantics, pipeline, chosen, given_pipeline is None)
         try:
-            return Compiled(module, entry, chosen, filename)
+            compiled = Compiled(module, entry, chosen, filename)
+            if key is not None and compiled.program is not None and compiled.backend == keyed_backend:
+                from bcast.lowering import c_runtime
+
+                c_runtime.remember_program(key, compiled.program)
+            return compiled
         except TargetUnsupported:
             fallback = targets.TARGETS[chosen].fallback
             if backend is not None or fallback is None:
@@ -287,6 +352,42 @@ def compile(  # noqa: A001 - the API's name is part of the contract
         raise _error(e.reports) from None
     except driver.UsageError as e:
         raise ValueError(str(e)) from None
+
+
+def saved_program_key(source: str | ModuleOp, backend: str, entry: str, semantics: str | None,
+                      pipeline: str | None, filename: str) -> str | None:
+    """The key a compile saves its program under, from the text and every
+    option that changes what is built (``c_runtime.program_key`` adds
+    bcast's code, the compiler and its flags); None when nothing is saved:
+    a module given (not text), a backend that does not save
+    (``Target.saves_programs``), or no compiler or a bad cache setting (the
+    build then reports it). ``backend=None`` keys as the backend it chose:
+    a saved program is one that backend built, so the choice was the same."""
+    if not isinstance(source, str) or not targets.TARGETS[backend].saves_programs:
+        return None
+    from bcast.lowering import c_runtime
+
+    cc = c_runtime.compiler()
+    try:
+        c_runtime.cache_limits()
+    except c_runtime.BadCacheLimit:
+        return None
+    if cc is None:
+        return None
+    return c_runtime.program_key(cc, ["bcast.compile", source, filename, entry, repr(semantics),
+                                      repr(pipeline), backend])
+
+
+def _saved_program(key: str, entry: str, backend: str, reload: Callable[[], ModuleOp]) -> Compiled | None:
+    """The program saved under ``key`` (``Compiled.saved``), or None: none
+    saved, or its tensors do not fit the memory now available (the full
+    compile then refuses it, located)."""
+    from bcast.lowering import c_runtime
+
+    program = c_runtime.remembered_program(key)
+    if program is None or program.needed_bytes > available_memory():
+        return None
+    return Compiled.saved(program, entry, backend, reload)
 
 
 def _load(source: str | ModuleOp, filename: str, semantics: str | None, pipeline: str, backend: str,

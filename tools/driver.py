@@ -29,7 +29,7 @@ from xdsl.utils.exceptions import ArgSpecParseError, ParseError, VerifyException
 from bcast.ir.diagnostics import UNKNOWN_DIALECTS, Note, Report, SourceLoc, op_source_loc, verify_report
 from bcast.ir.dominance import undominated_uses, use_before_definition
 from bcast.ir.ops import SEMANTICS_ATTR
-from bcast.ir.parser import LocatingParser, make_context
+from bcast.ir.parser import LocatingParser, has_stablehlo, make_context
 from bcast.ir.signature import check_signature
 from bcast.ir.rules import SEMANTICS
 from bcast.tools.targets import EXPLICIT_PIPELINE, STANDARD_PIPELINE  # noqa: F401 (re-exported)
@@ -500,8 +500,6 @@ def needs_import(module: ModuleOp, pipeline: PassPipeline | None, import_stableh
         return False
     if runs_passes and pipeline.passes[0].name == IMPORT_PASS:
         return False
-    from bcast.passes.stablehlo_to_bcast import has_stablehlo
-
     return has_stablehlo(module)
 
 

@@ -74,6 +74,10 @@ class Built:
     function: Callable[..., object] | None
     python_source: str | None = None
     c_source: str | None = None
+    program: object | None = None
+    """What a later compile of the same text loads instead of building
+    (``c_runtime.ProgramEntry``, its ``needed_bytes`` left to the caller),
+    or None: the target saves nothing, or not for this program."""
 
 
 Builder = Callable[[ModuleOp, str, list, list, str], Built]
@@ -114,6 +118,11 @@ class Target:
     ``pipeline`` itself); None: the target takes static shapes only and
     refuses such a program, located (docs/semantics.md, "Dynamic and
     bounded shapes")."""
+
+    saves_programs: bool = False
+    """Whether ``bcast.compile`` keys what it built on the input text and
+    options, before parsing (``c_runtime.ProgramEntry``): a later compile of
+    the same text then neither parses it nor runs a pass."""
 
     @property
     def dynamic(self) -> bool:
@@ -310,11 +319,16 @@ def _build_c(module: ModuleOp, entry: str, arguments, results, source_name: str)
         loops = loop_ir(reachable(module, entry), owned=True)  # reachable made a copy
         source, names = c_emitter.emit_module(loops)
         checks = [_bounds_check(op) for op in c_emitter.bounds_checks(loops)]
+        sizes = _size_plans(module, entry)
         library = c_runtime.Library(source, {entry: (names[entry], arguments, results)}, checks,
-                                    "bcast_" + c_emitter.FAULT_FUNCTION, _size_plans(module, entry))
+                                    "bcast_" + c_emitter.FAULT_FUNCTION, sizes)
     except (c_runtime.CompilerMissing, c_runtime.BadCacheLimit) as e:
         raise BuildError(f"error: {e}") from None
-    return Built(library.functions[entry], c_source=source)
+    # Decision: a dynamic function's SizePlan reads its size ops at every call,
+    # so it is not saved: such a program is parsed and transformed every time.
+    program = None if sizes else c_runtime.ProgramEntry(
+        source, names[entry], tuple(arguments), tuple(results), tuple(checks), "bcast_" + c_emitter.FAULT_FUNCTION, 0)
+    return Built(library.functions[entry], c_source=source, program=program)
 
 
 def _size_plans(module: ModuleOp, entry: str) -> dict:
@@ -398,7 +412,7 @@ TARGETS: dict[str, Target] = {t.name: t for t in (
            dynamic_pipeline=""),  # written as JAX exports dynamic programs (docs/stablehlo.md)
     Target("c", STANDARD_PIPELINE, _C_SEPARATOR, _c_emitter, _build_c, speed=3, lowers_to_loops=True,
            loop_pipeline=C_LOOP_PIPELINE, fallback="numpy", available=_c_available,
-           dynamic_pipeline=""),  # fuse and sink take dynamic functions (sink: static sources only)
+           dynamic_pipeline="", saves_programs=True),  # fuse and sink take dynamic functions (sink: static sources only)
 )}
 """Every target, in ``bcast-opt -t``'s order."""
 

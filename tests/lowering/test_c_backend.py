@@ -660,7 +660,9 @@ def test_concurrent_builds_give_one_library(monkeypatch, tmp_path):
     assert not errors
     assert [r.tolist() for r in results] == [[0, 0, 0]] * 4
     assert len(list(tmp_path.glob("*.so"))) == 1
-    assert [p for p in tmp_path.iterdir() if p.suffix != ".so"] == []  # no temporary left
+    assert len(list(tmp_path.glob("program-*.pickle"))) == 1  # the program entry (api.saved_program_key)
+    kept = ("bcast-", ".so"), ("program-", ".pickle"), ("probes-", ".txt")  # (probes: when run alone)
+    assert [p for p in tmp_path.iterdir() if (p.name.partition("-")[0] + "-", p.suffix) not in kept] == []
 
 
 def test_bcast_run_and_bcast_opt_take_the_c_backend(tmp_path, capsys):

@@ -109,6 +109,17 @@ def test_eviction_removes_build_directories_of_dead_builds_only(monkeypatch, tmp
     assert not dead.exists() and live.exists()
 
 
+def test_eviction_removes_program_entries_half_saved_by_dead_processes_only(monkeypatch, tmp_path):
+    monkeypatch.setenv("BCAST_CACHE_DIR", str(tmp_path))
+    dead, live = tmp_path / "program-dead.tmp", tmp_path / "program-live.tmp"
+    for f in (dead, live):
+        f.write_bytes(b"half a pickle")
+    old = time.time() - c_runtime.STALE_BUILD_SECONDS - 60
+    os.utime(dead, (old, old))
+    assert answer(returning(6)) == 6  # a build evicts
+    assert not dead.exists() and live.exists()
+
+
 @pytest.mark.parametrize("hit", [False, True], ids=["built", "found"])
 def test_an_eviction_waits_for_a_library_being_loaded(monkeypatch, tmp_path, hit):
     """A library just built, or found in the cache, stays on disk until it

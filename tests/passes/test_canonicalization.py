@@ -487,3 +487,15 @@ def test_an_exact_constant_keeps_nan_bits():
     value_type = make_type(((1,),), "f32")
     folded = exact_constant(np.array([np.nan], np.float32), value_type)
     assert folded is not None and np.isnan(folded.numpy_value()).all()
+
+
+def test_stablehlo_reshapes_compose_though_the_dialect_is_imported_lazily():
+    """``PATTERNS_BY_NAME``: StableHLO's reshape keeps its pattern, made at
+    its first visit, not when canonicalization is imported."""
+    from bcast.ir import stablehlo as shlo
+    from bcast.passes.canonicalization import ComposeReshapeOfReshape, patterns_for
+
+    found = [p.pattern for p in patterns_for(shlo.ReshapeOp) if hasattr(p, "pattern")]
+    assert any(isinstance(p, ComposeReshapeOfReshape) and p.reshape is shlo.ReshapeOp for p in found)
+    assert not any(isinstance(p, ComposeReshapeOfReshape) and p.reshape is shlo.ReshapeOp
+                   for p in (getattr(q, "pattern", q) for q in patterns_for(ReshapeOp)))
