@@ -387,6 +387,60 @@ def dynamic_update_slice(x, starts, update) -> np.ndarray:
     return result
 
 
+def clamped_starts(starts: np.ndarray, size: int, n: int) -> np.ndarray:
+    """An array of start indices (any integer dtype) moved into
+    ``[0, n - size]`` as ``int64`` (``rules.clamped_start`` elementwise),
+    clamped in their own dtype first so no value converts out of range
+    (a ``uint64`` above ``2**63``, an ``int8`` bound above 127)."""
+    high = n - size
+    if starts.dtype.kind == "i":
+        starts = np.maximum(starts, starts.dtype.type(0))
+    if high < np.iinfo(starts.dtype).max:
+        starts = np.minimum(starts, starts.dtype.type(high))
+    return starts.astype(np.int64)
+
+
+def gather_positions(shape: Sequence[int], indices: np.ndarray, dims: rules.GatherDims,
+                     sizes: Sequence[int]) -> list[np.ndarray]:
+    """For each operand dim, the position ``gather`` reads there, an
+    ``int64`` array of the result's rank that broadcasts to the result's
+    shape: the clamped start of the index vector (0 for a dim no start
+    maps to) plus the slice offset (an offset dim's ``arange``) or the
+    batch position (a batching dim's). StableHLO's spec, vectorised."""
+    indices = np.asarray(indices)
+    ivd = dims.index_vector_dim
+    vectors = indices[..., None] if ivd == indices.ndim else np.moveaxis(indices, ivd, -1)
+    batch_shape = vectors.shape[:-1]
+    result_rank = len(dims.offset_dims) + len(batch_shape)
+    batch_axes = [a for a in range(result_rank) if a not in dims.offset_dims]
+
+    def along(axis: int, n: int) -> np.ndarray:
+        """``arange(n)`` laid along result ``axis``."""
+        return np.arange(n, dtype=np.int64).reshape([n if a == axis else 1 for a in range(result_rank)])
+
+    positions = [np.zeros([1] * result_rank, np.int64) for _ in shape]
+    for k, d in enumerate(dims.start_index_map):
+        start = clamped_starts(vectors[..., k], sizes[d], shape[d])
+        positions[d] = np.expand_dims(start, tuple(dims.offset_dims))
+    for d, axis in zip(dims.window_dims(len(shape)), dims.offset_dims):
+        positions[d] = positions[d] + along(axis, sizes[d])
+    for d, index_dim in zip(dims.operand_batching_dims, dims.start_indices_batching_dims):
+        axis = batch_axes[index_dim - (index_dim > ivd)]
+        positions[d] = positions[d] + along(axis, shape[d])
+    return positions
+
+
+def gather(x, indices, dims: rules.GatherDims, sizes: Sequence[int]) -> np.ndarray:
+    """``bcast.gather`` (StableHLO's ``gather``): one NumPy advanced-indexing
+    read of ``x`` at ``gather_positions``, broadcast to the result's shape
+    (a batch dim no position varies along, such as an empty index vector's,
+    repeats the one slice)."""
+    x = np.asarray(x)
+    shape = rules.gather_shape(x.shape, np.shape(indices), dims, sizes)
+    picked = x[tuple(gather_positions(x.shape, indices, dims, sizes))]
+    return picked if picked.shape == shape else np.broadcast_to(picked, shape).copy()
+
+
 ARG_REDUCTIONS = {"argmax": np.argmax, "argmin": np.argmin}
 
 

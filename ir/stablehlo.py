@@ -1465,6 +1465,40 @@ class DynamicUpdateSliceOp(StablehloOp):
                              "and the result the operand's type")
 
 
+@irdl_attr_definition
+class GatherDimensionNumbersAttr(bc.GatherDimsFamily):
+    """``#stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0],
+    start_index_map = [0], index_vector_dim = 1>``, ``gather``'s dimension numbers."""
+
+    name = "stablehlo.gather"
+
+
+@irdl_op_definition
+class GatherOp(bc.GatherFamily, StablehloOp):
+    """``"stablehlo.gather"(%x, %i) <{dimension_numbers = #stablehlo.gather<...>,
+    indices_are_sorted = false, slice_sizes = array<i64: 1, 8>}>``: slices
+    of ``x`` at run-time start indices, clamped into range. Generic form
+    only, as StableHLO and JAX print it. ``GatherOp(operand, indices, dims,
+    sizes)``; fields and builder are ``bc.GatherFamily``'s."""
+
+    name = "stablehlo.gather"
+    DIMS_ATTR: ClassVar[type[bc.GatherDimsFamily]] = GatherDimensionNumbersAttr
+    dimension_numbers = prop_def(GatherDimensionNumbersAttr)
+    indices_are_sorted = opt_prop_def(IntegerAttr.constr(type=i1))
+    traits = traits_def(Pure())
+
+    def verify_op(self) -> None:
+        indices = self.start_indices.type
+        if not (isinstance(indices, TensorType) and isinstance(indices.get_element_type(), IntegerType)
+                and indices.get_element_type().width.data > 1):
+            raise Diagnostic(f"start_indices must be a tensor of integers, got {indices}")
+        shape = rules.gather_shape(shape_of(self.operand), shape_of(self.start_indices), self.dims, self.sizes)
+        expected = tensor_type(shape, element_of(self.operand))
+        if expected != self.result.type:
+            raise Diagnostic(f"inferred type(s) '{expected}' are incompatible with return type(s) of operation "
+                             f"'{self.result.type}'")
+
+
 @irdl_op_definition
 class OptimizationBarrierOp(StablehloOp):
     """``optimization_barrier %a, %b : tensor<4xf32>, tensor<i32>``: its
@@ -1930,9 +1964,9 @@ STABLEHLO_OPS = [
     *BINARY_OPS, *UNARY_OPS, IsFiniteOp, ConvertOp, BitcastConvertOp, CompareOp, SelectOp, BroadcastInDimOp,
     ClampOp,
     ReshapeOp, TransposeOp, ConstantOp, ReduceOp, ReturnOp, IotaOp, ReverseOp, ConcatenateOp, PadOp,
-    ReduceWindowOp, SliceOp, DynamicSliceOp, DynamicUpdateSliceOp, OptimizationBarrierOp, DotGeneralOp, DotOp,
+    ReduceWindowOp, SliceOp, DynamicSliceOp, DynamicUpdateSliceOp, GatherOp, OptimizationBarrierOp, DotGeneralOp, DotOp,
     GetDimensionSizeOp, SetDimensionSizeOp, DynamicBroadcastInDimOp, DynamicReshapeOp, DynamicIotaOp,
 ]  # fmt: skip
 
 StableHLO = Dialect("stablehlo", STABLEHLO_OPS, [ComparisonDirectionAttr, ComparisonTypeAttr, PrecisionAttr, DotAttr,
-                                                DotAlgorithmAttr, BoundsAttr])  # fmt: skip
+                                                DotAlgorithmAttr, BoundsAttr, GatherDimensionNumbersAttr])  # fmt: skip

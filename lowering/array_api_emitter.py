@@ -137,6 +137,8 @@ class FunctionEmitter(PythonFunctionEmitter):
         elif isinstance(op, bc.DynamicUpdateSliceOp):
             starts = python_tuple([n[v] for v in op.start_indices])
             out(f"{n[r]} = ar.dynamic_update_slice(xp, {x}, {starts}, {n[op.update]})")
+        elif isinstance(op, bc.GatherOp):
+            out(f"{n[r]} = ar.gather(xp, {x}, {n[op.start_indices]}, {op.dims!r}, {list(op.sizes)})")
         elif isinstance(op, bc.ReshapeOp | bc.NarrowOp):
             out(f"{n[r]} = ar.reshape(xp, {x}, {shape})")
         elif isinstance(op, bc.ReduceOp):
@@ -191,7 +193,7 @@ class FunctionEmitter(PythonFunctionEmitter):
 
 class ArrayApiEmitter(PythonModuleEmitter):
     TARGET = "Array API"
-    IMPORTS = ("import numpy as np", "", "from bcast.ir.rules import DotDims",
+    IMPORTS = ("import numpy as np", "", "from bcast.ir.rules import DotDims, GatherDims",
                "from bcast.lowering import array_api_runtime as ar",
                "from bcast.lowering import numpy_runtime as rt")
     OWN_NAMES = frozenset({"ar", "xp"})

@@ -624,6 +624,38 @@ def dynamic_slice(xp, x, starts, sizes: Sequence[int]):
     return x
 
 
+def gather(xp, x, indices, dims: rules.GatherDims, sizes: Sequence[int]):
+    """``bcast.gather`` with standard functions only (no advanced indexing,
+    which the standard leaves out): the linear position in ``x`` of every
+    result element, ``sum(position[d] * stride[d])`` over the operand dims
+    (each position as ``numerics.gather_positions`` defines it: a clamped
+    start, plus an offset or batch ``arange``), then one ``take`` from ``x``
+    flattened."""
+    shape = tuple(x.shape)
+    result = rules.gather_shape(shape, tuple(indices.shape), dims, sizes)
+    ivd = dims.index_vector_dim
+    vectors = (xp.expand_dims(indices, axis=-1) if ivd == indices.ndim
+               else xp.permute_dims(indices, (*dims.batch_dims(indices.ndim), ivd)))
+    batch_axes = [a for a in range(len(result)) if a not in dims.offset_dims]
+    laid = tuple(result[a] if a in batch_axes else 1 for a in range(len(result)))
+    strides = [math.prod(shape[d + 1:]) for d in range(len(shape))]
+    like = xp.zeros((), dtype=xp.int64)
+    linear = xp.zeros((1,) * len(result), dtype=xp.int64)
+
+    def along(axis: int, n: int, stride: int):
+        return xp.reshape(xp.arange(n, dtype=xp.int64) * stride, [n if a == axis else 1 for a in range(len(result))])
+
+    for k, d in enumerate(dims.start_index_map):
+        start = _clamped_start(xp, vectors[..., k], sizes[d], shape[d], like)
+        linear = linear + xp.reshape(start, laid) * strides[d]
+    for d, axis in zip(dims.window_dims(len(shape)), dims.offset_dims):
+        linear = linear + along(axis, sizes[d], strides[d])
+    for d, index_dim in zip(dims.operand_batching_dims, dims.start_indices_batching_dims):
+        linear = linear + along(batch_axes[index_dim - (index_dim > ivd)], shape[d], strides[d])
+    linear = xp.reshape(xp.broadcast_to(linear, result), (-1,))
+    return xp.reshape(xp.take(xp.reshape(x, (-1,)), linear), result)
+
+
 def dynamic_update_slice(xp, x, starts, update):
     """``bcast.dynamic_update_slice`` without item assignment (dask and JAX
     arrays are immutable): per dim, a mask of the positions ``p`` in

@@ -465,6 +465,9 @@ class FunctionEmitter(PythonFunctionEmitter):
             starts = python_tuple([n[v] for v in op.start_indices])
             out(f"{n[r]} = numerics.dynamic_update_slice({x}, {starts}, {n[op.update]})")
             self.owned.add(r)
+        elif isinstance(op, bc.GatherOp):  # one advanced-indexing read
+            out(f"{n[r]} = numerics.gather({x}, {n[op.start_indices]}, {op.dims!r}, {list(op.sizes)})")
+            self.owned.add(r)
         elif isinstance(op, bc.ReshapeOp | bc.NarrowOp):
             out(f"{n[r]} = np.reshape({x}, {flat_type_shape(r.type)})")
         elif isinstance(op, bc.ExtractOp):
@@ -771,7 +774,7 @@ def python_tuple(items: Sequence[str]) -> str:
 class NumpyEmitter(PythonModuleEmitter):
     TARGET = "NumPy"
     IMPORTS = ("import numpy as np", "", "from bcast.ir import numerics",
-               "from bcast.ir.rules import DotDims",
+               "from bcast.ir.rules import DotDims, GatherDims",
                "from bcast.lowering import numpy_runtime as rt")
     function_emitter = FunctionEmitter
 

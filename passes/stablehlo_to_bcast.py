@@ -27,7 +27,9 @@ Python source line, for a JAX export with debug info).
   alignment, or ``broadcast_dimensions``), then apply the op
   (``chlo.broadcast_select`` becomes ``bcast.select``).
 - ``dynamic_slice`` and ``dynamic_update_slice`` become bcast's ops of the
-  same names, start indices unchanged (both clamp them into range).
+  same names, start indices unchanged (both clamp them into range);
+  ``gather`` becomes ``bcast.gather`` with the same dimension numbers
+  (``indices_are_sorted``, a promise bcast does not use, is dropped).
 - ``reduce`` with one input and a body that is one binary op becomes
   ``bcast.reduce KIND``; an init value that is not a constant equal to the
   kind's identity is combined in with the binary op after the reduction.
@@ -101,7 +103,7 @@ OTHER = (hlo.IsFiniteOp, hlo.ConvertOp, hlo.CompareOp, hlo.SelectOp, hlo.ClampOp
          hlo.ReshapeOp, hlo.TransposeOp, hlo.ConstantOp, hlo.ReduceOp, hlo.ReturnOp,
          hlo.IotaOp, hlo.ReverseOp, hlo.SliceOp, hlo.ConcatenateOp, hlo.PadOp, hlo.ReduceWindowOp, hlo.DotGeneralOp,
          hlo.DotOp, chlo.BroadcastCompareOp, chlo.BroadcastSelectOp, chlo.SquareOp, hlo.DynamicSliceOp,
-         hlo.DynamicUpdateSliceOp, hlo.OptimizationBarrierOp, hlo.GetDimensionSizeOp,
+         hlo.DynamicUpdateSliceOp, hlo.GatherOp, hlo.OptimizationBarrierOp, hlo.GetDimensionSizeOp,
          hlo.DynamicBroadcastInDimOp, hlo.DynamicReshapeOp, hlo.DynamicIotaOp, hlo.SetDimensionSizeOp)  # fmt: skip
 SUPPORTED_OPS: tuple[str, ...] = tuple(sorted(
     [op.name for op in (*BINARY, *UNARY, *OTHER, *chlo.CHLO_BINARY_OPS)] + ["func.call"]
@@ -257,7 +259,7 @@ class ConvertOptimizationBarrier(RewritePattern):
 class ConvertStructural(RewritePattern):
     """constant, convert, reshape, transpose, broadcast_in_dim (a transposing
     one becomes transpose + sorted broadcast), iota, reverse, slice,
-    dynamic_slice, dynamic_update_slice, concatenate, pad."""
+    dynamic_slice, dynamic_update_slice, gather, concatenate, pad."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if in_reduce_body(op):
@@ -305,6 +307,9 @@ class ConvertStructural(RewritePattern):
             for start in op.start_indices:
                 _bcast_type(op, start)
             new = [bcast.DynamicUpdateSliceOp(op.operand, op.start_indices, op.update)]
+        elif isinstance(op, hlo.GatherOp):
+            _bcast_type(op, op.operand), _bcast_type(op, op.start_indices)
+            new = [bcast.GatherOp(op.operand, op.start_indices, op.dims, op.sizes)]
         else:
             return
         replace(rewriter, op, new)
