@@ -344,6 +344,21 @@ def offset_index(b: Scalars, starts: Index, idx: Index) -> Index:
     return [i if start is zero else b(arith.AddiOp(i, start)) for start, i in zip(starts, idx)]
 
 
+def clamped_index(b: Scalars, x: SSAValue, element: str, high: int) -> SSAValue:
+    """A start index ``x`` of integer type ``element`` clamped into ``[0,
+    high]`` as an ``index`` (``dynamic_slice``'s, ``gather``'s, docs/ir.md):
+    extended to ``i64`` by its signedness, then ``maxsi`` 0 and ``minsi``
+    ``high`` (a ``ui64`` index: ``minui`` alone, which reads it unsigned)."""
+    bound = b.int(high, "i64")
+    if element == "ui64":
+        x = b.apply("arith.minui", x, bound)
+    else:
+        if rules.bit_width(element) < 64:
+            x = b.cast("arith.extsi" if rules.kind(element) == "signed" else "arith.extui", x, "i64")
+        x = b.apply("arith.minsi", b.apply("arith.maxsi", x, b.int(0, "i64")), bound)
+    return b(arith.IndexCastOp(x, IndexType()))
+
+
 def iota_at(b: Scalars, dim: int, element: str, idx: Index) -> SSAValue:
     """An ``iota`` element: the loop index along ``dim`` as ``i64``
     (``index_cast``), converted to ``element`` as ``bcast.convert`` does."""
@@ -753,6 +768,9 @@ class FunctionLowering:
             return (yield op.operand, self.indices(op) + idx)
         if isinstance(op, bc.DynamicSliceOp):
             return (yield op.operand, offset_index(b, self.dynamic_starts(op, op.sizes), idx))
+        if isinstance(op, bc.GatherOp):
+            at = yield from self.gather_index(op, idx)
+            return (yield op.operand, at)
         if isinstance(op, bc.ElementwiseOp | bc.ConvertOp):
             args = []
             for o in op.operands:
@@ -808,19 +826,34 @@ class FunctionLowering:
             if (v, n - size) in clamped:  # one start for several dims of one bound
                 starts.append(clamped[v, n - size])
                 continue
-            element = element_of(v.type)
-            x = self.value_at(v, [])
-            high = b.int(n - size, "i64")
-            if element == "ui64":
-                x = b.apply("arith.minui", x, high)
-            else:
-                if rules.bit_width(element) < 64:
-                    x = b.cast("arith.extsi" if rules.kind(element) == "signed" else "arith.extui", x, "i64")
-                x = b.apply("arith.minsi", b.apply("arith.maxsi", x, b.int(0, "i64")), high)
-            starts.append(b(arith.IndexCastOp(x, IndexType())))
+            starts.append(clamped_index(b, self.value_at(v, []), element_of(v.type), n - size))
             clamped[v, n - size] = starts[-1]
         self.checked[op] = starts
         return starts
+
+    def gather_index(self, op: bc.GatherOp, idx: Index) -> Generator[tuple[SSAValue, Index], SSAValue, Index]:
+        """The operand index ``gather`` reads at result index ``idx``
+        (StableHLO's spec; ``numerics.gather_positions`` vectorised): per
+        start dim the index vector's component read at the batch index,
+        clamped (``clamped_index``), plus the offset index on a kept dim or
+        the batch index on a batching dim. The starts are read per element:
+        the loop over the slice reloads them, which a C compiler hoists."""
+        b, dims = self.b, op.dims
+        shape, sizes = flat_type_shape(op.operand.type), op.sizes
+        vector_dim, rank = dims.index_vector_dim, len(flat_type_shape(op.start_indices.type))
+        batch = [i for a, i in enumerate(idx) if a not in dims.offset_dims]
+        at: Index = [b.index(0)] * len(shape)
+        for k, d in enumerate(dims.start_index_map):
+            if sizes[d] == shape[d]:
+                continue  # the start clamps to 0
+            vector_at = [*batch[:vector_dim], b.index(k), *batch[vector_dim:]] if vector_dim < rank else batch
+            start = yield op.start_indices, vector_at
+            at[d] = clamped_index(b, start, element_of(op.start_indices.type), shape[d] - sizes[d])
+        for d, axis in zip(dims.window_dims(len(shape)), dims.offset_dims):
+            at[d] = idx[axis] if d not in dims.start_index_map else b(arith.AddiOp(at[d], idx[axis]))
+        for d, index_dim in zip(dims.operand_batching_dims, dims.start_indices_batching_dims):
+            at[d] = batch[index_dim - (index_dim > vector_dim)]
+        return at
 
     def store_nest(self, values: Sequence[SSAValue], targets: Sequence[SSAValue], shape, lead: Index = ()) -> None:
         """One nest over ``shape`` storing each value (read at ``lead + idx``)
@@ -863,6 +896,8 @@ class FunctionLowering:
             self.lower_dynamic_update_slice(op)
         elif isinstance(op, bc.DynamicSliceOp):
             self.dynamic_starts(op, op.sizes)  # clamped here, before the nest
+            self.materialize(op.result)
+        elif isinstance(op, bc.GatherOp):  # a fusion boundary: its starts are read per element
             self.materialize(op.result)
         elif isinstance(op, func.CallOp):
             self.lower_call(op)
