@@ -639,11 +639,11 @@ def gather(xp, x, indices, dims: rules.GatherDims, sizes: Sequence[int]):
     batch_axes = [a for a in range(len(result)) if a not in dims.offset_dims]
     laid = tuple(result[a] if a in batch_axes else 1 for a in range(len(result)))
     strides = [math.prod(shape[d + 1:]) for d in range(len(shape))]
-    like = xp.zeros((), dtype=xp.int64)
-    linear = xp.zeros((1,) * len(result), dtype=xp.int64)
+    like = xp.asarray(0)  # the library's default integer, the positions' dtype (JAX: i32 unless x64)
+    linear = xp.zeros((1,) * len(result), dtype=like.dtype)
 
     def along(axis: int, n: int, stride: int):
-        return xp.reshape(xp.arange(n, dtype=xp.int64) * stride, [n if a == axis else 1 for a in range(len(result))])
+        return xp.reshape(xp.arange(n, dtype=like.dtype) * stride, tuple(n if a == axis else 1 for a in range(len(result))))
 
     for k, d in enumerate(dims.start_index_map):
         start = _clamped_start(xp, vectors[..., k], sizes[d], shape[d], like)
