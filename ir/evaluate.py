@@ -17,7 +17,7 @@ from xdsl.ir import Operation
 
 from bcast.ir import numerics, rules
 from bcast.ir.ops import (ArgReduceOp, BinaryOp, ClampOp, CompareOp, ConcatenateOp, ConvertOp, CumulativeOp, DotGeneralOp,
-                          DynamicSliceOp, DynamicUpdateSliceOp, GatherOp, IotaOp, MatmulOp, PadOp, ReduceOp, ReverseOp,
+                          DynamicSliceOp, DynamicUpdateSliceOp, GatherOp, IotaOp, ScatterOp, MatmulOp, PadOp, ReduceOp, ReverseOp,
                           SelectOp, SliceOp, UnaryOp)
 from bcast.ir.rules import Levels
 from bcast.ir.types import NUMPY_DTYPES, numpy_dtype, split_type
@@ -179,6 +179,11 @@ def _dynamic_update_slice(op: DynamicUpdateSliceOp, x: np.ndarray, *rest: np.nda
 @evaluate.register(GatherOp)
 def _gather(op: GatherOp, x: np.ndarray, indices: np.ndarray) -> np.ndarray:
     return numerics.gather(x, indices, op.dims, op.sizes)
+
+
+@evaluate.register(ScatterOp)
+def _scatter(op: ScatterOp, x: np.ndarray, indices: np.ndarray, updates: np.ndarray) -> np.ndarray:
+    return numerics.scatter(op.kind_name, x, indices, updates, op.dims)
 
 
 @evaluate.register(ArgReduceOp)

@@ -702,6 +702,42 @@ def gather_shape(operand: Shape, indices: Shape, dims: GatherDims, slice_sizes: 
     return tuple(next(window) if d in dims.offset_dims else next(batch) for d in range(result_rank))
 
 
+SCATTER_WORDS = (("offset_dims", "update_window_dims"), ("collapse_slice_dims", "inserted_window_dims"),
+                 ("collapsed_slice_dims", "inserted_window_dims"), ("operand_batching_dims", "input_batching_dims"),
+                 ("start_indices_batching_dims", "scatter_indices_batching_dims"),
+                 ("start_index_map", "scatter_dims_to_operand_dims"), ("start_indices", "scatter_indices"),
+                 ("implied-result-rank", "rank-of('updates')"), ("'operand'", "'inputs'"))
+"""A scatter's dimension numbers are a gather's under other names (the
+updates are the result of the gather at the same indices): the words
+``check_scatter`` puts in ``gather_shape``'s messages."""
+
+
+def check_scatter(operand: Shape, indices: Shape, updates: Shape, dims: GatherDims) -> None:
+    """``scatter``'s rules (StableHLO's C2-C22), as the ``gather`` that would
+    read ``updates`` back: the dimension numbers checked by ``gather_shape``
+    (in scatter's words), then the updates' shape, its batch dims the
+    indices' and each window no larger than its operand dim."""
+    dropped = {*dims.collapsed_slice_dims, *dims.operand_batching_dims}
+    largest = [1 if d in dropped else n for d, n in enumerate(operand)]
+    try:
+        expected = gather_shape(operand, indices, dims, largest)
+    except RuleError as e:
+        message = e.message
+        for gather_word, scatter_word in SCATTER_WORDS:
+            message = message.replace(gather_word, scatter_word)
+        raise RuleError(message.replace("slice_sizes", "window sizes"), e.notes) from None
+    if len(updates) != len(expected):
+        raise RuleError(f"expects updates to have rank {len(expected)}, got {len(updates)}")
+    window = dict(zip(dims.offset_dims, dims.window_dims(len(operand))))
+    for axis, (u, n) in enumerate(zip(updates, expected)):
+        if axis in window and u > n:
+            raise RuleError(f"expects updates dimension {axis} (window of input dimension {window[axis]}) to be "
+                            f"<= {n}, got {u}")
+        if axis not in window and u != n:
+            raise RuleError(f"expects updates dimension {axis} to be the size of its scatter_indices dimension "
+                            f"({n}), got {u}")
+
+
 def reduce_shape(operand: Shape, dims: Sequence[int], keepdims: bool) -> Shape:
     """The shape ``operand`` reduced over ``dims`` has (size 1 there with
     ``keepdims``, the Array API's ``keepdims=True``; removed otherwise);

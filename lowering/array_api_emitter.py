@@ -137,6 +137,9 @@ class FunctionEmitter(PythonFunctionEmitter):
         elif isinstance(op, bc.DynamicUpdateSliceOp):
             starts = python_tuple([n[v] for v in op.start_indices])
             out(f"{n[r]} = ar.dynamic_update_slice(xp, {x}, {starts}, {n[op.update]})")
+        elif isinstance(op, bc.ScatterOp):
+            out(f"{n[r]} = ar.scatter(xp, {op.kind_name!r}, {x}, {n[op.scatter_indices]}, {n[op.updates]}, "
+                f"{op.dims!r})")
         elif isinstance(op, bc.GatherOp):
             out(f"{n[r]} = ar.gather(xp, {x}, {n[op.start_indices]}, {op.dims!r}, {list(op.sizes)})")
         elif isinstance(op, bc.ReshapeOp | bc.NarrowOp):

@@ -465,6 +465,10 @@ class FunctionEmitter(PythonFunctionEmitter):
             starts = python_tuple([n[v] for v in op.start_indices])
             out(f"{n[r]} = numerics.dynamic_update_slice({x}, {starts}, {n[op.update]})")
             self.owned.add(r)
+        elif isinstance(op, bc.ScatterOp):  # a copy, one advanced-indexing write (np.add.at for add)
+            out(f"{n[r]} = numerics.scatter({op.kind_name!r}, {x}, {n[op.scatter_indices]}, {n[op.updates]}, "
+                f"{op.dims!r})")
+            self.owned.add(r)
         elif isinstance(op, bc.GatherOp):  # one advanced-indexing read
             out(f"{n[r]} = numerics.gather({x}, {n[op.start_indices]}, {op.dims!r}, {list(op.sizes)})")
             self.owned.add(r)

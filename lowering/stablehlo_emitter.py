@@ -453,6 +453,10 @@ class FunctionEmitter:
             return self.add(shlo.DynamicUpdateSliceOp(args[0], args[-1], starts))
         if isinstance(op, bc.GatherOp):
             return self.add(shlo.GatherOp(args[0], self.wide_indices(op, args[1]), op.dims, op.sizes))
+        if isinstance(op, bc.ScatterOp):  # the update computation JAX writes for .at[i].set / .add
+            element = args[0].type.get_element_type()
+            body = shlo.set_body(element) if op.kind_name == "set" else shlo.reduce_body(shlo.AddOp, [element])
+            return self.add(shlo.ScatterOp(args[0], args[1], args[2], op.dims, body))
         if isinstance(op, bc.ReduceOp):
             return self.emit_reduce(op, args[0])
         if isinstance(op, bc.ArgReduceOp):

@@ -359,6 +359,18 @@ def clamped_index(b: Scalars, x: SSAValue, element: str, high: int) -> SSAValue:
     return b(arith.IndexCastOp(x, IndexType()))
 
 
+def bounded_i64(b: Scalars, x: SSAValue, element: str, n: int) -> SSAValue:
+    """A ``scatter`` start of integer type ``element`` as ``i64``, moved
+    into ``[-(n + 1), n]`` (``numerics.bounded_starts``): every position
+    ``start + offset`` (``0 <= offset < n``) stays in or out of ``[0, n)``
+    as it was, and none wraps (a ``ui64`` above ``2**63``)."""
+    if element == "ui64":
+        return b.apply("arith.minui", x, b.int(n, "i64"))
+    if rules.bit_width(element) < 64:
+        x = b.cast("arith.extsi" if rules.kind(element) == "signed" else "arith.extui", x, "i64")
+    return b.apply("arith.minsi", b.apply("arith.maxsi", x, b.int(-(n + 1), "i64")), b.int(n, "i64"))
+
+
 def iota_at(b: Scalars, dim: int, element: str, idx: Index) -> SSAValue:
     """An ``iota`` element: the loop index along ``dim`` as ``i64``
     (``index_cast``), converted to ``element`` as ``bcast.convert`` does."""
@@ -897,6 +909,8 @@ class FunctionLowering:
         elif isinstance(op, bc.DynamicSliceOp):
             self.dynamic_starts(op, op.sizes)  # clamped here, before the nest
             self.materialize(op.result)
+        elif isinstance(op, bc.ScatterOp):
+            self.lower_scatter(op)
         elif isinstance(op, bc.GatherOp):  # a fusion boundary: its starts are read per element
             self.materialize(op.result)
         elif isinstance(op, func.CallOp):
@@ -1313,6 +1327,51 @@ class FunctionLowering:
         with self.nest(update, parallel=True) as ivs:
             self.b(memref.StoreOp.get(self.value_at(op.update, list(ivs)), target, offset_index(self.b, starts, ivs)))
         self.written(op.result, target)
+
+    def lower_scatter(self, op: bc.ScatterOp) -> None:
+        """A fusion boundary: a copy of the operand into a buffer of its own,
+        then one sequential nest over the updates (so ``add`` sums every
+        duplicate and ``set`` keeps the last, as ``numerics.scatter``): each
+        element's position, its start unclamped (``bounded_i64``) plus the
+        window or batch index, is inside when ``pos ult n`` on every dim
+        (a negative one is huge unsigned); the loop IR has no branch, so it
+        loads and stores at the position clamped to ``n - 1`` the value
+        ``select(inside, new, old)``, which leaves a skipped element's
+        place as it was."""
+        b, dims = self.b, op.dims
+        shape, updates = flat_type_shape(op.operand.type), flat_type_shape(op.updates.type)
+        element, index = element_of(op.operand.type), element_of(op.scatter_indices.type)
+        vector_dim, rank = dims.index_vector_dim, len(flat_type_shape(op.scatter_indices.type))
+        target = self.buffer(op.result)
+        self.store_nest([op.operand], [target], shape)
+        self.written(op.result, target)
+        if 0 in shape:
+            return  # no element to write: every update is out of bounds
+        wide = lambda i: b(arith.IndexCastOp(i, IntegerType(64)))  # noqa: E731
+        with self.nest(updates) as ivs:
+            batch = [i for a, i in enumerate(ivs) if a not in dims.offset_dims]
+            pos = [b.int(0, "i64")] * len(shape)
+            for k, d in enumerate(dims.start_index_map):
+                at = [*batch[:vector_dim], b.index(k), *batch[vector_dim:]] if vector_dim < rank else batch
+                pos[d] = bounded_i64(b, self.value_at(op.scatter_indices, at), index, shape[d])
+            for d, axis in zip(dims.window_dims(len(shape)), dims.offset_dims):
+                pos[d] = b(arith.AddiOp(pos[d], wide(ivs[axis])))
+            for d, index_dim in zip(dims.operand_batching_dims, dims.start_indices_batching_dims):
+                pos[d] = wide(batch[index_dim - (index_dim > vector_dim)])
+            inside, at = None, []
+            for p, n in zip(pos, shape):
+                ok = b(arith.CmpiOp(p, b.int(n, "i64"), "ult"))
+                inside = ok if inside is None else b.apply("arith.andi", inside, ok)
+                at.append(b(arith.IndexCastOp(b.apply("arith.minui", p, b.int(n - 1, "i64")), IndexType())))
+            old = b(memref.LoadOp.get(target, at))
+            new = self.value_at(op.updates, list(ivs))
+            if op.kind_name == "add":
+                acc = accumulator(element)
+                total = combine(b, "add", acc, scalar.convert(b, element, acc, old), scalar.convert(b, element, acc, new))
+                new = scalar.convert(b, acc, element, total)
+            if inside is not None:
+                new = b(arith.SelectOp(inside, new, old))
+            b(memref.StoreOp.get(new, target, at))
 
     def lower_call(self, op: func.CallOp) -> None:
         args = []

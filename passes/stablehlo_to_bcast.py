@@ -103,7 +103,7 @@ OTHER = (hlo.IsFiniteOp, hlo.ConvertOp, hlo.CompareOp, hlo.SelectOp, hlo.ClampOp
          hlo.ReshapeOp, hlo.TransposeOp, hlo.ConstantOp, hlo.ReduceOp, hlo.ReturnOp,
          hlo.IotaOp, hlo.ReverseOp, hlo.SliceOp, hlo.ConcatenateOp, hlo.PadOp, hlo.ReduceWindowOp, hlo.DotGeneralOp,
          hlo.DotOp, chlo.BroadcastCompareOp, chlo.BroadcastSelectOp, chlo.SquareOp, hlo.DynamicSliceOp,
-         hlo.DynamicUpdateSliceOp, hlo.GatherOp, hlo.OptimizationBarrierOp, hlo.GetDimensionSizeOp,
+         hlo.DynamicUpdateSliceOp, hlo.GatherOp, hlo.ScatterOp, hlo.OptimizationBarrierOp, hlo.GetDimensionSizeOp,
          hlo.DynamicBroadcastInDimOp, hlo.DynamicReshapeOp, hlo.DynamicIotaOp, hlo.SetDimensionSizeOp)  # fmt: skip
 SUPPORTED_OPS: tuple[str, ...] = tuple(sorted(
     [op.name for op in (*BINARY, *UNARY, *OTHER, *chlo.CHLO_BINARY_OPS)] + ["func.call"]
@@ -199,8 +199,9 @@ def _constant_value(value: SSAValue) -> float | int | None:
 
 
 def in_reduce_body(op: Operation) -> bool:
-    """Ops in a reduce body go with their reduce; never convert them alone."""
-    return isinstance(op.parent_op(), hlo.ReduceOp | hlo.ReduceWindowOp)
+    """Ops in a reduce body (or a scatter's update computation) go with
+    their op; never convert them alone."""
+    return isinstance(op.parent_op(), hlo.ReduceOp | hlo.ReduceWindowOp | hlo.ScatterOp)
 
 
 class ConvertBinary(RewritePattern):
@@ -467,6 +468,25 @@ class ConvertReduce(RewritePattern):
         replace(rewriter, op, new, [result])
 
 
+class ConvertScatter(RewritePattern):
+    """``scatter`` of one input whose update computation returns the update
+    (``x.at[i].set(u)``) or the sum (``x.at[i].add(u)``) -> ``bcast.scatter``
+    of that kind, dimension numbers unchanged; ``indices_are_sorted`` and
+    ``unique_indices`` (promises bcast does not need) dropped."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: hlo.ScatterOp, rewriter: PatternRewriter) -> None:
+        kind = op.update_kind()
+        element = _bcast_type(op, op.inputs[0])[1] if len(op.inputs) == 1 else None
+        if kind is None or (kind == "add" and element == "i1"):
+            raise PassError(op, "scatter with this update computation is not supported by "
+                            "convert-stablehlo-to-bcast",
+                            ["one input whose update computation returns the update (x.at[i].set) or "
+                             "stablehlo.add of its arguments (x.at[i].add, not on i1)"])  # fmt: skip
+        _bcast_type(op, op.scatter_indices), _bcast_type(op, op.updates[0])
+        replace(rewriter, op, [bcast.ScatterOp(kind, op.inputs[0], op.scatter_indices, op.updates[0], op.dims)])
+
+
 class ConvertDot(RewritePattern):
     """``dot_general``/``dot`` -> ``bcast.dot_general``. The precision config
     and an ``algorithm`` are dropped (bcast computes every contraction in its type's full
@@ -705,7 +725,7 @@ def is_shape_assertion(op: Operation) -> bool:
 PATTERNS: tuple[Callable[[], RewritePattern], ...] = (
     ConvertBinary, ConvertUnary, ConvertSquare, ConvertIsFinite, ConvertOptimizationBarrier, ConvertStructural,
     ConvertCompare, ConvertSelect, ConvertClamp, ConvertChloBroadcast, ConvertChloBroadcastSelect,
-    ConvertReduce, ConvertDot, ConvertReduceWindow, ConvertDynamicShapes,
+    ConvertReduce, ConvertDot, ConvertReduceWindow, ConvertDynamicShapes, ConvertScatter,
 )  # fmt: skip
 
 
