@@ -248,6 +248,20 @@ def embedding_lookup(table, tokens):
     return table[tokens] * jnp.sqrt(jnp.float32(table.shape[1]))
 
 
+# -- indexed updates (stablehlo.scatter) -------------------------------------
+
+def rows_set(x, i, v):
+    """``x.at[i].set(v)``: distinct rows (which of two writes to one row
+    wins is left to the implementation), one out of range (dropped)."""
+    return x.at[i].set(v * 2.0)
+
+
+def embedding_grad(tokens, grads):
+    """``zeros.at[tokens].add(g)``: an embedding table's gradient, repeated
+    ids summed, out-of-range ids dropped."""
+    return jnp.zeros((12, 4), jnp.float32).at[tokens].add(grads)
+
+
 def concat_features(a, b):
     return jnp.concatenate([a, b * 2.0], axis=-1)
 
@@ -430,6 +444,11 @@ PROGRAMS: dict[str, Case] = {
     "embedding_lookup": Case(embedding_lookup, lambda r: (normal(r, (16, 8)),
                                                           r.integers(0, 16, (2, 5)).astype(np.int32)),
                              "E[tokens], tokens a (2, 5) id array"),
+    "rows_set": Case(rows_set, lambda r: (normal(r, (6, 4)), np.array([4, -1, 9, 0], np.int32), normal(r, (4, 4))),
+                     "x.at[i].set(v), i with a negative and an out-of-range row"),
+    "embedding_grad": Case(embedding_grad, lambda r: (r.integers(-2, 14, (2, 6)).astype(np.int32),
+                                                      normal(r, (2, 6, 4))),
+                           "zeros.at[tokens].add(g): repeated ids summed"),
     "concat_features": Case(concat_features, lambda r: (normal(r, (4, 3)), normal(r, (4, 5))),
                             "jnp.concatenate on the last axis"),
     "mse_loss": Case(mse_loss, lambda r: (normal(r, (8, 4)), normal(r, (8, 4))), "mean squared error"),
