@@ -17,8 +17,8 @@ from xdsl.ir import Operation
 
 from bcast.ir import numerics, rules
 from bcast.ir.ops import (ArgReduceOp, BinaryOp, ClampOp, CompareOp, ConcatenateOp, ConvertOp, CumulativeOp, DotGeneralOp,
-                          DynamicSliceOp, DynamicUpdateSliceOp, GatherOp, IotaOp, ScatterOp, MatmulOp, PadOp, ReduceOp, ReverseOp,
-                          SelectOp, SliceOp, UnaryOp)
+                          DynamicSliceOp, DynamicUpdateSliceOp, GatherOp, IotaOp, MatmulOp, PadOp, ReduceOp,
+                          ReverseOp, ScatterOp, SelectOp, SliceOp, UnaryOp)
 from bcast.ir.rules import Levels
 from bcast.ir.types import NUMPY_DTYPES, numpy_dtype, split_type
 

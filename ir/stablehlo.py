@@ -2055,7 +2055,8 @@ STABLEHLO_OPS = [
     *BINARY_OPS, *UNARY_OPS, IsFiniteOp, ConvertOp, BitcastConvertOp, CompareOp, SelectOp, BroadcastInDimOp,
     ClampOp,
     ReshapeOp, TransposeOp, ConstantOp, ReduceOp, ReturnOp, IotaOp, ReverseOp, ConcatenateOp, PadOp,
-    ReduceWindowOp, SliceOp, DynamicSliceOp, DynamicUpdateSliceOp, GatherOp, ScatterOp, OptimizationBarrierOp, DotGeneralOp, DotOp,
+    ReduceWindowOp, SliceOp, DynamicSliceOp, DynamicUpdateSliceOp, GatherOp, ScatterOp, OptimizationBarrierOp,
+    DotGeneralOp, DotOp,
     GetDimensionSizeOp, SetDimensionSizeOp, DynamicBroadcastInDimOp, DynamicReshapeOp, DynamicIotaOp,
 ]  # fmt: skip
 

@@ -1367,7 +1367,8 @@ class FunctionLowering:
             new = self.value_at(op.updates, list(ivs))
             if op.kind_name == "add":
                 acc = accumulator(element)
-                total = combine(b, "add", acc, scalar.convert(b, element, acc, old), scalar.convert(b, element, acc, new))
+                total = combine(b, "add", acc, scalar.convert(b, element, acc, old),
+                                scalar.convert(b, element, acc, new))
                 new = scalar.convert(b, acc, element, total)
             if inside is not None:
                 new = b(arith.SelectOp(inside, new, old))
