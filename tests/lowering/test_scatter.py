@@ -197,3 +197,24 @@ def test_array_api_target_scatters_on_other_libraries(library):
         else:
             got = f(lib.asarray(x), lib.asarray(i), lib.asarray(u))
         np.testing.assert_array_equal(np.asarray(got), oracle(kind, x, i, u, dims), err_msg=kind)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("element, dtype", [("i1", np.bool_), ("f16", np.float16), ("ui64", np.uint64),
+                                            ("i8", np.int8)])
+def test_gather_and_scatter_move_every_element_type(backend, element, dtype):
+    """Booleans (bytes in the C buffers), f16 (``add`` rounded once per
+    update), ui64 and i8 elements (``add`` wraps) through gather and scatter."""
+    from bcast.tests.lowering.test_gather import CASES as GATHERS, gather_program, oracle as gather_oracle
+
+    shape, index_shape, dims, sizes = GATHERS["rows"]
+    x = (np.arange(int(np.prod(shape))) % 3).reshape(shape).astype(dtype)
+    i = indices_for(index_shape, "i32", 0)
+    got = bcast.compile(gather_program(shape, index_shape, dims, sizes, element, "i32"), backend=backend)(x, i)
+    np.testing.assert_array_equal(np.asarray(got), gather_oracle(x, i, dims, sizes))
+    shape, index_shape, update_shape, dims = CASES["rows"]
+    u = (np.arange(int(np.prod(update_shape))) % 2).reshape(update_shape).astype(dtype)
+    for kind in ["set"] if element == "i1" else ["set", "add"]:
+        f = bcast.compile(scatter_program(kind, shape, index_shape, update_shape, dims, element, "i32"),
+                          backend=backend)
+        np.testing.assert_array_equal(np.asarray(f(x, i, u)), oracle(kind, x, i, u, dims), err_msg=kind)
