@@ -3,6 +3,8 @@
 from xdsl.ir import Dialect
 
 from bcast.ir.fusion import FusionOp, YieldOp
-from bcast.ir.ops import OPS, ComparisonDirectionAttr, ReductionKindAttr
+from bcast.ir.ops import (OPS, ComparisonDirectionAttr, GatherDimsAttr, ReductionKindAttr, ScatterDimsAttr,
+                          ScatterKindAttr)
 
-Bcast = Dialect("bcast", [*OPS, FusionOp, YieldOp], [ComparisonDirectionAttr, ReductionKindAttr])
+Bcast = Dialect("bcast", [*OPS, FusionOp, YieldOp], [ComparisonDirectionAttr, ReductionKindAttr, GatherDimsAttr,
+                                                      ScatterDimsAttr, ScatterKindAttr])

@@ -17,8 +17,8 @@ from xdsl.ir import Operation
 
 from bcast.ir import numerics, rules
 from bcast.ir.ops import (ArgReduceOp, BinaryOp, ClampOp, CompareOp, ConcatenateOp, ConvertOp, CumulativeOp, DotGeneralOp,
-                          DynamicSliceOp, DynamicUpdateSliceOp, IotaOp, MatmulOp, PadOp, ReduceOp, ReverseOp,
-                          SelectOp, SliceOp, UnaryOp)
+                          DynamicSliceOp, DynamicUpdateSliceOp, GatherOp, IotaOp, MatmulOp, PadOp, ReduceOp,
+                          ReverseOp, ScatterOp, SelectOp, SliceOp, UnaryOp)
 from bcast.ir.rules import Levels
 from bcast.ir.types import NUMPY_DTYPES, numpy_dtype, split_type
 
@@ -174,6 +174,16 @@ def _dynamic_slice(op: DynamicSliceOp, x: np.ndarray, *starts: np.ndarray) -> np
 def _dynamic_update_slice(op: DynamicUpdateSliceOp, x: np.ndarray, *rest: np.ndarray) -> np.ndarray:
     *starts, update = rest
     return numerics.dynamic_update_slice(x, starts, update)
+
+
+@evaluate.register(GatherOp)
+def _gather(op: GatherOp, x: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    return numerics.gather(x, indices, op.dims, op.sizes)
+
+
+@evaluate.register(ScatterOp)
+def _scatter(op: ScatterOp, x: np.ndarray, indices: np.ndarray, updates: np.ndarray) -> np.ndarray:
+    return numerics.scatter(op.kind_name, x, indices, updates, op.dims)
 
 
 @evaluate.register(ArgReduceOp)

@@ -387,6 +387,106 @@ def dynamic_update_slice(x, starts, update) -> np.ndarray:
     return result
 
 
+def clamped_starts(starts: np.ndarray, size: int, n: int) -> np.ndarray:
+    """An array of start indices (any integer dtype) moved into
+    ``[0, n - size]`` as ``int64`` (``rules.clamped_start`` elementwise),
+    clamped in their own dtype first so no value converts out of range
+    (a ``uint64`` above ``2**63``, an ``int8`` bound above 127)."""
+    high = n - size
+    if starts.dtype.kind == "i":
+        starts = np.maximum(starts, starts.dtype.type(0))
+    if high < np.iinfo(starts.dtype).max:
+        starts = np.minimum(starts, starts.dtype.type(high))
+    return starts.astype(np.int64)
+
+
+def bounded_starts(starts: np.ndarray, n: int) -> np.ndarray:
+    """Start indices as ``int64`` for ``scatter``, which does not clamp:
+    moved into ``[-(n + 1), n]`` first (in their own dtype), which keeps
+    every position ``start + offset`` (``0 <= offset < n``) in or out of
+    ``[0, n)`` as it was, and fits ``int64`` (a ``uint64`` above ``2**63``)."""
+    info = np.iinfo(starts.dtype)
+    if info.min < -(n + 1):
+        starts = np.maximum(starts, starts.dtype.type(-(n + 1)))
+    if n < info.max:
+        starts = np.minimum(starts, starts.dtype.type(n))
+    return starts.astype(np.int64)
+
+
+def gather_positions(shape: Sequence[int], indices: np.ndarray, dims: rules.GatherDims,
+                     sizes: Sequence[int], clamp: bool = True) -> list[np.ndarray]:
+    """For each operand dim, the position ``gather`` reads there, an
+    ``int64`` array of the result's rank that broadcasts to the result's
+    shape: the clamped start of the index vector (0 for a dim no start
+    maps to) plus the slice offset (an offset dim's ``arange``) or the
+    batch position (a batching dim's). StableHLO's spec, vectorised.
+    Without ``clamp`` (``scatter``'s positions) the starts are as given
+    (``bounded_starts``), positions may be out of bounds."""
+    indices = np.asarray(indices)
+    ivd = dims.index_vector_dim
+    vectors = indices[..., None] if ivd == indices.ndim else np.moveaxis(indices, ivd, -1)
+    batch_shape = vectors.shape[:-1]
+    result_rank = len(dims.offset_dims) + len(batch_shape)
+    batch_axes = [a for a in range(result_rank) if a not in dims.offset_dims]
+
+    def along(axis: int, n: int) -> np.ndarray:
+        """``arange(n)`` laid along result ``axis``."""
+        return np.arange(n, dtype=np.int64).reshape([n if a == axis else 1 for a in range(result_rank)])
+
+    positions = [np.zeros([1] * result_rank, np.int64) for _ in shape]
+    for k, d in enumerate(dims.start_index_map):
+        start = (clamped_starts(vectors[..., k], sizes[d], shape[d]) if clamp
+                 else bounded_starts(vectors[..., k], shape[d]))
+        positions[d] = np.expand_dims(start, tuple(dims.offset_dims))
+    for d, axis in zip(dims.window_dims(len(shape)), dims.offset_dims):
+        positions[d] = positions[d] + along(axis, sizes[d])
+    for d, index_dim in zip(dims.operand_batching_dims, dims.start_indices_batching_dims):
+        axis = batch_axes[index_dim - (index_dim > ivd)]
+        positions[d] = positions[d] + along(axis, shape[d])
+    return positions
+
+
+def gather(x, indices, dims: rules.GatherDims, sizes: Sequence[int]) -> np.ndarray:
+    """``bcast.gather`` (StableHLO's ``gather``): one NumPy advanced-indexing
+    read of ``x`` at ``gather_positions``, broadcast to the result's shape
+    (a batch dim no position varies along, such as an empty index vector's,
+    repeats the one slice)."""
+    x = np.asarray(x)
+    shape = rules.gather_shape(x.shape, np.shape(indices), dims, sizes)
+    picked = x[tuple(gather_positions(x.shape, indices, dims, sizes))]
+    return picked if picked.shape == shape else np.broadcast_to(picked, shape).copy()
+
+
+def scatter_window(shape: Sequence[int], updates_shape: Sequence[int], dims: rules.GatherDims) -> list[int]:
+    """The window of ``scatter``: per operand dim the size of its updates
+    dim (1 on the inserted and batching dims), the gather's slice sizes."""
+    sizes = [1] * len(shape)
+    for d, axis in zip(dims.window_dims(len(shape)), dims.offset_dims):
+        sizes[d] = updates_shape[axis]
+    return sizes
+
+
+def scatter(kind: str, x, indices, updates, dims: rules.GatherDims) -> np.ndarray:
+    """``bcast.scatter``: a copy of ``x`` with each update element written
+    (``set``) or added (``add``, ``np.add.at``: every duplicate counts) at
+    its position (``gather_positions`` unclamped); elements out of bounds
+    are skipped (StableHLO's spec). With duplicates, ``set`` keeps the last
+    in the updates' row-major order (NumPy's assignment does)."""
+    result, updates = np.array(x), np.asarray(updates)
+    sizes = scatter_window(result.shape, updates.shape, dims)
+    positions = [np.broadcast_to(p, updates.shape)
+                 for p in gather_positions(result.shape, indices, dims, sizes, clamp=False)]
+    inside = np.ones(updates.shape, bool)
+    for p, n in zip(positions, result.shape):
+        inside &= (p >= 0) & (p < n)
+    at = tuple(p[inside] for p in positions)
+    if kind == "add":
+        np.add.at(result, at, updates[inside])
+    else:
+        result[at] = updates[inside]
+    return result
+
+
 ARG_REDUCTIONS = {"argmax": np.argmax, "argmin": np.argmin}
 
 

@@ -21,6 +21,7 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     I64,
     IndexType,
+    IntAttr,
     IntegerAttr,
     StringAttr,
     TensorType,
@@ -28,7 +29,9 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.interfaces import HasFolderInterface
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
 from xdsl.irdl import (
     AnyAttr,
     ParamAttrConstraint,
@@ -1638,6 +1641,236 @@ class DynamicUpdateSliceOp(HasFolderInterface, BcastOp):
             raise Diagnostic(f"update has element type {update_element}, the operand has {element}",
                              ["insert a bcast.convert"])
         rules.check_dynamic_update(levels[0], update_levels[0], len(self.start_indices))
+        _check_declared(self, self.operand.type, self.result.type)
+
+
+# --------------------------------------------------------------------------
+# gather: StableHLO's, with its dimension numbers. Family bases shared with
+# ir/stablehlo.py, as the slice family above.
+# --------------------------------------------------------------------------
+
+
+class DimensionNumbersFamily(ParametrizedAttribute, abc.ABC):
+    """``<offset_dims = [1], collapsed_slice_dims = [0], start_index_map =
+    [0], index_vector_dim = 1>`` (empty lists omitted, as StableHLO prints
+    them): ``rules.GatherDims`` as an attribute, its five lists named
+    ``LISTS`` (gather's or scatter's words) and ``index_vector_dim``."""
+
+    LISTS: ClassVar[tuple[str, ...]]
+
+    @classmethod
+    def of(cls, dims: rules.GatherDims):
+        values = (dims.offset_dims, dims.collapsed_slice_dims, dims.operand_batching_dims,
+                  dims.start_indices_batching_dims, dims.start_index_map)
+        return cls(*(dense_i64(v) for v in values), IntAttr(dims.index_vector_dim))
+
+    @property
+    def dims(self) -> rules.GatherDims:
+        return rules.GatherDims(*(getattr(self, f).get_values() for f in self.LISTS),
+                                index_vector_dim=self.index_vector_dim.data)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        lists: dict[str, list[int]] = {f: [] for f in cls.LISTS}
+        vector_dim = [0]
+
+        def field() -> None:
+            pos = parser.pos
+            name = parser.parse_identifier()
+            if name not in (*cls.LISTS, "index_vector_dim"):
+                parser.raise_error(f"unknown {cls.WHAT} dimension field '{name}'", pos, parser.pos)
+            parser.parse_punctuation("=")
+            if name == "index_vector_dim":
+                vector_dim[0] = parser.parse_integer(allow_boolean=False)
+            else:
+                lists[name] = parser.parse_comma_separated_list(
+                    parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False))
+
+        parser.parse_comma_separated_list(parser.Delimiter.ANGLE, field)
+        return (*(dense_i64(lists[f]) for f in cls.LISTS), IntAttr(vector_dim[0]))
+
+    def print_parameters(self, printer: Printer) -> None:
+        shown = [f"{f} = [{', '.join(map(str, getattr(self, f).get_values()))}]"
+                 for f in self.LISTS if getattr(self, f).get_values()]
+        printer.print_string(f"<{', '.join([*shown, f'index_vector_dim = {self.index_vector_dim.data}'])}>")
+
+
+class GatherDimsFamily(DimensionNumbersFamily, abc.ABC):
+    offset_dims: DenseArrayBase
+    collapsed_slice_dims: DenseArrayBase
+    operand_batching_dims: DenseArrayBase
+    start_indices_batching_dims: DenseArrayBase
+    start_index_map: DenseArrayBase
+    index_vector_dim: IntAttr
+
+    WHAT: ClassVar[str] = "gather"
+    LISTS: ClassVar[tuple[str, ...]] = ("offset_dims", "collapsed_slice_dims", "operand_batching_dims",
+                                        "start_indices_batching_dims", "start_index_map")
+
+
+class ScatterDimsFamily(DimensionNumbersFamily, abc.ABC):
+    """A scatter's dimension numbers, a gather's in other words
+    (``rules.SCATTER_WORDS``), in the same order."""
+
+    update_window_dims: DenseArrayBase
+    inserted_window_dims: DenseArrayBase
+    input_batching_dims: DenseArrayBase
+    scatter_indices_batching_dims: DenseArrayBase
+    scatter_dims_to_operand_dims: DenseArrayBase
+    index_vector_dim: IntAttr
+
+    WHAT: ClassVar[str] = "scatter"
+    LISTS: ClassVar[tuple[str, ...]] = ("update_window_dims", "inserted_window_dims", "input_batching_dims",
+                                        "scatter_indices_batching_dims", "scatter_dims_to_operand_dims")
+
+
+@irdl_attr_definition
+class GatherDimsAttr(GatherDimsFamily):
+    name = "bcast.gather"
+
+
+class GatherFamily(IRDLOperation, abc.ABC):
+    """``gather``'s operands and properties: an operand, an integer tensor of
+    start indices, the dimension numbers (an attribute of the dialect's own
+    ``GatherDimsFamily`` class, ``DIMS_ATTR``) and ``slice_sizes``."""
+
+    DIMS_ATTR: ClassVar[type[GatherDimsFamily]]
+    operand = operand_def(TensorType)
+    start_indices = operand_def(TensorType)
+    result = result_def(TensorType)
+    dimension_numbers = prop_def(GatherDimsFamily)
+    slice_sizes = prop_def(DenseArrayBase.constr(i64))
+
+    def __init__(self, operand: SSAValue | Operation, start_indices: SSAValue | Operation, dims: rules.GatherDims,
+                 sizes: Sequence[int], *, properties: Mapping[str, Attribute] | None = None):
+        t = _type(operand)
+        shape = rules.gather_shape(self.flat_shape_of(t), self.flat_shape_of(_type(start_indices)), dims, sizes)
+        props = {"dimension_numbers": self.DIMS_ATTR.of(dims), "slice_sizes": dense_i64(sizes), **(properties or {})}
+        IRDLOperation.__init__(self, operands=[operand, start_indices], result_types=[self.shaped_like(t, shape)],
+                               properties=props)  # fmt: skip
+
+    @property
+    def dims(self) -> rules.GatherDims:
+        return self.dimension_numbers.dims
+
+    @property
+    def sizes(self) -> tuple[int, ...]:
+        return self.slice_sizes.get_values()
+
+
+@irdl_op_definition
+class GatherOp(GatherFamily, BcastOp):
+    """``gather %x[%i], <offset_dims = [1], collapsed_slice_dims = [0],
+    start_index_map = [0], index_vector_dim = 1>, sizes = [1, 8] :
+    (tensor<4x8xf32>, tensor<3x1xi32>) -> tensor<3x8xf32>``: StableHLO's
+    ``gather``, slices of ``x`` at run-time start indices (``x[i]``,
+    ``take``, ``take_along_axis``, an embedding lookup), its shape rules and
+    words (``rules.gather_shape``). Each start is CLAMPED into ``[0, dim -
+    slice size]`` as the spec says (as ``dynamic_slice``'s): any index is
+    valid, none reads out of bounds. The indices are a tensor of any integer
+    type (no ``i1``). StableHLO's ``indices_are_sorted`` is a promise bcast
+    does not need and drops (keeping it false is always correct). A nested
+    (tml) type is refused. Fusion takes it as a boundary, as
+    ``dynamic_slice``: its positions are values read first."""
+
+    name = "bcast.gather"
+    DIMS_ATTR: ClassVar[type[GatherDimsFamily]] = GatherDimsAttr
+    dimension_numbers = prop_def(GatherDimsAttr)
+    traits = traits_def(Pure())
+    assembly_format = (
+        "$operand `[` $start_indices `]` `,` $dimension_numbers `,` `sizes` `=` $slice_sizes attr-dict `:` "
+        "functional-type(operands, results)"
+    )
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        (levels, element), (index_levels, index_element) = (
+            _split(self.operand, "operand"), _split(self.start_indices, "start indices"))
+        _check_nesting(semantics, (levels, index_levels))
+        if len(levels) > 1 or len(index_levels) > 1:
+            raise Diagnostic("gather does not support nested tensor types")
+        if rules.kind(index_element) not in ("signed", "unsigned"):
+            raise Diagnostic(f"start indices must be a tensor of integers, got {self.start_indices.type}",
+                             ["indices are i32, ui64, ... (no i1); insert a bcast.convert"])
+        shape = rules.gather_shape(levels[0], index_levels[0], self.dims, self.sizes)
+        _check_declared(self, make_type((shape,), element), self.result.type)
+
+
+@irdl_attr_definition
+class ScatterDimsAttr(ScatterDimsFamily):
+    name = "bcast.scatter"
+
+
+class ScatterKind(StrEnum):
+    SET = "set"
+    ADD = "add"
+
+
+@irdl_attr_definition
+class ScatterKindAttr(EnumAttribute[ScatterKind], SpacedOpaqueSyntaxAttribute):
+    name = "bcast.scatter_kind"
+
+
+@irdl_op_definition
+class ScatterOp(BcastOp):
+    """``scatter add %x[%i], %u, <update_window_dims = [1],
+    inserted_window_dims = [0], scatter_dims_to_operand_dims = [0],
+    index_vector_dim = 1> : (tensor<6x4xf32>, tensor<3x1xi32>,
+    tensor<3x4xf32>) -> tensor<6x4xf32>``: StableHLO's ``scatter`` of one
+    input whose update computation is the update itself (``set``:
+    ``x.at[i].set(u)``) or a sum (``add``: ``x.at[i].add(u)``). Each update
+    element goes where the gather with the same dimension numbers would
+    have read it (``rules.check_scatter``), but its start is NOT clamped: an
+    element whose position is out of bounds is skipped, as the spec says.
+    Duplicate positions: ``add`` sums every update; ``set`` keeps one of
+    them (the spec leaves which to the implementation; every backend of
+    bcast keeps the last in the updates' row-major order). The result is a
+    new tensor, never ``x``'s memory. Updates have ``x``'s element type;
+    indices are integers (no ``i1``). A nested (tml) type is refused; a
+    fusion boundary."""
+
+    name = "bcast.scatter"
+    kind = prop_def(ScatterKindAttr)
+    operand = operand_def(TensorType)
+    scatter_indices = operand_def(TensorType)
+    updates = operand_def(TensorType)
+    result = result_def(TensorType)
+    dimension_numbers = prop_def(ScatterDimsAttr)
+    traits = traits_def(Pure())
+    assembly_format = (
+        "$kind $operand `[` $scatter_indices `]` `,` $updates `,` $dimension_numbers attr-dict `:` "
+        "functional-type(operands, results)"
+    )
+
+    def __init__(self, kind: str, operand: SSAValue | Operation, indices: SSAValue | Operation,
+                 updates: SSAValue | Operation, dims: rules.GatherDims):
+        super().__init__(operands=[operand, indices, updates], result_types=[_type(operand)],
+                         properties={"kind": ScatterKindAttr(ScatterKind(kind)),
+                                     "dimension_numbers": ScatterDimsAttr.of(dims)})  # fmt: skip
+
+    @property
+    def dims(self) -> rules.GatherDims:
+        return self.dimension_numbers.dims
+
+    @property
+    def kind_name(self) -> str:
+        return self.kind.data.value
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        (levels, element), (index_levels, index_element), (update_levels, update_element) = (
+            _split(self.operand, "operand"), _split(self.scatter_indices, "scatter indices"),
+            _split(self.updates, "updates"))
+        _check_nesting(semantics, (levels, index_levels, update_levels))
+        if len(levels) > 1 or len(index_levels) > 1 or len(update_levels) > 1:
+            raise Diagnostic("scatter does not support nested tensor types")
+        if rules.kind(index_element) not in ("signed", "unsigned"):
+            raise Diagnostic(f"scatter indices must be a tensor of integers, got {self.scatter_indices.type}",
+                             ["indices are i32, ui64, ... (no i1); insert a bcast.convert"])
+        if update_element != element:
+            raise Diagnostic(f"updates have element type {update_element}, the operand has {element}",
+                             ["insert a bcast.convert"])
+        if self.kind_name == "add" and element == "i1":
+            raise Diagnostic("scatter add does not take i1", ["a boolean 'or' is not a sum"])
+        rules.check_scatter(levels[0], index_levels[0], update_levels[0], self.dims)
         _check_declared(self, self.operand.type, self.result.type)
 
 

@@ -590,6 +590,154 @@ def clamped_start(start: int, size: int, n: int) -> int:
     return min(max(start, 0), n - size)
 
 
+@dataclass(frozen=True)
+class GatherDims:
+    """The dimension numbers of ``gather`` (StableHLO's): which result dims
+    are offset dims (the rest are batch dims, the start indices' dims but
+    ``index_vector_dim``), which operand dims a slice drops (collapsed,
+    size <= 1) or pairs with a batch dim of the indices (batching), and
+    which operand dim each component of an index vector starts."""
+
+    offset_dims: tuple[int, ...] = ()
+    collapsed_slice_dims: tuple[int, ...] = ()
+    operand_batching_dims: tuple[int, ...] = ()
+    start_indices_batching_dims: tuple[int, ...] = ()
+    start_index_map: tuple[int, ...] = ()
+    index_vector_dim: int = 0
+
+    def batch_dims(self, indices_rank: int) -> tuple[int, ...]:
+        """The dims of the start indices that are the result's batch dims,
+        in order (all but ``index_vector_dim``)."""
+        return tuple(d for d in range(indices_rank) if d != self.index_vector_dim)
+
+    def window_dims(self, operand_rank: int) -> tuple[int, ...]:
+        """The operand dims a slice keeps, in order: the offset dims' sources."""
+        dropped = {*self.collapsed_slice_dims, *self.operand_batching_dims}
+        return tuple(d for d in range(operand_rank) if d not in dropped)
+
+
+def _check_in_range(name: str, values: Sequence[int], bound: int, what: str) -> None:
+    for v in values:
+        if not 0 <= v < bound:
+            raise RuleError(f"Expects each element of {name} to be in range [0, {what}) i.e. [0, {bound}). got: {v}.")
+
+
+def _check_sorted(name: str, values: Sequence[int]) -> None:
+    if list(values) != sorted(values):
+        raise RuleError(f"expects {name} to be sorted, got: {_int_list(values)}")
+
+
+def _check_unique(name: str, values: Sequence[int]) -> None:
+    if len(set(values)) != len(values):
+        raise RuleError(f"expects {name} to not repeat, got: {_int_list(values)}")
+
+
+def _check_disjoint(first: str, a: Sequence[int], second: str, b: Sequence[int]) -> None:
+    for d in a:
+        if d in b:
+            raise RuleError(f"has duplicated dimension from {first} and {second}: {d}")
+
+
+def _int_list(values: Sequence[int]) -> str:
+    return f"[{', '.join(map(str, values))}]"
+
+
+def gather_shape(operand: Shape, indices: Shape, dims: GatherDims, slice_sizes: Sequence[int]) -> Shape:
+    """The shape of ``gather`` after StableHLO's constraints (C1-C22 of its
+    spec, in its verifier's words): the batch dims (the indices' shape but
+    ``index_vector_dim``) with the kept slice sizes placed at ``offset_dims``.
+    An ``index_vector_dim`` equal to the indices' rank means a trailing
+    index vector of size 1."""
+    rank, irank = len(operand), len(indices)
+    if len(dims.offset_dims) + len(dims.collapsed_slice_dims) + len(dims.operand_batching_dims) != rank:
+        raise RuleError(f"offset_dims size ({len(dims.offset_dims)}) plus collapse_slice_dims size "
+                        f"({len(dims.collapsed_slice_dims)}) plus operand_batching_dims size "
+                        f"({len(dims.operand_batching_dims)}) is not equal to operand rank ({rank})")
+    ivd = dims.index_vector_dim
+    if not 0 <= ivd <= irank:
+        raise RuleError(f"Expects index_vector_dim to be in range [0, rank-of('start_indices')] i.e. "
+                        f"[0, {irank}]. got: {ivd}.")
+    vector = indices[ivd] if ivd < irank else 1
+    if len(dims.start_index_map) != vector:
+        raise RuleError(f"start_index_map size ({len(dims.start_index_map)}) is not equal to size of index "
+                        f"dimension ({ivd}) of start_indices ({vector})")
+    result_rank = len(dims.offset_dims) + irank - (1 if ivd < irank else 0)
+    _check_sorted("offset_dims", dims.offset_dims)
+    _check_unique("offset_dims", dims.offset_dims)
+    _check_in_range("offset_dims", dims.offset_dims, result_rank, "implied-result-rank")
+    _check_disjoint("collapsed_slice_dims", dims.collapsed_slice_dims,
+                    "operand_batching_dims", dims.operand_batching_dims)
+    _check_sorted("collapsed_slice_dims", dims.collapsed_slice_dims)
+    _check_in_range("collapsed_slice_dims", dims.collapsed_slice_dims, rank, "rank-of('operand')")
+    _check_sorted("operand_batching_dims", dims.operand_batching_dims)
+    _check_unique("operand_batching_dims", dims.operand_batching_dims)
+    _check_in_range("operand_batching_dims", dims.operand_batching_dims, rank, "rank-of('operand')")
+    _check_unique("start_indices_batching_dims", dims.start_indices_batching_dims)
+    _check_in_range("start_indices_batching_dims", dims.start_indices_batching_dims, irank,
+                    "rank-of('start_indices')")
+    if ivd in dims.start_indices_batching_dims:
+        raise RuleError(f"expects start_indices_batching_dims not to include index_vector_dim {ivd}")
+    if len(dims.operand_batching_dims) != len(dims.start_indices_batching_dims):
+        raise RuleError("operand_batching_dims and start_indices_batching_dims should have the same size")
+    for k, (a, b) in enumerate(zip(dims.operand_batching_dims, dims.start_indices_batching_dims)):
+        if operand[a] != indices[b]:
+            raise RuleError(f"operand_batching_dims[{k}] and start_indices_batching_dims[{k}] must have "
+                            f"compatible sizes, but got {operand[a]} and {indices[b]}")
+    _check_disjoint("start_index_map", dims.start_index_map, "operand_batching_dims", dims.operand_batching_dims)
+    _check_unique("start_index_map", dims.start_index_map)
+    _check_in_range("start_index_map", dims.start_index_map, rank, "rank-of('operand')")
+    if len(slice_sizes) != rank:
+        raise RuleError(f"slice_sizes size ({len(slice_sizes)}) not equal to operand rank ({rank})")
+    for d, (size, n) in enumerate(zip(slice_sizes, operand)):
+        if not 0 <= size <= n:
+            raise RuleError(f"slice size ({size}) is out of bounds for operand dimension ({n}) at index {d}")
+    for name, dropped in (("collapsed_slice_dims", dims.collapsed_slice_dims),
+                          ("operand_batching_dims", dims.operand_batching_dims)):
+        for d in dropped:
+            if slice_sizes[d] > 1:
+                raise RuleError(f"Expects that for each dim in {name}, slice_sizes[dim] should be <= 1, "
+                                f"but got {slice_sizes[d]}")
+    batch = iter(indices[d] for d in dims.batch_dims(irank))
+    window = iter(slice_sizes[d] for d in dims.window_dims(rank))
+    return tuple(next(window) if d in dims.offset_dims else next(batch) for d in range(result_rank))
+
+
+SCATTER_WORDS = (("offset_dims", "update_window_dims"), ("collapse_slice_dims", "inserted_window_dims"),
+                 ("collapsed_slice_dims", "inserted_window_dims"), ("operand_batching_dims", "input_batching_dims"),
+                 ("start_indices_batching_dims", "scatter_indices_batching_dims"),
+                 ("start_index_map", "scatter_dims_to_operand_dims"), ("start_indices", "scatter_indices"),
+                 ("implied-result-rank", "rank-of('updates')"), ("'operand'", "'inputs'"))
+"""A scatter's dimension numbers are a gather's under other names (the
+updates are the result of the gather at the same indices): the words
+``check_scatter`` puts in ``gather_shape``'s messages."""
+
+
+def check_scatter(operand: Shape, indices: Shape, updates: Shape, dims: GatherDims) -> None:
+    """``scatter``'s rules (StableHLO's C2-C22), as the ``gather`` that would
+    read ``updates`` back: the dimension numbers checked by ``gather_shape``
+    (in scatter's words), then the updates' shape, its batch dims the
+    indices' and each window no larger than its operand dim."""
+    dropped = {*dims.collapsed_slice_dims, *dims.operand_batching_dims}
+    largest = [1 if d in dropped else n for d, n in enumerate(operand)]
+    try:
+        expected = gather_shape(operand, indices, dims, largest)
+    except RuleError as e:
+        message = e.message
+        for gather_word, scatter_word in SCATTER_WORDS:
+            message = message.replace(gather_word, scatter_word)
+        raise RuleError(message.replace("slice_sizes", "window sizes"), e.notes) from None
+    if len(updates) != len(expected):
+        raise RuleError(f"expects updates to have rank {len(expected)}, got {len(updates)}")
+    window = dict(zip(dims.offset_dims, dims.window_dims(len(operand))))
+    for axis, (u, n) in enumerate(zip(updates, expected)):
+        if axis in window and u > n:
+            raise RuleError(f"expects updates dimension {axis} (window of input dimension {window[axis]}) to be "
+                            f"<= {n}, got {u}")
+        if axis not in window and u != n:
+            raise RuleError(f"expects updates dimension {axis} to be the size of its scatter_indices dimension "
+                            f"({n}), got {u}")
+
+
 def reduce_shape(operand: Shape, dims: Sequence[int], keepdims: bool) -> Shape:
     """The shape ``operand`` reduced over ``dims`` has (size 1 there with
     ``keepdims``, the Array API's ``keepdims=True``; removed otherwise);

@@ -1445,6 +1445,131 @@ class DynamicUpdateSliceOp(StablehloOp):
                              "and the result the operand's type")
 
 
+@irdl_attr_definition
+class GatherDimensionNumbersAttr(bc.GatherDimsFamily):
+    """``#stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0],
+    start_index_map = [0], index_vector_dim = 1>``, ``gather``'s dimension numbers."""
+
+    name = "stablehlo.gather"
+
+
+@irdl_op_definition
+class GatherOp(bc.GatherFamily, StablehloOp):
+    """``"stablehlo.gather"(%x, %i) <{dimension_numbers = #stablehlo.gather<...>,
+    indices_are_sorted = false, slice_sizes = array<i64: 1, 8>}>``: slices
+    of ``x`` at run-time start indices, clamped into range. Generic form
+    only, as StableHLO and JAX print it. ``GatherOp(operand, indices, dims,
+    sizes)``; fields and builder are ``bc.GatherFamily``'s."""
+
+    name = "stablehlo.gather"
+    DIMS_ATTR: ClassVar[type[bc.GatherDimsFamily]] = GatherDimensionNumbersAttr
+    dimension_numbers = prop_def(GatherDimensionNumbersAttr)
+    indices_are_sorted = opt_prop_def(IntegerAttr.constr(type=i1))
+    traits = traits_def(Pure())
+
+    def verify_op(self) -> None:
+        indices = self.start_indices.type
+        if not (isinstance(indices, TensorType) and isinstance(indices.get_element_type(), IntegerType)
+                and indices.get_element_type().width.data > 1):
+            raise Diagnostic(f"start_indices must be a tensor of integers, got {indices}")
+        shape = rules.gather_shape(shape_of(self.operand), shape_of(self.start_indices), self.dims, self.sizes)
+        expected = tensor_type(shape, element_of(self.operand))
+        if expected != self.result.type:
+            raise Diagnostic(f"inferred type(s) '{expected}' are incompatible with return type(s) of operation "
+                             f"'{self.result.type}'")
+
+
+@irdl_attr_definition
+class ScatterDimensionNumbersAttr(bc.ScatterDimsFamily):
+    """``#stablehlo.scatter<update_window_dims = [1], inserted_window_dims =
+    [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>``."""
+
+    name = "stablehlo.scatter"
+
+
+def set_body(element: Attribute) -> Region:
+    """``^bb0(%old, %new): return %new``, the body of ``x.at[i].set(u)``."""
+    scalar = tensor_type((), element)
+    block = Block(arg_types=[scalar, scalar])
+    block.add_op(ReturnOp(block.args[1]))
+    return Region(block)
+
+
+@irdl_op_definition
+class ScatterOp(StablehloOp):
+    """``"stablehlo.scatter"(%x, %i, %u) <{scatter_dimension_numbers =
+    #stablehlo.scatter<...>, indices_are_sorted = false, unique_indices =
+    false}> ({body}) : (...) -> ...``: the inputs with the updates combined in
+    by the body at the positions the indices give (out-of-bounds elements
+    skipped). Generic form only, as StableHLO and JAX print it.
+    ``ScatterOp(operand, indices, updates, dims, body)``, one input."""
+
+    name = "stablehlo.scatter"
+    inputs = var_operand_def(TensorType)
+    scatter_indices = operand_def(TensorType)
+    updates = var_operand_def(TensorType)
+    scatter_dimension_numbers = prop_def(ScatterDimensionNumbersAttr)
+    indices_are_sorted = opt_prop_def(IntegerAttr.constr(type=i1))
+    unique_indices = opt_prop_def(IntegerAttr.constr(type=i1))
+    update_computation = region_def("single_block")
+    out = var_result_def(TensorType)
+    irdl_options = (SameVariadicOperandSize(),)
+    traits = traits_def(Pure())
+
+    def __init__(self, operand: SSAValue | Operation, indices: SSAValue | Operation, updates: SSAValue | Operation,
+                 dims: rules.GatherDims, body: Region):
+        super().__init__(operands=[[operand], indices, [updates]], result_types=[[type_of(operand)]],
+                         properties={"scatter_dimension_numbers": ScatterDimensionNumbersAttr.of(dims)},
+                         regions=[body])  # fmt: skip
+
+    @property
+    def dims(self) -> rules.GatherDims:
+        return self.scatter_dimension_numbers.dims
+
+    def update_kind(self) -> str | None:
+        """``set`` for a one-input update computation that returns the
+        update (``x.at[i].set``), ``add`` for one that returns ``add`` of
+        the two arguments (``x.at[i].add``); else None."""
+        if len(self.inputs) != 1 or not self.update_computation.blocks:
+            return None
+        block = self.update_computation.block
+        ops = list(block.ops)
+        if len(block.args) != 2 or not isinstance(ops[-1], ReturnOp):
+            return None
+        if len(ops) == 1 and list(ops[0].operands) == [block.args[1]]:
+            return "set"
+        if (len(ops) == 2 and isinstance(ops[0], AddOp) and set(ops[0].operands) == set(block.args)
+                and list(ops[1].operands) == [ops[0].results[0]]):
+            return "add"
+        return None
+
+    def verify_op(self) -> None:
+        indices = self.scatter_indices.type
+        if not (isinstance(indices, TensorType) and isinstance(indices.get_element_type(), IntegerType)
+                and indices.get_element_type().width.data > 1):
+            raise Diagnostic(f"scatter_indices must be a tensor of integers, got {indices}")
+        if not self.inputs or len({shape_of(v) for v in self.inputs}) > 1 or \
+                len({shape_of(v) for v in self.updates}) > 1:
+            raise Diagnostic("expects one or more inputs of one shape and updates of one shape")
+        for x, u in zip(self.inputs, self.updates):
+            if element_of(x) != element_of(u):
+                raise Diagnostic(f"expects updates of the inputs' element types, got {u.type} for {x.type}")
+        rules.check_scatter(shape_of(self.inputs[0]), shape_of(self.scatter_indices), shape_of(self.updates[0]),
+                            self.dims)
+        scalars = [tensor_type((), element_of(x)) for x in self.inputs]
+        block = self.update_computation.block if self.update_computation.blocks else None
+        arg_types = [a.type for a in block.args] if block else []
+        if arg_types != scalars + scalars:
+            raise Diagnostic("the update computation must take (" + ", ".join(map(str, scalars + scalars))
+                             + ") but takes (" + ", ".join(map(str, arg_types)) + ")")  # fmt: skip
+        last = block.last_op if block else None
+        if not isinstance(last, ReturnOp) or [v.type for v in last.operands] != scalars:
+            raise Diagnostic("the update computation must end in stablehlo.return of "
+                             + ", ".join(map(str, scalars)))
+        if [r.type for r in self.out] != [x.type for x in self.inputs]:
+            raise incompatible_results([x.type for x in self.inputs], [r.type for r in self.out])
+
+
 @irdl_op_definition
 class OptimizationBarrierOp(StablehloOp):
     """``optimization_barrier %a, %b : tensor<4xf32>, tensor<i32>``: its
@@ -1883,9 +2008,11 @@ STABLEHLO_OPS = [
     *BINARY_OPS, *UNARY_OPS, IsFiniteOp, ConvertOp, BitcastConvertOp, CompareOp, SelectOp, BroadcastInDimOp,
     ClampOp,
     ReshapeOp, TransposeOp, ConstantOp, ReduceOp, ReturnOp, IotaOp, ReverseOp, ConcatenateOp, PadOp,
-    ReduceWindowOp, SliceOp, DynamicSliceOp, DynamicUpdateSliceOp, OptimizationBarrierOp, DotGeneralOp, DotOp,
+    ReduceWindowOp, SliceOp, DynamicSliceOp, DynamicUpdateSliceOp, GatherOp, ScatterOp, OptimizationBarrierOp,
+    DotGeneralOp, DotOp,
     GetDimensionSizeOp, SetDimensionSizeOp, DynamicBroadcastInDimOp, DynamicReshapeOp, DynamicIotaOp,
 ]  # fmt: skip
 
 StableHLO = Dialect("stablehlo", STABLEHLO_OPS, [ComparisonDirectionAttr, ComparisonTypeAttr, PrecisionAttr, DotAttr,
-                                                DotAlgorithmAttr, BoundsAttr])  # fmt: skip
+                                                DotAlgorithmAttr, BoundsAttr, GatherDimensionNumbersAttr,
+                                                ScatterDimensionNumbersAttr])  # fmt: skip

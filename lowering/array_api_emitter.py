@@ -166,6 +166,10 @@ EXPRESSIONS: dict[type[Operation], Expression] = {
     bc.DynamicSliceOp: lambda e, op, x: f"ar.dynamic_slice(xp, {x}, {starts_source(e, op)}, {list(op.sizes)})",
     bc.DynamicUpdateSliceOp: lambda e, op, x: (
         f"ar.dynamic_update_slice(xp, {x}, {starts_source(e, op)}, {e.names[op.update]})"),
+    bc.ScatterOp: lambda e, op, x: (
+        f"ar.scatter(xp, {op.kind_name!r}, {x}, {e.names[op.scatter_indices]}, {e.names[op.updates]}, {op.dims!r})"),
+    bc.GatherOp: lambda e, op, x: (
+        f"ar.gather(xp, {x}, {e.names[op.start_indices]}, {op.dims!r}, {list(op.sizes)})"),
     bc.ReshapeOp: lambda e, op, x: f"ar.reshape(xp, {x}, {result_shape(op)})",
     bc.NarrowOp: lambda e, op, x: f"ar.reshape(xp, {x}, {result_shape(op)})",
     bc.ReduceOp: lambda e, op, x: (
@@ -185,7 +189,7 @@ EXPRESSIONS: dict[type[Operation], Expression] = {
 
 class ArrayApiEmitter(PythonModuleEmitter):
     TARGET = "Array API"
-    IMPORTS = ("import numpy as np", "", "from bcast.ir.rules import DotDims",
+    IMPORTS = ("import numpy as np", "", "from bcast.ir.rules import DotDims, GatherDims",
                "from bcast.lowering import array_api_runtime as ar",
                "from bcast.lowering import numpy_runtime as rt")
     OWN_NAMES = frozenset({"ar", "xp"})

@@ -624,6 +624,95 @@ def dynamic_slice(xp, x, starts, sizes: Sequence[int]):
     return x
 
 
+def _bounded_start(xp, start, n: int, like):
+    """``numerics.bounded_starts`` (scatter's unclamped starts) in ``like``'s dtype."""
+    info = _info(xp, start)
+    if info.min < -(n + 1):
+        start = xp.maximum(start, xp.asarray(-(n + 1), dtype=start.dtype))
+    if n < info.max:
+        start = xp.minimum(start, xp.asarray(n, dtype=start.dtype))
+    return xp.astype(start, like.dtype)
+
+
+def _positions(xp, shape, indices, dims: rules.GatherDims, sizes: Sequence[int], result, clamp: bool):
+    """``numerics.gather_positions`` with standard functions: per operand
+    dim the positions read (or written) at each element of ``result``'s
+    shape, in the library's default integer dtype (JAX: i32 unless x64),
+    each broadcastable to it."""
+    ivd = dims.index_vector_dim
+    vectors = (xp.expand_dims(indices, axis=-1) if ivd == indices.ndim
+               else xp.permute_dims(indices, (*dims.batch_dims(indices.ndim), ivd)))
+    batch_axes = [a for a in range(len(result)) if a not in dims.offset_dims]
+    laid = tuple(result[a] if a in batch_axes else 1 for a in range(len(result)))
+    like = xp.asarray(0)
+
+    def along(axis: int, n: int):
+        return xp.reshape(xp.arange(n, dtype=like.dtype), tuple(n if a == axis else 1 for a in range(len(result))))
+
+    positions = [xp.zeros((1,) * len(result), dtype=like.dtype) for _ in shape]
+    for k, d in enumerate(dims.start_index_map):
+        start = (_clamped_start(xp, vectors[..., k], sizes[d], shape[d], like) if clamp
+                 else _bounded_start(xp, vectors[..., k], shape[d], like))
+        positions[d] = xp.reshape(start, laid)
+    for d, axis in zip(dims.window_dims(len(shape)), dims.offset_dims):
+        positions[d] = positions[d] + along(axis, sizes[d])
+    for d, index_dim in zip(dims.operand_batching_dims, dims.start_indices_batching_dims):
+        positions[d] = positions[d] + along(batch_axes[index_dim - (index_dim > ivd)], shape[d])
+    return positions
+
+
+def _linear(xp, shape, positions, result):
+    """The positions as indices into the operand flattened (row-major), one per element of ``result``."""
+    linear = sum((p * math.prod(shape[d + 1:]) for d, p in enumerate(positions)),
+                 xp.zeros((1,) * len(result), dtype=xp.asarray(0).dtype))
+    return xp.reshape(xp.broadcast_to(linear, result), (-1,))
+
+
+def gather(xp, x, indices, dims: rules.GatherDims, sizes: Sequence[int]):
+    """``bcast.gather`` with standard functions only (no advanced indexing,
+    which the standard leaves out): the linear position in ``x`` of every
+    result element (``_positions``: a clamped start plus an offset or batch
+    ``arange`` per dim), then one ``take`` from ``x`` flattened."""
+    shape = tuple(x.shape)
+    result = rules.gather_shape(shape, tuple(indices.shape), dims, sizes)
+    linear = _linear(xp, shape, _positions(xp, shape, indices, dims, sizes, result, clamp=True), result)
+    return xp.reshape(xp.take(xp.reshape(x, (-1,)), linear), result)
+
+
+def scatter(xp, kind: str, x, indices, updates, dims: rules.GatherDims):
+    """``bcast.scatter`` without item assignment (which dask and JAX arrays
+    lack, and the standard has no scatter): the linear position of every
+    update element (-1 out of bounds: skipped), compared with every position
+    of ``x`` flattened; ``add`` sums the matching updates into ``x``,
+    ``set`` takes the last matching update (row-major, as NumPy). The
+    comparison is updates x operand elements of memory and time, a cost
+    the standard's functions impose; the NumPy and C backends write in
+    place."""
+    shape, count = tuple(x.shape), math.prod(x.shape)
+    sizes = numerics.scatter_window(shape, tuple(updates.shape), dims)
+    result = tuple(updates.shape)
+    positions = _positions(xp, shape, indices, dims, sizes, result, clamp=False)
+    inside = xp.ones(result, dtype=xp.bool)
+    for p, n in zip(positions, shape):
+        zero, size = xp.asarray(0, dtype=p.dtype), xp.asarray(n, dtype=p.dtype)
+        inside = xp.logical_and(inside, xp.logical_and(p >= zero, p < size))
+    linear = _linear(xp, shape, positions, result)
+    linear = xp.where(xp.reshape(inside, (-1,)), linear, xp.asarray(-1, dtype=linear.dtype))
+    flat, values = xp.reshape(x, (-1,)), xp.reshape(updates, (-1,))
+    hits = xp.expand_dims(linear, axis=1) == xp.expand_dims(xp.arange(count, dtype=linear.dtype), axis=0)
+    if kind == "add":
+        zero = xp.zeros((), dtype=x.dtype)
+        total = xp.sum(xp.where(hits, xp.expand_dims(values, axis=1), zero), axis=0, dtype=x.dtype)
+        return xp.reshape(flat + total, shape)
+    order = xp.expand_dims(xp.arange(values.shape[0], dtype=linear.dtype), axis=1)
+    last = xp.max(xp.where(hits, order, xp.asarray(-1, dtype=linear.dtype)), axis=0) if values.shape[0] else None
+    if last is None:
+        return x
+    found = last >= xp.asarray(0, dtype=last.dtype)
+    picked = xp.take(values, xp.where(found, last, xp.asarray(0, dtype=last.dtype)))
+    return xp.reshape(xp.where(found, picked, flat), shape)
+
+
 def dynamic_update_slice(xp, x, starts, update):
     """``bcast.dynamic_update_slice`` without item assignment (dask and JAX
     arrays are immutable): per dim, a mask of the positions ``p`` in

@@ -331,6 +331,14 @@ class BcastFunctions(InterpreterFunctions):
                                  args: PythonValues) -> PythonValues:
         return _typed(op, evaluate(op, *args))
 
+    @impl(bc.GatherOp)
+    def run_gather(self, interpreter: Interpreter, op: bc.GatherOp, args: PythonValues) -> PythonValues:
+        return _typed(op, evaluate(op, *args))
+
+    @impl(bc.ScatterOp)
+    def run_scatter(self, interpreter: Interpreter, op: bc.ScatterOp, args: PythonValues) -> PythonValues:
+        return _typed(op, evaluate(op, *args))
+
     @impl(bc.ExtractOp)
     def run_extract(self, interpreter: Interpreter, op: bc.ExtractOp, args: PythonValues) -> PythonValues:
         x, *dynamic = args

@@ -706,6 +706,12 @@ EXPRESSIONS: dict[type[Operation], Expression] = {
     bc.DynamicSliceOp: lambda e, op, x: f"numerics.dynamic_slice({x}, {starts_source(e, op)}, {list(op.sizes)})",
     bc.DynamicUpdateSliceOp: lambda e, op, x: (
         f"numerics.dynamic_update_slice({x}, {starts_source(e, op)}, {e.names[op.update]})"),
+    # a copy: one advanced-indexing write (np.add.at for add)
+    bc.ScatterOp: lambda e, op, x: (
+        f"numerics.scatter({op.kind_name!r}, {x}, {e.names[op.scatter_indices]}, {e.names[op.updates]}, {op.dims!r})"),
+    # one advanced-indexing read
+    bc.GatherOp: lambda e, op, x: (
+        f"numerics.gather({x}, {e.names[op.start_indices]}, {op.dims!r}, {list(op.sizes)})"),
     bc.ReshapeOp: lambda e, op, x: f"np.reshape({x}, {result_shape(op)})",
     bc.NarrowOp: lambda e, op, x: f"np.reshape({x}, {result_shape(op)})",
     bc.ExtractOp: lambda e, op, x: f"np.array({x}[{e.index_expr(op)}]).reshape({result_shape(op)})",
@@ -723,8 +729,8 @@ EXPRESSIONS: dict[type[Operation], Expression] = {
 """The NumPy target's ops that are one call (or one index), by op class."""
 
 FRESH_RESULTS = (bc.SizeToTensorOp, bc.DynamicIotaOp, bc.SetDimensionSizeOp, bc.IotaOp, bc.ConcatenateOp, bc.PadOp,
-                 bc.DynamicUpdateSliceOp, bc.ExtractOp, bc.AssignOp, bc.ReduceOp, bc.ArgReduceOp,
-                 bc.CumulativeOp)  # fmt: skip
+                 bc.DynamicUpdateSliceOp, bc.ScatterOp, bc.GatherOp, bc.ExtractOp, bc.AssignOp, bc.ReduceOp,
+                 bc.ArgReduceOp, bc.CumulativeOp)  # fmt: skip
 """The ``EXPRESSIONS`` whose result is an array the function allocates
 (``owned``, returned without a copy); the others give views (``slice``,
 ``reshape``, ``dynamic_slice``, a broadcast) or, for ``dot_general``,
@@ -786,7 +792,7 @@ def python_tuple(items: Sequence[str]) -> str:
 class NumpyEmitter(PythonModuleEmitter):
     TARGET = "NumPy"
     IMPORTS = ("import numpy as np", "", "from bcast.ir import numerics",
-               "from bcast.ir.rules import DotDims",
+               "from bcast.ir.rules import DotDims, GatherDims",
                "from bcast.lowering import numpy_runtime as rt")
     function_emitter = FunctionEmitter
 

@@ -451,6 +451,12 @@ class FunctionEmitter:
             update = flat_type_shape(op.update.type)
             starts = self.wide_starts(args[1:-1], flat_type_shape(op.operand.type), update)
             return self.add(shlo.DynamicUpdateSliceOp(args[0], args[-1], starts))
+        if isinstance(op, bc.GatherOp):
+            return self.add(shlo.GatherOp(args[0], self.wide_indices(op, args[1]), op.dims, op.sizes))
+        if isinstance(op, bc.ScatterOp):  # the update computation JAX writes for .at[i].set / .add
+            element = args[0].type.get_element_type()
+            body = shlo.set_body(element) if op.kind_name == "set" else shlo.reduce_body(shlo.AddOp, [element])
+            return self.add(shlo.ScatterOp(args[0], args[1], args[2], op.dims, body))
         if isinstance(op, bc.ReduceOp):
             return self.emit_reduce(op, args[0])
         if isinstance(op, bc.ArgReduceOp):
@@ -607,6 +613,15 @@ class FunctionEmitter:
         if high <= scalar.integer_range(element)[1]:
             return list(starts)
         return [self.add(shlo.ConvertOp(s, make_type(((),), "i64"))) for s in starts]
+
+    def wide_indices(self, op: bc.GatherOp, indices: SSAValue) -> SSAValue:
+        """``gather``'s start indices, converted to ``i64`` when their type
+        cannot hold some ``dim - slice size`` (as ``wide_starts``)."""
+        shape, element = flat_type_shape(op.operand.type), _element(indices.type)
+        high = max((shape[d] - op.sizes[d] for d in op.dims.start_index_map), default=0)
+        if high <= scalar.integer_range(element)[1]:
+            return indices
+        return self.add(shlo.ConvertOp(indices, make_type((flat_type_shape(indices.type),), "i64")))
 
     def emit_arg_reduce(self, op: bc.ArgReduceOp, x: SSAValue) -> SSAValue:
         """JAX's form: a reduce of (x, iota along dim) from (the kind's

@@ -344,6 +344,33 @@ def offset_index(b: Scalars, starts: Index, idx: Index) -> Index:
     return [i if start is zero else b(arith.AddiOp(i, start)) for start, i in zip(starts, idx)]
 
 
+def clamped_index(b: Scalars, x: SSAValue, element: str, high: int) -> SSAValue:
+    """A start index ``x`` of integer type ``element`` clamped into ``[0,
+    high]`` as an ``index`` (``dynamic_slice``'s, ``gather``'s, docs/ir.md):
+    extended to ``i64`` by its signedness, then ``maxsi`` 0 and ``minsi``
+    ``high`` (a ``ui64`` index: ``minui`` alone, which reads it unsigned)."""
+    bound = b.int(high, "i64")
+    if element == "ui64":
+        x = b.apply("arith.minui", x, bound)
+    else:
+        if rules.bit_width(element) < 64:
+            x = b.cast("arith.extsi" if rules.kind(element) == "signed" else "arith.extui", x, "i64")
+        x = b.apply("arith.minsi", b.apply("arith.maxsi", x, b.int(0, "i64")), bound)
+    return b(arith.IndexCastOp(x, IndexType()))
+
+
+def bounded_i64(b: Scalars, x: SSAValue, element: str, n: int) -> SSAValue:
+    """A ``scatter`` start of integer type ``element`` as ``i64``, moved
+    into ``[-(n + 1), n]`` (``numerics.bounded_starts``): every position
+    ``start + offset`` (``0 <= offset < n``) stays in or out of ``[0, n)``
+    as it was, and none wraps (a ``ui64`` above ``2**63``)."""
+    if element == "ui64":
+        return b.apply("arith.minui", x, b.int(n, "i64"))
+    if rules.bit_width(element) < 64:
+        x = b.cast("arith.extsi" if rules.kind(element) == "signed" else "arith.extui", x, "i64")
+    return b.apply("arith.minsi", b.apply("arith.maxsi", x, b.int(-(n + 1), "i64")), b.int(n, "i64"))
+
+
 def iota_at(b: Scalars, dim: int, element: str, idx: Index) -> SSAValue:
     """An ``iota`` element: the loop index along ``dim`` as ``i64``
     (``index_cast``), converted to ``element`` as ``bcast.convert`` does."""
@@ -809,6 +836,9 @@ class FunctionLowering:
             return (yield op.operand, self.indices(op) + idx)
         if isinstance(op, bc.DynamicSliceOp):
             return (yield op.operand, offset_index(b, self.dynamic_starts(op, op.sizes), idx))
+        if isinstance(op, bc.GatherOp):
+            at = yield from self.gather_index(op, idx)
+            return (yield op.operand, at)
         if isinstance(op, bc.ElementwiseOp | bc.ConvertOp):
             args = []
             for o in op.operands:
@@ -864,19 +894,34 @@ class FunctionLowering:
             if (v, n - size) in clamped:  # one start for several dims of one bound
                 starts.append(clamped[v, n - size])
                 continue
-            element = element_of(v.type)
-            x = self.value_at(v, [])
-            high = b.int(n - size, "i64")
-            if element == "ui64":
-                x = b.apply("arith.minui", x, high)
-            else:
-                if rules.bit_width(element) < 64:
-                    x = b.cast("arith.extsi" if rules.kind(element) == "signed" else "arith.extui", x, "i64")
-                x = b.apply("arith.minsi", b.apply("arith.maxsi", x, b.int(0, "i64")), high)
-            starts.append(b(arith.IndexCastOp(x, IndexType())))
+            starts.append(clamped_index(b, self.value_at(v, []), element_of(v.type), n - size))
             clamped[v, n - size] = starts[-1]
         self.checked[op] = starts
         return starts
+
+    def gather_index(self, op: bc.GatherOp, idx: Index) -> Generator[tuple[SSAValue, Index], SSAValue, Index]:
+        """The operand index ``gather`` reads at result index ``idx``
+        (StableHLO's spec; ``numerics.gather_positions`` vectorised): per
+        start dim the index vector's component read at the batch index,
+        clamped (``clamped_index``), plus the offset index on a kept dim or
+        the batch index on a batching dim. The starts are read per element:
+        the loop over the slice reloads them, which a C compiler hoists."""
+        b, dims = self.b, op.dims
+        shape, sizes = flat_type_shape(op.operand.type), op.sizes
+        vector_dim, rank = dims.index_vector_dim, len(flat_type_shape(op.start_indices.type))
+        batch = [i for a, i in enumerate(idx) if a not in dims.offset_dims]
+        at: Index = [b.index(0)] * len(shape)
+        for k, d in enumerate(dims.start_index_map):
+            if sizes[d] == shape[d]:
+                continue  # the start clamps to 0
+            vector_at = [*batch[:vector_dim], b.index(k), *batch[vector_dim:]] if vector_dim < rank else batch
+            start = yield op.start_indices, vector_at
+            at[d] = clamped_index(b, start, element_of(op.start_indices.type), shape[d] - sizes[d])
+        for d, axis in zip(dims.window_dims(len(shape)), dims.offset_dims):
+            at[d] = idx[axis] if d not in dims.start_index_map else b(arith.AddiOp(at[d], idx[axis]))
+        for d, index_dim in zip(dims.operand_batching_dims, dims.start_indices_batching_dims):
+            at[d] = batch[index_dim - (index_dim > vector_dim)]
+        return at
 
     def store_nest(self, values: Sequence[SSAValue], targets: Sequence[SSAValue], shape, lead: Index = ()) -> None:
         """One nest over ``shape`` storing each value (read at ``lead + idx``)
@@ -919,6 +964,10 @@ class FunctionLowering:
             self.lower_dynamic_update_slice(op)
         elif isinstance(op, bc.DynamicSliceOp):
             self.dynamic_starts(op, op.sizes)  # clamped here, before the nest
+            self.materialize(op.result)
+        elif isinstance(op, bc.ScatterOp):
+            self.lower_scatter(op)
+        elif isinstance(op, bc.GatherOp):  # a fusion boundary: its starts are read per element
             self.materialize(op.result)
         elif isinstance(op, func.CallOp):
             self.lower_call(op)
@@ -1337,6 +1386,52 @@ class FunctionLowering:
         with self.nest(update, parallel=True) as ivs:
             self.b(memref.StoreOp.get(self.value_at(op.update, list(ivs)), target, offset_index(self.b, starts, ivs)))
         self.written(op.result, target)
+
+    def lower_scatter(self, op: bc.ScatterOp) -> None:
+        """A fusion boundary: a copy of the operand into a buffer of its own,
+        then one sequential nest over the updates (so ``add`` sums every
+        duplicate and ``set`` keeps the last, as ``numerics.scatter``): each
+        element's position, its start unclamped (``bounded_i64``) plus the
+        window or batch index, is inside when ``pos ult n`` on every dim
+        (a negative one is huge unsigned); the loop IR has no branch, so it
+        loads and stores at the position clamped to ``n - 1`` the value
+        ``select(inside, new, old)``, which leaves a skipped element's
+        place as it was."""
+        b, dims = self.b, op.dims
+        shape, updates = flat_type_shape(op.operand.type), flat_type_shape(op.updates.type)
+        element, index = element_of(op.operand.type), element_of(op.scatter_indices.type)
+        vector_dim, rank = dims.index_vector_dim, len(flat_type_shape(op.scatter_indices.type))
+        target = self.buffer(op.result)
+        self.store_nest([op.operand], [target], shape)
+        self.written(op.result, target)
+        if 0 in shape:
+            return  # no element to write: every update is out of bounds
+        wide = lambda i: b(arith.IndexCastOp(i, IntegerType(64)))  # noqa: E731
+        with self.nest(updates) as ivs:
+            batch = [i for a, i in enumerate(ivs) if a not in dims.offset_dims]
+            pos = [b.int(0, "i64")] * len(shape)
+            for k, d in enumerate(dims.start_index_map):
+                at = [*batch[:vector_dim], b.index(k), *batch[vector_dim:]] if vector_dim < rank else batch
+                pos[d] = bounded_i64(b, self.value_at(op.scatter_indices, at), index, shape[d])
+            for d, axis in zip(dims.window_dims(len(shape)), dims.offset_dims):
+                pos[d] = b(arith.AddiOp(pos[d], wide(ivs[axis])))
+            for d, index_dim in zip(dims.operand_batching_dims, dims.start_indices_batching_dims):
+                pos[d] = wide(batch[index_dim - (index_dim > vector_dim)])
+            inside, at = None, []
+            for p, n in zip(pos, shape):
+                ok = b(arith.CmpiOp(p, b.int(n, "i64"), "ult"))
+                inside = ok if inside is None else b.apply("arith.andi", inside, ok)
+                at.append(b(arith.IndexCastOp(b.apply("arith.minui", p, b.int(n - 1, "i64")), IndexType())))
+            old = b(memref.LoadOp.get(target, at))
+            new = self.value_at(op.updates, list(ivs))
+            if op.kind_name == "add":
+                acc = accumulator(element)
+                total = combine(b, "add", acc, scalar.convert(b, element, acc, old),
+                                scalar.convert(b, element, acc, new))
+                new = scalar.convert(b, acc, element, total)
+            if inside is not None:
+                new = b(arith.SelectOp(inside, new, old))
+            b(memref.StoreOp.get(new, target, at))
 
     def lower_call(self, op: func.CallOp) -> None:
         args = []

@@ -27,7 +27,9 @@ Python source line, for a JAX export with debug info).
   alignment, or ``broadcast_dimensions``), then apply the op
   (``chlo.broadcast_select`` becomes ``bcast.select``).
 - ``dynamic_slice`` and ``dynamic_update_slice`` become bcast's ops of the
-  same names, start indices unchanged (both clamp them into range).
+  same names, start indices unchanged (both clamp them into range);
+  ``gather`` becomes ``bcast.gather`` with the same dimension numbers
+  (``indices_are_sorted``, a promise bcast does not use, is dropped).
 - ``reduce`` with one input and a body that is one binary op becomes
   ``bcast.reduce KIND``; an init value that is not a constant equal to the
   kind's identity is combined in with the binary op after the reduction.
@@ -102,7 +104,7 @@ OTHER = (hlo.IsFiniteOp, hlo.ConvertOp, hlo.CompareOp, hlo.SelectOp, hlo.ClampOp
          hlo.ReshapeOp, hlo.TransposeOp, hlo.ConstantOp, hlo.ReduceOp, hlo.ReturnOp,
          hlo.IotaOp, hlo.ReverseOp, hlo.SliceOp, hlo.ConcatenateOp, hlo.PadOp, hlo.ReduceWindowOp, hlo.DotGeneralOp,
          hlo.DotOp, chlo.BroadcastCompareOp, chlo.BroadcastSelectOp, chlo.SquareOp, hlo.DynamicSliceOp,
-         hlo.DynamicUpdateSliceOp, hlo.OptimizationBarrierOp, hlo.GetDimensionSizeOp,
+         hlo.DynamicUpdateSliceOp, hlo.GatherOp, hlo.ScatterOp, hlo.OptimizationBarrierOp, hlo.GetDimensionSizeOp,
          hlo.DynamicBroadcastInDimOp, hlo.DynamicReshapeOp, hlo.DynamicIotaOp, hlo.SetDimensionSizeOp)  # fmt: skip
 SUPPORTED_OPS: tuple[str, ...] = tuple(sorted(
     [op.name for op in (*BINARY, *UNARY, *OTHER, *chlo.CHLO_BINARY_OPS)] + ["func.call"]
@@ -186,8 +188,9 @@ def _constant_value(value: SSAValue) -> float | int | None:
 
 
 def in_reduce_body(op: Operation) -> bool:
-    """Ops in a reduce body go with their reduce; never convert them alone."""
-    return isinstance(op.parent_op(), hlo.ReduceOp | hlo.ReduceWindowOp)
+    """Ops in a reduce body (or a scatter's update computation) go with
+    their op; never convert them alone."""
+    return isinstance(op.parent_op(), hlo.ReduceOp | hlo.ReduceWindowOp | hlo.ScatterOp)
 
 
 class ConvertBinary(RewritePattern):
@@ -246,7 +249,7 @@ class ConvertOptimizationBarrier(RewritePattern):
 class ConvertStructural(RewritePattern):
     """constant, convert, reshape, transpose, broadcast_in_dim (a transposing
     one becomes transpose + sorted broadcast), iota, reverse, slice,
-    dynamic_slice, dynamic_update_slice, concatenate, pad."""
+    dynamic_slice, dynamic_update_slice, gather, concatenate, pad."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if in_reduce_body(op):
@@ -294,6 +297,9 @@ class ConvertStructural(RewritePattern):
             for start in op.start_indices:
                 _bcast_type(op, start)
             new = [bcast.DynamicUpdateSliceOp(op.operand, op.start_indices, op.update)]
+        elif isinstance(op, hlo.GatherOp):
+            _bcast_type(op, op.operand), _bcast_type(op, op.start_indices)
+            new = [bcast.GatherOp(op.operand, op.start_indices, op.dims, op.sizes)]
         else:
             return
         replace(rewriter, op, new)
@@ -488,6 +494,25 @@ class ConvertReduce(RewritePattern):
             new.append(combined)
             result = combined.results[0]
         replace(rewriter, op, new, [result])
+
+
+class ConvertScatter(RewritePattern):
+    """``scatter`` of one input whose update computation returns the update
+    (``x.at[i].set(u)``) or the sum (``x.at[i].add(u)``) -> ``bcast.scatter``
+    of that kind, dimension numbers unchanged; ``indices_are_sorted`` and
+    ``unique_indices`` (promises bcast does not need) dropped."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: hlo.ScatterOp, rewriter: PatternRewriter) -> None:
+        kind = op.update_kind()
+        element = _bcast_type(op, op.inputs[0])[1] if len(op.inputs) == 1 else None
+        if kind is None or (kind == "add" and element == "i1"):
+            raise PassError(op, "scatter with this update computation is not supported by "
+                            "convert-stablehlo-to-bcast",
+                            ["one input whose update computation returns the update (x.at[i].set) or "
+                             "stablehlo.add of its arguments (x.at[i].add, not on i1)"])  # fmt: skip
+        _bcast_type(op, op.scatter_indices), _bcast_type(op, op.updates[0])
+        replace(rewriter, op, [bcast.ScatterOp(kind, op.inputs[0], op.scatter_indices, op.updates[0], op.dims)])
 
 
 class ConvertDot(RewritePattern):
@@ -730,7 +755,7 @@ def is_shape_assertion(op: Operation) -> bool:
 PATTERNS: tuple[Callable[[], RewritePattern], ...] = (
     ConvertBinary, ConvertUnary, ConvertSquare, ConvertIsFinite, ConvertOptimizationBarrier, ConvertStructural,
     ConvertCompare, ConvertSelect, ConvertClamp, ConvertChloBroadcast, ConvertChloBroadcastSelect,
-    ConvertReduce, ConvertDot, ConvertReduceWindow, ConvertDynamicShapes,
+    ConvertReduce, ConvertDot, ConvertReduceWindow, ConvertDynamicShapes, ConvertScatter,
 )  # fmt: skip
 
 

@@ -224,6 +224,44 @@ def window_at(x, start):
     return jax.lax.dynamic_slice_in_dim(x, start, 3, axis=1) * 0.5
 
 
+# -- indexing with traced integer arrays (stablehlo.gather) -----------------
+
+def rows_at(x, i):
+    """``x[i]`` with a traced i32 array: negative indices wrap, others out of
+    range clamp (XLA's gather), and the rows are scaled."""
+    return x[i] * 2.0
+
+
+def take_columns(x, i):
+    """``jnp.take`` along axis 1: out-of-range indices give NaN (its
+    default ``fill`` mode, a select around the gather)."""
+    return jnp.take(x, i, axis=1)
+
+
+def pick_per_row(scores, idx):
+    """``take_along_axis`` with two picks per row (a batched gather)."""
+    return jnp.take_along_axis(scores, idx, axis=1) + 1.0
+
+
+def embedding_lookup(table, tokens):
+    """A token embedding of a (batch, seq) id array, scaled by sqrt(d)."""
+    return table[tokens] * jnp.sqrt(jnp.float32(table.shape[1]))
+
+
+# -- indexed updates (stablehlo.scatter) -------------------------------------
+
+def rows_set(x, i, v):
+    """``x.at[i].set(v)``: distinct rows (which of two writes to one row
+    wins is left to the implementation), one out of range (dropped)."""
+    return x.at[i].set(v * 2.0)
+
+
+def embedding_grad(tokens, grads):
+    """``zeros.at[tokens].add(g)``: an embedding table's gradient, repeated
+    ids summed, out-of-range ids dropped."""
+    return jnp.zeros((12, 4), jnp.float32).at[tokens].add(grads)
+
+
 def concat_features(a, b):
     return jnp.concatenate([a, b * 2.0], axis=-1)
 
@@ -397,6 +435,20 @@ PROGRAMS: dict[str, Case] = {
                            "lax.dynamic_update_slice of a cache row at a traced position"),
     "window_at": Case(window_at, lambda r: (normal(r, (4, 10)), np.int32(r.integers(-12, 12))),
                       "lax.dynamic_slice_in_dim from a traced (possibly out-of-range) start"),
+    "rows_at": Case(rows_at, lambda r: (normal(r, (6, 4)), r.integers(-8, 8, (5,)).astype(np.int32)),
+                    "x[i], i a traced i32 array (negative and out-of-range ids)"),
+    "take_columns": Case(take_columns, lambda r: (normal(r, (3, 8)), r.integers(-9, 11, (6,)).astype(np.int32)),
+                         "jnp.take(x, i, axis=1), out-of-range ids filled with NaN"),
+    "pick_per_row": Case(pick_per_row, lambda r: (normal(r, (4, 7)), r.integers(0, 7, (4, 2)).astype(np.int32)),
+                         "jnp.take_along_axis with a (4, 2) index array"),
+    "embedding_lookup": Case(embedding_lookup, lambda r: (normal(r, (16, 8)),
+                                                          r.integers(0, 16, (2, 5)).astype(np.int32)),
+                             "E[tokens], tokens a (2, 5) id array"),
+    "rows_set": Case(rows_set, lambda r: (normal(r, (6, 4)), np.array([4, -1, 9, 0], np.int32), normal(r, (4, 4))),
+                     "x.at[i].set(v), i with a negative and an out-of-range row"),
+    "embedding_grad": Case(embedding_grad, lambda r: (r.integers(-2, 14, (2, 6)).astype(np.int32),
+                                                      normal(r, (2, 6, 4))),
+                           "zeros.at[tokens].add(g): repeated ids summed"),
     "concat_features": Case(concat_features, lambda r: (normal(r, (4, 3)), normal(r, (4, 5))),
                             "jnp.concatenate on the last axis"),
     "mse_loss": Case(mse_loss, lambda r: (normal(r, (8, 4)), normal(r, (8, 4))), "mean squared error"),

@@ -49,7 +49,7 @@ from bcast.tools import driver
 
 NOT_SCALAR = {bc.BroadcastInDimOp, bc.TransposeOp, bc.ReshapeOp, bc.NarrowOp, bc.ConstantOp,
               bc.ExtractOp, bc.AssignOp, bc.IotaOp, bc.ReverseOp, bc.SliceOp, bc.ConcatenateOp, bc.PadOp,
-              bc.DynamicSliceOp, bc.DynamicUpdateSliceOp, bc.DotGeneralOp, bc.MatmulOp,
+              bc.DynamicSliceOp, bc.DynamicUpdateSliceOp, bc.GatherOp, bc.ScatterOp, bc.DotGeneralOp, bc.MatmulOp,
               bc.DimOp, bc.BroadcastSizeOp, bc.DynamicBroadcastInDimOp, bc.CheckBroadcastableOp,
               bc.SizeFromTensorOp, bc.SizeToTensorOp, bc.ShapeAssertionOp,
               bc.DynamicReshapeOp, bc.DynamicIotaOp, bc.SetDimensionSizeOp}  # fmt: skip

@@ -32,7 +32,7 @@ jnp = pytest.importorskip("jax.numpy")
 from xdsl.dialects import func  # noqa: E402
 
 from bcast.lowering.stablehlo_emitter import emit_text  # noqa: E402
-from bcast.tools.jax_bridge import run_stablehlo, verify_stablehlo  # noqa: E402
+from bcast.tools.jax_bridge import lower_to_stablehlo, run_stablehlo, verify_stablehlo  # noqa: E402
 
 rng = np.random.default_rng(0)
 X = rng.standard_normal((8, 16)).astype(np.float32)
@@ -399,11 +399,26 @@ def test_strided_slice_in_jaxs_pretty_form_imports_and_runs() -> None:
 def test_indexed_update_with_a_traced_index_is_a_scatter() -> None:
     """``x.at[i].set(v)`` with a traced ``i``: JAX 0.10 writes
     ``stablehlo.scatter`` (not ``dynamic_update_slice``, which
-    ``lax.dynamic_update_slice`` and ``dynamic_update_index_in_dim`` give and
-    bcast runs); bcast does not import scatter yet and says so at the line."""
+    ``lax.dynamic_update_slice`` and ``dynamic_update_index_in_dim`` give);
+    bcast imports it as ``bcast.scatter set`` and runs it to JAX's values."""
     def set_row(x):
         x = jnp.asarray(x)
-        return x.at[x[0, 0].astype(jnp.int32)].set(0.0), here()
+        return x.at[x[0, 0].astype(jnp.int32) % 8].set(0.0)
 
-    message = error_at_the_users_line(set_row, X)
-    assert "'stablehlo.scatter' op is not supported by convert-stablehlo-to-bcast" in message
+    module = bcast.from_jax(set_row, X)
+    assert "bcast.scatter set" in str(module)
+    text = lower_to_stablehlo(set_row, X)
+    np.testing.assert_array_equal(np.asarray(bcast.compile(text, filename="set_row.mlir")(X)),
+                                  np.asarray(jax.jit(set_row)(X)))
+
+
+def test_scatter_of_another_update_is_refused_at_the_users_line() -> None:
+    """``x.at[i].multiply(v)``: a scatter whose update computation is a
+    product, which bcast does not import; it says so at the line."""
+    def scale_row(x):
+        x = jnp.asarray(x)
+        return x.at[x[0, 0].astype(jnp.int32)].multiply(2.0), here()
+
+    message = error_at_the_users_line(scale_row, X)
+    assert ("'stablehlo.scatter' op scatter with this update computation is not supported by "
+            "convert-stablehlo-to-bcast") in message

@@ -102,7 +102,8 @@ KEPT = {
     "scatter_added": {"stablehlo.scatter"},
     "switch_and_bits": {"stablehlo.case", "stablehlo.rng_bit_generator"},
 }
-"""The ops bcast does not know (or keeps) in each program: written back."""
+"""The ops bcast does not know (or keeps) in each program, and the ``gather``
+and ``scatter`` it imports: written back."""
 
 
 def pretty_export(name: str) -> str:
