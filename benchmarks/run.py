@@ -1001,6 +1001,16 @@ def plot(medians: dict[str, dict[int, dict[str, float]]], path: str) -> None:
     fig.savefig(path, dpi=110)
 
 
+def plot_if_possible(medians: dict[str, dict[int, dict[str, float]]], path: str) -> str:
+    """Draw the plot, or say why not: matplotlib is optional (the ``bench``
+    extra), and the tables printed without it are the results."""
+    try:
+        plot(medians, path)
+    except ImportError:
+        return f"--plot {path}: not drawn, matplotlib is not installed (pip install 'bcast[bench]')"
+    return f"plot: {path}"
+
+
 WORKLOADS = ["a", "b", "softmax", "layernorm"]
 
 
@@ -1110,10 +1120,7 @@ def main(argv: list[str] | None = None) -> int:
         with open(args.json, "w") as f:
             json.dump(medians, f, indent=1)
     if args.plot:
-        try:
-            plot(medians, args.plot)
-        except ImportError:
-            print(f"--plot {args.plot}: matplotlib is not installed (pip install bcast[bench]); tables only")
+        print(plot_if_possible(medians, args.plot))
     return 0
 
 
