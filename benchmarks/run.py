@@ -974,31 +974,43 @@ def run(sizes: list[int], repeats: int, workloads: list[str]) -> dict[str, dict[
 
 def plot(medians: dict[str, dict[int, dict[str, float]]], path: str) -> None:
     """Time per output element against the size, one panel per workload,
-    one curve per variant (log-log)."""
+    one colour per variant (log-log); a variant's own-process curve is
+    dotted, in its colour; one legend for all panels."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, len(medians), figsize=(6 * len(medians), 5), squeeze=False)
-    for ax, (workload, by_size) in zip(axes[0], medians.items()):
-        ax.set_prop_cycle(color=plt.cm.tab20.colors)
+    own = " (own process)"
+    names = list(dict.fromkeys(name.removesuffix(own) for by_size in medians.values()
+                               for by_name in by_size.values() for name in by_name))
+    colour = {name: plt.cm.tab20.colors[i % 20] for i, name in enumerate(names)}
+    cols = min(2, len(medians))
+    rows = -(-len(medians) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(6.5 * cols, 4.5 * rows), squeeze=False)
+    for ax, (workload, by_size) in zip(axes.flat, medians.items()):
         sizes = sorted(by_size)
-        names = list(dict.fromkeys(name for n in sizes for name in by_size[n]))
-        for name in names:
+        for name in list(dict.fromkeys(name for n in sizes for name in by_size[n])):
+            base = name.removesuffix(own)
             points = [(n, by_size[n][name] / (n * n) * 1e9) for n in sizes if name in by_size[n]]
-            style = ":" if name.endswith("(own process)") else "-" if name.startswith("bcast") else "--"
-            ax.plot(*zip(*points), style, marker="o", label=name, linewidth=2 if name.startswith("bcast c") else 1)
+            style = ":" if name.endswith(own) else "-" if base.startswith("bcast") else "--"
+            ax.plot(*zip(*points), style, marker="o", markersize=3, color=colour[base],
+                    label=base if not name.endswith(own) else None,
+                    linewidth=2 if base.startswith("bcast c") else 1)
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.set_xticks(sizes, [f"{n}x{n}" for n in sizes])
         ax.set_xlabel("size (f32)")
         ax.set_ylabel("ns per output element (median)")
-        ax.set_title(TITLE[workload])
+        ax.set_title(TITLE.get(workload, workload))
         ax.grid(True, which="both", alpha=0.3)
-    axes[0][0].legend(fontsize=7)
+    for ax in list(axes.flat)[len(medians):]:
+        ax.set_visible(False)
+    handles = {label: h for ax in axes.flat for h, label in zip(*ax.get_legend_handles_labels())}
+    fig.legend(handles.values(), handles.keys(), loc="center left", bbox_to_anchor=(1.0, 0.5), fontsize=8,
+               title="solid: bcast, dashed: peers,\ndotted: own process", title_fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=100, bbox_inches="tight")
 
 
 def plot_if_possible(medians: dict[str, dict[int, dict[str, float]]], path: str) -> str:
