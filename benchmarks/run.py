@@ -1011,6 +1011,7 @@ def plot(medians: dict[str, dict[int, dict[str, float]]], path: str) -> None:
                title="solid: bcast, dashed: peers,\ndotted: own process", title_fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=100, bbox_inches="tight")
+    plt.close(fig)
 
 
 def plot_if_possible(medians: dict[str, dict[int, dict[str, float]]], path: str) -> str:
