@@ -3,8 +3,13 @@
     python benchmarks/run.py [--sizes 1024 4096] [--repeats 15] [--quick]
                              [--workloads a b softmax layernorm]
                              [--json FILE] [--plot FILE.png]
+                             [--own-process] [--per-call] [--first-result]
 
-``--sizes 16 64 256 1024 4096`` sweeps the sizes; ``--json`` writes every
+``--sizes 16 64 256 1024 4096`` sweeps the sizes; ``--own-process`` times
+each peer group (``GROUPS``: the variants of one runtime) again at each
+size in a subprocess that loads only that runtime, so a peer's time beside
+the others' thread pools pairs with its time alone; ``--per-call`` and
+``--first-result`` add per_call.py's and first_result.py's measurements; ``--json`` writes every
 median, ``--plot`` draws each workload's time per element against the size,
 one curve per variant, on log-log axes (needs matplotlib, in the ``bench``
 extra). A call shorter than ``MIN_TIMED`` seconds is timed as a batch of

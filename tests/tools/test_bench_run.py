@@ -57,3 +57,25 @@ def test_no_matplotlib_no_plot_and_no_error(run, tmp_path, monkeypatch):
     path = tmp_path / "sweep.png"
     assert "matplotlib is not installed" in run.plot_if_possible(MEDIANS, str(path))
     assert not path.exists()
+
+
+def test_threads_beside_counts_the_busy_thread():
+    """threads_beside.py --threads: the CPU time of a thread that spins
+    during the call is counted, under that thread (not the main one)."""
+    import threading
+    import time
+
+    spec = importlib.util.spec_from_file_location("threads_beside", ROOT / "benchmarks" / "threads_beside.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    stop = threading.Event()
+    spinner = threading.Thread(target=lambda: [None for _ in iter(stop.is_set, True)], daemon=True)
+    spinner.start()
+    try:
+        wall, by_thread = module.busy_during(lambda: time.sleep(0.2))
+    finally:
+        stop.set()
+        spinner.join()
+    assert wall >= 0.2
+    assert by_thread["main"][0] < 50  # the main thread slept
+    assert max(ms for name, (ms, _) in by_thread.items() if name != "main") > 20  # the spinner ran
