@@ -13,7 +13,13 @@ which made the shared setting 1.1-2.2x slower for a reason that is not
 threads.
 
     python benchmarks/threads_beside.py [--size 4096] [--workloads a b softmax layernorm]
-                                        [--rounds 3] [--calls 9]
+                                        [--rounds 3] [--calls 9] [--threads]
+
+``--threads`` prints, per child, each thread's CPU time and involuntary
+context switches during the timed calls (``busy_during``), each thread
+tagged with the runtime whose first call started it ("before peers":
+threads that existed before any peer ran, such as OpenBLAS's, started
+when NumPy is imported).
 
 Each round starts one child process per setting (own, shared) in turn, so
 machine noise hits both alike; a child prints the median of its ``--calls``
