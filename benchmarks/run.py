@@ -3,8 +3,13 @@
     python benchmarks/run.py [--sizes 1024 4096] [--repeats 15] [--quick]
                              [--workloads a b softmax layernorm]
                              [--json FILE] [--plot FILE.png]
+                             [--own-process] [--per-call] [--first-result]
 
-``--sizes 16 64 256 1024 4096`` sweeps the sizes; ``--json`` writes every
+``--sizes 16 64 256 1024 4096`` sweeps the sizes; ``--own-process`` times
+each peer group (``GROUPS``: the variants of one runtime) again at each
+size in a subprocess that loads only that runtime, so a peer's time beside
+the others' thread pools pairs with its time alone; ``--per-call`` and
+``--first-result`` add per_call.py's and first_result.py's measurements; ``--json`` writes every
 median, ``--plot`` draws each workload's time per element against the size,
 one curve per variant, on log-log axes (needs matplotlib, in the ``bench``
 extra). A call shorter than ``MIN_TIMED`` seconds is timed as a batch of
@@ -121,6 +126,7 @@ import glob
 import importlib
 import os
 import platform
+import shutil
 import statistics
 import sys
 import time
@@ -773,33 +779,55 @@ class Flush:
 
 # ---------------------------------------------------------------- variants
 
+def _numpy_group(workload: str, n: int, args) -> list[Variant]:
+    return [Variant("numpy eager", EAGER[workload]), Variant("numpy out=", _numpy_out(workload, n))]
+
+
+def _numexpr_group(workload: str, n: int, args) -> list[Variant]:
+    ne = _optional("numexpr")
+    return [Variant("numexpr", _numexpr(ne, workload, n)) if ne is not None
+            else Variant("numexpr", None, "absent (not installed)")]
+
+
+def _numba_group(workload: str, n: int, args) -> list[Variant]:
+    numba = _optional("numba")
+    if numba is None:
+        return [Variant(name, None, "absent (not installed)") for name in ("numba", "numba (1t)")]
+    return [Variant(f"numba ({numba.config.NUMBA_NUM_THREADS}t)", _numba(numba, workload, n),
+                    traced=False, measure_cpu=True),
+            Variant("numba (1t)", _numba(numba, workload, n, one_thread=True),
+                    traced=False, measure_cpu=True)]
+
+
+def _jax_group(workload: str, n: int, args) -> list[Variant]:
+    jax = _optional("jax")
+    if jax is None:
+        return [Variant(name, None, "absent (not installed)") for name in ("jax.jit", "jax.jit donated")]
+    return [Variant("jax.jit", _jax(jax, workload), traced=False), _jax_donated(jax, workload, n)]
+
+
+def _bcast_numpy_group(workload: str, n: int, args) -> list[Variant]:
+    fn = bcast.compile(PROGRAM[workload](n), backend="numpy")
+    out = np.empty((n, n), np.float32)
+    return [Variant("bcast numpy", lambda *a: fn(*a)), Variant("bcast numpy out=", lambda *a: fn(*a, out=out))]
+
+
+GROUPS: dict[str, Callable[[str, int, tuple], list[Variant]]] = {
+    "numpy": _numpy_group,
+    "numexpr": _numexpr_group,
+    "numba": _numba_group,
+    "jax": _jax_group,
+    "bcast numpy": _bcast_numpy_group,
+    "bcast c": _c_backend,
+}
+"""The peers by the runtime they load: ``--own-process`` runs each group in a
+process of its own (so no other runtime's threads or libraries are there)."""
+
+
 def peers(workload: str, n: int, args) -> list[Variant]:
     """Every variant for one workload and size (None calls: absent or failed)."""
-    eager = EAGER[workload]
-    fn = bcast.compile(PROGRAM[workload](n), backend="numpy")
-    variants = [Variant("numpy eager", eager), Variant("numpy out=", _numpy_out(workload, n))]
-    ne = _optional("numexpr")
-    variants.append(Variant("numexpr", _numexpr(ne, workload, n)) if ne is not None
-                    else Variant("numexpr", None, "absent (not installed)"))
-    numba = _optional("numba")
-    if numba is not None:
-        variants += [Variant(f"numba ({numba.config.NUMBA_NUM_THREADS}t)", _numba(numba, workload, n),
-                             traced=False, measure_cpu=True),
-                     Variant("numba (1t)", _numba(numba, workload, n, one_thread=True),
-                             traced=False, measure_cpu=True)]
-    else:
-        variants += [Variant(name, None, "absent (not installed)") for name in ("numba", "numba (1t)")]
-    jax = _optional("jax")
-    if jax is not None:
-        variants += [Variant("jax.jit", _jax(jax, workload), traced=False), _jax_donated(jax, workload, n)]
-    else:
-        variants += [Variant(name, None, "absent (not installed)") for name in ("jax.jit", "jax.jit donated")]
-    out2 = np.empty((n, n), np.float32)
-    variants += [Variant("bcast numpy", lambda *a: fn(*a)),
-                 Variant("bcast numpy out=", lambda *a: fn(*a, out=out2))]
-    variants += _c_backend(workload, n, args)
-    variants += _floors(n, numba)
-    return variants
+    variants = [v for build in GROUPS.values() for v in build(workload, n, args)]
+    return variants + _floors(n, _optional("numba"))
 
 
 def peak_bytes(call, args) -> int:
@@ -854,6 +882,37 @@ def _cpu_over_wall(call, args, calls: int = 5) -> str:
     return f"{(time.process_time() - c0) / (time.perf_counter() - w0):.2f}"
 
 
+def time_variants(present: list[Variant], args, repeats: int, flush) -> dict[str, list[float]]:
+    """Seconds per call of each variant, one sample per round (``flush``:
+    called before each timed call, or None for a warm cache)."""
+    times: dict[str, list[float]] = {v.name: [] for v in present}
+    batch: dict[str, int] = {}
+    for v in present:  # warm up (jit compiles, pages fault in)
+        v.call(*args)
+        t0 = time.perf_counter()
+        v.call(*args)
+        batch[v.name] = max(1, min(10_000, int(MIN_TIMED / max(time.perf_counter() - t0, 1e-9))))
+    for v in present:
+        if v.measure_cpu:
+            v.cpu = _cpu_over_wall(v.call, args)
+    for round_ in range(repeats):
+        # Rotate the order each round, and pause between calls: some
+        # peers (XLA's and OpenMP's thread pools) spin after returning
+        # and would slow down whichever variant runs next. From a
+        # cold cache, every variant finds its arrays in memory.
+        k = round_ % len(present)
+        for v in present[k:] + present[:k]:
+            time.sleep(PAUSE)
+            if flush is not None:
+                flush()
+            calls = batch[v.name]
+            t0 = time.perf_counter()
+            for _ in range(calls):
+                v.call(*args)
+            times[v.name].append((time.perf_counter() - t0) / calls)
+    return times
+
+
 def run(sizes: list[int], repeats: int, workloads: list[str]) -> dict[str, dict[int, dict[str, float]]]:
     """Print the tables; return every median in seconds per call, by
     workload, size and variant."""
@@ -884,34 +943,10 @@ def run(sizes: list[int], repeats: int, workloads: list[str]) -> dict[str, dict[
             variants = peers(workload, n, args)
             check(variants, workload, args)
             present = [v for v in variants if v.call is not None]
-            times: dict[str, list[float]] = {v.name: [] for v in present}
-            batch: dict[str, int] = {}
-            for v in present:  # warm up (jit compiles, pages fault in)
-                v.call(*args)
-                t0 = time.perf_counter()
-                v.call(*args)
-                batch[v.name] = max(1, min(10_000, int(MIN_TIMED / max(time.perf_counter() - t0, 1e-9))))
-            for v in present:
-                if v.measure_cpu:
-                    v.cpu = _cpu_over_wall(v.call, args)
             cold = n * n * 4 >= COLD_BYTES
             if cold and flush is None:
                 flush = Flush()
-            for round_ in range(repeats):
-                # Rotate the order each round, and pause between calls: some
-                # peers (XLA's and OpenMP's thread pools) spin after returning
-                # and would slow down whichever variant runs next. From a
-                # cold cache, every variant finds its arrays in memory.
-                k = round_ % len(present)
-                for v in present[k:] + present[:k]:
-                    time.sleep(PAUSE)
-                    if cold:
-                        flush()
-                    calls = batch[v.name]
-                    t0 = time.perf_counter()
-                    for _ in range(calls):
-                        v.call(*args)
-                    times[v.name].append((time.perf_counter() - t0) / calls)
+            times = time_variants(present, args, repeats, flush if cold else None)
             median = {name: statistics.median(ts) for name, ts in times.items()}
             medians.setdefault(workload, {})[n] = median
             floor_1t = min(median[name] for name in FLOORS_1T if name in median)
@@ -944,34 +979,126 @@ def run(sizes: list[int], repeats: int, workloads: list[str]) -> dict[str, dict[
 
 def plot(medians: dict[str, dict[int, dict[str, float]]], path: str) -> None:
     """Time per output element against the size, one panel per workload,
-    one curve per variant (log-log)."""
+    one colour per variant (log-log); a variant's own-process curve is
+    dotted, in its colour; one legend for all panels."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, len(medians), figsize=(6 * len(medians), 5), squeeze=False)
-    for ax, (workload, by_size) in zip(axes[0], medians.items()):
-        ax.set_prop_cycle(color=plt.cm.tab20.colors)
+    own = " (own process)"
+    names = list(dict.fromkeys(name.removesuffix(own) for by_size in medians.values()
+                               for by_name in by_size.values() for name in by_name))
+    colour = {name: plt.cm.tab20.colors[i % 20] for i, name in enumerate(names)}
+    cols = min(2, len(medians))
+    rows = -(-len(medians) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(6.5 * cols, 4.5 * rows), squeeze=False)
+    for ax, (workload, by_size) in zip(axes.flat, medians.items()):
         sizes = sorted(by_size)
-        names = list(dict.fromkeys(name for n in sizes for name in by_size[n]))
-        for name in names:
+        for name in list(dict.fromkeys(name for n in sizes for name in by_size[n])):
+            base = name.removesuffix(own)
             points = [(n, by_size[n][name] / (n * n) * 1e9) for n in sizes if name in by_size[n]]
-            style = "-" if name.startswith("bcast") else "--"
-            ax.plot(*zip(*points), style, marker="o", label=name, linewidth=2 if name.startswith("bcast c") else 1)
+            style = ":" if name.endswith(own) else "-" if base.startswith("bcast") else "--"
+            ax.plot(*zip(*points), style, marker="o", markersize=3, color=colour[base],
+                    label=base if not name.endswith(own) else None,
+                    linewidth=2 if base.startswith("bcast c") else 1)
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.set_xticks(sizes, [f"{n}x{n}" for n in sizes])
         ax.set_xlabel("size (f32)")
         ax.set_ylabel("ns per output element (median)")
-        ax.set_title(TITLE[workload])
+        ax.set_title(TITLE.get(workload, workload))
         ax.grid(True, which="both", alpha=0.3)
-    axes[0][0].legend(fontsize=7)
+    for ax in list(axes.flat)[len(medians):]:
+        ax.set_visible(False)
+    handles = {label: h for ax in axes.flat for h, label in zip(*ax.get_legend_handles_labels())}
+    fig.legend(handles.values(), handles.keys(), loc="center left", bbox_to_anchor=(1.0, 0.5), fontsize=8,
+               title="solid: bcast, dashed: peers,\ndotted: own process", title_fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=100, bbox_inches="tight")
+    plt.close(fig)
+
+
+def plot_if_possible(medians: dict[str, dict[int, dict[str, float]]], path: str) -> str:
+    """Draw the plot, or say why not: matplotlib is optional (the ``bench``
+    extra), and the tables printed without it are the results."""
+    try:
+        plot(medians, path)
+    except ImportError:
+        return f"--plot {path}: not drawn, matplotlib is not installed (pip install 'bcast[bench]')"
+    return f"plot: {path}"
 
 
 WORKLOADS = ["a", "b", "softmax", "layernorm"]
+
+
+def own_process_child(group: str, workload: str, n: int, repeats: int) -> None:
+    """Time one group's variants in this process, which loads no other peer;
+    print their medians (seconds per call) as one JSON line."""
+    import json
+
+    args = inputs(workload, n, np.random.default_rng(0))
+    variants = GROUPS[group](workload, n, args)
+    check(variants, workload, args)
+    present = [v for v in variants if v.call is not None]
+    flush = Flush() if n * n * 4 >= COLD_BYTES else None
+    times = time_variants(present, args, repeats, flush) if present else {}
+    print(json.dumps({name: statistics.median(ts) for name, ts in times.items()}))
+
+
+def own_process(sizes: list[int], repeats: int, workloads: list[str],
+                shared: dict[str, dict[int, dict[str, float]]]) -> dict[str, dict[int, dict[str, float]]]:
+    """Each peer group at each size in a subprocess of its own; print its
+    medians beside the shared-process ones; return them like ``run``."""
+    import json
+    import subprocess
+
+    medians: dict[str, dict[int, dict[str, float]]] = {}
+    for workload in workloads:
+        for n in sizes:
+            here = medians.setdefault(workload, {}).setdefault(n, {})
+            for group in GROUPS:
+                done = subprocess.run([sys.executable, __file__, "--child", group, workload, str(n), str(repeats)],
+                                      capture_output=True, text=True)
+                if done.returncode != 0:
+                    print(f"{workload} {n}x{n} {group}: own process failed: {done.stderr.strip()[-300:]}")
+                    continue
+                here.update(json.loads(done.stdout.strip().splitlines()[-1]))
+        print(f"\n{TITLE[workload]}: each peer in a process of its own vs all in one process "
+              f"(median ms; ratio shared/own)")
+        print(f"{'variant':30} " + " ".join(f"{f'{n}x{n}':>24}" for n in sizes))
+        names = list(dict.fromkeys(name for n in sizes for name in medians[workload][n]))
+        for name in names:
+            cells = []
+            for n in sizes:
+                own, sh = medians[workload][n].get(name), shared.get(workload, {}).get(n, {}).get(name)
+                cells.append(f"{'-' if own is None else f'{own * 1e3:.4g}':>9} / "
+                             f"{'-' if sh is None else f'{sh * 1e3:.4g}':>8} "
+                             f"{'' if own is None or sh is None else f'{sh / own:.2f}x':>5}")
+            print(f"{name:30} " + " ".join(f"{c:>24}" for c in cells))
+    return medians
+
+
+def per_call_table(rounds: int, calls: int) -> None:
+    """benchmarks/per_call.py's measurement (``tanh(x + row)``, 16x16 and 1x1)."""
+    import per_call
+
+    print("\nper-call cost (benchmarks/per_call.py: tanh(x + row), median µs per call)")
+    for n in (16, 1):
+        got = per_call.measure(per_call.variants(n), rounds, calls)
+        print(f"  {n}x{n}: " + ", ".join(f"{name} {us:.2f}" for name, us in got.items()))
+
+
+def first_result_table(ops: list[int], rounds: int) -> None:
+    """benchmarks/first_result.py's measurement: compile plus first call, empty cache."""
+    import first_result
+
+    print("\ntime to first result (benchmarks/first_result.py: compile + first call, 64x64; "
+          "median s; import time in brackets)")
+    for n in ops:
+        got = first_result.measure(n, 64, rounds)
+        print(f"  {n} ops: " + ", ".join(f"{name} {first:.3f} ({imp:.2f})" for name, (first, imp) in got.items()))
+    shutil.rmtree(first_result.PYCACHE, ignore_errors=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -983,16 +1110,35 @@ def main(argv: list[str] | None = None) -> int:
                    help="workloads to run (default: a b)")
     p.add_argument("--json", help="write every median (seconds per call) to this file")
     p.add_argument("--plot", help="draw time per element against size into this PNG (needs matplotlib)")
+    p.add_argument("--own-process", action="store_true",
+                   help="also run each peer group at each size in a process of its own")
+    p.add_argument("--per-call", action="store_true", help="also run benchmarks/per_call.py's measurement")
+    p.add_argument("--first-result", action="store_true",
+                   help="also run benchmarks/first_result.py's measurement (10 ops; 10 and 1000 without --quick)")
+    p.add_argument("--child", nargs=4, metavar=("GROUP", "WORKLOAD", "N", "REPEATS"), help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    if args.child:
+        group, workload, n, child_repeats = args.child
+        own_process_child(group, workload, int(n), int(child_repeats))
+        return 0
     repeats = args.repeats if args.repeats is not None else (QUICK_REPEATS if args.quick else 15)
     medians = run(args.sizes, repeats, args.workloads)
+    if args.own_process:
+        own = own_process(args.sizes, repeats, args.workloads, medians)
+        for workload, by_size in own.items():  # the plot's dashed "(own)" curves
+            for n, by_name in by_size.items():
+                medians[workload][n].update({f"{name} (own process)": t for name, t in by_name.items()})
+    if args.per_call:
+        per_call_table(*((5, 500) if args.quick else (31, 2000)))
+    if args.first_result:
+        first_result_table(*(([10], 1) if args.quick else ([10, 1000], 5)))
     if args.json:
         import json
 
         with open(args.json, "w") as f:
             json.dump(medians, f, indent=1)
     if args.plot:
-        plot(medians, args.plot)
+        print(plot_if_possible(medians, args.plot))
     return 0
 
 

@@ -1,0 +1,81 @@
+"""``benchmarks/run.py``'s sweep machinery (docs/performance.md, "Benchmarks"):
+a peer group timed in a process of its own, and the time-per-element plot,
+which is optional (matplotlib is the ``bench`` extra)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+
+import pytest
+
+from bcast.tests.paths import ROOT
+
+RUN = ROOT / "benchmarks" / "run.py"
+
+
+@pytest.fixture(scope="module")
+def run():
+    spec = importlib.util.spec_from_file_location("bench_run", RUN)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_own_process_child_times_only_its_group():
+    done = subprocess.run([sys.executable, str(RUN), "--child", "numpy", "a", "16", "1"],
+                          capture_output=True, text=True, check=True)
+    medians = json.loads(done.stdout.strip().splitlines()[-1])
+    assert set(medians) == {"numpy eager", "numpy out="}
+    assert all(0 < t < 1 for t in medians.values())
+
+
+def test_groups_cover_every_peer_but_the_floors(run):
+    import numpy as np
+
+    args = run.inputs("a", 16, np.random.default_rng(0))
+    grouped = [v.name for build in run.GROUPS.values() for v in build("a", 16, args)]
+    every = [v.name for v in run.peers("a", 16, args)]
+    assert [name for name in every if name not in grouped] == [
+        v.name for v in run._floors(16, run._optional("numba"))]
+
+
+MEDIANS = {"a": {16: {"numpy eager": 1e-6, "numpy eager (own process)": 2e-6}, 64: {"numpy eager": 4e-6}}}
+
+
+def test_plot_writes_a_png(run, tmp_path):
+    path = tmp_path / "sweep.png"
+    assert run.plot_if_possible(MEDIANS, str(path)) == f"plot: {path}"
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_no_matplotlib_no_plot_and_no_error(run, tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib raises ImportError
+    path = tmp_path / "sweep.png"
+    assert "matplotlib is not installed" in run.plot_if_possible(MEDIANS, str(path))
+    assert not path.exists()
+
+
+def test_threads_beside_counts_the_busy_thread():
+    """threads_beside.py --threads: the CPU time of a thread that spins
+    during the call is counted, under that thread (not the main one)."""
+    import threading
+    import time
+
+    spec = importlib.util.spec_from_file_location("threads_beside", ROOT / "benchmarks" / "threads_beside.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    stop = threading.Event()
+    spinner = threading.Thread(target=lambda: [None for _ in iter(stop.is_set, True)], daemon=True)
+    spinner.start()
+    try:
+        wall, by_thread = module.busy_during(lambda: time.sleep(0.2))
+    finally:
+        stop.set()
+        spinner.join()
+    assert wall >= 0.2
+    assert by_thread["main"][0] < 50  # the main thread slept
+    assert max(ms for name, (ms, _) in by_thread.items() if name != "main") > 20  # the spinner ran
