@@ -807,6 +807,7 @@ class ReverseOp(StablehloOp):
     """``reverse %x, dims = [1] : tensor<3x4xf32>``. ``ReverseOp(operand, dims)``."""
 
     name = "stablehlo.reverse"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     T: ClassVar = VarConstraint("T", base(TensorType))
     operand = operand_def(T)
     result = result_def(T)

@@ -317,13 +317,18 @@ def transpose_index(perm: Sequence[int], idx: Index) -> Index:
     return out
 
 
-def reverse_index(b: Scalars, operand: rules.Shape, dims: Sequence[int], idx: Index) -> Index:
+def reverse_index(b: Scalars, operand: Sequence[int | SSAValue], dims: Sequence[int], idx: Index) -> Index:
     """The operand index of a ``reverse`` read at result index ``idx``:
-    ``n - 1 - i`` on each reversed dim of size ``n`` > 1 (the others as read)."""
+    ``n - 1 - i`` on each reversed dim of size ``n`` > 1 (the others as
+    read); a run-time size ``n`` (an ``index`` value) is read as it is."""
     out = list(idx)
     for d in dims:
-        if operand[d] > 1:
-            out[d] = b(arith.SubiOp(b.index(operand[d] - 1), idx[d]))
+        n = operand[d]
+        if isinstance(n, int):
+            if n > 1:
+                out[d] = b(arith.SubiOp(b.index(n - 1), idx[d]))
+        else:
+            out[d] = b(arith.SubiOp(b(arith.SubiOp(n, b.index(1))), idx[d]))
     return out
 
 
@@ -433,9 +438,11 @@ def size_source(v: SSAValue, d: int) -> SizeSource:
             v, d = op.operand, op.dims.index(d)
         elif isinstance(op, bc.TransposeOp):
             v, d = op.operand, op.perm[d]
+        elif isinstance(op, bc.ReverseOp):
+            v = op.operand
         else:
             raise PassError(op, "has dynamic dimensions that bcast-lower-to-loops does not lower yet",
-                            ["it lowers elementwise ops, broadcasts, reductions, transposes and the size ops "
+                            ["it lowers elementwise ops, broadcasts, reductions, transposes, reverses and the size ops "
                              "(dynamic_reshape, dynamic_iota, set_dimension_size) of dynamic shapes"])
 
 
@@ -791,7 +798,7 @@ class FunctionLowering:
         if isinstance(op, bc.TransposeOp):
             return (yield op.operand, transpose_index(op.perm, idx))
         if isinstance(op, bc.ReverseOp):
-            return (yield op.operand, reverse_index(b, flat_type_shape(op.operand.type), op.dims, idx))
+            return (yield op.operand, reverse_index(b, self.shape(op.operand), op.dims, idx))
         if isinstance(op, bc.SliceOp):
             return (yield op.operand, slice_index(b, op.starts, op.steps, idx))
         if isinstance(op, bc.IotaOp | bc.DynamicIotaOp):
