@@ -2172,6 +2172,7 @@ class CumulativeOp(BcastOp):
     the operand's type; a nested (tml) type is refused."""
 
     name = "bcast.cumulative"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     operand = operand_def(TensorType)
     result = result_def(TensorType)
     kind = prop_def(ReductionKindAttr)

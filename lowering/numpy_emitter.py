@@ -747,7 +747,7 @@ def check_static_or_explicit(op: Operation, target: str) -> None:
     """Dynamic dims reach a Python target in the explicit dynamic form only
     (docs/ir.md): sizes read by ``dim``, broadcasts to run-time sizes by
     ``dynamic_broadcast_in_dim``, elementwise ops on operands of one shape,
-    reductions, argmax/argmin and reverse (NumPy's own run on any shape). A transpose permutes run-time sizes; one that declares a static size
+    reductions, argmax/argmin, reverse and cumulative (NumPy's own run on any shape). A transpose permutes run-time sizes; one that declares a static size
     for a ``?`` dim of its operand (checked by the reference and the C
     runtime) is refused. Another op with a dynamic dim (an implicit
     broadcast, a fusion, which the targets block by static sizes) is
@@ -756,7 +756,7 @@ def check_static_or_explicit(op: Operation, target: str) -> None:
     if isinstance(op, FusionOp):
         types += [v.type for inner in op.walk() for v in (*inner.operands, *inner.results)]
     dynamic = next((t for t in types if is_dynamic_type(t)), None)
-    computes_on_any_shape = (isinstance(op, bc.ReduceOp | bc.ArgReduceOp | bc.ReverseOp) or (is_elementwise(op) and is_explicit(op))
+    computes_on_any_shape = (isinstance(op, bc.ReduceOp | bc.ArgReduceOp | bc.ReverseOp | bc.CumulativeOp) or (is_elementwise(op) and is_explicit(op))
                              or (isinstance(op, bc.TransposeOp) and not refines_operand(op)))
     if dynamic is not None and not computes_on_any_shape:
         raise PassError(op, f"has dynamic dimensions ({dynamic}), which {target} takes only in the explicit "

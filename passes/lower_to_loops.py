@@ -438,7 +438,7 @@ def size_source(v: SSAValue, d: int) -> SizeSource:
             v, d = op.operand, op.dims.index(d)
         elif isinstance(op, bc.TransposeOp):
             v, d = op.operand, op.perm[d]
-        elif isinstance(op, bc.ReverseOp):
+        elif isinstance(op, bc.ReverseOp | bc.CumulativeOp):
             v = op.operand
         else:
             raise PassError(op, "has dynamic dimensions that bcast-lower-to-loops does not lower yet",
@@ -1130,7 +1130,7 @@ class FunctionLowering:
         the running fold in the accumulator type (f16 in f32, as ``reduce``),
         storing each step's value converted back to the element type."""
         b, target = self.b, self.buffer(op.result)
-        shape = flat_type_shape(op.operand.type)
+        shape = self.shape(op.operand)
         element = element_of(op.operand.type)
         acc = accumulator(element)
         n = shape[op.dim]
@@ -1138,7 +1138,8 @@ class FunctionLowering:
         others = [m for d, m in enumerate(shape) if d != op.dim]
         with self.nest(others, parallel=True) as ivs:
             def step(i: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
-                at = b(arith.SubiOp(b.index(n - 1), i)) if op.is_reverse else i
+                last = b.index(n - 1) if isinstance(n, int) else b(arith.SubiOp(n, b.index(1)))
+                at = b(arith.SubiOp(last, i)) if op.is_reverse else i
                 idx = [*ivs[:op.dim], at, *ivs[op.dim:]]
                 x = self.value_at(op.operand, idx)
                 x = scalar.convert(b, element, acc, x)

@@ -69,6 +69,14 @@ func.func @main(%x: tensor<?x3x?xf32>) -> (tensor<?x3x?xf32>, tensor<?x3x?xf32>)
 }
 """
 
+CUMULATIVE = """\
+func.func @main(%x: tensor<?x3xf32>) -> (tensor<?x3xf32>, tensor<?x3xf32>) {
+  %0 = bcast.cumulative add %x, dim = 0 : (tensor<?x3xf32>) -> tensor<?x3xf32>
+  %1 = bcast.cumulative maximum %x, dim = 1 reverse : (tensor<?x3xf32>) -> tensor<?x3xf32>
+  func.return %0, %1 : tensor<?x3xf32>, tensor<?x3xf32>
+}
+"""
+
 SIZES = [0, 1, 3]
 
 
@@ -138,6 +146,18 @@ def test_a_reverse_of_run_time_sizes_runs_as_numpy(backend):
         np.testing.assert_array_equal(rows, np.flip(x, 1))
 
 
+@pytest.mark.parametrize("backend", DYNAMIC_BACKENDS)
+def test_a_cumulative_of_run_time_sizes_runs_as_numpy(backend):
+    """``cumulative`` along a ``?`` dim runs ``n`` steps of the run-time
+    ``n``; along a static dim of a ``?``-row array, once per row."""
+    f = bcast.compile(CUMULATIVE, backend=backend)
+    for n in (0, 1, 3, 6):
+        x = np.linspace(-1, 1, n * 3, dtype=np.float32).reshape(n, 3)
+        total, running_max = f(x)
+        np.testing.assert_allclose(total, np.cumsum(x, 0), rtol=1e-6)
+        np.testing.assert_array_equal(running_max, np.flip(np.maximum.accumulate(np.flip(x, 1), 1), 1))
+
+
 # --------------------------------------------------------------------------
 
 MISMATCHED = """\
@@ -154,6 +174,7 @@ PROGRAMS = [
     ("refining", REFINING, [{0: a} for a in (3, 1, 0)]),
     ("reshapes", RESHAPES, [{0: a} for a in (0, 1, 3)]),
     ("reverse", REVERSE, [{0: a} for a in (0, 1, 3)]),
+    ("cumulative", CUMULATIVE, [{0: a} for a in (0, 1, 3)]),
     ("mismatched", MISMATCHED, [{0: a, 1: b} for a, b in [(0, 0), (1, 1), (3, 3), (3, 2), (0, 1)]]),
 ]
 """(name, program, run-time sizes of each argument's ``?`` dims per call)."""
