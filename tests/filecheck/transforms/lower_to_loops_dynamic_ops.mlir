@@ -105,3 +105,17 @@ func.func @reverse(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
   %0 = bcast.reverse %x, dims = [0, 1] : tensor<?x8xf32>
   func.return %0 : tensor<?x8xf32>
 }
+
+// A cumulative along a ? dim runs the run-time n steps (reverse: from n - 1 down).
+// ROUND-LABEL: func.func @cumulative
+// ROUND:         bcast.cumulative add %x, dim = 0 reverse : (tensor<?x3xf32>) -> tensor<?x3xf32>
+// CHECK-LABEL: func.func @cumulative(%x: memref<?x3xf32>, %result0: memref<?x3xf32>)
+// CHECK:         %[[N:.*]] = memref.dim %x, %{{.*}} : memref<?x3xf32>
+// CHECK:           scf.for %[[I:.*]] = %{{.*}} to %[[N]] step %[[C1:.*]] iter_args
+// CHECK-NEXT:        %[[LAST:.*]] = arith.subi %[[N]], %[[C1]] : index
+// CHECK-NEXT:        %[[AT:.*]] = arith.subi %[[LAST]], %[[I]] : index
+// CHECK-NEXT:        memref.load %x[%[[AT]], %{{.*}}] : memref<?x3xf32>
+func.func @cumulative(%x: tensor<?x3xf32>) -> tensor<?x3xf32> {
+  %0 = bcast.cumulative add %x, dim = 0 reverse : (tensor<?x3xf32>) -> tensor<?x3xf32>
+  func.return %0 : tensor<?x3xf32>
+}
