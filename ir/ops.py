@@ -1238,6 +1238,7 @@ class ReverseOp(_FoldIdentity, StructuralOp):
     an inner dim reverses each inner tensor."""
 
     name = "bcast.reverse"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     T: ClassVar = VarConstraint("T", base(TensorType))
     operand = operand_def(T)
     result = result_def(T)
@@ -1252,9 +1253,10 @@ class ReverseOp(_FoldIdentity, StructuralOp):
         return self.dimensions.get_values()
 
     def reversed_dims(self) -> tuple[int, ...]:
-        """The dims whose order changes: a size-1 dim reversed is itself."""
+        """The dims whose order changes: a size-1 dim reversed is itself (a
+        ``?`` dim may be larger unless its bound is 1)."""
         shape = flat_type_shape(self.operand.type)
-        return tuple(d for d in self.dims if shape[d] > 1)
+        return tuple(d for d in self.dims if not rules.may_be_at_most_one(shape[d]))
 
     def is_identity(self) -> bool:
         return not self.reversed_dims()
@@ -2516,6 +2518,7 @@ class CumulativeOp(BcastOp):
     the operand's type; a nested (tml) type is refused."""
 
     name = "bcast.cumulative"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     operand = operand_def(TensorType)
     result = result_def(TensorType)
     kind = prop_def(ReductionKindAttr)

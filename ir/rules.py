@@ -165,6 +165,11 @@ def may_be(d: Dim, n: int) -> bool:
     return d == n
 
 
+def may_be_at_most_one(d: Dim) -> bool:
+    """Whether dim ``d`` is 0 or 1 at every run time (its elements have one order)."""
+    return (d.bound is not None and d.bound <= 1) if isinstance(d, Dynamic) else d <= 1
+
+
 def refuted_pair(a: Dim, b: Dim) -> bool:
     """Whether NumPy's rule fails for every run-time size of ``a`` and ``b``
     (neither can be 1 and they cannot be equal). For static dims: neither is

@@ -798,6 +798,7 @@ class ReverseOp(StablehloOp):
     """``reverse %x, dims = [1] : tensor<3x4xf32>``. ``ReverseOp(operand, dims)``."""
 
     name = "stablehlo.reverse"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     T: ClassVar = VarConstraint("T", base(TensorType))
     operand = operand_def(T)
     result = result_def(T)
@@ -1194,9 +1195,18 @@ def reduce_window_shape(shape: Sequence[int], window: Sequence[int], strides: Se
                         base_dilations: Sequence[int], window_dilations: Sequence[int],
                         padding: Sequence[tuple[int, int]]) -> tuple[int, ...]:
     """StableHLO's ``reduce_window`` result shape: per dim, the number of
-    strided window positions inside the dilated, padded input."""
+    strided window positions inside the dilated, padded input. A ``?``
+    dim stays ``?`` where the window keeps its size (window, strides and
+    dilations 1, no padding); any other ``?`` dim is refused."""
     out = []
     for n, w, s, bd, wd, (lo, hi) in zip(shape, window, strides, base_dilations, window_dilations, padding):
+        if n < 0:  # ``?`` (xDSL's DYNAMIC_INDEX)
+            if (w, s, bd, wd, lo, hi) != (1, 1, 1, 1, 0, 0):
+                raise RuleError("a window over a dynamic dimension is not supported",
+                                ["only a dimension the window keeps whole (size, strides and dilations 1, "
+                                 "no padding) may be dynamic"])
+            out.append(n)
+            continue
         padded = lo + hi + ((n - 1) * bd + 1 if n else 0)
         span = (w - 1) * wd + 1
         out.append((padded - span) // s + 1 if padded >= span else 0)
@@ -1215,6 +1225,7 @@ class ReduceWindowOp(StablehloOp):
     body)`` with unit strides and dilations, as JAX writes them."""
 
     name = "stablehlo.reduce_window"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     inputs = var_operand_def(TensorType)
     init_values = var_operand_def(TensorType)
     window_dimensions = prop_def(DenseArrayBase.constr(i64))

@@ -317,13 +317,18 @@ def transpose_index(perm: Sequence[int], idx: Index) -> Index:
     return out
 
 
-def reverse_index(b: Scalars, operand: rules.Shape, dims: Sequence[int], idx: Index) -> Index:
+def reverse_index(b: Scalars, operand: Sequence[int | SSAValue], dims: Sequence[int], idx: Index) -> Index:
     """The operand index of a ``reverse`` read at result index ``idx``:
-    ``n - 1 - i`` on each reversed dim of size ``n`` > 1 (the others as read)."""
+    ``n - 1 - i`` on each reversed dim of size ``n`` > 1 (the others as
+    read); a run-time size ``n`` (an ``index`` value) is read as it is."""
     out = list(idx)
     for d in dims:
-        if operand[d] > 1:
-            out[d] = b(arith.SubiOp(b.index(operand[d] - 1), idx[d]))
+        n = operand[d]
+        if isinstance(n, int):
+            if n > 1:
+                out[d] = b(arith.SubiOp(b.index(n - 1), idx[d]))
+        else:
+            out[d] = b(arith.SubiOp(b(arith.SubiOp(n, b.index(1))), idx[d]))
     return out
 
 
@@ -460,9 +465,11 @@ def size_source(v: SSAValue, d: int) -> SizeSource:
             v, d = op.operand, op.dims.index(d)
         elif isinstance(op, bc.TransposeOp):
             v, d = op.operand, op.perm[d]
+        elif isinstance(op, bc.ReverseOp | bc.CumulativeOp):
+            v = op.operand
         else:
             raise PassError(op, "has dynamic dimensions that bcast-lower-to-loops does not lower yet",
-                            ["it lowers elementwise ops, broadcasts, reductions, transposes and the size ops "
+                            ["it lowers elementwise ops, broadcasts, reductions, transposes, reverses and the size ops "
                              "(dynamic_reshape, dynamic_iota, set_dimension_size) of dynamic shapes"])
 
 
@@ -818,7 +825,7 @@ class FunctionLowering:
         if isinstance(op, bc.TransposeOp):
             return (yield op.operand, transpose_index(op.perm, idx))
         if isinstance(op, bc.ReverseOp):
-            return (yield op.operand, reverse_index(b, flat_type_shape(op.operand.type), op.dims, idx))
+            return (yield op.operand, reverse_index(b, self.shape(op.operand), op.dims, idx))
         if isinstance(op, bc.SliceOp):
             return (yield op.operand, slice_index(b, op.starts, op.steps, idx))
         if isinstance(op, bc.IotaOp | bc.DynamicIotaOp):
@@ -1172,7 +1179,7 @@ class FunctionLowering:
         the running fold in the accumulator type (f16 in f32, as ``reduce``),
         storing each step's value converted back to the element type."""
         b, target = self.b, self.buffer(op.result)
-        shape = flat_type_shape(op.operand.type)
+        shape = self.shape(op.operand)
         element = element_of(op.operand.type)
         acc = accumulator(element)
         n = shape[op.dim]
@@ -1180,7 +1187,8 @@ class FunctionLowering:
         others = [m for d, m in enumerate(shape) if d != op.dim]
         with self.nest(others, parallel=True) as ivs:
             def step(i: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
-                at = b(arith.SubiOp(b.index(n - 1), i)) if op.is_reverse else i
+                last = b.index(n - 1) if isinstance(n, int) else b(arith.SubiOp(n, b.index(1)))
+                at = b(arith.SubiOp(last, i)) if op.is_reverse else i
                 idx = [*ivs[:op.dim], at, *ivs[op.dim:]]
                 x = self.value_at(op.operand, idx)
                 x = scalar.convert(b, element, acc, x)

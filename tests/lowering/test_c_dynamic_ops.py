@@ -60,6 +60,23 @@ func.func @main(%x: tensor<?x6xf32>) -> (tensor<?x2x3xf32>, tensor<?xf32>, tenso
 }
 """
 
+REVERSE = """\
+func.func @main(%x: tensor<?x3x?xf32>) -> (tensor<?x3x?xf32>, tensor<?x3x?xf32>) {
+  %0 = bcast.reverse %x, dims = [0, 2] : tensor<?x3x?xf32>
+  %1 = bcast.reverse %x, dims = [1] : tensor<?x3x?xf32>
+  %2 = bcast.exponential %0 : tensor<?x3x?xf32>
+  func.return %2, %1 : tensor<?x3x?xf32>, tensor<?x3x?xf32>
+}
+"""
+
+CUMULATIVE = """\
+func.func @main(%x: tensor<?x3xf32>) -> (tensor<?x3xf32>, tensor<?x3xf32>) {
+  %0 = bcast.cumulative add %x, dim = 0 : (tensor<?x3xf32>) -> tensor<?x3xf32>
+  %1 = bcast.cumulative maximum %x, dim = 1 reverse : (tensor<?x3xf32>) -> tensor<?x3xf32>
+  func.return %0, %1 : tensor<?x3xf32>, tensor<?x3xf32>
+}
+"""
+
 SIZES = [0, 1, 3]
 
 
@@ -117,6 +134,30 @@ def test_reshapes_and_iota_of_run_time_sizes_run_as_numpy(backend, n):
 
 # --------------------------------------------------------------------------
 # Sanitizers
+@pytest.mark.parametrize("backend", DYNAMIC_BACKENDS)
+def test_a_reverse_of_run_time_sizes_runs_as_numpy(backend):
+    """``reverse`` along ``?`` dims reads ``n - 1 - i`` of the run-time ``n``
+    (0 and 1 included), along a static dim as before."""
+    f = bcast.compile(REVERSE, backend=backend)
+    for a, b in [(0, 2), (1, 1), (2, 0), (3, 5)]:
+        x = np.arange(a * 3 * b, dtype=np.float32).reshape(a, 3, b) / 10
+        flipped, rows = f(x)
+        np.testing.assert_allclose(flipped, np.exp(np.flip(x, (0, 2))), rtol=1e-6)
+        np.testing.assert_array_equal(rows, np.flip(x, 1))
+
+
+@pytest.mark.parametrize("backend", DYNAMIC_BACKENDS)
+def test_a_cumulative_of_run_time_sizes_runs_as_numpy(backend):
+    """``cumulative`` along a ``?`` dim runs ``n`` steps of the run-time
+    ``n``; along a static dim of a ``?``-row array, once per row."""
+    f = bcast.compile(CUMULATIVE, backend=backend)
+    for n in (0, 1, 3, 6):
+        x = np.linspace(-1, 1, n * 3, dtype=np.float32).reshape(n, 3)
+        total, running_max = f(x)
+        np.testing.assert_allclose(total, np.cumsum(x, 0), rtol=1e-6)
+        np.testing.assert_array_equal(running_max, np.flip(np.maximum.accumulate(np.flip(x, 1), 1), 1))
+
+
 # --------------------------------------------------------------------------
 
 MISMATCHED = """\
@@ -132,6 +173,8 @@ PROGRAMS = [
     ("transpose_3d", TRANSPOSE_3D, [{0: a} for a in (0, 1, 3)]),
     ("refining", REFINING, [{0: a} for a in (3, 1, 0)]),
     ("reshapes", RESHAPES, [{0: a} for a in (0, 1, 3)]),
+    ("reverse", REVERSE, [{0: a} for a in (0, 1, 3)]),
+    ("cumulative", CUMULATIVE, [{0: a} for a in (0, 1, 3)]),
     ("mismatched", MISMATCHED, [{0: a, 1: b} for a, b in [(0, 0), (1, 1), (3, 3), (3, 2), (0, 1)]]),
 ]
 """(name, program, run-time sizes of each argument's ``?`` dims per call)."""

@@ -52,6 +52,10 @@ PROGRAMS = {
     "split_rows": (lambda x: jnp.reshape(x, (x.shape[0], 2, 3)).sum(-1), ["b,6"]),
     "argmax_rows": (lambda x: jnp.argmax(x, axis=-1), ["b,5"]),  # reduce of (x, dynamic_iota)
     "one_hot_argmin": (lambda x: jax.nn.one_hot(jnp.argmin(x, axis=-1), 4), ["b,4"]),
+    "flip_batch": (lambda x: jnp.flip(x, 0) * 2.0, ["b,4"]),  # reverse along the ? dim
+    "flip_both": (lambda x: jnp.flip(x) + 1.0, ["b,3"]),  # reverse along ? and static dims
+    "cumsum_rows": (lambda x: jnp.cumsum(x, axis=1), ["b,5"]),  # reduce_window along a static dim
+    "cummax_reverse": (lambda x: jax.lax.cummax(x, axis=1, reverse=True), ["b,4"]),
 }
 """name: (function, one shape spec per argument: sizes and dimension variables)."""
 

@@ -86,3 +86,36 @@ func.func @bounded(%x: tensor<16xf32>, %n: index) -> tensor<?xf32, #stablehlo.bo
   %0 = bcast.set_dimension_size %x, %n, dim = 0 : (tensor<16xf32>) -> tensor<?xf32, #stablehlo.bounds<16>>
   func.return %0 : tensor<?xf32, #stablehlo.bounds<16>>
 }
+
+// A reverse along a ? dim reads n - 1 - i of the run-time size n (a static
+// dim n - 1 - i of the constant).
+// ROUND-LABEL: func.func @reverse
+// ROUND:         bcast.reverse %x, dims = [0, 1] : tensor<?x8xf32>
+// CHECK-LABEL: func.func @reverse(%x: memref<?x8xf32>, %result0: memref<?x8xf32>)
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C7:.*]] = arith.constant 7 : index
+// CHECK:         %[[N:.*]] = memref.dim %x, %{{.*}} : memref<?x8xf32>
+// CHECK-NEXT:    scf.for %[[I:.*]] = %{{.*}} to %[[N]] step
+// CHECK-NEXT:      scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step
+// CHECK-NEXT:        %[[LAST:.*]] = arith.subi %[[N]], %[[C1]] : index
+// CHECK-NEXT:        %[[RI:.*]] = arith.subi %[[LAST]], %[[I]] : index
+// CHECK-NEXT:        %[[RJ:.*]] = arith.subi %[[C7]], %[[J]] : index
+// CHECK-NEXT:        memref.load %x[%[[RI]], %[[RJ]]] : memref<?x8xf32>
+func.func @reverse(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
+  %0 = bcast.reverse %x, dims = [0, 1] : tensor<?x8xf32>
+  func.return %0 : tensor<?x8xf32>
+}
+
+// A cumulative along a ? dim runs the run-time n steps (reverse: from n - 1 down).
+// ROUND-LABEL: func.func @cumulative
+// ROUND:         bcast.cumulative add %x, dim = 0 reverse : (tensor<?x3xf32>) -> tensor<?x3xf32>
+// CHECK-LABEL: func.func @cumulative(%x: memref<?x3xf32>, %result0: memref<?x3xf32>)
+// CHECK:         %[[N:.*]] = memref.dim %x, %{{.*}} : memref<?x3xf32>
+// CHECK:           scf.for %[[I:.*]] = %{{.*}} to %[[N]] step %[[C1:.*]] iter_args
+// CHECK-NEXT:        %[[LAST:.*]] = arith.subi %[[N]], %[[C1]] : index
+// CHECK-NEXT:        %[[AT:.*]] = arith.subi %[[LAST]], %[[I]] : index
+// CHECK-NEXT:        memref.load %x[%[[AT]], %{{.*}}] : memref<?x3xf32>
+func.func @cumulative(%x: tensor<?x3xf32>) -> tensor<?x3xf32> {
+  %0 = bcast.cumulative add %x, dim = 0 reverse : (tensor<?x3xf32>) -> tensor<?x3xf32>
+  func.return %0 : tensor<?x3xf32>
+}

@@ -178,10 +178,11 @@ func.func @not_yet_slice(%a: tensor<?x8xf32>) {
 
 // -----
 
-func.func @not_yet_reverse(%a: tensor<?x8xf32>) {
-  // expected-error @+2 {{'bcast.reverse' op dynamic dimensions are not supported by bcast.reverse yet}}
-  // expected-note @+1 {{lists the ops that take them}}
-  %0 = bcast.reverse %a, dims = [1] : tensor<?x8xf32>
+// A reverse takes them (sizes unchanged), but not a dim out of range.
+func.func @reverse_dim_out_of_range(%a: tensor<?x8xf32>) {
+  // expected-error @+2 {{'bcast.reverse' op dims 2 is out of range}}
+  // expected-note @+1 {{the operand has 2 dimensions (shape ?x8); dims index them from 0}}
+  %0 = bcast.reverse %a, dims = [2] : tensor<?x8xf32>
   func.return
 }
 

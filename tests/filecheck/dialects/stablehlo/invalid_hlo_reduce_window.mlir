@@ -74,3 +74,19 @@ func.func @result_shape(%x: tensor<4x3xf32>, %c: tensor<f32>) {
   }) : (tensor<4x3xf32>, tensor<f32>) -> tensor<4x3xf32>
   return
 }
+
+// -----
+
+// A ? dim is kept whole (the cumulative forms along a static dim); a window
+// over it (JAX writes cumsum along a ? dim as a dynamic_reduce_window
+// custom_call instead) is refused.
+func.func @window_over_dynamic_dim(%x: tensor<?x3xf32>, %c: tensor<f32>) {
+  // expected-error @+2 {{'stablehlo.reduce_window' op a window over a dynamic dimension is not supported}}
+  // expected-note @+1 {{only a dimension the window keeps whole}}
+  %0 = "stablehlo.reduce_window"(%x, %c) <{window_dimensions = array<i64: 2, 1>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %1 = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %1 : tensor<f32>
+  }) : (tensor<?x3xf32>, tensor<f32>) -> tensor<?x3xf32>
+  return
+}
