@@ -52,7 +52,7 @@ from bcast.ir.ops import (
 )
 from bcast.ir.parser import LocatingParser, make_context
 from bcast.ir.types import flat_type_shape, is_dynamic_type, is_nested, make_type, numpy_dtype, split_type
-from bcast.passes.dynamic_checks import DYNAMIC_PATTERNS
+from bcast.passes.dynamic_checks import DYNAMIC_PATTERNS, KeyedOnce
 from bcast.passes.rewriting import replace
 
 FOLD_LIMIT = 1024
@@ -637,4 +637,4 @@ def patterns_for(op_type: type[Operation]) -> tuple[RewritePattern, ...]:
         found.extend(PATTERNS.get(klass, ()))
     if (named := PATTERNS_BY_NAME.get(getattr(op_type, "name", ""))) is not None:
         found.extend(named())
-    return (*(StaticShapesOnly(p) for p in found), *DYNAMIC_PATTERNS.get(op_type, ()))
+    return (*(StaticShapesOnly(p) for p in found), *(KeyedOnce(p) for p in DYNAMIC_PATTERNS.get(op_type, ())))

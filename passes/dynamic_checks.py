@@ -101,8 +101,11 @@ def tensor_dim_key(value: SSAValue, dim: int) -> SizeKey:
     literal, the size of the broadcast that made it, or the one size of the
     dims it keeps. Iterative and keyed once per (tensor, dim): a chain of
     elementwise ops is as deep as the program, and each op reads every
-    operand's key (recursing twice per op was exponential)."""
-    keys: dict[tuple[SSAValue, int], SizeKey] = {}
+    operand's key (recursing twice per op was exponential). Inside a
+    canonicalize pattern the keys are kept across calls (``KeyedOnce``), so
+    asking of every op of a chain walks it once, not once per op."""
+    cache = _active_cache
+    keys: dict[tuple[SSAValue, int], SizeKey] = cache.keys if cache is not None else {}
     pending = [(value, dim)]
     for _ in range(KEY_WALK_LIMIT):
         if not pending:
@@ -113,7 +116,7 @@ def tensor_dim_key(value: SSAValue, dim: int) -> SizeKey:
             continue
         shape = flat_type_shape(v.type)
         if isinstance(shape[d], int):
-            keys[v, d] = ("literal", shape[d])
+            _found(keys, cache, (v, d), ("literal", shape[d]), ())
             pending.pop()
             continue
         if isinstance(v.owner, SIZED_BY_OPERANDS):
@@ -123,9 +126,9 @@ def tensor_dim_key(value: SSAValue, dim: int) -> SizeKey:
                 if source not in keys:
                     pending.append(source)
                     continue
-                keys[v, d] = keys[source]
+                _found(keys, cache, (v, d), keys[source], (source[0], size))
             else:
-                keys[v, d] = size_key(size)
+                _found(keys, cache, (v, d), size_key(size), ())
             pending.pop()
             continue
         sources = _size_sources(v, d) or []
@@ -134,9 +137,65 @@ def tensor_dim_key(value: SSAValue, dim: int) -> SizeKey:
             pending.extend(missing)
             continue
         found = {keys[s] for s in sources}
-        keys[v, d] = found.pop() if len(found) == 1 else ("dim", v, d)
+        _found(keys, cache, (v, d), found.pop() if len(found) == 1 else ("dim", v, d), [s for s, _ in sources])
         pending.pop()
     return keys.get((value, dim), ("dim", value, dim))  # past the limit: a key of its own (sound, proves less)
+
+
+def _found(keys: dict, cache: KeyCache | None, entry: tuple[SSAValue, int], key: SizeKey,
+           read: Sequence[SSAValue]) -> None:
+    """Record ``entry``'s key and, when kept across calls, the values it was read from."""
+    keys[entry] = key
+    if cache is not None:
+        for source in (entry[0], *read):
+            cache.dependents.setdefault(source, set()).add(entry)
+
+
+class KeyCache:
+    """The size keys found during one canonicalize worklist (one rewriter).
+    A key read from an op is dropped when the rewriter reports that op
+    modified, replaced or erased, and so is every key read from its results,
+    down the chain: the others still describe the IR as it is."""
+
+    def __init__(self, rewriter: PatternRewriter):
+        self.keys: dict[tuple[SSAValue, int], SizeKey] = {}
+        self.dependents: dict[SSAValue, set[tuple[SSAValue, int]]] = {}
+        rewriter.operation_modification_handler.append(self.forget)
+        rewriter.operation_removal_handler.append(self.forget)
+        rewriter.operation_replacement_handler.append(lambda op, _new: self.forget(op))
+
+    def forget(self, op: Operation) -> None:
+        pending = list(op.results)
+        while pending:
+            for entry in self.dependents.pop(pending.pop(), ()):
+                if self.keys.pop(entry, None) is not None:
+                    pending.append(entry[0])
+
+
+_active_cache: KeyCache | None = None
+"""The cache of the pattern running now (None outside canonicalize: other
+passes and the lowerings ask of an IR they do not change meanwhile)."""
+
+_last_cache: tuple[PatternRewriter, KeyCache] | None = None
+"""The last rewriter seen and its cache, reused by the next pattern call with it."""
+
+
+class KeyedOnce(RewritePattern):
+    """Runs ``pattern`` with size keys kept across the calls made with one
+    rewriter (canonicalize's worklist reuses one rewriter until it is empty)."""
+
+    def __init__(self, pattern: RewritePattern):
+        self.pattern = pattern
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        global _active_cache, _last_cache
+        if _last_cache is None or _last_cache[0] is not rewriter:
+            _last_cache = (rewriter, KeyCache(rewriter))
+        previous, _active_cache = _active_cache, _last_cache[1]
+        try:
+            self.pattern.match_and_rewrite(op, rewriter)
+        finally:
+            _active_cache = previous
 
 
 KEY_WALK_LIMIT = 1024
@@ -486,8 +545,9 @@ def cannot_fail(op: Operation, checks: Sequence[CheckBroadcastableOp] | None = N
     return False
 
 
-def _defines_any(op: Operation, values: Sequence[SSAValue]) -> bool:
-    return any(v.owner is op for v in values)
+def _definers(op: Operation) -> set[Operation]:
+    """The ops defining ``op``'s operands (asked once per hoist, not per op passed)."""
+    return {v.owner for v in op.operands if isinstance(v.owner, Operation)}
 
 
 def _move_before(op: Operation, target: Operation, rewriter: PatternRewriter) -> None:
@@ -503,8 +563,8 @@ class HoistSizeOp(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
         if not isinstance(op, DimOp | BroadcastSizeOp):
             return
-        target, earlier = None, op.prev_op
-        while earlier is not None and not _defines_any(earlier, op.operands) \
+        target, earlier, definers = None, op.prev_op, _definers(op)
+        while earlier is not None and earlier not in definers \
                 and not isinstance(earlier, DimOp | BroadcastSizeOp):
             target, earlier = earlier, earlier.prev_op
         if target is not None:
@@ -520,8 +580,8 @@ class HoistCheck(RewritePattern):
     def match_and_rewrite(self, op: CheckBroadcastableOp, rewriter: PatternRewriter, /):
         # checks stop the walk, so the ops it passes have op's earlier checks
         checks = [e for e in earlier_ops(op) if isinstance(e, CheckBroadcastableOp)]
-        target, earlier = None, op.prev_op
-        while earlier is not None and not _defines_any(earlier, op.operands) \
+        target, earlier, definers = None, op.prev_op, _definers(op)
+        while earlier is not None and earlier not in definers \
                 and not isinstance(earlier, DimOp | BroadcastSizeOp) and cannot_fail(earlier, checks):
             target, earlier = earlier, earlier.prev_op
         if target is not None:

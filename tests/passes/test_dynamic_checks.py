@@ -229,3 +229,35 @@ def test_a_long_chain_against_one_row_keeps_one_check() -> None:
     for k in range(n):
         expected = getattr(np, kinds[k % 4])(expected, row)
     np.testing.assert_array_equal(compiled(x, row), expected)
+
+
+def test_canonicalize_keys_a_1000_op_chain_in_linear_work(monkeypatch) -> None:
+    """A 1000-op chain against one row: canonicalize asks a size key of
+    every op, and each key used to walk the chain back (up to
+    ``KEY_WALK_LIMIT`` steps), so the steps grew with the square of the
+    chain (and two checks were left past the limit). Keys kept across one
+    canonicalize worklist (``KeyedOnce``) take a bounded number of steps
+    per op; the bound counts steps, not seconds (the machine is shared)."""
+    from bcast.passes import dynamic_checks
+
+    n = 1000
+    lines = ["func.func @main(%x: tensor<?x?xf32>, %row: tensor<?xf32>) -> tensor<?x?xf32> {"]
+    value = "%x"
+    for k in range(n):
+        lines.append(f"  %v{k} = bcast.add {value}, %row : (tensor<?x?xf32>, tensor<?xf32>) -> tensor<?x?xf32>")
+        value = f"%v{k}"
+    lines += [f"  func.return {value} : tensor<?x?xf32>", "}"]
+    steps = 0
+    original = dynamic_checks._size_sources
+
+    def counted(value, dim):
+        nonlocal steps
+        steps += 1
+        return original(value, dim)
+
+    monkeypatch.setattr(dynamic_checks, "_size_sources", counted)
+    compiled = bcast.compile("\n".join(lines), backend="numpy")
+    assert str(compiled.module).count("bcast.check_broadcastable") == 1
+    assert steps <= 10 * n, steps  # 4 per op now; millions before
+    x = np.ones((2, 3), np.float32)
+    np.testing.assert_array_equal(compiled(x, np.ones(3, np.float32)), x + n)
