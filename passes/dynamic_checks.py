@@ -29,6 +29,7 @@ program as written. Checks move within their block only.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator, Sequence
 from typing import Hashable
 
@@ -104,7 +105,7 @@ def tensor_dim_key(value: SSAValue, dim: int) -> SizeKey:
     operand's key (recursing twice per op was exponential). Inside a
     canonicalize pattern the keys are kept across calls (``KeyedOnce``), so
     asking of every op of a chain walks it once, not once per op."""
-    cache = _active_cache
+    cache = getattr(_caches, "active", None)
     keys: dict[tuple[SSAValue, int], SizeKey] = cache.keys if cache is not None else {}
     pending = [(value, dim)]
     for _ in range(KEY_WALK_LIMIT):
@@ -172,12 +173,12 @@ class KeyCache:
                     pending.append(entry[0])
 
 
-_active_cache: KeyCache | None = None
-"""The cache of the pattern running now (None outside canonicalize: other
-passes and the lowerings ask of an IR they do not change meanwhile)."""
-
-_last_cache: tuple[PatternRewriter, KeyCache] | None = None
-"""The last rewriter seen and its cache, reused by the next pattern call with it."""
+_caches = threading.local()
+"""Per thread (two threads may canonicalize two modules at once):
+``active``, the cache of the pattern running now (absent outside
+canonicalize: other passes and the lowerings ask of an IR they do not
+change meanwhile), and ``last``, the last rewriter seen with its cache,
+reused by the next pattern call with that rewriter."""
 
 
 class KeyedOnce(RewritePattern):
@@ -188,14 +189,15 @@ class KeyedOnce(RewritePattern):
         self.pattern = pattern
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        global _active_cache, _last_cache
-        if _last_cache is None or _last_cache[0] is not rewriter:
-            _last_cache = (rewriter, KeyCache(rewriter))
-        previous, _active_cache = _active_cache, _last_cache[1]
+        last = getattr(_caches, "last", None)
+        if last is None or last[0] is not rewriter:
+            last = _caches.last = (rewriter, KeyCache(rewriter))
+        previous = getattr(_caches, "active", None)
+        _caches.active = last[1]
         try:
             self.pattern.match_and_rewrite(op, rewriter)
         finally:
-            _active_cache = previous
+            _caches.active = previous
 
 
 KEY_WALK_LIMIT = 1024

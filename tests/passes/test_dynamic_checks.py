@@ -261,3 +261,42 @@ def test_canonicalize_keys_a_1000_op_chain_in_linear_work(monkeypatch) -> None:
     assert steps <= 10 * n, steps  # 4 per op now; millions before
     x = np.ones((2, 3), np.float32)
     np.testing.assert_array_equal(compiled(x, np.ones(3, np.float32)), x + n)
+
+
+
+TWO_CHECKS = """func.func @main(%x: tensor<?x4xf32>, %y: tensor<?x4xf32>, %z: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %a = bcast.add %x, %y : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+  %b = bcast.multiply %a, %x : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+  %c = bcast.subtract %b, %z : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+  func.return %c : tensor<?x4xf32>
+}"""
+
+
+PIPELINE = "bcast-make-explicit,canonicalize,cse"
+
+
+def test_two_threads_canonicalize_with_their_own_size_keys():
+    """The size keys a canonicalize keeps (``KeyedOnce``) are per thread:
+    programs compiled in two threads at once come out as one thread makes
+    them, with their checks."""
+    import threading
+
+    alone = str(bcast.compile(TWO_CHECKS, backend="reference", pipeline=PIPELINE).module)
+    assert alone.count("bcast.check_broadcastable") == 2
+    outputs: list[str] = []
+    errors: list[BaseException] = []
+
+    def compile_five() -> None:
+        try:
+            for _ in range(5):
+                outputs.append(str(bcast.compile(TWO_CHECKS, backend="reference", pipeline=PIPELINE).module))
+        except BaseException as e:  # reported below, not lost in the thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=compile_five) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert outputs == [alone] * 10
