@@ -47,6 +47,7 @@ MEDIANS = {"a": {16: {"numpy eager": 1e-6, "numpy eager (own process)": 2e-6}, 6
 
 
 def test_plot_writes_a_png(run, tmp_path):
+    """matplotlib is in the ``test`` extra, so the plot is drawn here."""
     path = tmp_path / "sweep.png"
     assert run.plot_if_possible(MEDIANS, str(path)) == f"plot: {path}"
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
