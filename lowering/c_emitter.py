@@ -99,7 +99,7 @@ from bcast.passes.errors import PassError
 from bcast.passes.loops import nests
 from bcast.passes.loops.plan_parallel import PARALLEL_WORK
 from bcast.passes.loops.collapse_nests import collapsed_nest
-from bcast.passes.loops.streaming_stores import STREAM_TILE_BYTES, nontemporal
+from bcast.passes.loops.streaming_stores import STREAM_BYTES, STREAM_TILE_BYTES, nontemporal
 
 PARALLEL = "#pragma omp parallel for"
 """The pragma of a loop that starts threads (``emit_loop``)."""
@@ -843,7 +843,22 @@ class FunctionEmitter:
         for a in scoped:
             self.alloc(a)
         deferred = self.defer_streams(op)
-        if streamed:
+        large = self.large_at_run_time(streamed)
+        if streamed and large is not None:
+            # bcast-streaming-stores marked results with ? dims: stream them
+            # when large, else the static program's plain loop
+            self.streams = True
+            self.out(f"if ({large}) {{")
+            self.indent += 1
+            self.chunked_loop(op, lb, ub, pragma, streamed)
+            self.indent -= 1
+            self.out("} else {")
+            self.indent += 1
+            plain = pragma.replace(" for ", " for simd ", 1) if threads and self.openmp and vectorize else pragma
+            self.plain_loop(op, lb, ub, plain, names, entered)
+            self.indent -= 1
+            self.out("}")
+        elif streamed:
             self.streams = True
             self.chunked_loop(op, lb, ub, pragma, streamed)
         else:
@@ -1053,6 +1068,20 @@ class FunctionEmitter:
                 raise PassError(o, f"has both {SCRATCH_ATTR} and {STACK_ATTR}")
         return scoped
 
+    def stream_bytes(self, m: SSAValue) -> str:
+        """The C condition that memref ``m`` (with ? dims) has at least
+        ``STREAM_BYTES``, the size from which stores go around the cache."""
+        size = " * ".join(f"(size_t){d}" for d in self.dims(m))
+        return f"{size} * {_bytes(m.type.element_type)} >= {STREAM_BYTES}"
+
+    def large_at_run_time(self, streamed: list[memref.StoreOp]) -> str | None:
+        """The C condition that one of ``streamed``, results with ? dims, is
+        large (None: one is static, so the loop streams; ``chunked_loop``
+        then decides for each result with ? dims)."""
+        if any(DYNAMIC_INDEX not in s.memref.type.get_shape() for s in streamed):
+            return None
+        return " || ".join(f"({self.stream_bytes(s.memref)})" for s in streamed)
+
     def streaming(self, loop: scf.ForOp) -> bool:
         """Whether a loop nest streams a result (then its threads fence)."""
         return any(isinstance(o, scf.ForOp) and nests.innermost(o) and nontemporal(o) for o in loop.walk())
@@ -1090,7 +1119,12 @@ class FunctionEmitter:
             if store in self.deferred:  # streamed by the next row's prefetching phase
                 self.out(f"{self.deferred[store][1]} = {place};")
             else:
-                self.out(f"bcast_stream({place}, {tile}, (size_t){count} * sizeof {tile}[0]);")
+                copy = f"({place}, {tile}, (size_t){count} * sizeof {tile}[0]);"
+                if DYNAMIC_INDEX in store.memref.type.get_shape() and len(streamed) > 1:
+                    self.out(f"if ({self.stream_bytes(store.memref)}) bcast_stream{copy}")
+                    self.out(f"else memcpy{copy}")
+                else:
+                    self.out(f"bcast_stream{copy}")
         self.in_parallel -= entered
         self.indent -= 1
         self.out("}")

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func, memref, scf
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, UnitAttr
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerAttr, ModuleOp, UnitAttr
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 
@@ -112,7 +112,9 @@ def plan(loop: scf.ForOp) -> None:
     for o, k in ahead.items():
         o.attributes[PREFETCH_AHEAD_ATTR] = IntegerAttr(k, 64)
     streamed = nontemporal(last) if len(rows) > 2 and innermost(last) else []
-    if not streamed or trip(last) != trip(rows[1]) \
+    # (a result with ? dims streams only if large, decided at run time: not deferred)
+    if not streamed or any(DYNAMIC_INDEX in st.memref.type.get_shape() for st in streamed) \
+            or trip(last) != trip(rows[1]) \
             or trip(last) * max(element_bytes(st.value.type) for st in streamed) > STREAM_TILE_BYTES:
         return
     # nothing else in the row reads or writes the streamed results
