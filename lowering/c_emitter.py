@@ -99,6 +99,7 @@ from bcast.passes.errors import PassError
 from bcast.passes.loops import nests
 from bcast.passes.loops.plan_parallel import PARALLEL_WORK
 from bcast.passes.loops.collapse_nests import collapsed_nest
+from bcast.passes.loops.plan_prefetch import PREFETCH_BYTES
 from bcast.passes.loops.streaming_stores import STREAM_BYTES, STREAM_TILE_BYTES, nontemporal
 
 PARALLEL = "#pragma omp parallel for"
@@ -428,6 +429,8 @@ class FunctionEmitter:
         self.nan_flags: dict[SSAValue, str] = {}
         """Accumulator of a vectorized float max/min reduction -> its NaN flag."""
         self.tiles: dict[memref.StoreOp, tuple[str, str]] = {}
+        self.prefetch_decided: set[scf.ForOp] = set()
+        """Prefetching phases whose run-time size test is being emitted."""
         """A streamed store -> (its tile, the first index of the chunk being filled)."""
         self.streams = False
         """Whether the function streams a result (it then fences before returning)."""
@@ -900,6 +903,24 @@ class FunctionEmitter:
         i = self.fresh("i")
         self.expr[iv] = i
         prefetched = self.prefetched_rows(op)
+        large = self.prefetch_at_run_time(op, prefetched)
+        if large is not None:
+            # bcast-plan-prefetch marked arrays with ? dims: prefetch when one is large
+            self.out(f"if ({large}) {{")
+            self.indent += 1
+            self.plain_loop(op, lb, ub, pragma, names, entered)
+            self.prefetch_decided.discard(op)
+            self.expr[iv] = i
+            self.indent -= 1
+            self.out("} else {")
+            self.indent += 1
+            self.for_loop(op, f"int64_t {i} = {lb}; {i} < {ub}; {i} += {self.e(op.step)}", pragma, names, entered)
+            self.indent -= 1
+            self.out("}")
+            for arg, name in zip(carried, names):
+                if arg in self.nan_flags:
+                    self.out(f"if ({self.nan_flags.pop(arg)}) {name} = NAN;")
+            return
         if prefetched:
             # blocks of ``block`` iterations, each first prefetching the
             # lines of the rows ahead that the block's positions will access
@@ -1012,6 +1033,20 @@ class FunctionEmitter:
         self.out(f"uint32_t {distance} = bcast_div_range_{kind}({x});")
         self.out(f"{guard} = {distance} > {guard} ? {distance} : {guard};")
 
+    def prefetch_at_run_time(self, op: scf.ForOp, prefetched) -> str | None:
+        """For a prefetching phase whose arrays all have ? dims (and that
+        drains no deferred stream): the C condition that one has at least
+        ``PREFETCH_BYTES`` (None: it always prefetches). Consumes nothing:
+        the prefetching branch asks again, then with the marks only."""
+        if not prefetched or op in self.draining or op in self.prefetch_decided:
+            return None
+        arrays = [m for m, *_ in prefetched[2]]
+        if any(DYNAMIC_INDEX not in m.type.get_shape() for m in arrays):
+            return None
+        self.prefetch_decided.add(op)
+        return " || ".join(f"({' * '.join(f'(size_t){d}' for d in self.dims(m))} * {_bytes(m.type.element_type)} "
+                           f">= {PREFETCH_BYTES})" for m in arrays)
+
     def prefetched_rows(self, op: scf.ForOp) -> tuple[SSAValue, int, list[tuple]] | None:
         """For a phase marked ``bcast.prefetch_block`` (``bcast-plan-prefetch``):
         its row loop's variable, its block size, and per array an access of
@@ -1030,7 +1065,9 @@ class FunctionEmitter:
             if isinstance(o, memref.LoadOp | memref.StoreOp) and isinstance(ahead, IntegerAttr) \
                     and len(o.indices) >= 2 and o.indices[-2] is row:
                 t = o.memref.type
-                lines[o.memref] = (o.memref, element_count(t.get_shape()[:-1]), ahead.value.data,
+                rows = " * ".join(self.dims(o.memref)[:-1]) if DYNAMIC_INDEX in t.get_shape() \
+                    else element_count(t.get_shape()[:-1])
+                lines[o.memref] = (o.memref, rows, ahead.value.data,
                                    max(64 // _bytes(t.element_type), 1), isinstance(o, memref.StoreOp))
         return row, block.value.data, list(lines.values())
 

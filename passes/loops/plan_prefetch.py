@@ -32,8 +32,11 @@ f32 17.9 -> 12.1 ms (prefetching and deferring; deferring alone 13.6 ->
 12.1, and 7.2 -> 6.4 on two threads), at 1024x1024 1.05 -> 0.75 ms cold
 and 0.59 -> 0.55 warm; layernorm at 4096 10.8 -> 10.1 ms, at 1024 0.81 ->
 0.72 cold but 0.33 -> 0.35 warm (its phases compute little, so the
-prefetches cost more than they hide when the rows are in cache). Old marks
-are cleared, so a second run decides afresh.
+prefetches cost more than they hide when the rows are in cache). An array
+with ``?`` dims is marked too: whether it has ``PREFETCH_BYTES`` is known only
+at run time, where the target decides (the C target runs the phase without
+prefetches below that size). Old marks are cleared, so a second run decides
+afresh.
 """
 
 from __future__ import annotations
@@ -92,7 +95,8 @@ def whole_rows(loop: scf.ForOp, phase: scf.ForOp, kind: type[memref.LoadOp | mem
         shape, indices = o.memref.type.get_shape(), list(o.indices)
         if (len(shape) >= 2 and len(indices) == len(shape) and indices[-2] is row and indices[-1] is iv
                 and all(i in collapsed for i in indices[:-2]) and trip(phase) == shape[-1] == cols
-                and math.prod(shape) * element_bytes(o.memref.type.element_type) >= PREFETCH_BYTES):
+                and (DYNAMIC_INDEX in shape
+                     or math.prod(shape) * element_bytes(o.memref.type.element_type) >= PREFETCH_BYTES)):
             found.append(o)
     return found
 
