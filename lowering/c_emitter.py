@@ -30,6 +30,9 @@ Each op of the loop IR is translated structurally:
   marked ``bcast.collapse`` (``bcast-collapse-nests``). An innermost loop whose stores are marked
   ``nontemporal`` (``bcast-streaming-stores``) fills a small tile per chunk
   and streams it to memory with non-temporal stores (``bcast_stream``).
+  Where the streamed results (or a phase's prefetched arrays) all have ``?``
+  dims, a size test at run time chooses that loop or the plain one, at the
+  byte thresholds the passes apply to static sizes.
 - Integers (signless in the IR) are held in ``uintN_t``; ``+ - * <<`` run in
   unsigned arithmetic at least as wide as ``unsigned int`` (no signed
   overflow, no promotion to ``int``), signed ops (``divsi remsi shrsi cmpi s*
