@@ -30,6 +30,9 @@ Each op of the loop IR is translated structurally:
   marked ``bcast.collapse`` (``bcast-collapse-nests``). An innermost loop whose stores are marked
   ``nontemporal`` (``bcast-streaming-stores``) fills a small tile per chunk
   and streams it to memory with non-temporal stores (``bcast_stream``).
+  Where the streamed results (or a phase's prefetched arrays) all have ``?``
+  dims, a size test at run time chooses that loop or the plain one, at the
+  byte thresholds the passes apply to static sizes.
 - Integers (signless in the IR) are held in ``uintN_t``; ``+ - * <<`` run in
   unsigned arithmetic at least as wide as ``unsigned int`` (no signed
   overflow, no promotion to ``int``), signed ops (``divsi remsi shrsi cmpi s*
@@ -99,7 +102,8 @@ from bcast.passes.errors import PassError
 from bcast.passes.loops import nests
 from bcast.passes.loops.plan_parallel import PARALLEL_WORK
 from bcast.passes.loops.collapse_nests import collapsed_nest
-from bcast.passes.loops.streaming_stores import STREAM_TILE_BYTES, nontemporal
+from bcast.passes.loops.plan_prefetch import PREFETCH_BYTES
+from bcast.passes.loops.streaming_stores import STREAM_BYTES, STREAM_TILE_BYTES, nontemporal
 
 PARALLEL = "#pragma omp parallel for"
 """The pragma of a loop that starts threads (``emit_loop``)."""
@@ -428,6 +432,8 @@ class FunctionEmitter:
         self.nan_flags: dict[SSAValue, str] = {}
         """Accumulator of a vectorized float max/min reduction -> its NaN flag."""
         self.tiles: dict[memref.StoreOp, tuple[str, str]] = {}
+        self.prefetch_decided: set[scf.ForOp] = set()
+        """Prefetching phases whose run-time size test is being emitted."""
         """A streamed store -> (its tile, the first index of the chunk being filled)."""
         self.streams = False
         """Whether the function streams a result (it then fences before returning)."""
@@ -843,7 +849,22 @@ class FunctionEmitter:
         for a in scoped:
             self.alloc(a)
         deferred = self.defer_streams(op)
-        if streamed:
+        large = self.large_at_run_time(streamed)
+        if streamed and large is not None:
+            # bcast-streaming-stores marked results with ? dims: stream them
+            # when large, else the static program's plain loop
+            self.streams = True
+            self.out(f"if ({large}) {{")
+            self.indent += 1
+            self.chunked_loop(op, lb, ub, pragma, streamed)
+            self.indent -= 1
+            self.out("} else {")
+            self.indent += 1
+            plain = pragma.replace(" for ", " for simd ", 1) if threads and self.openmp and vectorize else pragma
+            self.plain_loop(op, lb, ub, plain, names, entered)
+            self.indent -= 1
+            self.out("}")
+        elif streamed:
             self.streams = True
             self.chunked_loop(op, lb, ub, pragma, streamed)
         else:
@@ -885,6 +906,24 @@ class FunctionEmitter:
         i = self.fresh("i")
         self.expr[iv] = i
         prefetched = self.prefetched_rows(op)
+        large = self.prefetch_at_run_time(op, prefetched)
+        if large is not None:
+            # bcast-plan-prefetch marked arrays with ? dims: prefetch when one is large
+            self.out(f"if ({large}) {{")
+            self.indent += 1
+            self.plain_loop(op, lb, ub, pragma, names, entered)
+            self.prefetch_decided.discard(op)
+            self.expr[iv] = i
+            self.indent -= 1
+            self.out("} else {")
+            self.indent += 1
+            self.for_loop(op, f"int64_t {i} = {lb}; {i} < {ub}; {i} += {self.e(op.step)}", pragma, names, entered)
+            self.indent -= 1
+            self.out("}")
+            for arg, name in zip(carried, names):
+                if arg in self.nan_flags:
+                    self.out(f"if ({self.nan_flags.pop(arg)}) {name} = NAN;")
+            return
         if prefetched:
             # blocks of ``block`` iterations, each first prefetching the
             # lines of the rows ahead that the block's positions will access
@@ -997,6 +1036,20 @@ class FunctionEmitter:
         self.out(f"uint32_t {distance} = bcast_div_range_{kind}({x});")
         self.out(f"{guard} = {distance} > {guard} ? {distance} : {guard};")
 
+    def prefetch_at_run_time(self, op: scf.ForOp, prefetched) -> str | None:
+        """For a prefetching phase whose arrays all have ? dims (and that
+        drains no deferred stream): the C condition that one has at least
+        ``PREFETCH_BYTES`` (None: it always prefetches). Consumes nothing:
+        the prefetching branch asks again, then with the marks only."""
+        if not prefetched or op in self.draining or op in self.prefetch_decided:
+            return None
+        arrays = [m for m, *_ in prefetched[2]]
+        if any(DYNAMIC_INDEX not in m.type.get_shape() for m in arrays):
+            return None
+        self.prefetch_decided.add(op)
+        return " || ".join(f"({' * '.join(f'(size_t){d}' for d in self.dims(m))} * {_bytes(m.type.element_type)} "
+                           f">= {PREFETCH_BYTES})" for m in arrays)
+
     def prefetched_rows(self, op: scf.ForOp) -> tuple[SSAValue, int, list[tuple]] | None:
         """For a phase marked ``bcast.prefetch_block`` (``bcast-plan-prefetch``):
         its row loop's variable, its block size, and per array an access of
@@ -1015,7 +1068,9 @@ class FunctionEmitter:
             if isinstance(o, memref.LoadOp | memref.StoreOp) and isinstance(ahead, IntegerAttr) \
                     and len(o.indices) >= 2 and o.indices[-2] is row:
                 t = o.memref.type
-                lines[o.memref] = (o.memref, element_count(t.get_shape()[:-1]), ahead.value.data,
+                rows = " * ".join(self.dims(o.memref)[:-1]) if DYNAMIC_INDEX in t.get_shape() \
+                    else element_count(t.get_shape()[:-1])
+                lines[o.memref] = (o.memref, rows, ahead.value.data,
                                    max(64 // _bytes(t.element_type), 1), isinstance(o, memref.StoreOp))
         return row, block.value.data, list(lines.values())
 
@@ -1052,6 +1107,20 @@ class FunctionEmitter:
             if o in self.on_stack:
                 raise PassError(o, f"has both {SCRATCH_ATTR} and {STACK_ATTR}")
         return scoped
+
+    def stream_bytes(self, m: SSAValue) -> str:
+        """The C condition that memref ``m`` (with ? dims) has at least
+        ``STREAM_BYTES``, the size from which stores go around the cache."""
+        size = " * ".join(f"(size_t){d}" for d in self.dims(m))
+        return f"{size} * {_bytes(m.type.element_type)} >= {STREAM_BYTES}"
+
+    def large_at_run_time(self, streamed: list[memref.StoreOp]) -> str | None:
+        """The C condition that one of ``streamed``, results with ? dims, is
+        large (None: one is static, so the loop streams; ``chunked_loop``
+        then decides for each result with ? dims)."""
+        if any(DYNAMIC_INDEX not in s.memref.type.get_shape() for s in streamed):
+            return None
+        return " || ".join(f"({self.stream_bytes(s.memref)})" for s in streamed)
 
     def streaming(self, loop: scf.ForOp) -> bool:
         """Whether a loop nest streams a result (then its threads fence)."""
@@ -1090,7 +1159,12 @@ class FunctionEmitter:
             if store in self.deferred:  # streamed by the next row's prefetching phase
                 self.out(f"{self.deferred[store][1]} = {place};")
             else:
-                self.out(f"bcast_stream({place}, {tile}, (size_t){count} * sizeof {tile}[0]);")
+                copy = f"({place}, {tile}, (size_t){count} * sizeof {tile}[0]);"
+                if DYNAMIC_INDEX in store.memref.type.get_shape() and len(streamed) > 1:
+                    self.out(f"if ({self.stream_bytes(store.memref)}) bcast_stream{copy}")
+                    self.out(f"else memcpy{copy}")
+                else:
+                    self.out(f"bcast_stream{copy}")
         self.in_parallel -= entered
         self.indent -= 1
         self.out("}")

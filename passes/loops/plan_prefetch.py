@@ -32,8 +32,11 @@ f32 17.9 -> 12.1 ms (prefetching and deferring; deferring alone 13.6 ->
 12.1, and 7.2 -> 6.4 on two threads), at 1024x1024 1.05 -> 0.75 ms cold
 and 0.59 -> 0.55 warm; layernorm at 4096 10.8 -> 10.1 ms, at 1024 0.81 ->
 0.72 cold but 0.33 -> 0.35 warm (its phases compute little, so the
-prefetches cost more than they hide when the rows are in cache). Old marks
-are cleared, so a second run decides afresh.
+prefetches cost more than they hide when the rows are in cache). An array
+with ``?`` dims is marked too: whether it has ``PREFETCH_BYTES`` is known only
+at run time, where the target decides (the C target runs the phase without
+prefetches below that size). Old marks are cleared, so a second run decides
+afresh.
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func, memref, scf
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, UnitAttr
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerAttr, ModuleOp, UnitAttr
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 
@@ -92,7 +95,8 @@ def whole_rows(loop: scf.ForOp, phase: scf.ForOp, kind: type[memref.LoadOp | mem
         shape, indices = o.memref.type.get_shape(), list(o.indices)
         if (len(shape) >= 2 and len(indices) == len(shape) and indices[-2] is row and indices[-1] is iv
                 and all(i in collapsed for i in indices[:-2]) and trip(phase) == shape[-1] == cols
-                and math.prod(shape) * element_bytes(o.memref.type.element_type) >= PREFETCH_BYTES):
+                and (DYNAMIC_INDEX in shape
+                     or math.prod(shape) * element_bytes(o.memref.type.element_type) >= PREFETCH_BYTES)):
             found.append(o)
     return found
 
@@ -112,7 +116,9 @@ def plan(loop: scf.ForOp) -> None:
     for o, k in ahead.items():
         o.attributes[PREFETCH_AHEAD_ATTR] = IntegerAttr(k, 64)
     streamed = nontemporal(last) if len(rows) > 2 and innermost(last) else []
-    if not streamed or trip(last) != trip(rows[1]) \
+    # (a result with ? dims streams only if large, decided at run time: not deferred)
+    if not streamed or any(DYNAMIC_INDEX in st.memref.type.get_shape() for st in streamed) \
+            or trip(last) != trip(rows[1]) \
             or trip(last) * max(element_bytes(st.value.type) for st in streamed) > STREAM_TILE_BYTES:
         return
     # nothing else in the row reads or writes the streamed results

@@ -7,7 +7,10 @@ third of the memory traffic of an elementwise op. Marks upstream's
 ``bcast.parallel`` loop (by 1, carrying nothing) to a function argument of
 at least ``STREAM_BYTES`` that the loop stores only there and does not read,
 at consecutive addresses: the last index is the loop's variable, the others
-are fixed in the loop. (The C target fills a small tile per chunk of the
+are fixed in the loop. A result with ``?`` dims is marked too: its size is
+known only at run time, so the target decides there (the C target streams
+when the result has at least ``STREAM_BYTES``, else copies the tile with
+plain stores; ``large_enough``). (The C target fills a small tile per chunk of the
 loop and streams it out, ``bcast_stream``.) Other stores' marks are cleared.
 """
 
@@ -18,7 +21,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func, memref, scf
-from xdsl.dialects.builtin import BoolAttr, MemRefType, ModuleOp
+from xdsl.dialects.builtin import DYNAMIC_INDEX, BoolAttr, MemRefType, ModuleOp
 from xdsl.ir import BlockArgument, SSAValue
 from xdsl.passes import ModulePass
 
@@ -37,6 +40,13 @@ STREAM_TILE_BYTES = 16384
 streaming them out (per chunk of the loop and thread; stays in L1; the C
 target's ``bcast_stream``). At 4096x4096 f32 from a cold cache, 4, 8 and 16
 KiB tiles copied in 10.4, 9.0 and 8.1 ms on one thread."""
+
+
+def large_enough(t: MemRefType) -> bool:
+    """Whether stores to ``t`` may go around the cache: a static result of
+    at least ``STREAM_BYTES``, or one with ``?`` dims (decided at run time)."""
+    shape = t.get_shape()
+    return DYNAMIC_INDEX in shape or math.prod(shape) * element_bytes(t.element_type) >= STREAM_BYTES
 
 
 def nontemporal(loop: scf.ForOp) -> list[memref.StoreOp]:
@@ -68,7 +78,7 @@ def streamed_stores(loop: scf.ForOp) -> list[memref.StoreOp]:
         t = m.type
         if not (isinstance(m, BlockArgument) and m.owner is arguments and isinstance(t, MemRefType)
                 and len(found) == 1 and m not in read
-                and math.prod(t.get_shape()) * element_bytes(t.element_type) >= STREAM_BYTES):
+                and large_enough(t)):
             continue
         *fixed, last = found[0].indices
         if last is body.args[0] and all(i.owner not in inside and i is not body.args[0] for i in fixed):

@@ -4,15 +4,17 @@ shows it after the lowering), and the C printer's reading of the marks."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from xdsl.context import Context
 from xdsl.dialects import memref, scf
 from xdsl.dialects.builtin import UnitAttr
 
+import bcast
 from bcast.ir.loops import DEFERRED_STREAM_ATTR, PREFETCH_AHEAD_ATTR, PREFETCH_BLOCK_ATTR
 from bcast.lowering.c_emitter import emit_module
 from bcast.passes.errors import PassError
-from bcast.passes.loops.plan_prefetch import PREFETCH_BLOCK, PREFETCH_ROWS, PlanPrefetchPass
+from bcast.passes.loops.plan_prefetch import PREFETCH_BLOCK, PREFETCH_BYTES, PREFETCH_ROWS, PlanPrefetchPass
 from bcast.tests.passes.loops.loop_ir import parse
 
 ROW = """
@@ -110,3 +112,39 @@ def test_the_printer_rejects_a_deferred_stream_without_a_prefetching_phase():
     store.attributes[DEFERRED_STREAM_ATTR] = UnitAttr()
     with pytest.raises(PassError, match=DEFERRED_STREAM_ATTR):
         emit_module(module)
+
+
+def test_arrays_with_dynamic_dims_are_marked_for_a_run_time_decision():
+    """Their size is known only at run time: marked as a large array is, but
+    a streamed result with ? dims is not deferred (it may not stream)."""
+    assert planned(ROW.replace("1024x1024xf32", "?x1024xf32")) == planned(ROW)
+    assert planned(STREAMED.replace("1024x1024xf32", "?x1024xf32")) == (
+        [None, None, PREFETCH_BLOCK, None], {"x": PREFETCH_ROWS}, [])
+
+
+SOFTMAX = """
+func.func @main(%x: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
+  %m = bcast.reduce maximum %x, dims = [1] : (tensor<?x4096xf32>) -> tensor<?xf32>
+  %b = bcast.broadcast_in_dim %m, dims = [0] : (tensor<?xf32>) -> tensor<?x1xf32>
+  %d = bcast.subtract %x, %b : (tensor<?x4096xf32>, tensor<?x1xf32>) -> tensor<?x4096xf32>
+  %e = bcast.exponential %d : tensor<?x4096xf32>
+  %s = bcast.reduce add %e, dims = [1] : (tensor<?x4096xf32>) -> tensor<?xf32>
+  %t = bcast.broadcast_in_dim %s, dims = [0] : (tensor<?xf32>) -> tensor<?x1xf32>
+  %r = bcast.divide %e, %t : (tensor<?x4096xf32>, tensor<?x1xf32>) -> tensor<?x4096xf32>
+  func.return %r : tensor<?x4096xf32>
+}
+"""
+
+
+def test_the_c_target_prefetches_dynamic_rows_only_when_the_array_is_large():
+    """``PREFETCH_BYTES`` is 256 rows of 4096 f32: the phase prefetches from
+    there (the row ahead clamped to the run-time rows), else runs as the
+    static program's; NumPy's results at 0, 1, 3 and 256 rows."""
+    f = bcast.compile(SOFTMAX, backend="c")
+    assert f"* 4 >= {PREFETCH_BYTES})) {{" in f.c_source and "BCAST_PREFETCH(x + " in f.c_source
+    assert f"+ {PREFETCH_ROWS} < x_d0 ? " in f.c_source
+    rng = np.random.default_rng(0)
+    for rows in (0, 1, 3, PREFETCH_BYTES // (4 * 4096)):
+        x = rng.standard_normal((rows, 4096)).astype(np.float32)
+        e = np.exp(x - x.max(axis=1, keepdims=True))
+        np.testing.assert_allclose(f(x), e / e.sum(axis=1, keepdims=True), rtol=1e-5, atol=1e-7)

@@ -4,10 +4,12 @@ after the lowering)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from xdsl.context import Context
 from xdsl.dialects import memref
 
+import bcast
 from bcast.passes.loops.streaming_stores import STREAM_BYTES, StreamingStoresPass
 from bcast.tests.passes.loops.loop_ir import parse
 
@@ -54,3 +56,32 @@ def test_other_stores_stay_plain(change):
     old, new = (c.replace("{{", "{").replace("}}", "}") for c in change)
     assert old in LOOP
     assert streamed(LOOP.replace(old, new)) == []
+
+
+def test_a_result_with_dynamic_dims_is_marked_for_a_run_time_decision():
+    dynamic = LOOP.replace(f"%out: memref<{ROWS}x1024xf32>", "%out: memref<?x1024xf32>").replace(
+        f"%out[%i, %j] : memref<{ROWS}x1024xf32>", "%out[%i, %j] : memref<?x1024xf32>")
+    assert "memref<?x1024xf32>" in dynamic
+    assert streamed(dynamic) == ["out"]
+
+
+DYNAMIC_PROGRAM = """
+func.func @main(%x: tensor<?x4096xf32>, %row: tensor<4096xf32>) -> tensor<?x4096xf32> {
+  %0 = bcast.add %x, %row : (tensor<?x4096xf32>, tensor<4096xf32>) -> tensor<?x4096xf32>
+  func.return %0 : tensor<?x4096xf32>
+}
+"""
+
+
+def test_the_c_target_streams_a_dynamic_result_only_when_it_is_large():
+    """Rows of 4096 f32: ``STREAM_BYTES`` is 2048 of them; the C program
+    copies its tiles with plain stores below that and streams at and above,
+    with NumPy's results at 0, 1, 3 and 2048 rows."""
+    f = bcast.compile(DYNAMIC_PROGRAM, backend="c")
+    assert f"* 4 >= {STREAM_BYTES})) {{" in f.c_source and "bcast_stream(result0" in f.c_source
+    assert "} else {" in f.c_source
+    rng = np.random.default_rng(0)
+    row = rng.standard_normal(4096).astype(np.float32)
+    for rows in (0, 1, 3, STREAM_BYTES // (4 * 4096)):
+        x = rng.standard_normal((rows, 4096)).astype(np.float32)
+        np.testing.assert_array_equal(f(x, row), x + row)
