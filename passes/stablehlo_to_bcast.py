@@ -8,6 +8,9 @@ Python source line, for a JAX export with debug info).
   ``_where``) are inlined, then the private functions are removed. An inlined
   op whose own written location shows no file position (JAX writes
   ``loc("broadcast_in_dim")`` inside helpers) takes the call's location.
+  A ``stablehlo.composite`` (``jax.lax.composite``; JAX's ``top_k``) is
+  inlined the same way from its ``decomposition`` function: it means exactly
+  that function, so it runs wherever the decomposition's ops run.
 - The result is explicit IR (every elementwise op's operands have its result
   type, no ``broadcast_dimensions``, sorted ``broadcast_in_dim`` dims), so it
   is valid under every semantics; the pass sets no ``bcast.semantics``.
@@ -55,7 +58,7 @@ from dataclasses import dataclass
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, StringAttr, TensorType, UnregisteredOp, i64
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, StringAttr, SymbolRefAttr, TensorType, UnregisteredOp, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -107,7 +110,7 @@ OTHER = (hlo.IsFiniteOp, hlo.ConvertOp, hlo.CompareOp, hlo.SelectOp, hlo.ClampOp
          hlo.DynamicUpdateSliceOp, hlo.GatherOp, hlo.ScatterOp, hlo.OptimizationBarrierOp, hlo.GetDimensionSizeOp,
          hlo.DynamicBroadcastInDimOp, hlo.DynamicReshapeOp, hlo.DynamicIotaOp, hlo.SetDimensionSizeOp)  # fmt: skip
 SUPPORTED_OPS: tuple[str, ...] = tuple(sorted(
-    [op.name for op in (*BINARY, *UNARY, *OTHER, *chlo.CHLO_BINARY_OPS)] + ["func.call"]
+    [op.name for op in (*BINARY, *UNARY, *OTHER, *chlo.CHLO_BINARY_OPS)] + ["func.call", "stablehlo.composite"]
 ))  # fmt: skip
 """Every op the import takes (``stablehlo.return`` only in a reduce body)."""
 
@@ -766,30 +769,45 @@ PATTERNS: tuple[Callable[[], RewritePattern], ...] = (
 MAX_INLINE_DEPTH = 100
 
 
-def _inlined_location(op: Operation, call: func.CallOp):
+def _inlined_location(op: Operation, call: Operation):
     """An inlined op keeps a written file location; one that shows none
     (JAX's ``loc("broadcast_in_dim")``) takes the call's."""
     return call.location if isinstance(op.location, InputFallbackLoc) else op.location
 
 
+def callee_name(op: Operation) -> str | None:
+    """The function ``op`` runs: a ``func.call``'s callee, or a
+    ``stablehlo.composite``'s ``decomposition`` (a composite means exactly
+    its decomposition, so it is inlined like a call; JAX's ``top_k``)."""
+    if isinstance(op, func.CallOp):
+        return op.callee.string_value()
+    if op_name(op) == "stablehlo.composite":
+        decomposition = op.properties.get("decomposition", op.attributes.get("decomposition"))
+        if isinstance(decomposition, SymbolRefAttr):
+            return decomposition.string_value()
+    return None
+
+
 def inline_calls(module: ModuleOp, strict: bool = True) -> None:
-    """Inline every ``func.call`` to a function of the module, then remove the
-    private functions. A call of a function with no body here is an error
-    when ``strict``, else kept (with the declaration it calls)."""
+    """Inline every ``func.call`` and ``stablehlo.composite`` to a function of
+    the module, then remove the private functions. A call of a function with
+    no body here is an error when ``strict``, else kept (with the declaration
+    it calls)."""
     functions = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)}
     kept: set[str] = set()
     for _ in range(MAX_INLINE_DEPTH):
-        calls = [op for op in module.walk()
-                 if isinstance(op, func.CallOp) and op.callee.string_value() not in kept]
+        calls = [op for op in module.walk() if (name := callee_name(op)) is not None and name not in kept]
         if not calls:
             break
         for call in calls:
-            callee = functions.get(call.callee.string_value())
+            name = callee_name(call)
+            assert name is not None
+            callee = functions.get(name)
             if (callee is None or not callee.body.blocks) and not strict:
-                kept.add(call.callee.string_value())
+                kept.add(name)
                 continue
             if callee is None or not callee.body.blocks:
-                raise PassError(call, f"calls @{call.callee.string_value()}, which has no body in the module")
+                raise PassError(call, f"calls @{name}, which has no body in the module")
             body = callee.body.clone()
             block = body.block
             for op in block.walk():

@@ -422,3 +422,32 @@ def test_scatter_of_another_update_is_refused_at_the_users_line() -> None:
     message = error_at_the_users_line(scale_row, X)
     assert ("'stablehlo.scatter' op scatter with this update computation is not supported by "
             "convert-stablehlo-to-bcast") in message
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_composite_runs_as_its_decomposition(backend) -> None:
+    """``jax.lax.composite`` exports ``stablehlo.composite`` naming a private
+    decomposition function; the import inlines it, so it runs to JAX's
+    results wherever the decomposition's ops run."""
+    double_tanh = jax.lax.composite(lambda x: jnp.tanh(x) * 2.0, name="my.double_tanh")
+
+    def shifted(x):
+        return double_tanh(x) + 1.0
+
+    spec = jax.ShapeDtypeStruct(X.shape, jnp.float32)
+    text = jax.export.export(jax.jit(shifted))(spec).mlir_module()
+    assert "stablehlo.composite" in text
+    got = np.asarray(bcast.compile(text, backend=backend)(X))
+    np.testing.assert_allclose(got, np.asarray(jax.jit(shifted)(X)), rtol=2e-6, atol=1e-6)
+
+
+def test_top_k_is_refused_at_the_sort_inside_its_decomposition() -> None:
+    """``jax.lax.top_k`` is a ``chlo.top_k`` composite; once inlined, what is
+    refused is the ``stablehlo.sort`` of its decomposition, not the composite."""
+    spec = jax.ShapeDtypeStruct(X.shape, jnp.float32)
+    text = jax.export.export(jax.jit(lambda x: jax.lax.top_k(x, 2)))(spec).mlir_module()
+    assert "stablehlo.composite" in text
+    with pytest.raises(bcast.BcastError) as error:
+        bcast.compile(text, backend="numpy")
+    assert "'stablehlo.sort' op is not supported by convert-stablehlo-to-bcast" in str(error.value)
+    assert "stablehlo.composite" not in str(error.value).splitlines()[0]
