@@ -15,6 +15,7 @@ accumulated in ``f32``).
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 
 import numpy as np
 

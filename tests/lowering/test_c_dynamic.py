@@ -247,6 +247,13 @@ def test_dynamic_c_is_clean_under_sanitizers_at_every_size(tmp_path):
     # (the examples' shape assertions: b >= 1, refused at b = 0)
     assert all(msg.startswith(("operands could not", "operand of shape", "b = 0", "expected b >= 1"))
                for _, _, msg in refused)
+    run_sanitized(units, calls, tmp_path, cc)
+
+
+
+def run_sanitized(units, calls: list[str], tmp_path, cc: list[str]) -> None:
+    """Build the C ``units`` with a ``main`` making ``calls`` under ASan and
+    UBSan (any report aborts), run it, and require a clean run."""
     prototypes = [line for unit in units for line in unit.read_text().splitlines()
                   if line.startswith("void ") and line.endswith(");")]
     main = tmp_path / "main.c"

@@ -7,9 +7,6 @@ under ASan and UBSan at those sizes, a mismatch refused before the call."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-
 import numpy as np
 import pytest
 from xdsl.dialects import func
@@ -17,8 +14,7 @@ from xdsl.dialects import func
 import bcast
 from bcast.lowering import c_emitter, c_runtime
 from bcast.lowering.c_sizes import SizePlan
-from bcast.tests.lowering.test_c_backend import HARNESS_HEAD
-from bcast.tests.lowering.test_c_dynamic import argument_shapes, harness_call
+from bcast.tests.lowering.test_c_dynamic import argument_shapes, harness_call, run_sanitized
 from bcast.tools import api, driver, targets
 from bcast.tools.api import DYNAMIC_BACKENDS
 
@@ -214,19 +210,7 @@ def test_dynamic_ops_are_clean_under_sanitizers_at_every_size(tmp_path):
         ("mismatched", {0: 3, 1: 2}, "cannot reshape array of size 12 into shape (2, 2, 2)"),
         ("mismatched", {0: 0, 1: 1}, "cannot reshape array of size 0 into shape (1, 2, 2)"),
     ]
-    prototypes = [line for unit in units for line in unit.read_text().splitlines()
-                  if line.startswith("void ") and line.endswith(");")]
-    main = tmp_path / "main.c"
-    main.write_text(HARNESS_HEAD + "\n".join(prototypes) + "\nint main(void) {\n" + "\n".join(calls)
-                    + '\n    puts("clean");\n    return 0;\n}\n')
-    exe = tmp_path / "harness"
-    flags = ["-O1", "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer"]
-    done = subprocess.run([*cc, "-std=c99", *flags, "-fopenmp", *map(str, units), str(main), "-o", str(exe), "-lm"],
-                          capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr[-3000:]
-    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120,
-                         env={**os.environ, "ASAN_OPTIONS": "detect_leaks=1", "OMP_NUM_THREADS": "2"})
-    assert run.returncode == 0 and run.stdout.strip() == "clean", run.stderr[-3000:]
+    run_sanitized(units, calls, tmp_path, cc)
 
 
 ASSERTED = """\
