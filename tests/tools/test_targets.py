@@ -103,9 +103,11 @@ def test_backend_facts_come_from_the_registry(monkeypatch):
             assert targets.TARGETS[target.fallback].builder is not None
 
 
-def test_the_default_falls_back_when_its_target_cannot_express_a_program(monkeypatch):
+def test_the_default_falls_back_when_its_target_cannot_express_a_program(monkeypatch, tmp_path):
     """``backend=None`` runs the target's fallback when the target's builder
-    cannot express the program; a backend asked for by name reports it."""
+    cannot express the program; a backend asked for by name reports it. (An
+    empty cache of its own: a program another test saved would load without
+    the builder, as saved programs do.)"""
     import dataclasses
 
     import numpy as np
@@ -116,6 +118,7 @@ def test_the_default_falls_back_when_its_target_cannot_express_a_program(monkeyp
     def refuse(module, entry, *rest):
         raise PassError(module, "cannot be expressed here")
 
+    monkeypatch.setenv("BCAST_CACHE_DIR", str(tmp_path))
     monkeypatch.setitem(targets.TARGETS, "c", dataclasses.replace(
         targets.TARGETS["c"], builder=refuse, available=lambda: True))
     source = (paths.EXAMPLES / "broadcast.mlir").read_text()
