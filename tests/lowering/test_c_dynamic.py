@@ -232,15 +232,7 @@ def test_dynamic_c_is_clean_under_sanitizers_at_every_size(tmp_path):
         unit = tmp_path / f"e{k}.c"
         unit.write_text(source)
         units.append(unit)
-        for sizes in size_sets:
-            shapes = argument_shapes(function, sizes)
-            try:
-                results = plan(shapes)
-            except Exception as e:  # the reference's RuntimeShapeFailure
-                refused.append((name, sizes, e.report.message))
-                continue
-            calls.append(f'    fprintf(stderr, "{name} {sizes}\\n");')
-            calls += harness_call(names[entry], function, shapes, results)
+        calls += sized_calls(name, names[entry], function, plan, size_sets, refused)
     assert [(n, s) for n, s, _ in refused if n == "program"] == [
         ("program", dict(zip((0, 2, 3), s))) for s in SIZES if numpy_refuses(*s)]
     assert len(calls) > 100
@@ -249,6 +241,23 @@ def test_dynamic_c_is_clean_under_sanitizers_at_every_size(tmp_path):
                for _, _, msg in refused)
     run_sanitized(units, calls, tmp_path, cc)
 
+
+
+def sized_calls(name: str, c_name: str, function: func.FuncOp, plan: SizePlan, size_sets, refused: list) -> list[str]:
+    """The harness's calls of ``c_name`` at each of ``size_sets``; the sizes
+    the size plan refuses (the reference's located error, before any call)
+    go to ``refused`` as ``(name, sizes, message)`` instead."""
+    calls: list[str] = []
+    for sizes in size_sets:
+        shapes = argument_shapes(function, sizes)
+        try:
+            results = plan(shapes)
+        except Exception as e:
+            refused.append((name, sizes, e.report.message))
+            continue
+        calls.append(f'    fprintf(stderr, "{name} {sizes}\\n");')
+        calls += harness_call(c_name, function, shapes, results)
+    return calls
 
 
 def run_sanitized(units, calls: list[str], tmp_path, cc: list[str]) -> None:

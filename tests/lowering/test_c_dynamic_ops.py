@@ -14,7 +14,7 @@ from xdsl.dialects import func
 import bcast
 from bcast.lowering import c_emitter, c_runtime
 from bcast.lowering.c_sizes import SizePlan
-from bcast.tests.lowering.test_c_dynamic import argument_shapes, harness_call, run_sanitized
+from bcast.tests.lowering.test_c_dynamic import run_sanitized, sized_calls
 from bcast.tools import api, driver, targets
 from bcast.tools.api import DYNAMIC_BACKENDS
 
@@ -194,15 +194,7 @@ def test_dynamic_ops_are_clean_under_sanitizers_at_every_size(tmp_path):
         unit = tmp_path / f"d{k}.c"
         unit.write_text(source)
         units.append(unit)
-        for sizes in size_sets:
-            shapes = argument_shapes(function, sizes)
-            try:
-                results = plan(shapes)
-            except Exception as e:  # the reference's located error
-                refused.append((name, sizes, e.report.message))
-                continue
-            calls.append(f'    fprintf(stderr, "{name} {sizes}\\n");')
-            calls += harness_call(names["main"], function, shapes, results)
+        calls += sized_calls(name, names["main"], function, plan, size_sets, refused)
     assert refused == [
         ("transpose", {0: 3, 1: 2}, "operands could not be broadcast together with shapes (4,3) (4,2)"),
         *(("refining", {0: n}, f"'bcast.transpose' op result has shape (4, {n}) at run time, which its type "
