@@ -393,19 +393,29 @@ def pad_kept(n: int, low: int, interior: int, size: int) -> tuple[int, int]:
     return start, max(stop, start)
 
 
-def reshape_index(b: Scalars, operand: rules.Shape, result: rules.Shape, idx: Index) -> Index:
-    """The operand index of a reshape read at result index ``idx``: direct
-    when the reshape only inserts or removes size-1 dims, else through the
-    row-major linear position."""
+def unit_dim_index(b: Scalars, operand: Sequence, result: Sequence, idx: Index) -> Index | None:
+    """The operand index of a reshape that only inserts or removes size-1
+    dims (the other dims equal in order: sizes, or size sources), read at
+    result index ``idx``; None for any other reshape."""
     inserted = rules.unit_dim_embedding(operand, result)
     if inserted is not None:
         return [idx[p] for p in inserted]
     removed = rules.unit_dim_embedding(result, operand)
-    if removed is not None:
-        out = [b.index(0)] * len(operand)
-        for k, p in enumerate(removed):
-            out[p] = idx[k]
-        return out
+    if removed is None:
+        return None
+    out = [b.index(0)] * len(operand)
+    for k, p in enumerate(removed):
+        out[p] = idx[k]
+    return out
+
+
+def reshape_index(b: Scalars, operand: rules.Shape, result: rules.Shape, idx: Index) -> Index:
+    """The operand index of a reshape read at result index ``idx``: direct
+    when the reshape only inserts or removes size-1 dims, else through the
+    row-major linear position."""
+    direct = unit_dim_index(b, operand, result, idx)
+    if direct is not None:
+        return direct
     linear = idx[0] if idx else b.index(0)
     for size, i in zip(result[1:], idx[1:]):
         linear = b(arith.AddiOp(b(arith.MuliOp(linear, b.index(size))), i))
@@ -668,15 +678,9 @@ class FunctionLowering:
         b = self.b
         src = [size_source(operand, d) for d in range(len(flat_type_shape(operand.type)))]
         dst = [size_source(result, d) for d in range(len(flat_type_shape(result.type)))]
-        inserted = rules.unit_dim_embedding(src, dst)
-        if inserted is not None:
-            return [idx[p] for p in inserted]
-        removed = rules.unit_dim_embedding(dst, src)
-        if removed is not None:
-            out = [b.index(0)] * len(src)
-            for k, p in enumerate(removed):
-                out[p] = idx[k]
-            return out
+        direct = unit_dim_index(b, src, dst, idx)
+        if direct is not None:
+            return direct
         linear = idx[0] if idx else b.index(0)
         for size, i in zip(dst[1:], idx[1:]):
             linear = b(arith.AddiOp(b(arith.MuliOp(linear, self.as_index(self.size(size)))), i))
