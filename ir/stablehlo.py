@@ -1180,15 +1180,22 @@ def _inputs_shape(op: ReduceOp | ReduceWindowOp) -> tuple[int, ...]:
 def _check_reduction_body(op: ReduceOp | ReduceWindowOp) -> None:
     """A reduction's body takes (accumulators, elements) as rank-0 tensors of
     the init values' types and returns the new accumulators."""
-    scalars = [tensor_type((), element_of(init)) for init in op.init_values]
-    block = op.body.block if op.body.blocks else None
+    _check_scalar_body(op.body, [element_of(init) for init in op.init_values], "the reduction body")
+
+
+def _check_scalar_body(region: Region, elements: Sequence[Attribute], what: str) -> None:
+    """A combining region (a reduction's body, a scatter's update
+    computation): takes two rank-0 tensors of each of ``elements``, returns
+    one of each with ``stablehlo.return``."""
+    scalars = [tensor_type((), element) for element in elements]
+    block = region.block if region.blocks else None
     arg_types = [a.type for a in block.args] if block else []
     if arg_types != scalars + scalars:
-        raise Diagnostic("the reduction body must take (" + ", ".join(map(str, scalars + scalars))
+        raise Diagnostic(f"{what} must take (" + ", ".join(map(str, scalars + scalars))
                          + ") but takes (" + ", ".join(map(str, arg_types)) + ")")  # fmt: skip
     last = block.last_op if block else None
     if not isinstance(last, ReturnOp) or [v.type for v in last.operands] != scalars:
-        raise Diagnostic("the reduction body must end in stablehlo.return of " + ", ".join(map(str, scalars)))
+        raise Diagnostic(f"{what} must end in stablehlo.return of " + ", ".join(map(str, scalars)))
 
 
 def reduce_window_shape(shape: Sequence[int], window: Sequence[int], strides: Sequence[int],
@@ -1567,16 +1574,7 @@ class ScatterOp(StablehloOp):
                 raise Diagnostic(f"expects updates of the inputs' element types, got {u.type} for {x.type}")
         rules.check_scatter(shape_of(self.inputs[0]), shape_of(self.scatter_indices), shape_of(self.updates[0]),
                             self.dims)
-        scalars = [tensor_type((), element_of(x)) for x in self.inputs]
-        block = self.update_computation.block if self.update_computation.blocks else None
-        arg_types = [a.type for a in block.args] if block else []
-        if arg_types != scalars + scalars:
-            raise Diagnostic("the update computation must take (" + ", ".join(map(str, scalars + scalars))
-                             + ") but takes (" + ", ".join(map(str, arg_types)) + ")")  # fmt: skip
-        last = block.last_op if block else None
-        if not isinstance(last, ReturnOp) or [v.type for v in last.operands] != scalars:
-            raise Diagnostic("the update computation must end in stablehlo.return of "
-                             + ", ".join(map(str, scalars)))
+        _check_scalar_body(self.update_computation, [element_of(x) for x in self.inputs], "the update computation")
         if [r.type for r in self.out] != [x.type for x in self.inputs]:
             raise incompatible_results([x.type for x in self.inputs], [r.type for r in self.out])
 
