@@ -204,13 +204,18 @@ def is_dynamic_type(t: Attribute) -> bool:
         return False
 
 
+def has_dynamic_types(op: Operation) -> bool:
+    """Whether an operand or result of ``op`` has a ``?`` or bounded dim."""
+    return any(is_dynamic_type(v.type) for v in (*op.operands, *op.results))
+
+
 def check_dynamic_supported(op: Operation, supported: bool) -> None:
     """The one refusal of dynamic dims by an op that does not take them yet
     (its class says ``DYNAMIC_SHAPES = False``, the default, so a new op
     refuses until it is made dynamic): a ``RuleError`` naming the op."""
     if supported:
         return
-    if any(is_dynamic_type(v.type) for v in (*op.operands, *op.results)):
+    if has_dynamic_types(op):
         raise RuleError(f"dynamic dimensions are not supported by {op.name} yet",
                         ["docs/semantics.md, \"Dynamic and bounded shapes\", lists the ops that take them"])
 

@@ -78,7 +78,7 @@ from bcast.ir.locations import InputFallbackLoc
 from bcast.ir.parser import has_stablehlo, is_stablehlo, op_name  # noqa: F401 (has_stablehlo re-exported)
 from bcast.ir.rules import RuleError
 from bcast.ir import numerics
-from bcast.ir.types import NUMPY_DTYPES, flat_type_shape, is_dynamic_type, make_type, split_type
+from bcast.ir.types import NUMPY_DTYPES, flat_type_shape, has_dynamic_types, is_dynamic_type, make_type, split_type
 from bcast.passes.errors import PassError
 from bcast.passes.rewriting import replace
 
@@ -393,7 +393,7 @@ class ConvertChloBroadcastSelect(RewritePattern):
     def match_and_rewrite(self, op: chlo.BroadcastSelectOp, rewriter: PatternRewriter) -> None:
         for v in (*op.operands, op.result):
             _bcast_type(op, v)
-        if _is_dynamic_op(op):  # implicit: bcast-make-explicit decides each pair (see ConvertChloBroadcast)
+        if has_dynamic_types(op):  # implicit: bcast-make-explicit decides each pair (see ConvertChloBroadcast)
             replace(rewriter, op, [bcast.SelectOp(*op.operands, op.result.type)])
             return
         shape = op.result.type.get_shape()
@@ -404,10 +404,6 @@ class ConvertChloBroadcastSelect(RewritePattern):
             for v in op.operands
         )
         replace(rewriter, op, [*new, bcast.SelectOp(pred, on_true, on_false, op.result.type)])
-
-
-def _is_dynamic_op(op: Operation) -> bool:
-    return any(is_dynamic_type(v.type) for v in (*op.operands, *op.results))
 
 
 def _with_unit_dims(value: SSAValue, dims: Sequence[int], rank: int, new: list[Operation]) -> SSAValue:
@@ -444,7 +440,7 @@ class ConvertChloBroadcast(RewritePattern):
         _bcast_type(op, op.lhs), _bcast_type(op, op.rhs), _bcast_type(op, op.result)
         shape, lhs_dims, rhs_dims = chlo.chlo_broadcast_shape(chlo.dims_of(op.lhs), chlo.dims_of(op.rhs), op.dims)
         new: list[Operation] = []
-        if _is_dynamic_op(op):
+        if has_dynamic_types(op):
             lhs, rhs = (_with_unit_dims(v, dims, len(shape), new) if op.dims is not None and len(dims) < len(shape)
                         else v for v, dims in ((op.lhs, lhs_dims), (op.rhs, rhs_dims)))
             result_type = op.result.type
