@@ -2904,7 +2904,7 @@ class DynamicReshapeOp(BcastOp):
     output_sizes = var_operand_def(IndexType)
     static_output_sizes = prop_def(DenseArrayBase.constr(i64))
     result = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), CanonicalizationPatterns())
     assembly_format = (
         "$operand `,` custom<SizeList>($output_sizes, $static_output_sizes) attr-dict `:` "
         "functional-type($operand, results)"
@@ -2941,7 +2941,7 @@ class DynamicIotaOp(DynamicIotaFamily, BcastOp):
     DYNAMIC_SHAPES: ClassVar[bool] = True
     output_sizes = var_operand_def(IndexType)
     static_output_sizes = prop_def(DenseArrayBase.constr(i64))
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), CanonicalizationPatterns())
     assembly_format = (
         "custom<SizeList>($output_sizes, $static_output_sizes) `,` `dim` `=` $iota_dimension attr-dict `:` "
         "type($result)"

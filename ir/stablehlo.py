@@ -2013,6 +2013,79 @@ class DynamicIotaOp(bc.DynamicIotaFamily, StablehloOp):
             raise Diagnostic(f"iota dimension {self.dim} out of range for a result of rank {rank}")
 
 
+def _check_index_vector(value: SSAValue, rank: int, what: str) -> None:
+    """One entry per operand dim, as ``dynamic_pad`` and ``real_dynamic_slice``
+    take their paddings and ranges: a 1-D integer tensor of ``rank`` entries."""
+    shape = shape_of(value, what)
+    if len(shape) != 1 or element_kind(element_of(value, what)) not in INTEGER:
+        raise Diagnostic(f"{what} must be a 1-D integer tensor, got {value.type}")
+    if shape[0] != rank:
+        raise Diagnostic(f"{what} has {shape[0]} entries for an operand of rank {rank}")
+
+
+@irdl_op_definition
+class DynamicPadOp(StablehloOp):
+    """``dynamic_pad %x, %v, %low, %high, %interior : (tensor<4xf32>,
+    tensor<f32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<11xf32>``:
+    ``pad`` with its paddings as tensors. The import takes it when they are
+    constants (as StableHLO's canonicalize-dynamism does)."""
+
+    name = "stablehlo.dynamic_pad"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
+    operand = operand_def(TensorType)
+    padding_value = operand_def(TensorType)
+    edge_padding_low = operand_def(TensorType)
+    edge_padding_high = operand_def(TensorType)
+    interior_padding = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "operands attr-dict `:` functional-type(operands, results)"
+
+    def verify_op(self) -> None:
+        element = element_of(self.operand)
+        if element_of(self.padding_value, "padding_value") != element or element_of(self.result, "result") != element:
+            raise Diagnostic("failed to verify that all of {operand, padding_value, result} have same element type")
+        if shape_of(self.padding_value, "padding_value"):
+            raise Diagnostic(f"padding_value must be a rank-0 tensor, got {self.padding_value.type}")
+        rank = len(shape_of(self.operand))
+        for value, what in ((self.edge_padding_low, "edge_padding_low"),
+                            (self.edge_padding_high, "edge_padding_high"),
+                            (self.interior_padding, "interior_padding")):
+            _check_index_vector(value, rank, what)
+        if len(shape_of(self.result, "result")) != rank:
+            raise Diagnostic(f"result has rank {len(shape_of(self.result, 'result'))}, the operand {rank}")
+
+
+@irdl_op_definition
+class RealDynamicSliceOp(StablehloOp):
+    """``real_dynamic_slice %x, %start, %limit, %strides : (tensor<4xf32>,
+    tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?xf32>``: ``slice``
+    with its ranges as tensors. The import takes constant ranges (a
+    ``slice``) and a run-time start whose limit is start plus a constant,
+    with unit strides (a ``dynamic_slice``), as StableHLO's
+    canonicalize-dynamism does."""
+
+    name = "stablehlo.real_dynamic_slice"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
+    operand = operand_def(TensorType)
+    start_indices = operand_def(TensorType)
+    limit_indices = operand_def(TensorType)
+    strides = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "operands attr-dict `:` functional-type(operands, results)"
+
+    def verify_op(self) -> None:
+        if element_of(self.operand) != element_of(self.result, "result"):
+            raise Diagnostic("failed to verify that all of {operand, result} have same element type")
+        rank = len(shape_of(self.operand))
+        for value, what in ((self.start_indices, "start_indices"), (self.limit_indices, "limit_indices"),
+                            (self.strides, "strides")):
+            _check_index_vector(value, rank, what)
+        if len(shape_of(self.result, "result")) != rank:
+            raise Diagnostic(f"result has rank {len(shape_of(self.result, 'result'))}, the operand {rank}")
+
+
 STABLEHLO_OPS = [
     *BINARY_OPS, *UNARY_OPS, IsFiniteOp, ConvertOp, BitcastConvertOp, CompareOp, SelectOp, BroadcastInDimOp,
     ClampOp,
@@ -2020,6 +2093,7 @@ STABLEHLO_OPS = [
     ReduceWindowOp, SliceOp, DynamicSliceOp, DynamicUpdateSliceOp, GatherOp, ScatterOp, OptimizationBarrierOp,
     DotGeneralOp, DotOp,
     GetDimensionSizeOp, SetDimensionSizeOp, DynamicBroadcastInDimOp, DynamicReshapeOp, DynamicIotaOp,
+    DynamicPadOp, RealDynamicSliceOp,
 ]  # fmt: skip
 
 StableHLO = Dialect("stablehlo", STABLEHLO_OPS, [ComparisonDirectionAttr, ComparisonTypeAttr, PrecisionAttr, DotAttr,

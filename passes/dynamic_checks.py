@@ -49,7 +49,11 @@ from bcast.ir.ops import (
     ConvertOp,
     DimOp,
     DynamicBroadcastInDimOp,
+    DynamicIotaOp,
+    DynamicReshapeOp,
+    IotaOp,
     ReduceOp,
+    ReshapeOp,
     ShapeAssertionOp,
     SizeFromTensorOp,
     SizeToTensorOp,
@@ -449,6 +453,28 @@ class StaticDynamicBroadcastToBroadcast(RewritePattern):
         replace(rewriter, op, BroadcastInDimOp(op.operand, op.dims, op.result.type))
 
 
+class StaticDynamicReshapeToReshape(RewritePattern):
+    """A ``dynamic_reshape`` between static types is a ``reshape``: its sizes
+    are then all literals, the result type's (StableHLO's
+    canonicalize-dynamism does the same)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: DynamicReshapeOp, rewriter: PatternRewriter, /):
+        if op.output_sizes or not _static(op) or is_nested(op.operand.type):
+            return
+        replace(rewriter, op, ReshapeOp(op.operand, op.result.type))
+
+
+class StaticDynamicIotaToIota(RewritePattern):
+    """A ``dynamic_iota`` of a static type is an ``iota``."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: DynamicIotaOp, rewriter: PatternRewriter, /):
+        if op.output_sizes or not _static(op) or is_nested(op.result.type):
+            return
+        replace(rewriter, op, IotaOp(op.dim, op.result.type))
+
+
 class FillNonexpandingFacts(RewritePattern):
     """An operand dim whose size has the key of its output size (one source
     at run time) is known nonexpanding: the fact bcast-fuse reads to keep a
@@ -648,6 +674,8 @@ DYNAMIC_PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {
     DynamicBroadcastInDimOp: (StaticDynamicBroadcastToBroadcast(), FillNonexpandingFacts(),
                               RemoveIdentityDynamicBroadcast()),
     SizeFromTensorOp: (SizeOfSizeTensor(),),
+    DynamicReshapeOp: (StaticDynamicReshapeToReshape(),),
+    DynamicIotaOp: (StaticDynamicIotaToIota(),),
     ShapeAssertionOp: (RemoveTrueShapeAssertion(),),
 }
 """Patterns written for the explicit dynamic form (not limited to static shapes)."""

@@ -58,7 +58,7 @@ from dataclasses import dataclass
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, StringAttr, SymbolRefAttr, TensorType, i64
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, StringAttr, SymbolRefAttr, TensorType, i1, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -78,7 +78,9 @@ from bcast.ir.locations import InputFallbackLoc
 from bcast.ir.parser import has_stablehlo, is_stablehlo, op_name  # noqa: F401 (has_stablehlo re-exported)
 from bcast.ir.rules import RuleError
 from bcast.ir import numerics
-from bcast.ir.types import NUMPY_DTYPES, flat_type_shape, has_dynamic_types, is_dynamic_type, make_type, split_type
+from bcast.ir.types import (
+    NUMPY_DTYPES, flat_type_shape, has_dynamic_types, is_dynamic_type, make_type, numpy_dtype, split_type,
+)
 from bcast.passes.errors import PassError
 from bcast.passes.rewriting import replace
 
@@ -108,7 +110,8 @@ OTHER = (hlo.IsFiniteOp, hlo.ConvertOp, hlo.CompareOp, hlo.SelectOp, hlo.ClampOp
          hlo.IotaOp, hlo.ReverseOp, hlo.SliceOp, hlo.ConcatenateOp, hlo.PadOp, hlo.ReduceWindowOp, hlo.DotGeneralOp,
          hlo.DotOp, chlo.BroadcastCompareOp, chlo.BroadcastSelectOp, chlo.SquareOp, hlo.DynamicSliceOp,
          hlo.DynamicUpdateSliceOp, hlo.GatherOp, hlo.ScatterOp, hlo.OptimizationBarrierOp, hlo.GetDimensionSizeOp,
-         hlo.DynamicBroadcastInDimOp, hlo.DynamicReshapeOp, hlo.DynamicIotaOp, hlo.SetDimensionSizeOp)  # fmt: skip
+         hlo.DynamicBroadcastInDimOp, hlo.DynamicReshapeOp, hlo.DynamicIotaOp, hlo.SetDimensionSizeOp,
+         hlo.DynamicPadOp, hlo.RealDynamicSliceOp)  # fmt: skip
 SUPPORTED_OPS: tuple[str, ...] = tuple(sorted(
     [op.name for op in (*BINARY, *UNARY, *OTHER, *chlo.CHLO_BINARY_OPS)] + ["func.call", "stablehlo.composite"]
 ))  # fmt: skip
@@ -679,15 +682,16 @@ def _index_sizes(op: Operation, shape_value: SSAValue, result_type, new: list[Op
     entries = _shape_entries(shape_value)
     sizes: list[int | SSAValue] = []
     for d, dim in enumerate(shape):
-        if isinstance(dim, int):
-            sizes.append(dim)
-            continue
         entry = entries[d] if entries is not None else None
         if entry is None:
             extract = bcast.ExtractOp(shape_value, [d], TensorType(shape_value.type.get_element_type(), []))
             new.append(extract)
             entry = extract.results[0]
-        elif isinstance(entry, int):
+        if isinstance(dim, int):
+            _check_static_entry(op, d, dim, entry, new)
+            sizes.append(dim)
+            continue
+        if isinstance(entry, int):
             constant = bcast.ConstantOp(np.array(entry, dtype=np.int64), TensorType(i64, []))
             new.append(constant)
             entry = constant.results[0]
@@ -695,6 +699,21 @@ def _index_sizes(op: Operation, shape_value: SSAValue, result_type, new: list[Op
         new.append(size)
         sizes.append(size.results[0])
     return sizes
+
+
+def _check_static_entry(op: Operation, d: int, dim: int, entry: int | SSAValue, new: list[Operation]) -> None:
+    """A static result dim whose size the program also passes: a constant
+    that disagrees is refused here; a computed one is checked at run time
+    (a ``shape_assertion`` at ``op``), since StableHLO leaves a size that
+    contradicts the result type undefined and bcast never runs one."""
+    if isinstance(entry, int):
+        if entry != dim:
+            raise PassError(op, f"output size {d} is {entry}, but the result type has {dim} there")
+        return
+    expected = bcast.ConstantOp(np.array(dim, dtype=numpy_dtype(entry.type)), entry.type)
+    same = bcast.CompareOp("EQ", entry, expected, TensorType(i1, []))
+    new += [expected, same, bcast.ShapeAssertionOp(
+        same, [entry], f"{op_name(op)}: output size {d} is {{0}} at run time, but the result type has {dim} there")]
 
 
 class ConvertDynamicShapes(RewritePattern):
@@ -744,6 +763,67 @@ class ConvertDynamicShapes(RewritePattern):
         replace(rewriter, op, new)
 
 
+def _constant_vector(value: SSAValue) -> list[int] | None:
+    """The entries of a 1-D index tensor when all are constants."""
+    entries = _shape_entries(value)
+    return entries if entries is not None and all(isinstance(e, int) for e in entries) else None
+
+
+def _start_plus_constant(start: SSAValue, limit: SSAValue) -> list[int] | None:
+    """The sizes ``limit - start`` when ``limit`` is ``start`` plus a constant
+    vector (the form a run-time window of fixed size takes)."""
+    owner = limit.owner
+    if not isinstance(owner, hlo.AddOp | bcast.AddOp) or start not in owner.operands:
+        return None
+    other = owner.operands[1] if owner.operands[0] is start else owner.operands[0]
+    return _constant_vector(other)
+
+
+def _declared(op: Operation, new: Operation) -> list[Operation]:
+    """``new`` when its inferred type is ``op``'s declared one; a declared
+    type less static than the inferred one is refused (bcast has no op that
+    forgets a static size)."""
+    if new.results[0].type != op.results[0].type:
+        raise PassError(op, f"declares {op.results[0].type}, but its sizes make {new.results[0].type}")
+    return [new]
+
+
+class ConvertDynamicRanges(RewritePattern):
+    """``dynamic_pad`` and ``real_dynamic_slice`` whose paddings or ranges are
+    constants are ``pad`` and ``slice``; a ``real_dynamic_slice`` from a
+    run-time start to start plus a constant, with unit strides, is a
+    ``dynamic_slice`` (which clamps the start into bounds, as upstream's
+    rewrite to it does: a start out of range has no other meaning there).
+    Any other form is refused (kept, outside ``strict``)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if isinstance(op, hlo.DynamicPadOp):
+            _bcast_type(op, op.operand)
+            paddings = [_constant_vector(v) for v in (op.edge_padding_low, op.edge_padding_high, op.interior_padding)]
+            if any(p is None for p in paddings):
+                raise PassError(op, "with run-time paddings is not supported by convert-stablehlo-to-bcast",
+                                ["constant paddings make it a pad"])
+            if any(k < 0 for k in paddings[2]):
+                raise PassError(op, f"interior padding {paddings[2]} has a negative entry")
+            new = _declared(op, bcast.PadOp(op.operand, op.padding_value, *paddings))
+        elif isinstance(op, hlo.RealDynamicSliceOp):
+            _bcast_type(op, op.operand)
+            ranges = [_constant_vector(v) for v in (op.start_indices, op.limit_indices, op.strides)]
+            if all(r is not None for r in ranges):
+                new = _declared(op, bcast.SliceOp(op.operand, *ranges))
+            elif (sizes := _start_plus_constant(op.start_indices, op.limit_indices)) is not None \
+                    and ranges[2] is not None and all(k == 1 for k in ranges[2]):
+                index = TensorType(op.start_indices.type.get_element_type(), [])
+                new = [bcast.ExtractOp(op.start_indices, [d], index) for d in range(len(sizes))]
+                new += _declared(op, bcast.DynamicSliceOp(op.operand, [e.results[0] for e in new], sizes))
+            else:
+                raise PassError(op, "is supported by convert-stablehlo-to-bcast with constant ranges, or a run-time "
+                                "start, a limit of start plus a constant and unit strides")
+        else:
+            return
+        replace(rewriter, op, new)
+
+
 def is_shape_assertion(op: Operation) -> bool:
     """JAX's ``custom_call @shape_assertion`` (read in generic form)."""
     target = getattr(op, "properties", {}).get("call_target_name") or op.attributes.get("call_target_name")
@@ -754,7 +834,7 @@ def is_shape_assertion(op: Operation) -> bool:
 PATTERNS: tuple[Callable[[], RewritePattern], ...] = (
     ConvertBinary, ConvertUnary, ConvertSquare, ConvertIsFinite, ConvertOptimizationBarrier, ConvertStructural,
     ConvertCompare, ConvertSelect, ConvertClamp, ConvertChloBroadcast, ConvertChloBroadcastSelect,
-    ConvertReduce, ConvertDot, ConvertReduceWindow, ConvertDynamicShapes, ConvertScatter,
+    ConvertReduce, ConvertDot, ConvertReduceWindow, ConvertDynamicShapes, ConvertScatter, ConvertDynamicRanges,
 )  # fmt: skip
 
 

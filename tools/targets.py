@@ -332,13 +332,17 @@ def _build_c(module: ModuleOp, entry: str, arguments, results, source_name: str)
 
 
 def _size_plans(module: ModuleOp, entry: str) -> dict:
-    """The entry's ``c_sizes.SizePlan`` when it has dynamic dims (the C
-    runtime checks and sizes the call with it)."""
+    """The entry's ``c_sizes.SizePlan`` when it has dynamic dims or a size
+    op (a ``shape_assertion`` of a static program: a check all the same),
+    with which the C runtime checks and sizes the call."""
     from bcast.lowering.c_sizes import SizePlan
     from bcast.passes.errors import first_dynamic
+    from bcast.passes.size_tensors import SIZE_TENSOR_OPS
 
     function = next(f for f in reachable_functions(module, entry) if f.sym_name.data == entry)
-    return {entry: SizePlan(function)} if first_dynamic(function) is not None else {}
+    needs_plan = first_dynamic(function) is not None or any(
+        isinstance(op, SIZE_TENSOR_OPS) for op in function.body.block.ops)
+    return {entry: SizePlan(function)} if needs_plan else {}
 
 
 def _bounds_check(op):

@@ -71,12 +71,17 @@ func.func @twice(%x: tensor<?xf32>, %s: tensor<?x1xf32>) -> tensor<?x?xf32> {
 
 // -----
 
-// A size tensor of another form (an argument) is read entry by entry.
+// A size tensor of another form (an argument) is read entry by entry; the
+// entry of a static result dim is checked against it at run time.
 
 // CHECK-LABEL: func.func @given_shape
 // CHECK-NEXT:    %0 = bcast.extract %shape[0] : (tensor<2xi64>) -> tensor<i64>
 // CHECK-NEXT:    %1 = bcast.size_from_tensor %0 : tensor<i64>
-// CHECK-NEXT:    %2 = bcast.dynamic_broadcast_in_dim %x, [%1, 4], dims = [1] : (tensor<4xf32>) -> tensor<?x4xf32>
+// CHECK-NEXT:    %2 = bcast.extract %shape[1] : (tensor<2xi64>) -> tensor<i64>
+// CHECK-NEXT:    %3 = bcast.constant dense<4> : tensor<i64>
+// CHECK-NEXT:    %4 = bcast.compare EQ, %2, %3
+// CHECK-NEXT:    bcast.shape_assertion %4, %2 message = "stablehlo.dynamic_broadcast_in_dim: output size 1 is {0} at run time, but the result type has 4 there"
+// CHECK-NEXT:    %5 = bcast.dynamic_broadcast_in_dim %x, [%1, 4], dims = [1] : (tensor<4xf32>) -> tensor<?x4xf32>
 func.func @given_shape(%x: tensor<4xf32>, %shape: tensor<2xi64>) -> tensor<?x4xf32> {
   %0 = stablehlo.dynamic_broadcast_in_dim %x, %shape, dims = [1] : (tensor<4xf32>, tensor<2xi64>) -> tensor<?x4xf32>
   return %0 : tensor<?x4xf32>
