@@ -82,6 +82,7 @@ from bcast.ir.types import (
     NUMPY_DTYPES, flat_type_shape, has_dynamic_types, is_dynamic_type, make_type, numpy_dtype, split_type,
 )
 from bcast.passes.errors import PassError
+from bcast.passes.stablehlo_control_flow import flatten_control_flow
 from bcast.passes.rewriting import replace
 
 BINARY: dict[type[Operation], type[bcast.BinaryOp]] = {
@@ -944,6 +945,7 @@ class ConvertStablehloToBcastPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         inline_calls(op, self.strict)  # first: an op of a called function is reported where it is called
+        flatten_control_flow(op, self.strict)  # loop bodies and branches are then ordinary ops
         patterns = [p() for p in PATTERNS]
         if self.strict:
             check_supported(op)

@@ -384,6 +384,41 @@ def max_pool_rows(x):
     return x.reshape(x.shape[0], -1, 2).max(axis=-1)
 
 
+# -- control flow -------------------------------------------------------------
+
+def power_iteration(a):
+    """Five steps of power iteration (jax.lax.fori_loop)."""
+    def step(i, v):
+        w = a @ v
+        return w / jnp.linalg.norm(w)
+    return jax.lax.fori_loop(0, 5, step, jnp.ones(a.shape[1], a.dtype))
+
+
+def rnn_scan(xs, w, h0):
+    """A tanh RNN over the rows of ``xs`` (jax.lax.scan): the last state and every state."""
+    def cell(h, x):
+        h = jnp.tanh(h @ w + x)
+        return h, h
+    return jax.lax.scan(cell, h0, xs)
+
+
+def cond_scale(x):
+    """Double ``x`` when its sum is positive, else shift it (jax.lax.cond)."""
+    return jax.lax.cond(jnp.sum(x) > 0, lambda v: v * 2.0, lambda v: v - 1.0, x)
+
+
+def switch_activation(k, x):
+    """One of three activations picked at run time (jax.lax.switch)."""
+    return jax.lax.switch(k, [jax.nn.relu, jnp.tanh, jax.nn.sigmoid], x)
+
+
+def nested_loops(x):
+    """A fori_loop inside a fori_loop; the inner trip count is the outer counter."""
+    def outer(i, v):
+        return jax.lax.fori_loop(0, i, lambda j, u: u * 0.5 + j, v)
+    return jax.lax.fori_loop(0, 4, outer, x)
+
+
 PROGRAMS: dict[str, Case] = {
     "softmax": Case(softmax, lambda r: (normal(r, (4, 16)),), "jax.nn.softmax over rows"),
     "log_softmax": Case(log_softmax, lambda r: (normal(r, (4, 16)),), "jax.nn.log_softmax over rows"),
@@ -497,6 +532,13 @@ PROGRAMS: dict[str, Case] = {
     "weight_decay_f16": Case(weight_decay_f16, lambda r: (normal(r, (4, 8), np.float16), normal(r, (4, 8), np.float16)),
                              "f16 SGD with weight decay"),
     "max_pool_rows": Case(max_pool_rows, lambda r: (normal(r, (4, 8)),), "reshape and max: a 1-D max-pool"),
+    "power_iteration": Case(power_iteration, lambda r: (normal(r, (4, 4)),), "fori_loop of matvec and norm"),
+    "rnn_scan": Case(rnn_scan, lambda r: (normal(r, (6, 4)), normal(r, (4, 4), scale=0.5), normal(r, (4,))),
+                     "lax.scan of a tanh RNN cell"),
+    "cond_scale": Case(cond_scale, lambda r: (normal(r, (3, 4)),), "lax.cond on a run-time sum"),
+    "switch_activation": Case(switch_activation, lambda r: (np.int32(1), normal(r, (3, 4))),
+                              "lax.switch of three activations"),
+    "nested_loops": Case(nested_loops, lambda r: (normal(r, (5,)),), "a fori_loop inside a fori_loop"),
 }
 
 

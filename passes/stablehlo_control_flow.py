@@ -1,0 +1,221 @@
+"""StableHLO's control flow as the import takes it: ``while`` loops with a
+trip count known at compile time are unrolled, and ``case``/``if`` become
+straight-line code (docs/stablehlo.md, "Control flow").
+
+Decisions (bcast has no loop or branch op of its own; its backends run
+straight-line tensor programs):
+
+- A ``while`` is unrolled when it is a counted loop, the form
+  ``jax.lax.fori_loop``, ``jax.lax.scan`` and ``jax.random``'s threefry
+  write: the condition compares one carried value against a constant, that
+  value starts at a constant and the body adds a constant to it. The trip
+  count is found by stepping the counter at compile time with the
+  counter's own integer width; in the unrolled copies the counter is a
+  constant, so an index it computes (``scan``'s ``dynamic_slice`` of row
+  ``i``) folds to a static one. Loops of more than ``MAX_ITERATIONS``
+  iterations or more than ``MAX_UNROLLED_OPS`` copied ops, and every other
+  loop (a condition that reads data), are refused, located.
+- A ``case`` (``jax.lax.cond``, ``jax.lax.switch``) or ``if`` with a constant
+  index runs its branch. With a run-time index every branch is computed
+  and the results are selected (StableHLO's ops have no side effects, so
+  only the cost differs); an index out of range picks the last branch, as
+  the spec says. A branch with dynamic dims is refused: its run-time checks
+  could fail in a branch that is not taken.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp, TensorType, i1
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from bcast.ir import ops as bcast
+from bcast.ir import stablehlo as hlo
+from bcast.ir.parser import op_name
+from bcast.ir.types import has_dynamic_types, numpy_dtype
+from bcast.passes.errors import PassError
+
+MAX_ITERATIONS = 4096
+"""The longest loop unrolled."""
+
+MAX_UNROLLED_OPS = 100_000
+"""The most ops one loop's unrolled copies may hold."""
+
+_COMPARISONS = {
+    "LT": lambda a, b: a < b, "LE": lambda a, b: a <= b, "GT": lambda a, b: a > b,
+    "GE": lambda a, b: a >= b, "NE": lambda a, b: a != b, "EQ": lambda a, b: a == b,
+}  # fmt: skip
+
+
+def _constant(value: SSAValue) -> int | None:
+    """The integer a rank-0 constant holds (StableHLO's or bcast's)."""
+    owner = value.owner
+    if isinstance(owner, hlo.ConstantOp):
+        array = np.array(owner.value.get_values())
+    elif isinstance(owner, bcast.ConstantOp):
+        array = owner.numpy_value()
+    else:
+        return None
+    if array.size != 1 or array.dtype.kind not in "iub":
+        return None
+    return int(array.reshape(()))
+
+
+_SCALAR_ARITHMETIC = {
+    "stablehlo.add": lambda a, b: a + b, "stablehlo.subtract": lambda a, b: a - b,
+    "stablehlo.multiply": lambda a, b: a * b,
+}  # fmt: skip
+
+
+def _evaluate(value: SSAValue, known: dict[SSAValue, int]) -> int | None:
+    """``value`` at compile time, when it is a known value, a constant or
+    integer arithmetic on them (wrapped to its type, as the program's)."""
+    if value in known:
+        return known[value]
+    if (constant := _constant(value)) is not None:
+        return constant
+    owner = value.owner
+    if not isinstance(owner, Operation) or (apply := _SCALAR_ARITHMETIC.get(op_name(owner))) is None:
+        return None
+    operands = [_evaluate(v, known) for v in owner.operands]
+    if None in operands or not isinstance(value.type, TensorType) or value.type.get_shape() != ():
+        return None
+    return int(np.array(apply(*operands)).astype(numpy_dtype(value.type)))
+
+
+def _predicate(cond: Block, known: dict[SSAValue, int]) -> bool | None:
+    condition = cond.last_op.operands[0].owner if cond.last_op and cond.last_op.operands else None
+    if not isinstance(condition, hlo.CompareOp):
+        return None
+    lhs, rhs = (_evaluate(v, known) for v in condition.operands)
+    if lhs is None or rhs is None:
+        return None
+    if condition.compare_type is not None and condition.compare_type.data == hlo.ComparisonType.UNSIGNED:
+        width = 8 * numpy_dtype(condition.lhs.type).itemsize  # the bit patterns, ordered as unsigned
+        lhs, rhs = lhs % (1 << width), rhs % (1 << width)
+    return _COMPARISONS[condition.comparison_direction.data](lhs, rhs)
+
+
+def _iterations(op: Operation) -> list[dict[int, int]] | None:
+    """The known carried values at the start of each iteration of a counted
+    loop: the scalar integers that start as constants and that the body
+    steps by arithmetic on known values and constants (a counter, a limit
+    carried unchanged, ``fori_loop``'s second counter), when the condition
+    reads known values only; None for any other loop or one past the limit."""
+    cond, body = (r.block for r in op.regions)
+    returned = body.last_op.operands if body.last_op else ()
+    known = {k: c for k, v in enumerate(op.operands) if (c := _constant(v)) is not None}
+    while True:  # drop the values the body computes from unknown ones, until none is
+        probe = {body.args[k]: c for k, c in known.items()}
+        kept = {k: c for k, c in known.items() if _evaluate(returned[k], probe) is not None}
+        if kept.keys() == known.keys():
+            break
+        known = kept
+    iterations: list[dict[int, int]] = []
+    while (taken := _predicate(cond, {cond.args[k]: c for k, c in known.items()})) is not None and taken:
+        iterations.append(known)
+        if len(iterations) > MAX_ITERATIONS:
+            return None
+        step = {body.args[k]: c for k, c in known.items()}
+        known = {k: _evaluate(returned[k], step) for k in known}
+    return None if taken is None else iterations
+
+
+def _unroll(op: Operation) -> None:
+    """``op``'s body copied once per iteration before it, its known carried
+    values constants in each copy; ``op``'s results are the last copy's."""
+    iterations = _iterations(op)
+    if iterations is None:
+        raise PassError(op, "is supported by convert-stablehlo-to-bcast as a counted loop only (a condition on "
+                        "values that start as constants and are stepped by constants; jax.lax.fori_loop, scan)",
+                        [f"at most {MAX_ITERATIONS} iterations are unrolled"])
+    body = op.regions[1].block
+    if len(iterations) * len(body.ops) > MAX_UNROLLED_OPS:
+        raise PassError(op, f"would unroll to {len(iterations) * len(body.ops)} ops, more than {MAX_UNROLLED_OPS}")
+    values: list[SSAValue] = list(op.operands)
+    for known in iterations:
+        for k, c in known.items():
+            t = op.operands[k].type
+            values[k] = _insert(op, bcast.ConstantOp(np.array(c, dtype=numpy_dtype(t)), t))
+        values = _inline_copy(body, values, op)
+    for result, value in zip(op.results, values):
+        result.replace_all_uses_with(value)
+    Rewriter.erase_op(op)
+
+
+def _insert(before: Operation, new: Operation) -> SSAValue:
+    Rewriter.insert_op(new, InsertPoint.before(before))
+    return new.results[0]
+
+
+def _inline_copy(block: Block, arguments: Sequence[SSAValue], before: Operation) -> list[SSAValue]:
+    """A copy of ``block``'s ops before ``before`` with its arguments bound to
+    ``arguments``; the values its terminator returns."""
+    mapping: dict[SSAValue, SSAValue] = dict(zip(block.args, arguments))
+    terminator = block.last_op
+    for inner in block.ops:
+        if inner is terminator:
+            break
+        copy = inner.clone(value_mapper=mapping)
+        Rewriter.insert_op(copy, InsertPoint.before(before))
+        mapping.update(zip(inner.results, copy.results))
+    return [mapping.get(v, v) for v in terminator.operands]
+
+
+def _flatten_branches(op: Operation) -> None:
+    """``case``/``if`` as straight-line code: the taken branch when the index
+    is a constant, else every branch and a select of their results."""
+    if op_name(op) == "stablehlo.if":
+        branches = [op.regions[0].block, op.regions[1].block]  # true, false: index 0 is the true branch
+        predicate = op.operands[0]
+        flag = _constant(predicate)
+        index, constant = None, (None if flag is None else (0 if flag else 1))
+    else:
+        branches = [r.block for r in op.regions]
+        index = op.operands[0]
+        constant = _constant(index)
+        if constant is not None and not 0 <= constant < len(branches):
+            constant = len(branches) - 1
+    if constant is not None:
+        results = _inline_copy(branches[constant], [], op)
+    else:
+        if any(has_dynamic_types(inner) for b in branches for inner in b.walk()) or has_dynamic_types(op):
+            raise PassError(op, "with a run-time index and dynamic dims is not supported by convert-stablehlo-to-bcast",
+                            ["the branches are computed and selected, and a branch that is not taken must not "
+                             "fail its run-time checks"])
+        computed = [_inline_copy(b, [], op) for b in branches]
+        results = list(computed[-1])
+        for b in reversed(range(len(branches) - 1)):
+            if index is None:  # if: branch 0 is taken when the predicate is true
+                taken = predicate
+            else:
+                number = _insert(op, bcast.ConstantOp(np.array(b, dtype=numpy_dtype(index.type)), index.type))
+                taken = _insert(op, hlo.CompareOp("EQ", index, number, result_type=TensorType(i1, [])))
+            results = [_insert(op, hlo.SelectOp(taken, mine, rest)) for mine, rest in zip(computed[b], results)]
+    for result, value in zip(op.results, results):
+        result.replace_all_uses_with(value)
+    Rewriter.erase_op(op)
+
+
+def _outermost(module: ModuleOp, names: tuple[str, ...], skipped: set[Operation]) -> Operation | None:
+    """The first op named in ``names`` in program order, outer before inner:
+    unrolling an outer loop makes the counter an inner loop's limit may
+    read a constant in each copy."""
+    return next((op for op in module.walk() if op_name(op) in names and op not in skipped), None)
+
+
+def flatten_control_flow(module: ModuleOp, strict: bool) -> None:
+    """Every ``while``, ``case`` and ``if`` of ``module`` unrolled or
+    flattened; one the import cannot take is an error when ``strict``, else
+    kept as it is."""
+    skipped: set[Operation] = set()
+    while (op := _outermost(module, ("stablehlo.while", "stablehlo.case", "stablehlo.if"), skipped)) is not None:
+        try:
+            _unroll(op) if op_name(op) == "stablehlo.while" else _flatten_branches(op)
+        except PassError:
+            if strict:
+                raise
+            skipped.add(op)
