@@ -891,7 +891,8 @@ def inline_calls(module: ModuleOp, strict: bool = True) -> None:
                 op.location = _inlined_location(op, call)
             ret = block.last_op
             assert ret is not None
-            returned = list(ret.operands)
+            arguments = dict(zip(block.args, call.operands))  # a function may return its argument as it is
+            returned = [arguments.get(v, v) for v in ret.operands]
             Rewriter.erase_op(ret)
             Rewriter.inline_block(block, InsertPoint.before(call), list(call.operands))
             for result, value in zip(call.results, returned):

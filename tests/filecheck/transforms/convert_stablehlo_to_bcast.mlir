@@ -206,3 +206,18 @@ func.func public @clamp_select(%lo: tensor<f32>, %x: tensor<4xf32>, %hi: tensor<
   %1 = chlo.broadcast_select %p, %t, %lo : (tensor<2x1xi1>, tensor<4xf32>, tensor<f32>) -> tensor<2x4xf32>
   return %0, %1 : tensor<4xf32>, tensor<2x4xf32>
 }
+
+// A called function that returns its arguments as they are (JAX's loop
+// bodies pass carried values through): the call's results are the call's
+// operands.
+// CHECK-LABEL: func.func @call_returning_its_arguments
+// CHECK-NEXT:    %s = bcast.subtract %y, %x
+// CHECK-NEXT:    func.return %s
+func.func @call_returning_its_arguments(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+  %r:2 = func.call @swap(%x, %y) : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+  %s = stablehlo.subtract %r#0, %r#1 : tensor<4xf32>
+  return %s : tensor<4xf32>
+}
+func.func private @swap(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  return %b, %a : tensor<4xf32>, tensor<4xf32>
+}
