@@ -16,7 +16,7 @@ import numpy as np
 from xdsl.ir import Operation
 
 from bcast.ir import numerics, rules
-from bcast.ir.ops import (ArgReduceOp, BinaryOp, ClampOp, CompareOp, ConcatenateOp, ConvertOp, CumulativeOp, DotGeneralOp,
+from bcast.ir.ops import (ArgReduceOp, BinaryOp, BitcastConvertOp, ClampOp, CompareOp, ConcatenateOp, ConvertOp, CumulativeOp, DotGeneralOp,
                           DynamicSliceOp, DynamicUpdateSliceOp, GatherOp, IotaOp, MatmulOp, PadOp, ReduceOp,
                           ReverseOp, ScatterOp, SelectOp, SliceOp, UnaryOp)
 from bcast.ir.rules import Levels
@@ -116,6 +116,11 @@ def _unary(op: UnaryOp, x: np.ndarray) -> np.ndarray:
 @evaluate.register(ConvertOp)
 def _convert(op: ConvertOp, x: np.ndarray) -> np.ndarray:
     return numerics.convert(x, numpy_dtype(op.result.type))
+
+
+@evaluate.register(BitcastConvertOp)
+def _bitcast_convert(op: BitcastConvertOp, x: np.ndarray) -> np.ndarray:
+    return np.asarray(x).view(numpy_dtype(op.result.type))
 
 
 @evaluate.register(ReduceOp)

@@ -71,7 +71,7 @@ BROADCAST_OPS = (bc.BroadcastInDimOp, bc.DynamicBroadcastInDimOp)
 
 
 def is_elementwise(op) -> bool:
-    return isinstance(op, bc.ElementwiseOp | bc.ConvertOp)
+    return isinstance(op, bc.ElementwiseOp | bc.ConversionOp)
 
 
 def is_explicit(op: Operation) -> bool:
@@ -98,7 +98,7 @@ def is_explicit(op: Operation) -> bool:
         return op.lhs.type == op.rhs.type
     if isinstance(op, bc.SelectOp):
         return op.on_true.type == op.on_false.type == result
-    if isinstance(op, bc.ConvertOp):
+    if isinstance(op, bc.ConversionOp):
         return True
     return all(v.type == result for v in op.operands)
 

@@ -1214,11 +1214,11 @@ class NarrowOp(StructuralOp):
         _check_declared(self, make_type(rules.narrow_levels(levels), element), self.result.type)
 
 
-@irdl_op_definition
-class ConvertOp(_FoldIdentity, StructuralOp):
-    """Element type conversion; the shape is unchanged."""
+class ConversionOp(_FoldIdentity, StructuralOp, abc.ABC):
+    """An elementwise change of element type, the shape unchanged:
+    ``convert`` (of values) and ``bitcast_convert`` (of bits). Fusion,
+    loops and sinking treat both alike; what each computes is its own."""
 
-    name = "bcast.convert"
     DYNAMIC_SHAPES: ClassVar[bool] = True
 
     def verify_semantics(self, semantics: Semantics) -> None:
@@ -1226,6 +1226,33 @@ class ConvertOp(_FoldIdentity, StructuralOp):
         _check_nesting(semantics, (levels,))
         _, element = _split(self.result, "result")
         _check_declared(self, make_type(levels, element), self.result.type)
+
+
+@irdl_op_definition
+class ConvertOp(ConversionOp):
+    """Element type conversion; the shape is unchanged."""
+
+    name = "bcast.convert"
+
+
+@irdl_op_definition
+class BitcastConvertOp(ConversionOp):
+    """``bitcast_convert %x : (tensor<4xui32>) -> tensor<4xf32>``: each
+    element's bits read as another element type of the same width
+    (StableHLO's ``bitcast_convert`` between equal widths; ``jax.random``
+    builds floats from random bits so). A conversion in every other respect
+    (elementwise, fused as ``convert`` is), so it derives from
+    ``ConvertOp``; what it computes is its own (``bcast.ir.evaluate``,
+    ``scalar.bitcast``). ``i1`` has no bit pattern of its own width here."""
+
+    name = "bcast.bitcast_convert"
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        super().verify_semantics(semantics)
+        elements = [_split(self.operand, "operand")[1], _split(self.result, "result")[1]]
+        if "i1" in elements or rules.bit_width(elements[0]) != rules.bit_width(elements[1]):
+            raise Diagnostic(f"bitcast_convert needs element types of one bit width (not i1), got "
+                             f"{elements[0]} and {elements[1]}")
 
 
 @irdl_op_definition

@@ -398,6 +398,18 @@ def convert(b: Scalars, source: str, target: str, x: Value) -> Value:
     return b.select(nan, b.const(0, target), result)
 
 
+def bitcast(b: Scalars, source: str, target: str, x: Value) -> Value:
+    """``bcast.bitcast_convert`` (one width): between integers the bits are
+    the value already (arith's integers are signless); to or from a float,
+    ``arith.bitcast`` through the signed integer of that width."""
+    skind, tkind = rules.kind(source), rules.kind(target)
+    if skind != "float" and tkind != "float":
+        return x
+    if tkind == "float":
+        return b.cast("arith.bitcast", x, target)
+    return b.cast("arith.bitcast", x, f"i{rules.bit_width(target)}")
+
+
 def integer_range(element: str) -> tuple[int, int]:
     """The lowest and highest value of an integer element type."""
     bits = rules.bit_width(element)

@@ -470,6 +470,7 @@ class BitcastConvertOp(SameTypeSyntax, StablehloOp):
     ``BitcastConvertOp(operand, result_type)``."""
 
     name = "stablehlo.bitcast_convert"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     ARITY: ClassVar[int] = 1
     operand = operand_def(TensorType)
     result = result_def(TensorType)

@@ -120,6 +120,8 @@ class FunctionEmitter(PythonFunctionEmitter):
         on the primitives (``ar.<definition>``, ``ar.compare``, ``ar.convert``)."""
         args = ", ".join(self.names[v] for v in op.operands)
         element = split_type(op.operands[0].type)[1]
+        if isinstance(op, bc.BitcastConvertOp):
+            return f"ar.bitcast(xp, {args}, {dtype_name(op.results[0].type)!r})"
         if isinstance(op, bc.ConvertOp):
             return f"ar.convert(xp, {args}, {dtype_name(op.results[0].type)!r})"
         if isinstance(op, bc.SelectOp):

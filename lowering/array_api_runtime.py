@@ -197,7 +197,7 @@ def _is_standard_comparison(predicate: str, kind: str) -> bool:
 
 
 def bitcast(xp, x, dtype_name: str):
-    """A float array's bits as the integer NumPy dtype ``dtype_name`` of its width. The
+    """An array's bits as the NumPy dtype ``dtype_name`` of its width. The
     standard has no bitcast, so this is the one primitive taken from each
     library: ``view`` where arrays have it (NumPy, dask, lazily, CuPy), JAX's
     ``bitcast_convert_type`` (it traces under ``jit``), and otherwise

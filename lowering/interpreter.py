@@ -277,6 +277,11 @@ class BcastFunctions(InterpreterFunctions):
     def run_convert(self, interpreter: Interpreter, op: bc.ConvertOp, args: PythonValues) -> PythonValues:
         return _typed(op, evaluate(op, args[0]))
 
+    @impl(bc.BitcastConvertOp)
+    def run_bitcast_convert(self, interpreter: Interpreter, op: bc.BitcastConvertOp,
+                            args: PythonValues) -> PythonValues:
+        return _typed(op, evaluate(op, args[0]))
+
     @impl(bc.ReduceOp)
     def run_reduce(self, interpreter: Interpreter, op: bc.ReduceOp, args: PythonValues) -> PythonValues:
         return _typed(op, evaluate(op, args[0]))

@@ -125,6 +125,8 @@ def elementwise_code(op: Operation, args: Sequence[str], dst: str) -> list[str]:
     """Statements computing ``op`` on operand expressions into ``dst``: the
     ufunc that is exactly the op's function for its element kind
     (``numerics.direct_ufunc``) or the definition on arrays, writing into ``dst``."""
+    if isinstance(op, bc.BitcastConvertOp):
+        return [f"rt.bitcast_into({dst}, {args[0]})"]
     if isinstance(op, bc.ConvertOp):
         return [f"rt.convert_into({dst}, {args[0]})"]
     if isinstance(op, bc.SelectOp):

@@ -676,6 +676,11 @@ def convert_into(out: np.ndarray, x: np.ndarray) -> None:
         np.copyto(out, x, casting="unsafe")
 
 
+def bitcast_into(out: np.ndarray, x: np.ndarray) -> None:
+    """``bcast.bitcast_convert``: ``x``'s bits as ``out``'s element type (one width)."""
+    out[...] = np.asarray(x).view(out.dtype)
+
+
 class _ErrstateStandIn:
     """``FP_ERRORS`` where NumPy's own variable is not usable: the same
     ``set``/``reset`` through a public ``np.errstate``."""

@@ -419,6 +419,8 @@ class FunctionEmitter:
             if isinstance(op, bc.CompareOp):  # compare_type: FLOAT (or TOTALORDER), SIGNED, UNSIGNED (i1)
                 return self.add(shlo.CompareOp(op.comparison_direction.data.value, *args,
                                                "TOTALORDER" if op.is_total_order else None))
+            if isinstance(op, bc.BitcastConvertOp):
+                return self.add(shlo.BitcastConvertOp(args[0], t))
             if isinstance(op, bc.ConvertOp):
                 return self.convert_op(args[0], t)
             if isinstance(op, bc.SelectOp):

@@ -38,7 +38,7 @@ from bcast.ir.evaluate import evaluate
 from bcast.ir.ops import (
     BroadcastInDimOp,
     ConstantOp,
-    ConvertOp,
+    ConversionOp,
     DynamicSliceOp,
     ElementwiseOp,
     MultiplyOp,
@@ -318,7 +318,7 @@ class FoldElementwiseOfConstants(RewritePattern):
     promotion and broadcasting included)."""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: ElementwiseOp | ConvertOp, rewriter: PatternRewriter, /):
+    def match_and_rewrite(self, op: ElementwiseOp | ConversionOp, rewriter: PatternRewriter, /):
         result = op.results[0]
         if not foldable_result(result) or any(is_nested(v.type) for v in op.operands):
             return
@@ -589,7 +589,7 @@ PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {
     SliceOp: (ComposeSliceOfSlice(),),
     DynamicSliceOp: (DynamicSliceOfConstantStarts(),),
     ElementwiseOp: (FoldElementwiseOfConstants(),),
-    ConvertOp: (FoldElementwiseOfConstants(),),
+    ConversionOp: (FoldElementwiseOfConstants(),),
     ReduceOp: (
         RemoveReduceWithoutDims(),
         FoldReduceOfZeroElements(),

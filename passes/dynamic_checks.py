@@ -46,7 +46,7 @@ from bcast.ir.ops import (
     BroadcastSizeOp,
     CheckBroadcastableOp,
     ConstantOp,
-    ConvertOp,
+    ConversionOp,
     DimOp,
     DynamicBroadcastInDimOp,
     DynamicIotaOp,
@@ -85,7 +85,7 @@ def _size_sources(value: SSAValue, dim: int) -> list[tuple[SSAValue, int]] | Non
     op = value.owner
     if not isinstance(op, Operation) or is_nested(value.type):
         return None
-    if isinstance(op, UnaryOp | ConvertOp):
+    if isinstance(op, UnaryOp | ConversionOp):
         return [(op.operands[0], dim)]
     if isinstance(op, ReduceOp) and not is_nested(op.operand.type):
         reduced = op.reduced_dims
@@ -560,7 +560,7 @@ def cannot_fail(op: Operation, checks: Sequence[CheckBroadcastableOp] | None = N
         return True
     if isinstance(op, CheckBroadcastableOp) or op.regions or not op.name.startswith("bcast."):
         return False
-    if isinstance(op, UnaryOp | ConvertOp | ReduceOp):
+    if isinstance(op, UnaryOp | ConversionOp | ReduceOp):
         return True
     if isinstance(op, TransposeOp | BroadcastInDimOp):
         return _static(op)

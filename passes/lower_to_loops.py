@@ -267,6 +267,8 @@ def scalar_op(op: Operation, b: Scalars, args: Sequence[SSAValue]) -> SSAValue:
     """The value of the elementwise ``op`` (explicit, ``bcast.ir.fusion.
     is_explicit``) on scalar ``args``: its definition, built from arith and
     math ops."""
+    if isinstance(op, bc.BitcastConvertOp):
+        return scalar.bitcast(b, element_of(op.operand.type), element_of(op.result.type), args[0])
     if isinstance(op, bc.ConvertOp):
         return scalar.convert(b, element_of(op.operand.type), element_of(op.result.type), args[0])
     if isinstance(op, bc.CompareOp):
@@ -461,7 +463,7 @@ def size_source(v: SSAValue, d: int) -> SizeSource:
                 return index_source(op.size)
             v = op.operand
             continue
-        if isinstance(op, bc.ElementwiseOp | bc.ConvertOp) and is_explicit(op):
+        if isinstance(op, bc.ElementwiseOp | bc.ConversionOp) and is_explicit(op):
             v = op.operands[1] if isinstance(op, bc.SelectOp) else op.operands[0]
         elif isinstance(op, bc.ReduceOp) and not op.keeps_dims:
             kept = [k for k in range(len(flat_type_shape(op.operand.type))) if k not in op.reduced_dims]
@@ -697,7 +699,7 @@ class FunctionLowering:
         bcast-fuse; bcast-fuse fuses dynamic functions too) read once per element by its only user, another elementwise
         op or a reduce, is computed in that user's nest rather than stored:
         chains such as ``tanh(x + row)`` run as one loop nest, as fused."""
-        if not isinstance(op, bc.ElementwiseOp | bc.ConvertOp) or not rules.is_dynamic(
+        if not isinstance(op, bc.ElementwiseOp | bc.ConversionOp) or not rules.is_dynamic(
                 flat_type_shape(op.results[0].type)):
             return False
         return self.read_once(op.results[0])
@@ -714,7 +716,7 @@ class FunctionLowering:
         user = uses[0]
         if isinstance(user, bc.DynamicBroadcastInDimOp):
             return user.dims == tuple(range(len(flat_type_shape(user.result.type)))) and self.read_once(user.result)
-        return isinstance(user, bc.ElementwiseOp | bc.ConvertOp | bc.ReduceOp)
+        return isinstance(user, bc.ElementwiseOp | bc.ConversionOp | bc.ReduceOp)
 
     # -- buffers -------------------------------------------------------------
     def buffer(self, v: SSAValue, element: str | None = None) -> SSAValue:
@@ -850,7 +852,7 @@ class FunctionLowering:
         if isinstance(op, bc.GatherOp):
             at = yield from self.gather_index(op, idx)
             return (yield op.operand, at)
-        if isinstance(op, bc.ElementwiseOp | bc.ConvertOp):
+        if isinstance(op, bc.ElementwiseOp | bc.ConversionOp):
             args = []
             for o in op.operands:
                 args.append((yield o, idx))
@@ -997,11 +999,11 @@ class FunctionLowering:
         elif self.computed_inline(op):
             if not is_explicit(op) or not same_sizes(op):
                 raise PassError(op, "bcast-lower-to-loops needs explicit IR; run bcast-make-explicit first")
-        elif isinstance(op, bc.ElementwiseOp | bc.ConvertOp | bc.ExtractOp | bc.BroadcastInDimOp
+        elif isinstance(op, bc.ElementwiseOp | bc.ConversionOp | bc.ExtractOp | bc.BroadcastInDimOp
                         | bc.TransposeOp | bc.ReshapeOp | bc.NarrowOp | bc.ReverseOp | bc.IotaOp
                         | bc.SliceOp | bc.SizeToTensorOp | bc.DynamicReshapeOp | bc.DynamicIotaOp
                         | bc.SetDimensionSizeOp):
-            if isinstance(op, bc.ElementwiseOp | bc.ConvertOp):
+            if isinstance(op, bc.ElementwiseOp | bc.ConversionOp):
                 if not is_explicit(op) or not same_sizes(op):
                     raise PassError(op, "bcast-lower-to-loops needs explicit IR; run "
                                     "bcast-make-explicit first")
@@ -1316,7 +1318,7 @@ class FunctionLowering:
         for inner in block.ops:  # run-time strides, computed once, before the nest
             if isinstance(inner, bc.DynamicBroadcastInDimOp):
                 self.broadcast_steps(inner)
-            elif isinstance(inner, bc.ElementwiseOp | bc.ConvertOp) and not same_sizes(inner):
+            elif isinstance(inner, bc.ElementwiseOp | bc.ConversionOp) and not same_sizes(inner):
                 raise PassError(inner, "bcast-lower-to-loops needs explicit IR; run bcast-make-explicit first")
         targets = [self.buffer(r) for r in op.outputs]
         yielded = list(block.last_op.operands)
@@ -1517,7 +1519,7 @@ def _expensive(v: SSAValue, depth: int = 16) -> bool:
             op = value.owner
             if _expensive_op(op):
                 return True
-            if isinstance(op, bc.ElementwiseOp | bc.ConvertOp | bc.BroadcastInDimOp | bc.TransposeOp
+            if isinstance(op, bc.ElementwiseOp | bc.ConversionOp | bc.BroadcastInDimOp | bc.TransposeOp
                           | bc.ReshapeOp | bc.NarrowOp):
                 for operand in op.operands:
                     if operand not in seen:

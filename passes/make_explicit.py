@@ -58,6 +58,7 @@ from bcast.ir.ops import (
     BroadcastInDimOp,
     BroadcastSizeOp,
     CheckBroadcastableOp,
+    ConversionOp,
     ConvertOp,
     DimOp,
     DotGeneralOp,
@@ -178,7 +179,7 @@ class Sizes:
     known: dict[tuple[SSAValue, int], SSAValue]
 
     def of(self, value: SSAValue, dim: int) -> SSAValue:
-        while isinstance(value.owner, ConvertOp):  # a conversion keeps its operand's sizes
+        while isinstance(value.owner, ConversionOp):  # a conversion keeps its operand's sizes
             value = value.owner.operand
         if (value, dim) not in self.known:
             self.known[(value, dim)] = insert_before(self.rewriter, self.anchor, DimOp(value, dim))

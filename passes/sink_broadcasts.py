@@ -33,7 +33,7 @@ from xdsl.pattern_rewriter import (
 
 from bcast.ir import rules
 from bcast.ir.fusion import is_explicit
-from bcast.ir.ops import BroadcastInDimOp, ConstantOp, ConvertOp, DynamicBroadcastInDimOp, ElementwiseOp
+from bcast.ir.ops import BroadcastInDimOp, ConstantOp, ConversionOp, DynamicBroadcastInDimOp, ElementwiseOp
 from bcast.ir.rules import Shape
 from bcast.ir.types import flat_type_shape, is_nested, make_type, split_type
 from bcast.passes.rewriting import replace
@@ -175,7 +175,7 @@ class SinkBroadcastThroughConvert(RewritePattern):
     """``convert(bcast(x, D))`` -> ``bcast(convert(x), D)``."""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: ConvertOp, rewriter: PatternRewriter, /):
+    def match_and_rewrite(self, op: ConversionOp, rewriter: PatternRewriter, /):
         owner = op.operand.owner
         if not isinstance(owner, BroadcastInDimOp):
             return
@@ -185,7 +185,7 @@ class SinkBroadcastThroughConvert(RewritePattern):
         shape = flat_type_shape(source.type)
         if rules.element_count(shape) >= rules.element_count(flat_type_shape(op.result.type)):
             return
-        convert = ConvertOp(source, make_type((shape,), split_type(op.result.type)[1]))
+        convert = type(op)(source, make_type((shape,), split_type(op.result.type)[1]))  # a bitcast stays one
         broadcast = BroadcastInDimOp(convert, owner.dims, op.result.type)
         replace(rewriter, op, (convert, broadcast))
 

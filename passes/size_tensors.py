@@ -32,7 +32,7 @@ from bcast.passes.errors import PassError
 SIZE_TENSOR_OPS = (bc.SizeToTensorOp, bc.SizeFromTensorOp, bc.ShapeAssertionOp)
 """The ops that read or write sizes through tensors."""
 
-SCALAR_OPS = (bc.ConstantOp, bc.ElementwiseOp, bc.ConvertOp, FusionOp, bc.SizeToTensorOp, bc.ExtractOp)
+SCALAR_OPS = (bc.ConstantOp, bc.ElementwiseOp, bc.ConversionOp, FusionOp, bc.SizeToTensorOp, bc.ExtractOp)
 """The ops a size's tensor may be computed by."""
 
 MAX_READ_ELEMENTS = 64

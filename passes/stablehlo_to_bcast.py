@@ -106,7 +106,7 @@ UNARY: dict[type[Operation], type[bcast.UnaryOp]] = {
 
 REDUCTION_KINDS: dict[type[bcast.BinaryOp], str] = {op: kind for kind, op in bcast.REDUCTION_COMBINERS.items()}
 
-OTHER = (hlo.IsFiniteOp, hlo.ConvertOp, hlo.CompareOp, hlo.SelectOp, hlo.ClampOp, hlo.BroadcastInDimOp,
+OTHER = (hlo.IsFiniteOp, hlo.ConvertOp, hlo.BitcastConvertOp, hlo.CompareOp, hlo.SelectOp, hlo.ClampOp, hlo.BroadcastInDimOp,
          hlo.ReshapeOp, hlo.TransposeOp, hlo.ConstantOp, hlo.ReduceOp, hlo.ReturnOp,
          hlo.IotaOp, hlo.ReverseOp, hlo.SliceOp, hlo.ConcatenateOp, hlo.PadOp, hlo.ReduceWindowOp, hlo.DotGeneralOp,
          hlo.DotOp, chlo.BroadcastCompareOp, chlo.BroadcastSelectOp, chlo.SquareOp, hlo.DynamicSliceOp,
@@ -268,6 +268,13 @@ class ConvertStructural(RewritePattern):
         elif isinstance(op, hlo.ConvertOp):
             _bcast_type(op, op.operand), _bcast_type(op, op.result)
             new = [bcast.ConvertOp(op.operand, op.result.type)]
+        elif isinstance(op, hlo.BitcastConvertOp):
+            _bcast_type(op, op.operand), _bcast_type(op, op.result)
+            if flat_type_shape(op.operand.type) != flat_type_shape(op.result.type) or "i1" in (
+                    str(op.operand.type.get_element_type()), str(op.result.type.get_element_type())):
+                raise PassError(op, "between element types of other widths (or i1) is not supported by "
+                                "convert-stablehlo-to-bcast")
+            new = [bcast.BitcastConvertOp(op.operand, op.result.type)]
         elif isinstance(op, hlo.ReshapeOp):
             _bcast_type(op, op.operand)
             new = [bcast.ReshapeOp(op.operand, op.result.type)]

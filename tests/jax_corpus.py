@@ -419,6 +419,17 @@ def nested_loops(x):
     return jax.lax.fori_loop(0, 4, outer, x)
 
 
+def dropout(x):
+    """Dropout with a fixed key (jax.random.bernoulli: threefry, bit casts)."""
+    keep = jax.random.bernoulli(jax.random.key(3), 0.8, x.shape)
+    return jnp.where(keep, x / 0.8, 0.0)
+
+
+def normal_init(x):
+    """``x`` plus normal noise from a fixed key (jax.random.normal)."""
+    return x + 0.02 * jax.random.normal(jax.random.key(0), x.shape)
+
+
 PROGRAMS: dict[str, Case] = {
     "softmax": Case(softmax, lambda r: (normal(r, (4, 16)),), "jax.nn.softmax over rows"),
     "log_softmax": Case(log_softmax, lambda r: (normal(r, (4, 16)),), "jax.nn.log_softmax over rows"),
@@ -539,6 +550,8 @@ PROGRAMS: dict[str, Case] = {
     "switch_activation": Case(switch_activation, lambda r: (np.int32(1), normal(r, (3, 4))),
                               "lax.switch of three activations"),
     "nested_loops": Case(nested_loops, lambda r: (normal(r, (5,)),), "a fori_loop inside a fori_loop"),
+    "dropout": Case(dropout, lambda r: (normal(r, (16, 8)),), "jax.random.bernoulli mask"),
+    "normal_init": Case(normal_init, lambda r: (normal(r, (8, 4)),), "jax.random.normal noise"),
 }
 
 
