@@ -1055,6 +1055,19 @@ class ErfcOp(FloatUnaryOp):
 
 
 @irdl_op_definition
+class ErfInvOp(FloatUnaryOp):
+    """The inverse error function on ``(-1, 1)``, ``+-inf`` at ``+-1``
+    (``jax.scipy.special.erfinv``; ``jax.random.normal`` maps uniform bits
+    through it). The StableHLO target writes its definition
+    (``bcast.ir.scalar.erf_inv``), so XLA computes what bcast does."""
+
+    name = "bcast.erf_inv"
+    SCALAR = staticmethod(scalar.erf_inv)
+    STABLEHLO: ClassVar[str] = "chlo.erf_inv"
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset()
+
+
+@irdl_op_definition
 class PopcntOp(UnaryOp):
     """The number of set bits (of the two's complement bits for a signed
     value), in the operand's type."""

@@ -28,6 +28,7 @@ one library call (a NumPy ufunc with ``out=``, one StableHLO op):
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -295,6 +296,55 @@ round_nearest_even = MathFunction("math.roundeven")
 round_nearest_afz = MathFunction("math.round")  # halfway cases away from zero (C's round)
 erf = MathFunction("math.erf")  # NumPy and the Array API lack it: bcast.ir.special composes it
 erfc = MathFunction("math.erfc")  # 1 - erf, computed without cancelling in the tails (bcast.ir.special)
+
+
+ERF_INV_CENTRAL = (2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087,
+                   -0.00125372503, -0.00417768164, 0.246640727, 1.50140941)
+"""Giles' single-precision ``erfinv`` ("Approximating the erfinv function",
+2010), highest power first, in ``w - 2.5`` for ``w = -log(1 - x*x) < 5``."""
+
+ERF_INV_TAIL = (-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773,
+                -0.0076224613, 0.00943887047, 1.00167406, 2.83297682)
+"""The same in ``sqrt(w) - 3`` for ``w >= 5``."""
+
+
+@Composite
+def erf_inv(b: Scalars, element: str, x: Value) -> Value:
+    """The inverse of ``erf`` on ``(-1, 1)`` (``chlo.erf_inv``,
+    ``jax.scipy.special.erfinv``, which ``jax.random.normal`` uses): ``+-inf``
+    at ``+-1``, NaN beyond and for NaN. ``f32`` (and ``f16``, widened to it)
+    is Giles' single-precision approximation computed in ``f32``, as XLA
+    computes it; ``f64`` refines that guess by two Newton steps on ``erf``
+    (each squares the relative error, from about ``1e-7``)."""
+    if element == "f64":
+        guess = _erf_inv_guess(b, "f64", x)
+        for _ in range(2):
+            error = b.apply("arith.subf", b.apply("math.erf", guess), x)
+            slope = b.apply("arith.mulf", b.const(2 / math.sqrt(math.pi), "f64"),
+                            b.apply("math.exp", b.apply("arith.negf", b.apply("arith.mulf", guess, guess))))
+            step = b.apply("arith.subf", guess, b.apply("arith.divf", error, slope))
+            finite = b.cmpf("olt", b.apply("math.absf", guess), b.const(math.inf, "f64"))
+            guess = b.select(finite, step, guess)
+        return guess
+    if element == "f32":
+        return _erf_inv_guess(b, "f32", x)
+    return b.cast("arith.truncf", _erf_inv_guess(b, "f32", b.cast("arith.extf", x, "f32")), element)
+
+
+def _erf_inv_guess(b: Scalars, element: str, x: Value) -> Value:
+    def horner(coefficients: Sequence[float], u: Value) -> Value:
+        r = b.const(coefficients[0], element)
+        for c in coefficients[1:]:
+            r = b.apply("arith.addf", b.apply("arith.mulf", r, u), b.const(c, element))
+        return r
+
+    w = b.apply("arith.negf", b.apply("math.log1p", b.apply("arith.negf", b.apply("arith.mulf", x, x))))
+    central = horner(ERF_INV_CENTRAL, b.apply("arith.subf", w, b.const(2.5, element)))
+    tail = horner(ERF_INV_TAIL, b.apply("arith.subf", b.apply("math.sqrt", w), b.const(3, element)))
+    r = b.apply("arith.mulf", b.select(b.cmpf("olt", w, b.const(5, element)), central, tail), x)
+    at_one = b.cmpf("oeq", b.apply("math.absf", x), b.const(1, element))
+    return b.select(at_one, b.apply("arith.mulf", x, b.const(math.inf, element)), r)
+
 popcnt = _integer("math.ctpop")  # the set bits of the value's bits (two's complement)
 
 

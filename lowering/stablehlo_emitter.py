@@ -732,7 +732,8 @@ PRIMITIVES: dict[str, tuple[str, str | None]] = {
     "math.absf": ("abs", None), "math.exp": ("exponential", None), "math.log": ("log", None),
     "math.sqrt": ("sqrt", None), "math.tanh": ("tanh", None), "math.floor": ("floor", None),
     "math.ceil": ("ceil", None), "math.sin": ("sine", None), "math.cos": ("cosine", None),
-    "math.atan2": ("atan2", None), "math.powf": ("power", None),
+    "math.atan2": ("atan2", None), "math.powf": ("power", None), "math.log1p": ("log_plus_one", None),
+    "math.expm1": ("exponential_minus_one", None),
 }  # fmt: skip
 """Each ``arith``/``math`` primitive's StableHLO op, and the signedness it
 reads integers with where StableHLO's op reads the element type's

@@ -46,7 +46,7 @@ pytest.importorskip("jax")
 from bcast.tests.jax_corpus import FORMS, PROGRAMS, assert_as_jax, corpus_table, export, kept_ops  # noqa: E402
 from bcast.tools.jax_bridge import run_stablehlo, verify_stablehlo  # noqa: E402
 
-NEEDS: dict[str, tuple[str, ...]] = {"normal_init": ("chlo.erf_inv",)}
+NEEDS: dict[str, tuple[str, ...]] = {}
 """The programs bcast cannot run yet and the ops each needs (those its
 import keeps); every other program of the corpus runs on every backend."""
 

@@ -39,3 +39,14 @@ func.func @tml(%x: tensor<3xtensor<2xf32>>) -> tensor<3xtensor<2xf32>> attribute
   %0 = bcast.erf %x : tensor<3xtensor<2xf32>>
   func.return %0 : tensor<3xtensor<2xf32>>
 }
+
+// -----
+
+// bcast.erf_inv, the inverse of erf (chlo.erf_inv), a float unary function too.
+// CHECK-LABEL: func.func @erf_inv
+// CHECK-NEXT:    %0 = bcast.erf_inv %x : tensor<4xf32>
+// GENERIC:       "bcast.erf_inv"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+func.func @erf_inv(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = bcast.erf_inv %x : tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+}
