@@ -111,7 +111,7 @@ OTHER = (hlo.IsFiniteOp, hlo.ConvertOp, hlo.CompareOp, hlo.SelectOp, hlo.ClampOp
          hlo.DotOp, chlo.BroadcastCompareOp, chlo.BroadcastSelectOp, chlo.SquareOp, hlo.DynamicSliceOp,
          hlo.DynamicUpdateSliceOp, hlo.GatherOp, hlo.ScatterOp, hlo.OptimizationBarrierOp, hlo.GetDimensionSizeOp,
          hlo.DynamicBroadcastInDimOp, hlo.DynamicReshapeOp, hlo.DynamicIotaOp, hlo.SetDimensionSizeOp,
-         hlo.SortOp)  # fmt: skip
+         hlo.SortOp, chlo.TopKOp)  # fmt: skip
 SUPPORTED_OPS: tuple[str, ...] = tuple(sorted(
     [op.name for op in (*BINARY, *UNARY, *OTHER, *chlo.CHLO_BINARY_OPS)] + ["func.call", "stablehlo.composite"]
 ))  # fmt: skip
@@ -783,6 +783,35 @@ class ConvertSort(RewritePattern):
         replace(rewriter, op, new, results)
 
 
+class ConvertTopK(RewritePattern):
+    """``chlo.top_k`` -> what its decomposition (``jax.export``'s
+    ``chlo.top_k.impl``) does: ``bcast.sort`` along the last dim,
+    descending in IEEE total order, of the operand (the values) and of an
+    ``i32`` iota (the indices), each sliced to the first ``k``; only the
+    used results are made."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: chlo.TopKOp, rewriter: PatternRewriter) -> None:
+        shape, element = _bcast_type(op, op.operand)
+        (shape,) = shape
+        last = len(shape) - 1
+        total_order = rules.kind(element) == "float"
+        new: list[Operation] = []
+        results: list[SSAValue | None] = []
+        for result in (op.values, op.indices):
+            if not result.uses:
+                results.append(None)
+                continue
+            values = op.operand
+            if result is op.indices:
+                new.append(bcast.IotaOp(last, make_type((shape,), "i32")))
+                values = new[-1].results[0]
+            new.append(bcast.SortOp(values, op.operand, last, True, total_order))
+            new.append(bcast.SliceOp(new[-1].results[0], [0] * len(shape), [*shape[:-1], op.count], [1] * len(shape)))
+            results.append(new[-1].results[0])
+        replace(rewriter, op, new, results)
+
+
 def sort_comparator_form(comparator: Region, inputs: Sequence[SSAValue]) -> tuple[int, str, bool] | None:
     """(key operand, LT or GT, total_order) when ``comparator`` is one of
     JAX's (``hlo.sort_comparator``): it returns ``compare DIRECTION, a, b``
@@ -849,7 +878,7 @@ PATTERNS: tuple[Callable[[], RewritePattern], ...] = (
     ConvertBinary, ConvertUnary, ConvertSquare, ConvertIsFinite, ConvertOptimizationBarrier, ConvertStructural,
     ConvertCompare, ConvertSelect, ConvertClamp, ConvertChloBroadcast, ConvertChloBroadcastSelect,
     ConvertReduce, ConvertDot, ConvertReduceWindow, ConvertDynamicShapes, ConvertScatter,
-    ConvertSort,
+    ConvertSort, ConvertTopK,
 )  # fmt: skip
 
 
