@@ -831,7 +831,10 @@ def sort_comparator_form(comparator: Region, inputs: Sequence[SSAValue]) -> tupl
         return None  # fmt: skip
     key = a.index // 2
     kind = rules.kind(_bcast_type(compare, inputs[key])[1])
-    compare_type = None if compare.compare_type is None else compare.compare_type.data.value
+    given = None if compare.compare_type is None else compare.compare_type.data
+    if given is None or given == hlo.ComparisonType.NOTYPE:  # the element type's own (the spec's default)
+        given = hlo.default_compare_type(compare.lhs.type.get_element_type())
+    compare_type = given.value
     expected = {"float": "TOTALORDER", "signed": "SIGNED"}.get(kind, "UNSIGNED")
     if compare_type != expected or (canonical_a and kind != "float"):
         return None

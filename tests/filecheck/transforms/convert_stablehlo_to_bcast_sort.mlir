@@ -110,3 +110,20 @@ func.func public @top_k(%arg0: tensor<2x10xi16>) -> tensor<2x4xi32> {
   %values, %indices = chlo.top_k(%arg0, k = 4) : tensor<2x10xi16> -> (tensor<2x4xi16>, tensor<2x4xi32>)
   return %indices : tensor<2x4xi32>
 }
+
+// -----
+
+// No compare_type: the element type's own (SIGNED here), as StableHLO's
+// interpreter suite writes it (sort.mlir @sort_stable); the attributes in
+// the attribute dictionary.
+// CHECK-LABEL: func.func @default_compare_type
+func.func @default_compare_type(%x: tensor<2x3xi64>, %y: tensor<2x3xi64>) -> (tensor<2x3xi64>, tensor<2x3xi64>) {
+// CHECK-NEXT: %r0 = bcast.sort %x by %x, dim = 0 descending : (tensor<2x3xi64>, tensor<2x3xi64>) -> tensor<2x3xi64>
+// CHECK-NEXT: %r1 = bcast.sort %y by %x, dim = 0 descending : (tensor<2x3xi64>, tensor<2x3xi64>) -> tensor<2x3xi64>
+  %r0, %r1 = "stablehlo.sort"(%x, %y) ({
+    ^bb0(%a: tensor<i64>, %b: tensor<i64>, %c: tensor<i64>, %d: tensor<i64>):
+      %p = stablehlo.compare GT, %a, %b : (tensor<i64>, tensor<i64>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+  }) {dimension = 0 : i64, is_stable = true} : (tensor<2x3xi64>, tensor<2x3xi64>) -> (tensor<2x3xi64>, tensor<2x3xi64>)
+  return %r0, %r1 : tensor<2x3xi64>, tensor<2x3xi64>
+}
