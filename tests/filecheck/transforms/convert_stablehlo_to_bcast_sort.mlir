@@ -72,8 +72,9 @@ func.func @unsigned(%b: tensor<5xi1>, %u: tensor<5xui16>) -> (tensor<5xi1>, tens
 
 // -----
 
-// jax.export's top_k: a composite whose decomposition sorts (x, iota) by
-// compare GT, TOTALORDER of x as it is (IEEE totalOrder: total_order).
+// jax.export's top_k: a composite (generic form: its pretty form is read
+// through jaxlib) whose decomposition sorts (x, iota) by compare GT,
+// TOTALORDER of x as it is (IEEE totalOrder: total_order).
 // CHECK-LABEL: func.func public @top_k_composite
 // CHECK-NEXT: %[[IOTA:.*]] = bcast.iota dim = 1 : tensor<3x5xi32>
 // CHECK-NEXT: %[[V:.*]] = bcast.sort %{{.*}} by %[[X:.*]], dim = 1 descending total_order : (tensor<3x5xf32>, tensor<3x5xf32>) -> tensor<3x5xf32>
@@ -81,7 +82,7 @@ func.func @unsigned(%b: tensor<5xi1>, %u: tensor<5xui16>) -> (tensor<5xi1>, tens
 // CHECK-NEXT: %{{.*}} = bcast.slice %[[V]] [0:3, 0:2] : (tensor<3x5xf32>) -> tensor<3x2xf32>
 // CHECK-NEXT: %{{.*}} = bcast.slice %[[I]] [0:3, 0:2] : (tensor<3x5xi32>) -> tensor<3x2xi32>
 func.func public @top_k_composite(%arg0: tensor<3x5xf32>) -> (tensor<3x2xf32>, tensor<3x2xi32>) {
-  %0:2 = stablehlo.composite "chlo.top_k" %arg0 {composite_attributes = {k = 2 : i64}, decomposition = @chlo.top_k.impl, version = 1 : i32} : (tensor<3x5xf32>) -> (tensor<3x2xf32>, tensor<3x2xi32>)
+  %0:2 = "stablehlo.composite"(%arg0) <{composite_attributes = {k = 2 : i64}, decomposition = @chlo.top_k.impl, name = "chlo.top_k", version = 1 : i32}> : (tensor<3x5xf32>) -> (tensor<3x2xf32>, tensor<3x2xi32>)
   return %0#0, %0#1 : tensor<3x2xf32>, tensor<3x2xi32>
 }
 func.func private @chlo.top_k.impl(%arg0: tensor<3x5xf32>) -> (tensor<3x2xf32>, tensor<3x2xi32>) {
