@@ -39,8 +39,13 @@ Python source line, for a JAX export with debug info).
   JAX's ``argmax``/``argmin`` (a reduce of (x, iota) with
   ``hlo.arg_reduce_body``) becomes ``bcast.argmax``/``argmin``; JAX's
   cumulative ``reduce_window`` forms become ``bcast.cumulative``.
-- Anything else (another op, a variadic reduce, another body, an element
-  type bcast lacks) is kept as it is, with its
+- ``sort`` with one of JAX's comparators (``sort_comparator_form``: one
+  key, ascending or descending, JAX's float canonicalization or IEEE total
+  order) becomes one ``bcast.sort`` per used result; ``chlo.top_k`` becomes
+  its decomposition (a descending total-order sort of the operand and of an
+  ``i32`` iota, sliced).
+- Anything else (another op, a variadic reduce, another body or
+  comparator, an element type bcast lacks) is kept as it is, with its
   operands and results (docs/contracts.md, "Ops bcast does not know"): the
   later passes treat its results as opaque values, ``-t stablehlo`` writes
   it back, and a backend that must run it refuses it, located. With
@@ -770,8 +775,6 @@ class ConvertSort(RewritePattern):
             raise PassError(op, "with this comparator is not supported by convert-stablehlo-to-bcast",
                             [SORT_COMPARATORS_NOTE])  # fmt: skip
         key, direction, total_order = form
-        if has_dynamic_types(op):
-            raise PassError(op, "with dynamic dimensions is not supported by convert-stablehlo-to-bcast")
         new: list[Operation] = []
         results: list[SSAValue | None] = []
         for value, result in zip(op.inputs, op.results):

@@ -107,3 +107,17 @@ func.func @top_k_values_type(%x: tensor<2x3xf32>) {
   %v, %i = chlo.top_k(%x, k = 2) : tensor<2x3xf32> -> (tensor<2x3xf32>, tensor<2x2xi32>)
   func.return
 }
+
+// -----
+
+// Static shapes only (a shape-polymorphic sort is refused, located).
+func.func @dynamic(%x: tensor<?xf32>) {
+  // expected-error @+1 {{'stablehlo.sort' op dynamic dimensions are not supported by stablehlo.sort yet}}
+  %0 = "stablehlo.sort"(%x) <{dimension = 0 : i64}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %1 = stablehlo.compare LT, %a, %b, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %1 : tensor<i1>
+  }) : (tensor<?xf32>) -> tensor<?xf32>
+  // expected-note @-5 {{docs/semantics.md, "Dynamic and bounded shapes", lists the ops that take them}}
+  func.return
+}
