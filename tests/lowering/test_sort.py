@@ -8,8 +8,8 @@ of ties, ``lax.sort`` of several operands by one key, ``lax.top_k`` as
 round-tripped through ``-t stablehlo`` to XLA; (2) the op itself on every
 backend and element type, over edge values and run lengths around the
 merge sort's powers of two, bit for bit equal to the reference's
-``numerics.sort``; (3) the Array API module on array_api_strict, and
-without ``take_along_axis``.
+``numerics.sort``; (3) the Array API module on array_api_strict (also
+without ``take_along_axis``), dask and JAX.
 """
 
 from __future__ import annotations
@@ -209,4 +209,24 @@ def test_array_api_sort_on_array_api_strict(lacks_take_along_axis: bool) -> None
         values = rng.standard_normal(shape).astype(np.float32)
         for descending, total_order in ORDERS:
             got = ar.sort(namespace, xp.asarray(values), xp.asarray(keys), dim, descending, total_order)
+            assert_bits_equal(np.asarray(got), numerics.sort(values, keys, dim, descending, total_order))
+
+
+@pytest.mark.parametrize("library", ["dask", "jax"])
+def test_array_api_sort_on_dask_and_jax(library: str) -> None:
+    """Through ``array_api_compat``: dask in chunks that split each lane
+    (its argsort gathers a lane), JAX's own namespace."""
+    compat = pytest.importorskip("array_api_compat")
+    rng = np.random.default_rng(6)
+    keys = rng.choice(POOLS["f32"], (4, 6))
+    values = rng.integers(-9, 9, (4, 6)).astype(np.int32)
+    if library == "dask":
+        da = pytest.importorskip("dask.array")
+        wrap = lambda a: da.from_array(a, chunks=(2, 3))  # noqa: E731
+    else:
+        wrap = jnp.asarray
+    xp = compat.array_namespace(wrap(keys))
+    for dim in (0, 1):
+        for descending, total_order in ORDERS:
+            got = ar.sort(xp, wrap(values), wrap(keys), dim, descending, total_order)
             assert_bits_equal(np.asarray(got), numerics.sort(values, keys, dim, descending, total_order))
