@@ -21,7 +21,7 @@ import abc
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import DenseArrayBase, TensorType, i1, i64
+from xdsl.dialects.builtin import I64, DenseArrayBase, IntegerAttr, TensorType, i1, i32, i64
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Attribute, Dialect, Operation, SpacedOpaqueSyntaxAttribute, SSAValue
 from xdsl.irdl import (
@@ -313,6 +313,42 @@ CHLO_UNARY_OPS: dict[str, type[ChloUnaryOp]] = {
 name (``stablehlo.ELEMENTWISE_OPS`` has the others)."""
 ErfOp, ErfcOp = CHLO_UNARY_OPS["chlo.erf"], CHLO_UNARY_OPS["chlo.erfc"]
 
-CHLO_OPS = [*CHLO_BINARY_OPS, BroadcastCompareOp, BroadcastSelectOp, SquareOp, *CHLO_UNARY_OPS.values()]
+@irdl_op_definition
+class TopKOp(StablehloOp):
+    """``chlo.top_k(%x, k = 4) : tensor<2x10xf32> -> (tensor<2x4xf32>,
+    tensor<2x4xi32>)`` (what ``jax.jit(...).lower`` writes for
+    ``jax.lax.top_k``): the ``k`` largest elements along the last dim, from
+    the largest, and their indices; equal elements in index order. The
+    import writes it as the decomposition ``jax.export`` writes
+    (``stablehlo.sort`` by ``compare GT, TOTALORDER`` of (x, iota), sliced)."""
+
+    name = "chlo.top_k"
+    operand = operand_def(TensorType)
+    k = prop_def(IntegerAttr.constr(type=I64))
+    values = result_def(TensorType)
+    indices = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = (
+        "`(` $operand `,` `k` `=` $k `)` attr-dict `:` type($operand) `->` `(` type($values) `,` type($indices) `)`"
+    )
+
+    @property
+    def count(self) -> int:
+        return self.k.value.data
+
+    def verify_op(self) -> None:
+        shape = shape_of(self.operand)
+        if not shape:
+            raise Diagnostic("operand's rank must be at least 1")
+        if not 0 <= self.count <= shape[-1]:
+            raise Diagnostic(f"k ({self.count}) must be in [0, {shape[-1]}], the size of the last dim")
+        kept = (*shape[:-1], self.count)
+        if shape_of(self.values, "values") != kept or element_of(self.values, "values") != element_of(self.operand):
+            raise Diagnostic(f"values must be {TensorType(element_of(self.operand), kept)}, got {self.values.type}")
+        if shape_of(self.indices, "indices") != kept or element_of(self.indices, "indices") != i32:
+            raise Diagnostic(f"indices must be {TensorType(i32, kept)}, got {self.indices.type}")
+
+
+CHLO_OPS = [*CHLO_BINARY_OPS, BroadcastCompareOp, BroadcastSelectOp, SquareOp, *CHLO_UNARY_OPS.values(), TopKOp]
 
 CHLO = Dialect("chlo", CHLO_OPS, [ChloComparisonDirectionAttr, ChloComparisonTypeAttr])

@@ -18,7 +18,7 @@ from xdsl.ir import Operation
 from bcast.ir import numerics, rules
 from bcast.ir.ops import (ArgReduceOp, BinaryOp, BitcastConvertOp, ClampOp, CompareOp, ConcatenateOp, ConvertOp, CumulativeOp, DotGeneralOp,
                           DynamicSliceOp, DynamicUpdateSliceOp, GatherOp, IotaOp, MatmulOp, PadOp, ReduceOp,
-                          ReverseOp, ScatterOp, SelectOp, SliceOp, UnaryOp)
+                          ReverseOp, ScatterOp, SelectOp, SliceOp, SortOp, UnaryOp)
 from bcast.ir.rules import Levels
 from bcast.ir.types import NUMPY_DTYPES, numpy_dtype, split_type
 
@@ -199,3 +199,8 @@ def _arg_reduce(op: ArgReduceOp, x: np.ndarray) -> np.ndarray:
 @evaluate.register(CumulativeOp)
 def _cumulative(op: CumulativeOp, x: np.ndarray) -> np.ndarray:
     return numerics.cumulative(op.kind_name, x, op.dim, op.is_reverse)
+
+
+@evaluate.register(SortOp)
+def _sort(op: SortOp, values: np.ndarray, key: np.ndarray) -> np.ndarray:
+    return numerics.sort(values, key, op.dim, op.is_descending, op.is_total_order)

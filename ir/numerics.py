@@ -501,6 +501,27 @@ def arg_reduce(name: str, x, dim: int, dtype) -> np.ndarray:
     return np.asarray(ARG_REDUCTIONS[name](np.asarray(x), axis=dim)).astype(dtype)
 
 
+def sort_order(key, dim: int, descending: bool = False, total_order: bool = False) -> np.ndarray:
+    """The stable permutation along ``dim`` that sorts ``key`` in
+    ``bcast.sort``'s order (``scalar.sort_key``): equal keys keep their
+    order, ascending and descending alike. A descending stable sort is the
+    ascending one of the reversed row, reversed, its indices mapped back
+    (``np.argsort`` has no descending order)."""
+    key = np.asarray(key)
+    keys = np.asarray(scalar.sort_key(_SCALARS, element_of(key), key, total_order))
+    if not descending:
+        return np.argsort(keys, axis=dim, kind="stable")
+    backwards = np.argsort(np.flip(keys, dim), axis=dim, kind="stable")
+    return np.flip(keys.shape[dim] - 1 - backwards, dim)
+
+
+def sort(values, key, dim: int, descending: bool = False, total_order: bool = False) -> np.ndarray:
+    """``bcast.sort``: ``values`` permuted along ``dim`` by ``sort_order`` of
+    ``key`` (of the same shape)."""
+    order = sort_order(key, dim, descending, total_order)
+    return np.take_along_axis(np.asarray(values), order, axis=dim)
+
+
 def cumulative(kind: str, x, dim: int, reverse: bool = False) -> np.ndarray:
     """``bcast.cumulative``: element ``i`` along ``dim`` is ``x[0] (+) ... (+)
     x[i]`` (with ``reverse``, ``x[i] (+) ... (+) x[n-1]``), folded in order

@@ -2598,6 +2598,82 @@ class CumulativeOp(BcastOp):
         _check_dim(shape, self.dim, "cumulative")
         _check_declared(self, self.operand.type, self.result.type)
 
+@irdl_op_definition
+class SortOp(BcastOp):
+    """``sort %values by %key, dim = 1 [descending] [total_order] :
+    (tensor<4x3xi32>, tensor<4x3xf32>) -> tensor<4x3xi32>``: ``values``
+    permuted along ``dim`` by the stable order of ``key`` (of the same
+    shape): ``sort %x by %x`` is ``jnp.sort``, ``sort iota by %x`` is
+    ``jnp.argsort`` (``numerics.sort``).
+
+    The order is ``scalar.sorts_before``: ascending (``descending``: from
+    the largest), equal keys keeping their order either way (a stable sort,
+    so the result is one permutation on every backend). Booleans order
+    False < True, integers by their signedness. Floats order as NumPy's and
+    ``jnp.sort``'s: ``-0.0`` ties ``0.0``, every NaN ties and goes after
+    ``+inf``; with ``total_order``, as IEEE totalOrder (StableHLO's
+    ``TOTALORDER``, what ``jax.lax.top_k`` compares with): ``-NaN < -inf
+    < ... < -0.0 < +0.0 < ... < +NaN``.
+
+    One result per op, where StableHLO's ``sort`` permutes all its operands
+    at once: every backend here runs one-result ops, and the import writes
+    one ``bcast.sort`` per used result of a ``stablehlo.sort`` (sorting
+    values and indices by one key, as ``top_k`` does, sorts twice). Static
+    shapes only; a nested (tml) type is refused."""
+
+    name = "bcast.sort"
+    values = operand_def(TensorType)
+    key = operand_def(TensorType)
+    result = result_def(TensorType)
+    dimension = prop_def(IntegerAttr.constr(type=I64))
+    descending = opt_prop_def(UnitAttr)
+    total_order = opt_prop_def(UnitAttr)
+    traits = traits_def(Pure())
+    assembly_format = (
+        "$values `by` $key `,` `dim` `=` $dimension (`descending` $descending^)? (`total_order` $total_order^)? "
+        "attr-dict `:` functional-type(operands, results)"
+    )
+
+    KEY_KINDS: ClassVar[frozenset[str]] = frozenset({"bool", "signed", "unsigned", "float"})
+
+    def __init__(self, values: SSAValue | Operation, key: SSAValue | Operation, dimension: int,
+                 descending: bool = False, total_order: bool = False):
+        super().__init__(
+            operands=[values, key], result_types=[_type(values)],
+            properties={"dimension": IntegerAttr(dimension, i64),
+                        "descending": UnitAttr() if descending else None,
+                        "total_order": UnitAttr() if total_order else None},
+        )  # fmt: skip
+
+    @property
+    def dim(self) -> int:
+        return self.dimension.value.data
+
+    @property
+    def is_descending(self) -> bool:
+        return self.descending is not None
+
+    @property
+    def is_total_order(self) -> bool:
+        return self.total_order is not None
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        values_levels, _ = _split(self.values, "values")
+        key_levels, key_element = _split(self.key, "key")
+        if len(values_levels) > 1 or len(key_levels) > 1:
+            raise Diagnostic("sort does not support nested tensor types")
+        shape = key_levels[0]
+        if values_levels[0] != shape:
+            raise Diagnostic(f"values and key must have one shape, got {self.values.type} and {self.key.type}",
+                             ["sort permutes values by its key's order; it does not broadcast"])  # fmt: skip
+        check_kinds((key_element,), self.KEY_KINDS)
+        if self.is_total_order and rules.kind(key_element) != "float":
+            raise Diagnostic(f"total_order orders floats, but the key has element type {key_element}",
+                             ["integers and booleans have one order; drop total_order"])  # fmt: skip
+        _check_dim(shape, self.dim, "sort")
+        _check_declared(self, self.values.type, self.result.type)
+
+
 # --------------------------------------------------------------------------
 # The explicit dynamic form (docs/semantics.md, "Dynamic and bounded shapes",
 # "The explicit form"): sizes as ``index`` values, broadcasts into run-time

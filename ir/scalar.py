@@ -413,6 +413,36 @@ def total_order_key(b: Scalars, element: str, x: Value) -> Value:
     return b.select(b.cmpi("slt", bits, zero), b.apply("arith.xori", bits, low_bits), bits)
 
 
+def sort_key(b: Scalars, element: str, x: Value, total_order: bool = False) -> Value:
+    """The value ``bcast.sort`` orders ``x`` by. Integers and booleans are
+    their own key. A float's key is ``total_order_key`` of the float, after
+    NumPy's (and JAX's sort comparator's) canonicalization unless
+    ``total_order``: ``-0.0`` becomes ``+0.0`` and every NaN the positive
+    quiet NaN, so zeros tie and NaNs tie, after ``+inf``."""
+    if rules.kind(element) != "float":
+        return x
+    if not total_order:
+        zero = b.const(0.0, element)
+        x = b.select(b.cmpf("oeq", x, zero), zero, x)
+        x = b.select(b.cmpf("uno", x, x), b.const(float("nan"), element), x)
+    return total_order_key(b, element, x)
+
+
+def sort_key_element(element: str) -> str:
+    """The element type of ``sort_key``'s value: a float's is the signed
+    integer of its width."""
+    return f"i{rules.bit_width(element)}" if rules.kind(element) == "float" else element
+
+
+def sorts_before(b: Scalars, element: str, x: Value, y: Value, descending: bool = False,
+                 total_order: bool = False) -> Value:
+    """Whether ``x`` goes strictly before ``y`` in ``bcast.sort``'s order
+    (their ``sort_key``s compared ``LT``, descending ``GT``): a strict weak
+    order, so a stable sort by it is one permutation."""
+    keys = sort_key(b, element, x, total_order), sort_key(b, element, y, total_order)
+    return compare(b, sort_key_element(element), "GT" if descending else "LT", *keys)
+
+
 def convert(b: Scalars, source: str, target: str, x: Value) -> Value:
     """``bcast.convert``: to ``i1`` is ``x != 0``; float to integer truncates
     toward zero, saturates at the target's range and maps NaN to 0, so

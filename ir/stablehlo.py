@@ -49,6 +49,7 @@ import numpy as np
 from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
+    BoolAttr,
     ComplexType,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
@@ -1580,6 +1581,94 @@ class ScatterOp(StablehloOp):
             raise incompatible_results([x.type for x in self.inputs], [r.type for r in self.out])
 
 
+def sort_comparator(elements: Sequence[Attribute], key: int, direction: str, total_order: bool) -> Region:
+    """The comparator JAX writes for a sort of operands of ``elements`` by
+    operand ``key`` alone (``num_keys=1``): over ``(%a0, %b0, %a1, %b1,
+    ...)``, ``compare DIRECTION`` (LT ascending, GT descending) of ``a``
+    and ``b`` of the key. A float key compares TOTALORDER; unless
+    ``total_order``, after JAX's canonicalization of each side (``x ==
+    0`` -> ``+0.0``, ``x != x`` -> the positive quiet NaN), so ``-0.0``
+    ties ``0.0`` and NaNs tie after ``+inf``; the constants are inside the
+    region (JAX writes them in the function: the import reads both)."""
+    scalars = [tensor_type((), e) for e in elements]
+    block = Block(arg_types=[t for t in scalars for _ in range(2)])
+    a, b = block.args[2 * key], block.args[2 * key + 1]
+    element = elements[key]
+    if element_kind(element) == FLOAT:
+        compare_type = "TOTALORDER"
+        if not total_order:
+            nan, zero = (ConstantOp(np.array(v, np.float64), scalars[key]) for v in (np.nan, 0.0))
+            block.add_ops([nan, zero])
+            sides = []
+            for x in (a, b):
+                is_zero = CompareOp("EQ", x, zero, "FLOAT")
+                zeroed = SelectOp(is_zero, zero, x)
+                is_nan = CompareOp("NE", x, x, "FLOAT")
+                sides.append(SelectOp(is_nan, nan, zeroed))
+                block.add_ops([is_zero, zeroed, is_nan, sides[-1]])
+            a, b = sides
+    else:
+        compare_type = "SIGNED" if element_kind(element) == SIGNED else "UNSIGNED"
+    before = CompareOp(direction, a, b, compare_type)
+    block.add_ops([before, ReturnOp(before)])
+    return Region(block)
+
+
+@irdl_op_definition
+class SortOp(StablehloOp):
+    """``"stablehlo.sort"(%x, %i) <{dimension = 1 : i64, is_stable = true}>
+    ({comparator}) : (tensor<3x5xf32>, tensor<3x5xi32>) -> (tensor<3x5xf32>,
+    tensor<3x5xi32>)``: every input permuted along ``dimension`` by one
+    sort, the comparator saying whether its first element of each pair goes
+    before its second. Generic form only, as JAX and MLIR print it. The
+    import takes JAX's comparators (``sort_comparator``).
+    ``SortOp(inputs, dimension, comparator)``, stable."""
+
+    name = "stablehlo.sort"
+    inputs = var_operand_def(TensorType)
+    dimension = opt_prop_def(IntegerAttr.constr(type=I64))
+    is_stable = opt_prop_def(BoolAttr)
+    comparator = region_def("single_block")
+    results_ = var_result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def __init__(self, inputs: Sequence[SSAValue | Operation], dimension: int, comparator: Region):
+        inputs = [SSAValue.get(v) for v in inputs]
+        super().__init__(operands=[inputs], result_types=[[v.type for v in inputs]],
+                         properties={"dimension": IntegerAttr(dimension, i64), "is_stable": IntegerAttr(1, i1)},
+                         regions=[comparator])  # fmt: skip
+
+    @property
+    def dim(self) -> int:
+        """The sorted dimension, from 0 (the spec lets ``dimension`` count from the end)."""
+        d = self.dimension.value.data if self.dimension is not None else -1
+        return d + len(shape_of(self.inputs[0], "input")) if d < 0 else d
+
+    def verify_op(self) -> None:
+        if not self.inputs:
+            raise Diagnostic("expects at least one input")
+        shape = shape_of(self.inputs[0], "input")
+        for v in self.inputs:
+            if shape_of(v, "input") != shape:
+                raise Diagnostic(f"expects all inputs to have the same shape, got {self.inputs[0].type} and {v.type}")
+        if [r.type for r in self.results] != [v.type for v in self.inputs]:
+            raise incompatible_results([v.type for v in self.inputs], [r.type for r in self.results])
+        d = self.dimension.value.data if self.dimension is not None else -1
+        if not -len(shape) <= d < len(shape):
+            raise Diagnostic(f"dimension {d} is out of range for inputs of rank {len(shape)}",
+                             ["the dimension is in [-rank, rank)"])  # fmt: skip
+        scalars = [tensor_type((), element_of(v)) for v in self.inputs]
+        pairs = [t for t in scalars for _ in range(2)]
+        block = self.comparator.block if self.comparator.blocks else None
+        arg_types = [a.type for a in block.args] if block else []
+        if arg_types != pairs:
+            raise Diagnostic("the comparator must take (" + ", ".join(map(str, pairs)) + ") but takes ("
+                             + ", ".join(map(str, arg_types)) + ")")  # fmt: skip
+        last = block.last_op if block else None
+        if not isinstance(last, ReturnOp) or [v.type for v in last.operands] != [tensor_type((), i1)]:
+            raise Diagnostic("the comparator must end in stablehlo.return of one tensor<i1>")
+
+
 @irdl_op_definition
 class OptimizationBarrierOp(StablehloOp):
     """``optimization_barrier %a, %b : tensor<4xf32>, tensor<i32>``: its
@@ -2094,7 +2183,7 @@ STABLEHLO_OPS = [
     ReduceWindowOp, SliceOp, DynamicSliceOp, DynamicUpdateSliceOp, GatherOp, ScatterOp, OptimizationBarrierOp,
     DotGeneralOp, DotOp,
     GetDimensionSizeOp, SetDimensionSizeOp, DynamicBroadcastInDimOp, DynamicReshapeOp, DynamicIotaOp,
-    DynamicPadOp, RealDynamicSliceOp,
+    DynamicPadOp, RealDynamicSliceOp, SortOp,
 ]  # fmt: skip
 
 StableHLO = Dialect("stablehlo", STABLEHLO_OPS, [ComparisonDirectionAttr, ComparisonTypeAttr, PrecisionAttr, DotAttr,

@@ -181,6 +181,8 @@ EXPRESSIONS: dict[type[Operation], Expression] = {
         f"ar.arg_reduce(xp, {op.short_name!r}, {x}, {op.dim}, {dtype_name(op.result.type)!r})"),
     bc.CumulativeOp: lambda e, op, x: (
         f"ar.cumulative(xp, {op.kind_name!r}, {x}, {op.dim}, {op.is_reverse}, {dtype_name(op.result.type)!r})"),
+    bc.SortOp: lambda e, op, x: (
+        f"ar.sort(xp, {x}, {e.names[op.key]}, {op.dim}, {op.is_descending}, {op.is_total_order})"),
     bc.ExtractOp: lambda e, op, x: f"ar.reshape(xp, {x}[{e.index_expr(op)}...], {result_shape(op)})",
     bc.AssignOp: lambda e, op, x: (
         f"ar.assign(xp, {x}, ({e.index_expr(op)}), ar.reshape(xp, {e.names[op.source]}, "

@@ -850,6 +850,28 @@ def arg_reduce(xp, name: str, x, dim: int, dtype_name: str):
     return xp.where(xp.any(xp.isnan(x), axis=dim), first_nan, found)
 
 
+def sort(xp, values, key, dim: int, descending: bool, total_order: bool):
+    """``bcast.sort`` (``numerics.sort``): the standard's stable ``argsort``
+    (``descending`` keeps equal keys in order too) of ``scalar.sort_key``
+    (booleans as ``uint8``: ``argsort`` takes real numbers), then each lane
+    of ``values`` read at those indices (``take_along_axis``, 2024.12; one
+    ``take`` of flat indices on a library without it)."""
+    keys = scalar.sort_key(ArrayApiScalars(xp), element_of(xp, key), key, total_order)
+    if _is_bool(xp, keys):
+        keys = xp.astype(keys, xp.uint8)
+    order = xp.argsort(keys, axis=dim, descending=descending, stable=True)
+    take_along_axis = getattr(xp, "take_along_axis", None)
+    if take_along_axis is not None:
+        return take_along_axis(values, order, axis=dim)
+    last = [d for d in range(values.ndim) if d != dim] + [dim]
+    lanes = xp.permute_dims(values, tuple(last))
+    n, count = values.shape[dim], math.prod(values.shape)
+    flat_order = reshape(xp, xp.permute_dims(order, tuple(last)), (count // max(n, 1), n))
+    starts = xp.reshape(xp.arange(flat_order.shape[0], dtype=flat_order.dtype) * n, (flat_order.shape[0], 1))
+    taken = xp.take(reshape(xp, lanes, (count,)), reshape(xp, flat_order + starts, (count,)), axis=0)
+    return xp.permute_dims(reshape(xp, taken, lanes.shape), tuple(last.index(d) for d in range(values.ndim)))
+
+
 CUMULATIVE_FUNCTIONS = {"add": "cumulative_sum", "multiply": "cumulative_prod"}
 """The standard's scans (2023.12, 2024.12); the other kinds, and a library
 without these, scan with ``_scan``."""

@@ -465,6 +465,8 @@ class FunctionEmitter:
             return self.emit_arg_reduce(op, args[0])
         if isinstance(op, bc.CumulativeOp):
             return self.emit_cumulative(op, args[0])
+        if isinstance(op, bc.SortOp):
+            return self.emit_sort(op, *args)
         if isinstance(op, bc.DimOp | bc.BroadcastSizeOp | bc.SizeFromTensorOp | bc.SizeToTensorOp
                       | bc.DynamicBroadcastInDimOp | bc.DynamicReshapeOp | bc.DynamicIotaOp | bc.SetDimensionSizeOp):
             return self.emit_dynamic(op, args)
@@ -624,6 +626,16 @@ class FunctionEmitter:
         if high <= scalar.integer_range(element)[1]:
             return indices
         return self.add(shlo.ConvertOp(indices, make_type((flat_type_shape(indices.type),), "i64")))
+
+    def emit_sort(self, op: bc.SortOp, values: SSAValue, key: SSAValue) -> SSAValue:
+        """``sort`` of (key, values) with JAX's comparator on operand 0
+        (``shlo.sort_comparator``), its result #1 (``jnp.argsort``'s form);
+        of the key alone when the values are the key (``jnp.sort``'s)."""
+        inputs = [key] if values is key else [key, values]
+        elements = [v.type.get_element_type() for v in inputs]
+        comparator = shlo.sort_comparator(elements, 0, "GT" if op.is_descending else "LT", op.is_total_order)
+        self.add(sort := shlo.SortOp(inputs, op.dim, comparator))
+        return sort.results[-1]
 
     def emit_arg_reduce(self, op: bc.ArgReduceOp, x: SSAValue) -> SSAValue:
         """JAX's form: a reduce of (x, iota along dim) from (the kind's

@@ -967,6 +967,8 @@ class FunctionLowering:
             self.lower_arg_reduce(op)
         elif isinstance(op, bc.CumulativeOp):
             self.lower_cumulative(op)
+        elif isinstance(op, bc.SortOp):
+            self.lower_sort(op)
         elif isinstance(op, bc.DotGeneralOp):
             self.lower_dot_general(op)
         elif reads_as_view(op):
@@ -1208,6 +1210,103 @@ class FunctionLowering:
             finally:
                 self.scopes.pop()
         self.written(op.result, target)
+
+    def lower_sort(self, op: bc.SortOp) -> None:
+        """A fusion boundary: a parallel nest over the other dims, and per
+        row a stable bottom-up merge sort of the positions ``0..n-1`` (as
+        ``i64`` in two scratch rows, merged from one into the other, pass by
+        pass: ``ceil(log2 n)`` passes, unrolled, as ``n`` is static) by the
+        row's keys (``scalar.sort_key``, computed once per element into a
+        third row, so a comparison is one integer compare), then the values
+        read at the sorted positions (``merge_pass`` says how a pass merges)."""
+        b, target = self.b, self.buffer(op.result)
+        shape = self.shape(op.key)
+        n = shape[op.dim]
+        self.written(op.result, target)
+        if 0 in shape:
+            return
+        element = element_of(op.key.type)
+        key_element = scalar.sort_key_element(element)
+        i64 = IntegerType(64)
+        others = [m for d, m in enumerate(shape) if d != op.dim]
+        with self.nest(others, parallel=True) as ivs:
+            at = lambda k: [*ivs[:op.dim], k, *ivs[op.dim:]]  # noqa: E731
+            rows = [b(memref.AllocOp([], [], MemRefType(i64, [n]))) for _ in range(2)]
+            keys = b(memref.AllocOp([], [], MemRefType(storage_type(key_element), [n])))
+
+            def start(k: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+                key = scalar.sort_key(b, element, self.value_at(op.key, at(k)), op.is_total_order)
+                b(memref.StoreOp.get(key, keys, [k]))
+                b(memref.StoreOp.get(b(arith.IndexCastOp(k, i64)), rows[0], [k]))
+                return []
+
+            self.in_loop(n, start)
+            width = 1
+            while width < n:
+                self.merge_pass(op, key_element, keys, rows[0], rows[1], n, width)
+                rows.reverse()
+                width *= 2
+
+            def finish(k: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+                position = b(arith.IndexCastOp(b(memref.LoadOp.get(rows[0], [k])), IndexType()))
+                b(memref.StoreOp.get(self.value_at(op.values, at(position)), target, at(k)))
+                return []
+
+            self.in_loop(n, finish)
+            for scratch in (*rows, keys):
+                b(memref.DeallocOp.get(scratch))
+
+    def in_loop(self, trips: int | SSAValue, body: Callable[[SSAValue, list[SSAValue]], list[SSAValue]],
+                inits: Sequence[SSAValue] = ()) -> list[SSAValue]:
+        """``Scalars.for_loop`` with a memo scope of its own: a value computed
+        in the body is not reused after it."""
+        self.scopes.append({})
+        try:
+            return self.b.for_loop(trips, list(inits), body)
+        finally:
+            self.scopes.pop()
+
+    def merge_pass(self, op: bc.SortOp, key_element: str, keys: SSAValue, source: SSAValue, dest: SSAValue,
+                   n: int, width: int) -> None:
+        """One pass of the merge sort: each pair of sorted runs ``[lo, mid)``,
+        ``[mid, hi)`` of ``width`` positions in ``source`` merged into
+        ``dest``. The loop IR has no branch: the merge steps ``hi - lo`` times
+        carrying the two read points, reading each clamped into its run, and
+        takes the left one unless the left run is used up or the right key
+        goes strictly before the left (``scalar.sorts_before``: a tie takes
+        the left, so the sort is stable)."""
+        b = self.b
+        i64 = IntegerType(64)
+        index = lambda v: b(arith.IndexCastOp(v, IndexType()))  # noqa: E731
+
+        def key_of(position: SSAValue) -> SSAValue:
+            return b(memref.LoadOp.get(keys, [index(position)]))
+
+        def pair(p: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+            lo = b(arith.MuliOp(b(arith.IndexCastOp(p, i64)), b.int(2 * width, "i64")))
+            mid = b.apply("arith.minui", b(arith.AddiOp(lo, b.int(width, "i64"))), b.int(n, "i64"))
+            hi = b.apply("arith.minui", b(arith.AddiOp(lo, b.int(2 * width, "i64"))), b.int(n, "i64"))
+            last_left, last_right = b(arith.SubiOp(mid, b.int(1, "i64"))), b(arith.SubiOp(hi, b.int(1, "i64")))
+
+            def step(k: SSAValue, read: list[SSAValue]) -> list[SSAValue]:
+                i, j = read
+                left = b(memref.LoadOp.get(source, [index(b.apply("arith.minui", i, last_left))]))
+                right = b(memref.LoadOp.get(source, [index(b.apply("arith.minui", j, last_right))]))
+                right_first = scalar.compare(b, key_element, "GT" if op.is_descending else "LT",
+                                             key_of(right), key_of(left))
+                left_open, right_open = b.cmpi("ult", i, mid), b.cmpi("ult", j, hi)
+                take_right = b.apply("arith.andi", right_open, b.apply("arith.ori", b.apply(
+                    "arith.xori", left_open, b.const(1, "i1")), right_first))
+                at = index(b(arith.AddiOp(lo, b(arith.IndexCastOp(k, i64)))))
+                b(memref.StoreOp.get(b.select(take_right, right, left), dest, [at]))
+                one, zero = b.int(1, "i64"), b.int(0, "i64")
+                return [b(arith.AddiOp(i, b.select(take_right, zero, one))),
+                        b(arith.AddiOp(j, b.select(take_right, one, zero)))]
+
+            self.in_loop(index(b(arith.SubiOp(hi, lo))), step, [lo, mid])
+            return []
+
+        self.in_loop(-(-n // (2 * width)), pair)
 
     def lower_constant(self, op: bc.ConstantOp) -> None:
         """Splats are scalar constants; other constants are globals."""

@@ -39,8 +39,13 @@ Python source line, for a JAX export with debug info).
   JAX's ``argmax``/``argmin`` (a reduce of (x, iota) with
   ``hlo.arg_reduce_body``) becomes ``bcast.argmax``/``argmin``; JAX's
   cumulative ``reduce_window`` forms become ``bcast.cumulative``.
-- Anything else (another op, a variadic reduce, another body, an element
-  type bcast lacks) is kept as it is, with its
+- ``sort`` with one of JAX's comparators (``sort_comparator_form``: one
+  key, ascending or descending, JAX's float canonicalization or IEEE total
+  order) becomes one ``bcast.sort`` per used result; ``chlo.top_k`` becomes
+  its decomposition (a descending total-order sort of the operand and of an
+  ``i32`` iota, sliced).
+- Anything else (another op, a variadic reduce, another body or
+  comparator, an element type bcast lacks) is kept as it is, with its
   operands and results (docs/contracts.md, "Ops bcast does not know"): the
   later passes treat its results as opaque values, ``-t stablehlo`` writes
   it back, and a backend that must run it refuses it, located. With
@@ -55,11 +60,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import math
+
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, StringAttr, SymbolRefAttr, TensorType, i1, i64
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -112,7 +119,7 @@ OTHER = (hlo.IsFiniteOp, hlo.ConvertOp, hlo.BitcastConvertOp, hlo.CompareOp, hlo
          hlo.DotOp, chlo.BroadcastCompareOp, chlo.BroadcastSelectOp, chlo.SquareOp, hlo.DynamicSliceOp,
          hlo.DynamicUpdateSliceOp, hlo.GatherOp, hlo.ScatterOp, hlo.OptimizationBarrierOp, hlo.GetDimensionSizeOp,
          hlo.DynamicBroadcastInDimOp, hlo.DynamicReshapeOp, hlo.DynamicIotaOp, hlo.SetDimensionSizeOp,
-         hlo.DynamicPadOp, hlo.RealDynamicSliceOp)  # fmt: skip
+         hlo.DynamicPadOp, hlo.RealDynamicSliceOp, hlo.SortOp, chlo.TopKOp)  # fmt: skip
 SUPPORTED_OPS: tuple[str, ...] = tuple(sorted(
     [op.name for op in (*BINARY, *UNARY, *OTHER, *chlo.CHLO_BINARY_OPS)] + ["func.call", "stablehlo.composite"]
 ))  # fmt: skip
@@ -197,7 +204,7 @@ def _constant_value(value: SSAValue) -> float | int | None:
 def in_reduce_body(op: Operation) -> bool:
     """Ops in a reduce body (or a scatter's update computation) go with
     their op; never convert them alone."""
-    return isinstance(op.parent_op(), hlo.ReduceOp | hlo.ReduceWindowOp | hlo.ScatterOp)
+    return isinstance(op.parent_op(), hlo.ReduceOp | hlo.ReduceWindowOp | hlo.ScatterOp | hlo.SortOp)
 
 
 class ConvertBinary(RewritePattern):
@@ -830,6 +837,125 @@ class ConvertDynamicRanges(RewritePattern):
         else:
             return
         replace(rewriter, op, new)
+SORT_COMPARATORS_NOTE = (
+    "the comparators JAX writes (num_keys=1) are imported: compare LT (ascending) or GT (descending) of "
+    "the two elements of one operand, the key; on a float key TOTALORDER, of the elements as they are "
+    "(jax.lax.top_k) or after JAX's canonicalization (select(x != x, NaN, select(x == 0, 0.0, x)): "
+    "jnp.sort); on an integer key SIGNED (signed) or UNSIGNED (unsigned, i1)"
+)
+
+
+class ConvertSort(RewritePattern):
+    """A ``sort`` with one of JAX's comparators (``sort_comparator_form``)
+    -> one ``bcast.sort %operand by %key`` per used result (an unused one,
+    as the values of ``argsort``, costs nothing). ``is_stable`` false is
+    imported as stable: a stable order is one of the orders it allows."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: hlo.SortOp, rewriter: PatternRewriter) -> None:
+        for v in op.inputs:
+            _bcast_type(op, v)
+        form = sort_comparator_form(op.comparator, list(op.inputs))
+        if form is None:
+            raise PassError(op, "with this comparator is not supported by convert-stablehlo-to-bcast",
+                            [SORT_COMPARATORS_NOTE])  # fmt: skip
+        key, direction, total_order = form
+        new: list[Operation] = []
+        results: list[SSAValue | None] = []
+        for value, result in zip(op.inputs, op.results):
+            if not result.uses:
+                results.append(None)
+                continue
+            new.append(bcast.SortOp(value, op.inputs[key], op.dim, direction == "GT", total_order))
+            results.append(new[-1].results[0])
+        replace(rewriter, op, new, results)
+
+
+class ConvertTopK(RewritePattern):
+    """``chlo.top_k`` -> what its decomposition (``jax.export``'s
+    ``chlo.top_k.impl``) does: ``bcast.sort`` along the last dim,
+    descending in IEEE total order, of the operand (the values) and of an
+    ``i32`` iota (the indices), each sliced to the first ``k``; only the
+    used results are made."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: chlo.TopKOp, rewriter: PatternRewriter) -> None:
+        shape, element = _bcast_type(op, op.operand)
+        (shape,) = shape
+        last = len(shape) - 1
+        total_order = rules.kind(element) == "float"
+        new: list[Operation] = []
+        results: list[SSAValue | None] = []
+        for result in (op.values, op.indices):
+            if not result.uses:
+                results.append(None)
+                continue
+            values = op.operand
+            if result is op.indices:
+                new.append(bcast.IotaOp(last, make_type((shape,), "i32")))
+                values = new[-1].results[0]
+            new.append(bcast.SortOp(values, op.operand, last, True, total_order))
+            new.append(bcast.SliceOp(new[-1].results[0], [0] * len(shape), [*shape[:-1], op.count], [1] * len(shape)))
+            results.append(new[-1].results[0])
+        replace(rewriter, op, new, results)
+
+
+def sort_comparator_form(comparator: Region, inputs: Sequence[SSAValue]) -> tuple[int, str, bool] | None:
+    """(key operand, LT or GT, total_order) when ``comparator`` is one of
+    JAX's (``hlo.sort_comparator``): it returns ``compare DIRECTION, a, b``
+    of the key's pair of arguments, both as they are or both canonicalized
+    (``_canonicalized``); constants may be in the region or outside it.
+    Dead ops in the region do not count. Else None."""
+    block = comparator.block if comparator.blocks else None
+    ret = block.last_op if block is not None else None
+    if not isinstance(ret, hlo.ReturnOp) or len(ret.operands) != 1:
+        return None
+    compare = ret.operands[0].owner
+    if not isinstance(compare, hlo.CompareOp) or compare.direction not in ("LT", "GT"):
+        return None
+    (a, canonical_a), (b, canonical_b) = _canonicalized(compare.lhs), _canonicalized(compare.rhs)
+    if not (isinstance(a, BlockArgument) and isinstance(b, BlockArgument) and a.owner is block
+            and b.owner is block and a.index % 2 == 0 and b.index == a.index + 1 and canonical_a == canonical_b):
+        return None  # fmt: skip
+    key = a.index // 2
+    kind = rules.kind(_bcast_type(compare, inputs[key])[1])
+    given = None if compare.compare_type is None else compare.compare_type.data
+    if given is None or given == hlo.ComparisonType.NOTYPE:  # the element type's own (the spec's default)
+        given = hlo.default_compare_type(compare.lhs.type.get_element_type())
+    compare_type = given.value
+    expected = {"float": "TOTALORDER", "signed": "SIGNED"}.get(kind, "UNSIGNED")
+    if compare_type != expected or (canonical_a and kind != "float"):
+        return None
+    return key, compare.direction, kind == "float" and not canonical_a
+
+
+def _canonicalized(value: SSAValue) -> tuple[SSAValue, bool]:
+    """(x, True) when ``value`` is JAX's canonicalization of a float ``x``
+    for sorting: ``select(compare NE x x, NaN, select(compare EQ x 0.0,
+    0.0, x))`` with a positive NaN (so every NaN sorts after ``+inf``);
+    else (value, False)."""
+    outer = value.owner
+    if not isinstance(outer, hlo.SelectOp) or not isinstance(inner := outer.on_false.owner, hlo.SelectOp):
+        return value, False
+    x = inner.on_false
+    is_nan, is_zero = outer.pred.owner, inner.pred.owner
+    if (isinstance(is_nan, hlo.CompareOp) and is_nan.direction == "NE" and is_nan.lhs is x and is_nan.rhs is x
+            and isinstance(is_zero, hlo.CompareOp) and is_zero.direction == "EQ" and is_zero.lhs is x
+            and _constant_value(is_zero.rhs) == 0 and _constant_value(inner.on_true) == 0
+            and _is_positive_nan(outer.on_true)):
+        return x, True  # fmt: skip
+    return value, False
+
+
+def _is_positive_nan(value: SSAValue) -> bool:
+    """Whether ``value`` is a constant of NaNs without their sign bit
+    (``_constant_value`` cannot say: a NaN equals nothing)."""
+    owner = value.owner
+    if not isinstance(owner, (hlo.ConstantOp, bcast.ConstantOp)):
+        return False
+    values = owner.value.get_values()
+    return bool(values) and all(isinstance(v, float) and math.isnan(v) and math.copysign(1.0, v) > 0
+                                for v in values)  # fmt: skip
 
 
 def is_shape_assertion(op: Operation) -> bool:
@@ -843,6 +969,7 @@ PATTERNS: tuple[Callable[[], RewritePattern], ...] = (
     ConvertBinary, ConvertUnary, ConvertSquare, ConvertIsFinite, ConvertOptimizationBarrier, ConvertStructural,
     ConvertCompare, ConvertSelect, ConvertClamp, ConvertChloBroadcast, ConvertChloBroadcastSelect,
     ConvertReduce, ConvertDot, ConvertReduceWindow, ConvertDynamicShapes, ConvertScatter, ConvertDynamicRanges,
+    ConvertSort, ConvertTopK,
 )  # fmt: skip
 
 

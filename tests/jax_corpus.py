@@ -430,6 +430,32 @@ def normal_init(x):
     return x + 0.02 * jax.random.normal(jax.random.key(0), x.shape)
 
 
+# -- sorting (stablehlo.sort) ------------------------------------------------
+
+def trimmed_mean(x):
+    """The mean of each row without its smallest and largest value (``jnp.sort``)."""
+    return jnp.sort(x, axis=-1)[:, 1:-1].mean(axis=-1)
+
+
+def rank_positions(x):
+    """Each element's rank in its row: ``argsort`` of ``argsort``."""
+    return jnp.argsort(jnp.argsort(x, axis=-1), axis=-1).astype(jnp.int32)
+
+
+def top_k_probs(logits):
+    """The 3 most likely classes and their probabilities (``jax.lax.top_k``)."""
+    probs, classes = jax.lax.top_k(jax.nn.softmax(logits, axis=-1), 3)
+    return probs, classes
+
+
+def nucleus_mask(logits):
+    """Top-p (0.9) sampling's mask: probabilities sorted descending, summed,
+    and kept while the sum before them is under p."""
+    probs = jnp.sort(jax.nn.softmax(logits, axis=-1), axis=-1, descending=True)
+    before = jnp.cumsum(probs, axis=-1) - probs
+    return jnp.where(before < 0.9, probs, 0.0)
+
+
 PROGRAMS: dict[str, Case] = {
     "softmax": Case(softmax, lambda r: (normal(r, (4, 16)),), "jax.nn.softmax over rows"),
     "log_softmax": Case(log_softmax, lambda r: (normal(r, (4, 16)),), "jax.nn.log_softmax over rows"),
@@ -552,6 +578,12 @@ PROGRAMS: dict[str, Case] = {
     "nested_loops": Case(nested_loops, lambda r: (normal(r, (5,)),), "a fori_loop inside a fori_loop"),
     "dropout": Case(dropout, lambda r: (normal(r, (16, 8)),), "jax.random.bernoulli mask"),
     "normal_init": Case(normal_init, lambda r: (normal(r, (8, 4)),), "jax.random.normal noise"),
+    "trimmed_mean": Case(trimmed_mean, lambda r: (normal(r, (5, 8)),), "jnp.sort, the extremes dropped, mean"),
+    "rank_positions": Case(rank_positions, lambda r: (r.integers(0, 4, (3, 9)).astype(np.float32),),
+                           "argsort of argsort, rows full of ties"),
+    "top_k_probs": Case(top_k_probs, lambda r: (normal(r, (4, 10), scale=2.0),), "lax.top_k of a softmax"),
+    "nucleus_mask": Case(nucleus_mask, lambda r: (normal(r, (4, 12), scale=2.0),),
+                         "top-p mask: sort descending, cumsum, where"),
 }
 
 

@@ -136,6 +136,16 @@ func.func @main(%x: tensor<5x7xf32>, %h: tensor<4x3xf16>, %u: tensor<6x2xui8>) -
   func.return %a, %b, %c, %s, %m, %p : tensor<5xi32>, tensor<3xi64>, tensor<2xi32>, tensor<5x7xf32>, tensor<4x3xf16>, tensor<6x2xui8>
 }""", edges=True)
 
+program("sort", """
+func.func @main(%x: tensor<5x7xf32>, %h: tensor<9xf16>, %u: tensor<6x2xui8>, %i: tensor<5x7xi32>) -> (tensor<5x7xf32>, tensor<5x7xi32>, tensor<9xf16>, tensor<6x2xui8>) {
+  %e = bcast.exponential %x : tensor<5x7xf32>
+  %s = bcast.sort %e by %e, dim = 1 : (tensor<5x7xf32>, tensor<5x7xf32>) -> tensor<5x7xf32>
+  %a = bcast.sort %i by %x, dim = 0 descending : (tensor<5x7xi32>, tensor<5x7xf32>) -> tensor<5x7xi32>
+  %t = bcast.sort %h by %h, dim = 0 descending total_order : (tensor<9xf16>, tensor<9xf16>) -> tensor<9xf16>
+  %v = bcast.sort %u by %u, dim = 0 : (tensor<6x2xui8>, tensor<6x2xui8>) -> tensor<6x2xui8>
+  func.return %s, %a, %t, %v : tensor<5x7xf32>, tensor<5x7xi32>, tensor<9xf16>, tensor<6x2xui8>
+}""", edges=True)
+
 program("softmax", """
 func.func @main(%x: tensor<5x7xf32>) -> tensor<5x7xf32> {
   %m = bcast.reduce maximum %x, dims = [1] keepdims : (tensor<5x7xf32>) -> tensor<5x1xf32>

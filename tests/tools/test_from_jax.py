@@ -306,15 +306,16 @@ def error_at_the_users_line(step, x) -> str:
 
 
 def test_unsupported_jax_op_is_reported_at_the_users_line() -> None:
-    """The op JAX made for ``jnp.sort`` (stablehlo.sort, which the import
-    does not take) is reported at the line of this file that wrote it, not
-    at StableHLO text the user never sees; the call chain follows as notes,
-    without bcast's own frames."""
+    """The op JAX made for a two-key ``lax.sort`` (a stablehlo.sort whose
+    lexicographic comparator the import does not take) is reported at the
+    line of this file that wrote it, not at StableHLO text the user never
+    sees; the call chain follows as notes, without bcast's own frames."""
     def sorted_rows(x):
-        return jnp.sort(x, axis=1), here()
+        return jax.lax.sort((x, -x), dimension=1, num_keys=2)[0], here()
 
     message = error_at_the_users_line(sorted_rows, X)
-    assert "error: 'stablehlo.sort' op is not supported by convert-stablehlo-to-bcast" in message
+    assert "error: 'stablehlo.sort' op with this comparator is not supported by convert-stablehlo-to-bcast" \
+        in message
     assert "<jax:" not in message and "jax_bridge.py" not in message, message
 
 
@@ -441,13 +442,15 @@ def test_a_composite_runs_as_its_decomposition(backend) -> None:
     np.testing.assert_allclose(got, np.asarray(jax.jit(shifted)(X)), rtol=2e-6, atol=1e-6)
 
 
-def test_top_k_is_refused_at_the_sort_inside_its_decomposition() -> None:
-    """``jax.lax.top_k`` is a ``chlo.top_k`` composite; once inlined, what is
-    refused is the ``stablehlo.sort`` of its decomposition, not the composite."""
+def test_top_k_runs_through_the_sort_inside_its_decomposition() -> None:
+    """``jax.export`` writes ``jax.lax.top_k`` as a ``chlo.top_k`` composite;
+    inlined, its decomposition's ``stablehlo.sort`` (descending, TOTALORDER)
+    is imported, and the values and indices are XLA's."""
     spec = jax.ShapeDtypeStruct(X.shape, jnp.float32)
-    text = jax.export.export(jax.jit(lambda x: jax.lax.top_k(x, 2)))(spec).mlir_module()
-    assert "stablehlo.composite" in text
-    with pytest.raises(bcast.BcastError) as error:
-        bcast.compile(text, backend="numpy")
-    assert "'stablehlo.sort' op is not supported by convert-stablehlo-to-bcast" in str(error.value)
-    assert "stablehlo.composite" not in str(error.value).splitlines()[0]
+    top = jax.jit(lambda x: jax.lax.top_k(x, 2))
+    text = jax.export.export(top)(spec).mlir_module()
+    assert "stablehlo.composite" in text and '"stablehlo.sort"' in text
+    values, indices = bcast.compile(text, backend="numpy")(X)
+    want_values, want_indices = top(X)
+    np.testing.assert_array_equal(values, np.asarray(want_values))
+    np.testing.assert_array_equal(indices, np.asarray(want_indices))

@@ -126,7 +126,9 @@ def test_universe_names_the_dialect_every_bcast_pass_and_every_target():
 def test_xdsl_opt_matches_bcast_opt(tmp_path, pipeline):
     compared, excluded = programs()
     assert len(compared) >= 60, "the comparison lost most of its inputs"
-    assert len(excluded) <= 12, excluded  # each listed with its reason (most: hex float literals, which xDSL misreads)
+    # each listed with its reason (most: hex float literals, which xDSL misreads; JAX's sort comparator
+    # canonicalizes NaN to a constant that only a hex literal writes)
+    assert len(excluded) <= 13, excluded
     if pipeline:  # bcast-opt imports StableHLO before a pipeline; xdsl-opt runs the pipeline as given;
         # the pipeline refuses dynamic dims (docs/semantics.md, "Dynamic and bounded shapes")
         compared = [(name, text) for name, text in compared

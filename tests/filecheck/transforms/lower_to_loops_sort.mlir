@@ -1,0 +1,45 @@
+// RUN: bcast-opt %s -p bcast-fuse,bcast-lower-to-loops | filecheck %s
+
+// bcast-lower-to-loops: sort is a fusion boundary. A parallel nest over the
+// other dims; per lane, three scratch rows: the keys (a float's total-order
+// integer, after NumPy's canonicalization: -0.0 -> 0.0, NaN -> +NaN) and the
+// positions 0..n-1 as i64; ceil(log2 n) merge passes (n = 3: widths 1 and
+// 2), each a loop over run pairs and a branch-free merge that takes the right
+// run's position only while it is open and its key goes strictly first
+// (descending: sgt), else the left's; then the values read at the sorted
+// positions, and the rows freed.
+
+// CHECK-LABEL: func.func @argsort_descending
+func.func @argsort_descending(%x: tensor<2x3xf32>, %i: tensor<2x3xi32>) -> tensor<2x3xi32> {
+// CHECK:      scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:   %[[A:.*]] = memref.alloc() : memref<3xi64>
+// CHECK-NEXT:   %[[B:.*]] = memref.alloc() : memref<3xi64>
+// CHECK-NEXT:   %[[KEYS:.*]] = memref.alloc() : memref<3xi32>
+// CHECK-NEXT:   scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:     %[[X:.*]] = memref.load %x[%[[ROW]], %[[K]]] : memref<2x3xf32>
+// CHECK-NEXT:     arith.cmpf oeq, %[[X]]
+// CHECK:          arith.cmpf uno
+// CHECK:          arith.bitcast %{{.*}} : f32 to i32
+// CHECK:          memref.store %{{.*}}, %[[KEYS]][%[[K]]] : memref<3xi32>
+// CHECK:          memref.store %{{.*}}, %[[A]][%[[K]]] : memref<3xi64>
+// CHECK-NEXT:   }
+// CHECK:        scf.for {{.*}} iter_args
+// CHECK:          memref.load %[[A]]
+// CHECK:          arith.cmpi sgt, %{{.*}}, %{{.*}} : i32
+// CHECK:          memref.store %{{.*}}, %[[B]][%{{.*}}] : memref<3xi64>
+// CHECK:        scf.for {{.*}} iter_args
+// CHECK:          memref.load %[[B]]
+// CHECK:          memref.store %{{.*}}, %[[A]][%{{.*}}] : memref<3xi64>
+// CHECK:        scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:     %[[P:.*]] = memref.load %[[A]][%[[J]]] : memref<3xi64>
+// CHECK-NEXT:     %[[AT:.*]] = arith.index_cast %[[P]] : i64 to index
+// CHECK-NEXT:     %[[V:.*]] = memref.load %i[%[[ROW]], %[[AT]]] : memref<2x3xi32>
+// CHECK-NEXT:     memref.store %[[V]], %result0[%[[ROW]], %[[J]]] : memref<2x3xi32>
+// CHECK-NEXT:   }
+// CHECK-NEXT:   memref.dealloc %[[A]] : memref<3xi64>
+// CHECK-NEXT:   memref.dealloc %[[B]] : memref<3xi64>
+// CHECK-NEXT:   memref.dealloc %[[KEYS]] : memref<3xi32>
+// CHECK-NEXT: } {bcast.parallel}
+  %0 = bcast.sort %i by %x, dim = 1 descending : (tensor<2x3xi32>, tensor<2x3xf32>) -> tensor<2x3xi32>
+  func.return %0 : tensor<2x3xi32>
+}

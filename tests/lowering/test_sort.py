@@ -1,0 +1,232 @@
+"""``bcast.sort`` (docs/ir.md) on every backend.
+
+(1) JAX programs (``jnp.sort``, ``jnp.argsort``, descending, integers,
+booleans, ``f16``, NaNs of both signs, ``-0.0`` beside ``0.0``, lanes full
+of ties, ``lax.sort`` of several operands by one key, ``lax.top_k`` as
+``jax.jit(...).lower`` and as ``jax.export`` write it), imported and run by
+``bcast.compile`` on every backend, bit for bit equal to ``jax.jit``, and
+round-tripped through ``-t stablehlo`` to XLA; (2) the op itself on every
+backend and element type, over edge values and run lengths around the
+merge sort's powers of two, bit for bit equal to the reference's
+``numerics.sort``; (3) the Array API module on array_api_strict (also
+without ``take_along_axis``), dask and JAX.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import bcast
+from bcast.ir import numerics
+from bcast.lowering import array_api_runtime as ar
+from bcast.tests.budget import quick_sample
+from bcast.tools.api import BACKENDS
+from bcast.tools.targets import STANDARD_PIPELINE
+
+jax = pytest.importorskip("jax")
+jnp = jax.numpy
+
+from bcast.tools import opt  # noqa: E402
+from bcast.tools.jax_bridge import lower_to_stablehlo, run_stablehlo, verify_stablehlo  # noqa: E402
+
+EDGES = np.array([3.0, -0.0, np.nan, 0.0, 1.0, 0.0, -0.0, np.inf, -np.inf, np.nan, 2.0, 2.0], np.float32)
+EDGES[2] = -np.nan  # a NaN with its sign bit set: JAX's sort canonicalizes it, top_k does not
+
+
+def rows() -> np.ndarray:
+    """Two rows of edge values and ties."""
+    return np.stack([EDGES, np.roll(EDGES, 5)])
+
+
+INTS = np.array([[3, 1, 3, -5, 1, 0, 2**31 - 1, -2**31, 1, 1], [0, 0, 0, 7, 7, -1, -1, 0, 7, 0]], np.int32)
+
+PROGRAMS = {
+    "sort_rows": (lambda x: jnp.sort(x, axis=-1), (rows(),)),
+    "sort_columns": (lambda x: jnp.sort(x, axis=0), (rows(),)),
+    "argsort": (lambda x: jnp.argsort(x, axis=-1), (rows(),)),
+    "sort_descending": (lambda x: jnp.sort(x, descending=True), (rows(),)),
+    "argsort_descending": (lambda x: jnp.argsort(x, descending=True), (rows(),)),
+    "argsort_unstable": (lambda x: jnp.argsort(x, stable=False), (INTS,)),
+    "sort_ints": (lambda x: jnp.sort(x), (INTS,)),
+    "argsort_ints_descending": (lambda x: jnp.argsort(x, descending=True), (INTS,)),
+    "argsort_ties": (lambda x: jnp.argsort(x // 3), (np.arange(24, dtype=np.int32)[::-1].reshape(2, 12),)),
+    "sort_uint8": (lambda x: jnp.sort(x, axis=0), (np.array([[255, 0], [3, 3], [128, 1]], np.uint8),)),
+    "sort_bools": (lambda x: jnp.sort(x > 1), (rows(),)),
+    "argsort_f16": (lambda x: jnp.argsort(x.astype(jnp.float16)), (rows(),)),
+    "sort_3d": (lambda x: jnp.argsort(x, axis=1), (np.tile(EDGES, 4).reshape(2, 12, 2),)),
+    "several_operands": (lambda x, i, y: jax.lax.sort((x, i, y), dimension=1, num_keys=1),
+                         (rows(), np.arange(24, dtype=np.int32).reshape(2, 12), -rows())),
+    "key_not_first": (lambda x, i: jax.lax.sort((i, x), num_keys=1)[1], (rows(), INTS[:, :1].repeat(12, 1))),
+    "top_k": (lambda x: jax.lax.top_k(x, 5), (rows(),)),
+    "top_k_ints": (lambda x: jax.lax.top_k(x, 4), (INTS,)),
+}
+"""name: (function, arguments)."""
+
+
+def as_list(values) -> list[np.ndarray]:
+    return [np.asarray(v) for v in (values if isinstance(values, (tuple, list)) else [values])]
+
+
+def assert_bits_equal(got, want) -> None:
+    """Same dtype and shape, and the same bits (NaN payloads and signs, -0.0)."""
+    got, want = as_list(got), as_list(want)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        assert g.dtype == w.dtype and g.shape == w.shape, (g, w)
+        np.testing.assert_array_equal(np.ascontiguousarray(g).view(np.uint8), np.ascontiguousarray(w).view(np.uint8),
+                                      err_msg=f"{g}\n!=\n{w}")
+
+
+@pytest.mark.parametrize("form", ["pretty", "located"])
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", list(PROGRAMS))
+def test_jax_sort_programs_run_as_jax_does(name: str, backend: str, form: str) -> None:
+    fn, args = PROGRAMS[name]
+    text = lower_to_stablehlo(fn, *args, located=form == "located")
+    assert_bits_equal(bcast.compile(text, backend=backend)(*args), jax.jit(fn)(*args))
+
+
+@pytest.mark.parametrize("name", ["sort_rows", "argsort", "top_k"])
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_jax_export_form_runs_as_jax_does(name: str, backend: str) -> None:
+    """``jax.export``'s text: the sort in a private function (``call @sort``),
+    ``top_k`` as a composite of its decomposition."""
+    fn, args = PROGRAMS[name]
+    specs = [jax.ShapeDtypeStruct(a.shape, a.dtype) for a in args]
+    text = jax.export.export(jax.jit(fn))(*specs).mlir_module()
+    assert '"stablehlo.sort"' in text
+    assert_bits_equal(bcast.compile(text, backend=backend)(*args), jax.jit(fn)(*args))
+
+
+@pytest.mark.parametrize("name", list(PROGRAMS))
+def test_round_trip_runs_on_xla(capsys, tmp_path, name: str) -> None:
+    """``bcast-opt -p <standard pipeline> -t stablehlo`` writes each sort
+    back as JAX's form, which jaxlib verifies and XLA runs to ``jax.jit``'s
+    values."""
+    fn, args = PROGRAMS[name]
+    path = tmp_path / f"{name}.mlir"
+    path.write_text(lower_to_stablehlo(fn, *args))
+    assert opt.main([str(path), "-p", STANDARD_PIPELINE, "-t", "stablehlo"]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and "bcast." not in out and '"stablehlo.sort"' in out
+    verify_stablehlo(out)
+    assert_bits_equal(run_stablehlo(out, args), jax.jit(fn)(*args))
+
+
+# -- the op itself ---------------------------------------------------------
+
+POOLS = {
+    "f32": np.array([0.0, -0.0, np.nan, -np.nan, np.inf, -np.inf, 1.0, -1.0, 2.5], np.float32),
+    "f64": np.array([0.0, -0.0, np.nan, -np.nan, 1.0, -1.0, np.inf], np.float64),
+    "f16": np.array([0.0, -0.0, np.nan, -np.nan, -np.inf, 1.0, -2.0], np.float16),
+    "i32": np.array([0, -1, 5, 2**31 - 1, -2**31, 3], np.int32),
+    "i64": np.array([0, -1, 2**63 - 1, -2**63, 7], np.int64),
+    "ui8": np.array([0, 255, 3, 128], np.uint8),
+    "i1": np.array([False, True]),
+}
+
+SHAPES = [((1,), 0), ((2,), 0), ((7,), 0), ((3, 16), 1), ((3, 17), 1), ((33, 2), 0), ((2, 1, 5), 2), ((0, 3), 1),
+          ((2, 0), 1)]
+"""Run lengths 1, 2, 7, 16, 17, 33 (a power of two, one past it: the last
+merge of a pass pairs a run with an empty one) and empty lanes."""
+
+ORDERS = [(False, False), (True, False), (False, True), (True, True)]
+
+
+def orders_of(element: str) -> list[tuple[bool, bool]]:
+    """(descending, total_order) pairs: total_order orders floats only."""
+    return [o for o in ORDERS if element.startswith("f") or not o[1]]
+
+
+def sort_program(shape, dim: int, element: str) -> str:
+    """The keys sorted, and i32 values sorted by them, in each order of
+    ``orders_of(element)``: one module, so each backend builds it once."""
+    t = f"tensor<{'x'.join(map(str, shape))}x{element}>"
+    i = f"tensor<{'x'.join(map(str, shape))}xi32>"
+    body, results, types = [], [], []
+    for n, (descending, total_order) in enumerate(orders_of(element)):
+        flags = (" descending" if descending else "") + (" total_order" if total_order else "")
+        body.append(f"  %s{n} = bcast.sort %k by %k, dim = {dim}{flags} : ({t}, {t}) -> {t}")
+        body.append(f"  %a{n} = bcast.sort %v by %k, dim = {dim}{flags} : ({i}, {t}) -> {i}")
+        results += [f"%s{n}", f"%a{n}"]
+        types += [t, i]
+    return (f"func.func @main(%k: {t}, %v: {i}) -> ({', '.join(types)}) {{\n" + "\n".join(body)
+            + f"\n  func.return {', '.join(results)} : {', '.join(types)}\n}}\n")
+
+
+EDGE_CASES = quick_sample([
+    pytest.param(backend, element, shape, dim, id=f"{backend}-{element}-{'x'.join(map(str, shape))}-dim{dim}")
+    for backend in BACKENDS if backend != "reference" for element in POOLS for shape, dim in SHAPES
+])
+
+
+@pytest.mark.parametrize(("backend", "element", "shape", "dim"), EDGE_CASES)
+def test_sort_matches_the_reference_on_edge_values(backend: str, element: str, shape, dim: int) -> None:
+    rng = np.random.default_rng(len(shape) * 31 + dim)
+    keys = rng.choice(POOLS[element], shape)
+    values = rng.integers(-100, 100, shape).astype(np.int32)
+    want = []
+    for descending, total_order in orders_of(element):
+        want += [numerics.sort(keys, keys, dim, descending, total_order),
+                 numerics.sort(values, keys, dim, descending, total_order)]
+    assert_bits_equal(bcast.compile(sort_program(shape, dim, element), backend=backend)(keys, values), want)
+
+
+def test_reference_orders_as_numpy_and_ieee_total_order() -> None:
+    """``numerics.sort``'s two float orders, spelled out: NumPy's (NaNs of
+    both signs last, ``-0.0`` tied with ``0.0`` so they keep their order),
+    and IEEE totalOrder (``-NaN`` first, ``-0.0`` before ``0.0``);
+    descending keeps ties in their order too."""
+    x = np.array([np.nan, 0.0, -0.0, 1.0, -np.nan, -np.inf], np.float32)
+    x[4] = -np.nan
+    order = numerics.sort_order(x, 0)
+    assert order.tolist() == [5, 1, 2, 3, 0, 4]
+    assert numerics.sort_order(x, 0, total_order=True).tolist() == [4, 5, 2, 1, 3, 0]
+    assert numerics.sort_order(x, 0, descending=True).tolist() == [0, 4, 3, 1, 2, 5]
+    assert numerics.sort_order(np.array([2, 1, 2, 1]), 0, descending=True).tolist() == [0, 2, 1, 3]
+
+
+class WithoutTakeAlongAxis:
+    """A namespace that lacks ``take_along_axis`` (before the 2024.12 standard)."""
+
+    def __init__(self, xp):
+        self.xp = xp
+
+    def __getattr__(self, name: str):
+        if name == "take_along_axis":
+            raise AttributeError(name)
+        return getattr(self.xp, name)
+
+
+@pytest.mark.parametrize("lacks_take_along_axis", [False, True])
+def test_array_api_sort_on_array_api_strict(lacks_take_along_axis: bool) -> None:
+    xp = pytest.importorskip("array_api_strict")
+    namespace = WithoutTakeAlongAxis(xp) if lacks_take_along_axis else xp
+    rng = np.random.default_rng(5)
+    for shape, dim in [((3, 5), 1), ((3, 5), 0), ((2, 3, 4), 1), ((4,), 0), ((2, 0, 3), 1)]:
+        keys = rng.choice(POOLS["f32"], shape)
+        values = rng.standard_normal(shape).astype(np.float32)
+        for descending, total_order in ORDERS:
+            got = ar.sort(namespace, xp.asarray(values), xp.asarray(keys), dim, descending, total_order)
+            assert_bits_equal(np.asarray(got), numerics.sort(values, keys, dim, descending, total_order))
+
+
+@pytest.mark.parametrize("library", ["dask", "jax"])
+def test_array_api_sort_on_dask_and_jax(library: str) -> None:
+    """Through ``array_api_compat``: dask in chunks that split each lane
+    (its argsort gathers a lane), JAX's own namespace."""
+    compat = pytest.importorskip("array_api_compat")
+    rng = np.random.default_rng(6)
+    keys = rng.choice(POOLS["f32"], (4, 6))
+    values = rng.integers(-9, 9, (4, 6)).astype(np.int32)
+    if library == "dask":
+        da = pytest.importorskip("dask.array")
+        wrap = lambda a: da.from_array(a, chunks=(2, 3))  # noqa: E731
+    else:
+        wrap = jnp.asarray
+    xp = compat.array_namespace(wrap(keys))
+    for dim in (0, 1):
+        for descending, total_order in ORDERS:
+            got = ar.sort(xp, wrap(values), wrap(keys), dim, descending, total_order)
+            assert_bits_equal(np.asarray(got), numerics.sort(values, keys, dim, descending, total_order))
