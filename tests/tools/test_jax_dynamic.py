@@ -235,6 +235,8 @@ def test_c_refuses_a_size_computed_from_array_data_located() -> None:
     np.testing.assert_array_equal(got, x)
 
 
+DTYPES = {"f32": np.float32, "f16": np.float16, "i32": np.int32}
+
 CUMULATIVE = """
 func.func @main(%x: tensor<?x4xELEMENT>) -> tensor<?x4xELEMENT> {
   %0 = bcast.cumulative KIND %x, dim = 0REVERSE : (tensor<?x4xELEMENT>) -> tensor<?x4xELEMENT>
@@ -265,7 +267,7 @@ def test_a_cumulative_along_a_dynamic_dim_exports_to_xla_at_sizes_0_1_5(kind, el
         assert "bcast.cumulative" in str(back) and "check_broadcastable" not in str(back)
     rng = np.random.default_rng(3)
     for n in (0, 1, 5):
-        x = (rng.standard_normal((n, 4)) * 3).astype(np.dtype({"f32": "float32", "f16": "float16", "i32": "int32"}[element]))
+        x = (rng.standard_normal((n, 4)) * 3).astype(DTYPES[element])
         expected = reference(x)
         (got,) = run_stablehlo(refined_stablehlo(exported, [x.shape]), [x])
         np.testing.assert_allclose(got, expected, rtol=2e-3)
