@@ -17,6 +17,7 @@ import numpy as np
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    ArrayAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     I64,
@@ -259,16 +260,25 @@ def broadcast_size(sizes: Sequence[int]) -> int:
     return next((int(s) for s in sizes if s != 1), 1)
 
 
+RESULT_SHAPE_WORDS = "result has shape {shape} at run time, which its type {type} does not allow"
+"""The words for a result whose run-time shape its declared type does not
+allow (a declared dim more static than the inferred one), after ``'OP' op``:
+the reference's, the C runtime's and bcast-make-explicit's check's."""
+
+
 def check_broadcastable_sizes(shapes: Sequence[Sequence[int]], landing: Sequence[Sequence[int]],
-                              checked: Sequence[int], strict: bool, message: str) -> None:
+                              checked: Sequence[int], strict: bool, message: str, notes: Sequence[str] = ()) -> None:
     """``bcast.check_broadcastable`` on run-time ``shapes`` (one per operand,
     each landing on the result dims ``landing``): at each ``checked`` dim the
     sizes landing there are equal or 1 (equal if ``strict``), else
-    ``message`` and the shapes, as NumPy words it."""
-    for r in checked:
+    ``message`` and the shapes, as NumPy words it, with the note of the first
+    dim that fails (``notes``, one per checked dim, ``""`` for none: a
+    template whose ``{s[k][j]}`` is dim ``j`` of operand ``k``)."""
+    for n, r in enumerate(checked):
         sizes = {s for shape, dims in zip(shapes, landing) for s, d in zip(shape, dims) if d == r}
         if len(sizes if strict else sizes - {1}) > 1:
-            raise RuntimeShapeError(f"{message} {numpy_shapes(shapes)}")
+            note = notes[n].format(s=shapes) if n < len(notes) and notes[n] else None
+            raise RuntimeShapeError(f"{message} {numpy_shapes(shapes)}", [note] if note else [])
 
 
 def check_expansion(operand: Sequence[int], shape: Sequence[int], dims: Sequence[int],
@@ -385,20 +395,28 @@ class ElementwiseOp(BcastOp, abc.ABC):
         operands counts once (its dims are proven equal to themselves). A
         declared result dim more static than the inferred one adds an
         ``equal`` check."""
-        values = list(dict.fromkeys(self.operands))
-        operands = [split_type(v.type)[0] for v in values]
         result = split_type(self.results[0].type)[0]
-        if not any(rules.levels_dynamic(levels) for levels in (*operands, result)):
+        checks = self.operand_runtime_checks()
+        if not checks and not rules.levels_dynamic(result) \
+                and not any(rules.levels_dynamic(split_type(v.type)[0]) for v in self.operands):
             return []
-        checks = [] if len(values) == 1 else [
-            (level, axis, check) for level, shapes in self.aligned_levels(operands)
-            for axis, check in self.level_checks(shapes)]
         inferred = split_type(self.infer_result_type(semantics_of(self)))[0]
         for level, (got, declared) in enumerate(zip(inferred, result)):
             for axis, (a, b) in enumerate(zip(got, declared)):
                 if isinstance(a, rules.Dynamic) and isinstance(b, int):
                     checks.append((level, axis - len(got), "equal"))
         return checks
+
+    def operand_runtime_checks(self) -> list[tuple[int, int, rules.RuntimeCheck]]:
+        """``runtime_checks`` of the operands' pairs only, without the
+        declared result's facts (bcast-make-explicit checks those on the
+        result, in the reference's words)."""
+        values = list(dict.fromkeys(self.operands))
+        operands = [split_type(v.type)[0] for v in values]
+        if len(values) == 1 or not any(rules.levels_dynamic(levels) for levels in operands):
+            return []
+        return [(level, axis, check) for level, shapes in self.aligned_levels(operands)
+                for axis, check in self.level_checks(shapes)]
 
     def aligned_levels(self, operands: Sequence[Levels]) -> list[tuple[int, list[rules.Shape]]]:
         """The operands' shapes that broadcast together, per nesting level
@@ -480,6 +498,17 @@ class BinaryOp(ElementwiseOp, abc.ABC):
 
     def infer_concrete(self, types: Sequence[Attribute], semantics: Semantics) -> Attribute:
         return self.infer_type(*types, _dims(self.broadcast_dimensions), semantics)
+
+    def operand_runtime_checks(self) -> list[tuple[int, int, rules.RuntimeCheck]]:
+        """``runtime_checks`` of the operands' pairs only, without the
+        declared result's facts (bcast-make-explicit checks those on the
+        result, in the reference's words)."""
+        values = list(dict.fromkeys(self.operands))
+        operands = [split_type(v.type)[0] for v in values]
+        if len(values) == 1 or not any(rules.levels_dynamic(levels) for levels in operands):
+            return []
+        return [(level, axis, check) for level, shapes in self.aligned_levels(operands)
+                for axis, check in self.level_checks(shapes)]
 
     def aligned_levels(self, operands: Sequence[Levels]) -> list[tuple[int, list[rules.Shape]]]:
         """Under xla, ``broadcast_dimensions`` first places the lower-rank
@@ -2827,7 +2856,11 @@ class CheckBroadcastableOp(BcastOp):
     ``checking``, the sizes landing there are equal or 1 (NumPy's rule) or,
     with ``strict`` (tml's logical, relational and bitwise ops), equal.
     When they are not, the program fails with ``message`` followed by the
-    operands' run-time shapes, as NumPy words it."""
+    operands' run-time shapes, as NumPy words it, and with the first failing
+    dim's entry of ``notes`` (one per checked dim), if any: the note the op
+    that needs the check gives there (its rule under tml or xla), as a
+    template whose ``{s[k][j]}`` is the run-time size of dim ``j`` of shape
+    ``k``."""
 
     name = "bcast.check_broadcastable"
     DYNAMIC_SHAPES: ClassVar[bool] = True
@@ -2838,10 +2871,11 @@ class CheckBroadcastableOp(BcastOp):
     checked = prop_def(DenseArrayBase.constr(i64))
     strict = opt_prop_def(UnitAttr)
     message = prop_def(StringAttr)
+    notes = opt_prop_def(ArrayAttr[StringAttr])
     traits = traits_def(CanonicalizationPatterns())
     assembly_format = (
         "custom<CheckedShapes>($sizes, $static_shapes, $ranks, $landing) `checking` $checked "
-        "(`strict` $strict^)? `message` `=` $message attr-dict"
+        "(`strict` $strict^)? `message` `=` $message (`notes` `=` $notes^)? attr-dict"
     )
     custom_directives = (CheckedShapes,)
 
@@ -2852,6 +2886,7 @@ class CheckBroadcastableOp(BcastOp):
         checked: Sequence[int],
         strict: bool = False,
         message: str = NUMPY_BROADCAST_WORDS,
+        notes: Sequence[str] = (),
     ):
         static, dynamic = _index_operands([s for shape in shapes for s in shape])
         super().__init__(
@@ -2859,8 +2894,13 @@ class CheckBroadcastableOp(BcastOp):
             properties={"static_shapes": static, "ranks": dense_i64([len(s) for s in shapes]),
                         "landing": dense_i64([d for dims in landing for d in dims]),
                         "checked": dense_i64(checked), "strict": UnitAttr() if strict else None,
-                        "message": StringAttr(message)},
+                        "message": StringAttr(message),
+                        "notes": ArrayAttr([StringAttr(n) for n in notes]) if any(notes) else None},
         )  # fmt: skip
+
+    def note_templates(self) -> list[str]:
+        """One note template per checked dim (``""``: none)."""
+        return [n.data for n in self.notes.data] if self.notes is not None else []
 
     @property
     def is_strict(self) -> bool:
@@ -2886,7 +2926,7 @@ class CheckBroadcastableOp(BcastOp):
     def check(self, shapes: Sequence[Sequence[int]]) -> None:
         """The check on run-time ``shapes`` (``check_broadcastable_sizes``)."""
         check_broadcastable_sizes(shapes, self.landing_dims(), self.checked.get_values(), self.is_strict,
-                                  self.message.data)
+                                  self.message.data, self.note_templates())
 
     def verify_semantics(self, semantics: Semantics) -> None:
         static = self.static_shapes.get_values()
@@ -2903,6 +2943,10 @@ class CheckBroadcastableOp(BcastOp):
             raise Diagnostic(f"checks dim {missing[0]}, on which no operand dim lands")
         if len(self.ranks.get_values()) < 2:
             raise Diagnostic("needs at least two shapes")
+        if self.notes is not None and len(self.notes.data) != len(self.checked.get_values()):
+            raise Diagnostic(f"{rules.plural(len(self.notes.data), 'note')} for "
+                             f"{rules.plural(len(self.checked.get_values()), 'checked dim')}",
+                             ["one note per checked dim (\"\" for none)"])
 
 
 def _size_tensor(value: SSAValue, what: str) -> None:

@@ -152,15 +152,14 @@ class SizePlan:
                 _, op, result = step
                 got = tuple(size(s) for s in result)
                 if not rules.fits(flat_type_shape(op.result.type), got):
-                    raise EvaluationError(op, f"result has shape {got} at run time, which its type "
-                                              f"{op.result.type} does not allow")
+                    raise EvaluationError(op, bc.RESULT_SHAPE_WORDS.format(shape=got, type=op.result.type))
             elif kind == "check":
                 _, op, sources, groups, strict = step
-                values = [[size(s) for s in shape] for shape in sources]
+                got = [[size(s) for s in shape] for shape in sources]  # (not ``values``: the tensors computed)
                 for group in groups:
-                    seen = {values[i][j] for i, j in group}
+                    seen = {got[i][j] for i, j in group}
                     if len(seen if strict else seen - {1}) > 1:
-                        check_broadcastable(op, [tuple(v) for v in values])
+                        check_broadcastable(op, [tuple(v) for v in got])
             else:
                 _, op, operand, result, facts = step
                 got, want = [size(s) for s in operand], [size(s) for s in result]

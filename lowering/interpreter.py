@@ -92,8 +92,7 @@ def _typed(op: Operation, value: Any) -> PythonValues:
         want = flat_shape_of(t)
         if rules.is_dynamic(want) or any(is_dynamic_type(v.type) for v in op.operands):
             if not rules.fits(want, value.shape):
-                raise EvaluationError(op, f"result has shape {value.shape} at run time, which its type {t} "
-                                          "does not allow")
+                raise EvaluationError(op, bc.RESULT_SHAPE_WORDS.format(shape=value.shape, type=t))
         else:
             assert value.shape == want, (op.name, value.shape, want)
         value = value.astype(dtype_of(t), copy=False)

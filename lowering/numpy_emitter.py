@@ -353,8 +353,9 @@ class PythonFunctionEmitter:
         elif isinstance(op, bc.CheckBroadcastableOp):
             shapes = python_tuple([self.sizes_source(shape) for shape in op.shapes()])
             landing = python_tuple([str(tuple(dims)) for dims in op.landing_dims()])
+            notes = f", {tuple(op.note_templates())!r}" if op.notes is not None else ""
             out(f"rt.check_broadcastable({shapes}, {landing}, {tuple(op.checked.get_values())}, {op.is_strict}, "
-                f"{op.message.data!r}, {site(op)!r})")
+                f"{op.message.data!r}, {site(op)!r}{notes})")
         elif isinstance(op, bc.SizeFromTensorOp):
             out(f"{n[op.result]} = rt.size_from_tensor({n[op.operands[0]]}, {site(op)!r})")
         elif isinstance(op, bc.ShapeAssertionOp):

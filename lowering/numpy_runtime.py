@@ -574,10 +574,11 @@ def dynamic(bound: int | None = None) -> rules.Dynamic:
 
 
 def check_broadcastable(shapes: tuple[tuple[int, ...], ...], landing: tuple[tuple[int, ...], ...],
-                        checked: tuple[int, ...], strict: bool, message: str, site: Site | None) -> None:
+                        checked: tuple[int, ...], strict: bool, message: str, site: Site | None,
+                        notes: tuple[str, ...] = ()) -> None:
     """``bcast.check_broadcastable`` (``ops.check_broadcastable_sizes``), failing at ``site``."""
     try:
-        bc.check_broadcastable_sizes(shapes, landing, checked, strict, message)
+        bc.check_broadcastable_sizes(shapes, landing, checked, strict, message, notes)
     except bc.RuntimeShapeError as e:
         raise ShapeFailure(e.message, e.notes, site) from None
 

@@ -104,6 +104,7 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     AnyFloat,
+    ArrayAttr,
     BoolAttr,
     BytesAttr,
     DenseIntOrFPElementsAttr,
@@ -112,6 +113,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     ModuleOp,
     StringAttr,
+    SymbolRefAttr,
     TensorType,
     UnregisteredOp,
     i64,
@@ -266,10 +268,12 @@ def through_relayout(x: SSAValue, dims: Sequence[int]) -> tuple[SSAValue, list[i
 class FunctionEmitter:
     """One ``func.func``: bcast values map to StableHLO values in ``values``."""
 
-    def __init__(self, function: func.FuncOp, names: dict[str, str]):
+    def __init__(self, function: func.FuncOp, names: dict[str, str], reducers: Reducers | None = None):
         self.function = function
         self.names = names
         """Symbol renames (the entry becomes ``@main``, which XLA runs)."""
+        self.reducers = reducers if reducers is not None else Reducers(set())
+        """The functions a ``dynamic_reduce_window`` calls, shared by the module's emitters."""
         inputs = [flat_type(t) for t in function.function_type.inputs.data]
         outputs = [flat_type(t) for t in function.function_type.outputs.data]
         self.block = Block(arg_types=inputs)
@@ -671,6 +675,8 @@ class FunctionEmitter:
         element = _element(op.operand.type)
         acc = "f32" if element == "f16" else element
         x = self.convert(x, acc)
+        if not isinstance(n, int):
+            return self.convert(self.dynamic_cumulative(op, x, acc), element)
         window = [n if d == op.dim else 1 for d in range(len(shape))]
         edge = (0, n - 1) if op.is_reverse else (n - 1, 0)
         padding = [edge if d == op.dim else (0, 0) for d in range(len(shape))]
@@ -681,6 +687,32 @@ class FunctionEmitter:
         init = self.scalar(numerics.reduction_identity(op.kind_name, NUMPY_DTYPES[acc]), acc)
         r = self.add(shlo.ReduceWindowOp([x], [init], window, padding, Region(body)))
         return self.convert(r, element)
+
+    def dynamic_cumulative(self, op: bc.CumulativeOp, x: SSAValue, acc: str) -> SSAValue:
+        """Along a ``?`` dim, JAX's form: ``custom_call
+        @stablehlo.dynamic_reduce_window`` whose window and padding are size
+        tensors and whose body is a function (``Reducers``), which jaxlib's
+        shape refinement turns into the static ``reduce_window``. The window
+        is ``w = maximum(n, 1)``, padded by ``w - 1``, not JAX's ``n`` and
+        ``n - 1``: StableHLO has no window of size 0, and JAX never meets one
+        (its dimension variables are at least 1); at ``n = 0`` the window of
+        1, unpadded, gives the empty result."""
+        shape = flat_type_shape(op.operand.type)
+        rank, d = len(shape), op.dim
+        w = self.add(shlo.ELEMENTWISE_OPS["stablehlo.maximum"](self.dim_size(x, d), self.scalar(1, "i64")))
+        edge = self.elementwise("stablehlo.add", [w, self.scalar(-1, "i64")])
+        window = self.shape_tensor([w if k == d else 1 for k in range(rank)])
+        ones = self.shape_tensor([1] * rank)
+        pairs = [self.reshape(self.shape_tensor([0, 0] if k != d else ([0, edge] if op.is_reverse else [edge, 0])),
+                              [1, 2]) for k in range(rank)]  # fmt: skip
+        padding = pairs[0] if rank == 1 else self.add(shlo.ConcatenateOp(pairs, 0))
+        init = self.scalar(numerics.reduction_identity(op.kind_name, NUMPY_DTYPES[acc]), acc)
+        reducer = self.reducers.symbol(op.kind_name, x.type.get_element_type(), self)
+        return self.add(UnregisteredOp.with_name("stablehlo.custom_call").create(
+            operands=[x, init, window, ones, ones, ones, padding], result_types=[x.type],
+            properties={"call_target_name": StringAttr("stablehlo.dynamic_reduce_window"),
+                        "api_version": IntegerAttr(2, IntegerType(32)),
+                        "called_computations": ArrayAttr([SymbolRefAttr(reducer)])}))  # fmt: skip
 
     def index_plan(self, op: bc.ExtractOp | bc.AssignOp, args: list[SSAValue]):
         """The indexed value's flat shape and one start index per flat dim
@@ -837,6 +869,33 @@ class StablehloScalars:
         return carried
 
 
+class Reducers:
+    """The body functions of a module's ``dynamic_reduce_window``s (JAX's
+    ``reduce_window_float32_reducer``): one per kind and element type,
+    named apart from the module's own functions (``taken``), each the
+    kind's binary op (max/min with the emitter's NaN guard) and
+    ``func.return``."""
+
+    def __init__(self, taken: set[str]):
+        self.taken = taken
+        self.functions: dict[tuple[str, Attribute], func.FuncOp] = {}
+
+    def symbol(self, kind: str, element: Attribute, emitter: FunctionEmitter) -> str:
+        key = (kind, element)
+        if key not in self.functions:
+            name, n = f"cumulative_{kind}_{element}_reducer", 0
+            while name in self.taken:
+                n += 1
+                name = f"cumulative_{kind}_{element}_reducer_{n}"
+            self.taken.add(name)
+            scalar = TensorType(element, [])
+            body = Block(arg_types=[scalar, scalar])
+            combined = emitter.elementwise(bc.REDUCTION_COMBINERS[kind].STABLEHLO, list(body.args), block=body)
+            body.add_op(func.ReturnOp(combined))
+            self.functions[key] = func.FuncOp(name, ([scalar, scalar], [scalar]), Region(body))
+        return self.functions[key].sym_name.data
+
+
 def entry_names(functions: dict[str, func.FuncOp], entry: str | None) -> dict[str, str]:
     """Renames that make ``@entry`` the module's ``@main`` (what XLA compiles
     and runs); a function already named ``main`` gets a fresh name."""
@@ -876,7 +935,9 @@ def emit_module(module: ModuleOp, entry: str | None = None) -> ModuleOp:
         raise PassError(module, f"no function @{entry} in the module")
     roots = [entry] if entry is not None else [n for n, f in functions.items() if f.body.blocks]
     names = entry_names(functions, entry)
-    result = ModuleOp([FunctionEmitter(f, names).emit() for f in reachable(functions, roots)])
+    reducers = Reducers(set(functions) | set(names.values()))
+    emitted = [FunctionEmitter(f, names, reducers).emit() for f in reachable(functions, roots)]
+    result = ModuleOp(emitted + list(reducers.functions.values()))
     clean_up(result)
     return result
 

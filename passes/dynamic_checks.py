@@ -36,6 +36,7 @@ from typing import Hashable
 import numpy as np
 
 from xdsl.dialects import arith
+from xdsl.dialects.builtin import ArrayAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
@@ -251,6 +252,9 @@ def _drop_checked(op: CheckBroadcastableOp, rewriter: PatternRewriter, passes) -
     if not kept:
         rewriter.erase(op)
     elif len(kept) < len(checked):
+        if op.notes is not None:  # one note per checked dim
+            notes = [n for d, n in zip(checked, op.notes.data) if d in kept]
+            op.notes = ArrayAttr(notes) if any(n.data for n in notes) else None
         op.checked = dense_i64(kept)
         rewriter.handle_operation_modification(op)
 

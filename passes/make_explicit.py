@@ -39,8 +39,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+import numpy as np
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, TensorType, i1, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 from xdsl.pattern_rewriter import (
@@ -53,11 +54,14 @@ from xdsl.pattern_rewriter import (
 
 from bcast.ir import rules
 from bcast.ir.ops import (
+    AndOp,
     AssignOp,
     BinaryOp,
     BroadcastInDimOp,
     BroadcastSizeOp,
     CheckBroadcastableOp,
+    CompareOp,
+    ConstantOp,
     ConversionOp,
     ConvertOp,
     DimOp,
@@ -67,7 +71,11 @@ from bcast.ir.ops import (
     ExtractOp,
     MatmulOp,
     NarrowOp,
+    RESULT_SHAPE_WORDS,
     ReshapeOp,
+    RuntimeShapeError,
+    ShapeAssertionOp,
+    SizeToTensorOp,
     TernaryOp,
     TransposeOp,
     semantics_of,
@@ -203,18 +211,70 @@ def _flat_result_dim(result: Levels, level: int, axis: int) -> int:
 
 
 def emit_checks(op: ElementwiseOp, sizes: Sizes, dims: Sequence[Sequence[int]]) -> None:
-    """The checks the 4b table leaves to run time for ``op``
-    (``op.runtime_checks()``), as ``bcast.check_broadcastable`` ops at
+    """The checks the 4b table leaves to run time for ``op``'s operands
+    (``op.operand_runtime_checks()``), as ``bcast.check_broadcastable`` ops at
     ``op``'s location: one for NumPy's rule, one for tml's equality rule
     (``strict``), each listing every operand's shape for NumPy's message."""
     result, _ = split_type(op.results[0].type)
     by_kind: dict[bool, set[int]] = {}
-    for level, axis, check in op.runtime_checks():
+    for level, axis, check in op.operand_runtime_checks():
         by_kind.setdefault(check == "equal", set()).add(_flat_result_dim(result, level, axis))
     for strict, checked in sorted(by_kind.items()):
         shapes = [sizes.shape(v) for v in op.operands]
-        check = CheckBroadcastableOp(shapes, dims, sorted(checked), strict)
+        notes = [rule_note(op, dims, r) for r in sorted(checked)]
+        check = CheckBroadcastableOp(shapes, dims, sorted(checked), strict, notes=notes)
         sizes.rewriter.insert(located(check, op), InsertPoint.before(op))
+
+
+SENTINEL = 7_000_000
+"""Run-time sizes ``rule_note`` makes up to find a note (7 digits each, so
+one never holds another)."""
+
+
+def rule_note(op: ElementwiseOp, dims: Sequence[Sequence[int]], failing: int) -> str:
+    """The note the reference gives when ``op``'s operands fail to broadcast
+    at result dim ``failing`` only (``ElementwiseOp.runtime_levels``: the
+    op's own rule under tml or xla, such as ``relational operations under
+    tml semantics need ...``; none for NumPy's rule), as a template for the
+    check (``{s[k][j]}``: dim ``j`` of operand ``k`` at run time). Found by
+    running that rule on made-up sizes: each dynamic dim a distinct
+    ``SENTINEL`` value where it lands on ``failing``, elsewhere one value
+    per result dim (or the static size landing there), so only ``failing``
+    breaks; the sentinels in the note become placeholders. One definition of
+    the words: the reference's."""
+    flats = [rules.flat_shape(split_type(v.type)[0]) for v in op.operands]
+    shared: dict[int, int] = {}
+    for flat, landing in zip(flats, dims):
+        for n, d in zip(flat, landing):
+            if isinstance(n, int) and n != 1 and d != failing:
+                shared[d] = n
+    made: list[list[int]] = []
+    places: dict[str, str] = {}
+    for k, (flat, landing) in enumerate(zip(flats, dims)):
+        sizes: list[int] = []
+        for j, (n, d) in enumerate(zip(flat, landing)):
+            if isinstance(n, int):
+                sizes.append(n)
+                continue
+            value = SENTINEL + 1000 * k + j if d == failing else shared.setdefault(d, SENTINEL + 900_000 + d)
+            places.setdefault(str(value), f"{{s[{k}][{j}]}}")
+            sizes.append(value)
+        made.append(sizes)
+    levels = [_levels_like(v, sizes) for v, sizes in zip(op.operands, made)]
+    try:
+        op.runtime_levels(levels)
+    except RuntimeShapeError as e:
+        note = e.notes[0].replace("{", "{{").replace("}", "}}") if e.notes else ""
+        for value, place in places.items():
+            note = note.replace(value, place)
+        return note
+    return ""
+
+
+def _levels_like(value: SSAValue, flat: Sequence[int]) -> Levels:
+    """``flat`` sizes nested as ``value``'s type nests its dims."""
+    sizes = iter(flat)
+    return tuple(tuple(next(sizes) for _ in shape) for shape in split_type(value.type)[0])
 
 
 def result_sizes(values: Sequence[SSAValue], dims: Sequence[Sequence[int]], result: Levels,
@@ -267,11 +327,50 @@ def dynamic_broadcast(value: SSAValue, dims: Sequence[int], result: Levels, out:
     target = make_type(result, element)
     if rules.is_identity(dims, len(res_flat)) and len(nonexpanding) == len(dims):
         return reshape(sizes.rewriter, anchor, value, result)  # only the nesting may differ
-    if not rules.is_sorted(dims):
-        raise PassError(anchor, "has a transposing broadcast of dynamic dims, which bcast-make-explicit "
-                                "does not make explicit yet")  # fmt: skip
+    if not rules.is_sorted(dims):  # transpose (its sizes permuted), then broadcast in order
+        perm, transposed, dims = rules.split_transposing_broadcast(flat, dims)
+        value = insert_before(sizes.rewriter, anchor, TransposeOp(value, perm, make_type((transposed,), element)))
+        own = [own[p] for p in perm]  # the same SSA sizes: the facts they prove stay proven
+        expanding, nonexpanding = expansion_facts(transposed, own, dims, res_flat, out)
     return insert_before(sizes.rewriter, anchor,
                          DynamicBroadcastInDimOp(value, out, dims, target, expanding, nonexpanding))  # fmt: skip
+
+
+def emit_result_check(op: ElementwiseOp, sizes: Sizes, values: Sequence[SSAValue],
+                      dims: Sequence[Sequence[int]], inferred: Levels) -> None:
+    """The facts a declared result type adds to the inferred one (a static
+    ``n`` where ``?`` is inferred: the run-time size is ``n``; a bound
+    ``?<=B`` where none or a larger one is: it is at most ``B``) as one
+    ``bcast.shape_assertion`` at ``op``'s location, on the inferred sizes
+    (the broadcast of the operands' own, checked broadcastable before). It
+    fails with the reference's words (``RESULT_SHAPE_WORDS``) and the run-time
+    shape, so every backend reports what the reference reports; NumPy,
+    which would stretch two 1s into a declared ``out`` of 4, has no words
+    for it. Decision: a check of its own rather than broadcasting into the
+    declared size, which would make 1 and 1 a result of 4."""
+    declared = rules.flat_shape(split_type(op.results[0].type)[0])
+    got = result_sizes(values, dims, inferred, sizes)
+    rewriter, tensor = sizes.rewriter, TensorType(i64, [])
+    shown: list[str] = []
+    inputs: list[SSAValue] = []
+    predicate: SSAValue | None = None
+    for want, size in zip(declared, got):
+        if isinstance(size, int):
+            shown.append(str(size))
+            continue
+        shown.append(f"{{{len(inputs)}}}")
+        inputs.append(insert_before(rewriter, op, SizeToTensorOp(size, tensor)))
+        limit = want.bound if isinstance(want, rules.Dynamic) else want
+        if limit is None:
+            continue
+        bound = insert_before(rewriter, op, ConstantOp(np.array(limit, np.int64), tensor))
+        fits = insert_before(rewriter, op, CompareOp("LE" if isinstance(want, rules.Dynamic) else "EQ",
+                                                     inputs[-1], bound, TensorType(i1, [])))
+        predicate = fits if predicate is None else insert_before(rewriter, op, AndOp(predicate, fits))
+    assert predicate is not None, "a declared type more static than the inferred one states a fact"
+    shape = "(" + ", ".join(shown) + ("," if len(shown) == 1 else "") + ")"
+    message = f"'{op.name}' op " + RESULT_SHAPE_WORDS.format(shape=shape, type=op.results[0].type)
+    rewriter.insert(located(ShapeAssertionOp(predicate, inputs, message), op), InsertPoint.before(op))
 
 
 def make_dynamic_elementwise_explicit(rewriter: PatternRewriter, op: ElementwiseOp,
@@ -279,14 +378,13 @@ def make_dynamic_elementwise_explicit(rewriter: PatternRewriter, op: Elementwise
     """A dynamic elementwise op made explicit: its sizes read, its run-time
     checks emitted, its (converted) operands ``values`` broadcast to the
     result's run-time sizes, in that order. A declared result more static
-    than the inferred one (its own run-time check, worded for the result)
-    is refused for now."""
+    than the inferred one has its facts checked after the operands'
+    (``emit_result_check``), as the reference checks the result it computed."""
     inferred = op.infer_result_type(semantics_of(op))
-    if inferred != op.results[0].type:
-        raise PassError(op, f"has a declared result type {op.results[0].type} more static than the inferred "
-                            f"{inferred}, which bcast-make-explicit does not check explicitly yet")  # fmt: skip
     sizes = Sizes(rewriter, op, {})
     emit_checks(op, sizes, dims)
+    if inferred != op.results[0].type:
+        emit_result_check(op, sizes, values, dims, split_type(inferred)[0])
     result, _ = split_type(op.results[0].type)
     out = result_sizes(values, dims, result, sizes)
     operands = [dynamic_broadcast(v, d, result, out, sizes, op) for v, d in zip(values, dims)]

@@ -65,7 +65,16 @@ import math
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, StringAttr, SymbolRefAttr, TensorType, i1, i64
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseIntOrFPElementsAttr,
+    ModuleOp,
+    StringAttr,
+    SymbolRefAttr,
+    TensorType,
+    i1,
+    i64,
+)
 from xdsl.ir import Attribute, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -88,6 +97,7 @@ from bcast.ir import numerics
 from bcast.ir.types import (
     NUMPY_DTYPES, flat_type_shape, has_dynamic_types, is_dynamic_type, make_type, numpy_dtype, split_type,
 )
+from bcast.passes.dynamic_checks import size_key, tensor_dim_key
 from bcast.passes.errors import PassError
 from bcast.passes.stablehlo_control_flow import flatten_control_flow
 from bcast.passes.rewriting import replace
@@ -965,11 +975,222 @@ def is_shape_assertion(op: Operation) -> bool:
         and target.data == "shape_assertion"
 
 
+DYNAMIC_REDUCE_WINDOW = "stablehlo.dynamic_reduce_window"
+"""The ``custom_call`` target JAX writes for a ``reduce_window`` whose window
+or padding holds a dimension variable (``jnp.cumsum`` along a ``?`` dim)."""
+
+CUMULATIVE_WINDOW_WORDS = "the window of a cumulative stablehlo.dynamic_reduce_window is not its dim's size:"
+"""The run-time check's words (the window and dim sizes follow, as NumPy's shapes)."""
+
+
+def _custom_call_attr(op: Operation, name: str) -> Attribute | None:
+    """A ``custom_call``'s attribute, as a property (generic form) or not."""
+    return getattr(op, "properties", {}).get(name) or op.attributes.get(name)
+
+
+def is_dynamic_reduce_window(op: Operation) -> bool:
+    """JAX's ``custom_call @stablehlo.dynamic_reduce_window``."""
+    target = _custom_call_attr(op, "call_target_name")
+    return op_name(op) == "stablehlo.custom_call" and isinstance(target, StringAttr) \
+        and target.data == DYNAMIC_REDUCE_WINDOW
+
+
+Affine = tuple[frozenset[tuple[object, int]], int]
+"""A size expression as ``({(atom, coefficient), ...}, constant)``: an atom is
+a size key (``dynamic_checks.size_key``) or an SSA value the form does not
+see into (a ``maximum``)."""
+
+
+def _ops(name: str) -> tuple[type[Operation], type[Operation]]:
+    """StableHLO's op ``stablehlo.NAME`` and bcast's, which the import makes of it."""
+    stablehlo = hlo.ELEMENTWISE_OPS[f"stablehlo.{name}"]
+    return stablehlo, BINARY[stablehlo]
+
+
+def _affine(value: int | SSAValue) -> Affine:
+    """The affine form of a rank-0 integer size tensor as JAX computes
+    dimension expressions (constants, ``convert``, ``add``, ``subtract``,
+    ``multiply`` by a constant, ``get_dimension_size``; StableHLO's or already
+    imported); any other producer is an atom of its own."""
+    terms: dict[object, int] = {}
+    constant = 0
+
+    def walk(v: int | SSAValue, scale: int) -> None:
+        nonlocal constant
+        if isinstance(v, int):
+            constant += scale * v
+            return
+        owner = v.owner
+        if (c := _constant_value(v)) is not None and flat_type_shape(v.type) == ():
+            constant += scale * int(c)
+        elif isinstance(owner, hlo.ConvertOp | bcast.ConvertOp):
+            walk(owner.operands[0], scale)
+        elif isinstance(owner, _ops("add") + _ops("subtract")):
+            walk(owner.operands[0], scale)
+            walk(owner.operands[1], -scale if isinstance(owner, _ops("subtract")) else scale)
+        elif isinstance(owner, _ops("multiply")) \
+                and (c := next((_constant_value(x) for x in owner.operands if _constant_value(x) is not None),
+                               None)) is not None:  # fmt: skip
+            other = owner.operands[1] if _constant_value(owner.operands[0]) is not None else owner.operands[0]
+            walk(other, scale * int(c))
+        elif isinstance(owner, bcast.SizeToTensorOp):
+            key = size_key(owner.size)
+            terms[key] = terms.get(key, 0) + scale
+        elif isinstance(owner, hlo.GetDimensionSizeOp):
+            key = tensor_dim_key(owner.operand, owner.dim)
+            terms[key] = terms.get(key, 0) + scale
+        else:
+            terms[v] = terms.get(v, 0) + scale
+
+    walk(value, 1)
+    return frozenset((k, c) for k, c in terms.items() if c), constant
+
+
+def _shifted(form: Affine, by: int) -> Affine:
+    return form[0], form[1] + by
+
+
+def _at_least_one_of(window: int | SSAValue) -> Affine | None:
+    """``e`` when ``window`` is ``maximum(e, 1)`` (bcast's own export, which
+    keeps a window of an empty dim valid), else None."""
+    owner = window.owner if isinstance(window, SSAValue) else None
+    if not isinstance(owner, _ops("maximum")):
+        return None
+    a, b = owner.operands
+    if _constant_value(b) == 1:
+        return _affine(a)
+    return _affine(b) if _constant_value(a) == 1 else None
+
+
+def _reducer_kind(op: Operation, element: Attribute) -> str | None:
+    """The cumulative kind of the function a ``dynamic_reduce_window`` calls,
+    when its body is one binary op of its two arguments (StableHLO's or
+    already imported), else None."""
+    callees = _custom_call_attr(op, "called_computations")
+    module = op.get_toplevel_object()
+    if not isinstance(callees, ArrayAttr) or len(callees.data) != 1 or not isinstance(module, ModuleOp):
+        return None
+    name = callees.data[0].string_value()
+    body = next((f for f in module.ops if isinstance(f, func.FuncOp) and f.sym_name.data == name), None)
+    if body is None or len(body.body.blocks) != 1:
+        return None
+    block = body.body.block
+    ops = list(block.ops)
+    scalar = TensorType(element, [])
+    if len(ops) != 2 or list(block.arg_types) != [scalar, scalar] or not isinstance(ops[1], func.ReturnOp) \
+            or list(ops[1].operands) != [ops[0].results[0]] or list(ops[0].operands) != list(block.args):
+        return None
+    for kind in sorted(bcast.CUMULATIVE_KINDS):
+        combiner = bcast.REDUCTION_COMBINERS[kind]
+        if isinstance(ops[0], (hlo.ELEMENTWISE_OPS[combiner.STABLEHLO], combiner)):
+            return kind
+    return None
+
+
+class ConvertDynamicReduceWindow(RewritePattern):
+    """JAX's ``custom_call @stablehlo.dynamic_reduce_window`` in its
+    cumulative form (``jnp.cumsum``/``cumprod``/``cummax``/``cummin`` along a
+    ``?`` dim) -> ``bcast.cumulative``, as the static ``reduce_window``
+    (``ConvertReduceWindow``): one input from the kind's identity, a called
+    function of one binary op, unit strides and dilations, a window of 1
+    but along one dim ``d``, where it is ``w`` with padding ``(w - 1, 0)``
+    (``(0, w - 1)``: ``reverse``), and no padding elsewhere. The window and
+    padding are size tensors JAX computes (``_affine`` reads them).
+
+    ``w`` must be the size of dim ``d``: where the sizes' forms show it
+    (``w`` is the dim's size, or ``maximum`` of it and 1, as bcast's own
+    export writes it), nothing is left; otherwise a strict
+    ``check_broadcastable`` of ``w`` against the dim's size, located at the
+    op, which ``canonicalize`` removes once the sizes are seen to be one
+    (a dimension variable read through ``size_to_tensor``), and which fails
+    at run time, located, when they differ (the op would then be a sliding
+    window, which bcast does not import)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not is_dynamic_reduce_window(op):
+            return
+        if len(op.operands) != 7 or len(op.results) != 1:
+            raise PassError(op, "with more than one input is not supported by convert-stablehlo-to-bcast")
+        x, init, window, strides, base, dilations, padding = op.operands
+        levels, element = _bcast_type(op, x)
+        kind = _reducer_kind(op, x.type.get_element_type()) if rules.kind(element) in (
+            "signed", "unsigned", "float") else None  # fmt: skip
+        shape = levels[0] if len(levels) == 1 else None
+        windows, pads = _literal_entries(_shape_entries(window)), _pad_entries(padding)
+        fixed = [_literal_entries(_shape_entries(v)) for v in (strides, base, dilations)]
+        if kind is None or shape is None or windows is None or pads is None or any(
+                f is None or any(e != 1 for e in f) for f in fixed) or not _is_identity(init, kind, element):
+            raise PassError(op, "is not supported by convert-stablehlo-to-bcast unless it is a cumulative "
+                            "form (jnp.cumsum, cumprod, cummax, cummin)", CUMULATIVE_NOTES)  # fmt: skip
+        dims = [d for d, w in enumerate(windows) if w != 1]
+        others = [p for d, p in enumerate(pads) if d not in dims]
+        if len(dims) != 1 or any(_affine(e) != _affine(0) for p in others for e in p):
+            raise PassError(op, "is not supported by convert-stablehlo-to-bcast unless its window is 1 and "
+                            "unpadded but along one dim", CUMULATIVE_NOTES)  # fmt: skip
+        (dim,), w = dims, windows[dims[0]]
+        form, (low, high) = _affine(w), (_affine(e) for e in pads[dim])
+        reverse = high == _shifted(form, -1) and low == _affine(0)
+        if not reverse and not (low == _shifted(form, -1) and high == _affine(0)):
+            raise PassError(op, f"is not supported by convert-stablehlo-to-bcast unless the padding along dim "
+                            f"{dim} is its window - 1 on one side and 0 on the other", CUMULATIVE_NOTES)
+        new: list[Operation] = []
+        size = shape[dim] if isinstance(shape[dim], int) else None
+        own = _affine(size) if size is not None else (frozenset({(tensor_dim_key(x, dim), 1)}), 0)
+        if form != own and _at_least_one_of(w) != own:
+            new += self.window_check(op, x, dim, w)
+        new.append(bcast.CumulativeOp(kind, x, dim, reverse))
+        replace(rewriter, op, new)
+
+    @staticmethod
+    def window_check(op: Operation, x: SSAValue, dim: int, w: int | SSAValue) -> list[Operation]:
+        """A strict check, at ``op``'s location, that window ``w`` is the size of ``x``'s ``dim``."""
+        new: list[Operation] = []
+        if isinstance(w, SSAValue):
+            new.append(window_size := bcast.SizeFromTensorOp(w))
+            w = window_size.results[0]
+        new.append(size := bcast.DimOp(x, dim))
+        new.append(bcast.CheckBroadcastableOp([[w], [size.results[0]]], [[0], [0]], [0], strict=True,
+                                              message=CUMULATIVE_WINDOW_WORDS))
+        return new
+
+
+CUMULATIVE_NOTES = ["one input from the kind's identity, a called function of one add, multiply, maximum or "
+                    "minimum, a window of a whole dim padded by its size - 1 on one side, unit strides and "
+                    "dilations"]
+
+
+def _literal_entries(entries: list[int | SSAValue] | None) -> list[int | SSAValue] | None:
+    """Size entries with each constant one as its int (bcast's own export
+    writes a literal size as a reshaped rank-0 constant)."""
+    if entries is None:
+        return None
+    return [e if isinstance(e, int) or (c := _constant_value(e)) is None else int(c) for e in entries]
+
+
+def _pad_entries(value: SSAValue) -> list[tuple[int | SSAValue, int | SSAValue]] | None:
+    """A ``rank x 2`` padding tensor's (low, high) entries: JAX writes it as
+    the ``concatenate`` of ``reshape``s of one ``[low, high]`` size tensor per
+    dim (or a constant)."""
+    owner = value.owner
+    if isinstance(owner, hlo.ConstantOp | bcast.ConstantOp):
+        array = _dense_values(owner.value if isinstance(owner, hlo.ConstantOp) else owner.properties["value"])
+        if array is None or array.ndim != 2 or array.shape[1] != 2:
+            return None
+        return [(int(lo), int(hi)) for lo, hi in array]
+    if isinstance(owner, hlo.ReshapeOp | bcast.ReshapeOp) and flat_type_shape(value.type) == (1, 2):
+        pair = _shape_entries(owner.operands[0])
+        return [(pair[0], pair[1])] if pair is not None and len(pair) == 2 else None
+    if isinstance(owner, hlo.ConcatenateOp | bcast.ConcatenateOp) and flat_type_shape(value.type)[1:] == (2,):
+        parts = [_pad_entries(v) for v in owner.operands]
+        return None if any(p is None for p in parts) else [e for p in parts for e in p]
+    return None
+
+
 PATTERNS: tuple[Callable[[], RewritePattern], ...] = (
     ConvertBinary, ConvertUnary, ConvertSquare, ConvertIsFinite, ConvertOptimizationBarrier, ConvertStructural,
     ConvertCompare, ConvertSelect, ConvertClamp, ConvertChloBroadcast, ConvertChloBroadcastSelect,
     ConvertReduce, ConvertDot, ConvertReduceWindow, ConvertDynamicShapes, ConvertScatter, ConvertDynamicRanges,
-    ConvertSort, ConvertTopK,
+    ConvertSort, ConvertTopK, ConvertDynamicReduceWindow,
 )  # fmt: skip
 
 
@@ -1044,10 +1265,31 @@ def check_supported(module: ModuleOp) -> None:
     known = set(SUPPORTED_OPS)
     for op in module.walk():
         name = op_name(op)
-        if is_stablehlo(op) and name not in known and not is_shape_assertion(op):
+        if is_stablehlo(op) and name not in known and not is_shape_assertion(op) \
+                and not is_dynamic_reduce_window(op):
             raise PassError(op, "is not supported by convert-stablehlo-to-bcast", [supported_note()])
         if isinstance(op, hlo.ReturnOp) and not in_reduce_body(op):
             raise PassError(op, "stablehlo.return outside a reduce body is not supported")
+
+
+def _reducer_names(module: ModuleOp) -> set[str]:
+    """The functions ``dynamic_reduce_window``s call (their body)."""
+    return {ref.string_value() for op in module.walk() if is_dynamic_reduce_window(op)
+            and isinstance(refs := _custom_call_attr(op, "called_computations"), ArrayAttr)
+            for ref in refs.data if isinstance(ref, SymbolRefAttr)}  # fmt: skip
+
+
+def _erase_unused_functions(module: ModuleOp, names: set[str]) -> None:
+    """Erase the functions ``names`` no op refers to any more: a
+    ``dynamic_reduce_window``'s body, once the op is ``bcast.cumulative``."""
+    if not names:
+        return
+    used = {ref.string_value() for op in module.walk()
+            for attr in (*getattr(op, "properties", {}).values(), *op.attributes.values())
+            for ref in (attr.data if isinstance(attr, ArrayAttr) else (attr,)) if isinstance(ref, SymbolRefAttr)}
+    for f in list(module.ops):
+        if isinstance(f, func.FuncOp) and f.sym_name.data in names - used:
+            Rewriter.erase_op(f)
 
 
 @dataclass
@@ -1081,6 +1323,7 @@ class ConvertStablehloToBcastPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         inline_calls(op, self.strict)  # first: an op of a called function is reported where it is called
         flatten_control_flow(op, self.strict)  # loop bodies and branches are then ordinary ops
+        reducers = _reducer_names(op)
         patterns = [p() for p in PATTERNS]
         if self.strict:
             check_supported(op)
@@ -1089,6 +1332,7 @@ class ConvertStablehloToBcastPass(ModulePass):
         PatternRewriteWalker(
             GreedyRewritePatternApplier(patterns), apply_recursively=False
         ).rewrite_module(op)
+        _erase_unused_functions(op, reducers)
         if not self.strict:
             return
         for left in op.walk():

@@ -178,3 +178,89 @@ def test_explicit_form_matches_numpy_on_random_dynamic_programs(drawn):
     got = np.asarray(explicit(*args))
     assert got.shape == np.shape(want)
     np.testing.assert_array_equal(got, want)
+
+
+DECLARED_AND_TRANSPOSING = """func.func @main(%x: tensor<?xf32>, %y: tensor<?xf32>, %t: tensor<?x3xf32>) -> (tensor<4xf32>, tensor<3x5x4xf32>) {
+  %0 = bcast.add %x, %y : (tensor<?xf32>, tensor<?xf32>) -> tensor<4xf32>
+  %1 = bcast.broadcast_in_dim %t, dims = [2, 0] : (tensor<?x3xf32>) -> tensor<3x5x4xf32>
+  func.return %0, %1 : tensor<4xf32>, tensor<3x5x4xf32>
+}
+"""
+
+DECLARED_CASES = [
+    # (x, y, t rows): the result, or the reference's error (its first line)
+    ((4, 4, 4), None), ((1, 4, 1), None), ((4, 1, 4), None),
+    ((1, 1, 4), "prog.mlir:2:8: error: 'bcast.add' op result has shape (1,) at run time, which its type "
+                "tensor<4xf32> does not allow"),
+    ((3, 3, 4), "prog.mlir:2:8: error: 'bcast.add' op result has shape (3,) at run time, which its type "
+                "tensor<4xf32> does not allow"),
+    ((3, 2, 4), "prog.mlir:2:8: error: operands could not be broadcast together with shapes (3,) (2,)"),
+    ((4, 4, 2), "prog.mlir:3:8: error: operand of shape "),
+]
+
+
+@pytest.mark.parametrize("backend", ["reference", "numpy", "array-api", "c"])
+def test_declared_static_result_and_transposing_broadcast_run_on_every_backend(backend):
+    """A declared result more static than the inferred one and a transposing
+    broadcast of a ``?`` dim, made explicit (docs/semantics.md): NumPy's
+    results where the sizes fit; where they do not, the located error of the
+    reference (the declared size is a fact checked on the result, not a size
+    to stretch 1s into), and nothing written to ``out``."""
+    compiled = bcast.compile(DECLARED_AND_TRANSPOSING, backend=backend, filename="prog.mlir")
+    reference = bcast.compile(DECLARED_AND_TRANSPOSING, backend="reference", filename="prog.mlir")
+    rng = np.random.default_rng(0)
+    for (nx, ny, nt), error in DECLARED_CASES:
+        x, y = (rng.standard_normal(n).astype(np.float32) for n in (nx, ny))
+        t = rng.standard_normal((nt, 3)).astype(np.float32)
+        out = (np.full(4, 7, np.float32), np.full((3, 5, 4), 7, np.float32))
+        if error is None:
+            got = compiled(x, y, t, out=out)
+            np.testing.assert_array_equal(got[0], x + y)
+            np.testing.assert_array_equal(got[1], np.broadcast_to(t.T[:, None, :], (3, 5, 4)))
+            continue
+        with pytest.raises(bcast.BcastError) as info:
+            compiled(x, y, t, out=out)
+        assert str(info.value).startswith(error), (backend, str(info.value))
+        if backend != "reference" and "operand of shape" not in error:
+            assert str(info.value) == outcome(reference, [x, y, t])
+        assert all((o == 7).all() for o in out)
+
+
+RULE_NOTES = {
+    # name: (program, arguments that fail, the reference's note)
+    "tml_relational": ("""module attributes {bcast.semantics = "tml"} {
+  func.func @main(%x: tensor<?xf32>, %y: tensor<?xf32>) -> tensor<?xi1> {
+    %0 = bcast.compare LT, %x, %y : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xi1>
+    func.return %0 : tensor<?xi1>
+  }
+}
+""", [(3,), (1,)], "relational operations under tml semantics need a scalar operand or identical shapes at every "
+                   "nesting level"),
+    "xla_broadcast_dimensions": ("""module attributes {bcast.semantics = "xla"} {
+  func.func @main(%x: tensor<?x?xf32>, %y: tensor<?x4x?xf32>) -> tensor<?x4x?xf32> {
+    %0 = bcast.add %x, %y broadcast_dimensions = [0, 2] : (tensor<?x?xf32>, tensor<?x4x?xf32>) -> tensor<?x4x?xf32>
+    func.return %0 : tensor<?x4x?xf32>
+  }
+}
+""", [(2, 5), (2, 4, 3)], "broadcast_dimensions maps dimension 1 (size 5) of the lower-rank operand to dimension 2 "
+                          "(size 3) of the higher-rank operand: sizes must be equal or one of them 1"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RULE_NOTES))
+def test_a_failed_check_carries_the_rules_note_on_every_backend(name):
+    """The explicit check fails with the reference's words and its note (the
+    implicit op's rule under tml or xla, with the run-time sizes), located at
+    the op, the same on every backend."""
+    text, shapes, note = RULE_NOTES[name]
+    args = [np.ones(s, np.float32) for s in shapes]
+    messages = {}
+    for backend in ("reference", "numpy", "array-api", "c"):
+        compiled = bcast.compile(text, backend=backend, filename="prog.mlir")
+        with pytest.raises(bcast.BcastError) as info:
+            compiled(*args)
+        messages[backend] = str(info.value)
+    assert len(set(messages.values())) == 1, messages
+    shown = " ".join("(" + ",".join(map(str, s)) + ("," if len(s) == 1 else "") + ")" for s in shapes)
+    assert messages["c"] == (f"prog.mlir:3:10: error: operands could not be broadcast together with shapes {shown}\n"
+                             f"prog.mlir:3:10: note: {note}")

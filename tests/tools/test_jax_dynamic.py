@@ -56,6 +56,13 @@ PROGRAMS = {
     "flip_both": (lambda x: jnp.flip(x) + 1.0, ["b,3"]),  # reverse along ? and static dims
     "cumsum_rows": (lambda x: jnp.cumsum(x, axis=1), ["b,5"]),  # reduce_window along a static dim
     "cummax_reverse": (lambda x: jax.lax.cummax(x, axis=1, reverse=True), ["b,4"]),
+    # along the ? dim: custom_call @stablehlo.dynamic_reduce_window
+    "cumsum_batch": (lambda x: jnp.cumsum(x, axis=0), ["b,4"]),
+    "cumprod_batch": (lambda x: jnp.cumprod(x, axis=0), ["b,3"]),
+    "cummax_batch": (lambda x: jax.lax.cummax(x, axis=0), ["b,4"]),
+    "cummin_batch_reverse": (lambda x: jax.lax.cummin(x, axis=0, reverse=True), ["b,4"]),
+    "cumsum_of_scaled_vector": (lambda x: jnp.cumsum(2.0 * x + 1.0), ["b"]),
+    "cumsum_middle_dim": (lambda x: jnp.cumsum(x, axis=1), ["2,b,3"]),
 }
 """name: (function, one shape spec per argument: sizes and dimension variables)."""
 
@@ -226,3 +233,77 @@ def test_c_refuses_a_size_computed_from_array_data_located() -> None:
     x = np.arange(5, dtype=np.float32)
     got = bcast.compile(DATA_SIZE, backend="numpy")(x, np.array([2, 3], np.int32))
     np.testing.assert_array_equal(got, x)
+
+
+DTYPES = {"f32": np.float32, "f16": np.float16, "i32": np.int32}
+
+CUMULATIVE = """
+func.func @main(%x: tensor<?x4xELEMENT>) -> tensor<?x4xELEMENT> {
+  %0 = bcast.cumulative KIND %x, dim = 0REVERSE : (tensor<?x4xELEMENT>) -> tensor<?x4xELEMENT>
+  func.return %0 : tensor<?x4xELEMENT>
+}
+"""
+
+
+@pytest.mark.parametrize("reverse", ["", " reverse"])
+@pytest.mark.parametrize("element", ["f32", "f16", "i32"])
+@pytest.mark.parametrize("kind", ["add", "multiply", "maximum", "minimum"])
+def test_a_cumulative_along_a_dynamic_dim_exports_to_xla_at_sizes_0_1_5(kind, element, reverse) -> None:
+    """``bcast.cumulative`` along a ``?`` dim is written as JAX's
+    ``dynamic_reduce_window`` (its window ``maximum(n, 1)``): XLA runs it,
+    after jaxlib's shape refinement, at sizes 0, 1 and 5 with bcast's
+    results; bcast imports it back (but float maximum/minimum, whose body
+    guards NaN, as in the static form) with no check left."""
+    text = CUMULATIVE.replace("KIND", kind).replace("ELEMENT", element).replace("REVERSE", reverse)
+    module = driver.load(text, "prog.mlir")
+    driver.run_pipeline(driver.parse_pipeline(driver.EXPLICIT_PIPELINE), driver.make_context(), module)
+    exported = emit_text(module)
+    assert "stablehlo.dynamic_reduce_window" in exported
+    reference = bcast.compile(text, backend="reference")
+    nan_guarded = kind in ("maximum", "minimum") and element != "i32"
+    back = None if nan_guarded else driver.load(exported, "export.mlir", import_stablehlo=True,
+                                                pipeline="canonicalize")  # fmt: skip
+    if back is not None:
+        assert "bcast.cumulative" in str(back) and "check_broadcastable" not in str(back)
+    rng = np.random.default_rng(3)
+    for n in (0, 1, 5):
+        x = (rng.standard_normal((n, 4)) * 3).astype(DTYPES[element])
+        expected = reference(x)
+        (got,) = run_stablehlo(refined_stablehlo(exported, [x.shape]), [x])
+        np.testing.assert_allclose(got, expected, rtol=2e-3)
+
+
+WINDOW_FROM_ANOTHER_ARGUMENT = """
+func.func @main(%x: tensor<?xf32>, %y: tensor<?xf32>) -> tensor<?xf32> {
+  %n = stablehlo.get_dimension_size %y, dim = 0 : (tensor<?xf32>) -> tensor<i32>
+  %init = stablehlo.constant dense<0.0> : tensor<f32>
+  %m1 = stablehlo.constant dense<-1> : tensor<i32>
+  %n1 = stablehlo.add %n, %m1 : tensor<i32>
+  %w = stablehlo.reshape %n : (tensor<i32>) -> tensor<1xi32>
+  %s = stablehlo.constant dense<1> : tensor<1xi32>
+  %lo = stablehlo.reshape %n1 : (tensor<i32>) -> tensor<1xi32>
+  %z = stablehlo.constant dense<0> : tensor<1xi32>
+  %pp = stablehlo.concatenate %lo, %z, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %p = stablehlo.reshape %pp : (tensor<2xi32>) -> tensor<1x2xi32>
+  %r = "stablehlo.custom_call"(%x, %init, %w, %s, %s, %s, %p) <{call_target_name = "stablehlo.dynamic_reduce_window", called_computations = [@add]}> : (tensor<?xf32>, tensor<f32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>, tensor<1x2xi32>) -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}
+func.func @add(%a: tensor<f32>, %b: tensor<f32>) -> tensor<f32> {
+  %0 = stablehlo.add %a, %b : tensor<f32>
+  return %0 : tensor<f32>
+}
+"""
+
+
+@pytest.mark.parametrize("backend", SIZE_TENSOR_BACKENDS)
+def test_a_window_that_is_not_the_dim_is_a_located_run_time_error(backend) -> None:
+    """A window read from another argument's size is checked against the dim
+    at run time: equal, the cumulative sum; different (a sliding window),
+    a located error with both sizes and nothing returned."""
+    compiled = bcast.compile(WINDOW_FROM_ANOTHER_ARGUMENT, filename="window.mlir", backend=backend)
+    x = np.arange(4, dtype=np.float32)
+    np.testing.assert_array_equal(compiled(x, np.zeros(4, np.float32)), np.cumsum(x))
+    with pytest.raises(bcast.BcastError) as info:
+        compiled(x, np.zeros(3, np.float32))
+    assert str(info.value).startswith("window.mlir:13:8: error: the window of a cumulative "
+                                      "stablehlo.dynamic_reduce_window is not its dim's size: (3,) (4,)")

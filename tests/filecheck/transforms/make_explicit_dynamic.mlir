@@ -8,7 +8,8 @@
 // The output verifies again and keeps the locations of the ops that need the checks.
 // RUN: bcast-opt %s --split-input-file -p bcast-make-explicit | bcast-opt - --split-input-file | filecheck %s
 // RUN: bcast-opt %s --split-input-file -p bcast-make-explicit --print-debuginfo | filecheck %s --check-prefix=LOC
-// What is not made explicit yet: make_explicit_dynamic_not_yet.mlir.
+// A declared result more static than the inferred one, a transposing
+// broadcast: make_explicit_dynamic_declared.mlir.
 
 // Row "n and n; 1 and x": nothing checked. The ? of %x is the result's
 // size (the same SSA size: nonexpanding), %x itself is used as it is;
