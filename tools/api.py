@@ -308,13 +308,29 @@ def compile(  # noqa: A001 - the API's name is part of the contract
         raise ValueError(f"unknown backend {chosen!r}; available: {', '.join(BACKENDS)}")
     given_pipeline = pipeline
     pipeline = PIPELINES[chosen] if pipeline is None else pipeline
-    keyed_backend = chosen
     key = saved_program_key(source, chosen, entry, semantics, given_pipeline, filename)
     if key is not None:
         saved = _saved_program(key, entry, chosen, lambda: _load(source, filename, semantics, pipeline, chosen,
                                                                    given_pipeline is None))
         if saved is not None:
             return saved
+        if given_pipeline is None:
+            from bcast.tools.first_calls import first_calls
+
+            quick = first_calls(lambda quick_pipeline: _load(source, filename, semantics, quick_pipeline, chosen,
+                                                             False),
+                                entry, lambda: _compile_new(source, chosen, chosen, entry, semantics, None,
+                                                            pipeline, filename, key))
+            if quick is not None:
+                return quick
+    return _compile_new(source, backend, chosen, entry, semantics, given_pipeline, pipeline, filename, key)
+
+
+def _compile_new(source: str | ModuleOp, backend: str | None, chosen: str, entry: str, semantics: str | None,
+                 given_pipeline: str | None, pipeline: str, filename: str, key: str | None) -> Compiled:
+    """``compile`` of a program not saved: the passes, the backend's build,
+    and the program saved under ``key``; the fallbacks of ``backend=None``."""
+    keyed_backend = chosen
     try:
         try:
             module = _load(source, filename, semantics, pipeline, chosen, given_pipeline is None)
