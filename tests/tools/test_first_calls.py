@@ -273,3 +273,33 @@ def test_a_failed_build_keeps_the_first_tier(monkeypatch):
     assert not quick.built and quick(X, R).tobytes() == first.tobytes()
     with pytest.raises(bcast.BcastError, match="the build failed"):
         quick.c_source
+
+
+@needs_cc
+def test_a_fresh_machine_runs_the_probes_in_the_build(cache, monkeypatch):
+    monkeypatch.setattr(c_runtime, "_answered", set())  # this process has not probed either
+    c_runtime._flags.cache_clear()
+    cc = c_runtime.compiler()
+    assert not c_runtime.flags_known(cc)
+    quick = bcast.compile(ROW, backend="c")
+    assert type(quick) is first_calls.FirstCalls and not c_runtime.flags_known(cc)
+    quick(X, R)
+    quick.wait()
+    assert c_runtime.flags_known(cc) and list(cache.glob("probes-*.txt"))
+    assert len(list(cache.glob("program-*.pickle"))) == 1
+
+
+@needs_cc
+def test_a_machine_that_built_before_takes_the_same_route(cache):
+    other = bcast.compile(ROW.replace("maximum", "minimum"), backend="c")
+    other.wait()
+    assert c_runtime.flags_known(c_runtime.compiler())
+    quick = bcast.compile(ROW, backend="c")
+    assert type(quick) is first_calls.FirstCalls and not quick.built
+
+
+@needs_cc
+def test_a_bad_cache_limit_is_still_reported_by_compile(monkeypatch):
+    monkeypatch.setenv("BCAST_CACHE_MAX_MB", "lots")
+    with pytest.raises(bcast.BcastError, match="BCAST_CACHE_MAX_MB"):
+        bcast.compile(ROW, backend="c")
