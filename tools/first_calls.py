@@ -142,24 +142,37 @@ def eligible(function: func.FuncOp) -> bool:
 
 
 class Plan:
-    """An eligible function as a list of NumPy steps over numbered values."""
+    """An eligible function as a list of NumPy steps over numbered values;
+    each step also names the values it used last, which the call drops
+    (the arrays alive at once are about those the C build's loops hold)."""
 
     def __init__(self, function: func.FuncOp):
         block = function.body.blocks[0]
         slots = {value: k for k, value in enumerate(block.args)}
-        self.steps: list[tuple[Callable[..., np.ndarray], tuple[int, ...]]] = []
-        returned: tuple[int, ...] = ()
-        for op in block.ops:
-            if isinstance(op, func.ReturnOp):
-                returned = tuple(slots[v] for v in op.operands)
-                continue
+        ops = [op for op in block.ops if not isinstance(op, func.ReturnOp)]
+        self.returned = tuple(slots[v] if v in slots else len(slots) + ops.index(v.owner)
+                              for v in block.last_op.operands)
+        last_use: dict[int, int] = {}
+        steps: list[tuple[Callable[..., np.ndarray], tuple[int, ...]]] = []
+        for k, op in enumerate(ops):
             if type(op) is BroadcastInDimOp:
                 step = _broadcast(tuple(op.dims), tuple(op.result.type.get_shape()))
             else:
                 step = EXACT[type(op)]
-            self.steps.append((step, tuple(slots[v] for v in op.operands)))
+            operands = tuple(slots[v] for v in op.operands)
+            steps.append((step, operands))
+            last_use.update((slot, k) for slot in operands)
             slots[op.results[0]] = len(slots)
-        self.returned = returned
+        kept = set(self.returned)
+        dropped: list[list[int]] = [[] for _ in steps]
+        for slot, k in last_use.items():
+            if slot not in kept:
+                dropped[k].append(slot)
+        first = len(block.args)
+        for k in range(len(steps)):  # a value nothing uses: dropped as soon as it is made
+            if first + k not in last_use and first + k not in kept:
+                dropped[k].append(first + k)
+        self.steps = [(step, operands, tuple(dropped[k])) for k, (step, operands) in enumerate(steps)]
         self.arguments, self.results = signature(function)
 
     def __call__(self, *args, out=None):
@@ -169,9 +182,11 @@ class Plan:
         outs = rt.Outs(out, self.results, values)
         fp_errors = rt.FP_ERRORS.set(rt.IGNORE_ALL)
         try:
-            env = list(values)
-            for step, operands in self.steps:
+            env: list[np.ndarray | None] = list(values)
+            for step, operands, dropped in self.steps:
                 env.append(np.asarray(step(*(env[k] for k in operands))))
+                for k in dropped:
+                    env[k] = None
         finally:
             rt.FP_ERRORS.reset(fp_errors)
         results = [env[k] for k in self.returned]

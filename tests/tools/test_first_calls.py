@@ -303,3 +303,26 @@ def test_a_bad_cache_limit_is_still_reported_by_compile(monkeypatch):
     monkeypatch.setenv("BCAST_CACHE_MAX_MB", "lots")
     with pytest.raises(bcast.BcastError, match="BCAST_CACHE_MAX_MB"):
         bcast.compile(ROW, backend="c")
+
+
+@needs_cc
+def test_several_results_an_argument_and_a_value_returned_twice(gate):
+    """Each result is an array the caller owns, as the library's are: a
+    returned argument is a copy, a value returned twice two arrays; an
+    unused value is computed and dropped."""
+    source = """func.func @main(%x: tensor<2x3xf32>, %r: tensor<3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>) {
+  %a = bcast.add %x, %r : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %unused = bcast.multiply %a, %a : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  func.return %a, %x, %a : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>
+}"""
+    compiled = bcast.compile(source, backend="c")
+    x, r = np.ones((2, 3), np.float32), np.arange(3, dtype=np.float32)
+    first = compiled(x, r)
+    assert not compiled.built
+    gate.set()
+    compiled.wait()
+    later = compiled(x, r)
+    for got in (first, later):
+        assert len(got) == 3 and got[0] is not got[2] and not any(v is x for v in got)
+        assert all(v.flags.writeable and v.flags.owndata for v in got)
+    assert all(same(a, b) for a, b in zip(first, later))
