@@ -227,26 +227,31 @@ def test_an_out_overlapping_an_input_gets_fresh_values():
 def test_threads_calling_across_the_switch_get_the_same_bits(gate):
     compiled = bcast.compile(ROW, backend="c")
     expected = compiled(X, R)  # starts the build, which waits for the gate
-    got: list[bytes] = []
+    got: list[tuple[bool, bytes]] = []
     lock = threading.Lock()
+    called = threading.Barrier(5)  # every thread has called once on the first tier
 
     def caller():
         while True:
             built = compiled.built  # read before the call: a call after the switch ends the loop
             value = compiled(X, R).tobytes()
             with lock:
-                got.append(value)
+                got.append((built, value))
+            if len(got) <= 4 and not built:
+                called.wait()
             if built:
                 return
 
     threads = [threading.Thread(target=caller) for _ in range(4)]
     for t in threads:
         t.start()
+    called.wait()
     gate.set()  # the switch happens while the threads call
     for t in threads:
         t.join()
     assert compiled.built and compiled._python_function is compiled.wait()._python_function
-    assert set(got) == {expected.tobytes()} and len(got) >= 8
+    assert {value for _, value in got} == {expected.tobytes()}
+    assert sum(not built for built, _ in got) >= 4 and sum(built for built, _ in got) == 4
 
 
 @needs_cc
