@@ -147,6 +147,8 @@ class Plan:
     (the arrays alive at once are about those the C build's loops hold)."""
 
     def __init__(self, function: func.FuncOp):
+        if not eligible(function):  # no plan of a program outside the rule, whoever asks
+            raise ValueError(f"@{function.sym_name.data} is outside the first-call rule (bcast.tools.first_calls)")
         block = function.body.blocks[0]
         slots = {value: k for k, value in enumerate(block.args)}
         ops = [op for op in block.ops if not isinstance(op, func.ReturnOp)]

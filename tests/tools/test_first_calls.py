@@ -130,6 +130,16 @@ def test_the_rule_detects_what_it_must():
     assert first_calls._maximum(a, b).ravel().tobytes() == expected.tobytes()
 
 
+def test_no_plan_outside_the_rule():
+    from bcast.tools import driver
+
+    module = driver.load(ROW.replace("bcast.maximum", "bcast.divide"), "<test>", pipeline=first_calls.QUICK_PIPELINE)
+    function = next(iter(module.ops))
+    assert not first_calls.eligible(function)
+    with pytest.raises(ValueError, match="outside the first-call rule"):
+        first_calls.Plan(function)
+
+
 OUTSIDE = {
     "tanh": "%y = bcast.tanh %x : tensor<4x3xf32>",
     "divide": "%y = bcast.divide %x, %x : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>",
