@@ -308,7 +308,8 @@ def compile(  # noqa: A001 - the API's name is part of the contract
         raise ValueError(f"unknown backend {chosen!r}; available: {', '.join(BACKENDS)}")
     given_pipeline = pipeline
     pipeline = PIPELINES[chosen] if pipeline is None else pipeline
-    if given_pipeline is None and _unprobed(source, chosen):
+    unprobed = given_pipeline is None and _unprobed(source, chosen)
+    if unprobed:
         # nothing saved can match yet (a key holds the flags the probes choose):
         # the first calls need neither; their build runs the probes
         quick = _first_calls(source, filename, semantics, chosen, entry, pipeline)
@@ -320,7 +321,7 @@ def compile(  # noqa: A001 - the API's name is part of the contract
                                                                    given_pipeline is None))
         if saved is not None:
             return saved
-        if given_pipeline is None:
+        if given_pipeline is None and not unprobed:
             quick = _first_calls(source, filename, semantics, chosen, entry, pipeline)
             if quick is not None:
                 return quick
@@ -338,7 +339,7 @@ def _first_calls(source: str, filename: str, semantics: str | None, chosen: str,
         key = saved_program_key(source, chosen, entry, semantics, None, filename)
         return _compile_new(source, chosen, chosen, entry, semantics, None, pipeline, filename, key)
 
-    return first_calls(lambda quick_pipeline: _load(source, filename, semantics, quick_pipeline, chosen, False),
+    return first_calls(source, lambda quick_pipeline: _load(source, filename, semantics, quick_pipeline, chosen, False),
                        entry, build)
 
 

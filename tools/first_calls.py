@@ -57,6 +57,7 @@ backend's tests call the library, and this module's tests unset it).
 from __future__ import annotations
 
 import os
+import re
 import threading
 from collections.abc import Callable
 
@@ -314,12 +315,33 @@ class FirstCalls(api.Compiled):
         return self.wait().input_types
 
 
-def first_calls(load: Callable[[str], ModuleOp], entry: str, build: Callable[[], api.Compiled]) -> FirstCalls | None:
-    """A ``FirstCalls`` for the program ``load(QUICK_PIPELINE)`` gives, or
-    None when it is outside the rule, does not load, or its tensors do not
-    fit (the caller's full compile then reports what is wrong, as ever),
-    or the route is off (``enabled``)."""
-    if not enabled():
+_DOTTED = re.compile(r"[A-Za-z_][\w$]*(?:\.[A-Za-z_][\w$]*)+")
+
+TEXT_NAMES = frozenset({
+    "builtin.module", "func.func", "func.return",
+    *(f"{dialect}.{op}" for dialect in ("bcast", "stablehlo")
+      for op in ("add", "subtract", "multiply", "negate", "maximum", "minimum", "broadcast_in_dim")),
+})
+"""The dotted names a program of the rule can show before it is parsed: its
+ops (in bcast's or StableHLO's spelling, which imports to them), func's."""
+
+
+def may_be_eligible(text: str) -> bool:
+    """A look at the text before parsing it: every dotted name in it (an op,
+    a dialect attribute, a file name in a location) is in ``TEXT_NAMES``. A
+    program outside the rule is then, nearly always, not parsed twice (here
+    and by the full compile); ``eligible`` decides on the parsed program."""
+    return all(name in TEXT_NAMES for name in set(_DOTTED.findall(text)))
+
+
+def first_calls(text: str, load: Callable[[str], ModuleOp], entry: str,
+                build: Callable[[], api.Compiled]) -> FirstCalls | None:
+    """A ``FirstCalls`` for the program ``text``, as ``load(QUICK_PIPELINE)``
+    gives it, or None when it is outside the rule (``may_be_eligible``,
+    ``eligible``), does not load, or its tensors do not fit (the caller's
+    full compile then reports what is wrong, as ever), or the route is off
+    (``enabled``)."""
+    if not enabled() or not may_be_eligible(text):
         return None
     try:
         module = load(QUICK_PIPELINE)

@@ -140,6 +140,18 @@ def test_no_plan_outside_the_rule():
         first_calls.Plan(function)
 
 
+def test_a_program_outside_the_rule_by_its_text_is_parsed_once(monkeypatch):
+    from bcast.tools import driver
+
+    loads = []
+    load = driver.load
+    monkeypatch.setattr(driver, "load", lambda *a, **k: (loads.append(1), load(*a, **k))[1])
+    source = ROW.replace("%m = bcast.maximum %a, %row : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4x3xf32>",
+                         "%m = bcast.tanh %a : tensor<4x3xf32>")
+    assert not first_calls.may_be_eligible(source) and first_calls.may_be_eligible(ROW)
+    assert type(bcast.compile(source, backend="c")) is api.Compiled and len(loads) == 1
+
+
 OUTSIDE = {
     "tanh": "%y = bcast.tanh %x : tensor<4x3xf32>",
     "divide": "%y = bcast.divide %x, %x : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>",
