@@ -9,7 +9,7 @@ with NumPy, in C's own expressions, until the C library is ready; the first
 call starts that build on a thread of its own, and every call after the
 build runs the library, as a compile that waited would have.
 
-The rule: every value of the entry function is an ``f32`` or ``f64`` tensor
+The rule (and ``$CC`` without one of ``INEXACT_FLAGS``): every value of the entry function is an ``f32`` or ``f64`` tensor
 of static shape, and every op is ``broadcast_in_dim``, ``add``,
 ``subtract``, ``multiply``, ``negate``, ``maximum``, ``minimum`` or the
 return. Why these give the C library's bits exactly:
@@ -326,6 +326,18 @@ TEXT_NAMES = frozenset({
 ops (in bcast's or StableHLO's spelling, which imports to them), func's."""
 
 
+INEXACT_FLAGS = ("-ffast-math", "-Ofast", "-ffp-contract=fast", "-funsafe-math-optimizations",
+                 "-fassociative-math", "-freciprocal-math", "-ffinite-math-only", "-fno-signed-zeros")
+"""Compiler options (in ``$CC``) that let the C build round otherwise than
+IEEE 754 says: with one of them, no program takes this route."""
+
+
+def exact_compiler(cc: list[str]) -> bool:
+    """Whether the C build's own flags are all ``$CC`` adds (``c_runtime``'s
+    are exact, module docstring) without one of ``INEXACT_FLAGS``."""
+    return not any(word.startswith(INEXACT_FLAGS) for word in cc[1:])
+
+
 def may_be_eligible(text: str) -> bool:
     """A look at the text before parsing it: every dotted name in it (an op,
     a dialect attribute, a file name in a location) is in ``TEXT_NAMES``. A
@@ -342,6 +354,11 @@ def first_calls(text: str, load: Callable[[str], ModuleOp], entry: str,
     full compile then reports what is wrong, as ever), or the route is off
     (``enabled``)."""
     if not enabled() or not may_be_eligible(text):
+        return None
+    from bcast.lowering import c_runtime
+
+    cc = c_runtime.compiler()
+    if cc is None or not exact_compiler(cc):
         return None
     try:
         module = load(QUICK_PIPELINE)

@@ -189,6 +189,12 @@ def test_the_route_is_off_with_bcast_first_calls_0(monkeypatch):
 
 
 @needs_cc
+def test_a_compiler_told_to_round_otherwise_takes_no_first_calls(monkeypatch):
+    monkeypatch.setenv("CC", f"{c_runtime.compiler()[0]} -ffast-math")
+    assert type(bcast.compile(ROW, backend="c")) is api.Compiled
+
+
+@needs_cc
 def test_a_given_pipeline_compiles_as_before():
     assert type(bcast.compile(ROW, backend="c", pipeline=api.STANDARD_PIPELINE)) is api.Compiled
 
