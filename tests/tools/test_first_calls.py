@@ -30,7 +30,6 @@ ROW = """func.func @main(%x: tensor<4x3xf32>, %row: tensor<3xf32>) -> tensor<4x3
 X = np.linspace(-2, 2, 12, dtype=np.float32).reshape(4, 3)
 R = np.array([0.5, -1.0, 2.0], np.float32)
 
-needs_cc = pytest.mark.skipif(c_runtime.compiler() is None, reason="no C compiler")  # the CI image has one
 
 
 @pytest.fixture(autouse=True)
@@ -97,7 +96,6 @@ def programs(draw):
     return "\n".join(lines), pool[x].reshape(rows, cols), pool[row]
 
 
-@needs_cc
 @SETTINGS
 @given(case=programs())
 def test_first_results_are_the_librarys_bit_for_bit(case):
@@ -162,7 +160,6 @@ OUTSIDE = {
 }
 
 
-@needs_cc
 @pytest.mark.parametrize("name", sorted(OUTSIDE))
 def test_programs_outside_the_rule_compile_as_before(name):
     source = (f"func.func @main(%x: tensor<4x3xf32>) -> tensor<4x3xf32> {{\n  {OUTSIDE[name]}\n"
@@ -171,7 +168,6 @@ def test_programs_outside_the_rule_compile_as_before(name):
     assert type(compiled) is api.Compiled and compiled.backend == "c"
 
 
-@needs_cc
 @pytest.mark.parametrize("source", [
     ROW.replace("f32", "f16"),
     ROW.replace("f32", "i32").replace("maximum", "add"),
@@ -182,19 +178,16 @@ def test_types_outside_the_rule_compile_as_before(source):
     assert type(compiled) is api.Compiled
 
 
-@needs_cc
 def test_the_route_is_off_with_bcast_first_calls_0(monkeypatch):
     monkeypatch.setenv("BCAST_FIRST_CALLS", "0")
     assert type(bcast.compile(ROW, backend="c")) is api.Compiled
 
 
-@needs_cc
 def test_a_compiler_told_to_round_otherwise_takes_no_first_calls(monkeypatch):
     monkeypatch.setenv("CC", f"{c_runtime.compiler()[0]} -ffast-math")
     assert type(bcast.compile(ROW, backend="c")) is api.Compiled
 
 
-@needs_cc
 def test_a_given_pipeline_compiles_as_before():
     assert type(bcast.compile(ROW, backend="c", pipeline=api.STANDARD_PIPELINE)) is api.Compiled
 
@@ -227,7 +220,6 @@ def errors_of(compiled) -> list[str]:
     return found
 
 
-@needs_cc
 def test_out_and_argument_errors_are_the_librarys(gate):
     compiled = bcast.compile(ROW, backend="c")
     out = np.full((4, 3), 7, np.float32)
@@ -241,7 +233,6 @@ def test_out_and_argument_errors_are_the_librarys(gate):
     assert errors_of(compiled) == first_errors
 
 
-@needs_cc
 def test_an_out_overlapping_an_input_gets_fresh_values():
     source = ROW.replace("%row: tensor<3xf32>", "%row: tensor<4x3xf32>").replace(
         "(tensor<4x3xf32>, tensor<3xf32>)", "(tensor<4x3xf32>, tensor<4x3xf32>)")
@@ -251,7 +242,6 @@ def test_an_out_overlapping_an_input_gets_fresh_values():
     assert compiled(x, r, out=x) is x and x.tobytes() == expected.tobytes()
 
 
-@needs_cc
 def test_threads_calling_across_the_switch_get_the_same_bits(gate):
     compiled = bcast.compile(ROW, backend="c")
     expected = compiled(X, R)  # starts the build, which waits for the gate
@@ -282,7 +272,6 @@ def test_threads_calling_across_the_switch_get_the_same_bits(gate):
     assert sum(not built for built, _ in got) >= 4 and sum(built for built, _ in got) == 4
 
 
-@needs_cc
 def test_the_build_saves_the_program_and_gives_what_compile_gives(cache):
     quick = bcast.compile(ROW, backend="c")
     quick(X, R)
@@ -294,7 +283,6 @@ def test_the_build_saves_the_program_and_gives_what_compile_gives(cache):
     assert quick.module is quick.wait().module
 
 
-@needs_cc
 def test_a_failed_build_keeps_the_first_tier(monkeypatch):
     def fail(*args, **kwargs):
         raise bcast.BcastError("error: the build failed")
@@ -308,7 +296,6 @@ def test_a_failed_build_keeps_the_first_tier(monkeypatch):
         quick.c_source
 
 
-@needs_cc
 def test_a_fresh_machine_runs_the_probes_in_the_build(cache, monkeypatch):
     monkeypatch.setattr(c_runtime, "_answered", set())  # this process has not probed either
     c_runtime._flags.cache_clear()
@@ -322,7 +309,6 @@ def test_a_fresh_machine_runs_the_probes_in_the_build(cache, monkeypatch):
     assert len(list(cache.glob("program-*.pickle"))) == 1
 
 
-@needs_cc
 def test_a_machine_that_built_before_takes_the_same_route(cache):
     other = bcast.compile(ROW.replace("maximum", "minimum"), backend="c")
     other.wait()
@@ -331,14 +317,12 @@ def test_a_machine_that_built_before_takes_the_same_route(cache):
     assert type(quick) is first_calls.FirstCalls and not quick.built
 
 
-@needs_cc
 def test_a_bad_cache_limit_is_still_reported_by_compile(monkeypatch):
     monkeypatch.setenv("BCAST_CACHE_MAX_MB", "lots")
     with pytest.raises(bcast.BcastError, match="BCAST_CACHE_MAX_MB"):
         bcast.compile(ROW, backend="c")
 
 
-@needs_cc
 def test_several_results_an_argument_and_a_value_returned_twice(gate):
     """Each result is an array the caller owns, as the library's are: a
     returned argument is a copy, a value returned twice two arrays; an
