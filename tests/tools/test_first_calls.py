@@ -31,7 +31,6 @@ X = np.linspace(-2, 2, 12, dtype=np.float32).reshape(4, 3)
 R = np.array([0.5, -1.0, 2.0], np.float32)
 
 
-
 @pytest.fixture(autouse=True)
 def cache(monkeypatch, tmp_path):
     """A cache of this test (every program is new), the route on."""
