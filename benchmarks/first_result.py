@@ -17,7 +17,12 @@ bcast's C backend is measured in three states of its cache directory
 
 - ``fresh machine``: empty: the compiler probes run, then the build;
 - ``new program``: the probes remembered (a machine that has built any
-  program before), the program's library not: the build;
+  program before), the program's library not: a program of the first-call
+  rule (``bcast.tools.first_calls``, which this one is) returns at once and
+  its first call runs in NumPy while the library builds; the row ``library
+  ready`` is when the library runs the calls (after the first result);
+  ``BCAST_FIRST_CALLS=0`` waits for the library, as every new program did
+  before;
 - ``cached``: the program compiled before: its saved entry and library
   are loaded, without parsing (docs/c-backend.md, "Build and cache").
 
@@ -72,25 +77,38 @@ else:
         lines.append(f"  %v{k} = bcast.{ops[k % 4]} {v}, %row : ({t}, tensor<{size}xf32>) -> {t}")
         v = f"%v{k}"
     lines += [f"  func.return {v} : {t}", "}"]
-    got = bcast.compile("\n".join(lines), backend=kind)(x, row)
+    compiled = bcast.compile("\n".join(lines), backend=kind)
+    got = compiled(x, row)
 done = time.perf_counter()
 if not np.allclose(got, expected, rtol=1e-5, atol=1e-5):
     raise SystemExit(f"{kind}: wrong result")
-print(json.dumps({"import": imported - start, "first": done - imported}))
+times = {"import": imported - start, "first": done - imported}
+if kind != "jax" and hasattr(compiled, "wait"):  # first calls in NumPy: when the library runs them
+    compiled.wait()
+    times["library"] = time.perf_counter() - imported
+print(json.dumps(times))
 """
 
 
 PYCACHE = tempfile.mkdtemp(prefix="bcast-first-pycache-")
 
 
-def run_child(kind: str, ops: int, size: int, cache: str) -> dict[str, float]:
-    env = dict(os.environ, BCAST_CACHE_DIR=cache, PYTHONPYCACHEPREFIX=PYCACHE)
+def run_child(kind: str, ops: int, size: int, cache: str, first_calls: bool = True) -> dict[str, float]:
+    env = dict(os.environ, BCAST_CACHE_DIR=cache, PYTHONPYCACHEPREFIX=PYCACHE,
+               BCAST_FIRST_CALLS="1" if first_calls else "0")
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     done = subprocess.run([sys.executable, "-c", CHILD, kind, str(ops), str(size)],
                           capture_output=True, text=True, env=env)
     if done.returncode != 0:
         raise SystemExit(f"{kind} failed:\n{done.stderr[-2000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def forget_programs(cache: str) -> None:
+    """Keep the remembered probes only (no library, no saved program)."""
+    for name in os.listdir(cache):
+        if not name.startswith("probes-") and os.path.isfile(os.path.join(cache, name)):
+            os.unlink(os.path.join(cache, name))
 
 
 def measure(ops: int, size: int, rounds: int) -> dict[str, tuple[float, float]]:
@@ -102,10 +120,11 @@ def measure(ops: int, size: int, rounds: int) -> dict[str, tuple[float, float]]:
     for _ in range(rounds):
         with tempfile.TemporaryDirectory(prefix="bcast-first-") as cache:
             samples.setdefault("bcast c, fresh machine", []).append(run_child("c", ops, size, cache))
-            for name in os.listdir(cache):  # keep the remembered probes only (no library, no saved program)
-                if not name.startswith("probes-") and os.path.isfile(os.path.join(cache, name)):
-                    os.unlink(os.path.join(cache, name))
+            forget_programs(cache)
             samples.setdefault("bcast c, new program", []).append(run_child("c", ops, size, cache))
+            forget_programs(cache)
+            samples.setdefault("bcast c, new program, BCAST_FIRST_CALLS=0", []).append(
+                run_child("c", ops, size, cache, first_calls=False))
             samples.setdefault("bcast c, cached", []).append(run_child("c", ops, size, cache))
             samples.setdefault("bcast numpy", []).append(run_child("numpy", ops, size, cache))
             try:
@@ -113,8 +132,12 @@ def measure(ops: int, size: int, rounds: int) -> dict[str, tuple[float, float]]:
             except ImportError:
                 continue
             samples.setdefault("jax.jit", []).append(run_child("jax", ops, size, cache))
-    return {name: (statistics.median(s["first"] for s in runs), statistics.median(s["import"] for s in runs))
-            for name, runs in samples.items()}
+    table = {name: (statistics.median(s["first"] for s in runs), statistics.median(s["import"] for s in runs))
+             for name, runs in samples.items()}
+    for name, runs in samples.items():  # first calls in NumPy: when the library took over
+        if all("library" in s for s in runs):
+            table[f"{name}: library ready"] = (statistics.median(s["library"] for s in runs), table[name][1])
+    return table
 
 
 def main() -> None:

@@ -147,8 +147,21 @@ def flags(cc: list[str]) -> list[str]:
     return list(_flags(tuple(cc)))
 
 
+def flags_known(cc: Sequence[str]) -> bool:
+    """Whether ``flags(cc)`` answers without running a probe: this process
+    asked before, or the probes' results are in the cache directory
+    (``api.compile``'s first calls take the probes off the first result's
+    path when they are not)."""
+    return tuple(cc) in _answered or _remembered_probes(_probe_key(tuple(cc))) is not None
+
+
+_answered: set[tuple[str, ...]] = set()
+"""The compilers ``_flags`` has answered for in this process."""
+
+
 @lru_cache(maxsize=None)
 def _flags(cc: tuple[str, ...]) -> tuple[str, ...]:
+    _answered.add(cc)
     key = _probe_key(cc)
     found = _remembered_probes(key)
     if found is None:

@@ -4,6 +4,13 @@
   (``BCAST_CACHE_DIR``, inherited by the subprocesses tests start), removed
   at the end: a test run never reads a user's cache nor leaves libraries in
   it.
+- ``BCAST_FIRST_CALLS=0``: a C-backend compile waits for its library, so
+  that the C backend's tests call the library; tests/tools/test_first_calls.py
+  turns the first-call route (``bcast.tools.first_calls``) back on.
+- A C-backend program whose first calls ran while its library built
+  (``bcast.tools.first_calls``) has that build finished when its test's
+  body returns, before the test's fixtures (a monkeypatched cache
+  directory, a temporary path) are undone under it.
 - Tests marked ``slow`` run only in a thorough run (``bcast.tests.budget``:
   ``BCAST_SLOW_TESTS=1``, as CI sets) or when ``-m`` chooses by markers;
   otherwise they are deselected, and the summary says how many and how to
@@ -14,6 +21,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 
 import pytest
@@ -21,6 +29,7 @@ import pytest
 from bcast.tests import budget
 
 CACHE_VARIABLE = "BCAST_CACHE_DIR"
+FIRST_CALLS_VARIABLE = "BCAST_FIRST_CALLS"
 _deselected = pytest.StashKey[int]()
 _saved_cache = pytest.StashKey[tuple[str | None, str]]()
 
@@ -29,6 +38,7 @@ def pytest_configure(config: pytest.Config) -> None:
     cache = tempfile.mkdtemp(prefix="bcast-test-cache-")
     config.stash[_saved_cache] = (os.environ.get(CACHE_VARIABLE), cache)
     os.environ[CACHE_VARIABLE] = cache
+    os.environ[FIRST_CALLS_VARIABLE] = "0"
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -72,3 +82,10 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Co
     terminalreporter.write_line(
         f"quick run: {slow}, property tests at 1/{budget.QUICK_SHARE} of their examples; "
         f"{budget.SLOW_TESTS_VARIABLE}=1 runs everything (CI does)", yellow=True)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: pytest.Item):
+    yield
+    if "bcast.tools.first_calls" in sys.modules:
+        sys.modules["bcast.tools.first_calls"].wait_for_builds()

@@ -308,13 +308,61 @@ def compile(  # noqa: A001 - the API's name is part of the contract
         raise ValueError(f"unknown backend {chosen!r}; available: {', '.join(BACKENDS)}")
     given_pipeline = pipeline
     pipeline = PIPELINES[chosen] if pipeline is None else pipeline
-    keyed_backend = chosen
+    unprobed = given_pipeline is None and _unprobed(source, chosen)
+    if unprobed:
+        # nothing saved can match yet (a key holds the flags the probes choose):
+        # the first calls need neither; their build runs the probes
+        quick = _first_calls(source, filename, semantics, chosen, entry, pipeline)
+        if quick is not None:
+            return quick
     key = saved_program_key(source, chosen, entry, semantics, given_pipeline, filename)
     if key is not None:
         saved = _saved_program(key, entry, chosen, lambda: _load(source, filename, semantics, pipeline, chosen,
                                                                    given_pipeline is None))
         if saved is not None:
             return saved
+        if given_pipeline is None and not unprobed:
+            quick = _first_calls(source, filename, semantics, chosen, entry, pipeline)
+            if quick is not None:
+                return quick
+    return _compile_new(source, backend, chosen, entry, semantics, given_pipeline, pipeline, filename, key)
+
+
+def _first_calls(source: str, filename: str, semantics: str | None, chosen: str, entry: str,
+                 pipeline: str) -> Compiled | None:
+    """A program whose first calls run while its library builds
+    (``first_calls``), or None: outside that route's rule. Its build is
+    the full compile of ``backend=chosen``, saved under its key."""
+    from bcast.tools.first_calls import first_calls
+
+    def build() -> Compiled:
+        key = saved_program_key(source, chosen, entry, semantics, None, filename)
+        return _compile_new(source, chosen, chosen, entry, semantics, None, pipeline, filename, key)
+
+    return first_calls(source, lambda quick_pipeline: _load(source, filename, semantics, quick_pipeline, chosen, False),
+                       entry, build)
+
+
+def _unprobed(source: str | ModuleOp, backend: str) -> bool:
+    """Whether ``compile`` would save this program (``saved_program_key``)
+    but its key needs the compiler's probes to run first (``flags_known``)."""
+    if not isinstance(source, str) or not targets.TARGETS[backend].saves_programs:
+        return False
+    from bcast.lowering import c_runtime
+
+    cc = c_runtime.compiler()
+    try:
+        c_runtime.cache_limits()
+    except c_runtime.BadCacheLimit:
+        return False
+    return cc is not None and not c_runtime.flags_known(cc)
+
+
+def _compile_new(source: str | ModuleOp, backend: str | None, chosen: str, entry: str, semantics: str | None,
+                 given_pipeline: str | None, pipeline: str, filename: str, key: str | None) -> Compiled:
+    """``compile`` of a program not saved: the passes, the backend's build,
+    and the program saved under ``key``; the fallbacks of ``backend=None``."""
+    keyed_backend = chosen
     try:
         try:
             module = _load(source, filename, semantics, pipeline, chosen, given_pipeline is None)
