@@ -1037,18 +1037,21 @@ class FunctionEmitter:
         self.out(f"{guard} = {distance} > {guard} ? {distance} : {guard};")
 
     def prefetch_at_run_time(self, op: scf.ForOp, prefetched) -> str | None:
-        """For a prefetching phase whose arrays all have ? dims (and that
-        drains no deferred stream): the C condition that one has at least
-        ``PREFETCH_BYTES`` (None: it always prefetches). Consumes nothing:
-        the prefetching branch asks again, then with the marks only."""
-        if not prefetched or op in self.draining or op in self.prefetch_decided:
+        """For a prefetching phase whose arrays all have ? dims: the C
+        condition that one has at least ``PREFETCH_BYTES``, or that a row
+        streamed by the previous row's last phase is pending (the deferred
+        streams it drains, ``defer_streams``: the prefetching branch is the
+        one that streams them out); None: it always prefetches. Consumes
+        nothing: the prefetching branch asks again, then with the marks only."""
+        if not prefetched or op in self.prefetch_decided:
             return None
         arrays = [m for m, *_ in prefetched[2]]
         if any(DYNAMIC_INDEX not in m.type.get_shape() for m in arrays):
             return None
         self.prefetch_decided.add(op)
-        return " || ".join(f"({' * '.join(f'(size_t){d}' for d in self.dims(m))} * {_bytes(m.type.element_type)} "
-                           f">= {PREFETCH_BYTES})" for m in arrays)
+        return " || ".join([*(pending for _, pending in self.draining.get(op, [])),
+                            *(f"({' * '.join(f'(size_t){d}' for d in self.dims(m))} * {_bytes(m.type.element_type)} "
+                              f">= {PREFETCH_BYTES})" for m in arrays)])
 
     def prefetched_rows(self, op: scf.ForOp) -> tuple[SSAValue, int, list[tuple]] | None:
         """For a phase marked ``bcast.prefetch_block`` (``bcast-plan-prefetch``):

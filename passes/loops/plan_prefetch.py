@@ -25,7 +25,11 @@ on them in cache. Marks, on the loop IR:
   *next* row's second phase rather than all at once (a burst of 16 KiB of
   streaming stores stalls the core until memory takes them, while spread
   over the ``exp`` of the next row they overlap it; the last row goes out
-  after the loop).
+  after the loop). A result with ``?`` dims streams only when it is large,
+  which the target decides at run time (the same way on every row): it is
+  deferred when it is the row's one streamed store, so that one size test
+  decides both its stream and its tile (the target then drains pending
+  rows whatever the size of the prefetched arrays).
 
 Measured on one thread, from a cold cache and warm: softmax at 4096x4096
 f32 17.9 -> 12.1 ms (prefetching and deferring; deferring alone 13.6 ->
@@ -116,8 +120,7 @@ def plan(loop: scf.ForOp) -> None:
     for o, k in ahead.items():
         o.attributes[PREFETCH_AHEAD_ATTR] = IntegerAttr(k, 64)
     streamed = nontemporal(last) if len(rows) > 2 and innermost(last) else []
-    # (a result with ? dims streams only if large, decided at run time: not deferred)
-    if not streamed or any(DYNAMIC_INDEX in st.memref.type.get_shape() for st in streamed) \
+    if not streamed or (len(streamed) > 1 and any(DYNAMIC_INDEX in st.memref.type.get_shape() for st in streamed)) \
             or trip(last) != trip(rows[1]) \
             or trip(last) * max(element_bytes(st.value.type) for st in streamed) > STREAM_TILE_BYTES:
         return
