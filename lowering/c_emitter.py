@@ -943,7 +943,9 @@ class FunctionEmitter:
             self.indent += 1
             for (m, _, _, per_line, write), target in zip(lines, targets):
                 q = self.fresh("q")
-                self.out(f"for (int64_t {q} = 0; {q} < {block} && {first} + {q} < {ub}; {q} += {per_line}) "
+                # a result with ? dims that streams when large: prefetched only when it does not
+                unless = f"if (!({self.stream_bytes(m)})) " if write == "unless streamed" else ""
+                self.out(f"{unless}for (int64_t {q} = 0; {q} < {block} && {first} + {q} < {ub}; {q} += {per_line}) "
                          f"BCAST_PREFETCH{'_WRITE' if write else ''}({self.e(m)} + {target} * {cols} + {first} + {q});")
             last = f"({ub} - {first} < {block} ? {ub} : {first} + {block})"
             for tile, pending in self.draining.pop(op, []):
@@ -1057,7 +1059,9 @@ class FunctionEmitter:
         """For a phase marked ``bcast.prefetch_block`` (``bcast-plan-prefetch``):
         its row loop's variable, its block size, and per array an access of
         the row marks ``bcast.prefetch_ahead``: (memref, its rows, rows
-        ahead, elements per cache line, for writing). None when unmarked."""
+        ahead, elements per cache line, for writing: False, True, or
+        ``"unless streamed"`` for a ``nontemporal`` store to a result with
+        ? dims). None when unmarked."""
         block = op.attributes.get(PREFETCH_BLOCK_ATTR)
         if not isinstance(block, IntegerAttr):
             return None
@@ -1073,8 +1077,9 @@ class FunctionEmitter:
                 t = o.memref.type
                 rows = " * ".join(self.dims(o.memref)[:-1]) if DYNAMIC_INDEX in t.get_shape() \
                     else element_count(t.get_shape()[:-1])
-                lines[o.memref] = (o.memref, rows, ahead.value.data,
-                                   max(64 // _bytes(t.element_type), 1), isinstance(o, memref.StoreOp))
+                write = isinstance(o, memref.StoreOp) and (
+                    "unless streamed" if o.nontemporal.value.data and DYNAMIC_INDEX in t.get_shape() else True)
+                lines[o.memref] = (o.memref, rows, ahead.value.data, max(64 // _bytes(t.element_type), 1), write)
         return row, block.value.data, list(lines.values())
 
     def defer_streams(self, loop: scf.ForOp) -> list[memref.StoreOp]:

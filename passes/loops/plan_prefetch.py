@@ -13,7 +13,9 @@ on them in cache. Marks, on the loop IR:
 - ``bcast.prefetch_ahead = k`` (``PREFETCH_AHEAD_ATTR``) on each load of
   the first phase that reads an argument's row whole (``PREFETCH_ROWS``
   ahead, into L2), and on each plain store of the last phase (of three or
-  more) that writes a result's row whole (the next row, for writing): the
+  more) that writes a result's row whole (the next row, for writing; a
+  ``nontemporal`` store to a result with ``?`` dims too, which the target
+  then prefetches only when it does not stream at run time): the
   arrays of at least ``PREFETCH_BYTES`` whose last dim is as long as the
   phases and whose other dims are the rows (one row loop, or the loops of
   a ``bcast.collapse`` nest it ends);
@@ -113,7 +115,9 @@ def plan(loop: scf.ForOp) -> None:
     ahead = {o: PREFETCH_ROWS for o in whole_rows(loop, rows[0], memref.LoadOp, cols)}
     last = rows[-1]
     if len(rows) > 2 and innermost(last):
-        ahead.update((o, 1) for o in whole_rows(loop, last, memref.StoreOp, cols) if not o.nontemporal.value.data)
+        # (a streamed result with ? dims is a plain store when small at run time)
+        ahead.update((o, 1) for o in whole_rows(loop, last, memref.StoreOp, cols)
+                     if not o.nontemporal.value.data or DYNAMIC_INDEX in o.memref.type.get_shape())
     if not ahead:
         return
     rows[1].attributes[PREFETCH_BLOCK_ATTR] = IntegerAttr(PREFETCH_BLOCK, 64)

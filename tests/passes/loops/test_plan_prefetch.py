@@ -4,6 +4,7 @@ shows it after the lowering), and the C printer's reading of the marks."""
 
 from __future__ import annotations
 
+import re
 import numpy as np
 import pytest
 from xdsl.context import Context
@@ -116,11 +117,14 @@ def test_the_printer_rejects_a_deferred_stream_without_a_prefetching_phase():
 
 
 def test_arrays_with_dynamic_dims_are_marked_for_a_run_time_decision():
-    """Their size is known only at run time: marked as a large array is, and
-    a streamed result with ? dims, the row's one streamed store, is deferred
-    as a static one is (the target streams it only when it is large)."""
+    """Their size is known only at run time: marked as a large array is; a
+    streamed result with ? dims, the row's one streamed store, is deferred
+    as a static one is (the target streams it only when it is large), and
+    its next row prefetched for writing as a plain store's is (the target
+    does so only when it does not stream)."""
     assert planned(ROW.replace("1024x1024xf32", "?x1024xf32")) == planned(ROW)
-    assert planned(STREAMED.replace("1024x1024xf32", "?x1024xf32")) == planned(STREAMED)
+    assert planned(STREAMED.replace("1024x1024xf32", "?x1024xf32")) == (
+        [None, None, PREFETCH_BLOCK, None], {"x": PREFETCH_ROWS, "out": 1}, ["out"])
 
 
 def test_two_streamed_results_with_dynamic_dims_are_not_deferred():
@@ -132,7 +136,7 @@ def test_two_streamed_results_with_dynamic_dims_are_not_deferred():
                       "      memref.store %c, %out2[%i, %j] {nontemporal = true} : memref<1024x1024xf32>")
     assert planned(two)[2] == ["out", "out2"]
     assert planned(two.replace("1024x1024xf32", "?x1024xf32")) == (
-        [None, None, PREFETCH_BLOCK, None], {"x": PREFETCH_ROWS}, [])
+        [None, None, PREFETCH_BLOCK, None], {"x": PREFETCH_ROWS, "out": 1, "out2": 1}, [])
 
 
 SOFTMAX = """
@@ -163,7 +167,7 @@ def test_the_c_target_prefetches_dynamic_rows_only_when_the_array_is_large():
         np.testing.assert_allclose(f(x), e / e.sum(axis=1, keepdims=True), rtol=1e-5, atol=1e-7)
 
 
-def test_a_dynamic_streamed_row_is_drained_by_the_next_rows_phase():
+def test_a_dynamic_streamed_row_is_drained_by_the_next_rows_phase_or_prefetched():
     """Softmax with ``?`` rows: its result streams from ``STREAM_BYTES``
     (2048 rows of 4096 f32), row by row through one tile that the next
     row's prefetching phase streams out, as the static program's does
@@ -171,8 +175,12 @@ def test_a_dynamic_streamed_row_is_drained_by_the_next_rows_phase():
     is pending, whatever the size of ``x``. NumPy's results on both sides
     of the threshold, on the threads' row ranges as OpenMP splits them."""
     f = bcast.compile(SOFTMAX, backend="c")
-    assert "if (p2 || ((size_t)x_d0 * (size_t)4096 * 4 >= 4194304)) {" in f.c_source
+    assert ("if (p2 || ((size_t)x_d0 * (size_t)4096 * 4 >= 4194304) "
+            "|| ((size_t)result0_d0 * (size_t)4096 * 4 >= 4194304)) {") in f.c_source
     assert "p2 = result0 + " in f.c_source and "if (p2) bcast_stream(p2, tile1, sizeof tile1);" in f.c_source
+    # below STREAM_BYTES its rows are plain stores: the next one is prefetched for writing
+    assert re.search(r"if \(!\(\(size_t\)result0_d0 \* \(size_t\)4096 \* 4 >= 33554432\)\) for \(.*\) "
+                     r"BCAST_PREFETCH_WRITE\(result0 \+ r\d+ \* 4096", f.c_source)
     rng = np.random.default_rng(0)
     for rows in (STREAM_BYTES // (4 * 4096) - 1, STREAM_BYTES // (4 * 4096) + 1):
         x = rng.standard_normal((rows, 4096)).astype(np.float32)
