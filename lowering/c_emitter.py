@@ -909,7 +909,19 @@ class FunctionEmitter:
         large = self.prefetch_at_run_time(op, prefetched)
         if large is not None:
             # bcast-plan-prefetch marked arrays with ? dims: prefetch when one is large
-            self.out(f"if ({large}) {{")
+            pending = [p for _, p in self.draining.get(op, [])]
+            if pending:
+                # a row waits only while the result streams: that branch alone
+                # drains it (the drain's code in the loop costs the others 6%,
+                # layernorm at 1024x1024), the second is the static program's
+                self.out(f"if ({' || '.join(pending)}) {{")
+                self.indent += 1
+                self.plain_loop(op, lb, ub, pragma, names, entered)
+                self.expr[iv] = i
+                self.indent -= 1
+                self.out(f"}} else if ({large}) {{")
+            else:
+                self.out(f"if ({large}) {{")
             self.indent += 1
             self.plain_loop(op, lb, ub, pragma, names, entered)
             self.prefetch_decided.discard(op)
@@ -1040,20 +1052,17 @@ class FunctionEmitter:
 
     def prefetch_at_run_time(self, op: scf.ForOp, prefetched) -> str | None:
         """For a prefetching phase whose arrays all have ? dims: the C
-        condition that one has at least ``PREFETCH_BYTES``, or that a row
-        streamed by the previous row's last phase is pending (the deferred
-        streams it drains, ``defer_streams``: the prefetching branch is the
-        one that streams them out); None: it always prefetches. Consumes
-        nothing: the prefetching branch asks again, then with the marks only."""
+        condition that one has at least ``PREFETCH_BYTES`` (None: it always
+        prefetches). Consumes nothing: the prefetching branch asks again,
+        then with the marks only."""
         if not prefetched or op in self.prefetch_decided:
             return None
         arrays = [m for m, *_ in prefetched[2]]
         if any(DYNAMIC_INDEX not in m.type.get_shape() for m in arrays):
             return None
         self.prefetch_decided.add(op)
-        return " || ".join([*(pending for _, pending in self.draining.get(op, [])),
-                            *(f"({' * '.join(f'(size_t){d}' for d in self.dims(m))} * {_bytes(m.type.element_type)} "
-                              f">= {PREFETCH_BYTES})" for m in arrays)])
+        return " || ".join(f"({' * '.join(f'(size_t){d}' for d in self.dims(m))} * {_bytes(m.type.element_type)} "
+                           f">= {PREFETCH_BYTES})" for m in arrays)
 
     def prefetched_rows(self, op: scf.ForOp) -> tuple[SSAValue, int, list[tuple]] | None:
         """For a phase marked ``bcast.prefetch_block`` (``bcast-plan-prefetch``):
