@@ -909,7 +909,19 @@ class FunctionEmitter:
         large = self.prefetch_at_run_time(op, prefetched)
         if large is not None:
             # bcast-plan-prefetch marked arrays with ? dims: prefetch when one is large
-            self.out(f"if ({large}) {{")
+            pending = [p for _, p in self.draining.get(op, [])]
+            if pending:
+                # a row waits only while the result streams: that branch alone
+                # drains it (the drain's code in the loop costs the others 6%,
+                # layernorm at 1024x1024), the second is the static program's
+                self.out(f"if ({' || '.join(pending)}) {{")
+                self.indent += 1
+                self.plain_loop(op, lb, ub, pragma, names, entered)
+                self.expr[iv] = i
+                self.indent -= 1
+                self.out(f"}} else if ({large}) {{")
+            else:
+                self.out(f"if ({large}) {{")
             self.indent += 1
             self.plain_loop(op, lb, ub, pragma, names, entered)
             self.prefetch_decided.discard(op)
@@ -943,7 +955,9 @@ class FunctionEmitter:
             self.indent += 1
             for (m, _, _, per_line, write), target in zip(lines, targets):
                 q = self.fresh("q")
-                self.out(f"for (int64_t {q} = 0; {q} < {block} && {first} + {q} < {ub}; {q} += {per_line}) "
+                # a result with ? dims that streams when large: prefetched only when it does not
+                unless = f"if (!({self.stream_bytes(m)})) " if write == "unless streamed" else ""
+                self.out(f"{unless}for (int64_t {q} = 0; {q} < {block} && {first} + {q} < {ub}; {q} += {per_line}) "
                          f"BCAST_PREFETCH{'_WRITE' if write else ''}({self.e(m)} + {target} * {cols} + {first} + {q});")
             last = f"({ub} - {first} < {block} ? {ub} : {first} + {block})"
             for tile, pending in self.draining.pop(op, []):
@@ -1037,11 +1051,11 @@ class FunctionEmitter:
         self.out(f"{guard} = {distance} > {guard} ? {distance} : {guard};")
 
     def prefetch_at_run_time(self, op: scf.ForOp, prefetched) -> str | None:
-        """For a prefetching phase whose arrays all have ? dims (and that
-        drains no deferred stream): the C condition that one has at least
-        ``PREFETCH_BYTES`` (None: it always prefetches). Consumes nothing:
-        the prefetching branch asks again, then with the marks only."""
-        if not prefetched or op in self.draining or op in self.prefetch_decided:
+        """For a prefetching phase whose arrays all have ? dims: the C
+        condition that one has at least ``PREFETCH_BYTES`` (None: it always
+        prefetches). Consumes nothing: the prefetching branch asks again,
+        then with the marks only."""
+        if not prefetched or op in self.prefetch_decided:
             return None
         arrays = [m for m, *_ in prefetched[2]]
         if any(DYNAMIC_INDEX not in m.type.get_shape() for m in arrays):
@@ -1054,7 +1068,9 @@ class FunctionEmitter:
         """For a phase marked ``bcast.prefetch_block`` (``bcast-plan-prefetch``):
         its row loop's variable, its block size, and per array an access of
         the row marks ``bcast.prefetch_ahead``: (memref, its rows, rows
-        ahead, elements per cache line, for writing). None when unmarked."""
+        ahead, elements per cache line, for writing: False, True, or
+        ``"unless streamed"`` for a ``nontemporal`` store to a result with
+        ? dims). None when unmarked."""
         block = op.attributes.get(PREFETCH_BLOCK_ATTR)
         if not isinstance(block, IntegerAttr):
             return None
@@ -1070,8 +1086,9 @@ class FunctionEmitter:
                 t = o.memref.type
                 rows = " * ".join(self.dims(o.memref)[:-1]) if DYNAMIC_INDEX in t.get_shape() \
                     else element_count(t.get_shape()[:-1])
-                lines[o.memref] = (o.memref, rows, ahead.value.data,
-                                   max(64 // _bytes(t.element_type), 1), isinstance(o, memref.StoreOp))
+                write = isinstance(o, memref.StoreOp) and (
+                    "unless streamed" if o.nontemporal.value.data and DYNAMIC_INDEX in t.get_shape() else True)
+                lines[o.memref] = (o.memref, rows, ahead.value.data, max(64 // _bytes(t.element_type), 1), write)
         return row, block.value.data, list(lines.values())
 
     def defer_streams(self, loop: scf.ForOp) -> list[memref.StoreOp]:

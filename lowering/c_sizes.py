@@ -56,11 +56,13 @@ class SizePlan:
         the reference's own functions, and the rank-0 arguments they read
         (the runtime passes those arguments' values, not their shapes)."""
         self._interpreters = threading.local()
-        self.known: dict[tuple, list[Shape | None]] | None = {} if evaluated else None
-        """The results' shapes of the argument shapes (and read values) seen,
-        for a plan that runs ops: a pure function of them, so a size seen
-        before costs a lookup, not a run of the reference's functions (tens
-        of microseconds each). A failure raises and is never stored."""
+        self.known: dict[tuple, list[Shape | None]] = {}
+        """The results' shapes of the argument shapes (and read values) seen:
+        a pure function of them, so a size seen before costs a dict lookup,
+        not the walk of the steps (5 us for workload (a), 5% of its call at
+        1024x1024, docs/performance.md) nor a run of the reference's
+        functions (tens of microseconds each). A failure raises and is never
+        stored."""
         for op in block.ops:
             if op in evaluated:
                 self.steps.append(("run", op, [index_source(v) if isinstance(v.type, IndexType) else v
@@ -102,9 +104,8 @@ class SizePlan:
         argument: its value, which may be a size; an argument of
         ``values_read``: the array); a check that fails raises the
         reference's ``RuntimeShapeFailure``."""
-        if self.known is None:
-            return self.compute(shapes)
-        key = tuple((s.dtype.str, s.tobytes()) if isinstance(s, np.ndarray | np.generic) else s for s in shapes)
+        key = tuple((s.dtype.str, s.tobytes()) if isinstance(s, np.ndarray | np.generic) else s
+                    for s in shapes) if self.values_read else tuple(shapes)
         shapes_of = self.known.get(key)
         if shapes_of is None:
             shapes_of = self.compute(shapes)

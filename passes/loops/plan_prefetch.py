@@ -13,7 +13,9 @@ on them in cache. Marks, on the loop IR:
 - ``bcast.prefetch_ahead = k`` (``PREFETCH_AHEAD_ATTR``) on each load of
   the first phase that reads an argument's row whole (``PREFETCH_ROWS``
   ahead, into L2), and on each plain store of the last phase (of three or
-  more) that writes a result's row whole (the next row, for writing): the
+  more) that writes a result's row whole (the next row, for writing; a
+  ``nontemporal`` store to a result with ``?`` dims too, which the target
+  then prefetches only when it does not stream at run time): the
   arrays of at least ``PREFETCH_BYTES`` whose last dim is as long as the
   phases and whose other dims are the rows (one row loop, or the loops of
   a ``bcast.collapse`` nest it ends);
@@ -25,7 +27,11 @@ on them in cache. Marks, on the loop IR:
   *next* row's second phase rather than all at once (a burst of 16 KiB of
   streaming stores stalls the core until memory takes them, while spread
   over the ``exp`` of the next row they overlap it; the last row goes out
-  after the loop).
+  after the loop). A result with ``?`` dims streams only when it is large,
+  which the target decides at run time (the same way on every row): it is
+  deferred when it is the row's one streamed store, so that one size test
+  decides both its stream and its tile (the target then drains pending
+  rows whatever the size of the prefetched arrays).
 
 Measured on one thread, from a cold cache and warm: softmax at 4096x4096
 f32 17.9 -> 12.1 ms (prefetching and deferring; deferring alone 13.6 ->
@@ -109,15 +115,16 @@ def plan(loop: scf.ForOp) -> None:
     ahead = {o: PREFETCH_ROWS for o in whole_rows(loop, rows[0], memref.LoadOp, cols)}
     last = rows[-1]
     if len(rows) > 2 and innermost(last):
-        ahead.update((o, 1) for o in whole_rows(loop, last, memref.StoreOp, cols) if not o.nontemporal.value.data)
+        # (a streamed result with ? dims is a plain store when small at run time)
+        ahead.update((o, 1) for o in whole_rows(loop, last, memref.StoreOp, cols)
+                     if not o.nontemporal.value.data or DYNAMIC_INDEX in o.memref.type.get_shape())
     if not ahead:
         return
     rows[1].attributes[PREFETCH_BLOCK_ATTR] = IntegerAttr(PREFETCH_BLOCK, 64)
     for o, k in ahead.items():
         o.attributes[PREFETCH_AHEAD_ATTR] = IntegerAttr(k, 64)
     streamed = nontemporal(last) if len(rows) > 2 and innermost(last) else []
-    # (a result with ? dims streams only if large, decided at run time: not deferred)
-    if not streamed or any(DYNAMIC_INDEX in st.memref.type.get_shape() for st in streamed) \
+    if not streamed or (len(streamed) > 1 and any(DYNAMIC_INDEX in st.memref.type.get_shape() for st in streamed)) \
             or trip(last) != trip(rows[1]) \
             or trip(last) * max(element_bytes(st.value.type) for st in streamed) > STREAM_TILE_BYTES:
         return

@@ -4,6 +4,7 @@ shows it after the lowering), and the C printer's reading of the marks."""
 
 from __future__ import annotations
 
+import re
 import numpy as np
 import pytest
 from xdsl.context import Context
@@ -15,6 +16,7 @@ from bcast.ir.loops import DEFERRED_STREAM_ATTR, PREFETCH_AHEAD_ATTR, PREFETCH_B
 from bcast.lowering.c_emitter import emit_module
 from bcast.passes.errors import PassError
 from bcast.passes.loops.plan_prefetch import PREFETCH_BLOCK, PREFETCH_BYTES, PREFETCH_ROWS, PlanPrefetchPass
+from bcast.passes.loops.streaming_stores import STREAM_BYTES
 from bcast.tests.passes.loops.loop_ir import parse
 
 ROW = """
@@ -115,11 +117,26 @@ def test_the_printer_rejects_a_deferred_stream_without_a_prefetching_phase():
 
 
 def test_arrays_with_dynamic_dims_are_marked_for_a_run_time_decision():
-    """Their size is known only at run time: marked as a large array is, but
-    a streamed result with ? dims is not deferred (it may not stream)."""
+    """Their size is known only at run time: marked as a large array is; a
+    streamed result with ? dims, the row's one streamed store, is deferred
+    as a static one is (the target streams it only when it is large), and
+    its next row prefetched for writing as a plain store's is (the target
+    does so only when it does not stream)."""
     assert planned(ROW.replace("1024x1024xf32", "?x1024xf32")) == planned(ROW)
     assert planned(STREAMED.replace("1024x1024xf32", "?x1024xf32")) == (
-        [None, None, PREFETCH_BLOCK, None], {"x": PREFETCH_ROWS}, [])
+        [None, None, PREFETCH_BLOCK, None], {"x": PREFETCH_ROWS, "out": 1}, ["out"])
+
+
+def test_two_streamed_results_with_dynamic_dims_are_not_deferred():
+    """Each may or may not stream at run time, by its own size: the row
+    streams them as it computes them."""
+    two = STREAMED.replace("%out: memref<1024x1024xf32>", "%out: memref<1024x1024xf32>, %out2: memref<1024x1024xf32>")
+    two = two.replace("memref.store %c, %out[%i, %j] {nontemporal = true} : memref<1024x1024xf32>",
+                      "memref.store %c, %out[%i, %j] {nontemporal = true} : memref<1024x1024xf32>\n"
+                      "      memref.store %c, %out2[%i, %j] {nontemporal = true} : memref<1024x1024xf32>")
+    assert planned(two)[2] == ["out", "out2"]
+    assert planned(two.replace("1024x1024xf32", "?x1024xf32")) == (
+        [None, None, PREFETCH_BLOCK, None], {"x": PREFETCH_ROWS, "out": 1, "out2": 1}, [])
 
 
 SOFTMAX = """
@@ -145,6 +162,32 @@ def test_the_c_target_prefetches_dynamic_rows_only_when_the_array_is_large():
     assert f"+ {PREFETCH_ROWS} < x_d0 ? " in f.c_source
     rng = np.random.default_rng(0)
     for rows in (0, 1, 3, PREFETCH_BYTES // (4 * 4096)):
+        x = rng.standard_normal((rows, 4096)).astype(np.float32)
+        e = np.exp(x - x.max(axis=1, keepdims=True))
+        np.testing.assert_allclose(f(x), e / e.sum(axis=1, keepdims=True), rtol=1e-5, atol=1e-7)
+
+
+def test_a_dynamic_streamed_row_is_drained_by_the_next_rows_phase_or_prefetched():
+    """Softmax with ``?`` rows: its result streams from ``STREAM_BYTES``
+    (2048 rows of 4096 f32), row by row through one tile that the next
+    row's prefetching phase streams out, as the static program's does
+    (docs/performance.md, "Dynamic shapes"); that phase runs whenever a row
+    is pending, whatever the size of ``x``, and only then (the drain's code
+    in a loop that never drains cost layernorm at 1024x1024 6%). NumPy's results on both sides
+    of the threshold, on the threads' row ranges as OpenMP splits them."""
+    f = bcast.compile(SOFTMAX, backend="c")
+    # while a row waits, the prefetching phase that drains it; else the static program's phases
+    drains = f.c_source.index("            if (p2) {\n")
+    prefetches = f.c_source.index("} else if (((size_t)x_d0 * (size_t)4096 * 4 >= 4194304) "
+                                  "|| ((size_t)result0_d0 * (size_t)4096 * 4 >= 4194304)) {")
+    assert f.c_source.count("if (p2) bcast_stream(p2 + ") == 1
+    assert drains < f.c_source.index("if (p2) bcast_stream(p2 + ") < prefetches
+    assert "p2 = result0 + " in f.c_source and "if (p2) bcast_stream(p2, tile1, sizeof tile1);" in f.c_source
+    # below STREAM_BYTES its rows are plain stores: the next one is prefetched for writing
+    assert re.search(r"if \(!\(\(size_t\)result0_d0 \* \(size_t\)4096 \* 4 >= 33554432\)\) for \(.*\) "
+                     r"BCAST_PREFETCH_WRITE\(result0 \+ r\d+ \* 4096", f.c_source)
+    rng = np.random.default_rng(0)
+    for rows in (STREAM_BYTES // (4 * 4096) - 1, STREAM_BYTES // (4 * 4096) + 1):
         x = rng.standard_normal((rows, 4096)).astype(np.float32)
         e = np.exp(x - x.max(axis=1, keepdims=True))
         np.testing.assert_allclose(f(x), e / e.sum(axis=1, keepdims=True), rtol=1e-5, atol=1e-7)
