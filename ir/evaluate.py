@@ -18,7 +18,7 @@ from xdsl.ir import Operation
 from bcast.ir import numerics, rules
 from bcast.ir.ops import (ArgReduceOp, BinaryOp, ClampOp, CompareOp, ConcatenateOp, ConvertOp, CumulativeOp, DotGeneralOp,
                           DynamicSliceOp, DynamicUpdateSliceOp, GatherOp, IotaOp, MatmulOp, PadOp, ReduceOp,
-                          ReverseOp, ScatterOp, SelectOp, SliceOp, UnaryOp)
+                          ReduceWindowOp,                           ReverseOp, ScatterOp, SelectOp, SliceOp, UnaryOp)
 from bcast.ir.rules import Levels
 from bcast.ir.types import NUMPY_DTYPES, numpy_dtype, split_type
 
@@ -194,3 +194,8 @@ def _arg_reduce(op: ArgReduceOp, x: np.ndarray) -> np.ndarray:
 @evaluate.register(CumulativeOp)
 def _cumulative(op: CumulativeOp, x: np.ndarray) -> np.ndarray:
     return numerics.cumulative(op.kind_name, x, op.dim, op.is_reverse)
+
+
+@evaluate.register(ReduceWindowOp)
+def _reduce_window(op: ReduceWindowOp, x: np.ndarray, init: np.ndarray) -> np.ndarray:
+    return numerics.reduce_window(op.kind_name, x, init, *op.window)

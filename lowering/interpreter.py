@@ -318,6 +318,10 @@ class BcastFunctions(InterpreterFunctions):
     def run_cumulative(self, interpreter: Interpreter, op: bc.CumulativeOp, args: PythonValues) -> PythonValues:
         return _typed(op, evaluate(op, args[0]))
 
+    @impl(bc.ReduceWindowOp)
+    def run_reduce_window(self, interpreter: Interpreter, op: bc.ReduceWindowOp, args: PythonValues) -> PythonValues:
+        return _typed(op, evaluate(op, *args))
+
     @impl(bc.SliceOp)
     def run_slice(self, interpreter: Interpreter, op: bc.SliceOp, args: PythonValues) -> PythonValues:
         return _typed(op, evaluate(op, args[0]))

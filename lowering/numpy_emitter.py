@@ -725,12 +725,15 @@ EXPRESSIONS: dict[type[Operation], Expression] = {
         f"numerics.arg_reduce({op.short_name!r}, {x}, {op.dim}, np.{dtype_name(op.result.type)})"),
     # np.add/multiply/maximum/minimum.accumulate in the element type
     bc.CumulativeOp: lambda e, op, x: f"numerics.cumulative({op.kind_name!r}, {x}, {op.dim}, {op.is_reverse})",
+    # a padded copy seen through a strided window view, reduced
+    bc.ReduceWindowOp: lambda e, op, x: (
+        f"numerics.reduce_window({op.kind_name!r}, {x}, {e.names[op.init]}, *{op.window!r})"),
 }
 """The NumPy target's ops that are one call (or one index), by op class."""
 
 FRESH_RESULTS = (bc.SizeToTensorOp, bc.DynamicIotaOp, bc.SetDimensionSizeOp, bc.IotaOp, bc.ConcatenateOp, bc.PadOp,
                  bc.DynamicUpdateSliceOp, bc.ScatterOp, bc.GatherOp, bc.ExtractOp, bc.AssignOp, bc.ReduceOp,
-                 bc.ArgReduceOp, bc.CumulativeOp)  # fmt: skip
+                 bc.ArgReduceOp, bc.CumulativeOp, bc.ReduceWindowOp)  # fmt: skip
 """The ``EXPRESSIONS`` whose result is an array the function allocates
 (``owned``, returned without a copy); the others give views (``slice``,
 ``reshape``, ``dynamic_slice``, a broadcast) or, for ``dot_general``,

@@ -413,11 +413,12 @@ def test_indexed_update_with_a_traced_index_is_a_scatter() -> None:
 
 
 def test_scatter_of_another_update_is_refused_at_the_users_line() -> None:
-    """``x.at[i].multiply(v)``: a scatter whose update computation is a
-    product, which bcast does not import; it says so at the line."""
+    """``x.at[i].apply(jnp.sin)``: a scatter whose update computation is a
+    function of the old value, which bcast does not import; it says so at
+    the line."""
     def scale_row(x):
         x = jnp.asarray(x)
-        return x.at[x[0, 0].astype(jnp.int32)].multiply(2.0), here()
+        return x.at[x[0, 0].astype(jnp.int32)].apply(jnp.sin), here()
 
     message = error_at_the_users_line(scale_row, X)
     assert ("'stablehlo.scatter' op scatter with this update computation is not supported by "
