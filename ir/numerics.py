@@ -533,7 +533,8 @@ def reduce_window(kind: str, x, init, window: Sequence[int], strides: Sequence[i
     seen at once through a strided view (``sliding_window_view`` of the
     dilated window's span, taking every ``stride``-th position and every
     ``window_dilation``-th element), folded as ``reduce`` folds (f16 in
-    f32, integers wrap, NaN propagates), then ``init`` folded in once."""
+    f32, integers wrap, NaN propagates), then ``init`` folded in once,
+    rounded once."""
     x, init = np.asarray(x), np.asarray(init, dtype=np.asarray(x).dtype)
     shape = rules.reduce_window_shape(x.shape, window, strides, base_dilations, window_dilations, low, high)
     if 0 in shape:
@@ -542,6 +543,8 @@ def reduce_window(kind: str, x, init, window: Sequence[int], strides: Sequence[i
     spans = [(w - 1) * d + 1 for w, d in zip(window, window_dilations)]
     views = np.lib.stride_tricks.sliding_window_view(padded, spans) if x.ndim else padded
     views = views[tuple(slice(None, None, s) for s in strides) + tuple(slice(None, None, d) for d in window_dilations)]
-    folded = reduce(kind, views, range(x.ndim, 2 * x.ndim))
+    acc = np.dtype(np.float32) if x.dtype == np.float16 else x.dtype
     with np.errstate(**_ERR):
-        return np.array(REDUCTIONS[kind](folded, init), dtype=x.dtype)
+        folded = REDUCTIONS[kind].reduce(views, axis=tuple(range(x.ndim, 2 * x.ndim)), dtype=acc,
+                                         initial=reduction_identity(kind, acc)[()])  # fmt: skip
+        return np.array(REDUCTIONS[kind](folded, init.astype(acc)), dtype=x.dtype)

@@ -668,14 +668,23 @@ class FunctionEmitter:
 
     def emit_reduce_window(self, op: bc.ReduceWindowOp, x: SSAValue, init: SSAValue) -> SSAValue:
         """StableHLO's ``reduce_window`` with the same window, strides,
-        dilations and padding, its body the kind's binary op (max/min keep
-        NaN: ``elementwise``); f16 runs in f32 as bcast accumulates."""
+        dilations and padding from the kind's identity, its body the kind's
+        binary op (max/min keep NaN: ``elementwise``), then ``init`` folded
+        in once by that op, unless it is a constant equal to the identity
+        (XLA folds another ``init`` once per window, but not at all where its
+        simplifier drops a window of one element); f16 runs in f32 as bcast
+        accumulates."""
         element = _element(op.operand.type)
         acc = "f32" if element == "f16" else element
-        x, init = self.convert(x, acc), self.convert(init, acc)
+        identity = numerics.reduction_identity(op.kind_name, NUMPY_DTYPES[acc])
         window, strides, base_dilations, window_dilations, low, high = op.window
-        r = self.add(shlo.ReduceWindowOp([x], [init], window, list(zip(low, high)), self.kind_body(op.kind_name, acc),
-                                         strides, base_dilations, window_dilations))  # fmt: skip
+        r = self.add(shlo.ReduceWindowOp([self.convert(x, acc)], [self.scalar(identity, acc)], window,
+                                         list(zip(low, high)), self.kind_body(op.kind_name, acc), strides,
+                                         base_dilations, window_dilations))  # fmt: skip
+        constant = op.init.owner.splat_value() if isinstance(op.init.owner, bc.ConstantOp) else None
+        if constant is None or np.array(constant, identity.dtype).tobytes() != identity.tobytes():
+            spread = self.add(shlo.BroadcastInDimOp(self.convert(init, acc), [], r.type))
+            r = self.elementwise(bc.REDUCTION_COMBINERS[op.kind_name].STABLEHLO, [r, spread])
         return self.convert(r, element)
 
     def kind_body(self, kind: str, element: str) -> Region:
