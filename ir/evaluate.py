@@ -18,7 +18,7 @@ from xdsl.ir import Operation
 from bcast.ir import numerics, rules
 from bcast.ir.ops import (ArgReduceOp, BinaryOp, BitcastConvertOp, ClampOp, CompareOp, ConcatenateOp, ConvertOp, CumulativeOp, DotGeneralOp,
                           DynamicSliceOp, DynamicUpdateSliceOp, GatherOp, IotaOp, MatmulOp, PadOp, ReduceOp,
-                          ReverseOp, ScatterOp, SelectOp, SliceOp, SortOp, UnaryOp)
+                          ReduceWindowOp, ReverseOp, ScatterOp, SelectOp, SliceOp, SortOp, UnaryOp)
 from bcast.ir.rules import Levels
 from bcast.ir.types import NUMPY_DTYPES, numpy_dtype, split_type
 
@@ -204,3 +204,6 @@ def _cumulative(op: CumulativeOp, x: np.ndarray) -> np.ndarray:
 @evaluate.register(SortOp)
 def _sort(op: SortOp, values: np.ndarray, key: np.ndarray) -> np.ndarray:
     return numerics.sort(values, key, op.dim, op.is_descending, op.is_total_order)
+@evaluate.register(ReduceWindowOp)
+def _reduce_window(op: ReduceWindowOp, x: np.ndarray, init: np.ndarray) -> np.ndarray:
+    return numerics.reduce_window(op.kind_name, x, init, *op.window)

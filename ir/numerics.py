@@ -469,7 +469,8 @@ def scatter_window(shape: Sequence[int], updates_shape: Sequence[int], dims: rul
 
 def scatter(kind: str, x, indices, updates, dims: rules.GatherDims) -> np.ndarray:
     """``bcast.scatter``: a copy of ``x`` with each update element written
-    (``set``) or added (``add``, ``np.add.at``: every duplicate counts) at
+    (``set``) or combined in with the kind's ufunc (``add``: ``np.add.at``,
+    ``multiply``, ``maximum``, ``minimum`` likewise: every duplicate counts) at
     its position (``gather_positions`` unclamped); elements out of bounds
     are skipped (StableHLO's spec). With duplicates, ``set`` keeps the last
     in the updates' row-major order (NumPy's assignment does)."""
@@ -481,10 +482,11 @@ def scatter(kind: str, x, indices, updates, dims: rules.GatherDims) -> np.ndarra
     for p, n in zip(positions, result.shape):
         inside &= (p >= 0) & (p < n)
     at = tuple(p[inside] for p in positions)
-    if kind == "add":
-        np.add.at(result, at, updates[inside])
-    else:
+    if kind == "set":
         result[at] = updates[inside]
+    else:
+        with np.errstate(**_ERR):
+            REDUCTIONS[kind].at(result, at, updates[inside])
     return result
 
 
@@ -542,3 +544,28 @@ def cumulative(kind: str, x, dim: int, reverse: bool = False) -> np.ndarray:
             result = result + reduction_identity(kind, acc)
         result = np.flip(result, dim) if reverse else result
         return np.array(result, dtype=x.dtype)
+
+
+def reduce_window(kind: str, x, init, window: Sequence[int], strides: Sequence[int],
+                  base_dilations: Sequence[int], window_dilations: Sequence[int],
+                  low: Sequence[int], high: Sequence[int]) -> np.ndarray:
+    """``bcast.reduce_window``: ``x`` dilated and padded with the kind's
+    identity (``pad``: the new places hold no element), every window of it
+    seen at once through a strided view (``sliding_window_view`` of the
+    dilated window's span, taking every ``stride``-th position and every
+    ``window_dilation``-th element), folded as ``reduce`` folds (f16 in
+    f32, integers wrap, NaN propagates), then ``init`` folded in once,
+    rounded once."""
+    x, init = np.asarray(x), np.asarray(init, dtype=np.asarray(x).dtype)
+    shape = rules.reduce_window_shape(x.shape, window, strides, base_dilations, window_dilations, low, high)
+    if 0 in shape:
+        return np.full(shape, init, dtype=x.dtype)
+    padded = pad(x, reduction_identity(kind, x.dtype), low, high, [d - 1 for d in base_dilations])
+    spans = [(w - 1) * d + 1 for w, d in zip(window, window_dilations)]
+    views = np.lib.stride_tricks.sliding_window_view(padded, spans) if x.ndim else padded
+    views = views[tuple(slice(None, None, s) for s in strides) + tuple(slice(None, None, d) for d in window_dilations)]
+    acc = np.dtype(np.float32) if x.dtype == np.float16 else x.dtype
+    with np.errstate(**_ERR):
+        folded = REDUCTIONS[kind].reduce(views, axis=tuple(range(x.ndim, 2 * x.ndim)), dtype=acc,
+                                         initial=reduction_identity(kind, acc)[()])  # fmt: skip
+        return np.array(REDUCTIONS[kind](folded, init.astype(acc)), dtype=x.dtype)

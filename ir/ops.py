@@ -1874,6 +1874,13 @@ class ScatterDimsAttr(ScatterDimsFamily):
 class ScatterKind(StrEnum):
     SET = "set"
     ADD = "add"
+    MULTIPLY = "multiply"
+    MAXIMUM = "maximum"
+    MINIMUM = "minimum"
+
+
+SCATTER_KINDS = frozenset(ScatterKind)
+"""``set`` and the reduction kinds a scatter combines duplicates with."""
 
 
 @irdl_attr_definition
@@ -1888,13 +1895,18 @@ class ScatterOp(BcastOp):
     index_vector_dim = 1> : (tensor<6x4xf32>, tensor<3x1xi32>,
     tensor<3x4xf32>) -> tensor<6x4xf32>``: StableHLO's ``scatter`` of one
     input whose update computation is the update itself (``set``:
-    ``x.at[i].set(u)``) or a sum (``add``: ``x.at[i].add(u)``). Each update
+    ``x.at[i].set(u)``) or a reduction kind's binary op on the old value
+    and the update (``add``, ``multiply``, ``maximum``, ``minimum``:
+    ``x.at[i].add(u)``, ``.multiply``, ``.max``, ``.min``, with that op's
+    element kinds and NaN rules). Each update
     element goes where the gather with the same dimension numbers would
     have read it (``rules.check_scatter``), but its start is NOT clamped: an
     element whose position is out of bounds is skipped, as the spec says.
-    Duplicate positions: ``add`` sums every update; ``set`` keeps one of
-    them (the spec leaves which to the implementation; every backend of
-    bcast keeps the last in the updates' row-major order). The result is a
+    Duplicate positions: the combining kinds fold every update in (in the
+    updates' row-major order; the spec leaves the order to the
+    implementation); ``set`` keeps one of them (the spec leaves which to
+    the implementation; every backend of bcast keeps the last in the
+    updates' row-major order). The result is a
     new tensor, never ``x``'s memory. Updates have ``x``'s element type;
     indices are integers (no ``i1``). A nested (tml) type is refused; a
     fusion boundary."""
@@ -1939,8 +1951,11 @@ class ScatterOp(BcastOp):
         if update_element != element:
             raise Diagnostic(f"updates have element type {update_element}, the operand has {element}",
                              ["insert a bcast.convert"])
-        if self.kind_name == "add" and element == "i1":
-            raise Diagnostic("scatter add does not take i1", ["a boolean 'or' is not a sum"])
+        if self.kind_name != "set" and rules.kind(element) not in REDUCTION_COMBINERS[self.kind_name].ELEMENT_KINDS:
+            allowed = REDUCTION_COMBINERS[self.kind_name].ELEMENT_KINDS
+            raise Diagnostic(f"scatter {self.kind_name} needs {KIND_WORDS[allowed]} elements, got element type "
+                             f"{element}", [f"'{REDUCTION_COMBINERS[self.kind_name].name}' is the operation "
+                                            f"scatter {self.kind_name} combines with"])  # fmt: skip
         rules.check_scatter(levels[0], index_levels[0], update_levels[0], self.dims)
         _check_declared(self, self.operand.type, self.result.type)
 
@@ -2701,6 +2716,83 @@ class SortOp(BcastOp):
                              ["integers and booleans have one order; drop total_order"])  # fmt: skip
         _check_dim(shape, self.dim, "sort")
         _check_declared(self, self.values.type, self.result.type)
+
+@irdl_op_definition
+class ReduceWindowOp(BcastOp):
+    """``reduce_window maximum %x, %init, window = [2, 2], strides = [2, 2],
+    base_dilations = [1, 1], window_dilations = [1, 1], low = [0, 0],
+    high = [1, 1] : (tensor<3x3xf32>, tensor<f32>) -> tensor<2x2xf32>``:
+    StableHLO's ``reduce_window`` of one input whose body is one binary op
+    (max and average pooling, sliding sums). The input is dilated (``base_dilations - 1``
+    places between neighbours) and padded (``low``/``high`` per dim,
+    negative crops); each result element is KIND's fold of ``init``, once,
+    and the input elements inside one window: ``window`` places per dim,
+    ``window_dilations`` apart, moved by ``strides`` (a place the dilation
+    or padding made holds no element). The result shape is
+    ``rules.reduce_window_shape`` (StableHLO's C15). With the kind's
+    identity as ``init`` (what JAX writes) this is the spec's value; with
+    another, it is XLA's (the spec fills the padding with ``init`` but
+    leaves how often ``init`` is folded in to the implementation). KIND's binary op gives the element kinds and NaN rules (as
+    ``reduce``); ``f16`` sums and products accumulate in ``f32``. A nested
+    (tml) type and ``?`` dims are refused; a fusion boundary.
+    ``numerics.reduce_window`` is the reference."""
+
+    name = "bcast.reduce_window"
+    operand = operand_def(TensorType)
+    init = operand_def(TensorType)
+    result = result_def(TensorType)
+    kind = prop_def(ReductionKindAttr)
+    window_dimensions = prop_def(DenseArrayBase.constr(i64))
+    window_strides = prop_def(DenseArrayBase.constr(i64))
+    base_dilations = prop_def(DenseArrayBase.constr(i64))
+    window_dilations = prop_def(DenseArrayBase.constr(i64))
+    padding_low = prop_def(DenseArrayBase.constr(i64))
+    padding_high = prop_def(DenseArrayBase.constr(i64))
+    traits = traits_def(Pure())
+    assembly_format = (
+        "$kind $operand `,` $init `,` `window` `=` $window_dimensions `,` `strides` `=` $window_strides `,` "
+        "`base_dilations` `=` $base_dilations `,` `window_dilations` `=` $window_dilations `,` "
+        "`low` `=` $padding_low `,` `high` `=` $padding_high attr-dict `:` functional-type(operands, results)"
+    )
+
+    def __init__(self, kind: str, operand: SSAValue | Operation, init: SSAValue | Operation,
+                 window: Sequence[int], strides: Sequence[int], base_dilations: Sequence[int],
+                 window_dilations: Sequence[int], low: Sequence[int], high: Sequence[int]):
+        levels, element = split_type(_type(operand))
+        shape = rules.reduce_window_shape(levels[0], window, strides, base_dilations, window_dilations, low, high)
+        super().__init__(
+            operands=[operand, init], result_types=[make_type((shape,), element)],
+            properties={"kind": ReductionKindAttr(ReductionKind(kind)), "window_dimensions": dense_i64(window),
+                        "window_strides": dense_i64(strides), "base_dilations": dense_i64(base_dilations),
+                        "window_dilations": dense_i64(window_dilations), "padding_low": dense_i64(low),
+                        "padding_high": dense_i64(high)},
+        )  # fmt: skip
+
+    @property
+    def kind_name(self) -> str:
+        return self.kind.data.value
+
+    @property
+    def window(self) -> tuple[tuple[int, ...], ...]:
+        """(window, strides, base dilations, window dilations, low, high):
+        ``rules.reduce_window_shape``'s arguments after the operand's shape."""
+        return tuple(a.get_values() for a in (self.window_dimensions, self.window_strides, self.base_dilations,
+                                              self.window_dilations, self.padding_low, self.padding_high))
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        shape, element = _flat_operand(self, "reduce_window")
+        _, init_element = _split(self.init, "init")
+        if flat_type_shape(self.init.type) != () or init_element != element:
+            raise Diagnostic(f"init must be a rank-0 tensor of the operand's element type {element}, "
+                             f"got {self.init.type}")  # fmt: skip
+        combiner = REDUCTION_COMBINERS[self.kind_name]
+        if rules.kind(element) not in combiner.ELEMENT_KINDS:
+            raise Diagnostic(
+                f"reduce_window {self.kind_name} needs {KIND_WORDS[combiner.ELEMENT_KINDS]} elements, "
+                f"got element type {element}",
+                [f"'{combiner.name}' is the operation reduce_window {self.kind_name} folds with"])  # fmt: skip
+        result = rules.reduce_window_shape(shape, *self.window)
+        _check_declared(self, make_type((result,), element), self.result.type)
 
 
 # --------------------------------------------------------------------------

@@ -532,6 +532,37 @@ def pad_shape(operand: Shape, low: Sequence[int], high: Sequence[int], interior:
     return tuple(result)
 
 
+def reduce_window_size(n: int, window: int, stride: int, base_dilation: int, window_dilation: int,
+                       low: int, high: int) -> int:
+    """How many windows ``reduce_window`` places along one dim of size ``n``
+    (StableHLO's C15): the strided window positions inside the input
+    dilated by ``base_dilation`` (``(n - 1) * base_dilation + 1``, 0 when
+    empty) and padded by ``low``/``high`` (negative crops), for a window of
+    ``(window - 1) * window_dilation + 1`` elements; 0 where it does not fit."""
+    padded = low + high + ((n - 1) * base_dilation + 1 if n else 0)
+    span = (window - 1) * window_dilation + 1
+    return (padded - span) // stride + 1 if padded >= span else 0
+
+
+def reduce_window_shape(operand: Shape, window: Sequence[int], strides: Sequence[int],
+                        base_dilations: Sequence[int], window_dilations: Sequence[int],
+                        low: Sequence[int], high: Sequence[int]) -> Shape:
+    """The shape of ``reduce_window`` (``reduce_window_size`` per dim) after
+    StableHLO's rules C4-C12: one value per operand dim in each list, the
+    window, strides and dilations positive, the padding any integer."""
+    named = {"window_dimensions": window, "window_strides": strides, "base_dilations": base_dilations,
+             "window_dilations": window_dilations, "padding low": low, "padding high": high}
+    for name, values in named.items():
+        if len(values) != len(operand):
+            raise RuleError(f"reduce_window {name} has {plural(len(values), 'entry', 'entries')}, the operand "
+                            f"has {plural(len(operand), 'dimension')}",
+                            ["the window, strides, dilations and padding give one value per operand dimension"])
+        if not name.startswith("padding") and any(v <= 0 for v in values):
+            raise RuleError(f"reduce_window {name} must be positive, got {list(values)}")
+    return tuple(reduce_window_size(*dim) for dim in zip(operand, window, strides, base_dilations, window_dilations,
+                                                         low, high))
+
+
 def slice_shape(operand: Shape, starts: Sequence[int], limits: Sequence[int], strides: Sequence[int]) -> Shape:
     """The shape of ``operand[start:limit:stride]`` per dim (StableHLO's
     ``slice``): one range per dim, ``0 <= start <= limit <= size``,

@@ -988,6 +988,40 @@ def arg_reduce_direction(body: Region) -> str | None:
     return None
 
 
+def body_combiner(body: Region, either_order: bool = False) -> Operation | None:
+    """The binary op of a one-input combining region (a reduction's body,
+    a scatter's update computation) that is one binary op on its two
+    arguments in order (``either_order``: or swapped, which the import
+    allows, as every kind it maps to commutes), returned; else None. The
+    import maps it to the bcast kind it folds with (``reduce``,
+    ``reduce_window``, ``scatter``); the compact ``reduce`` prints it."""
+    if not body.blocks:
+        return None
+    block = body.block
+    ops = list(block.ops)
+    if len(block.args) != 2 or len(ops) != 2:
+        return None
+    op, ret = ops
+    if (not isinstance(op, ElementwiseBinaryOp) or not isinstance(ret, ReturnOp)
+            or list(op.operands) not in (list(block.args), list(block.args)[::-1] if either_order else None)
+            or list(ret.operands) != [op.results[0]] or op.attributes or op.properties):
+        return None  # fmt: skip
+    scalar = block.args[0].type
+    if not isinstance(scalar, TensorType) or scalar.get_shape() != () or \
+            any(a.type != scalar for a in block.args) or op.results[0].type != scalar:
+        return None
+    return op
+
+
+def is_set_body(body: Region) -> bool:
+    """Whether ``body`` is ``set_body``'s form: ``x.at[i].set(u)``'s update
+    computation, which returns its second argument."""
+    if not body.blocks or len(body.block.args) != 2:
+        return False
+    ops = list(body.block.ops)
+    return len(ops) == 1 and isinstance(ops[0], ReturnOp) and list(ops[0].operands) == [body.block.args[1]]
+
+
 def is_binary_body(body: Region, op_class: type[ElementwiseBinaryOp], element: Attribute) -> bool:
     """Whether ``body`` is ``reduce_body(op_class, [element])``, op for op."""
     return bool(body.blocks) and reduce_body(op_class, [element]).block.is_structurally_equivalent(body.block)
@@ -1034,23 +1068,8 @@ class ReduceOp(StablehloOp):
         return self.dimensions.get_values()
 
     def combiner(self) -> Operation | None:
-        """The binary op of a body that is one binary op on its two arguments
-        in order, returned (the compact form); else None."""
-        if len(self.inputs) != 1 or not self.body.blocks:
-            return None
-        block = self.body.block
-        ops = list(block.ops)
-        if len(block.args) != 2 or len(ops) != 2:
-            return None
-        op, ret = ops
-        if (not isinstance(op, ElementwiseBinaryOp) or not isinstance(ret, ReturnOp)
-                or list(op.operands) != list(block.args) or list(ret.operands) != [op.results[0]]
-                or op.attributes or op.properties):
-            return None  # fmt: skip
-        scalar = tensor_type((), element_of(self.inputs[0]))
-        if any(a.type != scalar for a in block.args) or op.results[0].type != scalar:
-            return None
-        return op
+        """``body_combiner`` of a one-input reduce."""
+        return body_combiner(self.body) if len(self.inputs) == 1 else None
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -1216,9 +1235,7 @@ def reduce_window_shape(shape: Sequence[int], window: Sequence[int], strides: Se
                                  "no padding) may be dynamic"])
             out.append(n)
             continue
-        padded = lo + hi + ((n - 1) * bd + 1 if n else 0)
-        span = (w - 1) * wd + 1
-        out.append((padded - span) // s + 1 if padded >= span else 0)
+        out.append(rules.reduce_window_size(n, w, s, bd, wd, lo, hi))
     return tuple(out)
 
 
@@ -1230,8 +1247,9 @@ class ReduceWindowOp(StablehloOp):
     element folds the body over one window of the padded (and dilated)
     inputs. JAX prints it in generic form only, as this op reads and prints
     it; the cumulative forms (``jnp.cumsum``...) are imported as
-    ``bcast.cumulative``. ``ReduceWindowOp([x], [init], window, padding,
-    body)`` with unit strides and dilations, as JAX writes them."""
+    ``bcast.cumulative``, the others of one input as ``bcast.reduce_window``.
+    ``ReduceWindowOp([x], [init], window, padding, body, strides=None,
+    base_dilations=None, window_dilations=None)`` (unit where None)."""
 
     name = "stablehlo.reduce_window"
     DYNAMIC_SHAPES: ClassVar[bool] = True
@@ -1248,16 +1266,21 @@ class ReduceWindowOp(StablehloOp):
     traits = traits_def(Pure())
 
     def __init__(self, inputs: Sequence[SSAValue | Operation], init_values: Sequence[SSAValue | Operation],
-                 window: Sequence[int], padding: Sequence[tuple[int, int]], body: Region):
+                 window: Sequence[int], padding: Sequence[tuple[int, int]], body: Region,
+                 strides: Sequence[int] | None = None, base_dilations: Sequence[int] | None = None,
+                 window_dilations: Sequence[int] | None = None):
         inputs = [SSAValue.get(v) for v in inputs]
         ones = [1] * len(window)
-        shape = reduce_window_shape(shape_of(inputs[0]), window, ones, ones, ones, padding)
+        strides, base_dilations, window_dilations = (ones if v is None else list(v)
+                                                     for v in (strides, base_dilations, window_dilations))
+        shape = reduce_window_shape(shape_of(inputs[0]), window, strides, base_dilations, window_dilations, padding)
         pads = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [len(window), 2]),
                                                   [p for pair in padding for p in pair])  # fmt: skip
         super().__init__(
             operands=[inputs, list(init_values)], result_types=[[tensor_type(shape, element_of(v)) for v in inputs]],
-            properties={"base_dilations": dense_i64(ones), "padding": pads, "window_dilations": dense_i64(ones),
-                        "window_dimensions": dense_i64(window), "window_strides": dense_i64(ones)},
+            properties={"base_dilations": dense_i64(base_dilations), "padding": pads,
+                        "window_dilations": dense_i64(window_dilations), "window_dimensions": dense_i64(window),
+                        "window_strides": dense_i64(strides)},
             regions=[body],
         )  # fmt: skip
 
@@ -1545,23 +1568,6 @@ class ScatterOp(StablehloOp):
     @property
     def dims(self) -> rules.GatherDims:
         return self.scatter_dimension_numbers.dims
-
-    def update_kind(self) -> str | None:
-        """``set`` for a one-input update computation that returns the
-        update (``x.at[i].set``), ``add`` for one that returns ``add`` of
-        the two arguments (``x.at[i].add``); else None."""
-        if len(self.inputs) != 1 or not self.update_computation.blocks:
-            return None
-        block = self.update_computation.block
-        ops = list(block.ops)
-        if len(block.args) != 2 or not isinstance(ops[-1], ReturnOp):
-            return None
-        if len(ops) == 1 and list(ops[0].operands) == [block.args[1]]:
-            return "set"
-        if (len(ops) == 2 and isinstance(ops[0], AddOp) and set(ops[0].operands) == set(block.args)
-                and list(ops[1].operands) == [ops[0].results[0]]):
-            return "add"
-        return None
 
     def verify_op(self) -> None:
         indices = self.scatter_indices.type

@@ -169,7 +169,8 @@ EXPRESSIONS: dict[type[Operation], Expression] = {
     bc.DynamicUpdateSliceOp: lambda e, op, x: (
         f"ar.dynamic_update_slice(xp, {x}, {starts_source(e, op)}, {e.names[op.update]})"),
     bc.ScatterOp: lambda e, op, x: (
-        f"ar.scatter(xp, {op.kind_name!r}, {x}, {e.names[op.scatter_indices]}, {e.names[op.updates]}, {op.dims!r})"),
+        f"ar.scatter(xp, {op.kind_name!r}, {x}, {e.names[op.scatter_indices]}, {e.names[op.updates]}, {op.dims!r}, "
+        f"{dtype_name(op.result.type)!r})"),
     bc.GatherOp: lambda e, op, x: (
         f"ar.gather(xp, {x}, {e.names[op.start_indices]}, {op.dims!r}, {list(op.sizes)})"),
     bc.ReshapeOp: lambda e, op, x: f"ar.reshape(xp, {x}, {result_shape(op)})",
@@ -183,6 +184,9 @@ EXPRESSIONS: dict[type[Operation], Expression] = {
         f"ar.cumulative(xp, {op.kind_name!r}, {x}, {op.dim}, {op.is_reverse}, {dtype_name(op.result.type)!r})"),
     bc.SortOp: lambda e, op, x: (
         f"ar.sort(xp, {x}, {e.names[op.key]}, {op.dim}, {op.is_descending}, {op.is_total_order})"),
+    bc.ReduceWindowOp: lambda e, op, x: (
+        f"ar.reduce_window(xp, {op.kind_name!r}, {x}, {e.names[op.init]}, {op.window!r}, "
+        f"{dtype_name(op.result.type)!r})"),
     bc.ExtractOp: lambda e, op, x: f"ar.reshape(xp, {x}[{e.index_expr(op)}...], {result_shape(op)})",
     bc.AssignOp: lambda e, op, x: (
         f"ar.assign(xp, {x}, ({e.index_expr(op)}), ar.reshape(xp, {e.names[op.source]}, "

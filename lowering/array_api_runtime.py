@@ -27,6 +27,7 @@ reductions).
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 from collections.abc import Sequence
 
@@ -679,11 +680,13 @@ def gather(xp, x, indices, dims: rules.GatherDims, sizes: Sequence[int]):
     return xp.reshape(xp.take(xp.reshape(x, (-1,)), linear), result)
 
 
-def scatter(xp, kind: str, x, indices, updates, dims: rules.GatherDims):
+def scatter(xp, kind: str, x, indices, updates, dims: rules.GatherDims, dtype_name: str):
     """``bcast.scatter`` without item assignment (which dask and JAX arrays
     lack, and the standard has no scatter): the linear position of every
     update element (-1 out of bounds: skipped), compared with every position
-    of ``x`` flattened; ``add`` sums the matching updates into ``x``,
+    of ``x`` flattened; ``add``, ``multiply``, ``maximum``, ``minimum`` fold
+    each element of ``x`` with its matching updates (the others the kind's
+    identity) by ``reduce`` (``x`` of the NumPy dtype ``dtype_name``),
     ``set`` takes the last matching update (row-major, as NumPy). The
     comparison is updates x operand elements of memory and time, a cost
     the standard's functions impose; the NumPy and C backends write in
@@ -700,10 +703,11 @@ def scatter(xp, kind: str, x, indices, updates, dims: rules.GatherDims):
     linear = xp.where(xp.reshape(inside, (-1,)), linear, xp.asarray(-1, dtype=linear.dtype))
     flat, values = xp.reshape(x, (-1,)), xp.reshape(updates, (-1,))
     hits = xp.expand_dims(linear, axis=1) == xp.expand_dims(xp.arange(count, dtype=linear.dtype), axis=0)
-    if kind == "add":
-        zero = xp.zeros((), dtype=x.dtype)
-        total = xp.sum(xp.where(hits, xp.expand_dims(values, axis=1), zero), axis=0, dtype=x.dtype)
-        return xp.reshape(flat + total, shape)
+    if kind != "set":
+        identity = xp.asarray(numerics.reduction_identity(kind, np.dtype(dtype_name)).item(), dtype=x.dtype)
+        spread = xp.where(hits, xp.expand_dims(values, axis=1), identity)
+        folded = reduce(xp, kind, xp.concat([xp.expand_dims(flat, axis=0), spread], axis=0), (0,), False, dtype_name)
+        return xp.reshape(folded, shape)
     order = xp.expand_dims(xp.arange(values.shape[0], dtype=linear.dtype), axis=1)
     last = xp.max(xp.where(hits, order, xp.asarray(-1, dtype=linear.dtype)), axis=0) if values.shape[0] else None
     if last is None:
@@ -927,3 +931,23 @@ def set_dimension_size(xp, x, dim: int, size: int, site: rt.Site | None):
     which may not pass its bound (error at ``site``)."""
     rt.checked(site, bc.check_dimension_size, size, dim, x.shape[dim])
     return x[(slice(None),) * dim + (slice(0, size),)]
+
+
+def reduce_window(xp, kind: str, x, init, window: Sequence[Sequence[int]], dtype_name: str):
+    """``bcast.reduce_window`` (``numerics.reduce_window``) with standard
+    functions: ``x`` dilated and padded with the kind's identity (``pad``),
+    one strided slice of it per window offset, stacked along a new last
+    axis after ``init`` and folded by ``reduce`` (f16 in f32 as there).
+    Memory is the result times the window's size."""
+    sizes, strides, base_dilations, window_dilations, low, high = window
+    shape = rules.reduce_window_shape(tuple(x.shape), sizes, strides, base_dilations, window_dilations, low, high)
+    if 0 in shape:
+        return xp.zeros(shape, dtype=x.dtype)
+    identity = xp.asarray(numerics.reduction_identity(kind, np.dtype(dtype_name)).item(), dtype=x.dtype)
+    padded = pad(xp, x, identity, low, high, [d - 1 for d in base_dilations])
+    slices = [xp.broadcast_to(init, shape)]
+    for offsets in itertools.product(*(range(w) for w in sizes)):
+        at = tuple(slice(k * d, k * d + (n - 1) * s + 1, s)
+                   for k, d, n, s in zip(offsets, window_dilations, shape, strides))
+        slices.append(padded[(*at, ...)])
+    return reduce(xp, kind, xp.stack(slices, axis=len(shape)), (len(shape),), False, dtype_name)

@@ -326,6 +326,10 @@ class BcastFunctions(InterpreterFunctions):
     def run_sort(self, interpreter: Interpreter, op: bc.SortOp, args: PythonValues) -> PythonValues:
         return _typed(op, evaluate(op, *args))
 
+    @impl(bc.ReduceWindowOp)
+    def run_reduce_window(self, interpreter: Interpreter, op: bc.ReduceWindowOp, args: PythonValues) -> PythonValues:
+        return _typed(op, evaluate(op, *args))
+
     @impl(bc.SliceOp)
     def run_slice(self, interpreter: Interpreter, op: bc.SliceOp, args: PythonValues) -> PythonValues:
         return _typed(op, evaluate(op, args[0]))

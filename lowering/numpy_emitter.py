@@ -731,12 +731,15 @@ EXPRESSIONS: dict[type[Operation], Expression] = {
     # np.argsort(kind="stable") of the key, then np.take_along_axis
     bc.SortOp: lambda e, op, x: (
         f"numerics.sort({x}, {e.names[op.key]}, {op.dim}, {op.is_descending}, {op.is_total_order})"),
+    # a padded copy seen through a strided window view, reduced
+    bc.ReduceWindowOp: lambda e, op, x: (
+        f"numerics.reduce_window({op.kind_name!r}, {x}, {e.names[op.init]}, *{op.window!r})"),
 }
 """The NumPy target's ops that are one call (or one index), by op class."""
 
 FRESH_RESULTS = (bc.SizeToTensorOp, bc.DynamicIotaOp, bc.SetDimensionSizeOp, bc.IotaOp, bc.ConcatenateOp, bc.PadOp,
                  bc.DynamicUpdateSliceOp, bc.ScatterOp, bc.GatherOp, bc.ExtractOp, bc.AssignOp, bc.ReduceOp,
-                 bc.ArgReduceOp, bc.CumulativeOp, bc.SortOp)  # fmt: skip
+                 bc.ArgReduceOp, bc.CumulativeOp, bc.SortOp, bc.ReduceWindowOp)  # fmt: skip
 """The ``EXPRESSIONS`` whose result is an array the function allocates
 (``owned``, returned without a copy); the others give views (``slice``,
 ``reshape``, ``dynamic_slice``, a broadcast) or, for ``dot_general``,

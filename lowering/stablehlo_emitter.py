@@ -459,9 +459,9 @@ class FunctionEmitter:
             return self.add(shlo.DynamicUpdateSliceOp(args[0], args[-1], starts))
         if isinstance(op, bc.GatherOp):
             return self.add(shlo.GatherOp(args[0], self.wide_indices(op, args[1]), op.dims, op.sizes))
-        if isinstance(op, bc.ScatterOp):  # the update computation JAX writes for .at[i].set / .add
-            element = args[0].type.get_element_type()
-            body = shlo.set_body(element) if op.kind_name == "set" else shlo.reduce_body(shlo.AddOp, [element])
+        if isinstance(op, bc.ScatterOp):  # the update computation JAX writes for .at[i].set / .add / .max ...
+            body = (shlo.set_body(args[0].type.get_element_type()) if op.kind_name == "set"
+                    else self.kind_body(op.kind_name, _element(args[0].type)))
             return self.add(shlo.ScatterOp(args[0], args[1], args[2], op.dims, body))
         if isinstance(op, bc.ReduceOp):
             return self.emit_reduce(op, args[0])
@@ -471,6 +471,8 @@ class FunctionEmitter:
             return self.emit_cumulative(op, args[0])
         if isinstance(op, bc.SortOp):
             return self.emit_sort(op, *args)
+        if isinstance(op, bc.ReduceWindowOp):
+            return self.emit_reduce_window(op, *args)
         if isinstance(op, bc.DimOp | bc.BroadcastSizeOp | bc.SizeFromTensorOp | bc.SizeToTensorOp
                       | bc.DynamicBroadcastInDimOp | bc.DynamicReshapeOp | bc.DynamicIotaOp | bc.SetDimensionSizeOp):
             return self.emit_dynamic(op, args)
@@ -680,12 +682,8 @@ class FunctionEmitter:
         window = [n if d == op.dim else 1 for d in range(len(shape))]
         edge = (0, n - 1) if op.is_reverse else (n - 1, 0)
         padding = [edge if d == op.dim else (0, 0) for d in range(len(shape))]
-        scalar = make_type(((),), acc)
-        body = Block(arg_types=[scalar, scalar])
-        combined = self.elementwise(bc.REDUCTION_COMBINERS[op.kind_name].STABLEHLO, body.args, block=body)
-        body.add_op(shlo.ReturnOp(combined))
         init = self.scalar(numerics.reduction_identity(op.kind_name, NUMPY_DTYPES[acc]), acc)
-        r = self.add(shlo.ReduceWindowOp([x], [init], window, padding, Region(body)))
+        r = self.add(shlo.ReduceWindowOp([x], [init], window, padding, self.kind_body(op.kind_name, acc)))
         return self.convert(r, element)
 
     def dynamic_cumulative(self, op: bc.CumulativeOp, x: SSAValue, acc: str) -> SSAValue:
@@ -713,6 +711,36 @@ class FunctionEmitter:
             properties={"call_target_name": StringAttr("stablehlo.dynamic_reduce_window"),
                         "api_version": IntegerAttr(2, IntegerType(32)),
                         "called_computations": ArrayAttr([SymbolRefAttr(reducer)])}))  # fmt: skip
+
+    def emit_reduce_window(self, op: bc.ReduceWindowOp, x: SSAValue, init: SSAValue) -> SSAValue:
+        """StableHLO's ``reduce_window`` with the same window, strides,
+        dilations and padding from the kind's identity, its body the kind's
+        binary op (max/min keep NaN: ``elementwise``), then ``init`` folded
+        in once by that op, unless it is a constant equal to the identity
+        (XLA folds another ``init`` once per window, but not at all where its
+        simplifier drops a window of one element); f16 runs in f32 as bcast
+        accumulates."""
+        element = _element(op.operand.type)
+        acc = "f32" if element == "f16" else element
+        identity = numerics.reduction_identity(op.kind_name, NUMPY_DTYPES[acc])
+        window, strides, base_dilations, window_dilations, low, high = op.window
+        r = self.add(shlo.ReduceWindowOp([self.convert(x, acc)], [self.scalar(identity, acc)], window,
+                                         list(zip(low, high)), self.kind_body(op.kind_name, acc), strides,
+                                         base_dilations, window_dilations))  # fmt: skip
+        constant = op.init.owner.splat_value() if isinstance(op.init.owner, bc.ConstantOp) else None
+        if constant is None or np.array(constant, identity.dtype).tobytes() != identity.tobytes():
+            spread = self.add(shlo.BroadcastInDimOp(self.convert(init, acc), [], r.type))
+            r = self.elementwise(bc.REDUCTION_COMBINERS[op.kind_name].STABLEHLO, [r, spread])
+        return self.convert(r, element)
+
+    def kind_body(self, kind: str, element: str) -> Region:
+        """The combining region of a reduction ``kind`` on ``element``s: its
+        binary op on the two arguments (max/min keep NaN: ``elementwise``)."""
+        scalar = make_type(((),), element)
+        body = Block(arg_types=[scalar, scalar])
+        combined = self.elementwise(bc.REDUCTION_COMBINERS[kind].STABLEHLO, body.args, block=body)
+        body.add_op(shlo.ReturnOp(combined))
+        return Region(body)
 
     def index_plan(self, op: bc.ExtractOp | bc.AssignOp, args: list[SSAValue]):
         """The indexed value's flat shape and one start index per flat dim

@@ -969,6 +969,8 @@ class FunctionLowering:
             self.lower_cumulative(op)
         elif isinstance(op, bc.SortOp):
             self.lower_sort(op)
+        elif isinstance(op, bc.ReduceWindowOp):
+            self.lower_reduce_window(op)
         elif isinstance(op, bc.DotGeneralOp):
             self.lower_dot_general(op)
         elif reads_as_view(op):
@@ -1308,6 +1310,72 @@ class FunctionLowering:
 
         self.in_loop(-(-n // (2 * width)), pair)
 
+    def lower_reduce_window(self, op: bc.ReduceWindowOp) -> None:
+        """A fusion boundary: a parallel nest over the result, and in it one
+        ``scf.for`` per window dim carrying the fold (``init`` first, in the
+        accumulator type, f16 in f32 as ``reduce``). Window place ``k`` of
+        result index ``o`` is, in the dilated, padded input, ``o * stride +
+        k * window_dilation - low``; it holds an element when that is in
+        ``[0, (n - 1) * base_dilation]`` and a multiple of the base dilation
+        (element ``q / base_dilation``), else the fold skips it
+        (``numerics.reduce_window``). The loop IR has no branch, so the
+        element is loaded at the place clamped into range and the step
+        selects the fold with it or without it. A dim whose windows always
+        lie inside the input (no low padding or base dilation, the last
+        window ends before ``n``) needs no test."""
+        b, target = self.b, self.buffer(op.result)
+        element = element_of(op.operand.type)
+        acc = accumulator(element)
+        shape, result = flat_type_shape(op.operand.type), flat_type_shape(op.result.type)
+        window, strides, base_dilations, window_dilations, low, _ = op.window
+        if 0 in result:
+            self.written(op.result, target)
+            return
+        checked = [lo != 0 or bd != 1 or (m - 1) * s + (w - 1) * wd >= n
+                   for n, m, w, s, bd, wd, lo in zip(shape, result, window, strides, base_dilations,
+                                                     window_dilations, low)]  # fmt: skip
+        wide = lambda i: b(arith.IndexCastOp(i, IntegerType(64)))  # noqa: E731
+        with self.nest(result, parallel=True) as ivs:
+            init = scalar.convert(b, element, acc, self.value_at(op.init, []))
+
+            def place(d: int, k: SSAValue) -> tuple[SSAValue, SSAValue | None]:
+                """The input index along ``d`` of window place ``k`` (clamped
+                into range) and whether an element is there (None: always)."""
+                at = b(arith.AddiOp(b(arith.MuliOp(ivs[d], b.index(strides[d]))),
+                                    b(arith.MuliOp(k, b.index(window_dilations[d])))))  # fmt: skip
+                if not checked[d]:
+                    return at, None
+                q = b(arith.SubiOp(wide(at), b.int(low[d], "i64")))
+                inside = b(arith.CmpiOp(q, b.int((shape[d] - 1) * base_dilations[d] + 1, "i64"), "ult"))
+                if base_dilations[d] != 1:
+                    on_element = b(arith.CmpiOp(b.apply("arith.remui", q, b.int(base_dilations[d], "i64")),
+                                                b.int(0, "i64"), "eq"))  # fmt: skip
+                    inside = b.apply("arith.andi", inside, on_element)
+                    q = b.apply("arith.divui", q, b.int(base_dilations[d], "i64"))
+                clamped = b.apply("arith.minui", q, b.int(shape[d] - 1, "i64"))
+                return b(arith.IndexCastOp(clamped, IndexType())), inside
+
+            def fold(d: int, at: list[SSAValue], inside: SSAValue | None, carried: SSAValue) -> SSAValue:
+                if d == len(shape):
+                    x = scalar.convert(b, element, acc, self.value_at(op.operand, at))
+                    step = combine(b, op.kind_name, acc, carried, x)
+                    return step if inside is None else b.select(inside, step, carried)
+
+                def body(k: SSAValue, values: list[SSAValue]) -> list[SSAValue]:
+                    index, ok = place(d, k)
+                    both = ok if inside is None else inside if ok is None else b.apply("arith.andi", inside, ok)
+                    return [fold(d + 1, [*at, index], both, values[0])]
+
+                self.scopes.append({})
+                try:
+                    return b.for_loop(window[d], [carried], body)[0]
+                finally:
+                    self.scopes.pop()
+
+            total = init if 0 in shape else fold(0, [], None, init)  # no element: only init
+            b(memref.StoreOp.get(scalar.convert(b, acc, element, total), target, list(ivs)))
+        self.written(op.result, target)
+
     def lower_constant(self, op: bc.ConstantOp) -> None:
         """Splats are scalar constants; other constants are globals."""
         value = op.splat_value()
@@ -1502,8 +1570,9 @@ class FunctionLowering:
 
     def lower_scatter(self, op: bc.ScatterOp) -> None:
         """A fusion boundary: a copy of the operand into a buffer of its own,
-        then one sequential nest over the updates (so ``add`` sums every
-        duplicate and ``set`` keeps the last, as ``numerics.scatter``): each
+        then one sequential nest over the updates (so ``add``, ``multiply``,
+        ``maximum``, ``minimum`` fold in every duplicate and ``set`` keeps
+        the last, as ``numerics.scatter``): each
         element's position, its start unclamped (``bounded_i64``) plus the
         window or batch index, is inside when ``pos ult n`` on every dim
         (a negative one is huge unsigned); the loop IR has no branch, so it
@@ -1537,9 +1606,9 @@ class FunctionLowering:
                 at.append(b(arith.IndexCastOp(b.apply("arith.minui", p, b.int(n - 1, "i64")), IndexType())))
             old = b(memref.LoadOp.get(target, at))
             new = self.value_at(op.updates, list(ivs))
-            if op.kind_name == "add":
+            if op.kind_name != "set":
                 acc = accumulator(element)
-                total = combine(b, "add", acc, scalar.convert(b, element, acc, old),
+                total = combine(b, op.kind_name, acc, scalar.convert(b, element, acc, old),
                                 scalar.convert(b, element, acc, new))
                 new = scalar.convert(b, acc, element, total)
             if inside is not None:

@@ -38,7 +38,10 @@ Python source line, for a JAX export with debug info).
   kind's identity is combined in with the binary op after the reduction.
   JAX's ``argmax``/``argmin`` (a reduce of (x, iota) with
   ``hlo.arg_reduce_body``) becomes ``bcast.argmax``/``argmin``; JAX's
-  cumulative ``reduce_window`` forms become ``bcast.cumulative``.
+  cumulative ``reduce_window`` forms become ``bcast.cumulative``, its other
+  one-input forms ``bcast.reduce_window``; ``scatter``'s update
+  computations ``set``, ``add``, ``multiply``, ``maximum``, ``minimum``
+  become ``bcast.scatter`` of that kind.
 - ``sort`` with one of JAX's comparators (``sort_comparator_form``: one
   key, ascending or descending, JAX's float canonicalization or IEEE total
   order) becomes one ``bcast.sort`` per used result; ``chlo.top_k`` becomes
@@ -484,6 +487,27 @@ class ConvertChloBroadcast(RewritePattern):
         replace(rewriter, op, [*new, result])
 
 
+REDUCTION_BODY_NOTE = ("the body must apply one of stablehlo.add, multiply, maximum, minimum, and, or, xor "
+                       "to its two arguments")
+
+
+def _reduction_kind(combiner: Operation | None, element: str) -> tuple[str | None, type[bcast.BinaryOp] | None]:
+    """The bcast reduction kind a body whose one binary op is ``combiner``
+    (``hlo.body_combiner``) folds ``element``s with, and its bcast op
+    (StableHLO's ``add``... on ``i1`` are logic: ``ON_I1``); (None, None)
+    when it is no reduction kind. ``reduce``, ``reduce_window`` and
+    ``scatter`` recognise their bodies by it."""
+    cls = None if combiner is None else BINARY.get(type(combiner))
+    if cls is not None and element == "i1":
+        cls = ON_I1.get(cls, cls)
+    kind = None if cls is None else REDUCTION_KINDS.get(cls)
+    return (kind, cls) if kind is not None else (None, None)
+
+
+def _body_words(combiner: Operation | None) -> str:
+    return "a " + combiner.name if combiner is not None else "a body that is not one binary op"
+
+
 class ConvertReduce(RewritePattern):
     """``reduce`` of one input whose body is one binary op -> ``bcast.reduce``,
     then the init value combined in unless it is the kind's identity; JAX's
@@ -500,17 +524,12 @@ class ConvertReduce(RewritePattern):
                             "convert-stablehlo-to-bcast",
                             ["only reduce with one input, and JAX's argmax/argmin, are imported"])  # fmt: skip
         combiner = op.combiner()
-        cls = None if combiner is None else BINARY.get(type(combiner))
         (x,), (init,) = op.inputs, op.init_values
         _, element = _bcast_type(op, x)
-        if cls is not None and element == "i1":
-            cls = ON_I1.get(cls, cls)
-        kind = None if cls is None else REDUCTION_KINDS.get(cls)
+        kind, cls = _reduction_kind(combiner, element)
         if kind is None or cls is None:
-            body = "a " + combiner.name if combiner is not None else "a body that is not one binary op"
-            raise PassError(op, f"reduce with {body} is not supported by convert-stablehlo-to-bcast",
-                            ["the body must apply one of stablehlo.add, multiply, maximum, minimum, "
-                             "and, or, xor to its two arguments"])  # fmt: skip
+            raise PassError(op, f"reduce with {_body_words(combiner)} is not supported by "
+                            "convert-stablehlo-to-bcast", [REDUCTION_BODY_NOTE])  # fmt: skip
         reduce = bcast.ReduceOp(kind, x, list(op.dims))
         new: list[Operation] = [reduce]
         result = reduce.results[0]
@@ -525,19 +544,26 @@ class ConvertReduce(RewritePattern):
 
 class ConvertScatter(RewritePattern):
     """``scatter`` of one input whose update computation returns the update
-    (``x.at[i].set(u)``) or the sum (``x.at[i].add(u)``) -> ``bcast.scatter``
-    of that kind, dimension numbers unchanged; ``indices_are_sorted`` and
-    ``unique_indices`` (promises bcast does not need) dropped."""
+    (``x.at[i].set(u)``) or applies ``add``, ``multiply``, ``maximum`` or
+    ``minimum`` to the old value and the update (``x.at[i].add(u)``,
+    ``.multiply``, ``.max``, ``.min``; recognised as ``reduce`` bodies are,
+    ``_reduction_kind``) -> ``bcast.scatter`` of that kind, dimension
+    numbers unchanged; ``indices_are_sorted`` and ``unique_indices``
+    (promises bcast does not need) dropped. On ``i1`` only ``set``."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: hlo.ScatterOp, rewriter: PatternRewriter) -> None:
-        kind = op.update_kind()
-        element = _bcast_type(op, op.inputs[0])[1] if len(op.inputs) == 1 else None
-        if kind is None or (kind == "add" and element == "i1"):
+        kind = None
+        if len(op.inputs) == 1:
+            element = _bcast_type(op, op.inputs[0])[1]
+            body = op.update_computation
+            kind = "set" if hlo.is_set_body(body) else _reduction_kind(hlo.body_combiner(body, True), element)[0]
+        if kind not in bcast.SCATTER_KINDS:
             raise PassError(op, "scatter with this update computation is not supported by "
                             "convert-stablehlo-to-bcast",
                             ["one input whose update computation returns the update (x.at[i].set) or "
-                             "stablehlo.add of its arguments (x.at[i].add, not on i1)"])  # fmt: skip
+                             "applies stablehlo.add, multiply, maximum or minimum to its arguments "
+                             "(x.at[i].add, .multiply, .max, .min; not on i1)"])  # fmt: skip
         _bcast_type(op, op.scatter_indices), _bcast_type(op, op.updates[0])
         replace(rewriter, op, [bcast.ScatterOp(kind, op.inputs[0], op.scatter_indices, op.updates[0], op.dims)])
 
@@ -622,48 +648,60 @@ def _arg_reduce(op: hlo.ReduceOp) -> list[Operation]:
 
 
 class ConvertReduceWindow(RewritePattern):
-    """The cumulative forms of ``reduce_window`` JAX writes for ``cumsum``/
-    ``cumprod``/``cummax``/``cummin`` -> ``bcast.cumulative``: one input, the
-    kind's identity as init, a body that is one binary op, a window of the
-    whole dim ``d`` (size ``n``) and 1 elsewhere, unit strides and
-    dilations, padding ``(n-1, 0)`` along ``d`` (``(0, n-1)``: ``reverse``)
-    and 0 elsewhere."""
+    """``reduce_window`` of one input whose body is one binary op (as
+    ``reduce``'s, ``_reduction_kind``): the cumulative forms JAX writes for
+    ``cumsum``/``cumprod``/``cummax``/``cummin`` -> ``bcast.cumulative``
+    (one scan, not a window per element); any other ->
+    ``bcast.reduce_window`` with the same window, strides, dilations and
+    padding and the init value as its operand."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: hlo.ReduceWindowOp, rewriter: PatternRewriter) -> None:
-        form = _cumulative_form(op)
-        if form is None:
-            raise PassError(op, "is not supported by convert-stablehlo-to-bcast unless it is a cumulative "
-                            "form (jnp.cumsum, cumprod, cummax, cummin)",
-                            ["one input from the kind's identity, a body of one add, multiply, maximum or "
-                             "minimum, a window of a whole dim padded by its size - 1 on one side, unit "
-                             "strides and dilations"])  # fmt: skip
-        kind, dim, reverse = form
-        replace(rewriter, op, [bcast.CumulativeOp(kind, op.inputs[0], dim, reverse)])
+        if len(op.inputs) != 1:
+            raise PassError(op, f"reduce_window of {len(op.inputs)} inputs (variadic) is not supported by "
+                            "convert-stablehlo-to-bcast", ["only reduce_window with one input is imported"])
+        (x,), (init,) = op.inputs, op.init_values
+        _, element = _bcast_type(op, x)
+        combiner = hlo.body_combiner(op.body)
+        kind, _ = _reduction_kind(combiner, element)
+        if kind is None:
+            raise PassError(op, f"reduce_window with {_body_words(combiner)} is not supported by "
+                            "convert-stablehlo-to-bcast", [REDUCTION_BODY_NOTE])  # fmt: skip
+        form = _cumulative_form(op, kind, element)
+        if form is not None:
+            dim, reverse = form
+            replace(rewriter, op, [bcast.CumulativeOp(kind, x, dim, reverse)])
+            return
+        if has_dynamic_types(op):
+            raise PassError(op, "reduce_window of dynamic dims is not supported by convert-stablehlo-to-bcast",
+                            ["only the cumulative forms (jnp.cumsum...) take dynamic dims"])
+        (low, high) = zip(*op.pads) if op.pads else ((), ())
+        replace(rewriter, op, [bcast.ReduceWindowOp(kind, x, init, op.window, op.strides, *op.dilations,
+                                                    low, high)])  # fmt: skip
 
 
-def _cumulative_form(op: hlo.ReduceWindowOp) -> tuple[str, int, bool] | None:
-    """(kind, dim, reverse) of a cumulative ``reduce_window``, else None."""
-    if len(op.inputs) != 1:
-        return None
+def _cumulative_form(op: hlo.ReduceWindowOp, kind: str, element: str) -> tuple[int, bool] | None:
+    """(dim, reverse) of a cumulative ``reduce_window`` (``bcast.cumulative``'s
+    kinds and elements, the kind's identity as init, a window of the whole
+    dim ``d`` (size ``n``) and 1 elsewhere, unit strides and dilations,
+    padding ``(n-1, 0)`` along ``d`` (``(0, n-1)``: ``reverse``) and 0
+    elsewhere), else None."""
     (x,), (init,) = op.inputs, op.init_values
-    levels, element = split_type(x.type)
-    if len(levels) != 1 or rules.kind(element) not in ("signed", "unsigned", "float"):
+    levels, _ = split_type(x.type)
+    if len(levels) != 1 or rules.kind(element) not in ("signed", "unsigned", "float") \
+            or kind not in bcast.CUMULATIVE_KINDS:
         return None
     shape = levels[0]
-    kinds = [k for k in sorted(bcast.CUMULATIVE_KINDS)
-             if hlo.is_binary_body(op.body, hlo.ELEMENTWISE_OPS[bcast.REDUCTION_COMBINERS[k].STABLEHLO],
-                                   x.type.get_element_type())]  # fmt: skip
     dims = [d for d, w in enumerate(op.window) if w != 1]
-    if (len(kinds) != 1 or len(dims) != 1 or set(op.strides) != {1} or set(op.dilations[0]) != {1}
-            or set(op.dilations[1]) != {1} or not _is_identity(init, kinds[0], element)):
+    if (len(dims) != 1 or set(op.strides) != {1} or set(op.dilations[0]) != {1}
+            or set(op.dilations[1]) != {1} or not _is_identity(init, kind, element)):
         return None
     (dim,), n = dims, shape[dims[0]]
     if op.window[dim] != n or any(p != (0, 0) for d, p in enumerate(op.pads) if d != dim):
         return None
     if op.pads[dim] not in ((n - 1, 0), (0, n - 1)):
         return None
-    return kinds[0], dim, op.pads[dim] == (0, n - 1)
+    return dim, op.pads[dim] == (0, n - 1)
 
 
 # --------------------------------------------------------------------------

@@ -456,6 +456,29 @@ def nucleus_mask(logits):
     return jnp.where(before < 0.9, probs, 0.0)
 
 
+# -- pooling (stablehlo.reduce_window) and combining scatters ---------------
+
+def max_pool_2d(x):
+    """``flax.linen.max_pool`` of an NHWC batch: 2x2 windows, stride 2."""
+    return jax.lax.reduce_window(x, -jnp.inf, jax.lax.max, (1, 2, 2, 1), (1, 2, 2, 1), "VALID")
+
+
+def avg_pool_same(x):
+    """``flax.linen.avg_pool`` with SAME padding, 3x3 windows, stride 2,
+    counting the padding (flax's default): the window sum divided by 9."""
+    return jax.lax.reduce_window(x, 0.0, jax.lax.add, (1, 3, 3, 1), (1, 2, 2, 1), "SAME") / 9.0
+
+
+def segment_max_min(x, ids, v):
+    """``x.at[ids].max(v)`` and ``.min(v)``: repeated ids combine, out-of-range ids are dropped."""
+    return x.at[ids].max(v), x.at[ids].min(v)
+
+
+def rows_scaled(x, i, s):
+    """``x.at[i].multiply(s)``: rows scaled in place, a repeated row twice."""
+    return x.at[i].multiply(s)
+
+
 PROGRAMS: dict[str, Case] = {
     "softmax": Case(softmax, lambda r: (normal(r, (4, 16)),), "jax.nn.softmax over rows"),
     "log_softmax": Case(log_softmax, lambda r: (normal(r, (4, 16)),), "jax.nn.log_softmax over rows"),
@@ -584,6 +607,13 @@ PROGRAMS: dict[str, Case] = {
     "top_k_probs": Case(top_k_probs, lambda r: (normal(r, (4, 10), scale=2.0),), "lax.top_k of a softmax"),
     "nucleus_mask": Case(nucleus_mask, lambda r: (normal(r, (4, 12), scale=2.0),),
                          "top-p mask: sort descending, cumsum, where"),
+    "max_pool_2d": Case(max_pool_2d, lambda r: (normal(r, (2, 6, 6, 3)),), "lax.reduce_window max, 2x2 stride 2"),
+    "avg_pool_same": Case(avg_pool_same, lambda r: (normal(r, (2, 5, 5, 3)),),
+                          "lax.reduce_window add, 3x3 stride 2 SAME, / 9"),
+    "segment_max_min": Case(segment_max_min, lambda r: (normal(r, (6, 4)), np.array([1, 3, 1, 7, 0], np.int32),
+                                                        normal(r, (5, 4))), "x.at[ids].max(v), .min(v)"),
+    "rows_scaled": Case(rows_scaled, lambda r: (normal(r, (5, 3)), np.array([4, 0, 4], np.int32),
+                                                normal(r, (3, 3))), "x.at[i].multiply(s)"),
 }
 
 

@@ -1,11 +1,12 @@
 """``bcast.scatter`` (StableHLO's ``scatter`` whose update computation is
-the update, ``set``, or a sum, ``add``) on every backend against an oracle
+the update, ``set``, or a kind's binary op, ``add``, ``multiply``,
+``maximum``, ``minimum``) on every backend against an oracle
 that walks the updates element by element as StableHLO's spec says (the
 position the gather would read, not clamped; out of bounds skipped), for
-the forms JAX emits (``x.at[i].set``, ``x.at[i].add``), StableHLO's
+the forms JAX emits (``x.at[i].set``, ``.add``, ``.multiply``, ``.max``, ``.min``), StableHLO's
 interpreter cases, several index types with negative, out-of-range and
 extreme indices (the C target must never write out of bounds), duplicates
-(``add`` sums all, ``set`` keeps the last); the exported module runs on XLA
+(the combining kinds fold in all, ``set`` keeps the last), NaN kept by max/min; the exported module runs on XLA
 with the same values; the Array API target on array_api_strict and JAX."""
 
 from __future__ import annotations
@@ -59,8 +60,14 @@ def oracle(kind: str, x: np.ndarray, indices: np.ndarray, updates: np.ndarray, d
             full[d] += at[a]
         if all(0 <= p < n for p, n in zip(full, x.shape)):
             with np.errstate(over="ignore"):  # integers wrap
-                out[tuple(full)] = out[tuple(full)] + updates[at] if kind == "add" else updates[at]
+                out[tuple(full)] = COMBINES[kind](out[tuple(full)], updates[at])
     return out
+
+
+COMBINES = {"set": lambda old, new: new, "add": lambda old, new: old + new,
+            "multiply": lambda old, new: old * new, "maximum": np.maximum, "minimum": np.minimum}
+"""What each kind makes of the old value and one update (max/min keep NaN)."""
+KINDS = sorted(COMBINES)
 
 
 CASES = {
@@ -84,7 +91,7 @@ def updates_for(shape, seed: int) -> np.ndarray:
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize("kind", ["set", "add"])
+@pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_scatter_writes_what_the_spec_says(backend, kind, case):
     shape, index_shape, update_shape, dims = CASES[case]
@@ -182,12 +189,59 @@ def test_exported_scatter_runs_on_xla_as_the_oracle_says(case, kind, index):
     np.testing.assert_array_equal(np.asarray(got), oracle(kind, x, i, u, dims), err_msg=f"indices {i}")
 
 
+@pytest.mark.parametrize("case", sorted(CASES))
+@pytest.mark.parametrize("kind", ["multiply", "maximum", "minimum"])
+def test_exported_combining_scatter_runs_on_xla_as_the_oracle_says(kind, case):
+    """``x.at[i].multiply/max/min``: XLA runs the exported update computation
+    (max/min with the NaN guard) to the oracle's values, duplicates
+    included (products of quarters are exact in any order), and a NaN
+    update or operand element stays NaN."""
+    pytest.importorskip("jax")
+    from bcast.lowering.stablehlo_emitter import emit_text
+    from bcast.tools import driver
+    from bcast.tools.jax_bridge import run_stablehlo, verify_stablehlo
+
+    shape, index_shape, update_shape, dims = CASES[case]
+    module = driver.load(scatter_program(kind, shape, index_shape, update_shape, dims, "f32", "i32"), "prog.mlir",
+                         pipeline=driver.EXPLICIT_PIPELINE)
+    exported = emit_text(module)
+    verify_stablehlo(exported)
+    x, u = sample(shape), updates_for(update_shape, 0)
+    x.flat[0], u.flat[-1] = np.nan, np.nan
+    i = fitting_indices(shape, index_shape, update_shape, dims, "i32", distinct=False)
+    (got,) = run_stablehlo(exported, (x, i, u))
+    np.testing.assert_array_equal(np.asarray(got), oracle(kind, x, i, u, dims), err_msg=f"indices {i}")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_combining_scatter_keeps_nan_and_wraps_integers(backend):
+    """Max and min keep a NaN of the operand or of an update (NumPy's
+    ``np.maximum``, XLA with the guard); an integer product wraps."""
+    shape, index_shape, update_shape, dims = CASES["rows"]
+    x = sample(shape)
+    x[1, 0] = np.nan
+    i = np.array([[1], [1], [2], [3], [3]], np.int32)
+    u = updates_for(update_shape, 2)
+    u[2, 1] = np.nan
+    for kind in ("maximum", "minimum"):
+        got = np.asarray(bcast.compile(scatter_program(kind, shape, index_shape, update_shape, dims, "f32", "i32"),
+                                       backend=backend)(x, i, u))  # fmt: skip
+        np.testing.assert_array_equal(got, oracle(kind, x, i, u, dims), err_msg=kind)
+        assert np.isnan(got[1, 0]) and np.isnan(got[2, 1]) and not np.isnan(got[3]).any()
+    xi = np.full(shape, 3, np.int32)
+    ui = np.full(update_shape, 2**30, np.int32)
+    got = bcast.compile(scatter_program("multiply", shape, index_shape, update_shape, dims, "i32", "i32"),
+                        backend=backend)(xi, i, ui)
+    np.testing.assert_array_equal(got, oracle("multiply", xi, i, ui, dims))
+    assert got[1, 0] == 0 and got[2, 0] == -(2**30)  # 3 * 2**60 and 3 * 2**30 modulo 2**32
+
+
 @pytest.mark.parametrize("library", ["array_api_strict", "jax.numpy"])
 def test_array_api_target_scatters_on_other_libraries(library):
     lib = pytest.importorskip(library)
     shape, index_shape, update_shape, dims = CASES["spec_batching"]
     x, i, u = sample(shape), indices_for(index_shape, "i32", 1), updates_for(update_shape, 1)
-    for kind in ("set", "add"):
+    for kind in KINDS:
         f = bcast.compile(scatter_program(kind, shape, index_shape, update_shape, dims, "f32", "i32"),
                           backend="array-api")
         if library == "jax.numpy":

@@ -365,14 +365,14 @@ def test_erf_and_erfc_import_from_chlo(name, jax_function, python_function, back
 
 def test_an_op_of_a_called_jax_function_is_reported_where_it_is_called() -> None:
     """JAX locates the ops of its own functions (``cumlogsumexp``, a
-    ``reduce_window`` that is not a cumulative form bcast imports) without a
-    file: the error is reported at the user's call of it."""
+    ``reduce_window`` whose body, a log-add-exp, is no binary op bcast
+    imports) without a file: the error is reported at the user's call of it."""
     def running_logsumexp(x):
         return jax.lax.cumlogsumexp(x), here()
 
     message = error_at_the_users_line(running_logsumexp, X[0])
-    assert "'stablehlo.reduce_window' op is not supported by convert-stablehlo-to-bcast unless it is a " \
-           "cumulative form" in message
+    assert "'stablehlo.reduce_window' op reduce_window with a body that is not one binary op is not supported " \
+           "by convert-stablehlo-to-bcast" in message
 
 
 def test_unsupported_element_type_is_reported_at_the_users_line() -> None:
@@ -414,11 +414,12 @@ def test_indexed_update_with_a_traced_index_is_a_scatter() -> None:
 
 
 def test_scatter_of_another_update_is_refused_at_the_users_line() -> None:
-    """``x.at[i].multiply(v)``: a scatter whose update computation is a
-    product, which bcast does not import; it says so at the line."""
+    """``x.at[i].apply(jnp.sin)``: a scatter whose update computation is a
+    function of the old value, which bcast does not import; it says so at
+    the line."""
     def scale_row(x):
         x = jnp.asarray(x)
-        return x.at[x[0, 0].astype(jnp.int32)].multiply(2.0), here()
+        return x.at[x[0, 0].astype(jnp.int32)].apply(jnp.sin), here()
 
     message = error_at_the_users_line(scale_row, X)
     assert ("'stablehlo.scatter' op scatter with this update computation is not supported by "

@@ -117,11 +117,12 @@ func.func @cumulative(%arg0: tensor<4x3xf32>, %i: tensor<4x3xi32>) -> (tensor<4x
 
 // -----
 
-// A window of size 2 (a sliding sum) is kept.
+// A window of size 2 (a sliding sum) is no cumulative form: the general
+// bcast.reduce_window (convert_stablehlo_to_bcast_reduce_window.mlir).
 // CHECK-LABEL: func.func @sliding
 func.func @sliding(%arg0: tensor<4x3xf32>) -> tensor<4x3xf32> {
   %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-// CHECK: "stablehlo.reduce_window"(%arg0, %cst)
+// CHECK: bcast.reduce_window add %arg0, %{{.*}}, window = [1, 2], strides = [1, 1], base_dilations = [1, 1], window_dilations = [1, 1], low = [0, 1], high = [0, 0]
   %0 = "stablehlo.reduce_window"(%arg0, %cst) <{padding = dense<[[0, 0], [1, 0]]> : tensor<2x2xi64>, window_dimensions = array<i64: 1, 2>}> ({
   ^bb0(%arg1: tensor<f32>, %arg2: tensor<f32>):
     %2 = stablehlo.add %arg1, %arg2 : tensor<f32>

@@ -68,32 +68,34 @@ func.func @argmax_value_used(%x: tensor<4x3xf32>) -> (tensor<4xf32>, tensor<4xi3
 
 // -----
 
-// A sliding window sum (window 2, not the whole dim): not a cumulative form.
-func.func @window_sum(%x: tensor<4x3xf32>) -> tensor<4x3xf32> {
+// A reduce_window of two inputs (variadic): not imported.
+func.func @window_of_two(%x: tensor<4x3xf32>, %y: tensor<4x3xi32>) -> tensor<4x2xf32> {
   %c = stablehlo.constant dense<0.0> : tensor<f32>
-  // expected-error @+2 {{'stablehlo.reduce_window' op is not supported by convert-stablehlo-to-bcast unless it is a cumulative form (jnp.cumsum, cumprod, cummax, cummin)}}
-  // expected-note @+1 {{one input from the kind's identity}}
-  %0 = "stablehlo.reduce_window"(%x, %c) <{padding = dense<[[0, 0], [1, 0]]> : tensor<2x2xi64>, window_dimensions = array<i64: 1, 2>}> ({
-  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+  %ci = stablehlo.constant dense<0> : tensor<i32>
+  // expected-error @+2 {{'stablehlo.reduce_window' op reduce_window of 2 inputs (variadic) is not supported by convert-stablehlo-to-bcast}}
+  // expected-note @+1 {{only reduce_window with one input is imported}}
+  %0:2 = "stablehlo.reduce_window"(%x, %y, %c, %ci) <{window_dimensions = array<i64: 1, 2>}> ({
+  ^bb0(%a: tensor<f32>, %ai: tensor<i32>, %b: tensor<f32>, %bi: tensor<i32>):
     %s = stablehlo.add %a, %b : tensor<f32>
-    stablehlo.return %s : tensor<f32>
-  }) : (tensor<4x3xf32>, tensor<f32>) -> tensor<4x3xf32>
-  return %0 : tensor<4x3xf32>
+    %si = stablehlo.add %ai, %bi : tensor<i32>
+    stablehlo.return %s, %si : tensor<f32>, tensor<i32>
+  }) : (tensor<4x3xf32>, tensor<4x3xi32>, tensor<f32>, tensor<i32>) -> (tensor<4x2xf32>, tensor<4x2xi32>)
+  return %0#0 : tensor<4x2xf32>
 }
 
 // -----
 
-// A cumulative sum from 1, not the identity 0: not imported.
-func.func @cumsum_from_one(%x: tensor<4x3xf32>) -> tensor<4x3xf32> {
-  %c = stablehlo.constant dense<1.0> : tensor<f32>
-  // expected-error @+2 {{'stablehlo.reduce_window' op is not supported by convert-stablehlo-to-bcast unless it is a cumulative form}}
-  // expected-note @+1 {{one input from the kind's identity}}
-  %0 = "stablehlo.reduce_window"(%x, %c) <{padding = dense<[[0, 0], [2, 0]]> : tensor<2x2xi64>, window_dimensions = array<i64: 1, 3>}> ({
+// A window body that is no reduction kind's binary op.
+func.func @window_difference(%x: tensor<4x3xf32>) -> tensor<4x2xf32> {
+  %c = stablehlo.constant dense<0.0> : tensor<f32>
+  // expected-error @+2 {{'stablehlo.reduce_window' op reduce_window with a stablehlo.subtract is not supported by convert-stablehlo-to-bcast}}
+  // expected-note @+1 {{the body must apply one of stablehlo.add, multiply, maximum, minimum, and, or, xor to its two arguments}}
+  %0 = "stablehlo.reduce_window"(%x, %c) <{window_dimensions = array<i64: 1, 2>}> ({
   ^bb0(%a: tensor<f32>, %b: tensor<f32>):
-    %s = stablehlo.add %a, %b : tensor<f32>
+    %s = stablehlo.subtract %a, %b : tensor<f32>
     stablehlo.return %s : tensor<f32>
-  }) : (tensor<4x3xf32>, tensor<f32>) -> tensor<4x3xf32>
-  return %0 : tensor<4x3xf32>
+  }) : (tensor<4x3xf32>, tensor<f32>) -> tensor<4x2xf32>
+  return %0 : tensor<4x2xf32>
 }
 
 // -----

@@ -64,16 +64,26 @@ func.func @bool_indices(%x: tensor<6x4xf32>, %i: tensor<3x1xi1>, %u: tensor<3x4x
 // -----
 
 func.func @add_on_i1(%x: tensor<6x4xi1>, %i: tensor<3x1xi32>, %u: tensor<3x4xi1>) {
-  // expected-error @+1 {{'bcast.scatter' op scatter add does not take i1}}
+  // expected-error @+1 {{'bcast.scatter' op scatter add needs numeric (integer or floating-point) elements, got element type i1}}
   %0 = bcast.scatter add %x[%i], %u, <update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1> : (tensor<6x4xi1>, tensor<3x1xi32>, tensor<3x4xi1>) -> tensor<6x4xi1>
-  // expected-note @-1 {{a boolean 'or' is not a sum}}
+  // expected-note @-1 {{'bcast.add' is the operation scatter add combines with}}
+  func.return
+}
+
+// -----
+
+// The combining kinds take their binary op's element kinds: no i1 for maximum.
+func.func @maximum_on_i1(%x: tensor<6x4xi1>, %i: tensor<3x1xi32>, %u: tensor<3x4xi1>) {
+  // expected-error @+1 {{'bcast.scatter' op scatter maximum needs numeric (integer or floating-point) elements, got element type i1}}
+  %0 = bcast.scatter maximum %x[%i], %u, <update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1> : (tensor<6x4xi1>, tensor<3x1xi32>, tensor<3x4xi1>) -> tensor<6x4xi1>
+  // expected-note @-1 {{'bcast.maximum' is the operation scatter maximum combines with}}
   func.return
 }
 
 // -----
 
 func.func @unknown_kind(%x: tensor<6x4xf32>, %i: tensor<3x1xi32>, %u: tensor<3x4xf32>) {
-  // expected-error @+1 {{Expected `set`, or `add`.}}
-  %0 = bcast.scatter multiply %x[%i], %u, <update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1> : (tensor<6x4xf32>, tensor<3x1xi32>, tensor<3x4xf32>) -> tensor<6x4xf32>
+  // expected-error @+1 {{Expected `set`, `add`, `multiply`, `maximum`, or `minimum`.}}
+  %0 = bcast.scatter divide %x[%i], %u, <update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1> : (tensor<6x4xf32>, tensor<3x1xi32>, tensor<3x4xf32>) -> tensor<6x4xf32>
   func.return
 }

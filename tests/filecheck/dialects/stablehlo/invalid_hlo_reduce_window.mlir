@@ -77,6 +77,34 @@ func.func @result_shape(%x: tensor<4x3xf32>, %c: tensor<f32>) {
 
 // -----
 
+// C15 with dilations and padding: 3 rows dilated by 2 are 5 places, padded
+// by 2 and 1 are 8; windows of 2 places 3 apart span 4, one every 4 places:
+// 2 windows (StableHLO's interpreter case); an empty input padded to 1 place
+// holds one window of 1.
+func.func @result_shape_dilated(%x: tensor<3x2xi64>, %c: tensor<i64>) {
+  // expected-error @+1 {{'stablehlo.reduce_window' op inferred type(s) 'tensor<2x2xi64>' are incompatible with return type(s) of operation 'tensor<3x2xi64>'}}
+  %0 = "stablehlo.reduce_window"(%x, %c) <{base_dilations = array<i64: 2, 1>, padding = dense<[[2, 1], [0, 0]]> : tensor<2x2xi64>, window_dilations = array<i64: 3, 1>, window_dimensions = array<i64: 2, 1>, window_strides = array<i64: 4, 1>}> ({
+  ^bb0(%a: tensor<i64>, %b: tensor<i64>):
+    %1 = stablehlo.add %a, %b : tensor<i64>
+    stablehlo.return %1 : tensor<i64>
+  }) : (tensor<3x2xi64>, tensor<i64>) -> tensor<3x2xi64>
+  return
+}
+
+// -----
+
+func.func @result_shape_empty(%x: tensor<0x2xf32>, %c: tensor<f32>) {
+  // expected-error @+1 {{'stablehlo.reduce_window' op inferred type(s) 'tensor<1x2xf32>' are incompatible with return type(s) of operation 'tensor<0x2xf32>'}}
+  %0 = "stablehlo.reduce_window"(%x, %c) <{padding = dense<[[1, 0], [0, 0]]> : tensor<2x2xi64>, window_dimensions = array<i64: 1, 1>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %1 = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %1 : tensor<f32>
+  }) : (tensor<0x2xf32>, tensor<f32>) -> tensor<0x2xf32>
+  return
+}
+
+// -----
+
 // A ? dim is kept whole (the cumulative forms along a static dim); a window
 // over it (JAX writes cumsum along a ? dim as a dynamic_reduce_window
 // custom_call instead) is refused.

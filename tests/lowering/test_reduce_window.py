@@ -1,0 +1,234 @@
+"""``bcast.reduce_window`` (StableHLO's ``reduce_window`` of one input) on
+every backend against an oracle that walks each window place by place as
+the spec's formula places it (in the dilated, padded input at ``o *
+stride + k * window_dilation - low``; an element there when that is in
+range and on a multiple of the base dilation), folding from ``init`` once
+(XLA's value, the spec's for an identity ``init``): max and average
+pooling with VALID and SAME padding and strides, base and window
+dilations, a window larger than its input, negative padding, zero-size
+dims, rank 0, booleans, integers that wrap, f16 summed in f32, NaN; JAX's
+pooling programs imported and compared with ``jax.jit``; the ``-t
+stablehlo`` export on XLA; the Array API module on array_api_strict and
+JAX; StableHLO's interpreter cases by their expected values.
+
+Tolerances: the integer, boolean, max and min cases are exact in any
+order; float sums fold in another order on each backend (NumPy's pairwise
+reduce, the C loop in order, XLA its own), so they agree to a few ulp of
+the window's magnitudes (``rtol=1e-5``, ``atol=1e-5`` on values of order
+1 with windows of at most 25 elements)."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+import bcast
+from bcast.ir import numerics
+
+BACKENDS = ["reference", "numpy", "array-api", "c"]
+DTYPES = {"f32": np.float32, "f64": np.float64, "f16": np.float16, "i32": np.int32, "ui8": np.uint8, "i1": np.bool_}
+
+
+def tensor(shape, element: str) -> str:
+    return f"tensor<{'x'.join(map(str, shape))}x{element}>" if shape else f"tensor<{element}>"
+
+
+def result_shape(shape, window, strides, base, dilation, low, high) -> tuple[int, ...]:
+    """The spec's C15, written out again here (not ``rules``'s)."""
+    out = []
+    for n, w, s, b, d, lo, hi in zip(shape, window, strides, base, dilation, low, high):
+        padded = lo + hi + ((n - 1) * b + 1 if n else 0)
+        span = (w - 1) * d + 1
+        out.append(0 if padded == 0 or span > padded else (padded - span) // s + 1)
+    return tuple(out)
+
+
+def program(kind, shape, element, window, strides, base, dilation, low, high) -> str:
+    t, r = tensor(shape, element), tensor(result_shape(shape, window, strides, base, dilation, low, high), element)
+    scalar = tensor((), element)
+    return f"""
+func.func @main(%x: {t}, %init: {scalar}) -> {r} {{
+  %0 = bcast.reduce_window {kind} %x, %init, window = {list(window)}, strides = {list(strides)}, base_dilations = {list(base)}, window_dilations = {list(dilation)}, low = {list(low)}, high = {list(high)} : ({t}, {scalar}) -> {r}
+  func.return %0 : {r}
+}}
+"""
+
+
+FOLDS = {"add": lambda a, b: a + b, "multiply": lambda a, b: a * b, "maximum": np.maximum, "minimum": np.minimum,
+         "and": np.logical_and, "or": np.logical_or, "xor": np.logical_xor}
+
+
+def oracle(kind, x: np.ndarray, init, window, strides, base, dilation, low, high) -> np.ndarray:
+    """One window place at a time, as the spec places it; folded from
+    ``init`` in the element type (f16 in f32), rounded once."""
+    acc = np.float32 if x.dtype == np.float16 else x.dtype.type
+    shape = result_shape(x.shape, window, strides, base, dilation, low, high)
+    out = np.empty(shape, x.dtype)
+    with np.errstate(all="ignore"):  # integers wrap
+        for o in itertools.product(*map(range, shape)):
+            total = acc(init)
+            for k in itertools.product(*map(range, window)):
+                q = [oi * s + ki * d - lo for oi, s, ki, d, lo in zip(o, strides, k, dilation, low)]
+                if all(0 <= qi <= (n - 1) * b and qi % b == 0 for qi, n, b in zip(q, x.shape, base)):
+                    total = acc(FOLDS[kind](total, acc(x[tuple(qi // b for qi, b in zip(q, base))])))
+            out[o] = total
+    return out
+
+
+CASES = {
+    # name: (kind, shape, element, init, window, strides, base dilations, window dilations, low, high)
+    "max_pool_valid": ("maximum", (2, 6, 6, 3), "f32", -np.inf, (1, 2, 2, 1), (1, 2, 2, 1), (1,) * 4, (1,) * 4,
+                       (0,) * 4, (0,) * 4),
+    "max_pool_same_strided": ("maximum", (1, 7, 5, 2), "f32", -np.inf, (1, 3, 3, 1), (1, 2, 2, 1), (1,) * 4,
+                              (1,) * 4, (0, 1, 1, 0), (0, 1, 1, 0)),
+    "avg_pool_sum": ("add", (2, 5, 4, 1), "f32", 0.0, (1, 2, 2, 1), (1, 1, 2, 1), (1,) * 4, (1,) * 4, (0,) * 4,
+                     (0,) * 4),
+    "dilated": ("add", (5, 4), "i32", 0, (2, 3), (2, 1), (2, 1), (1, 2), (1, 2), (2, 1)),
+    "window_larger_than_input": ("maximum", (3, 2), "i32", -(2**31), (5, 4), (1, 2), (1, 1), (1, 1), (2, 1),
+                                 (2, 1)),
+    "negative_padding": ("minimum", (6, 5), "f64", np.inf, (2, 2), (1, 2), (1, 1), (1, 1), (-1, 0), (0, -2)),
+    "init_not_identity": ("add", (4, 5), "f32", 1.5, (2, 3), (1, 1), (2, 1), (1, 1), (1, 1), (0, 1)),
+    "product_wraps": ("multiply", (3, 6), "ui8", 1, (1, 3), (1, 1), (1, 1), (1, 1), (0, 1), (0, 1)),
+    "f16_sum": ("add", (4, 9), "f16", 0.0, (2, 4), (1, 2), (1, 1), (1, 1), (0, 1), (0, 1)),
+    "boolean_or": ("or", (4, 4), "i1", False, (2, 2), (1, 1), (1, 1), (1, 1), (0, 0), (1, 1)),
+    "empty_input": ("add", (0, 4), "f32", 0.0, (1, 2), (1, 1), (1, 1), (1, 1), (0, 0), (0, 0)),
+    "empty_input_padded": ("maximum", (0, 3), "f32", -np.inf, (2, 1), (1, 1), (1, 1), (1, 1), (0, 0), (2, 0)),
+    "no_window_fits": ("add", (2, 3), "f32", 0.0, (3, 1), (1, 1), (1, 1), (1, 1), (0, 0), (0, 0)),
+    "rank_0": ("add", (), "f32", 2.0, (), (), (), (), (), ()),
+}
+
+
+def sample(shape, element: str, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    dtype = np.dtype(DTYPES[element])
+    if dtype.kind == "b":
+        return rng.random(shape) < 0.3
+    if dtype.kind == "f":
+        return (rng.uniform(0.5, 1.5, shape) * rng.choice([-1.0, 1.0], shape)).astype(dtype)
+    info = np.iinfo(dtype)
+    return rng.integers(info.min, info.max, shape, endpoint=True).astype(dtype)
+
+
+def case_args(name: str, seed: int = 0):
+    kind, shape, element, init, *window = CASES[name]
+    return kind, shape, element, sample(shape, element, seed), np.asarray(init, DTYPES[element]), window
+
+
+def assert_matches(got, want, element: str, kind: str) -> None:
+    got = np.asarray(got)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    if np.dtype(DTYPES[element]).kind == "f" and kind in ("add", "multiply"):
+        tolerance = 2e-3 if element == "f16" else 1e-5
+        np.testing.assert_allclose(got, want, rtol=tolerance, atol=tolerance)
+    else:
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_reduce_window_folds_what_the_spec_places(backend, name):
+    kind, shape, element, x, init, window = case_args(name)
+    f = bcast.compile(program(kind, shape, element, *window), backend=backend)
+    assert_matches(f(x, init), oracle(kind, x, init, *window), element, kind)
+
+
+def test_oracle_gives_the_values_of_stablehlo_interpreter_cases():
+    """StableHLO's two interpreter cases (reduce_window.mlir) by their
+    expected values, on the oracle and every backend."""
+    x = np.array([[1, 2], [3, 4], [5, 6]], np.int64)
+    for window, want in (((2, 1), [[0, 0], [3, 4]]), ((3, 1), [[5, 6]])):
+        args = (window, (4, 1), (2, 1), (3, 1), (2, 0), (1, 0))
+        np.testing.assert_array_equal(oracle("add", x, np.int64(0), *args), want)
+        for backend in BACKENDS:
+            f = bcast.compile(program("add", (3, 2), "i64", *args), backend=backend)
+            np.testing.assert_array_equal(np.asarray(f(x, np.int64(0))), want, err_msg=backend)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_max_pool_propagates_nan(backend):
+    x = np.array([[1.0, np.nan, 3.0], [-1.0, 2.0, 0.5], [4.0, -np.inf, np.nan]], np.float32)
+    args = ((2, 2), (1, 1), (1, 1), (1, 1), (0, 0), (0, 0))
+    for kind in ("maximum", "minimum"):
+        init = np.float32(numerics.reduction_identity(kind, np.float32))
+        got = bcast.compile(program(kind, (3, 3), "f32", *args), backend=backend)(x, init)
+        np.testing.assert_array_equal(got, oracle(kind, x, init, *args))
+        assert np.isnan(got[0, 0]) and np.isnan(got[1, 1]) and not np.isnan(got[1, 0])
+
+
+def jax_programs():
+    """Pooling as JAX programs write it (``flax.linen.max_pool``/``avg_pool``
+    are these ``reduce_window`` calls, the average divided after)."""
+    jax = pytest.importorskip("jax")
+    lax, jnp = jax.lax, jax.numpy
+
+    return {
+        "max_pool_valid": (lambda x: lax.reduce_window(x, -jnp.inf, lax.max, (1, 2, 2, 1), (1, 2, 2, 1), "VALID"),
+                           (2, 6, 6, 3)),
+        "max_pool_same": (lambda x: lax.reduce_window(x, -jnp.inf, lax.max, (1, 3, 3, 1), (1, 2, 2, 1), "SAME"),
+                          (2, 7, 5, 3)),
+        "avg_pool": (lambda x: lax.reduce_window(x, 0.0, lax.add, (1, 2, 2, 1), (1, 2, 2, 1), "VALID") / 4.0,
+                     (2, 6, 6, 3)),
+        "avg_pool_same": (lambda x: lax.reduce_window(x, 0.0, lax.add, (1, 3, 3, 1), (1, 1, 1, 1), "SAME") / 9.0,
+                          (1, 5, 5, 2)),
+        "dilated": (lambda x: lax.reduce_window(x, 0.0, lax.add, (2, 2), (1, 2), [(1, 2), (0, 1)], (2, 1), (1, 2)),
+                    (5, 6)),
+        "window_larger_than_input": (lambda x: lax.reduce_window(x, -jnp.inf, lax.max, (4, 4), (1, 1),
+                                                                 [(2, 2), (3, 1)]), (2, 3)),
+        "size_0": (lambda x: lax.reduce_window(x, 0.0, lax.add, (1, 2), (1, 1), "VALID"), (0, 4)),
+        "min_pool_int": (lambda x: lax.reduce_window(x.astype(jnp.int32), jnp.iinfo(jnp.int32).max, lax.min,
+                                                     (3,), (2,), "SAME"), (9,)),
+    }
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", ["max_pool_valid", "max_pool_same", "avg_pool", "avg_pool_same", "dilated",
+                                  "window_larger_than_input", "size_0", "min_pool_int"])
+def test_jax_pooling_runs_as_jax_jit(backend, name):
+    import jax
+
+    fn, shape = jax_programs()[name]
+    x = (np.random.default_rng(5).standard_normal(shape) * 4).astype(np.float32)
+    module = bcast.from_jax(fn, x)
+    assert "bcast.reduce_window" in str(module)
+    got = np.asarray(bcast.compile(module, backend=backend)(x))
+    want = np.asarray(jax.jit(fn)(x))
+    assert got.shape == want.shape and got.dtype == want.dtype
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_exported_reduce_window_runs_on_xla_as_the_oracle_says(name):
+    """``-t stablehlo`` writes ``reduce_window`` with the same window; XLA
+    runs it to the oracle's values (XLA folds ``init`` once too). XLA sums
+    f16 windows in f16, bcast in f32 (hence the f16 tolerance)."""
+    pytest.importorskip("jax")
+    from bcast.lowering.stablehlo_emitter import emit_text
+    from bcast.tools import driver
+    from bcast.tools.jax_bridge import run_stablehlo, verify_stablehlo
+
+    kind, shape, element, x, init, window = case_args(name, seed=1)
+    module = driver.load(program(kind, shape, element, *window), "prog.mlir", pipeline=driver.EXPLICIT_PIPELINE)
+    exported = emit_text(module)
+    want = oracle(kind, x, init, *window)
+    if 0 not in want.shape:
+        assert '"stablehlo.reduce_window"' in exported, exported
+    verify_stablehlo(exported)
+    (got,) = run_stablehlo(exported, (x, init))
+    assert_matches(got, want, element, kind)
+
+
+@pytest.mark.parametrize("library", ["array_api_strict", "jax.numpy"])
+def test_array_api_target_pools_on_other_libraries(library):
+    lib = pytest.importorskip(library)
+    for name in ("max_pool_same_strided", "dilated", "boolean_or"):
+        kind, shape, element, x, init, window = case_args(name)
+        f = bcast.compile(program(kind, shape, element, *window), backend="array-api")
+        if library == "jax.numpy":
+            import jax
+
+            got = jax.jit(f)(lib.asarray(x), lib.asarray(init))
+        else:
+            got = f(lib.asarray(x), lib.asarray(init))
+        assert_matches(np.asarray(got), oracle(kind, x, init, *window), element, kind)
