@@ -67,19 +67,19 @@ func.func @main(%x: tensor<4x3xf32>, %w: tensor<3x5xf32>, %b: tensor<5xf32>) -> 
 // -----
 
 // A kept op with regions (a stablehlo.while, as JAX prints a fori_loop in
-// generic form): the import converts the StableHLO in its body, inlining the
+// generic form, here of a run-time trip count, which the import does not
+// unroll): the import converts the StableHLO in its body, inlining the
 // call of a private helper there; -t stablehlo writes the loop back with its
 // body in StableHLO again, the two-step broadcast made one.
 // BACK-LABEL: func.func @loop(
 // BACK:         %n = func.call @helper(%u, %c) : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
 // STD-LABEL:  func.func @loop(
 // STD-NOT:      func.call
-// HLO-LABEL:  func.func @loop(%x: tensor<2x3xf32>, %v: tensor<3xf32>) -> tensor<2x3xf32> {
+// HLO-LABEL:  func.func @loop(%x: tensor<2x3xf32>, %v: tensor<3xf32>, %steps: tensor<i32>) -> tensor<2x3xf32> {
 // HLO-NEXT:     %c0 = stablehlo.constant dense<0> : tensor<i32>
 // HLO-NEXT:     %r, %r_1, %r_2 = "stablehlo.while"(%v, %c0, %x) ({
 // HLO-NEXT:     ^bb0(%a: tensor<3xf32>, %i: tensor<i32>, %b: tensor<2x3xf32>):
-// HLO-NEXT:       %c3 = stablehlo.constant dense<3> : tensor<i32>
-// HLO-NEXT:       %lt = stablehlo.compare LT, %i, %c3, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+// HLO-NEXT:       %lt = stablehlo.compare LT, %i, %steps, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
 // HLO-NEXT:       stablehlo.return %lt : tensor<i1>
 // HLO-NEXT:     }, {
 // HLO-NEXT:     ^bb0(%u: tensor<3xf32>, %k: tensor<i32>, %c: tensor<2x3xf32>):
@@ -92,13 +92,12 @@ func.func @main(%x: tensor<4x3xf32>, %w: tensor<3x5xf32>, %b: tensor<5xf32>) -> 
 // HLO-NEXT:     func.return %r_2 : tensor<2x3xf32>
 // HLO-NOT:      bcast.
 // HLO-NOT:      @helper
-// C: open_world.mlir:[[# @LINE + 3]]:10: error: 'stablehlo.while' op is not supported by convert-stablehlo-to-bcast
-func.func @loop(%x: tensor<2x3xf32>, %v: tensor<3xf32>) -> tensor<2x3xf32> {
+// C: open_world.mlir:[[# @LINE + 3]]:10: error: 'stablehlo.while' op is supported by convert-stablehlo-to-bcast as a counted loop only
+func.func @loop(%x: tensor<2x3xf32>, %v: tensor<3xf32>, %steps: tensor<i32>) -> tensor<2x3xf32> {
   %c0 = "stablehlo.constant"() <{value = dense<0> : tensor<i32>}> : () -> tensor<i32>
   %r:3 = "stablehlo.while"(%v, %c0, %x) ({
   ^bb0(%a: tensor<3xf32>, %i: tensor<i32>, %b: tensor<2x3xf32>):
-    %c3 = "stablehlo.constant"() <{value = dense<3> : tensor<i32>}> : () -> tensor<i32>
-    %lt = "stablehlo.compare"(%i, %c3) <{comparison_direction = #stablehlo<comparison_direction LT>, compare_type = #stablehlo<comparison_type SIGNED>}> : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %lt = "stablehlo.compare"(%i, %steps) <{comparison_direction = #stablehlo<comparison_direction LT>, compare_type = #stablehlo<comparison_type SIGNED>}> : (tensor<i32>, tensor<i32>) -> tensor<i1>
     "stablehlo.return"(%lt) : (tensor<i1>) -> ()
   }, {
   ^bb0(%u: tensor<3xf32>, %k: tensor<i32>, %c: tensor<2x3xf32>):

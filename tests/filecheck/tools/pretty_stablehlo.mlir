@@ -1,5 +1,6 @@
 // JAX's pretty StableHLO with ops bcast's parser has no custom form for
-// (docs/contracts.md, "Ops bcast does not know"): a while loop, a
+// (docs/contracts.md, "Ops bcast does not know"): a while loop (of a run-time
+// trip count, which the import does not unroll), a
 // reduce_precision, a dot_general with an algorithm and a custom_call among
 // broadcasts. bcast reads it through jaxlib's MLIR (this file needs jax, the
 // `jax` extra; tests/test_filecheck.py fails it, never skips it, without),
@@ -10,7 +11,7 @@
 // RUN: bcast-opt %s -p bcast-make-explicit,canonicalize,cse -t stablehlo | filecheck %s --check-prefix=HLO
 // RUN: not bcast-opt %s -t c 2>&1 | filecheck %s --check-prefix=ERR
 
-func.func @main(%x: tensor<4x3xf32>, %row: tensor<3xf32>, %w: tensor<3x3xf32>) -> tensor<4x3xf32> {
+func.func @main(%x: tensor<4x3xf32>, %row: tensor<3xf32>, %w: tensor<3x3xf32>, %steps: tensor<i32>) -> tensor<4x3xf32> {
   %c0 = stablehlo.constant dense<0> : tensor<i32>
   %c3 = stablehlo.constant dense<3> : tensor<i32>
   %c1 = stablehlo.constant dense<1> : tensor<i32>
@@ -18,7 +19,7 @@ func.func @main(%x: tensor<4x3xf32>, %row: tensor<3xf32>, %w: tensor<3x3xf32>) -
   %b = stablehlo.broadcast_in_dim %b1, dims = [0, 1] : (tensor<1x3xf32>) -> tensor<4x3xf32>
   %l:2 = stablehlo.while(%i = %c0, %v = %x) : tensor<i32>, tensor<4x3xf32>
   cond {
-    %lt = stablehlo.compare LT, %i, %c3, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %lt = stablehlo.compare LT, %i, %steps, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
     stablehlo.return %lt : tensor<i1>
   } do {
     %n = stablehlo.add %i, %c1 : tensor<i32>
@@ -58,4 +59,4 @@ func.func @main(%x: tensor<4x3xf32>, %row: tensor<3xf32>, %w: tensor<3x3xf32>) -
 // HLO-NOT:  bcast.
 
 // The strict import of a program to run: at the while's line and column here.
-// ERR: pretty_stablehlo.mlir:19:10: error: 'stablehlo.while' op is not supported by convert-stablehlo-to-bcast
+// ERR: pretty_stablehlo.mlir:20:10: error: 'stablehlo.while' op is supported by convert-stablehlo-to-bcast as a counted loop only
