@@ -224,14 +224,19 @@ __attribute__((weak)) void (*bcast_blas_gemm_release)(void *) = 0;
 #include <fcntl.h>
 #include <unistd.h>
 #endif
-/* Threads for a loop nest on threads (c_emitter.THREADS_CLAUSE): OpenMP's
-   count (omp_get_max_threads) less the cores other runnable threads hold
-   right now, at least 1. Linux counts the runnable threads of the machine
-   (the caller among them) in /proc/loadavg's fourth field; it is read at
-   most every BCAST_BUSY_SECONDS. A second thread that has to wait for a
+/* Threads for a loop nest on threads (c_emitter.THREADS_CLAUSE): the cores
+   (omp_get_num_procs) other runnable threads leave right now, at least 1
+   and at most OpenMP's count (omp_get_max_threads). Linux counts the
+   runnable threads of the machine (the caller among them) in
+   /proc/loadavg's fourth field; it is read at most every
+   BCAST_BUSY_SECONDS. A second thread that has to wait for a
    core delays the whole region at its closing barrier (docs/performance.md,
-   "Where two threads pay"). */
+   "Where two threads pay"). Where the file cannot be read no others are
+   counted. BCAST_LOADAVG names the file (a test's own). */
 #define BCAST_BUSY_SECONDS 0.01
+#ifndef BCAST_LOADAVG
+#define BCAST_LOADAVG "/proc/loadavg"
+#endif
 static int bcast_threads(void) {
     static double checked = -1.0;
     static int others = 0;
@@ -242,7 +247,7 @@ static int bcast_threads(void) {
     __atomic_load(&checked, &last, __ATOMIC_RELAXED);
     if (last < 0 || now - last >= BCAST_BUSY_SECONDS) {
         char text[128];
-        int fd = open("/proc/loadavg", O_RDONLY), running = 0;
+        int fd = open(BCAST_LOADAVG, O_RDONLY), running = 0;
         ssize_t got = fd < 0 ? -1 : read(fd, text, sizeof text - 1);
         if (fd >= 0) close(fd);
         if (got > 0) {
