@@ -31,18 +31,20 @@ from bcast.passes.loops.nests import innermost, work
 
 PARALLEL_WORK = 1 << 20
 """A parallel loop nest runs on threads only when it runs at least this many
-innermost iterations (1M: a 1024x1024 array in one pass; softmax's and
-layernorm's three passes over rows reach it at about 600x600). Decision, from ``benchmarks/threads_threshold.py`` on the 2-core
+innermost iterations (1M: a 1024x1024 array in one pass; the three passes
+over each row of softmax and layernorm reach it at 592x592).
+
+Decision, from ``benchmarks/threads_threshold.py`` on the 2-core
 development VM (docs/performance.md, "Where two threads pay"): starting a
 parallel region whose worker sleeps costs 15-60 us there, so a second
 thread pays once one thread takes about twice that: 1M iterations take
-60-150 us (0.06 ns each for layernorm's passes, 0.1 for an elementwise
-chain, 0.14 for softmax's with ``exp``), 256K iterations 15-35 us. A loop
-whose trip count is not static counts as this many, and the C target tests
-its work at run time. When other threads hold the cores, the region starts
-fewer threads (the C target's ``bcast_threads``), so this threshold is set
-for free cores: on a loaded machine a second thread that has to wait for a
-core made 1024x1024 calls 1.5-7x slower than one thread."""
+60-160 us (0.06 ns each in layernorm's passes, 0.1 in an elementwise
+chain, 0.14-0.16 in softmax's with ``exp``), 256K iterations 15-40 us.
+When other threads hold the cores, the region starts fewer threads (the C
+target's ``bcast_threads``), so this threshold is set for free cores: on a
+loaded machine a second thread that had to wait for a core made 1024x1024
+calls 1.5-7x slower than one thread. A loop whose trip count is not static
+counts as this many, and the C target tests its work at run time."""
 
 VECTOR_REDUCTIONS = {"add": (Float16Type, Float32Type, Float64Type),
                      "maximum": (Float32Type, Float64Type), "minimum": (Float32Type, Float64Type)}
