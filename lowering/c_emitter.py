@@ -937,7 +937,9 @@ class FunctionEmitter:
         """For a nest on threads whose trip counts are run-time sizes: the C
         condition that it runs at least ``PARALLEL_WORK`` innermost
         iterations (the trips of the loop and of the first loop nested in
-        each body, where known before the nest), so a small call stays on
+        each body, where known before the nest; a body whose loops all have
+        static trip counts counts all of them, as ``nests.work`` does for a
+        static nest: a softmax row's three passes), so a small call stays on
         one thread as a small static nest does (``bcast-plan-parallel``)."""
         factors, loop = [], op
         while loop is not None:
@@ -949,6 +951,9 @@ class FunctionEmitter:
             else:
                 break
             inner = [o for o in loop.body.blocks[0].ops if isinstance(o, scf.ForOp)]
+            if inner and all(nests.work(o, 0) == nests.work(o, 1) for o in inner):  # all static
+                factors.append(str(sum(nests.work(o, 1) for o in inner)))
+                break
             loop = inner[0] if inner else None
         return f"{' * '.join(factors)} >= {PARALLEL_WORK}" if factors else None
 

@@ -104,3 +104,28 @@ def test_threads_are_the_free_cores_within_openmps_count(tmp_path):
         assert threads("1.00 1.00 1.00 2/250 4321\n", cores + 3) == cores - 1
     assert threads(None, cores + 3) == cores
     assert threads("garbage", 2) == min(cores, 2)
+
+
+SOFTMAX = """
+func.func @main(%x: tensor<?x1024xf32>) -> tensor<?x1024xf32> {
+  %m = bcast.reduce maximum %x, dims = [1] keepdims : (tensor<?x1024xf32>) -> tensor<?x1xf32>
+  %d = bcast.subtract %x, %m : (tensor<?x1024xf32>, tensor<?x1xf32>) -> tensor<?x1024xf32>
+  %e = bcast.exponential %d : tensor<?x1024xf32>
+  %s = bcast.reduce add %e, dims = [1] keepdims : (tensor<?x1024xf32>) -> tensor<?x1xf32>
+  %r = bcast.divide %e, %s : (tensor<?x1024xf32>, tensor<?x1xf32>) -> tensor<?x1024xf32>
+  func.return %r : tensor<?x1024xf32>
+}
+"""
+
+
+def test_run_time_work_counts_every_pass_over_a_row_as_a_static_nest_does():
+    """A softmax row is three passes of 1024 (max, sum of exp, divide): the
+    run-time test counts 3072 per row, as ``nests.work`` counts a static
+    softmax; results equal the NumPy backend's on either side of it."""
+    fn = bcast.compile(SOFTMAX, backend="c")
+    assert f"(double)x_d0 * 3072 >= {PARALLEL_WORK})" in fn.c_source
+    reference = bcast.compile(SOFTMAX, backend="numpy")
+    at = -(-PARALLEL_WORK // 3072)
+    for rows in (0, 1, at - 1, at, at + 1):
+        x = np.random.default_rng(rows).standard_normal((rows, 1024), dtype=np.float32)
+        np.testing.assert_allclose(fn(x), reference(x), rtol=2e-6, atol=0)
