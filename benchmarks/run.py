@@ -79,7 +79,10 @@ Variants:
   back-to-back calls, about the number of threads it really used (less when
   other work takes the cores). A library without OpenMP runs on one thread: its one-thread
   rows say so; so does a program whose loops are below
-  ``plan_parallel.PARALLEL_WORK`` iterations (1024x1024: no parallel region);
+  ``plan_parallel.PARALLEL_WORK`` iterations (256x256: no parallel region);
+  a parallel region starts only as many threads as have a free core
+  (``bcast_threads`` in the C prelude), so under load the all-thread rows
+  may run on one;
 - NumPy eager, NumPy with ``out=`` (hand-written, preallocated temporaries);
 - numexpr (for the row reductions, which numexpr lacks, NumPy with
   preallocated outputs; numexpr for the elementwise parts);

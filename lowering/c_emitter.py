@@ -109,6 +109,9 @@ PARALLEL = "#pragma omp parallel for"
 """The pragma of a loop that starts threads (``emit_loop``)."""
 PARALLEL_SIMD = "#pragma omp parallel for simd"
 """The pragma of an innermost loop that starts threads and vectorizes."""
+THREADS_CLAUSE = " num_threads(bcast_threads())"
+"""How many threads a nest on threads starts: those whose cores are free
+when it starts (``bcast_threads`` in the prelude)."""
 SIMD = "#pragma omp simd"
 """The pragma of an innermost loop that neither starts threads nor reduces
 (``for_loop`` speeds up its invariant divisions there and in
@@ -217,6 +220,54 @@ __attribute__((weak)) bcast_dgemm_packed_t bcast_blas_dgemm_packed = 0;
 __attribute__((weak)) void (*bcast_blas_gemm_release)(void *) = 0;
 #if defined(_OPENMP)
 #include <omp.h>
+#if defined(__linux__)
+#include <fcntl.h>
+#include <unistd.h>
+#endif
+/* Threads for a loop nest on threads (c_emitter.THREADS_CLAUSE): the cores
+   (omp_get_num_procs) other runnable threads leave right now, at least 1
+   and at most OpenMP's count (omp_get_max_threads). Linux counts the
+   runnable threads of the machine (the caller among them) in
+   /proc/loadavg's fourth field; it is read at most every
+   BCAST_BUSY_SECONDS. A second thread that has to wait for a
+   core delays the whole region at its closing barrier (docs/performance.md,
+   "Where two threads pay"). Where the file cannot be read no others are
+   counted. BCAST_LOADAVG names the file (a test's own). */
+#define BCAST_BUSY_SECONDS 0.01
+#ifndef BCAST_LOADAVG
+#define BCAST_LOADAVG "/proc/loadavg"
+#endif
+static int bcast_threads(void) {
+    static double checked = -1.0;
+    static int others = 0;
+    int every = omp_get_max_threads();
+    if (every <= 1) return 1;
+#if defined(__linux__)
+    double now = omp_get_wtime(), last;
+    __atomic_load(&checked, &last, __ATOMIC_RELAXED);
+    if (last < 0 || now - last >= BCAST_BUSY_SECONDS) {
+        char text[128];
+        int fd = open(BCAST_LOADAVG, O_RDONLY), running = 0;
+        ssize_t got = fd < 0 ? -1 : read(fd, text, sizeof text - 1);
+        if (fd >= 0) close(fd);
+        if (got > 0) {
+            text[got] = 0;
+            const char *field = text;
+            for (int k = 0; k < 3 && field; k++) {
+                field = strchr(field, ' ');
+                if (field) field++;
+            }
+            if (field) running = (int)strtol(field, NULL, 10);
+        }
+        __atomic_store_n(&others, running > 1 ? running - 1 : 0, __ATOMIC_RELAXED);
+        __atomic_store(&checked, &now, __ATOMIC_RELAXED);
+    }
+    int free_cores = omp_get_num_procs() - __atomic_load_n(&others, __ATOMIC_RELAXED);
+    return free_cores < 1 ? 1 : free_cores < every ? free_cores : every;
+#else
+    return every;
+#endif
+}
 #endif
 /* Rows per GEMM call: a large product is split into row blocks, at least
    twice as many as there are threads, which threads take as they come
@@ -837,6 +888,8 @@ class FunctionEmitter:
         scoped = self.per_iteration_allocs(op)
         self.scoped.update(scoped)
         region = entered and bool(fenced or scoped)
+        if entered:
+            clause += THREADS_CLAUSE
         if region:
             # a parallel region around the loop: each thread allocates its
             # scratch once, and fences its streaming stores before the barrier
@@ -884,7 +937,9 @@ class FunctionEmitter:
         """For a nest on threads whose trip counts are run-time sizes: the C
         condition that it runs at least ``PARALLEL_WORK`` innermost
         iterations (the trips of the loop and of the first loop nested in
-        each body, where known before the nest), so a small call stays on
+        each body, where known before the nest; a body whose loops all have
+        static trip counts counts all of them, as ``nests.work`` does for a
+        static nest: a softmax row's three passes), so a small call stays on
         one thread as a small static nest does (``bcast-plan-parallel``)."""
         factors, loop = [], op
         while loop is not None:
@@ -896,6 +951,9 @@ class FunctionEmitter:
             else:
                 break
             inner = [o for o in loop.body.blocks[0].ops if isinstance(o, scf.ForOp)]
+            if inner and all(nests.work(o, 0) == nests.work(o, 1) for o in inner):  # all static
+                factors.append(str(sum(nests.work(o, 1) for o in inner)))
+                break
             loop = inner[0] if inner else None
         return f"{' * '.join(factors)} >= {PARALLEL_WORK}" if factors else None
 

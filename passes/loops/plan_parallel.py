@@ -29,14 +29,22 @@ from xdsl.passes import ModulePass
 from bcast.ir.loops import PARALLEL_ATTR, REDUCTION_ATTR, THREADS_ATTR, VECTORIZE_ATTR
 from bcast.passes.loops.nests import innermost, work
 
-PARALLEL_WORK = 1 << 22
+PARALLEL_WORK = 1 << 20
 """A parallel loop nest runs on threads only when it runs at least this many
-innermost iterations (4M: a 2048x2048 array). Waking worker threads that
-went to sleep between calls costs far more than starting them: measured on
-the 2-core development VM, 20 ms apart, a 1024x1024 f32 broadcast program
-took 5.7 ms on 2 threads against 0.72 ms on one (0.17 ms back to back),
-while at 4096x4096 2 threads took 6.0 ms against 10.5 ms. A loop whose trip
-count is not static counts as this many."""
+innermost iterations (1M: a 1024x1024 array in one pass; the three passes
+over each row of softmax and layernorm reach it at 592x592).
+
+Decision, from ``benchmarks/threads_threshold.py`` on the 2-core
+development VM (docs/performance.md, "Where two threads pay"): starting a
+parallel region whose worker sleeps costs 15-60 us there, so a second
+thread pays once one thread takes about twice that: 1M iterations take
+60-160 us (0.06 ns each in layernorm's passes, 0.1 in an elementwise
+chain, 0.14-0.16 in softmax's with ``exp``), 256K iterations 15-40 us.
+When other threads hold the cores, the region starts fewer threads (the C
+target's ``bcast_threads``), so this threshold is set for free cores: on a
+loaded machine a second thread that had to wait for a core made 1024x1024
+calls 1.5-7x slower than one thread. A loop whose trip count is not static
+counts as this many, and the C target tests its work at run time."""
 
 VECTOR_REDUCTIONS = {"add": (Float16Type, Float32Type, Float64Type),
                      "maximum": (Float32Type, Float64Type), "minimum": (Float32Type, Float64Type)}

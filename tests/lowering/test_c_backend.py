@@ -281,7 +281,7 @@ def test_softmax_runs_rows_in_parallel_with_private_scratch():
     assert "#pragma omp parallel for" in source
     body = source.split("void bcast_main(const float *restrict x, float *restrict result0) {")[1]
     lines = [line.strip() for line in body.splitlines()]
-    loop = lines.index("#pragma omp parallel for schedule(static)")
+    loop = lines.index("#pragma omp parallel for schedule(static) num_threads(bcast_threads())")
     assert lines[loop + 1].startswith("for (int64_t i")
     # the per-row scratch (max, sum, the row of exp values) is declared in
     # the parallel loop's body: private to each thread
@@ -477,7 +477,8 @@ def test_row_scratch_too_large_for_the_stack_is_allocated_once_per_thread(rows):
     assert body.count("bcast_alloc(80000)") == 1 and body.count("free(") == 1
     assert body.index("bcast_alloc(") < body.index(f"< {rows}; ") < body.index("free(")
     if rows == 256:
-        assert body.index("#pragma omp parallel\n") < body.index("bcast_alloc(") < body.index("#pragma omp for")
+        assert body.index("#pragma omp parallel num_threads(bcast_threads())\n") < body.index("bcast_alloc(") \
+            < body.index("#pragma omp for")
     x = np.random.default_rng(2).standard_normal((rows, 20000), dtype=np.float32)
     e = np.exp(x - x.max(axis=1, keepdims=True))
     np.testing.assert_allclose(bcast.compile(src, backend="c")(x), e / e.sum(axis=1, keepdims=True), rtol=1e-5)
@@ -990,7 +991,8 @@ func.func @main(%x: tensor<2048x2048x{t}>, %s: tensor<{t}>) -> tensor<2048x2048x
 """
     fn = bcast.compile(src, backend="c")
     if t == "f32":
-        assert "#pragma omp parallel for simd schedule(static) reduction(max:" in fn.c_source
+        assert "#pragma omp parallel for simd schedule(static) num_threads(bcast_threads()) reduction(max:" \
+            in fn.c_source
     assert f"bcast_div_{t}(" in fn.c_source
     rng = np.random.default_rng(4)
     x = (rng.standard_normal((2048, 2048)) * 10.0 ** rng.integers(-6, 6, (2048, 2048))).astype(dtype)

@@ -139,7 +139,8 @@ def test_the_inner_loop_is_the_static_programs():
     assert inner_loop(dynamic) == inner_loop(static)
     # threads only for a nest as large as bcast-plan-parallel asks of a static one, decided at run time
     # (a parallel region when its threads fence the streaming stores of a large result: bcast-streaming-stores)
-    assert re.search(r"#pragma omp parallel( for schedule\(static\))? if \(\(double\)v\d+ \* 4 >= 4194304\)", body)
+    assert re.search(r"#pragma omp parallel( for schedule\(static\))? if \(\(double\)v\d+ \* 4 >= 1048576\) "
+                     r"num_threads\(bcast_threads\(\)\)", body)
 
 
 def inner_loop(source: str) -> str:

@@ -17,10 +17,10 @@
 // contiguous row-major data, const for arguments, results last. The row
 // loop (marked bcast.parallel in the loop IR, and at least
 // plan_parallel.PARALLEL_WORK iterations) is an OpenMP
-// parallel loop; the broadcast column value is loaded once per row, before
+// parallel loop on the threads whose cores are free (bcast_threads); the broadcast column value is loaded once per row, before
 // the inner loop over the contiguous dimension, which is an omp simd loop.
 // CHECK-LABEL: void bcast_broadcast_add(const float *restrict x, const float *restrict row, const float *restrict col, float *restrict result0) {
-// CHECK-NEXT:    #pragma omp parallel for schedule(static)
+// CHECK-NEXT:    #pragma omp parallel for schedule(static) num_threads(bcast_threads()){{$}}
 // CHECK-NEXT:    for (int64_t [[I:i[0-9]+]] = 0; [[I]] < 4096; [[I]] += 1) {
 // CHECK-NEXT:      float [[C:v[0-9]+]] = col[[[I]]];
 // CHECK-NEXT:      #pragma omp simd
@@ -388,7 +388,7 @@ func.func @divide_varying(%x: tensor<8x16xf32>, %y: tensor<8x16xf32>) -> tensor<
 // any element was outside the range the whole parallel loop runs again.
 // CHECK-LABEL: void bcast_divide_by_scalar(const float *restrict x, const float *restrict s, float *restrict result0) {
 // CHECK:         float [[Y:y[0-9]+]] = (float)1 / [[S:v[0-9]+]];
-// CHECK:         #pragma omp parallel for simd schedule(static) reduction(max:[[G:g[0-9]+]])
+// CHECK:         #pragma omp parallel for simd schedule(static) num_threads(bcast_threads()) reduction(max:[[G:g[0-9]+]])
 // CHECK-NEXT:    for (int64_t [[I:i[0-9]+]] = 0; [[I]] < 4194304; [[I]] += 1) {
 // CHECK:           bcast_div_f32({{v[0-9]+}}, [[S]], [[Y]]);
 // CHECK:         if ([[G]] > BCAST_DIV_SPAN_F32) {

@@ -5,7 +5,7 @@
 
 // bcast-plan-parallel (loop IR): the outermost bcast.parallel loop of a nest
 // that runs at least min_work innermost iterations (default
-// plan_parallel.PARALLEL_WORK, 4M) gets bcast.threads, no loop inside it
+// plan_parallel.PARALLEL_WORK, 1M) gets bcast.threads, no loop inside it
 // does; innermost parallel loops and float add/max/min reductions get
 // bcast.vectorize. A second run decides the same.
 
@@ -51,4 +51,56 @@ func.func @softmax(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 func.func @int_sum(%x: tensor<4x8xi32>) -> tensor<4xi32> {
   %s = bcast.reduce add %x, dims = [1] : (tensor<4x8xi32>) -> tensor<4xi32>
   func.return %s : tensor<4xi32>
+}
+
+// -----
+
+// The default threshold (plan_parallel.PARALLEL_WORK, 2^20 innermost
+// iterations): an elementwise 1024x1024 nest runs on threads, 1023x1024
+// does not; a softmax's three passes over its rows count, so 592x592
+// (3 x 592 x 592 >= 2^20) does and 591x591 does not.
+// SMALL-LABEL: func.func @elementwise_at_threshold(
+// SMALL:         } {bcast.parallel, bcast.threads}
+func.func @elementwise_at_threshold(%x: tensor<1024x1024xf32>, %r: tensor<1024xf32>) -> tensor<1024x1024xf32> {
+  %s = bcast.add %x, %r : (tensor<1024x1024xf32>, tensor<1024xf32>) -> tensor<1024x1024xf32>
+  func.return %s : tensor<1024x1024xf32>
+}
+
+// -----
+
+// SMALL-LABEL: func.func @elementwise_below_threshold(
+// SMALL-NOT:     bcast.threads
+// SMALL:         } {bcast.parallel}{{$}}
+// SMALL-NOT:     bcast.threads
+// SMALL:         func.return
+func.func @elementwise_below_threshold(%x: tensor<1023x1024xf32>, %r: tensor<1024xf32>) -> tensor<1023x1024xf32> {
+  %s = bcast.add %x, %r : (tensor<1023x1024xf32>, tensor<1024xf32>) -> tensor<1023x1024xf32>
+  func.return %s : tensor<1023x1024xf32>
+}
+
+// -----
+
+// SMALL-LABEL: func.func @softmax_at_threshold(
+// SMALL:         } {bcast.parallel, bcast.threads}
+func.func @softmax_at_threshold(%x: tensor<592x592xf32>) -> tensor<592x592xf32> {
+  %m = bcast.reduce maximum %x, dims = [1] keepdims : (tensor<592x592xf32>) -> tensor<592x1xf32>
+  %d = bcast.subtract %x, %m : (tensor<592x592xf32>, tensor<592x1xf32>) -> tensor<592x592xf32>
+  %e = bcast.exponential %d : tensor<592x592xf32>
+  %s = bcast.reduce add %e, dims = [1] keepdims : (tensor<592x592xf32>) -> tensor<592x1xf32>
+  %r = bcast.divide %e, %s : (tensor<592x592xf32>, tensor<592x1xf32>) -> tensor<592x592xf32>
+  func.return %r : tensor<592x592xf32>
+}
+
+// -----
+
+// SMALL-LABEL: func.func @softmax_below_threshold(
+// SMALL-NOT:     bcast.threads
+// SMALL:         func.return
+func.func @softmax_below_threshold(%x: tensor<591x591xf32>) -> tensor<591x591xf32> {
+  %m = bcast.reduce maximum %x, dims = [1] keepdims : (tensor<591x591xf32>) -> tensor<591x1xf32>
+  %d = bcast.subtract %x, %m : (tensor<591x591xf32>, tensor<591x1xf32>) -> tensor<591x591xf32>
+  %e = bcast.exponential %d : tensor<591x591xf32>
+  %s = bcast.reduce add %e, dims = [1] keepdims : (tensor<591x591xf32>) -> tensor<591x1xf32>
+  %r = bcast.divide %e, %s : (tensor<591x591xf32>, tensor<591x1xf32>) -> tensor<591x591xf32>
+  func.return %r : tensor<591x591xf32>
 }

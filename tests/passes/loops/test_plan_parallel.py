@@ -62,7 +62,7 @@ def test_the_outermost_parallel_loop_with_enough_work_runs_on_threads():
     vectorizes, f16 max and integer sums do not."""
     assert marks(512) == [(), (THREADS_ATTR,), (VECTORIZE_ATTR,), (VECTORIZE_ATTR,), (), ()]
     assert marks(513) == [(), (), (VECTORIZE_ATTR,), (VECTORIZE_ATTR,), (), ()]
-    assert PARALLEL_WORK == 1 << 22 and marks(PARALLEL_WORK)[1] == ()
+    assert PARALLEL_WORK == 1 << 20 and marks(PARALLEL_WORK)[1] == ()
 
 
 def test_no_loop_inside_a_threaded_loop_runs_on_threads():

@@ -1,0 +1,131 @@
+"""The C target's threads: a nest runs on threads from
+``plan_parallel.PARALLEL_WORK`` innermost iterations (decided when
+compiling for static sizes, at run time for ``?`` sizes), and starts as
+many threads as have a free core (``bcast_threads`` in the prelude).
+Results are the same on either side of the threshold."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import bcast
+from bcast.lowering import c_emitter, c_runtime
+from bcast.passes.loops.plan_parallel import PARALLEL_WORK
+
+COLS = 1024
+
+
+def program(rows: str) -> str:
+    """Workload (a) of benchmarks/run.py with ``rows`` rows of ``COLS``."""
+    t = f"tensor<{rows}x{COLS}xf32>"
+    return f"""
+func.func @main(%x: {t}, %row: tensor<{COLS}xf32>, %col: tensor<{rows}x1xf32>) -> {t} {{
+  %half = bcast.constant dense<0.5> : tensor<f32>
+  %0 = bcast.add %x, %row : ({t}, tensor<{COLS}xf32>) -> {t}
+  %1 = bcast.multiply %0, %col : ({t}, tensor<{rows}x1xf32>) -> {t}
+  %2 = bcast.multiply %half, %x : (tensor<f32>, {t}) -> {t}
+  %3 = bcast.subtract %1, %2 : ({t}, {t}) -> {t}
+  func.return %3 : {t}
+}}
+"""
+
+
+def arguments(rows: int):
+    rng = np.random.default_rng(rows)
+    return (rng.standard_normal((rows, COLS), dtype=np.float32), rng.standard_normal(COLS, dtype=np.float32),
+            rng.standard_normal((rows, 1), dtype=np.float32))
+
+
+def numpy_a(x, row, col):
+    return (x + row) * col - np.float32(0.5) * x
+
+
+AT = PARALLEL_WORK // COLS
+"""Rows at which the nest reaches the threshold."""
+
+
+@pytest.mark.parametrize("rows", [1, AT - 1, AT, AT + 1])
+def test_static_nests_use_threads_from_the_threshold_with_the_same_results(rows):
+    fn = bcast.compile(program(str(rows)), backend="c")
+    assert ("#pragma omp parallel" in fn.c_source) == (rows * COLS >= PARALLEL_WORK)
+    args = arguments(rows)
+    np.testing.assert_array_equal(fn(*args), numpy_a(*args))
+
+
+def test_a_nest_with_run_time_sizes_decides_at_run_time_with_the_same_results():
+    """One library: 0 and 1 rows, and just below, at and above the threshold."""
+    fn = bcast.compile(program("?"), backend="c")
+    assert f">= {PARALLEL_WORK}) num_threads(bcast_threads())" in fn.c_source
+    for rows in (0, 1, AT - 1, AT, AT + 1):
+        args = arguments(rows)
+        np.testing.assert_array_equal(fn(*args), numpy_a(*args))
+
+
+def helper_program(tmp_path) -> str:
+    """A program printing ``bcast_threads()`` as the prelude defines it, its
+    load file given by BCAST_LOADAVG, built with the C backend's compiler."""
+    prelude = c_emitter.PRELUDE
+    start = prelude.index("#if defined(_OPENMP)\n#include <omp.h>")
+    end = prelude.index("\n}\n#endif\n", prelude.index("static int bcast_threads(void)")) + len("\n}\n#endif\n")
+    source = tmp_path / "threads.c"
+    source.write_text("#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n" + prelude[start:end]
+                      + 'int main(void) { printf("%d\\n", bcast_threads()); return 0; }\n')
+    exe = tmp_path / "threads"
+    subprocess.run([*c_runtime.require_compiler(), "-O1", "-fopenmp", f"-DBCAST_LOADAVG=\"{tmp_path / 'loadavg'}\"",
+                    str(source), "-o", str(exe)], check=True)
+    return str(exe)
+
+
+def test_threads_are_the_free_cores_within_openmps_count(tmp_path):
+    """The fourth field of the load file counts the runnable threads, the
+    caller among them: the threads are the cores the others leave, at
+    least one and at most OpenMP's count; a file that cannot be read or
+    parsed counts no others."""
+    exe = helper_program(tmp_path)
+    cores = len(os.sched_getaffinity(0))
+
+    def threads(loadavg: str | None, omp: int) -> int:
+        if loadavg is None:
+            (tmp_path / "loadavg").unlink(missing_ok=True)
+        else:
+            (tmp_path / "loadavg").write_text(loadavg)
+        env = {**os.environ, "OMP_NUM_THREADS": str(omp)}
+        return int(subprocess.run([exe], env=env, capture_output=True, text=True, check=True).stdout)
+
+    assert threads("0.00 0.01 0.05 1/250 4321\n", cores + 3) == cores
+    assert threads("0.00 0.01 0.05 1/250 4321\n", 1) == 1
+    assert threads(f"3.10 2.00 1.00 {cores}/250 4321\n", cores + 3) == 1
+    assert threads("9.99 9.99 9.99 40/250 4321\n", cores + 3) == 1
+    if cores >= 2:
+        assert threads("1.00 1.00 1.00 2/250 4321\n", cores + 3) == cores - 1
+    assert threads(None, cores + 3) == cores
+    assert threads("garbage", 2) == min(cores, 2)
+
+
+SOFTMAX = """
+func.func @main(%x: tensor<?x1024xf32>) -> tensor<?x1024xf32> {
+  %m = bcast.reduce maximum %x, dims = [1] keepdims : (tensor<?x1024xf32>) -> tensor<?x1xf32>
+  %d = bcast.subtract %x, %m : (tensor<?x1024xf32>, tensor<?x1xf32>) -> tensor<?x1024xf32>
+  %e = bcast.exponential %d : tensor<?x1024xf32>
+  %s = bcast.reduce add %e, dims = [1] keepdims : (tensor<?x1024xf32>) -> tensor<?x1xf32>
+  %r = bcast.divide %e, %s : (tensor<?x1024xf32>, tensor<?x1xf32>) -> tensor<?x1024xf32>
+  func.return %r : tensor<?x1024xf32>
+}
+"""
+
+
+def test_run_time_work_counts_every_pass_over_a_row_as_a_static_nest_does():
+    """A softmax row is three passes of 1024 (max, sum of exp, divide): the
+    run-time test counts 3072 per row, as ``nests.work`` counts a static
+    softmax; results equal the NumPy backend's on either side of it."""
+    fn = bcast.compile(SOFTMAX, backend="c")
+    assert f"(double)x_d0 * 3072 >= {PARALLEL_WORK})" in fn.c_source
+    reference = bcast.compile(SOFTMAX, backend="numpy")
+    at = -(-PARALLEL_WORK // 3072)
+    for rows in (0, 1, at - 1, at, at + 1):
+        x = np.random.default_rng(rows).standard_normal((rows, 1024), dtype=np.float32)
+        np.testing.assert_allclose(fn(x), reference(x), rtol=2e-6, atol=0)
