@@ -563,12 +563,24 @@ def dynamic_slice_shape(operand: Shape, n_starts: int, sizes: Sequence[int]) -> 
             [f"the operand has {_shape_text(operand)}; give one start index and one size per dimension"],
         )
     for d, (size, n) in enumerate(zip(sizes, operand)):
-        if not 0 <= size <= n:
+        if size < 0 or (isinstance(n, int) and size > n) or (isinstance(n, Dynamic) and not may_be_at_least(n, size)):
             raise RuleError(
                 f"dynamic_slice size {size} of dimension {d} is out of range",
                 [f"dimension {d} has size {n}; a size needs 0 <= size <= {n}"],
             )
     return tuple(sizes)
+
+
+def may_be_at_least(d: Dim, n: int) -> bool:
+    """Whether dim ``d`` can have a size of ``n`` or more at run time."""
+    return d.bound is None or d.bound >= n if isinstance(d, Dynamic) else d >= n
+
+
+def dynamic_slice_too_large(size: int, d: int) -> str:
+    """The run-time error of a ``dynamic_slice`` block larger than a ``?``
+    dim of its operand (``{0}``: the dim's run-time size), one wording for
+    the check make-explicit writes and the one the evaluators make."""
+    return f"dynamic_slice size {size} of dimension {d} is larger than the operand's size {{0}}"
 
 
 def check_dynamic_update(operand: Shape, update: Shape, n_starts: int) -> None:
@@ -822,16 +834,33 @@ def dot_general_shape(lhs: Shape, rhs: Shape, dims: DotDims) -> Shape:
                     ["a dimension is a batch dimension, a contracting dimension or neither, once"],
                 )
             seen.add(d)
+    batch: list[Dim] = []
     for what, left, right in (("batching", dims.lhs_batch, dims.rhs_batch),
                               ("contracting", dims.lhs_contract, dims.rhs_contract)):  # fmt: skip
         for a, b in zip(left, right):
-            if lhs[a] != rhs[b]:
+            pair = strict_dim(lhs[a], rhs[b])
+            if pair is None:
                 raise RuleError(
                     f"{what} dimension sizes must match for lhs/rhs",
                     [f"lhs dimension {a} has size {lhs[a]}, rhs dimension {b} has size {rhs[b]}"],
                 )
-    return (tuple(lhs[d] for d in dims.lhs_batch) + tuple(lhs[d] for d in dims.free(len(lhs), "lhs"))
+            if what == "batching":
+                batch.append(pair[0])
+    return (tuple(batch) + tuple(lhs[d] for d in dims.free(len(lhs), "lhs"))
             + tuple(rhs[d] for d in dims.free(len(rhs), "rhs")))  # fmt: skip
+
+
+def unproven_dot_pairs(lhs: Sequence[Dim], rhs: Sequence[Dim], dims: DotDims) -> tuple[list[int], list[int]]:
+    """The positions in ``dims``'s batch and in its contracting pairs that
+    hold a ``?``: their sizes agree only if the run-time sizes do, which
+    ``dot_general`` leaves to a run-time check (a static pair was compared
+    by :func:`dot_general_shape`; sizes proven equal by one SSA value are
+    the caller's to drop)."""
+    def unproven(left: Sequence[int], right: Sequence[int]) -> list[int]:
+        return [k for k, (a, b) in enumerate(zip(left, right))
+                if isinstance(lhs[a], Dynamic) or isinstance(rhs[b], Dynamic)]
+
+    return unproven(dims.lhs_batch, dims.rhs_batch), unproven(dims.lhs_contract, dims.rhs_contract)
 
 
 @dataclass(frozen=True)
@@ -866,13 +895,14 @@ def matmul_plan(lhs: Shape, rhs: Shape, semantics: Semantics) -> MatmulPlan:
             [f"lhs is {_shape_text(lhs)}, rhs is {_shape_text(rhs)}; use bcast.multiply for scalars"],
         )
     k_rhs = rhs[0] if len(rhs) == 1 else rhs[-2]
-    if lhs[-1] != k_rhs:
+    if strict_dim(lhs[-1], k_rhs) is None:
         raise RuleError(
             f"matmul contracting dimension sizes differ: lhs has {lhs[-1]}, rhs has {k_rhs}",
             ["the last dim of lhs multiplies the second-to-last of rhs (the only dim of a 1-D operand)"],
         )
     lhs_batch, rhs_batch = lhs[:-2], rhs[:-2]
-    if semantics == "xla" and len(lhs) > 1 and len(rhs) > 1 and lhs_batch != rhs_batch:
+    if semantics == "xla" and len(lhs) > 1 and len(rhs) > 1 and (
+            len(lhs_batch) != len(rhs_batch) or any(strict_dim(a, b) is None for a, b in zip(lhs_batch, rhs_batch))):
         raise RuleError(
             f"matmul batch dimensions differ under xla semantics: lhs {shape_str(lhs_batch)}, "
             f"rhs {shape_str(rhs_batch)}",
@@ -880,7 +910,10 @@ def matmul_plan(lhs: Shape, rhs: Shape, semantics: Semantics) -> MatmulPlan:
              "bcast.broadcast_in_dim, or use numpy semantics"],
         )
     try:
-        batch = broadcast_shapes(lhs_batch, rhs_batch)
+        if semantics == "xla" and len(lhs) > 1 and len(rhs) > 1:  # equal, a ``?`` checked at run time
+            batch = tuple(strict_dim(a, b)[0] for a, b in zip(lhs_batch, rhs_batch))  # type: ignore[index]
+        else:
+            batch = broadcast_shapes(lhs_batch, rhs_batch)
     except IncompatibleDims as e:
         raise RuleError(
             "matmul batch dimensions are not broadcast-compatible: "
@@ -896,6 +929,8 @@ def matmul_plan(lhs: Shape, rhs: Shape, semantics: Semantics) -> MatmulPlan:
         return MatmulPlan(lhs, rhs, dims, rhs[:-2] + rhs[-1:])
     b = len(batch)
     dims = DotDims(tuple(range(b)), tuple(range(b)), (b + 1,), (b,))
+    if semantics == "xla":  # equal batch dims: nothing to broadcast (a ``?`` pair is checked equal)
+        return MatmulPlan(lhs, rhs, dims, (*batch, lhs[-2], rhs[-1]))
     return MatmulPlan((*batch, *lhs[-2:]), (*batch, *rhs[-2:]), dims, (*batch, lhs[-2], rhs[-1]))
 
 def _shape_text(shape: Shape) -> str:

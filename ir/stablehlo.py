@@ -746,6 +746,7 @@ class TransposeOp(StablehloOp):
     """``transpose %x, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>``."""
 
     name = "stablehlo.transpose"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     operand = operand_def(TensorType)
     result = result_def(TensorType)
     permutation = prop_def(DenseArrayBase.constr(i64))
@@ -766,9 +767,10 @@ class TransposeOp(StablehloOp):
         return self.permutation.get_values()
 
     def verify_op(self) -> None:
-        shape = rules.check_transpose(shape_of(self.operand), self.perm)
-        expected = tensor_type(shape, element_of(self.operand))
-        if expected != self.result.type:
+        shape = rules.check_transpose(tensor_dims(_tensor(self.operand, "operand")), self.perm)
+        result = tensor_dims(_tensor(self.result, "result"))
+        if element_of(self.operand) != element_of(self.result) or not rules.compatible_levels((shape,), (result,)):
+            expected = tensor_type([shape_of(self.operand)[p] for p in self.perm], element_of(self.operand))
             raise incompatible_results([expected], [self.result.type])
 
 
@@ -1417,6 +1419,7 @@ class DynamicSliceOp(bc.DynamicSliceFamily[TensorType], StablehloOp):
     ``bc.DynamicSliceFamily``'s."""
 
     name = "stablehlo.dynamic_slice"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     traits = traits_def(Pure())
     custom_directives = (VariadicOperandWithAttribute,)
     assembly_format = (
@@ -1425,11 +1428,11 @@ class DynamicSliceOp(bc.DynamicSliceFamily[TensorType], StablehloOp):
     )
 
     def verify_op(self) -> None:
-        shape = shape_of(self.operand)
+        shape = tensor_dims(_tensor(self.operand, "operand"))
         _check_start_indices(self, self.start_indices, len(shape))
-        sizes = self.sizes
-        if len(sizes) != len(shape) or any(not 0 <= z <= n for z, n in zip(sizes, shape)):
-            raise Diagnostic(f"slice_sizes {list(sizes)} do not fit operand shape {list(shape)}")
+        sizes = self.sizes  # a ``?`` dim: a size its bound allows, checked at run time
+        if len(sizes) != len(shape) or any(z < 0 or not rules.may_be_at_least(n, z) for z, n in zip(sizes, shape)):
+            raise Diagnostic(f"slice_sizes {list(sizes)} do not fit operand shape [{', '.join(map(str, shape))}]")
         if tensor_type(sizes, element_of(self.operand)) != self.result.type:
             raise Diagnostic(f"result type must be {tensor_type(sizes, element_of(self.operand))}")
 
@@ -1725,7 +1728,8 @@ def _dot_result(op: IRDLOperation, dims: rules.DotDims) -> None:
     """StableHLO's ``dot_general`` rules on ``op``'s operands and result:
     ``rules.dot_general_shape`` (C1-C10, C12) and a precision config of 0 or
     2 entries (C11); bcast's subset takes integer and float elements only."""
-    lhs, rhs = shape_of(op.lhs, "lhs"), shape_of(op.rhs, "rhs")
+    _tensor(op.lhs, "lhs"), _tensor(op.rhs, "rhs")
+    lhs, rhs = tensor_dims(op.lhs.type), tensor_dims(op.rhs.type)
     for what, value in (("lhs", op.lhs), ("rhs", op.rhs), ("result", op.result)):
         if element_kind(element_of(value, what)) not in INTEGER | {FLOAT}:
             raise Diagnostic(f"{what} must be a tensor of integer or floating-point values, got {value.type}")
@@ -1733,8 +1737,7 @@ def _dot_result(op: IRDLOperation, dims: rules.DotDims) -> None:
     if precision is not None and len(precision.data) not in (0, 2):
         raise Diagnostic(f"expects precision config to be empty or have <= 2 elements, got {len(precision.data)}")
     shape = rules.dot_general_shape(lhs, rhs, dims)
-    expected = tensor_type(shape, element_of(op.result, "result"))
-    if expected != op.result.type:
+    if not rules.compatible_levels((shape,), (tensor_dims(op.result.type),)):
         raise Diagnostic(f"inferred shape '{rules.shape_str(shape)}' is incompatible with return type of "
                          f"operation {op.result.type}")  # fmt: skip
 
@@ -1771,6 +1774,7 @@ class DotGeneralOp(bc.DotGeneralFamily, StablehloOp):
     builder are ``bc.DotGeneralFamily``'s."""
 
     name = "stablehlo.dot_general"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     dot_dimension_numbers = prop_def(DotAttr)
     precision_config = opt_prop_def(ArrayAttr)
     algorithm = opt_prop_def(DotAlgorithmAttr)

@@ -605,11 +605,13 @@ class FunctionEmitter:
         their type cannot hold some ``dim - size``: XLA clamps in the index
         type, so an ``i8`` start into 200 elements would clamp to ``200 - 3``
         wrapped (and write nothing), where bcast clamps exactly (docs/ir.md).
-        Both signednesses widen by value, so the clamp is unchanged otherwise."""
+        Both signednesses widen by value, so the clamp is unchanged otherwise.
+        A ``?`` dim may be as large as its bound, or as int64 allows."""
         if not starts:
             return list(starts)
         element = _element(starts[0].type)
-        high = max(n - z for n, z in zip(shape, sizes))
+        high = max((n if isinstance(n, int) else rules.INT64_MAX if n.bound is None else n.bound) - z
+                   for n, z in zip(shape, sizes))
         if high <= scalar.integer_range(element)[1]:
             return list(starts)
         return [self.add(shlo.ConvertOp(s, make_type(((),), "i64"))) for s in starts]
