@@ -312,12 +312,13 @@ def check_dot_pairs(lhs: Sequence[int], rhs: Sequence[int], dims: rules.DotDims)
             raise RuntimeShapeError(f"{DOT_PAIR_WORDS[what]} {numpy_shapes(sides)}")
 
 
-def check_dynamic_slice_sizes(shape: Sequence[int], sizes: Sequence[int]) -> None:
-    """``dynamic_slice`` on an operand of run-time ``shape``: no block size
-    larger than its dim (``rules.dynamic_slice_too_large``'s words)."""
+def check_dynamic_slice_sizes(shape: Sequence[int], sizes: Sequence[int], op: str = "dynamic_slice") -> None:
+    """``dynamic_slice`` (``gather slice``) on an operand of run-time
+    ``shape``: no block size larger than its dim
+    (``rules.dynamic_slice_too_large``'s words)."""
     for d, (n, size) in enumerate(zip(shape, sizes)):
         if size > n:
-            raise RuntimeShapeError(rules.dynamic_slice_too_large(size, d).replace("{0}", str(int(n))))
+            raise RuntimeShapeError(rules.dynamic_slice_too_large(size, d, op).replace("{0}", str(int(n))))
 
 
 def check_size(size: int) -> int:
@@ -1803,6 +1804,7 @@ class GatherOp(GatherFamily, BcastOp):
     ``dynamic_slice``: its positions are values read first."""
 
     name = "bcast.gather"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     DIMS_ATTR: ClassVar[type[GatherDimsFamily]] = GatherDimsAttr
     dimension_numbers = prop_def(GatherDimsAttr)
     traits = traits_def(Pure())

@@ -576,11 +576,12 @@ def may_be_at_least(d: Dim, n: int) -> bool:
     return d.bound is None or d.bound >= n if isinstance(d, Dynamic) else d >= n
 
 
-def dynamic_slice_too_large(size: int, d: int) -> str:
-    """The run-time error of a ``dynamic_slice`` block larger than a ``?``
-    dim of its operand (``{0}``: the dim's run-time size), one wording for
-    the check make-explicit writes and the one the evaluators make."""
-    return f"dynamic_slice size {size} of dimension {d} is larger than the operand's size {{0}}"
+def dynamic_slice_too_large(size: int, d: int, op: str = "dynamic_slice") -> str:
+    """The run-time error of a ``dynamic_slice`` block (``gather`` slice)
+    larger than a ``?`` dim of its operand (``{0}``: the dim's run-time
+    size), one wording for the check make-explicit writes and the one the
+    evaluators make."""
+    return f"{op} size {size} of dimension {d} is larger than the operand's size {{0}}"
 
 
 def check_dynamic_update(operand: Shape, update: Shape, n_starts: int) -> None:
@@ -696,6 +697,9 @@ def gather_shape(operand: Shape, indices: Shape, dims: GatherDims, slice_sizes: 
         raise RuleError(f"expects start_indices_batching_dims not to include index_vector_dim {ivd}")
     if len(dims.operand_batching_dims) != len(dims.start_indices_batching_dims):
         raise RuleError("operand_batching_dims and start_indices_batching_dims should have the same size")
+    if is_dynamic(indices) or any(isinstance(operand[a], Dynamic) for a in dims.operand_batching_dims):
+        raise RuleError("gather takes ? dims in its operand's slice dims only, not yet in its start indices "
+                        "or batching dims")
     for k, (a, b) in enumerate(zip(dims.operand_batching_dims, dims.start_indices_batching_dims)):
         if operand[a] != indices[b]:
             raise RuleError(f"operand_batching_dims[{k}] and start_indices_batching_dims[{k}] must have "
@@ -706,7 +710,7 @@ def gather_shape(operand: Shape, indices: Shape, dims: GatherDims, slice_sizes: 
     if len(slice_sizes) != rank:
         raise RuleError(f"slice_sizes size ({len(slice_sizes)}) not equal to operand rank ({rank})")
     for d, (size, n) in enumerate(zip(slice_sizes, operand)):
-        if not 0 <= size <= n:
+        if size < 0 or not may_be_at_least(n, size):  # a ``?`` dim: checked at run time
             raise RuleError(f"slice size ({size}) is out of bounds for operand dimension ({n}) at index {d}")
     for name, dropped in (("collapsed_slice_dims", dims.collapsed_slice_dims),
                           ("operand_batching_dims", dims.operand_batching_dims)):

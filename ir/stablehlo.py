@@ -1483,17 +1483,25 @@ class GatherOp(bc.GatherFamily, StablehloOp):
     sizes)``; fields and builder are ``bc.GatherFamily``'s."""
 
     name = "stablehlo.gather"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     DIMS_ATTR: ClassVar[type[bc.GatherDimsFamily]] = GatherDimensionNumbersAttr
     dimension_numbers = prop_def(GatherDimensionNumbersAttr)
     indices_are_sorted = opt_prop_def(IntegerAttr.constr(type=i1))
     traits = traits_def(Pure())
+
+    @staticmethod
+    def flat_shape_of(t: Attribute) -> tuple[rules.Dim, ...]:
+        """The builder reads ``?`` dims as ``rules.Dynamic`` (its result has
+        none: a ``?`` dim of the operand is a slice dim, ``rules.gather_shape``)."""
+        return tensor_dims(_tensor(t, "operand"))
 
     def verify_op(self) -> None:
         indices = self.start_indices.type
         if not (isinstance(indices, TensorType) and isinstance(indices.get_element_type(), IntegerType)
                 and indices.get_element_type().width.data > 1):
             raise Diagnostic(f"start_indices must be a tensor of integers, got {indices}")
-        shape = rules.gather_shape(shape_of(self.operand), shape_of(self.start_indices), self.dims, self.sizes)
+        shape = rules.gather_shape(tensor_dims(_tensor(self.operand, "operand")),
+                                   tensor_dims(_tensor(self.start_indices, "start_indices")), self.dims, self.sizes)
         expected = tensor_type(shape, element_of(self.operand))
         if expected != self.result.type:
             raise Diagnostic(f"inferred type(s) '{expected}' are incompatible with return type(s) of operation "

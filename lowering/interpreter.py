@@ -343,6 +343,7 @@ class BcastFunctions(InterpreterFunctions):
 
     @impl(bc.GatherOp)
     def run_gather(self, interpreter: Interpreter, op: bc.GatherOp, args: PythonValues) -> PythonValues:
+        _checked(op, bc.check_dynamic_slice_sizes, np.shape(args[0]), op.sizes, "gather slice")
         return _typed(op, evaluate(op, *args))
 
     @impl(bc.ScatterOp)

@@ -772,7 +772,7 @@ def check_static_or_explicit(op: Operation, target: str) -> None:
     dynamic = next((t for t in types if is_dynamic_type(t)), None)
     computes_on_any_shape = (isinstance(op, (*DYNAMIC_FORM_ARRAY_OPS, bc.ReduceOp, bc.ArgReduceOp, bc.ReverseOp,
                                              bc.CumulativeOp, bc.DotGeneralOp,
-                                             bc.DynamicSliceOp))
+                                             bc.DynamicSliceOp, bc.GatherOp))
                              or (is_elementwise(op) and is_explicit(op))
                              or (isinstance(op, bc.TransposeOp) and not refines_operand(op)))
     if dynamic is not None and not computes_on_any_shape:

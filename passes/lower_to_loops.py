@@ -925,7 +925,7 @@ class FunctionLowering:
         the batch index on a batching dim. The starts are read per element:
         the loop over the slice reloads them, which a C compiler hoists."""
         b, dims = self.b, op.dims
-        shape, sizes = flat_type_shape(op.operand.type), op.sizes
+        shape, sizes = self.shape(op.operand), op.sizes
         vector_dim, rank = dims.index_vector_dim, len(flat_type_shape(op.start_indices.type))
         batch = [i for a, i in enumerate(idx) if a not in dims.offset_dims]
         at: Index = [b.index(0)] * len(shape)
@@ -934,7 +934,9 @@ class FunctionLowering:
                 continue  # the start clamps to 0
             vector_at = [*batch[:vector_dim], b.index(k), *batch[vector_dim:]] if vector_dim < rank else batch
             start = yield op.start_indices, vector_at
-            at[d] = clamped_index(b, start, element_of(op.start_indices.type), shape[d] - sizes[d])
+            # a run-time size is at least the slice's (checked before: make-explicit's shape_assertion)
+            high = shape[d] - sizes[d] if isinstance(shape[d], int) else b(arith.SubiOp(shape[d], b.index(sizes[d])))
+            at[d] = clamped_index(b, start, element_of(op.start_indices.type), high)
         for d, axis in zip(dims.window_dims(len(shape)), dims.offset_dims):
             at[d] = idx[axis] if d not in dims.start_index_map else b(arith.AddiOp(at[d], idx[axis]))
         for d, index_dim in zip(dims.operand_batching_dims, dims.start_indices_batching_dims):

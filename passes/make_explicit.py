@@ -69,6 +69,7 @@ from bcast.ir.ops import (
     DynamicSliceOp,
     ElementwiseOp,
     ExtractOp,
+    GatherOp,
     MatmulOp,
     NarrowOp,
     ReshapeOp,
@@ -516,14 +517,16 @@ class CheckDynamicContraction(RewritePattern):
 
 
 class CheckDynamicSliceSizes(RewritePattern):
-    """``dynamic_slice`` of an operand with ``?`` dims: each block size of 1
+    """``dynamic_slice`` (``gather``) of an operand with ``?`` dims: each block size of 1
     or more along a ``?`` dim is checked to fit that dim at run time, before
     the op and at its location, as a ``shape_assertion`` of the dim's size
     (``rules.dynamic_slice_too_large``'s words): the clamped start is then
     in bounds, as for static dims."""
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: DynamicSliceOp, rewriter: PatternRewriter) -> None:
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if not isinstance(op, DynamicSliceOp | GatherOp):
+            return
+        what = "dynamic_slice" if isinstance(op, DynamicSliceOp) else "gather slice"
         shape = rules.flat_shape(_split(op, op.operand)[0])
         for d, (n, size) in enumerate(zip(shape, op.sizes)):
             if not isinstance(n, rules.Dynamic) or size == 0:
@@ -532,7 +535,7 @@ class CheckDynamicSliceSizes(RewritePattern):
             dim = insert_before(rewriter, op, SizeToTensorOp(insert_before(rewriter, op, DimOp(op.operand, d)), i64))
             size_value = insert_before(rewriter, op, ConstantOp(np.array([size]), i64))
             fits = insert_before(rewriter, op, CompareOp("LE", size_value, dim))
-            assertion = ShapeAssertionOp(fits, [dim], rules.dynamic_slice_too_large(size, d))
+            assertion = ShapeAssertionOp(fits, [dim], rules.dynamic_slice_too_large(size, d, what))
             rewriter.insert(located(assertion, op), InsertPoint.before(op))
 
 

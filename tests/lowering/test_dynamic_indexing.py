@@ -1,4 +1,4 @@
-"""``dynamic_slice`` (and ``gather``) of operands with ``?`` dims on every
+"""``dynamic_slice`` and ``gather`` of operands with ``?`` dims on every
 backend (docs/semantics.md, "Dynamic and bounded shapes"): the starts are
 clamped into the run-time ``[0, n - size]`` as StableHLO's spec says, so any
 start value reads in bounds, at run-time sizes 1 and more; a block larger
@@ -33,7 +33,25 @@ func.func @main(%x: tensor<?x?xf64>, %i: tensor<ui8>, %j: tensor<ui8>) -> tensor
 }
 """
 
+GATHER = """\
+func.func @main(%x: tensor<?x4xf32>, %i: tensor<3x1xi32>) -> tensor<3x4xf32> {
+  %0 = bcast.gather %x[%i], <offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, sizes = [1, 4] : (tensor<?x4xf32>, tensor<3x1xi32>) -> tensor<3x4xf32>
+  func.return %0 : tensor<3x4xf32>
+}
+"""
+
 STARTS = [-3, 0, 1, 2, 5, 100]
+
+
+@pytest.mark.parametrize("backend", DYNAMIC_BACKENDS)
+def test_a_gather_of_run_time_rows_clamps_its_starts_as_the_spec(backend):
+    """``jnp.take(x, rows, axis=0)``'s gather from an operand of ``?``
+    rows: each start clamped into the run-time ``[0, n - 1]``."""
+    f = bcast.compile(GATHER, backend=backend)
+    rows = np.array([[-3], [1], [100]], np.int32)
+    for n in (1, 2, 5):
+        x = np.arange(n * 4, dtype=np.float32).reshape(n, 4)
+        np.testing.assert_array_equal(f(x, rows), x[np.clip(rows[:, 0], 0, n - 1)])
 
 
 @pytest.mark.parametrize("backend", DYNAMIC_BACKENDS)
@@ -70,6 +88,15 @@ def test_a_block_larger_than_the_run_time_dim_is_a_located_error(backend, rows):
     assert (out == 7.0).all()
 
 
+@pytest.mark.parametrize("backend", DYNAMIC_BACKENDS)
+def test_a_gather_slice_larger_than_the_run_time_dim_is_a_located_error(backend):
+    f = bcast.compile(GATHER, backend=backend, filename="prog.mlir")
+    with pytest.raises(bcast.BcastError) as info:
+        f(np.ones((0, 4), np.float32), np.zeros((3, 1), np.int32))
+    assert str(info.value).splitlines()[0] == (
+        "prog.mlir:2:8: error: gather slice size 1 of dimension 0 is larger than the operand's size 0")
+
+
 @pytest.mark.slow  # 10 s: ASan/UBSan builds (the thorough run, CI)
 def test_dynamic_slices_are_clean_under_sanitizers(tmp_path):
     """Called with buffers of exactly their sizes and starts far beyond
@@ -81,6 +108,7 @@ def test_dynamic_slices_are_clean_under_sanitizers(tmp_path):
     for k, (name, text, size_sets) in enumerate([
         ("rows", ROWS, [{0: n} for n in (0, 1, 2, 3, 9)]),
         ("both", BOTH, [{0: a} for a in (1, 3)]),
+        ("gather", GATHER, [{0: n} for n in (0, 1, 5)]),
     ]):
         module = driver.load(text, "prog.mlir", None, pipeline=api.STANDARD_PIPELINE)
         function = next(f for f in module.ops if isinstance(f, func.FuncOp))
@@ -89,6 +117,7 @@ def test_dynamic_slices_are_clean_under_sanitizers(tmp_path):
         unit.write_text(source)
         units.append(unit)
         calls += sized_calls(name, names["main"], function, SizePlan(function), size_sets, refused)
-    assert refused == [("rows", {0: n}, f"dynamic_slice size 2 of dimension 0 is larger than the operand's size {n}")
-                       for n in (0, 1)]
+    assert refused == [*(("rows", {0: n}, f"dynamic_slice size 2 of dimension 0 is larger than the operand's size {n}")
+                         for n in (0, 1)),
+                       ("gather", {0: 0}, "gather slice size 1 of dimension 0 is larger than the operand's size 0")]
     run_sanitized(units, calls, tmp_path, cc)

@@ -68,6 +68,8 @@ PROGRAMS = {
     "outer_of_rows": (lambda x, i: jnp.outer(jax.lax.dynamic_index_in_dim(x, i, 0, False), x[0]),
                       ["b,4", INDEX]),  # dynamic_slice along the ? dim
     "dynamic_window": (lambda x, i: jax.lax.dynamic_slice(x, (i, 1), (1, 2)) * 2.0, ["b,4", INDEX]),
+    "take_row": (lambda x, i: jnp.take(x, i, axis=0) + 1.0, ["b,4", INDEX]),  # gather from a ? operand dim
+    "take_rows": (lambda x, r: jnp.take(x, jnp.array([0, 2, -1]) + r, axis=0, mode="clip"), ["b,3", INDEX]),
 }
 """name: (function, one shape spec per argument: sizes and dimension variables)."""
 

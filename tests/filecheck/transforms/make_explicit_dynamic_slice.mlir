@@ -42,3 +42,15 @@ func.func @stablehlo(%x: tensor<?x4xf32>, %i: tensor<i32>) -> tensor<1x4xf32> {
   %r = stablehlo.dynamic_slice %x, %i, %i, sizes = [1, 4] : (tensor<?x4xf32>, tensor<i32>, tensor<i32>) -> tensor<1x4xf32>
   return %r : tensor<1x4xf32>
 }
+
+// -----
+
+// gather from an operand with a ? dim (jnp.take(x, rows, axis=0) under
+// symbolic shapes): its slice size along the ? dim is checked the same way.
+// CHECK-LABEL: func.func @gather
+// CHECK:         bcast.shape_assertion %{{.*}}, %{{.*}} message = "gather slice size 1 of dimension 0 is larger than the operand's size {0}"
+// CHECK-NEXT:    bcast.gather %x[%i]
+func.func @gather(%x: tensor<?x4xf32>, %i: tensor<3x1xi32>) -> tensor<3x4xf32> {
+  %0 = "stablehlo.gather"(%x, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 4>}> : (tensor<?x4xf32>, tensor<3x1xi32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}

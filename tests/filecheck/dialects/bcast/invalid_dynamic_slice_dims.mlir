@@ -26,3 +26,12 @@ func.func @bounded_large_enough(%x: tensor<?x4xf32, #stablehlo.bounds<8, ?>>, %i
   %0 = bcast.dynamic_slice %x[%i, %i], sizes = [2, 4] : (tensor<?x4xf32, #stablehlo.bounds<8, ?>>, tensor<i32>, tensor<i32>) -> tensor<2x4xf32>
   func.return %0 : tensor<2x4xf32>
 }
+
+// -----
+
+// gather takes ? dims in its operand's slice dims; not yet in its start indices.
+func.func @gather_dynamic_indices(%x: tensor<6x4xf32>, %i: tensor<?x1xi32>) {
+  // expected-error @+1 {{'bcast.gather' op gather takes ? dims in its operand's slice dims only, not yet in its start indices or batching dims}}
+  %0 = bcast.gather %x[%i], <offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, sizes = [1, 4] : (tensor<6x4xf32>, tensor<?x1xi32>) -> tensor<?x4xf32>
+  func.return
+}
