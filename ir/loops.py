@@ -127,7 +127,9 @@ GEMM_ATTR = "bcast.gemm"
 """On the outermost ``scf.for`` of a contraction's nest (``bcast.dot_general``
 lowered) that is a batch of BLAS matrix products: ``{batch, m, n, k,
 trans_a, trans_b}`` (``trans_*``: the operand is stored transposed, K x M /
-N x K). The nest's first two ``memref.load``s read the operands (``lhs``
+N x K); with ``?`` dims, ``batch``, ... are the products of the static
+sizes and ``batch_loops``, ``m_loops``, ... list the depths (0: this loop)
+of the nest's loops whose trip counts multiply in at run time. The nest's first two ``memref.load``s read the operands (``lhs``
 then ``rhs``, contiguous row-major, each batch after the other) and its
 ``memref.store`` writes the contiguous ``batch x m x n`` result; the nest
 computes exactly that. A target may call a GEMM instead (the C target's

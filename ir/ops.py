@@ -304,6 +304,33 @@ def check_expansion(operand: Sequence[int], shape: Sequence[int], dims: Sequence
                                              f"and size of result dimension {d} is {shape[d]}"])
 
 
+DOT_PAIR_WORDS = {
+    "batching": "dot_general requires lhs batch dimensions and rhs batch dimensions to have the same shape, got",
+    "contracting": "dot_general requires contracting dimensions to have the same shape, got",
+}
+"""JAX's words for ``dot_general`` operands whose paired dims differ at run
+time (each side's paired sizes follow, as NumPy lists shapes)."""
+
+
+def check_dot_pairs(lhs: Sequence[int], rhs: Sequence[int], dims: rules.DotDims) -> None:
+    """A contraction's paired dims on run-time shapes: each side's batch
+    dims, then its contracting dims, equal (``DOT_PAIR_WORDS``)."""
+    for what, left, right in (("batching", dims.lhs_batch, dims.rhs_batch),
+                              ("contracting", dims.lhs_contract, dims.rhs_contract)):  # fmt: skip
+        sides = [[int(lhs[d]) for d in left], [int(rhs[d]) for d in right]]
+        if sides[0] != sides[1]:
+            raise RuntimeShapeError(f"{DOT_PAIR_WORDS[what]} {numpy_shapes(sides)}")
+
+
+def check_dynamic_slice_sizes(shape: Sequence[int], sizes: Sequence[int], op: str = "dynamic_slice") -> None:
+    """``dynamic_slice`` (``gather slice``) on an operand of run-time
+    ``shape``: no block size larger than its dim
+    (``rules.dynamic_slice_too_large``'s words)."""
+    for d, (n, size) in enumerate(zip(shape, sizes)):
+        if size > n:
+            raise RuntimeShapeError(rules.dynamic_slice_too_large(size, d, op).replace("{0}", str(int(n))))
+
+
 def check_size(size: int) -> int:
     """``bcast.size_from_tensor``: a size read from a tensor is not negative."""
     if size < 0:
@@ -1653,6 +1680,7 @@ class DynamicSliceOp(DynamicSliceFamily[Attribute], _FoldIdentity, BcastOp):
     0); ``canonicalize`` makes one with constant starts a ``slice``."""
 
     name = "bcast.dynamic_slice"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     traits = traits_def(Pure(), CanonicalizationPatterns())
     assembly_format = (
         "$operand `[` $start_indices `]` `,` `sizes` `=` $slice_sizes attr-dict `:` "
@@ -1845,6 +1873,7 @@ class GatherOp(GatherFamily, BcastOp):
     ``dynamic_slice``: its positions are values read first."""
 
     name = "bcast.gather"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     DIMS_ATTR: ClassVar[type[GatherDimsFamily]] = GatherDimsAttr
     dimension_numbers = prop_def(GatherDimsAttr)
     traits = traits_def(Pure())
@@ -2408,6 +2437,7 @@ class DotGeneralOp(DotGeneralFamily, BcastOp):
     integers wrap. Nested (tml) types are refused."""
 
     name = "bcast.dot_general"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     lhs_batching_dimensions = prop_def(DenseArrayBase.constr(i64))
     rhs_batching_dimensions = prop_def(DenseArrayBase.constr(i64))
     lhs_contracting_dimensions = prop_def(DenseArrayBase.constr(i64))
@@ -2432,6 +2462,20 @@ class DotGeneralOp(DotGeneralFamily, BcastOp):
                              self.lhs_contracting_dimensions.get_values(),
                              self.rhs_contracting_dimensions.get_values())  # fmt: skip
 
+    def result_source(self, d: int) -> tuple[SSAValue, int]:
+        """The operand dim whose size result dim ``d`` has: a batch dim
+        ``lhs``'s (a ``?`` paired with a static size makes a static result
+        dim, checked equal at run time), a free dim its own side's."""
+        dims = self.dims
+        lhs_free = dims.free(len(flat_type_shape(self.lhs.type)), "lhs")
+        rhs_free = dims.free(len(flat_type_shape(self.rhs.type)), "rhs")
+        nb, nl = len(dims.lhs_batch), len(lhs_free)
+        if d < nb:
+            return self.lhs, dims.lhs_batch[d]
+        if d < nb + nl:
+            return self.lhs, lhs_free[d - nb]
+        return self.rhs, rhs_free[d - nb - nl]
+
     def verify_semantics(self, semantics: Semantics) -> None:
         (lhs, le), (rhs, re) = _contraction_levels(self)
         if le != re:
@@ -2454,6 +2498,7 @@ class MatmulOp(BcastOp):
     ``dot_general`` (with ``convert``/``broadcast_in_dim``/``reshape`` around)."""
 
     name = "bcast.matmul"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     lhs = operand_def(TensorType)
     rhs = operand_def(TensorType)
     result = result_def(TensorType)

@@ -594,12 +594,25 @@ def dynamic_slice_shape(operand: Shape, n_starts: int, sizes: Sequence[int]) -> 
             [f"the operand has {_shape_text(operand)}; give one start index and one size per dimension"],
         )
     for d, (size, n) in enumerate(zip(sizes, operand)):
-        if not 0 <= size <= n:
+        if size < 0 or (isinstance(n, int) and size > n) or (isinstance(n, Dynamic) and not may_be_at_least(n, size)):
             raise RuleError(
                 f"dynamic_slice size {size} of dimension {d} is out of range",
                 [f"dimension {d} has size {n}; a size needs 0 <= size <= {n}"],
             )
     return tuple(sizes)
+
+
+def may_be_at_least(d: Dim, n: int) -> bool:
+    """Whether dim ``d`` can have a size of ``n`` or more at run time."""
+    return d.bound is None or d.bound >= n if isinstance(d, Dynamic) else d >= n
+
+
+def dynamic_slice_too_large(size: int, d: int, op: str = "dynamic_slice") -> str:
+    """The run-time error of a ``dynamic_slice`` block (``gather`` slice)
+    larger than a ``?`` dim of its operand (``{0}``: the dim's run-time
+    size), one wording for the check make-explicit writes and the one the
+    evaluators make."""
+    return f"{op} size {size} of dimension {d} is larger than the operand's size {{0}}"
 
 
 def check_dynamic_update(operand: Shape, update: Shape, n_starts: int) -> None:
@@ -715,6 +728,9 @@ def gather_shape(operand: Shape, indices: Shape, dims: GatherDims, slice_sizes: 
         raise RuleError(f"expects start_indices_batching_dims not to include index_vector_dim {ivd}")
     if len(dims.operand_batching_dims) != len(dims.start_indices_batching_dims):
         raise RuleError("operand_batching_dims and start_indices_batching_dims should have the same size")
+    if is_dynamic(indices) or any(isinstance(operand[a], Dynamic) for a in dims.operand_batching_dims):
+        raise RuleError("gather takes ? dims in its operand's slice dims only, not yet in its start indices "
+                        "or batching dims")
     for k, (a, b) in enumerate(zip(dims.operand_batching_dims, dims.start_indices_batching_dims)):
         if operand[a] != indices[b]:
             raise RuleError(f"operand_batching_dims[{k}] and start_indices_batching_dims[{k}] must have "
@@ -725,7 +741,7 @@ def gather_shape(operand: Shape, indices: Shape, dims: GatherDims, slice_sizes: 
     if len(slice_sizes) != rank:
         raise RuleError(f"slice_sizes size ({len(slice_sizes)}) not equal to operand rank ({rank})")
     for d, (size, n) in enumerate(zip(slice_sizes, operand)):
-        if not 0 <= size <= n:
+        if size < 0 or not may_be_at_least(n, size):  # a ``?`` dim: checked at run time
             raise RuleError(f"slice size ({size}) is out of bounds for operand dimension ({n}) at index {d}")
     for name, dropped in (("collapsed_slice_dims", dims.collapsed_slice_dims),
                           ("operand_batching_dims", dims.operand_batching_dims)):
@@ -853,16 +869,33 @@ def dot_general_shape(lhs: Shape, rhs: Shape, dims: DotDims) -> Shape:
                     ["a dimension is a batch dimension, a contracting dimension or neither, once"],
                 )
             seen.add(d)
+    batch: list[Dim] = []
     for what, left, right in (("batching", dims.lhs_batch, dims.rhs_batch),
                               ("contracting", dims.lhs_contract, dims.rhs_contract)):  # fmt: skip
         for a, b in zip(left, right):
-            if lhs[a] != rhs[b]:
+            pair = strict_dim(lhs[a], rhs[b])
+            if pair is None:
                 raise RuleError(
                     f"{what} dimension sizes must match for lhs/rhs",
                     [f"lhs dimension {a} has size {lhs[a]}, rhs dimension {b} has size {rhs[b]}"],
                 )
-    return (tuple(lhs[d] for d in dims.lhs_batch) + tuple(lhs[d] for d in dims.free(len(lhs), "lhs"))
+            if what == "batching":
+                batch.append(pair[0])
+    return (tuple(batch) + tuple(lhs[d] for d in dims.free(len(lhs), "lhs"))
             + tuple(rhs[d] for d in dims.free(len(rhs), "rhs")))  # fmt: skip
+
+
+def unproven_dot_pairs(lhs: Sequence[Dim], rhs: Sequence[Dim], dims: DotDims) -> tuple[list[int], list[int]]:
+    """The positions in ``dims``'s batch and in its contracting pairs that
+    hold a ``?``: their sizes agree only if the run-time sizes do, which
+    ``dot_general`` leaves to a run-time check (a static pair was compared
+    by :func:`dot_general_shape`; sizes proven equal by one SSA value are
+    the caller's to drop)."""
+    def unproven(left: Sequence[int], right: Sequence[int]) -> list[int]:
+        return [k for k, (a, b) in enumerate(zip(left, right))
+                if isinstance(lhs[a], Dynamic) or isinstance(rhs[b], Dynamic)]
+
+    return unproven(dims.lhs_batch, dims.rhs_batch), unproven(dims.lhs_contract, dims.rhs_contract)
 
 
 @dataclass(frozen=True)
@@ -897,13 +930,14 @@ def matmul_plan(lhs: Shape, rhs: Shape, semantics: Semantics) -> MatmulPlan:
             [f"lhs is {_shape_text(lhs)}, rhs is {_shape_text(rhs)}; use bcast.multiply for scalars"],
         )
     k_rhs = rhs[0] if len(rhs) == 1 else rhs[-2]
-    if lhs[-1] != k_rhs:
+    if strict_dim(lhs[-1], k_rhs) is None:
         raise RuleError(
             f"matmul contracting dimension sizes differ: lhs has {lhs[-1]}, rhs has {k_rhs}",
             ["the last dim of lhs multiplies the second-to-last of rhs (the only dim of a 1-D operand)"],
         )
     lhs_batch, rhs_batch = lhs[:-2], rhs[:-2]
-    if semantics == "xla" and len(lhs) > 1 and len(rhs) > 1 and lhs_batch != rhs_batch:
+    if semantics == "xla" and len(lhs) > 1 and len(rhs) > 1 and (
+            len(lhs_batch) != len(rhs_batch) or any(strict_dim(a, b) is None for a, b in zip(lhs_batch, rhs_batch))):
         raise RuleError(
             f"matmul batch dimensions differ under xla semantics: lhs {shape_str(lhs_batch)}, "
             f"rhs {shape_str(rhs_batch)}",
@@ -911,7 +945,10 @@ def matmul_plan(lhs: Shape, rhs: Shape, semantics: Semantics) -> MatmulPlan:
              "bcast.broadcast_in_dim, or use numpy semantics"],
         )
     try:
-        batch = broadcast_shapes(lhs_batch, rhs_batch)
+        if semantics == "xla" and len(lhs) > 1 and len(rhs) > 1:  # equal, a ``?`` checked at run time
+            batch = tuple(strict_dim(a, b)[0] for a, b in zip(lhs_batch, rhs_batch))  # type: ignore[index]
+        else:
+            batch = broadcast_shapes(lhs_batch, rhs_batch)
     except IncompatibleDims as e:
         raise RuleError(
             "matmul batch dimensions are not broadcast-compatible: "
@@ -927,6 +964,8 @@ def matmul_plan(lhs: Shape, rhs: Shape, semantics: Semantics) -> MatmulPlan:
         return MatmulPlan(lhs, rhs, dims, rhs[:-2] + rhs[-1:])
     b = len(batch)
     dims = DotDims(tuple(range(b)), tuple(range(b)), (b + 1,), (b,))
+    if semantics == "xla":  # equal batch dims: nothing to broadcast (a ``?`` pair is checked equal)
+        return MatmulPlan(lhs, rhs, dims, (*batch, lhs[-2], rhs[-1]))
     return MatmulPlan((*batch, *lhs[-2:]), (*batch, *rhs[-2:]), dims, (*batch, lhs[-2], rhs[-1]))
 
 def _shape_text(shape: Shape) -> str:

@@ -748,6 +748,7 @@ class TransposeOp(StablehloOp):
     """``transpose %x, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>``."""
 
     name = "stablehlo.transpose"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     operand = operand_def(TensorType)
     result = result_def(TensorType)
     permutation = prop_def(DenseArrayBase.constr(i64))
@@ -768,9 +769,10 @@ class TransposeOp(StablehloOp):
         return self.permutation.get_values()
 
     def verify_op(self) -> None:
-        shape = rules.check_transpose(shape_of(self.operand), self.perm)
-        expected = tensor_type(shape, element_of(self.operand))
-        if expected != self.result.type:
+        shape = rules.check_transpose(tensor_dims(_tensor(self.operand, "operand")), self.perm)
+        result = tensor_dims(_tensor(self.result, "result"))
+        if element_of(self.operand) != element_of(self.result) or not rules.compatible_levels((shape,), (result,)):
+            expected = tensor_type([shape_of(self.operand)[p] for p in self.perm], element_of(self.operand))
             raise incompatible_results([expected], [self.result.type])
 
 
@@ -1442,6 +1444,7 @@ class DynamicSliceOp(bc.DynamicSliceFamily[TensorType], StablehloOp):
     ``bc.DynamicSliceFamily``'s."""
 
     name = "stablehlo.dynamic_slice"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     traits = traits_def(Pure())
     custom_directives = (VariadicOperandWithAttribute,)
     assembly_format = (
@@ -1450,11 +1453,11 @@ class DynamicSliceOp(bc.DynamicSliceFamily[TensorType], StablehloOp):
     )
 
     def verify_op(self) -> None:
-        shape = shape_of(self.operand)
+        shape = tensor_dims(_tensor(self.operand, "operand"))
         _check_start_indices(self, self.start_indices, len(shape))
-        sizes = self.sizes
-        if len(sizes) != len(shape) or any(not 0 <= z <= n for z, n in zip(sizes, shape)):
-            raise Diagnostic(f"slice_sizes {list(sizes)} do not fit operand shape {list(shape)}")
+        sizes = self.sizes  # a ``?`` dim: a size its bound allows, checked at run time
+        if len(sizes) != len(shape) or any(z < 0 or not rules.may_be_at_least(n, z) for z, n in zip(sizes, shape)):
+            raise Diagnostic(f"slice_sizes {list(sizes)} do not fit operand shape [{', '.join(map(str, shape))}]")
         if tensor_type(sizes, element_of(self.operand)) != self.result.type:
             raise Diagnostic(f"result type must be {tensor_type(sizes, element_of(self.operand))}")
 
@@ -1505,17 +1508,25 @@ class GatherOp(bc.GatherFamily, StablehloOp):
     sizes)``; fields and builder are ``bc.GatherFamily``'s."""
 
     name = "stablehlo.gather"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     DIMS_ATTR: ClassVar[type[bc.GatherDimsFamily]] = GatherDimensionNumbersAttr
     dimension_numbers = prop_def(GatherDimensionNumbersAttr)
     indices_are_sorted = opt_prop_def(IntegerAttr.constr(type=i1))
     traits = traits_def(Pure())
+
+    @staticmethod
+    def flat_shape_of(t: Attribute) -> tuple[rules.Dim, ...]:
+        """The builder reads ``?`` dims as ``rules.Dynamic`` (its result has
+        none: a ``?`` dim of the operand is a slice dim, ``rules.gather_shape``)."""
+        return tensor_dims(_tensor(t, "operand"))
 
     def verify_op(self) -> None:
         indices = self.start_indices.type
         if not (isinstance(indices, TensorType) and isinstance(indices.get_element_type(), IntegerType)
                 and indices.get_element_type().width.data > 1):
             raise Diagnostic(f"start_indices must be a tensor of integers, got {indices}")
-        shape = rules.gather_shape(shape_of(self.operand), shape_of(self.start_indices), self.dims, self.sizes)
+        shape = rules.gather_shape(tensor_dims(_tensor(self.operand, "operand")),
+                                   tensor_dims(_tensor(self.start_indices, "start_indices")), self.dims, self.sizes)
         expected = tensor_type(shape, element_of(self.operand))
         if expected != self.result.type:
             raise Diagnostic(f"inferred type(s) '{expected}' are incompatible with return type(s) of operation "
@@ -1821,7 +1832,8 @@ def _dot_result(op: IRDLOperation, dims: rules.DotDims) -> None:
     """StableHLO's ``dot_general`` rules on ``op``'s operands and result:
     ``rules.dot_general_shape`` (C1-C10, C12) and a precision config of 0 or
     2 entries (C11); bcast's subset takes integer and float elements only."""
-    lhs, rhs = shape_of(op.lhs, "lhs"), shape_of(op.rhs, "rhs")
+    _tensor(op.lhs, "lhs"), _tensor(op.rhs, "rhs")
+    lhs, rhs = tensor_dims(op.lhs.type), tensor_dims(op.rhs.type)
     for what, value in (("lhs", op.lhs), ("rhs", op.rhs), ("result", op.result)):
         if element_kind(element_of(value, what)) not in INTEGER | {FLOAT}:
             raise Diagnostic(f"{what} must be a tensor of integer or floating-point values, got {value.type}")
@@ -1829,8 +1841,7 @@ def _dot_result(op: IRDLOperation, dims: rules.DotDims) -> None:
     if precision is not None and len(precision.data) not in (0, 2):
         raise Diagnostic(f"expects precision config to be empty or have <= 2 elements, got {len(precision.data)}")
     shape = rules.dot_general_shape(lhs, rhs, dims)
-    expected = tensor_type(shape, element_of(op.result, "result"))
-    if expected != op.result.type:
+    if not rules.compatible_levels((shape,), (tensor_dims(op.result.type),)):
         raise Diagnostic(f"inferred shape '{rules.shape_str(shape)}' is incompatible with return type of "
                          f"operation {op.result.type}")  # fmt: skip
 
@@ -1867,6 +1878,7 @@ class DotGeneralOp(bc.DotGeneralFamily, StablehloOp):
     builder are ``bc.DotGeneralFamily``'s."""
 
     name = "stablehlo.dot_general"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     dot_dimension_numbers = prop_def(DotAttr)
     precision_config = opt_prop_def(ArrayAttr)
     algorithm = opt_prop_def(DotAlgorithmAttr)

@@ -67,6 +67,7 @@ from collections.abc import Iterable
 
 from xdsl.dialects import arith, cf, func, memref, scf
 from xdsl.dialects.builtin import (
+    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     Float16Type,
     Float32Type,
@@ -732,8 +733,8 @@ class FunctionEmitter:
         if call is None:
             self.loop_nest(op)
             return
-        function, lines, epilogue, rows, closing = call
-        self.out(f"if ({function}) {{")
+        condition, lines, epilogue, rows, closing = call
+        self.out(f"if ({condition}) {{")
         self.indent += 1
         for line in lines:
             self.out(line)
@@ -758,18 +759,21 @@ class FunctionEmitter:
 
     def gemm_call(self, op: scf.ForOp) -> tuple[str, list[str], scf.ForOp | None, tuple[str, str], list[str]] | None:
         """The BLAS call a contraction's nest marked ``GEMM_ATTR`` is: the
-        function pointer, the lines opening the loop over row blocks (per
-        batch) that calls it, the epilogue nest to run in that loop on each
-        block's rows (``epilogue``), the names of a block's first row and
-        row count, and the lines after the loop; None when the nest does not
-        read and write as the attribute says.
+        condition under which it runs instead of the nest (the pointer set
+        and, for run-time sizes, none of them 0), the lines opening the loop
+        over row blocks (per batch) that calls it, the epilogue nest to run
+        in that loop on each block's rows (``epilogue``), the names of a
+        block's first row and row count, and the lines after the loop; None
+        when the nest does not read and write as the attribute says.
 
         A product of one batch in several row blocks packs B once before
         the loop (``bcast_blas_sgemm_pack``) and each block multiplies its
         rows with the packed B (``..._packed``): the blocks then cost no
         more than one call, however many there are (``bcast_gemm_rows``);
         when B is not packed (no pointer, no memory) each block is a plain
-        call, which packs B itself."""
+        call, which packs B itself. Sizes read at run time (``?`` dims:
+        the trip counts of the nest's loops the attribute lists) are C
+        expressions in the same places (``gemm_sizes``)."""
         loads = [o for o in op.walk() if isinstance(o, memref.LoadOp)]
         stores = [o for o in op.walk() if isinstance(o, memref.StoreOp)]
         if len(loads) != 2 or len(stores) != 1:
@@ -777,24 +781,22 @@ class FunctionEmitter:
         element = stores[0].memref.type.element_type
         if not isinstance(element, Float32Type | Float64Type):
             return None
-        g = {k: v.value.data if isinstance(v, IntegerAttr) else bool(v.value.data)
-             for k, v in op.attributes[GEMM_ATTR].data.items()}
-        batch, m, n, k = g["batch"], g["m"], g["n"], g["k"]
+        (batch, m, n, k), dynamic, g = self.gemm_sizes(op)
         a, b, c = self.e(loads[0].memref), self.e(loads[1].memref), self.e(stores[0].memref)
         function, t = ("bcast_blas_sgemm", "f") if isinstance(element, Float32Type) else ("bcast_blas_dgemm", "")
         lda, ldb = (m if g["trans_a"] else k), (k if g["trans_b"] else n)
         order = ("112" if g["trans_a"] else "111", "112" if g["trans_b"] else "111")
         rows, blocks, q, first, count, packed = (self.fresh(p) for p in ("n", "n", "q", "r", "n", "p"))
         at_row = first if g["trans_a"] else f"{first} * {k}"
-        a_rows = f"{a} + ({q} / {blocks}) * {m * k} + {at_row}"
-        c_rows = f"{c} + ({q} / {blocks}) * {m * n} + {first} * {n}"
+        a_rows = f"{a} + ({q} / {blocks}) * {_product(m, k)} + {at_row}"
+        c_rows = f"{c} + ({q} / {blocks}) * {_product(m, n)} + {first} * {n}"
         call = (f"{function}(101, {order[0]}, {order[1]}, {count}, {n}, {k}, 1.0{t}, {a_rows}, {lda}, "
-                f"{b} + ({q} / {blocks}) * {k * n}, {ldb}, 0.0{t}, {c_rows}, {n});")
-        lines = [f"int64_t {rows} = bcast_gemm_rows({m}, {2.0 * batch * m * n * k:.1f}, "
-                 f"{n * (4 if t else 8)});",
+                f"{b} + ({q} / {blocks}) * {_product(k, n)}, {ldb}, 0.0{t}, {c_rows}, {n});")
+        flops = _product("2.0", batch, m, n, k) if dynamic else f"{2.0 * int(batch) * int(m) * int(n) * int(k):.1f}"
+        lines = [f"int64_t {rows} = bcast_gemm_rows({m}, {flops}, {_product(n, '4' if t else '8')});",
                  f"int64_t {blocks} = ({m} + {rows} - 1) / {rows};"]
         closing = []
-        if batch == 1:
+        if batch == "1":
             lines.append(f"void *{packed} = {blocks} > 1 && {function}_pack && {function}_packed "
                          f"&& bcast_blas_gemm_release ? {function}_pack({order[1]}, {n}, {k}, {b}, {ldb}) : 0;")
             call = (f"if ({packed}) {function}_packed({order[0]}, {count}, {n}, {k}, {a_rows}, {lda}, {packed}, "
@@ -806,19 +808,55 @@ class FunctionEmitter:
                   f"    int64_t {first} = ({q} % {blocks}) * {rows};",
                   f"    int64_t {count} = {m} - {first} < {rows} ? {m} - {first} : {rows};",
                   f"    {call}"]
-        epilogue = self.epilogue(op, stores[0].memref, (loads[0].memref, loads[1].memref), m) if batch == 1 else None
-        return function, lines, epilogue, (first, count), closing
+        epilogue = self.epilogue(op, stores[0].memref, (loads[0].memref, loads[1].memref), m) if batch == "1" else None
+        condition = " && ".join([function, *(f"{size} > 0" for size in dynamic)])
+        return condition, lines, epilogue, (first, count), closing
 
-    def epilogue(self, gemm: scf.ForOp, product: SSAValue, operands: tuple[SSAValue, ...], m: int) -> scf.ForOp | None:
+    def gemm_sizes(self, op: scf.ForOp) -> tuple[tuple[str, str, str, str], list[str], dict]:
+        """``GEMM_ATTR``'s batch, M, N and K as C expressions (a static size
+        as its digits; one with ``?`` factors times the trip counts of the
+        nest's loops it lists, read at run time), the run-time ones among
+        them, and the attribute's entries."""
+        g = {}
+        for key, v in op.attributes[GEMM_ATTR].data.items():
+            g[key] = (v.value.data if isinstance(v, IntegerAttr) else tuple(v.get_values())
+                      if isinstance(v, DenseArrayBase) else bool(v.value.data))  # fmt: skip
+        nest = [op]
+        while inner := [o for o in nest[-1].body.blocks[0].ops if isinstance(o, scf.ForOp)]:
+            nest.append(inner[0])
+        sizes, dynamic = [], []
+        for name in ("batch", "m", "n", "k"):
+            factors = [self.e(nest[d].ub) for d in g.get(f"{name}_loops", ())]
+            size = _product(*([str(g[name])] if g[name] != 1 or not factors else []), *factors)
+            sizes.append(size)
+            if factors:
+                dynamic.append(size)
+        return tuple(sizes), dynamic, g  # type: ignore[return-value]
+
+    def epilogue(self, gemm: scf.ForOp, product: SSAValue, operands: tuple[SSAValue, ...], m: str) -> scf.ForOp | None:
         """The nest right after a GEMM's that runs over the product's ``m``
-        rows and reads only its own row of it (a fused bias add and
-        activation), so each row block can run it right after its GEMM
-        call: plain loops (no collapsed, streamed, prefetched nest, no
-        allocation, call or check), writing neither the product nor the
-        GEMM's operands. None when there is no such nest."""
+        rows (a C expression: its digits, or the run-time size) and reads
+        only its own row of it (a fused bias add and activation), so each
+        row block can run it right after its GEMM call: plain loops (no
+        collapsed, streamed, prefetched nest, no allocation, call or check),
+        writing neither the product nor the GEMM's operands. None when
+        there is no such nest.
+
+        Decision: a nest whose result has ``?`` dims, which streams only
+        when large at run time (``large_at_run_time``), is taken too, and
+        its stores are made plain (``bcast-streaming-stores``' mark
+        dropped): its rows were just written by the GEMM and are in cache,
+        which is what fusing them is for; a static result that streams is
+        left as it is."""
         after = gemm.next_op
-        if (not isinstance(after, scf.ForOp) or after.iter_args or nests.trip(after) != m
+        if (not isinstance(after, scf.ForOp) or after.iter_args
                 or nests.constant(after.lb) != 0 or nests.constant(after.step) != 1):
+            return None
+        trip = nests.trip(after)
+        if (str(trip) if trip is not None else self.e(after.ub)) != m:
+            return None
+        streamed = [o for o in after.walk() if isinstance(o, memref.StoreOp) and o.nontemporal.value.data]
+        if streamed and self.large_at_run_time(streamed) is None:
             return None
         row = after.body.blocks[0].args[0]
         for o in after.walk():
@@ -826,10 +864,12 @@ class FunctionEmitter:
                 return None
             if isinstance(o, scf.ForOp) and (COLLAPSE_ATTR in o.attributes or PREFETCH_BLOCK_ATTR in o.attributes):
                 return None
-            if isinstance(o, memref.StoreOp) and (o.nontemporal.value.data or o.memref in (product, *operands)):
+            if isinstance(o, memref.StoreOp) and o.memref in (product, *operands):
                 return None
             if isinstance(o, memref.LoadOp) and o.memref == product and (not o.indices or o.indices[0] != row):
                 return None
+        for store in streamed:
+            store.properties.pop("nontemporal", None)
         return after
 
     def loop_nest(self, op: scf.ForOp) -> None:
@@ -1396,6 +1436,15 @@ def wide_signed(t: Attribute) -> str:
 
 def _float_bits(t: Attribute) -> int:
     return {Float16Type: 16, Float32Type: 32, Float64Type: 64}[type(t)]
+
+
+def _product(*factors: str) -> str:
+    """C source of a product of sizes: its value when every factor is
+    digits (as the static program prints it), else the factors multiplied
+    at run time in ``int64_t``, parenthesized."""
+    if all(f.isdigit() for f in factors):
+        return str(math.prod(int(f) for f in factors))
+    return factors[0] if len(factors) == 1 else "(" + " * ".join(factors) + ")"
 
 
 def _reduction_kind(op: scf.ForOp) -> str | None:

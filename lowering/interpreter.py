@@ -304,10 +304,19 @@ class BcastFunctions(InterpreterFunctions):
 
     @impl(bc.DotGeneralOp)
     def run_dot_general(self, interpreter: Interpreter, op: bc.DotGeneralOp, args: PythonValues) -> PythonValues:
+        _checked(op, bc.check_dot_pairs, args[0].shape, args[1].shape, op.dims)
         return _typed(op, evaluate(op, *args))
 
     @impl(bc.MatmulOp)
     def run_matmul(self, interpreter: Interpreter, op: bc.MatmulOp, args: PythonValues) -> PythonValues:
+        """The pairs ``dot_general`` would check (``check_dot_pairs``): the
+        contracting one, and the batch dims under xla (under numpy and tml
+        they broadcast, as ``np.matmul`` does)."""
+        lhs, rhs = np.shape(args[0]), np.shape(args[1])
+        dims = op.plan().dims
+        if semantics_of(op) != "xla" or len(lhs) < 3 or len(rhs) < 3:
+            dims = rules.DotDims((), (), (len(lhs) - 1,), (0 if len(rhs) == 1 else len(rhs) - 2,))
+        _checked(op, bc.check_dot_pairs, lhs, rhs, dims)
         return _typed(op, evaluate(op, *args))
 
     @impl(bc.ArgmaxOp)
@@ -336,6 +345,7 @@ class BcastFunctions(InterpreterFunctions):
 
     @impl(bc.DynamicSliceOp)
     def run_dynamic_slice(self, interpreter: Interpreter, op: bc.DynamicSliceOp, args: PythonValues) -> PythonValues:
+        _checked(op, bc.check_dynamic_slice_sizes, np.shape(args[0]), op.sizes)
         return _typed(op, evaluate(op, *args))
 
     @impl(bc.DynamicUpdateSliceOp)
@@ -345,6 +355,7 @@ class BcastFunctions(InterpreterFunctions):
 
     @impl(bc.GatherOp)
     def run_gather(self, interpreter: Interpreter, op: bc.GatherOp, args: PythonValues) -> PythonValues:
+        _checked(op, bc.check_dynamic_slice_sizes, np.shape(args[0]), op.sizes, "gather slice")
         return _typed(op, evaluate(op, *args))
 
     @impl(bc.ScatterOp)

@@ -770,7 +770,9 @@ def check_static_or_explicit(op: Operation, target: str) -> None:
     ``dynamic_broadcast_in_dim`` and the other ops that make arrays of
     run-time sizes (``DYNAMIC_FORM_ARRAY_OPS``), elementwise ops on operands
     of one shape, reductions, argmax/argmin, reverse and cumulative (NumPy's
-    own run on any shape). A transpose permutes run-time sizes; one that declares a static size
+    own run on any shape), contractions (their pairs checked before by
+    make-explicit), dynamic_slice and gather (their sizes checked before,
+    their starts clamped to the run-time size). A transpose permutes run-time sizes; one that declares a static size
     for a ``?`` dim of its operand (checked by the reference and the C
     runtime) is refused. Another op with a dynamic dim (an implicit
     broadcast, a fusion, which the targets block by static sizes) is
@@ -780,7 +782,8 @@ def check_static_or_explicit(op: Operation, target: str) -> None:
         types += [v.type for inner in op.walk() for v in (*inner.operands, *inner.results)]
     dynamic = next((t for t in types if is_dynamic_type(t)), None)
     computes_on_any_shape = (isinstance(op, (*DYNAMIC_FORM_ARRAY_OPS, bc.ReduceOp, bc.ArgReduceOp, bc.ReverseOp,
-                                             bc.CumulativeOp))
+                                             bc.CumulativeOp, bc.DotGeneralOp,
+                                             bc.DynamicSliceOp, bc.GatherOp))
                              or (is_elementwise(op) and is_explicit(op))
                              or (isinstance(op, bc.TransposeOp) and not refines_operand(op)))
     if dynamic is not None and not computes_on_any_shape:

@@ -265,6 +265,13 @@ def through_relayout(x: SSAValue, dims: Sequence[int]) -> tuple[SSAValue, list[i
     return owner.operands[0], [dims[m] for m in where]
 
 
+
+def _largest(n: rules.Dim) -> int:
+    """The largest run-time size of a dim: its size, its bound, or int64's
+    largest (``?``), which start indices must be able to clamp to."""
+    return n if isinstance(n, int) else rules.INT64_MAX if n.bound is None else n.bound
+
+
 class FunctionEmitter:
     """One ``func.func``: bcast values map to StableHLO values in ``values``."""
 
@@ -615,11 +622,12 @@ class FunctionEmitter:
         their type cannot hold some ``dim - size``: XLA clamps in the index
         type, so an ``i8`` start into 200 elements would clamp to ``200 - 3``
         wrapped (and write nothing), where bcast clamps exactly (docs/ir.md).
-        Both signednesses widen by value, so the clamp is unchanged otherwise."""
+        Both signednesses widen by value, so the clamp is unchanged otherwise
+        (a ``?`` dim: ``_largest``)."""
         if not starts:
             return list(starts)
         element = _element(starts[0].type)
-        high = max(n - z for n, z in zip(shape, sizes))
+        high = max(_largest(n) - z for n, z in zip(shape, sizes))
         if high <= scalar.integer_range(element)[1]:
             return list(starts)
         return [self.add(shlo.ConvertOp(s, make_type(((),), "i64"))) for s in starts]
@@ -628,7 +636,7 @@ class FunctionEmitter:
         """``gather``'s start indices, converted to ``i64`` when their type
         cannot hold some ``dim - slice size`` (as ``wide_starts``)."""
         shape, element = flat_type_shape(op.operand.type), _element(indices.type)
-        high = max((shape[d] - op.sizes[d] for d in op.dims.start_index_map), default=0)
+        high = max((_largest(shape[d]) - op.sizes[d] for d in op.dims.start_index_map), default=0)
         if high <= scalar.integer_range(element)[1]:
             return indices
         return self.add(shlo.ConvertOp(indices, make_type((flat_type_shape(indices.type),), "i64")))

@@ -41,6 +41,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
+from bcast.ir import rules
 from bcast.ir.ops import (
     BinaryOp,
     BroadcastInDimOp,
@@ -49,6 +50,7 @@ from bcast.ir.ops import (
     ConstantOp,
     ConversionOp,
     DimOp,
+    DotGeneralOp,
     DynamicBroadcastInDimOp,
     DynamicIotaOp,
     DynamicReshapeOp,
@@ -81,7 +83,8 @@ def _size_sources(value: SSAValue, dim: int) -> list[tuple[SSAValue, int]] | Non
     """The tensor dims whose sizes equal ``value``'s dim ``dim`` when they
     are one size, for the ops that keep sizes: a unary op's or reduction's
     operand, an elementwise op's operands of its rank (equal only if their
-    keys agree); None for other ops and for nested types, whose flat dims
+    keys agree), the operand dim a ``dot_general``'s result dim has or a
+    transpose moves; None for other ops and for nested types, whose flat dims
     these rules do not follow."""
     op = value.owner
     if not isinstance(op, Operation) or is_nested(value.type):
@@ -94,6 +97,10 @@ def _size_sources(value: SSAValue, dim: int) -> list[tuple[SSAValue, int]] | Non
             return None if dim in reduced else [(op.operand, dim)]
         kept = [d for d in range(len(flat_type_shape(op.operand.type))) if d not in reduced]
         return [(op.operand, kept[dim])]
+    if isinstance(op, DotGeneralOp):
+        return [op.result_source(dim)]
+    if isinstance(op, TransposeOp):
+        return [(op.operand, op.perm[dim])]
     if isinstance(op, BinaryOp | TernaryOp):
         rank = len(flat_type_shape(value.type))
         if any(is_nested(v.type) or len(flat_type_shape(v.type)) != rank for v in op.operands):
@@ -477,6 +484,27 @@ class StaticDynamicIotaToIota(RewritePattern):
         if op.output_sizes or not _static(op) or is_nested(op.result.type):
             return
         replace(rewriter, op, IotaOp(op.dim, op.result.type))
+class FoldDynamicBroadcastOfUnitDimReshape(RewritePattern):
+    """``dynamic_broadcast_in_dim(reshape(x : 3 -> 1x3), [%n, 3], [0, 1])`` ->
+    ``dynamic_broadcast_in_dim(x, [%n, 3], [1])``, as
+    ``FoldBroadcastOfUnitDimReshape`` for static broadcasts: a reshape that
+    only inserts size-1 dims folds into the broadcast (JAX writes a bias as
+    that reshape; folded, the bias is read in place by the fusion, not
+    copied first). The kept dims keep their known facts."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: DynamicBroadcastInDimOp, rewriter: PatternRewriter, /):
+        reshape = op.operand.owner
+        if not isinstance(reshape, ReshapeOp) or is_nested(reshape.operand.type) or is_nested(op.result.type):
+            return
+        source = reshape.operand
+        positions = rules.unit_dim_embedding(flat_type_shape(source.type), flat_type_shape(reshape.result.type))
+        if positions is None:
+            return
+        kept = {p: k for k, p in enumerate(positions)}
+        replace(rewriter, op, DynamicBroadcastInDimOp(
+            source, op.mixed_sizes(), [op.dims[p] for p in positions], op.result.type,
+            [kept[k] for k in op.expanding if k in kept], [kept[k] for k in op.nonexpanding if k in kept]))
 
 
 class FillNonexpandingFacts(RewritePattern):
@@ -675,7 +703,8 @@ DYNAMIC_PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {
     DimOp: (DimOfKnownSize(), HoistSizeOp()),
     BroadcastSizeOp: (BroadcastSizeOfOneSize(), FlattenBroadcastSize(), ReuseEarlierBroadcastSize(), HoistSizeOp()),
     CheckBroadcastableOp: (RemoveProvenChecks(), RemoveImpliedChecks(), HoistCheck()),
-    DynamicBroadcastInDimOp: (StaticDynamicBroadcastToBroadcast(), FillNonexpandingFacts(),
+    DynamicBroadcastInDimOp: (StaticDynamicBroadcastToBroadcast(), FoldDynamicBroadcastOfUnitDimReshape(),
+                              FillNonexpandingFacts(),
                               RemoveIdentityDynamicBroadcast()),
     SizeFromTensorOp: (SizeOfSizeTensor(),),
     DynamicReshapeOp: (StaticDynamicReshapeToReshape(),),

@@ -93,7 +93,7 @@ from bcast.ir import ops as bc
 from bcast.ir.fusion import FusionOp, is_explicit
 from bcast.ir.ops import semantics_of
 from bcast.ir.loops import BOUNDS_CHECK_ATTR, GEMM_ATTR, LOOP_FORM_ATTR, PARALLEL_ATTR, REDUCTION_ATTR, RemFOp
-from bcast.ir.types import NUMPY_DTYPES, flat_type_shape, split_type
+from bcast.ir.types import NUMPY_DTYPES, dense_i64, flat_type_shape, split_type
 from bcast.passes.errors import PassError, check_one_block_functions, check_signatures
 
 Index = list[SSAValue]
@@ -351,12 +351,13 @@ def offset_index(b: Scalars, starts: Index, idx: Index) -> Index:
     return [i if start is zero else b(arith.AddiOp(i, start)) for start, i in zip(starts, idx)]
 
 
-def clamped_index(b: Scalars, x: SSAValue, element: str, high: int) -> SSAValue:
+def clamped_index(b: Scalars, x: SSAValue, element: str, high: int | SSAValue) -> SSAValue:
     """A start index ``x`` of integer type ``element`` clamped into ``[0,
     high]`` as an ``index`` (``dynamic_slice``'s, ``gather``'s, docs/ir.md):
     extended to ``i64`` by its signedness, then ``maxsi`` 0 and ``minsi``
-    ``high`` (a ``ui64`` index: ``minui`` alone, which reads it unsigned)."""
-    bound = b.int(high, "i64")
+    ``high`` (a ``ui64`` index: ``minui`` alone, which reads it unsigned).
+    A run-time ``high`` (an ``index`` value) is not negative."""
+    bound = b.int(high, "i64") if isinstance(high, int) else b(arith.IndexCastOp(high, IntegerType(64)))
     if element == "ui64":
         x = b.apply("arith.minui", x, bound)
     else:
@@ -432,6 +433,8 @@ def reshape_index(b: Scalars, operand: rules.Shape, result: rules.Shape, idx: In
 SizeSource = int | SSAValue | tuple[BlockArgument, int]
 
 
+
+
 def size_source(v: SSAValue, d: int) -> SizeSource:
     """Where the run-time size of flat dim ``d`` of tensor ``v`` (explicit
     IR) comes from: a static size, an ``index`` value of the program (a
@@ -479,9 +482,11 @@ def size_source(v: SSAValue, d: int) -> SizeSource:
             v, d = op.operand, op.perm[d]
         elif isinstance(op, bc.ReverseOp | bc.CumulativeOp):
             v = op.operand
+        elif isinstance(op, bc.DotGeneralOp):
+            v, d = op.result_source(d)
         else:
             raise PassError(op, "has dynamic dimensions that bcast-lower-to-loops does not lower yet",
-                            ["it lowers elementwise ops, broadcasts, reductions, transposes, reverses and the size ops "
+                            ["it lowers elementwise ops, broadcasts, reductions, transposes, reverses, contractions and the size ops "
                              "(dynamic_reshape, dynamic_iota, set_dimension_size) of dynamic shapes"])
 
 
@@ -900,15 +905,17 @@ class FunctionLowering:
         if op in self.checked:
             return self.checked[op]
         b, starts, clamped = self.b, [], {}
-        for v, size, n in zip(op.start_indices, sizes, flat_type_shape(op.operand.type)):
+        for v, size, n in zip(op.start_indices, sizes, self.shape(op.operand)):
             if size == n:
                 starts.append(b.index(0))
                 continue
-            if (v, n - size) in clamped:  # one start for several dims of one bound
-                starts.append(clamped[v, n - size])
+            # a run-time size is at least ``size`` (checked before: make-explicit's shape_assertion)
+            high = n - size if isinstance(n, int) else b(arith.SubiOp(n, b.index(size))) if size else n
+            if (v, high) in clamped:  # one start for several dims of one bound
+                starts.append(clamped[v, high])
                 continue
-            starts.append(clamped_index(b, self.value_at(v, []), element_of(v.type), n - size))
-            clamped[v, n - size] = starts[-1]
+            starts.append(clamped_index(b, self.value_at(v, []), element_of(v.type), high))
+            clamped[v, high] = starts[-1]
         self.checked[op] = starts
         return starts
 
@@ -920,7 +927,7 @@ class FunctionLowering:
         the batch index on a batching dim. The starts are read per element:
         the loop over the slice reloads them, which a C compiler hoists."""
         b, dims = self.b, op.dims
-        shape, sizes = flat_type_shape(op.operand.type), op.sizes
+        shape, sizes = self.shape(op.operand), op.sizes
         vector_dim, rank = dims.index_vector_dim, len(flat_type_shape(op.start_indices.type))
         batch = [i for a, i in enumerate(idx) if a not in dims.offset_dims]
         at: Index = [b.index(0)] * len(shape)
@@ -929,7 +936,9 @@ class FunctionLowering:
                 continue  # the start clamps to 0
             vector_at = [*batch[:vector_dim], b.index(k), *batch[vector_dim:]] if vector_dim < rank else batch
             start = yield op.start_indices, vector_at
-            at[d] = clamped_index(b, start, element_of(op.start_indices.type), shape[d] - sizes[d])
+            # a run-time size is at least the slice's (checked before: make-explicit's shape_assertion)
+            high = shape[d] - sizes[d] if isinstance(shape[d], int) else b(arith.SubiOp(shape[d], b.index(sizes[d])))
+            at[d] = clamped_index(b, start, element_of(op.start_indices.type), high)
         for d, axis in zip(dims.window_dims(len(shape)), dims.offset_dims):
             at[d] = idx[axis] if d not in dims.start_index_map else b(arith.AddiOp(at[d], idx[axis]))
         for d, index_dim in zip(dims.operand_batching_dims, dims.start_indices_batching_dims):
@@ -1064,11 +1073,12 @@ class FunctionLowering:
         (``reads_as_view``). ``f16`` multiplies and sums in ``f32`` and
         rounds once; integers wrap."""
         b, dims = self.b, op.dims
-        lhs, rhs = flat_type_shape(op.lhs.type), flat_type_shape(op.rhs.type)
+        lhs, rhs = self.shape(op.lhs), self.shape(op.rhs)
         element = element_of(op.result.type)
         acc = accumulator(element)
         lhs_free, rhs_free = dims.free(len(lhs), "lhs"), dims.free(len(rhs), "rhs")
-        contracted = [lhs[d] for d in dims.lhs_contract]
+        # a ``?`` paired with a static size is that size (checked equal before)
+        contracted = [lhs[a] if isinstance(lhs[a], int) else rhs[c] for a, c in zip(dims.lhs_contract, dims.rhs_contract)]
         target = self.buffer(op.result)
 
         def operand_at(value: SSAValue, rank: int, parts) -> SSAValue:
@@ -1082,7 +1092,7 @@ class FunctionLowering:
         gemm = self.gemm_shape(op)
         block = self.b.builder.insertion_point.block
         before = set(block.ops)
-        with self.nest(flat_type_shape(op.result.type), parallel=True) as ivs:
+        with self.nest(self.shape(op.result), parallel=True) as ivs:
             nb, nl = len(dims.lhs_batch), len(lhs_free)
             batch, left, right = ivs[:nb], ivs[nb:nb + nl], ivs[nb + nl:]
 
@@ -1114,8 +1124,8 @@ class FunctionLowering:
         nest = [o for o in block.ops if o not in before and isinstance(o, scf.ForOp)]
         if gemm is not None and len(nest) == 1:
             nest[0].attributes[GEMM_ATTR] = DictionaryAttr(
-                {k: (BoolAttr(v, IntegerType(1)) if isinstance(v, bool) else IntegerAttr(v, 64))
-                 for k, v in gemm.items()})
+                {k: (BoolAttr(v, IntegerType(1)) if isinstance(v, bool) else dense_i64(v) if isinstance(v, tuple)
+                     else IntegerAttr(v, 64)) for k, v in gemm.items()})  # fmt: skip
         self.written(op.result, target)
 
     def gemm_shape(self, op: bc.DotGeneralOp) -> dict[str, int | bool] | None:
@@ -1125,7 +1135,13 @@ class FunctionLowering:
         on both sides, one contracted dim at either end of each operand's
         matrix part (the free dims of a side together make its M or N),
         and no empty dim (BLAS would leave an empty contraction's result
-        unwritten); else None."""
+        unwritten); else None.
+
+        ``batch``, ``m``, ``n`` and ``k`` are the products of their static
+        sizes; the ``?`` ones are the trip counts of the nest's loops listed
+        in ``batch_loops``, ... (depths, outermost 0), present only then:
+        the target multiplies them in at run time and runs the nest itself
+        when one is 0 (``GEMM_ATTR``)."""
         dims = op.dims
         lhs, rhs = flat_type_shape(op.lhs.type), flat_type_shape(op.rhs.type)
         if element_of(op.result.type) not in ("f32", "f64") or 0 in lhs or 0 in rhs:
@@ -1150,10 +1166,19 @@ class FunctionLowering:
             trans_b = True
         else:
             return None
-        m = rules.element_count(tuple(lhs[d] for d in dims.free(len(lhs), "lhs")))
-        n = rules.element_count(tuple(rhs[d] for d in dims.free(len(rhs), "rhs")))
-        return {"batch": rules.element_count(lhs[:nb]), "m": m, "n": n, "k": lhs[lc],
-                "trans_a": trans_a, "trans_b": trans_b}
+        result = flat_type_shape(op.result.type)
+        nl = len(dims.free(len(lhs), "lhs"))
+        k = lhs[lc] if isinstance(lhs[lc], int) else rhs[rc]
+        depth = {r: n for n, r in enumerate(r for r, size in enumerate(result) if size != 1)}
+        gemm: dict[str, int | bool | tuple[int, ...]] = {}
+        loops: dict[str, tuple[int, ...]] = {}
+        for name, positions in (("batch", range(nb)), ("m", range(nb, nb + nl)), ("n", range(nb + nl, len(result))),
+                                ("k", (None,))):  # fmt: skip
+            sizes = [(k, len(depth)) if r is None else (result[r], depth.get(r)) for r in positions]
+            gemm[name] = rules.element_count(tuple(s for s, _ in sizes if isinstance(s, int)))
+            if any(isinstance(s, rules.Dynamic) for s, _ in sizes):
+                loops[f"{name}_loops"] = tuple(at for s, at in sizes if isinstance(s, rules.Dynamic))
+        return {**gemm, "trans_a": trans_a, "trans_b": trans_b, **loops}
 
     def lower_arg_reduce(self, op: bc.ArgReduceOp) -> None:
         """A fusion boundary: a parallel nest over the result, and in it an

@@ -41,7 +41,7 @@ from typing import Literal
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, TensorType, i1, i64
+from xdsl.dialects.builtin import IntegerType, ModuleOp, TensorType, i1, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 from xdsl.pattern_rewriter import (
@@ -65,10 +65,13 @@ from bcast.ir.ops import (
     ConversionOp,
     ConvertOp,
     DimOp,
+    DOT_PAIR_WORDS,
     DotGeneralOp,
     DynamicBroadcastInDimOp,
+    DynamicSliceOp,
     ElementwiseOp,
     ExtractOp,
+    GatherOp,
     MatmulOp,
     NarrowOp,
     RESULT_SHAPE_WORDS,
@@ -568,6 +571,68 @@ class MakeAssignBroadcastExplicit(RewritePattern):
         replace(rewriter, op, AssignOp(op.dest, explicit, source, attributes=dict(op.attributes)))
 
 
+def emit_contraction_checks(rewriter: PatternRewriter, op: DotGeneralOp, anchor: Operation) -> None:
+    """The run-time checks of a ``dot_general`` with ``?`` dims, before
+    ``anchor`` and at its location: each side's batch dims, then its
+    contracting dims, equal where a ``?`` leaves them unproven
+    (``rules.unproven_dot_pairs``; canonicalize drops the pairs one SSA size
+    proves), failing with JAX's words (``DOT_PAIR_WORDS``). A declared
+    result more static than the inferred one is refused, as the elementwise
+    ops' is (``make_dynamic_elementwise_explicit``)."""
+    if not is_dynamic_op(op):
+        return
+    (lhs,), _ = _split(anchor, op.lhs)
+    (rhs,), _ = _split(anchor, op.rhs)
+    dims = op.dims
+    inferred = rules.dot_general_shape(lhs, rhs, dims)
+    if inferred != split_type(op.result.type)[0][0]:
+        raise PassError(anchor, f"has a declared result type {op.result.type} more static than the inferred "
+                                f"{rules.shape_str(inferred)}, which bcast-make-explicit does not check explicitly "
+                                "yet")  # fmt: skip
+    sizes = Sizes(rewriter, anchor, {})
+    lhs_sizes, rhs_sizes = sizes.shape(op.lhs), sizes.shape(op.rhs)
+    for what, unproven, left, right in zip(("batching", "contracting"), rules.unproven_dot_pairs(lhs, rhs, dims),
+                                           (dims.lhs_batch, dims.lhs_contract), (dims.rhs_batch, dims.rhs_contract)):
+        if unproven:
+            landing = list(range(len(left)))
+            check = CheckBroadcastableOp([[lhs_sizes[d] for d in left], [rhs_sizes[d] for d in right]],
+                                         [landing, landing], unproven, strict=True, message=DOT_PAIR_WORDS[what])
+            rewriter.insert(located(check, anchor), InsertPoint.before(anchor))
+    sizes.erase_unused()
+
+
+class CheckDynamicContraction(RewritePattern):
+    """``dot_general`` with ``?`` dims: its paired dims checked equal at run
+    time (``emit_contraction_checks``); the op itself stays as it is."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: DotGeneralOp, rewriter: PatternRewriter) -> None:
+        emit_contraction_checks(rewriter, op, op)
+
+
+class CheckDynamicSliceSizes(RewritePattern):
+    """``dynamic_slice`` (``gather``) of an operand with ``?`` dims: each block size of 1
+    or more along a ``?`` dim is checked to fit that dim at run time, before
+    the op and at its location, as a ``shape_assertion`` of the dim's size
+    (``rules.dynamic_slice_too_large``'s words): the clamped start is then
+    in bounds, as for static dims."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if not isinstance(op, DynamicSliceOp | GatherOp):
+            return
+        what = "dynamic_slice" if isinstance(op, DynamicSliceOp) else "gather slice"
+        shape = rules.flat_shape(_split(op, op.operand)[0])
+        for d, (n, size) in enumerate(zip(shape, op.sizes)):
+            if not isinstance(n, rules.Dynamic) or size == 0:
+                continue
+            i64 = TensorType(IntegerType(64), [])
+            dim = insert_before(rewriter, op, SizeToTensorOp(insert_before(rewriter, op, DimOp(op.operand, d)), i64))
+            size_value = insert_before(rewriter, op, ConstantOp(np.array([size]), i64))
+            fits = insert_before(rewriter, op, CompareOp("LE", size_value, dim))
+            assertion = ShapeAssertionOp(fits, [dim], rules.dynamic_slice_too_large(size, d, what))
+            rewriter.insert(located(assertion, op), InsertPoint.before(op))
+
+
 @dataclass
 class MatmulToDotGeneral(RewritePattern):
     """``matmul %a, %b`` -> ``dot_general`` of the converted (and, when both
@@ -585,10 +650,17 @@ class MatmulToDotGeneral(RewritePattern):
         operands = []
         for value, to in ((op.lhs, plan.lhs_to), (op.rhs, plan.rhs_to)):
             (levels, _) = _split(op, value)
+            broadcasts_batch = plan.dims.lhs_batch and semantics_of(op) != "xla"
+            if broadcasts_batch and rules.is_dynamic((*plan.lhs_to[:-2], *plan.rhs_to[:-2], *levels[0][:-2])):
+                raise PassError(op, "has batch dimensions of ? size, which broadcast at run time; bcast-make-explicit "
+                                    "does not make that explicit yet",
+                                ["write bcast.dot_general (batch dims equal), or use xla semantics"])  # fmt: skip
             dims = rules.numpy_broadcast_dims(levels[0], to)
             operands.append(broadcast(rewriter, op, convert(rewriter, op, value, element), dims, (to,),
                                       self.degenerate))  # fmt: skip
-        replace(rewriter, op, DotGeneralOp(*operands, plan.dims, attributes=dict(op.attributes)))
+        dot = DotGeneralOp(*operands, plan.dims, op.result.type, attributes=dict(op.attributes))
+        emit_contraction_checks(rewriter, dot, op)
+        replace(rewriter, op, dot)
 
 
 # --------------------------------------------------------------------------
@@ -622,6 +694,8 @@ class MakeExplicitPass(TypedOptionsPass):
                     MakeExtractIndicesExplicit(),
                     MakeAssignBroadcastExplicit(degenerate),
                     MatmulToDotGeneral(degenerate),
+                    CheckDynamicContraction(),
+                    CheckDynamicSliceSizes(),
                 ],
                 dce_enabled=False,
             ),

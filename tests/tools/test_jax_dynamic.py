@@ -32,6 +32,11 @@ SIZE_TENSOR_BACKENDS = DYNAMIC_BACKENDS
 """The backends that run the size ops of the import: all of them."""
 from bcast.tools.jax_bridge import refined_stablehlo, run_stablehlo  # noqa: E402
 
+INDEX = "i32"
+"""The spec of a rank-0 ``int32`` argument (a start index or position),
+drawn from -2 to 8 so that clamping and wrapping are exercised."""
+
+
 PROGRAMS = {
     "scale_shift": (lambda x: x * 2.0 + 1.0, ["b,4"]),
     "row_bias": (lambda x, r: x + r, ["b,4", "4"]),
@@ -63,6 +68,15 @@ PROGRAMS = {
     "cummin_batch_reverse": (lambda x: jax.lax.cummin(x, axis=0, reverse=True), ["b,4"]),
     "cumsum_of_scaled_vector": (lambda x: jnp.cumsum(2.0 * x + 1.0), ["b"]),
     "cumsum_middle_dim": (lambda x: jnp.cumsum(x, axis=1), ["2,b,3"]),
+    "mlp_layer": (lambda x, w, c: jax.nn.gelu(x @ w + c), ["b,4", "4,3", "3"]),  # dot_general, ? free dim
+    "attention_scores": (lambda q, k: jax.nn.softmax(q @ k.T / 2.0, axis=-1), ["s,4", "t,4"]),  # ? x ? result
+    "batched_einsum": (lambda x, y: jnp.einsum("bij,bjk->bik", x, y), ["b,2,3", "b,3,4"]),  # ? batch dims
+    "contract_over_batch": (lambda x, y: jnp.einsum("bi,bj->ij", x, y), ["b,2", "b,3"]),  # ? contracting dim
+    "outer_of_rows": (lambda x, i: jnp.outer(jax.lax.dynamic_index_in_dim(x, i, 0, False), x[0]),
+                      ["b,4", INDEX]),  # dynamic_slice along the ? dim
+    "dynamic_window": (lambda x, i: jax.lax.dynamic_slice(x, (i, 1), (1, 2)) * 2.0, ["b,4", INDEX]),
+    "take_row": (lambda x, i: jnp.take(x, i, axis=0) + 1.0, ["b,4", INDEX]),  # gather from a ? operand dim
+    "take_rows": (lambda x, r: jnp.take(x, jnp.array([0, 2, -1]) + r, axis=0, mode="clip"), ["b,3", INDEX]),
 }
 """name: (function, one shape spec per argument: sizes and dimension variables)."""
 
@@ -72,22 +86,24 @@ any, takes the next one round: (1, 3), (3, 7), (7, 1))."""
 
 
 def _variables(specs: list[str]) -> list[str]:
-    return sorted({n for s in specs for n in s.split(",") if not n.isdigit()})
+    return sorted({n for s in specs if s != INDEX for n in s.split(",") if not n.isdigit()})
 
 
 def exported_text(fn, specs: list[str]) -> str:
     """``jax.export`` of ``jax.jit(fn)`` for float32 arguments of ``specs``."""
     names = _variables(specs)
     symbols = dict(zip(names, export.symbolic_shape(",".join(names))))
-    shapes = [tuple(int(n) if n.isdigit() else symbols[n] for n in s.split(",")) for s in specs]
-    exported = export.export(jax.jit(fn))(*(jax.ShapeDtypeStruct(s, jnp.float32) for s in shapes))
+    shapes = [() if s == INDEX else tuple(int(n) if n.isdigit() else symbols[n] for n in s.split(",")) for s in specs]
+    exported = export.export(jax.jit(fn))(*(jax.ShapeDtypeStruct(shape, jnp.int32 if s == INDEX else jnp.float32)
+                                            for shape, s in zip(shapes, specs)))
     return exported.mlir_module()
 
 
 def arguments(specs: list[str], run: int, rng) -> list[np.ndarray]:
     names = _variables(specs)
     value = {n: SIZES[(run + k) % len(SIZES)] for k, n in enumerate(names)}
-    return [rng.standard_normal(tuple(int(n) if n.isdigit() else value[n] for n in s.split(","))).astype(np.float32)
+    return [np.int32(rng.integers(-2, 9)) if s == INDEX else
+            rng.standard_normal(tuple(int(n) if n.isdigit() else value[n] for n in s.split(","))).astype(np.float32)
             for s in specs]
 
 

@@ -7,7 +7,8 @@
 // and calls the wrapped function with b as a tensor<i32> argument; sizes are
 // concatenated 1-element tensors. The call is inlined, each size becomes an
 // index (size_from_tensor), and canonicalize makes every size of b the
-// argument's own bcast.dim.
+// argument's own bcast.dim and folds the reshape that only inserts a unit
+// dim into the broadcast (the row is read in place).
 
 // CHECK-LABEL: func.func public @main
 // CHECK-NEXT:    %[[ONE:.*]] = bcast.constant dense<1> : tensor<i32>
@@ -22,8 +23,7 @@
 // CANON-LABEL: func.func public @main
 // CANON:         %[[D:.*]] = bcast.dim %x, 0 : tensor<?x4xf32>
 // CANON:         bcast.shape_assertion
-// CANON-NEXT:    %[[R:.*]] = bcast.reshape %r : (tensor<4xf32>) -> tensor<1x4xf32>
-// CANON-NEXT:    %[[BR:.*]] = bcast.dynamic_broadcast_in_dim %[[R]], [%[[D]], 4], dims = [0, 1] : (tensor<1x4xf32>) -> tensor<?x4xf32>
+// CANON-NEXT:    %[[BR:.*]] = bcast.dynamic_broadcast_in_dim %r, [%[[D]], 4], dims = [1] : (tensor<4xf32>) -> tensor<?x4xf32>
 // CANON-NEXT:    %{{.*}} = bcast.add %x, %[[BR]] : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
 func.func public @main(%x: tensor<?x4xf32>, %r: tensor<4xf32>) -> tensor<?x4xf32> {
   %c = stablehlo.constant dense<1> : tensor<i32>

@@ -1,0 +1,202 @@
+"""``dot_general`` and ``matmul`` with ``?`` dims on every backend
+(docs/semantics.md, "Dynamic and bounded shapes"): one compile runs at
+run-time sizes 0, 1 and more to NumPy's values; a paired dim that differs at
+run time is a located error in JAX's words, the same on every backend,
+before anything is written; the C target calls its GEMM with the run-time
+M/N/K and runs a dense layer's bias and activation in the GEMM's row blocks,
+as for static sizes; its C is clean under ASan and UBSan at every size, the
+GEMM kernels linked."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+from xdsl.dialects import func
+
+import bcast
+from bcast.lowering import c_emitter, c_gemm, c_runtime
+from bcast.lowering.c_sizes import SizePlan
+from bcast.tests.lowering.test_c_dynamic import built_libraries, run_sanitized, sized_calls
+from bcast.tools import api, driver, targets
+from bcast.tools.api import DYNAMIC_BACKENDS
+
+DENSE = """\
+func.func @main(%x: tensor<?x4xf32>, %w: tensor<4x3xf32>, %b: tensor<3xf32>) -> tensor<?x3xf32> {
+  %0 = bcast.matmul %x, %w : (tensor<?x4xf32>, tensor<4x3xf32>) -> tensor<?x3xf32>
+  %1 = bcast.add %0, %b : (tensor<?x3xf32>, tensor<3xf32>) -> tensor<?x3xf32>
+  %2 = bcast.tanh %1 : tensor<?x3xf32>
+  func.return %2 : tensor<?x3xf32>
+}
+"""
+
+CONTRACTED = """\
+func.func @main(%x: tensor<3x?xf64>, %y: tensor<?x5xf64>) -> tensor<3x5xf64> {
+  %0 = bcast.matmul %x, %y : (tensor<3x?xf64>, tensor<?x5xf64>) -> tensor<3x5xf64>
+  func.return %0 : tensor<3x5xf64>
+}
+"""
+
+BATCHED = """\
+func.func @main(%a: tensor<?x2x?xf32>, %b: tensor<?x?x4xf32>) -> tensor<?x2x4xf32> {
+  %0 = bcast.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<?x2x?xf32>, tensor<?x?x4xf32>) -> tensor<?x2x4xf32>
+  func.return %0 : tensor<?x2x4xf32>
+}
+"""
+
+SCORES = """\
+func.func @main(%q: tensor<?x4xf32>, %k: tensor<?x4xf32>) -> tensor<?x?xf32> {
+  %kt = bcast.transpose %k, dims = [1, 0] : (tensor<?x4xf32>) -> tensor<4x?xf32>
+  %0 = bcast.matmul %q, %kt : (tensor<?x4xf32>, tensor<4x?xf32>) -> tensor<?x?xf32>
+  func.return %0 : tensor<?x?xf32>
+}
+"""
+
+SIZES = [0, 1, 3, 7]
+
+
+def values(shape, rng, dtype=np.float32) -> np.ndarray:
+    return rng.standard_normal(shape).astype(dtype)
+
+
+@pytest.mark.parametrize("backend", DYNAMIC_BACKENDS)
+def test_a_dense_layer_with_a_run_time_batch_runs_as_numpy(backend):
+    f = bcast.compile(DENSE, backend=backend)
+    rng = np.random.default_rng(0)
+    w, b = values((4, 3), rng), values(3, rng)
+    for n in SIZES:
+        x = values((n, 4), rng)
+        got = f(x, w, b)
+        assert got.shape == (n, 3)
+        np.testing.assert_allclose(got, np.tanh(x @ w + b), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("backend", DYNAMIC_BACKENDS)
+def test_a_run_time_contracted_dim_runs_as_numpy(backend):
+    """``k`` = 0 included: the product of an empty contraction is zeros."""
+    f = bcast.compile(CONTRACTED, backend=backend)
+    rng = np.random.default_rng(1)
+    for k in SIZES:
+        x, y = values((3, k), rng, np.float64), values((k, 5), rng, np.float64)
+        np.testing.assert_allclose(f(x, y), x @ y, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("backend", DYNAMIC_BACKENDS)
+def test_run_time_batch_and_contracted_dims_run_as_numpy(backend):
+    f = bcast.compile(BATCHED, backend=backend)
+    rng = np.random.default_rng(2)
+    for n, k in [(0, 2), (1, 1), (3, 0), (2, 5), (7, 3)]:
+        a, b = values((n, 2, k), rng), values((n, k, 4), rng)
+        np.testing.assert_allclose(f(a, b), a @ b, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("backend", DYNAMIC_BACKENDS)
+def test_attention_scores_of_two_run_time_lengths_run_as_numpy(backend):
+    f = bcast.compile(SCORES, backend=backend)
+    rng = np.random.default_rng(3)
+    for s, t in [(0, 3), (1, 1), (3, 0), (5, 2)]:
+        q, k = values((s, 4), rng), values((t, 4), rng)
+        np.testing.assert_allclose(f(q, k), q @ k.T, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("backend", DYNAMIC_BACKENDS)
+@pytest.mark.parametrize(("program", "args", "message"), [
+    (CONTRACTED, [(3, 4), (5, 5)],
+     "prog.mlir:2:8: error: dot_general requires contracting dimensions to have the same shape, got (4,) (5,)"),
+    (BATCHED, [(3, 2, 2), (4, 2, 4)],
+     "prog.mlir:2:8: error: dot_general requires lhs batch dimensions and rhs batch dimensions to have the same "
+     "shape, got (3,) (4,)"),
+    (BATCHED, [(1, 2, 0), (1, 1, 4)],
+     "prog.mlir:2:8: error: dot_general requires contracting dimensions to have the same shape, got (0,) (1,)"),
+])
+def test_paired_dims_that_differ_at_run_time_are_a_located_error(backend, program, args, message):
+    """The same words and location on every backend, and ``out`` untouched."""
+    f = bcast.compile(program, backend=backend, filename="prog.mlir")
+    dtype = np.float64 if "f64" in program else np.float32
+    arrays = [np.ones(shape, dtype) for shape in args]
+    out = np.full((3, 5), 7.0, dtype) if program is CONTRACTED else None  # the static result
+    with pytest.raises(bcast.BcastError) as info:
+        f(*arrays, out=out)
+    assert str(info.value).splitlines()[0] == message
+    if out is not None:
+        assert (out == 7.0).all()
+
+
+def c_source(text: str) -> str:
+    module = driver.load(text, "prog.mlir", None, pipeline=api.STANDARD_PIPELINE)
+    return c_emitter.emit_module(targets.loop_ir(module))[0]
+
+
+def test_the_c_gemm_takes_run_time_sizes_and_runs_the_epilogue_in_its_row_blocks():
+    """With a ``?`` batch, the dense layer calls the GEMM with ``M`` read at
+    entry (skipped when it is 0) and runs the bias add and ``tanh`` on each
+    row block right after its GEMM call, as the static layer does: one
+    pass over the product, no materialized broadcast of the bias."""
+    source = c_source(DENSE)
+    body = source[source.index("void bcast_main(const float *restrict x, int64_t x_d0"):]
+    assert "if (bcast_blas_sgemm && x_d0 > 0) {" in body
+    assert re.search(r"bcast_blas_sgemm\(101, 111, 111, n\d+, 3, 4, 1\.0f, x \+", body)
+    gemm_loop = body[body.index("bcast_blas_sgemm_packed(111"):body.index("bcast_blas_gemm_release(p")]
+    assert "tanhf(" in gemm_loop  # the epilogue, inside the row-block loop
+    assert body.count("tanhf(") == 2  # and in the nest run without a GEMM, nowhere else
+    assert "bcast_stream(" not in gemm_loop
+
+
+def test_one_c_build_serves_every_batch_size(tmp_path, monkeypatch):
+    """After the first call nothing more is built: the calls at four more
+    batch sizes run the same library (and the same GEMM kernels)."""
+    monkeypatch.setenv("BCAST_CACHE_DIR", str(tmp_path))
+    f = bcast.compile(DENSE, backend="c")
+    rng = np.random.default_rng(4)
+    w, b = values((4, 3), rng), values(3, rng)
+    built = None
+    for n in (2, 5, 1, 90, 0):
+        x = values((n, 4), rng)
+        np.testing.assert_allclose(f(x, w, b), np.tanh(x @ w + b), rtol=1e-5, atol=1e-6)
+        built = built or built_libraries(tmp_path)
+    assert built and built_libraries(tmp_path) == built
+
+
+SANITIZED = [
+    ("dense", DENSE, [{0: n} for n in (0, 1, 3, 40)]),
+    ("contracted", CONTRACTED, [{0: k, 1: k} for k in (0, 1, 3)] + [{0: 2, 1: 3}]),
+    ("batched", BATCHED, [{0: n, 1: n} for n in (0, 1, 3)] + [{0: 2, 1: 3}]),
+    ("scores", SCORES, [{0: a, 1: b} for a, b in [(0, 3), (1, 1), (3, 0), (5, 2)]]),
+]
+"""(name, program, run-time sizes of each argument's ``?`` dims per call)."""
+
+LINK_GEMM = """
+/* the harness's GEMM: bcast's own kernels, as c_runtime.link_blas points the generated code at them */
+"""
+
+
+@pytest.mark.slow  # 10 s: ASan/UBSan builds (the thorough run, CI)
+def test_dynamic_contractions_are_clean_under_sanitizers_with_the_gemm_linked(tmp_path):
+    """Each program's C and bcast's GEMM kernels, built with ASan and UBSan,
+    called with buffers of exactly their sizes (0 and 1 included) with the
+    GEMM pointers set (the run-time M/N/K reach the kernels); the sizes the
+    checks refuse are refused by the size plan before any call."""
+    cc = c_runtime.require_compiler()
+    units, calls, refused = [], [], []
+    for k, (name, text, size_sets) in enumerate(SANITIZED):
+        module = driver.load(text, "prog.mlir", None, pipeline=api.STANDARD_PIPELINE)
+        function = next(f for f in module.ops if isinstance(f, func.FuncOp))
+        source, names = c_emitter.emit_module(targets.loop_ir(module), prefix=f"g{k}_")
+        unit = tmp_path / f"g{k}.c"
+        unit.write_text(source)
+        units.append(unit)
+        calls += sized_calls(name, names["main"], function, SizePlan(function), size_sets, refused)
+    gemm = tmp_path / "gemm.c"
+    pointers = "".join(f"extern __typeof__(&{symbol}) {pointer};\n"
+                       for symbol, pointer in zip(c_gemm.SYMBOLS, c_runtime.BLAS_POINTERS, strict=True))
+    setting = "".join(f"    {pointer} = {symbol};\n"
+                      for symbol, pointer in zip(c_gemm.SYMBOLS, c_runtime.BLAS_POINTERS, strict=True))
+    gemm.write_text(c_gemm.SOURCE + LINK_GEMM + pointers + "void link_gemm(void) {\n" + setting + "}\n")
+    units.append(gemm)
+    assert refused == [
+        ("contracted", {0: 2, 1: 3}, "dot_general requires contracting dimensions to have the same shape, got (2,) (3,)"),
+        ("batched", {0: 2, 1: 3},
+         "dot_general requires lhs batch dimensions and rhs batch dimensions to have the same shape, got (2,) (3,)"),
+    ]
+    run_sanitized(units, ["    void link_gemm(void);", "    link_gemm();", *calls], tmp_path, cc)
