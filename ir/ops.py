@@ -320,6 +320,53 @@ def check_dimension_size(size: int, dim: int, bound: int) -> None:
         raise RuntimeShapeError(f"size {size} of dimension {dim} is above its bound {bound}")
 
 
+def check_concatenate(shapes: Sequence[Sequence[int]], dim: int) -> tuple[int, ...]:
+    """``concatenate`` on run-time ``shapes``: equal sizes but along ``dim``
+    (NumPy's words); the result's shape."""
+    first = [int(n) for n in shapes[0]]
+    for i, shape in enumerate(shapes[1:], 1):
+        for d, (a, b) in enumerate(zip(first, shape)):
+            if d != dim and a != int(b):
+                raise RuntimeShapeError(
+                    "all the input array dimensions except for the concatenation axis must match exactly, "
+                    f"but along dimension {d}, the array at index 0 has size {a} and the array at index {i} "
+                    f"has size {int(b)}")
+    return tuple(sum(int(s[d]) for s in shapes) if d == dim else n for d, n in enumerate(first))
+
+
+def check_pad(shape: Sequence[int], low: Sequence[int], high: Sequence[int], interior: Sequence[int]) -> tuple[int, ...]:
+    """``pad`` on a run-time ``shape``: no size ends negative (the verifier's
+    words); the result's shape."""
+    result = tuple(rules.padded_size(int(n), lo, hi, gap) for n, lo, hi, gap in zip(shape, low, high, interior))
+    for d, (size, n, lo, hi) in enumerate(zip(result, shape, low, high)):
+        if size < 0:
+            raise RuntimeShapeError(f"pad makes dimension {d} of size {size}",
+                                    [f"low {lo} and high {hi} crop more than the {int(n)} padded elements "
+                                     "of the dimension"])
+    return result
+
+
+def check_slice(shape: Sequence[int], limits: Sequence[int]) -> None:
+    """``slice`` on a run-time ``shape``: each range ends within its dim, as
+    the verifier checks a static one (NumPy would clip it silently; JAX refuses it)."""
+    for d, (n, limit) in enumerate(zip(shape, limits)):
+        if limit > int(n):
+            raise RuntimeShapeError(f"slice limit {limit} of dimension {d} is out of range",
+                                    [f"dimension {d} has size {int(n)} at run time; a range needs limit <= {int(n)}"])
+
+
+def check_run_time_result(op: Operation, inferred: Attribute, declared: Attribute) -> None:
+    """``_check_declared`` for an op whose ``?`` result dims are computed
+    from its operands' run-time sizes (concatenate, pad): such a dim is
+    declared ``?``, not a static size, which only a run-time check of the
+    op's result could keep (decision: refused, located)."""
+    _check_declared(op, inferred, declared)
+    for d, (i, n) in enumerate(zip(flat_type_shape(inferred), flat_type_shape(declared))):
+        if isinstance(i, rules.Dynamic) and isinstance(n, int):
+            raise Diagnostic(f"result dimension {d} is declared {n}, a size known only at run time",
+                             [f"declare it ? (the inferred type is {inferred})"])
+
+
 class ElementwiseOp(BcastOp, abc.ABC):
     """Base of the ops that compute element by element with broadcasting."""
 
@@ -1538,6 +1585,7 @@ class SliceOp(SliceFamily, _FoldIdentity, StructuralOp):
     a spelling of their own, and ``extract`` already indexes an outer level."""
 
     name = "bcast.slice"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
 
     def verify_semantics(self, semantics: Semantics) -> None:
         ol, _ = _same_element(self)
@@ -1917,6 +1965,7 @@ class ConcatenateOp(ConcatenateFamily, BcastOp):
     refused: joining tensors of tensors has no StableHLO or Array API form."""
 
     name = "bcast.concatenate"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     traits = traits_def(Pure())
 
     def verify_semantics(self, semantics: Semantics) -> None:
@@ -1931,7 +1980,7 @@ class ConcatenateOp(ConcatenateFamily, BcastOp):
                     ["concatenate joins operands of one element type; insert a bcast.convert"],
                 )
         shape = rules.concatenate_shape([levels[0] for levels, _ in split], self.dim)
-        _check_declared(self, make_type((shape,), elements[0]), self.result.type)
+        check_run_time_result(self, make_type((shape,), elements[0]), self.result.type)
 
 
 @irdl_op_definition
@@ -1944,6 +1993,7 @@ class PadOp(PadFamily, BcastOp):
     rank-0 tensor of ``x``'s element type; a nested (tml) type is refused."""
 
     name = "bcast.pad"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     traits = traits_def(Pure())
 
     def verify_semantics(self, semantics: Semantics) -> None:
@@ -1959,7 +2009,7 @@ class PadOp(PadFamily, BcastOp):
                 ["insert a bcast.convert"],
             )
         shape = rules.pad_shape(levels[0], self.low, self.high, self.interior)
-        _check_declared(self, make_type((shape,), element), self.result.type)
+        check_run_time_result(self, make_type((shape,), element), self.result.type)
 
 
 @irdl_op_definition

@@ -291,10 +291,12 @@ class BcastFunctions(InterpreterFunctions):
 
     @impl(bc.ConcatenateOp)
     def run_concatenate(self, interpreter: Interpreter, op: bc.ConcatenateOp, args: PythonValues) -> PythonValues:
+        _checked(op, bc.check_concatenate, [np.shape(x) for x in args], op.dim)  # ? dims: sizes at run time
         return _typed(op, evaluate(op, *args))
 
     @impl(bc.PadOp)
     def run_pad(self, interpreter: Interpreter, op: bc.PadOp, args: PythonValues) -> PythonValues:
+        _checked(op, bc.check_pad, np.shape(args[0]), op.low, op.high, op.interior)
         return _typed(op, evaluate(op, *args))
 
 
@@ -320,6 +322,7 @@ class BcastFunctions(InterpreterFunctions):
 
     @impl(bc.SliceOp)
     def run_slice(self, interpreter: Interpreter, op: bc.SliceOp, args: PythonValues) -> PythonValues:
+        _checked(op, bc.check_slice, np.shape(args[0]), op.limits)
         return _typed(op, evaluate(op, args[0]))
 
     @impl(bc.DynamicSliceOp)

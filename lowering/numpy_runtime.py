@@ -638,6 +638,27 @@ def dynamic_reshape(x: np.ndarray, shape: tuple[int, ...], site: Site | None) ->
     return np.reshape(x, shape)
 
 
+def concatenate(xs: Sequence[np.ndarray], dim: int, site: Site | None) -> np.ndarray:
+    """``bcast.concatenate`` of ``?`` dims: sizes equal but along ``dim``
+    (NumPy's words, the reference's error at ``site``)."""
+    checked(site, bc.check_concatenate, [x.shape for x in xs], dim)
+    return np.concatenate(xs, dim)
+
+
+def pad(x: np.ndarray, value: np.ndarray, low: list[int], high: list[int], interior: list[int],
+        site: Site | None) -> np.ndarray:
+    """``bcast.pad`` of ``?`` dims: no size ends negative (error at ``site``)."""
+    checked(site, bc.check_pad, x.shape, low, high, interior)
+    return numerics.pad(x, value, low, high, interior)
+
+
+def in_slice_range(x, limits: list[int], site: Site | None):
+    """``x``, whose run-time shape holds the ranges of a ``bcast.slice`` of
+    ``?`` dims ending at ``limits`` (error at ``site``); any array namespace's."""
+    checked(site, bc.check_slice, tuple(x.shape), limits)
+    return x
+
+
 def set_dimension_size(x: np.ndarray, dim: int, size: int, site: Site | None) -> np.ndarray:
     """``bcast.set_dimension_size``: the first ``size`` entries of ``dim``,
     which may not pass its bound (error at ``site``)."""

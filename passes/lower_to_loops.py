@@ -388,9 +388,31 @@ def pad_kept(n: int, low: int, interior: int, size: int) -> tuple[int, int]:
     place ``low + i * (interior + 1)`` is inside the result (``0 <= place <
     size``): negative edges crop the others."""
     step = interior + 1
-    start = max(-(low // step), 0)  # the first i with low + i * step >= 0
+    start = pad_kept_start(low, interior)
     stop = min(n, (size - 1 - low) // step + 1) if size > 0 else 0
     return start, max(stop, start)
+
+
+def pad_kept_start(low: int, interior: int) -> int:
+    """The first operand index along a dim of ``pad`` whose place ``low + i *
+    (interior + 1)`` is not cropped by a negative ``low``."""
+    return max(-(low // (interior + 1)), 0)
+
+
+def pad_kept_count(b: Scalars, n: SSAValue, start: int, high: int, interior: int) -> SSAValue:
+    """How many operand indices from ``start`` land in the result along a
+    ``?`` dim of run-time size ``n``: those before ``n + min(0, floor(high /
+    (interior + 1)))`` (the first index whose place is past the result's
+    last), never fewer than 0."""
+    stop = min(0, high // (interior + 1))
+    return at_least_zero(b, b(arith.AddiOp(n, b.index(stop - start))))
+
+
+def at_least_zero(b: Scalars, n: SSAValue) -> SSAValue:
+    """``max(n, 0)`` of an ``index`` value (a compare and a select, as the C
+    target writes index arithmetic)."""
+    zero = b.index(0)
+    return b.select(b.cmpi("slt", n, zero), zero, n)
 
 
 def unit_dim_index(b: Scalars, operand: Sequence, result: Sequence, idx: Index) -> Index | None:
@@ -427,7 +449,26 @@ def reshape_index(b: Scalars, operand: rules.Shape, result: rules.Shape, idx: In
     return out
 
 
-SizeSource = int | SSAValue | tuple[BlockArgument, int]
+@dataclass(frozen=True)
+class DerivedSize:
+    """A ``?`` result dim computed from its op's operands' run-time sizes by
+    the op's own rule (``derived_size``): ``concatenate`` along a ``?`` dim
+    (the sum), ``pad`` of one (``rules.padded_size``). Computed once, where
+    the op is lowered, and by the C runtime before the call
+    (lowering/c_sizes.py), which checks the op's run-time rule there."""
+
+    op: Operation
+    dim: int
+
+    def operand_sources(self) -> list[SizeSource]:
+        """The sizes the dim is computed from: each concatenated operand's
+        size along the dim, or the padded operand's."""
+        if isinstance(self.op, bc.ConcatenateOp):
+            return [size_source(x, self.dim) for x in self.op.inputs]
+        return [size_source(self.op.operands[0], self.dim)]
+
+
+SizeSource = int | SSAValue | tuple[BlockArgument, int] | DerivedSize
 
 
 def size_source(v: SSAValue, d: int) -> SizeSource:
@@ -461,6 +502,11 @@ def size_source(v: SSAValue, d: int) -> SizeSource:
                 return index_source(op.size)
             v = op.operand
             continue
+        if isinstance(op, bc.ConcatenateOp | bc.PadOp):
+            if isinstance(op, bc.PadOp) or d == op.dim:
+                return DerivedSize(op, d)
+            v = op.inputs[0]  # the operands' sizes are equal but along dim (checked at run time)
+            continue
         if isinstance(op, bc.ElementwiseOp | bc.ConvertOp) and is_explicit(op):
             v = op.operands[1] if isinstance(op, bc.SelectOp) else op.operands[0]
         elif isinstance(op, bc.ReduceOp) and not op.keeps_dims:
@@ -479,7 +525,8 @@ def size_source(v: SSAValue, d: int) -> SizeSource:
             v = op.operand
         else:
             raise PassError(op, "has dynamic dimensions that bcast-lower-to-loops does not lower yet",
-                            ["it lowers elementwise ops, broadcasts, reductions, transposes, reverses and the size ops "
+                            ["it lowers elementwise ops, broadcasts, reductions, transposes, reverses, "
+                             "concatenates, pads and the size ops "
                              "(dynamic_reshape, dynamic_iota, set_dimension_size) of dynamic shapes"])
 
 
@@ -563,6 +610,8 @@ class FunctionLowering:
         the clamped starts of each dynamic slice."""
         self.arg_sizes: dict[tuple[BlockArgument, int], SSAValue] = {}
         """Each dynamic size of an argument, read once at entry (``memref.dim``)."""
+        self.derived: dict[DerivedSize, SSAValue] = {}
+        """Each ``DerivedSize`` of the function, computed where its op is lowered."""
         self.steps: dict[tuple[Operation, int], SSAValue] = {}
         """A ``dynamic_broadcast_in_dim`` operand dim that may be 1 at run time ->
         its index step: 0 where its size is 1 (it stretches), else 1."""
@@ -600,7 +649,31 @@ class FunctionLowering:
             return source
         if isinstance(source, tuple):
             return self.arg_sizes[source]
+        if isinstance(source, DerivedSize):
+            return self.derived[source]
         return self.alias[source]
+
+    def derive_sizes(self, op: bc.ConcatenateOp | bc.PadOp) -> None:
+        """The ``?`` result dims of ``op`` computed from its operands' sizes
+        (``DerivedSize``), here at the function's top level, before its nests
+        (the C runtime has checked them: no size is negative)."""
+        b = self.b
+        for d in range(len(flat_type_shape(op.result.type))):
+            source = size_source(op.result, d)
+            if not isinstance(source, DerivedSize) or source in self.derived:
+                continue
+            sizes = [self.as_index(self.size(s)) for s in source.operand_sources()]
+            if isinstance(op, bc.ConcatenateOp):
+                total = sizes[0]
+                for n in sizes[1:]:
+                    total = b(arith.AddiOp(total, n))
+            else:
+                n, lo, hi, gap = sizes[0], op.low[d], op.high[d], op.interior[d]
+                total = b(arith.AddiOp(n, b.index(lo + hi)))
+                if gap:
+                    gaps = at_least_zero(b, b(arith.SubiOp(n, b.index(1))))
+                    total = b(arith.AddiOp(total, b(arith.MuliOp(gaps, b.index(gap)))))
+            self.derived[source] = total
 
     def shape(self, v: SSAValue) -> list[int | SSAValue]:
         """The run-time flat shape of tensor ``v``."""
@@ -1014,34 +1087,48 @@ class FunctionLowering:
     def lower_concatenate(self, op: bc.ConcatenateOp) -> None:
         """A fusion boundary: one nest per operand, each writing its operand
         into its part of the result buffer (offset along ``dim`` by the sizes
-        of the operands before it); nothing is read out of bounds."""
+        of the operands before it, run-time sizes added at the top level);
+        nothing is read out of bounds."""
+        self.derive_sizes(op)
         b, target, offset = self.b, self.buffer(op.result), 0
         for x in op.inputs:
-            shape = flat_type_shape(x.type)
-            if offset:
+            shape = self.shape(x)
+            if isinstance(offset, int) and offset == 0:
+                self.store_nest([x], [target], shape)
+            else:
+                start = self.as_index(offset)
                 with self.nest(shape, parallel=True) as ivs:
                     at = list(ivs)
-                    at[op.dim] = b(arith.AddiOp(ivs[op.dim], b.index(offset)))
+                    at[op.dim] = b(arith.AddiOp(ivs[op.dim], start))
                     self.b(memref.StoreOp.get(self.value_at(x, list(ivs)), target, at))
-            else:
-                self.store_nest([x], [target], shape)
-            offset += shape[op.dim]
+            n = shape[op.dim]
+            offset = offset + n if isinstance(offset, int) and isinstance(n, int) else b(
+                arith.AddiOp(self.as_index(offset), self.as_index(n)))
         self.written(op.result, target)
 
     def lower_pad(self, op: bc.PadOp) -> None:
         """A fusion boundary: a nest filling the result with the padding
         value, then one over the operand elements that land in the result
         (those a negative edge crops are not visited), each written at
-        ``low + i * (interior + 1)``."""
+        ``low + i * (interior + 1)``; on a ``?`` dim the count of those is
+        computed at the top level (``pad_kept_count``)."""
+        self.derive_sizes(op)
         b, target = self.b, self.buffer(op.result)
-        result = flat_type_shape(op.result.type)
-        with self.nest(result, parallel=True) as ivs:
+        with self.nest(self.shape(op.result), parallel=True) as ivs:
             self.b(memref.StoreOp.get(self.value_at(op.padding_value, []), target, list(ivs)))
-        kept = [pad_kept(n, lo, gap, size)
-                for n, lo, gap, size in zip(flat_type_shape(op.operand.type), op.low, op.interior, result)]
-        with self.nest([stop - start for start, stop in kept], parallel=True) as ivs:
+        starts, counts = [], []
+        for n, lo, hi, gap, size in zip(self.shape(op.operand), op.low, op.high, op.interior,
+                                        flat_type_shape(op.result.type)):
+            if isinstance(n, int):
+                start, stop = pad_kept(n, lo, gap, size)
+                starts.append(start)
+                counts.append(stop - start)
+            else:
+                starts.append(pad_kept_start(lo, gap))
+                counts.append(pad_kept_count(b, n, starts[-1], hi, gap))
+        with self.nest(counts, parallel=True) as ivs:
             src, dst = [], []
-            for iv, (start, _), lo, gap in zip(ivs, kept, op.low, op.interior):
+            for iv, start, lo, gap in zip(ivs, starts, op.low, op.interior):
                 src.append(b(arith.AddiOp(iv, b.index(start))) if start else iv)
                 scaled = b(arith.MuliOp(iv, b.index(gap + 1))) if gap else iv
                 first = lo + start * (gap + 1)
