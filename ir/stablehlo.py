@@ -298,14 +298,15 @@ class StablehloOp(IRDLOperation, abc.ABC):
     def verify_op(self) -> None: ...
 
     @staticmethod
-    def flat_shape_of(t: Attribute) -> tuple[int, ...]:
-        """The shape a builder of a family shared with bcast (``bc.PadFamily``, ...) reads."""
-        return shape_of(t)
+    def flat_shape_of(t: Attribute) -> rules.Shape:
+        """The shape a builder of a family shared with bcast (``bc.PadFamily``,
+        ...) reads: a ``?`` dim as ``rules.Dynamic`` (its bound kept), as bcast's."""
+        return tensor_dims(_tensor(t, "operand"))
 
     @staticmethod
-    def shaped_like(t: Attribute, shape: Sequence[int]) -> TensorType:
-        """The tensor type of ``shape`` with ``t``'s element type."""
-        return tensor_type(shape, element_of(t))
+    def shaped_like(t: Attribute, shape: rules.Shape) -> TensorType:
+        """The tensor type of ``shape`` (``?`` and bounds included) with ``t``'s element type."""
+        return dims_tensor_type(element_of(t), shape)
 
 
 # --------------------------------------------------------------------------

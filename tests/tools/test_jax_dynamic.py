@@ -56,6 +56,11 @@ PROGRAMS = {
     "flip_both": (lambda x: jnp.flip(x) + 1.0, ["b,3"]),  # reverse along ? and static dims
     "cumsum_rows": (lambda x: jnp.cumsum(x, axis=1), ["b,5"]),  # reduce_window along a static dim
     "cummax_reverse": (lambda x: jax.lax.cummax(x, axis=1, reverse=True), ["b,4"]),
+    "concatenate_batches": (lambda x, y: jnp.concatenate([x, y]) * 2.0, ["b,4", "b,4"]),  # along the ? dim
+    "concatenate_columns": (lambda x, y: jnp.concatenate([x, y], axis=1), ["b,4", "b,2"]),  # beside it
+    "stack_with_ones": (lambda x: jnp.concatenate([x, jnp.ones((1, 3), x.dtype), x]), ["b,3"]),
+    "pad_both": (lambda x: jnp.pad(x, ((1, 2), (0, 1))), ["b,3"]),  # stablehlo.pad of the ? dim
+    "pad_interior": (lambda x: jax.lax.pad(x, 0.5, ((1, -1, 1), (0, 0, 0))), ["b,2"]),
 }
 """name: (function, one shape spec per argument: sizes and dimension variables)."""
 
