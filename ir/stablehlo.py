@@ -854,7 +854,7 @@ class ConcatenateOp(bc.ConcatenateFamily, StablehloOp):
             for d, (a, b) in enumerate(zip(shapes[0], shape)):
                 if d != self.dim and a != b and DYNAMIC_INDEX not in (a, b):
                     raise Diagnostic(f"shapes of operand ({i}) and (0) do not match at non-concat index: "
-                                     f"{shape} != {shapes[0]} at non-concat index {d}")  # fmt: skip
+                                     f"{_shape_text(shape)} != {_shape_text(shapes[0])} at non-concat index {d}")  # fmt: skip
         if any(DYNAMIC_INDEX in shape for shape in shapes):
             flat = [tensor_dims(x.type) for x in self.inputs]
             _check_dynamic_result(self, rules.concatenate_shape(flat, self.dim), elements[0])
@@ -863,6 +863,12 @@ class ConcatenateOp(bc.ConcatenateFamily, StablehloOp):
                                 for d, n in enumerate(shapes[0])], elements[0])  # fmt: skip
         if expected != self.result.type:
             raise incompatible_results([expected], [self.result.type])
+
+
+def _shape_text(shape: Sequence[int]) -> str:
+    """A shape as a Python tuple prints, a ``?`` dim as ``?`` (StableHLO's own messages)."""
+    dims = ["?" if n == DYNAMIC_INDEX else str(n) for n in shape]
+    return "(" + ", ".join(dims) + ("," if len(dims) == 1 else "") + ")"
 
 
 def _check_dynamic_result(op: Operation, shape: rules.Shape, element: Attribute) -> None:

@@ -408,6 +408,15 @@ def pad_kept_count(b: Scalars, n: SSAValue, start: int, high: int, interior: int
     return at_least_zero(b, b(arith.AddiOp(n, b.index(stop - start))))
 
 
+def add_sizes(b: Scalars, a: int | SSAValue, n: int | SSAValue) -> int | SSAValue:
+    """``a + n`` of sizes: an int while both are, else an ``index`` value (no add of a 0)."""
+    if isinstance(a, int) and isinstance(n, int):
+        return a + n
+    if isinstance(a, int) and a == 0:
+        return n
+    return b(arith.AddiOp(b.index(a) if isinstance(a, int) else a, b.index(n) if isinstance(n, int) else n))
+
+
 def at_least_zero(b: Scalars, n: SSAValue) -> SSAValue:
     """``max(n, 0)`` of an ``index`` value (a compare and a select, as the C
     target writes index arithmetic)."""
@@ -662,17 +671,17 @@ class FunctionLowering:
             source = size_source(op.result, d)
             if not isinstance(source, DerivedSize) or source in self.derived:
                 continue
-            sizes = [self.as_index(self.size(s)) for s in source.operand_sources()]
+            sizes = [self.size(s) for s in source.operand_sources()]
             if isinstance(op, bc.ConcatenateOp):
-                total = sizes[0]
-                for n in sizes[1:]:
-                    total = b(arith.AddiOp(total, n))
+                total = 0
+                for n in sizes:
+                    total = add_sizes(b, total, n)
             else:
-                n, lo, hi, gap = sizes[0], op.low[d], op.high[d], op.interior[d]
+                n, lo, hi, gap = self.as_index(sizes[0]), op.low[d], op.high[d], op.interior[d]
                 total = b(arith.AddiOp(n, b.index(lo + hi)))
                 if gap:
                     gaps = at_least_zero(b, b(arith.SubiOp(n, b.index(1))))
-                    total = b(arith.AddiOp(total, b(arith.MuliOp(gaps, b.index(gap)))))
+                    total = b(arith.AddiOp(total, gaps if gap == 1 else b(arith.MuliOp(gaps, b.index(gap)))))
             self.derived[source] = total
 
     def shape(self, v: SSAValue) -> list[int | SSAValue]:
@@ -1091,7 +1100,7 @@ class FunctionLowering:
         nothing is read out of bounds."""
         self.derive_sizes(op)
         b, target, offset = self.b, self.buffer(op.result), 0
-        for x in op.inputs:
+        for k, x in enumerate(op.inputs):
             shape = self.shape(x)
             if isinstance(offset, int) and offset == 0:
                 self.store_nest([x], [target], shape)
@@ -1101,9 +1110,8 @@ class FunctionLowering:
                     at = list(ivs)
                     at[op.dim] = b(arith.AddiOp(ivs[op.dim], start))
                     self.b(memref.StoreOp.get(self.value_at(x, list(ivs)), target, at))
-            n = shape[op.dim]
-            offset = offset + n if isinstance(offset, int) and isinstance(n, int) else b(
-                arith.AddiOp(self.as_index(offset), self.as_index(n)))
+            if k + 1 < len(op.inputs):
+                offset = add_sizes(b, offset, shape[op.dim])
         self.written(op.result, target)
 
     def lower_pad(self, op: bc.PadOp) -> None:
