@@ -63,6 +63,7 @@ from bcast.ir.types import (
     check_dynamic_supported,
     dense_i64,
     flat_type_shape,
+    is_dynamic_type,
     make_type,
     numpy_dtype,
     split_type,
@@ -1456,6 +1457,16 @@ class IotaFamily(IRDLOperation, abc.ABC):
     def dim(self) -> int:
         return self.iota_dimension.value.data
 
+    def check_static_result(self) -> None:
+        """An ``iota`` has no operand, so nothing gives a ``?`` or bounded dim
+        of its result a run-time size (decision: refused, located, in both
+        dialects; ``dynamic_iota`` takes the sizes as operands, as JAX's
+        exports write it)."""
+        if is_dynamic_type(self.result.type):
+            dialect = self.name.split(".")[0]
+            raise RuleError(f"iota of {self.result.type} has no operand to give its ? dimension a size",
+                            [f"write {dialect}.dynamic_iota with the sizes as operands"])
+
 
 def _facts(attr: DenseArrayBase | None) -> tuple[int, ...]:
     return () if attr is None else attr.get_values()
@@ -1936,11 +1947,13 @@ class IotaOp(IotaFamily, BcastOp):
     iota writes more plainly."""
 
     name = "bcast.iota"
+    DYNAMIC_SHAPES: ClassVar[bool] = True  # refused by its own rule: check_static_result
     traits = traits_def(Pure(), CanonicalizationPatterns())
 
     ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned", "float"})
 
     def verify_semantics(self, semantics: Semantics) -> None:
+        self.check_static_result()
         levels, element = _split(self.result, "result")
         if len(levels) > 1:
             raise Diagnostic(

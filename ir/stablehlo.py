@@ -780,9 +780,11 @@ class IotaOp(bc.IotaFamily, StablehloOp):
     ``bc.IotaFamily``'s (StableHLO's ``output`` is its ``result``)."""
 
     name = "stablehlo.iota"
+    DYNAMIC_SHAPES: ClassVar[bool] = True  # refused by its own rule: check_static_result
     traits = traits_def(Pure())
 
     def verify_op(self) -> None:
+        self.check_static_result()
         element = element_of(self.result, "output")
         if element == i1 or not isinstance(element, IntegerType | AnyFloat | ComplexType):
             raise Diagnostic(f"output must be a tensor of integer, floating-point or complex values, "

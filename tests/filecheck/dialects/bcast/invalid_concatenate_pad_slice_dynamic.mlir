@@ -77,3 +77,23 @@ func.func @stablehlo_concatenate_mismatch(%a: tensor<?x4xf32>, %b: tensor<?x3xf3
   %0 = stablehlo.concatenate %a, %b, dim = 0 : (tensor<?x4xf32>, tensor<?x3xf32>) -> tensor<?x4xf32>
   func.return
 }
+
+// -----
+
+// iota has no operand to size a ? dim: refused in both dialects, pointing at
+// dynamic_iota (decision: docs/semantics.md, "Dynamic and bounded shapes").
+func.func @iota_of_a_run_time_size() {
+  // expected-error @+2 {{'bcast.iota' op iota of tensor<?x4xi32> has no operand to give its ? dimension a size}}
+  // expected-note @+1 {{write bcast.dynamic_iota with the sizes as operands}}
+  %0 = bcast.iota dim = 1 : tensor<?x4xi32>
+  func.return
+}
+
+// -----
+
+func.func @stablehlo_iota_of_a_bounded_size() {
+  // expected-error @+2 {{'stablehlo.iota' op iota of tensor<?xf32, #stablehlo.bounds<4>> has no operand to give its ? dimension a size}}
+  // expected-note @+1 {{write stablehlo.dynamic_iota with the sizes as operands}}
+  %0 = stablehlo.iota dim = 0 : tensor<?xf32, #stablehlo.bounds<4>>
+  func.return
+}
