@@ -26,6 +26,7 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from bcast.ir import ops as bc
 from bcast.ir import rules
+from bcast.ir.fusion import FusionOp
 from bcast.ir.types import flat_type_shape, has_dynamic_types
 from bcast.lowering.interpreter import EvaluationError, RuntimeShapeFailure, check_broadcastable, check_expansion
 from bcast.lowering.reference import Evaluator
@@ -61,7 +62,7 @@ class SizePlan:
         for a plan that runs ops: a pure function of them, so a size seen
         before costs a lookup, not a run of the reference's functions (tens
         of microseconds each). A failure raises and is never stored."""
-        for op in block.ops:
+        for op in [inner for top in block.ops for inner in _with_fused(top)]:
             if op in evaluated:
                 self.steps.append(("run", op, [index_source(v) if isinstance(v.type, IndexType) else v
                                                for v in op.operands]))
@@ -197,6 +198,14 @@ class SizePlan:
             interpreter = self._interpreters.it = Evaluator().interpreter()
         with np.errstate(all="ignore"):
             return interpreter.run_op(op, tuple(args))
+
+
+def _with_fused(op: Operation) -> list[Operation]:
+    """``op``, and for a fusion the slices in its body, whose ranges of ``?``
+    dims are checked here too (``bcast-fuse`` takes a slice in as a view)."""
+    if not isinstance(op, FusionOp):
+        return [op]
+    return [op, *(inner for inner in op.walk() if isinstance(inner, bc.SliceOp))]
 
 
 def _operand_sizes_rule(op: Operation, shapes: list[Shape]) -> Shape:

@@ -122,11 +122,44 @@ def test_a_slice_of_a_run_time_size_runs_as_numpy_and_is_bound_checked(backend):
             f"prog.mlir:2:8: note: dimension 0 has size {n} at run time; a range needs limit <= {n}"]
 
 
+FUSED = """\
+func.func @main(%x: tensor<?x5xf32>, %y: tensor<?x4xf32>, %v: tensor<f32>) -> (tensor<2x2xf32>, tensor<?x4xf32>, tensor<?x5xf32>) {
+  %0 = bcast.slice %x [1:4:2, 1:5:2] : (tensor<?x5xf32>) -> tensor<2x2xf32>
+  %1 = bcast.exponential %0 : tensor<2x2xf32>
+  %2 = bcast.concatenate %y, %y, dim = 0 : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+  %3 = bcast.exponential %2 : tensor<?x4xf32>
+  %4 = bcast.pad %y, %v, low = [0, 1], high = [1, 0], interior = [0, 0] : (tensor<?x4xf32>, tensor<f32>) -> tensor<?x5xf32>
+  %5 = bcast.add %4, %x : (tensor<?x5xf32>, tensor<?x5xf32>) -> tensor<?x5xf32>
+  func.return %1, %3, %5 : tensor<2x2xf32>, tensor<?x4xf32>, tensor<?x5xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("backend", DYNAMIC_BACKENDS)
+def test_join_ops_read_by_fused_consumers_run_as_numpy_and_are_checked(backend):
+    """bcast-fuse takes the slice into its consumer's fusion (a view) and the
+    concatenate's and pad's results into theirs: the slice's range is still
+    checked before the C call (c_sizes walks the fusion), the pad's ``n + 1``
+    rows broadcast against ``x``'s by NumPy's rule (1 row stretches)."""
+    f = bcast.compile(FUSED, filename="prog.mlir", backend=backend)
+    v = np.float32(2)
+    for rows_y, rows_x in [(3, 4), (4, 5), (0, 4), (9, 10)]:
+        x, y = _rows(rows_x, 5), _rows(rows_y, 4, 1.0)
+        picked, doubled, summed = f(x, y, v)
+        np.testing.assert_allclose(picked, np.exp(x[1:4:2, 1:5:2]), rtol=1e-6)
+        np.testing.assert_allclose(doubled, np.exp(np.concatenate([y, y])), rtol=1e-6)
+        np.testing.assert_array_equal(summed, numerics.pad(y, v, [0, 1], [1, 0], [0, 0]) + x)
+    for rows_y, rows_x in [(0, 0), (0, 1), (2, 3)]:
+        with pytest.raises(bcast.BcastError, match=r"^prog\.mlir:2:8: error: slice limit 4 of dimension 0 is out of range"):
+            f(_rows(rows_x, 5), _rows(rows_y, 4), v)
+
+
 PROGRAMS = [
     ("concatenate", CONCATENATE, [{0: a, 1: b, 2: a} for a, b in [(0, 0), (1, 0), (0, 1), (1, 1), (3, 5)]]
      + [{0: 3, 1: 1, 2: 2}]),
     ("pad", PAD, [{0: n} for n in (0, 1, 2, 3, 6)]),
     ("slice", SLICE, [{0: n} for n in (0, 1, 3, 4, 7)]),
+    ("fused", FUSED, [{0: a, 1: b} for a, b in [(0, 0), (1, 0), (3, 2), (4, 3), (4, 0), (5, 4), (4, 5)]]),
 ]
 """(name, program, run-time sizes of each argument's ``?`` dims per call)."""
 
@@ -148,5 +181,6 @@ def test_join_ops_are_clean_under_sanitizers_at_every_size(tmp_path):
         calls += sized_calls(name, names["main"], function, plan, size_sets, refused)
     assert [(name, sizes) for name, sizes, _ in refused] == [
         ("concatenate", {0: 3, 1: 1, 2: 2}), ("pad", {0: 0}), ("pad", {0: 1}),
-        *(("slice", {0: n}) for n in (0, 1, 3))]
+        *(("slice", {0: n}) for n in (0, 1, 3)),
+        *(("fused", sizes) for sizes in ({0: 0, 1: 0}, {0: 1, 1: 0}, {0: 3, 1: 2}, {0: 4, 1: 5}))]
     run_sanitized(units, calls, tmp_path, cc)
