@@ -9,6 +9,7 @@ function (``bcast.ir.numerics``) that gives its exact semantics.
 from __future__ import annotations
 
 import abc
+import math
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import ClassVar, Generic, TypeVar
@@ -313,6 +314,19 @@ def check_reshape(count: int, shape: Sequence[int]) -> None:
     """``bcast.dynamic_reshape``: the element count is kept."""
     if int(np.prod(shape)) != count:
         raise RuntimeShapeError(f"cannot reshape array of size {count} into shape {tuple(shape)}")
+
+
+def reshape_sizes(count: int, declared: Sequence[int | None]) -> tuple[int, ...]:
+    """``reshape`` of ``?`` dims on an operand of ``count`` elements: the
+    result's run-time shape (its ``?``, None in ``declared``, the count over
+    the other sizes, which the verifier proved are not 0), which must keep
+    the count (NumPy's words, a ``?`` as ``?``)."""
+    known = math.prod(n for n in declared if n is not None)
+    shape = tuple(count // known if n is None else n for n in declared)
+    if math.prod(shape) != count:
+        text = ", ".join("?" if n is None else str(n) for n in declared)
+        raise RuntimeShapeError(f"cannot reshape array of size {count} into shape ({text}{',' if len(declared) == 1 else ''})")
+    return shape
 
 
 def check_dimension_size(size: int, dim: int, bound: int) -> None:
@@ -1231,10 +1245,23 @@ class TransposeOp(_FoldIdentity, StructuralOp):
 
 @irdl_op_definition
 class ReshapeOp(_FoldIdentity, StructuralOp):
+    """The flat shape of ``operand`` read in row-major order as the result's.
+    With ``?`` dims the element count is checked at run time and one
+    unbounded ``?`` result dim takes the size that keeps it
+    (``rules.check_dynamic_reshape``, ``reshape_sizes``)."""
+
     name = "bcast.reshape"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
+
+    def declared_sizes(self) -> tuple[int | None, ...]:
+        """The result's flat shape, None for its ``?`` dim (``reshape_sizes``)."""
+        return tuple(None if isinstance(d, rules.Dynamic) else d for d in flat_type_shape(self.result.type))
 
     def verify_semantics(self, semantics: Semantics) -> None:
         ol, rl = _same_element(self)
+        if rules.levels_dynamic(ol) or rules.levels_dynamic(rl):
+            rules.check_dynamic_reshape(rules.flat_shape(ol), rules.flat_shape(rl))
+            return
         n_in = rules.element_count(rules.flat_shape(ol))
         n_out = rules.element_count(rules.flat_shape(rl))
         if n_in != n_out:

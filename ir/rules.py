@@ -931,6 +931,31 @@ def _shape_text(shape: Shape) -> str:
     return "shape " + "x".join(map(str, shape)) if shape else "a scalar"
 
 
+def check_dynamic_reshape(operand: Shape, result: Shape) -> None:
+    """``reshape`` with ``?`` dims (``reshape``'s own, not ``dynamic_reshape``'s
+    size operands): the result has at most one ``?``, unbounded, whose size
+    is the operand's element count over the result's static dims (NumPy's
+    ``-1``), so those multiply to more than 0; an element count that no
+    run-time size keeps is refused here, one that some may keep is checked
+    at run time (``ops.reshape_sizes``)."""
+    unknown = [d for d in result if isinstance(d, Dynamic)]
+    if len(unknown) > 1 or (unknown and unknown[0].bound is not None):
+        raise RuleError(f"reshape to {shape_str(result)} has no size for its ? dimensions",
+                        ["reshape gives one unbounded ? dimension a size (the element count over the other "
+                         "dimensions); write bcast.dynamic_reshape with the sizes as operands"])
+    known = element_count([d for d in result if isinstance(d, int)])
+    if unknown and known == 0:
+        raise RuleError(f"reshape to {shape_str(result)} has no size for its ? dimension",
+                        ["beside a dimension of size 0 every size of it holds 0 elements"])
+    fixed = element_count([d for d in operand if isinstance(d, int)])
+    if not is_dynamic(operand) and unknown and fixed % known:
+        raise RuleError(f"number of output elements ({shape_str(result)}) doesn't match expected number of "
+                        f"elements ({fixed})", [f"{fixed} is not a multiple of {known}"])
+    if is_dynamic(operand) and not unknown and (known % fixed if fixed else known):
+        raise RuleError(f"number of output elements ({known}) doesn't match expected number of elements "
+                        f"({shape_str(operand)}) at any size", [f"{known} is not a multiple of {fixed}"])
+
+
 def element_count(shape: Shape) -> int:
     n = 1
     for d in shape:

@@ -174,7 +174,9 @@ EXPRESSIONS: dict[type[Operation], Expression] = {
         f"ar.scatter(xp, {op.kind_name!r}, {x}, {e.names[op.scatter_indices]}, {e.names[op.updates]}, {op.dims!r})"),
     bc.GatherOp: lambda e, op, x: (
         f"ar.gather(xp, {x}, {e.names[op.start_indices]}, {op.dims!r}, {list(op.sizes)})"),
-    bc.ReshapeOp: lambda e, op, x: f"ar.reshape(xp, {x}, {result_shape(op)})",
+    bc.ReshapeOp: lambda e, op, x: (
+        f"ar.checked_reshape(xp, {x}, {op.declared_sizes()}, {site(op)!r})" if has_dynamic_types(op)
+        else f"ar.reshape(xp, {x}, {result_shape(op)})"),
     bc.NarrowOp: lambda e, op, x: f"ar.reshape(xp, {x}, {result_shape(op)})",
     bc.ReduceOp: lambda e, op, x: (
         f"ar.reduce(xp, {op.kind_name!r}, {x}, {op.reduced_dims}, {op.keeps_dims}, "

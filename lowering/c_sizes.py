@@ -16,6 +16,7 @@ broadcasts' steps once there."""
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Sequence
 
@@ -75,7 +76,7 @@ class SizePlan:
             elif isinstance(op, bc.TransposeOp) and refines_operand(op):
                 operand = [size_source(op.operand, k) for k in range(len(op.perm))]
                 self.steps.append(("refine", op, [operand[p] for p in op.perm]))
-            elif isinstance(op, bc.ConcatenateOp | bc.PadOp | bc.SliceOp) and has_dynamic_types(op):
+            elif isinstance(op, bc.ConcatenateOp | bc.PadOp | bc.SliceOp | bc.ReshapeOp) and has_dynamic_types(op):
                 operands = op.inputs if isinstance(op, bc.ConcatenateOp) else [op.operands[0]]
                 shapes = [[size_source(x, k) for k in range(len(flat_type_shape(x.type)))] for x in operands]
                 derived = [(d, source) for d in range(len(flat_type_shape(op.results[0].type)))
@@ -201,15 +202,15 @@ class SizePlan:
 
 
 def _with_fused(op: Operation) -> list[Operation]:
-    """``op``, and for a fusion the slices in its body, whose ranges of ``?``
-    dims are checked here too (``bcast-fuse`` takes a slice in as a view)."""
+    """``op``, and for a fusion the slices and reshapes in its body, whose
+    ``?`` dims are checked here too (``bcast-fuse`` takes them in as views)."""
     if not isinstance(op, FusionOp):
         return [op]
-    return [op, *(inner for inner in op.walk() if isinstance(inner, bc.SliceOp))]
+    return [op, *(inner for inner in op.walk() if isinstance(inner, bc.SliceOp | bc.ReshapeOp))]
 
 
 def _operand_sizes_rule(op: Operation, shapes: list[Shape]) -> Shape:
-    """The run-time rule of a ``concatenate``, ``pad`` or ``slice`` with
+    """The run-time rule of a ``concatenate``, ``pad``, ``reshape`` or ``slice`` with
     ``?`` dims on its operands' sizes (``bcast.ir.ops``), its failure the
     reference's located error; the result's shape (a slice's: unused)."""
     try:
@@ -217,6 +218,8 @@ def _operand_sizes_rule(op: Operation, shapes: list[Shape]) -> Shape:
             return bc.check_concatenate(shapes, op.dim)
         if isinstance(op, bc.PadOp):
             return bc.check_pad(shapes[0], op.low, op.high, op.interior)
+        if isinstance(op, bc.ReshapeOp):
+            return bc.reshape_sizes(math.prod(shapes[0]), op.declared_sizes())
         bc.check_slice(shapes[0], op.limits)
         return ()
     except bc.RuntimeShapeError as e:

@@ -43,7 +43,7 @@ from bcast.ir.diagnostics import Report, call_notes, op_report, op_source_loc
 from bcast.ir.evaluate import evaluate
 from bcast.ir.fusion import FusionOp, YieldOp
 from bcast.ir.ops import semantics_of
-from bcast.ir.types import is_dynamic_type, split_type
+from bcast.ir.types import has_dynamic_types, is_dynamic_type, split_type
 from bcast.ir.types import flat_type_shape as flat_shape_of
 from bcast.ir.types import numpy_dtype as dtype_of
 from bcast.lowering import numpy_runtime as rt
@@ -267,6 +267,9 @@ class BcastFunctions(InterpreterFunctions):
 
     @impl(bc.ReshapeOp)
     def run_reshape(self, interpreter: Interpreter, op: bc.ReshapeOp, args: PythonValues) -> PythonValues:
+        if has_dynamic_types(op):
+            return _typed(op, np.reshape(args[0], _checked(op, bc.reshape_sizes, np.size(args[0]),
+                                                           op.declared_sizes())))
         return _typed(op, np.reshape(args[0], flat_shape_of(op.result.type)))
 
     @impl(bc.NarrowOp)

@@ -721,7 +721,8 @@ EXPRESSIONS: dict[type[Operation], Expression] = {
     # one advanced-indexing read
     bc.GatherOp: lambda e, op, x: (
         f"numerics.gather({x}, {e.names[op.start_indices]}, {op.dims!r}, {list(op.sizes)})"),
-    bc.ReshapeOp: lambda e, op, x: f"np.reshape({x}, {result_shape(op)})",
+    bc.ReshapeOp: lambda e, op, x: (f"rt.reshape({x}, {op.declared_sizes()}, {site(op)!r})" if has_dynamic_types(op)
+                                    else f"np.reshape({x}, {result_shape(op)})"),
     bc.NarrowOp: lambda e, op, x: f"np.reshape({x}, {result_shape(op)})",
     bc.ExtractOp: lambda e, op, x: f"np.array({x}[{e.index_expr(op)}]).reshape({result_shape(op)})",
     bc.AssignOp: lambda e, op, x: (
@@ -770,8 +771,8 @@ def check_static_or_explicit(op: Operation, target: str) -> None:
     ``dynamic_broadcast_in_dim`` and the other ops that make arrays of
     run-time sizes (``DYNAMIC_FORM_ARRAY_OPS``), elementwise ops on operands
     of one shape, reductions, argmax/argmin, reverse and cumulative (NumPy's
-    own run on any shape), concatenate, pad and slice (their run-time sizes
-    checked first). A transpose permutes run-time sizes; one that declares a static size
+    own run on any shape), concatenate, pad, slice and reshape (their
+    run-time sizes checked first). A transpose permutes run-time sizes; one that declares a static size
     for a ``?`` dim of its operand (checked by the reference and the C
     runtime) is refused. Another op with a dynamic dim (an implicit
     broadcast, a fusion, which the targets block by static sizes) is
@@ -781,7 +782,7 @@ def check_static_or_explicit(op: Operation, target: str) -> None:
         types += [v.type for inner in op.walk() for v in (*inner.operands, *inner.results)]
     dynamic = next((t for t in types if is_dynamic_type(t)), None)
     computes_on_any_shape = (isinstance(op, (*DYNAMIC_FORM_ARRAY_OPS, bc.ReduceOp, bc.ArgReduceOp, bc.ReverseOp,
-                                             bc.CumulativeOp, bc.ConcatenateOp, bc.PadOp, bc.SliceOp))
+                                             bc.CumulativeOp, bc.ConcatenateOp, bc.PadOp, bc.SliceOp, bc.ReshapeOp))
                              or (is_elementwise(op) and is_explicit(op))
                              or (isinstance(op, bc.TransposeOp) and not refines_operand(op)))
     if dynamic is not None and not computes_on_any_shape:

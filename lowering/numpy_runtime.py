@@ -13,6 +13,7 @@ recycled without the caller ever seeing it (``output``).
 
 from __future__ import annotations
 
+import math
 import sys
 import threading
 from collections import OrderedDict
@@ -650,6 +651,12 @@ def pad(x: np.ndarray, value: np.ndarray, low: list[int], high: list[int], inter
     """``bcast.pad`` of ``?`` dims: no size ends negative (error at ``site``)."""
     checked(site, bc.check_pad, x.shape, low, high, interior)
     return numerics.pad(x, value, low, high, interior)
+
+
+def reshape(x, declared: tuple[int | None, ...], site: Site | None):
+    """``bcast.reshape`` of ``?`` dims: the count kept, the result's ``?``
+    (None) the count over the other sizes (error at ``site``)."""
+    return x.reshape(checked(site, bc.reshape_sizes, math.prod(x.shape), declared))
 
 
 def in_slice_range(x, limits: list[int], site: Site | None):

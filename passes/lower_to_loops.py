@@ -93,7 +93,7 @@ from bcast.ir import ops as bc
 from bcast.ir.fusion import FusionOp, is_explicit
 from bcast.ir.ops import semantics_of
 from bcast.ir.loops import BOUNDS_CHECK_ATTR, GEMM_ATTR, LOOP_FORM_ATTR, PARALLEL_ATTR, REDUCTION_ATTR, RemFOp
-from bcast.ir.types import NUMPY_DTYPES, flat_type_shape, split_type
+from bcast.ir.types import NUMPY_DTYPES, flat_type_shape, has_dynamic_types, split_type
 from bcast.passes.errors import PassError, check_one_block_functions, check_signatures
 
 Index = list[SSAValue]
@@ -461,8 +461,9 @@ def reshape_index(b: Scalars, operand: rules.Shape, result: rules.Shape, idx: In
 @dataclass(frozen=True)
 class DerivedSize:
     """A ``?`` result dim computed from its op's operands' run-time sizes by
-    the op's own rule (``derived_size``): ``concatenate`` along a ``?`` dim
-    (the sum), ``pad`` of one (``rules.padded_size``). Computed once, where
+    the op's own rule: ``concatenate`` along a ``?`` dim (the sum), ``pad``
+    of one (``rules.padded_size``), ``reshape``'s ``?`` (the element count
+    over the result's static sizes, ``ops.reshape_sizes``). Computed once, where
     the op is lowered, and by the C runtime before the call
     (lowering/c_sizes.py), which checks the op's run-time rule there."""
 
@@ -471,9 +472,13 @@ class DerivedSize:
 
     def operand_sources(self) -> list[SizeSource]:
         """The sizes the dim is computed from: each concatenated operand's
-        size along the dim, or the padded operand's."""
+        size along the dim, the padded operand's, or every dim of the
+        reshaped operand (its element count)."""
         if isinstance(self.op, bc.ConcatenateOp):
             return [size_source(x, self.dim) for x in self.op.inputs]
+        if isinstance(self.op, bc.ReshapeOp):
+            operand = self.op.operand
+            return [size_source(operand, k) for k in range(len(flat_type_shape(operand.type)))]
         return [size_source(self.op.operands[0], self.dim)]
 
 
@@ -511,8 +516,8 @@ def size_source(v: SSAValue, d: int) -> SizeSource:
                 return index_source(op.size)
             v = op.operand
             continue
-        if isinstance(op, bc.ConcatenateOp | bc.PadOp):
-            if isinstance(op, bc.PadOp) or d == op.dim:
+        if isinstance(op, bc.ConcatenateOp | bc.PadOp | bc.ReshapeOp):
+            if isinstance(op, bc.PadOp | bc.ReshapeOp) or d == op.dim:
                 return DerivedSize(op, d)
             v = op.inputs[0]  # the operands' sizes are equal but along dim (checked at run time)
             continue
@@ -621,6 +626,9 @@ class FunctionLowering:
         """Each dynamic size of an argument, read once at entry (``memref.dim``)."""
         self.derived: dict[DerivedSize, SSAValue] = {}
         """Each ``DerivedSize`` of the function, computed where its op is lowered."""
+        self.derived_for: set[Operation] = set()
+        """The ops of ``?`` dims whose sizes ``derive_sizes`` has computed (a
+        reshape among them is read through its run-time sizes)."""
         self.steps: dict[tuple[Operation, int], SSAValue] = {}
         """A ``dynamic_broadcast_in_dim`` operand dim that may be 1 at run time ->
         its index step: 0 where its size is 1 (it stretches), else 1."""
@@ -662,7 +670,7 @@ class FunctionLowering:
             return self.derived[source]
         return self.alias[source]
 
-    def derive_sizes(self, op: bc.ConcatenateOp | bc.PadOp) -> None:
+    def derive_sizes(self, op: bc.ConcatenateOp | bc.PadOp | bc.ReshapeOp) -> None:
         """The ``?`` result dims of ``op`` computed from its operands' sizes
         (``DerivedSize``), here at the function's top level, before its nests
         (the C runtime has checked them: no size is negative)."""
@@ -676,6 +684,13 @@ class FunctionLowering:
                 total = 0
                 for n in sizes:
                     total = add_sizes(b, total, n)
+            elif isinstance(op, bc.ReshapeOp):  # the static sizes multiplied once, then the run-time ones
+                count = b.index(math.prod(n for n in sizes if isinstance(n, int)))
+                for n in sizes:
+                    if not isinstance(n, int):
+                        count = b(arith.MuliOp(count, n))
+                known = math.prod(n for n in op.declared_sizes() if n is not None)
+                total = count if known == 1 else b(arith.DivUIOp(count, b.index(known)))
             else:
                 n, lo, hi, gap = self.as_index(sizes[0]), op.low[d], op.high[d], op.interior[d]
                 total = b(arith.AddiOp(n, b.index(lo + hi)))
@@ -683,6 +698,7 @@ class FunctionLowering:
                     gaps = at_least_zero(b, b(arith.SubiOp(n, b.index(1))))
                     total = b(arith.AddiOp(total, gaps if gap == 1 else b(arith.MuliOp(gaps, b.index(gap)))))
             self.derived[source] = total
+        self.derived_for.add(op)
 
     def shape(self, v: SSAValue) -> list[int | SSAValue]:
         """The run-time flat shape of tensor ``v``."""
@@ -922,6 +938,8 @@ class FunctionLowering:
             return (yield op.operand, idx)  # the first entries along its dim, at their own index
         if isinstance(op, bc.SizeToTensorOp):
             return b(arith.IndexCastOp(self.alias[op.size], storage_type(element_of(op.result.type))))
+        if isinstance(op, bc.ReshapeOp) and op in self.derived_for:
+            return (yield op.operand, self.dynamic_reshape_index(op.operand, op.result, idx))
         if isinstance(op, bc.ReshapeOp | bc.NarrowOp):
             src = flat_type_shape(op.operand.type)
             return (yield op.operand, reshape_index(b, src, flat_type_shape(op.result.type), idx))
@@ -1031,6 +1049,8 @@ class FunctionLowering:
 
     # -- ops -----------------------------------------------------------------
     def lower_op(self, op: Operation) -> None:
+        if isinstance(op, bc.ReshapeOp) and has_dynamic_types(op):
+            self.derive_sizes(op)  # here, at the top level, even for a reshape read as a view
         if isinstance(op, func.ReturnOp):
             self.lower_return(op)
         elif isinstance(op, FusionOp):
@@ -1411,6 +1431,8 @@ class FunctionLowering:
         for inner in block.ops:  # run-time strides, computed once, before the nest
             if isinstance(inner, bc.DynamicBroadcastInDimOp):
                 self.broadcast_steps(inner)
+            elif isinstance(inner, bc.ReshapeOp) and has_dynamic_types(inner):
+                self.derive_sizes(inner)
             elif isinstance(inner, bc.ElementwiseOp | bc.ConvertOp) and not same_sizes(inner):
                 raise PassError(inner, "bcast-lower-to-loops needs explicit IR; run bcast-make-explicit first")
         targets = [self.buffer(r) for r in op.outputs]

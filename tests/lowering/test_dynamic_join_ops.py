@@ -1,7 +1,8 @@
-"""``concatenate``, ``pad`` and ``slice`` with ``?`` dims on every backend
-(docs/semantics.md, "Dynamic and bounded shapes"): a concatenate along a
-``?`` dim or beside one, a pad of a ``?`` dim (interior and cropping edges
-included), a slice of a ``?`` dim with static bounds; equal to NumPy at
+"""``concatenate``, ``pad``, ``slice`` and ``reshape`` with ``?`` dims on
+every backend (docs/semantics.md, "Dynamic and bounded shapes"): a
+concatenate along a ``?`` dim or beside one, a pad of a ``?`` dim (interior
+and cropping edges included), a slice of a ``?`` dim with static bounds, a
+reshape whose one ``?`` takes the element count (NumPy's ``-1``); equal to NumPy at
 run-time sizes 0, 1 and more; the sizes their rules refuse are located
 errors in NumPy's words (a slice past a run-time size: the verifier's), and
 the C code is clean under ASan and UBSan at every size, a refused size
@@ -154,11 +155,62 @@ def test_join_ops_read_by_fused_consumers_run_as_numpy_and_are_checked(backend):
             f(_rows(rows_x, 5), _rows(rows_y, 4), v)
 
 
+RESHAPE = """\
+func.func @main(%x: tensor<?x4xf32>, %y: tensor<?x6xf32>) -> (tensor<?x2x2xf32>, tensor<?xf32>, tensor<2x?xf32>, tensor<4x?xf32>) {
+  %0 = bcast.reshape %x : (tensor<?x4xf32>) -> tensor<?x2x2xf32>
+  %1 = bcast.reshape %x : (tensor<?x4xf32>) -> tensor<?xf32>
+  %2 = bcast.reshape %x : (tensor<?x4xf32>) -> tensor<2x?xf32>
+  %3 = bcast.reshape %y : (tensor<?x6xf32>) -> tensor<4x?xf32>
+  %4 = bcast.exponential %3 : tensor<4x?xf32>
+  func.return %0, %1, %2, %4 : tensor<?x2x2xf32>, tensor<?xf32>, tensor<2x?xf32>, tensor<4x?xf32>
+}
+"""
+
+TO_STATIC = """\
+func.func @main(%x: tensor<?x4xf32>) -> tensor<2x2x2xf32> {
+  %0 = bcast.reshape %x : (tensor<?x4xf32>) -> tensor<2x2x2xf32>
+  %1 = bcast.negate %0 : tensor<2x2x2xf32>
+  func.return %1 : tensor<2x2x2xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("backend", DYNAMIC_BACKENDS)
+def test_a_reshape_of_run_time_sizes_runs_as_numpy(backend):
+    """The result's one ``?`` is the element count over its static sizes
+    (a count that no size keeps is refused when compiling)."""
+    f = bcast.compile(RESHAPE, backend=backend)
+    for a, b in [(0, 0), (1, 2), (0, 2), (2, 0), (3, 4), (6, 2)]:
+        x, y = _rows(a, 4), _rows(b, 6)
+        split, flat, two_rows, split_y = f(x, y)
+        np.testing.assert_array_equal(split, x.reshape(a, 2, 2))
+        np.testing.assert_array_equal(flat, x.reshape(-1))
+        np.testing.assert_array_equal(two_rows, x.reshape(2, -1))
+        np.testing.assert_allclose(split_y, np.exp(y.reshape(4, -1)), rtol=1e-6)
+
+
+@pytest.mark.parametrize("backend", DYNAMIC_BACKENDS)
+def test_a_reshape_that_does_not_keep_the_count_fails_located(backend):
+    """NumPy's error, at the op: ``4 x ?`` of 3 rows of 6, a static result of another count."""
+    f = bcast.compile(RESHAPE, filename="prog.mlir", backend=backend)
+    with pytest.raises(bcast.BcastError, match=r"^prog\.mlir:5:8: error: cannot reshape array of size 18 into "
+                                               r"shape \(4, \?\)$"):
+        f(_rows(2, 4), _rows(3, 6))
+    f = bcast.compile(TO_STATIC, filename="prog.mlir", backend=backend)
+    np.testing.assert_array_equal(f(_rows(2, 4)), -_rows(2, 4).reshape(2, 2, 2))
+    for n in (0, 1, 3):
+        with pytest.raises(bcast.BcastError, match=rf"^prog\.mlir:2:8: error: cannot reshape array of size {4 * n} "
+                                                   r"into shape \(2, 2, 2\)$"):
+            f(_rows(n, 4))
+
+
 PROGRAMS = [
     ("concatenate", CONCATENATE, [{0: a, 1: b, 2: a} for a, b in [(0, 0), (1, 0), (0, 1), (1, 1), (3, 5)]]
      + [{0: 3, 1: 1, 2: 2}]),
     ("pad", PAD, [{0: n} for n in (0, 1, 2, 3, 6)]),
     ("slice", SLICE, [{0: n} for n in (0, 1, 3, 4, 7)]),
+    ("reshape", RESHAPE, [{0: a, 1: b} for a, b in [(0, 0), (1, 1), (3, 2), (2, 3), (5, 4)]]),
+    ("to_static", TO_STATIC, [{0: n} for n in (0, 1, 2, 3)]),
     ("fused", FUSED, [{0: a, 1: b} for a, b in [(0, 0), (1, 0), (3, 2), (4, 3), (4, 0), (5, 4), (4, 5)]]),
 ]
 """(name, program, run-time sizes of each argument's ``?`` dims per call)."""
@@ -182,5 +234,6 @@ def test_join_ops_are_clean_under_sanitizers_at_every_size(tmp_path):
     assert [(name, sizes) for name, sizes, _ in refused] == [
         ("concatenate", {0: 3, 1: 1, 2: 2}), ("pad", {0: 0}), ("pad", {0: 1}),
         *(("slice", {0: n}) for n in (0, 1, 3)),
+        ("reshape", {0: 1, 1: 1}), ("reshape", {0: 2, 1: 3}), *(("to_static", {0: n}) for n in (0, 1, 3)),
         *(("fused", sizes) for sizes in ({0: 0, 1: 0}, {0: 1, 1: 0}, {0: 3, 1: 2}, {0: 4, 1: 5}))]
     run_sanitized(units, calls, tmp_path, cc)

@@ -1,6 +1,6 @@
 // RUN: bcast-opt %s -p bcast-lower-to-loops | filecheck %s
 
-// bcast-lower-to-loops on concatenate and pad with ? dims (docs/c-backend.md,
+// bcast-lower-to-loops on concatenate, pad and reshape with ? dims (docs/c-backend.md,
 // "Dynamic shapes"): the sizes are read at entry and the result's ? sizes
 // computed from them at the top level (the C runtime has checked them before
 // the call), so each nest runs over run-time sizes and writes in bounds.
@@ -55,4 +55,24 @@ func.func @concatenate(%x: tensor<?x4xf32>, %y: tensor<?x4xf32>) -> tensor<?x4xf
 func.func @pad(%x: tensor<?xf32>, %v: tensor<f32>) -> tensor<?xf32> {
   %0 = bcast.pad %x, %v, low = [-1], high = [-3], interior = [1] : (tensor<?xf32>, tensor<f32>) -> tensor<?xf32>
   func.return %0 : tensor<?xf32>
+}
+
+// A reshape into 2x?: the ? is the element count over 2, computed at entry;
+// the operand is read through the row-major position (the run-time sizes).
+// CHECK-LABEL: func.func @reshape(%x: memref<?x4xf32>, %result0: memref<2x?xf32>)
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
+// CHECK:         %[[N:.*]] = memref.dim %x, %{{.*}} : memref<?x4xf32>
+// CHECK-NEXT:    %[[COUNT:.*]] = arith.muli %[[C4]], %[[N]] : index
+// CHECK-NEXT:    %[[M:.*]] = arith.divui %[[COUNT]], %[[C2]] : index
+// CHECK-NEXT:    scf.for %[[I:.*]] = %{{.*}} to %[[C2]] step
+// CHECK-NEXT:      scf.for %[[J:.*]] = %{{.*}} to %[[M]] step
+// CHECK-NEXT:        %[[ROW:.*]] = arith.muli %[[I]], %[[M]] : index
+// CHECK-NEXT:        %[[AT:.*]] = arith.addi %[[ROW]], %[[J]] : index
+// CHECK-NEXT:        %[[COL:.*]] = arith.remui %[[AT]], %[[C4]] : index
+// CHECK-NEXT:        %[[R:.*]] = arith.divui %[[AT]], %[[C4]] : index
+// CHECK-NEXT:        memref.load %x[%[[R]], %[[COL]]] : memref<?x4xf32>
+func.func @reshape(%x: tensor<?x4xf32>) -> tensor<2x?xf32> {
+  %0 = bcast.reshape %x : (tensor<?x4xf32>) -> tensor<2x?xf32>
+  func.return %0 : tensor<2x?xf32>
 }

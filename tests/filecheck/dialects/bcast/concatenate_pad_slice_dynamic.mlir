@@ -1,7 +1,7 @@
 // RUN: bcast-opt %s --split-input-file | filecheck %s
 // RUN: bcast-opt %s --split-input-file --print-op-generic | bcast-opt - --split-input-file | filecheck %s
 
-// concatenate, pad and slice with ? and bounded dims (docs/semantics.md,
+// concatenate, pad, slice and reshape with ? and bounded dims (docs/semantics.md,
 // "Dynamic and bounded shapes"); invalid_concatenate_pad_slice_dynamic.mlir
 // has the refuted ones.
 
@@ -60,5 +60,22 @@ func.func @stablehlo_rows(%d: tensor<?x4xf32>, %v: tensor<f32>) {
   %1 = stablehlo.pad %d, %v, low = [1, 0], high = [2, 1], interior = [0, 0] : (tensor<?x4xf32>, tensor<f32>) -> tensor<?x5xf32>
   // CHECK-NEXT: %2 = stablehlo.slice %d [0:2, 1:4] : (tensor<?x4xf32>) -> tensor<2x3xf32>
   %2 = stablehlo.slice %d [0:2, 1:4] : (tensor<?x4xf32>) -> tensor<2x3xf32>
+  func.return
+}
+
+// -----
+
+// reshape: the element count is checked at run time; the result's one ?
+// (unbounded) is the count over its static sizes (NumPy's -1).
+// CHECK-LABEL: func.func @reshape_rows(
+func.func @reshape_rows(%d: tensor<?x4xf32>, %b: tensor<?x6xf32, #stablehlo.bounds<3, ?>>, %s: tensor<3x4xf32>) {
+  // CHECK-NEXT: %0 = bcast.reshape %d : (tensor<?x4xf32>) -> tensor<?x2x2xf32>
+  %0 = bcast.reshape %d : (tensor<?x4xf32>) -> tensor<?x2x2xf32>
+  // CHECK-NEXT: %1 = bcast.reshape %d : (tensor<?x4xf32>) -> tensor<8xf32>
+  %1 = bcast.reshape %d : (tensor<?x4xf32>) -> tensor<8xf32>
+  // CHECK-NEXT: %2 = bcast.reshape %b : (tensor<?x6xf32, #stablehlo.bounds<3, ?>>) -> tensor<4x?xf32>
+  %2 = bcast.reshape %b : (tensor<?x6xf32, #stablehlo.bounds<3, ?>>) -> tensor<4x?xf32>
+  // CHECK-NEXT: %3 = bcast.reshape %s : (tensor<3x4xf32>) -> tensor<?x6xf32>
+  %3 = bcast.reshape %s : (tensor<3x4xf32>) -> tensor<?x6xf32>
   func.return
 }

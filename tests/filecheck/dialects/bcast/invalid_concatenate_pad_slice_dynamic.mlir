@@ -97,3 +97,41 @@ func.func @stablehlo_iota_of_a_bounded_size() {
   %0 = stablehlo.iota dim = 0 : tensor<?xf32, #stablehlo.bounds<4>>
   func.return
 }
+
+// -----
+
+// reshape gives one unbounded ? a size; two, or a bounded one, need dynamic_reshape.
+func.func @reshape_two_unknown(%a: tensor<?x4xf32>) {
+  // expected-error @+2 {{'bcast.reshape' op reshape to ?x?x2 has no size for its ? dimensions}}
+  // expected-note @+1 {{write bcast.dynamic_reshape with the sizes as operands}}
+  %0 = bcast.reshape %a : (tensor<?x4xf32>) -> tensor<?x?x2xf32>
+  func.return
+}
+
+// -----
+
+func.func @reshape_beside_zero(%a: tensor<?x4xf32>) {
+  // expected-error @+2 {{'bcast.reshape' op reshape to 0x? has no size for its ? dimension}}
+  // expected-note @+1 {{beside a dimension of size 0 every size of it holds 0 elements}}
+  %0 = bcast.reshape %a : (tensor<?x4xf32>) -> tensor<0x?xf32>
+  func.return
+}
+
+// -----
+
+// A count that no run-time size keeps: 4 * n is never 6.
+func.func @reshape_count_never_kept(%a: tensor<?x4xf32>) {
+  // expected-error @+2 {{'bcast.reshape' op number of output elements (6) doesn't match expected number of elements (?x4) at any size}}
+  // expected-note @+1 {{6 is not a multiple of 4}}
+  %0 = bcast.reshape %a : (tensor<?x4xf32>) -> tensor<6xf32>
+  func.return
+}
+
+// -----
+
+func.func @reshape_static_count_not_divided(%a: tensor<3x4xf32>) {
+  // expected-error @+2 {{'bcast.reshape' op number of output elements (?x5) doesn't match expected number of elements (12)}}
+  // expected-note @+1 {{12 is not a multiple of 5}}
+  %0 = bcast.reshape %a : (tensor<3x4xf32>) -> tensor<?x5xf32>
+  func.return
+}
