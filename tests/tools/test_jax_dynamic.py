@@ -61,6 +61,8 @@ PROGRAMS = {
     "stack_with_ones": (lambda x: jnp.concatenate([x, jnp.ones((1, 3), x.dtype), x]), ["b,3"]),
     "pad_both": (lambda x: jnp.pad(x, ((1, 2), (0, 1))), ["b,3"]),  # stablehlo.pad of the ? dim
     "pad_interior": (lambda x: jax.lax.pad(x, 0.5, ((1, -1, 1), (0, 0, 0))), ["b,2"]),
+    "reshape_b_2_2": (lambda x: x.reshape(x.shape[0], 2, 2) * 3.0, ["b,4"]),  # dynamic_reshape
+    "positional_iota": (lambda x: x + jnp.arange(x.shape[1], dtype=x.dtype)[None, :] / 10, ["4,b"]),
 }
 """name: (function, one shape spec per argument: sizes and dimension variables)."""
 
