@@ -9,6 +9,7 @@ function (``bcast.ir.numerics``) that gives its exact semantics.
 from __future__ import annotations
 
 import abc
+import math
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import ClassVar, Generic, TypeVar
@@ -64,6 +65,7 @@ from bcast.ir.types import (
     check_dynamic_supported,
     dense_i64,
     flat_type_shape,
+    is_dynamic_type,
     make_type,
     numpy_dtype,
     split_type,
@@ -351,10 +353,70 @@ def check_reshape(count: int, shape: Sequence[int]) -> None:
         raise RuntimeShapeError(f"cannot reshape array of size {count} into shape {tuple(shape)}")
 
 
+def reshape_sizes(count: int, declared: Sequence[int | None]) -> tuple[int, ...]:
+    """``reshape`` of ``?`` dims on an operand of ``count`` elements: the
+    result's run-time shape (its ``?``, None in ``declared``, the count over
+    the other sizes, which the verifier proved are not 0), which must keep
+    the count (NumPy's words, a ``?`` as ``?``)."""
+    known = math.prod(n for n in declared if n is not None)
+    shape = tuple(count // known if n is None else n for n in declared)
+    if math.prod(shape) != count:
+        text = ", ".join("?" if n is None else str(n) for n in declared)
+        raise RuntimeShapeError(f"cannot reshape array of size {count} into shape ({text}{',' if len(declared) == 1 else ''})")
+    return shape
+
+
 def check_dimension_size(size: int, dim: int, bound: int) -> None:
     """``bcast.set_dimension_size``: the size is within the operand's dim."""
     if size > bound:
         raise RuntimeShapeError(f"size {size} of dimension {dim} is above its bound {bound}")
+
+
+def check_concatenate(shapes: Sequence[Sequence[int]], dim: int) -> tuple[int, ...]:
+    """``concatenate`` on run-time ``shapes``: equal sizes but along ``dim``
+    (NumPy's words); the result's shape."""
+    first = [int(n) for n in shapes[0]]
+    for i, shape in enumerate(shapes[1:], 1):
+        for d, (a, b) in enumerate(zip(first, shape)):
+            if d != dim and a != int(b):
+                raise RuntimeShapeError(
+                    "all the input array dimensions except for the concatenation axis must match exactly, "
+                    f"but along dimension {d}, the array at index 0 has size {a} and the array at index {i} "
+                    f"has size {int(b)}")
+    return tuple(sum(int(s[d]) for s in shapes) if d == dim else n for d, n in enumerate(first))
+
+
+def check_pad(shape: Sequence[int], low: Sequence[int], high: Sequence[int], interior: Sequence[int]) -> tuple[int, ...]:
+    """``pad`` on a run-time ``shape``: no size ends negative (the verifier's
+    words); the result's shape."""
+    result = tuple(rules.padded_size(int(n), lo, hi, gap) for n, lo, hi, gap in zip(shape, low, high, interior))
+    for d, (size, n, lo, hi) in enumerate(zip(result, shape, low, high)):
+        if size < 0:
+            raise RuntimeShapeError(f"pad makes dimension {d} of size {size}",
+                                    [f"low {lo} and high {hi} crop more than the {int(n)} padded elements "
+                                     "of the dimension"])
+    return result
+
+
+def check_slice(shape: Sequence[int], limits: Sequence[int]) -> None:
+    """``slice`` on a run-time ``shape``: each range ends within its dim, as
+    the verifier checks a static one (NumPy would clip it silently; JAX refuses it)."""
+    for d, (n, limit) in enumerate(zip(shape, limits)):
+        if limit > int(n):
+            raise RuntimeShapeError(f"slice limit {limit} of dimension {d} is out of range",
+                                    [f"dimension {d} has size {int(n)} at run time; a range needs limit <= {int(n)}"])
+
+
+def check_run_time_result(op: Operation, inferred: Attribute, declared: Attribute) -> None:
+    """``_check_declared`` for an op whose ``?`` result dims are computed
+    from its operands' run-time sizes (concatenate, pad): such a dim is
+    declared ``?``, not a static size, which only a run-time check of the
+    op's result could keep (decision: refused, located)."""
+    _check_declared(op, inferred, declared)
+    for d, (i, n) in enumerate(zip(flat_type_shape(inferred), flat_type_shape(declared))):
+        if isinstance(i, rules.Dynamic) and isinstance(n, int):
+            raise Diagnostic(f"result dimension {d} is declared {n}, a size known only at run time",
+                             [f"declare it ? (the inferred type is {inferred})"])
 
 
 class ElementwiseOp(BcastOp, abc.ABC):
@@ -1252,10 +1314,23 @@ class TransposeOp(_FoldIdentity, StructuralOp):
 
 @irdl_op_definition
 class ReshapeOp(_FoldIdentity, StructuralOp):
+    """The flat shape of ``operand`` read in row-major order as the result's.
+    With ``?`` dims the element count is checked at run time and one
+    unbounded ``?`` result dim takes the size that keeps it
+    (``rules.check_dynamic_reshape``, ``reshape_sizes``)."""
+
     name = "bcast.reshape"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
+
+    def declared_sizes(self) -> tuple[int | None, ...]:
+        """The result's flat shape, None for its ``?`` dim (``reshape_sizes``)."""
+        return tuple(None if isinstance(d, rules.Dynamic) else d for d in flat_type_shape(self.result.type))
 
     def verify_semantics(self, semantics: Semantics) -> None:
         ol, rl = _same_element(self)
+        if rules.levels_dynamic(ol) or rules.levels_dynamic(rl):
+            rules.check_dynamic_reshape(rules.flat_shape(ol), rules.flat_shape(rl))
+            return
         n_in = rules.element_count(rules.flat_shape(ol))
         n_out = rules.element_count(rules.flat_shape(rl))
         if n_in != n_out:
@@ -1505,6 +1580,16 @@ class IotaFamily(IRDLOperation, abc.ABC):
     def dim(self) -> int:
         return self.iota_dimension.value.data
 
+    def check_static_result(self) -> None:
+        """An ``iota`` has no operand, so nothing gives a ``?`` or bounded dim
+        of its result a run-time size (decision: refused, located, in both
+        dialects; ``dynamic_iota`` takes the sizes as operands, as JAX's
+        exports write it)."""
+        if is_dynamic_type(self.result.type):
+            dialect = self.name.split(".")[0]
+            raise RuleError(f"iota of {self.result.type} has no operand to give its ? dimension a size",
+                            [f"write {dialect}.dynamic_iota with the sizes as operands"])
+
 
 def _facts(attr: DenseArrayBase | None) -> tuple[int, ...]:
     return () if attr is None else attr.get_values()
@@ -1634,6 +1719,7 @@ class SliceOp(SliceFamily, _FoldIdentity, StructuralOp):
     a spelling of their own, and ``extract`` already indexes an outer level."""
 
     name = "bcast.slice"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
 
     def verify_semantics(self, semantics: Semantics) -> None:
         ol, _ = _same_element(self)
@@ -2001,11 +2087,13 @@ class IotaOp(IotaFamily, BcastOp):
     iota writes more plainly."""
 
     name = "bcast.iota"
+    DYNAMIC_SHAPES: ClassVar[bool] = True  # refused by its own rule: check_static_result
     traits = traits_def(Pure(), CanonicalizationPatterns())
 
     ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned", "float"})
 
     def verify_semantics(self, semantics: Semantics) -> None:
+        self.check_static_result()
         levels, element = _split(self.result, "result")
         if len(levels) > 1:
             raise Diagnostic(
@@ -2030,6 +2118,7 @@ class ConcatenateOp(ConcatenateFamily, BcastOp):
     refused: joining tensors of tensors has no StableHLO or Array API form."""
 
     name = "bcast.concatenate"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     traits = traits_def(Pure())
 
     def verify_semantics(self, semantics: Semantics) -> None:
@@ -2044,7 +2133,7 @@ class ConcatenateOp(ConcatenateFamily, BcastOp):
                     ["concatenate joins operands of one element type; insert a bcast.convert"],
                 )
         shape = rules.concatenate_shape([levels[0] for levels, _ in split], self.dim)
-        _check_declared(self, make_type((shape,), elements[0]), self.result.type)
+        check_run_time_result(self, make_type((shape,), elements[0]), self.result.type)
 
 
 @irdl_op_definition
@@ -2057,6 +2146,7 @@ class PadOp(PadFamily, BcastOp):
     rank-0 tensor of ``x``'s element type; a nested (tml) type is refused."""
 
     name = "bcast.pad"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     traits = traits_def(Pure())
 
     def verify_semantics(self, semantics: Semantics) -> None:
@@ -2072,7 +2162,7 @@ class PadOp(PadFamily, BcastOp):
                 ["insert a bcast.convert"],
             )
         shape = rules.pad_shape(levels[0], self.low, self.high, self.interior)
-        _check_declared(self, make_type((shape,), element), self.result.type)
+        check_run_time_result(self, make_type((shape,), element), self.result.type)
 
 
 @irdl_op_definition

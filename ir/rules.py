@@ -479,7 +479,11 @@ def check_iota(shape: Shape, dimension: int) -> None:
 def concatenate_shape(operands: Sequence[Shape], dimension: int) -> Shape:
     """The shape of ``concatenate`` of ``operands`` along ``dimension``: at
     least one operand, all of one rank >= 1, sizes equal except along
-    ``dimension``, where they add up (as StableHLO's ``concatenate``)."""
+    ``dimension``, where they add up (as StableHLO's ``concatenate``). With
+    ``?`` dims: a pair that may be equal at run time is checked there
+    (``ops.check_concatenate``), the result dim is the most static of them;
+    along ``dimension`` a ``?`` makes a ``?``, bounded by the sum of the
+    bounds when every operand has one."""
     if not operands:
         raise RuleError("concatenate needs at least one operand")
     first = operands[0]
@@ -497,20 +501,37 @@ def concatenate_shape(operands: Sequence[Shape], dimension: int) -> Shape:
             [f"the operands have {plural(len(first), 'dimension')} "
              f"({_shape_text(first)}); the dimension indexes them from 0"],
         )
+    result = list(first)
     for i, shape in enumerate(operands[1:], 1):
         for d, (a, b) in enumerate(zip(first, shape)):
-            if d != dimension and a != b:
+            joined = strict_dim(result[d], b)
+            if d != dimension and joined is None:
                 raise RuleError(
                     f"operand #{i} has size {b} in dimension {d}, operand #0 has size {a}",
                     [f"sizes must match in every dimension but the concatenated one ({dimension})"],
                 )
-    return tuple(sum(s[d] for s in operands) if d == dimension else n for d, n in enumerate(first))
+            if d != dimension:
+                result[d] = joined[0]
+    result[dimension] = sum_of_dims([s[dimension] for s in operands])
+    return tuple(result)
+
+
+def sum_of_dims(dims: Sequence[Dim]) -> Dim:
+    """The size of dims laid end to end: static if all are, else ``?``
+    bounded by the sum of the bounds when each has one."""
+    if not is_dynamic(dims):
+        return sum(dims)  # type: ignore[arg-type]
+    bounds = [d.bound if isinstance(d, Dynamic) else d for d in dims]
+    return Dynamic(None if None in bounds else sum(bounds))  # type: ignore[arg-type]
 
 
 def pad_shape(operand: Shape, low: Sequence[int], high: Sequence[int], interior: Sequence[int]) -> Shape:
     """The shape of ``pad``: per dim ``low + n + (n - 1) * interior + high``
     (``low + high`` for ``n == 0``), as StableHLO's ``pad``. ``interior`` is
-    >= 0; a negative ``low``/``high`` crops, but no size may end negative."""
+    >= 0; a negative ``low``/``high`` crops, but no size may end negative.
+    A ``?`` dim pads to a ``?`` (bounded by its bound's size); a size that
+    may end negative is checked at run time (``ops.check_pad``), one that
+    ends negative at every size, even its bound, is refused here."""
     for name, values in (("low", low), ("high", high), ("interior", interior)):
         if len(values) != len(operand):
             raise RuleError(
@@ -518,17 +539,18 @@ def pad_shape(operand: Shape, low: Sequence[int], high: Sequence[int], interior:
                 f"{plural(len(operand), 'dimension')}",
                 ["low, high and interior give one value per operand dimension"],
             )
-    result = []
+    result: list[Dim] = []
     for d, (n, lo, hi, gap) in enumerate(zip(operand, low, high, interior)):
         if gap < 0:
             raise RuleError(f"pad interior {gap} in dimension {d} is negative", ["interior padding is >= 0"])
-        size = lo + hi + n + max(n - 1, 0) * gap
-        if size < 0:
+        largest = n.bound if isinstance(n, Dynamic) else n
+        size = None if largest is None else padded_size(largest, lo, hi, gap)
+        if size is not None and size < 0:
             raise RuleError(
                 f"pad makes dimension {d} of size {size}",
-                [f"low {lo} and high {hi} crop more than the {n} padded elements of the dimension"],
+                [f"low {lo} and high {hi} crop more than the {largest} padded elements of the dimension"],
             )
-        result.append(size)
+        result.append(Dynamic(size) if isinstance(n, Dynamic) else size)
     return tuple(result)
 
 
@@ -561,12 +583,17 @@ def reduce_window_shape(operand: Shape, window: Sequence[int], strides: Sequence
             raise RuleError(f"reduce_window {name} must be positive, got {list(values)}")
     return tuple(reduce_window_size(*dim) for dim in zip(operand, window, strides, base_dilations, window_dilations,
                                                          low, high))
+def padded_size(n: int, low: int, high: int, interior: int) -> int:
+    """One dim of ``pad`` of size ``n`` (it grows with ``n``: a bound's size bounds it)."""
+    return low + high + n + max(n - 1, 0) * interior
 
 
 def slice_shape(operand: Shape, starts: Sequence[int], limits: Sequence[int], strides: Sequence[int]) -> Shape:
     """The shape of ``operand[start:limit:stride]`` per dim (StableHLO's
     ``slice``): one range per dim, ``0 <= start <= limit <= size``,
-    ``stride >= 1``; each result dim is ``ceil((limit - start) / stride)``."""
+    ``stride >= 1``; each result dim is ``ceil((limit - start) / stride)``.
+    The result is static: a ``?`` dim's ``limit <= size`` is checked at run
+    time (``ops.check_slice``; its bound, if any, here)."""
     if not len(starts) == len(limits) == len(strides) == len(operand):
         raise RuleError(
             f"slice has {plural(len(starts), 'range')} for an operand of rank {len(operand)}",
@@ -575,7 +602,7 @@ def slice_shape(operand: Shape, starts: Sequence[int], limits: Sequence[int], st
     for d, (start, limit, stride, n) in enumerate(zip(starts, limits, strides, operand)):
         if stride < 1:
             raise RuleError(f"slice stride {stride} of dimension {d} is not positive", ["strides are >= 1"])
-        if not 0 <= start <= limit <= n:
+        if not 0 <= start <= limit <= (n if isinstance(n, int) else n.bound if n.bound is not None else limit):
             raise RuleError(
                 f"slice {start}:{limit} of dimension {d} is out of range",
                 [f"dimension {d} has size {n}; a range needs 0 <= start <= limit <= {n}"],
@@ -970,6 +997,31 @@ def matmul_plan(lhs: Shape, rhs: Shape, semantics: Semantics) -> MatmulPlan:
 
 def _shape_text(shape: Shape) -> str:
     return "shape " + "x".join(map(str, shape)) if shape else "a scalar"
+
+
+def check_dynamic_reshape(operand: Shape, result: Shape) -> None:
+    """``reshape`` with ``?`` dims (``reshape``'s own, not ``dynamic_reshape``'s
+    size operands): the result has at most one ``?``, unbounded, whose size
+    is the operand's element count over the result's static dims (NumPy's
+    ``-1``), so those multiply to more than 0; an element count that no
+    run-time size keeps is refused here, one that some may keep is checked
+    at run time (``ops.reshape_sizes``)."""
+    unknown = [d for d in result if isinstance(d, Dynamic)]
+    if len(unknown) > 1 or (unknown and unknown[0].bound is not None):
+        raise RuleError(f"reshape to {shape_str(result)} has no size for its ? dimensions",
+                        ["reshape gives one unbounded ? dimension a size (the element count over the other "
+                         "dimensions); write bcast.dynamic_reshape with the sizes as operands"])
+    known = element_count([d for d in result if isinstance(d, int)])
+    if unknown and known == 0:
+        raise RuleError(f"reshape to {shape_str(result)} has no size for its ? dimension",
+                        ["beside a dimension of size 0 every size of it holds 0 elements"])
+    fixed = element_count([d for d in operand if isinstance(d, int)])
+    if not is_dynamic(operand) and unknown and fixed % known:
+        raise RuleError(f"number of output elements ({shape_str(result)}) doesn't match expected number of "
+                        f"elements ({fixed})", [f"{fixed} is not a multiple of {known}"])
+    if is_dynamic(operand) and not unknown and (known % fixed if fixed else known):
+        raise RuleError(f"number of output elements ({known}) doesn't match expected number of elements "
+                        f"({shape_str(operand)}) at any size", [f"{known} is not a multiple of {fixed}"])
 
 
 def element_count(shape: Shape) -> int:

@@ -106,7 +106,7 @@ from bcast.ir.diagnostics import Diagnostic, incompatible_operands, incompatible
 from bcast.ir.ops import CanonicalizationPatterns, ComparisonDirection
 from bcast.ir.rules import IncompatibleDims, RuleError
 from bcast.ir.directives import parse_dot_dims, print_dot_dims
-from bcast.ir.types import DYNAMIC_INDEX, BoundsAttr, check_dynamic_supported, dense_i64, tensor_dims
+from bcast.ir.types import DYNAMIC_INDEX, BoundsAttr, check_dynamic_supported, dense_i64, dims_tensor_type, tensor_dims
 
 # --------------------------------------------------------------------------
 # Attributes: #stablehlo<comparison_direction GT>, #stablehlo<comparison_type FLOAT>
@@ -299,14 +299,15 @@ class StablehloOp(IRDLOperation, abc.ABC):
     def verify_op(self) -> None: ...
 
     @staticmethod
-    def flat_shape_of(t: Attribute) -> tuple[int, ...]:
-        """The shape a builder of a family shared with bcast (``bc.PadFamily``, ...) reads."""
-        return shape_of(t)
+    def flat_shape_of(t: Attribute) -> rules.Shape:
+        """The shape a builder of a family shared with bcast (``bc.PadFamily``,
+        ...) reads: a ``?`` dim as ``rules.Dynamic`` (its bound kept), as bcast's."""
+        return tensor_dims(_tensor(t, "operand"))
 
     @staticmethod
-    def shaped_like(t: Attribute, shape: Sequence[int]) -> TensorType:
-        """The tensor type of ``shape`` with ``t``'s element type."""
-        return tensor_type(shape, element_of(t))
+    def shaped_like(t: Attribute, shape: rules.Shape) -> TensorType:
+        """The tensor type of ``shape`` (``?`` and bounds included) with ``t``'s element type."""
+        return dims_tensor_type(element_of(t), shape)
 
 
 # --------------------------------------------------------------------------
@@ -783,9 +784,11 @@ class IotaOp(bc.IotaFamily, StablehloOp):
     ``bc.IotaFamily``'s (StableHLO's ``output`` is its ``result``)."""
 
     name = "stablehlo.iota"
+    DYNAMIC_SHAPES: ClassVar[bool] = True  # refused by its own rule: check_static_result
     traits = traits_def(Pure())
 
     def verify_op(self) -> None:
+        self.check_static_result()
         element = element_of(self.result, "output")
         if element == i1 or not isinstance(element, IntegerType | AnyFloat | ComplexType):
             raise Diagnostic(f"output must be a tensor of integer, floating-point or complex values, "
@@ -836,6 +839,7 @@ class ConcatenateOp(bc.ConcatenateFamily, StablehloOp):
     builder are ``bc.ConcatenateFamily``'s."""
 
     name = "stablehlo.concatenate"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     traits = traits_def(Pure())
 
     def verify_op(self) -> None:
@@ -854,13 +858,32 @@ class ConcatenateOp(bc.ConcatenateFamily, StablehloOp):
             raise Diagnostic(f"dimension {self.dim} is out-of-bounds for input rank {len(shapes[0])}")
         for i, shape in enumerate(shapes[1:], 1):
             for d, (a, b) in enumerate(zip(shapes[0], shape)):
-                if d != self.dim and a != b:
+                if d != self.dim and a != b and DYNAMIC_INDEX not in (a, b):
                     raise Diagnostic(f"shapes of operand ({i}) and (0) do not match at non-concat index: "
-                                     f"{shape} != {shapes[0]} at non-concat index {d}")  # fmt: skip
+                                     f"{_shape_text(shape)} != {_shape_text(shapes[0])} at non-concat index {d}")  # fmt: skip
+        if any(DYNAMIC_INDEX in shape for shape in shapes):
+            flat = [tensor_dims(x.type) for x in self.inputs]
+            _check_dynamic_result(self, rules.concatenate_shape(flat, self.dim), elements[0])
+            return
         expected = tensor_type([sum(s[self.dim] for s in shapes) if d == self.dim else n
                                 for d, n in enumerate(shapes[0])], elements[0])  # fmt: skip
         if expected != self.result.type:
             raise incompatible_results([expected], [self.result.type])
+
+
+def _shape_text(shape: Sequence[int]) -> str:
+    """A shape as a Python tuple prints, a ``?`` dim as ``?`` (StableHLO's own messages)."""
+    dims = ["?" if n == DYNAMIC_INDEX else str(n) for n in shape]
+    return "(" + ", ".join(dims) + ("," if len(dims) == 1 else "") + ")"
+
+
+def _check_dynamic_result(op: Operation, shape: rules.Shape, element: Attribute) -> None:
+    """The declared result of an op with ``?`` operand dims is the type bcast's
+    rule infers (``?`` and bounds included): its run-time sizes are computed
+    from the operands', never refined by a static declaration."""
+    expected = dims_tensor_type(element, shape)
+    if expected != op.results[0].type:
+        raise incompatible_results([expected], [op.results[0].type])
 
 
 @irdl_op_definition
@@ -871,6 +894,7 @@ class PadOp(bc.PadFamily, StablehloOp):
     are ``bc.PadFamily``'s."""
 
     name = "stablehlo.pad"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     traits = traits_def(Pure())
 
     def verify_op(self) -> None:
@@ -887,8 +911,12 @@ class PadOp(bc.PadFamily, StablehloOp):
             if gap < 0:
                 raise Diagnostic(f"Interior padding cannot be negative: {gap}")
         for d, (n, lo, hi, gap) in enumerate(zip(shape, self.low, self.high, self.interior)):
-            if lo + hi + n + max(n - 1, 0) * gap < 0:
+            if n != DYNAMIC_INDEX and lo + hi + n + max(n - 1, 0) * gap < 0:
                 raise Diagnostic(f"Padding result in negative size for dimension {d}")
+        if DYNAMIC_INDEX in shape:
+            result = rules.pad_shape(tensor_dims(self.operand.type), self.low, self.high, self.interior)
+            _check_dynamic_result(self, result, element_of(self.operand))
+            return
         result = rules.pad_shape(shape, self.low, self.high, self.interior)
         expected = tensor_type(result, element_of(self.operand))
         if expected != self.result.type:
@@ -1417,6 +1445,7 @@ class SliceOp(bc.SliceFamily, StablehloOp):
     are ``bc.SliceFamily``'s."""
 
     name = "stablehlo.slice"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     traits = traits_def(Pure())
 
     def verify_op(self) -> None:
@@ -1427,7 +1456,7 @@ class SliceOp(bc.SliceFamily, StablehloOp):
         for d, (s, l, st, n) in enumerate(zip(starts, limits, strides, shape)):
             if st <= 0:
                 raise Diagnostic(f"dimension {d}: stride {st} must be positive")
-            if not 0 <= s <= l <= n:
+            if not 0 <= s <= l <= (l if n == DYNAMIC_INDEX else n):  # a ? dim: checked at run time
                 raise Diagnostic(f"dimension {d}: slice {s}:{l}:{st} is not within size {n}")
         expected = tensor_type([-(-(l - s) // st) for s, l, st in zip(starts, limits, strides)],
                                 element_of(self.operand))

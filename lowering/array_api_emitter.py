@@ -31,7 +31,7 @@ from xdsl.ir import Operation
 from bcast.ir import ops as bc
 from bcast.ir import rules, scalar
 from bcast.ir.fusion import FusionOp, is_elementwise, is_explicit
-from bcast.ir.types import split_type
+from bcast.ir.types import has_dynamic_types, split_type
 from bcast.lowering import array_api_runtime
 from bcast.lowering.numpy_emitter import (
     Expression,
@@ -44,6 +44,7 @@ from bcast.lowering.numpy_emitter import (
     python_tuple,
     result_shape,
     slice_index,
+    sliced_operand,
     site,
     starts_source,
 )
@@ -158,11 +159,14 @@ EXPRESSIONS: dict[type[Operation], Expression] = {
     bc.BroadcastInDimOp: lambda e, op, x: f"ar.broadcast_in_dim(xp, {x}, {list(op.dims)}, {result_shape(op)})",
     bc.TransposeOp: lambda e, op, x: f"xp.permute_dims({x}, {tuple(op.permutation.get_values())})",
     bc.ReverseOp: lambda e, op, x: f"xp.flip({x}, axis={tuple(op.dims)})" if op.dims else x,
-    bc.SliceOp: lambda e, op, x: f"{x}[{slice_index(op)}]",
+    bc.SliceOp: lambda e, op, x: f"{sliced_operand(op, x)}[{slice_index(op)}]",
     bc.IotaOp: lambda e, op, x: f"ar.iota(xp, {result_shape(op)}, {op.dim}, {dtype_name(op.result.type)!r})",
-    bc.ConcatenateOp: lambda e, op, x: f"xp.concat([{', '.join(e.names[v] for v in op.inputs)}], axis={op.dim})",
+    bc.ConcatenateOp: lambda e, op, x: (
+        f"ar.concatenate(xp, [{', '.join(e.names[v] for v in op.inputs)}], {op.dim}, {site(op)!r})"
+        if has_dynamic_types(op) else f"xp.concat([{', '.join(e.names[v] for v in op.inputs)}], axis={op.dim})"),
     bc.PadOp: lambda e, op, x: (
-        f"ar.pad(xp, {x}, {e.names[op.padding_value]}, {list(op.low)}, {list(op.high)}, {list(op.interior)})"),
+        f"ar.{'checked_pad' if has_dynamic_types(op) else 'pad'}(xp, {x}, {e.names[op.padding_value]}, "
+        f"{list(op.low)}, {list(op.high)}, {list(op.interior)}{f', {site(op)!r}' if has_dynamic_types(op) else ''})"),
     bc.DotGeneralOp: lambda e, op, x: (
         f"ar.dot_general(xp, {x}, {e.names[op.rhs]}, {dot_dims_expr(op)}, {dtype_name(op.result.type)!r})"),
     bc.DynamicSliceOp: lambda e, op, x: f"ar.dynamic_slice(xp, {x}, {starts_source(e, op)}, {list(op.sizes)})",
@@ -173,7 +177,9 @@ EXPRESSIONS: dict[type[Operation], Expression] = {
         f"{dtype_name(op.result.type)!r})"),
     bc.GatherOp: lambda e, op, x: (
         f"ar.gather(xp, {x}, {e.names[op.start_indices]}, {op.dims!r}, {list(op.sizes)})"),
-    bc.ReshapeOp: lambda e, op, x: f"ar.reshape(xp, {x}, {result_shape(op)})",
+    bc.ReshapeOp: lambda e, op, x: (
+        f"ar.checked_reshape(xp, {x}, {op.declared_sizes()}, {site(op)!r})" if has_dynamic_types(op)
+        else f"ar.reshape(xp, {x}, {result_shape(op)})"),
     bc.NarrowOp: lambda e, op, x: f"ar.reshape(xp, {x}, {result_shape(op)})",
     bc.ReduceOp: lambda e, op, x: (
         f"ar.reduce(xp, {op.kind_name!r}, {x}, {op.reduced_dims}, {op.keeps_dims}, "

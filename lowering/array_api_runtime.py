@@ -926,6 +926,24 @@ def dynamic_reshape(xp, x, shape: tuple[int, ...], site: rt.Site | None):
     return reshape(xp, x, shape)
 
 
+def concatenate(xp, xs, dim: int, site: rt.Site | None):
+    """``bcast.concatenate`` of ``?`` dims, checked as the NumPy backend checks it."""
+    rt.checked(site, bc.check_concatenate, [tuple(x.shape) for x in xs], dim)
+    return xp.concat(xs, axis=dim)
+
+
+def checked_reshape(xp, x, declared: tuple[int | None, ...], site: rt.Site | None):
+    """``bcast.reshape`` of ``?`` dims, checked and sized as the NumPy backend
+    does it (``bc.reshape_sizes``: the result's ``?``, None, takes the count)."""
+    return reshape(xp, x, rt.checked(site, bc.reshape_sizes, math.prod(x.shape), declared))
+
+
+def checked_pad(xp, x, value, low, high, interior, site: rt.Site | None):
+    """``bcast.pad`` of ``?`` dims, checked as the NumPy backend checks it."""
+    rt.checked(site, bc.check_pad, tuple(x.shape), low, high, interior)
+    return pad(xp, x, value, low, high, interior)
+
+
 def set_dimension_size(xp, x, dim: int, size: int, site: rt.Site | None):
     """``bcast.set_dimension_size``: the first ``size`` entries of ``dim``,
     which may not pass its bound (error at ``site``)."""

@@ -16,6 +16,7 @@ broadcasts' steps once there."""
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Sequence
 
@@ -26,10 +27,11 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from bcast.ir import ops as bc
 from bcast.ir import rules
-from bcast.ir.types import flat_type_shape
+from bcast.ir.fusion import FusionOp
+from bcast.ir.types import flat_type_shape, has_dynamic_types
 from bcast.lowering.interpreter import EvaluationError, RuntimeShapeFailure, check_broadcastable, check_expansion
 from bcast.lowering.reference import Evaluator
-from bcast.passes.lower_to_loops import SizeSource, index_source, size_source
+from bcast.passes.lower_to_loops import DerivedSize, SizeSource, index_source, size_source
 from bcast.passes.size_tensors import refines_operand, size_tensor_ops
 
 Shape = tuple[int, ...]
@@ -63,7 +65,7 @@ class SizePlan:
         1024x1024, docs/performance.md) nor a run of the reference's
         functions (tens of microseconds each). A failure raises and is never
         stored."""
-        for op in block.ops:
+        for op in [inner for top in block.ops for inner in _with_fused(top)]:
             if op in evaluated:
                 self.steps.append(("run", op, [index_source(v) if isinstance(v.type, IndexType) else v
                                                for v in op.operands]))
@@ -76,6 +78,12 @@ class SizePlan:
             elif isinstance(op, bc.TransposeOp) and refines_operand(op):
                 operand = [size_source(op.operand, k) for k in range(len(op.perm))]
                 self.steps.append(("refine", op, [operand[p] for p in op.perm]))
+            elif isinstance(op, bc.ConcatenateOp | bc.PadOp | bc.SliceOp | bc.ReshapeOp) and has_dynamic_types(op):
+                operands = op.inputs if isinstance(op, bc.ConcatenateOp) else [op.operands[0]]
+                shapes = [[size_source(x, k) for k in range(len(flat_type_shape(x.type)))] for x in operands]
+                derived = [(d, source) for d in range(len(flat_type_shape(op.results[0].type)))
+                           if isinstance(source := size_source(op.results[0], d), DerivedSize)]
+                self.steps.append(("operand sizes", op, shapes, derived))
             if isinstance(op, bc.DimOp):
                 self.steps.append(("dim", op.result, size_source(op.operand, op.dim)))
             elif isinstance(op, bc.BroadcastSizeOp):
@@ -145,6 +153,11 @@ class SizePlan:
                 count, want = int(np.prod([size(s) for s in operand])), tuple(size(s) for s in result)
                 if count != int(np.prod(want)):
                     _fail(op, bc.check_reshape, count, want)
+            elif kind == "operand sizes":
+                _, op, sources, derived = step
+                result = _operand_sizes_rule(op, [tuple(size(s) for s in shape) for shape in sources])
+                for d, source in derived:
+                    sizes[source] = result[d]
             elif kind == "bound":
                 _, op, n, bound = step
                 if size(n) > size(bound):
@@ -186,6 +199,31 @@ class SizePlan:
             interpreter = self._interpreters.it = Evaluator().interpreter()
         with np.errstate(all="ignore"):
             return interpreter.run_op(op, tuple(args))
+
+
+def _with_fused(op: Operation) -> list[Operation]:
+    """``op``, and for a fusion the slices and reshapes in its body, whose
+    ``?`` dims are checked here too (``bcast-fuse`` takes them in as views)."""
+    if not isinstance(op, FusionOp):
+        return [op]
+    return [op, *(inner for inner in op.walk() if isinstance(inner, bc.SliceOp | bc.ReshapeOp))]
+
+
+def _operand_sizes_rule(op: Operation, shapes: list[Shape]) -> Shape:
+    """The run-time rule of a ``concatenate``, ``pad``, ``reshape`` or ``slice`` with
+    ``?`` dims on its operands' sizes (``bcast.ir.ops``), its failure the
+    reference's located error; the result's shape (a slice's: unused)."""
+    try:
+        if isinstance(op, bc.ConcatenateOp):
+            return bc.check_concatenate(shapes, op.dim)
+        if isinstance(op, bc.PadOp):
+            return bc.check_pad(shapes[0], op.low, op.high, op.interior)
+        if isinstance(op, bc.ReshapeOp):
+            return bc.reshape_sizes(math.prod(shapes[0]), op.declared_sizes())
+        bc.check_slice(shapes[0], op.limits)
+        return ()
+    except bc.RuntimeShapeError as e:
+        raise RuntimeShapeFailure(op, e) from None
 
 
 def _fail(op: Operation, rule, *args) -> None:

@@ -43,7 +43,7 @@ from bcast.ir.diagnostics import Report, call_notes, op_report, op_source_loc
 from bcast.ir.evaluate import evaluate
 from bcast.ir.fusion import FusionOp, YieldOp
 from bcast.ir.ops import semantics_of
-from bcast.ir.types import is_dynamic_type, split_type
+from bcast.ir.types import has_dynamic_types, is_dynamic_type, split_type
 from bcast.ir.types import flat_type_shape as flat_shape_of
 from bcast.ir.types import numpy_dtype as dtype_of
 from bcast.lowering import numpy_runtime as rt
@@ -266,6 +266,9 @@ class BcastFunctions(InterpreterFunctions):
 
     @impl(bc.ReshapeOp)
     def run_reshape(self, interpreter: Interpreter, op: bc.ReshapeOp, args: PythonValues) -> PythonValues:
+        if has_dynamic_types(op):
+            return _typed(op, np.reshape(args[0], _checked(op, bc.reshape_sizes, np.size(args[0]),
+                                                           op.declared_sizes())))
         return _typed(op, np.reshape(args[0], flat_shape_of(op.result.type)))
 
     @impl(bc.NarrowOp)
@@ -295,10 +298,12 @@ class BcastFunctions(InterpreterFunctions):
 
     @impl(bc.ConcatenateOp)
     def run_concatenate(self, interpreter: Interpreter, op: bc.ConcatenateOp, args: PythonValues) -> PythonValues:
+        _checked(op, bc.check_concatenate, [np.shape(x) for x in args], op.dim)  # ? dims: sizes at run time
         return _typed(op, evaluate(op, *args))
 
     @impl(bc.PadOp)
     def run_pad(self, interpreter: Interpreter, op: bc.PadOp, args: PythonValues) -> PythonValues:
+        _checked(op, bc.check_pad, np.shape(args[0]), op.low, op.high, op.interior)
         return _typed(op, evaluate(op, *args))
 
 
@@ -341,6 +346,7 @@ class BcastFunctions(InterpreterFunctions):
 
     @impl(bc.SliceOp)
     def run_slice(self, interpreter: Interpreter, op: bc.SliceOp, args: PythonValues) -> PythonValues:
+        _checked(op, bc.check_slice, np.shape(args[0]), op.limits)
         return _typed(op, evaluate(op, args[0]))
 
     @impl(bc.DynamicSliceOp)

@@ -53,7 +53,7 @@ from bcast.ir import scalar
 from bcast.ir.diagnostics import op_source_loc
 from bcast.ir.fusion import VIEW_OPS, FusionOp, YieldOp, is_elementwise, is_explicit
 from bcast.ir.ops import semantics_of
-from bcast.ir.types import flat_type_shape, is_dynamic_type, numpy_dtype, split_type
+from bcast.ir.types import flat_type_shape, has_dynamic_types, is_dynamic_type, numpy_dtype, split_type
 from bcast.lowering import numpy_runtime as rt
 from bcast.lowering.reference import signature
 from bcast.passes.errors import PassError, check_one_block_functions
@@ -247,6 +247,12 @@ def slice_index(op: bc.SliceOp) -> str:
     give NumPy a scalar)."""
     ranges = [f"{s.start}:{s.stop}" + ("" if s.step == 1 else f":{s.step}") for s in op.ranges()]
     return ", ".join(ranges) if ranges else "..."
+
+
+def sliced_operand(op: bc.SliceOp, x: str) -> str:
+    """The operand a ``slice`` indexes: with ``?`` dims, checked first to
+    hold the ranges (``rt.in_slice_range``; NumPy and the Array API alike)."""
+    return f"rt.in_slice_range({x}, {list(op.limits)}, {site(op)!r})" if has_dynamic_types(op) else x
 
 
 def dot_dims_expr(op: bc.DotGeneralOp) -> str:
@@ -698,11 +704,14 @@ EXPRESSIONS: dict[type[Operation], Expression] = {
     bc.BroadcastInDimOp: lambda e, op, x: f"rt.broadcast_in_dim({x}, {list(op.dims)}, {result_shape(op)})",
     bc.TransposeOp: lambda e, op, x: f"np.transpose({x}, {list(op.permutation.get_values())})",
     bc.ReverseOp: lambda e, op, x: f"np.flip({x}, {list(op.dims)})",
-    bc.SliceOp: lambda e, op, x: f"{x}[{slice_index(op)}]",
+    bc.SliceOp: lambda e, op, x: f"{sliced_operand(op, x)}[{slice_index(op)}]",
     bc.IotaOp: lambda e, op, x: f"numerics.iota({result_shape(op)}, {op.dim}, np.{dtype_name(op.result.type)})",
-    bc.ConcatenateOp: lambda e, op, x: f"np.concatenate([{', '.join(e.names[v] for v in op.inputs)}], {op.dim})",
+    bc.ConcatenateOp: lambda e, op, x: (
+        f"rt.concatenate([{', '.join(e.names[v] for v in op.inputs)}], {op.dim}, {site(op)!r})"
+        if has_dynamic_types(op) else f"np.concatenate([{', '.join(e.names[v] for v in op.inputs)}], {op.dim})"),
     bc.PadOp: lambda e, op, x: (
-        f"numerics.pad({x}, {e.names[op.padding_value]}, {list(op.low)}, {list(op.high)}, {list(op.interior)})"),
+        f"{'rt' if has_dynamic_types(op) else 'numerics'}.pad({x}, {e.names[op.padding_value]}, {list(op.low)}, "
+        f"{list(op.high)}, {list(op.interior)}{f', {site(op)!r}' if has_dynamic_types(op) else ''})"),
     # np.matmul (BLAS for floats) on the operands, broadcast views included
     bc.DotGeneralOp: lambda e, op, x: f"numerics.dot_general({x}, {e.names[op.rhs]}, {dot_dims_expr(op)})",
     # a view, as slice's
@@ -715,7 +724,8 @@ EXPRESSIONS: dict[type[Operation], Expression] = {
     # one advanced-indexing read
     bc.GatherOp: lambda e, op, x: (
         f"numerics.gather({x}, {e.names[op.start_indices]}, {op.dims!r}, {list(op.sizes)})"),
-    bc.ReshapeOp: lambda e, op, x: f"np.reshape({x}, {result_shape(op)})",
+    bc.ReshapeOp: lambda e, op, x: (f"rt.reshape({x}, {op.declared_sizes()}, {site(op)!r})" if has_dynamic_types(op)
+                                    else f"np.reshape({x}, {result_shape(op)})"),
     bc.NarrowOp: lambda e, op, x: f"np.reshape({x}, {result_shape(op)})",
     bc.ExtractOp: lambda e, op, x: f"np.array({x}[{e.index_expr(op)}]).reshape({result_shape(op)})",
     bc.AssignOp: lambda e, op, x: (
@@ -772,7 +782,8 @@ def check_static_or_explicit(op: Operation, target: str) -> None:
     of one shape, reductions, argmax/argmin, reverse and cumulative (NumPy's
     own run on any shape), contractions (their pairs checked before by
     make-explicit), dynamic_slice and gather (their sizes checked before,
-    their starts clamped to the run-time size). A transpose permutes run-time sizes; one that declares a static size
+    their starts clamped to the run-time size), concatenate, pad, slice and
+    reshape (their run-time sizes checked first). A transpose permutes run-time sizes; one that declares a static size
     for a ``?`` dim of its operand (checked by the reference and the C
     runtime) is refused. Another op with a dynamic dim (an implicit
     broadcast, a fusion, which the targets block by static sizes) is
@@ -783,7 +794,8 @@ def check_static_or_explicit(op: Operation, target: str) -> None:
     dynamic = next((t for t in types if is_dynamic_type(t)), None)
     computes_on_any_shape = (isinstance(op, (*DYNAMIC_FORM_ARRAY_OPS, bc.ReduceOp, bc.ArgReduceOp, bc.ReverseOp,
                                              bc.CumulativeOp, bc.DotGeneralOp,
-                                             bc.DynamicSliceOp, bc.GatherOp))
+                                             bc.DynamicSliceOp, bc.GatherOp, bc.ConcatenateOp, bc.PadOp,
+                                             bc.SliceOp, bc.ReshapeOp))
                              or (is_elementwise(op) and is_explicit(op))
                              or (isinstance(op, bc.TransposeOp) and not refines_operand(op)))
     if dynamic is not None and not computes_on_any_shape:

@@ -13,6 +13,7 @@ recycled without the caller ever seeing it (``output``).
 
 from __future__ import annotations
 
+import math
 import sys
 import threading
 from collections import OrderedDict
@@ -637,6 +638,33 @@ def dynamic_reshape(x: np.ndarray, shape: tuple[int, ...], site: Site | None) ->
     """``bcast.dynamic_reshape``: the element count must be kept (error at ``site``)."""
     checked(site, bc.check_reshape, x.size, shape)
     return np.reshape(x, shape)
+
+
+def concatenate(xs: Sequence[np.ndarray], dim: int, site: Site | None) -> np.ndarray:
+    """``bcast.concatenate`` of ``?`` dims: sizes equal but along ``dim``
+    (NumPy's words, the reference's error at ``site``)."""
+    checked(site, bc.check_concatenate, [x.shape for x in xs], dim)
+    return np.concatenate(xs, dim)
+
+
+def pad(x: np.ndarray, value: np.ndarray, low: list[int], high: list[int], interior: list[int],
+        site: Site | None) -> np.ndarray:
+    """``bcast.pad`` of ``?`` dims: no size ends negative (error at ``site``)."""
+    checked(site, bc.check_pad, x.shape, low, high, interior)
+    return numerics.pad(x, value, low, high, interior)
+
+
+def reshape(x, declared: tuple[int | None, ...], site: Site | None):
+    """``bcast.reshape`` of ``?`` dims: the count kept, the result's ``?``
+    (None) the count over the other sizes (error at ``site``)."""
+    return x.reshape(checked(site, bc.reshape_sizes, math.prod(x.shape), declared))
+
+
+def in_slice_range(x, limits: list[int], site: Site | None):
+    """``x``, whose run-time shape holds the ranges of a ``bcast.slice`` of
+    ``?`` dims ending at ``limits`` (error at ``site``); any array namespace's."""
+    checked(site, bc.check_slice, tuple(x.shape), limits)
+    return x
 
 
 def set_dimension_size(x: np.ndarray, dim: int, size: int, site: Site | None) -> np.ndarray:

@@ -93,7 +93,7 @@ from bcast.ir import ops as bc
 from bcast.ir.fusion import FusionOp, is_explicit
 from bcast.ir.ops import semantics_of
 from bcast.ir.loops import BOUNDS_CHECK_ATTR, GEMM_ATTR, LOOP_FORM_ATTR, PARALLEL_ATTR, REDUCTION_ATTR, RemFOp
-from bcast.ir.types import NUMPY_DTYPES, dense_i64, flat_type_shape, split_type
+from bcast.ir.types import NUMPY_DTYPES, dense_i64, flat_type_shape, has_dynamic_types, split_type
 from bcast.passes.errors import PassError, check_one_block_functions, check_signatures
 
 Index = list[SSAValue]
@@ -391,9 +391,40 @@ def pad_kept(n: int, low: int, interior: int, size: int) -> tuple[int, int]:
     place ``low + i * (interior + 1)`` is inside the result (``0 <= place <
     size``): negative edges crop the others."""
     step = interior + 1
-    start = max(-(low // step), 0)  # the first i with low + i * step >= 0
+    start = pad_kept_start(low, interior)
     stop = min(n, (size - 1 - low) // step + 1) if size > 0 else 0
     return start, max(stop, start)
+
+
+def pad_kept_start(low: int, interior: int) -> int:
+    """The first operand index along a dim of ``pad`` whose place ``low + i *
+    (interior + 1)`` is not cropped by a negative ``low``."""
+    return max(-(low // (interior + 1)), 0)
+
+
+def pad_kept_count(b: Scalars, n: SSAValue, start: int, high: int, interior: int) -> SSAValue:
+    """How many operand indices from ``start`` land in the result along a
+    ``?`` dim of run-time size ``n``: those before ``n + min(0, floor(high /
+    (interior + 1)))`` (the first index whose place is past the result's
+    last), never fewer than 0."""
+    stop = min(0, high // (interior + 1))
+    return at_least_zero(b, b(arith.AddiOp(n, b.index(stop - start))))
+
+
+def add_sizes(b: Scalars, a: int | SSAValue, n: int | SSAValue) -> int | SSAValue:
+    """``a + n`` of sizes: an int while both are, else an ``index`` value (no add of a 0)."""
+    if isinstance(a, int) and isinstance(n, int):
+        return a + n
+    if isinstance(a, int) and a == 0:
+        return n
+    return b(arith.AddiOp(b.index(a) if isinstance(a, int) else a, b.index(n) if isinstance(n, int) else n))
+
+
+def at_least_zero(b: Scalars, n: SSAValue) -> SSAValue:
+    """``max(n, 0)`` of an ``index`` value (a compare and a select, as the C
+    target writes index arithmetic)."""
+    zero = b.index(0)
+    return b.select(b.cmpi("slt", n, zero), zero, n)
 
 
 def unit_dim_index(b: Scalars, operand: Sequence, result: Sequence, idx: Index) -> Index | None:
@@ -430,7 +461,31 @@ def reshape_index(b: Scalars, operand: rules.Shape, result: rules.Shape, idx: In
     return out
 
 
-SizeSource = int | SSAValue | tuple[BlockArgument, int]
+@dataclass(frozen=True)
+class DerivedSize:
+    """A ``?`` result dim computed from its op's operands' run-time sizes by
+    the op's own rule: ``concatenate`` along a ``?`` dim (the sum), ``pad``
+    of one (``rules.padded_size``), ``reshape``'s ``?`` (the element count
+    over the result's static sizes, ``ops.reshape_sizes``). Computed once, where
+    the op is lowered, and by the C runtime before the call
+    (lowering/c_sizes.py), which checks the op's run-time rule there."""
+
+    op: Operation
+    dim: int
+
+    def operand_sources(self) -> list[SizeSource]:
+        """The sizes the dim is computed from: each concatenated operand's
+        size along the dim, the padded operand's, or every dim of the
+        reshaped operand (its element count)."""
+        if isinstance(self.op, bc.ConcatenateOp):
+            return [size_source(x, self.dim) for x in self.op.inputs]
+        if isinstance(self.op, bc.ReshapeOp):
+            operand = self.op.operand
+            return [size_source(operand, k) for k in range(len(flat_type_shape(operand.type)))]
+        return [size_source(self.op.operands[0], self.dim)]
+
+
+SizeSource = int | SSAValue | tuple[BlockArgument, int] | DerivedSize
 
 
 
@@ -466,6 +521,11 @@ def size_source(v: SSAValue, d: int) -> SizeSource:
                 return index_source(op.size)
             v = op.operand
             continue
+        if isinstance(op, bc.ConcatenateOp | bc.PadOp | bc.ReshapeOp):
+            if isinstance(op, bc.PadOp | bc.ReshapeOp) or d == op.dim:
+                return DerivedSize(op, d)
+            v = op.inputs[0]  # the operands' sizes are equal but along dim (checked at run time)
+            continue
         if isinstance(op, bc.ElementwiseOp | bc.ConversionOp) and is_explicit(op):
             v = op.operands[1] if isinstance(op, bc.SelectOp) else op.operands[0]
         elif isinstance(op, bc.ReduceOp) and not op.keeps_dims:
@@ -486,7 +546,8 @@ def size_source(v: SSAValue, d: int) -> SizeSource:
             v, d = op.result_source(d)
         else:
             raise PassError(op, "has dynamic dimensions that bcast-lower-to-loops does not lower yet",
-                            ["it lowers elementwise ops, broadcasts, reductions, transposes, reverses, contractions and the size ops "
+                            ["it lowers elementwise ops, broadcasts, reductions, transposes, reverses, "
+                             "contractions, concatenates, pads and the size ops "
                              "(dynamic_reshape, dynamic_iota, set_dimension_size) of dynamic shapes"])
 
 
@@ -570,6 +631,11 @@ class FunctionLowering:
         the clamped starts of each dynamic slice."""
         self.arg_sizes: dict[tuple[BlockArgument, int], SSAValue] = {}
         """Each dynamic size of an argument, read once at entry (``memref.dim``)."""
+        self.derived: dict[DerivedSize, SSAValue] = {}
+        """Each ``DerivedSize`` of the function, computed where its op is lowered."""
+        self.derived_for: set[Operation] = set()
+        """The ops of ``?`` dims whose sizes ``derive_sizes`` has computed (a
+        reshape among them is read through its run-time sizes)."""
         self.steps: dict[tuple[Operation, int], SSAValue] = {}
         """A ``dynamic_broadcast_in_dim`` operand dim that may be 1 at run time ->
         its index step: 0 where its size is 1 (it stretches), else 1."""
@@ -607,7 +673,39 @@ class FunctionLowering:
             return source
         if isinstance(source, tuple):
             return self.arg_sizes[source]
+        if isinstance(source, DerivedSize):
+            return self.derived[source]
         return self.alias[source]
+
+    def derive_sizes(self, op: bc.ConcatenateOp | bc.PadOp | bc.ReshapeOp) -> None:
+        """The ``?`` result dims of ``op`` computed from its operands' sizes
+        (``DerivedSize``), here at the function's top level, before its nests
+        (the C runtime has checked them: no size is negative)."""
+        b = self.b
+        for d in range(len(flat_type_shape(op.result.type))):
+            source = size_source(op.result, d)
+            if not isinstance(source, DerivedSize) or source in self.derived:
+                continue
+            sizes = [self.size(s) for s in source.operand_sources()]
+            if isinstance(op, bc.ConcatenateOp):
+                total = 0
+                for n in sizes:
+                    total = add_sizes(b, total, n)
+            elif isinstance(op, bc.ReshapeOp):  # the static sizes multiplied once, then the run-time ones
+                count = b.index(math.prod(n for n in sizes if isinstance(n, int)))
+                for n in sizes:
+                    if not isinstance(n, int):
+                        count = b(arith.MuliOp(count, n))
+                known = math.prod(n for n in op.declared_sizes() if n is not None)
+                total = count if known == 1 else b(arith.DivUIOp(count, b.index(known)))
+            else:
+                n, lo, hi, gap = self.as_index(sizes[0]), op.low[d], op.high[d], op.interior[d]
+                total = b(arith.AddiOp(n, b.index(lo + hi)))
+                if gap:
+                    gaps = at_least_zero(b, b(arith.SubiOp(n, b.index(1))))
+                    total = b(arith.AddiOp(total, gaps if gap == 1 else b(arith.MuliOp(gaps, b.index(gap)))))
+            self.derived[source] = total
+        self.derived_for.add(op)
 
     def shape(self, v: SSAValue) -> list[int | SSAValue]:
         """The run-time flat shape of tensor ``v``."""
@@ -847,6 +945,8 @@ class FunctionLowering:
             return (yield op.operand, idx)  # the first entries along its dim, at their own index
         if isinstance(op, bc.SizeToTensorOp):
             return b(arith.IndexCastOp(self.alias[op.size], storage_type(element_of(op.result.type))))
+        if isinstance(op, bc.ReshapeOp) and op in self.derived_for:
+            return (yield op.operand, self.dynamic_reshape_index(op.operand, op.result, idx))
         if isinstance(op, bc.ReshapeOp | bc.NarrowOp):
             src = flat_type_shape(op.operand.type)
             return (yield op.operand, reshape_index(b, src, flat_type_shape(op.result.type), idx))
@@ -960,6 +1060,8 @@ class FunctionLowering:
 
     # -- ops -----------------------------------------------------------------
     def lower_op(self, op: Operation) -> None:
+        if isinstance(op, bc.ReshapeOp) and has_dynamic_types(op):
+            self.derive_sizes(op)  # here, at the top level, even for a reshape read as a view
         if isinstance(op, func.ReturnOp):
             self.lower_return(op)
         elif isinstance(op, FusionOp):
@@ -1029,34 +1131,47 @@ class FunctionLowering:
     def lower_concatenate(self, op: bc.ConcatenateOp) -> None:
         """A fusion boundary: one nest per operand, each writing its operand
         into its part of the result buffer (offset along ``dim`` by the sizes
-        of the operands before it); nothing is read out of bounds."""
+        of the operands before it, run-time sizes added at the top level);
+        nothing is read out of bounds."""
+        self.derive_sizes(op)
         b, target, offset = self.b, self.buffer(op.result), 0
-        for x in op.inputs:
-            shape = flat_type_shape(x.type)
-            if offset:
+        for k, x in enumerate(op.inputs):
+            shape = self.shape(x)
+            if isinstance(offset, int) and offset == 0:
+                self.store_nest([x], [target], shape)
+            else:
+                start = self.as_index(offset)
                 with self.nest(shape, parallel=True) as ivs:
                     at = list(ivs)
-                    at[op.dim] = b(arith.AddiOp(ivs[op.dim], b.index(offset)))
+                    at[op.dim] = b(arith.AddiOp(ivs[op.dim], start))
                     self.b(memref.StoreOp.get(self.value_at(x, list(ivs)), target, at))
-            else:
-                self.store_nest([x], [target], shape)
-            offset += shape[op.dim]
+            if k + 1 < len(op.inputs):
+                offset = add_sizes(b, offset, shape[op.dim])
         self.written(op.result, target)
 
     def lower_pad(self, op: bc.PadOp) -> None:
         """A fusion boundary: a nest filling the result with the padding
         value, then one over the operand elements that land in the result
         (those a negative edge crops are not visited), each written at
-        ``low + i * (interior + 1)``."""
+        ``low + i * (interior + 1)``; on a ``?`` dim the count of those is
+        computed at the top level (``pad_kept_count``)."""
+        self.derive_sizes(op)
         b, target = self.b, self.buffer(op.result)
-        result = flat_type_shape(op.result.type)
-        with self.nest(result, parallel=True) as ivs:
+        with self.nest(self.shape(op.result), parallel=True) as ivs:
             self.b(memref.StoreOp.get(self.value_at(op.padding_value, []), target, list(ivs)))
-        kept = [pad_kept(n, lo, gap, size)
-                for n, lo, gap, size in zip(flat_type_shape(op.operand.type), op.low, op.interior, result)]
-        with self.nest([stop - start for start, stop in kept], parallel=True) as ivs:
+        starts, counts = [], []
+        for n, lo, hi, gap, size in zip(self.shape(op.operand), op.low, op.high, op.interior,
+                                        flat_type_shape(op.result.type)):
+            if isinstance(n, int):
+                start, stop = pad_kept(n, lo, gap, size)
+                starts.append(start)
+                counts.append(stop - start)
+            else:
+                starts.append(pad_kept_start(lo, gap))
+                counts.append(pad_kept_count(b, n, starts[-1], hi, gap))
+        with self.nest(counts, parallel=True) as ivs:
             src, dst = [], []
-            for iv, (start, _), lo, gap in zip(ivs, kept, op.low, op.interior):
+            for iv, start, lo, gap in zip(ivs, starts, op.low, op.interior):
                 src.append(b(arith.AddiOp(iv, b.index(start))) if start else iv)
                 scaled = b(arith.MuliOp(iv, b.index(gap + 1))) if gap else iv
                 first = lo + start * (gap + 1)
@@ -1510,6 +1625,8 @@ class FunctionLowering:
         for inner in block.ops:  # run-time strides, computed once, before the nest
             if isinstance(inner, bc.DynamicBroadcastInDimOp):
                 self.broadcast_steps(inner)
+            elif isinstance(inner, bc.ReshapeOp) and has_dynamic_types(inner):
+                self.derive_sizes(inner)
             elif isinstance(inner, bc.ElementwiseOp | bc.ConversionOp) and not same_sizes(inner):
                 raise PassError(inner, "bcast-lower-to-loops needs explicit IR; run bcast-make-explicit first")
         targets = [self.buffer(r) for r in op.outputs]

@@ -77,6 +77,13 @@ PROGRAMS = {
     "dynamic_window": (lambda x, i: jax.lax.dynamic_slice(x, (i, 1), (1, 2)) * 2.0, ["b,4", INDEX]),
     "take_row": (lambda x, i: jnp.take(x, i, axis=0) + 1.0, ["b,4", INDEX]),  # gather from a ? operand dim
     "take_rows": (lambda x, r: jnp.take(x, jnp.array([0, 2, -1]) + r, axis=0, mode="clip"), ["b,3", INDEX]),
+    "concatenate_batches": (lambda x, y: jnp.concatenate([x, y]) * 2.0, ["b,4", "b,4"]),  # along the ? dim
+    "concatenate_columns": (lambda x, y: jnp.concatenate([x, y], axis=1), ["b,4", "b,2"]),  # beside it
+    "stack_with_ones": (lambda x: jnp.concatenate([x, jnp.ones((1, 3), x.dtype), x]), ["b,3"]),
+    "pad_both": (lambda x: jnp.pad(x, ((1, 2), (0, 1))), ["b,3"]),  # stablehlo.pad of the ? dim
+    "pad_interior": (lambda x: jax.lax.pad(x, 0.5, ((1, -1, 1), (0, 0, 0))), ["b,2"]),
+    "reshape_b_2_2": (lambda x: x.reshape(x.shape[0], 2, 2) * 3.0, ["b,4"]),  # dynamic_reshape
+    "positional_iota": (lambda x: x + jnp.arange(x.shape[1], dtype=x.dtype)[None, :] / 10, ["4,b"]),
 }
 """name: (function, one shape spec per argument: sizes and dimension variables)."""
 

@@ -169,10 +169,10 @@ module attributes {bcast.semantics = "tml"} {
 
 // Ops that do not take dynamic dims yet refuse them, naming the op (one
 // refusal for every op whose class does not say DYNAMIC_SHAPES).
-func.func @not_yet_slice(%a: tensor<?x8xf32>) {
-  // expected-error @+2 {{'bcast.slice' op dynamic dimensions are not supported by bcast.slice yet}}
+func.func @not_yet_narrow(%a: tensor<?x1xf32>) {
+  // expected-error @+2 {{'bcast.narrow' op dynamic dimensions are not supported by bcast.narrow yet}}
   // expected-note @+1 {{lists the ops that take them}}
-  %0 = bcast.slice %a [0:1, 0:8:2] : (tensor<?x8xf32>) -> tensor<1x4xf32>
+  %0 = bcast.narrow %a : (tensor<?x1xf32>) -> tensor<?xf32>
   func.return
 }
 
