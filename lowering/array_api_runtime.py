@@ -205,12 +205,13 @@ def bitcast(xp, x, dtype_name: str):
     (array_api_strict) a copy of the bits through DLPack and NumPy."""
     import array_api_compat as compat
 
+    target = dtype(xp, dtype_name)  # a library without the type is the same error as convert's
     if compat.is_jax_namespace(xp):
         import jax
 
-        return jax.lax.bitcast_convert_type(x, dtype(xp, dtype_name))
+        return jax.lax.bitcast_convert_type(x, target)
     if hasattr(x, "view") and not compat.is_array_api_strict_namespace(xp):
-        return x.view(dtype(xp, dtype_name))
+        return x.view(target)
     return xp.asarray(np.ascontiguousarray(np.from_dlpack(x).view(dtype_name)))
 
 

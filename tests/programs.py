@@ -33,8 +33,9 @@ compare both with ``program.expected`` through :func:`assert_results`.
 
 from __future__ import annotations
 
-import math as pymath
 import itertools
+import math as pymath
+import struct
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -396,6 +397,25 @@ def _libm(function):
     return apply
 
 
+def _erf_inv(y: float) -> float:
+    """The inverse of ``math.erf`` by bisection in f64 (independent of
+    bcast's approximation): +-inf at +-1, NaN outside [-1, 1]."""
+    if pymath.isnan(y) or abs(y) > 1:
+        return pymath.nan
+    if abs(y) == 1:
+        return pymath.copysign(pymath.inf, y)
+    if y == 0:
+        return y
+    def as_float(bits: int) -> float:  # positive doubles order as their bit patterns
+        return struct.unpack("<d", struct.pack("<q", bits))[0]
+
+    lo, hi = 0, struct.unpack("<q", struct.pack("<d", 6.0))[0]  # erf(6) rounds to 1 in f64
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if pymath.erf(as_float(mid)) < abs(y) else (lo, mid)
+    return pymath.copysign(as_float(hi), y)
+
+
 def _popcount(x: np.ndarray) -> np.ndarray:
     bits = 8 * x.dtype.itemsize
     flat = x.reshape(-1).tolist()
@@ -418,7 +438,7 @@ def oracle_unary(op: str, x: np.ndarray) -> np.ndarray:
                   "ceil": np.ceil, "sine": np.sin, "cosine": np.cos, "tan": np.tan,
                   "exponential_minus_one": np.expm1, "log_plus_one": np.log1p, "cbrt": np.cbrt,
                   "round_nearest_even": np.rint, "round_nearest_afz": _round_half_away,
-                  "erf": _libm(pymath.erf), "erfc": _libm(pymath.erfc),
+                  "erf": _libm(pymath.erf), "erfc": _libm(pymath.erfc), "erf_inv": _libm(_erf_inv),
                   "popcnt": _popcount}[op]  # fmt: skip
             out = fn(x)
     return _wrap(out, x.dtype)
