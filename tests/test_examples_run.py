@@ -124,6 +124,7 @@ DYNAMIC_CASES = list(runnable_chunks(dynamic=True))
 def test_unknown_ops_are_refused(path, index, text, entry):
     # the import names the op, or the form of it it does not take ("scatter with this update computation")
     with pytest.raises(bcast.BcastError, match="op (.*is not supported by (the reference backend|convert-stablehlo-to-bcast)"
+                                               "|is supported by convert-stablehlo-to-bcast as a counted loop only"
                                                "|cannot be imported: unsupported element type)"):
         bcast.compile(text, backend="reference", entry=entry)
 
