@@ -860,7 +860,10 @@ def sort(xp, values, key, dim: int, descending: bool, total_order: bool):
     (``descending`` keeps equal keys in order too) of ``scalar.sort_key``
     (booleans as ``uint8``: ``argsort`` takes real numbers), then each lane
     of ``values`` read at those indices (``take_along_axis``, 2024.12; one
-    ``take`` of flat indices on a library without it)."""
+    ``take`` of flat indices on a library without it). An empty array is
+    its own sort (dask cannot reshape one with a 0 beside other dims)."""
+    if math.prod(values.shape) == 0:
+        return values
     keys = scalar.sort_key(ArrayApiScalars(xp), element_of(xp, key), key, total_order)
     if _is_bool(xp, keys):
         keys = xp.astype(keys, xp.uint8)
