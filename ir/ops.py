@@ -588,17 +588,6 @@ class BinaryOp(ElementwiseOp, abc.ABC):
     def infer_concrete(self, types: Sequence[Attribute], semantics: Semantics) -> Attribute:
         return self.infer_type(*types, _dims(self.broadcast_dimensions), semantics)
 
-    def operand_runtime_checks(self) -> list[tuple[int, int, rules.RuntimeCheck]]:
-        """``runtime_checks`` of the operands' pairs only, without the
-        declared result's facts (bcast-make-explicit checks those on the
-        result, in the reference's words)."""
-        values = list(dict.fromkeys(self.operands))
-        operands = [split_type(v.type)[0] for v in values]
-        if len(values) == 1 or not any(rules.levels_dynamic(levels) for levels in operands):
-            return []
-        return [(level, axis, check) for level, shapes in self.aligned_levels(operands)
-                for axis, check in self.level_checks(shapes)]
-
     def aligned_levels(self, operands: Sequence[Levels]) -> list[tuple[int, list[rules.Shape]]]:
         """Under xla, ``broadcast_dimensions`` first places the lower-rank
         operand's dims (then the table applies)."""

@@ -2150,14 +2150,19 @@ class DynamicIotaOp(bc.DynamicIotaFamily, StablehloOp):
             raise Diagnostic(f"iota dimension {self.dim} out of range for a result of rank {rank}")
 
 
-def _check_index_vector(value: SSAValue, rank: int, what: str) -> None:
+def _check_index_vectors(op: Operation, vectors: dict[str, SSAValue]) -> None:
     """One entry per operand dim, as ``dynamic_pad`` and ``real_dynamic_slice``
-    take their paddings and ranges: a 1-D integer tensor of ``rank`` entries."""
-    shape = shape_of(value, what)
-    if len(shape) != 1 or element_kind(element_of(value, what)) not in INTEGER:
-        raise Diagnostic(f"{what} must be a 1-D integer tensor, got {value.type}")
-    if shape[0] != rank:
-        raise Diagnostic(f"{what} has {shape[0]} entries for an operand of rank {rank}")
+    take their paddings and ranges: each a 1-D integer tensor of the
+    operand's rank entries; the result of that rank."""
+    rank = len(shape_of(op.operand))
+    for what, value in vectors.items():
+        shape = shape_of(value, what)
+        if len(shape) != 1 or element_kind(element_of(value, what)) not in INTEGER:
+            raise Diagnostic(f"{what} must be a 1-D integer tensor, got {value.type}")
+        if shape[0] != rank:
+            raise Diagnostic(f"{what} has {shape[0]} entries for an operand of rank {rank}")
+    if len(shape_of(op.result, "result")) != rank:
+        raise Diagnostic(f"result has rank {len(shape_of(op.result, 'result'))}, the operand {rank}")
 
 
 @irdl_op_definition
@@ -2184,13 +2189,9 @@ class DynamicPadOp(StablehloOp):
             raise Diagnostic("failed to verify that all of {operand, padding_value, result} have same element type")
         if shape_of(self.padding_value, "padding_value"):
             raise Diagnostic(f"padding_value must be a rank-0 tensor, got {self.padding_value.type}")
-        rank = len(shape_of(self.operand))
-        for value, what in ((self.edge_padding_low, "edge_padding_low"),
-                            (self.edge_padding_high, "edge_padding_high"),
-                            (self.interior_padding, "interior_padding")):
-            _check_index_vector(value, rank, what)
-        if len(shape_of(self.result, "result")) != rank:
-            raise Diagnostic(f"result has rank {len(shape_of(self.result, 'result'))}, the operand {rank}")
+        _check_index_vectors(self, {"edge_padding_low": self.edge_padding_low,
+                                    "edge_padding_high": self.edge_padding_high,
+                                    "interior_padding": self.interior_padding})
 
 
 @irdl_op_definition
@@ -2215,12 +2216,8 @@ class RealDynamicSliceOp(StablehloOp):
     def verify_op(self) -> None:
         if element_of(self.operand) != element_of(self.result, "result"):
             raise Diagnostic("failed to verify that all of {operand, result} have same element type")
-        rank = len(shape_of(self.operand))
-        for value, what in ((self.start_indices, "start_indices"), (self.limit_indices, "limit_indices"),
-                            (self.strides, "strides")):
-            _check_index_vector(value, rank, what)
-        if len(shape_of(self.result, "result")) != rank:
-            raise Diagnostic(f"result has rank {len(shape_of(self.result, 'result'))}, the operand {rank}")
+        _check_index_vectors(self, {"start_indices": self.start_indices, "limit_indices": self.limit_indices,
+                                    "strides": self.strides})
 
 
 STABLEHLO_OPS = [
