@@ -248,6 +248,27 @@ def test_dynamic_c_is_clean_under_sanitizers_at_every_size(tmp_path):
 
 
 
+def sanitized_units(programs, tmp_path, prefix: str) -> tuple[list[Path], list[str], list, list[SizePlan]]:
+    """Each ``(name, program text, size sets)`` of ``programs`` through the
+    standard pipeline to C (one unit each, symbols prefixed ``prefix``), with
+    the harness's calls of its ``main`` at each size set (``sized_calls``):
+    the units, the calls, the refused sizes and each program's size plan."""
+    units: list[Path] = []
+    calls: list[str] = []
+    refused: list = []
+    plans: list[SizePlan] = []
+    for k, (name, text, size_sets) in enumerate(programs):
+        module = driver.load(text, "prog.mlir", None, pipeline=api.STANDARD_PIPELINE)
+        function = next(f for f in module.ops if isinstance(f, func.FuncOp))
+        plans.append(plan := SizePlan(function))
+        source, names = c_emitter.emit_module(targets.loop_ir(module), prefix=f"{prefix}{k}_")
+        unit = tmp_path / f"{prefix}{k}.c"
+        unit.write_text(source)
+        units.append(unit)
+        calls += sized_calls(name, names["main"], function, plan, size_sets, refused)
+    return units, calls, refused, plans
+
+
 def sized_calls(name: str, c_name: str, function: func.FuncOp, plan: SizePlan, size_sets, refused: list) -> list[str]:
     """The harness's calls of ``c_name`` at each of ``size_sets``; the sizes
     the size plan refuses (the reference's located error, before any call)

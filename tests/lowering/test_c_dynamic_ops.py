@@ -12,10 +12,10 @@ import pytest
 from xdsl.dialects import func
 
 import bcast
-from bcast.lowering import c_emitter, c_runtime
+from bcast.lowering import c_runtime
 from bcast.lowering.c_sizes import SizePlan
-from bcast.tests.lowering.test_c_dynamic import run_sanitized, sized_calls
-from bcast.tools import api, driver, targets
+from bcast.tests.lowering.test_c_dynamic import run_sanitized, sanitized_units
+from bcast.tools import api, driver
 from bcast.tools.api import DYNAMIC_BACKENDS
 
 TRANSPOSE = """\
@@ -184,17 +184,8 @@ def test_dynamic_ops_are_clean_under_sanitizers_at_every_size(tmp_path):
     size) are refused by the size plan before any call, as NumPy refuses
     them."""
     cc = c_runtime.require_compiler()
-    units, calls, refused = [], [], []
-    for k, (name, text, size_sets) in enumerate(PROGRAMS):
-        module = driver.load(text, "prog.mlir", None, pipeline=api.STANDARD_PIPELINE)
-        function = next(f for f in module.ops if isinstance(f, func.FuncOp))
-        plan = SizePlan(function)
-        assert not plan.values_read  # every size comes from the arguments' shapes
-        source, names = c_emitter.emit_module(targets.loop_ir(module), prefix=f"d{k}_")
-        unit = tmp_path / f"d{k}.c"
-        unit.write_text(source)
-        units.append(unit)
-        calls += sized_calls(name, names["main"], function, plan, size_sets, refused)
+    units, calls, refused, plans = sanitized_units(PROGRAMS, tmp_path, "d")
+    assert not any(plan.values_read for plan in plans)  # every size comes from the arguments' shapes
     assert refused == [
         ("transpose", {0: 3, 1: 2}, "operands could not be broadcast together with shapes (4,3) (4,2)"),
         *(("refining", {0: n}, f"'bcast.transpose' op result has shape (4, {n}) at run time, which its type "

@@ -13,12 +13,10 @@ import re
 
 import numpy as np
 import pytest
-from xdsl.dialects import func
 
 import bcast
 from bcast.lowering import c_emitter, c_gemm, c_runtime
-from bcast.lowering.c_sizes import SizePlan
-from bcast.tests.lowering.test_c_dynamic import built_libraries, run_sanitized, sized_calls
+from bcast.tests.lowering.test_c_dynamic import built_libraries, run_sanitized, sanitized_units
 from bcast.tools import api, driver, targets
 from bcast.tools.api import DYNAMIC_BACKENDS
 
@@ -178,15 +176,7 @@ def test_dynamic_contractions_are_clean_under_sanitizers_with_the_gemm_linked(tm
     GEMM pointers set (the run-time M/N/K reach the kernels); the sizes the
     checks refuse are refused by the size plan before any call."""
     cc = c_runtime.require_compiler()
-    units, calls, refused = [], [], []
-    for k, (name, text, size_sets) in enumerate(SANITIZED):
-        module = driver.load(text, "prog.mlir", None, pipeline=api.STANDARD_PIPELINE)
-        function = next(f for f in module.ops if isinstance(f, func.FuncOp))
-        source, names = c_emitter.emit_module(targets.loop_ir(module), prefix=f"g{k}_")
-        unit = tmp_path / f"g{k}.c"
-        unit.write_text(source)
-        units.append(unit)
-        calls += sized_calls(name, names["main"], function, SizePlan(function), size_sets, refused)
+    units, calls, refused, _ = sanitized_units(SANITIZED, tmp_path, "g")
     gemm = tmp_path / "gemm.c"
     pointers = "".join(f"extern __typeof__(&{symbol}) {pointer};\n"
                        for symbol, pointer in zip(c_gemm.SYMBOLS, c_runtime.BLAS_POINTERS, strict=True))

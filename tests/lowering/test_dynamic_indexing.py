@@ -9,14 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from xdsl.dialects import func
 
 import bcast
 from bcast.ir import numerics
-from bcast.lowering import c_emitter, c_runtime
-from bcast.lowering.c_sizes import SizePlan
-from bcast.tests.lowering.test_c_dynamic import run_sanitized, sized_calls
-from bcast.tools import api, driver, targets
+from bcast.lowering import c_runtime
+from bcast.tests.lowering.test_c_dynamic import run_sanitized, sanitized_units
 from bcast.tools.api import DYNAMIC_BACKENDS
 
 ROWS = """\
@@ -104,19 +101,11 @@ def test_dynamic_slices_are_clean_under_sanitizers(tmp_path):
     large and of either sign; a ``ui8`` one with a random byte); the sizes
     too small for the block are refused by the size plan before any call."""
     cc = c_runtime.require_compiler()
-    units, calls, refused = [], [], []
-    for k, (name, text, size_sets) in enumerate([
+    units, calls, refused, _ = sanitized_units([
         ("rows", ROWS, [{0: n} for n in (0, 1, 2, 3, 9)]),
         ("both", BOTH, [{0: a} for a in (1, 3)]),
         ("gather", GATHER, [{0: n} for n in (0, 1, 5)]),
-    ]):
-        module = driver.load(text, "prog.mlir", None, pipeline=api.STANDARD_PIPELINE)
-        function = next(f for f in module.ops if isinstance(f, func.FuncOp))
-        source, names = c_emitter.emit_module(targets.loop_ir(module), prefix=f"s{k}_")
-        unit = tmp_path / f"s{k}.c"
-        unit.write_text(source)
-        units.append(unit)
-        calls += sized_calls(name, names["main"], function, SizePlan(function), size_sets, refused)
+    ], tmp_path, "s")
     assert refused == [*(("rows", {0: n}, f"dynamic_slice size 2 of dimension 0 is larger than the operand's size {n}")
                          for n in (0, 1)),
                        ("gather", {0: 0}, "gather slice size 1 of dimension 0 is larger than the operand's size 0")]

@@ -12,14 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from xdsl.dialects import func
 
 import bcast
 from bcast.ir import numerics
-from bcast.lowering import c_emitter, c_runtime
-from bcast.lowering.c_sizes import SizePlan
-from bcast.tests.lowering.test_c_dynamic import run_sanitized, sized_calls
-from bcast.tools import api, driver, targets
+from bcast.lowering import c_runtime
+from bcast.tests.lowering.test_c_dynamic import run_sanitized, sanitized_units
 from bcast.tools.api import DYNAMIC_BACKENDS
 
 CONCATENATE = """\
@@ -221,16 +218,7 @@ def test_join_ops_are_clean_under_sanitizers_at_every_size(tmp_path):
     """Each program's C under ASan and UBSan at sizes 0, 1 and more; the
     sizes the rules refuse are refused by the size plan before any call."""
     cc = c_runtime.require_compiler()
-    units, calls, refused = [], [], []
-    for k, (name, text, size_sets) in enumerate(PROGRAMS):
-        module = driver.load(text, "prog.mlir", None, pipeline=api.STANDARD_PIPELINE)
-        function = next(f for f in module.ops if isinstance(f, func.FuncOp))
-        plan = SizePlan(function)
-        source, names = c_emitter.emit_module(targets.loop_ir(module), prefix=f"j{k}_")
-        unit = tmp_path / f"j{k}.c"
-        unit.write_text(source)
-        units.append(unit)
-        calls += sized_calls(name, names["main"], function, plan, size_sets, refused)
+    units, calls, refused, _ = sanitized_units(PROGRAMS, tmp_path, "j")
     assert [(name, sizes) for name, sizes, _ in refused] == [
         ("concatenate", {0: 3, 1: 1, 2: 2}), ("pad", {0: 0}), ("pad", {0: 1}),
         *(("slice", {0: n}) for n in (0, 1, 3)),
