@@ -333,6 +333,14 @@ def check_dynamic_slice_sizes(shape: Sequence[int], sizes: Sequence[int], op: st
             raise RuntimeShapeError(rules.dynamic_slice_too_large(size, d, op).replace("{0}", str(int(n))))
 
 
+def check_dynamic_update_sizes(shape: Sequence[int], update: Sequence[int]) -> None:
+    """``dynamic_update_slice`` on run-time shapes: no update size larger
+    than the operand's (``rules.dynamic_update_too_large``'s words)."""
+    for d, (n, u) in enumerate(zip(shape, update)):
+        if u > n:
+            raise RuntimeShapeError(rules.dynamic_update_too_large(d).format(int(u), int(n)))
+
+
 def check_size(size: int) -> int:
     """``bcast.size_from_tensor``: a size read from a tensor is not negative."""
     if size < 0:
@@ -1610,6 +1618,28 @@ class DynamicSliceFamily(IRDLOperation, Generic[StartT], abc.ABC):
         return self.slice_sizes.get_values()
 
 
+class DynamicUpdateSliceFamily(IRDLOperation, abc.ABC):
+    """``dynamic_update_slice``'s builder and shape rule
+    (``rules.check_dynamic_update``). Each dialect declares the operands in
+    the order its syntax writes them (bcast ``%x[%i, %j], %u``, StableHLO
+    ``%x, %u, %i, %j``), and ``OPERAND_ORDER`` names that order for the one
+    builder, ``Op(operand, starts, update)``."""
+
+    OPERAND_ORDER: ClassVar[tuple[str, str, str]]
+
+    def __init__(self, operand: SSAValue | Operation, starts: Sequence[SSAValue | Operation],
+                 update: SSAValue | Operation):
+        given = {"operand": operand, "start_indices": list(starts), "update": update}
+        IRDLOperation.__init__(self, operands=[given[name] for name in self.OPERAND_ORDER],
+                               result_types=[_type(operand)])  # fmt: skip
+
+    def check_update_shape(self) -> None:
+        """The update fits the operand (a ``?`` on either side is checked at
+        run time), one start per dim; the result has the operand's type."""
+        operand, update = self.flat_shape_of(self.operand.type), self.flat_shape_of(self.update.type)
+        rules.check_dynamic_update(operand, update, len(self.start_indices))
+
+
 class DotGeneralFamily(IRDLOperation, abc.ABC):
     """``dot_general``'s operands, result and builder. The dimension numbers
     are stored (and so written) differently: four ``array<i64>`` properties
@@ -1777,7 +1807,7 @@ class DynamicSliceOp(DynamicSliceFamily[Attribute], _FoldIdentity, BcastOp):
 
 
 @irdl_op_definition
-class DynamicUpdateSliceOp(HasFolderInterface, BcastOp):
+class DynamicUpdateSliceOp(DynamicUpdateSliceFamily, HasFolderInterface, BcastOp):
     """``dynamic_update_slice %x[%i, %j], %u : (tensor<4x8xf32>, tensor<i32>,
     tensor<i32>, tensor<2x3xf32>) -> tensor<4x8xf32>``: a new tensor equal to
     ``x`` with ``u`` written at run-time start indices, StableHLO's
@@ -1785,9 +1815,13 @@ class DynamicUpdateSliceOp(HasFolderInterface, BcastOp):
     (into ``[0, dim - update size]``); ``u`` has ``x``'s rank and element
     type (no broadcasting or promotion, unlike ``assign``: it is StableHLO's
     op). The result never shares memory with ``x``. A nested type is refused.
-    Folds to the update when it is as large as ``x`` (it replaces all of it)."""
+    A ``?`` dim on either side is checked at run time (the update no larger),
+    at the op's location. Folds to the update when it has ``x``'s static type
+    (it replaces all of it; equal ``?`` types prove nothing about sizes)."""
 
     name = "bcast.dynamic_update_slice"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
+    OPERAND_ORDER: ClassVar[tuple[str, str, str]] = ("operand", "start_indices", "update")
     operand = operand_def(TensorType)
     start_indices = var_operand_def()  # tensors, checked by the verifier
     update = operand_def(TensorType)
@@ -1797,12 +1831,9 @@ class DynamicUpdateSliceOp(HasFolderInterface, BcastOp):
         "$operand `[` $start_indices `]` `,` $update attr-dict `:` functional-type(operands, results)"
     )
 
-    def __init__(self, operand: SSAValue | Operation, starts: Sequence[SSAValue | Operation],
-                 update: SSAValue | Operation):
-        super().__init__(operands=[operand, list(starts), update], result_types=[_type(operand)])
-
     def fold(self):
-        return (self.update,) if self.update.type == self.operand.type else None
+        same = self.update.type == self.operand.type and not is_dynamic_type(self.operand.type)
+        return (self.update,) if same else None
 
     def verify_semantics(self, semantics: Semantics) -> None:
         (levels, element), (update_levels, update_element) = (
@@ -1814,7 +1845,7 @@ class DynamicUpdateSliceOp(HasFolderInterface, BcastOp):
         if update_element != element:
             raise Diagnostic(f"update has element type {update_element}, the operand has {element}",
                              ["insert a bcast.convert"])
-        rules.check_dynamic_update(levels[0], update_levels[0], len(self.start_indices))
+        self.check_update_shape()
         _check_declared(self, self.operand.type, self.result.type)
 
 

@@ -655,9 +655,18 @@ def check_dynamic_update(operand: Shape, update: Shape, n_starts: int) -> None:
         raise RuleError(f"dynamic_update_slice update has rank {len(update)}, the operand has rank {len(operand)}",
                         ["the update has the operand's rank (reshape it first)"])
     for d, (u, n) in enumerate(zip(update, operand)):
-        if u > n:
+        if isinstance(u, int) and not may_be_at_least(n, u):
             raise RuleError(f"dynamic_update_slice update has size {u} in dimension {d}, larger than "
                             f"the operand's {n}")
+
+
+def dynamic_update_too_large(d: int) -> str:
+    """The run-time error of a ``dynamic_update_slice`` whose update is larger
+    than its operand along dim ``d``, a ``?`` on either side (``{0}``: the
+    update's run-time size, ``{1}``: the operand's): one wording for the check
+    make-explicit writes and the one the evaluators make, the compile-time
+    rule's words."""
+    return f"dynamic_update_slice update has size {{0}} in dimension {d}, larger than the operand's {{1}}"
 
 
 def clamped_start(start: int, size: int, n: int) -> int:

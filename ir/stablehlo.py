@@ -1492,13 +1492,16 @@ class DynamicSliceOp(bc.DynamicSliceFamily[TensorType], StablehloOp):
 
 
 @irdl_op_definition
-class DynamicUpdateSliceOp(StablehloOp):
+class DynamicUpdateSliceOp(bc.DynamicUpdateSliceFamily, StablehloOp):
     """``dynamic_update_slice %x, %u, %i, %j : (tensor<4x8xf32>, tensor<2x2xf32>,
     tensor<i64>, tensor<i64>) -> tensor<4x8xf32>``: ``operand`` with ``update``
     written at run-time start indices (clamped).
-    ``DynamicUpdateSliceOp(operand, update, starts)``."""
+    ``DynamicUpdateSliceOp(operand, starts, update)``; builder and shape rule
+    are ``bc.DynamicUpdateSliceFamily``'s."""
 
     name = "stablehlo.dynamic_update_slice"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
+    OPERAND_ORDER: ClassVar[tuple[str, str, str]] = ("operand", "update", "start_indices")
     operand = operand_def(TensorType)
     update = operand_def(TensorType)
     start_indices = var_operand_def(TensorType)
@@ -1506,15 +1509,9 @@ class DynamicUpdateSliceOp(StablehloOp):
     traits = traits_def(Pure())
     assembly_format = "operands attr-dict `:` functional-type(operands, results)"
 
-    def __init__(self, operand: SSAValue | Operation, update: SSAValue | Operation,
-                 start_indices: Sequence[SSAValue]):
-        super().__init__(operands=[operand, update, list(start_indices)], result_types=[type_of(operand)])
-
     def verify_op(self) -> None:
-        shape, part = shape_of(self.operand), shape_of(self.update)
-        _check_start_indices(self, self.start_indices, len(shape))
-        if len(part) != len(shape) or any(u > n for u, n in zip(part, shape)):
-            raise Diagnostic(f"update shape {list(part)} does not fit operand shape {list(shape)}")
+        _check_start_indices(self, self.start_indices, len(shape_of(self.operand)))
+        self.check_update_shape()
         if element_of(self.update) != element_of(self.operand) or self.result.type != self.operand.type:
             raise Diagnostic("operand, update and result must have the same element type, "
                              "and the result the operand's type")

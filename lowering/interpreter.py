@@ -357,6 +357,7 @@ class BcastFunctions(InterpreterFunctions):
     @impl(bc.DynamicUpdateSliceOp)
     def run_dynamic_update_slice(self, interpreter: Interpreter, op: bc.DynamicUpdateSliceOp,
                                  args: PythonValues) -> PythonValues:
+        _checked(op, bc.check_dynamic_update_sizes, np.shape(args[0]), np.shape(args[-1]))
         return _typed(op, evaluate(op, *args))
 
     @impl(bc.GatherOp)

@@ -781,8 +781,8 @@ def check_static_or_explicit(op: Operation, target: str) -> None:
     run-time sizes (``DYNAMIC_FORM_ARRAY_OPS``), elementwise ops on operands
     of one shape, reductions, argmax/argmin, reverse and cumulative (NumPy's
     own run on any shape), contractions (their pairs checked before by
-    make-explicit), dynamic_slice and gather (their sizes checked before,
-    their starts clamped to the run-time size), concatenate, pad, slice and
+    make-explicit), dynamic_slice, dynamic_update_slice and gather (their
+    sizes checked before, their starts clamped to the run-time size), concatenate, pad, slice and
     reshape (their run-time sizes checked first). A transpose permutes run-time sizes; one that declares a static size
     for a ``?`` dim of its operand (checked by the reference and the C
     runtime) is refused. Another op with a dynamic dim (an implicit
@@ -794,7 +794,8 @@ def check_static_or_explicit(op: Operation, target: str) -> None:
     dynamic = next((t for t in types if is_dynamic_type(t)), None)
     computes_on_any_shape = (isinstance(op, (*DYNAMIC_FORM_ARRAY_OPS, bc.ReduceOp, bc.ArgReduceOp, bc.ReverseOp,
                                              bc.CumulativeOp, bc.DotGeneralOp,
-                                             bc.DynamicSliceOp, bc.GatherOp, bc.ConcatenateOp, bc.PadOp,
+                                             bc.DynamicSliceOp, bc.DynamicUpdateSliceOp, bc.GatherOp,
+                                             bc.ConcatenateOp, bc.PadOp,
                                              bc.SliceOp, bc.ReshapeOp))
                              or (is_elementwise(op) and is_explicit(op))
                              or (isinstance(op, bc.TransposeOp) and not refines_operand(op)))

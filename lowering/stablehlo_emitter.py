@@ -463,7 +463,7 @@ class FunctionEmitter:
         if isinstance(op, bc.DynamicUpdateSliceOp):
             update = flat_type_shape(op.update.type)
             starts = self.wide_starts(args[1:-1], flat_type_shape(op.operand.type), update)
-            return self.add(shlo.DynamicUpdateSliceOp(args[0], args[-1], starts))
+            return self.add(shlo.DynamicUpdateSliceOp(args[0], starts, args[-1]))
         if isinstance(op, bc.GatherOp):
             return self.add(shlo.GatherOp(args[0], self.wide_indices(op, args[1]), op.dims, op.sizes))
         if isinstance(op, bc.ScatterOp):  # the update computation JAX writes for .at[i].set / .add / .max ...
@@ -617,17 +617,18 @@ class FunctionEmitter:
         r = self.convert(r, element)
         return self.reshape(r, flat_type_shape(op.result.type))
 
-    def wide_starts(self, starts: Sequence[SSAValue], shape: Sequence[int], sizes: Sequence[int]) -> list[SSAValue]:
+    def wide_starts(self, starts: Sequence[SSAValue], shape: Sequence[rules.Dim],
+                    sizes: Sequence[rules.Dim]) -> list[SSAValue]:
         """The start indices of a dynamic slice, converted to ``i64`` when
         their type cannot hold some ``dim - size``: XLA clamps in the index
         type, so an ``i8`` start into 200 elements would clamp to ``200 - 3``
         wrapped (and write nothing), where bcast clamps exactly (docs/ir.md).
         Both signednesses widen by value, so the clamp is unchanged otherwise
-        (a ``?`` dim: ``_largest``)."""
+        (a ``?`` dim: ``_largest``; a ``?`` update size may be 0)."""
         if not starts:
             return list(starts)
         element = _element(starts[0].type)
-        high = max(_largest(n) - z for n, z in zip(shape, sizes))
+        high = max(_largest(n) - (z if isinstance(z, int) else 0) for n, z in zip(shape, sizes))
         if high <= scalar.integer_range(element)[1]:
             return list(starts)
         return [self.add(shlo.ConvertOp(s, make_type(((),), "i64"))) for s in starts]
@@ -790,7 +791,7 @@ class FunctionEmitter:
             return self.reshape(source, shape)
         k = len(starts)
         update = self.reshape(source, [1] * k + list(shape[k:]))
-        return self.add(shlo.DynamicUpdateSliceOp(args[0], update, self.start_values(starts, len(shape))))
+        return self.add(shlo.DynamicUpdateSliceOp(args[0], self.start_values(starts, len(shape)), update))
 
 
 # --------------------------------------------------------------------------

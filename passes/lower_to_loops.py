@@ -540,7 +540,7 @@ def size_source(v: SSAValue, d: int) -> SizeSource:
             v, d = op.operand, op.dims.index(d)
         elif isinstance(op, bc.TransposeOp):
             v, d = op.operand, op.perm[d]
-        elif isinstance(op, bc.ReverseOp | bc.CumulativeOp):
+        elif isinstance(op, bc.ReverseOp | bc.CumulativeOp | bc.DynamicUpdateSliceOp):
             v = op.operand
         elif isinstance(op, bc.DotGeneralOp):
             v, d = op.result_source(d)
@@ -994,7 +994,8 @@ class FunctionLowering:
         self.checked[op] = indices
         return indices
 
-    def dynamic_starts(self, op: bc.DynamicSliceOp | bc.DynamicUpdateSliceOp, sizes: Sequence[int]) -> Index:
+    def dynamic_starts(self, op: bc.DynamicSliceOp | bc.DynamicUpdateSliceOp,
+                       sizes: Sequence[int | SSAValue]) -> Index:
         """The start indices of a dynamic slice as ``index`` values, clamped
         into ``[0, dim - size]`` (docs/ir.md): extended to ``i64`` by the
         index's signedness, then ``maxsi`` 0 and ``minsi`` ``dim - size``
@@ -1010,7 +1011,10 @@ class FunctionLowering:
                 starts.append(b.index(0))
                 continue
             # a run-time size is at least ``size`` (checked before: make-explicit's shape_assertion)
-            high = n - size if isinstance(n, int) else b(arith.SubiOp(n, b.index(size))) if size else n
+            if isinstance(n, int) and isinstance(size, int):
+                high = n - size
+            else:
+                high = b(arith.SubiOp(self.as_index(n), self.as_index(size))) if size != 0 else n
             if (v, high) in clamped:  # one start for several dims of one bound
                 starts.append(clamped[v, high])
                 continue
@@ -1702,10 +1706,10 @@ class FunctionLowering:
         """A fusion boundary: a copy of the operand into a buffer of its own
         (the result never aliases it), then a nest over the update writing
         element ``i`` at ``start + i`` (starts clamped: ``dynamic_starts``)."""
-        update = flat_type_shape(op.update.type)
+        update = self.shape(op.update)
         starts = self.dynamic_starts(op, update)
         target = self.buffer(op.result)
-        self.store_nest([op.operand], [target], flat_type_shape(op.operand.type))
+        self.store_nest([op.operand], [target], self.shape(op.operand))
         with self.nest(update, parallel=True) as ivs:
             self.b(memref.StoreOp.get(self.value_at(op.update, list(ivs)), target, offset_index(self.b, starts, ivs)))
         self.written(op.result, target)

@@ -69,6 +69,7 @@ from bcast.ir.ops import (
     DotGeneralOp,
     DynamicBroadcastInDimOp,
     DynamicSliceOp,
+    DynamicUpdateSliceOp,
     ElementwiseOp,
     ExtractOp,
     GatherOp,
@@ -633,6 +634,32 @@ class CheckDynamicSliceSizes(RewritePattern):
             rewriter.insert(located(assertion, op), InsertPoint.before(op))
 
 
+class CheckDynamicUpdateSizes(RewritePattern):
+    """``dynamic_update_slice`` with a ``?`` dim on either side: the update's
+    size along it is checked to be no larger than the operand's at run time,
+    before the op and at its location (``rules.dynamic_update_too_large``'s
+    words), so the clamped start keeps the update in bounds, as for static
+    dims."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: DynamicUpdateSliceOp, rewriter: PatternRewriter) -> None:
+        operand, update = (rules.flat_shape(_split(op, v)[0]) for v in (op.operand, op.update))
+        i64 = TensorType(IntegerType(64), [])
+
+        def size(value: SSAValue, d: int, n: rules.Dim) -> SSAValue:
+            if isinstance(n, int):
+                return insert_before(rewriter, op, ConstantOp(np.array([n]), i64))
+            return insert_before(rewriter, op, SizeToTensorOp(insert_before(rewriter, op, DimOp(value, d)), i64))
+
+        for d, (n, u) in enumerate(zip(operand, update)):
+            if not (isinstance(n, rules.Dynamic) or isinstance(u, rules.Dynamic)) or u == 0:
+                continue
+            u_size, n_size = size(op.update, d, u), size(op.operand, d, n)
+            fits = insert_before(rewriter, op, CompareOp("LE", u_size, n_size))
+            assertion = ShapeAssertionOp(fits, [u_size, n_size], rules.dynamic_update_too_large(d))
+            rewriter.insert(located(assertion, op), InsertPoint.before(op))
+
+
 @dataclass
 class MatmulToDotGeneral(RewritePattern):
     """``matmul %a, %b`` -> ``dot_general`` of the converted (and, when both
@@ -696,6 +723,7 @@ class MakeExplicitPass(TypedOptionsPass):
                     MatmulToDotGeneral(degenerate),
                     CheckDynamicContraction(),
                     CheckDynamicSliceSizes(),
+                    CheckDynamicUpdateSizes(),
                 ],
                 dce_enabled=False,
             ),

@@ -157,7 +157,7 @@ func.func @dynamic_slice_starts(%x: tensor<4x3xf32>, %i: tensor<i64>) -> tensor<
 // -----
 
 func.func @update_too_big(%x: tensor<4x3xf32>, %u: tensor<1x4xf32>, %i: tensor<i64>) -> tensor<4x3xf32> {
-  // expected-error @+1 {{'stablehlo.dynamic_update_slice' op update shape [1, 4] does not fit operand shape [4, 3]}}
+  // expected-error @+1 {{'stablehlo.dynamic_update_slice' op dynamic_update_slice update has size 4 in dimension 1, larger than the operand's 3}}
   %0 = "stablehlo.dynamic_update_slice"(%x, %u, %i, %i) : (tensor<4x3xf32>, tensor<1x4xf32>, tensor<i64>, tensor<i64>) -> tensor<4x3xf32>
   return %0 : tensor<4x3xf32>
 }

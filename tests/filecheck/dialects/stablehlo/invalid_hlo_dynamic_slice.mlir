@@ -55,7 +55,8 @@ func.func @wrong_result(%x: tensor<4x3xf32>, %i: tensor<i32>) -> tensor<1x3xf16>
 // -----
 
 func.func @update_rank(%x: tensor<4x3xf32>, %u: tensor<3xf32>, %i: tensor<i32>) -> tensor<4x3xf32> {
-  // expected-error @+1 {{'stablehlo.dynamic_update_slice' op update shape [3] does not fit operand shape [4, 3]}}
+  // expected-error @+2 {{'stablehlo.dynamic_update_slice' op dynamic_update_slice update has rank 1, the operand has rank 2}}
+  // expected-note @+1 {{the update has the operand's rank (reshape it first)}}
   %0 = stablehlo.dynamic_update_slice %x, %u, %i, %i : (tensor<4x3xf32>, tensor<3xf32>, tensor<i32>, tensor<i32>) -> tensor<4x3xf32>
   return %0 : tensor<4x3xf32>
 }
