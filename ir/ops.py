@@ -3297,8 +3297,26 @@ def _check_output_sizes(static: DenseArrayBase, dynamic: Sequence[SSAValue], res
                              ["a static result dim is written as its size, a ? one as an SSA index"])  # fmt: skip
 
 
+class DynamicReshapeFamily(IRDLOperation, abc.ABC):
+    """``dynamic_reshape``'s rule, shared by bcast's op and StableHLO's, which
+    write the output sizes differently (an ``index`` list, a 1-D size
+    tensor) and so declare their operands themselves."""
+
+    def check_reshape(self) -> None:
+        """Operand and result have one element type; when both shapes are
+        static, one element count (a ``?`` is checked at run time)."""
+        operand, result = self.operands[0].type, self.results[0].type
+        if split_type(operand)[1] != split_type(result)[1]:
+            raise Diagnostic("failed to verify that all of {operand, result} have same element type")
+        shapes = self.flat_shape_of(operand), self.flat_shape_of(result)
+        if not any(rules.is_dynamic(shape) for shape in shapes):
+            counts = [rules.element_count(shape) for shape in shapes]
+            if counts[0] != counts[1]:
+                raise Diagnostic(f"cannot reshape {counts[0]} elements into {counts[1]}")
+
+
 @irdl_op_definition
-class DynamicReshapeOp(BcastOp):
+class DynamicReshapeOp(DynamicReshapeFamily, BcastOp):
     """``bcast.dynamic_reshape %x, [%n, 4] : (tensor<?x2x2xf32>) -> tensor<?x4xf32>``:
     StableHLO's ``dynamic_reshape``, the output sizes as a literal-and-SSA
     ``index`` list (as ``dynamic_broadcast_in_dim``'s). The elements in
@@ -3327,15 +3345,10 @@ class DynamicReshapeOp(BcastOp):
         return _mixed(self.static_output_sizes.get_values(), self.output_sizes if sizes is None else sizes)
 
     def verify_semantics(self, semantics: Semantics) -> None:
-        (ol, oe), (rl, re) = _split(self.operand, "operand"), _split(self.result, "result")
-        if oe != re:
-            raise Diagnostic("failed to verify that all of {operand, result} have same element type")
-        _check_output_sizes(self.static_output_sizes, self.output_sizes, rules.flat_shape(rl))
-        operand, result = rules.flat_shape(ol), rules.flat_shape(rl)
-        if all(isinstance(d, int) for d in (*operand, *result)) and \
-                rules.element_count(operand) != rules.element_count(result):
-            raise Diagnostic(f"cannot reshape {rules.element_count(operand)} elements into "
-                             f"{rules.element_count(result)}")  # fmt: skip
+        _split(self.operand, "operand")
+        _check_output_sizes(self.static_output_sizes, self.output_sizes,
+                            rules.flat_shape(_split(self.result, "result")[0]))
+        self.check_reshape()
 
 
 @irdl_op_definition

@@ -2112,8 +2112,9 @@ class DynamicBroadcastInDimOp(bc.DynamicBroadcastInDimFamily, StablehloOp):
 
 
 @irdl_op_definition
-class DynamicReshapeOp(StablehloOp):
-    """``dynamic_reshape %x, %sizes : (tensor<?x4xf32>, tensor<1xi32>) -> tensor<?xf32>``."""
+class DynamicReshapeOp(bc.DynamicReshapeFamily, StablehloOp):
+    """``dynamic_reshape %x, %sizes : (tensor<?x4xf32>, tensor<1xi32>) -> tensor<?xf32>``;
+    its rule is ``bc.DynamicReshapeFamily``'s."""
 
     name = "stablehlo.dynamic_reshape"
     DYNAMIC_SHAPES: ClassVar[bool] = True
@@ -2124,9 +2125,8 @@ class DynamicReshapeOp(StablehloOp):
     assembly_format = "$operand `,` $output_shape attr-dict `:` functional-type(operands, results)"
 
     def verify_op(self) -> None:
-        if element_of(self.operand) != element_of(self.result, "result"):
-            raise Diagnostic("failed to verify that all of {operand, result} have same element type")
         _check_shape_operand(self.output_shape, len(shape_of(self.result, "result")), "output_shape")
+        self.check_reshape()
 
 
 @irdl_op_definition

@@ -312,3 +312,21 @@ func.func @broadcast_select_pred(%p: tensor<4xf32>, %a: tensor<4xf32>) -> tensor
   %0 = chlo.broadcast_select %p, %a, %a : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// dynamic_reshape's rule is bcast's (one definition): static shapes keep the
+// element count.
+func.func @dynamic_reshape_count(%x: tensor<2x3xf32>, %s: tensor<2xi32>) -> tensor<5x1xf32> {
+  // expected-error @+1 {{'stablehlo.dynamic_reshape' op cannot reshape 6 elements into 5}}
+  %0 = stablehlo.dynamic_reshape %x, %s : (tensor<2x3xf32>, tensor<2xi32>) -> tensor<5x1xf32>
+  return %0 : tensor<5x1xf32>
+}
+
+// -----
+
+func.func @dynamic_reshape_element(%x: tensor<?xf32>, %s: tensor<1xi32>) -> tensor<?xf16> {
+  // expected-error @+1 {{'stablehlo.dynamic_reshape' op failed to verify that all of {operand, result} have same element type}}
+  %0 = stablehlo.dynamic_reshape %x, %s : (tensor<?xf32>, tensor<1xi32>) -> tensor<?xf16>
+  return %0 : tensor<?xf16>
+}
