@@ -1,7 +1,7 @@
 """Dynamic against static: workloads (a), (b), softmax and layernorm of
 ``benchmarks/run.py`` with their leading dims ``?``, on the C backend.
 
-    python benchmarks/dynamic_static.py [--sizes 1024 4096] [--repeats 15]
+    python benchmarks/dynamic_static.py [--sizes 1024 4096] [--repeats 15] [--clock cpu]
 
 Both programs are compiled once; their calls are interleaved (static,
 dynamic, dynamic, static, ...: the order alternates each round) so the
@@ -10,7 +10,10 @@ and the ratio of the medians (docs/performance.md, "Dynamic shapes"). A call
 shorter than ``run.MIN_TIMED`` is timed as a batch of back-to-back calls
 lasting about that long, the same count for both (at 1024x1024 a call takes
 0.1 ms: timed one at a time, 31 rounds measured 6 ms of work in all, and
-the ratio moved by 0.2 between runs).
+the ratio moved by 0.2 between runs). ``--clock cpu`` times the process's
+CPU time instead of the wall clock: it leaves out the time the process
+waits for a core, which on a loaded machine is most of the wall time; with
+``OMP_NUM_THREADS=1`` it is the one-thread cost of each program.
 """
 
 from __future__ import annotations
@@ -44,7 +47,10 @@ def arguments(workload: str, n: int) -> list[np.ndarray]:
     return [x, row, rng.standard_normal(n).astype(np.float32)]
 
 
-def measure(workload: str, n: int, repeats: int) -> tuple[float, float]:
+CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
+
+
+def measure(workload: str, n: int, repeats: int, clock=time.perf_counter) -> tuple[float, float]:
     static = bcast.compile(PROGRAM[workload](n), backend="c")
     dynamic = bcast.compile(dynamic_program(workload, n), backend="c")
     args = arguments(workload, n)
@@ -56,10 +62,10 @@ def measure(workload: str, n: int, repeats: int) -> tuple[float, float]:
     variants = [("static", static), ("dynamic", dynamic)]
     for round_ in range(repeats):
         for name, f in variants[::-1] if round_ % 2 else variants:
-            start = time.perf_counter()
+            start = clock()
             for _ in range(batch):
                 f(*args)
-            times[name].append((time.perf_counter() - start) / batch)
+            times[name].append((clock() - start) / batch)
     return statistics.median(times["static"]), statistics.median(times["dynamic"])
 
 
@@ -68,12 +74,13 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[1024, 4096])
     parser.add_argument("--repeats", type=int, default=15)
     parser.add_argument("--workloads", nargs="+", default=["a", "b", "softmax", "layernorm"])
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall")
     args = parser.parse_args()
     print("| workload | n | static (ms) | dynamic (ms) | dynamic / static |")
     print("|---|---|---|---|---|")
     for workload in args.workloads:
         for n in args.sizes:
-            s, d = measure(workload, n, args.repeats)
+            s, d = measure(workload, n, args.repeats, CLOCKS[args.clock])
             print(f"| {workload} | {n} | {s * 1e3:.2f} | {d * 1e3:.2f} | {d / s:.2f}x |", flush=True)
 
 

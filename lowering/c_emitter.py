@@ -226,48 +226,69 @@ __attribute__((weak)) void (*bcast_blas_gemm_release)(void *) = 0;
 #include <unistd.h>
 #endif
 /* Threads for a loop nest on threads (c_emitter.THREADS_CLAUSE): the cores
-   (omp_get_num_procs) other runnable threads leave right now, at least 1
-   and at most OpenMP's count (omp_get_max_threads). Linux counts the
-   runnable threads of the machine (the caller among them) in
-   /proc/loadavg's fourth field; it is read at most every
-   BCAST_BUSY_SECONDS. A second thread that has to wait for a
-   core delays the whole region at its closing barrier (docs/performance.md,
-   "Where two threads pay"). Where the file cannot be read no others are
-   counted. BCAST_LOADAVG names the file (a test's own). */
+   (omp_get_num_procs) that the machine's other runnable threads leave, at
+   least 1 and at most OpenMP's count (omp_get_max_threads). A second
+   thread that has to wait for a core delays the whole region at its
+   closing barrier (docs/performance.md, "Where two threads pay"). Linux
+   counts the runnable threads of the machine in /proc/loadavg's fourth
+   field (BCAST_LOADAVG names the file: a test's own; where it cannot be
+   read no others are counted).
+   The count is taken at the start of a region that bcast_threads sized
+   (bcast_recount, by its first thread), where the region's whole team is
+   runnable and is subtracted; only before a process's first region is it
+   taken at the call (the caller alone). Taken at the call, it would count
+   the workers of bcast's own pool, which spin for a while after each
+   region (c_runtime.OPENMP_SPIN), as other programs' threads: between
+   back-to-back calls it saw one and ran the next BCAST_BUSY_SECONDS of
+   calls on one thread (docs/performance.md, "Dynamic shapes").
+   The count is re-taken at most every BCAST_BUSY_SECONDS, and is one for
+   the process: c_runtime (share_load) points every library's bcast_load
+   at the first one's, so a count one library took serves the next. */
 #define BCAST_BUSY_SECONDS 0.01
 #ifndef BCAST_LOADAVG
 #define BCAST_LOADAVG "/proc/loadavg"
 #endif
+struct bcast_load { double due; int others; };
+static struct bcast_load bcast_own_load;  /* due 0: never counted */
+__attribute__((weak)) struct bcast_load *bcast_load = &bcast_own_load;
+static int bcast_running(void) {
+    int running = 0;
+#if defined(__linux__)
+    char text[128];
+    int fd = open(BCAST_LOADAVG, O_RDONLY);
+    ssize_t got = fd < 0 ? -1 : read(fd, text, sizeof text - 1);
+    if (fd >= 0) close(fd);
+    if (got > 0) {
+        text[got] = 0;
+        const char *field = text;
+        for (int k = 0; k < 3 && field; k++) {
+            field = strchr(field, ' ');
+            if (field) field++;
+        }
+        if (field) running = (int)strtol(field, NULL, 10);
+    }
+#endif
+    return running;
+}
+static void bcast_count(int team) {
+    int running = bcast_running();
+    double due = omp_get_wtime() + BCAST_BUSY_SECONDS;
+    __atomic_store_n(&bcast_load->others, running > team ? running - team : 0, __ATOMIC_RELAXED);
+    __atomic_store(&bcast_load->due, &due, __ATOMIC_RELAXED);
+}
 static int bcast_threads(void) {
-    static double checked = -1.0;
-    static int others = 0;
     int every = omp_get_max_threads();
     if (every <= 1) return 1;
-#if defined(__linux__)
-    double now = omp_get_wtime(), last;
-    __atomic_load(&checked, &last, __ATOMIC_RELAXED);
-    if (last < 0 || now - last >= BCAST_BUSY_SECONDS) {
-        char text[128];
-        int fd = open(BCAST_LOADAVG, O_RDONLY), running = 0;
-        ssize_t got = fd < 0 ? -1 : read(fd, text, sizeof text - 1);
-        if (fd >= 0) close(fd);
-        if (got > 0) {
-            text[got] = 0;
-            const char *field = text;
-            for (int k = 0; k < 3 && field; k++) {
-                field = strchr(field, ' ');
-                if (field) field++;
-            }
-            if (field) running = (int)strtol(field, NULL, 10);
-        }
-        __atomic_store_n(&others, running > 1 ? running - 1 : 0, __ATOMIC_RELAXED);
-        __atomic_store(&checked, &now, __ATOMIC_RELAXED);
-    }
-    int free_cores = omp_get_num_procs() - __atomic_load_n(&others, __ATOMIC_RELAXED);
+    double due;
+    __atomic_load(&bcast_load->due, &due, __ATOMIC_RELAXED);
+    if (due == 0) bcast_count(1);
+    int free_cores = omp_get_num_procs() - __atomic_load_n(&bcast_load->others, __ATOMIC_RELAXED);
     return free_cores < 1 ? 1 : free_cores < every ? free_cores : every;
-#else
-    return every;
-#endif
+}
+static void bcast_recount(void) {
+    double due;
+    __atomic_load(&bcast_load->due, &due, __ATOMIC_RELAXED);
+    if (omp_get_thread_num() == 0 && omp_get_wtime() >= due) bcast_count(omp_get_num_threads());
 }
 #endif
 /* Rows per GEMM call: a large product is split into row blocks, at least
@@ -927,15 +948,20 @@ class FunctionEmitter:
         fenced = streams and (entered or (op.parent_op() is self.f and not self.in_parallel))
         scoped = self.per_iteration_allocs(op)
         self.scoped.update(scoped)
-        region = entered and bool(fenced or scoped)
+        # a parallel region around the loop: each thread allocates its
+        # scratch once, fences its streaming stores before the barrier, and
+        # the first takes the machine's count (bcast_recount in the prelude)
+        # unless the nest stayed on one thread; a loop whose invariant
+        # divisions guard across threads stays one construct (``for_loop``)
+        region = entered and bool(fenced or scoped or not (pragma.startswith(PARALLEL_SIMD)
+                                                           and self.invariant_divisions(op)))
         if entered:
             clause += THREADS_CLAUSE
         if region:
-            # a parallel region around the loop: each thread allocates its
-            # scratch once, and fences its streaming stores before the barrier
             self.out("#pragma omp parallel" + clause)
             self.out("{")
             self.indent += 1
+            self.out("bcast_recount();" if when is None else f"if ({when}) bcast_recount();")
             pragma = pragma.replace(PARALLEL, "#pragma omp for") + " nowait"
         elif entered:
             pragma += clause
@@ -1081,8 +1107,7 @@ class FunctionEmitter:
         guard), but not one inside a parallel region (``omp for ... nowait``:
         no barrier before the guard is read)."""
         fast = pragma == SIMD or (pragma or "").startswith(PARALLEL_SIMD)
-        divisions = [o for o in op.body.blocks[0].ops
-                     if isinstance(o, arith.DivfOp) and INVARIANT_DIVISOR_ATTR in o.attributes] if fast else []
+        divisions = self.invariant_divisions(op) if fast else []
         guards = self.prepare_divisions(divisions)
         plain = pragma
         if guards:
@@ -1122,6 +1147,11 @@ class FunctionEmitter:
         self.in_parallel -= entered
         self.indent -= 1
         self.out("}")
+
+    @staticmethod
+    def invariant_divisions(op: scf.ForOp) -> list[arith.DivfOp]:
+        """The divisions of ``op``'s body marked ``bcast.invariant_divisor``."""
+        return [o for o in op.body.blocks[0].ops if isinstance(o, arith.DivfOp) and INVARIANT_DIVISOR_ATTR in o.attributes]
 
     def prepare_divisions(self, divisions: list[arith.DivfOp]) -> dict[str, str]:
         """Before the loop: each divisor's reciprocal, and per float type a

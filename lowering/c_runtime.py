@@ -315,13 +315,43 @@ _SPIN_LOCK = threading.Lock()
 _spin_passed = False
 
 
+_LOAD_LOCK = threading.Lock()
+_shared_load: int | None = None
+
+
+def share_load(library: ctypes.CDLL) -> None:
+    """Point the library's ``bcast_load`` (the machine's count of other
+    runnable threads, C prelude ``bcast_threads``) at the first loaded
+    library's, so every library of the process takes the count in its own
+    regions and reads the others' (a library's own would be taken right
+    after another library's region, while that region's workers spin).
+    A library without threads has none."""
+    global _shared_load
+    try:
+        pointer = ctypes.c_void_p.in_dll(library, "bcast_load")
+    except ValueError:
+        return
+    with _LOAD_LOCK:
+        if _shared_load is None:
+            _shared_load = pointer.value
+        else:
+            pointer.value = _shared_load
+
+
 def _open(path: Path) -> ctypes.CDLL:
     """``ctypes.CDLL`` of a built library. The first one of the process
     loads libgomp (libraries built with ``-fopenmp`` link it), which reads
     its settings from the environment once, when it loads: that load sees
     ``GOMP_SPINCOUNT=OPENMP_SPIN`` unless the user set the spin or wait
     policy, and the environment is restored right after. (When something
-    else loaded libgomp first, its settings stay.)"""
+    else loaded libgomp first, its settings stay.) Its machine count is
+    the process's (``share_load``)."""
+    library = _load_spinning(path)
+    share_load(library)
+    return library
+
+
+def _load_spinning(path: Path) -> ctypes.CDLL:
     global _spin_passed
     if _spin_passed or "OMP_WAIT_POLICY" in os.environ or "GOMP_SPINCOUNT" in os.environ:
         return ctypes.CDLL(str(path))

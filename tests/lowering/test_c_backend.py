@@ -278,11 +278,12 @@ def test_softmax_runs_rows_in_parallel_with_private_scratch():
     module = driver.load(SOFTMAX, "softmax", None, pipeline=api.STANDARD_PIPELINE)
     source, names = c_emitter.emit_module(targets.loop_ir(module))
     assert names == {"main": "bcast_main"}
-    assert "#pragma omp parallel for" in source
     body = source.split("void bcast_main(const float *restrict x, float *restrict result0) {")[1]
     lines = [line.strip() for line in body.splitlines()]
-    loop = lines.index("#pragma omp parallel for schedule(static) num_threads(bcast_threads())")
-    assert lines[loop + 1].startswith("for (int64_t i")
+    region = lines.index("#pragma omp parallel num_threads(bcast_threads())")
+    assert lines[region + 1:region + 3] == ["{", "bcast_recount();"]
+    loop = lines.index("#pragma omp for schedule(static) nowait")
+    assert loop == region + 3 and lines[loop + 1].startswith("for (int64_t i")
     # the per-row scratch (max, sum, the row of exp values) is declared in
     # the parallel loop's body: private to each thread
     assert all(re.fullmatch(r"float v\d+\[1\];", s) for s in lines[loop + 2:loop + 4])

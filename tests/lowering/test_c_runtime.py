@@ -226,6 +226,7 @@ def test_the_first_load_passes_a_short_openmp_spin_unless_the_user_chose(monkeyp
         monkeypatch.setenv(name, value)
     seen = []
     monkeypatch.setattr(c_runtime.ctypes, "CDLL", lambda path: seen.append(os.environ.get("GOMP_SPINCOUNT")))
+    monkeypatch.setattr(c_runtime, "share_load", lambda library: None)  # no library was loaded
     monkeypatch.setattr(c_runtime, "_spin_passed", False)
     before = dict(os.environ)
     c_runtime._open(tmp_path / "first.so")

@@ -6,6 +6,7 @@ Results are the same on either side of the threshold."""
 
 from __future__ import annotations
 
+import ctypes
 import os
 import subprocess
 
@@ -65,15 +66,16 @@ def test_a_nest_with_run_time_sizes_decides_at_run_time_with_the_same_results():
         np.testing.assert_array_equal(fn(*args), numpy_a(*args))
 
 
-def helper_program(tmp_path) -> str:
-    """A program printing ``bcast_threads()`` as the prelude defines it, its
-    load file given by BCAST_LOADAVG, built with the C backend's compiler."""
+def helper_program(tmp_path, main: str = 'printf("%d\\n", bcast_threads());') -> str:
+    """A program running ``main`` (by default: printing ``bcast_threads()``)
+    with the prelude's thread count, its load file given by BCAST_LOADAVG,
+    built with the C backend's compiler."""
     prelude = c_emitter.PRELUDE
     start = prelude.index("#if defined(_OPENMP)\n#include <omp.h>")
     end = prelude.index("\n}\n#endif\n", prelude.index("static int bcast_threads(void)")) + len("\n}\n#endif\n")
     source = tmp_path / "threads.c"
     source.write_text("#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n" + prelude[start:end]
-                      + 'int main(void) { printf("%d\\n", bcast_threads()); return 0; }\n')
+                      + f"int main(void) {{ {main} return 0; }}\n")
     exe = tmp_path / "threads"
     subprocess.run([*c_runtime.require_compiler(), "-O1", "-fopenmp", f"-DBCAST_LOADAVG=\"{tmp_path / 'loadavg'}\"",
                     str(source), "-o", str(exe)], check=True)
@@ -104,6 +106,62 @@ def test_threads_are_the_free_cores_within_openmps_count(tmp_path):
         assert threads("1.00 1.00 1.00 2/250 4321\n", cores + 3) == cores - 1
     assert threads(None, cores + 3) == cores
     assert threads("garbage", 2) == min(cores, 2)
+
+
+RECOUNTS = r"""
+printf("%d\n", bcast_threads());
+for (int team = 2; team >= 1; team--) {
+    double wait = omp_get_wtime() + 2 * BCAST_BUSY_SECONDS;
+    while (omp_get_wtime() < wait) {}
+    #pragma omp parallel num_threads(team)
+    bcast_recount();
+    printf("%d\n", bcast_threads());
+}
+"""
+"""Counts at the call, then in a region of two threads and of one."""
+
+
+def test_a_count_taken_in_a_region_does_not_count_its_own_team(tmp_path):
+    """Two runnable threads: counted at the call (the caller alone) one is
+    another program's; counted at the start of a region of two threads (its
+    whole team runnable, bcast_recount) none is, so a worker of bcast's own
+    pool still spinning from the last region never halves the next calls;
+    in a region of one thread the other is again another program's."""
+    exe = helper_program(tmp_path, RECOUNTS)
+    cores = len(os.sched_getaffinity(0))
+    (tmp_path / "loadavg").write_text("1.00 1.00 1.00 2/250 4321\n")
+    env = {**os.environ, "OMP_NUM_THREADS": "2", "OMP_DYNAMIC": "false"}
+    counts = subprocess.run([exe], env=env, capture_output=True, text=True, check=True).stdout.split()
+    assert counts == [str(max(1, min(cores - 1, 2))), str(min(cores, 2)), str(max(1, min(cores - 1, 2)))]
+
+
+def region_start(source: str) -> list[str]:
+    """The first three lines of the function's first parallel region."""
+    lines = [line.strip() for line in source.split("void bcast_main(")[-1].splitlines()]
+    at = next(k for k, line in enumerate(lines) if line.startswith("#pragma omp parallel"))
+    return lines[at:at + 3]
+
+
+def test_the_region_of_a_nest_on_threads_recounts_when_it_runs_on_threads():
+    """The static nest's region always re-takes the count; a dynamic nest's
+    only when its run-time work put it on threads (a region the ``if`` kept
+    on one thread runs right after larger calls, while their workers spin)."""
+    static = bcast.compile(program(str(AT)), backend="c")
+    assert region_start(static.c_source) == ["#pragma omp parallel num_threads(bcast_threads())", "{",
+                                             "bcast_recount();"]
+    dynamic = bcast.compile(program("?"), backend="c")
+    work = f"(double)v2 * {COLS} >= {PARALLEL_WORK}"
+    assert region_start(dynamic.c_source) == [f"#pragma omp parallel if ({work}) num_threads(bcast_threads())",
+                                              "{", f"if ({work}) bcast_recount();"]
+
+
+def test_every_library_of_a_process_shares_one_count(tmp_path, monkeypatch):
+    """Two libraries' ``bcast_load`` point at one count (``share_load``):
+    a count one library takes in its region serves the other's calls."""
+    monkeypatch.setenv("BCAST_CACHE_DIR", str(tmp_path))
+    libraries = [c_runtime.load(c_emitter.PRELUDE + f"int bcast_answer(void) {{ return {k}; }}\n") for k in (1, 2)]
+    first, second = (ctypes.c_void_p.in_dll(library, "bcast_load").value for library in libraries)
+    assert first is not None and first == second
 
 
 SOFTMAX = """

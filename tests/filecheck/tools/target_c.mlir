@@ -17,19 +17,25 @@
 // contiguous row-major data, const for arguments, results last. The row
 // loop (marked bcast.parallel in the loop IR, and at least
 // plan_parallel.PARALLEL_WORK iterations) is an OpenMP
-// parallel loop on the threads whose cores are free (bcast_threads); the broadcast column value is loaded once per row, before
+// parallel loop on the threads whose cores are free (bcast_threads), in a
+// region whose first thread re-takes the machine's count (bcast_recount);
+// the broadcast column value is loaded once per row, before
 // the inner loop over the contiguous dimension, which is an omp simd loop.
 // CHECK-LABEL: void bcast_broadcast_add(const float *restrict x, const float *restrict row, const float *restrict col, float *restrict result0) {
-// CHECK-NEXT:    #pragma omp parallel for schedule(static) num_threads(bcast_threads()){{$}}
-// CHECK-NEXT:    for (int64_t [[I:i[0-9]+]] = 0; [[I]] < 4096; [[I]] += 1) {
-// CHECK-NEXT:      float [[C:v[0-9]+]] = col[[[I]]];
-// CHECK-NEXT:      #pragma omp simd
-// CHECK-NEXT:      for (int64_t [[J:i[0-9]+]] = 0; [[J]] < 1024; [[J]] += 1) {
-// CHECK-NEXT:        float [[A:v[0-9]+]] = x[[[I]] * 1024 + [[J]]];
-// CHECK-NEXT:        float [[B:v[0-9]+]] = row[[[J]]];
-// CHECK-NEXT:        float [[S:v[0-9]+]] = (float)([[A]] + [[B]]);
-// CHECK-NEXT:        float [[M:v[0-9]+]] = (float)([[S]] * [[C]]);
-// CHECK-NEXT:        result0[[[I]] * 1024 + [[J]]] = [[M]];
+// CHECK-NEXT:    #pragma omp parallel num_threads(bcast_threads()){{$}}
+// CHECK-NEXT:    {
+// CHECK-NEXT:      bcast_recount();
+// CHECK-NEXT:      #pragma omp for schedule(static) nowait
+// CHECK-NEXT:      for (int64_t [[I:i[0-9]+]] = 0; [[I]] < 4096; [[I]] += 1) {
+// CHECK-NEXT:        float [[C:v[0-9]+]] = col[[[I]]];
+// CHECK-NEXT:        #pragma omp simd
+// CHECK-NEXT:        for (int64_t [[J:i[0-9]+]] = 0; [[J]] < 1024; [[J]] += 1) {
+// CHECK-NEXT:          float [[A:v[0-9]+]] = x[[[I]] * 1024 + [[J]]];
+// CHECK-NEXT:          float [[B:v[0-9]+]] = row[[[J]]];
+// CHECK-NEXT:          float [[S:v[0-9]+]] = (float)([[A]] + [[B]]);
+// CHECK-NEXT:          float [[M:v[0-9]+]] = (float)([[S]] * [[C]]);
+// CHECK-NEXT:          result0[[[I]] * 1024 + [[J]]] = [[M]];
+// CHECK-NEXT:        }
 // CHECK-NEXT:      }
 // CHECK-NEXT:    }
 // CHECK-NEXT:    return;
@@ -85,6 +91,7 @@ func.func @wrap(%a: tensor<4xi16>, %b: tensor<4xi16>) -> tensor<4xi16> {
 // CHECK-LABEL: void bcast_streamed(const float *restrict x, const float *restrict row, float *restrict result0) {
 // CHECK-NEXT:    #pragma omp parallel
 // CHECK-NEXT:    {
+// CHECK-NEXT:      bcast_recount();
 // CHECK-NEXT:      #pragma omp for schedule(static) nowait
 // CHECK-NEXT:      for (int64_t [[I:i[0-9]+]] = 0; [[I]] < 4096; [[I]] += 1) {
 // CHECK-NEXT:        for (int64_t [[B:b[0-9]+]] = 0; [[B]] < 8192; [[B]] += 4096) {
@@ -145,8 +152,11 @@ func.func @streamed(%x: tensor<4096x8192xf32>, %row: tensor<8192xf32>) -> tensor
 // CHECK-NEXT:        float {{v[0-9]+}} = x[[[J]] * 32 + [[I]]];
 // Large and collapsed: one parallel, vectorized loop over every element.
 // CHECK-LABEL: void bcast_collapse_parallel(const float *restrict x, const float *restrict y, float *restrict result0) {
-// CHECK-NEXT:    #pragma omp parallel for simd schedule(static)
-// CHECK-NEXT:    for (int64_t [[K:i[0-9]+]] = 0; [[K]] < 4194304; [[K]] += 1) {
+// CHECK-NEXT:    #pragma omp parallel num_threads(bcast_threads())
+// CHECK-NEXT:    {
+// CHECK-NEXT:      bcast_recount();
+// CHECK-NEXT:      #pragma omp for simd schedule(static) nowait
+// CHECK-NEXT:      for (int64_t [[K:i[0-9]+]] = 0; [[K]] < 4194304; [[K]] += 1) {
 func.func @collapse_all(%x: tensor<64x32x3xf32>, %y: tensor<64x32x3xf32>) -> tensor<64x32x3xf32> {
   %r = bcast.add %x, %y : (tensor<64x32x3xf32>, tensor<64x32x3xf32>) -> tensor<64x32x3xf32>
   func.return %r : tensor<64x32x3xf32>
@@ -177,6 +187,7 @@ func.func @collapse_parallel(%x: tensor<2048x2048xf32>, %y: tensor<2048x2048xf32
 // CHECK-LABEL: void bcast_wide_softmax(const float *restrict x, float *restrict result0) {
 // CHECK-NEXT:    #pragma omp parallel
 // CHECK-NEXT:    {
+// CHECK-NEXT:      bcast_recount();
 // CHECK-NEXT:      float *[[ROW:v[0-9]+]] = bcast_alloc(131072);
 // CHECK-NEXT:      #pragma omp for schedule(static) nowait
 // CHECK-NEXT:      for (int64_t [[I:i[0-9]+]] = 0; [[I]] < 128; [[I]] += 1) {
@@ -253,6 +264,7 @@ func.func @caller(%x: tensor<4096x64xf32>, %i: index) -> tensor<64xf32> {
 // CHECK-LABEL: void bcast_softmax_rows(const float *restrict x, float *restrict result0) {
 // CHECK-NEXT:    #pragma omp parallel
 // CHECK-NEXT:    {
+// CHECK-NEXT:      bcast_recount();
 // CHECK-NEXT:      float [[TILE:tile[0-9]+]][4096];
 // CHECK-NEXT:      float *[[P:p[0-9]+]] = NULL;
 // CHECK-NEXT:      #pragma omp for schedule(static) nowait
