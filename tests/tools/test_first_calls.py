@@ -183,9 +183,8 @@ def test_the_route_is_off_with_bcast_first_calls_0(monkeypatch):
 
 
 def test_a_compiler_told_to_round_otherwise_takes_no_first_calls():
-    """Asked of the rule, not by a build: a library linked with -ffast-math
-    sets the process's flush-to-zero mode when it is loaded, which would
-    change every later float result of the test process."""
+    """Asked of the rule, not by a build (a build with each flag is in
+    tests/lowering/test_c_float_environment.py, in processes of their own)."""
     cc = c_runtime.compiler()[0]
     assert first_calls.exact_compiler([cc])
     assert not any(first_calls.exact_compiler([cc, flag]) for flag in first_calls.INEXACT_FLAGS)
