@@ -165,6 +165,13 @@ def element_of(t: Attribute) -> str:
     return split_type(t)[1]
 
 
+@functools.cache
+def primitives(definition: scalar.Definition, element: str, arity: int) -> frozenset[str]:
+    """``scalar.primitives_of``, once per definition and element type (a
+    program of 1,000 ops asks a few dozen times)."""
+    return scalar.primitives_of(definition, element, arity)
+
+
 def exact_op(op: Operation) -> bool:
     """Whether the first tier computes ``op`` as the C build does: its values
     are of ``exact_type`` and it is a constant, a broadcast, a conversion, a
@@ -186,7 +193,7 @@ def exact_op(op: Operation) -> bool:
     if not isinstance(op, ElementwiseOp) or getattr(op, "SCALAR", None) is None \
             or any(v.type != result for v in op.operands):
         return False
-    return scalar.primitives_of(op.SCALAR, element_of(result), len(op.operands)) <= EXACT_PRIMITIVES
+    return primitives(op.SCALAR, element_of(result), len(op.operands)) <= EXACT_PRIMITIVES
 
 
 def uses_c_own(op: Operation) -> bool:
@@ -194,8 +201,7 @@ def uses_c_own(op: Operation) -> bool:
     ``maximum``, ``minimum`` or ``clamp``)."""
     if not isinstance(op, ElementwiseOp) or getattr(op, "SCALAR", None) is None:
         return False
-    primitives = scalar.primitives_of(op.SCALAR, element_of(op.results[0].type), len(op.operands))
-    return bool(primitives & C_OWN.keys())
+    return bool(primitives(op.SCALAR, element_of(op.results[0].type), len(op.operands)) & C_OWN.keys())
 
 
 def eligible(function: func.FuncOp) -> bool:
@@ -257,6 +263,10 @@ def step_of(op: Operation) -> Callable[..., np.ndarray]:
     return functools.partial(evaluate, op)
 
 
+class OutsideTheRule(ValueError):
+    """``Plan`` of a function that ``eligible`` refuses."""
+
+
 class Plan:
     """An eligible function as a list of NumPy steps over numbered values;
     each step also names the values it used last, which the call drops
@@ -264,7 +274,7 @@ class Plan:
 
     def __init__(self, function: func.FuncOp):
         if not eligible(function):  # no plan of a program outside the rule, whoever asks
-            raise ValueError(f"@{function.sym_name.data} is outside the first-call rule (bcast.tools.first_calls)")
+            raise OutsideTheRule(f"@{function.sym_name.data} is outside the first-call rule (bcast.tools.first_calls)")
         block = function.body.blocks[0]
         slots = {value: k for k, value in enumerate(block.args)}
         ops = [op for op in block.ops if not isinstance(op, func.ReturnOp)]
@@ -457,7 +467,7 @@ def text_names() -> frozenset[str]:
             continue
         arity = 3 if issubclass(cls, TernaryOp) else 2 if issubclass(cls, BinaryOp) else 1
         kinds = getattr(cls, "ELEMENT_KINDS", KIND_EXAMPLES.keys())
-        if any(scalar.primitives_of(definition, KIND_EXAMPLES[kind], arity) <= EXACT_PRIMITIVES for kind in kinds):
+        if any(primitives(definition, KIND_EXAMPLES[kind], arity) <= EXACT_PRIMITIVES for kind in kinds):
             names |= {cls.name, cls.STABLEHLO}
     return frozenset(names)
 
@@ -502,8 +512,12 @@ def first_calls(text: str, load: Callable[[str], ModuleOp], entry: str,
     except Exception:  # noqa: BLE001 - the full compile reports it, located
         return None
     functions = [op for op in module.ops if isinstance(op, func.FuncOp) and op.sym_name.data == entry]
-    if len(functions) != 1 or not eligible(functions[0]):
+    if len(functions) != 1:
+        return None
+    try:
+        plan = Plan(functions[0])  # checks the rule (once: it walks every op)
+    except OutsideTheRule:
         return None
     if api.needed_bytes(functions[0]) > api.available_memory():
         return None
-    return FirstCalls(Plan(functions[0]), entry, build)
+    return FirstCalls(plan, entry, build)
