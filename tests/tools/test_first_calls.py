@@ -78,6 +78,7 @@ BINARY = {
 UNARY = {
     "float": ("negate", "abs", "sqrt", "rsqrt", "floor", "ceil", "round_nearest_even", "round_nearest_afz", "sign"),
     "int": ("negate", "abs", "sign", "not", "popcnt"),
+    "bool": ("not",),
 }
 ELEMENTS = ("f32", "f64", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64")
 DIRECTIONS = ("EQ", "NE", "LT", "LE", "GT", "GE")
@@ -101,7 +102,7 @@ def programs(draw):
     """A random program of the rule: a chain over a (rows, cols) ``x`` and
     a row broadcast against it, in one element type, of the exactly rounded
     ops: binary and unary ops, clamp, compare and select, constants, and
-    conversions to another element type and back."""
+    conversions to another element type (``i1`` too) and back."""
     t = draw(st.sampled_from(["f32", "f64", *ELEMENTS]))  # floats a third of the time
     kind = "float" if t.startswith("f") else "int"
     rows, cols = draw(st.integers(1, 5)), draw(st.integers(1, 37))
@@ -144,9 +145,9 @@ def programs(draw):
             lines.append(f"  %p{k} = bcast.compare {direction}, {a}, {b} : ({m}, {bt}) -> {p}")
             lines.append(f"  %v{k} = bcast.select %p{k}, {a}, {c} : ({p}, {m}, {ct}) -> {m}")
         else:
-            other = draw(st.sampled_from([e for e in ELEMENTS if e != t]))
+            other = draw(st.sampled_from([e for e in (*ELEMENTS, "i1") if e != t]))
             o = f"tensor<{rows}x{cols}x{other}>"
-            okind = "float" if other.startswith("f") else "int"
+            okind = "float" if other.startswith("f") else "bool" if other == "i1" else "int"
             lines.append(f"  %w{k} = bcast.convert {a} : ({m}) -> {o}")
             lines.append(f"  %u{k} = bcast.{draw(st.sampled_from(UNARY[okind]))} %w{k} : {o}")
             lines.append(f"  %v{k} = bcast.convert %u{k} : ({o}) -> {m}")
