@@ -13,7 +13,8 @@ The rule (and ``$CC`` without one of ``INEXACT_FLAGS``; ``eligible``):
 every value of the entry function is a tensor of static shape of ``i1``,
 a signed or unsigned integer type, ``f32`` or ``f64``, and every op is a
 constant, ``broadcast_in_dim``, ``convert``, ``compare`` (not
-``TOTALORDER``), ``select``, or an elementwise op whose definition
+``TOTALORDER``), ``select``, a ``reduce`` of integers or booleans, or an
+elementwise op whose definition
 (``bcast.ir.scalar``) on its element type is made of ``EXACT_PRIMITIVES``
 only: ``+ - * /``, ``remainder``, ``negate``, ``abs``, ``sqrt``, ``rsqrt``,
 ``floor``, ``ceil``, both roundings, ``sign``, ``maximum``, ``minimum``,
@@ -42,12 +43,17 @@ use too), but for ``C_OWN``. Why these give the C library's bits exactly:
   broadcasts, fusion) move values, never round them: canonicalization's
   only arithmetic rewrite folds constants, with the same ``evaluate``; so a
   ``C_OWN`` op on constants alone is outside the rule.
+- A reduction of integers or booleans (``add``, ``multiply``, ``maximum``,
+  ``minimum``, ``and``, ``or``, ``xor``) wraps around in both tiers, where
+  any order of the operations gives one result.
 - Anything else (a transcendental function, float ``power``, ``atan2``, a
-  reduction, ``bitcast_convert``, ``f16``, ``?`` dims, a call) is outside
-  the rule and compiles as before: the first call runs the library.
+  float reduction, ``bitcast_convert``, ``f16``, ``?`` dims, a call) is
+  outside the rule and compiles as before: the first call runs the library.
   Transcendentals round differently in NumPy's SIMD loops and in glibc's
   scalar and vector ``libm``. A float sum is vectorized and split across
-  threads in C and summed pairwise in NumPy: another order, other bits.
+  threads in C and summed pairwise in NumPy: another order, other bits
+  (and a float ``maximum`` over +0.0 and -0.0 returns whichever zero its
+  order meets first).
   ``bitcast_convert`` shows a NaN's sign and payload as an ordinary value
   (below). ``?`` dims would need the C runtime's size plan and its checks,
   with their messages, in this tier too.
@@ -90,7 +96,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from bcast.ir import numerics, scalar
+from bcast.ir import numerics, rules, scalar
 from bcast.ir.evaluate import evaluate
 from bcast.ir.ops import (
     BinaryOp,
@@ -99,6 +105,7 @@ from bcast.ir.ops import (
     ConstantOp,
     ConvertOp,
     ElementwiseOp,
+    ReduceOp,
     SelectOp,
     TernaryOp,
 )
@@ -175,7 +182,8 @@ def primitives(definition: scalar.Definition, element: str, arity: int) -> froze
 def exact_op(op: Operation) -> bool:
     """Whether the first tier computes ``op`` as the C build does: its values
     are of ``exact_type`` and it is a constant, a broadcast, a conversion, a
-    compare (not ``TOTALORDER``), a select, or an elementwise op whose
+    compare (not ``TOTALORDER``), a select, a reduction of integers or
+    booleans, or an elementwise op whose
     definition on its element type uses ``EXACT_PRIMITIVES`` only, on
     operands of the result's type."""
     if len(op.results) != 1 or op.regions or not exact_type(op.results[0].type) \
@@ -190,6 +198,8 @@ def exact_op(op: Operation) -> bool:
         return not op.is_total_order and op.lhs.type == op.rhs.type
     if isinstance(op, SelectOp):
         return op.operands[1].type == op.operands[2].type == result
+    if isinstance(op, ReduceOp):  # wrapping integer arithmetic and bitwise ops: any order gives one result
+        return rules.kind(element_of(result)) != "float"
     if not isinstance(op, ElementwiseOp) or getattr(op, "SCALAR", None) is None \
             or any(v.type != result for v in op.operands):
         return False
@@ -443,6 +453,7 @@ STRUCTURAL_NAMES = frozenset({
     "builtin.module", "func.func", "func.return",
     *(f"{dialect}.{op}" for dialect in ("bcast", "stablehlo")
       for op in ("constant", "convert", "broadcast_in_dim", "compare", "select")),
+    "bcast.reduce",
 })
 """The dotted names of a program of the rule that are not ``ElementwiseOp``
 definitions (func's, the module's, and the ops ``exact_op`` names)."""

@@ -80,6 +80,7 @@ UNARY = {
     "int": ("negate", "abs", "sign", "not", "popcnt"),
     "bool": ("not",),
 }
+REDUCTIONS = ("add", "multiply", "maximum", "minimum", "and", "or", "xor")
 ELEMENTS = ("f32", "f64", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64")
 DIRECTIONS = ("EQ", "NE", "LT", "LE", "GT", "GE")
 
@@ -101,8 +102,9 @@ def literal(value) -> str:
 def programs(draw):
     """A random program of the rule: a chain over a (rows, cols) ``x`` and
     a row broadcast against it, in one element type, of the exactly rounded
-    ops: binary and unary ops, clamp, compare and select, constants, and
-    conversions to another element type (``i1`` too) and back."""
+    ops: binary and unary ops, clamp, compare and select, constants,
+    conversions to another element type (``i1`` too) and back, and integer
+    reductions."""
     t = draw(st.sampled_from(["f32", "f64", *ELEMENTS]))  # floats a third of the time
     kind = "float" if t.startswith("f") else "int"
     rows, cols = draw(st.integers(1, 5)), draw(st.integers(1, 37))
@@ -122,7 +124,8 @@ def programs(draw):
         return b, (r if b == "%row" else m)
 
     for k in range(draw(st.integers(1, 8))):
-        shape = draw(st.sampled_from(["binary", "unary", "constant", "clamp", "select", "convert"]))
+        shapes = ["binary", "unary", "constant", "clamp", "select", "convert", *(["reduce"] if kind == "int" else [])]
+        shape = draw(st.sampled_from(shapes))
         a = draw(st.sampled_from([values[-1]] * len(values) + values))  # mostly a chain: each op counts
         if shape == "binary":
             b, bt = operand()
@@ -144,6 +147,11 @@ def programs(draw):
             p = f"tensor<{rows}x{cols}xi1>"
             lines.append(f"  %p{k} = bcast.compare {direction}, {a}, {b} : ({m}, {bt}) -> {p}")
             lines.append(f"  %v{k} = bcast.select %p{k}, {a}, {c} : ({p}, {m}, {ct}) -> {m}")
+        elif shape == "reduce":  # along the rows, kept, then combined with its operand
+            reduction = draw(st.sampled_from(REDUCTIONS))
+            s = f"tensor<{rows}x1x{t}>"
+            lines.append(f"  %s{k} = bcast.reduce {reduction} {a}, dims = [1] keepdims : ({m}) -> {s}")
+            lines.append(f"  %v{k} = bcast.{draw(st.sampled_from(BINARY[kind]))} {a}, %s{k} : ({m}, {s}) -> {m}")
         else:
             other = draw(st.sampled_from([e for e in (*ELEMENTS, "i1") if e != t]))
             o = f"tensor<{rows}x{cols}x{other}>"
