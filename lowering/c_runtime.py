@@ -315,6 +315,35 @@ _SPIN_LOCK = threading.Lock()
 _spin_passed = False
 
 
+FENV_BYTES = 1024
+"""Room for a C ``fenv_t`` (28 bytes on x86-64 glibc, 8 on AArch64): the
+buffer ``_keeping_float_environment`` saves it in."""
+
+
+@contextmanager
+def _keeping_float_environment() -> Iterator[None]:
+    """Run the body, then put the calling thread's floating-point
+    environment (rounding mode, exception flags, and on x86-64 MXCSR's
+    flush-to-zero and denormals-are-zero bits) back as it was before.
+
+    Why: a library linked by ``$CC -ffast-math`` (or ``-Ofast``,
+    ``-funsafe-math-optimizations``) carries GCC's ``crtfastmath.o``, whose
+    constructor turns flush-to-zero on in the thread that loads it; every
+    later float operation of that thread, and of the threads it starts,
+    NumPy's included, would then read and write subnormals as zeros
+    (docs/contracts.md, "The process's floating-point environment").
+    ``dlopen`` runs constructors in the calling thread only, so restoring
+    that thread's environment right after undoes it whatever the compiler.
+    ``fegetenv``/``fesetenv`` come from the C library Python is linked with."""
+    saved = ctypes.create_string_buffer(FENV_BYTES)
+    if ctypes.pythonapi.fegetenv(saved) != 0:
+        raise RuntimeError("fegetenv failed: the floating-point environment cannot be kept across loading")
+    try:
+        yield
+    finally:
+        ctypes.pythonapi.fesetenv(saved)
+
+
 _LOAD_LOCK = threading.Lock()
 _shared_load: int | None = None
 
@@ -345,7 +374,8 @@ def _open(path: Path) -> ctypes.CDLL:
     ``GOMP_SPINCOUNT=OPENMP_SPIN`` unless the user set the spin or wait
     policy, and the environment is restored right after. (When something
     else loaded libgomp first, its settings stay.) Its machine count is
-    the process's (``share_load``)."""
+    the process's (``share_load``), and the calling thread's floating-point
+    environment is kept (``_keeping_float_environment``)."""
     library = _load_spinning(path)
     share_load(library)
     return library
@@ -353,18 +383,19 @@ def _open(path: Path) -> ctypes.CDLL:
 
 def _load_spinning(path: Path) -> ctypes.CDLL:
     global _spin_passed
-    if _spin_passed or "OMP_WAIT_POLICY" in os.environ or "GOMP_SPINCOUNT" in os.environ:
-        return ctypes.CDLL(str(path))
-    with _SPIN_LOCK:
-        if _spin_passed:
+    with _keeping_float_environment():
+        if _spin_passed or "OMP_WAIT_POLICY" in os.environ or "GOMP_SPINCOUNT" in os.environ:
             return ctypes.CDLL(str(path))
-        os.environ["GOMP_SPINCOUNT"] = str(OPENMP_SPIN)
-        try:
-            library = ctypes.CDLL(str(path))
-        finally:
-            del os.environ["GOMP_SPINCOUNT"]
-        _spin_passed = True
-        return library
+        with _SPIN_LOCK:
+            if _spin_passed:
+                return ctypes.CDLL(str(path))
+            os.environ["GOMP_SPINCOUNT"] = str(OPENMP_SPIN)
+            try:
+                library = ctypes.CDLL(str(path))
+            finally:
+                del os.environ["GOMP_SPINCOUNT"]
+            _spin_passed = True
+            return library
 
 
 def load(source: str) -> ctypes.CDLL:

@@ -2,37 +2,66 @@
 
 ``bcast.compile`` of a new program on the C backend spends most of its time
 lowering to loops, emitting C and running the C compiler (docs/performance.md,
-"Time to first result"). For the programs of one narrow rule (``eligible``)
+"Time to first result"). For the programs of one rule (``eligible``)
 it does not wait for that: it parses the text, makes broadcasts explicit
 (``QUICK_PIPELINE``) and returns a ``FirstCalls``, whose calls run each op
-with NumPy, in C's own expressions, until the C library is ready; the first
+with NumPy, computing the C library's bits, until the library is ready; the first
 call starts that build on a thread of its own, and every call after the
 build runs the library, as a compile that waited would have.
 
-The rule (and ``$CC`` without one of ``INEXACT_FLAGS``): every value of the entry function is an ``f32`` or ``f64`` tensor
-of static shape, and every op is ``broadcast_in_dim``, ``add``,
-``subtract``, ``multiply``, ``negate``, ``maximum``, ``minimum`` or the
-return. Why these give the C library's bits exactly:
+The rule (and ``$CC`` without one of ``INEXACT_FLAGS``; ``eligible``):
+every value of the entry function is a tensor of static shape of ``i1``,
+a signed or unsigned integer type, ``f32`` or ``f64``, and every op is a
+constant, ``broadcast_in_dim``, ``convert``, ``compare`` (not
+``TOTALORDER``), ``select``, a ``reduce`` of integers or booleans, or an
+elementwise op whose definition
+(``bcast.ir.scalar``) on its element type is made of ``EXACT_PRIMITIVES``
+only: ``+ - * /``, ``remainder``, ``negate``, ``abs``, ``sqrt``, ``rsqrt``,
+``floor``, ``ceil``, both roundings, ``sign``, ``maximum``, ``minimum``,
+``clamp``, and on integers also the bitwise ops, shifts, ``not``,
+``popcnt`` and ``power``. Each op runs as the reference computes it
+(``bcast.ir.evaluate``: the table the NumPy backend and constant folding
+use too), but for ``C_OWN``. Why these give the C library's bits exactly:
 
-- ``+ - *`` and negation are exactly rounded IEEE operations in both: NumPy
+- IEEE 754 defines ``+ - * /``, ``sqrt``, ``fmod``, the roundings to
+  integers and the conversions between float widths and from integers as
+  exactly rounded, so NumPy's loops and C's give one result: NumPy
   computes ``f32`` in ``f32``; the C build is ``-std=c99`` (GCC then does
   not contract ``a * b + c`` into an FMA: ``-ffp-contract=off``), without
   ``-ffast-math``, on x86-64's SSE arithmetic (no excess precision), and the
-  emitter casts each result to its type (``c_emitter``).
-- ``maximum``/``minimum`` are not ``np.maximum`` (which zero of +0.0 and
-  -0.0 it returns is NumPy's choice) but the C emitter's own expression,
-  ``(a > b || a != a) ? a : b``, written with NumPy (``_maximum``).
+  emitter casts each result to its type (``c_emitter``). A division by a
+  loop-invariant divisor is a multiply and two FMA corrections in C, exact
+  by construction, with a plain division where it would not be
+  (``bcast_div_f32``).
+- Integer arithmetic wraps in both, and every edge case (division by 0,
+  ``INT_MIN / -1``, shifts past the width, float to integer out of range)
+  is decided by the definition before the primitive runs, in both tiers.
+- ``maximum``/``minimum`` (and ``clamp``) on floats do not use ``np.maximum``
+  (which zero of +0.0 and -0.0 it returns is NumPy's choice) but the C
+  emitter's own expression, ``(a > b || a != a) ? a : b`` (``C_OWN``).
 - Broadcasts and the passes between (canonicalization, CSE, sinking
   broadcasts, fusion) move values, never round them: canonicalization's
-  only arithmetic rewrite folds constants, and the rule has none.
-- Anything else (a constant, a conversion, division, a transcendental
-  function, a reduction, integers, ``f16``, ``?`` dims, a call) is outside
-  the rule and compiles as before: the first call runs the library.
+  only arithmetic rewrite folds constants, with the same ``evaluate``; so a
+  ``C_OWN`` op on constants alone is outside the rule.
+- A reduction of integers or booleans (``add``, ``multiply``, ``maximum``,
+  ``minimum``, ``and``, ``or``, ``xor``) wraps around in both tiers, where
+  any order of the operations gives one result.
+- Anything else (a transcendental function, float ``power``, ``atan2``, a
+  float reduction, ``bitcast_convert``, ``f16``, ``?`` dims, a call) is
+  outside the rule and compiles as before: the first call runs the library.
+  Transcendentals round differently in NumPy's SIMD loops and in glibc's
+  scalar and vector ``libm``. A float sum is vectorized and split across
+  threads in C and summed pairwise in NumPy: another order, other bits
+  (and a float ``maximum`` over +0.0 and -0.0 returns whichever zero its
+  order meets first).
+  ``bitcast_convert`` shows a NaN's sign and payload as an ordinary value
+  (below). ``?`` dims would need the C runtime's size plan and its checks,
+  with their messages, in this tier too.
 
 One thing is not the same bit for bit, and is not on any backend: where
-two NaNs meet in ``+ - *``, which one's sign and payload the result
-carries (IEEE 754 leaves it open, and the C compiler may swap the operands
-of ``+`` and ``*``); the result is a NaN on both tiers.
+two NaNs meet, which one's sign and payload the result carries (IEEE 754
+leaves it open, and the C compiler may swap the operands of ``+`` and
+``*``); the result is a NaN on both tiers.
 
 ``tests/tools/test_first_calls.py`` checks first calls against the library's
 bit for bit, NaNs, infinities, signed zeros and subnormals included.
@@ -56,6 +85,7 @@ backend's tests call the library, and this module's tests unset it).
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import threading
@@ -63,18 +93,23 @@ from collections.abc import Callable
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import Float32Type, Float64Type, ModuleOp, TensorType
-from xdsl.ir import Attribute
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.ir import Attribute, Operation, SSAValue
 
+from bcast.ir import numerics, rules, scalar
+from bcast.ir.evaluate import evaluate
 from bcast.ir.ops import (
-    AddOp,
+    BinaryOp,
     BroadcastInDimOp,
-    MaximumOp,
-    MinimumOp,
-    MultiplyOp,
-    NegateOp,
-    SubtractOp,
+    CompareOp,
+    ConstantOp,
+    ConvertOp,
+    ElementwiseOp,
+    ReduceOp,
+    SelectOp,
+    TernaryOp,
 )
+from bcast.ir.types import split_type
 from bcast.lowering import numpy_runtime as rt
 from bcast.lowering.reference import signature
 from bcast.tools import api
@@ -99,47 +134,147 @@ def _minimum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.where((a < b) | (a != a), a, b)
 
 
-EXACT: dict[type, Callable[..., np.ndarray]] = {
-    AddOp: np.add,
-    SubtractOp: np.subtract,
-    MultiplyOp: np.multiply,
-    NegateOp: np.negative,
-    MaximumOp: _maximum,
-    MinimumOp: _minimum,
-}
-"""The ops of the rule, each as NumPy computes exactly what the C build does."""
+C_OWN: dict[str, Callable[..., np.ndarray]] = {"arith.maximumf": _maximum, "arith.minimumf": _minimum}
+"""The primitives whose NumPy ufunc (``numerics``' table) is not the C
+emitter's expression bit for bit: which zero of +0.0 and -0.0 ``np.maximum``
+returns is NumPy's choice. The first tier computes these as C does."""
 
-FLOATS = (Float32Type, Float64Type)
+EXACT_PRIMITIVES = frozenset({
+    "const", "arith.select", "arith.cmpi", "arith.cmpf", "scf.for",
+    "arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.remf", "arith.negf", *C_OWN,
+    "arith.addi", "arith.subi", "arith.muli", "arith.divsi", "arith.divui", "arith.remsi", "arith.remui",
+    "arith.andi", "arith.ori", "arith.xori", "arith.shli", "arith.shrui", "arith.shrsi",
+    "arith.maxsi", "arith.maxui", "arith.minsi", "arith.minui",
+    "math.absf", "math.sqrt", "math.floor", "math.ceil", "math.roundeven", "math.round", "math.ctpop",
+    "arith.trunci", "arith.extsi", "arith.extui", "arith.sitofp", "arith.uitofp", "arith.fptosi",
+    "arith.fptoui", "arith.extf", "arith.truncf",
+})  # fmt: skip
+"""The primitives (``bcast.ir.scalar``) whose NumPy implementation
+(``numerics``, with ``C_OWN``) gives the C build's bits exactly (module
+docstring). Not here: the transcendental functions (NumPy's SIMD loops and
+glibc's scalar and vector ``libm`` round differently), ``pow``, ``atan2``,
+and ``arith.bitcast`` (it shows a NaN's sign and payload as an ordinary
+value, which the two tiers may choose differently, see below)."""
+
+EXACT_ELEMENTS = frozenset({"i1", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64", "f32", "f64"})
+"""Not ``f16``: NumPy converts halves in software, C with ``_Float16``."""
 
 
 def exact_type(t: Attribute) -> bool:
-    """An ``f32``/``f64`` tensor of static shape (not nested, no ``?``)."""
-    return (isinstance(t, TensorType) and isinstance(t.element_type, FLOATS)
-            and all(d >= 0 for d in t.get_shape()))
+    """A non-nested tensor of static shape of one of ``EXACT_ELEMENTS``."""
+    if not isinstance(t, TensorType) or not all(d >= 0 for d in t.get_shape()):
+        return False
+    levels, element = split_type(t)
+    return len(levels) == 1 and element in EXACT_ELEMENTS
+
+
+def element_of(t: Attribute) -> str:
+    return split_type(t)[1]
+
+
+@functools.cache
+def primitives(definition: scalar.Definition, element: str, arity: int) -> frozenset[str]:
+    """``scalar.primitives_of``, once per definition and element type (a
+    program of 1,000 ops asks a few dozen times)."""
+    return scalar.primitives_of(definition, element, arity)
+
+
+def exact_op(op: Operation) -> bool:
+    """Whether the first tier computes ``op`` as the C build does: its values
+    are of ``exact_type`` and it is a constant, a broadcast, a conversion, a
+    compare (not ``TOTALORDER``), a select, a reduction of integers or
+    booleans, or an elementwise op whose
+    definition on its element type uses ``EXACT_PRIMITIVES`` only, on
+    operands of the result's type."""
+    if len(op.results) != 1 or op.regions or not exact_type(op.results[0].type) \
+            or not all(exact_type(v.type) for v in op.operands):
+        return False
+    result = op.results[0].type
+    if isinstance(op, ConstantOp | ConvertOp):
+        return True
+    if type(op) is BroadcastInDimOp:
+        return element_of(op.operand.type) == element_of(result)
+    if isinstance(op, CompareOp):
+        return not op.is_total_order and op.lhs.type == op.rhs.type
+    if isinstance(op, SelectOp):
+        return op.operands[1].type == op.operands[2].type == result
+    if isinstance(op, ReduceOp):  # wrapping integer arithmetic and bitwise ops: any order gives one result
+        return rules.kind(element_of(result)) != "float"
+    if not isinstance(op, ElementwiseOp) or getattr(op, "SCALAR", None) is None \
+            or any(v.type != result for v in op.operands):
+        return False
+    return primitives(op.SCALAR, element_of(result), len(op.operands)) <= EXACT_PRIMITIVES
+
+
+def uses_c_own(op: Operation) -> bool:
+    """Whether ``op``'s definition uses a ``C_OWN`` primitive (a float
+    ``maximum``, ``minimum`` or ``clamp``)."""
+    if not isinstance(op, ElementwiseOp) or getattr(op, "SCALAR", None) is None:
+        return False
+    return bool(primitives(op.SCALAR, element_of(op.results[0].type), len(op.operands)) & C_OWN.keys())
 
 
 def eligible(function: func.FuncOp) -> bool:
     """Whether ``function`` (after ``QUICK_PIPELINE``) is inside the rule of
-    the module docstring, so that ``Plan`` computes the C library's bits."""
+    the module docstring, so that ``Plan`` computes the C library's bits.
+
+    One more exclusion: a ``C_OWN`` op whose operands all come from
+    constants. The library's canonicalization folds it with ``numerics``
+    (``np.maximum``'s zero), where the first tier would use C's."""
     if not function.body.blocks or len(function.body.blocks) != 1:
         return False
     block = function.body.blocks[0]
     if not all(exact_type(a.type) for a in block.args):
         return False
+    constant: set[SSAValue] = set()
     for op in block.ops:
         if isinstance(op, func.ReturnOp):
             continue
-        if type(op) is BroadcastInDimOp:
-            if not (exact_type(op.operand.type) and exact_type(op.result.type)
-                    and op.operand.type.element_type == op.result.type.element_type):
+        if not exact_op(op):
+            return False
+        if all(v in constant for v in op.operands):
+            if uses_c_own(op):
                 return False
-            continue
-        if type(op) not in EXACT or op.regions or len(op.results) != 1:
-            return False
-        result = op.results[0].type
-        if not exact_type(result) or any(v.type != result for v in op.operands):
-            return False
+            constant.add(op.results[0])
     return True
+
+
+class _CScalars(numerics.NumpyScalars):
+    """``numerics``' primitives on arrays, but ``C_OWN``'s as C computes them."""
+
+    def apply(self, name, *xs):
+        own = C_OWN.get(name)
+        return np.asarray(own(*xs)) if own is not None else super().apply(name, *xs)
+
+
+_C_SCALARS = _CScalars()
+
+
+def step_of(op: Operation) -> Callable[..., np.ndarray]:
+    """NumPy's computation of an ``exact_op``: the reference's own
+    (``bcast.ir.evaluate``, which the NumPy backend and constant folding
+    share), but for an op using a ``C_OWN`` primitive, whose definition runs
+    on ``_CScalars``; a constant is its value, read-only (a result that is
+    a constant is then copied for the caller)."""
+    if type(op) is BroadcastInDimOp:
+        return _broadcast(tuple(op.dims), tuple(op.result.type.get_shape()))
+    if isinstance(op, ConstantOp):
+        value = op.numpy_value()
+        value.setflags(write=False)
+        return lambda: value
+    if uses_c_own(op):
+        definition, element = op.SCALAR, element_of(op.results[0].type)
+
+        def c_step(*xs: np.ndarray) -> np.ndarray:
+            with np.errstate(all="ignore"):
+                return definition(_C_SCALARS, element, *xs)
+
+        return c_step
+    return functools.partial(evaluate, op)
+
+
+class OutsideTheRule(ValueError):
+    """``Plan`` of a function that ``eligible`` refuses."""
 
 
 class Plan:
@@ -149,7 +284,7 @@ class Plan:
 
     def __init__(self, function: func.FuncOp):
         if not eligible(function):  # no plan of a program outside the rule, whoever asks
-            raise ValueError(f"@{function.sym_name.data} is outside the first-call rule (bcast.tools.first_calls)")
+            raise OutsideTheRule(f"@{function.sym_name.data} is outside the first-call rule (bcast.tools.first_calls)")
         block = function.body.blocks[0]
         slots = {value: k for k, value in enumerate(block.args)}
         ops = [op for op in block.ops if not isinstance(op, func.ReturnOp)]
@@ -158,10 +293,7 @@ class Plan:
         last_use: dict[int, int] = {}
         steps: list[tuple[Callable[..., np.ndarray], tuple[int, ...]]] = []
         for k, op in enumerate(ops):
-            if type(op) is BroadcastInDimOp:
-                step = _broadcast(tuple(op.dims), tuple(op.result.type.get_shape()))
-            else:
-                step = EXACT[type(op)]
+            step = step_of(op)
             operands = tuple(slots[v] for v in op.operands)
             steps.append((step, operands))
             last_use.update((slot, k) for slot in operands)
@@ -317,13 +449,38 @@ class FirstCalls(api.Compiled):
 
 _DOTTED = re.compile(r"[A-Za-z_][\w$]*(?:\.[A-Za-z_][\w$]*)+")
 
-TEXT_NAMES = frozenset({
+STRUCTURAL_NAMES = frozenset({
     "builtin.module", "func.func", "func.return",
     *(f"{dialect}.{op}" for dialect in ("bcast", "stablehlo")
-      for op in ("add", "subtract", "multiply", "negate", "maximum", "minimum", "broadcast_in_dim")),
+      for op in ("constant", "convert", "broadcast_in_dim", "compare", "select")),
+    "bcast.reduce",
 })
-"""The dotted names a program of the rule can show before it is parsed: its
-ops (in bcast's or StableHLO's spelling, which imports to them), func's."""
+"""The dotted names of a program of the rule that are not ``ElementwiseOp``
+definitions (func's, the module's, and the ops ``exact_op`` names)."""
+
+KIND_EXAMPLES = {"float": "f32", "signed": "i32", "unsigned": "ui32", "bool": "i1"}
+
+
+@functools.cache
+def text_names() -> frozenset[str]:
+    """The dotted names a program of the rule can show before it is parsed:
+    ``STRUCTURAL_NAMES`` and each elementwise op (in bcast's and
+    StableHLO's spelling, which imports to it) whose definition is made of
+    ``EXACT_PRIMITIVES`` on some element kind (``exact_op`` then decides
+    per element type)."""
+    names = set(STRUCTURAL_NAMES)
+    pending = [ElementwiseOp]
+    while pending:
+        cls = pending.pop()
+        pending += cls.__subclasses__()
+        definition = cls.__dict__.get("SCALAR")
+        if definition is None or not hasattr(cls, "name"):
+            continue
+        arity = 3 if issubclass(cls, TernaryOp) else 2 if issubclass(cls, BinaryOp) else 1
+        kinds = getattr(cls, "ELEMENT_KINDS", KIND_EXAMPLES.keys())
+        if any(primitives(definition, KIND_EXAMPLES[kind], arity) <= EXACT_PRIMITIVES for kind in kinds):
+            names |= {cls.name, cls.STABLEHLO}
+    return frozenset(names)
 
 
 INEXACT_FLAGS = ("-ffast-math", "-Ofast", "-ffp-contract=fast", "-funsafe-math-optimizations",
@@ -340,10 +497,11 @@ def exact_compiler(cc: list[str]) -> bool:
 
 def may_be_eligible(text: str) -> bool:
     """A look at the text before parsing it: every dotted name in it (an op,
-    a dialect attribute, a file name in a location) is in ``TEXT_NAMES``. A
+    a dialect attribute, a file name in a location) is in ``text_names()``. A
     program outside the rule is then, nearly always, not parsed twice (here
     and by the full compile); ``eligible`` decides on the parsed program."""
-    return all(name in TEXT_NAMES for name in set(_DOTTED.findall(text)))
+    names = text_names()
+    return all(name in names for name in set(_DOTTED.findall(text)))
 
 
 def first_calls(text: str, load: Callable[[str], ModuleOp], entry: str,
@@ -365,8 +523,12 @@ def first_calls(text: str, load: Callable[[str], ModuleOp], entry: str,
     except Exception:  # noqa: BLE001 - the full compile reports it, located
         return None
     functions = [op for op in module.ops if isinstance(op, func.FuncOp) and op.sym_name.data == entry]
-    if len(functions) != 1 or not eligible(functions[0]):
+    if len(functions) != 1:
+        return None
+    try:
+        plan = Plan(functions[0])  # checks the rule (once: it walks every op)
+    except OutsideTheRule:
         return None
     if api.needed_bytes(functions[0]) > api.available_memory():
         return None
-    return FirstCalls(Plan(functions[0]), entry, build)
+    return FirstCalls(plan, entry, build)
