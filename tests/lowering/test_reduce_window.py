@@ -97,6 +97,13 @@ CASES = {
     "empty_input_padded": ("maximum", (0, 3), "f32", -np.inf, (2, 1), (1, 1), (1, 1), (1, 1), (0, 0), (2, 0)),
     "no_window_fits": ("add", (2, 3), "f32", 0.0, (3, 1), (1, 1), (1, 1), (1, 1), (0, 0), (0, 0)),
     "rank_0": ("add", (), "f32", 2.0, (), (), (), (), (), ()),
+    # the C target's row layout bounds each window loop and row loop by the
+    # places that hold an element: padding, cropping, strides and dilations
+    # along the last (row) dim and an outer one
+    "row_padded_strided_dilated": ("add", (3, 11), "f32", 0.0, (2, 3), (1, 3), (1, 1), (1, 2), (1, 4), (0, 2)),
+    "row_cropped": ("maximum", (4, 9), "i32", -(2**31), (3, 2), (2, 2), (1, 1), (2, 1), (2, -3), (1, 1)),
+    "row_window_wider_than_row": ("minimum", (5, 3), "f64", np.inf, (2, 6), (3, 1), (1, 1), (1, 1), (2, 4),
+                                  (1, 2)),
 }
 
 
