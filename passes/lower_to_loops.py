@@ -540,8 +540,8 @@ def size_source(v: SSAValue, d: int) -> SizeSource:
             v, d = op.operand, op.dims.index(d)
         elif isinstance(op, bc.TransposeOp):
             v, d = op.operand, op.perm[d]
-        elif isinstance(op, bc.ReverseOp | bc.CumulativeOp):
-            v = op.operand
+        elif isinstance(op, bc.ReverseOp | bc.CumulativeOp | bc.ReduceWindowOp):
+            v = op.operand  # (a reduce_window's ``?`` dims are those no window spans)
         elif isinstance(op, bc.DotGeneralOp):
             v, d = op.result_source(d)
         else:
@@ -1475,11 +1475,11 @@ class FunctionLowering:
             self.reduce_window_by_rows(op, target)
             self.written(op.result, target)
             return
-        checked = [lo != 0 or bd != 1 or (m - 1) * s + (w - 1) * wd >= n
+        checked = [not isinstance(n, rules.Dynamic) and (lo != 0 or bd != 1 or (m - 1) * s + (w - 1) * wd >= n)
                    for n, m, w, s, bd, wd, lo in zip(shape, result, window, strides, base_dilations,
                                                      window_dilations, low)]  # fmt: skip
         wide = lambda i: b(arith.IndexCastOp(i, IntegerType(64)))  # noqa: E731
-        with self.nest(result, parallel=True) as ivs:
+        with self.nest(self.shape(op.result), parallel=True) as ivs:
             init = scalar.convert(b, element, acc, self.value_at(op.init, []))
 
             def place(d: int, k: SSAValue) -> tuple[SSAValue, SSAValue | None]:
@@ -1538,14 +1538,15 @@ class FunctionLowering:
         b = self.b
         element = element_of(op.operand.type)
         shape, result = self.shape(op.operand), self.shape(op.result)
-        window, strides, _, window_dilations, low, _ = op.window
+        window, strides, _, window_dilations, low, high = op.window
         last = len(result) - 1
         init = self.value_at(op.init, [])
 
         def span(d: int, base: SSAValue, step: int, trips: int | SSAValue) -> tuple[int | SSAValue, int | SSAValue]:
             """``valid_span``, or all of ``[0, trips)`` when dim ``d``'s windows always lie inside the input."""
-            inside = all(isinstance(v, int) for v in (shape[d], result[d])) and low[d] == 0 and \
-                (result[d] - 1) * strides[d] + (window[d] - 1) * window_dilations[d] < shape[d]
+            static = all(isinstance(v, int) for v in (shape[d], result[d]))
+            inside = (window[d], strides[d], window_dilations[d], low[d], high[d]) == (1, 1, 1, 0, 0) or static and \
+                low[d] == 0 and (result[d] - 1) * strides[d] + (window[d] - 1) * window_dilations[d] < shape[d]
             return (0, trips) if inside else self.valid_span(base, step, trips, shape[d])
 
         with self.nest(result[:last], parallel=True) as ivs:
