@@ -1471,7 +1471,7 @@ class FunctionLowering:
         if 0 in result:
             self.written(op.result, target)
             return
-        if result and acc == element and set(base_dilations) == {1}:
+        if result and set(base_dilations) == {1}:
             self.reduce_window_by_rows(op, target)
             self.written(op.result, target)
             return
@@ -1522,13 +1522,15 @@ class FunctionLowering:
 
     def reduce_window_by_rows(self, op: bc.ReduceWindowOp, target: SSAValue) -> None:
         """``lower_reduce_window``'s nest laid out for speed, when no dim is
-        base-dilated and the fold is in the element type (not f16): a
-        parallel nest over the result's rows (every dim but the last), and
-        per row: the row set to ``init`` (loaded once, before the nest),
-        then one loop per window dim (in order), and innermost a loop along
-        the row that folds each result element with its element at that
-        window place, read and written in ``target``. The innermost loop
-        walks the contiguous dim carrying nothing, so it vectorizes.
+        base-dilated: a parallel nest over the result's rows (every dim but
+        the last), and per row: a scratch row in the accumulator type (f16
+        in f32) set to ``init`` (loaded once, before the nest), then one
+        loop per window dim (in order), and innermost a loop along the row
+        that folds each result element with its element at that window
+        place; last, the row converted to the element type and stored in
+        ``target``. The innermost loops walk the contiguous dim carrying
+        nothing, so they vectorize; the row stays in L1, and only its final
+        copy may stream to memory (``bcast-streaming-stores``).
         Padding is split off by loop bounds, not tests: each window loop
         and each row loop runs over exactly the places that hold an element
         (``valid_span``), so the loops hold no bounds test or select. Each
@@ -1537,10 +1539,11 @@ class FunctionLowering:
         nest's bit for bit."""
         b = self.b
         element = element_of(op.operand.type)
+        acc = accumulator(element)
         shape, result = self.shape(op.operand), self.shape(op.result)
         window, strides, _, window_dilations, low, high = op.window
         last = len(result) - 1
-        init = self.value_at(op.init, [])
+        init = scalar.convert(b, element, acc, self.value_at(op.init, []))
 
         def span(d: int, base: SSAValue, step: int, trips: int | SSAValue) -> tuple[int | SSAValue, int | SSAValue]:
             """``valid_span``, or all of ``[0, trips)`` when dim ``d``'s windows always lie inside the input."""
@@ -1550,8 +1553,12 @@ class FunctionLowering:
             return (0, trips) if inside else self.valid_span(base, step, trips, shape[d])
 
         with self.nest(result[:last], parallel=True) as ivs:
+            length = [] if isinstance(result[last], int) else [result[last]]
+            row_type = MemRefType(storage_type(acc), [DYNAMIC_INDEX if length else result[last]])
+            scratch = b(memref.AllocOp(length, [], row_type))
+
             def set_init(j: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
-                b(memref.StoreOp.get(init, target, [*ivs, j]))
+                b(memref.StoreOp.get(init, scratch, [j]))
                 return []
 
             self.span_loop(0, result[last], set_init, parallel=True)
@@ -1573,8 +1580,8 @@ class FunctionLowering:
 
                     def fold(j: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
                         x = self.value_at(op.operand, [*at, b(arith.AddiOp(base, b(arith.MuliOp(j, b.index(strides[d])))))])
-                        total = combine(b, op.kind_name, element, b(memref.LoadOp.get(target, [*ivs, j])), x)
-                        b(memref.StoreOp.get(total, target, [*ivs, j]))
+                        x = scalar.convert(b, element, acc, x)
+                        b(memref.StoreOp.get(combine(b, op.kind_name, acc, b(memref.LoadOp.get(scratch, [j])), x), scratch, [j]))
                         return []
 
                     self.span_loop(*span(d, base, strides[d], result[d]), fold, parallel=True)
@@ -1583,6 +1590,14 @@ class FunctionLowering:
                 self.span_loop(0, window[d], row)
 
             places(0, [])
+
+            def store(j: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+                value = scalar.convert(b, acc, element, b(memref.LoadOp.get(scratch, [j])))
+                b(memref.StoreOp.get(value, target, [*ivs, j]))
+                return []
+
+            self.span_loop(0, result[last], store, parallel=True)
+            b(memref.DeallocOp.get(scratch))
 
     def valid_span(self, base: SSAValue, step: int, trips: int | SSAValue,
                    n: int | SSAValue) -> tuple[SSAValue, SSAValue]:
