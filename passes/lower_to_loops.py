@@ -1462,7 +1462,9 @@ class FunctionLowering:
         element is loaded at the place clamped into range and the step
         selects the fold with it or without it. A dim whose windows always
         lie inside the input (no low padding or base dilation, the last
-        window ends before ``n``) needs no test."""
+        window ends before ``n``) needs no test. This per-element nest
+        serves a base-dilated dim; any other ``reduce_window`` is laid out
+        by rows (``reduce_window_by_rows``), to the same values."""
         b, target = self.b, self.buffer(op.result)
         element = element_of(op.operand.type)
         acc = accumulator(element)
