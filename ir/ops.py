@@ -2889,10 +2889,12 @@ class ReduceWindowOp(BcastOp):
     another, it is XLA's (the spec fills the padding with ``init`` but
     leaves how often ``init`` is folded in to the implementation). KIND's binary op gives the element kinds and NaN rules (as
     ``reduce``); ``f16`` sums and products accumulate in ``f32``. A nested
-    (tml) type and ``?`` dims are refused; a fusion boundary.
+    (tml) type is refused, and so is a ``?`` dim a window spans (a ``?``
+    dim no window spans, as a pooling's batch, is taken); a fusion boundary.
     ``numerics.reduce_window`` is the reference."""
 
     name = "bcast.reduce_window"
+    DYNAMIC_SHAPES: ClassVar[bool] = True  # on dims no window spans: rules.reduce_window_shape
     operand = operand_def(TensorType)
     init = operand_def(TensorType)
     result = result_def(TensorType)

@@ -571,7 +571,10 @@ def reduce_window_shape(operand: Shape, window: Sequence[int], strides: Sequence
                         low: Sequence[int], high: Sequence[int]) -> Shape:
     """The shape of ``reduce_window`` (``reduce_window_size`` per dim) after
     StableHLO's rules C4-C12: one value per operand dim in each list, the
-    window, strides and dilations positive, the padding any integer."""
+    window, strides and dilations positive, the padding any integer. A
+    ``?`` (or bounded) dim keeps its size when no window spans it (window 1,
+    stride 1, no dilation or padding: the batch dim of a pooling); one that
+    windows span is refused (its size would be computed at run time)."""
     named = {"window_dimensions": window, "window_strides": strides, "base_dilations": base_dilations,
              "window_dilations": window_dilations, "padding low": low, "padding high": high}
     for name, values in named.items():
@@ -581,8 +584,18 @@ def reduce_window_shape(operand: Shape, window: Sequence[int], strides: Sequence
                             ["the window, strides, dilations and padding give one value per operand dimension"])
         if not name.startswith("padding") and any(v <= 0 for v in values):
             raise RuleError(f"reduce_window {name} must be positive, got {list(values)}")
-    return tuple(reduce_window_size(*dim) for dim in zip(operand, window, strides, base_dilations, window_dilations,
-                                                         low, high))
+    result: list[Dim] = []
+    for d, dim in enumerate(zip(operand, window, strides, base_dilations, window_dilations, low, high)):
+        n, *placing = dim
+        if not isinstance(n, Dynamic):
+            result.append(reduce_window_size(*dim))
+        elif placing == [1, 1, 1, 1, 0, 0]:
+            result.append(n)
+        else:
+            raise RuleError(f"reduce_window's windows span dynamic dimension {d} ({n})",
+                            ["a dynamic dimension takes a window of 1, stride 1, no dilation and no padding "
+                             "(a batch dim of max or average pooling)"])  # fmt: skip
+    return tuple(result)
 def padded_size(n: int, low: int, high: int, interior: int) -> int:
     """One dim of ``pad`` of size ``n`` (it grows with ``n``: a bound's size bounds it)."""
     return low + high + n + max(n - 1, 0) * interior

@@ -783,7 +783,8 @@ def check_static_or_explicit(op: Operation, target: str) -> None:
     own run on any shape), contractions (their pairs checked before by
     make-explicit), dynamic_slice, dynamic_update_slice and gather (their
     sizes checked before, their starts clamped to the run-time size), concatenate, pad, slice and
-    reshape (their run-time sizes checked first). A transpose permutes run-time sizes; one that declares a static size
+    reshape (their run-time sizes checked first), reduce_window (its ``?``
+    dims are ones no window spans, NumPy's loops run on any size). A transpose permutes run-time sizes; one that declares a static size
     for a ``?`` dim of its operand (checked by the reference and the C
     runtime) is refused. Another op with a dynamic dim (an implicit
     broadcast, a fusion, which the targets block by static sizes) is
@@ -796,7 +797,7 @@ def check_static_or_explicit(op: Operation, target: str) -> None:
                                              bc.CumulativeOp, bc.DotGeneralOp,
                                              bc.DynamicSliceOp, bc.DynamicUpdateSliceOp, bc.GatherOp,
                                              bc.ConcatenateOp, bc.PadOp,
-                                             bc.SliceOp, bc.ReshapeOp))
+                                             bc.SliceOp, bc.ReshapeOp, bc.ReduceWindowOp))
                              or (is_elementwise(op) and is_explicit(op))
                              or (isinstance(op, bc.TransposeOp) and not refines_operand(op)))
     if dynamic is not None and not computes_on_any_shape:

@@ -540,8 +540,8 @@ def size_source(v: SSAValue, d: int) -> SizeSource:
             v, d = op.operand, op.dims.index(d)
         elif isinstance(op, bc.TransposeOp):
             v, d = op.operand, op.perm[d]
-        elif isinstance(op, bc.ReverseOp | bc.CumulativeOp | bc.DynamicUpdateSliceOp):
-            v = op.operand
+        elif isinstance(op, bc.ReverseOp | bc.CumulativeOp | bc.DynamicUpdateSliceOp | bc.ReduceWindowOp):
+            v = op.operand  # (a reduce_window's ``?`` dims are those no window spans)
         elif isinstance(op, bc.DotGeneralOp):
             v, d = op.result_source(d)
         else:
@@ -1466,7 +1466,9 @@ class FunctionLowering:
         element is loaded at the place clamped into range and the step
         selects the fold with it or without it. A dim whose windows always
         lie inside the input (no low padding or base dilation, the last
-        window ends before ``n``) needs no test."""
+        window ends before ``n``) needs no test. This per-element nest
+        serves a base-dilated dim; any other ``reduce_window`` is laid out
+        by rows (``reduce_window_by_rows``), to the same values."""
         b, target = self.b, self.buffer(op.result)
         element = element_of(op.operand.type)
         acc = accumulator(element)
@@ -1475,11 +1477,15 @@ class FunctionLowering:
         if 0 in result:
             self.written(op.result, target)
             return
-        checked = [lo != 0 or bd != 1 or (m - 1) * s + (w - 1) * wd >= n
+        if result and set(base_dilations) == {1}:
+            self.reduce_window_by_rows(op, target)
+            self.written(op.result, target)
+            return
+        checked = [not isinstance(n, rules.Dynamic) and (lo != 0 or bd != 1 or (m - 1) * s + (w - 1) * wd >= n)
                    for n, m, w, s, bd, wd, lo in zip(shape, result, window, strides, base_dilations,
                                                      window_dilations, low)]  # fmt: skip
         wide = lambda i: b(arith.IndexCastOp(i, IntegerType(64)))  # noqa: E731
-        with self.nest(result, parallel=True) as ivs:
+        with self.nest(self.shape(op.result), parallel=True) as ivs:
             init = scalar.convert(b, element, acc, self.value_at(op.init, []))
 
             def place(d: int, k: SSAValue) -> tuple[SSAValue, SSAValue | None]:
@@ -1519,6 +1525,133 @@ class FunctionLowering:
             total = init if 0 in shape else fold(0, [], None, init)  # no element: only init
             b(memref.StoreOp.get(scalar.convert(b, acc, element, total), target, list(ivs)))
         self.written(op.result, target)
+
+    def reduce_window_by_rows(self, op: bc.ReduceWindowOp, target: SSAValue) -> None:
+        """``lower_reduce_window``'s nest laid out for speed, when no dim is
+        base-dilated: a parallel nest over the result's rows (every dim but
+        the last), and per row: a scratch row in the accumulator type (f16
+        in f32) set to ``init`` (loaded once, before the nest), then one
+        loop per window dim (in order), and innermost a loop along the row
+        that folds each result element with its element at that window
+        place; last, the row converted to the element type and stored in
+        ``target``. The innermost loops walk the contiguous dim carrying
+        nothing, so they vectorize; the row stays in L1, and only its final
+        copy may stream to memory (``bcast-streaming-stores``).
+        Padding is split off by loop bounds, not tests: each window loop
+        and each row loop runs over exactly the places that hold an element
+        (``valid_span``), so the loops hold no bounds test or select. Each
+        result element still folds ``init`` and then its window's elements
+        in the window's row-major order, so the values equal the per-element
+        nest's bit for bit."""
+        b = self.b
+        element = element_of(op.operand.type)
+        acc = accumulator(element)
+        shape, result = self.shape(op.operand), self.shape(op.result)
+        window, strides, _, window_dilations, low, high = op.window
+        last = len(result) - 1
+        init = scalar.convert(b, element, acc, self.value_at(op.init, []))
+
+        def span(d: int, base: SSAValue, step: int, trips: int | SSAValue) -> tuple[int | SSAValue, int | SSAValue]:
+            """``valid_span``, or all of ``[0, trips)`` when dim ``d``'s windows always lie inside the input."""
+            static = all(isinstance(v, int) for v in (shape[d], result[d]))
+            inside = (window[d], strides[d], window_dilations[d], low[d], high[d]) == (1, 1, 1, 0, 0) or static and \
+                low[d] == 0 and (result[d] - 1) * strides[d] + (window[d] - 1) * window_dilations[d] < shape[d]
+            return (0, trips) if inside else self.valid_span(base, step, trips, shape[d])
+
+        with self.nest(result[:last], parallel=True) as ivs:
+            length = [] if isinstance(result[last], int) else [result[last]]
+            row_type = MemRefType(storage_type(acc), [DYNAMIC_INDEX if length else result[last]])
+            scratch = b(memref.AllocOp(length, [], row_type))
+
+            def set_init(j: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+                b(memref.StoreOp.get(init, scratch, [j]))
+                return []
+
+            self.span_loop(0, result[last], set_init, parallel=True)
+
+            def places(d: int, at: Index) -> None:
+                """The window loops from dim ``d`` in, ``at`` the input indices before it."""
+                if d < last:
+                    base = b(arith.SubiOp(b(arith.MuliOp(ivs[d], b.index(strides[d]))), b.index(low[d])))
+
+                    def place(k: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+                        places(d + 1, [*at, b(arith.AddiOp(base, b(arith.MuliOp(k, b.index(window_dilations[d])))))])
+                        return []
+
+                    self.span_loop(*span(d, base, window_dilations[d], window[d]), place)
+                    return
+
+                def row(k: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+                    base = b(arith.SubiOp(b(arith.MuliOp(k, b.index(window_dilations[d]))), b.index(low[d])))
+
+                    def fold(j: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+                        x = self.value_at(op.operand, [*at, b(arith.AddiOp(base, b(arith.MuliOp(j, b.index(strides[d])))))])
+                        x = scalar.convert(b, element, acc, x)
+                        b(memref.StoreOp.get(combine(b, op.kind_name, acc, b(memref.LoadOp.get(scratch, [j])), x), scratch, [j]))
+                        return []
+
+                    self.span_loop(*span(d, base, strides[d], result[d]), fold, parallel=True)
+                    return []
+
+                self.span_loop(0, window[d], row)
+
+            places(0, [])
+
+            def store(j: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+                value = scalar.convert(b, acc, element, b(memref.LoadOp.get(scratch, [j])))
+                b(memref.StoreOp.get(value, target, [*ivs, j]))
+                return []
+
+            self.span_loop(0, result[last], store, parallel=True)
+            b(memref.DeallocOp.get(scratch))
+
+    def valid_span(self, base: SSAValue, step: int, trips: int | SSAValue,
+                   n: int | SSAValue) -> tuple[SSAValue, SSAValue]:
+        """The ``[first, end)`` of the ``t`` in ``[0, trips)`` whose input
+        index ``base + t * step`` (``step`` > 0) lies in ``[0, n)``:
+        ``first = ceil(max(-base, 0) / step)``, ``end = min(trips,
+        max(n - 1 - base + step, 0) / step)`` (``floor((n - 1 - base) /
+        step) + 1`` without a negative division). An empty span may have
+        ``end < first``: the loop then runs no step."""
+        b = self.b
+        zero, step_ = b.index(0), b.index(step)
+
+        def at_least_zero(v: SSAValue) -> SSAValue:
+            return b.select(b.cmpi("sgt", v, zero), v, zero)
+
+        first = b(arith.DivUIOp(b(arith.AddiOp(at_least_zero(b(arith.SubiOp(zero, base))), b.index(step - 1))),
+                                step_))  # fmt: skip
+        above = b(arith.AddiOp(b(arith.SubiOp(self.as_index(n), base)), b.index(step - 1)))
+        end = b(arith.DivUIOp(at_least_zero(above), step_))
+        trips_ = self.as_index(trips)
+        return first, b.select(b.cmpi("slt", end, trips_), end, trips_)
+
+    def span_loop(self, first: int | SSAValue, end: int | SSAValue,
+                  body: Callable[[SSAValue, list[SSAValue]], list[SSAValue]], parallel: bool = False) -> None:
+        """``scf.for %t = first to end`` carrying nothing, with a memo scope
+        of its own (none for the one step ``0 to 1``); ``parallel``: its
+        steps write disjoint data (``PARALLEL_ATTR``)."""
+        if (first, end) == (0, 1):
+            self.scopes.append({})
+            try:
+                body(self.b.index(0), [])
+            finally:
+                self.scopes.pop()
+            return
+        block = Block(arg_types=[IndexType()])
+        loop = scf.ForOp(self.as_index(first), self.as_index(end), self.b.index(1), [], Region(block))
+        if parallel:
+            loop.attributes[PARALLEL_ATTR] = UnitAttr()
+        self.b.builder.insert(loop)
+        outer = self.b.builder.insertion_point
+        self.b.builder.insertion_point = InsertPoint.at_end(block)
+        self.scopes.append({})
+        try:
+            body(block.args[0], [])
+        finally:
+            self.scopes.pop()
+        self.b(scf.YieldOp())
+        self.b.builder.insertion_point = outer
 
     def lower_constant(self, op: bc.ConstantOp) -> None:
         """Splats are scalar constants; other constants are globals."""

@@ -672,10 +672,8 @@ class ConvertReduceWindow(RewritePattern):
             dim, reverse = form
             replace(rewriter, op, [bcast.CumulativeOp(kind, x, dim, reverse)])
             return
-        if has_dynamic_types(op):
-            raise PassError(op, "reduce_window of dynamic dims is not supported by convert-stablehlo-to-bcast",
-                            ["only the cumulative forms (jnp.cumsum...) take dynamic dims"])
         (low, high) = zip(*op.pads) if op.pads else ((), ())
+        # (a window spanning a ``?`` dim is refused by the op's verifier: ``hlo.reduce_window_shape``)
         replace(rewriter, op, [bcast.ReduceWindowOp(kind, x, init, op.window, op.strides, *op.dilations,
                                                     low, high)])  # fmt: skip
 

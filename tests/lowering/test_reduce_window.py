@@ -97,6 +97,13 @@ CASES = {
     "empty_input_padded": ("maximum", (0, 3), "f32", -np.inf, (2, 1), (1, 1), (1, 1), (1, 1), (0, 0), (2, 0)),
     "no_window_fits": ("add", (2, 3), "f32", 0.0, (3, 1), (1, 1), (1, 1), (1, 1), (0, 0), (0, 0)),
     "rank_0": ("add", (), "f32", 2.0, (), (), (), (), (), ()),
+    # the C target's row layout bounds each window loop and row loop by the
+    # places that hold an element: padding, cropping, strides and dilations
+    # along the last (row) dim and an outer one
+    "row_padded_strided_dilated": ("add", (3, 11), "f32", 0.0, (2, 3), (1, 3), (1, 1), (1, 2), (1, 4), (0, 2)),
+    "row_cropped": ("maximum", (4, 9), "i32", -(2**31), (3, 2), (2, 2), (1, 1), (2, 1), (2, -3), (1, 1)),
+    "row_window_wider_than_row": ("minimum", (5, 3), "f64", np.inf, (2, 6), (3, 1), (1, 1), (1, 1), (2, 4),
+                                  (1, 2)),
 }
 
 
@@ -232,3 +239,53 @@ def test_array_api_target_pools_on_other_libraries(library):
         else:
             got = f(lib.asarray(x), lib.asarray(init))
         assert_matches(np.asarray(got), oracle(kind, x, init, *window), element, kind)
+
+
+
+DYNAMIC_CASES = {
+    # name: (a case as CASES, the dims written ?): dims no window spans
+    "max_pool_batch": (CASES["max_pool_valid"], (0,)),
+    "max_pool_same_batch_and_channels": (CASES["max_pool_same_strided"], (0, 3)),
+    # the per-place nest (base dilation, f16 summed in f32) with a ? batch
+    "base_dilated_batch": (("add", (3, 5), "i32", 0, (1, 2), (1, 1), (1, 2), (1, 1), (0, 1), (0, 0)), (0,)),
+    "f16_sum_batch": (("add", (2, 9), "f16", 0.0, (1, 4), (1, 2), (1, 1), (1, 1), (0, 1), (0, 1)), (0,)),
+}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", sorted(DYNAMIC_CASES))
+def test_dynamic_dims_no_window_spans_run_at_sizes_0_1_3(backend, name):
+    """One compile of a program whose ``?`` dims no window spans (a pool's
+    batch) runs at sizes 0, 1 and 3 of them, equal to the oracle (on C: the
+    row layout with ``?`` rows and a ``?`` row, and the per-place nest)."""
+    (kind, shape, element, init, *window), dynamic = DYNAMIC_CASES[name]
+    result = result_shape(shape, *window)
+    as_dynamic = lambda s: tensor(["?" if k in dynamic else n for k, n in enumerate(s)], element)  # noqa: E731
+    text = program(kind, shape, element, *window)
+    text = text.replace(tensor(shape, element), as_dynamic(shape)).replace(tensor(result, element), as_dynamic(result))
+    assert "?" in text
+    f = bcast.compile(text, backend=backend)
+    init = np.asarray(init, DTYPES[element])
+    for size in (0, 1, 3):
+        x = sample(tuple(size if k in dynamic else n for k, n in enumerate(shape)), element, size)
+        assert_matches(f(x, init), oracle(kind, x, init, *window), element, kind)
+
+
+@pytest.mark.slow  # ASan/UBSan builds (the thorough run, CI)
+def test_c_reduce_window_is_clean_under_sanitizers(tmp_path):
+    """The C target's loops read and write only inside their buffers, given
+    exactly their sizes: the padded, cropped, strided and dilated cases
+    (whose loop bounds the row layout computes) and the ``?`` ones at sizes
+    0, 1 and 3."""
+    from bcast.lowering import c_runtime
+    from bcast.tests.lowering.test_c_dynamic import run_sanitized, sanitized_units
+
+    programs = [(name, program(*CASES[name][:3], *CASES[name][4:]), [{}]) for name in sorted(CASES)]
+    for name, ((kind, shape, element, _, *window), dynamic) in sorted(DYNAMIC_CASES.items()):
+        as_dynamic = lambda s: tensor(["?" if k in dynamic else n for k, n in enumerate(s)], element)  # noqa: E731
+        text = program(kind, shape, element, *window).replace(tensor(shape, element), as_dynamic(shape))
+        text = text.replace(tensor(result_shape(shape, *window), element), as_dynamic(result_shape(shape, *window)))
+        programs.append((name, text, [{0: n} for n in (0, 1, 3)]))
+    units, calls, refused, _ = sanitized_units(programs, tmp_path, "w")
+    assert refused == []
+    run_sanitized(units, calls, tmp_path, c_runtime.require_compiler())

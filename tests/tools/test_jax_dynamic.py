@@ -84,6 +84,11 @@ PROGRAMS = {
     "pad_interior": (lambda x: jax.lax.pad(x, 0.5, ((1, -1, 1), (0, 0, 0))), ["b,2"]),
     "reshape_b_2_2": (lambda x: x.reshape(x.shape[0], 2, 2) * 3.0, ["b,4"]),  # dynamic_reshape
     "positional_iota": (lambda x: x + jnp.arange(x.shape[1], dtype=x.dtype)[None, :] / 10, ["4,b"]),
+    # reduce_window with a ? batch dim no window spans: a CNN's pools
+    "max_pool_batch": (lambda x: jax.lax.reduce_window(x, -jnp.inf, jax.lax.max, (1, 2, 2, 1), (1, 2, 2, 1),
+                                                       "VALID"), ["b,6,6,3"]),
+    "avg_pool_same_batch": (lambda x: jax.lax.reduce_window(x, 0.0, jax.lax.add, (1, 3, 3, 1), (1, 1, 1, 1),
+                                                            "SAME") / 9.0, ["b,5,5,2"]),
 }
 """name: (function, one shape spec per argument: sizes and dimension variables)."""
 

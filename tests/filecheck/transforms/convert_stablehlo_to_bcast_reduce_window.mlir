@@ -103,3 +103,18 @@ func.func @scatters(%arg0: tensor<5x3xf32>, %arg1: tensor<2x3xf32>, %i: tensor<2
   }) : (tensor<5x3xf32>, tensor<2x1xi32>, tensor<2x3xf32>) -> tensor<5x3xf32>
   return %0, %1, %2 : tensor<5x3xf32>, tensor<5x3xf32>, tensor<5x3xf32>
 }
+
+// -----
+
+// A ? batch dim that no window spans (JAX's max pool of a symbolic batch) is taken.
+// CHECK-LABEL: func.func @max_pool_dynamic_batch
+func.func @max_pool_dynamic_batch(%arg0: tensor<?x8x8x3xf32>) -> tensor<?x4x4x3xf32> {
+  %cst = stablehlo.constant dense<0xFF800000> : tensor<f32>
+// CHECK: %{{.*}} = bcast.reduce_window maximum %arg0, %{{.*}}, window = [1, 2, 2, 1], strides = [1, 2, 2, 1], base_dilations = [1, 1, 1, 1], window_dilations = [1, 1, 1, 1], low = [0, 0, 0, 0], high = [0, 0, 0, 0] : (tensor<?x8x8x3xf32>, tensor<f32>) -> tensor<?x4x4x3xf32>
+  %0 = "stablehlo.reduce_window"(%arg0, %cst) <{window_dimensions = array<i64: 1, 2, 2, 1>, window_strides = array<i64: 1, 2, 2, 1>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %1 = stablehlo.maximum %a, %b : tensor<f32>
+    stablehlo.return %1 : tensor<f32>
+  }) : (tensor<?x8x8x3xf32>, tensor<f32>) -> tensor<?x4x4x3xf32>
+  return %0 : tensor<?x4x4x3xf32>
+}

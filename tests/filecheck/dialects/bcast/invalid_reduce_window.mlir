@@ -3,7 +3,7 @@
 // bcast.reduce_window: one value per operand dim in each list (StableHLO's
 // C4-C12), window, strides and dilations positive, init a rank-0 tensor of
 // the operand's element type, the kind's element kinds, the declared result
-// shape (C15). Nested (tml) types and ? dims are refused.
+// shape (C15). Nested (tml) types, and ? dims a window spans, are refused.
 
 func.func @window_rank(%x: tensor<4x3xf32>, %c: tensor<f32>) {
   // expected-error @+1 {{'bcast.reduce_window' op reduce_window window_dimensions has 1 entry, the operand has 2 dimensions}}
@@ -99,10 +99,20 @@ func.func @wrong_result_shape(%x: tensor<4x3xf32>, %c: tensor<f32>) {
 
 // -----
 
-func.func @dynamic(%x: tensor<?x3xf32>, %c: tensor<f32>) {
-  // expected-error @+1 {{'bcast.reduce_window' op dynamic dimensions are not supported by bcast.reduce_window yet}}
-  %0 = bcast.reduce_window add %x, %c, window = [1, 2], strides = [1, 1], base_dilations = [1, 1], window_dilations = [1, 1], low = [0, 0], high = [0, 0] : (tensor<?x3xf32>, tensor<f32>) -> tensor<?x2xf32>
-  // expected-note @-1 {{docs/semantics.md, "Dynamic and bounded shapes", lists the ops that take them}}
+// A ? dim takes only a window of 1, stride 1, no dilation and no padding.
+func.func @window_spans_a_dynamic_dim(%x: tensor<?x3xf32>, %c: tensor<f32>) {
+  // expected-error @+1 {{'bcast.reduce_window' op reduce_window's windows span dynamic dimension 0 (?)}}
+  %0 = bcast.reduce_window add %x, %c, window = [2, 1], strides = [1, 1], base_dilations = [1, 1], window_dilations = [1, 1], low = [0, 0], high = [0, 0] : (tensor<?x3xf32>, tensor<f32>) -> tensor<?x3xf32>
+  // expected-note @-1 {{a dynamic dimension takes a window of 1, stride 1, no dilation and no padding (a batch dim of max or average pooling)}}
+  func.return
+}
+
+// -----
+
+func.func @padding_along_a_bounded_dim(%x: tensor<4x?xf32, #stablehlo.bounds<?, 8>>, %c: tensor<f32>) {
+  // expected-error @+1 {{'bcast.reduce_window' op reduce_window's windows span dynamic dimension 1 (?<=8)}}
+  %0 = bcast.reduce_window add %x, %c, window = [1, 1], strides = [1, 1], base_dilations = [1, 1], window_dilations = [1, 1], low = [0, 1], high = [0, 0] : (tensor<4x?xf32, #stablehlo.bounds<?, 8>>, tensor<f32>) -> tensor<4x?xf32, #stablehlo.bounds<?, 9>>
+  // expected-note @-1 {{a dynamic dimension takes a window of 1, stride 1, no dilation and no padding (a batch dim of max or average pooling)}}
   func.return
 }
 

@@ -35,3 +35,15 @@ func.func @shapes(%x: tensor<3x2xi64>, %z: tensor<i64>, %e: tensor<0x4xf32>, %f:
   %5 = bcast.reduce_window or %p, %q, window = [2, 2], strides = [1, 1], base_dilations = [1, 1], window_dilations = [1, 1], low = [1, 1], high = [1, 1] : (tensor<4x4xi1>, tensor<i1>) -> tensor<5x5xi1>
   func.return %0, %1, %2, %3, %4, %5 : tensor<2x2xi64>, tensor<1x1xi64>, tensor<0x3xf32>, tensor<2x4xf32>, tensor<f16>, tensor<5x5xi1>
 }
+
+// -----
+
+// A ? (or bounded) dim no window spans keeps its size: the batch of a pool.
+// CHECK-LABEL: func.func @dynamic_batch
+func.func @dynamic_batch(%x: tensor<?x4x4x3xf32>, %y: tensor<?x6xf32, #stablehlo.bounds<8, ?>>, %ninf: tensor<f32>) -> (tensor<?x2x2x3xf32>, tensor<?x3xf32, #stablehlo.bounds<8, ?>>) {
+// CHECK-NEXT: %0 = bcast.reduce_window maximum %x, %ninf, window = [1, 2, 2, 1], strides = [1, 2, 2, 1], base_dilations = [1, 1, 1, 1], window_dilations = [1, 1, 1, 1], low = [0, 0, 0, 0], high = [0, 0, 0, 0] : (tensor<?x4x4x3xf32>, tensor<f32>) -> tensor<?x2x2x3xf32>
+  %0 = bcast.reduce_window maximum %x, %ninf, window = [1, 2, 2, 1], strides = [1, 2, 2, 1], base_dilations = [1, 1, 1, 1], window_dilations = [1, 1, 1, 1], low = [0, 0, 0, 0], high = [0, 0, 0, 0] : (tensor<?x4x4x3xf32>, tensor<f32>) -> tensor<?x2x2x3xf32>
+// CHECK-NEXT: %1 = bcast.reduce_window add %y, %ninf, window = [1, 2], strides = [1, 2], base_dilations = [1, 1], window_dilations = [1, 1], low = [0, 0], high = [0, 0] : (tensor<?x6xf32, #stablehlo.bounds<8, ?>>, tensor<f32>) -> tensor<?x3xf32, #stablehlo.bounds<8, ?>>
+  %1 = bcast.reduce_window add %y, %ninf, window = [1, 2], strides = [1, 2], base_dilations = [1, 1], window_dilations = [1, 1], low = [0, 0], high = [0, 0] : (tensor<?x6xf32, #stablehlo.bounds<8, ?>>, tensor<f32>) -> tensor<?x3xf32, #stablehlo.bounds<8, ?>>
+  func.return %0, %1 : tensor<?x2x2x3xf32>, tensor<?x3xf32, #stablehlo.bounds<8, ?>>
+}
