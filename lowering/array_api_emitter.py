@@ -88,6 +88,8 @@ class FunctionEmitter(PythonFunctionEmitter):
             else:
                 out(call)
             return
+        if self.emit_control_flow(op):
+            return
         if isinstance(op, FusionOp):
             raise PassError(op, "the array-api target takes unfused IR (run it without bcast-fuse)")
         if self.emit_size_op(op):
