@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import I32, TensorType, i1
+from xdsl.dialects.builtin import TensorType, i1, i32
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -52,10 +52,10 @@ def _check_yield(block: Block, expected: Sequence[Attribute], what: str) -> None
 
     terminator = block.last_op
     if not isinstance(terminator, YieldOp):
-        raise Diagnostic(f"expects the {what} to end with 'bcast.yield'")
+        raise Diagnostic(f"expects {what} to end with 'bcast.yield'")
     got = [v.type for v in terminator.values]
     if got != list(expected):
-        raise Diagnostic(f"expects the {what} to yield values of types {_types(expected)}, but it yields "
+        raise Diagnostic(f"expects {what} to yield values of types {_types(expected)}, but it yields "
                          f"{_types(got)}")
 
 
@@ -80,13 +80,13 @@ class WhileOp(IRDLOperation):
         if [r.type for r in self.outputs] != carried:
             raise Diagnostic(f"expects the result types {_types([r.type for r in self.outputs])} to equal the "
                              f"carried types {_types(carried)}")
-        for region, what in ((self.cond, "'cond' region"), (self.body, "'do' region")):
+        for region, what in ((self.cond, "the 'cond' region"), (self.body, "the 'do' region")):
             args = [a.type for a in region.block.args]
             if args != carried:
-                raise Diagnostic(f"expects the {what} to take arguments of the carried types {_types(carried)}, "
+                raise Diagnostic(f"expects {what} to take arguments of the carried types {_types(carried)}, "
                                  f"but it takes {_types(args)}")
-        _check_yield(self.cond.block, [TensorType(i1, [])], "'cond' region")
-        _check_yield(self.body.block, carried, "'do' region")
+        _check_yield(self.cond.block, [TensorType(i1, [])], "the 'cond' region")
+        _check_yield(self.body.block, carried, "the 'do' region")
 
 
 @irdl_op_definition
@@ -95,7 +95,7 @@ class CaseOp(IRDLOperation):
     taken runs."""
 
     name = "bcast.case"
-    index = operand_def(TensorType[I32])
+    index = operand_def(TensorType)
     outputs = var_result_def(TensorType)
     branches = var_region_def("single_block")
     traits = traits_def(RecursiveMemoryEffect())
@@ -105,8 +105,8 @@ class CaseOp(IRDLOperation):
         super().__init__(operands=[index], result_types=[list(result_types)], regions=[list(branches)])
 
     def verify_(self) -> None:
-        if self.index.type != TensorType(self.index.type.element_type, []):
-            raise Diagnostic(f"expects a 0-d index, but it is {self.index.type}")
+        if self.index.type != TensorType(i32, []):
+            raise Diagnostic(f"expects the index to be tensor<i32>, but it is {self.index.type}")
         if not self.branches:
             raise Diagnostic("expects at least one branch")
         results = [r.type for r in self.outputs]
