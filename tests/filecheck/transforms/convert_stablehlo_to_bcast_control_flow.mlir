@@ -154,7 +154,7 @@ func.func @if_of_run_time_predicate(%p: tensor<i1>, %x: tensor<4xf32>) -> tensor
 // CHECK-NEXT:      bcast.yield %p : tensor<i1>
 // CHECK-NEXT:    } do {
 // CHECK-NEXT:    ^bb0(%v_1: tensor<f32>):
-// CHECK-NEXT:      %w = bcast.add %v_1, %v_1 : (tensor<f32>, tensor<f32>) -> tensor<f32>
+// CHECK-NEXT:      %w = bcast.add %v_1, %c : (tensor<f32>, tensor<f32>) -> tensor<f32>
 // CHECK-NEXT:      bcast.yield %w : tensor<f32>
 // CHECK-NEXT:    }
 // CHECK-NEXT:    func.return %r
@@ -166,7 +166,7 @@ func.func @loop_on_data(%x: tensor<f32>) -> tensor<f32> {
     stablehlo.return %p : tensor<i1>
   }, {
   ^bb0(%v: tensor<f32>):
-    %w = stablehlo.add %v, %v : tensor<f32>
+    %w = stablehlo.add %v, %c : tensor<f32>
     stablehlo.return %w : tensor<f32>
   }) : (tensor<f32>) -> tensor<f32>
   return %r : tensor<f32>
@@ -262,7 +262,7 @@ func.func @branch_with_a_loop(%k: tensor<i32>, %x: tensor<f32>) -> tensor<f32> {
       stablehlo.return %p : tensor<i1>
     }, {
     ^bb0(%v: tensor<f32>):
-      %w = stablehlo.add %v, %v : tensor<f32>
+      %w = stablehlo.add %v, %c : tensor<f32>
       stablehlo.return %w : tensor<f32>
     }) : (tensor<f32>) -> tensor<f32>
     stablehlo.return %r : tensor<f32>
