@@ -221,7 +221,7 @@ def _flattenable(op: Operation, branches: Sequence[Block]) -> bool:
         return False
     if any(op_name(o) == "stablehlo.while" or _is_check(o) for o in inner):
         return False
-    return len(inner) <= MAX_FLATTENED_OPS
+    return len(inner) - len(branches) <= MAX_FLATTENED_OPS  # their terminators aside
 
 
 def _is_check(op: Operation) -> bool:

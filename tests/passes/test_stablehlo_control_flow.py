@@ -173,3 +173,50 @@ def test_a_case_with_dynamic_dims_is_bcast_case():
 
     module = driver.load(DYNAMIC_CASE, "case.mlir", import_stablehlo=True)
     assert [op.name for op in module.walk() if op.name.startswith("bcast.case")] == ["bcast.case"]
+
+
+def branches(ops_per_branch: int, extra: str = "") -> str:
+    """A two-branch case whose branches negate ``x`` ``ops_per_branch`` times;
+    ``extra``: more ops of the first branch."""
+    def branch(name: str, extra: str = "") -> str:
+        lines = [f"    %{name}0 = stablehlo.negate %x : tensor<4xf32>"]
+        lines += [f"    %{name}{k} = stablehlo.negate %{name}{k - 1} : tensor<4xf32>" for k in range(1, ops_per_branch)]
+        return "\n".join(lines) + f"\n{extra}    stablehlo.return %{name}{ops_per_branch - 1} : tensor<4xf32>\n"
+    return (f"""func.func @main(%k: tensor<i32>, %x: tensor<4xf32>) -> tensor<4xf32> {{
+  %r = "stablehlo.case"(%k) ({{\n{branch("a", extra)}  }}, {{\n{branch("b")}  }}) : (tensor<i32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}}
+""")
+
+
+@pytest.mark.parametrize("ops_per_branch, kept", [(100, False), (101, True)])
+def test_branches_of_more_than_200_ops_are_bcast_case(ops_per_branch, kept):
+    """Up to 200 ops together the branches are computed and selected (they
+    fuse); beyond, only the taken one runs."""
+    from bcast.tools import driver
+
+    module = driver.load(branches(ops_per_branch), "case.mlir", import_stablehlo=True)
+    assert any(op.name == "bcast.case" for op in module.walk()) == kept
+    f = bcast.compile(module, backend="numpy")
+    x = np.array([1, -2, 3, 0.5], dtype=np.float32)
+    sign = -1.0 if ops_per_branch % 2 else 1.0
+    np.testing.assert_array_equal(f(np.int32(0), x), sign * x)
+
+
+def test_a_branch_with_a_shape_assertion_is_bcast_case():
+    """A static program's run-time check in a branch must not fire when the
+    other branch is taken."""
+    from bcast.tools import driver
+
+    assertion = ('    %ok = stablehlo.constant dense<false> : tensor<i1>\n'
+                 '    stablehlo.custom_call @shape_assertion(%ok) {api_version = 2 : i32, error_message = "never", '
+                 'has_side_effect = true} : (tensor<i1>) -> ()\n')
+    text = branches(1, assertion)
+    module = driver.load(text, "case.mlir", import_stablehlo=True)
+    assert any(op.name == "bcast.case" for op in module.walk())
+    x = np.array([1, -2, 3, 0.5], dtype=np.float32)
+    for backend in REGION_BACKENDS:
+        f = bcast.compile(text, backend=backend)
+        with pytest.raises(BcastError, match="never"):
+            f(np.int32(0), x)
+        np.testing.assert_array_equal(f(np.int32(1), x), -x)
