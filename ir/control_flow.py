@@ -47,13 +47,12 @@ def _types(types: Sequence[Attribute]) -> str:
 
 
 def _check_yield(block: Block, expected: Sequence[Attribute], what: str) -> None:
-    """``block`` ends with ``bcast.yield`` of values of ``expected`` types."""
-    from bcast.ir.fusion import YieldOp
-
+    """``block`` ends with ``bcast.yield`` of values of ``expected`` types (by
+    name: ``bcast.ir.fusion`` defines the op and names these ops its parents)."""
     terminator = block.last_op
-    if not isinstance(terminator, YieldOp):
+    if terminator is None or terminator.name != "bcast.yield":
         raise Diagnostic(f"expects {what} to end with 'bcast.yield'")
-    got = [v.type for v in terminator.values]
+    got = [v.type for v in terminator.operands]
     if got != list(expected):
         raise Diagnostic(f"expects {what} to yield values of types {_types(expected)}, but it yields "
                          f"{_types(got)}")
