@@ -145,11 +145,18 @@ def maps_rows(op: bc.BroadcastInDimOp | bc.DynamicBroadcastInDimOp) -> bool:
     return keeps_dim(op, 0)
 
 
+def _control_flow_ops() -> tuple:
+    """``bcast.while`` and ``bcast.case``, whose regions end with ``bcast.yield`` too."""
+    from bcast.ir.control_flow import CONTROL_FLOW_OPS
+
+    return CONTROL_FLOW_OPS
+
+
 @irdl_op_definition
 class YieldOp(IRDLOperation):
     name = "bcast.yield"
     values = var_operand_def(TensorType)
-    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(FusionOp), Pure()))
+    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(FusionOp, *_control_flow_ops()), Pure()))
     assembly_format = "($values^ `:` type($values))? attr-dict"
 
     def __init__(self, values: list[SSAValue]):

@@ -18,7 +18,10 @@ element type, else the definition run on standard functions
 level as exact NumPy values and made into the caller's library on each call.
 Dynamic indices of ``extract``/``assign`` must be Python integers (they are
 checked as the NumPy backend checks them), so under ``jax.jit`` they are
-static arguments. ``f16`` runs where the library has ``float16`` (NumPy,
+static arguments. ``bcast.while``/``bcast.case`` are a Python ``while``
+and ``if`` on ``bool()``/``int()`` of a 0-d array (docs/ir.md, "Control
+flow"): eager arrays of any library run them, a JAX tracer under
+``jax.jit`` cannot (bcast does not trace). ``f16`` runs where the library has ``float16`` (NumPy,
 dask, JAX; the standard itself has no ``float16``).
 """
 
@@ -87,6 +90,8 @@ class FunctionEmitter(PythonFunctionEmitter):
                 out(f"{', '.join(n[r] for r in op.results)} = {call}")
             else:
                 out(call)
+            return
+        if self.emit_control_flow(op):
             return
         if isinstance(op, FusionOp):
             raise PassError(op, "the array-api target takes unfused IR (run it without bcast-fuse)")

@@ -41,6 +41,7 @@ from bcast.ir import numerics, rules
 from bcast.ir import ops as bc
 from bcast.ir.diagnostics import Report, call_notes, op_report, op_source_loc
 from bcast.ir.evaluate import evaluate
+from bcast.ir.control_flow import CaseOp, WhileOp
 from bcast.ir.fusion import FusionOp, YieldOp
 from bcast.ir.ops import semantics_of
 from bcast.ir.types import has_dynamic_types, is_dynamic_type, split_type
@@ -386,6 +387,18 @@ class BcastFunctions(InterpreterFunctions):
     @impl(FusionOp)
     def run_fusion(self, interpreter: Interpreter, op: FusionOp, args: PythonValues) -> PythonValues:
         return interpreter.run_ssacfg_region(op.body, args, "bcast.fusion")
+
+    @impl(WhileOp)
+    def run_while(self, interpreter: Interpreter, op: WhileOp, args: PythonValues) -> PythonValues:
+        carried = tuple(args)
+        while bool(interpreter.run_ssacfg_region(op.cond, carried, "bcast.while")[0]):
+            carried = tuple(interpreter.run_ssacfg_region(op.body, carried, "bcast.while"))
+        return carried
+
+    @impl(CaseOp)
+    def run_case(self, interpreter: Interpreter, op: CaseOp, args: PythonValues) -> PythonValues:
+        branch = op.branches[op.taken(int(args[0]))]
+        return tuple(interpreter.run_ssacfg_region(branch, (), "bcast.case"))
 
     @impl_terminator(YieldOp)
     def run_yield(

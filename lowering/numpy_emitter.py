@@ -51,6 +51,7 @@ from bcast.ir import ops as bc
 from bcast.ir import rules
 from bcast.ir import scalar
 from bcast.ir.diagnostics import op_source_loc
+from bcast.ir.control_flow import CaseOp, WhileOp
 from bcast.ir.fusion import VIEW_OPS, FusionOp, YieldOp, is_elementwise, is_explicit
 from bcast.ir.ops import semantics_of
 from bcast.ir.types import flat_type_shape, has_dynamic_types, is_dynamic_type, numpy_dtype, split_type
@@ -371,6 +372,51 @@ class PythonFunctionEmitter:
             return False
         return True
 
+    def emit_control_flow(self, op: Operation) -> bool:
+        """``bcast.while`` as a Python ``while`` and ``bcast.case`` as an
+        ``if``/``elif`` chain (docs/ir.md, "Control flow"), their regions'
+        ops written by the target's own ``emit_op``; every Python target
+        writes them alike. A loop's carried values are its ``cond`` region's
+        arguments; only the branch taken runs, so a run-time check in
+        another branch never fires. Whether ``op`` was one."""
+        out, n = self.out, self.names
+        if isinstance(op, WhileOp):
+            carried = [n[a] for a in op.cond.block.args]
+            out(f"{python_tuple(carried)} = {python_tuple([n[v] for v in op.inputs])}")
+            out("while True:")
+            out.depth += 1
+            (predicate,) = self.emit_region(op.cond.block)
+            out(f"if not bool({predicate}):")
+            out("    break")
+            out(f"{python_tuple([n[a] for a in op.body.block.args])} = {python_tuple(carried)}")
+            out(f"{python_tuple(carried)} = {python_tuple(self.emit_region(op.body.block))}")
+            out.depth -= 1
+            out(f"{python_tuple([n[r] for r in op.outputs])} = {python_tuple(carried)}")
+            return True
+        if isinstance(op, CaseOp):
+            index = n.fresh("branch")
+            out(f"{index} = int({n[op.index]})")
+            for k, region in enumerate(op.branches):
+                if k == len(op.branches) - 1:  # out of range too
+                    out("else:" if k else "if True:")
+                else:
+                    out(f"{'elif' if k else 'if'} {index} == {k}:")
+                out.depth += 1
+                results = self.emit_region(region.block)
+                out(f"{python_tuple([n[r] for r in op.outputs])} = {python_tuple(results)}" if results else "pass")
+                out.depth -= 1
+            return True
+        return False
+
+    def emit_region(self, block) -> list[str]:
+        """The ops of a region's block before its ``bcast.yield``; the names
+        of the values it yields."""
+        for inner in block.ops:
+            if inner is block.last_op:
+                break
+            self.emit_op(inner)
+        return [self.names[v] for v in block.last_op.operands]
+
     def dynamic_broadcast_args(self, op: bc.DynamicBroadcastInDimOp) -> str:
         """The arguments after the operand of a ``dynamic_broadcast_in_dim``
         call (``numpy_runtime.dynamic_broadcast_in_dim``)."""
@@ -432,6 +478,8 @@ class FunctionEmitter(PythonFunctionEmitter):
     # ------------------------------------------------------------------
     def emit_op(self, op: Operation) -> None:
         out, n = self.out, self.names
+        if self.emit_control_flow(op):
+            return
         if isinstance(op, FusionOp):
             check_static_or_explicit(op, "the numpy target")
             self.emit_fusion(op)

@@ -126,6 +126,7 @@ from bcast.ir import ops as bc
 from bcast.ir import stablehlo as shlo
 from bcast.ir.rules import RuleError
 from bcast.ir.stablehlo import SIGNED, UNSIGNED
+from bcast.ir.control_flow import CaseOp, WhileOp
 from bcast.ir.fusion import FusionOp, YieldOp, is_elementwise, is_explicit
 from bcast.ir.types import NUMPY_DTYPES, dense_i64, flat_type_shape, make_type, split_type
 from bcast.passes.errors import PassError, check_one_block_functions
@@ -386,6 +387,9 @@ class FunctionEmitter:
                 else:
                     self.emit_op(inner)
             return
+        if isinstance(op, WhileOp | CaseOp):
+            self.emit_control_flow(op)
+            return
         if not isinstance(op, bc.BcastOp):  # an op bcast does not know: written back as it is
             self.emit_unknown(op)
             return
@@ -396,6 +400,38 @@ class FunctionEmitter:
         if result.name_hint is None:  # (not an operand passed through)
             result.name_hint = op.results[0].name_hint
         v[op.results[0]] = result
+
+    def emit_control_flow(self, op: WhileOp | CaseOp) -> None:
+        """``bcast.while`` -> ``stablehlo.while``, ``bcast.case`` ->
+        ``stablehlo.case``, in the generic form JAX prints (bcast registers
+        neither as an op); each region's ops emitted in turn, its
+        ``bcast.yield`` a ``stablehlo.return``."""
+        if isinstance(op, WhileOp):
+            name, operands, regions = "stablehlo.while", list(op.inputs), [op.cond, op.body]
+        else:
+            name, operands, regions = "stablehlo.case", [op.index], list(op.branches)
+        outer = self.block
+        emitted = []
+        for region in regions:
+            old = region.block
+            self.block = Block(arg_types=[flat_type(a.type) for a in old.args])
+            for arg, new in zip(old.args, self.block.args):
+                self.values[arg] = new
+                new.name_hint = arg.name_hint
+            for inner in old.ops:
+                if inner is old.last_op:
+                    self.block.add_op(shlo.ReturnOp(*[self.values[v] for v in inner.operands]))
+                else:
+                    self.emit_op(inner)
+            emitted.append(Region(self.block))
+        self.block = outer
+        new_op = UnregisteredOp.with_name(name).create(
+            operands=[self.values[v] for v in operands],
+            result_types=[flat_type(r.type) for r in op.results], regions=emitted)
+        self.block.add_op(new_op)
+        for old_result, result in zip(op.results, new_op.results):
+            result.name_hint = old_result.name_hint
+            self.values[old_result] = result
 
     def emit_unknown(self, op: Operation) -> None:
         """An op bcast does not know, on the emitted operands, with its

@@ -90,6 +90,7 @@ from xdsl.rewriter import InsertPoint
 
 from bcast.ir import numerics, rules, scalar, special
 from bcast.ir import ops as bc
+from bcast.ir.control_flow import CONTROL_FLOW_OPS
 from bcast.ir.fusion import FusionOp, is_explicit
 from bcast.ir.ops import semantics_of
 from bcast.ir.loops import BOUNDS_CHECK_ATTR, GEMM_ATTR, LOOP_FORM_ATTR, PARALLEL_ATTR, REDUCTION_ATTR, RemFOp
@@ -1129,6 +1130,9 @@ class FunctionLowering:
             if isinstance(op, bc.ExtractOp):
                 self.indices(op)  # checked here, before the nest
             self.materialize(op.results[0])
+        elif isinstance(op, CONTROL_FLOW_OPS):
+            raise PassError(op, "is not supported by bcast-lower-to-loops",
+                            ["control flow runs on the reference, numpy and array-api backends"])
         else:
             raise PassError(op, "is not supported by bcast-lower-to-loops")
 

@@ -1,9 +1,10 @@
 """StableHLO's control flow as the import takes it: ``while`` loops with a
-trip count known at compile time are unrolled, and ``case``/``if`` become
-straight-line code (docs/stablehlo.md, "Control flow").
+trip count known at compile time are unrolled, ``case``/``if`` that are
+sound and cheap to flatten become straight-line code, and the others become
+bcast's own ``bcast.while``/``bcast.case`` (docs/stablehlo.md, "Control
+flow"; docs/ir.md, "Control flow").
 
-Decisions (bcast has no loop or branch op of its own; its backends run
-straight-line tensor programs):
+Decisions:
 
 - A ``while`` is unrolled when it is a counted loop, the form
   ``jax.lax.fori_loop``, ``jax.lax.scan`` and ``jax.random``'s threefry
@@ -12,15 +13,21 @@ straight-line tensor programs):
   count is found by stepping the counter at compile time with the
   counter's own integer width; in the unrolled copies the counter is a
   constant, so an index it computes (``scan``'s ``dynamic_slice`` of row
-  ``i``) folds to a static one. Loops of more than ``MAX_ITERATIONS``
-  iterations or more than ``MAX_UNROLLED_OPS`` copied ops, and every other
-  loop (a condition that reads data), are refused, located.
+  ``i``) folds to a static one, and the copies fuse. A loop of more than
+  ``MAX_ITERATIONS`` iterations or more than ``MAX_UNROLLED_OPS`` copied
+  ops, and every other loop (a condition that reads data:
+  ``jax.lax.while_loop``), becomes ``bcast.while``.
 - A ``case`` (``jax.lax.cond``, ``jax.lax.switch``) or ``if`` with a constant
-  index runs its branch. With a run-time index every branch is computed
-  and the results are selected (StableHLO's ops have no side effects, so
-  only the cost differs); an index out of range picks the last branch, as
-  the spec says. A branch with dynamic dims is refused: its run-time checks
-  could fail in a branch that is not taken.
+  index runs its branch. With a run-time index, every branch is computed
+  and the results selected (an index out of range picks the last branch,
+  as the spec says) when that is sound and small: no branch has a ``?`` or
+  bounded dim or a ``shape_assertion`` (a run-time check of a branch not
+  taken must not fire) or a ``while`` (which need not end in a branch not
+  taken), and the branches hold at most ``MAX_FLATTENED_OPS`` ops together
+  (every branch's cost is paid). StableHLO's ops have no side effects, so
+  then only the cost differs, and the selected form fuses with its
+  neighbours. Every other one becomes ``bcast.case`` (an ``if``: the
+  index is 0 when the predicate is true, 1 otherwise).
 """
 
 from __future__ import annotations
@@ -28,21 +35,27 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from xdsl.dialects.builtin import ModuleOp, TensorType, i1
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.dialects.builtin import ModuleOp, TensorType, i1, i32
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from bcast.ir import ops as bcast
+from bcast.ir.control_flow import CaseOp, WhileOp
+from bcast.ir.fusion import YieldOp
 from bcast.ir import stablehlo as hlo
 from bcast.ir.parser import op_name
 from bcast.ir.types import has_dynamic_types, numpy_dtype
-from bcast.passes.errors import PassError
+from bcast.passes.rewriting import located
 
 MAX_ITERATIONS = 4096
 """The longest loop unrolled."""
 
 MAX_UNROLLED_OPS = 100_000
 """The most ops one loop's unrolled copies may hold."""
+
+MAX_FLATTENED_OPS = 200
+"""The most ops the branches of a ``case``/``if`` flattened to selects may
+hold together: each is computed whichever is taken."""
 
 _COMPARISONS = {
     "LT": lambda a, b: a < b, "LE": lambda a, b: a <= b, "GT": lambda a, b: a > b,
@@ -128,13 +141,10 @@ def _unroll(op: Operation) -> None:
     """``op``'s body copied once per iteration before it, its known carried
     values constants in each copy; ``op``'s results are the last copy's."""
     iterations = _iterations(op)
-    if iterations is None:
-        raise PassError(op, "is supported by convert-stablehlo-to-bcast as a counted loop only (a condition on "
-                        "values that start as constants and are stepped by constants; jax.lax.fori_loop, scan)",
-                        [f"at most {MAX_ITERATIONS} iterations are unrolled"])
     body = op.regions[1].block
-    if len(iterations) * len(body.ops) > MAX_UNROLLED_OPS:
-        raise PassError(op, f"would unroll to {len(iterations) * len(body.ops)} ops, more than {MAX_UNROLLED_OPS}")
+    if iterations is None or len(iterations) * len(body.ops) > MAX_UNROLLED_OPS:
+        _to_regions(op, WhileOp(list(op.operands), *_detached_regions(op)))
+        return
     values: list[SSAValue] = list(op.operands)
     for known in iterations:
         for k, c in known.items():
@@ -181,11 +191,14 @@ def _flatten_branches(op: Operation) -> None:
             constant = len(branches) - 1
     if constant is not None:
         results = _inline_copy(branches[constant], [], op)
+    elif not _flattenable(op, branches):
+        if index is None:
+            zero, one = (_insert(op, bcast.ConstantOp(np.array(k, np.int32), TensorType(i32, []))) for k in (0, 1))
+            index = _insert(op, hlo.SelectOp(predicate, zero, one))
+        regions = _detached_regions(op)
+        _to_regions(op, CaseOp(index, [r.type for r in op.results], regions))
+        return
     else:
-        if any(has_dynamic_types(inner) for b in branches for inner in b.walk()) or has_dynamic_types(op):
-            raise PassError(op, "with a run-time index and dynamic dims is not supported by convert-stablehlo-to-bcast",
-                            ["the branches are computed and selected, and a branch that is not taken must not "
-                             "fail its run-time checks"])
         computed = [_inline_copy(b, [], op) for b in branches]
         results = list(computed[-1])
         for b in reversed(range(len(branches) - 1)):
@@ -200,22 +213,47 @@ def _flatten_branches(op: Operation) -> None:
     Rewriter.erase_op(op)
 
 
-def _outermost(module: ModuleOp, names: tuple[str, ...], skipped: set[Operation]) -> Operation | None:
+def _flattenable(op: Operation, branches: Sequence[Block]) -> bool:
+    """Whether selecting over every branch's results is sound and cheap
+    (the rule of the module docstring)."""
+    inner = [o for b in branches for o in b.walk()]
+    if has_dynamic_types(op) or any(has_dynamic_types(o) for o in inner):
+        return False
+    if any(op_name(o) == "stablehlo.while" or _is_check(o) for o in inner):
+        return False
+    return len(inner) - len(branches) <= MAX_FLATTENED_OPS  # their terminators aside
+
+
+def _is_check(op: Operation) -> bool:
+    from bcast.passes.stablehlo_to_bcast import is_shape_assertion  # the import's own test
+
+    return is_shape_assertion(op) or isinstance(op, bcast.ShapeAssertionOp | bcast.CheckBroadcastableOp)
+
+
+def _detached_regions(op: Operation) -> list[Region]:
+    """``op``'s regions, taken out of it, each ending with ``bcast.yield``."""
+    regions = list(op.regions)
+    for region in regions:
+        op.detach_region(region)
+        terminator = region.block.last_op
+        Rewriter.replace_op(terminator, located(YieldOp(list(terminator.operands)), terminator))
+    return regions
+
+
+def _to_regions(op: Operation, new: Operation) -> None:
+    """``op`` replaced by bcast's region op ``new``, at its location."""
+    Rewriter.replace_op(op, located(new, op))
+
+
+def _outermost(module: ModuleOp, names: tuple[str, ...]) -> Operation | None:
     """The first op named in ``names`` in program order, outer before inner:
     unrolling an outer loop makes the counter an inner loop's limit may
     read a constant in each copy."""
-    return next((op for op in module.walk() if op_name(op) in names and op not in skipped), None)
+    return next((op for op in module.walk() if op_name(op) in names), None)
 
 
-def flatten_control_flow(module: ModuleOp, strict: bool) -> None:
-    """Every ``while``, ``case`` and ``if`` of ``module`` unrolled or
-    flattened; one the import cannot take is an error when ``strict``, else
-    kept as it is."""
-    skipped: set[Operation] = set()
-    while (op := _outermost(module, ("stablehlo.while", "stablehlo.case", "stablehlo.if"), skipped)) is not None:
-        try:
-            _unroll(op) if op_name(op) == "stablehlo.while" else _flatten_branches(op)
-        except PassError:
-            if strict:
-                raise
-            skipped.add(op)
+def flatten_control_flow(module: ModuleOp) -> None:
+    """Every ``while``, ``case`` and ``if`` of ``module`` unrolled,
+    flattened, or made ``bcast.while``/``bcast.case``."""
+    while (op := _outermost(module, ("stablehlo.while", "stablehlo.case", "stablehlo.if"))) is not None:
+        _unroll(op) if op_name(op) == "stablehlo.while" else _flatten_branches(op)

@@ -1358,7 +1358,7 @@ class ConvertStablehloToBcastPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         inline_calls(op, self.strict)  # first: an op of a called function is reported where it is called
-        flatten_control_flow(op, self.strict)  # loop bodies and branches are then ordinary ops
+        flatten_control_flow(op)  # loop bodies and branches are then ordinary ops
         reducers = _reducer_names(op)
         patterns = [p() for p in PATTERNS]
         if self.strict:

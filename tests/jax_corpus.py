@@ -419,6 +419,24 @@ def nested_loops(x):
     return jax.lax.fori_loop(0, 4, outer, x)
 
 
+def newton_sqrt(a):
+    """sqrt by Newton's iteration until no element moves (jax.lax.while_loop on data)."""
+    def step(state):
+        x, _ = state
+        return 0.5 * (x + a / x), x
+    return jax.lax.while_loop(lambda s: jnp.max(jnp.abs(s[0] - s[1])) > 1e-6, step, (a, a + 1.0))[0]
+
+
+def double_until(n, x):
+    """Doubles ``x`` until the step count reaches ``n``, an argument (a while_loop bound by data)."""
+    return jax.lax.while_loop(lambda s: s[0] < n, lambda s: (s[0] + 1, s[1] * 2.0), (0, x))[1]
+
+
+def long_fori(x):
+    """10,000 steps of a contraction (a fori_loop past the unroll limit)."""
+    return jax.lax.fori_loop(0, 10_000, lambda i, v: v * 0.5 + (i % 3).astype(v.dtype), x)
+
+
 def dropout(x):
     """Dropout with a fixed key (jax.random.bernoulli: threefry, bit casts)."""
     keep = jax.random.bernoulli(jax.random.key(3), 0.8, x.shape)
@@ -612,6 +630,9 @@ PROGRAMS: dict[str, Case] = {
                           "lax.reduce_window add, 3x3 stride 2 SAME, / 9"),
     "segment_max_min": Case(segment_max_min, lambda r: (normal(r, (6, 4)), np.array([1, 3, 1, 7, 0], np.int32),
                                                         normal(r, (5, 4))), "x.at[ids].max(v), .min(v)"),
+    "newton_sqrt": Case(newton_sqrt, lambda r: (positive(r, (3, 4)) * 10.0,), "while_loop to convergence"),
+    "double_until": Case(double_until, lambda r: (np.int32(6), normal(r, (5,))), "while_loop to a bound argument"),
+    "long_fori": Case(long_fori, lambda r: (normal(r, (4, 3)),), "fori_loop of 10,000 steps"),
     "rows_scaled": Case(rows_scaled, lambda r: (normal(r, (5, 3)), np.array([4, 0, 4], np.int32),
                                                 normal(r, (3, 3))), "x.at[i].multiply(s)"),
 }

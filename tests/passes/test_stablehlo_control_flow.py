@@ -1,6 +1,8 @@
 """StableHLO's ``while``, ``case`` and ``if`` through the import
-(passes/stablehlo_control_flow.py): run on every backend as the spec says,
-and the loops it cannot unroll refused at the user's line."""
+(passes/stablehlo_control_flow.py): run on every backend as the spec says.
+A loop it cannot unroll becomes ``bcast.while`` and a branch it cannot
+flatten ``bcast.case``: they run on reference, numpy and array-api equal to
+``jax.jit``, and C refuses them, located (docs/ir.md, "Control flow")."""
 
 from __future__ import annotations
 
@@ -9,6 +11,9 @@ import pytest
 
 import bcast
 from bcast.tools.api import BACKENDS, BcastError
+
+REGION_BACKENDS = ("reference", "numpy", "array-api")
+"""The backends that run ``bcast.while``/``bcast.case`` (C refuses them)."""
 
 CASE = """func.func @main(%k: tensor<i32>, %x: tensor<4xf32>) -> tensor<4xf32> {
   %r = "stablehlo.case"(%k) ({
@@ -60,24 +65,158 @@ def test_a_counted_loop_runs_its_trip_count(backend):
     np.testing.assert_array_equal(bcast.compile(UNSIGNED_LOOP, backend=backend)(x), x * 8)
 
 
-def test_a_loop_whose_condition_reads_data_is_refused_at_the_users_line():
-    jax = pytest.importorskip("jax")
+def newton_sqrt(a):
+    """Newton's iteration for sqrt(a), to convergence."""
+    import jax
     import jax.numpy as jnp
 
-    def doubling(x):
-        return jax.lax.while_loop(lambda v: jnp.sum(v) < 100.0, lambda v: v * 2.0, x)
+    def step(state):
+        x, _ = state
+        return 0.5 * (x + a / x), x
 
-    line = doubling.__code__.co_firstlineno + 1
-    with pytest.raises(BcastError, match=rf"test_stablehlo_control_flow.py:{line}:\d+: error: 'stablehlo.while' op is "
-                                         r"supported by convert-stablehlo-to-bcast as a counted loop only"):
-        bcast.from_jax(doubling, np.ones(4, np.float32))
+    return jax.lax.while_loop(lambda s: jnp.max(jnp.abs(s[0] - s[1])) > 1e-6, step, (a, a + 1.0))[0]
 
 
-def test_a_loop_past_the_unroll_limit_is_refused():
+def count_to(n, x):
+    """Doubles ``x`` ``n`` times: a loop bounded by an argument."""
+    import jax
+
+    return jax.lax.while_loop(lambda s: s[0] < n, lambda s: (s[0] + 1, s[1] * 2.0), (0, x))[1]
+
+
+def long_fori(x):
+    """10,000 iterations, past the unroll limit: sums 0..9999 onto ``x``."""
+    import jax
+
+    return jax.lax.fori_loop(0, 10_000, lambda i, v: v + i, x)
+
+
+def as_jax(fn, *args):
     jax = pytest.importorskip("jax")
+    return np.asarray(jax.jit(fn)(*args))
 
-    def long_loop(x):
-        return jax.lax.fori_loop(0, 5000, lambda i, v: v * 0.5, x)
 
-    with pytest.raises(BcastError, match=r"at most 4096 iterations are unrolled"):
-        bcast.from_jax(long_loop, np.ones(4, np.float32))
+LOOPS = {
+    "newton_sqrt": (newton_sqrt, lambda: (np.array([2.0, 9.0, 0.25, 1e4], np.float32),)),
+    "count_to": (count_to, lambda: (np.int32(7), np.array([1.0, -0.5, 3.0], np.float32))),
+    "long_fori": (long_fori, lambda: (np.array([5, -2], np.int32),)),
+}
+
+
+@pytest.mark.parametrize("backend", REGION_BACKENDS)
+@pytest.mark.parametrize("name", LOOPS)
+def test_a_loop_on_data_runs_as_jax_jit(name, backend):
+    fn, make_args = LOOPS[name]
+    args = make_args()
+    module = bcast.from_jax(fn, *args)
+    assert any(op.name == "bcast.while" for op in module.walk())
+    np.testing.assert_allclose(bcast.compile(module, backend=backend)(*args), as_jax(fn, *args), rtol=2e-6)
+
+
+def test_a_loop_bounded_by_data_takes_its_bound_at_run_time():
+    """One compile, several bounds (0 included: the body never runs)."""
+    x = np.array([1.0, -0.5, 3.0], np.float32)
+    f = bcast.compile(bcast.from_jax(count_to, np.int32(1), x), backend="numpy")
+    for n in (0, 1, 5):
+        np.testing.assert_array_equal(f(np.int32(n), x), x * 2.0**n)
+
+
+def test_c_refuses_a_loop_on_data_at_the_users_line():
+    args = LOOPS["newton_sqrt"][1]()
+    line = newton_sqrt.__code__.co_firstlineno + 9
+    with pytest.raises(BcastError, match=rf"test_stablehlo_control_flow.py:{line}:\d+: error: 'bcast.while' op is not "
+                                         r"supported by bcast-lower-to-loops"):
+        bcast.compile(bcast.from_jax(newton_sqrt, *args), backend="c")
+
+
+def test_the_default_backend_runs_a_loop_on_data():
+    """C refuses it, so ``backend=None`` takes its fallback."""
+    args = LOOPS["newton_sqrt"][1]()
+    f = bcast.compile(bcast.from_jax(newton_sqrt, *args))
+    assert f.backend != "c"
+    np.testing.assert_allclose(f(*args), as_jax(newton_sqrt, *args), rtol=2e-6)
+
+
+DYNAMIC_CASE = """func.func @main(%k: tensor<i32>, %x: tensor<?xf32>, %y: tensor<?xf32>) -> tensor<?xf32> {
+  %r = "stablehlo.case"(%k) ({
+    %a = chlo.broadcast_add %x, %y : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+    stablehlo.return %a : tensor<?xf32>
+  }, {
+    %b = stablehlo.negate %x : tensor<?xf32>
+    stablehlo.return %b : tensor<?xf32>
+  }) : (tensor<i32>) -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("backend", REGION_BACKENDS)
+def test_only_the_taken_branch_checks_its_broadcast(backend):
+    """Branch 0 broadcasts ``x`` against ``y`` of 3 elements: at size 7 it fails,
+    but only when it is taken; at sizes 1 and 3 it runs."""
+    f = bcast.compile(DYNAMIC_CASE, backend=backend)
+    y = np.array([1.0, 2.0, 3.0], np.float32)
+    for n in (1, 3, 7):
+        x = np.arange(n, dtype=np.float32)
+        np.testing.assert_array_equal(f(np.int32(1), x, y), -x)
+        np.testing.assert_array_equal(f(np.int32(5), x, y), -x)  # out of range: the last branch
+        if n == 7:
+            with pytest.raises(BcastError, match=r":3:\d+: error: operands could not be broadcast together with "
+                                                 r"shapes \(7,\) \(3,\)"):
+                f(np.int32(0), x, y)
+        else:
+            np.testing.assert_array_equal(f(np.int32(0), x, y), x + y)
+
+
+def test_a_case_with_dynamic_dims_is_bcast_case():
+    from bcast.tools import driver
+
+    module = driver.load(DYNAMIC_CASE, "case.mlir", import_stablehlo=True)
+    assert [op.name for op in module.walk() if op.name.startswith("bcast.case")] == ["bcast.case"]
+
+
+def branches(ops_per_branch: int, extra: str = "") -> str:
+    """A two-branch case whose branches negate ``x`` ``ops_per_branch`` times;
+    ``extra``: more ops of the first branch."""
+    def branch(name: str, extra: str = "") -> str:
+        lines = [f"    %{name}0 = stablehlo.negate %x : tensor<4xf32>"]
+        lines += [f"    %{name}{k} = stablehlo.negate %{name}{k - 1} : tensor<4xf32>" for k in range(1, ops_per_branch)]
+        return "\n".join(lines) + f"\n{extra}    stablehlo.return %{name}{ops_per_branch - 1} : tensor<4xf32>\n"
+    return (f"""func.func @main(%k: tensor<i32>, %x: tensor<4xf32>) -> tensor<4xf32> {{
+  %r = "stablehlo.case"(%k) ({{\n{branch("a", extra)}  }}, {{\n{branch("b")}  }}) : (tensor<i32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}}
+""")
+
+
+@pytest.mark.parametrize("ops_per_branch, kept", [(100, False), (101, True)])
+def test_branches_of_more_than_200_ops_are_bcast_case(ops_per_branch, kept):
+    """Up to 200 ops together the branches are computed and selected (they
+    fuse); beyond, only the taken one runs."""
+    from bcast.tools import driver
+
+    module = driver.load(branches(ops_per_branch), "case.mlir", import_stablehlo=True)
+    assert any(op.name == "bcast.case" for op in module.walk()) == kept
+    f = bcast.compile(module, backend="numpy")
+    x = np.array([1, -2, 3, 0.5], dtype=np.float32)
+    sign = -1.0 if ops_per_branch % 2 else 1.0
+    np.testing.assert_array_equal(f(np.int32(0), x), sign * x)
+
+
+def test_a_branch_with_a_shape_assertion_is_bcast_case():
+    """A static program's run-time check in a branch must not fire when the
+    other branch is taken."""
+    from bcast.tools import driver
+
+    assertion = ('    %ok = stablehlo.constant dense<false> : tensor<i1>\n'
+                 '    stablehlo.custom_call @shape_assertion(%ok) {api_version = 2 : i32, error_message = "never", '
+                 'has_side_effect = true} : (tensor<i1>) -> ()\n')
+    text = branches(1, assertion)
+    module = driver.load(text, "case.mlir", import_stablehlo=True)
+    assert any(op.name == "bcast.case" for op in module.walk())
+    x = np.array([1, -2, 3, 0.5], dtype=np.float32)
+    for backend in REGION_BACKENDS:
+        f = bcast.compile(text, backend=backend)
+        with pytest.raises(BcastError, match="never"):
+            f(np.int32(0), x)
+        np.testing.assert_array_equal(f(np.int32(1), x), -x)

@@ -230,16 +230,16 @@ def test_an_implicit_module_of_several_functions_keeps_its_columns(capsys, tmp_p
 
 def test_jax_debug_locations_point_at_the_python_line(capsys, tmp_path: Path) -> None:
     """The op's own ``loc(...)`` (``as_text(debug_info=True)``) is kept: the
-    error names this file's line of ``while_loop`` (a loop on data, which
-    the import does not unroll), the first op the strict import refuses
-    (the ``jnp.sort`` before it is imported)."""
+    error names this file's line of ``reduce_precision``, the first op the
+    strict import refuses (the ``jnp.sort`` and the ``while_loop`` on data
+    before it are imported)."""
     fn, args, _ = PROGRAMS["loop_sort_gather_rounded"]
     path = tmp_path / "debug.mlir"
     path.write_text(jax.jit(fn).lower(*args).as_text(debug_info=True))
     code, out, err = run_opt(capsys, str(path), "-t", "c")
     assert (code, out) == (1, "")
-    assert re.match(rf"{re.escape(__file__)}:{LOOP_LINE}:\d+: error: 'stablehlo.while' op is supported by "
-                    "convert-stablehlo-to-bcast as a counted loop only", err), err
+    assert re.match(rf"{re.escape(__file__)}:{LOOP_LINE + 1}:\d+: error: 'stablehlo.reduce_precision' op is not "
+                    "supported by convert-stablehlo-to-bcast", err), err
 
 
 def test_without_jax_the_pretty_form_is_a_located_error_naming_the_extra(capsys, monkeypatch,

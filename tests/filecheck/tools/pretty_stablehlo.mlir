@@ -1,6 +1,6 @@
 // JAX's pretty StableHLO with ops bcast's parser has no custom form for
 // (docs/contracts.md, "Ops bcast does not know"): a while loop (of a run-time
-// trip count, which the import does not unroll), a
+// trip count, which the import makes bcast.while), a
 // reduce_precision, a dot_general with an algorithm and a custom_call among
 // broadcasts. bcast reads it through jaxlib's MLIR (this file needs jax, the
 // `jax` extra; tests/test_filecheck.py fails it, never skips it, without),
@@ -58,5 +58,6 @@ func.func @main(%x: tensor<4x3xf32>, %row: tensor<3xf32>, %w: tensor<3x3xf32>, %
 // HLO-NEXT: func.return %[[Y]] : tensor<4x3xf32>
 // HLO-NOT:  bcast.
 
-// The strict import of a program to run: at the while's line and column here.
-// ERR: pretty_stablehlo.mlir:20:10: error: 'stablehlo.while' op is supported by convert-stablehlo-to-bcast as a counted loop only
+// The strict import of a program to run: at the first op it cannot take,
+// at its line and column here.
+// ERR: pretty_stablehlo.mlir:29:8: error: 'stablehlo.reduce_precision' op is not supported by convert-stablehlo-to-bcast
