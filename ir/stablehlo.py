@@ -1545,8 +1545,9 @@ class GatherOp(bc.GatherFamily, StablehloOp):
 
     @staticmethod
     def flat_shape_of(t: Attribute) -> tuple[rules.Dim, ...]:
-        """The builder reads ``?`` dims as ``rules.Dynamic`` (its result has
-        none: a ``?`` dim of the operand is a slice dim, ``rules.gather_shape``)."""
+        """The builder reads ``?`` dims as ``rules.Dynamic`` (a ``?`` dim of
+        the operand is a slice dim; one of the indices is a batch dim of the
+        result, ``rules.gather_shape``)."""
         return tensor_dims(_tensor(t, "operand"))
 
     def verify_op(self) -> None:
@@ -1556,7 +1557,7 @@ class GatherOp(bc.GatherFamily, StablehloOp):
             raise Diagnostic(f"start_indices must be a tensor of integers, got {indices}")
         shape = rules.gather_shape(tensor_dims(_tensor(self.operand, "operand")),
                                    tensor_dims(_tensor(self.start_indices, "start_indices")), self.dims, self.sizes)
-        expected = tensor_type(shape, element_of(self.operand))
+        expected = self.shaped_like(self.operand.type, shape)
         if expected != self.result.type:
             raise Diagnostic(f"inferred type(s) '{expected}' are incompatible with return type(s) of operation "
                              f"'{self.result.type}'")

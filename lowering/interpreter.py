@@ -365,7 +365,12 @@ class BcastFunctions(InterpreterFunctions):
 
     @impl(bc.GatherOp)
     def run_gather(self, interpreter: Interpreter, op: bc.GatherOp, args: PythonValues) -> PythonValues:
-        _checked(op, bc.check_dynamic_slice_sizes, np.shape(args[0]), op.sizes, "gather slice")
+        """A gather of no slices (a batch dim of the indices is 0) reads
+        nothing, so its slice sizes are not checked against the operand
+        (``CheckDynamicSliceSizes``)."""
+        indices = np.shape(args[1])
+        if 0 not in [indices[k] for k in op.dims.batch_dims(len(indices))]:
+            _checked(op, bc.check_dynamic_slice_sizes, np.shape(args[0]), op.sizes, "gather slice")
         return _typed(op, evaluate(op, *args))
 
     @impl(bc.ScatterOp)

@@ -619,20 +619,36 @@ class CheckDynamicSliceSizes(RewritePattern):
     or more along a ``?`` dim is checked to fit that dim at run time, before
     the op and at its location, as a ``shape_assertion`` of the dim's size
     (``rules.dynamic_slice_too_large``'s words): the clamped start is then
-    in bounds, as for static dims."""
+    in bounds, as for static dims. Decision: a gather of no slices (a
+    batch dim of its indices is 0 at run time) reads nothing and passes
+    (``jnp.take`` of no indices, or the roll of an empty dim, from an empty
+    operand is empty in NumPy and JAX)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if not isinstance(op, DynamicSliceOp | GatherOp):
             return
         what = "dynamic_slice" if isinstance(op, DynamicSliceOp) else "gather slice"
         shape = rules.flat_shape(_split(op, op.operand)[0])
+        batch: list[rules.Dim] = []
+        if isinstance(op, GatherOp):
+            indices = rules.flat_shape(_split(op, op.start_indices)[0])
+            batch = [(k, indices[k]) for k in op.dims.batch_dims(len(indices))]
+            if any(n == 0 for _, n in batch):
+                return
+        i64 = TensorType(IntegerType(64), [])
         for d, (n, size) in enumerate(zip(shape, op.sizes)):
             if not isinstance(n, rules.Dynamic) or size == 0:
                 continue
-            i64 = TensorType(IntegerType(64), [])
             dim = insert_before(rewriter, op, SizeToTensorOp(insert_before(rewriter, op, DimOp(op.operand, d)), i64))
             size_value = insert_before(rewriter, op, ConstantOp(np.array([size]), i64))
             fits = insert_before(rewriter, op, CompareOp("LE", size_value, dim))
+            for k, m in batch:
+                if isinstance(m, rules.Dynamic):  # no slices to read: nothing to check
+                    count = insert_before(rewriter, op, SizeToTensorOp(
+                        insert_before(rewriter, op, DimOp(op.start_indices, k)), i64))
+                    zero = insert_before(rewriter, op, ConstantOp(np.array(0, np.int64), i64))
+                    empty = insert_before(rewriter, op, CompareOp("EQ", count, zero, TensorType(i1, [])))
+                    fits = insert_before(rewriter, op, OrOp(fits, empty))
             assertion = ShapeAssertionOp(fits, [dim], rules.dynamic_slice_too_large(size, d, what))
             rewriter.insert(located(assertion, op), InsertPoint.before(op))
 

@@ -69,6 +69,7 @@ import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     ArrayAttr,
     DenseIntOrFPElementsAttr,
     ModuleOp,
@@ -879,12 +880,68 @@ class ConvertDynamicRanges(RewritePattern):
                 index = TensorType(op.start_indices.type.get_element_type(), [])
                 new = [bcast.ExtractOp(op.start_indices, [d], index) for d in range(len(sizes))]
                 new += _declared(op, bcast.DynamicSliceOp(op.operand, [e.results[0] for e in new], sizes))
-            else:
+            elif (new := _run_time_range_slice(op)) is None:
                 raise PassError(op, "is supported by convert-stablehlo-to-bcast with constant ranges, or a run-time "
-                                "start, a limit of start plus a constant and unit strides")
+                                "start, a limit of start plus a constant and unit strides, or a run-time range "
+                                "along one dim with unit strides, whole static ranges elsewhere")
         else:
             return
         replace(rewriter, op, new)
+def _run_time_range_slice(op: hlo.RealDynamicSliceOp) -> list[Operation] | None:
+    """A ``real_dynamic_slice`` with unit strides whose range along one dim
+    ``d`` is computed at run time, every other dim static and taken whole
+    (JAX's ``jnp.roll`` along a ``?`` dim: ``x[s:n]`` and ``x[0:s]`` of a
+    shift ``s`` computed from the size): a ``gather`` of the rows
+    ``start + dynamic_iota(limit - start)`` along ``d``. The range is
+    checked at run time, at the op, to be ``0 <= start <= limit <= n``
+    (StableHLO's constraints; a negative count fails in
+    ``size_from_tensor``'s words); the gather then reads in bounds, and
+    reads nothing for an empty range, also of an empty dim. None for any
+    other form."""
+    shape = flat_type_shape(op.operand.type)
+    ranges = [_shape_entries(v) for v in (op.start_indices, op.limit_indices, op.strides)]
+    if any(r is None for r in ranges) or any(k != 1 for k in ranges[2]):
+        return None
+    starts, limits, _ = ranges
+    run_time = [d for d in range(len(shape)) if not (isinstance(starts[d], int) and isinstance(limits[d], int))]
+    if len(run_time) != 1 or any(not isinstance(shape[d], int) or (starts[d], limits[d]) != (0, shape[d])
+                                 for d in range(len(shape)) if d != run_time[0]):
+        return None
+    (d,) = run_time
+    element = op.start_indices.type.get_element_type()
+    scalar = TensorType(element, [])
+    new: list[Operation] = []
+
+    def entry(value: int | SSAValue) -> SSAValue:
+        if isinstance(value, int):
+            new.append(bcast.ConstantOp(np.array(value, dtype=numpy_dtype(scalar)), scalar))
+            return new[-1].results[0]
+        return value
+
+    start, limit = entry(starts[d]), entry(limits[d])
+    new.append(bcast.DimOp(op.operand, d))
+    new.append(bcast.SizeToTensorOp(new[-1].results[0], scalar))
+    size = new[-1].results[0]
+    zero = entry(0)
+    checks = [bcast.CompareOp("LE", zero, start), bcast.CompareOp("LE", start, limit),
+              bcast.CompareOp("LE", limit, size)]
+    new += checks
+    new.append(bcast.AndOp(checks[0].results[0], checks[1].results[0]))
+    new.append(bcast.AndOp(new[-1].results[0], checks[2].results[0]))
+    new.append(bcast.ShapeAssertionOp(new[-1].results[0], [start, limit, size],
+                                      f"real_dynamic_slice range [{{0}}, {{1}}) of dimension {d} is out of bounds "
+                                      "for its size {2}"))
+    new.append(bcast.SubtractOp(limit, start))
+    new.append(bcast.SizeFromTensorOp(new[-1].results[0]))
+    count = new[-1].results[0]
+    new.append(bcast.DynamicIotaOp([count], 0, TensorType(element, [DYNAMIC_INDEX])))
+    new.append(bcast.AddOp(new[-1].results[0], start))
+    dims = rules.GatherDims(offset_dims=tuple(r for r in range(len(shape)) if r != d), collapsed_slice_dims=(d,),
+                            start_index_map=(d,), index_vector_dim=1)
+    sizes = [1 if k == d else n for k, n in enumerate(shape)]
+    return new + _declared(op, bcast.GatherOp(op.operand, new[-1].results[0], dims, sizes))
+
+
 SORT_COMPARATORS_NOTE = (
     "the comparators JAX writes (num_keys=1) are imported: compare LT (ascending) or GT (descending) of "
     "the two elements of one operand, the key; on a float key TOTALORDER, of the elements as they are "
