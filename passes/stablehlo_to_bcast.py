@@ -133,7 +133,7 @@ OTHER = (hlo.IsFiniteOp, hlo.ConvertOp, hlo.BitcastConvertOp, hlo.CompareOp, hlo
          hlo.DotOp, chlo.BroadcastCompareOp, chlo.BroadcastSelectOp, chlo.SquareOp, hlo.DynamicSliceOp,
          hlo.DynamicUpdateSliceOp, hlo.GatherOp, hlo.ScatterOp, hlo.OptimizationBarrierOp, hlo.GetDimensionSizeOp,
          hlo.DynamicBroadcastInDimOp, hlo.DynamicReshapeOp, hlo.DynamicIotaOp, hlo.SetDimensionSizeOp,
-         hlo.DynamicPadOp, hlo.RealDynamicSliceOp, hlo.SortOp, chlo.TopKOp)  # fmt: skip
+         hlo.DynamicPadOp, hlo.RealDynamicSliceOp, hlo.SortOp, chlo.TopKOp, hlo.DynamicGatherOp)  # fmt: skip
 SUPPORTED_OPS: tuple[str, ...] = tuple(sorted(
     [op.name for op in (*BINARY, *UNARY, *OTHER, *chlo.CHLO_BINARY_OPS)] + ["func.call", "stablehlo.composite"]
 ))  # fmt: skip
@@ -942,6 +942,102 @@ def _run_time_range_slice(op: hlo.RealDynamicSliceOp) -> list[Operation] | None:
     return new + _declared(op, bcast.GatherOp(op.operand, new[-1].results[0], dims, sizes))
 
 
+DYNAMIC_GATHER_FORMS = ("constant slice sizes make it a gather; a slice size that is the run-time size of its "
+                        "whole ? operand dim (jnp.take along another axis) is read through an iota")
+
+
+class ConvertDynamicGather(RewritePattern):
+    """``dynamic_gather`` -> ``gather``. Constant slice sizes: the gather of
+    those sizes. Slice sizes that are the run-time sizes of whole ``?``
+    operand dims (JAX's ``jnp.take`` along a static axis of an array with
+    ``?`` dims: ``get_dimension_size`` of that dim), no start index mapping
+    to them: ``_whole_dims_gather``. Any other form is refused, located."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: hlo.DynamicGatherOp, rewriter: PatternRewriter) -> None:
+        _bcast_type(op, op.operand), _bcast_type(op, op.start_indices)
+        entries = _shape_entries(op.slice_sizes)
+        if entries is None:
+            raise PassError(op, "with slice sizes of this form is not supported by convert-stablehlo-to-bcast",
+                            [DYNAMIC_GATHER_FORMS])
+        if all(isinstance(e, int) for e in entries):
+            new = _declared(op, bcast.GatherOp(op.operand, op.start_indices, op.dims, entries))
+        else:
+            new = _whole_dims_gather(op, entries)
+        replace(rewriter, op, new)
+
+
+def _whole_dims_gather(op: hlo.DynamicGatherOp, entries: list[int | SSAValue]) -> list[Operation]:
+    """A ``dynamic_gather`` whose window dims are whole operand dims (a
+    ``?`` one sized at run time) and whose starts map to collapsed dims
+    only, as a ``gather`` of slices of size 1 at full index vectors: for
+    each result element, its window positions are ``dynamic_iota``s along
+    the result dims the windows land on, its start components the given
+    indices broadcast over the result. The result is the same, element for
+    element, and the starts are clamped as the spec clamps them (into the
+    collapsed dim, whose slice is 1). Refused, located, otherwise."""
+    dims = op.dims
+    shape = flat_type_shape(op.operand.type)
+    indices = flat_type_shape(op.start_indices.type)
+    ivd, rank = dims.index_vector_dim, len(shape)
+    windows = dims.window_dims(rank)
+    whole = {d for d, e in enumerate(entries)
+             if _affine(e) == (frozenset({(tensor_dim_key(op.operand, d), 1)}), 0)}
+    vector = indices[ivd] if ivd < len(indices) else 1
+    if (dims.operand_batching_dims or any(e != 1 for d, e in enumerate(entries) if d not in windows)
+            or any(d not in whole and e != shape[d] for d, e in enumerate(entries) if d in windows)
+            or any(d not in dims.collapsed_slice_dims for d in dims.start_index_map)
+            or (vector > 1 and rules.is_dynamic(indices))):
+        raise PassError(op, "with slice sizes of this form is not supported by convert-stablehlo-to-bcast",
+                        [DYNAMIC_GATHER_FORMS])
+    result = flat_type_shape(op.result.type)
+    batch_at = [r for r in range(len(result)) if r not in dims.offset_dims]
+    new: list[Operation] = []
+
+    def size(value: SSAValue, d: int) -> int | SSAValue:
+        n = flat_type_shape(value.type)[d]
+        if isinstance(n, int):
+            return n
+        new.append(bcast.DimOp(value, d))
+        return new[-1].results[0]
+
+    sizes = [None] * len(result)
+    for r, d in zip(dims.offset_dims, windows):
+        sizes[r] = size(op.operand, d)
+    for r, k in zip(batch_at, dims.batch_dims(len(indices))):
+        sizes[r] = size(op.start_indices, k)
+    out = [*sizes, 1]
+    element = op.start_indices.type.get_element_type()
+    column = TensorType(element, [DYNAMIC_INDEX if not isinstance(n, int) else n for n in out])
+    components: dict[int, SSAValue] = {}
+    for r, d in zip(dims.offset_dims, windows):
+        new.append(bcast.DynamicIotaOp(out, r, column))
+        components[d] = new[-1].results[0]
+    index = op.start_indices
+    if ivd < len(indices) and ivd != len(indices) - 1:  # the index vector last
+        perm = [k for k in range(len(indices)) if k != ivd] + [ivd]
+        new.append(bcast.TransposeOp(index, perm))
+        index = new[-1].results[0]
+    placed = [*batch_at, len(result)] if ivd < len(indices) else batch_at
+    for c, d in enumerate(dims.start_index_map):
+        part = index
+        if vector > 1:
+            starts = [0] * (len(indices) - 1) + [c]
+            new.append(bcast.SliceOp(index, starts, [*flat_type_shape(index.type)[:-1], c + 1]))
+            part = new[-1].results[0]
+        new.append(bcast.DynamicBroadcastInDimOp(part, out, placed, column))
+        components[d] = new[-1].results[0]
+    order = sorted(components)
+    full = components[order[0]]
+    if len(order) > 1:
+        new.append(bcast.ConcatenateOp([components[d] for d in order], len(result)))
+        full = new[-1].results[0]
+    collapsed = tuple(sorted({*dims.collapsed_slice_dims, *windows}))
+    gather_dims = rules.GatherDims(collapsed_slice_dims=collapsed, start_index_map=tuple(order),
+                                   index_vector_dim=len(result))
+    return new + _declared(op, bcast.GatherOp(op.operand, full, gather_dims, [1] * rank))
+
+
 SORT_COMPARATORS_NOTE = (
     "the comparators JAX writes (num_keys=1) are imported: compare LT (ascending) or GT (descending) of "
     "the two elements of one operand, the key; on a float key TOTALORDER, of the elements as they are "
@@ -1285,7 +1381,7 @@ PATTERNS: tuple[Callable[[], RewritePattern], ...] = (
     ConvertBinary, ConvertUnary, ConvertSquare, ConvertIsFinite, ConvertOptimizationBarrier, ConvertStructural,
     ConvertCompare, ConvertSelect, ConvertClamp, ConvertChloBroadcast, ConvertChloBroadcastSelect,
     ConvertReduce, ConvertDot, ConvertReduceWindow, ConvertDynamicShapes, ConvertScatter, ConvertDynamicRanges,
-    ConvertSort, ConvertTopK, ConvertDynamicReduceWindow,
+    ConvertSort, ConvertTopK, ConvertDynamicReduceWindow, ConvertDynamicGather,
 )  # fmt: skip
 
 
