@@ -1,6 +1,7 @@
 """``gather`` whose start indices have a ``?`` batch dim (``jnp.take(x, i)``
-of a run-time count of indices) and StableHLO's ``real_dynamic_slice`` of a
-run-time range (``jnp.roll`` along a ``?`` dim), on every backend
+of a run-time count of indices), StableHLO's ``dynamic_gather`` of whole
+``?`` dims (``jnp.take`` along a static axis) and its ``real_dynamic_slice``
+of a run-time range (``jnp.roll`` along a ``?`` dim), on every backend
 (docs/semantics.md, "Indexing with dynamic dims"): one compile runs at
 counts 0, 1 and more to NumPy's values with the spec's clamped starts; a
 slice that does not fit a run-time dim is a located error, unless there is
@@ -71,6 +72,19 @@ func.func @main(%x: tensor<?x4xf32>, %s: tensor<i32>) -> tensor<?x4xf32> {
 }
 """
 """``x[s:]`` of a run-time ``s``: the range checked at run time."""
+
+TAKE_COLUMNS = """\
+func.func @main(%x: tensor<?x4xf32>, %i: tensor<3x1xi32>) -> tensor<?x3xf32> {
+  %one = stablehlo.constant dense<1> : tensor<1xi32>
+  %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x4xf32>) -> tensor<i32>
+  %n1 = stablehlo.reshape %n : (tensor<i32>) -> tensor<1xi32>
+  %sizes = stablehlo.concatenate %n1, %one, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %r = "stablehlo.dynamic_gather"(%x, %i, %sizes) <{dimension_numbers = #stablehlo.gather<offset_dims = [0], collapsed_slice_dims = [1], start_index_map = [1], index_vector_dim = 1>}> : (tensor<?x4xf32>, tensor<3x1xi32>, tensor<2xi32>) -> tensor<?x3xf32>
+  func.return %r : tensor<?x3xf32>
+}
+"""
+"""``jnp.take(x, i, axis=1)`` of a ``?`` batch in the form JAX exports it:
+the slice of dim 0 is the whole dim, its size read at run time."""
 
 SIZES = [0, 1, 3, 7]
 
@@ -149,6 +163,19 @@ def test_a_run_time_range_is_checked_at_the_op(backend):
             assert (out == 7.0).all()
 
 
+@pytest.mark.parametrize("backend", DYNAMIC_BACKENDS)
+def test_a_dynamic_gather_of_whole_run_time_rows_takes_columns_as_the_spec(backend):
+    """Every row, the columns at the clamped indices, at 0, 1 and more rows."""
+    f = bcast.compile(TAKE_COLUMNS, backend=backend)
+    rng = np.random.default_rng(3)
+    i = np.array([[5], [0], [-2]], np.int32)
+    for n in SIZES:
+        x = rng.standard_normal((n, 4)).astype(np.float32)
+        got = f(x, i)
+        assert got.shape == (n, 3)
+        np.testing.assert_array_equal(got, x[:, clamped(i[:, 0], 4)])
+
+
 @pytest.mark.slow  # 10 s: ASan/UBSan builds (the thorough run, CI)
 def test_dynamic_gathers_and_the_roll_are_clean_under_sanitizers(tmp_path):
     """Called with buffers of exactly their sizes (0 and 1 included) and
@@ -159,6 +186,7 @@ def test_dynamic_gathers_and_the_roll_are_clean_under_sanitizers(tmp_path):
         ("take", TAKE, [{1: n} for n in SIZES]),
         ("both", BOTH, [{0: n, 1: c} for n, c in [(0, 0), (1, 0), (0, 1), (1, 1), (3, 7), (7, 3)]]),
         ("roll", ROLL, [{0: n} for n in SIZES]),
+        ("take_columns", TAKE_COLUMNS, [{0: n} for n in SIZES]),
     ], tmp_path, "g")
     assert refused == [("both", {0: 0, 1: 1}, "gather slice size 1 of dimension 0 is larger than the operand's size 0")]
     run_sanitized(units, calls, tmp_path, cc)
