@@ -283,3 +283,20 @@ def test_dynamic_contractions_are_clean_under_sanitizers_with_the_gemm_linked(tm
         ("two_batches", {0: 2, 1: 3}, numpy_error((2, 3, 4), (3, 4, 3))),
     ]
     run_sanitized(units, ["    void link_gemm(void);", "    link_gemm();", *calls], tmp_path, cc)
+
+
+@pytest.mark.parametrize(("p", "q", "m"), [(3, 3, 2), (1, 3, 2), (3, 1, 5), (1, 1, 0)])
+def test_matmul_batches_that_stretch_export_to_xla(p, q, m):
+    """``-t stablehlo`` of the broadcasting matmul: XLA, after jaxlib's
+    shape refinement at each size, stretches a batch of 1 as NumPy does."""
+    pytest.importorskip("jax")
+    from bcast.lowering.stablehlo_emitter import emit_text
+    from bcast.tools.jax_bridge import refined_stablehlo, run_stablehlo
+
+    module = driver.load(TWO_BATCHES, "prog.mlir")
+    driver.run_pipeline(driver.parse_pipeline(driver.EXPLICIT_PIPELINE), driver.make_context(), module)
+    exported = emit_text(module)
+    rng = np.random.default_rng(7)
+    a, b = values((p, 3, 4), rng), values((q, 4, m), rng, np.float64)
+    (got,) = run_stablehlo(refined_stablehlo(exported, [a.shape, b.shape]), [a, b])
+    np.testing.assert_allclose(got, a.astype(np.float64) @ b, rtol=1e-12, atol=1e-12)
