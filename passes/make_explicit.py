@@ -629,7 +629,7 @@ class CheckDynamicSliceSizes(RewritePattern):
             return
         what = "dynamic_slice" if isinstance(op, DynamicSliceOp) else "gather slice"
         shape = rules.flat_shape(_split(op, op.operand)[0])
-        batch: list[rules.Dim] = []
+        batch: list[tuple[int, rules.Dim]] = []
         if isinstance(op, GatherOp):
             indices = rules.flat_shape(_split(op, op.start_indices)[0])
             batch = [(k, indices[k]) for k in op.dims.batch_dims(len(indices))]
