@@ -453,6 +453,10 @@ def gather(x, indices, dims: rules.GatherDims, sizes: Sequence[int]) -> np.ndarr
     (a batch dim no position varies along, such as an empty index vector's,
     repeats the one slice)."""
     x = np.asarray(x)
+    batch = [np.shape(indices)[k] for k in dims.batch_dims(np.ndim(indices))]
+    if 0 in batch:  # no slices: nothing is read, so a slice larger than a run-time dim is no error
+        operand = tuple(max(n, size) for n, size in zip(x.shape, sizes))
+        return np.zeros(rules.gather_shape(operand, np.shape(indices), dims, sizes), x.dtype)
     shape = rules.gather_shape(x.shape, np.shape(indices), dims, sizes)
     picked = x[tuple(gather_positions(x.shape, indices, dims, sizes))]
     return picked if picked.shape == shape else np.broadcast_to(picked, shape).copy()

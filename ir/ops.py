@@ -324,6 +324,40 @@ def check_dot_pairs(lhs: Sequence[int], rhs: Sequence[int], dims: rules.DotDims)
             raise RuntimeShapeError(f"{DOT_PAIR_WORDS[what]} {numpy_shapes(sides)}")
 
 
+MATMUL_CORE_WORDS = ("matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+                     "(n?,k),(k,m?)->(n?,m?) (size {rhs} is different from {lhs})")
+"""NumPy's words for ``matmul`` operands whose contracted sizes differ at run
+time (``rhs``'s size, then ``lhs``'s: NumPy's gufunc takes ``k`` from
+operand 0)."""
+
+
+def matmul_broadcast_words(lhs: Sequence[str], rhs: Sequence[str]) -> str:
+    """NumPy's words for ``matmul`` operands (both at least 2-D, each size
+    given as text: a number, or a ``{k}`` placeholder of a run-time size)
+    whose batch dims do not broadcast: each shape and its batch dims with
+    the two core dims as ``newaxis``, and the core result ``(n,m)``."""
+    def remapped(shape: Sequence[str]) -> str:
+        return f"({','.join(shape)})->({','.join([*shape[:-2], 'newaxis', 'newaxis'])})"
+
+    return ("operands could not be broadcast together with remapped shapes [original->remapped]: "
+            f"{remapped(lhs)} {remapped(rhs)}  and requested shape ({lhs[-2]},{rhs[-1]})")
+
+
+def check_matmul_shapes(lhs: Sequence[int], rhs: Sequence[int]) -> None:
+    """``np.matmul``'s rule on run-time shapes, in NumPy's words and order:
+    the contracted sizes equal (``MATMUL_CORE_WORDS``), then the batch dims
+    broadcastable (``matmul_broadcast_words``)."""
+    lhs, rhs = [int(n) for n in lhs], [int(n) for n in rhs]
+    k = rhs[0] if len(rhs) == 1 else rhs[-2]
+    if lhs[-1] != k:
+        raise RuntimeShapeError(MATMUL_CORE_WORDS.format(rhs=k, lhs=lhs[-1]))
+    if len(lhs) > 1 and len(rhs) > 1:
+        try:
+            np.broadcast_shapes(tuple(lhs[:-2]), tuple(rhs[:-2]))
+        except ValueError:
+            raise RuntimeShapeError(matmul_broadcast_words([str(n) for n in lhs], [str(n) for n in rhs])) from None
+
+
 def check_dynamic_slice_sizes(shape: Sequence[int], sizes: Sequence[int], op: str = "dynamic_slice") -> None:
     """``dynamic_slice`` (``gather slice``) on an operand of run-time
     ``shape``: no block size larger than its dim

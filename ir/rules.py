@@ -777,9 +777,11 @@ def gather_shape(operand: Shape, indices: Shape, dims: GatherDims, slice_sizes: 
         raise RuleError(f"expects start_indices_batching_dims not to include index_vector_dim {ivd}")
     if len(dims.operand_batching_dims) != len(dims.start_indices_batching_dims):
         raise RuleError("operand_batching_dims and start_indices_batching_dims should have the same size")
-    if is_dynamic(indices) or any(isinstance(operand[a], Dynamic) for a in dims.operand_batching_dims):
-        raise RuleError("gather takes ? dims in its operand's slice dims only, not yet in its start indices "
-                        "or batching dims")
+    if (ivd < irank and isinstance(indices[ivd], Dynamic)) or any(
+            isinstance(operand[a], Dynamic) for a in dims.operand_batching_dims) or any(
+            isinstance(indices[b], Dynamic) for b in dims.start_indices_batching_dims):
+        raise RuleError("gather takes ? dims in its operand's slice dims and its start indices' batch dims only, "
+                        "not yet in the index vector dim or batching dims")
     for k, (a, b) in enumerate(zip(dims.operand_batching_dims, dims.start_indices_batching_dims)):
         if operand[a] != indices[b]:
             raise RuleError(f"operand_batching_dims[{k}] and start_indices_batching_dims[{k}] must have "

@@ -1542,8 +1542,9 @@ class GatherOp(bc.GatherFamily, StablehloOp):
 
     @staticmethod
     def flat_shape_of(t: Attribute) -> tuple[rules.Dim, ...]:
-        """The builder reads ``?`` dims as ``rules.Dynamic`` (its result has
-        none: a ``?`` dim of the operand is a slice dim, ``rules.gather_shape``)."""
+        """The builder reads ``?`` dims as ``rules.Dynamic`` (a ``?`` dim of
+        the operand is a slice dim; one of the indices is a batch dim of the
+        result, ``rules.gather_shape``)."""
         return tensor_dims(_tensor(t, "operand"))
 
     def verify_op(self) -> None:
@@ -1553,7 +1554,7 @@ class GatherOp(bc.GatherFamily, StablehloOp):
             raise Diagnostic(f"start_indices must be a tensor of integers, got {indices}")
         shape = rules.gather_shape(tensor_dims(_tensor(self.operand, "operand")),
                                    tensor_dims(_tensor(self.start_indices, "start_indices")), self.dims, self.sizes)
-        expected = tensor_type(shape, element_of(self.operand))
+        expected = self.shaped_like(self.operand.type, shape)
         if expected != self.result.type:
             raise Diagnostic(f"inferred type(s) '{expected}' are incompatible with return type(s) of operation "
                              f"'{self.result.type}'")
@@ -2217,6 +2218,45 @@ class RealDynamicSliceOp(StablehloOp):
                                     "strides": self.strides})
 
 
+@irdl_op_definition
+class DynamicGatherOp(StablehloOp):
+    """``"stablehlo.dynamic_gather"(%x, %i, %sizes) <{dimension_numbers =
+    #stablehlo.gather<...>}>``: ``gather`` with its slice sizes as a 1-D
+    integer tensor (JAX writes it for ``jnp.take`` along a static axis of an
+    array with ``?`` dims: the slice of a ``?`` dim is that whole dim, its
+    size read at run time). Generic form only, as StableHLO and JAX print
+    it. The import takes constant slice sizes (a ``gather``) and whole
+    ``?`` dims (docs/stablehlo.md, "Dynamic programs")."""
+
+    name = "stablehlo.dynamic_gather"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
+    operand = operand_def(TensorType)
+    start_indices = operand_def(TensorType)
+    slice_sizes = operand_def(TensorType)
+    result = result_def(TensorType)
+    dimension_numbers = prop_def(GatherDimensionNumbersAttr)
+    indices_are_sorted = opt_prop_def(IntegerAttr.constr(type=i1))
+    traits = traits_def(Pure())
+
+    @property
+    def dims(self) -> rules.GatherDims:
+        return self.dimension_numbers.dims
+
+    def verify_op(self) -> None:
+        indices = self.start_indices.type
+        if not (isinstance(indices, TensorType) and isinstance(indices.get_element_type(), IntegerType)
+                and indices.get_element_type().width.data > 1):
+            raise Diagnostic(f"start_indices must be a tensor of integers, got {indices}")
+        sizes = shape_of(self.slice_sizes, "slice_sizes")
+        rank = len(shape_of(self.operand))
+        if len(sizes) != 1 or element_kind(element_of(self.slice_sizes, "slice_sizes")) not in INTEGER:
+            raise Diagnostic(f"slice_sizes must be a 1-D integer tensor, got {self.slice_sizes.type}")
+        if sizes[0] != rank:
+            raise Diagnostic(f"slice_sizes has {sizes[0]} entries for an operand of rank {rank}")
+        if element_of(self.operand) != element_of(self.result, "result"):
+            raise Diagnostic("failed to verify that all of {operand, result} have same element type")
+
+
 STABLEHLO_OPS = [
     *BINARY_OPS, *UNARY_OPS, IsFiniteOp, ConvertOp, BitcastConvertOp, CompareOp, SelectOp, BroadcastInDimOp,
     ClampOp,
@@ -2224,7 +2264,7 @@ STABLEHLO_OPS = [
     ReduceWindowOp, SliceOp, DynamicSliceOp, DynamicUpdateSliceOp, GatherOp, ScatterOp, OptimizationBarrierOp,
     DotGeneralOp, DotOp,
     GetDimensionSizeOp, SetDimensionSizeOp, DynamicBroadcastInDimOp, DynamicReshapeOp, DynamicIotaOp,
-    DynamicPadOp, RealDynamicSliceOp, SortOp,
+    DynamicPadOp, RealDynamicSliceOp, SortOp, DynamicGatherOp,
 ]  # fmt: skip
 
 StableHLO = Dialect("stablehlo", STABLEHLO_OPS, [ComparisonDirectionAttr, ComparisonTypeAttr, PrecisionAttr, DotAttr,

@@ -676,6 +676,9 @@ def gather(xp, x, indices, dims: rules.GatherDims, sizes: Sequence[int]):
     result element (``_positions``: a clamped start plus an offset or batch
     ``arange`` per dim), then one ``take`` from ``x`` flattened."""
     shape = tuple(x.shape)
+    if 0 in [indices.shape[k] for k in dims.batch_dims(len(indices.shape))]:  # no slices (numerics.gather)
+        operand = tuple(max(n, size) for n, size in zip(shape, sizes))
+        return xp.zeros(rules.gather_shape(operand, tuple(indices.shape), dims, sizes), dtype=x.dtype)
     result = rules.gather_shape(shape, tuple(indices.shape), dims, sizes)
     linear = _linear(xp, shape, _positions(xp, shape, indices, dims, sizes, result, clamp=True), result)
     return xp.reshape(xp.take(xp.reshape(x, (-1,)), linear), result)

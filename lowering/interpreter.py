@@ -315,14 +315,18 @@ class BcastFunctions(InterpreterFunctions):
 
     @impl(bc.MatmulOp)
     def run_matmul(self, interpreter: Interpreter, op: bc.MatmulOp, args: PythonValues) -> PythonValues:
-        """The pairs ``dot_general`` would check (``check_dot_pairs``): the
-        contracting one, and the batch dims under xla (under numpy and tml
-        they broadcast, as ``np.matmul`` does)."""
+        """Under xla, the pairs ``dot_general`` would check
+        (``check_dot_pairs``: equal batch dims, in JAX's words); under numpy
+        and tml, ``np.matmul``'s rule in NumPy's words
+        (``check_matmul_shapes``: batch dims broadcast)."""
         lhs, rhs = np.shape(args[0]), np.shape(args[1])
-        dims = op.plan().dims
-        if semantics_of(op) != "xla" or len(lhs) < 3 or len(rhs) < 3:
-            dims = rules.DotDims((), (), (len(lhs) - 1,), (0 if len(rhs) == 1 else len(rhs) - 2,))
-        _checked(op, bc.check_dot_pairs, lhs, rhs, dims)
+        if semantics_of(op) != "xla":
+            _checked(op, bc.check_matmul_shapes, lhs, rhs)
+        else:
+            dims = op.plan().dims
+            if len(lhs) < 3 or len(rhs) < 3:
+                dims = rules.DotDims((), (), (len(lhs) - 1,), (0 if len(rhs) == 1 else len(rhs) - 2,))
+            _checked(op, bc.check_dot_pairs, lhs, rhs, dims)
         return _typed(op, evaluate(op, *args))
 
     @impl(bc.ArgmaxOp)
@@ -363,7 +367,12 @@ class BcastFunctions(InterpreterFunctions):
 
     @impl(bc.GatherOp)
     def run_gather(self, interpreter: Interpreter, op: bc.GatherOp, args: PythonValues) -> PythonValues:
-        _checked(op, bc.check_dynamic_slice_sizes, np.shape(args[0]), op.sizes, "gather slice")
+        """A gather of no slices (a batch dim of the indices is 0) reads
+        nothing, so its slice sizes are not checked against the operand
+        (``CheckDynamicSliceSizes``)."""
+        indices = np.shape(args[1])
+        if 0 not in [indices[k] for k in op.dims.batch_dims(len(indices))]:
+            _checked(op, bc.check_dynamic_slice_sizes, np.shape(args[0]), op.sizes, "gather slice")
         return _typed(op, evaluate(op, *args))
 
     @impl(bc.ScatterOp)

@@ -545,10 +545,13 @@ def size_source(v: SSAValue, d: int) -> SizeSource:
             v = op.operand  # (a reduce_window's ``?`` dims are those no window spans)
         elif isinstance(op, bc.DotGeneralOp):
             v, d = op.result_source(d)
+        elif isinstance(op, bc.GatherOp):  # a ``?`` result dim is a batch dim of the indices (slices are static)
+            batch = [r for r in range(len(flat_type_shape(v.type))) if r not in op.dims.offset_dims]
+            v, d = op.start_indices, op.dims.batch_dims(len(flat_type_shape(op.start_indices.type)))[batch.index(d)]
         else:
             raise PassError(op, "has dynamic dimensions that bcast-lower-to-loops does not lower yet",
                             ["it lowers elementwise ops, broadcasts, reductions, transposes, reverses, "
-                             "contractions, concatenates, pads and the size ops "
+                             "contractions, gathers, concatenates, pads and the size ops "
                              "(dynamic_reshape, dynamic_iota, set_dimension_size) of dynamic shapes"])
 
 

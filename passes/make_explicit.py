@@ -73,8 +73,10 @@ from bcast.ir.ops import (
     ElementwiseOp,
     ExtractOp,
     GatherOp,
+    MATMUL_CORE_WORDS,
     MatmulOp,
     NarrowOp,
+    OrOp,
     RESULT_SHAPE_WORDS,
     ReshapeOp,
     RuntimeShapeError,
@@ -82,11 +84,13 @@ from bcast.ir.ops import (
     SizeToTensorOp,
     TernaryOp,
     TransposeOp,
+    matmul_broadcast_words,
     semantics_of,
 )
 from bcast.ir.rules import Levels, RuleError
 from bcast.ir.types import is_dynamic_type, make_type, split_type
 from bcast.passes import TypedOptionsPass
+from bcast.passes.dynamic_checks import size_key
 from bcast.passes.errors import PassError
 from bcast.passes.rewriting import insert_before, located, replace
 
@@ -616,20 +620,36 @@ class CheckDynamicSliceSizes(RewritePattern):
     or more along a ``?`` dim is checked to fit that dim at run time, before
     the op and at its location, as a ``shape_assertion`` of the dim's size
     (``rules.dynamic_slice_too_large``'s words): the clamped start is then
-    in bounds, as for static dims."""
+    in bounds, as for static dims. Decision: a gather of no slices (a
+    batch dim of its indices is 0 at run time) reads nothing and passes
+    (``jnp.take`` of no indices, or the roll of an empty dim, from an empty
+    operand is empty in NumPy and JAX)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if not isinstance(op, DynamicSliceOp | GatherOp):
             return
         what = "dynamic_slice" if isinstance(op, DynamicSliceOp) else "gather slice"
         shape = rules.flat_shape(_split(op, op.operand)[0])
+        batch: list[tuple[int, rules.Dim]] = []
+        if isinstance(op, GatherOp):
+            indices = rules.flat_shape(_split(op, op.start_indices)[0])
+            batch = [(k, indices[k]) for k in op.dims.batch_dims(len(indices))]
+            if any(n == 0 for _, n in batch):
+                return
+        i64 = TensorType(IntegerType(64), [])
         for d, (n, size) in enumerate(zip(shape, op.sizes)):
             if not isinstance(n, rules.Dynamic) or size == 0:
                 continue
-            i64 = TensorType(IntegerType(64), [])
             dim = insert_before(rewriter, op, SizeToTensorOp(insert_before(rewriter, op, DimOp(op.operand, d)), i64))
             size_value = insert_before(rewriter, op, ConstantOp(np.array([size]), i64))
             fits = insert_before(rewriter, op, CompareOp("LE", size_value, dim))
+            for k, m in batch:
+                if isinstance(m, rules.Dynamic):  # no slices to read: nothing to check
+                    count = insert_before(rewriter, op, SizeToTensorOp(
+                        insert_before(rewriter, op, DimOp(op.start_indices, k)), i64))
+                    zero = insert_before(rewriter, op, ConstantOp(np.array(0, np.int64), i64))
+                    empty = insert_before(rewriter, op, CompareOp("EQ", count, zero, TensorType(i1, [])))
+                    fits = insert_before(rewriter, op, OrOp(fits, empty))
             assertion = ShapeAssertionOp(fits, [dim], rules.dynamic_slice_too_large(size, d, what))
             rewriter.insert(located(assertion, op), InsertPoint.before(op))
 
@@ -674,20 +694,117 @@ class MatmulToDotGeneral(RewritePattern):
             plan = op.plan()
         except RuleError as e:
             raise PassError(op, e.message, e.notes) from None
+        if is_dynamic_op(op) and semantics_of(op) != "xla":
+            return make_dynamic_matmul_explicit(rewriter, op, plan, element)
         operands = []
         for value, to in ((op.lhs, plan.lhs_to), (op.rhs, plan.rhs_to)):
             (levels, _) = _split(op, value)
-            broadcasts_batch = plan.dims.lhs_batch and semantics_of(op) != "xla"
-            if broadcasts_batch and rules.is_dynamic((*plan.lhs_to[:-2], *plan.rhs_to[:-2], *levels[0][:-2])):
-                raise PassError(op, "has batch dimensions of ? size, which broadcast at run time; bcast-make-explicit "
-                                    "does not make that explicit yet",
-                                ["write bcast.dot_general (batch dims equal), or use xla semantics"])  # fmt: skip
             dims = rules.numpy_broadcast_dims(levels[0], to)
             operands.append(broadcast(rewriter, op, convert(rewriter, op, value, element), dims, (to,),
                                       self.degenerate))  # fmt: skip
         dot = DotGeneralOp(*operands, plan.dims, op.result.type, attributes=dict(op.attributes))
         emit_contraction_checks(rewriter, dot, op)
         replace(rewriter, op, dot)
+
+
+def make_dynamic_matmul_explicit(rewriter: PatternRewriter, op: MatmulOp, plan: rules.MatmulPlan,
+                                 element: str) -> None:
+    """A ``matmul`` with ``?`` dims under numpy or tml semantics made
+    explicit: ``np.matmul``'s run-time checks (``emit_matmul_checks``), then
+    each converted operand broadcast to the common batch sizes by a
+    ``dynamic_broadcast_in_dim`` (a ``?`` batch dim that is 1 at run time
+    stretches, as in NumPy; the core dims and every dim proven equal are
+    ``nonexpanding``, a static 1 into a larger size ``expanding``), then
+    one ``dot_general`` with equal batch dims, which needs no check of its
+    own. A declared result more static than the inferred one is refused,
+    as ``dot_general``'s is."""
+    declared = split_type(op.result.type)[0][0]
+    if plan.result != declared:
+        raise PassError(op, f"has a declared result type {op.result.type} more static than the inferred "
+                            f"{rules.shape_str(plan.result)}, which bcast-make-explicit does not check explicitly "
+                            "yet")  # fmt: skip
+    sizes = Sizes(rewriter, op, {})
+    sizes.shape(op.lhs), sizes.shape(op.rhs)
+    for where, size in list(sizes.known.items()):  # sizes proven equal (``x @ x.mT``) read as one
+        first = next(s for s in sizes.known.values() if size_key(s) == size_key(size))
+        if first is not size:
+            sizes.known[where] = first
+            rewriter.erase(size.owner)
+    emit_matmul_checks(op, sizes)
+    values = [op.lhs, op.rhs]
+    flats = [split_type(v.type)[0][0] for v in values]
+    targets = [plan.lhs_to, plan.rhs_to]
+    dims = [list(rules.numpy_broadcast_dims(flat, to)) for flat, to in zip(flats, targets)]
+    batch = len(plan.dims.lhs_batch)
+    if batch:  # only the batch dims land on the common batch sizes
+        landing = [[d if d < batch else -1 for d in ds] for ds in dims]
+        out = result_sizes(values, landing, (plan.result[:batch],), sizes)
+    operands = []
+    for value, to, ds in zip(values, targets, dims):
+        value = convert(rewriter, op, value, element)
+        if batch:
+            own = sizes.shape(value)
+            value = dynamic_broadcast(value, ds, (to,), [*out, *own[-2:]], sizes, op)
+        operands.append(value)
+    sizes.erase_unused()
+    replace(rewriter, op, DotGeneralOp(*operands, plan.dims, op.result.type, attributes=dict(op.attributes)))
+
+
+def emit_matmul_checks(op: MatmulOp, sizes: Sizes) -> None:
+    """``np.matmul``'s rule where ``?`` dims leave it to run time, as
+    ``bcast.shape_assertion``s at ``op``'s location in NumPy's words and
+    order (``check_matmul_shapes``, the reference's rule): the contracted
+    sizes equal (``MATMUL_CORE_WORDS``), then each aligned pair of batch dims
+    equal or one of them 1 (``matmul_broadcast_words``, which lists both
+    shapes). A pair one size proves (the same ``size_key``: one SSA size,
+    also through a transpose, as in ``x @ x.T``), or with a static 1, is
+    not checked; a static pair was checked by the verifier."""
+    rewriter = sizes.rewriter
+    lhs, rhs = sizes.shape(op.lhs), sizes.shape(op.rhs)
+    tensor = TensorType(i64, [])
+    tensors: dict[SSAValue, SSAValue] = {}
+
+    def value(size: int | SSAValue) -> SSAValue:
+        if isinstance(size, int):
+            return insert_before(rewriter, op, ConstantOp(np.array(size, np.int64), tensor))
+        if size not in tensors:
+            tensors[size] = insert_before(rewriter, op, SizeToTensorOp(size, tensor))
+        return tensors[size]
+
+    def equal(a: int | SSAValue, b: int | SSAValue) -> SSAValue:
+        return insert_before(rewriter, op, CompareOp("EQ", value(a), value(b), TensorType(i1, [])))
+
+    def assertion(predicate: SSAValue, words: str, inputs: list[SSAValue]) -> None:
+        rewriter.insert(located(ShapeAssertionOp(predicate, inputs, words), op), InsertPoint.before(op))
+
+    def shown(inputs: list[SSAValue], size: int | SSAValue) -> str:
+        """``size`` in a message: a number, or the placeholder of its tensor in ``inputs``."""
+        if isinstance(size, int):
+            return str(size)
+        if value(size) not in inputs:
+            inputs.append(value(size))
+        return f"{{{inputs.index(value(size))}}}"
+
+    k_lhs, k_rhs = lhs[-1], rhs[0] if len(rhs) == 1 else rhs[-2]
+    if size_key(k_lhs) != size_key(k_rhs) and not (isinstance(k_lhs, int) and isinstance(k_rhs, int)):
+        inputs: list[SSAValue] = []
+        words = MATMUL_CORE_WORDS.format(rhs=shown(inputs, k_rhs), lhs=shown(inputs, k_lhs))
+        assertion(equal(k_lhs, k_rhs), words, inputs)
+    if len(lhs) < 2 or len(rhs) < 2:
+        return
+    predicate: SSAValue | None = None
+    for a, b in zip(reversed(lhs[:-2]), reversed(rhs[:-2])):
+        if size_key(a) == size_key(b) or 1 in (a, b) or (isinstance(a, int) and isinstance(b, int)):
+            continue
+        fits = equal(a, b)
+        for size in (a, b):
+            if not isinstance(size, int):
+                fits = insert_before(rewriter, op, OrOp(fits, equal(size, 1)))
+        predicate = fits if predicate is None else insert_before(rewriter, op, AndOp(predicate, fits))
+    if predicate is not None:
+        inputs = []
+        words = matmul_broadcast_words([shown(inputs, n) for n in lhs], [shown(inputs, n) for n in rhs])
+        assertion(predicate, words, inputs)
 
 
 # --------------------------------------------------------------------------

@@ -69,6 +69,7 @@ import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     ArrayAttr,
     DenseIntOrFPElementsAttr,
     ModuleOp,
@@ -132,7 +133,7 @@ OTHER = (hlo.IsFiniteOp, hlo.ConvertOp, hlo.BitcastConvertOp, hlo.CompareOp, hlo
          hlo.DotOp, chlo.BroadcastCompareOp, chlo.BroadcastSelectOp, chlo.SquareOp, hlo.DynamicSliceOp,
          hlo.DynamicUpdateSliceOp, hlo.GatherOp, hlo.ScatterOp, hlo.OptimizationBarrierOp, hlo.GetDimensionSizeOp,
          hlo.DynamicBroadcastInDimOp, hlo.DynamicReshapeOp, hlo.DynamicIotaOp, hlo.SetDimensionSizeOp,
-         hlo.DynamicPadOp, hlo.RealDynamicSliceOp, hlo.SortOp, chlo.TopKOp)  # fmt: skip
+         hlo.DynamicPadOp, hlo.RealDynamicSliceOp, hlo.SortOp, chlo.TopKOp, hlo.DynamicGatherOp)  # fmt: skip
 SUPPORTED_OPS: tuple[str, ...] = tuple(sorted(
     [op.name for op in (*BINARY, *UNARY, *OTHER, *chlo.CHLO_BINARY_OPS)] + ["func.call", "stablehlo.composite"]
 ))  # fmt: skip
@@ -877,12 +878,164 @@ class ConvertDynamicRanges(RewritePattern):
                 index = TensorType(op.start_indices.type.get_element_type(), [])
                 new = [bcast.ExtractOp(op.start_indices, [d], index) for d in range(len(sizes))]
                 new += _declared(op, bcast.DynamicSliceOp(op.operand, [e.results[0] for e in new], sizes))
-            else:
+            elif (new := _run_time_range_slice(op)) is None:
                 raise PassError(op, "is supported by convert-stablehlo-to-bcast with constant ranges, or a run-time "
-                                "start, a limit of start plus a constant and unit strides")
+                                "start, a limit of start plus a constant and unit strides, or a run-time range "
+                                "along one dim with unit strides, whole static ranges elsewhere")
         else:
             return
         replace(rewriter, op, new)
+def _run_time_range_slice(op: hlo.RealDynamicSliceOp) -> list[Operation] | None:
+    """A ``real_dynamic_slice`` with unit strides whose range along one dim
+    ``d`` is computed at run time, every other dim static and taken whole
+    (JAX's ``jnp.roll`` along a ``?`` dim: ``x[s:n]`` and ``x[0:s]`` of a
+    shift ``s`` computed from the size): a ``gather`` of the rows
+    ``start + dynamic_iota(limit - start)`` along ``d``. The range is
+    checked at run time, at the op, to be ``0 <= start <= limit <= n``
+    (StableHLO's constraints; a negative count fails in
+    ``size_from_tensor``'s words); the gather then reads in bounds, and
+    reads nothing for an empty range, also of an empty dim. None for any
+    other form."""
+    shape = flat_type_shape(op.operand.type)
+    ranges = [_shape_entries(v) for v in (op.start_indices, op.limit_indices, op.strides)]
+    if any(r is None for r in ranges) or any(k != 1 for k in ranges[2]):
+        return None
+    starts, limits, _ = ranges
+    run_time = [d for d in range(len(shape)) if not (isinstance(starts[d], int) and isinstance(limits[d], int))]
+    if len(run_time) != 1 or any(not isinstance(shape[d], int) or (starts[d], limits[d]) != (0, shape[d])
+                                 for d in range(len(shape)) if d != run_time[0]):
+        return None
+    (d,) = run_time
+    element = op.start_indices.type.get_element_type()
+    scalar = TensorType(element, [])
+    new: list[Operation] = []
+
+    def entry(value: int | SSAValue) -> SSAValue:
+        if isinstance(value, int):
+            new.append(bcast.ConstantOp(np.array(value, dtype=numpy_dtype(scalar)), scalar))
+            return new[-1].results[0]
+        return value
+
+    start, limit = entry(starts[d]), entry(limits[d])
+    new.append(bcast.DimOp(op.operand, d))
+    new.append(bcast.SizeToTensorOp(new[-1].results[0], scalar))
+    size = new[-1].results[0]
+    zero = entry(0)
+    checks = [bcast.CompareOp("LE", zero, start), bcast.CompareOp("LE", start, limit),
+              bcast.CompareOp("LE", limit, size)]
+    new += checks
+    new.append(bcast.AndOp(checks[0].results[0], checks[1].results[0]))
+    new.append(bcast.AndOp(new[-1].results[0], checks[2].results[0]))
+    new.append(bcast.ShapeAssertionOp(new[-1].results[0], [start, limit, size],
+                                      f"real_dynamic_slice range [{{0}}, {{1}}) of dimension {d} is out of bounds "
+                                      "for its size {2}"))
+    new.append(bcast.SubtractOp(limit, start))
+    new.append(bcast.SizeFromTensorOp(new[-1].results[0]))
+    count = new[-1].results[0]
+    new.append(bcast.DynamicIotaOp([count], 0, TensorType(element, [DYNAMIC_INDEX])))
+    new.append(bcast.AddOp(new[-1].results[0], start))
+    dims = rules.GatherDims(offset_dims=tuple(r for r in range(len(shape)) if r != d), collapsed_slice_dims=(d,),
+                            start_index_map=(d,), index_vector_dim=1)
+    sizes = [1 if k == d else n for k, n in enumerate(shape)]
+    return new + _declared(op, bcast.GatherOp(op.operand, new[-1].results[0], dims, sizes))
+
+
+DYNAMIC_GATHER_FORMS = ("constant slice sizes make it a gather; a slice size that is the run-time size of its "
+                        "whole ? operand dim (jnp.take along another axis) is read through an iota")
+
+
+class ConvertDynamicGather(RewritePattern):
+    """``dynamic_gather`` -> ``gather``. Constant slice sizes: the gather of
+    those sizes. Slice sizes that are the run-time sizes of whole ``?``
+    operand dims (JAX's ``jnp.take`` along a static axis of an array with
+    ``?`` dims: ``get_dimension_size`` of that dim), no start index mapping
+    to them: ``_whole_dims_gather``. Any other form is refused, located."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: hlo.DynamicGatherOp, rewriter: PatternRewriter) -> None:
+        _bcast_type(op, op.operand), _bcast_type(op, op.start_indices)
+        entries = _shape_entries(op.slice_sizes)
+        if entries is None:
+            raise PassError(op, "with slice sizes of this form is not supported by convert-stablehlo-to-bcast",
+                            [DYNAMIC_GATHER_FORMS])
+        if all(isinstance(e, int) for e in entries):
+            new = _declared(op, bcast.GatherOp(op.operand, op.start_indices, op.dims, entries))
+        else:
+            new = _whole_dims_gather(op, entries)
+        replace(rewriter, op, new)
+
+
+def _whole_dims_gather(op: hlo.DynamicGatherOp, entries: list[int | SSAValue]) -> list[Operation]:
+    """A ``dynamic_gather`` whose window dims are whole operand dims (a
+    ``?`` one sized at run time) and whose starts map to collapsed dims
+    only, as a ``gather`` of slices of size 1 at full index vectors: for
+    each result element, its window positions are ``dynamic_iota``s along
+    the result dims the windows land on, its start components the given
+    indices broadcast over the result. The result is the same, element for
+    element, and the starts are clamped as the spec clamps them (into the
+    collapsed dim, whose slice is 1). Refused, located, otherwise."""
+    dims = op.dims
+    shape = flat_type_shape(op.operand.type)
+    indices = flat_type_shape(op.start_indices.type)
+    ivd, rank = dims.index_vector_dim, len(shape)
+    windows = dims.window_dims(rank)
+    whole = {d for d, e in enumerate(entries)
+             if _affine(e) == (frozenset({(tensor_dim_key(op.operand, d), 1)}), 0)}
+    vector = indices[ivd] if ivd < len(indices) else 1
+    if (dims.operand_batching_dims or any(e != 1 for d, e in enumerate(entries) if d not in windows)
+            or any(d not in whole and e != shape[d] for d, e in enumerate(entries) if d in windows)
+            or any(d not in dims.collapsed_slice_dims for d in dims.start_index_map)
+            or (vector > 1 and rules.is_dynamic(indices))):
+        raise PassError(op, "with slice sizes of this form is not supported by convert-stablehlo-to-bcast",
+                        [DYNAMIC_GATHER_FORMS])
+    result = flat_type_shape(op.result.type)
+    batch_at = [r for r in range(len(result)) if r not in dims.offset_dims]
+    new: list[Operation] = []
+
+    def size(value: SSAValue, d: int) -> int | SSAValue:
+        n = flat_type_shape(value.type)[d]
+        if isinstance(n, int):
+            return n
+        new.append(bcast.DimOp(value, d))
+        return new[-1].results[0]
+
+    sizes = [None] * len(result)
+    for r, d in zip(dims.offset_dims, windows):
+        sizes[r] = size(op.operand, d)
+    for r, k in zip(batch_at, dims.batch_dims(len(indices))):
+        sizes[r] = size(op.start_indices, k)
+    out = [*sizes, 1]
+    element = op.start_indices.type.get_element_type()
+    column = TensorType(element, [DYNAMIC_INDEX if not isinstance(n, int) else n for n in out])
+    components: dict[int, SSAValue] = {}
+    for r, d in zip(dims.offset_dims, windows):
+        new.append(bcast.DynamicIotaOp(out, r, column))
+        components[d] = new[-1].results[0]
+    index = op.start_indices
+    if ivd < len(indices) and ivd != len(indices) - 1:  # the index vector last
+        perm = [k for k in range(len(indices)) if k != ivd] + [ivd]
+        new.append(bcast.TransposeOp(index, perm))
+        index = new[-1].results[0]
+    placed = [*batch_at, len(result)] if ivd < len(indices) else batch_at
+    for c, d in enumerate(dims.start_index_map):
+        part = index
+        if vector > 1:
+            starts = [0] * (len(indices) - 1) + [c]
+            new.append(bcast.SliceOp(index, starts, [*flat_type_shape(index.type)[:-1], c + 1]))
+            part = new[-1].results[0]
+        new.append(bcast.DynamicBroadcastInDimOp(part, out, placed, column))
+        components[d] = new[-1].results[0]
+    order = sorted(components)
+    full = components[order[0]]
+    if len(order) > 1:
+        new.append(bcast.ConcatenateOp([components[d] for d in order], len(result)))
+        full = new[-1].results[0]
+    collapsed = tuple(sorted({*dims.collapsed_slice_dims, *windows}))
+    gather_dims = rules.GatherDims(collapsed_slice_dims=collapsed, start_index_map=tuple(order),
+                                   index_vector_dim=len(result))
+    return new + _declared(op, bcast.GatherOp(op.operand, full, gather_dims, [1] * rank))
+
+
 SORT_COMPARATORS_NOTE = (
     "the comparators JAX writes (num_keys=1) are imported: compare LT (ascending) or GT (descending) of "
     "the two elements of one operand, the key; on a float key TOTALORDER, of the elements as they are "
@@ -1226,7 +1379,7 @@ PATTERNS: tuple[Callable[[], RewritePattern], ...] = (
     ConvertBinary, ConvertUnary, ConvertSquare, ConvertIsFinite, ConvertOptimizationBarrier, ConvertStructural,
     ConvertCompare, ConvertSelect, ConvertClamp, ConvertChloBroadcast, ConvertChloBroadcastSelect,
     ConvertReduce, ConvertDot, ConvertReduceWindow, ConvertDynamicShapes, ConvertScatter, ConvertDynamicRanges,
-    ConvertSort, ConvertTopK, ConvertDynamicReduceWindow,
+    ConvertSort, ConvertTopK, ConvertDynamicReduceWindow, ConvertDynamicGather,
 )  # fmt: skip
 
 

@@ -4,7 +4,8 @@ run-time sizes 0, 1 and more to NumPy's values; a paired dim that differs at
 run time is a located error in JAX's words, the same on every backend,
 before anything is written; the C target calls its GEMM with the run-time
 M/N/K and runs a dense layer's bias and activation in the GEMM's row blocks,
-as for static sizes; its C is clean under ASan and UBSan at every size, the
+as for static sizes; ``matmul``'s ``?`` batch dims broadcast at run time as
+``np.matmul``'s do (a 1 stretches), its failures in NumPy's words; its C is clean under ASan and UBSan at every size, the
 GEMM kernels linked."""
 
 from __future__ import annotations
@@ -48,6 +49,27 @@ func.func @main(%q: tensor<?x4xf32>, %k: tensor<?x4xf32>) -> tensor<?x?xf32> {
   %kt = bcast.transpose %k, dims = [1, 0] : (tensor<?x4xf32>) -> tensor<4x?xf32>
   %0 = bcast.matmul %q, %kt : (tensor<?x4xf32>, tensor<4x?xf32>) -> tensor<?x?xf32>
   func.return %0 : tensor<?x?xf32>
+}
+"""
+
+ONE_AGAINST_FIVE = """\
+func.func @main(%a: tensor<?x1x3x4xf32>, %b: tensor<5x4x6xf32>) -> tensor<?x5x3x6xf32> {
+  %0 = bcast.matmul %a, %b : (tensor<?x1x3x4xf32>, tensor<5x4x6xf32>) -> tensor<?x5x3x6xf32>
+  func.return %0 : tensor<?x5x3x6xf32>
+}
+"""
+
+TWO_BATCHES = """\
+func.func @main(%a: tensor<?x3x4xf32>, %b: tensor<?x4x?xf64>) -> tensor<?x3x?xf64> {
+  %0 = bcast.matmul %a, %b : (tensor<?x3x4xf32>, tensor<?x4x?xf64>) -> tensor<?x3x?xf64>
+  func.return %0 : tensor<?x3x?xf64>
+}
+"""
+
+CORE_AND_BATCH = """\
+func.func @main(%a: tensor<?x3x?xf32>, %b: tensor<5x4x6xf64>) -> tensor<5x3x6xf64> {
+  %0 = bcast.matmul %a, %b : (tensor<?x3x?xf32>, tensor<5x4x6xf64>) -> tensor<5x3x6xf64>
+  func.return %0 : tensor<5x3x6xf64>
 }
 """
 
@@ -101,7 +123,8 @@ def test_attention_scores_of_two_run_time_lengths_run_as_numpy(backend):
 @pytest.mark.parametrize("backend", DYNAMIC_BACKENDS)
 @pytest.mark.parametrize(("program", "args", "message"), [
     (CONTRACTED, [(3, 4), (5, 5)],
-     "prog.mlir:2:8: error: dot_general requires contracting dimensions to have the same shape, got (4,) (5,)"),
+     "prog.mlir:2:8: error: matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+     "(n?,k),(k,m?)->(n?,m?) (size 5 is different from 4)"),
     (BATCHED, [(3, 2, 2), (4, 2, 4)],
      "prog.mlir:2:8: error: dot_general requires lhs batch dimensions and rhs batch dimensions to have the same "
      "shape, got (3,) (4,)"),
@@ -119,6 +142,71 @@ def test_paired_dims_that_differ_at_run_time_are_a_located_error(backend, progra
     assert str(info.value).splitlines()[0] == message
     if out is not None:
         assert (out == 7.0).all()
+
+
+@pytest.mark.parametrize("backend", DYNAMIC_BACKENDS)
+def test_a_run_time_batch_against_a_static_batch_broadcasts_as_numpy(backend):
+    """``(?,1,3,4) @ (5,4,6)``: the 1 stretches to 5 and the ``?`` batch is
+    the result's, at every size, 0 and 1 included."""
+    f = bcast.compile(ONE_AGAINST_FIVE, backend=backend)
+    rng = np.random.default_rng(5)
+    b = values((5, 4, 6), rng)
+    for n in SIZES:
+        a = values((n, 1, 3, 4), rng)
+        got = f(a, b)
+        assert got.shape == (n, 5, 3, 6)
+        np.testing.assert_allclose(got, a @ b, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("backend", DYNAMIC_BACKENDS)
+def test_two_run_time_batches_broadcast_as_numpy_when_either_is_one(backend):
+    """``(?,3,4) @ (?,4,?)``: equal batches, either one 1 (it stretches, also
+    against 0), a run-time ``m`` of 0; f32 promoted to f64 first."""
+    f = bcast.compile(TWO_BATCHES, backend=backend)
+    rng = np.random.default_rng(6)
+    for p, q, m in [(3, 3, 2), (1, 3, 2), (3, 1, 5), (1, 1, 1), (0, 1, 2), (1, 0, 2), (0, 0, 3), (7, 7, 0)]:
+        a, b = values((p, 3, 4), rng), values((q, 4, m), rng, np.float64)
+        got, want = f(a, b), a.astype(np.float64) @ b
+        assert got.dtype == np.float64 and got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+
+
+def numpy_error(*shapes) -> str:
+    """NumPy's own words for ``np.matmul`` of operands of ``shapes``."""
+    with pytest.raises(ValueError) as info:
+        np.matmul(*(np.ones(shape) for shape in shapes))
+    return str(info.value)
+
+
+@pytest.mark.parametrize("backend", DYNAMIC_BACKENDS)
+@pytest.mark.parametrize(("program", "shapes", "dtypes"), [
+    (TWO_BATCHES, [(2, 3, 4), (3, 4, 5)], (np.float32, np.float64)),
+    (TWO_BATCHES, [(0, 3, 4), (2, 4, 5)], (np.float32, np.float64)),
+    (CORE_AND_BATCH, [(2, 3, 3), (5, 4, 6)], (np.float32, np.float64)),  # both wrong: the core dim is reported
+    (CORE_AND_BATCH, [(2, 3, 4), (5, 4, 6)], (np.float32, np.float64)),
+    (CONTRACTED, [(3, 0), (1, 5)], (np.float64, np.float64)),
+])
+def test_matmul_shapes_that_numpy_refuses_are_a_located_error_in_numpy_words(backend, program, shapes, dtypes):
+    """The message is ``np.matmul``'s own, character for character (the
+    batch dims' remapped shapes, or the core dimension's mismatch), located
+    at the matmul, on every backend; ``out`` is untouched."""
+    f = bcast.compile(program, backend=backend, filename="prog.mlir")
+    arrays = [np.ones(shape, dtype) for shape, dtype in zip(shapes, dtypes)]
+    out = {CONTRACTED: np.full((3, 5), 7.0), CORE_AND_BATCH: np.full((5, 3, 6), 7.0)}.get(program)
+    with pytest.raises(bcast.BcastError) as info:
+        f(*arrays, out=out)
+    assert str(info.value).splitlines()[0] == "prog.mlir:2:8: error: " + numpy_error(*shapes)
+    if out is not None:
+        assert (out == 7.0).all()
+
+
+def test_a_broadcast_batch_is_a_stride_of_zero_in_the_c_nest():
+    """The C nest reads a batch dim that may be 1 at a step of 0 or 1 chosen
+    once at entry: no copy of the stretched operand."""
+    source = c_source(TWO_BATCHES)
+    body = source[source.index("void bcast_main(const float *restrict a, int64_t a_d0"):]
+    assert re.search(r"a_d0 == 1;\n\s*int64_t (v\d+) = v\d+ \? 0 : 1;", body)
+    assert "malloc" not in body
 
 
 def c_source(text: str) -> str:
@@ -161,6 +249,9 @@ SANITIZED = [
     ("contracted", CONTRACTED, [{0: k, 1: k} for k in (0, 1, 3)] + [{0: 2, 1: 3}]),
     ("batched", BATCHED, [{0: n, 1: n} for n in (0, 1, 3)] + [{0: 2, 1: 3}]),
     ("scores", SCORES, [{0: a, 1: b} for a, b in [(0, 3), (1, 1), (3, 0), (5, 2)]]),
+    ("one_against_five", ONE_AGAINST_FIVE, [{0: n} for n in (0, 1, 3)]),
+    ("two_batches", TWO_BATCHES, [{0: p, 1: q} for p, q in [(0, 1), (1, 0), (1, 3), (3, 1), (3, 3), (0, 0)]]
+     + [{0: 2, 1: 3}]),
 ]
 """(name, program, run-time sizes of each argument's ``?`` dims per call)."""
 
@@ -185,8 +276,27 @@ def test_dynamic_contractions_are_clean_under_sanitizers_with_the_gemm_linked(tm
     gemm.write_text(c_gemm.SOURCE + LINK_GEMM + pointers + "void link_gemm(void) {\n" + setting + "}\n")
     units.append(gemm)
     assert refused == [
-        ("contracted", {0: 2, 1: 3}, "dot_general requires contracting dimensions to have the same shape, got (2,) (3,)"),
+        ("contracted", {0: 2, 1: 3}, "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
+                                     "signature (n?,k),(k,m?)->(n?,m?) (size 3 is different from 2)"),
         ("batched", {0: 2, 1: 3},
          "dot_general requires lhs batch dimensions and rhs batch dimensions to have the same shape, got (2,) (3,)"),
+        ("two_batches", {0: 2, 1: 3}, numpy_error((2, 3, 4), (3, 4, 3))),
     ]
     run_sanitized(units, ["    void link_gemm(void);", "    link_gemm();", *calls], tmp_path, cc)
+
+
+@pytest.mark.parametrize(("p", "q", "m"), [(3, 3, 2), (1, 3, 2), (3, 1, 5), (1, 1, 0)])
+def test_matmul_batches_that_stretch_export_to_xla(p, q, m):
+    """``-t stablehlo`` of the broadcasting matmul: XLA, after jaxlib's
+    shape refinement at each size, stretches a batch of 1 as NumPy does."""
+    pytest.importorskip("jax")
+    from bcast.lowering.stablehlo_emitter import emit_text
+    from bcast.tools.jax_bridge import refined_stablehlo, run_stablehlo
+
+    module = driver.load(TWO_BATCHES, "prog.mlir")
+    driver.run_pipeline(driver.parse_pipeline(driver.EXPLICIT_PIPELINE), driver.make_context(), module)
+    exported = emit_text(module)
+    rng = np.random.default_rng(7)
+    a, b = values((p, 3, 4), rng), values((q, 4, m), rng, np.float64)
+    (got,) = run_stablehlo(refined_stablehlo(exported, [a.shape, b.shape]), [a, b])
+    np.testing.assert_allclose(got, a.astype(np.float64) @ b, rtol=1e-12, atol=1e-12)

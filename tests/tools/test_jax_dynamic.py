@@ -36,6 +36,10 @@ INDEX = "i32"
 """The spec of a rank-0 ``int32`` argument (a start index or position),
 drawn from -2 to 8 so that clamping and wrapping are exercised."""
 
+INDICES = "i32:"
+"""The prefix of a spec of an ``int32`` array of indices of the shape after
+it (``"i32:b"``), drawn as ``INDEX``'s values are."""
+
 
 PROGRAMS = {
     "scale_shift": (lambda x: x * 2.0 + 1.0, ["b,4"]),
@@ -92,6 +96,12 @@ PROGRAMS = {
     "cond_rows": (lambda x: jax.lax.cond(jnp.sum(x) > 0, lambda v: v * 2.0, lambda v: v - 1.0, x), ["b,4"]),
     "switch_rows": (lambda x, k: jax.lax.switch(k, [jnp.tanh, jax.nn.relu, lambda v: v * v], x), ["b,3", INDEX]),
     "newton_rows": (lambda x: _newton_sqrt(jnp.abs(x) + 1.0), ["b,3"]),  # a while_loop to convergence
+    "matmul_batch_broadcast": (lambda x, y: x @ y, ["b,1,3,4", "5,4,6"]),  # b batches of a 1 stretched to 5
+    "matmul_batches": (lambda x, y: jnp.matmul(x, y) * 2.0, ["b,3,4", "b,4,2"]),
+    "take_symbolic_count": (lambda x, i: jnp.take(x, i, axis=0), ["5,4", INDICES + "b"]),  # ? gather indices
+    "roll_batch": (lambda x: jnp.roll(x, 1, axis=0), ["b,4"]),  # real_dynamic_slice of a range from b
+    "take_static_axis": (lambda x: jnp.take(x, jnp.array([2, 0, 3]), axis=1), ["b,4"]),  # dynamic_gather
+    "take_per_row_count": (lambda x, i: jnp.take(x, i, axis=1, mode="clip"), ["b,4", INDICES + "b"]),
 }
 """name: (function, one shape spec per argument: sizes and dimension variables)."""
 
@@ -114,15 +124,20 @@ any, takes the next one round: (1, 3), (3, 7), (7, 1))."""
 
 
 def _variables(specs: list[str]) -> list[str]:
-    return sorted({n for s in specs if s != INDEX for n in s.split(",") if not n.isdigit()})
+    return sorted({n for s in specs if s != INDEX for n in s.removeprefix(INDICES).split(",") if not n.isdigit()})
+
+
+def _is_int(spec: str) -> bool:
+    return spec == INDEX or spec.startswith(INDICES)
 
 
 def exported_text(fn, specs: list[str]) -> str:
     """``jax.export`` of ``jax.jit(fn)`` for float32 arguments of ``specs``."""
     names = _variables(specs)
     symbols = dict(zip(names, export.symbolic_shape(",".join(names))))
-    shapes = [() if s == INDEX else tuple(int(n) if n.isdigit() else symbols[n] for n in s.split(",")) for s in specs]
-    exported = export.export(jax.jit(fn))(*(jax.ShapeDtypeStruct(shape, jnp.int32 if s == INDEX else jnp.float32)
+    shapes = [() if s == INDEX else tuple(int(n) if n.isdigit() else symbols[n]
+                                          for n in s.removeprefix(INDICES).split(",")) for s in specs]
+    exported = export.export(jax.jit(fn))(*(jax.ShapeDtypeStruct(shape, jnp.int32 if _is_int(s) else jnp.float32)
                                             for shape, s in zip(shapes, specs)))
     return exported.mlir_module()
 
@@ -130,9 +145,12 @@ def exported_text(fn, specs: list[str]) -> str:
 def arguments(specs: list[str], run: int, rng) -> list[np.ndarray]:
     names = _variables(specs)
     value = {n: SIZES[(run + k) % len(SIZES)] for k, n in enumerate(names)}
+    shape = [tuple(int(n) if n.isdigit() else value[n] for n in s.removeprefix(INDICES).split(","))
+             for s in specs if s != INDEX]
+    shapes = iter(shape)
     return [np.int32(rng.integers(-2, 9)) if s == INDEX else
-            rng.standard_normal(tuple(int(n) if n.isdigit() else value[n] for n in s.split(","))).astype(np.float32)
-            for s in specs]
+            rng.integers(-2, 9, next(shapes)).astype(np.int32) if s.startswith(INDICES) else
+            rng.standard_normal(next(shapes)).astype(np.float32) for s in specs]
 
 
 @pytest.fixture(scope="module", params=sorted(PROGRAMS))

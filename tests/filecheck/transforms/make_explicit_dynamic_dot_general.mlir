@@ -62,9 +62,9 @@ func.func @two_contracting_dims(%a: tensor<2x?x3xf32>, %b: tensor<5x3x7xf32>) ->
 // -----
 
 // x @ x.T: the contracted sizes are one SSA size (the transpose moves it),
-// so canonicalize drops the check.
+// so matmul's check is not even emitted.
 // CHECK-LABEL: func.func @gram
-// CHECK:         bcast.check_broadcastable
+// CHECK-NOT:     shape_assertion
 // CANON-LABEL: func.func @gram
 // CANON-NOT:     check_broadcastable
 // CANON:         bcast.dot_general %x, %t
@@ -76,12 +76,18 @@ func.func @gram(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
 
 // -----
 
-// matmul becomes dot_general; its check is located at the matmul.
+// matmul becomes dot_general; under numpy semantics its contracted sizes are
+// checked equal in np.matmul's words (rhs's size first), located at the matmul.
 // CHECK-LABEL: func.func @matmul
-// CHECK:         bcast.check_broadcastable [%{{.*}}] at [0], [%{{.*}}] at [0] checking [0] strict message = "dot_general requires contracting dimensions to have the same shape, got"
+// CHECK-DAG:     %[[K:.*]] = bcast.dim %x, 1
+// CHECK-DAG:     %[[KW:.*]] = bcast.dim %w, 0
+// CHECK-DAG:     %[[TW:.*]] = bcast.size_to_tensor %[[KW]] : tensor<i64>
+// CHECK-DAG:     %[[T:.*]] = bcast.size_to_tensor %[[K]] : tensor<i64>
+// CHECK:         %[[EQ:.*]] = bcast.compare EQ, %[[T]], %[[TW]]
+// CHECK-NEXT:    bcast.shape_assertion %[[EQ]], %[[TW]], %[[T]] message = "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature (n?,k),(k,m?)->(n?,m?) (size {0} is different from {1})"
 // CHECK-NEXT:    %r = bcast.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<?x?xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>
 // LOC-LABEL: func.func @matmul
-// LOC:         bcast.check_broadcastable {{.*}} loc("{{.*}}make_explicit_dynamic_dot_general.mlir":[[# @LINE + 3]]:8)
+// LOC:         bcast.shape_assertion {{.*}} loc("{{.*}}make_explicit_dynamic_dot_general.mlir":[[# @LINE + 3]]:8)
 // LOC-NEXT:    bcast.dot_general {{.*}} loc("{{.*}}make_explicit_dynamic_dot_general.mlir":[[# @LINE + 2]]:8)
 func.func @matmul(%x: tensor<?x?xf32>, %w: tensor<?x3xf32>) -> tensor<?x3xf32> {
   %r = bcast.matmul %x, %w : (tensor<?x?xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>

@@ -3,18 +3,6 @@
 
 // RUN: bcast-opt %s --split-input-file --verify-diagnostics -p bcast-make-explicit
 
-// matmul's batch dims of ? size broadcast at run time under numpy semantics
-// (a 1 stretches): not made explicit yet (bcast.dot_general, whose batch
-// dims are equal, takes them).
-func.func @matmul_dynamic_batch(%a: tensor<?x2x3xf32>, %b: tensor<?x3x4xf32>) -> tensor<?x2x4xf32> {
-  // expected-note @+2 {{write bcast.dot_general (batch dims equal), or use xla semantics}}
-  // expected-error @+1 {{'bcast.matmul' op has batch dimensions of ? size, which broadcast at run time; bcast-make-explicit does not make that explicit yet}}
-  %r = bcast.matmul %a, %b : (tensor<?x2x3xf32>, tensor<?x3x4xf32>) -> tensor<?x2x4xf32>
-  func.return %r : tensor<?x2x4xf32>
-}
-
-// -----
-
 // A dot_general whose declared result is more static than the inferred one.
 func.func @dot_general_declared_more_static(%x: tensor<?x4xf32>, %w: tensor<4x3xf32>) -> tensor<5x3xf32> {
   // expected-error @+1 {{'bcast.dot_general' op has a declared result type tensor<5x3xf32> more static than the inferred ?x3, which bcast-make-explicit does not check explicitly yet}}

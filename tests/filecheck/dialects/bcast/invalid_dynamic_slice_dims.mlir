@@ -29,9 +29,10 @@ func.func @bounded_large_enough(%x: tensor<?x4xf32, #stablehlo.bounds<8, ?>>, %i
 
 // -----
 
-// gather takes ? dims in its operand's slice dims; not yet in its start indices.
-func.func @gather_dynamic_indices(%x: tensor<6x4xf32>, %i: tensor<?x1xi32>) {
-  // expected-error @+1 {{'bcast.gather' op gather takes ? dims in its operand's slice dims only, not yet in its start indices or batching dims}}
-  %0 = bcast.gather %x[%i], <offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, sizes = [1, 4] : (tensor<6x4xf32>, tensor<?x1xi32>) -> tensor<?x4xf32>
+// gather takes ? dims in its operand's slice dims and its indices' batch
+// dims; a ? index vector dim cannot be start_index_map's static size.
+func.func @gather_dynamic_index_vector(%x: tensor<6x4xf32>, %i: tensor<3x?xi32>) {
+  // expected-error @+1 {{'bcast.gather' op start_index_map size (1) is not equal to size of index dimension (1) of start_indices (?)}}
+  %0 = bcast.gather %x[%i], <offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, sizes = [1, 4] : (tensor<6x4xf32>, tensor<3x?xi32>) -> tensor<3x4xf32>
   func.return
 }
