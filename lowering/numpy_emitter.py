@@ -738,9 +738,9 @@ EXPRESSIONS: dict[type[Operation], Expression] = {
         f"numerics.arg_reduce({op.short_name!r}, {x}, {op.dim}, np.{dtype_name(op.result.type)})"),
     # np.add/multiply/maximum/minimum.accumulate in the element type
     bc.CumulativeOp: lambda e, op, x: f"numerics.cumulative({op.kind_name!r}, {x}, {op.dim}, {op.is_reverse})",
-    # np.argsort(kind="stable") of the key, then np.take_along_axis
+    # np.argsort(kind="stable") of the key (np.lexsort of several), then np.take_along_axis
     bc.SortOp: lambda e, op, x: (
-        f"numerics.sort({x}, {e.names[op.key]}, {op.dim}, {op.is_descending}, {op.is_total_order})"),
+        f"numerics.sort({x}, [{', '.join(e.names[k] for k in op.keys)}], {op.dim}, {op.orders!r})"),
     # a padded copy seen through a strided window view, reduced
     bc.ReduceWindowOp: lambda e, op, x: (
         f"numerics.reduce_window({op.kind_name!r}, {x}, {e.names[op.init]}, *{op.window!r})"),

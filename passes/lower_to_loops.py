@@ -1358,34 +1358,36 @@ class FunctionLowering:
         row a stable bottom-up merge sort of the positions ``0..n-1`` (as
         ``i64`` in two scratch rows, merged from one into the other, pass by
         pass: ``ceil(log2 n)`` passes, unrolled, as ``n`` is static) by the
-        row's keys (``scalar.sort_key``, computed once per element into a
-        third row, so a comparison is one integer compare), then the values
-        read at the sorted positions (``merge_pass`` says how a pass merges)."""
+        row's keys (``scalar.sort_key`` of each key, computed once per
+        element into a row of its own, so a comparison is integer compares),
+        then the values read at the sorted positions (``merge_pass`` says
+        how a pass merges)."""
         b, target = self.b, self.buffer(op.result)
-        shape = self.shape(op.key)
+        shape = self.shape(op.values)
         n = shape[op.dim]
         self.written(op.result, target)
         if 0 in shape:
             return
-        element = element_of(op.key.type)
-        key_element = scalar.sort_key_element(element)
+        elements = [element_of(key.type) for key in op.keys]
         i64 = IntegerType(64)
         others = [m for d, m in enumerate(shape) if d != op.dim]
         with self.nest(others, parallel=True) as ivs:
             at = lambda k: [*ivs[:op.dim], k, *ivs[op.dim:]]  # noqa: E731
             rows = [b(memref.AllocOp([], [], MemRefType(i64, [n]))) for _ in range(2)]
-            keys = b(memref.AllocOp([], [], MemRefType(storage_type(key_element), [n])))
+            keys = [b(memref.AllocOp([], [], MemRefType(storage_type(scalar.sort_key_element(e)), [n])))
+                    for e in elements]
 
             def start(k: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
-                key = scalar.sort_key(b, element, self.value_at(op.key, at(k)), op.is_total_order)
-                b(memref.StoreOp.get(key, keys, [k]))
+                for key, row, element, (_, total_order) in zip(op.keys, keys, elements, op.orders):
+                    b(memref.StoreOp.get(scalar.sort_key(b, element, self.value_at(key, at(k)), total_order),
+                                         row, [k]))
                 b(memref.StoreOp.get(b(arith.IndexCastOp(k, i64)), rows[0], [k]))
                 return []
 
             self.in_loop(n, start)
             width = 1
             while width < n:
-                self.merge_pass(op, key_element, keys, rows[0], rows[1], n, width)
+                self.merge_pass(op, elements, keys, rows[0], rows[1], n, width)
                 rows.reverse()
                 width *= 2
 
@@ -1395,7 +1397,7 @@ class FunctionLowering:
                 return []
 
             self.in_loop(n, finish)
-            for scratch in (*rows, keys):
+            for scratch in (*rows, *keys):
                 b(memref.DeallocOp.get(scratch))
 
     def in_loop(self, trips: int | SSAValue, body: Callable[[SSAValue, list[SSAValue]], list[SSAValue]],
@@ -1408,21 +1410,31 @@ class FunctionLowering:
         finally:
             self.scopes.pop()
 
-    def merge_pass(self, op: bc.SortOp, key_element: str, keys: SSAValue, source: SSAValue, dest: SSAValue,
-                   n: int, width: int) -> None:
+    def merge_pass(self, op: bc.SortOp, elements: Sequence[str], keys: Sequence[SSAValue], source: SSAValue,
+                   dest: SSAValue, n: int, width: int) -> None:
         """One pass of the merge sort: each pair of sorted runs ``[lo, mid)``,
         ``[mid, hi)`` of ``width`` positions in ``source`` merged into
         ``dest``. The loop IR has no branch: the merge steps ``hi - lo`` times
         carrying the two read points, reading each clamped into its run, and
         takes the left one unless the left run is used up or the right key
-        goes strictly before the left (``scalar.sorts_before``: a tie takes
-        the left, so the sort is stable)."""
+        goes strictly before the left (``goes_first``: a tie takes the left,
+        so the sort is stable)."""
         b = self.b
         i64 = IntegerType(64)
         index = lambda v: b(arith.IndexCastOp(v, IndexType()))  # noqa: E731
 
-        def key_of(position: SSAValue) -> SSAValue:
-            return b(memref.LoadOp.get(keys, [index(position)]))
+        def goes_first(x: SSAValue, y: SSAValue) -> SSAValue:
+            """Whether position ``x`` sorts strictly before ``y``: the
+            lexicographic compare of their keys, from the last key up (JAX's
+            comparator: ``lt_k or (eq_k and the later keys' answer)``)."""
+            answer = None
+            for row, element, (descending, _) in reversed(list(zip(keys, elements, op.orders))):
+                kx, ky = (b(memref.LoadOp.get(row, [index(p)])) for p in (x, y))
+                key_element = scalar.sort_key_element(element)
+                before = scalar.compare(b, key_element, "GT" if descending else "LT", kx, ky)
+                answer = before if answer is None else b.apply("arith.ori", before, b.apply(
+                    "arith.andi", scalar.compare(b, key_element, "EQ", kx, ky), answer))
+            return answer
 
         def pair(p: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
             lo = b(arith.MuliOp(b(arith.IndexCastOp(p, i64)), b.int(2 * width, "i64")))
@@ -1434,8 +1446,7 @@ class FunctionLowering:
                 i, j = read
                 left = b(memref.LoadOp.get(source, [index(b.apply("arith.minui", i, last_left))]))
                 right = b(memref.LoadOp.get(source, [index(b.apply("arith.minui", j, last_right))]))
-                right_first = scalar.compare(b, key_element, "GT" if op.is_descending else "LT",
-                                             key_of(right), key_of(left))
+                right_first = goes_first(right, left)
                 left_open, right_open = b.cmpi("ult", i, mid), b.cmpi("ult", j, hi)
                 take_right = b.apply("arith.andi", right_open, b.apply("arith.ori", b.apply(
                     "arith.xori", left_open, b.const(1, "i1")), right_first))

@@ -43,8 +43,8 @@ Python source line, for a JAX export with debug info).
   computations ``set``, ``add``, ``multiply``, ``maximum``, ``minimum``
   become ``bcast.scatter`` of that kind.
 - ``sort`` with one of JAX's comparators (``sort_comparator_form``: one
-  key, ascending or descending, JAX's float canonicalization or IEEE total
-  order) becomes one ``bcast.sort`` per used result; ``chlo.top_k`` becomes
+  key or several compared lexicographically, each ascending or descending,
+  JAX's float canonicalization or IEEE total order) becomes one ``bcast.sort`` per used result; ``chlo.top_k`` becomes
   its decomposition (a descending total-order sort of the operand and of an
   ``i32`` iota, sliced).
 - Anything else (another op, a variadic reduce, another body or
@@ -78,7 +78,7 @@ from xdsl.dialects.builtin import (
     i1,
     i64,
 )
-from xdsl.ir import Attribute, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -886,10 +886,11 @@ class ConvertDynamicRanges(RewritePattern):
             return
         replace(rewriter, op, new)
 SORT_COMPARATORS_NOTE = (
-    "the comparators JAX writes (num_keys=1) are imported: compare LT (ascending) or GT (descending) of "
+    "the comparators JAX writes are imported: compare LT (ascending) or GT (descending) of "
     "the two elements of one operand, the key; on a float key TOTALORDER, of the elements as they are "
     "(jax.lax.top_k) or after JAX's canonicalization (select(x != x, NaN, select(x == 0, 0.0, x)): "
-    "jnp.sort); on an integer key SIGNED (signed) or UNSIGNED (unsigned, i1)"
+    "jnp.sort); on an integer key SIGNED (signed) or UNSIGNED (unsigned, i1); for several keys "
+    "(num_keys > 1), or(compare LT/GT, and(compare EQ of the same pair, the next keys' comparator))"
 )
 
 
@@ -907,14 +908,15 @@ class ConvertSort(RewritePattern):
         if form is None:
             raise PassError(op, "with this comparator is not supported by convert-stablehlo-to-bcast",
                             [SORT_COMPARATORS_NOTE])  # fmt: skip
-        key, direction, total_order = form
+        keys = [op.inputs[key] for key, _, _ in form]
+        descending, total_order = [direction == "GT" for _, direction, _ in form], [t for _, _, t in form]
         new: list[Operation] = []
         results: list[SSAValue | None] = []
         for value, result in zip(op.inputs, op.results):
             if not result.uses:
                 results.append(None)
                 continue
-            new.append(bcast.SortOp(value, op.inputs[key], op.dim, direction == "GT", total_order))
+            new.append(bcast.SortOp(value, keys, op.dim, descending, total_order))
             results.append(new[-1].results[0])
         replace(rewriter, op, new, results)
 
@@ -948,18 +950,54 @@ class ConvertTopK(RewritePattern):
         replace(rewriter, op, new, results)
 
 
-def sort_comparator_form(comparator: Region, inputs: Sequence[SSAValue]) -> tuple[int, str, bool] | None:
-    """(key operand, LT or GT, total_order) when ``comparator`` is one of
-    JAX's (``hlo.sort_comparator``): it returns ``compare DIRECTION, a, b``
-    of the key's pair of arguments, both as they are or both canonicalized
+def sort_comparator_form(comparator: Region, inputs: Sequence[SSAValue]) -> list[tuple[int, str, bool]] | None:
+    """The keys, (operand, LT or GT, total_order) each, the first deciding,
+    when ``comparator`` is one of JAX's (``hlo.sort_comparator``): it
+    returns ``compare DIRECTION, a, b`` of one key's pair of arguments, or
+    for several keys ``or(compare DIRECTION, and(compare EQ, the later
+    keys' comparator))`` on one key's pair (either operand order of ``or``
+    and ``and``); each pair both as they are or both canonicalized
     (``_canonicalized``); constants may be in the region or outside it.
     Dead ops in the region do not count. Else None."""
     block = comparator.block if comparator.blocks else None
     ret = block.last_op if block is not None else None
     if not isinstance(ret, hlo.ReturnOp) or len(ret.operands) != 1:
         return None
-    compare = ret.operands[0].owner
-    if not isinstance(compare, hlo.CompareOp) or compare.direction not in ("LT", "GT"):
+    return _lexicographic_form(ret.operands[0], block, inputs)
+
+
+def _lexicographic_form(value: SSAValue, block: Block, inputs: Sequence[SSAValue]) -> list[tuple[int, str, bool]] | None:
+    """``sort_comparator_form`` of the comparator's answer ``value``."""
+    owner = value.owner
+    if isinstance(owner, hlo.CompareOp):
+        key = _key_compare(owner, ("LT", "GT"), block, inputs)
+        return None if key is None else [key]
+    if not (isinstance(owner, Operation) and owner.name == "stablehlo.or" and len(owner.operands) == 2):
+        return None
+    for before, tie in (owner.operands, owner.operands[::-1]):
+        first = before.owner
+        if not isinstance(first, hlo.CompareOp) or (key := _key_compare(first, ("LT", "GT"), block, inputs)) is None:
+            continue
+        tie_op = tie.owner
+        if not (isinstance(tie_op, Operation) and tie_op.name == "stablehlo.and" and len(tie_op.operands) == 2):
+            continue
+        for equal, rest in (tie_op.operands, tie_op.operands[::-1]):
+            eq = equal.owner
+            if (isinstance(eq, hlo.CompareOp) and _key_compare(eq, ("EQ",), block, inputs) == (key[0], "EQ", key[2])
+                    and _canonicalized(eq.lhs) == _canonicalized(first.lhs)
+                    and _canonicalized(eq.rhs) == _canonicalized(first.rhs)
+                    and (later := _lexicographic_form(rest, block, inputs)) is not None):
+                return [key, *later]  # fmt: skip
+    return None
+
+
+def _key_compare(compare: hlo.CompareOp, directions: tuple[str, ...], block: Block,
+                 inputs: Sequence[SSAValue]) -> tuple[int, str, bool] | None:
+    """(key operand, direction, total_order) when ``compare`` is one of
+    ``directions`` of the two arguments of one operand (``a``, then ``b``),
+    both as they are or both canonicalized, with the key's compare type
+    (TOTALORDER on floats, SIGNED, UNSIGNED otherwise); else None."""
+    if compare.direction not in directions:
         return None
     (a, canonical_a), (b, canonical_b) = _canonicalized(compare.lhs), _canonicalized(compare.rhs)
     if not (isinstance(a, BlockArgument) and isinstance(b, BlockArgument) and a.owner is block

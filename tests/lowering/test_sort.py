@@ -2,7 +2,8 @@
 
 (1) JAX programs (``jnp.sort``, ``jnp.argsort``, descending, integers,
 booleans, ``f16``, NaNs of both signs, ``-0.0`` beside ``0.0``, lanes full
-of ties, ``lax.sort`` of several operands by one key, ``lax.top_k`` as
+of ties, ``lax.sort`` of several operands by one key and by several
+(``num_keys`` 2 and 3, ``jnp.lexsort``), ``lax.top_k`` as
 ``jax.jit(...).lower`` and as ``jax.export`` write it), imported and run by
 ``bcast.compile`` on every backend, bit for bit equal to ``jax.jit``, and
 round-tripped through ``-t stablehlo`` to XLA; (2) the op itself on every
@@ -14,11 +15,13 @@ without ``take_along_axis``), dask and JAX.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
 import bcast
-from bcast.ir import numerics
+from bcast.ir import numerics, scalar
 from bcast.lowering import array_api_runtime as ar
 from bcast.tests.budget import quick_sample
 from bcast.tools.api import BACKENDS
@@ -58,6 +61,14 @@ PROGRAMS = {
     "several_operands": (lambda x, i, y: jax.lax.sort((x, i, y), dimension=1, num_keys=1),
                          (rows(), np.arange(24, dtype=np.int32).reshape(2, 12), -rows())),
     "key_not_first": (lambda x, i: jax.lax.sort((i, x), num_keys=1)[1], (rows(), INTS[:, :1].repeat(12, 1))),
+    "two_keys": (lambda x, i, y: jax.lax.sort((x, i, y), dimension=1, num_keys=2),
+                 (rows(), np.array([[0, 1] * 6, [1, 1, 0] * 4], np.int32), -rows())),
+    "two_keys_int_first": (lambda i, x: jax.lax.sort((i, x), dimension=1, num_keys=2),
+                           (np.array([[0, 1] * 6, [1, 1, 0] * 4], np.int32), rows())),
+    "three_keys": (lambda u, x, v: jax.lax.sort((u, x > 1, x.astype(jnp.float16), v), dimension=0, num_keys=3),
+                   (np.array([[2, 1] * 6, [1, 2, 2] * 4], np.uint8), rows(), np.arange(24, dtype=np.int32).reshape(2, 12))),
+    "lexsort": (lambda a, b: jnp.lexsort([a, b]), (rows(), np.array([[0, 1] * 6, [1, 1, 0] * 4], np.int32))),
+    "lexsort_columns": (lambda a, b: jnp.lexsort((a, b), axis=0), (INTS, INTS % 2)),
     "top_k": (lambda x: jax.lax.top_k(x, 5), (rows(),)),
     "top_k_ints": (lambda x: jax.lax.top_k(x, 4), (INTS,)),
 }
@@ -147,8 +158,8 @@ def sort_program(shape, dim: int, element: str) -> str:
     body, results, types = [], [], []
     for n, (descending, total_order) in enumerate(orders_of(element)):
         flags = (" descending" if descending else "") + (" total_order" if total_order else "")
-        body.append(f"  %s{n} = bcast.sort %k by %k, dim = {dim}{flags} : ({t}, {t}) -> {t}")
-        body.append(f"  %a{n} = bcast.sort %v by %k, dim = {dim}{flags} : ({i}, {t}) -> {i}")
+        body.append(f"  %s{n} = bcast.sort %k by %k{flags}, dim = {dim} : ({t}, {t}) -> {t}")
+        body.append(f"  %a{n} = bcast.sort %v by %k{flags}, dim = {dim} : ({i}, {t}) -> {i}")
         results += [f"%s{n}", f"%a{n}"]
         types += [t, i]
     return (f"func.func @main(%k: {t}, %v: {i}) -> ({', '.join(types)}) {{\n" + "\n".join(body)
@@ -168,9 +179,53 @@ def test_sort_matches_the_reference_on_edge_values(backend: str, element: str, s
     values = rng.integers(-100, 100, shape).astype(np.int32)
     want = []
     for descending, total_order in orders_of(element):
-        want += [numerics.sort(keys, keys, dim, descending, total_order),
-                 numerics.sort(values, keys, dim, descending, total_order)]
+        want += [numerics.sort(keys, [keys], dim, [(descending, total_order)]),
+                 numerics.sort(values, [keys], dim, [(descending, total_order)])]
     assert_bits_equal(bcast.compile(sort_program(shape, dim, element), backend=backend)(keys, values), want)
+
+
+KEY_ORDERS = [[(False, False), (False, False)], [(True, False), (False, True)], [(False, True), (True, False)],
+              [(True, True), (True, False), (False, False)]]
+"""(descending, total_order) per key of the several-key cases."""
+
+
+def keys_program(shape, dim: int, orders) -> str:
+    """i32 values sorted by f32 keys ``%k0, %k1, ...`` (one per entry of
+    ``orders``, each with its flags)."""
+    t = f"tensor<{'x'.join(map(str, shape))}xf32>"
+    i = f"tensor<{'x'.join(map(str, shape))}xi32>"
+    keys = ", ".join(f"%k{n}" + (" descending" if d else "") + (" total_order" if o else "")
+                     for n, (d, o) in enumerate(orders))
+    args = ", ".join(f"%k{n}: {t}" for n in range(len(orders)))
+    return (f"func.func @main(%v: {i}, {args}) -> {i} {{\n"
+            f"  %r = bcast.sort %v by {keys}, dim = {dim} : ({i}, {', '.join([t] * len(orders))}) -> {i}\n"
+            f"  func.return %r : {i}\n}}\n")
+
+
+def lexicographic_order(keys, orders) -> list[int]:
+    """The stable sort of one lane by several keys, spelled out in Python:
+    each key's ``sort_key`` (negated when descending) in a tuple, with the
+    position last (so ties keep their order)."""
+    columns = [np.asarray(scalar.sort_key(numerics.NumpyScalars(), "f32", np.asarray(k, np.float32), t)).tolist()
+               for k, (_, t) in zip(keys, orders)]
+    return sorted(range(len(keys[0])),
+                  key=lambda p: (*[-c[p] if d else c[p] for c, (d, _) in zip(columns, orders)], p))
+
+
+@pytest.mark.parametrize("orders", KEY_ORDERS, ids=lambda o: "-".join(f"{int(d)}{int(t)}" for d, t in o))
+@pytest.mark.parametrize(("shape", "dim"), [((17,), 0), ((3, 16), 1), ((33, 2), 0), ((2, 0), 1), ((0, 3), 1)])
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_several_keys_sort_lexicographically(backend: str, shape, dim: int, orders) -> None:
+    """Several float keys with few distinct values (so later keys decide
+    often), each with its own flags: every backend gives the lexicographic
+    stable order, spelled out lane by lane in Python."""
+    rng = np.random.default_rng(len(orders) * 7 + dim)
+    keys = [rng.choice(POOLS["f32"][:4], shape) for _ in orders]
+    values = np.arange(math.prod(shape), dtype=np.int32).reshape(shape)
+    got = np.asarray(bcast.compile(keys_program(shape, dim, orders), backend=backend)(values, *keys))
+    lanes = lambda a: np.moveaxis(a, dim, -1).reshape(math.prod(shape) // max(shape[dim], 1), shape[dim])  # noqa: E731
+    want = [row[lexicographic_order(ks, orders)] for row, *ks in zip(lanes(values), *map(lanes, keys))]
+    assert lanes(got).tolist() == [w.tolist() for w in want]
 
 
 def test_reference_orders_as_numpy_and_ieee_total_order() -> None:
@@ -180,11 +235,11 @@ def test_reference_orders_as_numpy_and_ieee_total_order() -> None:
     descending keeps ties in their order too."""
     x = np.array([np.nan, 0.0, -0.0, 1.0, -np.nan, -np.inf], np.float32)
     x[4] = -np.nan
-    order = numerics.sort_order(x, 0)
+    order = numerics.sort_order([x], 0, [(False, False)])
     assert order.tolist() == [5, 1, 2, 3, 0, 4]
-    assert numerics.sort_order(x, 0, total_order=True).tolist() == [4, 5, 2, 1, 3, 0]
-    assert numerics.sort_order(x, 0, descending=True).tolist() == [0, 4, 3, 1, 2, 5]
-    assert numerics.sort_order(np.array([2, 1, 2, 1]), 0, descending=True).tolist() == [0, 2, 1, 3]
+    assert numerics.sort_order([x], 0, [(False, True)]).tolist() == [4, 5, 2, 1, 3, 0]
+    assert numerics.sort_order([x], 0, [(True, False)]).tolist() == [0, 4, 3, 1, 2, 5]
+    assert numerics.sort_order([np.array([2, 1, 2, 1])], 0, [(True, False)]).tolist() == [0, 2, 1, 3]
 
 
 class WithoutTakeAlongAxis:
@@ -208,8 +263,8 @@ def test_array_api_sort_on_array_api_strict(lacks_take_along_axis: bool) -> None
         keys = rng.choice(POOLS["f32"], shape)
         values = rng.standard_normal(shape).astype(np.float32)
         for descending, total_order in ORDERS:
-            got = ar.sort(namespace, xp.asarray(values), xp.asarray(keys), dim, descending, total_order)
-            assert_bits_equal(np.asarray(got), numerics.sort(values, keys, dim, descending, total_order))
+            got = ar.sort(namespace, xp.asarray(values), [xp.asarray(keys)], dim, [(descending, total_order)])
+            assert_bits_equal(np.asarray(got), numerics.sort(values, [keys], dim, [(descending, total_order)]))
 
 
 @pytest.mark.parametrize("library", ["dask", "jax"])
@@ -228,5 +283,5 @@ def test_array_api_sort_on_dask_and_jax(library: str) -> None:
     xp = compat.array_namespace(wrap(keys))
     for dim in (0, 1):
         for descending, total_order in ORDERS:
-            got = ar.sort(xp, wrap(values), wrap(keys), dim, descending, total_order)
-            assert_bits_equal(np.asarray(got), numerics.sort(values, keys, dim, descending, total_order))
+            got = ar.sort(xp, wrap(values), [wrap(keys)], dim, [(descending, total_order)])
+            assert_bits_equal(np.asarray(got), numerics.sort(values, [keys], dim, [(descending, total_order)]))

@@ -40,6 +40,6 @@ func.func @argsort_descending(%x: tensor<2x3xf32>, %i: tensor<2x3xi32>) -> tenso
 // CHECK-NEXT:   memref.dealloc %[[B]] : memref<3xi64>
 // CHECK-NEXT:   memref.dealloc %[[KEYS]] : memref<3xi32>
 // CHECK-NEXT: } {bcast.parallel}
-  %0 = bcast.sort %i by %x, dim = 1 descending : (tensor<2x3xi32>, tensor<2x3xf32>) -> tensor<2x3xi32>
+  %0 = bcast.sort %i by %x descending, dim = 1 : (tensor<2x3xi32>, tensor<2x3xf32>) -> tensor<2x3xi32>
   func.return %0 : tensor<2x3xi32>
 }
