@@ -407,6 +407,18 @@ def check_slice(shape: Sequence[int], limits: Sequence[int]) -> None:
                                     [f"dimension {d} has size {int(n)} at run time; a range needs limit <= {int(n)}"])
 
 
+def check_sort(shapes: Sequence[Sequence[int]]) -> tuple[int, ...]:
+    """``sort`` on run-time ``shapes`` (values, then keys): one shape (the
+    verifier's words; NumPy's ``take_along_axis`` would say less); the
+    result's."""
+    first = tuple(int(n) for n in shapes[0])
+    for shape in shapes[1:]:
+        if tuple(int(n) for n in shape) != first:
+            raise RuntimeShapeError(f"values and key must have one shape, got {first} and {tuple(map(int, shape))}",
+                                    ["sort permutes values by its keys' order; it does not broadcast"])  # fmt: skip
+    return first
+
+
 def check_run_time_result(op: Operation, inferred: Attribute, declared: Attribute) -> None:
     """``_check_declared`` for an op whose ``?`` result dims are computed
     from its operands' run-time sizes (concatenate, pad): such a dim is
@@ -2791,8 +2803,11 @@ class SortOp(BcastOp):
     One result per op, where StableHLO's ``sort`` permutes all its operands
     at once: every backend here runs one-result ops, and the import writes
     one ``bcast.sort`` per used result of a ``stablehlo.sort`` (sorting
-    values and indices by one key, as ``top_k`` does, sorts twice). Static
-    shapes only; a nested (tml) type is refused."""
+    values and indices by one key, as ``top_k`` does, sorts twice). ``?``
+    dims are taken anywhere, the sorted dim included: the operands' types
+    are then compatible (a ``?`` where another has a size) and their
+    run-time shapes equal (``check_sort``, NumPy's words); a nested (tml)
+    type is refused."""
 
     name = "bcast.sort"
     values = operand_def(TensorType)
@@ -2803,6 +2818,7 @@ class SortOp(BcastOp):
     total_order = opt_prop_def(DenseArrayBase.constr(i64))
     traits = traits_def(Pure())
 
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     KEY_KINDS: ClassVar[frozenset[str]] = frozenset({"bool", "signed", "unsigned", "float"})
     KEY_FLAGS: ClassVar[tuple[str, ...]] = ("descending", "total_order")
 
@@ -2876,7 +2892,8 @@ class SortOp(BcastOp):
             raise Diagnostic("sort does not support nested tensor types")
         shape = values_levels[0]
         for key, (levels, _) in zip(self.keys, keys):
-            if not rules.compatible_levels([levels[0]], [shape]) or len(levels[0]) != len(shape):
+            if len(levels[0]) != len(shape) or not all(rules.compatible_dims(a, b) or rules.compatible_dims(b, a)
+                                                       for a, b in zip(levels[0], shape)):
                 raise Diagnostic(f"values and key must have one shape, got {self.values.type} and {key.type}",
                                  ["sort permutes values by its keys' order; it does not broadcast"])  # fmt: skip
         for name in self.KEY_FLAGS:
@@ -2889,7 +2906,7 @@ class SortOp(BcastOp):
                 raise Diagnostic(f"total_order orders floats, but key #{k} has element type {element}",
                                  ["integers and booleans have one order; drop total_order"])  # fmt: skip
         _check_dim(shape, self.dim, "sort")
-        _check_declared(self, self.values.type, self.result.type)
+        check_run_time_result(self, self.values.type, self.result.type)
 
 
 def _per_key(given: bool | Sequence[bool], count: int) -> list[bool]:

@@ -1691,6 +1691,7 @@ class SortOp(StablehloOp):
     comparator = region_def("single_block")
     results_ = var_result_def(TensorType)
     traits = traits_def(Pure())
+    DYNAMIC_SHAPES: ClassVar[bool] = True  # inputs of one type; bcast.sort checks their run-time sizes
 
     def __init__(self, inputs: Sequence[SSAValue | Operation], dimension: int, comparator: Region):
         inputs = [SSAValue.get(v) for v in inputs]

@@ -855,7 +855,7 @@ def arg_reduce(xp, name: str, x, dim: int, dtype_name: str):
     return xp.where(xp.any(xp.isnan(x), axis=dim), first_nan, found)
 
 
-def sort(xp, values, keys, dim: int, orders):
+def sort(xp, values, keys, dim: int, orders, site: rt.Site | None = None):
     """``bcast.sort`` (``numerics.sort``): the standard's stable ``argsort``
     (``descending`` keeps equal keys in order too) of ``scalar.sort_key``
     (booleans as ``uint8``: ``argsort`` takes real numbers), then each lane
@@ -864,7 +864,10 @@ def sort(xp, values, keys, dim: int, orders):
     one after another from the last (each sort stable, so the earlier keys
     decide and the later break their ties), each key read in the order
     found so far. An empty array is its own sort (dask cannot reshape one
-    with a 0 beside other dims)."""
+    with a 0 beside other dims). With ``?`` dims (a ``site``), the values
+    and keys have one shape (``numpy_runtime.sort``)."""
+    if site is not None:
+        rt.checked(site, bc.check_sort, [tuple(x.shape) for x in (values, *keys)])
     if math.prod(values.shape) == 0:
         return values
     order = None

@@ -740,6 +740,8 @@ EXPRESSIONS: dict[type[Operation], Expression] = {
     bc.CumulativeOp: lambda e, op, x: f"numerics.cumulative({op.kind_name!r}, {x}, {op.dim}, {op.is_reverse})",
     # np.argsort(kind="stable") of the key (np.lexsort of several), then np.take_along_axis
     bc.SortOp: lambda e, op, x: (
+        f"rt.sort({x}, [{', '.join(e.names[k] for k in op.keys)}], {op.dim}, {op.orders!r}, {site(op)!r})"
+        if has_dynamic_types(op) else
         f"numerics.sort({x}, [{', '.join(e.names[k] for k in op.keys)}], {op.dim}, {op.orders!r})"),
     # a padded copy seen through a strided window view, reduced
     bc.ReduceWindowOp: lambda e, op, x: (
@@ -783,7 +785,7 @@ def check_static_or_explicit(op: Operation, target: str) -> None:
     own run on any shape), contractions (their pairs checked before by
     make-explicit), dynamic_slice and gather (their sizes checked before,
     their starts clamped to the run-time size), concatenate, pad, slice and
-    reshape (their run-time sizes checked first). A transpose permutes run-time sizes; one that declares a static size
+    reshape, sort (their run-time sizes checked first). A transpose permutes run-time sizes; one that declares a static size
     for a ``?`` dim of its operand (checked by the reference and the C
     runtime) is refused. Another op with a dynamic dim (an implicit
     broadcast, a fusion, which the targets block by static sizes) is
@@ -795,7 +797,7 @@ def check_static_or_explicit(op: Operation, target: str) -> None:
     computes_on_any_shape = (isinstance(op, (*DYNAMIC_FORM_ARRAY_OPS, bc.ReduceOp, bc.ArgReduceOp, bc.ReverseOp,
                                              bc.CumulativeOp, bc.DotGeneralOp,
                                              bc.DynamicSliceOp, bc.GatherOp, bc.ConcatenateOp, bc.PadOp,
-                                             bc.SliceOp, bc.ReshapeOp))
+                                             bc.SliceOp, bc.ReshapeOp, bc.SortOp))
                              or (is_elementwise(op) and is_explicit(op))
                              or (isinstance(op, bc.TransposeOp) and not refines_operand(op)))
     if dynamic is not None and not computes_on_any_shape:

@@ -542,6 +542,8 @@ def size_source(v: SSAValue, d: int) -> SizeSource:
             v, d = op.operand, op.perm[d]
         elif isinstance(op, bc.ReverseOp | bc.CumulativeOp):
             v = op.operand
+        elif isinstance(op, bc.SortOp):
+            v = op.values  # the keys' sizes are the values' (checked at run time)
         elif isinstance(op, bc.DotGeneralOp):
             v, d = op.result_source(d)
         else:
@@ -1357,11 +1359,12 @@ class FunctionLowering:
         """A fusion boundary: a parallel nest over the other dims, and per
         row a stable bottom-up merge sort of the positions ``0..n-1`` (as
         ``i64`` in two scratch rows, merged from one into the other, pass by
-        pass: ``ceil(log2 n)`` passes, unrolled, as ``n`` is static) by the
-        row's keys (``scalar.sort_key`` of each key, computed once per
-        element into a row of its own, so a comparison is integer compares),
-        then the values read at the sorted positions (``merge_pass`` says
-        how a pass merges)."""
+        pass: ``ceil(log2 n)`` passes, unrolled where ``n`` is static,
+        ``run_time_merge_passes`` where it is ``?``) by the row's keys
+        (``scalar.sort_key`` of each key, computed once per element into a
+        row of its own, so a comparison is integer compares), then the
+        values read at the sorted positions (``merge_pass`` says how a pass
+        merges)."""
         b, target = self.b, self.buffer(op.result)
         shape = self.shape(op.values)
         n = shape[op.dim]
@@ -1373,8 +1376,9 @@ class FunctionLowering:
         others = [m for d, m in enumerate(shape) if d != op.dim]
         with self.nest(others, parallel=True) as ivs:
             at = lambda k: [*ivs[:op.dim], k, *ivs[op.dim:]]  # noqa: E731
-            rows = [b(memref.AllocOp([], [], MemRefType(i64, [n]))) for _ in range(2)]
-            keys = [b(memref.AllocOp([], [], MemRefType(storage_type(scalar.sort_key_element(e)), [n])))
+            sizes, row = ([n], [DYNAMIC_INDEX]) if isinstance(n, SSAValue) else ([], [n])
+            rows = [b(memref.AllocOp(sizes, [], MemRefType(i64, row))) for _ in range(2)]
+            keys = [b(memref.AllocOp(sizes, [], MemRefType(storage_type(scalar.sort_key_element(e)), row)))
                     for e in elements]
 
             def start(k: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
@@ -1385,8 +1389,10 @@ class FunctionLowering:
                 return []
 
             self.in_loop(n, start)
+            if isinstance(n, SSAValue):
+                self.run_time_merge_passes(op, elements, keys, rows, b(arith.IndexCastOp(n, i64)))
             width = 1
-            while width < n:
+            while isinstance(n, int) and width < n:
                 self.merge_pass(op, elements, keys, rows[0], rows[1], n, width)
                 rows.reverse()
                 width *= 2
@@ -1410,11 +1416,39 @@ class FunctionLowering:
         finally:
             self.scopes.pop()
 
+    def run_time_merge_passes(self, op: bc.SortOp, elements: Sequence[str], keys: Sequence[SSAValue],
+                              rows: Sequence[SSAValue], n: SSAValue) -> None:
+        """The merge passes of a ``?`` sorted dim of ``n`` (``i64``) places:
+        their count ``ceil(log2 n)`` counted at run time (the ``k < 63``
+        with ``2**k < n``), then a loop of pass pairs, widths ``4**p`` from
+        ``rows[0]`` into ``rows[1]`` and twice that back, so the sorted
+        positions end in ``rows[0]``; an odd count's last pass has a width
+        of at least ``n``, one run: a copy."""
+        b = self.b
+        i64 = IntegerType(64)
+        one, zero = b.int(1, "i64"), b.int(0, "i64")
+
+        def count(k: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+            below = b.cmpi("ult", b.apply("arith.shli", one, b(arith.IndexCastOp(k, i64))), n)
+            return [b(arith.AddiOp(carried[0], b.select(below, one, zero)))]
+
+        (passes,) = self.in_loop(63, count, [zero])
+        pairs = b(arith.IndexCastOp(b.apply("arith.shrui", b(arith.AddiOp(passes, one)), one), IndexType()))
+
+        def pair_of_passes(p: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+            width = b.apply("arith.shli", one, b(arith.MuliOp(b(arith.IndexCastOp(p, i64)), b.int(2, "i64"))))
+            self.merge_pass(op, elements, keys, rows[0], rows[1], n, width)
+            self.merge_pass(op, elements, keys, rows[1], rows[0], n, b.apply("arith.shli", width, one))
+            return []
+
+        self.in_loop(pairs, pair_of_passes)
+
     def merge_pass(self, op: bc.SortOp, elements: Sequence[str], keys: Sequence[SSAValue], source: SSAValue,
-                   dest: SSAValue, n: int, width: int) -> None:
+                   dest: SSAValue, n: int | SSAValue, width: int | SSAValue) -> None:
         """One pass of the merge sort: each pair of sorted runs ``[lo, mid)``,
         ``[mid, hi)`` of ``width`` positions in ``source`` merged into
-        ``dest``. The loop IR has no branch: the merge steps ``hi - lo`` times
+        ``dest`` (``n`` and ``width`` constants, or ``i64`` values at run
+        time). The loop IR has no branch: the merge steps ``hi - lo`` times
         carrying the two read points, reading each clamped into its run, and
         takes the left one unless the left run is used up or the right key
         goes strictly before the left (``goes_first``: a tie takes the left,
@@ -1436,10 +1470,13 @@ class FunctionLowering:
                     "arith.andi", scalar.compare(b, key_element, "EQ", kx, ky), answer))
             return answer
 
+        value = lambda v: b.int(v, "i64") if isinstance(v, int) else v  # noqa: E731
+        double = 2 * width if isinstance(width, int) else b.apply("arith.shli", width, b.int(1, "i64"))
+
         def pair(p: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
-            lo = b(arith.MuliOp(b(arith.IndexCastOp(p, i64)), b.int(2 * width, "i64")))
-            mid = b.apply("arith.minui", b(arith.AddiOp(lo, b.int(width, "i64"))), b.int(n, "i64"))
-            hi = b.apply("arith.minui", b(arith.AddiOp(lo, b.int(2 * width, "i64"))), b.int(n, "i64"))
+            lo = b(arith.MuliOp(b(arith.IndexCastOp(p, i64)), value(double)))
+            mid = b.apply("arith.minui", b(arith.AddiOp(lo, value(width))), value(n))
+            hi = b.apply("arith.minui", b(arith.AddiOp(lo, value(double))), value(n))
             last_left, last_right = b(arith.SubiOp(mid, b.int(1, "i64"))), b(arith.SubiOp(hi, b.int(1, "i64")))
 
             def step(k: SSAValue, read: list[SSAValue]) -> list[SSAValue]:
@@ -1459,7 +1496,12 @@ class FunctionLowering:
             self.in_loop(index(b(arith.SubiOp(hi, lo))), step, [lo, mid])
             return []
 
-        self.in_loop(-(-n // (2 * width)), pair)
+        if isinstance(n, int) and isinstance(width, int):
+            trips: int | SSAValue = -(-n // (2 * width))
+        else:  # (n + 2 width - 1) / (2 width), in index
+            last = b(arith.SubiOp(b(arith.AddiOp(value(n), value(double))), b.int(1, "i64")))
+            trips = b(arith.IndexCastOp(b.apply("arith.divui", last, value(double)), IndexType()))
+        self.in_loop(trips, pair)
 
     def lower_reduce_window(self, op: bc.ReduceWindowOp) -> None:
         """A fusion boundary: a parallel nest over the result, and in it one

@@ -71,6 +71,8 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseIntOrFPElementsAttr,
+    DictionaryAttr,
+    IntegerAttr,
     ModuleOp,
     StringAttr,
     SymbolRefAttr,
@@ -925,15 +927,19 @@ class ConvertTopK(RewritePattern):
     """``chlo.top_k`` -> what its decomposition (``jax.export``'s
     ``chlo.top_k.impl``) does: ``bcast.sort`` along the last dim,
     descending in IEEE total order, of the operand (the values) and of an
-    ``i32`` iota (the indices), each sliced to the first ``k``; only the
-    used results are made."""
+    ``i32`` iota (the indices), each cut to the first ``k``; only the used
+    results are made. With ``?`` dims (the last dim static: ``k`` must fit
+    it, and JAX refuses a ``?`` one too) the iota is a ``dynamic_iota`` of
+    the operand's sizes and the cut a ``pad`` whose negative high padding
+    crops the last dim (``slice`` makes static dims only)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: chlo.TopKOp, rewriter: PatternRewriter) -> None:
         shape, element = _bcast_type(op, op.operand)
         (shape,) = shape
-        last = len(shape) - 1
+        last = len(shape) - 1  # static (chlo.TopKOp.verify_op)
         total_order = rules.kind(element) == "float"
+        dynamic = rules.is_dynamic(shape)
         new: list[Operation] = []
         results: list[SSAValue | None] = []
         for result in (op.values, op.indices):
@@ -942,12 +948,47 @@ class ConvertTopK(RewritePattern):
                 continue
             values = op.operand
             if result is op.indices:
-                new.append(bcast.IotaOp(last, make_type((shape,), "i32")))
+                sizes: list[int | SSAValue] = []
+                for d, n in enumerate(shape):
+                    if not isinstance(n, int):
+                        new.append(bcast.DimOp(op.operand, d))
+                    sizes.append(n if isinstance(n, int) else new[-1].results[0])
+                iota_type = make_type((shape,), "i32")
+                new.append(bcast.DynamicIotaOp(sizes, last, iota_type) if dynamic else bcast.IotaOp(last, iota_type))
                 values = new[-1].results[0]
             new.append(bcast.SortOp(values, op.operand, last, True, total_order))
-            new.append(bcast.SliceOp(new[-1].results[0], [0] * len(shape), [*shape[:-1], op.count], [1] * len(shape)))
+            if dynamic:
+                scalar = TensorType(result.type.get_element_type(), [])
+                new.append(zero := bcast.ConstantOp(np.zeros((), dtype=numpy_dtype(scalar)), scalar))
+                rank = len(shape)
+                new.append(bcast.PadOp(new[-2].results[0], zero.results[0], [0] * rank,
+                                       [0] * last + [op.count - shape[last]], [0] * rank))
+            else:
+                new.append(bcast.SliceOp(new[-1].results[0], [0] * len(shape), [*shape[:-1], op.count],
+                                         [1] * len(shape)))
             results.append(new[-1].results[0])
         replace(rewriter, op, new, results)
+
+
+def top_k_composites_as_chlo(module: ModuleOp) -> None:
+    """JAX's ``stablehlo.composite "chlo.top_k"`` (``jax.export``'s
+    ``top_k``) -> ``chlo.top_k`` of its ``k``, before calls are inlined: the
+    composite means its decomposition, which is exactly ``chlo.top_k``
+    (``ConvertTopK`` writes what it does), and the decomposition's
+    ``real_dynamic_slice`` to a run-time size has no bcast form with ``?``
+    dims. Another composite is inlined."""
+    for op in list(module.walk()):
+        if op_name(op) != "stablehlo.composite" or len(op.operands) != 1 or len(op.results) != 2:
+            continue
+        name = op.properties.get("name", op.attributes.get("name"))
+        attributes = op.properties.get("composite_attributes", op.attributes.get("composite_attributes"))
+        k = attributes.data.get("k") if isinstance(attributes, DictionaryAttr) else None
+        if not (isinstance(name, StringAttr) and name.data == "chlo.top_k" and isinstance(k, IntegerAttr)):
+            continue
+        top_k = chlo.TopKOp.create(operands=[op.operands[0]], result_types=[r.type for r in op.results],
+                                   properties={"k": IntegerAttr(k.value.data, i64)})
+        top_k.location = op.location
+        Rewriter.replace_op(op, top_k)
 
 
 def sort_comparator_form(comparator: Region, inputs: Sequence[SSAValue]) -> list[tuple[int, str, bool]] | None:
@@ -1397,6 +1438,7 @@ class ConvertStablehloToBcastPass(ModulePass):
     strict: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        top_k_composites_as_chlo(op)
         inline_calls(op, self.strict)  # first: an op of a called function is reported where it is called
         flatten_control_flow(op, self.strict)  # loop bodies and branches are then ordinary ops
         reducers = _reducer_names(op)

@@ -285,3 +285,76 @@ def test_array_api_sort_on_dask_and_jax(library: str) -> None:
         for descending, total_order in ORDERS:
             got = ar.sort(xp, wrap(values), [wrap(keys)], dim, [(descending, total_order)])
             assert_bits_equal(np.asarray(got), numerics.sort(values, [keys], dim, [(descending, total_order)]))
+
+
+# -- ? dims -----------------------------------------------------------------
+
+DYNAMIC_SORTS = """func.func @main(%x: tensor<3x?xf32>, %i: tensor<3x?xi32>) -> (tensor<3x?xf32>, tensor<3x?xi32>) {
+  %s = bcast.sort %x by %x, dim = 1 : (tensor<3x?xf32>, tensor<3x?xf32>) -> tensor<3x?xf32>
+  %a = bcast.sort %i by %x descending, %i, dim = 1 : (tensor<3x?xi32>, tensor<3x?xf32>, tensor<3x?xi32>) -> tensor<3x?xi32>
+  func.return %s, %a : tensor<3x?xf32>, tensor<3x?xi32>
+}
+"""
+"""A sort along a ? dim, by one key and by two."""
+
+BATCH_SORTS = """func.func @main(%x: tensor<?x5xf32>, %i: tensor<?x5xi32>) -> (tensor<?x5xi32>, tensor<?x5xf32>) {
+  %a = bcast.sort %i by %x total_order, dim = 1 : (tensor<?x5xi32>, tensor<?x5xf32>, ) -> tensor<?x5xi32>
+  %s = bcast.sort %x by %x, dim = 0 : (tensor<?x5xf32>, tensor<?x5xf32>) -> tensor<?x5xf32>
+  func.return %a, %s : tensor<?x5xi32>, tensor<?x5xf32>
+}
+""".replace(", )", ")")
+"""Sorts beside a ? dim and along it."""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_sort_along_a_dynamic_dim_runs_at_every_size(backend: str) -> None:
+    """One compile, lane lengths 0 and 1 and around the merge passes'
+    powers of two (the pass count is found at run time on C), NaNs and ties:
+    bit for bit the reference's ``numerics.sort``."""
+    compiled = bcast.compile(DYNAMIC_SORTS, backend=backend)
+    rng = np.random.default_rng(9)
+    for n in (0, 1, 2, 3, 4, 5, 8, 9, 16, 17, 31, 33, 100):
+        x = rng.choice(POOLS["f32"], (3, n))
+        i = rng.integers(0, 3, (3, n)).astype(np.int32)
+        want = [numerics.sort(x, [x], 1, [(False, False)]),
+                numerics.sort(i, [x, i], 1, [(True, False), (False, False)])]
+        assert_bits_equal(compiled(x, i), want)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_sort_beside_a_dynamic_dim_runs_at_every_size(backend: str) -> None:
+    compiled = bcast.compile(BATCH_SORTS, backend=backend)
+    rng = np.random.default_rng(10)
+    for b in (0, 1, 2, 7):
+        x = rng.choice(POOLS["f32"], (b, 5))
+        i = rng.integers(-5, 5, (b, 5)).astype(np.int32)
+        assert_bits_equal(compiled(x, i), [numerics.sort(i, [x], 1, [(False, True)]),
+                                           numerics.sort(x, [x], 0, [(False, False)])])
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_values_and_keys_of_two_run_time_shapes_are_a_located_error(backend: str) -> None:
+    """Nothing proves two ? dims equal: the run time checks them, at the
+    sort, in the verifier's words, before any sort runs (C: out of bounds)."""
+    compiled = bcast.compile(DYNAMIC_SORTS, backend=backend, filename="prog.mlir")
+    with pytest.raises(bcast.BcastError) as e:
+        compiled(np.zeros((3, 4), np.float32), np.zeros((3, 5), np.int32))
+    assert str(e.value).startswith("prog.mlir:3:8: error: values and key must have one shape, got (3, 5) and (3, 4)")
+
+
+@pytest.mark.slow  # ASan/UBSan builds (the thorough run, CI)
+def test_dynamic_sorts_are_clean_under_sanitizers(tmp_path) -> None:
+    """Buffers of exactly their sizes, lanes of 0, 1, 2, 5 and 33 places;
+    keys and values of different sizes refused by the size plan before any
+    call."""
+    from bcast.lowering import c_runtime
+    from bcast.tests.lowering.test_c_dynamic import run_sanitized, sanitized_units
+
+    cc = c_runtime.require_compiler()
+    units, calls, refused, _ = sanitized_units([
+        ("along", DYNAMIC_SORTS, [{0: n, 1: n} for n in (0, 1, 2, 5, 33)] + [{0: 2, 1: 3}]),
+        ("beside", BATCH_SORTS, [{0: n, 1: n} for n in (0, 1, 3)]),
+    ], tmp_path, "sort")
+    assert [(name, sizes) for name, sizes, _ in refused] == [("along", {0: 2, 1: 3})]
+    assert refused[0][2].startswith("values and key must have one shape")
+    run_sanitized(units, calls, tmp_path, cc)

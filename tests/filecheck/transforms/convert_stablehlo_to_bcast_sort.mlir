@@ -75,12 +75,13 @@ func.func @unsigned(%b: tensor<5xi1>, %u: tensor<5xui16>) -> (tensor<5xi1>, tens
 
 // jax.export's top_k: a composite (generic form: its pretty form is read
 // through jaxlib) whose decomposition sorts (x, iota) by compare GT,
-// TOTALORDER of x as it is (IEEE totalOrder: total_order).
+// TOTALORDER of x as it is (IEEE totalOrder: total_order): read as the
+// chlo.top_k it means, so the same ops.
 // CHECK-LABEL: func.func public @top_k_composite
-// CHECK-NEXT: %[[IOTA:.*]] = bcast.iota dim = 1 : tensor<3x5xi32>
-// CHECK-NEXT: %[[V:.*]] = bcast.sort %{{.*}} by %[[X:.*]] descending total_order, dim = 1 : (tensor<3x5xf32>, tensor<3x5xf32>) -> tensor<3x5xf32>
-// CHECK-NEXT: %[[I:.*]] = bcast.sort %[[IOTA]] by %[[X]] descending total_order, dim = 1 : (tensor<3x5xi32>, tensor<3x5xf32>) -> tensor<3x5xi32>
+// CHECK-NEXT: %[[V:.*]] = bcast.sort %arg0 by %arg0 descending total_order, dim = 1 : (tensor<3x5xf32>, tensor<3x5xf32>) -> tensor<3x5xf32>
 // CHECK-NEXT: %{{.*}} = bcast.slice %[[V]] [0:3, 0:2] : (tensor<3x5xf32>) -> tensor<3x2xf32>
+// CHECK-NEXT: %[[IOTA:.*]] = bcast.iota dim = 1 : tensor<3x5xi32>
+// CHECK-NEXT: %[[I:.*]] = bcast.sort %[[IOTA]] by %arg0 descending total_order, dim = 1 : (tensor<3x5xi32>, tensor<3x5xf32>) -> tensor<3x5xi32>
 // CHECK-NEXT: %{{.*}} = bcast.slice %[[I]] [0:3, 0:2] : (tensor<3x5xi32>) -> tensor<3x2xi32>
 func.func public @top_k_composite(%arg0: tensor<3x5xf32>) -> (tensor<3x2xf32>, tensor<3x2xi32>) {
   %0:2 = "stablehlo.composite"(%arg0) <{composite_attributes = {k = 2 : i64}, decomposition = @chlo.top_k.impl, name = "chlo.top_k", version = 1 : i32}> : (tensor<3x5xf32>) -> (tensor<3x2xf32>, tensor<3x2xi32>)
@@ -185,4 +186,38 @@ func.func @three_keys(%v: tensor<2x3xi32>, %a: tensor<2x3xui8>, %b: tensor<2x3xi
     stablehlo.return %9 : tensor<i1>
   }) : (tensor<2x3xi32>, tensor<2x3xui8>, tensor<2x3xi1>, tensor<2x3xf64>) -> (tensor<2x3xi32>, tensor<2x3xui8>, tensor<2x3xi1>, tensor<2x3xf64>)
   return %0#0 : tensor<2x3xi32>
+}
+
+// -----
+
+// Shape-polymorphic: sort and argsort along a ? dim (JAX's dynamic_iota of
+// the operand's size is the values), and chlo.top_k beside ? dims: a
+// dynamic_iota of the operand's sizes, and a pad whose negative high
+// padding keeps the first k of the static last dim.
+// CHECK-LABEL: func.func @dynamic_argsort
+// CHECK: bcast.sort %{{.*}} by %x total_order, dim = 0 : (tensor<?x4xi32>, tensor<?x4xf32>) -> tensor<?x4xi32>
+func.func @dynamic_argsort(%x: tensor<?x4xf32>, %sizes: tensor<2xi32>) -> tensor<?x4xi32> {
+  %0 = stablehlo.dynamic_iota %sizes, dim = 0 : (tensor<2xi32>) -> tensor<?x4xi32>
+  %1:2 = "stablehlo.sort"(%x, %0) <{dimension = 0 : i64, is_stable = true}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):
+    %2 = stablehlo.compare LT, %a, %b, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %2 : tensor<i1>
+  }) : (tensor<?x4xf32>, tensor<?x4xi32>) -> (tensor<?x4xf32>, tensor<?x4xi32>)
+  return %1#1 : tensor<?x4xi32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @dynamic_top_k
+// CHECK-NEXT: %[[V:.*]] = bcast.sort %x by %x descending total_order, dim = 2 : (tensor<?x2x5xf32>, tensor<?x2x5xf32>) -> tensor<?x2x5xf32>
+// CHECK-NEXT: %[[Z:.*]] = bcast.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT: %{{.*}} = bcast.pad %[[V]], %[[Z]], low = [0, 0, 0], high = [0, 0, -3], interior = [0, 0, 0] : (tensor<?x2x5xf32>, tensor<f32>) -> tensor<?x2x2xf32>
+// CHECK-NEXT: %[[N:.*]] = bcast.dim %x, 0 : tensor<?x2x5xf32>
+// CHECK-NEXT: %[[IOTA:.*]] = bcast.dynamic_iota [%[[N]], 2, 5], dim = 2 : tensor<?x2x5xi32>
+// CHECK-NEXT: %[[I:.*]] = bcast.sort %[[IOTA]] by %x descending total_order, dim = 2 : (tensor<?x2x5xi32>, tensor<?x2x5xf32>) -> tensor<?x2x5xi32>
+// CHECK-NEXT: %[[ZI:.*]] = bcast.constant dense<0> : tensor<i32>
+// CHECK-NEXT: %{{.*}} = bcast.pad %[[I]], %[[ZI]], low = [0, 0, 0], high = [0, 0, -3], interior = [0, 0, 0] : (tensor<?x2x5xi32>, tensor<i32>) -> tensor<?x2x2xi32>
+func.func @dynamic_top_k(%x: tensor<?x2x5xf32>) -> (tensor<?x2x2xf32>, tensor<?x2x2xi32>) {
+  %values, %indices = chlo.top_k(%x, k = 2) : tensor<?x2x5xf32> -> (tensor<?x2x2xf32>, tensor<?x2x2xi32>)
+  return %values, %indices : tensor<?x2x2xf32>, tensor<?x2x2xi32>
 }

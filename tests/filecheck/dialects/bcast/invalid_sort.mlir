@@ -57,10 +57,19 @@ func.func @sort_nested(%x: tensor<4xtensor<3xf32>>) {
 
 // -----
 
-func.func @sort_dynamic(%x: tensor<?xf32>) {
-  // expected-error @+1 {{'bcast.sort' op dynamic dimensions are not supported by bcast.sort yet}}
-  %0 = bcast.sort %x by %x, dim = 0 : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
-  // expected-note @-1 {{docs/semantics.md, "Dynamic and bounded shapes", lists the ops that take them}}
+func.func @sort_dynamic_declared_static(%x: tensor<?xf32>) {
+  // expected-error @+1 {{'bcast.sort' op result dimension 0 is declared 4, a size known only at run time}}
+  %0 = bcast.sort %x by %x, dim = 0 : (tensor<?xf32>, tensor<?xf32>) -> tensor<4xf32>
+  // expected-note @-1 {{declare it ? (the inferred type is tensor<?xf32>)}}
+  func.return
+}
+
+// -----
+
+func.func @sort_bound_below_the_size(%x: tensor<4xf32>, %i: tensor<?xi32, #stablehlo.bounds<2>>) {
+  // expected-error @+1 {{'bcast.sort' op values and key must have one shape, got tensor<4xf32> and tensor<?xi32, #stablehlo.bounds<2>>}}
+  %0 = bcast.sort %x by %i, dim = 0 : (tensor<4xf32>, tensor<?xi32, #stablehlo.bounds<2>>) -> tensor<4xf32>
+  // expected-note @-1 {{sort permutes values by its keys' order; it does not broadcast}}
   func.return
 }
 

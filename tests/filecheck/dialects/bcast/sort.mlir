@@ -52,3 +52,17 @@ func.func @keys(%x: tensor<4x3xf32>, %i: tensor<4x3xi32>, %b: tensor<4x3xi1>) ->
   %1 = bcast.sort %x by %b descending, %i, %x descending total_order, dim = 0 : (tensor<4x3xf32>, tensor<4x3xi1>, tensor<4x3xi32>, tensor<4x3xf32>) -> tensor<4x3xf32>
   func.return %0, %1 : tensor<4x3xi32>, tensor<4x3xf32>
 }
+
+// -----
+
+// ? dims anywhere, the sorted dim included; a key may be more static than
+// the values (their run-time shapes are checked equal).
+
+// CHECK-LABEL: func.func @dynamic
+func.func @dynamic(%x: tensor<?x3xf32>, %i: tensor<4x?xi32>) -> (tensor<?x3xf32>, tensor<4x?xi32>) {
+// CHECK-NEXT: %0 = bcast.sort %x by %x, dim = 0 : (tensor<?x3xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>
+  %0 = bcast.sort %x by %x, dim = 0 : (tensor<?x3xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>
+// CHECK-NEXT: %1 = bcast.sort %i by %i descending, %x, dim = 1 : (tensor<4x?xi32>, tensor<4x?xi32>, tensor<?x3xf32>) -> tensor<4x?xi32>
+  %1 = bcast.sort %i by %i descending, %x, dim = 1 : (tensor<4x?xi32>, tensor<4x?xi32>, tensor<?x3xf32>) -> tensor<4x?xi32>
+  func.return %0, %1 : tensor<?x3xf32>, tensor<4x?xi32>
+}
