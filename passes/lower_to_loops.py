@@ -115,6 +115,19 @@ def storage_type(element: str) -> Attribute:
     return IntegerType(rules.bit_width(element))
 
 
+RADIX_SORT_MIN = 256
+"""A static sorted dim at least this long sorts by radix (``radix_passes``:
+4 passes over an f32 lane, each a count and a move, where a merge sort of
+1024 makes 10 branch-free merges); a shorter one by merges, which need no
+256-entry count per pass."""
+
+
+def radix_key_type(element: str) -> IntegerType:
+    """The unsigned integer (signless, at least a byte) ``radix_key`` makes
+    of a sort key of ``element``."""
+    return IntegerType(max(8, rules.bit_width(scalar.sort_key_element(element))))
+
+
 def memref_shape(shape: rules.Shape) -> list[int]:
     """A flat shape as a memref's: a ``?`` (or bounded) dim is MLIR's dynamic size."""
     return [DYNAMIC_INDEX if isinstance(n, rules.Dynamic) else n for n in shape]
@@ -1372,27 +1385,32 @@ class FunctionLowering:
         if 0 in shape:
             return
         elements = [element_of(key.type) for key in op.keys]
+        radix = isinstance(n, int) and n >= RADIX_SORT_MIN
+        key_types = [radix_key_type(e) if radix else storage_type(scalar.sort_key_element(e)) for e in elements]
         i64 = IntegerType(64)
         others = [m for d, m in enumerate(shape) if d != op.dim]
         with self.nest(others, parallel=True) as ivs:
             at = lambda k: [*ivs[:op.dim], k, *ivs[op.dim:]]  # noqa: E731
             sizes, row = ([n], [DYNAMIC_INDEX]) if isinstance(n, SSAValue) else ([], [n])
             rows = [b(memref.AllocOp(sizes, [], MemRefType(i64, row))) for _ in range(2)]
-            keys = [b(memref.AllocOp(sizes, [], MemRefType(storage_type(scalar.sort_key_element(e)), row)))
-                    for e in elements]
+            keys = [b(memref.AllocOp(sizes, [], MemRefType(t, row))) for t in key_types]
 
             def start(k: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
-                for key, row, element, (_, total_order) in zip(op.keys, keys, elements, op.orders):
-                    b(memref.StoreOp.get(scalar.sort_key(b, element, self.value_at(key, at(k)), total_order),
-                                         row, [k]))
+                for key, row, element, order in zip(op.keys, keys, elements, op.orders):
+                    value = scalar.sort_key(b, element, self.value_at(key, at(k)), order[1])
+                    if radix:
+                        value = self.radix_key(value, scalar.sort_key_element(element), order[0])
+                    b(memref.StoreOp.get(value, row, [k]))
                 b(memref.StoreOp.get(b(arith.IndexCastOp(k, i64)), rows[0], [k]))
                 return []
 
             self.in_loop(n, start)
             if isinstance(n, SSAValue):
                 self.run_time_merge_passes(op, elements, keys, rows, b(arith.IndexCastOp(n, i64)))
+            if radix:
+                self.radix_passes(keys, rows, n)
             width = 1
-            while isinstance(n, int) and width < n:
+            while isinstance(n, int) and not radix and width < n:
                 self.merge_pass(op, elements, keys, rows[0], rows[1], n, width)
                 rows.reverse()
                 width *= 2
@@ -1415,6 +1433,77 @@ class FunctionLowering:
             return self.b.for_loop(trips, list(inits), body)
         finally:
             self.scopes.pop()
+
+    def radix_key(self, key: SSAValue, element: str, descending: bool) -> SSAValue:
+        """A sort key (``scalar.sort_key``, of ``element``) as an unsigned
+        integer of ``radix_key_type``'s width that orders the same way: a
+        boolean widened to a byte, a signed key's sign bit flipped; all its
+        bits flipped when ``descending`` (the order reversed, ties kept)."""
+        b = self.b
+        width = radix_key_type(element).width.data
+        if rules.kind(element) == "bool":
+            key = b.cast("arith.extui", key, f"i{width}")
+        elif rules.kind(element) == "signed":
+            key = b.apply("arith.xori", key, b.int(1 << (width - 1), f"i{width}"))
+        if descending:
+            key = b.apply("arith.xori", key, b.int(-1, f"i{width}"))
+        return key
+
+    def radix_passes(self, keys: Sequence[SSAValue], rows: list[SSAValue], n: int) -> None:
+        """A stable least-significant-digit radix sort of the positions in
+        ``rows[0]`` by the ``radix_key`` rows ``keys`` (the last key first,
+        each from its lowest byte up, so the first key's highest byte
+        decides last: the lexicographic order, and ties keep their order as
+        each pass is stable). A pass counts the byte values (``count``, 256
+        entries), turns the counts into starts, then moves each position to
+        its byte's next place; ``rows`` end swapped by the number of passes,
+        so ``rows[0]`` holds the sorted positions."""
+        b = self.b
+        i64 = IntegerType(64)
+        count = b(memref.AllocOp([], [], MemRefType(i64, [256])))
+        zero, one = b.int(0, "i64"), b.int(1, "i64")
+        for key in reversed(keys):
+            width = key.type.element_type.width.data
+            for shift in range(0, width, 8):
+                source, dest = rows
+
+                def digit(position: SSAValue, key: SSAValue = key, width: int = width, shift: int = shift) -> SSAValue:
+                    value = b(memref.LoadOp.get(key, [b(arith.IndexCastOp(position, IndexType()))]))
+                    byte = b.apply("arith.andi", b.apply("arith.shrui", value, b.int(shift, f"i{width}")),
+                                   b.int(255, f"i{width}"))
+                    wide = byte if width == 64 else b.cast("arith.extui", byte, "i64")
+                    return b(arith.IndexCastOp(wide, IndexType()))
+
+                def clear(k: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+                    b(memref.StoreOp.get(zero, count, [k]))
+                    return []
+
+                def histogram(k: SSAValue, carried: list[SSAValue], source: SSAValue = source,
+                              digit=digit) -> list[SSAValue]:
+                    d = digit(b(memref.LoadOp.get(source, [k])))
+                    b(memref.StoreOp.get(b(arith.AddiOp(b(memref.LoadOp.get(count, [d])), one)), count, [d]))
+                    return []
+
+                def starts(k: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+                    c = b(memref.LoadOp.get(count, [k]))
+                    b(memref.StoreOp.get(carried[0], count, [k]))
+                    return [b(arith.AddiOp(carried[0], c))]
+
+                def scatter(k: SSAValue, carried: list[SSAValue], source: SSAValue = source, dest: SSAValue = dest,
+                            digit=digit) -> list[SSAValue]:
+                    position = b(memref.LoadOp.get(source, [k]))
+                    d = digit(position)
+                    place = b(memref.LoadOp.get(count, [d]))
+                    b(memref.StoreOp.get(position, dest, [b(arith.IndexCastOp(place, IndexType()))]))
+                    b(memref.StoreOp.get(b(arith.AddiOp(place, one)), count, [d]))
+                    return []
+
+                self.in_loop(256, clear)
+                self.in_loop(n, histogram)
+                self.in_loop(256, starts, [zero])
+                self.in_loop(n, scatter)
+                rows.reverse()
+        b(memref.DeallocOp.get(count))
 
     def run_time_merge_passes(self, op: bc.SortOp, elements: Sequence[str], keys: Sequence[SSAValue],
                               rows: Sequence[SSAValue], n: SSAValue) -> None:

@@ -138,9 +138,10 @@ POOLS = {
 }
 
 SHAPES = [((1,), 0), ((2,), 0), ((7,), 0), ((3, 16), 1), ((3, 17), 1), ((33, 2), 0), ((2, 1, 5), 2), ((0, 3), 1),
-          ((2, 0), 1)]
+          ((2, 0), 1), ((2, 256), 1), ((300, 2), 0)]
 """Run lengths 1, 2, 7, 16, 17, 33 (a power of two, one past it: the last
-merge of a pass pairs a run with an empty one) and empty lanes."""
+merge of a pass pairs a run with an empty one), empty lanes, and lanes of
+``RADIX_SORT_MIN`` (256) places and more, which C sorts by radix."""
 
 ORDERS = [(False, False), (True, False), (False, True), (True, True)]
 
@@ -358,3 +359,32 @@ def test_dynamic_sorts_are_clean_under_sanitizers(tmp_path) -> None:
     assert [(name, sizes) for name, sizes, _ in refused] == [("along", {0: 2, 1: 3})]
     assert refused[0][2].startswith("values and key must have one shape")
     run_sanitized(units, calls, tmp_path, cc)
+
+
+RADIX_POOLS = {**POOLS, "f32": np.array([0.0, -0.0, np.nan, -np.nan, np.inf, -np.inf, 1.0, -1.0, 3e38, -1e-40],
+                                        np.float32), "ui32": np.array([0, 2**32 - 1, 3, 2**31], np.uint32)}
+
+
+@pytest.mark.parametrize("element", sorted(RADIX_POOLS))
+def test_c_radix_sort_is_the_reference_order(element: str) -> None:
+    """Static lanes of at least ``RADIX_SORT_MIN`` places sort by radix on
+    C (a key's bytes from the lowest, the last key first): by one key in
+    each order and by two (an i32 key descending first), bit for bit
+    ``numerics.sort``; signed, unsigned, boolean, float (subnormals, NaNs
+    of both signs, zeros of both signs) keys."""
+    from bcast.passes.lower_to_loops import RADIX_SORT_MIN
+
+    rng = np.random.default_rng(4)
+    for n in (RADIX_SORT_MIN, RADIX_SORT_MIN + 1, 1000):
+        t, i = f"tensor<2x{n}x{element}>", f"tensor<2x{n}xi32>"
+        keys, ties = rng.choice(RADIX_POOLS[element], (2, n)), rng.integers(0, 3, (2, n)).astype(np.int32)
+        values = np.arange(2 * n, dtype=np.int32).reshape(2, n)
+        for order in orders_of(element):
+            flags = (" descending" if order[0] else "") + (" total_order" if order[1] else "")
+            text = (f"func.func @main(%k: {t}, %t: {i}, %v: {i}) -> ({i}, {i}) {{\n"
+                    f"  %a = bcast.sort %v by %k{flags}, dim = 1 : ({i}, {t}) -> {i}\n"
+                    f"  %b = bcast.sort %v by %t descending, %k{flags}, dim = 1 : ({i}, {i}, {t}) -> {i}\n"
+                    f"  func.return %a, %b : {i}, {i}\n}}\n")
+            want = [numerics.sort(values, [keys], 1, [order]),
+                    numerics.sort(values, [ties, keys], 1, [(True, False), order])]
+            assert_bits_equal(bcast.compile(text, backend="c")(keys, ties, values), want)

@@ -74,3 +74,31 @@ func.func @sort_dynamic(%x: tensor<2x?xf32>) -> tensor<2x?xf32> {
   %0 = bcast.sort %x by %x, dim = 1 : (tensor<2x?xf32>, tensor<2x?xf32>) -> tensor<2x?xf32>
   func.return %0 : tensor<2x?xf32>
 }
+
+// -----
+
+// A static sorted dim of at least 256 places sorts by radix: each key once
+// as an unsigned integer of its order (a float's total-order integer with
+// its sign bit flipped; descending: every bit flipped), then per byte from
+// the lowest a pass: the 256 counts cleared, counted, made starts, and each
+// position moved to its byte's next place. Four bytes, four passes, the
+// positions ending in the first row.
+
+// CHECK-LABEL: func.func @sort_radix
+func.func @sort_radix(%x: tensor<256xf32>, %i: tensor<256xi32>) -> tensor<256xi32> {
+// CHECK-DAG:  %[[SIGN:.*]] = arith.constant -2147483648 : i32
+// CHECK-DAG:  %[[ALL:.*]] = arith.constant -1 : i32
+// CHECK:      %[[A:.*]] = memref.alloc() : memref<256xi64>
+// CHECK-NEXT: %[[B:.*]] = memref.alloc() : memref<256xi64>
+// CHECK-NEXT: %[[KEYS:.*]] = memref.alloc() : memref<256xi32>
+// CHECK:        %[[FLIPPED:.*]] = arith.xori %{{.*}}, %[[SIGN]] : i32
+// CHECK-NEXT:   %[[KEY:.*]] = arith.xori %[[FLIPPED]], %[[ALL]] : i32
+// CHECK-NEXT:   memref.store %[[KEY]], %[[KEYS]][%{{.*}}] : memref<256xi32>
+// CHECK:      %[[COUNT:.*]] = memref.alloc() : memref<256xi64>
+// CHECK-COUNT-4: memref.store %{{.*}}, %[[COUNT]][%{{.*}}] : memref<256xi64>
+// CHECK:      memref.dealloc %[[COUNT]] : memref<256xi64>
+// CHECK:      memref.load %[[A]]
+// CHECK:      memref.store %{{.*}}, %result0
+  %0 = bcast.sort %i by %x descending, dim = 0 : (tensor<256xi32>, tensor<256xf32>) -> tensor<256xi32>
+  func.return %0 : tensor<256xi32>
+}
