@@ -1455,7 +1455,8 @@ class FunctionLowering:
         each from its lowest byte up, so the first key's highest byte
         decides last: the lexicographic order, and ties keep their order as
         each pass is stable). A pass counts the byte values (``count``, 256
-        entries), turns the counts into starts, then moves each position to
+        entries; in the keys' own order, which the counts do not depend
+        on), turns the counts into starts, then moves each position to
         its byte's next place; ``rows`` end swapped by the number of passes,
         so ``rows[0]`` holds the sorted positions."""
         b = self.b
@@ -1467,8 +1468,9 @@ class FunctionLowering:
             for shift in range(0, width, 8):
                 source, dest = rows
 
-                def digit(position: SSAValue, key: SSAValue = key, width: int = width, shift: int = shift) -> SSAValue:
-                    value = b(memref.LoadOp.get(key, [b(arith.IndexCastOp(position, IndexType()))]))
+                def digit(place: SSAValue, key: SSAValue = key, width: int = width, shift: int = shift) -> SSAValue:
+                    """The byte of the key of the element at ``place`` (an index)."""
+                    value = b(memref.LoadOp.get(key, [place]))
                     byte = b.apply("arith.andi", b.apply("arith.shrui", value, b.int(shift, f"i{width}")),
                                    b.int(255, f"i{width}"))
                     wide = byte if width == 64 else b.cast("arith.extui", byte, "i64")
@@ -1478,9 +1480,8 @@ class FunctionLowering:
                     b(memref.StoreOp.get(zero, count, [k]))
                     return []
 
-                def histogram(k: SSAValue, carried: list[SSAValue], source: SSAValue = source,
-                              digit=digit) -> list[SSAValue]:
-                    d = digit(b(memref.LoadOp.get(source, [k])))
+                def histogram(k: SSAValue, carried: list[SSAValue], digit=digit) -> list[SSAValue]:
+                    d = digit(k)  # counts do not depend on the order: the keys in place
                     b(memref.StoreOp.get(b(arith.AddiOp(b(memref.LoadOp.get(count, [d])), one)), count, [d]))
                     return []
 
@@ -1492,7 +1493,7 @@ class FunctionLowering:
                 def scatter(k: SSAValue, carried: list[SSAValue], source: SSAValue = source, dest: SSAValue = dest,
                             digit=digit) -> list[SSAValue]:
                     position = b(memref.LoadOp.get(source, [k]))
-                    d = digit(position)
+                    d = digit(b(arith.IndexCastOp(position, IndexType())))
                     place = b(memref.LoadOp.get(count, [d]))
                     b(memref.StoreOp.get(position, dest, [b(arith.IndexCastOp(place, IndexType()))]))
                     b(memref.StoreOp.get(b(arith.AddiOp(place, one)), count, [d]))
