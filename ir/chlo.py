@@ -21,7 +21,7 @@ import abc
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import I64, DenseArrayBase, IntegerAttr, TensorType, i1, i32, i64
+from xdsl.dialects.builtin import DYNAMIC_INDEX, I64, DenseArrayBase, IntegerAttr, TensorType, i1, i32, i64
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Attribute, Dialect, Operation, SpacedOpaqueSyntaxAttribute, SSAValue
 from xdsl.irdl import (
@@ -328,6 +328,7 @@ class TopKOp(StablehloOp):
     values = result_def(TensorType)
     indices = result_def(TensorType)
     traits = traits_def(Pure())
+    DYNAMIC_SHAPES: ClassVar[bool] = True  # ? dims but the last (verify_op)
     assembly_format = (
         "`(` $operand `,` `k` `=` $k `)` attr-dict `:` type($operand) `->` `(` type($values) `,` type($indices) `)`"
     )
@@ -340,6 +341,9 @@ class TopKOp(StablehloOp):
         shape = shape_of(self.operand)
         if not shape:
             raise Diagnostic("operand's rank must be at least 1")
+        if shape[-1] == DYNAMIC_INDEX:
+            raise Diagnostic("the last dim must be static: k must fit it",
+                             ["jax.lax.top_k refuses a symbolic last dim too"])  # fmt: skip
         if not 0 <= self.count <= shape[-1]:
             raise Diagnostic(f"k ({self.count}) must be in [0, {shape[-1]}], the size of the last dim")
         kept = (*shape[:-1], self.count)

@@ -202,8 +202,8 @@ def _cumulative(op: CumulativeOp, x: np.ndarray) -> np.ndarray:
 
 
 @evaluate.register(SortOp)
-def _sort(op: SortOp, values: np.ndarray, key: np.ndarray) -> np.ndarray:
-    return numerics.sort(values, key, op.dim, op.is_descending, op.is_total_order)
+def _sort(op: SortOp, values: np.ndarray, *keys: np.ndarray) -> np.ndarray:
+    return numerics.sort(values, keys, op.dim, op.orders)
 @evaluate.register(ReduceWindowOp)
 def _reduce_window(op: ReduceWindowOp, x: np.ndarray, init: np.ndarray) -> np.ndarray:
     return numerics.reduce_window(op.kind_name, x, init, *op.window)

@@ -507,24 +507,29 @@ def arg_reduce(name: str, x, dim: int, dtype) -> np.ndarray:
     return np.asarray(ARG_REDUCTIONS[name](np.asarray(x), axis=dim)).astype(dtype)
 
 
-def sort_order(key, dim: int, descending: bool = False, total_order: bool = False) -> np.ndarray:
-    """The stable permutation along ``dim`` that sorts ``key`` in
-    ``bcast.sort``'s order (``scalar.sort_key``): equal keys keep their
-    order, ascending and descending alike. A descending stable sort is the
-    ascending one of the reversed row, reversed, its indices mapped back
-    (``np.argsort`` has no descending order)."""
-    key = np.asarray(key)
-    keys = np.asarray(scalar.sort_key(_SCALARS, element_of(key), key, total_order))
-    if not descending:
-        return np.argsort(keys, axis=dim, kind="stable")
-    backwards = np.argsort(np.flip(keys, dim), axis=dim, kind="stable")
-    return np.flip(keys.shape[dim] - 1 - backwards, dim)
+def sort_order(keys, dim: int, orders) -> np.ndarray:
+    """The stable permutation along ``dim`` that sorts by ``keys`` (arrays
+    of one shape) lexicographically, each key in ``bcast.sort``'s order
+    (``scalar.sort_key``) with its ``(descending, total_order)`` of
+    ``orders``: equal keys keep their order. A descending key is its sort
+    key's bitwise complement (which reverses the order of signed and
+    unsigned integers and of booleans alike, and keeps ties tied), so every
+    key sorts ascending: ``np.argsort(kind="stable")`` for one,
+    ``np.lexsort`` (stable, its last key first) for several."""
+    columns = []
+    for key, (descending, total_order) in zip(keys, orders):
+        key = np.asarray(key)
+        column = np.asarray(scalar.sort_key(_SCALARS, element_of(key), key, total_order))
+        columns.append(~column if descending else column)
+    if len(columns) == 1:
+        return np.argsort(columns[0], axis=dim, kind="stable")
+    return np.lexsort(columns[::-1], axis=dim)
 
 
-def sort(values, key, dim: int, descending: bool = False, total_order: bool = False) -> np.ndarray:
-    """``bcast.sort``: ``values`` permuted along ``dim`` by ``sort_order`` of
-    ``key`` (of the same shape)."""
-    order = sort_order(key, dim, descending, total_order)
+def sort(values, keys, dim: int, orders) -> np.ndarray:
+    """``bcast.sort``: ``values`` permuted along ``dim`` by ``sort_order``
+    of ``keys`` (each of ``values``' shape)."""
+    order = sort_order(keys, dim, orders)
     return np.take_along_axis(np.asarray(values), order, axis=dim)
 
 

@@ -32,7 +32,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.interfaces import HasFolderInterface
 from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue
-from xdsl.parser import AttrParser
+from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.irdl import (
     AnyAttr,
@@ -447,6 +447,18 @@ def check_slice(shape: Sequence[int], limits: Sequence[int]) -> None:
         if limit > int(n):
             raise RuntimeShapeError(f"slice limit {limit} of dimension {d} is out of range",
                                     [f"dimension {d} has size {int(n)} at run time; a range needs limit <= {int(n)}"])
+
+
+def check_sort(shapes: Sequence[Sequence[int]]) -> tuple[int, ...]:
+    """``sort`` on run-time ``shapes`` (values, then keys): one shape (the
+    verifier's words; NumPy's ``take_along_axis`` would say less); the
+    result's."""
+    first = tuple(int(n) for n in shapes[0])
+    for shape in shapes[1:]:
+        if tuple(int(n) for n in shape) != first:
+            raise RuntimeShapeError(f"values and key must have one shape, got {first} and {tuple(map(int, shape))}",
+                                    ["sort permutes values by its keys' order; it does not broadcast"])  # fmt: skip
+    return first
 
 
 def check_run_time_result(op: Operation, inferred: Attribute, declared: Attribute) -> None:
@@ -2833,49 +2845,58 @@ class CumulativeOp(BcastOp):
 
 @irdl_op_definition
 class SortOp(BcastOp):
-    """``sort %values by %key, dim = 1 [descending] [total_order] :
-    (tensor<4x3xi32>, tensor<4x3xf32>) -> tensor<4x3xi32>``: ``values``
-    permuted along ``dim`` by the stable order of ``key`` (of the same
-    shape): ``sort %x by %x`` is ``jnp.sort``, ``sort iota by %x`` is
-    ``jnp.argsort`` (``numerics.sort``).
+    """``sort %values by %k1 [descending] [total_order], %k2 ..., dim = 1 :
+    (tensor<4x3xi32>, tensor<4x3xf32>, ...) -> tensor<4x3xi32>``:
+    ``values`` permuted along ``dim`` by the stable lexicographic order of
+    the keys (each of ``values``' shape): ``sort %x by %x`` is
+    ``jnp.sort``, ``sort iota by %x`` is ``jnp.argsort``, ``sort iota by
+    %b, %a`` is ``jnp.lexsort([a, b])`` and ``jax.lax.sort`` with
+    ``num_keys=2`` (``numerics.sort``).
 
-    The order is ``scalar.sorts_before``: ascending (``descending``: from
-    the largest), equal keys keeping their order either way (a stable sort,
-    so the result is one permutation on every backend). Booleans order
-    False < True, integers by their signedness. Floats order as NumPy's and
-    ``jnp.sort``'s: ``-0.0`` ties ``0.0``, every NaN ties and goes after
-    ``+inf``; with ``total_order``, as IEEE totalOrder (StableHLO's
-    ``TOTALORDER``, what ``jax.lax.top_k`` compares with): ``-NaN < -inf
-    < ... < -0.0 < +0.0 < ... < +NaN``.
+    The first key decides; where it ties, the next one, and so on; where
+    all tie, the earlier element goes first (a stable sort, so the result
+    is one permutation on every backend). Each key orders by
+    ``scalar.sorts_before``: ascending (``descending``: from the largest).
+    Booleans order False < True, integers by their signedness. Floats order
+    as NumPy's and ``jnp.sort``'s: ``-0.0`` ties ``0.0``, every NaN ties
+    and goes after ``+inf``; with ``total_order``, as IEEE totalOrder
+    (StableHLO's ``TOTALORDER``, what ``jax.lax.top_k`` compares with):
+    ``-NaN < -inf < ... < -0.0 < +0.0 < ... < +NaN``. The per-key flags
+    are the properties ``descending`` and ``total_order``: the positions
+    of the keys they apply to.
 
     One result per op, where StableHLO's ``sort`` permutes all its operands
     at once: every backend here runs one-result ops, and the import writes
     one ``bcast.sort`` per used result of a ``stablehlo.sort`` (sorting
-    values and indices by one key, as ``top_k`` does, sorts twice). Static
-    shapes only; a nested (tml) type is refused."""
+    values and indices by one key, as ``top_k`` does, sorts twice). ``?``
+    dims are taken anywhere, the sorted dim included: the operands' types
+    are then compatible (a ``?`` where another has a size) and their
+    run-time shapes equal (``check_sort``, NumPy's words); a nested (tml)
+    type is refused."""
 
     name = "bcast.sort"
     values = operand_def(TensorType)
-    key = operand_def(TensorType)
+    keys = var_operand_def(TensorType)
     result = result_def(TensorType)
     dimension = prop_def(IntegerAttr.constr(type=I64))
-    descending = opt_prop_def(UnitAttr)
-    total_order = opt_prop_def(UnitAttr)
+    descending = opt_prop_def(DenseArrayBase.constr(i64))
+    total_order = opt_prop_def(DenseArrayBase.constr(i64))
     traits = traits_def(Pure())
-    assembly_format = (
-        "$values `by` $key `,` `dim` `=` $dimension (`descending` $descending^)? (`total_order` $total_order^)? "
-        "attr-dict `:` functional-type(operands, results)"
-    )
 
+    DYNAMIC_SHAPES: ClassVar[bool] = True
     KEY_KINDS: ClassVar[frozenset[str]] = frozenset({"bool", "signed", "unsigned", "float"})
+    KEY_FLAGS: ClassVar[tuple[str, ...]] = ("descending", "total_order")
 
-    def __init__(self, values: SSAValue | Operation, key: SSAValue | Operation, dimension: int,
-                 descending: bool = False, total_order: bool = False):
+    def __init__(self, values: SSAValue | Operation, keys: SSAValue | Operation | Sequence[SSAValue | Operation],
+                 dimension: int, descending: bool | Sequence[bool] = False,
+                 total_order: bool | Sequence[bool] = False, result_type: Attribute | None = None):
+        keys = [keys] if isinstance(keys, SSAValue | Operation) else list(keys)
+        flags = {name: [k for k, on in enumerate(_per_key(given, len(keys))) if on]
+                 for name, given in zip(self.KEY_FLAGS, (descending, total_order))}  # fmt: skip
         super().__init__(
-            operands=[values, key], result_types=[_type(values)],
+            operands=[values, keys], result_types=[result_type or _type(values)],
             properties={"dimension": IntegerAttr(dimension, i64),
-                        "descending": UnitAttr() if descending else None,
-                        "total_order": UnitAttr() if total_order else None},
+                        **{name: dense_i64(on) for name, on in flags.items() if on}},
         )  # fmt: skip
 
     @property
@@ -2883,28 +2904,80 @@ class SortOp(BcastOp):
         return self.dimension.value.data
 
     @property
-    def is_descending(self) -> bool:
-        return self.descending is not None
+    def orders(self) -> list[tuple[bool, bool]]:
+        """(descending, total_order) of each key."""
+        descending, total_order = (set(_dims(getattr(self, name)) or ()) for name in self.KEY_FLAGS)
+        return [(k in descending, k in total_order) for k in range(len(self.keys))]
 
-    @property
-    def is_total_order(self) -> bool:
-        return self.total_order is not None
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.values)
+        printer.print_string(" by ")
+        for k, (key, flags) in enumerate(zip(self.keys, self.orders)):
+            printer.print_string(", " if k else "")
+            printer.print_ssa_value(key)
+            for name, on in zip(self.KEY_FLAGS, flags):
+                printer.print_string(f" {name}" if on else "")
+        printer.print_string(f", dim = {self.dim}")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_operation_type(self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SortOp:
+        values = parser.parse_unresolved_operand()
+        parser.parse_keyword("by")
+        keys, flags = [], []
+        while True:
+            keys.append(parser.parse_unresolved_operand())
+            flags.append([parser.parse_optional_keyword(name) is not None for name in cls.KEY_FLAGS])
+            parser.parse_punctuation(",")
+            if parser.parse_optional_keyword("dim") is not None:
+                break
+        parser.parse_punctuation("=")
+        dimension = parser.parse_integer(allow_boolean=False)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        function_type = parser.parse_function_type()
+        inputs, outputs = function_type.inputs.data, function_type.outputs.data
+        if len(inputs) != 1 + len(keys) or len(outputs) != 1:
+            parser.raise_error(f"expected {1 + len(keys)} operand types and one result type", pos, parser.pos)
+        values_, *keys_ = (parser.resolve_operand(v, t) for v, t in zip([values, *keys], inputs))
+        op = cls(values_, keys_, dimension, [f[0] for f in flags], [f[1] for f in flags], outputs[0])
+        op.attributes |= attributes
+        return op
 
     def verify_semantics(self, semantics: Semantics) -> None:
         values_levels, _ = _split(self.values, "values")
-        key_levels, key_element = _split(self.key, "key")
-        if len(values_levels) > 1 or len(key_levels) > 1:
+        if not self.keys:
+            raise Diagnostic("sort needs at least one key")
+        keys = [_split(key, "key") for key in self.keys]
+        if len(values_levels) > 1 or any(len(levels) > 1 for levels, _ in keys):
             raise Diagnostic("sort does not support nested tensor types")
-        shape = key_levels[0]
-        if values_levels[0] != shape:
-            raise Diagnostic(f"values and key must have one shape, got {self.values.type} and {self.key.type}",
-                             ["sort permutes values by its key's order; it does not broadcast"])  # fmt: skip
-        check_kinds((key_element,), self.KEY_KINDS)
-        if self.is_total_order and rules.kind(key_element) != "float":
-            raise Diagnostic(f"total_order orders floats, but the key has element type {key_element}",
-                             ["integers and booleans have one order; drop total_order"])  # fmt: skip
+        shape = values_levels[0]
+        for key, (levels, _) in zip(self.keys, keys):
+            if len(levels[0]) != len(shape) or not all(rules.compatible_dims(a, b) or rules.compatible_dims(b, a)
+                                                       for a, b in zip(levels[0], shape)):
+                raise Diagnostic(f"values and key must have one shape, got {self.values.type} and {key.type}",
+                                 ["sort permutes values by its keys' order; it does not broadcast"])  # fmt: skip
+        for name in self.KEY_FLAGS:
+            on = _dims(getattr(self, name)) or []
+            if sorted(set(on)) != on or any(not 0 <= k < len(self.keys) for k in on):
+                raise Diagnostic(f"{name} lists key positions, increasing, in [0, {len(self.keys)}), got {on}")
+        check_kinds(tuple(element for _, element in keys), self.KEY_KINDS)
+        for k, ((_, element), (_, total_order)) in enumerate(zip(keys, self.orders)):
+            if total_order and rules.kind(element) != "float":
+                raise Diagnostic(f"total_order orders floats, but key #{k} has element type {element}",
+                                 ["integers and booleans have one order; drop total_order"])  # fmt: skip
         _check_dim(shape, self.dim, "sort")
-        _check_declared(self, self.values.type, self.result.type)
+        check_run_time_result(self, self.values.type, self.result.type)
+
+
+def _per_key(given: bool | Sequence[bool], count: int) -> list[bool]:
+    """A per-key flag given for every key at once (a bool) or key by key."""
+    return [given] * count if isinstance(given, bool) else list(given)
+
 
 @irdl_op_definition
 class ReduceWindowOp(BcastOp):

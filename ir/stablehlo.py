@@ -1625,36 +1625,50 @@ class ScatterOp(StablehloOp):
             raise incompatible_results([x.type for x in self.inputs], [r.type for r in self.out])
 
 
-def sort_comparator(elements: Sequence[Attribute], key: int, direction: str, total_order: bool) -> Region:
+def sort_comparator(elements: Sequence[Attribute], keys: Sequence[tuple[int, str, bool]]) -> Region:
     """The comparator JAX writes for a sort of operands of ``elements`` by
-    operand ``key`` alone (``num_keys=1``): over ``(%a0, %b0, %a1, %b1,
-    ...)``, ``compare DIRECTION`` (LT ascending, GT descending) of ``a``
-    and ``b`` of the key. A float key compares TOTALORDER; unless
-    ``total_order``, after JAX's canonicalization of each side (``x ==
-    0`` -> ``+0.0``, ``x != x`` -> the positive quiet NaN), so ``-0.0``
-    ties ``0.0`` and NaNs tie after ``+inf``; the constants are inside the
-    region (JAX writes them in the function: the import reads both)."""
+    ``keys``: (operand, direction, total_order) each, the first deciding
+    (``num_keys`` of them; JAX writes LT for each, GT is a descending key).
+    Over ``(%a0, %b0, %a1, %b1, ...)``: per key, ``compare DIRECTION`` of
+    its ``a`` and ``b``; with several, from the last key up, ``or(compare
+    DIRECTION, and(compare EQ, the later keys' answer))``. A float key
+    compares TOTALORDER; unless ``total_order``, after JAX's
+    canonicalization of each side (``x == 0`` -> ``+0.0``, ``x != x`` ->
+    the positive quiet NaN), so ``-0.0`` ties ``0.0`` and NaNs tie after
+    ``+inf``; the constants are inside the region (JAX writes them in the
+    function: the import reads both)."""
     scalars = [tensor_type((), e) for e in elements]
     block = Block(arg_types=[t for t in scalars for _ in range(2)])
-    a, b = block.args[2 * key], block.args[2 * key + 1]
-    element = elements[key]
-    if element_kind(element) == FLOAT:
-        compare_type = "TOTALORDER"
-        if not total_order:
-            nan, zero = (ConstantOp(np.array(v, np.float64), scalars[key]) for v in (np.nan, 0.0))
-            block.add_ops([nan, zero])
-            sides = []
-            for x in (a, b):
-                is_zero = CompareOp("EQ", x, zero, "FLOAT")
-                zeroed = SelectOp(is_zero, zero, x)
-                is_nan = CompareOp("NE", x, x, "FLOAT")
-                sides.append(SelectOp(is_nan, nan, zeroed))
-                block.add_ops([is_zero, zeroed, is_nan, sides[-1]])
-            a, b = sides
-    else:
-        compare_type = "SIGNED" if element_kind(element) == SIGNED else "UNSIGNED"
-    before = CompareOp(direction, a, b, compare_type)
-    block.add_ops([before, ReturnOp(before)])
+    sides: list[tuple[SSAValue, SSAValue, str]] = []
+    for key, _, total_order in keys:
+        a, b = block.args[2 * key], block.args[2 * key + 1]
+        element = elements[key]
+        if element_kind(element) == FLOAT:
+            compare_type = "TOTALORDER"
+            if not total_order:
+                nan, zero = (ConstantOp(np.array(v, np.float64), scalars[key]) for v in (np.nan, 0.0))
+                block.add_ops([nan, zero])
+                canonical = []
+                for x in (a, b):
+                    is_zero = CompareOp("EQ", x, zero, "FLOAT")
+                    zeroed = SelectOp(is_zero, zero, x)
+                    is_nan = CompareOp("NE", x, x, "FLOAT")
+                    canonical.append(SelectOp(is_nan, nan, zeroed))
+                    block.add_ops([is_zero, zeroed, is_nan, canonical[-1]])
+                a, b = canonical
+        else:
+            compare_type = "SIGNED" if element_kind(element) == SIGNED else "UNSIGNED"
+        sides.append((a, b, compare_type))
+    answer: Operation | None = None
+    for (a, b, compare_type), (_, direction, _) in reversed(list(zip(sides, keys))):
+        before = CompareOp(direction, a, b, compare_type)
+        block.add_op(before)
+        if answer is not None:
+            equal = CompareOp("EQ", a, b, compare_type)
+            tie = ELEMENTWISE_OPS["stablehlo.and"](equal, answer)
+            block.add_ops([equal, tie, before := ELEMENTWISE_OPS["stablehlo.or"](before, tie)])
+        answer = before
+    block.add_op(ReturnOp(answer))
     return Region(block)
 
 
@@ -1675,6 +1689,7 @@ class SortOp(StablehloOp):
     comparator = region_def("single_block")
     results_ = var_result_def(TensorType)
     traits = traits_def(Pure())
+    DYNAMIC_SHAPES: ClassVar[bool] = True  # inputs of one type; bcast.sort checks their run-time sizes
 
     def __init__(self, inputs: Sequence[SSAValue | Operation], dimension: int, comparator: Region):
         inputs = [SSAValue.get(v) for v in inputs]

@@ -194,7 +194,8 @@ EXPRESSIONS: dict[type[Operation], Expression] = {
     bc.CumulativeOp: lambda e, op, x: (
         f"ar.cumulative(xp, {op.kind_name!r}, {x}, {op.dim}, {op.is_reverse}, {dtype_name(op.result.type)!r})"),
     bc.SortOp: lambda e, op, x: (
-        f"ar.sort(xp, {x}, {e.names[op.key]}, {op.dim}, {op.is_descending}, {op.is_total_order})"),
+        f"ar.sort(xp, {x}, [{', '.join(e.names[k] for k in op.keys)}], {op.dim}, {op.orders!r}"
+        f"{f', {site(op)!r}' if has_dynamic_types(op) else ''})"),
     bc.ReduceWindowOp: lambda e, op, x: (
         f"ar.reduce_window(xp, {op.kind_name!r}, {x}, {e.names[op.init]}, {op.window!r}, "
         f"{dtype_name(op.result.type)!r})"),

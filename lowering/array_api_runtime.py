@@ -858,19 +858,35 @@ def arg_reduce(xp, name: str, x, dim: int, dtype_name: str):
     return xp.where(xp.any(xp.isnan(x), axis=dim), first_nan, found)
 
 
-def sort(xp, values, key, dim: int, descending: bool, total_order: bool):
+def sort(xp, values, keys, dim: int, orders, site: rt.Site | None = None):
     """``bcast.sort`` (``numerics.sort``): the standard's stable ``argsort``
     (``descending`` keeps equal keys in order too) of ``scalar.sort_key``
     (booleans as ``uint8``: ``argsort`` takes real numbers), then each lane
     of ``values`` read at those indices (``take_along_axis``, 2024.12; one
-    ``take`` of flat indices on a library without it). An empty array is
-    its own sort (dask cannot reshape one with a 0 beside other dims)."""
+    ``take`` of flat indices on a library without it). Several keys sort
+    one after another from the last (each sort stable, so the earlier keys
+    decide and the later break their ties), each key read in the order
+    found so far. An empty array is its own sort (dask cannot reshape one
+    with a 0 beside other dims). With ``?`` dims (a ``site``), the values
+    and keys have one shape (``numpy_runtime.sort``)."""
+    if site is not None:
+        rt.checked(site, bc.check_sort, [tuple(x.shape) for x in (values, *keys)])
     if math.prod(values.shape) == 0:
         return values
-    keys = scalar.sort_key(ArrayApiScalars(xp), element_of(xp, key), key, total_order)
-    if _is_bool(xp, keys):
-        keys = xp.astype(keys, xp.uint8)
-    order = xp.argsort(keys, axis=dim, descending=descending, stable=True)
+    order = None
+    for key, (descending, total_order) in reversed(list(zip(keys, orders))):
+        column = scalar.sort_key(ArrayApiScalars(xp), element_of(xp, key), key, total_order)
+        if _is_bool(xp, column):
+            column = xp.astype(column, xp.uint8)
+        if order is not None:
+            column = _take_lanes(xp, column, order, dim)
+        step = xp.argsort(column, axis=dim, descending=descending, stable=True)
+        order = step if order is None else _take_lanes(xp, order, step, dim)
+    return _take_lanes(xp, values, order, dim)
+
+
+def _take_lanes(xp, values, order, dim: int):
+    """Each lane of ``values`` along ``dim`` read at the indices of ``order``'s."""
     take_along_axis = getattr(xp, "take_along_axis", None)
     if take_along_axis is not None:
         return take_along_axis(values, order, axis=dim)

@@ -78,8 +78,9 @@ class SizePlan:
             elif isinstance(op, bc.TransposeOp) and refines_operand(op):
                 operand = [size_source(op.operand, k) for k in range(len(op.perm))]
                 self.steps.append(("refine", op, [operand[p] for p in op.perm]))
-            elif isinstance(op, bc.ConcatenateOp | bc.PadOp | bc.SliceOp | bc.ReshapeOp) and has_dynamic_types(op):
-                operands = op.inputs if isinstance(op, bc.ConcatenateOp) else [op.operands[0]]
+            elif isinstance(op, bc.ConcatenateOp | bc.PadOp | bc.SliceOp | bc.ReshapeOp | bc.SortOp) \
+                    and has_dynamic_types(op):
+                operands = op.operands if isinstance(op, bc.ConcatenateOp | bc.SortOp) else [op.operands[0]]
                 shapes = [[size_source(x, k) for k in range(len(flat_type_shape(x.type)))] for x in operands]
                 derived = [(d, source) for d in range(len(flat_type_shape(op.results[0].type)))
                            if isinstance(source := size_source(op.results[0], d), DerivedSize)]
@@ -210,7 +211,7 @@ def _with_fused(op: Operation) -> list[Operation]:
 
 
 def _operand_sizes_rule(op: Operation, shapes: list[Shape]) -> Shape:
-    """The run-time rule of a ``concatenate``, ``pad``, ``reshape`` or ``slice`` with
+    """The run-time rule of a ``concatenate``, ``pad``, ``reshape``, ``slice`` or ``sort`` with
     ``?`` dims on its operands' sizes (``bcast.ir.ops``), its failure the
     reference's located error; the result's shape (a slice's: unused)."""
     try:
@@ -220,6 +221,8 @@ def _operand_sizes_rule(op: Operation, shapes: list[Shape]) -> Shape:
             return bc.check_pad(shapes[0], op.low, op.high, op.interior)
         if isinstance(op, bc.ReshapeOp):
             return bc.reshape_sizes(math.prod(shapes[0]), op.declared_sizes())
+        if isinstance(op, bc.SortOp):
+            return bc.check_sort(shapes)
         bc.check_slice(shapes[0], op.limits)
         return ()
     except bc.RuntimeShapeError as e:

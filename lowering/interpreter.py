@@ -343,6 +343,7 @@ class BcastFunctions(InterpreterFunctions):
 
     @impl(bc.SortOp)
     def run_sort(self, interpreter: Interpreter, op: bc.SortOp, args: PythonValues) -> PythonValues:
+        _checked(op, bc.check_sort, [np.shape(x) for x in args])  # ? dims: one shape at run time
         return _typed(op, evaluate(op, *args))
 
     @impl(bc.ReduceWindowOp)

@@ -786,9 +786,11 @@ EXPRESSIONS: dict[type[Operation], Expression] = {
         f"numerics.arg_reduce({op.short_name!r}, {x}, {op.dim}, np.{dtype_name(op.result.type)})"),
     # np.add/multiply/maximum/minimum.accumulate in the element type
     bc.CumulativeOp: lambda e, op, x: f"numerics.cumulative({op.kind_name!r}, {x}, {op.dim}, {op.is_reverse})",
-    # np.argsort(kind="stable") of the key, then np.take_along_axis
+    # np.argsort(kind="stable") of the key (np.lexsort of several), then np.take_along_axis
     bc.SortOp: lambda e, op, x: (
-        f"numerics.sort({x}, {e.names[op.key]}, {op.dim}, {op.is_descending}, {op.is_total_order})"),
+        f"rt.sort({x}, [{', '.join(e.names[k] for k in op.keys)}], {op.dim}, {op.orders!r}, {site(op)!r})"
+        if has_dynamic_types(op) else
+        f"numerics.sort({x}, [{', '.join(e.names[k] for k in op.keys)}], {op.dim}, {op.orders!r})"),
     # a padded copy seen through a strided window view, reduced
     bc.ReduceWindowOp: lambda e, op, x: (
         f"numerics.reduce_window({op.kind_name!r}, {x}, {e.names[op.init]}, *{op.window!r})"),
@@ -830,8 +832,8 @@ def check_static_or_explicit(op: Operation, target: str) -> None:
     of one shape, reductions, argmax/argmin, reverse and cumulative (NumPy's
     own run on any shape), contractions (their pairs checked before by
     make-explicit), dynamic_slice, dynamic_update_slice and gather (their
-    sizes checked before, their starts clamped to the run-time size), concatenate, pad, slice and
-    reshape (their run-time sizes checked first), reduce_window (its ``?``
+    sizes checked before, their starts clamped to the run-time size), concatenate, pad, slice,
+    reshape and sort (their run-time sizes checked first), reduce_window (its ``?``
     dims are ones no window spans, NumPy's loops run on any size). A transpose permutes run-time sizes; one that declares a static size
     for a ``?`` dim of its operand (checked by the reference and the C
     runtime) is refused. Another op with a dynamic dim (an implicit
@@ -845,7 +847,7 @@ def check_static_or_explicit(op: Operation, target: str) -> None:
                                              bc.CumulativeOp, bc.DotGeneralOp,
                                              bc.DynamicSliceOp, bc.DynamicUpdateSliceOp, bc.GatherOp,
                                              bc.ConcatenateOp, bc.PadOp,
-                                             bc.SliceOp, bc.ReshapeOp, bc.ReduceWindowOp))
+                                             bc.SliceOp, bc.ReshapeOp, bc.ReduceWindowOp, bc.SortOp))
                              or (is_elementwise(op) and is_explicit(op))
                              or (isinstance(op, bc.TransposeOp) and not refines_operand(op)))
     if dynamic is not None and not computes_on_any_shape:

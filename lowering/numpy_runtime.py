@@ -647,6 +647,13 @@ def concatenate(xs: Sequence[np.ndarray], dim: int, site: Site | None) -> np.nda
     return np.concatenate(xs, dim)
 
 
+def sort(values: np.ndarray, keys: Sequence[np.ndarray], dim: int, orders, site: Site | None) -> np.ndarray:
+    """``bcast.sort`` of ``?`` dims: the values and keys of one shape (the
+    reference's error at ``site``)."""
+    checked(site, bc.check_sort, [np.shape(x) for x in (values, *keys)])
+    return numerics.sort(values, keys, dim, orders)
+
+
 def pad(x: np.ndarray, value: np.ndarray, low: list[int], high: list[int], interior: list[int],
         site: Site | None) -> np.ndarray:
     """``bcast.pad`` of ``?`` dims: no size ends negative (error at ``site``)."""

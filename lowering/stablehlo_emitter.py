@@ -678,15 +678,19 @@ class FunctionEmitter:
             return indices
         return self.add(shlo.ConvertOp(indices, make_type((flat_type_shape(indices.type),), "i64")))
 
-    def emit_sort(self, op: bc.SortOp, values: SSAValue, key: SSAValue) -> SSAValue:
-        """``sort`` of (key, values) with JAX's comparator on operand 0
-        (``shlo.sort_comparator``), its result #1 (``jnp.argsort``'s form);
-        of the key alone when the values are the key (``jnp.sort``'s)."""
-        inputs = [key] if values is key else [key, values]
+    def emit_sort(self, op: bc.SortOp, values: SSAValue, *keys: SSAValue) -> SSAValue:
+        """``sort`` of (keys..., values) with JAX's comparator on the keys
+        (``shlo.sort_comparator``: ``jax.lax.sort``'s ``num_keys``), its
+        last result (``jnp.argsort``'s form); of the keys alone when the
+        values are one of them (``jnp.sort``'s), that key's result."""
+        inputs = list(dict.fromkeys(keys))
+        if values not in inputs:
+            inputs.append(values)
         elements = [v.type.get_element_type() for v in inputs]
-        comparator = shlo.sort_comparator(elements, 0, "GT" if op.is_descending else "LT", op.is_total_order)
-        self.add(sort := shlo.SortOp(inputs, op.dim, comparator))
-        return sort.results[-1]
+        order = [(inputs.index(key), "GT" if descending else "LT", total_order)
+                 for key, (descending, total_order) in zip(keys, op.orders)]
+        self.add(sort := shlo.SortOp(inputs, op.dim, shlo.sort_comparator(elements, order)))
+        return sort.results[inputs.index(values)]
 
     def emit_arg_reduce(self, op: bc.ArgReduceOp, x: SSAValue) -> SSAValue:
         """JAX's form: a reduce of (x, iota along dim) from (the kind's

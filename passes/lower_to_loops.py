@@ -116,6 +116,19 @@ def storage_type(element: str) -> Attribute:
     return IntegerType(rules.bit_width(element))
 
 
+RADIX_SORT_MIN = 256
+"""A static sorted dim at least this long sorts by radix (``radix_passes``:
+4 passes over an f32 lane, each a count and a move, where a merge sort of
+1024 makes 10 branch-free merges); a shorter one by merges, which need no
+256-entry count per pass."""
+
+
+def radix_key_type(element: str) -> IntegerType:
+    """The unsigned integer (signless, at least a byte) ``radix_key`` makes
+    of a sort key of ``element``."""
+    return IntegerType(max(8, rules.bit_width(scalar.sort_key_element(element))))
+
+
 def memref_shape(shape: rules.Shape) -> list[int]:
     """A flat shape as a memref's: a ``?`` (or bounded) dim is MLIR's dynamic size."""
     return [DYNAMIC_INDEX if isinstance(n, rules.Dynamic) else n for n in shape]
@@ -543,6 +556,8 @@ def size_source(v: SSAValue, d: int) -> SizeSource:
             v, d = op.operand, op.perm[d]
         elif isinstance(op, bc.ReverseOp | bc.CumulativeOp | bc.DynamicUpdateSliceOp | bc.ReduceWindowOp):
             v = op.operand  # (a reduce_window's ``?`` dims are those no window spans)
+        elif isinstance(op, bc.SortOp):
+            v = op.values  # the keys' sizes are the values' (checked at run time)
         elif isinstance(op, bc.DotGeneralOp):
             v, d = op.result_source(d)
         elif isinstance(op, bc.GatherOp):  # a ``?`` result dim is a batch dim of the indices (slices are static)
@@ -1368,35 +1383,46 @@ class FunctionLowering:
         """A fusion boundary: a parallel nest over the other dims, and per
         row a stable bottom-up merge sort of the positions ``0..n-1`` (as
         ``i64`` in two scratch rows, merged from one into the other, pass by
-        pass: ``ceil(log2 n)`` passes, unrolled, as ``n`` is static) by the
-        row's keys (``scalar.sort_key``, computed once per element into a
-        third row, so a comparison is one integer compare), then the values
-        read at the sorted positions (``merge_pass`` says how a pass merges)."""
+        pass: ``ceil(log2 n)`` passes, unrolled where ``n`` is static,
+        ``run_time_merge_passes`` where it is ``?``) by the row's keys
+        (``scalar.sort_key`` of each key, computed once per element into a
+        row of its own, so a comparison is integer compares), then the
+        values read at the sorted positions (``merge_pass`` says how a pass
+        merges)."""
         b, target = self.b, self.buffer(op.result)
-        shape = self.shape(op.key)
+        shape = self.shape(op.values)
         n = shape[op.dim]
         self.written(op.result, target)
         if 0 in shape:
             return
-        element = element_of(op.key.type)
-        key_element = scalar.sort_key_element(element)
+        elements = [element_of(key.type) for key in op.keys]
+        radix = isinstance(n, int) and n >= RADIX_SORT_MIN
+        key_types = [radix_key_type(e) if radix else storage_type(scalar.sort_key_element(e)) for e in elements]
         i64 = IntegerType(64)
         others = [m for d, m in enumerate(shape) if d != op.dim]
         with self.nest(others, parallel=True) as ivs:
             at = lambda k: [*ivs[:op.dim], k, *ivs[op.dim:]]  # noqa: E731
-            rows = [b(memref.AllocOp([], [], MemRefType(i64, [n]))) for _ in range(2)]
-            keys = b(memref.AllocOp([], [], MemRefType(storage_type(key_element), [n])))
+            sizes, row = ([n], [DYNAMIC_INDEX]) if isinstance(n, SSAValue) else ([], [n])
+            rows = [b(memref.AllocOp(sizes, [], MemRefType(i64, row))) for _ in range(2)]
+            keys = [b(memref.AllocOp(sizes, [], MemRefType(t, row))) for t in key_types]
 
             def start(k: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
-                key = scalar.sort_key(b, element, self.value_at(op.key, at(k)), op.is_total_order)
-                b(memref.StoreOp.get(key, keys, [k]))
+                for key, row, element, order in zip(op.keys, keys, elements, op.orders):
+                    value = scalar.sort_key(b, element, self.value_at(key, at(k)), order[1])
+                    if radix:
+                        value = self.radix_key(value, scalar.sort_key_element(element), order[0])
+                    b(memref.StoreOp.get(value, row, [k]))
                 b(memref.StoreOp.get(b(arith.IndexCastOp(k, i64)), rows[0], [k]))
                 return []
 
             self.in_loop(n, start)
+            if isinstance(n, SSAValue):
+                self.run_time_merge_passes(op, elements, keys, rows, b(arith.IndexCastOp(n, i64)))
+            if radix:
+                self.radix_passes(keys, rows, n)
             width = 1
-            while width < n:
-                self.merge_pass(op, key_element, keys, rows[0], rows[1], n, width)
+            while isinstance(n, int) and not radix and width < n:
+                self.merge_pass(op, elements, keys, rows[0], rows[1], n, width)
                 rows.reverse()
                 width *= 2
 
@@ -1406,7 +1432,7 @@ class FunctionLowering:
                 return []
 
             self.in_loop(n, finish)
-            for scratch in (*rows, keys):
+            for scratch in (*rows, *keys):
                 b(memref.DeallocOp.get(scratch))
 
     def in_loop(self, trips: int | SSAValue, body: Callable[[SSAValue, list[SSAValue]], list[SSAValue]],
@@ -1419,34 +1445,146 @@ class FunctionLowering:
         finally:
             self.scopes.pop()
 
-    def merge_pass(self, op: bc.SortOp, key_element: str, keys: SSAValue, source: SSAValue, dest: SSAValue,
-                   n: int, width: int) -> None:
+    def radix_key(self, key: SSAValue, element: str, descending: bool) -> SSAValue:
+        """A sort key (``scalar.sort_key``, of ``element``) as an unsigned
+        integer of ``radix_key_type``'s width that orders the same way: a
+        boolean widened to a byte, a signed key's sign bit flipped; all its
+        bits flipped when ``descending`` (the order reversed, ties kept)."""
+        b = self.b
+        width = radix_key_type(element).width.data
+        if rules.kind(element) == "bool":
+            key = b.cast("arith.extui", key, f"i{width}")
+        elif rules.kind(element) == "signed":
+            key = b.apply("arith.xori", key, b.int(1 << (width - 1), f"i{width}"))
+        if descending:
+            key = b.apply("arith.xori", key, b.int(-1, f"i{width}"))
+        return key
+
+    def radix_passes(self, keys: Sequence[SSAValue], rows: list[SSAValue], n: int) -> None:
+        """A stable least-significant-digit radix sort of the positions in
+        ``rows[0]`` by the ``radix_key`` rows ``keys`` (the last key first,
+        each from its lowest byte up, so the first key's highest byte
+        decides last: the lexicographic order, and ties keep their order as
+        each pass is stable). A pass counts the byte values (``count``, 256
+        entries; in the keys' own order, which the counts do not depend
+        on), turns the counts into starts, then moves each position to
+        its byte's next place; ``rows`` end swapped by the number of passes,
+        so ``rows[0]`` holds the sorted positions."""
+        b = self.b
+        i64 = IntegerType(64)
+        count = b(memref.AllocOp([], [], MemRefType(i64, [256])))
+        zero, one = b.int(0, "i64"), b.int(1, "i64")
+        for key in reversed(keys):
+            width = key.type.element_type.width.data
+            for shift in range(0, width, 8):
+                source, dest = rows
+
+                def digit(place: SSAValue, key: SSAValue = key, width: int = width, shift: int = shift) -> SSAValue:
+                    """The byte of the key of the element at ``place`` (an index)."""
+                    value = b(memref.LoadOp.get(key, [place]))
+                    byte = b.apply("arith.andi", b.apply("arith.shrui", value, b.int(shift, f"i{width}")),
+                                   b.int(255, f"i{width}"))
+                    wide = byte if width == 64 else b.cast("arith.extui", byte, "i64")
+                    return b(arith.IndexCastOp(wide, IndexType()))
+
+                def clear(k: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+                    b(memref.StoreOp.get(zero, count, [k]))
+                    return []
+
+                def histogram(k: SSAValue, carried: list[SSAValue], digit=digit) -> list[SSAValue]:
+                    d = digit(k)  # counts do not depend on the order: the keys in place
+                    b(memref.StoreOp.get(b(arith.AddiOp(b(memref.LoadOp.get(count, [d])), one)), count, [d]))
+                    return []
+
+                def starts(k: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+                    c = b(memref.LoadOp.get(count, [k]))
+                    b(memref.StoreOp.get(carried[0], count, [k]))
+                    return [b(arith.AddiOp(carried[0], c))]
+
+                def scatter(k: SSAValue, carried: list[SSAValue], source: SSAValue = source, dest: SSAValue = dest,
+                            digit=digit) -> list[SSAValue]:
+                    position = b(memref.LoadOp.get(source, [k]))
+                    d = digit(b(arith.IndexCastOp(position, IndexType())))
+                    place = b(memref.LoadOp.get(count, [d]))
+                    b(memref.StoreOp.get(position, dest, [b(arith.IndexCastOp(place, IndexType()))]))
+                    b(memref.StoreOp.get(b(arith.AddiOp(place, one)), count, [d]))
+                    return []
+
+                self.in_loop(256, clear)
+                self.in_loop(n, histogram)
+                self.in_loop(256, starts, [zero])
+                self.in_loop(n, scatter)
+                rows.reverse()
+        b(memref.DeallocOp.get(count))
+
+    def run_time_merge_passes(self, op: bc.SortOp, elements: Sequence[str], keys: Sequence[SSAValue],
+                              rows: Sequence[SSAValue], n: SSAValue) -> None:
+        """The merge passes of a ``?`` sorted dim of ``n`` (``i64``) places:
+        their count ``ceil(log2 n)`` counted at run time (the ``k < 63``
+        with ``2**k < n``), then a loop of pass pairs, widths ``4**p`` from
+        ``rows[0]`` into ``rows[1]`` and twice that back, so the sorted
+        positions end in ``rows[0]``; an odd count's last pass has a width
+        of at least ``n``, one run: a copy."""
+        b = self.b
+        i64 = IntegerType(64)
+        one, zero = b.int(1, "i64"), b.int(0, "i64")
+
+        def count(k: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+            below = b.cmpi("ult", b.apply("arith.shli", one, b(arith.IndexCastOp(k, i64))), n)
+            return [b(arith.AddiOp(carried[0], b.select(below, one, zero)))]
+
+        (passes,) = self.in_loop(63, count, [zero])
+        pairs = b(arith.IndexCastOp(b.apply("arith.shrui", b(arith.AddiOp(passes, one)), one), IndexType()))
+
+        def pair_of_passes(p: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+            width = b.apply("arith.shli", one, b(arith.MuliOp(b(arith.IndexCastOp(p, i64)), b.int(2, "i64"))))
+            self.merge_pass(op, elements, keys, rows[0], rows[1], n, width)
+            self.merge_pass(op, elements, keys, rows[1], rows[0], n, b.apply("arith.shli", width, one))
+            return []
+
+        self.in_loop(pairs, pair_of_passes)
+
+    def merge_pass(self, op: bc.SortOp, elements: Sequence[str], keys: Sequence[SSAValue], source: SSAValue,
+                   dest: SSAValue, n: int | SSAValue, width: int | SSAValue) -> None:
         """One pass of the merge sort: each pair of sorted runs ``[lo, mid)``,
         ``[mid, hi)`` of ``width`` positions in ``source`` merged into
-        ``dest``. The loop IR has no branch: the merge steps ``hi - lo`` times
+        ``dest`` (``n`` and ``width`` constants, or ``i64`` values at run
+        time). The loop IR has no branch: the merge steps ``hi - lo`` times
         carrying the two read points, reading each clamped into its run, and
         takes the left one unless the left run is used up or the right key
-        goes strictly before the left (``scalar.sorts_before``: a tie takes
-        the left, so the sort is stable)."""
+        goes strictly before the left (``goes_first``: a tie takes the left,
+        so the sort is stable)."""
         b = self.b
         i64 = IntegerType(64)
         index = lambda v: b(arith.IndexCastOp(v, IndexType()))  # noqa: E731
 
-        def key_of(position: SSAValue) -> SSAValue:
-            return b(memref.LoadOp.get(keys, [index(position)]))
+        def goes_first(x: SSAValue, y: SSAValue) -> SSAValue:
+            """Whether position ``x`` sorts strictly before ``y``: the
+            lexicographic compare of their keys, from the last key up (JAX's
+            comparator: ``lt_k or (eq_k and the later keys' answer)``)."""
+            answer = None
+            for row, element, (descending, _) in reversed(list(zip(keys, elements, op.orders))):
+                kx, ky = (b(memref.LoadOp.get(row, [index(p)])) for p in (x, y))
+                key_element = scalar.sort_key_element(element)
+                before = scalar.compare(b, key_element, "GT" if descending else "LT", kx, ky)
+                answer = before if answer is None else b.apply("arith.ori", before, b.apply(
+                    "arith.andi", scalar.compare(b, key_element, "EQ", kx, ky), answer))
+            return answer
+
+        value = lambda v: b.int(v, "i64") if isinstance(v, int) else v  # noqa: E731
+        double = 2 * width if isinstance(width, int) else b.apply("arith.shli", width, b.int(1, "i64"))
 
         def pair(p: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
-            lo = b(arith.MuliOp(b(arith.IndexCastOp(p, i64)), b.int(2 * width, "i64")))
-            mid = b.apply("arith.minui", b(arith.AddiOp(lo, b.int(width, "i64"))), b.int(n, "i64"))
-            hi = b.apply("arith.minui", b(arith.AddiOp(lo, b.int(2 * width, "i64"))), b.int(n, "i64"))
+            lo = b(arith.MuliOp(b(arith.IndexCastOp(p, i64)), value(double)))
+            mid = b.apply("arith.minui", b(arith.AddiOp(lo, value(width))), value(n))
+            hi = b.apply("arith.minui", b(arith.AddiOp(lo, value(double))), value(n))
             last_left, last_right = b(arith.SubiOp(mid, b.int(1, "i64"))), b(arith.SubiOp(hi, b.int(1, "i64")))
 
             def step(k: SSAValue, read: list[SSAValue]) -> list[SSAValue]:
                 i, j = read
                 left = b(memref.LoadOp.get(source, [index(b.apply("arith.minui", i, last_left))]))
                 right = b(memref.LoadOp.get(source, [index(b.apply("arith.minui", j, last_right))]))
-                right_first = scalar.compare(b, key_element, "GT" if op.is_descending else "LT",
-                                             key_of(right), key_of(left))
+                right_first = goes_first(right, left)
                 left_open, right_open = b.cmpi("ult", i, mid), b.cmpi("ult", j, hi)
                 take_right = b.apply("arith.andi", right_open, b.apply("arith.ori", b.apply(
                     "arith.xori", left_open, b.const(1, "i1")), right_first))
@@ -1459,7 +1597,12 @@ class FunctionLowering:
             self.in_loop(index(b(arith.SubiOp(hi, lo))), step, [lo, mid])
             return []
 
-        self.in_loop(-(-n // (2 * width)), pair)
+        if isinstance(n, int) and isinstance(width, int):
+            trips: int | SSAValue = -(-n // (2 * width))
+        else:  # (n + 2 width - 1) / (2 width), in index
+            last = b(arith.SubiOp(b(arith.AddiOp(value(n), value(double))), b.int(1, "i64")))
+            trips = b(arith.IndexCastOp(b.apply("arith.divui", last, value(double)), IndexType()))
+        self.in_loop(trips, pair)
 
     def lower_reduce_window(self, op: bc.ReduceWindowOp) -> None:
         """A fusion boundary: a parallel nest over the result, and in it one

@@ -43,8 +43,8 @@ Python source line, for a JAX export with debug info).
   computations ``set``, ``add``, ``multiply``, ``maximum``, ``minimum``
   become ``bcast.scatter`` of that kind.
 - ``sort`` with one of JAX's comparators (``sort_comparator_form``: one
-  key, ascending or descending, JAX's float canonicalization or IEEE total
-  order) becomes one ``bcast.sort`` per used result; ``chlo.top_k`` becomes
+  key or several compared lexicographically, each ascending or descending,
+  JAX's float canonicalization or IEEE total order) becomes one ``bcast.sort`` per used result; ``chlo.top_k`` becomes
   its decomposition (a descending total-order sort of the operand and of an
   ``i32`` iota, sliced).
 - Anything else (another op, a variadic reduce, another body or
@@ -72,6 +72,8 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
     DenseIntOrFPElementsAttr,
+    DictionaryAttr,
+    IntegerAttr,
     ModuleOp,
     StringAttr,
     SymbolRefAttr,
@@ -79,7 +81,7 @@ from xdsl.dialects.builtin import (
     i1,
     i64,
 )
-from xdsl.ir import Attribute, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -1037,10 +1039,11 @@ def _whole_dims_gather(op: hlo.DynamicGatherOp, entries: list[int | SSAValue]) -
 
 
 SORT_COMPARATORS_NOTE = (
-    "the comparators JAX writes (num_keys=1) are imported: compare LT (ascending) or GT (descending) of "
+    "the comparators JAX writes are imported: compare LT (ascending) or GT (descending) of "
     "the two elements of one operand, the key; on a float key TOTALORDER, of the elements as they are "
     "(jax.lax.top_k) or after JAX's canonicalization (select(x != x, NaN, select(x == 0, 0.0, x)): "
-    "jnp.sort); on an integer key SIGNED (signed) or UNSIGNED (unsigned, i1)"
+    "jnp.sort); on an integer key SIGNED (signed) or UNSIGNED (unsigned, i1); for several keys "
+    "(num_keys > 1), or(compare LT/GT, and(compare EQ of the same pair, the next keys' comparator))"
 )
 
 
@@ -1058,14 +1061,15 @@ class ConvertSort(RewritePattern):
         if form is None:
             raise PassError(op, "with this comparator is not supported by convert-stablehlo-to-bcast",
                             [SORT_COMPARATORS_NOTE])  # fmt: skip
-        key, direction, total_order = form
+        keys = [op.inputs[key] for key, _, _ in form]
+        descending, total_order = [direction == "GT" for _, direction, _ in form], [t for _, _, t in form]
         new: list[Operation] = []
         results: list[SSAValue | None] = []
         for value, result in zip(op.inputs, op.results):
             if not result.uses:
                 results.append(None)
                 continue
-            new.append(bcast.SortOp(value, op.inputs[key], op.dim, direction == "GT", total_order))
+            new.append(bcast.SortOp(value, keys, op.dim, descending, total_order))
             results.append(new[-1].results[0])
         replace(rewriter, op, new, results)
 
@@ -1074,15 +1078,19 @@ class ConvertTopK(RewritePattern):
     """``chlo.top_k`` -> what its decomposition (``jax.export``'s
     ``chlo.top_k.impl``) does: ``bcast.sort`` along the last dim,
     descending in IEEE total order, of the operand (the values) and of an
-    ``i32`` iota (the indices), each sliced to the first ``k``; only the
-    used results are made."""
+    ``i32`` iota (the indices), each cut to the first ``k``; only the used
+    results are made. With ``?`` dims (the last dim static: ``k`` must fit
+    it, and JAX refuses a ``?`` one too) the iota is a ``dynamic_iota`` of
+    the operand's sizes and the cut a ``pad`` whose negative high padding
+    crops the last dim (``slice`` makes static dims only)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: chlo.TopKOp, rewriter: PatternRewriter) -> None:
         shape, element = _bcast_type(op, op.operand)
         (shape,) = shape
-        last = len(shape) - 1
+        last = len(shape) - 1  # static (chlo.TopKOp.verify_op)
         total_order = rules.kind(element) == "float"
+        dynamic = rules.is_dynamic(shape)
         new: list[Operation] = []
         results: list[SSAValue | None] = []
         for result in (op.values, op.indices):
@@ -1091,26 +1099,97 @@ class ConvertTopK(RewritePattern):
                 continue
             values = op.operand
             if result is op.indices:
-                new.append(bcast.IotaOp(last, make_type((shape,), "i32")))
+                sizes: list[int | SSAValue] = []
+                for d, n in enumerate(shape):
+                    if not isinstance(n, int):
+                        new.append(bcast.DimOp(op.operand, d))
+                    sizes.append(n if isinstance(n, int) else new[-1].results[0])
+                iota_type = make_type((shape,), "i32")
+                new.append(bcast.DynamicIotaOp(sizes, last, iota_type) if dynamic else bcast.IotaOp(last, iota_type))
                 values = new[-1].results[0]
             new.append(bcast.SortOp(values, op.operand, last, True, total_order))
-            new.append(bcast.SliceOp(new[-1].results[0], [0] * len(shape), [*shape[:-1], op.count], [1] * len(shape)))
+            if dynamic:
+                scalar = TensorType(result.type.get_element_type(), [])
+                new.append(zero := bcast.ConstantOp(np.zeros((), dtype=numpy_dtype(scalar)), scalar))
+                rank = len(shape)
+                new.append(bcast.PadOp(new[-2].results[0], zero.results[0], [0] * rank,
+                                       [0] * last + [op.count - shape[last]], [0] * rank))
+            else:
+                new.append(bcast.SliceOp(new[-1].results[0], [0] * len(shape), [*shape[:-1], op.count],
+                                         [1] * len(shape)))
             results.append(new[-1].results[0])
         replace(rewriter, op, new, results)
 
 
-def sort_comparator_form(comparator: Region, inputs: Sequence[SSAValue]) -> tuple[int, str, bool] | None:
-    """(key operand, LT or GT, total_order) when ``comparator`` is one of
-    JAX's (``hlo.sort_comparator``): it returns ``compare DIRECTION, a, b``
-    of the key's pair of arguments, both as they are or both canonicalized
+def top_k_composites_as_chlo(module: ModuleOp) -> None:
+    """JAX's ``stablehlo.composite "chlo.top_k"`` (``jax.export``'s
+    ``top_k``) -> ``chlo.top_k`` of its ``k``, before calls are inlined: the
+    composite means its decomposition, which is exactly ``chlo.top_k``
+    (``ConvertTopK`` writes what it does), and the decomposition's
+    ``real_dynamic_slice`` to a run-time size has no bcast form with ``?``
+    dims. Another composite is inlined."""
+    for op in list(module.walk()):
+        if op_name(op) != "stablehlo.composite" or len(op.operands) != 1 or len(op.results) != 2:
+            continue
+        name = op.properties.get("name", op.attributes.get("name"))
+        attributes = op.properties.get("composite_attributes", op.attributes.get("composite_attributes"))
+        k = attributes.data.get("k") if isinstance(attributes, DictionaryAttr) else None
+        if not (isinstance(name, StringAttr) and name.data == "chlo.top_k" and isinstance(k, IntegerAttr)):
+            continue
+        top_k = chlo.TopKOp.create(operands=[op.operands[0]], result_types=[r.type for r in op.results],
+                                   properties={"k": IntegerAttr(k.value.data, i64)})
+        top_k.location = op.location
+        Rewriter.replace_op(op, top_k)
+
+
+def sort_comparator_form(comparator: Region, inputs: Sequence[SSAValue]) -> list[tuple[int, str, bool]] | None:
+    """The keys, (operand, LT or GT, total_order) each, the first deciding,
+    when ``comparator`` is one of JAX's (``hlo.sort_comparator``): it
+    returns ``compare DIRECTION, a, b`` of one key's pair of arguments, or
+    for several keys ``or(compare DIRECTION, and(compare EQ, the later
+    keys' comparator))`` on one key's pair (either operand order of ``or``
+    and ``and``); each pair both as they are or both canonicalized
     (``_canonicalized``); constants may be in the region or outside it.
     Dead ops in the region do not count. Else None."""
     block = comparator.block if comparator.blocks else None
     ret = block.last_op if block is not None else None
     if not isinstance(ret, hlo.ReturnOp) or len(ret.operands) != 1:
         return None
-    compare = ret.operands[0].owner
-    if not isinstance(compare, hlo.CompareOp) or compare.direction not in ("LT", "GT"):
+    return _lexicographic_form(ret.operands[0], block, inputs)
+
+
+def _lexicographic_form(value: SSAValue, block: Block, inputs: Sequence[SSAValue]) -> list[tuple[int, str, bool]] | None:
+    """``sort_comparator_form`` of the comparator's answer ``value``."""
+    owner = value.owner
+    if isinstance(owner, hlo.CompareOp):
+        key = _key_compare(owner, ("LT", "GT"), block, inputs)
+        return None if key is None else [key]
+    if not (isinstance(owner, Operation) and owner.name == "stablehlo.or" and len(owner.operands) == 2):
+        return None
+    for before, tie in (owner.operands, owner.operands[::-1]):
+        first = before.owner
+        if not isinstance(first, hlo.CompareOp) or (key := _key_compare(first, ("LT", "GT"), block, inputs)) is None:
+            continue
+        tie_op = tie.owner
+        if not (isinstance(tie_op, Operation) and tie_op.name == "stablehlo.and" and len(tie_op.operands) == 2):
+            continue
+        for equal, rest in (tie_op.operands, tie_op.operands[::-1]):
+            eq = equal.owner
+            if (isinstance(eq, hlo.CompareOp) and _key_compare(eq, ("EQ",), block, inputs) == (key[0], "EQ", key[2])
+                    and _canonicalized(eq.lhs) == _canonicalized(first.lhs)
+                    and _canonicalized(eq.rhs) == _canonicalized(first.rhs)
+                    and (later := _lexicographic_form(rest, block, inputs)) is not None):
+                return [key, *later]  # fmt: skip
+    return None
+
+
+def _key_compare(compare: hlo.CompareOp, directions: tuple[str, ...], block: Block,
+                 inputs: Sequence[SSAValue]) -> tuple[int, str, bool] | None:
+    """(key operand, direction, total_order) when ``compare`` is one of
+    ``directions`` of the two arguments of one operand (``a``, then ``b``),
+    both as they are or both canonicalized, with the key's compare type
+    (TOTALORDER on floats, SIGNED, UNSIGNED otherwise); else None."""
+    if compare.direction not in directions:
         return None
     (a, canonical_a), (b, canonical_b) = _canonicalized(compare.lhs), _canonicalized(compare.rhs)
     if not (isinstance(a, BlockArgument) and isinstance(b, BlockArgument) and a.owner is block
@@ -1510,6 +1589,7 @@ class ConvertStablehloToBcastPass(ModulePass):
     strict: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        top_k_composites_as_chlo(op)
         inline_calls(op, self.strict)  # first: an op of a called function is reported where it is called
         flatten_control_flow(op)  # loop bodies and branches are then ordinary ops
         reducers = _reducer_names(op)

@@ -474,6 +474,20 @@ def nucleus_mask(logits):
     return jnp.where(before < 0.9, probs, 0.0)
 
 
+def rank_within_groups(groups, scores):
+    """Items ordered by group, then by score from the highest, each row's
+    item ids in that order (``jax.lax.sort`` with ``num_keys=2``)."""
+    ids = jnp.broadcast_to(jnp.arange(scores.shape[-1], dtype=jnp.int32), scores.shape)
+    _, _, order = jax.lax.sort((groups, -scores, ids), dimension=1, num_keys=2)
+    return order
+
+
+def lexsort_rows(x):
+    """The rows of ``x`` ordered by column 0, ties by column 1
+    (``jnp.lexsort``), gathered."""
+    return x[jnp.lexsort((x[:, 1], x[:, 0]))]
+
+
 # -- pooling (stablehlo.reduce_window) and combining scatters ---------------
 
 def max_pool_2d(x):
@@ -635,6 +649,11 @@ PROGRAMS: dict[str, Case] = {
     "long_fori": Case(long_fori, lambda r: (normal(r, (4, 3)),), "fori_loop of 10,000 steps"),
     "rows_scaled": Case(rows_scaled, lambda r: (normal(r, (5, 3)), np.array([4, 0, 4], np.int32),
                                                 normal(r, (3, 3))), "x.at[i].multiply(s)"),
+    "rank_within_groups": Case(rank_within_groups, lambda r: (r.integers(0, 3, (3, 10)).astype(np.int32),
+                                                              r.integers(0, 4, (3, 10)).astype(np.float32)),
+                               "lax.sort num_keys=2: by group, then score descending"),
+    "lexsort_rows": Case(lexsort_rows, lambda r: (r.integers(0, 3, (9, 3)).astype(np.float32),),
+                         "jnp.lexsort of two columns, rows gathered"),
 }
 
 

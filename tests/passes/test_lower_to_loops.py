@@ -140,8 +140,8 @@ program("sort", """
 func.func @main(%x: tensor<5x7xf32>, %h: tensor<9xf16>, %u: tensor<6x2xui8>, %i: tensor<5x7xi32>) -> (tensor<5x7xf32>, tensor<5x7xi32>, tensor<9xf16>, tensor<6x2xui8>) {
   %e = bcast.exponential %x : tensor<5x7xf32>
   %s = bcast.sort %e by %e, dim = 1 : (tensor<5x7xf32>, tensor<5x7xf32>) -> tensor<5x7xf32>
-  %a = bcast.sort %i by %x, dim = 0 descending : (tensor<5x7xi32>, tensor<5x7xf32>) -> tensor<5x7xi32>
-  %t = bcast.sort %h by %h, dim = 0 descending total_order : (tensor<9xf16>, tensor<9xf16>) -> tensor<9xf16>
+  %a = bcast.sort %i by %x descending, dim = 0 : (tensor<5x7xi32>, tensor<5x7xf32>) -> tensor<5x7xi32>
+  %t = bcast.sort %h by %h descending total_order, dim = 0 : (tensor<9xf16>, tensor<9xf16>) -> tensor<9xf16>
   %v = bcast.sort %u by %u, dim = 0 : (tensor<6x2xui8>, tensor<6x2xui8>) -> tensor<6x2xui8>
   func.return %s, %a, %t, %v : tensor<5x7xf32>, tensor<5x7xi32>, tensor<9xf16>, tensor<6x2xui8>
 }""", edges=True)

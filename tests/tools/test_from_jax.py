@@ -306,16 +306,16 @@ def error_at_the_users_line(step, x) -> str:
 
 
 def test_unsupported_jax_op_is_reported_at_the_users_line() -> None:
-    """The op JAX made for a two-key ``lax.sort`` (a stablehlo.sort whose
-    lexicographic comparator the import does not take) is reported at the
-    line of this file that wrote it, not at StableHLO text the user never
-    sees; the call chain follows as notes, without bcast's own frames."""
-    def sorted_rows(x):
-        return jax.lax.sort((x, -x), dimension=1, num_keys=2)[0], here()
+    """The op JAX made for ``lax.reduce_precision`` (an op the import does
+    not take; a two-key ``lax.sort`` was the example until it imported) is
+    reported at the line of this file that wrote it, not at StableHLO text
+    the user never sees; the call chain follows as notes, without bcast's
+    own frames."""
+    def rounded(x):
+        return jax.lax.reduce_precision(x, 5, 10), here()
 
-    message = error_at_the_users_line(sorted_rows, X)
-    assert "error: 'stablehlo.sort' op with this comparator is not supported by convert-stablehlo-to-bcast" \
-        in message
+    message = error_at_the_users_line(rounded, X)
+    assert "error: 'stablehlo.reduce_precision' op is not supported by convert-stablehlo-to-bcast" in message
     assert "<jax:" not in message and "jax_bridge.py" not in message, message
 
 

@@ -102,6 +102,14 @@ PROGRAMS = {
     "roll_batch": (lambda x: jnp.roll(x, 1, axis=0), ["b,4"]),  # real_dynamic_slice of a range from b
     "take_static_axis": (lambda x: jnp.take(x, jnp.array([2, 0, 3]), axis=1), ["b,4"]),  # dynamic_gather
     "take_per_row_count": (lambda x, i: jnp.take(x, i, axis=1, mode="clip"), ["b,4", INDICES + "b"]),
+    "sort_rows": (lambda x: jnp.sort(x, axis=-1), ["b,4"]),  # sort beside the ? dim
+    "sort_batch": (lambda x: jnp.sort(x, axis=0), ["b,4"]),  # along it
+    "argsort_batch": (lambda x: jnp.argsort(x, axis=0), ["b,3"]),  # a dynamic_iota sorted by x
+    "argsort_rows_descending": (lambda x: jnp.argsort(x, axis=-1, descending=True), ["b,5"]),
+    "top_k_values": (lambda x: jax.lax.top_k(x, 2)[0], ["b,4"]),  # the chlo.top_k composite
+    "top_k_indices": (lambda x: jax.lax.top_k(x, 3)[1], ["b,5"]),
+    "median_batch": (lambda x: jnp.median(x, axis=0), ["b,3"]),  # sort along ?, the middle rows
+    "two_key_sort": (lambda x, y: jax.lax.sort((jnp.round(x), y), dimension=0, num_keys=2)[1], ["b,3", "b,3"]),
 }
 """name: (function, one shape spec per argument: sizes and dimension variables)."""
 

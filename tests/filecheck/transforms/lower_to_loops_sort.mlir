@@ -1,4 +1,4 @@
-// RUN: bcast-opt %s -p bcast-fuse,bcast-lower-to-loops | filecheck %s
+// RUN: bcast-opt %s --split-input-file -p bcast-fuse,bcast-lower-to-loops | filecheck %s
 
 // bcast-lower-to-loops: sort is a fusion boundary. A parallel nest over the
 // other dims; per lane, three scratch rows: the keys (a float's total-order
@@ -40,6 +40,65 @@ func.func @argsort_descending(%x: tensor<2x3xf32>, %i: tensor<2x3xi32>) -> tenso
 // CHECK-NEXT:   memref.dealloc %[[B]] : memref<3xi64>
 // CHECK-NEXT:   memref.dealloc %[[KEYS]] : memref<3xi32>
 // CHECK-NEXT: } {bcast.parallel}
-  %0 = bcast.sort %i by %x, dim = 1 descending : (tensor<2x3xi32>, tensor<2x3xf32>) -> tensor<2x3xi32>
+  %0 = bcast.sort %i by %x descending, dim = 1 : (tensor<2x3xi32>, tensor<2x3xf32>) -> tensor<2x3xi32>
   func.return %0 : tensor<2x3xi32>
+}
+
+// -----
+
+// A ? sorted dim: rows of the run-time size, and the merge passes counted at
+// run time (the k < 63 with 2**k < n), then run in pairs of widths 4**p
+// and twice that, so the positions end in the first row.
+
+// CHECK-LABEL: func.func @sort_dynamic
+func.func @sort_dynamic(%x: tensor<2x?xf32>) -> tensor<2x?xf32> {
+// CHECK:      %[[N:.*]] = memref.dim %x, %{{.*}} : memref<2x?xf32>
+// CHECK:      scf.for
+// CHECK-NEXT:   %[[A:.*]] = memref.alloc(%[[N]]) : memref<?xi64>
+// CHECK-NEXT:   %[[B:.*]] = memref.alloc(%[[N]]) : memref<?xi64>
+// CHECK-NEXT:   memref.alloc(%[[N]]) : memref<?xi32>
+// CHECK:        %[[N64:.*]] = arith.index_cast %[[N]] : index to i64
+// CHECK-NEXT:   %[[PASSES:.*]] = scf.for {{.*}} iter_args({{.*}}) -> (i64) {
+// CHECK:          arith.shli
+// CHECK-NEXT:     arith.cmpi ult, %{{.*}}, %[[N64]] : i64
+// CHECK:        %[[PLUS:.*]] = arith.addi %[[PASSES]], %{{.*}} : i64
+// CHECK-NEXT:   %[[PAIRS:.*]] = arith.shrui %[[PLUS]], %{{.*}} : i64
+// CHECK-NEXT:   %[[TRIPS:.*]] = arith.index_cast %[[PAIRS]] : i64 to index
+// CHECK-NEXT:   scf.for %{{.*}} = %{{.*}} to %[[TRIPS]] step %{{.*}} {
+// CHECK:          memref.load %[[A]]
+// CHECK:          memref.store %{{.*}}, %[[B]]
+// CHECK:          memref.load %[[B]]
+// CHECK:          memref.store %{{.*}}, %[[A]]
+// CHECK:        memref.load %[[A]]
+// CHECK:        memref.dealloc %[[A]] : memref<?xi64>
+  %0 = bcast.sort %x by %x, dim = 1 : (tensor<2x?xf32>, tensor<2x?xf32>) -> tensor<2x?xf32>
+  func.return %0 : tensor<2x?xf32>
+}
+
+// -----
+
+// A static sorted dim of at least 256 places sorts by radix: each key once
+// as an unsigned integer of its order (a float's total-order integer with
+// its sign bit flipped; descending: every bit flipped), then per byte from
+// the lowest a pass: the 256 counts cleared, counted, made starts, and each
+// position moved to its byte's next place. Four bytes, four passes, the
+// positions ending in the first row.
+
+// CHECK-LABEL: func.func @sort_radix
+func.func @sort_radix(%x: tensor<256xf32>, %i: tensor<256xi32>) -> tensor<256xi32> {
+// CHECK-DAG:  %[[SIGN:.*]] = arith.constant -2147483648 : i32
+// CHECK-DAG:  %[[ALL:.*]] = arith.constant -1 : i32
+// CHECK:      %[[A:.*]] = memref.alloc() : memref<256xi64>
+// CHECK-NEXT: %[[B:.*]] = memref.alloc() : memref<256xi64>
+// CHECK-NEXT: %[[KEYS:.*]] = memref.alloc() : memref<256xi32>
+// CHECK:        %[[FLIPPED:.*]] = arith.xori %{{.*}}, %[[SIGN]] : i32
+// CHECK-NEXT:   %[[KEY:.*]] = arith.xori %[[FLIPPED]], %[[ALL]] : i32
+// CHECK-NEXT:   memref.store %[[KEY]], %[[KEYS]][%{{.*}}] : memref<256xi32>
+// CHECK:      %[[COUNT:.*]] = memref.alloc() : memref<256xi64>
+// CHECK-COUNT-4: memref.store %{{.*}}, %[[COUNT]][%{{.*}}] : memref<256xi64>
+// CHECK:      memref.dealloc %[[COUNT]] : memref<256xi64>
+// CHECK:      memref.load %[[A]]
+// CHECK:      memref.store %{{.*}}, %result0
+  %0 = bcast.sort %i by %x descending, dim = 0 : (tensor<256xi32>, tensor<256xf32>) -> tensor<256xi32>
+  func.return %0 : tensor<256xi32>
 }

@@ -110,14 +110,11 @@ func.func @top_k_values_type(%x: tensor<2x3xf32>) {
 
 // -----
 
-// Static shapes only (a shape-polymorphic sort is refused, located).
-func.func @dynamic(%x: tensor<?xf32>) {
-  // expected-error @+1 {{'stablehlo.sort' op dynamic dimensions are not supported by stablehlo.sort yet}}
-  %0 = "stablehlo.sort"(%x) <{dimension = 0 : i64}> ({
-  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
-    %1 = stablehlo.compare LT, %a, %b, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
-    stablehlo.return %1 : tensor<i1>
-  }) : (tensor<?xf32>) -> tensor<?xf32>
-  // expected-note @-5 {{docs/semantics.md, "Dynamic and bounded shapes", lists the ops that take them}}
+// top_k's k must fit the last dim: a ? last dim is refused (jax.lax.top_k
+// refuses a symbolic one too); ? dims before it are taken.
+func.func @top_k_along_a_dynamic_dim(%x: tensor<2x?xf32>) {
+  // expected-error @+1 {{'chlo.top_k' op the last dim must be static: k must fit it}}
+  %v, %i = chlo.top_k(%x, k = 2) : tensor<2x?xf32> -> (tensor<2x2xf32>, tensor<2x2xi32>)
+  // expected-note @-1 {{jax.lax.top_k refuses a symbolic last dim too}}
   func.return
 }
