@@ -48,7 +48,8 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
 )
-from xdsl.traits import ConstantLike, HasCanonicalizationPatternsTrait, Pure
+from xdsl.traits import (ConstantLike, EffectInstance, HasCanonicalizationPatternsTrait, MemoryEffect,
+                         MemoryEffectKind, Pure)
 from xdsl.utils.str_enum import StrEnum
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import SpacedOpaqueSyntaxAttribute
@@ -173,6 +174,30 @@ class CanonicalizationPatterns(HasCanonicalizationPatternsTrait):
     @classmethod
     def get_canonicalization_patterns(cls):
         return ()
+
+
+_SIZE_CHECK_EFFECTS = frozenset((EffectInstance(MemoryEffectKind.WRITE),))
+
+
+class ChecksSizesAtRunTime(MemoryEffect):
+    """The effect trait of an op that checks its own ``?`` sizes when it runs
+    (a slice's limit within the size, a reshape's element count, ...). Its
+    failure is part of the program's meaning (docs/semantics.md, "Run-time
+    checks of unused ops"): dead-code elimination may drop what it computes,
+    never its check. So an op with a dynamic operand or result type whose
+    results are all unused declares its possible error as a write effect,
+    the effect by which xDSL's dead-code elimination (canonicalize, dce)
+    keeps an op. An op whose result is used runs anyway and is declared
+    pure, so common-subexpression elimination still merges it with an equal
+    op before it (which checks the same sizes first); with static types the
+    op cannot fail and is pure."""
+
+    @classmethod
+    def get_effects(cls, op: Operation):
+        if all(r.first_use is None for r in op.results) \
+                and any(is_dynamic_type(t) for t in (*op.operand_types, *op.result_types)):
+            return _SIZE_CHECK_EFFECTS
+        return frozenset()
 
 
 class BcastOp(IRDLOperation, abc.ABC):
@@ -1202,9 +1227,12 @@ class NotOp(UnaryOp):
 
 
 class StructuralOp(BcastOp, abc.ABC):
+    """Each kind declares its effect trait: ``Pure``, or
+    ``ChecksSizesAtRunTime`` for one that can fail on ``?`` sizes."""
+
     operand = operand_def(TensorType)
     result = result_def(TensorType)
-    traits = traits_def(Pure(), CanonicalizationPatterns())
+    traits = traits_def(CanonicalizationPatterns())
     assembly_format = "$operand attr-dict `:` functional-type(operands, results)"
 
     def __init__(
@@ -1240,6 +1268,7 @@ class BroadcastInDimOp(_FoldIdentity, StructuralOp):
     """StableHLO's ``broadcast_in_dim``; on nested types it sees the flat shapes."""
 
     name = "bcast.broadcast_in_dim"
+    traits = traits_def(ChecksSizesAtRunTime())
     DYNAMIC_SHAPES: ClassVar[bool] = True
     broadcast_dimensions = prop_def(DenseArrayBase.constr(i64))
     assembly_format = (
@@ -1269,6 +1298,7 @@ class BroadcastInDimOp(_FoldIdentity, StructuralOp):
 @irdl_op_definition
 class TransposeOp(_FoldIdentity, StructuralOp):
     name = "bcast.transpose"
+    traits = traits_def(Pure())
     DYNAMIC_SHAPES: ClassVar[bool] = True
     permutation = prop_def(DenseArrayBase.constr(i64))
     assembly_format = (
@@ -1309,6 +1339,7 @@ class ReshapeOp(_FoldIdentity, StructuralOp):
     (``rules.check_dynamic_reshape``, ``reshape_sizes``)."""
 
     name = "bcast.reshape"
+    traits = traits_def(ChecksSizesAtRunTime())
     DYNAMIC_SHAPES: ClassVar[bool] = True
 
     def declared_sizes(self) -> tuple[int | None, ...]:
@@ -1334,6 +1365,7 @@ class NarrowOp(StructuralOp):
     """TML narrowcasting: the top level's size-1 dims are removed."""
 
     name = "bcast.narrow"
+    traits = traits_def(Pure())
 
     def __init__(self, operand: SSAValue | Operation, result_type: Attribute | None = None):
         if result_type is None:
@@ -1352,6 +1384,7 @@ class ConversionOp(_FoldIdentity, StructuralOp, abc.ABC):
     ``convert`` (of values) and ``bitcast_convert`` (of bits). Fusion,
     loops and sinking treat both alike; what each computes is its own."""
 
+    traits = traits_def(Pure())
     DYNAMIC_SHAPES: ClassVar[bool] = True
 
     def verify_semantics(self, semantics: Semantics) -> None:
@@ -1398,6 +1431,7 @@ class ReverseOp(_FoldIdentity, StructuralOp):
     an inner dim reverses each inner tensor."""
 
     name = "bcast.reverse"
+    traits = traits_def(Pure())
     DYNAMIC_SHAPES: ClassVar[bool] = True
     T: ClassVar = VarConstraint("T", base(TensorType))
     operand = operand_def(T)
@@ -1708,6 +1742,7 @@ class SliceOp(SliceFamily, _FoldIdentity, StructuralOp):
     a spelling of their own, and ``extract`` already indexes an outer level."""
 
     name = "bcast.slice"
+    traits = traits_def(ChecksSizesAtRunTime())
     DYNAMIC_SHAPES: ClassVar[bool] = True
 
     def verify_semantics(self, semantics: Semantics) -> None:
@@ -1756,7 +1791,7 @@ class DynamicSliceOp(DynamicSliceFamily[Attribute], _FoldIdentity, BcastOp):
 
     name = "bcast.dynamic_slice"
     DYNAMIC_SHAPES: ClassVar[bool] = True
-    traits = traits_def(Pure(), CanonicalizationPatterns())
+    traits = traits_def(ChecksSizesAtRunTime(), CanonicalizationPatterns())
     assembly_format = (
         "$operand `[` $start_indices `]` `,` `sizes` `=` $slice_sizes attr-dict `:` "
         "functional-type(operands, results)"
@@ -1792,7 +1827,7 @@ class DynamicUpdateSliceOp(HasFolderInterface, BcastOp):
     start_indices = var_operand_def()  # tensors, checked by the verifier
     update = operand_def(TensorType)
     result = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(ChecksSizesAtRunTime())
     assembly_format = (
         "$operand `[` $start_indices `]` `,` $update attr-dict `:` functional-type(operands, results)"
     )
@@ -1951,7 +1986,7 @@ class GatherOp(GatherFamily, BcastOp):
     DYNAMIC_SHAPES: ClassVar[bool] = True
     DIMS_ATTR: ClassVar[type[GatherDimsFamily]] = GatherDimsAttr
     dimension_numbers = prop_def(GatherDimsAttr)
-    traits = traits_def(Pure())
+    traits = traits_def(ChecksSizesAtRunTime())
     assembly_format = (
         "$operand `[` $start_indices `]` `,` $dimension_numbers `,` `sizes` `=` $slice_sizes attr-dict `:` "
         "functional-type(operands, results)"
@@ -2022,7 +2057,7 @@ class ScatterOp(BcastOp):
     updates = operand_def(TensorType)
     result = result_def(TensorType)
     dimension_numbers = prop_def(ScatterDimsAttr)
-    traits = traits_def(Pure())
+    traits = traits_def(ChecksSizesAtRunTime())
     assembly_format = (
         "$kind $operand `[` $scatter_indices `]` `,` $updates `,` $dimension_numbers attr-dict `:` "
         "functional-type(operands, results)"
@@ -2108,7 +2143,7 @@ class ConcatenateOp(ConcatenateFamily, BcastOp):
 
     name = "bcast.concatenate"
     DYNAMIC_SHAPES: ClassVar[bool] = True
-    traits = traits_def(Pure())
+    traits = traits_def(ChecksSizesAtRunTime())
 
     def verify_semantics(self, semantics: Semantics) -> None:
         split = [_split(x, f"operand #{i}") for i, x in enumerate(self.inputs)]
@@ -2136,7 +2171,7 @@ class PadOp(PadFamily, BcastOp):
 
     name = "bcast.pad"
     DYNAMIC_SHAPES: ClassVar[bool] = True
-    traits = traits_def(Pure())
+    traits = traits_def(ChecksSizesAtRunTime())
 
     def verify_semantics(self, semantics: Semantics) -> None:
         (levels, element), (value_levels, value_element) = (
@@ -2521,7 +2556,7 @@ class DotGeneralOp(DotGeneralFamily, BcastOp):
     rhs_batching_dimensions = prop_def(DenseArrayBase.constr(i64))
     lhs_contracting_dimensions = prop_def(DenseArrayBase.constr(i64))
     rhs_contracting_dimensions = prop_def(DenseArrayBase.constr(i64))
-    traits = traits_def(Pure())
+    traits = traits_def(ChecksSizesAtRunTime())
     custom_directives = (DotDims,)
     assembly_format = (
         "$lhs `,` $rhs `,` custom<DotDims>($lhs_batching_dimensions, $rhs_batching_dimensions, "
@@ -2581,7 +2616,7 @@ class MatmulOp(BcastOp):
     lhs = operand_def(TensorType)
     rhs = operand_def(TensorType)
     result = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(ChecksSizesAtRunTime())
     assembly_format = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)"
 
     def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation, result_type: Attribute | None = None,
@@ -2872,7 +2907,7 @@ class ReduceWindowOp(BcastOp):
     window_dilations = prop_def(DenseArrayBase.constr(i64))
     padding_low = prop_def(DenseArrayBase.constr(i64))
     padding_high = prop_def(DenseArrayBase.constr(i64))
-    traits = traits_def(Pure())
+    traits = traits_def(ChecksSizesAtRunTime())
     assembly_format = (
         "$kind $operand `,` $init `,` `window` `=` $window_dimensions `,` `strides` `=` $window_strides `,` "
         "`base_dilations` `=` $base_dilations `,` `window_dilations` `=` $window_dilations `,` "
@@ -3005,7 +3040,7 @@ class DynamicBroadcastInDimOp(DynamicBroadcastInDimFamily, BcastOp):
     operand = operand_def(TensorType)
     output_sizes = var_operand_def(IndexType)
     static_output_sizes = prop_def(DenseArrayBase.constr(i64))
-    traits = traits_def(Pure(), CanonicalizationPatterns())
+    traits = traits_def(ChecksSizesAtRunTime(), CanonicalizationPatterns())
     assembly_format = (
         "$operand `,` custom<SizeList>($output_sizes, $static_output_sizes) `,` `dims` `=` "
         "$broadcast_dimensions (`expanding` `=` $known_expanding_dimensions^)? "
@@ -3280,7 +3315,7 @@ class DynamicReshapeOp(BcastOp):
     output_sizes = var_operand_def(IndexType)
     static_output_sizes = prop_def(DenseArrayBase.constr(i64))
     result = result_def(TensorType)
-    traits = traits_def(Pure(), CanonicalizationPatterns())
+    traits = traits_def(ChecksSizesAtRunTime(), CanonicalizationPatterns())
     assembly_format = (
         "$operand `,` custom<SizeList>($output_sizes, $static_output_sizes) attr-dict `:` "
         "functional-type($operand, results)"
@@ -3317,7 +3352,7 @@ class DynamicIotaOp(DynamicIotaFamily, BcastOp):
     DYNAMIC_SHAPES: ClassVar[bool] = True
     output_sizes = var_operand_def(IndexType)
     static_output_sizes = prop_def(DenseArrayBase.constr(i64))
-    traits = traits_def(Pure(), CanonicalizationPatterns())
+    traits = traits_def(ChecksSizesAtRunTime(), CanonicalizationPatterns())
     assembly_format = (
         "custom<SizeList>($output_sizes, $static_output_sizes) `,` `dim` `=` $iota_dimension attr-dict `:` "
         "type($result)"
@@ -3353,7 +3388,7 @@ class SetDimensionSizeOp(SetDimensionSizeFamily[IndexType], BcastOp):
 
     name = "bcast.set_dimension_size"
     DYNAMIC_SHAPES: ClassVar[bool] = True
-    traits = traits_def(Pure())
+    traits = traits_def(ChecksSizesAtRunTime())
     assembly_format = (
         "$operand `,` $size `,` `dim` `=` $dimension attr-dict `:` functional-type($operand, results)"
     )
