@@ -48,7 +48,8 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
 )
-from xdsl.traits import ConstantLike, HasCanonicalizationPatternsTrait, Pure
+from xdsl.traits import (ConstantLike, EffectInstance, HasCanonicalizationPatternsTrait, MemoryEffect,
+                         MemoryEffectKind, Pure)
 from xdsl.utils.str_enum import StrEnum
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import SpacedOpaqueSyntaxAttribute
@@ -173,6 +174,30 @@ class CanonicalizationPatterns(HasCanonicalizationPatternsTrait):
     @classmethod
     def get_canonicalization_patterns(cls):
         return ()
+
+
+_SIZE_CHECK_EFFECTS = frozenset((EffectInstance(MemoryEffectKind.WRITE),))
+
+
+class ChecksSizesAtRunTime(MemoryEffect):
+    """The effect trait of an op that checks its own ``?`` sizes when it runs
+    (a slice's limit within the size, a reshape's element count, ...). Its
+    failure is part of the program's meaning (docs/semantics.md, "Run-time
+    checks of unused ops"): dead-code elimination may drop what it computes,
+    never its check. So an op with a dynamic operand or result type whose
+    results are all unused declares its possible error as a write effect,
+    the effect by which xDSL's dead-code elimination (canonicalize, dce)
+    keeps an op. An op whose result is used runs anyway and is declared
+    pure, so common-subexpression elimination still merges it with an equal
+    op before it (which checks the same sizes first); with static types the
+    op cannot fail and is pure."""
+
+    @classmethod
+    def get_effects(cls, op: Operation):
+        if all(r.first_use is None for r in op.results) \
+                and any(is_dynamic_type(t) for t in (*op.operand_types, *op.result_types)):
+            return _SIZE_CHECK_EFFECTS
+        return frozenset()
 
 
 class BcastOp(IRDLOperation, abc.ABC):
@@ -1256,9 +1281,12 @@ class NotOp(UnaryOp):
 
 
 class StructuralOp(BcastOp, abc.ABC):
+    """Each kind declares its effect trait: ``Pure``, or
+    ``ChecksSizesAtRunTime`` for one that can fail on ``?`` sizes."""
+
     operand = operand_def(TensorType)
     result = result_def(TensorType)
-    traits = traits_def(Pure(), CanonicalizationPatterns())
+    traits = traits_def(CanonicalizationPatterns())
     assembly_format = "$operand attr-dict `:` functional-type(operands, results)"
 
     def __init__(
@@ -1294,6 +1322,7 @@ class BroadcastInDimOp(_FoldIdentity, StructuralOp):
     """StableHLO's ``broadcast_in_dim``; on nested types it sees the flat shapes."""
 
     name = "bcast.broadcast_in_dim"
+    traits = traits_def(ChecksSizesAtRunTime())
     DYNAMIC_SHAPES: ClassVar[bool] = True
     broadcast_dimensions = prop_def(DenseArrayBase.constr(i64))
     assembly_format = (
@@ -1323,6 +1352,7 @@ class BroadcastInDimOp(_FoldIdentity, StructuralOp):
 @irdl_op_definition
 class TransposeOp(_FoldIdentity, StructuralOp):
     name = "bcast.transpose"
+    traits = traits_def(Pure())
     DYNAMIC_SHAPES: ClassVar[bool] = True
     permutation = prop_def(DenseArrayBase.constr(i64))
     assembly_format = (
@@ -1363,6 +1393,7 @@ class ReshapeOp(_FoldIdentity, StructuralOp):
     (``rules.check_dynamic_reshape``, ``reshape_sizes``)."""
 
     name = "bcast.reshape"
+    traits = traits_def(ChecksSizesAtRunTime())
     DYNAMIC_SHAPES: ClassVar[bool] = True
 
     def declared_sizes(self) -> tuple[int | None, ...]:
@@ -1388,6 +1419,7 @@ class NarrowOp(StructuralOp):
     """TML narrowcasting: the top level's size-1 dims are removed."""
 
     name = "bcast.narrow"
+    traits = traits_def(Pure())
 
     def __init__(self, operand: SSAValue | Operation, result_type: Attribute | None = None):
         if result_type is None:
@@ -1406,6 +1438,7 @@ class ConversionOp(_FoldIdentity, StructuralOp, abc.ABC):
     ``convert`` (of values) and ``bitcast_convert`` (of bits). Fusion,
     loops and sinking treat both alike; what each computes is its own."""
 
+    traits = traits_def(Pure())
     DYNAMIC_SHAPES: ClassVar[bool] = True
 
     def verify_semantics(self, semantics: Semantics) -> None:
@@ -1452,6 +1485,7 @@ class ReverseOp(_FoldIdentity, StructuralOp):
     an inner dim reverses each inner tensor."""
 
     name = "bcast.reverse"
+    traits = traits_def(Pure())
     DYNAMIC_SHAPES: ClassVar[bool] = True
     T: ClassVar = VarConstraint("T", base(TensorType))
     operand = operand_def(T)
@@ -1784,6 +1818,7 @@ class SliceOp(SliceFamily, _FoldIdentity, StructuralOp):
     a spelling of their own, and ``extract`` already indexes an outer level."""
 
     name = "bcast.slice"
+    traits = traits_def(ChecksSizesAtRunTime())
     DYNAMIC_SHAPES: ClassVar[bool] = True
 
     def verify_semantics(self, semantics: Semantics) -> None:
@@ -1832,7 +1867,7 @@ class DynamicSliceOp(DynamicSliceFamily[Attribute], _FoldIdentity, BcastOp):
 
     name = "bcast.dynamic_slice"
     DYNAMIC_SHAPES: ClassVar[bool] = True
-    traits = traits_def(Pure(), CanonicalizationPatterns())
+    traits = traits_def(ChecksSizesAtRunTime(), CanonicalizationPatterns())
     assembly_format = (
         "$operand `[` $start_indices `]` `,` `sizes` `=` $slice_sizes attr-dict `:` "
         "functional-type(operands, results)"
@@ -1872,7 +1907,7 @@ class DynamicUpdateSliceOp(DynamicUpdateSliceFamily, HasFolderInterface, BcastOp
     start_indices = var_operand_def()  # tensors, checked by the verifier
     update = operand_def(TensorType)
     result = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(ChecksSizesAtRunTime())
     assembly_format = (
         "$operand `[` $start_indices `]` `,` $update attr-dict `:` functional-type(operands, results)"
     )
@@ -2028,7 +2063,7 @@ class GatherOp(GatherFamily, BcastOp):
     DYNAMIC_SHAPES: ClassVar[bool] = True
     DIMS_ATTR: ClassVar[type[GatherDimsFamily]] = GatherDimsAttr
     dimension_numbers = prop_def(GatherDimsAttr)
-    traits = traits_def(Pure())
+    traits = traits_def(ChecksSizesAtRunTime())
     assembly_format = (
         "$operand `[` $start_indices `]` `,` $dimension_numbers `,` `sizes` `=` $slice_sizes attr-dict `:` "
         "functional-type(operands, results)"
@@ -2099,7 +2134,7 @@ class ScatterOp(BcastOp):
     updates = operand_def(TensorType)
     result = result_def(TensorType)
     dimension_numbers = prop_def(ScatterDimsAttr)
-    traits = traits_def(Pure())
+    traits = traits_def(ChecksSizesAtRunTime())
     assembly_format = (
         "$kind $operand `[` $scatter_indices `]` `,` $updates `,` $dimension_numbers attr-dict `:` "
         "functional-type(operands, results)"
@@ -2185,7 +2220,7 @@ class ConcatenateOp(ConcatenateFamily, BcastOp):
 
     name = "bcast.concatenate"
     DYNAMIC_SHAPES: ClassVar[bool] = True
-    traits = traits_def(Pure())
+    traits = traits_def(ChecksSizesAtRunTime())
 
     def verify_semantics(self, semantics: Semantics) -> None:
         split = [_split(x, f"operand #{i}") for i, x in enumerate(self.inputs)]
@@ -2213,7 +2248,7 @@ class PadOp(PadFamily, BcastOp):
 
     name = "bcast.pad"
     DYNAMIC_SHAPES: ClassVar[bool] = True
-    traits = traits_def(Pure())
+    traits = traits_def(ChecksSizesAtRunTime())
 
     def verify_semantics(self, semantics: Semantics) -> None:
         (levels, element), (value_levels, value_element) = (
@@ -2598,7 +2633,7 @@ class DotGeneralOp(DotGeneralFamily, BcastOp):
     rhs_batching_dimensions = prop_def(DenseArrayBase.constr(i64))
     lhs_contracting_dimensions = prop_def(DenseArrayBase.constr(i64))
     rhs_contracting_dimensions = prop_def(DenseArrayBase.constr(i64))
-    traits = traits_def(Pure())
+    traits = traits_def(ChecksSizesAtRunTime())
     custom_directives = (DotDims,)
     assembly_format = (
         "$lhs `,` $rhs `,` custom<DotDims>($lhs_batching_dimensions, $rhs_batching_dimensions, "
@@ -2658,7 +2693,7 @@ class MatmulOp(BcastOp):
     lhs = operand_def(TensorType)
     rhs = operand_def(TensorType)
     result = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(ChecksSizesAtRunTime())
     assembly_format = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)"
 
     def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation, result_type: Attribute | None = None,
@@ -3012,7 +3047,7 @@ class ReduceWindowOp(BcastOp):
     window_dilations = prop_def(DenseArrayBase.constr(i64))
     padding_low = prop_def(DenseArrayBase.constr(i64))
     padding_high = prop_def(DenseArrayBase.constr(i64))
-    traits = traits_def(Pure())
+    traits = traits_def(ChecksSizesAtRunTime())
     assembly_format = (
         "$kind $operand `,` $init `,` `window` `=` $window_dimensions `,` `strides` `=` $window_strides `,` "
         "`base_dilations` `=` $base_dilations `,` `window_dilations` `=` $window_dilations `,` "
@@ -3145,7 +3180,7 @@ class DynamicBroadcastInDimOp(DynamicBroadcastInDimFamily, BcastOp):
     operand = operand_def(TensorType)
     output_sizes = var_operand_def(IndexType)
     static_output_sizes = prop_def(DenseArrayBase.constr(i64))
-    traits = traits_def(Pure(), CanonicalizationPatterns())
+    traits = traits_def(ChecksSizesAtRunTime(), CanonicalizationPatterns())
     assembly_format = (
         "$operand `,` custom<SizeList>($output_sizes, $static_output_sizes) `,` `dims` `=` "
         "$broadcast_dimensions (`expanding` `=` $known_expanding_dimensions^)? "
@@ -3438,7 +3473,7 @@ class DynamicReshapeOp(DynamicReshapeFamily, BcastOp):
     output_sizes = var_operand_def(IndexType)
     static_output_sizes = prop_def(DenseArrayBase.constr(i64))
     result = result_def(TensorType)
-    traits = traits_def(Pure(), CanonicalizationPatterns())
+    traits = traits_def(ChecksSizesAtRunTime(), CanonicalizationPatterns())
     assembly_format = (
         "$operand `,` custom<SizeList>($output_sizes, $static_output_sizes) attr-dict `:` "
         "functional-type($operand, results)"
@@ -3470,7 +3505,7 @@ class DynamicIotaOp(DynamicIotaFamily, BcastOp):
     DYNAMIC_SHAPES: ClassVar[bool] = True
     output_sizes = var_operand_def(IndexType)
     static_output_sizes = prop_def(DenseArrayBase.constr(i64))
-    traits = traits_def(Pure(), CanonicalizationPatterns())
+    traits = traits_def(ChecksSizesAtRunTime(), CanonicalizationPatterns())
     assembly_format = (
         "custom<SizeList>($output_sizes, $static_output_sizes) `,` `dim` `=` $iota_dimension attr-dict `:` "
         "type($result)"
@@ -3506,7 +3541,7 @@ class SetDimensionSizeOp(SetDimensionSizeFamily[IndexType], BcastOp):
 
     name = "bcast.set_dimension_size"
     DYNAMIC_SHAPES: ClassVar[bool] = True
-    traits = traits_def(Pure())
+    traits = traits_def(ChecksSizesAtRunTime())
     assembly_format = (
         "$operand `,` $size `,` `dim` `=` $dimension attr-dict `:` functional-type($operand, results)"
     )

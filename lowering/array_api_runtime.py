@@ -539,7 +539,8 @@ def pad(xp, x, value, low, high, interior):
     JAX and dask arrays lack), one dim at a time: interior padding joins each
     element with ``interior`` copies of ``value`` along a new axis, merges it
     and drops the last gap; a positive edge concatenates a block of
-    ``value``, a negative one slices it off."""
+    ``value``, then a negative one slices it off (in that order: a crop
+    larger than the elements reaches into the other edge's padding)."""
     for d, (lo, hi, gap) in enumerate(zip(low, high, interior)):
         n = x.shape[d]
         if gap and n > 1:
@@ -549,13 +550,12 @@ def pad(xp, x, value, low, high, interior):
             x = xp.concat([x, fill], axis=d + 1)
             x = xp.reshape(x, (*shape[:d], n * (gap + 1), *shape[d + 1:]))
             x = _slice_dim(x, d, 0, n * (gap + 1) - gap)
-        n = x.shape[d]
-        x = _slice_dim(x, d, max(-lo, 0), n - max(-hi, 0))
         blocks = [xp.broadcast_to(value, (*x.shape[:d], lo, *x.shape[d + 1:]))] if lo > 0 else []
         blocks.append(x)
         if hi > 0:
             blocks.append(xp.broadcast_to(value, (*x.shape[:d], hi, *x.shape[d + 1:])))
         x = xp.concat(blocks, axis=d) if len(blocks) > 1 else x
+        x = _slice_dim(x, d, max(-lo, 0), x.shape[d] - max(-hi, 0))
     return x
 
 

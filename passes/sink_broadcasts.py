@@ -169,6 +169,7 @@ class SinkDynamicBroadcastsThroughElementwise(RewritePattern):
         broadcast = DynamicBroadcastInDimOp(small_op.results[0], first.mixed_sizes(), first.dims, result.type,
                                             expanding, nonexpanding)
         replace(rewriter, op, (small_op, broadcast))
+        _erase_if_unused(rewriter, *dict.fromkeys(owners))
 
 
 class SinkBroadcastThroughConvert(RewritePattern):
@@ -188,6 +189,17 @@ class SinkBroadcastThroughConvert(RewritePattern):
         convert = type(op)(source, make_type((shape,), split_type(op.result.type)[1]))  # a bitcast stays one
         broadcast = BroadcastInDimOp(convert, owner.dims, op.result.type)
         replace(rewriter, op, (convert, broadcast))
+        _erase_if_unused(rewriter, owner)
+
+
+def _erase_if_unused(rewriter: PatternRewriter, *broadcasts: Operation) -> None:
+    """The broadcasts a sinking left unused: the sunk broadcast has their
+    operand shape, dims and sizes, so it checks what they checked, and
+    dead-code elimination, which keeps an unused op's run-time check
+    (docs/semantics.md, "Run-time checks of unused ops"), need not."""
+    for broadcast in broadcasts:
+        if all(r.first_use is None for r in broadcast.results):
+            rewriter.erase_op(broadcast)
 
 
 @dataclass(frozen=True)

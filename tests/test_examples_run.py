@@ -137,16 +137,6 @@ each backend refuses, located, so far: none (every backend runs them all;
 the C backend at entry, lowering/c_sizes.py). The C backend refuses
 ``bcast.while``/``bcast.case`` (``CONTROL_FLOW_OPS``), located, too."""
 
-UNUSED_FAILING_OPS = {("dynamic.mlir", 0, "structural"),
-                      *(("concatenate_pad_slice_dynamic.mlir", k, name) for k, name in enumerate(
-                          ("concatenate_rows", "pad_rows", "slice_rows", "stablehlo_rows", "reshape_rows")))}
-"""Functions whose op that fails at some size has no use (they return
-nothing): the reference evaluates every op and fails there; the compiled
-backends drop the unused op, and its check with it (dead code), and return
-nothing. A known difference (reported to the lead), not compared at the
-sizes where the reference fails."""
-
-
 def sized_inputs(function: bcast.tools.api.Compiled, size: int, seed: int) -> list[np.ndarray]:
     """Seeded inputs with every ``?`` dim ``size`` (at most its bound), and
     every ``index`` argument ``size`` too (in these programs an index is a
@@ -177,9 +167,6 @@ def test_dynamic_functions_run_the_same_on_every_dynamic_backend(path, index, te
             inputs = sized_inputs(reference, size, seed=index)
             want, got = outcome(reference, inputs), outcome(compiled, inputs)
             if isinstance(want, str):
-                if (path.name, index, entry) in UNUSED_FAILING_OPS:
-                    assert got == (), (backend, size, got)
-                    continue
                 assert got == want, (backend, size)
                 continue
             assert not isinstance(got, str), (backend, size, got)

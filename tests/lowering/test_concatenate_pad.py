@@ -96,6 +96,8 @@ PADS = [
     ((2, 2), [0, 1], [1, 0], [0, 0], "i1"),
     ((2, 1, 3), [0, 2, 0], [1, 0, -3], [2, 5, 0], "f64"),
     ((), [], [], [], "f32"),  # a scalar pads to itself
+    ((0, 2), [-1, 0], [1, 0], [0, 0], "f32"),  # a crop past an empty dim takes the other edge's padding
+    ((1, 2), [-2, 0], [2, 0], [0, 0], "f32"),  # a crop past the elements: padding, then cropping
 ]
 
 
