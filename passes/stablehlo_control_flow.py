@@ -200,6 +200,30 @@ def _flatten_branches(op: Operation) -> None:
     Rewriter.erase_op(op)
 
 
+def _check_branches(op: Operation) -> None:
+    """StableHLO's verifier rules for ``case``/``if`` that flattening relies
+    on (it is not a registered op, so nothing checked them before): a rank-0
+    index or predicate, at least one branch, and branches that take no
+    arguments and return the op's result types."""
+    expected = TensorType(i1, []) if op_name(op) == "stablehlo.if" else None
+    selector = op.operands[0].type if len(op.operands) == 1 else None
+    if not isinstance(selector, TensorType) or selector.get_shape() != () or (
+            expected is not None and selector != expected):
+        raise PassError(op, f"takes one rank-0 {'i1' if expected else 'integer'} tensor operand, got "
+                        + ", ".join(str(o.type) for o in op.operands))
+    if not op.regions:
+        raise PassError(op, "expects at least one branch")
+    types = [r.type for r in op.results]
+    for k, region in enumerate(op.regions):
+        block = region.blocks.first
+        if block is None or region.blocks.last is not block or block.args or block.last_op is None:
+            raise PassError(op, f"branch {k} must be one block without arguments")
+        returned = [v.type for v in block.last_op.operands]
+        if returned != types:
+            raise PassError(op, f"branch {k} returns ({', '.join(map(str, returned))}), "
+                            f"the op's results are ({', '.join(map(str, types))})")
+
+
 def _outermost(module: ModuleOp, names: tuple[str, ...], skipped: set[Operation]) -> Operation | None:
     """The first op named in ``names`` in program order, outer before inner:
     unrolling an outer loop makes the counter an inner loop's limit may
@@ -213,6 +237,8 @@ def flatten_control_flow(module: ModuleOp, strict: bool) -> None:
     kept as it is."""
     skipped: set[Operation] = set()
     while (op := _outermost(module, ("stablehlo.while", "stablehlo.case", "stablehlo.if"), skipped)) is not None:
+        if op_name(op) != "stablehlo.while":
+            _check_branches(op)  # an invalid op is bad input, in every mode
         try:
             _unroll(op) if op_name(op) == "stablehlo.while" else _flatten_branches(op)
         except PassError:
