@@ -56,8 +56,8 @@ LOCATED = re.compile(r"^[^\s:][^:]*:\d+:\d+: error:", re.M)
 BUG_CLASSES = ("exit2", "exit3", "unlocated", "exception", "timeout")
 
 
-class Timeout(Exception):
-    pass
+class Timeout(BaseException):
+    """Not an ``Exception``: the tool's catch-all would make it an exit 3."""
 
 
 def _alarm(signum, frame):
@@ -149,6 +149,7 @@ def sweep(root: Path, files: list[str] | None, modes: list[str], backends: list[
           scratch: Path, verbose: bool):
     counts: dict[str, Counter] = {m: Counter() for m in modes}
     bugs = []
+    scratch.mkdir(parents=True, exist_ok=True)
     paths = sorted(root.rglob("*.mlir"))
     if files:
         paths = [p for p in paths if p.name in files or str(p.relative_to(root)) in files]
@@ -183,7 +184,6 @@ def main(argv: list[str] | None = None) -> int:
     modes = args.modes.split(",")
     if unknown := [m for m in modes if m not in MODES]:
         parser.error(f"unknown modes {unknown}; known: {MODES}")
-    args.scratch.mkdir(parents=True, exist_ok=True)
     counts, bugs = sweep(args.dir, args.files, modes, args.backends.split(","), args.timeout,
                          args.scratch, args.verbose)
     classes = ["exit0", "exit1", *BUG_CLASSES]
