@@ -79,6 +79,15 @@ def last_line(text: str) -> str:
     return lines[-1][:300] if lines else ""
 
 
+def exception_line(e: BaseException) -> str:
+    """The exception's type, its message's first line (xDSL's interpreter
+    appends the whole module) and where it was raised."""
+    frame = traceback.extract_tb(e.__traceback__)[-1] if e.__traceback__ else None
+    where = f" at {Path(frame.filename).name}:{frame.lineno}" if frame else ""
+    first = (str(e).strip().splitlines() or [""])[0][:200]
+    return f"{type(e).__name__}: {first}{where}"
+
+
 def run_opt(path: Path, mode: str, timeout: int) -> tuple[str, str]:
     """(class, message) of ``bcast-opt`` on one padded chunk."""
     from bcast.tools import opt
@@ -124,8 +133,8 @@ def run_compile(text: str, name: str, backends: list[str], timeout: int) -> tupl
                 worst = ("exit1", last_line(str(e)))
         except Timeout:
             return "timeout", f"{backend}: over {timeout} s"
-        except BaseException:
-            return "exception", f"{backend}: " + last_line(traceback.format_exc())
+        except BaseException as e:
+            return "exception", f"{backend}: {exception_line(e)}"
     return worst
 
 
