@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from xdsl.dialects.builtin import ModuleOp, TensorType, i1
+from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp, TensorType, i1
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -219,9 +219,18 @@ def _check_branches(op: Operation) -> None:
         if block is None or region.blocks.last is not block or block.args or block.last_op is None:
             raise PassError(op, f"branch {k} must be one block without arguments")
         returned = [v.type for v in block.last_op.operands]
-        if returned != types:
+        if len(returned) != len(types) or not all(map(_compatible, returned, types)):
             raise PassError(op, f"branch {k} returns ({', '.join(map(str, returned))}), "
                             f"the op's results are ({', '.join(map(str, types))})")
+
+
+def _compatible(a, b) -> bool:
+    """StableHLO's type compatibility: equal, or tensors of one element type
+    and rank whose sizes agree wherever both are static."""
+    if not (isinstance(a, TensorType) and isinstance(b, TensorType)):
+        return a == b
+    return a.element_type == b.element_type and len(a.get_shape()) == len(b.get_shape()) and all(
+        x == y or x == DYNAMIC_INDEX or y == DYNAMIC_INDEX for x, y in zip(a.get_shape(), b.get_shape()))
 
 
 def _outermost(module: ModuleOp, names: tuple[str, ...], skipped: set[Operation]) -> Operation | None:

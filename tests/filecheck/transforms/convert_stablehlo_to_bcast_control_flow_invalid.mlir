@@ -57,3 +57,17 @@ func.func @case_branch_arguments(%i: tensor<i32>, %x: tensor<f32>) -> tensor<f32
   }) : (tensor<i32>) -> tensor<f32>
   func.return %0 : tensor<f32>
 }
+
+// -----
+
+// Compatible types are enough (StableHLO's rule): a `?` size in a branch or
+// in the results agrees with a static one. No error.
+func.func @if_compatible_branch_types(%x: tensor<2xf32>, %y: tensor<?xf32>) -> tensor<?xf32> {
+  %p = stablehlo.constant dense<true> : tensor<i1>
+  %0 = "stablehlo.if"(%p) ({
+    "stablehlo.return"(%y) : (tensor<?xf32>) -> ()
+  }, {
+    "stablehlo.return"(%x) : (tensor<2xf32>) -> ()
+  }) : (tensor<i1>) -> tensor<?xf32>
+  func.return %0 : tensor<?xf32>
+}
