@@ -486,11 +486,14 @@ def scatter(kind: str, x, indices, updates, dims: rules.GatherDims) -> np.ndarra
     for p, n in zip(positions, result.shape):
         inside &= (p >= 0) & (p < n)
     at = tuple(p[inside] for p in positions)
+    target = result
+    if result.ndim == 0:  # every update goes to the one element: index a 1-element view
+        target, at = result.reshape(1), (np.zeros(np.count_nonzero(inside), np.intp),)
     if kind == "set":
-        result[at] = updates[inside]
+        target[at] = updates[inside]
     else:
         with np.errstate(**_ERR):
-            REDUCTIONS[kind].at(result, at, updates[inside])
+            REDUCTIONS[kind].at(target, at, updates[inside])
     return result
 
 

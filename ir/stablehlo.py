@@ -1882,6 +1882,8 @@ def _dot_result(op: IRDLOperation, dims: rules.DotDims) -> None:
     precision = op.precision_config
     if precision is not None and len(precision.data) not in (0, 2):
         raise Diagnostic(f"expects precision config to be empty or have <= 2 elements, got {len(precision.data)}")
+    if precision is not None and not all(isinstance(p, PrecisionAttr) for p in precision.data):
+        raise Diagnostic(f"'precision_config' must hold #stablehlo<precision ...> values, got {precision}")
     shape = rules.dot_general_shape(lhs, rhs, dims)
     if not rules.compatible_levels((shape,), (tensor_dims(op.result.type),)):
         raise Diagnostic(f"inferred shape '{rules.shape_str(shape)}' is incompatible with return type of "

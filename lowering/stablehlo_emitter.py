@@ -103,11 +103,13 @@ import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
-    AnyFloat,
     ArrayAttr,
     BoolAttr,
     BytesAttr,
     DenseIntOrFPElementsAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -199,13 +201,19 @@ def dense_text(attr: DenseIntOrFPElementsAttr) -> str:
     return f"dense<{nested(flat.reshape(attr.get_shape()))}>"
 
 
+NUMPY_FLOATS = (Float16Type, Float32Type, Float64Type)
+"""The float types whose bytes NumPy reads as IEEE halves, singles and
+doubles; any other (bf16, the f8/f6/f4 formats) is left to xDSL's printer
+(reading bf16's two bytes as an f16 would print other values)."""
+
+
 class ExactPrinter(Printer):
     """xDSL's printer, with float ``dense`` attributes spelled exactly from
     their bytes (``float_literal``); xDSL's own prints each element from a
     Python float."""
 
     def print_attribute(self, attribute: Attribute) -> None:
-        if isinstance(attribute, DenseIntOrFPElementsAttr) and isinstance(attribute.get_element_type(), AnyFloat):
+        if isinstance(attribute, DenseIntOrFPElementsAttr) and isinstance(attribute.get_element_type(), NUMPY_FLOATS):
             self.print_string(dense_text(attribute) + " : ")
             self.print_attribute(attribute.get_type())
             return

@@ -765,10 +765,8 @@ class FunctionLowering:
                      k: int, d: int) -> bool:
         """Whether operand dim ``k`` may be 1 or ``result[d]`` at run time: not
         when a fact, a static size, or one source of both sizes decides it."""
-        if k in op.expanding or k in op.nonexpanding or operand[k] == 1:
-            return False
-        if isinstance(operand[k], int) and operand[k] == result[d]:
-            return False
+        if k in op.expanding or k in op.nonexpanding or isinstance(operand[k], int):
+            return False  # a static size other than 1 never expands: the run-time check says it is the result's
         return size_source(op.operand, k) != size_source(op.result, d)
 
     def dynamic_broadcast_index(self, op: bc.DynamicBroadcastInDimOp, idx: Index) -> Index:

@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from xdsl.dialects.builtin import ModuleOp, TensorType, i1, i32
+from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp, TensorType, i1, i32
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -45,6 +45,7 @@ from bcast.ir.fusion import YieldOp
 from bcast.ir import stablehlo as hlo
 from bcast.ir.parser import op_name
 from bcast.ir.types import has_dynamic_types, numpy_dtype
+from bcast.passes.errors import PassError
 from bcast.passes.rewriting import located
 
 MAX_ITERATIONS = 4096
@@ -245,6 +246,39 @@ def _to_regions(op: Operation, new: Operation) -> None:
     Rewriter.replace_op(op, located(new, op))
 
 
+def _check_branches(op: Operation) -> None:
+    """StableHLO's verifier rules for ``case``/``if`` that flattening relies
+    on (it is not a registered op, so nothing checked them before): a rank-0
+    index or predicate, at least one branch, and branches that take no
+    arguments and return the op's result types."""
+    expected = TensorType(i1, []) if op_name(op) == "stablehlo.if" else None
+    selector = op.operands[0].type if len(op.operands) == 1 else None
+    if not isinstance(selector, TensorType) or selector.get_shape() != () or (
+            expected is not None and selector != expected):
+        raise PassError(op, f"takes one rank-0 {'i1' if expected else 'integer'} tensor operand, got "
+                        + ", ".join(str(o.type) for o in op.operands))
+    if not op.regions:
+        raise PassError(op, "expects at least one branch")
+    types = [r.type for r in op.results]
+    for k, region in enumerate(op.regions):
+        block = region.blocks.first
+        if block is None or region.blocks.last is not block or block.args or block.last_op is None:
+            raise PassError(op, f"branch {k} must be one block without arguments")
+        returned = [v.type for v in block.last_op.operands]
+        if len(returned) != len(types) or not all(map(_compatible, returned, types)):
+            raise PassError(op, f"branch {k} returns ({', '.join(map(str, returned))}), "
+                            f"the op's results are ({', '.join(map(str, types))})")
+
+
+def _compatible(a, b) -> bool:
+    """StableHLO's type compatibility: equal, or tensors of one element type
+    and rank whose sizes agree wherever both are static."""
+    if not (isinstance(a, TensorType) and isinstance(b, TensorType)):
+        return a == b
+    return a.element_type == b.element_type and len(a.get_shape()) == len(b.get_shape()) and all(
+        x == y or x == DYNAMIC_INDEX or y == DYNAMIC_INDEX for x, y in zip(a.get_shape(), b.get_shape()))
+
+
 def _outermost(module: ModuleOp, names: tuple[str, ...]) -> Operation | None:
     """The first op named in ``names`` in program order, outer before inner:
     unrolling an outer loop makes the counter an inner loop's limit may
@@ -254,6 +288,9 @@ def _outermost(module: ModuleOp, names: tuple[str, ...]) -> Operation | None:
 
 def flatten_control_flow(module: ModuleOp) -> None:
     """Every ``while``, ``case`` and ``if`` of ``module`` unrolled,
-    flattened, or made ``bcast.while``/``bcast.case``."""
+    flattened, or made ``bcast.while``/``bcast.case``; an invalid
+    ``case``/``if`` is bad input (``_check_branches``)."""
     while (op := _outermost(module, ("stablehlo.while", "stablehlo.case", "stablehlo.if"))) is not None:
+        if op_name(op) != "stablehlo.while":
+            _check_branches(op)
         _unroll(op) if op_name(op) == "stablehlo.while" else _flatten_branches(op)
