@@ -3,8 +3,8 @@
 from xdsl.ir import Dialect
 
 from bcast.ir.fusion import FusionOp, YieldOp
-from bcast.ir.ops import (OPS, ComparisonDirectionAttr, GatherDimsAttr, ReductionKindAttr, ScatterDimsAttr,
+from bcast.ir.ops import (OPS, ComparisonDirectionAttr, ConvDimsAttr, GatherDimsAttr, ReductionKindAttr, ScatterDimsAttr,
                           ScatterKindAttr)
 
 Bcast = Dialect("bcast", [*OPS, FusionOp, YieldOp], [ComparisonDirectionAttr, ReductionKindAttr, GatherDimsAttr,
-                                                      ScatterDimsAttr, ScatterKindAttr])
+                                                      ScatterDimsAttr, ScatterKindAttr, ConvDimsAttr])
