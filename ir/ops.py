@@ -3564,8 +3564,8 @@ class ConvolutionFamily(IRDLOperation, abc.ABC):
         printer.print_string(f") dim_numbers = {self.dimension_numbers.dims.text()}, "
                              f"window = {conv_window_text(self.window_fields())}")  # fmt: skip
         shown = {"dimension_numbers", *self.WINDOW.values()}
-        printer.print_op_attributes({**self.attributes,
-                                     **{k: v for k, v in self.properties.items() if k not in shown}})  # fmt: skip
+        extra = {k: self.properties[k] for k in sorted(self.properties) if k not in shown}  # sorted, as MLIR's
+        printer.print_op_attributes({**extra, **self.attributes})
         printer.print_string(" : (")
         printer.print_list([o.type for o in self.operands], printer.print_attribute)
         printer.print_string(") -> ")
