@@ -84,6 +84,9 @@ PROGRAMS = {
     "pad_interior": (lambda x: jax.lax.pad(x, 0.5, ((1, -1, 1), (0, 0, 0))), ["b,2"]),
     "reshape_b_2_2": (lambda x: x.reshape(x.shape[0], 2, 2) * 3.0, ["b,4"]),  # dynamic_reshape
     "positional_iota": (lambda x: x + jnp.arange(x.shape[1], dtype=x.dtype)[None, :] / 10, ["4,b"]),
+    # a CNN layer of a batch-polymorphic export: stablehlo.convolution of a ? batch, bias, relu
+    "cnn_layer": (lambda x, w, c: jax.nn.relu(jax.lax.conv_general_dilated(
+        x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")) + c), ["b,6,6,2", "3,3,2,3", "3"]),
 }
 """name: (function, one shape spec per argument: sizes and dimension variables)."""
 
