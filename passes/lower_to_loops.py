@@ -94,6 +94,7 @@ from bcast.ir.fusion import FusionOp, is_explicit
 from bcast.ir.ops import semantics_of
 from bcast.ir.loops import BOUNDS_CHECK_ATTR, GEMM_ATTR, LOOP_FORM_ATTR, PARALLEL_ATTR, REDUCTION_ATTR, RemFOp
 from bcast.ir.types import NUMPY_DTYPES, dense_i64, flat_type_shape, has_dynamic_types, split_type
+from bcast.passes.conv_gemm import convolutions_as_gemm
 from bcast.passes.errors import PassError, check_one_block_functions, check_signatures
 
 Index = list[SSAValue]
@@ -1977,6 +1978,7 @@ class LowerToLoopsPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_one_block_functions(op, "bcast-lower-to-loops")
         check_signatures(op, "bcast-lower-to-loops")
+        convolutions_as_gemm(op)
         lowering = ModuleLowering(op)
         for old in list(op.ops):
             old.detach()

@@ -240,3 +240,19 @@ def test_array_api_target_convolves_on_array_api_strict():
         x, w, conv, element = case(name)
         f = bcast.compile(program(x, w, conv, element), backend="array-api")
         assert_close(np.asarray(f(xp.asarray(x), xp.asarray(w))), oracle(x, w, conv), element)
+
+
+@pytest.mark.parametrize("name, gemm", [("same_strided", True), ("transposed", True), ("reversed", True),
+                                        ("three_d", True), ("depthwise", False), ("f16", False)])
+def test_c_computes_an_ungrouped_float_convolution_as_one_gemm(name, gemm):
+    """The loop lowering writes an f32/f64 convolution without groups as an
+    im2col and one GEMM-marked product (``passes/conv_gemm.py``); groups and
+    other element types keep the loop nest. Both give the oracle's values
+    (``test_backends_sum_what_the_spec_places``)."""
+    from bcast.tools import driver
+    from bcast.tools.targets import STANDARD_PIPELINE
+
+    x, w, conv, element = case(name)
+    lowered = str(driver.load(program(x, w, conv, element), "conv.mlir",
+                              pipeline=STANDARD_PIPELINE + ",bcast-lower-to-loops"))
+    assert ("bcast.gemm" in lowered) == gemm
