@@ -4,8 +4,8 @@ from xdsl.ir import Dialect
 
 from bcast.ir.control_flow import CaseOp, WhileOp
 from bcast.ir.fusion import FusionOp, YieldOp
-from bcast.ir.ops import (OPS, ComparisonDirectionAttr, GatherDimsAttr, ReductionKindAttr, ScatterDimsAttr,
+from bcast.ir.ops import (OPS, ComparisonDirectionAttr, ConvDimsAttr, GatherDimsAttr, ReductionKindAttr, ScatterDimsAttr,
                           ScatterKindAttr)
 
 Bcast = Dialect("bcast", [*OPS, FusionOp, YieldOp, WhileOp, CaseOp], [ComparisonDirectionAttr, ReductionKindAttr, GatherDimsAttr,
-                                                      ScatterDimsAttr, ScatterKindAttr])
+                                                      ScatterDimsAttr, ScatterKindAttr, ConvDimsAttr])

@@ -21,6 +21,7 @@ from xdsl.irdl.declarative_assembly_format import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
+from bcast.ir import rules
 from bcast.ir.types import dense_i64
 
 
@@ -354,3 +355,89 @@ class SizeList(IndexList):
         if state.should_emit_space or state.last_was_punctuation:
             printer.print_string(" ")
         super().print(printer, state, op)
+
+
+# --------------------------------------------------------------------------
+# convolution: ``dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]`` and
+# ``window = {stride = [..], pad = [[..], ..], lhs_dilate = [..], rhs_dilate
+# = [..], reverse = [..]}``, StableHLO's pretty form, shared with bcast's
+# --------------------------------------------------------------------------
+
+
+def _parse_conv_layout(parser: Parser, letters: tuple[str, str]) -> tuple[int, int, tuple[int, ...]]:
+    """``[b, 0, 1, f]``: the positions of the two letters and of spatial dims
+    0, 1, ... (each once)."""
+    pos = parser.pos
+
+    def entry() -> str:
+        number = parser.parse_optional_integer(allow_boolean=False, allow_negative=False)
+        return str(number) if number is not None else parser.parse_identifier()
+
+    entries = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, entry)
+    spatial = [str(k) for k in range(len(entries) - 2)]
+    if sorted(entries) != sorted([*letters, *spatial]):
+        parser.raise_error(f"expected a layout of '{letters[0]}', '{letters[1]}' and the spatial dimensions "
+                           f"0 to {len(entries) - 3}, each once", pos, parser.pos)  # fmt: skip
+    return entries.index(letters[0]), entries.index(letters[1]), tuple(entries.index(s) for s in spatial)
+
+
+def parse_conv_dims(parser: Parser) -> rules.ConvDims:
+    """``[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]``: input, kernel and output
+    layouts (``rules.ConvDims.text`` writes it back)."""
+    layouts = []
+    for k, letters in enumerate(rules.ConvDims.LETTERS):
+        if k == 1:
+            parser.parse_keyword("x")
+        elif k == 2:
+            parser.parse_punctuation("->")
+        layouts.append(_parse_conv_layout(parser, letters))
+    return rules.ConvDims(*(field for layout in layouts for field in layout))
+
+
+CONV_WINDOW_FIELDS = ("stride", "pad", "lhs_dilate", "rhs_dilate", "reverse")
+"""The window fields of the pretty form, in the order they are printed."""
+
+
+def parse_conv_window(parser: Parser) -> dict[str, list]:
+    """``{stride = [2, 2], pad = [[1, 1], [0, 0]], reverse = [false, true]}``:
+    the fields written (any of ``CONV_WINDOW_FIELDS``, once each); ``pad``
+    as (low, high) pairs, ``reverse`` as booleans (``0``/``1`` accepted)."""
+    fields: dict[str, list] = {}
+
+    def field() -> None:
+        pos = parser.pos
+        name = parser.parse_identifier()
+        if name not in CONV_WINDOW_FIELDS or name in fields:
+            parser.raise_error(f"expected one of {', '.join(CONV_WINDOW_FIELDS)}, each once", pos, parser.pos)
+        parser.parse_punctuation("=")
+        if name == "pad":
+            fields[name] = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, lambda: _parse_pair(parser))
+        elif name == "reverse":
+            fields[name] = [bool(v) for v in parser.parse_comma_separated_list(
+                parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=True))]
+        else:
+            fields[name] = _parse_int_list(parser)
+
+    parser.parse_comma_separated_list(parser.Delimiter.BRACES, field)
+    return fields
+
+
+def _parse_pair(parser: Parser) -> tuple[int, int]:
+    pos = parser.pos
+    values = _parse_int_list(parser)
+    if len(values) != 2:
+        parser.raise_error(f"expected a [low, high] pair, got {len(values)} values", pos, parser.pos)
+    return values[0], values[1]
+
+
+def conv_window_text(fields: dict[str, list]) -> str:
+    """The inverse of ``parse_conv_window`` (the fields given, in order)."""
+
+    def value(name: str, v: list) -> str:
+        if name == "pad":
+            return "[" + ", ".join(f"[{lo}, {hi}]" for lo, hi in v) + "]"
+        if name == "reverse":
+            return "[" + ", ".join("true" if b else "false" for b in v) + "]"
+        return f"[{', '.join(map(str, v))}]"
+
+    return "{" + ", ".join(f"{n} = {value(n, fields[n])}" for n in CONV_WINDOW_FIELDS if n in fields) + "}"

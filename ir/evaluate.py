@@ -16,7 +16,7 @@ import numpy as np
 from xdsl.ir import Operation
 
 from bcast.ir import numerics, rules
-from bcast.ir.ops import (ArgReduceOp, BinaryOp, BitcastConvertOp, ClampOp, CompareOp, ConcatenateOp, ConvertOp, CumulativeOp, DotGeneralOp,
+from bcast.ir.ops import (ArgReduceOp, BinaryOp, BitcastConvertOp, ClampOp, CompareOp, ConcatenateOp, ConvertOp, ConvolutionOp, CumulativeOp, DotGeneralOp,
                           DynamicSliceOp, DynamicUpdateSliceOp, GatherOp, IotaOp, MatmulOp, PadOp, ReduceOp,
                           ReduceWindowOp, ReverseOp, ScatterOp, SelectOp, SliceOp, SortOp, UnaryOp)
 from bcast.ir.rules import Levels
@@ -160,6 +160,11 @@ def _slice(op: SliceOp, x: np.ndarray) -> np.ndarray:
 @evaluate.register(DotGeneralOp)
 def _dot_general(op: DotGeneralOp, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return numerics.dot_general(x, y, op.dims)
+
+
+@evaluate.register(ConvolutionOp)
+def _convolution(op: ConvolutionOp, x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    return numerics.convolution(x, w, op.conv)
 
 
 @evaluate.register(MatmulOp)

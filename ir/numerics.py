@@ -581,3 +581,58 @@ def reduce_window(kind: str, x, init, window: Sequence[int], strides: Sequence[i
         folded = REDUCTIONS[kind].reduce(views, axis=tuple(range(x.ndim, 2 * x.ndim)), dtype=acc,
                                          initial=reduction_identity(kind, acc)[()])  # fmt: skip
         return np.array(REDUCTIONS[kind](folded, init.astype(acc)), dtype=x.dtype)
+
+
+def _dilate_and_pad(a: np.ndarray, dilation: Sequence[int], low: Sequence[int], high: Sequence[int]) -> np.ndarray:
+    """``a``'s dims after the first two dilated (``dilation - 1`` zeros
+    between neighbours) and padded with zeros (negative padding crops)."""
+    sizes = a.shape[2:]
+    if any(k != 1 for k in dilation):
+        dilated = np.zeros(a.shape[:2] + tuple((n - 1) * k + 1 if n else 0 for n, k in zip(sizes, dilation)), a.dtype)
+        dilated[(slice(None), slice(None), *(slice(None, None, k) for k in dilation))] = a
+        a = dilated
+    a = np.pad(a, [(0, 0), (0, 0), *((max(lo, 0), max(hi, 0)) for lo, hi in zip(low, high))])
+    return a[(slice(None), slice(None), *(slice(max(-lo, 0), n - max(-hi, 0))
+                                          for n, lo, hi in zip(a.shape[2:], low, high)))]  # fmt: skip
+
+
+def convolution(x, w, conv: rules.Convolution) -> np.ndarray:
+    """``bcast.convolution`` on operands of one dtype (``rules.Convolution``):
+    both operands moved to (batch, feature, spatial) / (output feature,
+    input feature, spatial), the kernel reversed where asked, both dilated
+    and the input padded; then every window of the input (a strided
+    ``sliding_window_view``, im2col) is multiplied by the kernel with one
+    ``np.matmul`` per group (feature groups pair input and output feature
+    blocks; batch groups pair input batch blocks with output feature
+    blocks), and the result moved to the output layout. ``f16`` sums in
+    ``f32`` and rounds once; integers wrap."""
+    x, w = np.asarray(x), np.asarray(w)
+    d, n = conv.dims, len(conv.dims.input_spatial)
+    shape = rules.convolution_shape(x.shape, w.shape, conv)
+    out = tuple(shape[o] for o in d.output_spatial)
+    groups, batch_groups = conv.feature_group_count, conv.batch_group_count
+    batch, features = x.shape[d.input_batch] // batch_groups, w.shape[d.kernel_output_feature]
+    order = np.argsort((d.output_batch, d.output_feature, *d.output_spatial))
+    if 0 in out:
+        return np.zeros(shape, x.dtype)
+    acc = _accumulator(x.dtype)
+    xs = np.transpose(x, (d.input_batch, d.input_feature, *d.input_spatial)).astype(acc, copy=False)
+    ws = np.transpose(w, (d.kernel_output_feature, d.kernel_input_feature, *d.kernel_spatial)).astype(acc, copy=False)
+    if any(conv.reversal):
+        ws = np.flip(ws, tuple(2 + k for k, r in enumerate(conv.reversal) if r))
+    xs = _dilate_and_pad(xs, conv.lhs_dilation, conv.low, conv.high)
+    ws = _dilate_and_pad(ws, conv.rhs_dilation, (0,) * n, (0,) * n)
+    kernel, group_features = ws.shape[2:], ws.shape[1]
+    windows = np.lib.stride_tricks.sliding_window_view(xs, kernel, axis=tuple(range(2, 2 + n)))
+    windows = windows[(slice(None), slice(None), *(slice(0, (o - 1) * s + 1, s) for o, s in zip(out, conv.strides)))]
+    windows = windows.reshape(batch_groups, batch, groups, group_features, *out, *kernel)
+    perm = (0, 2, 1, *range(4, 4 + n), 3, *range(4 + n, 4 + 2 * n))
+    k = group_features * rules.element_count(tuple(kernel))
+    cols = windows.transpose(perm).reshape(batch_groups, groups, batch * rules.element_count(out), k)
+    per_group = features // (groups * batch_groups)
+    weights = ws.reshape(batch_groups, groups, per_group, k)
+    with np.errstate(**_ERR):
+        result = np.matmul(cols, weights.swapaxes(-1, -2))  # (batch groups, groups, batch * windows, features)
+    result = result.reshape(batch_groups, groups, batch, *out, per_group)
+    result = result.transpose(2, 0, 1, 3 + n, *range(3, 3 + n)).reshape(batch, features, *out)
+    return np.ascontiguousarray(np.transpose(result, order)).astype(x.dtype, copy=False)

@@ -9,6 +9,7 @@ function (``bcast.ir.numerics``) that gives its exact semantics.
 from __future__ import annotations
 
 import abc
+import dataclasses
 import math
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
@@ -28,6 +29,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TensorType,
     UnitAttr,
+    i1,
     i64,
 )
 from xdsl.interfaces import HasFolderInterface
@@ -58,7 +60,7 @@ from xdsl.irdl import irdl_attr_definition
 from bcast.ir import numerics, rules, scalar
 from bcast.ir.diagnostics import KIND_WORDS, Diagnostic, check_kinds, incompatible_operands, incompatible_results
 from bcast.ir.directives import (CheckedShapes, DotDims, IndexList, JoinedOperands, OptionalIndexList, SizeList,
-                                  SliceRanges, SortedDims)
+                                  SliceRanges, SortedDims, conv_window_text, parse_conv_dims, parse_conv_window)
 from bcast.ir.rules import IncompatibleDims, Levels, RuleError, Semantics, Shape
 from bcast.ir.types import (
     NUMPY_DTYPES,
@@ -3565,6 +3567,229 @@ SIZED_BY_OPERANDS = (DynamicBroadcastInDimOp, DynamicReshapeOp, DynamicIotaOp)
 """The ops whose result sizes are their size operands (``mixed_sizes()``):
 what a ``dim`` of their result is, for the loop lowering and for the proofs
 of ``canonicalize``."""
+
+
+
+# --------------------------------------------------------------------------
+# convolution: StableHLO's, one family with ir/stablehlo.py's (dimension
+# numbers, window, groups, syntax); each dialect adds its name and verifier
+# --------------------------------------------------------------------------
+
+
+class ConvDimsFamily(ParametrizedAttribute, abc.ABC):
+    """``<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>``: ``rules.ConvDims`` as an
+    attribute of the dialect (``#stablehlo.conv``, ``#bcast.conv``)."""
+
+    input_batch_dimension: IntAttr
+    input_feature_dimension: IntAttr
+    input_spatial_dimensions: DenseArrayBase
+    kernel_input_feature_dimension: IntAttr
+    kernel_output_feature_dimension: IntAttr
+    kernel_spatial_dimensions: DenseArrayBase
+    output_batch_dimension: IntAttr
+    output_feature_dimension: IntAttr
+    output_spatial_dimensions: DenseArrayBase
+
+    @classmethod
+    def of(cls, dims: rules.ConvDims):
+        return cls(*(dense_i64(v) if isinstance(v, tuple) else IntAttr(v) for v in dataclasses.astuple(dims)))
+
+    @property
+    def dims(self) -> rules.ConvDims:
+        return rules.ConvDims(*(p.get_values() if isinstance(p, DenseArrayBase) else p.data for p in self.parameters))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        parser.parse_punctuation("<")
+        if parser.parse_optional_keyword("raw") is not None:
+            parser.raise_error("the raw form of convolution dimension numbers is not supported; write "
+                               "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]")  # fmt: skip
+        dims = parse_conv_dims(parser)
+        parser.parse_punctuation(">")
+        return cls.of(dims).parameters
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.dims.text()}>")
+
+
+@irdl_attr_definition
+class ConvDimsAttr(ConvDimsFamily):
+    name = "bcast.conv"
+
+
+def _or_default(attr: DenseArrayBase | None, n: int, default: int) -> tuple[int, ...]:
+    return attr.get_values() if attr is not None else (default,) * n
+
+
+class ConvolutionFamily(IRDLOperation, abc.ABC):
+    """``convolution``'s fields, builder and syntax, StableHLO's pretty form
+    in both dialects: ``(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i,
+    o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]}
+    {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (A, B)
+    -> C``. The window properties are optional (unit strides and dilations,
+    no padding, no reversal when absent, as in StableHLO); the precision
+    config is kept as written (bcast computes in the type's full
+    precision). ``conv`` is the ``rules.Convolution`` they say."""
+
+    DIMS_ATTR: ClassVar[type[ConvDimsFamily]]
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+    window_strides = opt_prop_def(DenseArrayBase.constr(i64))
+    padding = opt_prop_def(DenseIntOrFPElementsAttr)
+    lhs_dilation = opt_prop_def(DenseArrayBase.constr(i64))
+    rhs_dilation = opt_prop_def(DenseArrayBase.constr(i64))
+    window_reversal = opt_prop_def(DenseArrayBase)
+    dimension_numbers = prop_def(ConvDimsFamily)
+    feature_group_count = prop_def(IntegerAttr.constr(type=I64))
+    batch_group_count = prop_def(IntegerAttr.constr(type=I64))
+    precision_config = opt_prop_def(ArrayAttr)
+
+    WINDOW: ClassVar[dict[str, str]] = {"stride": "window_strides", "pad": "padding", "lhs_dilate": "lhs_dilation",
+                                        "rhs_dilate": "rhs_dilation", "reverse": "window_reversal"}  # fmt: skip
+    """The pretty form's window fields and the properties they are."""
+
+    def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation, conv: rules.Convolution,
+                 result_type: Attribute | None = None, *, precision_config: ArrayAttr | None = None):
+        """The result type is inferred (``rules.convolution_shape``, the
+        operands' element type) unless given (StableHLO's result element type)."""
+        if result_type is None:
+            lt = _type(lhs)
+            shape = rules.convolution_shape(self.flat_shape_of(lt), self.flat_shape_of(_type(rhs)), conv)
+            result_type = self.shaped_like(lt, shape)
+        window = {"stride": list(conv.strides), "pad": list(zip(conv.low, conv.high)),
+                  "lhs_dilate": list(conv.lhs_dilation), "rhs_dilate": list(conv.rhs_dilation),
+                  "reverse": list(conv.reversal)}  # fmt: skip
+        props = {**self.window_properties(window), "dimension_numbers": self.DIMS_ATTR.of(conv.dims),
+                 "feature_group_count": IntegerAttr(conv.feature_group_count, i64),
+                 "batch_group_count": IntegerAttr(conv.batch_group_count, i64)}  # fmt: skip
+        if precision_config is not None:
+            props["precision_config"] = precision_config
+        IRDLOperation.__init__(self, operands=[lhs, rhs], result_types=[result_type], properties=props)
+
+    @staticmethod
+    def window_properties(window: Mapping[str, list]) -> dict[str, Attribute]:
+        """The properties of the pretty form's window fields."""
+        props: dict[str, Attribute] = {}
+        for field, values in window.items():
+            name = ConvolutionFamily.WINDOW[field]
+            if field == "pad":
+                props[name] = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [len(values), 2]),
+                                                                 [v for pair in values for v in pair])  # fmt: skip
+            elif field == "reverse":
+                props[name] = DenseArrayBase.from_list(i1, [bool(v) for v in values])
+            else:
+                props[name] = dense_i64(values)
+        return props
+
+    def window_fields(self) -> dict[str, list]:
+        """The window fields the properties give (absent ones left out)."""
+        fields: dict[str, list] = {}
+        for field, name in self.WINDOW.items():
+            attr = getattr(self, name)
+            if attr is None:
+                continue
+            values = [int(v) for v in attr.get_values()]
+            fields[field] = (list(zip(values[0::2], values[1::2])) if field == "pad"
+                             else [bool(v) for v in values] if field == "reverse" else values)  # fmt: skip
+        return fields
+
+    @property
+    def conv(self) -> rules.Convolution:
+        """The dimension numbers, window and groups; a padding that is not
+        one (low, high) pair per spatial dim is refused (StableHLO's C4)."""
+        dims = self.dimension_numbers.dims
+        n = len(dims.input_spatial)
+        if self.padding is None:
+            low = high = (0,) * n
+        else:
+            shape = tuple(self.padding.get_type().get_shape())
+            if len(shape) != 2 or shape[1] != 2:
+                raise Diagnostic(f"expects padding to be of shape [N, 2], got {list(shape)}")
+            values = [int(v) for v in self.padding.get_values()]
+            low, high = tuple(values[0::2]), tuple(values[1::2])
+        reversal = (tuple(bool(v) for v in self.window_reversal.get_values()) if self.window_reversal is not None
+                    else (False,) * n)  # fmt: skip
+        return rules.Convolution(dims, _or_default(self.window_strides, n, 1), low, high,
+                                 _or_default(self.lhs_dilation, n, 1), _or_default(self.rhs_dilation, n, 1),
+                                 reversal, self.feature_group_count.value.data, self.batch_group_count.value.data)
+
+    def check_precision_config(self) -> None:
+        """StableHLO's C24: none, or one precision per operand."""
+        if self.precision_config is not None and len(self.precision_config.data) not in (0, 2):
+            raise Diagnostic(f"expects precision config to be empty or have <= 2 elements, "
+                             f"got {len(self.precision_config.data)}")  # fmt: skip
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        parser.parse_punctuation("(")
+        lhs = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        rhs = parser.parse_unresolved_operand()
+        parser.parse_punctuation(")")
+        parser.parse_keyword("dim_numbers")
+        parser.parse_punctuation("=")
+        props: dict[str, Attribute] = {"dimension_numbers": cls.DIMS_ATTR.of(parse_conv_dims(parser))}
+        parser.parse_punctuation(",")
+        parser.parse_keyword("window")
+        parser.parse_punctuation("=")
+        props.update(cls.window_properties(parse_conv_window(parser)))
+        names = cls.get_irdl_definition().properties
+        attrs = parser.parse_optional_attr_dict()
+        props.update({k: v for k, v in attrs.items() if k in names})
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        function = parser.parse_function_type()
+        if len(function.inputs.data) != 2 or len(function.outputs.data) != 1:
+            parser.raise_error("expected a function type with 2 inputs and one result", pos, parser.pos)
+        values = [parser.resolve_operand(o, t) for o, t in zip((lhs, rhs), function.inputs.data)]
+        return cls.create(operands=values, result_types=[function.outputs.data[0]], properties=props,
+                          attributes={k: v for k, v in attrs.items() if k not in names})  # fmt: skip
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string("(")
+        printer.print_list(self.operands, printer.print_operand)
+        printer.print_string(f") dim_numbers = {self.dimension_numbers.dims.text()}, "
+                             f"window = {conv_window_text(self.window_fields())}")  # fmt: skip
+        shown = {"dimension_numbers", *self.WINDOW.values()}
+        extra = {k: self.properties[k] for k in sorted(self.properties) if k not in shown}  # sorted, as MLIR's
+        printer.print_op_attributes({**extra, **self.attributes})
+        printer.print_string(" : (")
+        printer.print_list([o.type for o in self.operands], printer.print_attribute)
+        printer.print_string(") -> ")
+        printer.print_attribute(self.result.type)
+
+
+@irdl_op_definition
+class ConvolutionOp(ConvolutionFamily, BcastOp):
+    """``convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0,
+    1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]}
+    {batch_group_count = 1 : i64, feature_group_count = 1 : i64} :
+    (tensor<2x8x8x3xf32>, tensor<3x3x3x4xf32>) -> tensor<2x8x8x4xf32>``:
+    StableHLO's ``convolution`` (``jax.lax.conv_general_dilated``), its
+    syntax, rules and words (``rules.convolution_shape``): every window of
+    the dilated, padded input times the dilated (and reversed) kernel,
+    summed over the window and the input features of the feature group;
+    batch groups split the input batch over the output features. Both
+    operands and the result have one element type (integer or float) under
+    every semantics: StableHLO's other result element type is imported as a
+    ``convert`` of the operands. ``f16`` sums in ``f32`` and rounds once;
+    integers wrap. A ``?`` is taken only in the input's batch dim (JAX's
+    batch-polymorphic CNNs). A nested (tml) type is refused; a fusion
+    boundary. ``numerics.convolution`` is the reference."""
+
+    name = "bcast.convolution"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
+    DIMS_ATTR: ClassVar[type[ConvDimsFamily]] = ConvDimsAttr
+    traits = traits_def(Pure())
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        (lhs, le), (rhs, re) = _contraction_levels(self)
+        if le != re:
+            raise Diagnostic(f"operands have element types {le} and {re}",
+                             ["convolution multiplies operands of one element type; insert a bcast.convert"])
+        self.check_precision_config()
+        _check_declared(self, make_type((rules.convolution_shape(lhs, rhs, self.conv),), le), self.result.type)
 
 
 OPS: list[type[BcastOp]] = [

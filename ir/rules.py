@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import ClassVar, Literal
 
 Shape = tuple[int, ...]
 Levels = tuple[Shape, ...]
@@ -1478,3 +1478,169 @@ def assignable(src: str, dst: str) -> bool:
         return promote_types(src, dst) == dst
     except RuleError:
         return False
+
+
+# --------------------------------------------------------------------------
+# Convolution (StableHLO's ``convolution``: ``jax.lax.conv_general_dilated``)
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ConvDims:
+    """Which dim of each operand and of the result is what: the input's
+    batch, feature and spatial dims, the kernel's input feature, output
+    feature and spatial dims, the output's batch, feature and spatial dims
+    (spatial dims paired in order). ``[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1,
+    f]`` is ``ConvDims(0, 3, (1, 2), 2, 3, (0, 1), 0, 3, (1, 2))``."""
+
+    input_batch: int
+    input_feature: int
+    input_spatial: tuple[int, ...]
+    kernel_input_feature: int
+    kernel_output_feature: int
+    kernel_spatial: tuple[int, ...]
+    output_batch: int
+    output_feature: int
+    output_spatial: tuple[int, ...]
+
+    LETTERS: ClassVar[tuple[tuple[str, str], ...]] = (("b", "f"), ("i", "o"), ("b", "f"))
+    """The letters of each layout's two non-spatial dims, in field order."""
+
+    def layouts(self) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
+        """(first, second, spatial) for the input, the kernel and the output."""
+        return ((self.input_batch, self.input_feature, self.input_spatial),
+                (self.kernel_input_feature, self.kernel_output_feature, self.kernel_spatial),
+                (self.output_batch, self.output_feature, self.output_spatial))  # fmt: skip
+
+    def text(self) -> str:
+        """``[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]``: each layout lists its
+        dims in order, a spatial dim by its pair's number."""
+        parts = []
+        for (first, second, spatial), letters in zip(self.layouts(), self.LETTERS):
+            names = {first: letters[0], second: letters[1], **{d: str(k) for k, d in enumerate(spatial)}}
+            parts.append("[" + ", ".join(names.get(d, "?") for d in range(len(spatial) + 2)) + "]")
+        return f"{parts[0]}x{parts[1]}->{parts[2]}"
+
+
+@dataclass(frozen=True)
+class Convolution:
+    """Everything ``convolution`` needs beside its operands: the dimension
+    numbers and the window (per spatial dim: stride, low/high padding of the
+    dilated input, negative crops; input and kernel dilation; whether the
+    kernel is reversed), and the feature and batch group counts."""
+
+    dims: ConvDims
+    strides: tuple[int, ...]
+    low: tuple[int, ...]
+    high: tuple[int, ...]
+    lhs_dilation: tuple[int, ...]
+    rhs_dilation: tuple[int, ...]
+    reversal: tuple[bool, ...]
+    feature_group_count: int = 1
+    batch_group_count: int = 1
+
+    @staticmethod
+    def plain(dims: ConvDims, **window: Sequence[int] | int) -> Convolution:
+        """Unit strides and dilations, no padding, no reversal, one group,
+        except where ``window`` says otherwise."""
+        n = len(dims.input_spatial)
+        fields: dict = {"strides": (1,) * n, "low": (0,) * n, "high": (0,) * n, "lhs_dilation": (1,) * n,
+                        "rhs_dilation": (1,) * n, "reversal": (False,) * n}  # fmt: skip
+        fields.update({k: tuple(v) if isinstance(v, Sequence) else v for k, v in window.items()})
+        return Convolution(dims, **fields)
+
+
+def conv_window_count(n: int, k: int, stride: int, low: int, high: int, lhs_dilation: int,
+                      rhs_dilation: int) -> int:
+    """How many windows ``convolution`` places along one spatial dim of the
+    input of size ``n`` for a kernel of size ``k`` (StableHLO's C25): the
+    input dilated (``(n - 1) * lhs_dilation + 1``, 0 when empty) and padded,
+    the kernel (of positive size) dilated likewise; 0 when the padded input
+    is shorter than the dilated kernel, else the strided positions."""
+    padded = low + high + ((n - 1) * lhs_dilation + 1 if n else 0)
+    span = (k - 1) * rhs_dilation + 1
+    if span > padded:
+        return 0
+    return (padded - span) // stride + 1
+
+
+def _conv_layout_dims(what: str, layout: tuple[int, int, tuple[int, ...]], rank: int) -> None:
+    """C12-C13, C17-C18, C19-C20: N-2 spatial dims, every dim named once, in range."""
+    first, second, spatial = layout
+    if len(spatial) != rank - 2:
+        raise RuleError(f"expects convolution arguments to have {rank - 2} {what} spatial dimensions, "
+                        f"got {len(spatial)}")  # fmt: skip
+    named = (first, second, *spatial)
+    if len(set(named)) != len(named):
+        raise RuleError(f"expects {what} dimension-numbers to be unique, got {{{', '.join(map(str, named))}}}")
+    for d in named:
+        if not 0 <= d < rank:
+            raise RuleError(f"expects {what} dimension-numbers to be in-range [0, {rank}), got {d}")
+
+
+def convolution_shape(lhs: Sequence[Dim], rhs: Sequence[Dim], conv: Convolution) -> tuple[Dim, ...]:
+    """The result shape of ``convolution`` (StableHLO's C25) after its rules
+    C1-C23 on the shapes and attributes (worded as StableHLO's verifier
+    words them). A ``?`` input batch dim gives a ``?`` result batch dim
+    with one batch group; no other dim may be ``?`` (bcast's subset)."""
+    n = len(lhs)
+    if len(rhs) != n:
+        raise RuleError(f"expects convolution arguments to have same number of dimensions, got: "
+                        f"{n} and {len(rhs)}")  # fmt: skip
+    if n < 2:
+        raise RuleError(f"expects convolution arguments to have >= 2 dimensions, got: {n}")
+    d = conv.dims
+    for what, layout in zip(("input", "kernel", "output"), d.layouts()):
+        _conv_layout_dims(what, layout, n)
+    window = {"window-strides": conv.strides, "padding-entries": conv.low, "lhs-dilation": conv.lhs_dilation,
+              "rhs-dilation": conv.rhs_dilation, "window-reversal": conv.reversal}
+    for name, values in window.items():
+        if len(values) != n - 2:
+            raise RuleError(f"expects {name} to have same dimension-size as size of window dimensions "
+                            f"({n - 2}), but got: {len(values)}")  # fmt: skip
+    for k, w in enumerate(conv.dims.kernel_spatial):
+        if rhs[w] == 0:
+            raise RuleError(f"expects window to have positive value for {k}-th window dimension, but got 0")
+    for name, values in (("stride", conv.strides), ("lhs dilation factor", conv.lhs_dilation),
+                         ("rhs dilation factor", conv.rhs_dilation)):  # fmt: skip
+        for i, v in enumerate(values):
+            if v <= 0:
+                raise RuleError(f"expects window to have positive {name} for {i}-th window dimension, but got {v}")
+    groups, batch_groups = conv.feature_group_count, conv.batch_group_count
+    if groups <= 0:
+        raise RuleError(f"feature_group_count must be > 0, got {groups}")
+    if batch_groups <= 0:
+        raise RuleError(f"batch_group_count must be > 0, got {batch_groups}")
+    if groups > 1 and batch_groups > 1:
+        raise RuleError(f"expects batch_group_count and feature_group_count not to be both greater than 1, "
+                        f"got {batch_groups} and {groups} resp.")  # fmt: skip
+    batch, features = lhs[d.input_batch], lhs[d.input_feature]
+    kernel_in, kernel_out = rhs[d.kernel_input_feature], rhs[d.kernel_output_feature]
+    dynamic = [f"input dimension {i}" for i, s in enumerate(lhs) if isinstance(s, Dynamic) and i != d.input_batch]
+    dynamic += [f"kernel dimension {i}" for i, s in enumerate(rhs) if isinstance(s, Dynamic)]
+    if dynamic or (isinstance(batch, Dynamic) and batch_groups != 1):
+        raise RuleError(f"convolution with a ? {dynamic[0] if dynamic else 'batch dimension and batch groups'} "
+                        "is not supported",
+                        ["bcast's convolution takes ? only in the input's batch dimension, with one batch group"])
+    if isinstance(batch, int) and batch % batch_groups:
+        raise RuleError(f"expects input batch dimension ({batch}) to be divisible by batch_group_count. "
+                        f"Got batch_group_count = {batch_groups}.")  # fmt: skip
+    if features % groups:
+        raise RuleError(f"expects input feature dimension ({features}) to be a multiple of feature_group_count. "
+                        f"Got feature_group_count = {groups}.")  # fmt: skip
+    if features // groups != kernel_in:
+        raise RuleError(f"expects input feature dimension ({features}) / feature_group_count = kernel input "
+                        f"feature dimension ({kernel_in}). Got feature_group_count = {groups}.")  # fmt: skip
+    if kernel_out % batch_groups:
+        raise RuleError(f"expects output feature dimension size ({kernel_out}) to be a multiple of "
+                        f"batch_group_count. Got batch_group_count = {batch_groups}.")  # fmt: skip
+    if kernel_out % groups:
+        raise RuleError(f"expects kernel output feature dimension ({kernel_out}) to be divisible by "
+                        f"feature_group_count. For feature_group_count = {groups}.")  # fmt: skip
+    result: list[Dim] = [0] * n
+    result[d.output_batch] = batch if isinstance(batch, Dynamic) else batch // batch_groups
+    result[d.output_feature] = kernel_out
+    for k, (o, i, w) in enumerate(zip(d.output_spatial, d.input_spatial, d.kernel_spatial)):
+        result[o] = conv_window_count(lhs[i], rhs[w], conv.strides[k], conv.low[k], conv.high[k],
+                                      conv.lhs_dilation[k], conv.rhs_dilation[k])  # fmt: skip
+    return tuple(result)

@@ -2273,6 +2273,50 @@ class DynamicGatherOp(StablehloOp):
         if element_of(self.operand) != element_of(self.result, "result"):
             raise Diagnostic("failed to verify that all of {operand, result} have same element type")
 
+# --------------------------------------------------------------------------
+# convolution (fields, builder and syntax: bc.ConvolutionFamily)
+# --------------------------------------------------------------------------
+
+
+@irdl_attr_definition
+class ConvDimensionNumbersAttr(bc.ConvDimsFamily):
+    """``#stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>``,
+    ``convolution``'s dimension numbers (the generic form's)."""
+
+    name = "stablehlo.conv"
+
+
+@irdl_op_definition
+class ConvolutionOp(bc.ConvolutionFamily, StablehloOp):
+    """``stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i,
+    o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]],
+    lhs_dilate = [1, 1], rhs_dilate = [1, 1], reverse = [false, false]}
+    {batch_group_count = 1 : i64, feature_group_count = 1 : i64,
+    precision_config = [...]} : (A, B) -> C`` (generic: the window as
+    ``window_strides``, ``padding``, ``lhs_dilation``, ``rhs_dilation``,
+    ``window_reversal``, the dims as ``dimension_numbers =
+    #stablehlo.conv<...>``). Fields, builder and syntax are
+    ``bc.ConvolutionFamily``'s; the result's element type may differ from
+    the operands' (as ``dot_general``'s)."""
+
+    name = "stablehlo.convolution"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
+    DIMS_ATTR: ClassVar[type[bc.ConvDimsFamily]] = ConvDimensionNumbersAttr
+    traits = traits_def(Pure())
+
+    def verify_op(self) -> None:
+        """StableHLO's C1-C27 on the shapes (``rules.convolution_shape``);
+        bcast's subset takes integer and float elements only."""
+        for what, value in (("lhs", self.lhs), ("rhs", self.rhs), ("result", self.result)):
+            _tensor(value, what)
+            if element_kind(element_of(value, what)) not in INTEGER | {FLOAT}:
+                raise Diagnostic(f"{what} must be a tensor of integer or floating-point values, got {value.type}")
+        self.check_precision_config()
+        shape = rules.convolution_shape(tensor_dims(self.lhs.type), tensor_dims(self.rhs.type), self.conv)
+        if not rules.compatible_levels((shape,), (tensor_dims(self.result.type),)):
+            raise Diagnostic(f"inferred shape '{rules.shape_str(shape)}' is incompatible with return type of "
+                             f"operation {self.result.type}")  # fmt: skip
+
 
 STABLEHLO_OPS = [
     *BINARY_OPS, *UNARY_OPS, IsFiniteOp, ConvertOp, BitcastConvertOp, CompareOp, SelectOp, BroadcastInDimOp,
@@ -2282,8 +2326,9 @@ STABLEHLO_OPS = [
     DotGeneralOp, DotOp,
     GetDimensionSizeOp, SetDimensionSizeOp, DynamicBroadcastInDimOp, DynamicReshapeOp, DynamicIotaOp,
     DynamicPadOp, RealDynamicSliceOp, SortOp, DynamicGatherOp,
+    ConvolutionOp,
 ]  # fmt: skip
 
 StableHLO = Dialect("stablehlo", STABLEHLO_OPS, [ComparisonDirectionAttr, ComparisonTypeAttr, PrecisionAttr, DotAttr,
                                                 DotAlgorithmAttr, BoundsAttr, GatherDimensionNumbersAttr,
-                                                ScatterDimensionNumbersAttr])  # fmt: skip
+                                                ScatterDimensionNumbersAttr, ConvDimensionNumbersAttr])  # fmt: skip

@@ -199,6 +199,8 @@ EXPRESSIONS: dict[type[Operation], Expression] = {
     bc.ReduceWindowOp: lambda e, op, x: (
         f"ar.reduce_window(xp, {op.kind_name!r}, {x}, {e.names[op.init]}, {op.window!r}, "
         f"{dtype_name(op.result.type)!r})"),
+    bc.ConvolutionOp: lambda e, op, x: (
+        f"ar.convolution(xp, {x}, {e.names[op.rhs]}, {op.conv!r}, {dtype_name(op.result.type)!r})"),
     bc.ExtractOp: lambda e, op, x: f"ar.reshape(xp, {x}[{e.index_expr(op)}...], {result_shape(op)})",
     bc.AssignOp: lambda e, op, x: (
         f"ar.assign(xp, {x}, ({e.index_expr(op)}), ar.reshape(xp, {e.names[op.source]}, "
@@ -209,7 +211,7 @@ EXPRESSIONS: dict[type[Operation], Expression] = {
 
 class ArrayApiEmitter(PythonModuleEmitter):
     TARGET = "Array API"
-    IMPORTS = ("import numpy as np", "", "from bcast.ir.rules import DotDims, GatherDims",
+    IMPORTS = ("import numpy as np", "", "from bcast.ir.rules import ConvDims, Convolution, DotDims, GatherDims",
                "from bcast.lowering import array_api_runtime as ar",
                "from bcast.lowering import numpy_runtime as rt")
     OWN_NAMES = frozenset({"ar", "xp"})

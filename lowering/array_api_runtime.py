@@ -992,3 +992,41 @@ def reduce_window(xp, kind: str, x, init, window: Sequence[Sequence[int]], dtype
                    for k, d, n, s in zip(offsets, window_dilations, shape, strides))
         slices.append(padded[(*at, ...)])
     return reduce(xp, kind, xp.stack(slices, axis=len(shape)), (len(shape),), False, dtype_name)
+
+
+def convolution(xp, x, w, conv: rules.Convolution, dtype_name: str):
+    """``bcast.convolution`` (``numerics.convolution``) from standard
+    functions: the input moved to (batch, feature, spatial), dilated and
+    padded by ``pad`` (its interior padding is the dilation), then, for each
+    kernel offset, the strided slice of the input the offset sees times the
+    kernel's (output, input) feature matrix at that offset, one ``matmul``
+    per group, summed. ``f16`` sums in ``f32`` and rounds once."""
+    d, n = conv.dims, len(conv.dims.input_spatial)
+    shape = rules.convolution_shape(tuple(x.shape), tuple(w.shape), conv)
+    out = tuple(shape[o] for o in d.output_spatial)
+    groups, batch_groups = conv.feature_group_count, conv.batch_group_count
+    batch, features = x.shape[d.input_batch] // batch_groups, w.shape[d.kernel_output_feature]
+    per_group, windows = features // (groups * batch_groups), rules.element_count(out)
+    expected = dtype(xp, dtype_name)
+    if dtype_name == "float16":
+        x, w = xp.astype(x, xp.float32), xp.astype(w, xp.float32)
+    xs = xp.permute_dims(x, (d.input_batch, d.input_feature, *d.input_spatial))
+    ws = xp.permute_dims(w, (d.kernel_output_feature, d.kernel_input_feature, *d.kernel_spatial))
+    if any(conv.reversal):
+        ws = xp.flip(ws, axis=tuple(2 + k for k, r in enumerate(conv.reversal) if r))
+    zero = xp.zeros((), dtype=xs.dtype)
+    xs = pad(xp, xs, zero, (0, 0, *conv.low), (0, 0, *conv.high), (0, 0, *(k - 1 for k in conv.lhs_dilation)))
+    in_features = ws.shape[1]
+    total = xp.zeros((batch_groups, groups, batch * windows, per_group), dtype=xs.dtype)
+    for offset in (itertools.product(*(range(k) for k in ws.shape[2:])) if windows else ()):
+        index = tuple(slice(k * r, k * r + (o - 1) * s + 1, s)
+                      for k, r, o, s in zip(offset, conv.rhs_dilation, out, conv.strides))  # fmt: skip
+        part = xp.permute_dims(xs[(slice(None), slice(None), *index)], (0, *range(2, 2 + n), 1))
+        part = xp.permute_dims(reshape(xp, part, (batch_groups, batch * windows, groups, in_features)), (0, 2, 1, 3))
+        kernel = reshape(xp, ws[(slice(None), slice(None), *offset)], (batch_groups, groups, per_group, in_features))
+        total = total + xp.matmul(part, xp.permute_dims(kernel, (0, 1, 3, 2)))
+    result = reshape(xp, total, (batch_groups, groups, batch, *out, per_group))
+    result = reshape(xp, xp.permute_dims(result, (2, 0, 1, 3 + n, *range(3, 3 + n))), (batch, features, *out))
+    order = tuple(int(i) for i in np.argsort((d.output_batch, d.output_feature, *d.output_spatial)))
+    result = xp.permute_dims(result, order)
+    return result if result.dtype == expected else xp.astype(result, expected)

@@ -313,6 +313,10 @@ class BcastFunctions(InterpreterFunctions):
         _checked(op, bc.check_dot_pairs, args[0].shape, args[1].shape, op.dims)
         return _typed(op, evaluate(op, *args))
 
+    @impl(bc.ConvolutionOp)
+    def run_convolution(self, interpreter: Interpreter, op: bc.ConvolutionOp, args: PythonValues) -> PythonValues:
+        return _typed(op, evaluate(op, *args))
+
     @impl(bc.MatmulOp)
     def run_matmul(self, interpreter: Interpreter, op: bc.MatmulOp, args: PythonValues) -> PythonValues:
         """Under xla, the pairs ``dot_general`` would check

@@ -501,6 +501,8 @@ class FunctionEmitter:
             return self.add(shlo.SliceOp(args[0], op.starts, op.limits, op.steps))
         if isinstance(op, bc.DotGeneralOp):
             return self.add(shlo.DotGeneralOp(args[0], args[1], op.dims, t))
+        if isinstance(op, bc.ConvolutionOp):
+            return self.add(shlo.ConvolutionOp(args[0], args[1], op.conv, t, precision_config=op.precision_config))
         if isinstance(op, bc.DynamicSliceOp):
             starts = self.wide_starts(args[1:], flat_type_shape(op.operand.type), op.sizes)
             return self.add(shlo.DynamicSliceOp(args[0], starts, op.sizes))

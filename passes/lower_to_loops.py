@@ -95,6 +95,7 @@ from bcast.ir.fusion import FusionOp, is_explicit
 from bcast.ir.ops import semantics_of
 from bcast.ir.loops import BOUNDS_CHECK_ATTR, GEMM_ATTR, LOOP_FORM_ATTR, PARALLEL_ATTR, REDUCTION_ATTR, RemFOp
 from bcast.ir.types import NUMPY_DTYPES, dense_i64, flat_type_shape, has_dynamic_types, split_type
+from bcast.passes.conv_gemm import convolutions_as_gemm
 from bcast.passes.errors import PassError, check_one_block_functions, check_signatures
 
 Index = list[SSAValue]
@@ -563,6 +564,8 @@ def size_source(v: SSAValue, d: int) -> SizeSource:
         elif isinstance(op, bc.GatherOp):  # a ``?`` result dim is a batch dim of the indices (slices are static)
             batch = [r for r in range(len(flat_type_shape(v.type))) if r not in op.dims.offset_dims]
             v, d = op.start_indices, op.dims.batch_dims(len(flat_type_shape(op.start_indices.type)))[batch.index(d)]
+        elif isinstance(op, bc.ConvolutionOp):  # only the batch dim may be ``?`` (rules.convolution_shape)
+            v, d = op.lhs, op.conv.dims.input_batch
         else:
             raise PassError(op, "has dynamic dimensions that bcast-lower-to-loops does not lower yet",
                             ["it lowers elementwise ops, broadcasts, reductions, transposes, reverses, "
@@ -1105,6 +1108,8 @@ class FunctionLowering:
             self.lower_reduce_window(op)
         elif isinstance(op, bc.DotGeneralOp):
             self.lower_dot_general(op)
+        elif isinstance(op, bc.ConvolutionOp):
+            self.lower_convolution(op)
         elif reads_as_view(op):
             return  # its contraction reads it through its index expression
         elif isinstance(op, bc.AssignOp):
@@ -1800,6 +1805,110 @@ class FunctionLowering:
             self.scopes.pop()
         self.b(scf.YieldOp())
         self.b.builder.insertion_point = outer
+    def lower_convolution(self, op: bc.ConvolutionOp) -> None:
+        """A fusion boundary: a parallel nest over the result and, inside it,
+        one ``scf.for`` over the input features of the output feature's
+        group and one per kernel spatial dim, carrying the sum (in the
+        accumulator type: f16 in f32; integers wrap). Kernel place ``k`` of
+        output place ``o`` is ``o * stride + k * rhs_dilation - low`` in the
+        dilated, padded input, an element where ``lower_reduce_window``'s
+        test says so (else the product is skipped by a select); a reversed
+        kernel dim reads the kernel at ``size - 1 - k``. A feature group ``g
+        = f / (out features / groups)`` reads input features ``g *
+        kernel in features + c``; a batch group ``g = f / (out features /
+        batch groups)`` reads input batch ``g * result batch + b``."""
+        b, target = self.b, self.buffer(op.result)
+        conv = op.conv
+        d, n = conv.dims, len(conv.dims.input_spatial)
+        element = element_of(op.result.type)
+        acc = accumulator(element)
+        lhs, rhs = flat_type_shape(op.lhs.type), flat_type_shape(op.rhs.type)
+        result = flat_type_shape(op.result.type)
+        if any(m == 0 for m in result) or lhs[d.input_feature] == 0:  # nothing to sum: zeros
+            with self.nest(self.shape(op.result), parallel=True) as ivs:
+                b(memref.StoreOp.get(b.const(0, element), target, list(ivs)))
+            self.written(op.result, target)
+            return
+        in_features, out_features = rhs[d.kernel_input_feature], rhs[d.kernel_output_feature]
+        kernel = [rhs[k] for k in d.kernel_spatial]
+        sizes = [lhs[i] for i in d.input_spatial]
+        outs = [result[o] for o in d.output_spatial]
+        checked = [lo != 0 or ld != 1 or (m - 1) * st + (k - 1) * rd >= size
+                   for size, m, k, st, ld, rd, lo in zip(sizes, outs, kernel, conv.strides, conv.lhs_dilation,
+                                                         conv.rhs_dilation, conv.low)]  # fmt: skip
+        wide = lambda i: b(arith.IndexCastOp(i, IntegerType(64)))  # noqa: E731
+        with self.nest(self.shape(op.result), parallel=True) as ivs:
+            feature, batch = ivs[d.output_feature], ivs[d.output_batch]
+            group_batch = batch
+            feature_base = b.index(0)
+            if conv.feature_group_count > 1:
+                g = b.apply("arith.divui", feature, b.index(out_features // conv.feature_group_count))
+                feature_base = b(arith.MuliOp(g, b.index(in_features)))
+            if conv.batch_group_count > 1:
+                g = b.apply("arith.divui", feature, b.index(out_features // conv.batch_group_count))
+                group_batch = b(arith.AddiOp(b(arith.MuliOp(g, b.index(result[d.output_batch]))), batch))
+
+            def place(s: int, k: SSAValue) -> tuple[SSAValue, SSAValue | None]:
+                """The input index along spatial dim ``s`` of kernel place
+                ``k`` (clamped into range) and whether an element is there."""
+                at = b(arith.AddiOp(b(arith.MuliOp(ivs[d.output_spatial[s]], b.index(conv.strides[s]))),
+                                    b(arith.MuliOp(k, b.index(conv.rhs_dilation[s])))))  # fmt: skip
+                if not checked[s]:
+                    return at, None
+                q = b(arith.SubiOp(wide(at), b.int(conv.low[s], "i64")))
+                inside = b(arith.CmpiOp(q, b.int((sizes[s] - 1) * conv.lhs_dilation[s] + 1, "i64"), "ult"))
+                if conv.lhs_dilation[s] != 1:
+                    on_element = b(arith.CmpiOp(b.apply("arith.remui", q, b.int(conv.lhs_dilation[s], "i64")),
+                                                b.int(0, "i64"), "eq"))  # fmt: skip
+                    inside = b.apply("arith.andi", inside, on_element)
+                    q = b.apply("arith.divui", q, b.int(conv.lhs_dilation[s], "i64"))
+                clamped = b.apply("arith.minui", q, b.int(sizes[s] - 1, "i64"))
+                return b(arith.IndexCastOp(clamped, IndexType())), inside
+
+            def product(c: SSAValue, places: list[SSAValue], ks: list[SSAValue]) -> SSAValue:
+                x_at: Index = [None] * len(lhs)  # type: ignore[list-item]
+                x_at[d.input_batch], x_at[d.input_feature] = group_batch, b(arith.AddiOp(feature_base, c))
+                w_at: Index = [None] * len(rhs)  # type: ignore[list-item]
+                w_at[d.kernel_input_feature], w_at[d.kernel_output_feature] = c, feature
+                for s in range(n):
+                    x_at[d.input_spatial[s]] = places[s]
+                    w_at[d.kernel_spatial[s]] = (b(arith.SubiOp(b.index(kernel[s] - 1), ks[s])) if conv.reversal[s]
+                                                 else ks[s])  # fmt: skip
+                x = scalar.convert(b, element, acc, self.value_at(op.lhs, x_at))
+                y = scalar.convert(b, element, acc, self.value_at(op.rhs, w_at))
+                return bc.MultiplyOp.SCALAR(b, acc, x, y)
+
+            def accumulate(level: int, c: SSAValue, places: list[SSAValue], ks: list[SSAValue],
+                           inside: SSAValue | None, carried: SSAValue) -> SSAValue:
+                if level == n:
+                    step = combine(b, "add", acc, carried, product(c, places, ks))
+                    return step if inside is None else b.select(inside, step, carried)
+
+                def body(k: SSAValue, values: list[SSAValue]) -> list[SSAValue]:
+                    index, ok = place(level, k)
+                    both = ok if inside is None else inside if ok is None else b.apply("arith.andi", inside, ok)
+                    return [accumulate(level + 1, c, [*places, index], [*ks, k], both, values[0])]
+
+                return self.scoped_loop(kernel[level], carried, body)
+
+            def features(c: SSAValue, values: list[SSAValue]) -> list[SSAValue]:
+                return [accumulate(0, c, [], [], None, values[0])]
+
+            total = self.scoped_loop(in_features, b.const(0, acc), features)
+            b(memref.StoreOp.get(scalar.convert(b, acc, element, total), target, list(ivs)))
+        self.written(op.result, target)
+
+    def scoped_loop(self, trips: int, init: SSAValue,
+                    body: Callable[[SSAValue, list[SSAValue]], list[SSAValue]]) -> SSAValue:
+        """One ``scf.for`` carrying a sum (``REDUCTION_ATTR``), its values
+        scoped to its body."""
+        self.scopes.append({})
+        try:
+            (total,) = self.b.for_loop(trips, [init], body)
+        finally:
+            self.scopes.pop()
+        total.owner.attributes[REDUCTION_ATTR] = StringAttr("add")
+        return total
 
     def lower_constant(self, op: bc.ConstantOp) -> None:
         """Splats are scalar constants; other constants are globals."""
@@ -2153,6 +2262,7 @@ class LowerToLoopsPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_one_block_functions(op, "bcast-lower-to-loops")
         check_signatures(op, "bcast-lower-to-loops")
+        convolutions_as_gemm(op)
         lowering = ModuleLowering(op)
         for old in list(op.ops):
             old.detach()

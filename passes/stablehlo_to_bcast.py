@@ -135,7 +135,8 @@ OTHER = (hlo.IsFiniteOp, hlo.ConvertOp, hlo.BitcastConvertOp, hlo.CompareOp, hlo
          hlo.DotOp, chlo.BroadcastCompareOp, chlo.BroadcastSelectOp, chlo.SquareOp, hlo.DynamicSliceOp,
          hlo.DynamicUpdateSliceOp, hlo.GatherOp, hlo.ScatterOp, hlo.OptimizationBarrierOp, hlo.GetDimensionSizeOp,
          hlo.DynamicBroadcastInDimOp, hlo.DynamicReshapeOp, hlo.DynamicIotaOp, hlo.SetDimensionSizeOp,
-         hlo.DynamicPadOp, hlo.RealDynamicSliceOp, hlo.SortOp, chlo.TopKOp, hlo.DynamicGatherOp)  # fmt: skip
+         hlo.DynamicPadOp, hlo.RealDynamicSliceOp, hlo.SortOp, chlo.TopKOp, hlo.DynamicGatherOp,
+         hlo.ConvolutionOp)  # fmt: skip
 SUPPORTED_OPS: tuple[str, ...] = tuple(sorted(
     [op.name for op in (*BINARY, *UNARY, *OTHER, *chlo.CHLO_BINARY_OPS)] + ["func.call", "stablehlo.composite"]
 ))  # fmt: skip
@@ -590,6 +591,27 @@ class ConvertDot(RewritePattern):
                 value = new[-1].results[0]
             operands.append(value)
         replace(rewriter, op, [*new, bcast.DotGeneralOp(*operands, op.dims)])
+
+
+class ConvertConvolution(RewritePattern):
+    """``convolution`` -> ``bcast.convolution`` with the same dimension
+    numbers, window, groups and precision config; a result element type
+    other than the operands' converts the operands to it first (as
+    ``ConvertDot``)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: hlo.ConvolutionOp, rewriter: PatternRewriter) -> None:
+        _, element = _bcast_type(op, op.result)
+        new: list[Operation] = []
+        operands = []
+        for value in (op.lhs, op.rhs):
+            levels, own = _bcast_type(op, value)
+            if own != element:
+                new.append(bcast.ConvertOp(value, make_type(levels, element)))
+                value = new[-1].results[0]
+            operands.append(value)
+        replace(rewriter, op, [*new, bcast.ConvolutionOp(*operands, op.conv, op.result.type,
+                                                         precision_config=op.precision_config)])
 
 
 def _scalar_constant(value: SSAValue) -> float | int | None:
@@ -1458,7 +1480,7 @@ PATTERNS: tuple[Callable[[], RewritePattern], ...] = (
     ConvertBinary, ConvertUnary, ConvertSquare, ConvertIsFinite, ConvertOptimizationBarrier, ConvertStructural,
     ConvertCompare, ConvertSelect, ConvertClamp, ConvertChloBroadcast, ConvertChloBroadcastSelect,
     ConvertReduce, ConvertDot, ConvertReduceWindow, ConvertDynamicShapes, ConvertScatter, ConvertDynamicRanges,
-    ConvertSort, ConvertTopK, ConvertDynamicReduceWindow, ConvertDynamicGather,
+    ConvertSort, ConvertTopK, ConvertDynamicReduceWindow, ConvertDynamicGather, ConvertConvolution,
 )  # fmt: skip
 
 

@@ -511,6 +511,28 @@ def rows_scaled(x, i, s):
     return x.at[i].multiply(s)
 
 
+def conv_bias_relu(x, w, b):
+    """``flax.linen.Conv`` (NHWC/HWIO, 3x3, SAME) with its bias, then relu."""
+    y = jax.lax.conv_general_dilated(x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"))
+    return jax.nn.relu(y + b)
+
+
+def depthwise_conv(x, w):
+    """A depthwise 3x3 convolution, stride 2 (MobileNet's): one group per input channel."""
+    return jax.lax.conv_general_dilated(x, w, (2, 2), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"),
+                                        feature_group_count=x.shape[-1])
+
+
+def grouped_conv_kernel_grad(x, w):
+    """The gradient of a grouped convolution's squared output w.r.t. its
+    kernel: JAX writes a convolution with ``batch_group_count``."""
+    def loss(w):
+        y = jax.lax.conv_general_dilated(x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"),
+                                         feature_group_count=2)
+        return (y * y).sum()
+    return jax.grad(loss)(w)
+
+
 PROGRAMS: dict[str, Case] = {
     "softmax": Case(softmax, lambda r: (normal(r, (4, 16)),), "jax.nn.softmax over rows"),
     "log_softmax": Case(log_softmax, lambda r: (normal(r, (4, 16)),), "jax.nn.log_softmax over rows"),
@@ -654,6 +676,13 @@ PROGRAMS: dict[str, Case] = {
                                "lax.sort num_keys=2: by group, then score descending"),
     "lexsort_rows": Case(lexsort_rows, lambda r: (r.integers(0, 3, (9, 3)).astype(np.float32),),
                          "jnp.lexsort of two columns, rows gathered"),
+    "conv_bias_relu": Case(conv_bias_relu, lambda r: (normal(r, (2, 8, 8, 3)), normal(r, (3, 3, 3, 8)),
+                                                      normal(r, (8,))), "conv 3x3 SAME + bias + relu"),
+    "depthwise_conv": Case(depthwise_conv, lambda r: (normal(r, (2, 9, 9, 4)), normal(r, (3, 3, 1, 4))),
+                           "depthwise conv 3x3 stride 2 (feature_group_count)"),
+    "grouped_conv_kernel_grad": Case(grouped_conv_kernel_grad, lambda r: (normal(r, (2, 6, 6, 4)),
+                                                                          normal(r, (3, 3, 2, 6))),
+                                     "grad of a grouped conv w.r.t. its kernel (batch_group_count)"),
 }
 
 

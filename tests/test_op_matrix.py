@@ -52,11 +52,13 @@ NOT_SCALAR = {bc.BroadcastInDimOp, bc.TransposeOp, bc.ReshapeOp, bc.NarrowOp, bc
               bc.DynamicSliceOp, bc.DynamicUpdateSliceOp, bc.GatherOp, bc.ScatterOp, bc.DotGeneralOp, bc.MatmulOp,
               bc.DimOp, bc.BroadcastSizeOp, bc.DynamicBroadcastInDimOp, bc.CheckBroadcastableOp,
               bc.SizeFromTensorOp, bc.SizeToTensorOp, bc.ShapeAssertionOp,
-              bc.DynamicReshapeOp, bc.DynamicIotaOp, bc.SetDimensionSizeOp, bc.SortOp}  # fmt: skip
+              bc.DynamicReshapeOp, bc.DynamicIotaOp, bc.SetDimensionSizeOp, bc.SortOp,
+              bc.ConvolutionOp}  # fmt: skip
 """Ops that move data and compute no element, the contractions (an
 element is a sum over many, not a scalar op) and the explicit dynamic form
 (sizes and checks: tests/lowering/test_make_explicit_dynamic.py, tests/tools/test_jax_dynamic.py) and ``sort``
-(a permutation: tests/lowering/test_sort.py runs it on every element type's edge values): not rows of this matrix
+(a permutation: tests/lowering/test_sort.py runs it on every element type's edge values) and ``convolution``
+(a contraction: tests/lowering/test_convolution.py): not rows of this matrix
 (``tests/ir``, ``tests/lowering`` (``test_dot_general.py``) and the random
 programs test them)."""
 

@@ -110,6 +110,9 @@ PROGRAMS = {
     "top_k_indices": (lambda x: jax.lax.top_k(x, 3)[1], ["b,5"]),
     "median_batch": (lambda x: jnp.median(x, axis=0), ["b,3"]),  # sort along ?, the middle rows
     "two_key_sort": (lambda x, y: jax.lax.sort((jnp.round(x), y), dimension=0, num_keys=2)[1], ["b,3", "b,3"]),
+    # a CNN layer of a batch-polymorphic export: stablehlo.convolution of a ? batch, bias, relu
+    "cnn_layer": (lambda x, w, c: jax.nn.relu(jax.lax.conv_general_dilated(
+        x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")) + c), ["b,6,6,2", "3,3,2,3", "3"]),
 }
 """name: (function, one shape spec per argument: sizes and dimension variables)."""
 

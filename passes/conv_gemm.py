@@ -1,0 +1,88 @@
+"""A convolution as one matrix product (im2col), for the C backend: the
+loop nest of ``lower_convolution`` computes each output element as its
+own sum and runs far behind a GEMM on a CNN layer; written as bcast ops
+(``pad``, strided ``slice``s, ``concatenate``, ``reshape``,
+``dot_general``), the product runs on the tuned GEMM kernel of the loop
+lowering (``GEMM_ATTR``). Called by ``bcast-lower-to-loops`` before it
+lowers a module."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation, SSAValue
+from xdsl.rewriter import Rewriter
+
+from bcast.ir import ops as bc
+from bcast.ir import rules
+from bcast.ir.types import flat_type_shape, has_dynamic_types, make_type, split_type
+
+GEMM_ELEMENTS = ("f32", "f64")
+"""The element types the GEMM kernel multiplies (f16 sums in f32 and
+integers wrap in the loop nest, which keeps them)."""
+
+
+def im2col_ops(op: bc.ConvolutionOp) -> tuple[list[Operation], SSAValue] | None:
+    """The ops computing ``op`` as a product: the input moved to (batch,
+    spatial, feature), dilated and padded; per kernel place (row-major),
+    the strided slice of the windows' elements at that place; the slices
+    joined along the features into the columns (batch * windows, places *
+    features); times the kernel as a (places * features, out features)
+    matrix, reversed where asked; the product moved to the result's
+    layout (the value returned with the ops). None when the convolution
+    has groups, a ``?`` or empty dim, or an element type the GEMM does not
+    take."""
+    conv, (_, element) = op.conv, split_type(op.result.type)
+    shapes = [flat_type_shape(v.type) for v in (op.lhs, op.rhs, op.result)]
+    if (element not in GEMM_ELEMENTS or has_dynamic_types(op) or conv.feature_group_count != 1
+            or conv.batch_group_count != 1 or any(0 in s for s in shapes)):  # fmt: skip
+        return None
+    d, n = conv.dims, len(conv.dims.input_spatial)
+    (lhs, rhs, result), new = shapes, []
+
+    def add(o: Operation) -> SSAValue:
+        new.append(o)
+        return o.results[0]
+
+    def transpose(v: SSAValue, perm: tuple[int, ...]) -> SSAValue:
+        return v if perm == tuple(range(len(perm))) else add(bc.TransposeOp(v, perm))
+
+    x = transpose(op.lhs, (d.input_batch, *d.input_spatial, d.input_feature))
+    if any(conv.low) or any(conv.high) or any(k != 1 for k in conv.lhs_dilation):
+        zero = add(bc.ConstantOp(np.zeros(1, np.dtype(f"float{element[1:]}")), make_type(((),), element)))
+        x = add(bc.PadOp(x, zero, (0, *conv.low, 0), (0, *conv.high, 0), (0, *(k - 1 for k in conv.lhs_dilation), 0)))
+    w = transpose(op.rhs, (*d.kernel_spatial, d.kernel_input_feature, d.kernel_output_feature))
+    if any(conv.reversal):
+        w = add(bc.ReverseOp(w, [k for k, r in enumerate(conv.reversal) if r]))
+    batch, features = lhs[d.input_batch], lhs[d.input_feature]
+    kernel, outs = [rhs[k] for k in d.kernel_spatial], [result[o] for o in d.output_spatial]
+    slices = []
+    for place in itertools.product(*map(range, kernel)):
+        starts = [k * r for k, r in zip(place, conv.rhs_dilation)]
+        limits = [s + (o - 1) * st + 1 for s, o, st in zip(starts, outs, conv.strides)]
+        slices.append(add(bc.SliceOp(x, (0, *starts, 0), (batch, *limits, features), (1, *conv.strides, 1))))
+    # contracted on its last dim, the columns stay (batch, windows..., places * features): no reshape, whose
+    # view a contraction would read through index arithmetic (``reads_as_view``) instead of the GEMM
+    cols = slices[0] if len(slices) == 1 else add(bc.ConcatenateOp(slices, n + 1))
+    out_features = rhs[d.kernel_output_feature]
+    blocks = [add(bc.ReshapeOp(add(bc.SliceOp(w, (*place, 0, 0), (*(k + 1 for k in place), features, out_features))),
+                               make_type(((features, out_features),), element)))
+              for place in itertools.product(*map(range, kernel))]  # fmt: skip
+    matrix = blocks[0] if len(blocks) == 1 else add(bc.ConcatenateOp(blocks, 0))
+    shaped = add(bc.DotGeneralOp(cols, matrix, rules.DotDims((), (), (n + 1,), (0,))))
+    order = (d.output_batch, *d.output_spatial, d.output_feature)
+    return new, transpose(shaped, tuple(int(i) for i in np.argsort(order)))
+
+
+def convolutions_as_gemm(module: ModuleOp) -> None:
+    """Each convolution of ``module`` that ``im2col_ops`` takes, replaced by them."""
+    for op in [o for o in module.walk() if isinstance(o, bc.ConvolutionOp)]:
+        found = im2col_ops(op)
+        if found is None:
+            continue
+        new, result = found
+        for o in new:
+            o.location = op.location
+        Rewriter.replace_op(op, new, [result])

@@ -1,0 +1,258 @@
+"""``bcast.convolution`` (StableHLO's ``convolution``,
+``jax.lax.conv_general_dilated``) on every backend: against an oracle that
+walks the spec's formula output place by output place (the kernel place
+``k`` of output ``o`` at ``o * stride + k * rhs_dilation - low`` in the
+input dilated by ``lhs_dilation``; an element there when in range and on a
+multiple of the dilation), with reversal, groups, batch groups, integers
+that wrap and f16 summed in f32; JAX's convolutions (SAME/VALID, strides,
+transposed, atrous, depthwise, the kernel gradient of a grouped
+convolution, 1-D, 3-D, NCHW, a size-0 batch) imported and compared with
+``jax.jit``, and written back by ``-t stablehlo`` and run by XLA; a ``?``
+batch at several sizes; the Array API module on array_api_strict;
+StableHLO's interpreter case by its expected value.
+
+Tolerances: integer cases are exact (wrapping sums are the same in any
+order); float sums run in another order on each backend (im2col with
+BLAS, the C loop in order, XLA its own): ``rtol=atol=2e-5`` on values of
+order 1 with at most a few hundred products per output (f32)."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+import bcast
+from bcast.ir import numerics, rules
+
+BACKENDS = ["reference", "numpy", "array-api", "c"]
+
+
+def tensor(shape, element: str) -> str:
+    return f"tensor<{'x'.join(map(str, shape))}x{element}>"
+
+
+def nhwc(n: int) -> rules.ConvDims:
+    """``[b, 0, .., f]x[0, .., i, o]->[b, 0, .., f]`` of ``n`` spatial dims."""
+    spatial = tuple(range(1, n + 1))
+    return rules.ConvDims(0, n + 1, spatial, n, n + 1, tuple(range(n)), 0, n + 1, spatial)
+
+
+def oracle(x: np.ndarray, w: np.ndarray, conv: rules.Convolution) -> np.ndarray:
+    """The spec's sum, one output element at a time, for the NHWC/HWIO
+    layout (``nhwc``): each feature group pairs its block of input features
+    with its block of output features, each batch group its block of the
+    batch with its block of output features."""
+    acc = np.float32 if x.dtype == np.float16 else x.dtype.type
+    batch, *sizes, features = x.shape
+    *kernel, in_features, out_features = w.shape
+    groups, batch_groups = conv.feature_group_count, conv.batch_group_count
+    outs = []
+    for n, k, s, lo, hi, ld, rd in zip(sizes, kernel, conv.strides, conv.low, conv.high, conv.lhs_dilation,
+                                       conv.rhs_dilation):  # fmt: skip
+        padded, span = lo + hi + ((n - 1) * ld + 1 if n else 0), (k - 1) * rd + 1
+        outs.append(0 if span > padded else (padded - span) // s + 1)
+    result = np.zeros((batch // batch_groups, *outs, out_features), x.dtype)
+    per_group = out_features // (groups * batch_groups)
+    with np.errstate(all="ignore"):
+        for b, *o, f in itertools.product(*map(range, result.shape)):
+            group = f // per_group
+            base_feature = group * in_features if groups > 1 else 0
+            in_batch = group * result.shape[0] + b if batch_groups > 1 else b
+            total = acc(0)
+            for c, *k in itertools.product(range(in_features), *map(range, kernel)):
+                q = [oi * s + ki * rd - lo for oi, s, ki, rd, lo in zip(o, conv.strides, k, conv.rhs_dilation,
+                                                                         conv.low)]  # fmt: skip
+                if all(0 <= qi <= (n - 1) * ld and qi % ld == 0 for qi, n, ld in zip(q, sizes, conv.lhs_dilation)):
+                    kk = [ks - 1 - ki if r else ki for ki, ks, r in zip(k, kernel, conv.reversal)]
+                    xi = x[(in_batch, *(qi // ld for qi, ld in zip(q, conv.lhs_dilation)), base_feature + c)]
+                    total = acc(total + acc(xi) * acc(w[(*kk, c, f)]))
+            result[(b, *o, f)] = total
+    return result
+
+
+CASES = {
+    # name: (input shape, kernel shape, element, window fields, groups, batch groups)
+    "valid": ((2, 5, 5, 3), (3, 3, 3, 4), "f32", {}, 1, 1),
+    "same_strided": ((2, 6, 7, 2), (3, 2, 2, 3), "f32", {"strides": (2, 3), "low": (1, 0), "high": (1, 1)}, 1, 1),
+    "crop": ((1, 6, 6, 2), (2, 2, 2, 2), "f64", {"low": (-1, 2), "high": (1, -2)}, 1, 1),
+    "transposed": ((1, 3, 4, 2), (3, 3, 2, 2), "f32", {"lhs_dilation": (2, 3), "low": (2, 2), "high": (2, 1)}, 1, 1),
+    "atrous": ((2, 7, 7, 1), (3, 2, 1, 2), "f32", {"rhs_dilation": (2, 3), "low": (2, 1), "high": (2, 2)}, 1, 1),
+    "reversed": ((1, 5, 4, 2), (3, 2, 2, 3), "f32", {"reversal": (True, False), "low": (1, 0), "high": (0, 1)},
+                 1, 1),
+    "depthwise": ((2, 5, 5, 4), (3, 3, 1, 8), "f32", {"low": (1, 1), "high": (1, 1)}, 4, 1),
+    "feature_groups": ((1, 4, 4, 6), (2, 2, 2, 6), "f32", {}, 3, 1),
+    "batch_groups": ((4, 4, 4, 2), (2, 2, 2, 6), "f32", {"strides": (2, 1)}, 1, 2),
+    "wrapping_i8": ((1, 4, 4, 3), (2, 2, 3, 2), "i8", {"lhs_dilation": (2, 1)}, 1, 1),
+    "f16": ((1, 4, 5, 3), (2, 3, 3, 2), "f16", {"low": (0, 1), "high": (1, 0)}, 1, 1),
+    "one_d": ((2, 9, 3), (3, 3, 4), "f32", {"strides": (2,), "low": (1,), "high": (2,), "rhs_dilation": (2,)}, 1, 1),
+    "three_d": ((1, 3, 4, 3, 2), (2, 2, 2, 2, 3), "f32", {"strides": (1, 2, 1), "low": (0, 1, 1)}, 1, 1),
+    "empty_batch": ((0, 4, 4, 3), (3, 3, 3, 4), "f32", {}, 1, 1),
+    "window_larger_than_input": ((1, 2, 2, 1), (3, 3, 1, 1), "f32", {}, 1, 1),
+}
+DTYPES = {"f32": np.float32, "f64": np.float64, "f16": np.float16, "i8": np.int8}
+
+
+def case(name: str, seed: int = 0):
+    xs, ws, element, window, groups, batch_groups = CASES[name]
+    rng = np.random.default_rng(seed)
+    dtype = DTYPES[element]
+    if element.startswith("i"):
+        x, w = (rng.integers(-128, 128, s).astype(dtype) for s in (xs, ws))
+    else:
+        x, w = (rng.standard_normal(s).astype(dtype) for s in (xs, ws))
+    conv = rules.Convolution.plain(nhwc(len(xs) - 2), feature_group_count=groups, batch_group_count=batch_groups,
+                                   **window)  # fmt: skip
+    return x, w, conv, element
+
+
+def program(x, w, conv: rules.Convolution, element: str, batch: str | None = None) -> str:
+    """``@main`` of one ``bcast.convolution`` in the NHWC/HWIO layout with
+    every window field written; ``batch="?"`` makes the batch dim ``?``."""
+    lhs = (rules.Dynamic(),) + x.shape[1:] if batch == "?" else x.shape
+    out = rules.convolution_shape(lhs, w.shape, conv)
+    t, k, r = (tensor(["?" if isinstance(n, rules.Dynamic) else n for n in s], element) for s in (lhs, w.shape, out))
+    window = (f"stride = {list(conv.strides)}, pad = {[list(p) for p in zip(conv.low, conv.high)]}, "
+              f"lhs_dilate = {list(conv.lhs_dilation)}, rhs_dilate = {list(conv.rhs_dilation)}, "
+              f"reverse = [{', '.join('true' if v else 'false' for v in conv.reversal)}]")
+    return f"""
+func.func @main(%x: {t}, %w: {k}) -> {r} {{
+  %0 = bcast.convolution(%x, %w) dim_numbers = {conv.dims.text()}, window = {{{window}}} {{batch_group_count = {conv.batch_group_count} : i64, feature_group_count = {conv.feature_group_count} : i64}} : ({t}, {k}) -> {r}
+  func.return %0 : {r}
+}}
+"""
+
+
+def assert_close(got, want, element):
+    assert got.shape == want.shape and got.dtype == want.dtype, (got.shape, got.dtype, want.shape, want.dtype)
+    if element.startswith("i"):
+        np.testing.assert_array_equal(got, want)
+    else:
+        tol = 2e-3 if element == "f16" else 2e-5
+        np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64), rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_reference_sums_what_the_spec_places(name):
+    x, w, conv, element = case(name)
+    assert_close(numerics.convolution(x, w, conv), oracle(x, w, conv), element)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_backends_sum_what_the_spec_places(backend, name):
+    x, w, conv, element = case(name, seed=1)
+    got = np.asarray(bcast.compile(program(x, w, conv, element), backend=backend)(x, w))
+    assert_close(got, oracle(x, w, conv), element)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_dynamic_batch_runs_at_every_size(backend):
+    """JAX's batch-polymorphic CNN: ``?`` batch, the rest static, sizes 0, 1, 3."""
+    x, w, conv, element = case("same_strided")
+    f = bcast.compile(program(x, w, conv, element, batch="?"), backend=backend)
+    for n in (0, 1, 3):
+        xs = np.random.default_rng(n).standard_normal((n, *x.shape[1:])).astype(np.float32)
+        assert_close(np.asarray(f(xs, w)), oracle(xs, w, conv), element)
+
+
+def test_stablehlo_interpreter_case_gives_its_expected_value():
+    """``convolution_op_test_si64`` of StableHLO's interpreter tests: a 4x4
+    input dilated by 2, strided by 4, a 3x3 kernel of ones."""
+    x = np.array([[1, 2, 5, 6], [3, 4, 7, 8], [10, 11, 14, 15], [12, 13, 16, 17]], np.int64).reshape(1, 4, 4, 1)
+    conv = rules.Convolution.plain(nhwc(2), strides=(4, 4), lhs_dilation=(2, 2))
+    got = numerics.convolution(x, np.ones((3, 3, 1, 1), np.int64), conv)
+    np.testing.assert_array_equal(got.reshape(2, 2), [[10, 26], [46, 62]])
+
+
+def jax_programs():
+    """Convolutions as JAX programs write them (flax's ``nn.Conv`` is
+    ``conv_general_dilated`` with NHWC/HWIO)."""
+    jax = pytest.importorskip("jax")
+    lax = jax.lax
+    nhwc_dims = ("NHWC", "HWIO", "NHWC")
+
+    def conv(x, w, strides=(1, 1), padding="SAME", **kw):
+        return lax.conv_general_dilated(x, w, strides, padding, dimension_numbers=kw.pop("dims", nhwc_dims), **kw)
+
+    return {
+        "same": (lambda x, w: conv(x, w), (2, 8, 8, 3), (3, 3, 3, 4)),
+        "valid_strided": (lambda x, w: conv(x, w, (2, 3), "VALID"), (2, 9, 10, 3), (3, 2, 3, 4)),
+        "transposed": (lambda x, w: lax.conv_transpose(x, w, (2, 2), "SAME", dimension_numbers=nhwc_dims),
+                       (2, 5, 5, 3), (3, 3, 3, 4)),
+        "atrous_nchw": (lambda x, w: conv(x, w, rhs_dilation=(2, 2), dims=("NCHW", "OIHW", "NCHW")),
+                        (2, 3, 9, 9), (4, 3, 3, 3)),
+        "depthwise": (lambda x, w: conv(x, w, feature_group_count=6), (2, 8, 8, 6), (3, 3, 1, 12)),
+        "grouped_kernel_gradient": (
+            lambda x, w: jax.grad(lambda w: (conv(x, w, feature_group_count=3) ** 2).sum())(w),
+            (2, 6, 6, 6), (3, 3, 2, 6)),
+        "input_gradient": (lambda x, w: jax.grad(lambda x: (conv(x, w, (2, 2)) ** 2).sum())(x),
+                           (2, 6, 6, 3), (3, 3, 3, 4)),
+        "one_d": (lambda x, w: conv(x, w, (2,), ((1, 2),), dims=("NWC", "WIO", "NWC")), (2, 11, 3), (3, 3, 5)),
+        "three_d": (lambda x, w: conv(x, w, (1, 2, 1), dims=("NDHWC", "DHWIO", "NDHWC")),
+                    (2, 4, 5, 6, 3), (2, 3, 3, 3, 4)),
+        "size_0_batch": (lambda x, w: conv(x, w), (0, 8, 8, 3), (3, 3, 3, 4)),
+    }
+
+
+JAX_NAMES = ["same", "valid_strided", "transposed", "atrous_nchw", "depthwise", "grouped_kernel_gradient",
+             "input_gradient", "one_d", "three_d", "size_0_batch"]
+
+
+def jax_case(name):
+    fn, xs, ws = jax_programs()[name]
+    rng = np.random.default_rng(3)
+    return fn, rng.standard_normal(xs).astype(np.float32), rng.standard_normal(ws).astype(np.float32)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", JAX_NAMES)
+def test_jax_convolutions_run_as_jax_jit(backend, name):
+    import jax
+
+    fn, x, w = jax_case(name)
+    module = bcast.from_jax(fn, x, w)
+    assert "bcast.convolution" in str(module)
+    got = np.asarray(bcast.compile(module, backend=backend)(x, w))
+    assert_close(got, np.asarray(jax.jit(fn)(x, w)), "f32")
+
+
+@pytest.mark.parametrize("name", JAX_NAMES)
+def test_exported_convolution_runs_on_xla_as_jax_jit(name):
+    """``-t stablehlo`` writes the imported convolution back; XLA runs it
+    to jax.jit's values."""
+    import jax
+    from bcast.lowering.stablehlo_emitter import emit_text
+    from bcast.tools.jax_bridge import run_stablehlo, verify_stablehlo
+
+    fn, x, w = jax_case(name)
+    exported = emit_text(bcast.from_jax(fn, x, w))
+    assert "stablehlo.convolution" in exported
+    verify_stablehlo(exported)
+    (got,) = run_stablehlo(exported, (x, w))
+    assert_close(np.asarray(got), np.asarray(jax.jit(fn)(x, w)), "f32")
+
+
+def test_array_api_target_convolves_on_array_api_strict():
+    xp = pytest.importorskip("array_api_strict")
+    for name in ("depthwise", "batch_groups", "transposed", "reversed"):
+        x, w, conv, element = case(name)
+        f = bcast.compile(program(x, w, conv, element), backend="array-api")
+        assert_close(np.asarray(f(xp.asarray(x), xp.asarray(w))), oracle(x, w, conv), element)
+
+
+@pytest.mark.parametrize("name, gemm", [("same_strided", True), ("transposed", True), ("reversed", True),
+                                        ("three_d", True), ("depthwise", False), ("f16", False)])
+def test_c_computes_an_ungrouped_float_convolution_as_one_gemm(name, gemm):
+    """The loop lowering writes an f32/f64 convolution without groups as an
+    im2col and one GEMM-marked product (``passes/conv_gemm.py``); groups and
+    other element types keep the loop nest. Both give the oracle's values
+    (``test_backends_sum_what_the_spec_places``)."""
+    from bcast.tools import driver
+    from bcast.tools.targets import STANDARD_PIPELINE
+
+    x, w, conv, element = case(name)
+    lowered = str(driver.load(program(x, w, conv, element), "conv.mlir",
+                              pipeline=STANDARD_PIPELINE + ",bcast-lower-to-loops"))
+    assert ("bcast.gemm" in lowered) == gemm
