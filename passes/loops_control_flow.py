@@ -137,7 +137,7 @@ def _function(name: str, region: Region, captures: tuple[SSAValue, ...]) -> func
     inputs = [a.type for a in old.args] + [v.type for v in captures]
     block = Block(arg_types=inputs)
     mapper: dict[SSAValue, SSAValue] = dict(zip([*old.args, *captures], block.args))
-    for arg, new_arg in zip(old.args, block.args):
+    for arg, new_arg in zip([*old.args, *captures], block.args):
         new_arg.name_hint = arg.name_hint
     yielded = old.last_op
     assert yielded is not None
