@@ -17,6 +17,9 @@ Each op of the loop IR is translated structurally:
   inside a parallel loop is declared in its body, so every OpenMP thread
   has its own;
   ``memref.global`` -> a ``static const`` array (floats as their bits).
+- ``scf.while`` without carried values -> ``for (;;)`` with a ``break``;
+  ``scf.if`` without results -> ``if``/``else`` (the forms
+  ``passes/loops_control_flow.py`` writes for ``bcast.while``/``bcast.case``).
 - ``scf.for`` -> ``for`` (``iter_args`` are local accumulators); a loop
   marked ``bcast.threads`` (``bcast.ir.loops.THREADS_ATTR``, set by
   ``bcast-plan-parallel``) gets ``#pragma omp parallel for``, one marked
@@ -623,8 +626,12 @@ class FunctionEmitter:
         elif isinstance(op, scf.ForOp):
             if op not in self.merged:
                 self.loop(op)
-        elif isinstance(op, scf.YieldOp):
-            pass  # handled by the loop
+        elif isinstance(op, scf.YieldOp | scf.ConditionOp):
+            pass  # handled by the loop or the branch
+        elif isinstance(op, scf.WhileOp):
+            self.while_loop(op)
+        elif isinstance(op, scf.IfOp):
+            self.branches(op)
         elif isinstance(op, memref.LoadOp):
             self.define(op.res, f"{self.e(op.memref)}[{self.index(op.memref, op.indices)}]")
         elif isinstance(op, memref.StoreOp) and op in self.tiles:
@@ -747,6 +754,38 @@ class FunctionEmitter:
             self.out(f"{ct} *{name} = bcast_alloc({size});")
             self.heap.add(op.memref)
         self.expr[op.memref] = name
+
+    # -- control flow (passes/loops_control_flow.py) --------------------------
+    def while_loop(self, op: scf.WhileOp) -> None:
+        """An ``scf.while`` without carried values: ``for (;;)``, the
+        ``before`` block, a ``break`` where its condition is false, then the
+        ``after`` block."""
+        if op.arguments or op.res:
+            raise PassError(op, "is supported by the C target only without carried values")
+        self.out("for (;;) {")
+        self.indent += 1
+        self.block(op.before_region.block)
+        condition = op.before_region.block.last_op
+        assert isinstance(condition, scf.ConditionOp)
+        self.out(f"if (!{self.e(condition.condition)}) break;")
+        self.block(op.after_region.block)
+        self.indent -= 1
+        self.out("}")
+
+    def branches(self, op: scf.IfOp) -> None:
+        """An ``scf.if`` without results: ``if``/``else``."""
+        if op.output:
+            raise PassError(op, "is supported by the C target only without results")
+        self.out(f"if ({self.e(op.cond)}) {{")
+        self.indent += 1
+        self.block(op.true_region.block)
+        self.indent -= 1
+        if op.false_region.blocks and len(op.false_region.block.ops) > 1:
+            self.out("} else {")
+            self.indent += 1
+            self.block(op.false_region.block)
+            self.indent -= 1
+        self.out("}")
 
     # -- loops ---------------------------------------------------------------
     def loop(self, op: scf.ForOp) -> None:

@@ -90,13 +90,14 @@ from xdsl.rewriter import InsertPoint
 
 from bcast.ir import numerics, rules, scalar, special
 from bcast.ir import ops as bc
-from bcast.ir.control_flow import CONTROL_FLOW_OPS
+from bcast.ir.control_flow import CaseOp, WhileOp
 from bcast.ir.fusion import FusionOp, is_explicit
 from bcast.ir.ops import semantics_of
 from bcast.ir.loops import BOUNDS_CHECK_ATTR, GEMM_ATTR, LOOP_FORM_ATTR, PARALLEL_ATTR, REDUCTION_ATTR, RemFOp
 from bcast.ir.types import NUMPY_DTYPES, dense_i64, flat_type_shape, has_dynamic_types, split_type
 from bcast.passes.conv_gemm import convolutions_as_gemm
 from bcast.passes.errors import PassError, check_one_block_functions, check_signatures
+from bcast.passes.loops_control_flow import lower_case, lower_while, outline_regions
 
 Index = list[SSAValue]
 
@@ -1151,9 +1152,10 @@ class FunctionLowering:
             if isinstance(op, bc.ExtractOp):
                 self.indices(op)  # checked here, before the nest
             self.materialize(op.results[0])
-        elif isinstance(op, CONTROL_FLOW_OPS):
-            raise PassError(op, "is not supported by bcast-lower-to-loops",
-                            ["control flow runs on the reference, numpy and array-api backends"])
+        elif isinstance(op, WhileOp):
+            lower_while(self, op, self.lowering.outlined[op])
+        elif isinstance(op, CaseOp):
+            lower_case(self, op, self.lowering.outlined[op])
         else:
             raise PassError(op, "is not supported by bcast-lower-to-loops")
 
@@ -2151,18 +2153,20 @@ class FunctionLowering:
                 new = b(arith.SelectOp(inside, new, old))
             b(memref.StoreOp.get(new, target, at))
 
+    def call_argument(self, a: SSAValue) -> SSAValue:
+        """``a`` as a call passes it: its buffer (stored first if it is not
+        held as its own type), or the scalar itself."""
+        a = self.alias.get(a, a)
+        if a in self.stored and not self.stored[a].rows_dropped and not self.stored[a].wide \
+                and self.stored[a].bits is None:
+            return self.stored[a].memref
+        if isinstance(a.type, TensorType):
+            self.materialize(a)
+            return self.stored[a].memref
+        return a
+
     def lower_call(self, op: func.CallOp) -> None:
-        args = []
-        for a in op.arguments:
-            a = self.alias.get(a, a)
-            if a in self.stored and not self.stored[a].rows_dropped and not self.stored[a].wide \
-                    and self.stored[a].bits is None:
-                args.append(self.stored[a].memref)
-            elif isinstance(a.type, TensorType):
-                self.materialize(a)
-                args.append(self.stored[a].memref)
-            else:
-                args.append(a)
+        args = [self.call_argument(a) for a in op.arguments]
         outs = []
         for r in op.results:
             if isinstance(r.type, IndexType):
@@ -2238,6 +2242,7 @@ class ModuleLowering:
 
     def __init__(self, module: ModuleOp):
         self.globals: list[Operation] = []
+        self.outlined = outline_regions(module)
         self.names: set[str] = {op.sym_name.data for op in module.ops if isinstance(op, func.FuncOp)}
         self.functions = [FunctionLowering(self, f).new for f in module.ops if isinstance(f, func.FuncOp)]
         for op in module.ops:

@@ -134,7 +134,7 @@ SIZE_OPS = (bc.SizeToTensorOp, bc.SizeFromTensorOp, bc.ShapeAssertionOp, bc.Dyna
 REFUSED_SIZE_OPS = {"numpy": (), "array-api": (), "c": ()}
 """The size ops of the StableHLO import of dynamic programs (docs/ir.md)
 each backend refuses, located, so far: none (every backend runs them all;
-the C backend at entry, lowering/c_sizes.py). The C backend refuses
+the C backend at entry, lowering/c_sizes.py). The C backend refuses a dynamic
 ``bcast.while``/``bcast.case`` (``CONTROL_FLOW_OPS``), located, too."""
 
 def sized_inputs(function: bcast.tools.api.Compiled, size: int, seed: int) -> list[np.ndarray]:

@@ -2,7 +2,9 @@
 (passes/stablehlo_control_flow.py): run on every backend as the spec says.
 A loop it cannot unroll becomes ``bcast.while`` and a branch it cannot
 flatten ``bcast.case``: they run on reference, numpy and array-api equal to
-``jax.jit``, and C refuses them, located (docs/ir.md, "Control flow")."""
+``jax.jit``; C runs them when every type in them is static and no run-time
+check sits in a region, and refuses the others, located (docs/ir.md,
+"Control flow")."""
 
 from __future__ import annotations
 
@@ -13,7 +15,8 @@ import bcast
 from bcast.tools.api import BACKENDS, BcastError
 
 REGION_BACKENDS = ("reference", "numpy", "array-api")
-"""The backends that run ``bcast.while``/``bcast.case`` (C refuses them)."""
+"""The backends that run ``bcast.while``/``bcast.case`` with ``?`` dims or a
+run-time check in a region (C refuses those)."""
 
 CASE = """func.func @main(%k: tensor<i32>, %x: tensor<4xf32>) -> tensor<4xf32> {
   %r = "stablehlo.case"(%k) ({
@@ -103,7 +106,7 @@ LOOPS = {
 }
 
 
-@pytest.mark.parametrize("backend", REGION_BACKENDS)
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", LOOPS)
 def test_a_loop_on_data_runs_as_jax_jit(name, backend):
     fn, make_args = LOOPS[name]
@@ -121,20 +124,26 @@ def test_a_loop_bounded_by_data_takes_its_bound_at_run_time():
         np.testing.assert_array_equal(f(np.int32(n), x), x * 2.0**n)
 
 
-def test_c_refuses_a_loop_on_data_at_the_users_line():
-    args = LOOPS["newton_sqrt"][1]()
-    line = newton_sqrt.__code__.co_firstlineno + 9
-    with pytest.raises(BcastError, match=rf"test_stablehlo_control_flow.py:{line}:\d+: error: 'bcast.while' op is not "
-                                         r"supported by bcast-lower-to-loops"):
-        bcast.compile(bcast.from_jax(newton_sqrt, *args), backend="c")
+def test_c_runs_a_loop_bounded_by_data_with_its_bound_at_run_time():
+    """One compile, several bounds (0 included: the body never runs)."""
+    x = np.array([1.0, -0.5, 3.0], np.float32)
+    f = bcast.compile(bcast.from_jax(count_to, np.int32(1), x), backend="c")
+    for n in (0, 1, 5, 40):
+        np.testing.assert_array_equal(f(np.int32(n), x), x * np.float32(2.0)**n)
 
 
-def test_the_default_backend_runs_a_loop_on_data():
-    """C refuses it, so ``backend=None`` takes its fallback."""
+def test_the_default_backend_runs_a_static_loop_on_data_on_c():
     args = LOOPS["newton_sqrt"][1]()
     f = bcast.compile(bcast.from_jax(newton_sqrt, *args))
-    assert f.backend != "c"
+    assert f.backend == "c"
     np.testing.assert_allclose(f(*args), as_jax(newton_sqrt, *args), rtol=2e-6)
+
+
+def test_c_refuses_a_case_with_dynamic_dims_at_its_line():
+    with pytest.raises(BcastError, match=r":2:\d+: error: 'bcast.case' op is not supported by bcast-lower-to-loops "
+                                         r"with a value of type tensor<\?xf32> in it"):
+        bcast.compile(DYNAMIC_CASE, backend="c")
+    assert bcast.compile(DYNAMIC_CASE).backend != "c"  # the default takes its fallback
 
 
 DYNAMIC_CASE = """func.func @main(%k: tensor<i32>, %x: tensor<?xf32>, %y: tensor<?xf32>) -> tensor<?xf32> {
@@ -220,3 +229,23 @@ def test_a_branch_with_a_shape_assertion_is_bcast_case():
         with pytest.raises(BcastError, match="never"):
             f(np.int32(0), x)
         np.testing.assert_array_equal(f(np.int32(1), x), -x)
+    # C checks before the call, so it refuses the check in a branch
+    with pytest.raises(BcastError, match=r"error: 'bcast.case' op is not supported by bcast-lower-to-loops with a "
+                                         r"run-time check in a region"):
+        bcast.compile(text, backend="c")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_case_of_large_branches_runs_only_the_taken_one(backend):
+    """``bcast.case`` (branches of 101 ops each): branch 0 negates an odd number
+    of times, branch 1 an even number; an index out of range takes branch 1."""
+    from bcast.tools import driver
+
+    odd = branches(101)
+    even = odd.replace("%b100 = stablehlo.negate %b99", "%b100 = stablehlo.abs %b99")
+    module = driver.load(even, "case.mlir", import_stablehlo=True)
+    assert any(op.name == "bcast.case" for op in module.walk())
+    f = bcast.compile(module, backend=backend)
+    x = np.array([1, -2, 3, 0.5], dtype=np.float32)
+    for k, expected in ((0, -x), (1, np.abs(x)), (2, np.abs(x)), (-1, np.abs(x))):
+        np.testing.assert_array_equal(f(np.int32(k), x), expected)

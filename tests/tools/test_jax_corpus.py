@@ -50,9 +50,9 @@ NEEDS: dict[str, tuple[str, ...]] = {}
 """The programs bcast cannot run yet and the ops each needs (those its
 import keeps); every other program of the corpus runs on every backend."""
 
-C_REFUSES: dict[str, str] = {"newton_sqrt": "bcast.while", "double_until": "bcast.while", "long_fori": "bcast.while"}
-"""The programs the C backend refuses, located, and the op it names: loops on
-data (docs/ir.md, "Control flow"); the other backends run them."""
+C_REFUSES: dict[str, str] = {}
+"""The programs the C backend refuses, located, and the op it names (C runs
+static loops on data: docs/ir.md, "Control flow"); the other backends run them."""
 
 UNSUPPORTED = re.compile(r"'([\w.]+)' op [^\n]*?is not supported")
 
