@@ -199,7 +199,7 @@ def _erase_if_unused(rewriter: PatternRewriter, *broadcasts: Operation) -> None:
     (docs/semantics.md, "Run-time checks of unused ops"), need not."""
     for broadcast in broadcasts:
         if all(r.first_use is None for r in broadcast.results):
-            rewriter.erase_op(broadcast)
+            rewriter.erase(broadcast)
 
 
 @dataclass(frozen=True)
