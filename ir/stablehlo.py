@@ -1424,6 +1424,15 @@ class PairwiseOpType(CustomDirective):
         printer.print_list(self.operand_types.get(op), printer.print_attribute)
 
 
+def _check_index_tensor(value: SSAValue, what: str) -> None:
+    """``gather``'s, ``dynamic_gather``'s and ``scatter``'s indices: a
+    tensor of integers (``i1`` is StableHLO's boolean, not an index)."""
+    t = value.type
+    if not (isinstance(t, TensorType) and isinstance(t.get_element_type(), IntegerType)
+            and t.get_element_type().width.data > 1):
+        raise Diagnostic(f"{what} must be a tensor of integers, got {t}")
+
+
 def _check_start_indices(op: Operation, starts: Sequence[SSAValue], rank: int) -> None:
     if len(starts) != rank:
         raise Diagnostic(f"has {len(starts)} start indices for an operand of rank {rank}")
@@ -1548,10 +1557,7 @@ class GatherOp(bc.GatherFamily, StablehloOp):
         return tensor_dims(_tensor(t, "operand"))
 
     def verify_op(self) -> None:
-        indices = self.start_indices.type
-        if not (isinstance(indices, TensorType) and isinstance(indices.get_element_type(), IntegerType)
-                and indices.get_element_type().width.data > 1):
-            raise Diagnostic(f"start_indices must be a tensor of integers, got {indices}")
+        _check_index_tensor(self.start_indices, "start_indices")
         shape = rules.gather_shape(tensor_dims(_tensor(self.operand, "operand")),
                                    tensor_dims(_tensor(self.start_indices, "start_indices")), self.dims, self.sizes)
         expected = self.shaped_like(self.operand.type, shape)
@@ -1608,10 +1614,7 @@ class ScatterOp(StablehloOp):
         return self.scatter_dimension_numbers.dims
 
     def verify_op(self) -> None:
-        indices = self.scatter_indices.type
-        if not (isinstance(indices, TensorType) and isinstance(indices.get_element_type(), IntegerType)
-                and indices.get_element_type().width.data > 1):
-            raise Diagnostic(f"scatter_indices must be a tensor of integers, got {indices}")
+        _check_index_tensor(self.scatter_indices, "scatter_indices")
         if not self.inputs or len({shape_of(v) for v in self.inputs}) > 1 or \
                 len({shape_of(v) for v in self.updates}) > 1:
             raise Diagnostic("expects one or more inputs of one shape and updates of one shape")
@@ -2260,10 +2263,7 @@ class DynamicGatherOp(StablehloOp):
         return self.dimension_numbers.dims
 
     def verify_op(self) -> None:
-        indices = self.start_indices.type
-        if not (isinstance(indices, TensorType) and isinstance(indices.get_element_type(), IntegerType)
-                and indices.get_element_type().width.data > 1):
-            raise Diagnostic(f"start_indices must be a tensor of integers, got {indices}")
+        _check_index_tensor(self.start_indices, "start_indices")
         sizes = shape_of(self.slice_sizes, "slice_sizes")
         rank = len(shape_of(self.operand))
         if len(sizes) != 1 or element_kind(element_of(self.slice_sizes, "slice_sizes")) not in INTEGER:

@@ -572,6 +572,22 @@ class ConvertScatter(RewritePattern):
         replace(rewriter, op, [bcast.ScatterOp(kind, op.inputs[0], op.scatter_indices, op.updates[0], op.dims)])
 
 
+def _converted_to_result_element(op: Operation) -> tuple[list[Operation], list[SSAValue]]:
+    """A contraction's ``lhs`` and ``rhs`` in its result's element type
+    (StableHLO's ``preferred_element_type``; bcast's contractions compute
+    in their operands' type): the ``convert`` ops made, and the operands."""
+    _, element = _bcast_type(op, op.results[0])
+    new: list[Operation] = []
+    operands = []
+    for value in (op.lhs, op.rhs):
+        levels, own = _bcast_type(op, value)
+        if own != element:
+            new.append(bcast.ConvertOp(value, make_type(levels, element)))
+            value = new[-1].results[0]
+        operands.append(value)
+    return new, operands
+
+
 class ConvertDot(RewritePattern):
     """``dot_general``/``dot`` -> ``bcast.dot_general``. The precision config
     and an ``algorithm`` are dropped (bcast computes every contraction in its type's full
@@ -581,15 +597,7 @@ class ConvertDot(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, hlo.DotGeneralOp | hlo.DotOp):
             return
-        _, element = _bcast_type(op, op.result)
-        new: list[Operation] = []
-        operands = []
-        for value in (op.lhs, op.rhs):
-            levels, own = _bcast_type(op, value)
-            if own != element:
-                new.append(bcast.ConvertOp(value, make_type(levels, element)))
-                value = new[-1].results[0]
-            operands.append(value)
+        new, operands = _converted_to_result_element(op)
         replace(rewriter, op, [*new, bcast.DotGeneralOp(*operands, op.dims)])
 
 
@@ -601,15 +609,7 @@ class ConvertConvolution(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: hlo.ConvolutionOp, rewriter: PatternRewriter) -> None:
-        _, element = _bcast_type(op, op.result)
-        new: list[Operation] = []
-        operands = []
-        for value in (op.lhs, op.rhs):
-            levels, own = _bcast_type(op, value)
-            if own != element:
-                new.append(bcast.ConvertOp(value, make_type(levels, element)))
-                value = new[-1].results[0]
-            operands.append(value)
+        new, operands = _converted_to_result_element(op)
         replace(rewriter, op, [*new, bcast.ConvolutionOp(*operands, op.conv, op.result.type,
                                                          precision_config=op.precision_config)])
 
