@@ -460,9 +460,12 @@ def bounds_checks(module: ModuleOp) -> list[cf.AssertOp]:
 
 
 def c_names(module: ModuleOp, prefix: str = "bcast_") -> dict[str, str]:
-    """The exported C symbol of each function: ``prefix`` + its name."""
+    """The exported C symbol of each function: ``prefix`` + its name, with a
+    number added when that is taken: by another function, the fault
+    handler, or a name the runtime helpers use (``@count`` would be
+    ``bcast_count``, a helper of ``PRELUDE``'s; ``prelude_symbols``)."""
     names: dict[str, str] = {}
-    used: set[str] = {prefix + FAULT_FUNCTION}
+    used: set[str] = {prefix + FAULT_FUNCTION, *prelude_symbols()}
     for f in module.ops:
         if isinstance(f, func.FuncOp):
             base = prefix + sanitize(f.sym_name.data)
@@ -473,6 +476,14 @@ def c_names(module: ModuleOp, prefix: str = "bcast_") -> dict[str, str]:
             used.add(name)
             names[f.sym_name.data] = name
     return names
+
+
+def prelude_symbols() -> frozenset[str]:
+    """Every ``bcast_`` identifier of the runtime helpers (this module's
+    ``PRELUDE`` and the GEMM's, linked into the same library)."""
+    from bcast.lowering import c_gemm  # the GEMM's source, which imports nothing of ours
+
+    return frozenset(re.findall(r"\bbcast_\w+", PRELUDE + c_gemm.SOURCE))
 
 
 class FunctionEmitter:

@@ -292,10 +292,22 @@ def chunked(da, a):
     return da.from_array(a, chunks=tuple(max(1, -(-n // 2)) for n in a.shape))
 
 
+def has_loop(text: str) -> bool:
+    """Whether a program holds a ``while`` (counted loops, which the import
+    unrolls, included). A ``bcast.while`` under dask computes each
+    iteration's condition before the next (Python's ``while`` on a lazy
+    array), so a loop of thousands of steps builds and computes thousands
+    of graphs (the 5,000-step example ran for more than half an hour);
+    test_examples_run runs the loops on every backend, array-api included."""
+    return "bcast.while" in text or "stablehlo.while" in text
+
+
 @pytest.mark.slow
 def test_examples_on_a_dask_cluster(dask_client):
     da = pytest.importorskip("dask.array")
     for case in RUNNABLE:
+        if has_loop(case.values[2]):
+            continue
         text, entry, inputs, want = case_inputs(case)
         f = bcast.compile(text, backend="array-api", entry=entry)
         args = [chunked(da, a) for a in inputs]
