@@ -170,6 +170,11 @@ def split_type(t: Attribute) -> tuple[Levels, str]:
     return tuple(levels), name
 
 
+def element_of(t: Attribute) -> str:
+    """The bcast element name (``ui8``, ``f16``...) of a tensor type."""
+    return split_type(t)[1]
+
+
 def make_type(levels: Levels, element: str) -> TensorType:
     """The (possibly nested) tensor type of ``levels`` and ``element``."""
     return _make_type(tuple(tuple(level) for level in levels), element)

@@ -102,6 +102,7 @@ from bcast.ir.loops import (
     RemFOp,
     first_non_loop_op,
 )
+from bcast.lowering import c_gemm
 from bcast.passes.errors import PassError
 from bcast.passes.loops import nests
 from bcast.passes.loops.plan_parallel import PARALLEL_WORK
@@ -357,6 +358,11 @@ static inline uint32_t bcast_div_range_f64(double x) { (void)x; return 0; }
 #endif
 """
 
+PRELUDE_SYMBOLS = frozenset(re.findall(r"\bbcast_\w+", PRELUDE + c_gemm.SOURCE))
+"""Every ``bcast_`` identifier of the runtime helpers (``PRELUDE`` and the
+GEMM's source, linked into the same library): no function's symbol
+(``c_names``)."""
+
 
 # --------------------------------------------------------------------------
 # Types
@@ -463,9 +469,9 @@ def c_names(module: ModuleOp, prefix: str = "bcast_") -> dict[str, str]:
     """The exported C symbol of each function: ``prefix`` + its name, with a
     number added when that is taken: by another function, the fault
     handler, or a name the runtime helpers use (``@count`` would be
-    ``bcast_count``, a helper of ``PRELUDE``'s; ``prelude_symbols``)."""
+    ``bcast_count``, a helper of ``PRELUDE``'s; ``PRELUDE_SYMBOLS``)."""
     names: dict[str, str] = {}
-    used: set[str] = {prefix + FAULT_FUNCTION, *prelude_symbols()}
+    used: set[str] = {prefix + FAULT_FUNCTION, *PRELUDE_SYMBOLS}
     for f in module.ops:
         if isinstance(f, func.FuncOp):
             base = prefix + sanitize(f.sym_name.data)
@@ -476,14 +482,6 @@ def c_names(module: ModuleOp, prefix: str = "bcast_") -> dict[str, str]:
             used.add(name)
             names[f.sym_name.data] = name
     return names
-
-
-def prelude_symbols() -> frozenset[str]:
-    """Every ``bcast_`` identifier of the runtime helpers (this module's
-    ``PRELUDE`` and the GEMM's, linked into the same library)."""
-    from bcast.lowering import c_gemm  # the GEMM's source, which imports nothing of ours
-
-    return frozenset(re.findall(r"\bbcast_\w+", PRELUDE + c_gemm.SOURCE))
 
 
 class FunctionEmitter:

@@ -376,26 +376,26 @@ def _open(path: Path) -> ctypes.CDLL:
     else loaded libgomp first, its settings stay.) Its machine count is
     the process's (``share_load``), and the calling thread's floating-point
     environment is kept (``_keeping_float_environment``)."""
-    library = _load_spinning(path)
+    with _keeping_float_environment():
+        library = _load_spinning(path)
     share_load(library)
     return library
 
 
 def _load_spinning(path: Path) -> ctypes.CDLL:
     global _spin_passed
-    with _keeping_float_environment():
-        if _spin_passed or "OMP_WAIT_POLICY" in os.environ or "GOMP_SPINCOUNT" in os.environ:
+    if _spin_passed or "OMP_WAIT_POLICY" in os.environ or "GOMP_SPINCOUNT" in os.environ:
+        return ctypes.CDLL(str(path))
+    with _SPIN_LOCK:
+        if _spin_passed:
             return ctypes.CDLL(str(path))
-        with _SPIN_LOCK:
-            if _spin_passed:
-                return ctypes.CDLL(str(path))
-            os.environ["GOMP_SPINCOUNT"] = str(OPENMP_SPIN)
-            try:
-                library = ctypes.CDLL(str(path))
-            finally:
-                del os.environ["GOMP_SPINCOUNT"]
-            _spin_passed = True
-            return library
+        os.environ["GOMP_SPINCOUNT"] = str(OPENMP_SPIN)
+        try:
+            library = ctypes.CDLL(str(path))
+        finally:
+            del os.environ["GOMP_SPINCOUNT"]
+        _spin_passed = True
+        return library
 
 
 def load(source: str) -> ctypes.CDLL:

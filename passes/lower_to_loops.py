@@ -94,7 +94,7 @@ from bcast.ir.control_flow import CaseOp, WhileOp
 from bcast.ir.fusion import FusionOp, is_explicit
 from bcast.ir.ops import semantics_of
 from bcast.ir.loops import BOUNDS_CHECK_ATTR, GEMM_ATTR, LOOP_FORM_ATTR, PARALLEL_ATTR, REDUCTION_ATTR, RemFOp
-from bcast.ir.types import NUMPY_DTYPES, dense_i64, flat_type_shape, has_dynamic_types, split_type
+from bcast.ir.types import NUMPY_DTYPES, dense_i64, element_of, flat_type_shape, has_dynamic_types, split_type
 from bcast.passes.conv_gemm import convolutions_as_gemm
 from bcast.passes.errors import PassError, check_one_block_functions, check_signatures
 from bcast.passes.loops_control_flow import lower_case, lower_while, outline_regions
@@ -104,11 +104,6 @@ Index = list[SSAValue]
 # --------------------------------------------------------------------------
 # Types
 # --------------------------------------------------------------------------
-
-
-def element_of(t: Attribute) -> str:
-    """The bcast element name (``ui8``, ``f16``...) of a tensor type."""
-    return split_type(t)[1]
 
 
 def storage_type(element: str) -> Attribute:

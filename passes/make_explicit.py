@@ -615,6 +615,16 @@ class CheckDynamicContraction(RewritePattern):
         emit_contraction_checks(rewriter, op, op)
 
 
+def size_tensor(rewriter: PatternRewriter, op: Operation, value: SSAValue, d: int, n: rules.Dim) -> SSAValue:
+    """Dim ``d`` of ``value`` (of size ``n``) as a rank-0 ``i64`` tensor
+    before ``op``, for a ``shape_assertion``: a constant when ``n`` is
+    static, else the run-time size (``bcast.dim``)."""
+    i64 = TensorType(IntegerType(64), [])
+    if isinstance(n, int):
+        return insert_before(rewriter, op, ConstantOp(np.array([n]), i64))
+    return insert_before(rewriter, op, SizeToTensorOp(insert_before(rewriter, op, DimOp(value, d)), i64))
+
+
 class CheckDynamicSliceSizes(RewritePattern):
     """``dynamic_slice`` (``gather``) of an operand with ``?`` dims: each block size of 1
     or more along a ``?`` dim is checked to fit that dim at run time, before
@@ -640,13 +650,12 @@ class CheckDynamicSliceSizes(RewritePattern):
         for d, (n, size) in enumerate(zip(shape, op.sizes)):
             if not isinstance(n, rules.Dynamic) or size == 0:
                 continue
-            dim = insert_before(rewriter, op, SizeToTensorOp(insert_before(rewriter, op, DimOp(op.operand, d)), i64))
-            size_value = insert_before(rewriter, op, ConstantOp(np.array([size]), i64))
+            dim = size_tensor(rewriter, op, op.operand, d, n)
+            size_value = size_tensor(rewriter, op, op.operand, d, size)
             fits = insert_before(rewriter, op, CompareOp("LE", size_value, dim))
             for k, m in batch:
                 if isinstance(m, rules.Dynamic):  # no slices to read: nothing to check
-                    count = insert_before(rewriter, op, SizeToTensorOp(
-                        insert_before(rewriter, op, DimOp(op.start_indices, k)), i64))
+                    count = size_tensor(rewriter, op, op.start_indices, k, m)
                     zero = insert_before(rewriter, op, ConstantOp(np.array(0, np.int64), i64))
                     empty = insert_before(rewriter, op, CompareOp("EQ", count, zero, TensorType(i1, [])))
                     fits = insert_before(rewriter, op, OrOp(fits, empty))
@@ -664,17 +673,10 @@ class CheckDynamicUpdateSizes(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: DynamicUpdateSliceOp, rewriter: PatternRewriter) -> None:
         operand, update = (rules.flat_shape(_split(op, v)[0]) for v in (op.operand, op.update))
-        i64 = TensorType(IntegerType(64), [])
-
-        def size(value: SSAValue, d: int, n: rules.Dim) -> SSAValue:
-            if isinstance(n, int):
-                return insert_before(rewriter, op, ConstantOp(np.array([n]), i64))
-            return insert_before(rewriter, op, SizeToTensorOp(insert_before(rewriter, op, DimOp(value, d)), i64))
-
         for d, (n, u) in enumerate(zip(operand, update)):
             if not (isinstance(n, rules.Dynamic) or isinstance(u, rules.Dynamic)) or u == 0:
                 continue
-            u_size, n_size = size(op.update, d, u), size(op.operand, d, n)
+            u_size, n_size = size_tensor(rewriter, op, op.update, d, u), size_tensor(rewriter, op, op.operand, d, n)
             fits = insert_before(rewriter, op, CompareOp("LE", u_size, n_size))
             assertion = ShapeAssertionOp(fits, [u_size, n_size], rules.dynamic_update_too_large(d))
             rewriter.insert(located(assertion, op), InsertPoint.before(op))

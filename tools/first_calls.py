@@ -109,7 +109,7 @@ from bcast.ir.ops import (
     SelectOp,
     TernaryOp,
 )
-from bcast.ir.types import split_type
+from bcast.ir.types import element_of, split_type
 from bcast.lowering import numpy_runtime as rt
 from bcast.lowering.reference import signature
 from bcast.tools import api
@@ -166,10 +166,6 @@ def exact_type(t: Attribute) -> bool:
         return False
     levels, element = split_type(t)
     return len(levels) == 1 and element in EXACT_ELEMENTS
-
-
-def element_of(t: Attribute) -> str:
-    return split_type(t)[1]
 
 
 @functools.cache

@@ -238,11 +238,15 @@ OUTSIDE = {
 }
 
 
+def main_of(body: str) -> str:
+    """``@main(%x: tensor<4x3xf32>)`` of ``body``, returning its ``%y``."""
+    return (f"func.func @main(%x: tensor<4x3xf32>) -> tensor<4x3xf32> {{\n  {body}\n"
+            "  func.return %y : tensor<4x3xf32>\n}\n")
+
+
 @pytest.mark.parametrize("name", sorted(OUTSIDE))
 def test_programs_outside_the_rule_compile_as_before(name):
-    source = (f"func.func @main(%x: tensor<4x3xf32>) -> tensor<4x3xf32> {{\n  {OUTSIDE[name]}\n"
-              "  func.return %y : tensor<4x3xf32>\n}\n")
-    compiled = bcast.compile(source, backend="c")
+    compiled = bcast.compile(main_of(OUTSIDE[name]), backend="c")
     assert type(compiled) is api.Compiled and compiled.backend == "c"
 
 
@@ -271,9 +275,7 @@ INSIDE = {
 
 @pytest.mark.parametrize("name", sorted(INSIDE))
 def test_programs_of_the_wider_rule_take_first_calls(name):
-    source = (f"func.func @main(%x: tensor<4x3xf32>) -> tensor<4x3xf32> {{\n  {INSIDE[name]}\n"
-              "  func.return %y : tensor<4x3xf32>\n}\n")
-    compiled = bcast.compile(source, backend="c")
+    compiled = bcast.compile(main_of(INSIDE[name]), backend="c")
     assert type(compiled) is first_calls.FirstCalls
     first = compiled(X)
     compiled.wait()
