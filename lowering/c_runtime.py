@@ -25,25 +25,31 @@ from __future__ import annotations
 import ctypes
 import fcntl
 import hashlib
+import importlib.util
 import os
 import pickle
 import shlex
 import shutil
 import subprocess
+import sys
+import sysconfig
 import tempfile
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
 from bcast.ir import rules
-from bcast.lowering import c_gemm
+from bcast.lowering import c_caller, c_gemm
 from bcast.lowering import numpy_runtime as rt
+
+T = TypeVar("T")
 
 BASE_FLAGS = ("-O3", "-march=native", "-std=c99", "-fPIC", "-shared")
 
@@ -399,7 +405,15 @@ def _load_spinning(path: Path) -> ctypes.CDLL:
 
 
 def load(source: str) -> ctypes.CDLL:
-    """The loaded shared library of ``source``, from the cache or built into it.
+    """The loaded shared library of ``source``, from the cache or built into it
+    (``cached``)."""
+    cc = require_compiler()
+    return cached(source, cc, flags(cc), _open)
+
+
+def cached(source: str, cc: Sequence[str], command_flags: Sequence[str], open_: Callable[[Path], T]) -> T:
+    """``open_`` of the library ``cc`` builds from ``source`` with
+    ``command_flags``, from the cache or built into it.
 
     The cache is safe to share between processes: a build compiles into a
     temporary directory of the cache and renames the library into place, so
@@ -408,18 +422,16 @@ def load(source: str) -> ctypes.CDLL:
     removed between being found and being mapped (once mapped, unlinking it
     is harmless). A hit marks the entry used (its mtime), which is the order
     ``evict`` removes in."""
-    cc = require_compiler()
     limits = cache_limits()  # a bad setting is an error on a hit too
-    command_flags = flags(cc)
     key = hashlib.sha256("\0".join([source, *cc, *command_flags]).encode()).hexdigest()[:32]
     directory = cache_dir()
     target = directory / f"bcast-{key}.so"
     directory.mkdir(parents=True, exist_ok=True)
-    library = _load_cached(directory, target)
+    library = _load_cached(directory, target, open_)
     if library is not None:
         return library
     with _BUILD_LOCK, tempfile.TemporaryDirectory(prefix="bcast-build-", dir=directory) as tmp:
-        library = _load_cached(directory, target)  # another thread built it meanwhile
+        library = _load_cached(directory, target, open_)  # another thread built it meanwhile
         if library is not None:
             return library
         src = Path(tmp) / "module.c"
@@ -431,7 +443,7 @@ def load(source: str) -> ctypes.CDLL:
             raise BuildFailed(f"{' '.join(cc)} rejected the generated C:\n{done.stderr[-4000:]}")
         with _locked(directory, fcntl.LOCK_SH):
             os.replace(partial, target)  # atomic: readers see all of it or nothing
-            library = _open(target)
+            library = open_(target)
     evict(directory, *limits)
     return library
 
@@ -533,7 +545,7 @@ def remember_program(key: str, entry: ProgramEntry) -> None:
         pass
 
 
-def _load_cached(directory: Path, target: Path) -> ctypes.CDLL | None:
+def _load_cached(directory: Path, target: Path, open_: Callable[[Path], T]) -> T | None:
     with _locked(directory, fcntl.LOCK_SH):
         try:
             os.utime(target)  # most recently used
@@ -542,7 +554,7 @@ def _load_cached(directory: Path, target: Path) -> ctypes.CDLL | None:
         except OSError:  # a cache shared read-only: use it without the refresh
             if not target.is_file():
                 return None
-        return _open(target)
+        return open_(target)
 
 
 def evict(directory: Path, max_libraries: int, max_bytes: int) -> None:
@@ -759,21 +771,23 @@ def fast_call(plan: FastPlan, c_function):
     out for the function's arity (a loop over the arguments cost as much
     again as the checks themselves): it checks each argument and ``out``
     with attribute comparisons, allocates the results
-    (``SMALL_RESULT_BYTES``) and calls the C function; ``MISS`` when the
-    call is not the common case. Contiguous arrays share memory exactly
-    when their byte ranges meet, which is the overlap test of ``out``."""
+    (``SMALL_RESULT_BYTES``) and calls the C function (``Entry``); ``MISS``
+    when the call is not the common case. Contiguous arrays share memory
+    exactly when their byte ranges meet, which is the overlap test of
+    ``out``."""
+    entry = Entry(c_function)
     arity, count = len(plan.arguments), len(plan.results)
-    tests, pointers, arrays = [], [], []
+    tests, passed, arrays = [], [], []
     constants: dict[str, object] = {}
     for k, expected in enumerate(plan.arguments):
         if expected is None:
             tests.append(f"type(a{k}) is int and {rt.INDEX_MIN} <= a{k} <= {rt.INDEX_MAX}")
-            pointers.append(f"a{k}")
+            passed.append(f"a{k}")
             continue
         constants[f"S{k}"], constants[f"D{k}"] = expected
         tests.append(f"type(a{k}) is ndarray and a{k}.shape == S{k} and a{k}.dtype == D{k} "
                      f"and a{k}.flags.c_contiguous")
-        pointers.append(f"p{k}")
+        passed.append(entry.array(f"a{k}"))
         arrays.append(k)
     out_tests, overlaps = [], []
     for k, (shape, dtype, nbytes) in enumerate(plan.results):
@@ -784,39 +798,67 @@ def fast_call(plan: FastPlan, c_function):
         if others:
             meets = " or ".join(f"{start} < q{k} + m{k} and q{k} < {start} + {size}" for start, size in others)
             overlaps.append(f"m{k} and ({meets})")
-
-    def listed(items) -> str:
-        return "".join(f"{item}, " for item in items)
-
     lines = [
         "def fast(args, out):",
         f"    if len(args) != {arity}:",
         "        return MISS",
-        *([f"    {listed(f'a{k}' for k in range(arity))}= args"] if arity else []),
+        *([f"    {_listed(f'a{k}' for k in range(arity))}= args"] if arity else []),
         f"    if not ({' and '.join(tests) or 'True'}):",
         "        return MISS",
-        *(f"    p{k} = at(id(a{k}) + OFFSET).value or 0" for k in arrays),
         "    if out is None:",
         *(f"        r{k} = {'empty' if nbytes <= SMALL_RESULT_BYTES else 'output'}(RS{k}, RD{k})"
           for k, (_, _, nbytes) in enumerate(plan.results)),
-        f"        c_function({listed(pointers)}{listed(f'at(id(r{k}) + OFFSET).value' for k in range(count))})",
-        "        return r0" if count == 1 else f"        return ({listed(f'r{k}' for k in range(count))})",
+        f"        {entry.call([*passed, *(entry.array(f'r{k}') for k in range(count))])}",
+        "        return r0" if count == 1 else f"        return ({_listed(f'r{k}' for k in range(count))})",
         "    outs = (out,) if type(out) is ndarray else out",
         f"    if type(outs) not in (tuple, list) or len(outs) != {count}:",
         "        return MISS",
-        f"    {listed(f'o{k}' for k in range(count))}= outs",
+        f"    {_listed(f'o{k}' for k in range(count))}= outs",
         f"    if not ({' and '.join(out_tests)}):",
         "        return MISS",
-        *(f"    n{k} = a{k}.nbytes" for k in arrays),
-        *(f"    q{k} = at(id(o{k}) + OFFSET).value or 0\n    m{k} = o{k}.nbytes" for k in range(count)),
+        *(f"    p{k} = {entry.address(f'a{k}')}\n    n{k} = a{k}.nbytes" for k in arrays),
+        *(f"    q{k} = {entry.address(f'o{k}')}\n    m{k} = o{k}.nbytes" for k in range(count)),
         *([f"    if {' or '.join(f'({o})' for o in overlaps)}:", "        return MISS"] if overlaps else []),
-        f"    c_function({listed(pointers)}{listed(f'q{k}' for k in range(count))})",
-        "    return o0" if count == 1 else f"    return ({listed(f'o{k}' for k in range(count))})",
+        f"    {entry.call([*passed, *(entry.array(f'o{k}') for k in range(count))])}",
+        "    return o0" if count == 1 else f"    return ({_listed(f'o{k}' for k in range(count))})",
     ]
-    namespace = {"MISS": MISS, "ndarray": np.ndarray, "at": ctypes.c_void_p.from_address, "OFFSET": DATA_OFFSET,
-                 "empty": np.empty, "output": rt.output, "c_function": c_function, **constants}
+    namespace = {"MISS": MISS, "ndarray": np.ndarray, "empty": np.empty, "output": rt.output,
+                 **entry.namespace, **constants}
     exec(compile("\n".join(lines) + "\n", "<bcast c fast path>", "exec"), namespace)
     return namespace["fast"]
+
+
+def _listed(items) -> str:
+    return "".join(f"{item}, " for item in items)
+
+
+class Entry:
+    """How a generated fast path calls its C function: through ``own_caller``
+    (arrays passed as they are, their data pointers read in C) where it is
+    built and takes the function's parameters, else through the ctypes
+    function (each array's data pointer read at ``DATA_OFFSET`` first)."""
+
+    def __init__(self, c_function):
+        call = own_caller() if len(c_function.argtypes) <= c_caller.MAX_ARGUMENTS else None
+        self.native = call is not None
+        self.namespace = {"at": ctypes.c_void_p.from_address, "OFFSET": DATA_OFFSET}
+        if self.native:
+            self.namespace.update(call=call, data=call.__self__.data,
+                                  ADDRESS=ctypes.cast(c_function, ctypes.c_void_p).value)
+        else:
+            self.namespace["c_function"] = c_function
+
+    def array(self, name: str) -> str:
+        """The expression passing ndarray ``name``."""
+        return name if self.native else f"(at(id({name}) + OFFSET).value or 0)"
+
+    def address(self, name: str) -> str:
+        """The expression of ndarray ``name``'s data pointer, an int."""
+        return f"data({name})" if self.native else f"(at(id({name}) + OFFSET).value or 0)"
+
+    def call(self, passed: Sequence[str]) -> str:
+        """The statement calling the function with ``passed``."""
+        return f"call(ADDRESS, {_listed(passed)})" if self.native else f"c_function({_listed(passed)})"
 
 
 def dynamic_fast_call(arguments: Sequence[rt.Spec], results: Sequence[rt.Spec], sizes, c_function):
@@ -829,6 +871,7 @@ def dynamic_fast_call(arguments: Sequence[rt.Spec], results: Sequence[rt.Spec], 
     are allocated, and the C function is called with each dynamic size
     after its pointer. Anything else, a failed check included, is ``MISS``:
     the checked path then raises the error, so messages are the same."""
+    entry = Entry(c_function)
     tests, pointers, shapes, constants = [], [], [], {}
     for k, spec in enumerate(arguments):
         if spec.shape is None:
@@ -845,11 +888,11 @@ def dynamic_fast_call(arguments: Sequence[rt.Spec], results: Sequence[rt.Spec], 
             elif n.bound is not None:
                 test.append(f"a{k}.shape[{d}] <= {n.bound}")
         tests.append(" and ".join(test))
-        pointers += [f"at(id(a{k}) + OFFSET).value or 0", *(f"a{k}.shape[{d}]" for d in dynamic_dims(spec))]
+        pointers += [entry.array(f"a{k}"), *(f"a{k}.shape[{d}]" for d in dynamic_dims(spec))]
         shapes.append(f"a{k}" if k in sizes.values_read else f"a{k}.shape")  # a size in a tensor: its value
     for k, spec in enumerate(results):
         constants[f"RD{k}"] = spec.dtype
-        pointers += [f"at(id(r{k}) + OFFSET).value or 0", *(f"r{k}.shape[{d}]" for d in dynamic_dims(spec))]
+        pointers += [entry.array(f"r{k}"), *(f"r{k}.shape[{d}]" for d in dynamic_dims(spec))]
     arity, count = len(arguments), len(results)
     lines = [
         "def fast(args, out):",
@@ -863,11 +906,11 @@ def dynamic_fast_call(arguments: Sequence[rt.Spec], results: Sequence[rt.Spec], 
         "    except Exception:",
         "        return MISS",
         *(f"    r{k} = output(shapes[{k}], RD{k})" for k in range(count)),
-        f"    c_function({', '.join(pointers)})",
+        f"    {entry.call(pointers)}",
         "    return r0" if count == 1 else f"    return ({''.join(f'r{k}, ' for k in range(count))})",
     ]
-    namespace = {"MISS": MISS, "ndarray": np.ndarray, "at": ctypes.c_void_p.from_address, "OFFSET": DATA_OFFSET,
-                 "output": rt.output, "c_function": c_function, "sizes": sizes, **constants}
+    namespace = {"MISS": MISS, "ndarray": np.ndarray, "output": rt.output, "sizes": sizes,
+                 **entry.namespace, **constants}
     exec(compile("\n".join(lines) + "\n", "<bcast c dynamic fast path>", "exec"), namespace)
     return namespace["fast"]
 
@@ -907,6 +950,34 @@ def own_gemm() -> tuple[int, ...]:
     docs/performance.md)."""
     library = load(c_gemm.SOURCE)
     return tuple(ctypes.cast(getattr(library, symbol), ctypes.c_void_p).value for symbol in c_gemm.SYMBOLS)
+
+
+@lru_cache(maxsize=1)
+def own_caller() -> Callable[..., None] | None:
+    """``c_caller``'s ``call``, built once per machine and Python (cached on
+    disk like a module) and loaded once per process; None where it cannot
+    be (no compiler, no ``Python.h``, pointers not 8 bytes, no verified
+    ``DATA_OFFSET``, or ``BCAST_CTYPES_CALLS=1`` in the environment): the
+    fast paths then call through ctypes, as every other call does."""
+    cc = compiler()
+    include = sysconfig.get_paths().get("include")
+    if (cc is None or DATA_OFFSET is None or ctypes.sizeof(ctypes.c_void_p) != 8 or not include
+            or not (Path(include) / "Python.h").is_file() or os.environ.get("BCAST_CTYPES_CALLS") == "1"):
+        return None
+    source = f"/* {sys.version} {sysconfig.get_config_var('EXT_SUFFIX')} */\n{c_caller.SOURCE}"
+    try:
+        module = cached(source, cc, (*BASE_FLAGS, f"-I{include}"), _import_caller)
+    except (BuildFailed, OSError, ImportError):
+        return None
+    module.setup(np.ndarray, DATA_OFFSET)
+    return module.call
+
+
+def _import_caller(path: Path):
+    spec = importlib.util.spec_from_file_location(c_caller.MODULE, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 BLAS_POINTERS = ("bcast_blas_sgemm", "bcast_blas_dgemm", "bcast_blas_sgemm_pack", "bcast_blas_dgemm_pack",

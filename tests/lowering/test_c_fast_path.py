@@ -258,3 +258,86 @@ def test_a_function_without_results_takes_the_checked_path():
     f = bcast.compile("func.func @main(%x: tensor<2xf32>) {\n  func.return\n}\n", backend="c")
     assert f._python_function.fast is None
     assert f(np.zeros(2, np.float32)) == () and f(np.zeros(2, np.float32), out=()) == ()
+
+
+def native_caller():
+    call = c_runtime.own_caller()
+    if call is None:
+        pytest.skip("bcast_call is not built here (no Python.h, or BCAST_CTYPES_CALLS=1)")
+    return call
+
+
+def test_the_fast_path_enters_c_through_bcast_call():
+    """Where ``bcast_call`` builds, the fast path calls it, not ctypes."""
+    native_caller()
+    namespace = compiled(TANH)._python_function.fast.__globals__
+    assert "call" in namespace and "c_function" not in namespace
+
+
+def ctypes_fast(f, monkeypatch):
+    """``f``'s fast path rebuilt to call through ctypes (``Entry`` without
+    ``own_caller``)."""
+    function = f._python_function
+    with monkeypatch.context() as m:
+        m.setattr(c_runtime, "own_caller", lambda: None)
+        fast = c_runtime.fast_call(c_runtime.fast_plan(function.arguments, function.results, ()),
+                                   function.c_function)
+    assert "c_function" in fast.__globals__
+    return fast
+
+
+@pytest.mark.parametrize("out_case", ["none", "fresh", "the input itself", "two for one result"])
+@pytest.mark.parametrize("arg_case", ["exact", "wrong shape", "non-contiguous", "too many"])
+def test_both_entries_into_c_agree(arg_case: str, out_case: str, monkeypatch):
+    """The fast path through ``bcast_call`` and through ctypes: the same
+    values, the same misses (``MISS``: the checked path's turn)."""
+    native_caller()
+    f = compiled(TANH)
+    fast = {"native": f._python_function.fast, "ctypes": ctypes_fast(f, monkeypatch)}
+    got = {}
+    for name, path in fast.items():
+        args = TANH_CASES[arg_case]()
+        out = None if TANH_OUTS[out_case] is None else TANH_OUTS[out_case](args)
+        result = path(args, out)
+        got[name] = "miss" if result is c_runtime.MISS else np.array(result, copy=True)
+    if isinstance(got["native"], str) or isinstance(got["ctypes"], str):
+        assert got["native"] == got["ctypes"], got
+    else:
+        assert np.array_equal(got["native"], got["ctypes"]) and np.allclose(got["native"], np.tanh(X + ROW))
+
+
+def test_bcast_call_refuses_what_it_cannot_pass():
+    """``call`` takes a function address and then ints and ndarrays only;
+    anything else is a TypeError before the function runs."""
+    call = native_caller()
+    f = compiled(TANH)
+    address = f._python_function.fast.__globals__["ADDRESS"]
+    x, row, r = X.copy(), ROW.copy(), np.zeros((4, 6), np.float32)
+    call(address, x, row, r)
+    assert np.allclose(r, np.tanh(X + ROW))
+    for bad in ((address, x.tolist(), row, r), (address, x, 1.5, r), (address, np.ma.masked_array(x), row, r)):
+        with pytest.raises(TypeError):
+            call(*bad)
+    with pytest.raises(TypeError, match="too many"):
+        call(address, *[0] * 40)
+    with pytest.raises(ValueError):
+        call(0)
+    with pytest.raises(OverflowError):
+        call(address, x, 2**64, r)
+    assert call.__self__.data(x) == x.ctypes.data
+
+
+def test_bcast_ctypes_calls_keeps_ctypes():
+    """``BCAST_CTYPES_CALLS=1`` (docs/c-backend.md): no extension is loaded,
+    and programs still run."""
+    import subprocess
+    import sys
+
+    code = ("import numpy as np, bcast; from bcast.lowering import c_runtime; "
+            "assert c_runtime.own_caller() is None; "
+            f"f = bcast.compile({TANH!r}, backend='c'); "
+            "print(float(f(np.zeros((4, 6), np.float32), np.ones(6, np.float32))[0, 0]))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**__import__("os").environ, "BCAST_CTYPES_CALLS": "1"})
+    assert done.returncode == 0, done.stderr
+    assert abs(float(done.stdout) - np.tanh(1.0)) < 1e-6
