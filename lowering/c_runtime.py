@@ -294,7 +294,16 @@ def _locked(directory: Path, operation: int) -> Iterator[None]:
         os.close(fd)  # releases the lock
 
 
-_BUILD_LOCK = threading.Lock()
+_BUILD_LOCKS: dict[str, threading.Lock] = {}
+_BUILD_LOCKS_LOCK = threading.Lock()
+
+
+def _build_lock(key: str) -> threading.Lock:
+    """The lock of one library's build: threads building the same source
+    wait for one build; different sources build side by side."""
+    with _BUILD_LOCKS_LOCK:
+        return _BUILD_LOCKS.setdefault(key, threading.Lock())
+
 
 OPENMP_SPIN = 1_000
 """How long an idle OpenMP thread spins before it sleeps, in libgomp's
@@ -408,6 +417,8 @@ def load(source: str) -> ctypes.CDLL:
     """The loaded shared library of ``source``, from the cache or built into it
     (``cached``)."""
     cc = require_compiler()
+    if _own_caller.cache_info().currsize == 0:
+        threading.Thread(target=own_caller, name="bcast-caller-build", daemon=True).start()
     return cached(source, cc, flags(cc), _open)
 
 
@@ -430,7 +441,7 @@ def cached(source: str, cc: Sequence[str], command_flags: Sequence[str], open_: 
     library = _load_cached(directory, target, open_)
     if library is not None:
         return library
-    with _BUILD_LOCK, tempfile.TemporaryDirectory(prefix="bcast-build-", dir=directory) as tmp:
+    with _build_lock(key), tempfile.TemporaryDirectory(prefix="bcast-build-", dir=directory) as tmp:
         library = _load_cached(directory, target, open_)  # another thread built it meanwhile
         if library is not None:
             return library
@@ -952,13 +963,23 @@ def own_gemm() -> tuple[int, ...]:
     return tuple(ctypes.cast(getattr(library, symbol), ctypes.c_void_p).value for symbol in c_gemm.SYMBOLS)
 
 
-@lru_cache(maxsize=1)
 def own_caller() -> Callable[..., None] | None:
     """``c_caller``'s ``call``, built once per machine and Python (cached on
     disk like a module) and loaded once per process; None where it cannot
     be (no compiler, no ``Python.h``, pointers not 8 bytes, no verified
     ``DATA_OFFSET``, or ``BCAST_CTYPES_CALLS=1`` in the environment): the
-    fast paths then call through ctypes, as every other call does."""
+    fast paths then call through ctypes, as every other call does. ``load``
+    starts it on a thread of its own, so on a fresh machine it builds
+    beside the first library, not after it."""
+    with _CALLER_LOCK:
+        return _own_caller()
+
+
+_CALLER_LOCK = threading.Lock()
+
+
+@lru_cache(maxsize=1)
+def _own_caller() -> Callable[..., None] | None:
     cc = compiler()
     include = sysconfig.get_paths().get("include")
     if (cc is None or DATA_OFFSET is None or ctypes.sizeof(ctypes.c_void_p) != 8 or not include
