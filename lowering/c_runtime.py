@@ -995,9 +995,13 @@ def _own_caller() -> Callable[..., None] | None:
 
 
 def _import_caller(path: Path):
+    """The extension at ``path``, imported with the calling thread's
+    floating-point environment kept (a ``$CC`` with ``-ffast-math`` links
+    code that changes it on load, as for every library ``_open`` loads)."""
     spec = importlib.util.spec_from_file_location(c_caller.MODULE, path)
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    with _keeping_float_environment():
+        spec.loader.exec_module(module)
     return module
 
 
