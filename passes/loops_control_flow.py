@@ -35,18 +35,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects import arith, func, memref, scf
-from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType, i1
+from xdsl.dialects.builtin import FunctionType, IndexType, ModuleOp, TensorType, i1
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from bcast.ir import ops as bc
 from bcast.ir import rules
 from bcast.ir.control_flow import CONTROL_FLOW_OPS, CaseOp, WhileOp
-from bcast.ir.types import flat_type_shape
+from bcast.ir.diagnostics import Note, op_source_loc
+from bcast.ir.types import flat_type_shape, has_dynamic_types
 from bcast.passes.errors import PassError
+from bcast.passes.size_tensors import SIZE_TENSOR_OPS
 
 REFUSED_NOTE = ("the reference, numpy and array-api backends run control flow with '?' dims or run-time "
                 "checks in its regions")
+CHANGING_NOTE = ("the C backend sizes a call's results before it runs: a '?' size of control flow is the "
+                 "size of a value read before it (docs/c-backend.md, \"Control flow\")")
 
 
 @dataclass(frozen=True)
@@ -74,11 +78,11 @@ def outline_regions(module: ModuleOp) -> dict[Operation, Outlined]:
             if not isinstance(op, CONTROL_FLOW_OPS):
                 continue
             _check_runnable(op)
-            captures = _captures(op)
+            captures, sizes = _captures(op)
             new = []
             for k, region in enumerate(op.regions):
                 name = _fresh(names, f"{function.sym_name.data}_{_region_name(op, k)}")
-                new.append(_function(name, region, captures))
+                new.append(_function(name, region, captures, sizes))
             for f in new:
                 module.body.block.add_op(f)
             pending.extend(new)
@@ -101,44 +105,158 @@ def _fresh(names: set[str], base: str) -> str:
     return name
 
 
+RUN_TIME_RULE_OPS = (bc.ConcatenateOp, bc.PadOp, bc.SliceOp, bc.ReshapeOp, bc.SortOp, bc.DynamicReshapeOp,
+                     bc.SetDimensionSizeOp, bc.TransposeOp)
+"""Ops whose ``?`` dims carry a run-time rule of their own (checked by the C
+runtime before the call, lowering/c_sizes.py): refused with ``?`` dims in a
+region, where the rule would have to run when the region runs."""
+
+
 def _check_runnable(op: Operation) -> None:
+    """Refuse, at ``op``, what C cannot run: a check in a region that is not
+    proven (``_proven``), an op with a run-time size rule of its own with
+    ``?`` dims in a region, a carried ``?`` size that a loop may change, a
+    result size that differs by branch (module docstring)."""
     for inner in op.walk():
-        if isinstance(inner, bc.CheckBroadcastableOp | bc.ShapeAssertionOp):
-            raise PassError(op, "is not supported by bcast-lower-to-loops with a run-time check in a region",
-                            [REFUSED_NOTE])
+        if inner is op:
+            continue
+        if isinstance(inner, SIZE_TENSOR_OPS) or (isinstance(inner, RUN_TIME_RULE_OPS) and has_dynamic_types(inner)):
+            raise PassError(op, f"is not supported by bcast-lower-to-loops with a run-time rule of "
+                            f"'{inner.name}' in a region", [_at(inner), REFUSED_NOTE])
+        if isinstance(inner, bc.CheckBroadcastableOp | bc.DynamicBroadcastInDimOp) and not _proven(inner):
+            raise PassError(op, "is not supported by bcast-lower-to-loops with a run-time check in a region "
+                            "that its carried sizes do not prove", [_at(inner), REFUSED_NOTE])
         values = [*inner.operands, *inner.results, *(a for r in inner.regions for blk in r.blocks for a in blk.args)]
         for v in values:
-            if not isinstance(v.type, TensorType) or rules.is_dynamic(flat_type_shape(v.type)):
+            if not isinstance(v.type, TensorType | IndexType):
                 raise PassError(op, f"is not supported by bcast-lower-to-loops with a value of type {v.type} "
                                 "in it", [REFUSED_NOTE])
+    _check_sizes(op)
 
 
-def _captures(op: Operation) -> tuple[SSAValue, ...]:
+def _at(op: Operation) -> Note:
+    """A note located at the op in the region that is refused."""
+    return Note(f"'{op.name}' is here", op_source_loc(op))
+
+
+def _same(a, b) -> bool:
+    """Whether two size sources are proven equal whenever both are read."""
+    from bcast.passes.lower_to_loops import resolved_source
+
+    return resolved_source(a) == resolved_source(b)
+
+
+def _source(n: int | SSAValue):
+    from bcast.passes.lower_to_loops import index_source
+
+    return n if isinstance(n, int) else index_source(n)
+
+
+def _proven(op: bc.CheckBroadcastableOp | bc.DynamicBroadcastInDimOp) -> bool:
+    """Whether a run-time check in a region always holds where the region
+    runs, given the sizes of the values it reads from outside (carried
+    sizes never change): each checked group of sizes one resolved source
+    (1s aside unless strict), each expansion of an operand dim static 1 or
+    of its output size's source (as its facts require)."""
+    from bcast.passes.lower_to_loops import resolved_source, size_source
+
+    if isinstance(op, bc.CheckBroadcastableOp):
+        shapes, landing = op.shapes(), op.landing_dims()
+        for r in op.checked.get_values():
+            group = {resolved_source(_source(shapes[i][j])) for i, dims in enumerate(landing)
+                     for j, d in enumerate(dims) if d == r}
+            if len(group if op.is_strict else group - {1}) > 1:
+                return False
+        return True
+    want = op.mixed_sizes()
+    for k, d in enumerate(op.dims):
+        got = resolved_source(size_source(op.operand, k))
+        stretches, keeps = got == 1, got == resolved_source(_source(want[d]))
+        if not (keeps if k in op.nonexpanding else stretches if k in op.expanding else stretches or keeps):
+            return False
+    return True
+
+
+def _check_sizes(op: Operation) -> None:
+    """The ``?`` sizes of ``op``'s results are known before it runs (the C
+    runtime sizes the call's results before the call, lowering/c_sizes.py):
+    a loop's ``do`` region yields each carried value at the size it took,
+    every branch of a case yields each result at one size, read outside it."""
+    from bcast.passes.lower_to_loops import resolved_source, size_source
+
+    if isinstance(op, WhileOp):
+        yielded = op.body.block.last_op.operands
+        for k, (v, y) in enumerate(zip(op.inputs, yielded)):
+            for d, n in enumerate(flat_type_shape(v.type)):
+                if not isinstance(n, int) and not _same(size_source(v, d), size_source(y, d)):
+                    raise PassError(op, f"is not supported by bcast-lower-to-loops with carried value {k} "
+                                    f"changing its size along dim {d}", [CHANGING_NOTE, REFUSED_NOTE])
+        return
+    for k, r in enumerate(op.outputs):
+        for d, n in enumerate(flat_type_shape(r.type)):
+            if isinstance(n, int):
+                continue
+            sources = {resolved_source(size_source(region.block.last_op.operands[k], d)) for region in op.regions}
+            if len(sources) > 1 or _inside(op, sources.pop()):
+                raise PassError(op, f"is not supported by bcast-lower-to-loops with result {k} of a size along "
+                                f"dim {d} that its branches compute", [CHANGING_NOTE, REFUSED_NOTE])
+
+
+def _inside(op: Operation, source) -> bool:
+    """Whether a size source is defined in ``op``'s regions (unknown outside it)."""
+    if isinstance(source, int):
+        return False
+    if isinstance(source, tuple):
+        source = source[0]
+    owner = source.op if hasattr(source, "op") and isinstance(source.op, Operation) else source.owner
+    while owner is not None:
+        if owner is op:
+            return True
+        owner = owner.parent_op() if isinstance(owner, Block) else owner.parent_block()
+    return False
+
+
+def _captures(op: Operation) -> tuple[tuple[SSAValue, ...], tuple[Operation, ...]]:
     """The values of the enclosing function that ``op``'s regions read, in
-    order of first read."""
+    order of first read, and the size ops recomputed in each region's
+    function: a ``bcast.dim`` or ``bcast.broadcast_size`` read in a region is
+    computed there again from the tensors it reads (captured in its stead),
+    so a size keeps its source (a fusion of ``x`` and a broadcast to
+    ``dim(x)`` reads both at one size, as bcast-make-explicit proved)."""
     inside: set[SSAValue] = set()
     for inner in op.walk():
         inside.update(inner.results)
         for region in inner.regions:
             for blk in region.blocks:
                 inside.update(blk.args)
+    read: list[SSAValue] = [v for region in op.regions for inner in region.walk() for v in inner.operands
+                            if v not in inside]
     captures: dict[SSAValue, None] = {}
-    for region in op.regions:
-        for inner in region.walk():
-            for v in inner.operands:
-                if v not in inside:
-                    captures[v] = None
-    return tuple(captures)
+    sizes: dict[Operation, None] = {}
+    while read:
+        v = read.pop(0)
+        if v in captures or v.owner in sizes:
+            continue
+        if isinstance(v.owner, bc.DimOp | bc.BroadcastSizeOp):
+            sizes[v.owner] = None
+            read[:0] = list(v.owner.operands)
+        else:
+            captures[v] = None
+    ordered = tuple(inner for inner in op.parent_block().ops if inner in sizes)  # program order
+    return tuple(captures), ordered
 
 
-def _function(name: str, region: Region, captures: tuple[SSAValue, ...]) -> func.FuncOp:
-    """``region`` as a private function of its arguments and ``captures``."""
+def _function(name: str, region: Region, captures: tuple[SSAValue, ...], sizes: tuple[Operation, ...]) -> func.FuncOp:
+    """``region`` as a private function of its arguments and ``captures``,
+    the size ops ``sizes`` computed first."""
     old = region.block
     inputs = [a.type for a in old.args] + [v.type for v in captures]
     block = Block(arg_types=inputs)
     mapper: dict[SSAValue, SSAValue] = dict(zip([*old.args, *captures], block.args))
     for arg, new_arg in zip([*old.args, *captures], block.args):
         new_arg.name_hint = arg.name_hint
+    for size in sizes:
+        block.add_op(size.clone(mapper))
     yielded = old.last_op
     assert yielded is not None
     for inner in old.ops:
@@ -162,8 +280,8 @@ def lower_while(lowering, op: WhileOp, outlined: Outlined) -> None:
         target = lowering.buffer(r)
         lowering.store_nest([v], [target], lowering.shape(v))
         current.append(target)
-    following = [_scratch(lowering, r.type) for r in op.outputs]
-    flag = _scratch(lowering, TensorType(i1, []))
+    following = [_scratch(lowering, r.type, lowering.shape(r)) for r in op.outputs]
+    flag = _scratch(lowering, TensorType(i1, []), [])
     before, after = Block(), Block()
     loop = scf.WhileOp([], [], Region(before), Region(after))
     b(loop)
@@ -175,7 +293,7 @@ def lower_while(lowering, op: WhileOp, outlined: Outlined) -> None:
         b.builder.insertion_point = InsertPoint.at_end(after)
         b(func.CallOp(body, [*current, *captures, *following], []))
         for source, target, r in zip(following, current, op.outputs):
-            _copy(lowering, source, target, flat_type_shape(r.type))
+            _copy(lowering, source, target, lowering.shape(r))
         b(scf.YieldOp())
     finally:
         b.builder.insertion_point = outer
@@ -207,11 +325,13 @@ def lower_case(lowering, op: CaseOp, outlined: Outlined) -> None:
         lowering.written(r, target)
 
 
-def _scratch(lowering, t) -> SSAValue:
-    """A buffer for a value of tensor type ``t``, freed when the function returns."""
+def _scratch(lowering, t, shape) -> SSAValue:
+    """A buffer for a value of tensor type ``t`` and run-time ``shape`` (its
+    ``?`` sizes computed before the loop), freed when the function returns."""
     from bcast.passes.lower_to_loops import memref_of
 
-    target = lowering.b(memref.AllocOp([], [], memref_of(t)))
+    dynamic = [n for n in shape if isinstance(n, SSAValue)]
+    target = lowering.b(memref.AllocOp(dynamic, [], memref_of(t)))
     lowering.owned.append(target)
     return target
 

@@ -562,6 +562,10 @@ def size_source(v: SSAValue, d: int) -> SizeSource:
             v, d = op.start_indices, op.dims.batch_dims(len(flat_type_shape(op.start_indices.type)))[batch.index(d)]
         elif isinstance(op, bc.ConvolutionOp):  # only the batch dim may be ``?`` (rules.convolution_shape)
             v, d = op.lhs, op.conv.dims.input_batch
+        elif isinstance(op, WhileOp):  # a carried size never changes (proven: loops_control_flow)
+            v = op.inputs[v.index]
+        elif isinstance(op, CaseOp):  # every branch yields it (proven: loops_control_flow)
+            return resolved_source(size_source(op.branches[0].block.last_op.operands[v.index], d))
         else:
             raise PassError(op, "has dynamic dimensions that bcast-lower-to-loops does not lower yet",
                             ["it lowers elementwise ops, broadcasts, reductions, transposes, reverses, "
@@ -582,6 +586,32 @@ def index_source(size: SSAValue) -> SizeSource:
         if all(source == sources[0] for source in sources):
             return sources[0]
     return size
+
+
+def resolved_source(source: SizeSource) -> SizeSource:
+    """``source`` seen through region boundaries (docs/c-backend.md,
+    "Control flow"): a size of a ``bcast.while`` region's argument is its
+    carried input's (carried sizes never change: the C backend refuses a
+    loop where that is not proven), a ``bcast.dim`` its operand dim's
+    source, and a ``bcast.broadcast_size`` whose sizes resolve to one source
+    (static 1s aside: the first size that is not 1, else 1) that source.
+    Two sizes with one resolved source are equal whenever both are read."""
+    while True:
+        if isinstance(source, tuple):
+            arg, d = source
+            parent = arg.owner.parent_op() if isinstance(arg.owner, Block) else None
+            if not isinstance(parent, WhileOp):
+                return source
+            source = size_source(parent.inputs[arg.index], d)
+        elif isinstance(source, SSAValue) and isinstance(source.owner, bc.DimOp):
+            source = size_source(source.owner.operand, source.owner.dim)
+        elif isinstance(source, SSAValue) and isinstance(source.owner, bc.BroadcastSizeOp):
+            parts = {resolved_source(index_source(s)) for s in source.owner.sizes} - {1}
+            if len(parts) > 1:
+                return source
+            return parts.pop() if parts else 1
+        else:
+            return source
 
 
 def same_sizes(op: Operation) -> bool:
