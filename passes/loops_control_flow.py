@@ -63,12 +63,15 @@ class Outlined:
     captures: tuple[SSAValue, ...]
 
 
-def outline_regions(module: ModuleOp) -> dict[Operation, Outlined]:
+def outline_regions(module: ModuleOp) -> tuple[dict[Operation, Outlined], set[Operation]]:
     """Outline the regions of every control-flow op at the top level of a
     function (those of outlined functions too), after refusing the ones C
-    cannot run; the new functions are added to ``module``."""
+    cannot run; the new functions are added to ``module``. Also returns the
+    checks of the outlined functions that run where their region runs (the
+    ones their sizes do not prove, ``_proven``)."""
     names = {f.sym_name.data for f in module.ops if isinstance(f, func.FuncOp)}
     outlined: dict[Operation, Outlined] = {}
+    checks: set[Operation] = set()
     pending = [f for f in module.ops if isinstance(f, func.FuncOp)]
     while pending:
         function = pending.pop(0)
@@ -77,17 +80,17 @@ def outline_regions(module: ModuleOp) -> dict[Operation, Outlined]:
         for op in function.body.block.ops:
             if not isinstance(op, CONTROL_FLOW_OPS):
                 continue
-            _check_runnable(op)
+            unproven = _check_runnable(op)
             captures, sizes = _captures(op)
             new = []
             for k, region in enumerate(op.regions):
                 name = _fresh(names, f"{function.sym_name.data}_{_region_name(op, k)}")
-                new.append(_function(name, region, captures, sizes))
+                new.append(_function(name, region, captures, sizes, unproven, checks))
             for f in new:
                 module.body.block.add_op(f)
             pending.extend(new)
             outlined[op] = Outlined(tuple(f.sym_name.data for f in new), captures)
-    return outlined
+    return outlined, checks
 
 
 def _region_name(op: Operation, k: int) -> str:
@@ -112,26 +115,37 @@ runtime before the call, lowering/c_sizes.py): refused with ``?`` dims in a
 region, where the rule would have to run when the region runs."""
 
 
-def _check_runnable(op: Operation) -> None:
-    """Refuse, at ``op``, what C cannot run: a check in a region that is not
-    proven (``_proven``), an op with a run-time size rule of its own with
-    ``?`` dims in a region, a carried ``?`` size that a loop may change, a
-    result size that differs by branch (module docstring)."""
+def _check_runnable(op: Operation) -> set[Operation]:
+    """Refuse, at ``op``, what C cannot run: an op with a run-time size rule
+    of its own with ``?`` dims in a region, a carried ``?`` size that a loop
+    may change, a result size that differs by branch (module docstring).
+    Returns the checks of ``op``'s own regions (not of nested control
+    flow, decided when that is outlined) that its sizes do not prove."""
+    unproven: set[Operation] = set()
     for inner in op.walk():
         if inner is op:
             continue
         if isinstance(inner, SIZE_TENSOR_OPS) or (isinstance(inner, RUN_TIME_RULE_OPS) and has_dynamic_types(inner)):
             raise PassError(op, f"is not supported by bcast-lower-to-loops with a run-time rule of "
                             f"'{inner.name}' in a region", [_at(inner), REFUSED_NOTE])
-        if isinstance(inner, bc.CheckBroadcastableOp | bc.DynamicBroadcastInDimOp) and not _proven(inner):
-            raise PassError(op, "is not supported by bcast-lower-to-loops with a run-time check in a region "
-                            "that its carried sizes do not prove", [_at(inner), REFUSED_NOTE])
+        if isinstance(inner, bc.CheckBroadcastableOp | bc.DynamicBroadcastInDimOp) and not _proven(inner) \
+                and _control_flow_of(inner) is op:
+            unproven.add(inner)
         values = [*inner.operands, *inner.results, *(a for r in inner.regions for blk in r.blocks for a in blk.args)]
         for v in values:
             if not isinstance(v.type, TensorType | IndexType):
                 raise PassError(op, f"is not supported by bcast-lower-to-loops with a value of type {v.type} "
                                 "in it", [REFUSED_NOTE])
     _check_sizes(op)
+    return unproven
+
+
+def _control_flow_of(op: Operation) -> Operation | None:
+    """The innermost control-flow op whose region holds ``op``."""
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, CONTROL_FLOW_OPS):
+        parent = parent.parent_op()
+    return parent
 
 
 def _at(op: Operation) -> Note:
@@ -246,9 +260,11 @@ def _captures(op: Operation) -> tuple[tuple[SSAValue, ...], tuple[Operation, ...
     return tuple(captures), ordered
 
 
-def _function(name: str, region: Region, captures: tuple[SSAValue, ...], sizes: tuple[Operation, ...]) -> func.FuncOp:
+def _function(name: str, region: Region, captures: tuple[SSAValue, ...], sizes: tuple[Operation, ...],
+              unproven: set[Operation], checks: set[Operation]) -> func.FuncOp:
     """``region`` as a private function of its arguments and ``captures``,
-    the size ops ``sizes`` computed first."""
+    the size ops ``sizes`` computed first; the copies of the ``unproven``
+    checks go to ``checks``."""
     old = region.block
     inputs = [a.type for a in old.args] + [v.type for v in captures]
     block = Block(arg_types=inputs)
@@ -262,7 +278,9 @@ def _function(name: str, region: Region, captures: tuple[SSAValue, ...], sizes: 
     for inner in old.ops:
         if inner is yielded:
             break
-        block.add_op(inner.clone(mapper))
+        copy = inner.clone(mapper)
+        block.add_op(copy)
+        checks.update(c for o, c in zip(inner.walk(), copy.walk()) if o in unproven)
     block.add_op(func.ReturnOp(*(mapper.get(v, v) for v in yielded.operands)))
     outputs = [v.type for v in yielded.operands]
     f = func.FuncOp(name, FunctionType.from_lists(inputs, outputs), Region(block), visibility="private")

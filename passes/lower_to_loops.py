@@ -93,7 +93,8 @@ from bcast.ir import ops as bc
 from bcast.ir.control_flow import CaseOp, WhileOp
 from bcast.ir.fusion import FusionOp, is_explicit
 from bcast.ir.ops import semantics_of
-from bcast.ir.loops import BOUNDS_CHECK_ATTR, GEMM_ATTR, LOOP_FORM_ATTR, PARALLEL_ATTR, REDUCTION_ATTR, RemFOp
+from bcast.ir.loops import (BOUNDS_CHECK_ATTR, GEMM_ATTR, LOOP_FORM_ATTR, PARALLEL_ATTR, REDUCTION_ATTR,
+                             SIZE_CHECK_ATTR, RemFOp)
 from bcast.ir.types import NUMPY_DTYPES, dense_i64, element_of, flat_type_shape, has_dynamic_types, split_type
 from bcast.passes.conv_gemm import convolutions_as_gemm
 from bcast.passes.errors import PassError, check_one_block_functions, check_signatures
@@ -1110,6 +1111,9 @@ class FunctionLowering:
 
     # -- ops -----------------------------------------------------------------
     def lower_op(self, op: Operation) -> None:
+        for inner in op.walk() if isinstance(op, FusionOp) else [op]:
+            if inner in self.lowering.region_checks:
+                self.size_check(inner)
         if isinstance(op, bc.ReshapeOp) and has_dynamic_types(op):
             self.derive_sizes(op)  # here, at the top level, even for a reshape read as a view
         if isinstance(op, func.ReturnOp):
@@ -1183,6 +1187,47 @@ class FunctionLowering:
             lower_case(self, op, self.lowering.outlined[op])
         else:
             raise PassError(op, "is not supported by bcast-lower-to-loops")
+
+    def size_check(self, op: bc.CheckBroadcastableOp | bc.DynamicBroadcastInDimOp) -> None:
+        """A check of a control-flow region that its sizes do not prove
+        (passes/loops_control_flow.py), made here, where the region's
+        function runs, before any nest: ``cf.assert`` marked
+        ``SIZE_CHECK_ATTR`` on the op's rule (``CheckBroadcastableOp.check``:
+        the sizes landing on a checked dim are one size, 1s aside unless
+        strict; an expansion: each operand dim 1 or its output size, as its
+        facts require)."""
+        b = self.b
+        one = b.index(1)
+        oks: list[SSAValue] = []
+        if isinstance(op, bc.CheckBroadcastableOp):
+            shapes = [[self.as_index(n) if isinstance(n, int) else self.alias[n] for n in shape]
+                      for shape in op.shapes()]
+            landing = op.landing_dims()
+            for r in op.checked.get_values():
+                group = [shapes[i][j] for i, dims in enumerate(landing) for j, d in enumerate(dims) if d == r]
+                size = group[0] if op.is_strict else group[-1]
+                if not op.is_strict:  # the first size that is not 1, else 1
+                    for n in reversed(group[:-1]):
+                        size = b.select(b.cmpi("ne", n, one), n, size)
+                for n in group:
+                    same = b.cmpi("eq", n, size)
+                    oks.append(same if op.is_strict else b(arith.OrIOp(b.cmpi("eq", n, one), same)))
+        else:
+            for k, d in enumerate(op.dims):
+                n = self.as_index(self.shape(op.operand)[k])
+                want = self.as_index(self.size(size_source(op.result, d)))
+                stretches, keeps = b.cmpi("eq", n, one), b.cmpi("eq", n, want)
+                oks.append(keeps if k in op.nonexpanding else stretches if k in op.expanding
+                           else b(arith.OrIOp(stretches, keeps)))
+        if not oks:
+            return
+        ok = oks[0]
+        for other in oks[1:]:
+            ok = b(arith.AndIOp(ok, other))
+        check = cf.AssertOp(ok, f"{op.name}: run-time sizes break its rule")
+        check.attributes[SIZE_CHECK_ATTR] = DictionaryAttr({"op": StringAttr(op.name)})
+        check.location = op.location
+        b(check)
 
     def lower_concatenate(self, op: bc.ConcatenateOp) -> None:
         """A fusion boundary: one nest per operand, each writing its operand
@@ -2267,7 +2312,7 @@ class ModuleLowering:
 
     def __init__(self, module: ModuleOp):
         self.globals: list[Operation] = []
-        self.outlined = outline_regions(module)
+        self.outlined, self.region_checks = outline_regions(module)
         self.names: set[str] = {op.sym_name.data for op in module.ops if isinstance(op, func.FuncOp)}
         self.functions = [FunctionLowering(self, f).new for f in module.ops if isinstance(f, func.FuncOp)]
         for op in module.ops:
