@@ -186,9 +186,39 @@ def _proven(op: bc.CheckBroadcastableOp | bc.DynamicBroadcastInDimOp) -> bool:
     for k, d in enumerate(op.dims):
         got = resolved_source(size_source(op.operand, k))
         stretches, keeps = got == 1, got == resolved_source(_source(want[d]))
+        if k not in op.expanding and k not in op.nonexpanding and not stretches and not keeps:
+            stretches = keeps = _checked_before(op, got, want[d])
         if not (keeps if k in op.nonexpanding else stretches if k in op.expanding else stretches or keeps):
             return False
     return True
+
+
+def _checked_before(op: Operation, got, size) -> bool:
+    """Whether an operand size ``got`` is 1 or ``size`` because ``size`` is
+    a ``bcast.broadcast_size`` of sizes, ``got`` among them, that a
+    ``check_broadcastable`` before ``op`` (in its block or an enclosing one)
+    checks as one group: a failed check stops the program before ``op``."""
+    from bcast.passes.lower_to_loops import resolved_source
+
+    if isinstance(size, int) or not isinstance(size.owner, bc.BroadcastSizeOp):
+        return False
+    sizes = {resolved_source(_source(s)) for s in size.owner.sizes} - {1}
+    if got not in sizes:
+        return False
+    at: Operation | None = op
+    while at is not None and at.parent_block() is not None:
+        before = at.prev_op
+        while before is not None:
+            if isinstance(before, bc.CheckBroadcastableOp) and not before.is_strict:
+                shapes, landing = before.shapes(), before.landing_dims()
+                for r in before.checked.get_values():
+                    group = {resolved_source(_source(shapes[i][j])) for i, dims in enumerate(landing)
+                             for j, dim in enumerate(dims) if dim == r}
+                    if sizes <= group:
+                        return True
+            before = before.prev_op
+        at = at.parent_op()
+    return False
 
 
 def _check_sizes(op: Operation) -> None:
