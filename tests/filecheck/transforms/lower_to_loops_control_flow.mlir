@@ -94,3 +94,92 @@ func.func @pick(%k: tensor<i32>, %x: tensor<3xf32>) -> tensor<3xf32> {
   }
   func.return %r : tensor<3xf32>
 }
+
+// -----
+
+// '?' dims: a case's result has one size source in every branch (here %x's
+// rows), so the caller's buffer is sized before the call; each branch
+// function reads its sizes from its memrefs at entry.
+// CHECK-LABEL: func.func @rows(
+// CHECK-SAME:      %[[K:[a-z0-9_]+]]: memref<i32>, %[[X:[a-z0-9_]+]]: memref<?x3xf32>, %[[OUT:[a-z0-9_]+]]: memref<?x3xf32>)
+// CHECK:         scf.if
+// CHECK-NEXT:      func.call @rows_case_branch0(%[[X]], %[[OUT]]) : (memref<?x3xf32>, memref<?x3xf32>) -> ()
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      func.call @rows_case_branch1(%[[X]], %[[OUT]]) : (memref<?x3xf32>, memref<?x3xf32>) -> ()
+// CHECK:       func.func private @rows_case_branch0(%x: memref<?x3xf32>, %result0: memref<?x3xf32>)
+// CHECK:         %[[N:[0-9]+]] = memref.dim %x
+// CHECK-NEXT:    scf.for %{{.*}} = %{{.*}} to %[[N]]
+// CHECK:           arith.negf
+func.func @rows(%k: tensor<i32>, %x: tensor<?x3xf32>) -> tensor<?x3xf32> {
+  %r = bcast.case %k : (tensor<i32>) -> tensor<?x3xf32> {
+    %a = bcast.negate %x : tensor<?x3xf32>
+    bcast.yield %a : tensor<?x3xf32>
+  } {
+    bcast.yield %x : tensor<?x3xf32>
+  }
+  func.return %r : tensor<?x3xf32>
+}
+
+// -----
+
+// A loop carrying a '?' value: its size never changes (the body yields
+// a + x, and a starts as x), so the second buffer is allocated once, at
+// x's size, before the loop; the check of a + x is proven by the carried
+// size and made nowhere.
+// CHECK-LABEL: func.func @accumulate(
+// CHECK-SAME:      %[[X:[a-z0-9_]+]]: memref<?xf32>, %[[N:[a-z0-9_]+]]: memref<i32>, %[[OUT:[a-z0-9_]+]]: memref<?xf32>)
+// CHECK:         %[[ROWS:[0-9]+]] = memref.dim %[[X]]
+// CHECK:         %[[NEXT:[0-9]+]] = memref.alloc(%[[ROWS]]) : memref<?xf32>
+// CHECK:         scf.while () : () -> () {
+// CHECK-NOT:       memref.alloc
+// CHECK:           func.call @accumulate_while_do(%[[OUT]], %{{.*}}, %[[N]], %[[X]], %[[NEXT]], %{{.*}})
+// CHECK-NEXT:      scf.for %{{.*}} = %{{.*}} to %[[ROWS]]
+// CHECK-NOT:   cf.assert
+// CHECK:       func.func private @accumulate_while_do(%a: memref<?xf32>, %i: memref<i32>, %n: memref<i32>, %x: memref<?xf32>, %result0: memref<?xf32>, %result1: memref<i32>)
+// CHECK-NOT:     cf.assert
+// CHECK:         arith.addf
+func.func @accumulate(%x: tensor<?xf32>, %n: tensor<i32>) -> tensor<?xf32> {
+  %z = bcast.constant dense<0> : tensor<i32>
+  %r:2 = bcast.while %x, %z : (tensor<?xf32>, tensor<i32>) -> (tensor<?xf32>, tensor<i32>) cond {
+  ^bb0(%a: tensor<?xf32>, %i: tensor<i32>):
+    %p = bcast.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    bcast.yield %p : tensor<i1>
+  } do {
+  ^bb0(%a: tensor<?xf32>, %i: tensor<i32>):
+    %one = bcast.constant dense<1> : tensor<i32>
+    %j = bcast.add %i, %one : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %b = bcast.add %a, %x : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+    bcast.yield %b, %j : tensor<?xf32>, tensor<i32>
+  }
+  func.return %r#0 : tensor<?xf32>
+}
+
+// -----
+
+// A check the sizes do not prove (x + y in branch 0) is made in its
+// branch's function, before its nests: a cf.assert marked bcast.size_check,
+// which fails only when the branch runs. Branch 1 and the caller check nothing.
+// CHECK-LABEL: func.func @checked(
+// CHECK-NOT:     cf.assert
+// CHECK:       func.func private @checked_case_branch0(%x: memref<?xf32>, %y: memref<?xf32>, %result0: memref<f32>)
+// CHECK-DAG:     %[[NX:[0-9]+]] = memref.dim %x
+// CHECK-DAG:     %[[NY:[0-9]+]] = memref.dim %y
+// CHECK:         %[[XOK:[0-9]+]] = arith.ori
+// CHECK:         %[[YOK:[0-9]+]] = arith.ori
+// CHECK-NEXT:    %[[OK:[0-9]+]] = arith.andi %[[XOK]], %[[YOK]] : i1
+// CHECK-NEXT:    cf.assert %[[OK]], "bcast.check_broadcastable: run-time sizes break its rule" {bcast.size_check = {op = "bcast.check_broadcastable"}}
+// CHECK:         scf.for
+// CHECK:       func.func private @checked_case_branch1(
+// CHECK-NOT:     cf.assert
+// CHECK:         func.return
+func.func @checked(%k: tensor<i32>, %x: tensor<?xf32>, %y: tensor<?xf32>) -> tensor<f32> {
+  %r = bcast.case %k : (tensor<i32>) -> tensor<f32> {
+    %s = bcast.add %x, %y : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+    %m = bcast.reduce add %s, dims = [0] : (tensor<?xf32>) -> tensor<f32>
+    bcast.yield %m : tensor<f32>
+  } {
+    %m = bcast.reduce add %x, dims = [0] : (tensor<?xf32>) -> tensor<f32>
+    bcast.yield %m : tensor<f32>
+  }
+  func.return %r : tensor<f32>
+}
