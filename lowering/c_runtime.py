@@ -720,8 +720,8 @@ class Function:
         the same arguments raises it (nothing was written to ``out``)."""
         if self.replay is not None:
             self.replay(values)
-        raise rt.ShapeFailure("operands could not be broadcast together at run time (the C code's size check "
-                              "failed where the reference ran)", (), check.site)
+        raise rt.ShapeFailure("a run-time check of the program failed (in the C code; the reference, run on "
+                              "the same arguments, passed it)", (), check.site)  # pragma: no cover - a bcast bug
 
 
 def dynamic_dims(spec: rt.Spec) -> list[int]:

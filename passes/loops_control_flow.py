@@ -45,7 +45,6 @@ from bcast.ir.control_flow import CONTROL_FLOW_OPS, CaseOp, WhileOp
 from bcast.ir.diagnostics import Note, op_source_loc
 from bcast.ir.types import flat_type_shape, has_dynamic_types
 from bcast.passes.errors import PassError
-from bcast.passes.size_tensors import SIZE_TENSOR_OPS
 
 REFUSED_NOTE = ("the reference, numpy and array-api backends run control flow with '?' dims or run-time "
                 "checks in its regions")
@@ -108,6 +107,10 @@ def _fresh(names: set[str], base: str) -> str:
     return name
 
 
+REGION_CHECK_OPS = (bc.CheckBroadcastableOp, bc.DynamicBroadcastInDimOp, bc.ShapeAssertionOp)
+"""The run-time checks C makes where their region runs when the sizes do not
+prove them (a ``shape_assertion``'s predicate is data: always made)."""
+
 RUN_TIME_RULE_OPS = (bc.ConcatenateOp, bc.PadOp, bc.SliceOp, bc.ReshapeOp, bc.SortOp, bc.DynamicReshapeOp,
                      bc.SetDimensionSizeOp, bc.TransposeOp)
 """Ops whose ``?`` dims carry a run-time rule of their own (checked by the C
@@ -125,11 +128,12 @@ def _check_runnable(op: Operation) -> set[Operation]:
     for inner in op.walk():
         if inner is op:
             continue
-        if isinstance(inner, SIZE_TENSOR_OPS) or (isinstance(inner, RUN_TIME_RULE_OPS) and has_dynamic_types(inner)):
+        if isinstance(inner, bc.SizeFromTensorOp) or (isinstance(inner, RUN_TIME_RULE_OPS)
+                                                       and has_dynamic_types(inner)):
             raise PassError(op, f"is not supported by bcast-lower-to-loops with a run-time rule of "
                             f"'{inner.name}' in a region", [_at(inner), REFUSED_NOTE])
-        if isinstance(inner, bc.CheckBroadcastableOp | bc.DynamicBroadcastInDimOp) and not _proven(inner) \
-                and _control_flow_of(inner) is op:
+        if isinstance(inner, REGION_CHECK_OPS) and _control_flow_of(inner) is op and (
+                isinstance(inner, bc.ShapeAssertionOp) or not _proven(inner)):
             unproven.add(inner)
         values = [*inner.operands, *inner.results, *(a for r in inner.regions for blk in r.blocks for a in blk.args)]
         for v in values:

@@ -1188,18 +1188,21 @@ class FunctionLowering:
         else:
             raise PassError(op, "is not supported by bcast-lower-to-loops")
 
-    def size_check(self, op: bc.CheckBroadcastableOp | bc.DynamicBroadcastInDimOp) -> None:
+    def size_check(self, op: bc.CheckBroadcastableOp | bc.DynamicBroadcastInDimOp | bc.ShapeAssertionOp) -> None:
         """A check of a control-flow region that its sizes do not prove
         (passes/loops_control_flow.py), made here, where the region's
         function runs, before any nest: ``cf.assert`` marked
-        ``SIZE_CHECK_ATTR`` on the op's rule (``CheckBroadcastableOp.check``:
+        ``SIZE_CHECK_ATTR`` on the op's rule (a ``shape_assertion``: its
+        predicate; ``CheckBroadcastableOp.check``:
         the sizes landing on a checked dim are one size, 1s aside unless
         strict; an expansion: each operand dim 1 or its output size, as its
         facts require)."""
         b = self.b
         one = b.index(1)
         oks: list[SSAValue] = []
-        if isinstance(op, bc.CheckBroadcastableOp):
+        if isinstance(op, bc.ShapeAssertionOp):
+            oks.append(self.value_at(op.predicate, []))
+        elif isinstance(op, bc.CheckBroadcastableOp):
             shapes = [[self.as_index(n) if isinstance(n, int) else self.alias[n] for n in shape]
                       for shape in op.shapes()]
             landing = op.landing_dims()
