@@ -1,5 +1,5 @@
 """``bcast.while`` and ``bcast.case`` in ``bcast-lower-to-loops`` (the C
-backend): static control flow as loop IR (docs/ir.md, "Control flow").
+backend): control flow as loop IR (docs/ir.md, "Control flow").
 
 Decisions:
 
@@ -22,12 +22,18 @@ Decisions:
   (negative included) takes the last branch, as the op says. Each branch
   calls its function into the case's result buffers, so only the branch
   taken runs.
-- C checks a program's broadcasts and shape assertions before the call
-  (lowering/c_sizes.py), so a check inside a region would fire even where
-  the branch is not taken or the loop stops before it: a control-flow op
-  with such a check in a region, or with a ``?`` dim anywhere in it, is
-  refused at its location (the reference, numpy and array-api backends
-  run it).
+- ``?`` dims (docs/c-backend.md, "Control flow"): the C runtime sizes a
+  call's results before the call (lowering/c_sizes.py), so a loop's ``do``
+  region must yield each carried value at the size it took and a case's
+  branches each result at one size read outside it, both proven at compile
+  time (``resolved_source``); the buffers are then allocated once, at
+  those sizes. Anything else is refused at the op, as is a region op with
+  a run-time size rule of its own (``RUN_TIME_RULE_OPS``).
+- A run-time check in a region (``REGION_CHECK_OPS``) that those sizes
+  prove is dropped; any other is made where its region runs, in the
+  region's function (``FunctionLowering.size_check``: a ``cf.assert``
+  marked ``SIZE_CHECK_ATTR``), so it fires only when its branch is taken
+  or its body runs; the C runtime reports it as the reference does.
 """
 
 from __future__ import annotations

@@ -4,6 +4,10 @@
 // region is a private function of its arguments and the values it reads;
 // a while loop is an scf.while over buffers allocated once before it (the
 // result's own buffer where it is returned), a case a chain of scf.if.
+// With '?' dims the sizes are proven before the op (a carried size never
+// changes, a case result has one size in every branch); a check the sizes
+// do not prove is made in its region's function (the invalid cases:
+// lower_to_loops_control_flow_invalid.mlir).
 
 // The carried values start in their buffers; each iteration calls the
 // condition into an i1 buffer, then the body into the second set of buffers,
