@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import bcast
 from xdsl.dialects import cf, memref, scf
@@ -20,6 +22,7 @@ from xdsl.dialects import cf, memref, scf
 from bcast.ir.loops import SIZE_CHECK_ATTR
 from bcast.lowering import memref_abi
 from bcast.passes.errors import PassError
+from bcast.tests.budget import examples
 from bcast.tools import api, driver, targets
 
 LOOP_WITH_CASE = """func.func @main(%x: tensor<4xf32>, %n: tensor<i32>, %k: tensor<i32>) -> (tensor<4xf32>, tensor<i32>) {
@@ -246,6 +249,43 @@ def test_a_check_in_a_loop_body_fires_only_when_the_body_runs():
                                                r"together with shapes \(3,3\) \(4,3\)"):
         c(x, y, np.int32(2), out=out)
     assert (out[0] == 7).all() and out[1] == 7
+
+
+def _outcome(f, *args):
+    """Results, or the error's text."""
+    try:
+        return f(*args)
+    except bcast.BcastError as e:
+        return str(e)
+
+
+@pytest.mark.parametrize("text", [DYNAMIC_CASE, DYNAMIC_LOOP], ids=["dynamic_case", "dynamic_loop"])
+def test_random_sizes_and_choices_give_the_reference_outcome_on_c(text):
+    """Property: at any row counts (0 and 1 included, broadcasting or not)
+    and any index or trip count, C returns the reference's results (and
+    NumPy's) or raises the reference's very error."""
+    c = bcast.compile(text, backend="c", filename="prog.mlir")
+    reference = bcast.compile(text, backend="reference", filename="prog.mlir")
+    model = dynamic_case if text is DYNAMIC_CASE else dynamic_loop
+
+    @settings(max_examples=examples(40), deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.integers(0, 5), st.integers(0, 5), st.integers(-3, 5), st.integers(0, 2**32 - 1))
+    def check(n, m, choice, seed):
+        rng = np.random.default_rng(seed)
+        x, y = rng.standard_normal((n, 3)).astype(np.float32), rng.standard_normal((m, 3)).astype(np.float32)
+        args = (np.int32(choice), x, y) if text is DYNAMIC_CASE else (x, y, np.int32(choice))
+        got, want = _outcome(c, *args), _outcome(reference, *args)
+        assert type(got) is type(want), (got, want)
+        if isinstance(want, str):
+            assert got == want
+            with pytest.raises(ValueError):  # NumPy refuses the same sizes
+                model(*args)
+            return
+        for g, w, expected in zip(got, want, model(*args)):
+            np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5)
+            np.testing.assert_allclose(g, expected, rtol=1e-5, atol=1e-5)
+
+    check()
 
 
 CHANGING_LOOP = """func.func @main(%x: tensor<?xf32>, %y: tensor<?xf32>) -> tensor<?xf32> {
