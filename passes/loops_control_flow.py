@@ -10,13 +10,16 @@ Decisions:
   an ordinary function body (fusion, buffers, checks of indices), and a
   nested loop or case is outlined from the outlined function in turn.
 - ``bcast.while`` is an ``scf.while`` with no carried SSA values: the
-  carried values live in buffers (the results' own buffers where they are
-  returned). Each iteration calls the ``cond`` function into a rank-0
-  ``i1`` buffer and stops when it holds false; else it calls the ``do``
-  function, which writes the next values into a second set of buffers,
-  and copies them back. Every buffer is allocated once, before the loop,
-  and freed when the function returns: a loop of any trip count allocates
-  nothing per iteration.
+  carried values live in two sets of buffers taken in turn (the first the
+  results' own buffers where they are returned), an ``i1`` buffer saying
+  which holds the current values. Each iteration calls the ``cond``
+  function on them into a rank-0 ``i1`` buffer and stops when it holds
+  false; else it calls the ``do`` function, which writes the next values
+  into the other set, and flips the turn: nothing is copied per iteration
+  (an odd trip count copies the values into the first set once, after the
+  loop). Every buffer is allocated once, before the loop, and freed when
+  the function returns (the region functions' own temporaries are
+  allocated per call, as any function's).
 - ``bcast.case`` is a chain of ``scf.if`` on the index (``== 0``, ``== 1``,
   ...), the last branch in the innermost ``else``: an index out of range
   (negative included) takes the last branch, as the op says. Each branch
@@ -329,34 +332,55 @@ def _function(name: str, region: Region, captures: tuple[SSAValue, ...], sizes: 
 
 
 def lower_while(lowering, op: WhileOp, outlined: Outlined) -> None:
-    """``op`` as an ``scf.while`` over buffers (module docstring)."""
+    """``op`` as an ``scf.while`` over two sets of buffers taken in turn
+    (module docstring)."""
     b = lowering.b
     cond, body = outlined.functions
     captures = [lowering.call_argument(v) for v in outlined.captures]
-    current = []
+    first = []
     for v, r in zip(op.inputs, op.outputs):
         target = lowering.buffer(r)
         lowering.store_nest([v], [target], lowering.shape(v))
-        current.append(target)
-    following = [_scratch(lowering, r.type, lowering.shape(r)) for r in op.outputs]
+        first.append(target)
+    second = [_scratch(lowering, r.type, lowering.shape(r)) for r in op.outputs]
     flag = _scratch(lowering, TensorType(i1, []), [])
+    odd = _scratch(lowering, TensorType(i1, []), [])  # the current values are in ``second``
+    false, true = b.int(0, "i1"), b.int(1, "i1")
+    b(memref.StoreOp.get(false, odd, []))
     before, after = Block(), Block()
     loop = scf.WhileOp([], [], Region(before), Region(after))
     b(loop)
     outer = b.builder.insertion_point
     try:
         b.builder.insertion_point = InsertPoint.at_end(before)
-        b(func.CallOp(cond, [*current, *captures, flag], []))
+        in_second = b(memref.LoadOp.get(odd, []))
+        _either(b, in_second, func.CallOp(cond, [*second, *captures, flag], []),
+                func.CallOp(cond, [*first, *captures, flag], []))
         b(scf.ConditionOp(b(memref.LoadOp.get(flag, []))))
         b.builder.insertion_point = InsertPoint.at_end(after)
-        b(func.CallOp(body, [*current, *captures, *following], []))
-        for source, target, r in zip(following, current, op.outputs):
+        in_second = b(memref.LoadOp.get(odd, []))
+        _either(b, in_second, func.CallOp(body, [*second, *captures, *first], []),
+                func.CallOp(body, [*first, *captures, *second], []))
+        b(memref.StoreOp.get(b(arith.XOrIOp(in_second, true)), odd, []))
+        b(scf.YieldOp())
+    finally:
+        b.builder.insertion_point = outer
+    then = Block()  # an odd trip count leaves the values in ``second``: copied once
+    b(scf.IfOp(b(memref.LoadOp.get(odd, [])), [], Region(then), Region()))
+    try:
+        b.builder.insertion_point = InsertPoint.at_end(then)
+        for source, target, r in zip(second, first, op.outputs):
             _copy(lowering, source, target, lowering.shape(r))
         b(scf.YieldOp())
     finally:
         b.builder.insertion_point = outer
-    for r, target in zip(op.outputs, current):
+    for r, target in zip(op.outputs, first):
         lowering.written(r, target)
+
+
+def _either(b, condition: SSAValue, then: Operation, otherwise: Operation) -> None:
+    """``scf.if condition { then } else { otherwise }``."""
+    b(scf.IfOp(condition, [], Region(Block([then, scf.YieldOp()])), Region(Block([otherwise, scf.YieldOp()]))))
 
 
 def lower_case(lowering, op: CaseOp, outlined: Outlined) -> None:

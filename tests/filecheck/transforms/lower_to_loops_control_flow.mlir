@@ -2,18 +2,23 @@
 
 // bcast-lower-to-loops on control flow (passes/loops_control_flow.py): each
 // region is a private function of its arguments and the values it reads;
-// a while loop is an scf.while over buffers allocated once before it (the
-// result's own buffer where it is returned), a case a chain of scf.if.
+// a while loop is an scf.while over two sets of buffers allocated once
+// before it (the result's own buffer the first), a case a chain of scf.if.
 // With '?' dims the sizes are proven before the op (a carried size never
 // changes, a case result has one size in every branch); a check the sizes
 // do not prove is made in its region's function (the invalid cases:
 // lower_to_loops_control_flow_invalid.mlir).
 
-// The carried values start in their buffers; each iteration calls the
-// condition into an i1 buffer, then the body into the second set of buffers,
-// copied back. %n is read by the condition: passed after the carried values.
+// The carried values start in their buffers (the result's own) and live in
+// two sets taken in turn; an i1 buffer says which holds the current values.
+// Each iteration calls the condition on them into an i1 buffer, then the
+// body from them into the other set, and flips the turn: nothing is copied
+// per iteration; an odd trip count copies the values back once, after the
+// loop. %n is read by the condition: passed after the carried values.
 // CHECK-LABEL: func.func @count(
 // CHECK-SAME:      %[[X:[a-z0-9_]+]]: memref<3xf32>, %[[N:[a-z0-9_]+]]: memref<i32>, %[[OUT:[a-z0-9_]+]]: memref<3xf32>)
+// CHECK-DAG:     %[[FALSE:[0-9]+]] = arith.constant false
+// CHECK-DAG:     %[[TRUE:[0-9]+]] = arith.constant true
 // CHECK:         scf.for
 // CHECK-NEXT:      memref.load %[[X]]
 // CHECK-NEXT:      memref.store {{.*}}, %[[OUT]]
@@ -21,21 +26,38 @@
 // CHECK:         %[[NEXTA:[0-9]+]] = memref.alloc() : memref<3xf32>
 // CHECK-NEXT:    %[[NEXTI:[0-9]+]] = memref.alloc() : memref<i32>
 // CHECK-NEXT:    %[[FLAG:[0-9]+]] = memref.alloc() : memref<i1>
+// CHECK-NEXT:    %[[ODD:[0-9]+]] = memref.alloc() : memref<i1>
+// CHECK-NEXT:    memref.store %[[FALSE]], %[[ODD]][]
 // CHECK-NEXT:    scf.while () : () -> () {
-// CHECK-NEXT:      func.call @count_while_cond(%[[OUT]], %[[I]], %[[N]], %[[FLAG]])
+// CHECK-NEXT:      %[[T1:[0-9]+]] = memref.load %[[ODD]][]
+// CHECK-NEXT:      scf.if %[[T1]] {
+// CHECK-NEXT:        func.call @count_while_cond(%[[NEXTA]], %[[NEXTI]], %[[N]], %[[FLAG]])
+// CHECK-NEXT:      } else {
+// CHECK-NEXT:        func.call @count_while_cond(%[[OUT]], %[[I]], %[[N]], %[[FLAG]])
+// CHECK-NEXT:      }
 // CHECK-NEXT:      %[[GO:[0-9]+]] = memref.load %[[FLAG]][] : memref<i1>
 // CHECK-NEXT:      scf.condition(%[[GO]])
 // CHECK-NEXT:    } do {
-// CHECK-NEXT:      func.call @count_while_do(%[[OUT]], %[[I]], %[[N]], %[[NEXTA]], %[[NEXTI]])
+// CHECK-NEXT:      %[[T2:[0-9]+]] = memref.load %[[ODD]][]
+// CHECK-NEXT:      scf.if %[[T2]] {
+// CHECK-NEXT:        func.call @count_while_do(%[[NEXTA]], %[[NEXTI]], %[[N]], %[[OUT]], %[[I]])
+// CHECK-NEXT:      } else {
+// CHECK-NEXT:        func.call @count_while_do(%[[OUT]], %[[I]], %[[N]], %[[NEXTA]], %[[NEXTI]])
+// CHECK-NEXT:      }
+// CHECK-NEXT:      %[[FLIP:[0-9]+]] = arith.xori %[[T2]], %[[TRUE]] : i1
+// CHECK-NEXT:      memref.store %[[FLIP]], %[[ODD]][]
+// CHECK-NEXT:      scf.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[T3:[0-9]+]] = memref.load %[[ODD]][]
+// CHECK-NEXT:    scf.if %[[T3]] {
 // CHECK-NEXT:      scf.for
 // CHECK-NEXT:        memref.load %[[NEXTA]]
 // CHECK-NEXT:        memref.store {{.*}}, %[[OUT]]
 // CHECK:           memref.load %[[NEXTI]][]
 // CHECK-NEXT:      memref.store {{.*}}, %[[I]][]
-// CHECK-NEXT:      scf.yield
 // CHECK-NEXT:    }
 // CHECK-NOT:     memref.alloc
-// CHECK:         memref.dealloc %[[FLAG]]
+// CHECK:         memref.dealloc %[[ODD]]
 // CHECK-NEXT:    func.return
 // CHECK:       func.func private @count_while_cond(%a: memref<3xf32>, %i: memref<i32>, %n: memref<i32>, %result0: memref<i1>)
 // CHECK:         arith.cmpi slt
@@ -137,6 +159,7 @@ func.func @rows(%k: tensor<i32>, %x: tensor<?x3xf32>) -> tensor<?x3xf32> {
 // CHECK:         scf.while () : () -> () {
 // CHECK-NOT:       memref.alloc
 // CHECK:           func.call @accumulate_while_do(%[[OUT]], %{{.*}}, %[[N]], %[[X]], %[[NEXT]], %{{.*}})
+// CHECK:         scf.if
 // CHECK-NEXT:      scf.for %{{.*}} = %{{.*}} to %[[ROWS]]
 // CHECK-NOT:   cf.assert
 // CHECK:       func.func private @accumulate_while_do(%a: memref<?xf32>, %i: memref<i32>, %n: memref<i32>, %x: memref<?xf32>, %result0: memref<?xf32>, %result1: memref<i32>)
