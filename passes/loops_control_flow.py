@@ -44,7 +44,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects import arith, func, memref, scf
-from xdsl.dialects.builtin import FunctionType, IndexType, ModuleOp, TensorType, i1
+from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, FunctionType, IndexType, ModuleOp, TensorType, i1, i64
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
@@ -59,6 +59,14 @@ REFUSED_NOTE = ("the reference, numpy and array-api backends run control flow wi
                 "checks in its regions")
 CHANGING_NOTE = ("the C backend sizes a call's results before it runs: a '?' size of control flow is the "
                  "size of a value read before it (docs/c-backend.md, \"Control flow\")")
+
+
+SAME_SIZES_ATTR = "bcast.same_sizes"
+"""On a function outlined from a control-flow region: ``[k, d, k0, d0]``
+entries, dim ``d`` of argument ``k`` has the size of dim ``d0`` of argument
+``k0`` at every call (proven where the region stood,
+passes/loops_control_flow.py), so proofs in the function (a nested case's
+result size) keep what the enclosing function knew."""
 
 
 @dataclass(frozen=True)
@@ -328,7 +336,35 @@ def _function(name: str, region: Region, captures: tuple[SSAValue, ...], sizes: 
     outputs = [v.type for v in yielded.operands]
     f = func.FuncOp(name, FunctionType.from_lists(inputs, outputs), Region(block), visibility="private")
     f.location = region.parent_op().location
+    same = _same_sizes([*old.args, *captures])
+    if same:
+        f.attributes[SAME_SIZES_ATTR] = ArrayAttr([DenseArrayBase.from_list(i64, entry) for entry in same])
     return f
+
+
+def _same_sizes(values: list[SSAValue]) -> list[tuple[int, int, int, int]]:
+    """``(k, d, k0, d0)``: dim ``d`` of ``values[k]`` has the size of dim
+    ``d0`` of an earlier ``values[k0]`` (one resolved source where the
+    region stands), for ``SAME_SIZES_ATTR``."""
+    from bcast.passes.lower_to_loops import resolved_source, size_source
+
+    first: dict = {}
+    same = []
+    for k, v in enumerate(values):
+        if not isinstance(v.type, TensorType):
+            continue
+        for d, n in enumerate(flat_type_shape(v.type)):
+            if isinstance(n, int):
+                continue
+            try:
+                source = resolved_source(size_source(v, d))
+            except PassError:  # a size the loop lowering does not know: no fact
+                continue
+            if source in first:
+                same.append((k, d, *first[source]))
+            else:
+                first[source] = (k, d)
+    return same
 
 
 def lower_while(lowering, op: WhileOp, outlined: Outlined) -> None:

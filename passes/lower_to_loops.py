@@ -98,7 +98,7 @@ from bcast.ir.loops import (BOUNDS_CHECK_ATTR, GEMM_ATTR, LOOP_FORM_ATTR, PARALL
 from bcast.ir.types import NUMPY_DTYPES, dense_i64, element_of, flat_type_shape, has_dynamic_types, split_type
 from bcast.passes.conv_gemm import convolutions_as_gemm
 from bcast.passes.errors import PassError, check_one_block_functions, check_signatures
-from bcast.passes.loops_control_flow import lower_case, lower_while, outline_regions
+from bcast.passes.loops_control_flow import SAME_SIZES_ATTR, lower_case, lower_while, outline_regions
 
 Index = list[SSAValue]
 
@@ -595,12 +595,17 @@ def resolved_source(source: SizeSource) -> SizeSource:
     carried input's (carried sizes never change: the C backend refuses a
     loop where that is not proven), a ``bcast.dim`` its operand dim's
     source, and a ``bcast.broadcast_size`` whose sizes resolve to one source
-    (static 1s aside: the first size that is not 1, else 1) that source.
+    (static 1s aside: the first size that is not 1, else 1) that source;
+    an outlined function's argument size the one ``SAME_SIZES_ATTR`` names.
     Two sizes with one resolved source are equal whenever both are read."""
     while True:
         if isinstance(source, tuple):
             arg, d = source
             parent = arg.owner.parent_op() if isinstance(arg.owner, Block) else None
+            if isinstance(parent, func.FuncOp) and SAME_SIZES_ATTR in parent.attributes:
+                for k, dim, k0, d0 in (entry.get_values() for entry in parent.attributes[SAME_SIZES_ATTR].data):
+                    if (k, dim) == (arg.index, d):
+                        return parent.body.block.args[k0], d0
             if not isinstance(parent, WhileOp):
                 return source
             source = size_source(parent.inputs[arg.index], d)

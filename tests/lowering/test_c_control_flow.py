@@ -251,6 +251,52 @@ def test_a_check_in_a_loop_body_fires_only_when_the_body_runs():
     assert (out[0] == 7).all() and out[1] == 7
 
 
+DYNAMIC_NESTED = """func.func @main(%x: tensor<?x3xf32>, %y: tensor<?x3xf32>, %k: tensor<i32>) -> (tensor<?x3xf32>, tensor<i32>) {
+  %z = bcast.constant dense<0> : tensor<i32>
+  %r:2 = bcast.while %x, %z : (tensor<?x3xf32>, tensor<i32>) -> (tensor<?x3xf32>, tensor<i32>) cond {
+  ^bb0(%a: tensor<?x3xf32>, %i: tensor<i32>):
+    %three = bcast.constant dense<3> : tensor<i32>
+    %p = bcast.compare LT, %i, %three : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    bcast.yield %p : tensor<i1>
+  } do {
+  ^bb0(%a: tensor<?x3xf32>, %i: tensor<i32>):
+    %one = bcast.constant dense<1> : tensor<i32>
+    %j = bcast.add %i, %one : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %b = bcast.case %k : (tensor<i32>) -> tensor<?x3xf32> {
+      %s = bcast.add %a, %x : (tensor<?x3xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>
+      bcast.yield %s : tensor<?x3xf32>
+    } {
+      %t = bcast.add %x, %y : (tensor<?x3xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>
+      %m = bcast.reduce add %t, dims = [0] keepdims : (tensor<?x3xf32>) -> tensor<1x3xf32>
+      %s = bcast.multiply %a, %m : (tensor<?x3xf32>, tensor<1x3xf32>) -> tensor<?x3xf32>
+      bcast.yield %s : tensor<?x3xf32>
+    }
+    bcast.yield %b, %j : tensor<?x3xf32>, tensor<i32>
+  }
+  func.return %r#0, %r#1 : tensor<?x3xf32>, tensor<i32>
+}
+"""
+"""A case on ``?`` rows in a loop body: branch 0 (``a + x``) is proven in
+the body's function by what the loop knew (``a`` keeps ``x``'s rows:
+``SAME_SIZES_ATTR``), branch 1 checks ``x + y`` (line 16) when it runs."""
+
+
+def test_a_case_in_a_dynamic_loop_body_keeps_what_the_loop_proved():
+    c = bcast.compile(DYNAMIC_NESTED, backend="c", filename="nested.mlir")
+    reference = bcast.compile(DYNAMIC_NESTED, backend="reference", filename="nested.mlir")
+    for k in (0, 1, 4):
+        for n, m in [*SIZES, (3, 4)]:
+            x = np.arange(n * 3, dtype=np.float32).reshape(n, 3) / 7
+            y = np.ones((m, 3), np.float32)
+            got, want = _outcome(c, x, y, np.int32(k)), _outcome(reference, x, y, np.int32(k))
+            if isinstance(want, str):
+                assert got == want and (k, n, m) in ((1, 3, 4), (4, 3, 4))
+                assert want.startswith("nested.mlir:16:12: error: operands could not be broadcast together")
+                continue
+            for g, w in zip(got, want, strict=True):
+                np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5)
+
+
 def _outcome(f, *args):
     """Results, or the error's text."""
     try:
@@ -393,6 +439,7 @@ def test_control_flow_is_clean_under_sanitizers(tmp_path) -> None:
         ("case_with_loop", CASE_WITH_LOOP, [{}]),
         ("dynamic_case", DYNAMIC_CASE, dynamic),
         ("dynamic_loop", DYNAMIC_LOOP, [{0: n, 1: m} for n, m in SIZES] + [{0: 3, 1: 4}]),
+        ("dynamic_nested", DYNAMIC_NESTED, [{0: n, 1: m} for n, m in SIZES] + [{0: 3, 1: 4}]),
     ], tmp_path, "cf")
     assert refused == []
     run_sanitized(units, calls, tmp_path, cc)
