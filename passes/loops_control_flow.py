@@ -54,6 +54,7 @@ from bcast.ir.control_flow import CONTROL_FLOW_OPS, CaseOp, WhileOp
 from bcast.ir.diagnostics import Note, op_source_loc
 from bcast.ir.types import flat_type_shape, has_dynamic_types
 from bcast.passes.errors import PassError
+from bcast.passes.size_tensors import refines_operand
 
 REFUSED_NOTE = ("the reference, numpy and array-api backends run control flow with '?' dims or run-time "
                 "checks in its regions")
@@ -129,10 +130,18 @@ REGION_CHECK_OPS = (bc.CheckBroadcastableOp, bc.DynamicBroadcastInDimOp, bc.Shap
 prove them (a ``shape_assertion``'s predicate is data: always made)."""
 
 RUN_TIME_RULE_OPS = (bc.ConcatenateOp, bc.PadOp, bc.SliceOp, bc.ReshapeOp, bc.SortOp, bc.DynamicReshapeOp,
-                     bc.SetDimensionSizeOp, bc.TransposeOp)
+                     bc.SetDimensionSizeOp)
 """Ops whose ``?`` dims carry a run-time rule of their own (checked by the C
-runtime before the call, lowering/c_sizes.py): refused with ``?`` dims in a
-region, where the rule would have to run when the region runs."""
+runtime before the call, lowering/c_sizes.py), as a transpose that declares
+a static size for a ``?`` dim does (``refines_operand``): refused with
+``?`` dims in a region, where the rule would have to run when the region
+runs."""
+
+
+def _has_size_rule(op: Operation) -> bool:
+    if isinstance(op, bc.TransposeOp):
+        return refines_operand(op)
+    return isinstance(op, bc.SizeFromTensorOp) or (isinstance(op, RUN_TIME_RULE_OPS) and has_dynamic_types(op))
 
 
 def _check_runnable(op: Operation) -> set[Operation]:
@@ -145,8 +154,7 @@ def _check_runnable(op: Operation) -> set[Operation]:
     for inner in op.walk():
         if inner is op:
             continue
-        if isinstance(inner, bc.SizeFromTensorOp) or (isinstance(inner, RUN_TIME_RULE_OPS)
-                                                       and has_dynamic_types(inner)):
+        if _has_size_rule(inner):
             raise PassError(op, f"is not supported by bcast-lower-to-loops with a run-time rule of "
                             f"'{inner.name}' in a region", [_at(inner), REFUSED_NOTE])
         if isinstance(inner, REGION_CHECK_OPS) and _control_flow_of(inner) is op and (

@@ -362,8 +362,8 @@ def _bounds_check(op):
     from bcast.ir.loops import BOUNDS_CHECK_ATTR, SIZE_CHECK_ATTR
 
     if SIZE_CHECK_ATTR in op.attributes:
-        loc = op_source_loc(op)
-        return SizeCheck(None if loc is None else (loc.file, loc.line, loc.col, op.attributes[SIZE_CHECK_ATTR].data["op"].data))
+        loc, name = op_source_loc(op), op.attributes[SIZE_CHECK_ATTR].data["op"].data
+        return SizeCheck(None if loc is None else (loc.file, loc.line, loc.col, name))
 
     info = op.attributes[BOUNDS_CHECK_ATTR].data
     loc = op_source_loc(op)
