@@ -297,6 +297,30 @@ def test_a_case_in_a_dynamic_loop_body_keeps_what_the_loop_proved():
                 np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5)
 
 
+TRANSPOSED_CASE = """func.func @main(%k: tensor<i32>, %x: tensor<?x3xf32>) -> tensor<3x?xf32> {
+  %r = bcast.case %k : (tensor<i32>) -> tensor<3x?xf32> {
+    %t = bcast.transpose %x, dims = [1, 0] : (tensor<?x3xf32>) -> tensor<3x?xf32>
+    bcast.yield %t : tensor<3x?xf32>
+  } {
+    %t = bcast.transpose %x, dims = [1, 0] : (tensor<?x3xf32>) -> tensor<3x?xf32>
+    %n = bcast.negate %t : tensor<3x?xf32>
+    bcast.yield %n : tensor<3x?xf32>
+  }
+  func.return %r : tensor<3x?xf32>
+}
+"""
+
+
+def test_a_transpose_of_dynamic_rows_in_a_branch_runs_on_c():
+    """A transpose has no size rule of its own unless it declares a static
+    size for a ``?`` dim: in a branch, C runs it."""
+    f = bcast.compile(TRANSPOSED_CASE, backend="c")
+    for n in (0, 1, 4):
+        x = np.arange(n * 3, dtype=np.float32).reshape(n, 3)
+        np.testing.assert_array_equal(f(np.int32(0), x), x.T)
+        np.testing.assert_array_equal(f(np.int32(1), x), -x.T)
+
+
 def _outcome(f, *args):
     """Results, or the error's text."""
     try:
