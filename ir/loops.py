@@ -33,7 +33,7 @@ Attributes
 ----------
 The loop IR is upstream MLIR plus a few discardable attributes that carry
 what the lowering knows and a target would have to rediscover
-(``REDUCTION_ATTR``, ``PARALLEL_ATTR``, ``BOUNDS_CHECK_ATTR``, ``GEMM_ATTR``) or what a loop
+(``REDUCTION_ATTR``, ``PARALLEL_ATTR``, ``BOUNDS_CHECK_ATTR``, ``SIZE_CHECK_ATTR``, ``GEMM_ATTR``) or what a loop
 pass decided for a target (``THREADS_ATTR``, ``VECTORIZE_ATTR``,
 ``INVARIANT_DIVISOR_ATTR``, ``STACK_ATTR``, ``COLLAPSE_ATTR``,
 ``PREFETCH_BLOCK_ATTR``, ``PREFETCH_AHEAD_ATTR``, ``DEFERRED_STREAM_ATTR``,
@@ -141,6 +141,16 @@ what a target needs to report the failure as the other backends do
 (``rules.runtime_index``); the assert has the indexing op's location.
 Upstream lowers a failed assert to ``abort``, the C target to an error the
 runtime reports."""
+
+
+SIZE_CHECK_ATTR = "bcast.size_check"
+"""On a ``cf.assert`` that checks run-time sizes where a control-flow region
+runs (a ``check_broadcastable`` or a ``dynamic_broadcast_in_dim``'s
+expansion that its carried sizes do not prove, passes/loops_control_flow.py):
+``{op}``, the checking op's name; the assert has its location. Upstream
+lowers a failed assert to ``abort``; the C target to an error that the
+runtime reports as the reference does (it runs the reference on the call's
+arguments, which stops at the same check, lowering/c_runtime.py)."""
 
 
 @irdl_op_definition

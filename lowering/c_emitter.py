@@ -96,6 +96,7 @@ from bcast.ir.loops import (
     PREFETCH_BLOCK_ATTR,
     REDUCTION_ATTR,
     SCRATCH_ATTR,
+    SIZE_CHECK_ATTR,
     STACK_ATTR,
     THREADS_ATTR,
     VECTORIZE_ATTR,
@@ -461,8 +462,10 @@ check's number, from 1 in ``bounds_checks`` order, and the index) into
 
 
 def bounds_checks(module: ModuleOp) -> list[cf.AssertOp]:
-    """The module's dynamic index checks, numbered from 1 in this order."""
-    return [op for op in module.walk() if isinstance(op, cf.AssertOp) and BOUNDS_CHECK_ATTR in op.attributes]
+    """The module's dynamic index checks and size checks of control-flow
+    regions, numbered from 1 in this order."""
+    return [op for op in module.walk() if isinstance(op, cf.AssertOp)
+            and (BOUNDS_CHECK_ATTR in op.attributes or SIZE_CHECK_ATTR in op.attributes)]
 
 
 def c_names(module: ModuleOp, prefix: str = "bcast_") -> dict[str, str]:
@@ -618,6 +621,11 @@ class FunctionEmitter:
     def bounds_check(self, op: cf.AssertOp) -> None:
         """A failed check records its number and the index, and leaves the function."""
         compare = op.arg.owner
+        if op.parent_op() is self.f and SIZE_CHECK_ATTR in op.attributes:
+            self.fails = True  # the runtime reports it from the check's number alone
+            self.out(f"if (!{self.e(op.arg)}) {{ bcast_fault_state[0] = {self.checks[op]}; "
+                     "bcast_fault_state[1] = 0; goto bcast_fail; }")
+            return
         if not isinstance(compare, arith.CmpiOp) or op.parent_op() is not self.f:
             raise PassError(op, "is supported by the C target only as a top-level dynamic index check")
         self.fails = True

@@ -628,6 +628,17 @@ class BoundsCheck:
     site: rt.Site | None
 
 
+@dataclass(frozen=True)
+class SizeCheck:
+    """What a failed size check of a control-flow region reports
+    (``bcast.ir.loops.SIZE_CHECK_ATTR``): where the checking op stands.
+    The runtime reports the reference's own error: it runs the reference
+    on the call's arguments (``Function.replay``), which takes the same
+    branches and stops at the same check, so the message has its sizes."""
+
+    site: rt.Site | None
+
+
 class Function:
     """One C function with docs/contracts.md's argument and ``out=`` rules:
     results go straight into ``out`` when it overlaps no input and no other
@@ -638,7 +649,10 @@ class Function:
     as on the other backends."""
 
     def __init__(self, library: ctypes.CDLL, name: str, arguments, results,
-                 checks: Sequence[BoundsCheck] = (), fault_name: str | None = None, sizes=None):
+                 checks: Sequence[BoundsCheck | SizeCheck] = (), fault_name: str | None = None, sizes=None,
+                 replay: Callable[[list], object] | None = None):
+        self.replay = replay
+        """Runs the reference on a call's arguments (``SizeCheck``), or None."""
         self.arguments: tuple[rt.Spec, ...] = tuple(arguments)
         self.results: tuple[rt.Spec, ...] = tuple(results)
         self.checks = tuple(checks)
@@ -716,10 +730,21 @@ class Function:
             self.take_fault(fault.ctypes.data)  # the calling thread's own record
             if fault[0]:
                 check = self.checks[fault[0] - 1]
+                if isinstance(check, SizeCheck):
+                    self.size_check_failed(check, values)
                 rt.check_index(int(fault[1]), check.size, check.iab, check.dim, check.site)
                 raise AssertionError(f"the C code's check {fault[0]} failed on index {fault[1]}, "
                                      f"which is in bounds")  # pragma: no cover - a bcast bug
         return outs.deliver(targets, [True] * len(targets))
+
+
+    def size_check_failed(self, check: SizeCheck, values: list) -> None:
+        """Raise the reference's error for a failed size check: its run of
+        the same arguments raises it (nothing was written to ``out``)."""
+        if self.replay is not None:
+            self.replay(values)
+        raise rt.ShapeFailure("a run-time check of the program failed (in the C code; the reference, run on "
+                              "the same arguments, passed it)", (), check.site)  # pragma: no cover - a bcast bug
 
 
 def dynamic_dims(spec: rt.Spec) -> list[int]:
@@ -1026,12 +1051,13 @@ def link_blas(library: ctypes.CDLL) -> None:
 class Library:
     """A built C module: its functions by symbol name."""
 
-    def __init__(self, source: str, signatures: dict[str, tuple], checks: Sequence[BoundsCheck] = (),
-                 fault_name: str | None = None, sizes: dict | None = None):
+    def __init__(self, source: str, signatures: dict[str, tuple], checks: Sequence[BoundsCheck | SizeCheck] = (),
+                 fault_name: str | None = None, sizes: dict | None = None, replay: dict | None = None):
         self.library = load(source)
         if calls_gemm(source):  # the kernels are built (once) only for programs with a product
             link_blas(self.library)
         self.functions = {
-            name: Function(self.library, c_name, arguments, results, checks, fault_name, (sizes or {}).get(name))
+            name: Function(self.library, c_name, arguments, results, checks, fault_name, (sizes or {}).get(name),
+                           (replay or {}).get(name))
             for name, (c_name, arguments, results) in signatures.items()
         }

@@ -93,11 +93,12 @@ from bcast.ir import ops as bc
 from bcast.ir.control_flow import CaseOp, WhileOp
 from bcast.ir.fusion import FusionOp, is_explicit
 from bcast.ir.ops import semantics_of
-from bcast.ir.loops import BOUNDS_CHECK_ATTR, GEMM_ATTR, LOOP_FORM_ATTR, PARALLEL_ATTR, REDUCTION_ATTR, RemFOp
+from bcast.ir.loops import (BOUNDS_CHECK_ATTR, GEMM_ATTR, LOOP_FORM_ATTR, PARALLEL_ATTR, REDUCTION_ATTR,
+                             SIZE_CHECK_ATTR, RemFOp)
 from bcast.ir.types import NUMPY_DTYPES, dense_i64, element_of, flat_type_shape, has_dynamic_types, split_type
 from bcast.passes.conv_gemm import convolutions_as_gemm
 from bcast.passes.errors import PassError, check_one_block_functions, check_signatures
-from bcast.passes.loops_control_flow import lower_case, lower_while, outline_regions
+from bcast.passes.loops_control_flow import SAME_SIZES_ATTR, lower_case, lower_while, outline_regions
 
 Index = list[SSAValue]
 
@@ -562,6 +563,10 @@ def size_source(v: SSAValue, d: int) -> SizeSource:
             v, d = op.start_indices, op.dims.batch_dims(len(flat_type_shape(op.start_indices.type)))[batch.index(d)]
         elif isinstance(op, bc.ConvolutionOp):  # only the batch dim may be ``?`` (rules.convolution_shape)
             v, d = op.lhs, op.conv.dims.input_batch
+        elif isinstance(op, WhileOp):  # a carried size never changes (proven: loops_control_flow)
+            v = op.inputs[v.index]
+        elif isinstance(op, CaseOp):  # every branch yields it (proven: loops_control_flow)
+            return resolved_source(size_source(op.branches[0].block.last_op.operands[v.index], d))
         else:
             raise PassError(op, "has dynamic dimensions that bcast-lower-to-loops does not lower yet",
                             ["it lowers elementwise ops, broadcasts, reductions, transposes, reverses, "
@@ -582,6 +587,37 @@ def index_source(size: SSAValue) -> SizeSource:
         if all(source == sources[0] for source in sources):
             return sources[0]
     return size
+
+
+def resolved_source(source: SizeSource) -> SizeSource:
+    """``source`` seen through region boundaries (docs/c-backend.md,
+    "Control flow"): a size of a ``bcast.while`` region's argument is its
+    carried input's (carried sizes never change: the C backend refuses a
+    loop where that is not proven), a ``bcast.dim`` its operand dim's
+    source, and a ``bcast.broadcast_size`` whose sizes resolve to one source
+    (static 1s aside: the first size that is not 1, else 1) that source;
+    an outlined function's argument size the one ``SAME_SIZES_ATTR`` names.
+    Two sizes with one resolved source are equal whenever both are read."""
+    while True:
+        if isinstance(source, tuple):
+            arg, d = source
+            parent = arg.owner.parent_op() if isinstance(arg.owner, Block) else None
+            if isinstance(parent, func.FuncOp) and SAME_SIZES_ATTR in parent.attributes:
+                for k, dim, k0, d0 in (entry.get_values() for entry in parent.attributes[SAME_SIZES_ATTR].data):
+                    if (k, dim) == (arg.index, d):
+                        return parent.body.block.args[k0], d0
+            if not isinstance(parent, WhileOp):
+                return source
+            source = size_source(parent.inputs[arg.index], d)
+        elif isinstance(source, SSAValue) and isinstance(source.owner, bc.DimOp):
+            source = size_source(source.owner.operand, source.owner.dim)
+        elif isinstance(source, SSAValue) and isinstance(source.owner, bc.BroadcastSizeOp):
+            parts = {resolved_source(index_source(s)) for s in source.owner.sizes} - {1}
+            if len(parts) > 1:
+                return source
+            return parts.pop() if parts else 1
+        else:
+            return source
 
 
 def same_sizes(op: Operation) -> bool:
@@ -1080,6 +1116,9 @@ class FunctionLowering:
 
     # -- ops -----------------------------------------------------------------
     def lower_op(self, op: Operation) -> None:
+        for inner in op.walk() if isinstance(op, FusionOp) else [op]:
+            if inner in self.lowering.region_checks:
+                self.size_check(inner)
         if isinstance(op, bc.ReshapeOp) and has_dynamic_types(op):
             self.derive_sizes(op)  # here, at the top level, even for a reshape read as a view
         if isinstance(op, func.ReturnOp):
@@ -1153,6 +1192,50 @@ class FunctionLowering:
             lower_case(self, op, self.lowering.outlined[op])
         else:
             raise PassError(op, "is not supported by bcast-lower-to-loops")
+
+    def size_check(self, op: bc.CheckBroadcastableOp | bc.DynamicBroadcastInDimOp | bc.ShapeAssertionOp) -> None:
+        """A check of a control-flow region that its sizes do not prove
+        (passes/loops_control_flow.py), made here, where the region's
+        function runs, before any nest: ``cf.assert`` marked
+        ``SIZE_CHECK_ATTR`` on the op's rule (a ``shape_assertion``: its
+        predicate; ``CheckBroadcastableOp.check``:
+        the sizes landing on a checked dim are one size, 1s aside unless
+        strict; an expansion: each operand dim 1 or its output size, as its
+        facts require)."""
+        b = self.b
+        one = b.index(1)
+        oks: list[SSAValue] = []
+        if isinstance(op, bc.ShapeAssertionOp):
+            oks.append(self.value_at(op.predicate, []))
+        elif isinstance(op, bc.CheckBroadcastableOp):
+            shapes = [[self.as_index(n) if isinstance(n, int) else self.alias[n] for n in shape]
+                      for shape in op.shapes()]
+            landing = op.landing_dims()
+            for r in op.checked.get_values():
+                group = [shapes[i][j] for i, dims in enumerate(landing) for j, d in enumerate(dims) if d == r]
+                size = group[0] if op.is_strict else group[-1]
+                if not op.is_strict:  # the first size that is not 1, else 1
+                    for n in reversed(group[:-1]):
+                        size = b.select(b.cmpi("ne", n, one), n, size)
+                for n in group:
+                    same = b.cmpi("eq", n, size)
+                    oks.append(same if op.is_strict else b(arith.OrIOp(b.cmpi("eq", n, one), same)))
+        else:
+            for k, d in enumerate(op.dims):
+                n = self.as_index(self.shape(op.operand)[k])
+                want = self.as_index(self.size(size_source(op.result, d)))
+                stretches, keeps = b.cmpi("eq", n, one), b.cmpi("eq", n, want)
+                oks.append(keeps if k in op.nonexpanding else stretches if k in op.expanding
+                           else b(arith.OrIOp(stretches, keeps)))
+        if not oks:
+            return
+        ok = oks[0]
+        for other in oks[1:]:
+            ok = b(arith.AndIOp(ok, other))
+        check = cf.AssertOp(ok, f"{op.name}: run-time sizes break its rule")
+        check.attributes[SIZE_CHECK_ATTR] = DictionaryAttr({"op": StringAttr(op.name)})
+        check.location = op.location
+        b(check)
 
     def lower_concatenate(self, op: bc.ConcatenateOp) -> None:
         """A fusion boundary: one nest per operand, each writing its operand
@@ -2237,7 +2320,7 @@ class ModuleLowering:
 
     def __init__(self, module: ModuleOp):
         self.globals: list[Operation] = []
-        self.outlined = outline_regions(module)
+        self.outlined, self.region_checks = outline_regions(module)
         self.names: set[str] = {op.sym_name.data for op in module.ops if isinstance(op, func.FuncOp)}
         self.functions = [FunctionLowering(self, f).new for f in module.ops if isinstance(f, func.FuncOp)]
         for op in module.ops:

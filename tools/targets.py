@@ -320,8 +320,9 @@ def _build_c(module: ModuleOp, entry: str, arguments, results, source_name: str)
         source, names = c_emitter.emit_module(loops)
         checks = [_bounds_check(op) for op in c_emitter.bounds_checks(loops)]
         sizes = _size_plans(module, entry)
+        replay = {entry: _replay(module, entry)} if any(isinstance(c, c_runtime.SizeCheck) for c in checks) else {}
         library = c_runtime.Library(source, {entry: (names[entry], arguments, results)}, checks,
-                                    "bcast_" + c_emitter.FAULT_FUNCTION, sizes)
+                                    "bcast_" + c_emitter.FAULT_FUNCTION, sizes, replay)
     except (c_runtime.CompilerMissing, c_runtime.BadCacheLimit) as e:
         raise BuildError(f"error: {e}") from None
     # Decision: a dynamic function's SizePlan reads its size ops at every call,
@@ -345,11 +346,24 @@ def _size_plans(module: ModuleOp, entry: str) -> dict:
     return {entry: SizePlan(function)} if needs_plan else {}
 
 
+def _replay(module: ModuleOp, entry: str) -> Callable[[list], object]:
+    """The reference's run of ``entry`` on a call's arguments: what reports a
+    failed size check of a control-flow region (``c_runtime.SizeCheck``)."""
+    from bcast.lowering.reference import Evaluator
+
+    return lambda values: Evaluator(module).call(entry, values)
+
+
 def _bounds_check(op):
-    """The run-time report of one ``cf.assert`` the loop IR checks an index with."""
+    """The run-time report of one ``cf.assert`` the loop IR checks an index
+    (or a control-flow region's sizes) with."""
     from bcast.ir.diagnostics import op_source_loc
-    from bcast.lowering.c_runtime import BoundsCheck
-    from bcast.ir.loops import BOUNDS_CHECK_ATTR
+    from bcast.lowering.c_runtime import BoundsCheck, SizeCheck
+    from bcast.ir.loops import BOUNDS_CHECK_ATTR, SIZE_CHECK_ATTR
+
+    if SIZE_CHECK_ATTR in op.attributes:
+        loc, name = op_source_loc(op), op.attributes[SIZE_CHECK_ATTR].data["op"].data
+        return SizeCheck(None if loc is None else (loc.file, loc.line, loc.col, name))
 
     info = op.attributes[BOUNDS_CHECK_ATTR].data
     loc = op_source_loc(op)

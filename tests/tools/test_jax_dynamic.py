@@ -24,6 +24,7 @@ jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
 from jax import export  # noqa: E402
 
+from bcast.lowering import c_runtime  # noqa: E402
 from bcast.lowering.stablehlo_emitter import emit_text  # noqa: E402
 from bcast.tools import driver  # noqa: E402
 from bcast.tools.api import DYNAMIC_BACKENDS  # noqa: E402
@@ -116,10 +117,10 @@ PROGRAMS = {
 }
 """name: (function, one shape spec per argument: sizes and dimension variables)."""
 
-C_REFUSES = {"cond_rows", "switch_rows", "newton_rows"}
-"""Programs of control flow on ``?`` dims (``bcast.case``, ``bcast.while``),
-which the C backend refuses, located (docs/ir.md, "Control flow"); the
-other backends run them."""
+CONTROL_FLOW = {"cond_rows", "switch_rows", "newton_rows"}
+"""Programs of control flow on ``?`` dims (``bcast.case``, ``bcast.while``,
+with run-time checks in the loop's regions): every backend runs them, C
+too (docs/c-backend.md, "Control flow")."""
 
 def _newton_sqrt(a):
     """Newton's iteration for sqrt(a) until no element moves by 1e-6."""
@@ -176,13 +177,8 @@ def test_the_export_is_shape_polymorphic(program) -> None:
 
 
 @pytest.mark.parametrize("backend", SIZE_TENSOR_BACKENDS)
-def test_one_compile_runs_at_three_sizes_as_jax_jit(request, program, backend) -> None:
+def test_one_compile_runs_at_three_sizes_as_jax_jit(program, backend) -> None:
     fn, specs, text = program
-    if backend == "c" and request.node.callspec.params["program"] in C_REFUSES:
-        with pytest.raises(bcast.BcastError, match=r"error: 'bcast.(while|case)' op is not supported by "
-                                                   r"bcast-lower-to-loops"):
-            bcast.compile(text, backend=backend)
-        return
     compiled = bcast.compile(text, backend=backend)
     rng = np.random.default_rng(0)
     for run in range(len(SIZES)):
@@ -191,6 +187,19 @@ def test_one_compile_runs_at_three_sizes_as_jax_jit(request, program, backend) -
         got = compiled(*args)
         assert got.shape == expected.shape, (run, got.shape, expected.shape)
         np.testing.assert_allclose(got, expected, rtol=2e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("name", sorted(CONTROL_FLOW))
+def test_control_flow_on_dynamic_rows_chooses_the_c_backend(name) -> None:
+    """``bcast.compile`` without a backend runs ``cond``, ``switch`` and a
+    ``while_loop`` on ``?`` rows in C (it used to fall back to NumPy)."""
+    if not c_runtime.available():
+        pytest.skip("no C compiler")
+    fn, specs = PROGRAMS[name]
+    compiled = bcast.compile(exported_text(fn, specs))
+    assert compiled.backend == "c"
+    args = arguments(specs, 1, np.random.default_rng(1))
+    np.testing.assert_allclose(compiled(*args), np.asarray(jax.jit(fn)(*args)), rtol=2e-5, atol=1e-6)
 
 
 def test_the_stablehlo_export_runs_in_xla_at_three_sizes(program) -> None:
