@@ -295,6 +295,15 @@ static void bcast_recount(void) {
     if (omp_get_thread_num() == 0 && omp_get_wtime() >= due) bcast_count(omp_get_num_threads());
 }
 #endif
+/* Threads for a GEMM's row blocks: bcast_threads' free cores, as every
+   other region of the C backend takes them (1 without OpenMP). */
+static inline int bcast_gemm_threads(void) {
+#if defined(_OPENMP)
+    return bcast_threads();
+#else
+    return 1;
+#endif
+}
 /* Rows per GEMM call: a large product is split into row blocks, at least
    twice as many as there are threads, which threads take as they come
    free, each calling the (one-thread) kernel (schedule(dynamic)): a thread
@@ -302,13 +311,10 @@ static void bcast_recount(void) {
    A block is also at most BCAST_GEMM_BLOCK_BYTES of the result (row_bytes
    each), so that the epilogue run on it right after finds it in L2; but
    at least 64 rows, over which each packed panel of B is reused. A small
-   product is one call on the calling thread. */
+   product is one call on the calling thread. threads: the region's
+   thread count, bcast_gemm_threads(). */
 #define BCAST_GEMM_BLOCK_BYTES (512 * 1024)
-static inline int64_t bcast_gemm_rows(int64_t m, double flops, int64_t row_bytes) {
-    int threads = 1;
-#if defined(_OPENMP)
-    threads = omp_get_max_threads();
-#endif
+static inline int64_t bcast_gemm_rows(int64_t m, double flops, int64_t row_bytes, int threads) {
     if (threads <= 1 || flops < 1e8) return m;
     int64_t rows = (m + 2 * threads - 1) / (2 * threads);
     int64_t fit = BCAST_GEMM_BLOCK_BYTES / (row_bytes > 0 ? row_bytes : 1);
@@ -855,14 +861,15 @@ class FunctionEmitter:
         function, t = ("bcast_blas_sgemm", "f") if isinstance(element, Float32Type) else ("bcast_blas_dgemm", "")
         lda, ldb = (m if g["trans_a"] else k), (k if g["trans_b"] else n)
         order = ("112" if g["trans_a"] else "111", "112" if g["trans_b"] else "111")
-        rows, blocks, q, first, count, packed = (self.fresh(p) for p in ("n", "n", "q", "r", "n", "p"))
+        rows, blocks, q, first, count, packed, threads = (self.fresh(p) for p in ("n", "n", "q", "r", "n", "p", "n"))
         at_row = first if g["trans_a"] else f"{first} * {k}"
         a_rows = f"{a} + ({q} / {blocks}) * {_product(m, k)} + {at_row}"
         c_rows = f"{c} + ({q} / {blocks}) * {_product(m, n)} + {first} * {n}"
         call = (f"{function}(101, {order[0]}, {order[1]}, {count}, {n}, {k}, 1.0{t}, {a_rows}, {lda}, "
                 f"{b} + ({q} / {blocks}) * {_product(k, n)}, {ldb}, 0.0{t}, {c_rows}, {n});")
         flops = _product("2.0", batch, m, n, k) if dynamic else f"{2.0 * int(batch) * int(m) * int(n) * int(k):.1f}"
-        lines = [f"int64_t {rows} = bcast_gemm_rows({m}, {flops}, {_product(n, '4' if t else '8')});",
+        lines = [f"int {threads} = bcast_gemm_threads();",
+                 f"int64_t {rows} = bcast_gemm_rows({m}, {flops}, {_product(n, '4' if t else '8')}, {threads});",
                  f"int64_t {blocks} = ({m} + {rows} - 1) / {rows};"]
         closing = []
         if batch == "1":
@@ -871,8 +878,10 @@ class FunctionEmitter:
             call = (f"if ({packed}) {function}_packed({order[0]}, {count}, {n}, {k}, {a_rows}, {lda}, {packed}, "
                     f"{c_rows}, {n}); else {call}")
             closing.append(f"if ({packed}) bcast_blas_gemm_release({packed});")
-        if self.openmp:
-            lines.append(f"#pragma omp parallel for schedule(dynamic, 1) if ({blocks} > 1)")
+        if self.openmp:  # bcast_threads' count, re-taken at the region's start (bcast_recount)
+            lines += [f"#pragma omp parallel if ({blocks} > 1) num_threads({threads})", "{",
+                      f"if ({blocks} > 1) bcast_recount();", "#pragma omp for schedule(dynamic, 1) nowait"]
+            closing.insert(0, "}")
         lines += [f"for (int64_t {q} = 0; {q} < {batch} * {blocks}; {q}++) {{",
                   f"    int64_t {first} = ({q} % {blocks}) * {rows};",
                   f"    int64_t {count} = {m} - {first} < {rows} ? {m} - {first} : {rows};",
