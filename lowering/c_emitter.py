@@ -223,6 +223,19 @@ __attribute__((weak)) bcast_dpack_t bcast_blas_dgemm_pack = 0;
 __attribute__((weak)) bcast_sgemm_packed_t bcast_blas_sgemm_packed = 0;
 __attribute__((weak)) bcast_dgemm_packed_t bcast_blas_dgemm_packed = 0;
 __attribute__((weak)) void (*bcast_blas_gemm_release)(void *) = 0;
+/* A packed B's buffer, and B's rows lo..hi packed into it, so that the
+   product's threads pack B between them: bcast_sgemm_pack_buffer and
+   bcast_sgemm_pack_rows (lowering/c_gemm.py). */
+__attribute__((weak)) void *(*bcast_blas_sgemm_pack_buffer)(int64_t, int64_t) = 0;
+__attribute__((weak)) void *(*bcast_blas_dgemm_pack_buffer)(int64_t, int64_t) = 0;
+__attribute__((weak)) void (*bcast_blas_sgemm_pack_rows)(int, int64_t, int64_t, const float *, int64_t, void *,
+                                                         int64_t, int64_t) = 0;
+__attribute__((weak)) void (*bcast_blas_dgemm_pack_rows)(int, int64_t, int64_t, const double *, int64_t, void *,
+                                                         int64_t, int64_t) = 0;
+/* Parts B's rows are packed in by a product's threads (each at least
+   BCAST_PACK_ROWS rows): several per thread, taken as they come free. */
+#define BCAST_PACK_PARTS 16
+#define BCAST_PACK_ROWS 16
 #if defined(_OPENMP)
 #include <omp.h>
 #if defined(__linux__)
@@ -872,16 +885,29 @@ class FunctionEmitter:
                  f"int64_t {rows} = bcast_gemm_rows({m}, {flops}, {_product(n, '4' if t else '8')}, {threads});",
                  f"int64_t {blocks} = ({m} + {rows} - 1) / {rows};"]
         closing = []
+        pack = []
         if batch == "1":
-            lines.append(f"void *{packed} = {blocks} > 1 && {function}_pack && {function}_packed "
-                         f"&& bcast_blas_gemm_release ? {function}_pack({order[1]}, {n}, {k}, {b}, {ldb}) : 0;")
+            lines.append(f"void *{packed} = {blocks} > 1 && {function}_pack_buffer && {function}_pack_rows "
+                         f"&& {function}_packed && bcast_blas_gemm_release ? {function}_pack_buffer({n}, {k}) : 0;")
             call = (f"if ({packed}) {function}_packed({order[0]}, {count}, {n}, {k}, {a_rows}, {lda}, {packed}, "
                     f"{c_rows}, {n}); else {call}")
             closing.append(f"if ({packed}) bcast_blas_gemm_release({packed});")
+            # B packed by the product's threads between them, BCAST_PACK_PARTS parts
+            part, size = self.fresh("q"), self.fresh("n")
+            pack = [f"if ({packed}) {{",
+                    f"    int64_t {size} = ({k} + BCAST_PACK_PARTS - 1) / BCAST_PACK_PARTS;",
+                    f"    if ({size} < BCAST_PACK_ROWS) {size} = BCAST_PACK_ROWS;",
+                    *(["    #pragma omp for schedule(dynamic, 1)"] if self.openmp else []),
+                    f"    for (int64_t {part} = 0; {part} < {k}; {part} += {size})",
+                    f"        {function}_pack_rows({order[1]}, {n}, {k}, {b}, {ldb}, {packed}, {part}, "
+                    f"{k} - {part} < {size} ? {k} : {part} + {size});",
+                    "}"]
         if self.openmp:  # bcast_threads' count, re-taken at the region's start (bcast_recount)
             lines += [f"#pragma omp parallel if ({blocks} > 1) num_threads({threads})", "{",
-                      f"if ({blocks} > 1) bcast_recount();", "#pragma omp for schedule(dynamic, 1) nowait"]
+                      f"if ({blocks} > 1) bcast_recount();", *pack, "#pragma omp for schedule(dynamic, 1) nowait"]
             closing.insert(0, "}")
+        else:
+            lines += pack
         lines += [f"for (int64_t {q} = 0; {q} < {batch} * {blocks}; {q}++) {{",
                   f"    int64_t {first} = ({q} % {blocks}) * {rows};",
                   f"    int64_t {count} = {m} - {first} < {rows} ? {m} - {first} : {rows};",

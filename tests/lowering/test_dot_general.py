@@ -298,7 +298,8 @@ def test_c_target_runs_the_epilogue_on_each_row_block_after_its_gemm():
     text = c_emitter.emit_text(module)
     blas_branch = text[text.index("if (bcast_blas_sgemm) {"):text.index("} else {")]
     assert "#pragma omp for schedule(dynamic, 1) nowait" in blas_branch
-    assert blas_branch.index("bcast_blas_sgemm_pack(") < blas_branch.index("#pragma omp parallel if (")
+    assert blas_branch.index("bcast_blas_sgemm_pack_buffer(") < blas_branch.index("#pragma omp parallel if (") \
+        < blas_branch.index("bcast_blas_sgemm_pack_rows(") < blas_branch.index("#pragma omp for schedule(dynamic, 1) nowait")
     assert blas_branch.index("bcast_blas_sgemm_packed(") < blas_branch.index("bcast_blas_sgemm(101") \
         < blas_branch.index("tanhf(")
     assert text.count("= bcast_alloc(") == 1  # the product's buffer only: b's broadcast is not materialized
@@ -310,7 +311,7 @@ def test_c_target_runs_the_epilogue_on_each_row_block_after_its_gemm():
 def test_row_blocks_multiply_one_packed_b_and_fall_back_to_plain_calls():
     """``tanh(x @ W + b)`` at 700x300x520 (above the threading threshold,
     rows not a multiple of the blocks, k across two 512-blocks): with more
-    than one OpenMP thread, B is packed once (one call of the pack pointer,
+    than one OpenMP thread, B is packed once (one buffer from the pack pointer,
     counted through a wrapper) and the row blocks multiply against it; with
     the pack pointer NULL every block is a plain GEMM call. Both give
     NumPy's result."""
@@ -328,12 +329,11 @@ def test_row_blocks_multiply_one_packed_b_and_fall_back_to_plain_calls():
     source = c_emitter.emit_text(module)
     library = c_runtime.Library(source, {})
     run = bcast.compile(src, backend="c")  # the same source: the same loaded library, the same pointers
-    pointer = ctypes.c_void_p.in_dll(library.library, "bcast_blas_sgemm_pack")
+    pointer = ctypes.c_void_p.in_dll(library.library, "bcast_blas_sgemm_pack_buffer")
     real = pointer.value
-    signature = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_int, ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p,
-                                 ctypes.c_int64)
+    signature = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64)
     packs = []
-    counted = signature(lambda *args: packs.append(args[1:3]) or signature(real)(*args))
+    counted = signature(lambda *args: packs.append(args) or signature(real)(*args))
     threads = min(getattr(library.library, "omp_get_max_threads", lambda: 1)(), os.cpu_count() or 1)  # 1 without OpenMP
     try:
         with cores_free(library.library):
