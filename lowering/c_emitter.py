@@ -327,8 +327,9 @@ static inline int bcast_gemm_threads(void) {
    product is one call on the calling thread. threads: the region's
    thread count, bcast_gemm_threads(). */
 #define BCAST_GEMM_BLOCK_BYTES (512 * 1024)
+#define BCAST_GEMM_THREADED_FLOPS 1e8
 static inline int64_t bcast_gemm_rows(int64_t m, double flops, int64_t row_bytes, int threads) {
-    if (threads <= 1 || flops < 1e8) return m;
+    if (threads <= 1 || flops < BCAST_GEMM_THREADED_FLOPS) return m;
     int64_t rows = (m + 2 * threads - 1) / (2 * threads);
     int64_t fit = BCAST_GEMM_BLOCK_BYTES / (row_bytes > 0 ? row_bytes : 1);
     if (rows > fit) rows = fit;
@@ -876,10 +877,16 @@ class FunctionEmitter:
         order = ("112" if g["trans_a"] else "111", "112" if g["trans_b"] else "111")
         rows, blocks, q, first, count, packed, threads = (self.fresh(p) for p in ("n", "n", "q", "r", "n", "p", "n"))
         at_row = first if g["trans_a"] else f"{first} * {k}"
-        a_rows = f"{a} + ({q} / {blocks}) * {_product(m, k)} + {at_row}"
+        a_at, b_at, offsets = f"({q} / {blocks}) * {_product(m, k)}", f"({q} / {blocks}) * {_product(k, n)}", []
+        if "lhs_batch" in g:  # operands read through broadcasts of their batch dims
+            a_at, b_at = self.fresh("o"), self.fresh("o")
+            offsets = self.batch_offsets(stores[0].memref, [(loads[0].memref, g["lhs_batch"], a_at),
+                                                            (loads[1].memref, g["rhs_batch"], b_at)],
+                                         f"{q} / {blocks}")
+        a_rows = f"{a} + {a_at} + {at_row}"
         c_rows = f"{c} + ({q} / {blocks}) * {_product(m, n)} + {first} * {n}"
         call = (f"{function}(101, {order[0]}, {order[1]}, {count}, {n}, {k}, 1.0{t}, {a_rows}, {lda}, "
-                f"{b} + ({q} / {blocks}) * {_product(k, n)}, {ldb}, 0.0{t}, {c_rows}, {n});")
+                f"{b} + {b_at}, {ldb}, 0.0{t}, {c_rows}, {n});")
         flops = _product("2.0", batch, m, n, k) if dynamic else f"{2.0 * int(batch) * int(m) * int(n) * int(k):.1f}"
         lines = [f"int {threads} = bcast_gemm_threads();",
                  f"int64_t {rows} = bcast_gemm_rows({m}, {flops}, {_product(n, '4' if t else '8')}, {threads});",
@@ -903,18 +910,47 @@ class FunctionEmitter:
                     f"{k} - {part} < {size} ? {k} : {part} + {size});",
                     "}"]
         if self.openmp:  # bcast_threads' count, re-taken at the region's start (bcast_recount)
-            lines += [f"#pragma omp parallel if ({blocks} > 1) num_threads({threads})", "{",
-                      f"if ({blocks} > 1) bcast_recount();", *pack, "#pragma omp for schedule(dynamic, 1) nowait"]
+            # (a batch of products each one block: on threads too when the whole is large)
+            many = f"{blocks} > 1" if batch == "1" else f"({batch} * {blocks} > 1 && {flops} >= BCAST_GEMM_THREADED_FLOPS)"
+            lines += [f"#pragma omp parallel if ({many}) num_threads({threads})", "{",
+                      f"if ({many}) bcast_recount();", *pack, "#pragma omp for schedule(dynamic, 1) nowait"]
             closing.insert(0, "}")
         else:
             lines += pack
         lines += [f"for (int64_t {q} = 0; {q} < {batch} * {blocks}; {q}++) {{",
                   f"    int64_t {first} = ({q} % {blocks}) * {rows};",
                   f"    int64_t {count} = {m} - {first} < {rows} ? {m} - {first} : {rows};",
+                  *(f"    {line}" for line in offsets),
                   f"    {call}"]
         epilogue = self.epilogue(op, stores[0].memref, (loads[0].memref, loads[1].memref), m) if batch == "1" else None
         condition = " && ".join([function, *(f"{size} > 0" for size in dynamic)])
         return condition, lines, epilogue, (first, count), closing
+
+    def batch_offsets(self, result: SSAValue, operands: list[tuple[SSAValue, tuple[int, ...], str]],
+                      at: str) -> list[str]:
+        """Lines defining, for the result's batch element ``at`` (a C
+        expression), each operand's offset into its memory: the sum over the
+        result's batch dims of the element's index along the dim times the
+        operand's stride there, 0 where the dim is not the operand's or its
+        size is 1 (static, or ``?`` and 1 at run time: a broadcast batch
+        dim, read again for every index; ``GEMM_ATTR``'s ``lhs_batch``)."""
+        sizes, nb = self.dims(result), len(operands[0][1])
+        rest = self.fresh("n")
+        lines = [f"int64_t {rest} = {at}, {', '.join(f'{name} = 0' for _, _, name in operands)};"]
+        for r in reversed(range(nb)):
+            if sizes[r] == "1":
+                continue
+            index = self.fresh("n")
+            lines.append(f"int64_t {index} = {rest} % {sizes[r]}; {rest} /= {sizes[r]};")
+            for memory, dims, name in operands:
+                d = dims[r]
+                own = self.dims(memory)
+                if d < 0 or own[d] == "1":
+                    continue
+                stride = _product(*own[d + 1:]) if d + 1 < len(own) else "1"
+                step = stride if own[d].isdigit() else f"({own[d]} == 1 ? 0 : {stride})"
+                lines.append(f"{name} += {index} * {step};")
+        return lines
 
     def gemm_sizes(self, op: scf.ForOp) -> tuple[tuple[str, str, str, str], list[str], dict]:
         """``GEMM_ATTR``'s batch, M, N and K as C expressions (a static size
