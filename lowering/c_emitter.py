@@ -84,7 +84,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
 )
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from bcast.ir.loops import (
     BOUNDS_CHECK_ATTR,
@@ -512,6 +512,8 @@ class FunctionEmitter:
         """Bounds check -> its number (the module's, ``bounds_checks``)."""
         self.predeclared: set[memref.AllocOp] = set()
         """Heap buffers declared (NULL) at the top, so the failure path frees them."""
+        self.borrowed: dict[memref.AllocOp, SSAValue] = {}
+        """Products computed in the result they become (``products_in_place``)."""
         self.fails = False
         self.deferred: dict[memref.StoreOp, tuple[str, str]] = {}
         """A last phase's streamed store -> (its row tile, the pointer to the
@@ -624,6 +626,7 @@ class FunctionEmitter:
                     self.out(f"{c_type(op.memref.type.element_type)} *{name} = NULL;")
                     self.expr[op.memref] = name
                     self.predeclared.add(op)
+        self.borrowed = self.products_in_place(block)
         for op in block.ops:
             self.op(op)
         if self.fails:
@@ -634,6 +637,44 @@ class FunctionEmitter:
                 self.out("bcast_stream_fence();")
             self.out("return;")
         return [head + " {", *self.lines, "}"]
+
+    def products_in_place(self, block: Block) -> dict[memref.AllocOp, SSAValue]:
+        """GEMM products written straight into the function's result: an
+        allocated product (static, heap, not freed on a failure path) that
+        only its GEMM nest writes and only the nest right after it reads,
+        each element where that nest writes the same element of a result
+        argument written nowhere else (an elementwise epilogue: bias add,
+        activation). The product then lives in that result and the epilogue
+        runs in place: no buffer of its own, half the memory traffic of the
+        layer's output (docs/c-backend.md, "Contractions")."""
+        borrowed = {}
+        for gemm in block.ops:
+            if not isinstance(gemm, scf.ForOp) or GEMM_ATTR not in gemm.attributes:
+                continue
+            stores = [o for o in gemm.walk() if isinstance(o, memref.StoreOp)]
+            after = gemm.next_op
+            if len(stores) != 1 or not isinstance(after, scf.ForOp):
+                continue
+            product = stores[0].memref
+            alloc = product.owner
+            if (not isinstance(alloc, memref.AllocOp) or alloc.parent is not block or alloc in self.on_stack
+                    or alloc in self.predeclared or alloc.dynamic_sizes):
+                continue
+            writes = [o for o in after.walk() if isinstance(o, memref.StoreOp)]
+            if len(writes) != 1:
+                continue
+            target = writes[0].memref
+            if (not isinstance(target, BlockArgument) or target.owner is not block or target.type != product.type
+                    or len(list(target.uses)) != 1):
+                continue
+            reads = [o for o in after.walk() if isinstance(o, memref.LoadOp) and o.memref == product]
+            at = tuple(writes[0].indices)
+            if not reads or any(tuple(o.indices) != at for o in reads):
+                continue
+            if all(use.operation in (stores[0], *reads) or isinstance(use.operation, memref.DeallocOp)
+                   for use in product.uses):
+                borrowed[alloc] = target
+        return borrowed
 
     def bounds_check(self, op: cf.AssertOp) -> None:
         """A failed check records its number and the index, and leaves the function."""
@@ -762,6 +803,11 @@ class FunctionEmitter:
         return max(element_count(t.get_shape()), 1) * _bytes(t.element_type)
 
     def alloc(self, op: memref.AllocOp) -> None:
+        if op in self.borrowed:  # a product the epilogue turns into the result in place
+            name = self.fresh("v")
+            self.out(f"{c_type(op.memref.type.element_type)} *{name} = {self.e(self.borrowed[op])};")
+            self.expr[op.memref] = name
+            return
         t = op.memref.type
         ct = c_type(t.element_type)
         n = max(element_count(t.get_shape()), 1)

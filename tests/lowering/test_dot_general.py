@@ -302,7 +302,8 @@ def test_c_target_runs_the_epilogue_on_each_row_block_after_its_gemm():
         < blas_branch.index("bcast_blas_sgemm_pack_rows(") < blas_branch.index("#pragma omp for schedule(dynamic, 1) nowait")
     assert blas_branch.index("bcast_blas_sgemm_packed(") < blas_branch.index("bcast_blas_sgemm(101") \
         < blas_branch.index("tanhf(")
-    assert text.count("= bcast_alloc(") == 1  # the product's buffer only: b's broadcast is not materialized
+    # no buffer at all: the product is computed in the result (products_in_place), b's broadcast not materialized
+    assert text.count("= bcast_alloc(") == 0 and re.search(r"float \*v\d+ = result0;", text)
     x, w, b = sample((512, 512), "f32", 18), sample((512, 512), "f32", 19), sample((512,), "f32", 20)
     w /= np.float32(np.sqrt(512))  # sums of about unit size: f32's tolerance holds in any summation order
     check(bcast.compile(src, backend="c")(x, w, b), np.tanh(x @ w + b), "f32", (x, w, b))
@@ -430,3 +431,54 @@ def test_row_blocks_hold_at_most_half_a_mebibyte_of_the_result():
         assert sum(rows) == 1024 and max(rows) <= 128, rows
     else:
         assert rows == []
+
+
+ROW_SUM = """
+func.func @main(%x: tensor<6x8xf32>, %w: tensor<8x5xf32>) -> tensor<6x5xf32> {
+  %0 = bcast.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<6x8xf32>, tensor<8x5xf32>) -> tensor<6x5xf32>
+  %1 = bcast.reduce add %0, dims = [1] keepdims : (tensor<6x5xf32>) -> tensor<6x1xf32>
+  %2 = bcast.subtract %0, %1 : (tensor<6x5xf32>, tensor<6x1xf32>) -> tensor<6x5xf32>
+  func.return %2 : tensor<6x5xf32>
+}
+"""
+"""A product its epilogue reads elsewhere than the element it writes (a row sum)."""
+
+
+@pytest.mark.parametrize("shape", [(65, 1, 1025), (129, 70, 1030), (20000, 3, 2), (300, 520, 700), (520, 520, 520)])
+def test_an_elementwise_epilogue_runs_in_place_in_the_result_and_out(shape):
+    """``tanh(x @ W + b)``: the product is computed in the result and the
+    epilogue rewrites each element where it is (no buffer of its own), at
+    odd sizes, k or n 1-wide and on threads (300x520x700); into ``out=``
+    too, and when ``out`` is an input (the runtime then writes a copy),
+    always NumPy's result. (A product under 64 KiB is a stack array, not
+    this.) A product its epilogue reads elsewhere (a row sum subtracted)
+    keeps its own buffer."""
+    from bcast.lowering import c_emitter
+    from bcast.tools import driver
+    from bcast.tools.targets import TARGETS
+
+    m, k, n = shape
+    src = MLP.replace("6x8", f"{m}x{k}").replace("8x5", f"{k}x{n}").replace("6x5", f"{m}x{n}") \
+        .replace("tensor<5xf32>", f"tensor<{n}xf32>")
+    text = c_emitter.emit_text(driver.load(src, "prog.mlir", pipeline=TARGETS["c"].emit_pipeline))
+    assert "= bcast_alloc(" not in text and re.search(r"float \*v\d+ = result0;", text)
+    x, w, b = sample((m, k), "f32", 30), sample((k, n), "f32", 31), sample((n,), "f32", 32)
+    w /= np.float32(np.sqrt(k))
+    want = np.tanh(x @ w + b)
+    f = bcast.compile(src, backend="c")
+    check(f(x, w, b), want, "f32", (x, w, b))
+    out = np.full((m, n), np.nan, np.float32)
+    assert f(x, w, b, out=out) is out
+    check(out, want, "f32", (x, w, b))
+    if k == n:  # out is the input x: the runtime computes into a copy
+        x2 = x.copy()
+        f(x2, w, b, out=x2)
+        check(x2, want, "f32", (x, w, b))
+    row_sum = ROW_SUM.replace("6x8", "300x8").replace("6x5", "300x500").replace("8x5", "8x500") \
+        .replace("6x1", "300x1")
+    kept = c_emitter.emit_text(driver.load(row_sum, "prog.mlir", pipeline=TARGETS["c"].emit_pipeline))
+    assert "= result0;" not in kept and "bcast_blas_sgemm(" in kept and "= bcast_alloc(" in kept
+    xs, ws = sample((300, 8), "f32", 33), sample((8, 500), "f32", 34)
+    p = xs @ ws
+    np.testing.assert_allclose(bcast.compile(row_sum, backend="c")(xs, ws), p - p.sum(1, keepdims=True),
+                               rtol=1e-4, atol=1e-3)  # a sum of 500 products of unit size
