@@ -59,7 +59,10 @@ Each op of the loop IR is translated structurally:
   one, on OpenMP threads, ``bcast_gemm_rows``, multiplying a B packed once
   when there is no batch) when the runtime has set that pointer
   (``c_runtime.link_blas``: bcast's own kernels, ``lowering/c_gemm.py``),
-  else the nest.
+  else the nest; its threads are ``bcast_threads``' count and pack B
+  between them; operands read through broadcasts of batch dims are offset
+  per batch element (``batch_offsets``); a product only an elementwise
+  epilogue reads is computed in the result (``products_in_place``).
 """
 
 from __future__ import annotations
