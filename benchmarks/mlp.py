@@ -1,6 +1,6 @@
 """A dense layer: ``gelu(x @ W + b)`` against the bare matmul ``x @ W``.
 
-    python benchmarks/mlp.py [--sizes 1024 4096] [--repeats 15] [--quick]
+    python benchmarks/mlp.py [--sizes 1024 4096] [--repeats 15] [--quick] [--clock wall|cpu]
 
 For each size N (x is N x 1024, W 1024 x 1024, b 1024, f32), every variant
 computes the layer and the bare matmul; all are timed interleaved (one call
@@ -31,6 +31,10 @@ Variants:
 - NumPy eager (``x @ W + b`` and the GELU formula, one temporary per op);
 - numba (if importable): ``np.matmul`` (the same OpenBLAS), then a
   ``@njit(parallel=True)`` loop applying bias and GELU in place.
+
+``--clock cpu`` times each call in the process's CPU time (every thread's,
+``time.process_time``) instead of wall time: on a machine other programs
+load, what a call costs rather than how long it waited for cores.
 
 Before timing, every variant's result is compared with NumPy eager's
 (``allclose``, f32 tolerance); a variant that differs aborts the run.
@@ -111,7 +115,7 @@ measured: the process still burns CPU 60 ms after an ``np.matmul`` of
 next; libgomp's (bcast C, numba) spin for 46 us (``c_runtime.OPENMP_SPIN``)."""
 
 
-def measure(calls: dict[str, tuple], repeats: int) -> dict[str, tuple[float, float, float]]:
+def measure(calls: dict[str, tuple], repeats: int, clock=time.perf_counter) -> dict[str, tuple[float, float, float]]:
     """Per variant: median seconds of the layer and of the bare matmul, and
     the median over rounds of their ratio. Each round runs every variant
     as a pair, layer and bare matmul back to back (which goes first
@@ -130,9 +134,9 @@ def measure(calls: dict[str, tuple], repeats: int) -> dict[str, tuple[float, flo
             pair = [0.0, 0.0]
             for k in ((0, 1) if r % 2 == 0 else (1, 0)):
                 time.sleep(SETTLE)
-                start = time.perf_counter()
+                start = clock()
                 calls[n][k]()
-                pair[k] = time.perf_counter() - start
+                pair[k] = clock() - start
                 times[n][k].append(pair[k])
             ratios[n].append(pair[0] / pair[1])
     return {n: (statistics.median(times[n][0]), statistics.median(times[n][1]), statistics.median(ratios[n]))
@@ -144,9 +148,12 @@ def main() -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[1024, 4096])
     parser.add_argument("--repeats", type=int, default=15)
     parser.add_argument("--quick", action="store_true", help="5 rounds")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                        help="wall time, or the process's CPU time (all threads)")
     args = parser.parse_args()
     repeats = 5 if args.quick else args.repeats
-    print(f"# gelu(x @ W + b), f32, W {K}x{K}; {platform.machine()}, {repeats} rounds, medians")
+    clock = time.process_time if args.clock == "cpu" else time.perf_counter
+    print(f"# gelu(x @ W + b), f32, W {K}x{K}; {platform.machine()}, {repeats} rounds, medians, {args.clock} time")
     for n in args.sizes:
         rng = np.random.default_rng(n)
         x = rng.standard_normal((n, K), dtype=np.float32)
@@ -160,7 +167,7 @@ def main() -> int:
             got, got_bare = (np.asarray(f()) for f in pair)
             if not (np.allclose(got, want, rtol=1e-4, atol=1e-4) and np.allclose(got_bare, want_bare, rtol=1e-4, atol=1e-4)):
                 raise SystemExit(f"{name} differs from NumPy eager at x {n}x{K}")
-        result = measure(calls, repeats)
+        result = measure(calls, repeats, clock)
         jax_layer = result["jax.jit"][0] if "jax.jit" in result else math.nan
         print(f"\nx {n}x{K} @ W {K}x{K}")
         print(f"{'variant':<14}{'layer ms':>10}{'matmul ms':>11}{'epilogue':>10}{'vs jax.jit':>12}")

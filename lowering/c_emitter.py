@@ -59,7 +59,10 @@ Each op of the loop IR is translated structurally:
   one, on OpenMP threads, ``bcast_gemm_rows``, multiplying a B packed once
   when there is no batch) when the runtime has set that pointer
   (``c_runtime.link_blas``: bcast's own kernels, ``lowering/c_gemm.py``),
-  else the nest.
+  else the nest; its threads are ``bcast_threads``' count and pack B
+  between them; operands read through broadcasts of batch dims are offset
+  per batch element (``batch_offsets``); a product only an elementwise
+  epilogue reads is computed in the result (``products_in_place``).
 """
 
 from __future__ import annotations
@@ -84,7 +87,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
 )
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from bcast.ir.loops import (
     BOUNDS_CHECK_ATTR,
@@ -224,6 +227,19 @@ __attribute__((weak)) bcast_dpack_t bcast_blas_dgemm_pack = 0;
 __attribute__((weak)) bcast_sgemm_packed_t bcast_blas_sgemm_packed = 0;
 __attribute__((weak)) bcast_dgemm_packed_t bcast_blas_dgemm_packed = 0;
 __attribute__((weak)) void (*bcast_blas_gemm_release)(void *) = 0;
+/* A packed B's buffer, and B's rows lo..hi packed into it, so that the
+   product's threads pack B between them: bcast_sgemm_pack_buffer and
+   bcast_sgemm_pack_rows (lowering/c_gemm.py). */
+__attribute__((weak)) void *(*bcast_blas_sgemm_pack_buffer)(int64_t, int64_t) = 0;
+__attribute__((weak)) void *(*bcast_blas_dgemm_pack_buffer)(int64_t, int64_t) = 0;
+__attribute__((weak)) void (*bcast_blas_sgemm_pack_rows)(int, int64_t, int64_t, const float *, int64_t, void *,
+                                                         int64_t, int64_t) = 0;
+__attribute__((weak)) void (*bcast_blas_dgemm_pack_rows)(int, int64_t, int64_t, const double *, int64_t, void *,
+                                                         int64_t, int64_t) = 0;
+/* Parts B's rows are packed in by a product's threads (each at least
+   BCAST_PACK_ROWS rows): several per thread, taken as they come free. */
+#define BCAST_PACK_PARTS 16
+#define BCAST_PACK_ROWS 16
 #if defined(_OPENMP)
 #include <omp.h>
 #if defined(__linux__)
@@ -296,6 +312,15 @@ static void bcast_recount(void) {
     if (omp_get_thread_num() == 0 && omp_get_wtime() >= due) bcast_count(omp_get_num_threads());
 }
 #endif
+/* Threads for a GEMM's row blocks: bcast_threads' free cores, as every
+   other region of the C backend takes them (1 without OpenMP). */
+static inline int bcast_gemm_threads(void) {
+#if defined(_OPENMP)
+    return bcast_threads();
+#else
+    return 1;
+#endif
+}
 /* Rows per GEMM call: a large product is split into row blocks, at least
    twice as many as there are threads, which threads take as they come
    free, each calling the (one-thread) kernel (schedule(dynamic)): a thread
@@ -303,14 +328,12 @@ static void bcast_recount(void) {
    A block is also at most BCAST_GEMM_BLOCK_BYTES of the result (row_bytes
    each), so that the epilogue run on it right after finds it in L2; but
    at least 64 rows, over which each packed panel of B is reused. A small
-   product is one call on the calling thread. */
+   product is one call on the calling thread. threads: the region's
+   thread count, bcast_gemm_threads(). */
 #define BCAST_GEMM_BLOCK_BYTES (512 * 1024)
-static inline int64_t bcast_gemm_rows(int64_t m, double flops, int64_t row_bytes) {
-    int threads = 1;
-#if defined(_OPENMP)
-    threads = omp_get_max_threads();
-#endif
-    if (threads <= 1 || flops < 1e8) return m;
+#define BCAST_GEMM_THREADED_FLOPS 1e8
+static inline int64_t bcast_gemm_rows(int64_t m, double flops, int64_t row_bytes, int threads) {
+    if (threads <= 1 || flops < BCAST_GEMM_THREADED_FLOPS) return m;
     int64_t rows = (m + 2 * threads - 1) / (2 * threads);
     int64_t fit = BCAST_GEMM_BLOCK_BYTES / (row_bytes > 0 ? row_bytes : 1);
     if (rows > fit) rows = fit;
@@ -495,6 +518,8 @@ class FunctionEmitter:
         """Bounds check -> its number (the module's, ``bounds_checks``)."""
         self.predeclared: set[memref.AllocOp] = set()
         """Heap buffers declared (NULL) at the top, so the failure path frees them."""
+        self.borrowed: dict[memref.AllocOp, SSAValue] = {}
+        """Products computed in the result they become (``products_in_place``)."""
         self.fails = False
         self.deferred: dict[memref.StoreOp, tuple[str, str]] = {}
         """A last phase's streamed store -> (its row tile, the pointer to the
@@ -607,6 +632,7 @@ class FunctionEmitter:
                     self.out(f"{c_type(op.memref.type.element_type)} *{name} = NULL;")
                     self.expr[op.memref] = name
                     self.predeclared.add(op)
+        self.borrowed = self.products_in_place(block)
         for op in block.ops:
             self.op(op)
         if self.fails:
@@ -617,6 +643,44 @@ class FunctionEmitter:
                 self.out("bcast_stream_fence();")
             self.out("return;")
         return [head + " {", *self.lines, "}"]
+
+    def products_in_place(self, block: Block) -> dict[memref.AllocOp, SSAValue]:
+        """GEMM products written straight into the function's result: an
+        allocated product (static, heap, not freed on a failure path) that
+        only its GEMM nest writes and only the nest right after it reads,
+        each element where that nest writes the same element of a result
+        argument written nowhere else (an elementwise epilogue: bias add,
+        activation). The product then lives in that result and the epilogue
+        runs in place: no buffer of its own, half the memory traffic of the
+        layer's output (docs/c-backend.md, "Contractions")."""
+        borrowed = {}
+        for gemm in block.ops:
+            if not isinstance(gemm, scf.ForOp) or GEMM_ATTR not in gemm.attributes:
+                continue
+            stores = [o for o in gemm.walk() if isinstance(o, memref.StoreOp)]
+            after = gemm.next_op
+            if len(stores) != 1 or not isinstance(after, scf.ForOp):
+                continue
+            product = stores[0].memref
+            alloc = product.owner
+            if (not isinstance(alloc, memref.AllocOp) or alloc.parent is not block or alloc in self.on_stack
+                    or alloc in self.predeclared or alloc.dynamic_sizes):
+                continue
+            writes = [o for o in after.walk() if isinstance(o, memref.StoreOp)]
+            if len(writes) != 1:
+                continue
+            target = writes[0].memref
+            if (not isinstance(target, BlockArgument) or target.owner is not block or target.type != product.type
+                    or len(list(target.uses)) != 1):
+                continue
+            reads = [o for o in after.walk() if isinstance(o, memref.LoadOp) and o.memref == product]
+            at = tuple(writes[0].indices)
+            if not reads or any(tuple(o.indices) != at for o in reads):
+                continue
+            if all(use.operation in (stores[0], *reads) or isinstance(use.operation, memref.DeallocOp)
+                   for use in product.uses):
+                borrowed[alloc] = target
+        return borrowed
 
     def bounds_check(self, op: cf.AssertOp) -> None:
         """A failed check records its number and the index, and leaves the function."""
@@ -750,6 +814,11 @@ class FunctionEmitter:
         return max(element_count(t.get_shape()), 1) * _bytes(t.element_type)
 
     def alloc(self, op: memref.AllocOp) -> None:
+        if op in self.borrowed:  # a product the epilogue turns into the result in place
+            name = self.fresh("v")
+            self.out(f"{c_type(op.memref.type.element_type)} *{name} = {self.e(self.borrowed[op])};")
+            self.expr[op.memref] = name
+            return
         t = op.memref.type
         ct = c_type(t.element_type)
         n = max(element_count(t.get_shape()), 1)
@@ -863,31 +932,82 @@ class FunctionEmitter:
         function, t = ("bcast_blas_sgemm", "f") if isinstance(element, Float32Type) else ("bcast_blas_dgemm", "")
         lda, ldb = (m if g["trans_a"] else k), (k if g["trans_b"] else n)
         order = ("112" if g["trans_a"] else "111", "112" if g["trans_b"] else "111")
-        rows, blocks, q, first, count, packed = (self.fresh(p) for p in ("n", "n", "q", "r", "n", "p"))
+        rows, blocks, q, first, count, packed, threads = (self.fresh(p) for p in ("n", "n", "q", "r", "n", "p", "n"))
         at_row = first if g["trans_a"] else f"{first} * {k}"
-        a_rows = f"{a} + ({q} / {blocks}) * {_product(m, k)} + {at_row}"
+        a_at, b_at, offsets = f"({q} / {blocks}) * {_product(m, k)}", f"({q} / {blocks}) * {_product(k, n)}", []
+        if "lhs_batch" in g:  # operands read through broadcasts of their batch dims
+            a_at, b_at = self.fresh("o"), self.fresh("o")
+            offsets = self.batch_offsets(stores[0].memref, [(loads[0].memref, g["lhs_batch"], a_at),
+                                                            (loads[1].memref, g["rhs_batch"], b_at)],
+                                         f"{q} / {blocks}")
+        a_rows = f"{a} + {a_at} + {at_row}"
         c_rows = f"{c} + ({q} / {blocks}) * {_product(m, n)} + {first} * {n}"
         call = (f"{function}(101, {order[0]}, {order[1]}, {count}, {n}, {k}, 1.0{t}, {a_rows}, {lda}, "
-                f"{b} + ({q} / {blocks}) * {_product(k, n)}, {ldb}, 0.0{t}, {c_rows}, {n});")
+                f"{b} + {b_at}, {ldb}, 0.0{t}, {c_rows}, {n});")
         flops = _product("2.0", batch, m, n, k) if dynamic else f"{2.0 * int(batch) * int(m) * int(n) * int(k):.1f}"
-        lines = [f"int64_t {rows} = bcast_gemm_rows({m}, {flops}, {_product(n, '4' if t else '8')});",
+        lines = [f"int {threads} = bcast_gemm_threads();",
+                 f"int64_t {rows} = bcast_gemm_rows({m}, {flops}, {_product(n, '4' if t else '8')}, {threads});",
                  f"int64_t {blocks} = ({m} + {rows} - 1) / {rows};"]
         closing = []
+        pack = []
         if batch == "1":
-            lines.append(f"void *{packed} = {blocks} > 1 && {function}_pack && {function}_packed "
-                         f"&& bcast_blas_gemm_release ? {function}_pack({order[1]}, {n}, {k}, {b}, {ldb}) : 0;")
+            lines.append(f"void *{packed} = {blocks} > 1 && {function}_pack_buffer && {function}_pack_rows "
+                         f"&& {function}_packed && bcast_blas_gemm_release ? {function}_pack_buffer({n}, {k}) : 0;")
             call = (f"if ({packed}) {function}_packed({order[0]}, {count}, {n}, {k}, {a_rows}, {lda}, {packed}, "
                     f"{c_rows}, {n}); else {call}")
             closing.append(f"if ({packed}) bcast_blas_gemm_release({packed});")
-        if self.openmp:
-            lines.append(f"#pragma omp parallel for schedule(dynamic, 1) if ({blocks} > 1)")
+            # B packed by the product's threads between them, BCAST_PACK_PARTS parts
+            part, size = self.fresh("q"), self.fresh("n")
+            pack = [f"if ({packed}) {{",
+                    f"    int64_t {size} = ({k} + BCAST_PACK_PARTS - 1) / BCAST_PACK_PARTS;",
+                    f"    if ({size} < BCAST_PACK_ROWS) {size} = BCAST_PACK_ROWS;",
+                    *(["    #pragma omp for schedule(dynamic, 1)"] if self.openmp else []),
+                    f"    for (int64_t {part} = 0; {part} < {k}; {part} += {size})",
+                    f"        {function}_pack_rows({order[1]}, {n}, {k}, {b}, {ldb}, {packed}, {part}, "
+                    f"{k} - {part} < {size} ? {k} : {part} + {size});",
+                    "}"]
+        if self.openmp:  # bcast_threads' count, re-taken at the region's start (bcast_recount)
+            # (a batch of products each one block: on threads too when the whole is large)
+            many = f"{blocks} > 1" if batch == "1" else f"({batch} * {blocks} > 1 && {flops} >= BCAST_GEMM_THREADED_FLOPS)"
+            lines += [f"#pragma omp parallel if ({many}) num_threads({threads})", "{",
+                      f"if ({many}) bcast_recount();", *pack, "#pragma omp for schedule(dynamic, 1) nowait"]
+            closing.insert(0, "}")
+        else:
+            lines += pack
         lines += [f"for (int64_t {q} = 0; {q} < {batch} * {blocks}; {q}++) {{",
                   f"    int64_t {first} = ({q} % {blocks}) * {rows};",
                   f"    int64_t {count} = {m} - {first} < {rows} ? {m} - {first} : {rows};",
+                  *(f"    {line}" for line in offsets),
                   f"    {call}"]
         epilogue = self.epilogue(op, stores[0].memref, (loads[0].memref, loads[1].memref), m) if batch == "1" else None
         condition = " && ".join([function, *(f"{size} > 0" for size in dynamic)])
         return condition, lines, epilogue, (first, count), closing
+
+    def batch_offsets(self, result: SSAValue, operands: list[tuple[SSAValue, tuple[int, ...], str]],
+                      at: str) -> list[str]:
+        """Lines defining, for the result's batch element ``at`` (a C
+        expression), each operand's offset into its memory: the sum over the
+        result's batch dims of the element's index along the dim times the
+        operand's stride there, 0 where the dim is not the operand's or its
+        size is 1 (static, or ``?`` and 1 at run time: a broadcast batch
+        dim, read again for every index; ``GEMM_ATTR``'s ``lhs_batch``)."""
+        sizes, nb = self.dims(result), len(operands[0][1])
+        rest = self.fresh("n")
+        lines = [f"int64_t {rest} = {at}, {', '.join(f'{name} = 0' for _, _, name in operands)};"]
+        for r in reversed(range(nb)):
+            if sizes[r] == "1":
+                continue
+            index = self.fresh("n")
+            lines.append(f"int64_t {index} = {rest} % {sizes[r]}; {rest} /= {sizes[r]};")
+            for memory, dims, name in operands:
+                d = dims[r]
+                own = self.dims(memory)
+                if d < 0 or own[d] == "1":
+                    continue
+                stride = _product(*own[d + 1:]) if d + 1 < len(own) else "1"
+                step = stride if own[d].isdigit() else f"({own[d]} == 1 ? 0 : {stride})"
+                lines.append(f"{name} += {index} * {step};")
+        return lines
 
     def gemm_sizes(self, op: scf.ForOp) -> tuple[tuple[str, str, str, str], list[str], dict]:
         """``GEMM_ATTR``'s batch, M, N and K as C expressions (a static size

@@ -1370,11 +1370,10 @@ class FunctionLowering:
         lhs, rhs = flat_type_shape(op.lhs.type), flat_type_shape(op.rhs.type)
         if element_of(op.result.type) not in ("f32", "f64") or 0 in lhs or 0 in rhs:
             return None
-        for v in (op.lhs, op.rhs):
-            stored = self.stored.get(self.alias.get(v, v))
-            if stored is None or stored.rows_dropped or stored.wide or stored.bits is not None:
-                return None
         nb = len(dims.lhs_batch)
+        batches = [self.gemm_batch(v, nb) for v in (op.lhs, op.rhs)]
+        if any(batch is None for batch in batches):
+            return None
         if dims.lhs_batch != tuple(range(nb)) or dims.rhs_batch != dims.lhs_batch or len(dims.lhs_contract) != 1:
             return None
         (lc,), (rc,) = dims.lhs_contract, dims.rhs_contract
@@ -1402,7 +1401,46 @@ class FunctionLowering:
             gemm[name] = rules.element_count(tuple(s for s, _ in sizes if isinstance(s, int)))
             if any(isinstance(s, rules.Dynamic) for s, _ in sizes):
                 loops[f"{name}_loops"] = tuple(at for s, at in sizes if isinstance(s, rules.Dynamic))
-        return {**gemm, "trans_a": trans_a, "trans_b": trans_b, **loops}
+        views = {}
+        if any(view for _, view in batches):  # the dims of each operand's memory its batch dims read, -1: none
+            views = {"lhs_batch": batches[0][0], "rhs_batch": batches[1][0]}
+        return {**gemm, "trans_a": trans_a, "trans_b": trans_b, **loops, **views}
+
+    def gemm_batch(self, v: SSAValue, nb: int) -> tuple[tuple[int, ...], bool] | None:
+        """For a contraction operand ``v`` whose first ``nb`` dims are batch
+        dims: the dim of the memory it is read from that each batch dim
+        reads (-1: none, the batch broadcasts it) and whether ``v`` is a
+        view (its batch dims may then stretch), when that memory holds
+        ``v``'s matrix part contiguous, row-major: ``v`` itself stored
+        (``range(nb)``), or a broadcast of a stored value (matmul's batch
+        dims, ``reads_as_view``) that stretches only batch dims, its matrix
+        dims its operand's as they are (docs/c-backend.md, "Contractions":
+        a batch dim of size 1, or ``?`` and 1 at run time, is a stride of
+        0). None otherwise."""
+        def plain(value: SSAValue) -> bool:
+            stored = self.stored.get(self.alias.get(value, value))
+            return not (stored is None or stored.rows_dropped or stored.wide or stored.bits is not None)
+
+        if plain(v):
+            return tuple(range(nb)), False
+        view = v.owner
+        if not isinstance(view, bc.BroadcastInDimOp | bc.DynamicBroadcastInDimOp) or not plain(view.operand):
+            return None
+        source, shape = flat_type_shape(view.operand.type), flat_type_shape(v.type)
+        matrix = len(shape) - nb
+        lead = len(source) - matrix
+        if lead < 0 or any(d >= nb for d in view.dims[:lead]):
+            return None
+        expanding = view.expanding if isinstance(view, bc.DynamicBroadcastInDimOp) else ()
+        for k in range(lead, len(source)):
+            d = view.dims[k]
+            if (d != nb + k - lead or k in expanding or (view, k) in self.steps
+                    or (isinstance(source[k], int) and source[k] != shape[d])):
+                return None
+        batch = [-1] * nb
+        for k in range(lead):
+            batch[view.dims[k]] = k
+        return tuple(batch), True
 
     def lower_arg_reduce(self, op: bc.ArgReduceOp) -> None:
         """A fusion boundary: a parallel nest over the result, and in it an

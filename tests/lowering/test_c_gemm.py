@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import bcast
-from bcast.lowering import c_runtime
+from bcast.lowering import c_gemm, c_runtime
 
 ROW, COL, NO, TRANS = 101, 102, 111, 112
 """CBLAS's order and transpose codes."""
@@ -277,3 +277,48 @@ def test_the_c_target_links_bcasts_own_kernels():
     library = c_runtime.Library(c_emitter.emit_text(module), {}).library
     linked = [ctypes.c_void_p.in_dll(library, name).value for name in c_runtime.BLAS_POINTERS]
     assert linked == list(c_runtime.own_gemm()) and None not in linked
+
+
+def packed_in_parts(element, a, b, trans_a, trans_b, cuts):
+    """op(A) op(B) through a B packed in parts (``*_pack_buffer``, then
+    ``*_pack_rows`` on B's rows between consecutive ``cuts``, in reverse
+    order, as threads may take them) and the packed product, into a NaN
+    filled C."""
+    dtype, _ = ELEMENTS[element]
+    size, pointer = ctypes.c_int64, ctypes.c_void_p
+    kernels = dict(zip(c_gemm.SYMBOLS, c_runtime.own_gemm(), strict=True))
+    letter = "s" if element == "f32" else "d"
+    buffer = ctypes.CFUNCTYPE(pointer, size, size)(kernels[f"bcast_{letter}gemm_pack_buffer"])
+    rows = ctypes.CFUNCTYPE(None, ctypes.c_int, size, size, pointer, size, pointer, size, size)(
+        kernels[f"bcast_{letter}gemm_pack_rows"])
+    product = ctypes.CFUNCTYPE(None, ctypes.c_int, size, size, size, pointer, size, pointer, pointer, size)(
+        kernels[f"bcast_{letter}gemm_packed"])
+    release = ctypes.CFUNCTYPE(None, pointer)(kernels["bcast_gemm_release"])
+    m, k = (a.shape[1], a.shape[0]) if trans_a else a.shape
+    n = b.shape[0] if trans_b else b.shape[1]
+    c = np.full((m, n), np.nan, dtype)
+    base = buffer(n, k)
+    assert base
+    try:
+        for lo, hi in reversed(list(zip(cuts, cuts[1:]))):
+            rows(TRANS if trans_b else NO, n, k, b.ctypes.data, b.shape[1], base, lo, hi)
+        product(TRANS if trans_a else NO, m, n, k, a.ctypes.data, a.shape[1], base, c.ctypes.data, n)
+    finally:
+        release(base)
+    return c
+
+
+@pytest.mark.parametrize("element", ["f32", "f64"])
+@pytest.mark.parametrize("m, n, k, cuts", [
+    (1, 1, 1, (0, 1)), (7, 13, 5, (0, 2, 2, 5)), (13, 33, 40, (0, 16, 32, 40)),
+    (65, 129, 1030, (0, 16, 1000, 1024, 1025, 1030)), (20, 3100, 9, (0, 3, 6, 9)),
+])
+@pytest.mark.parametrize("trans_a, trans_b", [(False, False), (True, True)])
+def test_b_packed_in_parts_by_rows_gives_the_product(element, m, n, k, cuts, trans_a, trans_b):
+    """B's rows packed in parts (an empty part, parts inside and across the
+    1024-row block, column edges of the 32-wide panels and the 3072 block,
+    in any order) then multiplied: op(A) op(B), every element written."""
+    a, b = operands(element, m, n, k, trans_a, trans_b, seed=m * 31 + n + k)
+    got = packed_in_parts(element, a, b, trans_a, trans_b, cuts)
+    np.testing.assert_allclose(got, reference(a, b, trans_a, trans_b), rtol=tolerance(element, k),
+                               atol=tolerance(element, k))

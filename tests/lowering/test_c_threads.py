@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import re
 import subprocess
 
 import numpy as np
@@ -187,3 +188,58 @@ def test_run_time_work_counts_every_pass_over_a_row_as_a_static_nest_does():
     for rows in (0, 1, at - 1, at, at + 1):
         x = np.random.default_rng(rows).standard_normal((rows, 1024), dtype=np.float32)
         np.testing.assert_allclose(fn(x), reference(x), rtol=2e-6, atol=0)
+
+
+GEMM_SPLIT = r"""
+int threads = bcast_gemm_threads();
+printf("%d %lld\n", threads, (long long)bcast_gemm_rows(1024, 2e9, 4096, threads));
+"""
+"""The GEMM's thread count and the rows per block of a 1024-row product."""
+
+
+def test_the_gemm_takes_its_threads_from_the_free_cores_as_every_region_does(tmp_path):
+    """The GEMM's row blocks run on ``bcast_threads``' count (one
+    definition, through ``bcast_gemm_threads``), not OpenMP's: with every
+    core taken by other programs the 1024-row product is one block on the
+    calling thread; with the cores free it is blocks of 128 rows (2 per
+    thread, at most half a MiB of result) on every core. The generated
+    region asks for that count and re-takes the machine's at its start."""
+    prelude = c_emitter.PRELUDE
+    start = prelude.index("#if defined(_OPENMP)\n#include <omp.h>")
+    end = prelude.index("\n}\n", prelude.index("static inline int64_t bcast_gemm_rows(")) + 3
+    source = tmp_path / "gemm_threads.c"
+    source.write_text("#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n"
+                      + prelude[start:end] + f"int main(void) {{ {GEMM_SPLIT} return 0; }}\n")
+    exe = tmp_path / "gemm_threads"
+    subprocess.run([*c_runtime.require_compiler(), "-O1", "-fopenmp", f"-DBCAST_LOADAVG=\"{tmp_path / 'loadavg'}\"",
+                    str(source), "-o", str(exe)], check=True)
+    cores = len(os.sched_getaffinity(0))
+    env = {**os.environ, "OMP_NUM_THREADS": str(cores + 3)}
+
+    def split(runnable: int) -> list[int]:
+        (tmp_path / "loadavg").write_text(f"1.00 1.00 1.00 {runnable}/250 4321\n")
+        return [int(v) for v in subprocess.run([exe], env=env, capture_output=True, text=True, check=True).stdout.split()]
+
+    assert split(cores + 1) == [1, 1024]
+    if cores >= 2:
+        assert split(1) == [cores, min(128, (1024 + 2 * cores - 1) // (2 * cores))]
+    n = 1024
+    text = c_emitter.emit_text(bcast_gemm_module(n))
+    threads = re.search(r"int (n\d+) = bcast_gemm_threads\(\);", text).group(1)
+    assert re.search(rf"bcast_gemm_rows\(1024, [0-9.e+]+, 4096, {threads}\);", text)
+    region = re.search(rf"#pragma omp parallel if \((n\d+) > 1\) num_threads\({threads}\)\n\s*\{{\n"
+                       rf"\s*if \(\1 > 1\) bcast_recount\(\);\n", text)
+    assert region, text
+    assert "#pragma omp for schedule(dynamic, 1) nowait" in text[region.end():]
+    assert "omp_get_max_threads" not in text[text.index("void bcast_main("):]
+
+
+def bcast_gemm_module(n: int):
+    """``x @ W`` at n x n x n f32, lowered for the C target."""
+    from bcast.tools import driver
+    from bcast.tools.targets import TARGETS
+
+    t = f"tensor<{n}x{n}xf32>"
+    src = f"func.func @main(%x: {t}, %w: {t}) -> {t} {{\n  %0 = bcast.matmul %x, %w : ({t}, {t}) -> {t}\n" \
+          f"  func.return %0 : {t}\n}}\n"
+    return driver.load(src, "prog.mlir", pipeline=TARGETS["c"].emit_pipeline)

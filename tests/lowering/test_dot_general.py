@@ -7,6 +7,9 @@ that never share memory with the inputs; on other Array API libraries
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import os
 import re
 import string
 
@@ -139,6 +142,30 @@ def test_dot_general_matches_einsum(backend, lhs, rhs, dims, element):
     check(got, want, element, (x, y))
 
 
+
+class _Load(ctypes.Structure):
+    _fields_ = [("due", ctypes.c_double), ("others", ctypes.c_int)]
+
+
+@contextlib.contextmanager
+def cores_free(library):
+    """The process's count of other programs' threads (``bcast_load``, one
+    for every library) pinned at 0 and not re-taken while inside, so that a
+    test of the GEMM's row blocks on threads does not depend on the
+    machine's load (``bcast_threads``); restored after."""
+    try:
+        pointer = ctypes.c_void_p.in_dll(library, "bcast_load").value
+    except ValueError:  # built without OpenMP: one thread
+        yield
+        return
+    load = _Load.from_address(pointer)
+    saved = (load.due, load.others)
+    load.due, load.others = 1e300, 0
+    try:
+        yield
+    finally:
+        load.due, load.others = saved
+
 MLP = """
 func.func @main(%x: tensor<6x8xf32>, %w: tensor<8x5xf32>, %b: tensor<5xf32>) -> tensor<6x5xf32> {
   %0 = bcast.matmul %x, %w : (tensor<6x8xf32>, tensor<8x5xf32>) -> tensor<6x5xf32>
@@ -270,11 +297,13 @@ def test_c_target_runs_the_epilogue_on_each_row_block_after_its_gemm():
     module = driver.load(src, "prog.mlir", pipeline=TARGETS["c"].emit_pipeline)
     text = c_emitter.emit_text(module)
     blas_branch = text[text.index("if (bcast_blas_sgemm) {"):text.index("} else {")]
-    assert "#pragma omp parallel for schedule(dynamic, 1)" in blas_branch
-    assert blas_branch.index("bcast_blas_sgemm_pack(") < blas_branch.index("#pragma omp parallel for")
+    assert "#pragma omp for schedule(dynamic, 1) nowait" in blas_branch
+    assert blas_branch.index("bcast_blas_sgemm_pack_buffer(") < blas_branch.index("#pragma omp parallel if (") \
+        < blas_branch.index("bcast_blas_sgemm_pack_rows(") < blas_branch.index("#pragma omp for schedule(dynamic, 1) nowait")
     assert blas_branch.index("bcast_blas_sgemm_packed(") < blas_branch.index("bcast_blas_sgemm(101") \
         < blas_branch.index("tanhf(")
-    assert text.count("= bcast_alloc(") == 1  # the product's buffer only: b's broadcast is not materialized
+    # no buffer at all: the product is computed in the result (products_in_place), b's broadcast not materialized
+    assert text.count("= bcast_alloc(") == 0 and re.search(r"float \*v\d+ = result0;", text)
     x, w, b = sample((512, 512), "f32", 18), sample((512, 512), "f32", 19), sample((512,), "f32", 20)
     w /= np.float32(np.sqrt(512))  # sums of about unit size: f32's tolerance holds in any summation order
     check(bcast.compile(src, backend="c")(x, w, b), np.tanh(x @ w + b), "f32", (x, w, b))
@@ -283,7 +312,7 @@ def test_c_target_runs_the_epilogue_on_each_row_block_after_its_gemm():
 def test_row_blocks_multiply_one_packed_b_and_fall_back_to_plain_calls():
     """``tanh(x @ W + b)`` at 700x300x520 (above the threading threshold,
     rows not a multiple of the blocks, k across two 512-blocks): with more
-    than one OpenMP thread, B is packed once (one call of the pack pointer,
+    than one OpenMP thread, B is packed once (one buffer from the pack pointer,
     counted through a wrapper) and the row blocks multiply against it; with
     the pack pointer NULL every block is a plain GEMM call. Both give
     NumPy's result."""
@@ -301,20 +330,20 @@ def test_row_blocks_multiply_one_packed_b_and_fall_back_to_plain_calls():
     source = c_emitter.emit_text(module)
     library = c_runtime.Library(source, {})
     run = bcast.compile(src, backend="c")  # the same source: the same loaded library, the same pointers
-    pointer = ctypes.c_void_p.in_dll(library.library, "bcast_blas_sgemm_pack")
+    pointer = ctypes.c_void_p.in_dll(library.library, "bcast_blas_sgemm_pack_buffer")
     real = pointer.value
-    signature = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_int, ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p,
-                                 ctypes.c_int64)
+    signature = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64)
     packs = []
-    counted = signature(lambda *args: packs.append(args[1:3]) or signature(real)(*args))
-    threads = getattr(library.library, "omp_get_max_threads", lambda: 1)()  # 1 without OpenMP
+    counted = signature(lambda *args: packs.append(args) or signature(real)(*args))
+    threads = min(getattr(library.library, "omp_get_max_threads", lambda: 1)(), os.cpu_count() or 1)  # 1 without OpenMP
     try:
-        pointer.value = ctypes.cast(counted, ctypes.c_void_p).value
-        check(run(x, w, b), np.tanh(x @ w + b), "f32", (x, w, b))
-        assert packs == ([(300, 520)] if threads > 1 else [])
-        pointer.value = None
-        check(run(x, w, b), np.tanh(x @ w + b), "f32", (x, w, b))
-        assert len(packs) == (1 if threads > 1 else 0)
+        with cores_free(library.library):
+            pointer.value = ctypes.cast(counted, ctypes.c_void_p).value
+            check(run(x, w, b), np.tanh(x @ w + b), "f32", (x, w, b))
+            assert packs == ([(300, 520)] if threads > 1 else [])
+            pointer.value = None
+            check(run(x, w, b), np.tanh(x @ w + b), "f32", (x, w, b))
+            assert len(packs) == (1 if threads > 1 else 0)
     finally:
         pointer.value = real
 
@@ -391,13 +420,65 @@ def test_row_blocks_hold_at_most_half_a_mebibyte_of_the_result():
         signature(real)(*args)
 
     wrapper = signature(counted)
-    threads = getattr(library.library, "omp_get_max_threads", lambda: 1)()  # 1 without OpenMP
+    threads = min(getattr(library.library, "omp_get_max_threads", lambda: 1)(), os.cpu_count() or 1)  # 1 without OpenMP
     try:
-        pointer.value = ctypes.cast(wrapper, ctypes.c_void_p).value
-        check(run(x, w, b), np.tanh(x @ w + b), "f32", (x, w, b))
+        with cores_free(library.library):
+            pointer.value = ctypes.cast(wrapper, ctypes.c_void_p).value
+            check(run(x, w, b), np.tanh(x @ w + b), "f32", (x, w, b))
     finally:
         pointer.value = real
     if threads > 1:
         assert sum(rows) == 1024 and max(rows) <= 128, rows
     else:
         assert rows == []
+
+
+ROW_SUM = """
+func.func @main(%x: tensor<6x8xf32>, %w: tensor<8x5xf32>) -> tensor<6x5xf32> {
+  %0 = bcast.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<6x8xf32>, tensor<8x5xf32>) -> tensor<6x5xf32>
+  %1 = bcast.reduce add %0, dims = [1] keepdims : (tensor<6x5xf32>) -> tensor<6x1xf32>
+  %2 = bcast.subtract %0, %1 : (tensor<6x5xf32>, tensor<6x1xf32>) -> tensor<6x5xf32>
+  func.return %2 : tensor<6x5xf32>
+}
+"""
+"""A product its epilogue reads elsewhere than the element it writes (a row sum)."""
+
+
+@pytest.mark.parametrize("shape", [(65, 1, 1025), (129, 70, 1030), (20000, 3, 2), (300, 520, 700), (520, 520, 520)])
+def test_an_elementwise_epilogue_runs_in_place_in_the_result_and_out(shape):
+    """``tanh(x @ W + b)``: the product is computed in the result and the
+    epilogue rewrites each element where it is (no buffer of its own), at
+    odd sizes, k or n 1-wide and on threads (300x520x700); into ``out=``
+    too, and when ``out`` is an input (the runtime then writes a copy),
+    always NumPy's result. (A product under 64 KiB is a stack array, not
+    this.) A product its epilogue reads elsewhere (a row sum subtracted)
+    keeps its own buffer."""
+    from bcast.lowering import c_emitter
+    from bcast.tools import driver
+    from bcast.tools.targets import TARGETS
+
+    m, k, n = shape
+    src = MLP.replace("6x8", f"{m}x{k}").replace("8x5", f"{k}x{n}").replace("6x5", f"{m}x{n}") \
+        .replace("tensor<5xf32>", f"tensor<{n}xf32>")
+    text = c_emitter.emit_text(driver.load(src, "prog.mlir", pipeline=TARGETS["c"].emit_pipeline))
+    assert "= bcast_alloc(" not in text and re.search(r"float \*v\d+ = result0;", text)
+    x, w, b = sample((m, k), "f32", 30), sample((k, n), "f32", 31), sample((n,), "f32", 32)
+    w /= np.float32(np.sqrt(k))
+    want = np.tanh(x @ w + b)
+    f = bcast.compile(src, backend="c")
+    check(f(x, w, b), want, "f32", (x, w, b))
+    out = np.full((m, n), np.nan, np.float32)
+    assert f(x, w, b, out=out) is out
+    check(out, want, "f32", (x, w, b))
+    if k == n:  # out is the input x: the runtime computes into a copy
+        x2 = x.copy()
+        f(x2, w, b, out=x2)
+        check(x2, want, "f32", (x, w, b))
+    row_sum = ROW_SUM.replace("6x8", "300x8").replace("6x5", "300x500").replace("8x5", "8x500") \
+        .replace("6x1", "300x1")
+    kept = c_emitter.emit_text(driver.load(row_sum, "prog.mlir", pipeline=TARGETS["c"].emit_pipeline))
+    assert "= result0;" not in kept and "bcast_blas_sgemm(" in kept and "= bcast_alloc(" in kept
+    xs, ws = sample((300, 8), "f32", 33), sample((8, 500), "f32", 34)
+    p = xs @ ws
+    np.testing.assert_allclose(bcast.compile(row_sum, backend="c")(xs, ws), p - p.sum(1, keepdims=True),
+                               rtol=1e-4, atol=1e-3)  # a sum of 500 products of unit size

@@ -10,6 +10,9 @@ GEMM kernels linked."""
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import math
 import re
 
 import numpy as np
@@ -300,3 +303,70 @@ def test_matmul_batches_that_stretch_export_to_xla(p, q, m):
     a, b = values((p, 3, 4), rng), values((q, 4, m), rng, np.float64)
     (got,) = run_stablehlo(refined_stablehlo(exported, [a.shape, b.shape]), [a, b])
     np.testing.assert_allclose(got, a.astype(np.float64) @ b, rtol=1e-12, atol=1e-12)
+
+
+STRETCHED = """\
+func.func @main(%a: tensor<?x1x3x4xf32>, %b: tensor<?x4x6xf32>) -> tensor<?x?x3x6xf32> {
+  %0 = bcast.matmul %a, %b : (tensor<?x1x3x4xf32>, tensor<?x4x6xf32>) -> tensor<?x?x3x6xf32>
+  func.return %0 : tensor<?x?x3x6xf32>
+}
+"""
+
+
+@contextlib.contextmanager
+def counted_gemm_calls_in(library, name: str):
+    """The (M, N, K) of each call of the library's GEMM pointer ``name``
+    (through a ctypes wrapper of the real kernel) while inside; restored
+    after."""
+    pointer = ctypes.c_void_p.in_dll(library.library, name)
+    real = pointer.value
+    size, address = ctypes.c_int64, ctypes.c_void_p
+    element = ctypes.c_float if name == "bcast_blas_sgemm" else ctypes.c_double
+    signature = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_int, ctypes.c_int, size, size, size, element,
+                                 address, size, address, size, element, address, size)
+    calls = []
+    wrapper = signature(lambda *args: calls.append(args[3:6]) or signature(real)(*args))
+    pointer.value = ctypes.cast(wrapper, ctypes.c_void_p).value
+    try:
+        yield calls
+    finally:
+        pointer.value = real
+
+
+def library_of(program: str):
+    """The loaded C library ``bcast.compile(program, backend="c")`` runs."""
+    return c_runtime.Library(c_emitter.emit_module(targets.loop_ir(
+        driver.load(program, "prog.mlir", None, pipeline=api.STANDARD_PIPELINE)))[0], {})
+
+
+@pytest.mark.parametrize(("program", "sizes", "name"), [
+    (ONE_AGAINST_FIVE, [((n, 1, 3, 4), (5, 4, 6)) for n in (0, 1, 3)], "bcast_blas_sgemm"),
+    (STRETCHED, [((p, 1, 3, 4), (q, 4, 6)) for p, q in [(3, 1), (1, 3), (3, 3), (1, 1), (0, 1), (1, 0), (2, 2)]],
+     "bcast_blas_sgemm"),
+    (TWO_BATCHES, [((p, 3, 4), (q, 4, 5)) for p, q in [(1, 3), (3, 1), (3, 3), (1, 1), (0, 1)]], "bcast_blas_dgemm"),
+])
+def test_batch_dims_that_stretch_at_run_time_are_one_gemm_call_per_batch_element(program, sizes, name):
+    """matmul's ``?`` batch dims that may be 1 or n at run time run on the C
+    target as one GEMM call per batch element of the result (the operands'
+    offsets computed from strides of 0 where a batch dim is 1), not the loop
+    nest: ``np.matmul``'s values at sizes 0, 1 and more, into a fresh
+    result and into ``out=``; a size 0 calls nothing."""
+    source = c_source(program)
+    body = source[source.index("void bcast_main("):]
+    assert f"if ({name} && " in body and "== 1 ? 0 : " in body[body.index(f"if ({name} && "):]
+    f = bcast.compile(program, backend="c")
+    library = library_of(program)  # the same source: the same loaded library, the same pointers
+    rng = np.random.default_rng(8)
+    dtype = np.float64 if name == "bcast_blas_dgemm" else np.float32
+    with counted_gemm_calls_in(library, name) as calls:
+        for shape_a, shape_b in sizes:
+            a, b = values(shape_a, rng), values(shape_b, rng, dtype)
+            want = a.astype(dtype) @ b
+            before = len(calls)
+            got = f(a, b)
+            assert got.shape == want.shape
+            np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+            assert len(calls) - before == math.prod(want.shape[:-2])
+            out = np.full(want.shape, np.nan, dtype)
+            f(a, b, out=out)
+            np.testing.assert_allclose(out, want, rtol=1e-5, atol=1e-5)

@@ -74,3 +74,24 @@ func.func @two_contracting(%a: tensor<3x4x5xi32>, %b: tensor<4x5xi32>) -> tensor
   %0 = bcast.dot_general %a, %b, contracting_dims = [1, 2] x [0, 1] : (tensor<3x4x5xi32>, tensor<4x5xi32>) -> tensor<3xi32>
   func.return %0 : tensor<3xi32>
 }
+
+// -----
+
+// Batch dims read through broadcasts (matmul's, after make-explicit: a
+// static 1 against 5, a ? that may be 1 at run time) still make a batch of
+// matrix products: bcast.gemm lists, per result batch dim, the dim of each
+// operand's memory it reads (-1: none), and a target computes strides of 0
+// for the dims of size 1.
+
+// CHECK-LABEL: func.func @stretched_batches
+// CHECK:         memref.load %a[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<?x1x3x4xf32>
+// CHECK:         memref.load %b[%{{.*}}, %{{.*}}, %{{.*}}] : memref<?x4x6xf32>
+// CHECK:       bcast.gemm = {batch = 1 : i64, m = 3 : i64, n = 6 : i64, k = 4 : i64, trans_a = false, trans_b = false, batch_loops = array<i64: 0, 1>, lhs_batch = array<i64: 0, 1>, rhs_batch = array<i64: -1, 0>}
+func.func @stretched_batches(%a: tensor<?x1x3x4xf32>, %b: tensor<?x4x6xf32>) -> tensor<?x?x3x6xf32> {
+  %0 = bcast.dim %a, 0 : tensor<?x1x3x4xf32>
+  %1 = bcast.dim %b, 0 : tensor<?x4x6xf32>
+  %2 = bcast.dynamic_broadcast_in_dim %a, [%0, %1, 3, 4], dims = [0, 1, 2, 3] expanding = [1] nonexpanding = [0, 2, 3] : (tensor<?x1x3x4xf32>) -> tensor<?x?x3x4xf32>
+  %3 = bcast.dynamic_broadcast_in_dim %b, [%0, %1, 4, 6], dims = [1, 2, 3] nonexpanding = [1, 2] : (tensor<?x4x6xf32>) -> tensor<?x?x4x6xf32>
+  %4 = bcast.dot_general %2, %3, batching_dims = [0, 1] x [0, 1], contracting_dims = [3] x [2] : (tensor<?x?x3x4xf32>, tensor<?x?x4x6xf32>) -> tensor<?x?x3x6xf32>
+  func.return %4 : tensor<?x?x3x6xf32>
+}
