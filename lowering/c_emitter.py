@@ -90,6 +90,7 @@ from bcast.ir.loops import (
     BOUNDS_CHECK_ATTR,
     COLLAPSE_ATTR,
     DEFERRED_STREAM_ATTR,
+    CONV_ATTR,
     GEMM_ATTR,
     INVARIANT_DIVISOR_ATTR,
     PREFETCH_AHEAD_ATTR,
@@ -223,6 +224,19 @@ __attribute__((weak)) bcast_dpack_t bcast_blas_dgemm_pack = 0;
 __attribute__((weak)) bcast_sgemm_packed_t bcast_blas_sgemm_packed = 0;
 __attribute__((weak)) bcast_dgemm_packed_t bcast_blas_dgemm_packed = 0;
 __attribute__((weak)) void (*bcast_blas_gemm_release)(void *) = 0;
+/* Convolutions (bcast.ir.loops.CONV_ATTR): the kernel packed once per call
+   from its geometry (an int64_t array, lowering/c_gemm.py's conv_geometry)
+   and rows of the result computed from the input and that packed kernel,
+   given back with bcast_blas_gemm_release: lowering/c_gemm.py's
+   bcast_sconv_pack and bcast_sconv_packed. */
+typedef void *(*bcast_sconv_pack_t)(const float *, const int64_t *);
+typedef void *(*bcast_dconv_pack_t)(const double *, const int64_t *);
+typedef void (*bcast_sconv_packed_t)(const float *, const int64_t *, int64_t, int64_t, const void *, float *);
+typedef void (*bcast_dconv_packed_t)(const double *, const int64_t *, int64_t, int64_t, const void *, double *);
+__attribute__((weak)) bcast_sconv_pack_t bcast_blas_sconv_pack = 0;
+__attribute__((weak)) bcast_dconv_pack_t bcast_blas_dconv_pack = 0;
+__attribute__((weak)) bcast_sconv_packed_t bcast_blas_sconv_packed = 0;
+__attribute__((weak)) bcast_dconv_packed_t bcast_blas_dconv_packed = 0;
 #if defined(_OPENMP)
 #include <omp.h>
 #if defined(__linux__)
@@ -314,6 +328,20 @@ static inline int64_t bcast_gemm_rows(int64_t m, double flops, int64_t row_bytes
     int64_t fit = BCAST_GEMM_BLOCK_BYTES / (row_bytes > 0 ? row_bytes : 1);
     if (rows > fit) rows = fit;
     return rows < 64 ? (m < 64 ? m : 64) : rows;
+}
+
+/* Images per convolution call (bcast.ir.loops.CONV_ATTR): blocks of whole
+   images, at least twice as many as threads when the convolution is large
+   (as bcast_gemm_rows), so that the epilogue runs on each block's images
+   right after them; a small one is one call. */
+static inline int64_t bcast_conv_images(int64_t images, double flops) {
+    int threads = 1;
+#if defined(_OPENMP)
+    threads = omp_get_max_threads();
+#endif
+    if (threads <= 1 || flops < 1e8 || images < 2) return images > 0 ? images : 1;
+    int64_t per = (images + 2 * threads - 1) / (2 * threads);
+    return per > 0 ? per : 1;
 }
 
 static inline void bcast_stream_fence(void) {
@@ -798,7 +826,8 @@ class FunctionEmitter:
 
     # -- loops ---------------------------------------------------------------
     def loop(self, op: scf.ForOp) -> None:
-        call = self.gemm_call(op) if GEMM_ATTR in op.attributes else None
+        call = (self.gemm_call(op) if GEMM_ATTR in op.attributes
+                else self.conv_call(op) if CONV_ATTR in op.attributes else None)  # fmt: skip
         if call is None:
             self.loop_nest(op)
             return
@@ -880,6 +909,45 @@ class FunctionEmitter:
         epilogue = self.epilogue(op, stores[0].memref, (loads[0].memref, loads[1].memref), m) if batch == "1" else None
         condition = " && ".join([function, *(f"{size} > 0" for size in dynamic)])
         return condition, lines, epilogue, (first, count), closing
+
+    def conv_call(self, op: scf.ForOp) -> tuple[str, list[str], scf.ForOp | None, tuple[str, str], list[str]] | None:
+        """What ``gemm_call`` gives, for a convolution's nest marked
+        ``CONV_ATTR``: the kernel packed once (``bcast_blas_sconv_pack``,
+        declared before the condition, which is that it was packed), then
+        blocks of whole images (``bcast_conv_images``) on OpenMP threads,
+        each computing its rows (``..._packed``) and then running the
+        epilogue on its images while they are in cache. None when the nest
+        does not read and write as the attribute says."""
+        loads = [o for o in op.walk() if isinstance(o, memref.LoadOp)]
+        stores = [o for o in op.walk() if isinstance(o, memref.StoreOp)]
+        if len(loads) != 2 or len(stores) != 1:
+            return None
+        element = stores[0].memref.type.element_type
+        if not isinstance(element, Float32Type | Float64Type):
+            return None
+        geometry = op.attributes[CONV_ATTR].get_values()  # type: ignore[attr-defined]
+        x, w, c = self.e(loads[0].memref), self.e(loads[1].memref), self.e(stores[0].memref)
+        letter = "s" if isinstance(element, Float32Type) else "d"
+        pack, rows_of = f"bcast_blas_{letter}conv_pack", f"bcast_blas_{letter}conv_packed"
+        nsp, features, ldc = geometry[0], geometry[1], geometry[4]
+        spatial = [geometry[9 + 10 * k: 19 + 10 * k] for k in range(nsp)]
+        per_image, taps = math.prod(d[1] for d in spatial), math.prod(d[2] for d in spatial)
+        trip = nests.trip(op)
+        batch = str(trip) if trip is not None else self.e(op.ub)
+        g, packed, per, blocks, q, first, count = (self.fresh(p) for p in ("g", "p", "n", "n", "q", "r", "n"))
+        self.out(f"static const int64_t {g}[] = {{{', '.join(map(str, geometry))}}};")
+        self.out(f"void *{packed} = {pack} && {rows_of} && bcast_blas_gemm_release ? {pack}({w}, {g}) : 0;")
+        flops = float(2 * per_image * ldc * taps * features)
+        lines = [f"int64_t {per} = bcast_conv_images({batch}, {flops:.1f} * {batch});",
+                 f"int64_t {blocks} = ({batch} + {per} - 1) / {per};"]
+        if self.openmp:
+            lines.append(f"#pragma omp parallel for schedule(dynamic, 1) if ({blocks} > 1)")
+        lines += [f"for (int64_t {q} = 0; {q} < {blocks}; {q}++) {{",
+                  f"    int64_t {first} = {q} * {per};",
+                  f"    int64_t {count} = {batch} - {first} < {per} ? {batch} - {first} : {per};",
+                  f"    {rows_of}({x}, {g}, {first} * {per_image}, {count} * {per_image}, {packed}, {c});"]
+        epilogue = self.epilogue(op, stores[0].memref, (loads[0].memref, loads[1].memref), batch)
+        return packed, lines, epilogue, (first, count), [f"bcast_blas_gemm_release({packed});"]
 
     def gemm_sizes(self, op: scf.ForOp) -> tuple[tuple[str, str, str, str], list[str], dict]:
         """``GEMM_ATTR``'s batch, M, N and K as C expressions (a static size

@@ -41,12 +41,15 @@ the layer from 1.45-1.63x jax.jit's time to about even at 1024 and
 from string import Template
 
 SYMBOLS = ("bcast_sgemm", "bcast_dgemm", "bcast_sgemm_pack", "bcast_dgemm_pack", "bcast_sgemm_packed",
-           "bcast_dgemm_packed", "bcast_gemm_release")
+           "bcast_dgemm_packed", "bcast_gemm_release", "bcast_sconv_pack", "bcast_dconv_pack",
+           "bcast_sconv_packed", "bcast_dconv_packed")
 """The entry points of the library ``SOURCE`` builds: the CBLAS-style
 products, the packing of a whole B, and the product of rows of A with a
-packed B (f32, f64 each), and the release of a packed B;
+packed B (f32, f64 each), the release of a packed B, and the convolution's
+kernel packing and rows (f32, f64 each; ``bcast.ir.loops.conv_geometry``);
 ``c_runtime.BLAS_POINTERS`` names the generated code's pointers to them in
 the same order."""
+
 
 KERNEL = Template(r"""
 /* Lanes per vector (the widest the target has), rows per micro-tile
@@ -278,6 +281,141 @@ void bcast_${x}gemm(int order, int trans_a, int trans_b, int64_t m, int64_t n, i
         row_major_${x}(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     else
         row_major_${x}(tb, ta, n, m, k, alpha, b, ldb, a, lda, beta, c, ldc);
+}
+
+/* Convolutions (bcast.ir.loops.conv_geometry; docs/c-backend.md,
+   "Convolutions"): a convolution is the product of its im2col matrix
+   (one row per output place, one column per kernel place and input
+   feature) and its kernel as a (places * features) x (out features)
+   matrix; neither is materialized. The kernel is packed once per call
+   into the GEMM's panels (bcast_${x}conv_pack, read through its strides,
+   reversed where asked), and the im2col rows are packed straight from
+   the input into the GEMM's slivers (pack_a_conv), padding and dilation
+   as zeros and skipped elements, so the same micro-kernel runs. */
+static int64_t conv_places_${x}(const int64_t *g, int field) {
+    int64_t count = 1;
+    for (int64_t s = 0; s < g[0]; s++) count *= g[9 + 10 * s + field];
+    return count;
+}
+
+/* Output rows i0.. (mc of them) and im2col columns p0.. (kc) of group grp
+   into slivers of MR rows, as pack_a lays them out. */
+static void pack_a_conv_${x}(const ${real} *x, const int64_t *g, int64_t grp, int64_t i0, int64_t p0, int64_t mc,
+                        int64_t kc, ${real} *restrict out) {
+    int64_t nsp = g[0], features = g[1], xc = g[6], per_image = conv_places_${x}(g, 1);
+    const int64_t *sp = g + 9;
+    const ${real} *xg = x + grp * features * xc;
+    for (int64_t s0 = 0; s0 < mc; s0 += MR) {
+        int64_t rows = mc - s0 < MR ? mc - s0 : MR;
+        const ${real} *base[MR];
+        int64_t origin[MR][3];
+        for (int64_t r = 0; r < rows; r++) {
+            int64_t row = i0 + s0 + r, rest = row % per_image;
+            base[r] = xg + (row / per_image) * g[5];
+            for (int64_t s = nsp - 1; s >= 0; s--) {
+                origin[r][s] = (rest % sp[10 * s + 1]) * sp[10 * s + 3] - sp[10 * s + 6];
+                rest /= sp[10 * s + 1];
+            }
+        }
+        ${real} *o = out + s0 * kc;
+        for (int64_t p = p0; p < p0 + kc;) {
+            int64_t tap = p / features, c0 = p % features;
+            int64_t run = features - c0 < p0 + kc - p ? features - c0 : p0 + kc - p;
+            int64_t k[3];
+            for (int64_t s = nsp - 1; s >= 0; s--) {
+                k[s] = tap % sp[10 * s + 2];
+                tap /= sp[10 * s + 2];
+            }
+            for (int64_t r = 0; r < MR; r++) {
+                const ${real} *src = r < rows ? base[r] : NULL;
+                for (int64_t s = 0; s < nsp && src; s++) {
+                    const int64_t *d = sp + 10 * s;
+                    int64_t q = origin[r][s] + k[s] * d[4];  /* in the dilated input */
+                    if (q < 0 || q % d[5]) src = NULL;
+                    else if ((q /= d[5]) >= d[0]) src = NULL;
+                    else src += q * d[7];
+                }
+                ${real} *dst = o + (p - p0) * MR + r;
+                if (!src)
+                    for (int64_t c = 0; c < run; c++) dst[c * MR] = (${real})0;
+                else if (xc == 1)
+                    for (int64_t c = 0; c < run; c++) dst[c * MR] = src[c0 + c];
+                else
+                    for (int64_t c = 0; c < run; c++) dst[c * MR] = src[(c0 + c) * xc];
+            }
+            p += run;
+        }
+    }
+}
+
+/* The kernel w of geometry g packed as bcast_${x}gemm_pack packs a
+   (places * features) x (out features) B, one such B per feature group
+   after the other. Returns the buffer (give it back with
+   bcast_gemm_release), NULL when out of memory. */
+void *bcast_${x}conv_pack(const ${real} *w, const int64_t *g) {
+    int64_t features = g[1], outs = g[2], groups = g[3], nsp = g[0];
+    int64_t k = conv_places_${x}(g, 2) * features, n = outs, per_group = k * ((n + NR - 1) / NR * NR);
+    const int64_t *sp = g + 9;
+    void *base = pack_buffer((size_t)(groups * per_group) * sizeof(${real}) + 64);
+    if (!base) return NULL;
+    ${real} *packed = (${real} *)((char *)base + (64 - (uintptr_t)base % 64) % 64);
+    for (int64_t grp = 0; grp < groups; grp++)
+        for (int64_t j0 = 0; j0 < n; j0 += NC) {
+            int64_t nc = n - j0 < NC ? n - j0 : NC, ncp = (nc + NR - 1) / NR * NR;
+            for (int64_t p0 = 0; p0 < k; p0 += KC) {
+                int64_t kc = k - p0 < KC ? k - p0 : KC;
+                ${real} *block = packed + grp * per_group + j0 * k + p0 * ncp;
+                for (int64_t p = 0; p < kc; p++) {
+                    int64_t tap = (p0 + p) / features, c = (p0 + p) % features, at = c * g[7];
+                    for (int64_t s = nsp - 1; s >= 0; s--) {
+                        const int64_t *d = sp + 10 * s;
+                        int64_t place = tap % d[2];
+                        at += (d[9] ? d[2] - 1 - place : place) * d[8];
+                        tap /= d[2];
+                    }
+                    for (int64_t t = 0; t < nc; t += NR) {
+                        int64_t cols = nc - t < NR ? nc - t : NR;
+                        ${real} *row = block + t * kc + p * NR;
+                        for (int64_t j = 0; j < cols; j++) row[j] = w[at + (grp * outs + j0 + t + j) * g[8]];
+                        for (int64_t j = cols; j < NR; j++) row[j] = (${real})0;
+                    }
+                }
+            }
+        }
+    return base;
+}
+
+/* Output rows row0.. (m of them: batch * output places, row-major) of the
+   convolution of x with the kernel packed by bcast_${x}conv_pack, written
+   to c (the result, g[4] features per row); runs on the calling thread. */
+void bcast_${x}conv_packed(const ${real} *x, const int64_t *g, int64_t row0, int64_t m, const void *packed_base,
+                        ${real} *c) {
+    if (m <= 0) return;
+    int64_t outs = g[2], ldc = g[4], k = conv_places_${x}(g, 2) * g[1], per_group = k * ((outs + NR - 1) / NR * NR);
+    const ${real} *packed = (const ${real} *)((const char *)packed_base
+                                         + (64 - (uintptr_t)packed_base % 64) % 64);
+    int64_t kb = k < KC ? k : KC, mb = m < MC ? m : MC;
+    void *base;
+    ${real} *ap = aligned_${x}((size_t)((mb + MR - 1) / MR * MR) * kb, &base);
+    if (!ap) abort();
+    for (int64_t grp = 0; grp < g[3]; grp++)
+        for (int64_t j0 = 0; j0 < outs; j0 += NC) {
+            int64_t nc = outs - j0 < NC ? outs - j0 : NC, ncp = (nc + NR - 1) / NR * NR;
+            for (int64_t p0 = 0; p0 < k; p0 += KC) {
+                int64_t kc = k - p0 < KC ? k - p0 : KC;
+                const ${real} *bp = packed + grp * per_group + j0 * k + p0 * ncp;
+                for (int64_t i0 = 0; i0 < m; i0 += MC) {
+                    int64_t mc = m - i0 < MC ? m - i0 : MC;
+                    pack_a_conv_${x}(x, g, grp, row0 + i0, p0, mc, kc, ap);
+                    for (int64_t t = 0; t < nc; t += NR)
+                        for (int64_t s = 0; s < mc; s += MR)
+                            micro_${x}(kc, ap + s * kc, bp + t * kc, c + (row0 + i0 + s) * ldc + grp * outs + j0 + t,
+                                       ldc, mc - s < MR ? mc - s : MR, nc - t < NR ? nc - t : NR, (${real})1,
+                                       (${real})0, p0 == 0);
+                }
+            }
+        }
+    free(base);
 }
 #undef VL
 #undef MR

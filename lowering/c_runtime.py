@@ -910,7 +910,8 @@ def own_gemm() -> tuple[int, ...]:
 
 
 BLAS_POINTERS = ("bcast_blas_sgemm", "bcast_blas_dgemm", "bcast_blas_sgemm_pack", "bcast_blas_dgemm_pack",
-                 "bcast_blas_sgemm_packed", "bcast_blas_dgemm_packed", "bcast_blas_gemm_release")
+                 "bcast_blas_sgemm_packed", "bcast_blas_dgemm_packed", "bcast_blas_gemm_release",
+                 "bcast_blas_sconv_pack", "bcast_blas_dconv_pack", "bcast_blas_sconv_packed", "bcast_blas_dconv_packed")
 """The generated code's pointers ``link_blas`` sets, in ``own_gemm()``'s
 (``c_gemm.SYMBOLS``') order."""
 
