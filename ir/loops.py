@@ -138,9 +138,11 @@ computes exactly that. A target may call a GEMM instead (the C target's
 CONV_ATTR = "bcast.conv"
 """On the outermost ``scf.for`` of a convolution's nest (``bcast.convolution``
 lowered) whose result is row-major (batch, output places..., features) and
-whose batch is that loop: the convolution's geometry, an ``array<i64>``
-(``conv_geometry``: sizes, strides in elements of both
-operands, padding, dilations, reversal, groups). The nest's first two
+a ``?`` batch is that loop: ``{geometry, batch}``, the convolution's
+geometry an ``array<i64>`` (``conv_geometry``: sizes, strides in elements
+of both operands, padding, dilations, reversal, groups), ``batch`` the
+static batch (absent when it is ``?``: the loop's trip count; a static
+dim of size 1 has no loop). The nest's first two
 ``memref.load``s read the input and the kernel, its ``memref.store``
 writes the result; the nest computes exactly that. A target may call a
 convolution kernel instead (the C target's ``bcast_blas_*conv_*``); the

@@ -925,15 +925,15 @@ class FunctionEmitter:
         element = stores[0].memref.type.element_type
         if not isinstance(element, Float32Type | Float64Type):
             return None
-        geometry = op.attributes[CONV_ATTR].get_values()  # type: ignore[attr-defined]
+        attribute = op.attributes[CONV_ATTR].data  # type: ignore[attr-defined]
+        geometry = attribute["geometry"].get_values()
         x, w, c = self.e(loads[0].memref), self.e(loads[1].memref), self.e(stores[0].memref)
         letter = "s" if isinstance(element, Float32Type) else "d"
         pack, rows_of = f"bcast_blas_{letter}conv_pack", f"bcast_blas_{letter}conv_packed"
         nsp, features, ldc = geometry[0], geometry[1], geometry[4]
         spatial = [geometry[9 + 10 * k: 19 + 10 * k] for k in range(nsp)]
         per_image, taps = math.prod(d[1] for d in spatial), math.prod(d[2] for d in spatial)
-        trip = nests.trip(op)
-        batch = str(trip) if trip is not None else self.e(op.ub)
+        batch = str(attribute["batch"].value.data) if "batch" in attribute else self.e(op.ub)
         g, packed, per, blocks, q, first, count = (self.fresh(p) for p in ("g", "p", "n", "n", "q", "r", "n"))
         self.out(f"static const int64_t {g}[] = {{{', '.join(map(str, geometry))}}};")
         self.out(f"void *{packed} = {pack} && {rows_of} && bcast_blas_gemm_release ? {pack}({w}, {g}) : 0;")

@@ -27,7 +27,7 @@ integers wrap in the loop nest, which keeps them)."""
 
 DIRECT_MIN_OUTS = 16
 """The fewest output features per group the direct convolution kernel
-takes: its micro-tile is two vectors of output features wide (32 at f32
+takes for a grouped convolution: its micro-tile is two vectors of output features wide (32 at f32
 with AVX-512), so a depthwise convolution (one per group) would compute
 mostly padding; the loop nest, feature innermost, serves those."""
 
@@ -36,7 +36,8 @@ def direct_geometry(op: bc.ConvolutionOp) -> tuple[int, ...] | None:
     """``CONV_ATTR``'s geometry (``loops.conv_geometry``) when the C
     target's direct convolution kernel (``lowering/c_gemm.py``, no im2col
     materialized) computes ``op``: f32/f64, no batch groups, 1 to 3
-    spatial dims, at least ``DIRECT_MIN_OUTS`` output features per group,
+    spatial dims, one feature group or at least ``DIRECT_MIN_OUTS``
+    output features per group,
     a result laid out (batch, spatial..., feature) in order, every dim
     static and non-empty but the batch, which may be ``?`` when it is the
     input's first dim (the input's strides do not depend on it then). The
@@ -55,7 +56,7 @@ def direct_geometry(op: bc.ConvolutionOp) -> tuple[int, ...] | None:
     if not isinstance(lhs[d.input_batch], int) and d.input_batch != 0:
         return None
     outs = rhs[d.kernel_output_feature] // groups
-    if outs < DIRECT_MIN_OUTS:
+    if groups > 1 and outs < DIRECT_MIN_OUTS:
         return None
 
     def strides(shape: tuple) -> list[int]:

@@ -1898,7 +1898,9 @@ class FunctionLowering:
             b(memref.StoreOp.get(scalar.convert(b, acc, element, total), target, list(ivs)))
         nest = [o for o in block.ops if o not in before and isinstance(o, scf.ForOp)]
         if geometry is not None and len(nest) == 1:
-            nest[0].attributes[CONV_ATTR] = dense_i64(geometry)
+            batch = flat_type_shape(op.result.type)[0]
+            nest[0].attributes[CONV_ATTR] = DictionaryAttr(
+                {"geometry": dense_i64(geometry), **({"batch": IntegerAttr(batch, 64)} if isinstance(batch, int) else {})})
         self.written(op.result, target)
 
     def direct_convolution(self, op: bc.ConvolutionOp) -> tuple[int, ...] | None:

@@ -88,6 +88,15 @@ CASES = {
     "f16": ((1, 4, 5, 3), (2, 3, 3, 2), "f16", {"low": (0, 1), "high": (1, 0)}, 1, 1),
     "one_d": ((2, 9, 3), (3, 3, 4), "f32", {"strides": (2,), "low": (1,), "high": (2,), "rhs_dilation": (2,)}, 1, 1),
     "three_d": ((1, 3, 4, 3, 2), (2, 2, 2, 2, 3), "f32", {"strides": (1, 2, 1), "low": (0, 1, 1)}, 1, 1),
+    # the direct C kernel's paths (docs/c-backend.md, "Convolutions"): two feature groups of 16 outputs;
+    # odd sizes, more outputs than one f64 panel (16), both dilations, reversal, crops, one image
+    "grouped_wide": ((2, 5, 6, 4), (3, 3, 2, 32), "f32", {"low": (1, 1), "high": (1, 1)}, 2, 1),
+    "odd_f64": ((3, 7, 5, 5), (2, 3, 5, 17), "f64", {"strides": (2, 1), "low": (1, 2), "high": (0, 1),
+                                                    "rhs_dilation": (1, 2)}, 1, 1),
+    "dilated_reversed": ((2, 4, 5, 3), (3, 2, 3, 5), "f32", {"lhs_dilation": (2, 2), "rhs_dilation": (2, 1),
+                                                             "low": (1, -1), "high": (2, 0),
+                                                             "reversal": (True, True)}, 1, 1),
+    "one_image": ((1, 6, 6, 3), (3, 3, 3, 8), "f32", {"low": (1, 1), "high": (1, 1)}, 1, 1),
     "empty_batch": ((0, 4, 4, 3), (3, 3, 3, 4), "f32", {}, 1, 1),
     "window_larger_than_input": ((1, 2, 2, 1), (3, 3, 1, 1), "f32", {}, 1, 1),
 }
@@ -193,11 +202,13 @@ def jax_programs():
         "three_d": (lambda x, w: conv(x, w, (1, 2, 1), dims=("NDHWC", "DHWIO", "NDHWC")),
                     (2, 4, 5, 6, 3), (2, 3, 3, 3, 4)),
         "size_0_batch": (lambda x, w: conv(x, w), (0, 8, 8, 3), (3, 3, 3, 4)),
+        # an NCHW input and OIHW kernel into an NHWC result: the direct C kernel reads both through their strides
+        "nchw_to_nhwc": (lambda x, w: conv(x, w, (1, 2), dims=("NCHW", "OIHW", "NHWC")), (2, 3, 7, 8), (5, 3, 3, 2)),
     }
 
 
 JAX_NAMES = ["same", "valid_strided", "transposed", "atrous_nchw", "depthwise", "grouped_kernel_gradient",
-             "input_gradient", "one_d", "three_d", "size_0_batch"]
+             "input_gradient", "one_d", "three_d", "size_0_batch", "nchw_to_nhwc"]
 
 
 def jax_case(name):
@@ -242,17 +253,97 @@ def test_array_api_target_convolves_on_array_api_strict():
         assert_close(np.asarray(f(xp.asarray(x), xp.asarray(w))), oracle(x, w, conv), element)
 
 
-@pytest.mark.parametrize("name, gemm", [("same_strided", True), ("transposed", True), ("reversed", True),
-                                        ("three_d", True), ("depthwise", False), ("f16", False)])
-def test_c_computes_an_ungrouped_float_convolution_as_one_gemm(name, gemm):
-    """The loop lowering writes an f32/f64 convolution without groups as an
-    im2col and one GEMM-marked product (``passes/conv_gemm.py``); groups and
-    other element types keep the loop nest. Both give the oracle's values
-    (``test_backends_sum_what_the_spec_places``)."""
+def lowered(source) -> str:
+    """``source`` (text or a module) through the C target's standard
+    pipeline and the loop lowering, printed."""
     from bcast.tools import driver
     from bcast.tools.targets import STANDARD_PIPELINE
 
+    return str(driver.load(source if isinstance(source, str) else str(source), "conv.mlir",
+                           pipeline=STANDARD_PIPELINE + ",bcast-lower-to-loops"))
+
+
+@pytest.mark.parametrize("name, direct", [("same_strided", True), ("transposed", True), ("reversed", True),
+                                          ("three_d", True), ("crop", True), ("one_d", True),
+                                          ("grouped_wide", True), ("depthwise", False), ("f16", False),
+                                          ("wrapping_i8", False), ("batch_groups", False)])
+def test_c_marks_a_float_convolution_for_the_direct_kernel(name, direct):
+    """The loop lowering marks the nest of an f32/f64 convolution without
+    batch groups (and one feature group, or at least 16 output features
+    per group) ``bcast.conv`` (``CONV_ATTR``): the C target runs it on the
+    direct kernel, no im2col materialized (``passes/conv_gemm.py``,
+    ``direct_geometry``); depthwise, f16, integer and batch-grouped ones
+    keep the loop nest. Both give the oracle's values
+    (``test_backends_sum_what_the_spec_places``)."""
     x, w, conv, element = case(name)
-    lowered = str(driver.load(program(x, w, conv, element), "conv.mlir",
-                              pipeline=STANDARD_PIPELINE + ",bcast-lower-to-loops"))
-    assert ("bcast.gemm" in lowered) == gemm
+    text = lowered(program(x, w, conv, element))
+    assert ("bcast.conv" in text) == direct
+    assert "bcast.gemm" not in text
+
+
+def test_c_computes_a_convolution_with_another_result_layout_as_one_gemm():
+    """An NCHW result is not the direct kernel's row-major (batch, places,
+    features): the convolution is an im2col and one GEMM-marked product."""
+    fn, x, w = jax_case("atrous_nchw")
+    text = lowered(bcast.from_jax(fn, x, w))
+    assert "bcast.gemm" in text and "bcast.conv" not in text
+
+
+def cnn_layer(x, w, b):
+    """flax's ``nn.Conv`` (3x3 SAME, NHWC/HWIO) with its bias, then relu."""
+    import jax
+
+    y = jax.lax.conv_general_dilated(x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"))
+    return jax.nn.relu(y + b)
+
+
+@pytest.mark.parametrize("xs, ws, stride", [((3, 15, 13, 130), (3, 3, 130, 20), 1),  # K = 1170: two blocks of K
+                                            ((4, 24, 24, 16), (3, 3, 16, 40), 2),  # rows past one block of 192
+                                            ((4, 32, 32, 32), (3, 3, 32, 64), 1)])  # 1.2e8 flops: images on threads
+def test_c_direct_convolution_of_layer_sizes_is_jax_jit(xs, ws, stride):
+    """Sizes past the kernel's blocks (``KC`` of the contracted places *
+    features, ``MC`` rows) and a layer large enough to split its images
+    over threads, with the bias and relu fused after it: jax.jit's values."""
+    import jax
+
+    rng = np.random.default_rng(7)
+    x, w, b = (rng.standard_normal(s).astype(np.float32) for s in (xs, ws, ws[-1:]))
+    fn = (lambda x, w, b: cnn_layer(x, w, b)) if stride == 1 else (lambda x, w, b: jax.nn.relu(
+        jax.lax.conv_general_dilated(x, w, (stride, stride), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")) + b))
+    f = bcast.compile(bcast.from_jax(fn, x, w, b), backend="c")
+    assert "bcast_blas_sconv_packed(" in f.c_source
+    np.testing.assert_allclose(f(x, w, b), np.asarray(jax.jit(fn)(x, w, b)), rtol=1e-4, atol=1e-4)
+
+
+def test_c_fuses_the_bias_and_relu_into_the_convolution_blocks():
+    """The epilogue after the convolution runs inside the loop over blocks
+    of images, right after each block's call (as after a GEMM), not as a
+    second pass over the result."""
+    rng = np.random.default_rng(8)
+    x, w, b = (rng.standard_normal(s).astype(np.float32) for s in ((2, 6, 6, 3), (3, 3, 3, 8), (8,)))
+    f = bcast.compile(bcast.from_jax(cnn_layer, x, w, b), backend="c")
+    fast = f.c_source.split("bcast_blas_sconv_packed(", 1)[1].split("bcast_blas_gemm_release(")[0]
+    assert "? " in fast and "arg3" in fast  # relu's select and the bias, in the block loop
+    np.testing.assert_allclose(f(x, w, b), np.maximum(numerics.convolution(
+        x, w, rules.Convolution.plain(nhwc(2), low=(1, 1), high=(1, 1))) + b, 0), rtol=2e-5, atol=2e-5)
+
+
+@pytest.mark.parametrize("backend", ["c", "numpy"])
+def test_a_dynamic_batch_cnn_layer_compiled_once_runs_at_every_size(backend):
+    """JAX's batch-polymorphic CNN layer (``?`` batch, bias, relu), compiled
+    once: sizes 1, 2 and 5 equal jax.jit's (JAX asserts ``b >= 1``; size 0
+    runs in ``test_a_dynamic_batch_runs_at_every_size``); on C it is the
+    direct kernel with the batch read at entry."""
+    import jax
+    from jax import export
+
+    rng = np.random.default_rng(9)
+    w, b = rng.standard_normal((3, 3, 4, 24)).astype(np.float32), rng.standard_normal(24).astype(np.float32)
+    (n,) = export.symbolic_shape("b")
+    text = export.export(jax.jit(cnn_layer))(jax.ShapeDtypeStruct((n, 7, 6, 4), np.float32), w, b).mlir_module()
+    f = bcast.compile(text, backend=backend)
+    if backend == "c":
+        assert "bcast_blas_sconv_packed(" in f.c_source
+    for size in (1, 2, 5):
+        x = rng.standard_normal((size, 7, 6, 4)).astype(np.float32)
+        np.testing.assert_allclose(f(x, w, b), np.asarray(jax.jit(cnn_layer)(x, w, b)), rtol=2e-5, atol=2e-5)
