@@ -299,9 +299,13 @@ static int64_t conv_places_${x}(const int64_t *g, int field) {
 }
 
 /* Output rows i0.. (mc of them) and im2col columns p0.. (kc) of group grp
-   into slivers of MR rows, as pack_a lays them out. */
+   into slivers of MR rows, as pack_a lays them out. Per kernel place, each
+   row's input element is found once (or the zeros, features long, where
+   padding or dilation puts none) and its run of features copied; with
+   contiguous features (xc 1) the rows are interleaved a column at a time,
+   so the sliver is written in order. */
 static void pack_a_conv_${x}(const ${real} *x, const int64_t *g, int64_t grp, int64_t i0, int64_t p0, int64_t mc,
-                        int64_t kc, ${real} *restrict out) {
+                        int64_t kc, const ${real} *zeros, ${real} *restrict out) {
     int64_t nsp = g[0], features = g[1], xc = g[6], per_image = conv_places_${x}(g, 1);
     const int64_t *sp = g + 9;
     const ${real} *xg = x + grp * features * xc;
@@ -326,26 +330,110 @@ static void pack_a_conv_${x}(const ${real} *x, const int64_t *g, int64_t grp, in
                 k[s] = tap % sp[10 * s + 2];
                 tap /= sp[10 * s + 2];
             }
+            const ${real} *src[MR];
             for (int64_t r = 0; r < MR; r++) {
-                const ${real} *src = r < rows ? base[r] : NULL;
-                for (int64_t s = 0; s < nsp && src; s++) {
+                const ${real} *at = r < rows ? base[r] : NULL;
+                for (int64_t s = 0; s < nsp && at; s++) {
                     const int64_t *d = sp + 10 * s;
                     int64_t q = origin[r][s] + k[s] * d[4];  /* in the dilated input */
-                    if (q < 0 || q % d[5]) src = NULL;
-                    else if ((q /= d[5]) >= d[0]) src = NULL;
-                    else src += q * d[7];
+                    if (d[5] != 1) {
+                        if (q < 0 || q % d[5]) {
+                            at = NULL;
+                            break;
+                        }
+                        q /= d[5];
+                    }
+                    at = q < 0 || q >= d[0] ? NULL : at + q * d[7];
                 }
-                ${real} *dst = o + (p - p0) * MR + r;
-                if (!src)
-                    for (int64_t c = 0; c < run; c++) dst[c * MR] = (${real})0;
-                else if (xc == 1)
-                    for (int64_t c = 0; c < run; c++) dst[c * MR] = src[c0 + c];
-                else
-                    for (int64_t c = 0; c < run; c++) dst[c * MR] = src[(c0 + c) * xc];
+                src[r] = at;
+            }
+            ${real} *dst = o + (p - p0) * MR;
+            if (xc == 1) {
+                for (int64_t r = 0; r < MR; r++) src[r] = (src[r] ? src[r] : zeros) + c0;
+                for (int64_t c = 0; c < run; c++)
+#pragma GCC unroll 16
+                    for (int64_t r = 0; r < MR; r++) dst[c * MR + r] = src[r][c];
+            } else {
+                for (int64_t r = 0; r < MR; r++)
+                    for (int64_t c = 0; c < run; c++) dst[c * MR + r] = src[r] ? src[r][(c0 + c) * xc] : (${real})0;
             }
             p += run;
         }
     }
+}
+
+/* The input elements of output rows row0.. (rows of them, up to MR) at
+   every kernel place: ptrs[tap * MR + r] is row r's first feature there
+   (of group grp), or zeros where padding or dilation puts no element (and
+   for the rows past rows). The indirection the micro-kernel reads A
+   through when the features are contiguous. */
+static void conv_rows_${x}(const ${real} *x, const int64_t *g, int64_t grp, int64_t row0, int64_t rows, int64_t taps,
+                      const ${real} *zeros, const ${real} **ptrs) {
+    int64_t nsp = g[0], per_image = conv_places_${x}(g, 1);
+    const int64_t *sp = g + 9;
+    for (int64_t r = 0; r < MR; r++) {
+        const ${real} *base = NULL;
+        int64_t origin[3] = {0, 0, 0};
+        if (r < rows) {
+            int64_t row = row0 + r, rest = row % per_image;
+            base = x + grp * g[1] * g[6] + (row / per_image) * g[5];
+            for (int64_t s = nsp - 1; s >= 0; s--) {
+                origin[s] = (rest % sp[10 * s + 1]) * sp[10 * s + 3] - sp[10 * s + 6];
+                rest /= sp[10 * s + 1];
+            }
+        }
+        for (int64_t tap = 0; tap < taps; tap++) {
+            const ${real} *at = base;
+            int64_t t = tap;
+            for (int64_t s = nsp - 1; s >= 0 && at; s--) {
+                const int64_t *d = sp + 10 * s;
+                int64_t q = origin[s] + (t % d[2]) * d[4];  /* in the dilated input */
+                t /= d[2];
+                if (d[5] != 1) {
+                    if (q < 0 || q % d[5]) {
+                        at = NULL;
+                        break;
+                    }
+                    q /= d[5];
+                }
+                at = q < 0 || q >= d[0] ? NULL : at + q * d[7];
+            }
+            ptrs[tap * MR + r] = at ? at : zeros;
+        }
+    }
+}
+
+/* micro_${x} with A read through conv_rows' pointers instead of a packed
+   sliver: columns p0.. (kc) of the im2col rows, each kernel place's run
+   of contiguous features after the other. */
+static void micro_conv_${x}(int64_t features, int64_t p0, int64_t kc, const ${real} *const *ptrs,
+                       const ${real} *restrict bp, ${real} *c, int64_t ldc, int64_t rows, int64_t cols, int first) {
+    vf_${x} acc[MR][2];
+    for (int r = 0; r < MR; r++) acc[r][0] = acc[r][1] = (vf_${x}){0};
+    for (int64_t p = p0; p < p0 + kc;) {
+        int64_t tap = p / features, c0 = p % features;
+        int64_t run = features - c0 < p0 + kc - p ? features - c0 : p0 + kc - p;
+        const ${real} *a[MR];
+        for (int r = 0; r < MR; r++) a[r] = ptrs[tap * MR + r] + c0;
+        const ${real} *b = bp + (p - p0) * NR;
+        for (int64_t q = 0; q < run; q++) {
+            vf_${x} b0 = *(const vf_${x} *)(b + q * NR), b1 = *(const vf_${x} *)(b + q * NR + VL);
+#pragma GCC unroll 16
+            for (int r = 0; r < MR; r++) {
+                ${real} v = a[r][q];
+                acc[r][0] += b0 * v;
+                acc[r][1] += b1 * v;
+            }
+        }
+        p += run;
+    }
+    ${real} tile[MR][NR] __attribute__((aligned(64)));
+    for (int r = 0; r < MR; r++) {
+        *(vf_${x} *)&tile[r][0] = acc[r][0];
+        *(vf_${x} *)&tile[r][VL] = acc[r][1];
+    }
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t j = 0; j < cols; j++) c[r * ldc + j] = first ? tile[r][j] : c[r * ldc + j] + tile[r][j];
 }
 
 /* The kernel w of geometry g packed as bcast_${x}gemm_pack packs a
@@ -397,16 +485,29 @@ void bcast_${x}conv_packed(const ${real} *x, const int64_t *g, int64_t row0, int
     int64_t kb = k < KC ? k : KC, mb = m < MC ? m : MC;
     void *base;
     ${real} *ap = aligned_${x}((size_t)((mb + MR - 1) / MR * MR) * kb, &base);
-    if (!ap) abort();
+    ${real} *zeros = calloc((size_t)g[1], sizeof(${real}));
+    int64_t taps = conv_places_${x}(g, 2);
+    const ${real} **ptrs = g[6] == 1 ? malloc((size_t)(taps * MR) * sizeof *ptrs) : NULL;
+    if (!ap || !zeros || (g[6] == 1 && !ptrs)) abort();
     for (int64_t grp = 0; grp < g[3]; grp++)
         for (int64_t j0 = 0; j0 < outs; j0 += NC) {
             int64_t nc = outs - j0 < NC ? outs - j0 : NC, ncp = (nc + NR - 1) / NR * NR;
             for (int64_t p0 = 0; p0 < k; p0 += KC) {
                 int64_t kc = k - p0 < KC ? k - p0 : KC;
                 const ${real} *bp = packed + grp * per_group + j0 * k + p0 * ncp;
+                if (ptrs) {  /* contiguous features: A read in place */
+                    for (int64_t i0 = 0; i0 < m; i0 += MR) {
+                        int64_t rows = m - i0 < MR ? m - i0 : MR;
+                        conv_rows_${x}(x, g, grp, row0 + i0, rows, taps, zeros, ptrs);
+                        for (int64_t t = 0; t < nc; t += NR)
+                            micro_conv_${x}(g[1], p0, kc, ptrs, bp + t * kc, c + (row0 + i0) * ldc + grp * outs + j0 + t,
+                                            ldc, rows, nc - t < NR ? nc - t : NR, p0 == 0);
+                    }
+                    continue;
+                }
                 for (int64_t i0 = 0; i0 < m; i0 += MC) {
                     int64_t mc = m - i0 < MC ? m - i0 : MC;
-                    pack_a_conv_${x}(x, g, grp, row0 + i0, p0, mc, kc, ap);
+                    pack_a_conv_${x}(x, g, grp, row0 + i0, p0, mc, kc, zeros, ap);
                     for (int64_t t = 0; t < nc; t += NR)
                         for (int64_t s = 0; s < mc; s += MR)
                             micro_${x}(kc, ap + s * kc, bp + t * kc, c + (row0 + i0 + s) * ldc + grp * outs + j0 + t,
@@ -415,6 +516,8 @@ void bcast_${x}conv_packed(const ${real} *x, const int64_t *g, int64_t row0, int
                 }
             }
         }
+    free(ptrs);
+    free(zeros);
     free(base);
 }
 #undef VL
