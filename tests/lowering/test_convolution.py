@@ -347,3 +347,18 @@ def test_a_dynamic_batch_cnn_layer_compiled_once_runs_at_every_size(backend):
     for size in (1, 2, 5):
         x = rng.standard_normal((size, 7, 6, 4)).astype(np.float32)
         np.testing.assert_allclose(f(x, w, b), np.asarray(jax.jit(cnn_layer)(x, w, b)), rtol=2e-5, atol=2e-5)
+
+
+@pytest.mark.parametrize("name", ["grouped_wide", "odd_f64", "dilated_reversed", "one_d", "three_d"])
+def test_c_convolution_nest_without_the_kernel_gives_the_same(name, monkeypatch):
+    """With the kernel pointers left NULL (no ``c_gemm`` library) the marked
+    nest runs instead (the attribute's definition); with them set, the
+    kernel: both give the oracle's values."""
+    from bcast.lowering import c_runtime
+
+    x, w, conv, element = case(name, seed=2)
+    for kernels in ((None,) * len(c_runtime.BLAS_POINTERS), c_runtime.own_gemm()):  # ends linked
+        monkeypatch.setattr(c_runtime, "own_gemm", lambda found=kernels: found)
+        f = bcast.compile(program(x, w, conv, element), backend="c")
+        assert "bcast_blas_" + ("s" if element == "f32" else "d") + "conv_packed(" in f.c_source
+        assert_close(np.asarray(f(x, w)), oracle(x, w, conv), element)
