@@ -23,7 +23,10 @@ Results are compared with jax.jit's before timing. Calls are interleaved
 alike; the table gives medians in ms and bcast C's time over jax.jit's
 (docs/performance.md, "Convolution on C"). ``--clock cpu`` times the
 process's CPU time (``time.process_time``) instead of the wall clock: on
-a machine shared with other work it is disturbed less.
+a machine shared with other work it is disturbed less, but it counts
+every thread of the process, so another runtime's idle threads spinning
+after its call (XLA's pool) land on whichever variant runs next:
+``--variants`` times some alone (one process per variant for CPU time).
 """
 
 from __future__ import annotations
@@ -102,7 +105,10 @@ def module_of(fn, args: list[np.ndarray], dynamic: bool):
     return export.export(jax.jit(fn))(*specs).mlir_module()
 
 
-def measure(name: str, repeats: int, clock) -> dict[str, float]:
+VARIANTS = ("bcast C", "bcast numpy", "jax.jit", "numpy")
+
+
+def measure(name: str, repeats: int, clock, chosen: list[str]) -> dict[str, float]:
     import jax
 
     import bcast
@@ -115,6 +121,7 @@ def measure(name: str, repeats: int, clock) -> dict[str, float]:
     device = [jax.device_put(a) for a in args]
     variants = {"bcast C": bcast.compile(source, backend="c"), "bcast numpy": bcast.compile(source, backend="numpy"),
                 "jax.jit": lambda *_: jitted(*device).block_until_ready(), "numpy": eager}  # fmt: skip
+    variants = {v: f for v, f in variants.items() if v in chosen}
     expected = np.asarray(jitted(*device))
     for v, f in variants.items():
         got = np.asarray(f(*args))
@@ -135,15 +142,16 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=15)
     parser.add_argument("--cases", nargs="+", default=list(CASES), choices=list(CASES))
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall")
+    parser.add_argument("--variants", nargs="+", default=list(VARIANTS), choices=VARIANTS,
+                        help="the variants to time (one alone, with --clock cpu, keeps others' idle threads out)")
     args = parser.parse_args()
     clock = time.perf_counter if args.clock == "wall" else time.process_time
-    print(f"| case | bcast C (ms) | bcast numpy (ms) | jax.jit (ms) | numpy (ms) | C / jax.jit |  ({args.clock} time)")
-    print("|---|---|---|---|---|---|")
+    print("| case | " + " | ".join(f"{v} (ms)" for v in args.variants) + " | C / jax.jit |  " + f"({args.clock} time)")
+    print("|---|" + "---|" * (len(args.variants) + 1))
     for name in args.cases:
-        t = measure(name, args.repeats, clock)
-        print(f"| {name} | {t['bcast C'] * 1e3:.2f} | {t['bcast numpy'] * 1e3:.2f} | {t['jax.jit'] * 1e3:.2f} | "
-              f"{t['numpy'] * 1e3:.2f} | {t['bcast C'] / t['jax.jit']:.2f}x |", flush=True)  # fmt: skip
-
+        t = measure(name, args.repeats, clock, args.variants)
+        ratio = f"{t['bcast C'] / t['jax.jit']:.2f}x" if "bcast C" in t and "jax.jit" in t else "-"
+        print(f"| {name} | " + " | ".join(f"{t[v] * 1e3:.2f}" for v in args.variants) + f" | {ratio} |", flush=True)
 
 if __name__ == "__main__":
     main()

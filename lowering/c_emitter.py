@@ -60,6 +60,12 @@ Each op of the loop IR is translated structurally:
   when there is no batch) when the runtime has set that pointer
   (``c_runtime.link_blas``: bcast's own kernels, ``lowering/c_gemm.py``),
   else the nest.
+- A convolution's nest marked ``bcast.conv`` (``CONV_ATTR``) packs its
+  kernel once (``bcast_blas_sconv_pack``) and computes blocks of whole
+  images on OpenMP threads (``bcast_blas_sconv_packed``,
+  ``bcast_conv_images``), each followed by the epilogue on its images;
+  the nest when the pointers are not set (docs/c-backend.md,
+  "Convolutions").
 """
 
 from __future__ import annotations

@@ -365,10 +365,12 @@ static void pack_a_conv_${x}(const ${real} *x, const int64_t *g, int64_t grp, in
 /* The input elements of output rows row0.. (rows of them, up to MR) at
    every kernel place: ptrs[tap * MR + r] is row r's first feature there
    (of group grp), or zeros where padding or dilation puts no element (and
-   for the rows past rows). The indirection the micro-kernel reads A
+   for the rows past rows); reach[tap * 3 + s]: the place's offset along
+   spatial dim s in the dilated input (conv_reach), so no division per
+   place. The indirection the micro-kernel reads A
    through when the features are contiguous. */
 static void conv_rows_${x}(const ${real} *x, const int64_t *g, int64_t grp, int64_t row0, int64_t rows, int64_t taps,
-                      const ${real} *zeros, const ${real} **ptrs) {
+                      const int64_t *reach, const ${real} *zeros, const ${real} **ptrs) {
     int64_t nsp = g[0], per_image = conv_places_${x}(g, 1);
     const int64_t *sp = g + 9;
     for (int64_t r = 0; r < MR; r++) {
@@ -384,11 +386,9 @@ static void conv_rows_${x}(const ${real} *x, const int64_t *g, int64_t grp, int6
         }
         for (int64_t tap = 0; tap < taps; tap++) {
             const ${real} *at = base;
-            int64_t t = tap;
-            for (int64_t s = nsp - 1; s >= 0 && at; s--) {
+            for (int64_t s = 0; s < nsp && at; s++) {
                 const int64_t *d = sp + 10 * s;
-                int64_t q = origin[s] + (t % d[2]) * d[4];  /* in the dilated input */
-                t /= d[2];
+                int64_t q = origin[s] + reach[tap * 3 + s];  /* in the dilated input */
                 if (d[5] != 1) {
                     if (q < 0 || q % d[5]) {
                         at = NULL;
@@ -401,6 +401,16 @@ static void conv_rows_${x}(const ${real} *x, const int64_t *g, int64_t grp, int6
             ptrs[tap * MR + r] = at ? at : zeros;
         }
     }
+}
+
+/* Each kernel place's offset along each spatial dim (k * rhs dilation),
+   into reach[tap * 3 + s]. */
+static void conv_reach_${x}(const int64_t *g, int64_t taps, int64_t *reach) {
+    for (int64_t tap = 0; tap < taps; tap++)
+        for (int64_t s = g[0] - 1, t = tap; s >= 0; s--) {
+            reach[tap * 3 + s] = (t % g[9 + 10 * s + 2]) * g[9 + 10 * s + 4];
+            t /= g[9 + 10 * s + 2];
+        }
 }
 
 /* micro_${x} with A read through conv_rows' pointers instead of a packed
@@ -488,7 +498,9 @@ void bcast_${x}conv_packed(const ${real} *x, const int64_t *g, int64_t row0, int
     ${real} *zeros = calloc((size_t)g[1], sizeof(${real}));
     int64_t taps = conv_places_${x}(g, 2);
     const ${real} **ptrs = g[6] == 1 ? malloc((size_t)(taps * MR) * sizeof *ptrs) : NULL;
-    if (!ap || !zeros || (g[6] == 1 && !ptrs)) abort();
+    int64_t *reach = malloc((size_t)(taps * 3) * sizeof *reach);
+    if (!ap || !zeros || !reach || (g[6] == 1 && !ptrs)) abort();
+    conv_reach_${x}(g, taps, reach);
     for (int64_t grp = 0; grp < g[3]; grp++)
         for (int64_t j0 = 0; j0 < outs; j0 += NC) {
             int64_t nc = outs - j0 < NC ? outs - j0 : NC, ncp = (nc + NR - 1) / NR * NR;
@@ -498,7 +510,7 @@ void bcast_${x}conv_packed(const ${real} *x, const int64_t *g, int64_t row0, int
                 if (ptrs) {  /* contiguous features: A read in place */
                     for (int64_t i0 = 0; i0 < m; i0 += MR) {
                         int64_t rows = m - i0 < MR ? m - i0 : MR;
-                        conv_rows_${x}(x, g, grp, row0 + i0, rows, taps, zeros, ptrs);
+                        conv_rows_${x}(x, g, grp, row0 + i0, rows, taps, reach, zeros, ptrs);
                         for (int64_t t = 0; t < nc; t += NR)
                             micro_conv_${x}(g[1], p0, kc, ptrs, bp + t * kc, c + (row0 + i0) * ldc + grp * outs + j0 + t,
                                             ldc, rows, nc - t < NR ? nc - t : NR, p0 == 0);
@@ -516,6 +528,7 @@ void bcast_${x}conv_packed(const ${real} *x, const int64_t *g, int64_t row0, int
                 }
             }
         }
+    free(reach);
     free(ptrs);
     free(zeros);
     free(base);

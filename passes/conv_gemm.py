@@ -1,10 +1,16 @@
-"""A convolution as one matrix product (im2col), for the C backend: the
+"""Convolutions for the C backend, which runs them on a GEMM kernel: the
 loop nest of ``lower_convolution`` computes each output element as its
-own sum and runs far behind a GEMM on a CNN layer; written as bcast ops
-(``pad``, strided ``slice``s, ``concatenate``, ``reshape``,
-``dot_general``), the product runs on the tuned GEMM kernel of the loop
-lowering (``GEMM_ATTR``). Called by ``bcast-lower-to-loops`` before it
-lowers a module."""
+own sum and runs far behind a GEMM on a CNN layer.
+
+Two forms (docs/c-backend.md, "Convolutions"). A convolution the direct
+kernel takes (``direct_geometry``: f32/f64, result laid out (batch,
+spatial..., feature), ``?`` only on the batch) stays as it is: the loop
+lowering marks its nest ``CONV_ATTR`` and the C target computes it from
+the input in place (``lowering/c_gemm.py``), nothing materialized. Any
+other ungrouped static f32/f64 one becomes im2col as bcast ops (``pad``,
+strided ``slice``s, ``concatenate``, ``reshape``, ``dot_general``), the
+product on the GEMM kernel (``GEMM_ATTR``), materializing the columns.
+Called by ``bcast-lower-to-loops`` before it lowers a module."""
 
 from __future__ import annotations
 

@@ -1813,7 +1813,9 @@ class FunctionLowering:
         kernel dim reads the kernel at ``size - 1 - k``. A feature group ``g
         = f / (out features / groups)`` reads input features ``g *
         kernel in features + c``; a batch group ``g = f / (out features /
-        batch groups)`` reads input batch ``g * result batch + b``."""
+        batch groups)`` reads input batch ``g * result batch + b``. The nest
+        is marked ``CONV_ATTR`` when a target may run a kernel instead
+        (``direct_convolution``)."""
         b, target = self.b, self.buffer(op.result)
         conv = op.conv
         d, n = conv.dims, len(conv.dims.input_spatial)
