@@ -138,11 +138,14 @@ computes exactly that. A target may call a GEMM instead (the C target's
 CONV_ATTR = "bcast.conv"
 """On the outermost ``scf.for`` of a convolution's nest (``bcast.convolution``
 lowered) whose result is row-major (batch, output places..., features) and
-a ``?`` batch is that loop: ``{geometry, batch}``, the convolution's
-geometry an ``array<i64>`` (``conv_geometry``: sizes, strides in elements
-of both operands, padding, dilations, reversal, groups), ``batch`` the
-static batch (absent when it is ``?``: the loop's trip count; a static
-dim of size 1 has no loop). The nest's first two
+a ``?`` batch is that loop: ``{geometry, rows, units}``, the
+convolution's geometry an ``array<i64>`` (``conv_geometry``: sizes,
+strides in elements of both operands, padding, dilations, reversal,
+groups); ``rows`` the result rows (batch * output places) per iteration
+of the nest's outer loop (the first dim of the result not of size 1: a
+dim of size 1 has no loop), ``units`` that loop's trip count (absent when
+it is a ``?`` batch, read at run time; 1 when only the features are not
+of size 1). The nest's first two
 ``memref.load``s read the input and the kernel, its ``memref.store``
 writes the result; the nest computes exactly that. A target may call a
 convolution kernel instead (the C target's ``bcast_blas_*conv_*``); the

@@ -336,10 +336,11 @@ static inline int64_t bcast_gemm_rows(int64_t m, double flops, int64_t row_bytes
     return rows < 64 ? (m < 64 ? m : 64) : rows;
 }
 
-/* Images per convolution call (bcast.ir.loops.CONV_ATTR): blocks of whole
-   images, at least twice as many as threads when the convolution is large
-   (as bcast_gemm_rows), so that the epilogue runs on each block's images
-   right after them; a small one is one call. */
+/* Iterations of a convolution nest's outer loop (images, or output rows of
+   one image) per call (bcast.ir.loops.CONV_ATTR): blocks of them, at least
+   twice as many as threads when the convolution is large (as
+   bcast_gemm_rows), so that the epilogue runs on each block right after
+   it; a small one is one call. */
 static inline int64_t bcast_conv_images(int64_t images, double flops) {
     int threads = 1;
 #if defined(_OPENMP)
@@ -920,9 +921,10 @@ class FunctionEmitter:
         """What ``gemm_call`` gives, for a convolution's nest marked
         ``CONV_ATTR``: the kernel packed once (``bcast_blas_sconv_pack``,
         declared before the condition, which is that it was packed), then
-        blocks of whole images (``bcast_conv_images``) on OpenMP threads,
-        each computing its rows (``..._packed``) and then running the
-        epilogue on its images while they are in cache. None when the nest
+        blocks of iterations of the nest's outer loop (whole images, or
+        output rows of one image; ``bcast_conv_images``) on OpenMP
+        threads, each computing its rows (``..._packed``) and then running
+        the epilogue on them while they are in cache. None when the nest
         does not read and write as the attribute says."""
         loads = [o for o in op.walk() if isinstance(o, memref.LoadOp)]
         stores = [o for o in op.walk() if isinstance(o, memref.StoreOp)]
@@ -938,8 +940,9 @@ class FunctionEmitter:
         pack, rows_of = f"bcast_blas_{letter}conv_pack", f"bcast_blas_{letter}conv_packed"
         nsp, features, ldc = geometry[0], geometry[1], geometry[4]
         spatial = [geometry[9 + 10 * k: 19 + 10 * k] for k in range(nsp)]
-        per_image, taps = math.prod(d[1] for d in spatial), math.prod(d[2] for d in spatial)
-        batch = str(attribute["batch"].value.data) if "batch" in attribute else self.e(op.ub)
+        taps = math.prod(d[2] for d in spatial)
+        batch = str(attribute["units"].value.data) if "units" in attribute else self.e(op.ub)
+        per_image = attribute["rows"].value.data
         g, packed, per, blocks, q, first, count = (self.fresh(p) for p in ("g", "p", "n", "n", "q", "r", "n"))
         self.out(f"static const int64_t {g}[] = {{{', '.join(map(str, geometry))}}};")
         self.out(f"void *{packed} = {pack} && {rows_of} && bcast_blas_gemm_release ? {pack}({w}, {g}) : 0;")
@@ -952,7 +955,9 @@ class FunctionEmitter:
                   f"    int64_t {first} = {q} * {per};",
                   f"    int64_t {count} = {batch} - {first} < {per} ? {batch} - {first} : {per};",
                   f"    {rows_of}({x}, {g}, {first} * {per_image}, {count} * {per_image}, {packed}, {c});"]
-        epilogue = self.epilogue(op, stores[0].memref, (loads[0].memref, loads[1].memref), batch)
+        shape = stores[0].memref.type.get_shape()  # type: ignore[attr-defined]
+        row = next((k for k, size in enumerate(shape) if size != 1), 0)
+        epilogue = self.epilogue(op, stores[0].memref, (loads[0].memref, loads[1].memref), batch, row)
         return packed, lines, epilogue, (first, count), [f"bcast_blas_gemm_release({packed});"]
 
     def gemm_sizes(self, op: scf.ForOp) -> tuple[tuple[str, str, str, str], list[str], dict]:
@@ -976,14 +981,16 @@ class FunctionEmitter:
                 dynamic.append(size)
         return tuple(sizes), dynamic, g  # type: ignore[return-value]
 
-    def epilogue(self, gemm: scf.ForOp, product: SSAValue, operands: tuple[SSAValue, ...], m: str) -> scf.ForOp | None:
+    def epilogue(self, gemm: scf.ForOp, product: SSAValue, operands: tuple[SSAValue, ...], m: str,
+                 at: int = 0) -> scf.ForOp | None:
         """The nest right after a GEMM's that runs over the product's ``m``
         rows (a C expression: its digits, or the run-time size) and reads
         only its own row of it (a fused bias add and activation), so each
         row block can run it right after its GEMM call: plain loops (no
         collapsed, streamed, prefetched nest, no allocation, call or check),
         writing neither the product nor the GEMM's operands. None when
-        there is no such nest.
+        there is no such nest. ``at``: the product's index that is the row
+        (a convolution's result may have size-1 dims before it).
 
         Decision: a nest whose result has ``?`` dims, which streams only
         when large at run time (``large_at_run_time``), is taken too, and
@@ -1009,7 +1016,7 @@ class FunctionEmitter:
                 return None
             if isinstance(o, memref.StoreOp) and o.memref in (product, *operands):
                 return None
-            if isinstance(o, memref.LoadOp) and o.memref == product and (not o.indices or o.indices[0] != row):
+            if isinstance(o, memref.LoadOp) and o.memref == product and (len(o.indices) <= at or o.indices[at] != row):
                 return None
         for store in streamed:
             store.properties.pop("nontemporal", None)

@@ -1900,9 +1900,14 @@ class FunctionLowering:
             b(memref.StoreOp.get(scalar.convert(b, acc, element, total), target, list(ivs)))
         nest = [o for o in block.ops if o not in before and isinstance(o, scf.ForOp)]
         if geometry is not None and len(nest) == 1:
-            batch = flat_type_shape(op.result.type)[0]
+            result = flat_type_shape(op.result.type)
+            # the nest has no loop of a size-1 dim: its outer loop is the first other dim of the result
+            outer = next((k for k, size in enumerate(result) if size != 1), len(result) - 1)
+            places = math.prod(result[outer + 1:-1]) if outer < len(result) - 1 else 1
+            units = {"units": IntegerAttr(result[outer] if outer < len(result) - 1 else 1, 64)} if isinstance(
+                result[outer], int) else {}
             nest[0].attributes[CONV_ATTR] = DictionaryAttr(
-                {"geometry": dense_i64(geometry), **({"batch": IntegerAttr(batch, 64)} if isinstance(batch, int) else {})})
+                {"geometry": dense_i64(geometry), "rows": IntegerAttr(places, 64), **units})
         self.written(op.result, target)
 
     def direct_convolution(self, op: bc.ConvolutionOp) -> tuple[int, ...] | None:

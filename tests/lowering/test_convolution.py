@@ -300,7 +300,8 @@ def cnn_layer(x, w, b):
 
 @pytest.mark.parametrize("xs, ws, stride", [((3, 15, 13, 130), (3, 3, 130, 20), 1),  # K = 1170: two blocks of K
                                             ((4, 24, 24, 16), (3, 3, 16, 40), 2),  # rows past one block of 192
-                                            ((4, 32, 32, 32), (3, 3, 32, 64), 1)])  # 1.2e8 flops: images on threads
+                                            ((4, 32, 32, 32), (3, 3, 32, 64), 1),  # 1.2e8 flops: images on threads
+                                            ((1, 64, 64, 32), (3, 3, 32, 64), 1)])  # one image: its rows on threads
 def test_c_direct_convolution_of_layer_sizes_is_jax_jit(xs, ws, stride):
     """Sizes past the kernel's blocks (``KC`` of the contracted places *
     features, ``MC`` rows) and a layer large enough to split its images
@@ -316,12 +317,13 @@ def test_c_direct_convolution_of_layer_sizes_is_jax_jit(xs, ws, stride):
     np.testing.assert_allclose(f(x, w, b), np.asarray(jax.jit(fn)(x, w, b)), rtol=1e-4, atol=1e-4)
 
 
-def test_c_fuses_the_bias_and_relu_into_the_convolution_blocks():
+@pytest.mark.parametrize("batch", [2, 1])
+def test_c_fuses_the_bias_and_relu_into_the_convolution_blocks(batch):
     """The epilogue after the convolution runs inside the loop over blocks
-    of images, right after each block's call (as after a GEMM), not as a
-    second pass over the result."""
+    of images (of output rows for one image), right after each block's
+    call (as after a GEMM), not as a second pass over the result."""
     rng = np.random.default_rng(8)
-    x, w, b = (rng.standard_normal(s).astype(np.float32) for s in ((2, 6, 6, 3), (3, 3, 3, 8), (8,)))
+    x, w, b = (rng.standard_normal(s).astype(np.float32) for s in ((batch, 6, 6, 3), (3, 3, 3, 8), (8,)))
     f = bcast.compile(bcast.from_jax(cnn_layer, x, w, b), backend="c")
     fast = f.c_source.split("bcast_blas_sconv_packed(", 1)[1].split("bcast_blas_gemm_release(")[0]
     assert "? " in fast and "arg3" in fast  # relu's select and the bias, in the block loop

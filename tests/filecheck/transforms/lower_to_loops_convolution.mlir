@@ -8,15 +8,16 @@
 // dims, features, outputs, groups, row length, the input's batch and
 // feature strides, the kernel's in/out strides, then per spatial dim size,
 // out, kernel, stride, rhs and lhs dilation, low padding, input and kernel
-// stride, reversed) and its static batch, for the C target's direct kernel.
-// The epilogue stays one fused nest over the result, read by row.
+// stride, reversed), the result rows per iteration of the outer loop and
+// that loop's trip count, for the C target's direct kernel. The epilogue
+// stays one fused nest over the result, read by row.
 
 // CHECK-LABEL: func.func @conv_bias
 // CHECK:        %[[OUT:.*]] = memref.alloc() : memref<2x5x6x4xf32>
 // CHECK:        memref.load %x[
 // CHECK-NEXT:   memref.load %w[
 // CHECK:        memref.store %{{.*}}, %[[OUT]][
-// CHECK:        } {bcast.parallel, bcast.conv = {geometry = array<i64: 2, 3, 4, 1, 4, 90, 1, 4, 1, 5, 5, 3, 1, 1, 1, 1, 18, 36, 0, 6, 6, 3, 1, 1, 1, 1, 3, 12, 1>, batch = 2 : i64}}
+// CHECK:        } {bcast.parallel, bcast.conv = {geometry = array<i64: 2, 3, 4, 1, 4, 90, 1, 4, 1, 5, 5, 3, 1, 1, 1, 1, 18, 36, 0, 6, 6, 3, 1, 1, 1, 1, 3, 12, 1>, rows = 30 : i64, units = 2 : i64}}
 // CHECK-NEXT:   scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step
 // CHECK:          memref.load %[[OUT]][%[[N]],
 // CHECK:          memref.load %b[
@@ -29,11 +30,11 @@ func.func @conv_bias(%x: tensor<2x5x6x3xf32>, %w: tensor<3x3x3x4xf32>, %b: tenso
 
 // -----
 
-// A `?` batch (the input's first dim): the geometry is the same, the batch
-// is the outer loop's trip count, so the attribute has none.
+// A `?` batch (the input's first dim): the outer loop's trip count is read
+// at run time, so the attribute has no units.
 
 // CHECK-LABEL: func.func @dynamic_batch
-// CHECK:        } {bcast.parallel, bcast.conv = {geometry = array<i64: 1, 2, 3, 1, 3, 14, 1, 3, 1, 7, 3, 3, 2, 1, 1, 0, 2, 6, 0>}}
+// CHECK:        } {bcast.parallel, bcast.conv = {geometry = array<i64: 1, 2, 3, 1, 3, 14, 1, 3, 1, 7, 3, 3, 2, 1, 1, 0, 2, 6, 0>, rows = 3 : i64}}
 func.func @dynamic_batch(%x: tensor<?x7x2xf64>, %w: tensor<3x2x3xf64>) -> tensor<?x3x3xf64> {
   %0 = bcast.convolution(%x, %w) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {stride = [2], pad = [[0, 0]], lhs_dilate = [1], rhs_dilate = [1], reverse = [false]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<?x7x2xf64>, tensor<3x2x3xf64>) -> tensor<?x3x3xf64>
   func.return %0 : tensor<?x3x3xf64>
