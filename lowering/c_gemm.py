@@ -289,9 +289,11 @@ void bcast_${x}gemm(int order, int trans_a, int trans_b, int64_t m, int64_t n, i
    feature) and its kernel as a (places * features) x (out features)
    matrix; neither is materialized. The kernel is packed once per call
    into the GEMM's panels (bcast_${x}conv_pack, read through its strides,
-   reversed where asked), and the im2col rows are packed straight from
-   the input into the GEMM's slivers (pack_a_conv), padding and dilation
-   as zeros and skipped elements, so the same micro-kernel runs. */
+   reversed where asked). With contiguous input features the micro-kernel
+   reads the im2col rows in place, through one pointer per row and kernel
+   place (conv_rows, micro_conv: a row of zeros where padding or dilation
+   puts no element); otherwise they are packed straight from the input
+   into the GEMM's slivers (pack_a_conv) for its micro-kernel. */
 static int64_t conv_places_${x}(const int64_t *g, int field) {
     int64_t count = 1;
     for (int64_t s = 0; s < g[0]; s++) count *= g[9 + 10 * s + field];
@@ -299,13 +301,13 @@ static int64_t conv_places_${x}(const int64_t *g, int field) {
 }
 
 /* Output rows i0.. (mc of them) and im2col columns p0.. (kc) of group grp
-   into slivers of MR rows, as pack_a lays them out. Per kernel place, each
-   row's input element is found once (or the zeros, features long, where
-   padding or dilation puts none) and its run of features copied; with
-   contiguous features (xc 1) the rows are interleaved a column at a time,
-   so the sliver is written in order. */
+   into slivers of MR rows, as pack_a lays them out: for an input whose
+   features are not contiguous (xc > 1, an NCHW input; contiguous ones are
+   read in place through conv_rows). Per kernel place, each row's input
+   element is found once and its run of features copied (zeros where
+   padding or dilation puts none). */
 static void pack_a_conv_${x}(const ${real} *x, const int64_t *g, int64_t grp, int64_t i0, int64_t p0, int64_t mc,
-                        int64_t kc, const ${real} *zeros, ${real} *restrict out) {
+                        int64_t kc, ${real} *restrict out) {
     int64_t nsp = g[0], features = g[1], xc = g[6], per_image = conv_places_${x}(g, 1);
     const int64_t *sp = g + 9;
     const ${real} *xg = x + grp * features * xc;
@@ -348,15 +350,8 @@ static void pack_a_conv_${x}(const ${real} *x, const int64_t *g, int64_t grp, in
                 src[r] = at;
             }
             ${real} *dst = o + (p - p0) * MR;
-            if (xc == 1) {
-                for (int64_t r = 0; r < MR; r++) src[r] = (src[r] ? src[r] : zeros) + c0;
-                for (int64_t c = 0; c < run; c++)
-#pragma GCC unroll 16
-                    for (int64_t r = 0; r < MR; r++) dst[c * MR + r] = src[r][c];
-            } else {
-                for (int64_t r = 0; r < MR; r++)
-                    for (int64_t c = 0; c < run; c++) dst[c * MR + r] = src[r] ? src[r][(c0 + c) * xc] : (${real})0;
-            }
+            for (int64_t r = 0; r < MR; r++)
+                for (int64_t c = 0; c < run; c++) dst[c * MR + r] = src[r] ? src[r][(c0 + c) * xc] : (${real})0;
             p += run;
         }
     }
@@ -519,7 +514,7 @@ void bcast_${x}conv_packed(const ${real} *x, const int64_t *g, int64_t row0, int
                 }
                 for (int64_t i0 = 0; i0 < m; i0 += MC) {
                     int64_t mc = m - i0 < MC ? m - i0 : MC;
-                    pack_a_conv_${x}(x, g, grp, row0 + i0, p0, mc, kc, zeros, ap);
+                    pack_a_conv_${x}(x, g, grp, row0 + i0, p0, mc, kc, ap);
                     for (int64_t t = 0; t < nc; t += NR)
                         for (int64_t s = 0; s < mc; s += MR)
                             micro_${x}(kc, ap + s * kc, bp + t * kc, c + (row0 + i0 + s) * ldc + grp * outs + j0 + t,
