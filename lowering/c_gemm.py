@@ -432,6 +432,15 @@ static void micro_conv_${x}(int64_t features, int64_t p0, int64_t kc, const ${re
         }
         p += run;
     }
+    if (rows == MR && cols == NR) {
+#pragma GCC unroll 16
+        for (int r = 0; r < MR; r++) {
+            vfu_${x} *row = (vfu_${x} *)(c + r * ldc);
+            row[0] = first ? acc[r][0] : row[0] + acc[r][0];
+            row[1] = first ? acc[r][1] : row[1] + acc[r][1];
+        }
+        return;
+    }
     ${real} tile[MR][NR] __attribute__((aligned(64)));
     for (int r = 0; r < MR; r++) {
         *(vf_${x} *)&tile[r][0] = acc[r][0];
