@@ -61,9 +61,10 @@ Each op of the loop IR is translated structurally:
   (``c_runtime.link_blas``: bcast's own kernels, ``lowering/c_gemm.py``),
   else the nest.
 - A convolution's nest marked ``bcast.conv`` (``CONV_ATTR``) packs its
-  kernel once (``bcast_blas_sconv_pack``) and computes blocks of whole
-  images on OpenMP threads (``bcast_blas_sconv_packed``,
-  ``bcast_conv_images``), each followed by the epilogue on its images;
+  kernel once (``bcast_blas_sconv_pack``) and computes blocks of the
+  nest's outer loop (images, or one image's output rows) on OpenMP
+  threads (``bcast_blas_sconv_packed``, ``bcast_conv_images``), each
+  followed by the epilogue on its rows;
   the nest when the pointers are not set (docs/c-backend.md,
   "Convolutions").
 """

@@ -33,9 +33,9 @@ integers wrap in the loop nest, which keeps them)."""
 
 DIRECT_MIN_OUTS = 16
 """The fewest output features per group the direct convolution kernel
-takes for a grouped convolution: its micro-tile is two vectors of output features wide (32 at f32
-with AVX-512), so a depthwise convolution (one per group) would compute
-mostly padding; the loop nest, feature innermost, serves those."""
+takes for a grouped convolution: its micro-tile is two vectors of output
+features wide (32 at f32 with AVX-512), so a depthwise convolution (one
+per group) would compute mostly padding; the loop nest serves those."""
 
 
 def direct_geometry(op: bc.ConvolutionOp) -> tuple[int, ...] | None:
@@ -43,8 +43,8 @@ def direct_geometry(op: bc.ConvolutionOp) -> tuple[int, ...] | None:
     target's direct convolution kernel (``lowering/c_gemm.py``, no im2col
     materialized) computes ``op``: f32/f64, no batch groups, 1 to 3
     spatial dims, one feature group or at least ``DIRECT_MIN_OUTS``
-    output features per group,
-    a result laid out (batch, spatial..., feature) in order, every dim
+    output features per group, a result laid out (batch, spatial...,
+    feature) in order, every dim
     static and non-empty but the batch, which may be ``?`` when it is the
     input's first dim (the input's strides do not depend on it then). The
     operands may have any layout (read through their strides); the
