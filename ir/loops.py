@@ -135,6 +135,46 @@ then ``rhs``, contiguous row-major, each batch after the other) and its
 computes exactly that. A target may call a GEMM instead (the C target's
 ``bcast_blas_*gemm``); the nest stays the definition."""
 
+CONV_ATTR = "bcast.conv"
+"""On the outermost ``scf.for`` of a convolution's nest (``bcast.convolution``
+lowered) whose result is row-major (batch, output places..., features) and
+a ``?`` batch is that loop: ``{geometry, rows, units}``, the
+convolution's geometry an ``array<i64>`` (``conv_geometry``: sizes,
+strides in elements of both operands, padding, dilations, reversal,
+groups); ``rows`` the result rows (batch * output places) per iteration
+of the nest's outer loop (the first dim of the result not of size 1: a
+dim of size 1 has no loop), ``units`` that loop's trip count (absent when
+it is a ``?`` batch, read at run time; 1 when only the features are not
+of size 1). The nest's first two
+``memref.load``s read the input and the kernel, its ``memref.store``
+writes the result; the nest computes exactly that. A target may call a
+convolution kernel instead (the C target's ``bcast_blas_*conv_*``); the
+nest stays the definition."""
+
+SPATIAL_FIELDS = ("size", "out", "kernel", "stride", "rhs_dilation", "lhs_dilation", "low", "x_stride", "w_stride",
+                  "reversed")
+"""What ``conv_geometry`` gives per spatial dim, in this order."""
+
+MAX_SPATIAL = 3
+"""The most spatial dims ``CONV_ATTR`` describes (the C kernel's packing
+keeps an origin per dim and row in a fixed array)."""
+
+
+def conv_geometry(features: int, outs: int, groups: int, x_batch: int, x_feature: int, w_in: int, w_out: int,
+                  spatial: list[tuple[int, ...]]) -> tuple[int, ...]:
+    """The ``int64_t`` array that is ``CONV_ATTR``'s value
+    (the C kernels' ``bcast_*conv_pack``/``_packed`` read it): spatial dims, input features per
+    group, output features per group, groups, output features in all (the
+    result's row length), the input's batch and feature strides, the
+    kernel's input- and output-feature strides (in elements), then per
+    spatial dim the ``SPATIAL_FIELDS``. The result is row-major (batch,
+    output places..., features); the batch is the only size not in it (the
+    caller gives the rows)."""
+    assert 1 <= len(spatial) <= MAX_SPATIAL and all(len(d) == len(SPATIAL_FIELDS) for d in spatial)
+    return (len(spatial), features, outs, groups, groups * outs, x_batch, x_feature, w_in, w_out,
+            *(int(v) for d in spatial for v in d))
+
+
 BOUNDS_CHECK_ATTR = "bcast.bounds_check"
 """On a ``cf.assert`` that checks a dynamic index: ``{op, dim, size, iab}``,
 what a target needs to report the failure as the other backends do

@@ -63,6 +63,13 @@ Each op of the loop IR is translated structurally:
   between them; operands read through broadcasts of batch dims are offset
   per batch element (``batch_offsets``); a product only an elementwise
   epilogue reads is computed in the result (``products_in_place``).
+- A convolution's nest marked ``bcast.conv`` (``CONV_ATTR``) packs its
+  kernel once (``bcast_blas_sconv_pack``) and computes blocks of the
+  nest's outer loop (images, or one image's output rows) on OpenMP
+  threads (``bcast_blas_sconv_packed``, ``bcast_conv_images``), each
+  followed by the epilogue on its rows;
+  the nest when the pointers are not set (docs/c-backend.md,
+  "Convolutions").
 """
 
 from __future__ import annotations
@@ -93,6 +100,7 @@ from bcast.ir.loops import (
     BOUNDS_CHECK_ATTR,
     COLLAPSE_ATTR,
     DEFERRED_STREAM_ATTR,
+    CONV_ATTR,
     GEMM_ATTR,
     INVARIANT_DIVISOR_ATTR,
     PREFETCH_AHEAD_ATTR,
@@ -240,6 +248,19 @@ __attribute__((weak)) void (*bcast_blas_dgemm_pack_rows)(int, int64_t, int64_t, 
    BCAST_PACK_ROWS rows): several per thread, taken as they come free. */
 #define BCAST_PACK_PARTS 16
 #define BCAST_PACK_ROWS 16
+/* Convolutions (bcast.ir.loops.CONV_ATTR): the kernel packed once per call
+   from its geometry (an int64_t array, lowering/c_gemm.py's conv_geometry)
+   and rows of the result computed from the input and that packed kernel,
+   given back with bcast_blas_gemm_release: lowering/c_gemm.py's
+   bcast_sconv_pack and bcast_sconv_packed. */
+typedef void *(*bcast_sconv_pack_t)(const float *, const int64_t *);
+typedef void *(*bcast_dconv_pack_t)(const double *, const int64_t *);
+typedef void (*bcast_sconv_packed_t)(const float *, const int64_t *, int64_t, int64_t, const void *, float *);
+typedef void (*bcast_dconv_packed_t)(const double *, const int64_t *, int64_t, int64_t, const void *, double *);
+__attribute__((weak)) bcast_sconv_pack_t bcast_blas_sconv_pack = 0;
+__attribute__((weak)) bcast_dconv_pack_t bcast_blas_dconv_pack = 0;
+__attribute__((weak)) bcast_sconv_packed_t bcast_blas_sconv_packed = 0;
+__attribute__((weak)) bcast_dconv_packed_t bcast_blas_dconv_packed = 0;
 #if defined(_OPENMP)
 #include <omp.h>
 #if defined(__linux__)
@@ -338,6 +359,18 @@ static inline int64_t bcast_gemm_rows(int64_t m, double flops, int64_t row_bytes
     int64_t fit = BCAST_GEMM_BLOCK_BYTES / (row_bytes > 0 ? row_bytes : 1);
     if (rows > fit) rows = fit;
     return rows < 64 ? (m < 64 ? m : 64) : rows;
+}
+
+/* Iterations of a convolution nest's outer loop (images, or output rows of
+   one image) per call (bcast.ir.loops.CONV_ATTR): blocks of them, at least
+   twice as many as threads when the convolution is large (as
+   bcast_gemm_rows), so that the epilogue runs on each block right after
+   it; a small one is one call. threads: bcast_gemm_threads(), as for a
+   GEMM's row blocks. */
+static inline int64_t bcast_conv_images(int64_t images, double flops, int threads) {
+    if (threads <= 1 || flops < BCAST_GEMM_THREADED_FLOPS || images < 2) return images > 0 ? images : 1;
+    int64_t per = (images + 2 * threads - 1) / (2 * threads);
+    return per > 0 ? per : 1;
 }
 
 static inline void bcast_stream_fence(void) {
@@ -875,7 +908,8 @@ class FunctionEmitter:
 
     # -- loops ---------------------------------------------------------------
     def loop(self, op: scf.ForOp) -> None:
-        call = self.gemm_call(op) if GEMM_ATTR in op.attributes else None
+        call = (self.gemm_call(op) if GEMM_ATTR in op.attributes
+                else self.conv_call(op) if CONV_ATTR in op.attributes else None)  # fmt: skip
         if call is None:
             self.loop_nest(op)
             return
@@ -1009,6 +1043,51 @@ class FunctionEmitter:
                 lines.append(f"{name} += {index} * {step};")
         return lines
 
+    def conv_call(self, op: scf.ForOp) -> tuple[str, list[str], scf.ForOp | None, tuple[str, str], list[str]] | None:
+        """What ``gemm_call`` gives, for a convolution's nest marked
+        ``CONV_ATTR``: the kernel packed once (``bcast_blas_sconv_pack``,
+        declared before the condition, which is that it was packed), then
+        blocks of iterations of the nest's outer loop (whole images, or
+        output rows of one image; ``bcast_conv_images``) on OpenMP
+        threads, each computing its rows (``..._packed``) and then running
+        the epilogue on them while they are in cache. None when the nest
+        does not read and write as the attribute says."""
+        loads = [o for o in op.walk() if isinstance(o, memref.LoadOp)]
+        stores = [o for o in op.walk() if isinstance(o, memref.StoreOp)]
+        if len(loads) != 2 or len(stores) != 1:
+            return None
+        element = stores[0].memref.type.element_type
+        if not isinstance(element, Float32Type | Float64Type):
+            return None
+        attribute = op.attributes[CONV_ATTR].data  # type: ignore[attr-defined]
+        geometry = attribute["geometry"].get_values()
+        x, w, c = self.e(loads[0].memref), self.e(loads[1].memref), self.e(stores[0].memref)
+        letter = "s" if isinstance(element, Float32Type) else "d"
+        pack, rows_of = f"bcast_blas_{letter}conv_pack", f"bcast_blas_{letter}conv_packed"
+        nsp, features, ldc = geometry[0], geometry[1], geometry[4]
+        spatial = [geometry[9 + 10 * k: 19 + 10 * k] for k in range(nsp)]
+        taps = math.prod(d[2] for d in spatial)
+        batch = str(attribute["units"].value.data) if "units" in attribute else self.e(op.ub)
+        per_image = attribute["rows"].value.data
+        g, packed, per, blocks, q, first, count, threads = (
+            self.fresh(p) for p in ("g", "p", "n", "n", "q", "r", "n", "t"))
+        self.out(f"static const int64_t {g}[] = {{{', '.join(map(str, geometry))}}};")
+        self.out(f"void *{packed} = {pack} && {rows_of} && bcast_blas_gemm_release ? {pack}({w}, {g}) : 0;")
+        flops = float(2 * per_image * ldc * taps * features)
+        lines = [f"int {threads} = bcast_gemm_threads();",
+                 f"int64_t {per} = bcast_conv_images({batch}, {flops:.1f} * {batch}, {threads});",
+                 f"int64_t {blocks} = ({batch} + {per} - 1) / {per};"]
+        if self.openmp:  # bcast_threads' count, as a GEMM's row blocks
+            lines.append(f"#pragma omp parallel for schedule(dynamic, 1) if ({blocks} > 1) num_threads({threads})")
+        lines += [f"for (int64_t {q} = 0; {q} < {blocks}; {q}++) {{",
+                  f"    int64_t {first} = {q} * {per};",
+                  f"    int64_t {count} = {batch} - {first} < {per} ? {batch} - {first} : {per};",
+                  f"    {rows_of}({x}, {g}, {first} * {per_image}, {count} * {per_image}, {packed}, {c});"]
+        shape = stores[0].memref.type.get_shape()  # type: ignore[attr-defined]
+        row = next((k for k, size in enumerate(shape) if size != 1), 0)
+        epilogue = self.epilogue(op, stores[0].memref, (loads[0].memref, loads[1].memref), batch, row)
+        return packed, lines, epilogue, (first, count), [f"bcast_blas_gemm_release({packed});"]
+
     def gemm_sizes(self, op: scf.ForOp) -> tuple[tuple[str, str, str, str], list[str], dict]:
         """``GEMM_ATTR``'s batch, M, N and K as C expressions (a static size
         as its digits; one with ``?`` factors times the trip counts of the
@@ -1030,14 +1109,16 @@ class FunctionEmitter:
                 dynamic.append(size)
         return tuple(sizes), dynamic, g  # type: ignore[return-value]
 
-    def epilogue(self, gemm: scf.ForOp, product: SSAValue, operands: tuple[SSAValue, ...], m: str) -> scf.ForOp | None:
+    def epilogue(self, gemm: scf.ForOp, product: SSAValue, operands: tuple[SSAValue, ...], m: str,
+                 at: int = 0) -> scf.ForOp | None:
         """The nest right after a GEMM's that runs over the product's ``m``
         rows (a C expression: its digits, or the run-time size) and reads
         only its own row of it (a fused bias add and activation), so each
         row block can run it right after its GEMM call: plain loops (no
         collapsed, streamed, prefetched nest, no allocation, call or check),
         writing neither the product nor the GEMM's operands. None when
-        there is no such nest.
+        there is no such nest. ``at``: the product's index that is the row
+        (a convolution's result may have size-1 dims before it).
 
         Decision: a nest whose result has ``?`` dims, which streams only
         when large at run time (``large_at_run_time``), is taken too, and
@@ -1063,7 +1144,7 @@ class FunctionEmitter:
                 return None
             if isinstance(o, memref.StoreOp) and o.memref in (product, *operands):
                 return None
-            if isinstance(o, memref.LoadOp) and o.memref == product and (not o.indices or o.indices[0] != row):
+            if isinstance(o, memref.LoadOp) and o.memref == product and (len(o.indices) <= at or o.indices[at] != row):
                 return None
         for store in streamed:
             store.properties.pop("nontemporal", None)

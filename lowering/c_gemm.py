@@ -42,13 +42,17 @@ from string import Template
 
 SYMBOLS = ("bcast_sgemm", "bcast_dgemm", "bcast_sgemm_pack", "bcast_dgemm_pack", "bcast_sgemm_packed",
            "bcast_dgemm_packed", "bcast_gemm_release", "bcast_sgemm_pack_buffer", "bcast_dgemm_pack_buffer",
-           "bcast_sgemm_pack_rows", "bcast_dgemm_pack_rows")
+           "bcast_sgemm_pack_rows", "bcast_dgemm_pack_rows", "bcast_sconv_pack", "bcast_dconv_pack",
+           "bcast_sconv_packed", "bcast_dconv_packed")
 """The entry points of the library ``SOURCE`` builds: the CBLAS-style
 products, the packing of a whole B, and the product of rows of A with a
-packed B (f32, f64 each), the release of a packed B, and a packed B's
-buffer and the packing of some of its rows (f32, f64 each);
+packed B (f32, f64 each), the release of a packed B, a packed B's
+buffer and the packing of some of its rows (f32, f64 each), and the
+convolution's kernel packing and rows (f32, f64 each;
+``bcast.ir.loops.conv_geometry``);
 ``c_runtime.BLAS_POINTERS`` names the generated code's pointers to them in
 the same order."""
+
 
 KERNEL = Template(r"""
 /* Lanes per vector (the widest the target has), rows per micro-tile
@@ -300,6 +304,261 @@ void bcast_${x}gemm(int order, int trans_a, int trans_b, int64_t m, int64_t n, i
         row_major_${x}(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     else
         row_major_${x}(tb, ta, n, m, k, alpha, b, ldb, a, lda, beta, c, ldc);
+}
+
+/* Convolutions (bcast.ir.loops.conv_geometry; docs/c-backend.md,
+   "Convolutions"): a convolution is the product of its im2col matrix
+   (one row per output place, one column per kernel place and input
+   feature) and its kernel as a (places * features) x (out features)
+   matrix; neither is materialized. The kernel is packed once per call
+   into the GEMM's panels (bcast_${x}conv_pack, read through its strides,
+   reversed where asked). With contiguous input features the micro-kernel
+   reads the im2col rows in place, through one pointer per row and kernel
+   place (conv_rows, micro_conv: a row of zeros where padding or dilation
+   puts no element); otherwise they are packed straight from the input
+   into the GEMM's slivers (pack_a_conv) for its micro-kernel. */
+static int64_t conv_places_${x}(const int64_t *g, int field) {
+    int64_t count = 1;
+    for (int64_t s = 0; s < g[0]; s++) count *= g[9 + 10 * s + field];
+    return count;
+}
+
+/* Output rows i0.. (mc of them) and im2col columns p0.. (kc) of group grp
+   into slivers of MR rows, as pack_a lays them out: for an input whose
+   features are not contiguous (xc > 1, an NCHW input; contiguous ones are
+   read in place through conv_rows). Per kernel place, each row's input
+   element is found once and its run of features copied (zeros where
+   padding or dilation puts none). */
+static void pack_a_conv_${x}(const ${real} *x, const int64_t *g, int64_t grp, int64_t i0, int64_t p0, int64_t mc,
+                        int64_t kc, ${real} *restrict out) {
+    int64_t nsp = g[0], features = g[1], xc = g[6], per_image = conv_places_${x}(g, 1);
+    const int64_t *sp = g + 9;
+    const ${real} *xg = x + grp * features * xc;
+    for (int64_t s0 = 0; s0 < mc; s0 += MR) {
+        int64_t rows = mc - s0 < MR ? mc - s0 : MR;
+        const ${real} *base[MR];
+        int64_t origin[MR][3];
+        for (int64_t r = 0; r < rows; r++) {
+            int64_t row = i0 + s0 + r, rest = row % per_image;
+            base[r] = xg + (row / per_image) * g[5];
+            for (int64_t s = nsp - 1; s >= 0; s--) {
+                origin[r][s] = (rest % sp[10 * s + 1]) * sp[10 * s + 3] - sp[10 * s + 6];
+                rest /= sp[10 * s + 1];
+            }
+        }
+        ${real} *o = out + s0 * kc;
+        for (int64_t p = p0; p < p0 + kc;) {
+            int64_t tap = p / features, c0 = p % features;
+            int64_t run = features - c0 < p0 + kc - p ? features - c0 : p0 + kc - p;
+            int64_t k[3];
+            for (int64_t s = nsp - 1; s >= 0; s--) {
+                k[s] = tap % sp[10 * s + 2];
+                tap /= sp[10 * s + 2];
+            }
+            const ${real} *src[MR];
+            for (int64_t r = 0; r < MR; r++) {
+                const ${real} *at = r < rows ? base[r] : NULL;
+                for (int64_t s = 0; s < nsp && at; s++) {
+                    const int64_t *d = sp + 10 * s;
+                    int64_t q = origin[r][s] + k[s] * d[4];  /* in the dilated input */
+                    if (d[5] != 1) {
+                        if (q < 0 || q % d[5]) {
+                            at = NULL;
+                            break;
+                        }
+                        q /= d[5];
+                    }
+                    at = q < 0 || q >= d[0] ? NULL : at + q * d[7];
+                }
+                src[r] = at;
+            }
+            ${real} *dst = o + (p - p0) * MR;
+            for (int64_t r = 0; r < MR; r++)
+                for (int64_t c = 0; c < run; c++) dst[c * MR + r] = src[r] ? src[r][(c0 + c) * xc] : (${real})0;
+            p += run;
+        }
+    }
+}
+
+/* The input elements of output rows row0.. (rows of them, up to MR) at
+   every kernel place: ptrs[tap * MR + r] is row r's first feature there
+   (of group grp), or zeros where padding or dilation puts no element (and
+   for the rows past rows); reach[tap * 3 + s]: the place's offset along
+   spatial dim s in the dilated input (conv_reach), so no division per
+   place. The indirection the micro-kernel reads A
+   through when the features are contiguous. */
+static void conv_rows_${x}(const ${real} *x, const int64_t *g, int64_t grp, int64_t row0, int64_t rows, int64_t taps,
+                      const int64_t *reach, const ${real} *zeros, const ${real} **ptrs) {
+    int64_t nsp = g[0], per_image = conv_places_${x}(g, 1);
+    const int64_t *sp = g + 9;
+    for (int64_t r = 0; r < MR; r++) {
+        const ${real} *base = NULL;
+        int64_t origin[3] = {0, 0, 0};
+        if (r < rows) {
+            int64_t row = row0 + r, rest = row % per_image;
+            base = x + grp * g[1] * g[6] + (row / per_image) * g[5];
+            for (int64_t s = nsp - 1; s >= 0; s--) {
+                origin[s] = (rest % sp[10 * s + 1]) * sp[10 * s + 3] - sp[10 * s + 6];
+                rest /= sp[10 * s + 1];
+            }
+        }
+        for (int64_t tap = 0; tap < taps; tap++) {
+            const ${real} *at = base;
+            for (int64_t s = 0; s < nsp && at; s++) {
+                const int64_t *d = sp + 10 * s;
+                int64_t q = origin[s] + reach[tap * 3 + s];  /* in the dilated input */
+                if (d[5] != 1) {
+                    if (q < 0 || q % d[5]) {
+                        at = NULL;
+                        break;
+                    }
+                    q /= d[5];
+                }
+                at = q < 0 || q >= d[0] ? NULL : at + q * d[7];
+            }
+            ptrs[tap * MR + r] = at ? at : zeros;
+        }
+    }
+}
+
+/* Each kernel place's offset along each spatial dim (k * rhs dilation),
+   into reach[tap * 3 + s]. */
+static void conv_reach_${x}(const int64_t *g, int64_t taps, int64_t *reach) {
+    for (int64_t tap = 0; tap < taps; tap++)
+        for (int64_t s = g[0] - 1, t = tap; s >= 0; s--) {
+            reach[tap * 3 + s] = (t % g[9 + 10 * s + 2]) * g[9 + 10 * s + 4];
+            t /= g[9 + 10 * s + 2];
+        }
+}
+
+/* micro_${x} with A read through conv_rows' pointers instead of a packed
+   sliver: columns p0.. (kc) of the im2col rows, each kernel place's run
+   of contiguous features after the other. */
+static void micro_conv_${x}(int64_t features, int64_t p0, int64_t kc, const ${real} *const *ptrs,
+                       const ${real} *restrict bp, ${real} *c, int64_t ldc, int64_t rows, int64_t cols, int first) {
+    vf_${x} acc[MR][2];
+    for (int r = 0; r < MR; r++) acc[r][0] = acc[r][1] = (vf_${x}){0};
+    for (int64_t p = p0; p < p0 + kc;) {
+        int64_t tap = p / features, c0 = p % features;
+        int64_t run = features - c0 < p0 + kc - p ? features - c0 : p0 + kc - p;
+        const ${real} *a[MR];
+        for (int r = 0; r < MR; r++) a[r] = ptrs[tap * MR + r] + c0;
+        const ${real} *b = bp + (p - p0) * NR;
+        for (int64_t q = 0; q < run; q++) {
+            vf_${x} b0 = *(const vf_${x} *)(b + q * NR), b1 = *(const vf_${x} *)(b + q * NR + VL);
+#pragma GCC unroll 16
+            for (int r = 0; r < MR; r++) {
+                ${real} v = a[r][q];
+                acc[r][0] += b0 * v;
+                acc[r][1] += b1 * v;
+            }
+        }
+        p += run;
+    }
+    if (rows == MR && cols == NR) {
+#pragma GCC unroll 16
+        for (int r = 0; r < MR; r++) {
+            vfu_${x} *row = (vfu_${x} *)(c + r * ldc);
+            row[0] = first ? acc[r][0] : row[0] + acc[r][0];
+            row[1] = first ? acc[r][1] : row[1] + acc[r][1];
+        }
+        return;
+    }
+    ${real} tile[MR][NR] __attribute__((aligned(64)));
+    for (int r = 0; r < MR; r++) {
+        *(vf_${x} *)&tile[r][0] = acc[r][0];
+        *(vf_${x} *)&tile[r][VL] = acc[r][1];
+    }
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t j = 0; j < cols; j++) c[r * ldc + j] = first ? tile[r][j] : c[r * ldc + j] + tile[r][j];
+}
+
+/* The kernel w of geometry g packed as bcast_${x}gemm_pack packs a
+   (places * features) x (out features) B, one such B per feature group
+   after the other. Returns the buffer (give it back with
+   bcast_gemm_release), NULL when out of memory. */
+void *bcast_${x}conv_pack(const ${real} *w, const int64_t *g) {
+    int64_t features = g[1], outs = g[2], groups = g[3], nsp = g[0];
+    int64_t k = conv_places_${x}(g, 2) * features, n = outs, per_group = k * ((n + NR - 1) / NR * NR);
+    const int64_t *sp = g + 9;
+    void *base = pack_buffer((size_t)(groups * per_group) * sizeof(${real}) + 64);
+    if (!base) return NULL;
+    ${real} *packed = (${real} *)((char *)base + (64 - (uintptr_t)base % 64) % 64);
+    for (int64_t grp = 0; grp < groups; grp++)
+        for (int64_t j0 = 0; j0 < n; j0 += NC) {
+            int64_t nc = n - j0 < NC ? n - j0 : NC, ncp = (nc + NR - 1) / NR * NR;
+            for (int64_t p0 = 0; p0 < k; p0 += KC) {
+                int64_t kc = k - p0 < KC ? k - p0 : KC;
+                ${real} *block = packed + grp * per_group + j0 * k + p0 * ncp;
+                for (int64_t p = 0; p < kc; p++) {
+                    int64_t tap = (p0 + p) / features, c = (p0 + p) % features, at = c * g[7];
+                    for (int64_t s = nsp - 1; s >= 0; s--) {
+                        const int64_t *d = sp + 10 * s;
+                        int64_t place = tap % d[2];
+                        at += (d[9] ? d[2] - 1 - place : place) * d[8];
+                        tap /= d[2];
+                    }
+                    for (int64_t t = 0; t < nc; t += NR) {
+                        int64_t cols = nc - t < NR ? nc - t : NR;
+                        ${real} *row = block + t * kc + p * NR;
+                        for (int64_t j = 0; j < cols; j++) row[j] = w[at + (grp * outs + j0 + t + j) * g[8]];
+                        for (int64_t j = cols; j < NR; j++) row[j] = (${real})0;
+                    }
+                }
+            }
+        }
+    return base;
+}
+
+/* Output rows row0.. (m of them: batch * output places, row-major) of the
+   convolution of x with the kernel packed by bcast_${x}conv_pack, written
+   to c (the result, g[4] features per row); runs on the calling thread. */
+void bcast_${x}conv_packed(const ${real} *x, const int64_t *g, int64_t row0, int64_t m, const void *packed_base,
+                        ${real} *c) {
+    if (m <= 0) return;
+    int64_t outs = g[2], ldc = g[4], k = conv_places_${x}(g, 2) * g[1], per_group = k * ((outs + NR - 1) / NR * NR);
+    const ${real} *packed = (const ${real} *)((const char *)packed_base
+                                         + (64 - (uintptr_t)packed_base % 64) % 64);
+    int64_t kb = k < KC ? k : KC, mb = m < MC ? m : MC;
+    void *base;
+    ${real} *ap = aligned_${x}((size_t)((mb + MR - 1) / MR * MR) * kb, &base);
+    ${real} *zeros = calloc((size_t)g[1], sizeof(${real}));
+    int64_t taps = conv_places_${x}(g, 2);
+    const ${real} **ptrs = g[6] == 1 ? malloc((size_t)(taps * MR) * sizeof *ptrs) : NULL;
+    int64_t *reach = malloc((size_t)(taps * 3) * sizeof *reach);
+    if (!ap || !zeros || !reach || (g[6] == 1 && !ptrs)) abort();
+    conv_reach_${x}(g, taps, reach);
+    for (int64_t grp = 0; grp < g[3]; grp++)
+        for (int64_t j0 = 0; j0 < outs; j0 += NC) {
+            int64_t nc = outs - j0 < NC ? outs - j0 : NC, ncp = (nc + NR - 1) / NR * NR;
+            for (int64_t p0 = 0; p0 < k; p0 += KC) {
+                int64_t kc = k - p0 < KC ? k - p0 : KC;
+                const ${real} *bp = packed + grp * per_group + j0 * k + p0 * ncp;
+                if (ptrs) {  /* contiguous features: A read in place */
+                    for (int64_t i0 = 0; i0 < m; i0 += MR) {
+                        int64_t rows = m - i0 < MR ? m - i0 : MR;
+                        conv_rows_${x}(x, g, grp, row0 + i0, rows, taps, reach, zeros, ptrs);
+                        for (int64_t t = 0; t < nc; t += NR)
+                            micro_conv_${x}(g[1], p0, kc, ptrs, bp + t * kc, c + (row0 + i0) * ldc + grp * outs + j0 + t,
+                                            ldc, rows, nc - t < NR ? nc - t : NR, p0 == 0);
+                    }
+                    continue;
+                }
+                for (int64_t i0 = 0; i0 < m; i0 += MC) {
+                    int64_t mc = m - i0 < MC ? m - i0 : MC;
+                    pack_a_conv_${x}(x, g, grp, row0 + i0, p0, mc, kc, ap);
+                    for (int64_t t = 0; t < nc; t += NR)
+                        for (int64_t s = 0; s < mc; s += MR)
+                            micro_${x}(kc, ap + s * kc, bp + t * kc, c + (row0 + i0 + s) * ldc + grp * outs + j0 + t,
+                                       ldc, mc - s < MR ? mc - s : MR, nc - t < NR ? nc - t : NR, (${real})1,
+                                       (${real})0, p0 == 0);
+                }
+            }
+        }
+    free(reach);
+    free(ptrs);
+    free(zeros);
+    free(base);
 }
 #undef VL
 #undef MR

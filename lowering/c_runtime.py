@@ -1033,7 +1033,8 @@ def _import_caller(path: Path):
 BLAS_POINTERS = ("bcast_blas_sgemm", "bcast_blas_dgemm", "bcast_blas_sgemm_pack", "bcast_blas_dgemm_pack",
                  "bcast_blas_sgemm_packed", "bcast_blas_dgemm_packed", "bcast_blas_gemm_release",
                  "bcast_blas_sgemm_pack_buffer", "bcast_blas_dgemm_pack_buffer", "bcast_blas_sgemm_pack_rows",
-                 "bcast_blas_dgemm_pack_rows")
+                 "bcast_blas_dgemm_pack_rows", "bcast_blas_sconv_pack", "bcast_blas_dconv_pack",
+                 "bcast_blas_sconv_packed", "bcast_blas_dconv_packed")
 """The generated code's pointers ``link_blas`` sets, in ``own_gemm()``'s
 (``c_gemm.SYMBOLS``') order."""
 

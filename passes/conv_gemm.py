@@ -1,10 +1,16 @@
-"""A convolution as one matrix product (im2col), for the C backend: the
+"""Convolutions for the C backend, which runs them on a GEMM kernel: the
 loop nest of ``lower_convolution`` computes each output element as its
-own sum and runs far behind a GEMM on a CNN layer; written as bcast ops
-(``pad``, strided ``slice``s, ``concatenate``, ``reshape``,
-``dot_general``), the product runs on the tuned GEMM kernel of the loop
-lowering (``GEMM_ATTR``). Called by ``bcast-lower-to-loops`` before it
-lowers a module."""
+own sum and runs far behind a GEMM on a CNN layer.
+
+Two forms (docs/c-backend.md, "Convolutions"). A convolution the direct
+kernel takes (``direct_geometry``: f32/f64, result laid out (batch,
+spatial..., feature), ``?`` only on the batch) stays as it is: the loop
+lowering marks its nest ``CONV_ATTR`` and the C target computes it from
+the input in place (``lowering/c_gemm.py``), nothing materialized. Any
+other ungrouped static f32/f64 one becomes im2col as bcast ops (``pad``,
+strided ``slice``s, ``concatenate``, ``reshape``, ``dot_general``), the
+product on the GEMM kernel (``GEMM_ATTR``), materializing the columns.
+Called by ``bcast-lower-to-loops`` before it lowers a module."""
 
 from __future__ import annotations
 
@@ -15,6 +21,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
+from bcast.ir import loops
 from bcast.ir import ops as bc
 from bcast.ir import rules
 from bcast.ir.types import flat_type_shape, has_dynamic_types, make_type, split_type
@@ -22,6 +29,51 @@ from bcast.ir.types import flat_type_shape, has_dynamic_types, make_type, split_
 GEMM_ELEMENTS = ("f32", "f64")
 """The element types the GEMM kernel multiplies (f16 sums in f32 and
 integers wrap in the loop nest, which keeps them)."""
+
+
+DIRECT_MIN_OUTS = 16
+"""The fewest output features per group the direct convolution kernel
+takes for a grouped convolution: its micro-tile is two vectors of output
+features wide (32 at f32 with AVX-512), so a depthwise convolution (one
+per group) would compute mostly padding; the loop nest serves those."""
+
+
+def direct_geometry(op: bc.ConvolutionOp) -> tuple[int, ...] | None:
+    """``CONV_ATTR``'s geometry (``loops.conv_geometry``) when the C
+    target's direct convolution kernel (``lowering/c_gemm.py``, no im2col
+    materialized) computes ``op``: f32/f64, no batch groups, 1 to 3
+    spatial dims, one feature group or at least ``DIRECT_MIN_OUTS``
+    output features per group, a result laid out (batch, spatial...,
+    feature) in order, every dim
+    static and non-empty but the batch, which may be ``?`` when it is the
+    input's first dim (the input's strides do not depend on it then). The
+    operands may have any layout (read through their strides); the
+    kernel may be reversed. None otherwise."""
+    conv, (_, element) = op.conv, split_type(op.result.type)
+    d, n = conv.dims, len(conv.dims.input_spatial)
+    lhs, rhs, result = (flat_type_shape(v.type) for v in (op.lhs, op.rhs, op.result))
+    groups = conv.feature_group_count
+    if (element not in GEMM_ELEMENTS or conv.batch_group_count != 1 or not 1 <= n <= loops.MAX_SPATIAL
+            or (d.output_batch, *d.output_spatial, d.output_feature) != tuple(range(n + 2))):  # fmt: skip
+        return None
+    static = [s for k, s in enumerate(lhs) if k != d.input_batch] + list(rhs) + list(result[1:])
+    if any(not isinstance(s, int) or s == 0 for s in static):
+        return None
+    if not isinstance(lhs[d.input_batch], int) and d.input_batch != 0:
+        return None
+    outs = rhs[d.kernel_output_feature] // groups
+    if groups > 1 and outs < DIRECT_MIN_OUTS:
+        return None
+
+    def strides(shape: tuple) -> list[int]:
+        return [int(np.prod(shape[k + 1:], dtype=np.int64)) for k in range(len(shape))]
+
+    xs, ws = strides(lhs), strides(rhs)
+    spatial = [(lhs[i], result[o], rhs[k], st, rd, ld, lo, xs[i], ws[k], int(rev))
+               for i, o, k, st, rd, ld, lo, rev in zip(d.input_spatial, d.output_spatial, d.kernel_spatial, conv.strides,
+                                                       conv.rhs_dilation, conv.lhs_dilation, conv.low, conv.reversal)]  # fmt: skip
+    return loops.conv_geometry(rhs[d.kernel_input_feature], outs, groups, xs[d.input_batch], xs[d.input_feature],
+                               ws[d.kernel_input_feature], ws[d.kernel_output_feature], spatial)
 
 
 def im2col_ops(op: bc.ConvolutionOp) -> tuple[list[Operation], SSAValue] | None:
@@ -77,8 +129,11 @@ def im2col_ops(op: bc.ConvolutionOp) -> tuple[list[Operation], SSAValue] | None:
 
 
 def convolutions_as_gemm(module: ModuleOp) -> None:
-    """Each convolution of ``module`` that ``im2col_ops`` takes, replaced by them."""
+    """Each convolution of ``module`` that ``im2col_ops`` takes and the
+    direct kernel does not (``direct_geometry``), replaced by them."""
     for op in [o for o in module.walk() if isinstance(o, bc.ConvolutionOp)]:
+        if direct_geometry(op) is not None:
+            continue
         found = im2col_ops(op)
         if found is None:
             continue

@@ -93,10 +93,10 @@ from bcast.ir import ops as bc
 from bcast.ir.control_flow import CaseOp, WhileOp
 from bcast.ir.fusion import FusionOp, is_explicit
 from bcast.ir.ops import semantics_of
-from bcast.ir.loops import (BOUNDS_CHECK_ATTR, GEMM_ATTR, LOOP_FORM_ATTR, PARALLEL_ATTR, REDUCTION_ATTR,
+from bcast.ir.loops import (BOUNDS_CHECK_ATTR, CONV_ATTR, GEMM_ATTR, LOOP_FORM_ATTR, PARALLEL_ATTR, REDUCTION_ATTR,
                              SIZE_CHECK_ATTR, RemFOp)
 from bcast.ir.types import NUMPY_DTYPES, dense_i64, element_of, flat_type_shape, has_dynamic_types, split_type
-from bcast.passes.conv_gemm import convolutions_as_gemm
+from bcast.passes.conv_gemm import convolutions_as_gemm, direct_geometry
 from bcast.passes.errors import PassError, check_one_block_functions, check_signatures
 from bcast.passes.loops_control_flow import SAME_SIZES_ATTR, lower_case, lower_while, outline_regions
 
@@ -1934,7 +1934,9 @@ class FunctionLowering:
         kernel dim reads the kernel at ``size - 1 - k``. A feature group ``g
         = f / (out features / groups)`` reads input features ``g *
         kernel in features + c``; a batch group ``g = f / (out features /
-        batch groups)`` reads input batch ``g * result batch + b``."""
+        batch groups)`` reads input batch ``g * result batch + b``. The nest
+        is marked ``CONV_ATTR`` when a target may run a kernel instead
+        (``direct_convolution``)."""
         b, target = self.b, self.buffer(op.result)
         conv = op.conv
         d, n = conv.dims, len(conv.dims.input_spatial)
@@ -1955,6 +1957,9 @@ class FunctionLowering:
                    for size, m, k, st, ld, rd, lo in zip(sizes, outs, kernel, conv.strides, conv.lhs_dilation,
                                                          conv.rhs_dilation, conv.low)]  # fmt: skip
         wide = lambda i: b(arith.IndexCastOp(i, IntegerType(64)))  # noqa: E731
+        geometry = self.direct_convolution(op)
+        block = self.b.builder.insertion_point.block
+        before = set(block.ops)
         with self.nest(self.shape(op.result), parallel=True) as ivs:
             feature, batch = ivs[d.output_feature], ivs[d.output_batch]
             group_batch = batch
@@ -2014,7 +2019,28 @@ class FunctionLowering:
 
             total = self.scoped_loop(in_features, b.const(0, acc), features)
             b(memref.StoreOp.get(scalar.convert(b, acc, element, total), target, list(ivs)))
+        nest = [o for o in block.ops if o not in before and isinstance(o, scf.ForOp)]
+        if geometry is not None and len(nest) == 1:
+            result = flat_type_shape(op.result.type)
+            # the nest has no loop of a size-1 dim: its outer loop is the first other dim of the result
+            outer = next((k for k, size in enumerate(result) if size != 1), len(result) - 1)
+            places = math.prod(result[outer + 1:-1]) if outer < len(result) - 1 else 1
+            units = {"units": IntegerAttr(result[outer] if outer < len(result) - 1 else 1, 64)} if isinstance(
+                result[outer], int) else {}
+            nest[0].attributes[CONV_ATTR] = DictionaryAttr(
+                {"geometry": dense_i64(geometry), "rows": IntegerAttr(places, 64), **units})
         self.written(op.result, target)
+
+    def direct_convolution(self, op: bc.ConvolutionOp) -> tuple[int, ...] | None:
+        """``CONV_ATTR``'s geometry when a target may run ``op`` on its
+        convolution kernel (``conv_gemm.direct_geometry``) and both
+        operands are held in memory as they are (not views, not constants
+        stored as bits), which the kernel reads through their strides."""
+        for v in (op.lhs, op.rhs):
+            stored = self.stored.get(self.alias.get(v, v))
+            if stored is None or stored.rows_dropped or stored.wide or stored.bits is not None:
+                return None
+        return direct_geometry(op)
 
     def scoped_loop(self, trips: int, init: SSAValue,
                     body: Callable[[SSAValue, list[SSAValue]], list[SSAValue]]) -> SSAValue:

@@ -25,6 +25,7 @@ import pytest
 
 import bcast
 from bcast.ir import numerics, rules
+from bcast.ir import ops as bc
 
 BACKENDS = ["reference", "numpy", "array-api", "c"]
 
@@ -88,6 +89,15 @@ CASES = {
     "f16": ((1, 4, 5, 3), (2, 3, 3, 2), "f16", {"low": (0, 1), "high": (1, 0)}, 1, 1),
     "one_d": ((2, 9, 3), (3, 3, 4), "f32", {"strides": (2,), "low": (1,), "high": (2,), "rhs_dilation": (2,)}, 1, 1),
     "three_d": ((1, 3, 4, 3, 2), (2, 2, 2, 2, 3), "f32", {"strides": (1, 2, 1), "low": (0, 1, 1)}, 1, 1),
+    # the direct C kernel's paths (docs/c-backend.md, "Convolutions"): two feature groups of 16 outputs;
+    # odd sizes, more outputs than one f64 panel (16), both dilations, reversal, crops, one image
+    "grouped_wide": ((2, 5, 6, 4), (3, 3, 2, 32), "f32", {"low": (1, 1), "high": (1, 1)}, 2, 1),
+    "odd_f64": ((3, 7, 5, 5), (2, 3, 5, 17), "f64", {"strides": (2, 1), "low": (1, 2), "high": (0, 1),
+                                                    "rhs_dilation": (1, 2)}, 1, 1),
+    "dilated_reversed": ((2, 4, 5, 3), (3, 2, 3, 5), "f32", {"lhs_dilation": (2, 2), "rhs_dilation": (2, 1),
+                                                             "low": (1, -1), "high": (2, 0),
+                                                             "reversal": (True, True)}, 1, 1),
+    "one_image": ((1, 6, 6, 3), (3, 3, 3, 8), "f32", {"low": (1, 1), "high": (1, 1)}, 1, 1),
     "empty_batch": ((0, 4, 4, 3), (3, 3, 3, 4), "f32", {}, 1, 1),
     "window_larger_than_input": ((1, 2, 2, 1), (3, 3, 1, 1), "f32", {}, 1, 1),
 }
@@ -193,11 +203,13 @@ def jax_programs():
         "three_d": (lambda x, w: conv(x, w, (1, 2, 1), dims=("NDHWC", "DHWIO", "NDHWC")),
                     (2, 4, 5, 6, 3), (2, 3, 3, 3, 4)),
         "size_0_batch": (lambda x, w: conv(x, w), (0, 8, 8, 3), (3, 3, 3, 4)),
+        # an NCHW input and OIHW kernel into an NHWC result: the direct C kernel reads both through their strides
+        "nchw_to_nhwc": (lambda x, w: conv(x, w, (1, 2), dims=("NCHW", "OIHW", "NHWC")), (2, 3, 7, 8), (5, 3, 3, 2)),
     }
 
 
 JAX_NAMES = ["same", "valid_strided", "transposed", "atrous_nchw", "depthwise", "grouped_kernel_gradient",
-             "input_gradient", "one_d", "three_d", "size_0_batch"]
+             "input_gradient", "one_d", "three_d", "size_0_batch", "nchw_to_nhwc"]
 
 
 def jax_case(name):
@@ -242,17 +254,197 @@ def test_array_api_target_convolves_on_array_api_strict():
         assert_close(np.asarray(f(xp.asarray(x), xp.asarray(w))), oracle(x, w, conv), element)
 
 
-@pytest.mark.parametrize("name, gemm", [("same_strided", True), ("transposed", True), ("reversed", True),
-                                        ("three_d", True), ("depthwise", False), ("f16", False)])
-def test_c_computes_an_ungrouped_float_convolution_as_one_gemm(name, gemm):
-    """The loop lowering writes an f32/f64 convolution without groups as an
-    im2col and one GEMM-marked product (``passes/conv_gemm.py``); groups and
-    other element types keep the loop nest. Both give the oracle's values
-    (``test_backends_sum_what_the_spec_places``)."""
+def lowered(source) -> str:
+    """``source`` (text or a module) through the C target's standard
+    pipeline and the loop lowering, printed."""
     from bcast.tools import driver
     from bcast.tools.targets import STANDARD_PIPELINE
 
+    return str(driver.load(source if isinstance(source, str) else str(source), "conv.mlir",
+                           pipeline=STANDARD_PIPELINE + ",bcast-lower-to-loops"))
+
+
+@pytest.mark.parametrize("name, direct", [("same_strided", True), ("transposed", True), ("reversed", True),
+                                          ("three_d", True), ("crop", True), ("one_d", True),
+                                          ("grouped_wide", True), ("depthwise", False), ("f16", False),
+                                          ("wrapping_i8", False), ("batch_groups", False)])
+def test_c_marks_a_float_convolution_for_the_direct_kernel(name, direct):
+    """The loop lowering marks the nest of an f32/f64 convolution without
+    batch groups (and one feature group, or at least 16 output features
+    per group) ``bcast.conv`` (``CONV_ATTR``): the C target runs it on the
+    direct kernel, no im2col materialized (``passes/conv_gemm.py``,
+    ``direct_geometry``); depthwise, f16, integer and batch-grouped ones
+    keep the loop nest. Both give the oracle's values
+    (``test_backends_sum_what_the_spec_places``)."""
     x, w, conv, element = case(name)
-    lowered = str(driver.load(program(x, w, conv, element), "conv.mlir",
-                              pipeline=STANDARD_PIPELINE + ",bcast-lower-to-loops"))
-    assert ("bcast.gemm" in lowered) == gemm
+    text = lowered(program(x, w, conv, element))
+    assert ("bcast.conv" in text) == direct
+    assert "bcast.gemm" not in text
+
+
+def test_c_computes_a_convolution_with_another_result_layout_as_one_gemm():
+    """An NCHW result is not the direct kernel's row-major (batch, places,
+    features): the convolution is an im2col and one GEMM-marked product."""
+    fn, x, w = jax_case("atrous_nchw")
+    text = lowered(bcast.from_jax(fn, x, w))
+    assert "bcast.gemm" in text and "bcast.conv" not in text
+
+
+def cnn_layer(x, w, b):
+    """flax's ``nn.Conv`` (3x3 SAME, NHWC/HWIO) with its bias, then relu."""
+    import jax
+
+    y = jax.lax.conv_general_dilated(x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"))
+    return jax.nn.relu(y + b)
+
+
+@pytest.mark.parametrize("xs, ws, stride", [((3, 15, 13, 130), (3, 3, 130, 20), 1),  # K = 1170: two blocks of K
+                                            ((4, 24, 24, 16), (3, 3, 16, 40), 2),  # rows past one block of 192
+                                            ((4, 32, 32, 32), (3, 3, 32, 64), 1),  # 1.2e8 flops: images on threads
+                                            ((1, 64, 64, 32), (3, 3, 32, 64), 1)])  # one image: its rows on threads
+def test_c_direct_convolution_of_layer_sizes_is_jax_jit(xs, ws, stride):
+    """Sizes past the kernel's blocks (``KC`` of the contracted places *
+    features, ``MC`` rows) and a layer large enough to split its images
+    over threads, with the bias and relu fused after it: jax.jit's values."""
+    import jax
+
+    rng = np.random.default_rng(7)
+    x, w, b = (rng.standard_normal(s).astype(np.float32) for s in (xs, ws, ws[-1:]))
+    fn = (lambda x, w, b: cnn_layer(x, w, b)) if stride == 1 else (lambda x, w, b: jax.nn.relu(
+        jax.lax.conv_general_dilated(x, w, (stride, stride), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")) + b))
+    f = bcast.compile(bcast.from_jax(fn, x, w, b), backend="c")
+    assert "bcast_blas_sconv_packed(" in f.c_source
+    np.testing.assert_allclose(f(x, w, b), np.asarray(jax.jit(fn)(x, w, b)), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("batch", [2, 1])
+def test_c_fuses_the_bias_and_relu_into_the_convolution_blocks(batch):
+    """The epilogue after the convolution runs inside the loop over blocks
+    of images (of output rows for one image), right after each block's
+    call (as after a GEMM), not as a second pass over the result."""
+    rng = np.random.default_rng(8)
+    x, w, b = (rng.standard_normal(s).astype(np.float32) for s in ((batch, 6, 6, 3), (3, 3, 3, 8), (8,)))
+    f = bcast.compile(bcast.from_jax(cnn_layer, x, w, b), backend="c")
+    fast = f.c_source.split("bcast_blas_sconv_packed(", 1)[1].split("bcast_blas_gemm_release(")[0]
+    assert "? " in fast and "arg3" in fast  # relu's select and the bias, in the block loop
+    np.testing.assert_allclose(f(x, w, b), np.maximum(numerics.convolution(
+        x, w, rules.Convolution.plain(nhwc(2), low=(1, 1), high=(1, 1))) + b, 0), rtol=2e-5, atol=2e-5)
+
+
+@pytest.mark.parametrize("backend", ["c", "numpy"])
+def test_a_dynamic_batch_cnn_layer_compiled_once_runs_at_every_size(backend):
+    """JAX's batch-polymorphic CNN layer (``?`` batch, bias, relu), compiled
+    once: sizes 1, 2 and 5 equal jax.jit's (JAX asserts ``b >= 1``; size 0
+    runs in ``test_a_dynamic_batch_runs_at_every_size``); on C it is the
+    direct kernel with the batch read at entry."""
+    import jax
+    from jax import export
+
+    rng = np.random.default_rng(9)
+    w, b = rng.standard_normal((3, 3, 4, 24)).astype(np.float32), rng.standard_normal(24).astype(np.float32)
+    (n,) = export.symbolic_shape("b")
+    text = export.export(jax.jit(cnn_layer))(jax.ShapeDtypeStruct((n, 7, 6, 4), np.float32), w, b).mlir_module()
+    f = bcast.compile(text, backend=backend)
+    if backend == "c":
+        assert "bcast_blas_sconv_packed(" in f.c_source
+    for size in (1, 2, 5):
+        x = rng.standard_normal((size, 7, 6, 4)).astype(np.float32)
+        np.testing.assert_allclose(f(x, w, b), np.asarray(jax.jit(cnn_layer)(x, w, b)), rtol=2e-5, atol=2e-5)
+
+
+@pytest.mark.parametrize("name", ["grouped_wide", "odd_f64", "dilated_reversed", "one_d", "three_d"])
+def test_c_convolution_nest_without_the_kernel_gives_the_same(name, monkeypatch):
+    """With the kernel pointers left NULL (no ``c_gemm`` library) the marked
+    nest runs instead (the attribute's definition); with them set, the
+    kernel: both give the oracle's values."""
+    from bcast.lowering import c_runtime
+
+    x, w, conv, element = case(name, seed=2)
+    for kernels in ((None,) * len(c_runtime.BLAS_POINTERS), c_runtime.own_gemm()):  # ends linked
+        monkeypatch.setattr(c_runtime, "own_gemm", lambda found=kernels: found)
+        f = bcast.compile(program(x, w, conv, element), backend="c")
+        assert "bcast_blas_" + ("s" if element == "f32" else "d") + "conv_packed(" in f.c_source
+        assert_close(np.asarray(f(x, w)), oracle(x, w, conv), element)
+
+
+CONV_HARNESS = r"""
+#include <stdio.h>
+/* argv: geometry file, rows, f64?, x file, x count, w file, w count, out file; exact-size buffers */
+static void *slurp(const char *path, size_t bytes) {
+    void *p = malloc(bytes ? bytes : 1);
+    FILE *f = fopen(path, "rb");
+    if (!p || !f || fread(p, 1, bytes, f) != bytes) abort();
+    fclose(f);
+    return p;
+}
+int main(int argc, char **argv) {
+    (void)argc;
+    long n = atol(argv[2]), doubles = atol(argv[3]), xs = atol(argv[5]), ws = atol(argv[7]), gs = atol(argv[9]);
+    size_t e = doubles ? 8 : 4;
+    int64_t *g = slurp(argv[1], (size_t)gs * 8);
+    void *x = slurp(argv[4], (size_t)xs * e), *w = slurp(argv[6], (size_t)ws * e);
+    size_t out = (size_t)n * (size_t)g[4];
+    void *c = malloc(out * e ? out * e : 1);
+    /* in two calls (rows split unevenly), as two blocks of a threaded call */
+    long half = n / 3;
+    void *p = doubles ? bcast_dconv_pack(w, g) : bcast_sconv_pack(w, g);
+    if (doubles) { bcast_dconv_packed(x, g, 0, half, p, c); bcast_dconv_packed(x, g, half, n - half, p, c); }
+    else { bcast_sconv_packed(x, g, 0, half, p, c); bcast_sconv_packed(x, g, half, n - half, p, c); }
+    bcast_gemm_release(p);
+    FILE *f = fopen(argv[8], "wb");
+    if (!f || fwrite(c, e, out, f) != out) abort();
+    fclose(f);
+    free(c); free(x); free(w); free(g);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("isa", [[], ["-mno-avx512f"]], ids=["native", "avx2"])
+def test_c_convolution_kernels_are_clean_under_sanitizers(tmp_path, isa):
+    """``bcast_*conv_pack``/``_packed`` built with ASan and UBSan (any report
+    aborts), run on operands in buffers of exactly their size, the rows in
+    two uneven calls: the direct cases (padding, crops, both dilations,
+    reversal, two groups, 1-D and 3-D, f64, one image, an NCHW input read
+    through the packing) give the oracle's values, for the machine's
+    vectors and AVX2's (6-row tiles)."""
+    import subprocess
+
+    from bcast.lowering import c_gemm, c_runtime
+    from bcast.passes.conv_gemm import direct_geometry
+    from bcast.tools import driver
+
+    cc = c_runtime.require_compiler()
+    source = tmp_path / "conv.c"
+    source.write_text(c_gemm.SOURCE + CONV_HARNESS)
+    exe = tmp_path / "conv"
+    done = subprocess.run([*cc, "-std=c99", "-O1", "-g", "-march=native", *isa, "-fsanitize=address,undefined",
+                           "-fno-sanitize-recover=all", str(source), "-o", str(exe), "-lm"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+    names = ["valid", "same_strided", "crop", "transposed", "atrous", "reversed", "one_d", "three_d",
+             "grouped_wide", "odd_f64", "dilated_reversed", "one_image", "nchw"]
+    for name in names:
+        x, w, conv, element = case("valid" if name == "nchw" else name, seed=4)
+        source_text = program(x, w, conv, element)
+        if name == "nchw":  # the same convolution of the input stored NCHW
+            x_nchw = np.ascontiguousarray(x.transpose(0, 3, 1, 2))
+            source_text = source_text.replace("[b, 0, 1, f]x", "[b, f, 0, 1]x").replace(
+                tensor(x.shape, element), tensor(x_nchw.shape, element))
+        module = driver.load(source_text, "conv.mlir")
+        (op,) = [o for o in module.walk() if isinstance(o, bc.ConvolutionOp)]
+        geometry = direct_geometry(op)
+        assert geometry is not None, name
+        want = oracle(x, w, conv)
+        operand = x_nchw if name == "nchw" else x
+        files = {k: tmp_path / f"{name}.{k}" for k in ("g", "x", "w", "out")}
+        files["g"].write_bytes(np.asarray(geometry, np.int64).tobytes())
+        files["x"].write_bytes(operand.tobytes())
+        files["w"].write_bytes(w.tobytes())
+        rows = int(np.prod(want.shape[:-1]))
+        run = subprocess.run([str(exe), str(files["g"]), str(rows), str(int(element == "f64")), str(files["x"]),
+                              str(operand.size), str(files["w"]), str(w.size), str(files["out"]), str(len(geometry))],
+                             capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0, (name, run.stderr[-3000:])
+        got = np.frombuffer(files["out"].read_bytes(), x.dtype).reshape(want.shape)
+        assert_close(got, want, element)

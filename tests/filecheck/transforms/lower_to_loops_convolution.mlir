@@ -1,0 +1,71 @@
+// RUN: bcast-opt %s --split-input-file -p bcast-fuse,bcast-lower-to-loops | filecheck %s
+
+// bcast-lower-to-loops: a convolution is a fusion boundary, a parallel nest
+// over its result summing input features and kernel places. An f32/f64
+// convolution whose result is (batch, spatial..., feature), its operands in
+// memory, no batch groups, one feature group or 16 outputs per group, is
+// marked bcast.conv: its geometry (bcast.ir.loops.conv_geometry: spatial
+// dims, features, outputs, groups, row length, the input's batch and
+// feature strides, the kernel's in/out strides, then per spatial dim size,
+// out, kernel, stride, rhs and lhs dilation, low padding, input and kernel
+// stride, reversed), the result rows per iteration of the outer loop and
+// that loop's trip count, for the C target's direct kernel. The epilogue
+// stays one fused nest over the result, read by row.
+
+// CHECK-LABEL: func.func @conv_bias
+// CHECK:        %[[OUT:.*]] = memref.alloc() : memref<2x5x6x4xf32>
+// CHECK:        memref.load %x[
+// CHECK-NEXT:   memref.load %w[
+// CHECK:        memref.store %{{.*}}, %[[OUT]][
+// CHECK:        } {bcast.parallel, bcast.conv = {geometry = array<i64: 2, 3, 4, 1, 4, 90, 1, 4, 1, 5, 5, 3, 1, 1, 1, 1, 18, 36, 0, 6, 6, 3, 1, 1, 1, 1, 3, 12, 1>, rows = 30 : i64, units = 2 : i64}}
+// CHECK-NEXT:   scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:          memref.load %[[OUT]][%[[N]],
+// CHECK:          memref.load %b[
+func.func @conv_bias(%x: tensor<2x5x6x3xf32>, %w: tensor<3x3x3x4xf32>, %b: tensor<4xf32>) -> tensor<2x5x6x4xf32> {
+  %0 = bcast.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]], lhs_dilate = [1, 1], rhs_dilate = [1, 1], reverse = [false, true]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x5x6x3xf32>, tensor<3x3x3x4xf32>) -> tensor<2x5x6x4xf32>
+  %1 = bcast.broadcast_in_dim %b, dims = [3] : (tensor<4xf32>) -> tensor<2x5x6x4xf32>
+  %2 = bcast.add %0, %1 : (tensor<2x5x6x4xf32>, tensor<2x5x6x4xf32>) -> tensor<2x5x6x4xf32>
+  func.return %2 : tensor<2x5x6x4xf32>
+}
+
+// -----
+
+// A `?` batch (the input's first dim): the outer loop's trip count is read
+// at run time, so the attribute has no units.
+
+// CHECK-LABEL: func.func @dynamic_batch
+// CHECK:        } {bcast.parallel, bcast.conv = {geometry = array<i64: 1, 2, 3, 1, 3, 14, 1, 3, 1, 7, 3, 3, 2, 1, 1, 0, 2, 6, 0>, rows = 3 : i64}}
+func.func @dynamic_batch(%x: tensor<?x7x2xf64>, %w: tensor<3x2x3xf64>) -> tensor<?x3x3xf64> {
+  %0 = bcast.convolution(%x, %w) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {stride = [2], pad = [[0, 0]], lhs_dilate = [1], rhs_dilate = [1], reverse = [false]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<?x7x2xf64>, tensor<3x2x3xf64>) -> tensor<?x3x3xf64>
+  func.return %0 : tensor<?x3x3xf64>
+}
+
+// -----
+
+// Depthwise (two outputs per group) and f16 keep the plain nest.
+
+// CHECK-LABEL: func.func @depthwise
+// CHECK-NOT:    bcast.conv
+// CHECK-LABEL: func.func @half
+// CHECK-NOT:    bcast.conv
+func.func @depthwise(%x: tensor<1x4x4x2xf32>, %w: tensor<3x3x1x4xf32>) -> tensor<1x2x2x4xf32> {
+  %0 = bcast.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[0, 0], [0, 0]], lhs_dilate = [1, 1], rhs_dilate = [1, 1], reverse = [false, false]} {batch_group_count = 1 : i64, feature_group_count = 2 : i64} : (tensor<1x4x4x2xf32>, tensor<3x3x1x4xf32>) -> tensor<1x2x2x4xf32>
+  func.return %0 : tensor<1x2x2x4xf32>
+}
+func.func @half(%x: tensor<1x4x4x2xf16>, %w: tensor<3x3x2x4xf16>) -> tensor<1x2x2x4xf16> {
+  %0 = bcast.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[0, 0], [0, 0]], lhs_dilate = [1, 1], rhs_dilate = [1, 1], reverse = [false, false]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x2xf16>, tensor<3x3x2x4xf16>) -> tensor<1x2x2x4xf16>
+  func.return %0 : tensor<1x2x2x4xf16>
+}
+
+// -----
+
+// An NCHW result is not the kernel's row-major (batch, places, features):
+// im2col (pad, strided slices, concatenate) and one product marked bcast.gemm.
+
+// CHECK-LABEL: func.func @nchw_result
+// CHECK-NOT:    bcast.conv
+// CHECK:        bcast.gemm
+func.func @nchw_result(%x: tensor<1x2x4x4xf32>, %w: tensor<3x2x3x3xf32>) -> tensor<1x3x2x2xf32> {
+  %0 = bcast.convolution(%x, %w) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {stride = [1, 1], pad = [[0, 0], [0, 0]], lhs_dilate = [1, 1], rhs_dilate = [1, 1], reverse = [false, false]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x2x4x4xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x2x2xf32>
+  func.return %0 : tensor<1x3x2x2xf32>
+}
