@@ -10,8 +10,10 @@ call starts that build on a thread of its own, and every call after the
 build runs the library, as a compile that waited would have.
 
 The rule (and ``$CC`` without one of ``INEXACT_FLAGS``; ``eligible``):
-every value of the entry function is a tensor of static shape of ``i1``,
-a signed or unsigned integer type, ``f32`` or ``f64``, and every op is a
+every value of the entry function is a tensor (static, ``?`` or bounded
+dims) of ``i1``, a signed or unsigned integer type, ``f32`` or ``f64``, or
+a size, and every op is a size op of ``?`` dims (``SIZE_OPS``,
+``dynamic_broadcast_in_dim``), a
 constant, ``broadcast_in_dim``, ``convert``, ``compare`` (not
 ``TOTALORDER``), ``select``, a ``reduce`` of integers or booleans, or an
 elementwise op whose definition
@@ -46,8 +48,15 @@ use too), but for ``C_OWN``. Why these give the C library's bits exactly:
 - A reduction of integers or booleans (``add``, ``multiply``, ``maximum``,
   ``minimum``, ``and``, ``or``, ``xor``) wraps around in both tiers, where
   any order of the operations gives one result.
+- ``?`` dims change which elements meet, never how one is computed: the
+  plan reads each call's sizes (``bcast.dim``), and broadcasts to them
+  after the checks that ``bcast-make-explicit`` wrote, run by the
+  reference's own functions (those the C runtime's size plan runs too).
+  A check that fails does not raise the first tier's error: the library's
+  checks are canonicalized, merged and run at entry, so which of several
+  failures it reports is the library's to say, and the call waits for it.
 - Anything else (a transcendental function, float ``power``, ``atan2``, a
-  float reduction, ``bitcast_convert``, ``f16``, ``?`` dims, a call) is
+  float reduction, ``bitcast_convert``, ``f16``, a call) is
   outside the rule and compiles as before: the first call runs the library.
   Transcendentals round differently in NumPy's SIMD loops and in glibc's
   scalar and vector ``libm``. A float sum is vectorized and split across
@@ -55,8 +64,8 @@ use too), but for ``C_OWN``. Why these give the C library's bits exactly:
   (and a float ``maximum`` over +0.0 and -0.0 returns whichever zero its
   order meets first).
   ``bitcast_convert`` shows a NaN's sign and payload as an ordinary value
-  (below). ``?`` dims would need the C runtime's size plan and its checks,
-  with their messages, in this tier too.
+  (below). Size ops other than those above (sizes held in tensors,
+  ``dynamic_reshape``) are outside too.
 
 One thing is not the same bit for bit, and is not on any backend: where
 two NaNs meet, which one's sign and payload the result carries (IEEE 754
