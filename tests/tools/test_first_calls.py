@@ -523,3 +523,21 @@ def test_several_results_an_argument_and_a_value_returned_twice(gate):
         assert len(got) == 3 and got[0] is not got[2] and not any(v is x for v in got)
         assert all(v.flags.writeable and v.flags.owndata for v in got)
     assert all(same(a, b) for a, b in zip(first, later))
+
+
+def test_an_out_of_the_wrong_run_time_shape_is_the_librarys_error(gate):
+    compiled = bcast.compile(DYNAMIC, backend="c")
+
+    def errors() -> list[str]:
+        found = []
+        for out in (np.empty((5, 3), np.float32), np.empty((4, 3), np.float64)):
+            with pytest.raises(bcast.BcastError) as e:
+                compiled(X, R, out=out)
+            found.append(str(e.value))
+        return found
+
+    first = errors()
+    assert not compiled.built and "the result has shape (4, 3) at run time" in first[0]
+    gate.set()
+    compiled.wait()
+    assert errors() == first
