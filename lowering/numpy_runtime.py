@@ -286,7 +286,8 @@ def argument(value, spec: Spec):
     leaves = python_leaves(value)
     if leaves is not None:
         return python_values(value, leaves, spec)
-    if isinstance(value, np.ma.MaskedArray) and np.ma.is_masked(value):
+    ma = sys.modules.get("numpy.ma")  # not np.ma: that imports numpy.ma (60 ms) at a first dynamic call
+    if ma is not None and isinstance(value, ma.MaskedArray) and ma.is_masked(value):
         raise ArgumentError(f"{spec.name}: a masked array with masked elements (their mask would be lost)")
     try:
         array = np.asarray(value)

@@ -10,8 +10,10 @@ call starts that build on a thread of its own, and every call after the
 build runs the library, as a compile that waited would have.
 
 The rule (and ``$CC`` without one of ``INEXACT_FLAGS``; ``eligible``):
-every value of the entry function is a tensor of static shape of ``i1``,
-a signed or unsigned integer type, ``f32`` or ``f64``, and every op is a
+every value of the entry function is a tensor (static, ``?`` or bounded
+dims) of ``i1``, a signed or unsigned integer type, ``f32`` or ``f64``, or
+a size, and every op is a size op of ``?`` dims (``SIZE_OPS``,
+``dynamic_broadcast_in_dim``), a
 constant, ``broadcast_in_dim``, ``convert``, ``compare`` (not
 ``TOTALORDER``), ``select``, a ``reduce`` of integers or booleans, or an
 elementwise op whose definition
@@ -46,8 +48,15 @@ use too), but for ``C_OWN``. Why these give the C library's bits exactly:
 - A reduction of integers or booleans (``add``, ``multiply``, ``maximum``,
   ``minimum``, ``and``, ``or``, ``xor``) wraps around in both tiers, where
   any order of the operations gives one result.
+- ``?`` dims change which elements meet, never how one is computed: the
+  plan reads each call's sizes (``bcast.dim``), and broadcasts to them
+  after the checks that ``bcast-make-explicit`` wrote, run by the
+  reference's own functions (those the C runtime's size plan runs too).
+  A check that fails does not raise the first tier's error: the library's
+  checks are canonicalized, merged and run at entry, so which of several
+  failures it reports is the library's to say, and the call waits for it.
 - Anything else (a transcendental function, float ``power``, ``atan2``, a
-  float reduction, ``bitcast_convert``, ``f16``, ``?`` dims, a call) is
+  float reduction, ``bitcast_convert``, ``f16``, a call) is
   outside the rule and compiles as before: the first call runs the library.
   Transcendentals round differently in NumPy's SIMD loops and in glibc's
   scalar and vector ``libm``. A float sum is vectorized and split across
@@ -55,8 +64,8 @@ use too), but for ``C_OWN``. Why these give the C library's bits exactly:
   (and a float ``maximum`` over +0.0 and -0.0 returns whichever zero its
   order meets first).
   ``bitcast_convert`` shows a NaN's sign and payload as an ordinary value
-  (below). ``?`` dims would need the C runtime's size plan and its checks,
-  with their messages, in this tier too.
+  (below). Size ops other than those above (sizes held in tensors,
+  ``dynamic_reshape``) are outside too.
 
 One thing is not the same bit for bit, and is not on any backend: where
 two NaNs meet, which one's sign and payload the result carries (IEEE 754
@@ -101,16 +110,22 @@ from bcast.ir.evaluate import evaluate
 from bcast.ir.ops import (
     BinaryOp,
     BroadcastInDimOp,
+    BroadcastSizeOp,
+    CheckBroadcastableOp,
     CompareOp,
     ConstantOp,
     ConvertOp,
+    DimOp,
+    DynamicBroadcastInDimOp,
     ElementwiseOp,
     ReduceOp,
     SelectOp,
     TernaryOp,
+    broadcast_size,
 )
 from bcast.ir.types import element_of, split_type
 from bcast.lowering import numpy_runtime as rt
+from bcast.lowering.interpreter import EvaluationError, check_broadcastable, check_expansion
 from bcast.lowering.reference import signature
 from bcast.tools import api
 
@@ -161,11 +176,16 @@ EXACT_ELEMENTS = frozenset({"i1", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui3
 
 
 def exact_type(t: Attribute) -> bool:
-    """A non-nested tensor of static shape of one of ``EXACT_ELEMENTS``."""
-    if not isinstance(t, TensorType) or not all(d >= 0 for d in t.get_shape()):
+    """A non-nested tensor (static, ``?`` or bounded dims) of one of ``EXACT_ELEMENTS``."""
+    if not isinstance(t, TensorType):
         return False
     levels, element = split_type(t)
     return len(levels) == 1 and element in EXACT_ELEMENTS
+
+
+SIZE_OPS = (DimOp, BroadcastSizeOp, CheckBroadcastableOp)
+"""The size ops of ``?`` dims that ``bcast-make-explicit`` writes (docs/semantics.md,
+"Dynamic and bounded shapes"): sizes as ints and the checks on them."""
 
 
 @functools.cache
@@ -181,15 +201,22 @@ def exact_op(op: Operation) -> bool:
     compare (not ``TOTALORDER``), a select, a reduction of integers or
     booleans, or an elementwise op whose
     definition on its element type uses ``EXACT_PRIMITIVES`` only, on
-    operands of the result's type."""
+    operands of the result's type; or one of ``SIZE_OPS`` or a
+    ``dynamic_broadcast_in_dim``, which move no element."""
+    if isinstance(op, SIZE_OPS):
+        return not op.regions and (type(op) is not DimOp or exact_type(op.operand.type))
+    if type(op) is DynamicBroadcastInDimOp:
+        return exact_type(op.operand.type) and exact_type(op.result.type) \
+            and element_of(op.operand.type) == element_of(op.result.type)
     if len(op.results) != 1 or op.regions or not exact_type(op.results[0].type) \
             or not all(exact_type(v.type) for v in op.operands):
         return False
     result = op.results[0].type
     if isinstance(op, ConstantOp | ConvertOp):
         return True
-    if type(op) is BroadcastInDimOp:
-        return element_of(op.operand.type) == element_of(result)
+    if type(op) is BroadcastInDimOp:  # of static shapes: the dynamic form is the op above
+        return element_of(op.operand.type) == element_of(result) \
+            and all(d >= 0 for t in (op.operand.type, result) for d in t.get_shape())
     if isinstance(op, CompareOp):
         return not op.is_total_order and op.lhs.type == op.rhs.type
     if isinstance(op, SelectOp):
@@ -228,7 +255,7 @@ def eligible(function: func.FuncOp) -> bool:
             continue
         if not exact_op(op):
             return False
-        if all(v in constant for v in op.operands):
+        if op.results and all(v in constant for v in op.operands):
             if uses_c_own(op):
                 return False
             constant.add(op.results[0])
@@ -254,6 +281,18 @@ def step_of(op: Operation) -> Callable[..., np.ndarray]:
     a constant is then copied for the caller)."""
     if type(op) is BroadcastInDimOp:
         return _broadcast(tuple(op.dims), tuple(op.result.type.get_shape()))
+    if isinstance(op, DimOp):
+        dim = op.dim
+        return lambda x: x.shape[dim]
+    if isinstance(op, BroadcastSizeOp):
+        return lambda *sizes: broadcast_size(sizes)
+    if isinstance(op, CheckBroadcastableOp):
+        def check(*sizes: int) -> None:
+            check_broadcastable(op, [tuple(int(s) for s in shape) for shape in op.shapes(sizes)])
+
+        return check
+    if type(op) is DynamicBroadcastInDimOp:
+        return _dynamic_broadcast(op)
     if isinstance(op, ConstantOp):
         value = op.numpy_value()
         value.setflags(write=False)
@@ -293,7 +332,8 @@ class Plan:
             operands = tuple(slots[v] for v in op.operands)
             steps.append((step, operands))
             last_use.update((slot, k) for slot in operands)
-            slots[op.results[0]] = len(slots)
+            for result in op.results:  # one slot per op: a check's holds None
+                slots[result] = len(block.args) + k
         kept = set(self.returned)
         dropped: list[list[int]] = [[] for _ in steps]
         for slot, k in last_use.items():
@@ -315,7 +355,8 @@ class Plan:
         try:
             env: list[np.ndarray | None] = list(values)
             for step, operands, dropped in self.steps:
-                env.append(np.asarray(step(*(env[k] for k in operands))))
+                value = step(*(env[k] for k in operands))
+                env.append(value if value is None or type(value) is int else np.asarray(value))
                 for k in dropped:
                     env[k] = None
         finally:
@@ -330,6 +371,19 @@ class Plan:
 def _broadcast(dims: tuple[int, ...], shape: tuple[int, ...]) -> Callable[[np.ndarray], np.ndarray]:
     def step(x: np.ndarray) -> np.ndarray:
         return np.broadcast_to(rt.expand(x, dims, len(shape)), shape)
+
+    return step
+
+
+def _dynamic_broadcast(op: DynamicBroadcastInDimOp) -> Callable[..., np.ndarray]:
+    """``bcast.dynamic_broadcast_in_dim`` to the sizes of this call, checked by
+    the reference's own rule (``interpreter.check_expansion``)."""
+    dims = tuple(op.dims)
+
+    def step(x: np.ndarray, *sizes: int) -> np.ndarray:
+        shape = tuple(int(s) for s in op.mixed_sizes(sizes))
+        check_expansion(op, x.shape, shape)
+        return rt.broadcast_in_dim(x, dims, shape)
 
     return step
 
@@ -373,10 +427,25 @@ class FirstCalls(api.Compiled):
         def call(*args, out=None):
             try:
                 return plan(*args, out=out)
+            except EvaluationError:
+                # a size check of ``?`` dims failed: which error the program
+                # reports is the library's (its checks are canonicalized,
+                # merged and ordered at entry), so the call waits for it
+                built = self._built_or_none()
+                if built is None:
+                    raise
+                return built._python_function(*args, out=out)
             finally:
                 self.start_build()
 
         return call
+
+    def _built_or_none(self) -> api.Compiled | None:
+        """The built program, or None when the build failed."""
+        try:
+            return self.wait()
+        except Exception:  # noqa: BLE001 - the build's error is raised when what it makes is asked for
+            return None
 
     def start_build(self) -> threading.Thread:
         """The build's thread, started once."""
@@ -450,9 +519,11 @@ STRUCTURAL_NAMES = frozenset({
     *(f"{dialect}.{op}" for dialect in ("bcast", "stablehlo")
       for op in ("constant", "convert", "broadcast_in_dim", "compare", "select")),
     "bcast.reduce",
+    *(op.name for op in (*SIZE_OPS, DynamicBroadcastInDimOp)), "stablehlo.bounds",
 })
 """The dotted names of a program of the rule that are not ``ElementwiseOp``
-definitions (func's, the module's, and the ops ``exact_op`` names)."""
+definitions (func's, the module's, the ops ``exact_op`` names, and the
+bounds of bounded dims)."""
 
 KIND_EXAMPLES = {"float": "f32", "signed": "i32", "unsigned": "ui32", "bool": "i1"}
 

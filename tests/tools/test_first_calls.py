@@ -104,11 +104,18 @@ def programs(draw):
     a row broadcast against it, in one element type, of the exactly rounded
     ops: binary and unary ops, clamp, compare and select, constants,
     conversions to another element type (``i1`` too) and back, and integer
-    reductions."""
+    reductions. Any of ``x``'s dims and the row's may be ``?`` (a ``?``
+    row against static columns is checked at run time, and may be 1 then)."""
     t = draw(st.sampled_from(["f32", "f64", *ELEMENTS]))  # floats a third of the time
     kind = "float" if t.startswith("f") else "int"
     rows, cols = draw(st.integers(1, 5)), draw(st.integers(1, 37))
-    m, r = f"tensor<{rows}x{cols}x{t}>", f"tensor<{cols}x{t}>"
+    dynamic_cols = draw(st.booleans())
+    # ? and ? give ?; ? against n > 1 gives n (against 1, ?: the declared type would be
+    # more static than the inferred one, which a shape assertion outside the rule checks)
+    dynamic_row = dynamic_cols or (cols > 1 and draw(st.booleans()))
+    R, C = ("?" if draw(st.booleans()) else rows), ("?" if dynamic_cols else cols)
+    m, r = f"tensor<{R}x{C}x{t}>", f"tensor<{'?' if dynamic_row else cols}x{t}>"
+    kept = 1 if dynamic_cols else cols  # a constant's length: 1 stretches to a ? dim
     dtype = edge_values.dtype(t)
     if kind == "float":  # and ordinary values, where roundings differ if anywhere
         ordinary = draw(st.lists(st.floats(-8, 8, width=8 * dtype.itemsize), min_size=8, max_size=8))
@@ -133,28 +140,29 @@ def programs(draw):
         elif shape == "unary":
             lines.append(f"  %v{k} = bcast.{draw(st.sampled_from(UNARY[kind]))} {a} : {m}")
         elif shape == "constant":
-            chosen = draw(st.lists(st.sampled_from(range(len(pool))), min_size=cols, max_size=cols))
+            chosen = draw(st.lists(st.sampled_from(range(len(pool))), min_size=kept, max_size=kept))
             items = ", ".join(literal(pool[i]) for i in chosen)
             op = draw(st.sampled_from(BINARY[kind]))
-            lines.append(f"  %c{k} = bcast.constant dense<[{items}]> : {r}")
-            lines.append(f"  %v{k} = bcast.{op} {a}, %c{k} : ({m}, {r}) -> {m}")
+            c = f"tensor<{kept}x{t}>"
+            lines.append(f"  %c{k} = bcast.constant dense<[{items}]> : {c}")
+            lines.append(f"  %v{k} = bcast.{op} {a}, %c{k} : ({m}, {c}) -> {m}")
         elif shape == "clamp":
             (lo, lt), (hi, ht) = operand(), operand()
             lines.append(f"  %v{k} = bcast.clamp {lo}, {a}, {hi} : ({lt}, {m}, {ht}) -> {m}")
         elif shape == "select":
             (b, bt), (c, ct) = operand(), operand()
             direction = draw(st.sampled_from(DIRECTIONS))
-            p = f"tensor<{rows}x{cols}xi1>"
+            p = f"tensor<{R}x{C}xi1>"
             lines.append(f"  %p{k} = bcast.compare {direction}, {a}, {b} : ({m}, {bt}) -> {p}")
             lines.append(f"  %v{k} = bcast.select %p{k}, {a}, {c} : ({p}, {m}, {ct}) -> {m}")
         elif shape == "reduce":  # along the rows, kept, then combined with its operand
             reduction = draw(st.sampled_from(REDUCTIONS))
-            s = f"tensor<{rows}x1x{t}>"
+            s = f"tensor<{R}x1x{t}>"
             lines.append(f"  %s{k} = bcast.reduce {reduction} {a}, dims = [1] keepdims : ({m}) -> {s}")
             lines.append(f"  %v{k} = bcast.{draw(st.sampled_from(BINARY[kind]))} {a}, %s{k} : ({m}, {s}) -> {m}")
         else:
             other = draw(st.sampled_from([e for e in (*ELEMENTS, "i1") if e != t]))
-            o = f"tensor<{rows}x{cols}x{other}>"
+            o = f"tensor<{R}x{C}x{other}>"
             okind = "float" if other.startswith("f") else "bool" if other == "i1" else "int"
             lines.append(f"  %w{k} = bcast.convert {a} : ({m}) -> {o}")
             lines.append(f"  %u{k} = bcast.{draw(st.sampled_from(UNARY[okind]))} %w{k} : {o}")
@@ -164,7 +172,8 @@ def programs(draw):
     lines[0] = lines[0].format(m=m, r=r, results=", ".join([m] * len(returned)))
     lines += [f"  func.return {', '.join(returned)} : {', '.join([m] * len(returned))}", "}"]
     x = draw(st.lists(st.sampled_from(range(len(pool))), min_size=rows * cols, max_size=rows * cols))
-    row = draw(st.lists(st.sampled_from(range(len(pool))), min_size=cols, max_size=cols))
+    length = 1 if dynamic_row and draw(st.booleans()) else cols  # a ? row of 1 stretches at run time
+    row = draw(st.lists(st.sampled_from(range(len(pool))), min_size=length, max_size=length))
     return "\n".join(lines), pool[x].reshape(rows, cols), pool[row]
 
 
@@ -187,6 +196,27 @@ def test_first_results_are_the_librarys_bit_for_bit(case):
     for shift in range(len(pool)):
         other = np.roll(pool, shift)[: row.size] if row.size <= len(pool) else np.resize(np.roll(pool, shift), row.size)
         assert all(same(a, b) for a, b in zip(as_tuple(compiled.plan(grid, other)), as_tuple(compiled(grid, other)))), source
+    # and at another size: the same bits from a program with ? rows, the same error from one without
+    taller = np.resize(grid, (x.shape[0] + 2, x.shape[1]))
+    assert outcome(tier_one(compiled), taller, row) == outcome(compiled, taller, row), source
+
+
+def tier_one(compiled: first_calls.FirstCalls) -> api.Compiled:
+    """``compiled``'s first tier behind the API (its argument checks and
+    error wording), whether or not the library is built."""
+    quick = first_calls.FirstCalls(compiled.plan, compiled.entry, compiled.wait)
+    quick._python_function = compiled.plan
+    return quick
+
+
+def outcome(compiled, *args) -> tuple:
+    """A call's results as bits (NaNs' signs and payloads aside, ``same``), or its error."""
+    try:
+        results = as_tuple(compiled(*args))
+    except bcast.BcastError as e:
+        return ("error", str(e))
+    return ("ok", tuple((r.dtype.str, r.shape, np.where(np.isnan(r), 0, r).tobytes() if r.dtype.kind == "f"
+                         else r.tobytes()) for r in results))
 
 
 def test_the_rule_detects_what_it_must():
@@ -252,11 +282,58 @@ def test_programs_outside_the_rule_compile_as_before(name):
 
 @pytest.mark.parametrize("source", [
     ROW.replace("f32", "f16"),
-    ROW.replace("tensor<4x3xf32>", "tensor<?x3xf32>"),
-], ids=["f16", "dynamic"])
+    ROW.replace("tensor<4x3xf32>", "tensor<?x3xf32>").replace("bcast.maximum", "bcast.atan2"),
+    # a ? row against 1 column gives ?, declared 1: a shape assertion (size_to_tensor) checks it
+    ROW.replace("tensor<4x3xf32>", "tensor<4x1xf32>").replace("tensor<3xf32>", "tensor<?xf32>"),
+], ids=["f16", "dynamic atan2", "shape assertion"])
 def test_types_outside_the_rule_compile_as_before(source):
     compiled = bcast.compile(source, backend="c")
     assert type(compiled) is api.Compiled
+
+
+DYNAMIC = ROW.replace("tensor<4x3xf32>", "tensor<?x3xf32>").replace("tensor<3xf32>", "tensor<?xf32>")
+
+
+def test_dynamic_dims_take_first_calls_at_every_size():
+    """The plan reads the sizes at each call: rows of any count, a ``?`` row
+    of 3 or of 1 (which stretches, as NumPy's does)."""
+    compiled = bcast.compile(DYNAMIC, backend="c")
+    assert type(compiled) is first_calls.FirstCalls
+    cases = [(np.resize(X, (n, 3)), r) for n in (4, 1, 7, 0) for r in (R, R[:1])]
+    first = [compiled(*args) for args in cases]
+    compiled.wait()
+    for args, got in zip(cases, first):
+        assert got.shape == (args[0].shape[0], 3) and same(got, compiled(*args))
+
+
+def test_a_failed_size_check_gives_the_librarys_error():
+    """A ``?`` size that does not broadcast: the first call waits for the
+    library, whose checks (merged at entry) say which error; the message is
+    the one a compile that waited gives."""
+    quick = bcast.compile(DYNAMIC, backend="c")
+    assert type(quick) is first_calls.FirstCalls and not quick.built
+    with pytest.raises(bcast.BcastError) as first:
+        quick(X, np.zeros(2, np.float32))
+    assert quick.built
+    with pytest.raises(bcast.BcastError) as later:
+        quick(X, np.zeros(2, np.float32))
+    assert str(first.value) == str(later.value)
+    assert "could not be broadcast together with shapes (4,3) (2,)" in str(first.value)
+
+
+def test_a_bounded_dim_above_its_bound_is_the_librarys_error(gate):
+    bounded = DYNAMIC.replace("tensor<?x3xf32>", "tensor<?x3xf32, #stablehlo.bounds<5, ?>>")
+    compiled = bcast.compile(bounded, backend="c")
+    assert type(compiled) is first_calls.FirstCalls
+    first = compiled(X, R)
+    with pytest.raises(bcast.BcastError) as before:
+        compiled(np.zeros((6, 3), np.float32), R)
+    assert "dimension 0 of argument 0 is 6, above its bound 5" in str(before.value) and not compiled.built
+    gate.set()
+    compiled.wait()
+    with pytest.raises(bcast.BcastError) as after:
+        compiled(np.zeros((6, 3), np.float32), R)
+    assert str(before.value) == str(after.value) and same(first, compiled(X, R))
 
 
 INSIDE = {
@@ -450,3 +527,21 @@ def test_several_results_an_argument_and_a_value_returned_twice(gate):
         assert len(got) == 3 and got[0] is not got[2] and not any(v is x for v in got)
         assert all(v.flags.writeable and v.flags.owndata for v in got)
     assert all(same(a, b) for a, b in zip(first, later))
+
+
+def test_an_out_of_the_wrong_run_time_shape_is_the_librarys_error(gate):
+    compiled = bcast.compile(DYNAMIC, backend="c")
+
+    def errors() -> list[str]:
+        found = []
+        for out in (np.empty((5, 3), np.float32), np.empty((4, 3), np.float64)):
+            with pytest.raises(bcast.BcastError) as e:
+                compiled(X, R, out=out)
+            found.append(str(e.value))
+        return found
+
+    first = errors()
+    assert not compiled.built and "the result has shape (4, 3) at run time" in first[0]
+    gate.set()
+    compiled.wait()
+    assert errors() == first
