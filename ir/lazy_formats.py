@@ -55,6 +55,11 @@ class LazyFormat:
     def print(self, printer, op) -> None:
         return self.force().print(printer, op)
 
+    def __getattr__(self, name: str):
+        """Anything else xDSL (or a user's code) reads of a ``FormatProgram``
+        is the made program's."""
+        return getattr(self.force(), name)
+
 
 MADE: list[LazyFormat] = []
 """Every ``LazyFormat`` made (one per op class with a format), for the test
