@@ -88,6 +88,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from bcast.ir.loops import (
     BOUNDS_CHECK_ATTR,
+    BURST_ATTR,
     COLLAPSE_ATTR,
     DEFERRED_STREAM_ATTR,
     GEMM_ATTR,
@@ -115,6 +116,10 @@ PARALLEL = "#pragma omp parallel for"
 PARALLEL_SIMD = "#pragma omp parallel for simd"
 """The pragma of an innermost loop that starts threads and vectorizes."""
 THREADS_CLAUSE = " num_threads(bcast_threads())"
+
+BURST = "bcast_in_burst"
+"""The local of a function with a nest on threads only in bursts: whether
+it was called back to back (``bcast_burst`` in the prelude)."""
 """How many threads a nest on threads starts: those whose cores are free
 when it starts (``bcast_threads`` in the prelude)."""
 SIMD = "#pragma omp simd"
@@ -293,6 +298,20 @@ static void bcast_recount(void) {
     double due;
     __atomic_load(&bcast_load->due, &due, __ATOMIC_RELAXED);
     if (omp_get_thread_num() == 0 && omp_get_wtime() >= due) bcast_count(omp_get_num_threads());
+}
+/* Whether a function that has a nest on threads only in bursts
+   (bcast.ir.loops.BURST_ATTR) was entered less than BCAST_BURST_SECONDS
+   after the previous such entry of this library: called back to back, the
+   worker the previous call woke still spins (c_runtime.OPENMP_SPIN) and
+   joins a region at once; a call on its own stays on one thread rather
+   than wait for a sleeping worker. */
+#define BCAST_BURST_SECONDS 1e-4
+static double bcast_last_entry = -1.0;
+static int bcast_burst(void) {
+    double now = omp_get_wtime(), last;
+    __atomic_load(&bcast_last_entry, &last, __ATOMIC_RELAXED);
+    __atomic_store(&bcast_last_entry, &now, __ATOMIC_RELAXED);
+    return last >= 0 && now - last < BCAST_BURST_SECONDS;
 }
 #endif
 /* Rows per GEMM call: a large product is split into row blocks, at least
@@ -604,6 +623,8 @@ class FunctionEmitter:
                     self.out(f"{c_type(op.memref.type.element_type)} *{name} = NULL;")
                     self.expr[op.memref] = name
                     self.predeclared.add(op)
+        if self.openmp and any(BURST_ATTR in op.attributes for op in self.f.walk()):
+            self.out(f"const int {BURST} = bcast_burst();")
         for op in block.ops:
             self.op(op)
         if self.fails:
@@ -989,6 +1010,8 @@ class FunctionEmitter:
             pragma = f"#pragma omp simd reduction({fold}:{names[0]}) reduction(|:{flag})"
         entered = pragma is not None and "parallel" in pragma
         when = self.run_time_work(op) if entered and trip is None else None
+        if entered and BURST_ATTR in op.attributes:  # (a static nest: plan_parallel.BURST_WORK)
+            when = BURST if when is None else f"({when}) || {BURST}"
         clause = "" if when is None else f" if ({when})"
         # threads fence their streaming stores before the region's barrier;
         # a serial nest fences once after it (a later parallel loop may read)
