@@ -75,8 +75,8 @@ BURST_ATTR = "bcast.threads_in_bursts"
 """A discardable unit attribute beside ``THREADS_ATTR`` on a nest too small
 to wake a sleeping worker for (``plan_parallel.BURST_WORK`` up to
 ``PARALLEL_WORK``): a target runs it on threads only when its function is
-called in a burst, back to back, when the workers the previous call woke
-are still spinning (the C target's ``bcast_burst``)."""
+called in a burst, right after a call returned, when the workers the
+previous call woke are still spinning (the C target's ``bcast_burst``)."""
 
 VECTORIZE_ATTR = "bcast.vectorize"
 """A discardable unit attribute on an innermost loop a target should

@@ -300,18 +300,22 @@ static void bcast_recount(void) {
     if (omp_get_thread_num() == 0 && omp_get_wtime() >= due) bcast_count(omp_get_num_threads());
 }
 /* Whether a function that has a nest on threads only in bursts
-   (bcast.ir.loops.BURST_ATTR) was entered less than BCAST_BURST_SECONDS
-   after the previous such entry of this library: called back to back, the
-   worker the previous call woke still spins (c_runtime.OPENMP_SPIN) and
-   joins a region at once; a call on its own stays on one thread rather
-   than wait for a sleeping worker. */
-#define BCAST_BURST_SECONDS 1e-4
-static double bcast_last_entry = -1.0;
+   (bcast.ir.loops.BURST_ATTR) is entered less than BCAST_BURST_SECONDS
+   after such a function of this library returned (bcast_left): called
+   back to back, the worker the previous call woke still spins (for
+   c_runtime.OPENMP_SPIN pauses, 46-67 us) and joins a region at once; a
+   call on its own stays on one thread rather than wait for a sleeping
+   worker. */
+#define BCAST_BURST_SECONDS 4e-5
+static double bcast_last_exit = -1.0;
 static int bcast_burst(void) {
-    double now = omp_get_wtime(), last;
-    __atomic_load(&bcast_last_entry, &last, __ATOMIC_RELAXED);
-    __atomic_store(&bcast_last_entry, &now, __ATOMIC_RELAXED);
-    return last >= 0 && now - last < BCAST_BURST_SECONDS;
+    double last;
+    __atomic_load(&bcast_last_exit, &last, __ATOMIC_RELAXED);
+    return last >= 0 && omp_get_wtime() - last < BCAST_BURST_SECONDS;
+}
+static void bcast_left(void) {
+    double now = omp_get_wtime();
+    __atomic_store(&bcast_last_exit, &now, __ATOMIC_RELAXED);
 }
 #endif
 /* Rows per GEMM call: a large product is split into row blocks, at least
@@ -512,6 +516,7 @@ class FunctionEmitter:
         self.predeclared: set[memref.AllocOp] = set()
         """Heap buffers declared (NULL) at the top, so the failure path frees them."""
         self.fails = False
+        self.bursts = False
         self.deferred: dict[memref.StoreOp, tuple[str, str]] = {}
         """A last phase's streamed store -> (its row tile, the pointer to the
         row it is pending for) (``defer_streams``)."""
@@ -623,7 +628,8 @@ class FunctionEmitter:
                     self.out(f"{c_type(op.memref.type.element_type)} *{name} = NULL;")
                     self.expr[op.memref] = name
                     self.predeclared.add(op)
-        if self.openmp and any(BURST_ATTR in op.attributes for op in self.f.walk()):
+        self.bursts = self.openmp and any(BURST_ATTR in op.attributes for op in self.f.walk())
+        if self.bursts:
             self.out(f"const int {BURST} = bcast_burst();")
         for op in block.ops:
             self.op(op)
@@ -633,8 +639,15 @@ class FunctionEmitter:
                 self.out(f"free({self.e(op.memref)});")
             if self.streams:
                 self.out("bcast_stream_fence();")
-            self.out("return;")
+            self.leave()
         return [head + " {", *self.lines, "}"]
+
+    def leave(self) -> None:
+        """Return (a function with nests on threads in bursts first notes
+        when: ``bcast_left``)."""
+        if self.bursts:
+            self.out("bcast_left();")
+        self.out("return;")
 
     def bounds_check(self, op: cf.AssertOp) -> None:
         """A failed check records its number and the index, and leaves the function."""
@@ -700,7 +713,7 @@ class FunctionEmitter:
         elif isinstance(op, func.ReturnOp):
             if self.streams:
                 self.out("bcast_stream_fence();")
-            self.out("return;")
+            self.leave()
         else:
             expr = self.scalar(op)
             if expr is None:

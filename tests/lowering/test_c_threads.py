@@ -68,7 +68,10 @@ def test_static_nests_use_threads_from_the_threshold_with_the_same_results(rows)
 
 BURSTS = r"""
 int first = bcast_burst(), next = 0;
-for (int tries = 0; tries < 100 && !next; tries++) next = bcast_burst();  /* (a preemption between two) */
+for (int tries = 0; tries < 100 && !next; tries++) {  /* (a preemption between the two) */
+    bcast_left();
+    next = bcast_burst();
+}
 double wait = omp_get_wtime() + 3 * BCAST_BURST_SECONDS;
 while (omp_get_wtime() < wait) {}
 int after_a_pause = bcast_burst();
@@ -76,10 +79,10 @@ printf("%d %d %d\n", first, next, after_a_pause);
 """
 
 
-def test_a_burst_is_an_entry_right_after_another(tmp_path):
-    """``bcast_burst``: the first entry of a library is alone, one right
-    after it is in a burst, one after a pause of more than
-    ``BCAST_BURST_SECONDS`` is alone again."""
+def test_a_burst_is_an_entry_right_after_a_return(tmp_path):
+    """``bcast_burst``: a library's first entry is alone, one right after a
+    return (``bcast_left``) is in a burst, one more than
+    ``BCAST_BURST_SECONDS`` after it is alone again."""
     exe = helper_program(tmp_path, BURSTS)
     (tmp_path / "loadavg").write_text("0.00 0.00 0.00 1/250 4321\n")
     assert subprocess.run([exe], capture_output=True, text=True, check=True).stdout.split() == ["0", "1", "0"]
