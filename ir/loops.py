@@ -71,6 +71,13 @@ iterations a target should share among threads: the outermost of its nest,
 which does enough work to pay for waking them (``bcast-plan-parallel``; the
 C target's ``#pragma omp parallel for``). No loop inside it carries it."""
 
+BURST_ATTR = "bcast.threads_in_bursts"
+"""A discardable unit attribute beside ``THREADS_ATTR`` on a nest too small
+to wake a sleeping worker for (``plan_parallel.BURST_WORK`` up to
+``PARALLEL_WORK``): a target runs it on threads only when its function is
+called in a burst, right after a call returned, when the workers the
+previous call woke are still spinning (the C target's ``bcast_burst``)."""
+
 VECTORIZE_ATTR = "bcast.vectorize"
 """A discardable unit attribute on an innermost loop a target should
 vectorize: a ``bcast.parallel`` loop, or a float reduction whose kind may be

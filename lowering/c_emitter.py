@@ -98,6 +98,7 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from bcast.ir.loops import (
     BOUNDS_CHECK_ATTR,
+    BURST_ATTR,
     COLLAPSE_ATTR,
     DEFERRED_STREAM_ATTR,
     CONV_ATTR,
@@ -127,6 +128,10 @@ PARALLEL = "#pragma omp parallel for"
 PARALLEL_SIMD = "#pragma omp parallel for simd"
 """The pragma of an innermost loop that starts threads and vectorizes."""
 THREADS_CLAUSE = " num_threads(bcast_threads())"
+
+BURST = "bcast_in_burst"
+"""The local of a function with a nest on threads only in bursts: whether
+it was called back to back (``bcast_burst`` in the prelude)."""
 """How many threads a nest on threads starts: those whose cores are free
 when it starts (``bcast_threads`` in the prelude)."""
 SIMD = "#pragma omp simd"
@@ -331,6 +336,24 @@ static void bcast_recount(void) {
     double due;
     __atomic_load(&bcast_load->due, &due, __ATOMIC_RELAXED);
     if (omp_get_thread_num() == 0 && omp_get_wtime() >= due) bcast_count(omp_get_num_threads());
+}
+/* Whether a function that has a nest on threads only in bursts
+   (bcast.ir.loops.BURST_ATTR) is entered less than BCAST_BURST_SECONDS
+   after such a function of this library returned (bcast_left): called
+   back to back, the worker the previous call woke still spins (for
+   c_runtime.OPENMP_SPIN pauses, 46-67 us) and joins a region at once; a
+   call on its own stays on one thread rather than wait for a sleeping
+   worker. */
+#define BCAST_BURST_SECONDS 4e-5
+static double bcast_last_exit = -1.0;
+static int bcast_burst(void) {
+    double last;
+    __atomic_load(&bcast_last_exit, &last, __ATOMIC_RELAXED);
+    return last >= 0 && omp_get_wtime() - last < BCAST_BURST_SECONDS;
+}
+static void bcast_left(void) {
+    double now = omp_get_wtime();
+    __atomic_store(&bcast_last_exit, &now, __ATOMIC_RELAXED);
 }
 #endif
 /* Threads for a GEMM's row blocks: bcast_threads' free cores, as every
@@ -554,6 +577,7 @@ class FunctionEmitter:
         self.borrowed: dict[memref.AllocOp, SSAValue] = {}
         """Products computed in the result they become (``products_in_place``)."""
         self.fails = False
+        self.bursts = False
         self.deferred: dict[memref.StoreOp, tuple[str, str]] = {}
         """A last phase's streamed store -> (its row tile, the pointer to the
         row it is pending for) (``defer_streams``)."""
@@ -666,6 +690,9 @@ class FunctionEmitter:
                     self.expr[op.memref] = name
                     self.predeclared.add(op)
         self.borrowed = self.products_in_place(block)
+        self.bursts = self.openmp and any(BURST_ATTR in op.attributes for op in self.f.walk())
+        if self.bursts:
+            self.out(f"const int {BURST} = bcast_burst();")
         for op in block.ops:
             self.op(op)
         if self.fails:
@@ -674,7 +701,7 @@ class FunctionEmitter:
                 self.out(f"free({self.e(op.memref)});")
             if self.streams:
                 self.out("bcast_stream_fence();")
-            self.out("return;")
+            self.leave()
         return [head + " {", *self.lines, "}"]
 
     def products_in_place(self, block: Block) -> dict[memref.AllocOp, SSAValue]:
@@ -714,6 +741,12 @@ class FunctionEmitter:
                    for use in product.uses):
                 borrowed[alloc] = target
         return borrowed
+    def leave(self) -> None:
+        """Return (a function with nests on threads in bursts first notes
+        when: ``bcast_left``)."""
+        if self.bursts:
+            self.out("bcast_left();")
+        self.out("return;")
 
     def bounds_check(self, op: cf.AssertOp) -> None:
         """A failed check records its number and the index, and leaves the function."""
@@ -784,7 +817,7 @@ class FunctionEmitter:
         elif isinstance(op, func.ReturnOp):
             if self.streams:
                 self.out("bcast_stream_fence();")
-            self.out("return;")
+            self.leave()
         else:
             expr = self.scalar(op)
             if expr is None:
@@ -1198,6 +1231,8 @@ class FunctionEmitter:
             pragma = f"#pragma omp simd reduction({fold}:{names[0]}) reduction(|:{flag})"
         entered = pragma is not None and "parallel" in pragma
         when = self.run_time_work(op) if entered and trip is None else None
+        if entered and BURST_ATTR in op.attributes:  # (a static nest: plan_parallel.BURST_WORK)
+            when = BURST if when is None else f"({when}) || {BURST}"
         clause = "" if when is None else f" if ({when})"
         # threads fence their streaming stores before the region's barrier;
         # a serial nest fences once after it (a later parallel loop may read)

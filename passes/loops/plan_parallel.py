@@ -5,7 +5,10 @@ its syntax (the C target: OpenMP pragmas):
 
 - ``bcast.threads`` (``THREADS_ATTR``) on the outermost ``bcast.parallel``
   loop of a nest (carrying nothing) that runs at least ``min_work``
-  innermost iterations, and on no loop inside it;
+  innermost iterations, and on no loop inside it; a nest under
+  ``min_work`` but of at least ``BURST_WORK`` iterations gets it too, with
+  ``bcast.threads_in_bursts`` (``BURST_ATTR``): on threads only when its
+  function is called back to back;
 - ``bcast.vectorize`` (``VECTORIZE_ATTR``) on every innermost loop that is
   ``bcast.parallel`` and carries nothing, or that folds one float value
   with a reduction docs/semantics.md lets a target reassociate: ``add``
@@ -26,7 +29,7 @@ from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, ModuleO
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
-from bcast.ir.loops import PARALLEL_ATTR, REDUCTION_ATTR, THREADS_ATTR, VECTORIZE_ATTR
+from bcast.ir.loops import BURST_ATTR, PARALLEL_ATTR, REDUCTION_ATTR, THREADS_ATTR, VECTORIZE_ATTR
 from bcast.passes.loops.nests import innermost, work
 
 PARALLEL_WORK = 1 << 20
@@ -45,6 +48,19 @@ target's ``bcast_threads``), so this threshold is set for free cores: on a
 loaded machine a second thread that had to wait for a core made 1024x1024
 calls 1.5-7x slower than one thread. A loop whose trip count is not static
 counts as this many, and the C target tests its work at run time."""
+
+BURST_WORK = 1 << 16
+"""A parallel nest of at least this many innermost iterations (64K: a
+256x256 array in one pass) but under ``PARALLEL_WORK`` runs on threads when
+its function is called in a burst (``BURST_ATTR``): back to back, the
+worker the previous call woke is still spinning (``c_runtime.OPENMP_SPIN``)
+and joins at once, so the second thread pays from here; a call on its own
+would wait for a sleeping worker, and stays on one thread.
+
+Decision, from the quiet sweep of docs/performance.md ("The sweep"): on
+(a) and (b) at 256x256, numba's two-thread kernels, called back to back
+in libgomp with bcast's spin, took 0.012-0.015 ms against 0.020-0.023 for
+its and bcast's one-thread kernels."""
 
 VECTOR_REDUCTIONS = {"add": (Float16Type, Float32Type, Float64Type),
                      "maximum": (Float32Type, Float64Type), "minimum": (Float32Type, Float64Type)}
@@ -73,11 +89,14 @@ def plan(op: Operation, min_work: int, threaded: bool) -> None:
             for inner in block.ops:
                 inside = threaded
                 if isinstance(inner, scf.ForOp):
-                    for name in (THREADS_ATTR, VECTORIZE_ATTR):
+                    for name in (THREADS_ATTR, BURST_ATTR, VECTORIZE_ATTR):
                         inner.attributes.pop(name, None)
-                    if not threaded and parallel(inner) and work(inner, PARALLEL_WORK) >= min_work:
+                    done = work(inner, PARALLEL_WORK) if not threaded and parallel(inner) else -1
+                    if done >= min(min_work, BURST_WORK):
                         inner.attributes[THREADS_ATTR] = UnitAttr()
                         inside = True
+                    if BURST_WORK <= done < min_work:
+                        inner.attributes[BURST_ATTR] = UnitAttr()
                     if vectorizes(inner):
                         inner.attributes[VECTORIZE_ATTR] = UnitAttr()
                 plan(inner, min_work, inside)

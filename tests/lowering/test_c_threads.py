@@ -16,7 +16,7 @@ import pytest
 
 import bcast
 from bcast.lowering import c_emitter, c_runtime
-from bcast.passes.loops.plan_parallel import PARALLEL_WORK
+from bcast.passes.loops.plan_parallel import BURST_WORK, PARALLEL_WORK
 
 COLS = 1024
 
@@ -50,12 +50,43 @@ AT = PARALLEL_WORK // COLS
 """Rows at which the nest reaches the threshold."""
 
 
-@pytest.mark.parametrize("rows", [1, AT - 1, AT, AT + 1])
+BURST_AT = BURST_WORK // COLS
+"""Rows at which the nest runs on threads in bursts of calls."""
+
+
+@pytest.mark.parametrize("rows", [1, BURST_AT - 1, BURST_AT, AT - 1, AT, AT + 1])
 def test_static_nests_use_threads_from_the_threshold_with_the_same_results(rows):
+    """From ``BURST_WORK`` a nest has a region, which below ``PARALLEL_WORK``
+    starts threads only in a burst of calls; the same results either way,
+    called alone or back to back."""
     fn = bcast.compile(program(str(rows)), backend="c")
-    assert ("#pragma omp parallel" in fn.c_source) == (rows * COLS >= PARALLEL_WORK)
+    assert ("#pragma omp parallel" in fn.c_source) == (rows * COLS >= BURST_WORK)
+    assert ("if (bcast_in_burst)" in fn.c_source) == (BURST_WORK <= rows * COLS < PARALLEL_WORK)
     args = arguments(rows)
-    np.testing.assert_array_equal(fn(*args), numpy_a(*args))
+    for _ in range(3):
+        np.testing.assert_array_equal(fn(*args), numpy_a(*args))
+
+
+BURSTS = r"""
+int first = bcast_burst(), next = 0;
+for (int tries = 0; tries < 100 && !next; tries++) {  /* (a preemption between the two) */
+    bcast_left();
+    next = bcast_burst();
+}
+double wait = omp_get_wtime() + 3 * BCAST_BURST_SECONDS;
+while (omp_get_wtime() < wait) {}
+int after_a_pause = bcast_burst();
+printf("%d %d %d\n", first, next, after_a_pause);
+"""
+
+
+def test_a_burst_is_an_entry_right_after_a_return(tmp_path):
+    """``bcast_burst``: a library's first entry is alone, one right after a
+    return (``bcast_left``) is in a burst, one more than
+    ``BCAST_BURST_SECONDS`` after it is alone again."""
+    exe = helper_program(tmp_path, BURSTS)
+    (tmp_path / "loadavg").write_text("0.00 0.00 0.00 1/250 4321\n")
+    assert subprocess.run([exe], capture_output=True, text=True, check=True).stdout.split() == ["0", "1", "0"]
 
 
 def test_a_nest_with_run_time_sizes_decides_at_run_time_with_the_same_results():

@@ -231,11 +231,15 @@ func.func @wide_softmax(%x: tensor<128x32768xf32>) -> tensor<128x32768xf32> {
 // CHECK:         [[E]] = bcast_alloc(1048576);
 // CHECK:         uint8_t [[OK:v[0-9]+]] = (uint64_t)i < (uint64_t)4096;
 // CHECK-NEXT:    if (![[OK]]) { bcast_fault_state[0] = 1; bcast_fault_state[1] = (int64_t)i; goto bcast_fail; }
+// (Its 262,144-iteration nest runs on threads in bursts: the function
+// notes when it returns, bcast_left, on either way out.)
 // CHECK:         free([[E]]);
 // CHECK-NEXT:    [[E]] = NULL;
+// CHECK-NEXT:    bcast_left();
 // CHECK-NEXT:    return;
 // CHECK-NEXT:  bcast_fail:
 // CHECK-NEXT:    free([[E]]);
+// CHECK-NEXT:    bcast_left();
 // CHECK-NEXT:    return;
 // CHECK-LABEL: void bcast_caller(
 // CHECK:         bcast_checked(
@@ -411,4 +415,21 @@ func.func @divide_varying(%x: tensor<8x16xf32>, %y: tensor<8x16xf32>) -> tensor<
 func.func @divide_by_scalar(%x: tensor<2048x2048xf32>, %s: tensor<f32>) -> tensor<2048x2048xf32> {
   %r = bcast.divide %x, %s : (tensor<2048x2048xf32>, tensor<f32>) -> tensor<2048x2048xf32>
   func.return %r : tensor<2048x2048xf32>
+}
+
+// -----
+
+// A nest of 64K to 1M iterations (plan_parallel.BURST_WORK) runs on threads
+// only when its function is entered right after such a function returned
+// (bcast_burst, bcast_left in the prelude); a function named like the
+// prelude's helper gets a symbol of its own.
+// CHECK-LABEL: void bcast_burst_1(const float *restrict x, const float *restrict r, float *restrict result0) {
+// CHECK-NEXT:    const int bcast_in_burst = bcast_burst();
+// CHECK-NEXT:    #pragma omp parallel if (bcast_in_burst) num_threads(bcast_threads())
+// CHECK:           if (bcast_in_burst) bcast_recount();
+// CHECK:         bcast_left();
+// CHECK-NEXT:    return;
+func.func @burst(%x: tensor<256x256xf32>, %r: tensor<256xf32>) -> tensor<256x256xf32> {
+  %s = bcast.add %x, %r : (tensor<256x256xf32>, tensor<256xf32>) -> tensor<256x256xf32>
+  func.return %s : tensor<256x256xf32>
 }

@@ -68,10 +68,10 @@ func.func @elementwise_at_threshold(%x: tensor<1024x1024xf32>, %r: tensor<1024xf
 
 // -----
 
+// Below the threshold but at least plan_parallel.BURST_WORK (2^16)
+// iterations: on threads only in a burst of calls.
 // SMALL-LABEL: func.func @elementwise_below_threshold(
-// SMALL-NOT:     bcast.threads
-// SMALL:         } {bcast.parallel}{{$}}
-// SMALL-NOT:     bcast.threads
+// SMALL:         } {bcast.parallel, bcast.threads, bcast.threads_in_bursts}
 // SMALL:         func.return
 func.func @elementwise_below_threshold(%x: tensor<1023x1024xf32>, %r: tensor<1024xf32>) -> tensor<1023x1024xf32> {
   %s = bcast.add %x, %r : (tensor<1023x1024xf32>, tensor<1024xf32>) -> tensor<1023x1024xf32>
@@ -94,7 +94,7 @@ func.func @softmax_at_threshold(%x: tensor<592x592xf32>) -> tensor<592x592xf32> 
 // -----
 
 // SMALL-LABEL: func.func @softmax_below_threshold(
-// SMALL-NOT:     bcast.threads
+// SMALL:         } {bcast.parallel, bcast.threads, bcast.threads_in_bursts}
 // SMALL:         func.return
 func.func @softmax_below_threshold(%x: tensor<591x591xf32>) -> tensor<591x591xf32> {
   %m = bcast.reduce maximum %x, dims = [1] keepdims : (tensor<591x591xf32>) -> tensor<591x1xf32>
@@ -103,4 +103,27 @@ func.func @softmax_below_threshold(%x: tensor<591x591xf32>) -> tensor<591x591xf3
   %s = bcast.reduce add %e, dims = [1] keepdims : (tensor<591x591xf32>) -> tensor<591x1xf32>
   %r = bcast.divide %e, %s : (tensor<591x591xf32>, tensor<591x1xf32>) -> tensor<591x591xf32>
   func.return %r : tensor<591x591xf32>
+}
+
+// -----
+
+// Under BURST_WORK (255 x 256 < 2^16), never on threads.
+// SMALL-LABEL: func.func @elementwise_below_bursts(
+// SMALL-NOT:     bcast.threads
+// SMALL:         } {bcast.parallel}{{$}}
+// SMALL-NOT:     bcast.threads
+// SMALL:         func.return
+func.func @elementwise_below_bursts(%x: tensor<255x256xf32>, %r: tensor<256xf32>) -> tensor<255x256xf32> {
+  %s = bcast.add %x, %r : (tensor<255x256xf32>, tensor<256xf32>) -> tensor<255x256xf32>
+  func.return %s : tensor<255x256xf32>
+}
+
+// -----
+
+// Exactly BURST_WORK: on threads in bursts.
+// SMALL-LABEL: func.func @elementwise_at_bursts(
+// SMALL:         } {bcast.parallel, bcast.threads, bcast.threads_in_bursts}
+func.func @elementwise_at_bursts(%x: tensor<256x256xf32>, %r: tensor<256xf32>) -> tensor<256x256xf32> {
+  %s = bcast.add %x, %r : (tensor<256x256xf32>, tensor<256xf32>) -> tensor<256x256xf32>
+  func.return %s : tensor<256x256xf32>
 }
