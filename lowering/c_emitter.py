@@ -741,6 +741,7 @@ class FunctionEmitter:
                    for use in product.uses):
                 borrowed[alloc] = target
         return borrowed
+
     def leave(self) -> None:
         """Return (a function with nests on threads in bursts first notes
         when: ``bcast_left``)."""
