@@ -902,66 +902,134 @@ class ConvertDynamicRanges(RewritePattern):
                 index = TensorType(op.start_indices.type.get_element_type(), [])
                 new = [bcast.ExtractOp(op.start_indices, [d], index) for d in range(len(sizes))]
                 new += _declared(op, bcast.DynamicSliceOp(op.operand, [e.results[0] for e in new], sizes))
-            elif (new := _run_time_range_slice(op)) is None:
-                raise PassError(op, "is supported by convert-stablehlo-to-bcast with constant ranges, or a run-time "
-                                "start, a limit of start plus a constant and unit strides, or a run-time range "
-                                "along one dim with unit strides, whole static ranges elsewhere")
+            else:
+                new = _run_time_range_slice(op)
         else:
             return
         replace(rewriter, op, new)
-def _run_time_range_slice(op: hlo.RealDynamicSliceOp) -> list[Operation] | None:
-    """A ``real_dynamic_slice`` with unit strides whose range along one dim
-    ``d`` is computed at run time, every other dim static and taken whole
-    (JAX's ``jnp.roll`` along a ``?`` dim: ``x[s:n]`` and ``x[0:s]`` of a
-    shift ``s`` computed from the size): a ``gather`` of the rows
-    ``start + dynamic_iota(limit - start)`` along ``d``. The range is
-    checked at run time, at the op, to be ``0 <= start <= limit <= n``
-    (StableHLO's constraints; a negative count fails in
-    ``size_from_tensor``'s words); the gather then reads in bounds, and
-    reads nothing for an empty range, also of an empty dim. None for any
-    other form."""
+def _run_time_range_slice(op: hlo.RealDynamicSliceOp) -> list[Operation]:
+    """A ``real_dynamic_slice`` whose ranges or strides are computed at run
+    time, on any number of dims (JAX's ``jnp.roll`` along a ``?`` dim,
+    ``jnp.split`` beside one, ``lax.dynamic_slice`` of a window that spans
+    a ``?`` dim): a ``gather`` of the elements ``start + stride * iota``
+    along every dim that is not a static dim taken whole (those stay
+    windows). Each such dim's range is checked, at the op, to be
+    ``0 <= start <= limit <= n`` with a positive stride (StableHLO's
+    constraints), at compile time where all of it is constant and at run
+    time otherwise; its count is ``ceil((limit - start) / stride)``; a
+    static result dim whose count is computed is checked against it at run
+    time. The gather then reads in bounds, and nothing for an empty range,
+    also of an empty dim (docs/stablehlo.md, "Dynamic shapes")."""
     shape = flat_type_shape(op.operand.type)
-    ranges = [_shape_entries(v) for v in (op.start_indices, op.limit_indices, op.strides)]
-    if any(r is None for r in ranges) or any(k != 1 for k in ranges[2]):
-        return None
-    starts, limits, _ = ranges
-    run_time = [d for d in range(len(shape)) if not (isinstance(starts[d], int) and isinstance(limits[d], int))]
-    if len(run_time) != 1 or any(not isinstance(shape[d], int) or (starts[d], limits[d]) != (0, shape[d])
-                                 for d in range(len(shape)) if d != run_time[0]):
-        return None
-    (d,) = run_time
+    declared = flat_type_shape(op.result.type)
     element = op.start_indices.type.get_element_type()
     scalar = TensorType(element, [])
     new: list[Operation] = []
 
-    def entry(value: int | SSAValue) -> SSAValue:
+    def read(value: SSAValue) -> list[int | SSAValue]:
+        found = _shape_entries(value)
+        if found is not None:
+            return found
+        if isinstance(value.owner, hlo.ConcatenateOp | bcast.ConcatenateOp):
+            return [e for part in value.owner.operands for e in read(part)]
+        element_type = TensorType(value.type.get_element_type(), [])  # any other index tensor: each entry
+        return [_appended(new, bcast.ExtractOp(value, [d], element_type))
+                for d in range(flat_type_shape(value.type)[0])]
+
+    def entries(value: SSAValue) -> list[int | SSAValue]:
+        return [e if isinstance(e, int) or e.type.get_element_type() == element
+                else _appended(new, bcast.ConvertOp(e, scalar)) for e in read(value)]
+
+    def tensor(value: int | SSAValue) -> SSAValue:
         if isinstance(value, int):
-            new.append(bcast.ConstantOp(np.array(value, dtype=numpy_dtype(scalar)), scalar))
-            return new[-1].results[0]
+            return _appended(new, bcast.ConstantOp(np.array(value, dtype=numpy_dtype(scalar)), scalar))
         return value
 
-    start, limit = entry(starts[d]), entry(limits[d])
-    new.append(bcast.DimOp(op.operand, d))
-    new.append(bcast.SizeToTensorOp(new[-1].results[0], scalar))
-    size = new[-1].results[0]
-    zero = entry(0)
-    checks = [bcast.CompareOp("LE", zero, start), bcast.CompareOp("LE", start, limit),
-              bcast.CompareOp("LE", limit, size)]
-    new += checks
-    new.append(bcast.AndOp(checks[0].results[0], checks[1].results[0]))
-    new.append(bcast.AndOp(new[-1].results[0], checks[2].results[0]))
-    new.append(bcast.ShapeAssertionOp(new[-1].results[0], [start, limit, size],
-                                      f"real_dynamic_slice range [{{0}}, {{1}}) of dimension {d} is out of bounds "
-                                      "for its size {2}"))
-    new.append(bcast.SubtractOp(limit, start))
-    new.append(bcast.SizeFromTensorOp(new[-1].results[0]))
-    count = new[-1].results[0]
-    new.append(bcast.DynamicIotaOp([count], 0, TensorType(element, [DYNAMIC_INDEX])))
-    new.append(bcast.AddOp(new[-1].results[0], start))
-    dims = rules.GatherDims(offset_dims=tuple(r for r in range(len(shape)) if r != d), collapsed_slice_dims=(d,),
-                            start_index_map=(d,), index_vector_dim=1)
-    sizes = [1 if k == d else n for k, n in enumerate(shape)]
-    return new + _declared(op, bcast.GatherOp(op.operand, new[-1].results[0], dims, sizes))
+    starts, limits, strides = (entries(v) for v in (op.start_indices, op.limit_indices, op.strides))
+    indexed: list[int] = []
+    counts: list[int | SSAValue] = []
+    for d, n in enumerate(shape):
+        start, limit, stride = starts[d], limits[d], strides[d]
+        if isinstance(n, int) and (start, limit, stride) == (0, n, 1):
+            continue  # a static dim taken whole: a window of the gather
+        indexed.append(d)
+        if (start, stride) == (0, 1) and _affine(limit) == (frozenset({(tensor_dim_key(op.operand, d), 1)}), 0):
+            counts.append(_appended(new, bcast.DimOp(op.operand, d)))  # a ? dim taken whole
+            continue
+        constant = all(isinstance(e, int) for e in (start, limit, stride))
+        if constant:
+            if not 0 <= start <= limit <= (n if isinstance(n, int) else limit):
+                raise PassError(op, f"range [{start}, {limit}) of dimension {d} is out of bounds for its size {n}")
+            if stride < 1:
+                raise PassError(op, f"stride {stride} of dimension {d} is not positive")
+        if not (constant and isinstance(n, int)):
+            first, last = tensor(start), tensor(limit)
+            size = n if isinstance(n, int) else _appended(new, bcast.SizeToTensorOp(
+                _appended(new, bcast.DimOp(op.operand, d)), scalar))
+            size, zero = tensor(size), tensor(0)
+            checks = [bcast.CompareOp("LE", zero, first), bcast.CompareOp("LE", first, last),
+                      bcast.CompareOp("LE", last, size)]
+            new += checks
+            ok = _appended(new, bcast.AndOp(checks[0].results[0], checks[1].results[0]))
+            ok = _appended(new, bcast.AndOp(ok, checks[2].results[0]))
+            new.append(bcast.ShapeAssertionOp(
+                ok, [first, last, size],
+                f"real_dynamic_slice range [{{0}}, {{1}}) of dimension {d} is out of bounds for its size {{2}}"))
+            if stride != 1:
+                step = tensor(stride)
+                positive = _appended(new, bcast.CompareOp("GE", step, tensor(1)))
+                new.append(bcast.ShapeAssertionOp(
+                    positive, [step], f"real_dynamic_slice stride {{0}} of dimension {d} is not positive"))
+        if constant:
+            counts.append(-(-(limit - start) // stride))
+            if isinstance(declared[d], int) and counts[-1] != declared[d]:
+                raise PassError(op, f"declares {op.results[0].type}, but its range makes {counts[-1]} elements "
+                                f"along dimension {d}")
+            continue
+        count = _appended(new, bcast.SubtractOp(tensor(limit), tensor(start)))
+        if stride != 1:  # ceil((limit - start) / stride) of a non-negative difference and a positive stride
+            step = tensor(stride)
+            count = _appended(new, bcast.AddOp(count, _appended(new, bcast.SubtractOp(step, tensor(1)))))
+            count = _appended(new, bcast.DivideOp(count, step))
+        if isinstance(declared[d], int):
+            _check_static_entry(op, d, declared[d], count, new)
+            counts.append(declared[d])
+        else:
+            counts.append(_appended(new, bcast.SizeFromTensorOp(count)))
+    if not indexed:
+        return _declared(op, bcast.SliceOp(op.operand, [0] * len(shape), list(shape), [1] * len(shape)))
+    batch = [DYNAMIC_INDEX if not isinstance(c, int) else c for c in counts]
+    if len(indexed) == 1:  # one index per element of the one indexed dim
+        (d,), (start, stride) = indexed, (starts[indexed[0]], strides[indexed[0]])
+        index = _appended(new, bcast.DynamicIotaOp(counts, 0, TensorType(element, batch)))
+        vector_dim = 1
+    else:  # an index vector per element, one entry per indexed dim
+        column = TensorType(element, [*batch, 1])
+        parts = []
+        for r, d in enumerate(indexed):
+            parts.append(_appended(new, bcast.DynamicIotaOp([*counts, 1], r, column)))
+            if strides[d] != 1:
+                parts[-1] = _appended(new, bcast.MultiplyOp(parts[-1], tensor(strides[d])))
+            if starts[d] != 0:
+                parts[-1] = _appended(new, bcast.AddOp(parts[-1], tensor(starts[d])))
+        index = _appended(new, bcast.ConcatenateOp(parts, len(indexed)))
+        vector_dim = len(indexed)
+    if len(indexed) == 1:
+        if stride != 1:
+            index = _appended(new, bcast.MultiplyOp(index, tensor(stride)))
+        if start != 0:
+            index = _appended(new, bcast.AddOp(index, tensor(start)))
+    windows = [d for d in range(len(shape)) if d not in indexed]
+    dims = rules.GatherDims(offset_dims=tuple(windows), collapsed_slice_dims=tuple(indexed),
+                            start_index_map=tuple(indexed), index_vector_dim=vector_dim)
+    sizes = [1 if d in indexed else n for d, n in enumerate(shape)]
+    return new + _declared(op, bcast.GatherOp(op.operand, index, dims, sizes))
+
+
+def _appended(new: list[Operation], op: Operation) -> SSAValue:
+    """``op``'s result, ``op`` appended to ``new``."""
+    new.append(op)
+    return op.results[0]
 
 
 DYNAMIC_GATHER_FORMS = ("constant slice sizes make it a gather; a slice size that is the run-time size of its "
