@@ -926,19 +926,9 @@ def _run_time_range_slice(op: hlo.RealDynamicSliceOp) -> list[Operation]:
     scalar = TensorType(element, [])
     new: list[Operation] = []
 
-    def read(value: SSAValue) -> list[int | SSAValue]:
-        found = _shape_entries(value)
-        if found is not None:
-            return found
-        if isinstance(value.owner, hlo.ConcatenateOp | bcast.ConcatenateOp):
-            return [e for part in value.owner.operands for e in read(part)]
-        element_type = TensorType(value.type.get_element_type(), [])  # any other index tensor: each entry
-        return [_appended(new, bcast.ExtractOp(value, [d], element_type))
-                for d in range(flat_type_shape(value.type)[0])]
-
     def entries(value: SSAValue) -> list[int | SSAValue]:
         return [e if isinstance(e, int) or e.type.get_element_type() == element
-                else _appended(new, bcast.ConvertOp(e, scalar)) for e in read(value)]
+                else _appended(new, bcast.ConvertOp(e, scalar)) for e in _index_entries(value, new)]
 
     def tensor(value: int | SSAValue) -> SSAValue:
         if isinstance(value, int):
@@ -1026,102 +1016,149 @@ def _run_time_range_slice(op: hlo.RealDynamicSliceOp) -> list[Operation]:
     return new + _declared(op, bcast.GatherOp(op.operand, index, dims, sizes))
 
 
+def _index_entries(value: SSAValue, new: list[Operation]) -> list[int | SSAValue]:
+    """The entries of a 1-D index tensor of any form: ``_shape_entries``'
+    constants and rank-0 tensors where it finds them, each part of a
+    ``concatenate`` read alone, and any other entry ``extract``ed (appended
+    to ``new``)."""
+    found = _shape_entries(value)
+    if found is not None:
+        return found
+    if isinstance(value.owner, hlo.ConcatenateOp | bcast.ConcatenateOp):
+        return [e for part in value.owner.operands for e in _index_entries(part, new)]
+    element_type = TensorType(value.type.get_element_type(), [])
+    return [_appended(new, bcast.ExtractOp(value, [d], element_type)) for d in range(flat_type_shape(value.type)[0])]
+
+
 def _appended(new: list[Operation], op: Operation) -> SSAValue:
     """``op``'s result, ``op`` appended to ``new``."""
     new.append(op)
     return op.results[0]
 
 
-DYNAMIC_GATHER_FORMS = ("constant slice sizes make it a gather; a slice size that is the run-time size of its "
-                        "whole ? operand dim (jnp.take along another axis) is read through an iota")
+DYNAMIC_GATHER_FORMS = ("constant slice sizes make it a gather; slice sizes computed at run time (the whole of a "
+                        "? operand dim, as jnp.take along another axis, or a part of a dim) are read through "
+                        "iotas; a collapsed dim's slice size must be 1")
 
 
 class ConvertDynamicGather(RewritePattern):
     """``dynamic_gather`` -> ``gather``. Constant slice sizes: the gather of
-    those sizes. Slice sizes that are the run-time sizes of whole ``?``
-    operand dims (JAX's ``jnp.take`` along a static axis of an array with
-    ``?`` dims: ``get_dimension_size`` of that dim), no start index mapping
-    to them: ``_whole_dims_gather``. Any other form is refused, located."""
+    those sizes. Slice sizes computed at run time (the whole of a ``?``
+    operand dim, as JAX's ``jnp.take`` and ``jnp.median`` along a static
+    axis of an array with ``?`` dims write it, or part of a dim):
+    ``_run_time_windows_gather``."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: hlo.DynamicGatherOp, rewriter: PatternRewriter) -> None:
         _bcast_type(op, op.operand), _bcast_type(op, op.start_indices)
-        entries = _shape_entries(op.slice_sizes)
-        if entries is None:
-            raise PassError(op, "with slice sizes of this form is not supported by convert-stablehlo-to-bcast",
-                            [DYNAMIC_GATHER_FORMS])
+        read: list[Operation] = []
+        entries = _index_entries(op.slice_sizes, read)
         if all(isinstance(e, int) for e in entries):
             new = _declared(op, bcast.GatherOp(op.operand, op.start_indices, op.dims, entries))
         else:
-            new = _whole_dims_gather(op, entries)
+            new = read + _run_time_windows_gather(op, entries)
         replace(rewriter, op, new)
 
 
-def _whole_dims_gather(op: hlo.DynamicGatherOp, entries: list[int | SSAValue]) -> list[Operation]:
-    """A ``dynamic_gather`` whose window dims are whole operand dims (a
-    ``?`` one sized at run time) and whose starts map to collapsed dims
-    only, as a ``gather`` of slices of size 1 at full index vectors: for
-    each result element, its window positions are ``dynamic_iota``s along
-    the result dims the windows land on, its start components the given
-    indices broadcast over the result. The result is the same, element for
-    element, and the starts are clamped as the spec clamps them (into the
-    collapsed dim, whose slice is 1). Refused, located, otherwise."""
+def _run_time_windows_gather(op: hlo.DynamicGatherOp, entries: list[int | SSAValue]) -> list[Operation]:
+    """A ``dynamic_gather`` whose window sizes are computed at run time: whole
+    operand dims (``jnp.take`` or ``jnp.median`` along a static axis of an
+    array with ``?`` dims) or parts of dims (a window of a run-time size, or
+    a constant one in a ``?`` dim), as a ``gather`` of slices of size 1 at
+    full index vectors: for each result element, its window positions are
+    ``dynamic_iota``s along the result dims the windows land on, plus the
+    window's start, clamped into ``[0, n - size]`` as the spec clamps it
+    (a whole dim's start is 0); a collapsed dim's start is the given index,
+    which the gather clamps into the dim. A window size is checked, at the
+    op, to be ``0 <= size <= n`` (at compile time where both are constants,
+    at run time otherwise); a static result dim of a run-time size is
+    checked against it. Refused, located, otherwise."""
     dims = op.dims
     shape = flat_type_shape(op.operand.type)
+    declared = flat_type_shape(op.result.type)
     indices = flat_type_shape(op.start_indices.type)
     ivd, rank = dims.index_vector_dim, len(shape)
     windows = dims.window_dims(rank)
     whole = {d for d, e in enumerate(entries)
-             if _affine(e) == (frozenset({(tensor_dim_key(op.operand, d), 1)}), 0)}
+             if e == shape[d] or _affine(e) == (frozenset({(tensor_dim_key(op.operand, d), 1)}), 0)}
     vector = indices[ivd] if ivd < len(indices) else 1
     if (dims.operand_batching_dims or any(e != 1 for d, e in enumerate(entries) if d not in windows)
-            or any(d not in whole and e != shape[d] for d, e in enumerate(entries) if d in windows)
-            or any(d not in dims.collapsed_slice_dims for d in dims.start_index_map)
             or (vector > 1 and rules.is_dynamic(indices))):
         raise PassError(op, "with slice sizes of this form is not supported by convert-stablehlo-to-bcast",
                         [DYNAMIC_GATHER_FORMS])
     result = flat_type_shape(op.result.type)
     batch_at = [r for r in range(len(result)) if r not in dims.offset_dims]
+    element = op.start_indices.type.get_element_type()
+    scalar = TensorType(element, [])
     new: list[Operation] = []
 
     def size(value: SSAValue, d: int) -> int | SSAValue:
         n = flat_type_shape(value.type)[d]
-        if isinstance(n, int):
-            return n
-        new.append(bcast.DimOp(value, d))
-        return new[-1].results[0]
+        return n if isinstance(n, int) else _appended(new, bcast.DimOp(value, d))
 
-    sizes = [None] * len(result)
+    def tensor(value: int | SSAValue) -> SSAValue:
+        if isinstance(value, int):
+            return _appended(new, bcast.ConstantOp(np.array(value, dtype=numpy_dtype(scalar)), scalar))
+        if value.type.get_element_type() != element:
+            return _appended(new, bcast.ConvertOp(value, scalar))
+        return value
+
+    def operand_size(d: int) -> SSAValue:
+        n = size(op.operand, d)
+        return tensor(n) if isinstance(n, int) else _appended(new, bcast.SizeToTensorOp(n, scalar))
+
+    sizes: list[int | SSAValue] = [0] * len(result)
+    limits: dict[int, SSAValue] = {}  # a partial window's largest start, n - size
     for r, d in zip(dims.offset_dims, windows):
-        sizes[r] = size(op.operand, d)
+        e = entries[d]
+        if d in whole:
+            sizes[r] = size(op.operand, d)
+            continue
+        if isinstance(e, int) and isinstance(shape[d], int):
+            if not 0 <= e <= shape[d]:
+                raise PassError(op, f"slice size {e} of dimension {d} is out of bounds for its size {shape[d]}")
+        else:
+            n, k, zero = operand_size(d), tensor(e), tensor(0)
+            fits = [bcast.CompareOp("LE", zero, k), bcast.CompareOp("LE", k, n)]
+            new += fits
+            new.append(bcast.ShapeAssertionOp(
+                _appended(new, bcast.AndOp(fits[0].results[0], fits[1].results[0])), [k, n],
+                f"dynamic_gather slice size {{0}} of dimension {d} is out of bounds for its size {{1}}"))
+        limits[d] = _appended(new, bcast.SubtractOp(operand_size(d), tensor(e)))
+        if isinstance(e, int):
+            sizes[r] = e
+        elif isinstance(declared[r], int):
+            _check_static_entry(op, d, declared[r], e, new)
+            sizes[r] = declared[r]
+        else:
+            sizes[r] = _appended(new, bcast.SizeFromTensorOp(e))
     for r, k in zip(batch_at, dims.batch_dims(len(indices))):
         sizes[r] = size(op.start_indices, k)
     out = [*sizes, 1]
-    element = op.start_indices.type.get_element_type()
     column = TensorType(element, [DYNAMIC_INDEX if not isinstance(n, int) else n for n in out])
     components: dict[int, SSAValue] = {}
     for r, d in zip(dims.offset_dims, windows):
-        new.append(bcast.DynamicIotaOp(out, r, column))
-        components[d] = new[-1].results[0]
+        components[d] = _appended(new, bcast.DynamicIotaOp(out, r, column))
     index = op.start_indices
     if ivd < len(indices) and ivd != len(indices) - 1:  # the index vector last
         perm = [k for k in range(len(indices)) if k != ivd] + [ivd]
-        new.append(bcast.TransposeOp(index, perm))
-        index = new[-1].results[0]
+        index = _appended(new, bcast.TransposeOp(index, perm))
     placed = [*batch_at, len(result)] if ivd < len(indices) else batch_at
     for c, d in enumerate(dims.start_index_map):
+        if d in whole and d in windows:
+            continue  # the start of a whole dim is clamped to 0
         part = index
         if vector > 1:
             starts = [0] * (len(indices) - 1) + [c]
-            new.append(bcast.SliceOp(index, starts, [*flat_type_shape(index.type)[:-1], c + 1]))
-            part = new[-1].results[0]
-        new.append(bcast.DynamicBroadcastInDimOp(part, out, placed, column))
-        components[d] = new[-1].results[0]
+            part = _appended(new, bcast.SliceOp(index, starts, [*flat_type_shape(index.type)[:-1], c + 1]))
+        if d in limits:
+            part = _appended(new, bcast.ClampOp(tensor(0), part, limits[d]))
+        start = _appended(new, bcast.DynamicBroadcastInDimOp(part, out, placed, column))
+        components[d] = _appended(new, bcast.AddOp(components[d], start)) if d in components else start
     order = sorted(components)
     full = components[order[0]]
     if len(order) > 1:
-        new.append(bcast.ConcatenateOp([components[d] for d in order], len(result)))
-        full = new[-1].results[0]
+        full = _appended(new, bcast.ConcatenateOp([components[d] for d in order], len(result)))
     collapsed = tuple(sorted({*dims.collapsed_slice_dims, *windows}))
     gather_dims = rules.GatherDims(collapsed_slice_dims=collapsed, start_index_map=tuple(order),
                                    index_vector_dim=len(result))
