@@ -918,8 +918,12 @@ def _run_time_range_slice(op: hlo.RealDynamicSliceOp) -> list[Operation]:
     constraints), at compile time where all of it is constant and at run
     time otherwise; its count is ``ceil((limit - start) / stride)``; a
     static result dim whose count is computed is checked against it at run
-    time. The gather then reads in bounds, and nothing for an empty range,
-    also of an empty dim (docs/stablehlo.md, "Dynamic shapes")."""
+    time. A limit written as the start plus sizes (JAX's ``dynamic_slice``
+    of a ``?`` operand) is a window of that size whose start is clamped into
+    ``[0, n - size]``, as ``dynamic_slice`` clamps (its size checked to fit
+    the dim; the start is data and not checked). The gather then reads in
+    bounds, and nothing for an empty range, also of an empty dim
+    (docs/stablehlo.md, "Dynamic shapes")."""
     shape = flat_type_shape(op.operand.type)
     declared = flat_type_shape(op.result.type)
     element = op.start_indices.type.get_element_type()
@@ -935,15 +939,61 @@ def _run_time_range_slice(op: hlo.RealDynamicSliceOp) -> list[Operation]:
             return _appended(new, bcast.ConstantOp(np.array(value, dtype=numpy_dtype(scalar)), scalar))
         return value
 
+    def operand_size(d: int) -> SSAValue:
+        n = shape[d]
+        return tensor(n) if isinstance(n, int) else _appended(new, bcast.SizeToTensorOp(
+            _appended(new, bcast.DimOp(op.operand, d)), scalar))
+
+    def whole(d: int, size: int | SSAValue) -> bool:
+        return size == shape[d] or _affine(size) == (frozenset({(tensor_dim_key(op.operand, d), 1)}), 0)
+
+    def assert_that(predicates: list[Operation], values: list[SSAValue], message: str) -> None:
+        new.extend(predicates)
+        ok = predicates[0].results[0]
+        for p in predicates[1:]:
+            ok = _appended(new, bcast.AndOp(ok, p.results[0]))
+        new.append(bcast.ShapeAssertionOp(ok, values, message))
+
     starts, limits, strides = (entries(v) for v in (op.start_indices, op.limit_indices, op.strides))
+    added = op.limit_indices.owner
+    sizes = None  # the limit as the start plus these sizes
+    if isinstance(added, hlo.AddOp | bcast.AddOp) and op.start_indices in added.operands:
+        sizes = entries(added.operands[1] if added.operands[0] is op.start_indices else added.operands[0])
     indexed: list[int] = []
     counts: list[int | SSAValue] = []
+    origins: list[int | SSAValue] = []
+    steps: list[int | SSAValue] = []
     for d, n in enumerate(shape):
         start, limit, stride = starts[d], limits[d], strides[d]
+        if sizes is not None and stride == 1:  # a window of sizes[d] at a clamped start
+            start, limit = 0, sizes[d]
+            if not whole(d, sizes[d]):
+                count = sizes[d]
+                if isinstance(count, int) and isinstance(n, int):
+                    if not 0 <= count <= n:
+                        raise PassError(op, f"window size {count} of dimension {d} is out of bounds "
+                                        f"for its size {n}")
+                else:
+                    k, size, zero = tensor(count), operand_size(d), tensor(0)
+                    assert_that([bcast.CompareOp("LE", zero, k), bcast.CompareOp("LE", k, size)], [k, size],
+                                f"real_dynamic_slice window size {{0}} of dimension {d} is out of bounds "
+                                f"for its size {{1}}")
+                largest = _appended(new, bcast.SubtractOp(operand_size(d), tensor(count)))
+                indexed.append(d)
+                origins.append(_appended(new, bcast.ClampOp(tensor(0), tensor(starts[d]), largest)))
+                steps.append(1)
+                if isinstance(count, int) or not isinstance(declared[d], int):
+                    counts.append(count if isinstance(count, int) else _appended(new, bcast.SizeFromTensorOp(count)))
+                else:
+                    _check_static_entry(op, d, declared[d], count, new)
+                    counts.append(declared[d])
+                continue
         if isinstance(n, int) and (start, limit, stride) == (0, n, 1):
             continue  # a static dim taken whole: a window of the gather
         indexed.append(d)
-        if (start, stride) == (0, 1) and _affine(limit) == (frozenset({(tensor_dim_key(op.operand, d), 1)}), 0):
+        origins.append(start)
+        steps.append(stride)
+        if (start, stride) == (0, 1) and whole(d, limit):
             counts.append(_appended(new, bcast.DimOp(op.operand, d)))  # a ? dim taken whole
             continue
         constant = all(isinstance(e, int) for e in (start, limit, stride))
@@ -954,22 +1004,14 @@ def _run_time_range_slice(op: hlo.RealDynamicSliceOp) -> list[Operation]:
                 raise PassError(op, f"stride {stride} of dimension {d} is not positive")
         if not (constant and isinstance(n, int)):
             first, last = tensor(start), tensor(limit)
-            size = n if isinstance(n, int) else _appended(new, bcast.SizeToTensorOp(
-                _appended(new, bcast.DimOp(op.operand, d)), scalar))
-            size, zero = tensor(size), tensor(0)
-            checks = [bcast.CompareOp("LE", zero, first), bcast.CompareOp("LE", first, last),
-                      bcast.CompareOp("LE", last, size)]
-            new += checks
-            ok = _appended(new, bcast.AndOp(checks[0].results[0], checks[1].results[0]))
-            ok = _appended(new, bcast.AndOp(ok, checks[2].results[0]))
-            new.append(bcast.ShapeAssertionOp(
-                ok, [first, last, size],
-                f"real_dynamic_slice range [{{0}}, {{1}}) of dimension {d} is out of bounds for its size {{2}}"))
+            size, zero = operand_size(d), tensor(0)
+            assert_that([bcast.CompareOp("LE", zero, first), bcast.CompareOp("LE", first, last),
+                         bcast.CompareOp("LE", last, size)], [first, last, size],
+                        f"real_dynamic_slice range [{{0}}, {{1}}) of dimension {d} is out of bounds for its size {{2}}")
             if stride != 1:
                 step = tensor(stride)
-                positive = _appended(new, bcast.CompareOp("GE", step, tensor(1)))
-                new.append(bcast.ShapeAssertionOp(
-                    positive, [step], f"real_dynamic_slice stride {{0}} of dimension {d} is not positive"))
+                assert_that([bcast.CompareOp("GE", step, tensor(1))], [step],
+                            f"real_dynamic_slice stride {{0}} of dimension {d} is not positive")
         if constant:
             counts.append(-(-(limit - start) // stride))
             if isinstance(declared[d], int) and counts[-1] != declared[d]:
@@ -989,31 +1031,24 @@ def _run_time_range_slice(op: hlo.RealDynamicSliceOp) -> list[Operation]:
     if not indexed:
         return _declared(op, bcast.SliceOp(op.operand, [0] * len(shape), list(shape), [1] * len(shape)))
     batch = [DYNAMIC_INDEX if not isinstance(c, int) else c for c in counts]
+
+    def placed(index: SSAValue, r: int) -> SSAValue:
+        if steps[r] != 1:
+            index = _appended(new, bcast.MultiplyOp(index, tensor(steps[r])))
+        return index if origins[r] == 0 else _appended(new, bcast.AddOp(index, tensor(origins[r])))
+
     if len(indexed) == 1:  # one index per element of the one indexed dim
-        (d,), (start, stride) = indexed, (starts[indexed[0]], strides[indexed[0]])
-        index = _appended(new, bcast.DynamicIotaOp(counts, 0, TensorType(element, batch)))
-        vector_dim = 1
+        index = placed(_appended(new, bcast.DynamicIotaOp(counts, 0, TensorType(element, batch))), 0)
     else:  # an index vector per element, one entry per indexed dim
         column = TensorType(element, [*batch, 1])
-        parts = []
-        for r, d in enumerate(indexed):
-            parts.append(_appended(new, bcast.DynamicIotaOp([*counts, 1], r, column)))
-            if strides[d] != 1:
-                parts[-1] = _appended(new, bcast.MultiplyOp(parts[-1], tensor(strides[d])))
-            if starts[d] != 0:
-                parts[-1] = _appended(new, bcast.AddOp(parts[-1], tensor(starts[d])))
-        index = _appended(new, bcast.ConcatenateOp(parts, len(indexed)))
-        vector_dim = len(indexed)
-    if len(indexed) == 1:
-        if stride != 1:
-            index = _appended(new, bcast.MultiplyOp(index, tensor(stride)))
-        if start != 0:
-            index = _appended(new, bcast.AddOp(index, tensor(start)))
+        index = _appended(new, bcast.ConcatenateOp(
+            [placed(_appended(new, bcast.DynamicIotaOp([*counts, 1], r, column)), r) for r in range(len(indexed))],
+            len(indexed)))
     windows = [d for d in range(len(shape)) if d not in indexed]
     dims = rules.GatherDims(offset_dims=tuple(windows), collapsed_slice_dims=tuple(indexed),
-                            start_index_map=tuple(indexed), index_vector_dim=vector_dim)
-    sizes = [1 if d in indexed else n for d, n in enumerate(shape)]
-    return new + _declared(op, bcast.GatherOp(op.operand, index, dims, sizes))
+                            start_index_map=tuple(indexed), index_vector_dim=1 if len(indexed) == 1 else len(indexed))
+    return new + _declared(op, bcast.GatherOp(op.operand, index, dims, [1 if d in indexed else n
+                                                                       for d, n in enumerate(shape)]))
 
 
 def _index_entries(value: SSAValue, new: list[Operation]) -> list[int | SSAValue]:
