@@ -61,6 +61,7 @@ Python source line, for a JAX export with debug info).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+import dataclasses
 from dataclasses import dataclass
 
 import math
@@ -136,7 +137,7 @@ OTHER = (hlo.IsFiniteOp, hlo.ConvertOp, hlo.BitcastConvertOp, hlo.CompareOp, hlo
          hlo.DynamicUpdateSliceOp, hlo.GatherOp, hlo.ScatterOp, hlo.OptimizationBarrierOp, hlo.GetDimensionSizeOp,
          hlo.DynamicBroadcastInDimOp, hlo.DynamicReshapeOp, hlo.DynamicIotaOp, hlo.SetDimensionSizeOp,
          hlo.DynamicPadOp, hlo.RealDynamicSliceOp, hlo.SortOp, chlo.TopKOp, hlo.DynamicGatherOp,
-         hlo.ConvolutionOp)  # fmt: skip
+         hlo.ConvolutionOp, hlo.DynamicConvOp)  # fmt: skip
 SUPPORTED_OPS: tuple[str, ...] = tuple(sorted(
     [op.name for op in (*BINARY, *UNARY, *OTHER, *chlo.CHLO_BINARY_OPS)] + ["func.call", "stablehlo.composite"]
 ))  # fmt: skip
@@ -611,6 +612,35 @@ class ConvertConvolution(RewritePattern):
     def match_and_rewrite(self, op: hlo.ConvolutionOp, rewriter: PatternRewriter) -> None:
         new, operands = _converted_to_result_element(op)
         replace(rewriter, op, [*new, bcast.ConvolutionOp(*operands, op.conv, op.result.type,
+                                                         precision_config=op.precision_config)])
+
+
+class ConvertDynamicConv(RewritePattern):
+    """``dynamic_conv`` with a constant padding -> ``bcast.convolution`` with
+    that padding (as ``ConvertConvolution``). A run-time padding is refused,
+    located: it makes the result's spatial sizes run-time values, and
+    ``bcast.convolution`` takes ``?`` only in the batch dim."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: hlo.DynamicConvOp, rewriter: PatternRewriter) -> None:
+        owner = op.d_padding.owner
+        padding = _dense_values(owner.value if isinstance(owner, hlo.ConstantOp) else
+                                owner.properties["value"] if isinstance(owner, bcast.ConstantOp) else None)
+        if padding is None:
+            raise PassError(op, "with a run-time padding is not supported by convert-stablehlo-to-bcast",
+                            ["a constant padding makes it a convolution; a run-time one would make the "
+                             "result's spatial sizes run-time values"])
+        conv = dataclasses.replace(op.conv, low=tuple(int(v) for v in padding[:, 0]),
+                                   high=tuple(int(v) for v in padding[:, 1]))
+        try:
+            shape = rules.convolution_shape(flat_type_shape(op.lhs.type), flat_type_shape(op.rhs.type), conv)
+        except RuleError as e:
+            raise PassError(op, e.message, e.notes) from None
+        if not rules.compatible_levels((shape,), (flat_type_shape(op.result.type),)):
+            raise PassError(op, f"inferred shape '{rules.shape_str(shape)}' is incompatible with return type of "
+                            f"operation {op.result.type}")
+        new, operands = _converted_to_result_element(op)
+        replace(rewriter, op, [*new, bcast.ConvolutionOp(*operands, conv, op.result.type,
                                                          precision_config=op.precision_config)])
 
 
@@ -1620,7 +1650,7 @@ PATTERNS: tuple[Callable[[], RewritePattern], ...] = (
     ConvertBinary, ConvertUnary, ConvertSquare, ConvertIsFinite, ConvertOptimizationBarrier, ConvertStructural,
     ConvertCompare, ConvertSelect, ConvertClamp, ConvertChloBroadcast, ConvertChloBroadcastSelect,
     ConvertReduce, ConvertDot, ConvertReduceWindow, ConvertDynamicShapes, ConvertScatter, ConvertDynamicRanges,
-    ConvertSort, ConvertTopK, ConvertDynamicReduceWindow, ConvertDynamicGather, ConvertConvolution,
+    ConvertSort, ConvertTopK, ConvertDynamicReduceWindow, ConvertDynamicGather, ConvertConvolution, ConvertDynamicConv,
 )  # fmt: skip
 
 
