@@ -1043,6 +1043,36 @@ def body_combiner(body: Region, either_order: bool = False) -> Operation | None:
     return op
 
 
+def tuple_combiners(body: Region, n: int) -> list[Operation] | None:
+    """The binary ops of an ``n``-input combining region (``reduce_window``'s
+    of several inputs) that combines each input on its own: its ``2n``
+    arguments are the ``n`` accumulators then the ``n`` elements, and its
+    ``k``-th result is one binary op of accumulator ``k`` and element ``k``
+    (either order: every kind the import maps to commutes), nothing else in
+    it; else None (a body that mixes inputs, as an argmax-pooling's
+    comparator does)."""
+    if not body.blocks:
+        return None
+    block = body.block
+    ops = list(block.ops)
+    args = list(block.args)
+    if len(args) != 2 * n or len(ops) != n + 1 or not isinstance(ops[-1], ReturnOp):
+        return None
+    combiners = []
+    for k, value in enumerate(ops[-1].operands):
+        op = value.owner
+        pair = [args[k], args[n + k]]
+        if (not isinstance(op, ElementwiseBinaryOp) or op.attributes or op.properties
+                or list(op.operands) not in (pair, pair[::-1])):
+            return None
+        scalar = args[k].type
+        if (not isinstance(scalar, TensorType) or scalar.get_shape() != () or args[n + k].type != scalar
+                or op.results[0].type != scalar):
+            return None
+        combiners.append(op)
+    return combiners if len(set(map(id, combiners))) == n == len(ops[-1].operands) else None
+
+
 def is_set_body(body: Region) -> bool:
     """Whether ``body`` is ``set_body``'s form: ``x.at[i].set(u)``'s update
     computation, which returns its second argument."""

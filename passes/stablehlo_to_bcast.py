@@ -712,35 +712,46 @@ class ConvertReduceWindow(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: hlo.ReduceWindowOp, rewriter: PatternRewriter) -> None:
-        if len(op.inputs) != 1:
-            raise PassError(op, f"reduce_window of {len(op.inputs)} inputs (variadic) is not supported by "
-                            "convert-stablehlo-to-bcast", ["only reduce_window with one input is imported"])
-        (x,), (init,) = op.inputs, op.init_values
-        _, element = _bcast_type(op, x)
-        combiner = hlo.body_combiner(op.body)
-        kind, _ = _reduction_kind(combiner, element)
-        if kind is None:
-            raise PassError(op, f"reduce_window with {_body_words(combiner)} is not supported by "
-                            "convert-stablehlo-to-bcast", [REDUCTION_BODY_NOTE])  # fmt: skip
-        form = _cumulative_form(op, kind, element)
-        if form is not None:
-            dim, reverse = form
-            replace(rewriter, op, [bcast.CumulativeOp(kind, x, dim, reverse)])
+        if len(op.inputs) == 1:
+            replace(rewriter, op, [_one_reduce_window(op, op.inputs[0], op.init_values[0], hlo.body_combiner(op.body))])
             return
-        (low, high) = zip(*op.pads) if op.pads else ((), ())
-        # (a window spanning a ``?`` dim is refused by the op's verifier: ``hlo.reduce_window_shape``)
-        replace(rewriter, op, [bcast.ReduceWindowOp(kind, x, init, op.window, op.strides, *op.dilations,
-                                                    low, high)])  # fmt: skip
+        combiners = hlo.tuple_combiners(op.body, len(op.inputs))
+        if combiners is None:
+            raise PassError(op, f"reduce_window of {len(op.inputs)} inputs whose body does not combine each input "
+                            "on its own is not supported by convert-stablehlo-to-bcast",
+                            ["a body whose k-th result is one binary op of the k-th accumulator and element "
+                             "(a tuple of independent reductions) is imported as one reduce_window per input"])
+        new = [_one_reduce_window(op, x, init, combiner)
+               for x, init, combiner in zip(op.inputs, op.init_values, combiners)]  # fmt: skip
+        replace(rewriter, op, new, [n.results[0] for n in new])
 
 
-def _cumulative_form(op: hlo.ReduceWindowOp, kind: str, element: str) -> tuple[int, bool] | None:
+def _one_reduce_window(op: hlo.ReduceWindowOp, x: SSAValue, init: SSAValue, combiner: Operation | None) -> Operation:
+    """The bcast op of ``op``'s window reduction of ``x`` from ``init`` by
+    ``combiner``: ``bcast.cumulative`` for JAX's cumulative forms,
+    ``bcast.reduce_window`` otherwise; refused, located, when ``combiner``
+    is no reduction kind."""
+    _, element = _bcast_type(op, x)
+    kind, _ = _reduction_kind(combiner, element)
+    if kind is None:
+        raise PassError(op, f"reduce_window with {_body_words(combiner)} is not supported by "
+                        "convert-stablehlo-to-bcast", [REDUCTION_BODY_NOTE])  # fmt: skip
+    form = _cumulative_form(op, kind, element, init)
+    if form is not None:
+        dim, reverse = form
+        return bcast.CumulativeOp(kind, x, dim, reverse)
+    (low, high) = zip(*op.pads) if op.pads else ((), ())
+    # (a window spanning a ``?`` dim is refused by the op's verifier: ``hlo.reduce_window_shape``)
+    return bcast.ReduceWindowOp(kind, x, init, op.window, op.strides, *op.dilations, low, high)
+
+
+def _cumulative_form(op: hlo.ReduceWindowOp, kind: str, element: str, init: SSAValue) -> tuple[int, bool] | None:
     """(dim, reverse) of a cumulative ``reduce_window`` (``bcast.cumulative``'s
     kinds and elements, the kind's identity as init, a window of the whole
     dim ``d`` (size ``n``) and 1 elsewhere, unit strides and dilations,
     padding ``(n-1, 0)`` along ``d`` (``(0, n-1)``: ``reverse``) and 0
-    elsewhere), else None."""
-    (x,), (init,) = op.inputs, op.init_values
-    levels, _ = split_type(x.type)
+    elsewhere) of ``init``, else None."""
+    levels, _ = split_type(op.inputs[0].type)
     if len(levels) != 1 or rules.kind(element) not in ("signed", "unsigned", "float") \
             or kind not in bcast.CUMULATIVE_KINDS:
         return None
