@@ -533,6 +533,13 @@ def grouped_conv_kernel_grad(x, w):
     return jax.grad(loss)(w)
 
 
+def sum_and_max_pool(x, y):
+    """One ``lax.reduce_window`` of two inputs, a tuple of independent
+    reductions: the 2x2 window sum of ``x`` and max of ``y``, SAME padding."""
+    return jax.lax.reduce_window((x, y), (0.0, -jnp.inf), lambda a, b: (a[0] + b[0], jnp.maximum(b[1], a[1])),
+                                 (1, 2, 2, 1), (1, 1, 2, 1), "SAME")
+
+
 PROGRAMS: dict[str, Case] = {
     "softmax": Case(softmax, lambda r: (normal(r, (4, 16)),), "jax.nn.softmax over rows"),
     "log_softmax": Case(log_softmax, lambda r: (normal(r, (4, 16)),), "jax.nn.log_softmax over rows"),
@@ -683,6 +690,8 @@ PROGRAMS: dict[str, Case] = {
     "grouped_conv_kernel_grad": Case(grouped_conv_kernel_grad, lambda r: (normal(r, (2, 6, 6, 4)),
                                                                           normal(r, (3, 3, 2, 6))),
                                      "grad of a grouped conv w.r.t. its kernel (batch_group_count)"),
+    "sum_and_max_pool": Case(sum_and_max_pool, lambda r: (normal(r, (2, 5, 6, 3)), normal(r, (2, 5, 6, 3))),
+                             "reduce_window of two inputs: window sum and max"),
 }
 
 
