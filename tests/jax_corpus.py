@@ -533,6 +533,19 @@ def grouped_conv_kernel_grad(x, w):
     return jax.grad(loss)(w)
 
 
+def argmax_pool(x):
+    """An argmax-pooling: ``lax.reduce_window`` of (x, its flat index) whose
+    body keeps the larger value, the smaller index on a tie; 2x2 windows,
+    stride 2, SAME padding."""
+    index = jnp.arange(x.size, dtype=jnp.int32).reshape(x.shape)
+
+    def larger(a, b):
+        pick = (b[0] > a[0]) | ((b[0] == a[0]) & (b[1] < a[1]))
+        return jnp.where(pick, b[0], a[0]), jnp.where(pick, b[1], a[1])
+    return jax.lax.reduce_window((x, index), (-jnp.inf, jnp.int32(0)), larger, (1, 2, 2, 1), (1, 2, 2, 1),
+                                 "SAME")
+
+
 def sum_and_max_pool(x, y):
     """One ``lax.reduce_window`` of two inputs, a tuple of independent
     reductions: the 2x2 window sum of ``x`` and max of ``y``, SAME padding."""
@@ -692,6 +705,8 @@ PROGRAMS: dict[str, Case] = {
                                      "grad of a grouped conv w.r.t. its kernel (batch_group_count)"),
     "sum_and_max_pool": Case(sum_and_max_pool, lambda r: (normal(r, (2, 5, 6, 3)), normal(r, (2, 5, 6, 3))),
                              "reduce_window of two inputs: window sum and max"),
+    "argmax_pool": Case(argmax_pool, lambda r: (np.round(normal(r, (2, 5, 6, 3))),),
+                        "reduce_window of (x, index): argmax-pooling with ties"),
 }
 
 
