@@ -105,3 +105,22 @@ func.func @gather_sized(%x: tensor<?x8xf32>, %i: tensor<2xi32>, %k: tensor<i32>)
   %r = "stablehlo.dynamic_gather"(%x, %i, %sizes) <{dimension_numbers = #stablehlo.gather<offset_dims = [0, 1], start_index_map = [0, 1], index_vector_dim = 0>}> : (tensor<?x8xf32>, tensor<2xi32>, tensor<2xi32>) -> tensor<?x3xf32>
   func.return %r : tensor<?x3xf32>
 }
+
+// A window of half the rows of a ? dim (a run-time size, not the whole dim)
+// at clamped starts: the size checked at the op.
+// CHECK-LABEL: func.func @part_of_a_dim
+// CHECK:         %[[H:.*]] = bcast.divide
+// CHECK:         bcast.shape_assertion {{.*}} message = "dynamic_gather slice size {0} of dimension 0 is out of bounds for its size {1}"
+// CHECK:         %[[LAST:.*]] = bcast.subtract %{{.*}}, %[[H]]
+// CHECK:         bcast.clamp %{{.*}}, %{{.*}}, %[[LAST]]
+// CHECK:         bcast.gather %x[
+func.func @part_of_a_dim(%x: tensor<?x4xf32>, %i: tensor<2x1xi32>) -> tensor<?x2xf32> {
+  %one = stablehlo.constant dense<1> : tensor<1xi32>
+  %two = stablehlo.constant dense<2> : tensor<i32>
+  %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x4xf32>) -> tensor<i32>
+  %h = stablehlo.divide %n, %two : tensor<i32>
+  %h1 = stablehlo.reshape %h : (tensor<i32>) -> tensor<1xi32>
+  %sizes = stablehlo.concatenate %h1, %one, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %r = "stablehlo.dynamic_gather"(%x, %i, %sizes) <{dimension_numbers = #stablehlo.gather<offset_dims = [0], collapsed_slice_dims = [1], start_index_map = [0], index_vector_dim = 1>}> : (tensor<?x4xf32>, tensor<2x1xi32>, tensor<2xi32>) -> tensor<?x2xf32>
+  func.return %r : tensor<?x2xf32>
+}
