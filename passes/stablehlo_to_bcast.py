@@ -1063,7 +1063,9 @@ def _run_time_range_slice(op: hlo.RealDynamicSliceOp) -> list[Operation]:
     constraints), at compile time where all of it is constant and at run
     time otherwise; its count is ``ceil((limit - start) / stride)``; a
     static result dim whose count is computed is checked against it at run
-    time. A limit written as the start plus sizes (JAX's ``dynamic_slice``
+    time. Static ranges of unit stride beside ``?`` dims taken whole
+    (``jnp.split``) are a ``pad`` whose negative edges crop instead: no
+    index tensor. A limit written as the start plus sizes (JAX's ``dynamic_slice``
     of a ``?`` operand) is a window of that size whose start is clamped into
     ``[0, n - size]``, as ``dynamic_slice`` clamps (its size checked to fit
     the dim; the start is data and not checked). The gather then reads in
@@ -1175,6 +1177,18 @@ def _run_time_range_slice(op: hlo.RealDynamicSliceOp) -> list[Operation]:
             counts.append(_appended(new, bcast.SizeFromTensorOp(count)))
     if not indexed:
         return _declared(op, bcast.SliceOp(op.operand, [0] * len(shape), list(shape), [1] * len(shape)))
+    if all((isinstance(shape[d], int) and isinstance(origins[r], int) and isinstance(counts[r], int)
+            and steps[r] == 1) or _is_whole_count(op.operand, d, counts[r], origins[r], steps[r])
+           for r, d in enumerate(indexed)):  # fmt: skip
+        # static ranges of unit stride beside whole ? dims (jnp.split): a pad whose negative edges crop
+        low = [0] * len(shape)
+        high = [0] * len(shape)
+        for r, d in enumerate(indexed):
+            if isinstance(shape[d], int):
+                low[d], high[d] = -origins[r], -(shape[d] - origins[r] - counts[r])
+        element = TensorType(op.operand.type.get_element_type(), [])
+        value = _appended(new, bcast.ConstantOp(np.zeros((), dtype=numpy_dtype(element)), element))
+        return new + _declared(op, bcast.PadOp(op.operand, value, low, high, [0] * len(shape)))
     batch = [DYNAMIC_INDEX if not isinstance(c, int) else c for c in counts]
 
     def placed(index: SSAValue, r: int) -> SSAValue:
@@ -1194,6 +1208,15 @@ def _run_time_range_slice(op: hlo.RealDynamicSliceOp) -> list[Operation]:
                             start_index_map=tuple(indexed), index_vector_dim=1 if len(indexed) == 1 else len(indexed))
     return new + _declared(op, bcast.GatherOp(op.operand, index, dims, [1 if d in indexed else n
                                                                        for d, n in enumerate(shape)]))
+
+
+def _is_whole_count(operand: SSAValue, d: int, count: int | SSAValue, origin: int | SSAValue,
+                    step: int | SSAValue) -> bool:
+    """Whether an indexed dim of ``_run_time_range_slice`` is its ``?``
+    operand dim taken whole (its count that dim's ``bcast.dim``)."""
+    owner = count.owner if isinstance(count, SSAValue) else None
+    return (origin, step) == (0, 1) and isinstance(owner, bcast.DimOp) and owner.operand is operand \
+        and owner.dim == d
 
 
 def _index_entries(value: SSAValue, new: list[Operation]) -> list[int | SSAValue]:

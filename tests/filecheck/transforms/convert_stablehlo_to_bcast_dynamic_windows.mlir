@@ -5,16 +5,15 @@
 // _run_time_range_slice and _run_time_windows_gather): a gather of slices of
 // size 1 at full index vectors, start + stride * iota along each dim that is
 // not a static dim taken whole, with located run-time checks of ranges,
-// strides and window sizes where they are not constants.
+// strides and window sizes where they are not constants; static ranges of
+// unit stride beside whole ? dims are a cropping pad.
 
 // jnp.split beside a ? dim: the ? dim taken whole (its limit the run-time
-// size: no check), the static dim from 0 to 2.
+// size: no check), the static dim from 0 to 2: a pad whose negative high
+// edge crops (no index tensor).
 // CHECK-LABEL: func.func @split_half
-// CHECK-NEXT:    %[[N:.*]] = bcast.dim %x, 0 : tensor<?x4xf32>
-// CHECK-NEXT:    %[[ROWS:.*]] = bcast.dynamic_iota [%[[N]], 2, 1], dim = 0 : tensor<?x2x1xi32>
-// CHECK-NEXT:    %[[COLS:.*]] = bcast.dynamic_iota [%[[N]], 2, 1], dim = 1 : tensor<?x2x1xi32>
-// CHECK-NEXT:    %[[AT:.*]] = bcast.concatenate %[[ROWS]], %[[COLS]], dim = 2
-// CHECK-NEXT:    %[[R:.*]] = bcast.gather %x[%[[AT]]], <collapsed_slice_dims = [0, 1], start_index_map = [0, 1], index_vector_dim = 2>, sizes = [1, 1] : (tensor<?x4xf32>, tensor<?x2x2xi32>) -> tensor<?x2xf32>
+// CHECK-NEXT:    %[[Z:.*]] = bcast.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:    %[[R:.*]] = bcast.pad %x, %[[Z]], low = [0, 0], high = [0, -2], interior = [0, 0] : (tensor<?x4xf32>, tensor<f32>) -> tensor<?x2xf32>
 // CHECK-NEXT:    func.return %[[R]]
 func.func @split_half(%x: tensor<?x4xf32>) -> tensor<?x2xf32> {
   %zero = stablehlo.constant dense<0> : tensor<1xi32>
