@@ -7,10 +7,15 @@ that does not fit is a located run-time error, and ``out`` is untouched."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import bcast
+from bcast.tests.budget import examples
 from bcast.tools.api import DYNAMIC_BACKENDS
 
 RANGES = """\
@@ -145,3 +150,39 @@ def test_a_window_of_a_run_time_size_is_the_clamped_dynamic_slice(backend):
         assert str(info.value).splitlines()[0] == (
             f"prog.mlir:5:8: error: dynamic_gather slice size {k} of dimension 0 is out of bounds for its size 5")
     assert (out == 7.0).all()
+
+
+@functools.cache
+def _compiled(text: str, backend: str):
+    return bcast.compile(text, backend=backend)
+
+
+@st.composite
+def ranges_and_windows(draw):
+    """A ``(n, m)`` array, a valid range and stride per dim, and a window
+    (its size and an unclamped start) per dim."""
+    shape = (draw(st.integers(0, 6)), draw(st.integers(0, 9)))
+    ranges = []
+    for n in shape:
+        limit = draw(st.integers(0, n))
+        ranges.append((draw(st.integers(0, limit)), limit, draw(st.integers(1, 4))))
+    k = draw(st.integers(0, shape[0]))
+    starts = (draw(st.integers(-3, 9)), draw(st.integers(-3, 12)))
+    return shape, ranges, k, starts
+
+
+@settings(max_examples=examples(80), deadline=None)
+@given(case=ranges_and_windows(), backend=st.sampled_from(DYNAMIC_BACKENDS), seed=st.integers(0, 2**16))
+def test_property_run_time_ranges_and_windows_are_numpys(case, backend, seed):
+    """Any valid run-time ranges and strides slice as NumPy does; any window
+    of a fitting run-time size reads NumPy's slice at the spec's clamped
+    start; on every dynamic backend, sizes 0 included."""
+    (n, m), ranges, k, (i, j) = case
+    x = np.random.default_rng(seed).standard_normal((n, m)).astype(np.float32)
+    s, l, stride = (np.array(v, np.int32) for v in zip(*ranges))
+    np.testing.assert_array_equal(_compiled(RANGES, backend)(x, s, l, stride), _slice(x, s, l, stride))
+    if m >= 8:
+        x = x[:, :8]
+        got = _compiled(SIZED_WINDOW, backend)(x, np.array([i, j], np.int32), np.int32(k))
+        s0, s1 = min(max(i, 0), n - k), min(max(j, 0), 8 - 3)
+        np.testing.assert_array_equal(got, x[s0:s0 + k, s1:s1 + 3])
