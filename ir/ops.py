@@ -3722,11 +3722,8 @@ class ConvolutionFamily(IRDLOperation, abc.ABC):
 
     @classmethod
     def parse(cls, parser: Parser):
-        parser.parse_punctuation("(")
-        lhs = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        rhs = parser.parse_unresolved_operand()
-        parser.parse_punctuation(")")
+        count = len(cls.get_irdl_definition().operands)  # lhs, rhs (and dynamic_conv's padding)
+        operands = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand)
         parser.parse_keyword("dim_numbers")
         parser.parse_punctuation("=")
         props: dict[str, Attribute] = {"dimension_numbers": cls.DIMS_ATTR.of(parse_conv_dims(parser))}
@@ -3740,9 +3737,10 @@ class ConvolutionFamily(IRDLOperation, abc.ABC):
         parser.parse_punctuation(":")
         pos = parser.pos
         function = parser.parse_function_type()
-        if len(function.inputs.data) != 2 or len(function.outputs.data) != 1:
-            parser.raise_error("expected a function type with 2 inputs and one result", pos, parser.pos)
-        values = [parser.resolve_operand(o, t) for o, t in zip((lhs, rhs), function.inputs.data)]
+        if len(operands) != count or len(function.inputs.data) != count or len(function.outputs.data) != 1:
+            parser.raise_error(f"expected {count} operands and a function type with {count} inputs and one result",
+                               pos, parser.pos)
+        values = [parser.resolve_operand(o, t) for o, t in zip(operands, function.inputs.data)]
         return cls.create(operands=values, result_types=[function.outputs.data[0]], properties=props,
                           attributes={k: v for k, v in attrs.items() if k not in names})  # fmt: skip
 

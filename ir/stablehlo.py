@@ -1043,6 +1043,36 @@ def body_combiner(body: Region, either_order: bool = False) -> Operation | None:
     return op
 
 
+def tuple_combiners(body: Region, n: int) -> list[Operation] | None:
+    """The binary ops of an ``n``-input combining region (``reduce_window``'s
+    of several inputs) that combines each input on its own: its ``2n``
+    arguments are the ``n`` accumulators then the ``n`` elements, and its
+    ``k``-th result is one binary op of accumulator ``k`` and element ``k``
+    (either order: every kind the import maps to commutes), nothing else in
+    it; else None (a body that mixes inputs, as an argmax-pooling's
+    comparator does)."""
+    if not body.blocks:
+        return None
+    block = body.block
+    ops = list(block.ops)
+    args = list(block.args)
+    if len(args) != 2 * n or len(ops) != n + 1 or not isinstance(ops[-1], ReturnOp):
+        return None
+    combiners = []
+    for k, value in enumerate(ops[-1].operands):
+        op = value.owner
+        pair = [args[k], args[n + k]]
+        if (not isinstance(op, ElementwiseBinaryOp) or op.attributes or op.properties
+                or list(op.operands) not in (pair, pair[::-1])):
+            return None
+        scalar = args[k].type
+        if (not isinstance(scalar, TensorType) or scalar.get_shape() != () or args[n + k].type != scalar
+                or op.results[0].type != scalar):
+            return None
+        combiners.append(op)
+    return combiners if len(set(map(id, combiners))) == n == len(ops[-1].operands) else None
+
+
 def is_set_body(body: Region) -> bool:
     """Whether ``body`` is ``set_body``'s form: ``x.at[i].set(u)``'s update
     computation, which returns its second argument."""
@@ -2217,9 +2247,11 @@ class RealDynamicSliceOp(StablehloOp):
     """``real_dynamic_slice %x, %start, %limit, %strides : (tensor<4xf32>,
     tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?xf32>``: ``slice``
     with its ranges as tensors. The import takes constant ranges (a
-    ``slice``) and a run-time start whose limit is start plus a constant,
+    ``slice``), a run-time start whose limit is start plus a constant,
     with unit strides (a ``dynamic_slice``), as StableHLO's
-    canonicalize-dynamism does."""
+    canonicalize-dynamism does, and any other ranges and strides as a
+    ``gather`` with located run-time range checks (docs/stablehlo.md,
+    "Dynamic shapes")."""
 
     name = "stablehlo.real_dynamic_slice"
     DYNAMIC_SHAPES: ClassVar[bool] = True
@@ -2245,8 +2277,9 @@ class DynamicGatherOp(StablehloOp):
     integer tensor (JAX writes it for ``jnp.take`` along a static axis of an
     array with ``?`` dims: the slice of a ``?`` dim is that whole dim, its
     size read at run time). Generic form only, as StableHLO and JAX print
-    it. The import takes constant slice sizes (a ``gather``) and whole
-    ``?`` dims (docs/stablehlo.md, "Dynamic programs")."""
+    it. The import takes constant slice sizes (a ``gather``) and sizes
+    computed at run time, whole ``?`` dims or parts of dims
+    (docs/stablehlo.md, "Dynamic shapes")."""
 
     name = "stablehlo.dynamic_gather"
     DYNAMIC_SHAPES: ClassVar[bool] = True
@@ -2318,6 +2351,43 @@ class ConvolutionOp(bc.ConvolutionFamily, StablehloOp):
                              f"operation {self.result.type}")  # fmt: skip
 
 
+@irdl_op_definition
+class DynamicConvOp(bc.ConvolutionFamily, StablehloOp):
+    """``stablehlo.dynamic_conv(%x, %w, %padding) dim_numbers = ..., window
+    = {stride = [4, 4], lhs_dilate = [2, 2]} {...} : (A, B, tensor<2x2xi64>)
+    -> C``: ``convolution`` whose padding is an operand, one (low, high)
+    row per spatial dim (the window has no ``pad`` field). The import makes
+    it a ``bcast.convolution`` when the padding is a constant; a run-time
+    padding would give the result run-time spatial sizes, which
+    ``bcast.convolution`` does not take, and is refused, located."""
+
+    name = "stablehlo.dynamic_conv"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
+    DIMS_ATTR: ClassVar[type[bc.ConvDimsFamily]] = ConvDimensionNumbersAttr
+    lhs = operand_def(TensorType)  # redeclared: the operands in StableHLO's order
+    rhs = operand_def(TensorType)
+    d_padding = operand_def(TensorType)
+    traits = traits_def(Pure())
+
+    def verify_op(self) -> None:
+        """StableHLO's constraints on the operands (``ConvolutionOp``'s on the
+        element types), the padding an integer ``[N, 2]`` tensor, one row per
+        spatial dim, and a window without a ``pad`` field."""
+        for what, value in (("lhs", self.lhs), ("rhs", self.rhs), ("result", self.result)):
+            _tensor(value, what)
+            if element_kind(element_of(value, what)) not in INTEGER | {FLOAT}:
+                raise Diagnostic(f"{what} must be a tensor of integer or floating-point values, got {value.type}")
+        self.check_precision_config()
+        if self.padding is not None:
+            raise Diagnostic("takes its padding as an operand, not in its window")
+        spatial = len(self.dimension_numbers.dims.input_spatial)
+        padding = self.d_padding.type
+        if (not isinstance(padding, TensorType) or element_kind(padding.get_element_type()) not in INTEGER
+                or tuple(padding.get_shape()) != (spatial, 2)):
+            raise Diagnostic(f"padding must be a tensor<{spatial}x2x...> of integers (one (low, high) row per "
+                             f"spatial dim), got {padding}")
+
+
 STABLEHLO_OPS = [
     *BINARY_OPS, *UNARY_OPS, IsFiniteOp, ConvertOp, BitcastConvertOp, CompareOp, SelectOp, BroadcastInDimOp,
     ClampOp,
@@ -2326,7 +2396,7 @@ STABLEHLO_OPS = [
     DotGeneralOp, DotOp,
     GetDimensionSizeOp, SetDimensionSizeOp, DynamicBroadcastInDimOp, DynamicReshapeOp, DynamicIotaOp,
     DynamicPadOp, RealDynamicSliceOp, SortOp, DynamicGatherOp,
-    ConvolutionOp,
+    ConvolutionOp, DynamicConvOp,
 ]  # fmt: skip
 
 StableHLO = Dialect("stablehlo", STABLEHLO_OPS, [ComparisonDirectionAttr, ComparisonTypeAttr, PrecisionAttr, DotAttr,

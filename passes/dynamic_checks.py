@@ -59,6 +59,7 @@ from bcast.ir.ops import (
     ReshapeOp,
     ShapeAssertionOp,
     SizeFromTensorOp,
+    SortOp,
     SizeToTensorOp,
     SIZED_BY_OPERANDS,
     TernaryOp,
@@ -84,7 +85,7 @@ def _size_sources(value: SSAValue, dim: int) -> list[tuple[SSAValue, int]] | Non
     are one size, for the ops that keep sizes: a unary op's or reduction's
     operand, an elementwise op's operands of its rank (equal only if their
     keys agree), the operand dim a ``dot_general``'s result dim has or a
-    transpose moves; None for other ops and for nested types, whose flat dims
+    transpose moves, a sort's values and keys; None for other ops and for nested types, whose flat dims
     these rules do not follow."""
     op = value.owner
     if not isinstance(op, Operation) or is_nested(value.type):
@@ -101,6 +102,8 @@ def _size_sources(value: SSAValue, dim: int) -> list[tuple[SSAValue, int]] | Non
         return [op.result_source(dim)]
     if isinstance(op, TransposeOp):
         return [(op.operand, op.perm[dim])]
+    if isinstance(op, SortOp):  # values and keys have one run-time shape (check_sort)
+        return [(v, dim) for v in op.operands]
     if isinstance(op, BinaryOp | TernaryOp):
         rank = len(flat_type_shape(value.type))
         if any(is_nested(v.type) or len(flat_type_shape(v.type)) != rank for v in op.operands):
@@ -221,9 +224,21 @@ def size_key(size: int | SSAValue) -> SizeKey:
     """The key of a literal or SSA size (``dim`` seen through)."""
     if isinstance(size, int):
         return ("literal", size)
+    if isinstance(size.owner, SizeFromTensorOp) and (source := size_of_size_tensor(size.owner)) is not None:
+        return size_key(source)
     if isinstance(size.owner, DimOp):
         return tensor_dim_key(size.owner.operand, size.owner.dim)
     return size
+
+
+def size_of_size_tensor(op: SizeFromTensorOp) -> SSAValue | None:
+    """The size ``%n`` that ``size_from_tensor`` of ``size_to_tensor %n``
+    gives back; None for any other operand, and for a tensor type too narrow
+    for a size (its run-time error is kept)."""
+    source = op.operand.owner
+    if isinstance(source, SizeToTensorOp) and numpy_dtype(source.result.type).itemsize >= 4:
+        return source.size
+    return None
 
 
 def _landing_keys(op: CheckBroadcastableOp, dim: int) -> set[SizeKey]:
@@ -658,13 +673,12 @@ class SizeOfSizeTensor(RewritePattern):
     dimension variable as a tensor read by ``get_dimension_size``; this makes
     the sizes it gives the ``dim`` they came from, the same SSA value as the
     argument's own). A tensor type too narrow for a size is not seen through:
-    its run-time error is kept."""
+    its run-time error is kept (``size_of_size_tensor``)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: SizeFromTensorOp, rewriter: PatternRewriter, /):
-        source = op.operand.owner
-        if isinstance(source, SizeToTensorOp) and numpy_dtype(source.result.type).itemsize >= 4:
-            rewriter.replace_all_uses_with(op.results[0], source.size)
+        if (source := size_of_size_tensor(op)) is not None:
+            rewriter.replace_all_uses_with(op.results[0], source)
             rewriter.erase(op)
 
 

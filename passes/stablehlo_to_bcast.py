@@ -61,8 +61,10 @@ Python source line, for a JAX export with debug info).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+import dataclasses
 from dataclasses import dataclass
 
+import itertools
 import math
 
 import numpy as np
@@ -106,7 +108,7 @@ from bcast.ir.types import (
 from bcast.passes.dynamic_checks import size_key, tensor_dim_key
 from bcast.passes.errors import PassError
 from bcast.passes.stablehlo_control_flow import flatten_control_flow
-from bcast.passes.rewriting import replace
+from bcast.passes.rewriting import located, replace
 
 BINARY: dict[type[Operation], type[bcast.BinaryOp]] = {
     hlo.ELEMENTWISE_OPS[op.STABLEHLO]: op for op in bcast.OPS
@@ -136,7 +138,7 @@ OTHER = (hlo.IsFiniteOp, hlo.ConvertOp, hlo.BitcastConvertOp, hlo.CompareOp, hlo
          hlo.DynamicUpdateSliceOp, hlo.GatherOp, hlo.ScatterOp, hlo.OptimizationBarrierOp, hlo.GetDimensionSizeOp,
          hlo.DynamicBroadcastInDimOp, hlo.DynamicReshapeOp, hlo.DynamicIotaOp, hlo.SetDimensionSizeOp,
          hlo.DynamicPadOp, hlo.RealDynamicSliceOp, hlo.SortOp, chlo.TopKOp, hlo.DynamicGatherOp,
-         hlo.ConvolutionOp)  # fmt: skip
+         hlo.ConvolutionOp, hlo.DynamicConvOp)  # fmt: skip
 SUPPORTED_OPS: tuple[str, ...] = tuple(sorted(
     [op.name for op in (*BINARY, *UNARY, *OTHER, *chlo.CHLO_BINARY_OPS)] + ["func.call", "stablehlo.composite"]
 ))  # fmt: skip
@@ -614,6 +616,35 @@ class ConvertConvolution(RewritePattern):
                                                          precision_config=op.precision_config)])
 
 
+class ConvertDynamicConv(RewritePattern):
+    """``dynamic_conv`` with a constant padding -> ``bcast.convolution`` with
+    that padding (as ``ConvertConvolution``). A run-time padding is refused,
+    located: it makes the result's spatial sizes run-time values, and
+    ``bcast.convolution`` takes ``?`` only in the batch dim."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: hlo.DynamicConvOp, rewriter: PatternRewriter) -> None:
+        owner = op.d_padding.owner
+        padding = _dense_values(owner.value if isinstance(owner, hlo.ConstantOp) else
+                                owner.properties["value"] if isinstance(owner, bcast.ConstantOp) else None)
+        if padding is None:
+            raise PassError(op, "with a run-time padding is not supported by convert-stablehlo-to-bcast",
+                            ["a constant padding makes it a convolution; a run-time one would make the "
+                             "result's spatial sizes run-time values"])
+        conv = dataclasses.replace(op.conv, low=tuple(int(v) for v in padding[:, 0]),
+                                   high=tuple(int(v) for v in padding[:, 1]))
+        try:
+            shape = rules.convolution_shape(flat_type_shape(op.lhs.type), flat_type_shape(op.rhs.type), conv)
+        except RuleError as e:
+            raise PassError(op, e.message, e.notes) from None
+        if not rules.compatible_levels((shape,), (flat_type_shape(op.result.type),)):
+            raise PassError(op, f"inferred shape '{rules.shape_str(shape)}' is incompatible with return type of "
+                            f"operation {op.result.type}")
+        new, operands = _converted_to_result_element(op)
+        replace(rewriter, op, [*new, bcast.ConvolutionOp(*operands, conv, op.result.type,
+                                                         precision_config=op.precision_config)])
+
+
 def _scalar_constant(value: SSAValue) -> float | int | None:
     """``_constant_value`` through rank-0 ``broadcast_in_dim``s (JAX writes
     one around a scan's init value)."""
@@ -682,35 +713,149 @@ class ConvertReduceWindow(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: hlo.ReduceWindowOp, rewriter: PatternRewriter) -> None:
-        if len(op.inputs) != 1:
-            raise PassError(op, f"reduce_window of {len(op.inputs)} inputs (variadic) is not supported by "
-                            "convert-stablehlo-to-bcast", ["only reduce_window with one input is imported"])
-        (x,), (init,) = op.inputs, op.init_values
-        _, element = _bcast_type(op, x)
-        combiner = hlo.body_combiner(op.body)
-        kind, _ = _reduction_kind(combiner, element)
-        if kind is None:
-            raise PassError(op, f"reduce_window with {_body_words(combiner)} is not supported by "
-                            "convert-stablehlo-to-bcast", [REDUCTION_BODY_NOTE])  # fmt: skip
-        form = _cumulative_form(op, kind, element)
-        if form is not None:
-            dim, reverse = form
-            replace(rewriter, op, [bcast.CumulativeOp(kind, x, dim, reverse)])
+        if len(op.inputs) == 1:
+            replace(rewriter, op, [_one_reduce_window(op, op.inputs[0], op.init_values[0], hlo.body_combiner(op.body))])
             return
-        (low, high) = zip(*op.pads) if op.pads else ((), ())
-        # (a window spanning a ``?`` dim is refused by the op's verifier: ``hlo.reduce_window_shape``)
-        replace(rewriter, op, [bcast.ReduceWindowOp(kind, x, init, op.window, op.strides, *op.dilations,
-                                                    low, high)])  # fmt: skip
+        combiners = hlo.tuple_combiners(op.body, len(op.inputs))
+        if combiners is None:  # unrolled before the walk where it can be (unroll_mixed_reduce_windows)
+            raise _mixed_body_refusal(op)
+        new = [_one_reduce_window(op, x, init, combiner)
+               for x, init, combiner in zip(op.inputs, op.init_values, combiners)]  # fmt: skip
+        replace(rewriter, op, new, [n.results[0] for n in new])
 
 
-def _cumulative_form(op: hlo.ReduceWindowOp, kind: str, element: str) -> tuple[int, bool] | None:
+UNROLLED_WINDOW_LIMIT = 64
+"""The most window places a ``reduce_window`` of several inputs with a
+mixing body is unrolled over (one application of the body per place)."""
+
+ELEMENTWISE_BODY_OPS = (hlo.ElementwiseBinaryOp, hlo.ElementwiseUnaryOp, hlo.IsFiniteOp, hlo.ConvertOp, hlo.CompareOp,
+                        hlo.SelectOp, hlo.ClampOp)  # fmt: skip
+"""The body ops an unrolled ``reduce_window`` applies to whole tensors: each
+is elementwise, so on rank-0 operands it is the body's scalar op and on
+tensors of the result's shape the same op at every place."""
+
+
+def unroll_mixed_reduce_windows(module: ModuleOp, strict: bool) -> None:
+    """Each ``reduce_window`` of several inputs whose body mixes them, as the
+    ops of ``_unrolled_reduce_window`` (StableHLO's elementwise ops, which
+    the walk then converts, and bcast's pad, slice and broadcasts), before
+    the walk; one it cannot unroll is kept for ``ConvertReduceWindow`` to
+    refuse (at once when ``strict``)."""
+    for op in [o for o in module.walk() if isinstance(o, hlo.ReduceWindowOp) and len(o.inputs) > 1]:
+        if in_reduce_body(op) or hlo.tuple_combiners(op.body, len(op.inputs)) is not None:
+            continue
+        try:
+            new, results = _unrolled_reduce_window(op)
+        except PassError:
+            if strict:
+                raise
+            continue
+        for made in new:
+            located(made, op)
+        Rewriter.replace_op(op, new, results)
+
+
+def _mixed_body_refusal(op: hlo.ReduceWindowOp) -> PassError:
+    return PassError(op, f"reduce_window of {len(op.inputs)} inputs whose body does not combine each input on "
+                     "its own is not supported by convert-stablehlo-to-bcast",
+                     ["such a body is imported, unrolled over the window, when it is made of elementwise ops and "
+                      "rank-0 constants, the shapes are static and the window has at most "
+                      f"{UNROLLED_WINDOW_LIMIT} places"])
+
+
+def _unrolled_reduce_window(op: hlo.ReduceWindowOp) -> tuple[list[Operation], list[SSAValue]]:
+    """A ``reduce_window`` of several inputs whose body mixes them (an
+    argmax-pooling's comparator of (value, index) pairs), static shapes, a
+    body of elementwise ops and rank-0 constants (and JAX's rank-0
+    ``broadcast_in_dim`` of a rank-0 value, which is that value), at most
+    ``UNROLLED_WINDOW_LIMIT`` window places: each input padded with its init
+    value (``pad``, base dilation as interior padding), then for each window
+    place the strided ``slice`` of every input at it, folded into the
+    accumulators (the init values broadcast to the result) by the body's
+    ops applied to whole tensors. The fold visits the places in row-major
+    order, one of the orders the spec allows (it leaves the order to the
+    implementation). Refused, located, otherwise."""
+    shape = flat_type_shape(op.inputs[0].type)
+    out = flat_type_shape(op.out[0].type)
+    places = math.prod(op.window)
+    block = op.body.block if op.body.blocks else None
+    if (block is None or rules.is_dynamic(shape) or rules.is_dynamic(out) or places > UNROLLED_WINDOW_LIMIT
+            or any(not isinstance(o, (*ELEMENTWISE_BODY_OPS, hlo.ConstantOp, hlo.ReturnOp, hlo.BroadcastInDimOp))
+                   or o.regions or (isinstance(o, hlo.BroadcastInDimOp) and o.results[0].type != o.operands[0].type)
+                   for o in block.ops)):
+        raise _mixed_body_refusal(op)
+    for x in (*op.inputs, *op.init_values):
+        _bcast_type(op, x)
+    new: list[Operation] = []
+    base, dilation = op.dilations
+    low, high = zip(*op.pads) if op.pads else ((), ())
+    padded = [_appended(new, bcast.PadOp(x, init, low, high, [b - 1 for b in base]))
+              for x, init in zip(op.inputs, op.init_values)]  # fmt: skip
+    accumulators = [_appended(new, bcast.BroadcastInDimOp(init, [], TensorType(init.type.get_element_type(), out)))
+                    for init in op.init_values]  # fmt: skip
+
+    def whole(value: SSAValue, values: dict[SSAValue, SSAValue]) -> SSAValue:
+        """``value`` of the body as a tensor of the result's shape."""
+        if value in values:
+            return values[value]
+        if flat_type_shape(value.type) != ():  # a value from outside the body, not rank 0
+            raise _mixed_body_refusal(op)
+        values[value] = _appended(new, bcast.BroadcastInDimOp(
+            value, [], TensorType(value.type.get_element_type(), out)))
+        return values[value]
+
+    for place in itertools.product(*(range(w) for w in op.window)):
+        starts = [p * d for p, d in zip(place, dilation)]
+        limits = [s + (o - 1) * k + 1 if o else s for s, o, k in zip(starts, out, op.strides)]
+        elements = [_appended(new, bcast.SliceOp(x, starts, limits, op.strides)) for x in padded]
+        values: dict[SSAValue, SSAValue] = dict(zip(block.args, [*accumulators, *elements]))
+        for body_op in block.ops:
+            if isinstance(body_op, hlo.ReturnOp):
+                accumulators = [whole(v, values) for v in body_op.operands]
+                break
+            if isinstance(body_op, hlo.BroadcastInDimOp):  # of a rank-0 value to its own type: the value
+                values[body_op.results[0]] = whole(body_op.operands[0], values)
+                continue
+            if isinstance(body_op, hlo.ConstantOp):
+                copy = body_op.clone()
+                new.append(copy)
+                values[body_op.results[0]] = whole(copy.results[0], {})
+                continue
+            operands = [whole(v, values) for v in body_op.operands]
+            copy = type(body_op).create(
+                operands=operands, properties=dict(body_op.properties), attributes=dict(body_op.attributes),
+                result_types=[TensorType(r.type.get_element_type(), out) for r in body_op.results])
+            new.append(copy)
+            values.update(zip(body_op.results, copy.results))
+    return new, accumulators
+
+
+def _one_reduce_window(op: hlo.ReduceWindowOp, x: SSAValue, init: SSAValue, combiner: Operation | None) -> Operation:
+    """The bcast op of ``op``'s window reduction of ``x`` from ``init`` by
+    ``combiner``: ``bcast.cumulative`` for JAX's cumulative forms,
+    ``bcast.reduce_window`` otherwise; refused, located, when ``combiner``
+    is no reduction kind."""
+    _, element = _bcast_type(op, x)
+    kind, _ = _reduction_kind(combiner, element)
+    if kind is None:
+        raise PassError(op, f"reduce_window with {_body_words(combiner)} is not supported by "
+                        "convert-stablehlo-to-bcast", [REDUCTION_BODY_NOTE])  # fmt: skip
+    form = _cumulative_form(op, kind, element, init)
+    if form is not None:
+        dim, reverse = form
+        return bcast.CumulativeOp(kind, x, dim, reverse)
+    (low, high) = zip(*op.pads) if op.pads else ((), ())
+    # (a window spanning a ``?`` dim is refused by the op's verifier: ``hlo.reduce_window_shape``)
+    return bcast.ReduceWindowOp(kind, x, init, op.window, op.strides, *op.dilations, low, high)
+
+
+def _cumulative_form(op: hlo.ReduceWindowOp, kind: str, element: str, init: SSAValue) -> tuple[int, bool] | None:
     """(dim, reverse) of a cumulative ``reduce_window`` (``bcast.cumulative``'s
     kinds and elements, the kind's identity as init, a window of the whole
     dim ``d`` (size ``n``) and 1 elsewhere, unit strides and dilations,
     padding ``(n-1, 0)`` along ``d`` (``(0, n-1)``: ``reverse``) and 0
-    elsewhere), else None."""
-    (x,), (init,) = op.inputs, op.init_values
-    levels, _ = split_type(x.type)
+    elsewhere) of ``init``, else None."""
+    levels, _ = split_type(op.inputs[0].type)
     if len(levels) != 1 or rules.kind(element) not in ("signed", "unsigned", "float") \
             or kind not in bcast.CUMULATIVE_KINDS:
         return None
@@ -902,158 +1047,321 @@ class ConvertDynamicRanges(RewritePattern):
                 index = TensorType(op.start_indices.type.get_element_type(), [])
                 new = [bcast.ExtractOp(op.start_indices, [d], index) for d in range(len(sizes))]
                 new += _declared(op, bcast.DynamicSliceOp(op.operand, [e.results[0] for e in new], sizes))
-            elif (new := _run_time_range_slice(op)) is None:
-                raise PassError(op, "is supported by convert-stablehlo-to-bcast with constant ranges, or a run-time "
-                                "start, a limit of start plus a constant and unit strides, or a run-time range "
-                                "along one dim with unit strides, whole static ranges elsewhere")
+            else:
+                new = _run_time_range_slice(op)
         else:
             return
         replace(rewriter, op, new)
-def _run_time_range_slice(op: hlo.RealDynamicSliceOp) -> list[Operation] | None:
-    """A ``real_dynamic_slice`` with unit strides whose range along one dim
-    ``d`` is computed at run time, every other dim static and taken whole
-    (JAX's ``jnp.roll`` along a ``?`` dim: ``x[s:n]`` and ``x[0:s]`` of a
-    shift ``s`` computed from the size): a ``gather`` of the rows
-    ``start + dynamic_iota(limit - start)`` along ``d``. The range is
-    checked at run time, at the op, to be ``0 <= start <= limit <= n``
-    (StableHLO's constraints; a negative count fails in
-    ``size_from_tensor``'s words); the gather then reads in bounds, and
-    reads nothing for an empty range, also of an empty dim. None for any
-    other form."""
+def _run_time_range_slice(op: hlo.RealDynamicSliceOp) -> list[Operation]:
+    """A ``real_dynamic_slice`` whose ranges or strides are computed at run
+    time, on any number of dims (JAX's ``jnp.roll`` along a ``?`` dim,
+    ``jnp.split`` beside one, ``lax.dynamic_slice`` of a window that spans
+    a ``?`` dim): a ``gather`` of the elements ``start + stride * iota``
+    along every dim that is not a static dim taken whole (those stay
+    windows). Each such dim's range is checked, at the op, to be
+    ``0 <= start <= limit <= n`` with a positive stride (StableHLO's
+    constraints), at compile time where all of it is constant and at run
+    time otherwise; its count is ``ceil((limit - start) / stride)``; a
+    static result dim whose count is computed is checked against it at run
+    time. Static ranges of unit stride beside ``?`` dims taken whole
+    (``jnp.split``) are a ``pad`` whose negative edges crop instead: no
+    index tensor. A limit written as the start plus sizes (JAX's ``dynamic_slice``
+    of a ``?`` operand) is a window of that size whose start is clamped into
+    ``[0, n - size]``, as ``dynamic_slice`` clamps (its size checked to fit
+    the dim; the start is data and not checked). The gather then reads in
+    bounds, and nothing for an empty range, also of an empty dim
+    (docs/stablehlo.md, "Dynamic shapes")."""
     shape = flat_type_shape(op.operand.type)
-    ranges = [_shape_entries(v) for v in (op.start_indices, op.limit_indices, op.strides)]
-    if any(r is None for r in ranges) or any(k != 1 for k in ranges[2]):
-        return None
-    starts, limits, _ = ranges
-    run_time = [d for d in range(len(shape)) if not (isinstance(starts[d], int) and isinstance(limits[d], int))]
-    if len(run_time) != 1 or any(not isinstance(shape[d], int) or (starts[d], limits[d]) != (0, shape[d])
-                                 for d in range(len(shape)) if d != run_time[0]):
-        return None
-    (d,) = run_time
+    declared = flat_type_shape(op.result.type)
     element = op.start_indices.type.get_element_type()
     scalar = TensorType(element, [])
     new: list[Operation] = []
 
-    def entry(value: int | SSAValue) -> SSAValue:
+    def entries(value: SSAValue) -> list[int | SSAValue]:
+        return [e if isinstance(e, int) or e.type.get_element_type() == element
+                else _appended(new, bcast.ConvertOp(e, scalar)) for e in _index_entries(value, new)]
+
+    def tensor(value: int | SSAValue) -> SSAValue:
         if isinstance(value, int):
-            new.append(bcast.ConstantOp(np.array(value, dtype=numpy_dtype(scalar)), scalar))
-            return new[-1].results[0]
+            return _appended(new, bcast.ConstantOp(np.array(value, dtype=numpy_dtype(scalar)), scalar))
         return value
 
-    start, limit = entry(starts[d]), entry(limits[d])
-    new.append(bcast.DimOp(op.operand, d))
-    new.append(bcast.SizeToTensorOp(new[-1].results[0], scalar))
-    size = new[-1].results[0]
-    zero = entry(0)
-    checks = [bcast.CompareOp("LE", zero, start), bcast.CompareOp("LE", start, limit),
-              bcast.CompareOp("LE", limit, size)]
-    new += checks
-    new.append(bcast.AndOp(checks[0].results[0], checks[1].results[0]))
-    new.append(bcast.AndOp(new[-1].results[0], checks[2].results[0]))
-    new.append(bcast.ShapeAssertionOp(new[-1].results[0], [start, limit, size],
-                                      f"real_dynamic_slice range [{{0}}, {{1}}) of dimension {d} is out of bounds "
-                                      "for its size {2}"))
-    new.append(bcast.SubtractOp(limit, start))
-    new.append(bcast.SizeFromTensorOp(new[-1].results[0]))
-    count = new[-1].results[0]
-    new.append(bcast.DynamicIotaOp([count], 0, TensorType(element, [DYNAMIC_INDEX])))
-    new.append(bcast.AddOp(new[-1].results[0], start))
-    dims = rules.GatherDims(offset_dims=tuple(r for r in range(len(shape)) if r != d), collapsed_slice_dims=(d,),
-                            start_index_map=(d,), index_vector_dim=1)
-    sizes = [1 if k == d else n for k, n in enumerate(shape)]
-    return new + _declared(op, bcast.GatherOp(op.operand, new[-1].results[0], dims, sizes))
+    def operand_size(d: int) -> SSAValue:
+        n = shape[d]
+        return tensor(n) if isinstance(n, int) else _appended(new, bcast.SizeToTensorOp(
+            _appended(new, bcast.DimOp(op.operand, d)), scalar))
+
+    def whole(d: int, size: int | SSAValue) -> bool:
+        return size == shape[d] or _affine(size) == (frozenset({(tensor_dim_key(op.operand, d), 1)}), 0)
+
+    def assert_that(predicates: list[Operation], values: list[SSAValue], message: str) -> None:
+        new.extend(predicates)
+        ok = predicates[0].results[0]
+        for p in predicates[1:]:
+            ok = _appended(new, bcast.AndOp(ok, p.results[0]))
+        new.append(bcast.ShapeAssertionOp(ok, values, message))
+
+    starts, limits, strides = (entries(v) for v in (op.start_indices, op.limit_indices, op.strides))
+    added = op.limit_indices.owner
+    sizes = None  # the limit as the start plus these sizes
+    if isinstance(added, hlo.AddOp | bcast.AddOp) and op.start_indices in added.operands:
+        sizes = entries(added.operands[1] if added.operands[0] is op.start_indices else added.operands[0])
+    indexed: list[int] = []
+    counts: list[int | SSAValue] = []
+    origins: list[int | SSAValue] = []
+    steps: list[int | SSAValue] = []
+    for d, n in enumerate(shape):
+        start, limit, stride = starts[d], limits[d], strides[d]
+        if sizes is not None and stride == 1:  # a window of sizes[d] at a clamped start
+            start, limit = 0, sizes[d]
+            if not whole(d, sizes[d]):
+                count = sizes[d]
+                if isinstance(count, int) and isinstance(n, int):
+                    if not 0 <= count <= n:
+                        raise PassError(op, f"window size {count} of dimension {d} is out of bounds "
+                                        f"for its size {n}")
+                else:
+                    k, size, zero = tensor(count), operand_size(d), tensor(0)
+                    assert_that([bcast.CompareOp("LE", zero, k), bcast.CompareOp("LE", k, size)], [k, size],
+                                f"real_dynamic_slice window size {{0}} of dimension {d} is out of bounds "
+                                f"for its size {{1}}")
+                largest = _appended(new, bcast.SubtractOp(operand_size(d), tensor(count)))
+                indexed.append(d)
+                origins.append(_appended(new, bcast.ClampOp(tensor(0), tensor(starts[d]), largest)))
+                steps.append(1)
+                if isinstance(count, int) or not isinstance(declared[d], int):
+                    counts.append(count if isinstance(count, int) else _appended(new, bcast.SizeFromTensorOp(count)))
+                else:
+                    _check_static_entry(op, d, declared[d], count, new)
+                    counts.append(declared[d])
+                continue
+        if isinstance(n, int) and (start, limit, stride) == (0, n, 1):
+            continue  # a static dim taken whole: a window of the gather
+        indexed.append(d)
+        origins.append(start)
+        steps.append(stride)
+        if (start, stride) == (0, 1) and whole(d, limit):
+            counts.append(_appended(new, bcast.DimOp(op.operand, d)))  # a ? dim taken whole
+            continue
+        constant = all(isinstance(e, int) for e in (start, limit, stride))
+        if constant:
+            if not 0 <= start <= limit <= (n if isinstance(n, int) else limit):
+                raise PassError(op, f"range [{start}, {limit}) of dimension {d} is out of bounds for its size {n}")
+            if stride < 1:
+                raise PassError(op, f"stride {stride} of dimension {d} is not positive")
+        if not (constant and isinstance(n, int)):
+            first, last = tensor(start), tensor(limit)
+            size, zero = operand_size(d), tensor(0)
+            assert_that([bcast.CompareOp("LE", zero, first), bcast.CompareOp("LE", first, last),
+                         bcast.CompareOp("LE", last, size)], [first, last, size],
+                        f"real_dynamic_slice range [{{0}}, {{1}}) of dimension {d} is out of bounds for its size {{2}}")
+            if stride != 1:
+                step = tensor(stride)
+                assert_that([bcast.CompareOp("GE", step, tensor(1))], [step],
+                            f"real_dynamic_slice stride {{0}} of dimension {d} is not positive")
+        if constant:
+            counts.append(-(-(limit - start) // stride))
+            if isinstance(declared[d], int) and counts[-1] != declared[d]:
+                raise PassError(op, f"declares {op.results[0].type}, but its range makes {counts[-1]} elements "
+                                f"along dimension {d}")
+            continue
+        count = _appended(new, bcast.SubtractOp(tensor(limit), tensor(start)))
+        if stride != 1:  # ceil((limit - start) / stride) of a non-negative difference and a positive stride
+            step = tensor(stride)
+            count = _appended(new, bcast.AddOp(count, _appended(new, bcast.SubtractOp(step, tensor(1)))))
+            count = _appended(new, bcast.DivideOp(count, step))
+        if isinstance(declared[d], int):
+            _check_static_entry(op, d, declared[d], count, new)
+            counts.append(declared[d])
+        else:
+            counts.append(_appended(new, bcast.SizeFromTensorOp(count)))
+    if not indexed:
+        return _declared(op, bcast.SliceOp(op.operand, [0] * len(shape), list(shape), [1] * len(shape)))
+    if all((isinstance(shape[d], int) and isinstance(origins[r], int) and isinstance(counts[r], int)
+            and steps[r] == 1) or _is_whole_count(op.operand, d, counts[r], origins[r], steps[r])
+           for r, d in enumerate(indexed)):  # fmt: skip
+        # static ranges of unit stride beside whole ? dims (jnp.split): a pad whose negative edges crop
+        low = [0] * len(shape)
+        high = [0] * len(shape)
+        for r, d in enumerate(indexed):
+            if isinstance(shape[d], int):
+                low[d], high[d] = -origins[r], -(shape[d] - origins[r] - counts[r])
+        element = TensorType(op.operand.type.get_element_type(), [])
+        value = _appended(new, bcast.ConstantOp(np.zeros((), dtype=numpy_dtype(element)), element))
+        return new + _declared(op, bcast.PadOp(op.operand, value, low, high, [0] * len(shape)))
+    batch = [DYNAMIC_INDEX if not isinstance(c, int) else c for c in counts]
+
+    def placed(index: SSAValue, r: int) -> SSAValue:
+        if steps[r] != 1:
+            index = _appended(new, bcast.MultiplyOp(index, tensor(steps[r])))
+        return index if origins[r] == 0 else _appended(new, bcast.AddOp(index, tensor(origins[r])))
+
+    if len(indexed) == 1:  # one index per element of the one indexed dim
+        index = placed(_appended(new, bcast.DynamicIotaOp(counts, 0, TensorType(element, batch))), 0)
+    else:  # an index vector per element, one entry per indexed dim
+        column = TensorType(element, [*batch, 1])
+        index = _appended(new, bcast.ConcatenateOp(
+            [placed(_appended(new, bcast.DynamicIotaOp([*counts, 1], r, column)), r) for r in range(len(indexed))],
+            len(indexed)))
+    windows = [d for d in range(len(shape)) if d not in indexed]
+    dims = rules.GatherDims(offset_dims=tuple(windows), collapsed_slice_dims=tuple(indexed),
+                            start_index_map=tuple(indexed), index_vector_dim=1 if len(indexed) == 1 else len(indexed))
+    return new + _declared(op, bcast.GatherOp(op.operand, index, dims, [1 if d in indexed else n
+                                                                       for d, n in enumerate(shape)]))
 
 
-DYNAMIC_GATHER_FORMS = ("constant slice sizes make it a gather; a slice size that is the run-time size of its "
-                        "whole ? operand dim (jnp.take along another axis) is read through an iota")
+def _is_whole_count(operand: SSAValue, d: int, count: int | SSAValue, origin: int | SSAValue,
+                    step: int | SSAValue) -> bool:
+    """Whether an indexed dim of ``_run_time_range_slice`` is its ``?``
+    operand dim taken whole (its count that dim's ``bcast.dim``)."""
+    owner = count.owner if isinstance(count, SSAValue) else None
+    return (origin, step) == (0, 1) and isinstance(owner, bcast.DimOp) and owner.operand is operand \
+        and owner.dim == d
+
+
+def _index_entries(value: SSAValue, new: list[Operation]) -> list[int | SSAValue]:
+    """The entries of a 1-D index tensor of any form: ``_shape_entries``'
+    constants and rank-0 tensors where it finds them, each part of a
+    ``concatenate`` read alone, and any other entry ``extract``ed (appended
+    to ``new``)."""
+    found = _shape_entries(value)
+    if found is not None:
+        return found
+    if isinstance(value.owner, hlo.ConcatenateOp | bcast.ConcatenateOp):
+        return [e for part in value.owner.operands for e in _index_entries(part, new)]
+    element_type = TensorType(value.type.get_element_type(), [])
+    return [_appended(new, bcast.ExtractOp(value, [d], element_type)) for d in range(flat_type_shape(value.type)[0])]
+
+
+def _appended(new: list[Operation], op: Operation) -> SSAValue:
+    """``op``'s result, ``op`` appended to ``new``."""
+    new.append(op)
+    return op.results[0]
+
+
+DYNAMIC_GATHER_FORMS = ("constant slice sizes make it a gather; slice sizes computed at run time (the whole of a "
+                        "? operand dim, as jnp.take along another axis, or a part of a dim) are read through "
+                        "iotas; a collapsed dim's slice size must be 1")
 
 
 class ConvertDynamicGather(RewritePattern):
     """``dynamic_gather`` -> ``gather``. Constant slice sizes: the gather of
-    those sizes. Slice sizes that are the run-time sizes of whole ``?``
-    operand dims (JAX's ``jnp.take`` along a static axis of an array with
-    ``?`` dims: ``get_dimension_size`` of that dim), no start index mapping
-    to them: ``_whole_dims_gather``. Any other form is refused, located."""
+    those sizes. Slice sizes computed at run time (the whole of a ``?``
+    operand dim, as JAX's ``jnp.take`` and ``jnp.median`` along a static
+    axis of an array with ``?`` dims write it, or part of a dim):
+    ``_run_time_windows_gather``."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: hlo.DynamicGatherOp, rewriter: PatternRewriter) -> None:
         _bcast_type(op, op.operand), _bcast_type(op, op.start_indices)
-        entries = _shape_entries(op.slice_sizes)
-        if entries is None:
-            raise PassError(op, "with slice sizes of this form is not supported by convert-stablehlo-to-bcast",
-                            [DYNAMIC_GATHER_FORMS])
+        read: list[Operation] = []
+        entries = _index_entries(op.slice_sizes, read)
         if all(isinstance(e, int) for e in entries):
             new = _declared(op, bcast.GatherOp(op.operand, op.start_indices, op.dims, entries))
         else:
-            new = _whole_dims_gather(op, entries)
+            new = read + _run_time_windows_gather(op, entries)
         replace(rewriter, op, new)
 
 
-def _whole_dims_gather(op: hlo.DynamicGatherOp, entries: list[int | SSAValue]) -> list[Operation]:
-    """A ``dynamic_gather`` whose window dims are whole operand dims (a
-    ``?`` one sized at run time) and whose starts map to collapsed dims
-    only, as a ``gather`` of slices of size 1 at full index vectors: for
-    each result element, its window positions are ``dynamic_iota``s along
-    the result dims the windows land on, its start components the given
-    indices broadcast over the result. The result is the same, element for
-    element, and the starts are clamped as the spec clamps them (into the
-    collapsed dim, whose slice is 1). Refused, located, otherwise."""
+def _run_time_windows_gather(op: hlo.DynamicGatherOp, entries: list[int | SSAValue]) -> list[Operation]:
+    """A ``dynamic_gather`` whose window sizes are computed at run time: whole
+    operand dims (``jnp.take`` or ``jnp.median`` along a static axis of an
+    array with ``?`` dims) or parts of dims (a window of a run-time size, or
+    a constant one in a ``?`` dim), as a ``gather`` of slices of size 1 at
+    full index vectors: for each result element, its window positions are
+    ``dynamic_iota``s along the result dims the windows land on, plus the
+    window's start, clamped into ``[0, n - size]`` as the spec clamps it
+    (a whole dim's start is 0); a collapsed dim's start is the given index,
+    which the gather clamps into the dim. A window size is checked, at the
+    op, to be ``0 <= size <= n`` (at compile time where both are constants,
+    at run time otherwise); a static result dim of a run-time size is
+    checked against it. Refused, located, otherwise."""
     dims = op.dims
     shape = flat_type_shape(op.operand.type)
+    declared = flat_type_shape(op.result.type)
     indices = flat_type_shape(op.start_indices.type)
     ivd, rank = dims.index_vector_dim, len(shape)
     windows = dims.window_dims(rank)
     whole = {d for d, e in enumerate(entries)
-             if _affine(e) == (frozenset({(tensor_dim_key(op.operand, d), 1)}), 0)}
+             if e == shape[d] or _affine(e) == (frozenset({(tensor_dim_key(op.operand, d), 1)}), 0)}
     vector = indices[ivd] if ivd < len(indices) else 1
     if (dims.operand_batching_dims or any(e != 1 for d, e in enumerate(entries) if d not in windows)
-            or any(d not in whole and e != shape[d] for d, e in enumerate(entries) if d in windows)
-            or any(d not in dims.collapsed_slice_dims for d in dims.start_index_map)
             or (vector > 1 and rules.is_dynamic(indices))):
         raise PassError(op, "with slice sizes of this form is not supported by convert-stablehlo-to-bcast",
                         [DYNAMIC_GATHER_FORMS])
     result = flat_type_shape(op.result.type)
     batch_at = [r for r in range(len(result)) if r not in dims.offset_dims]
+    element = op.start_indices.type.get_element_type()
+    scalar = TensorType(element, [])
     new: list[Operation] = []
 
     def size(value: SSAValue, d: int) -> int | SSAValue:
         n = flat_type_shape(value.type)[d]
-        if isinstance(n, int):
-            return n
-        new.append(bcast.DimOp(value, d))
-        return new[-1].results[0]
+        return n if isinstance(n, int) else _appended(new, bcast.DimOp(value, d))
 
-    sizes = [None] * len(result)
+    def tensor(value: int | SSAValue) -> SSAValue:
+        if isinstance(value, int):
+            return _appended(new, bcast.ConstantOp(np.array(value, dtype=numpy_dtype(scalar)), scalar))
+        if value.type.get_element_type() != element:
+            return _appended(new, bcast.ConvertOp(value, scalar))
+        return value
+
+    def operand_size(d: int) -> SSAValue:
+        n = size(op.operand, d)
+        return tensor(n) if isinstance(n, int) else _appended(new, bcast.SizeToTensorOp(n, scalar))
+
+    sizes: list[int | SSAValue] = [0] * len(result)
+    limits: dict[int, SSAValue] = {}  # a partial window's largest start, n - size
     for r, d in zip(dims.offset_dims, windows):
-        sizes[r] = size(op.operand, d)
+        e = entries[d]
+        if d in whole:
+            sizes[r] = size(op.operand, d)
+            continue
+        if isinstance(e, int) and isinstance(shape[d], int):
+            if not 0 <= e <= shape[d]:
+                raise PassError(op, f"slice size {e} of dimension {d} is out of bounds for its size {shape[d]}")
+        else:
+            n, k, zero = operand_size(d), tensor(e), tensor(0)
+            fits = [bcast.CompareOp("LE", zero, k), bcast.CompareOp("LE", k, n)]
+            new += fits
+            new.append(bcast.ShapeAssertionOp(
+                _appended(new, bcast.AndOp(fits[0].results[0], fits[1].results[0])), [k, n],
+                f"dynamic_gather slice size {{0}} of dimension {d} is out of bounds for its size {{1}}"))
+        limits[d] = _appended(new, bcast.SubtractOp(operand_size(d), tensor(e)))
+        if isinstance(e, int):
+            sizes[r] = e
+        elif isinstance(declared[r], int):
+            _check_static_entry(op, d, declared[r], e, new)
+            sizes[r] = declared[r]
+        else:
+            sizes[r] = _appended(new, bcast.SizeFromTensorOp(e))
     for r, k in zip(batch_at, dims.batch_dims(len(indices))):
         sizes[r] = size(op.start_indices, k)
     out = [*sizes, 1]
-    element = op.start_indices.type.get_element_type()
     column = TensorType(element, [DYNAMIC_INDEX if not isinstance(n, int) else n for n in out])
     components: dict[int, SSAValue] = {}
     for r, d in zip(dims.offset_dims, windows):
-        new.append(bcast.DynamicIotaOp(out, r, column))
-        components[d] = new[-1].results[0]
+        components[d] = _appended(new, bcast.DynamicIotaOp(out, r, column))
     index = op.start_indices
     if ivd < len(indices) and ivd != len(indices) - 1:  # the index vector last
         perm = [k for k in range(len(indices)) if k != ivd] + [ivd]
-        new.append(bcast.TransposeOp(index, perm))
-        index = new[-1].results[0]
+        index = _appended(new, bcast.TransposeOp(index, perm))
     placed = [*batch_at, len(result)] if ivd < len(indices) else batch_at
     for c, d in enumerate(dims.start_index_map):
+        if d in whole and d in windows:
+            continue  # the start of a whole dim is clamped to 0
         part = index
         if vector > 1:
             starts = [0] * (len(indices) - 1) + [c]
-            new.append(bcast.SliceOp(index, starts, [*flat_type_shape(index.type)[:-1], c + 1]))
-            part = new[-1].results[0]
-        new.append(bcast.DynamicBroadcastInDimOp(part, out, placed, column))
-        components[d] = new[-1].results[0]
+            part = _appended(new, bcast.SliceOp(index, starts, [*flat_type_shape(index.type)[:-1], c + 1]))
+        if d in limits:
+            part = _appended(new, bcast.ClampOp(tensor(0), part, limits[d]))
+        start = _appended(new, bcast.DynamicBroadcastInDimOp(part, out, placed, column))
+        components[d] = _appended(new, bcast.AddOp(components[d], start)) if d in components else start
     order = sorted(components)
     full = components[order[0]]
     if len(order) > 1:
-        new.append(bcast.ConcatenateOp([components[d] for d in order], len(result)))
-        full = new[-1].results[0]
+        full = _appended(new, bcast.ConcatenateOp([components[d] for d in order], len(result)))
     collapsed = tuple(sorted({*dims.collapsed_slice_dims, *windows}))
     gather_dims = rules.GatherDims(collapsed_slice_dims=collapsed, start_index_map=tuple(order),
                                    index_vector_dim=len(result))
@@ -1480,7 +1788,7 @@ PATTERNS: tuple[Callable[[], RewritePattern], ...] = (
     ConvertBinary, ConvertUnary, ConvertSquare, ConvertIsFinite, ConvertOptimizationBarrier, ConvertStructural,
     ConvertCompare, ConvertSelect, ConvertClamp, ConvertChloBroadcast, ConvertChloBroadcastSelect,
     ConvertReduce, ConvertDot, ConvertReduceWindow, ConvertDynamicShapes, ConvertScatter, ConvertDynamicRanges,
-    ConvertSort, ConvertTopK, ConvertDynamicReduceWindow, ConvertDynamicGather, ConvertConvolution,
+    ConvertSort, ConvertTopK, ConvertDynamicReduceWindow, ConvertDynamicGather, ConvertConvolution, ConvertDynamicConv,
 )  # fmt: skip
 
 
@@ -1614,6 +1922,7 @@ class ConvertStablehloToBcastPass(ModulePass):
         top_k_composites_as_chlo(op)
         inline_calls(op, self.strict)  # first: an op of a called function is reported where it is called
         flatten_control_flow(op)  # loop bodies and branches are then ordinary ops
+        unroll_mixed_reduce_windows(op, self.strict)
         reducers = _reducer_names(op)
         patterns = [p() for p in PATTERNS]
         if self.strict:

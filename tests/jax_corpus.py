@@ -533,6 +533,26 @@ def grouped_conv_kernel_grad(x, w):
     return jax.grad(loss)(w)
 
 
+def argmax_pool(x):
+    """An argmax-pooling: ``lax.reduce_window`` of (x, its flat index) whose
+    body keeps the larger value, the smaller index on a tie; 2x2 windows,
+    stride 2, SAME padding."""
+    index = jnp.arange(x.size, dtype=jnp.int32).reshape(x.shape)
+
+    def larger(a, b):
+        pick = (b[0] > a[0]) | ((b[0] == a[0]) & (b[1] < a[1]))
+        return jnp.where(pick, b[0], a[0]), jnp.where(pick, b[1], a[1])
+    return jax.lax.reduce_window((x, index), (-jnp.inf, jnp.int32(0)), larger, (1, 2, 2, 1), (1, 2, 2, 1),
+                                 "SAME")
+
+
+def sum_and_max_pool(x, y):
+    """One ``lax.reduce_window`` of two inputs, a tuple of independent
+    reductions: the 2x2 window sum of ``x`` and max of ``y``, SAME padding."""
+    return jax.lax.reduce_window((x, y), (0.0, -jnp.inf), lambda a, b: (a[0] + b[0], jnp.maximum(b[1], a[1])),
+                                 (1, 2, 2, 1), (1, 1, 2, 1), "SAME")
+
+
 PROGRAMS: dict[str, Case] = {
     "softmax": Case(softmax, lambda r: (normal(r, (4, 16)),), "jax.nn.softmax over rows"),
     "log_softmax": Case(log_softmax, lambda r: (normal(r, (4, 16)),), "jax.nn.log_softmax over rows"),
@@ -683,6 +703,10 @@ PROGRAMS: dict[str, Case] = {
     "grouped_conv_kernel_grad": Case(grouped_conv_kernel_grad, lambda r: (normal(r, (2, 6, 6, 4)),
                                                                           normal(r, (3, 3, 2, 6))),
                                      "grad of a grouped conv w.r.t. its kernel (batch_group_count)"),
+    "sum_and_max_pool": Case(sum_and_max_pool, lambda r: (normal(r, (2, 5, 6, 3)), normal(r, (2, 5, 6, 3))),
+                             "reduce_window of two inputs: window sum and max"),
+    "argmax_pool": Case(argmax_pool, lambda r: (np.round(normal(r, (2, 5, 6, 3))),),
+                        "reduce_window of (x, index): argmax-pooling with ties"),
 }
 
 

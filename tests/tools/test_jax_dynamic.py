@@ -114,6 +114,13 @@ PROGRAMS = {
     # a CNN layer of a batch-polymorphic export: stablehlo.convolution of a ? batch, bias, relu
     "cnn_layer": (lambda x, w, c: jax.nn.relu(jax.lax.conv_general_dilated(
         x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")) + c), ["b,6,6,2", "3,3,2,3", "3"]),
+    # real_dynamic_slice with run-time limits beside a static range; dynamic_gather of a sorted ? operand
+    "split_columns": (lambda x: jnp.stack(jnp.split(x, 2, axis=1)).sum(0), ["b,4"]),
+    "split_three_ways": (lambda x: jnp.split(x, [1, 3], axis=1)[1] * 2.0, ["b,5"]),
+    "dynamic_slice_columns": (lambda x, i: jax.lax.dynamic_slice(x, (0, i), (x.shape[0], 2)), ["b,8", INDEX]),
+    "strided_columns": (lambda x: x[:, ::2] + 1.0, ["b,5"]),
+    "median_columns": (lambda x: jnp.median(x, axis=1), ["b,4"]),
+    "quantiles_columns": (lambda x: jnp.quantile(x, jnp.array([0.25, 0.75]), axis=1), ["b,5"]),
 }
 """name: (function, one shape spec per argument: sizes and dimension variables)."""
 

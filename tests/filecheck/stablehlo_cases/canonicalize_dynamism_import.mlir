@@ -195,15 +195,29 @@ func.func @slice_of_constant_ranges_with_attribute(%x: tensor<4xf32>) -> tensor<
 
 // -----
 
-// Constant ranges under a ? result (kept); one run-time range each (kept).
+// Constant ranges under a ? result (kept). A run-time start, limit or
+// stride: a gather of start + stride * iota, after located run-time checks
+// of the range (0 <= start <= limit <= n), of a positive stride, and of the
+// count (ceil((limit - start) / stride)) against the static result dim.
 // CHECK-LABEL: func.func @slice_of_constant_ranges_dynamic_result
 // CHECK:         stablehlo.real_dynamic_slice
 // CHECK-LABEL: func.func @slice_of_argument_start
-// CHECK:         stablehlo.real_dynamic_slice %x, %a,
+// CHECK:         %[[S:.*]] = bcast.extract %a[0] : (tensor<1xi64>) -> tensor<i64>
+// CHECK:         bcast.shape_assertion {{.*}} message = "real_dynamic_slice range {{.*}} of dimension 0 is out of bounds for its size
+// CHECK:         %[[COUNT:.*]] = bcast.divide
+// CHECK:         bcast.shape_assertion {{.*}}, %[[COUNT]] message = "stablehlo.real_dynamic_slice: output size 0 is {{.*}} at run time, but the result type has 1 there"
+// CHECK:         %[[IOTA:.*]] = bcast.iota dim = 0 : tensor<1xi64>
+// CHECK:         %[[STEP:.*]] = bcast.multiply %[[IOTA]]
+// CHECK-NEXT:    %[[AT:.*]] = bcast.add %[[STEP]], %[[S]]
+// CHECK-NEXT:    bcast.gather %x[%[[AT]]], <collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, sizes = [1] : (tensor<4xf32>, tensor<1xi64>) -> tensor<1xf32>
 // CHECK-LABEL: func.func @slice_of_argument_limit
-// CHECK:         stablehlo.real_dynamic_slice %x, %{{.*}}, %a,
+// CHECK:         bcast.shape_assertion {{.*}} message = "real_dynamic_slice range
+// CHECK:         bcast.shape_assertion {{.*}} message = "stablehlo.real_dynamic_slice: output size 0
+// CHECK:         bcast.gather %x[
 // CHECK-LABEL: func.func @slice_of_argument_strides
-// CHECK:         stablehlo.real_dynamic_slice %x, %{{.*}}, %{{.*}}, %a :
+// CHECK:         bcast.shape_assertion {{.*}} message = "real_dynamic_slice stride {{.*}} of dimension 0 is not positive"
+// CHECK:         bcast.shape_assertion {{.*}} message = "stablehlo.real_dynamic_slice: output size 0
+// CHECK:         bcast.gather %x[
 func.func @slice_of_constant_ranges_dynamic_result(%x: tensor<4xf32>) -> tensor<?xf32> {
   %s = stablehlo.constant dense<0> : tensor<1xi64>
   %l = stablehlo.constant dense<1> : tensor<1xi64>

@@ -50,12 +50,52 @@ func.func @pad_value_of_other_type(%x: tensor<4xf32>, %v: tensor<i32>, %p: tenso
 
 // -----
 
-func.func @slice_of_argument_limit(%x: tensor<4xf32>, %a: tensor<1xi64>) -> tensor<1xf32> {
-  %s = stablehlo.constant dense<0> : tensor<1xi64>
-  %k = stablehlo.constant dense<2> : tensor<1xi64>
-  // expected-error @+1 {{'stablehlo.real_dynamic_slice' op is supported by convert-stablehlo-to-bcast with constant ranges, or a run-time start, a limit of start plus a constant and unit strides}}
-  %0 = stablehlo.real_dynamic_slice %x, %s, %a, %k : (tensor<4xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<1xf32>
-  func.return %0 : tensor<1xf32>
+// A run-time limit makes the slice a gather; its constant parts are checked
+// at compile time: the range along the other dim, the stride.
+func.func @slice_constant_range_out_of_bounds(%x: tensor<4x3xf32>, %a: tensor<1xi64>) -> tensor<?x2xf32> {
+  %s = stablehlo.constant dense<[0, 2]> : tensor<2xi64>
+  %l1 = stablehlo.constant dense<4> : tensor<1xi64>
+  %l = stablehlo.concatenate %a, %l1, dim = 0 : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %k = stablehlo.constant dense<1> : tensor<2xi64>
+  // expected-error @+1 {{'stablehlo.real_dynamic_slice' op range [2, 4) of dimension 1 is out of bounds for its size 3}}
+  %0 = stablehlo.real_dynamic_slice %x, %s, %l, %k : (tensor<4x3xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<?x2xf32>
+  func.return %0 : tensor<?x2xf32>
+}
+
+// -----
+
+func.func @slice_constant_stride_zero(%x: tensor<4x3xf32>, %a: tensor<1xi64>) -> tensor<?x2xf32> {
+  %s = stablehlo.constant dense<[0, 0]> : tensor<2xi64>
+  %l1 = stablehlo.constant dense<2> : tensor<1xi64>
+  %l = stablehlo.concatenate %a, %l1, dim = 0 : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %k = stablehlo.constant dense<[1, 0]> : tensor<2xi64>
+  // expected-error @+1 {{'stablehlo.real_dynamic_slice' op stride 0 of dimension 1 is not positive}}
+  %0 = stablehlo.real_dynamic_slice %x, %s, %l, %k : (tensor<4x3xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<?x2xf32>
+  func.return %0 : tensor<?x2xf32>
+}
+
+// -----
+
+func.func @slice_constant_count_disagrees(%x: tensor<4x4xf32>, %a: tensor<1xi64>) -> tensor<?x2xf32> {
+  %s = stablehlo.constant dense<[0, 0]> : tensor<2xi64>
+  %l1 = stablehlo.constant dense<3> : tensor<1xi64>
+  %l = stablehlo.concatenate %a, %l1, dim = 0 : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %k = stablehlo.constant dense<1> : tensor<2xi64>
+  // expected-error @+1 {{'stablehlo.real_dynamic_slice' op declares tensor<?x2xf32>, but its range makes 3 elements along dimension 1}}
+  %0 = stablehlo.real_dynamic_slice %x, %s, %l, %k : (tensor<4x4xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<?x2xf32>
+  func.return %0 : tensor<?x2xf32>
+}
+
+// -----
+
+func.func @slice_whole_dim_disagrees(%x: tensor<4x3xf32>, %a: tensor<1xi64>) -> tensor<?x2xf32> {
+  %s = stablehlo.constant dense<[0, 0]> : tensor<2xi64>
+  %l1 = stablehlo.constant dense<3> : tensor<1xi64>
+  %l = stablehlo.concatenate %a, %l1, dim = 0 : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %k = stablehlo.constant dense<1> : tensor<2xi64>
+  // expected-error @+1 {{'stablehlo.real_dynamic_slice' op declares tensor<?x2xf32>, but its sizes make tensor<?x3xf32>}}
+  %0 = stablehlo.real_dynamic_slice %x, %s, %l, %k : (tensor<4x3xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<?x2xf32>
+  func.return %0 : tensor<?x2xf32>
 }
 
 // -----
