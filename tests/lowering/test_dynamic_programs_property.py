@@ -74,7 +74,8 @@ def numpy_words(function, *arrays):
 # returns None (not applicable to what was drawn) or
 # (text with {0}, {1}... for operand names, operand indices, result dims,
 # result dtype, oracle over the operand arrays, extra parameters).
-# Extra parameters are (name, type, array) of scalar arguments the op needs.
+# Extra parameters are (type, array) of the arguments the op needs besides
+# values (a pad value, starts, indices).
 
 
 def pick(draw, values, dtype="f32", min_rank=0, max_rank=9):
@@ -267,7 +268,7 @@ def _dynamic_slice(draw, values):
         at = [min(max(s, 0), n - k) for s, k, n in zip(starts, sizes, a.shape)]
         return a[tuple(slice(s, s + k) for s, k in zip(at, sizes))].copy()
     names = ", ".join(f"{{{k + 1}}}" for k in range(len(dims)))
-    extra = [("i32", np.array(s, np.int32)) for s in starts]
+    extra = [("tensor<i32>", np.array(s, np.int32)) for s in starts]
     text = (f"bcast.dynamic_slice {{0}}[{names}], sizes = {sizes} : ({type_text(dims)}"
             + ", tensor<i32>" * len(dims) + f") -> {type_text(result)}")
     return text, (i,), result, "f32", oracle, extra
@@ -327,7 +328,7 @@ def _pad(draw, values):
     lists = lambda v: "[" + ", ".join(map(str, v)) + "]"  # noqa: E731
     return (f"bcast.pad {{0}}, {{1}}, low = {lists(low)}, high = {lists(high)}, interior = {lists(interior)} : "
             f"({type_text(dims)}, tensor<f32>) -> {type_text(result)}", (i,), result, "f32", oracle,
-            [("f32", np.array(PAD_VALUE))])
+            [("tensor<f32>", np.array(PAD_VALUE))])
 
 
 def _dot_general(draw, values):
@@ -448,7 +449,39 @@ def _reduce_window(draw, values):
         return (np.stack(parts, axis=axis) if parts else np.zeros(shape)).astype(np.float32)
     return (f"bcast.reduce_window maximum {{0}}, {{1}}, window = {window}, strides = {strides}, base_dilations = "
             f"{ones}, window_dilations = {ones}, low = {zeros}, high = {zeros} : ({type_text(dims)}, tensor<f32>) "
-            f"-> {type_text(result)}", (i,), result, "f32", oracle, [("f32", np.array(-np.inf, np.float32))])
+            f"-> {type_text(result)}", (i,), result, "f32", oracle, [("tensor<f32>", np.array(-np.inf, np.float32))])
+
+
+GATHER_ROWS = "<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>"
+
+
+def _gather(draw, values):
+    """``x[i, :k]`` at K row indices (``jnp.take`` of rows): each start
+    clamped into ``[0, n - 1]``; a row read from no rows (``?`` that is 0)
+    fails, located; no indices read nothing (docs/semantics.md)."""
+    i = pick(draw, values, min_rank=2, max_rank=2)
+    if i is None:
+        return None
+    (rows, cols) = values[i][0]
+    width = cols if isinstance(cols, int) else draw(st.integers(0, min(2, cols.bound or 2)))
+    count = draw(st.sampled_from(SIZES))
+    indices = np.array(draw(st.lists(st.integers(-1, 4), min_size=count, max_size=count)), np.int32).reshape(count, 1)
+    try:
+        result = rules.gather_shape((rows, cols), (count, 1), rules.GatherDims((1,), (0,), (), (), (0,), 1),
+                                    [1, width])
+    except rules.RuleError:
+        return None
+
+    def oracle(a, at):
+        if count == 0:
+            return np.zeros((0, width), np.float32)
+        for d, (k, n) in enumerate(zip((1, width), a.shape)):
+            if k > n:
+                raise Fails(f"gather slice size {k} of dimension {d} is larger than the operand's size {n}")
+        return a[np.clip(at[:, 0], 0, a.shape[0] - 1), :width].copy()
+    return (f"bcast.gather {{0}}[{{1}}], {GATHER_ROWS}, sizes = [1, {width}] : ({type_text(values[i][0])}, "
+            f"tensor<{count}x1xi32>) -> {type_text(result)}", (i,), result, "f32", oracle,
+            [(f"tensor<{count}x1xi32>", indices)])
 
 
 def _iota(draw, values):
@@ -462,7 +495,7 @@ def _iota(draw, values):
 OPS = {f.__name__[1:]: f for f in (
     _binary, _unary, _compare, _select, _convert, _broadcast_in_dim, _reduce, _transpose, _reverse, _slice,
     _reshape, _dynamic_slice, _concatenate, _pad, _dot_general, _matmul, _cumulative, _sort, _argmax,
-    _reduce_window, _iota)}
+    _reduce_window, _iota, _gather)}
 WEIGHTS = {"binary": 2, "compare": 2, "select": 2}
 """The broadcasting ops are drawn more often: they are where ``?`` sizes meet."""
 KINDS = [kind for kind in OPS for _ in range(WEIGHTS.get(kind, 1))]
@@ -491,7 +524,7 @@ def programs(draw):
         scalar_names = []
         for t, array in extra:
             name = f"%s{len(scalars)}"
-            params.append(f"{name}: tensor<{t}>")
+            params.append(f"{name}: {t}")
             scalars.append(array)
             scalar_names.append(name)
         k = len(ops)
