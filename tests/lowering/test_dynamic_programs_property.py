@@ -503,10 +503,13 @@ KINDS = [kind for kind in OPS for _ in range(WEIGHTS.get(kind, 1))]
 
 @st.composite
 def programs(draw):
-    """(source, ops, argument dims, scalar parameters): 1-3 f32 arguments of
-    rank 0-3 and 2-6 ops, each on earlier values (arguments or results,
-    so programs are chains and DAGs); every op's result is returned. Each
-    op is (kind, operand indices, oracle, number of its scalar arguments)."""
+    """(source, ops, runs, extra arguments, result types): 1-3 f32
+    arguments of rank 0-3 and 2-6 ops, each on earlier values (arguments
+    or results, so programs are chains and DAGs); every op's result is
+    returned. Each op is (kind, operand indices, oracle, number of its
+    extra arguments: a pad value, starts, indices, drawn once); each run
+    is the arguments at run-time sizes drawn for it (each ``?`` 0-3 up to
+    its bound, independently, so sizes often mismatch)."""
     values = [(tuple(draw(st.lists(a_dim(), min_size=0, max_size=draw(st.sampled_from([1, 2, 2, 3]))))), "f32")
               for _ in range(draw(st.integers(1, 3)))]
     n_args = len(values)
@@ -582,6 +585,11 @@ def oracle_outcome(source: str, ops, arrays, scalars):
 @settings(max_examples=examples(160), deadline=None)
 @given(programs())
 def test_random_dynamic_programs_of_many_ops_agree_with_numpy_on_every_backend(case):
+    """Each backend compiles the program once (every program the generator
+    writes type-checks) and runs it at two draws of sizes: NumPy's values,
+    in fresh arrays and in ``out=``, or the error of the first op that
+    fails, located there, one message on every backend, ``out=`` left as
+    it was."""
     source, ops, runs, scalars, results = case
     for kind, *_ in ops:
         event(kind)
