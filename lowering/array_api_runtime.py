@@ -753,7 +753,8 @@ def deliver(xp, results: tuple, out, specs: tuple[rt.Spec, ...], inputs: tuple):
     immutable and returned as they are, and take no ``out=``."""
     if not results and out is None:
         return ()
-    numpy_like = all(isinstance(r, (np.ndarray, int, np.integer)) for r in results)  # int: an index
+    # int: an index; np.generic: NumPy computes a rank-0 result as a scalar
+    numpy_like = all(isinstance(r, (np.ndarray, int, np.generic)) for r in results)
     if out is not None or numpy_like:
         if not numpy_like:
             raise rt.ArgumentError("out= needs NumPy arrays; this call computes with " + xp.__name__)

@@ -473,17 +473,33 @@ def reshape_index(b: Scalars, operand: rules.Shape, result: rules.Shape, idx: In
     return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class DerivedSize:
     """A ``?`` result dim computed from its op's operands' run-time sizes by
     the op's own rule: ``concatenate`` along a ``?`` dim (the sum), ``pad``
     of one (``rules.padded_size``), ``reshape``'s ``?`` (the element count
     over the result's static sizes, ``ops.reshape_sizes``). Computed once, where
     the op is lowered, and by the C runtime before the call
-    (lowering/c_sizes.py), which checks the op's run-time rule there."""
+    (lowering/c_sizes.py), which checks the op's run-time rule there.
+
+    Two are equal when their ops are alike (name, properties, result type)
+    on operands of equal sizes: ``bcast-fuse`` copies a reshape into the
+    group that reads it, and the copy's size is the original's."""
 
     op: Operation
     dim: int
+
+    @functools.cached_property
+    def _key(self) -> tuple:
+        properties = tuple(sorted(self.op.properties.items()))
+        return (self.op.name, self.dim, self.op.results[0].type, properties, tuple(self.operand_sources()))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, DerivedSize) and (self.op is other.op and self.dim == other.dim
+                                                   or self._key == other._key)
+
+    def __hash__(self) -> int:
+        return hash(self._key)
 
     def operand_sources(self) -> list[SizeSource]:
         """The sizes the dim is computed from: each concatenated operand's

@@ -234,9 +234,10 @@ def emit_checks(op: ElementwiseOp, sizes: Sizes, dims: Sequence[Sequence[int]]) 
         sizes.rewriter.insert(located(check, op), InsertPoint.before(op))
 
 
-SENTINEL = 7_000_000
+SENTINEL = 1_000_000
 """Run-time sizes ``rule_note`` makes up to find a note (7 digits each, so
-one never holds another)."""
+one never holds another; the smallest such, so that a made-up shape's
+element count fits int64 up to rank 3)."""
 
 
 def rule_note(op: ElementwiseOp, dims: Sequence[Sequence[int]], failing: int) -> str:
@@ -268,6 +269,8 @@ def rule_note(op: ElementwiseOp, dims: Sequence[Sequence[int]], failing: int) ->
             places.setdefault(str(value), f"{{s[{k}][{j}]}}")
             sizes.append(value)
         made.append(sizes)
+    if any(rules.element_count(sizes) > rules.INT64_MAX for sizes in made):
+        return ""  # the made-up sizes would fail int64's count, not the rule: no note rather than that one
     levels = [_levels_like(v, sizes) for v, sizes in zip(op.operands, made)]
     try:
         op.runtime_levels(levels)

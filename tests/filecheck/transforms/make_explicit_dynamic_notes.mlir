@@ -65,3 +65,15 @@ func.func @no_note_left(%x: tensor<?x?xf32>, %y: tensor<?x?xf32>) {
   bcast.check_broadcastable [%a, %b] at [0, 1], [%a, %c] at [0, 1] checking [0, 1] message = "n" notes = ["first {s[0][0]}", ""]
   func.return
 }
+
+// -----
+
+// At rank 3 the sizes made up to find a note once counted more elements
+// than int64 holds, and that overflow became the note: NumPy's rule still
+// has none.
+// CHECK-LABEL: func.func @numpy_rank_3
+// CHECK: bcast.check_broadcastable [%{{.*}}, %{{.*}}, %{{.*}}] at [0, 1, 2], [%{{.*}}, %{{.*}}, %{{.*}}] at [0, 1, 2] checking [0, 1, 2] message = "operands could not be broadcast together with shapes"{{$}}
+func.func @numpy_rank_3(%x: tensor<?x?x?xf32>, %y: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
+  %0 = bcast.add %x, %y : (tensor<?x?x?xf32>, tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+  func.return %0 : tensor<?x?x?xf32>
+}
