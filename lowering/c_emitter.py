@@ -61,8 +61,7 @@ Each op of the loop IR is translated structurally:
   (``c_runtime.link_blas``: bcast's own kernels, ``lowering/c_gemm.py``),
   else the nest; its threads are ``bcast_threads``' count and pack B
   between them; operands read through broadcasts of batch dims are offset
-  per batch element (``batch_offsets``); a product only an elementwise
-  epilogue reads is computed in the result (``products_in_place``).
+  per batch element (``batch_offsets``).
 - A convolution's nest marked ``bcast.conv`` (``CONV_ATTR``) packs its
   kernel once (``bcast_blas_sconv_pack``) and computes blocks of the
   nest's outer loop (images, or one image's output rows) on OpenMP
@@ -94,7 +93,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
 )
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from bcast.ir.loops import (
     BOUNDS_CHECK_ATTR,
@@ -356,11 +355,17 @@ static void bcast_left(void) {
     __atomic_store(&bcast_last_exit, &now, __ATOMIC_RELAXED);
 }
 #endif
-/* Threads for a GEMM's row blocks: bcast_threads' free cores, as every
-   other region of the C backend takes them (1 without OpenMP). */
+/* Threads for a GEMM's row blocks and a convolution's image blocks: all
+   of OpenMP's. Unlike the static row regions (bcast_threads), these take
+   their blocks as threads come free (schedule(dynamic)), so a thread that
+   shares its core with another runtime's spinning worker delays a block,
+   not the product: on the quiet machine beside OpenBLAS's spinning worker
+   (benchmarks/mlp.py), the dense layer took 20.3 ms at 1024 and 84.0 ms
+   at 4096 on the free-core count, 11.3 and 41.1 on both threads
+   (docs/performance.md, "A dense layer"). */
 static inline int bcast_gemm_threads(void) {
 #if defined(_OPENMP)
-    return bcast_threads();
+    return omp_get_max_threads();
 #else
     return 1;
 #endif
@@ -574,8 +579,6 @@ class FunctionEmitter:
         """Bounds check -> its number (the module's, ``bounds_checks``)."""
         self.predeclared: set[memref.AllocOp] = set()
         """Heap buffers declared (NULL) at the top, so the failure path frees them."""
-        self.borrowed: dict[memref.AllocOp, SSAValue] = {}
-        """Products computed in the result they become (``products_in_place``)."""
         self.fails = False
         self.bursts = False
         self.deferred: dict[memref.StoreOp, tuple[str, str]] = {}
@@ -689,7 +692,6 @@ class FunctionEmitter:
                     self.out(f"{c_type(op.memref.type.element_type)} *{name} = NULL;")
                     self.expr[op.memref] = name
                     self.predeclared.add(op)
-        self.borrowed = self.products_in_place(block)
         self.bursts = self.openmp and any(BURST_ATTR in op.attributes for op in self.f.walk())
         if self.bursts:
             self.out(f"const int {BURST} = bcast_burst();")
@@ -703,44 +705,6 @@ class FunctionEmitter:
                 self.out("bcast_stream_fence();")
             self.leave()
         return [head + " {", *self.lines, "}"]
-
-    def products_in_place(self, block: Block) -> dict[memref.AllocOp, SSAValue]:
-        """GEMM products written straight into the function's result: an
-        allocated product (static, heap, not freed on a failure path) that
-        only its GEMM nest writes and only the nest right after it reads,
-        each element where that nest writes the same element of a result
-        argument written nowhere else (an elementwise epilogue: bias add,
-        activation). The product then lives in that result and the epilogue
-        runs in place: no buffer of its own, half the memory traffic of the
-        layer's output (docs/c-backend.md, "Contractions")."""
-        borrowed = {}
-        for gemm in block.ops:
-            if not isinstance(gemm, scf.ForOp) or GEMM_ATTR not in gemm.attributes:
-                continue
-            stores = [o for o in gemm.walk() if isinstance(o, memref.StoreOp)]
-            after = gemm.next_op
-            if len(stores) != 1 or not isinstance(after, scf.ForOp):
-                continue
-            product = stores[0].memref
-            alloc = product.owner
-            if (not isinstance(alloc, memref.AllocOp) or alloc.parent is not block or alloc in self.on_stack
-                    or alloc in self.predeclared or alloc.dynamic_sizes):
-                continue
-            writes = [o for o in after.walk() if isinstance(o, memref.StoreOp)]
-            if len(writes) != 1:
-                continue
-            target = writes[0].memref
-            if (not isinstance(target, BlockArgument) or target.owner is not block or target.type != product.type
-                    or len(list(target.uses)) != 1):
-                continue
-            reads = [o for o in after.walk() if isinstance(o, memref.LoadOp) and o.memref == product]
-            at = tuple(writes[0].indices)
-            if not reads or any(tuple(o.indices) != at for o in reads):
-                continue
-            if all(use.operation in (stores[0], *reads) or isinstance(use.operation, memref.DeallocOp)
-                   for use in product.uses):
-                borrowed[alloc] = target
-        return borrowed
 
     def leave(self) -> None:
         """Return (a function with nests on threads in bursts first notes
@@ -881,11 +845,6 @@ class FunctionEmitter:
         return max(element_count(t.get_shape()), 1) * _bytes(t.element_type)
 
     def alloc(self, op: memref.AllocOp) -> None:
-        if op in self.borrowed:  # a product the epilogue turns into the result in place
-            name = self.fresh("v")
-            self.out(f"{c_type(op.memref.type.element_type)} *{name} = {self.e(self.borrowed[op])};")
-            self.expr[op.memref] = name
-            return
         t = op.memref.type
         ct = c_type(t.element_type)
         n = max(element_count(t.get_shape()), 1)
