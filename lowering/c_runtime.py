@@ -422,9 +422,11 @@ def load(source: str) -> ctypes.CDLL:
     return cached(source, cc, flags(cc), _open)
 
 
-def cached(source: str, cc: Sequence[str], command_flags: Sequence[str], open_: Callable[[Path], T]) -> T:
+def cached(source: str, cc: Sequence[str], command_flags: Sequence[str], open_: Callable[[Path], T],
+           prefix: str = "bcast-") -> T:
     """``open_`` of the library ``cc`` builds from ``source`` with
-    ``command_flags``, from the cache or built into it.
+    ``command_flags``, from the cache or built into it, named ``prefix``
+    and a hash (``bcast-``: a program's, which ``evict`` bounds).
 
     The cache is safe to share between processes: a build compiles into a
     temporary directory of the cache and renames the library into place, so
@@ -436,7 +438,7 @@ def cached(source: str, cc: Sequence[str], command_flags: Sequence[str], open_: 
     limits = cache_limits()  # a bad setting is an error on a hit too
     key = hashlib.sha256("\0".join([source, *cc, *command_flags]).encode()).hexdigest()[:32]
     directory = cache_dir()
-    target = directory / f"bcast-{key}.so"
+    target = directory / f"{prefix}{key}.so"
     directory.mkdir(parents=True, exist_ok=True)
     library = _load_cached(directory, target, open_)
     if library is not None:
@@ -1002,6 +1004,11 @@ def own_caller() -> Callable[..., None] | None:
 
 _CALLER_LOCK = threading.Lock()
 
+CALLER_PREFIX = "bcast_call-"
+"""The cache's name for ``bcast_call`` builds (one per Python and
+compiler): apart from the programs' ``bcast-*.so``, which the cache
+bounds count and tests count per program."""
+
 
 @lru_cache(maxsize=1)
 def _own_caller() -> Callable[..., None] | None:
@@ -1012,7 +1019,7 @@ def _own_caller() -> Callable[..., None] | None:
         return None
     source = f"/* {sys.version} {sysconfig.get_config_var('EXT_SUFFIX')} */\n{c_caller.SOURCE}"
     try:
-        module = cached(source, cc, (*BASE_FLAGS, f"-I{include}"), _import_caller)
+        module = cached(source, cc, (*BASE_FLAGS, f"-I{include}"), _import_caller, prefix=CALLER_PREFIX)
     except (BuildFailed, OSError, ImportError):
         return None
     module.setup(np.ndarray, DATA_OFFSET)
