@@ -947,13 +947,10 @@ class FunctionEmitter:
         call, which packs B itself. Sizes read at run time (``?`` dims:
         the trip counts of the nest's loops the attribute lists) are C
         expressions in the same places (``gemm_sizes``)."""
-        loads = [o for o in op.walk() if isinstance(o, memref.LoadOp)]
-        stores = [o for o in op.walk() if isinstance(o, memref.StoreOp)]
-        if len(loads) != 2 or len(stores) != 1:
+        found = product_accesses(op)
+        if found is None:
             return None
-        element = stores[0].memref.type.element_type
-        if not isinstance(element, Float32Type | Float64Type):
-            return None
+        loads, stores, element = found
         (batch, m, n, k), dynamic, g = self.gemm_sizes(op)
         a, b, c = self.e(loads[0].memref), self.e(loads[1].memref), self.e(stores[0].memref)
         function, t = ("bcast_blas_sgemm", "f") if isinstance(element, Float32Type) else ("bcast_blas_dgemm", "")
@@ -1045,13 +1042,10 @@ class FunctionEmitter:
         threads, each computing its rows (``..._packed``) and then running
         the epilogue on them while they are in cache. None when the nest
         does not read and write as the attribute says."""
-        loads = [o for o in op.walk() if isinstance(o, memref.LoadOp)]
-        stores = [o for o in op.walk() if isinstance(o, memref.StoreOp)]
-        if len(loads) != 2 or len(stores) != 1:
+        found = product_accesses(op)
+        if found is None:
             return None
-        element = stores[0].memref.type.element_type
-        if not isinstance(element, Float32Type | Float64Type):
-            return None
+        loads, stores, element = found
         attribute = op.attributes[CONV_ATTR].data  # type: ignore[attr-defined]
         geometry = attribute["geometry"].get_values()
         x, w, c = self.e(loads[0].memref), self.e(loads[1].memref), self.e(stores[0].memref)
@@ -1718,6 +1712,21 @@ def wide_signed(t: Attribute) -> str:
 
 def _float_bits(t: Attribute) -> int:
     return {Float16Type: 16, Float32Type: 32, Float64Type: 64}[type(t)]
+
+
+def product_accesses(op: scf.ForOp) -> tuple[list[memref.LoadOp], list[memref.StoreOp], Attribute] | None:
+    """The two loads, the one store and the float element type of a
+    product's nest (a GEMM's or a convolution's: ``gemm_call``,
+    ``conv_call``), which the kernels' calls replace; None when the nest
+    reads or writes otherwise, or its element type is not f32 or f64."""
+    loads = [o for o in op.walk() if isinstance(o, memref.LoadOp)]
+    stores = [o for o in op.walk() if isinstance(o, memref.StoreOp)]
+    if len(loads) != 2 or len(stores) != 1:
+        return None
+    element = stores[0].memref.type.element_type
+    if not isinstance(element, Float32Type | Float64Type):
+        return None
+    return loads, stores, element
 
 
 def _product(*factors: str) -> str:
