@@ -323,6 +323,26 @@ static int64_t conv_places_${x}(const int64_t *g, int field) {
     return count;
 }
 
+/* The input element a row of the output reads at one kernel place: from
+   the row's image (base), its window origin per spatial dim (origin, in
+   the dilated, padded input) plus the place's offset (reach); NULL where
+   padding or lhs dilation puts no element. */
+static inline const ${real} *conv_at_${x}(const ${real} *base, const int64_t *sp, int64_t nsp,
+                                          const int64_t *origin, const int64_t *reach) {
+    const ${real} *at = base;
+    for (int64_t s = 0; s < nsp; s++) {
+        const int64_t *d = sp + 10 * s;
+        int64_t q = origin[s] + reach[s];  /* in the dilated input */
+        if (d[5] != 1) {
+            if (q < 0 || q % d[5]) return NULL;
+            q /= d[5];
+        }
+        if (q < 0 || q >= d[0]) return NULL;
+        at += q * d[7];
+    }
+    return at;
+}
+
 /* Output rows i0.. (mc of them) and im2col columns p0.. (kc) of group grp
    into slivers of MR rows, as pack_a lays them out: for an input whose
    features are not contiguous (xc > 1, an NCHW input; contiguous ones are
@@ -355,23 +375,11 @@ static void pack_a_conv_${x}(const ${real} *x, const int64_t *g, int64_t grp, in
                 k[s] = tap % sp[10 * s + 2];
                 tap /= sp[10 * s + 2];
             }
+            int64_t reach[3];
+            for (int64_t s = 0; s < nsp; s++) reach[s] = k[s] * sp[10 * s + 4];
             const ${real} *src[MR];
-            for (int64_t r = 0; r < MR; r++) {
-                const ${real} *at = r < rows ? base[r] : NULL;
-                for (int64_t s = 0; s < nsp && at; s++) {
-                    const int64_t *d = sp + 10 * s;
-                    int64_t q = origin[r][s] + k[s] * d[4];  /* in the dilated input */
-                    if (d[5] != 1) {
-                        if (q < 0 || q % d[5]) {
-                            at = NULL;
-                            break;
-                        }
-                        q /= d[5];
-                    }
-                    at = q < 0 || q >= d[0] ? NULL : at + q * d[7];
-                }
-                src[r] = at;
-            }
+            for (int64_t r = 0; r < MR; r++)
+                src[r] = r < rows ? conv_at_${x}(base[r], sp, nsp, origin[r], reach) : NULL;
             ${real} *dst = o + (p - p0) * MR;
             for (int64_t r = 0; r < MR; r++)
                 for (int64_t c = 0; c < run; c++) dst[c * MR + r] = src[r] ? src[r][(c0 + c) * xc] : (${real})0;
@@ -403,19 +411,7 @@ static void conv_rows_${x}(const ${real} *x, const int64_t *g, int64_t grp, int6
             }
         }
         for (int64_t tap = 0; tap < taps; tap++) {
-            const ${real} *at = base;
-            for (int64_t s = 0; s < nsp && at; s++) {
-                const int64_t *d = sp + 10 * s;
-                int64_t q = origin[s] + reach[tap * 3 + s];  /* in the dilated input */
-                if (d[5] != 1) {
-                    if (q < 0 || q % d[5]) {
-                        at = NULL;
-                        break;
-                    }
-                    q /= d[5];
-                }
-                at = q < 0 || q >= d[0] ? NULL : at + q * d[7];
-            }
+            const ${real} *at = base ? conv_at_${x}(base, sp, nsp, origin, reach + tap * 3) : NULL;
             ptrs[tap * MR + r] = at ? at : zeros;
         }
     }
