@@ -106,13 +106,18 @@ def variants(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> dict[str, tuple]:
     return out
 
 
-SETTLE = 0.12
+SETTLE = 0.25
 """Seconds to sleep before each timed call, so that the previous variant's
 idle worker threads have stopped spinning: NumPy's OpenBLAS workers spin
-for about 2^28 cycles after a call (0.1 s at the VM's 2.6 GHz counter;
-measured: the process still burns CPU 60 ms after an ``np.matmul`` of
-4096x1024x1024, none after 80-100 ms), taking a core from whatever runs
-next; libgomp's (bcast C, numba) spin for 46 us (``c_runtime.OPENMP_SPIN``)."""
+for about 2^28 cycles of the time-stamp counter after a call (0.1 s at 2.6
+GHz, 0.13 s at 2.1 GHz; measured on the first VM: the process still burns
+CPU 60 ms after an ``np.matmul`` of 4096x1024x1024, none after 80-100 ms),
+taking a core from whatever runs next; libgomp's (bcast C, numba) spin for
+about 50 us (``c_runtime.OPENMP_SPIN``). At 0.12 s, on the 2.1 GHz VM,
+bcast C's layer at 1024 ranged 0.97-1.45x jax.jit over three quiet runs
+(whichever variant followed an OpenBLAS call lost a core); at 0.25 s,
+0.86-0.95x. What a spinning neighbour costs is ``threads_beside.py``'s
+subject, not this table's."""
 
 
 def measure(calls: dict[str, tuple], repeats: int, clock=time.perf_counter) -> dict[str, tuple[float, float, float]]:
