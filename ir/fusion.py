@@ -156,7 +156,8 @@ def _control_flow_ops() -> tuple:
 class YieldOp(IRDLOperation):
     name = "bcast.yield"
     values = var_operand_def(TensorType)
-    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(FusionOp, *_control_flow_ops()), Pure()))
+    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(FusionOp, bc.ReduceWindowBodyOp,
+                                                                      *_control_flow_ops()), Pure()))
     assembly_format = "($values^ `:` type($values))? attr-dict"
 
     def __init__(self, values: list[SSAValue]):

@@ -583,6 +583,38 @@ def reduce_window(kind: str, x, init, window: Sequence[int], strides: Sequence[i
         return np.array(REDUCTIONS[kind](folded, init.astype(acc)), dtype=x.dtype)
 
 
+def window_places(out: Sequence[int], window: Sequence[int], strides: Sequence[int],
+                  window_dilations: Sequence[int]):
+    """Each window place of ``reduce_window_body`` in row-major order, as
+    the index of the dilated, padded input that holds the place's element
+    of every window at once (a strided slice of the result's shape)."""
+    for place in np.ndindex(*window):
+        yield tuple(slice(p * d, p * d + (o - 1) * s + 1 if o else p * d, s)
+                    for p, d, o, s in zip(place, window_dilations, out, strides))
+
+
+def reduce_window_body(body, inputs, inits, window: Sequence[int], strides: Sequence[int],
+                       base_dilations: Sequence[int], window_dilations: Sequence[int],
+                       low: Sequence[int], high: Sequence[int]) -> tuple[np.ndarray, ...]:
+    """``bcast.reduce_window_body`` on NumPy arrays, vectorized over the
+    result: each input dilated and padded with its init value, the
+    accumulators the init values at every result element, then one call
+    of ``body(accumulators, elements)`` per window place (``window_places``)
+    on whole arrays, the body's ops being elementwise."""
+    inputs = [np.asarray(x) for x in inputs]
+    inits = [np.asarray(v, dtype=x.dtype) for v, x in zip(inits, inputs)]
+    shape = rules.reduce_window_shape(inputs[0].shape, window, strides, base_dilations, window_dilations, low, high)
+    accumulators = [np.full(shape, v, dtype=x.dtype) for v, x in zip(inits, inputs)]
+    if 0 in shape:
+        return tuple(accumulators)
+    padded = [pad(x, v, low, high, [d - 1 for d in base_dilations]) for x, v in zip(inputs, inits)]
+    with np.errstate(**_ERR):
+        for at in window_places(shape, window, strides, window_dilations):
+            folded = body(accumulators, [p[at] for p in padded])
+            accumulators = [np.broadcast_to(np.asarray(v, dtype=a.dtype), shape) for v, a in zip(folded, accumulators)]
+    return tuple(np.array(a) for a in accumulators)
+
+
 def _dilate_and_pad(a: np.ndarray, dilation: Sequence[int], low: Sequence[int], high: Sequence[int]) -> np.ndarray:
     """``a``'s dims after the first two dilated (``dilation - 1`` zeros
     between neighbours) and padded with zeros (negative padding crops)."""

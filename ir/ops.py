@@ -33,7 +33,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.interfaces import HasFolderInterface
-from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute, Region, SSAValue
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.irdl import (
@@ -47,8 +47,11 @@ from xdsl.irdl import (
     opt_prop_def,
     prop_def,
     result_def,
+    region_def,
     traits_def,
     var_operand_def,
+    var_result_def,
+    SameVariadicOperandSize,
 )
 from xdsl.traits import (ConstantLike, EffectInstance, HasCanonicalizationPatternsTrait, MemoryEffect,
                          MemoryEffectKind, Pure)
@@ -3094,6 +3097,117 @@ class ReduceWindowOp(BcastOp):
                 [f"'{combiner.name}' is the operation reduce_window {self.kind_name} folds with"])  # fmt: skip
         result = rules.reduce_window_shape(shape, *self.window)
         _check_declared(self, make_type((result,), element), self.result.type)
+
+
+WINDOW_BODY_OPS = (ElementwiseOp, ConversionOp, ConstantOp, BroadcastInDimOp)
+"""The ops a ``reduce_window_body``'s body may hold, all on rank-0 tensors:
+each backend runs them as the scalar ops they are there (the loop IR) or
+on whole arrays of window elements, where they act elementwise (NumPy,
+the Array API)."""
+
+
+@irdl_op_definition
+class ReduceWindowBodyOp(BcastOp):
+    """``%r:2 = bcast.reduce_window_body (%x, %i) init (%ninf, %zero),
+    window = [2, 2], strides = [2, 2], base_dilations = [1, 1],
+    window_dilations = [1, 1], low = [0, 0], high = [0, 0] : (...) -> (...)
+    ({^bb0(%acc..., %elem...): ... bcast.yield ...})``: StableHLO's
+    ``reduce_window`` of several inputs whose body mixes them (the
+    argmax-pooling JAX writes: (value, index) pairs folded together), with
+    the window, strides, dilations and padding of ``bcast.reduce_window``
+    (``rules.reduce_window_shape``, so a ``?`` dim is taken where no window
+    spans it). Each input is dilated and padded with its init value; each
+    result element starts from the init values and folds the body over its
+    window's places in row-major order (the spec leaves the order to the
+    implementation; XLA's fold of padding is the spec's: padded places hold
+    the init values and are folded too). The body takes (accumulators,
+    elements) as rank-0 tensors and yields the next accumulators; it holds
+    ``WINDOW_BODY_OPS`` only. Backends loop over window places carrying the
+    accumulators (docs/ir.md, "reduce_window"); a fusion boundary."""
+
+    name = "bcast.reduce_window_body"
+    DYNAMIC_SHAPES: ClassVar[bool] = True  # on dims no window spans: rules.reduce_window_shape
+    inputs = var_operand_def(TensorType)
+    init_values = var_operand_def(TensorType)
+    outputs = var_result_def(TensorType)
+    window_dimensions = prop_def(DenseArrayBase.constr(i64))
+    window_strides = prop_def(DenseArrayBase.constr(i64))
+    base_dilations = prop_def(DenseArrayBase.constr(i64))
+    window_dilations = prop_def(DenseArrayBase.constr(i64))
+    padding_low = prop_def(DenseArrayBase.constr(i64))
+    padding_high = prop_def(DenseArrayBase.constr(i64))
+    body = region_def("single_block")
+    irdl_options = (SameVariadicOperandSize(),)
+    traits = traits_def(ChecksSizesAtRunTime())
+    assembly_format = (
+        "`(` $inputs `)` `init` `(` $init_values `)` `,` `window` `=` $window_dimensions `,` "
+        "`strides` `=` $window_strides `,` `base_dilations` `=` $base_dilations `,` "
+        "`window_dilations` `=` $window_dilations `,` `low` `=` $padding_low `,` `high` `=` $padding_high "
+        "attr-dict `:` functional-type(operands, results) $body"
+    )
+
+    def __init__(self, inputs: Sequence[SSAValue], init_values: Sequence[SSAValue], window: Sequence[int],
+                 strides: Sequence[int], base_dilations: Sequence[int], window_dilations: Sequence[int],
+                 low: Sequence[int], high: Sequence[int], body: Region):
+        shape = rules.reduce_window_shape(flat_type_shape(_type(inputs[0])), window, strides, base_dilations,
+                                          window_dilations, low, high)
+        super().__init__(
+            operands=[list(inputs), list(init_values)],
+            result_types=[[make_type((shape,), split_type(_type(x))[1]) for x in inputs]],
+            properties={"window_dimensions": dense_i64(window), "window_strides": dense_i64(strides),
+                        "base_dilations": dense_i64(base_dilations), "window_dilations": dense_i64(window_dilations),
+                        "padding_low": dense_i64(low), "padding_high": dense_i64(high)},
+            regions=[body],
+        )  # fmt: skip
+
+    @property
+    def window(self) -> tuple[tuple[int, ...], ...]:
+        """(window, strides, base dilations, window dilations, low, high), as ``ReduceWindowOp.window``."""
+        return tuple(a.get_values() for a in (self.window_dimensions, self.window_strides, self.base_dilations,
+                                              self.window_dilations, self.padding_low, self.padding_high))
+
+    @property
+    def block(self):
+        return self.body.block
+
+    @property
+    def elements(self) -> list[str]:
+        return [split_type(x.type)[1] for x in self.inputs]
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        n = len(self.inputs)
+        if n == 0:
+            raise Diagnostic("expects at least one input")
+        shape = None
+        for k, x in enumerate(self.inputs):
+            levels, element = _split(x, f"input #{k}")
+            if len(levels) > 1:
+                raise Diagnostic("reduce_window_body does not support nested tensor types")
+            if shape is not None and levels[0] != shape:
+                raise Diagnostic(f"expects all inputs to have one shape, got {x.type} and {self.inputs[0].type}")
+            shape = levels[0]
+            init = self.init_values[k]
+            if flat_type_shape(init.type) != () or split_type(init.type)[1] != element:
+                raise Diagnostic(f"init value #{k} must be a rank-0 tensor of input #{k}'s element type "
+                                 f"{element}, got {init.type}")  # fmt: skip
+        result = rules.reduce_window_shape(shape, *self.window)
+        for x, r in zip(self.inputs, self.outputs, strict=True):
+            _check_declared(self, make_type((result,), split_type(x.type)[1]), r.type)
+        scalars = [TensorType(x.type.get_element_type(), []) for x in self.inputs]
+        block = self.body.blocks[0] if self.body.blocks else None
+        if block is None or list(block.arg_types) != scalars + scalars:
+            raise Diagnostic("the body must take (" + ", ".join(map(str, scalars + scalars)) + ")")
+        last = block.last_op
+        if last is None or last.name != "bcast.yield" or [v.type for v in last.operands] != scalars:
+            raise Diagnostic("the body must end with bcast.yield of " + ", ".join(map(str, scalars)))
+        for inner in block.ops:
+            if inner is last:
+                break
+            if not isinstance(inner, WINDOW_BODY_OPS) or inner.regions or any(
+                    flat_type_shape(v.type) != () for v in (*inner.operands, *inner.results)):
+                raise Diagnostic(f"the body holds '{inner.name}'",
+                                 ["the body holds elementwise ops, converts, constants and broadcasts, all on "
+                                  "rank-0 tensors"])  # fmt: skip
 
 
 # --------------------------------------------------------------------------

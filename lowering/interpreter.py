@@ -354,6 +354,33 @@ class BcastFunctions(InterpreterFunctions):
     def run_reduce_window(self, interpreter: Interpreter, op: bc.ReduceWindowOp, args: PythonValues) -> PythonValues:
         return _typed(op, evaluate(op, *args))
 
+    @impl(bc.ReduceWindowBodyOp)
+    def run_reduce_window_body(self, interpreter: Interpreter, op: bc.ReduceWindowBodyOp,
+                               args: PythonValues) -> PythonValues:
+        """Written out element by element, for obviousness: each result
+        element runs the body on 0-d arrays once per window place, in
+        row-major order, the place's element read from the input dilated
+        and padded with its init value (``numerics.pad``)."""
+        n = len(op.inputs)
+        inputs, inits = [np.asarray(x) for x in args[:n]], [np.asarray(v) for v in args[n:]]
+        window, strides, base, dilations, low, high = op.window
+        shape = rules.reduce_window_shape(inputs[0].shape, window, strides, base, dilations, low, high)
+        padded = [numerics.pad(x, v, low, high, [d - 1 for d in base]) for x, v in zip(inputs, inits)]
+        results = [np.full(shape, v, dtype=x.dtype) for x, v in zip(inputs, inits)]
+        for out in np.ndindex(*shape):
+            carried = tuple(inits)
+            for place in np.ndindex(*window):
+                at = tuple(o * s + p * d for o, s, p, d in zip(out, strides, place, dilations))
+                elements = tuple(np.asarray(x[at]) for x in padded)
+                carried = tuple(interpreter.run_ssacfg_region(op.body, (*carried, *elements),
+                                                              "bcast.reduce_window_body"))
+            for r, v in zip(results, carried):
+                r[out] = v
+        for r, t in zip(results, op.outputs):
+            if not rules.fits(flat_shape_of(t.type), r.shape):
+                raise EvaluationError(op, bc.RESULT_SHAPE_WORDS.format(shape=r.shape, type=t.type))
+        return tuple(results)
+
     @impl(bc.SliceOp)
     def run_slice(self, interpreter: Interpreter, op: bc.SliceOp, args: PythonValues) -> PythonValues:
         _checked(op, bc.check_slice, np.shape(args[0]), op.limits)

@@ -439,7 +439,7 @@ def _blocks(op: Operation) -> Iterator[Block]:
         for block in region.blocks:
             yield block
             for nested in block.ops:
-                if not isinstance(nested, FusionOp):
+                if not isinstance(nested, FusionOp | bc.ReduceWindowBodyOp):  # a window body is scalar code
                     yield from _blocks(nested)
 
 
