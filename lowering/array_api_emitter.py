@@ -97,6 +97,12 @@ class FunctionEmitter(PythonFunctionEmitter):
             raise PassError(op, "the array-api target takes unfused IR (run it without bcast-fuse)")
         if self.emit_size_op(op):
             return
+        if isinstance(op, bc.ReduceWindowBodyOp):
+            fn = self.window_body_function(op)
+            out(f"{python_tuple([n[r] for r in op.outputs])} = ar.reduce_window_body(xp, {fn}, "
+                f"{python_tuple([n[v] for v in op.inputs])}, {python_tuple([n[v] for v in op.init_values])}, "
+                f"{op.window!r})")
+            return
         check_static_or_explicit(op, "the array-api target")
         r = op.results[0]
         x = n[op.operands[0]] if op.operands else ""
@@ -118,6 +124,15 @@ class FunctionEmitter(PythonFunctionEmitter):
             out(f"{n[r]} = {self.elementwise(op)}")
         else:
             raise PassError(op, "is not supported by the array-api target")
+
+    WINDOW_BODY_PARAMS = "xp, "
+
+    def window_constant(self, name: str, op: bc.ConstantOp) -> str:
+        return f"ar.constant(xp, {name}, {dtype_name(op.result.type)!r}, ())"
+
+    def window_body_code(self, op: Operation) -> list[str]:
+        """An elementwise op of a window body: its standard function (they broadcast)."""
+        return [f"{self.names[op.results[0]]} = {self.elementwise(op)}"]
 
     def elementwise(self, op: Operation) -> str:
         """The expression computing an explicit elementwise op: the standard

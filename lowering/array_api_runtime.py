@@ -1031,3 +1031,20 @@ def convolution(xp, x, w, conv: rules.Convolution, dtype_name: str):
     order = tuple(int(i) for i in np.argsort((d.output_batch, d.output_feature, *d.output_spatial)))
     result = xp.permute_dims(result, order)
     return result if result.dtype == expected else xp.astype(result, expected)
+
+
+def reduce_window_body(xp, body, inputs, inits, window: Sequence[Sequence[int]]):
+    """``bcast.reduce_window_body`` (``numerics.reduce_window_body``, whose
+    window places it walks) with standard functions only: each input padded
+    with its init value (``pad``), the body called once per window place
+    on strided slices of the result's shape."""
+    sizes, strides, base_dilations, window_dilations, low, high = window
+    shape = rules.reduce_window_shape(tuple(inputs[0].shape), sizes, strides, base_dilations, window_dilations,
+                                      low, high)
+    accumulators = [xp.broadcast_to(v, shape) for v in inits]
+    if 0 in shape:
+        return tuple(accumulators)
+    padded = [pad(xp, x, v, low, high, [d - 1 for d in base_dilations]) for x, v in zip(inputs, inits)]
+    for at in numerics.window_places(shape, sizes, strides, window_dilations):
+        accumulators = [xp.broadcast_to(v, shape) for v in body(xp, accumulators, [p[at] for p in padded])]
+    return tuple(accumulators)

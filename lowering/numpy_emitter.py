@@ -417,6 +417,41 @@ class PythonFunctionEmitter:
             self.emit_op(inner)
         return [self.names[v] for v in block.last_op.operands]
 
+    def window_body_function(self, op: bc.ReduceWindowBodyOp) -> str:
+        """A module-level function ``(accumulators, elements) -> accumulators``
+        running ``op``'s body on whole arrays (its ops are elementwise, so on
+        arrays of window elements each is the body's op at every result
+        element); the target writes each op (``window_body_code``)."""
+        n, block = self.names, op.block
+        count = len(op.inputs)
+        fn = self.module_name("_window_body")
+        lines = [f"{python_tuple([n[a] for a in block.args[:count]])} = accumulators",
+                 f"{python_tuple([n[a] for a in block.args[count:]])} = elements"]
+        for inner in block.ops:
+            if inner is block.last_op:
+                break
+            if isinstance(inner, bc.ConstantOp):
+                array = inner.numpy_value()
+                name = self.module_name(f"_{self.function.sym_name.data}_{n[inner.result]}")
+                self.constants.append(f"{name} = rt.constant({array.tobytes().hex()!r}, np.{array.dtype.name}, ())")
+                lines.append(f"{n[inner.result]} = {self.window_constant(name, inner)}")
+            elif isinstance(inner, bc.BroadcastInDimOp):  # rank 0 to rank 0: the value
+                lines.append(f"{n[inner.result]} = {n[inner.operand]}")
+            else:
+                lines += self.window_body_code(inner)
+        lines.append(f"return {python_tuple([n[v] for v in block.last_op.operands])}")
+        self.helpers.append([f"def {fn}({self.WINDOW_BODY_PARAMS}accumulators, elements):", *(f"    {line}" for line in lines)])
+        return fn
+
+    WINDOW_BODY_PARAMS = ""
+    """The parameters a target's window body function takes first."""
+
+    def window_constant(self, name: str, op: bc.ConstantOp) -> str:
+        return name
+
+    def window_body_code(self, op: Operation) -> list[str]:
+        raise NotImplementedError
+
     def dynamic_broadcast_args(self, op: bc.DynamicBroadcastInDimOp) -> str:
         """The arguments after the operand of a ``dynamic_broadcast_in_dim``
         call (``numpy_runtime.dynamic_broadcast_in_dim``)."""
@@ -494,6 +529,13 @@ class FunctionEmitter(PythonFunctionEmitter):
             return
         if self.emit_size_op(op):
             return
+        if isinstance(op, bc.ReduceWindowBodyOp):  # NumPy's slices run on any size: no check
+            fn = self.window_body_function(op)
+            out(f"{python_tuple([n[r] for r in op.outputs])} = numerics.reduce_window_body({fn}, "
+                f"{python_tuple([n[v] for v in op.inputs])}, {python_tuple([n[v] for v in op.init_values])}, "
+                f"*{op.window!r})")
+            self.owned.update(op.outputs)
+            return
         check_static_or_explicit(op, "the numpy target")
         x = n[op.operands[0]] if op.operands else ""
         r = op.results[0]
@@ -513,6 +555,16 @@ class FunctionEmitter(PythonFunctionEmitter):
             self.owned.add(r)
         else:
             raise PassError(op, "is not supported by the numpy target")
+
+    def window_body_code(self, op: Operation) -> list[str]:
+        """An elementwise op of a window body on arrays of window elements
+        (or 0-d constants): ``elementwise_code`` into an array of the
+        operands' broadcast shape."""
+        n, r = self.names, op.results[0]
+        args = [n[v] for v in op.operands]
+        shape = f"np.broadcast_shapes({', '.join(f'np.shape({a})' for a in args)})"
+        return [f"{n[r]} = np.empty({shape}, dtype=np.{dtype_name(r.type)})",
+                *elementwise_code(op, args, n[r])]
 
     def index_expr(self, op: bc.ExtractOp | bc.AssignOp) -> str:
         """A NumPy index (a tuple expression) for ``index_parts``."""
