@@ -570,6 +570,8 @@ def size_source(v: SSAValue, d: int) -> SizeSource:
             v, d = op.operand, op.perm[d]
         elif isinstance(op, bc.ReverseOp | bc.CumulativeOp | bc.DynamicUpdateSliceOp | bc.ReduceWindowOp):
             v = op.operand  # (a reduce_window's ``?`` dims are those no window spans)
+        elif isinstance(op, bc.ReduceWindowBodyOp):
+            v = op.inputs[0]  # (its ``?`` dims are those no window spans, as reduce_window's)
         elif isinstance(op, bc.SortOp):
             v = op.values  # the keys' sizes are the values' (checked at run time)
         elif isinstance(op, bc.DotGeneralOp):
@@ -1157,6 +1159,8 @@ class FunctionLowering:
             self.lower_sort(op)
         elif isinstance(op, bc.ReduceWindowOp):
             self.lower_reduce_window(op)
+        elif isinstance(op, bc.ReduceWindowBodyOp):
+            self.lower_reduce_window_body(op)
         elif isinstance(op, bc.DotGeneralOp):
             self.lower_dot_general(op)
         elif isinstance(op, bc.ConvolutionOp):
@@ -1812,6 +1816,94 @@ class FunctionLowering:
             total = init if 0 in shape else fold(0, [], None, init)  # no element: only init
             b(memref.StoreOp.get(scalar.convert(b, acc, element, total), target, list(ivs)))
         self.written(op.result, target)
+
+    def lower_reduce_window_body(self, op: bc.ReduceWindowBodyOp) -> None:
+        """A fusion boundary: a parallel nest over the result, and in it one
+        ``scf.for`` per window dim carrying the accumulators (the init
+        values first), innermost the body's ops as scalar ops
+        (``window_body_step``). Window places are ``lower_reduce_window``'s
+        (``o * stride + k * window_dilation - low`` in the dilated, padded
+        input); a place that holds no element reads the init values, as the
+        input padded with them does (``numerics.reduce_window_body``), so
+        every place is folded. The element is loaded at the place clamped
+        into range and selected against the init value: the loop IR has no
+        branch. A dim whose windows always lie inside the input needs no
+        test; a ``?`` dim is one no window spans."""
+        b = self.b
+        targets = [self.buffer(r) for r in op.outputs]
+        shape, result = flat_type_shape(op.inputs[0].type), flat_type_shape(op.outputs[0].type)
+        window, strides, base_dilations, window_dilations, low, _ = op.window
+        if 0 in result:
+            for r, target in zip(op.outputs, targets):
+                self.written(r, target)
+            return
+        checked = [not isinstance(n, rules.Dynamic) and (lo != 0 or bd != 1 or (m - 1) * s + (w - 1) * wd >= n)
+                   for n, m, w, s, bd, wd, lo in zip(shape, result, window, strides, base_dilations,
+                                                     window_dilations, low)]  # fmt: skip
+        wide = lambda i: b(arith.IndexCastOp(i, IntegerType(64)))  # noqa: E731
+        with self.nest(self.shape(op.outputs[0]), parallel=True) as ivs:
+            inits = [self.value_at(v, []) for v in op.init_values]
+
+            def place(d: int, k: SSAValue) -> tuple[SSAValue, SSAValue | None]:
+                """The input index along ``d`` of window place ``k`` (clamped
+                into range) and whether an element is there (None: always)."""
+                at = b(arith.AddiOp(b(arith.MuliOp(ivs[d], b.index(strides[d]))),
+                                    b(arith.MuliOp(k, b.index(window_dilations[d])))))  # fmt: skip
+                if not checked[d]:
+                    return at, None
+                q = b(arith.SubiOp(wide(at), b.int(low[d], "i64")))
+                inside = b(arith.CmpiOp(q, b.int((shape[d] - 1) * base_dilations[d] + 1, "i64"), "ult"))
+                if base_dilations[d] != 1:
+                    on_element = b(arith.CmpiOp(b.apply("arith.remui", q, b.int(base_dilations[d], "i64")),
+                                                b.int(0, "i64"), "eq"))  # fmt: skip
+                    inside = b.apply("arith.andi", inside, on_element)
+                    q = b.apply("arith.divui", q, b.int(base_dilations[d], "i64"))
+                clamped = b.apply("arith.minui", q, b.int(shape[d] - 1, "i64"))
+                return b(arith.IndexCastOp(clamped, IndexType())), inside
+
+            def fold(d: int, at: list[SSAValue], inside: SSAValue | None, carried: list[SSAValue]) -> list[SSAValue]:
+                if d == len(shape):
+                    if 0 in shape:  # no element: every place is padding
+                        xs = list(inits)
+                    else:
+                        xs = [self.value_at(x, at) for x in op.inputs]
+                        if inside is not None:
+                            xs = [b.select(inside, x, init) for x, init in zip(xs, inits)]
+                    return self.window_body_step(op, carried, xs)
+
+                def body(k: SSAValue, values: list[SSAValue]) -> list[SSAValue]:
+                    if 0 in shape:
+                        return fold(d + 1, [*at, k], None, values)
+                    index, ok = place(d, k)
+                    both = ok if inside is None else inside if ok is None else b.apply("arith.andi", inside, ok)
+                    return fold(d + 1, [*at, index], both, values)
+
+                self.scopes.append({})
+                try:
+                    return b.for_loop(window[d], carried, body)
+                finally:
+                    self.scopes.pop()
+
+            for total, target in zip(fold(0, [], None, inits), targets):
+                b(memref.StoreOp.get(total, target, list(ivs)))
+        for r, target in zip(op.outputs, targets):
+            self.written(r, target)
+
+    def window_body_step(self, op: bc.ReduceWindowBodyOp, carried: list[SSAValue],
+                         elements: list[SSAValue]) -> list[SSAValue]:
+        """The next accumulators: ``op``'s body on scalars (``scalar_op``
+        per op; a constant is its value, a rank-0 broadcast its operand)."""
+        values: dict[SSAValue, SSAValue] = dict(zip(op.block.args, [*carried, *elements]))
+        for inner in op.block.ops:
+            if inner is op.block.last_op:
+                return [values[v] for v in inner.operands]
+            if isinstance(inner, bc.ConstantOp):
+                values[inner.result] = self.b.const(inner.numpy_value().item(), element_of(inner.result.type))
+            elif isinstance(inner, bc.BroadcastInDimOp):
+                values[inner.result] = values[inner.operand]
+            else:
+                values[inner.results[0]] = scalar_op(inner, self.b, [values[v] for v in inner.operands])
+        raise AssertionError("a verified body ends with bcast.yield")
 
     def reduce_window_by_rows(self, op: bc.ReduceWindowOp, target: SSAValue) -> None:
         """``lower_reduce_window``'s nest laid out for speed, when no dim is
