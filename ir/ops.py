@@ -3148,12 +3148,16 @@ class ReduceWindowBodyOp(BcastOp):
 
     def __init__(self, inputs: Sequence[SSAValue], init_values: Sequence[SSAValue], window: Sequence[int],
                  strides: Sequence[int], base_dilations: Sequence[int], window_dilations: Sequence[int],
-                 low: Sequence[int], high: Sequence[int], body: Region):
-        shape = rules.reduce_window_shape(flat_type_shape(_type(inputs[0])), window, strides, base_dilations,
-                                          window_dilations, low, high)
+                 low: Sequence[int], high: Sequence[int], body: Region,
+                 result_types: Sequence[Attribute] | None = None):
+        """``result_types``: declared ones (compatible with the inferred ones), else inferred."""
+        if result_types is None:
+            shape = rules.reduce_window_shape(flat_type_shape(_type(inputs[0])), window, strides, base_dilations,
+                                              window_dilations, low, high)
+            result_types = [make_type((shape,), split_type(_type(x))[1]) for x in inputs]
         super().__init__(
             operands=[list(inputs), list(init_values)],
-            result_types=[[make_type((shape,), split_type(_type(x))[1]) for x in inputs]],
+            result_types=[list(result_types)],
             properties={"window_dimensions": dense_i64(window), "window_strides": dense_i64(strides),
                         "base_dilations": dense_i64(base_dilations), "window_dilations": dense_i64(window_dilations),
                         "padding_low": dense_i64(low), "padding_high": dense_i64(high)},

@@ -398,6 +398,9 @@ class FunctionEmitter:
         if isinstance(op, WhileOp | CaseOp):
             self.emit_control_flow(op)
             return
+        if isinstance(op, bc.ReduceWindowBodyOp):
+            self.emit_reduce_window_body(op)
+            return
         if not isinstance(op, bc.BcastOp):  # an op bcast does not know: written back as it is
             self.emit_unknown(op)
             return
@@ -438,6 +441,31 @@ class FunctionEmitter:
             result_types=[flat_type(r.type) for r in op.results], regions=emitted)
         self.block.add_op(new_op)
         for old_result, result in zip(op.results, new_op.results):
+            result.name_hint = old_result.name_hint
+            self.values[old_result] = result
+
+    def emit_reduce_window_body(self, op: bc.ReduceWindowBodyOp) -> None:
+        """StableHLO's ``reduce_window`` of several inputs, one to one: the
+        same window, strides, dilations, padding and init values, the body's
+        ops emitted in turn into its region (rank-0 StableHLO ops), its
+        ``bcast.yield`` a ``stablehlo.return``."""
+        outer, old = self.block, op.block
+        self.block = Block(arg_types=[flat_type(a.type) for a in old.args])
+        for arg, new in zip(old.args, self.block.args):
+            self.values[arg] = new
+            new.name_hint = arg.name_hint
+        for inner in old.ops:
+            if inner is old.last_op:
+                self.block.add_op(shlo.ReturnOp(*[self.values[v] for v in inner.operands]))
+            else:
+                self.emit_op(inner)
+        body = Region(self.block)
+        self.block = outer
+        window, strides, base_dilations, window_dilations, low, high = op.window
+        new_op = shlo.ReduceWindowOp([self.values[v] for v in op.inputs], [self.values[v] for v in op.init_values],
+                                     window, list(zip(low, high)), body, strides, base_dilations, window_dilations)
+        self.block.add_op(new_op)
+        for old_result, result in zip(op.outputs, new_op.results):
             result.name_hint = old_result.name_hint
             self.values[old_result] = result
 

@@ -106,6 +106,7 @@ from bcast.ir.types import (
     NUMPY_DTYPES, flat_type_shape, has_dynamic_types, is_dynamic_type, make_type, numpy_dtype, split_type,
 )
 from bcast.passes.dynamic_checks import size_key, tensor_dim_key
+from bcast.ir.fusion import YieldOp
 from bcast.passes.errors import PassError
 from bcast.passes.stablehlo_control_flow import flatten_control_flow
 from bcast.passes.rewriting import located, replace
@@ -717,117 +718,73 @@ class ConvertReduceWindow(RewritePattern):
             replace(rewriter, op, [_one_reduce_window(op, op.inputs[0], op.init_values[0], hlo.body_combiner(op.body))])
             return
         combiners = hlo.tuple_combiners(op.body, len(op.inputs))
-        if combiners is None:  # unrolled before the walk where it can be (unroll_mixed_reduce_windows)
+        if combiners is None:  # a bcast.reduce_window_body before the walk where it can be
             raise _mixed_body_refusal(op)
         new = [_one_reduce_window(op, x, init, combiner)
                for x, init, combiner in zip(op.inputs, op.init_values, combiners)]  # fmt: skip
         replace(rewriter, op, new, [n.results[0] for n in new])
 
 
-UNROLLED_WINDOW_LIMIT = 64
-"""The most window places a ``reduce_window`` of several inputs with a
-mixing body is unrolled over (one application of the body per place)."""
-
 ELEMENTWISE_BODY_OPS = (hlo.ElementwiseBinaryOp, hlo.ElementwiseUnaryOp, hlo.IsFiniteOp, hlo.ConvertOp, hlo.CompareOp,
                         hlo.SelectOp, hlo.ClampOp)  # fmt: skip
-"""The body ops an unrolled ``reduce_window`` applies to whole tensors: each
-is elementwise, so on rank-0 operands it is the body's scalar op and on
-tensors of the result's shape the same op at every place."""
+"""The ops a mixing ``reduce_window`` body may hold (with rank-0 constants
+and JAX's rank-0 ``broadcast_in_dim`` of a rank-0 value): the walk converts
+each to the bcast op that ``bcast.reduce_window_body``'s body takes."""
 
 
-def unroll_mixed_reduce_windows(module: ModuleOp, strict: bool) -> None:
-    """Each ``reduce_window`` of several inputs whose body mixes them, as the
-    ops of ``_unrolled_reduce_window`` (StableHLO's elementwise ops, which
-    the walk then converts, and bcast's pad, slice and broadcasts), before
-    the walk; one it cannot unroll is kept for ``ConvertReduceWindow`` to
-    refuse (at once when ``strict``)."""
+def mixed_reduce_windows_as_bodies(module: ModuleOp, strict: bool) -> None:
+    """Each ``reduce_window`` of several inputs whose body mixes them (an
+    argmax-pooling's comparator of (value, index) pairs) as one
+    ``bcast.reduce_window_body`` holding that body, before the walk (which
+    then converts the body's ops, as any op's); one it cannot take is kept
+    for ``ConvertReduceWindow`` to refuse (at once when ``strict``)."""
     for op in [o for o in module.walk() if isinstance(o, hlo.ReduceWindowOp) and len(o.inputs) > 1]:
         if in_reduce_body(op) or hlo.tuple_combiners(op.body, len(op.inputs)) is not None:
             continue
         try:
-            new, results = _unrolled_reduce_window(op)
+            new = _reduce_window_body(op)
         except PassError:
             if strict:
                 raise
             continue
-        for made in new:
-            located(made, op)
-        Rewriter.replace_op(op, new, results)
+        located(new, op)
+        Rewriter.replace_op(op, new)
 
 
 def _mixed_body_refusal(op: hlo.ReduceWindowOp) -> PassError:
     return PassError(op, f"reduce_window of {len(op.inputs)} inputs whose body does not combine each input on "
                      "its own is not supported by convert-stablehlo-to-bcast",
-                     ["such a body is imported, unrolled over the window, when it is made of elementwise ops and "
-                      "rank-0 constants, the shapes are static and the window has at most "
-                      f"{UNROLLED_WINDOW_LIMIT} places"])
+                     ["such a body is imported (as bcast.reduce_window_body) when it is made of elementwise ops, "
+                      "rank-0 constants and rank-0 broadcast_in_dim"])
 
 
-def _unrolled_reduce_window(op: hlo.ReduceWindowOp) -> tuple[list[Operation], list[SSAValue]]:
-    """A ``reduce_window`` of several inputs whose body mixes them (an
-    argmax-pooling's comparator of (value, index) pairs), static shapes, a
-    body of elementwise ops and rank-0 constants (and JAX's rank-0
-    ``broadcast_in_dim`` of a rank-0 value, which is that value), at most
-    ``UNROLLED_WINDOW_LIMIT`` window places: each input padded with its init
-    value (``pad``, base dilation as interior padding), then for each window
-    place the strided ``slice`` of every input at it, folded into the
-    accumulators (the init values broadcast to the result) by the body's
-    ops applied to whole tensors. The fold visits the places in row-major
-    order, one of the orders the spec allows (it leaves the order to the
-    implementation). Refused, located, otherwise."""
-    shape = flat_type_shape(op.inputs[0].type)
-    out = flat_type_shape(op.out[0].type)
-    places = math.prod(op.window)
+def _reduce_window_body(op: hlo.ReduceWindowOp) -> Operation:
+    """``bcast.reduce_window_body`` with ``op``'s inputs, init values,
+    window, strides, dilations, padding and result types, and its body
+    moved in: ``stablehlo.return`` becomes ``bcast.yield``, a rank-0
+    ``broadcast_in_dim`` of a rank-0 value is that value; refused,
+    located, when the body holds another op."""
     block = op.body.block if op.body.blocks else None
-    if (block is None or rules.is_dynamic(shape) or rules.is_dynamic(out) or places > UNROLLED_WINDOW_LIMIT
-            or any(not isinstance(o, (*ELEMENTWISE_BODY_OPS, hlo.ConstantOp, hlo.ReturnOp, hlo.BroadcastInDimOp))
-                   or o.regions or (isinstance(o, hlo.BroadcastInDimOp) and o.results[0].type != o.operands[0].type)
-                   for o in block.ops)):
+    if block is None or any(not isinstance(o, (*ELEMENTWISE_BODY_OPS, hlo.ConstantOp, hlo.ReturnOp,
+                                               hlo.BroadcastInDimOp))
+                            or o.regions or (isinstance(o, hlo.BroadcastInDimOp)
+                                             and o.results[0].type != o.operands[0].type)
+                            for o in block.ops):  # fmt: skip
         raise _mixed_body_refusal(op)
     for x in (*op.inputs, *op.init_values):
         _bcast_type(op, x)
-    new: list[Operation] = []
     base, dilation = op.dilations
     low, high = zip(*op.pads) if op.pads else ((), ())
-    padded = [_appended(new, bcast.PadOp(x, init, low, high, [b - 1 for b in base]))
-              for x, init in zip(op.inputs, op.init_values)]  # fmt: skip
-    accumulators = [_appended(new, bcast.BroadcastInDimOp(init, [], TensorType(init.type.get_element_type(), out)))
-                    for init in op.init_values]  # fmt: skip
-
-    def whole(value: SSAValue, values: dict[SSAValue, SSAValue]) -> SSAValue:
-        """``value`` of the body as a tensor of the result's shape."""
-        if value in values:
-            return values[value]
-        if flat_type_shape(value.type) != ():  # a value from outside the body, not rank 0
-            raise _mixed_body_refusal(op)
-        values[value] = _appended(new, bcast.BroadcastInDimOp(
-            value, [], TensorType(value.type.get_element_type(), out)))
-        return values[value]
-
-    for place in itertools.product(*(range(w) for w in op.window)):
-        starts = [p * d for p, d in zip(place, dilation)]
-        limits = [s + (o - 1) * k + 1 if o else s for s, o, k in zip(starts, out, op.strides)]
-        elements = [_appended(new, bcast.SliceOp(x, starts, limits, op.strides)) for x in padded]
-        values: dict[SSAValue, SSAValue] = dict(zip(block.args, [*accumulators, *elements]))
-        for body_op in block.ops:
-            if isinstance(body_op, hlo.ReturnOp):
-                accumulators = [whole(v, values) for v in body_op.operands]
-                break
-            if isinstance(body_op, hlo.BroadcastInDimOp):  # of a rank-0 value to its own type: the value
-                values[body_op.results[0]] = whole(body_op.operands[0], values)
-                continue
-            if isinstance(body_op, hlo.ConstantOp):
-                copy = body_op.clone()
-                new.append(copy)
-                values[body_op.results[0]] = whole(copy.results[0], {})
-                continue
-            operands = [whole(v, values) for v in body_op.operands]
-            copy = type(body_op).create(
-                operands=operands, properties=dict(body_op.properties), attributes=dict(body_op.attributes),
-                result_types=[TensorType(r.type.get_element_type(), out) for r in body_op.results])
-            new.append(copy)
-            values.update(zip(body_op.results, copy.results))
-    return new, accumulators
+    body = op.detach_region(op.body)
+    block = body.block
+    for inner in list(block.ops):
+        if isinstance(inner, hlo.BroadcastInDimOp):
+            inner.results[0].replace_all_uses_with(inner.operands[0])
+            Rewriter.erase_op(inner)
+        elif isinstance(inner, hlo.ReturnOp):
+            Rewriter.replace_op(inner, YieldOp(list(inner.operands)))
+    return bcast.ReduceWindowBodyOp(list(op.inputs), list(op.init_values), op.window, op.strides, base, dilation,
+                                    low, high, body, [r.type for r in op.out])
 
 
 def _one_reduce_window(op: hlo.ReduceWindowOp, x: SSAValue, init: SSAValue, combiner: Operation | None) -> Operation:
@@ -1922,7 +1879,7 @@ class ConvertStablehloToBcastPass(ModulePass):
         top_k_composites_as_chlo(op)
         inline_calls(op, self.strict)  # first: an op of a called function is reported where it is called
         flatten_control_flow(op)  # loop bodies and branches are then ordinary ops
-        unroll_mixed_reduce_windows(op, self.strict)
+        mixed_reduce_windows_as_bodies(op, self.strict)
         reducers = _reducer_names(op)
         patterns = [p() for p in PATTERNS]
         if self.strict:
