@@ -755,7 +755,7 @@ def _mixed_body_refusal(op: hlo.ReduceWindowOp) -> PassError:
     return PassError(op, f"reduce_window of {len(op.inputs)} inputs whose body does not combine each input on "
                      "its own is not supported by convert-stablehlo-to-bcast",
                      ["such a body is imported (as bcast.reduce_window_body) when it is made of elementwise ops, "
-                      "rank-0 constants and rank-0 broadcast_in_dim"])
+                      "rank-0 constants and rank-0 broadcast_in_dim, and reads no other value of the function"])
 
 
 def _reduce_window_body(op: hlo.ReduceWindowOp) -> Operation:
@@ -775,8 +775,19 @@ def _reduce_window_body(op: hlo.ReduceWindowOp) -> Operation:
         _bcast_type(op, x)
     base, dilation = op.dilations
     low, high = zip(*op.pads) if op.pads else ((), ())
+    inside = {v for o in block.ops for v in o.results} | set(block.args)
+    captured = {v for o in block.ops for v in o.operands if v not in inside}
+    if any(not isinstance(v.owner, hlo.ConstantOp | bcast.ConstantOp) or flat_type_shape(v.type) != ()
+           for v in captured):
+        raise _mixed_body_refusal(op)
     body = op.detach_region(op.body)
     block = body.block
+    for v in captured:  # a rank-0 constant of the function (JAX hoists them): copied into the body
+        copy = v.owner.clone()
+        block.insert_op_before(copy, block.first_op)
+        for use in list(v.uses):
+            if use.operation.parent_block() is block:
+                use.operation.operands[use.index] = copy.results[0]
     for inner in list(block.ops):
         if isinstance(inner, hlo.BroadcastInDimOp):
             inner.results[0].replace_all_uses_with(inner.operands[0])
