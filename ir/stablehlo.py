@@ -1299,6 +1299,15 @@ def reduce_window_shape(shape: Sequence[int], window: Sequence[int], strides: Se
     return tuple(out)
 
 
+def _reduce_window_types(x: SSAValue, out: Sequence[int], like: Sequence[SSAValue]) -> list[TensorType]:
+    """The result types of ``reduce_window`` of shape ``out`` (``reduce_window_shape``)
+    with the element types of ``like``: a ``?`` dim (one no window spans)
+    keeps the input's bound."""
+    dims = tensor_dims(_tensor(x, "input"))
+    shape = [dims[d] if n < 0 else n for d, n in enumerate(out)]
+    return [dims_tensor_type(element_of(v), shape) for v in like]
+
+
 @irdl_op_definition
 class ReduceWindowOp(StablehloOp):
     """``"stablehlo.reduce_window"(%x, %init) <{window_dimensions = array<i64:
@@ -1337,7 +1346,7 @@ class ReduceWindowOp(StablehloOp):
         pads = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [len(window), 2]),
                                                   [p for pair in padding for p in pair])  # fmt: skip
         super().__init__(
-            operands=[inputs, list(init_values)], result_types=[[tensor_type(shape, element_of(v)) for v in inputs]],
+            operands=[inputs, list(init_values)], result_types=[_reduce_window_types(inputs[0], shape, inputs)],
             properties={"base_dilations": dense_i64(base_dilations), "padding": pads,
                         "window_dilations": dense_i64(window_dilations), "window_dimensions": dense_i64(window),
                         "window_strides": dense_i64(strides)},
@@ -1388,7 +1397,7 @@ class ReduceWindowOp(StablehloOp):
                 raise Diagnostic(f"padding must be a tensor<{rank}x2xi64>, got {pad_type}")
         _check_reduction_body(self)
         out = reduce_window_shape(shape, self.window, self.strides, *self.dilations, self.pads)
-        expected = [tensor_type(out, element_of(init)) for init in self.init_values]
+        expected = _reduce_window_types(self.inputs[0], out, self.init_values)
         if [r.type for r in self.results] != expected:
             raise incompatible_results(expected, [r.type for r in self.results])
 
