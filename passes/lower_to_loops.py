@@ -1830,12 +1830,13 @@ class FunctionLowering:
         branch. A dim whose windows always lie inside the input needs no
         test; a ``?`` dim is one no window spans."""
         b = self.b
-        targets = [self.buffer(r) for r in op.outputs]
+        targets = [self.buffer(r) if r.uses else None for r in op.outputs]  # an unused result is not stored
         shape, result = flat_type_shape(op.inputs[0].type), flat_type_shape(op.outputs[0].type)
         window, strides, base_dilations, window_dilations, low, _ = op.window
         if 0 in result:
             for r, target in zip(op.outputs, targets):
-                self.written(r, target)
+                if target is not None:
+                    self.written(r, target)
             return
         checked = [not isinstance(n, rules.Dynamic) and (lo != 0 or bd != 1 or (m - 1) * s + (w - 1) * wd >= n)
                    for n, m, w, s, bd, wd, lo in zip(shape, result, window, strides, base_dilations,
@@ -1885,9 +1886,11 @@ class FunctionLowering:
                     self.scopes.pop()
 
             for total, target in zip(fold(0, [], None, inits), targets):
-                b(memref.StoreOp.get(total, target, list(ivs)))
+                if target is not None:
+                    b(memref.StoreOp.get(total, target, list(ivs)))
         for r, target in zip(op.outputs, targets):
-            self.written(r, target)
+            if target is not None:
+                self.written(r, target)
 
     def window_body_step(self, op: bc.ReduceWindowBodyOp, carried: list[SSAValue],
                          elements: list[SSAValue]) -> list[SSAValue]:

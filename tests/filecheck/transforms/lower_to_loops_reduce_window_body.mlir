@@ -1,0 +1,64 @@
+// RUN: bcast-opt %s --split-input-file -p bcast-fuse,bcast-lower-to-loops | filecheck %s
+
+// bcast-lower-to-loops: bcast.reduce_window_body is a parallel nest over the
+// result, and in it one scf.for per window dim carrying the accumulators
+// (the init values first, as iter_args); innermost the inputs are loaded at
+// the window place and the body's ops run as scalar ops (compare GT ->
+// arith.cmpf ogt, select -> arith.select), each accumulator stored once
+// after the loops (an unused one is not stored). No unrolling: a window of 1000 places is one loop.
+// Padding (low 999) loads the place clamped into range and selects the
+// init value where the place holds no element.
+
+// CHECK-LABEL: func.func @running_argmax
+// CHECK-DAG:     %[[N:.*]] = arith.constant 1000 : index
+// CHECK-DAG:     %[[NINF:.*]] = arith.constant 0xff800000 : f32
+// CHECK-DAG:     %[[MINUS1:.*]] = arith.constant -1 : i32
+// CHECK-NOT:     memref.alloc
+// CHECK:         scf.for %[[O:.*]] = %{{.*}} to %[[N]] step %{{.*}} {
+// CHECK-NEXT:      %{{.*}}, %[[K:.*]] = scf.for %[[P:.*]] = %{{.*}} to %[[N]] step %{{.*}} iter_args(%[[V:.*]] = %[[NINF]], %[[I:.*]] = %[[MINUS1]]) -> (f32, i32) {
+// CHECK:             %[[INSIDE:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : i64
+// CHECK:             %[[X:.*]] = memref.load %x[%{{.*}}] : memref<1000xf32>
+// CHECK-NEXT:        %[[J:.*]] = memref.load %i[%{{.*}}] : memref<1000xi32>
+// CHECK-NEXT:        %[[XV:.*]] = arith.select %[[INSIDE]], %[[X]], %[[NINF]] : f32
+// CHECK-NEXT:        %[[JV:.*]] = arith.select %[[INSIDE]], %[[J]], %[[MINUS1]] : i32
+// CHECK-NEXT:        %[[GT:.*]] = arith.cmpf ogt, %[[XV]], %[[V]] : f32
+// CHECK-NEXT:        %[[NV:.*]] = arith.select %[[GT]], %[[XV]], %[[V]] : f32
+// CHECK-NEXT:        %[[NI:.*]] = arith.select %[[GT]], %[[JV]], %[[I]] : i32
+// CHECK-NEXT:        scf.yield %[[NV]], %[[NI]] : f32, i32
+// CHECK-NEXT:      }
+// CHECK-NEXT:      memref.store %[[K]], %result0[%[[O]]] : memref<1000xi32>
+// CHECK-NEXT:    } {bcast.parallel}
+// CHECK-NEXT:    func.return
+func.func @running_argmax(%x: tensor<1000xf32>, %i: tensor<1000xi32>) -> tensor<1000xi32> {
+  %ninf = bcast.constant dense<0xFF800000> : tensor<f32>
+  %minus1 = bcast.constant dense<-1> : tensor<i32>
+  %r:2 = bcast.reduce_window_body (%x, %i) init (%ninf, %minus1), window = [1000], strides = [1], base_dilations = [1], window_dilations = [1], low = [999], high = [0] : (tensor<1000xf32>, tensor<1000xi32>, tensor<f32>, tensor<i32>) -> (tensor<1000xf32>, tensor<1000xi32>) {
+  ^bb0(%a: tensor<f32>, %ai: tensor<i32>, %b: tensor<f32>, %bi: tensor<i32>):
+    %gt = bcast.compare GT, %b, %a : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %v = bcast.select %gt, %b, %a : (tensor<i1>, tensor<f32>, tensor<f32>) -> tensor<f32>
+    %k = bcast.select %gt, %bi, %ai : (tensor<i1>, tensor<i32>, tensor<i32>) -> tensor<i32>
+    bcast.yield %v, %k : tensor<f32>, tensor<i32>
+  }
+  func.return %r#1 : tensor<1000xi32>
+}
+
+// -----
+
+// A ? dim no window spans is a loop to the input's run-time size.
+
+// CHECK-LABEL: func.func @dynamic_rows
+// CHECK:         %[[ROWS:.*]] = memref.dim %x, %{{.*}} : memref<?x6xf32>
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %[[ROWS]] step
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+func.func @dynamic_rows(%x: tensor<?x6xf32>, %i: tensor<?x6xi32>) -> tensor<?x4xi32> {
+  %ninf = bcast.constant dense<0xFF800000> : tensor<f32>
+  %zero = bcast.constant dense<0> : tensor<i32>
+  %r:2 = bcast.reduce_window_body (%x, %i) init (%ninf, %zero), window = [1, 3], strides = [1, 1], base_dilations = [1, 1], window_dilations = [1, 1], low = [0, 0], high = [0, 0] : (tensor<?x6xf32>, tensor<?x6xi32>, tensor<f32>, tensor<i32>) -> (tensor<?x4xf32>, tensor<?x4xi32>) {
+  ^bb0(%a: tensor<f32>, %ai: tensor<i32>, %b: tensor<f32>, %bi: tensor<i32>):
+    %gt = bcast.compare GT, %b, %a : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %v = bcast.select %gt, %b, %a : (tensor<i1>, tensor<f32>, tensor<f32>) -> tensor<f32>
+    %k = bcast.select %gt, %bi, %ai : (tensor<i1>, tensor<i32>, tensor<i32>) -> tensor<i32>
+    bcast.yield %v, %k : tensor<f32>, tensor<i32>
+  }
+  func.return %r#1 : tensor<?x4xi32>
+}
