@@ -62,11 +62,13 @@ element is a sum over many, not a scalar op) and the explicit dynamic form
 (``tests/ir``, ``tests/lowering`` (``test_dot_general.py``) and the random
 programs test them)."""
 
-SCANS = {bc.CumulativeOp, bc.ReduceWindowOp}
+SCANS = {bc.CumulativeOp, bc.ReduceWindowOp, bc.ReduceWindowBodyOp}
 """Ops whose result keeps the operand's 2-D shape (or a window of it, as
 ``reduce_window``), which the one-dim rows of this matrix cannot hold:
 tests/lowering/test_cumulative.py and tests/lowering/test_reduce_window.py
-run them on every backend (NaN, infinities, wrapping)."""
+run them on every backend (NaN, infinities, wrapping);
+``reduce_window_body`` (its body's ops are rows of their own here):
+tests/lowering/test_reduce_window_inputs.py."""
 
 
 def short(op_class) -> str:
