@@ -68,18 +68,19 @@ func.func @argmax_value_used(%x: tensor<4x3xf32>) -> (tensor<4xf32>, tensor<4xi3
 
 // -----
 
-// A reduce_window of two inputs whose body mixes them, over a ? dim: not
-// unrolled (static shapes only).
+// A reduce_window of two inputs whose body mixes them with an op other than
+// elementwise ones (a reshape): no bcast.reduce_window_body can hold it.
 func.func @window_of_two(%x: tensor<?x3xf32>, %y: tensor<?x3xi32>) -> tensor<?x2xi32> {
   %c = stablehlo.constant dense<0.0> : tensor<f32>
   %ci = stablehlo.constant dense<0> : tensor<i32>
   // expected-error @+2 {{'stablehlo.reduce_window' op reduce_window of 2 inputs whose body does not combine each input on its own is not supported by convert-stablehlo-to-bcast}}
-  // expected-note @+1 {{such a body is imported, unrolled over the window, when it is made of elementwise ops and rank-0 constants, the shapes are static and the window has at most 64 places}}
+  // expected-note @+1 {{such a body is imported (as bcast.reduce_window_body) when it is made of elementwise ops, rank-0 constants and rank-0 broadcast_in_dim, and reads no other value of the function}}
   %0:2 = "stablehlo.reduce_window"(%x, %y, %c, %ci) <{window_dimensions = array<i64: 1, 2>}> ({
   ^bb0(%a: tensor<f32>, %ai: tensor<i32>, %b: tensor<f32>, %bi: tensor<i32>):
     %gt = stablehlo.compare GT, %b, %a, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
     %s = stablehlo.select %gt, %b, %a : tensor<i1>, tensor<f32>
-    %si = stablehlo.select %gt, %bi, %ai : tensor<i1>, tensor<i32>
+    %r = stablehlo.select %gt, %bi, %ai : tensor<i1>, tensor<i32>
+    %si = stablehlo.reshape %r : (tensor<i32>) -> tensor<i32>
     stablehlo.return %s, %si : tensor<f32>, tensor<i32>
   }) : (tensor<?x3xf32>, tensor<?x3xi32>, tensor<f32>, tensor<i32>) -> (tensor<?x2xf32>, tensor<?x2xi32>)
   return %0#1 : tensor<?x2xi32>
