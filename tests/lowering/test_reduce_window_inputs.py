@@ -15,8 +15,12 @@ import itertools
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import bcast
+from bcast.ir import rules
+from bcast.tests.budget import examples
 
 jax = pytest.importorskip("jax")
 jnp = jax.numpy
@@ -291,3 +295,86 @@ def test_a_cumulative_argmax_along_a_symbolic_dim_stays_refused():
         bcast.compile(text, backend="numpy", filename="export.mlir")
     assert ("error: 'stablehlo.custom_call' op with more than one input is not supported by "
             "convert-stablehlo-to-bcast") in str(info.value).splitlines()[0]
+
+
+def pool_program(shape, window, strides, base, dilation, low, high) -> str:
+    """The written argmax pool (``MIXED``'s body) of any rank and window."""
+    out = [rules.reduce_window_size(*d) for d in zip(shape, window, strides, base, dilation, low, high)]
+    t = lambda s, e: f"tensor<{'x'.join(map(str, s))}{'x' if s else ''}{e}>"  # noqa: E731
+    attrs = (f"window_dimensions = array<i64: {', '.join(map(str, window))}>, "
+             f"window_strides = array<i64: {', '.join(map(str, strides))}>, "
+             f"base_dilations = array<i64: {', '.join(map(str, base))}>, "
+             f"window_dilations = array<i64: {', '.join(map(str, dilation))}>, "
+             f"padding = dense<{[[lo, hi] for lo, hi in zip(low, high)]}> : tensor<{len(shape)}x2xi64>")
+    return f"""func.func @main(%x: {t(shape, 'f32')}, %i: {t(shape, 'i32')}) -> ({t(out, 'f32')}, {t(out, 'i32')}) {{
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %minus1 = stablehlo.constant dense<-1> : tensor<i32>
+  %r:2 = "stablehlo.reduce_window"(%x, %i, %ninf, %minus1) <{{{attrs}}}> ({{
+  ^bb0(%a: tensor<f32>, %ai: tensor<i32>, %b: tensor<f32>, %bi: tensor<i32>):
+    %gt = stablehlo.compare GT, %b, %a, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %v = stablehlo.select %gt, %b, %a : tensor<i1>, tensor<f32>
+    %k = stablehlo.select %gt, %bi, %ai : tensor<i1>, tensor<i32>
+    stablehlo.return %v, %k : tensor<f32>, tensor<i32>
+  }}) : ({t(shape, 'f32')}, {t(shape, 'i32')}, tensor<f32>, tensor<i32>) -> ({t(out, 'f32')}, {t(out, 'i32')})
+  func.return %r#0, %r#1 : {t(out, 'f32')}, {t(out, 'i32')}
+}}
+"""
+
+
+@st.composite
+def pools(draw):
+    """A rank-1 or rank-2 input (sizes 0 to 5, values with ties) and any
+    window (1 to 4 places per dim), stride, base and window dilation and
+    padding (negative crops), whose result is not empty... or is."""
+    rank = draw(st.integers(1, 2))
+    shape = [draw(st.integers(0, 5)) for _ in range(rank)]
+    window = [draw(st.integers(1, 4)) for _ in range(rank)]
+    strides = [draw(st.integers(1, 3)) for _ in range(rank)]
+    base = [draw(st.integers(1, 2)) for _ in range(rank)]
+    dilation = [draw(st.integers(1, 2)) for _ in range(rank)]
+    low = [draw(st.integers(-1, 3)) for _ in range(rank)]
+    high = [draw(st.integers(-1, 3)) for _ in range(rank)]
+    spread = [(n - 1) * b + 1 if n else 0 for n, b in zip(shape, base)]
+    if any(lo + s + hi < 0 for lo, s, hi in zip(low, spread, high)):  # a crop past the padded input: invalid
+        low = [max(lo, 0) for lo in low]
+        high = [max(hi, 0) for hi in high]
+    x = np.array(draw(st.lists(st.integers(-2, 2), min_size=int(np.prod(shape)), max_size=int(np.prod(shape)))),
+                 np.float32).reshape(shape)
+    return x, window, strides, base, dilation, low, high
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_random_pools_match_the_oracle(backend):
+    """Property: every backend gives the Python oracle's (value, index) for
+    random geometries (the reference among them, so the others match it too)."""
+    @settings(max_examples=examples(10 if backend == "c" else 40), deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(pools())
+    def check(case):
+        x, window, strides, base, dilation, low, high = case
+        text = pool_program(list(x.shape), window, strides, base, dilation, low, high)
+        index = np.arange(x.size, dtype=np.int32).reshape(x.shape)
+        got = bcast.compile(text, backend=backend)(x, index)
+        want = oracle(x, window, strides, list(zip(low, high)), base, dilation)
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(g, w)
+
+    check()
+
+
+@pytest.mark.slow  # ASan/UBSan builds (the thorough run, CI)
+def test_c_reduce_window_body_is_clean_under_sanitizers(tmp_path):
+    """The C target's loops read and write only inside their buffers: a
+    padded, base-dilated, strided window, an empty input with padding, and
+    ``?`` rows at sizes 0, 1 and 3."""
+    from bcast.lowering import c_runtime
+    from bcast.tests.lowering.test_c_dynamic import run_sanitized, sanitized_units
+
+    programs = [
+        ("padded", pool_program([4, 7], [3, 2], [2, 3], [2, 1], [1, 2], [2, -1], [1, 3]), [{}]),
+        ("empty", pool_program([0, 3], [2, 2], [1, 1], [1, 1], [1, 1], [1, 1], [1, 0]), [{}]),
+        ("rows", mixed("?x6", "?x4", "1, 3").replace("func.return %r#1", "func.return %r#1"), [{0: n} for n in (0, 1, 3)]),
+    ]
+    units, calls, refused, _ = sanitized_units(programs, tmp_path, "wb")
+    assert refused == []
+    run_sanitized(units, calls, tmp_path, c_runtime.require_compiler())
