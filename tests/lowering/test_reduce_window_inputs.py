@@ -378,3 +378,21 @@ def test_c_reduce_window_body_is_clean_under_sanitizers(tmp_path):
     units, calls, refused, _ = sanitized_units(programs, tmp_path, "wb")
     assert refused == []
     run_sanitized(units, calls, tmp_path, c_runtime.require_compiler())
+
+
+@pytest.mark.parametrize("library", ["array_api_strict", "jax.numpy", "dask.array"])
+def test_array_api_target_pools_on_other_libraries(library):
+    """Only standard functions (``array_api_strict``), under ``jax.jit``, and
+    lazily on dask arrays."""
+    lib = pytest.importorskip(library)
+    window, strides, pads, base, dilation = POOLS["base_dilated_padded"]
+    low, high = zip(*pads)
+    f = bcast.compile(pool_program([4, 7], window, strides, base, dilation, low, high), backend="array-api")
+    x = ties((4, 7), 7)
+    index = np.arange(28, dtype=np.int32).reshape(4, 7)
+    if library == "jax.numpy":
+        got = jax.jit(f)(lib.asarray(x), lib.asarray(index))
+    else:
+        got = f(lib.asarray(x), lib.asarray(index))
+    for g, w in zip(got, oracle(x, *POOLS["base_dilated_padded"])):
+        np.testing.assert_array_equal(np.asarray(g), w)
