@@ -3205,13 +3205,13 @@ class ReduceWindowBodyOp(BcastOp):
         if last is None or last.name != "bcast.yield" or [v.type for v in last.operands] != scalars:
             raise Diagnostic("the body must end with bcast.yield of " + ", ".join(map(str, scalars)))
         for inner in block.ops:
-            if inner is last:
-                break
             outside = next((v for v in inner.operands if v.owner is not block
                             and getattr(v.owner, "parent", None) is not block), None)
             if outside is not None:
                 raise Diagnostic(f"the body's '{inner.name}' reads a value defined outside the body",
                                  ["the body reads only its arguments and its own values"])
+            if inner is last:
+                break
             if not isinstance(inner, WINDOW_BODY_OPS) or inner.regions or any(
                     flat_type_shape(v.type) != () for v in (*inner.operands, *inner.results)):
                 raise Diagnostic(f"the body holds '{inner.name}'",

@@ -64,3 +64,15 @@ func.func @window_over_dynamic(%x: tensor<?xf32>, %i: tensor<?xi32>, %c: tensor<
   // expected-note @-4 {{a dynamic dimension takes a window of 1, stride 1, no dilation and no padding (a batch dim of max or average pooling)}}
   func.return
 }
+
+// -----
+
+func.func @yields_outside(%x: tensor<4xf32>, %i: tensor<4xi32>, %c: tensor<f32>, %z: tensor<i32>) {
+  // expected-error @+1 {{'bcast.reduce_window_body' op the body's 'bcast.yield' reads a value defined outside the body}}
+  %r:2 = bcast.reduce_window_body (%x, %i) init (%c, %z), window = [2], strides = [1], base_dilations = [1], window_dilations = [1], low = [0], high = [0] : (tensor<4xf32>, tensor<4xi32>, tensor<f32>, tensor<i32>) -> (tensor<3xf32>, tensor<3xi32>) {
+  ^bb0(%a: tensor<f32>, %ai: tensor<i32>, %b: tensor<f32>, %bi: tensor<i32>):
+    bcast.yield %c, %ai : tensor<f32>, tensor<i32>
+  }
+  // expected-note @-4 {{the body reads only its arguments and its own values}}
+  func.return
+}
