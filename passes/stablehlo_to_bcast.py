@@ -64,7 +64,6 @@ from collections.abc import Callable, Sequence
 import dataclasses
 from dataclasses import dataclass
 
-import itertools
 import math
 
 import numpy as np
