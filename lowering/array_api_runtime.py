@@ -1031,3 +1031,12 @@ def convolution(xp, x, w, conv: rules.Convolution, dtype_name: str):
     order = tuple(int(i) for i in np.argsort((d.output_batch, d.output_feature, *d.output_spatial)))
     result = xp.permute_dims(result, order)
     return result if result.dtype == expected else xp.astype(result, expected)
+
+
+def dynamic_conv(xp, x, w, padding, conv: rules.Convolution, dtype_name: str, site: rt.Site | None):
+    """``bcast.dynamic_conv``: ``convolution`` with the padding's values
+    read now (on the host: they are sizes), checked by the reference's rule
+    (``bc.check_dynamic_conv``, its error at ``site``)."""
+    read = np.asarray(padding)
+    return convolution(xp, x, w, rt.checked(site, bc.check_dynamic_conv, tuple(x.shape), tuple(w.shape), conv, read),
+                       dtype_name)
