@@ -266,15 +266,15 @@ def lowered(source) -> str:
 
 @pytest.mark.parametrize("name, direct", [("same_strided", True), ("transposed", True), ("reversed", True),
                                           ("three_d", True), ("crop", True), ("one_d", True),
-                                          ("grouped_wide", True), ("depthwise", False), ("f16", False),
+                                          ("grouped_wide", True), ("depthwise", True), ("f16", False),
                                           ("wrapping_i8", False), ("batch_groups", False)])
 def test_c_marks_a_float_convolution_for_the_direct_kernel(name, direct):
     """The loop lowering marks the nest of an f32/f64 convolution without
-    batch groups (and one feature group, or at least 16 output features
-    per group) ``bcast.conv`` (``CONV_ATTR``): the C target runs it on the
-    direct kernel, no im2col materialized (``passes/conv_gemm.py``,
-    ``direct_geometry``); depthwise, f16, integer and batch-grouped ones
-    keep the loop nest. Both give the oracle's values
+    batch groups (any feature groups: depthwise ones run as narrow groups)
+    ``bcast.conv`` (``CONV_ATTR``): the C target runs it on the direct
+    kernel, no im2col materialized (``passes/conv_gemm.py``,
+    ``direct_geometry``); f16, integer and batch-grouped ones keep the
+    loop nest. Both give the oracle's values
     (``test_backends_sum_what_the_spec_places``)."""
     x, w, conv, element = case(name)
     text = lowered(program(x, w, conv, element))

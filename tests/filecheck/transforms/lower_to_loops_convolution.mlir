@@ -42,10 +42,12 @@ func.func @dynamic_batch(%x: tensor<?x7x2xf64>, %w: tensor<3x2x3xf64>) -> tensor
 
 // -----
 
-// Depthwise (two outputs per group) and f16 keep the plain nest.
+// Depthwise (two outputs per group) is marked too (the C kernel runs it as
+// narrow groups: 2 groups of 2 outputs, one input feature each); f16 keeps
+// the plain nest.
 
 // CHECK-LABEL: func.func @depthwise
-// CHECK-NOT:    bcast.conv
+// CHECK:        } {bcast.parallel, bcast.conv = {geometry = array<i64: 2, 1, 2, 2, 4, 32, 1, 4, 1, 4, 2, 3, 1, 1, 1, 0, 8, 12, 0, 4, 2, 3, 1, 1, 1, 0, 2, 4, 0>, rows = 2 : i64, units = 2 : i64}}
 // CHECK-LABEL: func.func @half
 // CHECK-NOT:    bcast.conv
 func.func @depthwise(%x: tensor<1x4x4x2xf32>, %w: tensor<3x3x1x4xf32>) -> tensor<1x2x2x4xf32> {
