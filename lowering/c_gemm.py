@@ -481,7 +481,9 @@ static void micro_conv_${x}(int64_t features, int64_t p0, int64_t kc, const ${re
    summed in place over the kernel places, the output features innermost:
    with one input and one output feature per group and contiguous input
    features, one vector product of the input row at that place and the
-   kernel row (conv_narrow_rows). */
+   kernel row (conv_narrow_rows). A row whose window lies inside an
+   undilated input reads each place at a fixed offset from its origin,
+   with no bounds test. */
 static int conv_narrow_${x}(const int64_t *g) { return g[3] > 1 && g[2] < ${narrow_outs}; }
 
 /* The kernel element of input feature c (of its group) at kernel place
@@ -516,6 +518,17 @@ static void conv_narrow_rows_${x}(const ${real} *x, const int64_t *g, int64_t ro
     if (!reach) abort();
     conv_reach_${x}(g, taps, reach);
     int depthwise = features == 1 && outs == 1 && xc == 1;
+    /* Without input dilation, a row whose window lies inside the input
+       reads each kernel place at a fixed offset from its origin (offset):
+       no bounds test per place. */
+    int undilated = 1;
+    int64_t *offset = malloc((size_t)taps * sizeof *offset);
+    if (!offset) abort();
+    for (int64_t s = 0; s < nsp; s++) undilated &= sp[10 * s + 5] == 1;
+    for (int64_t tap = 0; tap < taps; tap++) {
+        offset[tap] = 0;
+        for (int64_t s = 0; s < nsp; s++) offset[tap] += reach[tap * 3 + s] * sp[10 * s + 7];
+    }
     for (int64_t i = 0; i < m; i++) {
         int64_t row = row0 + i, rest = row % per_image;
         const ${real} *base = x + (row / per_image) * g[5];
@@ -526,8 +539,23 @@ static void conv_narrow_rows_${x}(const ${real} *x, const int64_t *g, int64_t ro
         }
         ${real} *restrict out = c + row * ldc;
         for (int64_t f = 0; f < ldc; f++) out[f] = (${real})0;
+        int inside = undilated;
+        int64_t at0 = 0;
+        for (int64_t s = 0; s < nsp && inside; s++) {
+            const int64_t *d = sp + 10 * s;
+            inside = origin[s] >= 0 && origin[s] + (d[2] - 1) * d[4] < d[0];
+            at0 += origin[s] * d[7];
+        }
+        if (inside && depthwise) {
+            for (int64_t tap = 0; tap < taps; tap++) {
+                const ${real} *restrict at = base + at0 + offset[tap], *restrict wt = packed + tap * ldc;
+                for (int64_t f = 0; f < ldc; f++) out[f] += at[f] * wt[f];
+            }
+            continue;
+        }
         for (int64_t tap = 0; tap < taps; tap++) {
-            const ${real} *restrict at = conv_at_${x}(base, sp, nsp, origin, reach + tap * 3);
+            const ${real} *restrict at = inside ? base + at0 + offset[tap]
+                                                : conv_at_${x}(base, sp, nsp, origin, reach + tap * 3);
             if (!at) continue;  /* padding or dilation: no element there */
             const ${real} *restrict wt = packed + tap * features * ldc;
             if (depthwise) {
@@ -543,6 +571,7 @@ static void conv_narrow_rows_${x}(const ${real} *x, const int64_t *g, int64_t ro
                 }
         }
     }
+    free(offset);
     free(reach);
 }
 
