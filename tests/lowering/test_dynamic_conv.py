@@ -16,8 +16,11 @@ import sys
 
 import numpy as np
 import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
 
 import bcast
+from bcast.tests.budget import examples
 
 BACKENDS = ["reference", "numpy", "array-api", "c"]
 
@@ -288,3 +291,43 @@ def test_bcast_run_refuses_static_sizes_with_exit_1_and_opt_keeps_it(tmp_path):
                            "-t", "stablehlo"], capture_output=True, text=True)
     assert kept.returncode == 0, kept.stderr
     assert "stablehlo.dynamic_conv" in kept.stdout
+
+
+_COMPILED: dict[str, object] = {}
+
+
+def compiled(backend: str):
+    """``DYNAMIC`` (f32, an i64 padding) compiled once per backend for the property."""
+    if backend not in _COMPILED:
+        _COMPILED[backend] = bcast.compile(DYNAMIC.replace("T", "f32").replace("P", "i64"), backend=backend,
+                                           filename="conv.mlir")
+    return _COMPILED[backend]
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(st.lists(st.integers(-9, 9), min_size=4, max_size=4), st.sampled_from([0, 1, 2]), st.integers(0, 2**32 - 1))
+def test_any_run_time_padding_is_the_oracle_or_the_located_error_on_every_backend(padding, batch, seed):
+    """Paddings from -9 to 9 per edge (crops, empty results, negative
+    padded sizes), batches of 0 to 2, one compiled function per backend:
+    each gives the loop-by-loop oracle's values, or (where a padded input
+    dim ends negative, which the oracle cannot build) every backend fails
+    with the reference's located error, word for word."""
+    rows = [padding[:2], padding[2:]]
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((batch, 6, 5, 2)).astype(np.float32)
+    w = rng.standard_normal((3, 2, 2, 3)).astype(np.float32)
+    dilated = (6, 9)  # (n - 1) * lhs_dilation + 1 per spatial dim
+    negative = any(d + lo + hi < 0 for d, (lo, hi) in zip(dilated, rows))
+    event("negative padded size" if negative else "runs")
+    errors = set()
+    for backend in BACKENDS:
+        try:
+            got = compiled(backend)(x, w, np.array(rows, np.int64))
+        except bcast.BcastError as e:
+            assert negative, (backend, str(e))
+            errors.add(str(e))
+            continue
+        assert not negative, backend
+        np.testing.assert_allclose(got, oracle(x, w, rows, (2, 1), (1, 2), (1, 2)), rtol=1e-5, atol=1e-5)
+    if negative:
+        assert len(errors) == 1 and next(iter(errors)).startswith("conv.mlir:2:8: error: dynamic_conv padding makes")
