@@ -18,14 +18,18 @@ order 1 with at most a few hundred products per output (f32)."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import bcast
 from bcast.ir import numerics, rules
 from bcast.ir import ops as bc
+from bcast.tests.budget import examples
 
 BACKENDS = ["reference", "numpy", "array-api", "c"]
 
@@ -468,3 +472,44 @@ def test_c_convolution_kernels_are_clean_under_sanitizers(tmp_path, isa):
         assert run.returncode == 0, (name, run.stderr[-3000:])
         got = np.frombuffer(files["out"].read_bytes(), x.dtype).reshape(want.shape)
         assert_close(got, want, element)
+
+
+@st.composite
+def narrow_group_convolutions(draw):
+    """A grouped NHWC convolution of fewer than 16 outputs per group (the C
+    kernel's narrow groups): 1 or 2 spatial dims of sizes 1 to 7, 1 to 5
+    groups of 1 or 2 input features and 1 to 3 outputs, strides, both
+    dilations, paddings from -1 to 2, reversal, a batch of 0 to 2, f32 or
+    f64."""
+    n = draw(st.integers(1, 2))
+    groups, per_in, per_out = draw(st.integers(1, 5)), draw(st.integers(1, 2)), draw(st.integers(1, 3))
+    groups = max(groups, 2)  # one group is the GEMM path
+    sizes = draw(st.lists(st.integers(1, 7), min_size=n, max_size=n))
+    kernel = draw(st.lists(st.integers(1, 3), min_size=n, max_size=n))
+    window = {name: tuple(draw(st.lists(values, min_size=n, max_size=n)))
+              for name, values in (("strides", st.integers(1, 2)), ("lhs_dilation", st.integers(1, 2)),
+                                   ("rhs_dilation", st.integers(1, 2)), ("low", st.integers(-1, 2)),
+                                   ("high", st.integers(-1, 2)), ("reversal", st.booleans()))}
+    conv = rules.Convolution.plain(nhwc(n), feature_group_count=groups, **window)
+    xs, ws = (draw(st.integers(0, 2)), *sizes, groups * per_in), (*kernel, per_in, groups * per_out)
+    element = draw(st.sampled_from(["f32", "f64"]))
+    if 0 in rules.convolution_shape(xs, ws, conv)[1:]:
+        conv = dataclasses.replace(conv, low=(2,) * n, high=(2,) * n)  # the direct kernel takes no empty dims
+    return xs, ws, conv, element, draw(st.integers(0, 2**32 - 1))
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(narrow_group_convolutions())
+def test_narrow_groups_on_the_c_kernel_sum_what_the_spec_places(case):
+    """Random narrow-group convolutions: the C target runs them on the
+    direct kernel (``bcast_blas_*conv_packed``; an empty batch: zeros) and
+    gives the oracle's values, as the reference does."""
+    xs, ws, conv, element, seed = case
+    rng = np.random.default_rng(seed)
+    x, w = (rng.standard_normal(s).astype(DTYPES[element]) for s in (xs, ws))
+    want = oracle(x, w, conv)
+    f = bcast.compile(program(x, w, conv, element), backend="c")
+    if xs[0]:  # (an empty static result is a nest of zeros)
+        assert f"bcast_blas_{'d' if element == 'f64' else 's'}conv_packed(" in f.c_source
+    assert_close(np.asarray(f(x, w)), want, element)
+    assert_close(numerics.convolution(x, w, conv), want, element)
