@@ -16,7 +16,8 @@ import numpy as np
 from xdsl.ir import Operation
 
 from bcast.ir import numerics, rules
-from bcast.ir.ops import (ArgReduceOp, BinaryOp, BitcastConvertOp, ClampOp, CompareOp, ConcatenateOp, ConvertOp, ConvolutionOp, CumulativeOp, DotGeneralOp,
+from bcast.ir.ops import (ArgReduceOp, BinaryOp, BitcastConvertOp, ClampOp, CompareOp, ConcatenateOp, ConvertOp, ConvolutionOp, CumulativeOp, DotGeneralOp, DynamicConvOp,
+                          check_dynamic_conv,
                           DynamicSliceOp, DynamicUpdateSliceOp, GatherOp, IotaOp, MatmulOp, PadOp, ReduceOp,
                           ReduceWindowOp, ReverseOp, ScatterOp, SelectOp, SliceOp, SortOp, UnaryOp)
 from bcast.ir.rules import Levels
@@ -165,6 +166,12 @@ def _dot_general(op: DotGeneralOp, x: np.ndarray, y: np.ndarray) -> np.ndarray:
 @evaluate.register(ConvolutionOp)
 def _convolution(op: ConvolutionOp, x: np.ndarray, w: np.ndarray) -> np.ndarray:
     return numerics.convolution(x, w, op.conv)
+
+
+@evaluate.register(DynamicConvOp)
+def _dynamic_conv(op: DynamicConvOp, x: np.ndarray, w: np.ndarray, padding: np.ndarray) -> np.ndarray:
+    """The padding read here (``check_dynamic_conv`` raises its run-time error)."""
+    return numerics.convolution(x, w, check_dynamic_conv(np.shape(x), np.shape(w), op.conv, padding))
 
 
 @evaluate.register(MatmulOp)

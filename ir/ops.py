@@ -3780,15 +3780,24 @@ class ConvolutionFamily(IRDLOperation, abc.ABC):
             lt = _type(lhs)
             shape = rules.convolution_shape(self.flat_shape_of(lt), self.flat_shape_of(_type(rhs)), conv)
             result_type = self.shaped_like(lt, shape)
+        IRDLOperation.__init__(self, operands=[lhs, rhs], result_types=[result_type],
+                               properties=self.conv_properties(conv, precision_config))
+
+    @classmethod
+    def conv_properties(cls, conv: rules.Convolution, precision_config: ArrayAttr | None,
+                        padded: bool = True) -> dict[str, Attribute]:
+        """The properties that say ``conv`` (its padding unless not ``padded``)."""
         window = {"stride": list(conv.strides), "pad": list(zip(conv.low, conv.high)),
                   "lhs_dilate": list(conv.lhs_dilation), "rhs_dilate": list(conv.rhs_dilation),
                   "reverse": list(conv.reversal)}  # fmt: skip
-        props = {**self.window_properties(window), "dimension_numbers": self.DIMS_ATTR.of(conv.dims),
+        if not padded:
+            del window["pad"]
+        props = {**cls.window_properties(window), "dimension_numbers": cls.DIMS_ATTR.of(conv.dims),
                  "feature_group_count": IntegerAttr(conv.feature_group_count, i64),
                  "batch_group_count": IntegerAttr(conv.batch_group_count, i64)}  # fmt: skip
         if precision_config is not None:
             props["precision_config"] = precision_config
-        IRDLOperation.__init__(self, operands=[lhs, rhs], result_types=[result_type], properties=props)
+        return props
 
     @staticmethod
     def window_properties(window: Mapping[str, list]) -> dict[str, Attribute]:
@@ -3911,6 +3920,81 @@ class ConvolutionOp(ConvolutionFamily, BcastOp):
                              ["convolution multiplies operands of one element type; insert a bcast.convert"])
         self.check_precision_config()
         _check_declared(self, make_type((rules.convolution_shape(lhs, rhs, self.conv),), le), self.result.type)
+
+
+def dynamic_conv_shape(lhs: Shape, rhs: Shape, conv: rules.Convolution) -> tuple[rules.Dim, ...]:
+    """``dynamic_conv``'s inferred result shape: ``convolution``'s rules
+    with no padding, each spatial dim ``?`` (its size comes from the
+    padding read at run time, ``check_dynamic_conv``)."""
+    shape = list(rules.convolution_shape(lhs, rhs, conv))
+    for o in conv.dims.output_spatial:
+        shape[o] = rules.Dynamic()
+    return tuple(shape)
+
+
+def check_dynamic_conv(lhs: Sequence[int], rhs: Sequence[int], conv: rules.Convolution,
+                       padding: np.ndarray) -> rules.Convolution:
+    """``dynamic_conv`` on its run-time ``padding`` (one (low, high) row
+    per spatial dim): ``conv`` with that padding. A padding whose edges
+    crop more than the dilated input holds, so that the padded input's
+    size ends negative, is an error (a negative edge crops; no size is
+    negative)."""
+    rows = [(int(lo), int(hi)) for lo, hi in np.asarray(padding).reshape(-1, 2)]
+    for s, ((lo, hi), i) in enumerate(zip(rows, conv.dims.input_spatial)):
+        n = int(lhs[i])
+        dilated = (n - 1) * conv.lhs_dilation[s] + 1 if n else 0
+        if dilated + lo + hi < 0:
+            raise RuntimeShapeError(f"dynamic_conv padding makes spatial dimension {s} of the padded input "
+                                    f"of size {dilated + lo + hi}",
+                                    [f"low {lo} and high {hi} crop more than the {dilated} elements of the "
+                                     "dilated input dimension"])  # fmt: skip
+    return dataclasses.replace(conv, low=tuple(lo for lo, _ in rows), high=tuple(hi for _, hi in rows))
+
+
+@irdl_op_definition
+class DynamicConvOp(ConvolutionFamily, BcastOp):
+    """``dynamic_conv(%x, %w, %padding) dim_numbers = ..., window = {...}
+    {...} : (tensor<?x8x8x3xf32>, tensor<3x3x3x4xf32>, tensor<2x2xi64>) ->
+    tensor<?x?x?x4xf32>``: StableHLO's ``dynamic_conv``, a ``convolution``
+    whose padding is an integer tensor operand of one (low, high) row per
+    spatial dim, read at run time (its window has no ``pad`` field). The
+    result's spatial dims are ``?`` (declared so: their sizes come from the
+    padding's values); a padding that makes a padded input dim negative is
+    a run-time error at the op (``check_dynamic_conv``). Otherwise
+    ``convolution``'s rules and meaning (``numerics.convolution`` with the
+    padding read); a fusion boundary (docs/stablehlo.md, "Convolution")."""
+
+    name = "bcast.dynamic_conv"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
+    DIMS_ATTR: ClassVar[type[ConvDimsFamily]] = ConvDimsAttr
+    lhs = operand_def(TensorType)  # redeclared: the operands in StableHLO's order
+    rhs = operand_def(TensorType)
+    d_padding = operand_def(TensorType)
+    traits = traits_def(ChecksSizesAtRunTime())
+
+    def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation, padding: SSAValue | Operation,
+                 conv: rules.Convolution, *, precision_config: ArrayAttr | None = None):
+        """The result type is inferred (``dynamic_conv_shape``); ``conv``'s
+        own padding is not used."""
+        shape = dynamic_conv_shape(self.flat_shape_of(_type(lhs)), self.flat_shape_of(_type(rhs)), conv)
+        IRDLOperation.__init__(self, operands=[lhs, rhs, padding], result_types=[self.shaped_like(_type(lhs), shape)],
+                               properties=self.conv_properties(conv, precision_config, padded=False))
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        (lhs, le), (rhs, re) = _contraction_levels(self)
+        if le != re:
+            raise Diagnostic(f"operands have element types {le} and {re}",
+                             ["convolution multiplies operands of one element type; insert a bcast.convert"])
+        self.check_precision_config()
+        if self.padding is not None:
+            raise Diagnostic("takes its padding as an operand, not in its window")
+        spatial = len(self.dimension_numbers.dims.input_spatial)
+        padding = self.d_padding.type
+        if (not isinstance(padding, TensorType) or rules.kind(str(padding.get_element_type())) not in ("signed", "unsigned")
+                or tuple(padding.get_shape()) != (spatial, 2)):
+            raise Diagnostic(f"padding must be a tensor<{spatial}x2x...> of integers (one (low, high) row per "
+                             f"spatial dim), got {padding}")  # fmt: skip
+        check_run_time_result(self, make_type((dynamic_conv_shape(lhs, rhs, self.conv),), le), self.result.type)
 
 
 OPS: list[type[BcastOp]] = [

@@ -2366,9 +2366,8 @@ class DynamicConvOp(bc.ConvolutionFamily, StablehloOp):
     = {stride = [4, 4], lhs_dilate = [2, 2]} {...} : (A, B, tensor<2x2xi64>)
     -> C``: ``convolution`` whose padding is an operand, one (low, high)
     row per spatial dim (the window has no ``pad`` field). The import makes
-    it a ``bcast.convolution`` when the padding is a constant; a run-time
-    padding would give the result run-time spatial sizes, which
-    ``bcast.convolution`` does not take, and is refused, located."""
+    it a ``bcast.convolution`` when the padding is a constant, and a
+    ``bcast.dynamic_conv`` (its padding read at run time) otherwise."""
 
     name = "stablehlo.dynamic_conv"
     DYNAMIC_SHAPES: ClassVar[bool] = True

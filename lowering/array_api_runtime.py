@@ -1048,3 +1048,10 @@ def reduce_window_body(xp, body, inputs, inits, window: Sequence[Sequence[int]])
     for at in numerics.window_places(shape, sizes, strides, window_dilations):
         accumulators = [xp.broadcast_to(v, shape) for v in body(xp, accumulators, [p[at] for p in padded])]
     return tuple(accumulators)
+def dynamic_conv(xp, x, w, padding, conv: rules.Convolution, dtype_name: str, site: rt.Site | None):
+    """``bcast.dynamic_conv``: ``convolution`` with the padding's values
+    read now (on the host: they are sizes), checked by the reference's rule
+    (``bc.check_dynamic_conv``, its error at ``site``)."""
+    read = np.asarray(padding)
+    return convolution(xp, x, w, rt.checked(site, bc.check_dynamic_conv, tuple(x.shape), tuple(w.shape), conv, read),
+                       dtype_name)

@@ -40,6 +40,8 @@ the layer from 1.45-1.63x jax.jit's time to about even at 1024 and
 
 from string import Template
 
+from bcast.passes.conv_gemm import NARROW_OUTS
+
 SYMBOLS = ("bcast_sgemm", "bcast_dgemm", "bcast_sgemm_pack", "bcast_dgemm_pack", "bcast_sgemm_packed",
            "bcast_dgemm_packed", "bcast_gemm_release", "bcast_sgemm_pack_buffer", "bcast_dgemm_pack_buffer",
            "bcast_sgemm_pack_rows", "bcast_dgemm_pack_rows", "bcast_sconv_pack", "bcast_dconv_pack",
@@ -469,17 +471,126 @@ static void micro_conv_${x}(int64_t features, int64_t p0, int64_t kc, const ${re
         for (int64_t j = 0; j < cols; j++) c[r * ldc + j] = first ? tile[r][j] : c[r * ldc + j] + tile[r][j];
 }
 
+/* Narrow groups (docs/c-backend.md, "Convolutions"): a grouped
+   convolution with fewer than NARROW_OUTS output features per group (a
+   depthwise one: one input feature per group) would fill the GEMM's
+   micro-tile, NR output features wide, mostly with padding
+   (passes/conv_gemm.py, NARROW_OUTS). Its kernel is
+   packed per kernel place and input feature of the group as one row of
+   all the output features (conv_narrow_pack), and each output row is
+   summed in place over the kernel places, the output features innermost:
+   with one input and one output feature per group and contiguous input
+   features, one vector product of the input row at that place and the
+   kernel row (conv_narrow_rows). A row whose window lies inside an
+   undilated input reads each place at a fixed offset from its origin,
+   with no bounds test. */
+static int conv_narrow_${x}(const int64_t *g) { return g[3] > 1 && g[2] < ${narrow_outs}; }
+
+/* The kernel element of input feature c (of its group) at kernel place
+   tap, for output feature 0 (add the output feature times g[8]). */
+static int64_t conv_kernel_at_${x}(const int64_t *g, int64_t tap, int64_t c) {
+    int64_t at = c * g[7];
+    for (int64_t s = g[0] - 1; s >= 0; s--) {
+        const int64_t *d = g + 9 + 10 * s;
+        int64_t place = tap % d[2];
+        at += (d[9] ? d[2] - 1 - place : place) * d[8];
+        tap /= d[2];
+    }
+    return at;
+}
+
+static void conv_narrow_pack_${x}(const ${real} *w, const int64_t *g, ${real} *restrict packed) {
+    int64_t features = g[1], ldc = g[4], taps = conv_places_${x}(g, 2);
+    for (int64_t tap = 0; tap < taps; tap++)
+        for (int64_t c = 0; c < features; c++) {
+            int64_t at = conv_kernel_at_${x}(g, tap, c);
+            ${real} *row = packed + (tap * features + c) * ldc;
+            for (int64_t f = 0; f < ldc; f++) row[f] = w[at + f * g[8]];
+        }
+}
+
+static void conv_narrow_rows_${x}(const ${real} *x, const int64_t *g, int64_t row0, int64_t m,
+                                  const ${real} *restrict packed, ${real} *c) {
+    int64_t nsp = g[0], features = g[1], outs = g[2], groups = g[3], ldc = g[4], xc = g[6];
+    int64_t per_image = conv_places_${x}(g, 1), taps = conv_places_${x}(g, 2);
+    const int64_t *sp = g + 9;
+    int64_t *reach = malloc((size_t)(taps * 3) * sizeof *reach);
+    if (!reach) abort();
+    conv_reach_${x}(g, taps, reach);
+    int depthwise = features == 1 && outs == 1 && xc == 1;
+    /* Without input dilation, a row whose window lies inside the input
+       reads each kernel place at a fixed offset from its origin (offset):
+       no bounds test per place. */
+    int undilated = 1;
+    int64_t *offset = malloc((size_t)taps * sizeof *offset);
+    if (!offset) abort();
+    for (int64_t s = 0; s < nsp; s++) undilated &= sp[10 * s + 5] == 1;
+    for (int64_t tap = 0; tap < taps; tap++) {
+        offset[tap] = 0;
+        for (int64_t s = 0; s < nsp; s++) offset[tap] += reach[tap * 3 + s] * sp[10 * s + 7];
+    }
+    for (int64_t i = 0; i < m; i++) {
+        int64_t row = row0 + i, rest = row % per_image;
+        const ${real} *base = x + (row / per_image) * g[5];
+        int64_t origin[3] = {0, 0, 0};
+        for (int64_t s = nsp - 1; s >= 0; s--) {
+            origin[s] = (rest % sp[10 * s + 1]) * sp[10 * s + 3] - sp[10 * s + 6];
+            rest /= sp[10 * s + 1];
+        }
+        ${real} *restrict out = c + row * ldc;
+        for (int64_t f = 0; f < ldc; f++) out[f] = (${real})0;
+        int inside = undilated;
+        int64_t at0 = 0;
+        for (int64_t s = 0; s < nsp && inside; s++) {
+            const int64_t *d = sp + 10 * s;
+            inside = origin[s] >= 0 && origin[s] + (d[2] - 1) * d[4] < d[0];
+            at0 += origin[s] * d[7];
+        }
+        if (inside && depthwise) {
+            for (int64_t tap = 0; tap < taps; tap++) {
+                const ${real} *restrict at = base + at0 + offset[tap], *restrict wt = packed + tap * ldc;
+                for (int64_t f = 0; f < ldc; f++) out[f] += at[f] * wt[f];
+            }
+            continue;
+        }
+        for (int64_t tap = 0; tap < taps; tap++) {
+            const ${real} *restrict at = inside ? base + at0 + offset[tap]
+                                                : conv_at_${x}(base, sp, nsp, origin, reach + tap * 3);
+            if (!at) continue;  /* padding or dilation: no element there */
+            const ${real} *restrict wt = packed + tap * features * ldc;
+            if (depthwise) {
+                for (int64_t f = 0; f < ldc; f++) out[f] += at[f] * wt[f];
+                continue;
+            }
+            for (int64_t grp = 0; grp < groups; grp++)
+                for (int64_t ci = 0; ci < features; ci++) {
+                    ${real} v = at[(grp * features + ci) * xc];
+                    const ${real} *restrict wr = wt + ci * ldc + grp * outs;
+                    ${real} *restrict o = out + grp * outs;
+                    for (int64_t j = 0; j < outs; j++) o[j] += v * wr[j];
+                }
+        }
+    }
+    free(offset);
+    free(reach);
+}
+
 /* The kernel w of geometry g packed as bcast_${x}gemm_pack packs a
    (places * features) x (out features) B, one such B per feature group
-   after the other. Returns the buffer (give it back with
-   bcast_gemm_release), NULL when out of memory. */
+   after the other (narrow groups: conv_narrow_pack). Returns the buffer
+   (give it back with bcast_gemm_release), NULL when out of memory. */
 void *bcast_${x}conv_pack(const ${real} *w, const int64_t *g) {
     int64_t features = g[1], outs = g[2], groups = g[3], nsp = g[0];
     int64_t k = conv_places_${x}(g, 2) * features, n = outs, per_group = k * ((n + NR - 1) / NR * NR);
     const int64_t *sp = g + 9;
+    if (conv_narrow_${x}(g)) per_group = k * outs;
     void *base = pack_buffer((size_t)(groups * per_group) * sizeof(${real}) + 64);
     if (!base) return NULL;
     ${real} *packed = (${real} *)((char *)base + (64 - (uintptr_t)base % 64) % 64);
+    if (conv_narrow_${x}(g)) {
+        conv_narrow_pack_${x}(w, g, packed);
+        return base;
+    }
     for (int64_t grp = 0; grp < groups; grp++)
         for (int64_t j0 = 0; j0 < n; j0 += NC) {
             int64_t nc = n - j0 < NC ? n - j0 : NC, ncp = (nc + NR - 1) / NR * NR;
@@ -515,6 +626,10 @@ void bcast_${x}conv_packed(const ${real} *x, const int64_t *g, int64_t row0, int
     int64_t outs = g[2], ldc = g[4], k = conv_places_${x}(g, 2) * g[1], per_group = k * ((outs + NR - 1) / NR * NR);
     const ${real} *packed = (const ${real} *)((const char *)packed_base
                                          + (64 - (uintptr_t)packed_base % 64) % 64);
+    if (conv_narrow_${x}(g)) {
+        conv_narrow_rows_${x}(x, g, row0, m, packed, c);
+        return;
+    }
     int64_t kb = k < KC ? k : KC, mb = m < MC ? m : MC;
     void *base;
     ${real} *ap = aligned_${x}((size_t)((mb + MR - 1) / MR * MR) * kb, &base);
@@ -658,4 +773,4 @@ void bcast_gemm_release(void *packed) {
 """
 
 SOURCE = PRELUDE + "".join(
-    KERNEL.substitute(real=real, x=x) for real, x in (("float", "s"), ("double", "d")))
+    KERNEL.substitute(real=real, x=x, narrow_outs=NARROW_OUTS) for real, x in (("float", "s"), ("double", "d")))

@@ -85,6 +85,10 @@ class SizePlan:
                 derived = [(d, source) for d in range(len(flat_type_shape(op.results[0].type)))
                            if isinstance(source := size_source(op.results[0], d), DerivedSize)]
                 self.steps.append(("operand sizes", op, shapes, derived))
+            elif isinstance(op, bc.DynamicConvOp):
+                lhs = [size_source(op.lhs, k) for k in range(len(flat_type_shape(op.lhs.type)))]
+                derived = [(d, size_source(op.result, d)) for d in op.conv.dims.output_spatial]
+                self.steps.append(("conv", op, lhs, derived))
             if isinstance(op, bc.DimOp):
                 self.steps.append(("dim", op.result, size_source(op.operand, op.dim)))
             elif isinstance(op, bc.BroadcastSizeOp):
@@ -157,6 +161,17 @@ class SizePlan:
             elif kind == "operand sizes":
                 _, op, sources, derived = step
                 result = _operand_sizes_rule(op, [tuple(size(s) for s in shape) for shape in sources])
+                for d, source in derived:
+                    sizes[source] = result[d]
+            elif kind == "conv":  # the padding's values checked, and the spatial sizes they give
+                _, op, lhs, derived = step
+                shape = tuple(size(v) for v in lhs)
+                rhs = flat_type_shape(op.rhs.type)
+                try:
+                    conv = bc.check_dynamic_conv(shape, rhs, op.conv, self.value(op.d_padding, shapes, values))
+                except bc.RuntimeShapeError as e:
+                    raise RuntimeShapeFailure(op, e) from None
+                result = rules.convolution_shape(shape, rhs, conv)
                 for d, source in derived:
                     sizes[source] = result[d]
             elif kind == "bound":

@@ -317,6 +317,11 @@ class BcastFunctions(InterpreterFunctions):
     def run_convolution(self, interpreter: Interpreter, op: bc.ConvolutionOp, args: PythonValues) -> PythonValues:
         return _typed(op, evaluate(op, *args))
 
+    @impl(bc.DynamicConvOp)
+    def run_dynamic_conv(self, interpreter: Interpreter, op: bc.DynamicConvOp, args: PythonValues) -> PythonValues:
+        _checked(op, bc.check_dynamic_conv, np.shape(args[0]), np.shape(args[1]), op.conv, args[2])
+        return _typed(op, evaluate(op, *args))
+
     @impl(bc.MatmulOp)
     def run_matmul(self, interpreter: Interpreter, op: bc.MatmulOp, args: PythonValues) -> PythonValues:
         """Under xla, the pairs ``dot_general`` would check

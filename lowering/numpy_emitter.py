@@ -848,12 +848,16 @@ EXPRESSIONS: dict[type[Operation], Expression] = {
         f"numerics.reduce_window({op.kind_name!r}, {x}, {e.names[op.init]}, *{op.window!r})"),
     # im2col through a strided window view, one np.matmul per group
     bc.ConvolutionOp: lambda e, op, x: f"numerics.convolution({x}, {e.names[op.rhs]}, {op.conv!r})",
+    # the same, on the padding read when it runs (its error at the op)
+    bc.DynamicConvOp: lambda e, op, x: (
+        f"rt.dynamic_conv({x}, {e.names[op.rhs]}, {e.names[op.d_padding]}, {op.conv!r}, {site(op)!r})"),
 }
 """The NumPy target's ops that are one call (or one index), by op class."""
 
 FRESH_RESULTS = (bc.SizeToTensorOp, bc.DynamicIotaOp, bc.SetDimensionSizeOp, bc.IotaOp, bc.ConcatenateOp, bc.PadOp,
                  bc.DynamicUpdateSliceOp, bc.ScatterOp, bc.GatherOp, bc.ExtractOp, bc.AssignOp, bc.ReduceOp,
-                 bc.ArgReduceOp, bc.CumulativeOp, bc.SortOp, bc.ReduceWindowOp, bc.ConvolutionOp)  # fmt: skip
+                 bc.ArgReduceOp, bc.CumulativeOp, bc.SortOp, bc.ReduceWindowOp, bc.ConvolutionOp,
+                 bc.DynamicConvOp)  # fmt: skip
 """The ``EXPRESSIONS`` whose result is an array the function allocates
 (``owned``, returned without a copy); the others give views (``slice``,
 ``reshape``, ``dynamic_slice``, a broadcast) or, for ``dot_general``,
@@ -898,7 +902,7 @@ def check_static_or_explicit(op: Operation, target: str) -> None:
         types += [v.type for inner in op.walk() for v in (*inner.operands, *inner.results)]
     dynamic = next((t for t in types if is_dynamic_type(t)), None)
     computes_on_any_shape = (isinstance(op, (*DYNAMIC_FORM_ARRAY_OPS, bc.ReduceOp, bc.ArgReduceOp, bc.ReverseOp,
-                                             bc.CumulativeOp, bc.DotGeneralOp, bc.ConvolutionOp,
+                                             bc.CumulativeOp, bc.DotGeneralOp, bc.ConvolutionOp, bc.DynamicConvOp,
                                              bc.DynamicSliceOp, bc.DynamicUpdateSliceOp, bc.GatherOp,
                                              bc.ConcatenateOp, bc.PadOp,
                                              bc.SliceOp, bc.ReshapeOp, bc.ReduceWindowOp, bc.SortOp))

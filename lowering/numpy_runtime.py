@@ -641,6 +641,12 @@ def dynamic_reshape(x: np.ndarray, shape: tuple[int, ...], site: Site | None) ->
     return np.reshape(x, shape)
 
 
+def dynamic_conv(x: np.ndarray, w: np.ndarray, padding: np.ndarray, conv, site: Site | None) -> np.ndarray:
+    """``bcast.dynamic_conv``: ``numerics.convolution`` with the padding
+    read now (``bc.check_dynamic_conv``, its error at ``site``)."""
+    return numerics.convolution(x, w, checked(site, bc.check_dynamic_conv, x.shape, w.shape, conv, padding))
+
+
 def concatenate(xs: Sequence[np.ndarray], dim: int, site: Site | None) -> np.ndarray:
     """``bcast.concatenate`` of ``?`` dims: sizes equal but along ``dim``
     (NumPy's words, the reference's error at ``site``)."""

@@ -212,6 +212,19 @@ class ExactPrinter(Printer):
     their bytes (``float_literal``); xDSL's own prints each element from a
     Python float."""
 
+    GENERIC: ClassVar[tuple[type[Operation], ...]] = (shlo.DynamicConvOp,)
+    """Ops jaxlib's MLIR has no custom form of: printed generic."""
+
+    def print_op(self, op: Operation) -> None:
+        if isinstance(op, self.GENERIC) and not self.print_generic_format:
+            self.print_generic_format = True
+            try:
+                super().print_op(op)
+            finally:
+                self.print_generic_format = False
+            return
+        super().print_op(op)
+
     def print_attribute(self, attribute: Attribute) -> None:
         if isinstance(attribute, DenseIntOrFPElementsAttr) and isinstance(attribute.get_element_type(), NUMPY_FLOATS):
             self.print_string(dense_text(attribute) + " : ")
@@ -531,6 +544,9 @@ class FunctionEmitter:
             return self.add(shlo.DotGeneralOp(args[0], args[1], op.dims, t))
         if isinstance(op, bc.ConvolutionOp):
             return self.add(shlo.ConvolutionOp(args[0], args[1], op.conv, t, precision_config=op.precision_config))
+        if isinstance(op, bc.DynamicConvOp):
+            props = shlo.DynamicConvOp.conv_properties(op.conv, op.precision_config, padded=False)
+            return self.add(shlo.DynamicConvOp.create(operands=args[:3], result_types=[t], properties=props))
         if isinstance(op, bc.DynamicSliceOp):
             starts = self.wide_starts(args[1:], flat_type_shape(op.operand.type), op.sizes)
             return self.add(shlo.DynamicSliceOp(args[0], starts, op.sizes))

@@ -31,20 +31,23 @@ GEMM_ELEMENTS = ("f32", "f64")
 integers wrap in the loop nest, which keeps them)."""
 
 
-DIRECT_MIN_OUTS = 16
-"""The fewest output features per group the direct convolution kernel
-takes for a grouped convolution: its micro-tile is two vectors of output
-features wide (32 at f32 with AVX-512), so a depthwise convolution (one
-per group) would compute mostly padding; the loop nest serves those."""
+NARROW_OUTS = 16
+"""Below this many output features per group, the C kernel computes a
+grouped convolution as narrow groups (``lowering/c_gemm.py``,
+``conv_narrow``: the output features innermost, summed per kernel place)
+instead of on the GEMM's micro-tile, which is two vectors of output
+features wide (32 at f32 with AVX-512) and would compute mostly padding
+for a depthwise convolution (one per group). The C source's
+``NARROW_OUTS`` is this value."""
 
 
 def direct_geometry(op: bc.ConvolutionOp) -> tuple[int, ...] | None:
     """``CONV_ATTR``'s geometry (``loops.conv_geometry``) when the C
     target's direct convolution kernel (``lowering/c_gemm.py``, no im2col
     materialized) computes ``op``: f32/f64, no batch groups, 1 to 3
-    spatial dims, one feature group or at least ``DIRECT_MIN_OUTS``
-    output features per group, a result laid out (batch, spatial...,
-    feature) in order, every dim
+    spatial dims, any feature groups (fewer than ``NARROW_OUTS`` output
+    features per group, as depthwise ones have, run as narrow groups), a
+    result laid out (batch, spatial..., feature) in order, every dim
     static and non-empty but the batch, which may be ``?`` when it is the
     input's first dim (the input's strides do not depend on it then). The
     operands may have any layout (read through their strides); the
@@ -62,8 +65,6 @@ def direct_geometry(op: bc.ConvolutionOp) -> tuple[int, ...] | None:
     if not isinstance(lhs[d.input_batch], int) and d.input_batch != 0:
         return None
     outs = rhs[d.kernel_output_feature] // groups
-    if groups > 1 and outs < DIRECT_MIN_OUTS:
-        return None
 
     def strides(shape: tuple) -> list[int]:
         return [int(np.prod(shape[k + 1:], dtype=np.int64)) for k in range(len(shape))]

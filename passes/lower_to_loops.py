@@ -510,6 +510,8 @@ class DerivedSize:
         if isinstance(self.op, bc.ReshapeOp):
             operand = self.op.operand
             return [size_source(operand, k) for k in range(len(flat_type_shape(operand.type)))]
+        if isinstance(self.op, bc.DynamicConvOp):  # the padding itself: a size of its values
+            return [self.op.d_padding]
         return [size_source(self.op.operands[0], self.dim)]
 
 
@@ -580,6 +582,10 @@ def size_source(v: SSAValue, d: int) -> SizeSource:
             batch = [r for r in range(len(flat_type_shape(v.type))) if r not in op.dims.offset_dims]
             v, d = op.start_indices, op.dims.batch_dims(len(flat_type_shape(op.start_indices.type)))[batch.index(d)]
         elif isinstance(op, bc.ConvolutionOp):  # only the batch dim may be ``?`` (rules.convolution_shape)
+            v, d = op.lhs, op.conv.dims.input_batch
+        elif isinstance(op, bc.DynamicConvOp):  # the batch's, or a spatial dim the padding sizes
+            if d != op.conv.dims.output_batch:
+                return DerivedSize(op, d)
             v, d = op.lhs, op.conv.dims.input_batch
         elif isinstance(op, WhileOp):  # a carried size never changes (proven: loops_control_flow)
             v = op.inputs[v.index]
@@ -758,6 +764,9 @@ class FunctionLowering:
             source = size_source(op.result, d)
             if not isinstance(source, DerivedSize) or source in self.derived:
                 continue
+            if isinstance(op, bc.DynamicConvOp):
+                self.derived[source] = self.dynamic_conv_size(op, op.conv.dims.output_spatial.index(d))
+                continue
             sizes = [self.size(s) for s in source.operand_sources()]
             if isinstance(op, bc.ConcatenateOp):
                 total = 0
@@ -778,6 +787,31 @@ class FunctionLowering:
                     total = b(arith.AddiOp(total, gaps if gap == 1 else b(arith.MuliOp(gaps, b.index(gap)))))
             self.derived[source] = total
         self.derived_for.add(op)
+
+    def padding_entry(self, op: bc.DynamicConvOp, s: int, edge: int) -> SSAValue:
+        """Padding ``edge`` (0 low, 1 high) of spatial dim ``s`` of a
+        ``dynamic_conv``, an ``i64`` read from its padding tensor."""
+        b = self.b
+        value = self.value_at(op.d_padding, [b.index(s), b.index(edge)])
+        element = element_of(op.d_padding.type)
+        return value if element == "i64" else scalar.convert(b, element, "i64", value)
+
+    def dynamic_conv_size(self, op: bc.DynamicConvOp, s: int) -> SSAValue:
+        """The output size of spatial dim ``s`` of a ``dynamic_conv`` from its
+        padding (``rules.conv_window_count``): 0 when the padded input is
+        shorter than the dilated kernel, else the strided positions (the C
+        runtime has checked that no padded size is negative)."""
+        b, conv = self.b, op.conv
+        d = conv.dims
+        n = flat_type_shape(op.lhs.type)[d.input_spatial[s]]
+        k = flat_type_shape(op.rhs.type)[d.kernel_spatial[s]]
+        dilated = (n - 1) * conv.lhs_dilation[s] + 1 if n else 0
+        span = (k - 1) * conv.rhs_dilation[s] + 1
+        padded = b(arith.AddiOp(self.padding_entry(op, s, 0), self.padding_entry(op, s, 1)))
+        room = b(arith.AddiOp(padded, b.int(dilated - span, "i64")))  # padded input - dilated kernel
+        count = b(arith.AddiOp(b(arith.DivSIOp(room, b.int(conv.strides[s], "i64"))), b.int(1, "i64")))
+        count = b.select(b(arith.CmpiOp(room, b.int(0, "i64"), "slt")), b.int(0, "i64"), count)
+        return b(arith.IndexCastOp(count, IndexType()))
 
     def shape(self, v: SSAValue) -> list[int | SSAValue]:
         """The run-time flat shape of tensor ``v``."""
@@ -1164,6 +1198,9 @@ class FunctionLowering:
         elif isinstance(op, bc.DotGeneralOp):
             self.lower_dot_general(op)
         elif isinstance(op, bc.ConvolutionOp):
+            self.lower_convolution(op)
+        elif isinstance(op, bc.DynamicConvOp):
+            self.derive_sizes(op)
             self.lower_convolution(op)
         elif reads_as_view(op):
             return  # its contraction reads it through its index expression
@@ -2034,7 +2071,7 @@ class FunctionLowering:
             self.scopes.pop()
         self.b(scf.YieldOp())
         self.b.builder.insertion_point = outer
-    def lower_convolution(self, op: bc.ConvolutionOp) -> None:
+    def lower_convolution(self, op: bc.ConvolutionOp | bc.DynamicConvOp) -> None:
         """A fusion boundary: a parallel nest over the result and, inside it,
         one ``scf.for`` over the input features of the output feature's
         group and one per kernel spatial dim, carrying the sum (in the
@@ -2047,7 +2084,8 @@ class FunctionLowering:
         kernel in features + c``; a batch group ``g = f / (out features /
         batch groups)`` reads input batch ``g * result batch + b``. The nest
         is marked ``CONV_ATTR`` when a target may run a kernel instead
-        (``direct_convolution``)."""
+        (``direct_convolution``). A ``dynamic_conv`` reads its low paddings
+        before the nest and checks every place (its sizes: ``derive_sizes``)."""
         b, target = self.b, self.buffer(op.result)
         conv = op.conv
         d, n = conv.dims, len(conv.dims.input_spatial)
@@ -2064,11 +2102,14 @@ class FunctionLowering:
         kernel = [rhs[k] for k in d.kernel_spatial]
         sizes = [lhs[i] for i in d.input_spatial]
         outs = [result[o] for o in d.output_spatial]
-        checked = [lo != 0 or ld != 1 or (m - 1) * st + (k - 1) * rd >= size
+        dynamic = isinstance(op, bc.DynamicConvOp)  # its padding read at run time: every place checked
+        checked = [dynamic or lo != 0 or ld != 1 or (m - 1) * st + (k - 1) * rd >= size
                    for size, m, k, st, ld, rd, lo in zip(sizes, outs, kernel, conv.strides, conv.lhs_dilation,
                                                          conv.rhs_dilation, conv.low)]  # fmt: skip
+        lows = ([self.padding_entry(op, s, 0) for s in range(n)] if dynamic
+                else [b.int(lo, "i64") for lo in conv.low])  # fmt: skip
         wide = lambda i: b(arith.IndexCastOp(i, IntegerType(64)))  # noqa: E731
-        geometry = self.direct_convolution(op)
+        geometry = None if dynamic else self.direct_convolution(op)
         block = self.b.builder.insertion_point.block
         before = set(block.ops)
         with self.nest(self.shape(op.result), parallel=True) as ivs:
@@ -2089,7 +2130,7 @@ class FunctionLowering:
                                     b(arith.MuliOp(k, b.index(conv.rhs_dilation[s])))))  # fmt: skip
                 if not checked[s]:
                     return at, None
-                q = b(arith.SubiOp(wide(at), b.int(conv.low[s], "i64")))
+                q = b(arith.SubiOp(wide(at), lows[s]))
                 inside = b(arith.CmpiOp(q, b.int((sizes[s] - 1) * conv.lhs_dilation[s] + 1, "i64"), "ult"))
                 if conv.lhs_dilation[s] != 1:
                     on_element = b(arith.CmpiOp(b.apply("arith.remui", q, b.int(conv.lhs_dilation[s], "i64")),

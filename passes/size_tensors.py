@@ -50,13 +50,18 @@ def size_tensor_ops(function: func.FuncOp) -> tuple[set[Operation], set[int]]:
         if isinstance(op, SIZE_TENSOR_OPS):
             found.add(op)
             _add_sources(op, op, found, arguments)
+        elif isinstance(op, bc.DynamicConvOp):  # its padding's values are its result's sizes
+            _add_sources(op, op, found, arguments, [op.d_padding])
     return found, arguments
 
 
-def _add_sources(op: Operation, reader: Operation, found: set[Operation], arguments: set[int]) -> None:
-    """The tensor operands of ``op``, and theirs in turn, into ``found`` (an
-    explicit stack: a chain of size arithmetic is as long as the program)."""
-    stack: list[SSAValue] = [v for v in op.operands if not isinstance(v.type, IndexType)]
+def _add_sources(op: Operation, reader: Operation, found: set[Operation], arguments: set[int],
+                 values: list[SSAValue] | None = None) -> None:
+    """The tensor operands of ``op`` (or ``values``), and theirs in turn, into
+    ``found`` (an explicit stack: a chain of size arithmetic is as long as
+    the program)."""
+    stack: list[SSAValue] = values if values is not None else [
+        v for v in op.operands if not isinstance(v.type, IndexType)]
     while stack:
         v = stack.pop()
         shape = flat_type_shape(v.type)

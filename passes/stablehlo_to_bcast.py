@@ -618,9 +618,8 @@ class ConvertConvolution(RewritePattern):
 
 class ConvertDynamicConv(RewritePattern):
     """``dynamic_conv`` with a constant padding -> ``bcast.convolution`` with
-    that padding (as ``ConvertConvolution``). A run-time padding is refused,
-    located: it makes the result's spatial sizes run-time values, and
-    ``bcast.convolution`` takes ``?`` only in the batch dim."""
+    that padding (as ``ConvertConvolution``); a run-time padding ->
+    ``bcast.dynamic_conv`` (``_run_time_padding_conv``)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: hlo.DynamicConvOp, rewriter: PatternRewriter) -> None:
@@ -628,9 +627,8 @@ class ConvertDynamicConv(RewritePattern):
         padding = _dense_values(owner.value if isinstance(owner, hlo.ConstantOp) else
                                 owner.properties["value"] if isinstance(owner, bcast.ConstantOp) else None)
         if padding is None:
-            raise PassError(op, "with a run-time padding is not supported by convert-stablehlo-to-bcast",
-                            ["a constant padding makes it a convolution; a run-time one would make the "
-                             "result's spatial sizes run-time values"])
+            replace(rewriter, op, _run_time_padding_conv(op))
+            return
         conv = dataclasses.replace(op.conv, low=tuple(int(v) for v in padding[:, 0]),
                                    high=tuple(int(v) for v in padding[:, 1]))
         try:
@@ -643,6 +641,23 @@ class ConvertDynamicConv(RewritePattern):
         new, operands = _converted_to_result_element(op)
         replace(rewriter, op, [*new, bcast.ConvolutionOp(*operands, conv, op.result.type,
                                                          precision_config=op.precision_config)])
+
+
+def _run_time_padding_conv(op: hlo.DynamicConvOp) -> list[Operation]:
+    """A run-time padding: ``bcast.dynamic_conv`` (its padding read when it
+    runs, its spatial sizes ``?``). A declared result type more static than
+    that is refused (no op of bcast forgets a static size), as is what
+    ``bcast.convolution`` refuses (a ``?`` spatial input dim)."""
+    _bcast_type(op, op.d_padding)
+    new, operands = _converted_to_result_element(op)
+    try:
+        conv = bcast.DynamicConvOp(*operands, op.d_padding, op.conv, precision_config=op.precision_config)
+    except RuleError as e:
+        raise PassError(op, e.message, e.notes) from None
+    if conv.result.type != op.result.type:
+        raise PassError(op, f"declares {op.result.type}, but a run-time padding makes {conv.result.type}",
+                        ["the spatial sizes of a run-time padding are known only at run time: declare them ?"])
+    return [*new, conv]
 
 
 def _scalar_constant(value: SSAValue) -> float | int | None:

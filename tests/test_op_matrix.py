@@ -53,7 +53,8 @@ NOT_SCALAR = {bc.BroadcastInDimOp, bc.TransposeOp, bc.ReshapeOp, bc.NarrowOp, bc
               bc.DimOp, bc.BroadcastSizeOp, bc.DynamicBroadcastInDimOp, bc.CheckBroadcastableOp,
               bc.SizeFromTensorOp, bc.SizeToTensorOp, bc.ShapeAssertionOp,
               bc.DynamicReshapeOp, bc.DynamicIotaOp, bc.SetDimensionSizeOp, bc.SortOp,
-              bc.ConvolutionOp}  # fmt: skip
+              bc.ConvolutionOp,
+              bc.DynamicConvOp}  # fmt: skip
 """Ops that move data and compute no element, the contractions (an
 element is a sum over many, not a scalar op) and the explicit dynamic form
 (sizes and checks: tests/lowering/test_make_explicit_dynamic.py, tests/tools/test_jax_dynamic.py) and ``sort``

@@ -18,14 +18,18 @@ order 1 with at most a few hundred products per output (f32)."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import bcast
 from bcast.ir import numerics, rules
 from bcast.ir import ops as bc
+from bcast.tests.budget import examples
 
 BACKENDS = ["reference", "numpy", "array-api", "c"]
 
@@ -100,6 +104,18 @@ CASES = {
     "one_image": ((1, 6, 6, 3), (3, 3, 3, 8), "f32", {"low": (1, 1), "high": (1, 1)}, 1, 1),
     "empty_batch": ((0, 4, 4, 3), (3, 3, 3, 4), "f32", {}, 1, 1),
     "window_larger_than_input": ((1, 2, 2, 1), (3, 3, 1, 1), "f32", {}, 1, 1),
+    # narrow groups on the direct C kernel (fewer than 16 outputs per group): depthwise of odd sizes, a channel
+    # multiplier of 3, both dilations with reversal and a crop, two inputs and three outputs per group, 1-D, a batch
+    # of 0 and of 1
+    "depthwise_odd": ((3, 7, 5, 5), (3, 3, 1, 5), "f32", {"low": (1, 1), "high": (1, 1)}, 5, 1),
+    "depthwise_multiplier": ((2, 6, 7, 3), (3, 2, 1, 9), "f64", {"strides": (2, 1), "low": (1, 0), "high": (2, 1)},
+                             3, 1),
+    "depthwise_dilated": ((2, 5, 6, 4), (3, 3, 1, 4), "f32", {"lhs_dilation": (2, 1), "rhs_dilation": (1, 2),
+                                                              "low": (2, -1), "high": (1, 2),
+                                                              "reversal": (True, False)}, 4, 1),
+    "narrow_groups": ((1, 5, 5, 6), (2, 2, 2, 9), "f32", {"strides": (1, 2)}, 3, 1),
+    "depthwise_one_d": ((2, 11, 6), (5, 1, 6), "f32", {"strides": (2,), "low": (2,), "high": (2,)}, 6, 1),
+    "depthwise_empty_batch": ((0, 4, 4, 3), (3, 3, 1, 3), "f32", {"low": (1, 1), "high": (1, 1)}, 3, 1),
 }
 DTYPES = {"f32": np.float32, "f64": np.float64, "f16": np.float16, "i8": np.int8}
 
@@ -158,12 +174,14 @@ def test_backends_sum_what_the_spec_places(backend, name):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_a_dynamic_batch_runs_at_every_size(backend):
-    """JAX's batch-polymorphic CNN: ``?`` batch, the rest static, sizes 0, 1, 3."""
-    x, w, conv, element = case("same_strided")
+@pytest.mark.parametrize("name", ["same_strided", "depthwise_multiplier", "depthwise_odd"])
+def test_a_dynamic_batch_runs_at_every_size(backend, name):
+    """JAX's batch-polymorphic CNN: ``?`` batch, the rest static, sizes 0, 1, 3
+    (also depthwise ones: the direct C kernel's narrow groups)."""
+    x, w, conv, element = case(name)
     f = bcast.compile(program(x, w, conv, element, batch="?"), backend=backend)
     for n in (0, 1, 3):
-        xs = np.random.default_rng(n).standard_normal((n, *x.shape[1:])).astype(np.float32)
+        xs = np.random.default_rng(n).standard_normal((n, *x.shape[1:])).astype(x.dtype)
         assert_close(np.asarray(f(xs, w)), oracle(xs, w, conv), element)
 
 
@@ -266,15 +284,17 @@ def lowered(source) -> str:
 
 @pytest.mark.parametrize("name, direct", [("same_strided", True), ("transposed", True), ("reversed", True),
                                           ("three_d", True), ("crop", True), ("one_d", True),
-                                          ("grouped_wide", True), ("depthwise", False), ("f16", False),
-                                          ("wrapping_i8", False), ("batch_groups", False)])
+                                          ("grouped_wide", True), ("depthwise", True), ("f16", False),
+                                          ("wrapping_i8", False), ("batch_groups", False),
+                                          ("depthwise_odd", True), ("depthwise_multiplier", True),
+                                          ("narrow_groups", True), ("depthwise_one_d", True)])
 def test_c_marks_a_float_convolution_for_the_direct_kernel(name, direct):
     """The loop lowering marks the nest of an f32/f64 convolution without
-    batch groups (and one feature group, or at least 16 output features
-    per group) ``bcast.conv`` (``CONV_ATTR``): the C target runs it on the
-    direct kernel, no im2col materialized (``passes/conv_gemm.py``,
-    ``direct_geometry``); depthwise, f16, integer and batch-grouped ones
-    keep the loop nest. Both give the oracle's values
+    batch groups (any feature groups: depthwise ones run as narrow groups)
+    ``bcast.conv`` (``CONV_ATTR``): the C target runs it on the direct
+    kernel, no im2col materialized (``passes/conv_gemm.py``,
+    ``direct_geometry``); f16, integer and batch-grouped ones keep the
+    loop nest. Both give the oracle's values
     (``test_backends_sum_what_the_spec_places``)."""
     x, w, conv, element = case(name)
     text = lowered(program(x, w, conv, element))
@@ -352,7 +372,8 @@ def test_a_dynamic_batch_cnn_layer_compiled_once_runs_at_every_size(backend):
         np.testing.assert_allclose(f(x, w, b), np.asarray(jax.jit(cnn_layer)(x, w, b)), rtol=2e-5, atol=2e-5)
 
 
-@pytest.mark.parametrize("name", ["grouped_wide", "odd_f64", "dilated_reversed", "one_d", "three_d"])
+@pytest.mark.parametrize("name", ["grouped_wide", "odd_f64", "dilated_reversed", "one_d", "three_d",
+                                  "depthwise_dilated", "depthwise_multiplier"])
 def test_c_convolution_nest_without_the_kernel_gives_the_same(name, monkeypatch):
     """With the kernel pointers left NULL (no ``c_gemm`` library) the marked
     nest runs instead (the attribute's definition); with them set, the
@@ -406,7 +427,8 @@ def test_c_convolution_kernels_are_clean_under_sanitizers(tmp_path, isa):
     aborts), run on operands in buffers of exactly their size, the rows in
     two uneven calls: the direct cases (padding, crops, both dilations,
     reversal, two groups, 1-D and 3-D, f64, one image, an NCHW input read
-    through the packing) give the oracle's values, for the machine's
+    through the packing; narrow groups: depthwise, a channel multiplier,
+    several inputs per group, an NCHW depthwise input) give the oracle's values, for the machine's
     vectors and AVX2's (6-row tiles)."""
     import subprocess
 
@@ -423,11 +445,13 @@ def test_c_convolution_kernels_are_clean_under_sanitizers(tmp_path, isa):
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-3000:]
     names = ["valid", "same_strided", "crop", "transposed", "atrous", "reversed", "one_d", "three_d",
-             "grouped_wide", "odd_f64", "dilated_reversed", "one_image", "nchw"]
+             "grouped_wide", "odd_f64", "dilated_reversed", "one_image", "nchw",
+             "depthwise", "depthwise_odd", "depthwise_multiplier", "depthwise_dilated", "narrow_groups",
+             "depthwise_one_d", "depthwise_nchw"]
     for name in names:
-        x, w, conv, element = case("valid" if name == "nchw" else name, seed=4)
+        x, w, conv, element = case({"nchw": "valid", "depthwise_nchw": "depthwise"}.get(name, name), seed=4)
         source_text = program(x, w, conv, element)
-        if name == "nchw":  # the same convolution of the input stored NCHW
+        if name.endswith("nchw"):  # the same convolution of the input stored NCHW
             x_nchw = np.ascontiguousarray(x.transpose(0, 3, 1, 2))
             source_text = source_text.replace("[b, 0, 1, f]x", "[b, f, 0, 1]x").replace(
                 tensor(x.shape, element), tensor(x_nchw.shape, element))
@@ -436,7 +460,7 @@ def test_c_convolution_kernels_are_clean_under_sanitizers(tmp_path, isa):
         geometry = direct_geometry(op)
         assert geometry is not None, name
         want = oracle(x, w, conv)
-        operand = x_nchw if name == "nchw" else x
+        operand = x_nchw if name.endswith("nchw") else x
         files = {k: tmp_path / f"{name}.{k}" for k in ("g", "x", "w", "out")}
         files["g"].write_bytes(np.asarray(geometry, np.int64).tobytes())
         files["x"].write_bytes(operand.tobytes())
@@ -448,3 +472,44 @@ def test_c_convolution_kernels_are_clean_under_sanitizers(tmp_path, isa):
         assert run.returncode == 0, (name, run.stderr[-3000:])
         got = np.frombuffer(files["out"].read_bytes(), x.dtype).reshape(want.shape)
         assert_close(got, want, element)
+
+
+@st.composite
+def narrow_group_convolutions(draw):
+    """A grouped NHWC convolution of fewer than 16 outputs per group (the C
+    kernel's narrow groups): 1 or 2 spatial dims of sizes 1 to 7, 1 to 5
+    groups of 1 or 2 input features and 1 to 3 outputs, strides, both
+    dilations, paddings from -1 to 2, reversal, a batch of 0 to 2, f32 or
+    f64."""
+    n = draw(st.integers(1, 2))
+    groups, per_in, per_out = draw(st.integers(1, 5)), draw(st.integers(1, 2)), draw(st.integers(1, 3))
+    groups = max(groups, 2)  # one group is the GEMM path
+    sizes = draw(st.lists(st.integers(1, 7), min_size=n, max_size=n))
+    kernel = draw(st.lists(st.integers(1, 3), min_size=n, max_size=n))
+    window = {name: tuple(draw(st.lists(values, min_size=n, max_size=n)))
+              for name, values in (("strides", st.integers(1, 2)), ("lhs_dilation", st.integers(1, 2)),
+                                   ("rhs_dilation", st.integers(1, 2)), ("low", st.integers(-1, 2)),
+                                   ("high", st.integers(-1, 2)), ("reversal", st.booleans()))}
+    conv = rules.Convolution.plain(nhwc(n), feature_group_count=groups, **window)
+    xs, ws = (draw(st.integers(0, 2)), *sizes, groups * per_in), (*kernel, per_in, groups * per_out)
+    element = draw(st.sampled_from(["f32", "f64"]))
+    if 0 in rules.convolution_shape(xs, ws, conv)[1:]:
+        conv = dataclasses.replace(conv, low=(2,) * n, high=(2,) * n)  # the direct kernel takes no empty dims
+    return xs, ws, conv, element, draw(st.integers(0, 2**32 - 1))
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(narrow_group_convolutions())
+def test_narrow_groups_on_the_c_kernel_sum_what_the_spec_places(case):
+    """Random narrow-group convolutions: the C target runs them on the
+    direct kernel (``bcast_blas_*conv_packed``; an empty batch: zeros) and
+    gives the oracle's values, as the reference does."""
+    xs, ws, conv, element, seed = case
+    rng = np.random.default_rng(seed)
+    x, w = (rng.standard_normal(s).astype(DTYPES[element]) for s in (xs, ws))
+    want = oracle(x, w, conv)
+    f = bcast.compile(program(x, w, conv, element), backend="c")
+    if xs[0]:  # (an empty static result is a nest of zeros)
+        assert f"bcast_blas_{'d' if element == 'f64' else 's'}conv_packed(" in f.c_source
+    assert_close(np.asarray(f(x, w)), want, element)
+    assert_close(numerics.convolution(x, w, conv), want, element)

@@ -42,10 +42,12 @@ func.func @dynamic_batch(%x: tensor<?x7x2xf64>, %w: tensor<3x2x3xf64>) -> tensor
 
 // -----
 
-// Depthwise (two outputs per group) and f16 keep the plain nest.
+// Depthwise (two outputs per group) is marked too (the C kernel runs it as
+// narrow groups: 2 groups of 2 outputs, one input feature each); f16 keeps
+// the plain nest.
 
 // CHECK-LABEL: func.func @depthwise
-// CHECK-NOT:    bcast.conv
+// CHECK:        } {bcast.parallel, bcast.conv = {geometry = array<i64: 2, 1, 2, 2, 4, 32, 1, 4, 1, 4, 2, 3, 1, 1, 1, 0, 8, 12, 0, 4, 2, 3, 1, 1, 1, 0, 2, 4, 0>, rows = 2 : i64, units = 2 : i64}}
 // CHECK-LABEL: func.func @half
 // CHECK-NOT:    bcast.conv
 func.func @depthwise(%x: tensor<1x4x4x2xf32>, %w: tensor<3x3x1x4xf32>) -> tensor<1x2x2x4xf32> {
@@ -68,4 +70,26 @@ func.func @half(%x: tensor<1x4x4x2xf16>, %w: tensor<3x3x2x4xf16>) -> tensor<1x2x
 func.func @nchw_result(%x: tensor<1x2x4x4xf32>, %w: tensor<3x2x3x3xf32>) -> tensor<1x3x2x2xf32> {
   %0 = bcast.convolution(%x, %w) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {stride = [1, 1], pad = [[0, 0], [0, 0]], lhs_dilate = [1, 1], rhs_dilate = [1, 1], reverse = [false, false]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x2x4x4xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x2x2xf32>
   func.return %0 : tensor<1x3x2x2xf32>
+}
+
+// -----
+
+// A dynamic_conv reads its padding before the nest: each spatial size is
+// convolution's window count of it (0 when the padded input is shorter
+// than the kernel), each low padding is subtracted from every place, all
+// of them tested; no bcast.conv mark (the direct kernel's padding is static).
+// CHECK-LABEL: func.func @dynamic_conv
+// CHECK:        %[[L0:.*]] = memref.load %p[%[[C0:.*]], %[[C0]]] : memref<2x2xi32>
+// CHECK:        %[[H0:.*]] = memref.load %p[%[[C0]], %[[C1:.*]]] : memref<2x2xi32>
+// CHECK:        arith.divsi
+// CHECK:        %[[N0:.*]] = arith.index_cast %{{.*}} : i64 to index
+// CHECK:        %[[N1:.*]] = arith.index_cast %{{.*}} : i64 to index
+// CHECK:        scf.for %{{.*}} = %{{.*}} to %[[N0]] step
+// CHECK-NEXT:     scf.for %{{.*}} = %{{.*}} to %[[N1]] step
+// CHECK:        arith.subi %{{.*}}, %{{.*}} : i64
+// CHECK-NOT:    bcast.conv =
+// CHECK:        } {bcast.parallel}
+func.func @dynamic_conv(%x: tensor<2x6x5x2xf32>, %w: tensor<3x2x2x3xf32>, %p: tensor<2x2xi32>) -> tensor<2x?x?x3xf32> {
+  %y = bcast.dynamic_conv(%x, %w, %p) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [2, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x6x5x2xf32>, tensor<3x2x2x3xf32>, tensor<2x2xi32>) -> tensor<2x?x?x3xf32>
+  func.return %y : tensor<2x?x?x3xf32>
 }
