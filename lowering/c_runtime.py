@@ -413,13 +413,47 @@ def _load_spinning(path: Path) -> ctypes.CDLL:
         return library
 
 
+LONG_FUNCTION_LINES = 400
+"""A source with a function longer than this (a fused kernel of some 400
+ops or more) is built with ``LONG_SOURCE_FLAGS``; bcast's own GEMM and
+convolution kernels are all shorter, so they build as ever."""
+LONG_SOURCE_FLAGS = ("-fno-thread-jumps", "-fno-gcse")
+"""GCC's jump threading in its CFG cleanup and its RTL constant propagation
+(part of ``-fgcse``) take time superlinear in the branches of one
+function: a fused chain of 3,000 ops with 750 ``maximum`` (each a ``||``)
+compiled in 4.2-5.0 s at ``-O3``, 1.9 s without them; 1,000 ops 0.56 ->
+0.42 s CPU. The loops vectorize as before and the code runs as fast (the
+same bits: neither flag changes rounding; docs/performance.md, "Compile
+time of big programs"). Other compilers ignore them."""
+
+
+def build_flags(cc: Sequence[str], source: str) -> list[str]:
+    """The flags ``cc`` builds ``source`` with: ``flags``, and
+    ``LONG_SOURCE_FLAGS`` for a long one."""
+    long = longest_function(source) > LONG_FUNCTION_LINES
+    return [*flags(list(cc)), *(LONG_SOURCE_FLAGS if long else ())]
+
+
+def longest_function(source: str) -> int:
+    """Lines of the longest function body of ``source``, as the C emitter
+    lays them out (a definition's line ends with ``{`` at column 0, its
+    body ends at a ``}`` alone at column 0)."""
+    longest, start = 0, None
+    for k, line in enumerate(source.splitlines()):
+        if start is None and line[:1] not in ("", " ", "#", "}", "\t") and line.endswith("{"):
+            start = k
+        elif start is not None and line == "}":
+            longest, start = max(longest, k - start - 1), None
+    return longest
+
+
 def load(source: str) -> ctypes.CDLL:
     """The loaded shared library of ``source``, from the cache or built into it
     (``cached``)."""
     cc = require_compiler()
     if _own_caller.cache_info().currsize == 0:
         threading.Thread(target=own_caller, name="bcast-caller-build", daemon=True).start()
-    return cached(source, cc, flags(cc), _open)
+    return cached(source, cc, build_flags(cc, source), _open)
 
 
 def cached(source: str, cc: Sequence[str], command_flags: Sequence[str], open_: Callable[[Path], T],

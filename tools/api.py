@@ -335,9 +335,10 @@ def _first_calls(source: str, filename: str, semantics: str | None, chosen: str,
     the full compile of ``backend=chosen``, saved under its key."""
     from bcast.tools.first_calls import first_calls
 
-    def build() -> Compiled:
+    def build(explicit: ModuleOp, done: str) -> Compiled:
         key = saved_program_key(source, chosen, entry, semantics, None, filename)
-        return _compile_new(source, chosen, chosen, entry, semantics, None, pipeline, filename, key)
+        return _compile_new(source, chosen, chosen, entry, semantics, None, pipeline, filename, key,
+                            (explicit, done))
 
     return first_calls(source, lambda quick_pipeline: _load(source, filename, semantics, quick_pipeline, chosen, False),
                        entry, build)
@@ -359,13 +360,18 @@ def _unprobed(source: str | ModuleOp, backend: str) -> bool:
 
 
 def _compile_new(source: str | ModuleOp, backend: str | None, chosen: str, entry: str, semantics: str | None,
-                 given_pipeline: str | None, pipeline: str, filename: str, key: str | None) -> Compiled:
+                 given_pipeline: str | None, pipeline: str, filename: str, key: str | None,
+                 started: tuple[ModuleOp, str] | None = None) -> Compiled:
     """``compile`` of a program not saved: the passes, the backend's build,
-    and the program saved under ``key``; the fallbacks of ``backend=None``."""
+    and the program saved under ``key``; the fallbacks of ``backend=None``.
+    ``started``: ``source`` as ``_load`` gave it after a first part of
+    ``pipeline`` (the first calls' module, ``_load_rest``)."""
     keyed_backend = chosen
     try:
         try:
-            module = _load(source, filename, semantics, pipeline, chosen, given_pipeline is None)
+            module = _load_rest(*started, semantics, pipeline, chosen, given_pipeline is None) if started else None
+            if module is None:
+                module = _load(source, filename, semantics, pipeline, chosen, given_pipeline is None)
         except driver.StaticOnlyError:
             if backend is not None:
                 raise
@@ -436,6 +442,26 @@ def _saved_program(key: str, entry: str, backend: str, reload: Callable[[], Modu
     if program is None or program.needed_bytes > available_memory():
         return None
     return Compiled.saved(program, entry, backend, reload)
+
+
+def _load_rest(started: ModuleOp, done: str, semantics: str | None, pipeline: str, backend: str,
+               standard: bool) -> ModuleOp | None:
+    """What ``_load`` of the text gives, from ``started``: the text as
+    ``_load`` gave it with ``done`` as its pipeline, when ``pipeline`` begins
+    with ``done`` (the passes are deterministic, so the rest of ``pipeline``
+    on a copy of it gives the same module, without parsing, verifying and
+    running ``done`` a second time; docs/performance.md, "Compile time of
+    big programs"); None when it does not begin so (the caller loads the
+    text). ``started`` is copied: the first calls still read it."""
+    target = targets.TARGETS[backend]
+    dynamic = target.dynamic_pipeline if standard and target.dynamic_pipeline else None
+    if dynamic is not None and driver.is_dynamic_module(started):
+        pipeline = dynamic
+    if not pipeline.startswith(done + ","):
+        return None
+    return driver.prepare(driver.make_context(), started.clone(), semantics,
+                          driver.parse_pipeline(pipeline[len(done) + 1:]), import_stablehlo=True,
+                          static_runner=target.static_runner("backend"), verified=True)
 
 
 def _load(source: str | ModuleOp, filename: str, semantics: str | None, pipeline: str, backend: str,

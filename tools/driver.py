@@ -551,7 +551,8 @@ def load_chunk(ctx: Context, chunk: Chunk, name: str, semantics: str | None = No
 def prepare(ctx: Context, module: ModuleOp, semantics: str | None = None,
             pipeline: PassPipeline | None = None, timings: Timings | None = None,
             import_stablehlo: bool = False, runner: str | None = None,
-            static_runner: str | None = None, dynamic_pipeline: PassPipeline | None = None) -> ModuleOp:
+            static_runner: str | None = None, dynamic_pipeline: PassPipeline | None = None,
+            verified: bool = False) -> ModuleOp:
     """``load_chunk`` after parsing, to ``module`` in place (returned): verify,
     import, run ``pipeline``, verify again. The xdsl-opt plugin's targets
     start here (xDSL has parsed). ``runner`` names what will run the whole
@@ -560,10 +561,13 @@ def prepare(ctx: Context, module: ModuleOp, semantics: str | None = None,
     ``static_runner`` names what runs the module that takes static shapes
     only (``Target.static_runner``): a dynamic dim is refused before any
     pass, naming it. ``dynamic_pipeline`` replaces ``pipeline`` on a module
-    with a dynamic dim (``Target.dynamic_pipeline``)."""
+    with a dynamic dim (``Target.dynamic_pipeline``). ``verified``: ``module``
+    is a copy of one this function returned, so its first verify is skipped
+    (``api``'s build after the first calls: the passes' work is not done twice)."""
     with timed(timings, "Verify"):
         apply_semantics(module, semantics)
-        verify(module)
+        if not verified:
+            verify(module)
     if needs_import(module, pipeline, import_stablehlo):
         import_stablehlo_module(ctx, module, strict=import_stablehlo)
         with timed(timings, "Verify"):

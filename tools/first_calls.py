@@ -572,12 +572,13 @@ def may_be_eligible(text: str) -> bool:
 
 
 def first_calls(text: str, load: Callable[[str], ModuleOp], entry: str,
-                build: Callable[[], api.Compiled]) -> FirstCalls | None:
+                build: Callable[[ModuleOp, str], api.Compiled]) -> FirstCalls | None:
     """A ``FirstCalls`` for the program ``text``, as ``load(QUICK_PIPELINE)``
     gives it, or None when it is outside the rule (``may_be_eligible``,
     ``eligible``), does not load, or its tensors do not fit (the caller's
     full compile then reports what is wrong, as ever), or the route is off
-    (``enabled``)."""
+    (``enabled``). Its library is ``build(module, QUICK_PIPELINE)``, from
+    that loaded module: the build goes on from it, not from the text."""
     if not enabled() or not may_be_eligible(text):
         return None
     from bcast.lowering import c_runtime
@@ -598,4 +599,4 @@ def first_calls(text: str, load: Callable[[str], ModuleOp], entry: str,
         return None
     if api.needed_bytes(functions[0]) > api.available_memory():
         return None
-    return FirstCalls(plan, entry, build)
+    return FirstCalls(plan, entry, lambda: build(module, QUICK_PIPELINE))

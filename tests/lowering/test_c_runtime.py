@@ -234,3 +234,30 @@ def test_the_first_load_passes_a_short_openmp_spin_unless_the_user_chose(monkeyp
     assert dict(os.environ) == before
     assert seen == [user.get("GOMP_SPINCOUNT", None if user else str(c_runtime.OPENMP_SPIN)),
                     user.get("GOMP_SPINCOUNT")]
+
+
+def long_sum(terms: int) -> str:
+    """A C module whose ``total(x)`` sums ``terms`` maxima, one statement each."""
+    lines = ["float total(float x) {", "    float v0 = x;"]
+    lines += [f"    float v{k} = (v{k - 1} >= x || v{k - 1} != v{k - 1}) ? v{k - 1} + 1.0f : x;" for k in range(1, terms)]
+    lines += [f"    return v{terms - 1};", "}", ""]
+    return "\n".join(lines)
+
+
+def test_a_long_function_builds_without_the_superlinear_passes(monkeypatch, tmp_path):
+    """``c_runtime.build_flags``: ``LONG_SOURCE_FLAGS`` for a function longer
+    than ``LONG_FUNCTION_LINES`` only; bcast's own GEMM and convolution
+    kernels and a short program build as ever; the long one runs."""
+    from bcast.lowering import c_gemm
+
+    monkeypatch.setenv("BCAST_CACHE_DIR", str(tmp_path))
+    cc = c_runtime.require_compiler()
+    short, long = long_sum(10), long_sum(c_runtime.LONG_FUNCTION_LINES + 10)
+    assert c_runtime.longest_function(short) == 11
+    assert c_runtime.longest_function(long) == c_runtime.LONG_FUNCTION_LINES + 11
+    assert c_runtime.longest_function(c_gemm.SOURCE) <= c_runtime.LONG_FUNCTION_LINES
+    assert c_runtime.build_flags(cc, short) == c_runtime.flags(cc) == c_runtime.build_flags(cc, c_gemm.SOURCE)
+    assert c_runtime.build_flags(cc, long) == [*c_runtime.flags(cc), *c_runtime.LONG_SOURCE_FLAGS]
+    library = c_runtime.load(long)
+    library.total.restype, library.total.argtypes = ctypes.c_float, [ctypes.c_float]
+    assert library.total(2.0) == 2.0 + c_runtime.LONG_FUNCTION_LINES + 9  # x + (terms - 1)
