@@ -201,6 +201,7 @@ EXPRESSIONS: dict[type[Operation], Expression] = {
         f"{dtype_name(op.result.type)!r})"),
     bc.ConvolutionOp: lambda e, op, x: (
         f"ar.convolution(xp, {x}, {e.names[op.rhs]}, {op.conv!r}, {dtype_name(op.result.type)!r})"),
+    bc.TriangularSolveOp: lambda e, op, x: f"ar.triangular_solve(xp, {x}, {e.names[op.b]}, *{op.flags!r})",
     bc.ExtractOp: lambda e, op, x: f"ar.reshape(xp, {x}[{e.index_expr(op)}...], {result_shape(op)})",
     bc.AssignOp: lambda e, op, x: (
         f"ar.assign(xp, {x}, ({e.index_expr(op)}), ar.reshape(xp, {e.names[op.source]}, "

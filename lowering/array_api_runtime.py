@@ -1031,3 +1031,9 @@ def convolution(xp, x, w, conv: rules.Convolution, dtype_name: str):
     order = tuple(int(i) for i in np.argsort((d.output_batch, d.output_feature, *d.output_spatial)))
     result = xp.permute_dims(result, order)
     return result if result.dtype == expected else xp.astype(result, expected)
+
+
+def triangular_solve(xp, a, b, left_side: bool, lower: bool, unit_diagonal: bool, transpose: str):
+    """``bcast.triangular_solve``: the reference's own definition
+    (``numerics.triangular_solve``, Array API functions only) on ``xp``."""
+    return numerics.triangular_solve(a, b, left_side, lower, unit_diagonal, transpose, xp)

@@ -317,6 +317,11 @@ class BcastFunctions(InterpreterFunctions):
     def run_convolution(self, interpreter: Interpreter, op: bc.ConvolutionOp, args: PythonValues) -> PythonValues:
         return _typed(op, evaluate(op, *args))
 
+    @impl(bc.TriangularSolveOp)
+    def run_triangular_solve(self, interpreter: Interpreter, op: bc.TriangularSolveOp,
+                             args: PythonValues) -> PythonValues:
+        return _typed(op, evaluate(op, *args))
+
     @impl(bc.MatmulOp)
     def run_matmul(self, interpreter: Interpreter, op: bc.MatmulOp, args: PythonValues) -> PythonValues:
         """Under xla, the pairs ``dot_general`` would check

@@ -796,12 +796,15 @@ EXPRESSIONS: dict[type[Operation], Expression] = {
         f"numerics.reduce_window({op.kind_name!r}, {x}, {e.names[op.init]}, *{op.window!r})"),
     # im2col through a strided window view, one np.matmul per group
     bc.ConvolutionOp: lambda e, op, x: f"numerics.convolution({x}, {e.names[op.rhs]}, {op.conv!r})",
+    # one substitution step per row, vectorized over the batch and right-hand sides
+    bc.TriangularSolveOp: lambda e, op, x: f"numerics.triangular_solve({x}, {e.names[op.b]}, *{op.flags!r})",
 }
 """The NumPy target's ops that are one call (or one index), by op class."""
 
 FRESH_RESULTS = (bc.SizeToTensorOp, bc.DynamicIotaOp, bc.SetDimensionSizeOp, bc.IotaOp, bc.ConcatenateOp, bc.PadOp,
                  bc.DynamicUpdateSliceOp, bc.ScatterOp, bc.GatherOp, bc.ExtractOp, bc.AssignOp, bc.ReduceOp,
-                 bc.ArgReduceOp, bc.CumulativeOp, bc.SortOp, bc.ReduceWindowOp, bc.ConvolutionOp)  # fmt: skip
+                 bc.ArgReduceOp, bc.CumulativeOp, bc.SortOp, bc.ReduceWindowOp, bc.ConvolutionOp,
+                 bc.TriangularSolveOp)  # fmt: skip
 """The ``EXPRESSIONS`` whose result is an array the function allocates
 (``owned``, returned without a copy); the others give views (``slice``,
 ``reshape``, ``dynamic_slice``, a broadcast) or, for ``dot_general``,
