@@ -2388,6 +2388,37 @@ class DynamicConvOp(bc.ConvolutionFamily, StablehloOp):
                              f"spatial dim), got {padding}")
 
 
+@irdl_attr_definition
+class TransposeAttr(EnumAttribute[bc.Transpose], SpacedOpaqueSyntaxAttribute):
+    """Prints ``#stablehlo<transpose TRANSPOSE>``, as MLIR does."""
+
+    name = "stablehlo.transpose"
+
+
+@irdl_op_definition
+class TriangularSolveOp(bc.TriangularSolveFamily, StablehloOp):
+    """``"stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true,
+    unit_diagonal = false, transpose_a = #stablehlo<transpose NO_TRANSPOSE>}
+    : (tensor<3x3xf32>, tensor<3x1xf32>) -> tensor<3x1xf32>``: generic form
+    only, as JAX and MLIR print it. Operands, flags, builder and shape rule
+    are ``bc.TriangularSolveFamily``'s; StableHLO also takes complex
+    elements (which the import refuses)."""
+
+    name = "stablehlo.triangular_solve"
+    transpose_a = prop_def(TransposeAttr)
+    TRANSPOSE_ATTR: ClassVar[type[EnumAttribute[bc.Transpose]]] = TransposeAttr
+    traits = traits_def(Pure())
+
+    def verify_op(self) -> None:
+        check_element_kinds(self, frozenset({FLOAT, COMPLEX}), [self.a, self.b])
+        if element_of(self.a) != element_of(self.b):
+            raise Diagnostic(f"requires the same element type for a and b, got {self.a.type} and {self.b.type}")
+        shape = rules.triangular_solve_shape(shape_of(self.a, "a"), shape_of(self.b, "b"), self.flags[0],
+                                             str(self.a.type), str(self.b.type))  # fmt: skip
+        if self.result.type != tensor_type(shape, element_of(self.b)):
+            raise incompatible_results([tensor_type(shape, element_of(self.b))], [self.result.type])
+
+
 STABLEHLO_OPS = [
     *BINARY_OPS, *UNARY_OPS, IsFiniteOp, ConvertOp, BitcastConvertOp, CompareOp, SelectOp, BroadcastInDimOp,
     ClampOp,
@@ -2396,9 +2427,9 @@ STABLEHLO_OPS = [
     DotGeneralOp, DotOp,
     GetDimensionSizeOp, SetDimensionSizeOp, DynamicBroadcastInDimOp, DynamicReshapeOp, DynamicIotaOp,
     DynamicPadOp, RealDynamicSliceOp, SortOp, DynamicGatherOp,
-    ConvolutionOp, DynamicConvOp,
+    ConvolutionOp, DynamicConvOp, TriangularSolveOp,
 ]  # fmt: skip
 
 StableHLO = Dialect("stablehlo", STABLEHLO_OPS, [ComparisonDirectionAttr, ComparisonTypeAttr, PrecisionAttr, DotAttr,
                                                 DotAlgorithmAttr, BoundsAttr, GatherDimensionNumbersAttr,
-                                                ScatterDimensionNumbersAttr, ConvDimensionNumbersAttr])  # fmt: skip
+                                                ScatterDimensionNumbersAttr, ConvDimensionNumbersAttr, TransposeAttr])  # fmt: skip

@@ -138,7 +138,7 @@ OTHER = (hlo.IsFiniteOp, hlo.ConvertOp, hlo.BitcastConvertOp, hlo.CompareOp, hlo
          hlo.DynamicUpdateSliceOp, hlo.GatherOp, hlo.ScatterOp, hlo.OptimizationBarrierOp, hlo.GetDimensionSizeOp,
          hlo.DynamicBroadcastInDimOp, hlo.DynamicReshapeOp, hlo.DynamicIotaOp, hlo.SetDimensionSizeOp,
          hlo.DynamicPadOp, hlo.RealDynamicSliceOp, hlo.SortOp, chlo.TopKOp, hlo.DynamicGatherOp,
-         hlo.ConvolutionOp, hlo.DynamicConvOp)  # fmt: skip
+         hlo.ConvolutionOp, hlo.DynamicConvOp, hlo.TriangularSolveOp)  # fmt: skip
 SUPPORTED_OPS: tuple[str, ...] = tuple(sorted(
     [op.name for op in (*BINARY, *UNARY, *OTHER, *chlo.CHLO_BINARY_OPS)] + ["func.call", "stablehlo.composite"]
 ))  # fmt: skip
@@ -614,6 +614,18 @@ class ConvertConvolution(RewritePattern):
         new, operands = _converted_to_result_element(op)
         replace(rewriter, op, [*new, bcast.ConvolutionOp(*operands, op.conv, op.result.type,
                                                          precision_config=op.precision_config)])
+
+
+class ConvertTriangularSolve(RewritePattern):
+    """``triangular_solve`` -> ``bcast.triangular_solve`` with the same flags
+    (complex elements are refused: bcast has none)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: hlo.TriangularSolveOp, rewriter: PatternRewriter) -> None:
+        _bcast_type(op, op.a), _bcast_type(op, op.b)
+        left, lower, unit, transpose = op.flags
+        replace(rewriter, op, [bcast.TriangularSolveOp(op.a, op.b, left_side=left, lower=lower, unit_diagonal=unit,
+                                                       transpose_a=transpose)])
 
 
 class ConvertDynamicConv(RewritePattern):
@@ -1789,6 +1801,7 @@ PATTERNS: tuple[Callable[[], RewritePattern], ...] = (
     ConvertCompare, ConvertSelect, ConvertClamp, ConvertChloBroadcast, ConvertChloBroadcastSelect,
     ConvertReduce, ConvertDot, ConvertReduceWindow, ConvertDynamicShapes, ConvertScatter, ConvertDynamicRanges,
     ConvertSort, ConvertTopK, ConvertDynamicReduceWindow, ConvertDynamicGather, ConvertConvolution, ConvertDynamicConv,
+    ConvertTriangularSolve,
 )  # fmt: skip
 
 
