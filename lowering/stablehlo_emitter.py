@@ -503,6 +503,10 @@ class FunctionEmitter:
             return self.add(shlo.DotGeneralOp(args[0], args[1], op.dims, t))
         if isinstance(op, bc.ConvolutionOp):
             return self.add(shlo.ConvolutionOp(args[0], args[1], op.conv, t, precision_config=op.precision_config))
+        if isinstance(op, bc.TriangularSolveOp):
+            left, lower, unit, transpose = op.flags
+            return self.add(shlo.TriangularSolveOp(args[0], args[1], left_side=left, lower=lower, unit_diagonal=unit,
+                                                   transpose_a=transpose))
         if isinstance(op, bc.DynamicSliceOp):
             starts = self.wide_starts(args[1:], flat_type_shape(op.operand.type), op.sizes)
             return self.add(shlo.DynamicSliceOp(args[0], starts, op.sizes))
