@@ -858,6 +858,17 @@ class ShiftRightLogicalOp(ShiftOp):
     STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned"})
 
 
+@irdl_op_definition
+class MulhiOp(BinaryOp):
+    """The high half of the exact (double-width) product, signed for signed
+    types (``chlo.mulhi``; ``scalar.mulhi``)."""
+
+    name = "bcast.mulhi"
+    SCALAR = staticmethod(scalar.mulhi)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned"})
+    STABLEHLO: ClassVar[str] = "chlo.mulhi"
+
+
 class ComparisonDirection(StrEnum):
     EQ = "EQ"
     NE = "NE"

@@ -111,8 +111,9 @@ from bcast.passes.stablehlo_control_flow import flatten_control_flow
 from bcast.passes.rewriting import located, replace
 
 BINARY: dict[type[Operation], type[bcast.BinaryOp]] = {
-    hlo.ELEMENTWISE_OPS[op.STABLEHLO]: op for op in bcast.OPS
-    if issubclass(op, bcast.BinaryOp) and op.STABLEHLO in hlo.ELEMENTWISE_OPS
+    {**hlo.ELEMENTWISE_OPS, **chlo.CHLO_SAME_TYPE_BINARY_OPS}[op.STABLEHLO]: op for op in bcast.OPS
+    if issubclass(op, bcast.BinaryOp)
+    and (op.STABLEHLO in hlo.ELEMENTWISE_OPS or op.STABLEHLO in chlo.CHLO_SAME_TYPE_BINARY_OPS)
 }  # fmt: skip
 """Each StableHLO binary op's bcast op (its ``STABLEHLO`` counterpart;
 CHLO's ``broadcast_X`` uses X's)."""
