@@ -1279,6 +1279,19 @@ class PopcntOp(UnaryOp):
 
 
 @irdl_op_definition
+class CountLeadingZerosOp(UnaryOp):
+    """The zero bits above the highest set bit (of the two's complement
+    bits for a signed value), in the operand's type (``jax.lax.clz``)."""
+
+    name = "bcast.count_leading_zeros"
+    SCALAR = staticmethod(scalar.count_leading_zeros)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned"})
+    TML_KINDS: ClassVar[frozenset[str] | None] = frozenset({"unsigned"})
+    TML_CLASS: ClassVar[str] = "bitwise"
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned"})
+
+
+@irdl_op_definition
 class NotOp(UnaryOp):
     name = "bcast.not"
     SCALAR = staticmethod(scalar.not_)

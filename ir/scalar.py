@@ -382,6 +382,28 @@ popcnt = _integer("math.ctpop")  # the set bits of the value's bits (two's compl
 
 
 @Composite
+def count_leading_zeros(b: Scalars, element: str, x: Value) -> Value:
+    """The zero bits above the highest set bit of the value's bits (two's
+    complement: 0 for a negative value, the width for 0), as StableHLO's
+    ``count_leading_zeros`` (``jax.lax.clz``). A binary search for the bit
+    length: at each halving ``s``, a value at or above ``2**s`` is shifted
+    down by ``s`` and ``s`` counted; the width less the count (and less one
+    more when a bit remains) is the answer. Only shifts, compares, selects
+    and additions, so every backend runs it."""
+    width = rules.bit_width(element)
+    zero = b.const(0, element)
+    count, v = zero, x
+    s = width // 2
+    while s:
+        big = b.cmpi("ne", b.apply("arith.shrui", v, b.const(s, element)), zero)
+        v = b.select(big, b.apply("arith.shrui", v, b.const(s, element)), v)
+        count = b.apply("arith.addi", count, b.select(big, b.const(s, element), zero))
+        s //= 2
+    length = b.apply("arith.addi", count, b.select(b.cmpi("ne", v, zero), b.const(1, element), zero))
+    return b.apply("arith.subi", b.const(width, element), length)
+
+
+@Composite
 def rsqrt(b: Scalars, element: str, x: Value) -> Value:
     """``1 / sqrt(x)``, rounded after each step (not ``math.rsqrt``, which
     may be approximate)."""

@@ -390,6 +390,7 @@ ELEMENT_KINDS: dict[str, frozenset[str]] = {
     "stablehlo.negate": NUMERIC, "stablehlo.abs": frozenset({SIGNED, FLOAT}),
     "stablehlo.sign": frozenset({SIGNED, FLOAT, COMPLEX}), "stablehlo.floor": frozenset({FLOAT}),
     "stablehlo.ceil": frozenset({FLOAT}), "stablehlo.popcnt": INTEGER,
+    "stablehlo.count_leading_zeros": INTEGER,
 }  # fmt: skip
 """StableHLO's element kinds of its elementwise ops, where they are not
 the family's (binary: numeric; unary: float and complex). ``abs`` takes
