@@ -139,7 +139,7 @@ OTHER = (hlo.IsFiniteOp, hlo.ConvertOp, hlo.BitcastConvertOp, hlo.CompareOp, hlo
          hlo.DynamicUpdateSliceOp, hlo.GatherOp, hlo.ScatterOp, hlo.OptimizationBarrierOp, hlo.GetDimensionSizeOp,
          hlo.DynamicBroadcastInDimOp, hlo.DynamicReshapeOp, hlo.DynamicIotaOp, hlo.SetDimensionSizeOp,
          hlo.DynamicPadOp, hlo.RealDynamicSliceOp, hlo.SortOp, chlo.TopKOp, hlo.DynamicGatherOp,
-         hlo.ConvolutionOp, hlo.DynamicConvOp, hlo.TriangularSolveOp)  # fmt: skip
+         hlo.ConvolutionOp, hlo.DynamicConvOp, hlo.TriangularSolveOp, hlo.SelectAndScatterOp)  # fmt: skip
 SUPPORTED_OPS: tuple[str, ...] = tuple(sorted(
     [op.name for op in (*BINARY, *UNARY, *OTHER, *chlo.CHLO_BINARY_OPS)] + ["func.call", "stablehlo.composite"]
 ))  # fmt: skip
@@ -224,7 +224,8 @@ def _constant_value(value: SSAValue) -> float | int | None:
 def in_reduce_body(op: Operation) -> bool:
     """Ops in a reduce body (or a scatter's update computation) go with
     their op; never convert them alone."""
-    return isinstance(op.parent_op(), hlo.ReduceOp | hlo.ReduceWindowOp | hlo.ScatterOp | hlo.SortOp)
+    return isinstance(op.parent_op(), hlo.ReduceOp | hlo.ReduceWindowOp | hlo.ScatterOp | hlo.SortOp
+                      | hlo.SelectAndScatterOp)
 
 
 class ConvertBinary(RewritePattern):
@@ -627,6 +628,111 @@ class ConvertTriangularSolve(RewritePattern):
         left, lower, unit, transpose = op.flags
         replace(rewriter, op, [bcast.TriangularSolveOp(op.a, op.b, left_side=left, lower=lower, unit_diagonal=unit,
                                                        transpose_a=transpose)])
+
+
+def _select_direction(region: Region) -> str | None:
+    """The direction of a ``select_and_scatter`` select region that is one
+    ``compare DIR, %arg0, %arg1`` of its element type's default comparison
+    (JAX's ``GE`` of a max pool's gradient), returned; else None."""
+    block = region.block if region.blocks else None
+    ops = list(block.ops) if block else []
+    if len(ops) != 2 or not isinstance(ops[0], hlo.CompareOp) or list(ops[0].operands) != list(block.args) \
+            or list(ops[1].operands) != [ops[0].results[0]]:
+        return None
+    compare = ops[0]
+    default = hlo.default_compare_type(hlo.element_of(block.args[0]))
+    if compare.compare_type is not None and compare.compare_type.data != default:
+        return None
+    return compare.comparison_direction.data.value
+
+
+class ConvertSelectAndScatter(RewritePattern):
+    """``select_and_scatter`` (``jax.grad`` of a max pool) -> bcast ops that
+    follow StableHLO's definition, unrolled over the K places of the window
+    (static): the padded operand's element at window place ``k`` of every
+    window is a strided ``slice``; the place picked so far in each window
+    (its value and its number, ``i32``) is replaced by place ``k`` where the
+    select region, on (picked, place k), is false, or where nothing valid was
+    picked yet (which places are padding is known at compile time: constant
+    masks); then the source element goes to the picked place: for each
+    ``k``, a ``select`` of the source where the pick is ``k`` (the scatter
+    kind's identity elsewhere), placed on the operand's grid by one ``pad``
+    (interior ``stride - 1``, edges from ``k`` and the padding, negative
+    ones cropping), and combined into ``init`` by the scatter region's kind.
+    The select region must be one ``compare`` of its arguments (any
+    direction, the element type's comparison); the scatter region one
+    binary op that is a reduction kind (``add``, JAX's)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: hlo.SelectAndScatterOp, rewriter: PatternRewriter) -> None:
+        (levels,), element = _bcast_type(op, op.operand)
+        _bcast_type(op, op.source)
+        direction = _select_direction(op.select)
+        kind, combine = _reduction_kind(hlo.body_combiner(op.scatter, True), element)
+        if direction is None or kind is None:
+            raise PassError(op, "select_and_scatter with these regions is not supported by "
+                            "convert-stablehlo-to-bcast",
+                            ["a select region that is one stablehlo.compare of its arguments (GE: a max pool's "
+                             "gradient) and a scatter region that is one stablehlo.add, multiply, maximum or "
+                             "minimum of its arguments"])  # fmt: skip
+        shape, windows = tuple(levels), hlo.shape_of(op.source)
+        rank, dtype = len(shape), NUMPY_DTYPES[element]
+        lows, highs = [lo for lo, _ in op.pads], [hi for _, hi in op.pads]
+        new: list[Operation] = []
+
+        def add(o: Operation) -> SSAValue:
+            new.append(o)
+            return o.results[0]
+
+        def constant(values: np.ndarray, el: str) -> SSAValue:
+            t = make_type((values.shape,), el)
+            if values.size and (values == values.flat[0]).all():
+                scalar = add(bcast.ConstantOp(np.array([values.flat[0]], NUMPY_DTYPES[el]), make_type(((),), el)))
+                return _broadcast_to(scalar, [], t, new)
+            return add(bcast.ConstantOp(values.astype(NUMPY_DTYPES[el]).reshape(-1), t))
+
+        identity = _identity(kind, element)
+        result = _broadcast_to(op.init_value, [], op.operand.type, new)
+        if 0 in windows:
+            replace(rewriter, op, new, [result])
+            return
+        padded = op.operand
+        if any(lows) or any(highs):
+            zero = add(bcast.ConstantOp(np.zeros(1, dtype), make_type(((),), element)))
+            padded = add(bcast.PadOp(op.operand, zero, lows, highs, [0] * rank))
+        grid = np.indices(windows).reshape(rank, -1).T if rank else np.zeros((1, 0), int)
+        picked = number = None
+        seen = np.zeros(windows, bool)  # whether a valid place was picked before place k
+        places = list(itertools.product(*(range(w) for w in op.window)))
+        for k, place in enumerate(places):
+            at = np.array(place) + grid * np.array(op.strides)  # padded coordinates, one row per window
+            valid = ((at >= lows) & (at < np.array(lows) + shape)).all(axis=1).reshape(windows)
+            limits = [p + (n - 1) * s + 1 for p, n, s in zip(place, windows, op.strides)]
+            value = add(bcast.SliceOp(padded, list(place), limits, list(op.strides)))
+            first, later = valid & ~seen, valid & seen  # take unconditionally; where select says replace
+            if picked is None or not later.any():
+                take = constant(first, "i1")
+            else:
+                keeps = add(bcast.CompareOp(direction, picked, value))
+                replaces = add(bcast.NotOp(keeps))
+                if not later.all():
+                    replaces = add(bcast.AndOp(replaces, constant(later, "i1")))
+                take = replaces if not first.any() else add(bcast.OrOp(replaces, constant(first, "i1")))
+            k_value = constant(np.full(windows, k), "i32")
+            picked = value if picked is None else add(bcast.SelectOp(take, value, picked))
+            number = add(bcast.SelectOp(take, k_value, number if number is not None else constant(
+                np.full(windows, -1), "i32")))
+            seen |= valid
+        fill = constant(np.full(windows, identity), element)
+        fill_scalar = add(bcast.ConstantOp(np.array([identity], dtype), make_type(((),), element)))
+        for k, place in enumerate(places):
+            chosen = add(bcast.CompareOp("EQ", number, constant(np.full(windows, k), "i32")))
+            contribution = add(bcast.SelectOp(chosen, op.source, fill))
+            low = [p - lo for p, lo in zip(place, lows)]
+            high = [n - lo_ - ((w - 1) * s + 1) for n, lo_, w, s in zip(shape, low, windows, op.strides)]
+            placed = add(bcast.PadOp(contribution, fill_scalar, low, high, [s - 1 for s in op.strides]))
+            result = add(combine(result, placed, op.operand.type))
+        replace(rewriter, op, new, [result])
 
 
 class ConvertDynamicConv(RewritePattern):
@@ -1802,7 +1908,7 @@ PATTERNS: tuple[Callable[[], RewritePattern], ...] = (
     ConvertCompare, ConvertSelect, ConvertClamp, ConvertChloBroadcast, ConvertChloBroadcastSelect,
     ConvertReduce, ConvertDot, ConvertReduceWindow, ConvertDynamicShapes, ConvertScatter, ConvertDynamicRanges,
     ConvertSort, ConvertTopK, ConvertDynamicReduceWindow, ConvertDynamicGather, ConvertConvolution, ConvertDynamicConv,
-    ConvertTriangularSolve,
+    ConvertTriangularSolve, ConvertSelectAndScatter,
 )  # fmt: skip
 
 
