@@ -710,7 +710,11 @@ class ConvertSelectAndScatter(RewritePattern):
             limits = [p + (n - 1) * s + 1 for p, n, s in zip(place, windows, op.strides)]
             value = add(bcast.SliceOp(padded, list(place), limits, list(op.strides)))
             first, later = valid & ~seen, valid & seen  # take unconditionally; where select says replace
-            if picked is None or not later.any():
+            if picked is None:  # place 0: picked wherever it is valid
+                picked, number = value, constant(np.where(first, 0, -1), "i32")
+                seen |= valid
+                continue
+            if not later.any():
                 take = constant(first, "i1")
             else:
                 keeps = add(bcast.CompareOp(direction, picked, value))
@@ -719,9 +723,8 @@ class ConvertSelectAndScatter(RewritePattern):
                     replaces = add(bcast.AndOp(replaces, constant(later, "i1")))
                 take = replaces if not first.any() else add(bcast.OrOp(replaces, constant(first, "i1")))
             k_value = constant(np.full(windows, k), "i32")
-            picked = value if picked is None else add(bcast.SelectOp(take, value, picked))
-            number = add(bcast.SelectOp(take, k_value, number if number is not None else constant(
-                np.full(windows, -1), "i32")))
+            picked = add(bcast.SelectOp(take, value, picked))
+            number = add(bcast.SelectOp(take, k_value, number))
             seen |= valid
         fill = constant(np.full(windows, identity), element)
         fill_scalar = add(bcast.ConstantOp(np.array([identity], dtype), make_type(((),), element)))
