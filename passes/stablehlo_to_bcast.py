@@ -1708,6 +1708,48 @@ def _custom_call_attr(op: Operation, name: str) -> Attribute | None:
     return getattr(op, "properties", {}).get(name) or op.attributes.get(name)
 
 
+LAPACK_TRSM = ("lapack_strsm_ffi", "lapack_dtrsm_ffi")
+"""The ``custom_call`` targets JAX writes on a CPU for ``triangular_solve``
+(LAPACK's ``?trsm`` on f32 and f64), which XLA runs in place of the op."""
+
+TRSM_FLAGS = {"side": {76: True, 82: False}, "uplo": {76: True, 85: False},
+              "diag": {85: True, 78: False}, "trans_x": {78: "NO_TRANSPOSE", 84: "TRANSPOSE", 67: "ADJOINT"}}
+"""LAPACK's flag characters (``ord("L")``...) in JAX's ``mhlo.backend_config``,
+as bcast's flags: left side, lower, unit diagonal, transpose."""
+
+
+def is_lapack_trsm(op: Operation) -> bool:
+    """JAX's ``custom_call @lapack_strsm_ffi`` (or ``dtrsm``)."""
+    target = _custom_call_attr(op, "call_target_name")
+    return op_name(op) == "stablehlo.custom_call" and isinstance(target, StringAttr) and target.data in LAPACK_TRSM
+
+
+class ConvertLapackTrsm(RewritePattern):
+    """JAX's CPU form of ``triangular_solve`` (``custom_call
+    @lapack_strsm_ffi(%a, %b)``, flags as LAPACK's characters in
+    ``mhlo.backend_config``) -> ``bcast.triangular_solve``. The custom
+    call's layouts are the memory order LAPACK reads (column-major); the
+    values are the op's, so they are not needed."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not is_lapack_trsm(op):
+            return
+        config = _custom_call_attr(op, "mhlo.backend_config")
+        flags = {}
+        if isinstance(config, DictionaryAttr):
+            for name, values in TRSM_FLAGS.items():
+                value = config.data.get(name)
+                if isinstance(value, IntegerAttr) and value.value.data in values:
+                    flags[name] = values[value.value.data]
+        if len(op.operands) != 2 or len(op.results) != 1 or len(flags) != len(TRSM_FLAGS):
+            raise PassError(op, "is a LAPACK trsm call bcast does not read",
+                            ["two operands, one result, and side, uplo, diag and trans_x in mhlo.backend_config"])
+        _bcast_type(op, op.operands[0]), _bcast_type(op, op.operands[1])
+        replace(rewriter, op, [bcast.TriangularSolveOp(
+            *op.operands, left_side=flags["side"], lower=flags["uplo"], unit_diagonal=flags["diag"],
+            transpose_a=flags["trans_x"], result_type=op.results[0].type)])
+
+
 def is_dynamic_reduce_window(op: Operation) -> bool:
     """JAX's ``custom_call @stablehlo.dynamic_reduce_window``."""
     target = _custom_call_attr(op, "call_target_name")
@@ -1911,7 +1953,7 @@ PATTERNS: tuple[Callable[[], RewritePattern], ...] = (
     ConvertCompare, ConvertSelect, ConvertClamp, ConvertChloBroadcast, ConvertChloBroadcastSelect,
     ConvertReduce, ConvertDot, ConvertReduceWindow, ConvertDynamicShapes, ConvertScatter, ConvertDynamicRanges,
     ConvertSort, ConvertTopK, ConvertDynamicReduceWindow, ConvertDynamicGather, ConvertConvolution, ConvertDynamicConv,
-    ConvertTriangularSolve, ConvertSelectAndScatter,
+    ConvertTriangularSolve, ConvertSelectAndScatter, ConvertLapackTrsm,
 )  # fmt: skip
 
 
@@ -1987,7 +2029,7 @@ def check_supported(module: ModuleOp) -> None:
     for op in module.walk():
         name = op_name(op)
         if is_stablehlo(op) and name not in known and not is_shape_assertion(op) \
-                and not is_dynamic_reduce_window(op):
+                and not is_dynamic_reduce_window(op) and not is_lapack_trsm(op):
             raise PassError(op, "is not supported by convert-stablehlo-to-bcast", [supported_note()])
         if isinstance(op, hlo.ReturnOp) and not in_reduce_body(op):
             raise PassError(op, "stablehlo.return outside a reduce body is not supported")

@@ -195,3 +195,43 @@ def test_jnp_linalg_solve_of_a_cholesky_factor_runs_on_every_backend():
     for backend in BACKENDS:
         np.testing.assert_allclose(bcast.compile(module, backend=backend)(l, y), want, rtol=1e-4, atol=1e-5,
                                    err_msg=backend)
+
+
+@pytest.mark.parametrize("left, lower, unit, transpose", [(True, True, False, "NO_TRANSPOSE"),
+                                                          (False, False, True, "TRANSPOSE"),
+                                                          (True, False, False, "ADJOINT")])
+def test_jax_cpu_export_calls_lapack_and_is_imported_as_the_op(left, lower, unit, transpose):
+    """On a CPU, JAX writes ``custom_call @lapack_strsm_ffi`` with LAPACK's
+    flag characters (what ``bcast.from_jax`` sees): imported as
+    ``bcast.triangular_solve`` with the same flags, batch dims included."""
+    jax, fn = jax_solve(left, lower, unit, transpose)
+    rng = np.random.default_rng(5)
+    a, b = operands(rng, (3,), 4, 2, left)
+    assert "lapack_strsm_ffi" in jax.jit(fn).lower(a, b).as_text()
+    module = bcast.from_jax(fn, a, b)
+    assert "bcast.triangular_solve" in str(module) and "custom_call" not in str(module)
+    want = np.asarray(jax.jit(fn)(a, b))
+    for backend in BACKENDS:
+        np.testing.assert_allclose(bcast.compile(module, backend=backend)(a, b), want, rtol=1e-5, atol=1e-5,
+                                   err_msg=backend)
+
+
+def test_cholesky_solve_as_jax_exports_it_on_a_cpu():
+    """``jax.scipy.linalg.cho_solve`` after ``jnp.linalg.cholesky``'s factor
+    (given as an argument): two trsm calls, f64 with x64 enabled."""
+    jax = pytest.importorskip("jax")
+    import jax.scipy.linalg as jsl
+
+    def fn(l, y):
+        return jsl.cho_solve((l, True), y)
+
+    rng = np.random.default_rng(6)
+    m = rng.standard_normal((5, 5))
+    l = np.linalg.cholesky(m @ m.T + 5 * np.eye(5))
+    y = rng.standard_normal((5, 3))
+    with jax.enable_x64(True):
+        module = bcast.from_jax(fn, l, y)
+        want = np.asarray(jax.jit(fn)(l, y))
+    for backend in BACKENDS:
+        np.testing.assert_allclose(bcast.compile(module, backend=backend)(l, y), want, rtol=1e-10, atol=1e-12,
+                                   err_msg=backend)
