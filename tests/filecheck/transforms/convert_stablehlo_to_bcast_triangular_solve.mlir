@@ -24,3 +24,15 @@ func.func @attributes(%a: tensor<3x3xf64>, %b: tensor<1x3xf64>) -> tensor<1x3xf6
   %0 = "stablehlo.triangular_solve"(%a, %b) {left_side = false, lower = false, unit_diagonal = true, transpose_a = #stablehlo<transpose ADJOINT>} : (tensor<3x3xf64>, tensor<1x3xf64>) -> tensor<1x3xf64>
   return %0 : tensor<1x3xf64>
 }
+
+// -----
+
+// JAX on a CPU writes LAPACK's trsm call instead (flags as LAPACK's
+// characters: side 'L'/'R', uplo 'L'/'U', diag 'N'/'U', trans_x 'N'/'T'/'C').
+
+// CHECK-LABEL: func.func @lapack
+func.func @lapack(%arg0: tensor<3x4x4xf32>, %arg1: tensor<3x2x4xf32>) -> tensor<3x2x4xf32> {
+// CHECK-NEXT: %0 = bcast.triangular_solve %arg0, %arg1, left_side = false, lower = false, unit_diagonal = true, transpose_a = TRANSPOSE : (tensor<3x4x4xf32>, tensor<3x2x4xf32>) -> tensor<3x2x4xf32>
+  %0 = "stablehlo.custom_call"(%arg0, %arg1) {api_version = 4 : i32, backend_config = "", call_target_name = "lapack_strsm_ffi", mhlo.backend_config = {diag = 85 : ui8, side = 82 : ui8, trans_x = 84 : ui8, uplo = 85 : ui8}, mhlo.frontend_attributes = {num_batch_dims = "1"}, operand_layouts = [dense<[1, 2, 0]> : tensor<3xindex>, dense<[1, 2, 0]> : tensor<3xindex>], result_layouts = [dense<[1, 2, 0]> : tensor<3xindex>]} : (tensor<3x4x4xf32>, tensor<3x2x4xf32>) -> tensor<3x2x4xf32>
+  return %0 : tensor<3x2x4xf32>
+}
