@@ -1520,11 +1520,12 @@ class FunctionLowering:
 
     def lower_triangular_solve(self, op: bc.TriangularSolveOp) -> None:
         """A fusion boundary, ``numerics.triangular_solve``'s scheme as loops
-        (a right solve is a left solve with ``a`` transposed): a parallel nest
-        over the batch dims and the right-hand sides, in it an ``scf.for``
-        over the rows in substitution order, and per row an ``scf.for`` over
-        the rows already solved, carrying ``b``'s element minus their terms;
-        then one division by the diagonal (none with ``unit_diagonal``).
+        (a right solve is a left solve with ``a`` transposed): a parallel
+        nest over the batch dims; in it an ``scf.for`` over the rows in
+        substitution order, and per row: ``b``'s row copied, one loop over
+        the rows solved before it (row ``j``'s terms subtracted across the
+        right-hand sides: contiguous, so it vectorizes, for a left solve),
+        then a division by the diagonal (none with ``unit_diagonal``).
         ``f16`` is computed and held in ``f32`` (a wide buffer, rounded once
         by its readers), as ``reduce`` holds its sums."""
         b = self.b
@@ -1551,26 +1552,35 @@ class FunctionLowering:
                     self.scopes.pop()
             return run
 
-        with self.nest([*shape[:-2], cols], parallel=True) as ivs:
-            batch, c = list(ivs[:-1]), ivs[-1]
-            at = (lambda i: [*batch, i, c]) if left else (lambda i: [*batch, c, i])  # noqa: E731
+        with self.nest(shape[:-2], parallel=True) as ivs:
+            batch = list(ivs)
+            at = (lambda i, c: [*batch, i, c]) if left else (lambda i, c: [*batch, c, i])  # noqa: E731
             m_at = (lambda i, j: [*batch, j, i]) if flip else (lambda i, j: [*batch, i, j])  # noqa: E731
             in_order = (lambda k: k) if forward else (lambda k: b(arith.SubiOp(last, k)))  # noqa: E731
 
             @scoped
             def row(k: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
                 i = in_order(k)
+                with self.nest([cols]) as (c,):
+                    b(memref.StoreOp.get(load(op.b, at(i, c)), target, at(i, c)))
 
                 @scoped
-                def term(t: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+                def term(t: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
                     j = in_order(t)  # the k rows solved before row i
-                    x = b(memref.LoadOp.get(target, at(j)))
-                    return [b.apply("arith.subf", carried[0], b.apply("arith.mulf", load(op.a, m_at(i, j)), x))]
+                    coefficient = load(op.a, m_at(i, j))
+                    with self.nest([cols]) as (c,):
+                        x = b(memref.LoadOp.get(target, at(j, c)))
+                        current = b(memref.LoadOp.get(target, at(i, c)))
+                        product = b.apply("arith.mulf", coefficient, x)
+                        b(memref.StoreOp.get(b.apply("arith.subf", current, product), target, at(i, c)))
+                    return []
 
-                value = b.for_loop(k, [load(op.b, at(i))], term)[0]
+                b.for_loop(k, [], term)
                 if not unit:
-                    value = b.apply("arith.divf", value, load(op.a, m_at(i, i)))
-                b(memref.StoreOp.get(value, target, at(i)))
+                    diagonal = load(op.a, m_at(i, i))
+                    with self.nest([cols]) as (c,):
+                        current = b(memref.LoadOp.get(target, at(i, c)))
+                        b(memref.StoreOp.get(b.apply("arith.divf", current, diagonal), target, at(i, c)))
                 return []
 
             self.scopes.append({})

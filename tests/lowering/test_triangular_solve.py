@@ -90,6 +90,18 @@ def test_a_singular_matrix_gives_ieee_values_not_an_error():
         assert np.isinf(got[0, 0]) and np.isinf(got[1, 0]), backend
 
 
+def test_an_out_that_is_b_gives_the_right_values():
+    """``out=b``: the result as if computed into a fresh array and copied."""
+    rng = np.random.default_rng(7)
+    a, b = operands(rng, (2,), 4, 3, True)
+    src = program(a.shape, b.shape, True, False, False, "TRANSPOSE")
+    for backend in BACKENDS[1:]:
+        f = bcast.compile(src, backend=backend)
+        want, into = f(a, b), b.copy()
+        f(a, into, out=into)
+        np.testing.assert_array_equal(into, want, err_msg=backend)
+
+
 def test_zero_size_operands_give_an_empty_result():
     for shape_a, shape_b in (((0, 0), (0, 3)), ((2, 3, 3), (2, 3, 0))):
         src = program(shape_a, shape_b, True, True, False, "NO_TRANSPOSE")
