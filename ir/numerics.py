@@ -658,14 +658,21 @@ def triangular_solve(a, b, left_side: bool, lower: bool, unit_diagonal: bool, tr
     m = xp.matrix_transpose(a) if flip else a
     rhs = b if left_side else xp.matrix_transpose(b)
     n = m.shape[-1]
+    in_place = xp is np  # NumPy writes each row into one array; the standard has no item assignment
+    x = np.empty(rhs.shape, rhs.dtype) if in_place else None
     rows: dict[int, object] = {}
     order = range(n) if lower != flip else range(n - 1, -1, -1)
     for i in order:
         row = rhs[..., i, :]
         lo, hi = (0, i) if lower != flip else (i + 1, n)
         if hi > lo:
-            done = xp.stack([rows[j] for j in range(lo, hi)], axis=-2)
+            done = x[..., lo:hi, :] if in_place else xp.stack([rows[j] for j in range(lo, hi)], axis=-2)
             row = row - xp.matmul(m[..., i : i + 1, lo:hi], done)[..., 0, :]
-        rows[i] = row if unit_diagonal else row / m[..., i, i : i + 1]
-    x = xp.stack([rows[i] for i in range(n)], axis=-2) if n else rhs
+        row = row if unit_diagonal else row / m[..., i, i : i + 1]
+        if in_place:
+            x[..., i, :] = row
+        else:
+            rows[i] = row
+    if not in_place:
+        x = xp.stack([rows[i] for i in range(n)], axis=-2) if n else rhs
     return xp.astype(x if left_side else xp.matrix_transpose(x), dtype)
