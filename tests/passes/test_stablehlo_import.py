@@ -168,7 +168,8 @@ def test_every_elementwise_op_is_imported_from_its_stablehlo_op():
     elementwise = [op for op in bc.OPS if issubclass(op, bc.BinaryOp | bc.UnaryOp) and hasattr(op, "SCALAR")]
     assert bc.SineOp in elementwise and bc.CosineOp in elementwise
     for op in elementwise:
-        imported = {**BINARY, **UNARY}[{**hlo.ELEMENTWISE_OPS, **chlo.CHLO_UNARY_OPS}[op.STABLEHLO]]
+        counterparts = {**hlo.ELEMENTWISE_OPS, **chlo.CHLO_UNARY_OPS, **chlo.CHLO_SAME_TYPE_BINARY_OPS}
+        imported = {**BINARY, **UNARY}[counterparts[op.STABLEHLO]]
         assert imported is op and op.STABLEHLO in SUPPORTED_OPS, op.name
         assert op.STABLEHLO_NATIVE_KINDS <= op.ELEMENT_KINDS, op.name
 
