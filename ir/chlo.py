@@ -44,6 +44,7 @@ from bcast.ir.rules import IncompatibleDims, RuleError
 from bcast.ir.stablehlo import (
     BINARY_OPS,
     FLOAT,
+    INTEGER,
     NUMERIC,
     AddOp,
     ComparisonType,
@@ -313,6 +314,43 @@ CHLO_UNARY_OPS: dict[str, type[ChloUnaryOp]] = {
 name (``stablehlo.ELEMENTWISE_OPS`` has the others)."""
 ErfOp, ErfcOp = CHLO_UNARY_OPS["chlo.erf"], CHLO_UNARY_OPS["chlo.erfc"]
 
+class ChloBinaryOp(StablehloOp, abc.ABC):
+    """``"chlo.OP"(%a, %b) : (T, T) -> T``: an integer op of two operands
+    and a result of one type, no broadcasting (``chlo.mulhi``); generic
+    form only, as StableHLO's tests write it."""
+
+    DYNAMIC_SHAPES: ClassVar[bool] = True
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation, result_type: Attribute | None = None):
+        """``OP(lhs, rhs)``: the result has ``lhs``'s type."""
+        super().__init__(operands=[lhs, rhs], result_types=[result_type or type_of(lhs)])
+
+    def verify_op(self) -> None:
+        check_element_kinds(self, INTEGER, [self.lhs, self.rhs])
+        check_same_types(self, [self.lhs, self.rhs, self.result], "all operands and results")
+
+
+def _chlo_binary(op: type[bc.BinaryOp]) -> type[ChloBinaryOp]:
+    """The CHLO op of a bcast binary op whose ``STABLEHLO`` is a ``chlo.`` name."""
+    cls = type(op.__name__, (ChloBinaryOp,), {
+        "name": op.STABLEHLO, "__module__": __name__,
+        "__doc__": f"``{op.STABLEHLO}``: ``{op.name}`` (``bcast.ir.ops.{op.__name__}``).",
+    })  # fmt: skip
+    return irdl_op_definition(cls)
+
+
+CHLO_SAME_TYPE_BINARY_OPS: dict[str, type[ChloBinaryOp]] = {
+    op.STABLEHLO: _chlo_binary(op) for op in bc.OPS
+    if issubclass(op, bc.BinaryOp) and hasattr(op, "SCALAR") and op.STABLEHLO.startswith("chlo.")
+}  # fmt: skip
+"""The CHLO counterpart of the bcast binary ops StableHLO has none for
+(``chlo.mulhi``), by name."""
+
+
 @irdl_op_definition
 class TopKOp(StablehloOp):
     """``chlo.top_k(%x, k = 4) : tensor<2x10xf32> -> (tensor<2x4xf32>,
@@ -353,6 +391,7 @@ class TopKOp(StablehloOp):
             raise Diagnostic(f"indices must be {TensorType(i32, kept)}, got {self.indices.type}")
 
 
-CHLO_OPS = [*CHLO_BINARY_OPS, BroadcastCompareOp, BroadcastSelectOp, SquareOp, *CHLO_UNARY_OPS.values(), TopKOp]
+CHLO_OPS = [*CHLO_BINARY_OPS, BroadcastCompareOp, BroadcastSelectOp, SquareOp, *CHLO_UNARY_OPS.values(), TopKOp,
+            *CHLO_SAME_TYPE_BINARY_OPS.values()]
 
 CHLO = Dialect("chlo", CHLO_OPS, [ChloComparisonDirectionAttr, ChloComparisonTypeAttr])

@@ -5,7 +5,8 @@ from xdsl.ir import Dialect
 from bcast.ir.control_flow import CaseOp, WhileOp
 from bcast.ir.fusion import FusionOp, YieldOp
 from bcast.ir.ops import (OPS, ComparisonDirectionAttr, ConvDimsAttr, GatherDimsAttr, ReductionKindAttr, ScatterDimsAttr,
-                          ScatterKindAttr)
+                          ScatterKindAttr, TransposeAttr)
 
 Bcast = Dialect("bcast", [*OPS, FusionOp, YieldOp, WhileOp, CaseOp], [ComparisonDirectionAttr, ReductionKindAttr, GatherDimsAttr,
-                                                      ScatterDimsAttr, ScatterKindAttr, ConvDimsAttr])
+                                                      ScatterDimsAttr, ScatterKindAttr, ConvDimsAttr,
+                                                      TransposeAttr])

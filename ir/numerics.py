@@ -668,3 +668,43 @@ def convolution(x, w, conv: rules.Convolution) -> np.ndarray:
     result = result.reshape(batch_groups, groups, batch, *out, per_group)
     result = result.transpose(2, 0, 1, 3 + n, *range(3, 3 + n)).reshape(batch, features, *out)
     return np.ascontiguousarray(np.transpose(result, order)).astype(x.dtype, copy=False)
+
+
+def triangular_solve(a, b, left_side: bool, lower: bool, unit_diagonal: bool, transpose: str, xp=None):
+    """``bcast.triangular_solve``, written with Array API functions only (no
+    item assignment), so the Array API runtime runs this same definition on
+    its namespace ``xp`` (NumPy when None). Both sides reduce to one left
+    solve ``m @ x = rhs`` with ``m`` ``a`` or its transpose (a right solve
+    ``x @ op(a) = b`` is ``op(a)^T @ x^T = b^T``): row ``i`` of ``x`` is
+    ``(rhs[i] - m[i, done] @ x[done]) / m[i, i]``, rows in increasing order
+    when ``m`` is lower triangular, decreasing when upper, vectorized over
+    the batch and the right-hand sides. Only the triangle in use is read;
+    ``f16`` is computed in ``f32`` and rounded once."""
+    if xp is None:
+        with np.errstate(**_ERR):
+            return triangular_solve(np.asarray(a), np.asarray(b), left_side, lower, unit_diagonal, transpose, np)
+    dtype = b.dtype
+    work = xp.float32 if dtype == getattr(xp, "float16", None) else dtype
+    a, b = xp.astype(a, work), xp.astype(b, work)
+    flip = (transpose != "NO_TRANSPOSE") != (not left_side)
+    m = xp.matrix_transpose(a) if flip else a
+    rhs = b if left_side else xp.matrix_transpose(b)
+    n = m.shape[-1]
+    in_place = xp is np  # NumPy writes each row into one array; the standard has no item assignment
+    x = np.empty(rhs.shape, rhs.dtype) if in_place else None
+    rows: dict[int, object] = {}
+    order = range(n) if lower != flip else range(n - 1, -1, -1)
+    for i in order:
+        row = rhs[..., i, :]
+        lo, hi = (0, i) if lower != flip else (i + 1, n)
+        if hi > lo:
+            done = x[..., lo:hi, :] if in_place else xp.stack([rows[j] for j in range(lo, hi)], axis=-2)
+            row = row - xp.matmul(m[..., i : i + 1, lo:hi], done)[..., 0, :]
+        row = row if unit_diagonal else row / m[..., i, i : i + 1]
+        if in_place:
+            x[..., i, :] = row
+        else:
+            rows[i] = row
+    if not in_place:
+        x = xp.stack([rows[i] for i in range(n)], axis=-2) if n else rhs
+    return xp.astype(x if left_side else xp.matrix_transpose(x), dtype)

@@ -861,6 +861,17 @@ class ShiftRightLogicalOp(ShiftOp):
     STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned"})
 
 
+@irdl_op_definition
+class MulhiOp(BinaryOp):
+    """The high half of the exact (double-width) product, signed for signed
+    types (``chlo.mulhi``; ``scalar.mulhi``)."""
+
+    name = "bcast.mulhi"
+    SCALAR = staticmethod(scalar.mulhi)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned"})
+    STABLEHLO: ClassVar[str] = "chlo.mulhi"
+
+
 class ComparisonDirection(StrEnum):
     EQ = "EQ"
     NE = "NE"
@@ -1268,6 +1279,19 @@ class PopcntOp(UnaryOp):
     ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned"})
     TML_KINDS: ClassVar[frozenset[str] | None] = frozenset({"unsigned"})
     TML_CLASS: ClassVar[str] = "bitwise"
+
+
+@irdl_op_definition
+class CountLeadingZerosOp(UnaryOp):
+    """The zero bits above the highest set bit (of the two's complement
+    bits for a signed value), in the operand's type (``jax.lax.clz``)."""
+
+    name = "bcast.count_leading_zeros"
+    SCALAR = staticmethod(scalar.count_leading_zeros)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned"})
+    TML_KINDS: ClassVar[frozenset[str] | None] = frozenset({"unsigned"})
+    TML_CLASS: ClassVar[str] = "bitwise"
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned"})
 
 
 @irdl_op_definition
@@ -3995,6 +4019,139 @@ class DynamicConvOp(ConvolutionFamily, BcastOp):
             raise Diagnostic(f"padding must be a tensor<{spatial}x2x...> of integers (one (low, high) row per "
                              f"spatial dim), got {padding}")  # fmt: skip
         check_run_time_result(self, make_type((dynamic_conv_shape(lhs, rhs, self.conv),), le), self.result.type)
+
+
+# --------------------------------------------------------------------------
+# Linear algebra
+# --------------------------------------------------------------------------
+
+
+class Transpose(StrEnum):
+    """Which matrix ``triangular_solve`` solves with: ``a``, its transpose,
+    or its conjugate transpose (the transpose on real types)."""
+
+    NO_TRANSPOSE = "NO_TRANSPOSE"
+    TRANSPOSE = "TRANSPOSE"
+    ADJOINT = "ADJOINT"
+
+
+@irdl_attr_definition
+class TransposeAttr(EnumAttribute[Transpose], SpacedOpaqueSyntaxAttribute):
+    name = "bcast.transpose"
+
+
+LINALG_KINDS = frozenset({"float"})
+"""What ``triangular_solve`` takes: real floats (StableHLO also takes
+complex types, which bcast has not)."""
+
+TRIANGULAR_FLAGS = ("left_side", "lower", "unit_diagonal")
+
+
+class TriangularSolveFamily(IRDLOperation, abc.ABC):
+    """``triangular_solve``'s operands, flags, builder and rules, shared by
+    bcast and StableHLO (each names its ``transpose_a`` attribute,
+    ``TRANSPOSE_ATTR``). ``flags`` reads them as Python values."""
+
+    a = operand_def(TensorType)
+    b = operand_def(TensorType)
+    result = result_def(TensorType)
+    left_side = prop_def(IntegerAttr.constr(type=i1))
+    lower = prop_def(IntegerAttr.constr(type=i1))
+    unit_diagonal = prop_def(IntegerAttr.constr(type=i1))
+    TRANSPOSE_ATTR: ClassVar[type[EnumAttribute[Transpose]]]
+
+    def __init__(self, a: SSAValue | Operation, b: SSAValue | Operation, *, left_side: bool, lower: bool,
+                 unit_diagonal: bool = False, transpose_a: str = "NO_TRANSPOSE",
+                 result_type: Attribute | None = None):
+        IRDLOperation.__init__(
+            self, operands=[a, b], result_types=[result_type or _type(b)],
+            properties={"left_side": IntegerAttr(int(left_side), i1), "lower": IntegerAttr(int(lower), i1),
+                        "unit_diagonal": IntegerAttr(int(unit_diagonal), i1),
+                        "transpose_a": self.TRANSPOSE_ATTR(Transpose(transpose_a))},
+        )  # fmt: skip
+
+    @property
+    def flags(self) -> tuple[bool, bool, bool, str]:
+        """(left_side, lower, unit_diagonal, transpose_a)."""
+        left, lower, unit = (bool(getattr(self, name).value.data) for name in TRIANGULAR_FLAGS)
+        return left, lower, unit, str(self.transpose_a.data)
+
+    def result_shape(self) -> Shape:
+        """``rules.triangular_solve_shape`` of the operands, element kinds checked."""
+        a, b = self.flat_shape_of(self.a.type), self.flat_shape_of(self.b.type)
+        ea, eb = str(self.a.type.get_element_type()), str(self.b.type.get_element_type())
+        if ea != eb:
+            raise Diagnostic(f"operands have element types {ea} and {eb}",
+                             ["triangular_solve takes a and b of one element type"])
+        check_kinds([ea], LINALG_KINDS)
+        return rules.triangular_solve_shape(a, b, self.flags[0], str(self.a.type), str(self.b.type))
+
+
+@irdl_op_definition
+class TriangularSolveOp(TriangularSolveFamily, BcastOp):
+    """``triangular_solve %a, %b, left_side = true, lower = true,
+    unit_diagonal = false, transpose_a = NO_TRANSPOSE : (tensor<3x3xf32>,
+    tensor<3x2xf32>) -> tensor<3x2xf32>``: StableHLO's ``triangular_solve``
+    (``jax.lax.linalg.triangular_solve``, what ``jnp.linalg.solve`` and
+    Cholesky-based code emit): ``x`` with ``op(a) @ x = b`` (``left_side``)
+    or ``x @ op(a) = b``, where only ``a``'s lower (``lower``) or upper
+    triangle is read, its diagonal taken as ones with ``unit_diagonal``, and
+    ``op`` transposes with ``TRANSPOSE`` and ``ADJOINT`` (real types). Leading
+    dims are batch dims, equal in ``a`` and ``b`` (no broadcasting). Real
+    floats only; ``f16`` is computed in ``f32`` and rounded once. A singular
+    ``a`` gives IEEE infinities and NaNs, as XLA does. Static shapes; a
+    nested (tml) type is refused; a fusion boundary. ``numerics.triangular_solve``
+    is the reference (docs/ir.md, "triangular_solve")."""
+
+    name = "bcast.triangular_solve"
+    transpose_a = prop_def(TransposeAttr)
+    TRANSPOSE_ATTR: ClassVar[type[EnumAttribute[Transpose]]] = TransposeAttr
+    traits = traits_def(Pure())
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        left, lower, unit, transpose = self.flags
+        for name, on in zip(TRIANGULAR_FLAGS, (left, lower, unit)):
+            printer.print_string(f", {name} = {'true' if on else 'false'}")
+        printer.print_string(f", transpose_a = {transpose}")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_operation_type(self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TriangularSolveOp:
+        a = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        b = parser.parse_unresolved_operand()
+        flags = {}
+        for name in TRIANGULAR_FLAGS:
+            parser.parse_punctuation(",")
+            parser.parse_keyword(name)
+            parser.parse_punctuation("=")
+            flags[name] = parser.parse_boolean()
+        parser.parse_punctuation(",")
+        parser.parse_keyword("transpose_a")
+        parser.parse_punctuation("=")
+        transpose = parser.parse_str_enum(Transpose)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        function_type = parser.parse_function_type()
+        inputs, outputs = function_type.inputs.data, function_type.outputs.data
+        if len(inputs) != 2 or len(outputs) != 1:
+            parser.raise_error("expected two operand types and one result type", pos, parser.pos)
+        a_, b_ = (parser.resolve_operand(v, t) for v, t in zip((a, b), inputs))
+        op = cls(a_, b_, **flags, transpose_a=transpose, result_type=outputs[0])
+        op.attributes |= attributes
+        return op
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        for value, what in ((self.a, "a"), (self.b, "b")):
+            if len(_split(value, what)[0]) > 1:
+                raise Diagnostic("triangular_solve does not support nested tensor types")
+        shape = self.result_shape()
+        _check_declared(self, make_type((shape,), split_type(self.b.type)[1]), self.result.type)
 
 
 OPS: list[type[BcastOp]] = [

@@ -1644,3 +1644,24 @@ def convolution_shape(lhs: Sequence[Dim], rhs: Sequence[Dim], conv: Convolution)
         result[o] = conv_window_count(lhs[i], rhs[w], conv.strides[k], conv.low[k], conv.high[k],
                                       conv.lhs_dilation[k], conv.rhs_dilation[k])  # fmt: skip
     return tuple(result)
+
+
+def triangular_solve_shape(a: Shape, b: Shape, left_side: bool, a_type: str, b_type: str) -> Shape:
+    """The result shape of ``triangular_solve``: ``b``'s. ``a`` is a batch of
+    square matrices (rank >= 2), ``b`` has ``a``'s rank and batch dims, and
+    its rows (``left_side``) or columns match ``a``'s order (StableHLO's
+    rules, checked in its order and words; docs/ir.md, "triangular_solve")."""
+    if len(a) < 2:
+        raise RuleError(f"operand 'a' must have rank >= 2, but got '{a_type}'")
+    if a[-1] != a[-2]:
+        raise RuleError(f"two minor dimensions of operand 'a' must be compatible, but got '{a_type}'")
+    if len(a) != len(b):
+        raise RuleError(f"operands must have equal rank, but got '{a_type}' and '{b_type}'")
+    if a[-1] != b[-2 if left_side else -1]:
+        raise RuleError(f"shared dimension of operands 'a' and 'b' must be compatible, but got '{a_type}' and "
+                        f"'{b_type}'", [f"with left_side = {'true' if left_side else 'false'}, a's order is "
+                                        f"b's dimension {len(b) - 2 if left_side else len(b) - 1}"])
+    if tuple(a[:-2]) != tuple(b[:-2]):
+        raise RuleError(f"batch dimensions of the operands must be compatible, but got '{a_type}' and '{b_type}'",
+                        ["triangular_solve does not broadcast its batch dimensions"])
+    return tuple(b)

@@ -236,6 +236,39 @@ def shift_right_arithmetic(b: Scalars, element: str, x: Value, y: Value) -> Valu
     return b.apply("arith.shrsi", x, amount)
 
 
+@Composite
+def mulhi(b: Scalars, element: str, x: Value, y: Value) -> Value:
+    """The high half of the exact product ``x * y`` (twice the width), in
+    ``element``: signed for a signed type (CHLO's ``mulhi``, what integer
+    division by a constant and hashes compute). First the unsigned high half
+    of the operands' bits: below 64 bits, both zero-extended to twice the
+    width, multiplied (exact), shifted right by the width and truncated; at
+    64 bits (no wider type), from the four products of the 32-bit halves.
+    Then, for a signed type, the correction ``- (x < 0 ? y : 0) - (y < 0 ?
+    x : 0)`` (wrapping), which makes it the signed high half. (A signed
+    product of sign-extended operands, the direct form below 64 bits, is
+    vectorized by GCC 12 at -O3 as an unsigned high multiply, wrongly.)"""
+    bits, op = rules.bit_width(element), b.apply
+    if bits < 64:
+        wide = f"ui{2 * bits}"
+        wx, wy = (b.cast("arith.extui", v, wide) for v in (x, y))
+        high = b.cast("arith.trunci", op("arith.shrui", op("arith.muli", wx, wy), b.const(bits, wide)), element)
+    else:
+        half, mask = b.const(32, element), b.const(0xFFFFFFFF, element)
+        x_lo, x_hi = op("arith.andi", x, mask), op("arith.shrui", x, half)
+        y_lo, y_hi = op("arith.andi", y, mask), op("arith.shrui", y, half)
+        low = op("arith.muli", x_lo, y_lo)
+        mid = op("arith.addi", op("arith.muli", x_hi, y_lo), op("arith.shrui", low, half))
+        mid2 = op("arith.addi", op("arith.muli", x_lo, y_hi), op("arith.andi", mid, mask))
+        high = op("arith.addi", op("arith.addi", op("arith.muli", x_hi, y_hi), op("arith.shrui", mid, half)),
+                  op("arith.shrui", mid2, half))
+    if rules.kind(element) != "signed":
+        return high
+    zero = b.const(0, element)
+    high = op("arith.subi", high, b.select(b.cmpi("slt", x, zero), y, zero))
+    return op("arith.subi", high, b.select(b.cmpi("slt", y, zero), x, zero))
+
+
 # --------------------------------------------------------------------------
 # Unary
 # --------------------------------------------------------------------------
@@ -346,6 +379,28 @@ def _erf_inv_guess(b: Scalars, element: str, x: Value) -> Value:
     return b.select(at_one, b.apply("arith.mulf", x, b.const(math.inf, element)), r)
 
 popcnt = _integer("math.ctpop")  # the set bits of the value's bits (two's complement)
+
+
+@Composite
+def count_leading_zeros(b: Scalars, element: str, x: Value) -> Value:
+    """The zero bits above the highest set bit of the value's bits (two's
+    complement: 0 for a negative value, the width for 0), as StableHLO's
+    ``count_leading_zeros`` (``jax.lax.clz``). A binary search for the bit
+    length: at each halving ``s``, a value at or above ``2**s`` is shifted
+    down by ``s`` and ``s`` counted; the width less the count (and less one
+    more when a bit remains) is the answer. Only shifts, compares, selects
+    and additions, so every backend runs it."""
+    width = rules.bit_width(element)
+    zero = b.const(0, element)
+    count, v = zero, x
+    s = width // 2
+    while s:
+        big = b.cmpi("ne", b.apply("arith.shrui", v, b.const(s, element)), zero)
+        v = b.select(big, b.apply("arith.shrui", v, b.const(s, element)), v)
+        count = b.apply("arith.addi", count, b.select(big, b.const(s, element), zero))
+        s //= 2
+    length = b.apply("arith.addi", count, b.select(b.cmpi("ne", v, zero), b.const(1, element), zero))
+    return b.apply("arith.subi", b.const(width, element), length)
 
 
 @Composite

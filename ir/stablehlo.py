@@ -390,6 +390,7 @@ ELEMENT_KINDS: dict[str, frozenset[str]] = {
     "stablehlo.negate": NUMERIC, "stablehlo.abs": frozenset({SIGNED, FLOAT}),
     "stablehlo.sign": frozenset({SIGNED, FLOAT, COMPLEX}), "stablehlo.floor": frozenset({FLOAT}),
     "stablehlo.ceil": frozenset({FLOAT}), "stablehlo.popcnt": INTEGER,
+    "stablehlo.count_leading_zeros": INTEGER,
 }  # fmt: skip
 """StableHLO's element kinds of its elementwise ops, where they are not
 the family's (binary: numeric; unary: float and complex). ``abs`` takes
@@ -2396,6 +2397,114 @@ class DynamicConvOp(bc.ConvolutionFamily, StablehloOp):
                              f"spatial dim), got {padding}")
 
 
+@irdl_attr_definition
+class TransposeAttr(EnumAttribute[bc.Transpose], SpacedOpaqueSyntaxAttribute):
+    """Prints ``#stablehlo<transpose TRANSPOSE>``, as MLIR does."""
+
+    name = "stablehlo.transpose"
+
+
+@irdl_op_definition
+class TriangularSolveOp(bc.TriangularSolveFamily, StablehloOp):
+    """``"stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true,
+    unit_diagonal = false, transpose_a = #stablehlo<transpose NO_TRANSPOSE>}
+    : (tensor<3x3xf32>, tensor<3x1xf32>) -> tensor<3x1xf32>``: generic form
+    only, as JAX and MLIR print it. Operands, flags, builder and shape rule
+    are ``bc.TriangularSolveFamily``'s; StableHLO also takes complex
+    elements (which the import refuses)."""
+
+    name = "stablehlo.triangular_solve"
+    transpose_a = prop_def(TransposeAttr)
+    TRANSPOSE_ATTR: ClassVar[type[EnumAttribute[bc.Transpose]]] = TransposeAttr
+    traits = traits_def(Pure())
+
+    def verify_op(self) -> None:
+        check_element_kinds(self, frozenset({FLOAT, COMPLEX}), [self.a, self.b])
+        if element_of(self.a) != element_of(self.b):
+            raise Diagnostic(f"requires the same element type for a and b, got {self.a.type} and {self.b.type}")
+        shape = rules.triangular_solve_shape(shape_of(self.a, "a"), shape_of(self.b, "b"), self.flags[0],
+                                             str(self.a.type), str(self.b.type))  # fmt: skip
+        if self.result.type != tensor_type(shape, element_of(self.b)):
+            raise incompatible_results([tensor_type(shape, element_of(self.b))], [self.result.type])
+
+
+@irdl_op_definition
+class SelectAndScatterOp(StablehloOp):
+    """``"stablehlo.select_and_scatter"(%operand, %source, %init) ({select},
+    {scatter}) {window_dimensions = array<i64: ...>, window_strides = ...,
+    padding = dense<...> : tensor<Rx2xi64>} : (tensor<4x2xf32>,
+    tensor<2x2xf32>, tensor<f32>) -> tensor<4x2xf32>``: per window of the
+    padded operand (one per source element), ``select`` picks one element
+    (it keeps its first argument, the element picked so far, while it
+    returns true, over the window's elements in order; padding is never
+    picked), and the source element is combined by ``scatter`` into that
+    place of a result that starts as ``init`` everywhere (JAX's gradient of
+    a max pool). Generic form only, as JAX and MLIR print it; the import
+    expresses it in bcast ops (``ConvertSelectAndScatter``)."""
+
+    name = "stablehlo.select_and_scatter"
+    operand = operand_def(TensorType)
+    source = operand_def(TensorType)
+    init_value = operand_def(TensorType)
+    window_dimensions = opt_prop_def(DenseArrayBase.constr(i64))
+    window_strides = opt_prop_def(DenseArrayBase.constr(i64))
+    padding = opt_prop_def(DenseIntOrFPElementsAttr)
+    select = region_def("single_block")
+    scatter = region_def("single_block")
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    @property
+    def window(self) -> tuple[int, ...]:
+        rank = len(shape_of(self.operand))
+        return self.window_dimensions.get_values() if self.window_dimensions is not None else (1,) * rank
+
+    @property
+    def strides(self) -> tuple[int, ...]:
+        rank = len(shape_of(self.operand))
+        return self.window_strides.get_values() if self.window_strides is not None else (1,) * rank
+
+    @property
+    def pads(self) -> tuple[tuple[int, int], ...]:
+        """(low, high) per dim."""
+        if self.padding is None:
+            return ((0, 0),) * len(shape_of(self.operand))
+        values = [int(v) for v in self.padding.get_values()]
+        return tuple(zip(values[0::2], values[1::2]))
+
+    def verify_op(self) -> None:
+        """StableHLO's constraints C1-C11, in its order."""
+        shape, element = shape_of(self.operand), element_of(self.operand)
+        rank = len(shape)
+        if element_of(self.source, "source") != element:
+            raise Diagnostic(f"expects source and operand to have the same element type, got {self.source.type} "
+                             f"and {self.operand.type}")  # fmt: skip
+        if shape_of(self.init_value, "init value") or element_of(self.init_value, "init value") != element:
+            raise Diagnostic(f"expects init value to be a rank-0 tensor of the operand's element type ({element}), "
+                             f"got {self.init_value.type}")  # fmt: skip
+        for name, values in (("window_dimensions", self.window), ("window_strides", self.strides)):
+            if len(values) != rank:
+                raise Diagnostic(f"{name} has {len(values)} values, the operand has rank {rank}")
+            if any(v <= 0 for v in values):
+                raise Diagnostic(f"{name} must be positive, got {list(values)}")
+        if self.padding is not None:
+            pad_type = self.padding.get_type()
+            if not isinstance(pad_type, TensorType) or tuple(pad_type.get_shape()) != (rank, 2):
+                raise Diagnostic(f"padding must be a tensor<{rank}x2xi64>, got {pad_type}")
+        windows = reduce_window_shape(shape, self.window, self.strides, (1,) * rank, (1,) * rank, self.pads)
+        if shape_of(self.source, "source") != windows:
+            raise Diagnostic(f"expects source to have one element per window, shape {_shape_text(windows)}, got "
+                             f"{self.source.type}")  # fmt: skip
+        scalar = tensor_type((), element)
+        block = self.select.block if self.select.blocks else None
+        if block is None or [a.type for a in block.args] != [scalar, scalar] or not isinstance(
+                block.last_op, ReturnOp) or [v.type for v in block.last_op.operands] != [tensor_type((), i1)]:
+            raise Diagnostic(f"the select region must take ({scalar}, {scalar}) and return one tensor<i1>")
+        _check_scalar_body(self.scatter, [element], "the scatter region")
+        if self.result.type != self.operand.type:
+            raise incompatible_results([self.operand.type], [self.result.type])
+
+
 STABLEHLO_OPS = [
     *BINARY_OPS, *UNARY_OPS, IsFiniteOp, ConvertOp, BitcastConvertOp, CompareOp, SelectOp, BroadcastInDimOp,
     ClampOp,
@@ -2404,9 +2513,9 @@ STABLEHLO_OPS = [
     DotGeneralOp, DotOp,
     GetDimensionSizeOp, SetDimensionSizeOp, DynamicBroadcastInDimOp, DynamicReshapeOp, DynamicIotaOp,
     DynamicPadOp, RealDynamicSliceOp, SortOp, DynamicGatherOp,
-    ConvolutionOp, DynamicConvOp,
+    ConvolutionOp, DynamicConvOp, TriangularSolveOp, SelectAndScatterOp,
 ]  # fmt: skip
 
 StableHLO = Dialect("stablehlo", STABLEHLO_OPS, [ComparisonDirectionAttr, ComparisonTypeAttr, PrecisionAttr, DotAttr,
                                                 DotAlgorithmAttr, BoundsAttr, GatherDimensionNumbersAttr,
-                                                ScatterDimensionNumbersAttr, ConvDimensionNumbersAttr])  # fmt: skip
+                                                ScatterDimensionNumbersAttr, ConvDimensionNumbersAttr, TransposeAttr])  # fmt: skip

@@ -1048,6 +1048,8 @@ def reduce_window_body(xp, body, inputs, inits, window: Sequence[Sequence[int]])
     for at in numerics.window_places(shape, sizes, strides, window_dilations):
         accumulators = [xp.broadcast_to(v, shape) for v in body(xp, accumulators, [p[at] for p in padded])]
     return tuple(accumulators)
+
+
 def dynamic_conv(xp, x, w, padding, conv: rules.Convolution, dtype_name: str, site: rt.Site | None):
     """``bcast.dynamic_conv``: ``convolution`` with the padding's values
     read now (on the host: they are sizes), checked by the reference's rule
@@ -1055,3 +1057,9 @@ def dynamic_conv(xp, x, w, padding, conv: rules.Convolution, dtype_name: str, si
     read = np.asarray(padding)
     return convolution(xp, x, w, rt.checked(site, bc.check_dynamic_conv, tuple(x.shape), tuple(w.shape), conv, read),
                        dtype_name)
+
+
+def triangular_solve(xp, a, b, left_side: bool, lower: bool, unit_diagonal: bool, transpose: str):
+    """``bcast.triangular_solve``: the reference's own definition
+    (``numerics.triangular_solve``, Array API functions only) on ``xp``."""
+    return numerics.triangular_solve(a, b, left_side, lower, unit_diagonal, transpose, xp)

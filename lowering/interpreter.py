@@ -322,6 +322,11 @@ class BcastFunctions(InterpreterFunctions):
         _checked(op, bc.check_dynamic_conv, np.shape(args[0]), np.shape(args[1]), op.conv, args[2])
         return _typed(op, evaluate(op, *args))
 
+    @impl(bc.TriangularSolveOp)
+    def run_triangular_solve(self, interpreter: Interpreter, op: bc.TriangularSolveOp,
+                             args: PythonValues) -> PythonValues:
+        return _typed(op, evaluate(op, *args))
+
     @impl(bc.MatmulOp)
     def run_matmul(self, interpreter: Interpreter, op: bc.MatmulOp, args: PythonValues) -> PythonValues:
         """Under xla, the pairs ``dot_general`` would check

@@ -851,13 +851,15 @@ EXPRESSIONS: dict[type[Operation], Expression] = {
     # the same, on the padding read when it runs (its error at the op)
     bc.DynamicConvOp: lambda e, op, x: (
         f"rt.dynamic_conv({x}, {e.names[op.rhs]}, {e.names[op.d_padding]}, {op.conv!r}, {site(op)!r})"),
+    # one substitution step per row, vectorized over the batch and right-hand sides
+    bc.TriangularSolveOp: lambda e, op, x: f"numerics.triangular_solve({x}, {e.names[op.b]}, *{op.flags!r})",
 }
 """The NumPy target's ops that are one call (or one index), by op class."""
 
 FRESH_RESULTS = (bc.SizeToTensorOp, bc.DynamicIotaOp, bc.SetDimensionSizeOp, bc.IotaOp, bc.ConcatenateOp, bc.PadOp,
                  bc.DynamicUpdateSliceOp, bc.ScatterOp, bc.GatherOp, bc.ExtractOp, bc.AssignOp, bc.ReduceOp,
                  bc.ArgReduceOp, bc.CumulativeOp, bc.SortOp, bc.ReduceWindowOp, bc.ConvolutionOp,
-                 bc.DynamicConvOp)  # fmt: skip
+                 bc.DynamicConvOp, bc.TriangularSolveOp)  # fmt: skip
 """The ``EXPRESSIONS`` whose result is an array the function allocates
 (``owned``, returned without a copy); the others give views (``slice``,
 ``reshape``, ``dynamic_slice``, a broadcast) or, for ``dot_general``,

@@ -98,6 +98,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from io import StringIO
+from typing import ClassVar
 
 import numpy as np
 from xdsl.context import Context
@@ -547,6 +548,10 @@ class FunctionEmitter:
         if isinstance(op, bc.DynamicConvOp):
             props = shlo.DynamicConvOp.conv_properties(op.conv, op.precision_config, padded=False)
             return self.add(shlo.DynamicConvOp.create(operands=args[:3], result_types=[t], properties=props))
+        if isinstance(op, bc.TriangularSolveOp):
+            left, lower, unit, transpose = op.flags
+            return self.add(shlo.TriangularSolveOp(args[0], args[1], left_side=left, lower=lower, unit_diagonal=unit,
+                                                   transpose_a=transpose))
         if isinstance(op, bc.DynamicSliceOp):
             starts = self.wide_starts(args[1:], flat_type_shape(op.operand.type), op.sizes)
             return self.add(shlo.DynamicSliceOp(args[0], starts, op.sizes))

@@ -1202,6 +1202,8 @@ class FunctionLowering:
         elif isinstance(op, bc.DynamicConvOp):
             self.derive_sizes(op)
             self.lower_convolution(op)
+        elif isinstance(op, bc.TriangularSolveOp):
+            self.lower_triangular_solve(op)
         elif reads_as_view(op):
             return  # its contraction reads it through its index expression
         elif isinstance(op, bc.AssignOp):
@@ -1556,6 +1558,78 @@ class FunctionLowering:
             finally:
                 self.scopes.pop()
         self.written(op.result, target)
+
+    def lower_triangular_solve(self, op: bc.TriangularSolveOp) -> None:
+        """A fusion boundary, ``numerics.triangular_solve``'s scheme as loops
+        (a right solve is a left solve with ``a`` transposed): a parallel
+        nest over the batch dims; in it an ``scf.for`` over the rows in
+        substitution order, and per row: ``b``'s row copied, one loop over
+        the rows solved before it (row ``j``'s terms subtracted across the
+        right-hand sides: contiguous, so it vectorizes, for a left solve),
+        then a division by the diagonal (none with ``unit_diagonal``).
+        ``f16`` is computed and held in ``f32`` (a wide buffer, rounded once
+        by its readers), as ``reduce`` holds its sums."""
+        b = self.b
+        element = element_of(op.b.type)
+        acc = accumulator(element)
+        wide = acc != element
+        target = self.buffer(op.result, acc if wide else None)
+        left, lower, unit, transpose = op.flags
+        flip = (transpose != "NO_TRANSPOSE") != (not left)
+        forward = lower != flip
+        shape = self.shape(op.b)
+        n, cols = (shape[-2], shape[-1]) if left else (shape[-1], shape[-2])
+        last = b.index(n - 1)
+
+        def load(v: SSAValue, idx: Index) -> SSAValue:
+            return scalar.convert(b, element, acc, self.value_at(v, idx))
+
+        def scoped(body: Callable[[SSAValue, list[SSAValue]], list[SSAValue]]):
+            def run(k: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+                self.scopes.append({})  # values read in a loop body stay in it
+                try:
+                    return body(k, carried)
+                finally:
+                    self.scopes.pop()
+            return run
+
+        with self.nest(shape[:-2], parallel=True) as ivs:
+            batch = list(ivs)
+            at = (lambda i, c: [*batch, i, c]) if left else (lambda i, c: [*batch, c, i])  # noqa: E731
+            m_at = (lambda i, j: [*batch, j, i]) if flip else (lambda i, j: [*batch, i, j])  # noqa: E731
+            in_order = (lambda k: k) if forward else (lambda k: b(arith.SubiOp(last, k)))  # noqa: E731
+
+            @scoped
+            def row(k: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
+                i = in_order(k)
+                with self.nest([cols]) as (c,):
+                    b(memref.StoreOp.get(load(op.b, at(i, c)), target, at(i, c)))
+
+                @scoped
+                def term(t: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
+                    j = in_order(t)  # the k rows solved before row i
+                    coefficient = load(op.a, m_at(i, j))
+                    with self.nest([cols]) as (c,):
+                        x = b(memref.LoadOp.get(target, at(j, c)))
+                        current = b(memref.LoadOp.get(target, at(i, c)))
+                        product = b.apply("arith.mulf", coefficient, x)
+                        b(memref.StoreOp.get(b.apply("arith.subf", current, product), target, at(i, c)))
+                    return []
+
+                b.for_loop(k, [], term)
+                if not unit:
+                    diagonal = load(op.a, m_at(i, i))
+                    with self.nest([cols]) as (c,):
+                        current = b(memref.LoadOp.get(target, at(i, c)))
+                        b(memref.StoreOp.get(b.apply("arith.divf", current, diagonal), target, at(i, c)))
+                return []
+
+            self.scopes.append({})
+            try:
+                b.for_loop(n, [], row)
+            finally:
+                self.scopes.pop()
+        self.written(op.result, target, wide)
 
     def lower_sort(self, op: bc.SortOp) -> None:
         """A fusion boundary: a parallel nest over the other dims, and per

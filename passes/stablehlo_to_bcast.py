@@ -63,7 +63,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 import dataclasses
 from dataclasses import dataclass
-
+import itertools
 import math
 
 import numpy as np
@@ -111,8 +111,9 @@ from bcast.passes.stablehlo_control_flow import flatten_control_flow
 from bcast.passes.rewriting import located, replace
 
 BINARY: dict[type[Operation], type[bcast.BinaryOp]] = {
-    hlo.ELEMENTWISE_OPS[op.STABLEHLO]: op for op in bcast.OPS
-    if issubclass(op, bcast.BinaryOp) and op.STABLEHLO in hlo.ELEMENTWISE_OPS
+    {**hlo.ELEMENTWISE_OPS, **chlo.CHLO_SAME_TYPE_BINARY_OPS}[op.STABLEHLO]: op for op in bcast.OPS
+    if issubclass(op, bcast.BinaryOp)
+    and (op.STABLEHLO in hlo.ELEMENTWISE_OPS or op.STABLEHLO in chlo.CHLO_SAME_TYPE_BINARY_OPS)
 }  # fmt: skip
 """Each StableHLO binary op's bcast op (its ``STABLEHLO`` counterpart;
 CHLO's ``broadcast_X`` uses X's)."""
@@ -138,7 +139,7 @@ OTHER = (hlo.IsFiniteOp, hlo.ConvertOp, hlo.BitcastConvertOp, hlo.CompareOp, hlo
          hlo.DynamicUpdateSliceOp, hlo.GatherOp, hlo.ScatterOp, hlo.OptimizationBarrierOp, hlo.GetDimensionSizeOp,
          hlo.DynamicBroadcastInDimOp, hlo.DynamicReshapeOp, hlo.DynamicIotaOp, hlo.SetDimensionSizeOp,
          hlo.DynamicPadOp, hlo.RealDynamicSliceOp, hlo.SortOp, chlo.TopKOp, hlo.DynamicGatherOp,
-         hlo.ConvolutionOp, hlo.DynamicConvOp)  # fmt: skip
+         hlo.ConvolutionOp, hlo.DynamicConvOp, hlo.TriangularSolveOp, hlo.SelectAndScatterOp)  # fmt: skip
 SUPPORTED_OPS: tuple[str, ...] = tuple(sorted(
     [op.name for op in (*BINARY, *UNARY, *OTHER, *chlo.CHLO_BINARY_OPS)] + ["func.call", "stablehlo.composite"]
 ))  # fmt: skip
@@ -223,7 +224,8 @@ def _constant_value(value: SSAValue) -> float | int | None:
 def in_reduce_body(op: Operation) -> bool:
     """Ops in a reduce body (or a scatter's update computation) go with
     their op; never convert them alone."""
-    return isinstance(op.parent_op(), hlo.ReduceOp | hlo.ReduceWindowOp | hlo.ScatterOp | hlo.SortOp)
+    return isinstance(op.parent_op(), hlo.ReduceOp | hlo.ReduceWindowOp | hlo.ScatterOp | hlo.SortOp
+                      | hlo.SelectAndScatterOp)
 
 
 class ConvertBinary(RewritePattern):
@@ -614,6 +616,126 @@ class ConvertConvolution(RewritePattern):
         new, operands = _converted_to_result_element(op)
         replace(rewriter, op, [*new, bcast.ConvolutionOp(*operands, op.conv, op.result.type,
                                                          precision_config=op.precision_config)])
+
+
+class ConvertTriangularSolve(RewritePattern):
+    """``triangular_solve`` -> ``bcast.triangular_solve`` with the same flags
+    (complex elements are refused: bcast has none)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: hlo.TriangularSolveOp, rewriter: PatternRewriter) -> None:
+        _bcast_type(op, op.a), _bcast_type(op, op.b)
+        left, lower, unit, transpose = op.flags
+        replace(rewriter, op, [bcast.TriangularSolveOp(op.a, op.b, left_side=left, lower=lower, unit_diagonal=unit,
+                                                       transpose_a=transpose)])
+
+
+def _select_direction(region: Region) -> str | None:
+    """The direction of a ``select_and_scatter`` select region that is one
+    ``compare DIR, %arg0, %arg1`` of its element type's default comparison
+    (JAX's ``GE`` of a max pool's gradient), returned; else None."""
+    block = region.block if region.blocks else None
+    ops = list(block.ops) if block else []
+    if len(ops) != 2 or not isinstance(ops[0], hlo.CompareOp) or list(ops[0].operands) != list(block.args) \
+            or list(ops[1].operands) != [ops[0].results[0]]:
+        return None
+    compare = ops[0]
+    default = hlo.default_compare_type(hlo.element_of(block.args[0]))
+    if compare.compare_type is not None and compare.compare_type.data != default:
+        return None
+    return compare.comparison_direction.data.value
+
+
+class ConvertSelectAndScatter(RewritePattern):
+    """``select_and_scatter`` (``jax.grad`` of a max pool) -> bcast ops that
+    follow StableHLO's definition, unrolled over the K places of the window
+    (static): the padded operand's element at window place ``k`` of every
+    window is a strided ``slice``; the place picked so far in each window
+    (its value and its number, ``i32``) is replaced by place ``k`` where the
+    select region, on (picked, place k), is false, or where nothing valid was
+    picked yet (which places are padding is known at compile time: constant
+    masks); then the source element goes to the picked place: for each
+    ``k``, a ``select`` of the source where the pick is ``k`` (the scatter
+    kind's identity elsewhere), placed on the operand's grid by one ``pad``
+    (interior ``stride - 1``, edges from ``k`` and the padding, negative
+    ones cropping), and combined into ``init`` by the scatter region's kind.
+    The select region must be one ``compare`` of its arguments (any
+    direction, the element type's comparison); the scatter region one
+    binary op that is a reduction kind (``add``, JAX's)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: hlo.SelectAndScatterOp, rewriter: PatternRewriter) -> None:
+        (levels,), element = _bcast_type(op, op.operand)
+        _bcast_type(op, op.source)
+        direction = _select_direction(op.select)
+        kind, combine = _reduction_kind(hlo.body_combiner(op.scatter, True), element)
+        if direction is None or kind is None:
+            raise PassError(op, "select_and_scatter with these regions is not supported by "
+                            "convert-stablehlo-to-bcast",
+                            ["a select region that is one stablehlo.compare of its arguments (GE: a max pool's "
+                             "gradient) and a scatter region that is one stablehlo.add, multiply, maximum or "
+                             "minimum of its arguments"])  # fmt: skip
+        shape, windows = tuple(levels), hlo.shape_of(op.source)
+        rank, dtype = len(shape), NUMPY_DTYPES[element]
+        lows, highs = [lo for lo, _ in op.pads], [hi for _, hi in op.pads]
+        new: list[Operation] = []
+
+        def add(o: Operation) -> SSAValue:
+            new.append(o)
+            return o.results[0]
+
+        def constant(values: np.ndarray, el: str) -> SSAValue:
+            t = make_type((values.shape,), el)
+            if values.size and (values == values.flat[0]).all():
+                scalar = add(bcast.ConstantOp(np.array([values.flat[0]], NUMPY_DTYPES[el]), make_type(((),), el)))
+                return _broadcast_to(scalar, [], t, new)
+            return add(bcast.ConstantOp(values.astype(NUMPY_DTYPES[el]).reshape(-1), t))
+
+        identity = _identity(kind, element)
+        result = _broadcast_to(op.init_value, [], op.operand.type, new)
+        if 0 in windows:
+            replace(rewriter, op, new, [result])
+            return
+        padded = op.operand
+        if any(lows) or any(highs):
+            zero = add(bcast.ConstantOp(np.zeros(1, dtype), make_type(((),), element)))
+            padded = add(bcast.PadOp(op.operand, zero, lows, highs, [0] * rank))
+        grid = np.indices(windows).reshape(rank, -1).T if rank else np.zeros((1, 0), int)
+        picked = number = None
+        seen = np.zeros(windows, bool)  # whether a valid place was picked before place k
+        places = list(itertools.product(*(range(w) for w in op.window)))
+        for k, place in enumerate(places):
+            at = np.array(place) + grid * np.array(op.strides)  # padded coordinates, one row per window
+            valid = ((at >= lows) & (at < np.array(lows) + shape)).all(axis=1).reshape(windows)
+            limits = [p + (n - 1) * s + 1 for p, n, s in zip(place, windows, op.strides)]
+            value = add(bcast.SliceOp(padded, list(place), limits, list(op.strides)))
+            first, later = valid & ~seen, valid & seen  # take unconditionally; where select says replace
+            if picked is None:  # place 0: picked wherever it is valid
+                picked, number = value, constant(np.where(first, 0, -1), "i32")
+                seen |= valid
+                continue
+            if not later.any():
+                take = constant(first, "i1")
+            else:
+                keeps = add(bcast.CompareOp(direction, picked, value))
+                replaces = add(bcast.NotOp(keeps))
+                if not later.all():
+                    replaces = add(bcast.AndOp(replaces, constant(later, "i1")))
+                take = replaces if not first.any() else add(bcast.OrOp(replaces, constant(first, "i1")))
+            k_value = constant(np.full(windows, k), "i32")
+            picked = add(bcast.SelectOp(take, value, picked))
+            number = add(bcast.SelectOp(take, k_value, number))
+            seen |= valid
+        fill = constant(np.full(windows, identity), element)
+        fill_scalar = add(bcast.ConstantOp(np.array([identity], dtype), make_type(((),), element)))
+        for k, place in enumerate(places):
+            chosen = add(bcast.CompareOp("EQ", number, constant(np.full(windows, k), "i32")))
+            contribution = add(bcast.SelectOp(chosen, op.source, fill))
+            low = [p - lo for p, lo in zip(place, lows)]
+            high = [n - lo_ - ((w - 1) * s + 1) for n, lo_, w, s in zip(shape, low, windows, op.strides)]
+            placed = add(bcast.PadOp(contribution, fill_scalar, low, high, [s - 1 for s in op.strides]))
+            result = add(combine(result, placed, op.operand.type))
+        replace(rewriter, op, new, [result])
 
 
 class ConvertDynamicConv(RewritePattern):
@@ -1568,6 +1690,48 @@ def _custom_call_attr(op: Operation, name: str) -> Attribute | None:
     return getattr(op, "properties", {}).get(name) or op.attributes.get(name)
 
 
+LAPACK_TRSM = ("lapack_strsm_ffi", "lapack_dtrsm_ffi")
+"""The ``custom_call`` targets JAX writes on a CPU for ``triangular_solve``
+(LAPACK's ``?trsm`` on f32 and f64), which XLA runs in place of the op."""
+
+TRSM_FLAGS = {"side": {76: True, 82: False}, "uplo": {76: True, 85: False},
+              "diag": {85: True, 78: False}, "trans_x": {78: "NO_TRANSPOSE", 84: "TRANSPOSE", 67: "ADJOINT"}}
+"""LAPACK's flag characters (``ord("L")``...) in JAX's ``mhlo.backend_config``,
+as bcast's flags: left side, lower, unit diagonal, transpose."""
+
+
+def is_lapack_trsm(op: Operation) -> bool:
+    """JAX's ``custom_call @lapack_strsm_ffi`` (or ``dtrsm``)."""
+    target = _custom_call_attr(op, "call_target_name")
+    return op_name(op) == "stablehlo.custom_call" and isinstance(target, StringAttr) and target.data in LAPACK_TRSM
+
+
+class ConvertLapackTrsm(RewritePattern):
+    """JAX's CPU form of ``triangular_solve`` (``custom_call
+    @lapack_strsm_ffi(%a, %b)``, flags as LAPACK's characters in
+    ``mhlo.backend_config``) -> ``bcast.triangular_solve``. The custom
+    call's layouts are the memory order LAPACK reads (column-major); the
+    values are the op's, so they are not needed."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not is_lapack_trsm(op):
+            return
+        config = _custom_call_attr(op, "mhlo.backend_config")
+        flags = {}
+        if isinstance(config, DictionaryAttr):
+            for name, values in TRSM_FLAGS.items():
+                value = config.data.get(name)
+                if isinstance(value, IntegerAttr) and value.value.data in values:
+                    flags[name] = values[value.value.data]
+        if len(op.operands) != 2 or len(op.results) != 1 or len(flags) != len(TRSM_FLAGS):
+            raise PassError(op, "is a LAPACK trsm call bcast does not read",
+                            ["two operands, one result, and side, uplo, diag and trans_x in mhlo.backend_config"])
+        _bcast_type(op, op.operands[0]), _bcast_type(op, op.operands[1])
+        replace(rewriter, op, [bcast.TriangularSolveOp(
+            *op.operands, left_side=flags["side"], lower=flags["uplo"], unit_diagonal=flags["diag"],
+            transpose_a=flags["trans_x"], result_type=op.results[0].type)])
+
+
 def is_dynamic_reduce_window(op: Operation) -> bool:
     """JAX's ``custom_call @stablehlo.dynamic_reduce_window``."""
     target = _custom_call_attr(op, "call_target_name")
@@ -1771,6 +1935,7 @@ PATTERNS: tuple[Callable[[], RewritePattern], ...] = (
     ConvertCompare, ConvertSelect, ConvertClamp, ConvertChloBroadcast, ConvertChloBroadcastSelect,
     ConvertReduce, ConvertDot, ConvertReduceWindow, ConvertDynamicShapes, ConvertScatter, ConvertDynamicRanges,
     ConvertSort, ConvertTopK, ConvertDynamicReduceWindow, ConvertDynamicGather, ConvertConvolution, ConvertDynamicConv,
+    ConvertTriangularSolve, ConvertSelectAndScatter, ConvertLapackTrsm,
 )  # fmt: skip
 
 
@@ -1846,7 +2011,7 @@ def check_supported(module: ModuleOp) -> None:
     for op in module.walk():
         name = op_name(op)
         if is_stablehlo(op) and name not in known and not is_shape_assertion(op) \
-                and not is_dynamic_reduce_window(op):
+                and not is_dynamic_reduce_window(op) and not is_lapack_trsm(op):
             raise PassError(op, "is not supported by convert-stablehlo-to-bcast", [supported_note()])
         if isinstance(op, hlo.ReturnOp) and not in_reduce_body(op):
             raise PassError(op, "stablehlo.return outside a reduce body is not supported")

@@ -354,6 +354,11 @@ def oracle_binary(op: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
             return _int_power(x, y)
         if op in SHIFTS:
             return _shift(op, x, y)
+        if op == "mulhi":  # the high half of the exact product (Python's unbounded ints)
+            bits = 8 * x.dtype.itemsize
+            xs, ys = np.broadcast_arrays(x, y)
+            return np.array([(int(a) * int(b)) >> bits for a, b in zip(xs.ravel(), ys.ravel())],
+                            dtype=object).astype(x.dtype).reshape(xs.shape)
         fn = {
             "add": np.add, "subtract": np.subtract, "multiply": np.multiply,
             "divide": np.divide, "remainder": np.fmod, "power": np.power,
@@ -426,6 +431,10 @@ def oracle_unary(op: str, x: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):
         if op == "not":
             out = np.logical_not(x) if x.dtype == np.bool_ else np.invert(x)
+        elif op == "count_leading_zeros":  # of the two's complement bits
+            bits = 8 * x.dtype.itemsize
+            out = np.array([bits - (int(v) % 2**bits).bit_length() for v in x.ravel()],
+                           dtype=object).astype(x.dtype).reshape(x.shape)
         elif op == "rsqrt":
             out = 1 / np.sqrt(x)
         elif op == "logistic":

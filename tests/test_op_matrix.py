@@ -54,14 +54,15 @@ NOT_SCALAR = {bc.BroadcastInDimOp, bc.TransposeOp, bc.ReshapeOp, bc.NarrowOp, bc
               bc.SizeFromTensorOp, bc.SizeToTensorOp, bc.ShapeAssertionOp,
               bc.DynamicReshapeOp, bc.DynamicIotaOp, bc.SetDimensionSizeOp, bc.SortOp,
               bc.ConvolutionOp,
-              bc.DynamicConvOp}  # fmt: skip
+              bc.DynamicConvOp, bc.TriangularSolveOp}  # fmt: skip
 """Ops that move data and compute no element, the contractions (an
 element is a sum over many, not a scalar op) and the explicit dynamic form
 (sizes and checks: tests/lowering/test_make_explicit_dynamic.py, tests/tools/test_jax_dynamic.py) and ``sort``
 (a permutation: tests/lowering/test_sort.py runs it on every element type's edge values) and ``convolution``
 (a contraction: tests/lowering/test_convolution.py): not rows of this matrix
 (``tests/ir``, ``tests/lowering`` (``test_dot_general.py``) and the random
-programs test them)."""
+programs test them); ``triangular_solve`` (a solve: tests/lowering/test_triangular_solve.py
+runs every flag on every backend)."""
 
 SCANS = {bc.CumulativeOp, bc.ReduceWindowOp, bc.ReduceWindowBodyOp}
 """Ops whose result keeps the operand's 2-D shape (or a window of it, as

@@ -51,11 +51,11 @@ func.func @hlo(%x: tensor<3xf32>) -> tensor<3xf32> {
 
 // In a custom form: read through jaxlib's MLIR (this file needs jax, the
 // `jax` extra) and kept, printed in generic form; no "did you mean" (most
-// such ops are real StableHLO ops, such as clz, not misspellings).
-// KEPT: %0 = "stablehlo.count_leading_zeros"(%arg0) : (tensor<3xi32>) -> tensor<3xi32>
-func.func @hlo_custom(%x: tensor<3xi32>) -> tensor<3xi32> {
-  %0 = stablehlo.count_leading_zeros %x : tensor<3xi32>
-  func.return %0 : tensor<3xi32>
+// such ops are real StableHLO ops, such as reduce_precision, not misspellings).
+// KEPT: %0 = "stablehlo.reduce_precision"(%arg0) <{exponent_bits = 5 : i32, mantissa_bits = 10 : i32}> : (tensor<3xf32>) -> tensor<3xf32>
+func.func @hlo_custom(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %0 = stablehlo.reduce_precision %x, format = e5m10 : tensor<3xf32>
+  func.return %0 : tensor<3xf32>
 }
 
 // -----

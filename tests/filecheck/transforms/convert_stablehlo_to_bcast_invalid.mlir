@@ -130,9 +130,9 @@ func.func @bf16() -> tensor<4xf32> {
 // -----
 
 // In its custom form, read through jaxlib's MLIR (the `jax` extra), located here.
-func.func @unknown(%x: tensor<4xi32>) -> tensor<4xi32> {
-  // expected-error @+2 {{'stablehlo.count_leading_zeros' op is not supported by convert-stablehlo-to-bcast}}
+func.func @unknown(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+2 {{'stablehlo.reduce_precision' op is not supported by convert-stablehlo-to-bcast}}
   // expected-note @+1 {{supported ops: chlo.broadcast_add}}
-  %0 = stablehlo.count_leading_zeros %x : tensor<4xi32>
-  return %0 : tensor<4xi32>
+  %0 = stablehlo.reduce_precision %x, format = e5m10 : tensor<4xf32>
+  return %0 : tensor<4xf32>
 }
