@@ -25,6 +25,14 @@ def examples(full: int) -> int:
     return full if THOROUGH else min(full, max(QUICK_MINIMUM, full // QUICK_SHARE))
 
 
+def quick_size(full: int, quick: int) -> int:
+    """A size a test is built around (a program's op count, a loop's
+    repetitions): ``full`` in a thorough run, the smaller ``quick`` in the
+    quick one, chosen to run the same code paths (a depth still above
+    Python's recursion limit, a size still past every blocking)."""
+    return full if THOROUGH else quick
+
+
 def quick_sample(cases: list, share: int = QUICK_SHARE) -> list:
     """``cases`` (``pytest.param``s) with all but every ``share``-th marked
     ``slow``: a parametrized test too long for the quick run runs a fixed,

@@ -13,6 +13,11 @@ a diamond (every value used twice).
 - a 100,000-op module through parse, verify, the standard pipeline and print;
 - the one recursion left, the parser's on regions nested hundreds deep, is
   a located error.
+
+The quick run builds the chains, diamonds and broadcasting programs at
+3,000 ops (``DEPTH``, ``bcast.tests.budget.quick_size``): still three times
+Python's recursion limit, so a recursion on the depth fails there too; the
+thorough run at 10,000.
 """
 
 from __future__ import annotations
@@ -30,9 +35,11 @@ from bcast.lowering import c_runtime
 from bcast.lowering.reference import Evaluator
 from bcast.passes import LOOP_PASSES, available_passes
 from bcast.tools import api, driver, opt
+from bcast.tests.budget import quick_size
 from bcast.tools.run import main as run_main
 
-DEPTH = 10_000
+DEPTH = quick_size(10_000, 3_000)
+"""The programs' op count (the module docstring)."""
 X = np.array([0.25, -1.0, 1.0, 3.0], dtype=np.float32)
 STEPS = {"chain": lambda v, x: v + x, "diamond": lambda v, x: v * v}
 """Each program's step on its previous value ``v`` and the argument ``x``."""

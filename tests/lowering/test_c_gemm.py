@@ -14,6 +14,7 @@ import pytest
 
 import bcast
 from bcast.lowering import c_gemm, c_runtime
+from bcast.tests.budget import quick_sample
 
 ROW, COL, NO, TRANS = 101, 102, 111, 112
 """CBLAS's order and transpose codes."""
@@ -238,7 +239,8 @@ int main(void) {
 """
 
 
-@pytest.mark.parametrize("isa", [[], ["-mno-avx512f"], ["-mno-avx"]], ids=["native", "avx2", "sse"])
+@pytest.mark.parametrize("isa", quick_sample([pytest.param([], id="native"), pytest.param(["-mno-avx"], id="sse"),
+                                              pytest.param(["-mno-avx512f"], id="avx2")], 2))
 def test_kernels_are_clean_under_sanitizers(tmp_path, isa):
     """The kernels' source built with ASan and UBSan (any report aborts) and
     run on operands held in buffers of exactly their size, over the edge
