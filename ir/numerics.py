@@ -286,7 +286,7 @@ def reduce(kind: str, x, dims, keepdims: bool = False, out: np.ndarray | None = 
     the result is written there, without a temporary unless ``f16``."""
     x = np.asarray(x)
     ufunc = REDUCTIONS[kind]
-    acc = np.dtype(np.float32) if x.dtype == np.float16 else x.dtype
+    acc = _accumulator(x.dtype)
     direct = out is not None and acc == x.dtype
     with np.errstate(**_ERR):  # (an f16 sum may overflow when rounded back)
         result = ufunc.reduce(
@@ -325,10 +325,11 @@ def pad(x, value, low, high, interior) -> np.ndarray:
 
 
 def _accumulator(dtype: np.dtype) -> np.dtype:
-    """What a contraction sums in: ``f32`` for ``f16`` (rounded once at the
+    """What a contraction sums in: ``f32`` for ``f16``/``bf16`` (rounded once at the
     end, as ``reduce`` does and XLA's CPU dot does), else the element type
     (integers wrap, as ``np.matmul`` on them does)."""
-    return np.dtype(np.float32) if dtype == np.float16 else dtype
+    element = _DTYPE_ELEMENTS.get(np.dtype(dtype))
+    return np.dtype(NUMPY_DTYPES[rules.accumulator(element)]) if element else np.dtype(dtype)
 
 
 def matmul(x, y) -> np.ndarray:
@@ -548,7 +549,7 @@ def cumulative(kind: str, x, dim: int, reverse: bool = False) -> np.ndarray:
     ``f16`` accumulates in ``f32`` and rounds each result once, as
     ``reduce`` does."""
     x = np.asarray(x)
-    acc = np.dtype(np.float32) if x.dtype == np.float16 else x.dtype
+    acc = _accumulator(x.dtype)
     source = np.flip(x, dim) if reverse else x
     with np.errstate(**_ERR):
         result = REDUCTIONS[kind].accumulate(source, axis=dim, dtype=acc)
@@ -576,7 +577,7 @@ def reduce_window(kind: str, x, init, window: Sequence[int], strides: Sequence[i
     spans = [(w - 1) * d + 1 for w, d in zip(window, window_dilations)]
     views = np.lib.stride_tricks.sliding_window_view(padded, spans) if x.ndim else padded
     views = views[tuple(slice(None, None, s) for s in strides) + tuple(slice(None, None, d) for d in window_dilations)]
-    acc = np.dtype(np.float32) if x.dtype == np.float16 else x.dtype
+    acc = _accumulator(x.dtype)
     with np.errstate(**_ERR):
         folded = REDUCTIONS[kind].reduce(views, axis=tuple(range(x.ndim, 2 * x.ndim)), dtype=acc,
                                          initial=reduction_identity(kind, acc)[()])  # fmt: skip
