@@ -100,16 +100,16 @@ def _integer(name: str) -> OnePrimitive:
 
 @dataclass(frozen=True)
 class MathFunction:
-    """A ``math`` function of floats; ``f16`` is computed in ``f32`` and
-    rounded once."""
+    """A ``math`` function of floats; ``f16`` and ``bf16`` are computed in
+    ``f32`` and rounded once."""
 
     primitive: str
 
     def __call__(self, b: Scalars, element: str, *xs: Value) -> Value:
-        if element != "f16":
+        if element not in rules.HALF_FLOATS:
             return b.apply(self.primitive, *xs)
         wide = [b.cast("arith.extf", x, "f32") for x in xs]
-        return b.cast("arith.truncf", b.apply(self.primitive, *wide), "f16")
+        return b.cast("arith.truncf", b.apply(self.primitive, *wide), element)
 
 
 @dataclass(frozen=True)

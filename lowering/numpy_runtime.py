@@ -28,6 +28,11 @@ from bcast.ir import numerics, rules
 from bcast.ir import ops as bc
 from bcast.ir.diagnostics import Report, SourceLoc
 from bcast.ir.ops import broadcast_size  # noqa: F401 - generated code calls it
+from bcast.ir.types import NUMPY_DTYPES
+
+bfloat16 = NUMPY_DTYPES.get("bf16")
+"""ml_dtypes' bfloat16 (None without it), as generated code names it
+(``numpy_emitter.dtype_source``: NumPy has no ``np.bfloat16``)."""
 
 
 Site = tuple[str, int, int, str]
