@@ -20,7 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from bcast.ir import rules, scalar, special
-from bcast.ir.types import NUMPY_DTYPES
+from bcast.ir.types import NUMPY_DTYPES, is_float_dtype
 
 _ERR = dict(all="ignore")
 
@@ -125,7 +125,7 @@ class NumpyScalars:
 
     def const(self, value, element):
         dtype = np.dtype(NUMPY_DTYPES[element])
-        if dtype.kind == "f":
+        if is_float_dtype(dtype):
             return np.array(value, dtype)
         if dtype == np.bool_:
             return np.array(bool(value & 1))
@@ -230,7 +230,7 @@ def compare(direction: str, x, y, total_order: bool = False):
     """``scalar.compare``: NumPy's comparison, or the definition on arrays
     for a float ``total_order``."""
     x, y = np.asarray(x), np.asarray(y)
-    if total_order and x.dtype.kind == "f":
+    if total_order and is_float_dtype(x.dtype):
         return scalar.compare(_SCALARS, element_of(x), direction, x, y, total_order=True)
     return COMPARE[direction](x, y)
 
@@ -265,7 +265,7 @@ def reduction_identity(kind: str, dtype) -> np.ndarray:
     ``max`` of nothing raises): the kind's identity in ``dtype``."""
     dtype = np.dtype(dtype)
     if kind in ("maximum", "minimum"):
-        if dtype.kind == "f":
+        if is_float_dtype(dtype):
             value = -np.inf if kind == "maximum" else np.inf
         else:
             info = np.iinfo(dtype)
@@ -553,7 +553,7 @@ def cumulative(kind: str, x, dim: int, reverse: bool = False) -> np.ndarray:
     source = np.flip(x, dim) if reverse else x
     with np.errstate(**_ERR):
         result = REDUCTIONS[kind].accumulate(source, axis=dim, dtype=acc)
-        if kind == "add" and acc.kind == "f":
+        if kind == "add" and is_float_dtype(acc):
             result = result + reduction_identity(kind, acc)
         result = np.flip(result, dim) if reverse else result
         return np.array(result, dtype=x.dtype)

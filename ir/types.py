@@ -64,6 +64,21 @@ NUMPY_DTYPES = {
 }
 
 
+FLOAT_DTYPES = frozenset(np.dtype(d) for name, d in NUMPY_DTYPES.items() if name in _FLOATS)
+"""The NumPy dtypes of bcast's floats (ml_dtypes' bfloat16 has kind ``V``,
+not ``f``: ask ``is_float_dtype``, never ``dtype.kind``)."""
+
+
+def is_float_dtype(dtype) -> bool:
+    """Whether ``dtype`` is one of bcast's floats, bfloat16 included."""
+    return np.dtype(dtype) in FLOAT_DTYPES
+
+
+def finfo(dtype):
+    """``np.finfo`` of a float dtype, bfloat16 included (ml_dtypes' finfo)."""
+    return ml_dtypes.finfo(dtype) if ml_dtypes is not None else np.finfo(dtype)
+
+
 def element_name(t: Attribute) -> str | None:
     """``i32``, ``ui8``, ``f16``...; None for a type bcast does not support."""
     if isinstance(t, IntegerType):

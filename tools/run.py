@@ -20,7 +20,7 @@ from xdsl.dialects.builtin import IndexType
 
 from bcast.ir.diagnostics import Report
 from bcast.ir.rules import SEMANTICS
-from bcast.ir.types import flat_type_shape, is_dynamic_type, numpy_dtype
+from bcast.ir.types import flat_type_shape, is_dynamic_type, numpy_dtype, is_float_dtype
 from bcast.lowering import numpy_runtime as rt
 from bcast.tools import driver
 from bcast.tools.api import BcastError, Compiled, compile
@@ -106,7 +106,7 @@ def random_array(rng: np.random.Generator, shape: tuple[int, ...], dtype: np.dty
     """Fair booleans, normal floats, small integers (in range for every op)."""
     if dtype == np.bool_:
         return rng.random(shape) < 0.5
-    if dtype.kind == "f":
+    if is_float_dtype(dtype):
         return rng.standard_normal(shape).astype(dtype)
     if dtype.kind == "u":
         return rng.integers(0, 20, shape).astype(dtype)
