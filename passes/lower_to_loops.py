@@ -71,6 +71,7 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
+    BFloat16Type,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -109,8 +110,8 @@ Index = list[SSAValue]
 
 def storage_type(element: str) -> Attribute:
     """The signless MLIR type that holds an element (``ui8`` -> ``i8``)."""
-    if element.startswith("f"):
-        return {"f16": Float16Type, "f32": Float32Type, "f64": Float64Type}[element]()
+    if rules.kind(element) == "float":
+        return {"f16": Float16Type, "f32": Float32Type, "f64": Float64Type, "bf16": BFloat16Type}[element]()
     return IntegerType(rules.bit_width(element))
 
 
@@ -147,8 +148,8 @@ def result_memref_of(t: Attribute) -> Attribute:
 
 
 def accumulator(element: str) -> str:
-    """The element type a reduction accumulates in (f16 in f32, docs/semantics.md)."""
-    return "f32" if element == "f16" else element
+    """The element type a reduction accumulates in (f16 and bf16 in f32, docs/semantics.md)."""
+    return rules.accumulator(element)
 
 
 # --------------------------------------------------------------------------
@@ -990,7 +991,7 @@ class FunctionLowering:
             x = b(memref.LoadOp.get(s.memref, idx[s.rows_dropped:]))
             if s.bits is not None:
                 x = b(arith.BitcastOp(x, s.bits))
-            return b(arith.TruncFOp(x, Float16Type())) if s.wide else x
+            return b(arith.TruncFOp(x, storage_type(element_of(v.type)))) if s.wide else x
         if v in self.splat:
             return b.const(self.splat[v], element_of(v.type))
         op = v.owner
