@@ -204,7 +204,7 @@ def direct_ufunc(definition, element: str, arity: int) -> np.ufunc | None:
     of the element's signedness (``maxsi`` on signed arrays). A math
     function on f16 is its ufunc too: NumPy computes it in f32 and rounds
     once, as the definition says."""
-    if isinstance(definition, scalar.MathFunction) and element.startswith("f"):
+    if isinstance(definition, scalar.MathFunction) and rules.kind(element) == "float":
         return DIRECT_UFUNCS.get(definition.primitive)
     primitive = scalar.one_primitive(definition, element, arity)
     ufunc = DIRECT_UFUNCS.get(primitive)

@@ -216,7 +216,7 @@ class Scalars:
         return self.constant(("float", element, bits), lambda: arith.BitcastOp(raw, t))
 
     def const(self, value, element: str) -> SSAValue:
-        if element.startswith("f"):
+        if rules.kind(element) == "float":
             return self.float(float(value), element)
         return self.int(int(value), element)
 
@@ -2080,7 +2080,7 @@ class FunctionLowering:
             return
         array = op.numpy_value().reshape(-1)
         bits = None
-        if element.startswith("f"):
+        if rules.kind(element) == "float":
             bits = storage_type(element)
             element = f"i{rules.bit_width(element)}"
             array = array.view(f"u{array.dtype.itemsize}")

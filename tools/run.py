@@ -56,6 +56,15 @@ def build_argument_parser() -> argparse.ArgumentParser:
     return p
 
 
+def bits_as(value: np.ndarray, dtype) -> np.ndarray:
+    """``value`` as read from an ``.npz``: NumPy writes ml_dtypes' bfloat16
+    as raw 2-byte records (``V2``), read back as the declared ``bf16``."""
+    if value.dtype.kind == "V" and dtype is not None and np.dtype(dtype).itemsize == value.dtype.itemsize \
+            and is_float_dtype(dtype):
+        return value.view(dtype)
+    return value
+
+
 def load_inputs(path: str, arguments: Sequence[rt.Spec]) -> list[object]:
     """The arguments from an ``.npz`` file: exactly the keys ``arg0, arg1, ...``,
     each checked and converted by the API's rule (``numpy_runtime.argument``);
@@ -67,7 +76,7 @@ def load_inputs(path: str, arguments: Sequence[rt.Spec]) -> list[object]:
         with data:
             keys = [f"arg{i}" for i in range(len(arguments))]
             check_keys(path, data.files, keys, arguments)
-            values = [data[k] for k in keys]
+            values = [bits_as(data[k], s.dtype) for k, s in zip(keys, arguments)]
     except (OSError, ValueError, zipfile.BadZipFile, EOFError) as e:
         raise InputError([Report("error", f"cannot read inputs from {path}: {e}", None)]) from None
     try:
