@@ -40,6 +40,7 @@ import bcast
 from bcast.ir import ops as bc
 from bcast.ir import rules
 from bcast.tests import programs
+from bcast.ir.types import finfo, is_float_dtype
 from bcast.tests.edge_values import ELEMENT_TYPES, convert_sources, dtype, edges, pairs
 from bcast.tools import driver
 
@@ -88,7 +89,7 @@ class Row:
 def oracle_convert(x: np.ndarray, to: np.dtype) -> np.ndarray:
     """``programs.oracle_convert``, but float -> 64-bit integer in Python
     ints: its clip to ``float(MAX)`` (2**63, out of range) wraps to ``MIN``."""
-    if x.dtype.kind != "f" or to.kind not in "iu":
+    if not is_float_dtype(x.dtype) or to.kind not in "iu":
         return programs.oracle_convert(x, to)
     info = np.iinfo(to)
     return np.array([0 if np.isnan(v) else info.min if v == -np.inf else info.max if v == np.inf
@@ -105,7 +106,7 @@ def oracle_reduce_pair(kind: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     ``a[i]``, then with ``b[i]``, by the combiner's oracle."""
     identity = IDENTITIES[kind]
     if identity in ("lowest", "highest"):
-        end = np.inf if a.dtype.kind == "f" else None
+        end = np.inf if is_float_dtype(a.dtype) else None
         if end is None:
             info = np.iinfo(a.dtype)
             value = info.min if identity == "lowest" else info.max
@@ -348,9 +349,9 @@ def _zero_ties(operands: list[np.ndarray], want: np.ndarray) -> np.ndarray:
 
 
 def _subnormal(x: np.ndarray) -> np.ndarray:
-    if x.dtype.kind != "f":
+    if not is_float_dtype(x.dtype):
         return np.zeros(x.shape, bool)
-    return (x != 0) & (np.abs(x) < np.finfo(x.dtype).tiny)
+    return (x != 0) & (np.abs(x) < finfo(x.dtype).tiny)
 
 
 def flushed(operands: list[np.ndarray], want: np.ndarray) -> np.ndarray:
@@ -475,7 +476,7 @@ def differing(got: np.ndarray, want: np.ndarray, ulps: int) -> np.ndarray:
     """Where ``got`` is not ``want``: bits differ and not both NaN, and (with
     ``ulps``) not both finite within ``ulps``."""
     same = _bits(got) == _bits(want)
-    if want.dtype.kind == "f":
+    if is_float_dtype(want.dtype):
         same |= np.isnan(got) & np.isnan(want)
         if ulps:
             finite = np.isfinite(got) & np.isfinite(want)
