@@ -104,6 +104,14 @@ def argument(xp, value, spec: rt.Spec):
     )
 
 
+def isdtype(xp, dtype, kind: str) -> bool:
+    """``xp.isdtype``, and bfloat16 (JAX's; ml_dtypes' in NumPy, whose
+    ``isdtype`` refuses it) a real floating dtype."""
+    if getattr(dtype, "name", str(dtype)) == "bfloat16":
+        return kind in ("real floating", "numeric")
+    return xp.isdtype(dtype, kind)
+
+
 def _c(xp, value, like):
     """``value`` as a rank-0 array of ``like``'s dtype."""
     return xp.asarray(value, dtype=like.dtype)
@@ -114,11 +122,11 @@ def _info(xp, x):
 
 
 def _is_signed(xp, x) -> bool:
-    return xp.isdtype(x.dtype, "signed integer")
+    return isdtype(xp, x.dtype, "signed integer")
 
 
 def _is_bool(xp, x) -> bool:
-    return xp.isdtype(x.dtype, "bool")
+    return isdtype(xp, x.dtype, "bool")
 
 
 # --------------------------------------------------------------------------
@@ -141,7 +149,7 @@ def _kind(xp, dtype) -> str:
     """``rules.kind`` of a namespace's dtype."""
     for kind, standard in (("bool", "bool"), ("signed", "signed integer"),
                            ("unsigned", "unsigned integer"), ("float", "real floating")):  # fmt: skip
-        if xp.isdtype(dtype, standard):
+        if isdtype(xp, dtype, standard):
             return kind
     raise TypeError(f"{dtype} is no element type of bcast")
 
@@ -859,7 +867,7 @@ def arg_reduce(xp, name: str, x, dim: int, dtype_name: str):
     of its first NaN."""
     index = dtype(xp, dtype_name)
     found = xp.astype((xp.argmax if name == "argmax" else xp.argmin)(x, axis=dim), index)
-    if not xp.isdtype(x.dtype, "real floating"):
+    if not isdtype(xp, x.dtype, "real floating"):
         return found
     nan = xp.astype(xp.isnan(x), xp.int8)
     first_nan = xp.astype(xp.argmax(nan, axis=dim), index)
@@ -922,7 +930,7 @@ def cumulative(xp, kind: str, x, dim: int, reverse: bool, dtype_name: str):
         return xp.flip(cumulative(xp, kind, xp.flip(x, axis=dim), dim, False, dtype_name), axis=dim)
     standard = getattr(xp, CUMULATIVE_FUNCTIONS.get(kind, ""), None)
     scanned = standard(x, axis=dim, dtype=x.dtype) if standard is not None else _scan(xp, kind, x, dim, dtype_name)
-    if kind == "add" and xp.isdtype(x.dtype, "real floating"):
+    if kind == "add" and isdtype(xp, x.dtype, "real floating"):
         return scanned + _c(xp, 0.0, x)  # from the identity: an all -0.0 prefix sums to +0.0
     return scanned
 
