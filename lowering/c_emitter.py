@@ -1738,8 +1738,11 @@ class FunctionEmitter:
 
     def cast(self, name: str, src: Attribute, dst: Attribute, x: str) -> str:
         dt = c_type(dst)
-        if name == "arith.bitcast" and BFloat16Type() in (src, dst):
-            return x  # both held in uint16_t
+        if name == "arith.bitcast" and BFloat16Type() in (src, dst):  # bf16 is held as its bits
+            other = dst if isinstance(src, BFloat16Type) else src
+            if isinstance(other, Float16Type):
+                return f"bcast_bits_f16({x})" if other is src else f"bcast_f16_bits({x})"
+            return x
         if name == "arith.bitcast":
             if isinstance(dst, IntegerType):
                 return f"bcast_bits_f{_float_bits(src)}({x})"

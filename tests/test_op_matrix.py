@@ -268,9 +268,9 @@ def _array_api_strict(text: str, t: str) -> list[np.ndarray]:
     import array_api_strict as xs
 
     f = bcast.compile(text, backend="array-api")
-    # array_api_strict has no float16 array to pass: an f16 program gets f32
-    # ones, which it must reject for the missing float16 first
-    return _as_list(f(*[xs.asarray(v.astype(np.float32) if v.dtype == np.float16 else v)
+    # array_api_strict has no float16 (nor bfloat16) array to pass: an f16 or
+    # bf16 program gets f32 ones, which it must reject for the missing type first
+    return _as_list(f(*[xs.asarray(v.astype(np.float32) if v.dtype in (np.float16, dtype("bf16")) else v)
                         for v in _arguments(t)]))
 
 
@@ -394,6 +394,8 @@ DEVIATIONS = [
           ignore=flushed),
     Known("stablehlo-xla", "*", "convert.f[36]*", "XLA flushes subnormal results (docs/stablehlo.md)",
           ignore=lambda operands, want: _subnormal(want)),
+    Known("array-api-strict", "bf16", "*", "array_api_strict has no bfloat16 (docs/array-api.md)",
+          raises="array_api_strict has no bfloat16"),
     Known("array-api-strict", "f16", "*", "array_api_strict has no float16 (docs/array-api.md)",
           raises="array_api_strict has no float16"),
     Known("array-api-strict", "*", "convert.f16", "array_api_strict has no float16 (docs/array-api.md)",
@@ -401,6 +403,11 @@ DEVIATIONS = [
     Known("array-api-strict", "*", "bitcast_convert.f16", "array_api_strict has no float16 (docs/array-api.md)",
           raises="array_api_strict has no float16"),
     Known("*", "f*", "clamp", _CLAMP_ZEROS, ignore=lambda operands, want: _zero_ties(operands, want)),
+    Known("array-api-strict", "*", "convert.bf16", "array_api_strict has no bfloat16 (docs/array-api.md)",
+          raises="array_api_strict has no bfloat16"),
+    Known("array-api-strict", "*", "bitcast_convert.bf16", "array_api_strict has no bfloat16 (docs/array-api.md)",
+          raises="array_api_strict has no bfloat16"),
+    Known("*", "bf16", "clamp", _CLAMP_ZEROS, ignore=lambda operands, want: _zero_ties(operands, want)),
 ]
 """Documented backend deviations: compared without the elements they
 concern, or expected to be rejected with the documented error."""
@@ -419,6 +426,7 @@ DISCREPANCIES = [
     Known("stablehlo-xla", "f*", "reduce.m[ai][xn]*", _SIGNED_ZERO_MAX),
     Known("stablehlo-import", "f*", "reduce.m[ai][xn]*", "the exporter's NaN-propagating max/min reduce "
           "body is not one op, which convert-stablehlo-to-bcast rejects", rejects=bcast.BcastError),
+    Known("c", "bf16", "reduce.m[ai][xn]*", _SIGNED_ZERO_MAX),
 ]
 """Discrepancies this test found (not documented, not fixed yet): each case
 is ``xfail(strict=True)``, so a fix makes it pass and fails the test until
