@@ -455,7 +455,11 @@ def convert(b: Scalars, source: str, target: str, x: Value) -> Value:
         zero = b.const(0, source)
         return b.cmpf("une", x, zero) if skind == "float" else b.cmpi("ne", x, zero)
     if skind == "float" and tkind == "float":
+        if {source, target} == set(rules.HALF_FLOATS):  # neither holds the other: through f32, exact then rounded once
+            return b.cast("arith.truncf", b.cast("arith.extf", x, "f32"), target)
         wider = rules.bit_width(target) > rules.bit_width(source)
+        if wider and source == "bf16" and target != "f32":  # bf16 is f32's high half: widened through it, exactly
+            x = b.cast("arith.extf", x, "f32")
         return b.cast("arith.extf" if wider else "arith.truncf", x, target)
     if tkind == "float":
         return b.cast("arith.sitofp" if skind == "signed" else "arith.uitofp", x, target)

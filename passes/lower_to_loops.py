@@ -232,6 +232,11 @@ class Scalars:
 
     # -- bcast.ir.scalar's primitives -------------------------------------
     def apply(self, name: str, *operands: SSAValue) -> SSAValue:
+        if name.startswith("math.") and any(isinstance(v.type, BFloat16Type) for v in operands):
+            # no bf16 math in LLVM on x86 (it calls __truncsfbf2): in f32, exact for a bf16 value
+            wide = [self.cast("arith.extf", v, "f32") if isinstance(v.type, BFloat16Type) else v for v in operands]
+            result = self.apply(name, *wide)
+            return self.cast("arith.truncf", result, "bf16") if isinstance(result.type, Float32Type) else result
         if name in UPSTREAM_LACKS:
             return UPSTREAM_LACKS[name](self, f"f{operands[0].type.bitwidth}", *operands)
         return self(PRIMITIVES[name](*operands))

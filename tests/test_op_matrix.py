@@ -427,6 +427,9 @@ DISCREPANCIES = [
     Known("stablehlo-import", "f*", "reduce.m[ai][xn]*", "the exporter's NaN-propagating max/min reduce "
           "body is not one op, which convert-stablehlo-to-bcast rejects", rejects=bcast.BcastError),
     Known("c", "bf16", "reduce.m[ai][xn]*", _SIGNED_ZERO_MAX),
+    Known("loops-mlir", "f64", "convert.bf16", "LLVM 19 lowers fptrunc double to bfloat to a call of "
+          "__truncdfbf2, which GCC 12's libgcc lacks (the C target rounds through f32 to odd: docs/c-backend.md)",
+          rejects=OSError),
 ]
 """Discrepancies this test found (not documented, not fixed yet): each case
 is ``xfail(strict=True)``, so a fix makes it pass and fails the test until
@@ -522,7 +525,7 @@ def test_op_matrix(backend: str, t: str, name: str) -> None:
     got = result(backend, t, name)
     assert got.dtype == want.dtype and got.shape == want.shape, (got.dtype, got.shape, want.dtype, want.shape)
     operands = [values[o] for o in row.operands]
-    wrong = differing(got, want, ULPS.get(row.op, 0) if row.result[0] == "f" else 0)
+    wrong = differing(got, want, ULPS.get(row.op, 0) if rules.kind(row.result) == "float" else 0)
     if deviation is not None and deviation.ignore is not None:
         wrong &= ~deviation.ignore(operands, want)
     if wrong.any():
