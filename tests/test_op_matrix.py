@@ -392,6 +392,10 @@ DEVIATIONS = [
     Known("stablehlo-xla", "f[36]*", "*", "XLA's CPU runtime flushes f32 and f64 subnormals to zero, in operands "
           "and results (docs/stablehlo.md); f16 is computed in f32, where its subnormals are normal",
           ignore=flushed),
+    Known("stablehlo-xla", "bf16", "clamp", _CLAMP_ZEROS + "; XLA flushes subnormals (below)",
+          ignore=lambda operands, want: _zero_ties(operands, want) | flushed(operands, want)),
+    Known("stablehlo-xla", "bf16", "*", "XLA's CPU runtime computes bf16 in f32 and flushes f32 subnormals to "
+          "zero, and bf16's subnormals are f32's (docs/stablehlo.md)", ignore=flushed),
     Known("stablehlo-xla", "*", "convert.f[36]*", "XLA flushes subnormal results (docs/stablehlo.md)",
           ignore=lambda operands, want: _subnormal(want)),
     Known("array-api-strict", "bf16", "*", "array_api_strict has no bfloat16 (docs/array-api.md)",
@@ -427,6 +431,10 @@ DISCREPANCIES = [
     Known("stablehlo-import", "f*", "reduce.m[ai][xn]*", "the exporter's NaN-propagating max/min reduce "
           "body is not one op, which convert-stablehlo-to-bcast rejects", rejects=bcast.BcastError),
     Known("c", "bf16", "reduce.m[ai][xn]*", _SIGNED_ZERO_MAX),
+    Known("stablehlo-xla", "bf16", "m[ai][xn]imum", _SIGNED_ZERO_MAX),
+    Known("stablehlo-xla", "bf16", "reduce.m[ai][xn]*", _SIGNED_ZERO_MAX),
+    Known("stablehlo-import", "bf16", "reduce.m[ai][xn]*", "the exporter's NaN-propagating max/min reduce "
+          "body is not one op, which convert-stablehlo-to-bcast rejects", rejects=bcast.BcastError),
     Known("loops-mlir", "f64", "convert.bf16", "LLVM 19 lowers fptrunc double to bfloat to a call of "
           "__truncdfbf2, which GCC 12's libgcc lacks (the C target rounds through f32 to odd: docs/c-backend.md)",
           rejects=OSError),
