@@ -39,7 +39,7 @@ MLIR_TO_LLVM = (
     # bf16 arith ops computed in f32 and rounded back, and the conversions as
     # integer ops (LLVM would call __truncsfbf2, which GCC 12's libgcc lacks)
     "--arith-emulate-unsupported-floats=source-types=bf16 target-type=f32",
-    "--arith-expand=include-bf16=true",
+    "--arith-expand=include-bf16=true",  # (also maximumf/minimumf as compare and select: zeros as NumPy's)
     "--convert-scf-to-cf",
     "--expand-strided-metadata",
     "--finalize-memref-to-llvm",
