@@ -224,7 +224,7 @@ def test_an_implicit_module_of_several_functions_keeps_its_columns(capsys, tmp_p
     code, out, err = run_opt(capsys, str(path), "-p", SIMPLIFY, "--print-debuginfo")
     assert (code, err) == (0, "")
     assert f'loc("{path}":1:1)' in out
-    assert f'loc("{path}":1:54)' in out  # the func.return, as bcast's parser locates it
+    assert f'loc("{path}":1:58)' in out  # the func.return, as bcast's parser locates it
     assert f'loc("{path}":4:8)' in out  # the reduce_precision
 
 
