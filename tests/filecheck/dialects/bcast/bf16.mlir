@@ -38,18 +38,18 @@ func.func @promotion(%h: tensor<4xbf16>, %w: tensor<4xf32>, %f: tensor<4xf16>) -
 
 // -----
 
-// StableHLO's bf16 (hex literals are bf16 bit patterns) imports as bcast's.
+// StableHLO's bf16 (a hex literal is a bf16 bit pattern) imports as bcast's.
 // A sum of bf16 is written back to StableHLO in f32, rounded once.
 // CHECK-LABEL: func.func @from_stablehlo
 // EXPLICIT-LABEL: func.func @from_stablehlo
-// EXPLICIT:        bcast.constant dense<[1.000000e+00, 0x7f80, 0x7fc1]> : tensor<3xbf16>
+// EXPLICIT:        bcast.constant dense<[1.000000e+00, 3.000000e+00, 1.007810e+00]> : tensor<3xbf16>
 // EXPLICIT:        bcast.reduce add
 // HLO-LABEL: func.func @from_stablehlo
 // HLO:         stablehlo.convert %{{.*}} : (tensor<3xbf16>) -> tensor<3xf32>
 // HLO:         stablehlo.reduce({{.*}}) applies stablehlo.add across dimensions = [0] : (tensor<3xf32>, tensor<f32>) -> tensor<f32>
 // HLO:         stablehlo.convert %{{.*}} : (tensor<f32>) -> tensor<bf16>
 func.func @from_stablehlo(%x: tensor<3xbf16>) -> tensor<bf16> {
-  %c = stablehlo.constant dense<[1.0, 0x7F80, 0x7FC1]> : tensor<3xbf16>
+  %c = stablehlo.constant dense<[1.0, 0x4040, 0x3F81]> : tensor<3xbf16>
   %0 = stablehlo.add %x, %c : tensor<3xbf16>
   %z = stablehlo.constant dense<0.0> : tensor<bf16>
   %1 = stablehlo.reduce(%0 init: %z) applies stablehlo.add across dimensions = [0] : (tensor<3xbf16>, tensor<bf16>) -> tensor<bf16>
