@@ -92,6 +92,12 @@ DTYPES = {
     "ui8": np.uint8, "ui16": np.uint16, "ui32": np.uint32, "ui64": np.uint64,
     "f16": np.float16, "f32": np.float32, "f64": np.float64,
 }  # fmt: skip
+try:  # bf16 values are ml_dtypes' (bcast reads bf16 only with it)
+    import ml_dtypes
+
+    DTYPES["bf16"] = ml_dtypes.bfloat16
+except ImportError:
+    pass
 """Element types whose expected values the runner reads (bcast's element
 types; bcast refuses the others before any value is compared)."""
 
@@ -365,7 +371,7 @@ def _scalar(token: str, element: str):
         if dtype.kind == "b":
             return np.array(bool(bits))
         return np.array(bits, dtype=f"u{dtype.itemsize}").view(dtype)
-    if dtype.kind == "f":
+    if dtype.kind == "f" or dtype.name == "bfloat16":  # ml_dtypes: kind V
         return np.array(float(token)).astype(dtype)
     if dtype.kind == "b":
         return np.array(int(token) != 0)

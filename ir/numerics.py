@@ -20,7 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from bcast.ir import rules, scalar, special
-from bcast.ir.types import NUMPY_DTYPES
+from bcast.ir.types import NUMPY_DTYPES, is_float_dtype
 
 _ERR = dict(all="ignore")
 
@@ -125,7 +125,7 @@ class NumpyScalars:
 
     def const(self, value, element):
         dtype = np.dtype(NUMPY_DTYPES[element])
-        if dtype.kind == "f":
+        if is_float_dtype(dtype):
             return np.array(value, dtype)
         if dtype == np.bool_:
             return np.array(bool(value & 1))
@@ -204,7 +204,7 @@ def direct_ufunc(definition, element: str, arity: int) -> np.ufunc | None:
     of the element's signedness (``maxsi`` on signed arrays). A math
     function on f16 is its ufunc too: NumPy computes it in f32 and rounds
     once, as the definition says."""
-    if isinstance(definition, scalar.MathFunction) and element.startswith("f"):
+    if isinstance(definition, scalar.MathFunction) and rules.kind(element) == "float":
         return DIRECT_UFUNCS.get(definition.primitive)
     primitive = scalar.one_primitive(definition, element, arity)
     ufunc = DIRECT_UFUNCS.get(primitive)
@@ -230,7 +230,7 @@ def compare(direction: str, x, y, total_order: bool = False):
     """``scalar.compare``: NumPy's comparison, or the definition on arrays
     for a float ``total_order``."""
     x, y = np.asarray(x), np.asarray(y)
-    if total_order and x.dtype.kind == "f":
+    if total_order and is_float_dtype(x.dtype):
         return scalar.compare(_SCALARS, element_of(x), direction, x, y, total_order=True)
     return COMPARE[direction](x, y)
 
@@ -265,7 +265,7 @@ def reduction_identity(kind: str, dtype) -> np.ndarray:
     ``max`` of nothing raises): the kind's identity in ``dtype``."""
     dtype = np.dtype(dtype)
     if kind in ("maximum", "minimum"):
-        if dtype.kind == "f":
+        if is_float_dtype(dtype):
             value = -np.inf if kind == "maximum" else np.inf
         else:
             info = np.iinfo(dtype)
@@ -286,7 +286,7 @@ def reduce(kind: str, x, dims, keepdims: bool = False, out: np.ndarray | None = 
     the result is written there, without a temporary unless ``f16``."""
     x = np.asarray(x)
     ufunc = REDUCTIONS[kind]
-    acc = np.dtype(np.float32) if x.dtype == np.float16 else x.dtype
+    acc = _accumulator(x.dtype)
     direct = out is not None and acc == x.dtype
     with np.errstate(**_ERR):  # (an f16 sum may overflow when rounded back)
         result = ufunc.reduce(
@@ -325,10 +325,11 @@ def pad(x, value, low, high, interior) -> np.ndarray:
 
 
 def _accumulator(dtype: np.dtype) -> np.dtype:
-    """What a contraction sums in: ``f32`` for ``f16`` (rounded once at the
+    """What a contraction sums in: ``f32`` for ``f16``/``bf16`` (rounded once at the
     end, as ``reduce`` does and XLA's CPU dot does), else the element type
     (integers wrap, as ``np.matmul`` on them does)."""
-    return np.dtype(np.float32) if dtype == np.float16 else dtype
+    element = _DTYPE_ELEMENTS.get(np.dtype(dtype))
+    return np.dtype(NUMPY_DTYPES[rules.accumulator(element)]) if element else np.dtype(dtype)
 
 
 def matmul(x, y) -> np.ndarray:
@@ -548,11 +549,11 @@ def cumulative(kind: str, x, dim: int, reverse: bool = False) -> np.ndarray:
     ``f16`` accumulates in ``f32`` and rounds each result once, as
     ``reduce`` does."""
     x = np.asarray(x)
-    acc = np.dtype(np.float32) if x.dtype == np.float16 else x.dtype
+    acc = _accumulator(x.dtype)
     source = np.flip(x, dim) if reverse else x
     with np.errstate(**_ERR):
         result = REDUCTIONS[kind].accumulate(source, axis=dim, dtype=acc)
-        if kind == "add" and acc.kind == "f":
+        if kind == "add" and is_float_dtype(acc):
             result = result + reduction_identity(kind, acc)
         result = np.flip(result, dim) if reverse else result
         return np.array(result, dtype=x.dtype)
@@ -576,7 +577,7 @@ def reduce_window(kind: str, x, init, window: Sequence[int], strides: Sequence[i
     spans = [(w - 1) * d + 1 for w, d in zip(window, window_dilations)]
     views = np.lib.stride_tricks.sliding_window_view(padded, spans) if x.ndim else padded
     views = views[tuple(slice(None, None, s) for s in strides) + tuple(slice(None, None, d) for d in window_dilations)]
-    acc = np.dtype(np.float32) if x.dtype == np.float16 else x.dtype
+    acc = _accumulator(x.dtype)
     with np.errstate(**_ERR):
         folded = REDUCTIONS[kind].reduce(views, axis=tuple(range(x.ndim, 2 * x.ndim)), dtype=acc,
                                          initial=reduction_identity(kind, acc)[()])  # fmt: skip

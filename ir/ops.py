@@ -66,6 +66,7 @@ from bcast.ir.directives import (CheckedShapes, DotDims, IndexList, JoinedOperan
                                   SliceRanges, SortedDims, conv_window_text, parse_conv_dims, parse_conv_window)
 from bcast.ir.rules import IncompatibleDims, Levels, RuleError, Semantics, Shape
 from bcast.ir.types import (
+    is_float_dtype,
     NUMPY_DTYPES,
     TYPE_CACHE_SIZE,
     check_dynamic_supported,
@@ -2312,7 +2313,7 @@ class ConstantOp(BcastOp):
         if isinstance(value, np.ndarray):
             assert value_type is not None, "a constant from an array needs its type"
             flat = value.reshape(-1)
-            values = [float(v) for v in flat] if flat.dtype.kind == "f" else [int(v) for v in flat]
+            values = [float(v) for v in flat] if is_float_dtype(flat.dtype) else [int(v) for v in flat]
             value = DenseIntOrFPElementsAttr.from_list(value_type, values)  # type: ignore[arg-type]
         super().__init__(properties={"value": value}, result_types=[value.type])
 
@@ -2323,7 +2324,7 @@ class ConstantOp(BcastOp):
         t = self.result.type
         shape = flat_type_shape(t)
         dtype = numpy_dtype(t)
-        if dtype.kind == "f":
+        if is_float_dtype(dtype):
             array = np.frombuffer(self.value.data.data, dtype=dtype.newbyteorder("<")).astype(dtype)
         else:
             array = np.array(self.value.get_values(), dtype=dtype)

@@ -1423,7 +1423,22 @@ ELEMENT_TYPES = (
     "i1", "i8", "i16", "i32", "i64",
     "ui8", "ui16", "ui32", "ui64",
     "f16", "f32", "f64",
+    "bf16",
 )  # fmt: skip
+"""bcast's element types. ``bf16`` (bfloat16: f32's exponent, 8 significand
+bits) is JAX's mixed-precision type; NumPy holds it as ``ml_dtypes.bfloat16``
+(docs/semantics.md, "bf16")."""
+
+HALF_FLOATS = ("f16", "bf16")
+"""The 16-bit floats: every backend computes their math functions and
+reductions in ``f32`` and rounds each result once (``accumulator``)."""
+
+
+def accumulator(t: str) -> str:
+    """The element type ``t`` is summed, multiplied and folded in: ``f32``
+    for the 16-bit floats (rounded once at the end, as XLA's CPU backend
+    does), else ``t`` itself (integers wrap)."""
+    return "f32" if t in HALF_FLOATS else t
 
 
 def kind(t: str) -> Literal["bool", "signed", "unsigned", "float"]:
@@ -1437,7 +1452,7 @@ def kind(t: str) -> Literal["bool", "signed", "unsigned", "float"]:
 
 
 def bit_width(t: str) -> int:
-    return 1 if t == "i1" else int(t.lstrip("uif"))
+    return 1 if t == "i1" else int(t.lstrip("uibf"))
 
 
 def promote_types(a: str, b: str) -> str:
@@ -1448,6 +1463,8 @@ def promote_types(a: str, b: str) -> str:
     if ka == kb:
         if ka == "bool":
             return a
+        if {a, b} == set(HALF_FLOATS):
+            return "f32"  # neither holds the other (JAX's lattice: f16, bf16 -> f32)
         return a if bit_width(a) >= bit_width(b) else b
     if {ka, kb} == {"signed", "unsigned"}:
         signed, unsigned = (a, b) if ka == "signed" else (b, a)

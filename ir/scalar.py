@@ -100,16 +100,16 @@ def _integer(name: str) -> OnePrimitive:
 
 @dataclass(frozen=True)
 class MathFunction:
-    """A ``math`` function of floats; ``f16`` is computed in ``f32`` and
-    rounded once."""
+    """A ``math`` function of floats; ``f16`` and ``bf16`` are computed in
+    ``f32`` and rounded once."""
 
     primitive: str
 
     def __call__(self, b: Scalars, element: str, *xs: Value) -> Value:
-        if element != "f16":
+        if element not in rules.HALF_FLOATS:
             return b.apply(self.primitive, *xs)
         wide = [b.cast("arith.extf", x, "f32") for x in xs]
-        return b.cast("arith.truncf", b.apply(self.primitive, *wide), "f16")
+        return b.cast("arith.truncf", b.apply(self.primitive, *wide), element)
 
 
 @dataclass(frozen=True)
@@ -510,7 +510,11 @@ def convert(b: Scalars, source: str, target: str, x: Value) -> Value:
         zero = b.const(0, source)
         return b.cmpf("une", x, zero) if skind == "float" else b.cmpi("ne", x, zero)
     if skind == "float" and tkind == "float":
+        if {source, target} == set(rules.HALF_FLOATS):  # neither holds the other: through f32, exact then rounded once
+            return b.cast("arith.truncf", b.cast("arith.extf", x, "f32"), target)
         wider = rules.bit_width(target) > rules.bit_width(source)
+        if wider and source == "bf16" and target != "f32":  # bf16 is f32's high half: widened through it, exactly
+            x = b.cast("arith.extf", x, "f32")
         return b.cast("arith.extf" if wider else "arith.truncf", x, target)
     if tkind == "float":
         return b.cast("arith.sitofp" if skind == "signed" else "arith.uitofp", x, target)

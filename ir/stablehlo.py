@@ -106,7 +106,7 @@ from bcast.ir.diagnostics import Diagnostic, incompatible_operands, incompatible
 from bcast.ir.ops import CanonicalizationPatterns, ComparisonDirection
 from bcast.ir.rules import IncompatibleDims, RuleError
 from bcast.ir.directives import parse_dot_dims, print_dot_dims
-from bcast.ir.types import DYNAMIC_INDEX, BoundsAttr, check_dynamic_supported, dense_i64, dims_tensor_type, tensor_dims
+from bcast.ir.types import DYNAMIC_INDEX, BoundsAttr, check_dynamic_supported, dense_i64, dims_tensor_type, tensor_dims, is_float_dtype
 
 # --------------------------------------------------------------------------
 # Attributes: #stablehlo<comparison_direction GT>, #stablehlo<comparison_type FLOAT>
@@ -941,7 +941,7 @@ class ConstantOp(StablehloOp):
         if isinstance(value, np.ndarray):
             assert value_type is not None, "a constant from an array needs its type"
             flat = value.reshape(-1)
-            values = [float(v) for v in flat] if flat.dtype.kind == "f" else [int(v) for v in flat]
+            values = [float(v) for v in flat] if is_float_dtype(flat.dtype) else [int(v) for v in flat]
             value = DenseIntOrFPElementsAttr.from_list(value_type, values)  # type: ignore[arg-type]
         super().__init__(properties={"value": value}, result_types=[value.type])
 

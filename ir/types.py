@@ -9,6 +9,7 @@ import numpy as np
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
+    BFloat16Type,
     DenseArrayBase,
     Float16Type,
     Float32Type,
@@ -36,7 +37,15 @@ from bcast.ir.rules import (
     levels_dynamic,
 )
 
-_FLOATS = {"f16": Float16Type, "f32": Float32Type, "f64": Float64Type}
+_FLOATS = {"f16": Float16Type, "f32": Float32Type, "f64": Float64Type, "bf16": BFloat16Type}
+
+try:  # NumPy has no bfloat16; ml_dtypes (which jax installs) adds it
+    import ml_dtypes
+except ImportError:  # pragma: no cover - exercised by a test that hides the module
+    ml_dtypes = None
+
+NEEDS_ML_DTYPES = ["bf16 arrays need the ml_dtypes package (pip install 'bcast[bf16]' or pip install ml_dtypes)"]
+"""The hint of the one refusal of ``bf16`` without ml_dtypes (``split_type``)."""
 
 NUMPY_DTYPES = {
     "i1": np.bool_,
@@ -51,7 +60,23 @@ NUMPY_DTYPES = {
     "f16": np.float16,
     "f32": np.float32,
     "f64": np.float64,
+    **({"bf16": ml_dtypes.bfloat16} if ml_dtypes is not None else {}),
 }
+
+
+FLOAT_DTYPES = frozenset(np.dtype(d) for name, d in NUMPY_DTYPES.items() if name in _FLOATS)
+"""The NumPy dtypes of bcast's floats (ml_dtypes' bfloat16 has kind ``V``,
+not ``f``: ask ``is_float_dtype``, never ``dtype.kind``)."""
+
+
+def is_float_dtype(dtype) -> bool:
+    """Whether ``dtype`` is one of bcast's floats, bfloat16 included."""
+    return np.dtype(dtype) in FLOAT_DTYPES
+
+
+def finfo(dtype):
+    """``np.finfo`` of a float dtype, bfloat16 included (ml_dtypes' finfo)."""
+    return ml_dtypes.finfo(dtype) if ml_dtypes is not None else np.finfo(dtype)
 
 
 def element_name(t: Attribute) -> str | None:
@@ -164,8 +189,10 @@ def split_type(t: Attribute) -> tuple[Levels, str]:
     if name is None:
         raise RuleError(
             f"unsupported element type {inner}",
-            ["bcast supports i1, i8..i64, ui8..ui64, f16, f32 and f64"],
+            ["bcast supports i1, i8..i64, ui8..ui64, f16, f32, f64 and bf16"],
         )
+    if name not in NUMPY_DTYPES:
+        raise RuleError(f"element type {name} is not available", NEEDS_ML_DTYPES)
     check_sizes_fit_int64(tuple(levels))
     return tuple(levels), name
 

@@ -43,6 +43,7 @@ from bcast.lowering.numpy_emitter import (
     PythonModuleEmitter,
     dot_dims_expr,
     dtype_name,
+    dtype_source,
     expression_for,
     python_tuple,
     result_shape,
@@ -112,7 +113,7 @@ class FunctionEmitter(PythonFunctionEmitter):
                 array = array.reshape(-1)[:1]
             name = self.module_name(f"_{self.function.sym_name.data}_{n[r]}")
             self.constants.append(
-                f"{name} = rt.constant({array.tobytes().hex()!r}, np.{array.dtype.name}, {tuple(array.shape) if array.size != 1 else ()})"
+                f"{name} = rt.constant({array.tobytes().hex()!r}, {dtype_source(array.dtype.name)}, {tuple(array.shape) if array.size != 1 else ()})"
             )
             out(f"{n[r]} = ar.constant(xp, {name}, {dtype_name(r.type)!r}, {result_shape(op)})")
         elif (expression := expression_for(EXPRESSIONS, op)) is not None:

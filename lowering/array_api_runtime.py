@@ -104,6 +104,14 @@ def argument(xp, value, spec: rt.Spec):
     )
 
 
+def isdtype(xp, dtype, kind: str) -> bool:
+    """``xp.isdtype``, and bfloat16 (JAX's; ml_dtypes' in NumPy, whose
+    ``isdtype`` refuses it) a real floating dtype."""
+    if getattr(dtype, "name", str(dtype)) == "bfloat16":
+        return kind in ("real floating", "numeric")
+    return xp.isdtype(dtype, kind)
+
+
 def _c(xp, value, like):
     """``value`` as a rank-0 array of ``like``'s dtype."""
     return xp.asarray(value, dtype=like.dtype)
@@ -114,11 +122,11 @@ def _info(xp, x):
 
 
 def _is_signed(xp, x) -> bool:
-    return xp.isdtype(x.dtype, "signed integer")
+    return isdtype(xp, x.dtype, "signed integer")
 
 
 def _is_bool(xp, x) -> bool:
-    return xp.isdtype(x.dtype, "bool")
+    return isdtype(xp, x.dtype, "bool")
 
 
 # --------------------------------------------------------------------------
@@ -129,6 +137,10 @@ _ELEMENTS = {np.dtype(numpy_dtype).name: element for element, numpy_dtype in NUM
 """The element type of each NumPy dtype name (``"uint8"`` -> ``"ui8"``)."""
 
 
+WIDENED = ("float16", "bfloat16")
+"""The dtypes that sum and multiply in ``float32`` and round once (``rules.accumulator``)."""
+
+
 def _dtype_name(element: str) -> str:
     return np.dtype(NUMPY_DTYPES[element]).name
 
@@ -137,13 +149,16 @@ def _kind(xp, dtype) -> str:
     """``rules.kind`` of a namespace's dtype."""
     for kind, standard in (("bool", "bool"), ("signed", "signed integer"),
                            ("unsigned", "unsigned integer"), ("float", "real floating")):  # fmt: skip
-        if xp.isdtype(dtype, standard):
+        if isdtype(xp, dtype, standard):
             return kind
     raise TypeError(f"{dtype} is no element type of bcast")
 
 
 def element_of(xp, x) -> str:
-    """The bcast element type of an array (``i1``, ``ui8``, ``f16``...)."""
+    """The bcast element type of an array (``i1``, ``ui8``, ``f16``...);
+    ``bfloat16`` (JAX's, ml_dtypes' in NumPy) is no standard dtype: known by name."""
+    if getattr(x.dtype, "name", str(x.dtype)) == "bfloat16":
+        return "bf16"
     kind = _kind(xp, x.dtype)
     if kind == "bool":
         return "i1"
@@ -783,7 +798,7 @@ def reduce(xp, kind: str, x, dims: Sequence[int], keepdims: bool, dtype_name: st
         return x
     if kind in ("add", "multiply"):
         fold = xp.sum if kind == "add" else xp.prod
-        if dtype_name == "float16":  # accumulate in f32, round once
+        if dtype_name in WIDENED:  # accumulate in f32, round once
             wide = fold(xp.astype(x, xp.float32), axis=axis, dtype=xp.float32, keepdims=keepdims)
             return xp.astype(wide, x.dtype)
         return fold(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
@@ -823,7 +838,7 @@ def dot_general(xp, x, y, dims: rules.DotDims, dtype_name: str):
     contracted) / (batch, contracted, free) and a ``reshape`` to 3-D.
     ``f16`` multiplies in ``f32`` and rounds once, as the reference does; a
     result in another dtype than ``dtype_name`` is converted to it."""
-    wide = dtype_name == "float16"
+    wide = dtype_name in WIDENED
     if wide:
         x, y = xp.astype(x, xp.float32), xp.astype(y, xp.float32)
     if dims.is_matmul(x.ndim, y.ndim):
@@ -852,7 +867,7 @@ def arg_reduce(xp, name: str, x, dim: int, dtype_name: str):
     of its first NaN."""
     index = dtype(xp, dtype_name)
     found = xp.astype((xp.argmax if name == "argmax" else xp.argmin)(x, axis=dim), index)
-    if not xp.isdtype(x.dtype, "real floating"):
+    if not isdtype(xp, x.dtype, "real floating"):
         return found
     nan = xp.astype(xp.isnan(x), xp.int8)
     first_nan = xp.astype(xp.argmax(nan, axis=dim), index)
@@ -908,14 +923,14 @@ def cumulative(xp, kind: str, x, dim: int, reverse: bool, dtype_name: str):
     """``bcast.cumulative`` (``numerics.cumulative``): ``f16`` accumulates in
     ``f32``; integers keep their dtype (``dtype=`` stops the standard's
     widening, so they wrap)."""
-    if dtype_name == "float16":
+    if dtype_name in WIDENED:
         wide = cumulative(xp, kind, xp.astype(x, xp.float32), dim, reverse, "float32")
         return xp.astype(wide, x.dtype)
     if reverse:
         return xp.flip(cumulative(xp, kind, xp.flip(x, axis=dim), dim, False, dtype_name), axis=dim)
     standard = getattr(xp, CUMULATIVE_FUNCTIONS.get(kind, ""), None)
     scanned = standard(x, axis=dim, dtype=x.dtype) if standard is not None else _scan(xp, kind, x, dim, dtype_name)
-    if kind == "add" and xp.isdtype(x.dtype, "real floating"):
+    if kind == "add" and isdtype(xp, x.dtype, "real floating"):
         return scanned + _c(xp, 0.0, x)  # from the identity: an all -0.0 prefix sums to +0.0
     return scanned
 
@@ -1009,7 +1024,7 @@ def convolution(xp, x, w, conv: rules.Convolution, dtype_name: str):
     batch, features = x.shape[d.input_batch] // batch_groups, w.shape[d.kernel_output_feature]
     per_group, windows = features // (groups * batch_groups), rules.element_count(out)
     expected = dtype(xp, dtype_name)
-    if dtype_name == "float16":
+    if dtype_name in WIDENED:
         x, w = xp.astype(x, xp.float32), xp.astype(w, xp.float32)
     xs = xp.permute_dims(x, (d.input_batch, d.input_feature, *d.input_spatial))
     ws = xp.permute_dims(w, (d.kernel_output_feature, d.kernel_input_feature, *d.kernel_spatial))

@@ -81,6 +81,7 @@ from xdsl.dialects import arith, cf, func, memref, scf
 from xdsl.dialects.builtin import (
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
+    BFloat16Type,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -162,6 +163,24 @@ static inline _Float16 bcast_f16_bits(uint16_t b) { _Float16 f; memcpy(&f, &b, 2
 static inline uint32_t bcast_bits_f32(float f) { uint32_t b; memcpy(&b, &f, 4); return b; }
 static inline uint64_t bcast_bits_f64(double f) { uint64_t b; memcpy(&b, &f, 8); return b; }
 static inline uint16_t bcast_bits_f16(_Float16 f) { uint16_t b; memcpy(&b, &f, 2); return b; }
+/* bf16 is held in uint16_t (its bits: an f32's high half) and computed in
+   float. To bf16: round to nearest even; a NaN stays a NaN of its sign and
+   high payload, made quiet. From f64: rounded to odd in f32 first (the
+   sticky bit keeps what float's rounding would drop), so one rounding. */
+static inline float bcast_bf16_f32(uint16_t b) { return bcast_f32_bits((uint32_t)b << 16); }
+static inline uint16_t bcast_f32_bf16(float f) {
+    uint32_t b = bcast_bits_f32(f);
+    if ((b & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((b >> 16) | 0x40u);
+    return (uint16_t)((b + 0x7fffu + ((b >> 16) & 1u)) >> 16);
+}
+static inline uint16_t bcast_f64_bf16(double d) {
+    float f = (float)d;
+    if (d == d && (double)f != d && fabs(d) <= 3.4028234663852886e38) {
+        if (fabs((double)f) > fabs(d)) f = nextafterf(f, 0.0f);
+        f = bcast_f32_bits(bcast_bits_f32(f) | 1u);
+    }
+    return bcast_f32_bf16(f);
+}
 static void *bcast_alloc(size_t n) { void *p = malloc(n ? n : 1); if (!p) abort(); return p; }
 /* immintrin.h is most of the compile time of a small program (parsing it
    takes about 0.1 s), and only bcast_stream uses it: header() defines
@@ -467,6 +486,8 @@ def c_type(t: Attribute) -> str:
         return "uint8_t" if width(t) == 1 else f"uint{width(t)}_t"
     if isinstance(t, Float16Type):
         return "_Float16"
+    if isinstance(t, BFloat16Type):
+        return "uint16_t"  # its bits; computed in float (``CFunction.bf16_scalar``)
     if isinstance(t, Float32Type):
         return "float"
     if isinstance(t, Float64Type):
@@ -511,6 +532,8 @@ def sanitize(name: str) -> str:
 
 
 def float_literal(value: float, t: Attribute) -> str:
+    if isinstance(t, BFloat16Type):  # its bits, rounded as xDSL encodes bf16 constants
+        return f"((uint16_t)0x{int.from_bytes(t.pack([value]), 'little'):04x})"
     if math.isnan(value):
         text = "NAN"
     elif math.isinf(value):
@@ -1563,9 +1586,40 @@ class FunctionEmitter:
     # -- scalars -------------------------------------------------------------
     def scalar(self, op: Operation) -> str | None:
         """The C expression of an arith or math op (None: not one)."""
+        if any(isinstance(v.type, BFloat16Type) for v in (*op.operands, *op.results)):
+            return self.bf16_scalar(op)
+        return self.typed_scalar(op, [self.e(v) for v in op.operands], op.results[0].type if op.results else None)
+
+    def bf16_scalar(self, op: Operation) -> str | None:
+        """An op on bf16 (held in ``uint16_t``): computed in float, its
+        operands widened exactly and a bf16 result rounded to nearest even,
+        as XLA's CPU backend computes bf16 (docs/c-backend.md). Selects and
+        bitcasts move the bits; conversions round once."""
         name = op.name
         operands = [self.e(v) for v in op.operands]
         t = op.results[0].type if op.results else None
+        if name == "arith.select" or name == "arith.bitcast":
+            return self.typed_scalar(op, operands, t)
+        if name == "arith.extf" and isinstance(op.operands[0].type, BFloat16Type):
+            return f"(({c_type(t)})bcast_bf16_f32({operands[0]}))"
+        if name == "arith.truncf" and isinstance(t, BFloat16Type):
+            source = "f64" if isinstance(op.operands[0].type, Float64Type) else "f32"
+            return f"bcast_{source}_bf16({operands[0]})"
+        wide = [f"bcast_bf16_f32({x})" if isinstance(v.type, BFloat16Type) else x
+                for x, v in zip(operands, op.operands)]  # fmt: skip
+        if not isinstance(t, BFloat16Type):
+            return self.typed_scalar(op, wide, t, Float32Type())
+        if name in ("arith.sitofp", "arith.uitofp"):  # an integer rounds once: through double (exact to 2^53)
+            via = self.typed_scalar(op, wide, Float64Type())
+            return None if via is None else f"bcast_f64_bf16({via})"
+        computed = self.typed_scalar(op, wide, Float32Type(), Float32Type())
+        return None if computed is None else f"bcast_f32_bf16({computed})"
+
+    def typed_scalar(self, op: Operation, operands: list[str], t: Attribute | None,
+                     src: Attribute | None = None) -> str | None:
+        """``scalar`` of ``op`` on the C expressions ``operands``, its result
+        of type ``t`` and its operands (where a cast reads it) of ``src``."""
+        name = op.name
         if name == "arith.select":
             return f"{operands[0]} ? {operands[1]} : {operands[2]}"
         if name in ("arith.cmpi", "arith.cmpf"):
@@ -1601,7 +1655,7 @@ class FunctionEmitter:
         if name in ("arith.extsi", "arith.extui", "arith.trunci", "arith.sitofp", "arith.uitofp",
                     "arith.fptosi", "arith.fptoui", "arith.extf", "arith.truncf", "arith.bitcast",
                     "arith.index_cast", "arith.index_castui"):
-            return self.cast(name, op.operands[0].type, t, operands[0])
+            return self.cast(name, src or op.operands[0].type, t, operands[0])
         return None
 
     def libm(self, fn: str, t: Attribute, operands: list[str]) -> str:
@@ -1684,6 +1738,11 @@ class FunctionEmitter:
 
     def cast(self, name: str, src: Attribute, dst: Attribute, x: str) -> str:
         dt = c_type(dst)
+        if name == "arith.bitcast" and BFloat16Type() in (src, dst):  # bf16 is held as its bits
+            other = dst if isinstance(src, BFloat16Type) else src
+            if isinstance(other, Float16Type):
+                return f"bcast_bits_f16({x})" if other is src else f"bcast_f16_bits({x})"
+            return x
         if name == "arith.bitcast":
             if isinstance(dst, IntegerType):
                 return f"bcast_bits_f{_float_bits(src)}({x})"
@@ -1764,7 +1823,7 @@ def libm_name(op: Operation) -> str | None:
     new ``math`` op the loop IR uses needs no change here. None: the op is
     not a float ``math`` op with a libm function."""
     if op.dialect_name() != "math" or op.name in NOT_LIBM or not op.results \
-            or not isinstance(op.results[0].type, Float16Type | Float32Type | Float64Type):
+            or not isinstance(op.results[0].type, Float16Type | Float32Type | Float64Type | BFloat16Type):
         return None
     return LIBM_RENAMED.get(op.name, op.name.removeprefix("math."))
 

@@ -36,6 +36,10 @@ LLVM_BIN = Path(f"/usr/lib/llvm-{LLVM_VERSION}/bin")
 MLIR_TO_LLVM = (
     "--convert-math-to-llvm",  # exp, log, sqrt, floor, ceil, absf, powf: LLVM intrinsics
     "--convert-math-to-libm",  # tanh, atan2: calls to libm (f32/f64; f16 math runs in f32)
+    # bf16 arith ops computed in f32 and rounded back, and the conversions as
+    # integer ops (LLVM would call __truncsfbf2, which GCC 12's libgcc lacks)
+    "--arith-emulate-unsupported-floats=source-types=bf16 target-type=f32",
+    "--arith-expand=include-bf16=true",  # (also maximumf/minimumf as compare and select: zeros as NumPy's)
     "--convert-scf-to-cf",
     "--expand-strided-metadata",
     "--finalize-memref-to-llvm",

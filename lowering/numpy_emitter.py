@@ -75,6 +75,13 @@ def dtype_name(t) -> str:
     return numpy_dtype(t).name
 
 
+def dtype_source(name: str) -> str:
+    """The generated code's expression of a dtype named ``name``: ``np.float32``,
+    or ``rt.bfloat16`` for the dtypes NumPy lacks (``numpy_runtime`` holds
+    ml_dtypes' ``bfloat16``)."""
+    return f"np.{name}" if hasattr(np, name) else f"rt.{name}"
+
+
 RESERVED = {"np", "rt", "numerics", "out", "outs", "fp_errors", "result", "i", "j", "FUNCTIONS", "CHUNKS"} | set(
     dir(builtins)
 )
@@ -549,7 +556,7 @@ class FunctionEmitter(PythonFunctionEmitter):
                                 "bcast-make-explicit pass first")
             shape = flat_type_shape(r.type)
             shape_source = f"np.shape({x})" if rules.is_dynamic(shape) else str(shape)  # explicit: one shape
-            out(f"{n[r]} = np.empty({shape_source}, dtype=np.{dtype_name(r.type)})")
+            out(f"{n[r]} = np.empty({shape_source}, dtype={dtype_source(dtype_name(r.type))})")
             for line in elementwise_code(op, [n[v] for v in op.operands], n[r]):
                 out(line)
             self.owned.add(r)
@@ -580,7 +587,7 @@ class FunctionEmitter(PythonFunctionEmitter):
             array = array.reshape(-1)[:1]
         name = self.module_name(f"_{self.function.sym_name.data}_{self.names[r]}")
         self.constants.append(
-            f"{name} = rt.constant({array.tobytes().hex()!r}, np.{array.dtype.name}, {flat_type_shape(r.type)})"
+            f"{name} = rt.constant({array.tobytes().hex()!r}, {dtype_source(array.dtype.name)}, {flat_type_shape(r.type)})"
         )
         self.out(f"{self.names[r]} = {name}")
 
@@ -623,7 +630,7 @@ class FunctionEmitter(PythonFunctionEmitter):
             if slots:
                 out(f"{name} = outs.target({slots[0]})")
             else:
-                out(f"{name} = rt.output({flat_type_shape(r.type)}, np.{dtype_name(r.type)})")
+                out(f"{name} = rt.output({flat_type_shape(r.type)}, {dtype_source(dtype_name(r.type))})")
             self.owned.add(r)
 
         # Inputs: arrays read directly are sliced per block (their dimension 0
@@ -750,14 +757,14 @@ class FunctionEmitter(PythonFunctionEmitter):
 
         if inline:
             for buf, dtype, shape in buffers:
-                out(f"{buf} = np.empty({shape}, np.{dtype})")
+                out(f"{buf} = np.empty({shape}, {dtype_source(dtype)})")
             for statement in statements:
                 out(statement)
             return
         name = self.function.sym_name.data
         make = self.module_name(f"_{name}_{index}_buffers")
         views = [view for _, view, _ in tiles]
-        allocs = [f"rt.scratch({shape}, np.{dtype})" for _, dtype, shape in buffers]
+        allocs = [f"rt.scratch({shape}, {dtype_source(dtype)})" for _, dtype, shape in buffers]
         allocs += [f"rt.tile({view}, {shape})" for _, view, shape in tiles]
         self.helpers.append([f"def {make}({', '.join(views)}):", f"    return {python_tuple(allocs)}"])
         fn = self.module_name(f"_{name}_{index}_block")
@@ -794,18 +801,18 @@ EXPRESSIONS: dict[type[Operation], Expression] = {
     # reports it
     bc.DynamicBroadcastInDimOp: lambda e, op, x: f"rt.dynamic_broadcast_in_dim({x}, {e.dynamic_broadcast_args(op)})",
     bc.SizeToTensorOp: lambda e, op, x: (
-        f"rt.size_to_tensor({x}, np.{dtype_name(op.result.type)}, {str(op.result.type)!r}, {site(op)!r})"),
+        f"rt.size_to_tensor({x}, {dtype_source(dtype_name(op.result.type))}, {str(op.result.type)!r}, {site(op)!r})"),
     bc.DynamicReshapeOp: lambda e, op, x: (
         f"rt.dynamic_reshape({x}, {e.sizes_source(op.mixed_sizes())}, {site(op)!r})"),
     bc.DynamicIotaOp: lambda e, op, x: (
-        f"numerics.iota({e.sizes_source(op.mixed_sizes())}, {op.dim}, np.{dtype_name(op.result.type)})"),
+        f"numerics.iota({e.sizes_source(op.mixed_sizes())}, {op.dim}, {dtype_source(dtype_name(op.result.type))})"),
     bc.SetDimensionSizeOp: lambda e, op, x: f"rt.set_dimension_size({x}, {op.dim}, {e.names[op.size]}, {site(op)!r})",
     # static shapes
     bc.BroadcastInDimOp: lambda e, op, x: f"rt.broadcast_in_dim({x}, {list(op.dims)}, {result_shape(op)})",
     bc.TransposeOp: lambda e, op, x: f"np.transpose({x}, {list(op.permutation.get_values())})",
     bc.ReverseOp: lambda e, op, x: f"np.flip({x}, {list(op.dims)})",
     bc.SliceOp: lambda e, op, x: f"{sliced_operand(op, x)}[{slice_index(op)}]",
-    bc.IotaOp: lambda e, op, x: f"numerics.iota({result_shape(op)}, {op.dim}, np.{dtype_name(op.result.type)})",
+    bc.IotaOp: lambda e, op, x: f"numerics.iota({result_shape(op)}, {op.dim}, {dtype_source(dtype_name(op.result.type))})",
     bc.ConcatenateOp: lambda e, op, x: (
         f"rt.concatenate([{', '.join(e.names[v] for v in op.inputs)}], {op.dim}, {site(op)!r})"
         if has_dynamic_types(op) else f"np.concatenate([{', '.join(e.names[v] for v in op.inputs)}], {op.dim})"),
@@ -835,7 +842,7 @@ EXPRESSIONS: dict[type[Operation], Expression] = {
     # is a new array of the result type
     bc.ReduceOp: lambda e, op, x: f"numerics.reduce({op.kind_name!r}, {x}, {op.reduced_dims}, {op.keeps_dims})",
     bc.ArgReduceOp: lambda e, op, x: (
-        f"numerics.arg_reduce({op.short_name!r}, {x}, {op.dim}, np.{dtype_name(op.result.type)})"),
+        f"numerics.arg_reduce({op.short_name!r}, {x}, {op.dim}, {dtype_source(dtype_name(op.result.type))})"),
     # np.add/multiply/maximum/minimum.accumulate in the element type
     bc.CumulativeOp: lambda e, op, x: f"numerics.cumulative({op.kind_name!r}, {x}, {op.dim}, {op.is_reverse})",
     # np.argsort(kind="stable") of the key (np.lexsort of several), then np.take_along_axis
@@ -870,7 +877,7 @@ def spec_tuple(specs: Sequence[rt.Spec]) -> str:
     """Python source building ``specs`` (``numpy_runtime.Spec``)."""
     items = [
         f"rt.Spec({s.name!r}, {s.type!r})" if s.shape is None
-        else f"rt.Spec({s.name!r}, {s.type!r}, {shape_source(s.shape)}, np.{s.dtype.name})"
+        else f"rt.Spec({s.name!r}, {s.type!r}, {shape_source(s.shape)}, {dtype_source(s.dtype.name)})"
         for s in specs
     ]
     return python_tuple(items)

@@ -28,6 +28,11 @@ from bcast.ir import numerics, rules
 from bcast.ir import ops as bc
 from bcast.ir.diagnostics import Report, SourceLoc
 from bcast.ir.ops import broadcast_size  # noqa: F401 - generated code calls it
+from bcast.ir.types import NUMPY_DTYPES, finfo, is_float_dtype
+
+bfloat16 = NUMPY_DTYPES.get("bf16")
+"""ml_dtypes' bfloat16 (None without it), as generated code names it
+(``numpy_emitter.dtype_source``: NumPy has no ``np.bfloat16``)."""
 
 
 Site = tuple[str, int, int, str]
@@ -370,7 +375,7 @@ def python_values(value, leaves: list, spec: Spec) -> np.ndarray:
     floats = [v for v in leaves if type(v) is float]
     misfit = next((v for v in ints if not _int_fits(v, dtype)), None)
     if misfit is None and floats:
-        if dtype.kind != "f":
+        if not is_float_dtype(dtype):
             misfit = floats[0]
         else:
             wide = np.array(floats, dtype=np.float64)
@@ -401,8 +406,8 @@ def _int_fits(value: int, dtype: np.dtype) -> bool:
     if dtype.kind in "iu":
         info = np.iinfo(dtype)
         return info.min <= value <= info.max
-    if dtype.kind == "f":
-        return abs(value) <= int(np.finfo(dtype).max) and int(dtype.type(value)) == value
+    if is_float_dtype(dtype):
+        return abs(value) <= int(finfo(dtype).max) and int(dtype.type(value)) == value
     return False
 
 
@@ -711,7 +716,7 @@ def owned(x: np.ndarray) -> np.ndarray:
 
 def convert_into(out: np.ndarray, x: np.ndarray) -> None:
     """``bcast.convert`` with bcast's semantics, written into ``out``."""
-    if out.dtype.kind in "iu" and x.dtype.kind == "f":
+    if out.dtype.kind in "iu" and is_float_dtype(x.dtype):
         out[...] = numerics.convert(x, out.dtype)
     elif out.dtype == np.bool_:
         np.not_equal(x, 0, out=out)

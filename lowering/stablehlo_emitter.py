@@ -131,7 +131,7 @@ from bcast.ir.rules import RuleError
 from bcast.ir.stablehlo import SIGNED, UNSIGNED
 from bcast.ir.control_flow import CaseOp, WhileOp
 from bcast.ir.fusion import FusionOp, YieldOp, is_elementwise, is_explicit
-from bcast.ir.types import NUMPY_DTYPES, dense_i64, flat_type_shape, make_type, split_type
+from bcast.ir.types import NUMPY_DTYPES, dense_i64, flat_type_shape, make_type, split_type, is_float_dtype
 from bcast.passes.errors import PassError, check_one_block_functions
 
 # --------------------------------------------------------------------------
@@ -237,7 +237,7 @@ class ExactPrinter(Printer):
 def dense_value(array: np.ndarray, t: TensorType) -> DenseIntOrFPElementsAttr:
     """A constant's value: for floats the exact little-endian bytes (one
     element for a splat), for integers and booleans their values."""
-    if array.dtype.kind == "f":
+    if is_float_dtype(array.dtype):
         flat = array.reshape(-1).astype(array.dtype.newbyteorder("<"))
         raw = flat.view(f"u{flat.itemsize}")
         if flat.size and (raw == raw[0]).all():
@@ -699,7 +699,7 @@ class FunctionEmitter:
 
     def emit_reduce(self, op: bc.ReduceOp, x: SSAValue) -> SSAValue:
         element = _element(op.operand.type)
-        acc = "f32" if element == "f16" else element  # as numerics.reduce accumulates
+        acc = rules.accumulator(element)  # as numerics.reduce accumulates
         x = self.convert(x, acc)
         dims = sorted(op.reduced_dims)
         scalar = make_type(((),), acc)
@@ -783,7 +783,7 @@ class FunctionEmitter:
         if n == 0:
             return x
         element = _element(op.operand.type)
-        acc = "f32" if element == "f16" else element
+        acc = rules.accumulator(element)
         x = self.convert(x, acc)
         if not isinstance(n, int):
             return self.convert(self.dynamic_cumulative(op, x, acc), element)
@@ -829,7 +829,7 @@ class FunctionEmitter:
         simplifier drops a window of one element); f16 runs in f32 as bcast
         accumulates."""
         element = _element(op.operand.type)
-        acc = "f32" if element == "f16" else element
+        acc = rules.accumulator(element)
         identity = numerics.reduction_identity(op.kind_name, NUMPY_DTYPES[acc])
         window, strides, base_dilations, window_dilations, low, high = op.window
         r = self.add(shlo.ReduceWindowOp([self.convert(x, acc)], [self.scalar(identity, acc)], window,

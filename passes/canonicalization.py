@@ -51,7 +51,7 @@ from bcast.ir.ops import (
     TransposeOp,
 )
 from bcast.ir.parser import LocatingParser, make_context
-from bcast.ir.types import flat_type_shape, is_dynamic_type, is_nested, make_type, numpy_dtype, split_type
+from bcast.ir.types import flat_type_shape, is_dynamic_type, is_nested, make_type, numpy_dtype, split_type, finfo, is_float_dtype
 from bcast.passes.dynamic_checks import DYNAMIC_PATTERNS, KeyedOnce
 from bcast.passes.rewriting import replace
 
@@ -424,8 +424,8 @@ def _add_count(count: int, dtype: np.dtype) -> np.ndarray | None:
     when ``x * count`` is not the repeated sum: floats need ``count`` exact
     (at most 2**(mantissa bits + 1)); integers wrap, so ``count`` modulo
     2**bits gives the wrapped sum exactly."""
-    if dtype.kind == "f":
-        if count > 2 ** (np.finfo(dtype).nmant + 1):
+    if is_float_dtype(dtype):
+        if count > 2 ** (finfo(dtype).nmant + 1):
             return None
         return np.array(count, dtype)
     if dtype.kind in "iu":

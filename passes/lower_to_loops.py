@@ -71,6 +71,7 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
+    BFloat16Type,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -109,8 +110,8 @@ Index = list[SSAValue]
 
 def storage_type(element: str) -> Attribute:
     """The signless MLIR type that holds an element (``ui8`` -> ``i8``)."""
-    if element.startswith("f"):
-        return {"f16": Float16Type, "f32": Float32Type, "f64": Float64Type}[element]()
+    if rules.kind(element) == "float":
+        return {"f16": Float16Type, "f32": Float32Type, "f64": Float64Type, "bf16": BFloat16Type}[element]()
     return IntegerType(rules.bit_width(element))
 
 
@@ -147,8 +148,8 @@ def result_memref_of(t: Attribute) -> Attribute:
 
 
 def accumulator(element: str) -> str:
-    """The element type a reduction accumulates in (f16 in f32, docs/semantics.md)."""
-    return "f32" if element == "f16" else element
+    """The element type a reduction accumulates in (f16 and bf16 in f32, docs/semantics.md)."""
+    return rules.accumulator(element)
 
 
 # --------------------------------------------------------------------------
@@ -215,7 +216,7 @@ class Scalars:
         return self.constant(("float", element, bits), lambda: arith.BitcastOp(raw, t))
 
     def const(self, value, element: str) -> SSAValue:
-        if element.startswith("f"):
+        if rules.kind(element) == "float":
             return self.float(float(value), element)
         return self.int(int(value), element)
 
@@ -231,6 +232,11 @@ class Scalars:
 
     # -- bcast.ir.scalar's primitives -------------------------------------
     def apply(self, name: str, *operands: SSAValue) -> SSAValue:
+        if name.startswith("math.") and any(isinstance(v.type, BFloat16Type) for v in operands):
+            # no bf16 math in LLVM on x86 (it calls __truncsfbf2): in f32, exact for a bf16 value
+            wide = [self.cast("arith.extf", v, "f32") if isinstance(v.type, BFloat16Type) else v for v in operands]
+            result = self.apply(name, *wide)
+            return self.cast("arith.truncf", result, "bf16") if isinstance(result.type, Float32Type) else result
         if name in UPSTREAM_LACKS:
             return UPSTREAM_LACKS[name](self, f"f{operands[0].type.bitwidth}", *operands)
         return self(PRIMITIVES[name](*operands))
@@ -1026,7 +1032,7 @@ class FunctionLowering:
             x = b(memref.LoadOp.get(s.memref, idx[s.rows_dropped:]))
             if s.bits is not None:
                 x = b(arith.BitcastOp(x, s.bits))
-            return b(arith.TruncFOp(x, Float16Type())) if s.wide else x
+            return b(arith.TruncFOp(x, storage_type(element_of(v.type)))) if s.wide else x
         if v in self.splat:
             return b.const(self.splat[v], element_of(v.type))
         op = v.owner
@@ -2289,7 +2295,7 @@ class FunctionLowering:
             return
         array = op.numpy_value().reshape(-1)
         bits = None
-        if element.startswith("f"):
+        if rules.kind(element) == "float":
             bits = storage_type(element)
             element = f"i{rules.bit_width(element)}"
             array = array.view(f"u{array.dtype.itemsize}")

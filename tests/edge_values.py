@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bcast.ir.types import NUMPY_DTYPES
+from bcast.ir.types import NUMPY_DTYPES, finfo, is_float_dtype
 
 ELEMENT_TYPES = tuple(NUMPY_DTYPES)
 """Every element type bcast has (``i1``, ``i8``...``ui64``, ``f16``...)."""
@@ -48,7 +48,7 @@ def integer_edges(dt: np.dtype) -> list[int]:
 
 
 def float_edges(dt: np.dtype) -> np.ndarray:
-    info = np.finfo(dt)
+    info = finfo(dt)
     values = [0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan, 0.5, -0.5, 0.49, -1.5, 2.5,
               float(info.smallest_subnormal), -float(info.smallest_subnormal),
               float(info.max), -float(info.max), 3e9, -3e9, 2.0**31, -(2.0**31), 2.0**63, -(2.0**63)]
@@ -71,7 +71,7 @@ def convert_sources(t: str) -> np.ndarray:
     each integer type's ``MIN``, ``MAX``, ``MIN - 1`` and ``MAX + 1`` as
     they round into ``t`` (saturation exactly at the ends)."""
     dt = dtype(t)
-    if dt.kind != "f":
+    if not is_float_dtype(dt):
         return edges(t)
     ends = []
     for i in INTEGER_TYPES:

@@ -42,6 +42,8 @@ from typing import Sequence
 import numpy as np
 from hypothesis import strategies as st
 
+from bcast.ir.types import finfo, is_float_dtype
+
 MODES = ("numpy", "xla", "tml")
 
 Shape = tuple[int, ...]
@@ -195,9 +197,9 @@ def assert_results(program: Program, results) -> None:
         assert got.dtype == want.dtype, f"result {i}: dtype {got.dtype}, expected {want.dtype}"
         assert got.shape == want.shape, f"result {i}: shape {got.shape}, expected {want.shape}"
         bound = program.bounds[i] if i < len(program.bounds) else None
-        if want.dtype.kind == "f" and bound is not None:
+        if is_float_dtype(want.dtype) and bound is not None:
             _assert_within_bound(got, want, bound, f"result {i}")
-        elif want.dtype.kind == "f":
+        elif is_float_dtype(want.dtype):
             rtol, atol = _float_tolerance(program, want.dtype)
             np.testing.assert_allclose(got, want, rtol=rtol, atol=atol, equal_nan=True,
                                        err_msg=f"result {i}")
@@ -439,7 +441,7 @@ def oracle_unary(op: str, x: np.ndarray) -> np.ndarray:
             out = 1 / np.sqrt(x)
         elif op == "logistic":
             out = 1 / (1 + np.exp(-x))
-        elif op == "sign" and x.dtype.kind == "f":
+        elif op == "sign" and is_float_dtype(x.dtype):
             out = np.where(x == 0, x, np.sign(x))  # a zero keeps its sign
         else:
             fn = {"negate": np.negative, "abs": np.abs, "sign": np.sign, "exponential": np.exp,
@@ -457,7 +459,7 @@ def oracle_convert(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
     with np.errstate(all="ignore"):
         if dtype == np.bool_:
             return np.asarray(x != 0)
-        if dtype.kind in "iu" and x.dtype.kind == "f":
+        if dtype.kind in "iu" and is_float_dtype(x.dtype):
             info = np.iinfo(dtype)
             t = np.trunc(x.astype(np.float64))
             t = np.where(np.isnan(t), 0, t)
@@ -635,7 +637,7 @@ def _emit_binary(b: _Builder, op: str, lhs: Value, rhs: Value, dims, result: Lev
 def _literal(x, dtype: str) -> str:
     if dtype == "i1":
         return "true" if x else "false"
-    if DTYPES[dtype].kind == "f":
+    if is_float_dtype(DTYPES[dtype]):
         return repr(float(x))
     return str(int(x))
 
@@ -819,8 +821,8 @@ def _emit(draw, b: _Builder, op: str, universe: Levels, dtypes, rng) -> bool:
         shape = levels[0]
         if len(shape) == 1 and shape[0] > 0 and draw(st.booleans()):
             data = random_array(rng, shape, dtype)
-            data = np.where(np.isfinite(data), data, 1) if data.dtype.kind == "f" else data
-            if data.dtype.kind == "f":
+            data = np.where(np.isfinite(data), data, 1) if is_float_dtype(data.dtype) else data
+            if is_float_dtype(data.dtype):
                 data = np.round(data * 4) / 4  # exactly printable
             data = data.astype(DTYPES[dtype])
             literal = "[" + ", ".join(_literal(x, dtype) for x in data.tolist()) + "]"
@@ -1017,7 +1019,7 @@ def oracle_reduce(op: str, x: np.ndarray, dims: Sequence[int], keepdims: bool = 
     acc = _accumulator(dtype)
     for index in np.ndindex(kept_shape):
         values = rows[index].tolist()
-        if dtype.kind == "f":
+        if is_float_dtype(dtype):
             with np.errstate(all="ignore"):
                 out[index] = np.array(_combine_float(op, values), np.float64).astype(acc).astype(dtype)
         else:
@@ -1045,7 +1047,7 @@ def _float_reduction_is_exact(op: str, x: np.ndarray, dims: Sequence[int]) -> bo
     import math
 
     acc = _accumulator(x.dtype)
-    info = np.finfo(acc)
+    info = finfo(acc)
     p = info.nmant + 1
     rows, kept_shape = _groups(x, dims)
     for index in np.ndindex(kept_shape):
@@ -1105,8 +1107,8 @@ def reduction_error_bound(op: str, x: np.ndarray, dims: Sequence[int], keepdims:
 
     dtype = x.dtype
     acc = _accumulator(dtype)
-    eps, info = float(np.finfo(acc).eps), np.finfo(acc)
-    eps_out = float(np.finfo(dtype).eps)
+    eps, info = float(finfo(acc).eps), finfo(acc)
+    eps_out = float(finfo(dtype).eps)
     rows, kept_shape = _groups(x, dims)
     n = rows.shape[-1]
     bound = np.empty(kept_shape, np.float64)
@@ -1123,7 +1125,7 @@ def reduction_error_bound(op: str, x: np.ndarray, dims: Sequence[int], keepdims:
             scale = abs(_combine_float("multiply", finite)) if finite else 0.0
         want = abs(float(np.float64(_combine_float(op, values)).astype(acc)))
         want = want if math.isfinite(want) else 0.0
-        bound[index] = 2 * n * eps * scale + 2 * eps_out * want + float(np.finfo(dtype).smallest_subnormal)
+        bound[index] = 2 * n * eps * scale + 2 * eps_out * want + float(finfo(dtype).smallest_subnormal)
     if keepdims:
         bound = bound.reshape(tuple(1 if d in set(dims) else s for d, s in enumerate(x.shape)))
     return bound
@@ -1151,7 +1153,7 @@ def _dyadic(data: np.ndarray, finite: bool) -> np.ndarray:
     """Float inputs rounded to multiples of 1/8, so sums and products of them
     are often exact in every order; inf and NaN kept unless ``finite`` (then
     they become 1.5: a sum over a large group would nearly always meet one)."""
-    if data.dtype.kind != "f":
+    if not is_float_dtype(data.dtype):
         return data
     with np.errstate(all="ignore"):
         rounded = np.round(data.astype(np.float64) * 8) / 8
@@ -1179,7 +1181,7 @@ def _emit_reduce(draw, b: _Builder, allowed_ops: Sequence[str]) -> bool:
     if outer and not draw(st.integers(0, 7)):
         dims = []  # sometimes no dims at all
     keepdims = draw(st.booleans())
-    exact = x.data.dtype.kind != "f" or _float_reduction_is_exact(op, x.data, dims)
+    exact = not is_float_dtype(x.data.dtype) or _float_reduction_is_exact(op, x.data, dims)
     bound = None
     if not exact:
         if op not in ("add", "multiply"):

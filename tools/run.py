@@ -20,7 +20,7 @@ from xdsl.dialects.builtin import IndexType
 
 from bcast.ir.diagnostics import Report
 from bcast.ir.rules import SEMANTICS
-from bcast.ir.types import flat_type_shape, is_dynamic_type, numpy_dtype
+from bcast.ir.types import flat_type_shape, is_dynamic_type, numpy_dtype, is_float_dtype
 from bcast.lowering import numpy_runtime as rt
 from bcast.tools import driver
 from bcast.tools.api import BcastError, Compiled, compile
@@ -56,6 +56,15 @@ def build_argument_parser() -> argparse.ArgumentParser:
     return p
 
 
+def bits_as(value: np.ndarray, dtype) -> np.ndarray:
+    """``value`` as read from an ``.npz``: NumPy writes ml_dtypes' bfloat16
+    as raw 2-byte records (``V2``), read back as the declared ``bf16``."""
+    if value.dtype.kind == "V" and dtype is not None and np.dtype(dtype).itemsize == value.dtype.itemsize \
+            and is_float_dtype(dtype):
+        return value.view(dtype)
+    return value
+
+
 def load_inputs(path: str, arguments: Sequence[rt.Spec]) -> list[object]:
     """The arguments from an ``.npz`` file: exactly the keys ``arg0, arg1, ...``,
     each checked and converted by the API's rule (``numpy_runtime.argument``);
@@ -67,7 +76,7 @@ def load_inputs(path: str, arguments: Sequence[rt.Spec]) -> list[object]:
         with data:
             keys = [f"arg{i}" for i in range(len(arguments))]
             check_keys(path, data.files, keys, arguments)
-            values = [data[k] for k in keys]
+            values = [bits_as(data[k], s.dtype) for k, s in zip(keys, arguments)]
     except (OSError, ValueError, zipfile.BadZipFile, EOFError) as e:
         raise InputError([Report("error", f"cannot read inputs from {path}: {e}", None)]) from None
     try:
@@ -106,7 +115,7 @@ def random_array(rng: np.random.Generator, shape: tuple[int, ...], dtype: np.dty
     """Fair booleans, normal floats, small integers (in range for every op)."""
     if dtype == np.bool_:
         return rng.random(shape) < 0.5
-    if dtype.kind == "f":
+    if is_float_dtype(dtype):
         return rng.standard_normal(shape).astype(dtype)
     if dtype.kind == "u":
         return rng.integers(0, 20, shape).astype(dtype)

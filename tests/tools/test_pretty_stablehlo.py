@@ -219,12 +219,12 @@ def test_an_implicit_module_of_several_functions_keeps_its_columns(capsys, tmp_p
     written before the first line, and takes the shift back out of that
     line's columns (the second function's name is reported at its column)."""
     path = tmp_path / "in.mlir"
-    path.write_text("func.func @f(%x: tensor<2xbf16>) -> tensor<2xbf16> { func.return %x : tensor<2xbf16> }\n"
+    path.write_text("func.func @f(%x: tensor<2xf8E5M2>) -> tensor<2xf8E5M2> { func.return %x : tensor<2xf8E5M2> }\n"
                     + PRETTY)
     code, out, err = run_opt(capsys, str(path), "-p", SIMPLIFY, "--print-debuginfo")
     assert (code, err) == (0, "")
     assert f'loc("{path}":1:1)' in out
-    assert f'loc("{path}":1:54)' in out  # the func.return, as bcast's parser locates it
+    assert f'loc("{path}":1:58)' in out  # the func.return, as bcast's parser locates it
     assert f'loc("{path}":4:8)' in out  # the reduce_precision
 
 
