@@ -445,8 +445,19 @@ class FunctionEmitter(PythonFunctionEmitter):
         f, out = self.function, self.out
         block = f.body.blocks[0]
         params, argument_specs, result_specs = self.begin_function()
-        for i, name in enumerate(params):
-            out(f"{name} = rt.argument({name}, {argument_specs}[{i}])")
+        arguments, _ = signature(f)
+        for i, (name, spec) in enumerate(zip(params, arguments)):
+            spec_source = f"{argument_specs}[{i}]"
+            if spec.shape is None or rules.is_dynamic(spec.shape):
+                out(f"{name} = rt.argument({name}, {spec_source})")
+                continue
+            # the common case, tested inline against the spec's shape and dtype
+            # (module constants): rt.argument's own first test, without its call
+            shape = self.module_name(f"_{f.sym_name.data}_shape{i}")
+            dtype = self.module_name(f"_{f.sym_name.data}_dtype{i}")
+            self.constants.append(f"{shape}, {dtype} = {spec_source}.shape, {spec_source}.dtype")
+            out(f"{name} = {name} if type({name}) is np.ndarray and {name}.shape == {shape} "
+                f"and {name}.dtype == {dtype} else rt.argument({name}, {spec_source})")
         ret = block.last_op
         assert isinstance(ret, func.ReturnOp)
         for k, v in enumerate(ret.arguments):
@@ -456,7 +467,10 @@ class FunctionEmitter(PythonFunctionEmitter):
             or (isinstance(o, bc.ExtractOp | bc.AssignOp) and o.index_values)
             for o in f.walk()
         )
-        out(f"outs = rt.Outs(out, {result_specs}, {python_tuple(params)}"
+        # no out=: an Outs made once (it then holds nothing of a call)
+        no_outs = self.module_name(f"_{f.sym_name.data}_no_outs")
+        self.constants.append(f"{no_outs} = rt.Outs(None, {result_specs}, ())")
+        out(f"outs = {no_outs} if out is None else rt.Outs(out, {result_specs}, {python_tuple(params)}"
             + (", may_fail=True)" if may_fail else ")"))
         # np.errstate(all="ignore"), set on NumPy's context variable directly
         # (rt.FP_ERRORS says why)
@@ -601,8 +615,8 @@ class FunctionEmitter(PythonFunctionEmitter):
             outer_name[r] = view
             if isinstance(o, bc.BroadcastInDimOp):
                 dims = list(o.dims)
-                out(f"{view} = rt.expand({arg_expr[o.operand]}, {dims}, {len(result_shape)})")
                 src = flat_type_shape(o.operand.type)
+                out(f"{view} = {static_expand(arg_expr[o.operand], src, dims, len(result_shape))}")
                 leading = any(d == 0 and src[k] != 1 for k, d in enumerate(dims))
                 if not leading:
                     value_expr[r] = view
@@ -806,6 +820,19 @@ FRESH_RESULTS = (bc.SizeToTensorOp, bc.DynamicIotaOp, bc.SetDimensionSizeOp, bc.
 (``owned``, returned without a copy); the others give views (``slice``,
 ``reshape``, ``dynamic_slice``, a broadcast) or, for ``dot_general``,
 whatever ``np.matmul`` returns, which the caller gets a copy of."""
+
+
+def static_expand(operand: str, source_shape: Sequence[rules.Dim], dims: Sequence[int], rank: int) -> str:
+    """``rt.expand(operand, dims, rank)`` as Python source: for a static
+    operand shape its transpose and reshape are decided here, once, not at
+    every call (``rt.expand`` looks them up in a cache, about three times
+    the cost of the reshape)."""
+    if rules.is_dynamic(source_shape):
+        return f"rt.expand({operand}, {list(dims)}, {rank})"
+    perm, shape = rt.expansion(tuple(source_shape), tuple(dims), rank)
+    if perm is not None:
+        operand = f"np.transpose({operand}, {list(perm)})"
+    return operand if perm is None and tuple(shape) == tuple(source_shape) else f"{operand}.reshape({shape})"
 
 
 def spec_tuple(specs: Sequence[rt.Spec]) -> str:
