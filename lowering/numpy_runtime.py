@@ -63,6 +63,11 @@ class ShapeFailure(ProgramError):
         return Report("error", self.message, loc, self.notes).render()
 
 
+MISS = object()
+"""What a fast path (``c_runtime.fast_call``, ``c_runtime.native_fast``)
+returns when it does not apply to a call: the checked path then runs."""
+
+
 class ArgumentError(TypeError):
     """An argument (or ``out=``) does not match the function's type."""
 
