@@ -278,6 +278,8 @@ class Compiled:
             if not self.memory_checked and not lazy_arguments(args):
                 self.check_memory()
             if self._python_function is not None:
+                if out is None:  # no keyword: a call with one builds a dict (a per-call cost)
+                    return self._python_function(*args)
                 return self._python_function(*args, out=out)
             return self._evaluate(args, out)
         except EvaluationError as e:
