@@ -656,11 +656,37 @@ class FunctionEmitter(PythonFunctionEmitter):
         statements: list[str] = []
         written: set[SSAValue] = set()
 
+        # An inline fusion's result arrays are fresh or an out= that overlaps
+        # nothing the function reads (rt.Outs), so before a result is
+        # written its array can hold a temporary that dies by then, in place
+        # of a new np.empty (a per-call cost at small sizes).
+        written_at: dict[str, tuple[int, tuple[str, tuple[int, ...]], bool]] = {}
+        if inline:
+            for i, o in enumerate(compute):
+                r = o.results[0]
+                if r in yield_slot and not isinstance(o, bc.BroadcastInDimOp):
+                    in_place = not isinstance(o, bc.SelectOp | bc.ReduceOp)
+                    written_at[result_names[yield_slot[r]]] = (i, (dtype_name(r.type), block_shape(r)), in_place)
+        lent: set[str] = set()
+        """Result arrays holding a temporary now."""
+
+        def result_array(r: SSAValue, i: int, key) -> str | None:
+            """A result array not yet written that can hold ``r`` (computed
+            at ``i``) for all of its life, or None."""
+            end = last_use.get(r, i)
+            for name, (at, wanted, in_place) in written_at.items():
+                if name not in lent and wanted == key and i < at and (end < at or end == at and in_place):
+                    return name
+            return None
+
         def release(values) -> None:
             for v in dict.fromkeys(values):
                 if v in holder:
                     name, key = holder.pop(v)
-                    free.setdefault(key, []).append(name)
+                    if name in lent:
+                        lent.discard(name)
+                    else:
+                        free.setdefault(key, []).append(name)
 
         for i, o in enumerate(compute):
             r = o.results[0]
@@ -689,6 +715,9 @@ class FunctionEmitter(PythonFunctionEmitter):
                 pool = free.get(key, [])
                 if pool:
                     buf = pool.pop()
+                elif (borrowed := result_array(r, i, key)) is not None:
+                    buf = borrowed
+                    lent.add(buf)
                 else:
                     buf = n.fresh(f"buf{len(buffers)}")
                     buffers.append((buf, *key))

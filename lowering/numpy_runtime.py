@@ -480,10 +480,13 @@ class Outs:
             return
         if type(out) is np.ndarray and len(results) == 1 and not may_fail:  # the common case, cheaply
             spec = results[0]
-            if out.shape == spec.shape and out.dtype == spec.dtype and not spec.dynamic and out.flags.writeable:
+            flags = out.flags
+            if out.shape == spec.shape and out.dtype == spec.dtype and not spec.dynamic and flags.writeable:
                 self.arrays = (out,)
-                for x in inputs:
-                    if isinstance(x, np.ndarray) and overlaps(out, x):
+                owned = flags.owndata
+                for x in inputs:  # overlaps(out, x), its owned-data test written in
+                    if isinstance(x, np.ndarray) and not (owned and x is not out and x.flags.owndata) \
+                            and overlaps(out, x):
                         self.direct = (False,)
                         return
                 self.direct = (True,)

@@ -156,3 +156,50 @@ def test_the_quick_out_test_decides_as_the_general_one(make):
     general = rt.Outs([out], results, (x, row))  # a list takes the general branch
     assert quick.arrays == general.arrays and list(quick.direct) == list(general.direct)
     assert list(quick.direct) == [not np.shares_memory(out, x)]
+
+
+# --------------------------------------------------------------------------
+# result arrays that hold temporaries before their result is written
+# --------------------------------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from bcast.tests.budget import examples  # noqa: E402
+from bcast.tests.programs import MODES, as_tuple, programs  # noqa: E402
+
+
+def _same(got, want) -> None:
+    for g, w in zip(as_tuple(got), as_tuple(want), strict=True):
+        g, w = np.asarray(g), np.asarray(w)
+        assert g.dtype == w.dtype and g.shape == w.shape
+        if w.dtype.kind == "f":
+            np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6, equal_nan=True)
+        else:
+            np.testing.assert_array_equal(g, w)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_results_with_out_match_the_reference(mode, data):
+    """Random programs with ``out=``: fresh arrays, and (where a result has
+    an input's shape and dtype) that input itself, so results computed into
+    the caller's arrays (temporaries included) and through fresh buffers
+    both give the reference's values."""
+    program = data.draw(programs(mode=mode, max_ops=6, reductions=True))
+    want = as_tuple(bcast.compile(program.text, backend="reference")(*program.inputs))
+    f = bcast.compile(program.text, backend="numpy")
+    outs = tuple(np.full(np.shape(w), 3, np.asarray(w).dtype) for w in want)
+    got = f(*program.inputs, out=outs if len(outs) != 1 else outs[0])
+    _same(got, want)
+    inputs = [np.array(x, copy=True) if isinstance(x, np.ndarray) else x for x in program.inputs]
+    aliased = list(outs)
+    for k, w in enumerate(want):
+        match = [x for x in inputs if isinstance(x, np.ndarray) and x.shape == np.shape(w)
+                 and x.dtype == np.asarray(w).dtype and x.flags.writeable
+                 and not any(x is a for a in aliased)]  # one out per array: each must end with its result
+        if match and data.draw(st.booleans()):
+            aliased[k] = match[0]
+    got = f(*inputs, out=tuple(aliased) if len(aliased) != 1 else aliased[0])
+    _same(got, want)
