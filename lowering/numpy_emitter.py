@@ -16,7 +16,8 @@ there on workload (a) at 4096x4096 with 2 threads and ``out=``: 64 KiB
 blocks 33 ms, 256 KiB 18 ms, 512 KiB 12 ms, 1 MiB 11 ms, 2 MiB 12 ms.
 A group whose whole iteration space fits in one block runs unblocked; one
 of at most ``INLINE_BYTES`` per buffer runs inline in the function, its
-temporaries fresh ``np.empty`` arrays and its broadcasts plain views: at
+temporaries fresh ``np.empty`` arrays (or a result array not yet written)
+and its broadcasts plain views: at
 16x16 the helper call, the block-buffer pool and the tile copies cost
 several times the arithmetic (docs/performance.md, per-call cost).
 Blocks are spread over worker threads (``BCAST_NUM_THREADS``, default all
