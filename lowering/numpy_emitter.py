@@ -633,7 +633,7 @@ class FunctionEmitter(PythonFunctionEmitter):
             elif isinstance(o, bc.SliceOp):
                 out(f"{view} = {arg_expr[o.operand]}[{slice_index(o)}]")
             else:
-                out(f"{view} = np.reshape({arg_expr[o.operand]}, {result_shape})")
+                out(f"{view} = {arg_expr[o.operand]}.reshape({result_shape})")  # the method: np.reshape dispatches first
 
         # Liveness inside the body, for buffer reuse: an inner broadcast is a
         # view of its operand's buffer, so a use of it is a use of that.
