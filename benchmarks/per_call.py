@@ -3,14 +3,16 @@ arithmetic is nothing (docs/contracts.md's argument and ``out=`` checks, the
 result allocation and the call into native code are all of it).
 
     python benchmarks/per_call.py [--sizes 16 1] [--rounds 31] [--calls 2000]
-                                  [--profile c|numpy]
+                                  [--clock wall|cpu] [--profile c|numpy]
 
 The program is ``tanh(x + row)`` on an n x n f32 ``x`` and an n ``row``.
 Variants: bcast's C backend (with and without ``out=``), bcast's numpy
 backend (with and without ``out=``), ``jax.jit`` (inputs on the device,
 ``block_until_ready``) and NumPy eager (``np.tanh(x + row)``, and with
 ``out=`` the ufuncs' own ``out=``: the floor the numpy backend is held to,
-its cost plus 3 µs). Each round
+its cost plus 3 µs). ``--clock cpu`` times the calling thread's CPU
+time (``time.thread_time_ns``), which other processes on a loaded
+machine disturb far less than the wall clock. Each round
 times ``--calls`` back-to-back calls of every variant in turn (the order
 rotates each round, so machine noise hits them alike); the table gives the
 median over rounds of the time per call, in microseconds. ``--profile``
@@ -73,7 +75,8 @@ def variants(n: int) -> dict[str, Callable[[], object]]:
     return table
 
 
-def measure(table: dict[str, Callable[[], object]], rounds: int, calls: int) -> dict[str, float]:
+def measure(table: dict[str, Callable[[], object]], rounds: int, calls: int,
+            clock: Callable[[], int] = time.perf_counter_ns) -> dict[str, float]:
     """Median over rounds of the time per call, in microseconds."""
     names = list(table)
     times: dict[str, list[float]] = {name: [] for name in names}
@@ -81,10 +84,10 @@ def measure(table: dict[str, Callable[[], object]], rounds: int, calls: int) -> 
         order = names[r % len(names):] + names[:r % len(names)]
         for name in order:
             call = table[name]
-            start = time.perf_counter_ns()
+            start = clock()
             for _ in range(calls):
                 call()
-            times[name].append((time.perf_counter_ns() - start) / calls / 1000)
+            times[name].append((clock() - start) / calls / 1000)
     return {name: statistics.median(ts) for name, ts in times.items()}
 
 
@@ -104,12 +107,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[16, 1])
     parser.add_argument("--rounds", type=int, default=31)
     parser.add_argument("--calls", type=int, default=2000)
+    parser.add_argument("--clock", choices=["wall", "cpu"], default="wall")
     parser.add_argument("--profile", choices=["c", "numpy"])
     args = parser.parse_args(argv)
     if args.profile:
         profile(args.profile, args.sizes[0], args.calls * 10)
         return 0
-    results = {n: measure(variants(n), args.rounds, args.calls) for n in args.sizes}
+    clock = time.thread_time_ns if args.clock == "cpu" else time.perf_counter_ns
+    results = {n: measure(variants(n), args.rounds, args.calls, clock) for n in args.sizes}
     names = list(next(iter(results.values())))
     header = "| variant | " + " | ".join(f"{n}x{n} (µs)" for n in args.sizes) + " |"
     print(header)

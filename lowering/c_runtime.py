@@ -39,6 +39,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+import functools
 from functools import lru_cache
 from pathlib import Path
 from typing import TypeVar
@@ -707,7 +708,7 @@ class Function:
             self.take_fault = getattr(library, fault_name)
             self.take_fault.restype, self.take_fault.argtypes = None, [ctypes.c_void_p]
         plan = fast_plan(self.arguments, self.results, self.checks)
-        self.fast = None if plan is None else fast_call(plan, self.c_function)
+        self.fast = None if plan is None else native_fast(plan, self.c_function) or fast_call(plan, self.c_function)
         if sizes is not None and not self.checks and DATA_OFFSET is not None and self.results \
                 and all(spec.shape is not None for spec in self.results):
             self.fast = dynamic_fast_call(self.arguments, self.results, sizes, self.c_function)
@@ -748,14 +749,15 @@ class Function:
             if spec.shape is None:
                 pointers.append(int(value))
                 continue
-            data = np.ascontiguousarray(value)
+            data = np.require(value, requirements="CA")  # contiguous and aligned: what C code may assume
             keep.append(data)
             pointers.append(data.ctypes.data)
             pointers += [data.shape[d] for d in dynamic_dims(spec)]
         targets = [np.zeros((), np.int64) if spec.shape is None
                    else self.sized_target(outs, k, shapes[k]) if dynamic and dynamic_dims(spec) else outs.target(k)
                    for k, spec in enumerate(self.results)]
-        targets = [t if t.flags.c_contiguous else rt.output(t.shape, t.dtype) for t in targets]  # C writes rows
+        targets = [t if t.flags.c_contiguous and t.flags.aligned else rt.output(t.shape, t.dtype)
+                   for t in targets]  # C writes rows, and may assume aligned pointers
         for t, spec in zip(targets, self.results):
             pointers.append(t.ctypes.data)
             if spec.shape is not None:
@@ -834,8 +836,25 @@ def fast_plan(arguments: Sequence[rt.Spec], results: Sequence[rt.Spec],
     )
 
 
-MISS = object()
+MISS = rt.MISS
 """What the fast path returns when it does not apply to a call."""
+
+
+def native_fast(plan: FastPlan, c_function) -> Callable | None:
+    """``plan``'s fast path run in C by ``bcast_call.fast`` (c_caller):
+    the same tests as ``fast_call``'s (and alignment, which C code may
+    assume), the results allocated and the function called in one call
+    from Python, about a third of the Python fast path's cost. None where
+    ``bcast_call`` is not built (``fast_call`` then writes it in Python)."""
+    call = own_caller()
+    if call is None or len(c_function.argtypes) > c_caller.MAX_ARGUMENTS:
+        return None
+    module = call.__self__
+    capsule = module.plan(ctypes.cast(c_function, ctypes.c_void_p).value,
+                          tuple(None if a is None else (a[1], a[0]) for a in plan.arguments),
+                          tuple((dtype, shape) for shape, dtype, _ in plan.results),
+                          MISS, rt.output, SMALL_RESULT_BYTES)
+    return functools.partial(module.fast, capsule)
 
 
 def fast_call(plan: FastPlan, c_function):
@@ -1051,9 +1070,12 @@ def _own_caller() -> Callable[..., None] | None:
     if (cc is None or DATA_OFFSET is None or ctypes.sizeof(ctypes.c_void_p) != 8 or not include
             or not (Path(include) / "Python.h").is_file() or os.environ.get("BCAST_CTYPES_CALLS") == "1"):
         return None
-    source = f"/* {sys.version} {sysconfig.get_config_var('EXT_SUFFIX')} */\n{c_caller.SOURCE}"
+    # NumPy's headers too (``fast`` reads arrays through its C API): its version is part of the key
+    source = (f"/* {sys.version} {sysconfig.get_config_var('EXT_SUFFIX')} numpy {np.__version__} */\n"
+              f"{c_caller.SOURCE}")
     try:
-        module = cached(source, cc, (*BASE_FLAGS, f"-I{include}"), _import_caller, prefix=CALLER_PREFIX)
+        module = cached(source, cc, (*BASE_FLAGS, f"-I{include}", f"-I{np.get_include()}"), _import_caller,
+                        prefix=CALLER_PREFIX)
     except (BuildFailed, OSError, ImportError):
         return None
     module.setup(np.ndarray, DATA_OFFSET)

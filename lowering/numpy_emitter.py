@@ -16,7 +16,8 @@ there on workload (a) at 4096x4096 with 2 threads and ``out=``: 64 KiB
 blocks 33 ms, 256 KiB 18 ms, 512 KiB 12 ms, 1 MiB 11 ms, 2 MiB 12 ms.
 A group whose whole iteration space fits in one block runs unblocked; one
 of at most ``INLINE_BYTES`` per buffer runs inline in the function, its
-temporaries fresh ``np.empty`` arrays and its broadcasts plain views: at
+temporaries fresh ``np.empty`` arrays (or a result array not yet written)
+and its broadcasts plain views: at
 16x16 the helper call, the block-buffer pool and the tile copies cost
 several times the arithmetic (docs/performance.md, per-call cost).
 Blocks are spread over worker threads (``BCAST_NUM_THREADS``, default all
@@ -487,8 +488,19 @@ class FunctionEmitter(PythonFunctionEmitter):
         f, out = self.function, self.out
         block = f.body.blocks[0]
         params, argument_specs, result_specs = self.begin_function()
-        for i, name in enumerate(params):
-            out(f"{name} = rt.argument({name}, {argument_specs}[{i}])")
+        arguments, _ = signature(f)
+        for i, (name, spec) in enumerate(zip(params, arguments)):
+            spec_source = f"{argument_specs}[{i}]"
+            if spec.shape is None or rules.is_dynamic(spec.shape):
+                out(f"{name} = rt.argument({name}, {spec_source})")
+                continue
+            # the common case, tested inline against the spec's shape and dtype
+            # (module constants): rt.argument's own first test, without its call
+            shape = self.module_name(f"_{f.sym_name.data}_shape{i}")
+            dtype = self.module_name(f"_{f.sym_name.data}_dtype{i}")
+            self.constants.append(f"{shape}, {dtype} = {spec_source}.shape, {spec_source}.dtype")
+            out(f"{name} = {name} if type({name}) is np.ndarray and {name}.shape == {shape} "
+                f"and {name}.dtype == {dtype} else rt.argument({name}, {spec_source})")
         ret = block.last_op
         assert isinstance(ret, func.ReturnOp)
         for k, v in enumerate(ret.arguments):
@@ -498,7 +510,10 @@ class FunctionEmitter(PythonFunctionEmitter):
             or (isinstance(o, bc.ExtractOp | bc.AssignOp) and o.index_values)
             for o in f.walk()
         )
-        out(f"outs = rt.Outs(out, {result_specs}, {python_tuple(params)}"
+        # no out=: an Outs made once (it then holds nothing of a call)
+        no_outs = self.module_name(f"_{f.sym_name.data}_no_outs")
+        self.constants.append(f"{no_outs} = rt.Outs(None, {result_specs}, ())")
+        out(f"outs = {no_outs} if out is None else rt.Outs(out, {result_specs}, {python_tuple(params)}"
             + (", may_fail=True)" if may_fail else ")"))
         # np.errstate(all="ignore"), set on NumPy's context variable directly
         # (rt.FP_ERRORS says why)
@@ -660,8 +675,8 @@ class FunctionEmitter(PythonFunctionEmitter):
             outer_name[r] = view
             if isinstance(o, bc.BroadcastInDimOp):
                 dims = list(o.dims)
-                out(f"{view} = rt.expand({arg_expr[o.operand]}, {dims}, {len(result_shape)})")
                 src = flat_type_shape(o.operand.type)
+                out(f"{view} = {static_expand(arg_expr[o.operand], src, dims, len(result_shape))}")
                 leading = any(d == 0 and src[k] != 1 for k, d in enumerate(dims))
                 if not leading:
                     value_expr[r] = view
@@ -677,7 +692,7 @@ class FunctionEmitter(PythonFunctionEmitter):
             elif isinstance(o, bc.SliceOp):
                 out(f"{view} = {arg_expr[o.operand]}[{slice_index(o)}]")
             else:
-                out(f"{view} = np.reshape({arg_expr[o.operand]}, {result_shape})")
+                out(f"{view} = {arg_expr[o.operand]}.reshape({result_shape})")  # the method: np.reshape dispatches first
 
         # Liveness inside the body, for buffer reuse: an inner broadcast is a
         # view of its operand's buffer, so a use of it is a use of that.
@@ -701,11 +716,37 @@ class FunctionEmitter(PythonFunctionEmitter):
         statements: list[str] = []
         written: set[SSAValue] = set()
 
+        # An inline fusion's result arrays are fresh or an out= that overlaps
+        # nothing the function reads (rt.Outs), so before a result is
+        # written its array can hold a temporary that dies by then, in place
+        # of a new np.empty (a per-call cost at small sizes).
+        written_at: dict[str, tuple[int, tuple[str, tuple[int, ...]], bool]] = {}
+        if inline:
+            for i, o in enumerate(compute):
+                r = o.results[0]
+                if r in yield_slot and not isinstance(o, bc.BroadcastInDimOp):
+                    in_place = not isinstance(o, bc.SelectOp | bc.ReduceOp)
+                    written_at[result_names[yield_slot[r]]] = (i, (dtype_name(r.type), block_shape(r)), in_place)
+        lent: set[str] = set()
+        """Result arrays holding a temporary now."""
+
+        def result_array(r: SSAValue, i: int, key) -> str | None:
+            """A result array not yet written that can hold ``r`` (computed
+            at ``i``) for all of its life, or None."""
+            end = last_use.get(r, i)
+            for name, (at, wanted, in_place) in written_at.items():
+                if name not in lent and wanted == key and i < at and (end < at or end == at and in_place):
+                    return name
+            return None
+
         def release(values) -> None:
             for v in dict.fromkeys(values):
                 if v in holder:
                     name, key = holder.pop(v)
-                    free.setdefault(key, []).append(name)
+                    if name in lent:
+                        lent.discard(name)
+                    else:
+                        free.setdefault(key, []).append(name)
 
         for i, o in enumerate(compute):
             r = o.results[0]
@@ -734,6 +775,9 @@ class FunctionEmitter(PythonFunctionEmitter):
                 pool = free.get(key, [])
                 if pool:
                     buf = pool.pop()
+                elif (borrowed := result_array(r, i, key)) is not None:
+                    buf = borrowed
+                    lent.add(buf)
                 else:
                     buf = n.fresh(f"buf{len(buffers)}")
                     buffers.append((buf, *key))
@@ -871,6 +915,19 @@ FRESH_RESULTS = (bc.SizeToTensorOp, bc.DynamicIotaOp, bc.SetDimensionSizeOp, bc.
 (``owned``, returned without a copy); the others give views (``slice``,
 ``reshape``, ``dynamic_slice``, a broadcast) or, for ``dot_general``,
 whatever ``np.matmul`` returns, which the caller gets a copy of."""
+
+
+def static_expand(operand: str, source_shape: Sequence[rules.Dim], dims: Sequence[int], rank: int) -> str:
+    """``rt.expand(operand, dims, rank)`` as Python source: for a static
+    operand shape its transpose and reshape are decided here, once, not at
+    every call (``rt.expand`` looks them up in a cache, about three times
+    the cost of the reshape)."""
+    if rules.is_dynamic(source_shape):
+        return f"rt.expand({operand}, {list(dims)}, {rank})"
+    perm, shape = rt.expansion(tuple(source_shape), tuple(dims), rank)
+    if perm is not None:
+        operand = f"np.transpose({operand}, {list(perm)})"
+    return operand if perm is None and tuple(shape) == tuple(source_shape) else f"{operand}.reshape({shape})"
 
 
 def spec_tuple(specs: Sequence[rt.Spec]) -> str:

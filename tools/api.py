@@ -116,6 +116,18 @@ def lazy_arguments(args) -> bool:
     return any(array_api_compat.is_lazy_array(a) for a in args)
 
 
+def native_function(function, memory_checked: bool):
+    """``function`` if it is a C backend's ``c_runtime.Function``, whose fast
+    path ``Compiled.__call__`` tries before anything else (it checks the
+    argument count itself and misses on any call it does not take), else
+    None. Only once the memory guard has run (at compile, for C)."""
+    if not memory_checked or type(function).__name__ != "Function" or not hasattr(function, "fast"):
+        return None
+    from bcast.lowering import c_runtime
+
+    return function if isinstance(function, c_runtime.Function) else None
+
+
 class Compiled:
     """A compiled entry function: call it with NumPy arrays (nested tensors flat).
 
@@ -144,6 +156,9 @@ class Compiled:
     (``arg1 (%y)``, ``out= for result0``), as run-time errors of the program
     are; only a Python-level misuse, such as an unknown keyword, is Python's
     own ``TypeError``."""
+
+    _native = None
+    """The C backend's ``c_runtime.Function`` (``native_function``), or None."""
 
     def __init__(self, module: ModuleOp, entry: str, backend: str, source_name: str):
         self.module = module
@@ -184,6 +199,7 @@ class Compiled:
         self.c_source: str | None = built.c_source
         """The generated C the C backend built and runs (``bcast-opt -t c`` prints the same)."""
         self._python_function: Callable[..., object] | None = built.function
+        self._native = native_function(built.function, self.memory_checked)
         self.program = None if built.program is None else dataclasses.replace(
             built.program, needed_bytes=needed_bytes(self.function, nested=self.counts_nested_values))
         """What ``compile`` saves for a later compile of the same text (``saved``)."""
@@ -205,6 +221,7 @@ class Compiled:
         compiled.memory_checked = True
         compiled.python_source, compiled.c_source = None, program.source
         compiled._python_function = library.functions[entry]
+        compiled._native = native_function(compiled._python_function, True)
         compiled.program = program
         return compiled
 
@@ -250,12 +267,19 @@ class Compiled:
         self.memory_checked = True
 
     def __call__(self, *args, out=None):
+        native = self._native
+        if native is not None and native.fast is not None:  # the C backend's fast path, first
+            result = native.fast(args, out)
+            if result is not rt.MISS:
+                return result
         try:
             if len(args) != len(self.arguments):
                 self.check_count(args)
             if not self.memory_checked and not lazy_arguments(args):
                 self.check_memory()
             if self._python_function is not None:
+                if out is None:  # no keyword: a call with one builds a dict (a per-call cost)
+                    return self._python_function(*args)
                 return self._python_function(*args, out=out)
             return self._evaluate(args, out)
         except EvaluationError as e:

@@ -268,10 +268,120 @@ def native_caller():
 
 
 def test_the_fast_path_enters_c_through_bcast_call():
-    """Where ``bcast_call`` builds, the fast path calls it, not ctypes."""
+    """Where ``bcast_call`` builds, the fast path is its ``fast`` (checks,
+    allocation and call in C), not Python code and not ctypes."""
+    call = native_caller()
+    fast = compiled(TANH)._python_function.fast
+    assert fast.func is call.__self__.fast
+    assert fast(X, ROW) is c_runtime.MISS  # not an args tuple
+    got = fast((X, ROW), None)
+    assert np.allclose(got, np.tanh(X + ROW)) and got.flags.owndata and got.flags.writeable
+
+
+def python_fast(f):
+    """``f``'s fast path written in Python (``fast_call``), entering C
+    through ``bcast_call.call``."""
+    function = f._python_function
+    return c_runtime.fast_call(c_runtime.fast_plan(function.arguments, function.results, ()), function.c_function)
+
+
+@pytest.mark.parametrize("out_case", list(TANH_OUTS))
+@pytest.mark.parametrize("arg_case", list(TANH_CASES))
+def test_native_and_python_fast_paths_agree(arg_case: str, out_case: str):
+    """``bcast_call.fast`` takes exactly the calls the Python fast path
+    takes (``MISS`` for the others), with the same results."""
     native_caller()
-    namespace = compiled(TANH)._python_function.fast.__globals__
-    assert "call" in namespace and "c_function" not in namespace
+    f = compiled(TANH)
+    got = {}
+    for name, path in {"native": f._python_function.fast, "python": python_fast(f)}.items():
+        args = TANH_CASES[arg_case]()
+        out = None if TANH_OUTS[out_case] is None else TANH_OUTS[out_case](args)
+        result = path(args, out)
+        got[name] = "miss" if result is c_runtime.MISS else np.array(result, copy=True)
+        if out is not None and result is not c_runtime.MISS:
+            assert result is (out if isinstance(out, np.ndarray) else out[0])
+    if isinstance(got["native"], str) or isinstance(got["python"], str):
+        assert got["native"] == got["python"], got
+    else:
+        assert np.array_equal(got["native"], got["python"])
+
+
+def unaligned(shape, dtype):
+    """A C-contiguous array whose data is not aligned for its dtype."""
+    dtype = np.dtype(dtype)
+    raw = np.zeros(int(np.prod(shape)) * dtype.itemsize + 1, np.uint8)
+    array = np.ndarray(shape, dtype, buffer=raw, offset=1)
+    assert array.flags.c_contiguous and not array.flags.aligned
+    return array
+
+
+def test_unaligned_arrays_take_the_checked_path_which_aligns_them(monkeypatch):
+    """C code may assume its pointers are aligned: an unaligned input or
+    ``out`` is not passed as it is; the checked path gives the values."""
+    f = compiled(TANH)
+    x = unaligned((4, 6), np.float32)
+    x[...] = X
+    assert f._python_function.fast((x, ROW), None) is c_runtime.MISS
+    assert np.allclose(f(x, ROW), np.tanh(X + ROW))
+    out = unaligned((4, 6), np.float32)
+    assert f._python_function.fast((X, ROW), out) is c_runtime.MISS
+    assert f(X, ROW, out=out) is out and np.allclose(out, np.tanh(X + ROW))
+
+
+def test_subclass_zero_dim_and_empty_on_the_native_path():
+    """A subclass misses (the checked path reads it); 0-d and 0-size arrays
+    are taken, with and without ``out=``."""
+    native_caller()
+    f = compiled(SCALAR)
+    fast = f._python_function.fast
+    x, y = np.array(3.0), np.zeros((0, 3))
+    got = fast((x, y), None)
+    assert float(got[0]) == 9.0 and got[1].shape == (0, 3)
+    outs = (np.zeros(()), np.zeros((0, 3)))
+    assert fast((x, y), outs) == outs and float(outs[0]) == 9.0
+    assert fast((np.ma.masked_array(x), y), None) is c_runtime.MISS
+    assert float(f(np.ma.masked_array(x), y)[0]) == 9.0
+
+
+BIG = """
+func.func @main(%x: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %0 = bcast.negate %x : tensor<256x256xf32>
+  func.return %0 : tensor<256x256xf32>
+}
+"""
+
+
+def test_large_results_on_the_native_path_are_new_arrays_the_caller_owns():
+    """Results above ``SMALL_RESULT_BYTES`` come from ``numpy_runtime.output``
+    (recycled buffers): each call's result is a new array, never one the
+    caller still holds."""
+    native_caller()
+    f = compiled(BIG)
+    x = np.arange(256 * 256, dtype=np.float32).reshape(256, 256)
+    first = f(x)
+    second = f(x)
+    assert first is not second and not np.shares_memory(first, second)
+    assert np.array_equal(first, -x) and np.array_equal(second, -x)
+    del first
+    third = f(x + 1)
+    assert np.array_equal(third, -(x + 1)) and np.array_equal(second, -x)
+
+
+def test_bcast_call_plan_refuses_bad_plans():
+    call = native_caller()
+    module = call.__self__
+    with pytest.raises(TypeError):
+        module.plan(1, (None,), ((np.float32, (2,)),), None, None)  # 5 arguments
+    with pytest.raises(TypeError):
+        module.plan(1, ((np.float32, [2]),), (), None, None, 0)  # a shape is a tuple
+    with pytest.raises(TypeError):
+        module.plan(1, (), (None,), None, None, 0)  # a result is an array
+    with pytest.raises(ValueError):
+        module.plan(1, ((np.float32, (-1,)),), (), None, None, 0)
+    with pytest.raises(ValueError):
+        module.plan(0, (), (), None, None, 0)
+    with pytest.raises(ValueError):
+        module.fast(None, (), None)  # not a plan
 
 
 def ctypes_fast(f, monkeypatch):
@@ -311,7 +421,7 @@ def test_bcast_call_refuses_what_it_cannot_pass():
     anything else is a TypeError before the function runs."""
     call = native_caller()
     f = compiled(TANH)
-    address = f._python_function.fast.__globals__["ADDRESS"]
+    address = ctypes.cast(f._python_function.c_function, ctypes.c_void_p).value
     x, row, r = X.copy(), ROW.copy(), np.zeros((4, 6), np.float32)
     call(address, x, row, r)
     assert np.allclose(r, np.tanh(X + ROW))

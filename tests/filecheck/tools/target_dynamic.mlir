@@ -19,7 +19,7 @@
 // NUMPY:      _main_arguments = (rt.Spec('arg0 (%x)', 'tensor<?x4xf32>', (rt.dynamic(), 4), np.float32), rt.Spec('arg1 (%c)', 'tensor<?x1xf32>', (rt.dynamic(), 1), np.float32), rt.Spec('arg2 (%b)', 'tensor<?xf32, #stablehlo.bounds<3>>', (rt.dynamic(3),), np.float32))
 // NUMPY-NEXT: _main_results = (rt.Spec('result0', 'tensor<?x4xf32>', (rt.dynamic(), 4), np.float32),)
 // NUMPY:      def main(x, c, b, *, out=None):
-// NUMPY:          outs = rt.Outs(out, _main_results, (x, c, b), may_fail=True)
+// NUMPY:          outs = _main_no_outs if out is None else rt.Outs(out, _main_results, (x, c, b), may_fail=True)
 // NUMPY-NEXT:     fp_errors = rt.FP_ERRORS.set(rt.IGNORE_ALL)
 // NUMPY-NEXT:     try:
 // Sizes are read once, and canonicalization hoists every check to the
