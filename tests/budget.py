@@ -6,6 +6,7 @@ everything runs, at full example counts."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 
 import pytest
@@ -40,3 +41,30 @@ def quick_sample(cases: list, share: int = QUICK_SHARE) -> list:
     return [pytest.param(*case.values, id=case.id,
                          marks=[*case.marks, *([pytest.mark.slow] if k % share else [])])
             for k, case in enumerate(cases)]
+
+
+SHARE_MARK = "quick_share"
+"""``@pytest.mark.quick_share(n)`` on a parametrized test: the quick run
+keeps about one case in ``n`` (``sampled_out``), a thorough run all. For
+tests whose cases come from stacked ``parametrize`` decorators, where
+``quick_sample`` (one list of params) does not apply."""
+
+
+def sampled_out(items: list) -> list:
+    """The ``items`` a ``quick_share(n)`` mark leaves out of the quick run:
+    each case stays when a hash of its node id is 0 modulo ``n``. A hash,
+    not every ``n``-th case: with stacked parameters (program x backend x
+    form) a stride could keep one backend only; the hash spreads the kept
+    cases over every parameter, and every xdist worker keeps the same ones."""
+    out = []
+    for item in items:
+        mark = item.get_closest_marker(SHARE_MARK)
+        if mark is not None and int(hashlib.sha256(item.nodeid.encode()).hexdigest(), 16) % mark.args[0]:
+            out.append(item)
+    return out
+
+
+def thinned(cases: list, share: int = QUICK_SHARE) -> list:
+    """``cases`` in a thorough run, every ``share``-th in the quick run: for
+    a test that loops over cases itself."""
+    return cases if THOROUGH else cases[::share]

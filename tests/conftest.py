@@ -14,7 +14,8 @@
 - Tests marked ``slow`` run only in a thorough run (``bcast.tests.budget``:
   ``BCAST_SLOW_TESTS=1``, as CI sets) or when ``-m`` chooses by markers;
   otherwise they are deselected, and the summary says how many and how to
-  run them (no silent skips).
+  run them (no silent skips). So are the cases a ``quick_share(n)`` mark
+  leaves out (``budget.sampled_out``).
 """
 
 from __future__ import annotations
@@ -55,7 +56,8 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if budget.THOROUGH or config.getoption("markexpr"):
         return
-    slow = [item for item in items if item.get_closest_marker("slow")]
+    sampled = {id(item) for item in budget.sampled_out(items)}
+    slow = [item for item in items if item.get_closest_marker("slow") or id(item) in sampled]
     if slow:
         items[:] = [item for item in items if not item.get_closest_marker("slow")]
         config.hook.pytest_deselected(items=slow)

@@ -154,6 +154,7 @@ def sized_inputs(function: bcast.tools.api.Compiled, size: int, seed: int) -> li
             for spec in function.arguments]
 
 
+@pytest.mark.quick_share(3)
 @pytest.mark.parametrize("path, index, text, entry", DYNAMIC_CASES)
 def test_dynamic_functions_run_the_same_on_every_dynamic_backend(path, index, text, entry):
     """At sizes 0, 1 and 3 of every ``?``, numpy, array-api and C give the
@@ -213,6 +214,7 @@ def test_run_time_errors_name_existing_cases():
     assert set(RUN_TIME_ERRORS) <= {case.id for case in CASES}
 
 
+@pytest.mark.quick_share(3)
 @pytest.mark.parametrize("path, index, text, entry", CASES)
 def test_example_runs_the_same_on_both_backends(request, path, index, text, entry):
     reference = bcast.compile(text, backend="reference", entry=entry)

@@ -236,6 +236,7 @@ def test_random_programs_on_numpy_and_strict_arrays(mode, data):
     assert_equal_results(got, want, "array_api_strict")
 
 
+@pytest.mark.quick_share(3)
 @pytest.mark.parametrize("case", [pytest.param(c, id=c.id) for c in RUNNABLE])
 def test_examples_on_array_api_strict(case):
     text, entry, inputs, want = case_inputs(case)

@@ -236,6 +236,7 @@ def jax_case(name):
     return fn, rng.standard_normal(xs).astype(np.float32), rng.standard_normal(ws).astype(np.float32)
 
 
+@pytest.mark.quick_share(2)
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", JAX_NAMES)
 def test_jax_convolutions_run_as_jax_jit(backend, name):

@@ -89,6 +89,7 @@ def assert_bits_equal(got, want) -> None:
                                       err_msg=f"{g}\n!=\n{w}")
 
 
+@pytest.mark.quick_share(3)
 @pytest.mark.parametrize("form", ["pretty", "located"])
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", list(PROGRAMS))
@@ -173,6 +174,7 @@ EDGE_CASES = quick_sample([
 ])
 
 
+@pytest.mark.quick_share(2)
 @pytest.mark.parametrize(("backend", "element", "shape", "dim"), EDGE_CASES)
 def test_sort_matches_the_reference_on_edge_values(backend: str, element: str, shape, dim: int) -> None:
     rng = np.random.default_rng(len(shape) * 31 + dim)
@@ -365,6 +367,7 @@ RADIX_POOLS = {**POOLS, "f32": np.array([0.0, -0.0, np.nan, -np.nan, np.inf, -np
                                         np.float32), "ui32": np.array([0, 2**32 - 1, 3, 2**31], np.uint32)}
 
 
+@pytest.mark.quick_share(2)
 @pytest.mark.parametrize("element", sorted(RADIX_POOLS))
 def test_c_radix_sort_is_the_reference_order(element: str) -> None:
     """Static lanes of at least ``RADIX_SORT_MIN`` places sort by radix on

@@ -513,6 +513,7 @@ def _subnormal(x: np.ndarray) -> np.ndarray:
     return (x != 0) & (np.abs(x) < np.finfo(x.dtype).tiny)
 
 
+@pytest.mark.quick_share(2)
 @pytest.mark.parametrize("t", ELEMENT_TYPES)
 def test_every_definition_expanded_in_stablehlo_is_numpys(t: str) -> None:
     """Every definition of ``bcast.ir.scalar`` on ``t`` (but the libm

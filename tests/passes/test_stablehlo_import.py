@@ -40,6 +40,7 @@ def random_inputs(specs, seed: int = 0) -> list[np.ndarray]:
     return [random_array(rng, tuple(spec["shape"]), np.dtype(spec["dtype"])) for spec in specs]
 
 
+@pytest.mark.quick_share(2)
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
 @pytest.mark.parametrize("backend", ["reference", "numpy", "array-api", "c"])
 def test_export_matches_xla(path, backend):

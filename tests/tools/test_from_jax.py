@@ -245,6 +245,7 @@ def tolerance(expected: np.ndarray) -> dict:
     return dict(rtol=2e-5, atol=2e-6) if expected.dtype.kind == "f" else dict(rtol=0, atol=0)
 
 
+@pytest.mark.quick_share(3)
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_imported_function_runs_as_jax_does(name: str, backend: str) -> None:

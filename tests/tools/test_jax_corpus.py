@@ -86,6 +86,7 @@ def test_needs_is_what_the_import_keeps(name: str) -> None:
     assert kept_ops(export(name).texts["generic"]) == NEEDS.get(name, ())
 
 
+@pytest.mark.quick_share(3)
 @pytest.mark.parametrize("form", [pytest.param(form, marks=[pytest.mark.slow] if form == "debug" else [])
                                   for form in FORMS])
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -116,6 +117,7 @@ def bcast_opt_to_stablehlo(capsys, tmp_path, name: str, form: str) -> str:
     return out
 
 
+@pytest.mark.quick_share(3)
 @pytest.mark.parametrize("name", list(PROGRAMS))
 def test_round_trip_of_the_generic_export_runs_on_xla(capsys, tmp_path, name: str) -> None:
     """Every program, those with ops bcast keeps too: bcast-opt writes them

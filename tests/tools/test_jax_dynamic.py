@@ -183,6 +183,7 @@ def test_the_export_is_shape_polymorphic(program) -> None:
     assert "?" in text and "get_dimension_size" in text
 
 
+@pytest.mark.quick_share(4)
 @pytest.mark.parametrize("backend", SIZE_TENSOR_BACKENDS)
 def test_one_compile_runs_at_three_sizes_as_jax_jit(program, backend) -> None:
     fn, specs, text = program
@@ -209,6 +210,7 @@ def test_control_flow_on_dynamic_rows_chooses_the_c_backend(name) -> None:
     np.testing.assert_allclose(compiled(*args), np.asarray(jax.jit(fn)(*args)), rtol=2e-5, atol=1e-6)
 
 
+@pytest.mark.quick_share(3)
 def test_the_stablehlo_export_runs_in_xla_at_three_sizes(program) -> None:
     """Round trip: bcast's ``-t stablehlo`` of the imported program is one
     dynamic module (``?`` in ``@main``'s signature) that jaxlib's shape
