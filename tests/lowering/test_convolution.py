@@ -165,6 +165,7 @@ def test_reference_sums_what_the_spec_places(name):
     assert_close(numerics.convolution(x, w, conv), oracle(x, w, conv), element)
 
 
+@pytest.mark.quick_share(2)
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_backends_sum_what_the_spec_places(backend, name):

@@ -88,6 +88,7 @@ CASES = [
 ]
 
 
+@pytest.mark.quick_share(2)
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("reverse", [False, True])
 @pytest.mark.parametrize("kind", KINDS)
@@ -188,6 +189,7 @@ def run_on_xla(text: str, args: tuple) -> np.ndarray:
     return np.asarray(got)
 
 
+@pytest.mark.quick_share(2)
 @pytest.mark.parametrize("reverse", [False, True])
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("shape, dim, element", CASES)

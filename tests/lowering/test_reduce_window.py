@@ -189,6 +189,7 @@ def jax_programs():
     }
 
 
+@pytest.mark.quick_share(2)
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", ["max_pool_valid", "max_pool_same", "avg_pool", "avg_pool_same", "dilated",
                                   "window_larger_than_input", "size_0", "min_pool_int"])

@@ -90,6 +90,7 @@ def updates_for(shape, seed: int) -> np.ndarray:
     return (np.random.default_rng(100 + seed).integers(-20, 20, shape) * 0.25).astype(np.float32)
 
 
+@pytest.mark.quick_share(2)
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -167,6 +168,7 @@ XLA_CASES = [(case, "add") for case in sorted(CASES)] + [(case, "set") for case 
 index vector on its start dims): XLA's order among duplicates is its own."""
 
 
+@pytest.mark.quick_share(2)
 @pytest.mark.parametrize("index", ["i8", "ui8", "i32", "ui64"])
 @pytest.mark.parametrize("case, kind", XLA_CASES)
 def test_exported_scatter_runs_on_xla_as_the_oracle_says(case, kind, index):

@@ -215,6 +215,7 @@ def lexicographic_order(keys, orders) -> list[int]:
                   key=lambda p: (*[-c[p] if d else c[p] for c, (d, _) in zip(columns, orders)], p))
 
 
+@pytest.mark.quick_share(2)
 @pytest.mark.parametrize("orders", KEY_ORDERS, ids=lambda o: "-".join(f"{int(d)}{int(t)}" for d, t in o))
 @pytest.mark.parametrize(("shape", "dim"), [((17,), 0), ((3, 16), 1), ((33, 2), 0), ((2, 0), 1), ((0, 3), 1)])
 @pytest.mark.parametrize("backend", BACKENDS)

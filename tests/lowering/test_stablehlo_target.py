@@ -95,6 +95,7 @@ def test_there_are_many_exported_programs():
     assert len(CASES) > 100
 
 
+@pytest.mark.quick_share(2)
 @pytest.mark.parametrize("path, index, text, entry", quick_sample(CASES, 2))
 def test_program_runs_on_xla_as_on_the_reference(request, path, index, text, entry):
     reference = bcast.compile(text, backend="reference", entry=entry)
@@ -139,6 +140,7 @@ def test_fused_modules_export_too():
     assert_results(as_program(text, inputs, reference(*inputs)), run_stablehlo(stablehlo, inputs))
 
 
+@pytest.mark.quick_share(2)
 @pytest.mark.parametrize("path", sorted((paths.DATA / "jax_exports").glob("*.mlir")), ids=lambda p: p.name)
 def test_jax_exports_round_trip_through_bcast(path) -> None:
     """JAX's StableHLO -> bcast (imported) -> StableHLO: XLA gives the same

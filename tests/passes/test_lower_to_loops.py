@@ -431,6 +431,7 @@ def test_mlir_opt_verifies(name):
     memref_abi.verify(lower(PROGRAMS[name][0]))
 
 
+@pytest.mark.quick_share(2)
 @needs_llvm
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_compiled_loops_match_reference(name):

@@ -261,6 +261,7 @@ def test_imported_function_runs_as_jax_does(name: str, backend: str) -> None:
     np.testing.assert_allclose(got, expected, **tolerance(expected))
 
 
+@pytest.mark.quick_share(2)
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_round_trip_through_bcast_runs_on_xla(name: str) -> None:
     """JAX -> StableHLO -> bcast -> (bcast-make-explicit) -> StableHLO, checked

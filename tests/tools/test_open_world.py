@@ -51,6 +51,7 @@ def op_names(text: str) -> list[str]:
     return [written_name(op) for op in driver.load(text, "in.mlir").walk()]
 
 
+@pytest.mark.quick_share(2)
 @pytest.mark.parametrize("path", EXPORTS, ids=lambda p: p.name)
 def test_an_export_is_printed_back_with_no_pipeline(capsys, tmp_path: Path, path: Path) -> None:
     code, out, err = run_opt(capsys, str(path))
@@ -63,6 +64,7 @@ def test_an_export_is_printed_back_with_no_pipeline(capsys, tmp_path: Path, path
     assert op_names(out_again) == op_names(out)
 
 
+@pytest.mark.quick_share(2)
 @pytest.mark.parametrize("path", EXPORTS, ids=lambda p: p.name)
 def test_an_export_goes_through_the_standard_pipeline_to_stablehlo(capsys, path: Path) -> None:
     """Every op the import keeps is written back (a broadcast it simplifies
@@ -76,6 +78,7 @@ def test_an_export_goes_through_the_standard_pipeline_to_stablehlo(capsys, path:
     assert "bcast." not in out
 
 
+@pytest.mark.quick_share(2)
 @pytest.mark.parametrize("path", EXPORTS, ids=lambda p: p.name)
 def test_exports_run_the_same_on_xla_after_bcast(capsys, path: Path) -> None:
     """bcast as a broadcast simplifier: the export and what bcast writes back
