@@ -36,7 +36,7 @@ from bcast.lowering.stablehlo_emitter import emit_text  # noqa: E402
 from bcast.passes.errors import PassError  # noqa: E402
 from bcast.tests import paths  # noqa: E402
 from bcast.tests.budget import examples, quick_sample  # noqa: E402
-from bcast.tests.programs import MODES, Program, assert_results, programs  # noqa: E402
+from bcast.tests.programs import MODES, Program, as_tuple, assert_results, programs  # noqa: E402
 from bcast.tests.test_examples_run import RUN_TIME_ERRORS, chunks, has_dynamic_dims, runs_only_known_ops  # noqa: E402
 from bcast.tools import driver  # noqa: E402
 from bcast.tools.driver import EXPLICIT_PIPELINE  # noqa: E402
@@ -95,11 +95,32 @@ def test_there_are_many_exported_programs():
     assert len(CASES) > 100
 
 
+XLA_ABORTS = {
+    "lower_to_loops_reduce_window_body.mlir:0:@running_argmax":
+        "XLA's CPU compiler aborts the process on this two-input reduce_window of a 1000-place window "
+        "(jaxlib 0.10.2; test_reduce_window_inputs.py checks it against an oracle instead)",
+}
+"""Cases whose export jaxlib verifies but XLA's compiler kills the process
+on: an abort cannot be caught, so the case is skipped with the reason."""
+
+XLA_ROUNDS_EACH_STEP = {"triangular_solve.mlir:1:@batches"}
+"""f16 ``triangular_solve``: XLA rounds every substitution step to f16,
+bcast computes in f32 and rounds once (docs/ir.md, "triangular_solve");
+on random (ill-conditioned) inputs they differ by a few f16 steps, so
+these compare within 5%."""
+
+
 @pytest.mark.quick_share(2)
 @pytest.mark.parametrize("path, index, text, entry", quick_sample(CASES, 2))
 def test_program_runs_on_xla_as_on_the_reference(request, path, index, text, entry):
+    if request.node.callspec.id in XLA_ABORTS:
+        pytest.skip(XLA_ABORTS[request.node.callspec.id])
     reference = bcast.compile(text, backend="reference", entry=entry)
     inputs = random_inputs(reference.function, seed=index)
+    if request.node.callspec.id in XLA_ROUNDS_EACH_STEP:
+        for got, want in zip(xla(text, inputs, entry), as_tuple(reference(*inputs))):
+            np.testing.assert_allclose(np.asarray(got, np.float64), np.asarray(want, np.float64), rtol=5e-2, atol=1e-2)
+        return
     if request.node.callspec.id in RUN_TIME_ERRORS:
         # a declaration's call; or a run-time size check, which XLA runs only through jax.export's
         # shape refinement (a bare custom_call @shape_assertion is no XLA kernel)
