@@ -3044,8 +3044,35 @@ def _per_key(given: bool | Sequence[bool], count: int) -> list[bool]:
     return [given] * count if isinstance(given, bool) else list(given)
 
 
+class WindowFields(IRDLOperation, abc.ABC):
+    """The window of ``reduce_window`` and ``reduce_window_body``: its
+    sizes, strides, base and window dilations and low/high padding, one
+    ``i64`` array per input dim."""
+
+    window_dimensions = prop_def(DenseArrayBase.constr(i64))
+    window_strides = prop_def(DenseArrayBase.constr(i64))
+    base_dilations = prop_def(DenseArrayBase.constr(i64))
+    window_dilations = prop_def(DenseArrayBase.constr(i64))
+    padding_low = prop_def(DenseArrayBase.constr(i64))
+    padding_high = prop_def(DenseArrayBase.constr(i64))
+
+    @staticmethod
+    def window_properties(window: Sequence[int], strides: Sequence[int], base_dilations: Sequence[int],
+                          window_dilations: Sequence[int], low: Sequence[int], high: Sequence[int]) -> dict:
+        return {"window_dimensions": dense_i64(window), "window_strides": dense_i64(strides),
+                "base_dilations": dense_i64(base_dilations), "window_dilations": dense_i64(window_dilations),
+                "padding_low": dense_i64(low), "padding_high": dense_i64(high)}
+
+    @property
+    def window(self) -> tuple[tuple[int, ...], ...]:
+        """(window, strides, base dilations, window dilations, low, high):
+        ``rules.reduce_window_shape``'s arguments after the operand's shape."""
+        return tuple(a.get_values() for a in (self.window_dimensions, self.window_strides, self.base_dilations,
+                                              self.window_dilations, self.padding_low, self.padding_high))
+
+
 @irdl_op_definition
-class ReduceWindowOp(BcastOp):
+class ReduceWindowOp(WindowFields, BcastOp):
     """``reduce_window maximum %x, %init, window = [2, 2], strides = [2, 2],
     base_dilations = [1, 1], window_dilations = [1, 1], low = [0, 0],
     high = [1, 1] : (tensor<3x3xf32>, tensor<f32>) -> tensor<2x2xf32>``:
@@ -3071,12 +3098,6 @@ class ReduceWindowOp(BcastOp):
     init = operand_def(TensorType)
     result = result_def(TensorType)
     kind = prop_def(ReductionKindAttr)
-    window_dimensions = prop_def(DenseArrayBase.constr(i64))
-    window_strides = prop_def(DenseArrayBase.constr(i64))
-    base_dilations = prop_def(DenseArrayBase.constr(i64))
-    window_dilations = prop_def(DenseArrayBase.constr(i64))
-    padding_low = prop_def(DenseArrayBase.constr(i64))
-    padding_high = prop_def(DenseArrayBase.constr(i64))
     traits = traits_def(ChecksSizesAtRunTime())
     assembly_format = (
         "$kind $operand `,` $init `,` `window` `=` $window_dimensions `,` `strides` `=` $window_strides `,` "
@@ -3091,22 +3112,13 @@ class ReduceWindowOp(BcastOp):
         shape = rules.reduce_window_shape(levels[0], window, strides, base_dilations, window_dilations, low, high)
         super().__init__(
             operands=[operand, init], result_types=[make_type((shape,), element)],
-            properties={"kind": ReductionKindAttr(ReductionKind(kind)), "window_dimensions": dense_i64(window),
-                        "window_strides": dense_i64(strides), "base_dilations": dense_i64(base_dilations),
-                        "window_dilations": dense_i64(window_dilations), "padding_low": dense_i64(low),
-                        "padding_high": dense_i64(high)},
+            properties={"kind": ReductionKindAttr(ReductionKind(kind)),
+                        **self.window_properties(window, strides, base_dilations, window_dilations, low, high)},
         )  # fmt: skip
 
     @property
     def kind_name(self) -> str:
         return self.kind.data.value
-
-    @property
-    def window(self) -> tuple[tuple[int, ...], ...]:
-        """(window, strides, base dilations, window dilations, low, high):
-        ``rules.reduce_window_shape``'s arguments after the operand's shape."""
-        return tuple(a.get_values() for a in (self.window_dimensions, self.window_strides, self.base_dilations,
-                                              self.window_dilations, self.padding_low, self.padding_high))
 
     def verify_semantics(self, semantics: Semantics) -> None:
         shape, element = _flat_operand(self, "reduce_window")
@@ -3132,7 +3144,7 @@ the Array API)."""
 
 
 @irdl_op_definition
-class ReduceWindowBodyOp(BcastOp):
+class ReduceWindowBodyOp(WindowFields, BcastOp):
     """``%r:2 = bcast.reduce_window_body (%x, %i) init (%ninf, %zero),
     window = [2, 2], strides = [2, 2], base_dilations = [1, 1],
     window_dilations = [1, 1], low = [0, 0], high = [0, 0] : (...) -> (...)
@@ -3155,12 +3167,6 @@ class ReduceWindowBodyOp(BcastOp):
     inputs = var_operand_def(TensorType)
     init_values = var_operand_def(TensorType)
     outputs = var_result_def(TensorType)
-    window_dimensions = prop_def(DenseArrayBase.constr(i64))
-    window_strides = prop_def(DenseArrayBase.constr(i64))
-    base_dilations = prop_def(DenseArrayBase.constr(i64))
-    window_dilations = prop_def(DenseArrayBase.constr(i64))
-    padding_low = prop_def(DenseArrayBase.constr(i64))
-    padding_high = prop_def(DenseArrayBase.constr(i64))
     body = region_def("single_block")
     irdl_options = (SameVariadicOperandSize(),)
     traits = traits_def(ChecksSizesAtRunTime())
@@ -3183,17 +3189,9 @@ class ReduceWindowBodyOp(BcastOp):
         super().__init__(
             operands=[list(inputs), list(init_values)],
             result_types=[list(result_types)],
-            properties={"window_dimensions": dense_i64(window), "window_strides": dense_i64(strides),
-                        "base_dilations": dense_i64(base_dilations), "window_dilations": dense_i64(window_dilations),
-                        "padding_low": dense_i64(low), "padding_high": dense_i64(high)},
+            properties=self.window_properties(window, strides, base_dilations, window_dilations, low, high),
             regions=[body],
         )  # fmt: skip
-
-    @property
-    def window(self) -> tuple[tuple[int, ...], ...]:
-        """(window, strides, base dilations, window dilations, low, high), as ``ReduceWindowOp.window``."""
-        return tuple(a.get_values() for a in (self.window_dimensions, self.window_strides, self.base_dilations,
-                                              self.window_dilations, self.padding_low, self.padding_high))
 
     @property
     def block(self):

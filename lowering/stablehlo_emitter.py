@@ -426,6 +426,24 @@ class FunctionEmitter:
             result.name_hint = op.results[0].name_hint
         v[op.results[0]] = result
 
+    def emit_region(self, old: Block) -> Region:
+        """A region of one block, ``old``'s ops emitted in turn into it, its
+        arguments flat-typed, its last op (a ``bcast.yield``) a
+        ``stablehlo.return``; the block being emitted into stays as it was."""
+        outer = self.block
+        self.block = Block(arg_types=[flat_type(a.type) for a in old.args])
+        for arg, new in zip(old.args, self.block.args):
+            self.values[arg] = new
+            new.name_hint = arg.name_hint
+        for inner in old.ops:
+            if inner is old.last_op:
+                self.block.add_op(shlo.ReturnOp(*[self.values[v] for v in inner.operands]))
+            else:
+                self.emit_op(inner)
+        region = Region(self.block)
+        self.block = outer
+        return region
+
     def emit_control_flow(self, op: WhileOp | CaseOp) -> None:
         """``bcast.while`` -> ``stablehlo.while``, ``bcast.case`` ->
         ``stablehlo.case``, in the generic form JAX prints (bcast registers
@@ -435,21 +453,7 @@ class FunctionEmitter:
             name, operands, regions = "stablehlo.while", list(op.inputs), [op.cond, op.body]
         else:
             name, operands, regions = "stablehlo.case", [op.index], list(op.branches)
-        outer = self.block
-        emitted = []
-        for region in regions:
-            old = region.block
-            self.block = Block(arg_types=[flat_type(a.type) for a in old.args])
-            for arg, new in zip(old.args, self.block.args):
-                self.values[arg] = new
-                new.name_hint = arg.name_hint
-            for inner in old.ops:
-                if inner is old.last_op:
-                    self.block.add_op(shlo.ReturnOp(*[self.values[v] for v in inner.operands]))
-                else:
-                    self.emit_op(inner)
-            emitted.append(Region(self.block))
-        self.block = outer
+        emitted = [self.emit_region(region.block) for region in regions]
         new_op = UnregisteredOp.with_name(name).create(
             operands=[self.values[v] for v in operands],
             result_types=[flat_type(r.type) for r in op.results], regions=emitted)
@@ -463,18 +467,7 @@ class FunctionEmitter:
         same window, strides, dilations, padding and init values, the body's
         ops emitted in turn into its region (rank-0 StableHLO ops), its
         ``bcast.yield`` a ``stablehlo.return``."""
-        outer, old = self.block, op.block
-        self.block = Block(arg_types=[flat_type(a.type) for a in old.args])
-        for arg, new in zip(old.args, self.block.args):
-            self.values[arg] = new
-            new.name_hint = arg.name_hint
-        for inner in old.ops:
-            if inner is old.last_op:
-                self.block.add_op(shlo.ReturnOp(*[self.values[v] for v in inner.operands]))
-            else:
-                self.emit_op(inner)
-        body = Region(self.block)
-        self.block = outer
+        body = self.emit_region(op.block)
         window, strides, base_dilations, window_dilations, low, high = op.window
         new_op = shlo.ReduceWindowOp([self.values[v] for v in op.inputs], [self.values[v] for v in op.init_values],
                                      window, list(zip(low, high)), body, strides, base_dilations, window_dilations)

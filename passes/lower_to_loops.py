@@ -1862,6 +1862,38 @@ class FunctionLowering:
             trips = b(arith.IndexCastOp(b.apply("arith.divui", last, value(double)), IndexType()))
         self.in_loop(trips, pair)
 
+    def window_place(self, shape: Sequence[rules.Dim], result: Sequence[rules.Dim], window: Sequence[Sequence[int]],
+                     ivs: Sequence[SSAValue]) -> Callable[[int, SSAValue], tuple[SSAValue, SSAValue | None]]:
+        """For the result element at ``ivs`` of a ``reduce_window`` (or
+        ``reduce_window_body``) of an input of ``shape``: the function of
+        (dim ``d``, window place ``k``) giving the input index there,
+        clamped into range, and whether an element is there (None: always,
+        a dim whose windows all lie inside the input). Place ``k`` is ``o *
+        stride + k * window_dilation - low`` in the dilated, padded input;
+        it holds an element when that is in ``[0, (n - 1) * base_dilation]``
+        and a multiple of the base dilation."""
+        b = self.b
+        _, strides, base_dilations, window_dilations, low, _ = window
+        checked = [not isinstance(n, rules.Dynamic) and (lo != 0 or bd != 1 or (m - 1) * s + (w - 1) * wd >= n)
+                   for n, m, w, s, bd, wd, lo in zip(shape, result, *window[:5])]  # fmt: skip
+
+        def place(d: int, k: SSAValue) -> tuple[SSAValue, SSAValue | None]:
+            at = b(arith.AddiOp(b(arith.MuliOp(ivs[d], b.index(strides[d]))),
+                                b(arith.MuliOp(k, b.index(window_dilations[d])))))  # fmt: skip
+            if not checked[d]:
+                return at, None
+            q = b(arith.SubiOp(b(arith.IndexCastOp(at, IntegerType(64))), b.int(low[d], "i64")))
+            inside = b(arith.CmpiOp(q, b.int((shape[d] - 1) * base_dilations[d] + 1, "i64"), "ult"))
+            if base_dilations[d] != 1:
+                on_element = b(arith.CmpiOp(b.apply("arith.remui", q, b.int(base_dilations[d], "i64")),
+                                            b.int(0, "i64"), "eq"))  # fmt: skip
+                inside = b.apply("arith.andi", inside, on_element)
+                q = b.apply("arith.divui", q, b.int(base_dilations[d], "i64"))
+            clamped = b.apply("arith.minui", q, b.int(shape[d] - 1, "i64"))
+            return b(arith.IndexCastOp(clamped, IndexType())), inside
+
+        return place
+
     def lower_reduce_window(self, op: bc.ReduceWindowOp) -> None:
         """A fusion boundary: a parallel nest over the result, and in it one
         ``scf.for`` per window dim carrying the fold (``init`` first, in the
@@ -1881,7 +1913,7 @@ class FunctionLowering:
         element = element_of(op.operand.type)
         acc = accumulator(element)
         shape, result = flat_type_shape(op.operand.type), flat_type_shape(op.result.type)
-        window, strides, base_dilations, window_dilations, low, _ = op.window
+        window, _, base_dilations, *_ = op.window
         if 0 in result:
             self.written(op.result, target)
             return
@@ -1889,29 +1921,9 @@ class FunctionLowering:
             self.reduce_window_by_rows(op, target)
             self.written(op.result, target)
             return
-        checked = [not isinstance(n, rules.Dynamic) and (lo != 0 or bd != 1 or (m - 1) * s + (w - 1) * wd >= n)
-                   for n, m, w, s, bd, wd, lo in zip(shape, result, window, strides, base_dilations,
-                                                     window_dilations, low)]  # fmt: skip
-        wide = lambda i: b(arith.IndexCastOp(i, IntegerType(64)))  # noqa: E731
         with self.nest(self.shape(op.result), parallel=True) as ivs:
             init = scalar.convert(b, element, acc, self.value_at(op.init, []))
-
-            def place(d: int, k: SSAValue) -> tuple[SSAValue, SSAValue | None]:
-                """The input index along ``d`` of window place ``k`` (clamped
-                into range) and whether an element is there (None: always)."""
-                at = b(arith.AddiOp(b(arith.MuliOp(ivs[d], b.index(strides[d]))),
-                                    b(arith.MuliOp(k, b.index(window_dilations[d])))))  # fmt: skip
-                if not checked[d]:
-                    return at, None
-                q = b(arith.SubiOp(wide(at), b.int(low[d], "i64")))
-                inside = b(arith.CmpiOp(q, b.int((shape[d] - 1) * base_dilations[d] + 1, "i64"), "ult"))
-                if base_dilations[d] != 1:
-                    on_element = b(arith.CmpiOp(b.apply("arith.remui", q, b.int(base_dilations[d], "i64")),
-                                                b.int(0, "i64"), "eq"))  # fmt: skip
-                    inside = b.apply("arith.andi", inside, on_element)
-                    q = b.apply("arith.divui", q, b.int(base_dilations[d], "i64"))
-                clamped = b.apply("arith.minui", q, b.int(shape[d] - 1, "i64"))
-                return b(arith.IndexCastOp(clamped, IndexType())), inside
+            place = self.window_place(shape, result, op.window, ivs)
 
             def fold(d: int, at: list[SSAValue], inside: SSAValue | None, carried: SSAValue) -> SSAValue:
                 if d == len(shape):
@@ -1949,35 +1961,15 @@ class FunctionLowering:
         b = self.b
         targets = [self.buffer(r) if r.uses else None for r in op.outputs]  # an unused result is not stored
         shape, result = flat_type_shape(op.inputs[0].type), flat_type_shape(op.outputs[0].type)
-        window, strides, base_dilations, window_dilations, low, _ = op.window
+        window = op.window[0]
         if 0 in result:
             for r, target in zip(op.outputs, targets):
                 if target is not None:
                     self.written(r, target)
             return
-        checked = [not isinstance(n, rules.Dynamic) and (lo != 0 or bd != 1 or (m - 1) * s + (w - 1) * wd >= n)
-                   for n, m, w, s, bd, wd, lo in zip(shape, result, window, strides, base_dilations,
-                                                     window_dilations, low)]  # fmt: skip
-        wide = lambda i: b(arith.IndexCastOp(i, IntegerType(64)))  # noqa: E731
         with self.nest(self.shape(op.outputs[0]), parallel=True) as ivs:
             inits = [self.value_at(v, []) for v in op.init_values]
-
-            def place(d: int, k: SSAValue) -> tuple[SSAValue, SSAValue | None]:
-                """The input index along ``d`` of window place ``k`` (clamped
-                into range) and whether an element is there (None: always)."""
-                at = b(arith.AddiOp(b(arith.MuliOp(ivs[d], b.index(strides[d]))),
-                                    b(arith.MuliOp(k, b.index(window_dilations[d])))))  # fmt: skip
-                if not checked[d]:
-                    return at, None
-                q = b(arith.SubiOp(wide(at), b.int(low[d], "i64")))
-                inside = b(arith.CmpiOp(q, b.int((shape[d] - 1) * base_dilations[d] + 1, "i64"), "ult"))
-                if base_dilations[d] != 1:
-                    on_element = b(arith.CmpiOp(b.apply("arith.remui", q, b.int(base_dilations[d], "i64")),
-                                                b.int(0, "i64"), "eq"))  # fmt: skip
-                    inside = b.apply("arith.andi", inside, on_element)
-                    q = b.apply("arith.divui", q, b.int(base_dilations[d], "i64"))
-                clamped = b.apply("arith.minui", q, b.int(shape[d] - 1, "i64"))
-                return b(arith.IndexCastOp(clamped, IndexType())), inside
+            place = self.window_place(shape, result, op.window, ivs)
 
             def fold(d: int, at: list[SSAValue], inside: SSAValue | None, carried: list[SSAValue]) -> list[SSAValue]:
                 if d == len(shape):
