@@ -680,12 +680,14 @@ def triangular_solve(a, b, left_side: bool, lower: bool, unit_diagonal: bool, tr
     ``(rhs[i] - m[i, done] @ x[done]) / m[i, i]``, rows in increasing order
     when ``m`` is lower triangular, decreasing when upper, vectorized over
     the batch and the right-hand sides. Only the triangle in use is read;
-    ``f16`` is computed in ``f32`` and rounded once."""
+    ``f16`` and ``bf16`` are computed in ``f32`` and rounded once."""
     if xp is None:
         with np.errstate(**_ERR):
             return triangular_solve(np.asarray(a), np.asarray(b), left_side, lower, unit_diagonal, transpose, np)
     dtype = b.dtype
-    work = xp.float32 if dtype == getattr(xp, "float16", None) else dtype
+    # the 16-bit floats are solved in f32 (rules.accumulator), known by name: a namespace
+    # without float16 (dask's array_api_compat) still holds NumPy's
+    work = xp.float32 if getattr(dtype, "name", str(dtype)) in ("float16", "bfloat16") else dtype
     a, b = xp.astype(a, work), xp.astype(b, work)
     flip = (transpose != "NO_TRANSPOSE") != (not left_side)
     m = xp.matrix_transpose(a) if flip else a

@@ -355,7 +355,8 @@ def _zero_ties(operands: list[np.ndarray], want: np.ndarray) -> np.ndarray:
 def _subnormal(x: np.ndarray) -> np.ndarray:
     if not is_float_dtype(x.dtype):
         return np.zeros(x.shape, bool)
-    return (x != 0) & (np.abs(x) < finfo(x.dtype).tiny)
+    with np.errstate(invalid="ignore"):  # NaN compares false
+        return (x != 0) & (np.abs(x) < finfo(x.dtype).tiny)
 
 
 def flushed(operands: list[np.ndarray], want: np.ndarray) -> np.ndarray:

@@ -309,7 +309,7 @@ def has_loop(text: str) -> bool:
 def test_examples_on_a_dask_cluster(dask_client):
     da = pytest.importorskip("dask.array")
     for case in RUNNABLE:
-        if has_loop(case.values[2]):
+        if has_loop(case.values[2]) or case.id in LONG_WINDOWS:
             continue
         text, entry, inputs, want = case_inputs(case)
         f = bcast.compile(text, backend="array-api", entry=entry)
@@ -471,8 +471,15 @@ for text, entry, seed in json.load(sys.stdin):
 print(json.dumps(report))
 """
 
-JAX_CASES = [c for c in RUNNABLE if "examples" in str(c.values[0]) or "seeds" in c.values[0].name
-             or "reduce" in c.values[0].name]
+LONG_WINDOWS = {"lower_to_loops_reduce_window_body.mlir:0:@running_argmax"}
+"""A window of 1000 places: the Array API runtime applies the body once per
+place on whole arrays (``numerics.reduce_window_body``), 1000 applications
+that take XLA 15 s to compile on one device and many minutes on four, and
+dask's cluster longer (a graph of ~10^4 tasks). test_examples_run runs it
+on every backend, this namespace included."""
+
+JAX_CASES = [c for c in RUNNABLE if ("examples" in str(c.values[0]) or "seeds" in c.values[0].name
+                                     or "reduce" in c.values[0].name) and c.id not in LONG_WINDOWS]
 """The examples, the seed programs and the reductions (a subset: each case
 compiles once under jit)."""
 
@@ -496,7 +503,7 @@ def test_jax_jit_with_sharded_inputs():
 def test_every_elementwise_op_under_jax_jit(t):
     """Each op under ``jax.jit`` on JAX arrays of the edge values equals
     numerics as the op matrix compares a backend (``ULPS``), but where XLA
-    differs as documented: its CPU runtime flushes f32/f64 subnormals
+    differs as documented: its CPU runtime flushes f32/f64/bf16 subnormals
     (operands and results; docs/stablehlo.md), and which zero
     ``maximum``/``minimum`` (and so ``clamp``) of +0.0 and -0.0 returns is
     not specified (docs/semantics.md)."""
@@ -509,7 +516,7 @@ def test_every_elementwise_op_under_jax_jit(t):
             arrays = [jax.numpy.asarray(v) for v in operands]
             got = np.asarray(jax.jit(functools.partial(function, ar.namespace(*arrays)))(*arrays))
             differ = differing(got, want, ULPS.get(name, 0) if want.dtype.kind == "f" else 0)
-            if t in ("f32", "f64"):
+            if t in ("f32", "f64", "bf16"):  # bf16 is computed in f32, where its subnormals are f32's
                 differ &= ~flushed(list(operands), want)
             if name in ("maximum", "minimum"):
                 differ &= ~((operands[0] == 0) & (operands[1] == 0))
