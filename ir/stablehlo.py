@@ -1309,6 +1309,30 @@ def _reduce_window_types(x: SSAValue, out: Sequence[int], like: Sequence[SSAValu
     return [dims_tensor_type(element_of(v), shape) for v in like]
 
 
+def _padding_pairs(padding: DenseIntOrFPElementsAttr | None, rank: int) -> tuple[tuple[int, int], ...]:
+    """A window op's ``padding`` (a ``tensor<Rx2xi64>``) as (low, high) per dim; none is zeros."""
+    if padding is None:
+        return ((0, 0),) * rank
+    values = [int(v) for v in padding.get_values()]
+    return tuple(zip(values[0::2], values[1::2]))
+
+
+def _check_window(named: dict[str, Sequence[int]], padding: DenseIntOrFPElementsAttr | None, rank: int,
+                  whose: str) -> None:
+    """The window constraints ``reduce_window`` and ``select_and_scatter``
+    share: each of ``named`` (window sizes, strides, dilations) has one
+    positive value per dim, and ``padding`` is a ``tensor<{rank}x2xi64>``."""
+    for name, values in named.items():
+        if len(values) != rank:
+            raise Diagnostic(f"{name} has {len(values)} values, {whose} rank {rank}")
+        if any(v <= 0 for v in values):
+            raise Diagnostic(f"{name} must be positive, got {list(values)}")
+    if padding is not None:
+        pad_type = padding.get_type()
+        if not isinstance(pad_type, TensorType) or tuple(pad_type.get_shape()) != (rank, 2):
+            raise Diagnostic(f"padding must be a tensor<{rank}x2xi64>, got {pad_type}")
+
+
 @irdl_op_definition
 class ReduceWindowOp(StablehloOp):
     """``"stablehlo.reduce_window"(%x, %init) <{window_dimensions = array<i64:
@@ -1373,10 +1397,7 @@ class ReduceWindowOp(StablehloOp):
     @property
     def pads(self) -> tuple[tuple[int, int], ...]:
         """(low, high) per dim."""
-        if self.padding is None:
-            return ((0, 0),) * len(self.window)
-        values = [int(v) for v in self.padding.get_values()]
-        return tuple(zip(values[0::2], values[1::2]))
+        return _padding_pairs(self.padding, len(self.window))
 
     def verify_op(self) -> None:
         shape = _inputs_shape(self)
@@ -1384,18 +1405,9 @@ class ReduceWindowOp(StablehloOp):
             if shape_of(init, "init value") or element_of(init) != element_of(x):
                 raise Diagnostic(f"expects init value #{i} to be a rank-0 tensor of the element type of "
                                  f"input #{i} ({element_of(x)}), got {init.type}")  # fmt: skip
-        rank = len(shape)
         named = {"window_dimensions": self.window, "window_strides": self.strides,
                  "base_dilations": self.dilations[0], "window_dilations": self.dilations[1]}  # fmt: skip
-        for name, values in named.items():
-            if len(values) != rank:
-                raise Diagnostic(f"{name} has {len(values)} values, the inputs have rank {rank}")
-            if any(v <= 0 for v in values):
-                raise Diagnostic(f"{name} must be positive, got {list(values)}")
-        if self.padding is not None:
-            pad_type = self.padding.get_type()
-            if not isinstance(pad_type, TensorType) or tuple(pad_type.get_shape()) != (rank, 2):
-                raise Diagnostic(f"padding must be a tensor<{rank}x2xi64>, got {pad_type}")
+        _check_window(named, self.padding, len(shape), "the inputs have")
         _check_reduction_body(self)
         out = reduce_window_shape(shape, self.window, self.strides, *self.dilations, self.pads)
         expected = _reduce_window_types(self.inputs[0], out, self.init_values)
@@ -2467,10 +2479,7 @@ class SelectAndScatterOp(StablehloOp):
     @property
     def pads(self) -> tuple[tuple[int, int], ...]:
         """(low, high) per dim."""
-        if self.padding is None:
-            return ((0, 0),) * len(shape_of(self.operand))
-        values = [int(v) for v in self.padding.get_values()]
-        return tuple(zip(values[0::2], values[1::2]))
+        return _padding_pairs(self.padding, len(shape_of(self.operand)))
 
     def verify_op(self) -> None:
         """StableHLO's constraints C1-C11, in its order."""
@@ -2482,15 +2491,8 @@ class SelectAndScatterOp(StablehloOp):
         if shape_of(self.init_value, "init value") or element_of(self.init_value, "init value") != element:
             raise Diagnostic(f"expects init value to be a rank-0 tensor of the operand's element type ({element}), "
                              f"got {self.init_value.type}")  # fmt: skip
-        for name, values in (("window_dimensions", self.window), ("window_strides", self.strides)):
-            if len(values) != rank:
-                raise Diagnostic(f"{name} has {len(values)} values, the operand has rank {rank}")
-            if any(v <= 0 for v in values):
-                raise Diagnostic(f"{name} must be positive, got {list(values)}")
-        if self.padding is not None:
-            pad_type = self.padding.get_type()
-            if not isinstance(pad_type, TensorType) or tuple(pad_type.get_shape()) != (rank, 2):
-                raise Diagnostic(f"padding must be a tensor<{rank}x2xi64>, got {pad_type}")
+        _check_window({"window_dimensions": self.window, "window_strides": self.strides}, self.padding, rank,
+                      "the operand has")
         windows = reduce_window_shape(shape, self.window, self.strides, (1,) * rank, (1,) * rank, self.pads)
         if shape_of(self.source, "source") != windows:
             raise Diagnostic(f"expects source to have one element per window, shape {_shape_text(windows)}, got "

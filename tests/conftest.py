@@ -57,9 +57,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if budget.THOROUGH or config.getoption("markexpr"):
         return
     sampled = {id(item) for item in budget.sampled_out(items)}
-    slow = [item for item in items if item.get_closest_marker("slow") or id(item) in sampled]
+    left_out = {id(item) for item in items if item.get_closest_marker("slow")} | sampled
+    slow = [item for item in items if id(item) in left_out]
     if slow:
-        items[:] = [item for item in items if not item.get_closest_marker("slow")]
+        items[:] = [item for item in items if id(item) not in left_out]
         config.hook.pytest_deselected(items=slow)
     config.stash[_deselected] = len(slow)
     if hasattr(config, "workeroutput"):  # an xdist worker: tell the controller
