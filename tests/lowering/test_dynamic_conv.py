@@ -16,7 +16,7 @@ import sys
 
 import numpy as np
 import pytest
-from hypothesis import event, given, settings
+from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
 
 import bcast
@@ -92,16 +92,12 @@ def oracle(x, w, padding, strides, lhs_dilation, rhs_dilation, groups=1, reverse
     kernel, outs = w.shape[:-2], w.shape[-1]
     dilated = np.zeros((batch, *((k - 1) * d + 1 if k else 0 for k, d in zip(sizes, lhs_dilation)), features), acc)
     dilated[(slice(None), *(slice(None, None, d) for d in lhs_dilation))] = x
-    for s, (lo, hi) in enumerate(padding):
+    for s, (lo, hi) in enumerate(padding):  # zeros added first, then the crops: a crop may reach into them
         axis = 1 + s
-        if lo < 0:
-            dilated = np.delete(dilated, range(-lo), axis)
-        else:
-            dilated = np.concatenate([np.zeros((*dilated.shape[:axis], lo, *dilated.shape[axis + 1:]), acc), dilated], axis)
-        if hi < 0:
-            dilated = np.delete(dilated, range(dilated.shape[axis] + hi, dilated.shape[axis]), axis)
-        else:
-            dilated = np.concatenate([dilated, np.zeros((*dilated.shape[:axis], hi, *dilated.shape[axis + 1:]), acc)], axis)
+        zeros = [np.zeros((*dilated.shape[:axis], max(n, 0), *dilated.shape[axis + 1:]), acc) for n in (lo, hi)]
+        dilated = np.concatenate([zeros[0], dilated, zeros[1]], axis)
+        dilated = np.delete(dilated, [*range(max(-lo, 0)), *range(dilated.shape[axis] - max(-hi, 0), dilated.shape[axis])],
+                            axis)
     spans = [(k - 1) * d + 1 for k, d in zip(kernel, rhs_dilation)]
     out_sizes = [0 if span > m else (m - span) // st + 1 for m, span, st in zip(dilated.shape[1:-1], spans, strides)]
     result = np.zeros((batch, *out_sizes, outs), acc)
@@ -306,6 +302,7 @@ def compiled(backend: str):
 
 @settings(max_examples=examples(60), deadline=None)
 @given(st.lists(st.integers(-9, 9), min_size=4, max_size=4), st.sampled_from([0, 1, 2]), st.integers(0, 2**32 - 1))
+@example(padding=[-7, 1, 0, 0], batch=0, seed=0)  # a crop past the input, into the high padding: size 0
 def test_any_run_time_padding_is_the_oracle_or_the_located_error_on_every_backend(padding, batch, seed):
     """Paddings from -9 to 9 per edge (crops, empty results, negative
     padded sizes), batches of 0 to 2, one compiled function per backend:
