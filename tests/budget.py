@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Iterable
 
 import pytest
 
@@ -50,21 +51,35 @@ tests whose cases come from stacked ``parametrize`` decorators, where
 ``quick_sample`` (one list of params) does not apply."""
 
 
+MANY_CASES = 12
+"""A parametrized test with more cases than this in the quick run keeps
+about one in ``MANY_CASES_SHARE`` there unless a ``quick_share`` mark says
+otherwise: the long parametrizations (the FileCheck files, the op matrix,
+the exports) are most of the quick run's time (CI's profile, 2026-11-27)."""
+MANY_CASES_SHARE = 3
+
+
 def sampled_out(items: list) -> list:
-    """The ``items`` a ``quick_share(n)`` mark leaves out of the quick run:
-    each case stays when a hash of its node id is 0 modulo ``n``. A hash,
-    not every ``n``-th case: with stacked parameters (program x backend x
-    form) a stride could keep one backend only; the hash spreads the kept
-    cases over every parameter, and every xdist worker keeps the same ones."""
+    """The ``items`` a ``quick_share(n)`` mark, or the ``MANY_CASES`` rule,
+    leaves out of the quick run: each case stays when a hash of its node id
+    is 0 modulo ``n``. A hash, not every ``n``-th case: with stacked
+    parameters (program x backend x form) a stride could keep one backend
+    only; the hash spreads the kept cases over every parameter, and every
+    xdist worker keeps the same ones."""
+    cases: dict[str, int] = {}
+    for item in items:
+        cases[item.nodeid.split("[")[0]] = cases.get(item.nodeid.split("[")[0], 0) + 1
     out = []
     for item in items:
         mark = item.get_closest_marker(SHARE_MARK)
-        if mark is not None and int(hashlib.sha256(item.nodeid.encode()).hexdigest(), 16) % mark.args[0]:
+        share = mark.args[0] if mark is not None else (
+            MANY_CASES_SHARE if cases[item.nodeid.split("[")[0]] > MANY_CASES else 1)
+        if int(hashlib.sha256(item.nodeid.encode()).hexdigest(), 16) % share:
             out.append(item)
     return out
 
 
-def thinned(cases: list, share: int = QUICK_SHARE) -> list:
+def thinned(cases: Iterable, share: int = QUICK_SHARE) -> list:
     """``cases`` in a thorough run, every ``share``-th in the quick run: for
     a test that loops over cases itself."""
-    return cases if THOROUGH else cases[::share]
+    return list(cases) if THOROUGH else list(cases)[::share]

@@ -14,8 +14,8 @@
 - Tests marked ``slow`` run only in a thorough run (``bcast.tests.budget``:
   ``BCAST_SLOW_TESTS=1``, as CI sets) or when ``-m`` chooses by markers;
   otherwise they are deselected, and the summary says how many and how to
-  run them (no silent skips). So are the cases a ``quick_share(n)`` mark
-  leaves out (``budget.sampled_out``).
+  run them (no silent skips). So are the cases a ``quick_share(n)`` mark,
+  or the rule for long parametrizations, leaves out (``budget.sampled_out``).
 """
 
 from __future__ import annotations
@@ -56,8 +56,8 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if budget.THOROUGH or config.getoption("markexpr"):
         return
-    sampled = {id(item) for item in budget.sampled_out(items)}
-    left_out = {id(item) for item in items if item.get_closest_marker("slow")} | sampled
+    marked = {id(item) for item in items if item.get_closest_marker("slow")}
+    left_out = marked | {id(item) for item in budget.sampled_out([i for i in items if id(i) not in marked])}
     slow = [item for item in items if id(item) in left_out]
     if slow:
         items[:] = [item for item in items if id(item) not in left_out]

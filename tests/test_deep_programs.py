@@ -15,7 +15,7 @@ a diamond (every value used twice).
   a located error.
 
 The quick run builds the chains, diamonds and broadcasting programs at
-3,000 ops (``DEPTH``, ``bcast.tests.budget.quick_size``): still three times
+2,000 ops (``DEPTH``, ``bcast.tests.budget.quick_size``): still twice
 Python's recursion limit, so a recursion on the depth fails there too; the
 thorough run at 10,000.
 """
@@ -38,7 +38,7 @@ from bcast.tools import api, driver, opt
 from bcast.tests.budget import quick_size
 from bcast.tools.run import main as run_main
 
-DEPTH = quick_size(10_000, 3_000)
+DEPTH = quick_size(10_000, 2_000)
 """The programs' op count (the module docstring)."""
 X = np.array([0.25, -1.0, 1.0, 3.0], dtype=np.float32)
 STEPS = {"chain": lambda v, x: v + x, "diamond": lambda v, x: v * v}
