@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections import Counter
 from collections.abc import Iterable
 
 import pytest
@@ -66,14 +67,14 @@ def sampled_out(items: list) -> list:
     parameters (program x backend x form) a stride could keep one backend
     only; the hash spreads the kept cases over every parameter, and every
     xdist worker keeps the same ones."""
-    cases: dict[str, int] = {}
-    for item in items:
-        cases[item.nodeid.split("[")[0]] = cases.get(item.nodeid.split("[")[0], 0) + 1
+    def function(item) -> str:  # the node id without the parameters
+        return item.nodeid.split("[")[0]
+
+    cases = Counter(function(item) for item in items)
     out = []
     for item in items:
         mark = item.get_closest_marker(SHARE_MARK)
-        share = mark.args[0] if mark is not None else (
-            MANY_CASES_SHARE if cases[item.nodeid.split("[")[0]] > MANY_CASES else 1)
+        share = mark.args[0] if mark is not None else MANY_CASES_SHARE if cases[function(item)] > MANY_CASES else 1
         if int(hashlib.sha256(item.nodeid.encode()).hexdigest(), 16) % share:
             out.append(item)
     return out

@@ -96,8 +96,8 @@ def oracle(x, w, padding, strides, lhs_dilation, rhs_dilation, groups=1, reverse
         axis = 1 + s
         zeros = [np.zeros((*dilated.shape[:axis], max(n, 0), *dilated.shape[axis + 1:]), acc) for n in (lo, hi)]
         dilated = np.concatenate([zeros[0], dilated, zeros[1]], axis)
-        dilated = np.delete(dilated, [*range(max(-lo, 0)), *range(dilated.shape[axis] - max(-hi, 0), dilated.shape[axis])],
-                            axis)
+        size = dilated.shape[axis]
+        dilated = np.delete(dilated, [*range(max(-lo, 0)), *range(size - max(-hi, 0), size)], axis)
     spans = [(k - 1) * d + 1 for k, d in zip(kernel, rhs_dilation)]
     out_sizes = [0 if span > m else (m - span) // st + 1 for m, span, st in zip(dilated.shape[1:-1], spans, strides)]
     result = np.zeros((batch, *out_sizes, outs), acc)
