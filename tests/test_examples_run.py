@@ -43,8 +43,8 @@ def runs_only_known_ops(function: func.FuncOp) -> bool:
 
 
 def has_dynamic_dims(function: func.FuncOp) -> bool:
-    """Whether ``function`` has a ``?`` or bounded dim anywhere (the C
-    backend does not run those yet: docs/semantics.md)."""
+    """Whether ``function`` has a ``?`` or bounded dim anywhere (those are
+    ``DYNAMIC_CASES``, run at several sizes)."""
     types = [*function.function_type.inputs.data, *function.function_type.outputs.data]
     types += [t for op in function.walk() for t in (*op.operand_types, *op.result_types)]
     return any(is_dynamic_type(t) for t in types)
