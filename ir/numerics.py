@@ -29,6 +29,11 @@ def _unsigned_of(dtype: np.dtype) -> np.dtype:
     return np.dtype(f"u{dtype.itemsize}")
 
 
+WIDENED = ("float16", "bfloat16")
+"""The dtype names (NumPy's, and so dask's and JAX's) that sum, multiply
+and solve in ``float32`` and round once (``rules.accumulator``): known by
+name, since a namespace need not hold ``float16`` (dask's array_api_compat)."""
+
 _DTYPE_ELEMENTS = {np.dtype(dtype): element for element, dtype in NUMPY_DTYPES.items()}
 
 
@@ -685,9 +690,7 @@ def triangular_solve(a, b, left_side: bool, lower: bool, unit_diagonal: bool, tr
         with np.errstate(**_ERR):
             return triangular_solve(np.asarray(a), np.asarray(b), left_side, lower, unit_diagonal, transpose, np)
     dtype = b.dtype
-    # the 16-bit floats are solved in f32 (rules.accumulator), known by name: a namespace
-    # without float16 (dask's array_api_compat) still holds NumPy's
-    work = xp.float32 if getattr(dtype, "name", str(dtype)) in ("float16", "bfloat16") else dtype
+    work = xp.float32 if getattr(dtype, "name", str(dtype)) in WIDENED else dtype
     a, b = xp.astype(a, work), xp.astype(b, work)
     flip = (transpose != "NO_TRANSPOSE") != (not left_side)
     m = xp.matrix_transpose(a) if flip else a

@@ -137,10 +137,6 @@ _ELEMENTS = {np.dtype(numpy_dtype).name: element for element, numpy_dtype in NUM
 """The element type of each NumPy dtype name (``"uint8"`` -> ``"ui8"``)."""
 
 
-WIDENED = ("float16", "bfloat16")
-"""The dtypes that sum and multiply in ``float32`` and round once (``rules.accumulator``)."""
-
-
 def _dtype_name(element: str) -> str:
     return np.dtype(NUMPY_DTYPES[element]).name
 
@@ -798,7 +794,7 @@ def reduce(xp, kind: str, x, dims: Sequence[int], keepdims: bool, dtype_name: st
         return x
     if kind in ("add", "multiply"):
         fold = xp.sum if kind == "add" else xp.prod
-        if dtype_name in WIDENED:  # accumulate in f32, round once
+        if dtype_name in numerics.WIDENED:  # accumulate in f32, round once
             wide = fold(xp.astype(x, xp.float32), axis=axis, dtype=xp.float32, keepdims=keepdims)
             return xp.astype(wide, x.dtype)
         return fold(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
@@ -838,7 +834,7 @@ def dot_general(xp, x, y, dims: rules.DotDims, dtype_name: str):
     contracted) / (batch, contracted, free) and a ``reshape`` to 3-D.
     ``f16`` multiplies in ``f32`` and rounds once, as the reference does; a
     result in another dtype than ``dtype_name`` is converted to it."""
-    wide = dtype_name in WIDENED
+    wide = dtype_name in numerics.WIDENED
     if wide:
         x, y = xp.astype(x, xp.float32), xp.astype(y, xp.float32)
     if dims.is_matmul(x.ndim, y.ndim):
@@ -923,7 +919,7 @@ def cumulative(xp, kind: str, x, dim: int, reverse: bool, dtype_name: str):
     """``bcast.cumulative`` (``numerics.cumulative``): ``f16`` accumulates in
     ``f32``; integers keep their dtype (``dtype=`` stops the standard's
     widening, so they wrap)."""
-    if dtype_name in WIDENED:
+    if dtype_name in numerics.WIDENED:
         wide = cumulative(xp, kind, xp.astype(x, xp.float32), dim, reverse, "float32")
         return xp.astype(wide, x.dtype)
     if reverse:
@@ -1024,7 +1020,7 @@ def convolution(xp, x, w, conv: rules.Convolution, dtype_name: str):
     batch, features = x.shape[d.input_batch] // batch_groups, w.shape[d.kernel_output_feature]
     per_group, windows = features // (groups * batch_groups), rules.element_count(out)
     expected = dtype(xp, dtype_name)
-    if dtype_name in WIDENED:
+    if dtype_name in numerics.WIDENED:
         x, w = xp.astype(x, xp.float32), xp.astype(w, xp.float32)
     xs = xp.permute_dims(x, (d.input_batch, d.input_feature, *d.input_spatial))
     ws = xp.permute_dims(w, (d.kernel_output_feature, d.kernel_input_feature, *d.kernel_spatial))
