@@ -42,6 +42,7 @@ StableHLO's binary ops with implicit broadcasting, is ``bcast.ir.chlo``.
 from __future__ import annotations
 
 import abc
+import re
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
@@ -436,6 +437,78 @@ class IsFiniteOp(SameTypeSyntax, StablehloOp):
         if shape_of(self.y, "result") != shape_of(self.x) or element_of(self.y, "result") != i1:
             raise Diagnostic(f"result must be an i1 tensor of the operand's shape "
                              f"{tensor_type(shape_of(self.x), i1)}, got {self.y.type}")  # fmt: skip
+
+
+@irdl_op_definition
+class ReducePrecisionOp(StablehloOp):
+    """``reduce_precision %x, format = e5m10 : tensor<4xf32>``: each float
+    rounded (to nearest, ties to even) to ``mantissa_bits`` bits after the
+    point and held to ``exponent_bits`` bits of exponent (beyond: signed
+    infinity; at or below the smallest normal: signed zero), in its own type
+    (``jax.lax.reduce_precision``; docs/stablehlo.md, "reduce_precision").
+    ``ReducePrecisionOp(x, exponent_bits, mantissa_bits)``."""
+
+    name = "stablehlo.reduce_precision"
+    DYNAMIC_SHAPES: ClassVar[bool] = True
+    operand = operand_def(TensorType)
+    output = result_def(TensorType)
+    exponent_bits = prop_def(IntegerAttr)
+    mantissa_bits = prop_def(IntegerAttr)
+    traits = traits_def(Pure())
+
+    FORMAT: ClassVar = re.compile(r"e(\d+)m(\d+)")
+    """The ``format`` keyword: ``e`` exponent bits ``m`` mantissa bits."""
+
+    def __init__(self, x: SSAValue | Operation, exponent_bits: int, mantissa_bits: int):
+        super().__init__(operands=[x], result_types=[type_of(x)],
+                         properties={"exponent_bits": IntegerAttr(exponent_bits, 32),
+                                     "mantissa_bits": IntegerAttr(mantissa_bits, 32)})  # fmt: skip
+
+    @property
+    def bits(self) -> tuple[int, int]:
+        """(exponent bits, mantissa bits)."""
+        return self.exponent_bits.value.data, self.mantissa_bits.value.data
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        operand = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        parser.parse_keyword("format")
+        parser.parse_punctuation("=")
+        pos = parser.pos
+        match = cls.FORMAT.fullmatch(parser.parse_identifier())
+        if match is None:
+            parser.raise_error("expected a format e<exponent bits>m<mantissa bits>, such as e5m10", pos, parser.pos)
+        props, attrs = _split_attr_dict(cls, parser.parse_optional_attr_dict())
+        parser.parse_punctuation(":")
+        inputs, output = _same_operands_and_result_type(parser, 1)
+        props |= {"exponent_bits": IntegerAttr(int(match[1]), 32), "mantissa_bits": IntegerAttr(int(match[2]), 32)}
+        return cls.create(operands=[parser.resolve_operand(operand, inputs[0])], result_types=[output],
+                          properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        exponent, mantissa = self.bits
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        printer.print_string(f", format = e{exponent}m{mantissa}")
+        _print_attr_dict(printer, self, ("exponent_bits", "mantissa_bits"))
+        printer.print_string(" : ")
+        if self.operand.type == self.output.type:
+            printer.print_attribute(self.output.type)
+        else:
+            _print_functional(printer, [self.operand.type], [self.output.type])
+
+    def verify_op(self) -> None:
+        exponent, mantissa = self.bits
+        if exponent < 1:
+            raise Diagnostic("attribute 'exponent_bits' failed to satisfy constraint: 32-bit signless integer "
+                             "attribute whose value is positive")
+        if mantissa < 0:
+            raise Diagnostic("attribute 'mantissa_bits' failed to satisfy constraint: 32-bit signless integer "
+                             "attribute whose value is non-negative")
+        check_element_kinds(self, frozenset({FLOAT}), [self.operand])
+        if self.output.type != self.operand.type:
+            raise Diagnostic("all of {operand, output} must have the same type")
 
 
 @irdl_op_definition
@@ -2508,7 +2581,7 @@ class SelectAndScatterOp(StablehloOp):
 
 
 STABLEHLO_OPS = [
-    *BINARY_OPS, *UNARY_OPS, IsFiniteOp, ConvertOp, BitcastConvertOp, CompareOp, SelectOp, BroadcastInDimOp,
+    *BINARY_OPS, *UNARY_OPS, IsFiniteOp, ReducePrecisionOp, ConvertOp, BitcastConvertOp, CompareOp, SelectOp, BroadcastInDimOp,
     ClampOp,
     ReshapeOp, TransposeOp, ConstantOp, ReduceOp, ReturnOp, IotaOp, ReverseOp, ConcatenateOp, PadOp,
     ReduceWindowOp, SliceOp, DynamicSliceOp, DynamicUpdateSliceOp, GatherOp, ScatterOp, OptimizationBarrierOp,

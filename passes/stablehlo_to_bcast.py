@@ -75,6 +75,7 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
     IntegerAttr,
+    IntegerType,
     ModuleOp,
     StringAttr,
     SymbolRefAttr,
@@ -102,7 +103,7 @@ from bcast.ir.parser import has_stablehlo, is_stablehlo, op_name  # noqa: F401 (
 from bcast.ir.rules import RuleError
 from bcast.ir import numerics
 from bcast.ir.types import (
-    NUMPY_DTYPES, flat_type_shape, has_dynamic_types, is_dynamic_type, make_type, numpy_dtype, split_type,
+    NUMPY_DTYPES, finfo, flat_type_shape, has_dynamic_types, is_dynamic_type, make_type, numpy_dtype, split_type,
 )
 from bcast.passes.dynamic_checks import size_key, tensor_dim_key
 from bcast.ir.fusion import YieldOp
@@ -132,7 +133,7 @@ UNARY: dict[type[Operation], type[bcast.UnaryOp]] = {
 
 REDUCTION_KINDS: dict[type[bcast.BinaryOp], str] = {op: kind for kind, op in bcast.REDUCTION_COMBINERS.items()}
 
-OTHER = (hlo.IsFiniteOp, hlo.ConvertOp, hlo.BitcastConvertOp, hlo.CompareOp, hlo.SelectOp, hlo.ClampOp, hlo.BroadcastInDimOp,
+OTHER = (hlo.IsFiniteOp, hlo.ReducePrecisionOp, hlo.ConvertOp, hlo.BitcastConvertOp, hlo.CompareOp, hlo.SelectOp, hlo.ClampOp, hlo.BroadcastInDimOp,
          hlo.ReshapeOp, hlo.TransposeOp, hlo.ConstantOp, hlo.ReduceOp, hlo.ReturnOp,
          hlo.IotaOp, hlo.ReverseOp, hlo.SliceOp, hlo.ConcatenateOp, hlo.PadOp, hlo.ReduceWindowOp, hlo.DotGeneralOp,
          hlo.DotOp, chlo.BroadcastCompareOp, chlo.BroadcastSelectOp, chlo.SquareOp, hlo.DynamicSliceOp,
@@ -265,6 +266,77 @@ class ConvertIsFinite(RewritePattern):
         magnitude = bcast.AbsOp(op.x)
         compare = bcast.CompareOp("LT", magnitude, limit, op.y.type)
         replace(rewriter, op, [*new, magnitude, compare])
+
+
+class ConvertReducePrecision(RewritePattern):
+    """``reduce_precision x, format = eEmM`` on the float's bits, as the
+    StableHLO spec computes it (docs/stablehlo.md, "reduce_precision"): the
+    bits as a signed integer of the float's width; with fewer mantissa bits
+    than the type's, ``(bits + bias) & mask`` rounds to nearest even (the
+    bias is half the dropped place less one, plus the lowest kept bit); with
+    fewer exponent bits, an exponent above the narrow format's largest is
+    the signed infinity and one at or below its smallest normal the signed
+    zero. A NaN stays the operand's NaN, or is +inf when no mantissa bit is
+    kept. The integer ops wrap, so the sign bit carries as unsigned
+    arithmetic would; only NaNs can carry past it, and they are replaced."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: hlo.ReducePrecisionOp, rewriter: PatternRewriter) -> None:
+        if in_reduce_body(op):
+            return
+        _, element = _bcast_type(op, op.operand)
+        x, x_type = op.operand, op.operand.type
+        info = finfo(NUMPY_DTYPES[element])
+        width, have_exponent, have_mantissa = info.bits, info.nexp, info.nmant
+        exponent_bits, mantissa_bits = op.bits
+        if exponent_bits >= have_exponent and mantissa_bits >= have_mantissa:  # the type's own format or wider
+            replace(rewriter, op, [], [x])
+            return
+        int_element = IntegerType(width)
+        int_type = TensorType(int_element, x_type.get_shape(), x_type.encoding)
+        int_dtype = NUMPY_DTYPES[f"i{width}"]
+        new: list[Operation] = []
+
+        def splat(value: int | float, like_type: TensorType) -> SSAValue:
+            element_type = like_type.get_element_type()
+            dtype = int_dtype if element_type == int_element else NUMPY_DTYPES[element]
+            # the Python int as the two's complement of the width (a mask with the sign bit set)
+            raw = np.array([value], dtype=np.uint64 if isinstance(value, int) else np.float64)
+            constant = bcast.ConstantOp(raw.view(np.int64).astype(dtype) if isinstance(value, int) else raw.astype(dtype),
+                                        TensorType(element_type, []))
+            new.append(constant)
+            return _broadcast_to(constant.results[0], [], like_type, new, x)
+
+        def emit(operation: Operation) -> SSAValue:
+            new.append(operation)
+            return operation.results[0]
+
+        bits = emit(bcast.BitcastConvertOp(x, int_type))
+        if mantissa_bits < have_mantissa:
+            dropped = have_mantissa - mantissa_bits
+            lowest_kept = emit(bcast.AndOp(emit(bcast.ShiftRightLogicalOp(bits, splat(dropped, int_type), int_type)),
+                                           splat(1, int_type), int_type))
+            bias = emit(bcast.AddOp(lowest_kept, splat((1 << (dropped - 1)) - 1, int_type), int_type))
+            rounded = emit(bcast.AddOp(bits, bias, int_type))
+            bits = emit(bcast.AndOp(rounded, splat(~((1 << dropped) - 1) & ((1 << width) - 1), int_type), int_type))
+        if exponent_bits < have_exponent:
+            exponent_mask = ((1 << have_exponent) - 1) << have_mantissa
+            bias, narrow_bias = (1 << (have_exponent - 1)) - 1, (1 << (exponent_bits - 1)) - 1
+            exponent = emit(bcast.AndOp(bits, splat(exponent_mask, int_type), int_type))
+            pred_type = TensorType(i1, x_type.get_shape(), x_type.encoding)
+            overflows = emit(bcast.CompareOp("GT", exponent, splat((bias + narrow_bias) << have_mantissa, int_type),
+                                             pred_type))
+            underflows = emit(bcast.CompareOp("LE", exponent, splat((bias - narrow_bias) << have_mantissa, int_type),
+                                              pred_type))
+            signed_zero = emit(bcast.AndOp(bits, splat(1 << (width - 1), int_type), int_type))
+            signed_inf = emit(bcast.OrOp(signed_zero, splat(exponent_mask, int_type), int_type))
+            bits = emit(bcast.SelectOp(overflows, signed_inf, bits, int_type))
+            bits = emit(bcast.SelectOp(underflows, signed_zero, bits, int_type))
+        result = emit(bcast.BitcastConvertOp(bits, x_type))
+        is_nan = emit(bcast.CompareOp("NE", x, x, TensorType(i1, x_type.get_shape(), x_type.encoding)))
+        kept = x if mantissa_bits > 0 else splat(float("inf"), x_type)
+        emit(bcast.SelectOp(is_nan, kept, result, x_type))
+        replace(rewriter, op, new)
 
 
 class ConvertOptimizationBarrier(RewritePattern):
@@ -1931,7 +2003,7 @@ def _pad_entries(value: SSAValue) -> list[tuple[int | SSAValue, int | SSAValue]]
 
 
 PATTERNS: tuple[Callable[[], RewritePattern], ...] = (
-    ConvertBinary, ConvertUnary, ConvertSquare, ConvertIsFinite, ConvertOptimizationBarrier, ConvertStructural,
+    ConvertBinary, ConvertUnary, ConvertSquare, ConvertIsFinite, ConvertReducePrecision, ConvertOptimizationBarrier, ConvertStructural,
     ConvertCompare, ConvertSelect, ConvertClamp, ConvertChloBroadcast, ConvertChloBroadcastSelect,
     ConvertReduce, ConvertDot, ConvertReduceWindow, ConvertDynamicShapes, ConvertScatter, ConvertDynamicRanges,
     ConvertSort, ConvertTopK, ConvertDynamicReduceWindow, ConvertDynamicGather, ConvertConvolution, ConvertDynamicConv,

@@ -308,16 +308,16 @@ def error_at_the_users_line(step, x) -> str:
 
 
 def test_unsupported_jax_op_is_reported_at_the_users_line() -> None:
-    """The op JAX made for ``lax.reduce_precision`` (an op the import does
+    """The op JAX made for ``lax.bessel_i1e`` (an op the import does
     not take; a two-key ``lax.sort`` was the example until it imported) is
     reported at the line of this file that wrote it, not at StableHLO text
     the user never sees; the call chain follows as notes, without bcast's
     own frames."""
-    def rounded(x):
-        return jax.lax.reduce_precision(x, 5, 10), here()
+    def scaled_bessel(x):
+        return jax.lax.bessel_i1e(x), here()
 
-    message = error_at_the_users_line(rounded, X)
-    assert "error: 'stablehlo.reduce_precision' op is not supported by convert-stablehlo-to-bcast" in message
+    message = error_at_the_users_line(scaled_bessel, X)
+    assert "error: 'chlo.bessel_i1e' op is not supported by convert-stablehlo-to-bcast" in message
     assert "<jax:" not in message and "jax_bridge.py" not in message, message
 
 

@@ -5,7 +5,7 @@ them (tests/filecheck/tools/open_world.mlir checks the IR itself).
 
 The JAX exports: every one in tests/data/jax_exports (copies of the shared
 exports, ops bcast knows only) and tests/data/open_world (a ``dot_general``,
-an ``iota``, a ``slice``; a ``reduce_precision``, which bcast does not know;
+an ``iota``, a ``slice``; a ``chlo.bessel_i1e``, which bcast does not know;
 complex values inside; pretty, which bcast reads through jaxlib, and
 generic) goes through ``bcast-opt``
 with no pipeline (printed back: the same ops, and it reads back) and through
@@ -98,18 +98,18 @@ def test_exports_run_the_same_on_xla_after_bcast(capsys, path: Path) -> None:
 
 
 def test_without_jax_a_pretty_op_bcast_cannot_read_is_located_and_named(capsys, monkeypatch) -> None:
-    """JAX's pretty ``reduce_precision``: bcast's parser reads ops it does not
+    """JAX's pretty ``chlo.bessel_i1e``: bcast's parser reads ops it does not
     know in generic form only and reads the pretty one through jaxlib
     (tests/tools/test_pretty_stablehlo.py); without jax the error says so,
     at the op, without a traceback."""
     for module in [m for m in sys.modules if m.split(".")[0] in ("jax", "jaxlib")] + ["jax", "jaxlib"]:
         monkeypatch.setitem(sys.modules, module, None)
-    path = OPEN_WORLD / "rounded.mlir"
+    path = OPEN_WORLD / "special.mlir"
     code, out, err = run_opt(capsys, str(path))
     assert (code, out) == (1, "")
-    assert err.startswith(f"{path}:10:10: error: 'stablehlo.reduce_precision' op is not supported by "
+    assert err.startswith(f"{path}:10:10: error: 'chlo.bessel_i1e' op is not supported by "
                           "convert-stablehlo-to-bcast; bcast keeps it as it is in generic form only: "
-                          '"stablehlo.reduce_precision"(...) : (...) -> (...)\n')
+                          '"chlo.bessel_i1e"(...) : (...) -> (...)\n')
     assert "install bcast's jax extra (pip install 'bcast[jax]') to read it" in err
     assert "Traceback" not in err
 
@@ -118,11 +118,11 @@ def test_without_jax_a_pretty_op_bcast_cannot_read_is_located_and_named(capsys, 
 def test_a_program_to_run_reports_the_stablehlo_op_the_import_lacks(backend) -> None:
     """The import of a program to run is strict: its error, with the list of
     the ops it takes, as before bcast kept such ops."""
-    path = OPEN_WORLD / "rounded.generic.mlir"
+    path = OPEN_WORLD / "special.generic.mlir"
     with pytest.raises(bcast.BcastError) as info:
         bcast.compile(path.read_text(), backend=backend, filename=path.name)
     message = str(info.value)
-    assert message.startswith("rounded.generic.mlir:11:10: error: 'stablehlo.reduce_precision' op is not supported "
+    assert message.startswith("special.generic.mlir:11:10: error: 'chlo.bessel_i1e' op is not supported "
                               "by convert-stablehlo-to-bcast\n")
     assert "supported ops: chlo.broadcast_add" in message
 
@@ -137,11 +137,11 @@ def test_every_backend_refuses_an_op_of_another_dialect(backend) -> None:
 def test_a_kept_stablehlo_op_is_refused_by_the_backend() -> None:
     """A pipeline that imports without ``strict`` keeps the op: the backend
     names it."""
-    path = OPEN_WORLD / "rounded.generic.mlir"
+    path = OPEN_WORLD / "special.generic.mlir"
     with pytest.raises(bcast.BcastError) as info:
         bcast.compile(path.read_text(), backend="numpy", filename=path.name,
                       pipeline="convert-stablehlo-to-bcast," + STANDARD_PIPELINE)
-    assert str(info.value) == ("rounded.generic.mlir:11:10: error: 'stablehlo.reduce_precision' op is not supported "
+    assert str(info.value) == ("special.generic.mlir:11:10: error: 'chlo.bessel_i1e' op is not supported "
                                "by the numpy backend")
 
 

@@ -1,5 +1,5 @@
 """JAX's pretty StableHLO holding ops bcast's parser has no custom form for
-(``while``, ``custom_call``, ``reduce_precision``, ``rng_bit_generator``,
+(``while``, ``custom_call``, ``chlo.bessel_i1e``, ``rng_bit_generator``,
 ``dot_general`` with ``algorithm``; JAX prints ``sort``, ``gather``,
 ``scatter`` and ``case`` generic, beside them): bcast reads it
 through jaxlib's MLIR (docs/contracts.md, "Ops bcast does not know";
@@ -37,14 +37,14 @@ from bcast.tools.jax_bridge import lower_to_stablehlo, run_stablehlo, verify_sta
 SIMPLIFY = "bcast-make-explicit,canonicalize,cse"
 
 
-def loop_sort_gather_rounded(x, idx, row):
+def loop_sort_gather_i1e(x, idx, row):
     s = jnp.sort(x, axis=1)  # SORT_LINE
     y = jax.lax.while_loop(lambda c: jnp.sum(c) < 100.0, lambda c: c * 1.5 + row, s)  # LOOP_LINE: on data
-    z = jax.lax.reduce_precision(y, exponent_bits=5, mantissa_bits=10)
+    z = jax.lax.bessel_i1e(y)
     return z[idx] + row
 
 
-SORT_LINE = loop_sort_gather_rounded.__code__.co_firstlineno + 1
+SORT_LINE = loop_sort_gather_i1e.__code__.co_firstlineno + 1
 LOOP_LINE = SORT_LINE + 1
 
 
@@ -69,10 +69,10 @@ def switch_and_bits(i, key, x, row):
 
 rng = np.random.default_rng(0)
 PROGRAMS = {
-    "loop_sort_gather_rounded": (
-        loop_sort_gather_rounded,
+    "loop_sort_gather_i1e": (
+        loop_sort_gather_i1e,
         (rng.standard_normal((4, 8), np.float32), np.array([3, -1, 0], np.int32), rng.standard_normal(8, np.float32)),
-        ("stablehlo.while(", "cond {", '"stablehlo.sort"(', "stablehlo.reduce_precision %", '"stablehlo.gather"(')),
+        ("stablehlo.while(", "cond {", '"stablehlo.sort"(', "chlo.bessel_i1e %", '"stablehlo.gather"(')),
     "cholesky_scaled": (
         cholesky_scaled, (rng.standard_normal((4, 4), np.float32), rng.standard_normal(4, np.float32)),
         ("stablehlo.custom_call @lapack_spotrf_ffi(",)),
@@ -96,7 +96,7 @@ PROGRAMS = {
 show it holds the ops in their pretty form)."""
 
 KEPT = {
-    "loop_sort_gather_rounded": {"stablehlo.while", "stablehlo.sort", "stablehlo.reduce_precision",
+    "loop_sort_gather_i1e": {"stablehlo.while", "stablehlo.sort", "chlo.bessel_i1e",
                                  "stablehlo.gather"},
     "cholesky_scaled": {"stablehlo.custom_call"},
     "dot_with_algorithm": {"stablehlo.dot_general"},
@@ -187,7 +187,7 @@ def test_the_algorithm_is_read_and_dropped_by_the_import(capsys, tmp_path: Path)
 PRETTY = """\
 func.func @main(%x: tensor<4x3xf32>, %row: tensor<3xf32>) -> tensor<4x3xf32> {
   %b = stablehlo.broadcast_in_dim %row, dims = [1] : (tensor<3xf32>) -> tensor<4x3xf32>
-  %r = stablehlo.reduce_precision %x, format = e5m10 : tensor<4x3xf32>
+  %r = chlo.bessel_i1e %x : tensor<4x3xf32> -> tensor<4x3xf32>
   %s = stablehlo.add %r, %b : tensor<4x3xf32>
   func.return %s : tensor<4x3xf32>
 }
@@ -201,7 +201,7 @@ def test_a_diagnostic_after_the_conversion_points_at_the_original_line(capsys, t
     path.write_text(PRETTY)
     code, out, err = run_opt(capsys, str(path), "-t", "c")
     assert (code, out) == (1, "")
-    assert err.startswith(f"{path}:3:8: error: 'stablehlo.reduce_precision' op is not supported by "
+    assert err.startswith(f"{path}:3:8: error: 'chlo.bessel_i1e' op is not supported by "
                           "convert-stablehlo-to-bcast\n")
 
 
@@ -210,8 +210,8 @@ def test_split_input_keeps_the_lines_of_the_file(capsys, tmp_path: Path) -> None
     path.write_text(PRETTY + "// -----\n" + PRETTY)
     code, _, err = run_opt(capsys, str(path), "-t", "c", "--split-input-file")
     assert code == 1
-    assert err.startswith(f"{path}:3:8: error: 'stablehlo.reduce_precision' op")
-    assert f"{path}:10:8: error: 'stablehlo.reduce_precision' op" in err
+    assert err.startswith(f"{path}:3:8: error: 'chlo.bessel_i1e' op")
+    assert f"{path}:10:8: error: 'chlo.bessel_i1e' op" in err
 
 
 def test_an_implicit_module_of_several_functions_keeps_its_columns(capsys, tmp_path: Path) -> None:
@@ -225,20 +225,20 @@ def test_an_implicit_module_of_several_functions_keeps_its_columns(capsys, tmp_p
     assert (code, err) == (0, "")
     assert f'loc("{path}":1:1)' in out
     assert f'loc("{path}":1:58)' in out  # the func.return, as bcast's parser locates it
-    assert f'loc("{path}":4:8)' in out  # the reduce_precision
+    assert f'loc("{path}":4:8)' in out  # the bessel_i1e
 
 
 def test_jax_debug_locations_point_at_the_python_line(capsys, tmp_path: Path) -> None:
     """The op's own ``loc(...)`` (``as_text(debug_info=True)``) is kept: the
-    error names this file's line of ``reduce_precision``, the first op the
+    error names this file's line of ``bessel_i1e``, the first op the
     strict import refuses (the ``jnp.sort`` and the ``while_loop`` on data
     before it are imported)."""
-    fn, args, _ = PROGRAMS["loop_sort_gather_rounded"]
+    fn, args, _ = PROGRAMS["loop_sort_gather_i1e"]
     path = tmp_path / "debug.mlir"
     path.write_text(jax.jit(fn).lower(*args).as_text(debug_info=True))
     code, out, err = run_opt(capsys, str(path), "-t", "c")
     assert (code, out) == (1, "")
-    assert re.match(rf"{re.escape(__file__)}:{LOOP_LINE + 1}:\d+: error: 'stablehlo.reduce_precision' op is not "
+    assert re.match(rf"{re.escape(__file__)}:{LOOP_LINE + 1}:\d+: error: 'chlo.bessel_i1e' op is not "
                     "supported by convert-stablehlo-to-bcast", err), err
 
 
@@ -249,9 +249,9 @@ def test_without_jax_the_pretty_form_is_a_located_error_naming_the_extra(capsys,
     without_jax(monkeypatch)
     code, out, err = run_opt(capsys, str(path))
     assert (code, out) == (1, "")
-    assert err.startswith(f"{path}:3:8: error: 'stablehlo.reduce_precision' op is not supported by "
+    assert err.startswith(f"{path}:3:8: error: 'chlo.bessel_i1e' op is not supported by "
                           "convert-stablehlo-to-bcast; bcast keeps it as it is in generic form only: "
-                          '"stablehlo.reduce_precision"(...) : (...) -> (...)\n')
+                          '"chlo.bessel_i1e"(...) : (...) -> (...)\n')
     assert (f"{path}:3:8: note: bcast reads StableHLO's pretty form through jaxlib: install bcast's jax extra "
             "(pip install 'bcast[jax]') to read it\n") in err
     assert "Traceback" not in err
@@ -278,7 +278,7 @@ def test_text_jaxlib_does_not_read_either_is_its_located_error(capsys, tmp_path:
     assert (code, out) == (1, "")
     assert err == (f"{path}:4:8: error: Dialect `bcast' not found for custom op 'bcast.add' (jaxlib's MLIR)\n"
                    f"{path}:3:8: note: bcast's parser does not read the custom form of "
-                   "'stablehlo.reduce_precision': it read the input through jaxlib's MLIR\n")
+                   "'chlo.bessel_i1e': it read the input through jaxlib's MLIR\n")
 
 
 def test_a_slip_in_a_known_op_is_bcasts_own_error(capsys, tmp_path: Path) -> None:
@@ -297,7 +297,7 @@ def test_an_op_written_with_an_unknown_location_is_located_at_its_place(tmp_path
     """JAX's debug export writes ``loc(unknown)`` (``#loc = loc(unknown)``) on
     functions and returns: such an op is located at its place in the file, as
     bcast's parser places it, not in jaxlib's generic text."""
-    fn, args, _ = PROGRAMS["loop_sort_gather_rounded"]
+    fn, args, _ = PROGRAMS["loop_sort_gather_i1e"]
     text = jax.jit(fn).lower(*args).as_text(debug_info=True)
     assert re.search(r"^#loc\d* = loc\(unknown\)$", text, re.MULTILINE)
     lines = text.splitlines()

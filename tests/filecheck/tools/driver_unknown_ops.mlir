@@ -51,10 +51,10 @@ func.func @hlo(%x: tensor<3xf32>) -> tensor<3xf32> {
 
 // In a custom form: read through jaxlib's MLIR (this file needs jax, the
 // `jax` extra) and kept, printed in generic form; no "did you mean" (most
-// such ops are real StableHLO ops, such as reduce_precision, not misspellings).
-// KEPT: %0 = "stablehlo.reduce_precision"(%arg0) <{exponent_bits = 5 : i32, mantissa_bits = 10 : i32}> : (tensor<3xf32>) -> tensor<3xf32>
+// such ops are real StableHLO ops, such as chlo.bessel_i1e, not misspellings).
+// KEPT: %0 = "chlo.bessel_i1e"(%arg0) : (tensor<3xf32>) -> tensor<3xf32>
 func.func @hlo_custom(%x: tensor<3xf32>) -> tensor<3xf32> {
-  %0 = stablehlo.reduce_precision %x, format = e5m10 : tensor<3xf32>
+  %0 = chlo.bessel_i1e %x : tensor<3xf32> -> tensor<3xf32>
   func.return %0 : tensor<3xf32>
 }
 

@@ -1,7 +1,7 @@
 // JAX's pretty StableHLO with ops bcast's parser has no custom form for
 // (docs/contracts.md, "Ops bcast does not know"): a while loop (of a run-time
 // trip count, which the import makes bcast.while), a
-// reduce_precision, a dot_general with an algorithm and a custom_call among
+// chlo.bessel_i1e, a dot_general with an algorithm and a custom_call among
 // broadcasts. bcast reads it through jaxlib's MLIR (this file needs jax, the
 // `jax` extra; tests/test_filecheck.py fails it, never skips it, without),
 // prints the ops it does not know back in generic form, simplifies the
@@ -26,7 +26,7 @@ func.func @main(%x: tensor<4x3xf32>, %row: tensor<3xf32>, %w: tensor<3x3xf32>, %
     %s = stablehlo.add %v, %b : tensor<4x3xf32>
     stablehlo.return %n, %s : tensor<i32>, tensor<4x3xf32>
   }
-  %r = stablehlo.reduce_precision %l#1, format = e5m10 : tensor<4x3xf32>
+  %r = chlo.bessel_i1e %l#1 : tensor<4x3xf32> -> tensor<4x3xf32>
   %m = stablehlo.dot_general %r, %w, contracting_dims = [1] x [0], algorithm = <lhs_precision_type = f32, rhs_precision_type = f32, accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 1, allow_imprecise_accumulation = false> : (tensor<4x3xf32>, tensor<3x3xf32>) -> tensor<4x3xf32>
   %k = stablehlo.custom_call @my_kernel(%m) {backend_config = ""} : (tensor<4x3xf32>) -> tensor<4x3xf32>
   %y = stablehlo.multiply %k, %b : tensor<4x3xf32>
@@ -40,7 +40,7 @@ func.func @main(%x: tensor<4x3xf32>, %row: tensor<3xf32>, %w: tensor<3x3xf32>, %
 // BACK:      }, {
 // BACK:        stablehlo.add %{{.*}}, %[[B]] : tensor<4x3xf32>
 // BACK:      }) : (tensor<i32>, tensor<4x3xf32>) -> (tensor<i32>, tensor<4x3xf32>)
-// BACK-NEXT: %[[R:.*]] = "stablehlo.reduce_precision"(%[[L]]) <{exponent_bits = 5 : i32, mantissa_bits = 10 : i32}> : (tensor<4x3xf32>) -> tensor<4x3xf32>
+// BACK-NEXT: %[[R:.*]] = "chlo.bessel_i1e"(%[[L]]) : (tensor<4x3xf32>) -> tensor<4x3xf32>
 // BACK-NEXT: %[[M:.*]] = stablehlo.dot_general %[[R]], %arg2, contracting_dims = [1] x [0], algorithm = <lhs_precision_type = f32, rhs_precision_type = f32, accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 1, allow_imprecise_accumulation = false> : (tensor<4x3xf32>, tensor<3x3xf32>) -> tensor<4x3xf32>
 // BACK-NEXT: %[[K:.*]] = "stablehlo.custom_call"(%[[M]]) <{backend_config = "", call_target_name = "my_kernel"}> : (tensor<4x3xf32>) -> tensor<4x3xf32>
 // BACK-NEXT: stablehlo.multiply %[[K]], %[[B]] : tensor<4x3xf32>
@@ -51,7 +51,7 @@ func.func @main(%x: tensor<4x3xf32>, %row: tensor<3xf32>, %w: tensor<3x3xf32>, %
 // HLO:      %[[B:.*]] = stablehlo.broadcast_in_dim %arg1, dims = [1] : (tensor<3xf32>) -> tensor<4x3xf32>
 // HLO-NEXT: %{{.*}}, %[[L:.*]] = "stablehlo.while"
 // HLO:        stablehlo.add %{{.*}}, %[[B]] : tensor<4x3xf32>
-// HLO:      %[[R:.*]] = "stablehlo.reduce_precision"(%[[L]])
+// HLO:      %[[R:.*]] = "chlo.bessel_i1e"(%[[L]])
 // HLO-NEXT: %[[M:.*]] = stablehlo.dot_general %[[R]], %arg2, contracting_dims = [1] x [0] : (tensor<4x3xf32>, tensor<3x3xf32>) -> tensor<4x3xf32>
 // HLO-NEXT: %[[K:.*]] = "stablehlo.custom_call"(%[[M]])
 // HLO-NEXT: %[[Y:.*]] = stablehlo.multiply %[[K]], %[[B]] : tensor<4x3xf32>
@@ -60,4 +60,4 @@ func.func @main(%x: tensor<4x3xf32>, %row: tensor<3xf32>, %w: tensor<3x3xf32>, %
 
 // The strict import of a program to run: at the first op it cannot take,
 // at its line and column here.
-// ERR: pretty_stablehlo.mlir:29:8: error: 'stablehlo.reduce_precision' op is not supported by convert-stablehlo-to-bcast
+// ERR: pretty_stablehlo.mlir:29:8: error: 'chlo.bessel_i1e' op is not supported by convert-stablehlo-to-bcast
