@@ -2133,6 +2133,17 @@ def _erase_unused_functions(module: ModuleOp, names: set[str]) -> None:
             Rewriter.erase_op(f)
 
 
+def in_kept_map(op: Operation) -> bool:
+    """Whether ``op`` is in the body of a ``map`` (one left after
+    ``maps_as_elementwise`` is kept whole: none of its ops converted)."""
+    parent = op.parent_op()
+    while parent is not None:
+        if isinstance(parent, hlo.MapOp):
+            return True
+        parent = parent.parent_op()
+    return False
+
+
 @dataclass
 class KeepWhatFails(RewritePattern):
     """``pattern``, except that an op it refuses (a ``PassError``, raised
@@ -2141,6 +2152,8 @@ class KeepWhatFails(RewritePattern):
     pattern: RewritePattern
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if in_kept_map(op):
+            return
         try:
             self.pattern.match_and_rewrite(op, rewriter)
         except PassError:
