@@ -47,6 +47,10 @@ Python source line, for a JAX export with debug info).
   JAX's float canonicalization or IEEE total order) becomes one ``bcast.sort`` per used result; ``chlo.top_k`` becomes
   its decomposition (a descending total-order sort of the operand and of an
   ``i32`` iota, sliced).
+- ``map`` is its body applied to the whole inputs (``maps_as_elementwise``):
+  a body of elementwise ops, rank-0 constants and rank-0 no-op
+  ``broadcast_in_dim``/``reshape``; any other body is refused or kept
+  whole (docs/stablehlo.md, "map").
 - Anything else (another op, a variadic reduce, another body or
   comparator, an element type bcast lacks) is kept as it is, with its
   operands and results (docs/contracts.md, "Ops bcast does not know"): the
