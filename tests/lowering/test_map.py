@@ -148,6 +148,28 @@ def test_property_a_map_is_its_body_at_every_index(shape, seed, backend):
         assert got[i] == (np.float32(2.5) if q > np.float32(2.5) else q)
 
 
+def test_builder_makes_what_the_parser_makes():
+    """``MapOp(inputs, dimensions, body, result_type)``, verified, prints as
+    the parsed generic form does."""
+    from xdsl.dialects import func
+    from xdsl.dialects.builtin import ModuleOp, TensorType, f32
+
+    from bcast.ir import stablehlo as hlo
+    from bcast.tools import driver
+
+    src = map_program(["f32", "f32"], "f32", (2, 3), "    %r = stablehlo.add %a0, %a1 : tensor<f32>")
+    parsed = driver.load(src, "map.mlir")
+    t = TensorType(f32, [2, 3])
+    main = func.FuncOp("main", ((t, t), (t,)))
+    x, y = main.body.block.args
+    op = hlo.MapOp([x, y], [0, 1], hlo.reduce_body(hlo.AddOp, [f32]), t)
+    main.body.block.add_ops([op, func.ReturnOp(op)])
+    built = ModuleOp([main])
+    built.verify()
+    assert [type(o).__name__ for o in built.walk()] == [type(o).__name__ for o in parsed.walk()]
+    assert op.dims == (0, 1) and op.result.type == t
+
+
 def test_a_body_the_import_does_not_take_is_refused_where_it_runs():
     body = ("    %c = stablehlo.constant dense<1.0> : tensor<f32>\n"
             "    %r = stablehlo.reduce(%a0 init: %c) applies stablehlo.add across dimensions = []"
