@@ -1857,6 +1857,75 @@ class SortOp(StablehloOp):
 
 
 @irdl_op_definition
+class MapOp(StablehloOp):
+    """``"stablehlo.map"(%x, %y) ({^bb0(%a: tensor<f32>, %b: tensor<f32>): ...
+    stablehlo.return %r : tensor<f32>}) {dimensions = array<i64: 0, 1>}
+    : (tensor<4x5xf32>, tensor<4x5xf32>) -> tensor<4x5xf32>``: the body, a
+    computation on rank-0 tensors (one per input), applied at every index.
+    Generic form only, as StableHLO prints it. ``dimensions`` must be
+    ``0, ..., rank-1`` (StableHLO maps over every dimension; docs/stablehlo.md).
+    ``MapOp(inputs, dimensions, body, result_type)``."""
+
+    name = "stablehlo.map"
+    inputs = var_operand_def(TensorType)
+    dimensions = prop_def(DenseArrayBase.constr(i64))
+    computation = region_def("single_block")
+    result = result_def(TensorType)
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+    DYNAMIC_SHAPES: ClassVar[bool] = True  # inputs of one shape, ``?`` included: the body is elementwise
+
+    def __init__(self, inputs: Sequence[SSAValue | Operation], dimensions: Sequence[int], body: Region,
+                 result_type: Attribute):
+        super().__init__(operands=[list(inputs)], result_types=[result_type],
+                         properties={"dimensions": dense_i64(dimensions)}, regions=[body])  # fmt: skip
+
+    @property
+    def dims(self) -> tuple[int, ...]:
+        return self.dimensions.get_values()
+
+    def verify_op(self) -> None:
+        """StableHLO's rules, in its verifier's order and words: inputs and
+        result of one shape, the body's arity, rank-0 arguments of the
+        inputs' element types, one rank-0 result, ``dimensions`` = iota(rank)."""
+        if not self.inputs:
+            raise Diagnostic("expects at least one input")
+        shape = tensor_dims(_tensor(self.inputs[0], "input"))
+        for v in (*self.inputs, self.result):
+            if tensor_dims(_tensor(v, "operand")) != shape:
+                raise Diagnostic("requires the same shape for all operands and results")
+        block = self.computation.block if self.computation.blocks else None
+        args = list(block.args) if block else []
+        if len(self.inputs) != len(args):
+            raise Diagnostic("expects number of operands to match the arity of map computation, "
+                             f"but got: {len(self.inputs)} and {len(args)}")  # fmt: skip
+        for i, (arg, x) in enumerate(zip(args, self.inputs)):
+            if not isinstance(arg.type, TensorType) or arg.type.get_shape() != ():
+                raise Diagnostic(f"computation arguments must be 0-rank tensor, but got: arg #{i} of type '{arg.type}'")
+            if arg.type.get_element_type() != element_of(x):
+                raise Diagnostic("element type of operands and computation arguments must match, "
+                                 f"but got: '{element_of(x)}' and '{arg.type.get_element_type()}'")  # fmt: skip
+        last = block.last_op if block else None
+        if not isinstance(last, ReturnOp):
+            raise Diagnostic("computation must end in stablehlo.return")
+        if len(last.operands) != 1:
+            raise Diagnostic(f"computation must return single output, but got: {len(last.operands)}")
+        out = last.operands[0].type
+        if not isinstance(out, TensorType) or out.get_shape() != ():
+            raise Diagnostic(f"computation must return 0-rank tensor, but got: '{out}'")
+        dims = list(self.dims)
+        if any(d != i for i, d in enumerate(dims)):
+            raise Diagnostic("requires monotonically increasing dimension numbers, but got: "
+                             + ", ".join(map(str, dims)))  # fmt: skip
+        if len(dims) != len(shape):
+            raise Diagnostic("applied to a subset of dimensions currently not supported: operand dimensions = "
+                             f"{len(shape)}, requested map dimensions size = {len(dims)}")  # fmt: skip
+        expected = dims_tensor_type(out.get_element_type(), shape)
+        if self.result.type != expected:
+            raise incompatible_results([expected], [self.result.type])
+
+
+@irdl_op_definition
 class OptimizationBarrierOp(StablehloOp):
     """``optimization_barrier %a, %b : tensor<4xf32>, tensor<i32>``: its
     operands unchanged, which XLA may not look through (so it cannot rewrite
@@ -2587,7 +2656,7 @@ STABLEHLO_OPS = [
     ReduceWindowOp, SliceOp, DynamicSliceOp, DynamicUpdateSliceOp, GatherOp, ScatterOp, OptimizationBarrierOp,
     DotGeneralOp, DotOp,
     GetDimensionSizeOp, SetDimensionSizeOp, DynamicBroadcastInDimOp, DynamicReshapeOp, DynamicIotaOp,
-    DynamicPadOp, RealDynamicSliceOp, SortOp, DynamicGatherOp,
+    DynamicPadOp, RealDynamicSliceOp, SortOp, MapOp, DynamicGatherOp,
     ConvolutionOp, DynamicConvOp, TriangularSolveOp, SelectAndScatterOp,
 ]  # fmt: skip
 

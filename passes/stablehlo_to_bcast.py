@@ -47,6 +47,10 @@ Python source line, for a JAX export with debug info).
   JAX's float canonicalization or IEEE total order) becomes one ``bcast.sort`` per used result; ``chlo.top_k`` becomes
   its decomposition (a descending total-order sort of the operand and of an
   ``i32`` iota, sliced).
+- ``map`` is its body applied to the whole inputs (``maps_as_elementwise``):
+  a body of elementwise ops, rank-0 constants and rank-0 no-op
+  ``broadcast_in_dim``/``reshape``; any other body is refused or kept
+  whole (docs/stablehlo.md, "map").
 - Anything else (another op, a variadic reduce, another body or
   comparator, an element type bcast lacks) is kept as it is, with its
   operands and results (docs/contracts.md, "Ops bcast does not know"): the
@@ -139,7 +143,7 @@ OTHER = (hlo.IsFiniteOp, hlo.ReducePrecisionOp, hlo.ConvertOp, hlo.BitcastConver
          hlo.DotOp, chlo.BroadcastCompareOp, chlo.BroadcastSelectOp, chlo.SquareOp, hlo.DynamicSliceOp,
          hlo.DynamicUpdateSliceOp, hlo.GatherOp, hlo.ScatterOp, hlo.OptimizationBarrierOp, hlo.GetDimensionSizeOp,
          hlo.DynamicBroadcastInDimOp, hlo.DynamicReshapeOp, hlo.DynamicIotaOp, hlo.SetDimensionSizeOp,
-         hlo.DynamicPadOp, hlo.RealDynamicSliceOp, hlo.SortOp, chlo.TopKOp, hlo.DynamicGatherOp,
+         hlo.DynamicPadOp, hlo.RealDynamicSliceOp, hlo.SortOp, hlo.MapOp, chlo.TopKOp, hlo.DynamicGatherOp,
          hlo.ConvolutionOp, hlo.DynamicConvOp, hlo.TriangularSolveOp, hlo.SelectAndScatterOp)  # fmt: skip
 SUPPORTED_OPS: tuple[str, ...] = tuple(sorted(
     [op.name for op in (*BINARY, *UNARY, *OTHER, *chlo.CHLO_BINARY_OPS)] + ["func.call", "stablehlo.composite"]
@@ -226,7 +230,7 @@ def in_reduce_body(op: Operation) -> bool:
     """Ops in a reduce body (or a scatter's update computation) go with
     their op; never convert them alone."""
     return isinstance(op.parent_op(), hlo.ReduceOp | hlo.ReduceWindowOp | hlo.ScatterOp | hlo.SortOp
-                      | hlo.SelectAndScatterOp)
+                      | hlo.SelectAndScatterOp | hlo.MapOp)
 
 
 class ConvertBinary(RewritePattern):
@@ -957,6 +961,102 @@ def mixed_reduce_windows_as_bodies(module: ModuleOp, strict: bool) -> None:
             continue
         located(new, op)
         Rewriter.replace_op(op, new)
+
+
+MAP_BODY_OPS = (*BINARY, *UNARY, *chlo.CHLO_BINARY_OPS, hlo.IsFiniteOp, hlo.ConvertOp, hlo.BitcastConvertOp,
+                hlo.CompareOp, hlo.SelectOp, hlo.ClampOp, chlo.SquareOp, chlo.BroadcastCompareOp,
+                chlo.BroadcastSelectOp, hlo.OptimizationBarrierOp)  # fmt: skip
+"""The ops a ``map`` body may hold besides rank-0 constants, rank-0
+``broadcast_in_dim``/``reshape`` (no-ops) and its ``return``: the
+elementwise ops the import converts, which mean the same on whole tensors
+as on rank-0 ones."""
+
+MAP_BODY_NOTE = ("a map is imported when its body is made of elementwise ops the import converts, rank-0 "
+                 "constants and rank-0 broadcast_in_dim or reshape: the body is then applied to the whole inputs")
+
+
+def maps_as_elementwise(module: ModuleOp, strict: bool) -> None:
+    """Each ``map`` as its body applied to the whole inputs, before the walk
+    (which then converts those ops as any others): the body is elementwise
+    on rank-0 tensors, so each op of it, given the inputs in place of the
+    arguments and its rank-0 result types widened to the inputs' shape,
+    computes the map at every index at once. A rank-0 constant (or value of
+    the function the body reads) is broadcast to that shape. A map whose
+    body holds another op is kept for the open world, or refused, located
+    at the map and naming the op, when ``strict``."""
+    for op in [o for o in module.walk() if isinstance(o, hlo.MapOp)]:
+        if in_reduce_body(op) or op.parent is None:
+            continue
+        try:
+            new, result = _map_as_elementwise(op)
+        except PassError:
+            if strict:
+                raise
+            continue
+        Rewriter.replace_op(op, new, [result])
+
+
+def _map_body_refusal(op: hlo.MapOp, inner: Operation, why: str = "") -> PassError:
+    return PassError(op, f"with '{op_name(inner)}'{why} in its body is not supported by convert-stablehlo-to-bcast",
+                     [MAP_BODY_NOTE])
+
+
+def _map_as_elementwise(op: hlo.MapOp) -> tuple[list[Operation], SSAValue]:
+    """The ops of ``op``'s body on its whole inputs, and the value that is
+    the map's result; refused (``_map_body_refusal``) before anything is
+    built when the body holds an op or a type the import does not take."""
+    block = op.computation.block
+    for v in (*op.inputs, op.result):
+        _bcast_type(op, v)
+    for inner in block.ops:
+        if isinstance(inner, hlo.ReturnOp):
+            continue
+        identity = isinstance(inner, hlo.BroadcastInDimOp | hlo.ReshapeOp) and \
+            inner.results[0].type == inner.operands[0].type
+        if inner.regions or not (isinstance(inner, (*MAP_BODY_OPS, hlo.ConstantOp)) or identity):
+            raise _map_body_refusal(op, inner)
+        for v in (*inner.operands, *inner.results):
+            if not isinstance(v.type, TensorType) or v.type.get_shape() != ():
+                raise _map_body_refusal(op, inner, f" on {v.type} (not a rank-0 tensor)")
+            _bcast_type(op, v)
+    like = op.inputs[0]
+    shape = hlo.StablehloOp.flat_shape_of(like.type)
+    new: list[Operation] = []
+    values: dict[SSAValue, SSAValue] = dict(zip(block.args, op.inputs))
+    own: set[int] = set()  # the body's ops, which keep their own locations; the broadcasts take the map's
+
+    def widened(v: SSAValue) -> SSAValue:
+        """``v``'s value at every index: a body value's own, else (a value
+        of the function the body reads, rank-0) broadcast."""
+        if v not in values:
+            values[v] = _broadcast_to(v, [], hlo.StablehloOp.shaped_like(v.type, shape), new, like)
+        return values[v]
+
+    for inner in block.ops:
+        if isinstance(inner, hlo.ReturnOp):
+            result = widened(inner.operands[0])
+            return [n if id(n) in own else located(n, op) for n in new], result
+        if isinstance(inner, hlo.BroadcastInDimOp | hlo.ReshapeOp):
+            values[inner.results[0]] = widened(inner.operands[0])
+        elif isinstance(inner, hlo.ConstantOp):
+            constant = inner.clone()
+            constant.location = _inlined_location(inner, op)
+            new.append(constant)
+            own.add(id(constant))
+            values[inner.results[0]] = _broadcast_to(
+                constant.results[0], [], hlo.StablehloOp.shaped_like(constant.results[0].type, shape), new, like)
+        else:
+            properties = dict(inner.properties)
+            if isinstance(inner, chlo.ChloBroadcastBinaryOp):
+                properties.pop("broadcast_dimensions", None)  # rank 0: none to map
+            whole = type(inner).create(operands=[widened(v) for v in inner.operands],
+                                       result_types=[hlo.StablehloOp.shaped_like(r.type, shape) for r in inner.results],
+                                       properties=properties, attributes=dict(inner.attributes))  # fmt: skip
+            whole.location = _inlined_location(inner, op)
+            new.append(whole)
+            own.add(id(whole))
+            values.update(zip(inner.results, whole.results))
+    raise _map_body_refusal(op, op)  # (the verifier requires the return)
 
 
 def _mixed_body_refusal(op: hlo.ReduceWindowOp) -> PassError:
@@ -2109,6 +2209,17 @@ def _erase_unused_functions(module: ModuleOp, names: set[str]) -> None:
             Rewriter.erase_op(f)
 
 
+def in_kept_map(op: Operation) -> bool:
+    """Whether ``op`` is in the body of a ``map`` (one left after
+    ``maps_as_elementwise`` is kept whole: none of its ops converted)."""
+    parent = op.parent_op()
+    while parent is not None:
+        if isinstance(parent, hlo.MapOp):
+            return True
+        parent = parent.parent_op()
+    return False
+
+
 @dataclass
 class KeepWhatFails(RewritePattern):
     """``pattern``, except that an op it refuses (a ``PassError``, raised
@@ -2117,6 +2228,8 @@ class KeepWhatFails(RewritePattern):
     pattern: RewritePattern
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if in_kept_map(op):
+            return
         try:
             self.pattern.match_and_rewrite(op, rewriter)
         except PassError:
@@ -2142,6 +2255,7 @@ class ConvertStablehloToBcastPass(ModulePass):
         inline_calls(op, self.strict)  # first: an op of a called function is reported where it is called
         flatten_control_flow(op)  # loop bodies and branches are then ordinary ops
         mixed_reduce_windows_as_bodies(op, self.strict)
+        maps_as_elementwise(op, self.strict)
         reducers = _reducer_names(op)
         patterns = [p() for p in PATTERNS]
         if self.strict:
