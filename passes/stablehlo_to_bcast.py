@@ -963,7 +963,7 @@ def mixed_reduce_windows_as_bodies(module: ModuleOp, strict: bool) -> None:
         Rewriter.replace_op(op, new)
 
 
-MAP_BODY_OPS = (*BINARY, *UNARY, *chlo.CHLO_BINARY_OPS, hlo.IsFiniteOp, hlo.ConvertOp, hlo.BitcastConvertOp,
+MAP_BODY_OPS = (*BINARY, *UNARY, *chlo.CHLO_BINARY_OPS, hlo.IsFiniteOp, hlo.ReducePrecisionOp, hlo.ConvertOp, hlo.BitcastConvertOp,
                 hlo.CompareOp, hlo.SelectOp, hlo.ClampOp, chlo.SquareOp, chlo.BroadcastCompareOp,
                 chlo.BroadcastSelectOp, hlo.OptimizationBarrierOp)  # fmt: skip
 """The ops a ``map`` body may hold besides rank-0 constants, rank-0

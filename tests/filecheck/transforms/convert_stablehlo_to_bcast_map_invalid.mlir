@@ -53,13 +53,13 @@ func.func @map_inside(%x: tensor<4xf32>) -> tensor<4xf32> {
 // An op bcast does not know.
 // CHECK-LABEL: func.func @unknown_op
 // CHECK: "stablehlo.map"
-// CHECK: "stablehlo.reduce_precision"
+// CHECK: "chlo.bessel_i1e"
 func.func @unknown_op(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+2 {{'stablehlo.map' op with 'stablehlo.reduce_precision' in its body is not supported by convert-stablehlo-to-bcast}}
+  // expected-error @+2 {{'stablehlo.map' op with 'chlo.bessel_i1e' in its body is not supported by convert-stablehlo-to-bcast}}
   // expected-note @+1 {{a map is imported when}}
   %0 = "stablehlo.map"(%x) ({
   ^bb0(%a: tensor<f32>):
-    %1 = "stablehlo.reduce_precision"(%a) {exponent_bits = 5 : i32, mantissa_bits = 10 : i32} : (tensor<f32>) -> tensor<f32>
+    %1 = "chlo.bessel_i1e"(%a) : (tensor<f32>) -> tensor<f32>
     stablehlo.return %1 : tensor<f32>
   }) {dimensions = array<i64: 0>} : (tensor<4xf32>) -> tensor<4xf32>
   func.return %0 : tensor<4xf32>

@@ -88,3 +88,20 @@ func.func @dynamic(%x: tensor<?x3xf32>) -> tensor<?x3xf32> {
   %0 = stablehlo.reduce_precision %x, format = e5m10 : tensor<?x3xf32>
   return %0 : tensor<?x3xf32>
 }
+
+// -----
+
+// Inside a map's body (applied to the whole inputs): the same ops, on the
+// map's shape.
+// CHECK-LABEL: func.func @in_map
+func.func @in_map(%x: tensor<5xf32>) -> tensor<5xf32> {
+  // CHECK-NEXT: bcast.bitcast_convert %x : (tensor<5xf32>) -> tensor<5xi32>
+  // CHECK-NOT: stablehlo.map
+  // CHECK: bcast.select %{{.*}}, %x, %{{.*}} : (tensor<5xi1>, tensor<5xf32>, tensor<5xf32>) -> tensor<5xf32>
+  %0 = "stablehlo.map"(%x) ({
+  ^bb0(%a: tensor<f32>):
+    %1 = stablehlo.reduce_precision %a, format = e8m7 : tensor<f32>
+    stablehlo.return %1 : tensor<f32>
+  }) {dimensions = array<i64: 0>} : (tensor<5xf32>) -> tensor<5xf32>
+  return %0 : tensor<5xf32>
+}
