@@ -2221,6 +2221,23 @@ def in_kept_map(op: Operation) -> bool:
 
 
 @dataclass
+class RulesAtTheOp(RewritePattern):
+    """``pattern``, with a rule a builder of bcast's ops finds broken (a
+    ``RuleError``: StableHLO's verifier lets some ``?`` forms through that
+    bcast's rules refuse, such as a ``dynamic_gather`` whose index vector
+    dim is ``?``) reported as the import's error at the op, located, never
+    as an internal error. Builders raise before anything is rewritten."""
+
+    pattern: RewritePattern
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        try:
+            self.pattern.match_and_rewrite(op, rewriter)
+        except RuleError as e:
+            raise PassError(op, e.message, e.notes) from None
+
+
+@dataclass
 class KeepWhatFails(RewritePattern):
     """``pattern``, except that an op it refuses (a ``PassError``, raised
     before anything is rewritten) is kept as it is: the open world."""
@@ -2257,7 +2274,7 @@ class ConvertStablehloToBcastPass(ModulePass):
         mixed_reduce_windows_as_bodies(op, self.strict)
         maps_as_elementwise(op, self.strict)
         reducers = _reducer_names(op)
-        patterns = [p() for p in PATTERNS]
+        patterns = [RulesAtTheOp(p()) for p in PATTERNS]
         if self.strict:
             check_supported(op)
         else:

@@ -19,3 +19,15 @@ func.func @sizes_of_wrong_length(%x: tensor<6x4xf32>, %i: tensor<3x1xi32>) -> te
   %r = "stablehlo.dynamic_gather"(%x, %i, %sizes) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>}> : (tensor<6x4xf32>, tensor<3x1xi32>, tensor<3xi64>) -> tensor<3x4xf32>
   func.return %r : tensor<3x4xf32>
 }
+
+// -----
+
+// Constant slice sizes, but a ? index vector dim: StableHLO's verifier
+// cannot check the index vector's length, bcast's gather rules can and do;
+// their error is the import's, at the op (it was an internal error).
+func.func @unknown_index_vector(%x: tensor<?x?x5xi32>, %i: tensor<?x?x?xi32>) -> tensor<?x?x?xi32> {
+  %sizes = stablehlo.constant dense<[1, 1, 5]> : tensor<3xi32>
+  // expected-error @+1 {{'stablehlo.dynamic_gather' op start_index_map size (2) is not equal to size of index dimension (2) of start_indices (?)}}
+  %r = "stablehlo.dynamic_gather"(%x, %i, %sizes) <{dimension_numbers = #stablehlo.gather<offset_dims = [2], collapsed_slice_dims = [0, 1], start_index_map = [0, 1], index_vector_dim = 2>}> : (tensor<?x?x5xi32>, tensor<?x?x?xi32>, tensor<3xi32>) -> tensor<?x?x?xi32>
+  func.return %r : tensor<?x?x?xi32>
+}
