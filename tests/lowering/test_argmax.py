@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import bcast
 from bcast.tests.budget import examples
+from bcast.tests.xla import run_on_xla, written_back
 
 BACKENDS = ["reference", "numpy", "array-api", "c"]
 
@@ -153,19 +154,9 @@ def test_array_api_target_runs_argmax_on_other_libraries(library):
 @pytest.mark.parametrize("name", ["argmax", "argmin"])
 @pytest.mark.parametrize("shape, dim, element, index", [c for c in CASES if 0 not in c[0]])
 def test_exported_arg_reduce_runs_on_xla_as_numpy_says(name, shape, dim, element, index):
-    pytest.importorskip("jax")
-    from bcast.lowering.stablehlo_emitter import emit_text
-    from bcast.tools import driver
-    from bcast.tools.jax_bridge import run_stablehlo, verify_stablehlo
-
     x = sample(shape, element, seed=len(shape) * 7 + dim)
-    module = driver.load(arg_program(name, shape, dim, element, index), "prog.mlir",
-                         pipeline=driver.EXPLICIT_PIPELINE)
-    exported = emit_text(module)
-    verify_stablehlo(exported)
-    (got,) = run_stablehlo(exported, (x,))
+    (got,) = run_on_xla(written_back(arg_program(name, shape, dim, element, index)), (x,))
     want = getattr(np, name)(x, axis=dim)
-    got = np.asarray(got)
     assert got.dtype == INDEXES[index]
     np.testing.assert_array_equal(got, want)
 

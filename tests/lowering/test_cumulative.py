@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 import bcast
 from bcast.lowering import array_api_runtime
 from bcast.tests.budget import examples
+from bcast.tests.xla import run_on_xla, written_back
 
 BACKENDS = ["reference", "numpy", "array-api", "c"]
 KINDS = ["add", "multiply", "maximum", "minimum"]
@@ -176,19 +177,6 @@ def test_scan_from_standard_functions(kind, shape, dim, element):
         np.testing.assert_array_equal(got, want)
 
 
-def run_on_xla(text: str, args: tuple) -> np.ndarray:
-    pytest.importorskip("jax")
-    from bcast.lowering.stablehlo_emitter import emit_text
-    from bcast.tools import driver
-    from bcast.tools.jax_bridge import run_stablehlo, verify_stablehlo
-
-    module = driver.load(text, "prog.mlir", pipeline=driver.EXPLICIT_PIPELINE)
-    exported = emit_text(module)
-    verify_stablehlo(exported)
-    (got,) = run_stablehlo(exported, args)
-    return np.asarray(got)
-
-
 @pytest.mark.quick_share(2)
 @pytest.mark.parametrize("reverse", [False, True])
 @pytest.mark.parametrize("kind", KINDS)
@@ -198,7 +186,7 @@ def test_exported_cumulative_runs_on_xla_as_numpy_says(kind, reverse, shape, dim
     empty scanned dim is exported as the operand (StableHLO has no window
     of size 0)."""
     x = sample(shape, element, seed=len(shape) * 5 + dim)
-    got = run_on_xla(cumulative_program(kind, shape, dim, element, reverse), (x,))
+    got = run_on_xla(written_back(cumulative_program(kind, shape, dim, element, reverse)), (x,))[0]
     want = numpy_cumulative(kind, x, dim, reverse)
     assert got.dtype == want.dtype and got.shape == want.shape
     dtype = np.dtype(ELEMENTS[element])
@@ -215,7 +203,7 @@ def test_exported_max_and_min_keep_nan_on_xla():
     """XLA's own ``maximum`` may drop a NaN; the export guards it, so XLA
     gives NumPy's NaNs."""
     for kind in ("maximum", "minimum"):
-        got = run_on_xla(cumulative_program(kind, (3, 4), 1, "f32", False), (WITH_NAN,))
+        got = run_on_xla(written_back(cumulative_program(kind, (3, 4), 1, "f32", False)), (WITH_NAN,))[0]
         np.testing.assert_array_equal(got, numpy_cumulative(kind, WITH_NAN, 1, False))
 
 

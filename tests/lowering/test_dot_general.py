@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 import bcast
+from bcast.tests.xla import run_on_xla, written_back
 
 BACKENDS = ["reference", "numpy", "array-api", "c"]
 
@@ -214,24 +215,16 @@ def test_array_api_target_runs_contractions_on_other_libraries(library):
     np.testing.assert_allclose(np.asarray(got_batched), c @ d, rtol=2e-5, atol=2e-5)
 
 
-def run_on_xla(text: str, args: tuple) -> np.ndarray:
-    pytest.importorskip("jax")
-    from bcast.lowering.stablehlo_emitter import emit_text
-    from bcast.tools import driver
-    from bcast.tools.jax_bridge import run_stablehlo, verify_stablehlo
-
-    module = driver.load(text, "prog.mlir", pipeline=driver.EXPLICIT_PIPELINE)
-    exported = emit_text(module)
+def xla_result(text: str, args: tuple) -> np.ndarray:
+    exported = written_back(text)
     assert "stablehlo.dot_general" in exported
-    verify_stablehlo(exported)
-    (got,) = run_stablehlo(exported, args)
-    return np.asarray(got)
+    return run_on_xla(exported, args)[0]
 
 
 @pytest.mark.parametrize("lhs, rhs, element", [c for c in MATMULS if c[2] != "f16"])
 def test_matmul_exported_runs_on_xla_as_numpy_says(lhs, rhs, element):
     x, y = sample(lhs, element, 0), sample(rhs, element, 1)
-    check(run_on_xla(matmul_program(lhs, rhs, element), (x, y)), numpy_matmul(x, y), element, (x, y))
+    check(xla_result(matmul_program(lhs, rhs, element), (x, y)), numpy_matmul(x, y), element, (x, y))
 
 
 @pytest.mark.parametrize("lhs, rhs, dims, element", [c for c in DOT_GENERALS if c[3] != "f16"])
@@ -239,7 +232,7 @@ def test_dot_general_exported_runs_on_xla_as_einsum_says(lhs, rhs, dims, element
     x, y = sample(lhs, element, 2), sample(rhs, element, 3)
     with np.errstate(over="ignore"):
         want = np.einsum(einsum_of(len(lhs), len(rhs), dims), x, y)
-    check(run_on_xla(dot_general_program(lhs, rhs, dims, element), (x, y)), want, element, (x, y))
+    check(xla_result(dot_general_program(lhs, rhs, dims, element), (x, y)), want, element, (x, y))
 
 
 def test_c_target_calls_blas_for_float_matrix_products(monkeypatch):

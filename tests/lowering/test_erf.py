@@ -12,6 +12,7 @@ import pytest
 import bcast
 from bcast.ir import special
 from bcast.tests.ir.test_special import libm, sweep, ulps
+from bcast.tests.xla import run_on_xla, written_back
 
 XLA_ERF_ULPS = {"f32": 5, "f64": 1}
 """XLA's ``chlo.erf`` against glibc's (docs/stablehlo.md)."""
@@ -58,16 +59,10 @@ def test_the_loop_ir_calls_math_erf_and_composes_erfc():
 
 @pytest.mark.parametrize("element, dtype", [("f32", np.float32), ("f64", np.float64)])
 def test_xla_runs_the_exported_chlo_within_its_bounds(element, dtype):
-    pytest.importorskip("jax")
-    from bcast.lowering.stablehlo_emitter import emit_text
-    from bcast.tools import driver
-    from bcast.tools.jax_bridge import run_stablehlo, verify_stablehlo
-
     x = sweep(dtype)[::5]
-    exported = emit_text(driver.load(program(element, x.size), "erf.mlir", pipeline=driver.EXPLICIT_PIPELINE))
+    exported = written_back(program(element, x.size), "erf.mlir")
     assert "chlo.erf " in exported and "chlo.erfc" not in exported  # erfc: the composition
-    verify_stablehlo(exported)
-    erf, erfc = run_stablehlo(exported, [x])
+    erf, erfc = run_on_xla(exported, [x])
     want_erf, want_erfc = libm("erf", x), libm("erfc", x)
     off = np.where(flushed(x, want_erf), 0, ulps(erf, want_erf))
     assert off.max() <= XLA_ERF_ULPS[element], (x[np.argmax(off)], off.max())

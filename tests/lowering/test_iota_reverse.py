@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import bcast
+from bcast.tests.xla import run_on_xla, written_back
 
 BACKENDS = ["reference", "numpy", "array-api", "c"]
 
@@ -143,33 +144,18 @@ def test_reverse_is_a_fusion_input_view_and_iota_a_boundary():
     assert not any("bcast.iota" in f.split("bcast.yield")[0] for f in fusions), text
 
 
-def run_on_xla(text: str, args: tuple) -> np.ndarray:
-    """The program exported with ``-t stablehlo``'s pipeline, checked by
-    jaxlib's verifier and run by XLA."""
-    pytest.importorskip("jax")
-    from bcast.lowering.stablehlo_emitter import emit_text
-    from bcast.tools import driver
-    from bcast.tools.jax_bridge import run_stablehlo, verify_stablehlo
-
-    module = driver.load(text, "prog.mlir", pipeline=driver.EXPLICIT_PIPELINE)
-    exported = emit_text(module)
-    verify_stablehlo(exported)
-    (got,) = run_stablehlo(exported, args)
-    return np.asarray(got)
-
-
 @pytest.mark.parametrize("shape, dim, element, dtype", [c for c in IOTAS if 0 not in c[0]])
 def test_iota_exported_runs_on_xla_as_numpy_says(shape, dim, element, dtype):
     """XLA's iota wraps (ui8, i8) and rounds (f16 above 2048) exactly as
     bcast's does: the index converted to the element type."""
-    got = run_on_xla(iota_program(shape, dim, element), ())
+    got = run_on_xla(written_back(iota_program(shape, dim, element)), ())[0]
     np.testing.assert_array_equal(got, expected_iota(shape, dim, dtype))
 
 
 @pytest.mark.parametrize("shape, dims, element, dtype", [c for c in REVERSES if 0 not in c[0]])
 def test_reverse_exported_runs_on_xla_as_numpy_says(shape, dims, element, dtype):
     x = np.arange(int(np.prod(shape))).reshape(shape).astype(dtype)
-    got = run_on_xla(reverse_program(shape, dims, element), (x,))
+    got = run_on_xla(written_back(reverse_program(shape, dims, element)), (x,))[0]
     np.testing.assert_array_equal(got, np.flip(x, tuple(dims)))
 
 

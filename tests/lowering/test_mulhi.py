@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import bcast
+from bcast.tests.xla import run_on_xla, written_back
 
 BACKENDS = ("reference", "numpy", "array-api", "c")
 TYPES = [("i8", np.int8), ("ui8", np.uint8), ("i16", np.int16), ("ui16", np.uint16),
@@ -74,16 +75,9 @@ def test_floats_are_refused():
 @pytest.mark.parametrize("element, dtype", [("i8", np.int8), ("ui16", np.uint16), ("i32", np.int32),
                                             ("i64", np.int64), ("ui64", np.uint64)])
 def test_exported_definition_runs_on_xla(element, dtype):
-    pytest.importorskip("jax")
-    from bcast.lowering.stablehlo_emitter import emit_text
-    from bcast.tools import driver
-    from bcast.tools.jax_bridge import run_stablehlo, verify_stablehlo
-
     x, y = operands(dtype)
-    exported = emit_text(driver.load(program(element, len(x)), "prog.mlir", pipeline=driver.EXPLICIT_PIPELINE))
-    verify_stablehlo(exported)
-    (got,) = run_stablehlo(exported, (x, y))
-    np.testing.assert_array_equal(np.asarray(got), expected(x, y))
+    (got,) = run_on_xla(written_back(program(element, len(x))), (x, y))
+    np.testing.assert_array_equal(got, expected(x, y))
 
 
 def test_chlo_mulhi_is_imported():

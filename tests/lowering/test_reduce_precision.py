@@ -13,6 +13,7 @@ import pytest
 
 import bcast
 from bcast.ir.types import NUMPY_DTYPES, finfo
+from bcast.tests.xla import run_on_xla, written_back
 
 BACKENDS = ("reference", "numpy", "array-api", "c")
 ELEMENTS = ("f16", "bf16", "f32", "f64")
@@ -130,18 +131,15 @@ def test_jax_export_imports_and_goes_back_to_xla():
     """JAX's pretty form is bcast's own syntax (no jaxlib needed to read
     it); ``-t stablehlo`` writes integer ops XLA runs to the same bits."""
     jax = pytest.importorskip("jax")
-    from bcast.lowering.stablehlo_emitter import emit_text
-    from bcast.tools import driver
-    from bcast.tools.jax_bridge import run_stablehlo
 
     x = operands("f32", 64) / 2
     text = jax.jit(lambda v: jax.lax.reduce_precision(v * 2, 5, 10)).lower(x).as_text()
     assert "stablehlo.reduce_precision %" in text
     want = spec_rule(x * 2, 5, 10)
     same_bits(bcast.compile(text, backend="c")(x), want, "export")
-    written = emit_text(driver.load(text, "<export>", pipeline=driver.EXPLICIT_PIPELINE), "main")
+    written = written_back(text, "export.mlir")
     assert "reduce_precision" not in written and "stablehlo.bitcast_convert" in written
-    same_bits(np.asarray(run_stablehlo(written, [x])[0]), want, "written back")
+    same_bits(run_on_xla(written, [x])[0], want, "written back")
 
 
 @pytest.mark.parametrize("source, message", [

@@ -19,6 +19,7 @@ import pytest
 import bcast
 from bcast.ir.rules import GatherDims
 from bcast.tests.lowering.test_gather import INDEX_DTYPES, indices_for, sample, tensor
+from bcast.tests.xla import run_on_xla, written_back
 
 BACKENDS = ["reference", "numpy", "array-api", "c"]
 
@@ -174,21 +175,13 @@ index vector on its start dims): XLA's order among duplicates is its own."""
 def test_exported_scatter_runs_on_xla_as_the_oracle_says(case, kind, index):
     """``-t stablehlo`` writes ``stablehlo.scatter`` with the update
     computation JAX writes; XLA runs it to the oracle's values."""
-    pytest.importorskip("jax")
-    from bcast.lowering.stablehlo_emitter import emit_text
-    from bcast.tools import driver
-    from bcast.tools.jax_bridge import run_stablehlo, verify_stablehlo
-
     shape, index_shape, update_shape, dims = CASES[case]
-    module = driver.load(scatter_program(kind, shape, index_shape, update_shape, dims, "f32", index), "prog.mlir",
-                         pipeline=driver.EXPLICIT_PIPELINE)
-    exported = emit_text(module)
+    exported = written_back(scatter_program(kind, shape, index_shape, update_shape, dims, "f32", index))
     assert '"stablehlo.scatter"' in exported, exported
-    verify_stablehlo(exported)
     x, u = sample(shape), updates_for(update_shape, 0)
     i = fitting_indices(shape, index_shape, update_shape, dims, index, distinct=kind == "set")
-    (got,) = run_stablehlo(exported, (x, i, u))
-    np.testing.assert_array_equal(np.asarray(got), oracle(kind, x, i, u, dims), err_msg=f"indices {i}")
+    (got,) = run_on_xla(exported, (x, i, u))
+    np.testing.assert_array_equal(got, oracle(kind, x, i, u, dims), err_msg=f"indices {i}")
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -198,21 +191,13 @@ def test_exported_combining_scatter_runs_on_xla_as_the_oracle_says(kind, case):
     (max/min with the NaN guard) to the oracle's values, duplicates
     included (products of quarters are exact in any order), and a NaN
     update or operand element stays NaN."""
-    pytest.importorskip("jax")
-    from bcast.lowering.stablehlo_emitter import emit_text
-    from bcast.tools import driver
-    from bcast.tools.jax_bridge import run_stablehlo, verify_stablehlo
-
     shape, index_shape, update_shape, dims = CASES[case]
-    module = driver.load(scatter_program(kind, shape, index_shape, update_shape, dims, "f32", "i32"), "prog.mlir",
-                         pipeline=driver.EXPLICIT_PIPELINE)
-    exported = emit_text(module)
-    verify_stablehlo(exported)
+    exported = written_back(scatter_program(kind, shape, index_shape, update_shape, dims, "f32", "i32"))
     x, u = sample(shape), updates_for(update_shape, 0)
     x.flat[0], u.flat[-1] = np.nan, np.nan
     i = fitting_indices(shape, index_shape, update_shape, dims, "i32", distinct=False)
-    (got,) = run_stablehlo(exported, (x, i, u))
-    np.testing.assert_array_equal(np.asarray(got), oracle(kind, x, i, u, dims), err_msg=f"indices {i}")
+    (got,) = run_on_xla(exported, (x, i, u))
+    np.testing.assert_array_equal(got, oracle(kind, x, i, u, dims), err_msg=f"indices {i}")
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

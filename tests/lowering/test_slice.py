@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import bcast
+from bcast.tests.xla import run_on_xla, written_back
 
 BACKENDS = ["reference", "numpy", "array-api", "c"]
 
@@ -118,23 +119,10 @@ def test_slice_chains_canonicalize_to_one_slice_with_numpy_result():
     assert empty.shape == (0, 3)
 
 
-def run_on_xla(text: str, args: tuple) -> np.ndarray:
-    pytest.importorskip("jax")
-    from bcast.lowering.stablehlo_emitter import emit_text
-    from bcast.tools import driver
-    from bcast.tools.jax_bridge import run_stablehlo, verify_stablehlo
-
-    module = driver.load(text, "prog.mlir", pipeline=driver.EXPLICIT_PIPELINE)
-    exported = emit_text(module)
-    verify_stablehlo(exported)
-    (got,) = run_stablehlo(exported, args)
-    return np.asarray(got)
-
-
 @pytest.mark.parametrize("shape, ranges, element, dtype", [c for c in SLICES if 0 not in c[0]])
 def test_slice_exported_runs_on_xla_as_numpy_says(shape, ranges, element, dtype):
     x = sample(shape, dtype)
-    got = run_on_xla(slice_program(shape, ranges, element), (x,))
+    got = run_on_xla(written_back(slice_program(shape, ranges, element)), (x,))[0]
     want = x[tuple(slice(*r) for r in ranges)]
     assert got.shape == want.shape
     np.testing.assert_array_equal(got, want)

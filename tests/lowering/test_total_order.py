@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 import bcast
 from bcast.ir import scalar
 from bcast.tests.budget import examples
+from bcast.tests.xla import run_on_xla, written_back
 
 BACKENDS = ["reference", "numpy", "array-api", "c"]
 DIRECTIONS = {"EQ": operator.eq, "NE": operator.ne, "LT": operator.lt, "LE": operator.le,
@@ -88,18 +89,11 @@ def test_total_order_compare_matches_positions(backend, element):
 
 @pytest.mark.parametrize("element", sorted(FLOATS))
 def test_total_order_compare_exported_runs_on_xla_the_same(element):
-    pytest.importorskip("jax")
-    from bcast.lowering.stablehlo_emitter import emit_text
-    from bcast.tools import driver
-    from bcast.tools.jax_bridge import run_stablehlo, verify_stablehlo
-
     a, b, pa, pb = pairs(FLOATS[element])
-    module = driver.load(program(element, len(a)), "prog.mlir", pipeline=driver.EXPLICIT_PIPELINE)
-    text = emit_text(module)
+    text = written_back(program(element, len(a)))
     assert text.count(", TOTALORDER :") == 6, text
-    verify_stablehlo(text)
-    for (direction, relation), g in zip(DIRECTIONS.items(), run_stablehlo(text, (a, b))):
-        np.testing.assert_array_equal(np.asarray(g), relation(pa, pb), err_msg=f"XLA {direction} on {element}")
+    for (direction, relation), g in zip(DIRECTIONS.items(), run_on_xla(text, (a, b))):
+        np.testing.assert_array_equal(g, relation(pa, pb), err_msg=f"XLA {direction} on {element}")
 
 
 @pytest.mark.parametrize("library", ["array_api_strict", "dask.array", "jax.numpy"])

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import bcast
+from bcast.tests.xla import run_on_xla, written_back
 
 BACKENDS = ("reference", "numpy", "array-api", "c")
 FLAGS = list(itertools.product([True, False], [True, False], [True, False], ["NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"]))
@@ -174,19 +175,14 @@ def test_jax_triangular_solve_runs_on_every_backend_as_jax_jit(left, lower, unit
 def test_exported_with_t_stablehlo_runs_on_xla(left, lower, unit, transpose):
     """``-t stablehlo`` writes ``stablehlo.triangular_solve`` with the same
     flags: jaxlib's verifier takes it and XLA computes the same values."""
-    pytest.importorskip("jax")
-    from bcast.lowering.stablehlo_emitter import emit_text
-    from bcast.tools import driver
-    from bcast.tools.jax_bridge import run_stablehlo, verify_stablehlo
 
     rng = np.random.default_rng(3)
     a, b = operands(rng, (2,), 4, 3, left)
     src = program(a.shape, b.shape, left, lower, unit, transpose)
-    exported = emit_text(driver.load(src, "prog.mlir", pipeline=driver.EXPLICIT_PIPELINE))
+    exported = written_back(src)
     assert "stablehlo.triangular_solve" in exported and f"transpose {transpose}" in exported
-    verify_stablehlo(exported)
-    (got,) = run_stablehlo(exported, (a, b))
-    np.testing.assert_allclose(np.asarray(got), expected(a, b, left, lower, unit, transpose), rtol=1e-5, atol=1e-5)
+    (got,) = run_on_xla(exported, (a, b))
+    np.testing.assert_allclose(got, expected(a, b, left, lower, unit, transpose), rtol=1e-5, atol=1e-5)
 
 
 def test_jnp_linalg_solve_of_a_cholesky_factor_runs_on_every_backend():
