@@ -483,6 +483,8 @@ class FunctionEmitter(PythonFunctionEmitter):
         """Values held in arrays this function allocated (not inputs or views)."""
         self.fusion_count = 0
         self.result_slots: dict[SSAValue, list[int]] = {}
+        self.direct: SSAValue | None = None
+        """The result the common ``out=`` takes straight (``direct_result``)."""
 
     def emit(self) -> None:
         f, out = self.function, self.out
@@ -513,8 +515,19 @@ class FunctionEmitter(PythonFunctionEmitter):
         # no out=: an Outs made once (it then holds nothing of a call)
         no_outs = self.module_name(f"_{f.sym_name.data}_no_outs")
         self.constants.append(f"{no_outs} = rt.Outs(None, {result_specs}, ())")
-        out(f"outs = {no_outs} if out is None else rt.Outs(out, {result_specs}, {python_tuple(params)}"
-            + (", may_fail=True)" if may_fail else ")"))
+        make_outs = f"rt.Outs(out, {result_specs}, {python_tuple(params)}" + (", may_fail=True)" if may_fail else ")")
+        self.direct = self.direct_result(ret, may_fail)
+        if self.direct is None:
+            out(f"outs = {no_outs} if out is None else {make_outs}")
+        else:
+            # the common out= (rt.direct_out) takes the result straight, no Outs
+            # (outs None); any other out= is Outs' to check and deliver
+            spec = self.module_name(f"_{f.sym_name.data}_result0")
+            self.constants.append(f"{spec} = {result_specs}[0]")
+            for test, value in (("if out is None", no_outs), (f"elif rt.direct_out(out, {spec}, "
+                                f"{python_tuple(params)})", "None"), ("else", make_outs)):
+                out(f"{test}:")
+                out(f"    outs = {value}")
         # np.errstate(all="ignore"), set on NumPy's context variable directly
         # (rt.FP_ERRORS says why)
         out("fp_errors = rt.FP_ERRORS.set(rt.IGNORE_ALL)")
@@ -526,11 +539,26 @@ class FunctionEmitter(PythonFunctionEmitter):
             self.emit_op(op)
         values = python_tuple([self.names[v] for v in ret.arguments])
         fresh = python_tuple([str(v in self.owned) for v in ret.arguments])
-        out(f"return outs.deliver({values}, {fresh})")
+        if self.direct is None:
+            out(f"return outs.deliver({values}, {fresh})")
+        else:
+            out(f"return {self.names[self.direct]} if outs is None else outs.deliver({values}, {fresh})")
         out.depth -= 1
         out("finally:")
         out("    rt.FP_ERRORS.reset(fp_errors)")
         out.depth -= 1
+
+    def direct_result(self, ret: func.ReturnOp, may_fail: bool) -> SSAValue | None:
+        """The one result a call with the common ``out=`` (``rt.direct_out``)
+        computes straight into that array, without an ``rt.Outs``: a
+        function of one static tensor result, a fusion's output (which
+        takes its array from ``outs.target``), that cannot fail at run time
+        (an error must leave ``out`` untouched). None for any other function."""
+        results = signature(self.function)[1]
+        if may_fail or len(results) != 1 or results[0].shape is None or rules.is_dynamic(results[0].shape):
+            return None
+        value = ret.arguments[0]
+        return value if isinstance(value.owner, FusionOp) else None
 
     # ------------------------------------------------------------------
     def emit_op(self, op: Operation) -> None:
@@ -642,7 +670,9 @@ class FunctionEmitter(PythonFunctionEmitter):
             name = n[r]
             result_names.append(name)
             slots = self.result_slots.get(r)
-            if slots:
+            if slots and r is self.direct:
+                out(f"{name} = out if outs is None else outs.target(0)")
+            elif slots:
                 out(f"{name} = outs.target({slots[0]})")
             else:
                 out(f"{name} = rt.output({flat_type_shape(r.type)}, {dtype_source(dtype_name(r.type))})")

@@ -463,6 +463,26 @@ def overlaps(a: np.ndarray, b: np.ndarray) -> bool:
         return True
 
 
+def direct_out(out, spec: Spec, inputs: Sequence[object]) -> bool:
+    """Whether ``out=`` is the common case, decided cheaply: one exact
+    ``np.ndarray`` (the static shape and dtype of the one result ``spec``),
+    writeable, overlapping no input, so the result is computed straight
+    into it. False leaves every decision, an error included, to ``Outs``:
+    generated code of one static result that cannot fail at run time
+    calls this first and makes no ``Outs`` when it holds (a per-call cost,
+    docs/performance.md)."""
+    if type(out) is not np.ndarray or out.shape != spec.shape or out.dtype != spec.dtype or spec.dynamic:
+        return False
+    flags = out.flags
+    if not flags.writeable:
+        return False
+    owned = flags.owndata
+    for x in inputs:  # overlaps(out, x), its owned-data test written in
+        if isinstance(x, np.ndarray) and not (owned and x is not out and x.flags.owndata) and overlaps(out, x):
+            return False
+    return True
+
+
 class Outs:
     """One call's ``out=`` (or its absence): checked before any work, it says
     where each result is computed and delivers the results.
@@ -483,19 +503,9 @@ class Outs:
         if out is None:
             self.arrays, self.direct = None, ()
             return
-        if type(out) is np.ndarray and len(results) == 1 and not may_fail:  # the common case, cheaply
-            spec = results[0]
-            flags = out.flags
-            if out.shape == spec.shape and out.dtype == spec.dtype and not spec.dynamic and flags.writeable:
-                self.arrays = (out,)
-                owned = flags.owndata
-                for x in inputs:  # overlaps(out, x), its owned-data test written in
-                    if isinstance(x, np.ndarray) and not (owned and x is not out and x.flags.owndata) \
-                            and overlaps(out, x):
-                        self.direct = (False,)
-                        return
-                self.direct = (True,)
-                return
+        if len(results) == 1 and not may_fail and direct_out(out, results[0], inputs):  # the common case
+            self.arrays, self.direct = (out,), (True,)
+            return
         arrays = self.arrays = checked_outs(out, results)
         direct = self.direct = []
         for k, array in enumerate(arrays):  # loops, not any(): this runs at every call

@@ -15,9 +15,18 @@
 // CHECK-NOT:     import numpy as np
 // A fusion this small runs inline in the function (no block function).
 // CHECK:         def scale(
+// One static result of a fusion, nothing that fails at run time: the common
+// out= (rt.direct_out) takes the result straight, any other goes to rt.Outs.
+// CHECK:           if out is None:
+// CHECK-NEXT:          outs = _scale_no_outs
+// CHECK-NEXT:      elif rt.direct_out(out, _scale_result0, (x, col)):
+// CHECK-NEXT:          outs = None
+// CHECK-NEXT:      else:
+// CHECK-NEXT:          outs = rt.Outs(out, _scale_results, (x, col))
 // CHECK:           # fusion0: iteration shape (3, 4), inline
-// CHECK-NEXT:      [[V:v[0-9_]*]] = outs.target(0)
+// CHECK-NEXT:      [[V:v[0-9_]*]] = out if outs is None else outs.target(0)
 // CHECK:           np.multiply(x, {{.*}}, out=[[V]])
+// CHECK:           return [[V]] if outs is None else outs.deliver(([[V]],), (True,))
 // CHECK-NOT:     // -----
 // CHECK:         # -----
 // CHECK:         def shift(
