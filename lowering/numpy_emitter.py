@@ -957,7 +957,21 @@ def static_expand(operand: str, source_shape: Sequence[rules.Dim], dims: Sequenc
     perm, shape = rt.expansion(tuple(source_shape), tuple(dims), rank)
     if perm is not None:
         operand = f"np.transpose({operand}, {list(perm)})"
-    return operand if perm is None and tuple(shape) == tuple(source_shape) else f"{operand}.reshape({shape})"
+        source_shape = [source_shape[p] for p in perm]
+    if tuple(shape) == tuple(source_shape):
+        return operand
+    # The reshape only adds size-1 dims: an index with None there (``row[None]``)
+    # makes the same view at under half a reshape's cost (a per-call cost).
+    parts, k = [], 0
+    for n in shape:
+        if k < len(source_shape) and n == source_shape[k]:
+            parts.append(":")
+            k += 1
+        else:
+            parts.append("None")
+    while parts[-1] == ":":
+        parts.pop()
+    return f"{operand}[{', '.join(parts)}]"
 
 
 def spec_tuple(specs: Sequence[rt.Spec]) -> str:
