@@ -144,14 +144,21 @@ def elementwise_code(op: Operation, args: Sequence[str], dst: str) -> list[str]:
     if isinstance(op, bc.CompareOp) and op.is_total_order:
         return [f"{dst}[...] = numerics.compare({op.comparison_direction.data.value!r}, {args[0]}, {args[1]}, "
                 "total_order=True)"]
-    if isinstance(op, bc.CompareOp):
-        ufunc = numerics.COMPARE[op.comparison_direction.data.value]
-        return [f"np.{ufunc.__name__}({args[0]}, {args[1]}, out={dst})"]
-    ufunc = numerics.direct_ufunc(op.SCALAR, split_type(op.results[0].type)[1], len(op.operands))
+    ufunc = one_ufunc(op)
     if ufunc is not None:
         return [f"np.{ufunc.__name__}({', '.join(args)}, out={dst})"]
     function = scalar.name_of(op.SCALAR)  # the definition, on arrays (bcast.ir.numerics)
     return [f"{dst}[...] = numerics.{function}({', '.join(args)})"]
+
+
+def one_ufunc(op: Operation):
+    """The ufunc ``elementwise_code`` writes ``op`` as, one call that
+    broadcasts its operands by NumPy's rules (None: other code)."""
+    if isinstance(op, bc.BitcastConvertOp | bc.ConvertOp | bc.SelectOp) or not is_elementwise(op):
+        return None
+    if isinstance(op, bc.CompareOp):
+        return None if op.is_total_order else numerics.COMPARE[op.comparison_direction.data.value]
+    return numerics.direct_ufunc(op.SCALAR, split_type(op.results[0].type)[1], len(op.operands))
 
 
 class PythonModuleEmitter:
@@ -706,6 +713,12 @@ class FunctionEmitter(PythonFunctionEmitter):
             if isinstance(o, bc.BroadcastInDimOp):
                 dims = list(o.dims)
                 src = flat_type_shape(o.operand.type)
+                if inline and numpy_aligned(src, dims, len(result_shape)) \
+                        and all(one_ufunc(use.operation) is not None for use in r.uses):
+                    # NumPy's own broadcasting (leading size-1 dims) in the ufuncs
+                    # that read it: no view at all (a per-call cost)
+                    value_expr[r] = outer_name[r] = arg_expr[o.operand]
+                    continue
                 out(f"{view} = {static_expand(arg_expr[o.operand], src, dims, len(result_shape))}")
                 leading = any(d == 0 and src[k] != 1 for k, d in enumerate(dims))
                 if not leading:
@@ -945,6 +958,13 @@ FRESH_RESULTS = (bc.SizeToTensorOp, bc.DynamicIotaOp, bc.SetDimensionSizeOp, bc.
 (``owned``, returned without a copy); the others give views (``slice``,
 ``reshape``, ``dynamic_slice``, a broadcast) or, for ``dot_general``,
 whatever ``np.matmul`` returns, which the caller gets a copy of."""
+
+
+def numpy_aligned(source_shape: Sequence[rules.Dim], dims: Sequence[int], rank: int) -> bool:
+    """Whether a broadcast_in_dim to ``rank`` dims is one NumPy's
+    broadcasting does by itself: the operand's dims are the result's last,
+    in order (only leading size-1 dims are added)."""
+    return list(dims) == list(range(rank - len(source_shape), rank))
 
 
 def static_expand(operand: str, source_shape: Sequence[rules.Dim], dims: Sequence[int], rank: int) -> str:

@@ -31,8 +31,17 @@
 // CHECK:         # -----
 // CHECK:         def shift(
 // CHECK:           # fusion0:
-// CHECK:         CHUNKS = ({'scale': scale}, {'shift': shift})
-// CHECK:         FUNCTIONS = {'scale': scale, 'shift': shift}
+// A broadcast that only adds leading size-1 dims, read by ufuncs: NumPy's own
+// broadcasting, no view.
+// CHECK-NOT:       _view =
+// CHECK:           np.add(x, row, out=
+// CHECK:         def pick(
+// CHECK:           # fusion0:
+// Read by select (np.copyto), the broadcast stays a view, indexed with None.
+// CHECK:           [[R:[a-z0-9_]+_view]] = row[None]
+// CHECK:           np.copyto({{.*}}, [[R]])
+// CHECK:         CHUNKS = ({'scale': scale}, {'shift': shift}, {'pick': pick})
+// CHECK:         FUNCTIONS = {'scale': scale, 'shift': shift, 'pick': pick}
 // EXPLICIT:      def scale(
 // EXPLICIT-NOT:    fusion0
 // EXPLICIT:        rt.broadcast_in_dim(
@@ -48,4 +57,9 @@ func.func @shift(%x: tensor<2x3xf32>, %row: tensor<3xf32>) -> tensor<2x3xf32> {
   %0 = bcast.add %x, %row : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
   %1 = bcast.negate %0 : tensor<2x3xf32>
   func.return %1 : tensor<2x3xf32>
+}
+// -----
+func.func @pick(%p: tensor<2x3xi1>, %x: tensor<2x3xf32>, %row: tensor<3xf32>) -> tensor<2x3xf32> {
+  %0 = bcast.select %p, %x, %row : (tensor<2x3xi1>, tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  func.return %0 : tensor<2x3xf32>
 }
