@@ -83,7 +83,7 @@ def dtype_source(name: str) -> str:
     return f"np.{name}" if hasattr(np, name) else f"rt.{name}"
 
 
-RESERVED = {"np", "rt", "numerics", "out", "outs", "fp_errors", "result", "i", "j", "FUNCTIONS", "CHUNKS"} | set(
+RESERVED = {"np", "rt", "numerics", "out", "outs", "out_flags", "fp_errors", "result", "i", "j", "FUNCTIONS", "CHUNKS"} | set(
     dir(builtins)
 )
 """Names the generated code uses for itself (and Python's builtins)."""
@@ -527,12 +527,14 @@ class FunctionEmitter(PythonFunctionEmitter):
         if self.direct is None:
             out(f"outs = {no_outs} if out is None else {make_outs}")
         else:
-            # the common out= (rt.direct_out) takes the result straight, no Outs
-            # (outs None); any other out= is Outs' to check and deliver
-            spec = self.module_name(f"_{f.sym_name.data}_result0")
-            self.constants.append(f"{spec} = {result_specs}[0]")
-            for test, value in (("if out is None", no_outs), (f"elif rt.direct_out(out, {spec}, "
-                                f"{python_tuple(params)})", "None"), ("else", make_outs)):
+            # the common out= (rt.direct_out_test, inline) takes the result
+            # straight, no Outs (outs None); any other out= is Outs' to check
+            name = f.sym_name.data
+            shape, dtype = self.module_name(f"_{name}_result_shape"), self.module_name(f"_{name}_result_dtype")
+            self.constants.append(f"{shape}, {dtype} = {result_specs}[0].shape, {result_specs}[0].dtype")
+            arrays = [p for p, spec in zip(params, arguments) if spec.shape is not None]
+            for test, value in (("if out is None", no_outs), (f"elif {rt.direct_out_test('out', shape, dtype, arrays)}",
+                                "None"), ("else", make_outs)):
                 out(f"{test}:")
                 out(f"    outs = {value}")
         # np.errstate(all="ignore"), set on NumPy's context variable directly
@@ -556,7 +558,7 @@ class FunctionEmitter(PythonFunctionEmitter):
         out.depth -= 1
 
     def direct_result(self, ret: func.ReturnOp, may_fail: bool) -> SSAValue | None:
-        """The one result a call with the common ``out=`` (``rt.direct_out``)
+        """The one result a call with the common ``out=`` (``rt.direct_out_test``)
         computes straight into that array, without an ``rt.Outs``: a
         function of one static tensor result, a fusion's output (which
         takes its array from ``outs.target``), that cannot fail at run time

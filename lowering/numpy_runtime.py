@@ -463,24 +463,20 @@ def overlaps(a: np.ndarray, b: np.ndarray) -> bool:
         return True
 
 
-def direct_out(out, spec: Spec, inputs: Sequence[object]) -> bool:
-    """Whether ``out=`` is the common case, decided cheaply: one exact
-    ``np.ndarray`` (the static shape and dtype of the one result ``spec``),
-    writeable, overlapping no input, so the result is computed straight
-    into it. False leaves every decision, an error included, to ``Outs``:
-    generated code of one static result that cannot fail at run time
-    calls this first and makes no ``Outs`` when it holds (a per-call cost,
-    docs/performance.md)."""
-    if type(out) is not np.ndarray or out.shape != spec.shape or out.dtype != spec.dtype or spec.dynamic:
-        return False
-    flags = out.flags
-    if not flags.writeable:
-        return False
-    owned = flags.owndata
-    for x in inputs:  # overlaps(out, x), its owned-data test written in
-        if isinstance(x, np.ndarray) and not (owned and x is not out and x.flags.owndata) and overlaps(out, x):
-            return False
-    return True
+def direct_out_test(out: str, shape: str, dtype: str, arrays: Sequence[str]) -> str:
+    """Python source of the test that ``out=`` (named ``out``) is the common
+    case: one exact ``np.ndarray`` (``shape`` and ``dtype``, names of the one
+    static result's), writeable, owning its data, as every input array
+    (``arrays``, names of ndarrays) does, and none of them: separate
+    allocations, which cannot overlap, so the result is computed straight
+    into it. A false test decides nothing: ``Outs`` then checks the
+    ``out=`` (errors included) and delivers. Generated code of one static
+    result that cannot fail at run time writes this inline, before any
+    ``Outs`` (a function call costs a fifth of a small call's overhead,
+    docs/performance.md); it binds ``out_flags``."""
+    distinct = "".join(f" and {a} is not {out} and {a}.flags.owndata" for a in arrays)
+    return (f"type({out}) is np.ndarray and {out}.shape == {shape} and {out}.dtype == {dtype} "
+            f"and (out_flags := {out}.flags).writeable and out_flags.owndata{distinct}")
 
 
 class Outs:
@@ -502,9 +498,6 @@ class Outs:
         self.results = results
         if out is None:
             self.arrays, self.direct = None, ()
-            return
-        if len(results) == 1 and not may_fail and direct_out(out, results[0], inputs):  # the common case
-            self.arrays, self.direct = (out,), (True,)
             return
         arrays = self.arrays = checked_outs(out, results)
         direct = self.direct = []

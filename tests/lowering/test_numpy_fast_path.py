@@ -1,7 +1,8 @@
 """The numpy backend's per-call shortcuts (docs/performance.md, "Per-call
-cost"): the generated code's inline argument test, the ``Outs`` made once
-for calls without ``out=``, the quick exact ``out=`` test and the owned-data
-shortcut of ``overlaps``. Each decides only the common case; every other
+cost"): the generated code's inline argument test and inline direct
+``out=`` test (``rt.direct_out_test``), the ``Outs`` made once for calls
+without ``out=``, the quick exact ``out=`` test and the owned-data shortcut
+of ``overlaps``, NumPy's own broadcasting in place of a view. Each decides only the common case; every other
 call gets the general rule's answer (docs/contracts.md), so the results and
 errors are the reference backend's."""
 
@@ -147,8 +148,9 @@ def test_owned_arrays_do_not_overlap_and_views_are_tested_exactly():
     lambda x: np.empty((8, 6), np.float32)[::2], lambda x: np.frombuffer(x.tobytes(), np.float32).reshape(4, 6).copy(),
 ])
 def test_the_quick_out_test_decides_as_the_general_one(make):
-    """``Outs``'s quick branch (one exact ``out``) and the general branch
-    give the same arrays and the same decision to write directly."""
+    """One exact ``out`` (``checked_outs``' quick branch) and the same in a
+    list (the general branch) give the same arrays and the same decision
+    to write directly."""
     results = (rt.Spec("result0", "tensor<4x6xf32>", (4, 6), np.float32),)
     x, row = X.copy(), ROW.copy()
     out = make(x)
@@ -206,7 +208,7 @@ def test_results_with_out_match_the_reference(mode, data):
 
 
 # --------------------------------------------------------------------------
-# the direct out= path (rt.direct_out): every check still fires
+# the direct out= path (rt.direct_out_test, inline): every check still fires
 # --------------------------------------------------------------------------
 
 ZERO_D = """
@@ -227,24 +229,27 @@ func.func @main(%x: tensor<0x3xf32>, %row: tensor<3xf32>) -> tensor<0x3xf32> {
 
 @pytest.fixture
 def outs_made(monkeypatch):
-    """How many ``rt.Outs`` calls with ``out=`` made (none on the direct path)."""
+    """The ``direct`` of each ``rt.Outs`` calls with ``out=`` made (none on
+    the inline direct path): ``[True]`` for a result ``Outs`` writes directly."""
     made = []
     general = rt.Outs
 
     def counting(out, *rest, **kw):
+        outs = general(out, *rest, **kw)
         if out is not None:  # not the module's one Outs for calls without out=
-            made.append(out)
-        return general(out, *rest, **kw)
+            made.append(list(outs.direct))
+        return outs
 
     monkeypatch.setattr(rt, "Outs", counting)
     return made
 
 
 def test_only_one_fused_static_result_that_cannot_fail_takes_the_direct_path():
-    assert "rt.direct_out(out," in bcast.compile(TANH, backend="numpy").python_source
-    assert "rt.direct_out(out," in bcast.compile(ZERO_D, backend="numpy").python_source
-    assert "rt.direct_out(out," in bcast.compile(ZERO_SIZE, backend="numpy").python_source
-    assert "rt.direct_out" not in bcast.compile(SCALAR, backend="numpy").python_source  # two results
+    direct = "(out_flags := out.flags)"
+    assert direct in bcast.compile(TANH, backend="numpy").python_source
+    assert direct in bcast.compile(ZERO_D, backend="numpy").python_source
+    assert direct in bcast.compile(ZERO_SIZE, backend="numpy").python_source
+    assert direct not in bcast.compile(SCALAR, backend="numpy").python_source  # two results
 
 
 def _want(x, row):
@@ -253,8 +258,8 @@ def _want(x, row):
 
 def test_a_fresh_exact_out_is_written_directly_and_returned(outs_made):
     f = bcast.compile(TANH, backend="numpy")
-    out = np.full((4, 6), 7, np.float32)
-    assert f(X, ROW, out=out) is out
+    out, x = np.full((4, 6), 7, np.float32), X.copy()  # X is a view (of linspace's array)
+    assert f(x, ROW, out=out) is out
     np.testing.assert_allclose(out, _want(X, ROW), rtol=1e-6)
     assert outs_made == []
 
@@ -301,7 +306,7 @@ def test_out_that_is_the_input_itself_gets_the_right_values(outs_made):
     x = X.copy()
     assert f(x, ROW, out=x) is x
     np.testing.assert_allclose(x, _want(X, ROW), rtol=1e-6)
-    assert len(outs_made) == 1  # overlap: Outs computes through a fresh buffer
+    assert outs_made == [[False]]  # overlap: Outs computes through a fresh buffer
 
 
 @pytest.mark.parametrize("layout", ["a view of it", "shifted by one row", "its transpose's transpose"])
@@ -314,11 +319,11 @@ def test_out_overlapping_an_input_gets_the_right_values(layout, outs_made):
     want = _want(x.copy(), ROW)
     assert f(x, ROW, out=out) is out
     np.testing.assert_allclose(out, want, rtol=1e-6)
-    assert len(outs_made) == 1
+    assert outs_made == [[False]]
 
 
 @pytest.mark.parametrize("layout", ["other rows", "interleaved columns"])
-def test_a_view_of_the_same_base_that_overlaps_nothing_is_allowed_and_direct(layout, outs_made):
+def test_a_view_of_the_same_base_that_overlaps_nothing_is_allowed_and_written_directly(layout, outs_made):
     f = bcast.compile(TANH, backend="numpy")
     if layout == "other rows":
         buf = np.zeros((8, 6), np.float32)
@@ -330,7 +335,7 @@ def test_a_view_of_the_same_base_that_overlaps_nothing_is_allowed_and_direct(lay
     assert f(x, ROW, out=out) is out
     np.testing.assert_allclose(out, _want(X, ROW), rtol=1e-6)
     np.testing.assert_array_equal(x, X)  # the input is not written
-    assert outs_made == []
+    assert outs_made == [[True]]  # views: Outs decides, by the exact test, and writes directly
 
 
 def _frozen32():
@@ -352,7 +357,7 @@ def test_out_of_an_ndarray_subclass_takes_the_general_path(outs_made):
     outs_made.clear()
     assert f(X, ROW, out=out) is out
     np.testing.assert_allclose(out, want, rtol=1e-6)
-    assert len(outs_made) == 1
+    assert outs_made == [[True]]
 
 
 def test_zero_d_and_zero_size_outs_on_the_direct_path(outs_made):
@@ -367,26 +372,35 @@ def test_zero_d_and_zero_size_outs_on_the_direct_path(outs_made):
     assert g(np.zeros((0, 3), np.float32), ROW[:3], out=empty) is empty
     with pytest.raises(BcastError, match=r"got shape \(3, 0\)"):
         g(np.zeros((0, 3), np.float32), ROW[:3], out=np.zeros((3, 0), np.float32))
-    assert len(outs_made) == 3  # the 0-d input itself and the two wrong shapes
+    # the 0-d input itself (through a buffer), and the 0-size call, whose row
+    # is a view (Outs decides, and writes directly); the wrong shapes fail in Outs
+    assert outs_made == [[False], [True]]
 
 
 @pytest.mark.parametrize("make", [
     lambda x: np.empty_like(x), lambda x: x, lambda x: x.T.T, lambda x: x[::-1, ::-1], lambda x: x.astype(np.float64),
     lambda x: np.empty((8, 6), np.float32)[::2], lambda x: np.empty((4, 6), np.float32).view(_Sub),
-    lambda x: np.zeros((6, 4), np.float32), lambda x: _frozen32(),
+    lambda x: np.zeros((6, 4), np.float32), lambda x: _frozen32(), lambda x: np.empty((4, 6), ">f4"),
+    lambda x: np.frombuffer(bytearray(96), np.float32).reshape(4, 6),
 ])
-def test_direct_out_holds_only_when_the_general_outs_writes_directly(make):
-    """``rt.direct_out`` accepts exactly the plain arrays that ``Outs``'
-    general branch (a list) checks, accepts and writes directly."""
+@pytest.mark.parametrize("input_is_a_view", [False, True])
+def test_the_inline_direct_test_holds_only_where_outs_writes_directly(make, input_is_a_view):
+    """``rt.direct_out_test``'s expression is a fast accept: where it holds,
+    ``Outs``' own checks accept the ``out`` and write it directly; it holds
+    for a fresh array of the result's type beside owned inputs."""
     results = (rt.Spec("result0", "tensor<4x6xf32>", (4, 6), np.float32),)
-    x, row = X.copy(), ROW.copy()
+    x, row = (X.copy() if not input_is_a_view else np.concatenate([X, X])[:4]), ROW.copy()
     out = make(x)
+    test = rt.direct_out_test("out", "shape", "dtype", ["x", "row"])
+    holds = eval(test, {"np": np}, {"out": out, "x": x, "row": row, "shape": (4, 6), "dtype": np.dtype(np.float32)})
     try:
-        general = list(rt.Outs([out], results, (x, row)).direct)
+        general = list(rt.Outs(out, results, (x, row)).direct)
     except rt.ArgumentError:
         general = [False]
-    # exactly for a plain ndarray; a subclass is left to Outs (never direct_out)
-    assert rt.direct_out(out, results[0], (x, row)) == (general[0] and type(out) is np.ndarray)
+    assert not holds or general == [True]
+    fresh = type(out) is np.ndarray and out.flags.owndata and out.dtype == np.float32 and out.shape == (4, 6) \
+        and out.flags.writeable and out is not x
+    assert holds == (fresh and not input_is_a_view)
 
 
 @settings(max_examples=examples(60), deadline=None)
@@ -394,7 +408,7 @@ def test_direct_out_holds_only_when_the_general_outs_writes_directly(make):
 def test_out_anywhere_in_the_inputs_buffer_gives_the_fresh_result(data):
     """``x`` and ``out`` are random strided (4, 6) views of one buffer: the
     result is the one computed into a fresh array, written directly exactly
-    when the two share no memory."""
+    when the two share no memory (views go to ``Outs``, which decides)."""
     buf = np.zeros(200, np.float32)
     views = []
     for _ in range(2):
@@ -407,13 +421,20 @@ def test_out_anywhere_in_the_inputs_buffer_gives_the_fresh_result(data):
     want = _want(x.copy(), ROW)
     made = []
     general = rt.Outs
-    rt.Outs = lambda out, *rest, **kw: (out is None or made.append(out)) and general(out, *rest, **kw)
+
+    def counting(out, *rest, **kw):
+        outs = general(out, *rest, **kw)
+        if out is not None:  # not the module's one Outs for calls without out=
+            made.append(list(outs.direct))
+        return outs
+
+    rt.Outs = counting
     try:
         assert bcast.compile(TANH, backend="numpy")(x, ROW, out=out) is out
     finally:
         rt.Outs = general
     np.testing.assert_allclose(out, want, rtol=1e-6)
-    assert (made == []) == (not np.shares_memory(x, out))
+    assert made == [[not np.shares_memory(x, out)]]  # views: Outs decides, exactly
 
 
 def test_static_expand_indexes_with_none_and_makes_expands_view():

@@ -16,10 +16,11 @@
 // A fusion this small runs inline in the function (no block function).
 // CHECK:         def scale(
 // One static result of a fusion, nothing that fails at run time: the common
-// out= (rt.direct_out) takes the result straight, any other goes to rt.Outs.
+// out= (rt.direct_out_test, inline) takes the result straight, any other
+// goes to rt.Outs.
 // CHECK:           if out is None:
 // CHECK-NEXT:          outs = _scale_no_outs
-// CHECK-NEXT:      elif rt.direct_out(out, _scale_result0, (x, col)):
+// CHECK-NEXT:      elif type(out) is np.ndarray and out.shape == _scale_result_shape and out.dtype == _scale_result_dtype and (out_flags := out.flags).writeable and out_flags.owndata and x is not out and x.flags.owndata and col is not out and col.flags.owndata:
 // CHECK-NEXT:          outs = None
 // CHECK-NEXT:      else:
 // CHECK-NEXT:          outs = rt.Outs(out, _scale_results, (x, col))
