@@ -83,9 +83,8 @@ def dtype_source(name: str) -> str:
     return f"np.{name}" if hasattr(np, name) else f"rt.{name}"
 
 
-RESERVED = {"np", "rt", "numerics", "out", "outs", "out_flags", "fp_errors", "result", "i", "j", "FUNCTIONS", "CHUNKS"} | set(
-    dir(builtins)
-)
+RESERVED = {"np", "rt", "numerics", "out", "outs", "out_flags", "fp_errors", "result", "i", "j", "FUNCTIONS",
+            "CHUNKS"} | set(dir(builtins))
 """Names the generated code uses for itself (and Python's builtins)."""
 
 
