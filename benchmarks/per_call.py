@@ -3,7 +3,7 @@ arithmetic is nothing (docs/contracts.md's argument and ``out=`` checks, the
 result allocation and the call into native code are all of it).
 
     python benchmarks/per_call.py [--sizes 16 1] [--rounds 31] [--calls 2000]
-                                  [--clock wall|cpu] [--profile c|numpy]
+                                  [--clock wall|cpu] [--profile c|numpy [--out]]
 
 The program is ``tanh(x + row)`` on an n x n f32 ``x`` and an n ``row``.
 Variants: bcast's C backend (with and without ``out=``), bcast's numpy
@@ -17,7 +17,7 @@ times ``--calls`` back-to-back calls of every variant in turn (the order
 rotates each round, so machine noise hits them alike); the table gives the
 median over rounds of the time per call, in microseconds. ``--profile``
 runs cProfile over many calls of one bcast backend and prints the
-functions the time goes to.
+functions the time goes to (``--out``: of its calls with ``out=``).
 """
 
 from __future__ import annotations
@@ -91,9 +91,9 @@ def measure(table: dict[str, Callable[[], object]], rounds: int, calls: int,
     return {name: statistics.median(ts) for name, ts in times.items()}
 
 
-def profile(backend: str, n: int, calls: int) -> None:
+def profile(backend: str, n: int, calls: int, with_out: bool = False) -> None:
     table = variants(n)
-    call = table[f"bcast {backend}"]
+    call = table[f"bcast {backend}" + (" out=" if with_out else "")]
     profiler = cProfile.Profile()
     profiler.enable()
     for _ in range(calls):
@@ -109,9 +109,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--calls", type=int, default=2000)
     parser.add_argument("--clock", choices=["wall", "cpu"], default="wall")
     parser.add_argument("--profile", choices=["c", "numpy"])
+    parser.add_argument("--out", action="store_true", help="with --profile: profile the calls with out=")
     args = parser.parse_args(argv)
     if args.profile:
-        profile(args.profile, args.sizes[0], args.calls * 10)
+        profile(args.profile, args.sizes[0], args.calls * 10, args.out)
         return 0
     clock = time.thread_time_ns if args.clock == "cpu" else time.perf_counter_ns
     results = {n: measure(variants(n), args.rounds, args.calls, clock) for n in args.sizes}

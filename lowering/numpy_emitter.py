@@ -83,9 +83,8 @@ def dtype_source(name: str) -> str:
     return f"np.{name}" if hasattr(np, name) else f"rt.{name}"
 
 
-RESERVED = {"np", "rt", "numerics", "out", "outs", "fp_errors", "result", "i", "j", "FUNCTIONS", "CHUNKS"} | set(
-    dir(builtins)
-)
+RESERVED = {"np", "rt", "numerics", "out", "outs", "out_flags", "fp_errors", "result", "i", "j", "FUNCTIONS",
+            "CHUNKS"} | set(dir(builtins))
 """Names the generated code uses for itself (and Python's builtins)."""
 
 
@@ -144,14 +143,21 @@ def elementwise_code(op: Operation, args: Sequence[str], dst: str) -> list[str]:
     if isinstance(op, bc.CompareOp) and op.is_total_order:
         return [f"{dst}[...] = numerics.compare({op.comparison_direction.data.value!r}, {args[0]}, {args[1]}, "
                 "total_order=True)"]
-    if isinstance(op, bc.CompareOp):
-        ufunc = numerics.COMPARE[op.comparison_direction.data.value]
-        return [f"np.{ufunc.__name__}({args[0]}, {args[1]}, out={dst})"]
-    ufunc = numerics.direct_ufunc(op.SCALAR, split_type(op.results[0].type)[1], len(op.operands))
+    ufunc = one_ufunc(op)
     if ufunc is not None:
         return [f"np.{ufunc.__name__}({', '.join(args)}, out={dst})"]
     function = scalar.name_of(op.SCALAR)  # the definition, on arrays (bcast.ir.numerics)
     return [f"{dst}[...] = numerics.{function}({', '.join(args)})"]
+
+
+def one_ufunc(op: Operation):
+    """The ufunc ``elementwise_code`` writes ``op`` as, one call that
+    broadcasts its operands by NumPy's rules (None: other code)."""
+    if isinstance(op, bc.BitcastConvertOp | bc.ConvertOp | bc.SelectOp) or not is_elementwise(op):
+        return None
+    if isinstance(op, bc.CompareOp):
+        return None if op.is_total_order else numerics.COMPARE[op.comparison_direction.data.value]
+    return numerics.direct_ufunc(op.SCALAR, split_type(op.results[0].type)[1], len(op.operands))
 
 
 class PythonModuleEmitter:
@@ -483,6 +489,8 @@ class FunctionEmitter(PythonFunctionEmitter):
         """Values held in arrays this function allocated (not inputs or views)."""
         self.fusion_count = 0
         self.result_slots: dict[SSAValue, list[int]] = {}
+        self.direct: SSAValue | None = None
+        """The result the common ``out=`` takes straight (``direct_result``)."""
 
     def emit(self) -> None:
         f, out = self.function, self.out
@@ -513,8 +521,21 @@ class FunctionEmitter(PythonFunctionEmitter):
         # no out=: an Outs made once (it then holds nothing of a call)
         no_outs = self.module_name(f"_{f.sym_name.data}_no_outs")
         self.constants.append(f"{no_outs} = rt.Outs(None, {result_specs}, ())")
-        out(f"outs = {no_outs} if out is None else rt.Outs(out, {result_specs}, {python_tuple(params)}"
-            + (", may_fail=True)" if may_fail else ")"))
+        make_outs = f"rt.Outs(out, {result_specs}, {python_tuple(params)}" + (", may_fail=True)" if may_fail else ")")
+        self.direct = self.direct_result(ret, may_fail)
+        if self.direct is None:
+            out(f"outs = {no_outs} if out is None else {make_outs}")
+        else:
+            # the common out= (rt.direct_out_test, inline) takes the result
+            # straight, no Outs (outs None); any other out= is Outs' to check
+            name = f.sym_name.data
+            shape, dtype = self.module_name(f"_{name}_result_shape"), self.module_name(f"_{name}_result_dtype")
+            self.constants.append(f"{shape}, {dtype} = {result_specs}[0].shape, {result_specs}[0].dtype")
+            arrays = [p for p, spec in zip(params, arguments) if spec.shape is not None]
+            for test, value in (("if out is None", no_outs), (f"elif {rt.direct_out_test('out', shape, dtype, arrays)}",
+                                "None"), ("else", make_outs)):
+                out(f"{test}:")
+                out(f"    outs = {value}")
         # np.errstate(all="ignore"), set on NumPy's context variable directly
         # (rt.FP_ERRORS says why)
         out("fp_errors = rt.FP_ERRORS.set(rt.IGNORE_ALL)")
@@ -526,11 +547,26 @@ class FunctionEmitter(PythonFunctionEmitter):
             self.emit_op(op)
         values = python_tuple([self.names[v] for v in ret.arguments])
         fresh = python_tuple([str(v in self.owned) for v in ret.arguments])
-        out(f"return outs.deliver({values}, {fresh})")
+        if self.direct is None:
+            out(f"return outs.deliver({values}, {fresh})")
+        else:
+            out(f"return {self.names[self.direct]} if outs is None else outs.deliver({values}, {fresh})")
         out.depth -= 1
         out("finally:")
         out("    rt.FP_ERRORS.reset(fp_errors)")
         out.depth -= 1
+
+    def direct_result(self, ret: func.ReturnOp, may_fail: bool) -> SSAValue | None:
+        """The one result a call with the common ``out=`` (``rt.direct_out_test``)
+        computes straight into that array, without an ``rt.Outs``: a
+        function of one static tensor result, a fusion's output (which
+        takes its array from ``outs.target``), that cannot fail at run time
+        (an error must leave ``out`` untouched). None for any other function."""
+        results = signature(self.function)[1]
+        if may_fail or len(results) != 1 or results[0].shape is None or rules.is_dynamic(results[0].shape):
+            return None
+        value = ret.arguments[0]
+        return value if isinstance(value.owner, FusionOp) else None
 
     # ------------------------------------------------------------------
     def emit_op(self, op: Operation) -> None:
@@ -642,7 +678,9 @@ class FunctionEmitter(PythonFunctionEmitter):
             name = n[r]
             result_names.append(name)
             slots = self.result_slots.get(r)
-            if slots:
+            if slots and r is self.direct:
+                out(f"{name} = out if outs is None else outs.target(0)")
+            elif slots:
                 out(f"{name} = outs.target({slots[0]})")
             else:
                 out(f"{name} = rt.output({flat_type_shape(r.type)}, {dtype_source(dtype_name(r.type))})")
@@ -676,6 +714,12 @@ class FunctionEmitter(PythonFunctionEmitter):
             if isinstance(o, bc.BroadcastInDimOp):
                 dims = list(o.dims)
                 src = flat_type_shape(o.operand.type)
+                if inline and numpy_aligned(src, dims, len(result_shape)) \
+                        and all(one_ufunc(use.operation) is not None for use in r.uses):
+                    # NumPy's own broadcasting (leading size-1 dims) in the ufuncs
+                    # that read it: no view at all (a per-call cost)
+                    value_expr[r] = outer_name[r] = arg_expr[o.operand]
+                    continue
                 out(f"{view} = {static_expand(arg_expr[o.operand], src, dims, len(result_shape))}")
                 leading = any(d == 0 and src[k] != 1 for k, d in enumerate(dims))
                 if not leading:
@@ -917,6 +961,13 @@ FRESH_RESULTS = (bc.SizeToTensorOp, bc.DynamicIotaOp, bc.SetDimensionSizeOp, bc.
 whatever ``np.matmul`` returns, which the caller gets a copy of."""
 
 
+def numpy_aligned(source_shape: Sequence[rules.Dim], dims: Sequence[int], rank: int) -> bool:
+    """Whether a broadcast_in_dim to ``rank`` dims is one NumPy's
+    broadcasting does by itself: the operand's dims are the result's last,
+    in order (only leading size-1 dims are added)."""
+    return list(dims) == list(range(rank - len(source_shape), rank))
+
+
 def static_expand(operand: str, source_shape: Sequence[rules.Dim], dims: Sequence[int], rank: int) -> str:
     """``rt.expand(operand, dims, rank)`` as Python source: for a static
     operand shape its transpose and reshape are decided here, once, not at
@@ -927,7 +978,21 @@ def static_expand(operand: str, source_shape: Sequence[rules.Dim], dims: Sequenc
     perm, shape = rt.expansion(tuple(source_shape), tuple(dims), rank)
     if perm is not None:
         operand = f"np.transpose({operand}, {list(perm)})"
-    return operand if perm is None and tuple(shape) == tuple(source_shape) else f"{operand}.reshape({shape})"
+        source_shape = [source_shape[p] for p in perm]
+    if tuple(shape) == tuple(source_shape):
+        return operand
+    # The reshape only adds size-1 dims: an index with None there (``row[None]``)
+    # makes the same view at under half a reshape's cost (a per-call cost).
+    parts, k = [], 0
+    for n in shape:
+        if k < len(source_shape) and n == source_shape[k]:
+            parts.append(":")
+            k += 1
+        else:
+            parts.append("None")
+    while parts[-1] == ":":
+        parts.pop()
+    return f"{operand}[{', '.join(parts)}]"
 
 
 def spec_tuple(specs: Sequence[rt.Spec]) -> str:

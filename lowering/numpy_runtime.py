@@ -463,6 +463,22 @@ def overlaps(a: np.ndarray, b: np.ndarray) -> bool:
         return True
 
 
+def direct_out_test(out: str, shape: str, dtype: str, arrays: Sequence[str]) -> str:
+    """Python source of the test that ``out=`` (named ``out``) is the common
+    case: one exact ``np.ndarray`` (``shape`` and ``dtype``, names of the one
+    static result's), writeable, owning its data, as every input array
+    (``arrays``, names of ndarrays) does, and none of them: separate
+    allocations, which cannot overlap, so the result is computed straight
+    into it. A false test decides nothing: ``Outs`` then checks the
+    ``out=`` (errors included) and delivers. Generated code of one static
+    result that cannot fail at run time writes this inline, before any
+    ``Outs`` (a function call costs a fifth of a small call's overhead,
+    docs/performance.md); it binds ``out_flags``."""
+    distinct = "".join(f" and {a} is not {out} and {a}.flags.owndata" for a in arrays)
+    return (f"type({out}) is np.ndarray and {out}.shape == {shape} and {out}.dtype == {dtype} "
+            f"and (out_flags := {out}.flags).writeable and out_flags.owndata{distinct}")
+
+
 class Outs:
     """One call's ``out=`` (or its absence): checked before any work, it says
     where each result is computed and delivers the results.
@@ -483,19 +499,6 @@ class Outs:
         if out is None:
             self.arrays, self.direct = None, ()
             return
-        if type(out) is np.ndarray and len(results) == 1 and not may_fail:  # the common case, cheaply
-            spec = results[0]
-            flags = out.flags
-            if out.shape == spec.shape and out.dtype == spec.dtype and not spec.dynamic and flags.writeable:
-                self.arrays = (out,)
-                owned = flags.owndata
-                for x in inputs:  # overlaps(out, x), its owned-data test written in
-                    if isinstance(x, np.ndarray) and not (owned and x is not out and x.flags.owndata) \
-                            and overlaps(out, x):
-                        self.direct = (False,)
-                        return
-                self.direct = (True,)
-                return
         arrays = self.arrays = checked_outs(out, results)
         direct = self.direct = []
         for k, array in enumerate(arrays):  # loops, not any(): this runs at every call

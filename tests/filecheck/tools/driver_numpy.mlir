@@ -15,15 +15,34 @@
 // CHECK-NOT:     import numpy as np
 // A fusion this small runs inline in the function (no block function).
 // CHECK:         def scale(
+// One static result of a fusion, nothing that fails at run time: the common
+// out= (rt.direct_out_test, inline) takes the result straight, any other
+// goes to rt.Outs.
+// CHECK:           if out is None:
+// CHECK-NEXT:          outs = _scale_no_outs
+// CHECK-NEXT:      elif type(out) is np.ndarray and out.shape == _scale_result_shape and out.dtype == _scale_result_dtype and (out_flags := out.flags).writeable and out_flags.owndata and x is not out and x.flags.owndata and col is not out and col.flags.owndata:
+// CHECK-NEXT:          outs = None
+// CHECK-NEXT:      else:
+// CHECK-NEXT:          outs = rt.Outs(out, _scale_results, (x, col))
 // CHECK:           # fusion0: iteration shape (3, 4), inline
-// CHECK-NEXT:      [[V:v[0-9_]*]] = outs.target(0)
+// CHECK-NEXT:      [[V:v[0-9_]*]] = out if outs is None else outs.target(0)
 // CHECK:           np.multiply(x, {{.*}}, out=[[V]])
+// CHECK:           return [[V]] if outs is None else outs.deliver(([[V]],), (True,))
 // CHECK-NOT:     // -----
 // CHECK:         # -----
 // CHECK:         def shift(
 // CHECK:           # fusion0:
-// CHECK:         CHUNKS = ({'scale': scale}, {'shift': shift})
-// CHECK:         FUNCTIONS = {'scale': scale, 'shift': shift}
+// A broadcast that only adds leading size-1 dims, read by ufuncs: NumPy's own
+// broadcasting, no view.
+// CHECK-NOT:       _view =
+// CHECK:           np.add(x, row, out=
+// CHECK:         def pick(
+// CHECK:           # fusion0:
+// Read by select (np.copyto), the broadcast stays a view, indexed with None.
+// CHECK:           [[R:[a-z0-9_]+_view]] = row[None]
+// CHECK:           np.copyto({{.*}}, [[R]])
+// CHECK:         CHUNKS = ({'scale': scale}, {'shift': shift}, {'pick': pick})
+// CHECK:         FUNCTIONS = {'scale': scale, 'shift': shift, 'pick': pick}
 // EXPLICIT:      def scale(
 // EXPLICIT-NOT:    fusion0
 // EXPLICIT:        rt.broadcast_in_dim(
@@ -39,4 +58,9 @@ func.func @shift(%x: tensor<2x3xf32>, %row: tensor<3xf32>) -> tensor<2x3xf32> {
   %0 = bcast.add %x, %row : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
   %1 = bcast.negate %0 : tensor<2x3xf32>
   func.return %1 : tensor<2x3xf32>
+}
+// -----
+func.func @pick(%p: tensor<2x3xi1>, %x: tensor<2x3xf32>, %row: tensor<3xf32>) -> tensor<2x3xf32> {
+  %0 = bcast.select %p, %x, %row : (tensor<2x3xi1>, tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  func.return %0 : tensor<2x3xf32>
 }
