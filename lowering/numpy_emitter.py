@@ -141,9 +141,9 @@ def elementwise_code(op: Operation, args: Sequence[str], dst: str) -> list[str]:
     if isinstance(op, bc.SelectOp):
         p, t, f = args
         return [f"np.copyto({dst}, {f})", f"np.copyto({dst}, {t}, where={p})"]
-    if isinstance(op, bc.CompareOp) and op.is_total_order:
+    if isinstance(op, bc.CompareOp) and (op.is_total_order or split_type(op.lhs.type)[1] in rules.NIBBLES):
         return [f"{dst}[...] = numerics.compare({op.comparison_direction.data.value!r}, {args[0]}, {args[1]}, "
-                "total_order=True)"]
+                f"total_order={op.is_total_order})"]
     if isinstance(op, bc.CompareOp):
         ufunc = numerics.COMPARE[op.comparison_direction.data.value]
         return [f"np.{ufunc.__name__}({args[0]}, {args[1]}, out={dst})"]
