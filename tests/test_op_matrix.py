@@ -40,7 +40,7 @@ import bcast
 from bcast.ir import ops as bc
 from bcast.ir import rules
 from bcast.tests import programs
-from bcast.ir.types import finfo, is_float_dtype
+from bcast.ir.types import finfo, iinfo, is_float_dtype
 from bcast.tests.edge_values import ELEMENT_TYPES, convert_sources, dtype, edges, pairs
 from bcast.tools import driver
 
@@ -93,7 +93,7 @@ class Row:
 def oracle_convert(x: np.ndarray, to: np.dtype) -> np.ndarray:
     """``programs.oracle_convert``, but float -> 64-bit integer in Python
     ints: its clip to ``float(MAX)`` (2**63, out of range) wraps to ``MIN``."""
-    if not is_float_dtype(x.dtype) or to.kind not in "iu":
+    if not is_float_dtype(x.dtype) or to.kind not in "iu":  # (int4/uint4 too: programs.oracle_convert)
         return programs.oracle_convert(x, to)
     info = np.iinfo(to)
     return np.array([0 if np.isnan(v) else info.min if v == -np.inf else info.max if v == np.inf
@@ -112,7 +112,7 @@ def oracle_reduce_pair(kind: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     if identity in ("lowest", "highest"):
         end = np.inf if is_float_dtype(a.dtype) else None
         if end is None:
-            info = np.iinfo(a.dtype)
+            info = iinfo(a.dtype)
             value = info.min if identity == "lowest" else info.max
         else:
             value = -end if identity == "lowest" else end
@@ -181,7 +181,7 @@ def rows(t: str) -> tuple[Row, ...]:
                                  lambda v, to=to: oracle_convert(v["c"], dtype(to)), ("c",)))
         elif op is bc.BitcastConvertOp:
             for to in ELEMENT_TYPES:
-                if to != t and "i1" not in (t, to) and dtype(to).itemsize == dtype(t).itemsize:
+                if to != t and "i1" not in (t, to) and rules.bit_width(to) == rules.bit_width(t):
                     found.append(Row(f"bitcast_convert.{to}", name, f"{op.name} %c : ({m}) -> tensor<{{M}}x{to}>",
                                      to, lambda v, to=to: v["c"].view(dtype(to)), ("c",)))
         elif op is bc.ReduceOp:
