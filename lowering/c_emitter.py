@@ -1648,13 +1648,7 @@ class FunctionEmitter:
             return f"{sext[0]} {'>' if name == 'arith.maxsi' else '<'} {sext[1]} ? {operands[0]} : {operands[1]}"
         if isinstance(op, arith.CmpiOp) and (predicate := arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data])[0] == "s":
             return f"{sext[0]} {_RELATIONS[predicate[1:]]} {sext[1]}"
-        if name in ("arith.extsi", "arith.sitofp") and _is_nibble(src):
-            return f"({c_type(t)})({wide_signed(t) if isinstance(t, IntegerType) else 'int'}){sext[0]}"
-        if name in ("arith.trunci", "arith.fptoui") and _is_nibble(t):
-            return f"bcast_nibble((uint32_t){operands[0]})"
-        if name == "arith.fptosi" and _is_nibble(t):
-            return f"bcast_nibble((uint32_t)(int){operands[0]})"
-        return self.typed_scalar(op, operands, t)
+        return self.typed_scalar(op, operands, t)  # casts: ``cast``
 
     def typed_scalar(self, op: Operation, operands: list[str], t: Attribute | None,
                      src: Attribute | None = None) -> str | None:
@@ -1788,9 +1782,12 @@ class FunctionEmitter:
             if isinstance(dst, IntegerType):
                 return f"bcast_bits_f{_float_bits(src)}({x})"
             return f"bcast_f{_float_bits(dst)}_bits({x})"
+        if _is_nibble(dst) and name in ("arith.trunci", "arith.fptoui", "arith.fptosi"):  # the low four bits
+            return f"bcast_nibble((uint32_t){'(int)' if name == 'arith.fptosi' else ''}{x})"
         if name in ("arith.extsi", "arith.sitofp", "arith.index_cast") and isinstance(src, IntegerType):
             sb = width(src)
-            signed = f"(-(int8_t)({x}))" if sb == 1 else f"({signed_type(sb)}){x}"
+            signed = (f"(-(int8_t)({x}))" if sb == 1 else f"bcast_sext4({x})" if sb == 4
+                      else f"({signed_type(sb)}){x}")
             if name == "arith.extsi" or isinstance(dst, IntegerType | IndexType):
                 return f"({dt})({wide_signed(dst)}){signed}"
             return f"({dt}){signed}"
