@@ -391,7 +391,12 @@ class Known:
 
 _CLAMP_ZEROS = ("clamp is maximum then minimum: which zero it gives where +0.0 meets -0.0 is not specified "
                 "(docs/semantics.md)")
-DEVIATIONS = [
+_NIBBLE_REFUSAL = r"is not supported by the array-api target \(its element type u?i4\)"
+DEVIATIONS = [  # (the first that matches counts: the target's refusal of i4 comes before any namespace's)
+    *(Known(backend, types, rows, "the array-api target refuses i4 and ui4: the standard has no 4-bit "
+            "integers (docs/array-api.md)", raises=_NIBBLE_REFUSAL)
+      for backend in ("array-api", "array-api-strict")
+      for types, rows in (("*i4", "*"), ("*", "convert.*i4"), ("*", "bitcast_convert.*i4"))),
     Known("stablehlo-xla", "f[36]*", "clamp", _CLAMP_ZEROS + "; XLA flushes subnormals (below)",
           ignore=lambda operands, want: _zero_ties(operands, want) | flushed(operands, want)),
     Known("stablehlo-xla", "f[36]*", "*", "XLA's CPU runtime flushes f32 and f64 subnormals to zero, in operands "
