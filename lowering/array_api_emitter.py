@@ -57,8 +57,9 @@ from bcast.passes.errors import PassError, check_element_types
 NIBBLES_REFUSED = ["the Array API standard has no 4-bit integers; the reference, numpy and c backends "
                    "compute i4 and ui4 (or convert them to i8/ui8 first)"]
 """Why the array-api target refuses ``i4``/``ui4`` on every namespace
-(docs/array-api.md): NumPy has no standard int4 (``np.dtype("int4")`` is
-``int32``), array_api_strict and dask none at all."""
+(docs/array-api.md): the standard has no 4-bit integers, array_api_strict
+and dask none at all, NumPy's namespace functions do not take ml_dtypes'
+int4, and JAX refuses some ops on its own."""
 
 
 class FunctionEmitter(PythonFunctionEmitter):
