@@ -366,3 +366,21 @@ def test_jnp_int4_export_goes_back_to_xla(capsys, tmp_path, name: str) -> None:
     for got, want in zip(run_stablehlo(out, args), run_stablehlo(path.read_text(), args), strict=True):
         assert got.dtype == want.dtype
         assert got.astype(np.int64).tolist() == want.astype(np.int64).tolist()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_arguments_and_out_follow_the_argument_rule(backend: str) -> None:
+    """Python ints that fit convert; 8 does not fit i4, and int8 or uint4
+    arrays do not convert without loss: each a BcastError naming the
+    argument. ``out=`` of int4 is written and returned."""
+    text = "func.func @main(%a: tensor<3xi4>) -> tensor<3xi4> {\n  %0 = bcast.negate %a : tensor<3xi4>\n" \
+           "  func.return %0 : tensor<3xi4>\n}\n"
+    f = bcast.compile(text, backend=backend)
+    assert f([1, -8, 7]).astype(np.int64).tolist() == [-1, -8, -7]
+    for bad, said in (([8, 0, 0], "the Python value 8"), (np.array([1, 2, 3], np.int8), "an array of int8"),
+                      (wrap([1, 2, 3], "ui4"), "an array of uint4")):
+        with pytest.raises(bcast.BcastError, match=rf"arg0 \(%a\): {said}"):
+            f(bad)
+    out = np.empty(3, I4)
+    assert f(wrap([1, 2, 3], "i4"), out=out) is out
+    assert out.astype(np.int64).tolist() == [-1, -2, -3]
