@@ -96,6 +96,7 @@ try:  # bf16 values are ml_dtypes' (bcast reads bf16 only with it)
     import ml_dtypes
 
     DTYPES["bf16"] = ml_dtypes.bfloat16
+    DTYPES["i4"], DTYPES["ui4"] = ml_dtypes.int4, ml_dtypes.uint4  # values -8..7 and 0..15, one per byte
 except ImportError:
     pass
 """Element types whose expected values the runner reads (bcast's element

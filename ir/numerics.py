@@ -20,7 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from bcast.ir import rules, scalar, special
-from bcast.ir.types import NUMPY_DTYPES, is_float_dtype
+from bcast.ir.types import NIBBLE_DTYPES, NUMPY_DTYPES, iinfo, is_float_dtype
 
 _ERR = dict(all="ignore")
 
@@ -44,15 +44,25 @@ def element_of(x: np.ndarray) -> str:
 
 def _as(x: np.ndarray, kind: str) -> np.ndarray:
     """``x``'s bits read as signed (``"s"``) or unsigned (``"u"``) integers:
-    arith's primitives are signless, NumPy's ufuncs read the dtype."""
+    arith's primitives are signless, NumPy's ufuncs read the dtype. A
+    4-bit value becomes a byte: its nibble sign-extended (``"s"``) or
+    zero-extended (``"u"``), which ``_narrow`` wraps back."""
     if x.dtype == np.bool_:
         return x
+    if x.dtype in NIBBLE_DTYPES:
+        return x.view(NUMPY_DTYPES["i4" if kind == "s" else "ui4"]).astype(np.int8 if kind == "s" else np.uint8)
     return x.view(np.dtype(f"{'i' if kind == 's' else 'u'}{x.dtype.itemsize}"))
+
+
+def _narrow(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """A byte-wide result back in ``dtype``: a 4-bit type keeps the low 4
+    bits (two's complement wrap, ml_dtypes' integer cast), any other the bits."""
+    return x.astype(dtype) if dtype in NIBBLE_DTYPES else x.view(dtype)
 
 
 def _signless(ufunc: np.ufunc, kind: str):
     def apply(x, y):
-        return ufunc(_as(x, kind), _as(y, kind)).view(x.dtype)
+        return _narrow(ufunc(_as(x, kind), _as(y, kind)), x.dtype)
 
     return apply
 
@@ -134,13 +144,19 @@ class NumpyScalars:
             return np.array(value, dtype)
         if dtype == np.bool_:
             return np.array(bool(value & 1))
-        return np.array(value % (1 << (8 * dtype.itemsize)), _unsigned_of(dtype)).view(dtype)
+        return _narrow(np.array(value % (1 << rules.bit_width(element)), _unsigned_of(dtype)), dtype)
 
     def apply(self, name, *xs):
+        if xs and xs[0].dtype in NIBBLE_DTYPES:  # in a byte, read as the primitive reads its operands
+            unsigned = name.endswith("ui") or name == "math.ctpop"
+            wide = [_as(x, "u" if unsigned else "s") for x in xs]
+            return _narrow(np.asarray(_PRIMITIVES[name](*wide)), xs[0].dtype)
         return np.asarray(_PRIMITIVES[name](*xs))
 
     def cmpi(self, predicate, x, y):
         if predicate in ("eq", "ne"):
+            if x.dtype in NIBBLE_DTYPES:
+                x, y = _as(x, "u"), _as(y, "u")
             return _INTEGER_PREDICATES[predicate](x, y)
         kind, order = predicate[0], predicate[1:]
         return _INTEGER_PREDICATES[order](_as(x, kind), _as(y, kind))
@@ -162,7 +178,7 @@ class NumpyScalars:
                   "arith.trunci": "u"}.get(name)  # fmt: skip
         if name == "arith.bitcast":
             return x.view(dtype)
-        x = _as(x, source) if source and x.dtype.kind in "iub" else x
+        x = _as(x, source) if source and (x.dtype.kind in "iub" or x.dtype in NIBBLE_DTYPES) else x
         return x.astype(dtype)
 
     def loop(self, trips, inits, body):
@@ -208,7 +224,10 @@ def direct_ufunc(definition, element: str, arity: int) -> np.ufunc | None:
     one primitive to its operands and that primitive is one ufunc on arrays
     of the element's signedness (``maxsi`` on signed arrays). A math
     function on f16 is its ufunc too: NumPy computes it in f32 and rounds
-    once, as the definition says."""
+    once, as the definition says. None for ``i4``/``ui4``: their ops run in
+    a byte (``NumpyScalars.apply``), not in ml_dtypes' own ufunc loops."""
+    if element in rules.NIBBLES:
+        return None
     if isinstance(definition, scalar.MathFunction) and rules.kind(element) == "float":
         return DIRECT_UFUNCS.get(definition.primitive)
     primitive = scalar.one_primitive(definition, element, arity)
@@ -237,6 +256,9 @@ def compare(direction: str, x, y, total_order: bool = False):
     x, y = np.asarray(x), np.asarray(y)
     if total_order and is_float_dtype(x.dtype):
         return scalar.compare(_SCALARS, element_of(x), direction, x, y, total_order=True)
+    if x.dtype in NIBBLE_DTYPES:  # as values, in a byte
+        signedness = rules.kind(element_of(x))[0]
+        x, y = _as(x, signedness), _as(y, signedness)
     return COMPARE[direction](x, y)
 
 
@@ -249,7 +271,10 @@ def convert(x, dtype) -> np.ndarray:
     x = np.asarray(x)
     source, target = element_of(x), _DTYPE_ELEMENTS[np.dtype(dtype)]
     with np.errstate(**_ERR):
-        return np.asarray(scalar.convert(_SCALARS, source, target, x)).astype(dtype, copy=False)
+        result = np.asarray(scalar.convert(_SCALARS, source, target, x))
+    if result.dtype in NIBBLE_DTYPES and result.dtype != dtype:  # i4 <-> ui4: the same bits
+        return _narrow(_as(result, "u"), np.dtype(dtype))
+    return result.astype(dtype, copy=False)
 
 
 REDUCTIONS = {
@@ -273,10 +298,12 @@ def reduction_identity(kind: str, dtype) -> np.ndarray:
         if is_float_dtype(dtype):
             value = -np.inf if kind == "maximum" else np.inf
         else:
-            info = np.iinfo(dtype)
+            info = iinfo(dtype)
             value = info.min if kind == "maximum" else info.max
         return np.array(value, dtype)
     if kind == "and":
+        if dtype in NIBBLE_DTYPES:
+            return np.array(-1, np.int8).astype(dtype)  # all four bits
         return np.invert(np.zeros((), dtype))  # all ones (True for i1)
     return np.array(1 if kind == "multiply" else 0, dtype)
 
@@ -295,13 +322,13 @@ def reduce(kind: str, x, dims, keepdims: bool = False, out: np.ndarray | None = 
     direct = out is not None and acc == x.dtype
     with np.errstate(**_ERR):  # (an f16 sum may overflow when rounded back)
         result = ufunc.reduce(
-            x, axis=tuple(dims), dtype=acc, keepdims=keepdims,
-            initial=reduction_identity(kind, acc)[()], out=out if direct else None,
+            x.astype(acc, copy=False), axis=tuple(dims), dtype=acc, keepdims=keepdims,
+            initial=reduction_identity(kind, x.dtype).astype(acc)[()], out=out if direct else None,
         )  # fmt: skip
         if out is None:
             return np.asarray(result).astype(x.dtype, copy=False)
         if not direct:
-            np.copyto(out, result, casting="same_kind")
+            np.copyto(out, np.asarray(result).astype(x.dtype, copy=False))
     return out
 
 
@@ -332,9 +359,10 @@ def pad(x, value, low, high, interior) -> np.ndarray:
 def _accumulator(dtype: np.dtype) -> np.dtype:
     """What a contraction sums in: ``f32`` for ``f16``/``bf16`` (rounded once at the
     end, as ``reduce`` does and XLA's CPU dot does), else the element type
-    (integers wrap, as ``np.matmul`` on them does)."""
+    (integers wrap, as ``np.matmul`` on them does); ``i4``/``ui4`` their byte
+    (``rules.storage``), wrapped back at the end."""
     element = _DTYPE_ELEMENTS.get(np.dtype(dtype))
-    return np.dtype(NUMPY_DTYPES[rules.accumulator(element)]) if element else np.dtype(dtype)
+    return np.dtype(NUMPY_DTYPES[rules.storage(rules.accumulator(element))]) if element else np.dtype(dtype)
 
 
 def matmul(x, y) -> np.ndarray:
@@ -557,11 +585,11 @@ def cumulative(kind: str, x, dim: int, reverse: bool = False) -> np.ndarray:
     acc = _accumulator(x.dtype)
     source = np.flip(x, dim) if reverse else x
     with np.errstate(**_ERR):
-        result = REDUCTIONS[kind].accumulate(source, axis=dim, dtype=acc)
+        result = REDUCTIONS[kind].accumulate(source.astype(acc, copy=False), axis=dim, dtype=acc)
         if kind == "add" and is_float_dtype(acc):
             result = result + reduction_identity(kind, acc)
         result = np.flip(result, dim) if reverse else result
-        return np.array(result, dtype=x.dtype)
+        return np.asarray(result).astype(x.dtype)
 
 
 def reduce_window(kind: str, x, init, window: Sequence[int], strides: Sequence[int],
@@ -584,9 +612,9 @@ def reduce_window(kind: str, x, init, window: Sequence[int], strides: Sequence[i
     views = views[tuple(slice(None, None, s) for s in strides) + tuple(slice(None, None, d) for d in window_dilations)]
     acc = _accumulator(x.dtype)
     with np.errstate(**_ERR):
-        folded = REDUCTIONS[kind].reduce(views, axis=tuple(range(x.ndim, 2 * x.ndim)), dtype=acc,
-                                         initial=reduction_identity(kind, acc)[()])  # fmt: skip
-        return np.array(REDUCTIONS[kind](folded, init.astype(acc)), dtype=x.dtype)
+        folded = REDUCTIONS[kind].reduce(views.astype(acc, copy=False), axis=tuple(range(x.ndim, 2 * x.ndim)),
+                                         dtype=acc, initial=reduction_identity(kind, x.dtype).astype(acc)[()])
+        return np.array(REDUCTIONS[kind](folded, init.astype(acc)), dtype=acc).astype(x.dtype, copy=False)
 
 
 def window_places(out: Sequence[int], window: Sequence[int], strides: Sequence[int],

@@ -66,6 +66,7 @@ from bcast.ir.directives import (CheckedShapes, DotDims, IndexList, JoinedOperan
                                   SliceRanges, SortedDims, conv_window_text, parse_conv_dims, parse_conv_window)
 from bcast.ir.rules import IncompatibleDims, Levels, RuleError, Semantics, Shape
 from bcast.ir.types import (
+    iinfo,
     is_float_dtype,
     NUMPY_DTYPES,
     TYPE_CACHE_SIZE,
@@ -416,7 +417,7 @@ def check_size(size: int) -> int:
 def check_size_fits(size: int, dtype: np.dtype, type_text: str) -> None:
     """``bcast.size_to_tensor``: the size fits its tensor's integer type
     (never a wrapped value)."""
-    if size > np.iinfo(dtype).max:
+    if size > iinfo(dtype).max:
         raise RuntimeShapeError(f"size {size} does not fit {type_text}")
 
 
@@ -2826,7 +2827,7 @@ class ArgReduceOp(BcastOp, abc.ABC):
         if rules.kind(index) not in self.INDEX_KINDS:
             raise Diagnostic(f"result must have {KIND_WORDS[self.INDEX_KINDS]} elements (the index type), "
                              f"got element type {index}")  # fmt: skip
-        if shape[self.dim] - 1 > np.iinfo(NUMPY_DTYPES[index]).max:
+        if shape[self.dim] - 1 > iinfo(NUMPY_DTYPES[index]).max:
             raise Diagnostic(f"index type {index} cannot hold index {shape[self.dim] - 1} of dim {self.dim}",
                              ["choose a wider index type (i64)"])  # fmt: skip
         kept = (*shape[:self.dim], *shape[self.dim + 1:])

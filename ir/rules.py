@@ -1424,10 +1424,22 @@ ELEMENT_TYPES = (
     "ui8", "ui16", "ui32", "ui64",
     "f16", "f32", "f64",
     "bf16",
+    "i4", "ui4",
 )  # fmt: skip
 """bcast's element types. ``bf16`` (bfloat16: f32's exponent, 8 significand
 bits) is JAX's mixed-precision type; NumPy holds it as ``ml_dtypes.bfloat16``
-(docs/semantics.md, "bf16")."""
+(docs/semantics.md, "bf16"). ``i4``/``ui4`` are JAX's quantized-weight
+integers, ``ml_dtypes.int4``/``uint4`` (docs/semantics.md, "i4 and ui4")."""
+
+NIBBLES = ("i4", "ui4")
+"""The 4-bit integers: one per byte in memory, computed in a wider integer
+and wrapped back to 4 bits after every op, on every backend (``storage``)."""
+
+
+def storage(t: str) -> str:
+    """The byte-wide integer a 4-bit type is computed in (``i8``/``ui8``:
+    the value sign- or zero-extended); every other type is its own."""
+    return {"i4": "i8", "ui4": "ui8"}.get(t, t)
 
 HALF_FLOATS = ("f16", "bf16")
 """The 16-bit floats: every backend computes their math functions and

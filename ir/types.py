@@ -26,6 +26,7 @@ from xdsl.irdl import irdl_attr_definition, param_def
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 
+from bcast.ir import rules
 from bcast.ir.rules import (
     ELEMENT_TYPES,
     Dynamic,
@@ -44,8 +45,8 @@ try:  # NumPy has no bfloat16; ml_dtypes (which jax installs) adds it
 except ImportError:  # pragma: no cover - exercised by a test that hides the module
     ml_dtypes = None
 
-NEEDS_ML_DTYPES = ["bf16 arrays need the ml_dtypes package (pip install 'bcast[bf16]' or pip install ml_dtypes)"]
-"""The hint of the one refusal of ``bf16`` without ml_dtypes (``split_type``)."""
+NEEDS_ML_DTYPES = ["bf16, i4 and ui4 arrays need the ml_dtypes package (pip install 'bcast[bf16]' or pip install ml_dtypes)"]
+"""The hint of the one refusal of ``bf16``, ``i4`` and ``ui4`` without ml_dtypes (``split_type``)."""
 
 NUMPY_DTYPES = {
     "i1": np.bool_,
@@ -61,6 +62,7 @@ NUMPY_DTYPES = {
     "f32": np.float32,
     "f64": np.float64,
     **({"bf16": ml_dtypes.bfloat16} if ml_dtypes is not None else {}),
+    **({"i4": ml_dtypes.int4, "ui4": ml_dtypes.uint4} if ml_dtypes is not None else {}),
 }
 
 
@@ -72,6 +74,27 @@ not ``f``: ask ``is_float_dtype``, never ``dtype.kind``)."""
 def is_float_dtype(dtype) -> bool:
     """Whether ``dtype`` is one of bcast's floats, bfloat16 included."""
     return np.dtype(dtype) in FLOAT_DTYPES
+
+
+NIBBLE_DTYPES = {np.dtype(NUMPY_DTYPES[name]): np.dtype(NUMPY_DTYPES[rules.storage(name)])
+                 for name in rules.NIBBLES if name in NUMPY_DTYPES}
+"""ml_dtypes' int4/uint4 -> the byte-wide dtype bcast computes them in
+(``rules.storage``). Their kind is ``V``, not ``i``/``u``, and ml_dtypes'
+own arithmetic does not wrap every op (``-int4(-8)`` prints 8): bcast never
+computes in them, only stores (docs/semantics.md, "i4 and ui4")."""
+
+
+def is_integer_dtype(dtype) -> bool:
+    """Whether ``dtype`` is one of bcast's non-boolean integers, int4/uint4
+    included (ask this, never ``dtype.kind in "iu"``)."""
+    dtype = np.dtype(dtype)
+    return dtype.kind in "iu" or dtype in NIBBLE_DTYPES
+
+
+def iinfo(dtype):
+    """``np.iinfo`` of an integer dtype, int4/uint4 included (ml_dtypes')."""
+    dtype = np.dtype(dtype)
+    return ml_dtypes.iinfo(dtype) if dtype in NIBBLE_DTYPES else np.iinfo(dtype)
 
 
 def finfo(dtype):
@@ -189,7 +212,7 @@ def split_type(t: Attribute) -> tuple[Levels, str]:
     if name is None:
         raise RuleError(
             f"unsupported element type {inner}",
-            ["bcast supports i1, i8..i64, ui8..ui64, f16, f32, f64 and bf16"],
+            ["bcast supports i1, i4, i8..i64, ui4, ui8..ui64, f16, f32, f64 and bf16"],
         )
     if name not in NUMPY_DTYPES:
         raise RuleError(f"element type {name} is not available", NEEDS_ML_DTYPES)

@@ -52,7 +52,14 @@ from bcast.lowering.numpy_emitter import (
     site,
     starts_source,
 )
-from bcast.passes.errors import PassError
+from bcast.passes.errors import PassError, check_element_types
+
+NIBBLES_REFUSED = ["the Array API standard has no 4-bit integers; the reference, numpy and c backends "
+                   "compute i4 and ui4 (or convert them to i8/ui8 first)"]
+"""Why the array-api target refuses ``i4``/``ui4`` on every namespace
+(docs/array-api.md): the standard has no 4-bit integers, array_api_strict
+and dask none at all, NumPy's namespace functions do not take ml_dtypes'
+int4, and JAX refuses some ops on its own."""
 
 
 class FunctionEmitter(PythonFunctionEmitter):
@@ -60,6 +67,7 @@ class FunctionEmitter(PythonFunctionEmitter):
 
     def emit(self) -> None:
         f, out, n = self.function, self.out, self.names
+        check_element_types(f, rules.NIBBLES, "the array-api target", NIBBLES_REFUSED)
         block = f.body.blocks[0]
         params, argument_specs, result_specs = self.begin_function()
         tensors = [n[a] for a in block.args if not isinstance(a.type, IndexType)]

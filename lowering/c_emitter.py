@@ -181,6 +181,12 @@ static inline uint16_t bcast_f64_bf16(double d) {
     }
     return bcast_f32_bf16(f);
 }
+/* i4 and ui4 are held in uint8_t as their four bits (the value modulo 16,
+   upper bits zero: ml_dtypes' int4/uint4 bytes); an op computes in a wider
+   type and keeps the low four bits (bcast_nibble). A signed reading
+   sign-extends the nibble (bcast_sext4). */
+static inline uint8_t bcast_nibble(uint32_t x) { return (uint8_t)(x & 15u); }
+static inline int bcast_sext4(uint32_t x) { return (int)((x & 15u) ^ 8u) - 8; }
 static void *bcast_alloc(size_t n) { void *p = malloc(n ? n : 1); if (!p) abort(); return p; }
 /* immintrin.h is most of the compile time of a small program (parsing it
    takes about 0.1 s), and only bcast_stream uses it: header() defines
@@ -483,7 +489,7 @@ def c_type(t: Attribute) -> str:
     if isinstance(t, IndexType):
         return "int64_t"
     if isinstance(t, IntegerType):
-        return "uint8_t" if width(t) == 1 else f"uint{width(t)}_t"
+        return "uint8_t" if width(t) in (1, 4) else f"uint{width(t)}_t"  # i4: its nibble (``nibble_scalar``)
     if isinstance(t, Float16Type):
         return "_Float16"
     if isinstance(t, BFloat16Type):
@@ -767,6 +773,8 @@ class FunctionEmitter:
             self.while_loop(op)
         elif isinstance(op, scf.IfOp):
             self.branches(op)
+        elif isinstance(op, memref.LoadOp) and _is_nibble(op.res.type):  # its nibble, whatever the upper bits hold
+            self.define(op.res, f"bcast_nibble({self.e(op.memref)}[{self.index(op.memref, op.indices)}])")
         elif isinstance(op, memref.LoadOp):
             self.define(op.res, f"{self.e(op.memref)}[{self.index(op.memref, op.indices)}]")
         elif isinstance(op, memref.StoreOp) and op in self.tiles:
@@ -1588,6 +1596,8 @@ class FunctionEmitter:
         """The C expression of an arith or math op (None: not one)."""
         if any(isinstance(v.type, BFloat16Type) for v in (*op.operands, *op.results)):
             return self.bf16_scalar(op)
+        if any(_is_nibble(v.type) for v in (*op.operands, *op.results)):
+            return self.nibble_scalar(op)
         return self.typed_scalar(op, [self.e(v) for v in op.operands], op.results[0].type if op.results else None)
 
     def bf16_scalar(self, op: Operation) -> str | None:
@@ -1614,6 +1624,31 @@ class FunctionEmitter:
             return None if via is None else f"bcast_f64_bf16({via})"
         computed = self.typed_scalar(op, wide, Float32Type(), Float32Type())
         return None if computed is None else f"bcast_f32_bf16({computed})"
+
+    def nibble_scalar(self, op: Operation) -> str | None:
+        """An op on ``i4`` (held in ``uint8_t`` as its nibble: the value
+        modulo 16): computed in ``uint32_t`` or ``int`` and wrapped back to
+        the low four bits (``bcast_nibble``), a signed reading sign-extended
+        (``bcast_sext4``); what keeps a nibble (bitwise, unsigned division,
+        unsigned order, a logical shift) runs as on ``uint8_t``
+        (docs/c-backend.md, "i4 and ui4")."""
+        name = op.name
+        operands = [self.e(v) for v in op.operands]
+        t = op.results[0].type if op.results else None
+        src = op.operands[0].type if op.operands else None
+        sext = [f"bcast_sext4({x})" for x in operands]
+        if name in _WRAPPING or name == "arith.shli":
+            symbol = _WRAPPING.get(name, "<<")
+            return f"bcast_nibble((uint32_t){operands[0]} {symbol} (uint32_t){operands[1]})"
+        if name in ("arith.divsi", "arith.remsi"):
+            return f"bcast_nibble((uint32_t)({sext[0]} {'/' if name == 'arith.divsi' else '%'} {sext[1]}))"
+        if name == "arith.shrsi":
+            return f"bcast_nibble((uint32_t)({sext[0]} >> {operands[1]}))"
+        if name in ("arith.maxsi", "arith.minsi"):
+            return f"{sext[0]} {'>' if name == 'arith.maxsi' else '<'} {sext[1]} ? {operands[0]} : {operands[1]}"
+        if isinstance(op, arith.CmpiOp) and (predicate := arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data])[0] == "s":
+            return f"{sext[0]} {_RELATIONS[predicate[1:]]} {sext[1]}"
+        return self.typed_scalar(op, operands, t)  # casts: ``cast``
 
     def typed_scalar(self, op: Operation, operands: list[str], t: Attribute | None,
                      src: Attribute | None = None) -> str | None:
@@ -1707,7 +1742,7 @@ class FunctionEmitter:
         if isinstance(op, arith.CmpiOp):
             predicate = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
             t = op.lhs.type
-            rel = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}[predicate.lstrip("su")]
+            rel = _RELATIONS[predicate.lstrip("su")]
             if predicate[0] == "s" and isinstance(t, IntegerType):
                 s = signed_type(width(t))
                 if width(t) == 1:
@@ -1747,9 +1782,12 @@ class FunctionEmitter:
             if isinstance(dst, IntegerType):
                 return f"bcast_bits_f{_float_bits(src)}({x})"
             return f"bcast_f{_float_bits(dst)}_bits({x})"
+        if _is_nibble(dst) and name in ("arith.trunci", "arith.fptoui", "arith.fptosi"):  # the low four bits
+            return f"bcast_nibble((uint32_t){'(int)' if name == 'arith.fptosi' else ''}{x})"
         if name in ("arith.extsi", "arith.sitofp", "arith.index_cast") and isinstance(src, IntegerType):
             sb = width(src)
-            signed = f"(-(int8_t)({x}))" if sb == 1 else f"({signed_type(sb)}){x}"
+            signed = (f"(-(int8_t)({x}))" if sb == 1 else f"bcast_sext4({x})" if sb == 4
+                      else f"({signed_type(sb)}){x}")
             if name == "arith.extsi" or isinstance(dst, IntegerType | IndexType):
                 return f"({dt})({wide_signed(dst)}){signed}"
             return f"({dt}){signed}"
@@ -1761,6 +1799,11 @@ class FunctionEmitter:
         if isinstance(dst, IntegerType) and isinstance(src, IndexType):
             return f"({dt}){x}"
         return f"({dt}){x}"
+
+
+def _is_nibble(t: Attribute | None) -> bool:
+    """An ``i4`` (the loop IR's ``i4`` and ``ui4``: signless)."""
+    return isinstance(t, IntegerType) and t.width.data == 4
 
 
 def wide_signed(t: Attribute) -> str:
@@ -1807,6 +1850,8 @@ _BITWISE = {"arith.andi": "&", "arith.ori": "|", "arith.xori": "^"}
 _INT_BINARY = {*_WRAPPING, *_BITWISE, "arith.shli", "arith.shrui", "arith.shrsi", "arith.divui",
                "arith.remui", "arith.divsi", "arith.remsi", "arith.maxsi", "arith.minsi",
                "arith.maxui", "arith.minui"}
+_RELATIONS = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
+"""``arith.cmpi``'s predicates (without ``s``/``u``) as C's relations."""
 _FLOAT_BINARY = {"arith.addf": "+", "arith.subf": "-", "arith.mulf": "*", "arith.divf": "/"}
 LIBM_RENAMED = {"math.absf": "fabs", "math.powf": "pow", "math.roundeven": "nearbyint"}
 """The ``math`` ops whose C99 ``<math.h>`` function is not named as the op."""

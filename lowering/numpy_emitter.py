@@ -140,10 +140,10 @@ def elementwise_code(op: Operation, args: Sequence[str], dst: str) -> list[str]:
     if isinstance(op, bc.SelectOp):
         p, t, f = args
         return [f"np.copyto({dst}, {f})", f"np.copyto({dst}, {t}, where={p})"]
-    if isinstance(op, bc.CompareOp) and op.is_total_order:
-        return [f"{dst}[...] = numerics.compare({op.comparison_direction.data.value!r}, {args[0]}, {args[1]}, "
-                "total_order=True)"]
     ufunc = one_ufunc(op)
+    if isinstance(op, bc.CompareOp) and ufunc is None:  # total order, or 4-bit operands (numerics widens them)
+        return [f"{dst}[...] = numerics.compare({op.comparison_direction.data.value!r}, {args[0]}, {args[1]}, "
+                f"total_order={op.is_total_order})"]
     if ufunc is not None:
         return [f"np.{ufunc.__name__}({', '.join(args)}, out={dst})"]
     function = scalar.name_of(op.SCALAR)  # the definition, on arrays (bcast.ir.numerics)
@@ -156,7 +156,9 @@ def one_ufunc(op: Operation):
     if isinstance(op, bc.BitcastConvertOp | bc.ConvertOp | bc.SelectOp) or not is_elementwise(op):
         return None
     if isinstance(op, bc.CompareOp):
-        return None if op.is_total_order else numerics.COMPARE[op.comparison_direction.data.value]
+        if op.is_total_order or split_type(op.lhs.type)[1] in rules.NIBBLES:
+            return None
+        return numerics.COMPARE[op.comparison_direction.data.value]
     return numerics.direct_ufunc(op.SCALAR, split_type(op.results[0].type)[1], len(op.operands))
 
 

@@ -28,11 +28,13 @@ from bcast.ir import numerics, rules
 from bcast.ir import ops as bc
 from bcast.ir.diagnostics import Report, SourceLoc
 from bcast.ir.ops import broadcast_size  # noqa: F401 - generated code calls it
-from bcast.ir.types import NUMPY_DTYPES, finfo, is_float_dtype
+from bcast.ir.types import NIBBLE_DTYPES, NUMPY_DTYPES, finfo, iinfo, is_float_dtype, is_integer_dtype
 
 bfloat16 = NUMPY_DTYPES.get("bf16")
 """ml_dtypes' bfloat16 (None without it), as generated code names it
 (``numpy_emitter.dtype_source``: NumPy has no ``np.bfloat16``)."""
+int4, uint4 = NUMPY_DTYPES.get("i4"), NUMPY_DTYPES.get("ui4")
+"""ml_dtypes' int4/uint4, named by generated code as ``bfloat16`` is."""
 
 
 Site = tuple[str, int, int, str]
@@ -413,8 +415,8 @@ def _numpy_reading(value) -> str:
 def _int_fits(value: int, dtype: np.dtype) -> bool:
     """A Python int is in an integer type's range, or exactly a float of a
     float type (never a bool: i1 takes bools only)."""
-    if dtype.kind in "iu":
-        info = np.iinfo(dtype)
+    if is_integer_dtype(dtype):
+        info = iinfo(dtype)
         return info.min <= value <= info.max
     if is_float_dtype(dtype):
         return abs(value) <= int(finfo(dtype).max) and int(dtype.type(value)) == value
@@ -760,7 +762,7 @@ def owned(x: np.ndarray) -> np.ndarray:
 
 def convert_into(out: np.ndarray, x: np.ndarray) -> None:
     """``bcast.convert`` with bcast's semantics, written into ``out``."""
-    if out.dtype.kind in "iu" and is_float_dtype(x.dtype):
+    if out.dtype.kind in "iu" and is_float_dtype(x.dtype) or NIBBLE_DTYPES.keys() & {out.dtype, x.dtype}:
         out[...] = numerics.convert(x, out.dtype)
     elif out.dtype == np.bool_:
         np.not_equal(x, 0, out=out)

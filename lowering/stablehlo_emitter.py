@@ -131,7 +131,7 @@ from bcast.ir.rules import RuleError
 from bcast.ir.stablehlo import SIGNED, UNSIGNED
 from bcast.ir.control_flow import CaseOp, WhileOp
 from bcast.ir.fusion import FusionOp, YieldOp, is_elementwise, is_explicit
-from bcast.ir.types import NUMPY_DTYPES, dense_i64, flat_type_shape, make_type, split_type, is_float_dtype
+from bcast.ir.types import NUMPY_DTYPES, dense_i64, flat_type_shape, make_type, split_type, is_float_dtype, is_integer_dtype
 from bcast.passes.errors import PassError, check_one_block_functions
 
 # --------------------------------------------------------------------------
@@ -336,7 +336,7 @@ class FunctionEmitter:
         t = make_type(((),), element)
         dtype = np.dtype(NUMPY_DTYPES[element])
         with np.errstate(over="ignore"):
-            array = np.array(value).astype(dtype) if dtype.kind in "iu" else np.array(value, dtype)
+            array = np.array(value).astype(dtype) if is_integer_dtype(dtype) else np.array(value, dtype)
         return self.constant(array, t)
 
     def reshape(self, x: SSAValue, shape: Sequence[int]) -> SSAValue:

@@ -51,7 +51,7 @@ from bcast.ir.ops import (
     TransposeOp,
 )
 from bcast.ir.parser import LocatingParser, make_context
-from bcast.ir.types import flat_type_shape, is_dynamic_type, is_nested, make_type, numpy_dtype, split_type, finfo, is_float_dtype
+from bcast.ir.types import NIBBLE_DTYPES, flat_type_shape, is_dynamic_type, is_nested, make_type, numpy_dtype, split_type, finfo, is_float_dtype
 from bcast.passes.dynamic_checks import DYNAMIC_PATTERNS, KeyedOnce
 from bcast.passes.rewriting import replace
 
@@ -428,6 +428,8 @@ def _add_count(count: int, dtype: np.dtype) -> np.ndarray | None:
         if count > 2 ** (finfo(dtype).nmant + 1):
             return None
         return np.array(count, dtype)
+    if dtype in NIBBLE_DTYPES:  # ml_dtypes' integer cast keeps the low four bits
+        return np.array(count % 16).astype(dtype)
     if dtype.kind in "iu":
         wrapped = count % (1 << (8 * dtype.itemsize))
         return np.array(wrapped, np.dtype(f"u{dtype.itemsize}")).view(dtype)

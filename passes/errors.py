@@ -78,3 +78,27 @@ def first_dynamic(ops: Operation) -> tuple[Operation, Attribute] | None:
         if dynamic is not None:
             return op, dynamic
     return None
+
+
+def check_element_types(function: func.FuncOp, refused: tuple[str, ...], runner: str, notes: list[str]) -> None:
+    """The first value of ``function`` whose element type is in ``refused``
+    is an error where ``runner`` does not compute that type: located at the
+    function for an argument or result (its signature), else at the first
+    op that makes such a value (docs/array-api.md: ``i4``/``ui4``)."""
+    from bcast.ir.types import element_name
+
+    def refused_in(t: Attribute) -> str | None:
+        while hasattr(t, "element_type"):
+            t = t.element_type
+        name = element_name(t)
+        return name if name in refused else None
+
+    function_type = function.function_type
+    for what, types in (("argument", function_type.inputs), ("result", function_type.outputs)):
+        for i, t in enumerate(types.data):
+            if (name := refused_in(t)) is not None:
+                raise PassError(function, f"{what} {i} of type {t} is not supported by {runner} (its element type {name})", notes)
+    for op in function.walk():
+        for t in op.result_types:
+            if (name := refused_in(t)) is not None:
+                raise PassError(op, f"result of type {t} is not supported by {runner} (its element type {name})", notes)

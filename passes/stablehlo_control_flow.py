@@ -44,7 +44,7 @@ from bcast.ir.control_flow import CaseOp, WhileOp
 from bcast.ir.fusion import YieldOp
 from bcast.ir import stablehlo as hlo
 from bcast.ir.parser import op_name
-from bcast.ir.types import has_dynamic_types, numpy_dtype
+from bcast.ir.types import has_dynamic_types, is_integer_dtype, numpy_dtype
 from bcast.passes.errors import PassError
 from bcast.passes.rewriting import located
 
@@ -73,7 +73,7 @@ def _constant(value: SSAValue) -> int | None:
         array = owner.numpy_value()
     else:
         return None
-    if array.size != 1 or array.dtype.kind not in "iub":
+    if array.size != 1 or not (array.dtype.kind in "iub" or is_integer_dtype(array.dtype)):
         return None
     return int(array.reshape(()))
 

@@ -14,20 +14,28 @@ from __future__ import annotations
 
 import numpy as np
 
-from bcast.ir.types import NUMPY_DTYPES, finfo, is_float_dtype
+from bcast.ir.types import NIBBLE_DTYPES, NUMPY_DTYPES, finfo, iinfo, is_float_dtype, is_integer_dtype
 
 ELEMENT_TYPES = tuple(NUMPY_DTYPES)
 """Every element type bcast has (``i1``, ``i8``...``ui64``, ``f16``...)."""
 
-INTEGER_TYPES = tuple(t for t in ELEMENT_TYPES if np.dtype(NUMPY_DTYPES[t]).kind in "iu")
+INTEGER_TYPES = tuple(t for t in ELEMENT_TYPES if is_integer_dtype(NUMPY_DTYPES[t]))
 
 
 def dtype(t: str) -> np.dtype:
     return np.dtype(NUMPY_DTYPES[t])
 
 
+def bit_count(dt: np.dtype) -> int:
+    """The bits of a value of ``dt`` (4 for int4/uint4, which take a byte)."""
+    return 4 if dt in NIBBLE_DTYPES else dt.itemsize * 8
+
+
 def _unique_bits(values: np.ndarray) -> np.ndarray:
     """``values`` in their first-seen order, each bit pattern once."""
+    if values.dtype in NIBBLE_DTYPES:  # each value once (their bytes are their nibbles)
+        _, first = np.unique(values.astype(np.int64), return_index=True)
+        return values[np.sort(first)]
     bits = values.view(f"u{values.itemsize}") if values.dtype != np.bool_ else values
     _, first = np.unique(bits, return_index=True)
     return values[np.sort(first)]
@@ -35,14 +43,17 @@ def _unique_bits(values: np.ndarray) -> np.ndarray:
 
 def _wrapped(values: list[int], dt: np.dtype) -> np.ndarray:
     """Python ints in ``dt``, wrapped modulo 2**bits (two's complement)."""
-    bits = dt.itemsize * 8
+    bits = bit_count(dt)
+    if dt in NIBBLE_DTYPES:  # the wrapped values, in range, converted exactly
+        signed = iinfo(dt).min < 0
+        return np.array([v % 16 - 16 if signed and v % 16 >= 8 else v % 16 for v in values]).astype(dt)
     unsigned = np.array([v % (1 << bits) for v in values], dtype=f"u{dt.itemsize}")
     return unsigned.view(dt)
 
 
 def integer_edges(dt: np.dtype) -> list[int]:
     """As Python ints (may be out of range: they are wrapped into ``dt``)."""
-    info, bits = np.iinfo(dt), dt.itemsize * 8
+    info, bits = iinfo(dt), bit_count(dt)
     return [0, 1, -1, 2, info.min, info.min + 1, info.max, info.max - 1,
             bits - 1, bits, bits + 1, 2 * bits, -bits]  # fmt: skip
 
@@ -61,7 +72,7 @@ def edges(t: str) -> np.ndarray:
     dt = dtype(t)
     if dt == np.bool_:
         return np.array([False, True])
-    if dt.kind in "iu":
+    if is_integer_dtype(dt):
         return _unique_bits(_wrapped(integer_edges(dt), dt))
     return _unique_bits(float_edges(dt))
 
@@ -75,7 +86,7 @@ def convert_sources(t: str) -> np.ndarray:
         return edges(t)
     ends = []
     for i in INTEGER_TYPES:
-        info = np.iinfo(dtype(i))
+        info = iinfo(dtype(i))
         ends += [int(info.min), int(info.max), int(info.min) - 1, int(info.max) + 1]
     with np.errstate(over="ignore"):
         extra = np.array([float(v) for v in ends], np.float64).astype(dt)

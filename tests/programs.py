@@ -42,7 +42,7 @@ from typing import Sequence
 import numpy as np
 from hypothesis import strategies as st
 
-from bcast.ir.types import finfo, is_float_dtype
+from bcast.ir.types import NIBBLE_DTYPES, finfo, is_float_dtype
 
 MODES = ("numpy", "xla", "tml")
 
@@ -344,8 +344,58 @@ def _shift(op: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return out
 
 
+# --------------------------------------------------------------------------
+# i4 and ui4: Python ints, wrapped to 4 bits after every op (independent of
+# bcast's byte arithmetic and of ml_dtypes' own)
+# --------------------------------------------------------------------------
+
+
+def _nibble(v: int, dtype: np.dtype) -> int:
+    """``v`` modulo 16 as ``dtype`` reads it (-8..7 for int4, 0..15 for uint4)."""
+    v %= 16
+    return v - 16 if dtype.name == "int4" and v >= 8 else v
+
+
+def _trunc_div(a: int, b: int) -> int:
+    q = abs(a) // abs(b)
+    return -q if (a < 0) != (b < 0) else q
+
+
+_INT4 = next((d for d in NIBBLE_DTYPES if d.name == "int4"), None)
+
+NIBBLE_BINARY = {
+    "add": lambda a, b: a + b, "subtract": lambda a, b: a - b, "multiply": lambda a, b: a * b,
+    "maximum": max, "minimum": min, "and": lambda a, b: a & b, "or": lambda a, b: a | b,
+    "xor": lambda a, b: a ^ b,
+    "divide": lambda a, b: -1 if b == 0 else _trunc_div(a, b),
+    "remainder": lambda a, b: a if b == 0 else a - b * _trunc_div(a, b),
+    "power": lambda a, b: (1 if a == 1 else (-1 if b % 2 else 1) if a == -1 else 0) if b < 0 else pow(a, b, 16),
+    "shift_left": lambda a, b: 0 if b % 16 >= 4 else (a % 16) << (b % 16),
+    "shift_right_logical": lambda a, b: 0 if b % 16 >= 4 else (a % 16) >> (b % 16),
+    # the nibble's top bit fills: its signed reading shifted by at most 3
+    "shift_right_arithmetic": lambda a, b: _nibble(a, _INT4) >> min(b % 16, 3),
+    "mulhi": lambda a, b: (a * b) >> 4,
+}  # fmt: skip
+"""Each op on the Python ints of two 4-bit values (docs/semantics.md), before the wrap."""
+
+NIBBLE_UNARY = {
+    "negate": lambda a: -a, "abs": abs, "sign": lambda a: (a > 0) - (a < 0), "not": lambda a: ~a,
+    "popcnt": lambda a: (a % 16).bit_count(), "count_leading_zeros": lambda a: 4 - (a % 16).bit_length(),
+}  # fmt: skip
+
+
+def _nibbles_apply(fn, dtype: np.dtype, *xs: np.ndarray) -> np.ndarray:
+    """``fn`` on the Python ints of each element (NumPy broadcasting), the
+    result wrapped to 4 bits."""
+    xs = np.broadcast_arrays(*[np.asarray(x).astype(np.int64) for x in xs])
+    flat = [_nibble(fn(*(int(v) for v in vs)), dtype) for vs in zip(*(x.ravel() for x in xs))]
+    return np.array(flat, np.int64).reshape(xs[0].shape).astype(dtype)
+
+
 def oracle_binary(op: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """``op`` on two arrays of the same (promoted) dtype, NumPy broadcasting."""
+    if x.dtype in NIBBLE_DTYPES:
+        return _nibbles_apply(NIBBLE_BINARY[op], x.dtype, x, y)
     integer = x.dtype.kind in "iub"
     with np.errstate(all="ignore"):
         if op == "divide" and x.dtype.kind in "iu":
@@ -373,6 +423,8 @@ def oracle_binary(op: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 def oracle_compare(direction: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    if x.dtype in NIBBLE_DTYPES:  # their values
+        x, y = x.astype(np.int64), y.astype(np.int64)
     fn = {"EQ": np.equal, "NE": np.not_equal, "LT": np.less, "LE": np.less_equal,
           "GT": np.greater, "GE": np.greater_equal}[direction]  # fmt: skip
     return np.asarray(fn(x, y))
@@ -430,6 +482,8 @@ def _popcount(x: np.ndarray) -> np.ndarray:
 
 
 def oracle_unary(op: str, x: np.ndarray) -> np.ndarray:
+    if x.dtype in NIBBLE_DTYPES:
+        return _nibbles_apply(NIBBLE_UNARY[op], x.dtype, x)
     with np.errstate(all="ignore"):
         if op == "not":
             out = np.logical_not(x) if x.dtype == np.bool_ else np.invert(x)
@@ -456,6 +510,14 @@ def oracle_unary(op: str, x: np.ndarray) -> np.ndarray:
 
 
 def oracle_convert(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    if x.dtype in NIBBLE_DTYPES:  # its value, exactly in int64, then as from int64
+        x = x.astype(np.int64)
+    if dtype in NIBBLE_DTYPES:
+        if is_float_dtype(x.dtype):  # truncated, NaN 0, saturated at the range
+            low, high = (-8, 7) if dtype.name == "int4" else (0, 15)
+            t = np.trunc(x.astype(np.float64))
+            return np.clip(np.where(np.isnan(t), 0, t), low, high).astype(np.int64).astype(dtype)
+        return _nibbles_apply(int, dtype, x.astype(np.int64))  # the low four bits
     with np.errstate(all="ignore"):
         if dtype == np.bool_:
             return np.asarray(x != 0)

@@ -20,7 +20,7 @@ from xdsl.dialects.builtin import IndexType
 
 from bcast.ir.diagnostics import Report
 from bcast.ir.rules import SEMANTICS
-from bcast.ir.types import flat_type_shape, is_dynamic_type, numpy_dtype, is_float_dtype
+from bcast.ir.types import NIBBLE_DTYPES, flat_type_shape, iinfo, is_dynamic_type, numpy_dtype, is_float_dtype
 from bcast.lowering import numpy_runtime as rt
 from bcast.tools import driver
 from bcast.tools.api import BcastError, Compiled, compile
@@ -58,9 +58,10 @@ def build_argument_parser() -> argparse.ArgumentParser:
 
 def bits_as(value: np.ndarray, dtype) -> np.ndarray:
     """``value`` as read from an ``.npz``: NumPy writes ml_dtypes' bfloat16
-    as raw 2-byte records (``V2``), read back as the declared ``bf16``."""
+    as raw 2-byte records (``V2``), read back as the declared ``bf16`` (and
+    int4/uint4 as ``V1``, read back as ``i4``/``ui4``)."""
     if value.dtype.kind == "V" and dtype is not None and np.dtype(dtype).itemsize == value.dtype.itemsize \
-            and is_float_dtype(dtype):
+            and (is_float_dtype(dtype) or np.dtype(dtype) in NIBBLE_DTYPES):
         return value.view(dtype)
     return value
 
@@ -117,6 +118,9 @@ def random_array(rng: np.random.Generator, shape: tuple[int, ...], dtype: np.dty
         return rng.random(shape) < 0.5
     if is_float_dtype(dtype):
         return rng.standard_normal(shape).astype(dtype)
+    if dtype in NIBBLE_DTYPES:  # the whole range of i4/ui4
+        info = iinfo(dtype)
+        return rng.integers(int(info.min), int(info.max) + 1, shape).astype(dtype)
     if dtype.kind == "u":
         return rng.integers(0, 20, shape).astype(dtype)
     return rng.integers(-10, 10, shape).astype(dtype)

@@ -474,6 +474,12 @@ def test_kind_and_bit_width():
         ("ui8", "ui32", "ui32"),
         ("i1", "i1", "i1"),
         ("i64", "i64", "i64"),
+        ("i4", "i8", "i8"),
+        ("i4", "ui4", "i8"),
+        ("ui4", "ui8", "ui8"),
+        ("ui4", "i8", "i8"),
+        ("ui8", "i4", "i16"),
+        ("ui4", "ui4", "ui4"),
     ],
 )
 def test_promote_types(a, b, expected):
@@ -484,7 +490,7 @@ def test_promotion_agrees_with_numpy_within_kinds():
     names = {"i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
              "ui8": np.uint8, "ui16": np.uint16, "ui32": np.uint32, "ui64": np.uint64,
              "f16": np.float16, "f32": np.float32, "f64": np.float64, "i1": np.bool_,
-             "bf16": NUMPY_DTYPES["bf16"]}  # fmt: skip
+             "bf16": NUMPY_DTYPES["bf16"], "i4": NUMPY_DTYPES["i4"], "ui4": NUMPY_DTYPES["ui4"]}  # fmt: skip
     for a in rules.ELEMENT_TYPES:
         for b in rules.ELEMENT_TYPES:
             if {a, b} == set(rules.HALF_FLOATS):
@@ -495,13 +501,35 @@ def test_promotion_agrees_with_numpy_within_kinds():
                 # only a pair of two kinds may be refused (test_promote_types_errors)
                 assert rules.kind(a) != rules.kind(b), (a, b)
                 continue
+            if {a, b} & set(rules.NIBBLES):
+                continue  # NumPy promotes some 4-bit pairs only (test_4_bit_promotion_is_the_one_integer_rule)
             assert np.dtype(names[got]) == np.result_type(names[a], names[b]), (a, b)
+
+
+def test_4_bit_promotion_is_the_one_integer_rule():
+    """i4/ui4 promote by the integer rule of every width (the smallest type
+    holding both): NumPy (ml_dtypes) agrees on every pair it promotes and
+    refuses the signed 4-bit type with any unsigned one (bcast: the next
+    signed type, as for ``ui8 + i8``); JAX refuses every implicit 4-bit
+    promotion (docs/semantics.md, "i4 and ui4")."""
+    integers = [t for t in rules.ELEMENT_TYPES if rules.kind(t) in ("signed", "unsigned")]
+    refused_by_numpy = []
+    for a in ("i4", "ui4"):
+        for b in integers:
+            got = rules.promote_types(a, b) if (a, b) != ("i4", "ui64") else None
+            try:
+                want = np.result_type(NUMPY_DTYPES[a], NUMPY_DTYPES[b])
+            except TypeError:  # numpy.exceptions.DTypePromotionError
+                refused_by_numpy.append((a, b))
+                continue
+            assert np.dtype(NUMPY_DTYPES[got]) == want, (a, b)
+    assert refused_by_numpy == [("i4", t) for t in ("ui8", "ui16", "ui32", "ui64", "ui4")] + [("ui4", "i4")]
 
 
 @pytest.mark.parametrize(
     "a,b",
     [("ui64", "i64"), ("i8", "ui64"), ("i32", "f32"), ("f16", "i8"), ("i1", "i32"),
-     ("ui8", "i1"), ("i1", "f64"), ("ui32", "f32")],
+     ("ui8", "i1"), ("i1", "f64"), ("ui32", "f32"), ("i4", "f16"), ("ui4", "i1")],
 )
 def test_promote_types_errors(a, b):
     with pytest.raises(RuleError) as info:
