@@ -492,14 +492,16 @@ def check_sort(shapes: Sequence[Sequence[int]]) -> tuple[int, ...]:
     return first
 
 
-def check_run_time_result(op: Operation, inferred: Attribute, declared: Attribute) -> None:
+def check_run_time_result(op: Operation, inferred: Attribute, declared: Attribute,
+                          computed: Sequence[int] | None = None) -> None:
     """``_check_declared`` for an op whose ``?`` result dims are computed
-    from its operands' run-time sizes (concatenate, pad): such a dim is
+    from its operands' run-time sizes (concatenate, pad, a convolution's
+    spatial dims; ``computed``: those dims, else every dim): such a dim is
     declared ``?``, not a static size, which only a run-time check of the
     op's result could keep (decision: refused, located)."""
     _check_declared(op, inferred, declared)
     for d, (i, n) in enumerate(zip(flat_type_shape(inferred), flat_type_shape(declared))):
-        if isinstance(i, rules.Dynamic) and isinstance(n, int):
+        if isinstance(i, rules.Dynamic) and isinstance(n, int) and (computed is None or d in computed):
             raise Diagnostic(f"result dimension {d} is declared {n}, a size known only at run time",
                              [f"declare it ? (the inferred type is {inferred})"])
 
@@ -3927,8 +3929,10 @@ class ConvolutionOp(ConvolutionFamily, BcastOp):
     operands and the result have one element type (integer or float) under
     every semantics: StableHLO's other result element type is imported as a
     ``convert`` of the operands. ``f16`` sums in ``f32`` and rounds once;
-    integers wrap. A ``?`` is taken only in the input's batch dim (JAX's
-    batch-polymorphic CNNs). A nested (tml) type is refused; a fusion
+    integers wrap. A ``?`` is taken in the input's batch dim and spatial
+    dims (JAX's shape-polymorphic CNNs): a ``?`` spatial dim's output size
+    is computed at run time (``rules.conv_window_count``) and declared
+    ``?``. A nested (tml) type is refused; a fusion
     boundary. ``numerics.convolution`` is the reference."""
 
     name = "bcast.convolution"
@@ -3942,7 +3946,8 @@ class ConvolutionOp(ConvolutionFamily, BcastOp):
             raise Diagnostic(f"operands have element types {le} and {re}",
                              ["convolution multiplies operands of one element type; insert a bcast.convert"])
         self.check_precision_config()
-        _check_declared(self, make_type((rules.convolution_shape(lhs, rhs, self.conv),), le), self.result.type)
+        check_run_time_result(self, make_type((rules.convolution_shape(lhs, rhs, self.conv),), le), self.result.type,
+                              self.conv.dims.output_spatial)
 
 
 def dynamic_conv_shape(lhs: Shape, rhs: Shape, conv: rules.Convolution) -> tuple[rules.Dim, ...]:
