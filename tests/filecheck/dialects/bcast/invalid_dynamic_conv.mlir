@@ -38,15 +38,6 @@ func.func @pad_in_the_window(%x: tensor<1x4x4x1xf32>, %w: tensor<3x3x1x1xf32>, %
 
 // -----
 
-func.func @dynamic_spatial_input(%x: tensor<1x?x4x1xf32>, %w: tensor<3x3x1x1xf32>, %p: tensor<2x2xi64>) {
-  // expected-error @+2 {{'bcast.dynamic_conv' op convolution with a ? input dimension 1 is not supported}}
-  // expected-note @+1 {{bcast's convolution takes ? only in the input's batch dimension, with one batch group}}
-  %0 = bcast.dynamic_conv(%x, %w, %p) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x?x4x1xf32>, tensor<3x3x1x1xf32>, tensor<2x2xi64>) -> tensor<1x?x?x1xf32>
-  func.return
-}
-
-// -----
-
 func.func @element_types(%x: tensor<1x4x4x1xf32>, %w: tensor<3x3x1x1xf64>, %p: tensor<2x2xi64>) {
   // expected-error @+2 {{'bcast.dynamic_conv' op operands have element types f32 and f64}}
   // expected-note @+1 {{convolution multiplies operands of one element type; insert a bcast.convert}}
