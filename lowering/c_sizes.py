@@ -89,7 +89,7 @@ class SizePlan:
                 lhs = [size_source(op.lhs, k) for k in range(len(flat_type_shape(op.lhs.type)))]
                 derived = [(d, source) for d in op.conv.dims.output_spatial
                            if isinstance(source := size_source(op.result, d), DerivedSize)]
-                if derived:
+                if derived or isinstance(op, bc.DynamicConvOp):  # (a dynamic_conv's padding is checked)
                     self.steps.append(("conv", op, lhs, derived))
             if isinstance(op, bc.DimOp):
                 self.steps.append(("dim", op.result, size_source(op.operand, op.dim)))
@@ -171,7 +171,8 @@ class SizePlan:
                 rhs, conv = flat_type_shape(op.rhs.type), op.conv
                 try:
                     if isinstance(op, bc.DynamicConvOp):
-                        conv = bc.check_dynamic_conv(shape, rhs, conv, self.value(op.d_padding, shapes, values))
+                        conv = bc.check_dynamic_conv(shape, rhs, conv, self.value(op.d_padding, shapes, values),
+                                                     op.declared_sizes())
                 except bc.RuntimeShapeError as e:
                     raise RuntimeShapeFailure(op, e) from None
                 result = rules.convolution_shape(shape, rhs, conv)

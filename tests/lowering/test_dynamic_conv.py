@@ -80,7 +80,8 @@ kernel reversed, of a padding computed from an argument (``p + [1, -1]``)."""
 def oracle(x, w, padding, strides, lhs_dilation, rhs_dilation, groups=1, reverse=(), acc=np.float64):
     """NHWC x HWIO -> NHWC (or NCW x OIW -> NCW for 1-D), one output element
     at a time, as the spec words it: the input dilated, padded (negative
-    crops), every window times the dilated kernel, summed."""
+    crops; a crop past the whole padded dim leaves it empty, StableHLO's
+    empty window), every window times the dilated kernel, summed."""
     n = len(strides)
     x = np.asarray(x, acc)
     w = np.asarray(w, acc)
@@ -97,7 +98,8 @@ def oracle(x, w, padding, strides, lhs_dilation, rhs_dilation, groups=1, reverse
         zeros = [np.zeros((*dilated.shape[:axis], max(n, 0), *dilated.shape[axis + 1:]), acc) for n in (lo, hi)]
         dilated = np.concatenate([zeros[0], dilated, zeros[1]], axis)
         size = dilated.shape[axis]
-        dilated = np.delete(dilated, [*range(max(-lo, 0)), *range(size - max(-hi, 0), size)], axis)
+        cropped = {*range(min(max(-lo, 0), size)), *range(max(size - max(-hi, 0), 0), size)}
+        dilated = np.delete(dilated, sorted(cropped), axis)
     spans = [(k - 1) * d + 1 for k, d in zip(kernel, rhs_dilation)]
     out_sizes = [0 if span > m else (m - span) // st + 1 for m, span, st in zip(dilated.shape[1:-1], spans, strides)]
     result = np.zeros((batch, *out_sizes, outs), acc)
