@@ -485,9 +485,9 @@ func.func @main(%x: tensor<2x?x5x3xf32>, %w: tensor<3x2x3x4xf32>) -> tensor<2x?x
 }
 """),
     ("conv_padded_only", """\
-func.func @main(%x: tensor<?x2x?xf64>, %w: tensor<4x1x2xf64>) -> tensor<?x4x?xf64> {
-  %0 = bcast.convolution(%x, %w) dim_numbers = [b, f, 0]x[o, i, 0]->[b, f, 0], window = {pad = [[2, 3]], reverse = [true]} {batch_group_count = 1 : i64, feature_group_count = 2 : i64} : (tensor<?x2x?xf64>, tensor<4x1x2xf64>) -> tensor<?x4x?xf64>
-  func.return %0 : tensor<?x4x?xf64>
+func.func @main(%x: tensor<3x2x?xf64>, %w: tensor<4x1x2xf64>) -> tensor<3x4x?xf64> {
+  %0 = bcast.convolution(%x, %w) dim_numbers = [b, f, 0]x[o, i, 0]->[b, f, 0], window = {pad = [[2, 3]], reverse = [true]} {batch_group_count = 1 : i64, feature_group_count = 2 : i64} : (tensor<3x2x?xf64>, tensor<4x1x2xf64>) -> tensor<3x4x?xf64>
+  func.return %0 : tensor<3x4x?xf64>
 }
 """),
 ]
