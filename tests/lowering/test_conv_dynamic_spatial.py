@@ -270,3 +270,26 @@ def test_any_geometry_with_a_run_time_spatial_dim_is_the_oracle_on_every_backend
             assert got.shape == want.shape == reference.shape, (backend, got.shape, want.shape)
             np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
             np.testing.assert_allclose(got, reference, rtol=1e-5, atol=1e-5)
+
+
+BOUNDED = """\
+func.func @main(%x: tensor<1x?x4x1xf32, #stablehlo.bounds<?, 9, ?, ?>>, %w: tensor<3x3x1x1xf32>) -> tensor<1x?x2x1xf32, #stablehlo.bounds<?, 7, ?, ?>> {
+  %r = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x?x4x1xf32, #stablehlo.bounds<?, 9, ?, ?>>, tensor<3x3x1x1xf32>) -> tensor<1x?x2x1xf32, #stablehlo.bounds<?, 7, ?, ?>>
+  func.return %r : tensor<1x?x2x1xf32, #stablehlo.bounds<?, 7, ?, ?>>
+}
+"""
+"""A bounded height (at most 9): its result's bound is the count of 9."""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_bounded_height_runs_up_to_its_bound(backend):
+    f = bcast.compile(BOUNDED, backend=backend, filename="conv.mlir")
+    rng = np.random.default_rng(8)
+    w = rng.standard_normal((3, 3, 1, 1)).astype(np.float32)
+    for h in (0, 2, 3, 9):
+        x = rng.standard_normal((1, h, 4, 1)).astype(np.float32)
+        want = oracle(x, w, [[0, 0], [0, 0]], (1, 1), (1, 1), (1, 1))
+        assert want.shape[1] == max(h - 2, 0)
+        np.testing.assert_allclose(f(x, w), want, rtol=1e-5, atol=1e-5)
+    with pytest.raises(bcast.BcastError, match="dimension 1 of argument 0 is 10, above its bound 9"):
+        f(np.zeros((1, 10, 4, 1), np.float32), w)
