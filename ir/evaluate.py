@@ -171,7 +171,8 @@ def _convolution(op: ConvolutionOp, x: np.ndarray, w: np.ndarray) -> np.ndarray:
 @evaluate.register(DynamicConvOp)
 def _dynamic_conv(op: DynamicConvOp, x: np.ndarray, w: np.ndarray, padding: np.ndarray) -> np.ndarray:
     """The padding read here (``check_dynamic_conv`` raises its run-time error)."""
-    return numerics.convolution(x, w, check_dynamic_conv(np.shape(x), np.shape(w), op.conv, padding))
+    return numerics.convolution(x, w, check_dynamic_conv(np.shape(x), np.shape(w), op.conv, padding,
+                                                         op.declared_sizes()))
 
 
 @evaluate.register(MatmulOp)

@@ -493,14 +493,16 @@ def check_sort(shapes: Sequence[Sequence[int]]) -> tuple[int, ...]:
     return first
 
 
-def check_run_time_result(op: Operation, inferred: Attribute, declared: Attribute) -> None:
+def check_run_time_result(op: Operation, inferred: Attribute, declared: Attribute,
+                          computed: Sequence[int] | None = None) -> None:
     """``_check_declared`` for an op whose ``?`` result dims are computed
-    from its operands' run-time sizes (concatenate, pad): such a dim is
+    from its operands' run-time sizes (concatenate, pad, a convolution's
+    spatial dims; ``computed``: those dims, else every dim): such a dim is
     declared ``?``, not a static size, which only a run-time check of the
     op's result could keep (decision: refused, located)."""
     _check_declared(op, inferred, declared)
     for d, (i, n) in enumerate(zip(flat_type_shape(inferred), flat_type_shape(declared))):
-        if isinstance(i, rules.Dynamic) and isinstance(n, int):
+        if isinstance(i, rules.Dynamic) and isinstance(n, int) and (computed is None or d in computed):
             raise Diagnostic(f"result dimension {d} is declared {n}, a size known only at run time",
                              [f"declare it ? (the inferred type is {inferred})"])
 
@@ -3928,8 +3930,10 @@ class ConvolutionOp(ConvolutionFamily, BcastOp):
     operands and the result have one element type (integer or float) under
     every semantics: StableHLO's other result element type is imported as a
     ``convert`` of the operands. ``f16`` sums in ``f32`` and rounds once;
-    integers wrap. A ``?`` is taken only in the input's batch dim (JAX's
-    batch-polymorphic CNNs). A nested (tml) type is refused; a fusion
+    integers wrap. A ``?`` is taken in the input's batch dim and spatial
+    dims (JAX's shape-polymorphic CNNs): a ``?`` spatial dim's output size
+    is computed at run time (``rules.conv_window_count``) and declared
+    ``?``. A nested (tml) type is refused; a fusion
     boundary. ``numerics.convolution`` is the reference."""
 
     name = "bcast.convolution"
@@ -3943,7 +3947,8 @@ class ConvolutionOp(ConvolutionFamily, BcastOp):
             raise Diagnostic(f"operands have element types {le} and {re}",
                              ["convolution multiplies operands of one element type; insert a bcast.convert"])
         self.check_precision_config()
-        _check_declared(self, make_type((rules.convolution_shape(lhs, rhs, self.conv),), le), self.result.type)
+        check_run_time_result(self, make_type((rules.convolution_shape(lhs, rhs, self.conv),), le), self.result.type,
+                              self.conv.dims.output_spatial)
 
 
 def dynamic_conv_shape(lhs: Shape, rhs: Shape, conv: rules.Convolution) -> tuple[rules.Dim, ...]:
@@ -3957,12 +3962,14 @@ def dynamic_conv_shape(lhs: Shape, rhs: Shape, conv: rules.Convolution) -> tuple
 
 
 def check_dynamic_conv(lhs: Sequence[int], rhs: Sequence[int], conv: rules.Convolution,
-                       padding: np.ndarray) -> rules.Convolution:
+                       padding: np.ndarray, declared: Sequence[int | None] = ()) -> rules.Convolution:
     """``dynamic_conv`` on its run-time ``padding`` (one (low, high) row
     per spatial dim): ``conv`` with that padding. A padding whose edges
     crop more than the dilated input holds, so that the padded input's
     size ends negative, is an error (a negative edge crops; no size is
-    negative)."""
+    negative), as is a result spatial size other than a static one the
+    result type ``declared`` (``DynamicConvOp.declared_sizes``: JAX
+    declares the sizes it knows of a padding it computes at run time)."""
     rows = [(int(lo), int(hi)) for lo, hi in np.asarray(padding).reshape(-1, 2)]
     for s, ((lo, hi), i) in enumerate(zip(rows, conv.dims.input_spatial)):
         n = int(lhs[i])
@@ -3972,7 +3979,16 @@ def check_dynamic_conv(lhs: Sequence[int], rhs: Sequence[int], conv: rules.Convo
                                     f"of size {dilated + lo + hi}",
                                     [f"low {lo} and high {hi} crop more than the {dilated} elements of the "
                                      "dilated input dimension"])  # fmt: skip
-    return dataclasses.replace(conv, low=tuple(lo for lo, _ in rows), high=tuple(hi for _, hi in rows))
+    padded = dataclasses.replace(conv, low=tuple(lo for lo, _ in rows), high=tuple(hi for _, hi in rows))
+    if any(n is not None for n in declared):
+        shape = rules.convolution_shape(lhs, rhs, padded)
+        for o in conv.dims.output_spatial:
+            if declared[o] is not None and shape[o] != declared[o]:
+                raise RuntimeShapeError(f"dynamic_conv padding makes result dimension {o} of size {shape[o]}, "
+                                        f"but its type declares {declared[o]}",
+                                        [f"the padding is {[list(r) for r in rows]}; the result's shape is "
+                                         f"{tuple(shape)}"])  # fmt: skip
+    return padded
 
 
 @irdl_op_definition
@@ -3982,9 +3998,12 @@ class DynamicConvOp(ConvolutionFamily, BcastOp):
     tensor<?x?x?x4xf32>``: StableHLO's ``dynamic_conv``, a ``convolution``
     whose padding is an integer tensor operand of one (low, high) row per
     spatial dim, read at run time (its window has no ``pad`` field). The
-    result's spatial dims are ``?`` (declared so: their sizes come from the
-    padding's values); a padding that makes a padded input dim negative is
-    a run-time error at the op (``check_dynamic_conv``). Otherwise
+    result's spatial dims are ``?`` (their sizes come from the padding's
+    values), or declared static, which is checked when it runs (JAX
+    declares the sizes it knows of a padding it computes from a symbolic
+    size); a padding that makes a padded input dim negative, or a size
+    other than the declared one, is a run-time error at the op
+    (``check_dynamic_conv``). Otherwise
     ``convolution``'s rules and meaning (``numerics.convolution`` with the
     padding read); a fusion boundary (docs/stablehlo.md, "Convolution")."""
 
@@ -3997,12 +4016,20 @@ class DynamicConvOp(ConvolutionFamily, BcastOp):
     traits = traits_def(ChecksSizesAtRunTime())
 
     def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation, padding: SSAValue | Operation,
-                 conv: rules.Convolution, *, precision_config: ArrayAttr | None = None):
-        """The result type is inferred (``dynamic_conv_shape``); ``conv``'s
-        own padding is not used."""
-        shape = dynamic_conv_shape(self.flat_shape_of(_type(lhs)), self.flat_shape_of(_type(rhs)), conv)
-        IRDLOperation.__init__(self, operands=[lhs, rhs, padding], result_types=[self.shaped_like(_type(lhs), shape)],
+                 conv: rules.Convolution, result_type: Attribute | None = None, *,
+                 precision_config: ArrayAttr | None = None):
+        """The result type is inferred (``dynamic_conv_shape``) unless given;
+        ``conv``'s own padding is not used."""
+        if result_type is None:
+            shape = dynamic_conv_shape(self.flat_shape_of(_type(lhs)), self.flat_shape_of(_type(rhs)), conv)
+            result_type = self.shaped_like(_type(lhs), shape)
+        IRDLOperation.__init__(self, operands=[lhs, rhs, padding], result_types=[result_type],
                                properties=self.conv_properties(conv, precision_config, padded=False))
+
+    def declared_sizes(self) -> tuple[int | None, ...]:
+        """The result's flat shape, None for a ``?`` dim: the static spatial
+        sizes ``check_dynamic_conv`` checks at run time."""
+        return tuple(n if isinstance(n, int) else None for n in flat_type_shape(self.result.type))
 
     def verify_semantics(self, semantics: Semantics) -> None:
         (lhs, le), (rhs, re) = _contraction_levels(self)
@@ -4018,7 +4045,14 @@ class DynamicConvOp(ConvolutionFamily, BcastOp):
                 or tuple(padding.get_shape()) != (spatial, 2)):
             raise Diagnostic(f"padding must be a tensor<{spatial}x2x...> of integers (one (low, high) row per "
                              f"spatial dim), got {padding}")  # fmt: skip
-        check_run_time_result(self, make_type((dynamic_conv_shape(lhs, rhs, self.conv),), le), self.result.type)
+        inferred = make_type((dynamic_conv_shape(lhs, rhs, self.conv),), le)
+        _check_declared(self, inferred, self.result.type)
+        for d in self.conv.dims.output_spatial:  # a static size is checked at run time; a bound is not
+            n = flat_type_shape(self.result.type)[d]
+            if isinstance(n, rules.Dynamic) and n.bound is not None:
+                raise Diagnostic(f"result dimension {d} is declared {n}, a bound on a size known only at run time",
+                                 [f"declare it ? or a static size (checked at run time); the inferred type is "
+                                  f"{inferred}"])
 
 
 # --------------------------------------------------------------------------

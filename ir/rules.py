@@ -15,6 +15,7 @@ dimension) so that callers can word the diagnostic with the types as written.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal
@@ -1611,7 +1612,10 @@ def convolution_shape(lhs: Sequence[Dim], rhs: Sequence[Dim], conv: Convolution)
     """The result shape of ``convolution`` (StableHLO's C25) after its rules
     C1-C23 on the shapes and attributes (worded as StableHLO's verifier
     words them). A ``?`` input batch dim gives a ``?`` result batch dim
-    with one batch group; no other dim may be ``?`` (bcast's subset)."""
+    with one batch group; a ``?`` input spatial dim gives a ``?`` result
+    spatial dim, its size ``conv_window_count`` of the run-time input size
+    (bounded by that of the input's bound); the kernel and the feature dims
+    are static (bcast's subset, docs/ir.md "convolution")."""
     n = len(lhs)
     if len(rhs) != n:
         raise RuleError(f"expects convolution arguments to have same number of dimensions, got: "
@@ -1645,12 +1649,13 @@ def convolution_shape(lhs: Sequence[Dim], rhs: Sequence[Dim], conv: Convolution)
                         f"got {batch_groups} and {groups} resp.")  # fmt: skip
     batch, features = lhs[d.input_batch], lhs[d.input_feature]
     kernel_in, kernel_out = rhs[d.kernel_input_feature], rhs[d.kernel_output_feature]
-    dynamic = [f"input dimension {i}" for i, s in enumerate(lhs) if isinstance(s, Dynamic) and i != d.input_batch]
+    dynamic = [f"input dimension {i}" for i, s in enumerate(lhs) if isinstance(s, Dynamic) and i == d.input_feature]
     dynamic += [f"kernel dimension {i}" for i, s in enumerate(rhs) if isinstance(s, Dynamic)]
     if dynamic or (isinstance(batch, Dynamic) and batch_groups != 1):
         raise RuleError(f"convolution with a ? {dynamic[0] if dynamic else 'batch dimension and batch groups'} "
                         "is not supported",
-                        ["bcast's convolution takes ? only in the input's batch dimension, with one batch group"])
+                        ["bcast's convolution takes ? only in the input's batch and spatial dimensions, "
+                         "with one batch group when the batch is ?"])
     if isinstance(batch, int) and batch % batch_groups:
         raise RuleError(f"expects input batch dimension ({batch}) to be divisible by batch_group_count. "
                         f"Got batch_group_count = {batch_groups}.")  # fmt: skip
@@ -1670,8 +1675,14 @@ def convolution_shape(lhs: Sequence[Dim], rhs: Sequence[Dim], conv: Convolution)
     result[d.output_batch] = batch if isinstance(batch, Dynamic) else batch // batch_groups
     result[d.output_feature] = kernel_out
     for k, (o, i, w) in enumerate(zip(d.output_spatial, d.input_spatial, d.kernel_spatial)):
-        result[o] = conv_window_count(lhs[i], rhs[w], conv.strides[k], conv.low[k], conv.high[k],
-                                      conv.lhs_dilation[k], conv.rhs_dilation[k])  # fmt: skip
+        count = functools.partial(conv_window_count, k=rhs[w], stride=conv.strides[k], low=conv.low[k],
+                                  high=conv.high[k], lhs_dilation=conv.lhs_dilation[k],
+                                  rhs_dilation=conv.rhs_dilation[k])  # fmt: skip
+        size = lhs[i]
+        if isinstance(size, Dynamic):  # the count grows with the input size: the bound's is the count's bound
+            result[o] = Dynamic(None if size.bound is None else count(size.bound))
+        else:
+            result[o] = count(size)
     return tuple(result)
 
 

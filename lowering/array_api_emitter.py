@@ -227,7 +227,7 @@ EXPRESSIONS: dict[type[Operation], Expression] = {
         f"ar.convolution(xp, {x}, {e.names[op.rhs]}, {op.conv!r}, {dtype_name(op.result.type)!r})"),
     bc.DynamicConvOp: lambda e, op, x: (
         f"ar.dynamic_conv(xp, {x}, {e.names[op.rhs]}, {e.names[op.d_padding]}, {op.conv!r}, "
-        f"{dtype_name(op.result.type)!r}, {site(op)!r})"),
+        f"{dtype_name(op.result.type)!r}, {site(op)!r}, {op.declared_sizes()!r})"),
     bc.TriangularSolveOp: lambda e, op, x: f"ar.triangular_solve(xp, {x}, {e.names[op.b]}, *{op.flags!r})",
     bc.ExtractOp: lambda e, op, x: f"ar.reshape(xp, {x}[{e.index_expr(op)}...], {result_shape(op)})",
     bc.AssignOp: lambda e, op, x: (

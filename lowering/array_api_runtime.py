@@ -1061,13 +1061,15 @@ def reduce_window_body(xp, body, inputs, inits, window: Sequence[Sequence[int]])
     return tuple(accumulators)
 
 
-def dynamic_conv(xp, x, w, padding, conv: rules.Convolution, dtype_name: str, site: rt.Site | None):
+def dynamic_conv(xp, x, w, padding, conv: rules.Convolution, dtype_name: str, site: rt.Site | None,
+                 declared: tuple[int | None, ...] = ()):
     """``bcast.dynamic_conv``: ``convolution`` with the padding's values
     read now (on the host: they are sizes), checked by the reference's rule
-    (``bc.check_dynamic_conv``, its error at ``site``)."""
+    (``bc.check_dynamic_conv``, with the result's ``declared`` static
+    sizes; its error at ``site``)."""
     read = np.asarray(padding)
-    return convolution(xp, x, w, rt.checked(site, bc.check_dynamic_conv, tuple(x.shape), tuple(w.shape), conv, read),
-                       dtype_name)
+    return convolution(xp, x, w, rt.checked(site, bc.check_dynamic_conv, tuple(x.shape), tuple(w.shape), conv, read,
+                                            declared), dtype_name)  # fmt: skip
 
 
 def triangular_solve(xp, a, b, left_side: bool, lower: bool, unit_diagonal: bool, transpose: str):

@@ -85,10 +85,12 @@ class SizePlan:
                 derived = [(d, source) for d in range(len(flat_type_shape(op.results[0].type)))
                            if isinstance(source := size_source(op.results[0], d), DerivedSize)]
                 self.steps.append(("operand sizes", op, shapes, derived))
-            elif isinstance(op, bc.DynamicConvOp):
+            elif isinstance(op, bc.ConvolutionOp | bc.DynamicConvOp):
                 lhs = [size_source(op.lhs, k) for k in range(len(flat_type_shape(op.lhs.type)))]
-                derived = [(d, size_source(op.result, d)) for d in op.conv.dims.output_spatial]
-                self.steps.append(("conv", op, lhs, derived))
+                derived = [(d, source) for d in op.conv.dims.output_spatial
+                           if isinstance(source := size_source(op.result, d), DerivedSize)]
+                if derived or isinstance(op, bc.DynamicConvOp):  # (a dynamic_conv's padding is checked)
+                    self.steps.append(("conv", op, lhs, derived))
             if isinstance(op, bc.DimOp):
                 self.steps.append(("dim", op.result, size_source(op.operand, op.dim)))
             elif isinstance(op, bc.BroadcastSizeOp):
@@ -163,12 +165,14 @@ class SizePlan:
                 result = _operand_sizes_rule(op, [tuple(size(s) for s in shape) for shape in sources])
                 for d, source in derived:
                     sizes[source] = result[d]
-            elif kind == "conv":  # the padding's values checked, and the spatial sizes they give
+            elif kind == "conv":  # a dynamic_conv's padding checked; the spatial sizes of the input's and its
                 _, op, lhs, derived = step
                 shape = tuple(size(v) for v in lhs)
-                rhs = flat_type_shape(op.rhs.type)
+                rhs, conv = flat_type_shape(op.rhs.type), op.conv
                 try:
-                    conv = bc.check_dynamic_conv(shape, rhs, op.conv, self.value(op.d_padding, shapes, values))
+                    if isinstance(op, bc.DynamicConvOp):
+                        conv = bc.check_dynamic_conv(shape, rhs, conv, self.value(op.d_padding, shapes, values),
+                                                     op.declared_sizes())
                 except bc.RuntimeShapeError as e:
                     raise RuntimeShapeFailure(op, e) from None
                 result = rules.convolution_shape(shape, rhs, conv)

@@ -319,7 +319,7 @@ class BcastFunctions(InterpreterFunctions):
 
     @impl(bc.DynamicConvOp)
     def run_dynamic_conv(self, interpreter: Interpreter, op: bc.DynamicConvOp, args: PythonValues) -> PythonValues:
-        _checked(op, bc.check_dynamic_conv, np.shape(args[0]), np.shape(args[1]), op.conv, args[2])
+        _checked(op, bc.check_dynamic_conv, np.shape(args[0]), np.shape(args[1]), op.conv, args[2], op.declared_sizes())
         return _typed(op, evaluate(op, *args))
 
     @impl(bc.TriangularSolveOp)

@@ -947,7 +947,8 @@ EXPRESSIONS: dict[type[Operation], Expression] = {
     bc.ConvolutionOp: lambda e, op, x: f"numerics.convolution({x}, {e.names[op.rhs]}, {op.conv!r})",
     # the same, on the padding read when it runs (its error at the op)
     bc.DynamicConvOp: lambda e, op, x: (
-        f"rt.dynamic_conv({x}, {e.names[op.rhs]}, {e.names[op.d_padding]}, {op.conv!r}, {site(op)!r})"),
+        f"rt.dynamic_conv({x}, {e.names[op.rhs]}, {e.names[op.d_padding]}, {op.conv!r}, {site(op)!r}, "
+        f"{op.declared_sizes()!r})"),
     # one substitution step per row, vectorized over the batch and right-hand sides
     bc.TriangularSolveOp: lambda e, op, x: f"numerics.triangular_solve({x}, {e.names[op.b]}, *{op.flags!r})",
 }

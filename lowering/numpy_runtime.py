@@ -692,10 +692,12 @@ def dynamic_reshape(x: np.ndarray, shape: tuple[int, ...], site: Site | None) ->
     return np.reshape(x, shape)
 
 
-def dynamic_conv(x: np.ndarray, w: np.ndarray, padding: np.ndarray, conv, site: Site | None) -> np.ndarray:
+def dynamic_conv(x: np.ndarray, w: np.ndarray, padding: np.ndarray, conv, site: Site | None,
+                 declared: tuple[int | None, ...] = ()) -> np.ndarray:
     """``bcast.dynamic_conv``: ``numerics.convolution`` with the padding
-    read now (``bc.check_dynamic_conv``, its error at ``site``)."""
-    return numerics.convolution(x, w, checked(site, bc.check_dynamic_conv, x.shape, w.shape, conv, padding))
+    read now (``bc.check_dynamic_conv``, with the result's ``declared``
+    static sizes; its error at ``site``)."""
+    return numerics.convolution(x, w, checked(site, bc.check_dynamic_conv, x.shape, w.shape, conv, padding, declared))
 
 
 def concatenate(xs: Sequence[np.ndarray], dim: int, site: Site | None) -> np.ndarray:

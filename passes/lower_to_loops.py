@@ -484,7 +484,9 @@ class DerivedSize:
     """A ``?`` result dim computed from its op's operands' run-time sizes by
     the op's own rule: ``concatenate`` along a ``?`` dim (the sum), ``pad``
     of one (``rules.padded_size``), ``reshape``'s ``?`` (the element count
-    over the result's static sizes, ``ops.reshape_sizes``). Computed once, where
+    over the result's static sizes, ``ops.reshape_sizes``), a convolution's
+    ``?`` spatial dim (``rules.conv_window_count`` of its input's size and,
+    for ``dynamic_conv``, its padding's values). Computed once, where
     the op is lowered, and by the C runtime before the call
     (lowering/c_sizes.py), which checks the op's run-time rule there.
 
@@ -516,8 +518,10 @@ class DerivedSize:
         if isinstance(self.op, bc.ReshapeOp):
             operand = self.op.operand
             return [size_source(operand, k) for k in range(len(flat_type_shape(operand.type)))]
-        if isinstance(self.op, bc.DynamicConvOp):  # the padding itself: a size of its values
-            return [self.op.d_padding]
+        if isinstance(self.op, bc.ConvolutionOp | bc.DynamicConvOp):  # the input's spatial size (and the padding)
+            d = self.op.conv.dims
+            spatial = size_source(self.op.lhs, d.input_spatial[d.output_spatial.index(self.dim)])
+            return [spatial, self.op.d_padding] if isinstance(self.op, bc.DynamicConvOp) else [spatial]
         return [size_source(self.op.operands[0], self.dim)]
 
 
@@ -587,9 +591,7 @@ def size_source(v: SSAValue, d: int) -> SizeSource:
         elif isinstance(op, bc.GatherOp):  # a ``?`` result dim is a batch dim of the indices (slices are static)
             batch = [r for r in range(len(flat_type_shape(v.type))) if r not in op.dims.offset_dims]
             v, d = op.start_indices, op.dims.batch_dims(len(flat_type_shape(op.start_indices.type)))[batch.index(d)]
-        elif isinstance(op, bc.ConvolutionOp):  # only the batch dim may be ``?`` (rules.convolution_shape)
-            v, d = op.lhs, op.conv.dims.input_batch
-        elif isinstance(op, bc.DynamicConvOp):  # the batch's, or a spatial dim the padding sizes
+        elif isinstance(op, bc.ConvolutionOp | bc.DynamicConvOp):  # the batch's, or a spatial dim's own count
             if d != op.conv.dims.output_batch:
                 return DerivedSize(op, d)
             v, d = op.lhs, op.conv.dims.input_batch
@@ -770,8 +772,8 @@ class FunctionLowering:
             source = size_source(op.result, d)
             if not isinstance(source, DerivedSize) or source in self.derived:
                 continue
-            if isinstance(op, bc.DynamicConvOp):
-                self.derived[source] = self.dynamic_conv_size(op, op.conv.dims.output_spatial.index(d))
+            if isinstance(op, bc.ConvolutionOp | bc.DynamicConvOp):
+                self.derived[source] = self.conv_size(op, op.conv.dims.output_spatial.index(d))
                 continue
             sizes = [self.size(s) for s in source.operand_sources()]
             if isinstance(op, bc.ConcatenateOp):
@@ -802,22 +804,42 @@ class FunctionLowering:
         element = element_of(op.d_padding.type)
         return value if element == "i64" else scalar.convert(b, element, "i64", value)
 
-    def dynamic_conv_size(self, op: bc.DynamicConvOp, s: int) -> SSAValue:
-        """The output size of spatial dim ``s`` of a ``dynamic_conv`` from its
-        padding (``rules.conv_window_count``): 0 when the padded input is
-        shorter than the dilated kernel, else the strided positions (the C
-        runtime has checked that no padded size is negative)."""
+    def conv_size(self, op: bc.ConvolutionOp | bc.DynamicConvOp, s: int) -> SSAValue:
+        """The run-time output size of spatial dim ``s`` of a convolution
+        (``rules.conv_window_count``, in ``i64``): the input's size (static,
+        or read at run time), dilated (0 when empty); the padding (static, or
+        a ``dynamic_conv``'s values); 0 when the padded input is shorter than
+        the dilated kernel, else the strided positions (the C runtime has
+        checked that no ``dynamic_conv`` padded size is negative)."""
         b, conv = self.b, op.conv
         d = conv.dims
-        n = flat_type_shape(op.lhs.type)[d.input_spatial[s]]
+        n = self.size(size_source(op.lhs, d.input_spatial[s]))
         k = flat_type_shape(op.rhs.type)[d.kernel_spatial[s]]
-        dilated = (n - 1) * conv.lhs_dilation[s] + 1 if n else 0
         span = (k - 1) * conv.rhs_dilation[s] + 1
-        padded = b(arith.AddiOp(self.padding_entry(op, s, 0), self.padding_entry(op, s, 1)))
-        room = b(arith.AddiOp(padded, b.int(dilated - span, "i64")))  # padded input - dilated kernel
+        if isinstance(n, int):
+            dilated = b.int((n - 1) * conv.lhs_dilation[s] + 1 if n else 0, "i64")
+        else:
+            dilated = self.dilated_size(n, conv.lhs_dilation[s])
+        if isinstance(op, bc.DynamicConvOp):
+            padded = b(arith.AddiOp(self.padding_entry(op, s, 0), self.padding_entry(op, s, 1)))
+            padded = b(arith.AddiOp(padded, dilated))
+        else:
+            padded = b(arith.AddiOp(dilated, b.int(conv.low[s] + conv.high[s], "i64")))
+        room = b(arith.SubiOp(padded, b.int(span, "i64")))  # padded input - dilated kernel
         count = b(arith.AddiOp(b(arith.DivSIOp(room, b.int(conv.strides[s], "i64"))), b.int(1, "i64")))
         count = b.select(b(arith.CmpiOp(room, b.int(0, "i64"), "slt")), b.int(0, "i64"), count)
         return b(arith.IndexCastOp(count, IndexType()))
+
+    def dilated_size(self, n: SSAValue, dilation: int) -> SSAValue:
+        """``(n - 1) * dilation + 1`` of a run-time ``index`` size, 0 when
+        ``n`` is 0, in ``i64``."""
+        b = self.b
+        wide = b(arith.IndexCastOp(n, IntegerType(64)))
+        if dilation == 1:
+            return wide
+        gaps = b(arith.MuliOp(b(arith.SubiOp(wide, b.int(1, "i64"))), b.int(dilation, "i64")))
+        dilated = b(arith.AddiOp(gaps, b.int(1, "i64")))
+        return b.select(b(arith.CmpiOp(wide, b.int(0, "i64"), "eq")), b.int(0, "i64"), dilated)
 
     def shape(self, v: SSAValue) -> list[int | SSAValue]:
         """The run-time flat shape of tensor ``v``."""
@@ -1203,10 +1225,8 @@ class FunctionLowering:
             self.lower_reduce_window_body(op)
         elif isinstance(op, bc.DotGeneralOp):
             self.lower_dot_general(op)
-        elif isinstance(op, bc.ConvolutionOp):
-            self.lower_convolution(op)
-        elif isinstance(op, bc.DynamicConvOp):
-            self.derive_sizes(op)
+        elif isinstance(op, bc.ConvolutionOp | bc.DynamicConvOp):
+            self.derive_sizes(op)  # its ``?`` spatial sizes (none: nothing)
             self.lower_convolution(op)
         elif isinstance(op, bc.TriangularSolveOp):
             self.lower_triangular_solve(op)
@@ -2157,7 +2177,12 @@ class FunctionLowering:
         batch groups)`` reads input batch ``g * result batch + b``. The nest
         is marked ``CONV_ATTR`` when a target may run a kernel instead
         (``direct_convolution``). A ``dynamic_conv`` reads its low paddings
-        before the nest and checks every place (its sizes: ``derive_sizes``)."""
+        before the nest and checks every place (its sizes: ``derive_sizes``);
+        a ``?`` input spatial dim checks every place against its run-time
+        size. An empty input (a static or run-time size 0) has no element to
+        read: the result is zeros (every window holds only padding), a
+        run-time emptiness choosing between the zeros' nest and the sum's by
+        their outer loop's trip count (0 for the one not taken)."""
         b, target = self.b, self.buffer(op.result)
         conv = op.conv
         d, n = conv.dims, len(conv.dims.input_spatial)
@@ -2165,26 +2190,42 @@ class FunctionLowering:
         acc = accumulator(element)
         lhs, rhs = flat_type_shape(op.lhs.type), flat_type_shape(op.rhs.type)
         result = flat_type_shape(op.result.type)
-        if any(m == 0 for m in result) or lhs[d.input_feature] == 0:  # nothing to sum: zeros
-            with self.nest(self.shape(op.result), parallel=True) as ivs:
+        shape = self.shape(op.result)
+        if any(m == 0 for m in result) or 0 in lhs:  # nothing to sum: zeros
+            with self.nest(shape, parallel=True) as ivs:
                 b(memref.StoreOp.get(b.const(0, element), target, list(ivs)))
             self.written(op.result, target)
             return
         in_features, out_features = rhs[d.kernel_input_feature], rhs[d.kernel_output_feature]
         kernel = [rhs[k] for k in d.kernel_spatial]
-        sizes = [lhs[i] for i in d.input_spatial]
+        sizes = [self.size(size_source(op.lhs, i)) for i in d.input_spatial]  # an int, or read at run time
         outs = [result[o] for o in d.output_spatial]
+        if any(not isinstance(size, int) for size in sizes):  # empty at run time: zeros, the sum's nest runs none
+            empty = None
+            for size in sizes:
+                if not isinstance(size, int):
+                    zero = b(arith.CmpiOp(size, b.index(0), "eq"))
+                    empty = zero if empty is None else b.apply("arith.ori", empty, zero)
+            outer = self.as_index(shape[0])
+            with self.nest([b.select(empty, outer, b.index(0)), *shape[1:]], parallel=True) as ivs:
+                b(memref.StoreOp.get(b.const(0, element), target, list(ivs)))
+            shape = [b.select(empty, b.index(0), outer), *shape[1:]]
         dynamic = isinstance(op, bc.DynamicConvOp)  # its padding read at run time: every place checked
-        checked = [dynamic or lo != 0 or ld != 1 or (m - 1) * st + (k - 1) * rd >= size
+        checked = [dynamic or not isinstance(size, int) or lo != 0 or ld != 1 or (m - 1) * st + (k - 1) * rd >= size
                    for size, m, k, st, ld, rd, lo in zip(sizes, outs, kernel, conv.strides, conv.lhs_dilation,
                                                          conv.rhs_dilation, conv.low)]  # fmt: skip
         lows = ([self.padding_entry(op, s, 0) for s in range(n)] if dynamic
                 else [b.int(lo, "i64") for lo in conv.low])  # fmt: skip
         wide = lambda i: b(arith.IndexCastOp(i, IntegerType(64)))  # noqa: E731
+        # the dilated input's size and its last element's index (the input is not empty here)
+        dilated = [b.int((size - 1) * ld + 1, "i64") if isinstance(size, int) else self.dilated_size(size, ld)
+                   for size, ld in zip(sizes, conv.lhs_dilation)]  # fmt: skip
+        last = [b.int(size - 1, "i64") if isinstance(size, int) else b(arith.SubiOp(wide(size), b.int(1, "i64")))
+                for size in sizes]  # fmt: skip
         geometry = None if dynamic else self.direct_convolution(op)
         block = self.b.builder.insertion_point.block
         before = set(block.ops)
-        with self.nest(self.shape(op.result), parallel=True) as ivs:
+        with self.nest(shape, parallel=True) as ivs:
             feature, batch = ivs[d.output_feature], ivs[d.output_batch]
             group_batch = batch
             feature_base = b.index(0)
@@ -2203,13 +2244,13 @@ class FunctionLowering:
                 if not checked[s]:
                     return at, None
                 q = b(arith.SubiOp(wide(at), lows[s]))
-                inside = b(arith.CmpiOp(q, b.int((sizes[s] - 1) * conv.lhs_dilation[s] + 1, "i64"), "ult"))
+                inside = b(arith.CmpiOp(q, dilated[s], "ult"))
                 if conv.lhs_dilation[s] != 1:
                     on_element = b(arith.CmpiOp(b.apply("arith.remui", q, b.int(conv.lhs_dilation[s], "i64")),
                                                 b.int(0, "i64"), "eq"))  # fmt: skip
                     inside = b.apply("arith.andi", inside, on_element)
                     q = b.apply("arith.divui", q, b.int(conv.lhs_dilation[s], "i64"))
-                clamped = b.apply("arith.minui", q, b.int(sizes[s] - 1, "i64"))
+                clamped = b.apply("arith.minui", q, last[s])
                 return b(arith.IndexCastOp(clamped, IndexType())), inside
 
             def product(c: SSAValue, places: list[SSAValue], ks: list[SSAValue]) -> SSAValue:

@@ -843,18 +843,18 @@ class ConvertDynamicConv(RewritePattern):
 
 def _run_time_padding_conv(op: hlo.DynamicConvOp) -> list[Operation]:
     """A run-time padding: ``bcast.dynamic_conv`` (its padding read when it
-    runs, its spatial sizes ``?``). A declared result type more static than
-    that is refused (no op of bcast forgets a static size), as is what
-    ``bcast.convolution`` refuses (a ``?`` spatial input dim)."""
+    runs, its spatial sizes ``?``, or static as declared, which it checks
+    when it runs: JAX declares the sizes it knows of a padding it computes
+    from a symbolic size). What ``bcast.convolution`` refuses is refused."""
     _bcast_type(op, op.d_padding)
     new, operands = _converted_to_result_element(op)
     try:
-        conv = bcast.DynamicConvOp(*operands, op.d_padding, op.conv, precision_config=op.precision_config)
+        inferred = bcast.DynamicConvOp(*operands, op.d_padding, op.conv, precision_config=op.precision_config)
     except RuleError as e:
         raise PassError(op, e.message, e.notes) from None
-    if conv.result.type != op.result.type:
-        raise PassError(op, f"declares {op.result.type}, but a run-time padding makes {conv.result.type}",
-                        ["the spatial sizes of a run-time padding are known only at run time: declare them ?"])
+    if not rules.compatible_levels((flat_type_shape(inferred.result.type),), (flat_type_shape(op.result.type),)):
+        raise PassError(op, f"declares {op.result.type}, but a run-time padding makes {inferred.result.type}")
+    conv = bcast.DynamicConvOp(*operands, op.d_padding, op.conv, op.result.type, precision_config=op.precision_config)
     return [*new, conv]
 
 

@@ -334,15 +334,17 @@ def _build_c(module: ModuleOp, entry: str, arguments, results, source_name: str)
 
 def _size_plans(module: ModuleOp, entry: str) -> dict:
     """The entry's ``c_sizes.SizePlan`` when it has dynamic dims or a size
-    op (a ``shape_assertion`` of a static program: a check all the same),
-    with which the C runtime checks and sizes the call."""
+    op (a ``shape_assertion`` of a static program: a check all the same; a
+    ``dynamic_conv``, whose padding's values are checked against its
+    result's sizes), with which the C runtime checks and sizes the call."""
+    from bcast.ir import ops as bc
     from bcast.lowering.c_sizes import SizePlan
     from bcast.passes.errors import first_dynamic
     from bcast.passes.size_tensors import SIZE_TENSOR_OPS
 
     function = next(f for f in reachable_functions(module, entry) if f.sym_name.data == entry)
     needs_plan = first_dynamic(function) is not None or any(
-        isinstance(op, SIZE_TENSOR_OPS) for op in function.body.block.ops)
+        isinstance(op, (*SIZE_TENSOR_OPS, bc.DynamicConvOp)) for op in function.body.block.ops)
     return {entry: SizePlan(function)} if needs_plan else {}
 
 

@@ -475,3 +475,46 @@ func.func @main(%a0: tensor<?x?xf32>, %a1: tensor<0xf32>, %a2: tensor<1x0xf32>) 
     f = bcast.compile(source, backend="c")
     results = f(np.zeros((3, 0), np.float32), np.zeros(0, np.float32), np.zeros((1, 0), np.float32))
     assert [r.shape for r in results] == [(3, 0), (1, 0), (0,), (3, 0)]
+
+
+CONV_DYNAMIC_SPATIAL = [
+    ("conv_height", """\
+func.func @main(%x: tensor<2x?x5x3xf32>, %w: tensor<3x2x3x4xf32>) -> tensor<2x?x2x4xf32> {
+  %0 = bcast.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [2, 2], pad = [[0, 1], [0, 0]], lhs_dilate = [3, 1], rhs_dilate = [1, 2]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x?x5x3xf32>, tensor<3x2x3x4xf32>) -> tensor<2x?x2x4xf32>
+  func.return %0 : tensor<2x?x2x4xf32>
+}
+"""),
+    ("conv_padded_only", """\
+func.func @main(%x: tensor<3x2x?xf64>, %w: tensor<4x1x2xf64>) -> tensor<3x4x?xf64> {
+  %0 = bcast.convolution(%x, %w) dim_numbers = [b, f, 0]x[o, i, 0]->[b, f, 0], window = {pad = [[2, 3]], reverse = [true]} {batch_group_count = 1 : i64, feature_group_count = 2 : i64} : (tensor<3x2x?xf64>, tensor<4x1x2xf64>) -> tensor<3x4x?xf64>
+  func.return %0 : tensor<3x4x?xf64>
+}
+"""),
+]
+"""Convolutions of ``?`` spatial dims: a strided, dilated one whose height
+is read at run time (empty results below the window), and a grouped 1-D
+one whose padding alone has windows, so an empty input still has a result
+(zeros): neither may read an input element that is not there."""
+
+
+def test_convolutions_of_run_time_spatial_sizes_are_clean_under_sanitizers(tmp_path):
+    """Each program at sizes 0, 1, 2, 3 and 7 of its ``?`` dims (the buffers
+    exactly that size, so a read past the run-time input is reported), and
+    its results' shapes from the size plan are the reference's."""
+    cc = c_runtime.require_compiler()
+    sizes = [{0: n} for n in (0, 1, 2, 3, 7)]
+    units, calls, refused, plans = sanitized_units([(name, text, sizes) for name, text in CONV_DYNAMIC_SPATIAL],
+                                                   tmp_path, "conv")
+    assert refused == []
+    heights = []
+    for (name, text), plan in zip(CONV_DYNAMIC_SPATIAL, plans):
+        function = next(f for f in driver.load(text, "prog.mlir").ops if isinstance(f, func.FuncOp))
+        reference = bcast.compile(text, backend="reference")
+        for size_set in sizes:
+            shapes = argument_shapes(function, size_set)
+            want = reference(*(np.zeros(s, np.float64 if "f64" in text else np.float32) for s in shapes)).shape
+            assert plan(shapes) == [want]
+            heights.append((name, want[1 if name == "conv_height" else 2]))
+    assert heights == [*(("conv_height", h) for h in (0, 0, 2, 3, 9)),  # ((n - 1) * 3 + 2 - 3) // 2 + 1, or 0
+                       *(("conv_padded_only", h) for h in (4, 5, 6, 7, 11))]  # n + 5 - 2 + 1
+    run_sanitized(units, calls, tmp_path, cc)

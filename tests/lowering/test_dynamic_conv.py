@@ -54,7 +54,7 @@ func.func @main(%x: tensor<1x4x4x1xf32>, %w: tensor<3x3x1x1xf32>, %p: tensor<2x2
   func.return %r : tensor<1x4x4x1xf32>
 }
 """
-"""A run-time padding whose result declares static spatial sizes: refused."""
+"""A run-time padding whose result declares static spatial sizes: checked when it runs."""
 
 DYNAMIC = """\
 func.func @main(%x: tensor<?x6x5x2xT>, %w: tensor<3x2x2x3xT>, %p: tensor<2x2xP>) -> tensor<?x?x?x3xT> {
@@ -80,7 +80,8 @@ kernel reversed, of a padding computed from an argument (``p + [1, -1]``)."""
 def oracle(x, w, padding, strides, lhs_dilation, rhs_dilation, groups=1, reverse=(), acc=np.float64):
     """NHWC x HWIO -> NHWC (or NCW x OIW -> NCW for 1-D), one output element
     at a time, as the spec words it: the input dilated, padded (negative
-    crops), every window times the dilated kernel, summed."""
+    crops; a crop past the whole padded dim leaves it empty, StableHLO's
+    empty window), every window times the dilated kernel, summed."""
     n = len(strides)
     x = np.asarray(x, acc)
     w = np.asarray(w, acc)
@@ -97,7 +98,8 @@ def oracle(x, w, padding, strides, lhs_dilation, rhs_dilation, groups=1, reverse
         zeros = [np.zeros((*dilated.shape[:axis], max(n, 0), *dilated.shape[axis + 1:]), acc) for n in (lo, hi)]
         dilated = np.concatenate([zeros[0], dilated, zeros[1]], axis)
         size = dilated.shape[axis]
-        dilated = np.delete(dilated, [*range(max(-lo, 0)), *range(size - max(-hi, 0), size)], axis)
+        cropped = {*range(min(max(-lo, 0), size)), *range(max(size - max(-hi, 0), 0), size)}
+        dilated = np.delete(dilated, sorted(cropped), axis)
     spans = [(k - 1) * d + 1 for k, d in zip(kernel, rhs_dilation)]
     out_sizes = [0 if span > m else (m - span) // st + 1 for m, span, st in zip(dilated.shape[1:-1], spans, strides)]
     result = np.zeros((batch, *out_sizes, outs), acc)
@@ -266,27 +268,40 @@ def test_the_run_time_padding_export_is_a_generic_dynamic_conv_jaxlib_verifies()
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_a_run_time_padding_with_static_spatial_sizes_is_a_located_refusal(backend):
+def test_a_run_time_padding_with_static_spatial_sizes_is_checked_when_it_runs(backend):
+    """The declared 4x4 (JAX declares the sizes it knows of a padding it
+    computes): a padding that makes them runs (the oracle's values); one
+    that makes others is the reference's located error on every backend,
+    nothing written to ``out``."""
+    f = bcast.compile(RUN_TIME_PADDING, backend=backend, filename="conv.mlir")
+    rng = np.random.default_rng(6)
+    x, w = rng.standard_normal((1, 4, 4, 1)).astype(np.float32), rng.standard_normal((3, 3, 1, 1)).astype(np.float32)
+    for padding in ([[1, 1], [1, 1]], [[2, 0], [0, 2]], [[3, -1], [-2, 4]]):
+        want = oracle(x, w, padding, (1, 1), (1, 1), (1, 1))
+        np.testing.assert_allclose(f(x, w, np.array(padding, np.int64)), want, rtol=1e-5, atol=1e-5)
+    out = np.full((1, 4, 4, 1), 7.0, np.float32)
     with pytest.raises(bcast.BcastError) as info:
-        bcast.compile(RUN_TIME_PADDING, backend=backend, filename="conv.mlir")
-    lines = str(info.value).splitlines()
-    assert lines[0] == ("conv.mlir:2:8: error: 'stablehlo.dynamic_conv' op declares tensor<1x4x4x1xf32>, but a "
-                        "run-time padding makes tensor<1x?x?x1xf32>")
-    assert lines[1] == ("conv.mlir:2:8: note: the spatial sizes of a run-time padding are known only at run time: "
-                        "declare them ?")
+        f(x, w, np.array([[1, 1], [0, 1]], np.int64), out=out)
+    assert str(info.value).splitlines() == [
+        "conv.mlir:2:8: error: dynamic_conv padding makes result dimension 2 of size 3, but its type declares 4",
+        "conv.mlir:2:8: note: the padding is [[1, 1], [0, 1]]; the result's shape is (1, 4, 3, 1)"]
+    assert (out == 7.0).all()
 
 
-def test_bcast_run_refuses_static_sizes_with_exit_1_and_opt_keeps_it(tmp_path):
+def test_bcast_run_reports_a_size_other_than_declared_with_exit_1_and_opt_keeps_it(tmp_path):
     source = tmp_path / "conv.mlir"
     source.write_text(RUN_TIME_PADDING)
-    run = subprocess.run([sys.executable, "-m", "bcast.tools.run", str(source), "--seed", "0"],
+    inputs = tmp_path / "inputs.npz"
+    np.savez(inputs, arg0=np.ones((1, 4, 4, 1), np.float32), arg1=np.ones((3, 3, 1, 1), np.float32),
+             arg2=np.array([[0, 0], [1, 1]], np.int64))
+    run = subprocess.run([sys.executable, "-m", "bcast.tools.run", str(source), "--inputs", str(inputs)],
                          capture_output=True, text=True)
-    assert run.returncode == 1 and "Traceback" not in run.stderr
-    assert "'stablehlo.dynamic_conv' op declares tensor<1x4x4x1xf32>" in run.stderr
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+    assert "dynamic_conv padding makes result dimension 1 of size 2, but its type declares 4" in run.stderr
     kept = subprocess.run([sys.executable, "-m", "bcast.tools.opt", str(source), "-p", "convert-stablehlo-to-bcast",
                            "-t", "stablehlo"], capture_output=True, text=True)
     assert kept.returncode == 0, kept.stderr
-    assert "stablehlo.dynamic_conv" in kept.stdout
+    assert "stablehlo.dynamic_conv" in kept.stdout and "-> tensor<1x4x4x1xf32>" in kept.stdout
 
 
 _COMPILED: dict[str, object] = {}

@@ -34,6 +34,16 @@ func.func @run_time_padding(%x: tensor<?x6x5x2xf32>, %w: tensor<3x2x2x3xf32>, %p
   func.return %r : tensor<?x?x?x3xf32>
 }
 
+// A static spatial size declared of a run-time padding (JAX declares the
+// sizes it knows of a padding it computes from a symbolic height) is kept,
+// and checked at run time (check_dynamic_conv).
+// CHECK-LABEL: func.func @run_time_padding_static_width
+// CHECK:         bcast.dynamic_conv(%x, %w, %p) {{.*}} : (tensor<1x?x4x1xf32>, tensor<3x3x1x1xf32>, tensor<2x2xi64>) -> tensor<1x?x4x1xf32>
+func.func @run_time_padding_static_width(%x: tensor<1x?x4x1xf32>, %w: tensor<3x3x1x1xf32>, %p: tensor<2x2xi64>) -> tensor<1x?x4x1xf32> {
+  %r = stablehlo.dynamic_conv(%x, %w, %p) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x?x4x1xf32>, tensor<3x3x1x1xf32>, tensor<2x2xi64>) -> tensor<1x?x4x1xf32>
+  func.return %r : tensor<1x?x4x1xf32>
+}
+
 // A padding computed at run time (here from an argument), converted first
 // when the result's element type is the operands' other.
 // CHECK-LABEL: func.func @computed_padding

@@ -1,25 +1,15 @@
 // RUN: bcast-opt %s --split-input-file --verify-diagnostics -p "convert-stablehlo-to-bcast{strict=true}"
 
 // stablehlo.dynamic_conv forms the import refuses, at the op: a run-time
-// padding whose result declares static spatial sizes (they are run-time
-// values) or whose input has a ? spatial dim (bcast's convolution takes ?
-// only in the batch dim), and the op's own rules (the padding's shape, no
-// pad field in the window, the result shape the padding makes).
+// padding whose result declares what no padding makes (a static spatial
+// size is taken, checked at run time: convert_stablehlo_to_bcast_dynamic_conv.mlir),
+// and the op's own rules (the padding's shape, no pad field in the window,
+// the result shape the padding makes).
 
-func.func @run_time_padding(%x: tensor<1x4x4x1xf32>, %w: tensor<3x3x1x1xf32>, %p: tensor<2x2xi64>) -> tensor<1x4x4x1xf32> {
-  // expected-note @+2 {{the spatial sizes of a run-time padding are known only at run time: declare them ?}}
-  // expected-error @+1 {{'stablehlo.dynamic_conv' op declares tensor<1x4x4x1xf32>, but a run-time padding makes tensor<1x?x?x1xf32>}}
-  %r = stablehlo.dynamic_conv(%x, %w, %p) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x1xf32>, tensor<3x3x1x1xf32>, tensor<2x2xi64>) -> tensor<1x4x4x1xf32>
-  func.return %r : tensor<1x4x4x1xf32>
-}
-
-// -----
-
-func.func @run_time_padding_of_a_dynamic_spatial_input(%x: tensor<1x?x4x1xf32>, %w: tensor<3x3x1x1xf32>, %p: tensor<2x2xi64>) -> tensor<1x?x?x1xf32> {
-  // expected-note @+2 {{bcast's convolution takes ? only in the input's batch dimension, with one batch group}}
-  // expected-error @+1 {{'stablehlo.dynamic_conv' op convolution with a ? input dimension 1 is not supported}}
-  %r = stablehlo.dynamic_conv(%x, %w, %p) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x?x4x1xf32>, tensor<3x3x1x1xf32>, tensor<2x2xi64>) -> tensor<1x?x?x1xf32>
-  func.return %r : tensor<1x?x?x1xf32>
+func.func @run_time_padding(%x: tensor<1x4x4x1xf32>, %w: tensor<3x3x1x1xf32>, %p: tensor<2x2xi64>) -> tensor<1x4x4x2xf32> {
+  // expected-error @+1 {{'stablehlo.dynamic_conv' op declares tensor<1x4x4x2xf32>, but a run-time padding makes tensor<1x?x?x1xf32>}}
+  %r = stablehlo.dynamic_conv(%x, %w, %p) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x1xf32>, tensor<3x3x1x1xf32>, tensor<2x2xi64>) -> tensor<1x4x4x2xf32>
+  func.return %r : tensor<1x4x4x2xf32>
 }
 
 // -----

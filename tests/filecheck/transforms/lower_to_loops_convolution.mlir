@@ -93,3 +93,61 @@ func.func @dynamic_conv(%x: tensor<2x6x5x2xf32>, %w: tensor<3x2x2x3xf32>, %p: te
   %y = bcast.dynamic_conv(%x, %w, %p) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [2, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x6x5x2xf32>, tensor<3x2x2x3xf32>, tensor<2x2xi32>) -> tensor<2x?x?x3xf32>
   func.return %y : tensor<2x?x?x3xf32>
 }
+
+// -----
+
+// A `?` input spatial dim: its output size is rules.conv_window_count of the
+// size read at run time (dilated: (n - 1) * 3 + 1, 0 when n is 0; padded;
+// 0 when shorter than the kernel, else the strided count); an empty input
+// gives zeros (the zeros' nest runs its batch loop once, the sum's none);
+// every kernel place is checked against the run-time dilated size and
+// clamped to the last element. Not marked bcast.conv (the direct kernel
+// takes static spatial dims).
+
+// CHECK-LABEL: func.func @dynamic_height
+// CHECK:        %[[N:.*]] = memref.dim %x, %{{.*}} : memref<1x?x4x1xf32>
+// CHECK-NEXT:   %[[WIDE:.*]] = arith.index_cast %[[N]] : index to i64
+// CHECK-NEXT:   %[[GAPS:.*]] = arith.subi %[[WIDE]], %{{.*}} : i64
+// CHECK-NEXT:   %[[SPREAD:.*]] = arith.muli %[[GAPS]], %{{.*}} : i64
+// CHECK-NEXT:   %[[DILATED:.*]] = arith.addi %[[SPREAD]], %{{.*}} : i64
+// CHECK-NEXT:   %[[EMPTY:.*]] = arith.cmpi eq, %[[WIDE]], %{{.*}} : i64
+// CHECK-NEXT:   %[[SIZE:.*]] = arith.select %[[EMPTY]], %{{.*}}, %[[DILATED]] : i64
+// CHECK-NEXT:   %[[PADDED:.*]] = arith.addi %[[SIZE]], %{{.*}} : i64
+// CHECK-NEXT:   %[[ROOM:.*]] = arith.subi %[[PADDED]], %{{.*}} : i64
+// CHECK-NEXT:   %[[STEPS:.*]] = arith.divsi %[[ROOM]], %{{.*}} : i64
+// CHECK-NEXT:   %[[COUNT:.*]] = arith.addi %[[STEPS]], %{{.*}} : i64
+// CHECK-NEXT:   %[[SHORT:.*]] = arith.cmpi slt, %[[ROOM]], %{{.*}} : i64
+// CHECK-NEXT:   %[[OUT:.*]] = arith.select %[[SHORT]], %{{.*}}, %[[COUNT]] : i64
+// CHECK-NEXT:   %[[OUTS:.*]] = arith.index_cast %[[OUT]] : i64 to index
+// CHECK-NEXT:   %[[NONE:.*]] = arith.cmpi eq, %[[N]], %{{.*}} : index
+// CHECK-NEXT:   %[[ZEROS:.*]] = arith.select %[[NONE]], %{{.*}}, %{{.*}} : index
+// CHECK-NEXT:   scf.for %{{.*}} = %{{.*}} to %[[ZEROS]] step
+// CHECK-NEXT:     scf.for %{{.*}} = %{{.*}} to %[[OUTS]] step
+// CHECK:            memref.store %{{.*}}, %result0[
+// CHECK:        %[[SUMS:.*]] = arith.select %[[NONE]], %{{.*}}, %{{.*}} : index
+// CHECK:        scf.for %{{.*}} = %{{.*}} to %[[SUMS]] step
+// CHECK-NEXT:     scf.for %{{.*}} = %{{.*}} to %[[OUTS]] step
+// CHECK:              arith.cmpi ult, %{{.*}}, %{{.*}} : i64
+// CHECK:              arith.minui
+// CHECK:              memref.load %x[
+// CHECK-NOT:    bcast.conv =
+// CHECK:        func.return
+func.func @dynamic_height(%x: tensor<1x?x4x1xf32>, %w: tensor<3x2x1x1xf32>) -> tensor<1x?x2x1xf32> {
+  %0 = bcast.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [2, 2], pad = [[0, 1], [0, 0]], lhs_dilate = [3, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x?x4x1xf32>, tensor<3x2x1x1xf32>) -> tensor<1x?x2x1xf32>
+  func.return %0 : tensor<1x?x2x1xf32>
+}
+
+// -----
+
+// A static empty input spatial dim under padding: the windows hold only
+// padding, so the result is zeros and the input is never read.
+
+// CHECK-LABEL: func.func @empty_input
+// CHECK-NOT:    memref.load %x
+// CHECK:        memref.store
+// CHECK-NOT:    memref.load %x
+// CHECK:        func.return
+func.func @empty_input(%x: tensor<1x0x1xf32>, %w: tensor<1x1x2xf32>) -> tensor<1x2x2xf32> {
+  %0 = bcast.convolution(%x, %w) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {pad = [[1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x0x1xf32>, tensor<1x1x2xf32>) -> tensor<1x2x2xf32>
+  func.return %0 : tensor<1x2x2xf32>
+}

@@ -51,3 +51,17 @@ func.func @groups(%x: tensor<2x8x8x6xf32>, %w: tensor<3x3x1x12xf32>, %g: tensor<
   %4 = bcast.convolution(%q, %r) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<?x8x8x3xf32>, tensor<3x3x3x4xf32>) -> tensor<?x8x8x4xf32>
   func.return %0, %1, %2, %3, %4 : tensor<2x8x8x12xf32>, tensor<3x3x2x6xf32>, tensor<2x6x5xf16>, tensor<0x4x3x6x4xf64>, tensor<?x8x8x4xf32>
 }
+
+// -----
+
+// ? input spatial dims (a JAX shape-polymorphic CNN): the result's spatial
+// dims are ?, counted at run time; a bounded one is bounded by its bound's
+// count ((9 + 1 - 3) / 2 + 1 = 4).
+// CHECK-LABEL: func.func @dynamic_spatial
+func.func @dynamic_spatial(%x: tensor<?x?x8x3xf32>, %w: tensor<3x3x3x4xf32>, %b: tensor<1x?x4x1xf32, #stablehlo.bounds<?, 9, ?, ?>>, %k: tensor<3x3x1x1xf32>) -> (tensor<?x?x8x4xf32>, tensor<1x?x2x1xf32, #stablehlo.bounds<?, 4, ?, ?>>) {
+// CHECK-NEXT: %0 = bcast.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<?x?x8x3xf32>, tensor<3x3x3x4xf32>) -> tensor<?x?x8x4xf32>
+  %0 = bcast.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<?x?x8x3xf32>, tensor<3x3x3x4xf32>) -> tensor<?x?x8x4xf32>
+// CHECK-NEXT: %1 = bcast.convolution(%b, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [2, 1], pad = [[0, 1], [0, 0]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x?x4x1xf32, #stablehlo.bounds<?, 9, ?, ?>>, tensor<3x3x1x1xf32>) -> tensor<1x?x2x1xf32, #stablehlo.bounds<?, 4, ?, ?>>
+  %1 = bcast.convolution(%b, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [2, 1], pad = [[0, 1], [0, 0]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x?x4x1xf32, #stablehlo.bounds<?, 9, ?, ?>>, tensor<3x3x1x1xf32>) -> tensor<1x?x2x1xf32, #stablehlo.bounds<?, 4, ?, ?>>
+  func.return %0, %1 : tensor<?x?x8x4xf32>, tensor<1x?x2x1xf32, #stablehlo.bounds<?, 4, ?, ?>>
+}

@@ -137,7 +137,26 @@ func.func @booleans(%x: tensor<2x8x8x3xi1>, %w: tensor<3x3x3x4xi1>) {
 func.func @dynamic_features(%x: tensor<2x8x8x?xf32>, %w: tensor<3x3x3x4xf32>) {
   // expected-error @+1 {{'bcast.convolution' op convolution with a ? input dimension 3 is not supported}}
   %0 = bcast.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x8x8x?xf32>, tensor<3x3x3x4xf32>) -> tensor<2x6x6x4xf32>
-  // expected-note @-1 {{bcast's convolution takes ? only in the input's batch dimension, with one batch group}}
+  // expected-note @-1 {{bcast's convolution takes ? only in the input's batch and spatial dimensions, with one batch group when the batch is ?}}
+  func.return
+}
+
+// -----
+
+// A ? input spatial dim makes its result dim a run-time size: declared ?, never a static size.
+func.func @static_result_of_dynamic_height(%x: tensor<2x?x8x3xf32>, %w: tensor<3x3x3x4xf32>) {
+  // expected-error @+2 {{'bcast.convolution' op result dimension 1 is declared 6, a size known only at run time}}
+  // expected-note @+1 {{declare it ? (the inferred type is tensor<2x?x6x4xf32>)}}
+  %0 = bcast.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x?x8x3xf32>, tensor<3x3x3x4xf32>) -> tensor<2x6x6x4xf32>
+  func.return
+}
+
+// -----
+
+// A bounded ? input spatial dim: the result's bound is at most the count of the input's bound.
+func.func @bound_too_small(%x: tensor<2x?x8x3xf32, #stablehlo.bounds<?, 4, ?, ?>>, %w: tensor<3x3x3x4xf32>) {
+  // expected-error @+1 {{'bcast.convolution' op inferred type(s) 'tensor<2x?x6x4xf32, #stablehlo.bounds<?, 2, ?, ?>>' are incompatible with return type(s) of operation 'tensor<2x3x6x4xf32>'}}
+  %0 = bcast.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x?x8x3xf32, #stablehlo.bounds<?, 4, ?, ?>>, tensor<3x3x3x4xf32>) -> tensor<2x3x6x4xf32>
   func.return
 }
 

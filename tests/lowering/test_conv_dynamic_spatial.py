@@ -1,0 +1,295 @@
+"""A convolution whose input has a ``?`` spatial dim (a JAX shape-polymorphic
+CNN, its image height symbolic), on every backend (docs/stablehlo.md,
+"Dynamic programs"; docs/ir.md, "convolution"): the output spatial size is
+``rules.conv_window_count`` of the run-time input size. ``jax.export``
+programs of several geometries (strides, both dilations, SAME and VALID
+padding, feature groups, an empty result where the input is shorter than
+the window) against ``jax.jit`` at concrete shapes; a property over random
+geometries against the reference and the loop-by-loop NumPy oracle of
+``test_dynamic_conv``; the ``-t stablehlo`` export run by XLA; the refusal
+of a static result dim declared where the size is a run-time one."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import event, example, given, settings
+from hypothesis import strategies as st
+
+import bcast
+from bcast.tests.budget import examples
+from bcast.tests.lowering.test_dynamic_conv import BACKENDS, oracle
+
+HEIGHTS = (1, 2, 3, 7, 33)
+
+GEOMETRIES = {
+    # name: (conv_general_dilated keywords, input features, kernel (H, W, I, O))
+    "same": (dict(window_strides=(1, 1), padding="SAME"), 3, (3, 3, 3, 4)),
+    "same_stride_2": (dict(window_strides=(2, 2), padding="SAME"), 3, (3, 3, 3, 4)),
+    "valid": (dict(window_strides=(1, 1), padding="VALID"), 3, (3, 3, 3, 4)),
+    "valid_rhs_dilated": (dict(window_strides=(1, 1), padding="VALID", rhs_dilation=(2, 1)), 2, (3, 2, 2, 3)),
+    "lhs_dilated_strided": (dict(window_strides=(3, 1), padding=((1, 2), (0, 0)), lhs_dilation=(2, 1)), 2,
+                            (2, 3, 2, 3)),
+    "depthwise": (dict(window_strides=(2, 1), padding="SAME", feature_group_count=4), 4, (3, 3, 1, 8)),
+}
+"""NHWC x HWIO convolutions of an input of width 8 (a ``stablehlo.convolution``,
+or for SAME with strides a ``stablehlo.dynamic_conv`` whose padding JAX
+computes from the height at run time); ``valid`` and
+``valid_rhs_dilated`` have no window at heights 1 and 2 (resp. up to 4):
+an empty result."""
+
+
+def conv_function(geometry: str):
+    import jax
+
+    keywords = GEOMETRIES[geometry][0]
+
+    def f(x, w):
+        y = jax.lax.conv_general_dilated(x, w, dimension_numbers=("NHWC", "HWIO", "NHWC"), **keywords)
+        return jax.nn.relu(y)
+
+    return f
+
+
+_EXPORTED: dict[str, str] = {}
+
+
+def exported(geometry: str) -> str:
+    """``jax.export`` of ``geometry`` with a symbolic batch and height
+    (``b, h``), its StableHLO text (made once)."""
+    if geometry not in _EXPORTED:
+        import jax
+        import jax.numpy as jnp
+        from jax import export
+
+        _, features, kernel = GEOMETRIES[geometry]
+        b, h = export.symbolic_shape("b, h")
+        exp = export.export(jax.jit(conv_function(geometry)))(
+            jax.ShapeDtypeStruct((b, h, 8, features), jnp.float32), jax.ShapeDtypeStruct(kernel, jnp.float32))
+        _EXPORTED[geometry] = exp.mlir_module()
+    return _EXPORTED[geometry]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("geometry", list(GEOMETRIES))
+def test_a_symbolic_height_convolves_as_xla_at_every_height(backend, geometry):
+    """One compiled function per geometry and backend, run at heights 1, 2,
+    3, 7 and 33 (batches of 2 and 1; JAX's export asserts b >= 1): XLA's
+    values (``jax.jit`` at the concrete shape) and shape, empty results
+    included."""
+    jax = pytest.importorskip("jax")
+    text = exported(geometry)
+    # (JAX writes SAME with strides as a dynamic_conv whose padding it computes from h)
+    assert ("stablehlo.convolution" in text or "stablehlo.dynamic_conv" in text) and "tensor<?x?x8x" in text
+    f = bcast.compile(text, backend=backend)
+    _, features, kernel = GEOMETRIES[geometry]
+    rng = np.random.default_rng(sum(map(ord, geometry)))
+    w = rng.standard_normal(kernel).astype(np.float32)
+    xla = jax.jit(conv_function(geometry))
+    for batch, h in [(2, h) for h in HEIGHTS] + [(1, 4)]:
+        x = rng.standard_normal((batch, h, 8, features)).astype(np.float32)
+        want = np.asarray(xla(x, w))
+        got = f(x, w)
+        assert got.shape == want.shape and got.dtype == np.float32, (h, got.shape, want.shape)
+        np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-5)
+
+
+def test_the_empty_cases_are_empty():
+    """The geometries' result heights at the heights tested (XLA's, above):
+    VALID windows of height 3 (and 5, dilated) find no place in an input of
+    height 1 or 2 (up to 4)."""
+    pytest.importorskip("jax")
+    f = bcast.compile(exported("valid_rhs_dilated"), backend="reference")
+    w = np.ones((3, 2, 2, 3), np.float32)
+    heights = [f(np.ones((1, h, 8, 2), np.float32), w).shape[1] for h in (1, 2, 3, 4, 5, 7, 33)]
+    assert heights == [0, 0, 0, 0, 1, 3, 29]
+
+
+def test_the_import_keeps_the_height_run_time():
+    """SAME at stride 1 is a ``bcast.convolution`` of a ``?`` height; at
+    stride 2 JAX computes the padding from the height: a
+    ``bcast.dynamic_conv`` whose static width (4) is as JAX declares it,
+    checked when it runs."""
+    pytest.importorskip("jax")
+    from bcast.tools import driver
+
+    text = str(driver.load(exported("same"), "conv.mlir", import_stablehlo=True))
+    assert "stablehlo.convolution" not in text
+    assert "bcast.convolution" in text and "(tensor<?x?x8x3xf32>, tensor<3x3x3x4xf32>) -> tensor<?x?x8x4xf32>" in text
+    text = str(driver.load(exported("same_stride_2"), "conv.mlir", import_stablehlo=True))
+    assert "stablehlo.dynamic_conv" not in text
+    assert "bcast.dynamic_conv" in text and "tensor<2x2xi32>) -> tensor<?x?x4x4xf32>" in text
+
+
+def test_the_export_runs_on_xla_at_every_height():
+    """``-t stablehlo`` writes the ``?`` height back; jaxlib verifies it and
+    XLA runs it (refined to each concrete shape) to ``jax.jit``'s values."""
+    jax = pytest.importorskip("jax")
+    from bcast.lowering.stablehlo_emitter import emit_text
+    from bcast.tools import driver
+    from bcast.tools.jax_bridge import refined_stablehlo, run_stablehlo, verify_stablehlo
+
+    exported_again = emit_text(driver.load(exported("lhs_dilated_strided"), "conv.mlir", import_stablehlo=True))
+    assert "stablehlo.convolution" in exported_again
+    verify_stablehlo(exported_again)
+    rng = np.random.default_rng(7)
+    w = rng.standard_normal((2, 3, 2, 3)).astype(np.float32)
+    xla = jax.jit(conv_function("lhs_dilated_strided"))
+    for h in (1, 3, 7):
+        x = rng.standard_normal((2, h, 8, 2)).astype(np.float32)
+        (got,) = run_stablehlo(refined_stablehlo(exported_again, [x.shape, w.shape]), (x, w))
+        np.testing.assert_allclose(np.asarray(got), np.asarray(xla(x, w)), rtol=2e-5, atol=2e-5)
+
+
+STATIC_RESULT = """\
+func.func @main(%x: tensor<1x?x4x1xf32>, %w: tensor<3x3x1x1xf32>) -> tensor<1x4x2x1xf32> {
+  %r = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x?x4x1xf32>, tensor<3x3x1x1xf32>) -> tensor<1x4x2x1xf32>
+  func.return %r : tensor<1x4x2x1xf32>
+}
+"""
+"""A static result height declared where a ``?`` input height makes it a
+run-time size (StableHLO's verifier accepts it): refused, never trusted."""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_static_result_of_a_run_time_height_is_a_located_refusal(backend):
+    with pytest.raises(bcast.BcastError) as info:
+        bcast.compile(STATIC_RESULT, backend=backend, filename="conv.mlir")
+    assert str(info.value).splitlines() == [
+        "conv.mlir:2:8: error: 'bcast.convolution' op result dimension 1 is declared 4, a size known only at run time",
+        "conv.mlir:2:8: note: declare it ? (the inferred type is tensor<1x?x2x1xf32>)"]
+
+
+def test_bcast_run_refuses_it_with_exit_1(tmp_path):
+    source = tmp_path / "conv.mlir"
+    source.write_text(STATIC_RESULT)
+    run = subprocess.run([sys.executable, "-m", "bcast.tools.run", str(source), "--seed", "0"],
+                         capture_output=True, text=True)
+    assert run.returncode == 1 and "Traceback" not in run.stderr
+    assert "result dimension 1 is declared 4, a size known only at run time" in run.stderr
+
+
+# --------------------------------------------------------------------------
+# Random geometries against the loop-by-loop oracle
+# --------------------------------------------------------------------------
+
+
+def window_count(n: int, k: int, stride: int, low: int, high: int, lhs_dilation: int, rhs_dilation: int) -> int:
+    """The oracle's own count (StableHLO's C25, written here again on purpose:
+    the static result dims of the generated programs must not come from the
+    rule under test)."""
+    padded = (n - 1) * lhs_dilation + 1 + low + high if n else low + high
+    span = (k - 1) * rhs_dilation + 1
+    return 0 if padded < span else (padded - span) // stride + 1
+
+
+@st.composite
+def geometries(draw):
+    """A 1-D (NCW x OIW) or 2-D (NHWC x HWIO) convolution: kernel 1 to 3,
+    strides and dilations 1 to 3, paddings -2 to 3, one or two feature
+    groups, reversals; each spatial dim ``?`` or static (at least one ``?``),
+    the run-time sizes 0 to 7."""
+    rank = draw(st.sampled_from([1, 2]))
+    spatial = st.lists(st.integers(1, 3), min_size=rank, max_size=rank)
+    kernel, strides, lhs_dilation, rhs_dilation = (draw(spatial) for _ in range(4))
+    padding = [draw(st.lists(st.integers(-2, 3), min_size=2, max_size=2)) for _ in range(rank)]
+    dynamic = draw(st.lists(st.booleans(), min_size=rank, max_size=rank).filter(any))
+    sizes = draw(st.lists(st.integers(0, 7), min_size=rank, max_size=rank))
+    groups = draw(st.sampled_from([1, 2]))
+    reverse = tuple(s for s in range(rank) if draw(st.booleans()))
+    batch = draw(st.integers(0, 2))
+    return dict(rank=rank, kernel=kernel, strides=strides, lhs_dilation=lhs_dilation, rhs_dilation=rhs_dilation,
+                padding=padding, dynamic=dynamic, sizes=sizes, groups=groups, reverse=reverse, batch=batch)
+
+
+def program(g: dict) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
+    """``bcast.convolution`` of geometry ``g`` (2 input features per group,
+    3 outputs per group), and its run-time input and kernel shapes."""
+    rank, groups = g["rank"], g["groups"]
+    features, outs = 2 * groups, 3 * groups
+    counts = [window_count(n, k, *args) for n, k, *args in zip(
+        g["sizes"], g["kernel"], g["strides"], [lo for lo, _ in g["padding"]], [hi for _, hi in g["padding"]],
+        g["lhs_dilation"], g["rhs_dilation"])]
+    declared = ["?" if d else str(n) for d, n in zip(g["dynamic"], g["sizes"])]
+    result = ["?" if d else str(n) for d, n in zip(g["dynamic"], counts)]
+    if rank == 1:
+        x_type, w_type, r_type = (f"?x{features}x{declared[0]}", f"{outs}x2x{g['kernel'][0]}",
+                                  f"?x{outs}x{result[0]}")  # fmt: skip
+        dims = "[b, f, 0]x[o, i, 0]->[b, f, 0]"
+        x_shape, w_shape = (g["batch"], features, g["sizes"][0]), (outs, 2, g["kernel"][0])
+    else:
+        x_type, w_type = f"?x{'x'.join(declared)}x{features}", f"{'x'.join(map(str, g['kernel']))}x2x{outs}"
+        r_type = f"?x{'x'.join(result)}x{outs}"
+        dims = "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]"
+        x_shape, w_shape = (g["batch"], *g["sizes"], features), (*g["kernel"], 2, outs)
+    listed = lambda values: "[" + ", ".join(map(str, values)) + "]"  # noqa: E731
+    window = (f"stride = {listed(g['strides'])}, pad = {listed([listed(p) for p in g['padding']])}, "
+              f"lhs_dilate = {listed(g['lhs_dilation'])}, rhs_dilate = {listed(g['rhs_dilation'])}, "
+              f"reverse = {listed(['true' if s in g['reverse'] else 'false' for s in range(rank)])}")
+    text = (f"func.func @main(%x: tensor<{x_type}xf32>, %w: tensor<{w_type}xf32>) -> tensor<{r_type}xf32> {{\n"
+            f"  %r = bcast.convolution(%x, %w) dim_numbers = {dims}, window = {{{window}}} "
+            f"{{batch_group_count = 1 : i64, feature_group_count = {groups} : i64}} : "
+            f"(tensor<{x_type}xf32>, tensor<{w_type}xf32>) -> tensor<{r_type}xf32>\n"
+            f"  func.return %r : tensor<{r_type}xf32>\n}}\n")
+    return text, x_shape, w_shape
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(geometries(), st.integers(0, 2**32 - 1))
+@example(g=dict(rank=2, kernel=[3, 1], strides=[1, 1], lhs_dilation=[1, 1], rhs_dilation=[1, 1],
+                padding=[[0, 0], [0, 0]], dynamic=[True, False], sizes=[2, 3], groups=1, reverse=(), batch=1),
+         seed=0)  # VALID, the input shorter than the window: an empty result
+@example(g=dict(rank=1, kernel=[2], strides=[2], lhs_dilation=[2], rhs_dilation=[1], padding=[[2, 1]],
+                dynamic=[True], sizes=[0], groups=2, reverse=(0,), batch=2), seed=0)  # an empty input: only padding
+@example(g=dict(rank=1, kernel=[1], strides=[1], lhs_dilation=[1], rhs_dilation=[1], padding=[[-2, -2]],
+                dynamic=[True], sizes=[1], groups=1, reverse=(), batch=1), seed=0)  # crops past the input: empty
+def test_any_geometry_with_a_run_time_spatial_dim_is_the_oracle_on_every_backend(g, seed):
+    """Each backend's result is the oracle's (values and shape) and the
+    reference's; the same compiled function then runs one more size (the
+    sizes plus 3), so a size is read at run time, not folded in."""
+    text, x_shape, w_shape = program(g)
+    rng = np.random.default_rng(seed)
+    w = rng.standard_normal(w_shape).astype(np.float32)
+    spatial = (2,) if g["rank"] == 1 else (1, 2)  # the input's spatial dims (NCW, NHWC)
+    bigger = list(x_shape)
+    for s, d in enumerate(spatial):
+        if g["dynamic"][s]:
+            bigger[d] += 3
+    inputs = [rng.standard_normal(x_shape).astype(np.float32), rng.standard_normal(bigger).astype(np.float32)]
+    wants = [oracle(x, w, g["padding"], g["strides"], g["lhs_dilation"], g["rhs_dilation"], groups=g["groups"],
+                    reverse=g["reverse"]) for x in inputs]
+    event("empty result" if 0 in wants[0].shape else "non-empty result")
+    references = [bcast.compile(text, backend="reference")(x, w) for x in inputs]
+    for backend in BACKENDS:
+        f = bcast.compile(text, backend=backend)
+        for x, want, reference in zip(inputs, wants, references):
+            got = f(x, w)
+            assert got.shape == want.shape == reference.shape, (backend, got.shape, want.shape)
+            np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+            np.testing.assert_allclose(got, reference, rtol=1e-5, atol=1e-5)
+
+
+BOUNDED = """\
+func.func @main(%x: tensor<1x?x4x1xf32, #stablehlo.bounds<?, 9, ?, ?>>, %w: tensor<3x3x1x1xf32>) -> tensor<1x?x2x1xf32, #stablehlo.bounds<?, 7, ?, ?>> {
+  %r = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x?x4x1xf32, #stablehlo.bounds<?, 9, ?, ?>>, tensor<3x3x1x1xf32>) -> tensor<1x?x2x1xf32, #stablehlo.bounds<?, 7, ?, ?>>
+  func.return %r : tensor<1x?x2x1xf32, #stablehlo.bounds<?, 7, ?, ?>>
+}
+"""
+"""A bounded height (at most 9): its result's bound is the count of 9."""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_bounded_height_runs_up_to_its_bound(backend):
+    f = bcast.compile(BOUNDED, backend=backend, filename="conv.mlir")
+    rng = np.random.default_rng(8)
+    w = rng.standard_normal((3, 3, 1, 1)).astype(np.float32)
+    for h in (0, 2, 3, 9):
+        x = rng.standard_normal((1, h, 4, 1)).astype(np.float32)
+        want = oracle(x, w, [[0, 0], [0, 0]], (1, 1), (1, 1), (1, 1))
+        assert want.shape[1] == max(h - 2, 0)
+        np.testing.assert_allclose(f(x, w), want, rtol=1e-5, atol=1e-5)
+    with pytest.raises(bcast.BcastError, match="dimension 1 of argument 0 is 10, above its bound 9"):
+        f(np.zeros((1, 10, 4, 1), np.float32), w)
