@@ -1584,14 +1584,9 @@ def conv_window_count(n: int, k: int, stride: int, low: int, high: int, lhs_dila
                       rhs_dilation: int) -> int:
     """How many windows ``convolution`` places along one spatial dim of the
     input of size ``n`` for a kernel of size ``k`` (StableHLO's C25): the
-    input dilated (``(n - 1) * lhs_dilation + 1``, 0 when empty) and padded,
-    the kernel (of positive size) dilated likewise; 0 when the padded input
-    is shorter than the dilated kernel, else the strided positions."""
-    padded = low + high + ((n - 1) * lhs_dilation + 1 if n else 0)
-    span = (k - 1) * rhs_dilation + 1
-    if span > padded:
-        return 0
-    return (padded - span) // stride + 1
+    count ``reduce_window`` places (``reduce_window_size``), the input's
+    dilation being the base dilation and the kernel's the window's."""
+    return reduce_window_size(n, k, stride, lhs_dilation, rhs_dilation, low, high)
 
 
 def _conv_layout_dims(what: str, layout: tuple[int, int, tuple[int, ...]], rank: int) -> None:
