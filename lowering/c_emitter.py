@@ -1635,7 +1635,6 @@ class FunctionEmitter:
         name = op.name
         operands = [self.e(v) for v in op.operands]
         t = op.results[0].type if op.results else None
-        src = op.operands[0].type if op.operands else None
         sext = [f"bcast_sext4({x})" for x in operands]
         if name in _WRAPPING or name == "arith.shli":
             symbol = _WRAPPING.get(name, "<<")
