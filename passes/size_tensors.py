@@ -10,7 +10,8 @@ arithmetic on sizes, a few scalars. This module finds them: the size ops
 and every op their tensor operands are computed by, which must be
 elementwise computations and ``extract``s of constants, sizes and small
 static arguments (shape tensors, read by value: at most
-``MAX_READ_ELEMENTS`` elements). A size computed otherwise (a sum of an
+``MAX_READ_ELEMENTS`` elements), and small rearrangements of them
+(``SMALL_STRUCTURAL_OPS``). A size computed otherwise (a sum of an
 array argument, say, or from a tensor of dynamic shape) is refused, located
 at the op that reads it: it would be a run of the program before the
 program.
@@ -34,6 +35,12 @@ SIZE_TENSOR_OPS = (bc.SizeToTensorOp, bc.SizeFromTensorOp, bc.ShapeAssertionOp)
 
 SCALAR_OPS = (bc.ConstantOp, bc.ElementwiseOp, bc.ConversionOp, FusionOp, bc.SizeToTensorOp, bc.ExtractOp)
 """The ops a size's tensor may be computed by."""
+
+SMALL_STRUCTURAL_OPS = (bc.ReshapeOp, bc.ConcatenateOp, bc.BroadcastInDimOp, bc.SliceOp, bc.TransposeOp)
+"""Ops that rearrange a few size values, taken when their result has at
+most ``MAX_READ_ELEMENTS`` elements: JAX builds a ``dynamic_conv``'s
+padding (SAME with strides on a symbolic size) by reshaping and
+concatenating sizes it computed."""
 
 MAX_READ_ELEMENTS = 64
 """The largest argument a size is read from (a shape tensor); the runtime
@@ -74,10 +81,14 @@ def _add_sources(op: Operation, reader: Operation, found: set[Operation], argume
             arguments.add(v.index)
             continue
         source = v.owner
-        if not isinstance(source, SCALAR_OPS):
+        small = isinstance(source, SMALL_STRUCTURAL_OPS) and math.prod(shape) <= MAX_READ_ELEMENTS
+        if not (isinstance(source, SCALAR_OPS) or small):
             raise PassError(reader, f"reads a size computed by '{source.name}', which the C backend does not "
                             "compute at entry", ["sizes in tensors are computed from constants, sizes and "
-                                                 "small arguments by elementwise ops and extract"])
+                                                 "small arguments by elementwise ops and extract, and "
+                                                 "rearranged by reshape, concatenate, broadcast_in_dim, "
+                                                 "slice and transpose of at most "
+                                                 f"{MAX_READ_ELEMENTS} elements"])
         if source not in found:
             found.add(source)
             stack += [u for u in source.operands if not isinstance(u.type, IndexType)]

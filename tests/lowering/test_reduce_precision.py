@@ -111,9 +111,9 @@ def test_in_the_normal_range_it_is_the_narrow_types_own_rounding(element, expone
 @pytest.mark.parametrize("exponent, mantissa", [(5, 10), (8, 7), (4, 3), (2, 1), (1, 0), (11, 52)])
 def test_xla_computes_the_same_bits(element, exponent, mantissa):
     jax = pytest.importorskip("jax")
-    jax.config.update("jax_enable_x64", True)
     x = operands(element)
-    want = np.asarray(jax.jit(lambda v: jax.lax.reduce_precision(v, exponent, mantissa))(x))
+    with jax.enable_x64(True):  # f64 stays f64 (a scoped setting: other tests in this process see JAX's default)
+        want = np.asarray(jax.jit(lambda v: jax.lax.reduce_precision(v, exponent, mantissa))(x))
     got = bcast.compile(program(element, x.size, exponent, mantissa), backend="numpy")(x)
     if mantissa == 0:  # the spec makes a NaN +inf (no mantissa bit left to mark it); XLA keeps the NaN
         with np.errstate(over="ignore"):
