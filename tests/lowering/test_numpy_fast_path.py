@@ -8,6 +8,8 @@ errors are the reference backend's."""
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 import pytest
 
@@ -227,10 +229,11 @@ func.func @main(%x: tensor<0x3xf32>, %row: tensor<3xf32>) -> tensor<0x3xf32> {
 """
 
 
-@pytest.fixture
-def outs_made(monkeypatch):
-    """The ``direct`` of each ``rt.Outs`` calls with ``out=`` made (none on
-    the inline direct path): ``[True]`` for a result ``Outs`` writes directly."""
+@contextlib.contextmanager
+def counted_outs():
+    """The ``direct`` of each ``rt.Outs`` the calls with ``out=`` make inside
+    (none on the inline direct path): ``[True]`` for a result ``Outs``
+    writes directly."""
     made = []
     general = rt.Outs
 
@@ -240,8 +243,17 @@ def outs_made(monkeypatch):
             made.append(list(outs.direct))
         return outs
 
-    monkeypatch.setattr(rt, "Outs", counting)
-    return made
+    rt.Outs = counting
+    try:
+        yield made
+    finally:
+        rt.Outs = general
+
+
+@pytest.fixture
+def outs_made():
+    with counted_outs() as made:
+        yield made
 
 
 def test_only_one_fused_static_result_that_cannot_fail_takes_the_direct_path():
@@ -419,20 +431,8 @@ def test_out_anywhere_in_the_inputs_buffer_gives_the_fresh_result(data):
     x, out = views
     x[...] = X
     want = _want(x.copy(), ROW)
-    made = []
-    general = rt.Outs
-
-    def counting(out, *rest, **kw):
-        outs = general(out, *rest, **kw)
-        if out is not None:  # not the module's one Outs for calls without out=
-            made.append(list(outs.direct))
-        return outs
-
-    rt.Outs = counting
-    try:
+    with counted_outs() as made:
         assert bcast.compile(TANH, backend="numpy")(x, ROW, out=out) is out
-    finally:
-        rt.Outs = general
     np.testing.assert_allclose(out, want, rtol=1e-6)
     assert made == [[not np.shares_memory(x, out)]]  # views: Outs decides, exactly
 
