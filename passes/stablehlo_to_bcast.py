@@ -299,6 +299,7 @@ class ConvertReducePrecision(RewritePattern):
         int_element = IntegerType(width)
         int_type = TensorType(int_element, x_type.get_shape(), x_type.encoding)
         int_dtype = NUMPY_DTYPES[f"i{width}"]
+        pred_type = TensorType(i1, x_type.get_shape(), x_type.encoding)
         new: list[Operation] = []
 
         def splat(value: int | float, like_type: TensorType) -> SSAValue:
@@ -327,7 +328,6 @@ class ConvertReducePrecision(RewritePattern):
             exponent_mask = ((1 << have_exponent) - 1) << have_mantissa
             bias, narrow_bias = (1 << (have_exponent - 1)) - 1, (1 << (exponent_bits - 1)) - 1
             exponent = emit(bcast.AndOp(bits, splat(exponent_mask, int_type), int_type))
-            pred_type = TensorType(i1, x_type.get_shape(), x_type.encoding)
             overflows = emit(bcast.CompareOp("GT", exponent, splat((bias + narrow_bias) << have_mantissa, int_type),
                                              pred_type))
             underflows = emit(bcast.CompareOp("LE", exponent, splat((bias - narrow_bias) << have_mantissa, int_type),
@@ -337,7 +337,7 @@ class ConvertReducePrecision(RewritePattern):
             bits = emit(bcast.SelectOp(overflows, signed_inf, bits, int_type))
             bits = emit(bcast.SelectOp(underflows, signed_zero, bits, int_type))
         result = emit(bcast.BitcastConvertOp(bits, x_type))
-        is_nan = emit(bcast.CompareOp("NE", x, x, TensorType(i1, x_type.get_shape(), x_type.encoding)))
+        is_nan = emit(bcast.CompareOp("NE", x, x, pred_type))
         kept = x if mantissa_bits > 0 else splat(float("inf"), x_type)
         emit(bcast.SelectOp(is_nan, kept, result, x_type))
         replace(rewriter, op, new)

@@ -16,6 +16,10 @@ import numpy as np
 
 from bcast.ir.types import NIBBLE_DTYPES, NUMPY_DTYPES, finfo, iinfo, is_float_dtype, is_integer_dtype
 
+NIBBLE_REFUSAL = r"is not supported by the array-api target \(its element type u?i4\)"
+"""The Array API target's located refusal of i4/ui4 (docs/array-api.md), as
+a pattern the tests that expect it match."""
+
 ELEMENT_TYPES = tuple(NUMPY_DTYPES)
 """Every element type bcast has (``i1``, ``i8``...``ui64``, ``f16``...)."""
 
