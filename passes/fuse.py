@@ -426,9 +426,13 @@ class _BlockFusion:
         for op in reversed(self.ops):
             if self.in_fusion(op) or op in removed:
                 op.erase(safe_erase=False)
+        own = set(self.ops)
         for op in self.scalars:  # splat constants only the fusions read
             if not op.result.uses:
-                new_order.remove(op)
+                if op in own:
+                    new_order.remove(op)
+                else:  # defined in an enclosing block (read by a loop body or branch)
+                    op.detach()
                 op.erase()
         self.block.add_ops(new_order)
 

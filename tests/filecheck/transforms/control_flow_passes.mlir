@@ -114,3 +114,36 @@ func.func @check_in_a_loop_body(%x: tensor<?xf32>, %y: tensor<?xf32>, %m: tensor
   }
   func.return %r#0 : tensor<?xf32>
 }
+
+// -----
+
+// A splat constant defined outside a loop and read only by a fusion in its
+// body: the fusion reads a rank-0 copy made in the body, and the constant
+// outside, left unread, is removed (it is not one of the body's own ops:
+// fusion once stopped here with an internal error, on jax.lax.igamma).
+// FUSED-LABEL: func.func @outer_splat
+// FUSED-NOT:     dense<2.000000e+00> : tensor<6xf32>
+// FUSED:         bcast.while %x, %n
+// FUSED:         } do {
+// FUSED-NEXT:    ^bb0(%a_1: tensor<6xf32>, %{{.*}}: tensor<i32>):
+// FUSED-NEXT:      %two = bcast.constant dense<2.000000e+00> : tensor<f32>
+// FUSED-NEXT:      %t = bcast.fusion %a_1, %two : (tensor<6xf32>, tensor<f32>) -> tensor<6xf32> {
+// FUSED:             bcast.multiply
+// FUSED-NEXT:        bcast.tanh
+func.func @outer_splat(%x: tensor<6xf32>, %n: tensor<i32>) -> tensor<6xf32> {
+  %two = bcast.constant dense<2.0> : tensor<6xf32>
+  %r:2 = bcast.while %x, %n : (tensor<6xf32>, tensor<i32>) -> (tensor<6xf32>, tensor<i32>) cond {
+  ^bb0(%a: tensor<6xf32>, %i: tensor<i32>):
+    %z = bcast.constant dense<0> : tensor<i32>
+    %p = bcast.compare GT, %i, %z : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    bcast.yield %p : tensor<i1>
+  } do {
+  ^bb0(%a: tensor<6xf32>, %i: tensor<i32>):
+    %s = bcast.multiply %a, %two : (tensor<6xf32>, tensor<6xf32>) -> tensor<6xf32>
+    %t = bcast.tanh %s : tensor<6xf32>
+    %one = bcast.constant dense<1> : tensor<i32>
+    %j = bcast.subtract %i, %one : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    bcast.yield %t, %j : tensor<6xf32>, tensor<i32>
+  }
+  func.return %r#0 : tensor<6xf32>
+}
