@@ -945,13 +945,16 @@ each to the bcast op that ``bcast.reduce_window_body``'s body takes."""
 
 
 def mixed_reduce_windows_as_bodies(module: ModuleOp, strict: bool) -> None:
-    """Each ``reduce_window`` of several inputs whose body mixes them (an
-    argmax-pooling's comparator of (value, index) pairs) as one
-    ``bcast.reduce_window_body`` holding that body, before the walk (which
-    then converts the body's ops, as any op's); one it cannot take is kept
-    for ``ConvertReduceWindow`` to refuse (at once when ``strict``)."""
-    for op in [o for o in module.walk() if isinstance(o, hlo.ReduceWindowOp) and len(o.inputs) > 1]:
-        if in_reduce_body(op) or hlo.tuple_combiners(op.body, len(op.inputs)) is not None:
+    """Each ``reduce_window`` whose body is more than one binary op per
+    input (an argmax-pooling's comparator of (value, index) pairs mixes its
+    inputs; ``lax.cumlogsumexp``'s one input is combined by ``logaddexp``'s
+    ops) as one ``bcast.reduce_window_body`` holding that body, before the
+    walk (which then converts the body's ops, as any op's); one it cannot
+    take is kept for ``ConvertReduceWindow`` to refuse (at once when
+    ``strict``)."""
+    for op in [o for o in module.walk() if isinstance(o, hlo.ReduceWindowOp)]:
+        if in_reduce_body(op) or (hlo.tuple_combiners(op.body, len(op.inputs)) is not None if len(op.inputs) > 1
+                                  else hlo.body_combiner(op.body) is not None):
             continue
         try:
             new = _reduce_window_body(op)

@@ -553,6 +553,12 @@ def sum_and_max_pool(x, y):
                                  (1, 2, 2, 1), (1, 1, 2, 1), "SAME")
 
 
+def log_cumsum_exp(x):
+    """A running log-normalizer (``lax.cumlogsumexp``: a reduce_window
+    whose body is logaddexp's ops)."""
+    return jax.lax.cumlogsumexp(x, axis=1)
+
+
 PROGRAMS: dict[str, Case] = {
     "softmax": Case(softmax, lambda r: (normal(r, (4, 16)),), "jax.nn.softmax over rows"),
     "log_softmax": Case(log_softmax, lambda r: (normal(r, (4, 16)),), "jax.nn.log_softmax over rows"),
@@ -707,6 +713,8 @@ PROGRAMS: dict[str, Case] = {
                              "reduce_window of two inputs: window sum and max"),
     "argmax_pool": Case(argmax_pool, lambda r: (np.round(normal(r, (2, 5, 6, 3))),),
                         "reduce_window of (x, index): argmax-pooling with ties"),
+    "log_cumsum_exp": Case(log_cumsum_exp, lambda r: (normal(r, (3, 40), scale=5.0),),
+                           "lax.cumlogsumexp over 40 places"),
 }
 
 

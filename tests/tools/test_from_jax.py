@@ -366,15 +366,15 @@ def test_erf_and_erfc_import_from_chlo(name, jax_function, python_function, back
 
 
 def test_an_op_of_a_called_jax_function_is_reported_where_it_is_called() -> None:
-    """JAX locates the ops of its own functions (``cumlogsumexp``, a
-    ``reduce_window`` whose body, a log-add-exp, is no binary op bcast
-    imports) without a file: the error is reported at the user's call of it."""
-    def running_logsumexp(x):
-        return jax.lax.cumlogsumexp(x), here()
+    """JAX locates the ops of its own functions (``jax.scipy.special.i1e``,
+    written in JAX's source, makes ``chlo.bessel_i1e``, which bcast does not
+    import) without a file: the error is reported at the user's call of it.
+    (``lax.cumlogsumexp`` was the example until its body imported.)"""
+    def scaled_bessel(x):
+        return jax.scipy.special.i1e(x), here()
 
-    message = error_at_the_users_line(running_logsumexp, X[0])
-    assert "'stablehlo.reduce_window' op reduce_window with a body that is not one binary op is not supported " \
-           "by convert-stablehlo-to-bcast" in message
+    message = error_at_the_users_line(scaled_bessel, X[0])
+    assert "'chlo.bessel_i1e' op is not supported by convert-stablehlo-to-bcast" in message
 
 
 def test_unsupported_element_type_is_reported_at_the_users_line() -> None:

@@ -53,3 +53,35 @@ func.func @argmax_pool(%x: tensor<2x4xf32>, %i: tensor<2x4xi32>) -> tensor<1x2xi
   }) : (tensor<2x4xf32>, tensor<2x4xi32>, tensor<f32>, tensor<i32>) -> (tensor<1x2xf32>, tensor<1x2xi32>)
   func.return %r#1 : tensor<1x2xi32>
 }
+
+// One input whose body is more than one binary op (lax.cumlogsumexp
+// combines by logaddexp: max(a, b) + log1p(exp(-|a - b|))) is one
+// bcast.reduce_window_body of that input.
+// CHECK-LABEL: func.func @log_add_exp_window
+// CHECK:         %[[R:.*]] = bcast.reduce_window_body(%x) init(%ninf), window = [1, 4], strides = [1, 1], base_dilations = [1, 1], window_dilations = [1, 1], low = [0, 3], high = [0, 0] : (tensor<2x4xf32>, tensor<f32>) -> tensor<2x4xf32> {
+// CHECK-NEXT:    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+// CHECK-NEXT:      %m = bcast.maximum %a, %b
+// CHECK-NEXT:      %d = bcast.subtract %a, %b
+// CHECK-NEXT:      %n = bcast.abs %d
+// CHECK-NEXT:      %e = bcast.negate %n
+// CHECK-NEXT:      %p = bcast.exponential %e
+// CHECK-NEXT:      %l = bcast.log_plus_one %p
+// CHECK-NEXT:      %s = bcast.add %m, %l
+// CHECK-NEXT:      bcast.yield %s : tensor<f32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %[[R]] : tensor<2x4xf32>
+func.func @log_add_exp_window(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %r = "stablehlo.reduce_window"(%x, %ninf) <{window_dimensions = array<i64: 1, 4>, padding = dense<[[0, 0], [3, 0]]> : tensor<2x2xi64>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %m = stablehlo.maximum %a, %b : tensor<f32>
+    %d = stablehlo.subtract %a, %b : tensor<f32>
+    %n = stablehlo.abs %d : tensor<f32>
+    %e = stablehlo.negate %n : tensor<f32>
+    %p = stablehlo.exponential %e : tensor<f32>
+    %l = stablehlo.log_plus_one %p : tensor<f32>
+    %s = stablehlo.add %m, %l : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) : (tensor<2x4xf32>, tensor<f32>) -> tensor<2x4xf32>
+  func.return %r : tensor<2x4xf32>
+}
