@@ -407,6 +407,22 @@ def check_dynamic_update_sizes(shape: Sequence[int], update: Sequence[int]) -> N
             raise RuntimeShapeError(rules.dynamic_update_too_large(d).format(int(u), int(n)))
 
 
+def check_scatter_sizes(operand: Sequence[int], indices: Sequence[int], updates: Sequence[int],
+                        dims: rules.GatherDims) -> None:
+    """``scatter`` on run-time shapes: each updates window no larger than
+    its input dim, each updates batch dim the size of its scatter_indices
+    dim (``rules.scatter_size_words``)."""
+    window = dict(zip(dims.offset_dims, dims.window_dims(len(operand))))
+    batch = iter(dims.batch_dims(len(indices)))
+    for axis, u in enumerate(updates):
+        if axis in window:
+            if u > operand[window[axis]]:
+                raise RuntimeShapeError(rules.scatter_size_words(axis, "window", window[axis]).format(
+                    int(u), int(operand[window[axis]])))
+        elif u != indices[k := next(batch)]:
+            raise RuntimeShapeError(rules.scatter_size_words(axis, "count", k).format(int(u), int(indices[k])))
+
+
 def check_size(size: int) -> int:
     """``bcast.size_from_tensor``: a size read from a tensor is not negative."""
     if size < 0:
@@ -2161,6 +2177,7 @@ class ScatterOp(BcastOp):
     fusion boundary."""
 
     name = "bcast.scatter"
+    DYNAMIC_SHAPES: ClassVar[bool] = True  # what a ``?`` leaves unproven: ``CheckDynamicScatterSizes``
     kind = prop_def(ScatterKindAttr)
     operand = operand_def(TensorType)
     scatter_indices = operand_def(TensorType)

@@ -419,6 +419,7 @@ class BcastFunctions(InterpreterFunctions):
 
     @impl(bc.ScatterOp)
     def run_scatter(self, interpreter: Interpreter, op: bc.ScatterOp, args: PythonValues) -> PythonValues:
+        _checked(op, bc.check_scatter_sizes, *(np.shape(a) for a in args), op.dims)
         return _typed(op, evaluate(op, *args))
 
     @impl(bc.ExtractOp)

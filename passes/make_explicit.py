@@ -80,6 +80,7 @@ from bcast.ir.ops import (
     RESULT_SHAPE_WORDS,
     ReshapeOp,
     RuntimeShapeError,
+    ScatterOp,
     ShapeAssertionOp,
     SizeToTensorOp,
     TernaryOp,
@@ -685,6 +686,30 @@ class CheckDynamicUpdateSizes(RewritePattern):
             rewriter.insert(located(assertion, op), InsertPoint.before(op))
 
 
+class CheckDynamicScatterSizes(RewritePattern):
+    """``scatter`` with ``?`` dims: each pair a ``?`` leaves unproven
+    (``rules.scatter_size_misfits``: an updates window against its input
+    dim, an updates batch dim against its scatter_indices dim) checked at
+    run time, before the op and at its location, in
+    ``rules.scatter_size_words``' words; canonicalize drops the ones an SSA
+    size proves. Out-of-bounds positions need no check: their updates are
+    skipped (docs/ir.md, "scatter")."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ScatterOp, rewriter: PatternRewriter) -> None:
+        if not is_dynamic_op(op):
+            return
+        operand, indices, updates = (rules.flat_shape(_split(op, v)[0])
+                                     for v in (op.operand, op.scatter_indices, op.updates))
+        for axis, what, other in rules.scatter_size_misfits(operand, indices, updates, op.dims):
+            source, n = (op.operand, operand[other]) if what == "window" else (op.scatter_indices, indices[other])
+            u_size = size_tensor(rewriter, op, op.updates, axis, updates[axis])
+            n_size = size_tensor(rewriter, op, source, other, n)
+            fits = insert_before(rewriter, op, CompareOp("LE" if what == "window" else "EQ", u_size, n_size))
+            assertion = ShapeAssertionOp(fits, [u_size, n_size], rules.scatter_size_words(axis, what, other))
+            rewriter.insert(located(assertion, op), InsertPoint.before(op))
+
+
 @dataclass
 class MatmulToDotGeneral(RewritePattern):
     """``matmul %a, %b`` -> ``dot_general`` of the converted (and, when both
@@ -846,6 +871,7 @@ class MakeExplicitPass(TypedOptionsPass):
                     CheckDynamicContraction(),
                     CheckDynamicSliceSizes(),
                     CheckDynamicUpdateSizes(),
+                    CheckDynamicScatterSizes(),
                 ],
                 dce_enabled=False,
             ),
