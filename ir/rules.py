@@ -890,6 +890,20 @@ def scatter_size_words(axis: int, what: str, other: int) -> str:
             f"{other} ({{1}})")
 
 
+def arg_reduce_empty_words(what: str, d: int) -> str:
+    """The run-time error of ``argmax``/``argmin`` (``what``) along a ``?``
+    dim ``d`` that is empty (``{0}``: its size), the verifier's words for a
+    static empty dim: one wording for the check make-explicit writes and
+    the one the evaluators make (docs/ir.md, "argmax")."""
+    return f"{what} of an empty dim (dim {d} has size {{0}})"
+
+
+def arg_reduce_index_words(what: str, d: int, index: str) -> str:
+    """The run-time error of ``argmax``/``argmin`` along a ``?`` dim ``d``
+    whose last index (``{0}``: its size) the ``index`` type cannot hold."""
+    return f"{what} of dim {d} of size {{0}}: index type {index} cannot hold its last index"
+
+
 def reduce_shape(operand: Shape, dims: Sequence[int], keepdims: bool) -> Shape:
     """The shape ``operand`` reduced over ``dims`` has (size 1 there with
     ``keepdims``, the Array API's ``keepdims=True``; removed otherwise);

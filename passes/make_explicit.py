@@ -55,6 +55,7 @@ from xdsl.pattern_rewriter import (
 from bcast.ir import rules
 from bcast.ir.ops import (
     AndOp,
+    ArgReduceOp,
     AssignOp,
     BinaryOp,
     BroadcastInDimOp,
@@ -89,7 +90,7 @@ from bcast.ir.ops import (
     semantics_of,
 )
 from bcast.ir.rules import Levels, RuleError
-from bcast.ir.types import is_dynamic_type, make_type, split_type
+from bcast.ir.types import NUMPY_DTYPES, is_dynamic_type, make_type, split_type
 from bcast.passes import TypedOptionsPass
 from bcast.passes.dynamic_checks import size_key
 from bcast.passes.errors import PassError
@@ -710,6 +711,30 @@ class CheckDynamicScatterSizes(RewritePattern):
             rewriter.insert(located(assertion, op), InsertPoint.before(op))
 
 
+class CheckDynamicArgReduce(RewritePattern):
+    """``argmax``/``argmin`` along a ``?`` dim: checked at run time, before
+    the op and at its location, to be non-empty (the verifier's words for a
+    static empty dim; docs/ir.md, "argmax") and, for an index type narrower
+    than ``i64``, to have a last index the type holds."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ArgReduceOp, rewriter: PatternRewriter) -> None:
+        (shape,), index = _split(op, op.operand)[0], _split(op, op.result)[1]
+        n = shape[op.dim]
+        if not isinstance(n, rules.Dynamic):
+            return
+        what, i64 = op.short_name, TensorType(IntegerType(64), [])
+        size = size_tensor(rewriter, op, op.operand, op.dim, n)
+        limits = [(1, "GE", rules.arg_reduce_empty_words(what, op.dim))]
+        largest = int(np.iinfo(NUMPY_DTYPES[index]).max) + 1
+        if largest <= np.iinfo(np.int64).max and (n.bound is None or n.bound > largest):
+            limits.append((largest, "LE", rules.arg_reduce_index_words(what, op.dim, index)))
+        for limit, direction, words in limits:
+            bound = insert_before(rewriter, op, ConstantOp(np.array(limit, np.int64), i64))
+            fits = insert_before(rewriter, op, CompareOp(direction, size, bound, TensorType(i1, [])))
+            rewriter.insert(located(ShapeAssertionOp(fits, [size], words), op), InsertPoint.before(op))
+
+
 @dataclass
 class MatmulToDotGeneral(RewritePattern):
     """``matmul %a, %b`` -> ``dot_general`` of the converted (and, when both
@@ -872,6 +897,7 @@ class MakeExplicitPass(TypedOptionsPass):
                     CheckDynamicSliceSizes(),
                     CheckDynamicUpdateSizes(),
                     CheckDynamicScatterSizes(),
+                    CheckDynamicArgReduce(),
                 ],
                 dce_enabled=False,
             ),
