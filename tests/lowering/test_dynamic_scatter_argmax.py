@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 
 import bcast
 from bcast.ir.rules import GatherDims
-from bcast.lowering import c_runtime
+from bcast.lowering import c_runtime, memref_abi
 from bcast.tests.budget import examples
 from bcast.tests.lowering.test_argmax import arg_program
-from bcast.tests.lowering.test_c_dynamic import run_sanitized, sanitized_units
+from bcast.tests.lowering.test_c_dynamic import loop_ir_text, run_sanitized, sanitized_units
 from bcast.tests.lowering.test_gather import indices_for
 from bcast.tests.lowering.test_scatter import KINDS, oracle, scatter_program, updates_for
 from bcast.tools.api import DYNAMIC_BACKENDS
@@ -238,3 +238,15 @@ def test_run_time_scatters_are_clean_under_sanitizers(tmp_path):
                                   "than the input's 2"),
         ("argmax", {0: 0}, "argmax of an empty dim (dim 1 has size 0)")]
     run_sanitized(units, calls, tmp_path, cc)
+
+
+@pytest.mark.skipif(not memref_abi.tools_available(), reason="mlir-opt-19 not installed")
+@pytest.mark.parametrize("kind", ["add", "set"])
+def test_run_time_scatter_and_argmax_loop_ir_is_upstream_mlir(kind):
+    """The loop IR of a scatter of run-time sizes (the guard loop of 0 or 1
+    iteration, positions bounded by run-time sizes) and of an argmax along
+    a ``?`` dim: mlir-opt 19 parses and verifies it."""
+    for text in (rows_program(kind), arg_program("argmax", [3, "?"], 1, "f32", "i32")):
+        loops = loop_ir_text(text)
+        assert "memref.dim" in loops
+        assert "func.func @main" in memref_abi.verify(loops)
