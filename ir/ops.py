@@ -2817,7 +2817,7 @@ class ArgReduceOp(BcastOp, abc.ABC):
     operand = operand_def(TensorType)
     result = result_def(TensorType)
     dimension = prop_def(IntegerAttr.constr(type=I64))
-    traits = traits_def(Pure())
+    traits = traits_def(ChecksSizesAtRunTime())  # a ``?`` reduced dim: not empty, its last index fits
     assembly_format = "$operand `,` `dim` `=` $dimension attr-dict `:` functional-type(operands, results)"
 
     ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned", "float"})

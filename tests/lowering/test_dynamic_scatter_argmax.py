@@ -150,6 +150,30 @@ def test_an_empty_run_time_dim_is_a_located_error(backend, name):
     assert str(info.value).splitlines()[0] == f"prog.mlir:3:8: error: {name} of an empty dim (dim 0 has size 0)"
 
 
+UNUSED = """\
+func.func @main(%x: tensor<?x4xf32>, %i: tensor<?x1xi32>, %u: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %a = bcast.argmax %x, dim = 0 : (tensor<?x4xf32>) -> tensor<4xi32>
+  %s = bcast.scatter add %x[%i], %u, <update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1> : (tensor<?x4xf32>, tensor<?x1xi32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+  func.return %x : tensor<?x4xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("backend", DYNAMIC_BACKENDS)
+def test_unused_ops_keep_their_run_time_checks(backend):
+    """docs/semantics.md, "Run-time checks of unused ops": an argmax and a
+    scatter nothing reads still fail where the reference fails."""
+    f = bcast.compile(UNUSED, backend=backend, filename="prog.mlir")
+    x, i = np.ones((2, 4), np.float32), np.zeros((1, 1), np.int32)
+    np.testing.assert_array_equal(f(x, i, np.ones((1, 4), np.float32)), x)
+    with pytest.raises(bcast.BcastError) as info:
+        f(np.ones((0, 4), np.float32), i, np.ones((1, 4), np.float32))
+    assert str(info.value).splitlines()[0] == "prog.mlir:2:8: error: argmax of an empty dim (dim 0 has size 0)"
+    with pytest.raises(bcast.BcastError) as info:
+        f(x, i, np.ones((2, 4), np.float32))
+    assert str(info.value).splitlines()[0].startswith("prog.mlir:3:8: error: scatter updates dimension 0 has size 2")
+
+
 @pytest.mark.parametrize("backend", DYNAMIC_BACKENDS)
 def test_an_index_type_too_narrow_for_the_run_time_dim_is_a_located_error(backend):
     f = bcast.compile(arg_program("argmax", ["?"], 0, "i32", "i8"), backend=backend, filename="prog.mlir")
