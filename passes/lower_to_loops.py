@@ -606,7 +606,7 @@ def size_source(v: SSAValue, d: int) -> SizeSource:
         else:
             raise PassError(op, "has dynamic dimensions that bcast-lower-to-loops does not lower yet",
                             ["it lowers elementwise ops, broadcasts, reductions, transposes, reverses, "
-                             "contractions, gathers, concatenates, pads and the size ops "
+                             "contractions, gathers, scatters, concatenates, pads and the size ops "
                              "(dynamic_reshape, dynamic_iota, set_dimension_size) of dynamic shapes"])
 
 
@@ -1539,7 +1539,7 @@ class FunctionLowering:
         the first NaN (``arg_replaces``); the index is cast to the result's
         type once, at the end."""
         b, target = self.b, self.buffer(op.result)
-        shape = self.shape(op.operand)  # the kept dims may be ``?``; the reduced one is static
+        shape = self.shape(op.operand)  # any dim may be ``?`` (a ? reduced one was checked not empty)
         element, index = element_of(op.operand.type), element_of(op.result.type)
         start = b.const(numerics.reduction_identity(op.START_KIND, NUMPY_DTYPES[element])[()].item(), element)
         kept = [n for d, n in enumerate(shape) if d != op.dim]
