@@ -685,6 +685,41 @@ class CheckDynamicUpdateSizes(RewritePattern):
             fits = insert_before(rewriter, op, CompareOp("LE", u_size, n_size))
             assertion = ShapeAssertionOp(fits, [u_size, n_size], rules.dynamic_update_too_large(d))
             rewriter.insert(located(assertion, op), InsertPoint.before(op))
+        check_declared_result(rewriter, op, op.operand, range(len(operand)))
+
+
+def check_declared_result(rewriter: PatternRewriter, op: Operation, source: SSAValue, dims: Sequence[int]) -> None:
+    """A result type more static than the ``?`` dims it takes from
+    ``source`` (result dim ``r`` is ``source``'s dim ``dims[r]``: a scatter's
+    or dynamic_update_slice's operand, an argmax's kept dims) checked at run
+    time, before the op and at its location, in the reference's words
+    (``RESULT_SHAPE_WORDS``), so no backend writes or reads a buffer of the
+    declared size that the run-time one is not."""
+    declared = rules.flat_shape(split_type(op.results[0].type)[0])
+    have = rules.flat_shape(_split(op, source)[0])
+    if all(not isinstance(have[d], rules.Dynamic) or want == have[d] for want, d in zip(declared, dims)):
+        return
+    tensor = TensorType(i64, [])
+    shown: list[str] = []
+    inputs: list[SSAValue] = []
+    predicate: SSAValue | None = None
+    for want, d in zip(declared, dims):
+        if not isinstance(have[d], rules.Dynamic):
+            shown.append(str(have[d]))
+            continue
+        shown.append(f"{{{len(inputs)}}}")
+        inputs.append(size_tensor(rewriter, op, source, d, have[d]))
+        limit = want.bound if isinstance(want, rules.Dynamic) else want
+        if limit is None or want == have[d]:
+            continue
+        bound = insert_before(rewriter, op, ConstantOp(np.array(limit, np.int64), tensor))
+        fits = insert_before(rewriter, op, CompareOp("LE" if isinstance(want, rules.Dynamic) else "EQ",
+                                                     inputs[-1], bound, TensorType(i1, [])))
+        predicate = fits if predicate is None else insert_before(rewriter, op, AndOp(predicate, fits))
+    assert predicate is not None, "a declared type more static than the source's states a fact"
+    shape = "(" + ", ".join(shown) + ("," if len(shown) == 1 else "") + ")"
+    message = f"'{op.name}' op " + RESULT_SHAPE_WORDS.format(shape=shape, type=op.results[0].type)
+    rewriter.insert(located(ShapeAssertionOp(predicate, inputs, message), op), InsertPoint.before(op))
 
 
 class CheckDynamicScatterSizes(RewritePattern):
@@ -709,6 +744,7 @@ class CheckDynamicScatterSizes(RewritePattern):
             fits = insert_before(rewriter, op, CompareOp("LE" if what == "window" else "EQ", u_size, n_size))
             assertion = ShapeAssertionOp(fits, [u_size, n_size], rules.scatter_size_words(axis, what, other))
             rewriter.insert(located(assertion, op), InsertPoint.before(op))
+        check_declared_result(rewriter, op, op.operand, range(len(operand)))
 
 
 class CheckDynamicArgReduce(RewritePattern):
@@ -720,6 +756,7 @@ class CheckDynamicArgReduce(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ArgReduceOp, rewriter: PatternRewriter) -> None:
         (shape,), index = _split(op, op.operand)[0], _split(op, op.result)[1]
+        check_declared_result(rewriter, op, op.operand, [d for d in range(len(shape)) if d != op.dim])
         n = shape[op.dim]
         if not isinstance(n, rules.Dynamic):
             return

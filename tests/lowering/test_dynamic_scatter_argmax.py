@@ -150,6 +150,38 @@ def test_an_empty_run_time_dim_is_a_located_error(backend, name):
     assert str(info.value).splitlines()[0] == f"prog.mlir:3:8: error: {name} of an empty dim (dim 0 has size 0)"
 
 
+MORE_STATIC = {
+    "scatter": ("%r = bcast.scatter add %x[%i], %u, <update_window_dims = [1], inserted_window_dims = [0], "
+                "scatter_dims_to_operand_dims = [0], index_vector_dim = 1> : (tensor<?x4xf32>, tensor<2x1xi32>, "
+                "tensor<2x4xf32>) -> tensor<5x4xf32>", "tensor<5x4xf32>"),
+    "dynamic_update_slice": ("%r = bcast.dynamic_update_slice %x[%j, %j], %u : (tensor<?x4xf32>, tensor<i32>, "
+                             "tensor<i32>, tensor<2x4xf32>) -> tensor<5x4xf32>", "tensor<5x4xf32>"),
+    "argmax": ("%r = bcast.argmax %x, dim = 1 : (tensor<?x4xf32>) -> tensor<5xi32>", "tensor<5xi32>"),
+}
+"""Ops whose declared result is more static than the operand's ``?`` dim it takes."""
+
+
+@pytest.mark.parametrize("backend", DYNAMIC_BACKENDS)
+@pytest.mark.parametrize("name", sorted(MORE_STATIC))
+def test_a_declared_result_more_static_than_its_operand_is_checked(backend, name):
+    """Every backend fails where the reference fails (no buffer of the
+    declared 5 rows filled from 3), and runs at the declared size."""
+    body, result = MORE_STATIC[name]
+    text = (f"func.func @main(%x: tensor<?x4xf32>, %i: tensor<2x1xi32>, %u: tensor<2x4xf32>, %j: tensor<i32>) "
+            f"-> {result} {{\n  {body}\n  func.return %r : {result}\n}}\n")
+    f = bcast.compile(text, backend=backend, filename="prog.mlir")
+    i, u, j = np.array([[0], [4]], np.int32), np.ones((2, 4), np.float32), np.int32(1)
+    x = np.arange(20, dtype=np.float32).reshape(5, 4)
+    reference = bcast.compile(text, backend="reference")(x, i, u, j)
+    np.testing.assert_array_equal(f(x, i, u, j), reference)
+    with pytest.raises(bcast.BcastError) as info:
+        f(x[:3], i, u, j)
+    shape = "(3,)" if name == "argmax" else "(3, 4)"
+    assert str(info.value).splitlines()[0] == (
+        f"prog.mlir:2:8: error: 'bcast.{name}' op result has shape {shape} at run time, which its type {result} "
+        "does not allow")
+
+
 UNUSED = """\
 func.func @main(%x: tensor<?x4xf32>, %i: tensor<?x1xi32>, %u: tensor<?x4xf32>) -> tensor<?x4xf32> {
   %a = bcast.argmax %x, dim = 0 : (tensor<?x4xf32>) -> tensor<4xi32>

@@ -117,3 +117,20 @@ func.func @argmin_i64(%x: tensor<?x2xf32>) -> tensor<2xi64> {
   %r = bcast.argmin %x, dim = 0 : (tensor<?x2xf32>) -> tensor<2xi64>
   func.return %r : tensor<2xi64>
 }
+
+// -----
+
+// A declared result more static than the operand's ? rows: checked at run
+// time at the op, in the reference's words (every backend then fails where
+// the reference fails, and none fills 5 rows from fewer).
+// CHECKS-LABEL: func.func @declared_rows
+// CHECKS:         %[[N:.*]] = bcast.dim %x, 0 : tensor<?x4xf32>
+// CHECKS-NEXT:    %[[NT:.*]] = bcast.size_to_tensor %[[N]] : tensor<i64>
+// CHECKS-NEXT:    %[[FIVE:.*]] = bcast.constant dense<5> : tensor<i64>
+// CHECKS-NEXT:    %[[OK:.*]] = bcast.compare EQ, %[[NT]], %[[FIVE]]
+// CHECKS-NEXT:    bcast.shape_assertion %[[OK]], %[[NT]] message = "'bcast.scatter' op result has shape ({0}, 4) at run time, which its type tensor<5x4xf32> does not allow"
+// CHECKS-NEXT:    bcast.scatter set
+func.func @declared_rows(%x: tensor<?x4xf32>, %i: tensor<2x1xi32>, %u: tensor<2x4xf32>) -> tensor<5x4xf32> {
+  %r = bcast.scatter set %x[%i], %u, <update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1> : (tensor<?x4xf32>, tensor<2x1xi32>, tensor<2x4xf32>) -> tensor<5x4xf32>
+  func.return %r : tensor<5x4xf32>
+}
