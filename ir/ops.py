@@ -407,6 +407,32 @@ def check_dynamic_update_sizes(shape: Sequence[int], update: Sequence[int]) -> N
             raise RuntimeShapeError(rules.dynamic_update_too_large(d).format(int(u), int(n)))
 
 
+def check_scatter_sizes(operand: Sequence[int], indices: Sequence[int], updates: Sequence[int],
+                        dims: rules.GatherDims) -> None:
+    """``scatter`` on run-time shapes: each updates window no larger than
+    its input dim, each updates batch dim the size of its scatter_indices
+    dim (``rules.scatter_size_words``)."""
+    window = dict(zip(dims.offset_dims, dims.window_dims(len(operand))))
+    batch = iter(dims.batch_dims(len(indices)))
+    for axis, u in enumerate(updates):
+        if axis in window:
+            if u > operand[window[axis]]:
+                raise RuntimeShapeError(rules.scatter_size_words(axis, "window", window[axis]).format(
+                    int(u), int(operand[window[axis]])))
+        elif u != indices[k := next(batch)]:
+            raise RuntimeShapeError(rules.scatter_size_words(axis, "count", k).format(int(u), int(indices[k])))
+
+
+def check_arg_reduce_size(what: str, n: int, dim: int, index: str) -> None:
+    """``argmax``/``argmin`` (``what``) along a dim of run-time size ``n``:
+    not empty, and its last index fits the ``index`` type
+    (``rules.arg_reduce_empty_words``, ``arg_reduce_index_words``)."""
+    if n == 0:
+        raise RuntimeShapeError(rules.arg_reduce_empty_words(what, dim).format(int(n)))
+    if n - 1 > iinfo(NUMPY_DTYPES[index]).max:
+        raise RuntimeShapeError(rules.arg_reduce_index_words(what, dim, index).format(int(n)))
+
+
 def check_size(size: int) -> int:
     """``bcast.size_from_tensor``: a size read from a tensor is not negative."""
     if size < 0:
@@ -2161,6 +2187,7 @@ class ScatterOp(BcastOp):
     fusion boundary."""
 
     name = "bcast.scatter"
+    DYNAMIC_SHAPES: ClassVar[bool] = True  # what a ``?`` leaves unproven: ``CheckDynamicScatterSizes``
     kind = prop_def(ScatterKindAttr)
     operand = operand_def(TensorType)
     scatter_indices = operand_def(TensorType)
@@ -2783,19 +2810,21 @@ class ArgReduceOp(BcastOp, abc.ABC):
     any integer type but ``i1``, chooses the index type, and must hold
     ``size - 1``. The dim must not be empty: NumPy raises for the argmax of
     nothing and JAX refuses it when tracing, so bcast refuses it when
-    verifying (a located error) rather than invent an index."""
+    verifying (a located error) rather than invent an index. A ``?`` dim
+    is checked at run time, located, in the same words
+    (``check_arg_reduce_size``; make-explicit's ``CheckDynamicArgReduce``)."""
 
     operand = operand_def(TensorType)
     result = result_def(TensorType)
     dimension = prop_def(IntegerAttr.constr(type=I64))
-    traits = traits_def(Pure())
+    traits = traits_def(ChecksSizesAtRunTime())  # a ``?`` reduced dim: not empty, its last index fits
     assembly_format = "$operand `,` `dim` `=` $dimension attr-dict `:` functional-type(operands, results)"
 
     ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned", "float"})
     INDEX_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned"})
     DYNAMIC_SHAPES: ClassVar[bool] = True
-    """The kept dims may be ``?``; the reduced dim must be static (a ``?``
-    one could be empty at run time, and its indices' type is checked here)."""
+    """Any dim may be ``?``; a ``?`` reduced dim is checked at run time to
+    be non-empty and its last index to fit the index type."""
 
     def __init__(self, operand: SSAValue | Operation, dimension: int, index_element: str):
         shape = flat_type_shape(_type(operand))
@@ -2817,9 +2846,6 @@ class ArgReduceOp(BcastOp, abc.ABC):
         shape, element = _flat_operand(self, what)
         check_kinds((element,), self.ELEMENT_KINDS, f"{what} compares numbers; convert booleans first")
         _check_dim(shape, self.dim, what)
-        if isinstance(shape[self.dim], rules.Dynamic):
-            raise Diagnostic(f"{what} of a dynamic dim (dim {self.dim} is {shape[self.dim]}) is not supported",
-                             ["the reduced dim must be static: it could be empty at run time"])  # fmt: skip
         if shape[self.dim] == 0:
             raise Diagnostic(
                 f"{what} of an empty dim (dim {self.dim} has size 0)",
@@ -2829,7 +2855,7 @@ class ArgReduceOp(BcastOp, abc.ABC):
         if rules.kind(index) not in self.INDEX_KINDS:
             raise Diagnostic(f"result must have {KIND_WORDS[self.INDEX_KINDS]} elements (the index type), "
                              f"got element type {index}")  # fmt: skip
-        if shape[self.dim] - 1 > iinfo(NUMPY_DTYPES[index]).max:
+        if isinstance(shape[self.dim], int) and shape[self.dim] - 1 > iinfo(NUMPY_DTYPES[index]).max:
             raise Diagnostic(f"index type {index} cannot hold index {shape[self.dim] - 1} of dim {self.dim}",
                              ["choose a wider index type (i64)"])  # fmt: skip
         kept = (*shape[:self.dim], *shape[self.dim + 1:])

@@ -820,9 +820,21 @@ def check_scatter(operand: Shape, indices: Shape, updates: Shape, dims: GatherDi
     """``scatter``'s rules (StableHLO's C2-C22), as the ``gather`` that would
     read ``updates`` back: the dimension numbers checked by ``gather_shape``
     (in scatter's words), then the updates' shape, its batch dims the
-    indices' and each window no larger than its operand dim."""
+    indices' and each window no larger than its operand dim. An inserted
+    dim's window is 1, or 0 in an empty dim (every update is then out of
+    bounds and skipped, as the spec's per-element semantics say: JAX's
+    ``x.at[i].add(u)`` of an empty ``x``). ``?`` dims: the operand's window
+    and inserted dims, the updates' and the indices' batch dims; what a
+    ``?`` leaves unproven is checked at run time (``scatter_size_misfits``)."""
     dropped = {*dims.collapsed_slice_dims, *dims.operand_batching_dims}
-    largest = [1 if d in dropped else n for d, n in enumerate(operand)]
+    largest = [(1 if not isinstance(n, int) else min(n, 1)) if d in dropped else 0 if isinstance(n, Dynamic) else n
+               for d, n in enumerate(operand)]
+    ivd = dims.index_vector_dim
+    if (0 <= ivd < len(indices) and isinstance(indices[ivd], Dynamic)) or any(
+            0 <= a < len(operand) and isinstance(operand[a], Dynamic) for a in dims.operand_batching_dims) or any(
+            0 <= b < len(indices) and isinstance(indices[b], Dynamic) for b in dims.start_indices_batching_dims):
+        raise RuleError("scatter takes ? dims in its inputs' window and inserted dims, its scatter_indices' batch "
+                        "dims and its updates, not yet in the index vector dim or batching dims")
     try:
         expected = gather_shape(operand, indices, dims, largest)
     except RuleError as e:
@@ -834,12 +846,62 @@ def check_scatter(operand: Shape, indices: Shape, updates: Shape, dims: GatherDi
         raise RuleError(f"expects updates to have rank {len(expected)}, got {len(updates)}")
     window = dict(zip(dims.offset_dims, dims.window_dims(len(operand))))
     for axis, (u, n) in enumerate(zip(updates, expected)):
-        if axis in window and u > n:
-            raise RuleError(f"expects updates dimension {axis} (window of input dimension {window[axis]}) to be "
-                            f"<= {n}, got {u}")
-        if axis not in window and u != n:
+        if axis in window:
+            n = operand[window[axis]]
+            if isinstance(u, int) and not may_be_at_least(n, u):
+                raise RuleError(f"expects updates dimension {axis} (window of input dimension {window[axis]}) to "
+                                f"be <= {n}, got {u}")
+        elif isinstance(u, int) and isinstance(n, int) and u != n:
             raise RuleError(f"expects updates dimension {axis} to be the size of its scatter_indices dimension "
                             f"({n}), got {u}")
+
+
+def scatter_size_misfits(operand: Shape, indices: Shape, updates: Shape,
+                         dims: GatherDims) -> list[tuple[int, str, int | None]]:
+    """The pairs of a scatter that a ``?`` leaves to check at run time, per
+    updates dim ``axis``: ``("window", d)``, its size no larger than operand
+    dim ``d``'s; ``("count", k)``, its size equal to scatter_indices dim
+    ``k``'s (``scatter_size_words`` gives each its words). Static pairs were
+    checked by ``check_scatter``."""
+    window = dict(zip(dims.offset_dims, dims.window_dims(len(operand))))
+    batch = iter(dims.batch_dims(len(indices)))
+    misfits: list[tuple[int, str, int | None]] = []
+    for axis, u in enumerate(updates):
+        if axis in window:
+            d = window[axis]
+            if (isinstance(u, Dynamic) or isinstance(operand[d], Dynamic)) and u != 0:
+                misfits.append((axis, "window", d))
+        else:
+            k = next(batch)
+            if isinstance(u, Dynamic) or isinstance(indices[k], Dynamic):
+                misfits.append((axis, "count", k))
+    return misfits
+
+
+def scatter_size_words(axis: int, what: str, other: int) -> str:
+    """The run-time error of a scatter's updates dim ``axis`` that does not
+    fit (``{0}``: its run-time size, ``{1}``: the other's), one wording for
+    the check make-explicit writes and the one the evaluators make (the
+    compile-time rule's words)."""
+    if what == "window":
+        return (f"scatter updates dimension {axis} (window of input dimension {other}) has size {{0}}, larger "
+                f"than the input's {{1}}")
+    return (f"scatter updates dimension {axis} has size {{0}}, not the size of its scatter_indices dimension "
+            f"{other} ({{1}})")
+
+
+def arg_reduce_empty_words(what: str, d: int) -> str:
+    """The run-time error of ``argmax``/``argmin`` (``what``) along a ``?``
+    dim ``d`` that is empty (``{0}``: its size), the verifier's words for a
+    static empty dim: one wording for the check make-explicit writes and
+    the one the evaluators make (docs/ir.md, "argmax")."""
+    return f"{what} of an empty dim (dim {d} has size {{0}})"
+
+
+def arg_reduce_index_words(what: str, d: int, index: str) -> str:
+    """The run-time error of ``argmax``/``argmin`` along a ``?`` dim ``d``
+    whose last index (``{0}``: its size) the ``index`` type cannot hold."""
+    return f"{what} of dim {d} of size {{0}}: index type {index} cannot hold its last index"
 
 
 def reduce_shape(operand: Shape, dims: Sequence[int], keepdims: bool) -> Shape:

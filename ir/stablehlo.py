@@ -1697,6 +1697,7 @@ class ScatterDimensionNumbersAttr(bc.ScatterDimsFamily):
     [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>``."""
 
     name = "stablehlo.scatter"
+    DYNAMIC_SHAPES: ClassVar[bool] = True  # ``rules.check_scatter``'s ``?`` dims
 
 
 def set_body(element: Attribute) -> Region:
@@ -1717,6 +1718,7 @@ class ScatterOp(StablehloOp):
     ``ScatterOp(operand, indices, updates, dims, body)``, one input."""
 
     name = "stablehlo.scatter"
+    DYNAMIC_SHAPES: ClassVar[bool] = True  # ``rules.check_scatter``'s ``?`` dims
     inputs = var_operand_def(TensorType)
     scatter_indices = operand_def(TensorType)
     updates = var_operand_def(TensorType)
@@ -1746,8 +1748,8 @@ class ScatterOp(StablehloOp):
         for x, u in zip(self.inputs, self.updates):
             if element_of(x) != element_of(u):
                 raise Diagnostic(f"expects updates of the inputs' element types, got {u.type} for {x.type}")
-        rules.check_scatter(shape_of(self.inputs[0]), shape_of(self.scatter_indices), shape_of(self.updates[0]),
-                            self.dims)
+        rules.check_scatter(*(tensor_dims(_tensor(v, "operand")) for v in
+                              (self.inputs[0], self.scatter_indices, self.updates[0])), self.dims)
         _check_scalar_body(self.update_computation, [element_of(x) for x in self.inputs], "the update computation")
         if [r.type for r in self.out] != [x.type for x in self.inputs]:
             raise incompatible_results([x.type for x in self.inputs], [r.type for r in self.out])

@@ -345,10 +345,14 @@ class BcastFunctions(InterpreterFunctions):
 
     @impl(bc.ArgmaxOp)
     def run_argmax(self, interpreter: Interpreter, op: bc.ArgmaxOp, args: PythonValues) -> PythonValues:
+        _checked(op, bc.check_arg_reduce_size, op.short_name, np.shape(args[0])[op.dim], op.dim,
+                 split_type(op.result.type)[1])
         return _typed(op, evaluate(op, args[0]))
 
     @impl(bc.ArgminOp)
     def run_argmin(self, interpreter: Interpreter, op: bc.ArgminOp, args: PythonValues) -> PythonValues:
+        _checked(op, bc.check_arg_reduce_size, op.short_name, np.shape(args[0])[op.dim], op.dim,
+                 split_type(op.result.type)[1])
         return _typed(op, evaluate(op, args[0]))
 
     @impl(bc.CumulativeOp)
@@ -419,6 +423,7 @@ class BcastFunctions(InterpreterFunctions):
 
     @impl(bc.ScatterOp)
     def run_scatter(self, interpreter: Interpreter, op: bc.ScatterOp, args: PythonValues) -> PythonValues:
+        _checked(op, bc.check_scatter_sizes, *(np.shape(a) for a in args), op.dims)
         return _typed(op, evaluate(op, *args))
 
     @impl(bc.ExtractOp)

@@ -1024,7 +1024,8 @@ def check_static_or_explicit(op: Operation, target: str) -> None:
     of one shape, reductions, argmax/argmin, reverse and cumulative (NumPy's
     own run on any shape), contractions (their pairs checked before by
     make-explicit), dynamic_slice, dynamic_update_slice and gather (their
-    sizes checked before, their starts clamped to the run-time size), concatenate, pad, slice,
+    sizes checked before, their starts clamped to the run-time size),
+    scatter (its sizes checked before, out-of-bounds updates skipped), concatenate, pad, slice,
     reshape and sort (their run-time sizes checked first), reduce_window (its ``?``
     dims are ones no window spans, NumPy's loops run on any size). A transpose permutes run-time sizes; one that declares a static size
     for a ``?`` dim of its operand (checked by the reference and the C
@@ -1038,7 +1039,7 @@ def check_static_or_explicit(op: Operation, target: str) -> None:
     computes_on_any_shape = (isinstance(op, (*DYNAMIC_FORM_ARRAY_OPS, bc.ReduceOp, bc.ArgReduceOp, bc.ReverseOp,
                                              bc.CumulativeOp, bc.DotGeneralOp, bc.ConvolutionOp, bc.DynamicConvOp,
                                              bc.DynamicSliceOp, bc.DynamicUpdateSliceOp, bc.GatherOp,
-                                             bc.ConcatenateOp, bc.PadOp,
+                                             bc.ScatterOp, bc.ConcatenateOp, bc.PadOp,
                                              bc.SliceOp, bc.ReshapeOp, bc.ReduceWindowOp, bc.SortOp))
                              or (is_elementwise(op) and is_explicit(op))
                              or (isinstance(op, bc.TransposeOp) and not refines_operand(op)))

@@ -385,16 +385,19 @@ def clamped_index(b: Scalars, x: SSAValue, element: str, high: int | SSAValue) -
     return b(arith.IndexCastOp(x, IndexType()))
 
 
-def bounded_i64(b: Scalars, x: SSAValue, element: str, n: int) -> SSAValue:
+def bounded_i64(b: Scalars, x: SSAValue, element: str, n: int | SSAValue) -> SSAValue:
     """A ``scatter`` start of integer type ``element`` as ``i64``, moved
     into ``[-(n + 1), n]`` (``numerics.bounded_starts``): every position
     ``start + offset`` (``0 <= offset < n``) stays in or out of ``[0, n)``
-    as it was, and none wraps (a ``ui64`` above ``2**63``)."""
+    as it was, and none wraps (a ``ui64`` above ``2**63``). A run-time
+    ``n`` is an ``i64`` value."""
+    high = b.int(n, "i64") if isinstance(n, int) else n
     if element == "ui64":
-        return b.apply("arith.minui", x, b.int(n, "i64"))
+        return b.apply("arith.minui", x, high)
     if rules.bit_width(element) < 64:
         x = b.cast("arith.extsi" if rules.kind(element) == "signed" else "arith.extui", x, "i64")
-    return b.apply("arith.minsi", b.apply("arith.maxsi", x, b.int(-(n + 1), "i64")), b.int(n, "i64"))
+    low = b.int(-(n + 1), "i64") if isinstance(n, int) else b(arith.SubiOp(b.int(-1, "i64"), n))
+    return b.apply("arith.minsi", b.apply("arith.maxsi", x, low), high)
 
 
 def iota_at(b: Scalars, dim: int, element: str, idx: Index) -> SSAValue:
@@ -580,7 +583,8 @@ def size_source(v: SSAValue, d: int) -> SizeSource:
             v, d = op.operand, op.dims.index(d)
         elif isinstance(op, bc.TransposeOp):
             v, d = op.operand, op.perm[d]
-        elif isinstance(op, bc.ReverseOp | bc.CumulativeOp | bc.DynamicUpdateSliceOp | bc.ReduceWindowOp):
+        elif isinstance(op, bc.ReverseOp | bc.CumulativeOp | bc.DynamicUpdateSliceOp | bc.ScatterOp
+                        | bc.ReduceWindowOp):
             v = op.operand  # (a reduce_window's ``?`` dims are those no window spans)
         elif isinstance(op, bc.ReduceWindowBodyOp):
             v = op.inputs[0]  # (its ``?`` dims are those no window spans, as reduce_window's)
@@ -602,7 +606,7 @@ def size_source(v: SSAValue, d: int) -> SizeSource:
         else:
             raise PassError(op, "has dynamic dimensions that bcast-lower-to-loops does not lower yet",
                             ["it lowers elementwise ops, broadcasts, reductions, transposes, reverses, "
-                             "contractions, gathers, concatenates, pads and the size ops "
+                             "contractions, gathers, scatters, concatenates, pads and the size ops "
                              "(dynamic_reshape, dynamic_iota, set_dimension_size) of dynamic shapes"])
 
 
@@ -1535,7 +1539,7 @@ class FunctionLowering:
         the first NaN (``arg_replaces``); the index is cast to the result's
         type once, at the end."""
         b, target = self.b, self.buffer(op.result)
-        shape = self.shape(op.operand)  # the kept dims may be ``?``; the reduced one is static
+        shape = self.shape(op.operand)  # any dim may be ``?`` (a ? reduced one was checked not empty)
         element, index = element_of(op.operand.type), element_of(op.result.type)
         start = b.const(numerics.reduction_identity(op.START_KIND, NUMPY_DTYPES[element])[()].item(), element)
         kept = [n for d, n in enumerate(shape) if d != op.dim]
@@ -2523,9 +2527,11 @@ class FunctionLowering:
         (a negative one is huge unsigned); the loop IR has no branch, so it
         loads and stores at the position clamped to ``n - 1`` the value
         ``select(inside, new, old)``, which leaves a skipped element's
-        place as it was."""
+        place as it was. Run-time sizes (``?``): an operand that may be
+        empty runs the nest inside one more loop of 1 iteration, or of none
+        when it is empty at run time (no element to load or store)."""
         b, dims = self.b, op.dims
-        shape, updates = flat_type_shape(op.operand.type), flat_type_shape(op.updates.type)
+        shape, updates = self.shape(op.operand), self.shape(op.updates)
         element, index = element_of(op.operand.type), element_of(op.scatter_indices.type)
         vector_dim, rank = dims.index_vector_dim, len(flat_type_shape(op.scatter_indices.type))
         target = self.buffer(op.result)
@@ -2534,21 +2540,31 @@ class FunctionLowering:
         if 0 in shape:
             return  # no element to write: every update is out of bounds
         wide = lambda i: b(arith.IndexCastOp(i, IntegerType(64)))  # noqa: E731
-        with self.nest(updates) as ivs:
+        sizes = [b.int(n, "i64") if isinstance(n, int) else wide(n) for n in shape]
+        run_time = [n for n in shape if not isinstance(n, int)]
+        loops = list(updates)
+        if run_time:
+            empty = b.cmpi("eq", run_time[0], b.index(0))
+            for n in run_time[1:]:
+                empty = b.apply("arith.ori", empty, b.cmpi("eq", n, b.index(0)))
+            loops = [b.select(empty, b.index(0), b.index(1)), *loops]
+        with self.nest(loops) as all_ivs:
+            ivs = all_ivs[1:] if run_time else all_ivs
             batch = [i for a, i in enumerate(ivs) if a not in dims.offset_dims]
             pos = [b.int(0, "i64")] * len(shape)
             for k, d in enumerate(dims.start_index_map):
                 at = [*batch[:vector_dim], b.index(k), *batch[vector_dim:]] if vector_dim < rank else batch
-                pos[d] = bounded_i64(b, self.value_at(op.scatter_indices, at), index, shape[d])
+                pos[d] = bounded_i64(b, self.value_at(op.scatter_indices, at), index, sizes[d])
             for d, axis in zip(dims.window_dims(len(shape)), dims.offset_dims):
                 pos[d] = b(arith.AddiOp(pos[d], wide(ivs[axis])))
             for d, index_dim in zip(dims.operand_batching_dims, dims.start_indices_batching_dims):
                 pos[d] = wide(batch[index_dim - (index_dim > vector_dim)])
             inside, at = None, []
-            for p, n in zip(pos, shape):
-                ok = b(arith.CmpiOp(p, b.int(n, "i64"), "ult"))
+            for p, n, n64 in zip(pos, shape, sizes):
+                ok = b(arith.CmpiOp(p, n64, "ult"))
                 inside = ok if inside is None else b.apply("arith.andi", inside, ok)
-                at.append(b(arith.IndexCastOp(b.apply("arith.minui", p, b.int(n - 1, "i64")), IndexType())))
+                last = b.int(n - 1, "i64") if isinstance(n, int) else b(arith.SubiOp(n64, b.int(1, "i64")))
+                at.append(b(arith.IndexCastOp(b.apply("arith.minui", p, last), IndexType())))
             old = b(memref.LoadOp.get(target, at))
             new = self.value_at(op.updates, list(ivs))
             if op.kind_name != "set":

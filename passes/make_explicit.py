@@ -55,6 +55,7 @@ from xdsl.pattern_rewriter import (
 from bcast.ir import rules
 from bcast.ir.ops import (
     AndOp,
+    ArgReduceOp,
     AssignOp,
     BinaryOp,
     BroadcastInDimOp,
@@ -80,6 +81,7 @@ from bcast.ir.ops import (
     RESULT_SHAPE_WORDS,
     ReshapeOp,
     RuntimeShapeError,
+    ScatterOp,
     ShapeAssertionOp,
     SizeToTensorOp,
     TernaryOp,
@@ -88,7 +90,7 @@ from bcast.ir.ops import (
     semantics_of,
 )
 from bcast.ir.rules import Levels, RuleError
-from bcast.ir.types import is_dynamic_type, make_type, split_type
+from bcast.ir.types import NUMPY_DTYPES, is_dynamic_type, make_type, split_type
 from bcast.passes import TypedOptionsPass
 from bcast.passes.dynamic_checks import size_key
 from bcast.passes.errors import PassError
@@ -683,6 +685,91 @@ class CheckDynamicUpdateSizes(RewritePattern):
             fits = insert_before(rewriter, op, CompareOp("LE", u_size, n_size))
             assertion = ShapeAssertionOp(fits, [u_size, n_size], rules.dynamic_update_too_large(d))
             rewriter.insert(located(assertion, op), InsertPoint.before(op))
+        check_declared_result(rewriter, op, op.operand, range(len(operand)))
+
+
+def check_declared_result(rewriter: PatternRewriter, op: Operation, source: SSAValue, dims: Sequence[int]) -> None:
+    """A result type more static than the ``?`` dims it takes from
+    ``source`` (result dim ``r`` is ``source``'s dim ``dims[r]``: a scatter's
+    or dynamic_update_slice's operand, an argmax's kept dims) checked at run
+    time, before the op and at its location, in the reference's words
+    (``RESULT_SHAPE_WORDS``), so no backend writes or reads a buffer of the
+    declared size that the run-time one is not."""
+    declared = rules.flat_shape(split_type(op.results[0].type)[0])
+    have = rules.flat_shape(_split(op, source)[0])
+    if all(not isinstance(have[d], rules.Dynamic) or want == have[d] for want, d in zip(declared, dims)):
+        return
+    tensor = TensorType(i64, [])
+    shown: list[str] = []
+    inputs: list[SSAValue] = []
+    predicate: SSAValue | None = None
+    for want, d in zip(declared, dims):
+        if not isinstance(have[d], rules.Dynamic):
+            shown.append(str(have[d]))
+            continue
+        shown.append(f"{{{len(inputs)}}}")
+        inputs.append(size_tensor(rewriter, op, source, d, have[d]))
+        limit = want.bound if isinstance(want, rules.Dynamic) else want
+        if limit is None or want == have[d]:
+            continue
+        bound = insert_before(rewriter, op, ConstantOp(np.array(limit, np.int64), tensor))
+        fits = insert_before(rewriter, op, CompareOp("LE" if isinstance(want, rules.Dynamic) else "EQ",
+                                                     inputs[-1], bound, TensorType(i1, [])))
+        predicate = fits if predicate is None else insert_before(rewriter, op, AndOp(predicate, fits))
+    assert predicate is not None, "a declared type more static than the source's states a fact"
+    shape = "(" + ", ".join(shown) + ("," if len(shown) == 1 else "") + ")"
+    message = f"'{op.name}' op " + RESULT_SHAPE_WORDS.format(shape=shape, type=op.results[0].type)
+    rewriter.insert(located(ShapeAssertionOp(predicate, inputs, message), op), InsertPoint.before(op))
+
+
+class CheckDynamicScatterSizes(RewritePattern):
+    """``scatter`` with ``?`` dims: each pair a ``?`` leaves unproven
+    (``rules.scatter_size_misfits``: an updates window against its input
+    dim, an updates batch dim against its scatter_indices dim) checked at
+    run time, before the op and at its location, in
+    ``rules.scatter_size_words``' words; canonicalize drops the ones an SSA
+    size proves. Out-of-bounds positions need no check: their updates are
+    skipped (docs/ir.md, "scatter")."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ScatterOp, rewriter: PatternRewriter) -> None:
+        if not is_dynamic_op(op):
+            return
+        operand, indices, updates = (rules.flat_shape(_split(op, v)[0])
+                                     for v in (op.operand, op.scatter_indices, op.updates))
+        for axis, what, other in rules.scatter_size_misfits(operand, indices, updates, op.dims):
+            source, n = (op.operand, operand[other]) if what == "window" else (op.scatter_indices, indices[other])
+            u_size = size_tensor(rewriter, op, op.updates, axis, updates[axis])
+            n_size = size_tensor(rewriter, op, source, other, n)
+            fits = insert_before(rewriter, op, CompareOp("LE" if what == "window" else "EQ", u_size, n_size))
+            assertion = ShapeAssertionOp(fits, [u_size, n_size], rules.scatter_size_words(axis, what, other))
+            rewriter.insert(located(assertion, op), InsertPoint.before(op))
+        check_declared_result(rewriter, op, op.operand, range(len(operand)))
+
+
+class CheckDynamicArgReduce(RewritePattern):
+    """``argmax``/``argmin`` along a ``?`` dim: checked at run time, before
+    the op and at its location, to be non-empty (the verifier's words for a
+    static empty dim; docs/ir.md, "argmax") and, for an index type narrower
+    than ``i64``, to have a last index the type holds."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ArgReduceOp, rewriter: PatternRewriter) -> None:
+        (shape,), index = _split(op, op.operand)[0], _split(op, op.result)[1]
+        check_declared_result(rewriter, op, op.operand, [d for d in range(len(shape)) if d != op.dim])
+        n = shape[op.dim]
+        if not isinstance(n, rules.Dynamic):
+            return
+        what, i64 = op.short_name, TensorType(IntegerType(64), [])
+        size = size_tensor(rewriter, op, op.operand, op.dim, n)
+        limits = [(1, "GE", rules.arg_reduce_empty_words(what, op.dim))]
+        largest = int(np.iinfo(NUMPY_DTYPES[index]).max) + 1
+        if largest <= np.iinfo(np.int64).max and (n.bound is None or n.bound > largest):
+            limits.append((largest, "LE", rules.arg_reduce_index_words(what, op.dim, index)))
+        for limit, direction, words in limits:
+            bound = insert_before(rewriter, op, ConstantOp(np.array(limit, np.int64), i64))
+            fits = insert_before(rewriter, op, CompareOp(direction, size, bound, TensorType(i1, [])))
+            rewriter.insert(located(ShapeAssertionOp(fits, [size], words), op), InsertPoint.before(op))
 
 
 @dataclass
@@ -846,6 +933,8 @@ class MakeExplicitPass(TypedOptionsPass):
                     CheckDynamicContraction(),
                     CheckDynamicSliceSizes(),
                     CheckDynamicUpdateSizes(),
+                    CheckDynamicScatterSizes(),
+                    CheckDynamicArgReduce(),
                 ],
                 dce_enabled=False,
             ),

@@ -904,11 +904,11 @@ def _arg_reduce(op: hlo.ReduceOp) -> list[Operation]:
             or not _is_identity(init, cls.START_KIND, element) or _scalar_constant(init_index) != 0):
         raise PassError(op, f"reduce of 2 inputs is not supported by convert-stablehlo-to-bcast "
                         f"unless it is JAX's {cls.name.removeprefix('bcast.')}", notes)  # fmt: skip
-    if not isinstance(shape[dims[0]], int) or shape[dims[0]] == 0 \
-            or shape[dims[0]] - 1 > np.iinfo(NUMPY_DTYPES[index]).max:
+    if shape[dims[0]] == 0 or (isinstance(shape[dims[0]], int)
+                               and shape[dims[0]] - 1 > np.iinfo(NUMPY_DTYPES[index]).max):
         raise PassError(op, f"{cls.name} of dim {dims[0]} of size {shape[dims[0]]} with index type "
-                        f"{index} is not supported", ["the dim must be static, non-empty, and its indices "
-                                                      "fit the type"])
+                        f"{index} is not supported", ["the dim must be non-empty and its indices fit the type "
+                                                      "(a ? dim is checked at run time: docs/ir.md, argmax)"])
     new: list[Operation] = []
     if element == "i1":
         new.append(bcast.ConvertOp(x, make_type((shape,), "ui8")))

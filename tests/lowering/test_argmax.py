@@ -248,7 +248,7 @@ def test_random_arg_reductions_match_numpy(backend):
 @pytest.mark.parametrize("name", ["argmax", "argmin"])
 def test_kept_dims_may_be_dynamic(backend, name):
     """One compiled program for every row count (0 and 1 included): the
-    kept dims may be ``?``, the reduced one is static."""
+    kept dims may be ``?`` (the reduced one too: test_dynamic_scatter_argmax.py)."""
     f = bcast.compile(arg_program(name, ["?", 5, "?"], 1, "f32", "i64"), backend=backend)
     reference = getattr(np, name)
     for rows, cols in ((0, 3), (1, 1), (4, 2)):

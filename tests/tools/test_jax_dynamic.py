@@ -121,6 +121,18 @@ PROGRAMS = {
     "strided_columns": (lambda x: x[:, ::2] + 1.0, ["b,5"]),
     "median_columns": (lambda x: jnp.median(x, axis=1), ["b,4"]),
     "quantiles_columns": (lambda x: jnp.quantile(x, jnp.array([0.25, 0.75]), axis=1), ["b,5"]),
+    # scatter of ? rows, indices and updates: every update kind JAX writes (out-of-bounds indices skipped)
+    "scatter_add_rows": (lambda x, i, v: x.at[i].add(v), ["n,4", INDICES + "k", "k,4"]),
+    "scatter_set_rows": (lambda x, i, v: x.at[i].set(v), ["n,4", INDICES + "k", "k,4"]),
+    "scatter_max_rows": (lambda x, i, v: x.at[i].max(v), ["n,4", INDICES + "k", "k,4"]),
+    "scatter_min_rows": (lambda x, i, v: x.at[i].min(v), ["n,4", INDICES + "k", "k,4"]),
+    "scatter_multiply_rows": (lambda x, i, v: x.at[i].multiply(v), ["n,4", INDICES + "k", "k,4"]),
+    "segment_sum": (lambda d, s: jax.ops.segment_sum(d, s, num_segments=5), ["n,3", INDICES + "n"]),
+    "histogram_counts": (lambda s: jnp.zeros(6, jnp.float32).at[s].add(1.0), [INDICES + "n"]),
+    # argmax/argmin along the ? dim: reduce of (x, dynamic_iota) over it
+    "argmax_along_batch": (lambda x: jnp.argmax(x, axis=-1), ["3,n"]),
+    "argmin_along_batch": (lambda x: jnp.argmin(x, axis=0), ["n,4"]),
+    "argmax_keepdims_both": (lambda x: jnp.argmax(x, axis=1, keepdims=True), ["m,n"]),
 }
 """name: (function, one shape spec per argument: sizes and dimension variables)."""
 

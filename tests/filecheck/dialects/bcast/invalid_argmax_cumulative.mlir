@@ -14,16 +14,6 @@ func.func @argmax_empty_dim(%x: tensor<4x0xf32>) {
 
 // -----
 
-// The kept dims may be `?`; the reduced one may not (it could be empty).
-func.func @argmax_dynamic_dim(%x: tensor<?x?xf32>) {
-  // expected-error @+1 {{'bcast.argmax' op argmax of a dynamic dim (dim 1 is ?) is not supported}}
-  %0 = bcast.argmax %x, dim = 1 : (tensor<?x?xf32>) -> tensor<?xi32>
-  // expected-note @-1 {{the reduced dim must be static: it could be empty at run time}}
-  func.return
-}
-
-// -----
-
 func.func @argmin_dim_out_of_range(%x: tensor<4x3xf32>) {
   // expected-error @+1 {{'bcast.argmin' op argmin dim 2 is out of range for an operand of rank 2}}
   %0 = bcast.argmin %x, dim = 2 : (tensor<4x3xf32>) -> tensor<4xi32>
