@@ -394,6 +394,12 @@ def _nibbles_apply(fn, dtype: np.dtype, *xs: np.ndarray) -> np.ndarray:
     return np.array(flat, np.int64).reshape(xs[0].shape).astype(dtype)
 
 
+def _next_after(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """C's ``nextafter``: ``y`` where ``x == y`` (NumPy's half-precision
+    loop returns ``x``, so ``nextafter(0.0, -0.0)`` is ``+0.0`` in f16 only)."""
+    return np.where(x == y, y, np.nextafter(x, y))
+
+
 def oracle_binary(op: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """``op`` on two arrays of the same (promoted) dtype, NumPy broadcasting."""
     if x.dtype in NIBBLE_DTYPES:
@@ -416,7 +422,7 @@ def oracle_binary(op: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         fn = {
             "add": np.add, "subtract": np.subtract, "multiply": np.multiply,
             "divide": np.divide, "remainder": np.fmod, "power": np.power,
-            "maximum": np.maximum, "minimum": np.minimum, "atan2": np.arctan2,
+            "maximum": np.maximum, "minimum": np.minimum, "atan2": np.arctan2, "next_after": _next_after,
             "and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor,
         }[op]  # fmt: skip
         out = np.asarray(fn(x, y))
