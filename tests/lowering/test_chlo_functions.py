@@ -81,6 +81,16 @@ def subnormal(*arrays: np.ndarray) -> np.ndarray:
     return mask
 
 
+def flushed(name: str, x: np.ndarray, y: np.ndarray, want: np.ndarray) -> np.ndarray:
+    """Where XLA's CPU runtime flushes subnormals to zero: in an operand or
+    the result, and for ``asin`` also within (``asin`` of the least normal
+    floats is 0: an intermediate value is subnormal; docs/stablehlo.md)."""
+    mask = subnormal(x, y, want)
+    if name == "asin":
+        mask |= (x != 0) & (np.abs(x) < 4 * np.finfo(x.dtype).tiny)
+    return mask
+
+
 def report(name: str, wrong: np.ndarray, x: np.ndarray, got: np.ndarray, want: np.ndarray) -> str:
     shown = ", ".join(f"{x[i]!r}: got {got[i]!r} want {want[i]!r}" for i in np.flatnonzero(wrong)[:6])
     return f"{name}: {wrong.sum()} of {wrong.size} outside the bound: {shown}"
@@ -128,8 +138,8 @@ def test_special_values():
             got = dict(zip(OPS, bcast.compile(program(element, x.size), backend=backend)(x.astype(dtype), x.astype(dtype))))
             inf, nan = np.inf, np.nan
             np.testing.assert_array_equal(got["lgamma"], np.array([inf, inf, inf, inf, 0, 0, inf, inf, nan], dtype))
-            np.testing.assert_array_equal(got["digamma"], np.array([nan, nan, nan, nan, -0.5772156649015329,
-                                                                    0.42278433509846713, inf, nan, nan], dtype))
+            digamma = np.array([nan, nan, nan, nan, -0.5772156649015329, 0.42278433509846713, inf, nan, nan], dtype)
+            assert not differing(got["digamma"], digamma, *bounds("digamma")).any(), (backend, element, got["digamma"])
             assert (np.signbit(got["next_after"][:2]) == [False, True]).all()  # x == y gives y
 
 
@@ -165,9 +175,12 @@ def test_the_stablehlo_export_runs_on_xla(computed, element):
     x = samples(TYPES[element])
     y = directions(x)
     got = run_on_xla(written_back(program(element, x.size)), [x, y])
+    failures = []
     for name, xla, want in zip(OPS, got, computed["reference", element]):
-        wrong = differing(xla, want, *XLA_BOUNDS[name]) & ~subnormal(x, y, want)  # XLA flushes subnormals
-        assert not wrong.any(), report(f"{name} on {element}, XLA", wrong, x, xla, want)
+        wrong = differing(xla, want, *XLA_BOUNDS[name]) & ~flushed(name, x, y, want)
+        if wrong.any():
+            failures.append(report(f"{name} on {element}, XLA", wrong, x, xla, want))
+    assert not failures, "\n".join(failures)
 
 
 JAX_FUNCTIONS = {"sinh": "numpy.sinh", "cosh": "numpy.cosh", "asin": "numpy.arcsin", "acos": "numpy.arccos",
@@ -190,15 +203,18 @@ def test_jax_jit_agrees_in_f32(computed):
 
     x = samples(np.float32)
     y = directions(x)
+    failures = []
     for name, want in zip(OPS, computed["reference", "f32"]):
         module, attr = JAX_FUNCTIONS[name].split(".")
         function = getattr(lax if module == "lax" else jax.numpy, attr)
         args = (x, y) if name == "next_after" else (x,)
         got = np.asarray(jax.jit(function)(*args))
-        wrong = differing(got, want, *JAX_BOUNDS[name]) & ~subnormal(x, y, want)
+        wrong = differing(got, want, *JAX_BOUNDS[name]) & ~flushed(name, x, y, want)
         if name == "lgamma":  # bcast's lgamma is exactly 0 at 1 and 2, XLA's a rounding error away
             wrong &= ~np.isin(x, [1.0, 2.0])
-        assert not wrong.any(), report(f"{name}, jax.jit", wrong, x, got, want)
+        if wrong.any():
+            failures.append(report(f"{name}, jax.jit", wrong, x, got, want))
+    assert not failures, "\n".join(failures)
 
 
 # --------------------------------------------------------------------------
