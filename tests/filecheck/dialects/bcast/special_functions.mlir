@@ -54,13 +54,13 @@ func.func @next_after(%x: tensor<2x3xf64>, %y: tensor<3xf64>) -> tensor<2x3xf64>
 
 // CHECK-LABEL: func.func @xla
 // CHECK-NEXT:    %0 = bcast.lgamma %x : tensor<4xf64>
-// CHECK-NEXT:    %1 = bcast.atanh %y : tensor<bf16>
+// CHECK-NEXT:    %1 = bcast.atanh %y : tensor<f16>
 // CHECK-NEXT:    %2 = bcast.next_after %v, %x broadcast_dimensions = [0] : (tensor<4x2xf64>, tensor<4xf64>) -> tensor<4x2xf64>
-func.func @xla(%x: tensor<4xf64>, %y: tensor<bf16>, %v: tensor<4x2xf64>) -> (tensor<4xf64>, tensor<bf16>, tensor<4x2xf64>) attributes {bcast.semantics = "xla"} {
+func.func @xla(%x: tensor<4xf64>, %y: tensor<f16>, %v: tensor<4x2xf64>) -> (tensor<4xf64>, tensor<f16>, tensor<4x2xf64>) attributes {bcast.semantics = "xla"} {
   %0 = bcast.lgamma %x : tensor<4xf64>
-  %1 = bcast.atanh %y : tensor<bf16>
+  %1 = bcast.atanh %y : tensor<f16>
   %2 = bcast.next_after %v, %x broadcast_dimensions = [0] : (tensor<4x2xf64>, tensor<4xf64>) -> tensor<4x2xf64>
-  func.return %0, %1, %2 : tensor<4xf64>, tensor<bf16>, tensor<4x2xf64>
+  func.return %0, %1, %2 : tensor<4xf64>, tensor<f16>, tensor<4x2xf64>
 }
 
 // -----
