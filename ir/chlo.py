@@ -1,7 +1,8 @@
 """The CHLO subset bcast reads, as JAX prints it: StableHLO's binary ops
 with implicit broadcasting, ``chlo.broadcast_compare``,
 ``chlo.broadcast_select``, ``chlo.square`` and the float functions StableHLO
-lacks, ``chlo.erf`` and ``chlo.erfc``.
+lacks (``chlo.erf``, ``chlo.erfc``, ``chlo.sinh``, ``chlo.lgamma``,
+``chlo.next_after``, ...: one per bcast op whose ``STABLEHLO`` names it).
 
 Each ``chlo.broadcast_X`` takes its element kinds from ``stablehlo.X``
 (``bcast.ir.stablehlo``); without ``broadcast_dimensions`` the operands
@@ -334,9 +335,22 @@ class ChloBinaryOp(StablehloOp, abc.ABC):
         check_same_types(self, [self.lhs, self.rhs, self.result], "all operands and results")
 
 
+class ChloFloatBinaryOp(ChloBinaryOp, abc.ABC):
+    """``chlo.OP %x, %y : T, T -> T``: a float function of two operands of
+    one type, no broadcasting (``chlo.next_after``), pretty as JAX prints it."""
+
+    assembly_format = "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)"
+
+    def verify_op(self) -> None:
+        check_element_kinds(self, frozenset({FLOAT}), [self.lhs, self.rhs])
+        check_same_types(self, [self.lhs, self.rhs, self.result], "all operands and results")
+
+
 def _chlo_binary(op: type[bc.BinaryOp]) -> type[ChloBinaryOp]:
-    """The CHLO op of a bcast binary op whose ``STABLEHLO`` is a ``chlo.`` name."""
-    cls = type(op.__name__, (ChloBinaryOp,), {
+    """The CHLO op of a bcast binary op whose ``STABLEHLO`` is a ``chlo.`` name:
+    a float one has JAX's pretty form, an integer one (``mulhi``) the generic."""
+    base = ChloFloatBinaryOp if op.ELEMENT_KINDS == frozenset({"float"}) else ChloBinaryOp
+    cls = type(op.__name__, (base,), {
         "name": op.STABLEHLO, "__module__": __name__,
         "__doc__": f"``{op.STABLEHLO}``: ``{op.name}`` (``bcast.ir.ops.{op.__name__}``).",
     })  # fmt: skip
@@ -348,7 +362,7 @@ CHLO_SAME_TYPE_BINARY_OPS: dict[str, type[ChloBinaryOp]] = {
     if issubclass(op, bc.BinaryOp) and hasattr(op, "SCALAR") and op.STABLEHLO.startswith("chlo.")
 }  # fmt: skip
 """The CHLO counterpart of the bcast binary ops StableHLO has none for
-(``chlo.mulhi``), by name."""
+(``chlo.mulhi``, ``chlo.next_after``), by name."""
 
 
 @irdl_op_definition

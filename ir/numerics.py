@@ -112,6 +112,8 @@ DIRECT_UFUNCS: dict[str, np.ufunc] = {
     "math.tanh": np.tanh, "math.floor": np.floor, "math.ceil": np.ceil, "math.atan2": np.arctan2,
     "math.sin": np.sin, "math.cos": np.cos, "math.tan": np.tan, "math.expm1": np.expm1,
     "math.log1p": np.log1p, "math.cbrt": np.cbrt, "math.roundeven": np.rint,
+    "math.sinh": np.sinh, "math.cosh": np.cosh, "math.asin": np.arcsin, "math.acos": np.arccos,
+    "math.atan": np.arctan, "math.asinh": np.arcsinh, "math.acosh": np.arccosh, "math.atanh": np.arctanh,
 }  # fmt: skip
 """The primitives that are one NumPy ufunc on arrays whose dtype has the
 primitive's signedness (``maxsi`` on signed arrays; booleans take the

@@ -902,6 +902,16 @@ class MulhiOp(BinaryOp):
     STABLEHLO: ClassVar[str] = "chlo.mulhi"
 
 
+@irdl_op_definition
+class NextAfterOp(FloatBinaryOp):
+    """The float next to ``lhs`` towards ``rhs`` (``jnp.nextafter``, C's
+    ``nextafter``): bit arithmetic on the float's integer (``bcast.ir.scalar.next_after``)."""
+
+    name = "bcast.next_after"
+    SCALAR = staticmethod(scalar.next_after)
+    STABLEHLO: ClassVar[str] = "chlo.next_after"
+
+
 class ComparisonDirection(StrEnum):
     EQ = "EQ"
     NE = "NE"
@@ -1297,6 +1307,116 @@ class ErfInvOp(FloatUnaryOp):
     SCALAR = staticmethod(scalar.erf_inv)
     STABLEHLO: ClassVar[str] = "chlo.erf_inv"
     STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset()
+
+
+@irdl_op_definition
+class SinhOp(FloatUnaryOp):
+    """The hyperbolic sine (``jnp.sinh``): a libm function (``math.sinh``); StableHLO
+    has none, so it is ``chlo.sinh`` there."""
+
+    name = "bcast.sinh"
+    SCALAR = staticmethod(scalar.sinh)
+    STABLEHLO: ClassVar[str] = "chlo.sinh"
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset()
+    """XLA's is hundreds of ulps off in f64: the StableHLO target writes
+    ``bcast.ir.special``'s composition (docs/stablehlo.md)."""
+
+
+@irdl_op_definition
+class CoshOp(FloatUnaryOp):
+    """The hyperbolic cosine (``jnp.cosh``): a libm function (``math.cosh``); StableHLO
+    has none, so it is ``chlo.cosh`` there."""
+
+    name = "bcast.cosh"
+    SCALAR = staticmethod(scalar.cosh)
+    STABLEHLO: ClassVar[str] = "chlo.cosh"
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset()
+    """XLA's is hundreds of ulps off in f64: the StableHLO target writes
+    ``bcast.ir.special``'s composition (docs/stablehlo.md)."""
+
+
+@irdl_op_definition
+class AsinOp(FloatUnaryOp):
+    """The inverse sine, NaN outside ``[-1, 1]`` (``jnp.arcsin``): a libm function (``math.asin``); StableHLO
+    has none, so it is ``chlo.asin`` there."""
+
+    name = "bcast.asin"
+    SCALAR = staticmethod(scalar.asin)
+    STABLEHLO: ClassVar[str] = "chlo.asin"
+
+
+@irdl_op_definition
+class AcosOp(FloatUnaryOp):
+    """The inverse cosine, NaN outside ``[-1, 1]`` (``jnp.arccos``): a libm function (``math.acos``); StableHLO
+    has none, so it is ``chlo.acos`` there."""
+
+    name = "bcast.acos"
+    SCALAR = staticmethod(scalar.acos)
+    STABLEHLO: ClassVar[str] = "chlo.acos"
+
+
+@irdl_op_definition
+class AtanOp(FloatUnaryOp):
+    """The inverse tangent (``jnp.arctan``): a libm function (``math.atan``); StableHLO
+    has none, so it is ``chlo.atan`` there."""
+
+    name = "bcast.atan"
+    SCALAR = staticmethod(scalar.atan)
+    STABLEHLO: ClassVar[str] = "chlo.atan"
+
+
+@irdl_op_definition
+class AsinhOp(FloatUnaryOp):
+    """The inverse hyperbolic sine (``jnp.arcsinh``): a libm function (``math.asinh``); StableHLO
+    has none, so it is ``chlo.asinh`` there."""
+
+    name = "bcast.asinh"
+    SCALAR = staticmethod(scalar.asinh)
+    STABLEHLO: ClassVar[str] = "chlo.asinh"
+
+
+@irdl_op_definition
+class AcoshOp(FloatUnaryOp):
+    """The inverse hyperbolic cosine, NaN below 1 (``jnp.arccosh``): a libm function (``math.acosh``); StableHLO
+    has none, so it is ``chlo.acosh`` there."""
+
+    name = "bcast.acosh"
+    SCALAR = staticmethod(scalar.acosh)
+    STABLEHLO: ClassVar[str] = "chlo.acosh"
+
+
+@irdl_op_definition
+class AtanhOp(FloatUnaryOp):
+    """The inverse hyperbolic tangent, ``+-inf`` at ``+-1``, NaN beyond (``jnp.arctanh``): a libm function (``math.atanh``); StableHLO
+    has none, so it is ``chlo.atanh`` there."""
+
+    name = "bcast.atanh"
+    SCALAR = staticmethod(scalar.atanh)
+    STABLEHLO: ClassVar[str] = "chlo.atanh"
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset()
+    """XLA's is hundreds of ulps off in f64: the StableHLO target writes
+    ``bcast.ir.special``'s composition (docs/stablehlo.md)."""
+
+
+@irdl_op_definition
+class LgammaOp(FloatUnaryOp):
+    """``log|gamma(x)|`` (``jax.scipy.special.gammaln``, ``jax.lax.lgamma``;
+    ``jax.lax.igamma`` computes it in its loops): Lanczos' approximation, as
+    XLA computes it (``bcast.ir.scalar.lgamma``; docs/semantics.md)."""
+
+    name = "bcast.lgamma"
+    SCALAR = staticmethod(scalar.lgamma)
+    STABLEHLO: ClassVar[str] = "chlo.lgamma"
+
+
+@irdl_op_definition
+class DigammaOp(FloatUnaryOp):
+    """The derivative of ``lgamma`` (``jax.scipy.special.digamma``), NaN at
+    the poles (``bcast.ir.scalar.digamma``; docs/semantics.md)."""
+
+    name = "bcast.digamma"
+    SCALAR = staticmethod(scalar.digamma)
+    STABLEHLO: ClassVar[str] = "chlo.digamma"
 
 
 @irdl_op_definition

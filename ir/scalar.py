@@ -378,6 +378,151 @@ def _erf_inv_guess(b: Scalars, element: str, x: Value) -> Value:
     at_one = b.cmpf("oeq", b.apply("math.absf", x), b.const(1, element))
     return b.select(at_one, b.apply("arith.mulf", x, b.const(math.inf, element)), r)
 
+sinh = MathFunction("math.sinh")
+cosh = MathFunction("math.cosh")
+asin = MathFunction("math.asin")
+acos = MathFunction("math.acos")
+atan = MathFunction("math.atan")
+asinh = MathFunction("math.asinh")
+acosh = MathFunction("math.acosh")
+atanh = MathFunction("math.atanh")
+
+
+# --------------------------------------------------------------------------
+# lgamma and digamma (docs/semantics.md, "lgamma and digamma")
+# --------------------------------------------------------------------------
+
+LANCZOS_G = 7.0
+LANCZOS_BASE = 0.99999999999980993227684700473478
+LANCZOS = (676.520368121885098567009190444019, -1259.13921672240287047156078755283,
+           771.3234287776530788486528258894, -176.61502916214059906584551354,
+           12.507343278686904814458936853, -0.13857109526572011689554707,
+           9.984369578019570859563e-6, 1.50563273514931155834e-7)
+"""Lanczos' approximation with ``g = 7`` and nine terms (the published
+coefficients XLA uses): ``gamma(z + 1) = sqrt(2 pi) t**(z + 1/2) exp(-t)
+a(z)``, ``t = z + g + 1/2``, ``a(z) = LANCZOS_BASE + sum(c[k] / (z + k + 1))``."""
+
+
+def _in_f32(definition: Callable[..., Value]) -> Definition:
+    """``definition`` on ``f16``/``bf16`` computed in ``f32`` and rounded
+    once, as ``MathFunction`` does (and XLA does for these functions)."""
+
+    def run(b: Scalars, element: str, *xs: Value) -> Value:
+        if element not in rules.HALF_FLOATS:
+            return definition(b, element, *xs)
+        wide = [b.cast("arith.extf", x, "f32") for x in xs]
+        return b.cast("arith.truncf", definition(b, "f32", *wide), element)
+
+    return run
+
+
+def _lanczos(b: Scalars, element: str, x: Value) -> tuple[Value, Value, Value, Value]:
+    """For ``x >= 1/2`` the approximation at ``z = x - 1``, else (the
+    reflection's half) at ``z = -x``: ``(reflect, z, t, log(t))``, ``log(t)``
+    as ``log(g + 1/2) + log1p(z / (g + 1/2))`` (accurate for small ``z``)."""
+    op, c = b.apply, (lambda v: b.const(v, element))
+    reflect = b.cmpf("olt", x, c(0.5))
+    z = b.select(reflect, op("arith.negf", x), op("arith.subf", x, c(1.0)))
+    t = op("arith.addf", z, c(LANCZOS_G + 0.5))
+    log_t = op("arith.addf", c(math.log(LANCZOS_G + 0.5)),
+               op("math.log1p", op("arith.divf", z, c(LANCZOS_G + 0.5))))
+    return reflect, z, t, log_t
+
+
+def _tiny(element: str) -> float:
+    """The smallest normal value of ``element``: below it ``sin(pi * r)`` is
+    ``pi * r`` rounded among subnormals, so the reflections use ``r``."""
+    return {"f32": 2.0**-126, "f64": 2.0**-1022}[element]
+
+
+def _lgamma(b: Scalars, element: str, x: Value) -> Value:
+    op, c = b.apply, (lambda v: b.const(v, element))
+    reflect, z, t, log_t = _lanczos(b, element, x)
+    a = c(LANCZOS_BASE)
+    for k, coefficient in enumerate(LANCZOS):
+        a = op("arith.addf", a, op("arith.divf", c(coefficient), op("arith.addf", z, c(k + 1.0))))
+    # (z + 1/2) log t - t, written so that it overflows only when the result does
+    main = op("arith.mulf", op("arith.subf", op("arith.addf", z, c(0.5)), op("arith.divf", t, log_t)), log_t)
+    log_y = op("arith.addf", op("arith.addf", c(0.5 * math.log(2 * math.pi)), main), op("math.log", a))
+    # lgamma(x) = log(pi) - lgamma(1 - x) - log|sin(pi x)|; |sin(pi x)| has period 1
+    # and is symmetric about 1/2, so it is taken at the fraction r of |x| folded into [0, 1/2]
+    magnitude = op("math.absf", x)
+    r = op("arith.subf", magnitude, op("math.floor", magnitude))
+    r = b.select(b.cmpf("ogt", r, c(0.5)), op("arith.subf", c(1.0), r), r)
+    log_sin = b.select(b.cmpf("olt", r, c(_tiny(element))),
+                       op("arith.addf", c(math.log(math.pi)), op("math.log", r)),
+                       op("math.log", op("math.sin", op("arith.mulf", c(math.pi), r))))
+    finite = b.cmpf("olt", op("math.absf", log_sin), c(math.inf))
+    reflected = b.select(finite, op("arith.subf", op("arith.subf", c(math.log(math.pi)), log_sin), log_y),
+                         op("arith.negf", log_sin))  # a pole: +inf
+    result = b.select(reflect, reflected, log_y)
+    exact_zero = op("arith.ori", b.cmpf("oeq", x, c(1.0)), b.cmpf("oeq", x, c(2.0)))
+    result = b.select(exact_zero, c(0.0), result)
+    return b.select(b.cmpf("oeq", magnitude, c(math.inf)), c(math.inf), result)
+
+
+@Composite
+def lgamma(b: Scalars, element: str, x: Value) -> Value:
+    """``log|gamma(x)|`` (``chlo.lgamma``, ``jax.scipy.special.gammaln``):
+    Lanczos' approximation (``LANCZOS``) for ``x >= 1/2``, the reflection
+    formula below; ``+inf`` at the poles (0 and the negative integers) and
+    at ``+-inf``, exactly 0 at 1 and 2. ``f16`` is computed in ``f32``."""
+    return _in_f32(_lgamma)(b, element, x)
+
+
+def _digamma(b: Scalars, element: str, x: Value) -> Value:
+    op, c = b.apply, (lambda v: b.const(v, element))
+    reflect, z, t, log_t = _lanczos(b, element, x)
+    numerator, denominator = c(0.0), c(LANCZOS_BASE)
+    for k, coefficient in enumerate(LANCZOS):  # a'(z) and a(z)
+        shifted = op("arith.addf", z, c(k + 1.0))
+        numerator = op("arith.subf", numerator,
+                       op("arith.divf", c(coefficient), op("arith.mulf", shifted, shifted)))
+        denominator = op("arith.addf", denominator, op("arith.divf", c(coefficient), shifted))
+    # d/dz log gamma(z + 1) = log t + a'/a - g / t
+    y = op("arith.subf", op("arith.addf", log_t, op("arith.divf", numerator, denominator)),
+           op("arith.divf", c(LANCZOS_G), t))
+    # digamma(x) = digamma(1 - x) - pi cot(pi x), x moved into [-1/2, 1/2] (cot has period 1)
+    r = op("arith.addf", x, op("math.absf", op("math.floor", op("arith.addf", x, c(0.5)))))
+    angle = op("arith.mulf", c(math.pi), r)
+    cot = b.select(b.cmpf("olt", op("math.absf", r), c(_tiny(element))), op("arith.divf", c(1.0), r),
+                   op("arith.divf", op("arith.mulf", c(math.pi), op("math.cos", angle)), op("math.sin", angle)))
+    result = b.select(reflect, op("arith.subf", y, cot), y)
+    pole = op("arith.andi", b.cmpf("ole", x, c(0.0)), b.cmpf("oeq", x, op("math.floor", x)))
+    return b.select(pole, c(math.nan), result)
+
+
+@Composite
+def digamma(b: Scalars, element: str, x: Value) -> Value:
+    """``d/dx log gamma(x)`` (``chlo.digamma``, ``jax.scipy.special.digamma``):
+    the derivative of ``lgamma``'s approximation, the reflection formula
+    below 1/2; NaN at the poles (0 and the negative integers, as XLA) and
+    at ``-inf``, ``+inf`` at ``+inf``. ``f16`` is computed in ``f32``."""
+    return _in_f32(_digamma)(b, element, x)
+
+
+@Composite
+def next_after(b: Scalars, element: str, x: Value, y: Value) -> Value:
+    """The float next to ``x`` in the direction of ``y`` (C's ``nextafter``,
+    ``chlo.next_after``, ``jnp.nextafter``): ``y`` when ``x == y`` (so the
+    sign of a zero is ``y``'s), NaN when either is NaN, the smallest
+    subnormal of ``y``'s sign after a zero; otherwise ``x``'s bits as an
+    integer, one up when moving away from zero and one down towards it
+    (``max`` steps to ``inf`` and ``inf`` back to ``max``)."""
+    integer = f"i{rules.bit_width(element)}"
+    op, zero = b.apply, b.const(0.0, element)
+    bits = b.cast("arith.bitcast", x, integer)
+    away = b.cmpi("eq", b.cmpf("olt", x, y), b.cmpf("ogt", x, zero))  # |x| grows
+    one = b.const(1, integer)
+    stepped = b.select(away, op("arith.addi", bits, one), op("arith.subi", bits, one))
+    sign = op("arith.andi", b.cast("arith.bitcast", y, integer), b.const(1 << (rules.bit_width(element) - 1), integer))
+    smallest = op("arith.ori", sign, one)
+    result = b.select(b.cmpf("oeq", x, zero), smallest, stepped)
+    result = b.cast("arith.bitcast", result, element)
+    result = b.select(b.cmpf("oeq", x, y), y, result)
+    return b.select(b.cmpf("uno", x, y), b.const(math.nan, element), result)
+
+
 popcnt = _integer("math.ctpop")  # the set bits of the value's bits (two's complement)
 
 

@@ -173,6 +173,8 @@ STANDARD_FUNCTIONS = {
     "math.absf": "abs", "math.exp": "exp", "math.log": "log", "math.sqrt": "sqrt", "math.tanh": "tanh",
     "math.floor": "floor", "math.ceil": "ceil", "math.atan2": "atan2", "math.sin": "sin", "math.cos": "cos",
     "math.tan": "tan", "math.expm1": "expm1", "math.log1p": "log1p", "math.roundeven": "round",
+    "math.sinh": "sinh", "math.cosh": "cosh", "math.asin": "asin", "math.acos": "acos", "math.atan": "atan",
+    "math.asinh": "asinh", "math.acosh": "acosh", "math.atanh": "atanh",
 }  # fmt: skip
 """The primitives that are one standard function on arrays whose dtype has
 the primitive's signedness (``_READS``; the bitwise functions take booleans

@@ -953,8 +953,9 @@ class StablehloScalars:
         return self.emitter.splat(value, self.type(element))
 
     def apply(self, name: str, *xs: SSAValue) -> SSAValue:
-        if name in special.EXPANSIONS:  # erfc: composed of the other primitives
-            return special.EXPANSIONS[name](self, _element(xs[0].type), *xs)
+        expansion = special.EXPANSIONS.get(name) or special.STABLEHLO_EXPANSIONS.get(name)
+        if expansion is not None:  # erfc, sinh, cosh, atanh: composed of the other primitives
+            return expansion(self, _element(xs[0].type), *xs)
         op, kind = PRIMITIVES[name]
         element = _element(xs[0].type)
         r = self.emitter.elementwise(f"stablehlo.{op}", [self.read_as(x, kind) for x in xs])

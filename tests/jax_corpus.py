@@ -448,6 +448,52 @@ def normal_init(x):
     return x + 0.02 * jax.random.normal(jax.random.key(0), x.shape)
 
 
+# -- special functions (CHLO's float functions) -----------------------------
+
+def gamma_cdf(shape, x):
+    """The gamma distribution's CDF (``jax.lax.igamma``: while loops of
+    series and continued fractions, ``chlo.lgamma`` inside)."""
+    return jax.lax.igamma(shape, x)
+
+
+def poisson_nll(log_rate, counts):
+    """The Poisson negative log-likelihood of counts, per row, with the
+    ``log(k!)`` term (``jax.scipy.special.gammaln``: ``chlo.lgamma``)."""
+    rate = jnp.exp(log_rate)
+    return (rate - counts * log_rate + jax.scipy.special.gammaln(counts + 1.0)).sum(axis=-1)
+
+
+def dirichlet_expected_log(alpha):
+    """``E[log p]`` under a Dirichlet (variational inference's update):
+    ``digamma(alpha) - digamma(alpha.sum())`` per row."""
+    return jax.scipy.special.digamma(alpha) - jax.scipy.special.digamma(alpha.sum(axis=-1, keepdims=True))
+
+
+def polar_features(xy):
+    """A feature transform of 2-D points: the angle (``arctan2``), the
+    radius compressed by ``arcsinh``, ``cosh``/``sinh`` of a scaled radius,
+    and ``arctanh`` of a squashed coordinate."""
+    x, y = xy[..., 0], xy[..., 1]
+    r = jnp.sqrt(x * x + y * y)
+    return jnp.stack([jnp.arctan2(y, x), jnp.arcsinh(r), jnp.cosh(r / 4) - jnp.sinh(r / 4),
+                      jnp.arctanh(jnp.tanh(x) * 0.9)], axis=-1)
+
+
+def angle_between(a, b):
+    """The angle between rows (``arccos`` of the clipped cosine) and its
+    ``arcsin``/``arctan`` forms."""
+    cos = (a * b).sum(-1) / jnp.sqrt((a * a).sum(-1) * (b * b).sum(-1))
+    cos = jnp.clip(cos, -1.0, 1.0)
+    return jnp.arccos(cos), jnp.arcsin(cos), jnp.arctan(cos), jnp.arccosh(1.0 + cos * cos)
+
+
+def open_unit_interval(u):
+    """Uniform samples moved into the open interval (0, 1), as samplers do
+    before a ``log``: ``jnp.nextafter`` of the ends."""
+    low, high = jnp.nextafter(jnp.float32(0.5), jnp.float32(0)), jnp.nextafter(jnp.float32(1), jnp.float32(0))
+    return jnp.log(jnp.clip(u, low * 1e-6, high)), jnp.nextafter(u, 2.0 * u)
+
+
 # -- sorting (stablehlo.sort) ------------------------------------------------
 
 def trimmed_mean(x):
@@ -681,6 +727,19 @@ PROGRAMS: dict[str, Case] = {
     "nested_loops": Case(nested_loops, lambda r: (normal(r, (5,)),), "a fori_loop inside a fori_loop"),
     "dropout": Case(dropout, lambda r: (normal(r, (16, 8)),), "jax.random.bernoulli mask"),
     "normal_init": Case(normal_init, lambda r: (normal(r, (8, 4)),), "jax.random.normal noise"),
+    "gamma_cdf": Case(gamma_cdf, lambda r: (positive(r, (4, 5)) * 3.0, positive(r, (4, 5)) * 4.0),
+                      "lax.igamma: while loops around chlo.lgamma"),
+    "poisson_nll": Case(poisson_nll, lambda r: (normal(r, (4, 6), scale=0.5),
+                                                r.poisson(2.0, (4, 6)).astype(np.float32)),
+                        "gammaln (chlo.lgamma) in a log-likelihood"),
+    "dirichlet_expected_log": Case(dirichlet_expected_log, lambda r: (positive(r, (3, 5)) * 2.0,),
+                                   "digamma (chlo.digamma) of rows and of their sums"),
+    "polar_features": Case(polar_features, lambda r: (normal(r, (6, 2), scale=3.0),),
+                           "arctan2, arcsinh, cosh, sinh, arctanh features"),
+    "angle_between": Case(angle_between, lambda r: (normal(r, (5, 3)), normal(r, (5, 3))),
+                          "arccos/arcsin/arctan/arccosh of a cosine"),
+    "open_unit_interval": Case(open_unit_interval, lambda r: (r.uniform(0.0, 1.0, (4, 4)).astype(np.float32),),
+                               "jnp.nextafter (chlo.next_after)"),
     "trimmed_mean": Case(trimmed_mean, lambda r: (normal(r, (5, 8)),), "jnp.sort, the extremes dropped, mean"),
     "rank_positions": Case(rank_positions, lambda r: (r.integers(0, 4, (3, 9)).astype(np.float32),),
                            "argsort of argsort, rows full of ties"),

@@ -36,6 +36,8 @@ from __future__ import annotations
 import itertools
 import math as pymath
 import struct
+from decimal import Decimal, localcontext
+from fractions import Fraction
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -392,6 +394,12 @@ def _nibbles_apply(fn, dtype: np.dtype, *xs: np.ndarray) -> np.ndarray:
     return np.array(flat, np.int64).reshape(xs[0].shape).astype(dtype)
 
 
+def _next_after(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """C's ``nextafter``: ``y`` where ``x == y`` (NumPy's half-precision
+    loop returns ``x``, so ``nextafter(0.0, -0.0)`` is ``+0.0`` in f16 only)."""
+    return np.where(x == y, y, np.nextafter(x, y))
+
+
 def oracle_binary(op: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """``op`` on two arrays of the same (promoted) dtype, NumPy broadcasting."""
     if x.dtype in NIBBLE_DTYPES:
@@ -414,7 +422,7 @@ def oracle_binary(op: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         fn = {
             "add": np.add, "subtract": np.subtract, "multiply": np.multiply,
             "divide": np.divide, "remainder": np.fmod, "power": np.power,
-            "maximum": np.maximum, "minimum": np.minimum, "atan2": np.arctan2,
+            "maximum": np.maximum, "minimum": np.minimum, "atan2": np.arctan2, "next_after": _next_after,
             "and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor,
         }[op]  # fmt: skip
         out = np.asarray(fn(x, y))
@@ -481,6 +489,66 @@ def _popcount(x: np.ndarray) -> np.ndarray:
     return np.array([(int(v) % (1 << bits)).bit_count() for v in flat], np.int64).reshape(x.shape).astype(x.dtype)
 
 
+def _lgamma(x: float) -> float:
+    """Python's ``math.lgamma`` (C's), with its errors as values: ``+inf`` at
+    the poles (0 and the negative integers), at ``+-inf`` and past overflow."""
+    if pymath.isinf(x) or (x <= 0 and x == pymath.floor(x)):
+        return pymath.inf
+    try:
+        return pymath.lgamma(x)
+    except OverflowError:
+        return pymath.inf
+
+
+_PI = Decimal("3.14159265358979323846264338327950288419716939937510582097494459")
+_BERNOULLI = (Fraction(1, 6), Fraction(-1, 30), Fraction(1, 42), Fraction(-1, 30), Fraction(5, 66),
+              Fraction(-691, 2730), Fraction(7, 6), Fraction(-3617, 510), Fraction(43867, 798),
+              Fraction(-174611, 330))
+"""``B_2, B_4, ..., B_20``, for the asymptotic series of digamma."""
+
+
+def _sin_cos(y: Decimal) -> tuple[Decimal, Decimal]:
+    """Taylor series, for ``|y| <= pi/2`` (80 terms: the last below ``1e-100``)."""
+    sin, cos, term = Decimal(0), Decimal(0), Decimal(1)
+    for k in range(80):
+        if k % 2 == 0:
+            cos += term if k % 4 == 0 else -term
+        else:
+            sin += term if k % 4 == 1 else -term
+        term = term * y / (k + 1)
+    return sin, cos
+
+
+def _digamma(x: float) -> float:
+    """digamma in 60-digit decimal arithmetic (independent of bcast's
+    Lanczos approximation): the recurrence ``psi(x) = psi(x + 1) - 1/x`` up
+    to 40, the asymptotic series there, the reflection formula below 1/2;
+    NaN at the poles (0, the negative integers) and ``-inf``, ``+inf`` at ``+inf``."""
+    if pymath.isnan(x) or x == -pymath.inf or (x <= 0 and x == pymath.floor(x)):
+        return pymath.nan
+    if x == pymath.inf:
+        return pymath.inf
+    with localcontext() as context:
+        context.prec = 60
+        d = Decimal(x)
+
+        def positive(v: Decimal) -> Decimal:
+            shift = Decimal(0)
+            while v < 40:
+                shift += 1 / v
+                v += 1
+            series = v.ln() - 1 / (2 * v)
+            for k, b in enumerate(_BERNOULLI, start=1):
+                series -= Decimal(b.numerator) / Decimal(b.denominator) / (2 * k) / v ** (2 * k)
+            return series - shift
+
+        if x >= 0.5:
+            return float(positive(d))
+        r = d - d.to_integral_value()  # psi(x) = psi(1 - x) - pi cot(pi x), cot of period 1
+        sin, cos = _sin_cos(_PI * r)
+        return float(positive(1 - d) - _PI * cos / sin)
+
+
 def oracle_unary(op: str, x: np.ndarray) -> np.ndarray:
     if x.dtype in NIBBLE_DTYPES:
         return _nibbles_apply(NIBBLE_UNARY[op], x.dtype, x)
@@ -504,6 +572,9 @@ def oracle_unary(op: str, x: np.ndarray) -> np.ndarray:
                   "exponential_minus_one": np.expm1, "log_plus_one": np.log1p, "cbrt": np.cbrt,
                   "round_nearest_even": np.rint, "round_nearest_afz": _round_half_away,
                   "erf": _libm(pymath.erf), "erfc": _libm(pymath.erfc), "erf_inv": _libm(_erf_inv),
+                  "sinh": np.sinh, "cosh": np.cosh, "asin": np.arcsin, "acos": np.arccos, "atan": np.arctan,
+                  "asinh": np.arcsinh, "acosh": np.arccosh, "atanh": np.arctanh,
+                  "lgamma": _libm(_lgamma), "digamma": _libm(_digamma),
                   "popcnt": _popcount}[op]  # fmt: skip
             out = fn(x)
     return _wrap(out, x.dtype)

@@ -322,12 +322,14 @@ def test_unsupported_jax_op_is_reported_at_the_users_line() -> None:
 
 
 def test_a_real_stablehlo_op_is_not_called_a_misspelling() -> None:
-    """``chlo.sinh`` is a CHLO op bcast does not import, not a misspelled
-    ``stablehlo.sine`` or ``sign``: no "did you mean" that changes meaning."""
+    """``chlo.zeta`` (``jax.scipy.special.zeta``) is a CHLO op bcast does
+    not import, not a misspelled op of another name: no "did you mean" that
+    changes meaning (``chlo.sinh``, the example until it imported, is
+    ``bcast.sinh``, not ``stablehlo.sine``)."""
     with pytest.raises(bcast.BcastError) as info:
-        bcast.from_jax(jnp.sinh, X)
+        bcast.from_jax(jax.scipy.special.zeta, X + 1, X)
     message = str(info.value)
-    assert "'chlo.sinh' op is not supported by convert-stablehlo-to-bcast" in message
+    assert "'chlo.zeta' op is not supported by convert-stablehlo-to-bcast" in message
     assert "did you mean" not in message
 
 
@@ -336,7 +338,9 @@ def test_unary_functions_import() -> None:
     whose ``STABLEHLO`` counterpart they are and compute NumPy's values."""
     for jax_function, numpy_function in ((jnp.sin, np.sin), (jnp.cos, np.cos), (jnp.tan, np.tan),
                                          (jnp.expm1, np.expm1), (jnp.log1p, np.log1p), (jnp.cbrt, np.cbrt),
-                                         (jnp.round, np.round)):
+                                         (jnp.round, np.round), (jnp.sinh, np.sinh), (jnp.cosh, np.cosh),
+                                         (jnp.arcsin, np.arcsin), (jnp.arccos, np.arccos), (jnp.arctan, np.arctan),
+                                         (jnp.arcsinh, np.arcsinh), (jnp.arctanh, np.arctanh)):
         f = bcast.compile(bcast.from_jax(jax_function, X), backend="reference")
         np.testing.assert_allclose(np.asarray(f(X)), numpy_function(X), rtol=1e-6)
 
