@@ -31,7 +31,7 @@ from bcast.ir.fusion import FusionOp
 from bcast.ir.types import flat_type_shape, has_dynamic_types
 from bcast.lowering.interpreter import EvaluationError, RuntimeShapeFailure, check_broadcastable, check_expansion
 from bcast.lowering.reference import Evaluator
-from bcast.passes.lower_to_loops import DerivedSize, SizeSource, index_source, size_source
+from bcast.passes.lower_to_loops import DerivedSize, SizeSource, index_source, size_source, spans_window
 from bcast.passes.size_tensors import refines_operand, size_tensor_ops
 
 Shape = tuple[int, ...]
@@ -91,6 +91,13 @@ class SizePlan:
                            if isinstance(source := size_source(op.result, d), DerivedSize)]
                 if derived or isinstance(op, bc.DynamicConvOp):  # (a dynamic_conv's padding is checked)
                     self.steps.append(("conv", op, lhs, derived))
+            elif isinstance(op, bc.ReduceWindowOp | bc.ReduceWindowBodyOp) and any(
+                    isinstance(n, rules.Dynamic) and spans_window(op, d)
+                    for d, n in enumerate(flat_type_shape(op.operands[0].type))):
+                operand = [size_source(op.operands[0], k) for k in range(len(flat_type_shape(op.operands[0].type)))]
+                derived = [(d, source) for d in range(len(operand))
+                           if isinstance(source := size_source(op.results[0], d), DerivedSize)]
+                self.steps.append(("window", op, operand, derived))
             if isinstance(op, bc.DimOp):
                 self.steps.append(("dim", op.result, size_source(op.operand, op.dim)))
             elif isinstance(op, bc.BroadcastSizeOp):
@@ -178,6 +185,13 @@ class SizePlan:
                 result = rules.convolution_shape(shape, rhs, conv)
                 for d, source in derived:
                     sizes[source] = result[d]
+            elif kind == "window":  # the sizes of the dims windows span; a static declared one checked
+                _, op, operand, derived = step
+                got = rules.reduce_window_shape(tuple(size(v) for v in operand), *op.window)
+                if not rules.fits(flat_type_shape(op.results[0].type), got):
+                    raise EvaluationError(op, bc.RESULT_SHAPE_WORDS.format(shape=got, type=op.results[0].type))
+                for d, source in derived:
+                    sizes[source] = got[d]
             elif kind == "bound":
                 _, op, n, bound = step
                 if size(n) > size(bound):
