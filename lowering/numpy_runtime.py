@@ -664,6 +664,13 @@ def checked(site: Site | None, rule, *args):
         raise ShapeFailure(e.message, e.notes, site) from None
 
 
+def window_result(site: Site | None, shape: tuple[int, ...], window, declared: tuple[int | None, ...], name: str,
+                  type_text: str) -> None:
+    """A ``reduce_window``'s static declared sizes of dims known only at run
+    time checked before it runs (``bc.check_window_result``, its error at ``site``)."""
+    checked(site, bc.check_window_result, shape, window, declared, name, type_text)
+
+
 def size_from_tensor(x, site: Site | None) -> int:
     """``bcast.size_from_tensor``: the size an integer 0-d array holds (a
     Python int, exact); a negative one is an error at ``site``."""
