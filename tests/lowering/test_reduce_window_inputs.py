@@ -11,7 +11,9 @@ runs on XLA; the forms left are refused, located, naming the op."""
 
 from __future__ import annotations
 
+import functools
 import itertools
+from collections.abc import Sequence
 
 import numpy as np
 import pytest
@@ -250,11 +252,40 @@ def test_a_shape_polymorphic_jax_export_runs_at_three_sizes_as_jax(backend):
         np.testing.assert_array_equal(f(x), np.asarray(jax.jit(row_argmax_pool)(x)))
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_windows_over_dynamic_rows_and_columns_run_at_every_size(backend):
+    """A window spanning ``?`` dims: the result's sizes are the window
+    counts of the run-time sizes (none when the input is smaller than the
+    window, or empty), from one compile; bounded dims run up to their bound."""
+    for bounds in ("", ", #stablehlo.bounds<4, 8>"):
+        f = bcast.compile(mixed("?x?", "?x?", "2, 3", bounds), backend=backend)
+        for rows, columns in ((0, 0), (0, 5), (1, 2), (1, 3), (2, 3), (4, 8), (3, 7)):
+            x = ties((rows, columns), rows * 10 + columns)
+            i = np.arange(x.size, dtype=np.int32).reshape(x.shape)
+            want = oracle(x, (2, 3), (1, 1), ((0, 0), (0, 0)), (1, 1), (1, 1))[1]
+            got = f(x, i)
+            assert got.shape == want.shape, (bounds, rows, columns)
+            np.testing.assert_array_equal(got, want)
+
+
+def symbolic_argmax_pool(x):
+    index = jnp.broadcast_to(jnp.arange(x.shape[1], dtype=jnp.int32), x.shape)
+    return jax.lax.reduce_window((x, index), (-jnp.inf, jnp.int32(-1)), larger, (1, 3), (1, 2), ((0, 0), (1, 1)))[1]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_argmax_pool_over_a_symbolic_length_runs_as_jax(backend):
+    """``jax.export`` with ``symbolic_shape("b, n")``: the pool's windows span
+    ``n``; one compile runs at ``n`` of 1 (smaller than the window), 2, 5, 8."""
+    text = exported(symbolic_argmax_pool, ("b, n",))
+    assert "tensor<?x?xf32>" in text and '"stablehlo.reduce_window"' in text
+    f = bcast.compile(text, backend=backend)
+    for n in (1, 2, 5, 8):
+        x = ties((3, n), n)
+        np.testing.assert_array_equal(f(x), np.asarray(jax.jit(symbolic_argmax_pool)(x)))
+
+
 REFUSALS = {
-    # a window spanning a ? dim: its result size would be computed at run time
-    "window over ?": (mixed("?x6", "?x4", "2, 3"),
-                      "pool.mlir:4:10: error: 'stablehlo.reduce_window' op a window over a dynamic dimension is "
-                      "not supported"),
     # a body op that is not elementwise
     "reshape in the body": (mixed("2x6", "1x4", "2, 3").replace(
         "%k = stablehlo.select %gt, %bi, %ai : tensor<i1>, tensor<i32>",
@@ -362,11 +393,71 @@ def test_random_pools_match_the_oracle(backend):
     check()
 
 
+def dynamic_pool_program(rank: int, dynamic: Sequence[bool], window, strides, base, dilation, low, high) -> str:
+    """``pool_program`` with the dims ``dynamic`` says written ``?`` in the
+    input and result types (a static one keeps its size 4)."""
+    shape = [4] * rank
+    text = pool_program(shape, window, strides, base, dilation, low, high)
+    out = [rules.reduce_window_size(*d) for d in zip(shape, window, strides, base, dilation, low, high)]
+    t = lambda s, e: f"tensor<{'x'.join(map(str, s))}{'x' if s else ''}{e}>"  # noqa: E731
+    for element in ("f32", "i32"):
+        text = text.replace(t(shape, element), t(["?" if q else n for q, n in zip(dynamic, shape)], element))
+        text = text.replace(t(out, element), t(["?" if q else n for q, n in zip(dynamic, out)], element))
+    return text
+
+
+@functools.cache
+def compiled_pool(text: str, backend: str):
+    return bcast.compile(text, backend=backend)
+
+
+@st.composite
+def dynamic_pools(draw):
+    """A random window geometry (``pools``' ranges) over a rank-1 or rank-2
+    input whose dims are ``?`` or 4, and two run-time sizes of the ``?``
+    dims (0 to 6: empty, smaller than the window, larger)."""
+    rank = draw(st.integers(1, 2))
+    dynamic = [draw(st.booleans()) for _ in range(rank)]
+    if not any(dynamic):
+        dynamic[0] = True
+    geometry = [[draw(st.integers(lo, hi)) for _ in range(rank)] for lo, hi in ((1, 4), (1, 3), (1, 2), (1, 2))]
+    low = [draw(st.integers(0, 3)) for _ in range(rank)]
+    high = [draw(st.integers(0, 3)) for _ in range(rank)]
+    sizes = [draw(st.integers(0, 6)) for _ in range(2)]
+    return rank, dynamic, (*geometry, low, high), sizes
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_property_windows_over_dynamic_dims_match_the_reference_and_the_oracle(backend):
+    """Property: a program whose ``?`` dims random windows span, compiled
+    once, gives at each run-time size the reference's (value, index) pairs
+    and the Python oracle's, on every backend."""
+    @settings(max_examples=examples(8 if backend == "c" else 30), deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(dynamic_pools(), st.integers(0, 2**16))
+    def check(case, seed):
+        rank, dynamic, geometry, sizes = case
+        text = dynamic_pool_program(rank, dynamic, *geometry)
+        f, reference = compiled_pool(text, backend), compiled_pool(text, "reference")
+        window, strides, base, dilation, low, high = geometry
+        for n in sizes:
+            shape = tuple(n if q else 4 for q in dynamic)
+            x = np.random.default_rng(seed + n).integers(-2, 3, shape).astype(np.float32)
+            index = np.arange(x.size, dtype=np.int32).reshape(shape)
+            got, want = f(x, index), reference(x, index)
+            for g, w, o in zip(got, want, oracle(x, window, strides, list(zip(low, high)), base, dilation)):
+                np.testing.assert_array_equal(g, w)
+                np.testing.assert_array_equal(g, o)
+
+    check()
+
+
 @pytest.mark.slow  # ASan/UBSan builds (the thorough run, CI)
 def test_c_reduce_window_body_is_clean_under_sanitizers(tmp_path):
     """The C target's loops read and write only inside their buffers: a
-    padded, base-dilated, strided window, an empty input with padding, and
-    ``?`` rows at sizes 0, 1 and 3."""
+    padded, base-dilated, strided window, an empty input with padding,
+    ``?`` rows at sizes 0, 1 and 3, and ``?`` dims windows span at sizes 0,
+    1, 2 and 5."""
     from bcast.lowering import c_runtime
     from bcast.tests.lowering.test_c_dynamic import run_sanitized, sanitized_units
 
@@ -374,6 +465,8 @@ def test_c_reduce_window_body_is_clean_under_sanitizers(tmp_path):
         ("padded", pool_program([4, 7], [3, 2], [2, 3], [2, 1], [1, 2], [2, -1], [1, 3]), [{}]),
         ("empty", pool_program([0, 3], [2, 2], [1, 1], [1, 1], [1, 1], [1, 1], [1, 0]), [{}]),
         ("rows", mixed("?x6", "?x4", "1, 3"), [{0: n} for n in (0, 1, 3)]),
+        ("spanned", dynamic_pool_program(2, [True, True], [2, 3], [1, 2], [2, 1], [1, 2], [1, 0], [0, 2]),
+         [{0: n, 1: n} for n in (0, 1, 2, 5)]),
     ]
     units, calls, refused, _ = sanitized_units(programs, tmp_path, "wb")
     assert refused == []
