@@ -3073,27 +3073,35 @@ class WindowFields(IRDLOperation, abc.ABC):
         return tuple(a.get_values() for a in (self.window_dimensions, self.window_strides, self.base_dilations,
                                               self.window_dilations, self.padding_low, self.padding_high))
 
-    def declared_run_time_sizes(self) -> tuple[int | None, ...] | None:
-        """The result's flat shape (None for a ``?`` dim) when it declares a
-        static size where the size is known only at run time (a ``?`` input
-        dim its windows span): the sizes ``check_window_result`` checks when
-        the op runs; else None (nothing to check)."""
+    def run_time_check(self) -> tuple[int | None, ...] | None:
+        """What ``check_window_result`` checks when the op runs, None when
+        nothing is: the result's flat shape (None for a ``?`` dim) when it
+        declares a static size where the size is known only at run time (a
+        ``?`` input dim its windows span), or when several inputs have ``?``
+        dims (their run-time shapes must be one)."""
         shape = flat_type_shape(self.operands[0].type)
         declared = flat_type_shape(self.results[0].type)
         inferred = rules.reduce_window_shape(shape, *self.window)
-        if not any(isinstance(i, rules.Dynamic) and isinstance(n, int) for i, n in zip(inferred, declared)):
+        several = len(self.results) > 1 and rules.is_dynamic(shape)
+        if not several and not any(isinstance(i, rules.Dynamic) and isinstance(n, int)
+                                   for i, n in zip(inferred, declared)):
             return None
         return tuple(n if isinstance(n, int) else None for n in declared)
 
 
-def check_window_result(shape: Sequence[int], window: Sequence[Sequence[int]], declared: Sequence[int | None],
-                        name: str, type_text: str) -> tuple[int, ...]:
+def check_window_result(shapes: Sequence[Sequence[int]], window: Sequence[Sequence[int]],
+                        declared: Sequence[int | None], name: str, type_text: str) -> tuple[int, ...]:
     """The result shape of a ``reduce_window`` (or ``reduce_window_body``)
-    of an input of run-time ``shape`` (``rules.reduce_window_shape``); a
-    static size of the ``declared`` result type it does not equal is an
-    error, worded as the reference's check of a declared type
-    (``RESULT_SHAPE_WORDS``)."""
-    got = rules.reduce_window_shape(tuple(shape), *window)
+    of inputs of run-time ``shapes`` (``rules.reduce_window_shape``): the
+    inputs have one shape (the verifier's words), and a static size of the
+    ``declared`` result type equals the size there (else the reference's
+    words for a declared type, ``RESULT_SHAPE_WORDS``)."""
+    first = tuple(int(n) for n in shapes[0])
+    for shape in shapes[1:]:
+        if tuple(int(n) for n in shape) != first:
+            raise RuntimeShapeError(f"'{name}' op expects all inputs to have one shape, got {first} and "
+                                    f"{tuple(map(int, shape))}")  # fmt: skip
+    got = rules.reduce_window_shape(first, *window)
     if any(n is not None and n != g for n, g in zip(declared, got)):
         raise RuntimeShapeError(f"'{name}' op " + RESULT_SHAPE_WORDS.format(shape=tuple(got), type=type_text))
     return got

@@ -91,13 +91,14 @@ class SizePlan:
                            if isinstance(source := size_source(op.result, d), DerivedSize)]
                 if derived or isinstance(op, bc.DynamicConvOp):  # (a dynamic_conv's padding is checked)
                     self.steps.append(("conv", op, lhs, derived))
-            elif isinstance(op, bc.ReduceWindowOp | bc.ReduceWindowBodyOp) and any(
+            elif isinstance(op, bc.ReduceWindowOp | bc.ReduceWindowBodyOp) and (op.run_time_check() is not None or any(
                     isinstance(n, rules.Dynamic) and spans_window(op, d)
-                    for d, n in enumerate(flat_type_shape(op.operands[0].type))):
-                operand = [size_source(op.operands[0], k) for k in range(len(flat_type_shape(op.operands[0].type)))]
-                derived = [(d, source) for d in range(len(operand))
+                    for d, n in enumerate(flat_type_shape(op.operands[0].type)))):
+                inputs = op.inputs if isinstance(op, bc.ReduceWindowBodyOp) else [op.operand]
+                shapes = [[size_source(x, k) for k in range(len(flat_type_shape(x.type)))] for x in inputs]
+                derived = [(d, source) for d in range(len(shapes[0]))
                            if isinstance(source := size_source(op.results[0], d), DerivedSize)]
-                self.steps.append(("window", op, operand, derived))
+                self.steps.append(("window", op, shapes, derived))
             if isinstance(op, bc.DimOp):
                 self.steps.append(("dim", op.result, size_source(op.operand, op.dim)))
             elif isinstance(op, bc.BroadcastSizeOp):
@@ -185,11 +186,9 @@ class SizePlan:
                 result = rules.convolution_shape(shape, rhs, conv)
                 for d, source in derived:
                     sizes[source] = result[d]
-            elif kind == "window":  # the sizes of the dims windows span; a static declared one checked
-                _, op, operand, derived = step
-                got = rules.reduce_window_shape(tuple(size(v) for v in operand), *op.window)
-                if not rules.fits(flat_type_shape(op.results[0].type), got):
-                    raise EvaluationError(op, bc.RESULT_SHAPE_WORDS.format(shape=got, type=op.results[0].type))
+            elif kind == "window":  # the inputs' one shape, the sizes windows span, a static declared one checked
+                _, op, sources, derived = step
+                got = _window_rule(op, [tuple(size(v) for v in shape) for shape in sources])
                 for d, source in derived:
                     sizes[source] = got[d]
             elif kind == "bound":
@@ -258,6 +257,15 @@ def _operand_sizes_rule(op: Operation, shapes: list[Shape]) -> Shape:
             return bc.check_sort(shapes)
         bc.check_slice(shapes[0], op.limits)
         return ()
+    except bc.RuntimeShapeError as e:
+        raise RuntimeShapeFailure(op, e) from None
+
+
+def _window_rule(op: bc.ReduceWindowOp | bc.ReduceWindowBodyOp, shapes: list[Shape]) -> Shape:
+    """``bc.check_window_result`` of a ``reduce_window`` on its inputs' run-time shapes, located at ``op``."""
+    declared = tuple(n if isinstance(n, int) else None for n in flat_type_shape(op.results[0].type))
+    try:
+        return bc.check_window_result(shapes, op.window, declared, op.name, str(op.results[0].type))
     except bc.RuntimeShapeError as e:
         raise RuntimeShapeFailure(op, e) from None
 

@@ -664,11 +664,12 @@ def checked(site: Site | None, rule, *args):
         raise ShapeFailure(e.message, e.notes, site) from None
 
 
-def window_result(site: Site | None, shape: tuple[int, ...], window, declared: tuple[int | None, ...], name: str,
-                  type_text: str) -> None:
-    """A ``reduce_window``'s static declared sizes of dims known only at run
-    time checked before it runs (``bc.check_window_result``, its error at ``site``)."""
-    checked(site, bc.check_window_result, shape, window, declared, name, type_text)
+def window_result(site: Site | None, shapes: Sequence[tuple[int, ...]], window, declared: tuple[int | None, ...],
+                  name: str, type_text: str) -> None:
+    """A ``reduce_window``'s run-time sizes checked before it runs: its
+    inputs' one shape, the static declared sizes of dims known only at run
+    time (``bc.check_window_result``, its error at ``site``)."""
+    checked(site, bc.check_window_result, shapes, window, declared, name, type_text)
 
 
 def size_from_tensor(x, site: Site | None) -> int:

@@ -268,6 +268,18 @@ def test_windows_over_dynamic_rows_and_columns_run_at_every_size(backend):
             np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_inputs_of_two_run_time_shapes_are_a_located_error(backend):
+    """The values and the indices of a ``?`` pool must have one shape when
+    it runs: another is the verifier's words at the op, on every backend
+    (nothing read past an input)."""
+    f = bcast.compile(mixed("?x?", "?x?", "2, 3"), backend=backend, filename="pool.mlir")
+    with pytest.raises(bcast.BcastError) as info:
+        f(np.zeros((3, 5), np.float32), np.zeros((3, 4), np.int32))
+    assert str(info.value).splitlines()[0] == ("pool.mlir:4:10: error: 'bcast.reduce_window_body' op expects all "
+                                               "inputs to have one shape, got (3, 5) and (3, 4)")
+
+
 def symbolic_argmax_pool(x):
     index = jnp.broadcast_to(jnp.arange(x.shape[1], dtype=jnp.int32), x.shape)
     return jax.lax.reduce_window((x, index), (-jnp.inf, jnp.int32(-1)), larger, (1, 3), (1, 2), ((0, 0), (1, 1)))[1]

@@ -62,3 +62,37 @@ func.func @dynamic_rows(%x: tensor<?x6xf32>, %i: tensor<?x6xi32>) -> tensor<?x4x
   }
   func.return %r#1 : tensor<?x4xi32>
 }
+
+// -----
+
+// A window over a ? dim: the result size is the window count of the run-time
+// size; every place is checked against that size, and an empty input is read
+// nowhere: two nests, the outer trip count the result's in the one for an
+// empty input (the init values folded at every place) and 0 in the other.
+
+// CHECK-LABEL: func.func @argmax_symbolic_length
+// CHECK:         %[[N:.*]] = memref.dim %x, %{{.*}} : memref<?xf32>
+// CHECK:         %[[M:.*]] = arith.index_cast %{{.*}} : i64 to index
+// CHECK-NEXT:    %[[EMPTY:.*]] = arith.cmpi eq, %[[N]], %{{.*}} : index
+// CHECK-NEXT:    %[[FOR_EMPTY:.*]] = arith.select %[[EMPTY]], %[[M]], %{{.*}} : index
+// CHECK-NEXT:    %[[FOR_FULL:.*]] = arith.select %[[EMPTY]], %{{.*}}, %[[M]] : index
+// CHECK-NEXT:    scf.for %{{.*}} = %{{.*}} to %[[FOR_EMPTY]] step
+// CHECK-NOT:       memref.load
+// CHECK:         } {bcast.parallel}
+// CHECK-NEXT:    scf.for %{{.*}} = %{{.*}} to %[[FOR_FULL]] step
+// CHECK:           %[[INSIDE:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : i64
+// CHECK:           memref.load %x[
+// CHECK-NEXT:      memref.load %i[
+// CHECK-NEXT:      arith.select %[[INSIDE]]
+func.func @argmax_symbolic_length(%x: tensor<?xf32>, %i: tensor<?xi32>) -> tensor<?xi32> {
+  %ninf = bcast.constant dense<0xFF800000> : tensor<f32>
+  %minus1 = bcast.constant dense<-1> : tensor<i32>
+  %r:2 = bcast.reduce_window_body (%x, %i) init (%ninf, %minus1), window = [3], strides = [2], base_dilations = [1], window_dilations = [1], low = [1], high = [1] : (tensor<?xf32>, tensor<?xi32>, tensor<f32>, tensor<i32>) -> (tensor<?xf32>, tensor<?xi32>) {
+  ^bb0(%a: tensor<f32>, %ai: tensor<i32>, %b: tensor<f32>, %bi: tensor<i32>):
+    %gt = bcast.compare GT, %b, %a : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %v = bcast.select %gt, %b, %a : (tensor<i1>, tensor<f32>, tensor<f32>) -> tensor<f32>
+    %k = bcast.select %gt, %bi, %ai : (tensor<i1>, tensor<i32>, tensor<i32>) -> tensor<i32>
+    bcast.yield %v, %k : tensor<f32>, tensor<i32>
+  }
+  func.return %r#1 : tensor<?xi32>
+}
