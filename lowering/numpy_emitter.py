@@ -49,6 +49,7 @@ from xdsl.ir import Operation, SSAValue
 
 from bcast.ir import numerics
 from bcast.ir import ops as bc
+from bcast.ir.evaluate import running_scan
 from bcast.ir import rules
 from bcast.ir import scalar
 from bcast.ir.diagnostics import op_source_loc
@@ -594,6 +595,12 @@ class FunctionEmitter(PythonFunctionEmitter):
             inputs = op.inputs if isinstance(op, bc.ReduceWindowBodyOp) else [op.operand]
             out(f"rt.window_result({site(op)!r}, {python_tuple([f'{n[v]}.shape' for v in inputs])}, {op.window!r}, "
                 f"{declared!r}, {op.name!r}, {str(op.results[0].type)!r})")
+        if isinstance(op, bc.ReduceWindowBodyOp) and (dim := running_scan(op)) is not None:  # a scan: n steps
+            fn = self.window_body_function(op)
+            out(f"{python_tuple([n[r] for r in op.outputs])} = numerics.window_scan({fn}, "
+                f"{python_tuple([n[v] for v in op.inputs])}, {python_tuple([n[v] for v in op.init_values])}, {dim})")
+            self.owned.update(op.outputs)
+            return
         if isinstance(op, bc.ReduceWindowBodyOp):  # NumPy's slices run on any size: no check
             fn = self.window_body_function(op)
             out(f"{python_tuple([n[r] for r in op.outputs])} = numerics.reduce_window_body({fn}, "

@@ -94,6 +94,7 @@ from bcast.ir import ops as bc
 from bcast.ir.control_flow import CaseOp, WhileOp
 from bcast.ir.fusion import FusionOp, is_explicit
 from bcast.ir.ops import semantics_of
+from bcast.ir.evaluate import running_scan
 from bcast.ir.loops import (BOUNDS_CHECK_ATTR, CONV_ATTR, GEMM_ATTR, LOOP_FORM_ATTR, PARALLEL_ATTR, REDUCTION_ATTR,
                              SIZE_CHECK_ATTR, RemFOp)
 from bcast.ir.types import NUMPY_DTYPES, dense_i64, element_of, flat_type_shape, has_dynamic_types, split_type
@@ -2056,6 +2057,9 @@ class FunctionLowering:
         targets = [self.buffer(r) if r.uses else None for r in op.outputs]  # an unused result is not stored
         shape, result = flat_type_shape(op.inputs[0].type), flat_type_shape(op.outputs[0].type)
         window = op.window[0]
+        if (dim := running_scan(op)) is not None and 0 not in result:
+            self.window_scan(op, dim, targets)
+            return
         if 0 in result:
             for r, target in zip(op.outputs, targets):
                 if target is not None:
@@ -2068,6 +2072,38 @@ class FunctionLowering:
             nests = [(split[0], True), (split[1], False)]
         for nest_shape, empty in nests:
             self.window_body_nest(op, targets, nest_shape, empty)
+        for r, target in zip(op.outputs, targets):
+            if target is not None:
+                self.written(r, target)
+
+    def window_scan(self, op: bc.ReduceWindowBodyOp, dim: int, targets: list[SSAValue | None]) -> None:
+        """A running window (``running_scan``: each result element folds the
+        elements up to its own along ``dim``, in order) as a scan: a parallel
+        nest over the other dims, in it one ``scf.for`` along ``dim``
+        carrying the accumulators from the init values, each step the body
+        on the element there (``window_body_step``) and its value stored.
+        ``n`` body steps per row where the window nest takes ``n * n``, to
+        the same values: each element folds the same places in the same
+        order, the init values the scan leaves out folding into themselves."""
+        b = self.b
+        shape = self.shape(op.inputs[0])
+        others = [m for k, m in enumerate(shape) if k != dim]
+        with self.nest(others, parallel=True) as ivs:
+            inits = [self.value_at(v, []) for v in op.init_values]
+
+            def step(i: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+                at = [*ivs[:dim], i, *ivs[dim:]]
+                folded = self.window_body_step(op, carried, [self.value_at(x, at) for x in op.inputs])
+                for value, target in zip(folded, targets):
+                    if target is not None:
+                        b(memref.StoreOp.get(value, target, at))
+                return folded
+
+            self.scopes.append({})
+            try:
+                b.for_loop(shape[dim], inits, step)
+            finally:
+                self.scopes.pop()
         for r, target in zip(op.outputs, targets):
             if target is not None:
                 self.written(r, target)

@@ -405,6 +405,108 @@ def test_random_pools_match_the_oracle(backend):
     check()
 
 
+def running_program(shape, dim: int, init: str = "0xFF800000", reverse: bool = False) -> str:
+    """The written argmax pool with a running window along ``dim`` (the
+    window of the whole dim padded by its size - 1 before it, or after it
+    with ``reverse``), ``init`` the value's init value."""
+    n = shape[dim]
+    window = [n if d == dim else 1 for d in range(len(shape))]
+    pad = [n - 1 if d == dim else 0 for d in range(len(shape))]
+    zeros, ones = [0] * len(shape), [1] * len(shape)
+    text = pool_program(list(shape), window, ones, ones, ones, zeros if reverse else pad, pad if reverse else zeros)
+    return text.replace("dense<0xFF800000> : tensor<f32>", f"dense<{init}> : tensor<f32>")
+
+
+RUNNING = {
+    # name: (shape, dim, the value's init value, reverse)
+    "rows": ((37, 3), 0, "0xFF800000", False),
+    "columns": ((4, 50), 1, "0xFF800000", False),
+    "one_dim": ((64,), 0, "0xFF800000", False),
+    "init_above_every_element": ((6, 9), 1, "5.0", False),  # GT keeps (5, -1) against itself: still a scan
+    "reversed": ((5, 8), 1, "0xFF800000", True),
+}
+
+RUNNING_SUM_FROM_ONE = """
+func.func @main(%x: tensor<3x8xf32>) -> tensor<3x8xf32> {
+  %one = bcast.constant dense<1.0> : tensor<f32>
+  %r = bcast.reduce_window_body (%x) init (%one), window = [1, 8], strides = [1, 1], base_dilations = [1, 1], window_dilations = [1, 1], low = [0, 7], high = [0, 0] : (tensor<3x8xf32>, tensor<f32>) -> (tensor<3x8xf32>) {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = bcast.add %a, %b : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    bcast.yield %s : tensor<f32>
+  }
+  func.return %r : tensor<3x8xf32>
+}
+"""
+"""A running sum from 1: the body changes its init value (1 + 1), so every
+element folds the padding's 1s too (element i: 8 - i ones): no scan."""
+
+
+def test_a_running_window_whose_body_changes_the_init_is_no_scan():
+    from bcast.ir import ops as bc
+    from bcast.ir.evaluate import running_scan
+    from bcast.tools import driver
+
+    module = driver.load(RUNNING_SUM_FROM_ONE, "sum.mlir", None)
+    (op,) = [o for o in module.walk() if isinstance(o, bc.ReduceWindowBodyOp)]
+    assert running_scan(op) is None
+    x = np.arange(24, dtype=np.float32).reshape(3, 8)
+    want = np.cumsum(x, axis=1) + (8 - np.arange(8))  # independent: the prefix sum and the padding's ones
+    for backend in BACKENDS:
+        np.testing.assert_array_equal(bcast.compile(RUNNING_SUM_FROM_ONE, backend=backend)(x), want, err_msg=backend)
+
+
+@pytest.mark.parametrize("name", sorted(RUNNING))
+def test_running_scan_recognises_only_the_windows_a_scan_computes(name):
+    """``evaluate.running_scan``: a window of the whole dim padded before it
+    whose body folds the init values into themselves; not one padded after
+    it (the init values fold after the elements). An init value the body
+    keeps (5 against 5 under GT) is still a scan: the body's value decides."""
+    from bcast.ir import ops as bc
+    from bcast.ir.evaluate import running_scan
+    from bcast.tools import driver
+
+    shape, dim, init, reverse = RUNNING[name]
+    module = driver.load(running_program(shape, dim, init, reverse), "running.mlir", None,
+                         pipeline="convert-stablehlo-to-bcast")
+    (op,) = [o for o in module.walk() if isinstance(o, bc.ReduceWindowBodyOp)]
+    assert running_scan(op) == (None if reverse else dim)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", sorted(RUNNING))
+def test_running_windows_fold_as_the_oracle(backend, name):
+    """A running argmax (a scan on the numpy and C backends, the window
+    elsewhere) gives the oracle's (value, index) pairs, ties and all."""
+    shape, dim, init, reverse = RUNNING[name]
+    x = ties(shape, len(name))
+    index = np.arange(x.size, dtype=np.int32).reshape(shape)
+    n = shape[dim]
+    window = [n if d == dim else 1 for d in range(len(shape))]
+    pads = [(0, n - 1) if reverse else (n - 1, 0) if d == dim else (0, 0) for d in range(len(shape))]
+    got = bcast.compile(running_program(shape, dim, init, reverse), backend=backend)(x, index)
+    want = running_oracle(x, window, pads, float.fromhex("-inf") if init == "0xFF800000" else float(init))
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)
+
+
+def running_oracle(x, window, pads, init):
+    """``oracle`` with the value's init value ``init``: each window folded
+    place by place from (init, -1), padding places holding (init, -1)."""
+    rank = x.ndim
+    index = np.arange(x.size).reshape(x.shape)
+    values, indices = np.zeros(x.shape, np.float32), np.zeros(x.shape, np.int32)
+    for o in itertools.product(*map(range, x.shape)):
+        best = (init, -1)
+        for k in itertools.product(*map(range, window)):
+            q = [o[d] + k[d] - pads[d][0] for d in range(rank)]
+            v = (float(x[tuple(q)]), int(index[tuple(q)])) if all(0 <= q[d] < x.shape[d] for d in range(rank)) \
+                else (init, -1)
+            if v[0] > best[0]:  # the written body: GT keeps the earlier of equal values
+                best = v
+        values[o], indices[o] = best
+    return values, indices
+
+
 def dynamic_pool_program(rank: int, dynamic: Sequence[bool], window, strides, base, dilation, low, high) -> str:
     """``pool_program`` with the dims ``dynamic`` says written ``?`` in the
     input and result types (a static one keeps its size 4)."""
@@ -479,6 +581,7 @@ def test_c_reduce_window_body_is_clean_under_sanitizers(tmp_path):
         ("rows", mixed("?x6", "?x4", "1, 3"), [{0: n} for n in (0, 1, 3)]),
         ("spanned", dynamic_pool_program(2, [True, True], [2, 3], [1, 2], [2, 1], [1, 2], [1, 0], [0, 2]),
          [{0: n, 1: n} for n in (0, 1, 2, 5)]),
+        ("running", running_program((6, 5), 1), [{}]),
     ]
     units, calls, refused, _ = sanitized_units(programs, tmp_path, "wb")
     assert refused == []
