@@ -578,7 +578,7 @@ def test_c_reduce_window_body_is_clean_under_sanitizers(tmp_path):
     programs = [
         ("padded", pool_program([4, 7], [3, 2], [2, 3], [2, 1], [1, 2], [2, -1], [1, 3]), [{}]),
         ("empty", pool_program([0, 3], [2, 2], [1, 1], [1, 1], [1, 1], [1, 1], [1, 0]), [{}]),
-        ("rows", mixed("?x6", "?x4", "1, 3"), [{0: n} for n in (0, 1, 3)]),
+        ("rows", mixed("?x6", "?x4", "1, 3"), [{0: n, 1: n} for n in (0, 1, 3)]),
         ("spanned", dynamic_pool_program(2, [True, True], [2, 3], [1, 2], [2, 1], [1, 2], [1, 0], [0, 2]),
          [{0: n, 1: n} for n in (0, 1, 2, 5)]),
         ("running", running_program((6, 5), 1), [{}]),
