@@ -327,6 +327,25 @@ def test_a_static_declared_size_of_a_spanned_dim_is_checked_at_run_time(backend)
                                                "at run time, which its type tensor<3xf32> does not allow")
 
 
+@pytest.mark.parametrize("name", sorted(SPANNED_CASES))
+def test_windows_over_dynamic_dims_written_back_run_on_xla(name):
+    """``-t stablehlo`` writes a window over ``?`` dims as ``reduce_window``
+    of ``?`` result dims (a non-identity ``init`` folded in by a
+    ``dynamic_broadcast_in_dim`` to the sizes ``get_dimension_size`` reads);
+    jaxlib's shape refinement and XLA run it at each size to the oracle's
+    values (XLA sums f16 in f16: the f16 tolerance)."""
+    from bcast.tools.jax_bridge import refined_stablehlo, run_stablehlo
+
+    case, dynamic = SPANNED_CASES[name]
+    kind, shape, element, init, *window = case
+    exported = written_back(spanned_program(case, dynamic))
+    init = np.asarray(init, DTYPES[element])
+    for size in (1, 3, 7):
+        x = sample(tuple(size if k in dynamic else n for k, n in enumerate(shape)), element, size)
+        (got,) = run_stablehlo(refined_stablehlo(exported, [x.shape, init.shape]), (x, init))
+        assert_matches(np.asarray(got), oracle(kind, x, init, *window), element, kind)
+
+
 def symbolic_pools():
     """Pooling over a symbolic length, as ``jax.export`` writes it with
     ``symbolic_shape("b, n")``: static windows, strides and padding on ``?``
