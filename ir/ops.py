@@ -3124,12 +3124,14 @@ class ReduceWindowOp(WindowFields, BcastOp):
     another, it is XLA's (the spec fills the padding with ``init`` but
     leaves how often ``init`` is folded in to the implementation). KIND's binary op gives the element kinds and NaN rules (as
     ``reduce``); ``f16`` sums and products accumulate in ``f32``. A nested
-    (tml) type is refused, and so is a ``?`` dim a window spans (a ``?``
-    dim no window spans, as a pooling's batch, is taken); a fusion boundary.
+    (tml) type is refused; a ``?`` dim no window spans (a pooling's batch)
+    keeps its size, one windows span is ``?``, the window count of its
+    run-time size (a static declared size there is checked when it runs:
+    ``check_window_result``); a fusion boundary.
     ``numerics.reduce_window`` is the reference."""
 
     name = "bcast.reduce_window"
-    DYNAMIC_SHAPES: ClassVar[bool] = True  # on dims no window spans: rules.reduce_window_shape
+    DYNAMIC_SHAPES: ClassVar[bool] = True  # rules.reduce_window_shape: a ? windows span is a run-time count
     operand = operand_def(TensorType)
     init = operand_def(TensorType)
     result = result_def(TensorType)
@@ -3143,11 +3145,15 @@ class ReduceWindowOp(WindowFields, BcastOp):
 
     def __init__(self, kind: str, operand: SSAValue | Operation, init: SSAValue | Operation,
                  window: Sequence[int], strides: Sequence[int], base_dilations: Sequence[int],
-                 window_dilations: Sequence[int], low: Sequence[int], high: Sequence[int]):
-        levels, element = split_type(_type(operand))
-        shape = rules.reduce_window_shape(levels[0], window, strides, base_dilations, window_dilations, low, high)
+                 window_dilations: Sequence[int], low: Sequence[int], high: Sequence[int],
+                 result_type: Attribute | None = None):
+        """``result_type``: a declared one (compatible with the inferred one), else inferred."""
+        if result_type is None:
+            levels, element = split_type(_type(operand))
+            shape = rules.reduce_window_shape(levels[0], window, strides, base_dilations, window_dilations, low, high)
+            result_type = make_type((shape,), element)
         super().__init__(
-            operands=[operand, init], result_types=[make_type((shape,), element)],
+            operands=[operand, init], result_types=[result_type],
             properties={"kind": ReductionKindAttr(ReductionKind(kind)),
                         **self.window_properties(window, strides, base_dilations, window_dilations, low, high)},
         )  # fmt: skip
@@ -3188,8 +3194,9 @@ class ReduceWindowBodyOp(WindowFields, BcastOp):
     ``reduce_window`` of several inputs whose body mixes them (the
     argmax-pooling JAX writes: (value, index) pairs folded together), with
     the window, strides, dilations and padding of ``bcast.reduce_window``
-    (``rules.reduce_window_shape``, so a ``?`` dim is taken where no window
-    spans it). Each input is dilated and padded with its init value; each
+    (``rules.reduce_window_shape``: a ``?`` dim windows span has the window
+    count of its run-time size; the inputs' one shape is checked when it
+    runs, ``check_window_result``). Each input is dilated and padded with its init value; each
     result element starts from the init values and folds the body over its
     window's places in row-major order (the spec leaves the order to the
     implementation; XLA's fold of padding is the spec's: padded places hold
@@ -3199,7 +3206,7 @@ class ReduceWindowBodyOp(WindowFields, BcastOp):
     accumulators (docs/ir.md, "reduce_window"); a fusion boundary."""
 
     name = "bcast.reduce_window_body"
-    DYNAMIC_SHAPES: ClassVar[bool] = True  # on dims no window spans: rules.reduce_window_shape
+    DYNAMIC_SHAPES: ClassVar[bool] = True  # rules.reduce_window_shape: a ? windows span is a run-time count
     inputs = var_operand_def(TensorType)
     init_values = var_operand_def(TensorType)
     outputs = var_result_def(TensorType)

@@ -1037,8 +1037,9 @@ def check_static_or_explicit(op: Operation, target: str) -> None:
     own run on any shape), contractions (their pairs checked before by
     make-explicit), dynamic_slice, dynamic_update_slice and gather (their
     sizes checked before, their starts clamped to the run-time size), concatenate, pad, slice,
-    reshape and sort (their run-time sizes checked first), reduce_window (its ``?``
-    dims are ones no window spans, NumPy's loops run on any size). A transpose permutes run-time sizes; one that declares a static size
+    reshape and sort (their run-time sizes checked first), reduce_window (NumPy's loops
+    run on any size; a static declared size of a ``?`` its windows span is
+    checked first, ``rt.window_result``). A transpose permutes run-time sizes; one that declares a static size
     for a ``?`` dim of its operand (checked by the reference and the C
     runtime) is refused. Another op with a dynamic dim (an implicit
     broadcast, a fusion, which the targets block by static sizes) is

@@ -2052,7 +2052,10 @@ class FunctionLowering:
         every place is folded. The element is loaded at the place clamped
         into range and selected against the init value: the loop IR has no
         branch. A dim whose windows always lie inside the input needs no
-        test; a ``?`` dim is one no window spans."""
+        test; a ``?`` dim windows span tests every place against its
+        run-time size, and an input empty at run time is read nowhere
+        (``empty_input_split``). A running window (``running_scan``) is a
+        scan instead (``window_scan``)."""
         b = self.b
         targets = [self.buffer(r) if r.uses else None for r in op.outputs]  # an unused result is not stored
         shape, result = flat_type_shape(op.inputs[0].type), flat_type_shape(op.outputs[0].type)

@@ -346,6 +346,34 @@ def test_windows_over_dynamic_dims_written_back_run_on_xla(name):
         assert_matches(np.asarray(got), oracle(kind, x, init, *window), element, kind)
 
 
+DECLARED_WIDTH = """
+func.func @main(%x: tensor<2x?xf32>) -> tensor<2x3xf32> {
+  %cst = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %0 = "stablehlo.reduce_window"(%x, %cst) <{window_dimensions = array<i64: 1, 3>, window_strides = array<i64: 1, 2>, padding = dense<[[0, 0], [1, 1]]> : tensor<2x2xi64>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %1 = stablehlo.maximum %a, %b : tensor<f32>
+    stablehlo.return %1 : tensor<f32>
+  }) : (tensor<2x?xf32>, tensor<f32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_imported_static_width_of_a_spanned_dim_is_checked_at_run_time(backend):
+    """StableHLO declaring ``2x3`` for a pool over ``2x?``: widths 5 and 6
+    give 3 windows (SAME-like padding 1, 1, stride 2), 7 gives 4: an error."""
+    f = bcast.compile(DECLARED_WIDTH, backend=backend, filename="w.mlir")
+    for width in (5, 6):
+        x = sample((2, width), "f32", width)
+        want = oracle("maximum", x, np.float32(-np.inf), (1, 3), (1, 2), (1, 1), (1, 1), (0, 1), (0, 1))
+        assert_matches(f(x), want, "f32", "maximum")
+    with pytest.raises(bcast.BcastError) as info:
+        f(sample((2, 7), "f32", 7))
+    assert str(info.value).splitlines()[0] == ("w.mlir:4:8: error: 'bcast.reduce_window' op result has shape (2, 4) "
+                                               "at run time, which its type tensor<2x3xf32> does not allow")
+
+
 def symbolic_pools():
     """Pooling over a symbolic length, as ``jax.export`` writes it with
     ``symbolic_shape("b, n")``: static windows, strides and padding on ``?``

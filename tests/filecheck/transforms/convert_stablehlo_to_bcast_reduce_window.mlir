@@ -134,3 +134,19 @@ func.func @max_pool_symbolic_length(%arg0: tensor<?x?xf32>) -> tensor<?x?xf32> {
   }) : (tensor<?x?xf32>, tensor<f32>) -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
 }
+
+// -----
+
+// A static size the export declares for a ? dim windows span is kept (it is
+// checked when the op runs).
+// CHECK-LABEL: func.func @max_pool_declared_width
+func.func @max_pool_declared_width(%x: tensor<2x?xf32>) -> tensor<2x3xf32> {
+  %cst = stablehlo.constant dense<0xFF800000> : tensor<f32>
+// CHECK: %{{.*}} = bcast.reduce_window maximum %x, %{{.*}}, window = [1, 3], strides = [1, 2], base_dilations = [1, 1], window_dilations = [1, 1], low = [0, 1], high = [0, 1] : (tensor<2x?xf32>, tensor<f32>) -> tensor<2x3xf32>
+  %0 = "stablehlo.reduce_window"(%x, %cst) <{window_dimensions = array<i64: 1, 3>, window_strides = array<i64: 1, 2>, padding = dense<[[0, 0], [1, 1]]> : tensor<2x2xi64>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %1 = stablehlo.maximum %a, %b : tensor<f32>
+    stablehlo.return %1 : tensor<f32>
+  }) : (tensor<2x?xf32>, tensor<f32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
