@@ -1123,7 +1123,7 @@ def _one_reduce_window(op: hlo.ReduceWindowOp, x: SSAValue, init: SSAValue, comb
     (low, high) = zip(*op.pads) if op.pads else ((), ())
     # (a ``?`` dim windows span keeps a static size the export declares: checked at run time)
     return bcast.ReduceWindowOp(kind, x, init, op.window, op.strides, *op.dilations, low, high,
-                                result_type=op.results[0].type)
+                                result_type=op.out[list(op.inputs).index(x)].type)
 
 
 def _cumulative_form(op: hlo.ReduceWindowOp, kind: str, element: str, init: SSAValue) -> tuple[int, bool] | None:
