@@ -16,7 +16,7 @@ import numpy as np
 from xdsl.ir import Operation
 
 from bcast.ir import numerics, rules
-from bcast.ir.ops import (ArgReduceOp, BinaryOp, BitcastConvertOp, ClampOp, CompareOp, ConcatenateOp, ConvertOp, ConvolutionOp, CumulativeOp, DotGeneralOp, DynamicConvOp,
+from bcast.ir.ops import (ArgReduceOp, BinaryOp, BroadcastInDimOp, ConstantOp, ReduceWindowBodyOp, BitcastConvertOp, ClampOp, CompareOp, ConcatenateOp, ConvertOp, ConvolutionOp, CumulativeOp, DotGeneralOp, DynamicConvOp,
                           check_dynamic_conv,
                           DynamicSliceOp, DynamicUpdateSliceOp, GatherOp, IotaOp, MatmulOp, PadOp, ReduceOp,
                           ReduceWindowOp, ReverseOp, ScatterOp, SelectOp, SliceOp, SortOp, TriangularSolveOp, UnaryOp)
@@ -225,3 +225,51 @@ def _triangular_solve(op: TriangularSolveOp, a: np.ndarray, b: np.ndarray) -> np
 @evaluate.register(ReduceWindowOp)
 def _reduce_window(op: ReduceWindowOp, x: np.ndarray, init: np.ndarray) -> np.ndarray:
     return numerics.reduce_window(op.kind_name, x, init, *op.window)
+
+
+def running_scan(op: ReduceWindowBodyOp) -> int | None:
+    """The dim along which ``op`` is a running window (docs/ir.md,
+    "reduce_window"): along one static dim ``d`` of size ``n`` a window of
+    ``n`` places padded by ``n - 1`` before, stride 1, no dilation, and a
+    window of 1, unpadded, on every other dim (JAX's cumulative argmax), so
+    result element ``i`` folds the init values ``n - 1 - i`` times and then
+    elements ``0..i`` in order. That fold is a scan (one pass along ``d``
+    carrying the accumulators, in the same order) when the body folds the
+    init values into themselves unchanged, bit for bit (checked here on
+    constant init values: an argmax's ``(-inf, -1)`` does, a sum from 1 does
+    not). None otherwise, the window then folded place by place. (Padding
+    after, the reversed form, folds the init values after the elements:
+    not a scan of an arbitrary body.)"""
+    shape = split_type(op.inputs[0].type)[0][0]
+    window, strides, base, dilations, low, high = op.window
+    windowed = [d for d, w in enumerate(window) if w != 1 or low[d] or high[d]]
+    if len(windowed) != 1 or set(strides) | set(base) | set(dilations) != {1}:
+        return None
+    (d,) = windowed
+    n = shape[d]
+    if not isinstance(n, int) or n < 2 or (window[d], low[d], high[d]) != (n, n - 1, 0):
+        return None
+    inits = [v.owner.numpy_value() if isinstance(v.owner, ConstantOp) else None for v in op.init_values]
+    if any(v is None for v in inits):
+        return None
+    folded = fold_body(op, inits, inits)
+    if any(np.asarray(a).tobytes() != np.asarray(b, dtype=np.asarray(a).dtype).tobytes()
+           for a, b in zip(inits, folded)):
+        return None
+    return d
+
+
+def fold_body(op: ReduceWindowBodyOp, accumulators, elements) -> list[np.ndarray]:
+    """``op``'s body evaluated op by op (``evaluate``) on rank-0 values."""
+    block = op.body.block
+    values = dict(zip(block.args, [*accumulators, *elements]))
+    for inner in block.ops:
+        if inner is block.last_op:
+            return [values[v] for v in inner.operands]
+        if isinstance(inner, ConstantOp):
+            values[inner.results[0]] = inner.numpy_value()
+        elif isinstance(inner, BroadcastInDimOp):  # rank 0 to rank 0
+            values[inner.results[0]] = values[inner.operands[0]]
+        else:
+            values[inner.results[0]] = np.asarray(evaluate(inner, *(values[v] for v in inner.operands)))
+    raise AssertionError("a verified body ends with bcast.yield")

@@ -651,6 +651,29 @@ def reduce_window_body(body, inputs, inits, window: Sequence[int], strides: Sequ
     return tuple(np.array(a) for a in accumulators)
 
 
+def window_scan(body, inputs, inits, dim: int) -> tuple[np.ndarray, ...]:
+    """``reduce_window_body`` of a running window along ``dim``
+    (``evaluate.running_scan``) as a scan: the accumulators start from the
+    init values over the other dims, and each step along ``dim`` calls
+    ``body(accumulators, elements)`` once on the slice there, whose value is
+    that slice of the results. The window form's places in its order, less
+    the padding's init values, which fold into themselves: ``n`` body calls
+    on slices where ``reduce_window_body`` makes ``n`` on whole arrays."""
+    inputs = [np.asarray(x) for x in inputs]
+    shape = inputs[0].shape
+    others = shape[:dim] + shape[dim + 1:]
+    accumulators = [np.full(others, v, dtype=x.dtype) for v, x in zip(inits, inputs)]
+    results = [np.empty(shape, x.dtype) for x in inputs]
+    with np.errstate(**_ERR):
+        for i in range(shape[dim]):
+            at = (slice(None),) * dim + (i,)
+            folded = body(accumulators, [x[at] for x in inputs])
+            accumulators = [np.asarray(v, dtype=a.dtype) for v, a in zip(folded, accumulators)]
+            for r, a in zip(results, accumulators):
+                r[at] = a
+    return tuple(results)
+
+
 def _dilate_and_pad(a: np.ndarray, dilation: Sequence[int], low: Sequence[int], high: Sequence[int]) -> np.ndarray:
     """``a``'s dims after the first two dilated (``dilation - 1`` zeros
     between neighbours) and padded with zeros (negative padding crops)."""

@@ -3219,6 +3219,39 @@ class WindowFields(IRDLOperation, abc.ABC):
         return tuple(a.get_values() for a in (self.window_dimensions, self.window_strides, self.base_dilations,
                                               self.window_dilations, self.padding_low, self.padding_high))
 
+    def run_time_check(self) -> tuple[int | None, ...] | None:
+        """What ``check_window_result`` checks when the op runs, None when
+        nothing is: the result's flat shape (None for a ``?`` dim) when it
+        declares a static size where the size is known only at run time (a
+        ``?`` input dim its windows span), or when several inputs have ``?``
+        dims (their run-time shapes must be one)."""
+        shape = flat_type_shape(self.operands[0].type)
+        declared = flat_type_shape(self.results[0].type)
+        inferred = rules.reduce_window_shape(shape, *self.window)
+        several = len(self.results) > 1 and rules.is_dynamic(shape)
+        if not several and not any(isinstance(i, rules.Dynamic) and isinstance(n, int)
+                                   for i, n in zip(inferred, declared)):
+            return None
+        return tuple(n if isinstance(n, int) else None for n in declared)
+
+
+def check_window_result(shapes: Sequence[Sequence[int]], window: Sequence[Sequence[int]],
+                        declared: Sequence[int | None], name: str, type_text: str) -> tuple[int, ...]:
+    """The result shape of a ``reduce_window`` (or ``reduce_window_body``)
+    of inputs of run-time ``shapes`` (``rules.reduce_window_shape``): the
+    inputs have one shape (the verifier's words), and a static size of the
+    ``declared`` result type equals the size there (else the reference's
+    words for a declared type, ``RESULT_SHAPE_WORDS``)."""
+    first = tuple(int(n) for n in shapes[0])
+    for shape in shapes[1:]:
+        if tuple(int(n) for n in shape) != first:
+            raise RuntimeShapeError(f"'{name}' op expects all inputs to have one shape, got {first} and "
+                                    f"{tuple(map(int, shape))}")  # fmt: skip
+    got = rules.reduce_window_shape(first, *window)
+    if any(n is not None and n != g for n, g in zip(declared, got)):
+        raise RuntimeShapeError(f"'{name}' op " + RESULT_SHAPE_WORDS.format(shape=tuple(got), type=type_text))
+    return got
+
 
 @irdl_op_definition
 class ReduceWindowOp(WindowFields, BcastOp):
@@ -3237,12 +3270,14 @@ class ReduceWindowOp(WindowFields, BcastOp):
     another, it is XLA's (the spec fills the padding with ``init`` but
     leaves how often ``init`` is folded in to the implementation). KIND's binary op gives the element kinds and NaN rules (as
     ``reduce``); ``f16`` sums and products accumulate in ``f32``. A nested
-    (tml) type is refused, and so is a ``?`` dim a window spans (a ``?``
-    dim no window spans, as a pooling's batch, is taken); a fusion boundary.
+    (tml) type is refused; a ``?`` dim no window spans (a pooling's batch)
+    keeps its size, one windows span is ``?``, the window count of its
+    run-time size (a static declared size there is checked when it runs:
+    ``check_window_result``); a fusion boundary.
     ``numerics.reduce_window`` is the reference."""
 
     name = "bcast.reduce_window"
-    DYNAMIC_SHAPES: ClassVar[bool] = True  # on dims no window spans: rules.reduce_window_shape
+    DYNAMIC_SHAPES: ClassVar[bool] = True  # rules.reduce_window_shape: a ? windows span is a run-time count
     operand = operand_def(TensorType)
     init = operand_def(TensorType)
     result = result_def(TensorType)
@@ -3256,11 +3291,15 @@ class ReduceWindowOp(WindowFields, BcastOp):
 
     def __init__(self, kind: str, operand: SSAValue | Operation, init: SSAValue | Operation,
                  window: Sequence[int], strides: Sequence[int], base_dilations: Sequence[int],
-                 window_dilations: Sequence[int], low: Sequence[int], high: Sequence[int]):
-        levels, element = split_type(_type(operand))
-        shape = rules.reduce_window_shape(levels[0], window, strides, base_dilations, window_dilations, low, high)
+                 window_dilations: Sequence[int], low: Sequence[int], high: Sequence[int],
+                 result_type: Attribute | None = None):
+        """``result_type``: a declared one (compatible with the inferred one), else inferred."""
+        if result_type is None:
+            levels, element = split_type(_type(operand))
+            shape = rules.reduce_window_shape(levels[0], window, strides, base_dilations, window_dilations, low, high)
+            result_type = make_type((shape,), element)
         super().__init__(
-            operands=[operand, init], result_types=[make_type((shape,), element)],
+            operands=[operand, init], result_types=[result_type],
             properties={"kind": ReductionKindAttr(ReductionKind(kind)),
                         **self.window_properties(window, strides, base_dilations, window_dilations, low, high)},
         )  # fmt: skip
@@ -3301,8 +3340,9 @@ class ReduceWindowBodyOp(WindowFields, BcastOp):
     ``reduce_window`` of several inputs whose body mixes them (the
     argmax-pooling JAX writes: (value, index) pairs folded together), with
     the window, strides, dilations and padding of ``bcast.reduce_window``
-    (``rules.reduce_window_shape``, so a ``?`` dim is taken where no window
-    spans it). Each input is dilated and padded with its init value; each
+    (``rules.reduce_window_shape``: a ``?`` dim windows span has the window
+    count of its run-time size; the inputs' one shape is checked when it
+    runs, ``check_window_result``). Each input is dilated and padded with its init value; each
     result element starts from the init values and folds the body over its
     window's places in row-major order (the spec leaves the order to the
     implementation; XLA's fold of padding is the spec's: padded places hold
@@ -3312,7 +3352,7 @@ class ReduceWindowBodyOp(WindowFields, BcastOp):
     accumulators (docs/ir.md, "reduce_window"); a fusion boundary."""
 
     name = "bcast.reduce_window_body"
-    DYNAMIC_SHAPES: ClassVar[bool] = True  # on dims no window spans: rules.reduce_window_shape
+    DYNAMIC_SHAPES: ClassVar[bool] = True  # rules.reduce_window_shape: a ? windows span is a run-time count
     inputs = var_operand_def(TensorType)
     init_values = var_operand_def(TensorType)
     outputs = var_result_def(TensorType)

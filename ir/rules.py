@@ -575,7 +575,9 @@ def reduce_window_shape(operand: Shape, window: Sequence[int], strides: Sequence
     window, strides and dilations positive, the padding any integer. A
     ``?`` (or bounded) dim keeps its size when no window spans it (window 1,
     stride 1, no dilation or padding: the batch dim of a pooling); one that
-    windows span is refused (its size would be computed at run time)."""
+    windows span is ``?``, its size ``reduce_window_size`` of the run-time
+    size (the count grows with the size: a bound's count bounds it), as a
+    convolution's ``?`` spatial dim (``convolution_shape``)."""
     named = {"window_dimensions": window, "window_strides": strides, "base_dilations": base_dilations,
              "window_dilations": window_dilations, "padding low": low, "padding high": high}
     for name, values in named.items():
@@ -586,17 +588,17 @@ def reduce_window_shape(operand: Shape, window: Sequence[int], strides: Sequence
         if not name.startswith("padding") and any(v <= 0 for v in values):
             raise RuleError(f"reduce_window {name} must be positive, got {list(values)}")
     result: list[Dim] = []
-    for d, dim in enumerate(zip(operand, window, strides, base_dilations, window_dilations, low, high)):
+    for dim in zip(operand, window, strides, base_dilations, window_dilations, low, high):
         n, *placing = dim
         if not isinstance(n, Dynamic):
             result.append(reduce_window_size(*dim))
         elif placing == [1, 1, 1, 1, 0, 0]:
             result.append(n)
         else:
-            raise RuleError(f"reduce_window's windows span dynamic dimension {d} ({n})",
-                            ["a dynamic dimension takes a window of 1, stride 1, no dilation and no padding "
-                             "(a batch dim of max or average pooling)"])  # fmt: skip
+            result.append(Dynamic(None if n.bound is None else reduce_window_size(n.bound, *placing)))
     return tuple(result)
+
+
 def padded_size(n: int, low: int, high: int, interior: int) -> int:
     """One dim of ``pad`` of size ``n`` (it grows with ``n``: a bound's size bounds it)."""
     return low + high + n + max(n - 1, 0) * interior

@@ -1356,10 +1356,11 @@ def _check_scalar_body(region: Region, elements: Sequence[Attribute], what: str)
 def reduce_window_shape(shape: Sequence[int], window: Sequence[int], strides: Sequence[int],
                         base_dilations: Sequence[int], window_dilations: Sequence[int],
                         padding: Sequence[tuple[int, int]]) -> tuple[int, ...]:
-    """StableHLO's ``reduce_window`` result shape: per dim, the number of
-    strided window positions inside the dilated, padded input. A ``?``
-    dim stays ``?`` where the window keeps its size (window, strides and
-    dilations 1, no padding); any other ``?`` dim is refused."""
+    """StableHLO's window count per dim of a static input (``select_and_scatter``'s
+    source shape): the number of strided window positions inside the
+    dilated, padded input. A ``?`` dim stays ``?`` where the window keeps
+    its size (window, strides and dilations 1, no padding); any other ``?``
+    dim is refused (``select_and_scatter`` over one is not supported)."""
     out = []
     for n, w, s, bd, wd, (lo, hi) in zip(shape, window, strides, base_dilations, window_dilations, padding):
         if n < 0:  # ``?`` (xDSL's DYNAMIC_INDEX)
@@ -1373,13 +1374,17 @@ def reduce_window_shape(shape: Sequence[int], window: Sequence[int], strides: Se
     return tuple(out)
 
 
-def _reduce_window_types(x: SSAValue, out: Sequence[int], like: Sequence[SSAValue]) -> list[TensorType]:
-    """The result types of ``reduce_window`` of shape ``out`` (``reduce_window_shape``)
-    with the element types of ``like``: a ``?`` dim (one no window spans)
-    keeps the input's bound."""
-    dims = tensor_dims(_tensor(x, "input"))
-    shape = [dims[d] if n < 0 else n for d, n in enumerate(out)]
-    return [dims_tensor_type(element_of(v), shape) for v in like]
+def _reduce_window_types(x: SSAValue, window: Sequence[int], strides: Sequence[int], base_dilations: Sequence[int],
+                         window_dilations: Sequence[int], padding: Sequence[tuple[int, int]],
+                         like: Sequence[SSAValue]) -> list[TensorType]:
+    """The result types of ``reduce_window`` (``rules.reduce_window_shape``
+    of the input's dims) with the element types of ``like``: a ``?`` dim no
+    window spans keeps the input's bound; one that windows span is ``?``,
+    its bound the count of the input's bound."""
+    low, high = ([p[k] for p in padding] for k in (0, 1))
+    out = rules.reduce_window_shape(tensor_dims(_tensor(x, "input")), window, strides, base_dilations,
+                                    window_dilations, low, high)
+    return [dims_tensor_type(element_of(v), out) for v in like]
 
 
 def _padding_pairs(padding: DenseIntOrFPElementsAttr | None, rank: int) -> tuple[tuple[int, int], ...]:
@@ -1440,11 +1445,10 @@ class ReduceWindowOp(StablehloOp):
         ones = [1] * len(window)
         strides, base_dilations, window_dilations = (ones if v is None else list(v)
                                                      for v in (strides, base_dilations, window_dilations))
-        shape = reduce_window_shape(shape_of(inputs[0]), window, strides, base_dilations, window_dilations, padding)
         pads = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [len(window), 2]),
                                                   [p for pair in padding for p in pair])  # fmt: skip
         super().__init__(
-            operands=[inputs, list(init_values)], result_types=[_reduce_window_types(inputs[0], shape, inputs)],
+            operands=[inputs, list(init_values)], result_types=[_reduce_window_types(inputs[0], window, strides, base_dilations, window_dilations, padding, inputs)],
             properties={"base_dilations": dense_i64(base_dilations), "padding": pads,
                         "window_dilations": dense_i64(window_dilations), "window_dimensions": dense_i64(window),
                         "window_strides": dense_i64(strides)},
@@ -1482,9 +1486,12 @@ class ReduceWindowOp(StablehloOp):
                  "base_dilations": self.dilations[0], "window_dilations": self.dilations[1]}  # fmt: skip
         _check_window(named, self.padding, len(shape), "the inputs have")
         _check_reduction_body(self)
-        out = reduce_window_shape(shape, self.window, self.strides, *self.dilations, self.pads)
-        expected = _reduce_window_types(self.inputs[0], out, self.init_values)
-        if [r.type for r in self.results] != expected:
+        expected = _reduce_window_types(self.inputs[0], self.window, self.strides, *self.dilations, self.pads,
+                                        self.init_values)
+        declared = [r.type for r in self.results]
+        if declared != expected and not all(  # a static size where a ``?`` is inferred: checked at run time
+                element_of(d) == element_of(e) and rules.compatible_levels((tensor_dims(e),), (tensor_dims(d),))
+                for d, e in zip(declared, expected, strict=True)):
             raise incompatible_results(expected, [r.type for r in self.results])
 
 # --------------------------------------------------------------------------

@@ -106,6 +106,11 @@ class FunctionEmitter(PythonFunctionEmitter):
             raise PassError(op, "the array-api target takes unfused IR (run it without bcast-fuse)")
         if self.emit_size_op(op):
             return
+        if isinstance(op, bc.ReduceWindowOp | bc.ReduceWindowBodyOp) \
+                and (declared := op.run_time_check()) is not None:  # sizes only known when it runs
+            inputs = op.inputs if isinstance(op, bc.ReduceWindowBodyOp) else [op.operand]
+            out(f"rt.window_result({site(op)!r}, {python_tuple([f'{n[v]}.shape' for v in inputs])}, {op.window!r}, "
+                f"{declared!r}, {op.name!r}, {str(op.results[0].type)!r})")
         if isinstance(op, bc.ReduceWindowBodyOp):
             fn = self.window_body_function(op)
             out(f"{python_tuple([n[r] for r in op.outputs])} = ar.reduce_window_body(xp, {fn}, "

@@ -31,7 +31,7 @@ from bcast.ir.fusion import FusionOp
 from bcast.ir.types import flat_type_shape, has_dynamic_types
 from bcast.lowering.interpreter import EvaluationError, RuntimeShapeFailure, check_broadcastable, check_expansion
 from bcast.lowering.reference import Evaluator
-from bcast.passes.lower_to_loops import DerivedSize, SizeSource, index_source, size_source
+from bcast.passes.lower_to_loops import DerivedSize, SizeSource, index_source, size_source, spans_window
 from bcast.passes.size_tensors import refines_operand, size_tensor_ops
 
 Shape = tuple[int, ...]
@@ -91,6 +91,14 @@ class SizePlan:
                            if isinstance(source := size_source(op.result, d), DerivedSize)]
                 if derived or isinstance(op, bc.DynamicConvOp):  # (a dynamic_conv's padding is checked)
                     self.steps.append(("conv", op, lhs, derived))
+            elif isinstance(op, bc.ReduceWindowOp | bc.ReduceWindowBodyOp) and (op.run_time_check() is not None or any(
+                    isinstance(n, rules.Dynamic) and spans_window(op, d)
+                    for d, n in enumerate(flat_type_shape(op.operands[0].type)))):
+                inputs = op.inputs if isinstance(op, bc.ReduceWindowBodyOp) else [op.operand]
+                shapes = [[size_source(x, k) for k in range(len(flat_type_shape(x.type)))] for x in inputs]
+                derived = [(d, source) for d in range(len(shapes[0]))
+                           if isinstance(source := size_source(op.results[0], d), DerivedSize)]
+                self.steps.append(("window", op, shapes, derived))
             if isinstance(op, bc.DimOp):
                 self.steps.append(("dim", op.result, size_source(op.operand, op.dim)))
             elif isinstance(op, bc.BroadcastSizeOp):
@@ -178,6 +186,11 @@ class SizePlan:
                 result = rules.convolution_shape(shape, rhs, conv)
                 for d, source in derived:
                     sizes[source] = result[d]
+            elif kind == "window":  # the inputs' one shape, the sizes windows span, a static declared one checked
+                _, op, sources, derived = step
+                got = _window_rule(op, [tuple(size(v) for v in shape) for shape in sources])
+                for d, source in derived:
+                    sizes[source] = got[d]
             elif kind == "bound":
                 _, op, n, bound = step
                 if size(n) > size(bound):
@@ -244,6 +257,15 @@ def _operand_sizes_rule(op: Operation, shapes: list[Shape]) -> Shape:
             return bc.check_sort(shapes)
         bc.check_slice(shapes[0], op.limits)
         return ()
+    except bc.RuntimeShapeError as e:
+        raise RuntimeShapeFailure(op, e) from None
+
+
+def _window_rule(op: bc.ReduceWindowOp | bc.ReduceWindowBodyOp, shapes: list[Shape]) -> Shape:
+    """``bc.check_window_result`` of a ``reduce_window`` on its inputs' run-time shapes, located at ``op``."""
+    declared = tuple(n if isinstance(n, int) else None for n in flat_type_shape(op.results[0].type))
+    try:
+        return bc.check_window_result(shapes, op.window, declared, op.name, str(op.results[0].type))
     except bc.RuntimeShapeError as e:
         raise RuntimeShapeFailure(op, e) from None
 

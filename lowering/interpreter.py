@@ -377,6 +377,7 @@ class BcastFunctions(InterpreterFunctions):
         and padded with its init value (``numerics.pad``)."""
         n = len(op.inputs)
         inputs, inits = [np.asarray(x) for x in args[:n]], [np.asarray(v) for v in args[n:]]
+        _checked(op, bc.check_window_result, [x.shape for x in inputs], op.window, (), op.name, "")  # one shape
         window, strides, base, dilations, low, high = op.window
         shape = rules.reduce_window_shape(inputs[0].shape, window, strides, base, dilations, low, high)
         padded = [numerics.pad(x, v, low, high, [d - 1 for d in base]) for x, v in zip(inputs, inits)]

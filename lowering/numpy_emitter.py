@@ -49,6 +49,7 @@ from xdsl.ir import Operation, SSAValue
 
 from bcast.ir import numerics
 from bcast.ir import ops as bc
+from bcast.ir.evaluate import running_scan
 from bcast.ir import rules
 from bcast.ir import scalar
 from bcast.ir.diagnostics import op_source_loc
@@ -589,6 +590,17 @@ class FunctionEmitter(PythonFunctionEmitter):
             return
         if self.emit_size_op(op):
             return
+        if isinstance(op, bc.ReduceWindowOp | bc.ReduceWindowBodyOp) \
+                and (declared := op.run_time_check()) is not None:  # sizes only known when it runs
+            inputs = op.inputs if isinstance(op, bc.ReduceWindowBodyOp) else [op.operand]
+            out(f"rt.window_result({site(op)!r}, {python_tuple([f'{n[v]}.shape' for v in inputs])}, {op.window!r}, "
+                f"{declared!r}, {op.name!r}, {str(op.results[0].type)!r})")
+        if isinstance(op, bc.ReduceWindowBodyOp) and (dim := running_scan(op)) is not None:  # a scan: n steps
+            fn = self.window_body_function(op)
+            out(f"{python_tuple([n[r] for r in op.outputs])} = numerics.window_scan({fn}, "
+                f"{python_tuple([n[v] for v in op.inputs])}, {python_tuple([n[v] for v in op.init_values])}, {dim})")
+            self.owned.update(op.outputs)
+            return
         if isinstance(op, bc.ReduceWindowBodyOp):  # NumPy's slices run on any size: no check
             fn = self.window_body_function(op)
             out(f"{python_tuple([n[r] for r in op.outputs])} = numerics.reduce_window_body({fn}, "
@@ -1026,8 +1038,9 @@ def check_static_or_explicit(op: Operation, target: str) -> None:
     make-explicit), dynamic_slice, dynamic_update_slice and gather (their
     sizes checked before, their starts clamped to the run-time size),
     scatter (its sizes checked before, out-of-bounds updates skipped), concatenate, pad, slice,
-    reshape and sort (their run-time sizes checked first), reduce_window (its ``?``
-    dims are ones no window spans, NumPy's loops run on any size). A transpose permutes run-time sizes; one that declares a static size
+    reshape and sort (their run-time sizes checked first), reduce_window (NumPy's loops
+    run on any size; a static declared size of a ``?`` its windows span is
+    checked first, ``rt.window_result``). A transpose permutes run-time sizes; one that declares a static size
     for a ``?`` dim of its operand (checked by the reference and the C
     runtime) is refused. Another op with a dynamic dim (an implicit
     broadcast, a fusion, which the targets block by static sizes) is

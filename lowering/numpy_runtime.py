@@ -664,6 +664,14 @@ def checked(site: Site | None, rule, *args):
         raise ShapeFailure(e.message, e.notes, site) from None
 
 
+def window_result(site: Site | None, shapes: Sequence[tuple[int, ...]], window, declared: tuple[int | None, ...],
+                  name: str, type_text: str) -> None:
+    """A ``reduce_window``'s run-time sizes checked before it runs: its
+    inputs' one shape, the static declared sizes of dims known only at run
+    time (``bc.check_window_result``, its error at ``site``)."""
+    checked(site, bc.check_window_result, shapes, window, declared, name, type_text)
+
+
 def size_from_tensor(x, site: Site | None) -> int:
     """``bcast.size_from_tensor``: the size an integer 0-d array holds (a
     Python int, exact); a negative one is an error at ``site``."""

@@ -830,9 +830,22 @@ class FunctionEmitter:
                                          base_dilations, window_dilations))  # fmt: skip
         constant = op.init.owner.splat_value() if isinstance(op.init.owner, bc.ConstantOp) else None
         if constant is None or np.array(constant, identity.dtype).tobytes() != identity.tobytes():
-            spread = self.add(shlo.BroadcastInDimOp(self.convert(init, acc), [], r.type))
-            r = self.elementwise(bc.REDUCTION_COMBINERS[op.kind_name].STABLEHLO, [r, spread])
+            r = self.elementwise(bc.REDUCTION_COMBINERS[op.kind_name].STABLEHLO, [r, self.spread(init, acc, r)])
         return self.convert(r, element)
+
+    def spread(self, scalar: SSAValue, element: str, like: SSAValue) -> SSAValue:
+        """Rank-0 ``scalar`` (as ``element``) broadcast to ``like``'s shape:
+        ``broadcast_in_dim``, or with ``?`` dims (a window count known only at
+        run time) ``dynamic_broadcast_in_dim`` to ``like``'s sizes read by
+        ``get_dimension_size``, as JAX writes it."""
+        value, t = self.convert(scalar, element), like.type
+        shape = flat_type_shape(t)
+        if not any(isinstance(n, rules.Dynamic) for n in shape):
+            return self.add(shlo.BroadcastInDimOp(value, [], t))
+        sizes = [n if isinstance(n, int) else self.dim_size(like, d) for d, n in enumerate(shape)]
+        return self.add(shlo.DynamicBroadcastInDimOp.create(
+            operands=[value, self.shape_tensor(sizes)], result_types=[t],
+            properties={"broadcast_dimensions": dense_i64([])}))
 
     def kind_body(self, kind: str, element: str) -> Region:
         """The combining region of a reduction ``kind`` on ``element``s: its

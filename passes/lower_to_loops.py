@@ -94,6 +94,7 @@ from bcast.ir import ops as bc
 from bcast.ir.control_flow import CaseOp, WhileOp
 from bcast.ir.fusion import FusionOp, is_explicit
 from bcast.ir.ops import semantics_of
+from bcast.ir.evaluate import running_scan
 from bcast.ir.loops import (BOUNDS_CHECK_ATTR, CONV_ATTR, GEMM_ATTR, LOOP_FORM_ATTR, PARALLEL_ATTR, REDUCTION_ATTR,
                              SIZE_CHECK_ATTR, RemFOp)
 from bcast.ir.types import NUMPY_DTYPES, dense_i64, element_of, flat_type_shape, has_dynamic_types, split_type
@@ -489,7 +490,9 @@ class DerivedSize:
     of one (``rules.padded_size``), ``reshape``'s ``?`` (the element count
     over the result's static sizes, ``ops.reshape_sizes``), a convolution's
     ``?`` spatial dim (``rules.conv_window_count`` of its input's size and,
-    for ``dynamic_conv``, its padding's values). Computed once, where
+    for ``dynamic_conv``, its padding's values), a ``reduce_window``'s
+    ``?`` dim its windows span (``rules.reduce_window_size`` of the
+    input's size). Computed once, where
     the op is lowered, and by the C runtime before the call
     (lowering/c_sizes.py), which checks the op's run-time rule there.
 
@@ -529,6 +532,12 @@ class DerivedSize:
 
 
 SizeSource = int | SSAValue | tuple[BlockArgument, int] | DerivedSize
+
+
+def spans_window(op: bc.ReduceWindowOp | bc.ReduceWindowBodyOp, d: int) -> bool:
+    """Whether ``op``'s windows span dim ``d`` (its result size there is
+    ``rules.reduce_window_size`` of the input's, not the input's)."""
+    return tuple(values[d] for values in op.window) != (1, 1, 1, 1, 0, 0)
 
 
 
@@ -583,11 +592,12 @@ def size_source(v: SSAValue, d: int) -> SizeSource:
             v, d = op.operand, op.dims.index(d)
         elif isinstance(op, bc.TransposeOp):
             v, d = op.operand, op.perm[d]
-        elif isinstance(op, bc.ReverseOp | bc.CumulativeOp | bc.DynamicUpdateSliceOp | bc.ScatterOp
-                        | bc.ReduceWindowOp):
-            v = op.operand  # (a reduce_window's ``?`` dims are those no window spans)
-        elif isinstance(op, bc.ReduceWindowBodyOp):
-            v = op.inputs[0]  # (its ``?`` dims are those no window spans, as reduce_window's)
+        elif isinstance(op, bc.ReduceWindowOp | bc.ReduceWindowBodyOp):  # a dim no window spans: the input's
+            if spans_window(op, d):
+                return DerivedSize(op, d)
+            v = op.operands[0]
+        elif isinstance(op, bc.ReverseOp | bc.CumulativeOp | bc.DynamicUpdateSliceOp | bc.ScatterOp):
+            v = op.operand
         elif isinstance(op, bc.SortOp):
             v = op.values  # the keys' sizes are the values' (checked at run time)
         elif isinstance(op, bc.DotGeneralOp):
@@ -772,12 +782,20 @@ class FunctionLowering:
         (``DerivedSize``), here at the function's top level, before its nests
         (the C runtime has checked them: no size is negative)."""
         b = self.b
-        for d in range(len(flat_type_shape(op.result.type))):
-            source = size_source(op.result, d)
+        for d in range(len(flat_type_shape(op.results[0].type))):
+            source = size_source(op.results[0], d)
             if not isinstance(source, DerivedSize) or source in self.derived:
                 continue
             if isinstance(op, bc.ConvolutionOp | bc.DynamicConvOp):
                 self.derived[source] = self.conv_size(op, op.conv.dims.output_spatial.index(d))
+                continue
+            if isinstance(op, bc.ReduceWindowOp | bc.ReduceWindowBodyOp):
+                window, strides, base, dilations, low, high = (values[d] for values in op.window)
+                n = self.size(size_source(op.operands[0], d))
+                dilated = b.int((n - 1) * base + 1 if n else 0, "i64") if isinstance(n, int) \
+                    else self.dilated_size(n, base)
+                self.derived[source] = self.window_count(dilated, b.int(low + high, "i64"),
+                                                         (window - 1) * dilations + 1, strides)
                 continue
             sizes = [self.size(s) for s in source.operand_sources()]
             if isinstance(op, bc.ConcatenateOp):
@@ -829,8 +847,18 @@ class FunctionLowering:
             padded = b(arith.AddiOp(padded, dilated))
         else:
             padded = b(arith.AddiOp(dilated, b.int(conv.low[s] + conv.high[s], "i64")))
-        room = b(arith.SubiOp(padded, b.int(span, "i64")))  # padded input - dilated kernel
-        count = b(arith.AddiOp(b(arith.DivSIOp(room, b.int(conv.strides[s], "i64"))), b.int(1, "i64")))
+        return self.window_count(dilated, padded, span, conv.strides[s], padded=True)
+
+    def window_count(self, dilated: SSAValue, padding: SSAValue, span: int, stride: int,
+                     padded: bool = False) -> SSAValue:
+        """``rules.reduce_window_size`` in the loop IR (``index``): the strided
+        positions of a window of ``span`` places in a dilated input of size
+        ``dilated`` padded by ``padding`` (both ``i64``; ``padded``: ``padding``
+        is already the padded size), 0 where the window does not fit."""
+        b = self.b
+        size = padding if padded else b(arith.AddiOp(dilated, padding))
+        room = b(arith.SubiOp(size, b.int(span, "i64")))  # padded input - dilated window
+        count = b(arith.AddiOp(b(arith.DivSIOp(room, b.int(stride, "i64"))), b.int(1, "i64")))
         count = b.select(b(arith.CmpiOp(room, b.int(0, "i64"), "slt")), b.int(0, "i64"), count)
         return b(arith.IndexCastOp(count, IndexType()))
 
@@ -1224,8 +1252,10 @@ class FunctionLowering:
         elif isinstance(op, bc.SortOp):
             self.lower_sort(op)
         elif isinstance(op, bc.ReduceWindowOp):
+            self.derive_sizes(op)  # the ``?`` dims its windows span
             self.lower_reduce_window(op)
         elif isinstance(op, bc.ReduceWindowBodyOp):
+            self.derive_sizes(op)
             self.lower_reduce_window_body(op)
         elif isinstance(op, bc.DotGeneralOp):
             self.lower_dot_general(op)
@@ -1886,7 +1916,7 @@ class FunctionLowering:
             trips = b(arith.IndexCastOp(b.apply("arith.divui", last, value(double)), IndexType()))
         self.in_loop(trips, pair)
 
-    def window_place(self, shape: Sequence[rules.Dim], result: Sequence[rules.Dim], window: Sequence[Sequence[int]],
+    def window_place(self, x: SSAValue, result: Sequence[rules.Dim], window: Sequence[Sequence[int]],
                      ivs: Sequence[SSAValue]) -> Callable[[int, SSAValue], tuple[SSAValue, SSAValue | None]]:
         """For the result element at ``ivs`` of a ``reduce_window`` (or
         ``reduce_window_body``) of an input of ``shape``: the function of
@@ -1895,11 +1925,20 @@ class FunctionLowering:
         a dim whose windows all lie inside the input). Place ``k`` is ``o *
         stride + k * window_dilation - low`` in the dilated, padded input;
         it holds an element when that is in ``[0, (n - 1) * base_dilation]``
-        and a multiple of the base dilation."""
+        and a multiple of the base dilation. The input ``x``'s size is its
+        run-time one on a ``?`` dim (a windowed one is checked at every
+        place; the caller runs no place of an empty input)."""
         b = self.b
+        shape, sizes = flat_type_shape(x.type), self.shape(x)
         _, strides, base_dilations, window_dilations, low, _ = window
-        checked = [not isinstance(n, rules.Dynamic) and (lo != 0 or bd != 1 or (m - 1) * s + (w - 1) * wd >= n)
-                   for n, m, w, s, bd, wd, lo in zip(shape, result, *window[:5])]  # fmt: skip
+        spanned = [tuple(values[d] for values in window) != (1, 1, 1, 1, 0, 0) for d in range(len(shape))]
+        checked = [spanned[d] if isinstance(n, rules.Dynamic) else lo != 0 or bd != 1 or (m - 1) * s + (w - 1) * wd >= n
+                   for d, (n, m, w, s, bd, wd, lo) in enumerate(zip(shape, result, *window[:5]))]  # fmt: skip
+        wide = lambda n: b.int(n, "i64") if isinstance(n, int) else b(arith.IndexCastOp(n, IntegerType(64)))  # noqa: E731
+        dilated = [wide((n - 1) * bd + 1) if isinstance(n, int) else self.dilated_size(n, bd) if c else None
+                   for n, bd, c in zip(sizes, base_dilations, checked)]  # fmt: skip
+        last = [wide(n - 1) if isinstance(n, int) else b(arith.SubiOp(wide(n), b.int(1, "i64"))) if c else None
+                for n, c in zip(sizes, checked)]  # fmt: skip
 
         def place(d: int, k: SSAValue) -> tuple[SSAValue, SSAValue | None]:
             at = b(arith.AddiOp(b(arith.MuliOp(ivs[d], b.index(strides[d]))),
@@ -1907,16 +1946,35 @@ class FunctionLowering:
             if not checked[d]:
                 return at, None
             q = b(arith.SubiOp(b(arith.IndexCastOp(at, IntegerType(64))), b.int(low[d], "i64")))
-            inside = b(arith.CmpiOp(q, b.int((shape[d] - 1) * base_dilations[d] + 1, "i64"), "ult"))
+            inside = b(arith.CmpiOp(q, dilated[d], "ult"))
             if base_dilations[d] != 1:
                 on_element = b(arith.CmpiOp(b.apply("arith.remui", q, b.int(base_dilations[d], "i64")),
                                             b.int(0, "i64"), "eq"))  # fmt: skip
                 inside = b.apply("arith.andi", inside, on_element)
                 q = b.apply("arith.divui", q, b.int(base_dilations[d], "i64"))
-            clamped = b.apply("arith.minui", q, b.int(shape[d] - 1, "i64"))
+            clamped = b.apply("arith.minui", q, last[d])
             return b(arith.IndexCastOp(clamped, IndexType())), inside
 
         return place
+
+    def empty_input_split(self, x: SSAValue, shape: list[int | SSAValue],
+                          windowed: Sequence[int]) -> tuple[list[int | SSAValue], list[int | SSAValue]] | None:
+        """For a window op whose input ``x`` has ``?`` dims ``windowed``
+        (its windows span them), the result's nest shape for an input empty
+        at run time and for one that is not: the outer trip count is the
+        result's in one and 0 in the other (the loop IR has no branch), so
+        no place of an empty input is read. None when no such dim exists."""
+        b = self.b
+        empty = None
+        for d in windowed:
+            n = self.size(size_source(x, d))
+            if not isinstance(n, int):
+                zero = b(arith.CmpiOp(n, b.index(0), "eq"))
+                empty = zero if empty is None else b.apply("arith.ori", empty, zero)
+        if empty is None:
+            return None
+        outer = self.as_index(shape[0])
+        return ([b.select(empty, outer, b.index(0)), *shape[1:]], [b.select(empty, b.index(0), outer), *shape[1:]])
 
     def lower_reduce_window(self, op: bc.ReduceWindowOp) -> None:
         """A fusion boundary: a parallel nest over the result, and in it one
@@ -1945,9 +2003,26 @@ class FunctionLowering:
             self.reduce_window_by_rows(op, target)
             self.written(op.result, target)
             return
-        with self.nest(self.shape(op.result), parallel=True) as ivs:
+        nests = [(self.shape(op.result), 0 in shape)]
+        split = self.empty_input_split(op.operand, nests[0][0], [d for d in range(len(shape)) if spans_window(op, d)])
+        if split is not None:
+            nests = [(split[0], True), (split[1], False)]
+        for nest_shape, empty in nests:
+            self.window_nest(op, target, nest_shape, empty)
+        self.written(op.result, target)
+
+    def window_nest(self, op: bc.ReduceWindowOp, target: SSAValue, nest_shape: list[int | SSAValue],
+                    empty: bool) -> None:
+        """``lower_reduce_window``'s per-element nest over ``nest_shape``;
+        ``empty``: the input has no element (only ``init`` is stored)."""
+        b = self.b
+        element = element_of(op.operand.type)
+        acc = accumulator(element)
+        shape, result = flat_type_shape(op.operand.type), flat_type_shape(op.result.type)
+        window = op.window[0]
+        with self.nest(nest_shape, parallel=True) as ivs:
             init = scalar.convert(b, element, acc, self.value_at(op.init, []))
-            place = self.window_place(shape, result, op.window, ivs)
+            place = self.window_place(op.operand, result, op.window, ivs)
 
             def fold(d: int, at: list[SSAValue], inside: SSAValue | None, carried: SSAValue) -> SSAValue:
                 if d == len(shape):
@@ -1966,9 +2041,8 @@ class FunctionLowering:
                 finally:
                     self.scopes.pop()
 
-            total = init if 0 in shape else fold(0, [], None, init)  # no element: only init
+            total = init if empty else fold(0, [], None, init)  # no element: only init
             b(memref.StoreOp.get(scalar.convert(b, acc, element, total), target, list(ivs)))
-        self.written(op.result, target)
 
     def lower_reduce_window_body(self, op: bc.ReduceWindowBodyOp) -> None:
         """A fusion boundary: a parallel nest over the result, and in it one
@@ -1981,23 +2055,79 @@ class FunctionLowering:
         every place is folded. The element is loaded at the place clamped
         into range and selected against the init value: the loop IR has no
         branch. A dim whose windows always lie inside the input needs no
-        test; a ``?`` dim is one no window spans."""
+        test; a ``?`` dim windows span tests every place against its
+        run-time size, and an input empty at run time is read nowhere
+        (``empty_input_split``). A running window (``running_scan``) is a
+        scan instead (``window_scan``)."""
         b = self.b
         targets = [self.buffer(r) if r.uses else None for r in op.outputs]  # an unused result is not stored
         shape, result = flat_type_shape(op.inputs[0].type), flat_type_shape(op.outputs[0].type)
         window = op.window[0]
+        if (dim := running_scan(op)) is not None and 0 not in result:
+            self.window_scan(op, dim, targets)
+            return
         if 0 in result:
             for r, target in zip(op.outputs, targets):
                 if target is not None:
                     self.written(r, target)
             return
-        with self.nest(self.shape(op.outputs[0]), parallel=True) as ivs:
+        nests = [(self.shape(op.outputs[0]), 0 in shape)]
+        split = self.empty_input_split(op.inputs[0], nests[0][0],
+                                       [d for d in range(len(shape)) if spans_window(op, d)])  # fmt: skip
+        if split is not None:
+            nests = [(split[0], True), (split[1], False)]
+        for nest_shape, empty in nests:
+            self.window_body_nest(op, targets, nest_shape, empty)
+        for r, target in zip(op.outputs, targets):
+            if target is not None:
+                self.written(r, target)
+
+    def window_scan(self, op: bc.ReduceWindowBodyOp, dim: int, targets: list[SSAValue | None]) -> None:
+        """A running window (``running_scan``: each result element folds the
+        elements up to its own along ``dim``, in order) as a scan: a parallel
+        nest over the other dims, in it one ``scf.for`` along ``dim``
+        carrying the accumulators from the init values, each step the body
+        on the element there (``window_body_step``) and its value stored.
+        ``n`` body steps per row where the window nest takes ``n * n``, to
+        the same values: each element folds the same places in the same
+        order, the init values the scan leaves out folding into themselves."""
+        b = self.b
+        shape = self.shape(op.inputs[0])
+        others = [m for k, m in enumerate(shape) if k != dim]
+        with self.nest(others, parallel=True) as ivs:
             inits = [self.value_at(v, []) for v in op.init_values]
-            place = self.window_place(shape, result, op.window, ivs)
+
+            def step(i: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+                at = [*ivs[:dim], i, *ivs[dim:]]
+                folded = self.window_body_step(op, carried, [self.value_at(x, at) for x in op.inputs])
+                for value, target in zip(folded, targets):
+                    if target is not None:
+                        b(memref.StoreOp.get(value, target, at))
+                return folded
+
+            self.scopes.append({})
+            try:
+                b.for_loop(shape[dim], inits, step)
+            finally:
+                self.scopes.pop()
+        for r, target in zip(op.outputs, targets):
+            if target is not None:
+                self.written(r, target)
+
+    def window_body_nest(self, op: bc.ReduceWindowBodyOp, targets: list[SSAValue | None],
+                         nest_shape: list[int | SSAValue], empty: bool) -> None:
+        """``lower_reduce_window_body``'s nest over ``nest_shape``; ``empty``:
+        the inputs have no element (every place folds the init values)."""
+        b = self.b
+        shape, result = flat_type_shape(op.inputs[0].type), flat_type_shape(op.outputs[0].type)
+        window = op.window[0]
+        with self.nest(nest_shape, parallel=True) as ivs:
+            inits = [self.value_at(v, []) for v in op.init_values]
+            place = self.window_place(op.inputs[0], result, op.window, ivs)
 
             def fold(d: int, at: list[SSAValue], inside: SSAValue | None, carried: list[SSAValue]) -> list[SSAValue]:
                 if d == len(shape):
-                    if 0 in shape:  # no element: every place is padding
+                    if empty:  # no element: every place is padding
                         xs = list(inits)
                     else:
                         xs = [self.value_at(x, at) for x in op.inputs]
@@ -2006,7 +2136,7 @@ class FunctionLowering:
                     return self.window_body_step(op, carried, xs)
 
                 def body(k: SSAValue, values: list[SSAValue]) -> list[SSAValue]:
-                    if 0 in shape:
+                    if empty:
                         return fold(d + 1, [*at, k], None, values)
                     index, ok = place(d, k)
                     both = ok if inside is None else inside if ok is None else b.apply("arith.andi", inside, ok)
@@ -2021,9 +2151,6 @@ class FunctionLowering:
             for total, target in zip(fold(0, [], None, inits), targets):
                 if target is not None:
                     b(memref.StoreOp.get(total, target, list(ivs)))
-        for r, target in zip(op.outputs, targets):
-            if target is not None:
-                self.written(r, target)
 
     def window_body_step(self, op: bc.ReduceWindowBodyOp, carried: list[SSAValue],
                          elements: list[SSAValue]) -> list[SSAValue]:

@@ -1124,8 +1124,9 @@ def _one_reduce_window(op: hlo.ReduceWindowOp, x: SSAValue, init: SSAValue, comb
         dim, reverse = form
         return bcast.CumulativeOp(kind, x, dim, reverse)
     (low, high) = zip(*op.pads) if op.pads else ((), ())
-    # (a window spanning a ``?`` dim is refused by the op's verifier: ``hlo.reduce_window_shape``)
-    return bcast.ReduceWindowOp(kind, x, init, op.window, op.strides, *op.dilations, low, high)
+    # (a ``?`` dim windows span keeps a static size the export declares: checked at run time)
+    return bcast.ReduceWindowOp(kind, x, init, op.window, op.strides, *op.dilations, low, high,
+                                result_type=op.out[list(op.inputs).index(x)].type)
 
 
 def _cumulative_form(op: hlo.ReduceWindowOp, kind: str, element: str, init: SSAValue) -> tuple[int, bool] | None:

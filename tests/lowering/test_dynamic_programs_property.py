@@ -420,16 +420,14 @@ def _argmax(draw, values):
 
 
 def _reduce_window(draw, values):
-    """A max pool along one static dim (window 1 on the others, as on a
+    """A max pool along one dim, static or ``?`` (its result size then the
+    window count of the run-time size; window 1 on the others, as on a
     ``?`` batch dim)."""
     i = pick(draw, values, min_rank=1)
     if i is None:
         return None
     dims = values[i][0]
-    axes = [d for d, n in enumerate(dims) if isinstance(n, int)]
-    if not axes:
-        return None
-    axis = draw(st.sampled_from(axes))
+    axis = draw(st.sampled_from(range(len(dims))))
     w, s = draw(st.integers(1, 2)), draw(st.integers(1, 2))
     window = [w if d == axis else 1 for d in range(len(dims))]
     strides = [s if d == axis else 1 for d in range(len(dims))]

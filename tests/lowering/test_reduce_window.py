@@ -266,6 +266,150 @@ def test_dynamic_dims_no_window_spans_run_at_sizes_0_1_3(backend, name):
         assert_matches(f(x, init), oracle(kind, x, init, *window), element, kind)
 
 
+SPANNED_CASES = {
+    # name: (a case as CASES, the dims written ?): dims windows span, their
+    # result sizes computed at run time (rules.reduce_window_size)
+    "max_pool_rows_and_columns": (CASES["max_pool_same_strided"], (1, 2)),
+    "avg_pool_columns": (CASES["avg_pool_sum"], (2,)),
+    "dilated_both": (CASES["dilated"], (0, 1)),
+    "negative_padding": (CASES["negative_padding"], (0, 1)),
+    "row_padded_strided_dilated": (CASES["row_padded_strided_dilated"], (1,)),
+    "row_cropped": (CASES["row_cropped"], (0, 1)),
+    "window_wider_than_row": (CASES["row_window_wider_than_row"], (1,)),
+    "f16_sum_row": (CASES["f16_sum"], (1,)),
+    "product_wraps_row": (CASES["product_wraps"], (1,)),
+    "init_not_identity": (CASES["init_not_identity"], (0, 1)),
+}
+SPANNED_SIZES = (0, 1, 2, 3, 7)
+"""Sizes of the ``?`` dims: empty, one, smaller than most windows (an
+empty result), and larger."""
+
+
+def spanned_program(case, dynamic) -> str:
+    kind, shape, element, _, *window = case
+    as_dynamic = lambda s: tensor(["?" if k in dynamic else n for k, n in enumerate(s)], element)  # noqa: E731
+    text = program(kind, shape, element, *window)
+    result = result_shape(shape, *window)
+    return text.replace(tensor(shape, element), as_dynamic(shape)).replace(tensor(result, element), as_dynamic(result))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", sorted(SPANNED_CASES))
+def test_dims_windows_span_compile_once_and_run_at_every_size(backend, name):
+    """One compile of a program whose ``?`` dims windows span (pooling over
+    a symbolic length) runs at sizes 0, 1, 2, 3 and 7 of them, equal to the
+    oracle: the result's size there is the window count of the run-time
+    size (an empty result where no window fits)."""
+    case, dynamic = SPANNED_CASES[name]
+    kind, shape, element, init, *window = case
+    f = bcast.compile(spanned_program(case, dynamic), backend=backend)
+    init = np.asarray(init, DTYPES[element])
+    for size in SPANNED_SIZES:
+        x = sample(tuple(size if k in dynamic else n for k, n in enumerate(shape)), element, size)
+        assert_matches(f(x, init), oracle(kind, x, init, *window), element, kind)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_static_declared_size_of_a_spanned_dim_is_checked_at_run_time(backend):
+    """A result declared ``3`` where its size is the window count of a ``?``
+    input: the size that gives 3 runs; another is a located error in the
+    reference's words on every backend, nothing returned."""
+    window = ((2,), (2,), (2,), (1,), (1,), (0,))
+    text = program("add", (3,), "f32", *window)  # 3 elements dilated by 2 and padded by 1: 3 windows
+    assert text.count("tensor<3xf32>") == 5
+    text = text.replace("(%x: tensor<3xf32>", "(%x: tensor<?xf32>").replace("(tensor<3xf32>,", "(tensor<?xf32>,")
+    f = bcast.compile(text, backend=backend, filename="w.mlir")
+    x = np.arange(3, dtype=np.float32)
+    np.testing.assert_array_equal(f(x, np.float32(0)), oracle("add", x, 0.0, *window))
+    with pytest.raises(bcast.BcastError) as info:
+        f(np.arange(4, dtype=np.float32), np.float32(0))
+    assert str(info.value).splitlines()[0] == ("w.mlir:3:8: error: 'bcast.reduce_window' op result has shape (4,) "
+                                               "at run time, which its type tensor<3xf32> does not allow")
+
+
+@pytest.mark.parametrize("name", sorted(SPANNED_CASES))
+def test_windows_over_dynamic_dims_written_back_run_on_xla(name):
+    """``-t stablehlo`` writes a window over ``?`` dims as ``reduce_window``
+    of ``?`` result dims (a non-identity ``init`` folded in by a
+    ``dynamic_broadcast_in_dim`` to the sizes ``get_dimension_size`` reads);
+    jaxlib's shape refinement and XLA run it at each size to the oracle's
+    values (XLA sums f16 in f16: the f16 tolerance)."""
+    from bcast.tools.jax_bridge import refined_stablehlo, run_stablehlo
+
+    case, dynamic = SPANNED_CASES[name]
+    kind, shape, element, init, *window = case
+    exported = written_back(spanned_program(case, dynamic))
+    init = np.asarray(init, DTYPES[element])
+    for size in (1, 3, 7):
+        x = sample(tuple(size if k in dynamic else n for k, n in enumerate(shape)), element, size)
+        (got,) = run_stablehlo(refined_stablehlo(exported, [x.shape, init.shape]), (x, init))
+        assert_matches(np.asarray(got), oracle(kind, x, init, *window), element, kind)
+
+
+DECLARED_WIDTH = """
+func.func @main(%x: tensor<2x?xf32>) -> tensor<2x3xf32> {
+  %cst = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %0 = "stablehlo.reduce_window"(%x, %cst) <{window_dimensions = array<i64: 1, 3>, window_strides = array<i64: 1, 2>, padding = dense<[[0, 0], [1, 1]]> : tensor<2x2xi64>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %1 = stablehlo.maximum %a, %b : tensor<f32>
+    stablehlo.return %1 : tensor<f32>
+  }) : (tensor<2x?xf32>, tensor<f32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_imported_static_width_of_a_spanned_dim_is_checked_at_run_time(backend):
+    """StableHLO declaring ``2x3`` for a pool over ``2x?``: widths 5 and 6
+    give 3 windows (SAME-like padding 1, 1, stride 2), 7 gives 4: an error."""
+    f = bcast.compile(DECLARED_WIDTH, backend=backend, filename="w.mlir")
+    for width in (5, 6):
+        x = sample((2, width), "f32", width)
+        want = oracle("maximum", x, np.float32(-np.inf), (1, 3), (1, 2), (1, 1), (1, 1), (0, 1), (0, 1))
+        assert_matches(f(x), want, "f32", "maximum")
+    with pytest.raises(bcast.BcastError) as info:
+        f(sample((2, 7), "f32", 7))
+    assert str(info.value).splitlines()[0] == ("w.mlir:4:8: error: 'bcast.reduce_window' op result has shape (2, 4) "
+                                               "at run time, which its type tensor<2x3xf32> does not allow")
+
+
+def symbolic_pools():
+    """Pooling over a symbolic length, as ``jax.export`` writes it with
+    ``symbolic_shape("b, n")``: static windows, strides and padding on ``?``
+    dims (a ``stablehlo.reduce_window`` of ``?`` result dims)."""
+    jax = pytest.importorskip("jax")
+    lax, jnp = jax.lax, jax.numpy
+    return {
+        "max_pool_valid": lambda x: lax.reduce_window(x, -jnp.inf, lax.max, (1, 3), (1, 2), "VALID"),
+        "avg_pool": lambda x: lax.reduce_window(x, 0.0, lax.add, (1, 3), (1, 1), "VALID") / 3.0,
+        "padded_dilated": lambda x: lax.reduce_window(x, 0.0, lax.add, (2, 2), (1, 1), ((1, 0), (1, 2)),
+                                                      window_dilation=(1, 2)),
+        "base_dilated": lambda x: lax.reduce_window(x, -jnp.inf, lax.max, (1, 3), (1, 2), ((0, 0), (2, 1)),
+                                                    base_dilation=(1, 2)),
+    }
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", ["max_pool_valid", "avg_pool", "padded_dilated", "base_dilated"])
+def test_symbolic_jax_pools_compile_once_and_run_as_jax_jit(backend, name):
+    """``jax.export`` of a pool over ``(b, n)``, compiled once, at several
+    ``n`` (JAX asserts ``n >= 1``) including ones smaller than the window."""
+    import jax
+    from jax import export
+
+    fn = symbolic_pools()[name]
+    spec = jax.ShapeDtypeStruct(export.symbolic_shape("b, n"), np.float32)
+    text = export.export(jax.jit(fn))(spec).mlir_module()
+    assert '"stablehlo.reduce_window"' in text and "tensor<?x?xf32>" in text
+    f = bcast.compile(text, backend=backend)
+    for n in (1, 2, 4, 9):
+        x = (np.random.default_rng(n).standard_normal((2, n)) * 4).astype(np.float32)
+        got, want = np.asarray(f(x)), np.asarray(jax.jit(fn)(x))
+        assert got.shape == want.shape, (n, got.shape, want.shape)
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
 @pytest.mark.slow  # ASan/UBSan builds (the thorough run, CI)
 def test_c_reduce_window_is_clean_under_sanitizers(tmp_path):
     """The C target's loops read and write only inside their buffers, given
@@ -281,6 +425,9 @@ def test_c_reduce_window_is_clean_under_sanitizers(tmp_path):
         text = program(kind, shape, element, *window).replace(tensor(shape, element), as_dynamic(shape))
         text = text.replace(tensor(result_shape(shape, *window), element), as_dynamic(result_shape(shape, *window)))
         programs.append((name, text, [{0: n} for n in (0, 1, 3)]))
+    for name, (case, dynamic) in sorted(SPANNED_CASES.items()):
+        programs.append((f"spanned_{name}", spanned_program(case, dynamic),
+                         [{0: n} for n in SPANNED_SIZES]))
     units, calls, refused, _ = sanitized_units(programs, tmp_path, "w")
     assert refused == []
     run_sanitized(units, calls, tmp_path, c_runtime.require_compiler())

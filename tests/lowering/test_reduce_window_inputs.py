@@ -11,7 +11,9 @@ runs on XLA; the forms left are refused, located, naming the op."""
 
 from __future__ import annotations
 
+import functools
 import itertools
+from collections.abc import Sequence
 
 import numpy as np
 import pytest
@@ -250,11 +252,52 @@ def test_a_shape_polymorphic_jax_export_runs_at_three_sizes_as_jax(backend):
         np.testing.assert_array_equal(f(x), np.asarray(jax.jit(row_argmax_pool)(x)))
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_windows_over_dynamic_rows_and_columns_run_at_every_size(backend):
+    """A window spanning ``?`` dims: the result's sizes are the window
+    counts of the run-time sizes (none when the input is smaller than the
+    window, or empty), from one compile; bounded dims run up to their bound."""
+    for bounds in ("", ", #stablehlo.bounds<4, 8>"):
+        f = bcast.compile(mixed("?x?", "?x?", "2, 3", bounds), backend=backend)
+        for rows, columns in ((0, 0), (0, 5), (1, 2), (1, 3), (2, 3), (4, 8), (3, 7)):
+            x = ties((rows, columns), rows * 10 + columns)
+            i = np.arange(x.size, dtype=np.int32).reshape(x.shape)
+            want = oracle(x, (2, 3), (1, 1), ((0, 0), (0, 0)), (1, 1), (1, 1))[1]
+            got = f(x, i)
+            assert got.shape == want.shape, (bounds, rows, columns)
+            np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_inputs_of_two_run_time_shapes_are_a_located_error(backend):
+    """The values and the indices of a ``?`` pool must have one shape when
+    it runs: another is the verifier's words at the op, on every backend
+    (nothing read past an input)."""
+    f = bcast.compile(mixed("?x?", "?x?", "2, 3"), backend=backend, filename="pool.mlir")
+    with pytest.raises(bcast.BcastError) as info:
+        f(np.zeros((3, 5), np.float32), np.zeros((3, 4), np.int32))
+    assert str(info.value).splitlines()[0] == ("pool.mlir:4:10: error: 'bcast.reduce_window_body' op expects all "
+                                               "inputs to have one shape, got (3, 5) and (3, 4)")
+
+
+def symbolic_argmax_pool(x):
+    index = jnp.broadcast_to(jnp.arange(x.shape[1], dtype=jnp.int32), x.shape)
+    return jax.lax.reduce_window((x, index), (-jnp.inf, jnp.int32(-1)), larger, (1, 3), (1, 2), ((0, 0), (1, 1)))[1]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_argmax_pool_over_a_symbolic_length_runs_as_jax(backend):
+    """``jax.export`` with ``symbolic_shape("b, n")``: the pool's windows span
+    ``n``; one compile runs at ``n`` of 1 (smaller than the window), 2, 5, 8."""
+    text = exported(symbolic_argmax_pool, ("b, n",))
+    assert "tensor<?x?xf32>" in text and '"stablehlo.reduce_window"' in text
+    f = bcast.compile(text, backend=backend)
+    for n in (1, 2, 5, 8):
+        x = ties((3, n), n)
+        np.testing.assert_array_equal(f(x), np.asarray(jax.jit(symbolic_argmax_pool)(x)))
+
+
 REFUSALS = {
-    # a window spanning a ? dim: its result size would be computed at run time
-    "window over ?": (mixed("?x6", "?x4", "2, 3"),
-                      "pool.mlir:4:10: error: 'stablehlo.reduce_window' op a window over a dynamic dimension is "
-                      "not supported"),
     # a body op that is not elementwise
     "reshape in the body": (mixed("2x6", "1x4", "2, 3").replace(
         "%k = stablehlo.select %gt, %bi, %ai : tensor<i1>, tensor<i32>",
@@ -362,18 +405,183 @@ def test_random_pools_match_the_oracle(backend):
     check()
 
 
+def running_program(shape, dim: int, init: str = "0xFF800000", reverse: bool = False) -> str:
+    """The written argmax pool with a running window along ``dim`` (the
+    window of the whole dim padded by its size - 1 before it, or after it
+    with ``reverse``), ``init`` the value's init value."""
+    n = shape[dim]
+    window = [n if d == dim else 1 for d in range(len(shape))]
+    pad = [n - 1 if d == dim else 0 for d in range(len(shape))]
+    zeros, ones = [0] * len(shape), [1] * len(shape)
+    text = pool_program(list(shape), window, ones, ones, ones, zeros if reverse else pad, pad if reverse else zeros)
+    return text.replace("dense<0xFF800000> : tensor<f32>", f"dense<{init}> : tensor<f32>")
+
+
+RUNNING = {
+    # name: (shape, dim, the value's init value, reverse)
+    "rows": ((37, 3), 0, "0xFF800000", False),
+    "columns": ((4, 50), 1, "0xFF800000", False),
+    "one_dim": ((64,), 0, "0xFF800000", False),
+    "init_above_every_element": ((6, 9), 1, "5.0", False),  # GT keeps (5, -1) against itself: still a scan
+    "reversed": ((5, 8), 1, "0xFF800000", True),
+}
+
+RUNNING_SUM_FROM_ONE = """
+func.func @main(%x: tensor<3x8xf32>) -> tensor<3x8xf32> {
+  %one = bcast.constant dense<1.0> : tensor<f32>
+  %r = bcast.reduce_window_body (%x) init (%one), window = [1, 8], strides = [1, 1], base_dilations = [1, 1], window_dilations = [1, 1], low = [0, 7], high = [0, 0] : (tensor<3x8xf32>, tensor<f32>) -> (tensor<3x8xf32>) {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = bcast.add %a, %b : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    bcast.yield %s : tensor<f32>
+  }
+  func.return %r : tensor<3x8xf32>
+}
+"""
+"""A running sum from 1: the body changes its init value (1 + 1), so every
+element folds the padding's 1s too (element i: 8 - i ones): no scan."""
+
+
+def test_a_running_window_whose_body_changes_the_init_is_no_scan():
+    from bcast.ir import ops as bc
+    from bcast.ir.evaluate import running_scan
+    from bcast.tools import driver
+
+    module = driver.load(RUNNING_SUM_FROM_ONE, "sum.mlir", None)
+    (op,) = [o for o in module.walk() if isinstance(o, bc.ReduceWindowBodyOp)]
+    assert running_scan(op) is None
+    x = np.arange(24, dtype=np.float32).reshape(3, 8)
+    want = np.cumsum(x, axis=1) + (8 - np.arange(8))  # independent: the prefix sum and the padding's ones
+    for backend in BACKENDS:
+        np.testing.assert_array_equal(bcast.compile(RUNNING_SUM_FROM_ONE, backend=backend)(x), want, err_msg=backend)
+
+
+@pytest.mark.parametrize("name", sorted(RUNNING))
+def test_running_scan_recognises_only_the_windows_a_scan_computes(name):
+    """``evaluate.running_scan``: a window of the whole dim padded before it
+    whose body folds the init values into themselves; not one padded after
+    it (the init values fold after the elements). An init value the body
+    keeps (5 against 5 under GT) is still a scan: the body's value decides."""
+    from bcast.ir import ops as bc
+    from bcast.ir.evaluate import running_scan
+    from bcast.tools import driver
+
+    shape, dim, init, reverse = RUNNING[name]
+    module = driver.load(running_program(shape, dim, init, reverse), "running.mlir", None,
+                         pipeline="convert-stablehlo-to-bcast")
+    (op,) = [o for o in module.walk() if isinstance(o, bc.ReduceWindowBodyOp)]
+    assert running_scan(op) == (None if reverse else dim)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", sorted(RUNNING))
+def test_running_windows_fold_as_the_oracle(backend, name):
+    """A running argmax (a scan on the numpy and C backends, the window
+    elsewhere) gives the oracle's (value, index) pairs, ties and all."""
+    shape, dim, init, reverse = RUNNING[name]
+    x = ties(shape, len(name))
+    index = np.arange(x.size, dtype=np.int32).reshape(shape)
+    n = shape[dim]
+    window = [n if d == dim else 1 for d in range(len(shape))]
+    pads = [(0, n - 1) if reverse else (n - 1, 0) if d == dim else (0, 0) for d in range(len(shape))]
+    got = bcast.compile(running_program(shape, dim, init, reverse), backend=backend)(x, index)
+    want = running_oracle(x, window, pads, float.fromhex("-inf") if init == "0xFF800000" else float(init))
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)
+
+
+def running_oracle(x, window, pads, init):
+    """``oracle`` with the value's init value ``init``: each window folded
+    place by place from (init, -1), padding places holding (init, -1)."""
+    rank = x.ndim
+    index = np.arange(x.size).reshape(x.shape)
+    values, indices = np.zeros(x.shape, np.float32), np.zeros(x.shape, np.int32)
+    for o in itertools.product(*map(range, x.shape)):
+        best = (init, -1)
+        for k in itertools.product(*map(range, window)):
+            q = [o[d] + k[d] - pads[d][0] for d in range(rank)]
+            v = (float(x[tuple(q)]), int(index[tuple(q)])) if all(0 <= q[d] < x.shape[d] for d in range(rank)) \
+                else (init, -1)
+            if v[0] > best[0]:  # the written body: GT keeps the earlier of equal values
+                best = v
+        values[o], indices[o] = best
+    return values, indices
+
+
+def dynamic_pool_program(rank: int, dynamic: Sequence[bool], window, strides, base, dilation, low, high) -> str:
+    """``pool_program`` with the dims ``dynamic`` says written ``?`` in the
+    input and result types (a static one keeps its size 4)."""
+    shape = [4] * rank
+    text = pool_program(shape, window, strides, base, dilation, low, high)
+    out = [rules.reduce_window_size(*d) for d in zip(shape, window, strides, base, dilation, low, high)]
+    t = lambda s, e: f"tensor<{'x'.join(map(str, s))}{'x' if s else ''}{e}>"  # noqa: E731
+    for element in ("f32", "i32"):
+        text = text.replace(t(shape, element), t(["?" if q else n for q, n in zip(dynamic, shape)], element))
+        text = text.replace(t(out, element), t(["?" if q else n for q, n in zip(dynamic, out)], element))
+    return text
+
+
+@functools.cache
+def compiled_pool(text: str, backend: str):
+    return bcast.compile(text, backend=backend)
+
+
+@st.composite
+def dynamic_pools(draw):
+    """A random window geometry (``pools``' ranges) over a rank-1 or rank-2
+    input whose dims are ``?`` or 4, and two run-time sizes of the ``?``
+    dims (0 to 6: empty, smaller than the window, larger)."""
+    rank = draw(st.integers(1, 2))
+    dynamic = [draw(st.booleans()) for _ in range(rank)]
+    if not any(dynamic):
+        dynamic[0] = True
+    geometry = [[draw(st.integers(lo, hi)) for _ in range(rank)] for lo, hi in ((1, 4), (1, 3), (1, 2), (1, 2))]
+    low = [draw(st.integers(0, 3)) for _ in range(rank)]
+    high = [draw(st.integers(0, 3)) for _ in range(rank)]
+    sizes = [draw(st.integers(0, 6)) for _ in range(2)]
+    return rank, dynamic, (*geometry, low, high), sizes
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_property_windows_over_dynamic_dims_match_the_reference_and_the_oracle(backend):
+    """Property: a program whose ``?`` dims random windows span, compiled
+    once, gives at each run-time size the reference's (value, index) pairs
+    and the Python oracle's, on every backend."""
+    @settings(max_examples=examples(8 if backend == "c" else 30), deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(dynamic_pools(), st.integers(0, 2**16))
+    def check(case, seed):
+        rank, dynamic, geometry, sizes = case
+        text = dynamic_pool_program(rank, dynamic, *geometry)
+        f, reference = compiled_pool(text, backend), compiled_pool(text, "reference")
+        window, strides, base, dilation, low, high = geometry
+        for n in sizes:
+            shape = tuple(n if q else 4 for q in dynamic)
+            x = np.random.default_rng(seed + n).integers(-2, 3, shape).astype(np.float32)
+            index = np.arange(x.size, dtype=np.int32).reshape(shape)
+            got, want = f(x, index), reference(x, index)
+            for g, w, o in zip(got, want, oracle(x, window, strides, list(zip(low, high)), base, dilation)):
+                np.testing.assert_array_equal(g, w)
+                np.testing.assert_array_equal(g, o)
+
+    check()
+
+
 @pytest.mark.slow  # ASan/UBSan builds (the thorough run, CI)
 def test_c_reduce_window_body_is_clean_under_sanitizers(tmp_path):
     """The C target's loops read and write only inside their buffers: a
-    padded, base-dilated, strided window, an empty input with padding, and
-    ``?`` rows at sizes 0, 1 and 3."""
+    padded, base-dilated, strided window, an empty input with padding,
+    ``?`` rows at sizes 0, 1 and 3, and ``?`` dims windows span at sizes 0,
+    1, 2 and 5."""
     from bcast.lowering import c_runtime
     from bcast.tests.lowering.test_c_dynamic import run_sanitized, sanitized_units
 
     programs = [
         ("padded", pool_program([4, 7], [3, 2], [2, 3], [2, 1], [1, 2], [2, -1], [1, 3]), [{}]),
         ("empty", pool_program([0, 3], [2, 2], [1, 1], [1, 1], [1, 1], [1, 1], [1, 0]), [{}]),
-        ("rows", mixed("?x6", "?x4", "1, 3"), [{0: n} for n in (0, 1, 3)]),
+        ("rows", mixed("?x6", "?x4", "1, 3"), [{0: n, 1: n} for n in (0, 1, 3)]),
+        ("spanned", dynamic_pool_program(2, [True, True], [2, 3], [1, 2], [2, 1], [1, 2], [1, 0], [0, 2]),
+         [{0: n, 1: n} for n in (0, 1, 2, 5)]),
+        ("running", running_program((6, 5), 1), [{}]),
     ]
     units, calls, refused, _ = sanitized_units(programs, tmp_path, "wb")
     assert refused == []

@@ -31,3 +31,19 @@ func.func @main(%x: tensor<3x2xf32>, %init: tensor<f32>, %h: tensor<4xf16>, %i: 
 // CHECK-NEXT: func.return %[[MAX]], %[[WITH_INIT]], %[[NARROW]]
   func.return %0, %1, %2 : tensor<2x2xi32>, tensor<2x2xf32>, tensor<2xf16>
 }
+
+// A window over a ? dim: the result dim is ? (XLA computes the window count
+// once jaxlib's shape refinement knows the size); init is folded in by a
+// dynamic_broadcast_in_dim to the result's sizes, read by get_dimension_size.
+
+// CHECK-LABEL: func.func @sum_symbolic_length
+// CHECK:         %[[R:.*]] = "stablehlo.reduce_window"(%x, %{{.*}}) <{{.*}}padding = dense<{{\[\[}}0, 0], [1, 1]]> : tensor<2x2xi64>{{.*}}window_dimensions = array<i64: 1, 3>, window_strides = array<i64: 1, 2>}>
+// CHECK:         }) : (tensor<2x?xf32>, tensor<f32>) -> tensor<2x?xf32>
+// CHECK-NEXT:    %[[N:.*]] = stablehlo.get_dimension_size %[[R]], dim = 1 : (tensor<2x?xf32>) -> tensor<i32>
+// CHECK:         %[[SHAPE:.*]] = stablehlo.concatenate %{{.*}}, %{{.*}}, dim = 0 : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+// CHECK-NEXT:    %[[INIT:.*]] = stablehlo.dynamic_broadcast_in_dim %init, %[[SHAPE]], dims = [] : (tensor<f32>, tensor<2xi64>) -> tensor<2x?xf32>
+// CHECK-NEXT:    %{{.*}} = stablehlo.add %[[R]], %[[INIT]] : tensor<2x?xf32>
+func.func @sum_symbolic_length(%x: tensor<2x?xf32>, %init: tensor<f32>) -> tensor<2x?xf32> {
+  %0 = bcast.reduce_window add %x, %init, window = [1, 3], strides = [1, 2], base_dilations = [1, 1], window_dilations = [1, 1], low = [0, 1], high = [0, 1] : (tensor<2x?xf32>, tensor<f32>) -> tensor<2x?xf32>
+  func.return %0 : tensor<2x?xf32>
+}

@@ -86,21 +86,7 @@ func.func @window_of_two(%x: tensor<?x3xf32>, %y: tensor<?x3xi32>) -> tensor<?x2
   return %0#1 : tensor<?x2xi32>
 }
 
-// -----
 
-// A reduce_window whose windows span a ? dim (its size would be computed at
-// run time): refused by the op's own verifier, before the import.
-func.func @window_along_dynamic(%x: tensor<?x3xf32>) -> tensor<?x3xf32> {
-  %c = stablehlo.constant dense<0.0> : tensor<f32>
-  // expected-error @+2 {{'stablehlo.reduce_window' op a window over a dynamic dimension is not supported}}
-  // expected-note @+1 {{only a dimension the window keeps whole (size, strides and dilations 1, no padding) may be dynamic}}
-  %0 = "stablehlo.reduce_window"(%x, %c) <{window_dimensions = array<i64: 2, 1>, padding = dense<[[1, 0], [0, 0]]> : tensor<2x2xi64>}> ({
-  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
-    %s = stablehlo.maximum %a, %b : tensor<f32>
-    stablehlo.return %s : tensor<f32>
-  }) : (tensor<?x3xf32>, tensor<f32>) -> tensor<?x3xf32>
-  return %0 : tensor<?x3xf32>
-}
 
 // -----
 

@@ -118,3 +118,35 @@ func.func @max_pool_dynamic_batch(%arg0: tensor<?x8x8x3xf32>) -> tensor<?x4x4x3x
   }) : (tensor<?x8x8x3xf32>, tensor<f32>) -> tensor<?x4x4x3xf32>
   return %0 : tensor<?x4x4x3xf32>
 }
+
+// -----
+
+// A window over a ? dim (jax.export's max pool over a symbolic length n):
+// taken, the result dim ? (the window count of the run-time size).
+// CHECK-LABEL: func.func @max_pool_symbolic_length
+func.func @max_pool_symbolic_length(%arg0: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %cst = stablehlo.constant dense<0xFF800000> : tensor<f32>
+// CHECK: %{{.*}} = bcast.reduce_window maximum %arg0, %{{.*}}, window = [1, 3], strides = [1, 2], base_dilations = [1, 1], window_dilations = [1, 1], low = [0, 0], high = [0, 0] : (tensor<?x?xf32>, tensor<f32>) -> tensor<?x?xf32>
+  %0 = "stablehlo.reduce_window"(%arg0, %cst) <{window_dimensions = array<i64: 1, 3>, window_strides = array<i64: 1, 2>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %1 = stablehlo.maximum %a, %b : tensor<f32>
+    stablehlo.return %1 : tensor<f32>
+  }) : (tensor<?x?xf32>, tensor<f32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// A static size the export declares for a ? dim windows span is kept (it is
+// checked when the op runs).
+// CHECK-LABEL: func.func @max_pool_declared_width
+func.func @max_pool_declared_width(%x: tensor<2x?xf32>) -> tensor<2x3xf32> {
+  %cst = stablehlo.constant dense<0xFF800000> : tensor<f32>
+// CHECK: %{{.*}} = bcast.reduce_window maximum %x, %{{.*}}, window = [1, 3], strides = [1, 2], base_dilations = [1, 1], window_dilations = [1, 1], low = [0, 1], high = [0, 1] : (tensor<2x?xf32>, tensor<f32>) -> tensor<2x3xf32>
+  %0 = "stablehlo.reduce_window"(%x, %cst) <{window_dimensions = array<i64: 1, 3>, window_strides = array<i64: 1, 2>, padding = dense<[[0, 0], [1, 1]]> : tensor<2x2xi64>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %1 = stablehlo.maximum %a, %b : tensor<f32>
+    stablehlo.return %1 : tensor<f32>
+  }) : (tensor<2x?xf32>, tensor<f32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}

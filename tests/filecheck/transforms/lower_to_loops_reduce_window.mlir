@@ -91,3 +91,29 @@ func.func @f16_sum(%x: tensor<4x6xf16>, %init: tensor<f16>) -> tensor<4x3xf16> {
   %0 = bcast.reduce_window add %x, %init, window = [2, 2], strides = [1, 2], base_dilations = [1, 1], window_dilations = [1, 1], low = [1, 0], high = [0, 0] : (tensor<4x6xf16>, tensor<f16>) -> tensor<4x3xf16>
   func.return %0 : tensor<4x3xf16>
 }
+
+// A window over a ? dim: its result size is computed once at the top, the
+// window count of the run-time size (rules.reduce_window_size: the size
+// padded by 1 + 1, less the window's 3 places, over the stride 2, plus 1; 0
+// when negative), and sizes the scratch row and the loops over it.
+
+// CHECK-LABEL: func.func @pool_symbolic_length
+func.func @pool_symbolic_length(%x: tensor<2x?xf32>, %init: tensor<f32>) -> tensor<2x?xf32> {
+// CHECK-DAG:  %[[C2:.*]] = arith.constant 2 : i64
+// CHECK-DAG:  %[[C3:.*]] = arith.constant 3 : i64
+// CHECK-DAG:  %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK-DAG:  %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK:      %[[N:.*]] = memref.dim %x, %{{.*}} : memref<2x?xf32>
+// CHECK-NEXT: %[[WIDE:.*]] = arith.index_cast %[[N]] : index to i64
+// CHECK-NEXT: %[[PADDED:.*]] = arith.addi %[[WIDE]], %[[C2]] : i64
+// CHECK-NEXT: %[[ROOM:.*]] = arith.subi %[[PADDED]], %[[C3]] : i64
+// CHECK-NEXT: %[[Q:.*]] = arith.divsi %[[ROOM]], %[[C2]] : i64
+// CHECK-NEXT: %[[COUNT:.*]] = arith.addi %[[Q]], %[[ONE]] : i64
+// CHECK-NEXT: %[[NONE:.*]] = arith.cmpi slt, %[[ROOM]], %[[ZERO]] : i64
+// CHECK-NEXT: %[[SIZE:.*]] = arith.select %[[NONE]], %[[ZERO]], %[[COUNT]] : i64
+// CHECK-NEXT: %[[M:.*]] = arith.index_cast %[[SIZE]] : i64 to index
+// CHECK:      memref.alloc(%[[M]]) : memref<?xf32>
+// CHECK-NEXT: scf.for %{{.*}} = %{{.*}} to %[[M]] step
+  %0 = bcast.reduce_window maximum %x, %init, window = [1, 3], strides = [1, 2], base_dilations = [1, 1], window_dilations = [1, 1], low = [0, 1], high = [0, 1] : (tensor<2x?xf32>, tensor<f32>) -> tensor<2x?xf32>
+  func.return %0 : tensor<2x?xf32>
+}

@@ -99,20 +99,21 @@ func.func @wrong_result_shape(%x: tensor<4x3xf32>, %c: tensor<f32>) {
 
 // -----
 
-// A ? dim takes only a window of 1, stride 1, no dilation and no padding.
-func.func @window_spans_a_dynamic_dim(%x: tensor<?x3xf32>, %c: tensor<f32>) {
-  // expected-error @+1 {{'bcast.reduce_window' op reduce_window's windows span dynamic dimension 0 (?)}}
-  %0 = bcast.reduce_window add %x, %c, window = [2, 1], strides = [1, 1], base_dilations = [1, 1], window_dilations = [1, 1], low = [0, 0], high = [0, 0] : (tensor<?x3xf32>, tensor<f32>) -> tensor<?x3xf32>
-  // expected-note @-1 {{a dynamic dimension takes a window of 1, stride 1, no dilation and no padding (a batch dim of max or average pooling)}}
+// A window over a ? dim gives a ? result dim (the window count of the
+// run-time size; a static declared size is checked at run time) bounded by
+// the count of the input's bound: 8 columns padded by 1 hold 4 windows of
+// 2 every 2, 8 rows 7 windows of 2; a declared size above that is refused.
+func.func @bounded_dim_declared_larger(%x: tensor<?x3xf32, #stablehlo.bounds<8, ?>>, %c: tensor<f32>) {
+  // expected-error @+1 {{'bcast.reduce_window' op inferred type(s) 'tensor<?x3xf32, #stablehlo.bounds<7, ?>>' are incompatible with return type(s) of operation 'tensor<8x3xf32>'}}
+  %0 = bcast.reduce_window add %x, %c, window = [2, 1], strides = [1, 1], base_dilations = [1, 1], window_dilations = [1, 1], low = [0, 0], high = [0, 0] : (tensor<?x3xf32, #stablehlo.bounds<8, ?>>, tensor<f32>) -> tensor<8x3xf32>
   func.return
 }
 
 // -----
 
 func.func @padding_along_a_bounded_dim(%x: tensor<4x?xf32, #stablehlo.bounds<?, 8>>, %c: tensor<f32>) {
-  // expected-error @+1 {{'bcast.reduce_window' op reduce_window's windows span dynamic dimension 1 (?<=8)}}
-  %0 = bcast.reduce_window add %x, %c, window = [1, 1], strides = [1, 1], base_dilations = [1, 1], window_dilations = [1, 1], low = [0, 1], high = [0, 0] : (tensor<4x?xf32, #stablehlo.bounds<?, 8>>, tensor<f32>) -> tensor<4x?xf32, #stablehlo.bounds<?, 9>>
-  // expected-note @-1 {{a dynamic dimension takes a window of 1, stride 1, no dilation and no padding (a batch dim of max or average pooling)}}
+  // expected-error @+1 {{'bcast.reduce_window' op inferred type(s) 'tensor<4x?xf32, #stablehlo.bounds<?, 4>>' are incompatible with return type(s) of operation 'tensor<4x6xf32>'}}
+  %0 = bcast.reduce_window add %x, %c, window = [1, 2], strides = [1, 2], base_dilations = [1, 1], window_dilations = [1, 1], low = [0, 1], high = [0, 0] : (tensor<4x?xf32, #stablehlo.bounds<?, 8>>, tensor<f32>) -> tensor<4x6xf32>
   func.return
 }
 

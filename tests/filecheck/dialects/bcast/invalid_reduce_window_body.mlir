@@ -55,13 +55,13 @@ func.func @captured(%x: tensor<4xf32>, %i: tensor<4xi32>, %c: tensor<f32>, %z: t
 
 // -----
 
-func.func @window_over_dynamic(%x: tensor<?xf32>, %i: tensor<?xi32>, %c: tensor<f32>, %z: tensor<i32>) {
-  // expected-error @+1 {{'bcast.reduce_window_body' op reduce_window's windows span dynamic dimension 0 (?)}}
-  %r:2 = bcast.reduce_window_body (%x, %i) init (%c, %z), window = [2], strides = [1], base_dilations = [1], window_dilations = [1], low = [0], high = [0] : (tensor<?xf32>, tensor<?xi32>, tensor<f32>, tensor<i32>) -> (tensor<?xf32>, tensor<?xi32>) {
+// A window over a ? dim bounded by 4 places at most 3 windows of 2.
+func.func @window_over_bounded_declared_larger(%x: tensor<?xf32, #stablehlo.bounds<4>>, %i: tensor<?xi32, #stablehlo.bounds<4>>, %c: tensor<f32>, %z: tensor<i32>) {
+  // expected-error @+1 {{'bcast.reduce_window_body' op inferred type(s) 'tensor<?xf32, #stablehlo.bounds<3>>' are incompatible with return type(s) of operation 'tensor<4xf32>'}}
+  %r:2 = bcast.reduce_window_body (%x, %i) init (%c, %z), window = [2], strides = [1], base_dilations = [1], window_dilations = [1], low = [0], high = [0] : (tensor<?xf32, #stablehlo.bounds<4>>, tensor<?xi32, #stablehlo.bounds<4>>, tensor<f32>, tensor<i32>) -> (tensor<4xf32>, tensor<4xi32>) {
   ^bb0(%a: tensor<f32>, %ai: tensor<i32>, %b: tensor<f32>, %bi: tensor<i32>):
     bcast.yield %a, %ai : tensor<f32>, tensor<i32>
   }
-  // expected-note @-4 {{a dynamic dimension takes a window of 1, stride 1, no dilation and no padding (a batch dim of max or average pooling)}}
   func.return
 }
 

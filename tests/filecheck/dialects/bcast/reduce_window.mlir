@@ -47,3 +47,20 @@ func.func @dynamic_batch(%x: tensor<?x4x4x3xf32>, %y: tensor<?x6xf32, #stablehlo
   %1 = bcast.reduce_window add %y, %ninf, window = [1, 2], strides = [1, 2], base_dilations = [1, 1], window_dilations = [1, 1], low = [0, 0], high = [0, 0] : (tensor<?x6xf32, #stablehlo.bounds<8, ?>>, tensor<f32>) -> tensor<?x3xf32, #stablehlo.bounds<8, ?>>
   func.return %0, %1 : tensor<?x2x2x3xf32>, tensor<?x3xf32, #stablehlo.bounds<8, ?>>
 }
+
+// -----
+
+// Windows over ? dims: the result dim is ? (its size the window count of the
+// run-time size), bounded by the count of the input's bound (8 columns padded
+// by 1 on each side: 4 windows of 3 every 2); a static declared size is
+// checked at run time.
+// CHECK-LABEL: func.func @windows_over_dynamic_dims
+func.func @windows_over_dynamic_dims(%x: tensor<2x?xf32>, %b: tensor<?x?xf32, #stablehlo.bounds<?, 8>>, %ninf: tensor<f32>) -> (tensor<2x?xf32>, tensor<?x?xf32, #stablehlo.bounds<?, 4>>, tensor<2x3xf32>) {
+// CHECK-NEXT: %0 = bcast.reduce_window maximum %x, %ninf, window = [1, 3], strides = [1, 2], base_dilations = [1, 1], window_dilations = [1, 1], low = [0, 1], high = [0, 1] : (tensor<2x?xf32>, tensor<f32>) -> tensor<2x?xf32>
+  %0 = bcast.reduce_window maximum %x, %ninf, window = [1, 3], strides = [1, 2], base_dilations = [1, 1], window_dilations = [1, 1], low = [0, 1], high = [0, 1] : (tensor<2x?xf32>, tensor<f32>) -> tensor<2x?xf32>
+// CHECK-NEXT: %1 = bcast.reduce_window maximum %b, %ninf, window = [1, 3], strides = [1, 2], base_dilations = [1, 1], window_dilations = [1, 1], low = [0, 1], high = [0, 1] : (tensor<?x?xf32, #stablehlo.bounds<?, 8>>, tensor<f32>) -> tensor<?x?xf32, #stablehlo.bounds<?, 4>>
+  %1 = bcast.reduce_window maximum %b, %ninf, window = [1, 3], strides = [1, 2], base_dilations = [1, 1], window_dilations = [1, 1], low = [0, 1], high = [0, 1] : (tensor<?x?xf32, #stablehlo.bounds<?, 8>>, tensor<f32>) -> tensor<?x?xf32, #stablehlo.bounds<?, 4>>
+// CHECK-NEXT: %2 = bcast.reduce_window maximum %x, %ninf, window = [1, 3], strides = [1, 2], base_dilations = [1, 1], window_dilations = [1, 1], low = [0, 1], high = [0, 1] : (tensor<2x?xf32>, tensor<f32>) -> tensor<2x3xf32>
+  %2 = bcast.reduce_window maximum %x, %ninf, window = [1, 3], strides = [1, 2], base_dilations = [1, 1], window_dilations = [1, 1], low = [0, 1], high = [0, 1] : (tensor<2x?xf32>, tensor<f32>) -> tensor<2x3xf32>
+  func.return %0, %1, %2 : tensor<2x?xf32>, tensor<?x?xf32, #stablehlo.bounds<?, 4>>, tensor<2x3xf32>
+}

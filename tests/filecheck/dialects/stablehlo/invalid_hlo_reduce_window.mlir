@@ -105,16 +105,15 @@ func.func @result_shape_empty(%x: tensor<0x2xf32>, %c: tensor<f32>) {
 
 // -----
 
-// A ? dim is kept whole (the cumulative forms along a static dim); a window
-// over it (JAX writes cumsum along a ? dim as a dynamic_reduce_window
-// custom_call instead) is refused.
-func.func @window_over_dynamic_dim(%x: tensor<?x3xf32>, %c: tensor<f32>) {
-  // expected-error @+2 {{'stablehlo.reduce_window' op a window over a dynamic dimension is not supported}}
-  // expected-note @+1 {{only a dimension the window keeps whole}}
+// A window over a ? dim gives a ? result dim (its size the window count of
+// the run-time size), bounded by the count of the input's bound: 8 rows
+// hold at most 7 windows of 2, so a declared 8 cannot fit.
+func.func @window_over_bounded_dim(%x: tensor<?x3xf32, #stablehlo.bounds<8, ?>>, %c: tensor<f32>) {
+  // expected-error @+1 {{'stablehlo.reduce_window' op inferred type(s) 'tensor<?x3xf32, #stablehlo.bounds<7, ?>>' are incompatible with return type(s) of operation 'tensor<8x3xf32>'}}
   %0 = "stablehlo.reduce_window"(%x, %c) <{window_dimensions = array<i64: 2, 1>}> ({
   ^bb0(%a: tensor<f32>, %b: tensor<f32>):
     %1 = stablehlo.add %a, %b : tensor<f32>
     stablehlo.return %1 : tensor<f32>
-  }) : (tensor<?x3xf32>, tensor<f32>) -> tensor<?x3xf32>
+  }) : (tensor<?x3xf32, #stablehlo.bounds<8, ?>>, tensor<f32>) -> tensor<8x3xf32>
   return
 }
