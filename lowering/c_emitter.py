@@ -1096,9 +1096,12 @@ class FunctionEmitter:
             self.out(f"static const int64_t {g}[] = {{{', '.join(geometry)}}};")
         nsp, features, ldc = (int(geometry[k]) for k in (0, 1, 4))
         taps = math.prod(int(geometry[9 + 10 * k + 2]) for k in range(nsp))
-        batch = str(attribute["units"].value.data) if "units" in attribute else self.e(op.ub)
         shape = stores[0].memref.type.get_shape()  # type: ignore[attr-defined]
         row = next((k for k, size in enumerate(shape) if size != 1), 0)  # the nest's outer loop's dim
+        # without units, the result's size at that dim: the nest's own trip count is 0 where the input is empty
+        # at run time (its zeros' nest wrote the result), but the kernel reads no element of an empty input
+        # (every place is padding: zeros), so it runs them all, and the epilogue after it with them
+        batch = str(attribute["units"].value.data) if "units" in attribute else self.dims(stores[0].memref)[row]
         per_image = (str(attribute["rows"].value.data) if "rows" in attribute  # else output sizes after it
                      else _product(*(f"{g}[{9 + 10 * s + 1}]" for s in range(nsp) if 1 + s > row)))  # fmt: skip
         self.out(f"void *{packed} = {pack} && {rows_of} && bcast_blas_gemm_release ? {pack}({w}, {g}) : 0;")
@@ -1152,9 +1155,11 @@ class FunctionEmitter:
         rows (a C expression: its digits, or the run-time size) and reads
         only its own row of it (a fused bias add and activation), so each
         row block can run it right after its GEMM call: plain loops (no
-        collapsed, streamed, prefetched nest, no allocation, call or check),
-        writing neither the product nor the GEMM's operands. None when
-        there is no such nest. ``at``: the product's index that is the row
+        collapsed row loop, no streamed or prefetched nest, no allocation,
+        call or check),
+        writing neither the product nor the GEMM's operands (loops inside
+        the row loop may run collapsed: they stay within the row). None
+        when there is no such nest. ``at``: the product's index that is the row
         (a convolution's result may have size-1 dims before it).
 
         Decision: a nest whose result has ``?`` dims, which streams only
@@ -1177,7 +1182,8 @@ class FunctionEmitter:
         for o in after.walk():
             if isinstance(o, memref.AllocOp | func.CallOp | cf.AssertOp | memref.DeallocOp):
                 return None
-            if isinstance(o, scf.ForOp) and (COLLAPSE_ATTR in o.attributes or PREFETCH_BLOCK_ATTR in o.attributes):
+            if isinstance(o, scf.ForOp) and (COLLAPSE_ATTR in o.attributes and o is after
+                                             or PREFETCH_BLOCK_ATTR in o.attributes):
                 return None
             if isinstance(o, memref.StoreOp) and o.memref in (product, *operands):
                 return None

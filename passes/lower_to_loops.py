@@ -2177,13 +2177,15 @@ class FunctionLowering:
         kernel in features + c``; a batch group ``g = f / (out features /
         batch groups)`` reads input batch ``g * result batch + b``. The nest
         is marked ``CONV_ATTR`` when a target may run a kernel instead
-        (``direct_convolution``). A ``dynamic_conv`` reads its low paddings
+        (``direct_convolution``; its run-time geometry entries stored before
+        the nest, ``conv_run_time``). A ``dynamic_conv`` reads its low paddings
         before the nest and checks every place (its sizes: ``derive_sizes``);
         a ``?`` input spatial dim checks every place against its run-time
         size. An empty input (a static or run-time size 0) has no element to
         read: the result is zeros (every window holds only padding), a
         run-time emptiness choosing between the zeros' nest and the sum's by
-        their outer loop's trip count (0 for the one not taken)."""
+        their outer loop's trip count (0 for the one not taken; the outer
+        loop is the first dim not of static size 1, as ``CONV_ATTR`` says)."""
         b, target = self.b, self.buffer(op.result)
         conv = op.conv
         d, n = conv.dims, len(conv.dims.input_spatial)
