@@ -21,8 +21,9 @@ Cases (x 8x32x32x32 f32):
   of docs/c-backend.md's "Convolutions over ``?`` spatial dims");
 - cnn64_h: the same exported with a symbolic batch and height (``b, h``:
   ``?`` batch and height, a ``convolution``);
-- cnn64_h_stride2: 3x3 stride 2 SAME with ``b, h`` symbolic (JAX's
-  ``dynamic_conv``, its padding computed from ``h`` at run time).
+- cnn64_stride2, cnn64_h_stride2: 3x3 stride 2 SAME, static and with
+  ``b, h`` symbolic (JAX's ``dynamic_conv``, its padding computed from
+  ``h`` at run time).
 
 Results are compared with jax.jit's before timing. Calls are interleaved
 (the order reverses each round) so that the machine's noise falls on all
@@ -107,6 +108,8 @@ CASES = {
     "cnn64": (relu_layer(1), lambda x, w: np.maximum(numpy_conv(x, w, 1), np.float32(0)), [CNN64, (3, 3, 16, 32)], ""),
     "cnn64_h": (relu_layer(1), lambda x, w: np.maximum(numpy_conv(x, w, 1), np.float32(0)), [CNN64, (3, 3, 16, 32)],
                 "b, h"),
+    "cnn64_stride2": (relu_layer(2), lambda x, w: np.maximum(numpy_conv(x, w, 2), np.float32(0)),
+                      [CNN64, (3, 3, 16, 32)], ""),
     "cnn64_h_stride2": (relu_layer(2), lambda x, w: np.maximum(numpy_conv(x, w, 2), np.float32(0)),
                         [CNN64, (3, 3, 16, 32)], "b, h"),
 }
