@@ -643,6 +643,7 @@ class FunctionEmitter:
         self.scoped: set[memref.AllocOp] = set()
         """Allocs made once before the loop that frees them every iteration."""
         self.merged: set[scf.ForOp] = set()
+        self.hoisted: set[Operation] = set()  # emitted before a product's call, for its fused epilogue
         """Epilogue nests emitted inside the GEMM row-block loop before them (``gemm_call``)."""
         self.divisions: dict[Operation, tuple[str, str, str]] = {}
         """A division by a loop-invariant value -> (f32/f64, the reciprocal, the
@@ -763,6 +764,8 @@ class FunctionEmitter:
             self.op(op)
 
     def op(self, op: Operation) -> None:
+        if op in self.hoisted:
+            return
         if isinstance(op, arith.ConstantOp):
             self.constant(op)
         elif isinstance(op, scf.ForOp):
@@ -939,6 +942,12 @@ class FunctionEmitter:
             self.loop_nest(op)
             return
         condition, lines, epilogue, rows, closing = call
+        if epilogue is not None:  # the arith between the nests (the epilogue's sizes) runs before the call
+            between = op.next_op
+            while between is not epilogue:
+                self.op(between)
+                self.hoisted.add(between)
+                between = between.next_op
         self.out(f"if ({condition}) {{")
         self.indent += 1
         for line in lines:
@@ -1151,7 +1160,8 @@ class FunctionEmitter:
 
     def epilogue(self, gemm: scf.ForOp, product: SSAValue, operands: tuple[SSAValue, ...], m: str,
                  at: int = 0) -> scf.ForOp | None:
-        """The nest right after a GEMM's that runs over the product's ``m``
+        """The nest right after a GEMM's (``arith`` ops between them, the
+        epilogue's sizes and strides, aside) that runs over the product's ``m``
         rows (a C expression: its digits, or the run-time size) and reads
         only its own row of it (a fused bias add and activation), so each
         row block can run it right after its GEMM call: plain loops (no
@@ -1169,6 +1179,8 @@ class FunctionEmitter:
         which is what fusing them is for; a static result that streams is
         left as it is."""
         after = gemm.next_op
+        while after is not None and after.dialect_name() == "arith" and not after.regions:
+            after = after.next_op  # sizes and strides for the epilogue: computed before the call (``loop``)
         if (not isinstance(after, scf.ForOp) or after.iter_args
                 or nests.constant(after.lb) != 0 or nests.constant(after.step) != 1):
             return None

@@ -422,3 +422,25 @@ def test_the_c_kernel_with_run_time_sizes_is_the_reference(g, seed):
         got = f(*args)
         assert got.shape == want.shape and got.dtype == want.dtype
         np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
+def test_a_jax_cnn_layer_of_a_symbolic_batch_and_height_fuses_its_epilogue_on_c():
+    """``relu(conv(x, w) + b)`` exported with ``b, h`` symbolic, on C: the
+    kernel's blocks each run the bias add and relu on their rows (the
+    epilogue fused, its sizes and stretch strides computed before the
+    call), compiled once and equal to ``jax.jit`` at several sizes."""
+    jax = pytest.importorskip("jax")
+    from jax import export
+
+    from bcast.tests.lowering.test_convolution import cnn_layer
+
+    rng = np.random.default_rng(10)
+    w, bias = rng.standard_normal((3, 3, 4, 24)).astype(np.float32), rng.standard_normal(24).astype(np.float32)
+    n, h = export.symbolic_shape("b, h")
+    text = export.export(jax.jit(cnn_layer))(jax.ShapeDtypeStruct((n, h, 6, 4), np.float32), w, bias).mlir_module()
+    f = bcast.compile(text, backend="c")
+    fast = f.c_source.split("bcast_blas_sconv_packed(", 1)[1].split("bcast_blas_gemm_release(")[0]
+    assert "? " in fast and "arg10" in fast  # relu's select and the bias, in the block loop
+    for batch, height in [(1, 1), (2, 5), (3, 17)]:
+        x = rng.standard_normal((batch, height, 6, 4)).astype(np.float32)
+        np.testing.assert_allclose(f(x, w, bias), np.asarray(jax.jit(cnn_layer)(x, w, bias)), rtol=2e-5, atol=2e-5)
