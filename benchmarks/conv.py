@@ -17,6 +17,7 @@ Cases (x 8x32x32x32 f32):
 - strided: 3x3 stride 2 SAME -> 64 features, + bias, relu;
 - depthwise: 3x3 SAME, one group per input feature (32 -> 32);
 - conv3x3_dyn, depthwise_dyn: the same with the batch ``?``;
+- conv3x3_dyn_h: the CNN layer with a symbolic batch and height;
 - cnn64 (x 8x64x64x16): 3x3 SAME -> 32 features, relu, no bias (the layer
   of docs/c-backend.md's "Convolutions over ``?`` spatial dims");
 - cnn64_h: the same exported with a symbolic batch and height (``b, h``:
@@ -104,6 +105,7 @@ CASES = {
     "strided": (conv_layer(2), numpy_layer(2), [SHAPE, (3, 3, 32, OUT), (OUT,)], ""),
     "depthwise": (depthwise, lambda x, w: numpy_conv(x, w, 1, groups=32), [SHAPE, (3, 3, 1, 32)], ""),
     "conv3x3_dyn": (conv_layer(1), numpy_layer(1), [SHAPE, (3, 3, 32, OUT), (OUT,)], "b"),
+    "conv3x3_dyn_h": (conv_layer(1), numpy_layer(1), [SHAPE, (3, 3, 32, OUT), (OUT,)], "b, h"),
     "depthwise_dyn": (depthwise, lambda x, w: numpy_conv(x, w, 1, groups=32), [SHAPE, (3, 3, 1, 32)], "b"),
     "cnn64": (relu_layer(1), lambda x, w: np.maximum(numpy_conv(x, w, 1), np.float32(0)), [CNN64, (3, 3, 16, 32)], ""),
     "cnn64_h": (relu_layer(1), lambda x, w: np.maximum(numpy_conv(x, w, 1), np.float32(0)), [CNN64, (3, 3, 16, 32)],
