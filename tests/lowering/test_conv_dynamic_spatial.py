@@ -391,6 +391,9 @@ def kernel_program(g: dict) -> tuple[str, tuple[int, ...], tuple[int, ...], bool
                 padding=[[0, 1], [0, 1]], dynamic=[True, True, False], sizes=[2, 5, 4], groups="depthwise",
                 reverse=[False, False], element="f32", channels_first=False, padding_argument=True, relu=True),
          seed=0)  # JAX's SAME with stride 2 on a symbolic height: a dynamic_conv, depthwise
+@example(g=dict(rank=1, kernel=[2], strides=[1], lhs_dilation=[1], rhs_dilation=[1], padding=[[2, 1]],
+                dynamic=[False, True], sizes=[2, 0], groups="1", reverse=[True], element="f32", channels_first=False,
+                padding_argument=False, relu=False), seed=0)  # an empty input whose padding has windows: zeros
 def test_the_c_kernel_with_run_time_sizes_is_the_reference(g, seed):
     """Each geometry on C runs the direct kernel (its call in the C source;
     not for a static empty result) and gives the reference's values and shape, or where a run-time
