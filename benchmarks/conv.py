@@ -16,7 +16,15 @@ Cases (x 8x32x32x32 f32):
 - conv1x1: 1x1 -> 64 features, + bias, relu;
 - strided: 3x3 stride 2 SAME -> 64 features, + bias, relu;
 - depthwise: 3x3 SAME, one group per input feature (32 -> 32);
-- conv3x3_dyn, depthwise_dyn: the same with the batch ``?``.
+- conv3x3_dyn, depthwise_dyn: the same with the batch ``?``;
+- conv3x3_dyn_h: the CNN layer with a symbolic batch and height;
+- cnn64 (x 8x64x64x16): 3x3 SAME -> 32 features, relu, no bias (the layer
+  of docs/c-backend.md's "Convolutions over ``?`` spatial dims");
+- cnn64_h: the same exported with a symbolic batch and height (``b, h``:
+  ``?`` batch and height, a ``convolution``);
+- cnn64_stride2, cnn64_h_stride2: 3x3 stride 2 SAME, static and with
+  ``b, h`` symbolic (JAX's ``dynamic_conv``, its padding computed from
+  ``h`` at run time).
 
 Results are compared with jax.jit's before timing. Calls are interleaved
 (the order reverses each round) so that the machine's noise falls on all
@@ -53,6 +61,15 @@ def conv_layer(stride: int):
     return f
 
 
+def relu_layer(stride: int):
+    def f(x, w):
+        import jax
+
+        return jax.nn.relu(jax.lax.conv_general_dilated(x, w, (stride, stride), "SAME", dimension_numbers=NHWC))
+
+    return f
+
+
 def depthwise(x, w):
     import jax
 
@@ -79,20 +96,31 @@ def numpy_layer(stride: int):
     return lambda x, w, b: np.maximum(numpy_conv(x, w, stride) + b, np.float32(0))
 
 
+CNN64 = (8, 64, 64, 16)
+
 CASES = {
-    # name: (jax function, numpy function, argument shapes, dynamic batch)
-    "conv3x3": (conv_layer(1), numpy_layer(1), [SHAPE, (3, 3, 32, OUT), (OUT,)], False),
-    "conv1x1": (conv_layer(1), numpy_layer(1), [SHAPE, (1, 1, 32, OUT), (OUT,)], False),
-    "strided": (conv_layer(2), numpy_layer(2), [SHAPE, (3, 3, 32, OUT), (OUT,)], False),
-    "depthwise": (depthwise, lambda x, w: numpy_conv(x, w, 1, groups=32), [SHAPE, (3, 3, 1, 32)], False),
-    "conv3x3_dyn": (conv_layer(1), numpy_layer(1), [SHAPE, (3, 3, 32, OUT), (OUT,)], True),
-    "depthwise_dyn": (depthwise, lambda x, w: numpy_conv(x, w, 1, groups=32), [SHAPE, (3, 3, 1, 32)], True),
+    # name: (jax function, numpy function, argument shapes, symbolic dims of the first argument ("" or "b" or "b, h"))
+    "conv3x3": (conv_layer(1), numpy_layer(1), [SHAPE, (3, 3, 32, OUT), (OUT,)], ""),
+    "conv1x1": (conv_layer(1), numpy_layer(1), [SHAPE, (1, 1, 32, OUT), (OUT,)], ""),
+    "strided": (conv_layer(2), numpy_layer(2), [SHAPE, (3, 3, 32, OUT), (OUT,)], ""),
+    "depthwise": (depthwise, lambda x, w: numpy_conv(x, w, 1, groups=32), [SHAPE, (3, 3, 1, 32)], ""),
+    "conv3x3_dyn": (conv_layer(1), numpy_layer(1), [SHAPE, (3, 3, 32, OUT), (OUT,)], "b"),
+    "conv3x3_dyn_h": (conv_layer(1), numpy_layer(1), [SHAPE, (3, 3, 32, OUT), (OUT,)], "b, h"),
+    "depthwise_dyn": (depthwise, lambda x, w: numpy_conv(x, w, 1, groups=32), [SHAPE, (3, 3, 1, 32)], "b"),
+    "cnn64": (relu_layer(1), lambda x, w: np.maximum(numpy_conv(x, w, 1), np.float32(0)), [CNN64, (3, 3, 16, 32)], ""),
+    "cnn64_h": (relu_layer(1), lambda x, w: np.maximum(numpy_conv(x, w, 1), np.float32(0)), [CNN64, (3, 3, 16, 32)],
+                "b, h"),
+    "cnn64_stride2": (relu_layer(2), lambda x, w: np.maximum(numpy_conv(x, w, 2), np.float32(0)),
+                      [CNN64, (3, 3, 16, 32)], ""),
+    "cnn64_h_stride2": (relu_layer(2), lambda x, w: np.maximum(numpy_conv(x, w, 2), np.float32(0)),
+                        [CNN64, (3, 3, 16, 32)], "b, h"),
 }
 
 
-def module_of(fn, args: list[np.ndarray], dynamic: bool):
-    """What bcast compiles: the imported module, or with a ``?`` batch the
-    text of a shape-polymorphic export."""
+def module_of(fn, args: list[np.ndarray], dynamic: str):
+    """What bcast compiles: the imported module, or with symbolic dims
+    (``dynamic``: the first argument's leading dims, ``"b"`` or ``"b, h"``)
+    the text of a shape-polymorphic export."""
     import bcast
 
     if not dynamic:
@@ -100,8 +128,9 @@ def module_of(fn, args: list[np.ndarray], dynamic: bool):
     import jax
     from jax import export
 
-    (b,) = export.symbolic_shape("b")
-    specs = [jax.ShapeDtypeStruct((b, *a.shape[1:]) if k == 0 else a.shape, a.dtype) for k, a in enumerate(args)]
+    dims = export.symbolic_shape(dynamic)
+    specs = [jax.ShapeDtypeStruct((*dims, *a.shape[len(dims):]) if k == 0 else a.shape, a.dtype)
+             for k, a in enumerate(args)]
     return export.export(jax.jit(fn))(*specs).mlir_module()
 
 

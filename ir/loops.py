@@ -144,19 +144,31 @@ computes exactly that. A target may call a GEMM instead (the C target's
 
 CONV_ATTR = "bcast.conv"
 """On the outermost ``scf.for`` of a convolution's nest (``bcast.convolution``
-lowered) whose result is row-major (batch, output places..., features) and
-a ``?`` batch is that loop: ``{geometry, rows, units}``, the
+or ``bcast.dynamic_conv`` lowered) whose result is row-major (batch, output
+places..., features): ``{geometry, rows, units, run_time, sizes}``, the
 convolution's geometry an ``array<i64>`` (``conv_geometry``: sizes,
 strides in elements of both operands, padding, dilations, reversal,
 groups); ``rows`` the result rows (batch * output places) per iteration
-of the nest's outer loop (the first dim of the result not of size 1: a
-dim of size 1 has no loop), ``units`` that loop's trip count (absent when
-it is a ``?`` batch, read at run time; 1 when only the features are not
-of size 1). The nest's first two
+of the nest's outer loop (the first dim of the result not of static size
+1: a dim of size 1 has no loop), ``units`` that loop's trip count (absent
+when it is read at run time; 1 when only the features are not of size
+1). With sizes known only at run time (a ``?`` batch or spatial size,
+``dynamic_conv``'s padding), ``run_time`` lists the positions of
+``geometry`` that are 0 there and are read instead from the ``i64``
+buffer allocated before the nest whose ``CONV_SIZES_ATTR`` is the same
+number as ``sizes`` (its element ``j`` is position ``run_time[j]``), and
+``rows`` is absent when an output size after the outer loop's dim is one
+of them (the product of those output sizes). The nest's first two
 ``memref.load``s read the input and the kernel, its ``memref.store``
 writes the result; the nest computes exactly that. A target may call a
 convolution kernel instead (the C target's ``bcast_blas_*conv_*``); the
 nest stays the definition."""
+
+CONV_SIZES_ATTR = "bcast.conv_sizes"
+"""On the ``memref.alloc`` of a ``memref<Nxi64>`` holding the run-time
+entries of a convolution's geometry (``CONV_ATTR``'s ``run_time``, stored
+before its nest): the number that the nest's ``CONV_ATTR`` ``sizes``
+names it by (unique in its function)."""
 
 SPATIAL_FIELDS = ("size", "out", "kernel", "stride", "rhs_dilation", "lhs_dilation", "low", "x_stride", "w_stride",
                   "reversed")
@@ -167,8 +179,8 @@ MAX_SPATIAL = 3
 keeps an origin per dim and row in a fixed array)."""
 
 
-def conv_geometry(features: int, outs: int, groups: int, x_batch: int, x_feature: int, w_in: int, w_out: int,
-                  spatial: list[tuple[int, ...]]) -> tuple[int, ...]:
+def conv_geometry(features: int, outs: int, groups: int, x_batch: int | None, x_feature: int | None, w_in: int,
+                  w_out: int, spatial: list[tuple[int | None, ...]]) -> tuple[int | None, ...]:
     """The ``int64_t`` array that is ``CONV_ATTR``'s value
     (the C kernels' ``bcast_*conv_pack``/``_packed`` read it): spatial dims, input features per
     group, output features per group, groups, output features in all (the
@@ -176,10 +188,12 @@ def conv_geometry(features: int, outs: int, groups: int, x_batch: int, x_feature
     kernel's input- and output-feature strides (in elements), then per
     spatial dim the ``SPATIAL_FIELDS``. The result is row-major (batch,
     output places..., features); the batch is the only size not in it (the
-    caller gives the rows)."""
+    caller gives the rows). ``None``: an entry known only at run time (a
+    ``?`` size, an input stride that depends on one, a ``dynamic_conv``'s
+    low padding; ``CONV_ATTR``'s ``run_time``)."""
     assert 1 <= len(spatial) <= MAX_SPATIAL and all(len(d) == len(SPATIAL_FIELDS) for d in spatial)
     return (len(spatial), features, outs, groups, groups * outs, x_batch, x_feature, w_in, w_out,
-            *(int(v) for d in spatial for v in d))
+            *(None if v is None else int(v) for d in spatial for v in d))
 
 
 BOUNDS_CHECK_ATTR = "bcast.bounds_check"

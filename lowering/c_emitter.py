@@ -102,6 +102,7 @@ from bcast.ir.loops import (
     COLLAPSE_ATTR,
     DEFERRED_STREAM_ATTR,
     CONV_ATTR,
+    CONV_SIZES_ATTR,
     GEMM_ATTR,
     INVARIANT_DIVISOR_ATTR,
     PREFETCH_AHEAD_ATTR,
@@ -642,6 +643,7 @@ class FunctionEmitter:
         self.scoped: set[memref.AllocOp] = set()
         """Allocs made once before the loop that frees them every iteration."""
         self.merged: set[scf.ForOp] = set()
+        self.hoisted: set[Operation] = set()  # emitted before a product's call, for its fused epilogue
         """Epilogue nests emitted inside the GEMM row-block loop before them (``gemm_call``)."""
         self.divisions: dict[Operation, tuple[str, str, str]] = {}
         """A division by a loop-invariant value -> (f32/f64, the reciprocal, the
@@ -762,6 +764,8 @@ class FunctionEmitter:
             self.op(op)
 
     def op(self, op: Operation) -> None:
+        if op in self.hoisted:
+            return
         if isinstance(op, arith.ConstantOp):
             self.constant(op)
         elif isinstance(op, scf.ForOp):
@@ -938,6 +942,12 @@ class FunctionEmitter:
             self.loop_nest(op)
             return
         condition, lines, epilogue, rows, closing = call
+        if epilogue is not None:  # the arith between the nests (the epilogue's sizes) runs before the call
+            between = op.next_op
+            while between is not epilogue:
+                self.op(between)
+                self.hoisted.add(between)
+                between = between.next_op
         self.out(f"if ({condition}) {{")
         self.indent += 1
         for line in lines:
@@ -1066,34 +1076,47 @@ class FunctionEmitter:
 
     def conv_call(self, op: scf.ForOp) -> tuple[str, list[str], scf.ForOp | None, tuple[str, str], list[str]] | None:
         """What ``gemm_call`` gives, for a convolution's nest marked
-        ``CONV_ATTR``: the kernel packed once (``bcast_blas_sconv_pack``,
-        declared before the condition, which is that it was packed), then
-        blocks of iterations of the nest's outer loop (whole images, or
-        output rows of one image; ``bcast_conv_images``) on OpenMP
-        threads, each computing its rows (``..._packed``) and then running
-        the epilogue on them while they are in cache. None when the nest
-        does not read and write as the attribute says."""
+        ``CONV_ATTR``: the geometry (a static array, or with run-time
+        entries a local one filled from the ``CONV_SIZES_ATTR`` buffer), the
+        kernel packed once (``bcast_blas_sconv_pack``, declared before the
+        condition, which is that it was packed), then blocks of iterations
+        of the nest's outer loop (whole images, or output rows of one
+        image; ``bcast_conv_images``) on OpenMP threads, each computing its
+        rows (``..._packed``) and then running the epilogue on them while
+        they are in cache. None when the nest does not read and write as
+        the attribute says."""
         found = product_accesses(op)
         if found is None:
             return None
         loads, stores, element = found
         attribute = op.attributes[CONV_ATTR].data  # type: ignore[attr-defined]
-        geometry = attribute["geometry"].get_values()
+        geometry = [str(v) for v in attribute["geometry"].get_values()]
         x, w, c = self.e(loads[0].memref), self.e(loads[1].memref), self.e(stores[0].memref)
         letter = "s" if isinstance(element, Float32Type) else "d"
         pack, rows_of = f"bcast_blas_{letter}conv_pack", f"bcast_blas_{letter}conv_packed"
-        nsp, features, ldc = geometry[0], geometry[1], geometry[4]
-        spatial = [geometry[9 + 10 * k: 19 + 10 * k] for k in range(nsp)]
-        taps = math.prod(d[2] for d in spatial)
-        batch = str(attribute["units"].value.data) if "units" in attribute else self.e(op.ub)
-        per_image = attribute["rows"].value.data
         g, packed, per, blocks, q, first, count, threads = (
             self.fresh(p) for p in ("g", "p", "n", "n", "q", "r", "n", "t"))
-        self.out(f"static const int64_t {g}[] = {{{', '.join(map(str, geometry))}}};")
+        if "run_time" in attribute:  # entries read at run time, from the buffer the lowering filled
+            sizes = self.conv_sizes(op, attribute["sizes"].value.data)
+            for j, k in enumerate(attribute["run_time"].get_values()):
+                geometry[k] = f"(int64_t){sizes}[{j}]"
+            self.out(f"int64_t {g}[] = {{{', '.join(geometry)}}};")
+        else:
+            self.out(f"static const int64_t {g}[] = {{{', '.join(geometry)}}};")
+        nsp, features, ldc = (int(geometry[k]) for k in (0, 1, 4))
+        taps = math.prod(int(geometry[9 + 10 * k + 2]) for k in range(nsp))
+        shape = stores[0].memref.type.get_shape()  # type: ignore[attr-defined]
+        row = next((k for k, size in enumerate(shape) if size != 1), 0)  # the nest's outer loop's dim
+        # without units, the result's size at that dim: the nest's own trip count is 0 where the input is empty
+        # at run time (its zeros' nest wrote the result), but the kernel reads no element of an empty input
+        # (every place is padding: zeros), so it runs them all, and the epilogue after it with them
+        batch = str(attribute["units"].value.data) if "units" in attribute else self.dims(stores[0].memref)[row]
+        per_image = (str(attribute["rows"].value.data) if "rows" in attribute  # else output sizes after it
+                     else _product(*(f"{g}[{9 + 10 * s + 1}]" for s in range(nsp) if 1 + s > row)))  # fmt: skip
         self.out(f"void *{packed} = {pack} && {rows_of} && bcast_blas_gemm_release ? {pack}({w}, {g}) : 0;")
-        flops = float(2 * per_image * ldc * taps * features)
+        flops = f"{float(2 * ldc * taps * features):.1f} * {per_image}"
         lines = [f"int {threads} = bcast_gemm_threads();",
-                 f"int64_t {per} = bcast_conv_images({batch}, {flops:.1f} * {batch}, {threads});",
+                 f"int64_t {per} = bcast_conv_images({batch}, {flops} * {batch}, {threads});",
                  f"int64_t {blocks} = ({batch} + {per} - 1) / {per};"]
         if self.openmp:  # bcast_threads' count, as a GEMM's row blocks
             lines.append(f"#pragma omp parallel for schedule(dynamic, 1) if ({blocks} > 1) num_threads({threads})")
@@ -1101,10 +1124,18 @@ class FunctionEmitter:
                   f"    int64_t {first} = {q} * {per};",
                   f"    int64_t {count} = {batch} - {first} < {per} ? {batch} - {first} : {per};",
                   f"    {rows_of}({x}, {g}, {first} * {per_image}, {count} * {per_image}, {packed}, {c});"]
-        shape = stores[0].memref.type.get_shape()  # type: ignore[attr-defined]
-        row = next((k for k, size in enumerate(shape) if size != 1), 0)
         epilogue = self.epilogue(op, stores[0].memref, (loads[0].memref, loads[1].memref), batch, row)
         return packed, lines, epilogue, (first, count), [f"bcast_blas_gemm_release({packed});"]
+
+    def conv_sizes(self, op: scf.ForOp, number: int) -> str:
+        """The C name of the run-time geometry buffer that ``op``'s
+        ``CONV_ATTR`` names (``sizes``): the alloc of its function marked
+        ``CONV_SIZES_ATTR`` with that number, emitted before the nest."""
+        for o in self.f.walk():
+            mark = o.attributes.get(CONV_SIZES_ATTR) if isinstance(o, memref.AllocOp) else None
+            if isinstance(mark, IntegerAttr) and mark.value.data == number:
+                return self.e(o.memref)
+        raise PassError(op, f"names the convolution sizes {number}, which its function does not allocate")
 
     def gemm_sizes(self, op: scf.ForOp) -> tuple[tuple[str, str, str, str], list[str], dict]:
         """``GEMM_ATTR``'s batch, M, N and K as C expressions (a static size
@@ -1129,13 +1160,16 @@ class FunctionEmitter:
 
     def epilogue(self, gemm: scf.ForOp, product: SSAValue, operands: tuple[SSAValue, ...], m: str,
                  at: int = 0) -> scf.ForOp | None:
-        """The nest right after a GEMM's that runs over the product's ``m``
+        """The nest right after a GEMM's (``arith`` ops between them, the
+        epilogue's sizes and strides, aside) that runs over the product's ``m``
         rows (a C expression: its digits, or the run-time size) and reads
         only its own row of it (a fused bias add and activation), so each
         row block can run it right after its GEMM call: plain loops (no
-        collapsed, streamed, prefetched nest, no allocation, call or check),
-        writing neither the product nor the GEMM's operands. None when
-        there is no such nest. ``at``: the product's index that is the row
+        collapsed row loop, no streamed or prefetched nest, no allocation,
+        call or check),
+        writing neither the product nor the GEMM's operands (loops inside
+        the row loop may run collapsed: they stay within the row). None
+        when there is no such nest. ``at``: the product's index that is the row
         (a convolution's result may have size-1 dims before it).
 
         Decision: a nest whose result has ``?`` dims, which streams only
@@ -1145,6 +1179,8 @@ class FunctionEmitter:
         which is what fusing them is for; a static result that streams is
         left as it is."""
         after = gemm.next_op
+        while after is not None and after.dialect_name() == "arith" and not after.regions:
+            after = after.next_op  # sizes and strides for the epilogue: computed before the call (``loop``)
         if (not isinstance(after, scf.ForOp) or after.iter_args
                 or nests.constant(after.lb) != 0 or nests.constant(after.step) != 1):
             return None
@@ -1158,7 +1194,8 @@ class FunctionEmitter:
         for o in after.walk():
             if isinstance(o, memref.AllocOp | func.CallOp | cf.AssertOp | memref.DeallocOp):
                 return None
-            if isinstance(o, scf.ForOp) and (COLLAPSE_ATTR in o.attributes or PREFETCH_BLOCK_ATTR in o.attributes):
+            if isinstance(o, scf.ForOp) and (COLLAPSE_ATTR in o.attributes and o is after
+                                             or PREFETCH_BLOCK_ATTR in o.attributes):
                 return None
             if isinstance(o, memref.StoreOp) and o.memref in (product, *operands):
                 return None

@@ -4,7 +4,8 @@ own sum and runs far behind a GEMM on a CNN layer.
 
 Two forms (docs/c-backend.md, "Convolutions"). A convolution the direct
 kernel takes (``direct_geometry``: f32/f64, result laid out (batch,
-spatial..., feature), ``?`` only on the batch) stays as it is: the loop
+spatial..., feature), ``?`` batch and spatial sizes read at run time)
+stays as it is: the loop
 lowering marks its nest ``CONV_ATTR`` and the C target computes it from
 the input in place (``lowering/c_gemm.py``), nothing materialized. Any
 other ungrouped static f32/f64 one becomes im2col as bcast ops (``pad``,
@@ -41,17 +42,20 @@ for a depthwise convolution (one per group). The C source's
 ``NARROW_OUTS`` is this value."""
 
 
-def direct_geometry(op: bc.ConvolutionOp) -> tuple[int, ...] | None:
+def direct_geometry(op: bc.ConvolutionOp | bc.DynamicConvOp) -> tuple[int | None, ...] | None:
     """``CONV_ATTR``'s geometry (``loops.conv_geometry``) when the C
     target's direct convolution kernel (``lowering/c_gemm.py``, no im2col
     materialized) computes ``op``: f32/f64, no batch groups, 1 to 3
     spatial dims, any feature groups (fewer than ``NARROW_OUTS`` output
     features per group, as depthwise ones have, run as narrow groups), a
-    result laid out (batch, spatial..., feature) in order, every dim
-    static and non-empty but the batch, which may be ``?`` when it is the
-    input's first dim (the input's strides do not depend on it then). The
-    operands may have any layout (read through their strides); the
-    kernel may be reversed. None otherwise."""
+    result laid out (batch, spatial..., feature) in order, the kernel and
+    the features static and non-empty. The batch and the spatial sizes of
+    the input and the result may be ``?`` (a static one is non-empty: an
+    empty convolution is zeros, no kernel). ``None`` entries are the ones
+    known only at run time (``loops.conv_geometry``): a ``?`` size, an
+    input stride with a ``?`` after it, a ``dynamic_conv``'s low padding.
+    The operands may have any layout (read through their strides); the
+    kernel may be reversed. None when the kernel does not take ``op``."""
     conv, (_, element) = op.conv, split_type(op.result.type)
     d, n = conv.dims, len(conv.dims.input_spatial)
     lhs, rhs, result = (flat_type_shape(v.type) for v in (op.lhs, op.rhs, op.result))
@@ -59,20 +63,24 @@ def direct_geometry(op: bc.ConvolutionOp) -> tuple[int, ...] | None:
     if (element not in GEMM_ELEMENTS or conv.batch_group_count != 1 or not 1 <= n <= loops.MAX_SPATIAL
             or (d.output_batch, *d.output_spatial, d.output_feature) != tuple(range(n + 2))):  # fmt: skip
         return None
-    static = [s for k, s in enumerate(lhs) if k != d.input_batch] + list(rhs) + list(result[1:])
-    if any(not isinstance(s, int) or s == 0 for s in static):
-        return None
-    if not isinstance(lhs[d.input_batch], int) and d.input_batch != 0:
+    static = [lhs[d.input_feature], *rhs, result[d.output_feature]]
+    sizes = [lhs[i] for i in d.input_spatial] + list(result[1:-1])
+    if any(not isinstance(s, int) or s == 0 for s in static) or 0 in sizes:
         return None
     outs = rhs[d.kernel_output_feature] // groups
 
-    def strides(shape: tuple) -> list[int]:
-        return [int(np.prod(shape[k + 1:], dtype=np.int64)) for k in range(len(shape))]
+    def strides(shape: tuple) -> list[int | None]:
+        return [int(np.prod(shape[k + 1:], dtype=np.int64)) if all(isinstance(s, int) for s in shape[k + 1:])
+                else None for k in range(len(shape))]  # fmt: skip
+
+    def known(size) -> int | None:
+        return size if isinstance(size, int) else None
 
     xs, ws = strides(lhs), strides(rhs)
-    spatial = [(lhs[i], result[o], rhs[k], st, rd, ld, lo, xs[i], ws[k], int(rev))
+    lows = [None] * n if isinstance(op, bc.DynamicConvOp) else list(conv.low)
+    spatial = [(known(lhs[i]), known(result[o]), rhs[k], st, rd, ld, lo, xs[i], ws[k], int(rev))
                for i, o, k, st, rd, ld, lo, rev in zip(d.input_spatial, d.output_spatial, d.kernel_spatial, conv.strides,
-                                                       conv.rhs_dilation, conv.lhs_dilation, conv.low, conv.reversal)]  # fmt: skip
+                                                       conv.rhs_dilation, conv.lhs_dilation, lows, conv.reversal)]  # fmt: skip
     return loops.conv_geometry(rhs[d.kernel_input_feature], outs, groups, xs[d.input_batch], xs[d.input_feature],
                                ws[d.kernel_input_feature], ws[d.kernel_output_feature], spatial)
 

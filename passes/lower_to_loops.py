@@ -95,8 +95,8 @@ from bcast.ir.control_flow import CaseOp, WhileOp
 from bcast.ir.fusion import FusionOp, is_explicit
 from bcast.ir.ops import semantics_of
 from bcast.ir.evaluate import running_scan
-from bcast.ir.loops import (BOUNDS_CHECK_ATTR, CONV_ATTR, GEMM_ATTR, LOOP_FORM_ATTR, PARALLEL_ATTR, REDUCTION_ATTR,
-                             SIZE_CHECK_ATTR, RemFOp)
+from bcast.ir.loops import (BOUNDS_CHECK_ATTR, CONV_ATTR, CONV_SIZES_ATTR, GEMM_ATTR, LOOP_FORM_ATTR, PARALLEL_ATTR,
+                             REDUCTION_ATTR, SIZE_CHECK_ATTR, SPATIAL_FIELDS, RemFOp)
 from bcast.ir.types import NUMPY_DTYPES, dense_i64, element_of, flat_type_shape, has_dynamic_types, split_type
 from bcast.passes.conv_gemm import convolutions_as_gemm, direct_geometry
 from bcast.passes.errors import PassError, check_one_block_functions, check_signatures
@@ -725,6 +725,7 @@ class FunctionLowering:
         self.alias: dict[SSAValue, SSAValue] = {}
         self.scopes: list[dict] = [{}]
         self.owned: list[SSAValue] = []
+        self.conv_count = 0  # CONV_SIZES_ATTR's numbers
         self.destination: dict[SSAValue, SSAValue] = {}
         self.checked: dict[Operation, Index] = {}
         """The indices of each extract/assign, their dynamic ones checked, and
@@ -2307,13 +2308,15 @@ class FunctionLowering:
         kernel in features + c``; a batch group ``g = f / (out features /
         batch groups)`` reads input batch ``g * result batch + b``. The nest
         is marked ``CONV_ATTR`` when a target may run a kernel instead
-        (``direct_convolution``). A ``dynamic_conv`` reads its low paddings
+        (``direct_convolution``; its run-time geometry entries stored before
+        the nest, ``conv_run_time``). A ``dynamic_conv`` reads its low paddings
         before the nest and checks every place (its sizes: ``derive_sizes``);
         a ``?`` input spatial dim checks every place against its run-time
         size. An empty input (a static or run-time size 0) has no element to
         read: the result is zeros (every window holds only padding), a
         run-time emptiness choosing between the zeros' nest and the sum's by
-        their outer loop's trip count (0 for the one not taken)."""
+        their outer loop's trip count (0 for the one not taken; the outer
+        loop is the first dim not of static size 1, as ``CONV_ATTR`` says)."""
         b, target = self.b, self.buffer(op.result)
         conv = op.conv
         d, n = conv.dims, len(conv.dims.input_spatial)
@@ -2331,16 +2334,20 @@ class FunctionLowering:
         kernel = [rhs[k] for k in d.kernel_spatial]
         sizes = [self.size(size_source(op.lhs, i)) for i in d.input_spatial]  # an int, or read at run time
         outs = [result[o] for o in d.output_spatial]
-        if any(not isinstance(size, int) for size in sizes):  # empty at run time: zeros, the sum's nest runs none
+        # the nest's outer loop: the first dim not of static size 1 (a static 1 has no loop)
+        first = next((k for k, size in enumerate(result) if size != 1), len(result) - 1)
+        selected = any(not isinstance(size, int) for size in sizes)
+        if selected:  # empty at run time: zeros, the sum's nest runs none (its outer loop's trip count is 0)
             empty = None
             for size in sizes:
                 if not isinstance(size, int):
                     zero = b(arith.CmpiOp(size, b.index(0), "eq"))
                     empty = zero if empty is None else b.apply("arith.ori", empty, zero)
-            outer = self.as_index(shape[0])
-            with self.nest([b.select(empty, outer, b.index(0)), *shape[1:]], parallel=True) as ivs:
+            outer = self.as_index(shape[first])
+            with self.nest([*shape[:first], b.select(empty, outer, b.index(0)), *shape[first + 1:]],
+                           parallel=True) as ivs:  # fmt: skip
                 b(memref.StoreOp.get(b.const(0, element), target, list(ivs)))
-            shape = [b.select(empty, b.index(0), outer), *shape[1:]]
+            shape = [*shape[:first], b.select(empty, b.index(0), outer), *shape[first + 1:]]
         dynamic = isinstance(op, bc.DynamicConvOp)  # its padding read at run time: every place checked
         checked = [dynamic or not isinstance(size, int) or lo != 0 or ld != 1 or (m - 1) * st + (k - 1) * rd >= size
                    for size, m, k, st, ld, rd, lo in zip(sizes, outs, kernel, conv.strides, conv.lhs_dilation,
@@ -2353,7 +2360,9 @@ class FunctionLowering:
                    for size, ld in zip(sizes, conv.lhs_dilation)]  # fmt: skip
         last = [b.int(size - 1, "i64") if isinstance(size, int) else b(arith.SubiOp(wide(size), b.int(1, "i64")))
                 for size in sizes]  # fmt: skip
-        geometry = None if dynamic else self.direct_convolution(op)
+        # (a result of one element has no loop to mark)
+        geometry = self.direct_convolution(op) if any(size != 1 for size in shape) else None
+        run_time = self.conv_run_time(op, geometry, lows) if geometry is not None else None
         block = self.b.builder.insertion_point.block
         before = set(block.ops)
         with self.nest(shape, parallel=True) as ivs:
@@ -2417,17 +2426,63 @@ class FunctionLowering:
             b(memref.StoreOp.get(scalar.convert(b, acc, element, total), target, list(ivs)))
         nest = [o for o in block.ops if o not in before and isinstance(o, scf.ForOp)]
         if geometry is not None and len(nest) == 1:
-            result = flat_type_shape(op.result.type)
             # the nest has no loop of a size-1 dim: its outer loop is the first other dim of the result
-            outer = next((k for k, size in enumerate(result) if size != 1), len(result) - 1)
-            places = math.prod(result[outer + 1:-1]) if outer < len(result) - 1 else 1
-            units = {"units": IntegerAttr(result[outer] if outer < len(result) - 1 else 1, 64)} if isinstance(
-                result[outer], int) else {}
-            nest[0].attributes[CONV_ATTR] = DictionaryAttr(
-                {"geometry": dense_i64(geometry), "rows": IntegerAttr(places, 64), **units})
+            after = result[first + 1:-1] if first < len(result) - 1 else ()
+            entries: dict[str, Attribute] = {"geometry": dense_i64([0 if g is None else g for g in geometry])}
+            if all(isinstance(size, int) for size in after):
+                entries["rows"] = IntegerAttr(math.prod(after), 64)
+            if isinstance(result[first], int) and not selected:
+                entries["units"] = IntegerAttr(result[first] if first < len(result) - 1 else 1, 64)
+            if run_time is not None:
+                entries["run_time"] = dense_i64([k for k, g in enumerate(geometry) if g is None])
+                entries["sizes"] = run_time.owner.attributes[CONV_SIZES_ATTR]
+            nest[0].attributes[CONV_ATTR] = DictionaryAttr(entries)
         self.written(op.result, target)
 
-    def direct_convolution(self, op: bc.ConvolutionOp) -> tuple[int, ...] | None:
+    def conv_run_time(self, op: bc.ConvolutionOp | bc.DynamicConvOp, geometry: tuple[int | None, ...],
+                      lows: list[SSAValue]) -> SSAValue | None:
+        """The entries of ``geometry`` known only at run time (``None``:
+        ``CONV_ATTR``'s ``run_time``) stored in order into an ``i64``
+        buffer marked ``CONV_SIZES_ATTR`` (freed at return): a ``?`` size
+        of the input or the result, an input stride (the product of the
+        input's sizes after its dim), a ``dynamic_conv``'s low padding
+        (``lows``). None when every entry is static."""
+        missing = [k for k, g in enumerate(geometry) if g is None]
+        if not missing:
+            return None
+        b, d = self.b, op.conv.dims
+        i64 = IntegerType(64)
+        x, out = self.shape(op.lhs), self.shape(op.result)
+
+        def wide(n: int | SSAValue) -> SSAValue:
+            return b.int(n, "i64") if isinstance(n, int) else b(arith.IndexCastOp(n, i64))
+
+        def stride(dim: int) -> SSAValue:  # the input's elements per step of dim
+            count: int | SSAValue = math.prod(n for n in x[dim + 1:] if isinstance(n, int))
+            for n in x[dim + 1:]:
+                if not isinstance(n, int):
+                    count = n if count == 1 else b(arith.MuliOp(self.as_index(count), n))
+            return wide(count)
+
+        fields = len(SPATIAL_FIELDS)
+        buffer = b(memref.AllocOp([], [], MemRefType(i64, [len(missing)])))
+        buffer.owner.attributes[CONV_SIZES_ATTR] = IntegerAttr(self.conv_count, 64)
+        self.conv_count += 1
+        self.owned.append(buffer)
+        for j, k in enumerate(missing):
+            if k == 5:
+                value = stride(d.input_batch)
+            elif k == 6:
+                value = stride(d.input_feature)
+            else:
+                s, field = divmod(k - 9, fields)
+                name = SPATIAL_FIELDS[field]
+                value = (wide(x[d.input_spatial[s]]) if name == "size" else wide(out[d.output_spatial[s]])
+                         if name == "out" else lows[s] if name == "low" else stride(d.input_spatial[s]))  # fmt: skip
+            b(memref.StoreOp.get(value, buffer, [b.index(j)]))
+        return buffer
+
+    def direct_convolution(self, op: bc.ConvolutionOp | bc.DynamicConvOp) -> tuple[int | None, ...] | None:
         """``CONV_ATTR``'s geometry when a target may run ``op`` on its
         convolution kernel (``conv_gemm.direct_geometry``) and both
         operands are held in memory as they are (not views, not constants

@@ -518,3 +518,100 @@ def test_convolutions_of_run_time_spatial_sizes_are_clean_under_sanitizers(tmp_p
     assert heights == [*(("conv_height", h) for h in (0, 0, 2, 3, 9)),  # ((n - 1) * 3 + 2 - 3) // 2 + 1, or 0
                        *(("conv_padded_only", h) for h in (4, 5, 6, 7, 11))]  # n + 5 - 2 + 1
     run_sanitized(units, calls, tmp_path, cc)
+
+
+CONV_KERNEL_PROGRAMS = [
+    CONV_DYNAMIC_SPATIAL[0],
+    ("conv_batch_height_relu", """\
+func.func @main(%x: tensor<?x?x5x3xf32>, %w: tensor<3x3x3x4xf32>) -> tensor<?x?x5x4xf32> {
+  %0 = bcast.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<?x?x5x3xf32>, tensor<3x3x3x4xf32>) -> tensor<?x?x5x4xf32>
+  %z = bcast.constant dense<0.0> : tensor<f32>
+  %1 = bcast.maximum %0, %z : (tensor<?x?x5x4xf32>, tensor<f32>) -> tensor<?x?x5x4xf32>
+  func.return %1 : tensor<?x?x5x4xf32>
+}
+"""),
+    ("conv_depthwise_height", """\
+func.func @main(%x: tensor<2x?x4x3xf32>, %w: tensor<3x3x1x6xf32>) -> tensor<2x?x2x6xf32> {
+  %0 = bcast.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [2, 2], pad = [[1, 1], [0, 1]]} {batch_group_count = 1 : i64, feature_group_count = 3 : i64} : (tensor<2x?x4x3xf32>, tensor<3x3x1x6xf32>) -> tensor<2x?x2x6xf32>
+  func.return %0 : tensor<2x?x2x6xf32>
+}
+"""),
+    ("conv_nchw_height", """\
+func.func @main(%x: tensor<?x2x?x5xf64>, %w: tensor<2x3x2x3xf64>) -> tensor<?x?x3x3xf64> {
+  %0 = bcast.convolution(%x, %w) dim_numbers = [b, f, 0, 1]x[0, 1, i, o]->[b, 0, 1, f], window = {pad = [[0, 1], [0, 0]], rhs_dilate = [2, 1], reverse = [true, false]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<?x2x?x5xf64>, tensor<2x3x2x3xf64>) -> tensor<?x?x3x3xf64>
+  func.return %0 : tensor<?x?x3x3xf64>
+}
+"""),
+    ("conv_padding_only_nwc", """func.func @main(%x: tensor<2x?x3xf32>, %w: tensor<2x3x4xf32>) -> tensor<2x?x4xf32> {
+  %0 = bcast.convolution(%x, %w) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {pad = [[2, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x?x3xf32>, tensor<2x3x4xf32>) -> tensor<2x?x4xf32>
+  func.return %0 : tensor<2x?x4xf32>
+}
+"""),
+]
+"""Convolutions of ``?`` sizes that the C kernel runs (``bcast.conv`` with
+run-time geometry entries): strided and dilated, a ``?`` batch and height
+with a relu after it (the fused epilogue), depthwise (the narrow groups),
+an NCHW f64 input whose feature stride is a run-time product, and a 1-D
+one whose padding alone has windows (at size 0 the kernel computes the
+zeros of an empty input, reading none of it)."""
+
+KERNEL_UNIT = r"""
+/* The kernels linked as c_runtime.link_blas does, each rows call counted. */
+static int conv_calls;
+static void counted_s(const float *x, const int64_t *g, int64_t r, int64_t m, const void *p, float *c) {
+#pragma omp atomic
+    conv_calls++;
+    bcast_sconv_packed(x, g, r, m, p, c);
+}
+static void counted_d(const double *x, const int64_t *g, int64_t r, int64_t m, const void *p, double *c) {
+#pragma omp atomic
+    conv_calls++;
+    bcast_dconv_packed(x, g, r, m, p, c);
+}
+void *(*bcast_blas_sconv_pack)(const float *, const int64_t *) = bcast_sconv_pack;
+void *(*bcast_blas_dconv_pack)(const double *, const int64_t *) = bcast_dconv_pack;
+void (*bcast_blas_sconv_packed)(const float *, const int64_t *, int64_t, int64_t, const void *, float *) = counted_s;
+void (*bcast_blas_dconv_packed)(const double *, const int64_t *, int64_t, int64_t, const void *, double *) = counted_d;
+void (*bcast_blas_gemm_release)(void *) = bcast_gemm_release;
+int bcast_test_conv_calls(void) { return conv_calls; }
+"""
+
+
+def test_the_c_kernel_with_run_time_sizes_is_clean_under_sanitizers(tmp_path):
+    """``CONV_KERNEL_PROGRAMS`` at sizes 0, 1, 2, 3 and 7 of their ``?``
+    dims (buffers of exactly that size), the C kernels built in and linked
+    (the harness's own pointers), all under ASan and UBSan: no report, and
+    the kernel ran once at least per call whose input and result are not
+    empty (an empty one runs the zeros' nest or nothing)."""
+    from bcast.lowering import c_gemm
+
+    cc = c_runtime.require_compiler()
+    sizes = [{0: n} for n in (0, 1, 2, 3, 7)]
+    units, calls, refused, plans = sanitized_units([(name, text, sizes) for name, text in CONV_KERNEL_PROGRAMS],
+                                                   tmp_path, "kconv")
+    assert refused == []
+    for unit in units:
+        assert "bcast_blas_" in unit.read_text() and "conv_packed(" in unit.read_text()
+    kernel = tmp_path / "kernels.c"
+    kernel.write_text(c_gemm.SOURCE + KERNEL_UNIT)
+    working = 0
+    for (name, text), plan in zip(CONV_KERNEL_PROGRAMS, plans):
+        function = next(f for f in driver.load(text, "prog.mlir").ops if isinstance(f, func.FuncOp))
+        for size_set in sizes:
+            shapes = argument_shapes(function, size_set)
+            (result,) = plan(shapes)
+            working += 0 not in shapes[0] and 0 not in result
+    assert working >= 16
+    calls.append(f"    {{ int bcast_test_conv_calls(void); if (bcast_test_conv_calls() < {working}) {{ "
+                 'fprintf(stderr, "kernel calls: %d\\n", bcast_test_conv_calls()); return 1; } }')
+    run_sanitized([*units, kernel], calls, tmp_path, cc)
+
+
+@pytest.mark.skipif(not memref_abi.tools_available(), reason="mlir-opt-19 not installed")
+def test_the_loop_ir_of_run_time_convolution_geometry_is_upstream_mlir():
+    """The marked ``i64`` sizes buffer, its stores and the ``bcast.conv``
+    mark with ``run_time`` entries: mlir-opt 19 parses and verifies it."""
+    for name, text in CONV_KERNEL_PROGRAMS:
+        loops = loop_ir_text(text)
+        assert "bcast.conv_sizes" in loops and "run_time = array<i64:" in loops, name
+        assert "func.func @main" in memref_abi.verify(loops)

@@ -1,7 +1,10 @@
 """A convolution whose input has a ``?`` spatial dim (a JAX shape-polymorphic
 CNN, its image height symbolic), on every backend (docs/stablehlo.md,
 "Dynamic programs"; docs/ir.md, "convolution"): the output spatial size is
-``rules.conv_window_count`` of the run-time input size. ``jax.export``
+``rules.conv_window_count`` of the run-time input size. On C, an NHWC
+result runs on the direct kernel with its sizes read at run time
+(docs/c-backend.md, "Convolutions"), which the C source's kernel call
+shows. ``jax.export``
 programs of several geometries (strides, both dilations, SAME and VALID
 padding, feature groups, an empty result where the input is shorter than
 the window) against ``jax.jit`` at concrete shapes; a property over random
@@ -85,6 +88,8 @@ def test_a_symbolic_height_convolves_as_xla_at_every_height(backend, geometry):
     # (JAX writes SAME with strides as a dynamic_conv whose padding it computes from h)
     assert ("stablehlo.convolution" in text or "stablehlo.dynamic_conv" in text) and "tensor<?x?x8x" in text
     f = bcast.compile(text, backend=backend)
+    if backend == "c":  # the direct kernel, its geometry's sizes read at run time (docs/c-backend.md)
+        assert "bcast_blas_sconv_packed(" in f.c_source
     _, features, kernel = GEOMETRIES[geometry]
     rng = np.random.default_rng(sum(map(ord, geometry)))
     w = rng.standard_normal(kernel).astype(np.float32)
@@ -263,8 +268,13 @@ def test_any_geometry_with_a_run_time_spatial_dim_is_the_oracle_on_every_backend
                     reverse=g["reverse"]) for x in inputs]
     event("empty result" if 0 in wants[0].shape else "non-empty result")
     references = [bcast.compile(text, backend="reference")(x, w) for x in inputs]
+    static_empty = any(not dyn and 0 in (n, want_n) for dyn, n, want_n in zip(
+        g["dynamic"], g["sizes"], wants[0].shape[1:-1] if g["rank"] == 2 else wants[0].shape[2:]))
     for backend in BACKENDS:
         f = bcast.compile(text, backend=backend)
+        if backend == "c":  # an NHWC result runs on the direct kernel (NCW is not its layout; a static
+            # empty dim is zeros)
+            assert ("bcast_blas_sconv_packed(" in f.c_source) == (g["rank"] == 2 and not static_empty)
         for x, want, reference in zip(inputs, wants, references):
             got = f(x, w)
             assert got.shape == want.shape == reference.shape, (backend, got.shape, want.shape)
@@ -293,3 +303,147 @@ def test_a_bounded_height_runs_up_to_its_bound(backend):
         np.testing.assert_allclose(f(x, w), want, rtol=1e-5, atol=1e-5)
     with pytest.raises(bcast.BcastError, match="dimension 1 of argument 0 is 10, above its bound 9"):
         f(np.zeros((1, 10, 4, 1), np.float32), w)
+
+
+# --------------------------------------------------------------------------
+# The C target's direct kernel with run-time sizes
+# --------------------------------------------------------------------------
+
+
+@st.composite
+def kernel_geometries(draw):
+    """A convolution the C target's direct kernel takes, with run-time
+    sizes: 1 to 3 spatial dims, the result (batch, spatial..., feature), the
+    input the same or features first (NCHW: its feature stride then depends
+    on the spatial sizes), kernel 1 to 3, strides and dilations 1 or 2,
+    paddings -1 to 2, feature groups 1, 2 or one per input feature
+    (depthwise: the narrow groups), reversals, f32 or f64; the batch and
+    each spatial dim ``?`` or static (at least one ``?``), sizes 0 to 5
+    (batch 0 to 2; 0 only at run time); a ``convolution`` or a ``dynamic_conv`` (its
+    padding an argument); the result through a relu or not."""
+    rank = draw(st.integers(1, 3))
+    pair = st.lists(st.integers(1, 2), min_size=rank, max_size=rank)
+    kernel = draw(st.lists(st.integers(1, 3), min_size=rank, max_size=rank))
+    strides, lhs_dilation, rhs_dilation = (draw(pair) for _ in range(3))
+    padding = [draw(st.lists(st.integers(-1, 2), min_size=2, max_size=2)) for _ in range(rank)]
+    dynamic = draw(st.lists(st.booleans(), min_size=rank + 1, max_size=rank + 1).filter(any))
+    sizes = [draw(st.integers(0, 2))] + draw(st.lists(st.integers(0, 5), min_size=rank, max_size=rank))
+    sizes = [n if dyn else max(n, 1) for dyn, n in zip(dynamic, sizes)]  # a static empty dim: zeros, no kernel
+    groups = draw(st.sampled_from(["1", "2", "depthwise"]))
+    return dict(rank=rank, kernel=kernel, strides=strides, lhs_dilation=lhs_dilation, rhs_dilation=rhs_dilation,
+                padding=padding, dynamic=dynamic, sizes=sizes, groups=groups,
+                reverse=[draw(st.booleans()) for _ in range(rank)], element=draw(st.sampled_from(["f32", "f64"])),
+                channels_first=draw(st.booleans()), padding_argument=draw(st.booleans()), relu=draw(st.booleans()))
+
+
+def kernel_program(g: dict) -> tuple[str, tuple[int, ...], tuple[int, ...], bool]:
+    """The program of ``kernel_geometries``' ``g`` (2 input features per
+    group but for depthwise, 2 outputs per group, or 16 for one group), its
+    input shape in the input's layout at the drawn sizes, its kernel's, and
+    whether the kernel runs it (not when a static result dim is 0: zeros)."""
+    rank, e = g["rank"], g["element"]
+    groups = {"1": 1, "2": 2, "depthwise": 3}[g["groups"]]
+    per_group = 1 if g["groups"] == "depthwise" else 2
+    features, outs = per_group * groups, 16 if groups == 1 else 2 * groups
+    dims = "".join(f"{d}, " for d in range(rank))
+    spatial_x = [("?" if dyn else str(n)) for dyn, n in zip(g["dynamic"][1:], g["sizes"][1:])]
+    batch = "?" if g["dynamic"][0] else str(g["sizes"][0])
+    if g["channels_first"]:
+        x_dims, x_type = f"[b, f, {dims[:-2]}]", [batch, str(features), *spatial_x]
+    else:
+        x_dims, x_type = f"[b, {dims}f]", [batch, *spatial_x, str(features)]
+    counts = [window_count(n, k, st_, lo, hi, ld, rd) for n, k, st_, (lo, hi), ld, rd in zip(
+        g["sizes"][1:], g["kernel"], g["strides"], g["padding"], g["lhs_dilation"], g["rhs_dilation"])]
+    spatial_r = ["?" if dyn or g["padding_argument"] else str(c) for dyn, c in zip(g["dynamic"][1:], counts)]
+    t = lambda shape: f"tensor<{'x'.join([*shape, e])}>"  # noqa: E731
+    x_t, w_t, r_t = t(x_type), t([*map(str, g["kernel"]), str(per_group), str(outs)]), t([batch, *spatial_r, str(outs)])
+    listed = lambda values: "[" + ", ".join(map(str, values)) + "]"  # noqa: E731
+    window = (f"stride = {listed(g['strides'])}, lhs_dilate = {listed(g['lhs_dilation'])}, "
+              f"rhs_dilate = {listed(g['rhs_dilation'])}, reverse = {listed(str(r).lower() for r in g['reverse'])}")
+    numbers = f"dim_numbers = {x_dims}x[{dims}i, o]->[b, {dims}f]"
+    attributes = f"{{batch_group_count = 1 : i64, feature_group_count = {groups} : i64}}"
+    if g["padding_argument"]:
+        head = f"func.func @main(%x: {x_t}, %w: {w_t}, %p: tensor<{rank}x2xi64>) -> {r_t} {{"
+        conv = (f"  %y = bcast.dynamic_conv(%x, %w, %p) {numbers}, window = {{{window}}} {attributes} : "
+                f"({x_t}, {w_t}, tensor<{rank}x2xi64>) -> {r_t}")
+    else:
+        head = f"func.func @main(%x: {x_t}, %w: {w_t}) -> {r_t} {{"
+        window = f"{window}, pad = {listed(listed(p) for p in g['padding'])}"
+        conv = f"  %y = bcast.convolution(%x, %w) {numbers}, window = {{{window}}} {attributes} : ({x_t}, {w_t}) -> {r_t}"
+    lines = [head, conv]
+    if g["relu"]:
+        lines += [f"  %z = bcast.constant dense<0.0> : tensor<{e}>",
+                  f"  %r = bcast.maximum %y, %z : ({r_t}, tensor<{e}>) -> {r_t}", f"  func.return %r : {r_t}", "}"]
+    else:
+        lines += [f"  func.return %y : {r_t}", "}"]
+    x_shape = (g["sizes"][0], features, *g["sizes"][1:]) if g["channels_first"] else (*g["sizes"], features)
+    static_empty = "0" in spatial_r
+    return "\n".join(lines) + "\n", x_shape, (*g["kernel"], per_group, outs), not static_empty
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(kernel_geometries(), st.integers(0, 2**32 - 1))
+@example(g=dict(rank=2, kernel=[3, 3], strides=[1, 1], lhs_dilation=[1, 1], rhs_dilation=[1, 1],
+                padding=[[1, 1], [1, 1]], dynamic=[True, True, False], sizes=[2, 0, 4], groups="1",
+                reverse=[False, False], element="f32", channels_first=False, padding_argument=False, relu=True),
+         seed=0)  # an empty height under SAME padding: the zeros, the input never read
+@example(g=dict(rank=2, kernel=[3, 3], strides=[2, 2], lhs_dilation=[1, 1], rhs_dilation=[1, 1],
+                padding=[[0, 1], [0, 1]], dynamic=[True, True, False], sizes=[2, 5, 4], groups="depthwise",
+                reverse=[False, False], element="f32", channels_first=False, padding_argument=True, relu=True),
+         seed=0)  # JAX's SAME with stride 2 on a symbolic height: a dynamic_conv, depthwise
+@example(g=dict(rank=1, kernel=[2], strides=[1], lhs_dilation=[1], rhs_dilation=[1], padding=[[2, 1]],
+                dynamic=[False, True], sizes=[2, 0], groups="1", reverse=[True], element="f32", channels_first=False,
+                padding_argument=False, relu=False), seed=0)  # an empty input whose padding has windows: zeros
+def test_the_c_kernel_with_run_time_sizes_is_the_reference(g, seed):
+    """Each geometry on C runs the direct kernel (its call in the C source;
+    not for a static empty result) and gives the reference's values and shape, or where a run-time
+    padding crops a padded dim below 0 the reference's error (``out=``
+    untouched then: ``test_dynamic_conv``); the same compiled function then runs its ``?``
+    dims 2 larger, so every size is read at run time."""
+    text, x_shape, w_shape, direct = kernel_program(g)
+    rng = np.random.default_rng(seed)
+    dtype = np.float32 if g["element"] == "f32" else np.float64
+    w = rng.standard_normal(w_shape).astype(dtype)
+    f, reference = bcast.compile(text, backend="c"), bcast.compile(text, backend="reference")
+    assert (f"bcast_blas_{'s' if g['element'] == 'f32' else 'd'}conv_packed(" in f.c_source) == direct
+    spatial = range(2, 2 + g["rank"]) if g["channels_first"] else range(1, 1 + g["rank"])
+    bigger = list(x_shape)
+    for dyn, d in zip(g["dynamic"], [0, *spatial]):
+        bigger[d] += 2 if dyn else 0
+    for shape in (x_shape, tuple(bigger)):
+        args = [rng.standard_normal(shape).astype(dtype), w]
+        if g["padding_argument"]:
+            args.append(np.array(g["padding"], np.int64))
+        try:
+            want = reference(*args)
+        except bcast.BcastError as refused:
+            with pytest.raises(bcast.BcastError) as info:
+                f(*args)
+            assert str(info.value) == str(refused)
+            continue
+        event("empty result" if want.size == 0 else "non-empty result")
+        got = f(*args)
+        assert got.shape == want.shape and got.dtype == want.dtype
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
+def test_a_jax_cnn_layer_of_a_symbolic_batch_and_height_fuses_its_epilogue_on_c():
+    """``relu(conv(x, w) + b)`` exported with ``b, h`` symbolic, on C: the
+    kernel's blocks each run the bias add and relu on their rows (the
+    epilogue fused, its sizes and stretch strides computed before the
+    call), compiled once and equal to ``jax.jit`` at several sizes."""
+    jax = pytest.importorskip("jax")
+    from jax import export
+
+    from bcast.tests.lowering.test_convolution import cnn_layer
+
+    rng = np.random.default_rng(10)
+    w, bias = rng.standard_normal((3, 3, 4, 24)).astype(np.float32), rng.standard_normal(24).astype(np.float32)
+    n, h = export.symbolic_shape("b, h")
+    text = export.export(jax.jit(cnn_layer))(jax.ShapeDtypeStruct((n, h, 6, 4), np.float32), w, bias).mlir_module()
+    f = bcast.compile(text, backend="c")
+    fast = f.c_source.split("bcast_blas_sconv_packed(", 1)[1].split("bcast_blas_gemm_release(")[0]
+    assert "? " in fast and "arg10" in fast  # relu's select and the bias, in the block loop
+    for batch, height in [(1, 1), (2, 5), (3, 17)]:
+        x = rng.standard_normal((batch, height, 6, 4)).astype(np.float32)
+        np.testing.assert_allclose(f(x, w, bias), np.asarray(jax.jit(cnn_layer)(x, w, bias)), rtol=2e-5, atol=2e-5)
