@@ -759,8 +759,8 @@ def _take_rows(xp, a, rows):
     ``take`` before 2024.12)."""
     *batch, m, n = a.shape
     count = rules.element_count(tuple(batch))
-    start = xp.reshape(xp.arange(count, dtype=xp.int64) * m, (*batch, 1))
-    linear = xp.reshape(start + xp.astype(rows, xp.int64), (*batch, m, 1)) * n + xp.arange(n, dtype=xp.int64)
+    start = xp.reshape(xp.arange(count, dtype=rows.dtype) * m, (*batch, 1))
+    linear = xp.reshape(start + rows, (*batch, m, 1)) * n + xp.arange(n, dtype=rows.dtype)
     return xp.reshape(xp.take(xp.reshape(a, (-1,)), xp.reshape(linear, (-1,))), a.shape)
 
 
@@ -785,12 +785,12 @@ def lu(a, xp=None):
     a = xp.asarray(a, copy=True)  # a new array even with no step to take (min(m, n) = 0)
     info = xp.zeros(tuple(batch), dtype=xp.int32)
     pivots = []
-    order = xp.arange(m, dtype=xp.int64)
+    order = xp.arange(m)  # the namespace's default index type (int32 in JAX without x64)
     for j in range(min(m, n)):
-        p = j + xp.astype(_first_largest_magnitude(xp, a[..., j:, j]), xp.int64)
+        p = j + xp.astype(_first_largest_magnitude(xp, a[..., j:, j]), order.dtype)
         pivots.append(xp.astype(p + 1, xp.int32))
         pick = p[..., None]
-        rows = xp.where(order == j, pick, xp.where(order == pick, xp.asarray(j, dtype=xp.int64), order))
+        rows = xp.where(order == j, pick, xp.where(order == pick, xp.asarray(j, dtype=order.dtype), order))
         a = _take_rows(xp, a, rows)
         pivot = a[..., j, j]
         zero = pivot == 0
