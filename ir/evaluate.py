@@ -19,7 +19,7 @@ from bcast.ir import numerics, rules
 from bcast.ir.ops import (ArgReduceOp, BinaryOp, BroadcastInDimOp, ConstantOp, ReduceWindowBodyOp, BitcastConvertOp, ClampOp, CompareOp, ConcatenateOp, ConvertOp, ConvolutionOp, CumulativeOp, DotGeneralOp, DynamicConvOp,
                           check_dynamic_conv,
                           DynamicSliceOp, DynamicUpdateSliceOp, GatherOp, IotaOp, MatmulOp, PadOp, ReduceOp,
-                          ReduceWindowOp, ReverseOp, ScatterOp, SelectOp, SliceOp, SortOp, TriangularSolveOp, UnaryOp)
+                          ReduceWindowOp, ReverseOp, ScatterOp, SelectOp, SliceOp, SortOp, TriangularSolveOp, UnaryOp, LuOp, CholeskyOp)
 from bcast.ir.rules import Levels
 from bcast.ir.types import NUMPY_DTYPES, numpy_dtype, split_type
 
@@ -220,6 +220,16 @@ def _sort(op: SortOp, values: np.ndarray, *keys: np.ndarray) -> np.ndarray:
 @evaluate.register(TriangularSolveOp)
 def _triangular_solve(op: TriangularSolveOp, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return numerics.triangular_solve(a, b, *op.flags)
+
+
+@evaluate.register(LuOp)
+def _lu(op: LuOp, a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return numerics.lu(a)
+
+
+@evaluate.register(CholeskyOp)
+def _cholesky(op: CholeskyOp, a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return numerics.cholesky(a, op.is_lower)
 
 
 @evaluate.register(ReduceWindowOp)

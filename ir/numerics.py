@@ -767,3 +767,107 @@ def triangular_solve(a, b, left_side: bool, lower: bool, unit_diagonal: bool, tr
     if not in_place:
         x = xp.stack([rows[i] for i in range(n)], axis=-2) if n else rhs
     return xp.astype(x if left_side else xp.matrix_transpose(x), dtype)
+
+
+def _first_largest_magnitude(xp, column):
+    """The index along the last axis that LAPACK's reference ``i?amax``
+    picks: the first largest ``|x|``. A NaN is never beyond the running
+    maximum, so only a NaN in the first place is picked (it then stays)."""
+    size = xp.abs(column)
+    picked = xp.argmax(xp.where(xp.isnan(size), xp.asarray(-1, dtype=size.dtype), size), axis=-1)
+    return xp.where(xp.isnan(size[..., 0]), xp.zeros_like(picked), picked)
+
+
+def _take_rows(xp, a, rows):
+    """``a``'s rows in the order ``rows`` (one permutation per matrix of the
+    batch): one ``take`` of flat indices (the Array API has no batched
+    ``take`` before 2024.12)."""
+    *batch, m, n = a.shape
+    count = rules.element_count(tuple(batch))
+    start = xp.reshape(xp.arange(count, dtype=rows.dtype) * m, (*batch, 1))
+    linear = xp.reshape(start + rows, (*batch, m, 1)) * n + xp.arange(n, dtype=rows.dtype)
+    return xp.reshape(xp.take(xp.reshape(a, (-1,)), xp.reshape(linear, (-1,))), a.shape)
+
+
+def lu(a, xp=None):
+    """``bcast.lu``: LAPACK's ``?getrf`` (docs/ir.md, "lu"), unblocked and
+    right-looking, written with Array API functions only (no item
+    assignment) so the Array API runtime runs this same definition on its
+    namespace ``xp`` (NumPy when None). Step ``j`` of ``min(m, n)``: the
+    pivot is the first largest ``|a[i, j]|``, ``i >= j``
+    (``_first_largest_magnitude``); rows ``j`` and the pivot's swap; the
+    column below is divided by the pivot, unless the pivot is zero (then
+    ``info`` is ``j + 1`` if no earlier pivot was zero, and the column is
+    kept, as LAPACK does); the trailing block takes the outer product of
+    that column and row ``j``. Returns (lu, pivots, info): ``lu`` holds
+    ``U`` and, below the diagonal, ``L``'s multipliers; ``pivots[j]`` is the
+    1-based row swapped with row ``j``; ``info`` 0 or the first zero
+    pivot's 1-based place; the batch is the leading dims."""
+    if xp is None:
+        with np.errstate(**_ERR):
+            return lu(np.asarray(a), np)
+    *batch, m, n = a.shape
+    a = xp.asarray(a, copy=True)  # a new array even with no step to take (min(m, n) = 0)
+    info = xp.zeros(tuple(batch), dtype=xp.int32)
+    pivots = []
+    order = xp.arange(m)  # the namespace's default index type (int32 in JAX without x64)
+    for j in range(min(m, n)):
+        p = j + xp.astype(_first_largest_magnitude(xp, a[..., j:, j]), order.dtype)
+        pivots.append(xp.astype(p + 1, xp.int32))
+        pick = p[..., None]
+        rows = xp.where(order == j, pick, xp.where(order == pick, xp.asarray(j, dtype=order.dtype), order))
+        a = _take_rows(xp, a, rows)
+        pivot = a[..., j, j]
+        zero = pivot == 0
+        info = xp.where((info == 0) & zero, xp.asarray(j + 1, dtype=xp.int32), info)
+        below = a[..., j + 1 :, j]
+        one = xp.asarray(1, dtype=a.dtype)
+        column = xp.where(zero[..., None], below, below / xp.where(zero, one, pivot)[..., None])
+        trailing = a[..., j + 1 :, j + 1 :] - column[..., :, None] * a[..., j : j + 1, j + 1 :]
+        lower = xp.concat([a[..., j + 1 :, :j], column[..., None], trailing], axis=-1)
+        a = xp.concat([a[..., : j + 1, :], lower], axis=-2)
+    if pivots:
+        pivot_rows = xp.stack(pivots, axis=-1)
+    else:
+        pivot_rows = xp.zeros((*batch, 0), dtype=xp.int32)
+    return a, pivot_rows, info
+
+
+def cholesky(a, lower: bool, xp=None):
+    """``bcast.cholesky``: LAPACK's ``?potrf`` (docs/ir.md, "cholesky"),
+    column by column as its unblocked ``?potf2``, written with Array API
+    functions only, as ``lu``. ``lower``: ``L`` with ``L @ L^T = a`` from
+    ``a``'s lower triangle, written there; else ``U`` with ``U^T @ U = a``
+    from the upper one (``L`` of the transpose, transposed back). The other
+    triangle keeps ``a``'s values. Column ``j``: ``d = a[j, j] - sum(L[j,
+    :j]**2)``; if ``d`` is not positive (or NaN) the matrix stops there:
+    ``info = j + 1``, ``d`` is written on the diagonal and the rest keeps
+    ``a``'s values; else the diagonal is ``sqrt(d)`` and the column below
+    ``(a[i, j] - L[i, :j] @ L[j, :j]) / sqrt(d)``. Returns (factor, info),
+    each matrix of the batch (the leading dims) stopping on its own."""
+    if xp is None:
+        with np.errstate(**_ERR):
+            return cholesky(np.asarray(a), lower, np)
+    m = a if lower else xp.matrix_transpose(a)
+    *batch, n, _ = m.shape
+    info = xp.zeros(tuple(batch), dtype=xp.int32)
+    stopped = xp.zeros(tuple(batch), dtype=xp.bool)
+    one = xp.asarray(1, dtype=a.dtype)
+    columns = []
+    for j in range(n):
+        d, below = m[..., j, j], m[..., j + 1 :, j]
+        if j:
+            done = xp.stack(columns, axis=-1)
+            row = done[..., j, :]
+            d = d - xp.sum(row * row, axis=-1)
+            below = below - xp.matmul(done[..., j + 1 :, :], row[..., None])[..., 0]
+        fails = ~stopped & ~(d > 0)
+        info = xp.where(fails, xp.asarray(j + 1, dtype=xp.int32), info)
+        halts = stopped | fails
+        root = xp.sqrt(xp.where(halts, one, d))
+        diagonal = xp.where(stopped, m[..., j, j], xp.where(fails, d, root))
+        kept = xp.where(halts[..., None], m[..., j + 1 :, j], below / root[..., None])
+        columns.append(xp.concat([m[..., :j, j], diagonal[..., None], kept], axis=-1))
+        stopped = halts
+    factor = xp.stack(columns, axis=-1) if n else xp.asarray(m, copy=True)
+    return (factor if lower else xp.matrix_transpose(factor)), info

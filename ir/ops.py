@@ -4374,6 +4374,138 @@ class TriangularSolveOp(TriangularSolveFamily, BcastOp):
         _check_declared(self, make_type((shape,), split_type(self.b.type)[1]), self.result.type)
 
 
+LAPACK_ELEMENTS = ("f32", "f64")
+"""The element types ``lu`` and ``cholesky`` take: LAPACK's ``s`` and ``d``
+routines (complex ``c``/``z`` need complex types, which bcast has not)."""
+
+LAPACK_INDEX = "i32"
+"""The element type of ``lu``'s pivots and of ``info``: LAPACK's integer, as
+JAX's ``custom_call`` returns it."""
+
+
+def _lapack_operand(op: Operation, what: str) -> tuple[Shape, str]:
+    """The flat shape and element type of ``op``'s matrix operand: not
+    nested, of a LAPACK element type."""
+    levels, element = _split(op.operands[0], "a")
+    if len(levels) > 1:
+        raise Diagnostic(f"{what} does not support nested tensor types")
+    if element not in LAPACK_ELEMENTS:
+        raise Diagnostic(f"operand must be f32 or f64, got element type {element}",
+                         [f"{what} is LAPACK's, which computes in f32 and f64 only: convert the operand first"])
+    return levels[0], element
+
+
+class LapackOp(BcastOp, abc.ABC):
+    """An op JAX runs as a LAPACK ``custom_call`` on a CPU (docs/ir.md,
+    "lu"): one matrix operand, the results ``LAPACK_RESULTS`` names, the
+    last an ``i32`` ``info`` per matrix; a fusion boundary."""
+
+    a = operand_def(TensorType)
+    LAPACK_RESULTS: ClassVar[tuple[str, ...]]
+
+    def result_types_for(self, a: Attribute) -> list[Attribute]:
+        shapes = self.result_shapes(flat_type_shape(a), str(a))
+        element = split_type(a)[1]
+        return [make_type((shape,), element if k == 0 else LAPACK_INDEX) for k, shape in enumerate(shapes)]
+
+    @abc.abstractmethod
+    def result_shapes(self, a: Shape, a_type: str) -> tuple[Shape, ...]: ...
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        shape, element = _lapack_operand(self, self.name.removeprefix("bcast."))
+        shapes = self.result_shapes(shape, str(self.a.type))
+        inferred = [make_type((s,), element if k == 0 else LAPACK_INDEX) for k, s in enumerate(shapes)]
+        if len(self.results) != len(inferred) or any(t != r.type for t, r in zip(inferred, self.results)):
+            raise incompatible_results(inferred, [r.type for r in self.results])
+
+
+@irdl_op_definition
+class LuOp(LapackOp):
+    """``%lu, %pivots, %info = lu %a : (tensor<4x4xf32>) -> (tensor<4x4xf32>,
+    tensor<4xi32>, tensor<i32>)``: LAPACK's ``?getrf``, LU factorization
+    with partial pivoting of each ``m x n`` matrix of a batch, as JAX's
+    ``custom_call @lapack_sgetrf_ffi`` (``jnp.linalg.solve``, ``inv``,
+    ``det``, ``slogdet``, ``jax.scipy.linalg.lu_factor``/``lu``) returns it:
+    the factors (``U`` on and above the diagonal, ``L``'s multipliers
+    below), the ``min(m, n)`` pivots (1-based rows, as LAPACK), and ``info``
+    (0, or the 1-based place of the first zero pivot; the factorization
+    still completes). f32 and f64; static shapes; ``numerics.lu`` is the
+    definition (docs/ir.md, "lu")."""
+
+    name = "bcast.lu"
+    factors = result_def(TensorType)
+    pivots = result_def(TensorType)
+    info = result_def(TensorType)
+    LAPACK_RESULTS: ClassVar[tuple[str, ...]] = ("factors", "pivots", "info")
+    traits = traits_def(Pure())
+    assembly_format = "$a attr-dict `:` functional-type(operands, results)"
+
+    def __init__(self, a: SSAValue | Operation, result_types: Sequence[Attribute] | None = None):
+        IRDLOperation.__init__(self, operands=[a], result_types=list(result_types or self.result_types_for(_type(a))))
+
+    def result_shapes(self, a: Shape, a_type: str) -> tuple[Shape, ...]:
+        return rules.lu_shapes(a, a_type)
+
+
+@irdl_op_definition
+class CholeskyOp(LapackOp):
+    """``%l, %info = cholesky %a, lower = true : (tensor<3x3xf32>) ->
+    (tensor<3x3xf32>, tensor<i32>)``: LAPACK's ``?potrf``, the Cholesky
+    factor of each symmetric positive definite matrix of a batch, as JAX's
+    ``custom_call @lapack_spotrf_ffi`` (``jnp.linalg.cholesky``,
+    ``jax.scipy.linalg.cho_factor``) returns it: ``L`` (``lower``, read
+    from and written to the lower triangle) or ``U`` (the upper), the other
+    triangle keeping ``a``'s values, and ``info`` (0, or the 1-based column
+    where the matrix is found not positive definite: the factorization
+    stops there). StableHLO's ``cholesky`` rules; f32 and f64; static
+    shapes; ``numerics.cholesky`` is the definition (docs/ir.md,
+    "cholesky")."""
+
+    name = "bcast.cholesky"
+    factor = result_def(TensorType)
+    info = result_def(TensorType)
+    lower = prop_def(IntegerAttr.constr(type=i1))
+    LAPACK_RESULTS: ClassVar[tuple[str, ...]] = ("factor", "info")
+    traits = traits_def(Pure())
+
+    def __init__(self, a: SSAValue | Operation, *, lower: bool, result_types: Sequence[Attribute] | None = None):
+        IRDLOperation.__init__(self, operands=[a], result_types=list(result_types or self.result_types_for(_type(a))),
+                               properties={"lower": IntegerAttr(int(lower), i1)})
+
+    @property
+    def is_lower(self) -> bool:
+        return bool(self.lower.value.data)
+
+    def result_shapes(self, a: Shape, a_type: str) -> tuple[Shape, ...]:
+        return rules.cholesky_shapes(a, a_type)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.a)
+        printer.print_string(f", lower = {'true' if self.is_lower else 'false'}")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_operation_type(self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CholeskyOp:
+        a = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        parser.parse_keyword("lower")
+        parser.parse_punctuation("=")
+        lower = parser.parse_boolean()
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        function_type = parser.parse_function_type()
+        inputs, outputs = function_type.inputs.data, function_type.outputs.data
+        if len(inputs) != 1 or len(outputs) != 2:
+            parser.raise_error("expected one operand type and two result types", pos, parser.pos)
+        op = cls(parser.resolve_operand(a, inputs[0]), lower=lower, result_types=outputs)
+        op.attributes |= attributes
+        return op
+
+
 OPS: list[type[BcastOp]] = [
     op for op in dict(globals()).values()
     if isinstance(op, type) and issubclass(op, BcastOp) and "name" in op.__dict__

@@ -1764,3 +1764,24 @@ def triangular_solve_shape(a: Shape, b: Shape, left_side: bool, a_type: str, b_t
         raise RuleError(f"batch dimensions of the operands must be compatible, but got '{a_type}' and '{b_type}'",
                         ["triangular_solve does not broadcast its batch dimensions"])
     return tuple(b)
+
+
+def lu_shapes(a: Shape, a_type: str) -> tuple[Shape, Shape, Shape]:
+    """The result shapes of ``lu`` (LAPACK's ``?getrf``): the factors in
+    ``a``'s shape, ``min(m, n)`` pivots per matrix, one ``info`` per matrix.
+    ``a`` is a batch of matrices (rank >= 2; docs/ir.md, "lu")."""
+    if len(a) < 2:
+        raise RuleError(f"operand 'a' must have rank >= 2, but got '{a_type}'")
+    batch = tuple(a[:-2])
+    return tuple(a), (*batch, min(a[-2], a[-1])), batch
+
+
+def cholesky_shapes(a: Shape, a_type: str) -> tuple[Shape, Shape]:
+    """The result shapes of ``cholesky`` (LAPACK's ``?potrf``): the factor in
+    ``a``'s shape and one ``info`` per matrix. ``a`` is a batch of square
+    matrices (StableHLO's ``cholesky`` rules and words; docs/ir.md, "cholesky")."""
+    if len(a) < 2:
+        raise RuleError(f"argument 'a' must have rank >= 2, got shape '{a_type}'")
+    if a[-1] != a[-2]:
+        raise RuleError(f"minor dimensions of 'a' must have equal size, got shape '{a_type}'")
+    return tuple(a), tuple(a[:-2])

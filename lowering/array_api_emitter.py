@@ -42,6 +42,7 @@ from bcast.lowering.numpy_emitter import (
     check_static_or_explicit,
     PythonModuleEmitter,
     dot_dims_expr,
+    results_target,
     dtype_name,
     dtype_source,
     expression_for,
@@ -130,7 +131,7 @@ class FunctionEmitter(PythonFunctionEmitter):
             )
             out(f"{n[r]} = ar.constant(xp, {name}, {dtype_name(r.type)!r}, {result_shape(op)})")
         elif (expression := expression_for(EXPRESSIONS, op)) is not None:
-            out(f"{n[r]} = {expression(self, op, x)}")
+            out(f"{results_target(n, op)} = {expression(self, op, x)}")
         elif is_elementwise(op):
             if not is_explicit(op):
                 raise PassError(op, "the array-api target needs explicit IR; run the "
@@ -234,6 +235,8 @@ EXPRESSIONS: dict[type[Operation], Expression] = {
         f"ar.dynamic_conv(xp, {x}, {e.names[op.rhs]}, {e.names[op.d_padding]}, {op.conv!r}, "
         f"{dtype_name(op.result.type)!r}, {site(op)!r}, {op.declared_sizes()!r})"),
     bc.TriangularSolveOp: lambda e, op, x: f"ar.triangular_solve(xp, {x}, {e.names[op.b]}, *{op.flags!r})",
+    bc.LuOp: lambda e, op, x: f"ar.lu(xp, {x})",
+    bc.CholeskyOp: lambda e, op, x: f"ar.cholesky(xp, {x}, {op.is_lower})",
     bc.ExtractOp: lambda e, op, x: f"ar.reshape(xp, {x}[{e.index_expr(op)}...], {result_shape(op)})",
     bc.AssignOp: lambda e, op, x: (
         f"ar.assign(xp, {x}, ({e.index_expr(op)}), ar.reshape(xp, {e.names[op.source]}, "

@@ -1078,3 +1078,15 @@ def triangular_solve(xp, a, b, left_side: bool, lower: bool, unit_diagonal: bool
     """``bcast.triangular_solve``: the reference's own definition
     (``numerics.triangular_solve``, Array API functions only) on ``xp``."""
     return numerics.triangular_solve(a, b, left_side, lower, unit_diagonal, transpose, xp)
+
+
+def lu(xp, a):
+    """``bcast.lu``: the reference's own definition (``numerics.lu``, Array
+    API functions only) on ``xp``."""
+    return numerics.lu(a, xp)
+
+
+def cholesky(xp, a, lower: bool):
+    """``bcast.cholesky``: the reference's own definition
+    (``numerics.cholesky``, Array API functions only) on ``xp``."""
+    return numerics.cholesky(a, lower, xp)

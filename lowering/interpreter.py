@@ -82,6 +82,12 @@ class ReferenceInterpreter(Interpreter):
         raise EvaluationError(op, "is a declaration without a body")
 
 
+def _lapack_results(op: bc.LapackOp, values: Sequence[Any]) -> PythonValues:
+    """Every result of a LAPACK factorization (``numerics.lu``,
+    ``numerics.cholesky``), each of its declared dtype."""
+    return tuple(np.asarray(v).astype(dtype_of(r.type), copy=False) for v, r in zip(values, op.results))
+
+
 def _typed(op: Operation, value: Any) -> PythonValues:
     """The one result of ``op`` as the evaluator stores it: an array of the
     result type's flat shape, cast to its declared dtype. With dynamic
@@ -326,6 +332,14 @@ class BcastFunctions(InterpreterFunctions):
     def run_triangular_solve(self, interpreter: Interpreter, op: bc.TriangularSolveOp,
                              args: PythonValues) -> PythonValues:
         return _typed(op, evaluate(op, *args))
+
+    @impl(bc.LuOp)
+    def run_lu(self, interpreter: Interpreter, op: bc.LuOp, args: PythonValues) -> PythonValues:
+        return _lapack_results(op, evaluate(op, *args))
+
+    @impl(bc.CholeskyOp)
+    def run_cholesky(self, interpreter: Interpreter, op: bc.CholeskyOp, args: PythonValues) -> PythonValues:
+        return _lapack_results(op, evaluate(op, *args))
 
     @impl(bc.MatmulOp)
     def run_matmul(self, interpreter: Interpreter, op: bc.MatmulOp, args: PythonValues) -> PythonValues:

@@ -612,9 +612,9 @@ class FunctionEmitter(PythonFunctionEmitter):
         x = n[op.operands[0]] if op.operands else ""
         r = op.results[0]
         if (expression := expression_for(EXPRESSIONS, op)) is not None:
-            out(f"{n[r]} = {expression(self, op, x)}")
+            out(f"{results_target(n, op)} = {expression(self, op, x)}")
             if isinstance(op, FRESH_RESULTS):
-                self.owned.add(r)
+                self.owned.update(op.results)
         elif is_elementwise(op):
             if not is_explicit(op):
                 raise PassError(op, "the numpy target needs explicit IR; run the "
@@ -963,13 +963,16 @@ EXPRESSIONS: dict[type[Operation], Expression] = {
         f"{op.declared_sizes()!r})"),
     # one substitution step per row, vectorized over the batch and right-hand sides
     bc.TriangularSolveOp: lambda e, op, x: f"numerics.triangular_solve({x}, {e.names[op.b]}, *{op.flags!r})",
+    # LAPACK's factorizations, one step per column, vectorized over the batch (every result, as a tuple)
+    bc.LuOp: lambda e, op, x: f"numerics.lu({x})",
+    bc.CholeskyOp: lambda e, op, x: f"numerics.cholesky({x}, {op.is_lower})",
 }
 """The NumPy target's ops that are one call (or one index), by op class."""
 
 FRESH_RESULTS = (bc.SizeToTensorOp, bc.DynamicIotaOp, bc.SetDimensionSizeOp, bc.IotaOp, bc.ConcatenateOp, bc.PadOp,
                  bc.DynamicUpdateSliceOp, bc.ScatterOp, bc.GatherOp, bc.ExtractOp, bc.AssignOp, bc.ReduceOp,
                  bc.ArgReduceOp, bc.CumulativeOp, bc.SortOp, bc.ReduceWindowOp, bc.ConvolutionOp,
-                 bc.DynamicConvOp, bc.TriangularSolveOp)  # fmt: skip
+                 bc.DynamicConvOp, bc.TriangularSolveOp, bc.LuOp, bc.CholeskyOp)  # fmt: skip
 """The ``EXPRESSIONS`` whose result is an array the function allocates
 (``owned``, returned without a copy); the others give views (``slice``,
 ``reshape``, ``dynamic_slice``, a broadcast) or, for ``dot_general``,
@@ -1069,6 +1072,12 @@ def site(op: Operation) -> rt.Site | None:
 
 def python_tuple(items: Sequence[str]) -> str:
     return f"({', '.join(items)}{',' if len(items) == 1 else ''})"
+
+
+def results_target(names, op: Operation) -> str:
+    """The assignment target of an op written as one expression: its result's
+    name, or a tuple of its results' names (``lu``, ``cholesky``)."""
+    return names[op.results[0]] if len(op.results) == 1 else python_tuple([names[r] for r in op.results])
 
 
 

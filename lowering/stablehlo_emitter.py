@@ -108,6 +108,7 @@ from xdsl.dialects.builtin import (
     BoolAttr,
     BytesAttr,
     DenseIntOrFPElementsAttr,
+    DictionaryAttr,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -115,6 +116,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     ModuleOp,
+    Signedness,
     StringAttr,
     SymbolRefAttr,
     TensorType,
@@ -421,6 +423,9 @@ class FunctionEmitter:
         if isinstance(op, bc.CheckBroadcastableOp | bc.ShapeAssertionOp):  # no result
             self.emit_check(op, [v[a] for a in op.operands])
             return
+        if isinstance(op, bc.LapackOp):  # several results
+            self.emit_lapack(op, v[op.a])
+            return
         result = self.emit_bcast(op, [v[a] for a in op.operands])
         if result.name_hint is None:  # (not an operand passed through)
             result.name_hint = op.results[0].name_hint
@@ -475,6 +480,36 @@ class FunctionEmitter:
         for old_result, result in zip(op.outputs, new_op.results):
             result.name_hint = old_result.name_hint
             self.values[old_result] = result
+
+    def emit_lapack(self, op: bc.LapackOp, a: SSAValue) -> None:
+        """``lu`` and ``cholesky`` as the ``custom_call`` JAX writes for a CPU
+        and XLA runs (StableHLO has no LU, and its ``cholesky`` returns no
+        ``info``): ``@lapack_sgetrf_ffi`` / ``@lapack_spotrf_ffi`` (``d`` for
+        f64), the batch count in ``mhlo.frontend_attributes``, ``uplo`` in
+        ``mhlo.backend_config``, the matrices column-major (``operand_layouts``),
+        the pivots and ``info`` row-major (docs/ir.md, "lu")."""
+        rank = len(flat_type_shape(op.a.type))
+        routine = "getrf" if isinstance(op, bc.LuOp) else "potrf"
+        target = f"lapack_{'s' if _element(op.a.type) == 'f32' else 'd'}{routine}_ffi"
+        config = {} if routine == "getrf" else {
+            "uplo": IntegerAttr(76 if op.is_lower else 85, IntegerType(8, Signedness.UNSIGNED))}
+
+        def layout(minor_to_major: Sequence[int]) -> DenseIntOrFPElementsAttr:
+            return DenseIntOrFPElementsAttr.from_list(TensorType(IndexType(), [len(minor_to_major)]),
+                                                      list(minor_to_major))
+
+        matrix = layout([rank - 2, rank - 1, *range(rank - 3, -1, -1)])
+        results = [matrix, *(layout(range(len(flat_type_shape(r.type)) - 1, -1, -1)) for r in op.results[1:])]
+        call = UnregisteredOp.with_name("stablehlo.custom_call").create(
+            operands=[a], result_types=[flat_type(r.type) for r in op.results],
+            properties={"call_target_name": StringAttr(target), "api_version": IntegerAttr(1, IntegerType(32)),
+                        "operand_layouts": ArrayAttr([matrix]), "result_layouts": ArrayAttr(results)},
+            attributes={"mhlo.backend_config": DictionaryAttr(config),
+                        "mhlo.frontend_attributes": DictionaryAttr({"num_batch_dims": StringAttr(str(rank - 2))})})
+        self.block.add_op(call)
+        for old, new in zip(op.results, call.results):
+            new.name_hint = old.name_hint
+            self.values[old] = new
 
     def emit_unknown(self, op: Operation) -> None:
         """An op bcast does not know, on the emitted operands, with its

@@ -1265,6 +1265,10 @@ class FunctionLowering:
             self.lower_convolution(op)
         elif isinstance(op, bc.TriangularSolveOp):
             self.lower_triangular_solve(op)
+        elif isinstance(op, bc.LuOp):
+            self.lower_lu(op)
+        elif isinstance(op, bc.CholeskyOp):
+            self.lower_cholesky(op)
         elif reads_as_view(op):
             return  # its contraction reads it through its index expression
         elif isinstance(op, bc.AssignOp):
@@ -1691,6 +1695,166 @@ class FunctionLowering:
             finally:
                 self.scopes.pop()
         self.written(op.result, target, wide)
+
+    def scoped_body(self, body: Callable[[SSAValue, list[SSAValue]], list[SSAValue]]):
+        """``body`` of an ``scf.for`` run in a memo scope of its own (values
+        read in a loop body stay in it)."""
+        def run(k: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+            self.scopes.append({})
+            try:
+                return body(k, carried)
+            finally:
+                self.scopes.pop()
+        return run
+
+    def after(self, j: SSAValue, t: SSAValue) -> SSAValue:
+        """The index ``j + 1 + t``: a loop from 0 over what follows ``j``."""
+        b = self.b
+        return b(arith.AddiOp(b(arith.AddiOp(j, b.index(1))), t))
+
+    def lower_lu(self, op: bc.LuOp) -> None:
+        """A fusion boundary, ``numerics.lu``'s steps as loops: a parallel
+        nest over the batch dims; in it the matrix copied into the factors'
+        buffer, then an ``scf.for`` over the ``min(m, n)`` steps carrying
+        ``info``. Step ``j``: a loop down column ``j`` carrying (largest
+        ``|x|``, its row), replaced only by a strictly larger one (the first
+        of ties stays; a NaN never replaces, as LAPACK's reference
+        ``i?amax``); the pivot stored 1-based; rows ``j`` and the pivot's
+        swapped; then per row below, its multiplier (divided by the pivot,
+        unless it is zero) and the row update along the contiguous row,
+        which the C compiler vectorizes."""
+        b = self.b
+        element = element_of(op.a.type)
+        factors, pivots, info = (self.buffer(r) for r in op.results)
+        shape = self.shape(op.a)
+        m, n = shape[-2], shape[-1]
+        i32 = IntegerType(32)
+        with self.nest(shape[:-2], parallel=True) as ivs:
+            batch = list(ivs)
+
+            def load(i: SSAValue, c: SSAValue) -> SSAValue:
+                return b(memref.LoadOp.get(factors, [*batch, i, c]))
+
+            def store(x: SSAValue, i: SSAValue, c: SSAValue) -> None:
+                b(memref.StoreOp.get(x, factors, [*batch, i, c]))
+
+            with self.nest([m, n]) as (i, c):
+                store(self.value_at(op.a, [*batch, i, c]), i, c)
+
+            def step(j: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+                below = b(arith.SubiOp(b.index(m - 1), j))
+
+                def scan(t: SSAValue, best: list[SSAValue]) -> list[SSAValue]:
+                    i = self.after(j, t)
+                    size = b.apply("math.absf", load(i, j))
+                    beyond = b.cmpf("ogt", size, best[0])
+                    return [b.select(beyond, size, best[0]), b.select(beyond, i, best[1])]
+
+                _, p = b.for_loop(below, [b.apply("math.absf", load(j, j)), j], self.scoped_body(scan))
+                one_based = b(arith.IndexCastOp(b(arith.AddiOp(p, b.index(1))), i32))
+                b(memref.StoreOp.get(one_based, pivots, [*batch, j]))
+                with self.nest([n]) as (c,):
+                    x, y = load(j, c), load(p, c)
+                    store(y, j, c)
+                    store(x, p, c)
+                pivot = load(j, j)
+                zero = b.cmpf("oeq", pivot, b.float(0.0, element))
+                first = b.apply("arith.andi", zero, b.cmpi("eq", carried[0], b.int(0, "i32")))
+                place = b(arith.IndexCastOp(b(arith.AddiOp(j, b.index(1))), i32))
+
+                def row(t: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
+                    i = self.after(j, t)
+                    x = load(i, j)
+                    multiplier = b.select(zero, x, b.apply("arith.divf", x, pivot))
+                    store(multiplier, i, j)
+
+                    def update(u: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
+                        c = self.after(j, u)
+                        store(b.apply("arith.subf", load(i, c), b.apply("arith.mulf", multiplier, load(j, c))), i, c)
+                        return []
+
+                    b.for_loop(b(arith.SubiOp(b.index(n - 1), j)), [], self.scoped_body(update))
+                    return []
+
+                b.for_loop(below, [], self.scoped_body(row))
+                return [b.select(first, place, carried[0])]
+
+            self.scopes.append({})
+            try:
+                (status,) = b.for_loop(min(m, n), [b.int(0, "i32")], step)
+            finally:
+                self.scopes.pop()
+            b(memref.StoreOp.get(status, info, batch))
+        for r, target in zip(op.results, (factors, pivots, info)):
+            self.written(r, target)
+
+    def lower_cholesky(self, op: bc.CholeskyOp) -> None:
+        """A fusion boundary, ``numerics.cholesky``'s columns as loops (the
+        upper factor is the lower one with the two indices swapped): a
+        parallel nest over the batch dims; in it the matrix copied into the
+        factor's buffer, then an ``scf.for`` over the columns carrying
+        ``info``. Column ``j``: the sum of squares of row ``j`` so far
+        subtracted from the diagonal; if that is not positive (or NaN, or a
+        column before failed) nothing changes but the diagonal of the
+        failing column and ``info``, by selects (the loop IR has no branch);
+        else the diagonal's square root, and per row below a loop
+        subtracting the products of the rows so far, then the division."""
+        b = self.b
+        element = element_of(op.a.type)
+        factor, info = (self.buffer(r) for r in op.results)
+        shape = self.shape(op.a)
+        n = shape[-1]
+        i32 = IntegerType(32)
+        lower = op.is_lower
+        with self.nest(shape[:-2], parallel=True) as ivs:
+            batch = list(ivs)
+            with self.nest([n, n]) as (i, c):
+                b(memref.StoreOp.get(self.value_at(op.a, [*batch, i, c]), factor, [*batch, i, c]))
+            at = (lambda i, c: [*batch, i, c]) if lower else (lambda i, c: [*batch, c, i])  # noqa: E731
+
+            def load(i: SSAValue, c: SSAValue) -> SSAValue:
+                return b(memref.LoadOp.get(factor, at(i, c)))
+
+            def store(x: SSAValue, i: SSAValue, c: SSAValue) -> None:
+                b(memref.StoreOp.get(x, factor, at(i, c)))
+
+            def column(j: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+                def square(t: SSAValue, acc: list[SSAValue]) -> list[SSAValue]:
+                    x = load(j, t)
+                    return [b.apply("arith.addf", acc[0], b.apply("arith.mulf", x, x))]
+
+                (squares,) = b.for_loop(j, [b.float(0.0, element)], self.scoped_body(square))
+                diagonal = load(j, j)
+                d = b.apply("arith.subf", diagonal, squares)
+                running = b.cmpi("eq", carried[0], b.int(0, "i32"))
+                good = b.apply("arith.andi", running, b.cmpf("ogt", d, b.float(0.0, element)))
+                fails = b.apply("arith.andi", running, b.cmpf("ule", d, b.float(0.0, element)))
+                root = b.apply("math.sqrt", b.select(good, d, b.float(1.0, element)))
+                store(b.select(good, root, b.select(fails, d, diagonal)), j, j)
+
+                def row(t: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
+                    i = self.after(j, t)
+
+                    def term(u: SSAValue, acc: list[SSAValue]) -> list[SSAValue]:
+                        return [b.apply("arith.subf", acc[0], b.apply("arith.mulf", load(i, u), load(j, u)))]
+
+                    x = load(i, j)
+                    (v,) = b.for_loop(j, [x], self.scoped_body(term))
+                    store(b.select(good, b.apply("arith.divf", v, root), x), i, j)
+                    return []
+
+                b.for_loop(b(arith.SubiOp(b.index(n - 1), j)), [], self.scoped_body(row))
+                place = b(arith.IndexCastOp(b(arith.AddiOp(j, b.index(1))), i32))
+                return [b.select(fails, place, carried[0])]
+
+            self.scopes.append({})
+            try:
+                (status,) = b.for_loop(n, [b.int(0, "i32")], column)
+            finally:
+                self.scopes.pop()
+            b(memref.StoreOp.get(status, info, batch))
+        self.written(op.results[0], factor)
+        self.written(op.results[1], info)
 
     def lower_sort(self, op: bc.SortOp) -> None:
         """A fusion boundary: a parallel nest over the other dims, and per

@@ -1908,6 +1908,56 @@ class ConvertLapackTrsm(RewritePattern):
             transpose_a=flags["trans_x"], result_type=op.results[0].type)])
 
 
+LAPACK_FACTORIZATIONS = {f"lapack_{t}{routine}_ffi": routine for routine in ("getrf", "potrf") for t in "sdcz"}
+"""The ``custom_call`` targets JAX writes on a CPU for ``lu`` (LAPACK's
+``?getrf``) and ``cholesky`` (``?potrf``): ``s``/``d`` become ``bcast.lu``
+and ``bcast.cholesky``, ``c``/``z`` (complex) are refused, located."""
+
+POTRF_UPLO = {76: True, 85: False}
+"""``potrf``'s ``uplo`` character (``ord("L")``, ``ord("U")``) in JAX's
+``mhlo.backend_config``: whether the factor is lower triangular."""
+
+
+def lapack_factorization(op: Operation) -> str | None:
+    """``getrf`` or ``potrf`` for JAX's ``custom_call @lapack_?getrf_ffi``
+    (``?potrf``), else None."""
+    target = _custom_call_attr(op, "call_target_name")
+    if op_name(op) != "stablehlo.custom_call" or not isinstance(target, StringAttr):
+        return None
+    return LAPACK_FACTORIZATIONS.get(target.data)
+
+
+class ConvertLapackFactorization(RewritePattern):
+    """JAX's CPU forms of ``lu`` and ``cholesky`` (``custom_call
+    @lapack_sgetrf_ffi(%a)`` -> (factors, pivots, info); ``custom_call
+    @lapack_spotrf_ffi(%a)`` -> (factor, info), ``uplo`` as LAPACK's
+    character in ``mhlo.backend_config``) -> ``bcast.lu`` and
+    ``bcast.cholesky`` with the same results. As for trsm, the layouts are
+    the memory order LAPACK reads and the batch dims are the leading ones,
+    which the types say (docs/ir.md, "lu")."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        routine = lapack_factorization(op)
+        if routine is None:
+            return
+        target = _custom_call_attr(op, "call_target_name").data
+        if target[len("lapack_")] in "cz":
+            raise PassError(op, f"is LAPACK's {routine} on complex numbers, which bcast has no type for")
+        results = 3 if routine == "getrf" else 2
+        config = _custom_call_attr(op, "mhlo.backend_config")
+        uplo = config.data.get("uplo") if isinstance(config, DictionaryAttr) else None
+        lower = POTRF_UPLO.get(uplo.value.data) if isinstance(uplo, IntegerAttr) else None
+        if len(op.operands) != 1 or len(op.results) != results or (routine == "potrf" and lower is None):
+            raise PassError(op, f"is a LAPACK {routine} call bcast does not read",
+                            [f"one operand and {results} results"
+                             + (", and uplo (76 or 85) in mhlo.backend_config" if routine == "potrf" else "")])
+        _bcast_type(op, op.operands[0])
+        types = [r.type for r in op.results]
+        new = (bcast.LuOp(op.operands[0], types) if routine == "getrf"
+               else bcast.CholeskyOp(op.operands[0], lower=lower, result_types=types))
+        replace(rewriter, op, [new])
+
+
 def is_dynamic_reduce_window(op: Operation) -> bool:
     """JAX's ``custom_call @stablehlo.dynamic_reduce_window``."""
     target = _custom_call_attr(op, "call_target_name")
@@ -2111,7 +2161,7 @@ PATTERNS: tuple[Callable[[], RewritePattern], ...] = (
     ConvertCompare, ConvertSelect, ConvertClamp, ConvertChloBroadcast, ConvertChloBroadcastSelect,
     ConvertReduce, ConvertDot, ConvertReduceWindow, ConvertDynamicShapes, ConvertScatter, ConvertDynamicRanges,
     ConvertSort, ConvertTopK, ConvertDynamicReduceWindow, ConvertDynamicGather, ConvertConvolution, ConvertDynamicConv,
-    ConvertTriangularSolve, ConvertSelectAndScatter, ConvertLapackTrsm,
+    ConvertTriangularSolve, ConvertSelectAndScatter, ConvertLapackTrsm, ConvertLapackFactorization,
 )  # fmt: skip
 
 
@@ -2187,7 +2237,8 @@ def check_supported(module: ModuleOp) -> None:
     for op in module.walk():
         name = op_name(op)
         if is_stablehlo(op) and name not in known and not is_shape_assertion(op) \
-                and not is_dynamic_reduce_window(op) and not is_lapack_trsm(op):
+                and not is_dynamic_reduce_window(op) and not is_lapack_trsm(op) \
+                and lapack_factorization(op) is None:
             raise PassError(op, "is not supported by convert-stablehlo-to-bcast", [supported_note()])
         if isinstance(op, hlo.ReturnOp) and not in_reduce_body(op):
             raise PassError(op, "stablehlo.return outside a reduce body is not supported")

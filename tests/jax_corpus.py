@@ -605,6 +605,49 @@ def log_cumsum_exp(x):
     return jax.lax.cumlogsumexp(x, axis=1)
 
 
+# -- linear algebra (LAPACK's getrf and potrf on a CPU) ------------------------
+
+def well_conditioned(rng: np.random.Generator, shape, dtype=np.float32) -> np.ndarray:
+    """Square matrices (the last two dims) with a dominant diagonal."""
+    n = shape[-1]
+    return (rng.standard_normal(shape) + n * np.eye(n)).astype(dtype)
+
+
+def spd(rng: np.random.Generator, shape, dtype=np.float32) -> np.ndarray:
+    """Symmetric positive definite matrices: ``m m^T + n I``."""
+    m = rng.standard_normal(shape)
+    return (m @ np.swapaxes(m, -1, -2) + shape[-1] * np.eye(shape[-1])).astype(dtype)
+
+
+def linear_solve(a, b):
+    """``jnp.linalg.solve``: LU with partial pivoting (getrf), the pivots as a
+    permutation (a while loop), two triangular solves."""
+    return jnp.linalg.solve(a, b)
+
+
+def inverse_and_logdet(a):
+    """``jnp.linalg.inv`` and ``slogdet`` of one matrix (getrf twice)."""
+    sign, logdet = jnp.linalg.slogdet(a)
+    return jnp.linalg.inv(a), sign, logdet
+
+
+def batched_det(a):
+    """``jnp.linalg.det`` of a batch of 5x5 matrices (getrf with a batch dim)."""
+    return jnp.linalg.det(a)
+
+
+def gaussian_logpdf(x, mean, cov):
+    """``jax.scipy.stats.multivariate_normal.logpdf``: Cholesky (potrf), a
+    triangular solve, the log of the factor's diagonal."""
+    return jax.scipy.stats.multivariate_normal.logpdf(x, mean, cov)
+
+
+def ridge_regression(x, y):
+    """Ridge regression's weights: ``cho_solve(cho_factor(X^T X + I), X^T y)``."""
+    gram = x.T @ x + jnp.eye(x.shape[1], dtype=x.dtype)
+    return jax.scipy.linalg.cho_solve(jax.scipy.linalg.cho_factor(gram), x.T @ y)
+
+
 PROGRAMS: dict[str, Case] = {
     "softmax": Case(softmax, lambda r: (normal(r, (4, 16)),), "jax.nn.softmax over rows"),
     "log_softmax": Case(log_softmax, lambda r: (normal(r, (4, 16)),), "jax.nn.log_softmax over rows"),
@@ -774,6 +817,15 @@ PROGRAMS: dict[str, Case] = {
                         "reduce_window of (x, index): argmax-pooling with ties"),
     "log_cumsum_exp": Case(log_cumsum_exp, lambda r: (normal(r, (3, 40), scale=5.0),),
                            "lax.cumlogsumexp over 40 places"),
+    "linear_solve": Case(linear_solve, lambda r: (well_conditioned(r, (5, 5)), normal(r, (5, 3))),
+                         "jnp.linalg.solve (LAPACK getrf)"),
+    "inverse_and_logdet": Case(inverse_and_logdet, lambda r: (well_conditioned(r, (4, 4)),),
+                               "jnp.linalg.inv and slogdet"),
+    "batched_det": Case(batched_det, lambda r: (well_conditioned(r, (3, 5, 5)) / 4,), "jnp.linalg.det of a batch"),
+    "gaussian_logpdf": Case(gaussian_logpdf, lambda r: (normal(r, (6, 4)), normal(r, (4,)), spd(r, (4, 4))),
+                            "multivariate normal log-pdf (LAPACK potrf)"),
+    "ridge_regression": Case(ridge_regression, lambda r: (normal(r, (8, 4)), normal(r, (8,))),
+                             "cho_factor + cho_solve of X^T X + I"),
 }
 
 

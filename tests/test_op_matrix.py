@@ -55,7 +55,7 @@ NOT_SCALAR = {bc.BroadcastInDimOp, bc.TransposeOp, bc.ReshapeOp, bc.NarrowOp, bc
               bc.SizeFromTensorOp, bc.SizeToTensorOp, bc.ShapeAssertionOp,
               bc.DynamicReshapeOp, bc.DynamicIotaOp, bc.SetDimensionSizeOp, bc.SortOp,
               bc.ConvolutionOp,
-              bc.DynamicConvOp, bc.TriangularSolveOp}  # fmt: skip
+              bc.DynamicConvOp, bc.TriangularSolveOp, bc.LuOp, bc.CholeskyOp}  # fmt: skip
 """Ops that move data and compute no element, the contractions (an
 element is a sum over many, not a scalar op) and the explicit dynamic form
 (sizes and checks: tests/lowering/test_make_explicit_dynamic.py, tests/tools/test_jax_dynamic.py) and ``sort``
@@ -63,7 +63,8 @@ element is a sum over many, not a scalar op) and the explicit dynamic form
 (a contraction: tests/lowering/test_convolution.py): not rows of this matrix
 (``tests/ir``, ``tests/lowering`` (``test_dot_general.py``) and the random
 programs test them); ``triangular_solve`` (a solve: tests/lowering/test_triangular_solve.py
-runs every flag on every backend)."""
+runs every flag on every backend); ``lu`` and ``cholesky`` (factorizations:
+tests/lowering/test_lapack.py runs them on every backend against XLA and NumPy)."""
 
 SCANS = {bc.CumulativeOp, bc.ReduceWindowOp, bc.ReduceWindowBodyOp}
 """Ops whose result keeps the operand's 2-D shape (or a window of it, as

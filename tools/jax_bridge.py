@@ -68,6 +68,16 @@ def verify_stablehlo(text: str) -> None:
             raise BcastError("error: jaxlib's MLIR rejects the StableHLO")
 
 
+def _initialize_lapack() -> None:
+    """jaxlib's LAPACK kernels (``custom_call @lapack_sgetrf_ffi`` ...) call
+    LAPACK through function pointers jaxlib fills in only when JAX lowers a
+    linear-algebra op (``jaxlib.lapack.prepare_lapack_call``); XLA running
+    such a call before that crashes the process. This fills them in."""
+    from jax._src.lib import lapack
+
+    lapack.prepare_lapack_call("getrf", np.float32)
+
+
 @lru_cache(maxsize=64)
 def _executable(text: str):
     """XLA's executable of ``text`` and the device it runs on (compiled once
@@ -76,6 +86,8 @@ def _executable(text: str):
 
     backend = get_backend("cpu")
     device = backend.devices()[0]
+    if "lapack_" in text:  # LAPACK custom calls (docs/ir.md, "lu"): their kernels find LAPACK once initialized
+        _initialize_lapack()
     try:
         return backend.compile_and_load(text, [device]), device
     except Exception as e:  # noqa: BLE001 - XLA reports every failure as one kind of error
