@@ -24,6 +24,13 @@ one library call (a NumPy ufunc with ``out=``, one StableHLO op):
   ``math`` on f32 and f64 only);
 - ``Composite``: any composition of primitives (``divide``, ``power``, the
   shifts, ``sign``, ...).
+
+Complex values (``c64``, ``c128``) compute with the ops of MLIR's
+``complex`` dialect (``complex.add``, ``complex.exp``...), each a primitive
+on values of one complex type; ``complex.abs``, ``complex.re`` and
+``complex.im`` give the parts' float type, ``complex.eq``/``complex.neq``
+an ``i1``, ``complex.create`` makes a complex of two floats
+(docs/semantics.md, "Complex numbers").
 """
 
 from __future__ import annotations
@@ -85,6 +92,7 @@ class OnePrimitive:
     signed: str | None = None
     unsigned: str | None = None
     bool: str | None = None
+    complex: str | None = None
 
     def primitive(self, element: str) -> str | None:
         return getattr(self, rules.kind(element))
@@ -104,8 +112,12 @@ class MathFunction:
     ``f32`` and rounded once."""
 
     primitive: str
+    complex: str | None = None
+    """The ``complex`` dialect op that is this function on complex values."""
 
     def __call__(self, b: Scalars, element: str, *xs: Value) -> Value:
+        if rules.kind(element) == "complex":
+            return b.apply(self.complex, *xs)
         if element not in rules.HALF_FLOATS:
             return b.apply(self.primitive, *xs)
         wide = [b.cast("arith.extf", x, "f32") for x in xs]
@@ -126,9 +138,9 @@ class Composite:
 # Arithmetic
 # --------------------------------------------------------------------------
 
-add = OnePrimitive(float="arith.addf", signed="arith.addi", unsigned="arith.addi")
-subtract = OnePrimitive(float="arith.subf", signed="arith.subi", unsigned="arith.subi")
-multiply = OnePrimitive(float="arith.mulf", signed="arith.muli", unsigned="arith.muli")
+add = OnePrimitive(float="arith.addf", signed="arith.addi", unsigned="arith.addi", complex="complex.add")
+subtract = OnePrimitive(float="arith.subf", signed="arith.subi", unsigned="arith.subi", complex="complex.sub")
+multiply = OnePrimitive(float="arith.mulf", signed="arith.muli", unsigned="arith.muli", complex="complex.mul")
 # maximumf/minimumf propagate NaN (np.maximum); i1 orders False < True
 maximum = OnePrimitive(float="arith.maximumf", signed="arith.maxsi", unsigned="arith.maxui")
 minimum = OnePrimitive(float="arith.minimumf", signed="arith.minsi", unsigned="arith.minui")
@@ -143,6 +155,8 @@ def divide(b: Scalars, element: str, x: Value, y: Value) -> Value:
     kind = rules.kind(element)
     if kind == "float":
         return b.apply("arith.divf", x, y)
+    if kind == "complex":
+        return b.apply("complex.div", x, y)
     by_zero = b.cmpi("eq", y, b.const(0, element))
     one = b.const(1, element)
     safe = b.select(by_zero, one, y)
@@ -169,7 +183,7 @@ def remainder(b: Scalars, element: str, x: Value, y: Value) -> Value:
     return b.select(by_zero, x, rem)
 
 
-_float_power = MathFunction("math.powf")
+_float_power = MathFunction("math.powf", complex="complex.pow")
 
 
 @Composite
@@ -178,7 +192,7 @@ def power(b: Scalars, element: str, x: Value, y: Value) -> Value:
     exponent, wrapping; a negative exponent gives the truncated real result:
     1 for base 1, +-1 by parity for base -1, 0 otherwise."""
     kind = rules.kind(element)
-    if kind == "float":
+    if kind in ("float", "complex"):
         return _float_power(b, element, x, y)
     one = b.const(1, element)
 
@@ -279,15 +293,20 @@ def negate(b: Scalars, element: str, x: Value) -> Value:
     """Integers wrap: ``-INT_MIN`` is ``INT_MIN``."""
     if rules.kind(element) == "float":
         return b.apply("arith.negf", x)
+    if rules.kind(element) == "complex":
+        return b.apply("complex.neg", x)
     return b.apply("arith.subi", b.const(0, element), x)
 
 
 @Composite
 def abs_(b: Scalars, element: str, x: Value) -> Value:
-    """``abs(INT_MIN)`` is ``INT_MIN`` (wraps); unsigned values are their own."""
+    """``abs(INT_MIN)`` is ``INT_MIN`` (wraps); unsigned values are their
+    own; a complex value's modulus is of its parts' type."""
     kind = rules.kind(element)
     if kind == "float":
         return b.apply("math.absf", x)
+    if kind == "complex":
+        return b.apply("complex.abs", x)
     if kind == "unsigned":
         return x
     return b.select(b.cmpi("slt", x, b.const(0, element)), negate(b, element, x), x)
@@ -296,9 +315,11 @@ def abs_(b: Scalars, element: str, x: Value) -> Value:
 @Composite
 def sign(b: Scalars, element: str, x: Value) -> Value:
     """-1, 0 or 1; a float zero (either sign) or NaN is returned as it is
-    (``np.sign``)."""
-    zero, one = b.const(0, element), b.const(1, element)
+    (``np.sign``). A complex value's sign is ``x / |x|`` (0 for 0; StableHLO's)."""
     kind = rules.kind(element)
+    if kind == "complex":
+        return b.apply("complex.sign", x)
+    zero, one = b.const(0, element), b.const(1, element)
     if kind == "unsigned":
         return b.select(b.cmpi("ne", x, zero), one, zero)
     minus_one = b.const(-1, element)
@@ -313,17 +334,17 @@ def not_(b: Scalars, element: str, x: Value) -> Value:
     return b.apply("arith.xori", x, b.const(-1, element))
 
 
-exponential = MathFunction("math.exp")
-log = MathFunction("math.log")
-sqrt = MathFunction("math.sqrt")
-tanh = MathFunction("math.tanh")
+exponential = MathFunction("math.exp", complex="complex.exp")
+log = MathFunction("math.log", complex="complex.log")
+sqrt = MathFunction("math.sqrt", complex="complex.sqrt")
+tanh = MathFunction("math.tanh", complex="complex.tanh")
 floor = MathFunction("math.floor")
 ceil = MathFunction("math.ceil")
-sine = MathFunction("math.sin")
-cosine = MathFunction("math.cos")
-tan = MathFunction("math.tan")
-exponential_minus_one = MathFunction("math.expm1")
-log_plus_one = MathFunction("math.log1p")
+sine = MathFunction("math.sin", complex="complex.sin")
+cosine = MathFunction("math.cos", complex="complex.cos")
+tan = MathFunction("math.tan", complex="complex.tan")
+exponential_minus_one = MathFunction("math.expm1", complex="complex.expm1")
+log_plus_one = MathFunction("math.log1p", complex="complex.log1p")
 cbrt = MathFunction("math.cbrt")
 round_nearest_even = MathFunction("math.roundeven")
 round_nearest_afz = MathFunction("math.round")  # halfway cases away from zero (C's round)
@@ -407,7 +428,7 @@ def count_leading_zeros(b: Scalars, element: str, x: Value) -> Value:
 def rsqrt(b: Scalars, element: str, x: Value) -> Value:
     """``1 / sqrt(x)``, rounded after each step (not ``math.rsqrt``, which
     may be approximate)."""
-    return b.apply("arith.divf", b.const(1, element), sqrt(b, element, x))
+    return divide(b, element, b.const(1, element), sqrt(b, element, x))
 
 
 @Composite
@@ -445,6 +466,8 @@ def compare(b: Scalars, element: str, direction: str, x: Value, y: Value, total_
     (``total_order_key``): ``-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf <
     +NaN``, NaNs by payload, and ``EQ`` means the same bits."""
     kind = rules.kind(element)
+    if kind == "complex":  # EQ and NE only (the verifier's rule): both parts equal
+        return b.apply({"EQ": "complex.eq", "NE": "complex.neq"}[direction], x, y)
     if kind == "float" and total_order:
         keys = total_order_key(b, element, x), total_order_key(b, element, y)
         return compare(b, f"i{rules.bit_width(element)}", direction, *keys)
@@ -506,6 +529,8 @@ def convert(b: Scalars, source: str, target: str, x: Value) -> Value:
     skind, tkind = rules.kind(source), rules.kind(target)
     if source == target:
         return x
+    if "complex" in (skind, tkind):
+        return _convert_complex(b, source, target, x)
     if target == "i1":
         zero = b.const(0, source)
         return b.cmpf("une", x, zero) if skind == "float" else b.cmpi("ne", x, zero)
@@ -535,6 +560,45 @@ def convert(b: Scalars, source: str, target: str, x: Value) -> Value:
     result = b.select(at_or_below, b.const(low, target), inside)
     result = b.select(at_or_above, b.const(high, target), result)
     return b.select(nan, b.const(0, target), result)
+
+
+def _convert_complex(b: Scalars, source: str, target: str, x: Value) -> Value:
+    """To or from a complex type, as StableHLO's ``convert``: a real value
+    becomes the real part (imaginary part 0); a complex value to a real type
+    keeps its real part, converted as a float of the parts' type is; to
+    ``i1`` it is ``x != 0``; between complex types each part converts."""
+    if rules.kind(source) != "complex":
+        part = rules.COMPLEX_PARTS[target]
+        real = convert(b, source, part, x)
+        return b.apply("complex.create", real, b.const(0, part))
+    if target == "i1":
+        return b.apply("complex.neq", x, b.const(0, source))
+    part = rules.COMPLEX_PARTS[source]
+    if rules.kind(target) != "complex":
+        return convert(b, part, target, b.apply("complex.re", x))
+    to = rules.COMPLEX_PARTS[target]
+    return b.apply("complex.create", *(convert(b, part, to, b.apply(p, x)) for p in ("complex.re", "complex.im")))
+
+
+@Composite
+def real(b: Scalars, element: str, x: Value) -> Value:
+    """The real part of a complex value; a float is its own (StableHLO's ``real``)."""
+    return b.apply("complex.re", x) if rules.kind(element) == "complex" else x
+
+
+@Composite
+def imag(b: Scalars, element: str, x: Value) -> Value:
+    """The imaginary part of a complex value; 0 for a float (StableHLO's
+    ``imag``), selected by a test of ``x`` so the zeros have ``x``'s shape
+    on a backend whose constants are scalars."""
+    if rules.kind(element) == "complex":
+        return b.apply("complex.im", x)
+    zero = b.const(0, element)
+    return b.select(b.cmpf("uno", x, x), zero, zero)
+
+
+complex_ = OnePrimitive(float="complex.create")
+"""``complex(re, im)``: two floats of one type make the complex of that part type."""
 
 
 def bitcast(b: Scalars, source: str, target: str, x: Value) -> Value:
