@@ -63,6 +63,9 @@ KIND_WORDS = {
     frozenset({"bool"}): "boolean (i1)",
     frozenset({"unsigned"}): "unsigned integer",
     frozenset({"bool", "unsigned"}): "boolean (i1) or unsigned integer",
+    frozenset({"float", "complex"}): "floating-point or complex",
+    frozenset({"signed", "unsigned", "float", "complex"}): "numeric (integer, floating-point or complex)",
+    frozenset({"bool", "signed", "unsigned", "float", "complex"}): "boolean, numeric or complex",
 }
 """How a message names the element kinds (``rules.kind``) a ``bcast`` op takes."""
 
@@ -74,7 +77,7 @@ def check_kinds(elements: Sequence[str], allowed: frozenset[str], note: str | No
         if rules.kind(element) not in allowed:
             raise Diagnostic(
                 f"operands must be {KIND_WORDS.get(allowed, '/'.join(sorted(allowed)))}, "
-                f"got element type {element}",
+                f"got element type {rules.type_text(element)}",
                 [note] if note else [],
             )
 

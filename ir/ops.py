@@ -22,6 +22,7 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
+    FunctionType,
     I64,
     IndexType,
     IntAttr,
@@ -67,6 +68,7 @@ from bcast.ir.directives import (CheckedShapes, DotDims, IndexList, JoinedOperan
 from bcast.ir.rules import IncompatibleDims, Levels, RuleError, Semantics, Shape
 from bcast.ir.types import (
     iinfo,
+    is_complex_dtype,
     is_float_dtype,
     NUMPY_DTYPES,
     TYPE_CACHE_SIZE,
@@ -734,6 +736,11 @@ class ArithmeticBinaryOp(BinaryOp, abc.ABC):
     pass
 
 
+NUMERIC_OR_COMPLEX = frozenset({"signed", "unsigned", "float", "complex"})
+"""The kinds of the arithmetic ops that complex values take too (docs/semantics.md, "Complex numbers")."""
+FLOAT_OR_COMPLEX = frozenset({"float", "complex"})
+
+
 class FloatBinaryOp(BinaryOp, abc.ABC):
     ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"float"})
 
@@ -764,6 +771,7 @@ class ShiftOp(BinaryOp, abc.ABC):
 class AddOp(ArithmeticBinaryOp):
     name = "bcast.add"
     SCALAR = staticmethod(scalar.add)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = NUMERIC_OR_COMPLEX
     STABLEHLO_ON_I1: ClassVar[str | None] = "bcast.or"
 
 
@@ -771,12 +779,14 @@ class AddOp(ArithmeticBinaryOp):
 class SubtractOp(ArithmeticBinaryOp):
     name = "bcast.subtract"
     SCALAR = staticmethod(scalar.subtract)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = NUMERIC_OR_COMPLEX
 
 
 @irdl_op_definition
 class MultiplyOp(ArithmeticBinaryOp):
     name = "bcast.multiply"
     SCALAR = staticmethod(scalar.multiply)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = NUMERIC_OR_COMPLEX
     STABLEHLO_ON_I1: ClassVar[str | None] = "bcast.and"
 
 
@@ -784,7 +794,8 @@ class MultiplyOp(ArithmeticBinaryOp):
 class DivideOp(ArithmeticBinaryOp):
     name = "bcast.divide"
     SCALAR = staticmethod(scalar.divide)
-    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"float"})
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = NUMERIC_OR_COMPLEX
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
     """XLA's integer results are the definition's, but jaxlib's folder
     divides integer constants unchecked (SIGFPE on ``(a - a) / (a - a)``):
     the expansion's divisor is never 0."""
@@ -802,7 +813,8 @@ class RemainderOp(ArithmeticBinaryOp):
 class PowerOp(ArithmeticBinaryOp):
     name = "bcast.power"
     SCALAR = staticmethod(scalar.power)
-    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"float"})
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = NUMERIC_OR_COMPLEX
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
     """XLA's integer power reads the low 6 bits of the exponent only."""
 
 
@@ -824,6 +836,23 @@ class MinimumOp(ArithmeticBinaryOp):
 class Atan2Op(FloatBinaryOp):
     name = "bcast.atan2"
     SCALAR = staticmethod(scalar.atan2)
+
+
+@irdl_op_definition
+class ComplexOp(BinaryOp):
+    """``complex %re, %im``: two ``f32`` (``f64``) values make a
+    ``complex<f32>`` (``complex<f64>``), as StableHLO's ``complex``."""
+
+    name = "bcast.complex"
+    SCALAR = staticmethod(scalar.complex_)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"float"})
+
+    @classmethod
+    def result_element(cls, promoted: str) -> str:
+        if promoted not in rules.COMPLEX_PARTS.values():
+            raise Diagnostic(f"complex needs f32 or f64 operands, got element type {promoted}",
+                             ["convert the parts to f32 or f64 first"])
+        return rules.complex_of(promoted)
 
 
 @irdl_op_definition
@@ -903,7 +932,7 @@ class CompareOp(BinaryOp):
     total_order = opt_prop_def(UnitAttr)
     assembly_format = ("$comparison_direction `,` $lhs `,` $rhs (`,` `TOTALORDER` $total_order^)? "
                        + _BROADCAST_FORMAT)
-    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"bool", "signed", "unsigned", "float"})
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"bool", "signed", "unsigned", "float", "complex"})
     TML_CLASS: ClassVar[str] = "relational"
     NUMPY_FUNCTION = staticmethod(numerics.compare)
     TML_KINDS: ClassVar[frozenset[str] | None] = frozenset({"signed", "unsigned", "float"})
@@ -937,6 +966,11 @@ class CompareOp(BinaryOp):
 
     def verify_semantics(self, semantics: Semantics) -> None:
         super().verify_semantics(semantics)
+        direction = self.comparison_direction.data.value
+        if direction not in ("EQ", "NE") and "complex" in (rules.kind(_split(v, "operand")[1]) for v in self.operands):
+            raise Diagnostic(f"compare {direction} needs ordered operands, got complex element type "
+                             f"{rules.type_text(_split(self.lhs, 'lhs')[1])}",
+                             ["complex values compare EQ and NE only; compare their real or imag parts"])
         if self.is_total_order:
             for side, v in (("lhs", self.lhs), ("rhs", self.rhs)):
                 element = _split(v, side)[1]
@@ -1116,22 +1150,94 @@ class FloatUnaryOp(UnaryOp, abc.ABC):
 class NegateOp(UnaryOp):
     name = "bcast.negate"
     SCALAR = staticmethod(scalar.negate)
-    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned", "float"})
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = NUMERIC_OR_COMPLEX
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = NUMERIC_OR_COMPLEX
+
+
+class PartUnaryOp(UnaryOp, abc.ABC):
+    """A unary op whose result on a complex operand is of its parts' float
+    type (``abs``, ``real``, ``imag``), else of the operand's type. Written
+    ``%r = bcast.abs %x : tensor<4xf32>`` when the two types are one, else
+    ``: (tensor<4xcomplex<f32>>) -> tensor<4xf32>`` (StableHLO's syntax)."""
+
+    operand = operand_def(TensorType)
+    result = result_def(TensorType)
+    assembly_format = None
+
+    def __init__(
+        self, operand: SSAValue | Operation, *, attributes: Mapping[str, Attribute] | None = None
+    ):
+        levels, element = split_type(_type(operand))
+        result_type = make_type(levels, rules.COMPLEX_PARTS.get(element, element))
+        IRDLOperation.__init__(self, operands=[operand], result_types=[result_type], attributes=attributes)
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        super().verify_semantics(semantics)
+        levels, element = _split(self.operand, "operand")
+        _check_declared(self, make_type(levels, rules.COMPLEX_PARTS.get(element, element)), self.result.type)
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        operand = parser.parse_unresolved_operand()
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        t = parser.parse_type()
+        if isinstance(t, FunctionType):
+            if len(t.inputs.data) != 1 or len(t.outputs.data) != 1:
+                parser.raise_error("expected a function type with one input and one result", pos, parser.pos)
+            (operand_type,), (result_type,) = t.inputs.data, t.outputs.data
+        else:
+            operand_type = result_type = t
+        value = parser.resolve_operand(operand, operand_type)
+        return cls.create(operands=[value], result_types=[result_type], attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        if self.operand.type == self.result.type:
+            printer.print_attribute(self.result.type)
+        else:
+            printer.print_operation_type(self)
 
 
 @irdl_op_definition
-class AbsOp(UnaryOp):
+class AbsOp(PartUnaryOp):
     name = "bcast.abs"
     SCALAR = staticmethod(scalar.abs_)
-    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "float"})
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = NUMERIC_OR_COMPLEX
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "float", "complex"})
     """StableHLO's ``abs`` takes no unsigned integers."""
+
+
+@irdl_op_definition
+class RealOp(PartUnaryOp):
+    """``real %x``: the real part of a complex value; a float's is itself."""
+
+    name = "bcast.real"
+    SCALAR = staticmethod(scalar.real)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
+
+
+@irdl_op_definition
+class ImagOp(PartUnaryOp):
+    """``imag %x``: the imaginary part of a complex value; 0 for a float."""
+
+    name = "bcast.imag"
+    SCALAR = staticmethod(scalar.imag)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
 
 
 @irdl_op_definition
 class SignOp(UnaryOp):
     name = "bcast.sign"
     SCALAR = staticmethod(scalar.sign)
-    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "float"})
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = NUMERIC_OR_COMPLEX
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "float", "complex"})
     """StableHLO's ``sign`` takes no unsigned integers."""
 
 
@@ -1139,25 +1245,29 @@ class SignOp(UnaryOp):
 class ExponentialOp(FloatUnaryOp):
     name = "bcast.exponential"
     SCALAR = staticmethod(scalar.exponential)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
 
 
 @irdl_op_definition
 class LogOp(FloatUnaryOp):
     name = "bcast.log"
     SCALAR = staticmethod(scalar.log)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
 
 
 @irdl_op_definition
 class SqrtOp(FloatUnaryOp):
     name = "bcast.sqrt"
     SCALAR = staticmethod(scalar.sqrt)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
 
 
 @irdl_op_definition
 class RsqrtOp(FloatUnaryOp):
     name = "bcast.rsqrt"
     SCALAR = staticmethod(scalar.rsqrt)
-    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"float"})
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
     """XLA's ``rsqrt`` is within 1 ulp of ``1 / sqrt`` (``ULPS`` of the op matrix)."""
 
 
@@ -1165,13 +1275,15 @@ class RsqrtOp(FloatUnaryOp):
 class TanhOp(FloatUnaryOp):
     name = "bcast.tanh"
     SCALAR = staticmethod(scalar.tanh)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
 
 
 @irdl_op_definition
 class LogisticOp(FloatUnaryOp):
     name = "bcast.logistic"
     SCALAR = staticmethod(scalar.logistic)
-    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"float"})
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
     """XLA's ``logistic`` is within 1 ulp of the definition (``ULPS`` of the op matrix)."""
 
 
@@ -1191,30 +1303,35 @@ class CeilOp(FloatUnaryOp):
 class SineOp(FloatUnaryOp):
     name = "bcast.sine"
     SCALAR = staticmethod(scalar.sine)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
 
 
 @irdl_op_definition
 class CosineOp(FloatUnaryOp):
     name = "bcast.cosine"
     SCALAR = staticmethod(scalar.cosine)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
 
 
 @irdl_op_definition
 class TanOp(FloatUnaryOp):
     name = "bcast.tan"
     SCALAR = staticmethod(scalar.tan)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
 
 
 @irdl_op_definition
 class ExponentialMinusOneOp(FloatUnaryOp):
     name = "bcast.exponential_minus_one"
     SCALAR = staticmethod(scalar.exponential_minus_one)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
 
 
 @irdl_op_definition
 class LogPlusOneOp(FloatUnaryOp):
     name = "bcast.log_plus_one"
     SCALAR = staticmethod(scalar.log_plus_one)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
 
 
 @irdl_op_definition
@@ -2316,7 +2433,10 @@ class ConstantOp(BcastOp):
         if isinstance(value, np.ndarray):
             assert value_type is not None, "a constant from an array needs its type"
             flat = value.reshape(-1)
-            values = [float(v) for v in flat] if is_float_dtype(flat.dtype) else [int(v) for v in flat]
+            if is_complex_dtype(flat.dtype):
+                values = [(float(v.real), float(v.imag)) for v in flat]
+            else:
+                values = [float(v) for v in flat] if is_float_dtype(flat.dtype) else [int(v) for v in flat]
             value = DenseIntOrFPElementsAttr.from_list(value_type, values)  # type: ignore[arg-type]
         super().__init__(properties={"value": value}, result_types=[value.type])
 
@@ -2327,7 +2447,7 @@ class ConstantOp(BcastOp):
         t = self.result.type
         shape = flat_type_shape(t)
         dtype = numpy_dtype(t)
-        if is_float_dtype(dtype):
+        if is_float_dtype(dtype) or is_complex_dtype(dtype):
             array = np.frombuffer(self.value.data.data, dtype=dtype.newbyteorder("<")).astype(dtype)
         else:
             array = np.array(self.value.get_values(), dtype=dtype)

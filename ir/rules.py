@@ -1440,6 +1440,11 @@ COMPLEX_PARTS = {"c64": "f32", "c128": "f64"}
 parts (what ``abs``, ``real`` and ``imag`` return)."""
 
 
+def type_text(t: str) -> str:
+    """An element type as MLIR writes it (``c64`` -> ``complex<f32>``), for messages."""
+    return f"complex<{COMPLEX_PARTS[t]}>" if t in COMPLEX_PARTS else t
+
+
 def complex_of(part: str) -> str:
     """The complex type whose parts are ``part`` (a float): ``f32`` and the
     16-bit floats -> ``c64``, ``f64`` -> ``c128`` (the Array API's
@@ -1512,7 +1517,7 @@ def promote_types(a: str, b: str) -> str:
             )
         return f"i{width}"
     raise RuleError(
-        f"element types {a} and {b} are of different kinds ({ka} and {kb}) and "
+        f"element types {type_text(a)} and {type_text(b)} are of different kinds ({ka} and {kb}) and "
         "do not promote",
         ["insert an explicit bcast.convert to choose the common type"],
     )
