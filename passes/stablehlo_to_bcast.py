@@ -174,6 +174,8 @@ def _binary(op: Operation, cls: type[bcast.BinaryOp], lhs: SSAValue, rhs: SSAVal
     _bcast_type(op, lhs)
     if str(lhs.type.get_element_type()) == "i1":
         cls = ON_I1.get(cls, cls)
+    if result_type is None and cls is bcast.ComplexOp:  # two parts make a complex
+        return cls(lhs, rhs)
     return cls(lhs, rhs, result_type or lhs.type)
 
 
