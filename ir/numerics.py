@@ -754,13 +754,16 @@ def triangular_solve(a, b, left_side: bool, lower: bool, unit_diagonal: bool, tr
     ``(rhs[i] - m[i, done] @ x[done]) / m[i, i]``, rows in increasing order
     when ``m`` is lower triangular, decreasing when upper, vectorized over
     the batch and the right-hand sides. Only the triangle in use is read;
-    ``f16`` and ``bf16`` are computed in ``f32`` and rounded once."""
+    ``f16`` and ``bf16`` are computed in ``f32`` and rounded once. A
+    complex ``ADJOINT`` solves with the conjugate's transpose."""
     if xp is None:
         with np.errstate(**_ERR):
             return triangular_solve(np.asarray(a), np.asarray(b), left_side, lower, unit_diagonal, transpose, np)
     dtype = b.dtype
     work = xp.float32 if getattr(dtype, "name", str(dtype)) in WIDENED else dtype
     a, b = xp.astype(a, work), xp.astype(b, work)
+    if transpose == "ADJOINT" and xp.isdtype(a.dtype, "complex floating"):
+        a = xp.conj(a)  # the adjoint is the transpose of the conjugate
     flip = (transpose != "NO_TRANSPOSE") != (not left_side)
     m = xp.matrix_transpose(a) if flip else a
     rhs = b if left_side else xp.matrix_transpose(b)

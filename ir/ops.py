@@ -822,6 +822,9 @@ class PowerOp(ArithmeticBinaryOp):
 class MaximumOp(ArithmeticBinaryOp):
     name = "bcast.maximum"
     SCALAR = staticmethod(scalar.maximum)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = NUMERIC_OR_COMPLEX
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned", "float"})
+    """Complex values are written as their lexicographic definition."""
     STABLEHLO_ON_I1: ClassVar[str | None] = "bcast.or"
 
 
@@ -829,6 +832,9 @@ class MaximumOp(ArithmeticBinaryOp):
 class MinimumOp(ArithmeticBinaryOp):
     name = "bcast.minimum"
     SCALAR = staticmethod(scalar.minimum)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = NUMERIC_OR_COMPLEX
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned", "float"})
+    """Complex values are written as their lexicographic definition."""
     STABLEHLO_ON_I1: ClassVar[str | None] = "bcast.and"
 
 
@@ -836,6 +842,9 @@ class MinimumOp(ArithmeticBinaryOp):
 class Atan2Op(FloatBinaryOp):
     name = "bcast.atan2"
     SCALAR = staticmethod(scalar.atan2)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"float"})
+    """Complex values are written as their definition (logs and square roots)."""
 
 
 @irdl_op_definition
@@ -1283,7 +1292,7 @@ class LogisticOp(FloatUnaryOp):
     name = "bcast.logistic"
     SCALAR = staticmethod(scalar.logistic)
     ELEMENT_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
-    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"float"})
     """XLA's ``logistic`` is within 1 ulp of the definition (``ULPS`` of the op matrix)."""
 
 
@@ -1338,6 +1347,9 @@ class LogPlusOneOp(FloatUnaryOp):
 class CbrtOp(FloatUnaryOp):
     name = "bcast.cbrt"
     SCALAR = staticmethod(scalar.cbrt)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"float"})
+    """Complex values are written as their definition (a power)."""
 
 
 @irdl_op_definition
@@ -2341,7 +2353,7 @@ class IotaOp(IotaFamily, BcastOp):
     DYNAMIC_SHAPES: ClassVar[bool] = True  # refused by its own rule: check_static_result
     traits = traits_def(Pure(), CanonicalizationPatterns())
 
-    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned", "float"})
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned", "float", "complex"})
 
     def verify_semantics(self, semantics: Semantics) -> None:
         self.check_static_result()

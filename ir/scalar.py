@@ -112,11 +112,14 @@ class MathFunction:
     ``f32`` and rounded once."""
 
     primitive: str
-    complex: str | None = None
-    """The ``complex`` dialect op that is this function on complex values."""
+    complex: str | Composite | None = None
+    """The ``complex`` dialect op that is this function on complex values,
+    or its composition of them."""
 
     def __call__(self, b: Scalars, element: str, *xs: Value) -> Value:
         if rules.kind(element) == "complex":
+            if isinstance(self.complex, Composite):
+                return self.complex(b, element, *xs)
             return b.apply(self.complex, *xs)
         if element not in rules.HALF_FLOATS:
             return b.apply(self.primitive, *xs)
@@ -142,9 +145,52 @@ add = OnePrimitive(float="arith.addf", signed="arith.addi", unsigned="arith.addi
 subtract = OnePrimitive(float="arith.subf", signed="arith.subi", unsigned="arith.subi", complex="complex.sub")
 multiply = OnePrimitive(float="arith.mulf", signed="arith.muli", unsigned="arith.muli", complex="complex.mul")
 # maximumf/minimumf propagate NaN (np.maximum); i1 orders False < True
-maximum = OnePrimitive(float="arith.maximumf", signed="arith.maxsi", unsigned="arith.maxui")
-minimum = OnePrimitive(float="arith.minimumf", signed="arith.minsi", unsigned="arith.minui")
-atan2 = MathFunction("math.atan2")
+_maximum = OnePrimitive(float="arith.maximumf", signed="arith.maxsi", unsigned="arith.maxui")
+_minimum = OnePrimitive(float="arith.minimumf", signed="arith.minsi", unsigned="arith.minui")
+
+
+def _lexicographic(b: Scalars, element: str, x: Value, y: Value, predicate: str) -> Value:
+    """``x`` where its (real, imag) pair is ``predicate`` (``ogt``, ``olt``)
+    of ``y``'s in lexicographic order, else ``y`` (StableHLO's ``maximum`` /
+    ``minimum`` of complex values); a NaN part in ``x`` makes the result
+    ``x``, else one in ``y`` makes it ``y`` (NaN propagates, as ``np.maximum``
+    does)."""
+    xr, xi, yr, yi = (b.apply(p, v) for v in (x, y) for p in ("complex.re", "complex.im"))
+    first = b.apply("arith.ori", b.cmpf(predicate, xr, yr),
+                    b.apply("arith.andi", b.cmpf("oeq", xr, yr), b.cmpf(predicate, xi, yi)))
+    nan_x = b.apply("arith.ori", b.cmpf("uno", xr, xr), b.cmpf("uno", xi, xi))
+    return b.select(b.apply("arith.ori", first, nan_x), x, y)
+
+
+@Composite
+def maximum(b: Scalars, element: str, x: Value, y: Value) -> Value:
+    """``maximumf`` (NaN propagates), ``maxsi``/``maxui``; complex values by
+    lexicographic order of (real, imag)."""
+    if rules.kind(element) == "complex":
+        return _lexicographic(b, element, x, y, "ogt")
+    return _maximum(b, element, x, y)
+
+
+@Composite
+def minimum(b: Scalars, element: str, x: Value, y: Value) -> Value:
+    """``minimumf`` (NaN propagates), ``minsi``/``minui``; complex values by
+    lexicographic order of (real, imag)."""
+    if rules.kind(element) == "complex":
+        return _lexicographic(b, element, x, y, "olt")
+    return _minimum(b, element, x, y)
+
+
+@Composite
+def _complex_atan2(b: Scalars, element: str, y: Value, x: Value) -> Value:
+    """StableHLO's ``atan2`` of complex values: ``-i * log((x + i*y) / sqrt(x*x + y*y))``."""
+    i = b.const(1j, element)
+    ratio = b.apply("complex.div", b.apply("complex.add", x, b.apply("complex.mul", i, y)),
+                    b.apply("complex.sqrt", b.apply("complex.add", b.apply("complex.mul", x, x),
+                                                    b.apply("complex.mul", y, y))))
+    return b.apply("complex.mul", b.apply("complex.neg", i), b.apply("complex.log", ratio))
+
+
+atan2 = MathFunction("math.atan2", complex=_complex_atan2)
 
 
 
@@ -345,7 +391,13 @@ cosine = MathFunction("math.cos", complex="complex.cos")
 tan = MathFunction("math.tan", complex="complex.tan")
 exponential_minus_one = MathFunction("math.expm1", complex="complex.expm1")
 log_plus_one = MathFunction("math.log1p", complex="complex.log1p")
-cbrt = MathFunction("math.cbrt")
+@Composite
+def _complex_cbrt(b: Scalars, element: str, x: Value) -> Value:
+    """The principal cube root of a complex value: ``x ** (1/3)``."""
+    return b.apply("complex.pow", x, b.const(1 / 3, element))
+
+
+cbrt = MathFunction("math.cbrt", complex=_complex_cbrt)
 round_nearest_even = MathFunction("math.roundeven")
 round_nearest_afz = MathFunction("math.round")  # halfway cases away from zero (C's round)
 erf = MathFunction("math.erf")  # NumPy and the Array API lack it: bcast.ir.special composes it
@@ -435,8 +487,8 @@ def rsqrt(b: Scalars, element: str, x: Value) -> Value:
 def logistic(b: Scalars, element: str, x: Value) -> Value:
     """``1 / (1 + exp(-x))``, rounded after each step."""
     one = b.const(1, element)
-    e = exponential(b, element, b.apply("arith.negf", x))
-    return b.apply("arith.divf", one, b.apply("arith.addf", one, e))
+    e = exponential(b, element, negate(b, element, x))
+    return divide(b, element, one, add(b, element, one, e))
 
 
 # --------------------------------------------------------------------------
@@ -565,14 +617,12 @@ def convert(b: Scalars, source: str, target: str, x: Value) -> Value:
 def _convert_complex(b: Scalars, source: str, target: str, x: Value) -> Value:
     """To or from a complex type, as StableHLO's ``convert``: a real value
     becomes the real part (imaginary part 0); a complex value to a real type
-    keeps its real part, converted as a float of the parts' type is; to
-    ``i1`` it is ``x != 0``; between complex types each part converts."""
+    (``i1`` too) keeps its real part, converted as a float of the parts'
+    type is; between complex types each part converts."""
     if rules.kind(source) != "complex":
         part = rules.COMPLEX_PARTS[target]
         real = convert(b, source, part, x)
-        return b.apply("complex.create", real, b.const(0, part))
-    if target == "i1":
-        return b.apply("complex.neq", x, b.const(0, source))
+        return b.apply("complex.create", real, b.select(b.cmpf("uno", real, real), b.const(0, part), b.const(0, part)))
     part = rules.COMPLEX_PARTS[source]
     if rules.kind(target) != "complex":
         return convert(b, part, target, b.apply("complex.re", x))

@@ -586,7 +586,7 @@ class BitcastConvertOp(SameTypeSyntax, StablehloOp):
         elements = [element_of(self.operand), element_of(self.result, "result")]
         widths = [_bit_width(e) for e in elements]
         if None in widths:
-            raise Diagnostic(f"requires integer or float element types, got {elements[0]} and {elements[1]}")
+            raise Diagnostic(f"requires integer, float or complex element types, got {elements[0]} and {elements[1]}")
         if widths[0] == widths[1]:
             if shapes[0] != shapes[1]:
                 raise Diagnostic(f"requires the same shape for the operand and the result, got "
@@ -603,6 +603,9 @@ class BitcastConvertOp(SameTypeSyntax, StablehloOp):
 
 
 def _bit_width(element: Attribute) -> int | None:
+    if isinstance(element, ComplexType):
+        part = _bit_width(element.element_type)
+        return None if part is None else 2 * part
     if isinstance(element, IntegerType):
         return element.width.data
     return element.bitwidth if isinstance(element, AnyFloat) else None

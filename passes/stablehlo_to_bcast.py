@@ -376,9 +376,10 @@ class ConvertStructural(RewritePattern):
             new = [bcast.ConvertOp(op.operand, op.result.type)]
         elif isinstance(op, hlo.BitcastConvertOp):
             _bcast_type(op, op.operand), _bcast_type(op, op.result)
-            if flat_type_shape(op.operand.type) != flat_type_shape(op.result.type) or "i1" in (
-                    str(op.operand.type.get_element_type()), str(op.result.type.get_element_type())):
-                raise PassError(op, "between element types of other widths (or i1) is not supported by "
+            elements = [str(op.operand.type.get_element_type()), str(op.result.type.get_element_type())]
+            if flat_type_shape(op.operand.type) != flat_type_shape(op.result.type) or "i1" in elements \
+                    or any(e.startswith("complex") for e in elements):
+                raise PassError(op, "between element types of other widths (or i1, or complex) is not supported by "
                                 "convert-stablehlo-to-bcast")
             new = [bcast.BitcastConvertOp(op.operand, op.result.type)]
         elif isinstance(op, hlo.ReshapeOp):
