@@ -77,7 +77,7 @@ def check_kinds(elements: Sequence[str], allowed: frozenset[str], note: str | No
         if rules.kind(element) not in allowed:
             raise Diagnostic(
                 f"operands must be {KIND_WORDS.get(allowed, '/'.join(sorted(allowed)))}, "
-                f"got element type {rules.type_text(element)}",
+                f"got element type {element}",
                 [note] if note else [],
             )
 

@@ -976,9 +976,9 @@ class CompareOp(BinaryOp):
     def verify_semantics(self, semantics: Semantics) -> None:
         super().verify_semantics(semantics)
         direction = self.comparison_direction.data.value
-        if direction not in ("EQ", "NE") and "complex" in (rules.kind(_split(v, "operand")[1]) for v in self.operands):
-            raise Diagnostic(f"compare {direction} needs ordered operands, got complex element type "
-                             f"{rules.type_text(_split(self.lhs, 'lhs')[1])}",
+        complex_elements = [e for e in (_split(v, "operand")[1] for v in self.operands) if rules.kind(e) == "complex"]
+        if direction not in ("EQ", "NE") and complex_elements:
+            raise Diagnostic(f"compare {direction} needs ordered operands, got element type {complex_elements[0]}",
                              ["complex values compare EQ and NE only; compare their real or imag parts"])
         if self.is_total_order:
             for side, v in (("lhs", self.lhs), ("rhs", self.rhs)):
@@ -1632,8 +1632,9 @@ class BitcastConvertOp(ConversionOp):
     def verify_semantics(self, semantics: Semantics) -> None:
         super().verify_semantics(semantics)
         elements = [_split(self.operand, "operand")[1], _split(self.result, "result")[1]]
-        if "i1" in elements or rules.bit_width(elements[0]) != rules.bit_width(elements[1]):
-            raise Diagnostic(f"bitcast_convert needs element types of one bit width (not i1), got "
+        if "i1" in elements or rules.bit_width(elements[0]) != rules.bit_width(elements[1]) \
+                or any(rules.kind(e) == "complex" for e in elements):
+            raise Diagnostic(f"bitcast_convert needs element types of one bit width (not i1, not complex), got "
                              f"{elements[0]} and {elements[1]}")
 
 
@@ -2329,8 +2330,8 @@ class ScatterOp(BcastOp):
         if update_element != element:
             raise Diagnostic(f"updates have element type {update_element}, the operand has {element}",
                              ["insert a bcast.convert"])
-        if self.kind_name != "set" and rules.kind(element) not in REDUCTION_COMBINERS[self.kind_name].ELEMENT_KINDS:
-            allowed = REDUCTION_COMBINERS[self.kind_name].ELEMENT_KINDS
+        if self.kind_name != "set" and rules.kind(element) not in reduction_kinds(self.kind_name):
+            allowed = reduction_kinds(self.kind_name)
             raise Diagnostic(f"scatter {self.kind_name} needs {KIND_WORDS[allowed]} elements, got element type "
                              f"{element}", [f"'{REDUCTION_COMBINERS[self.kind_name].name}' is the operation "
                                             f"scatter {self.kind_name} combines with"])  # fmt: skip
@@ -2657,7 +2658,16 @@ REDUCTION_COMBINERS: dict[str, type[BinaryOp]] = {
     "and": AndOp, "or": OrOp, "xor": XorOp,
 }  # fmt: skip
 """The binary op each kind folds with: its element kinds are the reduction's
-(so ``add`` rejects i1 and ``and`` rejects floats, exactly as the binary ops)."""
+(so ``add`` rejects i1 and ``and`` rejects floats, exactly as the binary ops),
+but for complex values under ``maximum``/``minimum`` (``reduction_kinds``)."""
+
+
+def reduction_kinds(kind: str) -> frozenset[str]:
+    """The element kinds a reduction of ``kind`` takes: its combiner's, less
+    complex for ``maximum``/``minimum``, which have no identity on complex
+    values (their lexicographic order has no least element)."""
+    kinds = REDUCTION_COMBINERS[kind].ELEMENT_KINDS
+    return kinds - {"complex"} if kind in ("maximum", "minimum") else kinds
 
 
 @irdl_op_definition
@@ -2729,7 +2739,7 @@ class ReduceOp(BcastOp):
         levels, element = _split(operand, "operand")
         _check_nesting(semantics, (levels,))
         combiner = REDUCTION_COMBINERS[kind]
-        allowed, notes = combiner.ELEMENT_KINDS, []
+        allowed, notes = reduction_kinds(kind), []
         if semantics == "tml" and combiner.TML_KINDS is not None:
             # the combiner's tml class rule (bitwise on unsigned integers only)
             allowed, notes = combiner.TML_KINDS, [combiner.TML_KINDS_NOTE]
@@ -3262,9 +3272,9 @@ class ReduceWindowOp(WindowFields, BcastOp):
             raise Diagnostic(f"init must be a rank-0 tensor of the operand's element type {element}, "
                              f"got {self.init.type}")  # fmt: skip
         combiner = REDUCTION_COMBINERS[self.kind_name]
-        if rules.kind(element) not in combiner.ELEMENT_KINDS:
+        if rules.kind(element) not in reduction_kinds(self.kind_name):
             raise Diagnostic(
-                f"reduce_window {self.kind_name} needs {KIND_WORDS[combiner.ELEMENT_KINDS]} elements, "
+                f"reduce_window {self.kind_name} needs {KIND_WORDS[reduction_kinds(self.kind_name)]} elements, "
                 f"got element type {element}",
                 [f"'{combiner.name}' is the operation reduce_window {self.kind_name} folds with"])  # fmt: skip
         result = rules.reduce_window_shape(shape, *self.window)

@@ -1426,30 +1426,25 @@ ELEMENT_TYPES = (
     "f16", "f32", "f64",
     "bf16",
     "i4", "ui4",
-    "c64", "c128",
+    "complex<f32>", "complex<f64>",
 )  # fmt: skip
 """bcast's element types. ``bf16`` (bfloat16: f32's exponent, 8 significand
 bits) is JAX's mixed-precision type; NumPy holds it as ``ml_dtypes.bfloat16``
 (docs/semantics.md, "bf16"). ``i4``/``ui4`` are JAX's quantized-weight
 integers, ``ml_dtypes.int4``/``uint4`` (docs/semantics.md, "i4 and ui4").
-``c64``/``c128`` are ``complex<f32>``/``complex<f64>`` (NumPy's and JAX's
-complex64/complex128; docs/semantics.md, "Complex numbers")."""
+``complex<f32>``/``complex<f64>`` are NumPy's and JAX's complex64/complex128,
+named as MLIR writes them (docs/semantics.md, "Complex numbers")."""
 
-COMPLEX_PARTS = {"c64": "f32", "c128": "f64"}
+COMPLEX_PARTS = {"complex<f32>": "f32", "complex<f64>": "f64"}
 """Each complex element type -> the float type of its real and imaginary
 parts (what ``abs``, ``real`` and ``imag`` return)."""
 
 
-def type_text(t: str) -> str:
-    """An element type as MLIR writes it (``c64`` -> ``complex<f32>``), for messages."""
-    return f"complex<{COMPLEX_PARTS[t]}>" if t in COMPLEX_PARTS else t
-
-
 def complex_of(part: str) -> str:
     """The complex type whose parts are ``part`` (a float): ``f32`` and the
-    16-bit floats -> ``c64``, ``f64`` -> ``c128`` (the Array API's
+    16-bit floats -> ``complex<f32>``, ``f64`` -> ``complex<f64>`` (the Array API's
     float-complex promotion and ``stablehlo.complex``'s result)."""
-    return "c128" if part == "f64" else "c64"
+    return "complex<f64>" if part == "f64" else "complex<f32>"
 
 NIBBLES = ("i4", "ui4")
 """The 4-bit integers: one per byte in memory, computed in a wider integer
@@ -1487,13 +1482,15 @@ def kind(t: str) -> Literal["bool", "signed", "unsigned", "float", "complex"]:
 
 def bit_width(t: str) -> int:
     """Bits of one value (a complex value's two parts together)."""
-    return 1 if t == "i1" else int(t.lstrip("uibfc"))
+    if t in COMPLEX_PARTS:
+        return 2 * bit_width(COMPLEX_PARTS[t])
+    return 1 if t == "i1" else int(t.lstrip("uibf"))
 
 
 def promote_types(a: str, b: str) -> str:
     """The Array API promotion table; mixing kinds is an error, except a
     float with a complex, which the table promotes to the complex type
-    whose parts hold both (``f64`` + ``c64`` -> ``c128``; docs/semantics.md,
+    whose parts hold both (``f64`` + ``complex<f32>`` -> ``complex<f64>``; docs/semantics.md,
     "Complex numbers")."""
     if a == b:
         return a
@@ -1517,7 +1514,7 @@ def promote_types(a: str, b: str) -> str:
             )
         return f"i{width}"
     raise RuleError(
-        f"element types {type_text(a)} and {type_text(b)} are of different kinds ({ka} and {kb}) and "
+        f"element types {a} and {b} are of different kinds ({ka} and {kb}) and "
         "do not promote",
         ["insert an explicit bcast.convert to choose the common type"],
     )

@@ -25,7 +25,7 @@ one library call (a NumPy ufunc with ``out=``, one StableHLO op):
 - ``Composite``: any composition of primitives (``divide``, ``power``, the
   shifts, ``sign``, ...).
 
-Complex values (``c64``, ``c128``) compute with the ops of MLIR's
+Complex values (``complex<f32>``, ``complex<f64>``) compute with the ops of MLIR's
 ``complex`` dialect (``complex.add``, ``complex.exp``...), each a primitive
 on values of one complex type; ``complex.abs``, ``complex.re`` and
 ``complex.im`` give the parts' float type, ``complex.eq``/``complex.neq``

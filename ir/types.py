@@ -64,8 +64,8 @@ NUMPY_DTYPES = {
     "f64": np.float64,
     **({"bf16": ml_dtypes.bfloat16} if ml_dtypes is not None else {}),
     **({"i4": ml_dtypes.int4, "ui4": ml_dtypes.uint4} if ml_dtypes is not None else {}),
-    "c64": np.complex64,
-    "c128": np.complex128,
+    "complex<f32>": np.complex64,
+    "complex<f64>": np.complex128,
 }
 
 

@@ -159,7 +159,7 @@ def element_of(xp, x) -> str:
     if kind == "bool":
         return "i1"
     if kind == "complex":
-        return "c128" if xp.finfo(x.dtype).bits == 64 else "c64"  # finfo of a complex dtype: its parts'
+        return "complex<f64>" if xp.finfo(x.dtype).bits == 64 else "complex<f32>"  # finfo: its parts'
     bits = xp.finfo(x.dtype).bits if kind == "float" else xp.iinfo(x.dtype).bits
     return {"signed": "i", "unsigned": "ui", "float": "f"}[kind] + str(bits)
 

@@ -87,14 +87,13 @@ def check_element_types(function: func.FuncOp, refused: tuple[str, ...], runner:
     op that makes such a value (docs/array-api.md: ``i4``/``ui4``)."""
     from xdsl.dialects.builtin import TensorType
 
-    from bcast.ir.rules import type_text
     from bcast.ir.types import element_name
 
     def refused_in(t: Attribute) -> str | None:
         while isinstance(t, TensorType):
             t = t.element_type
         name = element_name(t)
-        return type_text(name) if name in refused else None
+        return name if name in refused else None
 
     function_type = function.function_type
     for what, types in (("argument", function_type.inputs), ("result", function_type.outputs)):

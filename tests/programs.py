@@ -392,8 +392,54 @@ def _nibbles_apply(fn, dtype: np.dtype, *xs: np.ndarray) -> np.ndarray:
     return np.array(flat, np.int64).reshape(xs[0].shape).astype(dtype)
 
 
+def _lexicographic(pick_x, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Each element of ``x`` where ``pick_x((x.real, x.imag), (y.real, y.imag))``
+    or ``x`` has a NaN part, else ``y``'s (Python tuples compare lexicographically)."""
+    xs, ys = np.broadcast_arrays(x, y)
+    out = [a if (a != a) or pick_x((a.real, a.imag), (b.real, b.imag)) else b
+           for a, b in zip(xs.ravel().tolist(), ys.ravel().tolist())]
+    return np.array(out, x.dtype).reshape(xs.shape)
+
+
+def oracle_complex_binary(op: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """``op`` on complex arrays (docs/semantics.md, "Complex numbers"):
+    NumPy's complex arithmetic; ``maximum``/``minimum`` by the lexicographic
+    order of (real, imag), NaN first; ``atan2`` by StableHLO's formula."""
+    with np.errstate(all="ignore"):
+        if op in ("maximum", "minimum"):
+            return _lexicographic((lambda a, b: a > b) if op == "maximum" else (lambda a, b: a < b), x, y)
+        if op == "atan2":  # -i * log((x + i*y) / sqrt(x*x + y*y)), x the second operand
+            i = np.asarray(1j, x.dtype)
+            return np.asarray(-i * np.log((y + i * x) / np.sqrt(y * y + x * x))).astype(x.dtype)
+        fn = {"add": np.add, "subtract": np.subtract, "multiply": np.multiply, "divide": np.divide,
+              "power": np.power}[op]  # fmt: skip
+        return np.asarray(fn(x, y)).astype(x.dtype)
+
+
+def oracle_complex_unary(op: str, x: np.ndarray) -> np.ndarray:
+    """``op`` on a complex array: NumPy's complex functions; ``abs``,
+    ``real`` and ``imag`` give the parts' dtype."""
+    with np.errstate(all="ignore"):
+        if op in ("abs", "real", "imag"):
+            return {"abs": np.abs, "real": np.real, "imag": np.imag}[op](x).copy()
+        if op == "sign":
+            return np.where(x == 0, np.zeros((), x.dtype), x / np.abs(x)).astype(x.dtype)
+        fn = {"negate": np.negative, "exponential": np.exp, "log": np.log, "sqrt": np.sqrt,
+              "rsqrt": lambda v: 1 / np.sqrt(v), "tanh": np.tanh, "sine": np.sin, "cosine": np.cos,
+              "tan": np.tan, "exponential_minus_one": np.expm1, "log_plus_one": np.log1p,
+              "logistic": lambda v: 1 / (1 + np.exp(-v)), "cbrt": lambda v: v ** np.asarray(1 / 3, v.dtype)}[op]
+        return np.asarray(fn(x)).astype(x.dtype)
+
+
 def oracle_binary(op: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """``op`` on two arrays of the same (promoted) dtype, NumPy broadcasting."""
+    if x.dtype.kind == "c":
+        return oracle_complex_binary(op, x, y)
+    if op == "complex":  # two float parts (never x + 1j * y: inf * 1j is NaN + inf j)
+        xs, ys = np.broadcast_arrays(x, y)
+        out = np.empty(xs.shape, np.complex64 if x.dtype == np.float32 else np.complex128)
+        out.real, out.imag = xs, ys
+        return out
     if x.dtype in NIBBLE_DTYPES:
         return _nibbles_apply(NIBBLE_BINARY[op], x.dtype, x, y)
     integer = x.dtype.kind in "iub"
@@ -482,6 +528,12 @@ def _popcount(x: np.ndarray) -> np.ndarray:
 
 
 def oracle_unary(op: str, x: np.ndarray) -> np.ndarray:
+    if x.dtype.kind == "c":
+        return oracle_complex_unary(op, x)
+    if op == "real":  # of a float: itself
+        return x.copy()
+    if op == "imag":  # of a float: 0
+        return np.zeros_like(x)
     if x.dtype in NIBBLE_DTYPES:
         return _nibbles_apply(NIBBLE_UNARY[op], x.dtype, x)
     with np.errstate(all="ignore"):
@@ -510,6 +562,8 @@ def oracle_unary(op: str, x: np.ndarray) -> np.ndarray:
 
 
 def oracle_convert(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    if x.dtype.kind == "c" and dtype.kind != "c":  # StableHLO: the real part, converted as a float
+        x = x.real.copy()
     if x.dtype in NIBBLE_DTYPES:  # its value, exactly in int64, then as from int64
         x = x.astype(np.int64)
     if dtype in NIBBLE_DTYPES:

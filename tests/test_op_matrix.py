@@ -153,12 +153,12 @@ def rows(t: str) -> tuple[Row, ...]:
         name = short(op)
         if op is bc.CompareOp:
             for d in bc.ComparisonDirection:
-                if _takes(op, t):
+                if _takes(op, t) and (rules.kind(t) != "complex" or d.value in ("EQ", "NE")):
                     found.append(Row(f"compare.{d.value}", name,
                                      f"{op.name} {d.value}, %a, %b : ({a}, {a}) -> tensor<{{K}}xi1>", "i1",
                                      lambda v, d=d.value: programs.oracle_compare(d, v["a"], v["b"]), ("a", "b")))
         elif issubclass(op, bc.BinaryOp):
-            if _takes(op, t):
+            if _takes(op, t) and (op is not bc.ComplexOp or t in rules.COMPLEX_PARTS.values()):
                 r = op.result_element(t)
                 found.append(Row(name, name, f"{op.name} %a, %b : ({a}, {a}) -> tensor<{{K}}x{r}>", r,
                                  lambda v, name=name: programs.oracle_binary(name, v["a"], v["b"]), ("a", "b")))
@@ -173,7 +173,9 @@ def rows(t: str) -> tuple[Row, ...]:
                                  ("a", "b", "h")))
         elif issubclass(op, bc.UnaryOp):
             if _takes(op, t):
-                found.append(Row(name, name, f"{op.name} %x : {n}", t,
+                r = rules.COMPLEX_PARTS.get(t, t) if issubclass(op, bc.PartUnaryOp) else t
+                typed = n if r == t else f"({n}) -> tensor<{{N}}x{r}>"  # (abs, real, imag of complex)
+                found.append(Row(name, name, f"{op.name} %x : {typed}", r,
                                  lambda v, name=name: programs.oracle_unary(name, v["x"]), ("x",)))
         elif op is bc.ConvertOp:
             for to in ELEMENT_TYPES:
@@ -181,13 +183,13 @@ def rows(t: str) -> tuple[Row, ...]:
                                  lambda v, to=to: oracle_convert(v["c"], dtype(to)), ("c",)))
         elif op is bc.BitcastConvertOp:
             for to in ELEMENT_TYPES:
-                if to != t and "i1" not in (t, to) and rules.bit_width(to) == rules.bit_width(t):
+                if to != t and "i1" not in (t, to) and rules.bit_width(to) == rules.bit_width(t) \
+                        and "complex" not in (rules.kind(t), rules.kind(to)):
                     found.append(Row(f"bitcast_convert.{to}", name, f"{op.name} %c : ({m}) -> tensor<{{M}}x{to}>",
                                      to, lambda v, to=to: v["c"].view(dtype(to)), ("c",)))
         elif op is bc.ReduceOp:
             for kind in bc.ReductionKind:
-                combiner = bc.REDUCTION_COMBINERS[kind.value]
-                if _takes(combiner, t):
+                if rules.kind(t) in bc.reduction_kinds(kind.value):
                     found.append(Row(f"reduce.{kind.value}", name,
                                      f"{op.name} {kind.value} %r, dims = [1] : ({k2}) -> {a}", t,
                                      lambda v, k=kind.value: oracle_reduce_pair(k, v["a"], v["b"]),
