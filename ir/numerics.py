@@ -102,11 +102,6 @@ def _count_bits(x):
     return np.bitwise_count(_as(x, "u")).astype(x.dtype)
 
 
-def _complex_sign(x):
-    """``x / |x|``, 0 for 0 (NumPy's ``sign`` of a complex value)."""
-    return np.sign(x)
-
-
 def _complex_create(x, y):
     """The complex of parts ``x`` and ``y`` (never ``x + 1j * y``, which
     makes a NaN of ``inf * 1j``)."""
@@ -159,7 +154,7 @@ _PRIMITIVES = {
     "arith.shli": _signless(np.left_shift, "u"), "arith.shrui": _signless(np.right_shift, "u"),
     "arith.shrsi": _signless(np.right_shift, "s"), "math.powf": _ieee_power,
     "math.round": _round_half_away, "math.ctpop": _count_bits,
-    "complex.pow": np.power, "complex.sign": _complex_sign, "complex.log1p": _complex_log1p,
+    "complex.pow": np.power, "complex.log1p": _complex_log1p,
     "complex.re": np.real, "complex.im": np.imag, "complex.create": _complex_create,
     **{name: functools.partial(_composed, expansion) for name, expansion in special.EXPANSIONS.items()},
 }  # fmt: skip

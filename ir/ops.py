@@ -1246,8 +1246,9 @@ class SignOp(UnaryOp):
     name = "bcast.sign"
     SCALAR = staticmethod(scalar.sign)
     ELEMENT_KINDS: ClassVar[frozenset[str]] = NUMERIC_OR_COMPLEX
-    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "float", "complex"})
-    """StableHLO's ``sign`` takes no unsigned integers."""
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "float"})
+    """StableHLO's ``sign`` takes no unsigned integers; a complex sign is written as its definition (XLA's divides by the
+    modulus, NaN at infinity)."""
 
 
 @irdl_op_definition

@@ -364,7 +364,7 @@ def sign(b: Scalars, element: str, x: Value) -> Value:
     (``np.sign``). A complex value's sign is ``x / |x|`` (0 for 0; StableHLO's)."""
     kind = rules.kind(element)
     if kind == "complex":
-        return b.apply("complex.sign", x)
+        return _complex_sign(b, element, x)
     zero, one = b.const(0, element), b.const(1, element)
     if kind == "unsigned":
         return b.select(b.cmpi("ne", x, zero), one, zero)
@@ -372,6 +372,30 @@ def sign(b: Scalars, element: str, x: Value) -> Value:
     if kind == "float":
         return b.select(b.cmpf("ogt", x, zero), one, b.select(b.cmpf("olt", x, zero), minus_one, x))
     return b.select(b.cmpi("sgt", x, zero), one, b.select(b.cmpi("slt", x, zero), minus_one, zero))
+
+
+def _complex_sign(b: Scalars, element: str, x: Value) -> Value:
+    """``x / |x|`` without overflow or loss: both parts divided by the larger
+    magnitude first, then by the hypotenuse of the scaled parts. An infinite
+    part is +-1 and a finite one 0 before scaling (the direction of a value
+    at infinity); a zero is returned as it is; a NaN part makes both NaN."""
+    part = rules.COMPLEX_PARTS[element]
+    re, im = b.apply("complex.re", x), b.apply("complex.im", x)
+    zero, one, inf = b.const(0, part), b.const(1, part), b.const(math.inf, part)
+
+    def direction(p: Value, infinite: Value) -> Value:
+        unit = b.select(b.cmpf("olt", p, zero), b.const(-1, part), one)
+        return b.select(infinite, unit, b.select(any_inf, zero, p))
+
+    at_zero = b.apply("arith.andi", b.cmpf("oeq", re, zero), b.cmpf("oeq", im, zero))
+    inf_re, inf_im = (b.cmpf("oeq", b.apply("math.absf", p), inf) for p in (re, im))
+    any_inf = b.apply("arith.ori", inf_re, inf_im)
+    re, im = direction(re, inf_re), direction(im, inf_im)
+    scale = b.apply("arith.maximumf", b.apply("math.absf", re), b.apply("math.absf", im))
+    re, im = b.apply("arith.divf", re, scale), b.apply("arith.divf", im, scale)
+    h = b.apply("math.sqrt", b.apply("arith.addf", b.apply("arith.mulf", re, re), b.apply("arith.mulf", im, im)))
+    result = b.apply("complex.create", b.apply("arith.divf", re, h), b.apply("arith.divf", im, h))
+    return b.select(at_zero, x, result)
 
 
 @Composite

@@ -187,7 +187,7 @@ too). ``divui``/``remui`` are ``floor_divide``/``remainder`` only where
 ``arith`` defines them (a divisor that is not 0), as the definitions use them."""
 
 _COMPOSED = {"math.round": "_round", "math.cbrt": "_cbrt", "math.ctpop": "_ctpop",
-             "complex.create": "_create", "complex.sign": "_complex_sign", "complex.log1p": "_complex_log1p"}
+             "complex.create": "_create", "complex.log1p": "_complex_log1p"}
 """Primitives the standard has no function for, composed of its functions
 (and ``erf``/``erfc``, composed of the other primitives: ``bcast.ir.special``)."""
 
@@ -461,15 +461,6 @@ class ArrayApiScalars:
             result.real[...], result.imag[...] = re, im
             return result
         return xp.asarray(numerics._complex_create(np.from_dlpack(re), np.from_dlpack(im)))
-
-    def _complex_sign(self, x):
-        """``x / |x|``, 0 for 0 (the standard's ``sign`` of a complex value,
-        written out: not every library's ``sign`` takes complex values)."""
-        xp = self.xp
-        magnitude = xp.astype(xp.abs(x), x.dtype)
-        zero = xp.asarray(0, dtype=x.dtype)
-        at_zero = xp.equal(x, zero)
-        return xp.where(at_zero, zero, x / xp.where(at_zero, xp.asarray(1, dtype=x.dtype), magnitude))
 
     def _complex_log1p(self, x):
         """``numerics._complex_log1p`` (accurate for small ``x``) in standard functions."""

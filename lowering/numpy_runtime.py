@@ -763,7 +763,10 @@ def owned(x: np.ndarray) -> np.ndarray:
 
 
 def convert_into(out: np.ndarray, x: np.ndarray) -> None:
-    """``bcast.convert`` with bcast's semantics, written into ``out``."""
+    """``bcast.convert`` with bcast's semantics, written into ``out`` (a
+    complex value to a real type: its real part, converted as a float is)."""
+    if x.dtype.kind == "c" and out.dtype.kind != "c":
+        x = x.real
     if out.dtype.kind in "iu" and is_float_dtype(x.dtype) or NIBBLE_DTYPES.keys() & {out.dtype, x.dtype}:
         out[...] = numerics.convert(x, out.dtype)
     elif out.dtype == np.bool_:

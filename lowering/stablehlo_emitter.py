@@ -924,7 +924,7 @@ PRIMITIVES: dict[str, tuple[str, str | None]] = {
         ("add", "add"), ("sub", "subtract"), ("mul", "multiply"), ("div", "divide"), ("neg", "negate"),
         ("exp", "exponential"), ("expm1", "exponential_minus_one"), ("log", "log"), ("log1p", "log_plus_one"),
         ("sqrt", "sqrt"), ("sin", "sine"), ("cos", "cosine"), ("tan", "tan"), ("tanh", "tanh"), ("abs", "abs"),
-        ("pow", "power"), ("sign", "sign"), ("re", "real"), ("im", "imag"), ("create", "complex"))},
+        ("pow", "power"), ("re", "real"), ("im", "imag"), ("create", "complex"))},
 }  # fmt: skip
 """Each ``arith``/``math`` primitive's StableHLO op, and the signedness it
 reads integers with where StableHLO's op reads the element type's

@@ -220,7 +220,7 @@ def _constant_value(value: SSAValue) -> float | int | None:
     values = attr.get_values()
     if not values or any(v != values[0] for v in values):
         return None
-    return values[0]
+    return complex(*values[0]) if isinstance(values[0], tuple) else values[0]  # (a complex value: a pair)
 
 
 # --------------------------------------------------------------------------

@@ -416,6 +416,24 @@ def oracle_complex_binary(op: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         return np.asarray(fn(x, y)).astype(x.dtype)
 
 
+def _complex_sign(v: complex) -> complex:
+    """``v / |v|`` of one Python complex, as docs/semantics.md says: a zero
+    as it is, NaN for a NaN part, at infinity the direction of the infinite
+    parts; Python's ``hypot`` neither overflows nor underflows."""
+    re, im = v.real, v.imag
+    if pymath.isnan(re) or pymath.isnan(im):
+        return complex(pymath.nan, pymath.nan)
+    if re == 0 and im == 0:
+        return v
+    if pymath.isinf(re) or pymath.isinf(im):
+        re = pymath.copysign(1.0, re) if pymath.isinf(re) else 0.0 * re
+        im = pymath.copysign(1.0, im) if pymath.isinf(im) else 0.0 * im
+    scale = max(abs(re), abs(im))  # (hypot of two huge parts overflows)
+    re, im = re / scale, im / scale
+    h = pymath.hypot(re, im)
+    return complex(re / h, im / h)
+
+
 def oracle_complex_unary(op: str, x: np.ndarray) -> np.ndarray:
     """``op`` on a complex array: NumPy's complex functions; ``abs``,
     ``real`` and ``imag`` give the parts' dtype."""
@@ -423,7 +441,7 @@ def oracle_complex_unary(op: str, x: np.ndarray) -> np.ndarray:
         if op in ("abs", "real", "imag"):
             return {"abs": np.abs, "real": np.real, "imag": np.imag}[op](x).copy()
         if op == "sign":
-            return np.where(x == 0, np.zeros((), x.dtype), x / np.abs(x)).astype(x.dtype)
+            return np.array([_complex_sign(v) for v in x.tolist()], x.dtype).reshape(x.shape)
         fn = {"negate": np.negative, "exponential": np.exp, "log": np.log, "sqrt": np.sqrt,
               "rsqrt": lambda v: 1 / np.sqrt(v), "tanh": np.tanh, "sine": np.sin, "cosine": np.cos,
               "tan": np.tan, "exponential_minus_one": np.expm1, "log_plus_one": np.log1p,
