@@ -2748,7 +2748,10 @@ class ReduceOp(BcastOp):
             raise Diagnostic(
                 f"reduce {kind} needs {KIND_WORDS[allowed]} elements, got element type {element}",
                 [f"'{combiner.name}' is the operation reduce {kind} folds with, and it "
-                 f"takes {KIND_WORDS[allowed]} operands", *notes],
+                 f"takes {KIND_WORDS[allowed]} operands", *notes]
+                if rules.kind(element) != "complex" else
+                [f"reduce {kind} has no identity on complex values (their lexicographic order has no least "
+                 "element); reduce their real or imag parts"],
             )  # fmt: skip
         try:
             outer = rules.reduce_shape(levels[0], dims, keepdims)
