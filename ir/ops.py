@@ -4220,9 +4220,9 @@ class TransposeAttr(EnumAttribute[Transpose], SpacedOpaqueSyntaxAttribute):
     name = "bcast.transpose"
 
 
-LINALG_KINDS = frozenset({"float"})
-"""What ``triangular_solve`` takes: real floats (StableHLO also takes
-complex types, which bcast has not)."""
+LINALG_KINDS = frozenset({"float", "complex"})
+"""What ``triangular_solve`` takes: floats and complex values (``ADJOINT``
+solves with the conjugate transpose)."""
 
 TRIANGULAR_FLAGS = ("left_side", "lower", "unit_diagonal")
 
@@ -4276,9 +4276,10 @@ class TriangularSolveOp(TriangularSolveFamily, BcastOp):
     Cholesky-based code emit): ``x`` with ``op(a) @ x = b`` (``left_side``)
     or ``x @ op(a) = b``, where only ``a``'s lower (``lower``) or upper
     triangle is read, its diagonal taken as ones with ``unit_diagonal``, and
-    ``op`` transposes with ``TRANSPOSE`` and ``ADJOINT`` (real types). Leading
-    dims are batch dims, equal in ``a`` and ``b`` (no broadcasting). Real
-    floats only; ``f16`` is computed in ``f32`` and rounded once. A singular
+    ``op`` transposes with ``TRANSPOSE`` and ``ADJOINT`` (which also
+    conjugates complex values). Leading dims are batch dims, equal in ``a``
+    and ``b`` (no broadcasting). Floats and complex values; ``f16`` is
+    computed in ``f32`` and rounded once. A singular
     ``a`` gives IEEE infinities and NaNs, as XLA does. Static shapes; a
     nested (tml) type is refused; a fusion boundary. ``numerics.triangular_solve``
     is the reference (docs/ir.md, "triangular_solve")."""
