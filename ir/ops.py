@@ -2777,9 +2777,10 @@ class ReduceOp(BcastOp):
 # Contractions
 # --------------------------------------------------------------------------
 
-CONTRACTION_KINDS = frozenset({"signed", "unsigned", "float"})
+CONTRACTION_KINDS = frozenset({"signed", "unsigned", "float", "complex"})
 """What ``dot_general`` and ``matmul`` multiply: integers (wrapping, as
-NumPy's integer ``matmul``) and floats; not ``i1``."""
+NumPy's integer ``matmul``), floats and complex values (no conjugation:
+``jnp.vdot`` conjugates first); not ``i1``."""
 
 
 def _contraction_levels(op: BcastOp) -> tuple[tuple[Shape, str], tuple[Shape, str]]:

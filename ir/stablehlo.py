@@ -2099,12 +2099,12 @@ class DotAlgorithmAttr(ParametrizedAttribute):
 def _dot_result(op: IRDLOperation, dims: rules.DotDims) -> None:
     """StableHLO's ``dot_general`` rules on ``op``'s operands and result:
     ``rules.dot_general_shape`` (C1-C10, C12) and a precision config of 0 or
-    2 entries (C11); bcast's subset takes integer and float elements only."""
+    2 entries (C11); bcast's subset takes integer, float and complex elements."""
     _tensor(op.lhs, "lhs"), _tensor(op.rhs, "rhs")
     lhs, rhs = tensor_dims(op.lhs.type), tensor_dims(op.rhs.type)
     for what, value in (("lhs", op.lhs), ("rhs", op.rhs), ("result", op.result)):
-        if element_kind(element_of(value, what)) not in INTEGER | {FLOAT}:
-            raise Diagnostic(f"{what} must be a tensor of integer or floating-point values, got {value.type}")
+        if element_kind(element_of(value, what)) not in INTEGER | {FLOAT, COMPLEX}:
+            raise Diagnostic(f"{what} must be a tensor of integer, floating-point or complex values, got {value.type}")
     precision = op.precision_config
     if precision is not None and len(precision.data) not in (0, 2):
         raise Diagnostic(f"expects precision config to be empty or have <= 2 elements, got {len(precision.data)}")
