@@ -252,7 +252,7 @@ def dense_value(array: np.ndarray, t: TensorType) -> DenseIntOrFPElementsAttr:
     if is_float_dtype(array.dtype) or is_complex_dtype(array.dtype):
         flat = array.reshape(-1).astype(array.dtype.newbyteorder("<"))
         raw = flat.view(f"u{flat.itemsize // 2 if is_complex_dtype(array.dtype) else flat.itemsize}")
-        raw = raw.reshape(flat.size, -1)
+        raw = raw.reshape(flat.size, -1) if flat.size else raw
         if flat.size and (raw == raw[0]).all():
             flat = flat[:1]  # a splat: one element
         return DenseIntOrFPElementsAttr(t, BytesAttr(flat.tobytes()))
