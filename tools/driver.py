@@ -727,7 +727,6 @@ def run_main(body: Callable[[], int]) -> int:
         print("error: out of memory", file=sys.stderr)
         return EXIT_INPUT
     except Exception as e:  # the contract: one line, no traceback
-        import traceback, os as _os; traceback.print_exc() if _os.environ.get("BCAST_TB") else None
         message = " ".join(str(e).split()) or type(e).__name__
         print(f"internal error: {type(e).__name__}: {message}", file=sys.stderr)
         return EXIT_INTERNAL
