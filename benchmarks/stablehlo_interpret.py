@@ -91,6 +91,7 @@ DTYPES = {
     "i1": np.bool_, "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
     "ui8": np.uint8, "ui16": np.uint16, "ui32": np.uint32, "ui64": np.uint64,
     "f16": np.float16, "f32": np.float32, "f64": np.float64,
+    "complex<f32>": np.complex64, "complex<f64>": np.complex128,
 }  # fmt: skip
 try:  # bf16 values are ml_dtypes' (bcast reads bf16 only with it)
     import ml_dtypes
@@ -353,18 +354,20 @@ def rewrite(chunk: Chunk, arguments: bool = False) -> Program:
 # Expected values
 # --------------------------------------------------------------------------
 
-TOKEN = re.compile(r"\s*(\[|\]|,|true|false|0x[0-9a-fA-F]+|[-+]?(?:inf|nan)|[-+]?[0-9][0-9.]*(?:[eE][-+]?[0-9]+)?)")
+TOKEN = re.compile(r"\s*(\[|\]|\(|\)|,|true|false|0x[0-9a-fA-F]+|[-+]?(?:inf|nan)|[-+]?[0-9][0-9.]*(?:[eE][-+]?[0-9]+)?)")
 
 
 def element_type(tensor_type: str) -> tuple[tuple[int, ...], str]:
     """``tensor<2x3xf32>`` -> ((2, 3), "f32")."""
     inner = tensor_type[len("tensor<"):-1]
-    *dims, element = inner.split("x") if not inner.startswith("complex") else ["", inner]
-    return tuple(int(d) for d in dims if d), element
+    m = re.fullmatch(r"((?:[0-9]+x)*)(.+)", inner)
+    return tuple(int(d) for d in m.group(1).split("x") if d), m.group(2)
 
 
 def _scalar(token: str, element: str):
     dtype = np.dtype(DTYPES[element])
+    if dtype.kind == "c":  # a part of a complex element: a float of the parts' type
+        dtype = dtype.type(0).real.dtype
     if token in ("true", "false"):
         return np.array(token == "true").astype(dtype)
     if token.startswith("0x"):  # the bits of the value
@@ -403,6 +406,15 @@ def parse_dense(literal: str, tensor_type: str) -> np.ndarray:
             current = current[-1]
         elif token == "]":
             current = stack.pop()
+        elif token == "(":  # a complex element: (re, im)
+            stack.append(current)
+            current = []
+        elif token == ")":
+            re_part, im_part = current
+            current = stack.pop()
+            value = np.empty((), DTYPES[element])
+            value.real, value.imag = re_part, im_part
+            current.append(value)
         elif token != ",":
             current.append(_scalar(token, element))
     value = np.array(nested[0] if len(nested) == 1 else nested, dtype=DTYPES[element])
@@ -432,7 +444,11 @@ def equal(actual: np.ndarray, expected: np.ndarray) -> np.ndarray:
 def almost_equal(actual: np.ndarray, expected: np.ndarray, tolerance: float) -> np.ndarray:
     """``expect_almost_eq``: equal values (infinities of one sign included),
     two NaNs, or two finite values at most ``tolerance`` apart; an infinity
-    or NaN against anything else differs."""
+    or NaN against anything else differs. A complex value is its two
+    parts, each compared so."""
+    if np.iscomplexobj(expected):
+        return (almost_equal(actual.real, expected.real, tolerance)
+                & almost_equal(actual.imag, expected.imag, tolerance))
     f, g = actual.astype(np.float64), expected.astype(np.float64)
     with np.errstate(invalid="ignore", over="ignore"):
         close = np.isfinite(f) & np.isfinite(g) & (np.abs(f - g) <= tolerance)
@@ -441,7 +457,10 @@ def almost_equal(actual: np.ndarray, expected: np.ndarray, tolerance: float) -> 
 
 def ulp_difference(actual: np.ndarray, expected: np.ndarray) -> np.ndarray:
     """Floats between the two (``expect_close``): 0 for equal bits or two
-    NaNs, the largest uint64 for a non-finite value against another."""
+    NaNs, the largest uint64 for a non-finite value against another; the
+    larger of a complex value's two parts'."""
+    if np.iscomplexobj(expected):
+        return np.maximum(ulp_difference(actual.real, expected.real), ulp_difference(actual.imag, expected.imag))
     unsigned = f"u{actual.dtype.itemsize}"
     sign = np.uint64(1) << np.uint64(8 * actual.dtype.itemsize - 1)
     a = actual.view(unsigned).astype(np.uint64)

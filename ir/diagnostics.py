@@ -63,6 +63,9 @@ KIND_WORDS = {
     frozenset({"bool"}): "boolean (i1)",
     frozenset({"unsigned"}): "unsigned integer",
     frozenset({"bool", "unsigned"}): "boolean (i1) or unsigned integer",
+    frozenset({"float", "complex"}): "floating-point or complex",
+    frozenset({"signed", "unsigned", "float", "complex"}): "numeric (integer, floating-point or complex)",
+    frozenset({"bool", "signed", "unsigned", "float", "complex"}): "boolean, numeric or complex",
 }
 """How a message names the element kinds (``rules.kind``) a ``bcast`` op takes."""
 

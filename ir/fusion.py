@@ -78,8 +78,9 @@ def is_explicit(op: Operation) -> bool:
     """The one definition of an explicit elementwise op (what ``bcast-make-explicit``
     produces, what a fusion body holds, what backends compute directly): no
     ``broadcast_dimensions``, every operand of the result's levels, and one
-    element type: the result's (``compare``: its operands agree; ``select``:
-    the predicate is i1; ``convert``: any)."""
+    element type: the result's (``compare`` and ``complex``: its operands
+    agree; ``select``: the predicate is i1; ``convert``, ``abs``, ``real``,
+    ``imag``: any)."""
     if not is_elementwise(op) or len(op.results) != 1:
         return False
     if isinstance(op, bc.BinaryOp) and op.broadcast_dimensions is not None:
@@ -98,8 +99,10 @@ def is_explicit(op: Operation) -> bool:
         return op.lhs.type == op.rhs.type
     if isinstance(op, bc.SelectOp):
         return op.on_true.type == op.on_false.type == result
-    if isinstance(op, bc.ConversionOp):
+    if isinstance(op, bc.ConversionOp | bc.PartUnaryOp):
         return True
+    if isinstance(op, bc.ComplexOp):  # two parts of one type make the complex result
+        return op.lhs.type == op.rhs.type
     return all(v.type == result for v in op.operands)
 
 

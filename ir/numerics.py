@@ -20,7 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from bcast.ir import rules, scalar, special
-from bcast.ir.types import NIBBLE_DTYPES, NUMPY_DTYPES, iinfo, is_float_dtype
+from bcast.ir.types import NIBBLE_DTYPES, NUMPY_DTYPES, iinfo, is_complex_dtype, is_float_dtype
 
 _ERR = dict(all="ignore")
 
@@ -102,6 +102,29 @@ def _count_bits(x):
     return np.bitwise_count(_as(x, "u")).astype(x.dtype)
 
 
+def _complex_create(x, y):
+    """The complex of parts ``x`` and ``y`` (never ``x + 1j * y``, which
+    makes a NaN of ``inf * 1j``)."""
+    x, y = np.broadcast_arrays(x, y)
+    result = np.empty(x.shape, NUMPY_DTYPES[rules.complex_of(element_of(x))])
+    result.real, result.imag = x, y
+    return result
+
+
+def _complex_log1p(x):
+    """``log(1 + x)`` without losing a small ``x`` to the rounding of
+    ``1 + x`` (NumPy's complex ``log1p`` does): the real part is
+    ``log1p(re * (2 + re) + im * im) / 2``, the imaginary ``atan2(im, 1 + re)``.
+    Where ``|x|`` is large (beyond 1e150, where the sum of squares
+    overflows) it is NumPy's ``log(1 + x)``."""
+    re, im = x.real, x.imag
+    real = np.log1p(re * (2 + re) + im * im) / 2
+    big = np.maximum(np.abs(re), np.abs(im)) > np.sqrt(np.finfo(re.dtype).max) / 4
+    result = np.empty(x.shape, x.dtype)
+    result.real, result.imag = real, np.arctan2(im, 1 + re)
+    return np.where(big, np.log(1 + x), result) if big.any() else result
+
+
 DIRECT_UFUNCS: dict[str, np.ufunc] = {
     "arith.addf": np.add, "arith.addi": np.add, "arith.subf": np.subtract, "arith.subi": np.subtract,
     "arith.mulf": np.multiply, "arith.muli": np.multiply, "arith.divf": np.divide, "arith.remf": np.fmod,
@@ -114,6 +137,10 @@ DIRECT_UFUNCS: dict[str, np.ufunc] = {
     "math.log1p": np.log1p, "math.cbrt": np.cbrt, "math.roundeven": np.rint,
     "math.sinh": np.sinh, "math.cosh": np.cosh, "math.asin": np.arcsin, "math.acos": np.arccos,
     "math.atan": np.arctan, "math.asinh": np.arcsinh, "math.acosh": np.arccosh, "math.atanh": np.arctanh,
+    "complex.add": np.add, "complex.sub": np.subtract, "complex.mul": np.multiply, "complex.div": np.divide,
+    "complex.neg": np.negative, "complex.exp": np.exp, "complex.expm1": np.expm1, "complex.log": np.log,
+    "complex.sqrt": np.sqrt, "complex.sin": np.sin, "complex.cos": np.cos, "complex.tan": np.tan,
+    "complex.tanh": np.tanh, "complex.abs": np.absolute, "complex.eq": np.equal, "complex.neq": np.not_equal,
 }  # fmt: skip
 """The primitives that are one NumPy ufunc on arrays whose dtype has the
 primitive's signedness (``maxsi`` on signed arrays; booleans take the
@@ -129,6 +156,8 @@ _PRIMITIVES = {
     "arith.shli": _signless(np.left_shift, "u"), "arith.shrui": _signless(np.right_shift, "u"),
     "arith.shrsi": _signless(np.right_shift, "s"), "math.powf": _ieee_power,
     "math.round": _round_half_away, "math.ctpop": _count_bits,
+    "complex.pow": np.power, "complex.log1p": _complex_log1p,
+    "complex.re": np.real, "complex.im": np.imag, "complex.create": _complex_create,
     **{name: functools.partial(_composed, expansion) for name, expansion in special.EXPANSIONS.items()},
 }  # fmt: skip
 
@@ -142,7 +171,7 @@ class NumpyScalars:
 
     def const(self, value, element):
         dtype = np.dtype(NUMPY_DTYPES[element])
-        if is_float_dtype(dtype):
+        if is_float_dtype(dtype) or is_complex_dtype(dtype):
             return np.array(value, dtype)
         if dtype == np.bool_:
             return np.array(bool(value & 1))
@@ -194,10 +223,15 @@ _SCALARS = NumpyScalars()
 
 
 def _run(definition, xs):
+    """The definition on arrays; the result in the operands' dtype, or, for
+    the ops between complex values and their parts (``abs``, ``real``,
+    ``imag``, ``complex``), in the parts' or the complex dtype."""
     xs = [np.asarray(x) for x in xs]
     with np.errstate(**_ERR):
-        result = definition(_SCALARS, element_of(xs[0]), *xs)
-    return np.asarray(result).astype(xs[0].dtype, copy=False)
+        result = np.asarray(definition(_SCALARS, element_of(xs[0]), *xs))
+    if is_complex_dtype(xs[0].dtype) != is_complex_dtype(result.dtype):
+        return result
+    return result.astype(xs[0].dtype, copy=False)
 
 
 @functools.cache
@@ -232,6 +266,8 @@ def direct_ufunc(definition, element: str, arity: int) -> np.ufunc | None:
         return None
     if isinstance(definition, scalar.MathFunction) and rules.kind(element) == "float":
         return DIRECT_UFUNCS.get(definition.primitive)
+    if isinstance(definition, scalar.MathFunction) and rules.kind(element) == "complex":
+        return DIRECT_UFUNCS.get(definition.complex)
     primitive = scalar.one_primitive(definition, element, arity)
     ufunc = DIRECT_UFUNCS.get(primitive)
     if ufunc is None or primitive[-2:] in ("si", "ui") and primitive[-2] != rules.kind(element)[0]:
@@ -738,13 +774,16 @@ def triangular_solve(a, b, left_side: bool, lower: bool, unit_diagonal: bool, tr
     ``(rhs[i] - m[i, done] @ x[done]) / m[i, i]``, rows in increasing order
     when ``m`` is lower triangular, decreasing when upper, vectorized over
     the batch and the right-hand sides. Only the triangle in use is read;
-    ``f16`` and ``bf16`` are computed in ``f32`` and rounded once."""
+    ``f16`` and ``bf16`` are computed in ``f32`` and rounded once. A
+    complex ``ADJOINT`` solves with the conjugate's transpose."""
     if xp is None:
         with np.errstate(**_ERR):
             return triangular_solve(np.asarray(a), np.asarray(b), left_side, lower, unit_diagonal, transpose, np)
     dtype = b.dtype
     work = xp.float32 if getattr(dtype, "name", str(dtype)) in WIDENED else dtype
     a, b = xp.astype(a, work), xp.astype(b, work)
+    if transpose == "ADJOINT" and xp.isdtype(a.dtype, "complex floating"):
+        a = xp.conj(a)  # the adjoint is the transpose of the conjugate
     flip = (transpose != "NO_TRANSPOSE") != (not left_side)
     m = xp.matrix_transpose(a) if flip else a
     rhs = b if left_side else xp.matrix_transpose(b)

@@ -22,6 +22,7 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
+    FunctionType,
     I64,
     IndexType,
     IntAttr,
@@ -67,6 +68,7 @@ from bcast.ir.directives import (CheckedShapes, DotDims, IndexList, JoinedOperan
 from bcast.ir.rules import IncompatibleDims, Levels, RuleError, Semantics, Shape
 from bcast.ir.types import (
     iinfo,
+    is_complex_dtype,
     is_float_dtype,
     NUMPY_DTYPES,
     TYPE_CACHE_SIZE,
@@ -760,6 +762,11 @@ class ArithmeticBinaryOp(BinaryOp, abc.ABC):
     pass
 
 
+NUMERIC_OR_COMPLEX = frozenset({"signed", "unsigned", "float", "complex"})
+"""The kinds of the arithmetic ops that complex values take too (docs/semantics.md, "Complex numbers")."""
+FLOAT_OR_COMPLEX = frozenset({"float", "complex"})
+
+
 class FloatBinaryOp(BinaryOp, abc.ABC):
     ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"float"})
 
@@ -790,6 +797,7 @@ class ShiftOp(BinaryOp, abc.ABC):
 class AddOp(ArithmeticBinaryOp):
     name = "bcast.add"
     SCALAR = staticmethod(scalar.add)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = NUMERIC_OR_COMPLEX
     STABLEHLO_ON_I1: ClassVar[str | None] = "bcast.or"
 
 
@@ -797,12 +805,14 @@ class AddOp(ArithmeticBinaryOp):
 class SubtractOp(ArithmeticBinaryOp):
     name = "bcast.subtract"
     SCALAR = staticmethod(scalar.subtract)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = NUMERIC_OR_COMPLEX
 
 
 @irdl_op_definition
 class MultiplyOp(ArithmeticBinaryOp):
     name = "bcast.multiply"
     SCALAR = staticmethod(scalar.multiply)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = NUMERIC_OR_COMPLEX
     STABLEHLO_ON_I1: ClassVar[str | None] = "bcast.and"
 
 
@@ -810,7 +820,8 @@ class MultiplyOp(ArithmeticBinaryOp):
 class DivideOp(ArithmeticBinaryOp):
     name = "bcast.divide"
     SCALAR = staticmethod(scalar.divide)
-    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"float"})
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = NUMERIC_OR_COMPLEX
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
     """XLA's integer results are the definition's, but jaxlib's folder
     divides integer constants unchecked (SIGFPE on ``(a - a) / (a - a)``):
     the expansion's divisor is never 0."""
@@ -828,7 +839,8 @@ class RemainderOp(ArithmeticBinaryOp):
 class PowerOp(ArithmeticBinaryOp):
     name = "bcast.power"
     SCALAR = staticmethod(scalar.power)
-    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"float"})
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = NUMERIC_OR_COMPLEX
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
     """XLA's integer power reads the low 6 bits of the exponent only."""
 
 
@@ -836,6 +848,9 @@ class PowerOp(ArithmeticBinaryOp):
 class MaximumOp(ArithmeticBinaryOp):
     name = "bcast.maximum"
     SCALAR = staticmethod(scalar.maximum)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = NUMERIC_OR_COMPLEX
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned", "float"})
+    """Complex values are written as their lexicographic definition."""
     STABLEHLO_ON_I1: ClassVar[str | None] = "bcast.or"
 
 
@@ -843,6 +858,9 @@ class MaximumOp(ArithmeticBinaryOp):
 class MinimumOp(ArithmeticBinaryOp):
     name = "bcast.minimum"
     SCALAR = staticmethod(scalar.minimum)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = NUMERIC_OR_COMPLEX
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned", "float"})
+    """Complex values are written as their lexicographic definition."""
     STABLEHLO_ON_I1: ClassVar[str | None] = "bcast.and"
 
 
@@ -850,6 +868,26 @@ class MinimumOp(ArithmeticBinaryOp):
 class Atan2Op(FloatBinaryOp):
     name = "bcast.atan2"
     SCALAR = staticmethod(scalar.atan2)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"float"})
+    """Complex values are written as their definition (logs and square roots)."""
+
+
+@irdl_op_definition
+class ComplexOp(BinaryOp):
+    """``complex %re, %im``: two ``f32`` (``f64``) values make a
+    ``complex<f32>`` (``complex<f64>``), as StableHLO's ``complex``."""
+
+    name = "bcast.complex"
+    SCALAR = staticmethod(scalar.complex_)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"float"})
+
+    @classmethod
+    def result_element(cls, promoted: str) -> str:
+        if promoted not in rules.COMPLEX_PARTS.values():
+            raise Diagnostic(f"complex needs f32 or f64 operands, got element type {promoted}",
+                             ["convert the parts to f32 or f64 first"])
+        return rules.complex_of(promoted)
 
 
 @irdl_op_definition
@@ -939,7 +977,7 @@ class CompareOp(BinaryOp):
     total_order = opt_prop_def(UnitAttr)
     assembly_format = ("$comparison_direction `,` $lhs `,` $rhs (`,` `TOTALORDER` $total_order^)? "
                        + _BROADCAST_FORMAT)
-    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"bool", "signed", "unsigned", "float"})
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"bool", "signed", "unsigned", "float", "complex"})
     TML_CLASS: ClassVar[str] = "relational"
     NUMPY_FUNCTION = staticmethod(numerics.compare)
     TML_KINDS: ClassVar[frozenset[str] | None] = frozenset({"signed", "unsigned", "float"})
@@ -973,6 +1011,11 @@ class CompareOp(BinaryOp):
 
     def verify_semantics(self, semantics: Semantics) -> None:
         super().verify_semantics(semantics)
+        direction = self.comparison_direction.data.value
+        complex_elements = [e for e in (_split(v, "operand")[1] for v in self.operands) if rules.kind(e) == "complex"]
+        if direction not in ("EQ", "NE") and complex_elements:
+            raise Diagnostic(f"compare {direction} needs ordered operands, got element type {complex_elements[0]}",
+                             ["complex values compare EQ and NE only; compare their real or imag parts"])
         if self.is_total_order:
             for side, v in (("lhs", self.lhs), ("rhs", self.rhs)):
                 element = _split(v, side)[1]
@@ -1152,48 +1195,125 @@ class FloatUnaryOp(UnaryOp, abc.ABC):
 class NegateOp(UnaryOp):
     name = "bcast.negate"
     SCALAR = staticmethod(scalar.negate)
-    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned", "float"})
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = NUMERIC_OR_COMPLEX
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = NUMERIC_OR_COMPLEX
+
+
+class PartUnaryOp(UnaryOp, abc.ABC):
+    """A unary op whose result on a complex operand is of its parts' float
+    type (``abs``, ``real``, ``imag``), else of the operand's type. Written
+    ``%r = bcast.abs %x : tensor<4xf32>`` when the two types are one, else
+    ``: (tensor<4xcomplex<f32>>) -> tensor<4xf32>`` (StableHLO's syntax)."""
+
+    operand = operand_def(TensorType)
+    result = result_def(TensorType)
+    assembly_format = None
+
+    def __init__(
+        self, operand: SSAValue | Operation, *, attributes: Mapping[str, Attribute] | None = None
+    ):
+        levels, element = split_type(_type(operand))
+        result_type = make_type(levels, rules.COMPLEX_PARTS.get(element, element))
+        IRDLOperation.__init__(self, operands=[operand], result_types=[result_type], attributes=attributes)
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        super().verify_semantics(semantics)
+        levels, element = _split(self.operand, "operand")
+        _check_declared(self, make_type(levels, rules.COMPLEX_PARTS.get(element, element)), self.result.type)
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        operand = parser.parse_unresolved_operand()
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        t = parser.parse_type()
+        if isinstance(t, FunctionType):
+            if len(t.inputs.data) != 1 or len(t.outputs.data) != 1:
+                parser.raise_error("expected a function type with one input and one result", pos, parser.pos)
+            (operand_type,), (result_type,) = t.inputs.data, t.outputs.data
+        else:
+            operand_type = result_type = t
+        value = parser.resolve_operand(operand, operand_type)
+        return cls.create(operands=[value], result_types=[result_type], attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        if self.operand.type == self.result.type:
+            printer.print_attribute(self.result.type)
+        else:
+            printer.print_operation_type(self)
 
 
 @irdl_op_definition
-class AbsOp(UnaryOp):
+class AbsOp(PartUnaryOp):
     name = "bcast.abs"
     SCALAR = staticmethod(scalar.abs_)
-    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "float"})
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = NUMERIC_OR_COMPLEX
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "float", "complex"})
     """StableHLO's ``abs`` takes no unsigned integers."""
+
+
+@irdl_op_definition
+class RealOp(PartUnaryOp):
+    """``real %x``: the real part of a complex value; a float's is itself."""
+
+    name = "bcast.real"
+    SCALAR = staticmethod(scalar.real)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
+
+
+@irdl_op_definition
+class ImagOp(PartUnaryOp):
+    """``imag %x``: the imaginary part of a complex value; 0 for a float."""
+
+    name = "bcast.imag"
+    SCALAR = staticmethod(scalar.imag)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
 
 
 @irdl_op_definition
 class SignOp(UnaryOp):
     name = "bcast.sign"
     SCALAR = staticmethod(scalar.sign)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = NUMERIC_OR_COMPLEX
     STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "float"})
-    """StableHLO's ``sign`` takes no unsigned integers."""
+    """StableHLO's ``sign`` takes no unsigned integers; a complex sign is written as its definition (XLA's divides by the
+    modulus, NaN at infinity)."""
 
 
 @irdl_op_definition
 class ExponentialOp(FloatUnaryOp):
     name = "bcast.exponential"
     SCALAR = staticmethod(scalar.exponential)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
 
 
 @irdl_op_definition
 class LogOp(FloatUnaryOp):
     name = "bcast.log"
     SCALAR = staticmethod(scalar.log)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
 
 
 @irdl_op_definition
 class SqrtOp(FloatUnaryOp):
     name = "bcast.sqrt"
     SCALAR = staticmethod(scalar.sqrt)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
 
 
 @irdl_op_definition
 class RsqrtOp(FloatUnaryOp):
     name = "bcast.rsqrt"
     SCALAR = staticmethod(scalar.rsqrt)
-    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"float"})
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
     """XLA's ``rsqrt`` is within 1 ulp of ``1 / sqrt`` (``ULPS`` of the op matrix)."""
 
 
@@ -1201,12 +1321,14 @@ class RsqrtOp(FloatUnaryOp):
 class TanhOp(FloatUnaryOp):
     name = "bcast.tanh"
     SCALAR = staticmethod(scalar.tanh)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
 
 
 @irdl_op_definition
 class LogisticOp(FloatUnaryOp):
     name = "bcast.logistic"
     SCALAR = staticmethod(scalar.logistic)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
     STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"float"})
     """XLA's ``logistic`` is within 1 ulp of the definition (``ULPS`` of the op matrix)."""
 
@@ -1227,36 +1349,44 @@ class CeilOp(FloatUnaryOp):
 class SineOp(FloatUnaryOp):
     name = "bcast.sine"
     SCALAR = staticmethod(scalar.sine)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
 
 
 @irdl_op_definition
 class CosineOp(FloatUnaryOp):
     name = "bcast.cosine"
     SCALAR = staticmethod(scalar.cosine)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
 
 
 @irdl_op_definition
 class TanOp(FloatUnaryOp):
     name = "bcast.tan"
     SCALAR = staticmethod(scalar.tan)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
 
 
 @irdl_op_definition
 class ExponentialMinusOneOp(FloatUnaryOp):
     name = "bcast.exponential_minus_one"
     SCALAR = staticmethod(scalar.exponential_minus_one)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
 
 
 @irdl_op_definition
 class LogPlusOneOp(FloatUnaryOp):
     name = "bcast.log_plus_one"
     SCALAR = staticmethod(scalar.log_plus_one)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
 
 
 @irdl_op_definition
 class CbrtOp(FloatUnaryOp):
     name = "bcast.cbrt"
     SCALAR = staticmethod(scalar.cbrt)
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = FLOAT_OR_COMPLEX
+    STABLEHLO_NATIVE_KINDS: ClassVar[frozenset[str]] = frozenset({"float"})
+    """Complex values are written as their definition (a power)."""
 
 
 @irdl_op_definition
@@ -1649,8 +1779,9 @@ class BitcastConvertOp(ConversionOp):
     def verify_semantics(self, semantics: Semantics) -> None:
         super().verify_semantics(semantics)
         elements = [_split(self.operand, "operand")[1], _split(self.result, "result")[1]]
-        if "i1" in elements or rules.bit_width(elements[0]) != rules.bit_width(elements[1]):
-            raise Diagnostic(f"bitcast_convert needs element types of one bit width (not i1), got "
+        if "i1" in elements or rules.bit_width(elements[0]) != rules.bit_width(elements[1]) \
+                or any(rules.kind(e) == "complex" for e in elements):
+            raise Diagnostic(f"bitcast_convert needs element types of one bit width (not i1, not complex), got "
                              f"{elements[0]} and {elements[1]}")
 
 
@@ -2347,8 +2478,8 @@ class ScatterOp(BcastOp):
         if update_element != element:
             raise Diagnostic(f"updates have element type {update_element}, the operand has {element}",
                              ["insert a bcast.convert"])
-        if self.kind_name != "set" and rules.kind(element) not in REDUCTION_COMBINERS[self.kind_name].ELEMENT_KINDS:
-            allowed = REDUCTION_COMBINERS[self.kind_name].ELEMENT_KINDS
+        if self.kind_name != "set" and rules.kind(element) not in reduction_kinds(self.kind_name):
+            allowed = reduction_kinds(self.kind_name)
             raise Diagnostic(f"scatter {self.kind_name} needs {KIND_WORDS[allowed]} elements, got element type "
                              f"{element}", [f"'{REDUCTION_COMBINERS[self.kind_name].name}' is the operation "
                                             f"scatter {self.kind_name} combines with"])  # fmt: skip
@@ -2371,7 +2502,7 @@ class IotaOp(IotaFamily, BcastOp):
     DYNAMIC_SHAPES: ClassVar[bool] = True  # refused by its own rule: check_static_result
     traits = traits_def(Pure(), CanonicalizationPatterns())
 
-    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned", "float"})
+    ELEMENT_KINDS: ClassVar[frozenset[str]] = frozenset({"signed", "unsigned", "float", "complex"})
 
     def verify_semantics(self, semantics: Semantics) -> None:
         self.check_static_result()
@@ -2463,7 +2594,10 @@ class ConstantOp(BcastOp):
         if isinstance(value, np.ndarray):
             assert value_type is not None, "a constant from an array needs its type"
             flat = value.reshape(-1)
-            values = [float(v) for v in flat] if is_float_dtype(flat.dtype) else [int(v) for v in flat]
+            if is_complex_dtype(flat.dtype):
+                values = [(float(v.real), float(v.imag)) for v in flat]
+            else:
+                values = [float(v) for v in flat] if is_float_dtype(flat.dtype) else [int(v) for v in flat]
             value = DenseIntOrFPElementsAttr.from_list(value_type, values)  # type: ignore[arg-type]
         super().__init__(properties={"value": value}, result_types=[value.type])
 
@@ -2474,7 +2608,7 @@ class ConstantOp(BcastOp):
         t = self.result.type
         shape = flat_type_shape(t)
         dtype = numpy_dtype(t)
-        if is_float_dtype(dtype):
+        if is_float_dtype(dtype) or is_complex_dtype(dtype):
             array = np.frombuffer(self.value.data.data, dtype=dtype.newbyteorder("<")).astype(dtype)
         else:
             array = np.array(self.value.get_values(), dtype=dtype)
@@ -2672,7 +2806,16 @@ REDUCTION_COMBINERS: dict[str, type[BinaryOp]] = {
     "and": AndOp, "or": OrOp, "xor": XorOp,
 }  # fmt: skip
 """The binary op each kind folds with: its element kinds are the reduction's
-(so ``add`` rejects i1 and ``and`` rejects floats, exactly as the binary ops)."""
+(so ``add`` rejects i1 and ``and`` rejects floats, exactly as the binary ops),
+but for complex values under ``maximum``/``minimum`` (``reduction_kinds``)."""
+
+
+def reduction_kinds(kind: str) -> frozenset[str]:
+    """The element kinds a reduction of ``kind`` takes: its combiner's, less
+    complex for ``maximum``/``minimum``, which have no identity on complex
+    values (their lexicographic order has no least element)."""
+    kinds = REDUCTION_COMBINERS[kind].ELEMENT_KINDS
+    return kinds - {"complex"} if kind in ("maximum", "minimum") else kinds
 
 
 @irdl_op_definition
@@ -2744,7 +2887,7 @@ class ReduceOp(BcastOp):
         levels, element = _split(operand, "operand")
         _check_nesting(semantics, (levels,))
         combiner = REDUCTION_COMBINERS[kind]
-        allowed, notes = combiner.ELEMENT_KINDS, []
+        allowed, notes = reduction_kinds(kind), []
         if semantics == "tml" and combiner.TML_KINDS is not None:
             # the combiner's tml class rule (bitwise on unsigned integers only)
             allowed, notes = combiner.TML_KINDS, [combiner.TML_KINDS_NOTE]
@@ -2752,7 +2895,10 @@ class ReduceOp(BcastOp):
             raise Diagnostic(
                 f"reduce {kind} needs {KIND_WORDS[allowed]} elements, got element type {element}",
                 [f"'{combiner.name}' is the operation reduce {kind} folds with, and it "
-                 f"takes {KIND_WORDS[allowed]} operands", *notes],
+                 f"takes {KIND_WORDS[allowed]} operands", *notes]
+                if rules.kind(element) != "complex" else
+                [f"reduce {kind} has no identity on complex values (their lexicographic order has no least "
+                 "element); reduce their real or imag parts"],
             )  # fmt: skip
         try:
             outer = rules.reduce_shape(levels[0], dims, keepdims)
@@ -2778,9 +2924,10 @@ class ReduceOp(BcastOp):
 # Contractions
 # --------------------------------------------------------------------------
 
-CONTRACTION_KINDS = frozenset({"signed", "unsigned", "float"})
+CONTRACTION_KINDS = frozenset({"signed", "unsigned", "float", "complex"})
 """What ``dot_general`` and ``matmul`` multiply: integers (wrapping, as
-NumPy's integer ``matmul``) and floats; not ``i1``."""
+NumPy's integer ``matmul``), floats and complex values (no conjugation:
+``jnp.vdot`` conjugates first); not ``i1``."""
 
 
 def _contraction_levels(op: BcastOp) -> tuple[tuple[Shape, str], tuple[Shape, str]]:
@@ -3315,9 +3462,9 @@ class ReduceWindowOp(WindowFields, BcastOp):
             raise Diagnostic(f"init must be a rank-0 tensor of the operand's element type {element}, "
                              f"got {self.init.type}")  # fmt: skip
         combiner = REDUCTION_COMBINERS[self.kind_name]
-        if rules.kind(element) not in combiner.ELEMENT_KINDS:
+        if rules.kind(element) not in reduction_kinds(self.kind_name):
             raise Diagnostic(
-                f"reduce_window {self.kind_name} needs {KIND_WORDS[combiner.ELEMENT_KINDS]} elements, "
+                f"reduce_window {self.kind_name} needs {KIND_WORDS[reduction_kinds(self.kind_name)]} elements, "
                 f"got element type {element}",
                 [f"'{combiner.name}' is the operation reduce_window {self.kind_name} folds with"])  # fmt: skip
         result = rules.reduce_window_shape(shape, *self.window)
@@ -4260,9 +4407,9 @@ class TransposeAttr(EnumAttribute[Transpose], SpacedOpaqueSyntaxAttribute):
     name = "bcast.transpose"
 
 
-LINALG_KINDS = frozenset({"float"})
-"""What ``triangular_solve`` takes: real floats (StableHLO also takes
-complex types, which bcast has not)."""
+LINALG_KINDS = frozenset({"float", "complex"})
+"""What ``triangular_solve`` takes: floats and complex values (``ADJOINT``
+solves with the conjugate transpose)."""
 
 TRIANGULAR_FLAGS = ("left_side", "lower", "unit_diagonal")
 
@@ -4316,9 +4463,10 @@ class TriangularSolveOp(TriangularSolveFamily, BcastOp):
     Cholesky-based code emit): ``x`` with ``op(a) @ x = b`` (``left_side``)
     or ``x @ op(a) = b``, where only ``a``'s lower (``lower``) or upper
     triangle is read, its diagonal taken as ones with ``unit_diagonal``, and
-    ``op`` transposes with ``TRANSPOSE`` and ``ADJOINT`` (real types). Leading
-    dims are batch dims, equal in ``a`` and ``b`` (no broadcasting). Real
-    floats only; ``f16`` is computed in ``f32`` and rounded once. A singular
+    ``op`` transposes with ``TRANSPOSE`` and ``ADJOINT`` (which also
+    conjugates complex values). Leading dims are batch dims, equal in ``a``
+    and ``b`` (no broadcasting). Floats and complex values; ``f16`` is
+    computed in ``f32`` and rounded once. A singular
     ``a`` gives IEEE infinities and NaNs, as XLA does. Static shapes; a
     nested (tml) type is refused; a fusion boundary. ``numerics.triangular_solve``
     is the reference (docs/ir.md, "triangular_solve")."""

@@ -11,6 +11,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import (
     AnyFloat,
     Builtin,
+    ComplexType,
     BuiltinAttribute,
     BytesAttr,
     CallSiteLoc,
@@ -369,6 +370,24 @@ class LocatingParser(Parser):
             return bits, parsed[1]
         return parsed
 
+    def _parse_optional_complex(self):
+        """``(re, im)``: as xDSL reads it, but a hex part is a float's bits
+        (``(0x7F800000, 1.0)`` is ``inf + 1j``, as MLIR reads it and as
+        bcast prints infinities and NaN), and an integer beside a float is
+        that float (MLIR reads parts by the element type)."""
+        if self._current_token.kind != MLIRTokenKind.L_PAREN:
+            return None
+        start = self._consume_token(MLIRTokenKind.L_PAREN).span
+        real, _ = self._parse_bool_int_or_float()
+        self.parse_punctuation(",")
+        imag, _ = self._parse_bool_int_or_float()
+        end = self._consume_token(MLIRTokenKind.R_PAREN).span
+        parts = (real, imag)
+        if any(isinstance(p, float) or isinstance(p, HexBits) for p in parts) and not all(
+                isinstance(p, int) and not isinstance(p, HexBits) for p in parts):
+            parts = tuple(p if isinstance(p, HexBits | float) else float(p) for p in parts)
+        return parts, Span(start.start, end.end, start.input)
+
     def parse_dense_int_or_fp_elements_attr(self, type):
         """xDSL checks the literal against its type only once the type is
         read, and reports at the token after it (often the next line); report
@@ -391,9 +410,15 @@ class LocatingParser(Parser):
         neither a NaN's payload nor a signalling NaN (``0x7E01`` became
         ``0x7E00``); write those bits into the constant as they are."""
         element_type = attr.get_element_type()
-        if self._literal is None or not isinstance(element_type, AnyFloat):
+        if isinstance(element_type, ComplexType) and isinstance(element_type.element_type, AnyFloat):
+            part_type = element_type.element_type  # (a complex element: its two parts)
+        elif isinstance(element_type, AnyFloat):
+            part_type = None
+        else:
             return attr
-        width = element_type.compile_time_size
+        if self._literal is None:
+            return attr
+        width = (part_type or element_type).compile_time_size
         elements = self._literal[1]
 
         def bits(value) -> bytes | None:
@@ -401,9 +426,16 @@ class LocatingParser(Parser):
                 return int(value).to_bytes(width, "little")
             return None
 
-        if not any(bits(e.value) is not None for e in elements):
+        def packed(value) -> bytes:
+            if part_type is None:
+                return bits(value) or element_type.pack([float(value)])
+            return b"".join(bits(p) or part_type.pack([float(p)]) for p in value)
+
+        parts = [p for e in elements for p in (e.value if part_type is not None else (e.value,))]
+        if not any(bits(p) is not None for p in parts):
             return attr
-        data = b"".join(bits(e.value) or element_type.pack([float(e.value)]) for e in elements)
+        width = element_type.compile_time_size
+        data = b"".join(packed(e.value) for e in elements)
         if len(elements) == 1:  # a splat: xDSL stores every element
             data *= len(attr.data.data) // width
         if len(data) != len(attr.data.data):

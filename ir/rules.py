@@ -1490,11 +1490,25 @@ ELEMENT_TYPES = (
     "f16", "f32", "f64",
     "bf16",
     "i4", "ui4",
+    "complex<f32>", "complex<f64>",
 )  # fmt: skip
 """bcast's element types. ``bf16`` (bfloat16: f32's exponent, 8 significand
 bits) is JAX's mixed-precision type; NumPy holds it as ``ml_dtypes.bfloat16``
 (docs/semantics.md, "bf16"). ``i4``/``ui4`` are JAX's quantized-weight
-integers, ``ml_dtypes.int4``/``uint4`` (docs/semantics.md, "i4 and ui4")."""
+integers, ``ml_dtypes.int4``/``uint4`` (docs/semantics.md, "i4 and ui4").
+``complex<f32>``/``complex<f64>`` are NumPy's and JAX's complex64/complex128,
+named as MLIR writes them (docs/semantics.md, "Complex numbers")."""
+
+COMPLEX_PARTS = {"complex<f32>": "f32", "complex<f64>": "f64"}
+"""Each complex element type -> the float type of its real and imaginary
+parts (what ``abs``, ``real`` and ``imag`` return)."""
+
+
+def complex_of(part: str) -> str:
+    """The complex type whose parts are ``part`` (a float): ``f32`` and the
+    16-bit floats -> ``complex<f32>``, ``f64`` -> ``complex<f64>`` (the Array API's
+    float-complex promotion and ``stablehlo.complex``'s result)."""
+    return "complex<f64>" if part == "f64" else "complex<f32>"
 
 NIBBLES = ("i4", "ui4")
 """The 4-bit integers: one per byte in memory, computed in a wider integer
@@ -1518,9 +1532,11 @@ def accumulator(t: str) -> str:
     return "f32" if t in HALF_FLOATS else t
 
 
-def kind(t: str) -> Literal["bool", "signed", "unsigned", "float"]:
+def kind(t: str) -> Literal["bool", "signed", "unsigned", "float", "complex"]:
     if t == "i1":
         return "bool"
+    if t in COMPLEX_PARTS:
+        return "complex"
     if t.startswith("ui"):
         return "unsigned"
     if t.startswith("i"):
@@ -1529,14 +1545,23 @@ def kind(t: str) -> Literal["bool", "signed", "unsigned", "float"]:
 
 
 def bit_width(t: str) -> int:
+    """Bits of one value (a complex value's two parts together)."""
+    if t in COMPLEX_PARTS:
+        return 2 * bit_width(COMPLEX_PARTS[t])
     return 1 if t == "i1" else int(t.lstrip("uibf"))
 
 
 def promote_types(a: str, b: str) -> str:
-    """The Array API promotion table; mixing kinds is an error."""
+    """The Array API promotion table; mixing kinds is an error, except a
+    float with a complex, which the table promotes to the complex type
+    whose parts hold both (``f64`` + ``complex<f32>`` -> ``complex<f64>``; docs/semantics.md,
+    "Complex numbers")."""
     if a == b:
         return a
     ka, kb = kind(a), kind(b)
+    if "complex" in (ka, kb) and {ka, kb} <= {"float", "complex"}:
+        parts = [COMPLEX_PARTS.get(t, t) for t in (a, b)]
+        return complex_of("f64" if "f64" in parts else "f32")
     if ka == kb:
         if ka == "bool":
             return a

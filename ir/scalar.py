@@ -24,6 +24,13 @@ one library call (a NumPy ufunc with ``out=``, one StableHLO op):
   ``math`` on f32 and f64 only);
 - ``Composite``: any composition of primitives (``divide``, ``power``, the
   shifts, ``sign``, ...).
+
+Complex values (``complex<f32>``, ``complex<f64>``) compute with the ops of MLIR's
+``complex`` dialect (``complex.add``, ``complex.exp``...), each a primitive
+on values of one complex type; ``complex.abs``, ``complex.re`` and
+``complex.im`` give the parts' float type, ``complex.eq``/``complex.neq``
+an ``i1``, ``complex.create`` makes a complex of two floats
+(docs/semantics.md, "Complex numbers").
 """
 
 from __future__ import annotations
@@ -85,6 +92,7 @@ class OnePrimitive:
     signed: str | None = None
     unsigned: str | None = None
     bool: str | None = None
+    complex: str | None = None
 
     def primitive(self, element: str) -> str | None:
         return getattr(self, rules.kind(element))
@@ -104,8 +112,15 @@ class MathFunction:
     ``f32`` and rounded once."""
 
     primitive: str
+    complex: str | Composite | None = None
+    """The ``complex`` dialect op that is this function on complex values,
+    or its composition of them."""
 
     def __call__(self, b: Scalars, element: str, *xs: Value) -> Value:
+        if rules.kind(element) == "complex":
+            if isinstance(self.complex, Composite):
+                return self.complex(b, element, *xs)
+            return b.apply(self.complex, *xs)
         if element not in rules.HALF_FLOATS:
             return b.apply(self.primitive, *xs)
         wide = [b.cast("arith.extf", x, "f32") for x in xs]
@@ -126,13 +141,56 @@ class Composite:
 # Arithmetic
 # --------------------------------------------------------------------------
 
-add = OnePrimitive(float="arith.addf", signed="arith.addi", unsigned="arith.addi")
-subtract = OnePrimitive(float="arith.subf", signed="arith.subi", unsigned="arith.subi")
-multiply = OnePrimitive(float="arith.mulf", signed="arith.muli", unsigned="arith.muli")
+add = OnePrimitive(float="arith.addf", signed="arith.addi", unsigned="arith.addi", complex="complex.add")
+subtract = OnePrimitive(float="arith.subf", signed="arith.subi", unsigned="arith.subi", complex="complex.sub")
+multiply = OnePrimitive(float="arith.mulf", signed="arith.muli", unsigned="arith.muli", complex="complex.mul")
 # maximumf/minimumf propagate NaN (np.maximum); i1 orders False < True
-maximum = OnePrimitive(float="arith.maximumf", signed="arith.maxsi", unsigned="arith.maxui")
-minimum = OnePrimitive(float="arith.minimumf", signed="arith.minsi", unsigned="arith.minui")
-atan2 = MathFunction("math.atan2")
+_maximum = OnePrimitive(float="arith.maximumf", signed="arith.maxsi", unsigned="arith.maxui")
+_minimum = OnePrimitive(float="arith.minimumf", signed="arith.minsi", unsigned="arith.minui")
+
+
+def _lexicographic(b: Scalars, element: str, x: Value, y: Value, predicate: str) -> Value:
+    """``x`` where its (real, imag) pair is ``predicate`` (``ogt``, ``olt``)
+    of ``y``'s in lexicographic order, else ``y`` (StableHLO's ``maximum`` /
+    ``minimum`` of complex values); a NaN part in ``x`` makes the result
+    ``x``, else one in ``y`` makes it ``y`` (NaN propagates, as ``np.maximum``
+    does)."""
+    xr, xi, yr, yi = (b.apply(p, v) for v in (x, y) for p in ("complex.re", "complex.im"))
+    first = b.apply("arith.ori", b.cmpf(predicate, xr, yr),
+                    b.apply("arith.andi", b.cmpf("oeq", xr, yr), b.cmpf(predicate, xi, yi)))
+    nan_x = b.apply("arith.ori", b.cmpf("uno", xr, xr), b.cmpf("uno", xi, xi))
+    return b.select(b.apply("arith.ori", first, nan_x), x, y)
+
+
+@Composite
+def maximum(b: Scalars, element: str, x: Value, y: Value) -> Value:
+    """``maximumf`` (NaN propagates), ``maxsi``/``maxui``; complex values by
+    lexicographic order of (real, imag)."""
+    if rules.kind(element) == "complex":
+        return _lexicographic(b, element, x, y, "ogt")
+    return _maximum(b, element, x, y)
+
+
+@Composite
+def minimum(b: Scalars, element: str, x: Value, y: Value) -> Value:
+    """``minimumf`` (NaN propagates), ``minsi``/``minui``; complex values by
+    lexicographic order of (real, imag)."""
+    if rules.kind(element) == "complex":
+        return _lexicographic(b, element, x, y, "olt")
+    return _minimum(b, element, x, y)
+
+
+@Composite
+def _complex_atan2(b: Scalars, element: str, y: Value, x: Value) -> Value:
+    """StableHLO's ``atan2`` of complex values: ``-i * log((x + i*y) / sqrt(x*x + y*y))``."""
+    i = b.const(1j, element)
+    ratio = b.apply("complex.div", b.apply("complex.add", x, b.apply("complex.mul", i, y)),
+                    b.apply("complex.sqrt", b.apply("complex.add", b.apply("complex.mul", x, x),
+                                                    b.apply("complex.mul", y, y))))
+    return b.apply("complex.mul", b.apply("complex.neg", i), b.apply("complex.log", ratio))
+
+
+atan2 = MathFunction("math.atan2", complex=_complex_atan2)
 
 
 
@@ -143,6 +201,8 @@ def divide(b: Scalars, element: str, x: Value, y: Value) -> Value:
     kind = rules.kind(element)
     if kind == "float":
         return b.apply("arith.divf", x, y)
+    if kind == "complex":
+        return b.apply("complex.div", x, y)
     by_zero = b.cmpi("eq", y, b.const(0, element))
     one = b.const(1, element)
     safe = b.select(by_zero, one, y)
@@ -169,7 +229,7 @@ def remainder(b: Scalars, element: str, x: Value, y: Value) -> Value:
     return b.select(by_zero, x, rem)
 
 
-_float_power = MathFunction("math.powf")
+_float_power = MathFunction("math.powf", complex="complex.pow")
 
 
 @Composite
@@ -178,7 +238,7 @@ def power(b: Scalars, element: str, x: Value, y: Value) -> Value:
     exponent, wrapping; a negative exponent gives the truncated real result:
     1 for base 1, +-1 by parity for base -1, 0 otherwise."""
     kind = rules.kind(element)
-    if kind == "float":
+    if kind in ("float", "complex"):
         return _float_power(b, element, x, y)
     one = b.const(1, element)
 
@@ -279,15 +339,20 @@ def negate(b: Scalars, element: str, x: Value) -> Value:
     """Integers wrap: ``-INT_MIN`` is ``INT_MIN``."""
     if rules.kind(element) == "float":
         return b.apply("arith.negf", x)
+    if rules.kind(element) == "complex":
+        return b.apply("complex.neg", x)
     return b.apply("arith.subi", b.const(0, element), x)
 
 
 @Composite
 def abs_(b: Scalars, element: str, x: Value) -> Value:
-    """``abs(INT_MIN)`` is ``INT_MIN`` (wraps); unsigned values are their own."""
+    """``abs(INT_MIN)`` is ``INT_MIN`` (wraps); unsigned values are their
+    own; a complex value's modulus is of its parts' type."""
     kind = rules.kind(element)
     if kind == "float":
         return b.apply("math.absf", x)
+    if kind == "complex":
+        return b.apply("complex.abs", x)
     if kind == "unsigned":
         return x
     return b.select(b.cmpi("slt", x, b.const(0, element)), negate(b, element, x), x)
@@ -296,9 +361,11 @@ def abs_(b: Scalars, element: str, x: Value) -> Value:
 @Composite
 def sign(b: Scalars, element: str, x: Value) -> Value:
     """-1, 0 or 1; a float zero (either sign) or NaN is returned as it is
-    (``np.sign``)."""
-    zero, one = b.const(0, element), b.const(1, element)
+    (``np.sign``). A complex value's sign is ``x / |x|`` (0 for 0; StableHLO's)."""
     kind = rules.kind(element)
+    if kind == "complex":
+        return _complex_sign(b, element, x)
+    zero, one = b.const(0, element), b.const(1, element)
     if kind == "unsigned":
         return b.select(b.cmpi("ne", x, zero), one, zero)
     minus_one = b.const(-1, element)
@@ -307,24 +374,54 @@ def sign(b: Scalars, element: str, x: Value) -> Value:
     return b.select(b.cmpi("sgt", x, zero), one, b.select(b.cmpi("slt", x, zero), minus_one, zero))
 
 
+def _complex_sign(b: Scalars, element: str, x: Value) -> Value:
+    """``x / |x|`` without overflow or loss: both parts divided by the larger
+    magnitude first, then by the hypotenuse of the scaled parts. An infinite
+    part is +-1 and a finite one 0 before scaling (the direction of a value
+    at infinity); a zero is returned as it is; a NaN part makes both NaN."""
+    part = rules.COMPLEX_PARTS[element]
+    re, im = b.apply("complex.re", x), b.apply("complex.im", x)
+    zero, one, inf = b.const(0, part), b.const(1, part), b.const(math.inf, part)
+
+    def direction(p: Value, infinite: Value) -> Value:
+        unit = b.select(b.cmpf("olt", p, zero), b.const(-1, part), one)
+        return b.select(infinite, unit, b.select(any_inf, zero, p))
+
+    at_zero = b.apply("arith.andi", b.cmpf("oeq", re, zero), b.cmpf("oeq", im, zero))
+    inf_re, inf_im = (b.cmpf("oeq", b.apply("math.absf", p), inf) for p in (re, im))
+    any_inf = b.apply("arith.ori", inf_re, inf_im)
+    re, im = direction(re, inf_re), direction(im, inf_im)
+    scale = b.apply("arith.maximumf", b.apply("math.absf", re), b.apply("math.absf", im))
+    re, im = b.apply("arith.divf", re, scale), b.apply("arith.divf", im, scale)
+    h = b.apply("math.sqrt", b.apply("arith.addf", b.apply("arith.mulf", re, re), b.apply("arith.mulf", im, im)))
+    result = b.apply("complex.create", b.apply("arith.divf", re, h), b.apply("arith.divf", im, h))
+    return b.select(at_zero, x, result)
+
+
 @Composite
 def not_(b: Scalars, element: str, x: Value) -> Value:
     """Bitwise complement; logical not on ``i1``."""
     return b.apply("arith.xori", x, b.const(-1, element))
 
 
-exponential = MathFunction("math.exp")
-log = MathFunction("math.log")
-sqrt = MathFunction("math.sqrt")
-tanh = MathFunction("math.tanh")
+exponential = MathFunction("math.exp", complex="complex.exp")
+log = MathFunction("math.log", complex="complex.log")
+sqrt = MathFunction("math.sqrt", complex="complex.sqrt")
+tanh = MathFunction("math.tanh", complex="complex.tanh")
 floor = MathFunction("math.floor")
 ceil = MathFunction("math.ceil")
-sine = MathFunction("math.sin")
-cosine = MathFunction("math.cos")
-tan = MathFunction("math.tan")
-exponential_minus_one = MathFunction("math.expm1")
-log_plus_one = MathFunction("math.log1p")
-cbrt = MathFunction("math.cbrt")
+sine = MathFunction("math.sin", complex="complex.sin")
+cosine = MathFunction("math.cos", complex="complex.cos")
+tan = MathFunction("math.tan", complex="complex.tan")
+exponential_minus_one = MathFunction("math.expm1", complex="complex.expm1")
+log_plus_one = MathFunction("math.log1p", complex="complex.log1p")
+@Composite
+def _complex_cbrt(b: Scalars, element: str, x: Value) -> Value:
+    """The principal cube root of a complex value: ``x ** (1/3)``."""
+    return b.apply("complex.pow", x, b.const(1 / 3, element))
+
+
+cbrt = MathFunction("math.cbrt", complex=_complex_cbrt)
 round_nearest_even = MathFunction("math.roundeven")
 round_nearest_afz = MathFunction("math.round")  # halfway cases away from zero (C's round)
 erf = MathFunction("math.erf")  # NumPy and the Array API lack it: bcast.ir.special composes it
@@ -552,15 +649,15 @@ def count_leading_zeros(b: Scalars, element: str, x: Value) -> Value:
 def rsqrt(b: Scalars, element: str, x: Value) -> Value:
     """``1 / sqrt(x)``, rounded after each step (not ``math.rsqrt``, which
     may be approximate)."""
-    return b.apply("arith.divf", b.const(1, element), sqrt(b, element, x))
+    return divide(b, element, b.const(1, element), sqrt(b, element, x))
 
 
 @Composite
 def logistic(b: Scalars, element: str, x: Value) -> Value:
     """``1 / (1 + exp(-x))``, rounded after each step."""
     one = b.const(1, element)
-    e = exponential(b, element, b.apply("arith.negf", x))
-    return b.apply("arith.divf", one, b.apply("arith.addf", one, e))
+    e = exponential(b, element, negate(b, element, x))
+    return divide(b, element, one, add(b, element, one, e))
 
 
 # --------------------------------------------------------------------------
@@ -590,6 +687,8 @@ def compare(b: Scalars, element: str, direction: str, x: Value, y: Value, total_
     (``total_order_key``): ``-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf <
     +NaN``, NaNs by payload, and ``EQ`` means the same bits."""
     kind = rules.kind(element)
+    if kind == "complex":  # EQ and NE only (the verifier's rule): both parts equal
+        return b.apply({"EQ": "complex.eq", "NE": "complex.neq"}[direction], x, y)
     if kind == "float" and total_order:
         keys = total_order_key(b, element, x), total_order_key(b, element, y)
         return compare(b, f"i{rules.bit_width(element)}", direction, *keys)
@@ -651,6 +750,8 @@ def convert(b: Scalars, source: str, target: str, x: Value) -> Value:
     skind, tkind = rules.kind(source), rules.kind(target)
     if source == target:
         return x
+    if "complex" in (skind, tkind):
+        return _convert_complex(b, source, target, x)
     if target == "i1":
         zero = b.const(0, source)
         return b.cmpf("une", x, zero) if skind == "float" else b.cmpi("ne", x, zero)
@@ -680,6 +781,43 @@ def convert(b: Scalars, source: str, target: str, x: Value) -> Value:
     result = b.select(at_or_below, b.const(low, target), inside)
     result = b.select(at_or_above, b.const(high, target), result)
     return b.select(nan, b.const(0, target), result)
+
+
+def _convert_complex(b: Scalars, source: str, target: str, x: Value) -> Value:
+    """To or from a complex type, as StableHLO's ``convert``: a real value
+    becomes the real part (imaginary part 0); a complex value to a real type
+    (``i1`` too) keeps its real part, converted as a float of the parts'
+    type is; between complex types each part converts."""
+    if rules.kind(source) != "complex":
+        part = rules.COMPLEX_PARTS[target]
+        real = convert(b, source, part, x)
+        return b.apply("complex.create", real, b.select(b.cmpf("uno", real, real), b.const(0, part), b.const(0, part)))
+    part = rules.COMPLEX_PARTS[source]
+    if rules.kind(target) != "complex":
+        return convert(b, part, target, b.apply("complex.re", x))
+    to = rules.COMPLEX_PARTS[target]
+    return b.apply("complex.create", *(convert(b, part, to, b.apply(p, x)) for p in ("complex.re", "complex.im")))
+
+
+@Composite
+def real(b: Scalars, element: str, x: Value) -> Value:
+    """The real part of a complex value; a float is its own (StableHLO's ``real``)."""
+    return b.apply("complex.re", x) if rules.kind(element) == "complex" else x
+
+
+@Composite
+def imag(b: Scalars, element: str, x: Value) -> Value:
+    """The imaginary part of a complex value; 0 for a float (StableHLO's
+    ``imag``), selected by a test of ``x`` so the zeros have ``x``'s shape
+    on a backend whose constants are scalars."""
+    if rules.kind(element) == "complex":
+        return b.apply("complex.im", x)
+    zero = b.const(0, element)
+    return b.select(b.cmpf("uno", x, x), zero, zero)
+
+
+complex_ = OnePrimitive(float="complex.create")
+"""``complex(re, im)``: two floats of one type make the complex of that part type."""
 
 
 def bitcast(b: Scalars, source: str, target: str, x: Value) -> Value:

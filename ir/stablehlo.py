@@ -54,6 +54,8 @@ from xdsl.dialects.builtin import (
     ComplexType,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
+    Float32Type,
+    Float64Type,
     FunctionType,
     I64,
     IntAttr,
@@ -350,12 +352,17 @@ class ElementwiseUnaryOp(SameTypeSyntax, StablehloOp, abc.ABC):
     traits = traits_def(Pure())
 
     def __init__(self, operand: SSAValue | Operation, result_type: Attribute | None = None):
-        """``OP(operand)``: the result has the operand's type."""
-        super().__init__(operands=[operand], result_types=[result_type or type_of(operand)])
+        """``OP(operand)``: the result has the operand's type (its parts'
+        type for a complex operand where ``REAL_OF_COMPLEX``)."""
+        if result_type is None:
+            result_type = t = type_of(operand)
+            if self.REAL_OF_COMPLEX and isinstance(t, TensorType) and isinstance(t.element_type, ComplexType):
+                result_type = TensorType(t.element_type.element_type, t.get_shape(), t.encoding)
+        super().__init__(operands=[operand], result_types=[result_type])
 
     REAL_OF_COMPLEX: ClassVar[bool] = False
     """Whether a complex operand has a real result (``abs``: the modulus,
-    of the complex's element type)."""
+    ``real``, ``imag``: a part, of the complex's element type)."""
 
     def verify_op(self) -> None:
         element = element_of(self.operand)
@@ -369,15 +376,35 @@ class ElementwiseUnaryOp(SameTypeSyntax, StablehloOp, abc.ABC):
         check_element_kinds(self, self.ELEMENT_KINDS, [self.operand])
 
 
+class ComplexOfPartsOp(ElementwiseBinaryOp, abc.ABC):
+    """``complex %re, %im : tensor<4xcomplex<f32>>``: two ``f32`` (``f64``)
+    operands of one type, the result the complex of that part type."""
+
+    def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation,
+                 result_type: Attribute | None = None):
+        t = _tensor(type_of(lhs), "lhs")
+        super().__init__(lhs, rhs, result_type or tensor_type(t.get_shape(), ComplexType(t.get_element_type())))
+
+    def verify_op(self) -> None:
+        check_same_types(self, [self.lhs, self.rhs], "all operands")
+        part = element_of(self.lhs)
+        if not isinstance(part, Float32Type | Float64Type):
+            raise Diagnostic(f"operand #0 must be a tensor of 32-bit or 64-bit float values, got element type {part}")
+        wanted = tensor_type(shape_of(self.lhs), ComplexType(part))
+        if self.result.type != wanted:
+            raise Diagnostic(f"requires the result type {wanted} of {self.lhs.type} operands, got {self.result.type}")
+
+
 def _elementwise(op: type[bc.ElementwiseOp]) -> type[ElementwiseBinaryOp | ElementwiseUnaryOp]:
     """The StableHLO op of a bcast binary or unary op (its ``STABLEHLO``
     name), with StableHLO's element kinds (``ELEMENT_KINDS``)."""
     base = ElementwiseBinaryOp if issubclass(op, bc.BinaryOp) else ElementwiseUnaryOp
+    base = ComplexOfPartsOp if op is bc.ComplexOp else base
     cls = type(op.__name__, (base,), {
         "name": op.STABLEHLO, "__module__": __name__,
         "__doc__": f"``{op.STABLEHLO}``: ``{op.name}`` (``bcast.ir.ops.{op.__name__}``).",
         "ELEMENT_KINDS": ELEMENT_KINDS.get(op.STABLEHLO, base.ELEMENT_KINDS),
-        "REAL_OF_COMPLEX": op.STABLEHLO == "stablehlo.abs",
+        "REAL_OF_COMPLEX": issubclass(op, bc.PartUnaryOp),
         "__annotations__": {"ELEMENT_KINDS": ClassVar[frozenset[str]], "REAL_OF_COMPLEX": ClassVar[bool]},
     })  # fmt: skip
     return irdl_op_definition(cls)
@@ -394,9 +421,8 @@ ELEMENT_KINDS: dict[str, frozenset[str]] = {
     "stablehlo.count_leading_zeros": INTEGER,
 }  # fmt: skip
 """StableHLO's element kinds of its elementwise ops, where they are not
-the family's (binary: numeric; unary: float and complex). ``abs`` takes
-complex too, with a real result (``REAL_OF_COMPLEX``): bcast runs no
-complex values, but a pipeline passes them through."""
+the family's (binary: numeric; unary: float and complex). ``abs``, ``real``
+and ``imag`` take complex too, with a real result (``REAL_OF_COMPLEX``)."""
 
 ELEMENTWISE_OPS: dict[str, type[ElementwiseBinaryOp | ElementwiseUnaryOp]] = {
     op.STABLEHLO: _elementwise(op) for op in bc.OPS
@@ -560,7 +586,7 @@ class BitcastConvertOp(SameTypeSyntax, StablehloOp):
         elements = [element_of(self.operand), element_of(self.result, "result")]
         widths = [_bit_width(e) for e in elements]
         if None in widths:
-            raise Diagnostic(f"requires integer or float element types, got {elements[0]} and {elements[1]}")
+            raise Diagnostic(f"requires integer, float or complex element types, got {elements[0]} and {elements[1]}")
         if widths[0] == widths[1]:
             if shapes[0] != shapes[1]:
                 raise Diagnostic(f"requires the same shape for the operand and the result, got "
@@ -577,6 +603,9 @@ class BitcastConvertOp(SameTypeSyntax, StablehloOp):
 
 
 def _bit_width(element: Attribute) -> int | None:
+    if isinstance(element, ComplexType):
+        part = _bit_width(element.element_type)
+        return None if part is None else 2 * part
     if isinstance(element, IntegerType):
         return element.width.data
     return element.bitwidth if isinstance(element, AnyFloat) else None
@@ -2079,12 +2108,12 @@ class DotAlgorithmAttr(ParametrizedAttribute):
 def _dot_result(op: IRDLOperation, dims: rules.DotDims) -> None:
     """StableHLO's ``dot_general`` rules on ``op``'s operands and result:
     ``rules.dot_general_shape`` (C1-C10, C12) and a precision config of 0 or
-    2 entries (C11); bcast's subset takes integer and float elements only."""
+    2 entries (C11); bcast's subset takes integer, float and complex elements."""
     _tensor(op.lhs, "lhs"), _tensor(op.rhs, "rhs")
     lhs, rhs = tensor_dims(op.lhs.type), tensor_dims(op.rhs.type)
     for what, value in (("lhs", op.lhs), ("rhs", op.rhs), ("result", op.result)):
-        if element_kind(element_of(value, what)) not in INTEGER | {FLOAT}:
-            raise Diagnostic(f"{what} must be a tensor of integer or floating-point values, got {value.type}")
+        if element_kind(element_of(value, what)) not in INTEGER | {FLOAT, COMPLEX}:
+            raise Diagnostic(f"{what} must be a tensor of integer, floating-point or complex values, got {value.type}")
     precision = op.precision_config
     if precision is not None and len(precision.data) not in (0, 2):
         raise Diagnostic(f"expects precision config to be empty or have <= 2 elements, got {len(precision.data)}")

@@ -10,6 +10,7 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
     BFloat16Type,
+    ComplexType,
     DenseArrayBase,
     Float16Type,
     Float32Type,
@@ -63,6 +64,8 @@ NUMPY_DTYPES = {
     "f64": np.float64,
     **({"bf16": ml_dtypes.bfloat16} if ml_dtypes is not None else {}),
     **({"i4": ml_dtypes.int4, "ui4": ml_dtypes.uint4} if ml_dtypes is not None else {}),
+    "complex<f32>": np.complex64,
+    "complex<f64>": np.complex128,
 }
 
 
@@ -97,6 +100,15 @@ def iinfo(dtype):
     return ml_dtypes.iinfo(dtype) if dtype in NIBBLE_DTYPES else np.iinfo(dtype)
 
 
+COMPLEX_DTYPES = frozenset(np.dtype(NUMPY_DTYPES[name]) for name in rules.COMPLEX_PARTS)
+"""complex64 and complex128."""
+
+
+def is_complex_dtype(dtype) -> bool:
+    """Whether ``dtype`` is one of bcast's complex types."""
+    return np.dtype(dtype) in COMPLEX_DTYPES
+
+
 def finfo(dtype):
     """``np.finfo`` of a float dtype, bfloat16 included (ml_dtypes' finfo)."""
     return ml_dtypes.finfo(dtype) if ml_dtypes is not None else np.finfo(dtype)
@@ -111,6 +123,9 @@ def element_name(t: Attribute) -> str | None:
         if sign == Signedness.SIGNED or name not in ELEMENT_TYPES:
             return None
         return name
+    if isinstance(t, ComplexType):
+        part = element_name(t.element_type)
+        return next((c for c, p in rules.COMPLEX_PARTS.items() if p == part), None)
     for name, cls in _FLOATS.items():
         if isinstance(t, cls):
             return name
@@ -118,6 +133,8 @@ def element_name(t: Attribute) -> str | None:
 
 
 def element_type(name: str) -> Attribute:
+    if name in rules.COMPLEX_PARTS:
+        return ComplexType(element_type(rules.COMPLEX_PARTS[name]))
     if name in _FLOATS:
         return _FLOATS[name]()
     if name.startswith("ui"):
@@ -212,7 +229,7 @@ def split_type(t: Attribute) -> tuple[Levels, str]:
     if name is None:
         raise RuleError(
             f"unsupported element type {inner}",
-            ["bcast supports i1, i4, i8..i64, ui4, ui8..ui64, f16, f32, f64 and bf16"],
+            ["bcast supports i1, i4, i8..i64, ui4, ui8..ui64, f16, f32, f64, bf16, complex<f32> and complex<f64>"],
         )
     if name not in NUMPY_DTYPES:
         raise RuleError(f"element type {name} is not available", NEEDS_ML_DTYPES)

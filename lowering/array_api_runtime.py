@@ -143,8 +143,8 @@ def _dtype_name(element: str) -> str:
 
 def _kind(xp, dtype) -> str:
     """``rules.kind`` of a namespace's dtype."""
-    for kind, standard in (("bool", "bool"), ("signed", "signed integer"),
-                           ("unsigned", "unsigned integer"), ("float", "real floating")):  # fmt: skip
+    for kind, standard in (("bool", "bool"), ("signed", "signed integer"), ("unsigned", "unsigned integer"),
+                           ("float", "real floating"), ("complex", "complex floating")):  # fmt: skip
         if isdtype(xp, dtype, standard):
             return kind
     raise TypeError(f"{dtype} is no element type of bcast")
@@ -158,6 +158,8 @@ def element_of(xp, x) -> str:
     kind = _kind(xp, x.dtype)
     if kind == "bool":
         return "i1"
+    if kind == "complex":
+        return "complex<f64>" if xp.finfo(x.dtype).bits == 64 else "complex<f32>"  # finfo: its parts'
     bits = xp.finfo(x.dtype).bits if kind == "float" else xp.iinfo(x.dtype).bits
     return {"signed": "i", "unsigned": "ui", "float": "f"}[kind] + str(bits)
 
@@ -175,13 +177,19 @@ STANDARD_FUNCTIONS = {
     "math.tan": "tan", "math.expm1": "expm1", "math.log1p": "log1p", "math.roundeven": "round",
     "math.sinh": "sinh", "math.cosh": "cosh", "math.asin": "asin", "math.acos": "acos", "math.atan": "atan",
     "math.asinh": "asinh", "math.acosh": "acosh", "math.atanh": "atanh",
+    "complex.add": "add", "complex.sub": "subtract", "complex.mul": "multiply", "complex.div": "divide",
+    "complex.neg": "negative", "complex.exp": "exp", "complex.expm1": "expm1", "complex.log": "log",
+    "complex.sqrt": "sqrt", "complex.sin": "sin", "complex.cos": "cos", "complex.tan": "tan",
+    "complex.tanh": "tanh", "complex.abs": "abs", "complex.pow": "pow", "complex.eq": "equal",
+    "complex.neq": "not_equal", "complex.re": "real", "complex.im": "imag",
 }  # fmt: skip
 """The primitives that are one standard function on arrays whose dtype has
 the primitive's signedness (``_READS``; the bitwise functions take booleans
 too). ``divui``/``remui`` are ``floor_divide``/``remainder`` only where
 ``arith`` defines them (a divisor that is not 0), as the definitions use them."""
 
-_COMPOSED = {"math.round": "_round", "math.cbrt": "_cbrt", "math.ctpop": "_ctpop"}
+_COMPOSED = {"math.round": "_round", "math.cbrt": "_cbrt", "math.ctpop": "_ctpop",
+             "complex.create": "_create", "complex.log1p": "_complex_log1p"}
 """Primitives the standard has no function for, composed of its functions
 (and ``erf``/``erfc``, composed of the other primitives: ``bcast.ir.special``)."""
 
@@ -248,6 +256,8 @@ class ArrayApiScalars:
         kind, dt = rules.kind(element), dtype(self.xp, _dtype_name(element))
         if kind == "float":
             return self.xp.asarray(float(value), dtype=dt)
+        if kind == "complex":
+            return self.xp.asarray(complex(value), dtype=dt)
         if kind == "bool":
             return self.xp.asarray(bool(value & 1), dtype=dt)
         bits = rules.bit_width(element)
@@ -427,6 +437,42 @@ class ArrayApiScalars:
         y = y - (y - a / (y * y)) / xp.asarray(3, dtype=x.dtype)  # (never overflows: y * y <= a ** (2/3))
         own = xp.logical_or(xp.equal(a, xp.zeros_like(a)), xp.logical_not(xp.isfinite(a)))
         return xp.where(own, x, xp.copysign(y, x))
+
+    def _create(self, re, im):
+        """A complex array of two float arrays. The standard has no such
+        function, and ``re + im * 1j`` is NaN where ``im`` is infinite:
+        JAX's ``lax.complex``, dask's blocks made by NumPy, else (NumPy,
+        array_api_strict, CuPy) the parts written into an empty array of
+        the namespace's library, through DLPack where it hides them."""
+        import array_api_compat as compat
+
+        xp = self.xp
+        if compat.is_jax_namespace(xp):
+            import jax
+
+            return jax.lax.complex(re, im)
+        if compat.is_dask_namespace(xp):
+            import dask.array as da
+
+            target = np.dtype(NUMPY_DTYPES[rules.complex_of(element_of(xp, re))])
+            return da.map_blocks(numerics._complex_create, re, im, dtype=target)
+        if compat.is_numpy_namespace(xp):
+            return numerics._complex_create(re, im)
+        if compat.is_cupy_namespace(xp):  # pragma: no cover - no GPU here: CuPy's settable parts, untested
+            result = xp.empty(re.shape, dtype=dtype(xp, _dtype_name(rules.complex_of(element_of(xp, re)))))
+            result.real[...], result.imag[...] = re, im
+            return result
+        return xp.asarray(numerics._complex_create(np.from_dlpack(re), np.from_dlpack(im)))
+
+    def _complex_log1p(self, x):
+        """``numerics._complex_log1p`` (accurate for small ``x``) in standard functions."""
+        xp = self.xp
+        re, im = xp.real(x), xp.imag(x)
+        one, two = (xp.asarray(v, dtype=re.dtype) for v in (1, 2))
+        real = xp.log1p(re * (two + re) + im * im) / two
+        result = self._create(real, xp.atan2(im, one + re))
+        big = xp.greater(xp.maximum(xp.abs(re), xp.abs(im)), xp.asarray(math.sqrt(xp.finfo(re.dtype).max) / 4, dtype=re.dtype))
+        return xp.where(big, xp.log(xp.asarray(1, dtype=x.dtype) + x), result)
 
     def _ctpop(self, x):
         """The set bits, one bit at a time (``shrui`` reads the bits whatever

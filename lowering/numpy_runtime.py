@@ -349,7 +349,7 @@ def shape_text(shape: tuple | None) -> str:
 
 
 def python_leaves(value) -> list | None:
-    """The scalars of a Python ``bool``/``int``/``float`` or of (nested) lists
+    """The scalars of a Python ``bool``/``int``/``float``/``complex`` or of (nested) lists
     and tuples of them; None for anything else, so that an array, a NumPy
     scalar (``np.float64`` is a ``float`` subclass) or a list holding one
     follows the array rule."""
@@ -359,7 +359,7 @@ def python_leaves(value) -> list | None:
         v = stack.pop()
         if type(v) in (list, tuple):
             stack.extend(v)
-        elif type(v) in (bool, int, float):
+        elif type(v) in (bool, int, float, complex):
             leaves.append(v)
         else:
             return None
@@ -376,6 +376,9 @@ def python_values(value, leaves: list, spec: Spec) -> np.ndarray:
       exactly representable (so 2**24 + 1 does not go to f32), never to i1;
     - floats go only to a float type, and only if no finite value becomes
       infinite (rounding, NaN and infinities are kept as IEEE converts them);
+    - complex values go only to a complex type, each part as a float goes
+      to the parts' type; ints and floats go to a complex type as to its
+      parts' type;
     - no values (an empty list) fit anything."""
     dtype = spec.dtype
     try:
@@ -383,16 +386,19 @@ def python_values(value, leaves: list, spec: Spec) -> np.ndarray:
     except (ValueError, TypeError, OverflowError) as e:
         raise ArgumentError(f"{spec.name}: cannot read the {type(value).__name__} as an array: {e}") from None
     check_shape(shape, spec)
+    complexes = [v for v in leaves if type(v) is complex]
+    part = np.dtype(dtype.type(0).real.dtype) if dtype.kind == "c" else dtype  # (a complex type: its parts')
     ints = [v for v in leaves if type(v) is int]
-    floats = [v for v in leaves if type(v) is float]
-    misfit = next((v for v in ints if not _int_fits(v, dtype)), None)
+    floats = [v for v in leaves if type(v) is float] + [p for v in complexes for p in (v.real, v.imag)]
+    misfit = complexes[0] if complexes and dtype.kind != "c" else None
+    misfit = misfit if misfit is not None else next((v for v in ints if not _int_fits(v, part)), None)
     if misfit is None and floats:
-        if not is_float_dtype(dtype):
+        if not is_float_dtype(part):
             misfit = floats[0]
         else:
             wide = np.array(floats, dtype=np.float64)
             with np.errstate(over="ignore"):
-                overflow = np.isfinite(wide) & ~np.isfinite(wide.astype(dtype))
+                overflow = np.isfinite(wide) & ~np.isfinite(wide.astype(part))
             if overflow.any():
                 misfit = floats[int(np.argmax(overflow))]
     if misfit is not None:
@@ -771,7 +777,10 @@ def owned(x: np.ndarray) -> np.ndarray:
 
 
 def convert_into(out: np.ndarray, x: np.ndarray) -> None:
-    """``bcast.convert`` with bcast's semantics, written into ``out``."""
+    """``bcast.convert`` with bcast's semantics, written into ``out`` (a
+    complex value to a real type: its real part, converted as a float is)."""
+    if x.dtype.kind == "c" and out.dtype.kind != "c":
+        x = x.real
     if out.dtype.kind in "iu" and is_float_dtype(x.dtype) or NIBBLE_DTYPES.keys() & {out.dtype, x.dtype}:
         out[...] = numerics.convert(x, out.dtype)
     elif out.dtype == np.bool_:

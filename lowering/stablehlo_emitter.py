@@ -107,6 +107,7 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     BoolAttr,
     BytesAttr,
+    ComplexType,
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
     Float16Type,
@@ -133,7 +134,8 @@ from bcast.ir.rules import RuleError
 from bcast.ir.stablehlo import SIGNED, UNSIGNED
 from bcast.ir.control_flow import CaseOp, WhileOp
 from bcast.ir.fusion import FusionOp, YieldOp, is_elementwise, is_explicit
-from bcast.ir.types import NUMPY_DTYPES, dense_i64, flat_type_shape, make_type, split_type, is_float_dtype, is_integer_dtype
+from bcast.ir.types import (NUMPY_DTYPES, dense_i64, flat_type_shape, make_type, split_type, is_complex_dtype, is_float_dtype,
+                              is_integer_dtype)
 from bcast.passes.errors import PassError, check_one_block_functions
 
 # --------------------------------------------------------------------------
@@ -182,26 +184,33 @@ def _bits(value: np.floating) -> int:
 
 
 def dense_text(attr: DenseIntOrFPElementsAttr) -> str:
-    """``dense<...>`` of a float attribute from its exact bytes (the type not
-    included): one element for a splat, nested lists by shape, a hex blob
-    above ``HEX_LIMIT`` elements."""
+    """``dense<...>`` of a float or complex attribute from its exact bytes
+    (the type not included): one element for a splat, nested lists by
+    shape, a complex element as ``(re, im)``, a hex blob above
+    ``HEX_LIMIT`` elements."""
     element = attr.get_element_type()
-    dtype = np.dtype(f"<f{element.bitwidth // 8}")
-    flat = np.frombuffer(attr.data.data, dtype)
+    part = element.element_type if isinstance(element, ComplexType) else element
+    dtype = np.dtype(f"<f{part.bitwidth // 8}")
+    flat = np.frombuffer(attr.data.data, dtype).reshape(-1, 2 if isinstance(element, ComplexType) else 1)
     raw = flat.view(f"u{dtype.itemsize}")
     if flat.size == 0:
         return "dense<>"
+
+    def literal(value: np.ndarray) -> str:
+        texts = [float_literal(v) for v in value]
+        return texts[0] if len(texts) == 1 else f"({texts[0]}, {texts[1]})"
+
     if (raw == raw[0]).all():
-        return f"dense<{float_literal(flat[0])}>"
-    if flat.size > HEX_LIMIT:
+        return f"dense<{literal(flat[0])}>"
+    if len(flat) > HEX_LIMIT:
         return f'dense<"0x{attr.data.data.hex().upper()}">'
 
     def nested(values: np.ndarray) -> str:
-        if values.ndim == 1:
-            return "[" + ", ".join(float_literal(v) for v in values) + "]"
+        if values.ndim == 2:
+            return "[" + ", ".join(literal(v) for v in values) + "]"
         return "[" + ", ".join(nested(v) for v in values) + "]"
 
-    return f"dense<{nested(flat.reshape(attr.get_shape()))}>"
+    return f"dense<{nested(flat.reshape(*attr.get_shape(), flat.shape[1]))}>"
 
 
 NUMPY_FLOATS = (Float16Type, Float32Type, Float64Type)
@@ -229,7 +238,10 @@ class ExactPrinter(Printer):
         super().print_op(op)
 
     def print_attribute(self, attribute: Attribute) -> None:
-        if isinstance(attribute, DenseIntOrFPElementsAttr) and isinstance(attribute.get_element_type(), NUMPY_FLOATS):
+        element = attribute.get_element_type() if isinstance(attribute, DenseIntOrFPElementsAttr) else None
+        if isinstance(element, ComplexType):
+            element = element.element_type  # a complex of two NumPy floats: its bytes too
+        if isinstance(element, NUMPY_FLOATS):
             self.print_string(dense_text(attribute) + " : ")
             self.print_attribute(attribute.get_type())
             return
@@ -239,9 +251,10 @@ class ExactPrinter(Printer):
 def dense_value(array: np.ndarray, t: TensorType) -> DenseIntOrFPElementsAttr:
     """A constant's value: for floats the exact little-endian bytes (one
     element for a splat), for integers and booleans their values."""
-    if is_float_dtype(array.dtype):
+    if is_float_dtype(array.dtype) or is_complex_dtype(array.dtype):
         flat = array.reshape(-1).astype(array.dtype.newbyteorder("<"))
-        raw = flat.view(f"u{flat.itemsize}")
+        raw = flat.view(f"u{flat.itemsize // 2 if is_complex_dtype(array.dtype) else flat.itemsize}")
+        raw = raw.reshape(flat.size, -1) if flat.size else raw
         if flat.size and (raw == raw[0]).all():
             flat = flat[:1]  # a splat: one element
         return DenseIntOrFPElementsAttr(t, BytesAttr(flat.tobytes()))
@@ -955,6 +968,11 @@ PRIMITIVES: dict[str, tuple[str, str | None]] = {
     "math.ceil": ("ceil", None), "math.sin": ("sine", None), "math.cos": ("cosine", None),
     "math.atan2": ("atan2", None), "math.powf": ("power", None), "math.log1p": ("log_plus_one", None),
     "math.expm1": ("exponential_minus_one", None),
+    **{f"complex.{name}": (op, None) for name, op in (
+        ("add", "add"), ("sub", "subtract"), ("mul", "multiply"), ("div", "divide"), ("neg", "negate"),
+        ("exp", "exponential"), ("expm1", "exponential_minus_one"), ("log", "log"), ("log1p", "log_plus_one"),
+        ("sqrt", "sqrt"), ("sin", "sine"), ("cos", "cosine"), ("tan", "tan"), ("tanh", "tanh"), ("abs", "abs"),
+        ("pow", "power"), ("re", "real"), ("im", "imag"), ("create", "complex"))},
 }  # fmt: skip
 """Each ``arith``/``math`` primitive's StableHLO op, and the signedness it
 reads integers with where StableHLO's op reads the element type's
@@ -1004,6 +1022,8 @@ class StablehloScalars:
         expansion = special.EXPANSIONS.get(name) or special.STABLEHLO_EXPANSIONS.get(name)
         if expansion is not None:  # erfc, sinh, cosh, atanh: composed of the other primitives
             return expansion(self, _element(xs[0].type), *xs)
+        if name in ("complex.eq", "complex.neq"):
+            return self.emitter.add(shlo.CompareOp("EQ" if name == "complex.eq" else "NE", *xs))
         op, kind = PRIMITIVES[name]
         element = _element(xs[0].type)
         r = self.emitter.elementwise(f"stablehlo.{op}", [self.read_as(x, kind) for x in xs])

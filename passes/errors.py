@@ -85,10 +85,12 @@ def check_element_types(function: func.FuncOp, refused: tuple[str, ...], runner:
     is an error where ``runner`` does not compute that type: located at the
     function for an argument or result (its signature), else at the first
     op that makes such a value (docs/array-api.md: ``i4``/``ui4``)."""
+    from xdsl.dialects.builtin import TensorType
+
     from bcast.ir.types import element_name
 
     def refused_in(t: Attribute) -> str | None:
-        while hasattr(t, "element_type"):
+        while isinstance(t, TensorType):
             t = t.element_type
         name = element_name(t)
         return name if name in refused else None

@@ -99,7 +99,7 @@ from bcast.ir.loops import (BOUNDS_CHECK_ATTR, CONV_ATTR, CONV_SIZES_ATTR, GEMM_
                              REDUCTION_ATTR, SIZE_CHECK_ATTR, SPATIAL_FIELDS, RemFOp)
 from bcast.ir.types import NUMPY_DTYPES, dense_i64, element_of, flat_type_shape, has_dynamic_types, split_type
 from bcast.passes.conv_gemm import convolutions_as_gemm, direct_geometry
-from bcast.passes.errors import PassError, check_one_block_functions, check_signatures
+from bcast.passes.errors import PassError, check_element_types, check_one_block_functions, check_signatures
 from bcast.passes.loops_control_flow import SAME_SIZES_ATTR, lower_case, lower_while, outline_regions
 
 Index = list[SSAValue]
@@ -3027,6 +3027,11 @@ class ModuleLowering:
         return name
 
 
+COMPLEX_REFUSED = ["the loop IR and the c backend have no complex values; the reference, numpy and "
+                   "array-api backends compute complex<f32> and complex<f64> (docs/c-backend.md, \"Complex numbers\")"]
+"""Why ``bcast-lower-to-loops`` refuses complex element types (docs/c-backend.md)."""
+
+
 @dataclass(frozen=True)
 class LowerToLoopsPass(ModulePass):
     """``bcast-lower-to-loops`` (module docstring)."""
@@ -3036,6 +3041,10 @@ class LowerToLoopsPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_one_block_functions(op, "bcast-lower-to-loops")
         check_signatures(op, "bcast-lower-to-loops")
+        for function in op.walk():
+            if isinstance(function, func.FuncOp):
+                check_element_types(function, tuple(rules.COMPLEX_PARTS), "bcast-lower-to-loops (the c backend)",
+                                    COMPLEX_REFUSED)
         convolutions_as_gemm(op)
         lowering = ModuleLowering(op)
         for old in list(op.ops):

@@ -174,6 +174,8 @@ def _binary(op: Operation, cls: type[bcast.BinaryOp], lhs: SSAValue, rhs: SSAVal
     _bcast_type(op, lhs)
     if str(lhs.type.get_element_type()) == "i1":
         cls = ON_I1.get(cls, cls)
+    if result_type is None and cls is bcast.ComplexOp:  # two parts make a complex
+        return cls(lhs, rhs)
     return cls(lhs, rhs, result_type or lhs.type)
 
 
@@ -218,7 +220,7 @@ def _constant_value(value: SSAValue) -> float | int | None:
     values = attr.get_values()
     if not values or any(v != values[0] for v in values):
         return None
-    return values[0]
+    return complex(*values[0]) if isinstance(values[0], tuple) else values[0]  # (a complex value: a pair)
 
 
 # --------------------------------------------------------------------------
@@ -374,9 +376,10 @@ class ConvertStructural(RewritePattern):
             new = [bcast.ConvertOp(op.operand, op.result.type)]
         elif isinstance(op, hlo.BitcastConvertOp):
             _bcast_type(op, op.operand), _bcast_type(op, op.result)
-            if flat_type_shape(op.operand.type) != flat_type_shape(op.result.type) or "i1" in (
-                    str(op.operand.type.get_element_type()), str(op.result.type.get_element_type())):
-                raise PassError(op, "between element types of other widths (or i1) is not supported by "
+            elements = [str(op.operand.type.get_element_type()), str(op.result.type.get_element_type())]
+            if flat_type_shape(op.operand.type) != flat_type_shape(op.result.type) or "i1" in elements \
+                    or any(e.startswith("complex") for e in elements):
+                raise PassError(op, "between element types of other widths (or i1, or complex) is not supported by "
                                 "convert-stablehlo-to-bcast")
             new = [bcast.BitcastConvertOp(op.operand, op.result.type)]
         elif isinstance(op, hlo.ReshapeOp):

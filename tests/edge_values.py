@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from bcast.ir.types import NIBBLE_DTYPES, NUMPY_DTYPES, finfo, iinfo, is_float_dtype, is_integer_dtype
+from bcast.ir.types import (NIBBLE_DTYPES, NUMPY_DTYPES, finfo, iinfo, is_complex_dtype, is_float_dtype,
+                            is_integer_dtype)
 
 NIBBLE_REFUSAL = r"is not supported by the array-api target \(its element type u?i4\)"
 """The Array API target's located refusal of i4/ui4 (docs/array-api.md), as
@@ -24,6 +25,8 @@ ELEMENT_TYPES = tuple(NUMPY_DTYPES)
 """Every element type bcast has (``i1``, ``i8``...``ui64``, ``f16``...)."""
 
 INTEGER_TYPES = tuple(t for t in ELEMENT_TYPES if is_integer_dtype(NUMPY_DTYPES[t]))
+
+COMPLEX_TYPES = tuple(t for t in ELEMENT_TYPES if is_complex_dtype(NUMPY_DTYPES[t]))
 
 
 def dtype(t: str) -> np.dtype:
@@ -39,6 +42,10 @@ def _unique_bits(values: np.ndarray) -> np.ndarray:
     """``values`` in their first-seen order, each bit pattern once."""
     if values.dtype in NIBBLE_DTYPES:  # each value once (their bytes are their nibbles)
         _, first = np.unique(values.astype(np.int64), return_index=True)
+        return values[np.sort(first)]
+    if is_complex_dtype(values.dtype):  # both parts' bits
+        parts = values.view(f"u{values.itemsize // 2}").reshape(-1, 2)
+        _, first = np.unique(parts, axis=0, return_index=True)
         return values[np.sort(first)]
     bits = values.view(f"u{values.itemsize}") if values.dtype != np.bool_ else values
     _, first = np.unique(bits, return_index=True)
@@ -71,9 +78,27 @@ def float_edges(dt: np.dtype) -> np.ndarray:
         return np.array(values, np.float64).astype(dt)
 
 
+def complex_edges(dt: np.dtype) -> np.ndarray:
+    """Complex values whose parts are float edges: zeros of each sign in
+    each part, the units, infinities and NaN in one part or both, the
+    largest finite and the smallest subnormal parts, and plain values."""
+    part = np.dtype(dt.type(0).real.dtype)
+    info = finfo(part)
+    big, tiny, inf, nan = float(info.max), float(info.smallest_subnormal), np.inf, np.nan
+    values = [(0.0, 0.0), (-0.0, 0.0), (0.0, -0.0), (1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0),
+              (-1.5, 2.5), (0.5, -0.5), (inf, 0.0), (0.0, inf), (-inf, 1.0), (1.0, -inf), (inf, inf),
+              (nan, 0.0), (0.0, nan), (big, big), (-big, 1.0), (tiny, -1.0), (3e9, -2.0), (1e-3, 1e3)]
+    result = np.empty(len(values), dt)
+    result.real = [re for re, _ in values]
+    result.imag = [im for _, im in values]
+    return result
+
+
 def edges(t: str) -> np.ndarray:
     """The edge values of element type ``t``."""
     dt = dtype(t)
+    if is_complex_dtype(dt):
+        return _unique_bits(complex_edges(dt))
     if dt == np.bool_:
         return np.array([False, True])
     if is_integer_dtype(dt):

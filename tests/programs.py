@@ -400,8 +400,72 @@ def _next_after(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.where(x == y, y, np.nextafter(x, y))
 
 
+def _lexicographic(pick_x, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Each element of ``x`` where ``pick_x((x.real, x.imag), (y.real, y.imag))``
+    or ``x`` has a NaN part, else ``y``'s (Python tuples compare lexicographically)."""
+    xs, ys = np.broadcast_arrays(x, y)
+    out = [a if (a != a) or pick_x((a.real, a.imag), (b.real, b.imag)) else b
+           for a, b in zip(xs.ravel().tolist(), ys.ravel().tolist())]
+    return np.array(out, x.dtype).reshape(xs.shape)
+
+
+def oracle_complex_binary(op: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """``op`` on complex arrays (docs/semantics.md, "Complex numbers"):
+    NumPy's complex arithmetic; ``maximum``/``minimum`` by the lexicographic
+    order of (real, imag), NaN first; ``atan2`` by StableHLO's formula."""
+    with np.errstate(all="ignore"):
+        if op in ("maximum", "minimum"):
+            return _lexicographic((lambda a, b: a > b) if op == "maximum" else (lambda a, b: a < b), x, y)
+        if op == "atan2":  # -i * log((x + i*y) / sqrt(x*x + y*y)), x the second operand
+            i = np.asarray(1j, x.dtype)
+            return np.asarray(-i * np.log((y + i * x) / np.sqrt(y * y + x * x))).astype(x.dtype)
+        fn = {"add": np.add, "subtract": np.subtract, "multiply": np.multiply, "divide": np.divide,
+              "power": np.power}[op]  # fmt: skip
+        return np.asarray(fn(x, y)).astype(x.dtype)
+
+
+def _complex_sign(v: complex) -> complex:
+    """``v / |v|`` of one Python complex, as docs/semantics.md says: a zero
+    as it is, NaN for a NaN part, at infinity the direction of the infinite
+    parts; Python's ``hypot`` neither overflows nor underflows."""
+    re, im = v.real, v.imag
+    if pymath.isnan(re) or pymath.isnan(im):
+        return complex(pymath.nan, pymath.nan)
+    if re == 0 and im == 0:
+        return v
+    if pymath.isinf(re) or pymath.isinf(im):
+        re = pymath.copysign(1.0, re) if pymath.isinf(re) else 0.0 * re
+        im = pymath.copysign(1.0, im) if pymath.isinf(im) else 0.0 * im
+    scale = max(abs(re), abs(im))  # (hypot of two huge parts overflows)
+    re, im = re / scale, im / scale
+    h = pymath.hypot(re, im)
+    return complex(re / h, im / h)
+
+
+def oracle_complex_unary(op: str, x: np.ndarray) -> np.ndarray:
+    """``op`` on a complex array: NumPy's complex functions; ``abs``,
+    ``real`` and ``imag`` give the parts' dtype."""
+    with np.errstate(all="ignore"):
+        if op in ("abs", "real", "imag"):
+            return {"abs": np.abs, "real": np.real, "imag": np.imag}[op](x).copy()
+        if op == "sign":
+            return np.array([_complex_sign(v) for v in x.tolist()], x.dtype).reshape(x.shape)
+        fn = {"negate": np.negative, "exponential": np.exp, "log": np.log, "sqrt": np.sqrt,
+              "rsqrt": lambda v: 1 / np.sqrt(v), "tanh": np.tanh, "sine": np.sin, "cosine": np.cos,
+              "tan": np.tan, "exponential_minus_one": np.expm1, "log_plus_one": np.log1p,
+              "logistic": lambda v: 1 / (1 + np.exp(-v)), "cbrt": lambda v: v ** np.asarray(1 / 3, v.dtype)}[op]
+        return np.asarray(fn(x)).astype(x.dtype)
+
+
 def oracle_binary(op: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """``op`` on two arrays of the same (promoted) dtype, NumPy broadcasting."""
+    if x.dtype.kind == "c":
+        return oracle_complex_binary(op, x, y)
+    if op == "complex":  # two float parts (never x + 1j * y: inf * 1j is NaN + inf j)
+        xs, ys = np.broadcast_arrays(x, y)
+        out = np.empty(xs.shape, np.complex64 if x.dtype == np.float32 else np.complex128)
+        out.real, out.imag = xs, ys
+        return out
     if x.dtype in NIBBLE_DTYPES:
         return _nibbles_apply(NIBBLE_BINARY[op], x.dtype, x, y)
     integer = x.dtype.kind in "iub"
@@ -550,6 +614,12 @@ def _digamma(x: float) -> float:
 
 
 def oracle_unary(op: str, x: np.ndarray) -> np.ndarray:
+    if x.dtype.kind == "c":
+        return oracle_complex_unary(op, x)
+    if op == "real":  # of a float: itself
+        return x.copy()
+    if op == "imag":  # of a float: 0
+        return np.zeros_like(x)
     if x.dtype in NIBBLE_DTYPES:
         return _nibbles_apply(NIBBLE_UNARY[op], x.dtype, x)
     with np.errstate(all="ignore"):
@@ -581,6 +651,8 @@ def oracle_unary(op: str, x: np.ndarray) -> np.ndarray:
 
 
 def oracle_convert(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    if x.dtype.kind == "c" and dtype.kind != "c":  # StableHLO: the real part, converted as a float
+        x = x.real.copy()
     if x.dtype in NIBBLE_DTYPES:  # its value, exactly in int64, then as from int64
         x = x.astype(np.int64)
     if dtype in NIBBLE_DTYPES:

@@ -93,7 +93,10 @@ class Row:
 
 def oracle_convert(x: np.ndarray, to: np.dtype) -> np.ndarray:
     """``programs.oracle_convert``, but float -> 64-bit integer in Python
-    ints: its clip to ``float(MAX)`` (2**63, out of range) wraps to ``MIN``."""
+    ints: its clip to ``float(MAX)`` (2**63, out of range) wraps to ``MIN``;
+    a complex value to a real type is its real part (StableHLO's convert)."""
+    if x.dtype.kind == "c" and to.kind != "c":
+        x = x.real.copy()
     if not is_float_dtype(x.dtype) or to.kind not in "iu":  # (int4/uint4 too: programs.oracle_convert)
         return programs.oracle_convert(x, to)
     info = np.iinfo(to)
@@ -154,12 +157,12 @@ def rows(t: str) -> tuple[Row, ...]:
         name = short(op)
         if op is bc.CompareOp:
             for d in bc.ComparisonDirection:
-                if _takes(op, t):
+                if _takes(op, t) and (rules.kind(t) != "complex" or d.value in ("EQ", "NE")):
                     found.append(Row(f"compare.{d.value}", name,
                                      f"{op.name} {d.value}, %a, %b : ({a}, {a}) -> tensor<{{K}}xi1>", "i1",
                                      lambda v, d=d.value: programs.oracle_compare(d, v["a"], v["b"]), ("a", "b")))
         elif issubclass(op, bc.BinaryOp):
-            if _takes(op, t):
+            if _takes(op, t) and (op is not bc.ComplexOp or t in rules.COMPLEX_PARTS.values()):
                 r = op.result_element(t)
                 found.append(Row(name, name, f"{op.name} %a, %b : ({a}, {a}) -> tensor<{{K}}x{r}>", r,
                                  lambda v, name=name: programs.oracle_binary(name, v["a"], v["b"]), ("a", "b")))
@@ -174,7 +177,9 @@ def rows(t: str) -> tuple[Row, ...]:
                                  ("a", "b", "h")))
         elif issubclass(op, bc.UnaryOp):
             if _takes(op, t):
-                found.append(Row(name, name, f"{op.name} %x : {n}", t,
+                r = rules.COMPLEX_PARTS.get(t, t) if issubclass(op, bc.PartUnaryOp) else t
+                typed = n if r == t else f"({n}) -> tensor<{{N}}x{r}>"  # (abs, real, imag of complex)
+                found.append(Row(name, name, f"{op.name} %x : {typed}", r,
                                  lambda v, name=name: programs.oracle_unary(name, v["x"]), ("x",)))
         elif op is bc.ConvertOp:
             for to in ELEMENT_TYPES:
@@ -182,13 +187,13 @@ def rows(t: str) -> tuple[Row, ...]:
                                  lambda v, to=to: oracle_convert(v["c"], dtype(to)), ("c",)))
         elif op is bc.BitcastConvertOp:
             for to in ELEMENT_TYPES:
-                if to != t and "i1" not in (t, to) and rules.bit_width(to) == rules.bit_width(t):
+                if to != t and "i1" not in (t, to) and rules.bit_width(to) == rules.bit_width(t) \
+                        and "complex" not in (rules.kind(t), rules.kind(to)):
                     found.append(Row(f"bitcast_convert.{to}", name, f"{op.name} %c : ({m}) -> tensor<{{M}}x{to}>",
                                      to, lambda v, to=to: v["c"].view(dtype(to)), ("c",)))
         elif op is bc.ReduceOp:
             for kind in bc.ReductionKind:
-                combiner = bc.REDUCTION_COMBINERS[kind.value]
-                if _takes(combiner, t):
+                if rules.kind(t) in bc.reduction_kinds(kind.value):
                     found.append(Row(f"reduce.{kind.value}", name,
                                      f"{op.name} {kind.value} %r, dims = [1] : ({k2}) -> {a}", t,
                                      lambda v, k=kind.value: oracle_reduce_pair(k, v["a"], v["b"]),
@@ -353,6 +358,13 @@ the zeros of the function and in the reflection (docs/semantics.md, "lgamma
 and digamma"). A result within this bound or within ``ULPS`` passes."""
 
 
+COMPLEX_ULPS = {"sign": 2, "divide": 2}
+"""More ops whose last bit is not fixed on complex values (each part held
+to the bound): ``sign`` divides twice in the element's precision, where
+the oracle computes in f64 and rounds once; complex division has no one
+algorithm (NumPy's Smith's method, XLA's own)."""
+
+
 def _zero_ties(operands: list[np.ndarray], want: np.ndarray) -> np.ndarray:
     """Elements whose result is a zero and whose operands hold both +0.0 and -0.0."""
     zeros = [o == 0 for o in operands]
@@ -389,6 +401,9 @@ class Known:
     """A documented deviation: the elements not compared."""
     raises: str | None = None
     """A documented deviation: the program is rejected with this message."""
+    rtol: float | None = None
+    """A documented deviation of complex results: elements within this
+    distance of the reference, relative to its modulus, count as equal."""
     rejects: type[Exception] | None = None
     """A discrepancy that rejects the program with this error: the row runs
     in a program of its own."""
@@ -400,7 +415,47 @@ class Known:
 
 _CLAMP_ZEROS = ("clamp is maximum then minimum: which zero it gives where +0.0 meets -0.0 is not specified "
                 "(docs/semantics.md)")
+def _overflowing_product(operands: list[np.ndarray], want: np.ndarray) -> np.ndarray:
+    """Elements of a complex product of finite operands that overflows."""
+    finite = np.logical_and.reduce([np.isfinite(o) for o in operands])
+    return finite & ~np.isfinite(want)
+
+
+def _irregular_complex(operands: list[np.ndarray], want: np.ndarray) -> np.ndarray:
+    """Elements where an operand or the result has a part that is not
+    finite, is subnormal, or is so large that a square overflows."""
+    def irregular(x: np.ndarray) -> np.ndarray:
+        if x.dtype.kind not in "fc":
+            return np.zeros(x.shape, bool)
+        parts = (x.real, x.imag) if x.dtype.kind == "c" else (x,)
+        mask = np.zeros(x.shape, bool)
+        for p in parts:
+            with np.errstate(invalid="ignore", over="ignore"):
+                mask |= ~np.isfinite(p) | _subnormal(p) | (np.abs(p) > np.sqrt(finfo(p.dtype).max))
+        return mask
+
+    return np.logical_or.reduce([irregular(o) for o in operands] + [irregular(want)])
+
+
+_COMPLEX_OVERFLOW = ("an overflowing complex product's infinite or NaN parts are not specified (docs/semantics.md, "
+                     "\"Complex numbers\"): NumPy's elementwise multiply recovers infinities (C99 Annex G), its "
+                     "reductions (the reference's, dask's, JAX's) do not")
+COMPLEX_REFUSAL = r"is not supported by bcast-lower-to-loops \(the c backend\) \(its element type complex<f(32|64)>\)"
+"""The C backend's located refusal of complex values (docs/c-backend.md, "Complex numbers")."""
+
 DEVIATIONS = [  # (the first that matches counts: the target's refusal of i4 comes before any namespace's)
+    *(Known(backend, types, rows, "the loop IR and the c backend have no complex values (docs/c-backend.md)",
+            raises=COMPLEX_REFUSAL)
+      for backend in ("c", "loops-mlir")
+      for types, rows in (("complex*", "*"), ("*", "convert.complex*"), ("f[36]*", "complex"))),
+    Known("stablehlo-xla", "complex*", "divide", "XLA's complex division is not correctly rounded: a part "
+          "may be off by an ulp of the modulus (x / x is 1 - 1.75e-8j in f32; docs/stablehlo.md)",
+          ignore=lambda operands, want: _irregular_complex(operands, want), rtol=4 * float(np.finfo(np.float32).eps)),
+    Known("stablehlo-xla", "complex*", "*", "XLA's CPU runtime flushes subnormal parts, computes complex "
+          "functions without C99 Annex G's rules at infinities and NaN, and reassociates divisions, which "
+          "overflows for parts near the largest float (docs/stablehlo.md, \"Complex numbers\")",
+          ignore=_irregular_complex),
+    Known("*", "complex*", "reduce.multiply", _COMPLEX_OVERFLOW, ignore=_overflowing_product),
     *(Known(backend, types, rows, "the array-api target refuses i4 and ui4: the standard has no 4-bit "
             "integers (docs/array-api.md)", raises=NIBBLE_REFUSAL)
       for backend in ("array-api", "array-api-strict")
@@ -514,7 +569,11 @@ def _ordered(x: np.ndarray) -> np.ndarray:
 def differing(got: np.ndarray, want: np.ndarray, ulps: int, epsilons: int = 0) -> np.ndarray:
     """Where ``got`` is not ``want``: bits differ and not both NaN, and (with
     ``ulps``) not both finite within ``ulps``, and (with ``epsilons``) not
-    both finite within ``epsilons * eps * max(1, |want|)``."""
+    both finite within ``epsilons * eps * max(1, |want|)``; a complex
+    element where either part differs so."""
+    if want.dtype.kind == "c":
+        return (differing(got.real.copy(), want.real.copy(), ulps, epsilons)
+                | differing(got.imag.copy(), want.imag.copy(), ulps, epsilons))
     same = _bits(got) == _bits(want)
     if is_float_dtype(want.dtype):
         same |= np.isnan(got) & np.isnan(want)
@@ -552,17 +611,21 @@ def test_op_matrix(backend: str, t: str, name: str) -> None:
     values = inputs(t)
     deviation = known(DEVIATIONS, backend, t, name)
     if deviation is not None and deviation.raises is not None:
-        with pytest.raises(bcast.BcastError, match=deviation.raises):
+        with pytest.raises((bcast.BcastError, driver.InputError), match=deviation.raises):  # (loops-mlir: the driver's)
             result(backend, t, name)
         return
     want = row.oracle(values) if backend == "reference" else result("reference", t, name)
     got = result(backend, t, name)
     assert got.dtype == want.dtype and got.shape == want.shape, (got.dtype, got.shape, want.dtype, want.shape)
     operands = [values[o] for o in row.operands]
-    floats = rules.kind(row.result) == "float"
-    wrong = differing(got, want, ULPS.get(row.op, 0) if floats else 0, EPSILONS.get(row.op, 0) if floats else 0)
+    floats = rules.kind(row.result) in ("float", "complex")
+    ulps = {**ULPS, **COMPLEX_ULPS} if rules.kind(t) == "complex" else ULPS
+    wrong = differing(got, want, ulps.get(row.op, 0) if floats else 0, EPSILONS.get(row.op, 0) if floats else 0)
     if deviation is not None and deviation.ignore is not None:
         wrong &= ~deviation.ignore(operands, want)
+    if deviation is not None and deviation.rtol is not None:
+        with np.errstate(invalid="ignore", over="ignore"):
+            wrong &= ~(np.abs(got - want) <= deviation.rtol * np.abs(want))
     if wrong.any():
         shown = "\n".join(f"  {tuple(o[i].item() for o in operands)}: want {want[i]!r}, got {got[i]!r}"
                           for i in np.flatnonzero(wrong)[:8])

@@ -545,7 +545,8 @@ def text_names() -> frozenset[str]:
             continue
         arity = 3 if issubclass(cls, TernaryOp) else 2 if issubclass(cls, BinaryOp) else 1
         kinds = getattr(cls, "ELEMENT_KINDS", KIND_EXAMPLES.keys())
-        if any(primitives(definition, KIND_EXAMPLES[kind], arity) <= EXACT_PRIMITIVES for kind in kinds):
+        if any(primitives(definition, KIND_EXAMPLES[kind], arity) <= EXACT_PRIMITIVES
+               for kind in kinds if kind in KIND_EXAMPLES):  # (complex values are outside the rule: no C)
             names |= {cls.name, cls.STABLEHLO}
     return frozenset(names)
 

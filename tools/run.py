@@ -113,11 +113,14 @@ def random_inputs(function: func.FuncOp, seed: int) -> list[object]:
 
 
 def random_array(rng: np.random.Generator, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
-    """Fair booleans, normal floats, small integers (in range for every op)."""
+    """Fair booleans, normal floats (both parts of a complex value), small
+    integers (in range for every op)."""
     if dtype == np.bool_:
         return rng.random(shape) < 0.5
     if is_float_dtype(dtype):
         return rng.standard_normal(shape).astype(dtype)
+    if dtype.kind == "c":
+        return (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dtype)
     if dtype in NIBBLE_DTYPES:  # the whole range of i4/ui4
         info = iinfo(dtype)
         return rng.integers(int(info.min), int(info.max) + 1, shape).astype(dtype)

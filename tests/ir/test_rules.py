@@ -490,7 +490,8 @@ def test_promotion_agrees_with_numpy_within_kinds():
     names = {"i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
              "ui8": np.uint8, "ui16": np.uint16, "ui32": np.uint32, "ui64": np.uint64,
              "f16": np.float16, "f32": np.float32, "f64": np.float64, "i1": np.bool_,
-             "bf16": NUMPY_DTYPES["bf16"], "i4": NUMPY_DTYPES["i4"], "ui4": NUMPY_DTYPES["ui4"]}  # fmt: skip
+             "bf16": NUMPY_DTYPES["bf16"], "i4": NUMPY_DTYPES["i4"], "ui4": NUMPY_DTYPES["ui4"],
+             "complex<f32>": np.complex64, "complex<f64>": np.complex128}  # fmt: skip
     for a in rules.ELEMENT_TYPES:
         for b in rules.ELEMENT_TYPES:
             if {a, b} == set(rules.HALF_FLOATS):
@@ -503,7 +504,24 @@ def test_promotion_agrees_with_numpy_within_kinds():
                 continue
             if {a, b} & set(rules.NIBBLES):
                 continue  # NumPy promotes some 4-bit pairs only (test_4_bit_promotion_is_the_one_integer_rule)
+            if "bf16" in (a, b) and "complex" in (rules.kind(a), rules.kind(b)):
+                continue  # NumPy does not promote ml_dtypes' bfloat16 with complex (bcast: complex<f32>, as JAX)
             assert np.dtype(names[got]) == np.result_type(names[a], names[b]), (a, b)
+
+
+def test_complex_promotion_is_the_array_api_table():
+    """A float with a complex type gives the complex type whose parts hold
+    both (the Array API's table; docs/semantics.md, "Complex numbers");
+    complex with an integer or a boolean does not promote."""
+    c64, c128 = "complex<f32>", "complex<f64>"
+    table = {("f32", c64): c64, ("f64", c64): c128, ("f32", c128): c128, ("f64", c128): c128,
+             ("f16", c64): c64, ("bf16", c64): c64, (c64, c128): c128, (c64, c64): c64}
+    for (a, b), want in table.items():
+        assert rules.promote_types(a, b) == want and rules.promote_types(b, a) == want, (a, b)
+    for other in ("i1", "i8", "ui64", "i4"):
+        with pytest.raises(RuleError, match=rf"element types {other} and complex<f32> are of different kinds"):
+            rules.promote_types(other, c64)
+    assert rules.assignable("f32", c64) and not rules.assignable(c64, "f32") and not rules.assignable("f64", c64)
 
 
 def test_4_bit_promotion_is_the_one_integer_rule():

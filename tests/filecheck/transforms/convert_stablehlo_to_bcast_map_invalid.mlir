@@ -106,17 +106,17 @@ func.func @reshape_of_rank_1(%x: tensor<4xf32>, %v: tensor<1xf32>) -> tensor<4xf
 
 // -----
 
-// An element type bcast lacks: refused at the map, in the import's words.
+// An element type bcast lacks (complex<f16>): refused at the map, in the import's words.
 // CHECK-LABEL: func.func @complex
 // CHECK: "stablehlo.map"
 // CHECK: stablehlo.negate
-func.func @complex(%x: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
-  // expected-error @+2 {{'stablehlo.map' op cannot be imported: unsupported element type complex<f32>}}
+func.func @complex(%x: tensor<4xcomplex<f16>>) -> tensor<4xcomplex<f16>> {
+  // expected-error @+2 {{'stablehlo.map' op cannot be imported: unsupported element type complex<f16>}}
   // expected-note @+1 {{bcast supports}}
   %0 = "stablehlo.map"(%x) ({
-  ^bb0(%a: tensor<complex<f32>>):
-    %1 = stablehlo.negate %a : tensor<complex<f32>>
-    stablehlo.return %1 : tensor<complex<f32>>
-  }) {dimensions = array<i64: 0>} : (tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
-  func.return %0 : tensor<4xcomplex<f32>>
+  ^bb0(%a: tensor<complex<f16>>):
+    %1 = stablehlo.negate %a : tensor<complex<f16>>
+    stablehlo.return %1 : tensor<complex<f16>>
+  }) {dimensions = array<i64: 0>} : (tensor<4xcomplex<f16>>) -> tensor<4xcomplex<f16>>
+  func.return %0 : tensor<4xcomplex<f16>>
 }

@@ -87,7 +87,7 @@ func.func @mixed_elements(%a: tensor<3x4xf32>, %b: tensor<4x5xf16>) {
 // -----
 
 func.func @boolean(%a: tensor<3x4xi1>, %b: tensor<4x5xi1>) {
-  // expected-error @+1 {{'bcast.dot_general' op operands must be numeric (integer or floating-point), got element type i1}}
+  // expected-error @+1 {{'bcast.dot_general' op operands must be numeric (integer, floating-point or complex), got element type i1}}
   %0 = bcast.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<3x4xi1>, tensor<4x5xi1>) -> tensor<3x5xi1>
   func.return
 }

@@ -177,7 +177,7 @@ func.func @compare_result(%a: tensor<3xf32>, %b: tensor<3xf32>) {
 
 // Element kinds each op accepts.
 func.func @atan2_int(%a: tensor<3xi32>, %b: tensor<3xi32>) {
-  // expected-error @+1 {{'bcast.atan2' op operands must be floating-point, got element type i32}}
+  // expected-error @+1 {{'bcast.atan2' op operands must be floating-point or complex, got element type i32}}
   %0 = bcast.atan2 %a, %b : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
   func.return
 }
@@ -185,7 +185,7 @@ func.func @atan2_int(%a: tensor<3xi32>, %b: tensor<3xi32>) {
 // -----
 
 func.func @add_bool(%a: tensor<3xi1>, %b: tensor<3xi1>) {
-  // expected-error @+1 {{'bcast.add' op operands must be numeric (integer or floating-point), got element type i1}}
+  // expected-error @+1 {{'bcast.add' op operands must be numeric (integer, floating-point or complex), got element type i1}}
   %0 = bcast.add %a, %b : (tensor<3xi1>, tensor<3xi1>) -> tensor<3xi1>
   func.return
 }
@@ -217,7 +217,7 @@ func.func @shift_bool(%a: tensor<3xi1>, %b: tensor<3xi1>) {
 // -----
 
 func.func @exp_int(%a: tensor<3xi32>) {
-  // expected-error @+1 {{'bcast.exponential' op operands must be floating-point, got element type i32}}
+  // expected-error @+1 {{'bcast.exponential' op operands must be floating-point or complex, got element type i32}}
   %0 = bcast.exponential %a : tensor<3xi32>
   func.return
 }
@@ -233,7 +233,7 @@ func.func @floor_int(%a: tensor<ui16>) {
 // -----
 
 func.func @negate_bool(%a: tensor<3xi1>) {
-  // expected-error @+1 {{'bcast.negate' op operands must be numeric (integer or floating-point), got element type i1}}
+  // expected-error @+1 {{'bcast.negate' op operands must be numeric (integer, floating-point or complex), got element type i1}}
   %0 = bcast.negate %a : tensor<3xi1>
   func.return
 }

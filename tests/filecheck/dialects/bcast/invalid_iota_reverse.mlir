@@ -75,7 +75,7 @@ func.func @iota_negative_dim() {
 // -----
 
 func.func @iota_i1() {
-  // expected-error @+1 {{'bcast.iota' op result must be numeric (integer or floating-point), got element type i1}}
+  // expected-error @+1 {{'bcast.iota' op result must be numeric (integer, floating-point or complex), got element type i1}}
   %0 = bcast.iota dim = 0 : tensor<3xi1>
   // expected-note @-1 {{iota counts indices, which have no boolean (i1) form}}
   func.return

@@ -51,16 +51,16 @@ func.func @scalar_has_no_dims(%x: tensor<f32>) {
 
 // add and multiply are arithmetic: not on i1 (as bcast.add).
 func.func @add_on_i1(%x: tensor<4x3xi1>) {
-  // expected-error @+1 {{'bcast.reduce' op reduce add needs numeric (integer or floating-point) elements, got element type i1}}
+  // expected-error @+1 {{'bcast.reduce' op reduce add needs numeric (integer, floating-point or complex) elements, got element type i1}}
   %0 = bcast.reduce add %x, dims = [1] : (tensor<4x3xi1>) -> tensor<4xi1>
-  // expected-note @-1 {{'bcast.add' is the operation reduce add folds with, and it takes numeric (integer or floating-point) operands}}
+  // expected-note @-1 {{'bcast.add' is the operation reduce add folds with, and it takes numeric (integer, floating-point or complex) operands}}
   func.return
 }
 
 // -----
 
 func.func @multiply_on_i1(%x: tensor<4x3xi1>) {
-  // expected-error @+1 {{reduce multiply needs numeric (integer or floating-point) elements, got element type i1}}
+  // expected-error @+1 {{reduce multiply needs numeric (integer, floating-point or complex) elements, got element type i1}}
   %0 = bcast.reduce multiply %x, dims = [1] : (tensor<4x3xi1>) -> tensor<4xi1>
   // expected-note @-1 {{'bcast.multiply' is the operation reduce multiply folds with}}
   func.return

@@ -72,7 +72,7 @@ func.func @init_of_another_type(%x: tensor<4x3xf32>, %c: tensor<f64>) {
 // -----
 
 func.func @add_on_i1(%x: tensor<4x3xi1>, %c: tensor<i1>) {
-  // expected-error @+1 {{'bcast.reduce_window' op reduce_window add needs numeric (integer or floating-point) elements, got element type i1}}
+  // expected-error @+1 {{'bcast.reduce_window' op reduce_window add needs numeric (integer, floating-point or complex) elements, got element type i1}}
   %0 = bcast.reduce_window add %x, %c, window = [2, 1], strides = [1, 1], base_dilations = [1, 1], window_dilations = [1, 1], low = [0, 0], high = [0, 0] : (tensor<4x3xi1>, tensor<i1>) -> tensor<3x3xi1>
   // expected-note @-1 {{'bcast.add' is the operation reduce_window add folds with}}
   func.return

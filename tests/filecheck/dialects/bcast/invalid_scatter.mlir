@@ -64,7 +64,7 @@ func.func @bool_indices(%x: tensor<6x4xf32>, %i: tensor<3x1xi1>, %u: tensor<3x4x
 // -----
 
 func.func @add_on_i1(%x: tensor<6x4xi1>, %i: tensor<3x1xi32>, %u: tensor<3x4xi1>) {
-  // expected-error @+1 {{'bcast.scatter' op scatter add needs numeric (integer or floating-point) elements, got element type i1}}
+  // expected-error @+1 {{'bcast.scatter' op scatter add needs numeric (integer, floating-point or complex) elements, got element type i1}}
   %0 = bcast.scatter add %x[%i], %u, <update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1> : (tensor<6x4xi1>, tensor<3x1xi32>, tensor<3x4xi1>) -> tensor<6x4xi1>
   // expected-note @-1 {{'bcast.add' is the operation scatter add combines with}}
   func.return

@@ -9,7 +9,7 @@
 // refuses it (tools/open_world_signature.mlir).
 
 // expected-error @+2 {{'func.func' op argument 0: tensor encoding "sparse" is not supported: tensor<?x3xf32, "sparse">}}
-// expected-note @+1 {{function arguments and results must be ranked tensors (possibly nested; dims static, dynamic or bounded) of i1, i4, i8..i64, ui4, ui8..ui64, f16, f32, f64 or bf16, or index}}
+// expected-note @+1 {{function arguments and results must be ranked tensors (possibly nested; dims static, dynamic or bounded) of i1, i4, i8..i64, ui4, ui8..ui64, f16, f32, f64, bf16, complex<f32> or complex<f64>, or index}}
 func.func @encoded_argument(%x: tensor<?x3xf32, "sparse">) {
   func.return
 }

@@ -56,7 +56,7 @@ func.func @result_type(%a: tensor<4x4xf32>, %b: tensor<4x3xf32>) {
 // -----
 
 func.func @integers(%a: tensor<2x2xi32>, %b: tensor<2x1xi32>) {
-  // expected-error @+1 {{'bcast.triangular_solve' op operands must be floating-point, got element type i32}}
+  // expected-error @+1 {{'bcast.triangular_solve' op operands must be floating-point or complex, got element type i32}}
   %0 = bcast.triangular_solve %a, %b, left_side = true, lower = true, unit_diagonal = false, transpose_a = NO_TRANSPOSE : (tensor<2x2xi32>, tensor<2x1xi32>) -> tensor<2x1xi32>
   func.return
 }

@@ -71,7 +71,7 @@ func.func @dot_field(%a: tensor<3x4xf32>, %b: tensor<4x5xf32>) {
 // -----
 
 func.func @boolean(%a: tensor<3x4xi1>, %b: tensor<4x5xi1>) {
-  // expected-error @+1 {{'stablehlo.dot_general' op lhs must be a tensor of integer or floating-point values, got tensor<3x4xi1>}}
+  // expected-error @+1 {{'stablehlo.dot_general' op lhs must be a tensor of integer, floating-point or complex values, got tensor<3x4xi1>}}
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<3x4xi1>, tensor<4x5xi1>) -> tensor<3x5xi1>
   return
 }
