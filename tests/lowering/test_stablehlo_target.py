@@ -97,12 +97,25 @@ def test_there_are_many_exported_programs():
 
 
 XLA_ABORTS = {
+    "lapack.mlir:1:@cholesky":
+        "XLA's CPU runtime dies of a floating point exception (SIGFPE) running this lapack_spotrf_ffi call "
+        "on the test's random (not positive definite) batch (jaxlib 0.10.2); tests/lowering/test_lapack.py "
+        "checks bcast's cholesky against XLA on its own inputs",
     "lower_to_loops_reduce_window_body.mlir:0:@running_argmax":
         "XLA's CPU compiler aborts the process on this two-input reduce_window of a 1000-place window "
         "(jaxlib 0.10.2; test_reduce_window_inputs.py checks it against an oracle instead)",
 }
 """Cases whose export jaxlib verifies but XLA's compiler kills the process
 on: an abort cannot be caught, so the case is skipped with the reason."""
+
+XLA_DIFFERS_FROM_THE_SPEC = {
+    "lower_to_loops_reduce_window_body.mlir:1:@running_sum_from_one":
+        "a running sum whose init value (1) is not the body's identity: StableHLO's reduce_window pads "
+        "the operand with the init value, so each window folds its padding places' 1s too (bcast's "
+        "reference, as the spec and its interpreter); jaxlib 0.10.2's XLA adds the init once only "
+        "(x0 + 1 where the spec gives x0 + 8)",
+}
+"""Cases where XLA's value is not the StableHLO specification's, skipped with the reason."""
 
 XLA_ROUNDS_EACH_STEP = {"triangular_solve.mlir:1:@batches"}
 """f16 ``triangular_solve``: XLA rounds every substitution step to f16,
@@ -116,6 +129,8 @@ these compare within 5%."""
 def test_program_runs_on_xla_as_on_the_reference(request, path, index, text, entry):
     if request.node.callspec.id in XLA_ABORTS:
         pytest.skip(XLA_ABORTS[request.node.callspec.id])
+    if request.node.callspec.id in XLA_DIFFERS_FROM_THE_SPEC:
+        pytest.skip(XLA_DIFFERS_FROM_THE_SPEC[request.node.callspec.id])
     reference = bcast.compile(text, backend="reference", entry=entry)
     inputs = random_inputs(reference.function, seed=index)
     if request.node.callspec.id in XLA_ROUNDS_EACH_STEP:
@@ -569,7 +584,10 @@ def test_every_definition_expanded_in_stablehlo_is_numpys(t: str) -> None:
     ops = [op for op in bc.OPS if isinstance(getattr(op, "SCALAR", None), scalar.OnePrimitive
                                              | scalar.MathFunction | scalar.Composite)
            and rules.kind(t) in op.ELEMENT_KINDS and exact(op)
-           and (op is not bc.ComplexOp or t in ("f32", "f64"))]  # fmt: skip
+           and (op is not bc.ComplexOp or t in ("f32", "f64"))
+           and not (op is bc.SignOp and rules.kind(t) == "complex")]  # fmt: skip
+    # (complex sign divides twice in the element's precision: an ulp from NumPy's, held to
+    # COMPLEX_ULPS by the op matrix's stablehlo-xla column)
     builds = [lambda s, x, y, op=op: op.SCALAR(s, t, *operands(op, x, y)) for op in ops]
     wants = [op.NUMPY_FUNCTION(*operands(op, a, b)) for op in ops]
     targets = [u for u in ELEMENT_TYPES if u != t]
