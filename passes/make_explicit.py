@@ -35,7 +35,7 @@ first). Operands that already have the wanted type are left alone.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -364,23 +364,40 @@ def emit_result_check(op: ElementwiseOp, sizes: Sizes, values: Sequence[SSAValue
     declared = rules.flat_shape(split_type(op.results[0].type)[0])
     got = result_sizes(values, dims, inferred, sizes)
     rewriter, tensor = sizes.rewriter, TensorType(i64, [])
+    assert_declared_sizes(rewriter, op, [
+        (want, size if isinstance(size, int) else lambda size=size: insert_before(rewriter, op, SizeToTensorOp(size, tensor)),
+         True) for want, size in zip(declared, got)],
+        "a declared type more static than the inferred one states a fact")  # fmt: skip
+
+
+def assert_declared_sizes(rewriter: PatternRewriter, op: Operation,
+                          sizes: Sequence[tuple[int | rules.Dynamic, int | Callable[[], SSAValue], bool]],
+                          fact: str) -> None:
+    """One ``bcast.shape_assertion`` before ``op``, at its location, that
+    each result dim's run-time size is what ``op``'s declared type says (a
+    static ``n``: equal; a bound: at most it), in the reference's words
+    (``RESULT_SHAPE_WORDS``). Each entry is the declared dim, the run-time
+    size (a static int, shown as it is, or a maker of its ``i64`` tensor,
+    called in order) and whether to compare it; ``fact`` is why at least one
+    comparison is made."""
+    tensor = TensorType(i64, [])
     shown: list[str] = []
     inputs: list[SSAValue] = []
     predicate: SSAValue | None = None
-    for want, size in zip(declared, got):
+    for want, size, compare in sizes:
         if isinstance(size, int):
             shown.append(str(size))
             continue
         shown.append(f"{{{len(inputs)}}}")
-        inputs.append(insert_before(rewriter, op, SizeToTensorOp(size, tensor)))
+        inputs.append(size())
         limit = want.bound if isinstance(want, rules.Dynamic) else want
-        if limit is None:
+        if limit is None or not compare:
             continue
         bound = insert_before(rewriter, op, ConstantOp(np.array(limit, np.int64), tensor))
         fits = insert_before(rewriter, op, CompareOp("LE" if isinstance(want, rules.Dynamic) else "EQ",
                                                      inputs[-1], bound, TensorType(i1, [])))
         predicate = fits if predicate is None else insert_before(rewriter, op, AndOp(predicate, fits))
-    assert predicate is not None, "a declared type more static than the inferred one states a fact"
+    assert predicate is not None, fact
     shape = "(" + ", ".join(shown) + ("," if len(shown) == 1 else "") + ")"
     message = f"'{op.name}' op " + RESULT_SHAPE_WORDS.format(shape=shape, type=op.results[0].type)
     rewriter.insert(located(ShapeAssertionOp(predicate, inputs, message), op), InsertPoint.before(op))
@@ -699,27 +716,10 @@ def check_declared_result(rewriter: PatternRewriter, op: Operation, source: SSAV
     have = rules.flat_shape(_split(op, source)[0])
     if all(not isinstance(have[d], rules.Dynamic) or want == have[d] for want, d in zip(declared, dims)):
         return
-    tensor = TensorType(i64, [])
-    shown: list[str] = []
-    inputs: list[SSAValue] = []
-    predicate: SSAValue | None = None
-    for want, d in zip(declared, dims):
-        if not isinstance(have[d], rules.Dynamic):
-            shown.append(str(have[d]))
-            continue
-        shown.append(f"{{{len(inputs)}}}")
-        inputs.append(size_tensor(rewriter, op, source, d, have[d]))
-        limit = want.bound if isinstance(want, rules.Dynamic) else want
-        if limit is None or want == have[d]:
-            continue
-        bound = insert_before(rewriter, op, ConstantOp(np.array(limit, np.int64), tensor))
-        fits = insert_before(rewriter, op, CompareOp("LE" if isinstance(want, rules.Dynamic) else "EQ",
-                                                     inputs[-1], bound, TensorType(i1, [])))
-        predicate = fits if predicate is None else insert_before(rewriter, op, AndOp(predicate, fits))
-    assert predicate is not None, "a declared type more static than the source's states a fact"
-    shape = "(" + ", ".join(shown) + ("," if len(shown) == 1 else "") + ")"
-    message = f"'{op.name}' op " + RESULT_SHAPE_WORDS.format(shape=shape, type=op.results[0].type)
-    rewriter.insert(located(ShapeAssertionOp(predicate, inputs, message), op), InsertPoint.before(op))
+    assert_declared_sizes(rewriter, op, [
+        (want, have[d] if not isinstance(have[d], rules.Dynamic)
+         else lambda d=d: size_tensor(rewriter, op, source, d, have[d]), want != have[d])
+        for want, d in zip(declared, dims)], "a declared type more static than the source's states a fact")  # fmt: skip
 
 
 class CheckDynamicScatterSizes(RewritePattern):
