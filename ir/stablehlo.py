@@ -385,6 +385,35 @@ class ComplexOfPartsOp(ElementwiseBinaryOp, abc.ABC):
         t = _tensor(type_of(lhs), "lhs")
         super().__init__(lhs, rhs, result_type or tensor_type(t.get_shape(), ComplexType(t.get_element_type())))
 
+    @classmethod
+    def parse(cls, parser: Parser):
+        """``: T`` names the complex result; the operands are of its part
+        type (MLIR's ``custom<ComplexOpType>``); or ``: (A, B) -> C``."""
+        operands = _parse_operands(parser, cls.ARITY)
+        props, attrs = _split_attr_dict(cls, parser.parse_optional_attr_dict())
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        inputs, output = _same_operands_and_result_type(parser, cls.ARITY)
+        if inputs[0] == output:
+            element = element_of(output)
+            if not isinstance(output, TensorType) or not isinstance(element, ComplexType):
+                parser.raise_error(f"expected a tensor of complex values, got {output}", pos, parser.pos)
+            inputs = [tensor_type(output.get_shape(), element.element_type)] * cls.ARITY
+        values = [parser.resolve_operand(o, t) for o, t in zip(operands, inputs)]
+        return cls.create(operands=values, result_types=[output], properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        _print_attr_dict(printer, self)
+        printer.print_string(" : ")
+        t, element = self.result.type, element_of(self.result.type)
+        parts = tensor_type(t.get_shape(), element.element_type) if isinstance(element, ComplexType) else None
+        if isinstance(t, TensorType) and all(o.type == parts for o in self.operands):
+            printer.print_attribute(t)
+        else:
+            _print_functional(printer, [o.type for o in self.operands], [t])
+
     def verify_op(self) -> None:
         check_same_types(self, [self.lhs, self.rhs], "all operands")
         part = element_of(self.lhs)

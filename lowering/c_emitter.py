@@ -936,18 +936,20 @@ class FunctionEmitter:
 
     # -- loops ---------------------------------------------------------------
     def loop(self, op: scf.ForOp) -> None:
+        if GEMM_ATTR in op.attributes or CONV_ATTR in op.attributes:
+            # the arith right after the nest (an epilogue's sizes, stretch strides) runs before it: the
+            # epilogue test compares the next nest's trip count, which may be one of them, by its C name
+            between = op.next_op
+            while between is not None and between.dialect_name() == "arith" and not between.regions:
+                self.op(between)
+                self.hoisted.add(between)
+                between = between.next_op
         call = (self.gemm_call(op) if GEMM_ATTR in op.attributes
                 else self.conv_call(op) if CONV_ATTR in op.attributes else None)  # fmt: skip
         if call is None:
             self.loop_nest(op)
             return
         condition, lines, epilogue, rows, closing = call
-        if epilogue is not None:  # the arith between the nests (the epilogue's sizes) runs before the call
-            between = op.next_op
-            while between is not epilogue:
-                self.op(between)
-                self.hoisted.add(between)
-                between = between.next_op
         self.out(f"if ({condition}) {{")
         self.indent += 1
         for line in lines:

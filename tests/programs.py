@@ -444,6 +444,16 @@ def _complex_sign(v: complex) -> complex:
     return complex(re / h, im / h)
 
 
+def _complex_log1p(x: np.ndarray) -> np.ndarray:
+    """NumPy's complex ``log1p``, but where it overflows on a finite value
+    (``|1 + x|`` beyond the largest float): there ``1 + x`` rounds to a value
+    whose ``log`` NumPy computes without overflow (``log(MAX + MAX j)`` is
+    ``log|x| + i pi/4``, finite)."""
+    out = np.asarray(np.log1p(x))
+    overflowed = np.isfinite(x) & ~np.isfinite(out)
+    return np.where(overflowed, np.log(x + 1), out)
+
+
 def oracle_complex_unary(op: str, x: np.ndarray) -> np.ndarray:
     """``op`` on a complex array: NumPy's complex functions; ``abs``,
     ``real`` and ``imag`` give the parts' dtype."""
@@ -454,7 +464,7 @@ def oracle_complex_unary(op: str, x: np.ndarray) -> np.ndarray:
             return np.array([_complex_sign(v) for v in x.tolist()], x.dtype).reshape(x.shape)
         fn = {"negate": np.negative, "exponential": np.exp, "log": np.log, "sqrt": np.sqrt,
               "rsqrt": lambda v: 1 / np.sqrt(v), "tanh": np.tanh, "sine": np.sin, "cosine": np.cos,
-              "tan": np.tan, "exponential_minus_one": np.expm1, "log_plus_one": np.log1p,
+              "tan": np.tan, "exponential_minus_one": np.expm1, "log_plus_one": _complex_log1p,
               "logistic": lambda v: 1 / (1 + np.exp(-v)), "cbrt": lambda v: v ** np.asarray(1 / 3, v.dtype)}[op]
         return np.asarray(fn(x)).astype(x.dtype)
 

@@ -437,6 +437,24 @@ def _irregular_complex(operands: list[np.ndarray], want: np.ndarray) -> np.ndarr
     return np.logical_or.reduce([irregular(o) for o in operands] + [irregular(want)])
 
 
+def _on_an_axis(operands: list[np.ndarray], want: np.ndarray) -> np.ndarray:
+    """Elements where an operand has a zero part (a zero base, a signed zero,
+    a value on a branch cut), or that ``_irregular_complex`` leaves out."""
+    axis = np.logical_or.reduce([(o.real == 0) | (o.imag == 0) for o in operands if o.dtype.kind == "c"])
+    return axis | _irregular_complex(operands, want)
+
+
+def _small_angle(operands: list[np.ndarray], want: np.ndarray) -> np.ndarray:
+    """Elements of a complex atan2 far smaller than 1: the definition (a log
+    of a value of modulus 1) has an absolute error of ulps of 1 there, not of
+    the result (bcast's and XLA's alike: both round the same formula)."""
+    return np.abs(want) < 1e-2
+
+
+_XLA_BRANCHES = ("XLA computes complex power, sqrt and rsqrt through log and exp, and atan2 from bcast's "
+                 "written definition, without the branch cuts' signed zeros: a zero base gives NaN, a value on "
+                 "an axis may take the other side of the cut, and parts are off by ulps of the modulus "
+                 "(docs/stablehlo.md, \"Complex numbers\"); its power is within 16 ulps of the modulus")
 _COMPLEX_OVERFLOW = ("an overflowing complex product's infinite or NaN parts are not specified (docs/semantics.md, "
                      "\"Complex numbers\"): NumPy's elementwise multiply recovers infinities (C99 Annex G), its "
                      "reductions (the reference's, dask's, JAX's) do not")
@@ -451,6 +469,9 @@ DEVIATIONS = [  # (the first that matches counts: the target's refusal of i4 com
     Known("stablehlo-xla", "complex*", "divide", "XLA's complex division is not correctly rounded: a part "
           "may be off by an ulp of the modulus (x / x is 1 - 1.75e-8j in f32; docs/stablehlo.md)",
           ignore=lambda operands, want: _irregular_complex(operands, want), rtol=4 * float(np.finfo(np.float32).eps)),
+    *(Known("stablehlo-xla", "complex*", row, _XLA_BRANCHES, ignore=ignore, rtol=ulps * float(np.finfo(np.float32).eps))
+      for row, ignore, ulps in (("power", _on_an_axis, 16), ("sqrt", _on_an_axis, 4), ("rsqrt", _on_an_axis, 4),
+                                ("atan2", lambda operands, want: _on_an_axis(operands, want) | _small_angle(operands, want), 4))),
     Known("stablehlo-xla", "complex*", "*", "XLA's CPU runtime flushes subnormal parts, computes complex "
           "functions without C99 Annex G's rules at infinities and NaN, and reassociates divisions, which "
           "overflows for parts near the largest float (docs/stablehlo.md, \"Complex numbers\")",

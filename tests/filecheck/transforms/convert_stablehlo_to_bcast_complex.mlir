@@ -7,22 +7,22 @@
 // convert to the real part, a sum, and a triangular solve with ADJOINT.
 
 // CHECK-LABEL: func.func @ops
-// CHECK-NEXT:    %0 = bcast.constant dense<[(1.000000e+00,2.000000e+00), (3.000000e+00,-4.000000e+00)]> : tensor<2xcomplex<f32>>
-// CHECK-NEXT:    %1 = bcast.add %arg0, %0 : (tensor<2xcomplex<f32>>, tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>>
-// CHECK-NEXT:    %2 = bcast.abs %arg0 : (tensor<2xcomplex<f32>>) -> tensor<2xf32>
-// CHECK-NEXT:    %3 = bcast.real %arg0 : (tensor<2xcomplex<f32>>) -> tensor<2xf32>
-// CHECK-NEXT:    %4 = bcast.complex %2, %arg1 : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xcomplex<f32>>
-// CHECK-NEXT:    %5 = bcast.exponential %4 : tensor<2xcomplex<f32>>
-// CHECK-NEXT:    %6 = bcast.compare EQ, %5, %4 : (tensor<2xcomplex<f32>>, tensor<2xcomplex<f32>>) -> tensor<2xi1>
-// CHECK-NEXT:    %7 = bcast.convert %arg0 : (tensor<2xcomplex<f32>>) -> tensor<2xf32>
-// CHECK-NEXT:    %8 = bcast.imag %arg1 : tensor<2xf32>
+// CHECK-NEXT:    %c = bcast.constant dense<[(1.000000e+00,2.000000e+00), (3.000000e+00,-4.000000e+00)]> : tensor<2xcomplex<f32>>
+// CHECK-NEXT:    %0 = bcast.add %a, %c : (tensor<2xcomplex<f32>>, tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>>
+// CHECK-NEXT:    %1 = bcast.abs %a : (tensor<2xcomplex<f32>>) -> tensor<2xf32>
+// CHECK-NEXT:    %2 = bcast.real %a : (tensor<2xcomplex<f32>>) -> tensor<2xf32>
+// CHECK-NEXT:    %3 = bcast.complex %1, %b : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xcomplex<f32>>
+// CHECK-NEXT:    %4 = bcast.exponential %3 : tensor<2xcomplex<f32>>
+// CHECK-NEXT:    %5 = bcast.compare EQ, %4, %3 : (tensor<2xcomplex<f32>>, tensor<2xcomplex<f32>>) -> tensor<2xi1>
+// CHECK-NEXT:    %6 = bcast.convert %a : (tensor<2xcomplex<f32>>) -> tensor<2xf32>
+// CHECK-NEXT:    %7 = bcast.imag %b : tensor<2xf32>
 // HLO-LABEL: func.func @ops
 // HLO:         stablehlo.constant dense<[(1.000000e+00, 2.000000e+00), (3.000000e+00, -4.000000e+00)]> : tensor<2xcomplex<f32>>
-// HLO:         stablehlo.abs %arg0 : (tensor<2xcomplex<f32>>) -> tensor<2xf32>
-// HLO-NEXT:    stablehlo.real %arg0 : (tensor<2xcomplex<f32>>) -> tensor<2xf32>
-// HLO-NEXT:    stablehlo.complex %{{.*}}, %arg1 : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xcomplex<f32>>
+// HLO:         stablehlo.abs %a : (tensor<2xcomplex<f32>>) -> tensor<2xf32>
+// HLO-NEXT:    stablehlo.real %a : (tensor<2xcomplex<f32>>) -> tensor<2xf32>
+// HLO-NEXT:    stablehlo.complex %{{.*}}, %b : tensor<2xcomplex<f32>>
 // HLO:         stablehlo.compare EQ, %{{.*}}, %{{.*}}, FLOAT : (tensor<2xcomplex<f32>>, tensor<2xcomplex<f32>>) -> tensor<2xi1>
-// HLO:         stablehlo.imag %arg1 : tensor<2xf32>
+// HLO:         stablehlo.imag %b : tensor<2xf32>
 func.func @ops(%a: tensor<2xcomplex<f32>>, %b: tensor<2xf32>) -> (tensor<2xcomplex<f32>>, tensor<2xf32>, tensor<2xf32>, tensor<2xcomplex<f32>>, tensor<2xi1>, tensor<2xf32>, tensor<2xf32>) {
   %c = stablehlo.constant dense<[(1.0, 2.0), (3.0, -4.0)]> : tensor<2xcomplex<f32>>
   %0 = stablehlo.add %a, %c : tensor<2xcomplex<f32>>

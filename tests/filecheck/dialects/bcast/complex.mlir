@@ -21,7 +21,7 @@
 // HLO-NEXT:    stablehlo.compare NE, %2, %0, FLOAT : (tensor<2x3xcomplex<f32>>, tensor<2x3xcomplex<f32>>) -> tensor<2x3xi1>
 // The sign is written as its definition, on the parts (XLA's divides by the modulus).
 // HLO:         stablehlo.real %b : (tensor<3xcomplex<f32>>) -> tensor<3xf32>
-// HLO:         stablehlo.complex %{{.*}}, %{{.*}} : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xcomplex<f32>>
+// HLO:         stablehlo.complex %{{.*}}, %{{.*}} : tensor<3xcomplex<f32>>
 func.func @elementwise(%a: tensor<2x3xcomplex<f32>>, %b: tensor<3xcomplex<f32>>) -> (tensor<2x3xcomplex<f32>>, tensor<2x3xi1>, tensor<3xcomplex<f32>>) {
   %0 = bcast.multiply %a, %b : (tensor<2x3xcomplex<f32>>, tensor<3xcomplex<f32>>) -> tensor<2x3xcomplex<f32>>
   %1 = bcast.exponential %0 : tensor<2x3xcomplex<f32>>
@@ -69,7 +69,7 @@ func.func @promotion(%c: tensor<4xcomplex<f32>>, %f: tensor<4xf32>, %d: tensor<4
 // HLO-NEXT:    %1 = stablehlo.real %c : (tensor<4xcomplex<f64>>) -> tensor<4xf64>
 // HLO-NEXT:    %2 = stablehlo.imag %c : (tensor<4xcomplex<f64>>) -> tensor<4xf64>
 // HLO-NEXT:    %3 = stablehlo.imag %f : tensor<4xf64>
-// HLO-NEXT:    %4 = stablehlo.complex %1, %2 : (tensor<4xf64>, tensor<4xf64>) -> tensor<4xcomplex<f64>>
+// HLO-NEXT:    %4 = stablehlo.complex %1, %2 : tensor<4xcomplex<f64>>
 func.func @parts(%c: tensor<4xcomplex<f64>>, %f: tensor<4xf64>) -> (tensor<4xf64>, tensor<4xf64>, tensor<4xf64>, tensor<4xf64>, tensor<4xcomplex<f64>>) {
   %0 = bcast.abs %c : (tensor<4xcomplex<f64>>) -> tensor<4xf64>
   %1 = bcast.real %c : (tensor<4xcomplex<f64>>) -> tensor<4xf64>
