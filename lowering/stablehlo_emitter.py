@@ -700,7 +700,7 @@ class FunctionEmitter:
         combiner = bc.REDUCTION_COMBINERS[op.kind_name].STABLEHLO
         combined = self.elementwise(combiner, body.args, block=body)
         body.add_op(shlo.ReturnOp(combined))
-        init = self.constant(numerics.reduction_identity(op.kind_name, NUMPY_DTYPES[acc]), scalar)
+        init = self.constant(numerics.reduction_identity(op.kind_name, NUMPY_DTYPES[element], NUMPY_DTYPES[acc]), scalar)
         r = self.add(shlo.ReduceOp([x], [init], dims, Region(body)))
         r = self.convert(r, element)
         return self.reshape(r, flat_type_shape(op.result.type))
@@ -783,7 +783,7 @@ class FunctionEmitter:
         window = [n if d == op.dim else 1 for d in range(len(shape))]
         edge = (0, n - 1) if op.is_reverse else (n - 1, 0)
         padding = [edge if d == op.dim else (0, 0) for d in range(len(shape))]
-        init = self.scalar(numerics.reduction_identity(op.kind_name, NUMPY_DTYPES[acc]), acc)
+        init = self.scalar(numerics.reduction_identity(op.kind_name, NUMPY_DTYPES[element], NUMPY_DTYPES[acc]), acc)
         r = self.add(shlo.ReduceWindowOp([x], [init], window, padding, self.kind_body(op.kind_name, acc)))
         return self.convert(r, element)
 
@@ -798,6 +798,7 @@ class FunctionEmitter:
         1, unpadded, gives the empty result."""
         shape = flat_type_shape(op.operand.type)
         rank, d = len(shape), op.dim
+        element = _element(op.operand.type)
         w = self.add(shlo.ELEMENTWISE_OPS["stablehlo.maximum"](self.dim_size(x, d), self.scalar(1, "i64")))
         edge = self.elementwise("stablehlo.add", [w, self.scalar(-1, "i64")])
         window = self.shape_tensor([w if k == d else 1 for k in range(rank)])
@@ -805,7 +806,7 @@ class FunctionEmitter:
         pairs = [self.reshape(self.shape_tensor([0, 0] if k != d else ([0, edge] if op.is_reverse else [edge, 0])),
                               [1, 2]) for k in range(rank)]  # fmt: skip
         padding = pairs[0] if rank == 1 else self.add(shlo.ConcatenateOp(pairs, 0))
-        init = self.scalar(numerics.reduction_identity(op.kind_name, NUMPY_DTYPES[acc]), acc)
+        init = self.scalar(numerics.reduction_identity(op.kind_name, NUMPY_DTYPES[element], NUMPY_DTYPES[acc]), acc)
         reducer = self.reducers.symbol(op.kind_name, x.type.get_element_type(), self)
         return self.add(UnregisteredOp.with_name("stablehlo.custom_call").create(
             operands=[x, init, window, ones, ones, ones, padding], result_types=[x.type],
@@ -823,7 +824,7 @@ class FunctionEmitter:
         accumulates."""
         element = _element(op.operand.type)
         acc = rules.accumulator(element)
-        identity = numerics.reduction_identity(op.kind_name, NUMPY_DTYPES[acc])
+        identity = numerics.reduction_identity(op.kind_name, NUMPY_DTYPES[element], NUMPY_DTYPES[acc])
         window, strides, base_dilations, window_dilations, low, high = op.window
         r = self.add(shlo.ReduceWindowOp([self.convert(x, acc)], [self.scalar(identity, acc)], window,
                                          list(zip(low, high)), self.kind_body(op.kind_name, acc), strides,

@@ -1565,7 +1565,7 @@ class FunctionLowering:
         element = element_of(op.operand.type)
         acc = accumulator(element)
         n = shape[op.dim]
-        identity = b.const(numerics.reduction_identity(op.kind_name, NUMPY_DTYPES[acc])[()].item(), acc)
+        identity = b.const(numerics.reduction_identity(op.kind_name, NUMPY_DTYPES[element], NUMPY_DTYPES[acc])[()].item(), acc)
         others = [m for d, m in enumerate(shape) if d != op.dim]
         with self.nest(others, parallel=True) as ivs:
             def step(i: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
@@ -2356,7 +2356,7 @@ class FunctionLowering:
         result = self.shape(op.result)
         element = element_of(op.operand.type)
         acc = accumulator(element)
-        identity = numerics.reduction_identity(op.kind_name, NUMPY_DTYPES[acc])[()]
+        identity = numerics.reduction_identity(op.kind_name, NUMPY_DTYPES[element], NUMPY_DTYPES[acc])[()]
         dims = set(op.reduced_dims)
         inner = shape[len(lead):]
         kept = [d not in dims for d in range(len(lead), len(shape))]
