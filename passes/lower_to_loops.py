@@ -98,7 +98,7 @@ from bcast.ir.loops import (BOUNDS_CHECK_ATTR, CONV_ATTR, GEMM_ATTR, LOOP_FORM_A
                              SIZE_CHECK_ATTR, RemFOp)
 from bcast.ir.types import NUMPY_DTYPES, dense_i64, element_of, flat_type_shape, has_dynamic_types, split_type
 from bcast.passes.conv_gemm import convolutions_as_gemm, direct_geometry
-from bcast.passes.errors import PassError, check_one_block_functions, check_signatures
+from bcast.passes.errors import PassError, check_element_types, check_one_block_functions, check_signatures
 from bcast.passes.loops_control_flow import SAME_SIZES_ATTR, lower_case, lower_while, outline_regions
 
 Index = list[SSAValue]
@@ -106,6 +106,11 @@ Index = list[SSAValue]
 # --------------------------------------------------------------------------
 # Types
 # --------------------------------------------------------------------------
+
+
+NARROW_FLOATS_REFUSED = ["the loop IR and the c backend do not compute the 8-, 6- and 4-bit floats yet; the "
+                         "reference and numpy backends do (or convert them to f32 first)"]
+"""Why ``bcast-lower-to-loops`` refuses ``rules.NARROW_FLOATS`` (docs/c-backend.md)."""
 
 
 def storage_type(element: str) -> Attribute:
@@ -2674,6 +2679,9 @@ class LowerToLoopsPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_one_block_functions(op, "bcast-lower-to-loops")
         check_signatures(op, "bcast-lower-to-loops")
+        for f in op.ops:
+            if isinstance(f, func.FuncOp):
+                check_element_types(f, rules.NARROW_FLOATS, "bcast-lower-to-loops (the c backend)", NARROW_FLOATS_REFUSED)
         convolutions_as_gemm(op)
         lowering = ModuleLowering(op)
         for old in list(op.ops):
