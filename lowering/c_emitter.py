@@ -1639,7 +1639,7 @@ class FunctionEmitter:
         name = op.name
         operands = [self.e(v) for v in op.operands]
         t = op.results[0].type if op.results else None
-        bits = width(op.operands[0].type) if op.operands else width(t)
+        bits = next(width(v.type) for v in (*op.operands, *op.results) if _is_nibble(v.type))
         sext = [f"bcast_sext({x}, {bits})" for x in operands]
         if name in _WRAPPING or name == "arith.shli":
             symbol = _WRAPPING.get(name, "<<")
