@@ -73,8 +73,8 @@ class FunctionEmitter(PythonFunctionEmitter):
 
     def emit(self) -> None:
         f, out, n = self.function, self.out, self.names
-        check_element_types(f, rules.NIBBLES, "the array-api target", NIBBLES_REFUSED)
-        check_element_types(f, rules.NARROW_FLOATS, "the array-api target", NARROW_FLOATS_REFUSED)
+        check_element_types(f, rules.NIBBLES + rules.NARROW_FLOATS, "the array-api target",
+                            lambda name: NIBBLES_REFUSED if name in rules.NIBBLES else NARROW_FLOATS_REFUSED)
         block = f.body.blocks[0]
         params, argument_specs, result_specs = self.begin_function()
         tensors = [n[a] for a in block.args if not isinstance(a.type, IndexType)]

@@ -42,7 +42,7 @@ from typing import Sequence
 import numpy as np
 from hypothesis import strategies as st
 
-from bcast.ir.types import NIBBLE_DTYPES, finfo, is_float_dtype
+from bcast.ir.types import NIBBLE_DTYPES, finfo, iinfo, is_float_dtype
 
 MODES = ("numpy", "xla", "tml")
 
@@ -345,15 +345,21 @@ def _shift(op: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------
-# i4 and ui4: Python ints, wrapped to 4 bits after every op (independent of
-# bcast's byte arithmetic and of ml_dtypes' own)
+# i4, ui4, i2 and ui2: Python ints, wrapped to their width after every op
+# (independent of bcast's byte arithmetic and of ml_dtypes' own)
 # --------------------------------------------------------------------------
 
 
+def _width(dtype: np.dtype) -> int:
+    """The bits of a sub-byte integer dtype (4 for int4, 2 for uint2)."""
+    return iinfo(dtype).bits
+
+
 def _nibble(v: int, dtype: np.dtype) -> int:
-    """``v`` modulo 16 as ``dtype`` reads it (-8..7 for int4, 0..15 for uint4)."""
-    v %= 16
-    return v - 16 if dtype.name == "int4" and v >= 8 else v
+    """``v`` modulo 2**width as ``dtype`` reads it (-8..7 for int4, 0..3 for uint2)."""
+    w = _width(dtype)
+    v %= 1 << w
+    return v - (1 << w) if iinfo(dtype).min < 0 and v >= 1 << (w - 1) else v
 
 
 def _trunc_div(a: int, b: int) -> int:
@@ -361,34 +367,42 @@ def _trunc_div(a: int, b: int) -> int:
     return -q if (a < 0) != (b < 0) else q
 
 
-_INT4 = next((d for d in NIBBLE_DTYPES if d.name == "int4"), None)
+def _sext(a: int, w: int) -> int:
+    """The signed reading of ``a``'s low ``w`` bits."""
+    a %= 1 << w
+    return a - (1 << w) if a >> (w - 1) else a
+
 
 NIBBLE_BINARY = {
-    "add": lambda a, b: a + b, "subtract": lambda a, b: a - b, "multiply": lambda a, b: a * b,
-    "maximum": max, "minimum": min, "and": lambda a, b: a & b, "or": lambda a, b: a | b,
-    "xor": lambda a, b: a ^ b,
-    "divide": lambda a, b: -1 if b == 0 else _trunc_div(a, b),
-    "remainder": lambda a, b: a if b == 0 else a - b * _trunc_div(a, b),
-    "power": lambda a, b: (1 if a == 1 else (-1 if b % 2 else 1) if a == -1 else 0) if b < 0 else pow(a, b, 16),
-    "shift_left": lambda a, b: 0 if b % 16 >= 4 else (a % 16) << (b % 16),
-    "shift_right_logical": lambda a, b: 0 if b % 16 >= 4 else (a % 16) >> (b % 16),
-    # the nibble's top bit fills: its signed reading shifted by at most 3
-    "shift_right_arithmetic": lambda a, b: _nibble(a, _INT4) >> min(b % 16, 3),
-    "mulhi": lambda a, b: (a * b) >> 4,
+    "add": lambda a, b, w: a + b, "subtract": lambda a, b, w: a - b, "multiply": lambda a, b, w: a * b,
+    "maximum": lambda a, b, w: max(a, b), "minimum": lambda a, b, w: min(a, b),
+    "and": lambda a, b, w: a & b, "or": lambda a, b, w: a | b, "xor": lambda a, b, w: a ^ b,
+    "divide": lambda a, b, w: -1 if b == 0 else _trunc_div(a, b),
+    "remainder": lambda a, b, w: a if b == 0 else a - b * _trunc_div(a, b),
+    "power": lambda a, b, w: ((1 if a == 1 else (-1 if b % 2 else 1) if a == -1 else 0) if b < 0
+                              else pow(a, b, 1 << w)),
+    "shift_left": lambda a, b, w: 0 if b % (1 << w) >= w else (a % (1 << w)) << (b % (1 << w)),
+    "shift_right_logical": lambda a, b, w: 0 if b % (1 << w) >= w else (a % (1 << w)) >> (b % (1 << w)),
+    # the top bit fills: the signed reading shifted by at most width - 1
+    "shift_right_arithmetic": lambda a, b, w: _sext(a, w) >> min(b % (1 << w), w - 1),
+    "mulhi": lambda a, b, w: (a * b) >> w,
 }  # fmt: skip
-"""Each op on the Python ints of two 4-bit values (docs/semantics.md), before the wrap."""
+"""Each op on the Python ints of two sub-byte values of width ``w``
+(docs/semantics.md), before the wrap."""
 
 NIBBLE_UNARY = {
-    "negate": lambda a: -a, "abs": abs, "sign": lambda a: (a > 0) - (a < 0), "not": lambda a: ~a,
-    "popcnt": lambda a: (a % 16).bit_count(), "count_leading_zeros": lambda a: 4 - (a % 16).bit_length(),
+    "negate": lambda a, w: -a, "abs": lambda a, w: abs(a), "sign": lambda a, w: (a > 0) - (a < 0),
+    "not": lambda a, w: ~a, "popcnt": lambda a, w: (a % (1 << w)).bit_count(),
+    "count_leading_zeros": lambda a, w: w - (a % (1 << w)).bit_length(),
 }  # fmt: skip
 
 
 def _nibbles_apply(fn, dtype: np.dtype, *xs: np.ndarray) -> np.ndarray:
-    """``fn`` on the Python ints of each element (NumPy broadcasting), the
-    result wrapped to 4 bits."""
+    """``fn`` on the Python ints of each element (NumPy broadcasting) and the
+    width, the result wrapped to that width."""
     xs = np.broadcast_arrays(*[np.asarray(x).astype(np.int64) for x in xs])
-    flat = [_nibble(fn(*(int(v) for v in vs)), dtype) for vs in zip(*(x.ravel() for x in xs))]
+    w = _width(dtype)
+    flat = [_nibble(fn(*(int(v) for v in vs), w), dtype) for vs in zip(*(x.ravel() for x in xs))]
     return np.array(flat, np.int64).reshape(xs[0].shape).astype(dtype)
 
 
@@ -514,10 +528,10 @@ def oracle_convert(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
         x = x.astype(np.int64)
     if dtype in NIBBLE_DTYPES:
         if is_float_dtype(x.dtype):  # truncated, NaN 0, saturated at the range
-            low, high = (-8, 7) if dtype.name == "int4" else (0, 15)
+            low, high = int(iinfo(dtype).min), int(iinfo(dtype).max)
             t = np.trunc(x.astype(np.float64))
             return np.clip(np.where(np.isnan(t), 0, t), low, high).astype(np.int64).astype(dtype)
-        return _nibbles_apply(int, dtype, x.astype(np.int64))  # the low four bits
+        return _nibbles_apply(lambda v, w: v, dtype, x.astype(np.int64))  # the low bits
     with np.errstate(all="ignore"):
         if dtype == np.bool_:
             return np.asarray(x != 0)
