@@ -763,7 +763,8 @@ def owned(x: np.ndarray) -> np.ndarray:
 
 def convert_into(out: np.ndarray, x: np.ndarray) -> None:
     """``bcast.convert`` with bcast's semantics, written into ``out``."""
-    if out.dtype.kind in "iu" and is_float_dtype(x.dtype) or NIBBLE_DTYPES.keys() & {out.dtype, x.dtype}:
+    if (out.dtype.kind in "iu" and is_float_dtype(x.dtype) or NIBBLE_DTYPES.keys() & {out.dtype, x.dtype}
+            or numerics.NARROW_FLOAT_DTYPES & {out.dtype, x.dtype}):  # (ml_dtypes casts f64 to them twice)
         out[...] = numerics.convert(x, out.dtype)
     elif out.dtype == np.bool_:
         np.not_equal(x, 0, out=out)
