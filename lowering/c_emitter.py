@@ -521,7 +521,7 @@ def wide_unsigned(bits: int) -> str:
 
 
 def signed_type(bits: int) -> str:
-    return "int8_t" if bits == 1 else f"int{bits}_t"
+    return "int8_t" if bits in (1, *SUB_BYTE_WIDTHS) else f"int{bits}_t"
 
 
 def strides(shape: Iterable[int]) -> list[int]:
@@ -1792,6 +1792,8 @@ class FunctionEmitter:
             sb = width(src)
             signed = (f"(-(int8_t)({x}))" if sb == 1 else f"bcast_sext({x}, {sb})" if sb in SUB_BYTE_WIDTHS
                       else f"({signed_type(sb)}){x}")
+            if _is_nibble(dst):  # i2 -> i4: the low bits of the sign-extended value
+                return f"bcast_nibble((uint32_t){signed}, {width(dst)})"
             if name == "arith.extsi" or isinstance(dst, IntegerType | IndexType):
                 return f"({dt})({wide_signed(dst)}){signed}"
             return f"({dt}){signed}"
