@@ -80,7 +80,7 @@ def _executable(text: str):
     per text: tests run one module on several inputs)."""
     from jax.extend.backend import get_backend
 
-    if (crash := next((t for t in XLA_CPU_CRASHES if re.search(rf"\b{t}\b", text)), None)) is not None:
+    if (crash := next((t for t in XLA_CPU_CRASHES if t in text), None)) is not None:
         raise BcastError(f"error: XLA's CPU backend does not compile {crash}: it fails or aborts the "
                          "process (jaxlib 0.10.2), so bcast does not hand it such a module")
     backend = get_backend("cpu")
