@@ -406,8 +406,15 @@ def _nibbles_apply(fn, dtype: np.dtype, *xs: np.ndarray) -> np.ndarray:
     return np.array(flat, np.int64).reshape(xs[0].shape).astype(dtype)
 
 
+def _narrow_float(dtype: np.dtype) -> bool:
+    """An f8/f6/f4 dtype: computed in f32 and rounded once (docs/semantics.md)."""
+    return is_float_dtype(dtype) and finfo(dtype).bits < 16
+
+
 def oracle_binary(op: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """``op`` on two arrays of the same (promoted) dtype, NumPy broadcasting."""
+    if _narrow_float(x.dtype):
+        return oracle_binary(op, x.astype(np.float32), y.astype(np.float32)).astype(x.dtype)
     if x.dtype in NIBBLE_DTYPES:
         return _nibbles_apply(NIBBLE_BINARY[op], x.dtype, x, y)
     integer = x.dtype.kind in "iub"
@@ -496,6 +503,8 @@ def _popcount(x: np.ndarray) -> np.ndarray:
 
 
 def oracle_unary(op: str, x: np.ndarray) -> np.ndarray:
+    if _narrow_float(x.dtype):
+        return oracle_unary(op, x.astype(np.float32)).astype(x.dtype)
     if x.dtype in NIBBLE_DTYPES:
         return _nibbles_apply(NIBBLE_UNARY[op], x.dtype, x)
     with np.errstate(all="ignore"):
@@ -523,7 +532,35 @@ def oracle_unary(op: str, x: np.ndarray) -> np.ndarray:
     return _wrap(out, x.dtype)
 
 
+def _round_once(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """f64 values rounded once to a narrow float: xDSL's encoder (an exact
+    round to nearest even of each Python float) where it has the value,
+    ml_dtypes' cast (through f32) for zeros, NaN, infinities, overflow and
+    f8E8M0FNU strictly between 2**-127 and 2**-126 (where bcast follows ml_dtypes:
+    docs/semantics.md)."""
+    from bcast.ir.types import element_type, NUMPY_DTYPES
+
+    name = next(n for n, d in NUMPY_DTYPES.items() if np.dtype(d) == dtype)
+    with np.errstate(over="ignore"):
+        out = x.astype(np.float32).astype(dtype)
+    bits = out.view(np.uint8).copy()
+    limit = float(finfo(dtype).max)
+    for i, v in enumerate(x.reshape(-1).tolist()):
+        if pymath.isfinite(v) and v != 0 and abs(v) <= limit and not (name == "f8E8M0FNU" and (v < 0 or 2.0**-127 < v < 2.0**-126)):
+            bits.reshape(-1)[i] = element_type(name).encode_bits(v)
+    return bits.view(dtype)
+
+
 def oracle_convert(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    if _narrow_float(dtype) and x.dtype != np.bool_:  # from f32 and narrower, exact first; else once
+        wide = x.astype(np.float64)
+        if is_float_dtype(x.dtype) and finfo(x.dtype).bits <= 32:
+            with np.errstate(over="ignore"):
+                return x.astype(np.float32).astype(dtype)
+        return _round_once(wide, dtype)
+    if _narrow_float(x.dtype) and is_float_dtype(dtype):
+        with np.errstate(over="ignore"):
+            return x.astype(np.float32).astype(dtype)
     if x.dtype in NIBBLE_DTYPES:  # its value, exactly in int64, then as from int64
         x = x.astype(np.int64)
     if dtype in NIBBLE_DTYPES:
