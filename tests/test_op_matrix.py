@@ -447,6 +447,9 @@ DEVIATIONS = [  # (the first that matches counts: the target's refusal of i4 com
             "is not specified (ml_dtypes gives -0 for NaN and +0 for -NaN, XLA -0: docs/semantics.md)",
             ignore=lambda operands, want: want.astype(np.float32) == 0)
       for types, rows in (("f4E2M1FN", "*"), ("*", "convert.f4E2M1FN"))),
+    Known("stablehlo-xla", "f8E3M4", "sqrt", "XLA's sqrt on f8E3M4 is not correctly rounded at 15.5: sqrt is "
+          "3.93700 (below the midpoint 3.9375), XLA gives 4, not 3.875 (docs/stablehlo.md)",
+          ignore=lambda operands, want: operands[0].astype(np.float32) == 15.5),
     Known("stablehlo-xla", "*i2", "arg*", "XLA's CPU compiler fails the two-input reduce of argmax/argmin on i2 "
           "(a RET_CHECK in reduce_decomposer: the operands' layouts differ; docs/stablehlo.md)",
           raises="XLA does not compile"),
