@@ -158,8 +158,10 @@ def print_module(module: ModuleOp, generic: bool = False, debuginfo: bool = Fals
     """MLIR text; ``-t mlir`` and the ``--print-between-passes`` dumps share
     it, so ``--print-op-generic`` and ``--print-debuginfo`` apply to both
     (as in mlir-opt)."""
+    from bcast.lowering.stablehlo_emitter import NarrowFloatPrinter
+
     out = StringIO()
-    Printer(stream=out, print_generic_format=generic, print_debuginfo=debuginfo).print_op(module)
+    NarrowFloatPrinter(stream=out, print_generic_format=generic, print_debuginfo=debuginfo).print_op(module)
     return out.getvalue() + "\n"
 
 
