@@ -113,6 +113,14 @@ NARROW_FLOATS_REFUSED = ["the loop IR and the c backend do not compute the 8-, 6
                          "reference and numpy backends do (or convert them to f32 first)"]
 """Why ``bcast-lower-to-loops`` refuses ``rules.NARROW_FLOATS`` (docs/c-backend.md)."""
 
+COMPLEX_REFUSED = ["the loop IR and the c backend have no complex values; the reference, numpy and "
+                   "array-api backends compute complex<f32> and complex<f64> (docs/c-backend.md, \"Complex numbers\")"]
+"""Why ``bcast-lower-to-loops`` refuses complex element types (docs/c-backend.md)."""
+
+LOOPS_REFUSED = (*rules.NARROW_FLOATS, *rules.COMPLEX_PARTS)
+"""The element types the loop IR does not compute: one located refusal
+(``check_element_types``), its note by the type's family."""
+
 
 def storage_type(element: str) -> Attribute:
     """The signless MLIR type that holds an element (``ui8`` -> ``i8``)."""
@@ -3030,15 +3038,6 @@ class ModuleLowering:
         name = f"__constant_{function}_{n}"
         self.names.add(name)
         return name
-
-
-COMPLEX_REFUSED = ["the loop IR and the c backend have no complex values; the reference, numpy and "
-                   "array-api backends compute complex<f32> and complex<f64> (docs/c-backend.md, \"Complex numbers\")"]
-"""Why ``bcast-lower-to-loops`` refuses complex element types (docs/c-backend.md)."""
-
-LOOPS_REFUSED = (*rules.NARROW_FLOATS, *rules.COMPLEX_PARTS)
-"""The element types the loop IR does not compute: one located refusal
-(``check_element_types``), its note by the type's family."""
 
 
 @dataclass(frozen=True)

@@ -181,7 +181,12 @@ def _tolerance(dtype: np.dtype) -> tuple[float, float]:
 def _float_tolerance(program: Program, dtype: np.dtype) -> tuple[float, float]:
     """The tolerance of the narrowest float type the program computes in: an
     f64 result converted from an f32 ``rsqrt`` carries f32's error (backends
-    may differ there by an ulp of f32)."""
+    may differ there by an ulp of f32). A complex result's is its parts';
+    an f8/f6/f4 result's one ulp of its type (computed in f32, rounded once)."""
+    if dtype.kind == "c":
+        dtype = np.dtype(dtype.type(0).real.dtype)
+    if _narrow_float(dtype):
+        return float(finfo(dtype).eps), 0.0
     narrowest = min((itemsize for name, itemsize in (("f16", 2), ("f32", 4)) if name in program.text),
                     default=dtype.itemsize)
     return _tolerance(np.dtype(f"f{min(narrowest, dtype.itemsize)}"))
@@ -190,7 +195,7 @@ def _float_tolerance(program: Program, dtype: np.dtype) -> tuple[float, float]:
 def assert_results(program: Program, results) -> None:
     """``results`` (an array or a tuple of arrays) equal ``program.expected``:
     same dtypes and shapes, bit-exact for integers and booleans, close (NaN
-    equal to NaN) for floats."""
+    equal to NaN) for floats and complex values."""
     if not isinstance(results, (tuple, list)):
         results = (results,)
     assert len(results) == len(program.expected), (len(results), len(program.expected))
@@ -201,8 +206,10 @@ def assert_results(program: Program, results) -> None:
         bound = program.bounds[i] if i < len(program.bounds) else None
         if is_float_dtype(want.dtype) and bound is not None:
             _assert_within_bound(got, want, bound, f"result {i}")
-        elif is_float_dtype(want.dtype):
+        elif is_float_dtype(want.dtype) or want.dtype.kind == "c":
             rtol, atol = _float_tolerance(program, want.dtype)
+            if _narrow_float(want.dtype):  # (NumPy's allclose does not take ml_dtypes' arrays)
+                got, want = got.astype(np.float32), want.astype(np.float32)
             np.testing.assert_allclose(got, want, rtol=rtol, atol=atol, equal_nan=True,
                                        err_msg=f"result {i}")
         else:
