@@ -505,8 +505,9 @@ DEVIATIONS = [  # (the first that matches counts: the target's refusal of i4 com
       for backend in NARROW_REFUSERS for rows in ("convert.f[864]E*", "bitcast_convert.f[864]E*")),
     *(Known("stablehlo-xla", "f8E8M0FNU", row, "XLA expands chlo's asin/asinh step by step in f8E8M0FNU "
             "itself (powers of two, no 0), not in f32 rounded once: asin(1) is NaN (1 - 1*1 has no value), "
-            "asinh(2) is 2, not 1 (measured, jaxlib 0.10.2; docs/stablehlo.md)",
-            ignore=lambda operands, want, at=at: operands[0].astype(np.float32) == at)
+            "asinh(2) is 2, not 1 (measured, jaxlib 0.10.2; docs/stablehlo.md); its 2^-127 flushed (below)",
+            ignore=lambda operands, want, at=at: (operands[0].astype(np.float32) == at)
+            | _below_f32_normal(operands, want))
       for row, at in (("asin", 1.0), ("asinh", 2.0))),
     Known("stablehlo-xla", "f8E8M0FNU", "*", "XLA flushes f32 subnormals, and f8E8M0FNU's 2^-127 is one: flushed to "
           "0, which f8E8M0FNU lacks, it becomes NaN (docs/stablehlo.md)", ignore=_below_f32_normal),
