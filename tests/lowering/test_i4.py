@@ -277,7 +277,7 @@ def test_random_chains_agree_on_every_backend(chain) -> None:
     the int64 oracle's."""
     t, shape, steps, seed = chain
     ty = f"tensor<{'x'.join(map(str, shape))}x{t}>"
-    names, lines, oracle = ["%x", "%y", "%z"], [], []
+    names, lines = ["%x", "%y", "%z"], []
     rng = np.random.default_rng(seed)
     args = [wrap(rng.integers(-8, 16, shape), t) for _ in range(3)]
     known = [a.astype(np.int64) for a in args]
