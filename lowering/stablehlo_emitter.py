@@ -517,8 +517,21 @@ class FunctionEmitter:
         ``info``): ``@lapack_sgetrf_ffi`` / ``@lapack_spotrf_ffi`` (``d`` for
         f64), the batch count in ``mhlo.frontend_attributes``, ``uplo`` in
         ``mhlo.backend_config``, the matrices column-major (``operand_layouts``),
-        the pivots and ``info`` row-major (docs/ir.md, "lu")."""
-        rank = len(flat_type_shape(op.a.type))
+        the pivots and ``info`` row-major (docs/ir.md, "lu").
+
+        An empty matrix (a size-0 dim) calls no routine: its factors are
+        itself, its pivots empty and its ``info`` 0, as LAPACK's; XLA's CPU
+        runtime dies of SIGFPE running these calls on a 0x0 matrix whose
+        ``info`` is read (JAX's own exports read it only over empty results,
+        which XLA removes)."""
+        shape = flat_type_shape(op.a.type)
+        rank = len(shape)
+        if 0 in shape:
+            self.values[op.results[0]] = a
+            for old in op.results[1:]:
+                t = flat_type(old.type)
+                self.values[old] = self.constant(np.zeros(t.get_shape(), NUMPY_DTYPES[_element(t)]), t)
+            return
         routine = "getrf" if isinstance(op, bc.LuOp) else "potrf"
         target = f"lapack_{'s' if _element(op.a.type) == 'f32' else 'd'}{routine}_ffi"
         config = {} if routine == "getrf" else {

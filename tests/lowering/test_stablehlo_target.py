@@ -98,10 +98,6 @@ def test_there_are_many_exported_programs():
 
 
 XLA_ABORTS = {
-    "lapack.mlir:1:@cholesky":
-        "XLA's CPU runtime dies of a floating point exception (SIGFPE) running this lapack_spotrf_ffi call "
-        "on the test's random (not positive definite) batch (jaxlib 0.10.2); tests/lowering/test_lapack.py "
-        "checks bcast's cholesky against XLA on its own inputs",
     "lower_to_loops_reduce_window_body.mlir:0:@running_argmax":
         "XLA's CPU compiler aborts the process on this two-input reduce_window of a 1000-place window "
         "(jaxlib 0.10.2; test_reduce_window_inputs.py checks it against an oracle instead)",
