@@ -263,6 +263,7 @@ class NarrowFloatPrinter(ExactPrinter):
     other float is the one its FileCheck tests read)."""
 
     EXACT = NARROW_FLOAT_TYPES
+    GENERIC = ()  # (bcast's MLIR output prints every op as xdsl-opt does)
 
 
 def dense_value(array: np.ndarray, t: TensorType) -> DenseIntOrFPElementsAttr:
