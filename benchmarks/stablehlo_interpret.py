@@ -93,12 +93,11 @@ DTYPES = {
     "f16": np.float16, "f32": np.float32, "f64": np.float64,
     "complex<f32>": np.complex64, "complex<f64>": np.complex128,
 }  # fmt: skip
-try:  # bf16, i4, i2 and the f8/f6/f4 values are ml_dtypes' (bcast reads them only with it)
+try:  # bf16 values are ml_dtypes' (bcast reads bf16 only with it)
     import ml_dtypes
 
-    from bcast.ir.types import ML_DTYPES_NAMES
-
-    DTYPES.update({name: getattr(ml_dtypes, ml) for name, ml in ML_DTYPES_NAMES.items()})  # sub-byte: one per byte
+    DTYPES["bf16"] = ml_dtypes.bfloat16
+    DTYPES["i4"], DTYPES["ui4"] = ml_dtypes.int4, ml_dtypes.uint4  # values -8..7 and 0..15, one per byte
 except ImportError:
     pass
 """Element types whose expected values the runner reads (bcast's element
@@ -376,9 +375,7 @@ def _scalar(token: str, element: str):
         if dtype.kind == "b":
             return np.array(bool(bits))
         return np.array(bits, dtype=f"u{dtype.itemsize}").view(dtype)
-    if dtype.kind == "f" or dtype.name.startswith(("bfloat16", "float")):  # ml_dtypes: kind V
-        if element == "f8E8M0FNU" and float(token) <= 0:  # no zero, no sign: MLIR reads 0 as the smallest value
-            return np.array(0, np.uint8).view(dtype)
+    if dtype.kind == "f" or dtype.name == "bfloat16":  # ml_dtypes: kind V
         return np.array(float(token)).astype(dtype)
     if dtype.kind == "b":
         return np.array(int(token) != 0)

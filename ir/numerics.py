@@ -20,7 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from bcast.ir import rules, scalar, special
-from bcast.ir.types import NIBBLE_DTYPES, NUMPY_DTYPES, finfo, has_infinity, iinfo, is_complex_dtype, is_float_dtype
+from bcast.ir.types import NIBBLE_DTYPES, NUMPY_DTYPES, iinfo, is_complex_dtype, is_float_dtype
 
 _ERR = dict(all="ignore")
 
@@ -45,13 +45,12 @@ def element_of(x: np.ndarray) -> str:
 def _as(x: np.ndarray, kind: str) -> np.ndarray:
     """``x``'s bits read as signed (``"s"``) or unsigned (``"u"``) integers:
     arith's primitives are signless, NumPy's ufuncs read the dtype. A
-    sub-byte value becomes a byte: its bits sign-extended (``"s"``) or
+    4-bit value becomes a byte: its nibble sign-extended (``"s"``) or
     zero-extended (``"u"``), which ``_narrow`` wraps back."""
     if x.dtype == np.bool_:
         return x
     if x.dtype in NIBBLE_DTYPES:
-        width = rules.bit_width(element_of(x))
-        return x.view(NUMPY_DTYPES[f"{'i' if kind == 's' else 'ui'}{width}"]).astype(np.int8 if kind == "s" else np.uint8)
+        return x.view(NUMPY_DTYPES["i4" if kind == "s" else "ui4"]).astype(np.int8 if kind == "s" else np.uint8)
     return x.view(np.dtype(f"{'i' if kind == 's' else 'u'}{x.dtype.itemsize}"))
 
 
@@ -211,8 +210,6 @@ class NumpyScalars:
         if name == "arith.bitcast":
             return x.view(dtype)
         x = _as(x, source) if source and (x.dtype.kind in "iub" or x.dtype in NIBBLE_DTYPES) else x
-        if dtype in NARROW_FLOAT_DTYPES and x.dtype.itemsize > 4 or x.dtype.kind in "iu" and dtype in NARROW_FLOAT_DTYPES:
-            return to_narrow_float(x, dtype)
         return x.astype(dtype)
 
     def loop(self, trips, inits, body):
@@ -223,26 +220,6 @@ class NumpyScalars:
 
 
 _SCALARS = NumpyScalars()
-
-NARROW_FLOAT_DTYPES = frozenset(np.dtype(NUMPY_DTYPES[name]) for name in rules.NARROW_FLOATS if name in NUMPY_DTYPES)
-
-
-def to_narrow_float(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
-    """``x`` (f64 or integers) rounded once to a narrow float: ml_dtypes
-    casts through ``float``, which rounds twice (``1.0625 + 2**-40`` became
-    1.0, not 1.125, in f8E4M3FN). Rounded to odd in ``f32`` first (an inexact
-    result gets its last bit set, so the second rounding sees it is not a
-    tie; 24 bits hold the narrow significand and two more), then to the
-    narrow type, which is one correct rounding (docs/semantics.md, "Narrow
-    floats"). Integers go through ``f64``, exact below 2**53."""
-    wide = x.astype(np.float64)
-    with np.errstate(**_ERR):
-        single = wide.astype(np.float32)
-        inexact = np.isfinite(wide) & np.isfinite(single) & (single.astype(np.float64) != wide)
-        toward_zero = np.where(np.abs(single.astype(np.float64)) > np.abs(wide),
-                               np.nextafter(single, np.float32(0)), single)  # fmt: skip
-        odd = (toward_zero.view(np.uint32) | np.uint32(1)).view(np.float32)
-    return np.where(inexact, odd, single).astype(dtype)
 
 
 def _run(definition, xs):
@@ -351,29 +328,22 @@ REDUCTIONS = {
 logical ones on booleans)."""
 
 
-def reduction_identity(kind: str, dtype, into=None) -> np.ndarray:
+def reduction_identity(kind: str, dtype) -> np.ndarray:
     """The value reducing zero elements gives (XLA's ``reduce``, where NumPy's
-    ``max`` of nothing raises): the kind's identity of ``dtype``, held in
-    ``into`` (default ``dtype``; the accumulator, for a type summed wider).
-    A float without infinities starts ``maximum`` at its lowest finite
-    value and ``minimum`` at its highest (JAX's choice); f8E8M0FNU has no 0,
-    so its sum starts at the accumulator's 0 (docs/semantics.md, "Narrow floats")."""
+    ``max`` of nothing raises): the kind's identity in ``dtype``."""
     dtype = np.dtype(dtype)
-    into = dtype if into is None else np.dtype(into)
     if kind in ("maximum", "minimum"):
         if is_float_dtype(dtype):
-            info = finfo(dtype)
-            low, high = (-np.inf, np.inf) if has_infinity(dtype) else (float(info.min), float(info.max))
-            value = low if kind == "maximum" else high
+            value = -np.inf if kind == "maximum" else np.inf
         else:
             info = iinfo(dtype)
             value = info.min if kind == "maximum" else info.max
-        return np.array(value, into)
+        return np.array(value, dtype)
     if kind == "and":
         if dtype in NIBBLE_DTYPES:
-            return np.array(-1, np.int8).astype(dtype).astype(into)  # all the bits
-        return np.invert(np.zeros((), dtype)).astype(into)  # all ones (True for i1)
-    return np.array(1 if kind == "multiply" else 0, into)
+            return np.array(-1, np.int8).astype(dtype)  # all four bits
+        return np.invert(np.zeros((), dtype))  # all ones (True for i1)
+    return np.array(1 if kind == "multiply" else 0, dtype)
 
 
 def reduce(kind: str, x, dims, keepdims: bool = False, out: np.ndarray | None = None) -> np.ndarray:
@@ -391,7 +361,7 @@ def reduce(kind: str, x, dims, keepdims: bool = False, out: np.ndarray | None = 
     with np.errstate(**_ERR):  # (an f16 sum may overflow when rounded back)
         result = ufunc.reduce(
             x.astype(acc, copy=False), axis=tuple(dims), dtype=acc, keepdims=keepdims,
-            initial=reduction_identity(kind, x.dtype, acc)[()], out=out if direct else None,
+            initial=reduction_identity(kind, x.dtype).astype(acc)[()], out=out if direct else None,
         )  # fmt: skip
         if out is None:
             return np.asarray(result).astype(x.dtype, copy=False)
@@ -681,7 +651,7 @@ def reduce_window(kind: str, x, init, window: Sequence[int], strides: Sequence[i
     acc = _accumulator(x.dtype)
     with np.errstate(**_ERR):
         folded = REDUCTIONS[kind].reduce(views.astype(acc, copy=False), axis=tuple(range(x.ndim, 2 * x.ndim)),
-                                         dtype=acc, initial=reduction_identity(kind, x.dtype, acc)[()])
+                                         dtype=acc, initial=reduction_identity(kind, x.dtype).astype(acc)[()])
         return np.array(REDUCTIONS[kind](folded, init.astype(acc)), dtype=acc).astype(x.dtype, copy=False)
 
 

@@ -1484,33 +1484,18 @@ def check_in_bounds(index: int, size: int, position: int, iab: bool) -> None:
 # Element types: kinds and the Array API promotion table
 # --------------------------------------------------------------------------
 
-NARROW_FLOATS = (
-    "f8E4M3FN", "f8E5M2", "f8E4M3FNUZ", "f8E5M2FNUZ", "f8E4M3B11FNUZ", "f8E3M4", "f8E4M3", "f8E8M0FNU",
-    "f6E2M3FN", "f6E3M2FN",
-    "f4E2M1FN",
-)  # fmt: skip
-"""The 8-, 6- and 4-bit floats of quantized ML (StableHLO's and JAX's,
-``ml_dtypes``' float8_e4m3fn ... float4_e2m1fn), spelled as MLIR spells
-them: ``f<bits>E<exponent bits>M<mantissa bits>``, ``FN`` finite (no
-infinity), ``UZ`` unsigned zero (no -0, one NaN), ``B11`` bias 11, ``FNU``
-no sign. One byte each in memory; every op computes in ``f32`` and rounds
-once (docs/semantics.md, "Narrow floats")."""
-
 ELEMENT_TYPES = (
     "i1", "i8", "i16", "i32", "i64",
     "ui8", "ui16", "ui32", "ui64",
     "f16", "f32", "f64",
     "bf16",
     "i4", "ui4",
-    "i2", "ui2",
-    *NARROW_FLOATS,
     "complex<f32>", "complex<f64>",
 )  # fmt: skip
 """bcast's element types. ``bf16`` (bfloat16: f32's exponent, 8 significand
 bits) is JAX's mixed-precision type; NumPy holds it as ``ml_dtypes.bfloat16``
-(docs/semantics.md, "bf16"). ``i4``/``ui4`` and ``i2``/``ui2`` are JAX's
-quantized-weight integers, ``ml_dtypes.int4``/``uint4``/``int2``/``uint2``
-(docs/semantics.md, "i4 and ui4"); ``NARROW_FLOATS`` its quantized floats.
+(docs/semantics.md, "bf16"). ``i4``/``ui4`` are JAX's quantized-weight
+integers, ``ml_dtypes.int4``/``uint4`` (docs/semantics.md, "i4 and ui4").
 ``complex<f32>``/``complex<f64>`` are NumPy's and JAX's complex64/complex128,
 named as MLIR writes them (docs/semantics.md, "Complex numbers")."""
 
@@ -1525,34 +1510,26 @@ def complex_of(part: str) -> str:
     float-complex promotion and ``stablehlo.complex``'s result)."""
     return "complex<f64>" if part == "f64" else "complex<f32>"
 
-NIBBLES = ("i4", "ui4", "i2", "ui2")
-"""The sub-byte integers (4 and 2 bits): one per byte in memory, computed
-in a wider integer and wrapped back to their width after every op, on every
-backend (``storage``)."""
+NIBBLES = ("i4", "ui4")
+"""The 4-bit integers: one per byte in memory, computed in a wider integer
+and wrapped back to 4 bits after every op, on every backend (``storage``)."""
 
 
 def storage(t: str) -> str:
-    """The byte-wide integer a sub-byte integer is computed in (``i8``/``ui8``:
+    """The byte-wide integer a 4-bit type is computed in (``i8``/``ui8``:
     the value sign- or zero-extended); every other type is its own."""
-    if t in NIBBLES:
-        return "ui8" if t.startswith("ui") else "i8"
-    return t
-
+    return {"i4": "i8", "ui4": "ui8"}.get(t, t)
 
 HALF_FLOATS = ("f16", "bf16")
 """The 16-bit floats: every backend computes their math functions and
 reductions in ``f32`` and rounds each result once (``accumulator``)."""
 
-IN_F32 = HALF_FLOATS + NARROW_FLOATS
-"""The floats narrower than ``f32``: their math functions, reductions and
-contractions are computed in ``f32`` and each result rounded once."""
-
 
 def accumulator(t: str) -> str:
     """The element type ``t`` is summed, multiplied and folded in: ``f32``
-    for the floats narrower than it (rounded once at the end, as XLA's CPU
-    backend does), else ``t`` itself (integers wrap)."""
-    return "f32" if t in IN_F32 else t
+    for the 16-bit floats (rounded once at the end, as XLA's CPU backend
+    does), else ``t`` itself (integers wrap)."""
+    return "f32" if t in HALF_FLOATS else t
 
 
 def kind(t: str) -> Literal["bool", "signed", "unsigned", "float", "complex"]:
@@ -1571,8 +1548,6 @@ def bit_width(t: str) -> int:
     """Bits of one value (a complex value's two parts together)."""
     if t in COMPLEX_PARTS:
         return 2 * bit_width(COMPLEX_PARTS[t])
-    if t in NARROW_FLOATS:
-        return int(t[1])  # f8E4M3FN: 8
     return 1 if t == "i1" else int(t.lstrip("uibf"))
 
 
@@ -1584,12 +1559,6 @@ def promote_types(a: str, b: str) -> str:
     if a == b:
         return a
     ka, kb = kind(a), kind(b)
-    if (a in NARROW_FLOATS or b in NARROW_FLOATS) and {ka, kb} <= {"float", "complex"}:
-        # JAX's lattice has no implicit path to or from them (docs/semantics.md, "Narrow floats")
-        raise RuleError(
-            f"element types {a} and {b} do not promote (a narrow float mixes with no other float or complex type)",
-            ["insert an explicit bcast.convert to choose the common type"],
-        )
     if "complex" in (ka, kb) and {ka, kb} <= {"float", "complex"}:
         parts = [COMPLEX_PARTS.get(t, t) for t in (a, b)]
         return complex_of("f64" if "f64" in parts else "f32")

@@ -108,8 +108,8 @@ def _integer(name: str) -> OnePrimitive:
 
 @dataclass(frozen=True)
 class MathFunction:
-    """A ``math`` function of floats; the floats narrower than ``f32``
-    (``rules.IN_F32``) are computed in ``f32`` and rounded once."""
+    """A ``math`` function of floats; ``f16`` and ``bf16`` are computed in
+    ``f32`` and rounded once."""
 
     primitive: str
     complex: str | Composite | None = None
@@ -121,7 +121,7 @@ class MathFunction:
             if isinstance(self.complex, Composite):
                 return self.complex(b, element, *xs)
             return b.apply(self.complex, *xs)
-        if element not in rules.IN_F32:
+        if element not in rules.HALF_FLOATS:
             return b.apply(self.primitive, *xs)
         wide = [b.cast("arith.extf", x, "f32") for x in xs]
         return b.cast("arith.truncf", b.apply(self.primitive, *wide), element)
@@ -134,9 +134,6 @@ class Composite:
     build: Definition
 
     def __call__(self, b: Scalars, element: str, *xs: Value) -> Value:
-        if element in rules.NARROW_FLOATS:  # as if exact, rounded once (docs/semantics.md, "Narrow floats")
-            wide = [b.cast("arith.extf", x, "f32") for x in xs]
-            return b.cast("arith.truncf", self.build(b, "f32", *wide), element)
         return self.build(b, element, *xs)
 
 
@@ -755,16 +752,14 @@ def convert(b: Scalars, source: str, target: str, x: Value) -> Value:
         return x
     if "complex" in (skind, tkind):
         return _convert_complex(b, source, target, x)
-    if skind == "float" and source in rules.NARROW_FLOATS and tkind != "float":  # exactly in f32 (f8E8M0FNU has no 0)
-        x, source = b.cast("arith.extf", x, "f32"), "f32"
     if target == "i1":
         zero = b.const(0, source)
         return b.cmpf("une", x, zero) if skind == "float" else b.cmpi("ne", x, zero)
     if skind == "float" and tkind == "float":
-        if source in rules.IN_F32 and target in rules.IN_F32:  # neither holds the other: through f32, exact then rounded once
+        if {source, target} == set(rules.HALF_FLOATS):  # neither holds the other: through f32, exact then rounded once
             return b.cast("arith.truncf", b.cast("arith.extf", x, "f32"), target)
         wider = rules.bit_width(target) > rules.bit_width(source)
-        if wider and source in rules.IN_F32 and source != "f16" and target != "f32":  # exactly, through f32
+        if wider and source == "bf16" and target != "f32":  # bf16 is f32's high half: widened through it, exactly
             x = b.cast("arith.extf", x, "f32")
         return b.cast("arith.extf" if wider else "arith.truncf", x, target)
     if tkind == "float":

@@ -30,8 +30,7 @@ from bcast.ir.types import element_name, split_type
 
 SUPPORTED = (
     "function arguments and results must be ranked tensors (possibly nested; "
-    "dims static, dynamic or bounded) of i1, i2, i4, i8..i64, ui2, ui4, ui8..ui64, f16, f32, f64, bf16, an f8/f6/f4 float, "
-    "complex<f32> or complex<f64>, or index"
+    "dims static, dynamic or bounded) of i1, i4, i8..i64, ui4, ui8..ui64, f16, f32, f64, bf16, complex<f32> or complex<f64>, or index"
 )
 
 

@@ -12,17 +12,6 @@ from xdsl.dialects.builtin import (
     BFloat16Type,
     ComplexType,
     DenseArrayBase,
-    Float4E2M1FNType,
-    Float6E2M3FNType,
-    Float6E3M2FNType,
-    Float8E3M4Type,
-    Float8E4M3B11FNUZType,
-    Float8E4M3FNType,
-    Float8E4M3FNUZType,
-    Float8E4M3Type,
-    Float8E5M2FNUZType,
-    Float8E5M2Type,
-    Float8E8M0FNUType,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -50,33 +39,15 @@ from bcast.ir.rules import (
     levels_dynamic,
 )
 
-_FLOATS = {
-    "f16": Float16Type, "f32": Float32Type, "f64": Float64Type, "bf16": BFloat16Type,
-    "f8E4M3FN": Float8E4M3FNType, "f8E5M2": Float8E5M2Type, "f8E4M3FNUZ": Float8E4M3FNUZType,
-    "f8E5M2FNUZ": Float8E5M2FNUZType, "f8E4M3B11FNUZ": Float8E4M3B11FNUZType, "f8E3M4": Float8E3M4Type,
-    "f8E4M3": Float8E4M3Type, "f8E8M0FNU": Float8E8M0FNUType, "f6E2M3FN": Float6E2M3FNType,
-    "f6E3M2FN": Float6E3M2FNType, "f4E2M1FN": Float4E2M1FNType,
-}  # fmt: skip
-"""bcast's float element names -> xDSL's types (``rules.NARROW_FLOATS`` included)."""
+_FLOATS = {"f16": Float16Type, "f32": Float32Type, "f64": Float64Type, "bf16": BFloat16Type}
 
 try:  # NumPy has no bfloat16; ml_dtypes (which jax installs) adds it
     import ml_dtypes
 except ImportError:  # pragma: no cover - exercised by a test that hides the module
     ml_dtypes = None
 
-NEEDS_ML_DTYPES = ["bf16, i4, ui4, i2, ui2 and the f8/f6/f4 arrays need the ml_dtypes package "
-                   "(pip install 'bcast[bf16]' or pip install ml_dtypes)"]
-"""The hint of the one refusal of ``bf16``, the sub-byte integers and the
-narrow floats without ml_dtypes (``split_type``)."""
-
-ML_DTYPES_NAMES = {
-    "bf16": "bfloat16", "i4": "int4", "ui4": "uint4", "i2": "int2", "ui2": "uint2",
-    "f8E4M3FN": "float8_e4m3fn", "f8E5M2": "float8_e5m2", "f8E4M3FNUZ": "float8_e4m3fnuz",
-    "f8E5M2FNUZ": "float8_e5m2fnuz", "f8E4M3B11FNUZ": "float8_e4m3b11fnuz", "f8E3M4": "float8_e3m4",
-    "f8E4M3": "float8_e4m3", "f8E8M0FNU": "float8_e8m0fnu", "f6E2M3FN": "float6_e2m3fn",
-    "f6E3M2FN": "float6_e3m2fn", "f4E2M1FN": "float4_e2m1fn",
-}  # fmt: skip
-"""bcast's element types that NumPy lacks -> their ml_dtypes (and JAX) names."""
+NEEDS_ML_DTYPES = ["bf16, i4 and ui4 arrays need the ml_dtypes package (pip install 'bcast[bf16]' or pip install ml_dtypes)"]
+"""The hint of the one refusal of ``bf16``, ``i4`` and ``ui4`` without ml_dtypes (``split_type``)."""
 
 NUMPY_DTYPES = {
     "i1": np.bool_,
@@ -91,15 +62,16 @@ NUMPY_DTYPES = {
     "f16": np.float16,
     "f32": np.float32,
     "f64": np.float64,
-    **({name: getattr(ml_dtypes, ml) for name, ml in ML_DTYPES_NAMES.items()} if ml_dtypes is not None else {}),
+    **({"bf16": ml_dtypes.bfloat16} if ml_dtypes is not None else {}),
+    **({"i4": ml_dtypes.int4, "ui4": ml_dtypes.uint4} if ml_dtypes is not None else {}),
     "complex<f32>": np.complex64,
     "complex<f64>": np.complex128,
 }
 
 
 FLOAT_DTYPES = frozenset(np.dtype(d) for name, d in NUMPY_DTYPES.items() if name in _FLOATS)
-"""The NumPy dtypes of bcast's floats (ml_dtypes' bfloat16 and most f8
-types have kind ``V``, not ``f``: ask ``is_float_dtype``, never ``dtype.kind``)."""
+"""The NumPy dtypes of bcast's floats (ml_dtypes' bfloat16 has kind ``V``,
+not ``f``: ask ``is_float_dtype``, never ``dtype.kind``)."""
 
 
 def is_float_dtype(dtype) -> bool:
@@ -109,21 +81,21 @@ def is_float_dtype(dtype) -> bool:
 
 NIBBLE_DTYPES = {np.dtype(NUMPY_DTYPES[name]): np.dtype(NUMPY_DTYPES[rules.storage(name)])
                  for name in rules.NIBBLES if name in NUMPY_DTYPES}
-"""ml_dtypes' int4/uint4/int2/uint2 -> the byte-wide dtype bcast computes
-them in (``rules.storage``). Their kind is ``V``, not ``i``/``u``, and ml_dtypes'
+"""ml_dtypes' int4/uint4 -> the byte-wide dtype bcast computes them in
+(``rules.storage``). Their kind is ``V``, not ``i``/``u``, and ml_dtypes'
 own arithmetic does not wrap every op (``-int4(-8)`` prints 8): bcast never
 computes in them, only stores (docs/semantics.md, "i4 and ui4")."""
 
 
 def is_integer_dtype(dtype) -> bool:
-    """Whether ``dtype`` is one of bcast's non-boolean integers, the sub-byte
-    ones included (ask this, never ``dtype.kind in "iu"``)."""
+    """Whether ``dtype`` is one of bcast's non-boolean integers, int4/uint4
+    included (ask this, never ``dtype.kind in "iu"``)."""
     dtype = np.dtype(dtype)
     return dtype.kind in "iu" or dtype in NIBBLE_DTYPES
 
 
 def iinfo(dtype):
-    """``np.iinfo`` of an integer dtype, the sub-byte ones included (ml_dtypes')."""
+    """``np.iinfo`` of an integer dtype, int4/uint4 included (ml_dtypes')."""
     dtype = np.dtype(dtype)
     return ml_dtypes.iinfo(dtype) if dtype in NIBBLE_DTYPES else np.iinfo(dtype)
 
@@ -140,19 +112,6 @@ def is_complex_dtype(dtype) -> bool:
 def finfo(dtype):
     """``np.finfo`` of a float dtype, bfloat16 included (ml_dtypes' finfo)."""
     return ml_dtypes.finfo(dtype) if ml_dtypes is not None else np.finfo(dtype)
-
-
-def has_infinity(dtype) -> bool:
-    """Whether a float dtype has infinities (the ``FN`` narrow floats, the
-    6- and 4-bit ones and ``f8E8M0FNU`` have none: ml_dtypes rounds an
-    infinity to NaN or to the largest finite value)."""
-    return bool(np.isinf(np.array(np.inf, dtype).astype(np.float32)))
-
-
-SUPPORTED_ELEMENTS = ("bcast supports i1, i2, i4, i8..i64, ui2, ui4, ui8..ui64, f16, f32, f64, bf16, the "
-                      "narrow floats f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ, f8E4M3B11FNUZ, f8E3M4, f8E4M3, "
-                      "f8E8M0FNU, f6E2M3FN, f6E3M2FN, f4E2M1FN, complex<f32> and complex<f64>")
-"""The list of bcast's element types in its refusals of others."""
 
 
 def element_name(t: Attribute) -> str | None:
@@ -270,7 +229,7 @@ def split_type(t: Attribute) -> tuple[Levels, str]:
     if name is None:
         raise RuleError(
             f"unsupported element type {inner}",
-            [SUPPORTED_ELEMENTS],
+            ["bcast supports i1, i4, i8..i64, ui4, ui8..ui64, f16, f32, f64, bf16, complex<f32> and complex<f64>"],
         )
     if name not in NUMPY_DTYPES:
         raise RuleError(f"element type {name} is not available", NEEDS_ML_DTYPES)

@@ -55,18 +55,12 @@ from bcast.lowering.numpy_emitter import (
 )
 from bcast.passes.errors import PassError, check_element_types
 
-NIBBLES_REFUSED = ["the Array API standard has no 4- or 2-bit integers; the reference, numpy and c backends "
-                   "compute i4, ui4, i2 and ui2 (or convert them to i8/ui8 first)"]
-"""Why the array-api target refuses the sub-byte integers on every namespace
+NIBBLES_REFUSED = ["the Array API standard has no 4-bit integers; the reference, numpy and c backends "
+                   "compute i4 and ui4 (or convert them to i8/ui8 first)"]
+"""Why the array-api target refuses ``i4``/``ui4`` on every namespace
 (docs/array-api.md): the standard has no 4-bit integers, array_api_strict
 and dask none at all, NumPy's namespace functions do not take ml_dtypes'
 int4, and JAX refuses some ops on its own."""
-
-NARROW_FLOATS_REFUSED = ["the Array API standard has no 8-, 6- or 4-bit floats; the reference and numpy backends "
-                         "compute them (or convert them to f32 first)"]
-"""Why the array-api target refuses ``rules.NARROW_FLOATS`` (docs/array-api.md):
-no standard dtype, and NumPy's namespace refuses ml_dtypes' dtypes
-(``dtype argument must be a NumPy dtype``); JAX's namespace is not tried."""
 
 
 class FunctionEmitter(PythonFunctionEmitter):
@@ -74,8 +68,7 @@ class FunctionEmitter(PythonFunctionEmitter):
 
     def emit(self) -> None:
         f, out, n = self.function, self.out, self.names
-        check_element_types(f, rules.NIBBLES + rules.NARROW_FLOATS, "the array-api target",
-                            lambda name: NIBBLES_REFUSED if name in rules.NIBBLES else NARROW_FLOATS_REFUSED)
+        check_element_types(f, rules.NIBBLES, "the array-api target", NIBBLES_REFUSED)
         block = f.body.blocks[0]
         params, argument_specs, result_specs = self.begin_function()
         tensors = [n[a] for a in block.args if not isinstance(a.type, IndexType)]

@@ -96,7 +96,6 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
-from bcast.ir import rules
 from bcast.ir.loops import (
     BOUNDS_CHECK_ATTR,
     BURST_ATTR,
@@ -183,15 +182,12 @@ static inline uint16_t bcast_f64_bf16(double d) {
     }
     return bcast_f32_bf16(f);
 }
-/* i4, ui4, i2 and ui2 are held in uint8_t as their bits (the value modulo
-   2^bits, upper bits zero: ml_dtypes' int4/uint4/int2/uint2 bytes); an op
-   computes in a wider type and keeps the low bits (bcast_nibble). A signed
-   reading sign-extends them (bcast_sext). */
-static inline uint8_t bcast_nibble(uint32_t x, unsigned bits) { return (uint8_t)(x & ((1u << bits) - 1u)); }
-static inline int bcast_sext(uint32_t x, unsigned bits) {
-    uint32_t half = 1u << (bits - 1u);
-    return (int)((x & ((half << 1) - 1u)) ^ half) - (int)half;
-}
+/* i4 and ui4 are held in uint8_t as their four bits (the value modulo 16,
+   upper bits zero: ml_dtypes' int4/uint4 bytes); an op computes in a wider
+   type and keeps the low four bits (bcast_nibble). A signed reading
+   sign-extends the nibble (bcast_sext4). */
+static inline uint8_t bcast_nibble(uint32_t x) { return (uint8_t)(x & 15u); }
+static inline int bcast_sext4(uint32_t x) { return (int)((x & 15u) ^ 8u) - 8; }
 static void *bcast_alloc(size_t n) { void *p = malloc(n ? n : 1); if (!p) abort(); return p; }
 /* immintrin.h is most of the compile time of a small program (parsing it
    takes about 0.1 s), and only bcast_stream uses it: header() defines
@@ -494,7 +490,7 @@ def c_type(t: Attribute) -> str:
     if isinstance(t, IndexType):
         return "int64_t"
     if isinstance(t, IntegerType):
-        return "uint8_t" if width(t) in (1, *SUB_BYTE_WIDTHS) else f"uint{width(t)}_t"  # i4: its bits (``nibble_scalar``)
+        return "uint8_t" if width(t) in (1, 4) else f"uint{width(t)}_t"  # i4: its nibble (``nibble_scalar``)
     if isinstance(t, Float16Type):
         return "_Float16"
     if isinstance(t, BFloat16Type):
@@ -522,7 +518,7 @@ def wide_unsigned(bits: int) -> str:
 
 
 def signed_type(bits: int) -> str:
-    return "int8_t" if bits in (1, *SUB_BYTE_WIDTHS) else f"int{bits}_t"
+    return "int8_t" if bits == 1 else f"int{bits}_t"
 
 
 def strides(shape: Iterable[int]) -> list[int]:
@@ -782,7 +778,7 @@ class FunctionEmitter:
         elif isinstance(op, scf.IfOp):
             self.branches(op)
         elif isinstance(op, memref.LoadOp) and _is_nibble(op.res.type):  # its nibble, whatever the upper bits hold
-            self.define(op.res, f"bcast_nibble({self.e(op.memref)}[{self.index(op.memref, op.indices)}], {width(op.res.type)})")
+            self.define(op.res, f"bcast_nibble({self.e(op.memref)}[{self.index(op.memref, op.indices)}])")
         elif isinstance(op, memref.LoadOp):
             self.define(op.res, f"{self.e(op.memref)}[{self.index(op.memref, op.indices)}]")
         elif isinstance(op, memref.StoreOp) and op in self.tiles:
@@ -1669,24 +1665,23 @@ class FunctionEmitter:
         return None if computed is None else f"bcast_f32_bf16({computed})"
 
     def nibble_scalar(self, op: Operation) -> str | None:
-        """An op on ``i4`` or ``i2`` (held in ``uint8_t`` as its bits: the
-        value modulo 16 or 4): computed in ``uint32_t`` or ``int`` and wrapped
-        back to the low bits (``bcast_nibble``), a signed reading sign-extended
-        (``bcast_sext``); what keeps a nibble (bitwise, unsigned division,
+        """An op on ``i4`` (held in ``uint8_t`` as its nibble: the value
+        modulo 16): computed in ``uint32_t`` or ``int`` and wrapped back to
+        the low four bits (``bcast_nibble``), a signed reading sign-extended
+        (``bcast_sext4``); what keeps a nibble (bitwise, unsigned division,
         unsigned order, a logical shift) runs as on ``uint8_t``
         (docs/c-backend.md, "i4 and ui4")."""
         name = op.name
         operands = [self.e(v) for v in op.operands]
         t = op.results[0].type if op.results else None
-        bits = next(width(v.type) for v in (*op.operands, *op.results) if _is_nibble(v.type))
-        sext = [f"bcast_sext({x}, {bits})" for x in operands]
+        sext = [f"bcast_sext4({x})" for x in operands]
         if name in _WRAPPING or name == "arith.shli":
             symbol = _WRAPPING.get(name, "<<")
-            return f"bcast_nibble((uint32_t){operands[0]} {symbol} (uint32_t){operands[1]}, {bits})"
+            return f"bcast_nibble((uint32_t){operands[0]} {symbol} (uint32_t){operands[1]})"
         if name in ("arith.divsi", "arith.remsi"):
-            return f"bcast_nibble((uint32_t)({sext[0]} {'/' if name == 'arith.divsi' else '%'} {sext[1]}), {bits})"
+            return f"bcast_nibble((uint32_t)({sext[0]} {'/' if name == 'arith.divsi' else '%'} {sext[1]}))"
         if name == "arith.shrsi":
-            return f"bcast_nibble((uint32_t)({sext[0]} >> {operands[1]}), {bits})"
+            return f"bcast_nibble((uint32_t)({sext[0]} >> {operands[1]}))"
         if name in ("arith.maxsi", "arith.minsi"):
             return f"{sext[0]} {'>' if name == 'arith.maxsi' else '<'} {sext[1]} ? {operands[0]} : {operands[1]}"
         if isinstance(op, arith.CmpiOp) and (predicate := arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data])[0] == "s":
@@ -1826,13 +1821,11 @@ class FunctionEmitter:
                 return f"bcast_bits_f{_float_bits(src)}({x})"
             return f"bcast_f{_float_bits(dst)}_bits({x})"
         if _is_nibble(dst) and name in ("arith.trunci", "arith.fptoui", "arith.fptosi"):  # the low four bits
-            return f"bcast_nibble((uint32_t){'(int)' if name == 'arith.fptosi' else ''}{x}, {width(dst)})"
+            return f"bcast_nibble((uint32_t){'(int)' if name == 'arith.fptosi' else ''}{x})"
         if name in ("arith.extsi", "arith.sitofp", "arith.index_cast") and isinstance(src, IntegerType):
             sb = width(src)
-            signed = (f"(-(int8_t)({x}))" if sb == 1 else f"bcast_sext({x}, {sb})" if sb in SUB_BYTE_WIDTHS
+            signed = (f"(-(int8_t)({x}))" if sb == 1 else f"bcast_sext4({x})" if sb == 4
                       else f"({signed_type(sb)}){x}")
-            if _is_nibble(dst):  # i2 -> i4: the low bits of the sign-extended value
-                return f"bcast_nibble((uint32_t){signed}, {width(dst)})"
             if name == "arith.extsi" or isinstance(dst, IntegerType | IndexType):
                 return f"({dt})({wide_signed(dst)}){signed}"
             return f"({dt}){signed}"
@@ -1846,14 +1839,9 @@ class FunctionEmitter:
         return f"({dt}){x}"
 
 
-SUB_BYTE_WIDTHS = tuple(sorted({rules.bit_width(t) for t in rules.NIBBLES}))
-"""The widths of ``rules.NIBBLES`` (4 and 2): the loop IR's signless ``i4``
-and ``i2``, each held in a ``uint8_t``."""
-
-
 def _is_nibble(t: Attribute | None) -> bool:
-    """A sub-byte integer (the loop IR's ``i4`` or ``i2``: signless)."""
-    return isinstance(t, IntegerType) and t.width.data in SUB_BYTE_WIDTHS
+    """An ``i4`` (the loop IR's ``i4`` and ``ui4``: signless)."""
+    return isinstance(t, IntegerType) and t.width.data == 4
 
 
 def wide_signed(t: Attribute) -> str:

@@ -28,12 +28,13 @@ from bcast.ir import numerics, rules
 from bcast.ir import ops as bc
 from bcast.ir.diagnostics import Report, SourceLoc
 from bcast.ir.ops import broadcast_size  # noqa: F401 - generated code calls it
-from bcast.ir.types import ML_DTYPES_NAMES, NIBBLE_DTYPES, NUMPY_DTYPES, finfo, iinfo, is_float_dtype, is_integer_dtype
+from bcast.ir.types import NIBBLE_DTYPES, NUMPY_DTYPES, finfo, iinfo, is_float_dtype, is_integer_dtype
 
-globals().update({ml: NUMPY_DTYPES.get(name) for name, ml in ML_DTYPES_NAMES.items()})
-"""ml_dtypes' bfloat16, int4, ..., float8_e4m3fn (None without it), as
-generated code names them (``rt.bfloat16``: ``numpy_emitter.dtype_source``;
-NumPy has none of them)."""
+bfloat16 = NUMPY_DTYPES.get("bf16")
+"""ml_dtypes' bfloat16 (None without it), as generated code names it
+(``numpy_emitter.dtype_source``: NumPy has no ``np.bfloat16``)."""
+int4, uint4 = NUMPY_DTYPES.get("i4"), NUMPY_DTYPES.get("ui4")
+"""ml_dtypes' int4/uint4, named by generated code as ``bfloat16`` is."""
 
 
 Site = tuple[str, int, int, str]
@@ -780,8 +781,7 @@ def convert_into(out: np.ndarray, x: np.ndarray) -> None:
     complex value to a real type: its real part, converted as a float is)."""
     if x.dtype.kind == "c" and out.dtype.kind != "c":
         x = x.real
-    if (out.dtype.kind in "iu" and is_float_dtype(x.dtype) or NIBBLE_DTYPES.keys() & {out.dtype, x.dtype}
-            or numerics.NARROW_FLOAT_DTYPES & {out.dtype, x.dtype}):  # (ml_dtypes casts f64 to them twice)
+    if out.dtype.kind in "iu" and is_float_dtype(x.dtype) or NIBBLE_DTYPES.keys() & {out.dtype, x.dtype}:
         out[...] = numerics.convert(x, out.dtype)
     elif out.dtype == np.bool_:
         np.not_equal(x, 0, out=out)

@@ -134,8 +134,8 @@ from bcast.ir.rules import RuleError
 from bcast.ir.stablehlo import SIGNED, UNSIGNED
 from bcast.ir.control_flow import CaseOp, WhileOp
 from bcast.ir.fusion import FusionOp, YieldOp, is_elementwise, is_explicit
-from bcast.ir.types import (NUMPY_DTYPES, dense_i64, element_type, flat_type_shape, make_type, numpy_dtype, split_type,
-                              is_complex_dtype, is_float_dtype, is_integer_dtype)
+from bcast.ir.types import (NUMPY_DTYPES, dense_i64, flat_type_shape, make_type, split_type, is_complex_dtype, is_float_dtype,
+                              is_integer_dtype)
 from bcast.passes.errors import PassError, check_one_block_functions
 
 # --------------------------------------------------------------------------
@@ -190,7 +190,7 @@ def dense_text(attr: DenseIntOrFPElementsAttr) -> str:
     ``HEX_LIMIT`` elements."""
     element = attr.get_element_type()
     part = element.element_type if isinstance(element, ComplexType) else element
-    dtype = np.dtype(f"<f{part.bitwidth // 8}") if isinstance(part, NUMPY_FLOATS) else numpy_dtype(attr.type)
+    dtype = np.dtype(f"<f{part.bitwidth // 8}")
     flat = np.frombuffer(attr.data.data, dtype).reshape(-1, 2 if isinstance(element, ComplexType) else 1)
     raw = flat.view(f"u{dtype.itemsize}")
     if flat.size == 0:
@@ -215,13 +215,8 @@ def dense_text(attr: DenseIntOrFPElementsAttr) -> str:
 
 NUMPY_FLOATS = (Float16Type, Float32Type, Float64Type)
 """The float types whose bytes NumPy reads as IEEE halves, singles and
-doubles; bf16 is left to xDSL's printer (reading its two bytes as an f16
-would print other values), which keeps its NaNs' bits."""
-
-NARROW_FLOAT_TYPES = tuple(type(element_type(name)) for name in rules.NARROW_FLOATS)
-"""xDSL's f8/f6/f4 types: spelled from their bytes through ml_dtypes
-(``numpy_dtype``), since xDSL's printer reads each element as a Python
-float and so prints ``0xFF`` of f8E4M3FN (a NaN with its sign) as ``0x7f``."""
+doubles; any other (bf16, the f8/f6/f4 formats) is left to xDSL's printer
+(reading bf16's two bytes as an f16 would print other values)."""
 
 
 class ExactPrinter(Printer):
@@ -242,28 +237,15 @@ class ExactPrinter(Printer):
             return
         super().print_op(op)
 
-    EXACT: ClassVar[tuple[type[Attribute], ...]] = NUMPY_FLOATS + NARROW_FLOAT_TYPES
-    """The float element types whose ``dense`` attributes it spells from
-    their bytes (a complex type's too when its parts' type is one)."""
-
     def print_attribute(self, attribute: Attribute) -> None:
         element = attribute.get_element_type() if isinstance(attribute, DenseIntOrFPElementsAttr) else None
         if isinstance(element, ComplexType):
             element = element.element_type  # a complex of two NumPy floats: its bytes too
-        if isinstance(element, self.EXACT):
+        if isinstance(element, NUMPY_FLOATS):
             self.print_string(dense_text(attribute) + " : ")
             self.print_attribute(attribute.get_type())
             return
         super().print_attribute(attribute)
-
-
-class NarrowFloatPrinter(ExactPrinter):
-    """xDSL's printer with only the f8/f6/f4 ``dense`` attributes spelled
-    from their bytes (``bcast-opt``'s MLIR output: xDSL's spelling of every
-    other float is the one its FileCheck tests read)."""
-
-    EXACT = NARROW_FLOAT_TYPES
-    GENERIC = ()  # (bcast's MLIR output prints every op as xdsl-opt does)
 
 
 def dense_value(array: np.ndarray, t: TensorType) -> DenseIntOrFPElementsAttr:
@@ -779,7 +761,7 @@ class FunctionEmitter:
         combiner = bc.REDUCTION_COMBINERS[op.kind_name].STABLEHLO
         combined = self.elementwise(combiner, body.args, block=body)
         body.add_op(shlo.ReturnOp(combined))
-        init = self.constant(numerics.reduction_identity(op.kind_name, NUMPY_DTYPES[element], NUMPY_DTYPES[acc]), scalar)
+        init = self.constant(numerics.reduction_identity(op.kind_name, NUMPY_DTYPES[acc]), scalar)
         r = self.add(shlo.ReduceOp([x], [init], dims, Region(body)))
         r = self.convert(r, element)
         return self.reshape(r, flat_type_shape(op.result.type))
@@ -862,7 +844,7 @@ class FunctionEmitter:
         window = [n if d == op.dim else 1 for d in range(len(shape))]
         edge = (0, n - 1) if op.is_reverse else (n - 1, 0)
         padding = [edge if d == op.dim else (0, 0) for d in range(len(shape))]
-        init = self.scalar(numerics.reduction_identity(op.kind_name, NUMPY_DTYPES[element], NUMPY_DTYPES[acc]), acc)
+        init = self.scalar(numerics.reduction_identity(op.kind_name, NUMPY_DTYPES[acc]), acc)
         r = self.add(shlo.ReduceWindowOp([x], [init], window, padding, self.kind_body(op.kind_name, acc)))
         return self.convert(r, element)
 
@@ -877,7 +859,6 @@ class FunctionEmitter:
         1, unpadded, gives the empty result."""
         shape = flat_type_shape(op.operand.type)
         rank, d = len(shape), op.dim
-        element = _element(op.operand.type)
         w = self.add(shlo.ELEMENTWISE_OPS["stablehlo.maximum"](self.dim_size(x, d), self.scalar(1, "i64")))
         edge = self.elementwise("stablehlo.add", [w, self.scalar(-1, "i64")])
         window = self.shape_tensor([w if k == d else 1 for k in range(rank)])
@@ -885,7 +866,7 @@ class FunctionEmitter:
         pairs = [self.reshape(self.shape_tensor([0, 0] if k != d else ([0, edge] if op.is_reverse else [edge, 0])),
                               [1, 2]) for k in range(rank)]  # fmt: skip
         padding = pairs[0] if rank == 1 else self.add(shlo.ConcatenateOp(pairs, 0))
-        init = self.scalar(numerics.reduction_identity(op.kind_name, NUMPY_DTYPES[element], NUMPY_DTYPES[acc]), acc)
+        init = self.scalar(numerics.reduction_identity(op.kind_name, NUMPY_DTYPES[acc]), acc)
         reducer = self.reducers.symbol(op.kind_name, x.type.get_element_type(), self)
         return self.add(UnregisteredOp.with_name("stablehlo.custom_call").create(
             operands=[x, init, window, ones, ones, ones, padding], result_types=[x.type],
@@ -903,7 +884,7 @@ class FunctionEmitter:
         accumulates."""
         element = _element(op.operand.type)
         acc = rules.accumulator(element)
-        identity = numerics.reduction_identity(op.kind_name, NUMPY_DTYPES[element], NUMPY_DTYPES[acc])
+        identity = numerics.reduction_identity(op.kind_name, NUMPY_DTYPES[acc])
         window, strides, base_dilations, window_dilations, low, high = op.window
         r = self.add(shlo.ReduceWindowOp([self.convert(x, acc)], [self.scalar(identity, acc)], window,
                                          list(zip(low, high)), self.kind_body(op.kind_name, acc), strides,

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from xdsl.dialects import func
 from xdsl.ir import Attribute, Operation
 
@@ -82,14 +80,12 @@ def first_dynamic(ops: Operation) -> tuple[Operation, Attribute] | None:
     return None
 
 
-def check_element_types(function: func.FuncOp, refused: tuple[str, ...], runner: str,
-                        notes: list[str] | Callable[[str], list[str]]) -> None:
+def check_element_types(function: func.FuncOp, refused: tuple[str, ...], runner: str, notes: list[str]) -> None:
     """The first value of ``function`` whose element type is in ``refused``
     is an error where ``runner`` does not compute that type: located at the
     function for an argument or result (its signature), else at the first
-    op that makes such a value (docs/array-api.md: ``i4``/``ui4``). ``notes``
-    may depend on the refused type's name (a function of it)."""
-    from xdsl.dialects.builtin import TensorType  # not ComplexType, whose element_type is its parts'
+    op that makes such a value (docs/array-api.md: ``i4``/``ui4``)."""
+    from xdsl.dialects.builtin import TensorType
 
     from bcast.ir.types import element_name
 
@@ -103,10 +99,8 @@ def check_element_types(function: func.FuncOp, refused: tuple[str, ...], runner:
     for what, types in (("argument", function_type.inputs), ("result", function_type.outputs)):
         for i, t in enumerate(types.data):
             if (name := refused_in(t)) is not None:
-                raise PassError(function, f"{what} {i} of type {t} is not supported by {runner} (its element type {name})",
-                                notes(name) if callable(notes) else notes)
+                raise PassError(function, f"{what} {i} of type {t} is not supported by {runner} (its element type {name})", notes)
     for op in function.walk():
         for t in op.result_types:
             if (name := refused_in(t)) is not None:
-                raise PassError(op, f"result of type {t} is not supported by {runner} (its element type {name})",
-                                notes(name) if callable(notes) else notes)
+                raise PassError(op, f"result of type {t} is not supported by {runner} (its element type {name})", notes)

@@ -109,19 +109,6 @@ Index = list[SSAValue]
 # --------------------------------------------------------------------------
 
 
-NARROW_FLOATS_REFUSED = ["the loop IR and the c backend do not compute the 8-, 6- and 4-bit floats yet; the "
-                         "reference and numpy backends do (or convert them to f32 first)"]
-"""Why ``bcast-lower-to-loops`` refuses ``rules.NARROW_FLOATS`` (docs/c-backend.md)."""
-
-COMPLEX_REFUSED = ["the loop IR and the c backend have no complex values; the reference, numpy and "
-                   "array-api backends compute complex<f32> and complex<f64> (docs/c-backend.md, \"Complex numbers\")"]
-"""Why ``bcast-lower-to-loops`` refuses complex element types (docs/c-backend.md)."""
-
-LOOPS_REFUSED = (*rules.NARROW_FLOATS, *rules.COMPLEX_PARTS)
-"""The element types the loop IR does not compute: one located refusal
-(``check_element_types``), its note by the type's family."""
-
-
 def storage_type(element: str) -> Attribute:
     """The signless MLIR type that holds an element (``ui8`` -> ``i8``)."""
     if rules.kind(element) == "float":
@@ -1617,7 +1604,7 @@ class FunctionLowering:
         element = element_of(op.operand.type)
         acc = accumulator(element)
         n = shape[op.dim]
-        identity = b.const(numerics.reduction_identity(op.kind_name, NUMPY_DTYPES[element], NUMPY_DTYPES[acc])[()].item(), acc)
+        identity = b.const(numerics.reduction_identity(op.kind_name, NUMPY_DTYPES[acc])[()].item(), acc)
         others = [m for d, m in enumerate(shape) if d != op.dim]
         with self.nest(others, parallel=True) as ivs:
             def step(i: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
@@ -2169,9 +2156,11 @@ class FunctionLowering:
         window ends before ``n``) needs no test. This per-element nest
         serves a base-dilated dim; any other ``reduce_window`` is laid out
         by rows (``reduce_window_by_rows``), to the same values."""
-        target = self.buffer(op.result)
+        b, target = self.b, self.buffer(op.result)
+        element = element_of(op.operand.type)
+        acc = accumulator(element)
         shape, result = flat_type_shape(op.operand.type), flat_type_shape(op.result.type)
-        _, _, base_dilations, *_ = op.window
+        window, _, base_dilations, *_ = op.window
         if 0 in result:
             self.written(op.result, target)
             return
@@ -2235,8 +2224,10 @@ class FunctionLowering:
         run-time size, and an input empty at run time is read nowhere
         (``empty_input_split``). A running window (``running_scan``) is a
         scan instead (``window_scan``)."""
+        b = self.b
         targets = [self.buffer(r) if r.uses else None for r in op.outputs]  # an unused result is not stored
         shape, result = flat_type_shape(op.inputs[0].type), flat_type_shape(op.outputs[0].type)
+        window = op.window[0]
         if (dim := running_scan(op)) is not None and 0 not in result:
             self.window_scan(op, dim, targets)
             return
@@ -2715,7 +2706,7 @@ class FunctionLowering:
         result = self.shape(op.result)
         element = element_of(op.operand.type)
         acc = accumulator(element)
-        identity = numerics.reduction_identity(op.kind_name, NUMPY_DTYPES[element], NUMPY_DTYPES[acc])[()]
+        identity = numerics.reduction_identity(op.kind_name, NUMPY_DTYPES[acc])[()]
         dims = set(op.reduced_dims)
         inner = shape[len(lead):]
         kept = [d not in dims for d in range(len(lead), len(shape))]
@@ -3036,6 +3027,11 @@ class ModuleLowering:
         return name
 
 
+COMPLEX_REFUSED = ["the loop IR and the c backend have no complex values; the reference, numpy and "
+                   "array-api backends compute complex<f32> and complex<f64> (docs/c-backend.md, \"Complex numbers\")"]
+"""Why ``bcast-lower-to-loops`` refuses complex element types (docs/c-backend.md)."""
+
+
 @dataclass(frozen=True)
 class LowerToLoopsPass(ModulePass):
     """``bcast-lower-to-loops`` (module docstring)."""
@@ -3047,8 +3043,8 @@ class LowerToLoopsPass(ModulePass):
         check_signatures(op, "bcast-lower-to-loops")
         for function in op.walk():
             if isinstance(function, func.FuncOp):
-                check_element_types(function, LOOPS_REFUSED, "bcast-lower-to-loops (the c backend)",
-                                    lambda name: COMPLEX_REFUSED if name in rules.COMPLEX_PARTS else NARROW_FLOATS_REFUSED)
+                check_element_types(function, tuple(rules.COMPLEX_PARTS), "bcast-lower-to-loops (the c backend)",
+                                    COMPLEX_REFUSED)
         convolutions_as_gemm(op)
         lowering = ModuleLowering(op)
         for old in list(op.ops):

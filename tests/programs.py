@@ -44,7 +44,7 @@ from typing import Sequence
 import numpy as np
 from hypothesis import strategies as st
 
-from bcast.ir.types import NIBBLE_DTYPES, finfo, iinfo, is_float_dtype
+from bcast.ir.types import NIBBLE_DTYPES, finfo, is_float_dtype
 
 MODES = ("numpy", "xla", "tml")
 
@@ -181,12 +181,9 @@ def _tolerance(dtype: np.dtype) -> tuple[float, float]:
 def _float_tolerance(program: Program, dtype: np.dtype) -> tuple[float, float]:
     """The tolerance of the narrowest float type the program computes in: an
     f64 result converted from an f32 ``rsqrt`` carries f32's error (backends
-    may differ there by an ulp of f32). A complex result's is its parts';
-    an f8/f6/f4 result's one ulp of its type (computed in f32, rounded once)."""
+    may differ there by an ulp of f32). A complex result's is its parts'."""
     if dtype.kind == "c":
         dtype = np.dtype(dtype.type(0).real.dtype)
-    if _narrow_float(dtype):
-        return float(finfo(dtype).eps), 0.0
     narrowest = min((itemsize for name, itemsize in (("f16", 2), ("f32", 4)) if name in program.text),
                     default=dtype.itemsize)
     return _tolerance(np.dtype(f"f{min(narrowest, dtype.itemsize)}"))
@@ -208,8 +205,6 @@ def assert_results(program: Program, results) -> None:
             _assert_within_bound(got, want, bound, f"result {i}")
         elif is_float_dtype(want.dtype) or want.dtype.kind == "c":
             rtol, atol = _float_tolerance(program, want.dtype)
-            if _narrow_float(want.dtype):  # (NumPy's allclose does not take ml_dtypes' arrays)
-                got, want = got.astype(np.float32), want.astype(np.float32)
             np.testing.assert_allclose(got, want, rtol=rtol, atol=atol, equal_nan=True,
                                        err_msg=f"result {i}")
         else:
@@ -354,21 +349,15 @@ def _shift(op: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------
-# i4, ui4, i2 and ui2: Python ints, wrapped to their width after every op
-# (independent of bcast's byte arithmetic and of ml_dtypes' own)
+# i4 and ui4: Python ints, wrapped to 4 bits after every op (independent of
+# bcast's byte arithmetic and of ml_dtypes' own)
 # --------------------------------------------------------------------------
 
 
-def _width(dtype: np.dtype) -> int:
-    """The bits of a sub-byte integer dtype (4 for int4, 2 for uint2)."""
-    return iinfo(dtype).bits
-
-
 def _nibble(v: int, dtype: np.dtype) -> int:
-    """``v`` modulo 2**width as ``dtype`` reads it (-8..7 for int4, 0..3 for uint2)."""
-    w = _width(dtype)
-    v %= 1 << w
-    return v - (1 << w) if iinfo(dtype).min < 0 and v >= 1 << (w - 1) else v
+    """``v`` modulo 16 as ``dtype`` reads it (-8..7 for int4, 0..15 for uint4)."""
+    v %= 16
+    return v - 16 if dtype.name == "int4" and v >= 8 else v
 
 
 def _trunc_div(a: int, b: int) -> int:
@@ -376,42 +365,34 @@ def _trunc_div(a: int, b: int) -> int:
     return -q if (a < 0) != (b < 0) else q
 
 
-def _sext(a: int, w: int) -> int:
-    """The signed reading of ``a``'s low ``w`` bits."""
-    a %= 1 << w
-    return a - (1 << w) if a >> (w - 1) else a
-
+_INT4 = next((d for d in NIBBLE_DTYPES if d.name == "int4"), None)
 
 NIBBLE_BINARY = {
-    "add": lambda a, b, w: a + b, "subtract": lambda a, b, w: a - b, "multiply": lambda a, b, w: a * b,
-    "maximum": lambda a, b, w: max(a, b), "minimum": lambda a, b, w: min(a, b),
-    "and": lambda a, b, w: a & b, "or": lambda a, b, w: a | b, "xor": lambda a, b, w: a ^ b,
-    "divide": lambda a, b, w: -1 if b == 0 else _trunc_div(a, b),
-    "remainder": lambda a, b, w: a if b == 0 else a - b * _trunc_div(a, b),
-    "power": lambda a, b, w: ((1 if a == 1 else (-1 if b % 2 else 1) if a == -1 else 0) if b < 0
-                              else pow(a, b, 1 << w)),
-    "shift_left": lambda a, b, w: 0 if b % (1 << w) >= w else (a % (1 << w)) << (b % (1 << w)),
-    "shift_right_logical": lambda a, b, w: 0 if b % (1 << w) >= w else (a % (1 << w)) >> (b % (1 << w)),
-    # the top bit fills: the signed reading shifted by at most width - 1
-    "shift_right_arithmetic": lambda a, b, w: _sext(a, w) >> min(b % (1 << w), w - 1),
-    "mulhi": lambda a, b, w: (a * b) >> w,
+    "add": lambda a, b: a + b, "subtract": lambda a, b: a - b, "multiply": lambda a, b: a * b,
+    "maximum": max, "minimum": min, "and": lambda a, b: a & b, "or": lambda a, b: a | b,
+    "xor": lambda a, b: a ^ b,
+    "divide": lambda a, b: -1 if b == 0 else _trunc_div(a, b),
+    "remainder": lambda a, b: a if b == 0 else a - b * _trunc_div(a, b),
+    "power": lambda a, b: (1 if a == 1 else (-1 if b % 2 else 1) if a == -1 else 0) if b < 0 else pow(a, b, 16),
+    "shift_left": lambda a, b: 0 if b % 16 >= 4 else (a % 16) << (b % 16),
+    "shift_right_logical": lambda a, b: 0 if b % 16 >= 4 else (a % 16) >> (b % 16),
+    # the nibble's top bit fills: its signed reading shifted by at most 3
+    "shift_right_arithmetic": lambda a, b: _nibble(a, _INT4) >> min(b % 16, 3),
+    "mulhi": lambda a, b: (a * b) >> 4,
 }  # fmt: skip
-"""Each op on the Python ints of two sub-byte values of width ``w``
-(docs/semantics.md), before the wrap."""
+"""Each op on the Python ints of two 4-bit values (docs/semantics.md), before the wrap."""
 
 NIBBLE_UNARY = {
-    "negate": lambda a, w: -a, "abs": lambda a, w: abs(a), "sign": lambda a, w: (a > 0) - (a < 0),
-    "not": lambda a, w: ~a, "popcnt": lambda a, w: (a % (1 << w)).bit_count(),
-    "count_leading_zeros": lambda a, w: w - (a % (1 << w)).bit_length(),
+    "negate": lambda a: -a, "abs": abs, "sign": lambda a: (a > 0) - (a < 0), "not": lambda a: ~a,
+    "popcnt": lambda a: (a % 16).bit_count(), "count_leading_zeros": lambda a: 4 - (a % 16).bit_length(),
 }  # fmt: skip
 
 
 def _nibbles_apply(fn, dtype: np.dtype, *xs: np.ndarray) -> np.ndarray:
-    """``fn`` on the Python ints of each element (NumPy broadcasting) and the
-    width, the result wrapped to that width."""
+    """``fn`` on the Python ints of each element (NumPy broadcasting), the
+    result wrapped to 4 bits."""
     xs = np.broadcast_arrays(*[np.asarray(x).astype(np.int64) for x in xs])
-    w = _width(dtype)
-    flat = [_nibble(fn(*(int(v) for v in vs), w), dtype) for vs in zip(*(x.ravel() for x in xs))]
+    flat = [_nibble(fn(*(int(v) for v in vs)), dtype) for vs in zip(*(x.ravel() for x in xs))]
     return np.array(flat, np.int64).reshape(xs[0].shape).astype(dtype)
 
 
@@ -488,11 +469,6 @@ def oracle_complex_unary(op: str, x: np.ndarray) -> np.ndarray:
         return np.asarray(fn(x)).astype(x.dtype)
 
 
-def _narrow_float(dtype: np.dtype) -> bool:
-    """An f8/f6/f4 dtype: computed in f32 and rounded once (docs/semantics.md)."""
-    return is_float_dtype(dtype) and finfo(dtype).bits < 16
-
-
 def oracle_binary(op: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """``op`` on two arrays of the same (promoted) dtype, NumPy broadcasting."""
     if x.dtype.kind == "c":
@@ -502,8 +478,6 @@ def oracle_binary(op: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         out = np.empty(xs.shape, np.complex64 if x.dtype == np.float32 else np.complex128)
         out.real, out.imag = xs, ys
         return out
-    if _narrow_float(x.dtype):
-        return oracle_binary(op, x.astype(np.float32), y.astype(np.float32)).astype(x.dtype)
     if x.dtype in NIBBLE_DTYPES:
         return _nibbles_apply(NIBBLE_BINARY[op], x.dtype, x, y)
     integer = x.dtype.kind in "iub"
@@ -658,8 +632,6 @@ def oracle_unary(op: str, x: np.ndarray) -> np.ndarray:
         return x.copy()
     if op == "imag":  # of a float: 0
         return np.zeros_like(x)
-    if _narrow_float(x.dtype):
-        return oracle_unary(op, x.astype(np.float32)).astype(x.dtype)
     if x.dtype in NIBBLE_DTYPES:
         return _nibbles_apply(NIBBLE_UNARY[op], x.dtype, x)
     with np.errstate(all="ignore"):
@@ -690,45 +662,17 @@ def oracle_unary(op: str, x: np.ndarray) -> np.ndarray:
     return _wrap(out, x.dtype)
 
 
-def _round_once(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
-    """f64 values rounded once to a narrow float: xDSL's encoder (an exact
-    round to nearest even of each Python float) where it has the value,
-    ml_dtypes' cast (through f32) for zeros, NaN, infinities, overflow and
-    f8E8M0FNU strictly between 2**-127 and 2**-126 (where bcast follows ml_dtypes:
-    docs/semantics.md)."""
-    from bcast.ir.types import element_type, NUMPY_DTYPES
-
-    name = next(n for n, d in NUMPY_DTYPES.items() if np.dtype(d) == dtype)
-    with np.errstate(over="ignore"):
-        out = x.astype(np.float32).astype(dtype)
-    bits = out.view(np.uint8).copy()
-    limit = float(finfo(dtype).max)
-    for i, v in enumerate(x.reshape(-1).tolist()):
-        if pymath.isfinite(v) and v != 0 and abs(v) <= limit and not (name == "f8E8M0FNU" and (v < 0 or 2.0**-127 < v < 2.0**-126)):
-            bits.reshape(-1)[i] = element_type(name).encode_bits(v)
-    return bits.view(dtype)
-
-
 def oracle_convert(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
     if x.dtype.kind == "c" and dtype.kind != "c":  # StableHLO: the real part, converted as a float
         x = x.real.copy()
-    if _narrow_float(dtype) and x.dtype != np.bool_:  # from f32 and narrower, exact first; else once
-        wide = x.astype(np.float64)
-        if is_float_dtype(x.dtype) and finfo(x.dtype).bits <= 32:
-            with np.errstate(over="ignore"):
-                return x.astype(np.float32).astype(dtype)
-        return _round_once(wide, dtype)
-    if _narrow_float(x.dtype) and is_float_dtype(dtype):
-        with np.errstate(over="ignore"):
-            return x.astype(np.float32).astype(dtype)
     if x.dtype in NIBBLE_DTYPES:  # its value, exactly in int64, then as from int64
         x = x.astype(np.int64)
     if dtype in NIBBLE_DTYPES:
         if is_float_dtype(x.dtype):  # truncated, NaN 0, saturated at the range
-            low, high = int(iinfo(dtype).min), int(iinfo(dtype).max)
+            low, high = (-8, 7) if dtype.name == "int4" else (0, 15)
             t = np.trunc(x.astype(np.float64))
             return np.clip(np.where(np.isnan(t), 0, t), low, high).astype(np.int64).astype(dtype)
-        return _nibbles_apply(lambda v, w: v, dtype, x.astype(np.int64))  # the low bits
+        return _nibbles_apply(int, dtype, x.astype(np.int64))  # the low four bits
     with np.errstate(all="ignore"):
         if dtype == np.bool_:
             return np.asarray(x != 0)

@@ -78,21 +78,12 @@ def _initialize_lapack() -> None:
     lapack.prepare_lapack_call("getrf", np.float32)
 
 
-XLA_CPU_CRASHES = ("f6E2M3FN", "f6E3M2FN")
-"""Element types XLA's CPU backend cannot compile: an ``add`` fails in LLVM
-(``bitcast i6 to i8``), a constant aborts the process in
-``ArrayFromDenseElementsAttr`` (measured with jaxlib 0.10.2)."""
-
-
 @lru_cache(maxsize=64)
 def _executable(text: str):
     """XLA's executable of ``text`` and the device it runs on (compiled once
     per text: tests run one module on several inputs)."""
     from jax.extend.backend import get_backend
 
-    if (crash := next((t for t in XLA_CPU_CRASHES if t in text), None)) is not None:
-        raise BcastError(f"error: XLA's CPU backend does not compile {crash}: it fails or aborts the "
-                         "process (jaxlib 0.10.2), so bcast does not hand it such a module")
     backend = get_backend("cpu")
     device = backend.devices()[0]
     if "lapack_" in text:  # LAPACK custom calls (docs/ir.md, "lu"): their kernels find LAPACK once initialized

@@ -31,6 +31,7 @@ from typing import Protocol
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.printer import Printer
 
 EXPLICIT_PIPELINE = "bcast-make-explicit,canonicalize,cse,bcast-sink-broadcasts,canonicalize,cse"
 """Every broadcast explicit and simplified: sinking leaves copies that the
@@ -157,10 +158,8 @@ def print_module(module: ModuleOp, generic: bool = False, debuginfo: bool = Fals
     """MLIR text; ``-t mlir`` and the ``--print-between-passes`` dumps share
     it, so ``--print-op-generic`` and ``--print-debuginfo`` apply to both
     (as in mlir-opt)."""
-    from bcast.lowering.stablehlo_emitter import NarrowFloatPrinter
-
     out = StringIO()
-    NarrowFloatPrinter(stream=out, print_generic_format=generic, print_debuginfo=debuginfo).print_op(module)
+    Printer(stream=out, print_generic_format=generic, print_debuginfo=debuginfo).print_op(module)
     return out.getvalue() + "\n"
 
 

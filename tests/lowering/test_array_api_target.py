@@ -35,10 +35,9 @@ from bcast.tests.budget import examples
 from bcast.tests.edge_values import ELEMENT_TYPES, INTEGER_TYPES, NIBBLE_REFUSAL, convert_sources, edges, pairs
 from bcast.tests.edge_values import dtype as edge_dtype
 
-ELEMENT_TYPES = tuple(t for t in ELEMENT_TYPES if t not in rules.NIBBLES + rules.NARROW_FLOATS)
+ELEMENT_TYPES = tuple(t for t in ELEMENT_TYPES if t not in rules.NIBBLES)
 INTEGER_TYPES = tuple(t for t in INTEGER_TYPES if t not in rules.NIBBLES)
-"""The types the target computes: it refuses the sub-byte integers and the f8/f6/f4 floats
-(tests/lowering/test_i4.py, tests/lowering/test_narrow_floats.py)."""
+"""The types the target computes: it refuses i4/ui4 (tests/lowering/test_i4.py)."""
 from bcast.tests.programs import MODES, as_tuple, programs
 from bcast.tests.test_examples_run import CASES, RUN_TIME_ERRORS
 from bcast.tools.run import random_inputs

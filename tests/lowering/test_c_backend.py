@@ -38,9 +38,9 @@ from xdsl.dialects.scf import Scf
 from xdsl.parser import Parser
 
 import bcast
+from bcast.ir import rules
 from bcast.lowering import c_emitter, c_runtime
 from bcast.passes.errors import PassError
-from bcast.passes.lower_to_loops import LOOPS_REFUSED
 from bcast.passes.loops import stack_allocs
 from bcast.tests.budget import examples, quick_sample
 from bcast.tests.lowering.test_backends import INT_EDGES
@@ -57,10 +57,10 @@ RUNNABLE = [case for case in CASES if case.id not in RUN_TIME_ERRORS]
 
 
 def refused_on_c(text: str) -> bool:
-    """Whether an example holds complex values or 8-, 6- or 4-bit floats,
-    which the C backend refuses at the first function or op that has them
-    (``LOOPS_REFUSED``; docs/c-backend.md, "Complex numbers")."""
-    return any(name in text for name in LOOPS_REFUSED)
+    """Whether an example holds complex values, which the C backend refuses
+    at the first function or op that has them (docs/c-backend.md, "Complex
+    numbers")."""
+    return any(name in text for name in rules.COMPLEX_PARTS)
 
 
 def standard_c(text: str, name: str) -> str:
@@ -119,7 +119,7 @@ def test_c_backend_matches_the_oracle_on_every_element_type(data):
 def test_example_runs_on_the_c_backend(request, path, index, text, entry):
     if refused_on_c(text):
         with pytest.raises(bcast.BcastError, match=r"^<source>:\d+:\d+: error: .* is not supported by "
-                                                   r"bcast-lower-to-loops \(the c backend\) \(its element type (complex|f[864]E)"):
+                                                   r"bcast-lower-to-loops \(the c backend\) \(its element type complex"):
             bcast.compile(text, backend="c", entry=entry)
         return
     reference = bcast.compile(text, backend="reference", entry=entry)

@@ -42,7 +42,6 @@ from bcast.tools import driver  # noqa: E402
 from bcast.tools.driver import EXPLICIT_PIPELINE  # noqa: E402
 from bcast.tools.jax_bridge import run_stablehlo, verify_stablehlo  # noqa: E402
 from bcast.tools.run import random_inputs  # noqa: E402
-from bcast.ir.rules import NARROW_FLOATS  # noqa: E402
 from bcast.tests.edge_values import ELEMENT_TYPES, dtype, pairs  # noqa: E402
 from bcast.tests.test_op_matrix import _irregular_complex, flushed  # noqa: E402
 
@@ -550,14 +549,8 @@ def _xla_equal(got: np.ndarray, want: np.ndarray) -> np.ndarray:
     return same
 
 
-WIDE_TYPES = tuple(t for t in ELEMENT_TYPES if t not in NARROW_FLOATS)
-"""The element types but the f8/f6/f4 floats: XLA does not compile the f6
-ones and deviates on the others where the op matrix's ``stablehlo-xla``
-column documents it (docs/stablehlo.md), which covers them there."""
-
-
 @pytest.mark.quick_share(2)
-@pytest.mark.parametrize("t", WIDE_TYPES)
+@pytest.mark.parametrize("t", ELEMENT_TYPES)
 def test_every_definition_expanded_in_stablehlo_is_numpys(t: str) -> None:
     """Every definition of ``bcast.ir.scalar`` on ``t`` (but the libm
     functions, whose last bit is not specified), and ``convert`` from ``t``
@@ -593,7 +586,7 @@ def test_every_definition_expanded_in_stablehlo_is_numpys(t: str) -> None:
     # COMPLEX_ULPS by the op matrix's stablehlo-xla column)
     builds = [lambda s, x, y, op=op: op.SCALAR(s, t, *operands(op, x, y)) for op in ops]
     wants = [op.NUMPY_FUNCTION(*operands(op, a, b)) for op in ops]
-    targets = [u for u in WIDE_TYPES if u != t]
+    targets = [u for u in ELEMENT_TYPES if u != t]
     # between integers of one width the definition is the operand itself
     # (signless): read as the target's signedness, as numerics.convert does
     builds += [lambda s, x, y, u=u: s.read_as(scalar.convert(s, t, u, x), rules.kind(u) if u != "i1" else None)

@@ -381,22 +381,12 @@ def test_an_op_of_a_called_jax_function_is_reported_where_it_is_called() -> None
     assert "'chlo.bessel_i1e' op is not supported by convert-stablehlo-to-bcast" in message
 
 
-def test_an_element_type_the_backend_refuses_is_reported_at_the_users_line() -> None:
-    """JAX exports no element type bcast lacks any more (complex, the
-    f8/f6/f4 floats and i2 are bcast's: f8E5M2, then complex, were the
-    examples), so the element-type error here is the c backend's refusal of
-    complex values when the imported module is compiled: at the first op
-    making one, the user's line."""
-    def halve_in_complex(x):
-        return (x.astype(jnp.complex64) / 2).real, here()
+def test_unsupported_element_type_is_reported_at_the_users_line() -> None:
+    def halve_in_f8(x):
+        return (x.astype(jnp.float8_e5m2) / 2).astype(jnp.float32), here()
 
-    _, (path, line) = halve_in_complex(X)
-    module = bcast.from_jax(lambda v: halve_in_complex(v)[0], X)
-    with pytest.raises(bcast.BcastError) as info:
-        bcast.compile(module, backend="c")
-    message = str(info.value)
-    assert message.startswith(f"{path}:{line}:"), message
-    assert "(its element type complex<f32>)" in message
+    message = error_at_the_users_line(halve_in_f8, X)
+    assert "unsupported element type f8E5M2" in message
 
 
 def test_strided_slice_in_jaxs_pretty_form_imports_and_runs() -> None:

@@ -2,11 +2,11 @@
 (docs/contracts.md, "Ops bcast does not know"): it holds for them as for the
 ops that use them, and only a backend that must run such a function refuses
 it, located (tests/filecheck/tools/open_world_signature.mlir checks the IR
-itself). JAX exports no such type any more (complex, the f8/f6/f4 floats and
-i2 are bcast's), so the refusals run on modules written here, of ``tf32`` and
-``complex<f16>``; the JAX export of the f8E5M2 and complex values these tests
-once lacked still prints back, goes through the rewriting pipelines and,
-written with ``-t stablehlo``, runs on XLA as the export does."""
+itself). The refusals run on modules written here, of ``tf32`` and
+``complex<f16>``, types no backend computes (complex<f32> is bcast's on
+every backend but C); a JAX export of f8E5M2 and complex values prints
+back, goes through the rewriting pipelines and, written with ``-t
+stablehlo``, runs on XLA as the export does."""
 
 from __future__ import annotations
 

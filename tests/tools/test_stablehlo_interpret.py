@@ -69,11 +69,11 @@ def test_the_table_counts_per_file_and_names_the_causes(capsys):
     assert row("refused.mlir") == ["4", "1", "0", "2", "0", "1"]
     assert row("total (2 files)") == ["9", "4", "2", "2", "0", "1"]
     assert re.search(r"^\s+1\s+stablehlo\.cholesky$", out, re.MULTILINE)
-    assert re.search(r"^\s+1\s+type tf32$", out, re.MULTILINE)
+    assert re.search(r"^\s+1\s+type i2$", out, re.MULTILINE)
     assert "skipped     refused.mlir:21 @skipped_nothing_checked: no check op" in out
     lacking = out[out.index("what the unsupported chunks lack"):]
     assert re.search(r"^\s+1\s+1\s+stablehlo\.cholesky$", lacking, re.MULTILINE)
-    assert re.search(r"^\s+1\s+1\s+type tf32$", lacking, re.MULTILINE)
+    assert re.search(r"^\s+1\s+1\s+type i2$", lacking, re.MULTILINE)
 
 
 def test_the_rewritten_chunk_keeps_its_lines_and_returns_the_checked_values():

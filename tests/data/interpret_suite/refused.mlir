@@ -10,9 +10,9 @@ func.func @unsupported_op() {
 // -----
 
 func.func @unsupported_type() {
-  %a = stablehlo.constant dense<[1.0, -1.0]> : tensor<2xtf32>
-  %n = stablehlo.negate %a : tensor<2xtf32>
-  check.expect_eq_const %n, dense<[-1.0, 1.0]> : tensor<2xtf32>
+  %a = stablehlo.constant dense<[1, -1]> : tensor<2xi2>
+  %n = stablehlo.negate %a : tensor<2xi2>
+  check.expect_eq_const %n, dense<[-1, 1]> : tensor<2xi2>
   func.return
 }
 

@@ -105,11 +105,11 @@ func.func @window_difference(%x: tensor<4x3xf32>) -> tensor<4x2xf32> {
 
 // -----
 
-func.func @tf32() -> tensor<4xf32> {
-  // expected-error @+2 {{'stablehlo.constant' op cannot be imported: unsupported element type tf32}}
-  // expected-note @+1 {{bcast supports i1, i2, i4, i8..i64, ui2, ui4, ui8..ui64, f16, f32, f64, bf16, the narrow floats f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ, f8E4M3B11FNUZ, f8E3M4, f8E4M3, f8E8M0FNU, f6E2M3FN, f6E3M2FN, f4E2M1FN, complex<f32> and complex<f64>}}
-  %c = stablehlo.constant dense<1.0> : tensor<4xtf32>
-  %0 = stablehlo.convert %c : (tensor<4xtf32>) -> tensor<4xf32>
+func.func @f8() -> tensor<4xf32> {
+  // expected-error @+2 {{'stablehlo.constant' op cannot be imported: unsupported element type f8E5M2}}
+  // expected-note @+1 {{bcast supports i1, i4, i8..i64, ui4, ui8..ui64, f16, f32, f64, bf16, complex<f32> and complex<f64>}}
+  %c = stablehlo.constant dense<1.0> : tensor<4xf8E5M2>
+  %0 = stablehlo.convert %c : (tensor<4xf8E5M2>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
 

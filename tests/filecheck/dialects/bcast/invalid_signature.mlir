@@ -4,12 +4,12 @@
 // Every backend takes and returns ranked tensors of bcast's element types
 // (nested ones too; dims static, dynamic or bounded) and index values; any
 // other signature is rejected at the function, before a backend fails on it.
-// A static tensor of an element type bcast lacks (tf32, complex, si32) is
+// A static tensor of an element type bcast lacks (f8E5M2, complex, si32) is
 // another tool's value: it verifies and passes through, and only a backend
 // refuses it (tools/open_world_signature.mlir).
 
 // expected-error @+2 {{'func.func' op argument 0: tensor encoding "sparse" is not supported: tensor<?x3xf32, "sparse">}}
-// expected-note @+1 {{function arguments and results must be ranked tensors (possibly nested; dims static, dynamic or bounded) of i1, i2, i4, i8..i64, ui2, ui4, ui8..ui64, f16, f32, f64, bf16, an f8/f6/f4 float, complex<f32> or complex<f64>, or index}}
+// expected-note @+1 {{function arguments and results must be ranked tensors (possibly nested; dims static, dynamic or bounded) of i1, i4, i8..i64, ui4, ui8..ui64, f16, f32, f64, bf16, complex<f32> or complex<f64>, or index}}
 func.func @encoded_argument(%x: tensor<?x3xf32, "sparse">) {
   func.return
 }
