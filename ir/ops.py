@@ -4692,8 +4692,8 @@ class FftFamily(IRDLOperation, abc.ABC):
                                             tuple(fft_length), str(t))
             result_type = make_type((shape,), element)
         IRDLOperation.__init__(self, operands=[x], result_types=[result_type],
-                               properties={"fft_type": self.FFT_TYPE_ATTR(FftType(fft_type)),
-                                           "fft_length": DenseArrayBase.from_list(i64, list(fft_length))})
+                               properties={"fft_length": DenseArrayBase.from_list(i64, list(fft_length)),
+                                           "fft_type": self.FFT_TYPE_ATTR(FftType(fft_type))})
 
     @property
     def kind(self) -> str:
