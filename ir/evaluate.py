@@ -19,7 +19,8 @@ from bcast.ir import numerics, rules
 from bcast.ir.ops import (ArgReduceOp, BinaryOp, BroadcastInDimOp, ConstantOp, ReduceWindowBodyOp, BitcastConvertOp, ClampOp, CompareOp, ConcatenateOp, ConvertOp, ConvolutionOp, CumulativeOp, DotGeneralOp, DynamicConvOp,
                           check_dynamic_conv,
                           DynamicSliceOp, DynamicUpdateSliceOp, GatherOp, IotaOp, MatmulOp, PadOp, ReduceOp,
-                          ReduceWindowOp, ReverseOp, ScatterOp, SelectOp, SliceOp, SortOp, TriangularSolveOp, UnaryOp, LuOp, CholeskyOp, FftOp)
+                          ReduceWindowOp, ReverseOp, ScatterOp, SelectOp, SliceOp, SortOp, TriangularSolveOp, UnaryOp, LuOp, CholeskyOp,
+                          FftOp)
 from bcast.ir.rules import Levels
 from bcast.ir.types import NUMPY_DTYPES, numpy_dtype, split_type
 
