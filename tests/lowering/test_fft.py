@@ -26,6 +26,8 @@ PROGRAMS = {
     "irfft": (lambda x: jnp.fft.irfft(x), "c"),
     "fft2": (lambda x: jnp.fft.fft2(x), "c"),
     "rfftn": (lambda x: jnp.fft.rfftn(x, axes=(-3, -2, -1)), "r"),
+    "irfft2": (lambda x: jnp.fft.irfft2(x), "c"),
+    "fft_axis0": (lambda x: jnp.fft.fft(x, axis=0), "c"),
 }
 """Each program and the kind of its argument (real f32 or complex64)."""
 
@@ -56,8 +58,11 @@ def shapes(name: str, n: int) -> list[tuple[int, ...]]:
         return [(3, n), (2, 3, n)]
     if name == "rfftn":
         return [(2, 3, n), (2, 2, 3, n)]
-    if name == "irfft":  # n // 2 + 1 input frequencies, the output length 2 * (m - 1)
-        return [(n,), (4, n)] if n > 1 else [(2,), (4, 2)]
+    if name in ("irfft", "irfft2"):  # m input frequencies, the output length 2 * (m - 1)
+        m = n if n > 1 else 2
+        return [(m,), (4, m)] if name == "irfft" else [(3, m), (2, 3, m)]
+    if name == "fft_axis0":  # the transformed axis first (JAX transposes it last, and back)
+        return [(n, 3), (n, 2, 3)]
     return [(n,), (4, n)]
 
 
@@ -78,7 +83,7 @@ def test_jnp_fft_runs_on_every_backend_as_jax_jit(name: str, n: int) -> None:
                 got = np.asarray(bcast.compile(text, backend=backend)(x))
                 assert (got.dtype, got.shape) == (want.dtype, want.shape), (backend, form, shape)
                 np.testing.assert_allclose(got, want, err_msg=f"{backend} {form} {shape}",
-                                           **tolerance(want, shape[-1]))
+                                           **tolerance(want, max(shape)))
 
 
 @pytest.mark.parametrize("kind, lengths, shape, element, dtype", [
