@@ -2,7 +2,8 @@
 test time, imported and run on the reference, numpy and array-api
 backends to ``jax.jit``'s values; the C backend refuses complex values,
 located; ``-t stablehlo`` written back and run by XLA; the reference
-against NumPy's transforms in double precision."""
+against NumPy's transforms in double precision; a Hypothesis property:
+every backend is the reference and each inverse undoes its transform."""
 
 from __future__ import annotations
 
@@ -10,8 +11,11 @@ import types
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import bcast
+from bcast.tests.budget import examples
 from bcast.tests.xla import run_on_xla, written_back
 
 jax = pytest.importorskip("jax")
@@ -205,3 +209,50 @@ def test_the_rules_are_stablehlos_located(lengths, shape, words) -> None:
     with pytest.raises(bcast.BcastError) as e:
         bcast.compile(src, backend="reference")
     assert f"<source>:2:8: error: 'bcast.fft' op {words}" in str(e.value)
+
+
+# -- properties ---------------------------------------------------------------------------------
+
+
+@st.composite
+def transforms(draw):
+    """A random transform: its kind, 1 to 3 lengths of 1 to 9, up to 2 batch
+    dims, f32 or f64 (and the operand's shape and element type)."""
+    kind = draw(st.sampled_from(["FFT", "IFFT", "RFFT", "IRFFT"]))
+    lengths = draw(st.lists(st.integers(1, 9), min_size=1, max_size=3))
+    batch = draw(st.lists(st.integers(1, 3), max_size=2))
+    part = draw(st.sampled_from(["f32", "f64"]))
+    shape = [*batch, *lengths]
+    if kind == "IRFFT":
+        shape[-1] = lengths[-1] // 2 + 1
+    element = part if kind == "RFFT" else f"complex<{part}>"
+    return kind, lengths, tuple(shape), element
+
+
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=list(HealthCheck))
+@given(transforms(), st.integers(0, 2**32 - 1))
+def test_every_backend_is_the_reference_and_the_inverse_undoes_the_transform(transform, seed) -> None:
+    """The numpy backend gives the reference's values bit for bit, the
+    array-api backend (NumPy's fft in the operand's precision) within a few
+    roundings; IFFT after FFT and IRFFT after RFFT give the operand back."""
+    kind, lengths, shape, element = transform
+    single = "f32" in element
+    dtype = {("f32", False): np.float32, ("f64", False): np.float64,
+             ("f32", True): np.complex64, ("f64", True): np.complex128}[("f32" if single else "f64",
+                                                                          "complex" in element)]
+    x = argument(np.random.default_rng(seed), shape, "c" if "complex" in element else "r").astype(dtype)
+    src = bcast_program(kind, lengths, shape, element)
+    want = bcast.compile(src, backend="reference")(x)
+    np.testing.assert_array_equal(bcast.compile(src, backend="numpy")(x), want)
+    close = dict(rtol=1e-4, atol=1e-5 * max(1.0, float(np.max(np.abs(want))))) if single else dict(rtol=1e-10,
+                                                                                                    atol=1e-10)
+    np.testing.assert_allclose(bcast.compile(src, backend="array-api")(x), want, **close)
+    if kind in ("FFT", "RFFT"):
+        back_kind = "IFFT" if kind == "FFT" else "IRFFT"
+        back = bcast.compile(bcast_program(back_kind, lengths, want.shape, str_element(want.dtype)),
+                             backend="reference")(want)
+        np.testing.assert_allclose(back, x, rtol=1e-4 if single else 1e-10, atol=1e-5 if single else 1e-10)
+
+
+def str_element(dtype: np.dtype) -> str:
+    return {np.dtype(np.complex64): "complex<f32>", np.dtype(np.complex128): "complex<f64>"}[np.dtype(dtype)]
