@@ -19,7 +19,8 @@ from bcast.ir import numerics, rules
 from bcast.ir.ops import (ArgReduceOp, BinaryOp, BroadcastInDimOp, ConstantOp, ReduceWindowBodyOp, BitcastConvertOp, ClampOp, CompareOp, ConcatenateOp, ConvertOp, ConvolutionOp, CumulativeOp, DotGeneralOp, DynamicConvOp,
                           check_dynamic_conv,
                           DynamicSliceOp, DynamicUpdateSliceOp, GatherOp, IotaOp, MatmulOp, PadOp, ReduceOp,
-                          ReduceWindowOp, ReverseOp, ScatterOp, SelectOp, SliceOp, SortOp, TriangularSolveOp, UnaryOp, LuOp, CholeskyOp)
+                          ReduceWindowOp, ReverseOp, ScatterOp, SelectOp, SliceOp, SortOp, TriangularSolveOp, UnaryOp, LuOp, CholeskyOp,
+                          FftOp)
 from bcast.ir.rules import Levels
 from bcast.ir.types import NUMPY_DTYPES, numpy_dtype, split_type
 
@@ -217,6 +218,11 @@ def _cumulative(op: CumulativeOp, x: np.ndarray) -> np.ndarray:
 @evaluate.register(SortOp)
 def _sort(op: SortOp, values: np.ndarray, *keys: np.ndarray) -> np.ndarray:
     return numerics.sort(values, keys, op.dim, op.orders)
+@evaluate.register(FftOp)
+def _fft(op: FftOp, x: np.ndarray) -> np.ndarray:
+    return numerics.fft(x, op.kind, op.lengths)
+
+
 @evaluate.register(TriangularSolveOp)
 def _triangular_solve(op: TriangularSolveOp, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return numerics.triangular_solve(a, b, *op.flags)

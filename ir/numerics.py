@@ -765,6 +765,33 @@ def convolution(x, w, conv: rules.Convolution) -> np.ndarray:
     return np.ascontiguousarray(np.transpose(result, order)).astype(x.dtype, copy=False)
 
 
+FFT_FUNCTIONS = {"FFT": "fftn", "IFFT": "ifftn", "RFFT": "rfftn", "IRFFT": "irfftn"}
+"""Each ``fft`` transform's function of NumPy's ``numpy.fft`` and of the
+Array API standard's ``fft`` extension (one signature: ``s``, ``axes``)."""
+
+
+def fft(x, kind: str, lengths: Sequence[int], xp=None):
+    """``bcast.fft``: ``kind``'s n-dimensional transform over the trailing
+    ``len(lengths)`` axes with ``s=lengths`` (the shapes the rule checked
+    make ``s`` those axes' sizes, IRFFT's output sizes). With NumPy (``xp``
+    None) it is computed in complex128/float64 and rounded once to the
+    result's precision, so a complex64 result is the exact transform's
+    rounding; another namespace ``xp`` computes with its own ``fft``
+    extension, in its precision. A zero length gives an empty result."""
+    kind = str(kind)
+    axes = tuple(range(-len(lengths), 0))
+    if xp is None:
+        x = np.asarray(x)
+        shape, element = rules.fft_type(x.shape, element_of(x), kind, tuple(lengths), str(x.dtype))
+        dtype = np.dtype(NUMPY_DTYPES[element])
+        if 0 in lengths:
+            return np.zeros(shape, dtype)
+        wide = x.astype(np.float64 if kind == "RFFT" else np.complex128, copy=False)
+        result = getattr(np.fft, FFT_FUNCTIONS[kind])(wide, s=tuple(lengths), axes=axes)
+        return result.astype(dtype, copy=False)
+    return getattr(xp.fft, FFT_FUNCTIONS[kind])(x, s=tuple(lengths), axes=axes)
+
+
 def triangular_solve(a, b, left_side: bool, lower: bool, unit_diagonal: bool, transpose: str, xp=None):
     """``bcast.triangular_solve``, written with Array API functions only (no
     item assignment), so the Array API runtime runs this same definition on

@@ -4654,6 +4654,121 @@ class CholeskyOp(LapackOp):
         return op
 
 
+# --------------------------------------------------------------------------
+# Fourier transforms
+# --------------------------------------------------------------------------
+
+
+class FftType(StrEnum):
+    """``fft``'s transform (``rules.FFT_TYPES``)."""
+
+    FFT = "FFT"
+    IFFT = "IFFT"
+    RFFT = "RFFT"
+    IRFFT = "IRFFT"
+
+
+@irdl_attr_definition
+class FftTypeAttr(EnumAttribute[FftType], SpacedOpaqueSyntaxAttribute):
+    name = "bcast.fft_type"
+
+
+class FftFamily(IRDLOperation, abc.ABC):
+    """``fft``'s operand, attributes, syntax, builder and rule, shared by
+    bcast and StableHLO (each names its ``fft_type`` attribute,
+    ``FFT_TYPE_ATTR``): ``%x, type = RFFT, length = [8] : (T) -> R``, as
+    StableHLO prints it."""
+
+    operand = operand_def(TensorType)
+    result = result_def(TensorType)
+    fft_length = prop_def(DenseArrayBase.constr(i64))
+    FFT_TYPE_ATTR: ClassVar[type[EnumAttribute[FftType]]]
+
+    def __init__(self, x: SSAValue | Operation, fft_type: str, fft_length: Sequence[int],
+                 result_type: Attribute | None = None):
+        if result_type is None:
+            t = _type(x)
+            shape, element = rules.fft_type(tuple(t.get_shape()), str(t.get_element_type()), str(fft_type),
+                                            tuple(fft_length), str(t))
+            result_type = make_type((shape,), element)
+        IRDLOperation.__init__(self, operands=[x], result_types=[result_type],
+                               properties={"fft_length": DenseArrayBase.from_list(i64, list(fft_length)),
+                                           "fft_type": self.FFT_TYPE_ATTR(FftType(fft_type))})
+
+    @property
+    def kind(self) -> str:
+        """FFT, IFFT, RFFT or IRFFT."""
+        return str(self.fft_type.data)
+
+    @property
+    def lengths(self) -> tuple[int, ...]:
+        return tuple(self.fft_length.get_values())
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        printer.print_string(f", type = {self.kind}, length = [{', '.join(map(str, self.lengths))}]")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_operation_type(self)
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        x = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        parser.parse_keyword("type")
+        parser.parse_punctuation("=")
+        kind = parser.parse_str_enum(FftType)
+        parser.parse_punctuation(",")
+        parser.parse_keyword("length")
+        parser.parse_punctuation("=")
+        pos = parser.pos
+        lengths = parser.parse_comma_separated_list(parser.Delimiter.SQUARE,
+                                                    lambda: parser.parse_integer(allow_boolean=False))
+        if any(not -(2**63) <= n < 2**63 for n in lengths):
+            parser.raise_error("an fft length does not fit in 64 bits", pos, parser.pos)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        function_type = parser.parse_function_type()
+        inputs, outputs = function_type.inputs.data, function_type.outputs.data
+        if len(inputs) != 1 or len(outputs) != 1:
+            parser.raise_error("expected one operand type and one result type", pos, parser.pos)
+        op = cls(parser.resolve_operand(x, inputs[0]), kind, lengths, result_type=outputs[0])
+        op.attributes |= attributes
+        return op
+
+    def inferred_type(self, shape: Shape, element: str) -> Attribute:
+        """The result type ``rules.fft_type`` infers from the operand's."""
+        shape, element = rules.fft_type(shape, element, self.kind, self.lengths, str(self.operand.type))
+        return make_type((shape,), element)
+
+
+@irdl_op_definition
+class FftOp(FftFamily, BcastOp):
+    """``fft %x, type = RFFT, length = [8] : (tensor<3x8xf32>) ->
+    tensor<3x5xcomplex<f32>>``: StableHLO's ``fft`` (``jnp.fft.fft``,
+    ``ifft``, ``rfft``, ``irfft``, ``fft2``, ``fftn``): the discrete Fourier
+    transform over the trailing ``len(length)`` dims (1 to 3), the leading
+    ones a batch. FFT and IFFT map complex to complex of one shape (IFFT
+    scaled by 1/n); RFFT maps f32/f64 to the complex type of its parts, the
+    last dim ``n // 2 + 1`` (the non-negative frequencies); IRFFT maps
+    those back to a real result of ``length``. Static shapes; a nested
+    (tml) type is refused; a fusion boundary. ``numerics.fft`` is the
+    reference (docs/ir.md, "fft")."""
+
+    name = "bcast.fft"
+    fft_type = prop_def(FftTypeAttr)
+    FFT_TYPE_ATTR: ClassVar[type[EnumAttribute[FftType]]] = FftTypeAttr
+    traits = traits_def(Pure())
+
+    def verify_semantics(self, semantics: Semantics) -> None:
+        levels, element = _split(self.operand, "operand")
+        if len(levels) > 1:
+            raise Diagnostic("fft does not support nested tensor types")
+        _check_declared(self, self.inferred_type(levels[0], element), self.result.type)
+
+
 OPS: list[type[BcastOp]] = [
     op for op in dict(globals()).values()
     if isinstance(op, type) and issubclass(op, BcastOp) and "name" in op.__dict__

@@ -1791,6 +1791,54 @@ def triangular_solve_shape(a: Shape, b: Shape, left_side: bool, a_type: str, b_t
     return tuple(b)
 
 
+FFT_TYPES = ("FFT", "IFFT", "RFFT", "IRFFT")
+"""``fft``'s transforms: complex forward and inverse, real-to-complex
+forward and complex-to-real inverse (docs/ir.md, "fft")."""
+
+
+def fft_type(shape: Shape, element: str, kind: str, length: Sequence[int], operand_type: str) -> tuple[Shape, str]:
+    """The result shape and element type of ``fft`` of ``kind`` over the
+    trailing ``len(length)`` dims: StableHLO's rules, in its order and
+    words, plus one of its spec's (an FFT/IFFT's transformed dims equal
+    ``length`` too; docs/ir.md, "fft")."""
+    rank = len(length)
+    if rank > 3 or rank < 1:
+        raise RuleError(f"rank must be between 1 and 3, but got {rank}.")
+    if any(n < 0 for n in length):
+        raise RuleError(f"fft_length must not be negative, got {list(length)}")
+    if len(shape) < rank:
+        raise RuleError(f"operand rank must not be less than fft rank of {rank} for operand of type '{operand_type}'")
+    got = ", ".join(str(d) for d in shape)
+    wanted = ", ".join(str(n) for n in length)
+    result = list(shape)
+    if kind == "RFFT":
+        if element not in ("f32", "f64"):
+            raise RuleError(f"RFFT requires f32 or f64 input type, but is given '{element}'.")
+        if tuple(shape[-rank:]) != tuple(length):
+            raise RuleError(f"RFFT requires innermost dimensions to be compatible with fft_length. Got: {got} but "
+                            f"wanted {wanted}.")
+        if length[-1] != 0:
+            result[-1] = length[-1] // 2 + 1
+        return tuple(result), f"complex<{element}>"
+    if element not in COMPLEX_PARTS:
+        raise RuleError(f"FFT/IFFT/IRFFT take a complex tensor as input, but is given '{operand_type}'")
+    if kind == "IRFFT":
+        for d, n in zip(shape[-rank:-1], length[:-1]):
+            if d != n:
+                raise RuleError(f"IRFFT requires non-final dimensions to be compatible with fft_length. Got: {got} "
+                                f"but wanted {wanted}, and {d} != {n}.")
+        if shape[-1] != length[-1] // 2 + 1:
+            raise RuleError(f"IRFFT requires innermost dimension to be compatible with fft_length[-1]/2+1. Got: "
+                            f"{shape[-1]} but fft_length is {length[-1]}.")
+        if length[-1] != 0:
+            result[-1] = length[-1]
+        return tuple(result), COMPLEX_PARTS[element]
+    if tuple(shape[-rank:]) != tuple(length):
+        raise RuleError(f"{kind} requires innermost dimensions to equal fft_length. Got: {got} but wanted {wanted}.",
+                        ["StableHLO's spec: a complex transform keeps its operand's shape"])
+    return tuple(shape), element
+
+
 def lu_shapes(a: Shape, a_type: str) -> tuple[Shape, Shape, Shape]:
     """The result shapes of ``lu`` (LAPACK's ``?getrf``): the factors in
     ``a``'s shape, ``min(m, n)`` pivots per matrix, one ``info`` per matrix.

@@ -2716,6 +2716,33 @@ class SelectAndScatterOp(StablehloOp):
             raise incompatible_results([self.operand.type], [self.result.type])
 
 
+@irdl_attr_definition
+class FftTypeAttr(EnumAttribute[bc.FftType], SpacedOpaqueSyntaxAttribute):
+    """Prints ``#stablehlo<fft_type RFFT>``, as MLIR does."""
+
+    name = "stablehlo.fft_type"
+
+
+@irdl_op_definition
+class FftOp(bc.FftFamily, StablehloOp):
+    """``stablehlo.fft %x, type = RFFT, length = [8] : (tensor<8xf32>) ->
+    tensor<5xcomplex<f32>>``, or generic ``"stablehlo.fft"(%x) {fft_length
+    = array<i64: 8>, fft_type = #stablehlo<fft_type RFFT>}``. Operand,
+    attributes, syntax, builder and rule are ``bc.FftFamily``'s
+    (docs/stablehlo.md, "fft")."""
+
+    name = "stablehlo.fft"
+    fft_type = prop_def(FftTypeAttr)
+    FFT_TYPE_ATTR: ClassVar[type[EnumAttribute[bc.FftType]]] = FftTypeAttr
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+
+    def verify_op(self) -> None:
+        inferred = self.inferred_type(shape_of(self.operand), str(element_of(self.operand)))
+        if self.result.type != inferred:
+            raise incompatible_results([inferred], [self.result.type])
+
+
 STABLEHLO_OPS = [
     *BINARY_OPS, *UNARY_OPS, IsFiniteOp, ReducePrecisionOp, ConvertOp, BitcastConvertOp, CompareOp, SelectOp, BroadcastInDimOp,
     ClampOp,
@@ -2724,9 +2751,10 @@ STABLEHLO_OPS = [
     DotGeneralOp, DotOp,
     GetDimensionSizeOp, SetDimensionSizeOp, DynamicBroadcastInDimOp, DynamicReshapeOp, DynamicIotaOp,
     DynamicPadOp, RealDynamicSliceOp, SortOp, MapOp, DynamicGatherOp,
-    ConvolutionOp, DynamicConvOp, TriangularSolveOp, SelectAndScatterOp,
+    ConvolutionOp, DynamicConvOp, TriangularSolveOp, SelectAndScatterOp, FftOp,
 ]  # fmt: skip
 
 StableHLO = Dialect("stablehlo", STABLEHLO_OPS, [ComparisonDirectionAttr, ComparisonTypeAttr, PrecisionAttr, DotAttr,
                                                 DotAlgorithmAttr, BoundsAttr, GatherDimensionNumbersAttr,
-                                                ScatterDimensionNumbersAttr, ConvDimensionNumbersAttr, TransposeAttr])  # fmt: skip
+                                                ScatterDimensionNumbersAttr, ConvDimensionNumbersAttr, TransposeAttr,
+                                                FftTypeAttr])  # fmt: skip

@@ -235,6 +235,9 @@ EXPRESSIONS: dict[type[Operation], Expression] = {
         f"ar.dynamic_conv(xp, {x}, {e.names[op.rhs]}, {e.names[op.d_padding]}, {op.conv!r}, "
         f"{dtype_name(op.result.type)!r}, {site(op)!r}, {op.declared_sizes()!r})"),
     bc.TriangularSolveOp: lambda e, op, x: f"ar.triangular_solve(xp, {x}, {e.names[op.b]}, *{op.flags!r})",
+    bc.FftOp: lambda e, op, x: (
+        f"ar.fft(xp, {x}, {op.kind!r}, {op.lengths!r}, {result_shape(op)}, {dtype_name(op.result.type)!r}, "
+        f"{site(op)!r})"),
     bc.LuOp: lambda e, op, x: f"ar.lu(xp, {x})",
     bc.CholeskyOp: lambda e, op, x: f"ar.cholesky(xp, {x}, {op.is_lower})",
     bc.ExtractOp: lambda e, op, x: f"ar.reshape(xp, {x}[{e.index_expr(op)}...], {result_shape(op)})",

@@ -1120,6 +1120,21 @@ def dynamic_conv(xp, x, w, padding, conv: rules.Convolution, dtype_name: str, si
                                             declared), dtype_name)  # fmt: skip
 
 
+def fft(xp, x, kind: str, lengths: tuple[int, ...], shape: tuple[int, ...], dtype_name: str,
+        site: rt.Site | None):
+    """``bcast.fft`` with the namespace's ``fft`` extension (the standard's
+    optional one: ``jax.numpy.fft``, ``array_api_strict.fft``), in its
+    precision; a namespace without it is refused at the op (``site``). A
+    zero length is an empty result of ``shape`` (the extension refuses it)."""
+    if getattr(xp, "fft", None) is None:
+        raise rt.ProgramError(f"{xp.__name__} has no fft extension, which bcast.fft needs",
+                              ["the Array API standard's fft extension is optional; run this program on a "
+                               "namespace that has it, or on the numpy backend"], site)
+    if 0 in lengths:
+        return xp.zeros(shape, dtype=dtype(xp, dtype_name))
+    return numerics.fft(x, kind, lengths, xp)
+
+
 def triangular_solve(xp, a, b, left_side: bool, lower: bool, unit_diagonal: bool, transpose: str):
     """``bcast.triangular_solve``: the reference's own definition
     (``numerics.triangular_solve``, Array API functions only) on ``xp``."""

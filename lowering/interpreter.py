@@ -333,6 +333,10 @@ class BcastFunctions(InterpreterFunctions):
                              args: PythonValues) -> PythonValues:
         return _typed(op, evaluate(op, *args))
 
+    @impl(bc.FftOp)
+    def run_fft(self, interpreter: Interpreter, op: bc.FftOp, args: PythonValues) -> PythonValues:
+        return _typed(op, evaluate(op, *args))
+
     @impl(bc.LuOp)
     def run_lu(self, interpreter: Interpreter, op: bc.LuOp, args: PythonValues) -> PythonValues:
         return _lapack_results(op, evaluate(op, *args))

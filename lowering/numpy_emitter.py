@@ -963,6 +963,8 @@ EXPRESSIONS: dict[type[Operation], Expression] = {
         f"{op.declared_sizes()!r})"),
     # one substitution step per row, vectorized over the batch and right-hand sides
     bc.TriangularSolveOp: lambda e, op, x: f"numerics.triangular_solve({x}, {e.names[op.b]}, *{op.flags!r})",
+    # NumPy's pocketfft in double precision, rounded once to the result's
+    bc.FftOp: lambda e, op, x: f"numerics.fft({x}, {op.kind!r}, {op.lengths!r})",
     # LAPACK's factorizations, one step per column, vectorized over the batch (every result, as a tuple)
     bc.LuOp: lambda e, op, x: f"numerics.lu({x})",
     bc.CholeskyOp: lambda e, op, x: f"numerics.cholesky({x}, {op.is_lower})",
@@ -972,7 +974,7 @@ EXPRESSIONS: dict[type[Operation], Expression] = {
 FRESH_RESULTS = (bc.SizeToTensorOp, bc.DynamicIotaOp, bc.SetDimensionSizeOp, bc.IotaOp, bc.ConcatenateOp, bc.PadOp,
                  bc.DynamicUpdateSliceOp, bc.ScatterOp, bc.GatherOp, bc.ExtractOp, bc.AssignOp, bc.ReduceOp,
                  bc.ArgReduceOp, bc.CumulativeOp, bc.SortOp, bc.ReduceWindowOp, bc.ConvolutionOp,
-                 bc.DynamicConvOp, bc.TriangularSolveOp, bc.LuOp, bc.CholeskyOp)  # fmt: skip
+                 bc.DynamicConvOp, bc.TriangularSolveOp, bc.LuOp, bc.CholeskyOp, bc.FftOp)  # fmt: skip
 """The ``EXPRESSIONS`` whose result is an array the function allocates
 (``owned``, returned without a copy); the others give views (``slice``,
 ``reshape``, ``dynamic_slice``, a broadcast) or, for ``dot_general``,

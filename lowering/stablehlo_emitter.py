@@ -606,6 +606,8 @@ class FunctionEmitter:
             left, lower, unit, transpose = op.flags
             return self.add(shlo.TriangularSolveOp(args[0], args[1], left_side=left, lower=lower, unit_diagonal=unit,
                                                    transpose_a=transpose))
+        if isinstance(op, bc.FftOp):
+            return self.add(shlo.FftOp(args[0], op.kind, op.lengths, t))
         if isinstance(op, bc.DynamicSliceOp):
             starts = self.wide_starts(args[1:], flat_type_shape(op.operand.type), op.sizes)
             return self.add(shlo.DynamicSliceOp(args[0], starts, op.sizes))

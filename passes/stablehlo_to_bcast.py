@@ -144,7 +144,7 @@ OTHER = (hlo.IsFiniteOp, hlo.ReducePrecisionOp, hlo.ConvertOp, hlo.BitcastConver
          hlo.DynamicUpdateSliceOp, hlo.GatherOp, hlo.ScatterOp, hlo.OptimizationBarrierOp, hlo.GetDimensionSizeOp,
          hlo.DynamicBroadcastInDimOp, hlo.DynamicReshapeOp, hlo.DynamicIotaOp, hlo.SetDimensionSizeOp,
          hlo.DynamicPadOp, hlo.RealDynamicSliceOp, hlo.SortOp, hlo.MapOp, chlo.TopKOp, hlo.DynamicGatherOp,
-         hlo.ConvolutionOp, hlo.DynamicConvOp, hlo.TriangularSolveOp, hlo.SelectAndScatterOp)  # fmt: skip
+         hlo.ConvolutionOp, hlo.DynamicConvOp, hlo.TriangularSolveOp, hlo.SelectAndScatterOp, hlo.FftOp)  # fmt: skip
 SUPPORTED_OPS: tuple[str, ...] = tuple(sorted(
     [op.name for op in (*BINARY, *UNARY, *OTHER, *chlo.CHLO_BINARY_OPS)] + ["func.call", "stablehlo.composite"]
 ))  # fmt: skip
@@ -707,6 +707,16 @@ class ConvertTriangularSolve(RewritePattern):
         left, lower, unit, transpose = op.flags
         replace(rewriter, op, [bcast.TriangularSolveOp(op.a, op.b, left_side=left, lower=lower, unit_diagonal=unit,
                                                        transpose_a=transpose)])
+
+
+class ConvertFft(RewritePattern):
+    """``fft`` -> ``bcast.fft`` with the same type and lengths (one op, one
+    rule: ``bc.FftFamily``)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: hlo.FftOp, rewriter: PatternRewriter) -> None:
+        _bcast_type(op, op.operand), _bcast_type(op, op.result)
+        replace(rewriter, op, [bcast.FftOp(op.operand, op.kind, op.lengths, op.result.type)])
 
 
 def _select_direction(region: Region) -> str | None:
@@ -2164,7 +2174,7 @@ PATTERNS: tuple[Callable[[], RewritePattern], ...] = (
     ConvertCompare, ConvertSelect, ConvertClamp, ConvertChloBroadcast, ConvertChloBroadcastSelect,
     ConvertReduce, ConvertDot, ConvertReduceWindow, ConvertDynamicShapes, ConvertScatter, ConvertDynamicRanges,
     ConvertSort, ConvertTopK, ConvertDynamicReduceWindow, ConvertDynamicGather, ConvertConvolution, ConvertDynamicConv,
-    ConvertTriangularSolve, ConvertSelectAndScatter, ConvertLapackTrsm, ConvertLapackFactorization,
+    ConvertTriangularSolve, ConvertSelectAndScatter, ConvertLapackTrsm, ConvertLapackFactorization, ConvertFft,
 )  # fmt: skip
 
 

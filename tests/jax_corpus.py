@@ -648,6 +648,25 @@ def ridge_regression(x, y):
     return jax.scipy.linalg.cho_solve(jax.scipy.linalg.cho_factor(gram), x.T @ y)
 
 
+# -- spectra (stablehlo.fft) ----------------------------------------------------
+
+def spectral_lowpass(x):
+    """A low-pass filter in the frequency domain: ``rfft`` of each row, the
+    frequencies above a cutoff zeroed, ``irfft`` back to the row's length."""
+    spectrum = jnp.fft.rfft(x, axis=-1)
+    keep = jnp.arange(spectrum.shape[-1]) < 8
+    return jnp.fft.irfft(jnp.where(keep, spectrum, 0), n=x.shape[-1], axis=-1)
+
+
+def power_spectrum(x):
+    """A periodogram: each row Hann-windowed, ``|rfft|^2`` normalized by the
+    window's energy, in decibels."""
+    n = x.shape[-1]
+    window = 0.5 - 0.5 * jnp.cos(2 * jnp.pi * jnp.arange(n) / n)
+    power = jnp.abs(jnp.fft.rfft(x * window, axis=-1)) ** 2 / jnp.sum(window**2)
+    return 10 * jnp.log10(power + 1e-12)
+
+
 PROGRAMS: dict[str, Case] = {
     "softmax": Case(softmax, lambda r: (normal(r, (4, 16)),), "jax.nn.softmax over rows"),
     "log_softmax": Case(log_softmax, lambda r: (normal(r, (4, 16)),), "jax.nn.log_softmax over rows"),
@@ -826,6 +845,8 @@ PROGRAMS: dict[str, Case] = {
                             "multivariate normal log-pdf (LAPACK potrf)"),
     "ridge_regression": Case(ridge_regression, lambda r: (normal(r, (8, 4)), normal(r, (8,))),
                              "cho_factor + cho_solve of X^T X + I"),
+    "spectral_lowpass": Case(spectral_lowpass, lambda r: (normal(r, (4, 64)),), "rfft, high frequencies zeroed, irfft"),
+    "power_spectrum": Case(power_spectrum, lambda r: (normal(r, (3, 128)),), "Hann-windowed |rfft|^2 in dB"),
 }
 
 

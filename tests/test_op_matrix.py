@@ -55,7 +55,7 @@ NOT_SCALAR = {bc.BroadcastInDimOp, bc.TransposeOp, bc.ReshapeOp, bc.NarrowOp, bc
               bc.SizeFromTensorOp, bc.SizeToTensorOp, bc.ShapeAssertionOp,
               bc.DynamicReshapeOp, bc.DynamicIotaOp, bc.SetDimensionSizeOp, bc.SortOp,
               bc.ConvolutionOp,
-              bc.DynamicConvOp, bc.TriangularSolveOp, bc.LuOp, bc.CholeskyOp}  # fmt: skip
+              bc.DynamicConvOp, bc.TriangularSolveOp, bc.LuOp, bc.CholeskyOp, bc.FftOp}  # fmt: skip
 """Ops that move data and compute no element, the contractions (an
 element is a sum over many, not a scalar op) and the explicit dynamic form
 (sizes and checks: tests/lowering/test_make_explicit_dynamic.py, tests/tools/test_jax_dynamic.py) and ``sort``
@@ -64,7 +64,9 @@ element is a sum over many, not a scalar op) and the explicit dynamic form
 (``tests/ir``, ``tests/lowering`` (``test_dot_general.py``) and the random
 programs test them); ``triangular_solve`` (a solve: tests/lowering/test_triangular_solve.py
 runs every flag on every backend); ``lu`` and ``cholesky`` (factorizations:
-tests/lowering/test_lapack.py runs them on every backend against XLA and NumPy)."""
+tests/lowering/test_lapack.py runs them on every backend against XLA and NumPy); ``fft`` (a
+transform: an element is a sum over many; tests/lowering/test_fft.py runs ``jnp.fft`` against
+``jax.jit`` and NumPy on every backend)."""
 
 SCANS = {bc.CumulativeOp, bc.ReduceWindowOp, bc.ReduceWindowBodyOp}
 """Ops whose result keeps the operand's 2-D shape (or a window of it, as
