@@ -1125,13 +1125,19 @@ def fft(xp, x, kind: str, lengths: tuple[int, ...], shape: tuple[int, ...], dtyp
     """``bcast.fft`` with the namespace's ``fft`` extension (the standard's
     optional one: ``jax.numpy.fft``, ``array_api_strict.fft``), in its
     precision; a namespace without it is refused at the op (``site``). A
-    zero length is an empty result of ``shape`` (the extension refuses it)."""
+    zero length is an empty result of ``shape`` (the extension refuses it).
+    On dask the transformed axes are first rechunked into one chunk each,
+    as ``dask.array.fft`` requires."""
     if getattr(xp, "fft", None) is None:
         raise rt.ProgramError(f"{xp.__name__} has no fft extension, which bcast.fft needs",
                               ["the Array API standard's fft extension is optional; run this program on a "
                                "namespace that has it, or on the numpy backend"], site)
     if 0 in lengths:
         return xp.zeros(shape, dtype=dtype(xp, dtype_name))
+    import array_api_compat as compat
+
+    if compat.is_dask_namespace(xp):  # dask transforms an axis held in one chunk only (a lazy rechunk)
+        x = x.rechunk({axis: -1 for axis in range(x.ndim - len(lengths), x.ndim)})
     return numerics.fft(x, kind, lengths, xp)
 
 
