@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import abc
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import ClassVar
 
 import numpy as np
@@ -242,9 +242,12 @@ def _print_functional(printer: Printer, inputs: Sequence[Attribute], outputs: Se
         printer.print_string(")")
 
 
-def _same_operands_and_result_type(parser: Parser, count: int):
+def _same_operands_and_result_type(parser: Parser, count: int,
+                                   short: Callable[[Attribute], list[Attribute] | str] | None = None):
     """``: T`` (every operand and the result are T) or ``: (A, B) -> C``:
-    MLIR's ``custom<SameOperandsAndResultType>``; returns operand and result types."""
+    MLIR's ``custom<SameOperandsAndResultType>``; returns operand and result
+    types. ``short``: the operand types ``: T`` names, or why T has no short
+    form (an error at T), where they are not T each."""
     pos = parser.pos
     t = parser.parse_type()
     if isinstance(t, FunctionType):
@@ -252,7 +255,10 @@ def _same_operands_and_result_type(parser: Parser, count: int):
         if len(inputs) != count or len(outputs) != 1:
             parser.raise_error(f"expected a function type with {count} inputs and one result", pos, parser.pos)
         return inputs, outputs[0]
-    return [t] * count, t
+    inputs = [t] * count if short is None else short(t)
+    if isinstance(inputs, str):
+        parser.raise_error(inputs, pos, parser.pos)
+    return inputs, t
 
 
 class SameTypeSyntax(IRDLOperation, abc.ABC):
@@ -262,11 +268,16 @@ class SameTypeSyntax(IRDLOperation, abc.ABC):
     ARITY: ClassVar[int]
 
     @classmethod
+    def short_operand_types(cls, t: Attribute) -> list[Attribute] | str:
+        """The operand types the short form ``: T`` names: T each."""
+        return [t] * cls.ARITY
+
+    @classmethod
     def parse(cls, parser: Parser):
         operands = _parse_operands(parser, cls.ARITY)
         props, attrs = _split_attr_dict(cls, parser.parse_optional_attr_dict())
         parser.parse_punctuation(":")
-        inputs, output = _same_operands_and_result_type(parser, cls.ARITY)
+        inputs, output = _same_operands_and_result_type(parser, cls.ARITY, cls.short_operand_types)
         values = [parser.resolve_operand(o, t) for o, t in zip(operands, inputs)]
         return cls.create(operands=values, result_types=[output], properties=props, attributes=attrs)
 
@@ -275,11 +286,11 @@ class SameTypeSyntax(IRDLOperation, abc.ABC):
         printer.print_list(self.operands, printer.print_operand)
         _print_attr_dict(printer, self)
         printer.print_string(" : ")
-        types = [o.type for o in self.operands] + [r.type for r in self.results]
-        if all(t == types[0] for t in types):
-            printer.print_attribute(types[0])
+        t, operands = self.results[0].type, [o.type for o in self.operands]
+        if len(self.results) == 1 and operands == self.short_operand_types(t):
+            printer.print_attribute(t)
         else:
-            _print_functional(printer, [o.type for o in self.operands], [r.type for r in self.results])
+            _print_functional(printer, operands, [r.type for r in self.results])
 
 
 class StablehloOp(IRDLOperation, abc.ABC):
@@ -386,33 +397,13 @@ class ComplexOfPartsOp(ElementwiseBinaryOp, abc.ABC):
         super().__init__(lhs, rhs, result_type or tensor_type(t.get_shape(), ComplexType(t.get_element_type())))
 
     @classmethod
-    def parse(cls, parser: Parser):
+    def short_operand_types(cls, t: Attribute) -> list[Attribute] | str:
         """``: T`` names the complex result; the operands are of its part
-        type (MLIR's ``custom<ComplexOpType>``); or ``: (A, B) -> C``."""
-        operands = _parse_operands(parser, cls.ARITY)
-        props, attrs = _split_attr_dict(cls, parser.parse_optional_attr_dict())
-        parser.parse_punctuation(":")
-        pos = parser.pos
-        inputs, output = _same_operands_and_result_type(parser, cls.ARITY)
-        if inputs[0] == output:
-            element = element_of(output)
-            if not isinstance(output, TensorType) or not isinstance(element, ComplexType):
-                parser.raise_error(f"expected a tensor of complex values, got {output}", pos, parser.pos)
-            inputs = [tensor_type(output.get_shape(), element.element_type)] * cls.ARITY
-        values = [parser.resolve_operand(o, t) for o, t in zip(operands, inputs)]
-        return cls.create(operands=values, result_types=[output], properties=props, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list(self.operands, printer.print_operand)
-        _print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        t, element = self.result.type, element_of(self.result.type)
-        parts = tensor_type(t.get_shape(), element.element_type) if isinstance(element, ComplexType) else None
-        if isinstance(t, TensorType) and all(o.type == parts for o in self.operands):
-            printer.print_attribute(t)
-        else:
-            _print_functional(printer, [o.type for o in self.operands], [t])
+        type (MLIR's ``custom<ComplexOpType>``)."""
+        element = element_of(t) if isinstance(t, TensorType) else None
+        if not isinstance(element, ComplexType):
+            return f"expected a tensor of complex values, got {t}"
+        return [tensor_type(t.get_shape(), element.element_type)] * cls.ARITY
 
     def verify_op(self) -> None:
         check_same_types(self, [self.lhs, self.rhs], "all operands")
