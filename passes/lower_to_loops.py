@@ -2156,11 +2156,9 @@ class FunctionLowering:
         window ends before ``n``) needs no test. This per-element nest
         serves a base-dilated dim; any other ``reduce_window`` is laid out
         by rows (``reduce_window_by_rows``), to the same values."""
-        b, target = self.b, self.buffer(op.result)
-        element = element_of(op.operand.type)
-        acc = accumulator(element)
+        target = self.buffer(op.result)
         shape, result = flat_type_shape(op.operand.type), flat_type_shape(op.result.type)
-        window, _, base_dilations, *_ = op.window
+        _, _, base_dilations, *_ = op.window
         if 0 in result:
             self.written(op.result, target)
             return
@@ -2224,10 +2222,8 @@ class FunctionLowering:
         run-time size, and an input empty at run time is read nowhere
         (``empty_input_split``). A running window (``running_scan``) is a
         scan instead (``window_scan``)."""
-        b = self.b
         targets = [self.buffer(r) if r.uses else None for r in op.outputs]  # an unused result is not stored
         shape, result = flat_type_shape(op.inputs[0].type), flat_type_shape(op.outputs[0].type)
-        window = op.window[0]
         if (dim := running_scan(op)) is not None and 0 not in result:
             self.window_scan(op, dim, targets)
             return
