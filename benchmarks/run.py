@@ -147,6 +147,8 @@ PAUSE = 0.02
 """Seconds between timed calls (not timed)."""
 MIN_TIMED = 0.002
 """The shortest stretch of time measured at once (see the docstring)."""
+OWN = " (own process)"
+"""The suffix of a median measured in a process of the variant's own."""
 
 
 def program_a(n: int) -> str:
@@ -989,8 +991,7 @@ def plot(medians: dict[str, dict[int, dict[str, float]]], path: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    own = " (own process)"
-    names = list(dict.fromkeys(name.removesuffix(own) for by_size in medians.values()
+    names = list(dict.fromkeys(name.removesuffix(OWN) for by_size in medians.values()
                                for by_name in by_size.values() for name in by_name))
     colour = {name: plt.cm.tab20.colors[i % 20] for i, name in enumerate(names)}
     cols = min(2, len(medians))
@@ -999,11 +1000,11 @@ def plot(medians: dict[str, dict[int, dict[str, float]]], path: str) -> None:
     for ax, (workload, by_size) in zip(axes.flat, medians.items()):
         sizes = sorted(by_size)
         for name in list(dict.fromkeys(name for n in sizes for name in by_size[n])):
-            base = name.removesuffix(own)
+            base = name.removesuffix(OWN)
             points = [(n, by_size[n][name] / (n * n) * 1e9) for n in sizes if name in by_size[n]]
-            style = ":" if name.endswith(own) else "-" if base.startswith("bcast") else "--"
+            style = ":" if name.endswith(OWN) else "-" if base.startswith("bcast") else "--"
             ax.plot(*zip(*points), style, marker="o", markersize=3, color=colour[base],
-                    label=base if not name.endswith(own) else None,
+                    label=base if not name.endswith(OWN) else None,
                     linewidth=2 if base.startswith("bcast c") else 1)
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
@@ -1082,6 +1083,45 @@ def own_process(sizes: list[int], repeats: int, workloads: list[str],
     return medians
 
 
+def standing(times: dict[str, float]) -> tuple[str, float, str, float] | None:
+    """bcast C's fastest variant and the fastest peer among ``times`` (one
+    size, one setting: variant -> seconds): (name, time, name, time), or
+    None when either is missing. Peers are the variants that are neither
+    bcast's nor a copy floor."""
+    c = {k: t for k, t in times.items() if k.startswith("bcast c")}
+    rivals = {k: t for k, t in times.items() if not k.startswith(("bcast", "copy floor"))}
+    if not c or not rivals:
+        return None
+    best_c, best_peer = min(c, key=c.get), min(rivals, key=rivals.get)
+    return best_c, c[best_c], best_peer, rivals[best_peer]
+
+
+def standing_table(medians: dict[str, dict[int, dict[str, float]]]) -> int:
+    """Print, per workload and size, bcast C's fastest variant against the
+    fastest peer, in the shared process and (when measured) in processes
+    of their own; return how many cells bcast C is more than 2% behind
+    (marked ``**``)."""
+    behind = 0
+    print("\nbcast C's fastest variant against the fastest peer (median ms; ratio; ** more than 2% behind)")
+    print(f"{'workload':10} {'size':>9}  {'shared process':58}  own processes")
+    for workload, by_size in medians.items():
+        for n, times in by_size.items():
+            cells = []
+            for own in (False, True):
+                picked = {k[: -len(OWN)] if own else k: t for k, t in times.items() if k.endswith(OWN) == own}
+                got = standing(picked)
+                if got is None:
+                    cells.append(f"{'-':58}")
+                    continue
+                c_name, c, peer, p = got
+                behind += c / p > 1.02
+                cells.append(f"{'**' if c / p > 1.02 else '  '}{c / p:5.2f}  {c * 1e3:.4g} {c_name[8:]} "
+                             f"vs {p * 1e3:.4g} {peer}".ljust(58))
+            print(f"{workload:10} {f'{n}x{n}':>9}  {cells[0]}  {cells[1].rstrip()}")
+    print(f"bcast C more than 2% behind the fastest peer in {behind} cells")
+    return behind
+
+
 def per_call_table(rounds: int, calls: int) -> None:
     """benchmarks/per_call.py's measurement (``tanh(x + row)``, 16x16 and 1x1)."""
     import per_call
@@ -1130,7 +1170,8 @@ def main(argv: list[str] | None = None) -> int:
         own = own_process(args.sizes, repeats, args.workloads, medians)
         for workload, by_size in own.items():  # the plot's dashed "(own)" curves
             for n, by_name in by_size.items():
-                medians[workload][n].update({f"{name} (own process)": t for name, t in by_name.items()})
+                medians[workload][n].update({f"{name}{OWN}": t for name, t in by_name.items()})
+    standing_table(medians)
     if args.per_call:
         per_call_table(*((5, 500) if args.quick else (31, 2000)))
     if args.first_result:

@@ -14,6 +14,13 @@ threads.
 
     python benchmarks/threads_beside.py [--size 4096] [--workloads a b softmax layernorm]
                                         [--rounds 3] [--calls 9] [--threads]
+                                        [--subjects "bcast c" numba "jax.jit donated"]
+
+``--subjects`` times numba's kernel and jax.jit donated in the same three
+settings as bcast's C call (each the subject of its own children, the
+others run before it when shared), so that the table says both whether
+bcast keeps its own-process time beside the others and whether it stays
+ahead of them there (issue 24, item 3).
 
 ``--threads`` prints, per child, each thread's CPU time and involuntary
 context switches during the timed calls (``busy_during``), each thread
@@ -113,24 +120,45 @@ def busy_during(call) -> tuple[float, dict[str, tuple[float, int]]]:
     return wall, by_thread
 
 
-def child(setting: str, workload: str, n: int, calls: int, threads: bool = False) -> float:
-    """Median seconds of one C ``out=`` call, the peers run before each call if shared."""
+def _subject(subject: str, workload: str, n: int, args):
+    """The timed call of ``subject`` (``SUBJECTS``), writing into its own output."""
+    if subject == "bcast c":
+        fn = bcast.compile(run.PROGRAM[workload](n), backend="c")
+        out = np.empty((n, n), np.float32)
+        return lambda: fn(*args, out=out)
+    if subject == "numba":
+        import numba
+        kernel = run._numba(numba, workload, n)
+        return lambda: kernel(*args)
+    import jax
+    donated = run._jax_donated(jax, workload, n).call
+    return lambda: donated(*args)
+
+
+SUBJECTS = ("bcast c", "numba", "jax.jit donated")
+"""What a child times: bcast's C backend (``out=``, all threads), numba's
+``parallel=True`` kernel (preallocated output) and jax.jit donated, each
+run.py's."""
+
+
+def child(setting: str, workload: str, n: int, calls: int, threads: bool = False,
+          subject: str = "bcast c") -> float:
+    """Median seconds of one call of ``subject``, the peers run before each call if shared."""
     args = run.inputs(workload, n, np.random.default_rng(0))
-    fn = bcast.compile(run.PROGRAM[workload](n), backend="c")
-    out = np.empty((n, n), np.float32)
+    call = _subject(subject, workload, n, args)
     before = (lambda: None)
     if setting != "own":
         OWNER.update({tid: "before peers" for tid in _tids()})
         peers = _peers_just_called(workload, n, args)
         before = peers if setting == "shared" else (lambda: (peers(), time.sleep(PAUSE)))
-    fn(*args, out=out)
+    call()
     flush = run.Flush()
     times = []
     busy: dict[str, tuple[float, int]] = {}  # by thread, summed over the calls
     for _ in range(calls):
         before()
         flush()
-        wall, by_thread = busy_during(lambda: fn(*args, out=out))
+        wall, by_thread = busy_during(call)
         times.append(wall)
         for name, (ms, sw) in by_thread.items():
             ms0, sw0 = busy.get(name, (0.0, 0))
@@ -152,27 +180,32 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--calls", type=int, default=9)
     p.add_argument("--threads", action="store_true",
                    help="print each child's per-thread CPU time during the timed calls (stderr)")
+    p.add_argument("--subjects", nargs="+", default=["bcast c"], choices=SUBJECTS,
+                   help="what is timed in each setting (default: bcast c; the peers too for item 3's comparison)")
     p.add_argument("--child", choices=["own", "shared", "paused"], help=argparse.SUPPRESS)
     a = p.parse_args(argv)
     if a.child:
-        print(child(a.child, a.workloads[0], a.size, a.calls, a.threads))
+        print(child(a.child, a.workloads[0], a.size, a.calls, a.threads, a.subjects[0]))
         return 0
-    print(f"bcast C out=, {a.size}x{a.size} f32, median over {a.rounds} rounds of a child's "
-          f"median of {a.calls} calls (ms)")
-    print(f"{'workload':12} {'own process':>12} {'shared':>8} {'shared/own':>11} {'paused':>8} {'paused/own':>11}")
+    print(f"{a.size}x{a.size} f32, median over {a.rounds} rounds of a child's median of {a.calls} calls (ms);"
+          f" OPENBLAS_THREAD_TIMEOUT={os.environ.get('OPENBLAS_THREAD_TIMEOUT', 'unset')}")
+    print(f"{'workload':12} {'subject':16} {'own process':>12} {'shared':>8} {'shared/own':>11} "
+          f"{'paused':>8} {'paused/own':>11}")
     for workload in a.workloads:
-        got: dict[str, list[float]] = {"own": [], "shared": [], "paused": []}
-        for _ in range(a.rounds):
-            for setting in got:
-                cmd = [sys.executable, os.path.abspath(__file__), "--child", setting, "--workloads",
-                       workload, "--size", str(a.size), "--calls", str(a.calls)] + (["--threads"] * a.threads)
-                res = subprocess.run(cmd, capture_output=True, text=True, check=True)
-                if a.threads:
-                    print(f"  {workload} {res.stderr.strip().splitlines()[-1]}")
-                got[setting].append(float(res.stdout.split()[-1]))
-        own, shared, paused = (statistics.median(got[s]) for s in ("own", "shared", "paused"))
-        print(f"{workload:12} {own * 1e3:12.3f} {shared * 1e3:8.3f} {shared / own:11.2f} "
-              f"{paused * 1e3:8.3f} {paused / own:11.2f}", flush=True)
+        for subject in a.subjects:
+            got: dict[str, list[float]] = {"own": [], "shared": [], "paused": []}
+            for _ in range(a.rounds):
+                for setting in got:
+                    cmd = [sys.executable, os.path.abspath(__file__), "--child", setting, "--workloads",
+                           workload, "--size", str(a.size), "--calls", str(a.calls),
+                           "--subjects", subject] + (["--threads"] * a.threads)
+                    res = subprocess.run(cmd, capture_output=True, text=True, check=True)
+                    if a.threads:
+                        print(f"  {workload} {subject} {res.stderr.strip().splitlines()[-1]}")
+                    got[setting].append(float(res.stdout.split()[-1]))
+            own, shared, paused = (statistics.median(got[s]) for s in ("own", "shared", "paused"))
+            print(f"{workload:12} {subject:16} {own * 1e3:12.3f} {shared * 1e3:8.3f} {shared / own:11.2f} "
+                  f"{paused * 1e3:8.3f} {paused / own:11.2f}", flush=True)
     return 0
 
 

@@ -53,6 +53,23 @@ def test_plot_writes_a_png(run, tmp_path):
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_standing_picks_bcast_c_against_the_fastest_peer(run):
+    """Copy floors and bcast's numpy backend are not peers; the fastest C
+    variant is compared."""
+    times = {"bcast c (2t)": 3.0, "bcast c out= (1t)": 2.0, "bcast numpy": 0.5, "copy floor 1t (copyto)": 0.1,
+             "numba (2t)": 1.9, "jax.jit": 4.0}
+    assert run.standing(times) == ("bcast c out= (1t)", 2.0, "numba (2t)", 1.9)
+    assert run.standing({"numba (2t)": 1.0}) is None
+
+
+def test_standing_table_counts_the_cells_behind(run, capsys):
+    medians = {"a": {16: {"bcast c (1t)": 1.0, "numba (2t)": 2.0,
+                          "bcast c (1t) (own process)": 1.1, "numba (2t) (own process)": 1.0}}}
+    assert run.standing_table(medians) == 1  # own processes: 1.10x behind
+    out = capsys.readouterr().out
+    assert "** 1.10" in out and " 0.50" in out
+
+
 def test_no_matplotlib_no_plot_and_no_error(run, tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib raises ImportError
     path = tmp_path / "sweep.png"
