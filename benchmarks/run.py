@@ -655,12 +655,17 @@ def _c_backend(workload: str, n: int, args) -> list[Variant]:
                   else f"failed: compile: {type(e).__name__}: {_short(e)}")
         return [Variant(name, None, status) for name in names]
     try:
-        fn(*args)  # the library may be loaded lazily
+        # The first calls of a new program may run before its library is
+        # built (tools/first_calls.py); c_source waits for the library, and
+        # the call after it runs (and maps) that library.
+        fn(*args)
+        source = fn.c_source
+        fn(*args)
     except Exception as e:  # noqa: BLE001
         return [Variant(name, None, f"failed: call: {type(e).__name__}: {_short(e)}") for name in names]
     after = _mapped_files()
     out = np.empty((n, n), np.float32)
-    if "#pragma omp parallel" not in fn.c_source:  # the C the compile built
+    if "#pragma omp parallel" not in source:  # the C the compile built
         why = "n/a (one thread below plan_parallel.PARALLEL_WORK iterations: see the 1t rows)"
         return [Variant(names[0], None, why), Variant(names[1], None, why),
                 Variant(names[2], lambda *a: fn(*a), soft=True, measure_cpu=True),

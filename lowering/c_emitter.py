@@ -129,12 +129,12 @@ PARALLEL = "#pragma omp parallel for"
 PARALLEL_SIMD = "#pragma omp parallel for simd"
 """The pragma of an innermost loop that starts threads and vectorizes."""
 THREADS_CLAUSE = " num_threads(bcast_threads())"
+"""How many threads a nest on threads starts: those whose cores are free
+when it starts (``bcast_threads`` in the prelude)."""
 
 BURST = "bcast_in_burst"
 """The local of a function with a nest on threads only in bursts: whether
 it was called back to back (``bcast_burst`` in the prelude)."""
-"""How many threads a nest on threads starts: those whose cores are free
-when it starts (``bcast_threads`` in the prelude)."""
 SIMD = "#pragma omp simd"
 """The pragma of an innermost loop that neither starts threads nor reduces
 (``for_loop`` speeds up its invariant divisions there and in

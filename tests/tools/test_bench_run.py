@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 
@@ -97,3 +98,23 @@ def test_threads_beside_counts_the_busy_thread():
     assert wall >= 0.2
     assert by_thread["main"][0] < 50  # the main thread slept
     assert max(ms for name, (ms, _) in by_thread.items() if name != "main") > 20  # the spinner ran
+
+
+def test_c_variants_of_a_new_program_are_its_threaded_library(run, monkeypatch, tmp_path):
+    """A new program's first call may run before its library is built
+    (tools/first_calls.py): the harness must still find that library's
+    OpenMP, so its one-thread rows are one thread and its all-thread rows
+    exist (they were labelled one thread while running on all)."""
+    import numpy as np
+
+    monkeypatch.setenv("BCAST_FIRST_CALLS", "1")
+    monkeypatch.setenv("BCAST_CACHE_DIR", str(tmp_path))
+    args = run.inputs("a", 1024, np.random.default_rng(0))
+    from bcast.lowering import c_runtime
+
+    cc = c_runtime.compiler()
+    if cc is None or not c_runtime._openmp_works(tuple(cc)) or (os.cpu_count() or 1) < 2:
+        pytest.skip("no C compiler with OpenMP, or one core")
+    variants = run._c_backend("a", 1024, args)
+    assert [v.name for v in variants][2:] == ["bcast c (1t)", "bcast c out= (1t)"]
+    assert all(v.call is not None and v.name.endswith("t)") for v in variants), [v.name for v in variants]
