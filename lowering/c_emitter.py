@@ -198,6 +198,35 @@ static void *bcast_alloc(size_t n) { void *p = malloc(n ? n : 1); if (!p) abort(
 #include <immintrin.h>
 #endif
 
+#if defined(BCAST_NT_STORES) && defined(__linux__)
+#include <unistd.h>
+#endif
+/* Bytes of a result that the machine's last-level cache holds well: three
+   quarters of it (sysconf; 0 where unknown). A static result marked
+   streaming (bcast-streaming-stores) that is smaller is written by the
+   loop's plain stores (c_emitter.large_at_run_time): the cache takes the
+   lines and writes them back later, and the next reader finds them there.
+   Measured on the 2-core development VM (300 MiB L3), at 4096x4096 f32
+   (64 MiB): plain stores took 0.71-0.99x the streaming time on (a) and
+   (b) (docs/performance.md, "Streaming stores and the last-level cache").
+   Read once; a race on the first reads stores the same value.
+   BCAST_CACHE_BYTES, when defined, is the size instead (a test's). */
+static size_t bcast_cache_bytes_seen;
+static int bcast_cache_bytes_known;
+static inline size_t bcast_cache_bytes(void) {
+#if defined(BCAST_CACHE_BYTES)
+    return (size_t)(BCAST_CACHE_BYTES);
+#endif
+    if (!__atomic_load_n(&bcast_cache_bytes_known, __ATOMIC_ACQUIRE)) {
+        long got = 0;
+#if defined(BCAST_NT_STORES) && defined(__linux__) && defined(_SC_LEVEL3_CACHE_SIZE)
+        got = sysconf(_SC_LEVEL3_CACHE_SIZE);
+#endif
+        bcast_cache_bytes_seen = got > 0 ? (size_t)got / 4 * 3 : 0;
+        __atomic_store_n(&bcast_cache_bytes_known, 1, __ATOMIC_RELEASE);
+    }
+    return bcast_cache_bytes_seen;
+}
 /* Copy a tile to its place in a large result with non-temporal stores: the
    destination lines go to memory without first being read into the cache
    (a plain store reads each line it writes). Whole 64-byte lines are streamed;
@@ -1286,8 +1315,8 @@ class FunctionEmitter:
         deferred = self.defer_streams(op)
         large = self.large_at_run_time(streamed)
         if streamed and large is not None:
-            # bcast-streaming-stores marked results with ? dims: stream them
-            # when large, else the static program's plain loop
+            # results marked streaming whose size the run decides (? dims,
+            # or the machine's cache): streamed when large, else plain stores
             self.streams = True
             self.out(f"if ({large}) {{")
             self.indent += 1
@@ -1569,19 +1598,28 @@ class FunctionEmitter:
                 raise PassError(o, f"has both {SCRATCH_ATTR} and {STACK_ATTR}")
         return scoped
 
+    def result_bytes(self, m: SSAValue) -> str:
+        """The C expression of memref ``m``'s size in bytes."""
+        return " * ".join([*(f"(size_t){d}" for d in self.dims(m)), str(_bytes(m.type.element_type))])
+
     def stream_bytes(self, m: SSAValue) -> str:
         """The C condition that memref ``m`` (with ? dims) has at least
         ``STREAM_BYTES``, the size from which stores go around the cache."""
-        size = " * ".join(f"(size_t){d}" for d in self.dims(m))
-        return f"{size} * {_bytes(m.type.element_type)} >= {STREAM_BYTES}"
+        return f"{self.result_bytes(m)} >= {STREAM_BYTES}"
 
     def large_at_run_time(self, streamed: list[memref.StoreOp]) -> str | None:
-        """The C condition that one of ``streamed``, results with ? dims, is
-        large (None: one is static, so the loop streams; ``chunked_loop``
-        then decides for each result with ? dims)."""
-        if any(DYNAMIC_INDEX not in s.memref.type.get_shape() for s in streamed):
+        """The C condition that the loop streams ``streamed``: one of them,
+        all results with ? dims, is large; or, all static and none deferred
+        to the next row (``defer_streams``), one is too large for the
+        machine's last-level cache (``bcast_cache_bytes`` in the prelude).
+        None: the loop streams (``chunked_loop`` then decides for each
+        result with ? dims)."""
+        shapes = [s.memref.type.get_shape() for s in streamed]
+        if all(DYNAMIC_INDEX in shape for shape in shapes):
+            return " || ".join(f"({self.stream_bytes(s.memref)})" for s in streamed)
+        if any(DYNAMIC_INDEX in shape for shape in shapes) or any(s in self.deferred for s in streamed):
             return None
-        return " || ".join(f"({self.stream_bytes(s.memref)})" for s in streamed)
+        return " || ".join(f"({self.result_bytes(s.memref)} >= bcast_cache_bytes())" for s in streamed)
 
     def streaming(self, loop: scf.ForOp) -> bool:
         """Whether a loop nest streams a result (then its threads fence)."""

@@ -348,8 +348,14 @@ STREAMED = [
 ]
 
 
+@pytest.mark.parametrize("cache", ["machine", "none"])
 @pytest.mark.parametrize("shape, t, op", STREAMED, ids=[f"{t}-{op}-{len(s)}d" for s, t, op in STREAMED])
-def test_large_results_stream_and_equal_the_numpy_backend(shape, t, op):
+def test_large_results_stream_and_equal_the_numpy_backend(shape, t, op, cache, monkeypatch, tmp_path):
+    """Run on the machine's last-level cache (results it holds take the
+    plain loop: ``bcast_cache_bytes``) and on none (every one streams)."""
+    if cache == "none":
+        monkeypatch.setenv("CC", " ".join([*c_runtime.require_compiler(), "-DBCAST_CACHE_BYTES=0"]))
+        monkeypatch.setenv("BCAST_CACHE_DIR", str(tmp_path))
     src = _streamed(shape, t, op)
     source = standard_c(src, "streamed")
     assert "bcast_stream(result0 + " in source and source.count("bcast_stream_fence();") >= 1

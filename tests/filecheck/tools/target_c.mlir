@@ -83,9 +83,11 @@ func.func @wrap(%a: tensor<4xi16>, %b: tensor<4xi16>) -> tensor<4xi16> {
 // -----
 
 // A result of at least streaming_stores.STREAM_BYTES (32 MiB) is written with
-// non-temporal stores: the inner loop runs in chunks that fill a tile (in
-// L1), and bcast_stream copies each tile to the result without reading the
-// destination lines first. Each OpenMP thread fences its streaming stores
+// non-temporal stores when it is also too large for the machine's last-level
+// cache (bcast_cache_bytes, read at run time): the inner loop runs in chunks
+// that fill a tile (in L1), and bcast_stream copies each tile to the result
+// without reading the destination lines first. A result the cache holds is
+// written by the plain loop. Each OpenMP thread fences its streaming stores
 // before the parallel region's barrier (the for loop is nowait), and the
 // function fences before it returns.
 // CHECK-LABEL: void bcast_streamed(const float *restrict x, const float *restrict row, float *restrict result0) {
@@ -94,17 +96,27 @@ func.func @wrap(%a: tensor<4xi16>, %b: tensor<4xi16>) -> tensor<4xi16> {
 // CHECK-NEXT:      bcast_recount();
 // CHECK-NEXT:      #pragma omp for schedule(static) nowait
 // CHECK-NEXT:      for (int64_t [[I:i[0-9]+]] = 0; [[I]] < 4096; [[I]] += 1) {
-// CHECK-NEXT:        for (int64_t [[B:b[0-9]+]] = 0; [[B]] < 8192; [[B]] += 4096) {
-// CHECK-NEXT:          int64_t [[N:n[0-9]+]] = 8192 - [[B]] < 4096 ? 8192 - [[B]] : 4096;
-// CHECK-NEXT:          float [[T:tile[0-9]+]][4096];
-// CHECK-NEXT:          #pragma omp simd
-// CHECK-NEXT:          for (int64_t [[J:i[0-9]+]] = [[B]]; [[J]] < [[B]] + [[N]]; [[J]] += 1) {
-// CHECK-NEXT:            float [[X:v[0-9]+]] = x[[[I]] * 8192 + [[J]]];
-// CHECK-NEXT:            float [[R:v[0-9]+]] = row[[[J]]];
-// CHECK-NEXT:            float [[M:v[0-9]+]] = (float)([[X]] * [[R]]);
-// CHECK-NEXT:            [[T]][[[J]] - [[B]]] = [[M]];
+// CHECK-NEXT:        if (((size_t)4096 * (size_t)8192 * 4 >= bcast_cache_bytes())) {
+// CHECK-NEXT:          for (int64_t [[B:b[0-9]+]] = 0; [[B]] < 8192; [[B]] += 4096) {
+// CHECK-NEXT:            int64_t [[N:n[0-9]+]] = 8192 - [[B]] < 4096 ? 8192 - [[B]] : 4096;
+// CHECK-NEXT:            float [[T:tile[0-9]+]][4096];
+// CHECK-NEXT:            #pragma omp simd
+// CHECK-NEXT:            for (int64_t [[J:i[0-9]+]] = [[B]]; [[J]] < [[B]] + [[N]]; [[J]] += 1) {
+// CHECK-NEXT:              float [[X:v[0-9]+]] = x[[[I]] * 8192 + [[J]]];
+// CHECK-NEXT:              float [[R:v[0-9]+]] = row[[[J]]];
+// CHECK-NEXT:              float [[M:v[0-9]+]] = (float)([[X]] * [[R]]);
+// CHECK-NEXT:              [[T]][[[J]] - [[B]]] = [[M]];
+// CHECK-NEXT:            }
+// CHECK-NEXT:            bcast_stream(result0 + [[I]] * 8192 + [[B]], [[T]], (size_t)[[N]] * sizeof [[T]][0]);
 // CHECK-NEXT:          }
-// CHECK-NEXT:          bcast_stream(result0 + [[I]] * 8192 + [[B]], [[T]], (size_t)[[N]] * sizeof [[T]][0]);
+// CHECK-NEXT:        } else {
+// CHECK-NEXT:          #pragma omp simd
+// CHECK-NEXT:          for (int64_t [[K:i[0-9]+]] = 0; [[K]] < 8192; [[K]] += 1) {
+// CHECK-NEXT:            float [[X2:v[0-9]+]] = x[[[I]] * 8192 + [[K]]];
+// CHECK-NEXT:            float [[R2:v[0-9]+]] = row[[[K]]];
+// CHECK-NEXT:            float [[M2:v[0-9]+]] = (float)([[X2]] * [[R2]]);
+// CHECK-NEXT:            result0[[[I]] * 8192 + [[K]]] = [[M2]];
+// CHECK-NEXT:          }
 // CHECK-NEXT:        }
 // CHECK-NEXT:      }
 // CHECK-NEXT:      bcast_stream_fence();
