@@ -207,8 +207,10 @@ static void *bcast_alloc(size_t n) { void *p = malloc(n ? n : 1); if (!p) abort(
    loop's plain stores (c_emitter.large_at_run_time): the cache takes the
    lines and writes them back later, and the next reader finds them there.
    Measured on the 2-core development VM (300 MiB L3), at 4096x4096 f32
-   (64 MiB): plain stores took 0.71-0.99x the streaming time on (a) and
-   (b) (docs/performance.md, "Streaming stores and the last-level cache").
+   (64 MiB): plain stores took 0.89-0.90x the streaming time on (b),
+   0.96-0.99x on (a) (docs/performance.md, "Streaming stores and the
+   last-level cache"). Phased rows (softmax's) still stream: theirs go out
+   during the next row (defer_streams), not decided here.
    Read once; a race on the first reads stores the same value.
    BCAST_CACHE_BYTES, when defined, is the size instead (a test's). */
 static size_t bcast_cache_bytes_seen;
