@@ -920,8 +920,8 @@ class FunctionEmitter:
             for d in t.get_shape():
                 sizes.append(str(d) if d != DYNAMIC_INDEX else self.e(next(given)))
             self.sizes[op.memref] = sizes
-        size = self.alloc_bytes(op) if not op.dynamic_sizes else (  # bcast_alloc takes 0 bytes too
-            " * ".join([*(f"(size_t){s}" for s in self.sizes[op.memref]), str(_bytes(t.element_type))]))
+        # (bcast_alloc takes 0 bytes too)
+        size = self.alloc_bytes(op) if not op.dynamic_sizes else self.memref_bytes(op.memref)
         if op in self.predeclared:
             self.out(f"{self.e(op.memref)} = bcast_alloc({size});")
             self.heap.add(op.memref)
@@ -1536,8 +1536,7 @@ class FunctionEmitter:
         if any(DYNAMIC_INDEX not in m.type.get_shape() for m in arrays):
             return None
         self.prefetch_decided.add(op)
-        return " || ".join(f"({' * '.join(f'(size_t){d}' for d in self.dims(m))} * {_bytes(m.type.element_type)} "
-                           f">= {PREFETCH_BYTES})" for m in arrays)
+        return " || ".join(f"({self.memref_bytes(m)} >= {PREFETCH_BYTES})" for m in arrays)
 
     def prefetched_rows(self, op: scf.ForOp) -> tuple[SSAValue, int, list[tuple]] | None:
         """For a phase marked ``bcast.prefetch_block`` (``bcast-plan-prefetch``):
@@ -1600,14 +1599,14 @@ class FunctionEmitter:
                 raise PassError(o, f"has both {SCRATCH_ATTR} and {STACK_ATTR}")
         return scoped
 
-    def result_bytes(self, m: SSAValue) -> str:
-        """The C expression of memref ``m``'s size in bytes."""
+    def memref_bytes(self, m: SSAValue) -> str:
+        """The C expression of memref ``m``'s size in bytes (its sizes: ``dims``)."""
         return " * ".join([*(f"(size_t){d}" for d in self.dims(m)), str(_bytes(m.type.element_type))])
 
     def stream_bytes(self, m: SSAValue) -> str:
         """The C condition that memref ``m`` (with ? dims) has at least
         ``STREAM_BYTES``, the size from which stores go around the cache."""
-        return f"{self.result_bytes(m)} >= {STREAM_BYTES}"
+        return f"{self.memref_bytes(m)} >= {STREAM_BYTES}"
 
     def large_at_run_time(self, streamed: list[memref.StoreOp]) -> str | None:
         """The C condition that the loop streams ``streamed``: one of them,
@@ -1621,7 +1620,7 @@ class FunctionEmitter:
             return " || ".join(f"({self.stream_bytes(s.memref)})" for s in streamed)
         if any(DYNAMIC_INDEX in shape for shape in shapes) or any(s in self.deferred for s in streamed):
             return None
-        return " || ".join(f"({self.result_bytes(s.memref)} >= bcast_cache_bytes())" for s in streamed)
+        return " || ".join(f"({self.memref_bytes(s.memref)} >= bcast_cache_bytes())" for s in streamed)
 
     def streaming(self, loop: scf.ForOp) -> bool:
         """Whether a loop nest streams a result (then its threads fence)."""
