@@ -149,6 +149,8 @@ MIN_TIMED = 0.002
 """The shortest stretch of time measured at once (see the docstring)."""
 OWN = " (own process)"
 """The suffix of a median measured in a process of the variant's own."""
+BEHIND = 1.02
+"""bcast C over the fastest peer above this ratio counts as behind (``standing_table``)."""
 
 
 def program_a(n: int) -> str:
@@ -656,9 +658,8 @@ def _c_backend(workload: str, n: int, args) -> list[Variant]:
         return [Variant(name, None, status) for name in names]
     try:
         # The first calls of a new program may run before its library is
-        # built (tools/first_calls.py); c_source waits for the library, and
+        # built (tools/first_calls.py): c_source waits for the library, and
         # the call after it runs (and maps) that library.
-        fn(*args)
         source = fn.c_source
         fn(*args)
     except Exception as e:  # noqa: BLE001
@@ -1119,8 +1120,9 @@ def standing_table(medians: dict[str, dict[int, dict[str, float]]]) -> int:
                     cells.append(f"{'-':58}")
                     continue
                 c_name, c, peer, p = got
-                behind += c / p > 1.02
-                cells.append(f"{'**' if c / p > 1.02 else '  '}{c / p:5.2f}  {c * 1e3:.4g} {c_name[8:]} "
+                late = c / p > BEHIND
+                behind += late
+                cells.append(f"{'**' if late else '  '}{c / p:5.2f}  {c * 1e3:.4g} {c_name[8:]} "
                              f"vs {p * 1e3:.4g} {peer}".ljust(58))
             print(f"{workload:10} {f'{n}x{n}':>9}  {cells[0]}  {cells[1].rstrip()}")
     print(f"bcast C more than 2% behind the fastest peer in {behind} cells")
